@@ -1,0 +1,5 @@
+//! The `kismet` binary: a thin command-line front over the library.
+
+fn main() {
+    println!("kismet");
+}

@@ -14,3 +14,18 @@ pub mod dist;
 pub mod error;
 
 pub use error::RuleError;
+
+use serde::{Deserialize, Serialize};
+
+/// Who performs an action in a procedure: a participant id (the Discord user
+/// id, in the bot) and whether they hold the guild's GM role (the FC).
+///
+/// The application layer fills this in; rules use it for per-participant
+/// limits such as "allies re-roll their own dice only".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Actor {
+    /// The participant's id.
+    pub id: i64,
+    /// True when the participant holds the GM role.
+    pub gm: bool,
+}

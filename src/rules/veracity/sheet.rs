@@ -1,0 +1,1204 @@
+//! The Veracity character sheet (spec §3.1): the Light and Flesh slot
+//! inventories (VR-1..VR-6), Facets (VR-12, VR-13), HP, AP, Breaks, death,
+//! the revelation log and the Secrets a character has learned.
+//!
+//! Rule operations that change several things at once (Stress, Wounds,
+//! damage, levelling) live in `stress.rs` and `level.rs`; this file holds the
+//! data and the plain item and Facet bookkeeping.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+use super::event::Event;
+use super::settings::{ApBasis, VeracitySettings};
+use crate::rules::RuleError;
+
+/// The most slots an inventory can have (VR-1).
+pub const MAX_SLOTS: u32 = 18;
+/// Slots each inventory starts with before the free split (VR-2).
+pub const START_SLOTS: u32 = 4;
+/// Free slots split at creation (VR-2).
+pub const FREE_SLOTS: u32 = 4;
+/// Unlocked slots of a new character in total (VR-2, A-R12).
+pub const START_TOTAL: u32 = 2 * START_SLOTS + FREE_SLOTS;
+/// The most Facets a character can have (VR-13).
+pub const MAX_FACETS: usize = 4;
+/// Longest item text, in characters.
+pub const MAX_ITEM_TEXT: usize = 200;
+/// Longest Facet phrase, in characters.
+pub const MAX_FACET_PHRASE: usize = 100;
+/// Largest HP the bot accepts.
+pub const MAX_HP: u32 = 1000;
+/// The most Secrets a sheet remembers having learned.
+pub const MAX_KNOWN_SECRETS: usize = 1000;
+/// Longest revelation target or note, in characters.
+pub const MAX_NOTE: usize = 500;
+
+/// Which inventory: Light (mental) or Flesh (physical) (VR-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InventoryKind {
+    /// Mental: Secrets, Ruses, Stress.
+    Light,
+    /// Physical: Evidence, Means, Wounds.
+    Flesh,
+}
+
+impl InventoryKind {
+    /// The inventory's name, capitalised.
+    pub fn name(self) -> &'static str {
+        match self {
+            InventoryKind::Light => "Light",
+            InventoryKind::Flesh => "Flesh",
+        }
+    }
+}
+
+impl fmt::Display for InventoryKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for InventoryKind {
+    type Err = RuleError;
+
+    /// Accepts `light`/`mental` and `flesh`/`physical`, any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "light" | "mental" => Ok(InventoryKind::Light),
+            "flesh" | "physical" => Ok(InventoryKind::Flesh),
+            other => Err(RuleError::new(format!(
+                "`{other}` is not an inventory: use light or flesh."
+            ))),
+        }
+    }
+}
+
+/// What an item is (VR-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    /// Light: a Secret (VR-5).
+    Secret,
+    /// Light: a lie being kept up (VR-6).
+    Ruse,
+    /// Light: Stress (VR-14).
+    Stress,
+    /// Flesh: an item supporting a Secret.
+    Evidence,
+    /// Flesh: something worth a day's room and board, or a large or unusual tool.
+    Means,
+    /// Flesh: a Wound (VR-17).
+    Wound,
+}
+
+impl ItemKind {
+    /// Every kind, Light kinds first.
+    pub const ALL: [ItemKind; 6] = [
+        ItemKind::Secret,
+        ItemKind::Ruse,
+        ItemKind::Stress,
+        ItemKind::Evidence,
+        ItemKind::Means,
+        ItemKind::Wound,
+    ];
+
+    /// The inventory this kind belongs in.
+    pub fn inventory(self) -> InventoryKind {
+        match self {
+            ItemKind::Secret | ItemKind::Ruse | ItemKind::Stress => InventoryKind::Light,
+            ItemKind::Evidence | ItemKind::Means | ItemKind::Wound => InventoryKind::Flesh,
+        }
+    }
+
+    /// The kind's name, capitalised.
+    pub fn name(self) -> &'static str {
+        match self {
+            ItemKind::Secret => "Secret",
+            ItemKind::Ruse => "Ruse",
+            ItemKind::Stress => "Stress",
+            ItemKind::Evidence => "Evidence",
+            ItemKind::Means => "Means",
+            ItemKind::Wound => "Wound",
+        }
+    }
+
+    /// True for the kinds whose text may be empty (Stress and Wounds).
+    pub fn text_optional(self) -> bool {
+        matches!(self, ItemKind::Stress | ItemKind::Wound)
+    }
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ItemKind {
+    type Err = RuleError;
+
+    /// Accepts a kind's name (singular or plural), any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        let t = t.strip_suffix('s').filter(|_| t != "means").unwrap_or(&t);
+        match t {
+            "secret" => Ok(ItemKind::Secret),
+            "ruse" => Ok(ItemKind::Ruse),
+            "stres" | "stress" => Ok(ItemKind::Stress),
+            "evidence" => Ok(ItemKind::Evidence),
+            "means" | "mean" => Ok(ItemKind::Means),
+            "wound" => Ok(ItemKind::Wound),
+            _ => Err(RuleError::new(format!(
+                "`{}` is not an item kind: use secret, ruse, stress, evidence, means or wound.",
+                s.trim()
+            ))),
+        }
+    }
+}
+
+/// Lower-cases, trims and collapses whitespace, so two spellings of the same
+/// Secret compare equal (VR-5, VR-24). The application can use it for its
+/// guild-wide "already revealed, just news" list.
+pub fn normalize_text(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Trims, collapses whitespace and checks the length of a free text.
+fn clean_text(text: &str, max: usize, what: &str) -> Result<String, RuleError> {
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if t.chars().count() > max {
+        return Err(RuleError::new(format!(
+            "{what} can be at most {max} characters long."
+        )));
+    }
+    Ok(t)
+}
+
+/// One item in one slot (VR-4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Item {
+    /// What it is.
+    pub kind: ItemKind,
+    /// Its description (may be empty for Stress and Wounds).
+    pub text: String,
+}
+
+impl Item {
+    /// Builds an item, trimming the text and checking its length
+    /// (at most 200 characters; required except for Stress and Wounds).
+    pub fn new(kind: ItemKind, text: &str) -> Result<Item, RuleError> {
+        let text = clean_text(text, MAX_ITEM_TEXT, "An item's text")?;
+        if text.is_empty() && !kind.text_optional() {
+            return Err(RuleError::new(format!(
+                "Describe the {kind} in a few words."
+            )));
+        }
+        Ok(Item { kind, text })
+    }
+
+    /// A Stress item with no text.
+    pub fn stress() -> Item {
+        Item {
+            kind: ItemKind::Stress,
+            text: String::new(),
+        }
+    }
+
+    /// A Wound item with no text.
+    pub fn wound() -> Item {
+        Item {
+            kind: ItemKind::Wound,
+            text: String::new(),
+        }
+    }
+
+    fn validate(&self) -> Result<(), RuleError> {
+        Item::new(self.kind, &self.text).map(|_| ())
+    }
+}
+
+/// One unlocked slot: empty or holding one item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slot {
+    /// Nothing in it.
+    Empty,
+    /// One item.
+    Item(Item),
+}
+
+impl Slot {
+    /// The item, if any.
+    pub fn item(&self) -> Option<&Item> {
+        match self {
+            Slot::Empty => None,
+            Slot::Item(i) => Some(i),
+        }
+    }
+
+    /// True if it holds an item of this kind.
+    pub fn is(&self, kind: ItemKind) -> bool {
+        self.item().is_some_and(|i| i.kind == kind)
+    }
+}
+
+/// What the renderer draws for one of the 18 slot positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GridCell {
+    /// Not yet unlocked.
+    Locked,
+    /// Unlocked and empty.
+    Empty,
+    /// Holding an item of this kind.
+    Filled(ItemKind),
+}
+
+/// An item taken out of an inventory, and any moves that closed the gap (A-R2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Removal {
+    /// The slot it was in.
+    pub slot: u32,
+    /// The item.
+    pub item: Item,
+    /// (from, to) moves made by compaction; empty without compaction.
+    pub moves: Vec<(u32, u32)>,
+}
+
+/// One slot inventory (Light or Flesh): `unlocked` slots, numbered 1..=unlocked,
+/// each empty or holding an item of a kind that belongs there (VR-1, VR-3, VR-4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "InventoryData")]
+pub struct Inventory {
+    kind: InventoryKind,
+    unlocked: u32,
+    slots: Vec<Slot>,
+}
+
+/// The serialised form of an [`Inventory`], validated on load.
+#[derive(Deserialize)]
+struct InventoryData {
+    kind: InventoryKind,
+    unlocked: u32,
+    slots: Vec<Slot>,
+}
+
+impl TryFrom<InventoryData> for Inventory {
+    type Error = RuleError;
+
+    fn try_from(d: InventoryData) -> Result<Self, RuleError> {
+        if d.unlocked > MAX_SLOTS || d.slots.len() != d.unlocked as usize {
+            return Err(RuleError::new(
+                "A stored inventory has an impossible number of slots.",
+            ));
+        }
+        for s in &d.slots {
+            if let Slot::Item(i) = s {
+                i.validate()?;
+                if i.kind.inventory() != d.kind {
+                    return Err(RuleError::new(format!(
+                        "A stored {} inventory holds a {}.",
+                        d.kind, i.kind
+                    )));
+                }
+            }
+        }
+        Ok(Inventory {
+            kind: d.kind,
+            unlocked: d.unlocked,
+            slots: d.slots,
+        })
+    }
+}
+
+impl Inventory {
+    /// An empty inventory with `unlocked` slots (0..=18).
+    pub fn new(kind: InventoryKind, unlocked: u32) -> Result<Inventory, RuleError> {
+        if unlocked > MAX_SLOTS {
+            return Err(RuleError::new(format!(
+                "An inventory can have at most {MAX_SLOTS} slots."
+            )));
+        }
+        Ok(Inventory {
+            kind,
+            unlocked,
+            slots: vec![Slot::Empty; unlocked as usize],
+        })
+    }
+
+    /// Light or Flesh.
+    pub fn kind(&self) -> InventoryKind {
+        self.kind
+    }
+
+    /// How many slots are unlocked (0..=18).
+    pub fn unlocked(&self) -> u32 {
+        self.unlocked
+    }
+
+    /// The unlocked slots, slot 1 first.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// The item in slot `n` (1-based); `None` when empty, locked or out of range.
+    pub fn get(&self, n: u32) -> Option<&Item> {
+        self.slot_ref(n).and_then(Slot::item)
+    }
+
+    fn slot_ref(&self, n: u32) -> Option<&Slot> {
+        n.checked_sub(1).and_then(|i| self.slots.get(i as usize))
+    }
+
+    /// What slot `n` looks like (anything outside 1..=unlocked is `Locked`).
+    pub fn cell(&self, n: u32) -> GridCell {
+        match self.slot_ref(n) {
+            None => GridCell::Locked,
+            Some(Slot::Empty) => GridCell::Empty,
+            Some(Slot::Item(i)) => GridCell::Filled(i.kind),
+        }
+    }
+
+    /// All 18 positions for the renderer, slot 1 first.
+    pub fn grid(&self) -> Vec<GridCell> {
+        (1..=MAX_SLOTS).map(|n| self.cell(n)).collect()
+    }
+
+    /// Number of empty unlocked slots.
+    pub fn empty_count(&self) -> u32 {
+        self.slots.iter().filter(|s| **s == Slot::Empty).count() as u32
+    }
+
+    /// Number of filled slots.
+    pub fn filled_count(&self) -> u32 {
+        self.unlocked - self.empty_count()
+    }
+
+    /// Number of items of this kind.
+    pub fn count(&self, kind: ItemKind) -> u32 {
+        self.slots.iter().filter(|s| s.is(kind)).count() as u32
+    }
+
+    /// Slot numbers holding this kind, lowest first.
+    pub fn slots_with(&self, kind: ItemKind) -> Vec<u32> {
+        self.numbered()
+            .filter(|(_, s)| s.is(kind))
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    /// Empty slot numbers, lowest first.
+    pub fn empty_slots(&self) -> Vec<u32> {
+        self.numbered()
+            .filter(|(_, s)| **s == Slot::Empty)
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    /// The lowest empty unlocked slot (VR-3).
+    pub fn lowest_empty(&self) -> Option<u32> {
+        self.numbered()
+            .find(|(_, s)| **s == Slot::Empty)
+            .map(|(n, _)| n)
+    }
+
+    /// True when at least one slot is unlocked and every one holds `kind`.
+    pub fn all_hold(&self, kind: ItemKind) -> bool {
+        self.unlocked > 0 && self.slots.iter().all(|s| s.is(kind))
+    }
+
+    fn numbered(&self) -> impl Iterator<Item = (u32, &Slot)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i as u32 + 1, s))
+    }
+
+    fn wrong_kind(&self, kind: ItemKind) -> RuleError {
+        RuleError::new(format!(
+            "A {kind} belongs in the {} inventory, not in {}.",
+            kind.inventory(),
+            self.kind
+        ))
+    }
+
+    /// Puts an item into the lowest empty unlocked slot and returns that slot
+    /// (VR-3). Refuses a kind that belongs in the other inventory, or a full inventory.
+    pub fn add(&mut self, item: Item) -> Result<u32, RuleError> {
+        item.validate()?;
+        if item.kind.inventory() != self.kind {
+            return Err(self.wrong_kind(item.kind));
+        }
+        let n = self.lowest_empty().ok_or_else(|| {
+            RuleError::new(format!(
+                "Your {} inventory has no empty slot for the {}.",
+                self.kind, item.kind
+            ))
+        })?;
+        self.slots[(n - 1) as usize] = Slot::Item(item);
+        Ok(n)
+    }
+
+    fn check_slot(&self, n: u32) -> Result<(), RuleError> {
+        if n == 0 || n > MAX_SLOTS {
+            Err(RuleError::new(format!(
+                "Slots are numbered 1 to {MAX_SLOTS}, not {n}."
+            )))
+        } else if n > self.unlocked {
+            Err(RuleError::new(format!(
+                "{} slot {n} is locked: only {} are unlocked.",
+                self.kind, self.unlocked
+            )))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Removes the item in slot `n`; with `compact`, items above move down (A-R2).
+    pub fn remove(&mut self, n: u32, compact: bool) -> Result<Removal, RuleError> {
+        self.check_slot(n)?;
+        let idx = (n - 1) as usize;
+        let Slot::Item(item) = std::mem::replace(&mut self.slots[idx], Slot::Empty) else {
+            return Err(RuleError::new(format!(
+                "{} slot {n} is already empty.",
+                self.kind
+            )));
+        };
+        let moves = if compact { self.compact() } else { Vec::new() };
+        Ok(Removal {
+            slot: n,
+            item,
+            moves,
+        })
+    }
+
+    /// Removes one item of `kind` (A-R3): the owner's `choice` of slot if given
+    /// (it must hold that kind), otherwise the highest-numbered one.
+    pub fn remove_kind(
+        &mut self,
+        kind: ItemKind,
+        choice: Option<u32>,
+        compact: bool,
+    ) -> Result<Removal, RuleError> {
+        if kind.inventory() != self.kind {
+            return Err(self.wrong_kind(kind));
+        }
+        let n = match choice {
+            Some(n) => {
+                self.check_slot(n)?;
+                if !self.slots[(n - 1) as usize].is(kind) {
+                    return Err(RuleError::new(format!(
+                        "{} slot {n} does not hold a {kind}.",
+                        self.kind
+                    )));
+                }
+                n
+            }
+            None => *self
+                .slots_with(kind)
+                .last()
+                .ok_or_else(|| RuleError::new(format!("You have no {kind} to remove.")))?,
+        };
+        self.remove(n, compact)
+    }
+
+    /// Changes the text of the item in slot `n` and returns the old text.
+    pub fn edit_text(&mut self, n: u32, text: &str) -> Result<String, RuleError> {
+        self.check_slot(n)?;
+        let Slot::Item(item) = &self.slots[(n - 1) as usize] else {
+            return Err(RuleError::new(format!("{} slot {n} is empty.", self.kind)));
+        };
+        let new = Item::new(item.kind, text)?;
+        let old = std::mem::replace(&mut self.slots[(n - 1) as usize], Slot::Item(new));
+        Ok(old.item().map(|i| i.text.clone()).unwrap_or_default())
+    }
+
+    /// Moves every item down to fill gaps, keeping their order (A-R2).
+    /// Returns the (from, to) moves.
+    pub fn compact(&mut self) -> Vec<(u32, u32)> {
+        let mut moves = Vec::new();
+        let mut items = Vec::new();
+        for (i, s) in self.slots.iter_mut().enumerate() {
+            if let Slot::Item(it) = std::mem::replace(s, Slot::Empty) {
+                items.push((i as u32 + 1, it));
+            }
+        }
+        for (to_idx, (from, it)) in items.into_iter().enumerate() {
+            let to = to_idx as u32 + 1;
+            if from != to {
+                moves.push((from, to));
+            }
+            self.slots[to_idx] = Slot::Item(it);
+        }
+        moves
+    }
+
+    /// Unlocks the next slot and returns its number (at most 18).
+    pub fn unlock(&mut self) -> Result<u32, RuleError> {
+        if self.unlocked >= MAX_SLOTS {
+            return Err(RuleError::new(format!(
+                "Your {} inventory already has all {MAX_SLOTS} slots.",
+                self.kind
+            )));
+        }
+        self.unlocked += 1;
+        self.slots.push(Slot::Empty);
+        Ok(self.unlocked)
+    }
+
+    /// Overwrites slot `n` (which must be unlocked) and returns what was there.
+    pub(super) fn put(&mut self, n: u32, item: Item) -> Option<Item> {
+        let s = self.slots.get_mut((n.checked_sub(1)?) as usize)?;
+        match std::mem::replace(s, Slot::Item(item)) {
+            Slot::Empty => None,
+            Slot::Item(i) => Some(i),
+        }
+    }
+}
+
+/// A Facet die: d4, d6, d8, d10 or d12 (VR-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FacetDie {
+    /// d4.
+    D4,
+    /// d6 (a new character's Facet).
+    D6,
+    /// d8.
+    D8,
+    /// d10.
+    D10,
+    /// d12.
+    D12,
+}
+
+impl FacetDie {
+    /// Every size, smallest first.
+    pub const ALL: [FacetDie; 5] = [
+        FacetDie::D4,
+        FacetDie::D6,
+        FacetDie::D8,
+        FacetDie::D10,
+        FacetDie::D12,
+    ];
+
+    /// The number of faces.
+    pub fn sides(self) -> u32 {
+        match self {
+            FacetDie::D4 => 4,
+            FacetDie::D6 => 6,
+            FacetDie::D8 => 8,
+            FacetDie::D10 => 10,
+            FacetDie::D12 => 12,
+        }
+    }
+
+    /// The die with this many faces, if it is a Facet die.
+    pub fn from_sides(sides: u32) -> Option<FacetDie> {
+        FacetDie::ALL.into_iter().find(|d| d.sides() == sides)
+    }
+
+    /// One step larger, or `None` at d12 (A-R7).
+    pub fn step_up(self) -> Option<FacetDie> {
+        FacetDie::from_sides(self.sides() + 2)
+    }
+
+    /// One step smaller, or `None` at d4 (A-R7).
+    pub fn step_down(self) -> Option<FacetDie> {
+        FacetDie::from_sides(self.sides().saturating_sub(2))
+    }
+}
+
+impl fmt::Display for FacetDie {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.sides())
+    }
+}
+
+impl FromStr for FacetDie {
+    type Err = RuleError;
+
+    /// Accepts `d4`..`d12` or the bare number.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        t.strip_prefix('d')
+            .unwrap_or(&t)
+            .parse::<u32>()
+            .ok()
+            .and_then(FacetDie::from_sides)
+            .ok_or_else(|| {
+                RuleError::new(format!(
+                    "`{}` is not a Facet die: use d4, d6, d8, d10 or d12.",
+                    s.trim()
+                ))
+            })
+    }
+}
+
+/// A Facet: a short phrase and its die (VR-12).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Facet {
+    /// The phrase, e.g. "Cruel" or "Blacksmith".
+    pub phrase: String,
+    /// Its prominence.
+    pub die: FacetDie,
+}
+
+/// One entry of the revelation log (VR-24).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revelation {
+    /// The shocked NPC.
+    pub target: String,
+    /// The texts of the Secrets revealed.
+    pub secrets: Vec<String>,
+    /// The texts of the Evidence shown.
+    pub evidence: Vec<String>,
+    /// The referee's note (for "greater than the last").
+    pub note: String,
+    /// Which inventory gained a slot.
+    pub gained: InventoryKind,
+    /// The slot gained.
+    pub slot: u32,
+}
+
+/// A Veracity character sheet (§3.1). Fields are private so the invariants
+/// hold; stored JSON is validated when loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SheetData")]
+pub struct Sheet {
+    pub(super) light: Inventory,
+    pub(super) flesh: Inventory,
+    pub(super) hp_current: u32,
+    pub(super) hp_max: u32,
+    pub(super) ap_current: u32,
+    pub(super) facets: Vec<Facet>,
+    pub(super) break_count: u32,
+    pub(super) can_level_up: bool,
+    pub(super) dead: bool,
+    pub(super) revelation_log: Vec<Revelation>,
+    pub(super) known_secrets: Vec<String>,
+}
+
+/// The serialised form of a [`Sheet`], validated on load.
+#[derive(Deserialize)]
+struct SheetData {
+    light: Inventory,
+    flesh: Inventory,
+    hp_current: u32,
+    hp_max: u32,
+    #[serde(default)]
+    ap_current: u32,
+    facets: Vec<Facet>,
+    break_count: u32,
+    can_level_up: bool,
+    dead: bool,
+    #[serde(default)]
+    revelation_log: Vec<Revelation>,
+    #[serde(default)]
+    known_secrets: Vec<String>,
+}
+
+impl TryFrom<SheetData> for Sheet {
+    type Error = RuleError;
+
+    fn try_from(d: SheetData) -> Result<Self, RuleError> {
+        let bad = |what: &str| RuleError::new(format!("A stored Veracity sheet has {what}."));
+        if d.light.kind != InventoryKind::Light || d.flesh.kind != InventoryKind::Flesh {
+            return Err(bad("its inventories swapped"));
+        }
+        if d.hp_max > MAX_HP || d.hp_current > d.hp_max {
+            return Err(bad("impossible HP"));
+        }
+        if d.ap_current > 2 * MAX_SLOTS {
+            return Err(bad("impossible AP"));
+        }
+        if d.facets.len() > MAX_FACETS {
+            return Err(bad("too many Facets"));
+        }
+        for f in &d.facets {
+            check_phrase(&f.phrase)?;
+        }
+        if d.known_secrets.len() > MAX_KNOWN_SECRETS
+            || d.revelation_log.len() > 4 * MAX_SLOTS as usize
+        {
+            return Err(bad("too long a history"));
+        }
+        Ok(Sheet {
+            light: d.light,
+            flesh: d.flesh,
+            hp_current: d.hp_current,
+            hp_max: d.hp_max,
+            ap_current: d.ap_current,
+            facets: d.facets,
+            break_count: d.break_count,
+            can_level_up: d.can_level_up,
+            dead: d.dead,
+            revelation_log: d.revelation_log,
+            known_secrets: d.known_secrets,
+        })
+    }
+}
+
+fn check_phrase(phrase: &str) -> Result<String, RuleError> {
+    let p = clean_text(phrase, MAX_FACET_PHRASE, "A Facet's phrase")?;
+    if p.is_empty() {
+        return Err(RuleError::new("A Facet needs a short phrase."));
+    }
+    Ok(p)
+}
+
+impl Sheet {
+    /// A new player character (VR-2, VR-13, A-R12): `light` + `flesh` unlocked
+    /// slots, each at least 4 and 12 in total (the 4 free slots split as the
+    /// player likes), one d6 Facet, 0 HP.
+    pub fn new_pc(light: u32, flesh: u32, facet: &str) -> Result<Sheet, RuleError> {
+        if light < START_SLOTS
+            || flesh < START_SLOTS
+            || light.checked_add(flesh) != Some(START_TOTAL)
+        {
+            return Err(RuleError::new(format!(
+                "A new character has {START_SLOTS} Light and {START_SLOTS} Flesh slots plus \
+                 {FREE_SLOTS} free ones: choose Light and Flesh of at least {START_SLOTS} each, \
+                 {START_TOTAL} in total (you chose {light} and {flesh})."
+            )));
+        }
+        let phrase = check_phrase(facet)?;
+        let mut s = Sheet::new_npc(light, flesh)?;
+        s.facets.push(Facet {
+            phrase,
+            die: FacetDie::D6,
+        });
+        Ok(s)
+    }
+
+    /// A non-player character with any slot counts (0..=18 each), no Facets, 0 HP.
+    pub fn new_npc(light: u32, flesh: u32) -> Result<Sheet, RuleError> {
+        Ok(Sheet {
+            light: Inventory::new(InventoryKind::Light, light)?,
+            flesh: Inventory::new(InventoryKind::Flesh, flesh)?,
+            hp_current: 0,
+            hp_max: 0,
+            ap_current: 0,
+            facets: Vec::new(),
+            break_count: 0,
+            can_level_up: true,
+            dead: false,
+            revelation_log: Vec::new(),
+            known_secrets: Vec::new(),
+        })
+    }
+
+    /// The Light (mental) inventory.
+    pub fn light(&self) -> &Inventory {
+        &self.light
+    }
+
+    /// The Flesh (physical) inventory.
+    pub fn flesh(&self) -> &Inventory {
+        &self.flesh
+    }
+
+    /// One inventory by kind.
+    pub fn inventory(&self, kind: InventoryKind) -> &Inventory {
+        match kind {
+            InventoryKind::Light => &self.light,
+            InventoryKind::Flesh => &self.flesh,
+        }
+    }
+
+    pub(super) fn inventory_mut(&mut self, kind: InventoryKind) -> &mut Inventory {
+        match kind {
+            InventoryKind::Light => &mut self.light,
+            InventoryKind::Flesh => &mut self.flesh,
+        }
+    }
+
+    /// Current HP.
+    pub fn hp_current(&self) -> u32 {
+        self.hp_current
+    }
+
+    /// Maximum HP (from gear and magic, set by the GM).
+    pub fn hp_max(&self) -> u32 {
+        self.hp_max
+    }
+
+    /// AP left this turn.
+    pub fn ap_current(&self) -> u32 {
+        self.ap_current
+    }
+
+    /// AP at the start of each turn (VR-21, A-R8): unlocked or empty Flesh slots.
+    pub fn ap_max(&self, settings: &VeracitySettings) -> u32 {
+        match settings.vr_ap_basis {
+            ApBasis::Unlocked => self.flesh.unlocked(),
+            ApBasis::Empty => self.flesh.empty_count(),
+        }
+    }
+
+    /// The Facets, in order.
+    pub fn facets(&self) -> &[Facet] {
+        &self.facets
+    }
+
+    /// How many times the character has Broken.
+    pub fn break_count(&self) -> u32 {
+        self.break_count
+    }
+
+    /// False after the first Break (VR-15).
+    pub fn can_level_up(&self) -> bool {
+        self.can_level_up
+    }
+
+    /// True once every unlocked Flesh slot held a Wound (VR-17), or the GM said so.
+    pub fn is_dead(&self) -> bool {
+        self.dead
+    }
+
+    /// Every revelation that levelled the character up (VR-24).
+    pub fn revelation_log(&self) -> &[Revelation] {
+        &self.revelation_log
+    }
+
+    /// The normalised texts of every Secret the character ever learned (VR-5).
+    pub fn known_secrets(&self) -> &[String] {
+        &self.known_secrets
+    }
+
+    /// True if the character has already learned this Secret (VR-5).
+    pub fn knows_secret(&self, text: &str) -> bool {
+        let t = normalize_text(text);
+        self.known_secrets.contains(&t)
+    }
+
+    /// The Light slot holding this Secret, if the character still holds it.
+    pub fn holds_secret(&self, text: &str) -> Option<u32> {
+        let t = normalize_text(text);
+        self.light
+            .numbered()
+            .find(|(_, s)| {
+                s.item()
+                    .is_some_and(|i| i.kind == ItemKind::Secret && normalize_text(&i.text) == t)
+            })
+            .map(|(n, _)| n)
+    }
+
+    pub(super) fn ensure_alive(&self) -> Result<(), RuleError> {
+        if self.dead {
+            Err(RuleError::new("This character is dead."))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Learns a Secret (VR-5): refused if this character already learned it
+    /// (even if it was later removed). The table's agreement is the caller's job.
+    pub fn learn_secret(&mut self, text: &str) -> Result<Vec<Event>, RuleError> {
+        let item = Item::new(ItemKind::Secret, text)?;
+        let norm = normalize_text(&item.text);
+        if self.known_secrets.contains(&norm) {
+            return Err(RuleError::new(
+                "This character has already learned that Secret: a Secret is learned only once.",
+            ));
+        }
+        if self.known_secrets.len() >= MAX_KNOWN_SECRETS {
+            return Err(RuleError::new(
+                "This character already knows too many Secrets for the bot to track.",
+            ));
+        }
+        let slot = self.light.add(item.clone())?;
+        self.known_secrets.push(norm);
+        Ok(vec![Event::ItemAdded {
+            inventory: InventoryKind::Light,
+            slot,
+            item,
+        }])
+    }
+
+    /// Adds a Ruse, Evidence or Means to the lowest empty slot of its inventory
+    /// (VR-3, VR-4), or a Secret through [`Sheet::learn_secret`]. Stress and
+    /// Wounds are refused here: use [`Sheet::gain_stress`] and
+    /// [`Sheet::add_wounds`], which apply Breaks and death.
+    pub fn add_item(&mut self, item: Item) -> Result<Vec<Event>, RuleError> {
+        match item.kind {
+            ItemKind::Secret => self.learn_secret(&item.text),
+            ItemKind::Stress => Err(RuleError::new(
+                "Stress is gained with the Stress action, so that a Break can happen.",
+            )),
+            ItemKind::Wound => Err(RuleError::new(
+                "Wounds are added with the Wound or damage action, so that death is checked.",
+            )),
+            kind => {
+                let item = Item::new(kind, &item.text)?;
+                let inventory = kind.inventory();
+                let slot = self.inventory_mut(inventory).add(item.clone())?;
+                Ok(vec![Event::ItemAdded {
+                    inventory,
+                    slot,
+                    item,
+                }])
+            }
+        }
+    }
+
+    fn removal_events(inventory: InventoryKind, r: Removal) -> Vec<Event> {
+        let mut ev = vec![Event::ItemRemoved {
+            inventory,
+            slot: r.slot,
+            item: r.item,
+        }];
+        if !r.moves.is_empty() {
+            ev.push(Event::ItemsMoved {
+                inventory,
+                moves: r.moves,
+            });
+        }
+        ev
+    }
+
+    /// Removes whatever is in a slot (compacting per `vr_compact_on_remove`, A-R2).
+    pub fn remove_item(
+        &mut self,
+        inventory: InventoryKind,
+        slot: u32,
+        settings: &VeracitySettings,
+    ) -> Result<Vec<Event>, RuleError> {
+        let r = self
+            .inventory_mut(inventory)
+            .remove(slot, settings.vr_compact_on_remove)?;
+        Ok(Self::removal_events(inventory, r))
+    }
+
+    /// Removes one item of a kind (A-R3): the chosen slot, or the highest-numbered one.
+    pub fn remove_kind(
+        &mut self,
+        kind: ItemKind,
+        choice: Option<u32>,
+        settings: &VeracitySettings,
+    ) -> Result<Vec<Event>, RuleError> {
+        let inventory = kind.inventory();
+        let r = self.inventory_mut(inventory).remove_kind(
+            kind,
+            choice,
+            settings.vr_compact_on_remove,
+        )?;
+        Ok(Self::removal_events(inventory, r))
+    }
+
+    /// Removes a Secret the character holds, by its text: for a Secret that has
+    /// become "just news" (VR-5), after the GM confirms. It stays known.
+    pub fn remove_secret_text(
+        &mut self,
+        text: &str,
+        settings: &VeracitySettings,
+    ) -> Result<Vec<Event>, RuleError> {
+        let slot = self
+            .holds_secret(text)
+            .ok_or_else(|| RuleError::new("This character does not hold that Secret."))?;
+        self.remove_item(InventoryKind::Light, slot, settings)
+    }
+
+    /// Changes the text of an item.
+    pub fn edit_item(
+        &mut self,
+        inventory: InventoryKind,
+        slot: u32,
+        text: &str,
+    ) -> Result<Vec<Event>, RuleError> {
+        let inv = self.inventory(inventory);
+        let is_secret = inv.get(slot).is_some_and(|i| i.kind == ItemKind::Secret);
+        if is_secret {
+            let norm = normalize_text(text);
+            let old = inv.get(slot).map(|i| normalize_text(&i.text));
+            if old.as_ref() != Some(&norm) {
+                if self.known_secrets.contains(&norm) {
+                    return Err(RuleError::new(
+                        "This character has already learned that Secret: a Secret is learned only once.",
+                    ));
+                }
+                if self.known_secrets.len() >= MAX_KNOWN_SECRETS {
+                    return Err(RuleError::new(
+                        "This character already knows too many Secrets for the bot to track.",
+                    ));
+                }
+            }
+        }
+        let old = self.inventory_mut(inventory).edit_text(slot, text)?;
+        let new = self
+            .inventory(inventory)
+            .get(slot)
+            .map(|i| i.text.clone())
+            .unwrap_or_default();
+        if is_secret {
+            let norm = normalize_text(&new);
+            if !self.known_secrets.contains(&norm) {
+                self.known_secrets.push(norm);
+            }
+        }
+        Ok(vec![Event::ItemEdited {
+            inventory,
+            slot,
+            old,
+            new,
+        }])
+    }
+
+    /// Moves items down to close gaps in one inventory (A-R2, on request).
+    pub fn compact(&mut self, inventory: InventoryKind) -> Vec<Event> {
+        let moves = self.inventory_mut(inventory).compact();
+        if moves.is_empty() {
+            Vec::new()
+        } else {
+            vec![Event::ItemsMoved { inventory, moves }]
+        }
+    }
+
+    /// Unlocks the next slot of an inventory (GM adjustment; levelling uses
+    /// [`Sheet::reveal_to_shock`]).
+    pub fn unlock_slot(&mut self, inventory: InventoryKind) -> Result<Vec<Event>, RuleError> {
+        let slot = self.inventory_mut(inventory).unlock()?;
+        Ok(vec![Event::SlotUnlocked { inventory, slot }])
+    }
+
+    fn check_facet(&self, index: usize) -> Result<&Facet, RuleError> {
+        self.facets.get(index).ok_or_else(|| {
+            RuleError::new(format!(
+                "There is no Facet number {}: this character has {}.",
+                index.saturating_add(1),
+                self.facets.len()
+            ))
+        })
+    }
+
+    /// One Facet by index (0-based).
+    pub fn facet(&self, index: usize) -> Result<&Facet, RuleError> {
+        self.check_facet(index)
+    }
+
+    /// Adds a Facet (VR-13: at most 4; the referee decides when one is earned).
+    pub fn add_facet(&mut self, phrase: &str, die: FacetDie) -> Result<Vec<Event>, RuleError> {
+        let phrase = check_phrase(phrase)?;
+        if self.facets.len() >= MAX_FACETS {
+            return Err(RuleError::new(format!(
+                "A character can have at most {MAX_FACETS} Facets."
+            )));
+        }
+        if self
+            .facets
+            .iter()
+            .any(|f| normalize_text(&f.phrase) == normalize_text(&phrase))
+        {
+            return Err(RuleError::new("This character already has that Facet."));
+        }
+        self.facets.push(Facet {
+            phrase: phrase.clone(),
+            die,
+        });
+        Ok(vec![Event::FacetAdded {
+            index: self.facets.len() - 1,
+            phrase,
+            die,
+        }])
+    }
+
+    /// Removes a Facet (GM adjustment).
+    pub fn remove_facet(&mut self, index: usize) -> Result<Vec<Event>, RuleError> {
+        self.check_facet(index)?;
+        let f = self.facets.remove(index);
+        Ok(vec![Event::FacetRemoved {
+            index,
+            phrase: f.phrase,
+        }])
+    }
+
+    /// Moves a Facet's die one step after an extreme action (VR-13, A-R7):
+    /// `up` = larger. Refused at d12 going up or d4 going down.
+    pub fn step_facet(&mut self, index: usize, up: bool) -> Result<Vec<Event>, RuleError> {
+        let f = self.check_facet(index)?;
+        let from = f.die;
+        let to = if up { from.step_up() } else { from.step_down() }.ok_or_else(|| {
+            RuleError::new(format!(
+                "\"{}\" is already a {from}, the {} Facet die.",
+                f.phrase,
+                if up { "largest" } else { "smallest" }
+            ))
+        })?;
+        self.facets[index].die = to;
+        Ok(vec![Event::FacetStepped { index, from, to }])
+    }
+
+    /// Replaces a d4 Facet with a new phrase, keeping the d4 (VR-13).
+    pub fn replace_facet(&mut self, index: usize, phrase: &str) -> Result<Vec<Event>, RuleError> {
+        let f = self.check_facet(index)?;
+        if f.die != FacetDie::D4 {
+            return Err(RuleError::new(format!(
+                "Only a d4 Facet can be replaced, and \"{}\" is a {}.",
+                f.phrase, f.die
+            )));
+        }
+        let phrase = check_phrase(phrase)?;
+        if self
+            .facets
+            .iter()
+            .enumerate()
+            .any(|(i, f)| i != index && normalize_text(&f.phrase) == normalize_text(&phrase))
+        {
+            return Err(RuleError::new("This character already has that Facet."));
+        }
+        let old = std::mem::replace(&mut self.facets[index].phrase, phrase.clone());
+        Ok(vec![Event::FacetReplaced {
+            index,
+            old,
+            new: phrase,
+        }])
+    }
+
+    /// Sets current and maximum HP (GM: gear and magic, VR-19).
+    pub fn set_hp(&mut self, current: u32, max: u32) -> Result<Vec<Event>, RuleError> {
+        if max > MAX_HP {
+            return Err(RuleError::new(format!("HP can be at most {MAX_HP}.")));
+        }
+        if current > max {
+            return Err(RuleError::new(format!(
+                "Current HP ({current}) cannot be above maximum HP ({max})."
+            )));
+        }
+        let before = self.hp_current;
+        self.hp_current = current;
+        self.hp_max = max;
+        Ok(vec![Event::HpSet {
+            before,
+            after: current,
+            max,
+        }])
+    }
+
+    /// Sets maximum HP; current HP is lowered to it if above.
+    pub fn set_hp_max(&mut self, max: u32) -> Result<Vec<Event>, RuleError> {
+        self.set_hp(self.hp_current.min(max), max)
+    }
+
+    /// End of scene: all HP returns (VR-19).
+    pub fn end_scene(&mut self) -> Vec<Event> {
+        let before = self.hp_current;
+        self.hp_current = self.hp_max;
+        vec![Event::HpSet {
+            before,
+            after: self.hp_max,
+            max: self.hp_max,
+        }]
+    }
+
+    /// GM override of the dead flag (to undo a mistake).
+    pub fn set_dead(&mut self, dead: bool) -> Vec<Event> {
+        self.dead = dead;
+        vec![Event::DeathSet { dead }]
+    }
+}

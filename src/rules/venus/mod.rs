@@ -3,15 +3,18 @@
 //! Module map:
 //! - [`rank`]: ranks and their dice thresholds.
 //! - [`odds`]: exact odds for checks, tasks and KISS re-rolls.
+//! - [`check`]: checks, both editions (d20, natural rules, bonus factors).
 //! - [`settings`]: the guild's Venus settings (spec §6) and their descriptions.
 //! - [`sheet`]: the character sheet, exp, level-ups, Lots and Ego, and
 //!   [`VenusCtx`], the sheets a procedure reads and changes.
 
+pub mod check;
 pub mod odds;
 pub mod rank;
 pub mod settings;
 pub mod sheet;
 
+pub use check::{CheckAction, CheckEvent, CheckPhase, CheckResult, CheckSetup, CheckState};
 pub use rank::Rank;
 pub use settings::{Edition, SettingInfo, VenusSettings};
 pub use sheet::{VenusCtx, VenusSheet};

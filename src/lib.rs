@@ -2,5 +2,21 @@
 //!
 //! Module map:
 //! - [`rules`]: the pure rules core (dice, rules, odds, sheets), no I/O.
+//! - [`app`]: the application layer: actions in, transport-neutral views out.
+//! - [`systems`]: each game system at the table (application logic and its
+//!   slash commands), plus the registry that routes clicks.
+//! - [`storage`]: sqlx + SQLite; the only place with SQL.
+//! - [`bot`]: the poise/serenity adapter.
+//! - [`fake`]: a fake Discord on 127.0.0.1 for tests and the sandbox.
+//! - [`sandbox`]: `kismet sandbox`, the real bot played from a terminal.
+//! - [`config`]: configuration from `config/default.toml` and the environment.
 
+pub mod app;
+pub mod bot;
+pub mod config;
+pub mod fake;
+pub mod odds_cli;
 pub mod rules;
+pub mod sandbox;
+pub mod storage;
+pub mod systems;

@@ -7,11 +7,13 @@
 //! - [`dice`]: rolling single dice and pools.
 //! - [`dist`]: exact discrete distributions (convolution, binomial, tails).
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
+//! - [`expr`]: generic dice expressions for `/roll`.
 //! - one folder per rule system (added to this list as each lands).
 
 pub mod dice;
 pub mod dist;
 pub mod error;
+pub mod expr;
 
 pub use error::RuleError;
 

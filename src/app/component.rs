@@ -1,0 +1,218 @@
+//! Buttons and selects: the custom_id format and the global dispatcher.
+//!
+//! A custom_id reads `kind:session:version:action[:arg]`, with the session
+//! id and version in base 36, e.g. `roll:1z:3:reroll`. The kind names the
+//! system that owns the session ([`crate::systems`]); the version lets a
+//! stale or double click be recognised and answered with the current state
+//! instead of being applied twice.
+
+use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::storage::{self, sessions::Session};
+use crate::systems;
+
+/// A parsed custom_id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ButtonId {
+    /// The owning system's session kind.
+    pub kind: String,
+    /// The session id.
+    pub session: i64,
+    /// The session version the button was drawn for.
+    pub version: i64,
+    /// What the button does.
+    pub action: String,
+    /// An optional argument.
+    pub arg: Option<String>,
+}
+
+impl ButtonId {
+    /// A button id for `session` at `version`.
+    pub fn new(kind: &str, session: i64, version: i64, action: &str) -> Self {
+        Self {
+            kind: kind.to_string(),
+            session,
+            version,
+            action: action.to_string(),
+            arg: None,
+        }
+    }
+
+    /// The same id with an argument.
+    pub fn with_arg(mut self, arg: impl Into<String>) -> Self {
+        self.arg = Some(arg.into());
+        self
+    }
+
+    /// The custom_id text.
+    pub fn encode(&self) -> String {
+        let mut s = format!(
+            "{}:{}:{}:{}",
+            self.kind,
+            to_base36(self.session),
+            to_base36(self.version),
+            self.action
+        );
+        if let Some(a) = &self.arg {
+            s.push(':');
+            s.push_str(a);
+        }
+        s
+    }
+
+    /// Parses a custom_id; `None` for anything malformed.
+    pub fn parse(s: &str) -> Option<Self> {
+        if s.len() > 100 {
+            return None;
+        }
+        let mut parts = s.splitn(5, ':');
+        let kind = parts.next()?;
+        let session = from_base36(parts.next()?)?;
+        let version = from_base36(parts.next()?)?;
+        let action = parts.next()?;
+        let arg = parts.next().map(str::to_string);
+        let word =
+            |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !word(kind) || !word(action) {
+            return None;
+        }
+        Some(Self {
+            kind: kind.to_string(),
+            session,
+            version,
+            action: action.to_string(),
+            arg,
+        })
+    }
+}
+
+/// `n` in base 36 (lower case).
+pub fn to_base36(mut n: i64) -> String {
+    if n <= 0 {
+        return "0".into();
+    }
+    let mut digits = Vec::new();
+    while n > 0 {
+        let d = (n % 36) as u8;
+        digits.push(if d < 10 { b'0' + d } else { b'a' + d - 10 });
+        n /= 36;
+    }
+    digits.reverse();
+    String::from_utf8(digits).unwrap_or_default()
+}
+
+/// Parses base 36; `None` on anything else or overflow.
+pub fn from_base36(s: &str) -> Option<i64> {
+    if s.is_empty() || s.len() > 12 {
+        return None;
+    }
+    i64::from_str_radix(s, 36).ok().filter(|n| *n >= 0)
+}
+
+/// A click, after the session was found and checked.
+pub struct Click<'a> {
+    /// The parsed custom_id.
+    pub id: &'a ButtonId,
+    /// Values picked in a select menu (empty for buttons).
+    pub values: &'a [String],
+    /// Who clicked.
+    pub caller: &'a Caller,
+}
+
+/// Handles any click: finds the session (in the caller's guild only),
+/// answers stale clicks with the current state, and hands the rest to the
+/// owning system inside one write transaction.
+pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[String]) -> AppResult {
+    let id = ButtonId::parse(custom_id).ok_or_else(|| {
+        AppError::user(
+            "That button is not one I recognise; it may belong to an older version of the bot.",
+        )
+    })?;
+    if values.len() > 25 || values.iter().any(|v| v.len() > 100) {
+        return Err(AppError::user("That selection is not valid."));
+    }
+    let mut tx = app.db.write().await?;
+    let session = storage::sessions::get(&mut tx, caller.guild_id, id.session)
+        .await?
+        .filter(|s| s.kind == id.kind)
+        .ok_or_else(|| AppError::user("That roll no longer exists (or never did)."))?;
+    let click = Click {
+        id: &id,
+        values,
+        caller,
+    };
+    if session.version != id.version {
+        // A double click or an old message: show the current state, change nothing.
+        drop(tx);
+        return stale(app, &session, caller).await;
+    }
+    let now = storage::now_ms();
+    if session.status == "open" && session.expires_at.is_some_and(|t| t <= now) {
+        let mut expired = session.clone();
+        if let Some(v) = storage::sessions::update(
+            &mut tx,
+            session.id,
+            session.version,
+            &session.state,
+            "expired",
+            session.expires_at,
+            now,
+        )
+        .await?
+        {
+            expired.version = v;
+            expired.status = "expired".into();
+        }
+        tx.commit().await?;
+        let view = systems::render(app, &expired, caller).await?;
+        return Ok(Response::update(view).then(Reply::Ephemeral(View::text(
+            "That roll timed out, so its buttons no longer do anything.",
+        ))));
+    }
+    if session.status != "open" {
+        drop(tx);
+        let view = systems::render(app, &session, caller).await?;
+        return Ok(Response::update(view).then(Reply::Ephemeral(View::text(
+            "That roll is already finished.",
+        ))));
+    }
+    systems::click(app, tx, session, &click).await
+}
+
+async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
+    let view = systems::render(app, session, caller).await?;
+    Ok(Response::update(view))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_ids_round_trip() {
+        let id = ButtonId::new("roll", 123456, 7, "reroll");
+        assert_eq!(id.encode(), "roll:2n9c:7:reroll");
+        assert_eq!(ButtonId::parse(&id.encode()), Some(id.clone()));
+        let with = id.with_arg("3,4");
+        assert_eq!(
+            ButtonId::parse(&with.encode()).unwrap().arg.as_deref(),
+            Some("3,4")
+        );
+    }
+
+    #[test]
+    fn forged_custom_ids_are_refused() {
+        for bad in [
+            "",
+            "roll",
+            "roll:zz",
+            "roll:1:1",
+            "ro ll:1:1:x",
+            "roll:-1:0:x",
+            "roll:1:1:",
+            "roll:zzzzzzzzzzzzz:0:x",
+        ] {
+            assert_eq!(ButtonId::parse(bad), None, "{bad}");
+        }
+        assert_eq!(ButtonId::parse(&"a".repeat(101)), None);
+    }
+}

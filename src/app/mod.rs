@@ -1,0 +1,202 @@
+//! The application layer: commands and button clicks in, a
+//! transport-neutral [`Response`] out. It checks rights, runs one database
+//! transaction per action, and knows nothing of serenity.
+//!
+//! Module map:
+//! - [`view`]: the embed/button model and Discord's size limits.
+//! - [`component`]: the custom_id format and the global click dispatcher.
+
+pub mod component;
+pub mod view;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::sync::{Arc, Mutex};
+
+use crate::config::Config;
+use crate::rules::RuleError;
+use crate::storage::{Db, StorageError};
+pub use view::View;
+
+/// Everything an action needs: the database, the configuration and the
+/// source of randomness.
+#[derive(Clone)]
+pub struct App {
+    /// The database.
+    pub db: Db,
+    /// The configuration.
+    pub config: Arc<Config>,
+    /// Where dice come from.
+    pub rng: Arc<RngSource>,
+}
+
+impl App {
+    /// Bundles the parts.
+    pub fn new(db: Db, config: Config, rng: RngSource) -> Self {
+        Self {
+            db,
+            config: Arc::new(config),
+            rng: Arc::new(rng),
+        }
+    }
+}
+
+/// Where randomness comes from: the OS in production, a seed in tests and
+/// the sandbox.
+pub enum RngSource {
+    /// Fresh OS entropy for every action.
+    Os,
+    /// A seeded stream: every action forks the next generator from it, so a
+    /// sequence of actions is reproducible.
+    Seeded(Mutex<StdRng>),
+}
+
+impl RngSource {
+    /// A seeded source.
+    pub fn seeded(seed: u64) -> Self {
+        RngSource::Seeded(Mutex::new(StdRng::seed_from_u64(seed)))
+    }
+
+    /// A generator for one action.
+    pub fn fork(&self) -> StdRng {
+        match self {
+            RngSource::Os => StdRng::from_os_rng(),
+            RngSource::Seeded(m) => {
+                let mut parent = m.lock().unwrap_or_else(|e| e.into_inner());
+                StdRng::from_rng(&mut *parent)
+            }
+        }
+    }
+}
+
+/// Who is acting, where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// The guild (commands are guild-only).
+    pub guild_id: i64,
+    /// The channel.
+    pub channel_id: i64,
+    /// The user.
+    pub user_id: i64,
+    /// Their display name.
+    pub name: String,
+    /// Whether Discord says they may manage the server.
+    pub manage_guild: bool,
+    /// Their role ids.
+    pub roles: Vec<i64>,
+}
+
+/// How the reply is delivered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A new message everyone in the channel sees.
+    Message(View),
+    /// A message only the caller sees.
+    Ephemeral(View),
+    /// Replaces the message whose button was clicked.
+    Update(View),
+}
+
+/// The full answer to one action: a reply, then optional follow-ups
+/// (messages or ephemeral notes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    /// The first answer.
+    pub reply: Reply,
+    /// Further messages, sent after the reply.
+    pub followups: Vec<Reply>,
+}
+
+impl Response {
+    /// A public message.
+    pub fn message(view: View) -> Self {
+        Self {
+            reply: Reply::Message(view),
+            followups: Vec::new(),
+        }
+    }
+
+    /// A private note.
+    pub fn ephemeral(view: View) -> Self {
+        Self {
+            reply: Reply::Ephemeral(view),
+            followups: Vec::new(),
+        }
+    }
+
+    /// An update of the clicked message.
+    pub fn update(view: View) -> Self {
+        Self {
+            reply: Reply::Update(view),
+            followups: Vec::new(),
+        }
+    }
+
+    /// Adds a follow-up.
+    pub fn then(mut self, reply: Reply) -> Self {
+        self.followups.push(reply);
+        self
+    }
+}
+
+/// Why an action did not happen.
+#[derive(Debug)]
+pub enum AppError {
+    /// The user asked for something not allowed; the text says why.
+    User(String),
+    /// The database failed; nothing was changed.
+    Storage(StorageError),
+    /// A bug or an impossible state.
+    Internal(String),
+}
+
+impl AppError {
+    /// A refusal with a reason.
+    pub fn user(msg: impl Into<String>) -> Self {
+        AppError::User(msg.into())
+    }
+
+    /// The text shown to the user.
+    pub fn user_message(&self) -> String {
+        match self {
+            AppError::User(m) => m.clone(),
+            AppError::Storage(_) | AppError::Internal(_) => {
+                "Something went wrong on our side, and nothing was changed. Please try again."
+                    .to_string()
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppError::User(m) => write!(f, "refused: {m}"),
+            AppError::Storage(e) => write!(f, "storage error: {e}"),
+            AppError::Internal(m) => write!(f, "internal error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<StorageError> for AppError {
+    fn from(e: StorageError) -> Self {
+        AppError::Storage(e)
+    }
+}
+
+impl From<RuleError> for AppError {
+    fn from(e: RuleError) -> Self {
+        AppError::User(e.message)
+    }
+}
+
+impl From<serde_json::Error> for AppError {
+    fn from(e: serde_json::Error) -> Self {
+        AppError::Internal(format!("state (de)serialisation: {e}"))
+    }
+}
+
+/// The result of an action.
+pub type AppResult = Result<Response, AppError>;

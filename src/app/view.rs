@@ -1,0 +1,384 @@
+//! The transport-neutral view: what a reply looks like (embeds, buttons,
+//! selects, files), with Discord's size limits applied by [`View::clamp`].
+//!
+//! The application layer builds these; the adapter turns them into Discord
+//! payloads without deciding anything.
+
+use serde::Serialize;
+
+/// Discord's limits on what a message may carry.
+pub mod limits {
+    /// Message content.
+    pub const CONTENT: usize = 2000;
+    /// Embed title.
+    pub const TITLE: usize = 256;
+    /// Embed description.
+    pub const DESCRIPTION: usize = 4096;
+    /// Fields per embed.
+    pub const FIELDS: usize = 25;
+    /// Field name.
+    pub const FIELD_NAME: usize = 256;
+    /// Field value.
+    pub const FIELD_VALUE: usize = 1024;
+    /// Footer text.
+    pub const FOOTER: usize = 2048;
+    /// All text of all embeds of one message.
+    pub const EMBED_TOTAL: usize = 6000;
+    /// Embeds per message.
+    pub const EMBEDS: usize = 10;
+    /// Action rows per message.
+    pub const ROWS: usize = 5;
+    /// Buttons per row.
+    pub const BUTTONS_PER_ROW: usize = 5;
+    /// Button label.
+    pub const LABEL: usize = 80;
+    /// A component's custom_id.
+    pub const CUSTOM_ID: usize = 100;
+    /// Options in a select menu.
+    pub const SELECT_OPTIONS: usize = 25;
+    /// Select placeholder.
+    pub const PLACEHOLDER: usize = 150;
+    /// Select option label, value and description.
+    pub const OPTION_TEXT: usize = 100;
+}
+
+/// Embed colours.
+pub mod colour {
+    /// Neutral.
+    pub const NEUTRAL: u32 = 0x5865F2;
+    /// Success.
+    pub const SUCCESS: u32 = 0x57F287;
+    /// Failure.
+    pub const FAILURE: u32 = 0xED4245;
+    /// Waiting for a choice.
+    pub const PENDING: u32 = 0xFEE75C;
+    /// Closed or expired.
+    pub const CLOSED: u32 = 0x99AAB5;
+}
+
+/// A reply's content.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct View {
+    /// Plain text above the embeds.
+    pub content: Option<String>,
+    /// Embeds, in order.
+    pub embeds: Vec<Embed>,
+    /// Component rows.
+    pub rows: Vec<Row>,
+    /// Attached files.
+    pub files: Vec<File>,
+}
+
+/// One embed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Embed {
+    /// Title.
+    pub title: String,
+    /// Body text (markdown).
+    pub description: Option<String>,
+    /// Side colour.
+    pub colour: Option<u32>,
+    /// Fields.
+    pub fields: Vec<Field>,
+    /// Footer text.
+    pub footer: Option<String>,
+    /// An attached image's file name, shown in the embed.
+    pub image: Option<String>,
+}
+
+/// An embed field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    /// Name.
+    pub name: String,
+    /// Value (markdown).
+    pub value: String,
+    /// Shown side by side with its neighbours.
+    pub inline: bool,
+}
+
+/// A row of components.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Row {
+    /// Up to five buttons.
+    Buttons(Vec<Button>),
+    /// One select menu.
+    Select(Select),
+}
+
+/// Button colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Style {
+    /// Blurple: the main action.
+    Primary,
+    /// Grey.
+    Secondary,
+    /// Green.
+    Success,
+    /// Red.
+    Danger,
+}
+
+/// A button.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Button {
+    /// The custom_id (see [`crate::app::component::ButtonId`]).
+    pub custom_id: String,
+    /// The label.
+    pub label: String,
+    /// Its colour.
+    pub style: Style,
+    /// Greyed out.
+    pub disabled: bool,
+}
+
+/// A string select menu.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Select {
+    /// The custom_id.
+    pub custom_id: String,
+    /// Text shown when nothing is chosen.
+    pub placeholder: String,
+    /// The options.
+    pub options: Vec<SelectOption>,
+    /// Fewest choices.
+    pub min: u8,
+    /// Most choices.
+    pub max: u8,
+}
+
+/// One option of a select menu.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SelectOption {
+    /// Shown text.
+    pub label: String,
+    /// Value sent back.
+    pub value: String,
+    /// Smaller text below.
+    pub description: Option<String>,
+}
+
+/// An attached file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct File {
+    /// File name, e.g. `odds.png`.
+    pub name: String,
+    /// Contents.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+impl Button {
+    /// A button.
+    pub fn new(custom_id: impl Into<String>, label: impl Into<String>, style: Style) -> Self {
+        Self {
+            custom_id: custom_id.into(),
+            label: label.into(),
+            style,
+            disabled: false,
+        }
+    }
+
+    /// The same button, greyed out.
+    pub fn disabled(mut self) -> Self {
+        self.disabled = true;
+        self
+    }
+}
+
+impl Embed {
+    /// An embed with a title.
+    pub fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// Sets the colour.
+    pub fn colour(mut self, colour: u32) -> Self {
+        self.colour = Some(colour);
+        self
+    }
+
+    /// Adds a field.
+    pub fn field(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<String>,
+        inline: bool,
+    ) -> Self {
+        self.fields.push(Field {
+            name: name.into(),
+            value: value.into(),
+            inline,
+        });
+        self
+    }
+
+    /// Sets the footer.
+    pub fn footer(mut self, text: impl Into<String>) -> Self {
+        self.footer = Some(text.into());
+        self
+    }
+
+    fn text_len(&self) -> usize {
+        self.title.chars().count()
+            + self.description.as_deref().map_or(0, |d| d.chars().count())
+            + self.footer.as_deref().map_or(0, |d| d.chars().count())
+            + self
+                .fields
+                .iter()
+                .map(|f| f.name.chars().count() + f.value.chars().count())
+                .sum::<usize>()
+    }
+}
+
+impl View {
+    /// A view with one embed.
+    pub fn embed(embed: Embed) -> Self {
+        Self {
+            embeds: vec![embed],
+            ..Self::default()
+        }
+    }
+
+    /// A view with text only.
+    pub fn text(content: impl Into<String>) -> Self {
+        Self {
+            content: Some(content.into()),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a row of buttons (ignored when empty).
+    pub fn buttons(mut self, buttons: Vec<Button>) -> Self {
+        if !buttons.is_empty() {
+            self.rows.push(Row::Buttons(buttons));
+        }
+        self
+    }
+
+    /// Every button in the view, in order.
+    pub fn all_buttons(&self) -> impl Iterator<Item = &Button> {
+        self.rows.iter().flat_map(|r| match r {
+            Row::Buttons(b) => b.as_slice(),
+            Row::Select(_) => &[],
+        })
+    }
+
+    /// Makes the view fit Discord's limits: long text is cut with an
+    /// ellipsis, surplus fields, embeds, rows and buttons are dropped. The
+    /// application layer should summarise before this; this is the net.
+    pub fn clamp(mut self) -> Self {
+        if let Some(c) = self.content.as_mut() {
+            truncate(c, limits::CONTENT);
+        }
+        self.embeds.truncate(limits::EMBEDS);
+        let mut budget = limits::EMBED_TOTAL;
+        for e in &mut self.embeds {
+            truncate(&mut e.title, limits::TITLE);
+            if e.title.is_empty() {
+                e.title.push('\u{200b}');
+            }
+            if let Some(d) = e.description.as_mut() {
+                truncate(d, limits::DESCRIPTION);
+            }
+            if let Some(f) = e.footer.as_mut() {
+                truncate(f, limits::FOOTER);
+            }
+            e.fields.truncate(limits::FIELDS);
+            for f in &mut e.fields {
+                truncate(&mut f.name, limits::FIELD_NAME);
+                truncate(&mut f.value, limits::FIELD_VALUE);
+                if f.name.is_empty() {
+                    f.name.push('\u{200b}');
+                }
+                if f.value.is_empty() {
+                    f.value.push('\u{200b}');
+                }
+            }
+            while e.text_len() > budget && !e.fields.is_empty() {
+                e.fields.pop();
+            }
+            if e.text_len() > budget {
+                if let Some(d) = e.description.as_mut() {
+                    let keep = budget.saturating_sub(e.title.chars().count() + 2).max(1);
+                    truncate(d, keep);
+                }
+            }
+            budget = budget.saturating_sub(e.text_len());
+        }
+        self.rows.truncate(limits::ROWS);
+        for row in &mut self.rows {
+            match row {
+                Row::Buttons(b) => {
+                    b.truncate(limits::BUTTONS_PER_ROW);
+                    for button in b {
+                        truncate(&mut button.label, limits::LABEL);
+                    }
+                }
+                Row::Select(s) => {
+                    truncate(&mut s.placeholder, limits::PLACEHOLDER);
+                    s.options.truncate(limits::SELECT_OPTIONS);
+                    for o in &mut s.options {
+                        truncate(&mut o.label, limits::OPTION_TEXT);
+                        truncate(&mut o.value, limits::OPTION_TEXT);
+                        if let Some(d) = o.description.as_mut() {
+                            truncate(d, limits::OPTION_TEXT);
+                        }
+                    }
+                    let n = s.options.len().max(1) as u8;
+                    s.max = s.max.clamp(1, n);
+                    s.min = s.min.min(s.max);
+                }
+            }
+        }
+        self.rows.retain(|r| match r {
+            Row::Buttons(b) => !b.is_empty(),
+            Row::Select(s) => !s.options.is_empty(),
+        });
+        self
+    }
+}
+
+/// Cuts `s` to at most `max` characters, ending with `…` when cut.
+pub fn truncate(s: &mut String, max: usize) {
+    if s.chars().count() > max {
+        let cut: String = s.chars().take(max.saturating_sub(1)).collect();
+        *s = cut + "…";
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_enforces_discord_limits() {
+        let mut e = Embed::new("t".repeat(300)).description("d".repeat(5000));
+        for i in 0..30 {
+            e = e.field(format!("f{i}"), "v".repeat(2000), true);
+        }
+        let v = View::embed(e)
+            .buttons(
+                (0..7)
+                    .map(|i| Button::new(format!("x{i}"), "l".repeat(100), Style::Primary))
+                    .collect(),
+            )
+            .clamp();
+        let e = &v.embeds[0];
+        assert_eq!(e.title.chars().count(), 256);
+        assert!(e.fields.len() <= 25);
+        assert!(e.fields.iter().all(|f| f.value.chars().count() <= 1024));
+        assert!(e.text_len() <= limits::EMBED_TOTAL);
+        assert_eq!(v.all_buttons().count(), 5);
+        assert!(v.all_buttons().all(|b| b.label.chars().count() <= 80));
+    }
+}

@@ -1,0 +1,134 @@
+//! Validates request bodies against Discord's OpenAPI description
+//! (`shared/discord/openapi.json`, MIT, from Discord), route by route, with a
+//! JSON-Schema 2020-12 validator, plus the limits the schema cannot state
+//! (6000 characters of embed text per message).
+
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Compiled validators, one per route, made on first use.
+pub struct Schemas {
+    doc: Value,
+    compiled: Mutex<HashMap<(String, String), Arc<jsonschema::Validator>>>,
+}
+
+impl Schemas {
+    /// Where the OpenAPI file is looked for: `$KISMET_DISCORD_OPENAPI`, then
+    /// `../shared/discord/openapi.json` beside the source tree, then beside
+    /// the working directory.
+    pub fn find() -> Option<PathBuf> {
+        let mut candidates = Vec::new();
+        if let Ok(p) = std::env::var("KISMET_DISCORD_OPENAPI") {
+            candidates.push(PathBuf::from(p));
+        }
+        candidates
+            .push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/discord/openapi.json"));
+        candidates.push(PathBuf::from("../shared/discord/openapi.json"));
+        candidates.push(PathBuf::from("shared/discord/openapi.json"));
+        candidates.into_iter().find(|p| p.is_file())
+    }
+
+    /// Loads the OpenAPI document.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let doc: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if doc.get("paths").is_none() || doc.get("components").is_none() {
+            return Err(format!("{} is not an OpenAPI document", path.display()));
+        }
+        Ok(Self {
+            doc,
+            compiled: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn validator(&self, method: &str, route: &str) -> Result<Arc<jsonschema::Validator>, String> {
+        let key = (method.to_string(), route.to_string());
+        if let Some(v) = self
+            .compiled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(v.clone());
+        }
+        let schema = self
+            .doc
+            .pointer(&format!(
+                "/paths/{}/{}/requestBody/content/application~1json/schema",
+                route.replace('~', "~0").replace('/', "~1"),
+                method.to_ascii_lowercase()
+            ))
+            .ok_or_else(|| format!("no request schema for {method} {route}"))?;
+        let mut full = schema.clone();
+        if let Value::Object(map) = &mut full {
+            map.insert("components".into(), self.doc["components"].clone());
+        } else {
+            full = json!({ "allOf": [schema], "components": self.doc["components"] });
+        }
+        let v = Arc::new(
+            jsonschema::draft202012::new(&full)
+                .map_err(|e| format!("schema for {method} {route}: {e}"))?,
+        );
+        self.compiled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, v.clone());
+        Ok(v)
+    }
+
+    /// Every violation of `body` against the schema of `method route`
+    /// (`route` as written in the OpenAPI paths, e.g.
+    /// `/interactions/{interaction_id}/{interaction_token}/callback`).
+    pub fn check(&self, method: &str, route: &str, body: &Value) -> Vec<String> {
+        let validator = match self.validator(method, route) {
+            Ok(v) => v,
+            Err(e) => return vec![e],
+        };
+        let mut out: Vec<String> = validator
+            .iter_errors(body)
+            .take(10)
+            .map(|e| format!("{method} {route}: {} at `{}`", e, e.instance_path()))
+            .collect();
+        out.extend(extra_limits(body));
+        out
+    }
+}
+
+/// Limits Discord enforces that the schema does not express.
+fn extra_limits(body: &Value) -> Vec<String> {
+    let data = body.get("data").unwrap_or(body);
+    let mut out = Vec::new();
+    if let Some(embeds) = data.get("embeds").and_then(Value::as_array) {
+        let mut total = 0;
+        for e in embeds {
+            let len = |p: &str| {
+                e.pointer(p)
+                    .and_then(Value::as_str)
+                    .map_or(0, |s| s.chars().count())
+            };
+            total +=
+                len("/title") + len("/description") + len("/footer/text") + len("/author/name");
+            if let Some(fields) = e.get("fields").and_then(Value::as_array) {
+                for f in fields {
+                    total += f
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map_or(0, |s| s.chars().count());
+                    total += f
+                        .get("value")
+                        .and_then(Value::as_str)
+                        .map_or(0, |s| s.chars().count());
+                }
+            }
+        }
+        if total > 6000 {
+            out.push(format!(
+                "embeds carry {total} characters; Discord allows 6000 per message"
+            ));
+        }
+    }
+    out
+}

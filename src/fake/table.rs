@@ -1,0 +1,996 @@
+//! A table of players around the real bot: starts the fake Discord and the
+//! real serenity/poise bot against it, and plays script lines such as
+//! `alice: /roll expression:2d6`, `alice: click Reroll` or
+//! `fc: select Pick dice = 1,3`. Tests and `kismet sandbox` both use it, so
+//! there is one way to drive the bot.
+
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::Notify;
+
+use super::payloads::{self, Envelope};
+use super::{FakeDiscord, Recorded, Schemas};
+use crate::app::{App, RngSource};
+use crate::bot::{self, BotOptions};
+use crate::config::{Config, Registration, Secrets};
+use crate::storage::Db;
+
+/// The guild every table plays in, unless moved with [`Table::set_guild`].
+pub const GUILD_ID: u64 = 800_000_000_000_000_001;
+/// The channel.
+pub const CHANNEL_ID: u64 = 800_000_000_000_000_002;
+/// The role the FC names hold.
+pub const FC_ROLE_ID: u64 = 800_000_000_000_000_003;
+
+/// How long to wait for the bot before calling it a failure.
+pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// How a table is set up.
+#[derive(Clone)]
+pub struct TableOptions {
+    /// The SQLite file.
+    pub db_path: PathBuf,
+    /// Seed for every roll (reproducible runs).
+    pub seed: Option<u64>,
+    /// Member names that hold the FC role (and Manage Server).
+    pub fc_names: Vec<String>,
+    /// Fail to start without the OpenAPI file (tests); otherwise run
+    /// unvalidated with a warning (the sandbox outside the source tree).
+    pub require_schema: bool,
+    /// Bot configuration.
+    pub config: Config,
+}
+
+impl TableOptions {
+    /// Options for a database file, with the FC named `fc`.
+    pub fn new(db_path: impl Into<PathBuf>) -> Self {
+        Self {
+            db_path: db_path.into(),
+            seed: None,
+            fc_names: vec!["fc".into()],
+            require_schema: true,
+            config: Config::defaults(),
+        }
+    }
+}
+
+/// One reply of the bot, as a player sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The member whose action it answers.
+    pub to: String,
+    /// `message`, `update`, `ephemeral` or `autocomplete`.
+    pub kind: String,
+    /// The body as sent to Discord (`content`, `embeds`, `components`, …).
+    pub body: Value,
+}
+
+impl Output {
+    /// The JSON line of the sandbox contract.
+    pub fn contract_json(&self) -> Value {
+        json!({
+            "to": self.to,
+            "kind": self.kind,
+            "content": self.body.get("content").cloned().unwrap_or(Value::Null),
+            "embeds": self.body.get("embeds").cloned().unwrap_or(json!([])),
+            "components": self.body.get("components").cloned().unwrap_or(json!([])),
+        })
+    }
+
+    /// The text content, or "".
+    pub fn content(&self) -> &str {
+        self.body
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// The embeds.
+    pub fn embeds(&self) -> Vec<Value> {
+        self.body
+            .get("embeds")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The first embed's title, or "".
+    pub fn title(&self) -> String {
+        self.embeds()
+            .first()
+            .and_then(|e| e.get("title"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The value of the first embed field with this name.
+    pub fn field(&self, name: &str) -> Option<String> {
+        self.embeds().iter().find_map(|e| {
+            e.get("fields")?
+                .as_array()?
+                .iter()
+                .find(|f| f.get("name").and_then(Value::as_str) == Some(name))
+                .and_then(|f| f.get("value").and_then(Value::as_str))
+                .map(str::to_string)
+        })
+    }
+
+    /// All text of the reply (content, titles, descriptions, fields,
+    /// footers), for assertions.
+    pub fn text(&self) -> String {
+        let mut out = self.content().to_string();
+        for e in self.embeds() {
+            for p in ["/title", "/description", "/footer/text"] {
+                if let Some(s) = e.pointer(p).and_then(Value::as_str) {
+                    out.push('\n');
+                    out.push_str(s);
+                }
+            }
+            for f in e
+                .get("fields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+            {
+                out.push_str(&format!(
+                    "\n{}: {}",
+                    f.get("name").and_then(Value::as_str).unwrap_or(""),
+                    f.get("value").and_then(Value::as_str).unwrap_or("")
+                ));
+            }
+        }
+        out
+    }
+
+    /// Every button: (label, custom_id, disabled).
+    pub fn buttons(&self) -> Vec<(String, String, bool)> {
+        components_of(&self.body)
+            .into_iter()
+            .filter(|c| c.get("type").and_then(Value::as_u64) == Some(2))
+            .map(|c| {
+                (
+                    c.get("label")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    c.get("custom_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    c.get("disabled").and_then(Value::as_bool).unwrap_or(false),
+                )
+            })
+            .collect()
+    }
+}
+
+fn components_of(body: &Value) -> Vec<Value> {
+    body.get("components")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(|row| {
+            row.get("components")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The answer to one action.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// Every reply, in order.
+    pub outputs: Vec<Output>,
+    /// From the gateway event being sent to the first callback arriving.
+    pub latency: Option<Duration>,
+    /// The interaction id.
+    pub interaction_id: u64,
+}
+
+impl Exchange {
+    /// The only output; panics (in tests) when there is not exactly one.
+    pub fn single(&self) -> &Output {
+        assert_eq!(
+            self.outputs.len(),
+            1,
+            "expected one reply, got {:#?}",
+            self.outputs
+        );
+        &self.outputs[0]
+    }
+
+    /// The first output of a kind.
+    pub fn of_kind(&self, kind: &str) -> Option<&Output> {
+        self.outputs.iter().find(|o| o.kind == kind)
+    }
+}
+
+struct Running {
+    shards: Arc<serenity::all::ShardManager>,
+    task: tokio::task::JoinHandle<()>,
+    db: Db,
+}
+
+#[derive(Default)]
+struct Done {
+    ids: Mutex<HashSet<u64>>,
+    notify: Notify,
+}
+
+/// The fake Discord plus the running bot.
+pub struct Table {
+    /// The fake Discord.
+    pub fake: FakeDiscord,
+    opts: TableOptions,
+    running: tokio::sync::Mutex<Option<Running>>,
+    done: Arc<Done>,
+    registered: Mutex<Value>,
+    guild_id: AtomicU64,
+    channel_id: AtomicU64,
+}
+
+impl Table {
+    /// Starts the fake and the bot, and waits until commands are registered.
+    pub async fn start(opts: TableOptions) -> Result<Table, String> {
+        let schemas = match Schemas::find() {
+            Some(path) => Some(Schemas::load(&path)?),
+            None if opts.require_schema => {
+                return Err(
+                    "shared/discord/openapi.json was not found (set KISMET_DISCORD_OPENAPI)".into(),
+                )
+            }
+            None => None,
+        };
+        let fake = FakeDiscord::start(schemas)
+            .await
+            .map_err(|e| format!("fake Discord: {e}"))?;
+        let table = Table {
+            fake,
+            opts,
+            running: tokio::sync::Mutex::new(None),
+            done: Arc::new(Done::default()),
+            registered: Mutex::new(Value::Null),
+            guild_id: AtomicU64::new(GUILD_ID),
+            channel_id: AtomicU64::new(CHANNEL_ID),
+        };
+        table.start_bot().await?;
+        Ok(table)
+    }
+
+    /// Whether request bodies are being validated.
+    pub fn validating(&self) -> bool {
+        self.fake.inner.schemas.is_some()
+    }
+
+    async fn start_bot(&self) -> Result<(), String> {
+        let url = format!("sqlite://{}", self.opts.db_path.display());
+        let db = Db::open(&url, 8)
+            .await
+            .map_err(|e| format!("database {url}: {e}"))?;
+        let rng = match self.opts.seed {
+            Some(s) => RngSource::seeded(s),
+            None => RngSource::Os,
+        };
+        let app = App::new(db.clone(), self.opts.config.clone(), rng);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<u64>();
+        let done = self.done.clone();
+        tokio::spawn(async move {
+            while let Some(id) = rx.recv().await {
+                done.ids
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(id);
+                done.notify.notify_waiters();
+            }
+        });
+        let registrations_before = self.registrations().len();
+        let mut client = bot::client(
+            app,
+            &Secrets::new("fake.token.kismet"),
+            BotOptions {
+                api_base: Some(self.fake.base_url()),
+                registration: Registration::Global,
+                done: Some(tx),
+            },
+        )
+        .await
+        .map_err(|e| format!("bot client: {e}"))?;
+        let shards = client.shard_manager.clone();
+        let task = tokio::spawn(async move {
+            if let Err(e) = client.start().await {
+                tracing::error!(%e, "bot stopped");
+            }
+        });
+        *self.running.lock().await = Some(Running { shards, task, db });
+        let fake = self.fake.clone();
+        let registered = fake
+            .wait_for(TIMEOUT, |f| {
+                let regs: Vec<Recorded> = f
+                    .requests()
+                    .into_iter()
+                    .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+                    .collect();
+                (regs.len() > registrations_before).then(|| regs.last().map(|r| r.body.clone()))
+            })
+            .await
+            .flatten()
+            .ok_or("the bot did not register its commands in time")?;
+        *self.registered.lock().unwrap_or_else(|e| e.into_inner()) = registered;
+        Ok(())
+    }
+
+    fn registrations(&self) -> Vec<Recorded> {
+        self.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .collect()
+    }
+
+    /// The commands as last registered (the JSON body of the PUT).
+    pub fn registered(&self) -> Value {
+        self.registered
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Stops the bot (the fake keeps running) and closes its database.
+    pub async fn stop(&self) {
+        if let Some(r) = self.running.lock().await.take() {
+            r.shards.shutdown_all().await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), r.task).await;
+            r.db.close().await;
+        }
+    }
+
+    /// Stops and starts the bot on the same database (a restart).
+    pub async fn restart(&self) -> Result<(), String> {
+        self.stop().await;
+        self.start_bot().await
+    }
+
+    /// The database of the running bot (for assertions).
+    pub async fn db(&self) -> Option<Db> {
+        self.running.lock().await.as_ref().map(|r| r.db.clone())
+    }
+
+    /// Moves the table to another guild (to test isolation).
+    pub fn set_guild(&self, guild_id: u64) {
+        self.guild_id.store(guild_id, Ordering::SeqCst);
+    }
+
+    /// The current guild.
+    pub fn guild_id(&self) -> u64 {
+        self.guild_id.load(Ordering::SeqCst)
+    }
+
+    /// A member's stable id, derived from the name.
+    pub fn user_id(name: &str) -> u64 {
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in name.to_lowercase().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        100_000_000_000_000_000 + h % 800_000_000_000_000_000
+    }
+
+    fn is_fc(&self, name: &str) -> bool {
+        self.opts
+            .fc_names
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    fn member(&self, name: &str) -> Value {
+        let (roles, perms) = if self.is_fc(name) {
+            (
+                vec![FC_ROLE_ID],
+                payloads::BASE_PERMISSIONS | payloads::MANAGE_GUILD,
+            )
+        } else {
+            (vec![], payloads::BASE_PERMISSIONS)
+        };
+        payloads::member(Self::user_id(name), name, &roles, perms)
+    }
+
+    fn envelope(&self, who: &str) -> Envelope {
+        let id = self.fake.next_id();
+        Envelope {
+            id,
+            app_id: self.fake.app_id(),
+            token: format!("token{id}"),
+            guild_id: self.guild_id(),
+            channel_id: self.channel_id.load(Ordering::SeqCst),
+            member: self.member(who),
+        }
+    }
+
+    /// Plays one script line. Comments and blank lines give `None`.
+    pub async fn run_line(&self, line: &str) -> Result<Option<(String, Exchange)>, String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(None);
+        }
+        let (who, rest) = line
+            .split_once(':')
+            .ok_or_else(|| format!("`{line}`: expected `NAME: /command …`, `NAME: click LABEL` or `NAME: select PLACEHOLDER = values`"))?;
+        let who = who.trim();
+        if who.is_empty()
+            || !who
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "`{who}` is not a member name (letters, digits, _ and - only)"
+            ));
+        }
+        let rest = rest.trim();
+        let exchange = if rest.starts_with('/') {
+            self.command(who, rest).await?
+        } else if let Some(label) = rest.strip_prefix("click ") {
+            self.click(who, label.trim()).await?
+        } else if let Some(sel) = rest.strip_prefix("select ") {
+            let (placeholder, values) = sel
+                .split_once('=')
+                .ok_or_else(|| format!("`{rest}`: expected `select PLACEHOLDER = v1,v2`"))?;
+            let values: Vec<String> = values
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
+            self.select(who, placeholder.trim(), &values).await?
+        } else {
+            return Err(format!(
+                "`{rest}`: expected `/command …`, `click LABEL` or `select PLACEHOLDER = values`"
+            ));
+        };
+        Ok(Some((who.to_string(), exchange)))
+    }
+
+    /// Runs a slash command typed as in Discord, e.g.
+    /// `/roll expression:"3d6 + 2"`.
+    pub async fn command(&self, who: &str, line: &str) -> Result<Exchange, String> {
+        let data = self.command_data(who, line)?;
+        let env = self.envelope(who);
+        let payload = payloads::command(&env, data);
+        self.exchange(who, env, payload, None, true).await
+    }
+
+    /// Asks for autocomplete choices while typing `option` of a command line.
+    pub async fn autocomplete(
+        &self,
+        who: &str,
+        line: &str,
+        focused: &str,
+    ) -> Result<Vec<Value>, String> {
+        let mut data = self.command_data(who, line)?;
+        mark_focused(&mut data["options"], focused);
+        let env = self.envelope(who);
+        let payload = payloads::autocomplete(&env, data);
+        let ex = self.exchange(who, env, payload, None, false).await?;
+        let out = ex.of_kind("autocomplete").ok_or("no autocomplete answer")?;
+        Ok(out
+            .body
+            .get("choices")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    /// Presses the enabled button labelled `label` on the most recent message
+    /// `who` can see that has one.
+    pub async fn click(&self, who: &str, label: &str) -> Result<Exchange, String> {
+        let uid = Self::user_id(who);
+        let (message_id, custom_id) = self
+            .find_component(uid, |c| {
+                c.get("type").and_then(Value::as_u64) == Some(2)
+                    && c.get("label")
+                        .and_then(Value::as_str)
+                        .is_some_and(|l| l.eq_ignore_ascii_case(label))
+            })
+            .ok_or_else(|| format!("{who} sees no enabled button labelled `{label}`"))?;
+        self.click_custom_id(who, message_id, &custom_id, None)
+            .await
+    }
+
+    /// Picks `values` in the select menu whose placeholder is `placeholder`.
+    pub async fn select(
+        &self,
+        who: &str,
+        placeholder: &str,
+        values: &[String],
+    ) -> Result<Exchange, String> {
+        let uid = Self::user_id(who);
+        let (message_id, custom_id) = self
+            .find_component(uid, |c| {
+                c.get("type").and_then(Value::as_u64) == Some(3)
+                    && c.get("placeholder")
+                        .and_then(Value::as_str)
+                        .is_some_and(|p| p.eq_ignore_ascii_case(placeholder))
+            })
+            .ok_or_else(|| format!("{who} sees no select menu `{placeholder}`"))?;
+        self.click_custom_id(who, message_id, &custom_id, Some(values))
+            .await
+    }
+
+    /// Sends a component interaction with any custom_id (also forged ones).
+    pub async fn click_custom_id(
+        &self,
+        who: &str,
+        message_id: u64,
+        custom_id: &str,
+        values: Option<&[String]>,
+    ) -> Result<Exchange, String> {
+        let message = self.fake.message_object(message_id).unwrap_or_else(|| {
+            payloads::message(
+                message_id,
+                CHANNEL_ID,
+                payloads::bot_user(self.fake.bot_id()),
+                &json!({}),
+                self.fake.app_id(),
+            )
+        });
+        let env = self.envelope(who);
+        let payload = payloads::component(&env, message, custom_id, values);
+        self.exchange(who, env, payload, Some(message_id), true)
+            .await
+    }
+
+    fn find_component(&self, uid: u64, want: impl Fn(&Value) -> bool) -> Option<(u64, String)> {
+        let guild_channel = self.channel_id.load(Ordering::SeqCst);
+        self.fake.messages().iter().rev().find_map(|m| {
+            if m.channel_id != guild_channel || m.ephemeral_to.is_some_and(|u| u != uid) {
+                return None;
+            }
+            components_of(&m.body)
+                .into_iter()
+                .find(|c| want(c) && !c.get("disabled").and_then(Value::as_bool).unwrap_or(false))
+                .and_then(|c| {
+                    c.get("custom_id")
+                        .and_then(Value::as_str)
+                        .map(|id| (m.id, id.to_string()))
+                })
+        })
+    }
+
+    /// The most recent message (by id) that `who` can see, as stored.
+    pub fn last_message_for(&self, who: &str) -> Option<super::StoredMessage> {
+        let uid = Self::user_id(who);
+        self.fake
+            .messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.ephemeral_to.is_none_or(|u| u == uid))
+    }
+
+    async fn exchange(
+        &self,
+        who: &str,
+        env: Envelope,
+        payload: Value,
+        source_message: Option<u64>,
+        wait_done: bool,
+    ) -> Result<Exchange, String> {
+        let uid = Self::user_id(who);
+        self.fake
+            .expect_token(&env.token, uid, env.channel_id, source_message);
+        let start_seq = self.fake.last_seq();
+        let sent = Instant::now();
+        self.fake.dispatch("INTERACTION_CREATE", payload)?;
+        let id = env.id;
+        if wait_done {
+            self.wait_done(id).await?;
+        } else {
+            let token = env.token.clone();
+            self.fake
+                .wait_for(TIMEOUT, |f| {
+                    f.requests()
+                        .iter()
+                        .any(|r| {
+                            r.token.as_deref() == Some(&token) && r.path.ends_with("/callback")
+                        })
+                        .then_some(())
+                })
+                .await
+                .ok_or("no answer to the autocomplete request")?;
+        }
+        let requests: Vec<Recorded> = self
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.seq > start_seq && r.method != "GET")
+            .filter(|r| {
+                r.token.as_deref() == Some(env.token.as_str())
+                    || (r.token.is_none() && r.path.starts_with("/channels/"))
+            })
+            .collect();
+        let latency = requests
+            .iter()
+            .find(|r| r.path.ends_with("/callback"))
+            .map(|r| r.at.saturating_duration_since(sent));
+        let outputs = outputs_of(who, &requests);
+        Ok(Exchange {
+            outputs,
+            latency,
+            interaction_id: id,
+        })
+    }
+
+    async fn wait_done(&self, id: u64) -> Result<(), String> {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
+        loop {
+            let notified = self.done.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self
+                .done
+                .ids
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id)
+            {
+                return Ok(());
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return Err(format!(
+                    "the bot did not finish answering interaction {id} within {}s",
+                    TIMEOUT.as_secs()
+                ));
+            }
+        }
+    }
+
+    /// Builds the `data` of a command interaction from a typed line, using
+    /// the registered command definitions for option types, as Discord's
+    /// client does (it also refuses what the client would refuse).
+    fn command_data(&self, _who: &str, line: &str) -> Result<Value, String> {
+        let tokens = tokenize(line)?;
+        let (name, rest) = tokens.split_first().ok_or("empty command")?;
+        let name = name
+            .strip_prefix('/')
+            .ok_or("a command starts with `/`")?
+            .to_lowercase();
+        let registered = self.registered();
+        let spec = registered
+            .as_array()
+            .and_then(|cmds| {
+                cmds.iter()
+                    .find(|c| c.get("name").and_then(Value::as_str) == Some(name.as_str()))
+            })
+            .cloned()
+            .ok_or_else(|| format!("there is no command `/{name}`"))?;
+        let mut resolved = json!({});
+        let options = self.build_options(&spec, rest, &mut resolved, &format!("/{name}"))?;
+        let mut data = json!({
+            "id": Self::user_id(&format!("cmd:{name}")).to_string(),
+            "name": name,
+            "type": 1,
+            "options": options,
+        });
+        if resolved.as_object().is_some_and(|o| !o.is_empty()) {
+            data["resolved"] = resolved;
+        }
+        Ok(data)
+    }
+
+    fn build_options(
+        &self,
+        spec: &Value,
+        tokens: &[String],
+        resolved: &mut Value,
+        path: &str,
+    ) -> Result<Vec<Value>, String> {
+        let spec_opts = spec
+            .get("options")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if let Some((first, rest)) = tokens.split_first() {
+            if !first.contains(':') {
+                let sub = spec_opts
+                    .iter()
+                    .find(|o| {
+                        matches!(o.get("type").and_then(Value::as_u64), Some(1) | Some(2))
+                            && o.get("name").and_then(Value::as_str)
+                                == Some(first.to_lowercase().as_str())
+                    })
+                    .ok_or_else(|| format!("`{path}` has no subcommand `{first}`"))?;
+                let kind = sub["type"].as_u64().unwrap_or(1);
+                let inner = self.build_options(sub, rest, resolved, &format!("{path} {first}"))?;
+                return Ok(vec![
+                    json!({"type": kind, "name": first.to_lowercase(), "options": inner}),
+                ]);
+            }
+        }
+        if spec_opts
+            .iter()
+            .any(|o| matches!(o.get("type").and_then(Value::as_u64), Some(1) | Some(2)))
+        {
+            let subs: Vec<&str> = spec_opts
+                .iter()
+                .filter_map(|o| o.get("name").and_then(Value::as_str))
+                .collect();
+            return Err(format!("`{path}` needs a subcommand: {}", subs.join(", ")));
+        }
+        let mut out = Vec::new();
+        for tok in tokens {
+            let (oname, raw) = tok
+                .split_once(':')
+                .ok_or_else(|| format!("`{tok}`: options are written `name:value`"))?;
+            let oname = oname.to_lowercase();
+            let o = spec_opts
+                .iter()
+                .find(|o| o.get("name").and_then(Value::as_str) == Some(oname.as_str()))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = spec_opts
+                        .iter()
+                        .filter_map(|o| o.get("name").and_then(Value::as_str))
+                        .collect();
+                    format!(
+                        "`{path}` has no option `{oname}` (options: {})",
+                        names.join(", ")
+                    )
+                })?;
+            let value = self
+                .option_value(o, raw, resolved)
+                .map_err(|e| format!("`{path}` option `{oname}`: {e}"))?;
+            let kind = o["type"].as_u64().unwrap_or(3);
+            out.push(json!({"type": kind, "name": oname, "value": value}));
+        }
+        for o in &spec_opts {
+            let required = o.get("required").and_then(Value::as_bool).unwrap_or(false);
+            let n = o.get("name").and_then(Value::as_str).unwrap_or("");
+            if required && !out.iter().any(|v| v["name"] == n) {
+                return Err(format!("`{path}` needs the option `{n}`"));
+            }
+        }
+        Ok(out)
+    }
+
+    fn option_value(&self, o: &Value, raw: &str, resolved: &mut Value) -> Result<Value, String> {
+        if let Some(choices) = o
+            .get("choices")
+            .and_then(Value::as_array)
+            .filter(|c| !c.is_empty())
+        {
+            let hit = choices.iter().find(|c| {
+                c.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(raw))
+                    || c.get("value").is_some_and(|v| {
+                        v.as_str()
+                            .map_or(v.to_string() == raw, |s| s.eq_ignore_ascii_case(raw))
+                    })
+            });
+            return match hit {
+                Some(c) => Ok(c["value"].clone()),
+                None => {
+                    let names: Vec<&str> = choices
+                        .iter()
+                        .filter_map(|c| c.get("name").and_then(Value::as_str))
+                        .collect();
+                    Err(format!("`{raw}` is not one of: {}", names.join(", ")))
+                }
+            };
+        }
+        let kind = o.get("type").and_then(Value::as_u64).unwrap_or(3);
+        let num_bounds = |v: f64| -> Result<(), String> {
+            if let Some(min) = o.get("min_value").and_then(Value::as_f64) {
+                if v < min {
+                    return Err(format!("{v} is below the minimum {min}"));
+                }
+            }
+            if let Some(max) = o.get("max_value").and_then(Value::as_f64) {
+                if v > max {
+                    return Err(format!("{v} is above the maximum {max}"));
+                }
+            }
+            Ok(())
+        };
+        match kind {
+            3 => {
+                let len = raw.chars().count() as u64;
+                if let Some(max) = o.get("max_length").and_then(Value::as_u64) {
+                    if len > max {
+                        return Err(format!("at most {max} characters"));
+                    }
+                }
+                if let Some(min) = o.get("min_length").and_then(Value::as_u64) {
+                    if len < min {
+                        return Err(format!("at least {min} characters"));
+                    }
+                }
+                Ok(json!(raw))
+            }
+            4 => {
+                let v: i64 = raw
+                    .parse()
+                    .map_err(|_| format!("`{raw}` is not a whole number"))?;
+                num_bounds(v as f64)?;
+                Ok(json!(v))
+            }
+            10 => {
+                let v: f64 = raw
+                    .parse()
+                    .map_err(|_| format!("`{raw}` is not a number"))?;
+                num_bounds(v)?;
+                Ok(json!(v))
+            }
+            5 => match raw.to_ascii_lowercase().as_str() {
+                "true" | "yes" => Ok(json!(true)),
+                "false" | "no" => Ok(json!(false)),
+                _ => Err(format!("`{raw}` is not true or false")),
+            },
+            6 | 9 => {
+                let name = raw.trim_start_matches('@');
+                let id = Self::user_id(name);
+                let member = self.member(name);
+                resolved["users"][id.to_string()] = member["user"].clone();
+                let mut m = member.clone();
+                if let Some(o) = m.as_object_mut() {
+                    o.remove("user");
+                }
+                resolved["members"][id.to_string()] = m;
+                Ok(json!(id.to_string()))
+            }
+            7 => {
+                let id = self.channel_id.load(Ordering::SeqCst);
+                resolved["channels"][id.to_string()] = json!({"id": id.to_string(), "type": 0, "name": raw, "permissions": "2147483647"});
+                Ok(json!(id.to_string()))
+            }
+            8 => {
+                let id = if raw.eq_ignore_ascii_case("fc") {
+                    FC_ROLE_ID
+                } else {
+                    Self::user_id(&format!("role:{raw}"))
+                };
+                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0});
+                Ok(json!(id.to_string()))
+            }
+            other => Err(format!(
+                "option type {other} is not supported by the driver"
+            )),
+        }
+    }
+}
+
+fn mark_focused(options: &mut Value, focused: &str) {
+    if let Some(arr) = options.as_array_mut() {
+        for o in arr {
+            if o.get("name").and_then(Value::as_str) == Some(focused) && o.get("value").is_some() {
+                o["focused"] = json!(true);
+            }
+            if let Some(inner) = o.get_mut("options") {
+                mark_focused(inner, focused);
+            }
+        }
+    }
+}
+
+/// Splits a command line into tokens: words, and `name:value` pairs whose
+/// value may be quoted (`name:"a b"`, with `\"` for a quote).
+pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            '"' => {
+                let mut closed = false;
+                while let Some(q) = chars.next() {
+                    match q {
+                        '\\' => {
+                            if let Some(n) = chars.next() {
+                                cur.push(n);
+                            }
+                        }
+                        '"' => {
+                            closed = true;
+                            break;
+                        }
+                        other => cur.push(other),
+                    }
+                }
+                if !closed {
+                    return Err(format!("unclosed quote in `{line}`"));
+                }
+            }
+            other => cur.push(other),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// Turns the requests answering one interaction into replies.
+fn outputs_of(who: &str, requests: &[Recorded]) -> Vec<Output> {
+    let mut out = Vec::new();
+    let mut deferred: Option<(bool, u64)> = None; // (update?, flags)
+    for r in requests {
+        let flags_of = |v: &Value| v.get("flags").and_then(Value::as_u64).unwrap_or(0);
+        let msg_kind = |v: &Value| {
+            if flags_of(v) & 64 != 0 {
+                "ephemeral"
+            } else {
+                "message"
+            }
+        };
+        let push = |out: &mut Vec<Output>, kind: &str, body: &Value| {
+            out.push(Output {
+                to: who.to_string(),
+                kind: kind.to_string(),
+                body: body.clone(),
+            })
+        };
+        if r.status >= 400 {
+            continue;
+        }
+        if r.path.ends_with("/callback") {
+            let data = r.body.get("data").cloned().unwrap_or(json!({}));
+            match r.body.get("type").and_then(Value::as_u64) {
+                Some(4) => push(&mut out, msg_kind(&data), &data),
+                Some(7) => push(&mut out, "update", &data),
+                Some(5) => deferred = Some((false, flags_of(&data))),
+                Some(6) => deferred = Some((true, 0)),
+                Some(8) => push(&mut out, "autocomplete", &data),
+                _ => {}
+            }
+        } else if r.method == "PATCH" && r.path.ends_with("/messages/@original") {
+            match deferred.take() {
+                Some((false, flags)) => push(
+                    &mut out,
+                    if flags & 64 != 0 {
+                        "ephemeral"
+                    } else {
+                        "message"
+                    },
+                    &r.body,
+                ),
+                _ => push(&mut out, "update", &r.body),
+            }
+        } else if r.method == "POST" && r.path.starts_with("/webhooks/") {
+            push(&mut out, msg_kind(&r.body), &r.body);
+        } else if r.method == "POST" && r.path.starts_with("/channels/") {
+            push(&mut out, "message", &r.body);
+        } else if r.method == "PATCH" {
+            push(&mut out, "update", &r.body);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizer_reads_quotes() {
+        assert_eq!(
+            tokenize(r#"/ve task ability:Wits note:"a \"b\" c" n:3"#).unwrap(),
+            vec!["/ve", "task", "ability:Wits", r#"note:a "b" c"#, "n:3"]
+        );
+        assert!(tokenize(r#"/x a:"open"#).is_err());
+    }
+
+    #[test]
+    fn user_ids_are_stable_and_distinct() {
+        assert_eq!(Table::user_id("alice"), Table::user_id("Alice"));
+        assert_ne!(Table::user_id("alice"), Table::user_id("bob"));
+        assert!(Table::user_id("zed") < i64::MAX as u64);
+    }
+}

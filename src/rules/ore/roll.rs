@@ -1,0 +1,997 @@
+//! A stat roll and its register (VV-1..VV-8, VV-11): an interactive state
+//! machine.
+//!
+//! [`OreRoll::start`] rolls the Called Stat's dice into the register (capped
+//! at `vv_max_pool` with a warning, A-O2; −1 die under the Power penalty,
+//! A-O19) and the Error Dice of an injured entity beside them (A-O13). Then
+//! [`OreRoll::apply`] takes [`RollAction`]s until the register is closed:
+//! add cache dice, load register dice into the cache (discarding on overflow,
+//! A-O10), change faces (VV-5), spend a die on a Minor action (A-O8), use a
+//! set for a Basic action (min width, no splitting unless allowed, A-O7) or a
+//! pattern for a Special action (VV-6), Free actions, and Close. Each die is
+//! used once (VV-7).
+
+use super::events::OreEvent;
+use super::damage::suggested_damage;
+use super::sets::{
+    match_pattern, modify_face, pick, read, CacheCost, Candidate, Pattern, Reading, Set,
+    SetRequirement,
+};
+use super::settings::{OreSettings, PowerPenalty};
+use super::sheet::{CacheDie, CacheRef, CacheSource, OreSheet, Stat};
+use crate::rules::dice::pool;
+use crate::rules::{Actor, RuleError};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The most Error Dice rolled with one action.
+pub const MAX_ERROR_DICE: u32 = 50;
+/// The most actions recorded on one register.
+pub const MAX_ACTIONS: usize = 100;
+/// The longest label an action may carry, in characters.
+pub const MAX_LABEL: usize = 200;
+
+/// What to roll.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct RollRequest {
+    /// The Called Stat (its value is the pool, VV-1).
+    pub stat: Option<Stat>,
+    /// An ad-hoc number of dice instead of the stat's value (NPCs, GM rulings).
+    pub dice: Option<u32>,
+    /// What the roll is for, shown in the log.
+    pub label: Option<String>,
+}
+
+/// Where the roll is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollPhase {
+    /// Actions may be taken with the register.
+    Open,
+    /// The cache is over its maximum: the owner must discard first (VV-8).
+    Overflow,
+    /// The register is cleared; nothing more can happen.
+    Closed,
+}
+
+/// What became of a register die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "status", content = "action")]
+pub enum DieStatus {
+    /// Not used yet.
+    Unused,
+    /// Used by the action with this number (position in [`OreRoll::actions`]).
+    Used(usize),
+    /// Loaded into the cache.
+    Loaded,
+}
+
+/// One die in the register (spec §5.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterDie {
+    /// Its face now (after any modifier), 1-10.
+    pub face: u32,
+    /// Its face as rolled (or as it came from the cache).
+    pub natural: u32,
+    /// Where it came from, if it was added from the cache.
+    pub from_cache: Option<CacheSource>,
+    /// What became of it.
+    pub status: DieStatus,
+}
+
+impl RegisterDie {
+    /// True if it has not been used or loaded.
+    pub fn is_unused(&self) -> bool {
+        self.status == DieStatus::Unused
+    }
+}
+
+/// The kinds of action a register supports (VV-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Uses one set (a dub or better).
+    Basic,
+    /// Uses dice matching a pattern as one set.
+    Special,
+    /// Spends one die.
+    Minor,
+    /// Uses no dice.
+    Free,
+}
+
+/// One action taken with the register, for display and the log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    /// What kind of action.
+    pub kind: ActionKind,
+    /// What it was, if given.
+    pub label: Option<String>,
+    /// Register positions of the dice used.
+    pub dice: Vec<usize>,
+    /// Their faces.
+    pub faces: Vec<u32>,
+    /// The set used (Basic actions).
+    pub set: Option<Set>,
+    /// The pattern matched (Special actions).
+    pub pattern: Option<Pattern>,
+    /// The difficulty applied (Basic actions).
+    pub requirement: Option<SetRequirement>,
+    /// The cache cost applied.
+    pub cache_cost: CacheCost,
+    /// How many of the dice came from the cache.
+    pub cache_dice: u32,
+    /// Error Dice shown with this action (A-O13).
+    pub error_dice: Vec<u32>,
+    /// Damage suggested (A-O17), if the setting suggests any.
+    pub suggested_damage: Option<u32>,
+}
+
+/// Something the roller (or the Compiler) does with the register.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum RollAction {
+    /// Move these cache dice (positions in the sheet's cache) into the register (VV-8).
+    AddCache {
+        /// Who acts.
+        actor: Actor,
+        /// Cache positions, from 0.
+        cache: Vec<usize>,
+    },
+    /// Move these unused register dice into the cache (VV-8 "loading").
+    Load {
+        /// Who acts.
+        actor: Actor,
+        /// Register positions, from 0.
+        dice: Vec<usize>,
+    },
+    /// Discard a die while the cache is over its maximum; `None` = the
+    /// default, the lowest face (A-O10), for timeouts.
+    Discard {
+        /// Who acts.
+        actor: Actor,
+        /// Which die, or the default.
+        die: Option<CacheRef>,
+    },
+    /// Change one unused die's face by `delta` (VV-5), clamped or wrapped (A-O6).
+    ModifyFace {
+        /// Who acts.
+        actor: Actor,
+        /// Register position.
+        die: usize,
+        /// The modifier, e.g. +1 or −2.
+        delta: i32,
+    },
+    /// A Basic action with the unused dice showing `height` (VV-6).
+    /// `width` = how many of them (all by default; fewer only with
+    /// `vv_allow_split_sets`, A-O7).
+    Basic {
+        /// Who acts.
+        actor: Actor,
+        /// The set's face.
+        height: u32,
+        /// How many dice to use; `None` = the whole set.
+        width: Option<u32>,
+        /// The difficulty (min width, optional min height; VV-3, A-O3).
+        requirement: SetRequirement,
+        /// Cache dice required in the set.
+        cache_cost: CacheCost,
+        /// What the action is.
+        label: Option<String>,
+    },
+    /// A Special action needing dice that match `pattern` (VV-6).
+    Special {
+        /// Who acts.
+        actor: Actor,
+        /// The dice needed.
+        pattern: Pattern,
+        /// Cache dice required among them.
+        cache_cost: CacheCost,
+        /// What the action is.
+        label: Option<String>,
+    },
+    /// A Minor action spending one unused die (A-O8); `None` = a sensible
+    /// default (the lowest loose die, else the lowest die of the narrowest set).
+    Minor {
+        /// Who acts.
+        actor: Actor,
+        /// Register position, or the default.
+        die: Option<usize>,
+        /// What the action is.
+        label: Option<String>,
+    },
+    /// A Free action (no dice), logged.
+    Free {
+        /// Who acts.
+        actor: Actor,
+        /// What the action is.
+        label: String,
+    },
+    /// End the turn and clear the register: unused cache dice (and, when
+    /// cache dice are not consumed, used ones) go back to the cache.
+    Close {
+        /// Who acts.
+        actor: Actor,
+    },
+}
+
+impl RollAction {
+    /// The actor of any action.
+    pub fn actor(&self) -> Actor {
+        match self {
+            RollAction::AddCache { actor, .. }
+            | RollAction::Load { actor, .. }
+            | RollAction::Discard { actor, .. }
+            | RollAction::ModifyFace { actor, .. }
+            | RollAction::Basic { actor, .. }
+            | RollAction::Special { actor, .. }
+            | RollAction::Minor { actor, .. }
+            | RollAction::Free { actor, .. }
+            | RollAction::Close { actor } => *actor,
+        }
+    }
+}
+
+/// What the given actor can do now, so buttons can be shown or hidden.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct AvailableActions {
+    /// Cache dice can be added (COMP running, cache not empty).
+    pub add_cache: bool,
+    /// Register dice can be loaded (COMP running, unused dice).
+    pub load: bool,
+    /// Unused sets a Basic action can use whole (widest first).
+    pub basic: Vec<Set>,
+    /// A Special action can be tried (unused dice exist).
+    pub special: bool,
+    /// A Minor action can spend a die.
+    pub minor: bool,
+    /// A face can be modified.
+    pub modify_face: bool,
+    /// A Free action can be logged.
+    pub free: bool,
+    /// Dice that may be discarded (non-empty only during overflow).
+    pub discard: Vec<CacheRef>,
+    /// The register can be closed.
+    pub close: bool,
+}
+
+/// A stat roll with its register (the state stored between button clicks).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OreRoll {
+    /// The roller's participant id (the sheet owner).
+    pub owner: i64,
+    /// The settings in force when the roll started.
+    pub settings: OreSettings,
+    /// The Called Stat, if any.
+    pub stat: Option<Stat>,
+    /// What the roll is for.
+    pub label: Option<String>,
+    /// The dice asked for (stat value or ad-hoc).
+    pub requested: u32,
+    /// The dice rolled.
+    pub pool: u32,
+    /// True if `vv_max_pool` cut the pool (A-O2).
+    pub capped: bool,
+    /// The Power penalty mode that applied, if the entity had the penalty (A-O19).
+    pub power_penalty: Option<PowerPenalty>,
+    /// Warnings shown with the roll.
+    pub warnings: Vec<String>,
+    /// The faces as first rolled, in order.
+    pub natural: Vec<u32>,
+    /// The register: rolled dice first, then dice added from the cache.
+    pub register: Vec<RegisterDie>,
+    /// Error Dice per action for this entity (A-O13).
+    pub error_dice_per_action: u32,
+    /// Error Dice rolled with the stat roll (they go with the first action).
+    pub error_dice: Vec<u32>,
+    /// Actions taken, in order.
+    pub actions: Vec<ActionRecord>,
+    /// Where the roll is.
+    pub phase: RollPhase,
+    /// True once Close was asked for (an overflow may still need discards).
+    pub closing: bool,
+}
+
+fn check_label(label: &Option<String>) -> Result<Option<String>, RuleError> {
+    match label {
+        None => Ok(None),
+        Some(l) => {
+            let t = l.trim();
+            if t.chars().count() > MAX_LABEL {
+                Err(RuleError::new(format!(
+                    "An action's description can be at most {MAX_LABEL} characters."
+                )))
+            } else if t.is_empty() {
+                Ok(None)
+            } else {
+                Ok(Some(t.to_string()))
+            }
+        }
+    }
+}
+
+impl OreRoll {
+    /// Rolls the dice for `request` into a new register (VV-1).
+    ///
+    /// The pool is the stat's value (or `request.dice`), capped at
+    /// `vv_max_pool` with a warning (A-O2), then one die fewer while the
+    /// entity has the −1 Power penalty and `vv_power_penalty` = minus_one_die
+    /// (A-O19). An injured entity's Error Dice are rolled beside the pool and
+    /// labelled (A-O13).
+    pub fn start<R: Rng + ?Sized>(
+        sheet: &OreSheet,
+        settings: &OreSettings,
+        owner: Actor,
+        request: RollRequest,
+        rng: &mut R,
+    ) -> Result<(Self, Vec<OreEvent>), RuleError> {
+        if sheet.conditions.dead || sheet.conditions.deleted {
+            return Err(RuleError::new("A dead or deleted entity cannot roll."));
+        }
+        let label = check_label(&request.label)?;
+        let requested = match (request.dice, request.stat) {
+            (Some(n), _) => n,
+            (None, Some(stat)) => sheet.stats.get(stat),
+            (None, None) => {
+                return Err(RuleError::new("Choose a stat or a number of dice to roll."))
+            }
+        };
+        let cap = settings.max_pool.clamp(1, super::settings::MAX_SUPPORTED_POOL);
+        let mut events = Vec::new();
+        let mut warnings = Vec::new();
+        let capped = requested > cap;
+        let mut dice = requested.min(cap);
+        if capped {
+            warnings.push(format!(
+                "{requested} dice asked for, but a roll uses at most {cap} (vv_max_pool); rolling {cap}."
+            ));
+            events.push(OreEvent::PoolCapped { requested, cap });
+        }
+        let power_penalty = sheet.combat.power_penalty.then_some(settings.power_penalty);
+        match power_penalty {
+            Some(PowerPenalty::MinusOneDie) => {
+                dice = dice.saturating_sub(1);
+                warnings.push("-1 Power: one die fewer until the end of the round.".into());
+                events.push(OreEvent::PowerPenalty { removed_die: true });
+            }
+            Some(PowerPenalty::Display) => {
+                warnings.push("-1 Power penalty in effect (the Compiler applies it).".into());
+                events.push(OreEvent::PowerPenalty { removed_die: false });
+            }
+            None => {}
+        }
+        if sheet.conditions.incapacitated() {
+            warnings.push("This entity is incapacitated.".into());
+        }
+        let faces = pool(rng, dice as usize, 10);
+        events.push(OreEvent::Rolled {
+            stat: request.stat,
+            requested,
+            pool: dice,
+            faces: faces.clone(),
+        });
+        let error_dice_per_action = if sheet.mob_mode {
+            0
+        } else {
+            sheet.error_dice_count(settings).min(MAX_ERROR_DICE)
+        };
+        let error_dice = pool(rng, error_dice_per_action as usize, 10);
+        if !error_dice.is_empty() {
+            events.push(OreEvent::ErrorDice {
+                action: None,
+                faces: error_dice.clone(),
+            });
+        }
+        for w in &warnings {
+            events.push(OreEvent::Warning { message: w.clone() });
+        }
+        let register = faces
+            .iter()
+            .map(|&face| RegisterDie {
+                face,
+                natural: face,
+                from_cache: None,
+                status: DieStatus::Unused,
+            })
+            .collect();
+        let roll = OreRoll {
+            owner: owner.id,
+            settings: settings.clone(),
+            stat: request.stat,
+            label,
+            requested,
+            pool: dice,
+            capped,
+            power_penalty,
+            warnings,
+            natural: faces,
+            register,
+            error_dice_per_action,
+            error_dice,
+            actions: Vec::new(),
+            phase: RollPhase::Open,
+            closing: false,
+        };
+        Ok((roll, events))
+    }
+
+    /// Where the roll is.
+    pub fn phase(&self) -> RollPhase {
+        self.phase
+    }
+
+    /// True if `actor` may act on this roll (the owner or the GM role).
+    pub fn may_act(&self, actor: Actor) -> bool {
+        actor.id == self.owner || actor.gm
+    }
+
+    /// The faces of the unused register dice, in register order.
+    pub fn unused_faces(&self) -> Vec<u32> {
+        self.register
+            .iter()
+            .filter(|d| d.is_unused())
+            .map(|d| d.face)
+            .collect()
+    }
+
+    /// The sets and loose dice among the unused register dice.
+    pub fn reading(&self) -> Reading {
+        read(&self.unused_faces())
+    }
+
+    /// The reading of the roll as first rolled (for Outthink, Initiative and
+    /// display): sets and loose dice of [`OreRoll::natural`].
+    pub fn natural_reading(&self) -> Reading {
+        read(&self.natural)
+    }
+
+    /// The value of the roll as first rolled (VV-4, A-O5).
+    pub fn value(&self) -> u32 {
+        self.natural_reading().value()
+    }
+
+    fn candidates(&self) -> Vec<Candidate> {
+        self.register
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.is_unused())
+            .map(|(index, d)| Candidate {
+                index,
+                face: d.face,
+                from_cache: d.from_cache.is_some(),
+            })
+            .collect()
+    }
+
+    /// What `actor` can do now, given the roller's sheet.
+    pub fn available_actions(&self, actor: Actor, sheet: &OreSheet) -> AvailableActions {
+        let mut a = AvailableActions::default();
+        if !self.may_act(actor) {
+            return a;
+        }
+        match self.phase {
+            RollPhase::Closed => a,
+            RollPhase::Overflow => {
+                a.discard = sheet.discard_options(&self.settings);
+                a
+            }
+            RollPhase::Open => {
+                let any_unused = self.register.iter().any(|d| d.is_unused());
+                let room = self.actions.len() < MAX_ACTIONS;
+                let running = sheet.comp.session_active;
+                a.add_cache = running && !sheet.cache.is_empty();
+                a.load = running && any_unused;
+                a.basic = if room { self.reading().sets } else { Vec::new() };
+                a.special = room && any_unused;
+                a.minor = room && any_unused;
+                a.modify_face = any_unused;
+                a.free = room;
+                a.discard = sheet.discard_options(&self.settings);
+                a.close = true;
+                a
+            }
+        }
+    }
+
+    /// Takes one action; on error nothing changes (neither the roll nor the sheet).
+    ///
+    /// `sheet` is the roller's sheet (its cache is spent and filled).
+    pub fn apply<R: Rng + ?Sized>(
+        mut self,
+        sheet: &mut OreSheet,
+        action: RollAction,
+        rng: &mut R,
+    ) -> Result<(Self, Vec<OreEvent>), RuleError> {
+        if self.phase == RollPhase::Closed {
+            return Err(RuleError::new("This roll is already closed."));
+        }
+        if !self.may_act(action.actor()) {
+            return Err(RuleError::new(
+                "Only the roller or the Compiler can act on this roll.",
+            ));
+        }
+        if self.phase == RollPhase::Overflow && !matches!(action, RollAction::Discard { .. }) {
+            return Err(RuleError::new(
+                "Your cache is over its maximum: discard a die first.",
+            ));
+        }
+        let is_set_action = matches!(
+            action,
+            RollAction::Basic { .. }
+                | RollAction::Special { .. }
+                | RollAction::Minor { .. }
+                | RollAction::Free { .. }
+        );
+        if is_set_action && self.actions.len() >= MAX_ACTIONS {
+            return Err(RuleError::new(format!(
+                "A register can take at most {MAX_ACTIONS} actions."
+            )));
+        }
+        let events = match action {
+            RollAction::AddCache { cache, .. } => self.add_cache(sheet, &cache)?,
+            RollAction::Load { dice, .. } => self.load(sheet, &dice)?,
+            RollAction::Discard { die, .. } => self.discard(sheet, die)?,
+            RollAction::ModifyFace { die, delta, .. } => self.modify(die, delta)?,
+            RollAction::Basic {
+                height,
+                width,
+                requirement,
+                cache_cost,
+                label,
+                ..
+            } => self.basic(height, width, requirement, cache_cost, label, rng)?,
+            RollAction::Special {
+                pattern,
+                cache_cost,
+                label,
+                ..
+            } => self.special(pattern, cache_cost, label, rng)?,
+            RollAction::Minor { die, label, .. } => self.minor(die, label)?,
+            RollAction::Free { label, .. } => self.free(label)?,
+            RollAction::Close { .. } => self.close(sheet),
+        };
+        Ok((self, events))
+    }
+
+    fn distinct_positions(list: &[usize], len: usize, what: &str) -> Result<(), RuleError> {
+        if list.is_empty() {
+            return Err(RuleError::new(format!("Choose at least one {what}.")));
+        }
+        for (k, &i) in list.iter().enumerate() {
+            if i >= len {
+                return Err(RuleError::new(format!(
+                    "There is no {what} number {}.",
+                    i.saturating_add(1)
+                )));
+            }
+            if list[..k].contains(&i) {
+                return Err(RuleError::new(format!(
+                    "The same {what} was chosen twice."
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn add_cache(&mut self, sheet: &mut OreSheet, cache: &[usize]) -> Result<Vec<OreEvent>, RuleError> {
+        if !sheet.comp.session_active {
+            return Err(RuleError::new(
+                "Your COMP is not running, so you have no cache dice.",
+            ));
+        }
+        Self::distinct_positions(cache, sheet.cache.len(), "cache die")?;
+        let dice: Vec<CacheDie> = cache.iter().map(|&i| sheet.cache[i]).collect();
+        let mut sorted = cache.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        for i in sorted {
+            sheet.cache.remove(i);
+        }
+        let start = self.register.len();
+        self.register.extend(dice.iter().map(|c| RegisterDie {
+            face: c.face,
+            natural: c.face,
+            from_cache: Some(c.source),
+            status: DieStatus::Unused,
+        }));
+        Ok(vec![OreEvent::CacheAdded {
+            faces: dice.iter().map(|c| c.face).collect(),
+            positions: (start..self.register.len()).collect(),
+        }])
+    }
+
+    fn load(&mut self, sheet: &mut OreSheet, dice: &[usize]) -> Result<Vec<OreEvent>, RuleError> {
+        if !sheet.comp.session_active {
+            return Err(RuleError::new(
+                "Loading needs a running COMP to hold the cache.",
+            ));
+        }
+        Self::distinct_positions(dice, self.register.len(), "register die")?;
+        if let Some(&i) = dice.iter().find(|&&i| !self.register[i].is_unused()) {
+            return Err(RuleError::new(format!(
+                "Register die {} has already been used or loaded.",
+                i + 1
+            )));
+        }
+        let mut faces = Vec::new();
+        for &i in dice {
+            let die = &mut self.register[i];
+            die.status = DieStatus::Loaded;
+            faces.push(die.face);
+            sheet.cache.push(CacheDie {
+                face: die.face,
+                source: die.from_cache.unwrap_or(CacheSource::Loaded),
+            });
+        }
+        let mut events = vec![OreEvent::Loaded {
+            faces,
+            positions: dice.to_vec(),
+        }];
+        let excess = sheet.cache_excess(&self.settings);
+        if excess > 0 {
+            self.phase = RollPhase::Overflow;
+            events.push(OreEvent::CacheOverflow { excess });
+        }
+        Ok(events)
+    }
+
+    fn discard(
+        &mut self,
+        sheet: &mut OreSheet,
+        die: Option<CacheRef>,
+    ) -> Result<Vec<OreEvent>, RuleError> {
+        let mut events = sheet.discard_cache_die(&self.settings, die)?;
+        if sheet.cache_excess(&self.settings) == 0 {
+            if self.closing {
+                self.phase = RollPhase::Closed;
+                events.push(OreEvent::RollClosed);
+            } else {
+                self.phase = RollPhase::Open;
+            }
+        } else {
+            self.phase = RollPhase::Overflow;
+        }
+        Ok(events)
+    }
+
+    fn modify(&mut self, die: usize, delta: i32) -> Result<Vec<OreEvent>, RuleError> {
+        let d = self
+            .register
+            .get_mut(die)
+            .ok_or_else(|| RuleError::new(format!("There is no register die number {}.", die.saturating_add(1))))?;
+        if !d.is_unused() {
+            return Err(RuleError::new(
+                "Only an unused die's face can be changed.",
+            ));
+        }
+        let from = d.face;
+        d.face = modify_face(from, delta, self.settings.face_modifier_bounds);
+        Ok(vec![OreEvent::FaceModified {
+            position: die,
+            from,
+            to: d.face,
+            delta,
+        }])
+    }
+
+    /// Error Dice for the next set-using action: the stat roll's own for the
+    /// first, freshly rolled ones for each Combo or String after it.
+    fn error_dice_for_action<R: Rng + ?Sized>(&self, rng: &mut R) -> (Vec<u32>, bool) {
+        let first = !self
+            .actions
+            .iter()
+            .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
+        if first {
+            (self.error_dice.clone(), false)
+        } else {
+            (pool(rng, self.error_dice_per_action as usize, 10), true)
+        }
+    }
+
+    fn mark_used(&mut self, dice: &[usize]) -> (Vec<u32>, u32) {
+        let n = self.actions.len();
+        let mut faces = Vec::with_capacity(dice.len());
+        let mut from_cache = 0u32;
+        for &i in dice {
+            if let Some(d) = self.register.get_mut(i) {
+                d.status = DieStatus::Used(n);
+                faces.push(d.face);
+                if d.from_cache.is_some() {
+                    from_cache += 1;
+                }
+            }
+        }
+        (faces, from_cache)
+    }
+
+    fn consumed_event(&self, dice: &[usize]) -> Option<OreEvent> {
+        if !self.settings.cache_consumed_on_use {
+            return None;
+        }
+        let faces: Vec<u32> = dice
+            .iter()
+            .filter_map(|&i| self.register.get(i))
+            .filter(|d| d.from_cache.is_some())
+            .map(|d| d.face)
+            .collect();
+        (!faces.is_empty()).then_some(OreEvent::CacheConsumed { faces })
+    }
+
+    fn cost_error(cost: CacheCost) -> &'static str {
+        match cost {
+            CacheCost::None => "",
+            CacheCost::One => " with at least one of them from the cache",
+            CacheCost::All => " with all of them from the cache",
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn basic<R: Rng + ?Sized>(
+        &mut self,
+        height: u32,
+        width: Option<u32>,
+        requirement: SetRequirement,
+        cost: CacheCost,
+        label: Option<String>,
+        rng: &mut R,
+    ) -> Result<Vec<OreEvent>, RuleError> {
+        requirement.validate()?;
+        let label = check_label(&label)?;
+        if !(1..=10).contains(&height) {
+            return Err(RuleError::new("A set's face must be from 1 to 10."));
+        }
+        let candidates: Vec<Candidate> = self
+            .candidates()
+            .into_iter()
+            .filter(|c| c.face == height)
+            .collect();
+        let n = candidates.len() as u32;
+        if n == 0 {
+            return Err(RuleError::new(format!(
+                "There are no unused {height}s in the register."
+            )));
+        }
+        let w = width.unwrap_or(n);
+        if w > n {
+            return Err(RuleError::new(format!(
+                "There are only {n} unused {height}s in the register."
+            )));
+        }
+        if w < 2 {
+            return Err(RuleError::new(
+                "A Basic action needs a set of at least two matching dice.",
+            ));
+        }
+        if w < n && !self.settings.allow_split_sets {
+            return Err(RuleError::new(format!(
+                "Sets cannot be split here: the {n} unused {height}s must be used together."
+            )));
+        }
+        let set = Set { width: w, height };
+        if !requirement.meets(&set) {
+            return Err(RuleError::new(format!(
+                "This action needs {}; {set} is not enough.",
+                requirement.describe()
+            )));
+        }
+        let faces = vec![height; w as usize];
+        let dice = pick(&candidates, &faces, cost).ok_or_else(|| {
+            RuleError::new(format!(
+                "This action needs a set of {height}s{}.",
+                Self::cost_error(cost)
+            ))
+        })?;
+        let (error_dice, fresh) = self.error_dice_for_action(rng);
+        let consumed = self.consumed_event(&dice);
+        let (faces, cache_dice) = self.mark_used(&dice);
+        let n_action = self.actions.len();
+        let suggested = suggested_damage(&self.settings, &set);
+        let mut events = vec![OreEvent::BasicAction {
+            action: n_action,
+            set,
+            positions: dice.clone(),
+            cache_dice,
+            suggested_damage: suggested,
+            label: label.clone(),
+        }];
+        if fresh && !error_dice.is_empty() {
+            events.push(OreEvent::ErrorDice {
+                action: Some(n_action),
+                faces: error_dice.clone(),
+            });
+        }
+        events.extend(consumed);
+        self.actions.push(ActionRecord {
+            kind: ActionKind::Basic,
+            label,
+            dice,
+            faces,
+            set: Some(set),
+            pattern: None,
+            requirement: Some(requirement),
+            cache_cost: cost,
+            cache_dice,
+            error_dice,
+            suggested_damage: suggested,
+        });
+        Ok(events)
+    }
+
+    fn special<R: Rng + ?Sized>(
+        &mut self,
+        pattern: Pattern,
+        cost: CacheCost,
+        label: Option<String>,
+        rng: &mut R,
+    ) -> Result<Vec<OreEvent>, RuleError> {
+        pattern.validate()?;
+        let label = check_label(&label)?;
+        let dice = match_pattern(&self.candidates(), &pattern, cost).ok_or_else(|| {
+            RuleError::new(format!(
+                "The unused dice do not show {pattern}{}.",
+                Self::cost_error(cost)
+            ))
+        })?;
+        let (error_dice, fresh) = self.error_dice_for_action(rng);
+        let consumed = self.consumed_event(&dice);
+        let (faces, cache_dice) = self.mark_used(&dice);
+        let n_action = self.actions.len();
+        let mut events = vec![OreEvent::SpecialAction {
+            action: n_action,
+            pattern: pattern.clone(),
+            positions: dice.clone(),
+            faces: faces.clone(),
+            cache_dice,
+            label: label.clone(),
+        }];
+        if fresh && !error_dice.is_empty() {
+            events.push(OreEvent::ErrorDice {
+                action: Some(n_action),
+                faces: error_dice.clone(),
+            });
+        }
+        events.extend(consumed);
+        self.actions.push(ActionRecord {
+            kind: ActionKind::Special,
+            label,
+            dice,
+            faces,
+            set: None,
+            pattern: Some(pattern),
+            requirement: None,
+            cache_cost: cost,
+            cache_dice,
+            error_dice,
+            suggested_damage: None,
+        });
+        Ok(events)
+    }
+
+    /// The default die for a Minor action: the lowest loose die, else the
+    /// lowest die of the narrowest set (rolled dice before cache dice).
+    pub fn default_minor_die(&self) -> Option<usize> {
+        let reading = self.reading();
+        let width_of = |face: u32| {
+            reading
+                .sets
+                .iter()
+                .find(|s| s.height == face)
+                .map_or(1, |s| s.width)
+        };
+        self.candidates()
+            .into_iter()
+            .min_by_key(|c| (width_of(c.face), c.face, c.from_cache, c.index))
+            .map(|c| c.index)
+    }
+
+    fn minor(&mut self, die: Option<usize>, label: Option<String>) -> Result<Vec<OreEvent>, RuleError> {
+        let label = check_label(&label)?;
+        let i = match die {
+            Some(i) => {
+                let d = self.register.get(i).ok_or_else(|| {
+                    RuleError::new(format!("There is no register die number {}.", i.saturating_add(1)))
+                })?;
+                if !d.is_unused() {
+                    return Err(RuleError::new(format!(
+                        "Register die {} has already been used or loaded.",
+                        i + 1
+                    )));
+                }
+                i
+            }
+            None => self.default_minor_die().ok_or_else(|| {
+                RuleError::new("There is no unused die left for a Minor action.")
+            })?,
+        };
+        let face = self.register[i].face;
+        let broke = self.reading().sets.into_iter().find(|s| s.height == face);
+        let consumed = self.consumed_event(&[i]);
+        let (_, cache_dice) = self.mark_used(&[i]);
+        let n_action = self.actions.len();
+        let mut events = vec![OreEvent::MinorAction {
+            action: n_action,
+            position: i,
+            face,
+            broke,
+            label: label.clone(),
+        }];
+        events.extend(consumed);
+        self.actions.push(ActionRecord {
+            kind: ActionKind::Minor,
+            label,
+            dice: vec![i],
+            faces: vec![face],
+            set: None,
+            pattern: None,
+            requirement: None,
+            cache_cost: CacheCost::None,
+            cache_dice,
+            error_dice: Vec::new(),
+            suggested_damage: None,
+        });
+        Ok(events)
+    }
+
+    fn free(&mut self, label: String) -> Result<Vec<OreEvent>, RuleError> {
+        let label = check_label(&Some(label))?
+            .ok_or_else(|| RuleError::new("Say what the Free action is."))?;
+        let n_action = self.actions.len();
+        self.actions.push(ActionRecord {
+            kind: ActionKind::Free,
+            label: Some(label.clone()),
+            dice: Vec::new(),
+            faces: Vec::new(),
+            set: None,
+            pattern: None,
+            requirement: None,
+            cache_cost: CacheCost::None,
+            cache_dice: 0,
+            error_dice: Vec::new(),
+            suggested_damage: None,
+        });
+        Ok(vec![OreEvent::FreeAction {
+            action: n_action,
+            label,
+        }])
+    }
+
+    fn close(&mut self, sheet: &mut OreSheet) -> Vec<OreEvent> {
+        self.closing = true;
+        let keep_used = !self.settings.cache_consumed_on_use;
+        let back: Vec<CacheDie> = self
+            .register
+            .iter()
+            .filter_map(|d| {
+                let source = d.from_cache?;
+                let returns = match d.status {
+                    DieStatus::Unused => true,
+                    DieStatus::Used(_) => keep_used,
+                    DieStatus::Loaded => false,
+                };
+                // A die returns with the face it came with (modifiers last one roll).
+                returns.then_some(CacheDie {
+                    face: d.natural,
+                    source,
+                })
+            })
+            .collect();
+        let mut events = Vec::new();
+        if !back.is_empty() {
+            let faces: Vec<u32> = back.iter().map(|c| c.face).collect();
+            if sheet.comp.session_active {
+                sheet.cache.extend(back);
+                events.push(OreEvent::CacheReturned { faces });
+            } else {
+                events.push(OreEvent::CacheDiceLost { faces });
+            }
+        }
+        let excess = sheet.cache_excess(&self.settings);
+        if excess > 0 {
+            self.phase = RollPhase::Overflow;
+            events.push(OreEvent::CacheOverflow { excess });
+        } else {
+            self.phase = RollPhase::Closed;
+            events.push(OreEvent::RollClosed);
+        }
+        events
+    }
+}

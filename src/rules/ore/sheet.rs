@@ -1,0 +1,791 @@
+//! The Virtual Veil character sheet (spec §5.6): stats, the three damageable
+//! tracks, defenses, the COMP, the cache and Fault dice, Injuries, combat
+//! values, conditions, the world the entity is in and mob mode.
+//!
+//! Fields are public so renderers can show them; the setters and the
+//! procedures in [`super::comp`], [`super::damage`] and [`super::roll`]
+//! keep the invariants (current ≤ max, battery ≤ max, stats ≥ 0).
+
+use crate::rules::RuleError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use super::settings::{ErrorDiceStacking, OreSettings};
+
+/// The largest cache a COMP may have (dice rolled at boot).
+pub const MAX_CACHE: u32 = 50;
+
+/// The twelve stats (VV-1: the Called Stat decides the pool).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stat {
+    /// Body: speed, reaction; Initiative outside cosmOS.
+    Agility,
+    /// Body: strength and athletics.
+    Physique,
+    /// Body: coordination; Initiative inside cosmOS.
+    Precision,
+    /// Body: resilience (also a damage track).
+    Vitality,
+    /// Mind: computer literacy (also a damage track).
+    Cyber,
+    /// Mind: fixing and sabotaging technology; Cyber repairs.
+    Engineering,
+    /// Mind: creativity and improvisation.
+    Ingenuity,
+    /// Mind: knowledge; Outthink.
+    Wit,
+    /// Spirit: persuasion.
+    Charisma,
+    /// Spirit: self-belief (also a damage track).
+    Confidence,
+    /// Spirit: acting and deception.
+    Performance,
+    /// Spirit: going unnoticed.
+    Stealth,
+}
+
+impl Stat {
+    /// All twelve stats in sheet order.
+    pub const ALL: [Stat; 12] = [
+        Stat::Agility,
+        Stat::Physique,
+        Stat::Precision,
+        Stat::Vitality,
+        Stat::Cyber,
+        Stat::Engineering,
+        Stat::Ingenuity,
+        Stat::Wit,
+        Stat::Charisma,
+        Stat::Confidence,
+        Stat::Performance,
+        Stat::Stealth,
+    ];
+
+    /// The stat's display name, e.g. "Agility".
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Agility => "Agility",
+            Stat::Physique => "Physique",
+            Stat::Precision => "Precision",
+            Stat::Vitality => "Vitality",
+            Stat::Cyber => "Cyber",
+            Stat::Engineering => "Engineering",
+            Stat::Ingenuity => "Ingenuity",
+            Stat::Wit => "Wit",
+            Stat::Charisma => "Charisma",
+            Stat::Confidence => "Confidence",
+            Stat::Performance => "Performance",
+            Stat::Stealth => "Stealth",
+        }
+    }
+
+    /// Reads a stat name (case-insensitive).
+    pub fn parse(name: &str) -> Result<Stat, RuleError> {
+        let n = name.trim().to_ascii_lowercase();
+        Stat::ALL
+            .iter()
+            .copied()
+            .find(|s| s.name().to_ascii_lowercase() == n)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Stat::ALL.iter().map(|s| s.name()).collect();
+                RuleError::new(format!(
+                    "\"{}\" is not a Virtual Veil stat; the stats are {}.",
+                    name.trim(),
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
+impl fmt::Display for Stat {
+    /// The display name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The twelve stat values (A-O25: whole numbers ≥ 0, no other limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Stats {
+    /// Agility.
+    pub agility: u32,
+    /// Physique.
+    pub physique: u32,
+    /// Precision.
+    pub precision: u32,
+    /// Vitality.
+    pub vitality: u32,
+    /// Cyber.
+    pub cyber: u32,
+    /// Engineering.
+    pub engineering: u32,
+    /// Ingenuity.
+    pub ingenuity: u32,
+    /// Wit.
+    pub wit: u32,
+    /// Charisma.
+    pub charisma: u32,
+    /// Confidence.
+    pub confidence: u32,
+    /// Performance.
+    pub performance: u32,
+    /// Stealth.
+    pub stealth: u32,
+}
+
+impl Stats {
+    /// Every stat at `value`.
+    pub fn all(value: u32) -> Self {
+        let mut s = Stats::default();
+        for stat in Stat::ALL {
+            *s.slot(stat) = value;
+        }
+        s
+    }
+
+    fn slot(&mut self, stat: Stat) -> &mut u32 {
+        match stat {
+            Stat::Agility => &mut self.agility,
+            Stat::Physique => &mut self.physique,
+            Stat::Precision => &mut self.precision,
+            Stat::Vitality => &mut self.vitality,
+            Stat::Cyber => &mut self.cyber,
+            Stat::Engineering => &mut self.engineering,
+            Stat::Ingenuity => &mut self.ingenuity,
+            Stat::Wit => &mut self.wit,
+            Stat::Charisma => &mut self.charisma,
+            Stat::Confidence => &mut self.confidence,
+            Stat::Performance => &mut self.performance,
+            Stat::Stealth => &mut self.stealth,
+        }
+    }
+
+    /// One stat's value.
+    pub fn get(&self, stat: Stat) -> u32 {
+        let mut copy = *self;
+        *copy.slot(stat)
+    }
+
+    /// Sets one stat; negative values are refused (A-O25).
+    pub fn set(&mut self, stat: Stat, value: i64) -> Result<(), RuleError> {
+        let v = u32::try_from(value).map_err(|_| {
+            RuleError::new(format!(
+                "{} must be a whole number of 0 or more.",
+                stat.name()
+            ))
+        })?;
+        *self.slot(stat) = v;
+        Ok(())
+    }
+}
+
+/// The three things damage can reduce (VV-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Damageable {
+    /// Most physical attacks (in mob mode: the single Health track).
+    Vitality,
+    /// Spirit and mental attacks.
+    Confidence,
+    /// Digital attacks.
+    Cyber,
+}
+
+impl Damageable {
+    /// All three, in sheet order.
+    pub const ALL: [Damageable; 3] = [
+        Damageable::Vitality,
+        Damageable::Confidence,
+        Damageable::Cyber,
+    ];
+
+    /// The display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Damageable::Vitality => "Vitality",
+            Damageable::Confidence => "Confidence",
+            Damageable::Cyber => "Cyber",
+        }
+    }
+
+    /// Reads a track name (case-insensitive; "health" means Vitality).
+    pub fn parse(name: &str) -> Result<Damageable, RuleError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "vitality" | "health" => Ok(Damageable::Vitality),
+            "confidence" => Ok(Damageable::Confidence),
+            "cyber" => Ok(Damageable::Cyber),
+            _ => Err(RuleError::new(format!(
+                "\"{}\" cannot take damage; choose Vitality, Confidence or Cyber.",
+                name.trim()
+            ))),
+        }
+    }
+}
+
+/// A damageable track: its maximum, its current value, and the damage taken
+/// since it reached 0 (VV-13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Track {
+    /// The maximum.
+    pub max: u32,
+    /// The current value, 0 to `max`.
+    pub current: u32,
+    /// Damage taken after the track reached 0 (Vitality: death at ≥ max, A-O20).
+    pub overflow_after_zero: u32,
+}
+
+impl Track {
+    /// A full track.
+    pub fn full(max: u32) -> Self {
+        Self {
+            max,
+            current: max,
+            overflow_after_zero: 0,
+        }
+    }
+}
+
+/// Defense against physical, digital and psychic attacks (A-O18, A-O25).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Defenses {
+    /// Physical attacks; 1 at the start.
+    pub defense: u32,
+    /// Digital attacks; 0 by default.
+    pub integrity: u32,
+    /// Psychic and spiritual attacks; 0 by default.
+    pub resolve: u32,
+}
+
+impl Default for Defenses {
+    fn default() -> Self {
+        Self {
+            defense: 1,
+            integrity: 0,
+            resolve: 0,
+        }
+    }
+}
+
+impl Defenses {
+    /// The defense that matches a damage track: Defense for Vitality,
+    /// Resolve for Confidence, Integrity for Cyber.
+    pub fn against(&self, target: Damageable) -> u32 {
+        match target {
+            Damageable::Vitality => self.defense,
+            Damageable::Confidence => self.resolve,
+            Damageable::Cyber => self.integrity,
+        }
+    }
+}
+
+/// The COMP's stats and session (VV-17).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Comp {
+    /// The Distribution, which decides the features available.
+    pub distribution: String,
+    /// The most Chips that may be installed.
+    pub processing_power: u32,
+    /// The installed Chips, by name.
+    pub chips: Vec<String>,
+    /// The most skills used at once (A-O24: skills, not dice); 1 by default.
+    pub thread_count: u32,
+    /// Cache size: dice rolled at boot, and the most cache dice kept.
+    pub cache_max: u32,
+    /// Battery life when full, in the table's unit of time.
+    pub battery_max: u32,
+    /// Battery life left.
+    pub battery_current: u32,
+    /// True while plugged in: use does not drain the battery.
+    pub plugged_in: bool,
+    /// True while the COMP is running (booted, not logged out).
+    pub session_active: bool,
+}
+
+impl Default for Comp {
+    fn default() -> Self {
+        Self {
+            distribution: String::new(),
+            processing_power: 0,
+            chips: Vec::new(),
+            thread_count: 1,
+            cache_max: 0,
+            battery_max: 0,
+            battery_current: 0,
+            plugged_in: false,
+            session_active: false,
+        }
+    }
+}
+
+/// Where a cache die came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheSource {
+    /// Rolled when the COMP booted.
+    Boot,
+    /// Loaded from a register.
+    Loaded,
+}
+
+/// One die in the data cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheDie {
+    /// Its face, 1-10.
+    pub face: u32,
+    /// Where it came from.
+    pub source: CacheSource,
+}
+
+/// A die that may be discarded on cache overflow: a cache die, or (with
+/// `vv_fault_counts_toward_cache`) a Fault die. Numbers are positions, from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "index")]
+pub enum CacheRef {
+    /// Position in [`OreSheet::cache`].
+    Cache(usize),
+    /// Position in [`OreSheet::fault_dice`].
+    Fault(usize),
+}
+
+/// How bad an Injury is, from the width of the matching Fault dice (VV-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A dub: 1 Error Die per action.
+    Minor,
+    /// A trip: 2 Error Dice per action.
+    Moderate,
+    /// A quad: 3 Error Dice per action.
+    Severe,
+    /// Five or more: incapacitation (A-O12).
+    Critical,
+}
+
+impl Severity {
+    /// The severity for a Fault set of `width` dice; `None` below 2.
+    pub fn from_width(width: u32) -> Option<Severity> {
+        match width {
+            0 | 1 => None,
+            2 => Some(Severity::Minor),
+            3 => Some(Severity::Moderate),
+            4 => Some(Severity::Severe),
+            _ => Some(Severity::Critical),
+        }
+    }
+
+    /// Error Dice rolled with each action (Critical incapacitates instead: 0).
+    pub fn error_dice(self) -> u32 {
+        match self {
+            Severity::Minor => 1,
+            Severity::Moderate => 2,
+            Severity::Severe => 3,
+            Severity::Critical => 0,
+        }
+    }
+
+    /// The display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Minor => "Minor",
+            Severity::Moderate => "Moderate",
+            Severity::Severe => "Severe",
+            Severity::Critical => "Critical",
+        }
+    }
+}
+
+/// One Injury (VV-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Injury {
+    /// How bad it is.
+    pub severity: Severity,
+    /// True once healed; healed Injuries roll no Error Dice.
+    pub healed: bool,
+}
+
+/// Where the entity is: picks the Initiative stat (VV-10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum World {
+    /// The physical world (Initiative: Agility).
+    #[default]
+    Physical,
+    /// An area touched by the Veil (Initiative: Agility).
+    Veil,
+    /// Inside cosmOS (Initiative: Precision).
+    #[serde(rename = "cosmos")]
+    CosmOS,
+}
+
+/// Per-combat values (VV-10, VV-11, VV-13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct CombatState {
+    /// The Outthink value rolled at the start of combat.
+    pub outthink: Option<u32>,
+    /// The Initiative value rolled at the start of combat.
+    pub initiative: Option<u32>,
+    /// This round's Called Stat (set by the application at the Call phase).
+    pub called_stat: Option<Stat>,
+    /// A living entity at 0 Vitality: incapacitated at the end of the round.
+    pub incapacitated_pending_end_of_round: bool,
+    /// The −1 Power penalty applies until the end of the round (A-O19).
+    pub power_penalty: bool,
+}
+
+/// Lasting conditions from VV-13 and VV-14.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Conditions {
+    /// Confidence 0: incapacitated by a mental break until healed.
+    pub mental_break: bool,
+    /// Vitality 0: incapacitated (for the living, from the end of that round).
+    pub vitality_down: bool,
+    /// Cyber 0: logged out, no supernatural abilities until repaired.
+    pub supernatural_lost: bool,
+    /// A Critical Injury: incapacitated.
+    pub critical_injury: bool,
+    /// More than 3 Injuries: incapacitated by an internal glitch; a living
+    /// entity recovers only once its COMP is broken (A-O23: not automated).
+    pub glitched: bool,
+    /// Killed: damage after 0 Vitality reached its maximum (A-O20).
+    pub dead: bool,
+    /// A natively digital entity at 0 Cyber is deleted.
+    pub deleted: bool,
+}
+
+impl Conditions {
+    /// True if any condition stops the entity acting.
+    pub fn incapacitated(&self) -> bool {
+        self.mental_break
+            || self.vitality_down
+            || self.critical_injury
+            || self.glitched
+            || self.dead
+            || self.deleted
+    }
+}
+
+/// A Virtual Veil character or NPC (spec §5.6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OreSheet {
+    /// The twelve stats.
+    pub stats: Stats,
+    /// Vitality track (the Health track in mob mode).
+    pub vitality: Track,
+    /// Confidence track.
+    pub confidence: Track,
+    /// Cyber track.
+    pub cyber: Track,
+    /// Defense, Integrity, Resolve.
+    pub defenses: Defenses,
+    /// The COMP.
+    pub comp: Comp,
+    /// The data cache (lost when the COMP session ends).
+    pub cache: Vec<CacheDie>,
+    /// Fault dice, kept apart from the cache (A-O11); never used for actions.
+    pub fault_dice: Vec<u32>,
+    /// Injuries, healed or not.
+    pub injuries: Vec<Injury>,
+    /// Per-combat values.
+    pub combat: CombatState,
+    /// Lasting conditions.
+    pub conditions: Conditions,
+    /// A failed Cyber repair: wait a day before the next check (VV-16).
+    pub repair_wait: bool,
+    /// Where the entity is.
+    pub world: World,
+    /// Mob mode: one Health track (Vitality) and no Fault dice (VV-12).
+    pub mob_mode: bool,
+    /// A living creature (VV-13: 0 Vitality takes effect at the end of the round).
+    pub living: bool,
+    /// A natively digital entity (VV-13: deleted at 0 Cyber).
+    pub native_digital: bool,
+}
+
+impl Default for OreSheet {
+    fn default() -> Self {
+        OreSheet::new(Stats::default())
+    }
+}
+
+impl OreSheet {
+    /// A living character with these stats: Vitality, Confidence and Cyber
+    /// tracks full at their stat values, default defenses and an idle COMP.
+    pub fn new(stats: Stats) -> Self {
+        Self {
+            stats,
+            vitality: Track::full(stats.vitality),
+            confidence: Track::full(stats.confidence),
+            cyber: Track::full(stats.cyber),
+            defenses: Defenses::default(),
+            comp: Comp::default(),
+            cache: Vec::new(),
+            fault_dice: Vec::new(),
+            injuries: Vec::new(),
+            combat: CombatState::default(),
+            conditions: Conditions::default(),
+            repair_wait: false,
+            world: World::Physical,
+            mob_mode: false,
+            living: true,
+            native_digital: false,
+        }
+    }
+
+    /// A mob (VV-12): one Health track of `health`, no Fault dice, not living.
+    pub fn mob(stats: Stats, health: u32) -> Self {
+        let mut s = OreSheet::new(stats);
+        s.vitality = Track::full(health);
+        s.mob_mode = true;
+        s.living = false;
+        s
+    }
+
+    /// One track.
+    pub fn track(&self, t: Damageable) -> &Track {
+        match t {
+            Damageable::Vitality => &self.vitality,
+            Damageable::Confidence => &self.confidence,
+            Damageable::Cyber => &self.cyber,
+        }
+    }
+
+    /// One track, mutably.
+    pub fn track_mut(&mut self, t: Damageable) -> &mut Track {
+        match t {
+            Damageable::Vitality => &mut self.vitality,
+            Damageable::Confidence => &mut self.confidence,
+            Damageable::Cyber => &mut self.cyber,
+        }
+    }
+
+    /// Sets a track's maximum (≥ 0); the current value is lowered to fit.
+    pub fn set_track_max(&mut self, t: Damageable, max: i64) -> Result<(), RuleError> {
+        let max = u32::try_from(max).map_err(|_| {
+            RuleError::new(format!(
+                "Maximum {} must be a whole number of 0 or more.",
+                t.name()
+            ))
+        })?;
+        let track = self.track_mut(t);
+        track.max = max;
+        track.current = track.current.min(max);
+        Ok(())
+    }
+
+    /// Sets a track's current value, 0 to its maximum.
+    pub fn set_track_current(&mut self, t: Damageable, current: i64) -> Result<(), RuleError> {
+        let max = self.track(t).max;
+        let cur = u32::try_from(current)
+            .ok()
+            .filter(|c| *c <= max)
+            .ok_or_else(|| {
+                RuleError::new(format!("{} must be from 0 to {max}.", t.name()))
+            })?;
+        self.track_mut(t).current = cur;
+        Ok(())
+    }
+
+    /// Sets the COMP's cache size (0 to [`MAX_CACHE`]).
+    pub fn set_cache_max(&mut self, max: i64) -> Result<(), RuleError> {
+        let m = u32::try_from(max)
+            .ok()
+            .filter(|m| *m <= MAX_CACHE)
+            .ok_or_else(|| {
+                RuleError::new(format!("The cache size must be from 0 to {MAX_CACHE}."))
+            })?;
+        self.comp.cache_max = m;
+        Ok(())
+    }
+
+    /// Sets the battery's full life (≥ 0); the charge left is lowered to fit.
+    pub fn set_battery_max(&mut self, max: i64) -> Result<(), RuleError> {
+        let m = u32::try_from(max).map_err(|_| {
+            RuleError::new("Battery life must be a whole number of 0 or more.")
+        })?;
+        self.comp.battery_max = m;
+        self.comp.battery_current = self.comp.battery_current.min(m);
+        Ok(())
+    }
+
+    /// Sets the Thread Count (at least 1).
+    pub fn set_thread_count(&mut self, n: i64) -> Result<(), RuleError> {
+        let n = u32::try_from(n)
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| RuleError::new("The Thread Count must be 1 or more."))?;
+        self.comp.thread_count = n;
+        Ok(())
+    }
+
+    /// Installs a Chip, refusing more than the Processing Power allows (VV-17).
+    pub fn add_chip(&mut self, name: &str) -> Result<(), RuleError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(RuleError::new("A Chip needs a name of 1 to 100 characters."));
+        }
+        if self.comp.chips.len() >= self.comp.processing_power as usize {
+            return Err(RuleError::new(format!(
+                "The COMP's Processing Power allows only {} Chips.",
+                self.comp.processing_power
+            )));
+        }
+        self.comp.chips.push(name.to_string());
+        Ok(())
+    }
+
+    /// The stat used for Initiative here: Agility, or Precision in cosmOS (VV-10).
+    pub fn initiative_stat(&self) -> Stat {
+        match self.world {
+            World::CosmOS => Stat::Precision,
+            World::Physical | World::Veil => Stat::Agility,
+        }
+    }
+
+    /// Unhealed Injuries, in order.
+    pub fn active_injuries(&self) -> impl Iterator<Item = &Injury> {
+        self.injuries.iter().filter(|i| !i.healed)
+    }
+
+    /// How many Error Dice go with each action (A-O13, `vv_error_dice_stacking`).
+    pub fn error_dice_count(&self, settings: &OreSettings) -> u32 {
+        let counts = self.active_injuries().map(|i| i.severity.error_dice());
+        match settings.error_dice_stacking {
+            ErrorDiceStacking::Sum => counts.fold(0u32, |a, b| a.saturating_add(b)),
+            ErrorDiceStacking::Max => counts.max().unwrap_or(0),
+        }
+    }
+
+    /// How many dice count toward the cache maximum: the cache, plus the Fault
+    /// dice when `vv_fault_counts_toward_cache` is on (A-O11).
+    pub fn cache_load(&self, settings: &OreSettings) -> usize {
+        let faults = if settings.fault_counts_toward_cache && !self.mob_mode {
+            self.fault_dice.len()
+        } else {
+            0
+        };
+        self.cache.len().saturating_add(faults)
+    }
+
+    /// How many dice must be discarded now (VV-8: at once, owner's choice).
+    /// Only a running COMP has a cache to overflow.
+    pub fn cache_excess(&self, settings: &OreSettings) -> usize {
+        if !self.comp.session_active {
+            return 0;
+        }
+        self.cache_load(settings)
+            .saturating_sub(self.comp.cache_max as usize)
+    }
+
+    /// Checks the sheet's invariants (useful after hand edits).
+    pub fn validate(&self) -> Result<(), RuleError> {
+        for t in Damageable::ALL {
+            let tr = self.track(t);
+            if tr.current > tr.max {
+                return Err(RuleError::new(format!(
+                    "{} is above its maximum.",
+                    t.name()
+                )));
+            }
+        }
+        if self.comp.battery_current > self.comp.battery_max {
+            return Err(RuleError::new("The battery is charged above its maximum."));
+        }
+        if self.comp.cache_max > MAX_CACHE {
+            return Err(RuleError::new(format!(
+                "The cache size must be from 0 to {MAX_CACHE}."
+            )));
+        }
+        if self.cache.iter().any(|d| !(1..=10).contains(&d.face))
+            || self.fault_dice.iter().any(|f| !(1..=10).contains(f))
+        {
+            return Err(RuleError::new("Every cache and Fault die must show 1 to 10."));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_o25_new_sheet_defaults_and_non_negative_stats() {
+        let mut stats = Stats::all(3);
+        stats.set(Stat::Vitality, 5).unwrap();
+        assert!(stats.set(Stat::Wit, -1).is_err());
+        assert_eq!(stats.get(Stat::Wit), 3);
+        stats.set(Stat::Wit, 40).unwrap();
+        let s = OreSheet::new(stats);
+        assert_eq!(s.defenses, Defenses {
+            defense: 1,
+            integrity: 0,
+            resolve: 0
+        });
+        assert_eq!(s.vitality, Track::full(5));
+        assert_eq!(s.comp.thread_count, 1);
+        assert!(s.living && !s.mob_mode);
+        assert!(s.validate().is_ok());
+    }
+
+    #[test]
+    fn vv_17_comp_stats_are_validated() {
+        let mut s = OreSheet::default();
+        assert!(s.set_cache_max(51).is_err());
+        s.set_cache_max(4).unwrap();
+        assert!(s.set_thread_count(0).is_err());
+        s.comp.processing_power = 1;
+        s.add_chip("Blade").unwrap();
+        let err = s.add_chip("Gun").unwrap_err();
+        assert_eq!(err.message, "The COMP's Processing Power allows only 1 Chips.");
+        s.comp.battery_current = 8;
+        s.set_battery_max(5).unwrap();
+        assert_eq!(s.comp.battery_current, 5);
+    }
+
+    #[test]
+    fn vv_10_initiative_stat_depends_on_the_world() {
+        let mut s = OreSheet::default();
+        assert_eq!(s.initiative_stat(), Stat::Agility);
+        s.world = World::Veil;
+        assert_eq!(s.initiative_stat(), Stat::Agility);
+        s.world = World::CosmOS;
+        assert_eq!(s.initiative_stat(), Stat::Precision);
+    }
+
+    #[test]
+    fn names_parse_and_sheet_serialises() {
+        assert_eq!(Stat::parse(" wit ").unwrap(), Stat::Wit);
+        assert!(Stat::parse("Luck").unwrap_err().message.contains("Agility"));
+        assert_eq!(Damageable::parse("Health").unwrap(), Damageable::Vitality);
+        let mut s = OreSheet::new(Stats::all(2));
+        s.world = World::CosmOS;
+        s.cache.push(CacheDie {
+            face: 7,
+            source: CacheSource::Boot,
+        });
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"cosmos\""));
+        let back: OreSheet = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        let r = serde_json::to_string(&CacheRef::Fault(2)).unwrap();
+        assert_eq!(r, r#"{"kind":"fault","index":2}"#);
+    }
+
+    #[test]
+    fn track_setters_keep_current_within_max() {
+        let mut s = OreSheet::new(Stats::all(4));
+        s.set_track_max(Damageable::Cyber, 2).unwrap();
+        assert_eq!(s.cyber.current, 2);
+        assert!(s.set_track_current(Damageable::Cyber, 3).is_err());
+        assert!(s.set_track_current(Damageable::Cyber, -1).is_err());
+        s.set_track_current(Damageable::Cyber, 1).unwrap();
+        assert_eq!(s.cyber.current, 1);
+    }
+}

@@ -1,0 +1,214 @@
+//! `kismet sandbox`: the real bot, played from a terminal with no token.
+//!
+//! It starts the fake Discord on 127.0.0.1 and the real bot against it, then
+//! reads script lines from standard input (see [`crate::fake::table`] for
+//! the line syntax) and prints every reply: readably, or as one JSON object
+//! per line with `--json`. It waits for each reply before the next line,
+//! exits 0 at the end of input, and exits 1 on a line it cannot play.
+
+use serde_json::Value;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::fake::table::{Output, Table, TableOptions};
+
+/// Sandbox options (the command-line flags).
+#[derive(Debug, Clone, Default)]
+pub struct SandboxOptions {
+    /// Keep state in this SQLite file (a second run is a restart).
+    pub db: Option<PathBuf>,
+    /// Seed for reproducible rolls.
+    pub seed: Option<u64>,
+    /// One JSON object per reply.
+    pub json: bool,
+    /// Names holding the FC role (default `fc`).
+    pub fc: Vec<String>,
+}
+
+/// Runs the sandbox over standard input; returns the process exit code.
+pub async fn run(opts: SandboxOptions, config: Config) -> i32 {
+    let (db_path, temporary) = match &opts.db {
+        Some(p) => (p.clone(), false),
+        None => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            (
+                std::env::temp_dir()
+                    .join(format!("kismet-sandbox-{}-{nanos}.db", std::process::id())),
+                true,
+            )
+        }
+    };
+    let mut table_opts = TableOptions::new(&db_path);
+    table_opts.seed = opts.seed;
+    table_opts.require_schema = false;
+    table_opts.config = config;
+    if !opts.fc.is_empty() {
+        table_opts.fc_names = opts.fc.clone();
+    }
+    let table = match Table::start(table_opts).await {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kismet sandbox: could not start: {e}");
+            return 1;
+        }
+    };
+    if !table.validating() {
+        eprintln!("kismet sandbox: note: shared/discord/openapi.json not found; replies are not schema-checked");
+    }
+    let code = play(&table, &opts).await;
+    table.stop().await;
+    if temporary {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db_path.display()));
+        }
+    }
+    code
+}
+
+async fn play(table: &Table, opts: &SandboxOptions) -> i32 {
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut lines = stdin.lock().lines();
+    let mut number = 0;
+    loop {
+        if interactive {
+            print!("> ");
+            let _ = std::io::stdout().flush();
+        }
+        let line = match lines.next() {
+            None => return 0,
+            Some(Err(e)) => {
+                eprintln!("kismet sandbox: reading input: {e}");
+                return 1;
+            }
+            Some(Ok(l)) => l,
+        };
+        number += 1;
+        match table.run_line(&line).await {
+            Ok(None) => {}
+            Ok(Some((_, exchange))) => {
+                for out in &exchange.outputs {
+                    if opts.json {
+                        println!("{}", out.contract_json());
+                    } else {
+                        print!("{}", pretty(out));
+                    }
+                }
+                let violations = table.fake.violations();
+                if !violations.is_empty() {
+                    eprintln!(
+                        "kismet sandbox: the bot sent invalid payloads:\n{}",
+                        violations.join("\n")
+                    );
+                    return 1;
+                }
+            }
+            Err(e) => {
+                eprintln!("kismet sandbox: line {number}: {e}");
+                if !interactive {
+                    return 1;
+                }
+            }
+        }
+        let _ = std::io::stdout().flush();
+    }
+}
+
+/// A reply as readable text: kind and recipient, embed title, description,
+/// fields, footer, then buttons in [brackets] and select menus in ⟨angles⟩.
+pub fn pretty(out: &Output) -> String {
+    let mut s = format!("── {} → {} ──\n", out.kind, out.to);
+    if !out.content().is_empty() {
+        s.push_str(&format!("{}\n", out.content()));
+    }
+    for e in out.embeds() {
+        let get = |p: &str| {
+            e.pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let title = get("/title");
+        if !title.is_empty() {
+            s.push_str(&format!("▌ {title}\n"));
+        }
+        let d = get("/description");
+        if !d.is_empty() {
+            for l in d.lines() {
+                s.push_str(&format!("  {l}\n"));
+            }
+        }
+        for f in e
+            .get("fields")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+        {
+            let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+            let value = f.get("value").and_then(Value::as_str).unwrap_or("");
+            let mut lines = value.lines();
+            s.push_str(&format!("  {name}: {}\n", lines.next().unwrap_or("")));
+            for l in lines {
+                s.push_str(&format!("    {l}\n"));
+            }
+        }
+        let footer = get("/footer/text");
+        if !footer.is_empty() {
+            s.push_str(&format!("  ({footer})\n"));
+        }
+    }
+    for row in out
+        .body
+        .get("components")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+    {
+        let items: Vec<String> = row
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                let disabled = c.get("disabled").and_then(Value::as_bool).unwrap_or(false);
+                match c.get("type").and_then(Value::as_u64) {
+                    Some(3) => {
+                        let opts: Vec<&str> = c
+                            .get("options")
+                            .and_then(Value::as_array)
+                            .map(|o| {
+                                o.iter()
+                                    .filter_map(|x| x.get("value").and_then(Value::as_str))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        format!(
+                            "⟨{}: {}⟩",
+                            c.get("placeholder")
+                                .and_then(Value::as_str)
+                                .unwrap_or("select"),
+                            opts.join(", ")
+                        )
+                    }
+                    _ => {
+                        let label = c.get("label").and_then(Value::as_str).unwrap_or("?");
+                        if disabled {
+                            format!("[{label} (disabled)]")
+                        } else {
+                            format!("[{label}]")
+                        }
+                    }
+                }
+            })
+            .collect();
+        if !items.is_empty() {
+            s.push_str(&format!("  {}\n", items.join(" ")));
+        }
+    }
+    s
+}

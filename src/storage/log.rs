@@ -1,0 +1,98 @@
+//! The `roll_log` table: every roll, reroll, spend and sheet change.
+
+use super::{StorageError, Tx};
+use sqlx::Row;
+
+/// One log entry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LogEntry {
+    /// Row id (0 before insertion).
+    pub id: i64,
+    /// Guild.
+    pub guild_id: i64,
+    /// Channel.
+    pub channel_id: i64,
+    /// Who acted.
+    pub user_id: i64,
+    /// The character involved, if any.
+    pub character_id: Option<i64>,
+    /// The session, if the action belonged to one.
+    pub session_id: Option<i64>,
+    /// `generic`, `venus`, `veracity`, `storyteller` or `ore`.
+    pub system: String,
+    /// What was done, e.g. `roll`, `reroll`, `kiss`.
+    pub action: String,
+    /// The inputs, JSON.
+    pub inputs: String,
+    /// The dice, JSON.
+    pub dice: String,
+    /// The outcome, JSON or text.
+    pub outcome: String,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+/// Appends an entry and returns its id.
+pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+    )
+    .bind(e.guild_id)
+    .bind(e.channel_id)
+    .bind(e.user_id)
+    .bind(e.character_id)
+    .bind(e.session_id)
+    .bind(&e.system)
+    .bind(&e.action)
+    .bind(&e.inputs)
+    .bind(&e.dice)
+    .bind(&e.outcome)
+    .bind(e.created_at)
+    .fetch_one(&mut **tx)
+    .await?;
+    row.try_get(0)
+}
+
+/// Entries of one session, oldest first.
+pub async fn for_session(
+    tx: &mut Tx,
+    guild_id: i64,
+    session_id: i64,
+) -> Result<Vec<LogEntry>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT id, guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at
+         FROM roll_log WHERE guild_id = $1 AND session_id = $2 ORDER BY id",
+    )
+    .bind(guild_id)
+    .bind(session_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// Counts a guild's entries (all users).
+pub async fn count(tx: &mut Tx, guild_id: i64) -> Result<i64, StorageError> {
+    let row = sqlx::query("SELECT COUNT(*) FROM roll_log WHERE guild_id = $1")
+        .bind(guild_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    row.try_get(0)
+}
+
+fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<LogEntry, StorageError> {
+    Ok(LogEntry {
+        id: r.try_get("id")?,
+        guild_id: r.try_get("guild_id")?,
+        channel_id: r.try_get("channel_id")?,
+        user_id: r.try_get("user_id")?,
+        character_id: r.try_get("character_id")?,
+        session_id: r.try_get("session_id")?,
+        system: r.try_get("system")?,
+        action: r.try_get("action")?,
+        inputs: r.try_get("inputs")?,
+        dice: r.try_get("dice")?,
+        outcome: r.try_get("outcome")?,
+        created_at: r.try_get("created_at")?,
+    })
+}

@@ -1,0 +1,126 @@
+//! The `sessions` table: the state behind an interactive message's buttons.
+
+use super::{StorageError, Tx};
+use sqlx::Row;
+
+/// One session as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// Primary key; appears (in base 36) in every button's custom_id.
+    pub id: i64,
+    /// The guild the session belongs to; lookups always filter on it.
+    pub guild_id: i64,
+    /// Where the message is.
+    pub channel_id: i64,
+    /// Who started it.
+    pub owner_id: i64,
+    /// Which handler owns it (the custom_id prefix), e.g. `roll`.
+    pub kind: String,
+    /// Handler-specific state as JSON.
+    pub state: String,
+    /// Bumped on every change; stale clicks carry an older version.
+    pub version: i64,
+    /// `open`, `closed`, `voided` or `expired`.
+    pub status: String,
+    /// When it expires (ms since epoch), if ever.
+    pub expires_at: Option<i64>,
+}
+
+/// Inserts a new session at version 0 and returns its id.
+pub async fn insert(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+    owner_id: i64,
+    kind: &str,
+    state: &str,
+    expires_at: Option<i64>,
+    now: i64,
+) -> Result<i64, StorageError> {
+    let row = sqlx::query(
+        "INSERT INTO sessions (guild_id, channel_id, owner_id, kind, state, version, status, created_at, updated_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, 0, 'open', $6, $6, $7) RETURNING id",
+    )
+    .bind(guild_id)
+    .bind(channel_id)
+    .bind(owner_id)
+    .bind(kind)
+    .bind(state)
+    .bind(now)
+    .bind(expires_at)
+    .fetch_one(&mut **tx)
+    .await?;
+    row.try_get(0)
+}
+
+/// Loads a session of `guild_id` (another guild's session is never found).
+pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Session>, StorageError> {
+    let row = sqlx::query(
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at
+         FROM sessions WHERE id = $1 AND guild_id = $2",
+    )
+    .bind(id)
+    .bind(guild_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.map(|r| from_row(&r)).transpose()
+}
+
+/// Replaces the state if the stored version is still `expected_version`,
+/// bumping the version. Returns the new version, or `None` when someone else
+/// changed the session first (the caller re-reads and re-renders).
+pub async fn update(
+    tx: &mut Tx,
+    id: i64,
+    expected_version: i64,
+    state: &str,
+    status: &str,
+    expires_at: Option<i64>,
+    now: i64,
+) -> Result<Option<i64>, StorageError> {
+    let done = sqlx::query(
+        "UPDATE sessions SET state = $1, status = $2, version = version + 1, updated_at = $3, expires_at = $4
+         WHERE id = $5 AND version = $6",
+    )
+    .bind(state)
+    .bind(status)
+    .bind(now)
+    .bind(expires_at)
+    .bind(id)
+    .bind(expected_version)
+    .execute(&mut **tx)
+    .await?;
+    Ok((done.rows_affected() == 1).then_some(expected_version + 1))
+}
+
+/// Open sessions whose expiry time has passed, oldest first (at most `limit`).
+pub async fn due_for_expiry(
+    tx: &mut Tx,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<Session>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at
+         FROM sessions WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1
+         ORDER BY expires_at LIMIT $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(from_row).collect()
+}
+
+fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Session, StorageError> {
+    Ok(Session {
+        id: r.try_get("id")?,
+        guild_id: r.try_get("guild_id")?,
+        channel_id: r.try_get("channel_id")?,
+        owner_id: r.try_get("owner_id")?,
+        kind: r.try_get("kind")?,
+        state: r.try_get("state")?,
+        version: r.try_get("version")?,
+        status: r.try_get("status")?,
+        expires_at: r.try_get("expires_at")?,
+    })
+}

@@ -1,0 +1,21 @@
+//! Slash commands of the generic roller (thin: options in, view out).
+
+use crate::bot::{caller_of, respond, Context, Data, Error};
+
+/// Every command of this system.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![roll()]
+}
+
+/// Roll dice: 3d6+2, 4d6kh3, 2d10!, d20-1 …
+#[poise::command(slash_command, guild_only)]
+pub async fn roll(
+    ctx: Context<'_>,
+    #[description = "Dice like 3d6+2, 4d6kh3 (keep highest 3), 2d10! (explode), d20-1"]
+    #[max_length = 200]
+    expression: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::roll(&ctx.data().app, &caller, &expression).await;
+    respond(ctx, result).await
+}

@@ -1,0 +1,39 @@
+//! The registry of game systems at the table.
+//!
+//! Each system lives in one folder here (its application logic and its thin
+//! slash commands) on top of its pure core in [`crate::rules`]. Adding a
+//! system means one new folder and one line in each `match`/list below.
+
+pub mod dice;
+
+use crate::app::component::Click;
+use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::bot::{Data, Error};
+use crate::storage::{sessions::Session, Tx};
+
+/// Every slash command of every system.
+pub fn commands() -> Vec<poise::Command<Data, Error>> {
+    let mut all = Vec::new();
+    all.extend(dice::commands::all());
+    all
+}
+
+/// Routes a checked click to the system that owns the session.
+pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+    match session.kind.as_str() {
+        dice::KIND => dice::click(app, tx, session, click).await,
+        other => Err(AppError::Internal(format!(
+            "no system owns sessions of kind `{other}`"
+        ))),
+    }
+}
+
+/// Renders a session's message as it stands (for stale or closed clicks).
+pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
+    match session.kind.as_str() {
+        dice::KIND => dice::render(app, session, caller),
+        other => Err(AppError::Internal(format!(
+            "no system owns sessions of kind `{other}`"
+        ))),
+    }
+}

@@ -56,7 +56,7 @@ pub struct TraitUse {
 /// A rule that changed or explained the roll's parameters (spec §1.3: every
 /// special rule that fired is shown).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "rule", rename_all = "snake_case")]
+#[serde(tag = "note", rename_all = "snake_case")]
 pub enum PoolNote {
     /// No difficulty was given, so the guild default was used (ST-3, A-S5).
     DefaultDifficulty {
@@ -384,9 +384,10 @@ pub fn build_action(
     check_threshold(req.threshold)?;
     check_modifier(req.dice_modifier, "dice")?;
     check_modifier(req.difficulty_modifier, "difficulty")?;
-    ensure(req.specialties.len() <= MAX_SPECIALTIES_IN_USE as usize, || {
-        format!("At most {MAX_SPECIALTIES_IN_USE} specialties can be used on one roll.")
-    })?;
+    ensure(
+        req.specialties.len() <= MAX_SPECIALTIES_IN_USE as usize,
+        || format!("At most {MAX_SPECIALTIES_IN_USE} specialties can be used on one roll."),
+    )?;
     ensure(req.advanced_required.len() <= MAX_ADVANCED_REQUIRED, || {
         format!("An action can require at most {MAX_ADVANCED_REQUIRED} advanced specialties.")
     })?;
@@ -466,7 +467,7 @@ pub fn build_action(
             let found = ab.specialty(s).ok_or_else(|| {
                 RuleError::new(format!("{} has no specialty called {}.", ab.name, s.trim()))
             })?;
-            ensure(!in_use.iter().any(|u| *u == found.name), || {
+            ensure(!in_use.contains(&found.name), || {
                 format!("{} is listed twice.", found.name)
             })?;
             in_use.push(found.name.clone());

@@ -142,9 +142,11 @@ impl StorytellerSettings {
         let v = value.trim();
         match name.trim().to_ascii_lowercase().as_str() {
             "st_default_difficulty" => {
-                let d = parse_int(v).filter(|d| (2..=10).contains(d)).ok_or_else(|| {
-                    RuleError::new("st_default_difficulty must be a whole number from 2 to 10.")
-                })?;
+                let d = parse_int(v)
+                    .filter(|d| (2..=10).contains(d))
+                    .ok_or_else(|| {
+                        RuleError::new("st_default_difficulty must be a whole number from 2 to 10.")
+                    })?;
                 self.st_default_difficulty = d;
             }
             "st_zero_pool" => {
@@ -159,9 +161,8 @@ impl StorytellerSettings {
                 }
             }
             "st_clamp_difficulty_high" => {
-                self.st_clamp_difficulty_high = parse_on_off(v).ok_or_else(|| {
-                    RuleError::new("st_clamp_difficulty_high must be on or off.")
-                })?;
+                self.st_clamp_difficulty_high = parse_on_off(v)
+                    .ok_or_else(|| RuleError::new("st_clamp_difficulty_high must be on or off."))?;
             }
             "st_bonus_dice_per_ten" => {
                 self.st_bonus_dice_per_ten = match v.to_ascii_lowercase().as_str() {
@@ -315,7 +316,8 @@ impl StorytellerSettings {
 
     /// The knowledge penalty, forced into 0..=8 in case stored data is odd.
     pub fn knowledge_penalty(&self) -> u32 {
-        self.st_unskilled_knowledge_penalty.min(MAX_KNOWLEDGE_PENALTY)
+        self.st_unskilled_knowledge_penalty
+            .min(MAX_KNOWLEDGE_PENALTY)
     }
 }
 

@@ -282,12 +282,7 @@ pub const SUGGESTED_SPECIALTIES: [(&str, &[&str], &[&str]); 19] = [
     (
         "Medicine",
         &["First Aid", "Wound Management", "Poisons", "Radiation"],
-        &[
-            "Surgery",
-            "Battlefield Medicine",
-            "Zero-G",
-            "Prosthetic",
-        ],
+        &["Surgery", "Battlefield Medicine", "Zero-G", "Prosthetic"],
     ),
     (
         "Science",
@@ -928,7 +923,11 @@ impl StorytellerSheet {
     fn insert_entry(&mut self, t: &ResolvedTrait, dots: u8) {
         let key = name_key(&t.name);
         match t.kind.category() {
-            None => match self.attributes.iter_mut().find(|a| name_key(&a.name) == key) {
+            None => match self
+                .attributes
+                .iter_mut()
+                .find(|a| name_key(&a.name) == key)
+            {
                 Some(a) => a.dots = dots,
                 None => self.attributes.push(AttributeEntry {
                     name: t.name.clone(),
@@ -960,7 +959,10 @@ impl StorytellerSheet {
     ) -> Result<Specialty, RuleError> {
         let t = catalog.resolve_with(ability, &self.custom_traits)?;
         ensure(t.kind != TraitKind::Attribute, || {
-            format!("{} is an attribute; only abilities have specialties.", t.name)
+            format!(
+                "{} is an attribute; only abilities have specialties.",
+                t.name
+            )
         })?;
         let name = clean_name(name, true)?;
         let key = name_key(&t.name);

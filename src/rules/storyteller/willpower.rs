@@ -326,7 +326,13 @@ impl RollSession {
             return Ok((session, events));
         }
         let after = sheet.willpower().current;
-        Ok(Self::closed(owner, result, Some(before), Some(after), events))
+        Ok(Self::closed(
+            owner,
+            result,
+            Some(before),
+            Some(after),
+            events,
+        ))
     }
 
     /// The active-rest roll (ST-14): a difficulty-8 willpower roll; each net
@@ -353,7 +359,13 @@ impl RollSession {
             Outcome::Failure => {}
         }
         let after = sheet.willpower().current;
-        Ok(Self::closed(owner, result, Some(before), Some(after), events))
+        Ok(Self::closed(
+            owner,
+            result,
+            Some(before),
+            Some(after),
+            events,
+        ))
     }
 
     fn closed(
@@ -433,9 +445,7 @@ impl RollSession {
                 })?;
             }
             Action::Void { .. } | Action::ForceClose { .. } => {
-                ensure(actor.gm, || {
-                    "Only the storyteller can do that.".to_string()
-                })?;
+                ensure(actor.gm, || "Only the storyteller can do that.".to_string())?;
             }
         }
         match action {
@@ -590,7 +600,9 @@ pub fn spend_to_ignore_wounds(sheet: &mut StorytellerSheet) -> Result<Vec<Event>
         "There is no wound penalty to ignore.".to_string()
     })?;
     let current = sheet.willpower().current;
-    ensure(current >= 1, || "You have no willpower left to spend.".to_string())?;
+    ensure(current >= 1, || {
+        "You have no willpower left to spend.".to_string()
+    })?;
     let after = current - 1;
     sheet.willpower_mut().current = after;
     sheet.set_wound_flags(true, true);
@@ -639,7 +651,9 @@ pub fn revive(
         "An incapacitated character cannot help anyone.".to_string()
     })?;
     let current = helper.willpower().current;
-    ensure(current >= 1, || "You have no willpower left to spend.".to_string())?;
+    ensure(current >= 1, || {
+        "You have no willpower left to spend.".to_string()
+    })?;
     let after = current - 1;
     helper.willpower_mut().current = after;
     let mut events = vec![Event::WillpowerSpent {

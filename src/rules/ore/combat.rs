@@ -132,16 +132,26 @@ impl OrderRoll {
     }
 }
 
+/// The dice an entrant rolls: its stat, capped at `vv_max_pool`, one fewer
+/// under the −1 Power penalty (A-O19).
+fn pool_size(e: &Entrant, settings: &OreSettings) -> u32 {
+    let cap = settings
+        .max_pool
+        .clamp(1, super::settings::MAX_SUPPORTED_POOL);
+    let n = e.stat.min(cap);
+    if e.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
+        n.saturating_sub(1)
+    } else {
+        n
+    }
+}
+
 fn roll_entry<R: Rng + ?Sized>(
     e: &Entrant,
     settings: &OreSettings,
     rng: &mut R,
 ) -> (u32, Vec<u32>) {
-    let cap = settings.max_pool.clamp(1, super::settings::MAX_SUPPORTED_POOL);
-    let mut n = e.stat.min(cap);
-    if e.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
-        n = n.saturating_sub(1);
-    }
+    let n = pool_size(e, settings);
     (n, pool(rng, n as usize, 10))
 }
 
@@ -255,9 +265,7 @@ fn reroll_ties<R: Rng + ?Sized>(
             out.extend(g);
             continue;
         }
-        let all_empty = g
-            .iter()
-            .all(|&i| roll_entry(&entrants[i], settings, &mut NoDice).0 == 0);
+        let all_empty = g.iter().all(|&i| pool_size(&entrants[i], settings) == 0);
         if rounds >= MAX_TIE_REROLLS || all_empty {
             record.fell_back_to_input_order = true;
             let mut g = g;
@@ -281,33 +289,16 @@ fn reroll_ties<R: Rng + ?Sized>(
         record.rerolls.push(round);
         values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         // Push sub-groups in reverse so the best is resolved first.
-        let mut subs: Vec<Vec<usize>> = Vec::new();
-        for (i, v) in values.iter().copied() {
+        let mut subs: Vec<(u32, Vec<usize>)> = Vec::new();
+        for (i, v) in values {
             match subs.last_mut() {
-                Some(last) if values.iter().any(|&(j, w)| j == last[0] && w == v) => last.push(i),
-                _ => subs.push(vec![i]),
+                Some((last, members)) if *last == v => members.push(i),
+                _ => subs.push((v, vec![i])),
             }
         }
-        for s in subs.into_iter().rev() {
-            stack.push(s);
-        }
+        stack.extend(subs.into_iter().rev().map(|(_, members)| members));
     }
     out
-}
-
-/// A generator used only to learn a pool size without rolling (never called).
-struct NoDice;
-
-impl rand::RngCore for NoDice {
-    fn next_u32(&mut self) -> u32 {
-        0
-    }
-    fn next_u64(&mut self) -> u64 {
-        0
-    }
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        dst.fill(0);
-    }
 }
 
 /// True if an entity may react outside turn order (VV-11, A-O16): its
@@ -345,7 +336,12 @@ pub fn distance(a: (i32, i32), b: (i32, i32)) -> u32 {
 /// True if a target at `target` is within `range` of a user at `user`
 /// (VV-9). Close means Manhattan distance 1, or also a diagonal neighbour
 /// with `vv_diagonal_adjacency` (A-O22).
-pub fn in_range(range: Range, user: (i32, i32), target: (i32, i32), settings: &OreSettings) -> bool {
+pub fn in_range(
+    range: Range,
+    user: (i32, i32),
+    target: (i32, i32),
+    settings: &OreSettings,
+) -> bool {
     let dist = distance(user, target);
     match range {
         Range::SelfOnly => dist == 0,
@@ -384,14 +380,22 @@ mod tests {
         assert!(in_range(Range::Long, (0, 0), (2, 2), &s));
         assert!(in_range(Range::Long, (0, 0), (3, 3), &s));
         assert!(!in_range(Range::Long, (0, 0), (3, 4), &s));
-        assert!(!in_range(Range::Long, (0, 0), (1, 2), &s), "3 is Short, not Long");
-        assert_eq!(distance((i32::MIN, i32::MIN), (i32::MAX, i32::MAX)), u32::MAX);
+        assert!(
+            !in_range(Range::Long, (0, 0), (1, 2), &s),
+            "3 is Short, not Long"
+        );
+        assert_eq!(
+            distance((i32::MIN, i32::MIN), (i32::MAX, i32::MAX)),
+            u32::MAX
+        );
     }
 
     #[test]
     fn a_o22_diagonal_adjacency_setting() {
-        let mut s = OreSettings::default();
-        s.diagonal_adjacency = true;
+        let s = OreSettings {
+            diagonal_adjacency: true,
+            ..Default::default()
+        };
         assert!(in_range(Range::Close, (0, 0), (1, 1), &s));
         assert!(in_range(Range::Close, (0, 0), (-1, 0), &s));
         assert!(!in_range(Range::Close, (0, 0), (2, 1), &s));
@@ -418,9 +422,21 @@ mod tests {
     fn vv_10_order_values_are_roll_values_and_rankings_follow_them() {
         let s = OreSettings::default();
         let entrants = [
-            Entrant { id: 1, stat: 3, power_penalty: false },
-            Entrant { id: 2, stat: 6, power_penalty: false },
-            Entrant { id: 3, stat: 8, power_penalty: false },
+            Entrant {
+                id: 1,
+                stat: 3,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 2,
+                stat: 6,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 3,
+                stat: 8,
+                power_penalty: false,
+            },
         ];
         let mut rng = StdRng::seed_from_u64(10);
         let r = roll_order(OrderKind::Outthink, &entrants, &s, &mut rng).unwrap();
@@ -428,10 +444,21 @@ mod tests {
             assert_eq!(e.value, read(&e.faces).value());
             assert_eq!(e.faces.len() as u32, e.stat);
         }
-        let values: Vec<u32> = r.ranking.iter().map(|&id| r.value_of(id).unwrap()).collect();
+        let values: Vec<u32> = r
+            .ranking
+            .iter()
+            .map(|&id| r.value_of(id).unwrap())
+            .collect();
         assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
-        let call: Vec<u32> = r.call_order().iter().map(|&id| r.value_of(id).unwrap()).collect();
-        assert!(call.windows(2).all(|w| w[0] <= w[1]), "call phase is ascending");
+        let call: Vec<u32> = r
+            .call_order()
+            .iter()
+            .map(|&id| r.value_of(id).unwrap())
+            .collect();
+        assert!(
+            call.windows(2).all(|w| w[0] <= w[1]),
+            "call phase is ascending"
+        );
         assert_eq!(r.resolution_order(&s), r.ranking);
         let mut asc = s.clone();
         asc.set("vv_initiative_order", "ascending").unwrap();
@@ -441,28 +468,44 @@ mod tests {
     #[test]
     fn a_o14_ties_go_to_the_higher_stat_then_a_reroll() {
         let s = OreSettings::default();
-        // Zero-die pools always tie at value 0, so the stat (here equal to
-        // the pool cap's victims) decides: ids with a capped stat roll 10 dice.
+        // Zero-die pools always tie at value 0 and cannot re-roll: input order.
         let entrants = [
-            Entrant { id: 7, stat: 0, power_penalty: false },
-            Entrant { id: 8, stat: 0, power_penalty: false },
+            Entrant {
+                id: 7,
+                stat: 0,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 8,
+                stat: 0,
+                power_penalty: false,
+            },
         ];
         let mut rng = StdRng::seed_from_u64(3);
         let r = roll_order(OrderKind::Initiative, &entrants, &s, &mut rng).unwrap();
         assert_eq!(r.ranking, vec![7, 8]);
         assert!(r.ties[0].fell_back_to_input_order);
+        assert!(!r.ties[0].by_stat);
 
-        // Same value, different stats: the higher stat wins without a re-roll.
-        // One-die pools with power penalty roll 0 dice: both value 0.
+        // Both roll no dice (stat 1 with the -1 Power penalty, stat 0), so
+        // both are worth 0: the higher stat goes first, no re-roll needed.
         let entrants = [
-            Entrant { id: 1, stat: 1, power_penalty: true },
-            Entrant { id: 2, stat: 2, power_penalty: false },
+            Entrant {
+                id: 2,
+                stat: 0,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 1,
+                stat: 1,
+                power_penalty: true,
+            },
         ];
-        let mut tb = s.clone();
-        tb.max_pool = 1; // id 2 rolls 1 die; id 1 rolls 0 → no tie
-        let r = roll_order(OrderKind::Initiative, &entrants, &tb, &mut rng).unwrap();
-        assert_eq!(r.ranking, vec![2, 1]);
-        assert!(r.ties.is_empty());
+        let r = roll_order(OrderKind::Initiative, &entrants, &s, &mut rng).unwrap();
+        assert_eq!(r.ranking, vec![1, 2]);
+        assert!(r.ties[0].by_stat);
+        assert!(r.ties[0].rerolls.is_empty());
+        assert_eq!(r.call_order(), vec![2, 1]);
     }
 
     #[test]
@@ -471,9 +514,21 @@ mod tests {
         // and between different stats, so the stat path runs.
         let s = OreSettings::default();
         let entrants = [
-            Entrant { id: 1, stat: 1, power_penalty: false },
-            Entrant { id: 2, stat: 1, power_penalty: false },
-            Entrant { id: 3, stat: 2, power_penalty: false },
+            Entrant {
+                id: 1,
+                stat: 1,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 2,
+                stat: 1,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 3,
+                stat: 2,
+                power_penalty: false,
+            },
         ];
         let mut saw_reroll = false;
         let mut saw_stat = false;
@@ -512,8 +567,16 @@ mod tests {
         let mut s = OreSettings::default();
         s.set("vv_tie_break", "reroll").unwrap();
         let entrants = [
-            Entrant { id: 1, stat: 1, power_penalty: false },
-            Entrant { id: 2, stat: 2, power_penalty: false },
+            Entrant {
+                id: 1,
+                stat: 1,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 2,
+                stat: 2,
+                power_penalty: false,
+            },
         ];
         let mut saw = false;
         for seed in 0..200 {
@@ -533,15 +596,31 @@ mod tests {
         let s = OreSettings::default();
         let mut rng = StdRng::seed_from_u64(1);
         let dup = [
-            Entrant { id: 1, stat: 3, power_penalty: false },
-            Entrant { id: 1, stat: 4, power_penalty: false },
+            Entrant {
+                id: 1,
+                stat: 3,
+                power_penalty: false,
+            },
+            Entrant {
+                id: 1,
+                stat: 4,
+                power_penalty: false,
+            },
         ];
         assert!(roll_order(OrderKind::Outthink, &dup, &s, &mut rng).is_err());
-        let big = [Entrant { id: 1, stat: 14, power_penalty: false }];
+        let big = [Entrant {
+            id: 1,
+            stat: 14,
+            power_penalty: false,
+        }];
         let r = roll_order(OrderKind::Outthink, &big, &s, &mut rng).unwrap();
         assert_eq!(r.entries[0].pool, 10);
         assert_eq!(r.warnings.len(), 1);
-        let pen = [Entrant { id: 1, stat: 4, power_penalty: true }];
+        let pen = [Entrant {
+            id: 1,
+            stat: 4,
+            power_penalty: true,
+        }];
         let r = roll_order(OrderKind::Initiative, &pen, &s, &mut rng).unwrap();
         assert_eq!(r.entries[0].pool, 3);
         assert!(roll_order(OrderKind::Outthink, &[], &s, &mut rng)

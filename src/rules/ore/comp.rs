@@ -20,7 +20,9 @@ impl OreSheet {
         rng: &mut R,
     ) -> Result<Vec<OreEvent>, RuleError> {
         if self.conditions.dead || self.conditions.deleted {
-            return Err(RuleError::new("A dead or deleted entity cannot use a COMP."));
+            return Err(RuleError::new(
+                "A dead or deleted entity cannot use a COMP.",
+            ));
         }
         if self.comp.session_active {
             return Err(RuleError::new("Your COMP is already running."));

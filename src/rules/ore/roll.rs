@@ -11,8 +11,8 @@
 //! pattern for a Special action (VV-6), Free actions, and Close. Each die is
 //! used once (VV-7).
 
-use super::events::OreEvent;
 use super::damage::suggested_damage;
+use super::events::OreEvent;
 use super::sets::{
     match_pattern, modify_face, pick, read, CacheCost, Candidate, Pattern, Reading, Set,
     SetRequirement,
@@ -336,7 +336,9 @@ impl OreRoll {
                 return Err(RuleError::new("Choose a stat or a number of dice to roll."))
             }
         };
-        let cap = settings.max_pool.clamp(1, super::settings::MAX_SUPPORTED_POOL);
+        let cap = settings
+            .max_pool
+            .clamp(1, super::settings::MAX_SUPPORTED_POOL);
         let mut events = Vec::new();
         let mut warnings = Vec::new();
         let capped = requested > cap;
@@ -481,7 +483,11 @@ impl OreRoll {
                 let running = sheet.comp.session_active;
                 a.add_cache = running && !sheet.cache.is_empty();
                 a.load = running && any_unused;
-                a.basic = if room { self.reading().sets } else { Vec::new() };
+                a.basic = if room {
+                    self.reading().sets
+                } else {
+                    Vec::new()
+                };
                 a.special = room && any_unused;
                 a.minor = room && any_unused;
                 a.modify_face = any_unused;
@@ -565,15 +571,17 @@ impl OreRoll {
                 )));
             }
             if list[..k].contains(&i) {
-                return Err(RuleError::new(format!(
-                    "The same {what} was chosen twice."
-                )));
+                return Err(RuleError::new(format!("The same {what} was chosen twice.")));
             }
         }
         Ok(())
     }
 
-    fn add_cache(&mut self, sheet: &mut OreSheet, cache: &[usize]) -> Result<Vec<OreEvent>, RuleError> {
+    fn add_cache(
+        &mut self,
+        sheet: &mut OreSheet,
+        cache: &[usize],
+    ) -> Result<Vec<OreEvent>, RuleError> {
         if !sheet.comp.session_active {
             return Err(RuleError::new(
                 "Your COMP is not running, so you have no cache dice.",
@@ -654,14 +662,14 @@ impl OreRoll {
     }
 
     fn modify(&mut self, die: usize, delta: i32) -> Result<Vec<OreEvent>, RuleError> {
-        let d = self
-            .register
-            .get_mut(die)
-            .ok_or_else(|| RuleError::new(format!("There is no register die number {}.", die.saturating_add(1))))?;
+        let d = self.register.get_mut(die).ok_or_else(|| {
+            RuleError::new(format!(
+                "There is no register die number {}.",
+                die.saturating_add(1)
+            ))
+        })?;
         if !d.is_unused() {
-            return Err(RuleError::new(
-                "Only an unused die's face can be changed.",
-            ));
+            return Err(RuleError::new("Only an unused die's face can be changed."));
         }
         let from = d.face;
         d.face = modify_face(from, delta, self.settings.face_modifier_bounds);
@@ -883,12 +891,19 @@ impl OreRoll {
             .map(|c| c.index)
     }
 
-    fn minor(&mut self, die: Option<usize>, label: Option<String>) -> Result<Vec<OreEvent>, RuleError> {
+    fn minor(
+        &mut self,
+        die: Option<usize>,
+        label: Option<String>,
+    ) -> Result<Vec<OreEvent>, RuleError> {
         let label = check_label(&label)?;
         let i = match die {
             Some(i) => {
                 let d = self.register.get(i).ok_or_else(|| {
-                    RuleError::new(format!("There is no register die number {}.", i.saturating_add(1)))
+                    RuleError::new(format!(
+                        "There is no register die number {}.",
+                        i.saturating_add(1)
+                    ))
                 })?;
                 if !d.is_unused() {
                     return Err(RuleError::new(format!(
@@ -898,9 +913,9 @@ impl OreRoll {
                 }
                 i
             }
-            None => self.default_minor_die().ok_or_else(|| {
-                RuleError::new("There is no unused die left for a Minor action.")
-            })?,
+            None => self
+                .default_minor_die()
+                .ok_or_else(|| RuleError::new("There is no unused die left for a Minor action."))?,
         };
         let face = self.register[i].face;
         let broke = self.reading().sets.into_iter().find(|s| s.height == face);

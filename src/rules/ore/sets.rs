@@ -17,9 +17,7 @@ pub const FACES: u32 = 10;
 /// A group of dice showing the same face: `width` dice of face `height`.
 ///
 /// Ordering (derived: width, then height) is the comparison order of VV-4.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Set {
     /// How many dice (2 = dub, 3 = trip, 4 = quad, 5 = quint; 1 = a loose die).
     pub width: u32,
@@ -282,7 +280,9 @@ impl Pattern {
         if let Some(rest) = t.strip_prefix("run") {
             let words: Vec<&str> = rest.split_whitespace().collect();
             let bad = || {
-                RuleError::new("Write a run as \"run 3\" or \"run 3 from 7\" (3 consecutive faces from 7).")
+                RuleError::new(
+                    "Write a run as \"run 3\" or \"run 3 from 7\" (3 consecutive faces from 7).",
+                )
             };
             let length: u32 = words.first().ok_or_else(bad)?.parse().map_err(|_| bad())?;
             let start = match words.get(1..) {
@@ -331,7 +331,9 @@ impl Pattern {
                     )));
                 }
                 if faces.iter().any(|f| !(1..=FACES).contains(f)) {
-                    return Err(RuleError::new("Every face in a pattern must be from 1 to 10."));
+                    return Err(RuleError::new(
+                        "Every face in a pattern must be from 1 to 10.",
+                    ));
                 }
             }
             Pattern::Run { length, start } => {
@@ -419,7 +421,11 @@ pub struct Candidate {
 /// positions in the order of `faces`, or `None` if the dice are not there.
 pub fn pick(candidates: &[Candidate], faces: &[u32], cost: CacheCost) -> Option<Vec<usize>> {
     let pool: Vec<Candidate> = match cost {
-        CacheCost::All => candidates.iter().copied().filter(|c| c.from_cache).collect(),
+        CacheCost::All => candidates
+            .iter()
+            .copied()
+            .filter(|c| c.from_cache)
+            .collect(),
         _ => candidates.to_vec(),
     };
     // Which face (if any) gets a forced cache die for CacheCost::One.
@@ -664,7 +670,14 @@ mod tests {
             "run of 3 from 7"
         );
         for bad in [
-            "", "7a7", "11,2", "run", "run x", "run 1", "run 3 from 9", "run 3 to 4",
+            "",
+            "7a7",
+            "11,2",
+            "run",
+            "run x",
+            "run 1",
+            "run 3 from 9",
+            "run 3 to 4",
         ] {
             assert!(Pattern::parse(bad).is_err(), "{bad:?} should be rejected");
         }

@@ -275,38 +275,22 @@ impl OreSettings {
                 }
                 self.max_pool = n;
             }
-            "face_modifier_bounds" => {
-                self.face_modifier_bounds = FaceBounds::parse(&full, value)?
-            }
+            "face_modifier_bounds" => self.face_modifier_bounds = FaceBounds::parse(&full, value)?,
             "allow_split_sets" => self.allow_split_sets = parse_bool(&full, value)?,
             "cache_consumed_on_use" => self.cache_consumed_on_use = parse_bool(&full, value)?,
             "fault_counts_toward_cache" => {
                 self.fault_counts_toward_cache = parse_bool(&full, value)?
             }
-            "fault_check" => {
-                self.fault_check = FaultCheck::parse(&full, value)?
-            }
+            "fault_check" => self.fault_check = FaultCheck::parse(&full, value)?,
             "error_dice_stacking" => {
                 self.error_dice_stacking = ErrorDiceStacking::parse(&full, value)?
             }
-            "tie_break" => {
-                self.tie_break = TieBreak::parse(&full, value)?
-            }
-            "initiative_order" => {
-                self.initiative_order = InitiativeOrder::parse(&full, value)?
-            }
-            "default_damage" => {
-                self.default_damage = DefaultDamage::parse(&full, value)?
-            }
-            "defense_mode" => {
-                self.defense_mode = DefenseMode::parse(&full, value)?
-            }
-            "power_penalty" => {
-                self.power_penalty = PowerPenalty::parse(&full, value)?
-            }
-            "repair_check" => {
-                self.repair_check = RepairCheck::parse(&full, value)?
-            }
+            "tie_break" => self.tie_break = TieBreak::parse(&full, value)?,
+            "initiative_order" => self.initiative_order = InitiativeOrder::parse(&full, value)?,
+            "default_damage" => self.default_damage = DefaultDamage::parse(&full, value)?,
+            "defense_mode" => self.defense_mode = DefenseMode::parse(&full, value)?,
+            "power_penalty" => self.power_penalty = PowerPenalty::parse(&full, value)?,
+            "repair_check" => self.repair_check = RepairCheck::parse(&full, value)?,
             "diagonal_adjacency" => self.diagonal_adjacency = parse_bool(&full, value)?,
             _ => {
                 return Err(RuleError::new(format!(

@@ -585,9 +585,7 @@ impl OreSheet {
         let cur = u32::try_from(current)
             .ok()
             .filter(|c| *c <= max)
-            .ok_or_else(|| {
-                RuleError::new(format!("{} must be from 0 to {max}.", t.name()))
-            })?;
+            .ok_or_else(|| RuleError::new(format!("{} must be from 0 to {max}.", t.name())))?;
         self.track_mut(t).current = cur;
         Ok(())
     }
@@ -606,9 +604,8 @@ impl OreSheet {
 
     /// Sets the battery's full life (≥ 0); the charge left is lowered to fit.
     pub fn set_battery_max(&mut self, max: i64) -> Result<(), RuleError> {
-        let m = u32::try_from(max).map_err(|_| {
-            RuleError::new("Battery life must be a whole number of 0 or more.")
-        })?;
+        let m = u32::try_from(max)
+            .map_err(|_| RuleError::new("Battery life must be a whole number of 0 or more."))?;
         self.comp.battery_max = m;
         self.comp.battery_current = self.comp.battery_current.min(m);
         Ok(())
@@ -628,7 +625,9 @@ impl OreSheet {
     pub fn add_chip(&mut self, name: &str) -> Result<(), RuleError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 100 {
-            return Err(RuleError::new("A Chip needs a name of 1 to 100 characters."));
+            return Err(RuleError::new(
+                "A Chip needs a name of 1 to 100 characters.",
+            ));
         }
         if self.comp.chips.len() >= self.comp.processing_power as usize {
             return Err(RuleError::new(format!(
@@ -705,7 +704,9 @@ impl OreSheet {
         if self.cache.iter().any(|d| !(1..=10).contains(&d.face))
             || self.fault_dice.iter().any(|f| !(1..=10).contains(f))
         {
-            return Err(RuleError::new("Every cache and Fault die must show 1 to 10."));
+            return Err(RuleError::new(
+                "Every cache and Fault die must show 1 to 10.",
+            ));
         }
         Ok(())
     }
@@ -723,11 +724,14 @@ mod tests {
         assert_eq!(stats.get(Stat::Wit), 3);
         stats.set(Stat::Wit, 40).unwrap();
         let s = OreSheet::new(stats);
-        assert_eq!(s.defenses, Defenses {
-            defense: 1,
-            integrity: 0,
-            resolve: 0
-        });
+        assert_eq!(
+            s.defenses,
+            Defenses {
+                defense: 1,
+                integrity: 0,
+                resolve: 0
+            }
+        );
         assert_eq!(s.vitality, Track::full(5));
         assert_eq!(s.comp.thread_count, 1);
         assert!(s.living && !s.mob_mode);
@@ -743,7 +747,10 @@ mod tests {
         s.comp.processing_power = 1;
         s.add_chip("Blade").unwrap();
         let err = s.add_chip("Gun").unwrap_err();
-        assert_eq!(err.message, "The COMP's Processing Power allows only 1 Chips.");
+        assert_eq!(
+            err.message,
+            "The COMP's Processing Power allows only 1 Chips."
+        );
         s.comp.battery_current = 8;
         s.set_battery_max(5).unwrap();
         assert_eq!(s.comp.battery_current, 5);

@@ -1,0 +1,313 @@
+//! Exact odds for Virtual Veil rolls (spec §5.2 table, §7, A-O1, A-O21).
+//!
+//! Everything is counted exactly over the 10^N equally likely outcomes of N
+//! d10s, with integer arithmetic (u128; 10^38 still fits), then divided once.
+//! The count of outcomes where every face shows at most `cap[f]` times is a
+//! product of exponential generating functions; it is computed face by face:
+//! `ways_f(m) = Σ_j C(m, j) · ways_{f-1}(m − j)` for `j ≤ cap[f]`.
+//!
+//! Supported pools: 0 to [`ODDS_MAX_DICE`] dice (above `vv_max_pool`'s own
+//! limit); larger pools are refused with an error by the `try_` functions.
+
+use super::sets::FACES;
+use super::settings::RepairCheck;
+use crate::rules::RuleError;
+
+/// The largest pool the exact odds support.
+pub const ODDS_MAX_DICE: u32 = 30;
+
+fn too_many(dice: u32) -> RuleError {
+    RuleError::new(format!(
+        "Odds can be computed for at most {ODDS_MAX_DICE} dice, not {dice}."
+    ))
+}
+
+/// 10^n, the number of outcomes of n d10s, exactly (n ≤ 38).
+pub fn outcomes(dice: u32) -> Result<u128, RuleError> {
+    if dice > ODDS_MAX_DICE {
+        return Err(too_many(dice));
+    }
+    Ok(10u128.pow(dice))
+}
+
+/// Pascal's triangle up to row n.
+fn binomials(n: usize) -> Vec<Vec<u128>> {
+    let mut rows: Vec<Vec<u128>> = Vec::with_capacity(n + 1);
+    for m in 0..=n {
+        let mut row = vec![1u128; m + 1];
+        for j in 1..m {
+            row[j] = rows[m - 1][j - 1] + rows[m - 1][j];
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// Outcomes of `dice` d10s (out of 10^dice) in which face f + 1 shows at most
+/// `caps[f]` times, for every face. Needs `dice ≤ ODDS_MAX_DICE`.
+fn count_capped(dice: u32, caps: &[u32; 10], binom: &[Vec<u128>]) -> u128 {
+    let n = dice as usize;
+    // ways[m]: ways to give m labelled dice faces among those processed so far.
+    let mut ways = vec![0u128; n + 1];
+    ways[0] = 1;
+    let mut next = vec![0u128; n + 1];
+    for &cap in caps {
+        let cap = cap as usize;
+        for m in 0..=n {
+            let mut total = 0u128;
+            for j in 0..=cap.min(m) {
+                // Every term is at most 10^n ≤ 10^30, far below u128::MAX.
+                total = total.saturating_add(binom[m][j].saturating_mul(ways[m - j]));
+            }
+            next[m] = total;
+        }
+        std::mem::swap(&mut ways, &mut next);
+    }
+    ways[n]
+}
+
+/// Exact counts for the widest set: element k − 1 is the number of outcomes
+/// (out of 10^dice) whose widest set is exactly k dice wide; k = 1 means no
+/// set (A-O1). For 0 dice: `[1]` (the single empty outcome has no set).
+pub fn widest_counts(dice: u32) -> Result<Vec<u128>, RuleError> {
+    if dice > ODDS_MAX_DICE {
+        return Err(too_many(dice));
+    }
+    if dice == 0 {
+        return Ok(vec![1]);
+    }
+    let binom = binomials(dice as usize);
+    let total = 10u128.pow(dice);
+    // at_most[k] = outcomes with every face shown ≤ k times.
+    let mut at_most = Vec::with_capacity(dice as usize + 1);
+    at_most.push(0u128);
+    for k in 1..dice {
+        at_most.push(count_capped(dice, &[k; 10], &binom));
+    }
+    at_most.push(total);
+    Ok((1..=dice as usize)
+        .map(|k| at_most[k] - at_most[k - 1])
+        .collect())
+}
+
+/// Like [`widest_pmf`], but refuses pools above [`ODDS_MAX_DICE`].
+pub fn try_widest_pmf(dice: u32) -> Result<Vec<f64>, RuleError> {
+    let total = outcomes(dice)? as f64;
+    Ok(widest_counts(dice)?
+        .into_iter()
+        .map(|c| c as f64 / total)
+        .collect())
+}
+
+/// The exact distribution of the widest set of `dice` d10s: element k − 1 is
+/// P(widest set is exactly k wide), k = 1 meaning no set (A-O1). Row N of the
+/// 004 table is the first six elements for N dice.
+///
+/// Returns an empty vector above [`ODDS_MAX_DICE`] (use [`try_widest_pmf`]
+/// for an error message).
+pub fn widest_pmf(dice: u32) -> Vec<f64> {
+    try_widest_pmf(dice).unwrap_or_default()
+}
+
+/// Like [`at_least_width`], but refuses pools above [`ODDS_MAX_DICE`].
+pub fn try_at_least_width(dice: u32, width: u32) -> Result<f64, RuleError> {
+    try_at_least_width_height(dice, width, 1)
+}
+
+/// P(some set is at least `width` dice wide) with `dice` d10s; widths of 0
+/// or 1 give 1. NaN above [`ODDS_MAX_DICE`] (see [`try_at_least_width`]).
+pub fn at_least_width(dice: u32, width: u32) -> f64 {
+    try_at_least_width(dice, width).unwrap_or(f64::NAN)
+}
+
+/// Like [`at_least_width_height`], but refuses pools above [`ODDS_MAX_DICE`]
+/// and heights outside 1-10.
+pub fn try_at_least_width_height(dice: u32, width: u32, height: u32) -> Result<f64, RuleError> {
+    let total = outcomes(dice)?;
+    if !(1..=FACES).contains(&height) {
+        return Err(RuleError::new("The minimum height must be from 1 to 10."));
+    }
+    if width <= 1 {
+        return Ok(1.0);
+    }
+    if width > dice {
+        return Ok(0.0);
+    }
+    // Complement: every face ≥ height shows fewer than `width` times.
+    let mut caps = [dice; 10];
+    for (f, cap) in caps.iter_mut().enumerate() {
+        if f as u32 + 1 >= height {
+            *cap = width - 1;
+        }
+    }
+    let binom = binomials(dice as usize);
+    let fail = count_capped(dice, &caps, &binom);
+    Ok((total - fail) as f64 / total as f64)
+}
+
+/// P(some set is at least `width` wide with height ≥ `height`) — the chance
+/// of meeting a difficulty with `min_width` and `min_height` (A-O3). NaN for
+/// unsupported input (see [`try_at_least_width_height`]).
+pub fn at_least_width_height(dice: u32, width: u32, height: u32) -> f64 {
+    try_at_least_width_height(dice, width, height).unwrap_or(f64::NAN)
+}
+
+/// P(some set (width ≥ 2) is worth at least `value` = 10 × width + height).
+pub fn try_at_least_set_value(dice: u32, value: u32) -> Result<f64, RuleError> {
+    let total = outcomes(dice)?;
+    let mut caps = [0u32; 10];
+    for (f, cap) in caps.iter_mut().enumerate() {
+        let h = f as u32 + 1;
+        // Width needed at this height: 10w + h ≥ value, and w ≥ 2.
+        let need = value.saturating_sub(h).div_ceil(10).max(2);
+        *cap = need - 1;
+    }
+    let binom = binomials(dice as usize);
+    let fail = count_capped(dice, &caps, &binom);
+    Ok((total - fail) as f64 / total as f64)
+}
+
+/// The chance a Cyber repair check passes (A-O21) with `dice` Engineering
+/// dice when restoring to `target_value`, under `vv_repair_check`.
+pub fn repair_odds(dice: u32, target_value: u32, mode: RepairCheck) -> Result<f64, RuleError> {
+    if target_value == 0 {
+        return Err(RuleError::new("The Cyber value restored to is at least 1."));
+    }
+    if mode == RepairCheck::SetValue || target_value > FACES {
+        try_at_least_set_value(dice, target_value.saturating_add(10))
+    } else {
+        try_at_least_width_height(dice, 2, target_value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute force over all 10^n outcomes (small n only).
+    fn brute_widest(n: u32) -> Vec<u128> {
+        let mut counts = vec![0u128; n.max(1) as usize];
+        for per_face in all_outcomes(n) {
+            let w = *per_face.iter().max().unwrap();
+            counts[(w.max(1) - 1) as usize] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn a_o1_exact_counts_match_brute_force() {
+        for n in 0..=6 {
+            assert_eq!(widest_counts(n).unwrap(), brute_widest(n), "{n} dice");
+        }
+    }
+
+    #[test]
+    fn counts_add_up_and_closed_forms_hold_to_the_largest_pool() {
+        for n in 1..=ODDS_MAX_DICE {
+            let c = widest_counts(n).unwrap();
+            assert_eq!(c.iter().sum::<u128>(), 10u128.pow(n), "{n}");
+            // All dice the same face: 10 outcomes.
+            assert_eq!(*c.last().unwrap(), 10, "{n}");
+            // No set: 10!/(10-n)! outcomes, 0 beyond 10 dice.
+            let no_set: u128 = if n <= 10 {
+                (0..n as u128).map(|i| 10 - i).product()
+            } else {
+                0
+            };
+            assert_eq!(c[0], no_set, "{n}");
+            let p = widest_pmf(n);
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn unsupported_pools_are_refused() {
+        assert!(widest_pmf(ODDS_MAX_DICE + 1).is_empty());
+        let err = try_widest_pmf(31).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Odds can be computed for at most 30 dice, not 31."
+        );
+        assert!(at_least_width(31, 2).is_nan());
+        assert!(at_least_width_height(5, 2, 11).is_nan());
+        assert!(widest_pmf(u32::MAX).is_empty());
+    }
+
+    /// Face counts (index 1-10) of every outcome of n dice.
+    fn all_outcomes(n: u32) -> impl Iterator<Item = [u32; 11]> {
+        (0..10u64.pow(n)).map(move |code| {
+            let mut c = code;
+            let mut per_face = [0u32; 11];
+            for _ in 0..n {
+                per_face[(c % 10 + 1) as usize] += 1;
+                c /= 10;
+            }
+            per_face
+        })
+    }
+
+    #[test]
+    fn at_least_width_height_matches_brute_force() {
+        for n in 0..=5u32 {
+            // hits[w][h]
+            let mut hits = [[0u64; 11]; 7];
+            for per_face in all_outcomes(n) {
+                for (w, row) in hits.iter_mut().enumerate() {
+                    for (h, cell) in row.iter_mut().enumerate().skip(1) {
+                        let ok = w <= 1 || (h..=10).any(|f| per_face[f] >= w as u32);
+                        *cell += u64::from(ok);
+                    }
+                }
+            }
+            for (w, row) in hits.iter().enumerate() {
+                for (h, &cell) in row.iter().enumerate().skip(1) {
+                    let want = cell as f64 / 10f64.powi(n as i32);
+                    let got = at_least_width_height(n, w as u32, h as u32);
+                    assert!((got - want).abs() < 1e-12, "n={n} w={w} h={h}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn at_least_set_value_matches_brute_force() {
+        let values = [0u32, 21, 25, 30, 31, 35, 40, 41, 51];
+        for n in 0..=5u32 {
+            let mut hits = [0u64; 9];
+            for per_face in all_outcomes(n) {
+                for (k, &value) in values.iter().enumerate() {
+                    let ok = (1..=10u32).any(|f| {
+                        let w = per_face[f as usize];
+                        w >= 2 && 10 * w + f >= value
+                    });
+                    hits[k] += u64::from(ok);
+                }
+            }
+            for (k, &value) in values.iter().enumerate() {
+                let want = hits[k] as f64 / 10f64.powi(n as i32);
+                let got = try_at_least_set_value(n, value).unwrap();
+                assert!((got - want).abs() < 1e-12, "n={n} value={value}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_o21_repair_odds_follow_the_mode() {
+        // Height mode, V ≤ 10: a set of height ≥ V.
+        assert_eq!(
+            repair_odds(6, 7, RepairCheck::Height).unwrap(),
+            at_least_width_height(6, 2, 7)
+        );
+        // V > 10 always needs a set value ≥ 10 + V.
+        assert_eq!(
+            repair_odds(6, 12, RepairCheck::Height).unwrap(),
+            try_at_least_set_value(6, 22).unwrap()
+        );
+        // set_value mode, V = 5: any dub (worth ≥ 21) is ≥ 15.
+        assert_eq!(
+            repair_odds(6, 5, RepairCheck::SetValue).unwrap(),
+            at_least_width(6, 2)
+        );
+        assert!(repair_odds(6, 0, RepairCheck::Height).is_err());
+    }
+}

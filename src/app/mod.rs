@@ -48,13 +48,13 @@ pub enum RngSource {
     Os,
     /// A seeded stream: every action forks the next generator from it, so a
     /// sequence of actions is reproducible.
-    Seeded(Mutex<StdRng>),
+    Seeded(Mutex<Box<StdRng>>),
 }
 
 impl RngSource {
     /// A seeded source.
     pub fn seeded(seed: u64) -> Self {
-        RngSource::Seeded(Mutex::new(StdRng::seed_from_u64(seed)))
+        RngSource::Seeded(Mutex::new(Box::new(StdRng::seed_from_u64(seed))))
     }
 
     /// A generator for one action.
@@ -63,7 +63,7 @@ impl RngSource {
             RngSource::Os => StdRng::from_os_rng(),
             RngSource::Seeded(m) => {
                 let mut parent = m.lock().unwrap_or_else(|e| e.into_inner());
-                StdRng::from_rng(&mut *parent)
+                StdRng::from_rng(&mut **parent)
             }
         }
     }

@@ -534,14 +534,14 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let fault = {
         let mut faults = lock(&inner.faults);
         let pos = faults.iter().position(|f| path.contains(&f.path_contains));
-        pos.and_then(|i| {
+        pos.map(|i| {
             let f = &mut faults[i];
             f.times = f.times.saturating_sub(1);
             let out = f.clone();
             if f.times == 0 {
                 faults.remove(i);
             }
-            Some(out)
+            out
         })
     };
     let (status, reply) = match fault {

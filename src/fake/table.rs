@@ -767,7 +767,9 @@ impl Table {
                     .is_some_and(|n| n.eq_ignore_ascii_case(raw))
                     || c.get("value").is_some_and(|v| {
                         v.as_str()
-                            .map_or(v.to_string() == raw, |s| s.eq_ignore_ascii_case(raw))
+                            .map_or(raw.parse::<f64>().ok() == v.as_f64(), |s| {
+                                s.eq_ignore_ascii_case(raw)
+                            })
                     })
             });
             return match hit {

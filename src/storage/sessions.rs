@@ -26,17 +26,36 @@ pub struct Session {
     pub expires_at: Option<i64>,
 }
 
+/// A session about to be stored.
+#[derive(Debug, Clone, Copy)]
+pub struct NewSession<'a> {
+    /// The guild.
+    pub guild_id: i64,
+    /// The channel.
+    pub channel_id: i64,
+    /// Who starts it.
+    pub owner_id: i64,
+    /// The owning system's kind.
+    pub kind: &'a str,
+    /// Initial state, JSON.
+    pub state: &'a str,
+    /// Expiry time, if any.
+    pub expires_at: Option<i64>,
+    /// Now (ms since epoch).
+    pub now: i64,
+}
+
 /// Inserts a new session at version 0 and returns its id.
-pub async fn insert(
-    tx: &mut Tx,
-    guild_id: i64,
-    channel_id: i64,
-    owner_id: i64,
-    kind: &str,
-    state: &str,
-    expires_at: Option<i64>,
-    now: i64,
-) -> Result<i64, StorageError> {
+pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError> {
+    let NewSession {
+        guild_id,
+        channel_id,
+        owner_id,
+        kind,
+        state,
+        expires_at,
+        now,
+    } = s;
     let row = sqlx::query(
         "INSERT INTO sessions (guild_id, channel_id, owner_id, kind, state, version, status, created_at, updated_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, 0, 'open', $6, $6, $7) RETURNING id",

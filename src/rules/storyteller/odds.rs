@@ -30,8 +30,8 @@
 //! with [`bonus_dice_at_least`]), far under the 1e-12 accuracy promised, so
 //! the odds ignore it.
 //!
-//! Cost: O(k·(T+n)² + n·(T+n)²/2) multiply-adds; at 50 dice, threshold 0 and
-//! 5 specialties that is about 70 000, a few tens of microseconds.
+//! Cost: about k·(T+n)²/2 + n·(T+n)²/2 − n³/3 multiply-adds; at 50 dice,
+//! threshold 0 and 5 specialties that is about 30 000, tens of microseconds.
 
 use serde::{Deserialize, Serialize};
 
@@ -150,17 +150,19 @@ pub fn roll_odds_per_ten(pool: u32, difficulty: u32, threshold: u32, k: u32) -> 
     let mut success = 0.0;
     let mut failure = 0.0;
     let mut botch = 0.0;
-    // r = Q^m for m = 0..=n, with b = n - m botching dice.
+    // r = Q^m for m = 0..=n, with b = n - m botching dice. With b botches
+    // only S ≤ t + b matters, so Q^m is kept to degree t + n - m: each step
+    // needs no more of Q^(m-1) than the previous step kept.
     let mut r = vec![0.0; top + 1];
     r[0] = 1.0;
     for m in 0..=n {
-        if m > 0 {
-            r = mul_truncated(&r, &qpoly, top);
-        }
         let b = n - m;
+        let cut = t + b; // success ⇔ S > cut
+        if m > 0 {
+            r = mul_truncated(&r, &qpoly, cut);
+        }
         let w = binomial_coefficient(n, b) * 0.1f64.powi(b as i32);
         let mass = 0.9f64.powi(m as i32);
-        let cut = t + b; // success ⇔ S > cut
         let below: f64 = r[..cut].iter().sum();
         let at = r[cut];
         let above = (mass - below - at).max(0.0);
@@ -207,14 +209,15 @@ fn bonus_tree_power(p: f64, q: f64, k: usize, top: usize) -> Vec<f64> {
     pw.pop().unwrap_or(one)
 }
 
+/// The product of two series, kept to degree `top`.
 fn mul_truncated(a: &[f64], b: &[f64], top: usize) -> Vec<f64> {
     let mut out = vec![0.0; top + 1];
     for (i, &x) in a.iter().enumerate().take(top + 1) {
         if x == 0.0 {
             continue;
         }
-        for (j, &y) in b.iter().enumerate().take(top + 1 - i) {
-            out[i + j] += x * y;
+        for (o, &y) in out[i..].iter_mut().zip(b) {
+            *o += x * y;
         }
     }
     out

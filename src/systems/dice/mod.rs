@@ -57,13 +57,15 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     let mut tx = app.db.write().await?;
     let id = storage::sessions::insert(
         &mut tx,
-        caller.guild_id,
-        caller.channel_id,
-        caller.user_id,
-        KIND,
-        &json,
-        None,
-        now,
+        storage::sessions::NewSession {
+            guild_id: caller.guild_id,
+            channel_id: caller.channel_id,
+            owner_id: caller.user_id,
+            kind: KIND,
+            state: &json,
+            expires_at: None,
+            now,
+        },
     )
     .await?;
     log(&mut tx, caller, id, "roll", &state, now).await?;

@@ -1,0 +1,28 @@
+//! Shared helpers: a fresh table per test, and the end-of-test checks.
+
+use kismet::fake::table::{Table, TableOptions};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh database path for one test.
+pub fn db_path(tag: &str) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("kismet-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{tag}-{n}.db"))
+}
+
+/// A table with a seeded bot on a fresh database.
+pub async fn table(tag: &str, seed: u64) -> Table {
+    let mut opts = TableOptions::new(db_path(tag));
+    opts.seed = Some(seed);
+    Table::start(opts).await.expect("table starts")
+}
+
+/// Fails the test if any request the bot sent broke Discord's schema.
+pub fn assert_schema_clean(table: &Table) {
+    let v = table.fake.violations();
+    assert!(v.is_empty(), "schema violations:\n{}", v.join("\n"));
+}

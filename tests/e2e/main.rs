@@ -1,0 +1,6 @@
+//! End-to-end tests: the real serenity/poise bot against the fake Discord
+//! on 127.0.0.1, every request body validated against Discord's OpenAPI
+//! schema. One test binary (linking is the slow part of a build).
+
+mod common;
+mod skeleton;

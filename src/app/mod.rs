@@ -5,8 +5,18 @@
 //! Module map:
 //! - [`view`]: the embed/button model and Discord's size limits.
 //! - [`component`]: the custom_id format and the global click dispatcher.
+//! - [`settings`]: guild settings (shared and per system).
+//! - [`rights`]: who is the FC.
+//! - [`characters`]: finding, creating and saving sheets.
+//! - [`sessions`]: creating and saving interactive sessions.
+//! - [`log`]: writing the roll log.
 
+pub mod characters;
 pub mod component;
+pub mod log;
+pub mod rights;
+pub mod sessions;
+pub mod settings;
 pub mod view;
 
 use rand::rngs::StdRng;

@@ -8,12 +8,13 @@
 //! - [`dist`]: exact discrete distributions (convolution, binomial, tails).
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
 //! - [`expr`]: generic dice expressions for `/roll`.
-//! - one folder per rule system (added to this list as each lands).
+//! - one folder per rule system: [`veracity`] (002).
 
 pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod expr;
+pub mod veracity;
 
 pub use error::RuleError;
 

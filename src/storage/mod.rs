@@ -10,9 +10,13 @@
 //! Module map:
 //! - [`sessions`]: the state behind buttons.
 //! - [`log`]: the roll log.
+//! - [`characters`]: every system's character sheets.
+//! - [`settings`]: guild settings and per-channel state.
 
+pub mod characters;
 pub mod log;
 pub mod sessions;
+pub mod settings;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::component::{ButtonId, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
-use crate::app::{App, AppError, AppResult, Caller, Response};
+use crate::app::{rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll, Term};
 use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 
@@ -76,7 +76,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
 /// A click on a generic roll's button.
 pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
-    if caller.user_id != session.owner_id && !caller.manage_guild {
+    if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
         let state: DiceState = serde_json::from_str(&session.state)?;
         return Err(AppError::user(format!(
             "Only {} (or the FC) can reroll this.",

@@ -1,0 +1,73 @@
+//! Guild settings: the shared rows (FC role, GM channel, active system,
+//! session timeout, dice cap) and each system's typed settings, stored as
+//! JSON per guild and scope.
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use super::AppError;
+use crate::storage::{self, Tx};
+
+/// Settings every system shares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GuildSettings {
+    /// The role whose members are the FC (besides Manage Server holders).
+    pub fc_role: Option<i64>,
+    /// Where secret rolls go.
+    pub gm_channel: Option<i64>,
+    /// The guild's active system (`venus`, `veracity`, `storyteller`, `ore`).
+    pub system: Option<String>,
+    /// Interactive rolls expire after this many minutes untouched.
+    pub session_timeout_minutes: u32,
+    /// Most dice a system roll may request.
+    pub max_dice_per_roll: u32,
+}
+
+impl Default for GuildSettings {
+    fn default() -> Self {
+        Self {
+            fc_role: None,
+            gm_channel: None,
+            system: None,
+            session_timeout_minutes: 15,
+            max_dice_per_roll: 50,
+        }
+    }
+}
+
+/// The scope of the shared settings.
+pub const GUILD_SCOPE: &str = "guild";
+
+/// A guild's shared settings (defaults when never set).
+pub async fn guild(tx: &mut Tx, guild_id: i64) -> Result<GuildSettings, AppError> {
+    scoped(tx, guild_id, GUILD_SCOPE).await
+}
+
+/// Stores a guild's shared settings.
+pub async fn save_guild(tx: &mut Tx, guild_id: i64, s: &GuildSettings) -> Result<(), AppError> {
+    save_scoped(tx, guild_id, GUILD_SCOPE, s).await
+}
+
+/// Typed settings of a scope (a system name, usually); defaults when unset.
+pub async fn scoped<S: Default + DeserializeOwned>(
+    tx: &mut Tx,
+    guild_id: i64,
+    scope: &str,
+) -> Result<S, AppError> {
+    match storage::settings::get(tx, guild_id, scope).await? {
+        Some(json) => Ok(serde_json::from_str(&json)?),
+        None => Ok(S::default()),
+    }
+}
+
+/// Stores typed settings of a scope.
+pub async fn save_scoped<S: Serialize>(
+    tx: &mut Tx,
+    guild_id: i64,
+    scope: &str,
+    s: &S,
+) -> Result<(), AppError> {
+    let json = serde_json::to_string(s)?;
+    storage::settings::put(tx, guild_id, scope, &json, storage::now_ms()).await?;
+    Ok(())
+}

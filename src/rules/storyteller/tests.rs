@@ -18,8 +18,8 @@ use super::roll::{resolve, roll, DieMark, FaceCounts, Outcome, GENERATED_DICE_CA
 use super::settings::{BonusDicePerTen, StorytellerSettings, ZeroPool};
 use super::sheet::{Category, SpecialtyType, StorytellerSheet, TraitCatalog, TraitKind};
 use super::willpower::{
-    recover_daily, recover_first_dot, revive, spend_to_ignore_wounds, start_turn, Action,
-    ActionKind, Event, GainReason, Phase, RollSession, SpendPurpose,
+    can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive, spend_to_ignore_wounds,
+    start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession, SpendPurpose,
 };
 use crate::rules::Actor;
 
@@ -1009,7 +1009,9 @@ fn st_12_ignore_wound_penalty_once_per_turn() {
     let r = req(&["Precision", "Firearms"]);
     let hurt = build_action(&s, &c, &r, &settings(), MAX).unwrap();
     assert_eq!((hurt.dice, hurt.difficulty), (3, 7));
+    assert!(can_spend_to_ignore_wounds(&s));
     let ev = spend_to_ignore_wounds(&mut s).unwrap();
+    assert!(!can_spend_to_ignore_wounds(&s));
     assert_eq!(
         ev,
         vec![Event::WillpowerSpent {

@@ -582,6 +582,15 @@ pub fn start_turn(sheet: &mut StorytellerSheet) -> Vec<Event> {
     vec![Event::TurnStarted]
 }
 
+/// True when [`spend_to_ignore_wounds`] would succeed now (for showing its button).
+pub fn can_spend_to_ignore_wounds(sheet: &StorytellerSheet) -> bool {
+    !sheet.incapacitated()
+        && !sheet.wp_wound_ignore_used_this_turn()
+        && !sheet.ignores_wounds_next_action()
+        && !sheet.wound_penalty().is_none()
+        && sheet.willpower().current >= 1
+}
+
 /// ST-12: once per turn, spend 1 willpower so the next action ignores the
 /// wound penalty (crippled limbs still cannot be used; the bot does not track
 /// them). If this takes willpower to 0, incapacitation waits until that

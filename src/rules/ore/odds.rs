@@ -47,23 +47,82 @@ fn binomials(n: usize) -> Vec<Vec<u128>> {
 /// `caps[f]` times, for every face. Needs `dice ≤ ODDS_MAX_DICE`.
 fn count_capped(dice: u32, caps: &[u32; 10], binom: &[Vec<u128>]) -> u128 {
     let n = dice as usize;
-    // ways[m]: ways to give m labelled dice faces among those processed so far.
+    // ways[m]: ways to give m labelled dice faces among those processed so
+    // far; zero beyond `reach` (the most dice those faces can hold).
     let mut ways = vec![0u128; n + 1];
     ways[0] = 1;
+    let mut reach = 0usize;
     let mut next = vec![0u128; n + 1];
-    for &cap in caps {
-        let cap = cap as usize;
-        for m in 0..=n {
+    for (f, &cap) in caps.iter().enumerate() {
+        let cap = (cap as usize).min(n);
+        let new_reach = (reach + cap).min(n);
+        // The last face only needs the total for all n dice.
+        let first_m = if f + 1 == caps.len() { n } else { 0 };
+        for (m, slot) in next
+            .iter_mut()
+            .enumerate()
+            .take(new_reach + 1)
+            .skip(first_m)
+        {
             let mut total = 0u128;
-            for j in 0..=cap.min(m) {
+            // ways[m - j] is zero unless m - j ≤ reach.
+            for j in m.saturating_sub(reach)..=cap.min(m) {
                 // Every term is at most 10^n ≤ 10^30, far below u128::MAX.
                 total = total.saturating_add(binom[m][j].saturating_mul(ways[m - j]));
             }
-            next[m] = total;
+            *slot = total;
+        }
+        for slot in next.iter_mut().skip(new_reach + 1) {
+            *slot = 0;
         }
         std::mem::swap(&mut ways, &mut next);
+        reach = new_reach;
     }
     ways[n]
+}
+
+/// The labelled (binomial) product of two count sequences, truncated at n
+/// dice: `out[m] = Σ_j C(m, j) · a[j] · b[m − j]`. If `a[j]` counts the ways
+/// j labelled dice can show faces from one group and `b` likewise for another,
+/// `out[m]` counts m labelled dice over both groups. With `only_last`, just
+/// `out[n]` is computed (the rest stays 0).
+fn labelled_product(a: &[u128], b: &[u128], binom: &[Vec<u128>], only_last: bool) -> Vec<u128> {
+    let n = a.len().min(b.len()).saturating_sub(1);
+    let top_a = a.iter().rposition(|&x| x != 0).unwrap_or(0);
+    let top_b = b.iter().rposition(|&x| x != 0).unwrap_or(0);
+    let mut out = vec![0u128; n + 1];
+    let first = if only_last { n } else { 0 };
+    for (m, slot) in out.iter_mut().enumerate().skip(first) {
+        let mut total = 0u128;
+        // a[j] = 0 above top_a, b[m − j] = 0 when m − j > top_b.
+        for j in m.saturating_sub(top_b)..=m.min(top_a) {
+            total = total.saturating_add(binom[m][j].saturating_mul(a[j]).saturating_mul(b[m - j]));
+        }
+        *slot = total;
+    }
+    out
+}
+
+/// Outcomes of `dice` d10s with every face shown at most `k` times: the
+/// tenth labelled power of one face's sequence (1 way for 0..=k dice),
+/// by squaring: a² → a⁴ → a⁵ → a¹⁰.
+fn count_all_at_most(dice: u32, k: u32, binom: &[Vec<u128>]) -> u128 {
+    let n = dice as usize;
+    let one: Vec<u128> = (0..=n).map(|j| u128::from(j <= k as usize)).collect();
+    let two = labelled_product(&one, &one, binom, false);
+    let four = labelled_product(&two, &two, binom, false);
+    let five = labelled_product(&four, &one, binom, false);
+    labelled_product(&five, &five, binom, true)[n]
+}
+
+/// Outcomes of `dice` d10s where some face shows more than `k` times, when
+/// only one face can (2(k + 1) > dice): 10 · Σ_{j>k} C(dice, j) · 9^(dice−j).
+fn count_one_face_over(dice: u32, k: u32, binom: &[Vec<u128>]) -> u128 {
+    let n = dice as usize;
+    (k as usize + 1..=n)
+        .map(|j| binom[n][j].saturating_mul(9u128.pow((n - j) as u32)))
+        .fold(0u128, |acc, x| acc.saturating_add(x))
+        .saturating_mul(10)
 }
 
 /// Exact counts for the widest set: element k − 1 is the number of outcomes
@@ -82,7 +141,12 @@ pub fn widest_counts(dice: u32) -> Result<Vec<u128>, RuleError> {
     let mut at_most = Vec::with_capacity(dice as usize + 1);
     at_most.push(0u128);
     for k in 1..dice {
-        at_most.push(count_capped(dice, &[k; 10], &binom));
+        let count = if 2 * (k + 1) > dice {
+            total - count_one_face_over(dice, k, &binom)
+        } else {
+            count_all_at_most(dice, k, &binom)
+        };
+        at_most.push(count);
     }
     at_most.push(total);
     Ok((1..=dice as usize)
@@ -180,6 +244,46 @@ pub fn repair_odds(dice: u32, target_value: u32, mode: RepairCheck) -> Result<f6
     }
 }
 
+/// Formats a count out of 10^`dice` the way the 004 table prints it: a
+/// percentage rounded half up (exactly, from the integer count) to 2
+/// decimals, e.g. "1.22%"; "<0.01%" for a positive value that rounds to 0.
+///
+/// Exact rounding matters: 6 dice with widest 4 is exactly 1.215%, which
+/// `format!("{:.2}")` on the f64 would show as "1.21%".
+pub fn format_percent(count: u128, dice: u32) -> Result<String, RuleError> {
+    let total = outcomes(dice)?;
+    if count > total {
+        return Err(RuleError::new(
+            "A count cannot exceed the number of outcomes.",
+        ));
+    }
+    // Hundredths of a percent = count · 10^4 / 10^dice, rounded half up.
+    let hundredths = if dice >= 4 {
+        let div = 10u128.pow(dice - 4);
+        let (q, r) = (count / div, count % div);
+        if 2 * r >= div {
+            q + 1
+        } else {
+            q
+        }
+    } else {
+        count * 10u128.pow(4 - dice)
+    };
+    if hundredths == 0 && count > 0 {
+        return Ok("<0.01%".into());
+    }
+    Ok(format!("{}.{:02}%", hundredths / 100, hundredths % 100))
+}
+
+/// One row of the 004 probability table for `dice` dice: the chance that the
+/// widest set is exactly 1, 2, … `dice` wide, formatted by [`format_percent`].
+pub fn table_row(dice: u32) -> Result<Vec<String>, RuleError> {
+    widest_counts(dice)?
+        .into_iter()
+        .map(|c| format_percent(c, dice))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +321,21 @@ mod tests {
             assert_eq!(c[0], no_set, "{n}");
             let p = widest_pmf(n);
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn fast_counting_agrees_with_the_face_by_face_count() {
+        for n in 1..=ODDS_MAX_DICE {
+            let binom = binomials(n as usize);
+            for k in 1..n {
+                let slow = count_capped(n, &[k; 10], &binom);
+                assert_eq!(count_all_at_most(n, k, &binom), slow, "n={n} k={k}");
+                if 2 * (k + 1) > n {
+                    let fast = 10u128.pow(n) - count_one_face_over(n, k, &binom);
+                    assert_eq!(fast, slow, "n={n} k={k}");
+                }
+            }
         }
     }
 

@@ -8,12 +8,13 @@
 //! - [`dist`]: exact discrete distributions (convolution, binomial, tails).
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
 //! - [`expr`]: generic dice expressions for `/roll`.
-//! - one folder per rule system: [`veracity`] (002).
+//! - one folder per rule system: [`veracity`] (002), [`storyteller`] (003).
 
 pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod expr;
+pub mod storyteller;
 pub mod veracity;
 
 pub use error::RuleError;

@@ -117,6 +117,19 @@ impl OrderRoll {
         self.entries.iter().find(|e| e.id == id).map(|e| e.value)
     }
 
+    /// Stores one entity's value on its sheet: `combat.outthink` or
+    /// `combat.initiative`, per the roll's kind. False if the id did not roll.
+    pub fn record_on(&self, id: i64, sheet: &mut OreSheet) -> bool {
+        let Some(v) = self.value_of(id) else {
+            return false;
+        };
+        match self.kind {
+            OrderKind::Outthink => sheet.combat.outthink = Some(v),
+            OrderKind::Initiative => sheet.combat.initiative = Some(v),
+        }
+        true
+    }
+
     /// The Call-phase order (VV-11): ascending Outthink, worst first.
     pub fn call_order(&self) -> Vec<i64> {
         self.ranking.iter().rev().copied().collect()

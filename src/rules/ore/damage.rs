@@ -381,12 +381,15 @@ impl OreSheet {
             ));
         }
         let target_value = self.cyber.current + 1;
-        let dice = engineering.min(settings.max_pool);
+        let cap = settings
+            .max_pool
+            .clamp(1, super::settings::MAX_SUPPORTED_POOL);
+        let dice = engineering.min(cap);
         let mut events = Vec::new();
         if dice < engineering {
             events.push(OreEvent::PoolCapped {
                 requested: engineering,
-                cap: settings.max_pool,
+                cap,
             });
         }
         let faces = pool(rng, dice as usize, 10);

@@ -1592,6 +1592,20 @@ fn vv_10_vv_11_a_o15_a_round_runs_call_then_resolution_order() {
         .iter()
         .map(|&id| i.value_of(id).unwrap())
         .collect();
+    // Seed 11: Outthink 3 3 6 8 8 → 2×8 (28); 9 7 2 → 19; 3 5 6 9 4 10 6 10 → 2×10 (30).
+    // Initiative (Agility 6; Precision 7 in cosmOS; Agility 4):
+    // 4 8 6 9 4 2 → 2×4 (24); 10 9 9 4 3 10 6 → 2×10 (30); 10 7 8 3 → 20.
+    assert_eq!(ov, vec![28, 19, 30]);
+    assert_eq!(iv, vec![24, 30, 20]);
+    assert_eq!(o.entries[1].faces, vec![9, 7, 2]);
+    assert_eq!(i.entries[1].faces, vec![10, 9, 9, 4, 3, 10, 6]);
+    assert_eq!(o.call_order(), vec![20, 10, 30]);
+    assert_eq!(i.resolution_order(&settings), vec![20, 10, 30]);
+    // While 20 acts (Initiative 30) nobody may react: 30 is not above 30.
+    assert!(!can_react(o.value_of(30).unwrap(), 30));
+    // While 10 acts (Initiative 24), 30 (Outthink 30) may react; 20 (19) may not.
+    assert!(can_react(o.value_of(30).unwrap(), 24));
+    assert!(!can_react(o.value_of(20).unwrap(), 24));
     for e in o.entries.iter().chain(&i.entries) {
         assert_eq!(e.value, super::sets::read(&e.faces).value());
     }
@@ -1601,6 +1615,11 @@ fn vv_10_vv_11_a_o15_a_round_runs_call_then_resolution_order() {
     let turn = i.resolution_order(&settings);
     let turn_values: Vec<u32> = turn.iter().map(|&id| i.value_of(id).unwrap()).collect();
     assert!(turn_values.windows(2).all(|w| w[0] >= w[1]), "{iv:?}");
+    let mut a = a.clone();
+    assert!(o.record_on(10, &mut a) && i.record_on(10, &mut a));
+    assert_eq!(a.combat.outthink, o.value_of(10));
+    assert_eq!(a.combat.initiative, i.value_of(10));
+    assert!(!o.record_on(77, &mut a));
     // A-O16: whoever's Outthink beats the acting entity's Initiative may react.
     let acting = turn[0];
     let acting_init = i.value_of(acting).unwrap();

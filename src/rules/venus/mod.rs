@@ -7,14 +7,18 @@
 //! - [`settings`]: the guild's Venus settings (spec §6) and their descriptions.
 //! - [`sheet`]: the character sheet, exp, level-ups, Lots and Ego, and
 //!   [`VenusCtx`], the sheets a procedure reads and changes.
+//! - [`task`]: tasks, both editions (pools, aid, KISS, Ego, spending beats,
+//!   outcome, exp and level-ups).
 
 pub mod check;
 pub mod odds;
 pub mod rank;
 pub mod settings;
 pub mod sheet;
+pub mod task;
 
 pub use check::{CheckAction, CheckEvent, CheckPhase, CheckResult, CheckSetup, CheckState};
 pub use rank::Rank;
 pub use settings::{Edition, SettingInfo, VenusSettings};
 pub use sheet::{VenusCtx, VenusSheet};
+pub use task::{TaskAction, TaskEvent, TaskPhase, TaskSetup, TaskState};

@@ -862,6 +862,30 @@ impl VenusSheet {
         Ok(events)
     }
 
+    /// Gives back `n` Lots spent in a voided task, up to the cap (no overflow).
+    pub fn refund_lots(&mut self, n: u32) -> Vec<SheetEvent> {
+        let mut events = Vec::new();
+        for _ in 0..n {
+            if self.lots >= MAX_LOTS {
+                break;
+            }
+            self.lots += 1;
+            events.push(SheetEvent::LotRefunded {
+                lots_now: self.lots,
+            });
+        }
+        events
+    }
+
+    /// Gives back Ego spent in a voided task (nothing if Ego is held again).
+    pub fn refund_ego(&mut self) -> Option<SheetEvent> {
+        if self.ego {
+            return None;
+        }
+        self.ego = true;
+        Some(SheetEvent::EgoRefunded)
+    }
+
     /// GM edit of the Lots counter, 0..=10.
     pub fn set_lots(&mut self, lots: u32) -> Result<(), RuleError> {
         if lots > MAX_LOTS {

@@ -6,8 +6,8 @@ use rand::Rng;
 use std::collections::BTreeMap;
 
 use super::{
-    may_act_as, need_gm, AidStatus, Ally, CloseKind, EgoMode, RolledDie, TaskDie, TaskEvent, TaskPhase, TaskSetup,
-    TaskState, MAX_GENERATED_DICE,
+    may_act_as, need_gm, AidStatus, Ally, CloseKind, EgoMode, RolledDie, TaskDie, TaskEvent,
+    TaskPhase, TaskSetup, TaskState, MAX_GENERATED_DICE,
 };
 use crate::rules::dice::d;
 use crate::rules::venus::check::{check_relative_factors, NamedFactor, MAX_FACTORS};
@@ -22,10 +22,16 @@ pub const LEARNING_FACTOR: &str = "Learning the ropes";
 impl TaskState {
     /// Validates a setup against the roller's sheet and opens the task in
     /// [`TaskPhase::AidOffers`]. Nothing is rolled yet and no sheet changes.
-    pub fn new(setup: TaskSetup, settings: &VenusSettings, ctx: &VenusCtx) -> Result<(Self, Vec<TaskEvent>), RuleError> {
+    pub fn new(
+        setup: TaskSetup,
+        settings: &VenusSettings,
+        ctx: &VenusCtx,
+    ) -> Result<(Self, Vec<TaskEvent>), RuleError> {
         let edition = settings.ve_edition;
         if !may_act_as(setup.actor, setup.roller) {
-            return Err(RuleError::new("Only the roller or the GM can start this task."));
+            return Err(RuleError::new(
+                "Only the roller or the GM can start this task.",
+            ));
         }
         if setup.npc && !(setup.gm_override && setup.actor.gm) {
             return Err(RuleError::new(
@@ -35,10 +41,17 @@ impl TaskState {
         let sheet = ctx.sheet(setup.roller)?;
         let ability = sheet
             .ability_key(&setup.ability)
-            .ok_or_else(|| RuleError::new(format!("{} has no ability called {}.", sheet.name, setup.ability.trim())))?
+            .ok_or_else(|| {
+                RuleError::new(format!(
+                    "{} has no ability called {}.",
+                    sheet.name,
+                    setup.ability.trim()
+                ))
+            })?
             .to_string();
         let a = sheet.abilities[&ability];
-        let (job, level, learn_inherits) = match (sheet.job_key(&setup.job), &setup.learn_inherits) {
+        let (job, level, learn_inherits) = match (sheet.job_key(&setup.job), &setup.learn_inherits)
+        {
             (Some(key), None) => {
                 let j = &sheet.jobs[key];
                 if !j.inherits_ability(&ability) {
@@ -49,7 +62,10 @@ impl TaskState {
                 (key.to_string(), j.level, None)
             }
             (Some(key), Some(_)) => {
-                return Err(RuleError::new(format!("{} already has the job {key}.", sheet.name)));
+                return Err(RuleError::new(format!(
+                    "{} already has the job {key}.",
+                    sheet.name
+                )));
             }
             (None, Some(inherits)) => {
                 let name = clean_name("job", &setup.job)?;
@@ -59,10 +75,16 @@ impl TaskState {
                 let mut keys: Vec<String> = Vec::new();
                 for i in inherits {
                     let k = sheet.ability_key(i).ok_or_else(|| {
-                        RuleError::new(format!("{} has no ability called {}.", sheet.name, i.trim()))
+                        RuleError::new(format!(
+                            "{} has no ability called {}.",
+                            sheet.name,
+                            i.trim()
+                        ))
                     })?;
                     if keys.iter().any(|x| same(x, k)) {
-                        return Err(RuleError::new("A job cannot inherit the same ability twice."));
+                        return Err(RuleError::new(
+                            "A job cannot inherit the same ability twice.",
+                        ));
                     }
                     keys.push(k.to_string());
                 }
@@ -86,7 +108,9 @@ impl TaskState {
         let (difficulty, threshold) = match edition {
             Edition::One => {
                 if setup.difficulty != 1 {
-                    return Err(RuleError::new("In edition 1 the threshold always starts at 1."));
+                    return Err(RuleError::new(
+                        "In edition 1 the threshold always starts at 1.",
+                    ));
                 }
                 if learning {
                     if factors.len() >= MAX_FACTORS {
@@ -106,13 +130,20 @@ impl TaskState {
             }
             Edition::Two => {
                 if !(1..=4).contains(&setup.difficulty) {
-                    return Err(RuleError::new("The appropriate difficulty must be from 1 to 4."));
+                    return Err(RuleError::new(
+                        "The appropriate difficulty must be from 1 to 4.",
+                    ));
                 }
-                (setup.difficulty, setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>())
+                (
+                    setup.difficulty,
+                    setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>(),
+                )
             }
         };
         if edition == Edition::One && setup.magic {
-            return Err(RuleError::new("Exploding dice are not part of edition 1's core rules."));
+            return Err(RuleError::new(
+                "Exploding dice are not part of edition 1's core rules.",
+            ));
         }
         if edition == Edition::One && setup.crits {
             return Err(RuleError::new("Critical results are an edition 2 rule."));
@@ -181,7 +212,9 @@ impl TaskState {
         if self.phase == phase {
             Ok(())
         } else {
-            Err(RuleError::new(format!("You cannot {what} at this point of the task.")))
+            Err(RuleError::new(format!(
+                "You cannot {what} at this point of the task."
+            )))
         }
     }
 
@@ -203,14 +236,19 @@ impl TaskState {
     ) -> Result<(), RuleError> {
         self.need_phase(TaskPhase::AidOffers, "offer aid")?;
         if !may_act_as(actor, ally) {
-            return Err(RuleError::new("Only the ally themselves (or the GM) can offer their die."));
+            return Err(RuleError::new(
+                "Only the ally themselves (or the GM) can offer their die.",
+            ));
         }
         if ally == self.roller {
             return Err(RuleError::new("The roller cannot aid their own task."));
         }
         let existing = self.allies.iter().position(|a| a.id == ally);
         if let Some(i) = existing {
-            if matches!(self.allies[i].status, AidStatus::Offered | AidStatus::Accepted) {
+            if matches!(
+                self.allies[i].status,
+                AidStatus::Offered | AidStatus::Accepted
+            ) {
                 return Err(RuleError::new("That ally has already offered a die."));
             }
         }
@@ -227,12 +265,14 @@ impl TaskState {
             )));
         }
         let sheet = ctx.sheet(ally)?;
-        let key = sheet
-            .job_key(job)
-            .ok_or_else(|| RuleError::new(format!("{} has no job called {}.", sheet.name, job.trim())))?;
+        let key = sheet.job_key(job).ok_or_else(|| {
+            RuleError::new(format!("{} has no job called {}.", sheet.name, job.trim()))
+        })?;
         let j = &sheet.jobs[key];
         if j.level == 0 || j.learning {
-            return Err(RuleError::new("A job still being learned (level 0) cannot aid."));
+            return Err(RuleError::new(
+                "A job still being learned (level 0) cannot aid.",
+            ));
         }
         if !j.inherits_ability(&self.ability) {
             return Err(RuleError::new(format!(
@@ -243,7 +283,9 @@ impl TaskState {
         let rank = sheet
             .ability(&self.ability)
             .map(|a| a.rank)
-            .ok_or_else(|| RuleError::new(format!("{} has no {} ability.", sheet.name, self.ability)))?;
+            .ok_or_else(|| {
+                RuleError::new(format!("{} has no {} ability.", sheet.name, self.ability))
+            })?;
         let demand = match demand {
             Some(t) => Some(clean_text("demand", &t)?).filter(|t| !t.is_empty()),
             None => None,
@@ -281,28 +323,45 @@ impl TaskState {
     ) -> Result<(), RuleError> {
         self.need_phase(TaskPhase::AidOffers, "answer aid offers")?;
         if !may_act_as(actor, self.roller) {
-            return Err(RuleError::new("Only the roller (or the GM) can accept or refuse aid."));
+            return Err(RuleError::new(
+                "Only the roller (or the GM) can accept or refuse aid.",
+            ));
         }
         let i = self.ally_index(ally)?;
         if self.allies[i].status != AidStatus::Offered {
-            return Err(RuleError::new("That offer has already been answered or withdrawn."));
+            return Err(RuleError::new(
+                "That offer has already been answered or withdrawn.",
+            ));
         }
         self.allies[i].status = if accept {
             AidStatus::Accepted
         } else {
             AidStatus::Refused
         };
-        ev.push(TaskEvent::AidAnswered { ally, accepted: accept });
+        ev.push(TaskEvent::AidAnswered {
+            ally,
+            accepted: accept,
+        });
         Ok(())
     }
 
-    pub(super) fn withdraw_aid(&mut self, actor: Actor, ally: i64, ev: &mut Vec<TaskEvent>) -> Result<(), RuleError> {
+    pub(super) fn withdraw_aid(
+        &mut self,
+        actor: Actor,
+        ally: i64,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
         self.need_phase(TaskPhase::AidOffers, "withdraw aid")?;
         if !may_act_as(actor, ally) {
-            return Err(RuleError::new("Only the ally themselves (or the GM) can withdraw their offer."));
+            return Err(RuleError::new(
+                "Only the ally themselves (or the GM) can withdraw their offer.",
+            ));
         }
         let i = self.ally_index(ally)?;
-        if !matches!(self.allies[i].status, AidStatus::Offered | AidStatus::Accepted) {
+        if !matches!(
+            self.allies[i].status,
+            AidStatus::Offered | AidStatus::Accepted
+        ) {
             return Err(RuleError::new("That offer is no longer standing."));
         }
         self.allies[i].status = AidStatus::Withdrawn;
@@ -336,7 +395,9 @@ impl TaskState {
         self.need_phase(TaskPhase::AidOffers, "flag an ally's die")?;
         need_gm(actor)?;
         if !self.magic {
-            return Err(RuleError::new("Only a magic (exploding) task has magical dice."));
+            return Err(RuleError::new(
+                "Only a magic (exploding) task has magical dice.",
+            ));
         }
         let i = self.ally_index(ally)?;
         self.allies[i].magic = magic;
@@ -388,7 +449,12 @@ impl TaskState {
 
     /// Explodes die `id` if it shows an exploding 10, and the new dice in turn
     /// (VE2-T5: no limit but the safety cap; A-V20: exploded dice are ordinary).
-    pub(super) fn explode_from<R: Rng + ?Sized>(&mut self, rng: &mut R, id: u32, ev: &mut Vec<TaskEvent>) {
+    pub(super) fn explode_from<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        id: u32,
+        ev: &mut Vec<TaskEvent>,
+    ) {
         let mut current = id;
         loop {
             let Some(die) = self.die(current) else { return };
@@ -431,7 +497,9 @@ impl TaskState {
             return Err(RuleError::new("Only the roller (or the GM) can roll."));
         }
         if self.allies.iter().any(|a| a.status == AidStatus::Offered) {
-            return Err(RuleError::new("Accept or refuse every aid offer before rolling."));
+            return Err(RuleError::new(
+                "Accept or refuse every aid offer before rolling.",
+            ));
         }
         for _ in 0..self.pool {
             self.add_die(rng, self.roller, self.rank, None);

@@ -167,7 +167,10 @@ pub enum KissSource {
 impl KissSource {
     /// Whether this source needs Peer approval when `ve_require_approval` is on (VE-8).
     pub fn needs_approval(&self) -> bool {
-        matches!(self, KissSource::Insight { .. } | KissSource::Specialty { .. })
+        matches!(
+            self,
+            KissSource::Insight { .. } | KissSource::Specialty { .. }
+        )
     }
 }
 
@@ -872,7 +875,10 @@ impl TaskState {
 
     /// Beats (VE1) or passes (VE2) on the table now, with the Ego mode in force.
     pub fn successes(&self) -> u32 {
-        self.dice.iter().map(|d| d.value(self.edition, self.ego_mode)).sum()
+        self.dice
+            .iter()
+            .map(|d| d.value(self.edition, self.ego_mode))
+            .sum()
     }
 
     /// VE1: beats spent so far.
@@ -905,7 +911,9 @@ impl TaskState {
 
     /// The accepted allies.
     pub fn accepted_allies(&self) -> impl Iterator<Item = &Ally> {
-        self.allies.iter().filter(|a| a.status == AidStatus::Accepted)
+        self.allies
+            .iter()
+            .filter(|a| a.status == AidStatus::Accepted)
     }
 
     /// The participants who may act in the task: the roller and accepted allies.
@@ -967,19 +975,28 @@ impl TaskState {
                 ally,
                 consent,
             } => self.consent_kiss(actor, ally, consent, &mut ev)?,
-            TaskAction::DeclareEgoReroll { actor } => self.declare_ego_reroll(&work, actor, true, &mut ev)?,
-            TaskAction::WithdrawEgoReroll { actor } => self.declare_ego_reroll(&work, actor, false, &mut ev)?,
-            TaskAction::DeclareDoubleSixes { actor } => self.declare_double_sixes(&mut work, actor, &mut ev)?,
+            TaskAction::DeclareEgoReroll { actor } => {
+                self.declare_ego_reroll(&work, actor, true, &mut ev)?
+            }
+            TaskAction::WithdrawEgoReroll { actor } => {
+                self.declare_ego_reroll(&work, actor, false, &mut ev)?
+            }
+            TaskAction::DeclareDoubleSixes { actor } => {
+                self.declare_double_sixes(&mut work, actor, &mut ev)?
+            }
             TaskAction::RollKisses { actor } => self.roll_kisses(&mut work, actor, rng, &mut ev)?,
             TaskAction::Buy { actor, item } => self.buy(&work, actor, item, &mut ev)?,
             TaskAction::Refund { actor, item } => self.refund(actor, item, &mut ev)?,
-            TaskAction::FinishSpending { actor, overflow_job } => {
-                self.finish_spending(&mut work, actor, overflow_job, &mut ev)?
-            }
+            TaskAction::FinishSpending {
+                actor,
+                overflow_job,
+            } => self.finish_spending(&mut work, actor, overflow_job, &mut ev)?,
             TaskAction::Subvert { actor, secondary } => {
                 self.subvert(&mut work, actor, Some(secondary), &mut ev)?
             }
-            TaskAction::SkipSubversion { actor } => self.subvert(&mut work, actor, None, &mut ev)?,
+            TaskAction::SkipSubversion { actor } => {
+                self.subvert(&mut work, actor, None, &mut ev)?
+            }
             TaskAction::SpendEgo { actor } => self.ego_offer(&mut work, actor, true, &mut ev)?,
             TaskAction::DeclineEgo { actor } => self.ego_offer(&mut work, actor, false, &mut ev)?,
             TaskAction::Void { actor } => self.void(&mut work, actor, &mut ev)?,
@@ -1002,22 +1019,22 @@ impl TaskState {
         match self.phase {
             TaskPhase::AidOffers => {
                 let offered = |id| {
-                    self.allies
-                        .iter()
-                        .any(|a| a.id == id && matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+                    self.allies.iter().any(|a| {
+                        a.id == id && matches!(a.status, AidStatus::Offered | AidStatus::Accepted)
+                    })
                 };
                 let active = self
                     .allies
                     .iter()
                     .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
                     .count();
-                if (actor.gm || (actor.id != self.roller && !offered(actor.id))) && active < self.max_allies() {
+                if (actor.gm || (actor.id != self.roller && !offered(actor.id)))
+                    && active < self.max_allies()
+                {
                     out.push(K::OfferAid);
                 }
-                if actor.gm || offered(actor.id) {
-                    if active > 0 {
-                        out.push(K::WithdrawAid);
-                    }
+                if (actor.gm || offered(actor.id)) && active > 0 {
+                    out.push(K::WithdrawAid);
                 }
                 let pending = self.allies.iter().any(|a| a.status == AidStatus::Offered);
                 if as_roller && pending {
@@ -1038,10 +1055,10 @@ impl TaskState {
                 if is_participant {
                     out.push(K::DeclareKiss);
                 }
-                if actor.gm || self.kisses.iter().any(|k| k.by == actor.id) {
-                    if !self.kisses.is_empty() {
-                        out.push(K::WithdrawKiss);
-                    }
+                if (actor.gm && !self.kisses.is_empty())
+                    || self.kisses.iter().any(|k| k.by == actor.id)
+                {
+                    out.push(K::WithdrawKiss);
                 }
                 if self.edition == Edition::One {
                     if actor.gm || self.accepted_allies().any(|a| a.id == actor.id) {

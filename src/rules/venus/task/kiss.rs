@@ -1,0 +1,525 @@
+//! The KISS round (VE1-K1..K6, VE2-K1..K6) and Ego (VE1-K4b, VE2-T8):
+//! declarations with per-source limits, approvals (VE-8), ally consent,
+//! paying Lots and Ego, re-rolling every declared die together.
+
+use rand::Rng;
+use std::collections::BTreeMap;
+
+use super::{
+    may_act_as, need_gm, CloseKind, EgoMode, KissDecl, KissSource, TaskEvent, TaskPhase, TaskState,
+    MAX_SPECIALTIES,
+};
+use crate::rules::dice::d;
+use crate::rules::venus::settings::{Edition, KissLimits};
+use crate::rules::venus::sheet::{clean_name, clean_text, same, VenusCtx};
+use crate::rules::{Actor, RuleError};
+
+impl TaskState {
+    /// Whether per-character source limits apply (always in VE1; VE2 per `ve2_kiss_limits`).
+    fn limits_apply(&self) -> bool {
+        self.edition == Edition::One || self.settings.ve2_kiss_limits == KissLimits::Edition1
+    }
+
+    fn consented(&self, ally: i64) -> bool {
+        self.accepted_allies()
+            .any(|a| a.id == ally && a.consented_kiss)
+    }
+
+    /// Dice that `by` could still declare a KISS on now (VE1-K2, VE1-K5,
+    /// VE2-K3): not yet declared, and their own (or, for the VE1 roller, an
+    /// ally's die with that ally's consent).
+    pub fn kissable_dice(&self, by: i64) -> Vec<u32> {
+        if self.phase != TaskPhase::KissDeclaration || !self.participants().contains(&by) {
+            return Vec::new();
+        }
+        self.dice
+            .iter()
+            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+            .filter(|d| {
+                d.owner == by
+                    || (self.edition == Edition::One
+                        && by == self.roller
+                        && self.consented(d.owner))
+            })
+            .map(|d| d.id)
+            .collect()
+    }
+
+    pub(super) fn declare_kiss(
+        &mut self,
+        ctx: &VenusCtx,
+        actor: Actor,
+        by: i64,
+        die: u32,
+        source: KissSource,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.phase != TaskPhase::KissDeclaration {
+            return Err(RuleError::new(
+                "KISSes can only be declared during the KISS round.",
+            ));
+        }
+        if !may_act_as(actor, by) {
+            return Err(RuleError::new("You can only declare KISSes for yourself."));
+        }
+        if !self.participants().contains(&by) {
+            return Err(RuleError::new(
+                "Only the roller and accepted allies can KISS dice.",
+            ));
+        }
+        let d = self
+            .die(die)
+            .ok_or_else(|| RuleError::new(format!("There is no die number {die}.")))?;
+        if self.kisses.iter().any(|k| k.die == die) {
+            return Err(RuleError::new(format!(
+                "Die {die} is already being KISSed: each die can be KISSed once per task."
+            )));
+        }
+        if d.owner != by {
+            if by != self.roller {
+                return Err(RuleError::new("An ally can only KISS their own die."));
+            }
+            match self.edition {
+                Edition::Two => {
+                    return Err(RuleError::new(
+                        "In edition 2 you cannot KISS an ally's die; they can KISS it themselves.",
+                    ))
+                }
+                Edition::One => {
+                    if !self.consented(d.owner) {
+                        return Err(RuleError::new(
+                            "That die belongs to an ally: they must consent before you KISS it.",
+                        ));
+                    }
+                }
+            }
+        }
+        let sheet = ctx.sheet(by)?;
+        let mine = || self.kisses.iter().filter(move |k| k.by == by);
+        let (source, approved) = match source {
+            KissSource::Ego => return Err(RuleError::new(
+                "Ego re-rolls every non-beat die at once: declare it with the Ego re-roll instead.",
+            )),
+            KissSource::Lot => {
+                let pending = mine().filter(|k| k.source == KissSource::Lot).count() as u32;
+                if sheet.lots <= pending {
+                    return Err(RuleError::new(if sheet.lots == 0 {
+                        format!("{} has no Lots left to spend.", sheet.name)
+                    } else {
+                        format!("{} has no more Lots to spend on KISSes.", sheet.name)
+                    }));
+                }
+                (KissSource::Lot, true)
+            }
+            KissSource::Stunt => {
+                if self.limits_apply() && mine().any(|k| k.source == KissSource::Stunt) {
+                    return Err(RuleError::new(
+                        "Each character can KISS only one die per task with a stunt.",
+                    ));
+                }
+                (KissSource::Stunt, true)
+            }
+            KissSource::Specialty { attribute } => {
+                let attribute = clean_name("specialty", &attribute)?;
+                let used: Vec<&KissDecl> = mine()
+                    .filter(|k| matches!(k.source, KissSource::Specialty { .. }))
+                    .collect();
+                if used
+                    .iter()
+                    .any(|k| matches!(&k.source, KissSource::Specialty { attribute: a } if same(a, &attribute)))
+                {
+                    return Err(RuleError::new("That specialty has already KISSed a die in this task."));
+                }
+                if self.limits_apply() && used.len() >= MAX_SPECIALTIES {
+                    return Err(RuleError::new(
+                        "At most 4 specialties per character can KISS dice in a task.",
+                    ));
+                }
+                (
+                    KissSource::Specialty { attribute },
+                    !self.settings.ve_require_approval,
+                )
+            }
+            KissSource::Insight { insight } => {
+                let text = clean_text("insight", &insight)?;
+                if text.is_empty() {
+                    return Err(RuleError::new("Say which insight you use."));
+                }
+                let (text, preapproved) = if self.settings.ve_track_insights {
+                    let i = sheet.find_insight(&text).ok_or_else(|| {
+                        RuleError::new(format!("That insight is not on {}'s sheet.", sheet.name))
+                    })?;
+                    (i.text.clone(), i.approved)
+                } else {
+                    (text, false)
+                };
+                if mine().any(
+                    |k| matches!(&k.source, KissSource::Insight { insight: t } if same(t, &text)),
+                ) {
+                    return Err(RuleError::new(
+                        "Each insight can KISS only one die per task.",
+                    ));
+                }
+                (
+                    KissSource::Insight { insight: text },
+                    !self.settings.ve_require_approval || preapproved,
+                )
+            }
+        };
+        let kiss = KissDecl {
+            die,
+            by,
+            source,
+            approved,
+        };
+        self.kisses.push(kiss.clone());
+        ev.push(TaskEvent::KissDeclared { kiss });
+        Ok(())
+    }
+
+    fn kiss_index(&self, die: u32) -> Result<usize, RuleError> {
+        if self.phase != TaskPhase::KissDeclaration {
+            return Err(RuleError::new("The KISS round is over."));
+        }
+        self.kisses
+            .iter()
+            .position(|k| k.die == die)
+            .ok_or_else(|| RuleError::new(format!("No KISS is declared on die {die}.")))
+    }
+
+    pub(super) fn withdraw_kiss(
+        &mut self,
+        actor: Actor,
+        die: u32,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        let i = self.kiss_index(die)?;
+        let by = self.kisses[i].by;
+        if !may_act_as(actor, by) {
+            return Err(RuleError::new(
+                "Only whoever declared that KISS (or the GM) can withdraw it.",
+            ));
+        }
+        self.kisses.remove(i);
+        ev.push(TaskEvent::KissWithdrawn { die, by });
+        Ok(())
+    }
+
+    pub(super) fn approve_kiss(
+        &mut self,
+        actor: Actor,
+        die: u32,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        need_gm(actor)?;
+        let i = self.kiss_index(die)?;
+        self.kisses[i].approved = true;
+        ev.push(TaskEvent::KissApproved { die });
+        Ok(())
+    }
+
+    pub(super) fn veto_kiss(
+        &mut self,
+        actor: Actor,
+        die: u32,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        need_gm(actor)?;
+        let i = self.kiss_index(die)?;
+        let k = self.kisses.remove(i);
+        ev.push(TaskEvent::KissVetoed {
+            die,
+            by: k.by,
+            source: k.source,
+        });
+        Ok(())
+    }
+
+    pub(super) fn consent_kiss(
+        &mut self,
+        actor: Actor,
+        ally: i64,
+        consent: bool,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.edition != Edition::One {
+            return Err(RuleError::new(
+                "In edition 2 allies KISS their own dice; the roller never KISSes them.",
+            ));
+        }
+        if !matches!(
+            self.phase,
+            TaskPhase::AidOffers | TaskPhase::KissDeclaration
+        ) {
+            return Err(RuleError::new("The KISS round is over."));
+        }
+        if !may_act_as(actor, ally) {
+            return Err(RuleError::new(
+                "Only the ally themselves can consent to KISSes on their die.",
+            ));
+        }
+        let i = self
+            .allies
+            .iter()
+            .position(|a| {
+                a.id == ally
+                    && matches!(
+                        a.status,
+                        super::AidStatus::Offered | super::AidStatus::Accepted
+                    )
+            })
+            .ok_or_else(|| RuleError::new("That participant is not aiding this task."))?;
+        self.allies[i].consented_kiss = consent;
+        ev.push(TaskEvent::KissConsent { ally, consent });
+        if !consent {
+            let roller = self.roller;
+            let owned: Vec<u32> = self
+                .dice
+                .iter()
+                .filter(|d| d.owner == ally)
+                .map(|d| d.id)
+                .collect();
+            let dropped: Vec<u32> = self
+                .kisses
+                .iter()
+                .filter(|k| k.by == roller && owned.contains(&k.die))
+                .map(|k| k.die)
+                .collect();
+            self.kisses.retain(|k| !dropped.contains(&k.die));
+            for die in dropped {
+                ev.push(TaskEvent::KissWithdrawn { die, by: roller });
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn declare_ego_reroll(
+        &mut self,
+        ctx: &VenusCtx,
+        actor: Actor,
+        declare: bool,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.edition != Edition::One {
+            return Err(RuleError::new(
+                "In edition 2 Ego makes every 10 count twice; it is offered after the KISS round.",
+            ));
+        }
+        if self.phase != TaskPhase::KissDeclaration {
+            return Err(RuleError::new(
+                "Ego re-rolls are declared during the KISS round.",
+            ));
+        }
+        if !may_act_as(actor, self.roller) {
+            return Err(RuleError::new(
+                "Only the roller (or the GM) can spend the roller's Ego.",
+            ));
+        }
+        if declare {
+            if self.ego_mode != EgoMode::None || self.ego_reroll_pending {
+                return Err(RuleError::new(
+                    "Ego is spent once per task: only one Ego mode.",
+                ));
+            }
+            let sheet = ctx.sheet(self.roller)?;
+            if !sheet.ego {
+                return Err(RuleError::new(format!("{} does not hold Ego.", sheet.name)));
+            }
+            self.ego_reroll_pending = true;
+        } else {
+            if !self.ego_reroll_pending {
+                return Err(RuleError::new("No Ego re-roll is declared."));
+            }
+            self.ego_reroll_pending = false;
+        }
+        ev.push(TaskEvent::EgoRerollDeclared { declared: declare });
+        Ok(())
+    }
+
+    pub(super) fn declare_double_sixes(
+        &mut self,
+        ctx: &mut VenusCtx,
+        actor: Actor,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.edition != Edition::One {
+            return Err(RuleError::new("Double 6s is an edition 1 Ego mode."));
+        }
+        let open = self.phase == TaskPhase::KissDeclaration
+            || (self.phase == TaskPhase::Spending && self.purchases.is_empty());
+        if !open {
+            return Err(RuleError::new(
+                "Double 6s must be chosen before spending begins.",
+            ));
+        }
+        if !may_act_as(actor, self.roller) {
+            return Err(RuleError::new(
+                "Only the roller (or the GM) can spend the roller's Ego.",
+            ));
+        }
+        if self.ego_mode != EgoMode::None || self.ego_reroll_pending {
+            return Err(RuleError::new(
+                "Ego is spent once per task: only one Ego mode.",
+            ));
+        }
+        let e = ctx.sheet_mut(self.roller)?.spend_ego()?;
+        ev.push(TaskEvent::Sheet {
+            who: self.roller,
+            event: e,
+        });
+        self.ego_spent_by = Some(self.roller);
+        self.ego_mode = EgoMode::DoubleSixes;
+        ev.push(TaskEvent::EgoUsed {
+            who: self.roller,
+            mode: EgoMode::DoubleSixes,
+        });
+        self.push_count(ev);
+        Ok(())
+    }
+
+    pub(super) fn roll_kisses<R: Rng + ?Sized>(
+        &mut self,
+        ctx: &mut VenusCtx,
+        actor: Actor,
+        rng: &mut R,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.phase != TaskPhase::KissDeclaration {
+            return Err(RuleError::new("There is no KISS round to roll now."));
+        }
+        if !may_act_as(actor, self.roller) {
+            return Err(RuleError::new(
+                "Only the roller (or the GM) ends the KISS round.",
+            ));
+        }
+        if let Some(k) = self.kisses.iter().find(|k| !k.approved) {
+            return Err(RuleError::new(format!(
+                "The KISS on die {} still awaits the GM's approval.",
+                k.die
+            )));
+        }
+        // Pay Lots, per payer.
+        let mut lots: BTreeMap<i64, u32> = BTreeMap::new();
+        for k in self.kisses.iter().filter(|k| k.source == KissSource::Lot) {
+            *lots.entry(k.by).or_default() += 1;
+        }
+        for (&who, &n) in &lots {
+            for e in ctx.sheet_mut(who)?.take_lots(n)? {
+                ev.push(TaskEvent::Sheet { who, event: e });
+            }
+            *self.lots_spent.entry(who).or_default() += n;
+        }
+        // Ego mode (i): every non-beat die not already declared (A-V11).
+        if self.ego_reroll_pending {
+            let e = ctx.sheet_mut(self.roller)?.spend_ego()?;
+            ev.push(TaskEvent::Sheet {
+                who: self.roller,
+                event: e,
+            });
+            self.ego_spent_by = Some(self.roller);
+            self.ego_mode = EgoMode::RerollAll;
+            self.ego_reroll_pending = false;
+            ev.push(TaskEvent::EgoUsed {
+                who: self.roller,
+                mode: EgoMode::RerollAll,
+            });
+            let extra: Vec<u32> = self
+                .dice
+                .iter()
+                .filter(|d| !d.succeeds(self.edition))
+                .filter(|d| d.owner == self.roller || self.consented(d.owner))
+                .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+                .map(|d| d.id)
+                .collect();
+            for die in extra {
+                self.kisses.push(KissDecl {
+                    die,
+                    by: self.roller,
+                    source: KissSource::Ego,
+                    approved: true,
+                });
+            }
+        }
+        let mut order = self.kisses.clone();
+        order.sort_by_key(|k| k.die);
+        let sides = self.sides();
+        for k in &order {
+            let face = d(rng, sides);
+            let die = self
+                .dice
+                .iter_mut()
+                .find(|x| x.id == k.die)
+                .ok_or_else(|| RuleError::new(format!("There is no die number {}.", k.die)))?;
+            let from = die.face;
+            die.face = face;
+            die.history.push(face);
+            die.kissed = true;
+            die.kiss_source = Some(k.source.clone());
+            die.kissed_by = Some(k.by);
+            ev.push(TaskEvent::Kissed {
+                die: k.die,
+                owner: die.owner,
+                by: k.by,
+                source: k.source.clone(),
+                from,
+                to: face,
+            });
+        }
+        // VE2-K6, A-V20: a re-rolled 10 explodes too.
+        for k in &order {
+            self.explode_from(rng, k.die, ev);
+        }
+        self.kiss_round_done = true;
+        ev.push(TaskEvent::KissRoundEnded {
+            kissed: order.len() as u32,
+        });
+        self.push_count(ev);
+        match self.edition {
+            Edition::One => {
+                self.phase = TaskPhase::Spending;
+                Ok(())
+            }
+            Edition::Two => {
+                let has_ego = ctx.sheet(self.roller).map(|s| s.ego).unwrap_or(false);
+                if self.successes() >= self.threshold || !has_ego {
+                    self.close(ctx, CloseKind::Normal, ev)
+                } else {
+                    self.phase = TaskPhase::EgoOffer;
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    pub(super) fn ego_offer(
+        &mut self,
+        ctx: &mut VenusCtx,
+        actor: Actor,
+        spend: bool,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.phase != TaskPhase::EgoOffer {
+            return Err(RuleError::new("Ego is not on offer now."));
+        }
+        if !may_act_as(actor, self.roller) {
+            return Err(RuleError::new(
+                "Only the roller (or the GM) can spend the roller's Ego.",
+            ));
+        }
+        if spend {
+            let e = ctx.sheet_mut(self.roller)?.spend_ego()?;
+            ev.push(TaskEvent::Sheet {
+                who: self.roller,
+                event: e,
+            });
+            self.ego_spent_by = Some(self.roller);
+            self.ego_mode = EgoMode::TensDouble;
+            ev.push(TaskEvent::EgoUsed {
+                who: self.roller,
+                mode: EgoMode::TensDouble,
+            });
+            self.push_count(ev);
+        }
+        self.close(ctx, CloseKind::Normal, ev)
+    }
+}

@@ -1,0 +1,234 @@
+//! Edition-1 beat spending (VE1-S1..S6, A-V13, A-V14) and the GM's
+//! subversion of one unbought secondary consequence (VE1-S5, A-V15).
+
+use super::{
+    may_act_as, need_gm, Bought, CloseKind, Purchase, TaskEvent, TaskPhase, TaskState, SECONDARY,
+    TERTIARY,
+};
+use crate::rules::venus::sheet::VenusCtx;
+use crate::rules::{Actor, RuleError};
+
+impl TaskState {
+    fn bought_count(&self, item: Purchase) -> usize {
+        self.purchases.iter().filter(|b| b.item == item).count()
+    }
+
+    /// Beats `item` costs: the threshold for the primary, 1 otherwise (VE1-S1..S3).
+    pub fn cost_of(&self, item: Purchase) -> u32 {
+        match item {
+            Purchase::Primary => self.threshold,
+            _ => 1,
+        }
+    }
+
+    /// The text of `item`, reading custom consequences from the roller's sheet.
+    pub fn purchase_text(&self, ctx: &VenusCtx, item: Purchase) -> Result<String, RuleError> {
+        match item {
+            Purchase::Primary => Ok("Primary consequence (success)".to_string()),
+            Purchase::Secondary(n) if (1..=4).contains(&n) => {
+                Ok(format!("S{n}: {}", SECONDARY[n as usize - 1]))
+            }
+            Purchase::Tertiary(n) if (1..=4).contains(&n) => {
+                Ok(format!("T{n}: {}", TERTIARY[n as usize - 1]))
+            }
+            Purchase::Secondary(_) | Purchase::Tertiary(_) => Err(RuleError::new(
+                "Secondary and tertiary consequences are numbered 1 to 4.",
+            )),
+            Purchase::Custom(i) => ctx
+                .sheet(self.roller)?
+                .custom_consequences
+                .get(i)
+                .map(|t| format!("Special: {t}"))
+                .ok_or_else(|| RuleError::new("There is no custom consequence at that position.")),
+        }
+    }
+
+    /// Why `item` cannot be bought now, if it cannot.
+    fn purchase_problem(&self, ctx: &VenusCtx, item: Purchase) -> Option<RuleError> {
+        if let Err(e) = self.purchase_text(ctx, item) {
+            return Some(e);
+        }
+        let repeat = self.settings.ve1_consequence_repeat && item != Purchase::Primary;
+        if !repeat && self.bought_count(item) > 0 {
+            return Some(RuleError::new(
+                "Each consequence can be bought only once per task.",
+            ));
+        }
+        let cost = self.cost_of(item);
+        let left = self.beats_left();
+        if cost > left {
+            return Some(RuleError::new(format!(
+                "That costs {cost} beat{} and you have {left} left.",
+                if cost == 1 { "" } else { "s" }
+            )));
+        }
+        None
+    }
+
+    /// VE1: everything the roller could buy now (empty outside spending).
+    pub fn buyable(&self, ctx: &VenusCtx) -> Vec<Purchase> {
+        if self.phase != TaskPhase::Spending {
+            return Vec::new();
+        }
+        let customs = ctx
+            .sheets
+            .get(&self.roller)
+            .map(|s| s.custom_consequences.len())
+            .unwrap_or(0);
+        let mut all = vec![Purchase::Primary];
+        all.extend((1..=4).map(Purchase::Secondary));
+        all.extend((1..=4).map(Purchase::Tertiary));
+        all.extend((0..customs).map(Purchase::Custom));
+        all.into_iter()
+            .filter(|&p| self.purchase_problem(ctx, p).is_none())
+            .collect()
+    }
+
+    /// VE1: whether the primary consequence has been bought.
+    pub fn primary_bought(&self) -> bool {
+        self.bought_count(Purchase::Primary) > 0
+    }
+
+    fn need_spending(&self, actor: Actor) -> Result<(), RuleError> {
+        if self.phase != TaskPhase::Spending {
+            return Err(RuleError::new(
+                "Beats can only be spent in the spending step.",
+            ));
+        }
+        if !may_act_as(actor, self.roller) {
+            return Err(RuleError::new(
+                "Only the roller (or the GM) spends the beats.",
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn buy(
+        &mut self,
+        ctx: &VenusCtx,
+        actor: Actor,
+        item: Purchase,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        self.need_spending(actor)?;
+        if let Some(e) = self.purchase_problem(ctx, item) {
+            return Err(e);
+        }
+        let cost = self.cost_of(item);
+        let text = self.purchase_text(ctx, item)?;
+        self.purchases.push(Bought { item, cost, text });
+        ev.push(TaskEvent::Bought {
+            item,
+            cost,
+            beats_left: self.beats_left(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn refund(
+        &mut self,
+        actor: Actor,
+        item: Purchase,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        self.need_spending(actor)?;
+        let i = self
+            .purchases
+            .iter()
+            .rposition(|b| b.item == item)
+            .ok_or_else(|| RuleError::new("That consequence has not been bought."))?;
+        self.purchases.remove(i);
+        ev.push(TaskEvent::Refunded {
+            item,
+            beats_left: self.beats_left(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn finish_spending(
+        &mut self,
+        ctx: &mut VenusCtx,
+        actor: Actor,
+        overflow_job: Option<String>,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        self.need_spending(actor)?;
+        if let Some(job) = overflow_job {
+            let sheet = ctx.sheet(self.roller)?;
+            let key = match sheet.job_key(&job) {
+                Some(k) => {
+                    if !sheet.can_take_overflow(k) {
+                        return Err(RuleError::new(format!(
+                            "{k} cannot earn exp until its qualifications are met: choose another job."
+                        )));
+                    }
+                    k.to_string()
+                }
+                None if self.learn_inherits.is_some()
+                    && crate::rules::venus::sheet::same(&job, &self.job) =>
+                {
+                    self.job.clone()
+                }
+                None => {
+                    return Err(RuleError::new(format!(
+                        "{} has no job called {}.",
+                        sheet.name,
+                        job.trim()
+                    )));
+                }
+            };
+            self.overflow_job = Some(key);
+        }
+        ev.push(TaskEvent::SpendingFinished {
+            beats_lost: self.beats_left(),
+        });
+        if (1..=4).all(|n| self.bought_count(Purchase::Secondary(n)) > 0) {
+            return self.close(ctx, CloseKind::Normal, ev);
+        }
+        self.phase = TaskPhase::GmSubversion;
+        Ok(())
+    }
+
+    /// VE1: the secondary consequences the GM could subvert now.
+    pub fn subvertible(&self) -> Vec<u8> {
+        if self.phase != TaskPhase::GmSubversion {
+            return Vec::new();
+        }
+        (1..=4)
+            .filter(|&n| self.bought_count(Purchase::Secondary(n)) == 0)
+            .collect()
+    }
+
+    pub(super) fn subvert(
+        &mut self,
+        ctx: &mut VenusCtx,
+        actor: Actor,
+        secondary: Option<u8>,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        if self.phase != TaskPhase::GmSubversion {
+            return Err(RuleError::new(
+                "Subversion comes after all beats are spent.",
+            ));
+        }
+        need_gm(actor)?;
+        match secondary {
+            Some(n) => {
+                if !(1..=4).contains(&n) {
+                    return Err(RuleError::new(
+                        "Secondary consequences are numbered 1 to 4.",
+                    ));
+                }
+                if self.bought_count(Purchase::Secondary(n)) > 0 {
+                    return Err(RuleError::new(
+                        "Only a secondary consequence the roller did not buy can be subverted.",
+                    ));
+                }
+                self.subversion = Some(n);
+                ev.push(TaskEvent::Subverted { secondary: n });
+            }
+            None => ev.push(TaskEvent::SubversionSkipped),
+        }
+        self.close(ctx, CloseKind::Normal, ev)
+    }
+}

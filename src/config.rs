@@ -13,8 +13,17 @@ pub struct Config {
     pub database: DatabaseConfig,
     /// Discord settings (never the token: that stays in [`Secrets`]).
     pub discord: DiscordConfig,
+    /// Session housekeeping.
+    pub sessions: SessionsConfig,
     /// Input limits.
     pub limits: Limits,
+}
+
+/// Session housekeeping.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SessionsConfig {
+    /// Seconds between expiry sweeps.
+    pub sweep_seconds: u64,
 }
 
 /// Database settings.

@@ -171,16 +171,29 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if session.status != "open" {
         drop(tx);
         let view = systems::render(app, &session, caller).await?;
-        return Ok(Response::update(view).then(Reply::Ephemeral(View::text(
-            "That roll is already finished.",
-        ))));
+        let note = closed_note(&session.status).unwrap_or("That roll is already finished.");
+        return Ok(Response::update(view).then(Reply::Ephemeral(View::text(note))));
     }
     systems::click(app, tx, session, &click).await
 }
 
 async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
     let view = systems::render(app, session, caller).await?;
-    Ok(Response::update(view))
+    let response = Response::update(view);
+    Ok(match closed_note(&session.status) {
+        Some(note) => response.then(Reply::Ephemeral(View::text(note))),
+        None => response,
+    })
+}
+
+/// Why a closed session's buttons do nothing.
+fn closed_note(status: &str) -> Option<&'static str> {
+    match status {
+        "open" => None,
+        "expired" => Some("That roll timed out, so its buttons no longer do anything."),
+        "voided" => Some("The FC voided that roll."),
+        _ => Some("That roll is already finished."),
+    }
 }
 
 #[cfg(test)]

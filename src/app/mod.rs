@@ -10,9 +10,11 @@
 //! - [`characters`]: finding, creating and saving sheets.
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
+//! - [`expiry`]: closing idle sessions and disabling their buttons.
 
 pub mod characters;
 pub mod component;
+pub mod expiry;
 pub mod log;
 pub mod rights;
 pub mod sessions;

@@ -265,6 +265,33 @@ impl View {
         self
     }
 
+    /// Greys out every button and removes select menus (a closed or
+    /// expired session).
+    pub fn disable_all(mut self) -> Self {
+        self.rows.retain(|r| matches!(r, Row::Buttons(_)));
+        for row in &mut self.rows {
+            if let Row::Buttons(b) = row {
+                for button in b {
+                    button.disabled = true;
+                }
+            }
+        }
+        self
+    }
+
+    /// The session id of the first button, if the view carries any.
+    pub fn session(&self) -> Option<i64> {
+        self.rows
+            .iter()
+            .find_map(|r| match r {
+                Row::Buttons(b) => b
+                    .first()
+                    .and_then(|b| crate::app::component::ButtonId::parse(&b.custom_id)),
+                Row::Select(s) => crate::app::component::ButtonId::parse(&s.custom_id),
+            })
+            .map(|id| id.session)
+    }
+
     /// Every button in the view, in order.
     pub fn all_buttons(&self) -> impl Iterator<Item = &Button> {
         self.rows.iter().flat_map(|r| match r {

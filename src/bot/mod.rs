@@ -16,7 +16,7 @@ use serenity::{
 };
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::app::{component, App, AppError, AppResult, Caller, Reply};
+use crate::app::{component, expiry, App, AppError, AppResult, Caller, Reply};
 use crate::config::{Registration, Secrets};
 use crate::systems;
 
@@ -83,6 +83,9 @@ pub async fn client(
                     }
                 }
                 tracing::info!("commands registered ({registration:?})");
+                let every =
+                    std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
+                tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every));
                 Ok(data)
             })
         })
@@ -144,7 +147,22 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         Reply::Message(v) | Reply::Update(v) => (v, false),
         Reply::Ephemeral(v) => (v, true),
     };
-    ctx.send(render::reply(first, ephemeral)).await?;
+    let session = first.session();
+    let handle = ctx.send(render::reply(first, ephemeral)).await?;
+    if let (Some(session), poise::Context::Application(a)) = (session, ctx) {
+        // Remember which message shows the session, so an expiry can disable its buttons.
+        match handle.message().await {
+            Ok(msg) => {
+                let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
+                let token = &a.interaction.token;
+                let mid = msg.id.get() as i64;
+                if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
+                    tracing::warn!(error = %e, "could not record a session's message");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not read back a reply"),
+        }
+    }
     for f in response.followups {
         let (v, eph) = match f {
             Reply::Message(v) | Reply::Update(v) => (v, false),
@@ -236,7 +254,7 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
             component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
         }
     };
-    if let Err(e) = send_component_response(ctx, ci, result).await {
+    if let Err(e) = send_component_response(ctx, data, ci, result).await {
         tracing::error!(%e, custom_id = %ci.data.custom_id, "could not answer a click");
     }
     signal_done(data, ci.id.get());
@@ -244,6 +262,7 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
 
 async fn send_component_response(
     ctx: &serenity::Context,
+    data: &Data,
     ci: &ComponentInteraction,
     result: AppResult,
 ) -> Result<(), serenity::Error> {
@@ -261,6 +280,12 @@ async fn send_component_response(
                 .await;
         }
     };
+    // Which session the reply shows, and whether it replaced the clicked message.
+    let (session, updated) = match &response.reply {
+        Reply::Update(v) => (v.session(), true),
+        Reply::Message(v) => (v.session(), false),
+        Reply::Ephemeral(_) => (None, false),
+    };
     let first = match response.reply {
         Reply::Update(v) => {
             CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
@@ -271,6 +296,19 @@ async fn send_component_response(
         }
     };
     ci.create_response(&ctx.http, first).await?;
+    if let (Some(session), Some(guild)) = (session, ci.guild_id) {
+        let message_id = if updated {
+            Some(ci.message.id.get())
+        } else {
+            ci.get_response(&ctx.http).await.ok().map(|m| m.id.get())
+        };
+        if let Some(mid) = message_id {
+            let guild = guild.get() as i64;
+            if let Err(e) = expiry::attach(&data.app, guild, session, mid as i64, &ci.token).await {
+                tracing::warn!(error = %e, "could not record a session's message");
+            }
+        }
+    }
     for f in response.followups {
         let (v, eph) = match f {
             Reply::Message(v) | Reply::Update(v) => (v, false),
@@ -280,4 +318,53 @@ async fn send_component_response(
             .await?;
     }
     Ok(())
+}
+
+/// Expires idle sessions every `every` and disables their buttons.
+async fn sweeper(http: std::sync::Arc<serenity::Http>, app: App, every: std::time::Duration) {
+    let mut ticker = tokio::time::interval(every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticker.tick().await;
+        let expired = match expiry::sweep(&app, crate::storage::now_ms(), 100).await {
+            Ok(list) => list,
+            Err(e) => {
+                tracing::warn!(error = %e, "expiry sweep failed");
+                continue;
+            }
+        };
+        for e in expired {
+            edit_expired(&http, e).await;
+        }
+    }
+}
+
+async fn edit_expired(http: &serenity::Http, e: expiry::Expired) {
+    // Interaction tokens last 15 minutes; use a fresh one, else the channel API.
+    if let Some((token, at)) = &e.token {
+        if crate::storage::now_ms() - at < 14 * 60_000 {
+            let p = render::parts(e.view.clone());
+            let edit = serenity::EditInteractionResponse::new()
+                .embeds(p.embeds)
+                .components(p.components);
+            match serenity::Builder::execute(edit, http, token).await {
+                Ok(_) => return,
+                Err(err) => {
+                    tracing::debug!(%err, session = e.session, "token edit failed; trying the channel")
+                }
+            }
+        }
+    }
+    if let Some(mid) = e.message_id {
+        let p = render::parts(e.view);
+        let edit = serenity::EditMessage::new()
+            .embeds(p.embeds)
+            .components(p.components);
+        if let Err(err) = serenity::ChannelId::new(e.channel_id as u64)
+            .edit_message(http, serenity::MessageId::new(mid as u64), edit)
+            .await
+        {
+            tracing::warn!(%err, session = e.session, "could not disable an expired session's buttons");
+        }
+    }
 }

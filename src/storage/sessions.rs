@@ -24,6 +24,12 @@ pub struct Session {
     pub status: String,
     /// When it expires (ms since epoch), if ever.
     pub expires_at: Option<i64>,
+    /// The Discord message showing it, once known.
+    pub message_id: Option<i64>,
+    /// The latest interaction token that can edit that message.
+    pub token: Option<String>,
+    /// When that token was issued (tokens last 15 minutes).
+    pub token_at: Option<i64>,
 }
 
 /// A session about to be stored.
@@ -75,7 +81,7 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
 /// Loads a session of `guild_id` (another guild's session is never found).
 pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Session>, StorageError> {
     let row = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
          FROM sessions WHERE id = $1 AND guild_id = $2",
     )
     .bind(id)
@@ -112,6 +118,42 @@ pub async fn update(
     Ok((done.rows_affected() == 1).then_some(expected_version + 1))
 }
 
+/// Records which message shows a session and the token that can edit it.
+pub async fn attach(
+    tx: &mut Tx,
+    guild_id: i64,
+    id: i64,
+    message_id: i64,
+    token: &str,
+    now: i64,
+) -> Result<(), StorageError> {
+    sqlx::query("UPDATE sessions SET message_id = $1, token = $2, token_at = $3 WHERE id = $4 AND guild_id = $5")
+        .bind(message_id)
+        .bind(token)
+        .bind(now)
+        .bind(id)
+        .bind(guild_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Moves a session's expiry time (the FC closing the table early, tests).
+pub async fn set_expiry(
+    tx: &mut Tx,
+    guild_id: i64,
+    id: i64,
+    expires_at: Option<i64>,
+) -> Result<(), StorageError> {
+    sqlx::query("UPDATE sessions SET expires_at = $1 WHERE id = $2 AND guild_id = $3")
+        .bind(expires_at)
+        .bind(id)
+        .bind(guild_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// The newest open sessions of `kind` in a channel, newest first (at most
 /// `limit`): "the roll in progress here" for commands that act on a roll.
 pub async fn latest_open_in_channel(
@@ -122,7 +164,7 @@ pub async fn latest_open_in_channel(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
          FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
          ORDER BY id DESC LIMIT $4",
     )
@@ -142,7 +184,7 @@ pub async fn due_for_expiry(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
          FROM sessions WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1
          ORDER BY expires_at LIMIT $2",
     )
@@ -164,5 +206,8 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Session, StorageError> {
         version: r.try_get("version")?,
         status: r.try_get("status")?,
         expires_at: r.try_get("expires_at")?,
+        message_id: r.try_get("message_id")?,
+        token: r.try_get("token")?,
+        token_at: r.try_get("token_at")?,
     })
 }

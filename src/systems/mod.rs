@@ -31,13 +31,19 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
     }
 }
 
-/// Renders a session's message as it stands (for stale or closed clicks).
+/// Renders a session's message as it stands (for stale, closed or expired
+/// sessions); buttons are disabled unless the session is open.
 pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
-    match session.kind.as_str() {
+    let view = match session.kind.as_str() {
         dice::KIND => dice::render(app, session, caller),
         venus::KIND => venus::render(app, session, caller),
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
-    }
+    }?;
+    Ok(if session.status == "open" {
+        view
+    } else {
+        view.disable_all()
+    })
 }

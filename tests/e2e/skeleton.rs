@@ -280,3 +280,52 @@ async fn the_fake_rejects_schema_violations() {
     tokio::time::sleep(Duration::from_millis(10)).await;
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_session_gets_its_buttons_disabled() {
+    let mut opts = kismet::fake::table::TableOptions::new(crate::common::db_path("expiry"));
+    opts.seed = Some(1);
+    opts.config.sessions.sweep_seconds = 1;
+    let t = kismet::fake::table::Table::start(opts).await.unwrap();
+    t.command("alice", "/roll expression:1d6").await.unwrap();
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(
+        &mut tx,
+        kismet::fake::table::GUILD_ID as i64,
+        1,
+        Some(0),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    // The sweeper edits the message with its token: the Reroll button greys out.
+    let edited = t
+        .fake
+        .wait_for(Duration::from_secs(10), |f| {
+            f.messages()
+                .into_iter()
+                .find(|m| m.body["components"][0]["components"][0]["disabled"] == json!(true))
+        })
+        .await
+        .expect("the expired roll's button was disabled");
+    assert_eq!(
+        edited.body["components"][0]["components"][0]["label"],
+        "Reroll"
+    );
+    // A click on the old button is answered, and says why nothing happens.
+    let ex = t
+        .click_custom_id("alice", edited.id, "roll:1:0:reroll", None)
+        .await
+        .unwrap();
+    assert!(ex.outputs.iter().any(|o| o.kind == "update"));
+    assert!(
+        ex.outputs
+            .iter()
+            .any(|o| o.kind == "ephemeral" && o.content().contains("no longer")),
+        "{:?}",
+        ex.outputs
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

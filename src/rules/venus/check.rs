@@ -458,7 +458,7 @@ impl CheckState {
         let natural = d(rng, 20);
         let autopass_min = settings.check_autopass_min(edition, rank);
         let nat1_fails = settings.nat1_fails(edition, rank);
-        let sum = natural + score;
+        let sum = natural.saturating_add(score);
         let mut state = CheckState {
             edition,
             settings: settings.clone(),
@@ -725,7 +725,7 @@ impl CheckState {
                     }
                 };
                 self.bonus = bonus;
-                let total = self.sum + bonus;
+                let total = self.sum.saturating_add(bonus);
                 let result = if self.bonus_factors.is_empty() {
                     events.push(CheckEvent::Failed {
                         total,

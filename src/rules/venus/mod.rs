@@ -17,8 +17,10 @@ pub mod settings;
 pub mod sheet;
 pub mod task;
 
-pub use check::{CheckAction, CheckEvent, CheckPhase, CheckResult, CheckSetup, CheckState};
+pub use check::{
+    CheckAction, CheckActionKind, CheckEvent, CheckPhase, CheckResult, CheckSetup, CheckState,
+};
 pub use rank::Rank;
 pub use settings::{Edition, SettingInfo, VenusSettings};
-pub use sheet::{VenusCtx, VenusSheet};
-pub use task::{TaskAction, TaskEvent, TaskPhase, TaskSetup, TaskState};
+pub use sheet::{SheetEvent, Tier, VenusCtx, VenusSheet};
+pub use task::{TaskAction, TaskActionKind, TaskEvent, TaskPhase, TaskSetup, TaskState};

@@ -329,6 +329,14 @@ impl VenusSettings {
         }
     }
 
+    /// How many of the 20 natural d20 faces pass a check automatically for
+    /// `rank` in `edition`. Divided by 20 it is the "natural success chance"
+    /// to display, matching the active ranges (A-V4).
+    pub fn autopass_faces(&self, edition: Edition, rank: Rank) -> u32 {
+        self.check_autopass_min(edition, rank)
+            .map_or(0, |m| 21 - m.clamp(1, 20))
+    }
+
     /// Whether a natural 1 fails a check automatically for `rank` in
     /// `edition` (VE1-C3, VE2-C3).
     pub fn nat1_fails(&self, edition: Edition, rank: Rank) -> bool {
@@ -598,6 +606,16 @@ mod tests {
         assert_eq!(lows(&s), [Some(20), Some(20), None, Some(15)]);
         let v1 = Rank::ALL.map(|r| s.check_autopass_min(Edition::One, r));
         assert_eq!(v1, [None, Some(20), Some(19), Some(19)]);
+    }
+
+    #[test]
+    fn a_v4_natural_success_chance_matches_the_active_ranges() {
+        let mut s = VenusSettings::default();
+        let pct = |s: &VenusSettings, ed| Rank::ALL.map(|r| s.autopass_faces(ed, r) * 5);
+        assert_eq!(pct(&s, Edition::Two), [5, 10, 15, 20]);
+        s.set("ve2_autopass_ranges", "table").unwrap();
+        assert_eq!(pct(&s, Edition::Two), [0, 5, 10, 15]);
+        assert_eq!(pct(&s, Edition::One), [0, 5, 10, 10]);
     }
 
     #[test]

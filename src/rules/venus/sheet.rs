@@ -730,7 +730,7 @@ impl VenusSheet {
         } else {
             let from = j.level;
             j.exp = 0;
-            j.level = (j.level + 1).min(MAX_LEVEL);
+            j.level = j.level.saturating_add(1).min(MAX_LEVEL);
             Ok(Some(SheetEvent::LevelUp {
                 job: key,
                 from,

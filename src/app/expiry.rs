@@ -1,0 +1,102 @@
+//! Session expiry: interactive rolls left alone past the guild's timeout are
+//! closed, and their message is re-drawn with the buttons disabled.
+//!
+//! The adapter calls [`sweep`] periodically and edits each returned message;
+//! [`attach`] records which message (and token) shows a session.
+
+use super::view::View;
+use super::{App, AppError, Caller};
+use crate::storage;
+use crate::systems;
+
+/// A session that just expired, with what its message should now show.
+#[derive(Debug, Clone)]
+pub struct Expired {
+    /// The session id.
+    pub session: i64,
+    /// Its channel.
+    pub channel_id: i64,
+    /// Its message, if known.
+    pub message_id: Option<i64>,
+    /// A token that can edit the message, with its issue time.
+    pub token: Option<(String, i64)>,
+    /// The message's new content (buttons disabled).
+    pub view: View,
+}
+
+/// Records that `message_id` shows `session` and `token` can edit it.
+pub async fn attach(
+    app: &App,
+    guild_id: i64,
+    session: i64,
+    message_id: i64,
+    token: &str,
+) -> Result<(), AppError> {
+    let mut tx = app.db.write().await?;
+    storage::sessions::attach(
+        &mut tx,
+        guild_id,
+        session,
+        message_id,
+        token,
+        storage::now_ms(),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Expires every open session past its time (at most `limit` per call) and
+/// returns what their messages should show.
+pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppError> {
+    let due = {
+        let mut tx = app.db.read().await?;
+        storage::sessions::due_for_expiry(&mut tx, now, limit).await?
+    };
+    let mut out = Vec::new();
+    for s in due {
+        let mut tx = app.db.write().await?;
+        let Some(version) = storage::sessions::update(
+            &mut tx,
+            s.id,
+            s.version,
+            &s.state,
+            "expired",
+            s.expires_at,
+            now,
+        )
+        .await?
+        else {
+            continue; // changed meanwhile: it is no longer idle
+        };
+        tx.commit().await?;
+        let session = storage::sessions::Session {
+            version,
+            status: "expired".into(),
+            ..s.clone()
+        };
+        let owner = Caller {
+            guild_id: s.guild_id,
+            channel_id: s.channel_id,
+            user_id: s.owner_id,
+            name: String::new(),
+            manage_guild: false,
+            roles: Vec::new(),
+        };
+        let view = match systems::render(app, &session, &owner).await {
+            Ok(v) => v.disable_all(),
+            Err(e) => {
+                tracing::warn!(session = s.id, error = %e, "could not render an expired session");
+                continue;
+            }
+        };
+        out.push(Expired {
+            session: s.id,
+            channel_id: s.channel_id,
+            message_id: s.message_id,
+            token: s.token.clone().zip(s.token_at),
+            view,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,352 @@
+//! The Venus Engine at the table, both editions, through the fake Discord:
+//! sheets, FC controls, checks, tasks (aid, KISS, Ego, beat spending,
+//! subversion), rights, double clicks, restarts, expiry and payload limits.
+//! Seeded: the dice below are what the seed gives.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::venus::VenusSheet;
+
+/// Plays script lines, failing on any line the table cannot play.
+async fn play(t: &Table, script: &str) -> Vec<Exchange> {
+    let mut out = Vec::new();
+    for line in script.lines() {
+        if let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            out.push(ex);
+        }
+    }
+    out
+}
+
+/// The one reply of a line.
+async fn one(t: &Table, line: &str) -> Output {
+    let (_, ex) = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap();
+    ex.outputs[0].clone()
+}
+
+/// Every reply of a line.
+async fn all(t: &Table, line: &str) -> Vec<Output> {
+    let (_, ex) = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap();
+    ex.outputs
+}
+
+/// The refusal text of a line that must be refused.
+async fn refused(t: &Table, line: &str) -> String {
+    let o = one(t, line).await;
+    assert_eq!(o.kind, "ephemeral", "{line} was not refused: {}", o.text());
+    assert!(o.content().starts_with("⚠️"), "{line}: {}", o.content());
+    o.content().to_string()
+}
+
+/// A member's character sheet as stored.
+async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "venus",
+        Table::user_id(who) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .unwrap_or_else(|| panic!("{who} has no character {name}"));
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+fn job(s: &VenusSheet, name: &str) -> (u32, u32) {
+    let j = s.job(name).unwrap();
+    (j.level, j.exp)
+}
+
+/// No output of the exchanges is an error.
+fn no_errors(ex: &[Exchange]) {
+    for e in ex {
+        for o in &e.outputs {
+            assert!(!o.content().contains("⚠️"), "error: {}", o.content());
+        }
+    }
+}
+
+const ADA_AND_BO: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3 exp:5
+alice: /ve sheet note kind:specialty text:Lockpicks
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_example_script_plays_a_full_edition_1_task() {
+    let t = table("ve-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/venus-task-edition1.txt"
+    ))
+    .unwrap();
+    let ex = play(&t, &script).await;
+    no_errors(&ex);
+    // The closed task: every die with its owner, the outcome, what changed.
+    let closed = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .rfind(|o| o.title().starts_with("🎲 Task"))
+        .unwrap();
+    assert_eq!(
+        closed.field("Dice").unwrap(),
+        "⚪ **Ada** (0 beats): #1 ~~1~~→2 · #2 ~~3~~→3 · #3 ~~3~~→3\n🟤 **Bo** (1 beat): #4 **6**"
+    );
+    assert!(closed.field("Outcome").unwrap().starts_with("❌ **Failure**"));
+    assert!(closed.buttons().is_empty());
+    let summary = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .find(|o| o.title().starts_with("📈 After the task"))
+        .unwrap();
+    assert!(summary.text().contains("Ada · Thief levels up: 3 → 4 🎉"));
+    // VE1-T8: failure +1 (5 → 6 = 2 × 3: level 4), ally +1 (3 → 4 = 2 × 2:
+    // level 3), T3 +1 Lot after the KISS Lot (10 → 9 → 10).
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!(job(&ada, "Thief"), (4, 0));
+    assert_eq!(ada.lots, 10);
+    let bo = sheet(&t, "bob", "Bo").await;
+    assert_eq!(job(&bo, "Acrobat"), (3, 0));
+    assert_eq!(bo.lots, 10);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_sheets_are_created_shown_edited_and_deleted_with_confirmation() {
+    let t = table("ve-sheets", 1).await;
+    no_errors(&play(&t, ADA_AND_BO).await);
+    play(
+        &t,
+        r#"
+alice: /ve sheet job name:Sailor inherits:Wits level:0 exp:3
+alice: /ve sheet set lots:7 ego:true tier:Heroic
+alice: /ve sheet note kind:asset text:"Grappling hook"
+alice: /ve sheet note kind:insight text:"The guard drinks"
+alice: /ve sheet note kind:consequence text:"My hat stays on"
+"#,
+    )
+    .await;
+    let shown = one(&t, "alice: /ve sheet show").await;
+    assert_eq!(shown.kind, "message");
+    assert_eq!(shown.title(), "📜 Ada");
+    assert_eq!(shown.field("Lots").unwrap(), "●●●●●●●○○○ 7/10");
+    assert_eq!(shown.field("Ego").unwrap(), "✨ held");
+    assert_eq!(shown.field("Tier").unwrap(), "Heroic");
+    let jobs = shown.field("Jobs").unwrap();
+    assert!(
+        jobs.contains(&format!("**Sailor** · learning · ▰▰▰{} 3/16 · Wits", "▱".repeat(13))),
+        "{jobs}"
+    );
+    assert!(jobs.contains("**Thief** · level 3 · ▰▰▰▰▰▱ 5/6 · Finesse, Wits"));
+    assert_eq!(shown.field("Assets").unwrap(), "1. Grappling hook");
+    assert_eq!(shown.field("Insights").unwrap(), "#1 The guard drinks");
+    assert_eq!(shown.field("Special consequences").unwrap(), "1. My hat stays on");
+    // Anyone may look at Bo; only Bo's player (or the FC) may edit him.
+    assert_eq!(one(&t, "alice: /ve sheet show character:Bo").await.title(), "📜 Bo");
+    assert!(refused(&t, "alice: /ve sheet set lots:1 character:Bo")
+        .await
+        .contains("No character named `Bo`"));
+    let fc = one(&t, "fc: /ve sheet set lots:4 character:Bo").await;
+    assert_eq!(fc.kind, "ephemeral");
+    assert_eq!(sheet(&t, "bob", "Bo").await.lots, 4);
+    // Bad edits change nothing.
+    refused(&t, "alice: /ve sheet ability name:Finesse rank:gold score:11").await;
+    refused(&t, "alice: /ve sheet job name:Spy inherits:Charm").await;
+    refused(&t, "alice: /ve sheet remove kind:ability name:Wits").await;
+    assert!(t
+        .command("alice", "/ve sheet set lots:11")
+        .await
+        .is_err());
+    // Several characters, one active.
+    one(&t, "alice: /ve sheet create name:Cleo").await;
+    let list = one(&t, "alice: /ve sheet list").await;
+    assert!(list.text().contains("**Cleo** ← active"), "{}", list.text());
+    one(&t, "alice: /ve sheet use character:Ada").await;
+    let list = one(&t, "alice: /ve sheet list").await;
+    assert!(list.text().contains("**Ada** ← active"));
+    // Deletion asks first; Keep keeps, Delete deletes.
+    let ask = one(&t, "alice: /ve sheet delete character:Cleo").await;
+    assert_eq!(ask.kind, "ephemeral");
+    assert!(ask.text().contains("Delete **Cleo** for good?"));
+    assert!(refused(&t, "bob: /ve sheet delete character:Cleo")
+        .await
+        .contains("No character named"));
+    let done = one(&t, "alice: click Delete Cleo").await;
+    assert_eq!(done.kind, "update");
+    assert!(done.text().contains("Cleo was deleted"));
+    assert!(done.buttons().is_empty());
+    assert!(refused(&t, "alice: /ve sheet show character:Cleo")
+        .await
+        .contains("No character named"));
+    one(&t, "alice: /ve sheet delete character:Ada").await;
+    assert!(one(&t, "alice: click Keep").await.text().contains("Ada was kept"));
+    sheet(&t, "alice", "Ada").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
+    let t = table("ve-complete", 1).await;
+    play(&t, ADA_AND_BO).await;
+    let names = |v: Vec<serde_json::Value>| -> Vec<String> {
+        v.iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let c = t
+        .autocomplete("alice", "/ve sheet show character:A", "character")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Ada"]);
+    let c = t
+        .autocomplete("fc", "/ve sheet show character:o", "character")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Bo"]);
+    let c = t
+        .autocomplete("alice", "/ve check ability:Wi difficulty:10", "ability")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Wits"]);
+    let c = t
+        .autocomplete("bob", "/ve task ability:Finesse job:a", "job")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Acrobat"]);
+    let c = t
+        .autocomplete("fc", "/ve settings set name:ve1_ value:x", "name")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["ve1_levelup_rule", "ve1_consequence_repeat"]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
+    let t = table("ve-rights", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(&t, "carol: /ve sheet create name:Cy").await;
+    one(
+        &t,
+        "fc: /ve fc call player:alice kind:task ability:Finesse factors:Darkness",
+    )
+    .await;
+    // Carol has no job for Finesse: she cannot aid, and cannot press Roll.
+    assert!(refused(&t, "carol: click Offer aid")
+        .await
+        .contains("Cy has no job at level 1 or more that inherits Finesse"));
+    assert!(refused(&t, "carol: click Roll")
+        .await
+        .contains("Only Ada (the roller), their allies and the FC"));
+    // Bo offers; only Ada (or the FC) answers, and only the FC voids.
+    one(&t, "bob: click Offer aid").await;
+    assert!(refused(&t, "bob: click Void").await.contains("Only the FC"));
+    assert!(refused(&t, "bob: click Accept Bo")
+        .await
+        .contains("Only the roller"));
+    one(&t, "alice: click Accept Bo").await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert!(rolled.field("Dice").is_some());
+    // Ada picks her first die and pays a Lot; Bo cannot press her Re-roll.
+    one(&t, "alice: select KISS dice = 1").await;
+    one(&t, "alice: click KISS with Lot").await;
+    assert!(refused(&t, "carol: click Re-roll").await.contains("Only Ada"));
+    assert!(refused(&t, "bob: click Re-roll").await.contains("Only the roller"));
+    // A double click on Re-roll: the second carries the old version and
+    // changes nothing (one Lot spent, one re-roll).
+    let msg = t.last_message_for("alice").unwrap();
+    let kroll = msg.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().unwrap().clone())
+        .find(|c| c["label"] == "Re-roll")
+        .unwrap()["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first = t.click_custom_id("alice", msg.id, &kroll, None).await.unwrap();
+    let second = t.click_custom_id("alice", msg.id, &kroll, None).await.unwrap();
+    assert_eq!(first.single().kind, "update");
+    assert_eq!(second.single().kind, "update");
+    assert_eq!(
+        first.single().body["embeds"],
+        second.single().body["embeds"]
+    );
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let sid = kismet::app::component::ButtonId::parse(&kroll).unwrap().session;
+    let log = kismet::storage::log::for_session(&mut tx, GUILD_ID as i64, sid)
+        .await
+        .unwrap();
+    assert_eq!(
+        log.iter().filter(|e| e.action == "task_kroll").count(),
+        1,
+        "one re-roll logged"
+    );
+    drop(tx);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_task_started_before_a_restart_finishes_after_it() {
+    let t = table("ve-restart", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        r#"
+alice: /ve task ability:Finesse consequence:"I slip"
+bob: click Offer aid
+alice: click Accept Bo
+alice: click Roll
+"#,
+    )
+    .await;
+    t.restart().await.unwrap();
+    let ex = play(
+        &t,
+        r#"
+alice: click No KISS
+alice: click Primary: success (1)
+alice: click T2 +1 exp
+alice: click Finish
+fc: click No subversion
+"#,
+    )
+    .await;
+    no_errors(&ex);
+    let last = ex.last().unwrap().outputs[0].clone();
+    assert!(last.field("Outcome").unwrap().starts_with("✅ **Success**"));
+    // Success: no failure exp; T2 +1 (5 → 6: level 4); Bo's aid +1.
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -350,3 +350,142 @@ fc: click No subversion
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+const ADA_CHECK: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet note kind:asset text:"Grappling hook"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
+    let t = table("ve1-check", 4).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    let called = one(&t, "fc: /ve fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\" consequence:\"You fall into the moat\"").await;
+    assert_eq!(called.title(), "🎲 Check — Ada: Finesse");
+    assert_eq!(called.field("Target").unwrap(), "**16** = 15 (Tough) + Wet stones");
+    assert!(refused(&t, "bob: click Roll d20").await.contains("Only Ada"));
+    let rolled = one(&t, "alice: click Roll d20").await;
+    assert_eq!(rolled.field("d20").unwrap(), "**10**");
+    assert_eq!(rolled.field("Total").unwrap(), "10 + 4 = **14** against 16");
+    let bonus = rolled.field("Bonus").unwrap();
+    assert!(bonus.starts_with("Short by **2**"), "{bonus}");
+    assert!(bonus.contains("1: 83.3% · 2: 97.2% · 3: 99.5% · 4: 99.9%"));
+    // The menu: environment, an ally, one entry per Lot (up to 4), the asset.
+    let menu: Vec<String> = rolled.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(menu, ["env", "ally", "lot1", "lot2", "lot3", "lot4", "asset1"]);
+    let claimed = one(&t, "alice: select Bonus factors = asset1,lot1").await;
+    assert_eq!(
+        claimed.field("Bonus factors").unwrap(),
+        "• Grappling hook (attribute, d6)\n• A Lot (d6)"
+    );
+    let done = one(&t, "alice: click Roll bonus dice").await;
+    assert_eq!(done.field("Bonus dice").unwrap(), "[1, 5] → highest **+5**");
+    assert_eq!(done.field("Total").unwrap(), "10 + 4 + 5 (bonus) = **19** against 16");
+    assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
+    assert_eq!(done.field("What changed").unwrap(), "Ada · −1 Lot → 9/10");
+    assert!(done.buttons().is_empty());
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    // A click on the finished check says so and changes nothing.
+    let msg = t.last_message_for("alice").unwrap();
+    let late = t
+        .click_custom_id("alice", msg.id, "ve:1:3:resolve", None)
+        .await
+        .unwrap();
+    assert!(late
+        .outputs
+        .iter()
+        .any(|o| o.kind == "ephemeral" && o.content().contains("already finished")));
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
+    // Seed 2: a natural 1; seed 3: a natural 20; seed 5: short by 9.
+    for (seed, rule, result) in [
+        (2, "Natural 1: automatic fail, no bonus can save it.", "❌ **Fail** (natural 1)"),
+        (3, "Natural 20: automatic pass (Silver passes on a natural 20).", "✅ **Pass** (automatic)"),
+        (5, "Short by 9: more than the best bonus (+6) can close.", "❌ **Fail** (out of reach of a bonus)"),
+    ] {
+        let t = table("ve1-natural", seed).await;
+        play(&t, "fc: /ve fc edition edition:1").await;
+        play(&t, ADA_CHECK).await;
+        play(&t, "alice: /ve check ability:Finesse difficulty:15 factors:\"Wet stones\"").await;
+        let r = one(&t, "alice: click Roll d20").await;
+        assert_eq!(r.field("Rules").unwrap(), rule, "seed {seed}");
+        assert_eq!(r.field("Result").unwrap(), result, "seed {seed}");
+        assert!(r.buttons().is_empty());
+        assert_schema_clean(&t);
+        t.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
+    let t = table("ve2-check", 4).await;
+    play(&t, ADA_CHECK).await;
+    play(&t, "alice: /ve check ability:Finesse difficulty:3 factors:\"Wet stones+2\" consequence:\"You fall\"").await;
+    let r = one(&t, "alice: click Roll d20").await;
+    assert_eq!(r.field("Target").unwrap(), "**17** = 15 (difficulty 3) + Wet stones (+2)");
+    assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
+    let menu: Vec<String> = r.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(menu, ["env", "env_x2", "ally", "ally_x2", "asset1", "asset1_x2"]);
+    assert!(refused(&t, "alice: /ve bonus name:Luck kind:lot")
+        .await
+        .contains("Lots and Ego cannot be spent on a check in edition 2"));
+    one(&t, "alice: select Bonus factors = env_x2").await;
+    let named = one(&t, "alice: /ve bonus name:\"The high ground\" kind:environment").await;
+    assert_eq!(named.kind, "message");
+    assert_eq!(
+        named.field("Bonus factors").unwrap(),
+        "• Environmental benefit (environment, +2)\n• The high ground (environment, +1)"
+    );
+    let done = one(&t, "alice: click Add the bonus").await;
+    assert_eq!(done.field("Total").unwrap(), "10 + 4 + 3 (bonus) = **17** against 17");
+    assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
+    let t = table("ve-adjust", 4).await;
+    play(&t, ADA_CHECK).await;
+    let asked = one(&t, "alice: /ve check ability:Finesse difficulty:2").await;
+    assert_eq!(asked.field("Target").unwrap(), "**10** = 10 (difficulty 2)");
+    assert!(refused(&t, "alice: /ve fc adjust difficulty:3")
+        .await
+        .contains("Only the FC"));
+    let adj = one(&t, "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"").await;
+    assert_eq!(adj.kind, "message");
+    assert_eq!(adj.field("Target").unwrap(), "**17** = 15 (difficulty 3) + Fog (+2)");
+    assert!(adj.text().contains("*If it fails:* Lost"));
+    let r = one(&t, "alice: click Roll d20").await;
+    assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
+    // Once the d20 is thrown there is nothing left to adjust.
+    assert!(refused(&t, "fc: /ve fc adjust difficulty:1")
+        .await
+        .contains("no roll waiting for its dice"));
+    // The FC voids the check by command: nothing is spent.
+    let v = one(&t, "fc: /ve fc void").await;
+    assert_eq!(v.field("Result").unwrap(), "Voided by the FC");
+    let late = one(&t, "alice: click Accept failure").await;
+    assert_eq!(late.kind, "update");
+    assert!(refused(&t, "fc: /ve fc close").await.contains("no Venus roll in progress"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

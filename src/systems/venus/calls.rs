@@ -167,6 +167,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         ended_before_roll: None,
         changes: Vec::new(),
         note: None,
+        edition: Some(set.ve_edition),
         menu: Vec::new(),
     };
     let minutes = timeout(&mut tx, caller.guild_id).await?;
@@ -229,6 +230,7 @@ pub async fn npc_check(
         ended_before_roll: None,
         changes: Vec::new(),
         note: None,
+        edition: Some(set.ve_edition),
         menu: Vec::new(),
     };
     check::after_roll(&mut st, state, None);

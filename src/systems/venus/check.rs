@@ -76,11 +76,11 @@ pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> 
         ),
     ];
     if let Some(s) = sheet {
-        for (k, (kind, _)) in super::sheet_view::ATTRIBUTE_LISTS.iter().enumerate() {
-            let singular = super::sheet_view::singular(*kind);
-            for (i, t) in s.attributes.list(*kind).iter().enumerate() {
+        for (kind, _) in super::sheet_view::ATTRIBUTE_LISTS {
+            let singular = super::sheet_view::singular(kind);
+            for (i, t) in s.attributes.list(kind).iter().enumerate() {
                 base.push((
-                    format!("a{k}_{i}"),
+                    format!("{}{}", singular.to_lowercase(), i + 1),
                     format!("{singular}: {t}"),
                     FactorKind::Attribute,
                     t.clone(),
@@ -121,7 +121,7 @@ pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> 
             }
             for (v, l, k, n) in &base {
                 out.push(opt(
-                    format!("{v}_2"),
+                    format!("{v}_x2"),
                     format!("{l} (+2, multiples)"),
                     *k,
                     n,
@@ -132,7 +132,7 @@ pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> 
             out.sort_by_key(|o| {
                 let i = base
                     .iter()
-                    .position(|b| o.value.trim_end_matches("_2") == b.0)
+                    .position(|b| o.value.trim_end_matches("_x2") == b.0)
                     .unwrap_or(usize::MAX);
                 (i, o.points)
             });
@@ -224,7 +224,7 @@ pub async fn click(
             events = ev;
             let sheet = party.ctx.sheets.get(&st.roller.user).cloned();
             after_roll(&mut st, state, sheet.as_ref());
-            st.note = Some(format!("{} threw the d20", caller.name));
+            st.note = Some(format!("{} threw the d20", clicker(&st, caller)));
         }
         (None, "cancel") => {
             st.ended_before_roll = Some("Cancelled before the roll".into());
@@ -302,7 +302,7 @@ pub async fn click(
             let (state, ev) = apply(state, &mut party, actions, &mut rng)?;
             events = ev;
             st.check = Some(state);
-            st.note = Some(note_for(action, &caller.name));
+            st.note = Some(note_for(action, &clicker(&st, caller)));
         }
     }
     let named: Vec<(String, SheetEvent)> = events
@@ -338,6 +338,15 @@ pub async fn click(
     Ok(Response::update(super::check_view::view(
         session.id, version, status, &st,
     )))
+}
+
+/// The clicker's name: the character for the roller, else the member.
+fn clicker(st: &CheckSession, caller: &Caller) -> String {
+    if caller.user_id == st.roller.user {
+        st.roller.name.clone()
+    } else {
+        caller.name.clone()
+    }
 }
 
 fn note_for(action: &str, who: &str) -> String {

@@ -118,7 +118,7 @@ fn d6_close(s: u32, k: u32) -> f64 {
 /// The check's message.
 pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
     let c = st.check.as_ref();
-    let edition = c.map(|c| c.edition);
+    let edition = c.map(|c| c.edition).or(st.edition);
     let title = match (&st.setup.subject, c) {
         (CheckSubject::AdHoc { name, .. }, _) => format!("🎲 NPC check — {name}"),
         (_, Some(c)) => format!("🎲 Check — {}: {}", st.roller.name, c.ability),
@@ -199,16 +199,13 @@ pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
                             Edition::One => "d6".to_string(),
                             Edition::Two => format!("+{}", f.value),
                         };
-                        format!(
-                            "• {} ({}, {worth}){}",
-                            f.name,
-                            kind_word(f.kind),
-                            if f.approved {
-                                ""
-                            } else {
-                                " — awaiting the FC"
-                            }
-                        )
+                        let kind = if f.kind == FactorKind::Lot {
+                            String::new()
+                        } else {
+                            format!("{}, ", kind_word(f.kind))
+                        };
+                        let wait = if f.approved { "" } else { " — awaiting the FC" };
+                        format!("• {} ({kind}{worth}){wait}", f.name)
                     })
                     .collect();
                 e = e.field("Bonus factors", lines.join("\n"), false);

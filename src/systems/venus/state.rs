@@ -48,6 +48,9 @@ pub struct CheckSession {
     pub changes: Vec<String>,
     /// The last thing that happened, shown in the footer.
     pub note: Option<String>,
+    /// The guild's edition when the check was called (shown before the roll).
+    #[serde(default)]
+    pub edition: Option<crate::rules::venus::Edition>,
     /// The bonus factors the roller may pick from the menu (built from the
     /// sheet when the check falls short).
     #[serde(default)]

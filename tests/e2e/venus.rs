@@ -112,7 +112,10 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
         closed.field("Dice").unwrap(),
         "⚪ **Ada** (0 beats): #1 ~~1~~→2 · #2 ~~3~~→3 · #3 ~~3~~→3\n🟤 **Bo** (1 beat): #4 **6**"
     );
-    assert!(closed.field("Outcome").unwrap().starts_with("❌ **Failure**"));
+    assert!(closed
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
     assert!(closed.buttons().is_empty());
     let summary = ex
         .iter()
@@ -155,15 +158,24 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert_eq!(shown.field("Tier").unwrap(), "Heroic");
     let jobs = shown.field("Jobs").unwrap();
     assert!(
-        jobs.contains(&format!("**Sailor** · learning · ▰▰▰{} 3/16 · Wits", "▱".repeat(13))),
+        jobs.contains(&format!(
+            "**Sailor** · learning · ▰▰▰{} 3/16 · Wits",
+            "▱".repeat(13)
+        )),
         "{jobs}"
     );
     assert!(jobs.contains("**Thief** · level 3 · ▰▰▰▰▰▱ 5/6 · Finesse, Wits"));
     assert_eq!(shown.field("Assets").unwrap(), "1. Grappling hook");
     assert_eq!(shown.field("Insights").unwrap(), "#1 The guard drinks");
-    assert_eq!(shown.field("Special consequences").unwrap(), "1. My hat stays on");
+    assert_eq!(
+        shown.field("Special consequences").unwrap(),
+        "1. My hat stays on"
+    );
     // Anyone may look at Bo; only Bo's player (or the FC) may edit him.
-    assert_eq!(one(&t, "alice: /ve sheet show character:Bo").await.title(), "📜 Bo");
+    assert_eq!(
+        one(&t, "alice: /ve sheet show character:Bo").await.title(),
+        "📜 Bo"
+    );
     assert!(refused(&t, "alice: /ve sheet set lots:1 character:Bo")
         .await
         .contains("No character named `Bo`"));
@@ -171,13 +183,14 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert_eq!(fc.kind, "ephemeral");
     assert_eq!(sheet(&t, "bob", "Bo").await.lots, 4);
     // Bad edits change nothing.
-    refused(&t, "alice: /ve sheet ability name:Finesse rank:gold score:11").await;
+    refused(
+        &t,
+        "alice: /ve sheet ability name:Finesse rank:gold score:11",
+    )
+    .await;
     refused(&t, "alice: /ve sheet job name:Spy inherits:Charm").await;
     refused(&t, "alice: /ve sheet remove kind:ability name:Wits").await;
-    assert!(t
-        .command("alice", "/ve sheet set lots:11")
-        .await
-        .is_err());
+    assert!(t.command("alice", "/ve sheet set lots:11").await.is_err());
     // Several characters, one active.
     one(&t, "alice: /ve sheet create name:Cleo").await;
     let list = one(&t, "alice: /ve sheet list").await;
@@ -200,7 +213,10 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
         .await
         .contains("No character named"));
     one(&t, "alice: /ve sheet delete character:Ada").await;
-    assert!(one(&t, "alice: click Keep").await.text().contains("Ada was kept"));
+    assert!(one(&t, "alice: click Keep")
+        .await
+        .text()
+        .contains("Ada was kept"));
     sheet(&t, "alice", "Ada").await;
     assert_schema_clean(&t);
     t.stop().await;
@@ -274,8 +290,12 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
     // Ada picks her first die and pays a Lot; Bo cannot press her Re-roll.
     one(&t, "alice: select KISS dice = 1").await;
     one(&t, "alice: click KISS with Lot").await;
-    assert!(refused(&t, "carol: click Re-roll").await.contains("Only Ada"));
-    assert!(refused(&t, "bob: click Re-roll").await.contains("Only the roller"));
+    assert!(refused(&t, "carol: click Re-roll")
+        .await
+        .contains("Only Ada"));
+    assert!(refused(&t, "bob: click Re-roll")
+        .await
+        .contains("Only the roller"));
     // A double click on Re-roll: the second carries the old version and
     // changes nothing (one Lot spent, one re-roll).
     let msg = t.last_message_for("alice").unwrap();
@@ -289,8 +309,14 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
         .as_str()
         .unwrap()
         .to_string();
-    let first = t.click_custom_id("alice", msg.id, &kroll, None).await.unwrap();
-    let second = t.click_custom_id("alice", msg.id, &kroll, None).await.unwrap();
+    let first = t
+        .click_custom_id("alice", msg.id, &kroll, None)
+        .await
+        .unwrap();
+    let second = t
+        .click_custom_id("alice", msg.id, &kroll, None)
+        .await
+        .unwrap();
     assert_eq!(first.single().kind, "update");
     assert_eq!(second.single().kind, "update");
     assert_eq!(
@@ -300,7 +326,9 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
-    let sid = kismet::app::component::ButtonId::parse(&kroll).unwrap().session;
+    let sid = kismet::app::component::ButtonId::parse(&kroll)
+        .unwrap()
+        .session;
     let log = kismet::storage::log::for_session(&mut tx, GUILD_ID as i64, sid)
         .await
         .unwrap();
@@ -364,8 +392,13 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
     play(&t, ADA_CHECK).await;
     let called = one(&t, "fc: /ve fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\" consequence:\"You fall into the moat\"").await;
     assert_eq!(called.title(), "🎲 Check — Ada: Finesse");
-    assert_eq!(called.field("Target").unwrap(), "**16** = 15 (Tough) + Wet stones");
-    assert!(refused(&t, "bob: click Roll d20").await.contains("Only Ada"));
+    assert_eq!(
+        called.field("Target").unwrap(),
+        "**16** = 15 (Tough) + Wet stones"
+    );
+    assert!(refused(&t, "bob: click Roll d20")
+        .await
+        .contains("Only Ada"));
     let rolled = one(&t, "alice: click Roll d20").await;
     assert_eq!(rolled.field("d20").unwrap(), "**10**");
     assert_eq!(rolled.field("Total").unwrap(), "10 + 4 = **14** against 16");
@@ -379,7 +412,10 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
         .iter()
         .map(|o| o["value"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(menu, ["env", "ally", "lot1", "lot2", "lot3", "lot4", "asset1"]);
+    assert_eq!(
+        menu,
+        ["env", "ally", "lot1", "lot2", "lot3", "lot4", "asset1"]
+    );
     let claimed = one(&t, "alice: select Bonus factors = asset1,lot1").await;
     assert_eq!(
         claimed.field("Bonus factors").unwrap(),
@@ -387,7 +423,10 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
     );
     let done = one(&t, "alice: click Roll bonus dice").await;
     assert_eq!(done.field("Bonus dice").unwrap(), "[1, 5] → highest **+5**");
-    assert_eq!(done.field("Total").unwrap(), "10 + 4 + 5 (bonus) = **19** against 16");
+    assert_eq!(
+        done.field("Total").unwrap(),
+        "10 + 4 + 5 (bonus) = **19** against 16"
+    );
     assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
     assert_eq!(done.field("What changed").unwrap(), "Ada · −1 Lot → 9/10");
     assert!(done.buttons().is_empty());
@@ -411,14 +450,30 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
 async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
     // Seed 2: a natural 1; seed 3: a natural 20; seed 5: short by 9.
     for (seed, rule, result) in [
-        (2, "Natural 1: automatic fail, no bonus can save it.", "❌ **Fail** (natural 1)"),
-        (3, "Natural 20: automatic pass (Silver passes on a natural 20).", "✅ **Pass** (automatic)"),
-        (5, "Short by 9: more than the best bonus (+6) can close.", "❌ **Fail** (out of reach of a bonus)"),
+        (
+            2,
+            "Natural 1: automatic fail, no bonus can save it.",
+            "❌ **Fail** (natural 1)",
+        ),
+        (
+            3,
+            "Natural 20: automatic pass (Silver passes on a natural 20).",
+            "✅ **Pass** (automatic)",
+        ),
+        (
+            5,
+            "Short by 9: more than the best bonus (+6) can close.",
+            "❌ **Fail** (out of reach of a bonus)",
+        ),
     ] {
         let t = table("ve1-natural", seed).await;
         play(&t, "fc: /ve fc edition edition:1").await;
         play(&t, ADA_CHECK).await;
-        play(&t, "alice: /ve check ability:Finesse difficulty:15 factors:\"Wet stones\"").await;
+        play(
+            &t,
+            "alice: /ve check ability:Finesse difficulty:15 factors:\"Wet stones\"",
+        )
+        .await;
         let r = one(&t, "alice: click Roll d20").await;
         assert_eq!(r.field("Rules").unwrap(), rule, "seed {seed}");
         assert_eq!(r.field("Result").unwrap(), result, "seed {seed}");
@@ -434,7 +489,10 @@ async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
     play(&t, ADA_CHECK).await;
     play(&t, "alice: /ve check ability:Finesse difficulty:3 factors:\"Wet stones+2\" consequence:\"You fall\"").await;
     let r = one(&t, "alice: click Roll d20").await;
-    assert_eq!(r.field("Target").unwrap(), "**17** = 15 (difficulty 3) + Wet stones (+2)");
+    assert_eq!(
+        r.field("Target").unwrap(),
+        "**17** = 15 (difficulty 3) + Wet stones (+2)"
+    );
     assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
     let menu: Vec<String> = r.body["components"][0]["components"][0]["options"]
         .as_array()
@@ -442,19 +500,29 @@ async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
         .iter()
         .map(|o| o["value"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(menu, ["env", "env_x2", "ally", "ally_x2", "asset1", "asset1_x2"]);
+    assert_eq!(
+        menu,
+        ["env", "env_x2", "ally", "ally_x2", "asset1", "asset1_x2"]
+    );
     assert!(refused(&t, "alice: /ve bonus name:Luck kind:lot")
         .await
         .contains("Lots and Ego cannot be spent on a check in edition 2"));
     one(&t, "alice: select Bonus factors = env_x2").await;
-    let named = one(&t, "alice: /ve bonus name:\"The high ground\" kind:environment").await;
+    let named = one(
+        &t,
+        "alice: /ve bonus name:\"The high ground\" kind:environment",
+    )
+    .await;
     assert_eq!(named.kind, "message");
     assert_eq!(
         named.field("Bonus factors").unwrap(),
         "• Environmental benefit (environment, +2)\n• The high ground (environment, +1)"
     );
     let done = one(&t, "alice: click Add the bonus").await;
-    assert_eq!(done.field("Total").unwrap(), "10 + 4 + 3 (bonus) = **17** against 17");
+    assert_eq!(
+        done.field("Total").unwrap(),
+        "10 + 4 + 3 (bonus) = **17** against 17"
+    );
     assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
     assert_schema_clean(&t);
@@ -470,9 +538,16 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     assert!(refused(&t, "alice: /ve fc adjust difficulty:3")
         .await
         .contains("Only the FC"));
-    let adj = one(&t, "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"").await;
+    let adj = one(
+        &t,
+        "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"",
+    )
+    .await;
     assert_eq!(adj.kind, "message");
-    assert_eq!(adj.field("Target").unwrap(), "**17** = 15 (difficulty 3) + Fog (+2)");
+    assert_eq!(
+        adj.field("Target").unwrap(),
+        "**17** = 15 (difficulty 3) + Fog (+2)"
+    );
     assert!(adj.text().contains("*If it fails:* Lost"));
     let r = one(&t, "alice: click Roll d20").await;
     assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
@@ -485,7 +560,199 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     assert_eq!(v.field("Result").unwrap(), "Voided by the FC");
     let late = one(&t, "alice: click Accept failure").await;
     assert_eq!(late.kind, "update");
-    assert!(refused(&t, "fc: /ve fc close").await.contains("no Venus roll in progress"));
+    assert!(refused(&t, "fc: /ve fc close")
+        .await
+        .contains("no Venus roll in progress"));
     assert_schema_clean(&t);
     t.stop().await;
+}
+
+const FIVE_THIEVES: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet job name:Thief inherits:Finesse level:3 exp:2
+alice: /ve sheet set ego:true
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+carol: /ve sheet create name:Cy
+carol: /ve sheet ability name:Finesse rank:gold score:3
+carol: /ve sheet job name:Dancer inherits:Finesse level:1
+carol: /ve sheet job name:Spy inherits:Finesse level:2
+dan: /ve sheet create name:Dee
+dan: /ve sheet ability name:Finesse rank:platinum score:1
+dan: /ve sheet job name:Cutpurse inherits:Finesse level:1
+erin: /ve sheet create name:Eve
+erin: /ve sheet ability name:Finesse rank:gold score:1
+erin: /ve sheet job name:Runner inherits:Finesse level:1
+"#;
+
+/// The custom_id of the enabled-or-not button `label` on `who`'s latest message.
+fn custom_id(t: &Table, who: &str, label: &str) -> (u64, String) {
+    let msg = t.last_message_for(who).unwrap();
+    let id = msg.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().unwrap().clone())
+        .find(|c| c["label"] == label)
+        .unwrap_or_else(|| panic!("no button {label}"))["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (msg.id, id)
+}
+
+/// Edition 2, seed 1: Ada (7 Silver D10, magic, crits) with Bo and Dee
+/// aiding, Cy refused, Eve one ally too many; rolled to 7 passes of 8.
+async fn ve2_rolled_task(tag: &str) -> Table {
+    let t = table(tag, 1).await;
+    play(&t, FIVE_THIEVES).await;
+    let called = one(&t, "fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:\"Guards+2, Night+2\" consequence:Caught magic:true crits:true").await;
+    assert_eq!(
+        called.field("Pool").unwrap(),
+        "7 D10 · ⚪ Silver (pass on 6+) · 10s explode"
+    );
+    assert_eq!(
+        called.field("Threshold").unwrap(),
+        "**8** = 4 + Guards (+2) + Night (+2)"
+    );
+    assert_eq!(
+        called.field("Chance").unwrap(),
+        "**1.7%** to reach 8 passes"
+    );
+    // Cy has two eligible jobs: the menu lists them; the button asks to pick.
+    play(&t, "bob: click Offer aid").await;
+    let asked = all(&t, "carol: click Offer aid").await;
+    assert!(asked[1]
+        .content()
+        .contains("pick one in the \"Aid with a job\" menu"));
+    play(
+        &t,
+        "carol: select Aid with a job = Spy\ndan: click Offer aid",
+    )
+    .await;
+    // A fourth ally is one too many in edition 2.
+    let (mid, offer) = custom_id(&t, "erin", "Offer aid");
+    let ex = t.click_custom_id("erin", mid, &offer, None).await.unwrap();
+    assert!(ex
+        .single()
+        .content()
+        .contains("At most 3 allies may aid a task in edition 2"));
+    play(
+        &t,
+        "alice: click Accept Bo\nalice: click Refuse Cy\nalice: click Accept Dee",
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    // Ada's 10s explode (↯ marks the added dice); the allies' do not.
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "⚪ **Ada** (5 passes): #1 4 · #2 **8** · #3 **10** · #4 **7** · #5 4 · #6 **10** · #7 5 · #10 ↯4 · #11 ↯**10** · #12 ↯5\n🟤 **Bo** (1 pass): #8 **9**\n💠 **Dee** (1 pass): #9 **7**"
+    );
+    assert_eq!(rolled.field("Passes").unwrap(), "**7** passes (need 8)");
+    assert_eq!(
+        rolled.field("Chance").unwrap(),
+        "Before the roll 7.7% to reach 8 passes\nKISSing every miss you may (5): 96.9%"
+    );
+    t
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_kiss_own_dice_only_then_ego_doubles_every_ten() {
+    let t = ve2_rolled_task("ve2-ego").await;
+    // Edition 2: the roller cannot KISS an ally's die, nor an ally hers.
+    assert!(refused(&t, "alice: select KISS dice = 9")
+        .await
+        .contains("in edition 2 only its owner can KISS it"));
+    assert!(refused(&t, "bob: select KISS dice = 1")
+        .await
+        .contains("only its owner can KISS it"));
+    play(&t, "alice: select KISS dice = 1,5").await;
+    let declared = one(&t, "alice: click KISS with Lot").await;
+    assert_eq!(
+        declared.field("Chance").unwrap(),
+        "Before the roll 7.7% to reach 8 passes\nafter KISSing the 2 declared dice: **75.0%**"
+    );
+    assert!(refused(&t, "bob: click Re-roll")
+        .await
+        .contains("Only the roller"));
+    // Ada changes her mind: no KISS, and Ego instead.
+    let withdrawn = one(&t, "alice: click Withdraw my KISSes").await;
+    assert!(withdrawn.field("KISSes").is_none());
+    let offer = one(&t, "alice: click No KISS").await;
+    assert_eq!(
+        offer.field("Passes").unwrap(),
+        "**7** passes (need 8) · with Ego: **10** (3 tens on the table)"
+    );
+    let closed = all(&t, "alice: click Spend Ego").await;
+    assert!(closed[0].field("Dice").unwrap().contains("#3 **10**×2"));
+    assert_eq!(
+        closed[0].field("Passes").unwrap(),
+        "**10** passes (need 8) · Ego: every 10 counts twice"
+    );
+    let outcome = closed[0].field("Outcome").unwrap();
+    assert_eq!(outcome, "✅ **Success**: 10 passes against 8.\nMargin 125%");
+    // Success: no exp for anyone; Ego spent, no Lot spent.
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots, ada.ego), ((3, 2), 10, false));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_failure_marks_exp_for_the_roller_and_each_ally() {
+    let t = ve2_rolled_task("ve2-fail").await;
+    play(&t, "alice: click No KISS").await;
+    let closed = all(&t, "alice: click Keep Ego").await;
+    let outcome = closed[0].field("Outcome").unwrap();
+    assert!(
+        outcome.starts_with("❌ **Failure**: 7 passes against 8."),
+        "{outcome}"
+    );
+    assert_eq!(closed[1].title(), "📈 After the task — Ada");
+    // VE2-T9: +1 exp to Ada's job and to each ally's; Bo levels up (4 = 2 × 2).
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots, ada.ego), ((3, 3), 10, true));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_eq!(job(&sheet(&t, "dan", "Dee").await, "Cutpurse"), (1, 1));
+    assert_eq!(job(&sheet(&t, "carol", "Cy").await, "Spy"), (2, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_succeeds_on_the_roll_without_kiss_or_exp() {
+    let t = table("ve2-early", 1).await;
+    play(&t, FIVE_THIEVES).await;
+    play(
+        &t,
+        "alice: /ve task ability:Finesse difficulty:3 factors:\"Guards+2\"",
+    )
+    .await;
+    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    let out = all(&t, "alice: click Roll").await;
+    let o = out[0].field("Outcome").unwrap();
+    assert!(o.starts_with("✅ **Success**"), "{o}");
+    assert!(out[0].buttons().is_empty());
+    assert!(out[0].text().contains("success on the roll"));
+    assert_eq!(out[1].description_or_empty(), "No sheet changed.");
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (3, 2));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+trait Describe {
+    fn description_or_empty(&self) -> String;
+}
+
+impl Describe for Output {
+    fn description_or_empty(&self) -> String {
+        self.embeds()
+            .first()
+            .and_then(|e| e["description"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
 }

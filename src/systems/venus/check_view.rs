@@ -204,7 +204,11 @@ pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
                         } else {
                             format!("{}, ", kind_word(f.kind))
                         };
-                        let wait = if f.approved { "" } else { " — awaiting the FC" };
+                        let wait = if f.approved {
+                            ""
+                        } else {
+                            " — awaiting the FC"
+                        };
                         format!("• {} ({kind}{worth}){wait}", f.name)
                     })
                     .collect();

@@ -408,6 +408,18 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         if t.explosion_capped {
             s.push_str(" · explosions stopped at the safety cap");
         }
+        if t.phase == TaskPhase::EgoOffer {
+            let tens = t
+                .dice
+                .iter()
+                .filter(|d| d.face == 10 && d.succeeds(t.edition))
+                .count() as u32;
+            s.push_str(&format!(
+                " · with Ego: **{}** ({tens} {} on the table)",
+                n + tens,
+                if tens == 1 { "ten" } else { "tens" }
+            ));
+        }
         if t.edition == Edition::One && matches!(t.phase, TaskPhase::Spending) {
             s.push_str(&format!(" · **{}** left to spend", t.beats_left()));
         }

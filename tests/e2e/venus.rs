@@ -587,20 +587,26 @@ erin: /ve sheet ability name:Finesse rank:gold score:1
 erin: /ve sheet job name:Runner inherits:Finesse level:1
 "#;
 
-/// The custom_id of the enabled-or-not button `label` on `who`'s latest message.
+/// The custom_id of the (enabled or disabled) button `label` on the newest
+/// message `who` sees that has one.
 fn custom_id(t: &Table, who: &str, label: &str) -> (u64, String) {
-    let msg = t.last_message_for(who).unwrap();
-    let id = msg.body["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| r["components"].as_array().unwrap().clone())
-        .find(|c| c["label"] == label)
-        .unwrap_or_else(|| panic!("no button {label}"))["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    (msg.id, id)
+    let uid = Table::user_id(who);
+    t.fake
+        .messages()
+        .into_iter()
+        .rev()
+        .filter(|m| m.ephemeral_to.is_none_or(|u| u == uid))
+        .find_map(|m| {
+            let id = m.body["components"]
+                .as_array()?
+                .iter()
+                .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+                .find(|c| c["label"] == label)?["custom_id"]
+                .as_str()?
+                .to_string();
+            Some((m.id, id))
+        })
+        .unwrap_or_else(|| panic!("no button {label}"))
 }
 
 /// Edition 2, seed 1: Ada (7 Silver D10, magic, crits) with Bo and Dee
@@ -755,4 +761,131 @@ impl Describe for Output {
             .and_then(|e| e["description"].as_str().map(str::to_string))
             .unwrap_or_default()
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_learning_task_with_an_approved_insight_double_sixes_and_a_special_consequence() {
+    let t = table("ve1-learn", 2).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+fc: /ve settings set name:ve_require_approval value:on
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3
+alice: /ve sheet set ego:true
+alice: /ve sheet note kind:insight text:"The guard drinks"
+alice: /ve sheet note kind:consequence text:"My hat stays on"
+"#,
+    )
+    .await;
+    // Ada has no Wits job: she starts learning Sage (VE1-L1); the pool is her
+    // Wits score and "Learning the ropes" raises the threshold (VE1-T2).
+    let task = one(
+        &t,
+        "alice: /ve task ability:Wits job:Sage learn:Wits consequence:\"You misread the map\"",
+    )
+    .await;
+    assert_eq!(task.title(), "🎲 Task — Ada: Wits via Sage (learning)");
+    assert_eq!(
+        task.field("Pool").unwrap(),
+        "3 D6 · 🟡 Gold (beat on 3+) · the Wits score, while learning"
+    );
+    assert_eq!(
+        task.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "🟡 **Ada** (2 beats): #1 1 · #2 **5** · #3 **6**"
+    );
+    // An insight KISS waits for the FC's approval (ve_require_approval).
+    play(
+        &t,
+        "alice: select KISS dice = 1\nalice: click KISS with insight",
+    )
+    .await;
+    assert!(refused(&t, "alice: click Re-roll")
+        .await
+        .contains("still awaits the FC's approval"));
+    assert!(refused(&t, "alice: click Approve KISSes")
+        .await
+        .contains("Only the FC"));
+    play(&t, "fc: click Approve KISSes").await;
+    let ego = one(&t, "alice: click Ego: double 6s").await;
+    assert!(ego
+        .text()
+        .contains("Ada spends Ego: every 6 strikes two beats"));
+    let spend = one(&t, "alice: click Re-roll").await;
+    assert_eq!(
+        spend.field("Dice").unwrap(),
+        "🟡 **Ada** (4 beats): #1 ~~1~~→**5** · #2 **5** · #3 **6**×2"
+    );
+    assert_eq!(
+        spend.field("Beats").unwrap(),
+        "**4** beats (need 2) · Ego: every 6 strikes two beats · **4** left to spend"
+    );
+    play(
+        &t,
+        "alice: click Primary: success (2)\nalice: select Special consequence = 1\nalice: click T2 +1 exp",
+    )
+    .await;
+    // Spent out: every purchase button is disabled, and a refused buy
+    // (forged) spends nothing.
+    let (mid, s1) = custom_id(&t, "alice", "S1 Not hurt");
+    let ex = t.click_custom_id("alice", mid, &s1, None).await.unwrap();
+    assert!(ex.single().content().contains("you have 0 left"));
+    play(&t, "alice: click Finish\nfc: click No subversion").await;
+    let ada = sheet(&t, "alice", "Ada").await;
+    // VE1-T8: success (no failure exp), learning +1, T2 +1: Sage at 2/16.
+    assert_eq!(job(&ada, "Sage"), (0, 2));
+    assert!(ada.job("Sage").unwrap().learning);
+    assert_eq!((ada.lots, ada.ego), (10, false));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_void_gives_back_the_lots_spent_and_force_close_applies_the_result() {
+    let t = table("ve1-void", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        r#"
+alice: /ve task ability:Finesse factors:"Darkness, Guards"
+alice: click Roll
+alice: select KISS dice = 1,2
+alice: click KISS with Lot
+alice: click Re-roll
+"#,
+    )
+    .await;
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 8);
+    let voided = one(&t, "fc: click Void").await;
+    assert_eq!(
+        voided.field("Outcome").unwrap(),
+        "Voided by the FC: no exp, spent Lots and Ego given back."
+    );
+    assert!(voided.buttons().is_empty());
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((ada.lots, job(&ada, "Thief")), (10, (3, 5)));
+    let late = all(&t, "alice: /ve sheet show").await;
+    assert_eq!(late[0].kind, "message");
+    // A second task, force-closed by the FC during the KISS round: the
+    // failure applies (the primary was never bought).
+    play(&t, "alice: /ve task ability:Finesse\nalice: click Roll").await;
+    let closed = all(&t, "fc: /ve fc close").await;
+    assert_eq!(closed[0].kind, "message");
+    assert!(closed[0]
+        .field("Outcome")
+        .unwrap()
+        .contains("(Force-closed by the FC.)"));
+    // Failure +1 exp: 5 → 6 = 2 × 3, Thief levels up.
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
 }

@@ -158,7 +158,8 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         &set,
         &party.ctx,
         &mut StdRng::seed_from_u64(0),
-    )?;
+    )
+    .map_err(super::fc_words)?;
     let st = CheckSession {
         setup,
         roller,
@@ -217,7 +218,8 @@ pub async fn npc_check(
         &set,
         &Default::default(),
         &mut app.rng.fork(),
-    )?;
+    )
+    .map_err(super::fc_words)?;
     let mut st = CheckSession {
         setup,
         roller: Who {
@@ -331,7 +333,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     let mut party = Party::new();
     let roller = who_of(req.player, &c);
     party.add_loaded(req.player, c);
-    let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx)?;
+    let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx).map_err(super::fc_words)?;
     let cap_dice = settings::guild(&mut tx, caller.guild_id)
         .await?
         .max_dice_per_roll;
@@ -569,7 +571,8 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
                 id: c.roller.user,
                 gm: false,
             };
-            CheckState::start(setup, &set, &party.ctx, &mut StdRng::seed_from_u64(0))?;
+            CheckState::start(setup, &set, &party.ctx, &mut StdRng::seed_from_u64(0))
+                .map_err(super::fc_words)?;
             c.note = Some("adjusted by the FC".into());
             VeState::Check(c)
         }

@@ -181,7 +181,9 @@ fn apply(
     let mut state = state;
     let mut events = Vec::new();
     for a in actions {
-        let (s, ev) = state.apply(&mut party.ctx, a, rng)?;
+        let (s, ev) = state
+            .apply(&mut party.ctx, a, rng)
+            .map_err(super::fc_words)?;
         state = s;
         events.extend(ev);
     }
@@ -220,7 +222,8 @@ pub async fn click(
             let set = venus_settings(&mut tx, caller.guild_id).await?;
             let mut setup = st.setup.clone();
             setup.actor = a;
-            let (state, ev) = CheckState::start(setup, &set, &party.ctx, &mut rng)?;
+            let (state, ev) =
+                CheckState::start(setup, &set, &party.ctx, &mut rng).map_err(super::fc_words)?;
             events = ev;
             let sheet = party.ctx.sheets.get(&st.roller.user).cloned();
             after_roll(&mut st, state, sheet.as_ref());

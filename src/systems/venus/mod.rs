@@ -67,6 +67,15 @@ pub async fn actor(tx: &mut Tx, caller: &Caller) -> Result<Actor, AppError> {
     })
 }
 
+/// A rules refusal in the table's words: the Venus GM is called the FC here.
+pub fn fc_words(e: crate::rules::RuleError) -> AppError {
+    AppError::user(
+        e.message
+            .replace("the GM's", "the FC's")
+            .replace("the GM", "the FC"),
+    )
+}
+
 /// Routes a checked click to the check, task or deletion flow.
 pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
     match sessions::load::<VeState>(&session)? {

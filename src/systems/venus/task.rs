@@ -25,7 +25,7 @@ use crate::app::component::{from_base36, Click};
 use crate::app::{log, sessions, App, AppError, AppResult, Reply, Response, View};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::task::{
-    AidStatus, CloseKind, KissSource, Purchase, TaskAction, TaskEvent, TaskPhase,
+    AidStatus, CloseKind, EgoMode, KissSource, Purchase, TaskAction, TaskEvent, TaskPhase,
 };
 use crate::rules::venus::{TaskSetup, TaskState, VenusCtx, VenusSettings, VenusSheet};
 use crate::rules::Actor;
@@ -115,7 +115,7 @@ pub fn rebuild(
     if st.task.phase != TaskPhase::AidOffers {
         return Err(AppError::user("The dice are already thrown."));
     }
-    let (mut task, _) = TaskState::new(setup.clone(), settings, ctx)?;
+    let (mut task, _) = TaskState::new(setup.clone(), settings, ctx).map_err(super::fc_words)?;
     for ally in &st.task.allies {
         if !matches!(ally.status, AidStatus::Offered | AidStatus::Accepted) {
             continue;
@@ -281,6 +281,16 @@ fn note_of(st: &TaskSession, clicker: &str, events: &[TaskEvent]) -> Option<Stri
             } else {
                 "Ego re-roll withdrawn".into()
             }),
+            TaskEvent::EgoUsed { who, mode } => Some(format!(
+                "{} spends Ego: {}",
+                name(*who),
+                match mode {
+                    EgoMode::RerollAll => "every miss is re-rolled",
+                    EgoMode::DoubleSixes => "every 6 strikes two beats",
+                    EgoMode::TensDouble => "every 10 counts twice",
+                    EgoMode::None => "nothing",
+                }
+            )),
             TaskEvent::KissRoundEnded { kissed } => Some(match kissed {
                 0 => "no KISS".into(),
                 1 => "1 die KISSed".into(),
@@ -576,8 +586,10 @@ pub async fn click(
         }
         "buyc" => {
             let i: usize = value()?
-                .parse()
-                .map_err(|_| AppError::user("That consequence is not on the list."))?;
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .ok_or_else(|| AppError::user("That consequence is not on the list."))?;
             actions.push(TaskAction::Buy {
                 actor: a,
                 item: Purchase::Custom(i),
@@ -631,7 +643,9 @@ pub async fn click(
     let mut task = st.task.clone();
     let mut events = Vec::new();
     for act in &actions {
-        let (t, ev) = task.apply(&mut party.ctx, act.clone(), &mut rng)?;
+        let (t, ev) = task
+            .apply(&mut party.ctx, act.clone(), &mut rng)
+            .map_err(super::fc_words)?;
         task = t;
         events.extend(ev);
     }

@@ -286,6 +286,9 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         Edition::Two => ("D10", format!("pass on {}+", t.rank.d10_pass_min())),
     };
     let mut pool = format!("{} {die} · {} ({min})", t.pool, rank_label(t.rank));
+    if t.learning {
+        pool.push_str(&format!(" · the {} score, while learning", t.ability));
+    }
     if let Some(from) = t.pool_capped_from {
         pool.push_str(&format!(" · capped from {from}"));
     }
@@ -770,10 +773,11 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
                 .customs
                 .iter()
                 .enumerate()
+                .filter(|(i, _)| can(Purchase::Custom(*i)))
                 .take(25)
                 .map(|(i, c)| SelectOption {
                     label: cut(c, 100),
-                    value: i.to_string(),
+                    value: (i + 1).to_string(),
                     description: Some("special consequence, 1 beat".into()),
                 })
                 .collect();

@@ -889,3 +889,314 @@ alice: click Re-roll
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
+    let t = table("ve-kismet", 1).await;
+    play(&t, ADA_AND_BO).await;
+    assert!(refused(&t, "alice: /ve fc grant player:alice ego:true")
+        .await
+        .contains("Only the FC"));
+    // At 10 Lots a new Lot becomes exp in a job of the owner's choice (A-V7).
+    assert!(refused(&t, "fc: /ve fc grant player:alice lots:1 reason:debrief")
+        .await
+        .contains("choose a job to receive the extra as exp"));
+    let g = one(&t, "fc: /ve fc grant player:alice lots:1 job:Thief reason:debrief").await;
+    assert_eq!(g.title(), "🎁 Kismet granted");
+    assert!(g.text().contains("Ada · holds 10 Lots: the extra Lot becomes exp in Thief"));
+    assert!(g.text().contains("Ada · Thief +1 exp (Lot over the cap) → 6"));
+    assert!(g.text().contains("Ada · Thief levels up: 3 → 4 🎉"));
+    assert_eq!(g.field("Lots").unwrap(), "●●●●●●●●●● 10/10");
+    // Taking: never below 0.
+    let took = one(&t, "fc: /ve fc take player:alice lots:9 reason:\"bad luck\"").await;
+    assert!(took.text().contains("Ada · −9 Lots → 1/10"));
+    assert!(refused(&t, "fc: /ve fc take player:alice lots:2")
+        .await
+        .contains("Ada has only 1 Lots, not 2"));
+    // Ego: introducing a scene grants it once; taking it needs it held.
+    let e = one(&t, "fc: /ve fc grant player:alice ego:true reason:\"introduced the scene\"").await;
+    assert_eq!(e.field("Ego").unwrap(), "✨ held");
+    assert!(refused(&t, "fc: /ve fc grant player:alice ego:true")
+        .await
+        .contains("already holds Ego"));
+    one(&t, "fc: /ve fc take player:alice ego:true").await;
+    assert!(refused(&t, "fc: /ve fc take player:alice ego:true")
+        .await
+        .contains("does not hold Ego"));
+    assert!(refused(&t, "fc: /ve fc grant player:carol lots:1")
+        .await
+        .contains("has no active character"));
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((ada.lots, ada.ego, job(&ada, "Thief")), (1, false, (4, 0)));
+    // Per-session overflow: a new session clears the count.
+    play(&t, "fc: /ve settings set name:ve_lot_overflow value:per_session_count").await;
+    // Earned this session so far: 1 (the converted Lot); 9 more reach 10.
+    one(&t, "fc: /ve fc grant player:alice lots:9").await;
+    one(&t, "fc: /ve fc take player:alice lots:5").await;
+    assert!(refused(&t, "fc: /ve fc grant player:alice lots:1")
+        .await
+        .contains("choose a job"));
+    assert!(one(&t, "fc: /ve fc session")
+        .await
+        .content()
+        .contains("new play session"));
+    one(&t, "fc: /ve fc grant player:alice lots:1").await;
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 6);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
+    let t = table("ve-settings", 1).await;
+    let shown = one(&t, "alice: /ve settings show").await;
+    assert_eq!(shown.kind, "ephemeral");
+    assert!(shown.field("ve_edition = 2").is_some());
+    assert!(refused(&t, "alice: /ve settings set name:ve_edition value:1")
+        .await
+        .contains("Only the FC"));
+    assert!(refused(&t, "fc: /ve settings set name:ve_edition value:3")
+        .await
+        .contains("must be 1 or 2"));
+    assert!(refused(&t, "fc: /ve settings set name:nope value:1")
+        .await
+        .contains("is not a Venus Engine setting"));
+    let set = one(&t, "fc: /ve settings set name:ve_max_pool value:5").await;
+    assert_eq!(set.content(), "⚙ `ve_max_pool` is now `5`.");
+    let ed = one(&t, "fc: /ve fc edition edition:1").await;
+    assert!(ed.content().starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
+    assert!(one(&t, "bob: /ve settings show")
+        .await
+        .field("ve_max_pool = 5")
+        .is_some());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_bad_input_is_refused_and_changes_nothing() {
+    let t = table("ve-bad", 1).await;
+    play(&t, ADA_AND_BO).await;
+    assert!(refused(&t, "carol: /ve check ability:Finesse difficulty:10")
+        .await
+        .contains("no active character"));
+    assert!(refused(&t, "alice: /ve check ability:Charm difficulty:10")
+        .await
+        .contains("Ada has no ability called Charm"));
+    assert!(refused(&t, "alice: /ve check ability:Finesse difficulty:13")
+        .await
+        .contains("must be 5, 10, 15 or 20"));
+    assert!(refused(&t, "alice: /ve check ability:Finesse difficulty:10 factors:\"a,b,c,d,e\"")
+        .await
+        .contains("At most 4 relative factors"));
+    assert!(refused(&t, "alice: /ve task ability:Finesse")
+        .await
+        .contains("needs its appropriate difficulty"));
+    assert!(refused(&t, "alice: /ve task ability:Finesse difficulty:2 job:Acrobat")
+        .await
+        .contains("Ada has no job called Acrobat"));
+    assert!(refused(&t, "alice: /ve fc call player:bob kind:check ability:Finesse difficulty:10")
+        .await
+        .contains("Only the FC"));
+    assert!(refused(&t, "alice: /ve bonus name:Rope kind:attribute")
+        .await
+        .contains("no check waiting for bonus factors"));
+    // The dice cap: a pool above max_dice_per_roll (50) is refused.
+    play(
+        &t,
+        r#"
+fc: /ve settings set name:ve_max_score value:60
+fc: /ve settings set name:ve_max_pool value:100
+alice: /ve sheet ability name:Finesse rank:silver score:60
+"#,
+    )
+    .await;
+    assert!(refused(&t, "alice: /ve task ability:Finesse difficulty:1")
+        .await
+        .contains("above this server's limit of 50 dice"));
+    // Over-long text never reaches the bot (the client's max_length).
+    let long = format!("alice: /ve check ability:Finesse difficulty:10 consequence:{}", "x".repeat(201));
+    assert!(t.run_line(&long).await.is_err());
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let open = kismet::storage::sessions::latest_open_in_channel(
+        &mut tx,
+        GUILD_ID as i64,
+        kismet::fake::table::CHANNEL_ID as i64,
+        "ve",
+        10,
+    )
+    .await
+    .unwrap();
+    assert!(open.is_empty(), "a refused roll stores nothing");
+    drop(tx);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Checks Discord's component limits on every message the bot sent.
+fn assert_payload_limits(t: &Table) {
+    for m in t.fake.messages() {
+        let rows = m.body["components"].as_array().cloned().unwrap_or_default();
+        assert!(rows.len() <= 5, "{} rows", rows.len());
+        for r in rows {
+            let comps = r["components"].as_array().cloned().unwrap_or_default();
+            assert!(comps.len() <= 5);
+            for c in comps {
+                let id = c["custom_id"].as_str().unwrap_or("");
+                assert!(id.len() <= 100, "{id}");
+                if let Some(o) = c["options"].as_array() {
+                    assert!(o.len() <= 25);
+                }
+            }
+        }
+        for e in m.body["embeds"].as_array().cloned().unwrap_or_default() {
+            let fields = e["fields"].as_array().cloned().unwrap_or_default();
+            assert!(fields.len() <= 25);
+            for f in fields {
+                assert!(f["value"].as_str().unwrap().chars().count() <= 1024);
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_largest_pools_stay_within_discords_limits() {
+    let t = table("ve-large", 3).await;
+    play(&t, FIVE_THIEVES).await;
+    // Edition 2: 47 dice for Ada (score 40 + level 7) and 3 allies = 50, the
+    // server's cap; magic, so 10s explode into more dice.
+    play(
+        &t,
+        r#"
+fc: /ve settings set name:ve_max_score value:40
+fc: /ve settings set name:ve_max_pool value:100
+alice: /ve sheet ability name:Finesse rank:bronze score:40
+alice: /ve sheet job name:Thief level:7
+fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
+bob: click Offer aid
+carol: click Offer aid
+carol: select Aid with a job = Dancer
+dan: click Offer aid
+alice: click Accept Bo
+alice: click Accept Cy
+alice: click Accept Dee
+"#,
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    let dice = rolled.field("Dice").unwrap();
+    // More than 40 dice for one owner are summarised as counts per face.
+    assert!(dice.starts_with("🟤 **Ada** ("), "{dice}");
+    assert!(dice.contains(" dice: 10×"), "{dice}");
+    if rolled.field("Outcome").is_none() {
+        // The KISS menu lists at most 25 dice, misses first.
+        let opts = rolled.body["components"][0]["components"][0]["options"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(opts, 25);
+    }
+    // Edition 1: Thief level 25 (ve_max_pool 25) and 2 allies: 27 dice, the
+    // KISS menu shows 25 of them (misses first).
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+fc: /ve settings set name:ve_max_pool value:25
+alice: /ve sheet job name:Thief level:25
+alice: /ve task ability:Finesse factors:"A, B, C, D"
+bob: click Offer aid
+dan: click Offer aid
+alice: click Accept Bo
+alice: click Accept Dee
+"#,
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Pool").unwrap(),
+        "25 D6 · 🟤 Bronze (beat on 5+) · + 2 ally dice"
+    );
+    let opts = rolled.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(opts.len(), 25);
+    let misses: Vec<u32> = opts
+        .iter()
+        .filter(|o| o["description"].as_str().unwrap().ends_with("miss"))
+        .map(|o| o["value"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(misses.len() >= 12, "{misses:?}");
+    let ten: Vec<String> = misses[..10].iter().map(|d| d.to_string()).collect();
+    // Ten Lots pay for ten dice; the eleventh needs another source.
+    play(&t, &format!("alice: select KISS dice = {}", ten.join(","))).await;
+    one(&t, "alice: click KISS with Lot").await;
+    play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
+    assert!(refused(&t, "alice: click KISS with Lot")
+        .await
+        .contains("no more Lots"));
+    assert!(refused(&t, "alice: click KISS with specialty")
+        .await
+        .contains("0 unused specialties"));
+    // An ally's die needs the ally's consent (edition 1); one stunt per task.
+    let bo_die = rolled.field("Dice").unwrap();
+    assert!(bo_die.contains("**Bo**"));
+    assert!(refused(&t, "alice: select KISS dice = 26").await.contains("must consent first"));
+    play(&t, "bob: click Consent to KISS").await;
+    play(&t, &format!("alice: select KISS dice = {},26", misses[10])).await;
+    assert!(refused(&t, "alice: click KISS with stunt")
+        .await
+        .contains("only one die per task with a stunt"));
+    play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
+    one(&t, "alice: click KISS with stunt").await;
+    let rerolled = one(&t, "alice: click Re-roll").await;
+    assert!(rerolled.field("KISSes").unwrap().starts_with("KISSed:"));
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 0);
+    assert_payload_limits(&t);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
+    let mut opts = kismet::fake::table::TableOptions::new(crate::common::db_path("ve-expiry"));
+    opts.seed = Some(1);
+    opts.config.sessions.sweep_seconds = 1;
+    let t = Table::start(opts).await.unwrap();
+    play(&t, ADA_AND_BO).await;
+    let task = one(&t, "alice: /ve task ability:Finesse difficulty:2").await;
+    let (mid, roll) = custom_id(&t, "alice", "Roll");
+    let sid = kismet::app::component::ButtonId::parse(&roll).unwrap().session;
+    assert!(!task.buttons().is_empty());
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(&mut tx, GUILD_ID as i64, sid, Some(0))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // The sweeper re-draws the task without buttons.
+    let edited = t
+        .fake
+        .wait_for(std::time::Duration::from_secs(10), |f| {
+            f.messages().into_iter().find(|m| {
+                m.id == mid
+                    && m.body["components"]
+                        .as_array()
+                        .is_none_or(|c| c.is_empty())
+            })
+        })
+        .await
+        .expect("the expired task lost its buttons");
+    let text = edited.body["embeds"][0]["description"].as_str().unwrap();
+    assert!(text.contains("**Timed out**"), "{text}");
+    // A click on the old button changes nothing and says why.
+    let ex = t.click_custom_id("alice", mid, &roll, None).await.unwrap();
+    assert!(ex
+        .outputs
+        .iter()
+        .any(|o| o.kind == "ephemeral" && o.content().contains("timed out")));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1200,3 +1200,73 @@ async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_aid_answers_job_switch_consent_and_the_ego_reroll_of_every_miss() {
+    let t = table("ve1-ego", 1).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3 exp:5
+alice: /ve sheet job name:Burglar inherits:Finesse level:2
+alice: /ve sheet set ego:true
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+"#,
+    )
+    .await;
+    let task = one(&t, "alice: /ve task ability:Finesse factors:\"Darkness, Guards, Dogs\"").await;
+    assert_eq!(task.title(), "🎲 Task — Ada: Finesse via Thief (level 3)");
+    let switched = one(&t, "alice: select Use job = Burglar").await;
+    assert_eq!(switched.title(), "🎲 Task — Ada: Finesse via Burglar (level 2)");
+    assert!(refused(&t, "bob: select Use job = Thief").await.contains("Only Ada"));
+    play(&t, "alice: select Use job = Thief").await;
+    // Offer, refusal, a new offer, withdrawal, and a last offer accepted.
+    play(&t, "bob: click Offer aid").await;
+    assert!(one(&t, "alice: click Refuse Bo").await.field("Allies").unwrap().contains("refused"));
+    play(&t, "bob: click Offer aid").await;
+    assert!(one(&t, "bob: click Withdraw aid").await.field("Allies").unwrap().contains("withdrawn"));
+    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "⚪ **Ada** (2 beats): #1 2 · #2 **5** · #3 **6**\n🟤 **Bo** (0 beats): #4 4"
+    );
+    // Bo consents, so Ada's Ego re-roll takes his miss too (A-V11).
+    assert!(refused(&t, "alice: click Consent to KISS").await.contains("Only an ally"));
+    play(&t, "bob: click Consent to KISS").await;
+    let declared = one(&t, "alice: click Ego: re-roll misses").await;
+    assert!(declared.field("KISSes").unwrap().contains("Ada spends Ego"));
+    assert!(declared.field("Chance").unwrap().contains("after KISSing the 2 declared dice"));
+    let spent = one(&t, "alice: click Re-roll").await;
+    assert_eq!(
+        spent.field("Dice").unwrap(),
+        "⚪ **Ada** (2 beats): #1 ~~2~~→3 · #2 **5** · #3 **6**\n🟤 **Bo** (0 beats): #4 ~~4~~→1"
+    );
+    assert_eq!(
+        spent.field("KISSes").unwrap(),
+        "KISSed: #1 by Ada with Ego; #4 by Ada with Ego"
+    );
+    // Two beats, threshold 4: no primary; S1 and S3 bought, then the FC
+    // subverts S2.
+    play(&t, "alice: click S1 Not hurt\nalice: click S3 No one at risk").await;
+    let undone = one(&t, "alice: click Undo last").await;
+    assert!(undone.text().contains("undid S3"));
+    play(&t, "alice: click S3 No one at risk\nalice: click Finish").await;
+    assert!(refused(&t, "alice: click No subversion").await.contains("Only the FC"));
+    let closed = all(&t, "fc: click Subvert S2 Graceful").await;
+    assert_eq!(
+        closed[0].field("Subverted by the FC").unwrap(),
+        "S2 (the action was graceful or efficient) turns against Ada: the action is clumsy or wasteful."
+    );
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.ego, ada.lots), ((4, 0), false, 10));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -466,7 +466,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         }
         if t.ego_reroll_pending {
             kl.push(format!(
-                "{} spends Ego: every other miss will be re-rolled too",
+                "{} spends Ego: every miss not otherwise KISSed will be re-rolled",
                 st.roller.name
             ));
         }

@@ -898,23 +898,41 @@ async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
         .await
         .contains("Only the FC"));
     // At 10 Lots a new Lot becomes exp in a job of the owner's choice (A-V7).
-    assert!(refused(&t, "fc: /ve fc grant player:alice lots:1 reason:debrief")
-        .await
-        .contains("choose a job to receive the extra as exp"));
-    let g = one(&t, "fc: /ve fc grant player:alice lots:1 job:Thief reason:debrief").await;
+    assert!(
+        refused(&t, "fc: /ve fc grant player:alice lots:1 reason:debrief")
+            .await
+            .contains("choose a job to receive the extra as exp")
+    );
+    let g = one(
+        &t,
+        "fc: /ve fc grant player:alice lots:1 job:Thief reason:debrief",
+    )
+    .await;
     assert_eq!(g.title(), "🎁 Kismet granted");
-    assert!(g.text().contains("Ada · holds 10 Lots: the extra Lot becomes exp in Thief"));
-    assert!(g.text().contains("Ada · Thief +1 exp (Lot over the cap) → 6"));
+    assert!(g
+        .text()
+        .contains("Ada · holds 10 Lots: the extra Lot becomes exp in Thief"));
+    assert!(g
+        .text()
+        .contains("Ada · Thief +1 exp (Lot over the cap) → 6"));
     assert!(g.text().contains("Ada · Thief levels up: 3 → 4 🎉"));
     assert_eq!(g.field("Lots").unwrap(), "●●●●●●●●●● 10/10");
     // Taking: never below 0.
-    let took = one(&t, "fc: /ve fc take player:alice lots:9 reason:\"bad luck\"").await;
+    let took = one(
+        &t,
+        "fc: /ve fc take player:alice lots:9 reason:\"bad luck\"",
+    )
+    .await;
     assert!(took.text().contains("Ada · −9 Lots → 1/10"));
     assert!(refused(&t, "fc: /ve fc take player:alice lots:2")
         .await
         .contains("Ada has only 1 Lots, not 2"));
     // Ego: introducing a scene grants it once; taking it needs it held.
-    let e = one(&t, "fc: /ve fc grant player:alice ego:true reason:\"introduced the scene\"").await;
+    let e = one(
+        &t,
+        "fc: /ve fc grant player:alice ego:true reason:\"introduced the scene\"",
+    )
+    .await;
     assert_eq!(e.field("Ego").unwrap(), "✨ held");
     assert!(refused(&t, "fc: /ve fc grant player:alice ego:true")
         .await
@@ -929,7 +947,11 @@ async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
     let ada = sheet(&t, "alice", "Ada").await;
     assert_eq!((ada.lots, ada.ego, job(&ada, "Thief")), (1, false, (4, 0)));
     // Per-session overflow: a new session clears the count.
-    play(&t, "fc: /ve settings set name:ve_lot_overflow value:per_session_count").await;
+    play(
+        &t,
+        "fc: /ve settings set name:ve_lot_overflow value:per_session_count",
+    )
+    .await;
     // Earned this session so far: 1 (the converted Lot); 9 more reach 10.
     one(&t, "fc: /ve fc grant player:alice lots:9").await;
     one(&t, "fc: /ve fc take player:alice lots:5").await;
@@ -952,9 +974,11 @@ async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
     let shown = one(&t, "alice: /ve settings show").await;
     assert_eq!(shown.kind, "ephemeral");
     assert!(shown.field("ve_edition = 2").is_some());
-    assert!(refused(&t, "alice: /ve settings set name:ve_edition value:1")
-        .await
-        .contains("Only the FC"));
+    assert!(
+        refused(&t, "alice: /ve settings set name:ve_edition value:1")
+            .await
+            .contains("Only the FC")
+    );
     assert!(refused(&t, "fc: /ve settings set name:ve_edition value:3")
         .await
         .contains("must be 1 or 2"));
@@ -964,7 +988,9 @@ async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
     let set = one(&t, "fc: /ve settings set name:ve_max_pool value:5").await;
     assert_eq!(set.content(), "⚙ `ve_max_pool` is now `5`.");
     let ed = one(&t, "fc: /ve fc edition edition:1").await;
-    assert!(ed.content().starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
+    assert!(ed
+        .content()
+        .starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
     assert!(one(&t, "bob: /ve settings show")
         .await
         .field("ve_max_pool = 5")
@@ -977,27 +1003,40 @@ async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
 async fn ve_bad_input_is_refused_and_changes_nothing() {
     let t = table("ve-bad", 1).await;
     play(&t, ADA_AND_BO).await;
-    assert!(refused(&t, "carol: /ve check ability:Finesse difficulty:10")
-        .await
-        .contains("no active character"));
+    assert!(
+        refused(&t, "carol: /ve check ability:Finesse difficulty:10")
+            .await
+            .contains("no active character")
+    );
     assert!(refused(&t, "alice: /ve check ability:Charm difficulty:10")
         .await
         .contains("Ada has no ability called Charm"));
-    assert!(refused(&t, "alice: /ve check ability:Finesse difficulty:13")
-        .await
-        .contains("must be 5, 10, 15 or 20"));
-    assert!(refused(&t, "alice: /ve check ability:Finesse difficulty:10 factors:\"a,b,c,d,e\"")
-        .await
-        .contains("At most 4 relative factors"));
+    assert!(
+        refused(&t, "alice: /ve check ability:Finesse difficulty:13")
+            .await
+            .contains("must be 5, 10, 15 or 20")
+    );
+    assert!(refused(
+        &t,
+        "alice: /ve check ability:Finesse difficulty:10 factors:\"a,b,c,d,e\""
+    )
+    .await
+    .contains("At most 4 relative factors"));
     assert!(refused(&t, "alice: /ve task ability:Finesse")
         .await
         .contains("needs its appropriate difficulty"));
-    assert!(refused(&t, "alice: /ve task ability:Finesse difficulty:2 job:Acrobat")
-        .await
-        .contains("Ada has no job called Acrobat"));
-    assert!(refused(&t, "alice: /ve fc call player:bob kind:check ability:Finesse difficulty:10")
-        .await
-        .contains("Only the FC"));
+    assert!(refused(
+        &t,
+        "alice: /ve task ability:Finesse difficulty:2 job:Acrobat"
+    )
+    .await
+    .contains("Ada has no job called Acrobat"));
+    assert!(refused(
+        &t,
+        "alice: /ve fc call player:bob kind:check ability:Finesse difficulty:10"
+    )
+    .await
+    .contains("Only the FC"));
     assert!(refused(&t, "alice: /ve bonus name:Rope kind:attribute")
         .await
         .contains("no check waiting for bonus factors"));
@@ -1015,7 +1054,10 @@ alice: /ve sheet ability name:Finesse rank:silver score:60
         .await
         .contains("above this server's limit of 50 dice"));
     // Over-long text never reaches the bot (the client's max_length).
-    let long = format!("alice: /ve check ability:Finesse difficulty:10 consequence:{}", "x".repeat(201));
+    let long = format!(
+        "alice: /ve check ability:Finesse difficulty:10 consequence:{}",
+        "x".repeat(201)
+    );
     assert!(t.run_line(&long).await.is_err());
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
@@ -1143,7 +1185,9 @@ alice: click Accept Dee
     // An ally's die needs the ally's consent (edition 1); one stunt per task.
     let bo_die = rolled.field("Dice").unwrap();
     assert!(bo_die.contains("**Bo**"));
-    assert!(refused(&t, "alice: select KISS dice = 26").await.contains("must consent first"));
+    assert!(refused(&t, "alice: select KISS dice = 26")
+        .await
+        .contains("must consent first"));
     play(&t, "bob: click Consent to KISS").await;
     play(&t, &format!("alice: select KISS dice = {},26", misses[10])).await;
     assert!(refused(&t, "alice: click KISS with stunt")
@@ -1168,7 +1212,9 @@ async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
     play(&t, ADA_AND_BO).await;
     let task = one(&t, "alice: /ve task ability:Finesse difficulty:2").await;
     let (mid, roll) = custom_id(&t, "alice", "Roll");
-    let sid = kismet::app::component::ButtonId::parse(&roll).unwrap().session;
+    let sid = kismet::app::component::ButtonId::parse(&roll)
+        .unwrap()
+        .session;
     assert!(!task.buttons().is_empty());
     let db = t.db().await.unwrap();
     let mut tx = db.write().await.unwrap();
@@ -1181,10 +1227,7 @@ async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
         .fake
         .wait_for(std::time::Duration::from_secs(10), |f| {
             f.messages().into_iter().find(|m| {
-                m.id == mid
-                    && m.body["components"]
-                        .as_array()
-                        .is_none_or(|c| c.is_empty())
+                m.id == mid && m.body["components"].as_array().is_none_or(|c| c.is_empty())
             })
         })
         .await
@@ -1220,17 +1263,34 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
 "#,
     )
     .await;
-    let task = one(&t, "alice: /ve task ability:Finesse factors:\"Darkness, Guards, Dogs\"").await;
+    let task = one(
+        &t,
+        "alice: /ve task ability:Finesse factors:\"Darkness, Guards, Dogs\"",
+    )
+    .await;
     assert_eq!(task.title(), "🎲 Task — Ada: Finesse via Thief (level 3)");
     let switched = one(&t, "alice: select Use job = Burglar").await;
-    assert_eq!(switched.title(), "🎲 Task — Ada: Finesse via Burglar (level 2)");
-    assert!(refused(&t, "bob: select Use job = Thief").await.contains("Only Ada"));
+    assert_eq!(
+        switched.title(),
+        "🎲 Task — Ada: Finesse via Burglar (level 2)"
+    );
+    assert!(refused(&t, "bob: select Use job = Thief")
+        .await
+        .contains("Only Ada"));
     play(&t, "alice: select Use job = Thief").await;
     // Offer, refusal, a new offer, withdrawal, and a last offer accepted.
     play(&t, "bob: click Offer aid").await;
-    assert!(one(&t, "alice: click Refuse Bo").await.field("Allies").unwrap().contains("refused"));
+    assert!(one(&t, "alice: click Refuse Bo")
+        .await
+        .field("Allies")
+        .unwrap()
+        .contains("refused"));
     play(&t, "bob: click Offer aid").await;
-    assert!(one(&t, "bob: click Withdraw aid").await.field("Allies").unwrap().contains("withdrawn"));
+    assert!(one(&t, "bob: click Withdraw aid")
+        .await
+        .field("Allies")
+        .unwrap()
+        .contains("withdrawn"));
     play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
     let rolled = one(&t, "alice: click Roll").await;
     assert_eq!(
@@ -1238,11 +1298,16 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
         "⚪ **Ada** (2 beats): #1 2 · #2 **5** · #3 **6**\n🟤 **Bo** (0 beats): #4 4"
     );
     // Bo consents, so Ada's Ego re-roll takes his miss too (A-V11).
-    assert!(refused(&t, "alice: click Consent to KISS").await.contains("Only an ally"));
+    assert!(refused(&t, "alice: click Consent to KISS")
+        .await
+        .contains("Only an ally"));
     play(&t, "bob: click Consent to KISS").await;
     let declared = one(&t, "alice: click Ego: re-roll misses").await;
     assert!(declared.field("KISSes").unwrap().contains("Ada spends Ego"));
-    assert!(declared.field("Chance").unwrap().contains("after KISSing the 2 declared dice"));
+    assert!(declared
+        .field("Chance")
+        .unwrap()
+        .contains("after KISSing the 2 declared dice"));
     let spent = one(&t, "alice: click Re-roll").await;
     assert_eq!(
         spent.field("Dice").unwrap(),
@@ -1254,11 +1319,26 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
     );
     // Two beats, threshold 4: no primary; S1 and S3 bought, then the FC
     // subverts S2.
-    play(&t, "alice: click S1 Not hurt\nalice: click S3 No one at risk").await;
+    play(
+        &t,
+        "alice: click S1 Not hurt\nalice: click S3 No one at risk",
+    )
+    .await;
     let undone = one(&t, "alice: click Undo last").await;
     assert!(undone.text().contains("undid S3"));
-    play(&t, "alice: click S3 No one at risk\nalice: click Finish").await;
-    assert!(refused(&t, "alice: click No subversion").await.contains("Only the FC"));
+    play(&t, "alice: click S3 No one at risk").await;
+    let finished = all(&t, "alice: click Finish").await;
+    // Finish applies the result at once (VE1-T8) and posts what changed; the
+    // FC's subversion window stays open.
+    assert!(finished[0]
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
+    assert_eq!(finished[1].title(), "📈 After the task — Ada");
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert!(refused(&t, "alice: click No subversion")
+        .await
+        .contains("Only the FC"));
     let closed = all(&t, "fc: click Subvert S2 Graceful").await;
     assert_eq!(
         closed[0].field("Subverted by the FC").unwrap(),

@@ -349,6 +349,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         roller_jobs: Vec::new(),
         customs: Vec::new(),
         roller_ego: false,
+        subversion_open: false,
         odds_before: None,
         changes: Vec::new(),
         note: None,

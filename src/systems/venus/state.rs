@@ -104,6 +104,10 @@ pub struct TaskSession {
     /// The roller's jobs that inherit the ability (name, level), for the
     /// "Use job" menu.
     pub roller_jobs: Vec<(String, u32)>,
+    /// Edition 1: the task is closed and the FC may still subvert one
+    /// unbought secondary consequence (narrative only).
+    #[serde(default)]
+    pub subversion_open: bool,
     /// Whether the roller holds Ego (to show the Ego buttons).
     #[serde(default)]
     pub roller_ego: bool,

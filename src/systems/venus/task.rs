@@ -352,6 +352,8 @@ pub async fn click(
     let mut actions: Vec<TaskAction> = Vec::new();
     let mut whisper: Option<String> = None;
     let mut changed_ui = false;
+    let mut finishing = false;
+    let was_closed = st.task.phase == TaskPhase::Closed;
     let by = if participant { me } else { st.task.roller };
     let fc_only = |what: &str| -> Result<(), AppError> {
         if a.gm {
@@ -604,26 +606,45 @@ pub async fn click(
                 .ok_or_else(|| AppError::user("Nothing has been bought yet."))?;
             actions.push(TaskAction::Refund { actor: a, item });
         }
-        "finish" => actions.push(TaskAction::FinishSpending {
-            actor: a,
-            overflow_job: None,
-        }),
-        "subvert" => {
-            fc_only("subvert a consequence")?;
-            let n = click
-                .id
-                .arg
-                .as_deref()
-                .and_then(|s| s.parse::<u8>().ok())
-                .ok_or_else(|| AppError::user("That button is not valid."))?;
-            actions.push(TaskAction::Subvert {
+        "finish" => {
+            actions.push(TaskAction::FinishSpending {
                 actor: a,
-                secondary: n,
+                overflow_job: None,
             });
+            finishing = true;
         }
-        "nosub" => {
-            fc_only("decide on subversion")?;
-            actions.push(TaskAction::SkipSubversion { actor: a });
+        "subvert" | "nosub" => {
+            fc_only("subvert a consequence")?;
+            if !st.subversion_open {
+                return Err(AppError::user("There is no subversion to decide now."));
+            }
+            if action == "subvert" {
+                let n = click
+                    .id
+                    .arg
+                    .as_deref()
+                    .and_then(|s| s.parse::<u8>().ok())
+                    .filter(|n| (1..=4).contains(n))
+                    .ok_or_else(|| AppError::user("That button is not valid."))?;
+                if st
+                    .task
+                    .purchases
+                    .iter()
+                    .any(|b| b.item == Purchase::Secondary(n))
+                {
+                    return Err(AppError::user(
+                        "Only a secondary consequence the roller did not buy can be subverted.",
+                    ));
+                }
+                // VE1-S5, A-V15: narrative only, recorded after the close
+                // (the exp and Lots were applied when spending finished).
+                st.task.subversion = Some(n);
+                st.note = Some(format!("the FC subverts S{n}"));
+            } else {
+                st.note = Some("the FC lets every consequence stand".into());
+            }
+            st.subversion_open = false;
+            changed_ui = true;
         }
         "egoyes" => actions.push(TaskAction::SpendEgo { actor: a }),
         "egono" => actions.push(TaskAction::DeclineEgo { actor: a }),
@@ -648,6 +669,23 @@ pub async fn click(
             .map_err(super::fc_words)?;
         task = t;
         events.extend(ev);
+    }
+    if finishing && task.phase == TaskPhase::GmSubversion {
+        // Spending is over: apply the result now (exp, Lots, level-ups) and
+        // leave the FC a window to subvert one unbought secondary
+        // consequence, which changes no number (A-V15).
+        let skip = TaskAction::SkipSubversion {
+            actor: Actor { id: a.id, gm: true },
+        };
+        let (t, ev) = task
+            .apply(&mut party.ctx, skip, &mut rng)
+            .map_err(super::fc_words)?;
+        task = t;
+        events.extend(
+            ev.into_iter()
+                .filter(|e| !matches!(e, TaskEvent::SubversionSkipped)),
+        );
+        st.subversion_open = true;
     }
     st.task = task;
     let named: Vec<(String, SheetEvent)> = events
@@ -682,6 +720,7 @@ pub async fn click(
     party.save(&mut tx).await?;
     let status = match (st.task.phase, st.task.close_kind) {
         (TaskPhase::Closed, Some(CloseKind::Voided)) => "voided",
+        (TaskPhase::Closed, _) if st.subversion_open => "open",
         (TaskPhase::Closed, _) => "closed",
         _ => "open",
     };
@@ -713,7 +752,10 @@ pub async fn click(
     if let Some(w) = whisper {
         response = response.then(Reply::Ephemeral(View::text(w)));
     }
-    if status == "closed" && st.task.outcome.is_some() {
+    let just_closed = !was_closed
+        && st.task.phase == TaskPhase::Closed
+        && st.task.close_kind != Some(CloseKind::Voided);
+    if just_closed && st.task.outcome.is_some() {
         response = response.then(Reply::Message(task_view::summary(&st, &party.ctx)));
     }
     Ok(response)

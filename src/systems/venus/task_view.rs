@@ -253,6 +253,9 @@ fn phase_hint(st: &TaskSession) -> String {
         TaskPhase::EgoOffer => format!(
             "Still short. {r} may spend Ego: every 10 on the table counts as two passes."
         ),
+        TaskPhase::Closed if st.subversion_open => format!(
+            "The result is applied. The FC may still turn one secondary consequence {r} did not buy against them (no numbers change), or let everything stand."
+        ),
         TaskPhase::Closed => String::new(),
     }
 }
@@ -535,7 +538,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
     };
     e = e.footer(footer).colour(col);
     let mut v = View::embed(e);
-    if status == "open" && t.phase != TaskPhase::Closed {
+    if status == "open" && (t.phase != TaskPhase::Closed || st.subversion_open) {
         v.rows = rows(id, version, st);
     }
     v
@@ -805,7 +808,24 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
                 b("egono", "Keep Ego", Style::Secondary),
             ])));
         }
-        TaskPhase::Closed => {}
+        TaskPhase::Closed => {
+            if st.subversion_open {
+                let mut r = Vec::new();
+                for n in 1..=4u8 {
+                    if t.purchases.iter().any(|b| b.item == Purchase::Secondary(n)) {
+                        continue;
+                    }
+                    r.push(barg(
+                        "subvert",
+                        &n.to_string(),
+                        &format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]),
+                        Style::Danger,
+                    ));
+                }
+                r.push(b("nosub", "No subversion", Style::Secondary));
+                rows.push(Row::Buttons(r));
+            }
+        }
     }
     rows.truncate(5);
     rows

@@ -1131,14 +1131,11 @@ alice: click Accept Dee
     // More than 40 dice for one owner are summarised as counts per face.
     assert!(dice.starts_with("🟤 **Ada** ("), "{dice}");
     assert!(dice.contains(" dice: 10×"), "{dice}");
-    if rolled.field("Outcome").is_none() {
-        // The KISS menu lists at most 25 dice, misses first.
-        let opts = rolled.body["components"][0]["components"][0]["options"]
-            .as_array()
-            .unwrap()
-            .len();
-        assert_eq!(opts, 25);
-    }
+    // Flagged for crits: margin and a critical success (26 ≥ 2 × 12).
+    assert_eq!(
+        rolled.field("Outcome").unwrap(),
+        "✅ **Success**: 26 passes against 12.\nMargin 216% · **critical success**"
+    );
     // Edition 1: Thief level 25 (ve_max_pool 25) and 2 allies: 27 dice, the
     // KISS menu shows 25 of them (misses first).
     play(
@@ -1347,6 +1344,31 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
     let ada = sheet(&t, "alice", "Ada").await;
     assert_eq!((job(&ada, "Thief"), ada.ego, ada.lots), ((4, 0), false, 10));
     assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
+    let t = table("ve-deleted", 1).await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:Cleo\nalice: /ve sheet ability name:Wits rank:gold score:2",
+    )
+    .await;
+    play(&t, "alice: /ve check ability:Wits difficulty:2").await;
+    play(
+        &t,
+        "alice: /ve sheet delete character:Cleo\nalice: click Delete Cleo",
+    )
+    .await;
+    assert!(refused(&t, "alice: click Roll d20")
+        .await
+        .contains("Cleo's character sheet is gone"));
+    let v = one(&t, "fc: click Void").await;
+    assert!(v.text().contains("Voided by the FC"));
+    assert!(v.buttons().is_empty());
     assert_schema_clean(&t);
     t.stop().await;
 }

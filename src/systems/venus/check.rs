@@ -208,6 +208,15 @@ pub async fn click(
     }
     let action = click.id.action.as_str();
     let mut party = Party::load(&mut tx, caller.guild_id, [&st.roller]).await?;
+    if st.roller.character.is_some()
+        && !party.has(st.roller.user)
+        && !matches!(action, "void" | "force" | "cancel")
+    {
+        return Err(AppError::user(format!(
+            "{}'s character sheet is gone, so this check cannot go on: the FC can void it.",
+            st.roller.name
+        )));
+    }
     let mut rng = app.rng.fork();
     let mut events = Vec::new();
     let fc_only = |what: &str| -> Result<(), AppError> {

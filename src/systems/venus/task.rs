@@ -348,6 +348,12 @@ pub async fn click(
     }
     let guild = caller.guild_id;
     let mut party = Party::load(&mut tx, guild, st.whos()).await?;
+    if !party.has(st.roller.user) && !matches!(action, "void" | "force") {
+        return Err(AppError::user(format!(
+            "{}'s character sheet is gone, so this task cannot go on: the FC can void it.",
+            st.roller.name
+        )));
+    }
     let mut rng = app.rng.fork();
     let mut actions: Vec<TaskAction> = Vec::new();
     let mut whisper: Option<String> = None;

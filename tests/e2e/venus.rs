@@ -102,6 +102,9 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
     .unwrap();
     let ex = play(&t, &script).await;
     no_errors(&ex);
+    for o in ex.iter().flat_map(|e| e.outputs.iter()) {
+        assert!(!o.text().contains("-0.0%"), "{}", o.text());
+    }
     // The closed task: every die with its owner, the outcome, what changed.
     let closed = ex
         .iter()

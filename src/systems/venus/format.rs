@@ -66,7 +66,8 @@ pub fn ego_text(ego: bool) -> &'static str {
 /// A probability as a percentage with one decimal (`62.5%`); tiny but
 /// non-zero chances read `<0.1%`, near-certain ones `>99.9%`.
 pub fn percent(p: f64) -> String {
-    let pc = (p * 100.0).clamp(0.0, 100.0);
+    // `+ 0.0` turns a negative zero into a plain zero.
+    let pc = (p * 100.0).clamp(0.0, 100.0) + 0.0;
     if pc > 0.0 && pc < 0.05 {
         "<0.1%".into()
     } else if pc < 100.0 && pc > 99.95 {
@@ -194,6 +195,8 @@ mod tests {
         assert_eq!(percent(0.625), "62.5%");
         assert_eq!(percent(1.0), "100.0%");
         assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(-0.0), "0.0%");
+        assert_eq!(percent(-1e-17), "0.0%");
         assert_eq!(percent(0.0001), "<0.1%");
         assert_eq!(percent(0.99999), ">99.9%");
     }

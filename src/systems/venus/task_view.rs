@@ -363,7 +363,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         }
         if t.phase == TaskPhase::KissDeclaration {
             let set = kiss_set(t);
-            if set.is_empty() {
+            if set.is_empty() && t.successes() < t.threshold {
                 let misses: Vec<u32> = t
                     .participants()
                     .into_iter()
@@ -379,7 +379,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
                         ));
                     }
                 }
-            } else if let Some(p) = kiss_chance(t, &set) {
+            } else if let Some(p) = (!set.is_empty()).then(|| kiss_chance(t, &set)).flatten() {
                 parts.push(format!(
                     "after KISSing the {} declared {}: **{}**",
                     set.len(),

@@ -7,7 +7,7 @@ use super::target::{self, apply, apply_with, facet_index};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
-use crate::rules::veracity::{Action, InventoryKind};
+use crate::rules::veracity::{Action, Amount, InventoryKind};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
 pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Option<i64>) -> AppResult {
@@ -40,7 +40,11 @@ pub async fn wound(
         player,
         Action::AddWounds { amount, displace },
         "wound",
-        &format!("takes {amount} Wound(s)"),
+        &if amount == Amount::Flat(1) {
+            "takes 1 Wound".to_string()
+        } else {
+            format!("takes {amount} Wounds")
+        },
     )
     .await
 }

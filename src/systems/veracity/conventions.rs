@@ -257,12 +257,12 @@ async fn apply_violation(
     app: &App,
     tx: &mut Tx,
     caller: &Caller,
-    channel_id: i64,
     r: ConventionRef,
     mut c: Loaded<Sheet>,
     session: &Session,
     list: &mut ConventionList,
 ) -> Result<(Embed, i64), AppError> {
+    let channel_id = session.channel_id;
     let settings = target::settings(tx, caller.guild_id).await?;
     let events: Vec<Event> = convention::violate(
         list,
@@ -291,12 +291,7 @@ async fn apply_violation(
 
 /// `/vr convention violate`: the caller's (or, for the FC, `player`'s)
 /// active sheet gains the Convention's Stress.
-pub async fn violate(
-    app: &App,
-    caller: &Caller,
-    number: usize,
-    player: Option<i64>,
-) -> AppResult {
+pub async fn violate(app: &App, caller: &Caller, number: usize, player: Option<i64>) -> AppResult {
     let mut tx = app.db.write().await?;
     let c = sheet_for(&mut tx, caller, player).await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
@@ -305,7 +300,6 @@ pub async fn violate(
         app,
         &mut tx,
         caller,
-        caller.channel_id,
         ConventionRef::Index(number),
         c,
         &session,
@@ -344,7 +338,6 @@ pub async fn violate_click(
         app,
         &mut tx,
         caller,
-        channel_id,
         ConventionRef::Id(id),
         c,
         &session,

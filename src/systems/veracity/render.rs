@@ -5,9 +5,7 @@
 use std::collections::HashMap;
 
 use crate::app::component::ButtonId;
-use crate::app::view::{
-    colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
-};
+use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::veracity::convention::{ConventionCost, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
@@ -18,7 +16,8 @@ use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
 use super::KIND;
 
 /// What each slot symbol means (shown under every grid).
-pub const LEGEND: &str = "🔒 locked · ⬜ empty · 🤫 Secret · 🎭 Ruse · 💢 Stress · 🔎 Evidence · 💰 Means · 🩸 Wound";
+pub const LEGEND: &str =
+    "🔒 locked · ⬜ empty · 🤫 Secret · 🎭 Ruse · 💢 Stress · 🔎 Evidence · 💰 Means · 🩸 Wound";
 
 /// Largest field value we build (Discord allows 1024).
 const FIELD_MAX: usize = 1000;
@@ -34,6 +33,14 @@ pub fn kind_symbol(kind: ItemKind) -> &'static str {
         ItemKind::Evidence => "🔎",
         ItemKind::Means => "💰",
         ItemKind::Wound => "🩸",
+    }
+}
+
+/// The kind with its article: "a Secret", "Evidence", "Means".
+pub fn a_kind(kind: ItemKind) -> String {
+    match kind {
+        ItemKind::Secret | ItemKind::Ruse | ItemKind::Wound => format!("a {}", kind.name()),
+        ItemKind::Stress | ItemKind::Evidence | ItemKind::Means => kind.name().to_string(),
     }
 }
 
@@ -126,10 +133,7 @@ pub fn items_text(inv: &Inventory) -> String {
                 } else {
                     item.text.clone()
                 };
-                (
-                    format!("`{:>2}` {} ", i + 1, kind_symbol(item.kind)),
-                    text,
-                )
+                (format!("`{:>2}` {} ", i + 1, kind_symbol(item.kind)), text)
             })
         })
         .collect();
@@ -529,16 +533,31 @@ pub fn change_embed(name: &str, headline: &str, sheet: &Sheet, events: &[Event])
         lines.join("\n")
     };
     truncate(&mut description, DESCRIPTION_MAX);
-    Embed::new(format!("{name} {headline}"))
-        .description(description)
-        .colour(if grave(events) {
-            colour::FAILURE
-        } else {
-            colour::NEUTRAL
-        })
-        .field("Slots", grid(sheet), false)
-        .field("Status", status(sheet), false)
-        .footer(LEGEND)
+    let mut e = Embed::new(format!("{name} {headline}")).description(description);
+    for ev in events {
+        if let Event::RevelationLogged { index, .. } = ev {
+            if let Some(r) = sheet.revelation_log().get(*index) {
+                let mut lines: Vec<(String, String)> = r
+                    .secrets
+                    .iter()
+                    .map(|t| ("🤫 ".to_string(), t.clone()))
+                    .collect();
+                lines.extend(r.evidence.iter().map(|t| ("🔎 ".to_string(), t.clone())));
+                if !r.note.is_empty() {
+                    lines.push(("📝 ".to_string(), r.note.clone()));
+                }
+                e = e.field("Revealed", fit_lines(&lines, FIELD_MAX), false);
+            }
+        }
+    }
+    e.colour(if grave(events) {
+        colour::FAILURE
+    } else {
+        colour::NEUTRAL
+    })
+    .field("Slots", grid(sheet), false)
+    .field("Status", status(sheet), false)
+    .footer(LEGEND)
 }
 
 /// A public reply with one change embed.
@@ -595,11 +614,11 @@ pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult)
             r.slot.unwrap_or(0)
         ),
         SaveReason::SlotFilled(kind) => format!(
-            "{} slot {} holds {} a {}: {word}.",
+            "{} slot {} holds {} {}: {word}.",
             r.inventory,
             r.slot.unwrap_or(0),
             kind_symbol(kind),
-            kind.name()
+            a_kind(kind)
         ),
         SaveReason::SlotLocked => format!(
             "{} slot {} is 🔒 locked, and locked slots {}: {word}.",
@@ -620,7 +639,11 @@ pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult)
         })
         .field(
             "Result",
-            if success { "✅ Success" } else { "❌ Failure" },
+            if success {
+                "✅ Success"
+            } else {
+                "❌ Failure"
+            },
             true,
         )
         .field("Total", r.total.to_string(), true)

@@ -52,8 +52,8 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         })?;
         Sheet::new_pc(n.light, n.flesh, f)?
     };
-    let row = characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, n.name, &sheet)
-        .await?;
+    let row =
+        characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, n.name, &sheet).await?;
     record(
         &mut tx,
         caller,
@@ -95,9 +95,7 @@ pub async fn show(
             let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, n, is_fc).await?;
             if let Some(p) = player {
                 if c.row.owner_id != p {
-                    return Err(AppError::user(format!(
-                        "<@{p}> has no sheet named `{n}`."
-                    )));
+                    return Err(AppError::user(format!("<@{p}> has no sheet named `{n}`.")));
                 }
             }
             c
@@ -192,7 +190,7 @@ pub async fn add_item(
 ) -> AppResult {
     let kind = item_kind(kind)?;
     let text = target::text(app, "An item's text", text)?;
-    let headline = format!("adds a {}", kind.name());
+    let headline = format!("adds {}", render::a_kind(kind));
     apply(
         app,
         caller,
@@ -304,18 +302,11 @@ pub async fn remove_facet(
     facet: &str,
     player: Option<i64>,
 ) -> AppResult {
-    apply_with(
-        app,
-        caller,
-        player,
-        "facet_remove",
-        "loses a Facet",
-        |s| {
-            Ok(Action::RemoveFacet {
-                index: facet_index(s, facet)?,
-            })
-        },
-    )
+    apply_with(app, caller, player, "facet_remove", "loses a Facet", |s| {
+        Ok(Action::RemoveFacet {
+            index: facet_index(s, facet)?,
+        })
+    })
     .await
 }
 
@@ -335,6 +326,11 @@ pub async fn facet_choices(app: &App, caller: &Caller, partial: &str) -> Vec<(St
         .filter(|(i, f)| {
             p.is_empty() || f.phrase.to_lowercase().contains(&p) || (i + 1).to_string() == p
         })
-        .map(|(i, f)| (format!("{}. {} ({})", i + 1, f.phrase, f.die), (i + 1).to_string()))
+        .map(|(i, f)| {
+            (
+                format!("{}. {} ({})", i + 1, f.phrase, f.die),
+                (i + 1).to_string(),
+            )
+        })
         .collect()
 }

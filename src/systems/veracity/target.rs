@@ -31,11 +31,7 @@ pub async fn sheet_for(
 }
 
 /// A sheet by its row id, if the caller owns it or is the FC.
-pub async fn sheet_by_id(
-    tx: &mut Tx,
-    caller: &Caller,
-    id: i64,
-) -> Result<Loaded<Sheet>, AppError> {
+pub async fn sheet_by_id(tx: &mut Tx, caller: &Caller, id: i64) -> Result<Loaded<Sheet>, AppError> {
     let row = storage::characters::get(tx, caller.guild_id, id)
         .await?
         .filter(|c| c.system == SYSTEM)

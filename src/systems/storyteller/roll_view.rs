@@ -138,6 +138,15 @@ pub fn dice_text(r: &RollResult) -> (String, bool) {
     (summary_listing(r), false)
 }
 
+/// A number with a typographic minus, e.g. `−1`.
+fn minus(n: i64) -> String {
+    if n < 0 {
+        format!("−{}", -n)
+    } else {
+        n.to_string()
+    }
+}
+
 /// A signed number, e.g. `+2`, `−1`.
 fn signed(n: i64) -> String {
     if n < 0 {
@@ -324,17 +333,25 @@ pub fn successes_text(r: &RollResult) -> String {
         ));
     }
     if r.botches > 0 {
+        let what = if r.cancelled == 0 {
+            "nothing to cancel".to_string()
+        } else {
+            format!(
+                "cancelling {} {}",
+                r.cancelled,
+                plural(r.cancelled, "success", "successes")
+            )
+        };
         lines.push(format!(
-            "{} {}, cancelling {}",
+            "{} {}, {what}",
             r.botches,
-            plural(r.botches, "botch", "botches"),
-            r.cancelled
+            plural(r.botches, "botch", "botches")
         ));
     }
     if r.ignored_bonus_ones > 0 {
         lines.push(format!("Bonus-die 1s ignored: {}", r.ignored_bonus_ones));
     }
-    lines.push(format!("Net: **{}**", r.net));
+    lines.push(format!("Net: **{}**", minus(r.net)));
     lines.join("\n")
 }
 
@@ -391,7 +408,7 @@ pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -
         "none".to_string()
     } else {
         let names = if spec.specialties.is_empty() {
-            spec.specialties_in_use.to_string()
+            format!("{} in use", spec.specialties_in_use)
         } else {
             spec.specialties.join(", ")
         };
@@ -525,7 +542,7 @@ mod tests {
         );
         assert_eq!(
             successes_text(&r),
-            "5 rolled (3 base + 2 bonus)\n1 botch, cancelling 1\nBonus-die 1s ignored: 1\nNet: **4**"
+            "5 rolled (3 base + 2 bonus)\n1 botch, cancelling 1 success\nBonus-die 1s ignored: 1\nNet: **4**"
         );
         assert_eq!(
             outcome_text(r.outcome, false),
@@ -543,6 +560,25 @@ mod tests {
         assert!(text.contains("**Base** (100 dice): 10×10, 9×10"), "{text}");
         assert!(text.contains("90 dice in 30 generations"), "{text}");
         assert!(text.chars().count() < 1000, "{}", text.chars().count());
+    }
+
+    #[test]
+    fn a_capped_chain_of_2000_bonus_dice_fits_one_message() {
+        let base: Vec<u32> = vec![10; 100];
+        let mut bonus: Vec<Vec<u32>> = (0..399).map(|_| vec![10, 10, 1, 5, 9]).collect();
+        bonus.push(vec![10, 1, 2, 3, 4]);
+        let r = resolve(&spec(100, 6, 30, 5), base, bonus, true);
+        assert_eq!(r.bonus_dice(), 2000);
+        let (text, listed) = dice_text(&r);
+        assert!(!listed);
+        assert!(text.contains("2000 dice in 400 generations"), "{text}");
+        assert!(text.chars().count() < 600, "{text}");
+        let events = crate::rules::storyteller::willpower::roll_events(&r);
+        let lines: Vec<String> = events.iter().filter_map(|e| event_text(e, "Ada")).collect();
+        assert_eq!(
+            lines,
+            vec!["The bonus dice stopped at the 2000-dice cap (2000 rolled): the roll counts as a success."]
+        );
     }
 
     #[test]

@@ -1207,3 +1207,44 @@ async fn the_sandbox_example_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_willpower_choice_keeps_the_roll() {
+    let t = table("st-expiry", 1).await;
+    ada(&t, 5).await;
+    public(&t, "alice", "/st willpower").await;
+    // Fifteen minutes pass: move the session's expiry into the past.
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    let s = storage::sessions::get(&mut tx, GUILD_ID as i64, 2)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.status, "open");
+    let past = storage::now_ms() - 1;
+    storage::sessions::update(&mut tx, 2, 0, &s.state, "open", Some(past), past)
+        .await
+        .unwrap()
+        .unwrap();
+    tx.commit().await.unwrap();
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "st:2:1:spend", None)
+        .await
+        .unwrap();
+    let up = ex.of_kind("update").unwrap();
+    assert!(up.text().contains("Timed out: the roll stands as rolled."));
+    assert!(up.buttons().is_empty());
+    assert_eq!(
+        up.field("Outcome").unwrap(),
+        "✅ **Success**: 3 successes (very good)"
+    );
+    assert!(ex
+        .of_kind("ephemeral")
+        .unwrap()
+        .content()
+        .contains("timed out"));
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -6,6 +6,7 @@
 
 pub mod dice;
 pub mod veracity;
+pub mod storyteller;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -17,6 +18,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     let mut all = Vec::new();
     all.extend(dice::commands::all());
     all.extend(veracity::commands::all());
+    all.extend(storyteller::commands::all());
     all
 }
 
@@ -25,6 +27,9 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
     match session.kind.as_str() {
         dice::KIND => dice::click(app, tx, session, click).await,
         veracity::KIND => veracity::click(app, tx, session, click).await,
+        storyteller::KIND | storyteller::SHEET_KIND => {
+            storyteller::click(app, tx, session, click).await
+        }
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
@@ -37,6 +42,9 @@ pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<Vie
     let view = match session.kind.as_str() {
         dice::KIND => dice::render(app, session, caller),
         veracity::KIND => veracity::render(app, session, caller).await,
+        storyteller::KIND | storyteller::SHEET_KIND => {
+            storyteller::render(app, session, caller).await
+        }
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),

@@ -5,3 +5,4 @@
 mod common;
 mod skeleton;
 mod veracity;
+mod storyteller;

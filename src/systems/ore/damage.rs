@@ -240,6 +240,7 @@ pub async fn heal_days(
         u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
     let mut tx = app.db.write().await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
+    let waited = ch.sheet.repair_wait;
     let events = ch.sheet.pass_days(days, tended)?;
     super::sheet::save(&mut tx, &mut ch).await?;
     log_events(
@@ -254,6 +255,9 @@ pub async fn heal_days(
     .await?;
     tx.commit().await?;
     let mut lines = text::events(&events, &ch.sheet);
+    if waited {
+        lines.push("The day's wait after a failed Cyber repair is over.".into());
+    }
     if lines.is_empty() {
         lines.push("Nothing to heal.".into());
     }
@@ -357,11 +361,15 @@ pub async fn repair(
     )
     .await?;
     tx.commit().await?;
-    let mut lines = vec![format!(
-        "{by}: {} dice → **{}**",
-        outcome.pool,
-        text::faces(&outcome.faces)
-    )];
+    let mut lines = vec![if engineering.is_some() {
+        format!("{by} → **{}**", text::faces(&outcome.faces))
+    } else {
+        format!(
+            "{by} ({} dice) → **{}**",
+            outcome.pool,
+            text::faces(&outcome.faces)
+        )
+    }];
     lines.push(match outcome.best {
         Some(b) => format!("Best set: **{b}**"),
         None => "No set.".into(),

@@ -811,3 +811,378 @@ async fn vv_repair_checks_restore_one_point() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_settings_show_set_and_refuse_bad_values() {
+    let t = table("vv-settings", 4).await;
+    let ex = cmd(&t, "alice", "/vv settings show").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out.field("vv_max_pool = 10").unwrap().contains("(1-30)"));
+    assert!(out.field("vv_fault_check = end_of_round").is_some());
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv settings set name:fault_check value:immediate",
+    )
+    .await;
+    assert_eq!(
+        desc(ex.single()),
+        "**vv_fault_check**: end_of_round → **immediate**"
+    );
+    refused(
+        &cmd(&t, "fc", "/vv settings set name:vv_max_pool value:31").await,
+        "vv_max_pool must be a whole number from 1 to 30.",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv settings set name:vv_colour value:red").await,
+        "There is no Virtual Veil setting called \"vv_colour\"",
+    );
+    let names = t
+        .autocomplete("fc", "/vv settings set name:cache value:x", "name")
+        .await
+        .unwrap();
+    let names: Vec<&str> = names.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        vec!["vv_cache_consumed_on_use", "vv_fault_counts_toward_cache"]
+    );
+    let ex = cmd(&t, "alice", "/vv settings show").await;
+    assert!(ex.single().field("vv_fault_check = immediate").is_some());
+    // With `immediate`, a matching Fault die becomes an Injury at once
+    // (seed 4 from here: 5, then 2, 2).
+    cmd(&t, "alice", ANN).await;
+    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    let ex = cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    let d = desc(ex.single());
+    assert!(d.contains("Fault die: **2**.\n**Injury: Minor (1 error die per action)** (2 Fault dice showing 2)."), "{d}");
+    assert!(d.contains("Fault dice now: 5."), "{d}");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((s.fault_dice.clone(), s.injuries.len()), (vec![5], 1));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_bad_input_is_refused_and_changes_nothing() {
+    let t = table("vv-bad", 1).await;
+    refused(
+        &cmd(&t, "alice", "/vv roll stat:Wit").await,
+        "has no active character",
+    );
+    cmd(&t, "alice", ANN).await;
+    refused(
+        &cmd(&t, "alice", "/vv roll").await,
+        "Choose a `stat` to roll",
+    );
+    refused(&cmd(&t, "alice", "/vv boot").await, "battery is empty");
+    refused(&cmd(&t, "alice", "/vv logout").await, "COMP is not running");
+    refused(
+        &cmd(&t, "alice", "/vv battery use:1").await,
+        "COMP is not running",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv battery").await,
+        "Give `use`, `charge` or `plugged_in`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv battery use:1 charge:1").await,
+        "not both at once",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet comp").await,
+        "Give at least one COMP value",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet comp battery:3").await,
+        "The battery can hold 0 to 0",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet track track:Cyber current:9").await,
+        "Cyber must be from 0 to 3",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet track track:Cyber").await,
+        "Give a new `max`",
+    );
+    refused(&cmd(&t, "alice", "/vv sheet status").await, "Give `world`");
+    refused(
+        &cmd(&t, "alice", "/vv sheet status clear_glitch:true").await,
+        "Only the FC can clear a glitch",
+    );
+    let long = "x".repeat(201);
+    assert!(t
+        .command("alice", "/vv heal days days:20000")
+        .await
+        .is_err());
+    // What Discord's client refuses never reaches the bot.
+    assert!(t
+        .command("alice", "/vv roll stat:Wit min_width:1")
+        .await
+        .is_err());
+    assert!(t
+        .command("alice", &format!("/vv roll stat:Wit label:{long}"))
+        .await
+        .is_err());
+    assert!(t
+        .command("alice", "/vv damage target:Vitality amount:0")
+        .await
+        .is_err());
+    assert!(t.command("alice", "/vv roll stat:Luck").await.is_err());
+    // Forged clicks: unknown session, foreign kind, bad values.
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(ex.single().kind, "message");
+    let msg = t.last_message_for("alice").unwrap();
+    for (id, values, needle) in [
+        ("vv:1:0:basic:11", None, "from 1 to 10"),
+        ("vv:1:0:basic:x", None, "not valid"),
+        ("vv:1:0:explode", None, "Unknown action"),
+        (
+            "vv:1:0:sel:load",
+            Some(vec!["99".to_string()]),
+            "not a register die",
+        ),
+        (
+            "vv:1:0:sel:minor",
+            Some(vec!["0".to_string(), "1".to_string()]),
+            "Pick one die",
+        ),
+        (
+            "vv:1:0:sel:cache",
+            Some(vec!["7.1".to_string()]),
+            "COMP is not running",
+        ),
+        (
+            "vv:1:0:discard",
+            Some(vec!["c:7".to_string()]),
+            "not over its maximum",
+        ),
+        ("vv:9:0:close", None, "no longer exists"),
+    ] {
+        let ex = t
+            .click_custom_id("alice", msg.id, id, values.as_deref())
+            .await
+            .unwrap();
+        refused(&ex, needle);
+    }
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(s.cache.is_empty());
+    // Only the sheet creation and the one roll were logged.
+    assert_eq!(log_count(&t).await, 2);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Checks Discord's limits on every reply (the fake validates the schema;
+/// this also checks the embed total and select sizes).
+fn within_limits(o: &Output) {
+    let mut total = 0;
+    for e in o.embeds() {
+        for p in ["/title", "/description", "/footer/text"] {
+            total += e
+                .pointer(p)
+                .and_then(Value::as_str)
+                .map_or(0, |s| s.chars().count());
+        }
+        for f in e["fields"].as_array().into_iter().flatten() {
+            total += f["name"].as_str().unwrap_or("").chars().count();
+            let v = f["value"].as_str().unwrap_or("");
+            assert!(v.chars().count() <= 1024, "field too long: {v}");
+            assert!(!v.ends_with('…') || v.contains("more"), "clamped: {v}");
+            total += v.chars().count();
+        }
+    }
+    assert!(total <= 6000, "embed text {total} > 6000");
+    for (p, opts) in selects(o) {
+        assert!(opts.len() <= 25, "{p}: {} options", opts.len());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_largest_pools_stay_within_discord_limits() {
+    let t = table("vv-large", 2).await;
+    cmd(&t, "fc", "/vv settings set name:vv_max_pool value:30").await;
+    cmd(&t, "alice", "/vv sheet create name:Max wit:40 agility:30").await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:50 battery_max:10 battery:10",
+    )
+    .await;
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    within_limits(ex.single());
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 50);
+    let label = "l".repeat(200);
+    let ex = cmd(&t, "alice", &format!("/vv roll stat:Wit label:{label}")).await;
+    let out = ex.single();
+    within_limits(out);
+    assert_eq!(out.title(), "🎲 Max rolls Wit (30 dice)");
+    assert!(out
+        .field("Warnings")
+        .unwrap()
+        .contains("40 dice asked for, but a roll uses at most 30 (vv_max_pool); rolling 30."));
+    assert!(labels(out).iter().filter(|l| l.starts_with("Use ")).count() <= 5);
+    let ex = t.click("alice", "Add cache dice").await.unwrap();
+    within_limits(ex.single());
+    let (_, opts) = selects(ex.single()).remove(0);
+    assert_eq!(opts.len(), 25);
+    let ex = t
+        .select("alice", "Pick cache dice to add", &opts)
+        .await
+        .unwrap();
+    within_limits(ex.single());
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 25);
+    for button in ["Load into cache", "Minor action", "Add cache dice"] {
+        let ex = t.click("alice", button).await.unwrap();
+        within_limits(ex.single());
+        assert_eq!(selects(ex.single()).len(), 1, "{button}");
+    }
+    let ex = t.click("alice", "Load into cache").await.unwrap();
+    let (_, opts) = selects(ex.single()).remove(0);
+    let ex = t
+        .select("alice", "Pick register dice to load", &opts)
+        .await
+        .unwrap();
+    within_limits(ex.single());
+    // 25 left + 25 loaded = 50: at the maximum, no overflow.
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 50);
+    // Spend everything left, one set at a time.
+    for _ in 0..40 {
+        let last = t.last_message_for("alice").unwrap();
+        let out = Output {
+            to: "alice".into(),
+            kind: "message".into(),
+            body: last.body,
+        };
+        let Some(b) = labels(&out).into_iter().find(|l| l.starts_with("Use ")) else {
+            break;
+        };
+        let ex = t.click("alice", &b).await.unwrap();
+        within_limits(ex.single());
+    }
+    let ex = t.click("alice", "Close").await.unwrap();
+    within_limits(ex.single());
+    // A hundred ad-hoc dice are capped too.
+    let ex = cmd(&t, "alice", "/vv roll dice:100").await;
+    assert_eq!(ex.single().title(), "🎲 Max rolls 30 dice");
+    let ex = cmd(&t, "alice", "/vv sheet show").await;
+    within_limits(ex.single());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_comp_overflow_prompt_logout_and_battery() {
+    let t = table("vv-comp", 3).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_counts_toward_cache value:on",
+    )
+    .await;
+    cmd(&t, "alice", ANN).await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:2 battery_max:3 battery:3",
+    )
+    .await;
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    assert!(desc(ex.single()).contains("Cache rolled: **10 9**."));
+    // A Fault die now counts toward the cache: one die must go, the owner chooses.
+    let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    let out = ex.single();
+    assert!(desc(out)
+        .contains("Fault die: **8**.\nThe cache is 1 over its maximum: discard a die now."));
+    assert_eq!(
+        selects(out),
+        vec![(
+            "Discard which?".to_string(),
+            vec!["f:8".into(), "c:9".into(), "c:10".into()]
+        )]
+    );
+    refused(
+        &t.select("bob", "Discard which?", &["c:9".into()])
+            .await
+            .unwrap(),
+        "Only Ann's player or the FC can choose",
+    );
+    let ex = t
+        .select("alice", "Discard which?", &["f:8".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update");
+    assert!(
+        desc(out).ends_with("Discarded Fault die 8."),
+        "{}",
+        desc(out)
+    );
+    assert!(selects(out).is_empty());
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(s.fault_dice.is_empty());
+    assert_eq!(faces(&s.cache), vec![9, 10]);
+    // Left unanswered, the next action discards the lowest die (A-O10).
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv damage target:Confidence amount:1 player:alice",
+    )
+    .await;
+    assert!(desc(ex.single()).contains("Fault die: **1**."));
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(
+        ex.single().field("Just now").unwrap(),
+        "Discarded a 9 from the cache (the lowest, by default)."
+    );
+    assert_eq!(ex.single().field("Cache").unwrap(), "10 · Fault 1 (2/2)");
+    // The old prompt now has nothing to do.
+    let ex = t
+        .select("alice", "Discard which?", &["c:9".into()])
+        .await
+        .unwrap();
+    assert!(desc(ex.single()).ends_with("The cache is no longer over its maximum."));
+    t.click("alice", "Close").await.unwrap();
+    // Battery: use, run dry (logged out, cache lost), charge, plug in.
+    let ex = cmd(&t, "alice", "/vv battery use:2").await;
+    assert!(desc(ex.single()).starts_with("Battery −2 → 1."));
+    let ex = cmd(&t, "alice", "/vv battery use:5").await;
+    assert!(desc(ex.single())
+        .contains("Battery −1 → 0.\nCOMP off (battery empty: logged out); cache lost: 10."));
+    refused(&cmd(&t, "alice", "/vv boot").await, "battery is empty");
+    let ex = cmd(&t, "alice", "/vv battery charge:2").await;
+    assert!(desc(ex.single()).starts_with("Battery +2 → 2."));
+    cmd(&t, "alice", "/vv battery plugged_in:true").await;
+    // Booting with a Fault die already counted overflows at once.
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    assert!(desc(ex.single()).contains("Cache rolled: **7 1**."));
+    let ex = t
+        .select("alice", "Discard which?", &["f:1".into()])
+        .await
+        .unwrap();
+    assert!(desc(ex.single()).ends_with("Discarded Fault die 1."));
+    let ex = cmd(&t, "alice", "/vv battery use:3").await;
+    assert!(desc(ex.single()).starts_with("Plugged in: no battery used (2 left)."));
+    // A smaller cache size asks for discards too.
+    let ex = cmd(&t, "alice", "/vv sheet comp cache_size:1").await;
+    let out = ex.single();
+    assert_eq!(
+        (out.kind.as_str(), out.title().as_str()),
+        ("message", "💻 Ann's COMP changed")
+    );
+    assert_eq!(
+        selects(out)[0].1,
+        vec!["c:1".to_string(), "c:7".to_string()]
+    );
+    t.select("alice", "Discard which?", &["c:1".into()])
+        .await
+        .unwrap();
+    let ex = cmd(&t, "alice", "/vv logout").await;
+    assert!(desc(ex.single()).starts_with("COMP off (logged out); cache lost: 7."));
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(!s.comp.session_active && s.cache.is_empty() && s.fault_dice.is_empty());
+    assert_eq!((s.comp.battery_current, s.comp.plugged_in), (2, true));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

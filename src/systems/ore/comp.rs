@@ -92,12 +92,7 @@ pub async fn act(
         );
     }
     if c.session_active {
-        lines.push(format!(
-            "Cache now: {} ({}/{}).",
-            text::faces_desc(&ch.sheet.cache.iter().map(|d| d.face).collect::<Vec<_>>()),
-            ch.sheet.cache_load(&settings),
-            c.cache_max
-        ));
+        lines.push(format!("Cache now: {}.", text::cache(&ch.sheet, &settings)));
     }
     lines.push(format!(
         "Battery {}/{}{}.",

@@ -169,6 +169,11 @@ pub fn parse_discard(
     sheet: &OreSheet,
     settings: &OreSettings,
 ) -> Result<CacheRef, AppError> {
+    if sheet.discard_options(settings).is_empty() {
+        return Err(AppError::user(
+            "Your cache is not over its maximum, so nothing needs discarding.",
+        ));
+    }
     let bad = || AppError::user("Pick one die to discard.");
     let [v] = values else { return Err(bad()) };
     let (kind, face) = v.split_once(':').ok_or_else(bad)?;

@@ -411,6 +411,11 @@ async fn save_and_show(
 /// Reads cache picks (`face.k`, the k-th die of that face) into cache
 /// positions of the sheet as it is now.
 fn cache_picks(values: &[String], sheet: &OreSheet) -> Result<Vec<usize>, AppError> {
+    if !sheet.comp.session_active {
+        return Err(AppError::user(
+            "Your COMP is not running, so you have no cache dice.",
+        ));
+    }
     if values.is_empty() {
         return Err(AppError::user("Pick at least one cache die."));
     }
@@ -556,17 +561,7 @@ pub fn view(id: i64, version: i64, status: &str, s: &RollState, sheet: Option<&O
     let mut embed = Embed::new(title).description(desc.join("\n"));
     // Cache and error dice.
     if let Some(sh) = sheet {
-        let cache: Vec<u32> = sh.cache.iter().map(|d| d.face).collect();
-        let value = if sh.comp.session_active {
-            format!(
-                "{} ({}/{})",
-                text::faces_desc(&cache),
-                sh.cache_load(&r.settings),
-                sh.comp.cache_max
-            )
-        } else {
-            "COMP off".into()
-        };
+        let value = text::cache(sh, &r.settings);
         embed = embed.field("Cache", value, true);
     }
     if r.error_dice_per_action > 0 {

@@ -620,17 +620,7 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
         c.chips.len(),
         c.processing_power
     ));
-    let cache: Vec<u32> = s.cache.iter().map(|d| d.face).collect();
-    let cache_text = if c.session_active {
-        format!(
-            "{} ({}/{})",
-            text::faces_desc(&cache),
-            cache.len(),
-            c.cache_max
-        )
-    } else {
-        "— (COMP off)".into()
-    };
+    let cache_text = text::cache(s, settings);
     let mut injuries: Vec<String> = s
         .injuries
         .iter()

@@ -8,6 +8,7 @@ use crate::rules::ore::events::{Condition, LogoutReason, OreEvent};
 use crate::rules::ore::odds;
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{CacheRef, Damageable, OreSheet, Severity};
+use crate::rules::ore::OreSettings;
 
 /// Faces as `9 7 7 2`, or `—` for none.
 pub fn faces(f: &[u32]) -> String {
@@ -59,6 +60,25 @@ pub fn chance(dice: u32, req: &SetRequirement) -> Option<String> {
             .ok()
             .map(percent),
     }
+}
+
+/// The cache as shown: faces highest first, the Fault dice when they
+/// count toward it (A-O11), and the load against the maximum, e.g.
+/// `10 7 · Fault 1 (3/3)`; "COMP off" when not running.
+pub fn cache(sheet: &OreSheet, settings: &OreSettings) -> String {
+    if !sheet.comp.session_active {
+        return "COMP off".into();
+    }
+    let faces_now: Vec<u32> = sheet.cache.iter().map(|d| d.face).collect();
+    let mut s = faces_desc(&faces_now);
+    if settings.fault_counts_toward_cache && !sheet.mob_mode && !sheet.fault_dice.is_empty() {
+        s = format!("{s} · Fault {}", faces_desc(&sheet.fault_dice));
+    }
+    format!(
+        "{s} ({}/{})",
+        sheet.cache_load(settings),
+        sheet.comp.cache_max
+    )
 }
 
 /// "Minor", "Moderate"… with its Error Dice.

@@ -7,8 +7,8 @@ use crate::rules::venus::check::NamedFactor;
 use crate::rules::venus::rank::Rank;
 use crate::rules::venus::settings::{Edition, VenusSettings};
 use crate::rules::venus::sheet::{ExpReason, SheetEvent, Tier, VenusCtx, VenusSheet};
-use std::collections::BTreeMap;
 use rand::{rngs::StdRng, SeedableRng};
+use std::collections::BTreeMap;
 
 const ROLLER: Actor = Actor { id: 1, gm: false };
 const GM: Actor = Actor { id: 9, gm: true };
@@ -30,7 +30,8 @@ fn sheet(set: &VenusSettings, name: &str, rank: Rank, score: u32, thief_level: u
     let mut s = VenusSheet::new(name, set).unwrap();
     s.set_ability("Finesse", rank, score, set).unwrap();
     s.set_ability("Wits", Rank::Bronze, 2, set).unwrap();
-    s.add_job("Thief", &["Finesse".into(), "Wits".into()], thief_level).unwrap();
+    s.add_job("Thief", &["Finesse".into(), "Wits".into()], thief_level)
+        .unwrap();
     s.add_job("Scholar", &["Wits".into()], 1).unwrap();
     s
 }
@@ -81,7 +82,10 @@ fn go(st: TaskState, c: &mut VenusCtx, a: TaskAction, seed: u64) -> (TaskState, 
 
 fn fail(st: &TaskState, c: &mut VenusCtx, a: TaskAction) -> String {
     let before = c.clone();
-    let e = st.clone().apply(c, a, &mut StdRng::seed_from_u64(0)).unwrap_err();
+    let e = st
+        .clone()
+        .apply(c, a, &mut StdRng::seed_from_u64(0))
+        .unwrap_err();
     assert_eq!(*c, before, "an error must not change any sheet");
     e.message
 }
@@ -125,7 +129,16 @@ fn roll_kisses(st: TaskState, c: &mut VenusCtx, seed: u64) -> (TaskState, Vec<Ta
 }
 
 fn buy(st: TaskState, c: &mut VenusCtx, item: Purchase) -> TaskState {
-    go(st, c, TaskAction::Buy { actor: ROLLER, item }, 0).0
+    go(
+        st,
+        c,
+        TaskAction::Buy {
+            actor: ROLLER,
+            item,
+        },
+        0,
+    )
+    .0
 }
 
 fn finish(st: TaskState, c: &mut VenusCtx) -> (TaskState, Vec<TaskEvent>) {
@@ -172,7 +185,11 @@ fn ve_3_task_job_must_inherit_the_chosen_ability() {
     let set = settings(Edition::One);
     let c = table(&set);
     let e = TaskState::new(setup("Scholar", 1, &[]), &set, &c).unwrap_err();
-    assert!(e.message.contains("does not inherit Finesse"), "{}", e.message);
+    assert!(
+        e.message.contains("does not inherit Finesse"),
+        "{}",
+        e.message
+    );
     let e = TaskState::new(setup("Sailor", 1, &[]), &set, &c).unwrap_err();
     assert!(e.message.contains("start learning"), "{}", e.message);
     assert!(TaskState::new(setup("thief", 1, &[]), &set, &c).is_ok());
@@ -198,7 +215,10 @@ fn ve_5_npc_tasks_refused_unless_the_gm_overrides() {
     let e = TaskState::new(s.clone(), &set, &c).unwrap_err();
     assert!(e.message.contains("Only player characters perform tasks"));
     s.gm_override = true;
-    assert!(TaskState::new(s.clone(), &set, &c).is_err(), "the override needs a GM actor");
+    assert!(
+        TaskState::new(s.clone(), &set, &c).is_err(),
+        "the override needs a GM actor"
+    );
     s.actor = GM;
     let st = start(&set, &c, s);
     assert!(st.npc);
@@ -227,16 +247,32 @@ fn ve_8_approval_gates_insights_and_specialties_not_lots_or_stunts() {
     .0;
     let approved: Vec<bool> = st.kisses.iter().map(|k| k.approved).collect();
     assert_eq!(approved, [true, true, false]);
-    assert!(!st.available_actions(ROLLER, &c).contains(&TaskActionKind::RollKisses));
+    assert!(!st
+        .available_actions(ROLLER, &c)
+        .contains(&TaskActionKind::RollKisses));
     let msg = fail(&st, &mut c, TaskAction::RollKisses { actor: ROLLER });
     assert_eq!(msg, "The KISS on die 3 still awaits the GM's approval.");
     assert_eq!(
-        fail(&st, &mut c, TaskAction::ApproveKiss { actor: ROLLER, die: 3 }),
+        fail(
+            &st,
+            &mut c,
+            TaskAction::ApproveKiss {
+                actor: ROLLER,
+                die: 3
+            }
+        ),
         "Only the GM can do that."
     );
     // The GM vetoes the stunt and approves the specialty.
     let (st, ev) = go(st, &mut c, TaskAction::VetoKiss { actor: GM, die: 2 }, 0);
-    assert!(matches!(ev[0], TaskEvent::KissVetoed { die: 2, by: 1, source: KissSource::Stunt }));
+    assert!(matches!(
+        ev[0],
+        TaskEvent::KissVetoed {
+            die: 2,
+            by: 1,
+            source: KissSource::Stunt
+        }
+    ));
     let st = go(st, &mut c, TaskAction::ApproveKiss { actor: GM, die: 3 }, 0).0;
     let (st, _) = roll_kisses(st, &mut c, 1);
     let kissed: Vec<u32> = st.dice.iter().filter(|d| d.kissed).map(|d| d.id).collect();
@@ -254,7 +290,10 @@ fn ve1_t1_pool_is_job_level_d6_at_the_roller_rank() {
     let (st, ev) = roll(st, &mut c, 0);
     // Seed 0: D6 faces 5, 5, 4.
     assert_eq!(faces(&st), [5, 5, 4]);
-    assert!(st.dice.iter().all(|d| d.owner == 1 && d.rank == Rank::Silver && d.history == [d.face]));
+    assert!(st
+        .dice
+        .iter()
+        .all(|d| d.owner == 1 && d.rank == Rank::Silver && d.history == [d.face]));
     assert!(matches!(&ev[0], TaskEvent::DiceRolled { dice } if dice.len() == 3));
 }
 
@@ -262,7 +301,11 @@ fn ve1_t1_pool_is_job_level_d6_at_the_roller_rank() {
 fn ve1_t1_level_zero_job_rolls_the_ability_score() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!((st.job_level, st.pool, st.learning), (0, 4, true));
 }
@@ -272,15 +315,25 @@ fn ve1_t2_threshold_is_one_plus_factors_and_learning_adds_one() {
     let set = settings(Edition::One);
     let mut c = table(&set);
     assert_eq!(start(&set, &c, setup("Thief", 1, &[])).threshold, 1);
-    assert_eq!(start(&set, &c, setup("Thief", 1, &[1, 1, 1, 1])).threshold, 5);
+    assert_eq!(
+        start(&set, &c, setup("Thief", 1, &[1, 1, 1, 1])).threshold,
+        5
+    );
     assert!(TaskState::new(setup("Thief", 1, &[1, 1, 1, 1, 1]), &set, &c).is_err());
     assert!(TaskState::new(setup("Thief", 1, &[2]), &set, &c).is_err());
     assert!(TaskState::new(setup("Thief", 2, &[]), &set, &c).is_err());
-    c.sheets.get_mut(&1).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!(st.threshold, 2);
     assert_eq!(st.factors[0].name, "Learning the ropes");
-    assert_eq!(start(&set, &c, setup("Acrobat", 1, &[1, 1, 1])).threshold, 5);
+    assert_eq!(
+        start(&set, &c, setup("Acrobat", 1, &[1, 1, 1])).threshold,
+        5
+    );
     let e = TaskState::new(setup("Acrobat", 1, &[1, 1, 1, 1]), &set, &c).unwrap_err();
     assert!(e.message.contains("at most 3 more"));
 }
@@ -289,7 +342,11 @@ fn ve1_t2_threshold_is_one_plus_factors_and_learning_adds_one() {
 fn ve1_t3_up_to_two_allies_with_level_one_jobs_each_give_one_die() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&5).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
+    c.sheets
+        .get_mut(&5)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
     let st = start(&set, &c, setup("Thief", 1, &[]));
     let lvl0 = TaskAction::OfferAid {
         actor: who(5),
@@ -297,7 +354,10 @@ fn ve1_t3_up_to_two_allies_with_level_one_jobs_each_give_one_die() {
         job: "Acrobat".into(),
         demand: None,
     };
-    assert_eq!(fail(&st, &mut c, lvl0), "A job still being learned (level 0) cannot aid.");
+    assert_eq!(
+        fail(&st, &mut c, lvl0),
+        "A job still being learned (level 0) cannot aid."
+    );
     let wrong = TaskAction::OfferAid {
         actor: who(5),
         ally: 5,
@@ -320,7 +380,10 @@ fn ve1_t3_up_to_two_allies_with_level_one_jobs_each_give_one_die() {
         job: "Thief".into(),
         demand: Some("Share the loot".into()),
     };
-    assert_eq!(fail(&st, &mut c, third), "At most 2 allies may aid a task in edition 1.");
+    assert_eq!(
+        fail(&st, &mut c, third),
+        "At most 2 allies may aid a task in edition 1."
+    );
     let (st, _) = roll(st, &mut c, 0);
     // Seed 0: roller 5, 5, 4 (Silver); Bo 5 (Gold); Cy 5 (Bronze).
     let owners: Vec<(i64, Rank, u32)> = st.dice.iter().map(|d| (d.owner, d.rank, d.face)).collect();
@@ -387,9 +450,18 @@ fn ve1_t3_roller_may_refuse_and_offers_must_be_answered_before_rolling() {
 #[test]
 fn ve1_t4_beats_by_rank_minimum() {
     let set = settings(Edition::One);
-    for (rank, beats) in [(Rank::Bronze, 2), (Rank::Silver, 3), (Rank::Gold, 3), (Rank::Platinum, 3)] {
+    for (rank, beats) in [
+        (Rank::Bronze, 2),
+        (Rank::Silver, 3),
+        (Rank::Gold, 3),
+        (Rank::Platinum, 3),
+    ] {
         let mut c = table(&set);
-        c.sheets.get_mut(&1).unwrap().set_ability("Finesse", rank, 4, &set).unwrap();
+        c.sheets
+            .get_mut(&1)
+            .unwrap()
+            .set_ability("Finesse", rank, 4, &set)
+            .unwrap();
         let (st, ev) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
         assert_eq!(faces(&st), [5, 5, 4]);
         assert_eq!(st.successes(), beats, "{rank}");
@@ -400,7 +472,11 @@ fn ve1_t4_beats_by_rank_minimum() {
     }
     // Seed 7: 3, 1, 1: Gold beats on 3 only, Platinum on 3 only (1s never strike).
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().set_ability("Finesse", Rank::Platinum, 4, &set).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .set_ability("Finesse", Rank::Platinum, 4, &set)
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 7);
     assert_eq!((faces(&st), st.successes()), (vec![3, 1, 1], 1));
 }
@@ -413,7 +489,11 @@ fn ve1_t5_and_ve1_k1_one_round_declared_together_then_rolled_together() {
     assert_eq!(st.phase(), TaskPhase::KissDeclaration);
     let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
     let st = go(st, &mut c, kiss(1, 3, KissSource::Stunt), 0).0;
-    assert_eq!(faces(&st), [5, 5, 4], "nothing is re-rolled while declaring");
+    assert_eq!(
+        faces(&st),
+        [5, 5, 4],
+        "nothing is re-rolled while declaring"
+    );
     assert_eq!(c.sheets[&1].lots, 10, "nothing is paid while declaring");
     let (st, ev) = roll_kisses(st, &mut c, 7);
     let kissed: Vec<(u32, u32, u32)> = ev
@@ -439,7 +519,10 @@ fn ve1_k2_each_die_at_most_once() {
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
     let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
     let msg = fail(&st, &mut c, kiss(1, 1, KissSource::Stunt));
-    assert_eq!(msg, "Die 1 is already being KISSed: each die can be KISSed once per task.");
+    assert_eq!(
+        msg,
+        "Die 1 is already being KISSed: each die can be KISSed once per task."
+    );
     assert_eq!(st.kissable_dice(1), [2, 3]);
     assert!(fail(&st, &mut c, kiss(1, 7, KissSource::Stunt)).contains("no die number 7"));
 }
@@ -457,7 +540,10 @@ fn ve1_k3_new_face_replaces_the_old_even_when_worse() {
     assert_eq!(faces(&st), [3, 5, 1]);
     assert_eq!(st.successes(), 1);
     let d1 = st.die(1).unwrap();
-    assert_eq!((d1.kissed, d1.kiss_source.clone(), d1.kissed_by), (true, Some(KissSource::Lot), Some(1)));
+    assert_eq!(
+        (d1.kissed, d1.kiss_source.clone(), d1.kissed_by),
+        (true, Some(KissSource::Lot), Some(1))
+    );
     assert_eq!(d1.history, [5, 3]);
     assert!(!st.die(2).unwrap().kissed);
 }
@@ -471,7 +557,10 @@ fn ve1_k4a_each_lot_kisses_one_die_paid_by_whoever_declares() {
     let st = offer(start(&set, &c, setup("Thief", 1, &[])), &mut c, 2, true);
     let (st, _) = roll(st, &mut c, 0);
     let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
-    assert_eq!(fail(&st, &mut c, kiss(1, 2, KissSource::Lot)), "Ada has no more Lots to spend on KISSes.");
+    assert_eq!(
+        fail(&st, &mut c, kiss(1, 2, KissSource::Lot)),
+        "Ada has no more Lots to spend on KISSes."
+    );
     let st = go(st, &mut c, kiss(2, 4, KissSource::Lot), 0).0;
     let (st, ev) = roll_kisses(st, &mut c, 1);
     assert_eq!((c.sheets[&1].lots, c.sheets[&2].lots), (0, 2));
@@ -483,7 +572,10 @@ fn ve1_k4a_each_lot_kisses_one_die_paid_by_whoever_declares() {
     let mut c0 = table(&set);
     c0.sheets.get_mut(&1).unwrap().lots = 0;
     let (st, _) = roll(start(&set, &c0, setup("Thief", 1, &[])), &mut c0, 0);
-    assert_eq!(fail(&st, &mut c0, kiss(1, 1, KissSource::Lot)), "Ada has no Lots left to spend.");
+    assert_eq!(
+        fail(&st, &mut c0, kiss(1, 1, KissSource::Lot)),
+        "Ada has no Lots left to spend."
+    );
 }
 
 #[test]
@@ -503,7 +595,13 @@ fn ve1_k4b_ego_mode_i_rerolls_every_non_beat_die_and_a_v11_allies_only_with_cons
     let (st, _) = roll(st, &mut c, 7);
     assert_eq!((faces(&st), st.successes()), (vec![3, 1, 1, 2, 1], 0));
     let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
-    let st = go(st, &mut c, TaskAction::DeclareEgoReroll { actor: ROLLER }, 0).0;
+    let st = go(
+        st,
+        &mut c,
+        TaskAction::DeclareEgoReroll { actor: ROLLER },
+        0,
+    )
+    .0;
     assert!(c.sheets[&1].ego, "Ego is paid when the dice are rolled");
     let (st, ev) = roll_kisses(st, &mut c, 0);
     assert!(!c.sheets[&1].ego);
@@ -538,7 +636,12 @@ fn ve1_k4b_ego_mode_ii_and_a_v12_every_six_strikes_two_beats_allies_included() {
     let (st, _) = roll(st, &mut c, 14);
     assert_eq!((faces(&st), st.successes()), (vec![6, 4, 2, 6], 3));
     let (st, _) = roll_kisses(st, &mut c, 0);
-    let (st, ev) = go(st, &mut c, TaskAction::DeclareDoubleSixes { actor: ROLLER }, 0);
+    let (st, ev) = go(
+        st,
+        &mut c,
+        TaskAction::DeclareDoubleSixes { actor: ROLLER },
+        0,
+    );
     assert_eq!(st.successes(), 5);
     assert!(ev.contains(&TaskEvent::Count {
         successes: 5,
@@ -555,10 +658,21 @@ fn ve1_k6_double_sixes_any_time_before_spending_reroll_only_in_the_kiss_round() 
     c.sheets.get_mut(&1).unwrap().ego = true;
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 14);
     // During the KISS round: allowed, and then mode (i) is gone.
-    let (k, _) = go(st.clone(), &mut c.clone(), TaskAction::DeclareDoubleSixes { actor: ROLLER }, 0);
+    let (k, _) = go(
+        st.clone(),
+        &mut c.clone(),
+        TaskAction::DeclareDoubleSixes { actor: ROLLER },
+        0,
+    );
     assert_eq!(k.ego_mode, EgoMode::DoubleSixes);
     let mut c2 = c.clone();
-    let k = go(st.clone(), &mut c2, TaskAction::DeclareDoubleSixes { actor: ROLLER }, 0).0;
+    let k = go(
+        st.clone(),
+        &mut c2,
+        TaskAction::DeclareDoubleSixes { actor: ROLLER },
+        0,
+    )
+    .0;
     assert_eq!(
         fail(&k, &mut c2, TaskAction::DeclareEgoReroll { actor: ROLLER }),
         "Ego is spent once per task: only one Ego mode."
@@ -570,10 +684,20 @@ fn ve1_k6_double_sixes_any_time_before_spending_reroll_only_in_the_kiss_round() 
     );
     let bought = buy(sp.clone(), &mut c, Purchase::Secondary(1));
     assert_eq!(
-        fail(&bought, &mut c, TaskAction::DeclareDoubleSixes { actor: ROLLER }),
+        fail(
+            &bought,
+            &mut c,
+            TaskAction::DeclareDoubleSixes { actor: ROLLER }
+        ),
         "Double 6s must be chosen before spending begins."
     );
-    let sp = go(sp, &mut c, TaskAction::DeclareDoubleSixes { actor: ROLLER }, 0).0;
+    let sp = go(
+        sp,
+        &mut c,
+        TaskAction::DeclareDoubleSixes { actor: ROLLER },
+        0,
+    )
+    .0;
     assert_eq!(sp.successes(), 3);
 }
 
@@ -587,14 +711,33 @@ fn ve1_r2_ego_needed_and_spent_once() {
         "Ada does not hold Ego."
     );
     assert_eq!(
-        fail(&st, &mut c, TaskAction::DeclareDoubleSixes { actor: ROLLER }),
+        fail(
+            &st,
+            &mut c,
+            TaskAction::DeclareDoubleSixes { actor: ROLLER }
+        ),
         "Ada does not hold Ego."
     );
     c.sheets.get_mut(&1).unwrap().ego = true;
-    let st = go(st, &mut c, TaskAction::DeclareEgoReroll { actor: ROLLER }, 0).0;
-    let st = go(st, &mut c, TaskAction::WithdrawEgoReroll { actor: ROLLER }, 0).0;
+    let st = go(
+        st,
+        &mut c,
+        TaskAction::DeclareEgoReroll { actor: ROLLER },
+        0,
+    )
+    .0;
+    let st = go(
+        st,
+        &mut c,
+        TaskAction::WithdrawEgoReroll { actor: ROLLER },
+        0,
+    )
+    .0;
     assert!(!st.ego_reroll_pending);
-    assert!(fail(&st, &mut c, TaskAction::DeclareEgoReroll { actor: who(2) }).contains("Only the roller"));
+    assert!(
+        fail(&st, &mut c, TaskAction::DeclareEgoReroll { actor: who(2) })
+            .contains("Only the roller")
+    );
 }
 
 #[test]
@@ -615,15 +758,33 @@ fn ve1_k4c_each_distinct_insight_kisses_one_die() {
     set.set("ve_track_insights", "on").unwrap();
     set.set("ve_require_approval", "on").unwrap();
     let mut c = table(&set);
-    let id = c.sheets.get_mut(&1).unwrap().add_insight("The guard drinks", true).unwrap();
-    c.sheets.get_mut(&1).unwrap().add_insight("Secret door", false).unwrap();
+    let id = c
+        .sheets
+        .get_mut(&1)
+        .unwrap()
+        .add_insight("The guard drinks", true)
+        .unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .add_insight("Secret door", false)
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
-    assert_eq!(fail(&st, &mut c, kiss(1, 1, ins("Made up"))), "That insight is not on Ada's sheet.");
+    assert_eq!(
+        fail(&st, &mut c, kiss(1, 1, ins("Made up"))),
+        "That insight is not on Ada's sheet."
+    );
     let st = go(st, &mut c, kiss(1, 1, ins(&format!("#{id}"))), 0).0;
     let st = go(st, &mut c, kiss(1, 2, ins("secret door")), 0).0;
     assert_eq!(st.kisses[0].source, ins("The guard drinks"));
-    assert_eq!((st.kisses[0].approved, st.kisses[1].approved), (true, false));
-    assert_eq!(fail(&st, &mut c, kiss(1, 3, ins("The guard drinks"))), "Each insight can KISS only one die per task.");
+    assert_eq!(
+        (st.kisses[0].approved, st.kisses[1].approved),
+        (true, false)
+    );
+    assert_eq!(
+        fail(&st, &mut c, kiss(1, 3, ins("The guard drinks"))),
+        "Each insight can KISS only one die per task."
+    );
 }
 
 #[test]
@@ -637,7 +798,10 @@ fn ve1_k4d_one_stunt_per_character_allies_stunt_on_their_own_die() {
         fail(&st, &mut c, kiss(1, 2, KissSource::Stunt)),
         "Each character can KISS only one die per task with a stunt."
     );
-    assert_eq!(fail(&st, &mut c, kiss(2, 2, KissSource::Stunt)), "An ally can only KISS their own die.");
+    assert_eq!(
+        fail(&st, &mut c, kiss(2, 2, KissSource::Stunt)),
+        "An ally can only KISS their own die."
+    );
     let st = go(st, &mut c, kiss(2, 4, KissSource::Stunt), 0).0;
     // The GM may veto a stunt before the re-roll.
     let st = go(st, &mut c, TaskAction::VetoKiss { actor: GM, die: 1 }, 0).0;
@@ -649,17 +813,37 @@ fn ve1_k4d_one_stunt_per_character_allies_stunt_on_their_own_die() {
 fn ve1_k4e_at_most_four_specialties_per_character() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().set_job_level("Thief", 6).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .set_job_level("Thief", 6)
+        .unwrap();
     let (mut st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
-    let sp = |a: &str| KissSource::Specialty { attribute: a.into() };
-    for (die, a) in [(1, "Lockpicks"), (2, "Crowbar"), (3, "Night eyes"), (4, "Soft boots")] {
+    let sp = |a: &str| KissSource::Specialty {
+        attribute: a.into(),
+    };
+    for (die, a) in [
+        (1, "Lockpicks"),
+        (2, "Crowbar"),
+        (3, "Night eyes"),
+        (4, "Soft boots"),
+    ] {
         st = go(st, &mut c, kiss(1, die, sp(a)), 0).0;
     }
     assert_eq!(
         fail(&st, &mut c, kiss(1, 5, sp("Rope"))),
         "At most 4 specialties per character can KISS dice in a task."
     );
-    let st = go(st, &mut c, TaskAction::WithdrawKiss { actor: ROLLER, die: 4 }, 0).0;
+    let st = go(
+        st,
+        &mut c,
+        TaskAction::WithdrawKiss {
+            actor: ROLLER,
+            die: 4,
+        },
+        0,
+    )
+    .0;
     assert_eq!(
         fail(&st, &mut c, kiss(1, 5, sp("lockpicks"))),
         "That specialty has already KISSed a die in this task."
@@ -682,7 +866,16 @@ fn ve1_k5_and_a_v24_ally_dice_kissed_only_with_consent() {
         ally: 2,
         consent: true,
     };
-    assert!(fail(&st, &mut c, TaskAction::ConsentKiss { actor: ROLLER, ally: 2, consent: true }).contains("Only the ally"));
+    assert!(fail(
+        &st,
+        &mut c,
+        TaskAction::ConsentKiss {
+            actor: ROLLER,
+            ally: 2,
+            consent: true
+        }
+    )
+    .contains("Only the ally"));
     let st = go(st, &mut c, yes, 0).0;
     assert_eq!(st.kissable_dice(1), [1, 2, 3, 4]);
     let st = go(st, &mut c, kiss(1, 4, KissSource::Lot), 0).0;
@@ -752,7 +945,10 @@ fn ve1_s1_and_a_v14_declining_an_affordable_primary_fails_with_failure_exp() {
     let (st, ev) = skip_subversion(st, &mut c);
     let out = st.outcome.clone().unwrap();
     assert!(!out.success && out.declined_primary);
-    assert_eq!(exp_events(&ev), [(1, ExpReason::Failure), (1, ExpReason::LearnedSomething)]);
+    assert_eq!(
+        exp_events(&ev),
+        [(1, ExpReason::Failure), (1, ExpReason::LearnedSomething)]
+    );
     assert_eq!(exp(&c, 1, "Thief"), (3, 2));
 }
 
@@ -766,14 +962,32 @@ fn ve1_s2_s3_and_a_v13_consequences_once_each_unless_repeat_is_on() {
     let st = buy(st, &mut c, Purchase::Tertiary(1));
     for item in [Purchase::Secondary(4), Purchase::Tertiary(1)] {
         assert_eq!(
-            fail(&st, &mut c, TaskAction::Buy { actor: ROLLER, item }),
+            fail(
+                &st,
+                &mut c,
+                TaskAction::Buy {
+                    actor: ROLLER,
+                    item
+                }
+            ),
             "Each consequence can be bought only once per task."
         );
     }
     for item in [Purchase::Secondary(5), Purchase::Tertiary(0)] {
-        assert!(fail(&st, &mut c, TaskAction::Buy { actor: ROLLER, item }).contains("numbered 1 to 4"));
+        assert!(fail(
+            &st,
+            &mut c,
+            TaskAction::Buy {
+                actor: ROLLER,
+                item
+            }
+        )
+        .contains("numbered 1 to 4"));
     }
-    assert_eq!(st.purchases[0].text, "S4: Nothing else is lost or broken by accident");
+    assert_eq!(
+        st.purchases[0].text,
+        "S4: Nothing else is lost or broken by accident"
+    );
     set.set("ve1_consequence_repeat", "on").unwrap();
     let mut c = table(&set);
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
@@ -782,12 +996,25 @@ fn ve1_s2_s3_and_a_v13_consequences_once_each_unless_repeat_is_on() {
     let st = buy(st, &mut c, Purchase::Tertiary(2));
     let st = buy(st, &mut c, Purchase::Primary);
     assert_eq!(
-        fail(&st, &mut c, TaskAction::Buy { actor: ROLLER, item: Purchase::Primary }),
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Buy {
+                actor: ROLLER,
+                item: Purchase::Primary
+            }
+        ),
         "Each consequence can be bought only once per task."
     );
     let (st, _) = finish(st, &mut c);
     let (_, ev) = skip_subversion(st, &mut c);
-    assert_eq!(exp_events(&ev), [(1, ExpReason::LearnedSomething), (1, ExpReason::LearnedSomething)]);
+    assert_eq!(
+        exp_events(&ev),
+        [
+            (1, ExpReason::LearnedSomething),
+            (1, ExpReason::LearnedSomething)
+        ]
+    );
 }
 
 #[test]
@@ -837,13 +1064,27 @@ fn ve1_s5_ve1_t7_and_a_v15_gm_subverts_one_unbought_secondary() {
         fail(&st, &mut c, sub(1)),
         "Only a secondary consequence the roller did not buy can be subverted."
     );
-    assert_eq!(fail(&st, &mut c, TaskAction::Subvert { actor: ROLLER, secondary: 2 }), "Only the GM can do that.");
+    assert_eq!(
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Subvert {
+                actor: ROLLER,
+                secondary: 2
+            }
+        ),
+        "Only the GM can do that."
+    );
     let (st, ev) = go(st, &mut c, sub(3), 0);
     assert!(ev.contains(&TaskEvent::Subverted { secondary: 3 }));
     assert_eq!((st.subversion, st.phase()), (Some(3), TaskPhase::Closed));
     // All four bought: nothing left to subvert, the task closes at once.
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().set_job_level("Thief", 4).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .set_job_level("Thief", 4)
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
     let (mut st, _) = roll_kisses(st, &mut c, 0);
     assert_eq!(faces(&st), [5, 5, 4, 5]);
@@ -858,13 +1099,28 @@ fn ve1_s5_ve1_t7_and_a_v15_gm_subverts_one_unbought_secondary() {
 fn ve1_s6_custom_one_beat_consequences_from_the_sheet() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().add_custom_consequence("My cloak stays clean").unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .add_custom_consequence("My cloak stays clean")
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
     let (st, _) = roll_kisses(st, &mut c, 0);
     assert!(st.buyable(&c).contains(&Purchase::Custom(0)));
     let st = buy(st, &mut c, Purchase::Custom(0));
-    assert_eq!((st.purchases[0].cost, st.purchases[0].text.as_str()), (1, "Special: My cloak stays clean"));
-    assert!(fail(&st, &mut c, TaskAction::Buy { actor: ROLLER, item: Purchase::Custom(1) }).contains("no custom consequence"));
+    assert_eq!(
+        (st.purchases[0].cost, st.purchases[0].text.as_str()),
+        (1, "Special: My cloak stays clean")
+    );
+    assert!(fail(
+        &st,
+        &mut c,
+        TaskAction::Buy {
+            actor: ROLLER,
+            item: Purchase::Custom(1)
+        }
+    )
+    .contains("no custom consequence"));
 }
 
 #[test]
@@ -878,7 +1134,10 @@ fn ve1_s3_t2_and_a_v16_learned_something_goes_to_the_job_used() {
     let (st, _) = finish(st, &mut c);
     let (_, ev) = skip_subversion(st, &mut c);
     assert_eq!(exp_events(&ev), [(1, ExpReason::LearnedSomething)]);
-    assert_eq!((exp(&c, 1, "Thief"), exp(&c, 1, "Scholar")), ((3, 1), (1, 0)));
+    assert_eq!(
+        (exp(&c, 1, "Thief"), exp(&c, 1, "Scholar")),
+        ((3, 1), (1, 0))
+    );
 }
 
 #[test]
@@ -914,7 +1173,9 @@ fn ve1_s3_t3_and_ve1_r1_true_intentions_gains_a_lot_with_overflow() {
     let (st, ev) = skip_subversion(st, &mut c);
     assert!(ev.contains(&TaskEvent::Sheet {
         who: 1,
-        event: SheetEvent::LotOverflowToExp { job: "Scholar".into() }
+        event: SheetEvent::LotOverflowToExp {
+            job: "Scholar".into()
+        }
     }));
     // Scholar at level 1 reaches 2 × 1 exp? No: 1 exp < 2.
     assert_eq!((c.sheets[&1].lots, exp(&c, 1, "Scholar")), (10, (1, 1)));
@@ -942,9 +1203,14 @@ fn ve1_t8_close_applies_exp_and_lots_in_order_then_level_ups() {
     let mut c = table(&set);
     {
         let s = c.sheets.get_mut(&1).unwrap();
-        s.start_learning("Acrobat", &["Finesse".into(), "Wits".into()]).unwrap();
+        s.start_learning("Acrobat", &["Finesse".into(), "Wits".into()])
+            .unwrap();
         s.set_job_exp("Acrobat", 13).unwrap();
-        c.sheets.get_mut(&2).unwrap().set_job_exp("Thief", 3).unwrap();
+        c.sheets
+            .get_mut(&2)
+            .unwrap()
+            .set_job_exp("Thief", 3)
+            .unwrap();
     }
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!((st.pool, st.threshold), (4, 2));
@@ -985,7 +1251,10 @@ fn ve1_t8_close_applies_exp_and_lots_in_order_then_level_ups() {
             to: 3
         }
     }));
-    assert_eq!((exp(&c, 1, "Acrobat"), exp(&c, 2, "Thief")), ((2, 0), (3, 0)));
+    assert_eq!(
+        (exp(&c, 1, "Acrobat"), exp(&c, 2, "Thief")),
+        ((2, 0), (3, 0))
+    );
     assert!(!c.sheets[&1].job("Acrobat").unwrap().learning);
 }
 
@@ -1008,25 +1277,41 @@ fn ve1_l1_learning_a_new_job_adds_it_at_level_zero_when_the_task_closes() {
     let (_, ev) = skip_subversion(st, &mut c);
     assert!(ev.contains(&TaskEvent::Sheet {
         who: 1,
-        event: SheetEvent::JobStarted { job: "Sailor".into() }
+        event: SheetEvent::JobStarted {
+            job: "Sailor".into()
+        }
     }));
     let j = c.sheets[&1].job("Sailor").unwrap();
     assert_eq!((j.level, j.exp, j.learning), (0, 2, true));
     let mut bad = s.clone();
     bad.job = "Pilot".into();
     bad.learn_inherits = Some(vec!["Wits".into()]);
-    assert!(TaskState::new(bad, &set, &c).unwrap_err().message.contains("must inherit Finesse"));
+    assert!(TaskState::new(bad, &set, &c)
+        .unwrap_err()
+        .message
+        .contains("must inherit Finesse"));
     let mut dup = s;
     dup.job = "Thief".into();
-    assert!(TaskState::new(dup, &set, &c).unwrap_err().message.contains("already has"));
+    assert!(TaskState::new(dup, &set, &c)
+        .unwrap_err()
+        .message
+        .contains("already has"));
 }
 
 #[test]
 fn ve1_l2_level_zero_job_rolls_the_score_cannot_aid_and_adds_a_factor() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
-    c.sheets.get_mut(&2).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
+    c.sheets
+        .get_mut(&2)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!((st.pool, st.threshold), (4, 2));
     let a = TaskAction::OfferAid {
@@ -1035,14 +1320,21 @@ fn ve1_l2_level_zero_job_rolls_the_score_cannot_aid_and_adds_a_factor() {
         job: "Acrobat".into(),
         demand: None,
     };
-    assert_eq!(fail(&st, &mut c, a), "A job still being learned (level 0) cannot aid.");
+    assert_eq!(
+        fail(&st, &mut c, a),
+        "A job still being learned (level 0) cannot aid."
+    );
 }
 
 #[test]
 fn ve1_l3_learning_exp_every_task_even_on_success() {
     let set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().start_learning("Acrobat", &["Finesse".into()]).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Acrobat", 1, &[])), &mut c, 0);
     let (st, _) = roll_kisses(st, &mut c, 0);
     let st = buy(st, &mut c, Purchase::Primary);
@@ -1065,7 +1357,15 @@ fn ve1_l3_and_a_v32_unmet_qualifications_earn_no_exp_from_any_source() {
     let (_, ev) = skip_subversion(st, &mut c);
     let blocked = ev
         .iter()
-        .filter(|e| matches!(e, TaskEvent::Sheet { event: SheetEvent::ExpBlocked { .. }, .. }))
+        .filter(|e| {
+            matches!(
+                e,
+                TaskEvent::Sheet {
+                    event: SheetEvent::ExpBlocked { .. },
+                    ..
+                }
+            )
+        })
         .count();
     assert_eq!((blocked, exp_events(&ev).len()), (3, 0));
     assert_eq!(exp(&c, 1, "Acrobat"), (0, 0));
@@ -1090,7 +1390,11 @@ fn ve1_l4_learning_finishes_at_sixteen_exp_in_a_task() {
 fn ve1_l5_and_a_v5_level_up_rule_after_the_task() {
     let mut set = settings(Edition::One);
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().set_job_exp("Thief", 5).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .set_job_exp("Thief", 5)
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
     let (st, _) = roll_kisses(st, &mut c, 0);
     let (st, _) = finish(st, &mut c);
@@ -1105,7 +1409,11 @@ fn ve1_l5_and_a_v5_level_up_rule_after_the_task() {
     }));
     set.set("ve1_levelup_rule", "manual").unwrap();
     let mut c = table(&set);
-    c.sheets.get_mut(&1).unwrap().set_job_exp("Thief", 5).unwrap();
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .set_job_exp("Thief", 5)
+        .unwrap();
     let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
     let (st, _) = roll_kisses(st, &mut c, 0);
     let (st, _) = finish(st, &mut c);
@@ -1140,12 +1448,23 @@ fn a_v10_ally_die_uses_the_ally_rank_in_the_chosen_ability_gm_may_override() {
         rank: Rank::Bronze,
     };
     assert_eq!(
-        fail(&st, &mut c, TaskAction::OverrideAllyRank { actor: ROLLER, ally: 4, rank: Rank::Bronze }),
+        fail(
+            &st,
+            &mut c,
+            TaskAction::OverrideAllyRank {
+                actor: ROLLER,
+                ally: 4,
+                rank: Rank::Bronze
+            }
+        ),
         "Only the GM can do that."
     );
     let st = go(st, &mut c, o, 0).0;
     let (st, _) = roll(st, &mut c, 0);
-    assert_eq!(st.die(4).map(|d| (d.owner, d.rank, d.face)), Some((4, Rank::Bronze, 5)));
+    assert_eq!(
+        st.die(4).map(|d| (d.owner, d.rank, d.face)),
+        Some((4, Rank::Bronze, 5))
+    );
 }
 
 #[test]
@@ -1162,7 +1481,10 @@ fn a_v26_zero_dice_pool_fails_without_kiss_or_ego_but_learning_exp_applies() {
     assert!(ev.contains(&TaskEvent::SpendingFinished { beats_lost: 0 }));
     let (st, ev) = skip_subversion(st, &mut c);
     assert!(!st.outcome.unwrap().success);
-    assert_eq!(exp_events(&ev), [(1, ExpReason::Failure), (1, ExpReason::Learning)]);
+    assert_eq!(
+        exp_events(&ev),
+        [(1, ExpReason::Failure), (1, ExpReason::Learning)]
+    );
     // Edition 2: level 0 + score 0 closes at once as a failure.
     let set = settings(Edition::Two);
     let mut c = table(&set);
@@ -1173,5 +1495,8 @@ fn a_v26_zero_dice_pool_fails_without_kiss_or_ego_but_learning_exp_applies() {
     let (st, ev) = roll(start(&set, &c, setup("Acrobat", 1, &[])), &mut c, 0);
     assert_eq!(st.phase(), TaskPhase::Closed);
     assert!(c.sheets[&1].ego, "no Ego was offered or spent");
-    assert_eq!(exp_events(&ev), [(1, ExpReason::Failure), (1, ExpReason::Learning)]);
+    assert_eq!(
+        exp_events(&ev),
+        [(1, ExpReason::Failure), (1, ExpReason::Learning)]
+    );
 }

@@ -1186,3 +1186,57 @@ async fn vv_comp_overflow_prompt_logout_and_battery() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_example_script_plays_clean() {
+    let t = table("vv-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil.txt"),
+    )
+    .unwrap();
+    let mut played = 0;
+    let mut refusals = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        played += 1;
+        assert!(!ex.outputs.is_empty(), "{line}: no reply");
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(
+                !o.text().contains("Something went wrong"),
+                "{line}: {}",
+                o.text()
+            );
+            if o.content().starts_with("⚠️") {
+                refusals.push(format!("{who}: {}", o.content()));
+            }
+        }
+    }
+    assert!(played > 30, "{played} lines played");
+    // The one deliberate refusal: bob pressing Ann's Close.
+    assert_eq!(
+        refusals,
+        vec!["bob: ⚠️ Only Ann's player (or the FC) can use this roll.".to_string()]
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(
+        (
+            ann.vitality.current,
+            ann.confidence.current,
+            ann.cyber.current
+        ),
+        (4, 4, 2)
+    );
+    assert!(ann.injuries.iter().all(|i| i.healed) && ann.injuries.len() == 1);
+    assert!(ann.fault_dice.is_empty() && !ann.comp.session_active);
+    let goons = sheet_of(&t, "fc", "Goons").await;
+    assert!(goons.conditions.vitality_down);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

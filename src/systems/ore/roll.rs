@@ -343,7 +343,7 @@ pub async fn click(
     state.picker = None;
     state.notes = text::events(&events, &ch.sheet)
         .into_iter()
-        .filter(|l| !l.starts_with("Error dice"))
+        .filter(|l| !l.starts_with("Error dice") && l != "Register cleared.")
         .collect();
     super::sheet::save(&mut tx, &mut ch).await?;
     log::record(
@@ -560,7 +560,7 @@ pub fn view(id: i64, version: i64, status: &str, s: &RollState, sheet: Option<&O
     desc.push(need);
     let mut embed = Embed::new(title).description(desc.join("\n"));
     // Cache and error dice.
-    if let Some(sh) = sheet {
+    if let Some(sh) = sheet.filter(|sh| sh.comp.session_active || sh.comp.cache_max > 0) {
         let value = text::cache(sh, &r.settings);
         embed = embed.field("Cache", value, true);
     }
@@ -713,7 +713,7 @@ fn picker_row(p: Picker, custom_id: String, r: &OreRoll, sheet: &OreSheet) -> Op
                     )
                 })
                 .collect();
-            dice.sort_by(|a, b| b.0.cmp(&a.0));
+            dice.sort_by_key(|d| std::cmp::Reverse(d.0));
             let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
             let options: Vec<SelectOption> = dice
                 .into_iter()

@@ -150,7 +150,7 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         }
         OreEvent::ErrorDice { faces: f, .. } => format!("Error dice: **{}**", faces(f)),
         OreEvent::CacheAdded { faces: f, .. } => {
-            format!("Added cache dice {} to the register.", faces_desc(f))
+            format!("Added {} from the cache to the register.", faces_desc(f))
         }
         OreEvent::Loaded { faces: f, .. } => format!("Loaded {} into the cache.", faces(f)),
         OreEvent::CacheOverflow { excess } => format!(
@@ -300,6 +300,9 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::IncapacitationPending => {
             "−1 Power until the end of the round, then incapacitated.".into()
         }
+        OreEvent::Incapacitated {
+            condition: Condition::VitalityDown,
+        } if sheet.mob_mode => "**Incapacitated: down (Health 0).**".into(),
         OreEvent::Incapacitated { condition: c } => {
             format!("**Incapacitated: {}.**", condition(*c))
         }

@@ -1240,3 +1240,47 @@ async fn vv_example_script_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
+    let t = table("vv-expiry", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select("alice", "Pick cache dice to add", &["10.1".into()])
+        .await
+        .unwrap();
+    // From now on, every untouched roll expires at once.
+    {
+        let db = t.db().await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let mut g = kismet::app::settings::guild(&mut tx, GUILD_ID as i64)
+            .await
+            .unwrap();
+        g.session_timeout_minutes = 0;
+        kismet::app::settings::save_guild(&mut tx, GUILD_ID as i64, &g)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // The register holds a cache die: it does not time out, Close returns it.
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert!(ex.single().text().contains("Back into the cache: 10."));
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![7, 9, 10]
+    );
+    // A plain roll times out; its buttons then do nothing.
+    cmd(&t, "alice", "/vv roll stat:Wit").await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
+    assert!(
+        ex.outputs[0].text().contains("Timed out"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    assert!(ex.outputs[1].content().contains("timed out"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

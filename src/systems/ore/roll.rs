@@ -389,13 +389,20 @@ async fn save_and_show(
     } else {
         "open"
     };
+    // A register holding dice taken from the cache never times out: an
+    // expiry would lose them (only Close puts them back).
+    let holds_cache = state
+        .roll
+        .register
+        .iter()
+        .any(|d| d.from_cache.is_some() && d.is_unused());
     let minutes = timeout(&mut tx, caller.guild_id).await?;
     let version = sessions::save(
         &mut tx,
         session,
         &VvState::Roll(state.clone()),
         status,
-        Some(minutes),
+        (!holds_cache).then_some(minutes),
     )
     .await?;
     tx.commit().await?;

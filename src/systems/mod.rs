@@ -7,6 +7,7 @@
 pub mod dice;
 pub mod veracity;
 pub mod storyteller;
+pub mod ore;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -19,6 +20,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     all.extend(dice::commands::all());
     all.extend(veracity::commands::all());
     all.extend(storyteller::commands::all());
+    all.extend(ore::commands::all());
     all
 }
 
@@ -30,6 +32,7 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
         storyteller::KIND | storyteller::SHEET_KIND => {
             storyteller::click(app, tx, session, click).await
         }
+        ore::KIND => ore::click(app, tx, session, click).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
@@ -45,6 +48,7 @@ pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<Vie
         storyteller::KIND | storyteller::SHEET_KIND => {
             storyteller::render(app, session, caller).await
         }
+        ore::KIND => ore::render(app, session, caller).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),

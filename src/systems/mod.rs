@@ -5,6 +5,7 @@
 //! system means one new folder and one line in each `match`/list below.
 
 pub mod dice;
+pub mod platform;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -15,6 +16,7 @@ use crate::storage::{sessions::Session, Tx};
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
     let mut all = Vec::new();
     all.extend(dice::commands::all());
+    all.extend(platform::commands::all());
     all
 }
 
@@ -22,6 +24,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
 pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
     match session.kind.as_str() {
         dice::KIND => dice::click(app, tx, session, click).await,
+        platform::history::KIND => platform::history::click(app, tx, session, click).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
@@ -32,6 +35,7 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
 pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
     match session.kind.as_str() {
         dice::KIND => dice::render(app, session, caller),
+        platform::history::KIND => platform::history::render(app, session, caller).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),

@@ -3,4 +3,5 @@
 //! schema. One test binary (linking is the slow part of a build).
 
 mod common;
+mod platform;
 mod skeleton;

@@ -5,9 +5,10 @@
 //! system means one new folder and one line in each `match`/list below.
 
 pub mod dice;
-pub mod veracity;
-pub mod storyteller;
 pub mod ore;
+pub mod platform;
+pub mod storyteller;
+pub mod veracity;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -21,6 +22,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     all.extend(veracity::commands::all());
     all.extend(storyteller::commands::all());
     all.extend(ore::commands::all());
+    all.extend(platform::commands::all());
     all
 }
 
@@ -33,6 +35,7 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
             storyteller::click(app, tx, session, click).await
         }
         ore::KIND => ore::click(app, tx, session, click).await,
+        platform::history::KIND => platform::history::click(app, tx, session, click).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
@@ -49,6 +52,7 @@ pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<Vie
             storyteller::render(app, session, caller).await
         }
         ore::KIND => ore::render(app, session, caller).await,
+        platform::history::KIND => platform::history::render(app, session, caller).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),

@@ -4,6 +4,7 @@
 
 mod common;
 mod ore;
+mod platform;
 mod skeleton;
-mod veracity;
 mod storyteller;
+mod veracity;

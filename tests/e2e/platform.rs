@@ -170,7 +170,7 @@ async fn history_of_a_character_or_another_member() {
     .await
     .unwrap()
     .unwrap();
-    let id = log::record(
+    let id = log::record_id(
         &mut tx,
         &alice,
         log::What {

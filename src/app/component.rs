@@ -180,9 +180,14 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
 async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
     let view = systems::render(app, session, caller).await?;
     let response = Response::update(view);
-    Ok(match closed_note(&session.status) {
-        Some(note) => response.then(Reply::Ephemeral(View::text(note))),
-        None => response,
+    // A double click on a button that finished the roll needs no note; a
+    // timeout or a void the clicker may not have seen does.
+    Ok(match session.status.as_str() {
+        "expired" | "voided" => match closed_note(&session.status) {
+            Some(note) => response.then(Reply::Ephemeral(View::text(note))),
+            None => response,
+        },
+        _ => response,
     })
 }
 

@@ -1,15 +1,33 @@
 //! Writing the roll log from any system.
+//!
+//! Every roll, reroll, spend and sheet change is one [`record`] call inside
+//! the action's transaction. Rolls also record the **dice faces** they
+//! threw with [`record_faces`] (or [`record_rolled`], which does both), so
+//! `/stats` can test the dice for fairness:
+//!
+//! ```ignore
+//! let log_id = log::record(&mut tx, caller, what, &inputs, &dice, &outcome).await?;
+//! log::record_faces(&mut tx, log_id, &[(10, 7), (10, 1), (10, 10)]).await?;
+//! ```
+//!
+//! What to pass as faces: every die **thrown in this action**, as
+//! `(sides, natural face)`: kept and dropped dice, exploded and bonus dice,
+//! and the new faces of re-rolled dice. Do not pass dice thrown in an
+//! earlier action (a "spend" or "close" step throws none), nor faces after
+//! modifiers, nor dice that were not random (a fixed or automatic result).
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 use super::{AppError, Caller};
-use crate::storage::{self, log::LogEntry, Tx};
+use crate::storage::{self, faces::FaceCount, log::LogEntry, Tx};
 
 /// What a log entry is about.
 pub struct What<'a> {
     /// The system (`venus`, `veracity`, …).
     pub system: &'a str,
-    /// The action (`roll`, `kiss`, `spend`, `sheet`, …).
+    /// The action (`roll`, `kiss`, `spend`, `sheet`, …). Actions starting
+    /// with `secret` are hidden from other players in `/history`.
     pub action: &'a str,
     /// The session, if any.
     pub session: Option<i64>,
@@ -26,6 +44,21 @@ pub async fn record(
     dice: &impl Serialize,
     outcome: &impl Serialize,
 ) -> Result<(), AppError> {
+    record_id(tx, caller, what, inputs, dice, outcome)
+        .await
+        .map(drop)
+}
+
+/// Appends one entry in the caller's transaction and returns its id (for
+/// [`record_faces`]).
+pub async fn record_id(
+    tx: &mut Tx,
+    caller: &Caller,
+    what: What<'_>,
+    inputs: &impl Serialize,
+    dice: &impl Serialize,
+    outcome: &impl Serialize,
+) -> Result<i64, AppError> {
     let entry = LogEntry {
         guild_id: caller.guild_id,
         channel_id: caller.channel_id,
@@ -40,6 +73,44 @@ pub async fn record(
         created_at: storage::now_ms(),
         ..LogEntry::default()
     };
-    storage::log::append(tx, &entry).await?;
+    Ok(storage::log::append(tx, &entry).await?)
+}
+
+/// Records the dice thrown by the action logged as `log_id`, one
+/// `(sides, face)` pair per die, in the same transaction. Order does not
+/// matter; an empty slice records nothing. A face outside `1..=sides` (or
+/// a die with no sides) is a bug and is refused as an internal error.
+pub async fn record_faces(tx: &mut Tx, log_id: i64, faces: &[(u32, u32)]) -> Result<(), AppError> {
+    let mut counts: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+    for &(sides, face) in faces {
+        if sides == 0 || face == 0 || face > sides {
+            return Err(AppError::Internal(format!(
+                "die face {face} on a d{sides} cannot be logged"
+            )));
+        }
+        *counts.entry((sides, face)).or_insert(0) += 1;
+    }
+    let rows: Vec<FaceCount> = counts
+        .into_iter()
+        .map(|((sides, face), n)| FaceCount { sides, face, n })
+        .collect();
+    storage::faces::append(tx, log_id, &rows).await?;
     Ok(())
+}
+
+/// [`record`] and [`record_faces`] in one call, for actions that throw
+/// dice; returns the log id.
+#[allow(clippy::too_many_arguments)]
+pub async fn record_rolled(
+    tx: &mut Tx,
+    caller: &Caller,
+    what: What<'_>,
+    inputs: &impl Serialize,
+    dice: &impl Serialize,
+    outcome: &impl Serialize,
+    faces: &[(u32, u32)],
+) -> Result<i64, AppError> {
+    let id = record_id(tx, caller, what, inputs, dice, outcome).await?;
+    record_faces(tx, id, faces).await?;
+    Ok(id)
 }

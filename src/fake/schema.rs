@@ -87,6 +87,7 @@ impl Schemas {
             Ok(v) => v,
             Err(e) => return vec![e],
         };
+        let body = &integer_attachment_ids_as_strings(body);
         let mut out: Vec<String> = validator
             .iter_errors(body)
             .take(10)
@@ -95,6 +96,29 @@ impl Schemas {
         out.extend(extra_limits(body));
         out
     }
+}
+
+/// Discord's own file-upload documentation numbers new attachments with
+/// integers (`"attachments": [{"id": 0, "filename": "a.png"}]`, matching the
+/// `files[0]` part), and serenity sends them that way; the OpenAPI file
+/// types every attachment id as a snowflake string. Integer ids are turned
+/// into strings before validation so that valid uploads are not flagged;
+/// everything else about them is still checked.
+fn integer_attachment_ids_as_strings(body: &Value) -> Value {
+    let mut body = body.clone();
+    let target = if body.get("data").is_some() {
+        &mut body["data"]
+    } else {
+        &mut body
+    };
+    if let Some(list) = target.get_mut("attachments").and_then(Value::as_array_mut) {
+        for a in list {
+            if let Some(id) = a.get("id").and_then(Value::as_u64) {
+                a["id"] = Value::String(id.to_string());
+            }
+        }
+    }
+    body
 }
 
 /// Limits Discord enforces that the schema does not express.
@@ -131,4 +155,25 @@ fn extra_limits(body: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_attachment_ids_are_validated_as_snowflakes() {
+        let callback = json!({"type": 4, "data": {"attachments": [{"id": 0, "filename": "a.png"}, {"id": "1"}]}});
+        let fixed = integer_attachment_ids_as_strings(&callback);
+        assert_eq!(fixed["data"]["attachments"][0]["id"], "0");
+        assert_eq!(fixed["data"]["attachments"][1]["id"], "1");
+        assert_eq!(fixed["data"]["attachments"][0]["filename"], "a.png");
+        let webhook = json!({"content": "x", "attachments": [{"id": 2}]});
+        assert_eq!(
+            integer_attachment_ids_as_strings(&webhook)["attachments"][0]["id"],
+            "2"
+        );
+        let plain = json!({"type": 4, "data": {"content": "x"}});
+        assert_eq!(integer_attachment_ids_as_strings(&plain), plain);
+    }
 }

@@ -12,8 +12,12 @@
 //! - [`log`]: the roll log.
 //! - [`characters`]: every system's character sheets.
 //! - [`settings`]: guild settings and per-channel state.
+//! - [`faces`]: every die face thrown, for the fairness statistics.
+//! - [`history`]: reading the log for `/history` and its CSV export.
 
 pub mod characters;
+pub mod faces;
+pub mod history;
 pub mod log;
 pub mod sessions;
 pub mod settings;

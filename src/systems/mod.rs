@@ -5,7 +5,11 @@
 //! system means one new folder and one line in each `match`/list below.
 
 pub mod dice;
+pub mod ore;
+pub mod platform;
+pub mod storyteller;
 pub mod venus;
+pub mod veracity;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -16,6 +20,10 @@ use crate::storage::{sessions::Session, Tx};
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
     let mut all = Vec::new();
     all.extend(dice::commands::all());
+    all.extend(veracity::commands::all());
+    all.extend(storyteller::commands::all());
+    all.extend(ore::commands::all());
+    all.extend(platform::commands::all());
     all.extend(venus::commands::all());
     all
 }
@@ -24,6 +32,12 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
 pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
     match session.kind.as_str() {
         dice::KIND => dice::click(app, tx, session, click).await,
+        veracity::KIND => veracity::click(app, tx, session, click).await,
+        storyteller::KIND | storyteller::SHEET_KIND => {
+            storyteller::click(app, tx, session, click).await
+        }
+        ore::KIND => ore::click(app, tx, session, click).await,
+        platform::history::KIND => platform::history::click(app, tx, session, click).await,
         venus::KIND => venus::click(app, tx, session, click).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
@@ -36,6 +50,12 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
 pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
     let view = match session.kind.as_str() {
         dice::KIND => dice::render(app, session, caller),
+        veracity::KIND => veracity::render(app, session, caller).await,
+        storyteller::KIND | storyteller::SHEET_KIND => {
+            storyteller::render(app, session, caller).await
+        }
+        ore::KIND => ore::render(app, session, caller).await,
+        platform::history::KIND => platform::history::render(app, session, caller).await,
         venus::KIND => venus::render(app, session, caller),
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"

@@ -3,5 +3,9 @@
 //! schema. One test binary (linking is the slow part of a build).
 
 mod common;
+mod ore;
+mod platform;
 mod skeleton;
+mod storyteller;
 mod venus;
+mod veracity;

@@ -138,8 +138,25 @@ async fn log(
         created_at: now,
         ..LogEntry::default()
     };
-    storage::log::append(tx, &entry).await?;
-    Ok(())
+    let log_id = storage::log::append(tx, &entry).await?;
+    crate::app::log::record_faces(tx, log_id, &thrown(&state.roll)).await
+}
+
+/// Every die thrown, as (sides, face), for the fairness record.
+fn thrown(roll: &Roll) -> Vec<(u32, u32)> {
+    roll.terms
+        .iter()
+        .flat_map(|t| {
+            let sides = match t.term {
+                Term::Dice { sides, .. } => sides,
+                Term::Constant(_) => 0,
+            };
+            t.faces
+                .iter()
+                .filter(move |_| sides > 0)
+                .map(move |f| (sides, f.value))
+        })
+        .collect()
 }
 
 fn view(id: i64, version: i64, status: &str, state: &DiceState) -> View {

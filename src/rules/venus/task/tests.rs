@@ -549,7 +549,7 @@ fn ve1_k3_new_face_replaces_the_old_even_when_worse() {
 }
 
 #[test]
-fn ve1_k4a_each_lot_kisses_one_die_paid_by_whoever_declares() {
+fn ve1_k4_k4a_each_lot_kisses_one_die_paid_by_whoever_declares() {
     let set = settings(Edition::One);
     let mut c = table(&set);
     c.sheets.get_mut(&1).unwrap().lots = 1;

@@ -1,0 +1,851 @@
+//! Slash commands of Virtual Veil: `/vv …` (thin: options in, view out).
+
+use poise::serenity_prelude as serenity;
+
+use super::comp::CompAction;
+use super::damage::Who;
+use super::sheet::{CompArgs, CreateArgs, StatusArgs};
+use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::rules::ore::combat::OrderKind;
+use crate::rules::ore::sheet::{Damageable, Stat, World};
+
+/// Every command of this system.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![vv()]
+}
+
+/// A stat (the Called Stat).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum StatChoice {
+    /// Agility.
+    Agility,
+    /// Physique.
+    Physique,
+    /// Precision.
+    Precision,
+    /// Vitality.
+    Vitality,
+    /// Cyber.
+    Cyber,
+    /// Engineering.
+    Engineering,
+    /// Ingenuity.
+    Ingenuity,
+    /// Wit.
+    Wit,
+    /// Charisma.
+    Charisma,
+    /// Confidence.
+    Confidence,
+    /// Performance.
+    Performance,
+    /// Stealth.
+    Stealth,
+}
+
+impl From<StatChoice> for Stat {
+    fn from(s: StatChoice) -> Stat {
+        match s {
+            StatChoice::Agility => Stat::Agility,
+            StatChoice::Physique => Stat::Physique,
+            StatChoice::Precision => Stat::Precision,
+            StatChoice::Vitality => Stat::Vitality,
+            StatChoice::Cyber => Stat::Cyber,
+            StatChoice::Engineering => Stat::Engineering,
+            StatChoice::Ingenuity => Stat::Ingenuity,
+            StatChoice::Wit => Stat::Wit,
+            StatChoice::Charisma => Stat::Charisma,
+            StatChoice::Confidence => Stat::Confidence,
+            StatChoice::Performance => Stat::Performance,
+            StatChoice::Stealth => Stat::Stealth,
+        }
+    }
+}
+
+/// A damageable track.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TrackChoice {
+    /// Vitality (a mob's Health).
+    Vitality,
+    /// Confidence.
+    Confidence,
+    /// Cyber.
+    Cyber,
+}
+
+impl From<TrackChoice> for Damageable {
+    fn from(t: TrackChoice) -> Damageable {
+        match t {
+            TrackChoice::Vitality => Damageable::Vitality,
+            TrackChoice::Confidence => Damageable::Confidence,
+            TrackChoice::Cyber => Damageable::Cyber,
+        }
+    }
+}
+
+/// Which combat-start roll.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum OrderChoice {
+    /// Wit: the Outthink value.
+    Outthink,
+    /// Agility (Precision in cosmOS).
+    Initiative,
+}
+
+/// Where an entity is.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WorldChoice {
+    /// The physical world.
+    Physical,
+    /// The Veil.
+    Veil,
+    /// Inside cosmOS.
+    #[name = "cosmOS"]
+    Cosmos,
+}
+
+fn uid(u: &Option<serenity::User>) -> Option<i64> {
+    u.as_ref().map(|u| u.id.get() as i64)
+}
+
+async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let names = match caller_of(ctx) {
+        Ok(c) => super::name_choices(&ctx.data().app, &c, partial).await,
+        Err(_) => Vec::new(),
+    };
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        names
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        super::settings::names(partial)
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+/// Virtual Veil (One-Roll Engine): sheets, rolls, the COMP, damage and combat.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "sheet",
+        "vv_roll",
+        "boot",
+        "logout",
+        "battery",
+        "damage",
+        "endround",
+        "endcombat",
+        "heal",
+        "repair",
+        "order",
+        "vv_settings"
+    ),
+    subcommand_required
+)]
+pub async fn vv(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Virtual Veil sheets.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "sheet_create",
+        "sheet_show",
+        "sheet_list",
+        "sheet_use",
+        "sheet_set",
+        "sheet_track",
+        "sheet_defense",
+        "sheet_comp",
+        "sheet_status"
+    ),
+    subcommand_required
+)]
+pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Create a sheet (stats default to 0); the FC may create one for a member.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "create")]
+pub async fn sheet_create(
+    ctx: Context<'_>,
+    #[description = "Character name"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Agility"]
+    #[min = 0]
+    #[max = 99]
+    agility: Option<i64>,
+    #[description = "Physique"]
+    #[min = 0]
+    #[max = 99]
+    physique: Option<i64>,
+    #[description = "Precision"]
+    #[min = 0]
+    #[max = 99]
+    precision: Option<i64>,
+    #[description = "Vitality (also the track)"]
+    #[min = 0]
+    #[max = 99]
+    vitality: Option<i64>,
+    #[description = "Cyber (also the track)"]
+    #[min = 0]
+    #[max = 99]
+    cyber: Option<i64>,
+    #[description = "Engineering"]
+    #[min = 0]
+    #[max = 99]
+    engineering: Option<i64>,
+    #[description = "Ingenuity"]
+    #[min = 0]
+    #[max = 99]
+    ingenuity: Option<i64>,
+    #[description = "Wit"]
+    #[min = 0]
+    #[max = 99]
+    wit: Option<i64>,
+    #[description = "Charisma"]
+    #[min = 0]
+    #[max = 99]
+    charisma: Option<i64>,
+    #[description = "Confidence (also the track)"]
+    #[min = 0]
+    #[max = 99]
+    confidence: Option<i64>,
+    #[description = "Performance"]
+    #[min = 0]
+    #[max = 99]
+    performance: Option<i64>,
+    #[description = "Stealth"]
+    #[min = 0]
+    #[max = 99]
+    stealth: Option<i64>,
+    #[description = "A mob: one Health track, no Fault dice"] mob: Option<bool>,
+    #[description = "A mob's Health (default: its Vitality)"]
+    #[min = 0]
+    #[max = 999]
+    health: Option<i64>,
+    #[description = "Create it for this member (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = CreateArgs {
+        name,
+        stats: [
+            agility,
+            physique,
+            precision,
+            vitality,
+            cyber,
+            engineering,
+            ingenuity,
+            wit,
+            charisma,
+            confidence,
+            performance,
+            stealth,
+        ],
+        mob: mob.unwrap_or(false),
+        health,
+        player: uid(&player),
+    };
+    let result = super::sheet::create(&ctx.data().app, &caller, args).await;
+    respond(ctx, result).await
+}
+
+/// Show a sheet (yours; the FC may see any).
+#[poise::command(slash_command, guild_only, rename = "show")]
+pub async fn sheet_show(
+    ctx: Context<'_>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::show(&ctx.data().app, &caller, name.as_deref(), uid(&player)).await;
+    respond(ctx, result).await
+}
+
+/// List your sheets (the FC sees every sheet of the server).
+#[poise::command(slash_command, guild_only, rename = "list")]
+pub async fn sheet_list(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::list(&ctx.data().app, &caller).await;
+    respond(ctx, result).await
+}
+
+/// Make one of your sheets the active one.
+#[poise::command(slash_command, guild_only, rename = "use")]
+pub async fn sheet_use(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::use_sheet(&ctx.data().app, &caller, &name).await;
+    respond(ctx, result).await
+}
+
+/// Set a stat (Vitality, Confidence and Cyber also set their track's maximum).
+#[poise::command(slash_command, guild_only, rename = "set")]
+pub async fn sheet_set(
+    ctx: Context<'_>,
+    #[description = "Stat"] stat: StatChoice,
+    #[description = "New value"]
+    #[min = 0]
+    #[max = 99]
+    value: i64,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::set_stat(
+        &ctx.data().app,
+        &caller,
+        stat.into(),
+        value,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Set a track's maximum or current value.
+#[poise::command(slash_command, guild_only, rename = "track")]
+pub async fn sheet_track(
+    ctx: Context<'_>,
+    #[description = "Track"] track: TrackChoice,
+    #[description = "New maximum"]
+    #[min = 0]
+    #[max = 999]
+    max: Option<i64>,
+    #[description = "New current value"]
+    #[min = 0]
+    #[max = 999]
+    current: Option<i64>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::set_track(
+        &ctx.data().app,
+        &caller,
+        track.into(),
+        max,
+        current,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Set Defense, Integrity or Resolve.
+#[poise::command(slash_command, guild_only, rename = "defense")]
+pub async fn sheet_defense(
+    ctx: Context<'_>,
+    #[description = "Defense (physical)"]
+    #[min = 0]
+    #[max = 999]
+    defense: Option<i64>,
+    #[description = "Integrity (digital)"]
+    #[min = 0]
+    #[max = 999]
+    integrity: Option<i64>,
+    #[description = "Resolve (psychic)"]
+    #[min = 0]
+    #[max = 999]
+    resolve: Option<i64>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::sheet::set_defenses(
+        &ctx.data().app,
+        &caller,
+        [defense, integrity, resolve],
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Set COMP stats: cache size, battery, Thread Count, Processing Power, Chips.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "comp")]
+pub async fn sheet_comp(
+    ctx: Context<'_>,
+    #[description = "Cache size (dice rolled at boot, most kept)"]
+    #[min = 0]
+    #[max = 50]
+    cache_size: Option<i64>,
+    #[description = "Battery life when full"]
+    #[min = 0]
+    #[max = 999]
+    battery_max: Option<i64>,
+    #[description = "Battery left"]
+    #[min = 0]
+    #[max = 999]
+    battery: Option<i64>,
+    #[description = "Plugged in (no battery drain)"] plugged_in: Option<bool>,
+    #[description = "Thread Count (skills at once)"]
+    #[min = 1]
+    #[max = 999]
+    thread_count: Option<i64>,
+    #[description = "Processing Power (most Chips)"]
+    #[min = 0]
+    #[max = 100]
+    processing_power: Option<i64>,
+    #[description = "Distribution"]
+    #[max_length = 100]
+    distribution: Option<String>,
+    #[description = "Install a Chip"]
+    #[max_length = 100]
+    add_chip: Option<String>,
+    #[description = "Remove a Chip"]
+    #[max_length = 100]
+    remove_chip: Option<String>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = CompArgs {
+        distribution,
+        processing_power,
+        thread_count,
+        cache_size,
+        battery_max,
+        battery,
+        plugged_in,
+        add_chip,
+        remove_chip,
+    };
+    let result = super::sheet::set_comp(
+        &ctx.data().app,
+        &caller,
+        args,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Set world, mob mode, living or digital; the FC may clear a glitch.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "status")]
+pub async fn sheet_status(
+    ctx: Context<'_>,
+    #[description = "Where the entity is (picks the Initiative stat)"] world: Option<WorldChoice>,
+    #[description = "Mob mode (one Health track, no Fault dice)"] mob: Option<bool>,
+    #[description = "A living creature"] living: Option<bool>,
+    #[description = "A natively digital entity"] digital: Option<bool>,
+    #[description = "Clear the glitch of more than 3 Injuries (FC)"] clear_glitch: Option<bool>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = StatusArgs {
+        world: world.map(|w| match w {
+            WorldChoice::Physical => World::Physical,
+            WorldChoice::Veil => World::Veil,
+            WorldChoice::Cosmos => World::CosmOS,
+        }),
+        mob,
+        living,
+        digital,
+        clear_glitch: clear_glitch.unwrap_or(false),
+    };
+    let result = super::sheet::set_status(
+        &ctx.data().app,
+        &caller,
+        args,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Roll a stat: the register as sets, with buttons for cache, load, Minor and sets.
+#[poise::command(slash_command, guild_only, rename = "roll")]
+pub async fn vv_roll(
+    ctx: Context<'_>,
+    #[description = "The Called Stat"] stat: Option<StatChoice>,
+    #[description = "Narrowest set the action accepts (2 = a dub)"]
+    #[min = 2]
+    #[max = 30]
+    min_width: Option<i64>,
+    #[description = "Lowest height accepted (off unless the FC asks)"]
+    #[min = 1]
+    #[max = 10]
+    min_height: Option<i64>,
+    #[description = "What the roll is for"]
+    #[max_length = 200]
+    label: Option<String>,
+    #[description = "Roll this many dice instead of a stat"]
+    #[min = 1]
+    #[max = 100]
+    dice: Option<i64>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = super::roll::RollArgs {
+        stat: stat.map(Into::into),
+        dice,
+        min_width,
+        min_height,
+        label,
+        name,
+    };
+    let result = super::roll::start(&ctx.data().app, &caller, args).await;
+    respond(ctx, result).await
+}
+
+/// Boot the COMP: roll cache-size dice into the cache.
+#[poise::command(slash_command, guild_only)]
+pub async fn boot(
+    ctx: Context<'_>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::comp::act(
+        &ctx.data().app,
+        &caller,
+        CompAction::Boot,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Log out of the COMP: the cache is lost.
+#[poise::command(slash_command, guild_only)]
+pub async fn logout(
+    ctx: Context<'_>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::comp::act(
+        &ctx.data().app,
+        &caller,
+        CompAction::Logout,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Use or charge the COMP's battery, or plug it in (empty: logged out).
+#[poise::command(slash_command, guild_only)]
+pub async fn battery(
+    ctx: Context<'_>,
+    #[description = "Battery used"]
+    #[rename = "use"]
+    #[min = 1]
+    #[max = 999]
+    used: Option<i64>,
+    #[description = "Battery charged"]
+    #[min = 1]
+    #[max = 999]
+    charge: Option<i64>,
+    #[description = "Plugged in (no drain) or not"] plugged_in: Option<bool>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let to_u32 = |v: Option<i64>| v.map(|v| u32::try_from(v).unwrap_or(0));
+    let result = super::comp::act(
+        &ctx.data().app,
+        &caller,
+        CompAction::Battery {
+            used: to_u32(used),
+            charged: to_u32(charge),
+            plugged: plugged_in,
+        },
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Deal damage: a Fault die each time; matching Fault dice become Injuries.
+#[poise::command(slash_command, guild_only)]
+pub async fn damage(
+    ctx: Context<'_>,
+    #[description = "Vitality (physical), Confidence (mental) or Cyber (digital)"]
+    target: TrackChoice,
+    #[description = "Damage"]
+    #[min = 1]
+    #[max = 999]
+    amount: i64,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::damage::damage(
+        &ctx.data().app,
+        &caller,
+        target.into(),
+        amount,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// End phase: Fault check, pending incapacitation, −1 Power ends.
+#[poise::command(slash_command, guild_only)]
+pub async fn endround(
+    ctx: Context<'_>,
+    #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let who = if all.unwrap_or(false) {
+        Who::All
+    } else {
+        Who::One(name.as_deref(), uid(&player))
+    };
+    let result = super::damage::end_round(&ctx.data().app, &caller, who).await;
+    respond(ctx, result).await
+}
+
+/// End combat: clears Outthink and Initiative; a stable place clears Fault dice.
+#[poise::command(slash_command, guild_only)]
+pub async fn endcombat(
+    ctx: Context<'_>,
+    #[description = "They reached a stable place (Fault dice are removed)"] stable: Option<bool>,
+    #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let who = if all.unwrap_or(false) {
+        Who::All
+    } else {
+        Who::One(name.as_deref(), uid(&player))
+    };
+    let result =
+        super::damage::end_combat(&ctx.data().app, &caller, who, stable.unwrap_or(false)).await;
+    respond(ctx, result).await
+}
+
+/// Healing: rest days, or the FC marks an Injury healed.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("heal_days", "heal_injury"),
+    subcommand_required
+)]
+pub async fn heal(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Rest: Vitality and Confidence +1 per day (with an Injury only if tended).
+#[poise::command(slash_command, guild_only, rename = "days")]
+pub async fn heal_days(
+    ctx: Context<'_>,
+    #[description = "Days of rest"]
+    #[min = 1]
+    #[max = 10000]
+    days: i64,
+    #[description = "A professional tended them (needed with an Injury)"] tended: Option<bool>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::damage::heal_days(
+        &ctx.data().app,
+        &caller,
+        days,
+        tended.unwrap_or(false),
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Mark an Injury healed (FC).
+#[poise::command(slash_command, guild_only, rename = "injury")]
+pub async fn heal_injury(
+    ctx: Context<'_>,
+    #[description = "The Injury's number on the sheet"]
+    #[min = 1]
+    #[max = 1000]
+    number: i64,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::damage::heal_injury(
+        &ctx.data().app,
+        &caller,
+        number,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Cyber repair check: Engineering against the value restored to (1 point).
+#[poise::command(slash_command, guild_only)]
+pub async fn repair(
+    ctx: Context<'_>,
+    #[description = "Engineering dice (default: the engineer's or your own Engineering)"]
+    #[min = 0]
+    #[max = 100]
+    engineering: Option<i64>,
+    #[description = "Who makes the check (a character's name)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    engineer: Option<String>,
+    #[description = "Character repaired (default: your active one)"]
+    #[autocomplete = "ac_name"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::damage::repair(
+        &ctx.data().app,
+        &caller,
+        engineering,
+        engineer.as_deref(),
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Outthink or Initiative for several entities, in order (FC).
+#[poise::command(slash_command, guild_only)]
+pub async fn order(
+    ctx: Context<'_>,
+    #[description = "Outthink (Wit) or Initiative (Agility; Precision in cosmOS)"]
+    kind: OrderChoice,
+    #[description = "Sheet names, @members or Name:stat, comma-separated"]
+    #[max_length = 1500]
+    entities: String,
+    #[description = "Record the values on the sheets (default: yes)"] record: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let kind = match kind {
+        OrderChoice::Outthink => OrderKind::Outthink,
+        OrderChoice::Initiative => OrderKind::Initiative,
+    };
+    let result = super::order::order(
+        &ctx.data().app,
+        &caller,
+        kind,
+        &entities,
+        record.unwrap_or(true),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Virtual Veil settings (the FC changes them).
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "settings",
+    subcommands("settings_show", "settings_set"),
+    subcommand_required
+)]
+pub async fn vv_settings(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Show every Virtual Veil setting.
+#[poise::command(slash_command, guild_only, rename = "show")]
+pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::settings::show(&ctx.data().app, &caller).await;
+    respond(ctx, result).await
+}
+
+/// Change one Virtual Veil setting (FC).
+#[poise::command(slash_command, guild_only, rename = "set")]
+pub async fn settings_set(
+    ctx: Context<'_>,
+    #[description = "Setting, e.g. vv_max_pool"]
+    #[autocomplete = "ac_setting"]
+    #[max_length = 40]
+    name: String,
+    #[description = "New value"]
+    #[max_length = 40]
+    value: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::settings::set(&ctx.data().app, &caller, &name, &value).await;
+    respond(ctx, result).await
+}

@@ -1,0 +1,410 @@
+//! Damage and recovery (VV-11..VV-16): `/vv damage` (a Fault die each
+//! time), `/vv endround` (the End phase: Fault check, pending
+//! incapacitation, −1 Power ends), `/vv endcombat`, `/vv heal days|injury`
+//! and `/vv repair` (a Cyber repair check).
+
+use serde_json::json;
+
+use super::{load_settings, report, target, text, Target, SYSTEM};
+use crate::app::characters::Loaded;
+use crate::app::view::{colour, Embed, View};
+use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::ore::sets::read;
+use crate::rules::ore::settings::{DefenseMode, FaultCheck};
+use crate::rules::ore::sheet::Damageable;
+use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
+use crate::storage::{self, Tx};
+
+/// The most damage one command deals.
+pub const MAX_DAMAGE: i64 = 999;
+/// The most sheets one End phase or end of combat lists by name.
+const MAX_LISTED: usize = 20;
+
+async fn log_events(
+    tx: &mut Tx,
+    caller: &Caller,
+    ch: &Loaded<OreSheet>,
+    action: &str,
+    session: Option<i64>,
+    inputs: serde_json::Value,
+    events: &[OreEvent],
+) -> Result<(), AppError> {
+    log::record(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action,
+            session,
+            character: Some(ch.row.id),
+        },
+        &inputs,
+        &ch.sheet.fault_dice,
+        &events,
+    )
+    .await
+}
+
+/// `/vv damage`: damage to a track, a Fault die, Injuries when matching
+/// (at once with `vv_fault_check` = immediate).
+pub async fn damage(
+    app: &App,
+    caller: &Caller,
+    track: Damageable,
+    amount: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let amount = u32::try_from(amount)
+        .ok()
+        .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
+        .ok_or_else(|| AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}.")))?;
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "damage them").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut rng = app.rng.fork();
+    let events = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
+    super::sheet::save(&mut tx, &mut ch).await?;
+    let s = &ch.sheet;
+    let mut lines = text::events(&events, s);
+    let defense = s.defenses.against(track);
+    if settings.defense_mode == DefenseMode::Display && defense > 0 && !s.mob_mode {
+        lines.push(format!(
+            "(Defense against {}: {defense}; shown only, the FC applies it.)",
+            track.name()
+        ));
+    }
+    if !s.mob_mode {
+        lines.push(format!("Fault dice now: {}.", text::faces(&s.fault_dice)));
+        let pending = read(&s.fault_dice);
+        if settings.fault_check == FaultCheck::EndOfRound && !pending.sets.is_empty() {
+            let sets: Vec<String> = pending
+                .sets
+                .iter()
+                .map(|set| format!("{}× {}", set.width, set.height))
+                .collect();
+            lines.push(format!(
+                "Matching Fault dice ({}) become an Injury at the End phase (`/vv endround`).",
+                sets.join(", ")
+            ));
+        }
+    }
+    let title = format!(
+        "💥 {} takes {amount} {} damage",
+        ch.name(),
+        text::track_name(s, track)
+    );
+    let (view, session) = report::finish(
+        &mut tx,
+        caller,
+        &ch,
+        &settings,
+        title,
+        lines,
+        colour::FAILURE,
+    )
+    .await?;
+    log_events(
+        &mut tx,
+        caller,
+        &ch,
+        "damage",
+        session,
+        json!({ "track": track, "amount": amount }),
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::message(view))
+}
+
+/// Whom an End phase or end of combat is for.
+pub enum Who<'a> {
+    /// Every Virtual Veil sheet of the guild (FC).
+    All,
+    /// One sheet: by name, a member's active one, or the caller's.
+    One(Option<&'a str>, Option<i64>),
+}
+
+async fn sheets(
+    tx: &mut Tx,
+    caller: &Caller,
+    who: Who<'_>,
+    what: &str,
+) -> Result<Vec<Loaded<OreSheet>>, AppError> {
+    match who {
+        Who::All => {
+            rights::require_fc(tx, caller, what).await?;
+            let rows = storage::characters::list(tx, caller.guild_id, SYSTEM, None, 200).await?;
+            rows.into_iter().map(super::decode).collect()
+        }
+        Who::One(name, player) => Ok(vec![target(tx, caller, name, player, what).await?.ch]),
+    }
+}
+
+/// Runs `step` on each sheet, saves the changed ones and reports.
+async fn each_sheet(
+    app: &App,
+    caller: &Caller,
+    who: Who<'_>,
+    what: &str,
+    action: &str,
+    title: &str,
+    step: impl Fn(&mut OreSheet, &OreSettings) -> Vec<OreEvent>,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let list = sheets(&mut tx, caller, who, what).await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut changed: Vec<(String, Vec<String>)> = Vec::new();
+    let mut quiet: Vec<String> = Vec::new();
+    for mut ch in list {
+        let before = ch.sheet.clone();
+        let events = step(&mut ch.sheet, &settings);
+        let lines = text::events(&events, &ch.sheet);
+        if ch.sheet != before {
+            super::sheet::save(&mut tx, &mut ch).await?;
+            log_events(&mut tx, caller, &ch, action, None, json!({}), &events).await?;
+        }
+        if lines.is_empty() {
+            quiet.push(ch.name().to_string());
+        } else {
+            changed.push((ch.name().to_string(), lines));
+        }
+    }
+    tx.commit().await?;
+    let mut embed = Embed::new(title).colour(colour::NEUTRAL);
+    let mut overflow: Vec<String> = Vec::new();
+    for (k, (name, lines)) in changed.iter().enumerate() {
+        if k < MAX_LISTED {
+            embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
+        } else {
+            overflow.push(format!("**{name}**: {}", lines.join(" ")));
+        }
+    }
+    let mut desc = Vec::new();
+    if changed.is_empty() {
+        desc.push("Nothing to finalise.".to_string());
+    }
+    desc.extend(overflow);
+    if !quiet.is_empty() && !changed.is_empty() {
+        desc.push(format!("Nothing to report for {}.", quiet.join(", ")));
+    }
+    if !desc.is_empty() {
+        embed = embed.description(text::join_capped(&desc, 3000));
+    }
+    Ok(Response::message(View::embed(embed)))
+}
+
+/// `/vv endround`: the End phase (VV-11, A-O12) for one sheet or all.
+pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
+    each_sheet(
+        app,
+        caller,
+        who,
+        "run the End phase",
+        "end_round",
+        "⏱ End phase",
+        |s, settings| s.end_of_round(settings),
+    )
+    .await
+}
+
+/// `/vv endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
+pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) -> AppResult {
+    each_sheet(
+        app,
+        caller,
+        who,
+        "end combat",
+        "end_combat",
+        if stable {
+            "🏁 Combat over (stable place)"
+        } else {
+            "🏁 Combat over"
+        },
+        move |s, _| s.end_combat(stable),
+    )
+    .await
+}
+
+/// `/vv heal days`: natural healing (VV-15).
+pub async fn heal_days(
+    app: &App,
+    caller: &Caller,
+    days: i64,
+    tended: bool,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let days =
+        u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
+    let waited = ch.sheet.repair_wait;
+    let events = ch.sheet.pass_days(days, tended)?;
+    super::sheet::save(&mut tx, &mut ch).await?;
+    log_events(
+        &mut tx,
+        caller,
+        &ch,
+        "heal_days",
+        None,
+        json!({ "days": days, "tended": tended }),
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    let mut lines = text::events(&events, &ch.sheet);
+    if waited {
+        lines.push("The day's wait after a failed Cyber repair is over.".into());
+    }
+    if lines.is_empty() {
+        lines.push("Nothing to heal.".into());
+    }
+    Ok(Response::message(View::embed(
+        Embed::new(format!(
+            "🩹 {} rests {days} day{}",
+            ch.name(),
+            if days == 1 { "" } else { "s" }
+        ))
+        .description(lines.join("\n"))
+        .colour(colour::SUCCESS),
+    )))
+}
+
+/// `/vv heal injury`: the FC marks an Injury healed.
+pub async fn heal_injury(
+    app: &App,
+    caller: &Caller,
+    number: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    rights::require_fc(&mut tx, caller, "mark an Injury healed").await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
+    let index = usize::try_from(number.saturating_sub(1))
+        .map_err(|_| AppError::user("Injuries are numbered from 1."))?;
+    let events = ch.sheet.heal_injury(index)?;
+    super::sheet::save(&mut tx, &mut ch).await?;
+    log_events(
+        &mut tx,
+        caller,
+        &ch,
+        "heal_injury",
+        None,
+        json!({ "injury": number }),
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::message(View::embed(
+        Embed::new(format!("🩹 {}: Injury healed", ch.name()))
+            .description(text::events(&events, &ch.sheet).join("\n"))
+            .colour(colour::SUCCESS),
+    )))
+}
+
+/// `/vv repair`: a Cyber repair check (VV-16, A-O21) with the character's
+/// Engineering, another character's, or a number of dice.
+pub async fn repair(
+    app: &App,
+    caller: &Caller,
+    engineering: Option<i64>,
+    engineer: Option<&str>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "repair them").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let (dice, by) = match (
+        engineering,
+        engineer.map(str::trim).filter(|e| !e.is_empty()),
+    ) {
+        (Some(n), _) => (
+            u32::try_from(n)
+                .ok()
+                .filter(|n| *n <= 100)
+                .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
+            format!("{n} Engineering dice"),
+        ),
+        (None, Some(e)) => {
+            let other: Loaded<OreSheet> =
+                crate::app::characters::named(&mut tx, caller, SYSTEM, e, true).await?;
+            (
+                other.sheet.stats.engineering,
+                format!("{}'s Engineering", other.name()),
+            )
+        }
+        (None, None) => (
+            ch.sheet.stats.engineering,
+            format!("{}'s Engineering", ch.name()),
+        ),
+    };
+    let cap = settings.max_pool;
+    let target_value = ch.sheet.cyber.current.saturating_add(1);
+    let chance = odds::repair_odds(dice.min(cap), target_value, settings.repair_check)
+        .ok()
+        .map(text::percent);
+    let mut rng = app.rng.fork();
+    let (outcome, events) = ch.sheet.repair_cyber(&settings, dice, &mut rng)?;
+    super::sheet::save(&mut tx, &mut ch).await?;
+    log_events(
+        &mut tx,
+        caller,
+        &ch,
+        "repair",
+        None,
+        json!({ "dice": dice }),
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    let mut lines = vec![if engineering.is_some() {
+        format!("{by} → **{}**", text::faces(&outcome.faces))
+    } else {
+        format!(
+            "{by} ({} dice) → **{}**",
+            outcome.pool,
+            text::faces(&outcome.faces)
+        )
+    }];
+    lines.push(match outcome.best {
+        Some(b) => format!("Best set: **{b}**"),
+        None => "No set.".into(),
+    });
+    let mut need = format!(
+        "Restoring Cyber to {} needs {}",
+        outcome.target_value, outcome.needed
+    );
+    if let Some(c) = chance {
+        need.push_str(&format!(" · chance {c}"));
+    }
+    lines.push(need);
+    if outcome.success {
+        lines.push(format!(
+            "✅ **Repaired**: Cyber {}/{} (takes {} hours).",
+            ch.sheet.cyber.current, ch.sheet.cyber.max, outcome.hours
+        ));
+    } else {
+        lines.push(format!(
+            "❌ **Failed** after {} hours: wait a day before the next try (`/vv heal days`).",
+            outcome.hours
+        ));
+    }
+    lines.extend(
+        text::events(&events, &ch.sheet)
+            .into_iter()
+            .filter(|l| !l.starts_with("Cyber +")),
+    );
+    Ok(Response::message(View::embed(
+        Embed::new(format!("🔧 Repairing {}'s Cyber", ch.name()))
+            .description(lines.join("\n"))
+            .colour(if outcome.success {
+                colour::SUCCESS
+            } else {
+                colour::FAILURE
+            }),
+    )))
+}

@@ -1,0 +1,201 @@
+//! Virtual Veil (004, the One-Roll Engine) at the table: `/vv …`.
+//!
+//! Application logic on top of [`crate::rules::ore`]; no serenity here
+//! (only [`commands`] touches poise). Sheets live in the shared
+//! `characters` table (system `ore`), interactive messages in `sessions`
+//! (kind `vv`), settings in the guild's `ore` scope.
+//!
+//! Module map:
+//! - [`sheet`]: creating, showing and editing sheets.
+//! - [`roll`]: a stat roll and its register (sets, cache, load, Minor, Close).
+//! - [`comp`]: boot, logout and battery.
+//! - [`damage`]: damage, the End phase, end of combat, healing, Cyber repair.
+//! - [`order`]: Outthink and Initiative orders for the FC.
+//! - [`settings`]: `/vv settings show|set`.
+//! - [`report`]: reports that may need a cache discard (overflow prompt).
+//! - [`text`]: shared wording (events, faces, chances).
+//! - [`commands`]: the thin poise commands.
+
+pub mod commands;
+pub mod comp;
+pub mod damage;
+pub mod order;
+pub mod report;
+pub mod roll;
+pub mod settings;
+pub mod sheet;
+pub mod text;
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::characters::{self, Loaded};
+use crate::app::component::Click;
+use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller, View};
+use crate::rules::ore::{OreSettings, OreSheet};
+use crate::storage::{self, sessions::Session, Tx};
+
+/// The session kind (custom_id prefix) of every Virtual Veil message.
+pub const KIND: &str = "vv";
+/// The system name in `characters`, settings scopes and the log.
+pub const SYSTEM: &str = "ore";
+/// Tells a member how to get a sheet.
+pub const HINT: &str = "create one with `/vv sheet create`.";
+/// The most dice one action may generate in all (rolls, error dice, tie re-rolls).
+pub const MAX_GENERATED: usize = 2000;
+
+/// What a `vv` session holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum VvState {
+    /// A stat roll with its register.
+    Roll(roll::RollState),
+    /// A report (boot, damage, …) waiting for a cache discard.
+    Report(report::ReportState),
+}
+
+/// A sheet an action works on, and whether the caller is the FC.
+pub struct Target {
+    /// The character.
+    pub ch: Loaded<OreSheet>,
+    /// The caller is the FC.
+    pub fc: bool,
+}
+
+/// Finds the sheet an action is about: `name` (the caller's, or any for
+/// the FC), else `player`'s active one (FC only for others), else the
+/// caller's active one; refuses unless the caller owns it or is the FC.
+/// `what` completes "Only …'s player or the FC can …".
+pub async fn target(
+    tx: &mut Tx,
+    caller: &Caller,
+    name: Option<&str>,
+    player: Option<i64>,
+    what: &str,
+) -> Result<Target, AppError> {
+    let fc = rights::is_fc(tx, caller).await?;
+    let player = player.filter(|p| *p != caller.user_id);
+    if player.is_some() && !fc {
+        return Err(AppError::user(format!(
+            "Only the FC can {what} for another member."
+        )));
+    }
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    let ch: Loaded<OreSheet> = match (name, player) {
+        (Some(n), Some(p)) => {
+            let row = storage::characters::by_name(tx, caller.guild_id, SYSTEM, p, n)
+                .await?
+                .ok_or_else(|| AppError::user(format!("<@{p}> has no character named `{n}`.")))?;
+            decode(row)?
+        }
+        (Some(n), None) => characters::named(tx, caller, SYSTEM, n, fc).await?,
+        (None, Some(p)) => characters::of_member(tx, caller.guild_id, SYSTEM, p, HINT).await?,
+        (None, None) => characters::active(tx, caller, SYSTEM, HINT).await?,
+    };
+    if ch.row.owner_id != caller.user_id && !fc {
+        return Err(AppError::user(format!(
+            "Only {}'s player or the FC can {what}.",
+            ch.name()
+        )));
+    }
+    Ok(Target { ch, fc })
+}
+
+/// Decodes a stored row into a sheet.
+pub fn decode(row: storage::characters::Character) -> Result<Loaded<OreSheet>, AppError> {
+    let sheet = serde_json::from_str(&row.sheet)?;
+    Ok(Loaded { row, sheet })
+}
+
+/// A character of the guild by id (for sessions).
+pub async fn by_id(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Loaded<OreSheet>, AppError> {
+    let row = storage::characters::get(tx, guild_id, id)
+        .await?
+        .filter(|r| r.system == SYSTEM)
+        .ok_or_else(|| AppError::user("That character no longer exists."))?;
+    decode(row)
+}
+
+/// The guild's Virtual Veil settings.
+pub async fn load_settings(tx: &mut Tx, guild_id: i64) -> Result<OreSettings, AppError> {
+    app_settings::scoped(tx, guild_id, SYSTEM).await
+}
+
+/// The guild's session timeout.
+pub async fn timeout(tx: &mut Tx, guild_id: i64) -> Result<u32, AppError> {
+    Ok(app_settings::guild(tx, guild_id)
+        .await?
+        .session_timeout_minutes)
+}
+
+/// Checks a free-text option against the configured limit.
+pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<String>, AppError> {
+    let Some(t) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let max = app.config.limits.max_text_len;
+    if t.chars().count() > max {
+        return Err(AppError::user(format!(
+            "The {what} can be at most {max} characters."
+        )));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(AppError::user(format!(
+            "The {what} cannot contain control characters."
+        )));
+    }
+    Ok(Some(t.to_string()))
+}
+
+/// Routes a checked click on a `vv` message.
+pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+    let state: VvState = crate::app::sessions::load(&session)?;
+    match state {
+        VvState::Roll(s) => roll::click(app, tx, session, s, click).await,
+        VvState::Report(s) => report::click(app, tx, session, s, click).await,
+    }
+}
+
+/// The message of a stored `vv` session as it stands.
+pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+    let state: VvState = crate::app::sessions::load(session)?;
+    let mut tx = app.db.read().await?;
+    let sheet = by_id(&mut tx, session.guild_id, state_character(&state))
+        .await
+        .ok()
+        .map(|c| c.sheet);
+    let settings = load_settings(&mut tx, session.guild_id).await?;
+    drop(tx);
+    Ok(match &state {
+        VvState::Roll(s) => roll::view(
+            session.id,
+            session.version,
+            &session.status,
+            s,
+            sheet.as_ref(),
+        ),
+        VvState::Report(s) => report::view(
+            session.id,
+            session.version,
+            &session.status,
+            s,
+            sheet.as_ref(),
+            &settings,
+        ),
+    })
+}
+
+fn state_character(s: &VvState) -> i64 {
+    match s {
+        VvState::Roll(r) => r.character,
+        VvState::Report(r) => r.character,
+    }
+}
+
+/// Character names for autocomplete: the caller's (every sheet's for the FC).
+pub async fn name_choices(app: &App, caller: &Caller, partial: &str) -> Vec<String> {
+    let fc = match app.db.read().await {
+        Ok(mut tx) => rights::is_fc(&mut tx, caller).await.unwrap_or(false),
+        Err(_) => false,
+    };
+    characters::autocomplete(&app.db, caller, SYSTEM, partial, fc).await
+}

@@ -1,0 +1,314 @@
+//! `/vv order`: Outthink (Wit) or Initiative (Agility, Precision in
+//! cosmOS) for several entities at once (VV-10), ranked with the tie-break
+//! of `vv_tie_break` (A-O14), with the Call order or the Resolution order
+//! (A-O15). For the FC; values are recorded on the sheets that took part.
+
+use serde_json::json;
+
+use super::{decode, load_settings, text, SYSTEM};
+use crate::app::characters::{self, Loaded};
+use crate::app::view::{colour, Embed, View};
+use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::ore::combat::{roll_order, Entrant, OrderKind};
+use crate::rules::ore::sheet::Stat;
+use crate::rules::ore::OreSheet;
+use crate::storage;
+
+/// The most entities one order roll takes here.
+pub const MAX_ORDER: usize = 50;
+/// The longest ad-hoc entity name.
+const MAX_NAME: usize = 64;
+/// Faces listed per entity up to this many dice.
+const LIST_FACES: usize = 12;
+
+/// One entity as typed.
+struct Entry {
+    name: String,
+    sheet: Option<Loaded<OreSheet>>,
+    entrant: Entrant,
+    stat_name: &'static str,
+}
+
+fn stat_of(kind: OrderKind, sheet: &OreSheet) -> Stat {
+    match kind {
+        OrderKind::Outthink => Stat::Wit,
+        OrderKind::Initiative => sheet.initiative_stat(),
+    }
+}
+
+/// `/vv order`: rolls and ranks. `entities` is a comma-separated list of
+/// `Name:stat` (ad hoc), sheet names, or member mentions (their active sheet).
+pub async fn order(
+    app: &App,
+    caller: &Caller,
+    kind: OrderKind,
+    entities: &str,
+    record: bool,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    rights::require_fc(
+        &mut tx,
+        caller,
+        "roll Outthink or Initiative for several entities",
+    )
+    .await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let items: Vec<&str> = entities
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(AppError::user(
+            "List the entities, e.g. `Ann, Bob, goblin:3` (sheet names, @members, or Name:stat).",
+        ));
+    }
+    if items.len() > MAX_ORDER {
+        return Err(AppError::user(format!(
+            "At most {MAX_ORDER} entities can roll together."
+        )));
+    }
+    let default_stat = match kind {
+        OrderKind::Outthink => "Wit",
+        OrderKind::Initiative => "Agility",
+    };
+    let mut entries: Vec<Entry> = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        let id = k as i64 + 1;
+        let entry = if let Some(uid) = item
+            .strip_prefix("<@")
+            .and_then(|r| r.strip_suffix('>'))
+            .map(|r| r.trim_start_matches('!'))
+        {
+            let uid: i64 = uid
+                .parse()
+                .map_err(|_| AppError::user(format!("`{item}` is not a member mention.")))?;
+            let ch: Loaded<OreSheet> =
+                characters::of_member(&mut tx, caller.guild_id, SYSTEM, uid, super::HINT).await?;
+            sheet_entry(id, ch, kind)
+        } else if let Some((name, value)) = item.rsplit_once(':') {
+            let name = name.trim();
+            if name.is_empty()
+                || name.chars().count() > MAX_NAME
+                || name.chars().any(char::is_control)
+            {
+                return Err(AppError::user(format!(
+                    "`{item}`: a name needs 1 to {MAX_NAME} characters."
+                )));
+            }
+            let stat: u32 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v| *v <= 99)
+                .ok_or_else(|| {
+                    AppError::user(format!(
+                        "`{item}`: the value after `:` is the {default_stat} stat, 0 to 99."
+                    ))
+                })?;
+            Entry {
+                name: name.to_string(),
+                sheet: None,
+                entrant: Entrant {
+                    id,
+                    stat,
+                    power_penalty: false,
+                },
+                stat_name: default_stat,
+            }
+        } else {
+            let rows =
+                storage::characters::by_name_any_owner(&mut tx, caller.guild_id, SYSTEM, item)
+                    .await?;
+            let row = match rows.len() {
+                0 => {
+                    return Err(AppError::user(format!(
+                        "No sheet named `{item}`; give its stat instead, like `{item}:3`."
+                    )))
+                }
+                1 => rows.into_iter().next().ok_or_else(|| AppError::Internal("row".into()))?,
+                _ => rows
+                    .into_iter()
+                    .find(|r| r.owner_id == caller.user_id)
+                    .ok_or_else(|| {
+                        AppError::user(format!(
+                            "Several members have a sheet named `{item}`; mention the member instead."
+                        ))
+                    })?,
+            };
+            sheet_entry(id, decode(row)?, kind)
+        };
+        if let Some(ch) = &entry.sheet {
+            if entries
+                .iter()
+                .any(|e| e.sheet.as_ref().is_some_and(|o| o.row.id == ch.row.id))
+            {
+                return Err(AppError::user(format!("{} is listed twice.", ch.name())));
+            }
+        }
+        entries.push(entry);
+    }
+    let entrants: Vec<Entrant> = entries.iter().map(|e| e.entrant).collect();
+    let mut rng = app.rng.fork();
+    let result = roll_order(kind, &entrants, &settings, &mut rng)?;
+    let generated: usize = result.entries.iter().map(|e| e.faces.len()).sum::<usize>()
+        + result
+            .ties
+            .iter()
+            .flat_map(|t| t.rerolls.iter().flatten())
+            .map(|r| r.faces.len())
+            .sum::<usize>();
+    if generated > super::MAX_GENERATED {
+        return Err(AppError::user(format!(
+            "That would roll {generated} dice; at most {} per command.",
+            super::MAX_GENERATED
+        )));
+    }
+    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let name_of = |id: i64| -> String { names.get((id - 1) as usize).cloned().unwrap_or_default() };
+    let mut recorded = Vec::new();
+    if record {
+        for e in entries.iter_mut() {
+            if let Some(ch) = e.sheet.as_mut() {
+                if result.record_on(e.entrant.id, &mut ch.sheet) {
+                    super::sheet::save(&mut tx, ch).await?;
+                    recorded.push(ch.name().to_string());
+                }
+            }
+        }
+    }
+    log::record(
+        &mut tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "order",
+            session: None,
+            character: None,
+        },
+        &json!({ "kind": kind, "entities": items }),
+        &result.entries,
+        &json!({ "ranking": result.ranking, "ties": result.ties }),
+    )
+    .await?;
+    tx.commit().await?;
+
+    let cap = settings.max_pool;
+    let mut lines = Vec::new();
+    for (rank, id) in result.ranking.iter().enumerate() {
+        let Some(entry) = result.entries.iter().find(|e| e.id == *id) else {
+            continue;
+        };
+        let e = &entries[(*id - 1) as usize];
+        let best = match entry.best {
+            Some(b) if b.is_set() => format!("**{b}**"),
+            Some(b) => format!("**{}** (loose {})", entry.value, b.height),
+            None => "**0** (no dice)".into(),
+        };
+        let mut l = format!(
+            "{}. **{}** — {best} · {} {}",
+            rank + 1,
+            e.name,
+            e.stat_name,
+            entry.stat
+        );
+        if entry.faces.len() <= LIST_FACES && !entry.faces.is_empty() {
+            l.push_str(&format!(": {}", text::faces(&entry.faces)));
+        }
+        if entry.pool < entry.stat.min(cap) {
+            l.push_str(" (−1 Power)");
+        }
+        lines.push(l);
+    }
+    let (title, order_name, order_ids) = match kind {
+        OrderKind::Outthink => (
+            "🧠 Outthink (Wit)",
+            "Call order (lowest Outthink first)",
+            result.call_order(),
+        ),
+        OrderKind::Initiative => (
+            "⚡ Initiative",
+            match settings.initiative_order {
+                crate::rules::ore::settings::InitiativeOrder::Descending => {
+                    "Resolution order (highest first)"
+                }
+                crate::rules::ore::settings::InitiativeOrder::Ascending => {
+                    "Resolution order (lowest first)"
+                }
+            },
+            result.resolution_order(&settings),
+        ),
+    };
+    let order_text: Vec<String> = order_ids.iter().map(|id| name_of(*id)).collect();
+    let mut embed = Embed::new(title)
+        .description(text::join_capped(&lines, 3500))
+        .colour(colour::NEUTRAL)
+        .field(
+            order_name,
+            text::join_capped(&[order_text.join(" → ")], 1000),
+            false,
+        );
+    if !result.ties.is_empty() {
+        let ties: Vec<String> = result
+            .ties
+            .iter()
+            .map(|t| {
+                let names: Vec<String> = t.ids.iter().map(|id| name_of(*id)).collect();
+                let mut s = format!("{} tied at {}", names.join(", "), t.value);
+                if t.by_stat {
+                    s.push_str(": higher stat first");
+                }
+                for round in &t.rerolls {
+                    let r: Vec<String> = round
+                        .iter()
+                        .map(|r| format!("{} {}", name_of(r.id), r.value))
+                        .collect();
+                    s.push_str(&format!("; re-roll: {}", r.join(", ")));
+                }
+                if t.fell_back_to_input_order {
+                    s.push_str("; still tied: listed order");
+                }
+                s
+            })
+            .collect();
+        embed = embed.field("Ties", text::join_capped(&ties, 1000), false);
+    }
+    let capped: Vec<String> = entries
+        .iter()
+        .filter(|e| e.entrant.stat > cap)
+        .map(|e| e.name.clone())
+        .collect();
+    if !capped.is_empty() {
+        embed = embed.field(
+            "Capped",
+            text::join_capped(
+                &[format!(
+                    "{} rolled at most {cap} dice (vv_max_pool).",
+                    capped.join(", ")
+                )],
+                1000,
+            ),
+            false,
+        );
+    }
+    if !recorded.is_empty() {
+        embed = embed.footer(text::join_capped(
+            &[format!(
+                "Recorded on the sheets of {}.",
+                recorded.join(", ")
+            )],
+            2000,
+        ));
+    }
+    Ok(Response::message(View::embed(embed)))
+}
+
+fn sheet_entry(id: i64, ch: Loaded<OreSheet>, kind: OrderKind) -> Entry {
+    let entrant = Entrant::from_sheet(id, &ch.sheet, kind);
+    Entry {
+        name: ch.name().to_string(),
+        stat_name: stat_of(kind, &ch.sheet).name(),
+        entrant,
+        sheet: Some(ch),
+    }
+}

@@ -1,0 +1,718 @@
+//! Virtual Veil sheets: create, show, list, switch, and edit stats,
+//! tracks, defenses, the COMP and status flags (spec §5.6).
+//!
+//! Players edit their own sheets; the FC may edit any sheet in the guild.
+//! Every edit is one transaction: load, change through the rules core's
+//! setters, save, log, commit.
+
+use serde_json::json;
+
+use super::{load_settings, report, target, text, Target, HINT, SYSTEM};
+use crate::app::characters::{self, Loaded};
+use crate::app::view::{colour, Embed, View};
+use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
+use crate::rules::ore::{OreSettings, OreSheet};
+use crate::storage::{self, Tx};
+
+/// The most a stat may be set to from Discord (pools are capped anyway).
+pub const MAX_STAT: i64 = 99;
+/// The most a track, defense or battery value may be set to.
+pub const MAX_VALUE: i64 = 999;
+
+/// Saves a sheet (checking its invariants first).
+pub async fn save(tx: &mut Tx, ch: &mut Loaded<OreSheet>) -> Result<(), AppError> {
+    ch.sheet.validate()?;
+    characters::save(tx, ch).await
+}
+
+async fn log_sheet(
+    tx: &mut Tx,
+    caller: &Caller,
+    ch: &Loaded<OreSheet>,
+    action: &str,
+    inputs: serde_json::Value,
+) -> Result<(), AppError> {
+    log::record(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action,
+            session: None,
+            character: Some(ch.row.id),
+        },
+        &inputs,
+        &json!([]),
+        &ch.sheet,
+    )
+    .await
+}
+
+/// Options of `/vv sheet create`.
+#[derive(Debug, Clone, Default)]
+pub struct CreateArgs {
+    /// The character's name.
+    pub name: String,
+    /// Stat values in [`Stat::ALL`] order; missing ones are 0.
+    pub stats: [Option<i64>; 12],
+    /// A mob (one Health track, no Fault dice).
+    pub mob: bool,
+    /// A mob's Health (default: its Vitality).
+    pub health: Option<i64>,
+    /// Create it for this member (FC only).
+    pub player: Option<i64>,
+}
+
+/// `/vv sheet create`: a new sheet, made the owner's active one.
+pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let owner = args.player.unwrap_or(caller.user_id);
+    if owner != caller.user_id {
+        rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
+    }
+    let mut stats = Stats::default();
+    for (stat, v) in Stat::ALL.iter().zip(args.stats) {
+        let v = v.unwrap_or(0);
+        if v > MAX_STAT {
+            return Err(AppError::user(format!(
+                "{} can be at most {MAX_STAT} here.",
+                stat.name()
+            )));
+        }
+        stats.set(*stat, v)?;
+    }
+    let sheet = if args.mob {
+        let health = args.health.unwrap_or(i64::from(stats.vitality));
+        let health = u32::try_from(health)
+            .ok()
+            .filter(|h| i64::from(*h) <= MAX_VALUE)
+            .ok_or_else(|| AppError::user(format!("Health must be from 0 to {MAX_VALUE}.")))?;
+        OreSheet::mob(stats, health)
+    } else {
+        if args.health.is_some() {
+            return Err(AppError::user(
+                "Only a mob has a single Health track; add `mob:true`, or leave Health out.",
+            ));
+        }
+        OreSheet::new(stats)
+    };
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let row =
+        characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, &args.name, &sheet).await?;
+    let ch = Loaded { row, sheet };
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_create",
+        json!({ "name": args.name }),
+    )
+    .await?;
+    tx.commit().await?;
+    let mut embed = sheet_embed(&ch, &settings);
+    embed.title = format!("📇 Created {}", ch.name());
+    Ok(Response::ephemeral(View::embed(embed)))
+}
+
+/// `/vv sheet show`: the sheet (owner or FC).
+pub async fn show(
+    app: &App,
+    caller: &Caller,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let Target { ch, .. } = target(&mut tx, caller, name, player, "see this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+/// `/vv sheet list`: the caller's sheets (every sheet of the guild for the FC).
+pub async fn list(app: &App, caller: &Caller) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let fc = rights::is_fc(&mut tx, caller).await?;
+    let owner = (!fc).then_some(caller.user_id);
+    let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, owner, 200).await?;
+    if rows.is_empty() {
+        return Ok(Response::ephemeral(View::text(format!(
+            "No Virtual Veil sheets yet: {HINT}"
+        ))));
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let active = if r.active { " (active)" } else { "" };
+            if fc {
+                format!("**{}**{active} — <@{}>", r.name, r.owner_id)
+            } else {
+                format!("**{}**{active}", r.name)
+            }
+        })
+        .collect();
+    Ok(Response::ephemeral(View::embed(
+        Embed::new("📇 Virtual Veil sheets")
+            .description(text::join_capped(&lines, 4000))
+            .colour(colour::NEUTRAL),
+    )))
+}
+
+/// `/vv sheet use`: makes one of the caller's sheets the active one.
+pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let ch: Loaded<OreSheet> = characters::named(&mut tx, caller, SYSTEM, name, false).await?;
+    storage::characters::set_active(&mut tx, &ch.row).await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::text(format!(
+        "{} is now your active Virtual Veil character.",
+        ch.name()
+    ))))
+}
+
+/// `/vv sheet set`: one stat. Setting Vitality, Confidence or Cyber also
+/// sets that track's maximum (a full track stays full).
+pub async fn set_stat(
+    app: &App,
+    caller: &Caller,
+    stat: Stat,
+    value: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    if value > MAX_STAT {
+        return Err(AppError::user(format!(
+            "{} can be at most {MAX_STAT} here.",
+            stat.name()
+        )));
+    }
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let old = ch.sheet.stats.get(stat);
+    ch.sheet.stats.set(stat, value)?;
+    let track = match stat {
+        Stat::Vitality => Some(Damageable::Vitality),
+        Stat::Confidence => Some(Damageable::Confidence),
+        Stat::Cyber => Some(Damageable::Cyber),
+        _ => None,
+    };
+    if let Some(t) = track.filter(|_| !(ch.sheet.mob_mode && stat == Stat::Vitality)) {
+        let tr = *ch.sheet.track(t);
+        if tr.max == old {
+            let full = tr.current == tr.max;
+            ch.sheet.set_track_max(t, value)?;
+            if full {
+                ch.sheet.set_track_current(t, value)?;
+            }
+        }
+    }
+    save(&mut tx, &mut ch).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_set",
+        json!({ "stat": stat, "value": value }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+/// `/vv sheet track`: a track's maximum and current value.
+pub async fn set_track(
+    app: &App,
+    caller: &Caller,
+    track: Damageable,
+    max: Option<i64>,
+    current: Option<i64>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    if max.is_none() && current.is_none() {
+        return Err(AppError::user(
+            "Give a new `max`, a new `current`, or both.",
+        ));
+    }
+    if max.is_some_and(|m| m > MAX_VALUE) {
+        return Err(AppError::user(format!(
+            "A track's maximum can be at most {MAX_VALUE}."
+        )));
+    }
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    if let Some(m) = max {
+        ch.sheet.set_track_max(track, m)?;
+    }
+    if let Some(c) = current {
+        ch.sheet.set_track_current(track, c)?;
+    }
+    save(&mut tx, &mut ch).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_track",
+        json!({ "track": track, "max": max, "current": current }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+/// `/vv sheet defense`: Defense, Integrity and Resolve.
+pub async fn set_defenses(
+    app: &App,
+    caller: &Caller,
+    values: [Option<i64>; 3],
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    if values.iter().all(Option::is_none) {
+        return Err(AppError::user("Give `defense`, `integrity` or `resolve`."));
+    }
+    let checked: Vec<Option<u32>> = values
+        .iter()
+        .map(|v| {
+            v.map(|v| {
+                u32::try_from(v)
+                    .ok()
+                    .filter(|v| i64::from(*v) <= MAX_VALUE)
+                    .ok_or_else(|| {
+                        AppError::user(format!("Defenses must be from 0 to {MAX_VALUE}."))
+                    })
+            })
+            .transpose()
+        })
+        .collect::<Result<_, _>>()?;
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let d = &mut ch.sheet.defenses;
+    if let Some(v) = checked[0] {
+        d.defense = v;
+    }
+    if let Some(v) = checked[1] {
+        d.integrity = v;
+    }
+    if let Some(v) = checked[2] {
+        d.resolve = v;
+    }
+    save(&mut tx, &mut ch).await?;
+    log_sheet(&mut tx, caller, &ch, "sheet_defense", json!(values)).await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+/// Options of `/vv sheet comp`.
+#[derive(Debug, Clone, Default)]
+pub struct CompArgs {
+    /// The Distribution.
+    pub distribution: Option<String>,
+    /// Processing Power (most Chips).
+    pub processing_power: Option<i64>,
+    /// Thread Count.
+    pub thread_count: Option<i64>,
+    /// Cache size.
+    pub cache_size: Option<i64>,
+    /// Battery life when full.
+    pub battery_max: Option<i64>,
+    /// Battery left.
+    pub battery: Option<i64>,
+    /// Plugged in.
+    pub plugged_in: Option<bool>,
+    /// A Chip to install.
+    pub add_chip: Option<String>,
+    /// A Chip to remove.
+    pub remove_chip: Option<String>,
+}
+
+/// `/vv sheet comp`: the COMP's stats. Lowering the cache size below the
+/// dice held prompts for discards (VV-8).
+pub async fn set_comp(
+    app: &App,
+    caller: &Caller,
+    args: CompArgs,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let distribution = super::check_text(app, "distribution", args.distribution.as_deref())?;
+    let add_chip = super::check_text(app, "Chip name", args.add_chip.as_deref())?;
+    let remove_chip = super::check_text(app, "Chip name", args.remove_chip.as_deref())?;
+    let nothing = distribution.is_none()
+        && args.processing_power.is_none()
+        && args.thread_count.is_none()
+        && args.cache_size.is_none()
+        && args.battery_max.is_none()
+        && args.battery.is_none()
+        && args.plugged_in.is_none()
+        && add_chip.is_none()
+        && remove_chip.is_none();
+    if nothing {
+        return Err(AppError::user(
+            "Give at least one COMP value to change (cache_size, battery_max, battery, thread_count…).",
+        ));
+    }
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let s = &mut ch.sheet;
+    if let Some(d) = distribution {
+        s.comp.distribution = d;
+    }
+    if let Some(pp) = args.processing_power {
+        let pp = u32::try_from(pp)
+            .ok()
+            .filter(|p| *p <= 100)
+            .ok_or_else(|| AppError::user("Processing Power must be from 0 to 100."))?;
+        if (pp as usize) < s.comp.chips.len() {
+            return Err(AppError::user(format!(
+                "{} Chips are installed; remove some before lowering Processing Power to {pp}.",
+                s.comp.chips.len()
+            )));
+        }
+        s.comp.processing_power = pp;
+    }
+    if let Some(t) = args.thread_count {
+        if t > MAX_VALUE {
+            return Err(AppError::user(format!(
+                "The Thread Count can be at most {MAX_VALUE}."
+            )));
+        }
+        s.set_thread_count(t)?;
+    }
+    if let Some(c) = args.cache_size {
+        s.set_cache_max(c)?;
+    }
+    if let Some(b) = args.battery_max {
+        if b > MAX_VALUE {
+            return Err(AppError::user(format!(
+                "Battery life can be at most {MAX_VALUE}."
+            )));
+        }
+        s.set_battery_max(b)?;
+    }
+    if let Some(b) = args.battery {
+        let b = u32::try_from(b)
+            .ok()
+            .filter(|b| *b <= s.comp.battery_max)
+            .ok_or_else(|| {
+                AppError::user(format!(
+                    "The battery can hold 0 to {} (set `battery_max` first).",
+                    s.comp.battery_max
+                ))
+            })?;
+        s.comp.battery_current = b;
+    }
+    if let Some(p) = args.plugged_in {
+        s.comp.plugged_in = p;
+    }
+    if let Some(chip) = &remove_chip {
+        let pos = s
+            .comp
+            .chips
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(chip))
+            .ok_or_else(|| AppError::user(format!("No Chip named `{chip}` is installed.")))?;
+        s.comp.chips.remove(pos);
+    }
+    if let Some(chip) = &add_chip {
+        s.add_chip(chip)?;
+    }
+    save(&mut tx, &mut ch).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_comp",
+        json!({
+            "cache_size": args.cache_size, "battery_max": args.battery_max,
+            "battery": args.battery, "thread_count": args.thread_count,
+            "processing_power": args.processing_power, "plugged_in": args.plugged_in,
+            "add_chip": add_chip, "remove_chip": remove_chip,
+        }),
+    )
+    .await?;
+    if ch.sheet.cache_excess(&settings) > 0 {
+        let (view, _) = report::finish(
+            &mut tx,
+            caller,
+            &ch,
+            &settings,
+            format!("💻 {}'s COMP changed", ch.name()),
+            vec![format!(
+                "Cache size now {}, but the cache holds {}.",
+                ch.sheet.comp.cache_max,
+                ch.sheet.cache_load(&settings)
+            )],
+            colour::PENDING,
+        )
+        .await?;
+        tx.commit().await?;
+        return Ok(Response::message(view));
+    }
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+/// Options of `/vv sheet status`.
+#[derive(Debug, Clone, Default)]
+pub struct StatusArgs {
+    /// Where the entity is.
+    pub world: Option<World>,
+    /// Mob mode.
+    pub mob: Option<bool>,
+    /// A living creature.
+    pub living: Option<bool>,
+    /// A natively digital entity.
+    pub digital: Option<bool>,
+    /// Clear the glitch of more than 3 Injuries (FC, A-O23).
+    pub clear_glitch: bool,
+}
+
+/// `/vv sheet status`: world, mob mode, living, digital; the FC may clear
+/// a glitch.
+pub async fn set_status(
+    app: &App,
+    caller: &Caller,
+    args: StatusArgs,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    if args.world.is_none()
+        && args.mob.is_none()
+        && args.living.is_none()
+        && args.digital.is_none()
+        && !args.clear_glitch
+    {
+        return Err(AppError::user(
+            "Give `world`, `mob`, `living`, `digital` or `clear_glitch`.",
+        ));
+    }
+    let mut tx = app.db.write().await?;
+    let Target { mut ch, fc } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let s = &mut ch.sheet;
+    if let Some(w) = args.world {
+        s.world = w;
+    }
+    if let Some(m) = args.mob {
+        if m && !s.fault_dice.is_empty() {
+            return Err(AppError::user(
+                "A mob has no Fault dice; clear them first (`/vv endcombat stable:true`).",
+            ));
+        }
+        s.mob_mode = m;
+    }
+    if let Some(l) = args.living {
+        s.living = l;
+    }
+    if let Some(d) = args.digital {
+        s.native_digital = d;
+    }
+    if args.clear_glitch {
+        if !fc {
+            return Err(AppError::user(
+                "Only the FC can clear a glitch (A-O23: a living entity recovers only once its COMP is broken).",
+            ));
+        }
+        s.conditions.glitched = false;
+    }
+    save(&mut tx, &mut ch).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_status",
+        json!({ "world": args.world, "mob": args.mob, "living": args.living,
+                "digital": args.digital, "clear_glitch": args.clear_glitch }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::embed(sheet_embed(
+        &ch, &settings,
+    ))))
+}
+
+fn stat_lines(stats: &Stats, group: &[Stat]) -> String {
+    group
+        .iter()
+        .map(|s| format!("{} **{}**", s.name(), stats.get(*s)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn world_name(w: World) -> &'static str {
+    match w {
+        World::Physical => "physical world",
+        World::Veil => "the Veil",
+        World::CosmOS => "cosmOS",
+    }
+}
+
+/// The sheet as an embed.
+pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
+    let s = &ch.sheet;
+    let mut kind = vec![world_name(s.world).to_string()];
+    if s.mob_mode {
+        kind.push("mob".into());
+    }
+    kind.push(if s.living { "living" } else { "not living" }.into());
+    if s.native_digital {
+        kind.push("natively digital".into());
+    }
+    let tracks: Vec<String> = if s.mob_mode {
+        vec![format!(
+            "Health **{}/{}**",
+            s.vitality.current, s.vitality.max
+        )]
+    } else {
+        Damageable::ALL
+            .iter()
+            .map(|t| {
+                let tr = s.track(*t);
+                let mut l = format!("{} **{}/{}**", t.name(), tr.current, tr.max);
+                if tr.overflow_after_zero > 0 {
+                    l.push_str(&format!(" ({} taken at 0)", tr.overflow_after_zero));
+                }
+                l
+            })
+            .collect()
+    };
+    let d = &s.defenses;
+    let c = &s.comp;
+    let mut comp = vec![if c.session_active {
+        "**Running**".to_string()
+    } else {
+        "Off".to_string()
+    }];
+    if !c.distribution.is_empty() {
+        comp.push(format!("Distribution: {}", c.distribution));
+    }
+    comp.push(format!(
+        "Cache size {} · Threads {}",
+        c.cache_max, c.thread_count
+    ));
+    comp.push(format!(
+        "Battery {}/{}{}",
+        c.battery_current,
+        c.battery_max,
+        if c.plugged_in { " (plugged in)" } else { "" }
+    ));
+    let chips = if c.chips.is_empty() {
+        "none".to_string()
+    } else {
+        c.chips.join(", ")
+    };
+    comp.push(format!(
+        "Chips ({}/{}): {chips}",
+        c.chips.len(),
+        c.processing_power
+    ));
+    let cache_text = text::cache(s, settings);
+    let mut injuries: Vec<String> = s
+        .injuries
+        .iter()
+        .enumerate()
+        .map(|(i, inj)| {
+            if inj.healed {
+                format!("{}. ~~{}~~ healed", i + 1, inj.severity.name())
+            } else {
+                format!("{}. {}", i + 1, text::severity(inj.severity))
+            }
+        })
+        .collect();
+    if injuries.is_empty() {
+        injuries.push("none".into());
+    }
+    let mut combat = Vec::new();
+    if let Some(o) = s.combat.outthink {
+        combat.push(format!("Outthink {o}"));
+    }
+    if let Some(i) = s.combat.initiative {
+        combat.push(format!("Initiative {i}"));
+    }
+    if let Some(st) = s.combat.called_stat {
+        combat.push(format!("Called stat {}", st.name()));
+    }
+    if s.combat.power_penalty {
+        combat.push("−1 Power".into());
+    }
+    if s.combat.incapacitated_pending_end_of_round {
+        combat.push("down at the end of the round".into());
+    }
+    let cond = &s.conditions;
+    let mut conditions = Vec::new();
+    for (on, what) in [
+        (cond.dead, "dead"),
+        (cond.deleted, "deleted"),
+        (cond.vitality_down, "down (Vitality 0)"),
+        (cond.mental_break, "mental break"),
+        (cond.supernatural_lost, "locked out (Cyber 0)"),
+        (cond.critical_injury, "Critical Injury"),
+        (cond.glitched, "internal glitch"),
+    ] {
+        if on {
+            conditions.push(what);
+        }
+    }
+    if s.repair_wait {
+        conditions.push("waiting a day before the next repair");
+    }
+    let mut e = Embed::new(format!("📇 {}", ch.name()))
+        .description(format!("<@{}> · {}", ch.row.owner_id, kind.join(" · ")))
+        .colour(if cond.incapacitated() {
+            colour::FAILURE
+        } else {
+            colour::NEUTRAL
+        })
+        .field("Body", stat_lines(&s.stats, &Stat::ALL[0..4]), true)
+        .field("Mind", stat_lines(&s.stats, &Stat::ALL[4..8]), true)
+        .field("Spirit", stat_lines(&s.stats, &Stat::ALL[8..12]), true)
+        .field("Tracks", tracks.join("\n"), true)
+        .field(
+            "Defenses",
+            format!(
+                "Defense **{}**\nIntegrity **{}**\nResolve **{}**",
+                d.defense, d.integrity, d.resolve
+            ),
+            true,
+        )
+        .field("COMP", text::join_capped(&comp, 1000), true)
+        .field("Cache", cache_text, true);
+    if !s.mob_mode {
+        e = e.field("Fault dice", text::faces(&s.fault_dice), true);
+        let mut inj = text::join_capped(&injuries, 900);
+        let n = s.active_injuries().count();
+        if n > 0 {
+            inj.push_str(&format!(
+                "\nUnhealed: {n} · error dice per action: **{}**",
+                s.error_dice_count(settings)
+            ));
+        }
+        e = e.field("Injuries", inj, false);
+    }
+    if !combat.is_empty() {
+        e = e.field("Combat", combat.join(" · "), false);
+    }
+    e.field(
+        "Conditions",
+        if conditions.is_empty() {
+            "none".to_string()
+        } else {
+            conditions.join(", ")
+        },
+        false,
+    )
+}

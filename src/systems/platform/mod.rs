@@ -1,0 +1,25 @@
+//! Platform features beside the game systems: the roll log (`/history`),
+//! dice fairness (`/stats`), exact odds for every system (`/odds`) and
+//! help (`/help`).
+//!
+//! Module map:
+//! - [`history`]: `/history show`, a private paged view of the log.
+//! - [`export`]: `/history export`, the log as CSV (FC only).
+//! - [`stats`]: `/stats`, counts per face against the expectation, with a
+//!   chi-square p-value and a chart.
+//! - [`gamma`]: the incomplete gamma function behind the p-value.
+//! - [`odds`]: `/odds`, the `kismet odds` answers in words and a chart.
+//! - [`help`]: `/help`, each system's procedure and commands.
+//! - [`chart`]: bar charts as PNG (hand-drawn, no font files).
+//! - [`text`]: small formatting helpers.
+//! - [`commands`]: the thin poise commands.
+
+pub mod chart;
+pub mod commands;
+pub mod export;
+pub mod gamma;
+pub mod help;
+pub mod history;
+pub mod odds;
+pub mod stats;
+pub mod text;

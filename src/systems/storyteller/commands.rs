@@ -1,0 +1,613 @@
+//! The `/st` slash commands (thin: options in, application call, reply out)
+//! and their autocomplete callbacks.
+
+use poise::serenity_prelude as serenity;
+
+use super::complete::{self, Choice};
+use super::context::Target;
+use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
+use super::{config, recovery, rolls, sheets};
+use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::rules::storyteller::TraitKind;
+
+/// Every command of this system.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![st()]
+}
+
+fn choices(v: Vec<Choice>) -> serenity::CreateAutocompleteResponse {
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        v.into_iter()
+            .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
+            .collect(),
+    )
+}
+
+/// The text typed so far in another option of the same command.
+fn option_text(ctx: Context<'_>, name: &str) -> Option<String> {
+    let poise::Context::Application(a) = ctx else {
+        return None;
+    };
+    a.args
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match &o.value {
+            serenity::ResolvedValue::String(s) => Some((*s).to_string()),
+            serenity::ResolvedValue::Autocomplete { value, .. } => Some((*value).to_string()),
+            _ => None,
+        })
+}
+
+async fn ac_traits(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    choices(complete::traits(&ctx.data().app, &c, partial, true, false).await)
+}
+
+async fn ac_trait(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    choices(complete::traits(&ctx.data().app, &c, partial, false, false).await)
+}
+
+async fn ac_ability(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    choices(complete::traits(&ctx.data().app, &c, partial, false, true).await)
+}
+
+async fn ac_specialties(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    let traits = option_text(ctx, "traits");
+    choices(complete::specialties(&ctx.data().app, &c, traits.as_deref(), partial).await)
+}
+
+async fn ac_new_specialty(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let ability = option_text(ctx, "ability");
+    choices(complete::suggested_specialties(ability.as_deref(), partial))
+}
+
+async fn ac_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    choices(complete::character_names(&ctx.data().app, &c, partial).await)
+}
+
+async fn ac_any_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(c) = caller_of(ctx) else {
+        return choices(Vec::new());
+    };
+    choices(complete::any_character_names(&ctx.data().app, &c, partial).await)
+}
+
+async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    choices(complete::settings(partial))
+}
+
+fn target<'a>(character: &'a Option<String>, player: &Option<serenity::User>) -> Target<'a> {
+    Target {
+        character: character.as_deref(),
+        player: player.as_ref().map(|u| u.id.get() as i64),
+    }
+}
+
+/// A trait kind, for custom traits.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum KindChoice {
+    /// An attribute.
+    #[name = "attribute"]
+    Attribute,
+    /// A talent.
+    #[name = "talent"]
+    Talent,
+    /// A skill.
+    #[name = "skill"]
+    Skill,
+    /// A knowledge.
+    #[name = "knowledge"]
+    Knowledge,
+}
+
+impl From<KindChoice> for TraitKind {
+    fn from(k: KindChoice) -> Self {
+        match k {
+            KindChoice::Attribute => TraitKind::Attribute,
+            KindChoice::Talent => TraitKind::Talent,
+            KindChoice::Skill => TraitKind::Skill,
+            KindChoice::Knowledge => TraitKind::Knowledge,
+        }
+    }
+}
+
+/// Storyteller d10 rules: sheets, rolls, willpower.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommand_required,
+    subcommands(
+        "sheet",
+        "roll",
+        "pool",
+        "willpower",
+        "turn",
+        "rest",
+        "recover",
+        "revive",
+        "settings"
+    )
+)]
+pub async fn st(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Character sheets: create, show and edit.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommand_required,
+    subcommands(
+        "sheet_create",
+        "sheet_show",
+        "sheet_set",
+        "sheet_specialty",
+        "sheet_trait",
+        "sheet_willpower",
+        "sheet_wounds",
+        "sheet_use"
+    )
+)]
+pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Create a character: attributes at 1, abilities at 0, willpower full.
+#[poise::command(slash_command, guild_only, rename = "create")]
+pub async fn sheet_create(
+    ctx: Context<'_>,
+    #[description = "The character's name"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Permanent willpower, 1 to 10"]
+    #[min = 1]
+    #[max = 10]
+    willpower: u8,
+    #[description = "FC only: create it for this member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let player = player.map(|u| u.id.get() as i64);
+    let r = sheets::create(&ctx.data().app, &caller, &name, willpower, player).await;
+    respond(ctx, r).await
+}
+
+/// Show a sheet (your active character unless you name one).
+#[poise::command(slash_command, guild_only, rename = "show")]
+pub async fn sheet_show(
+    ctx: Context<'_>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::show(&ctx.data().app, &caller, target(&character, &player)).await;
+    respond(ctx, r).await
+}
+
+/// Set a trait's dots (attributes and abilities, 0 to 5).
+#[poise::command(slash_command, guild_only, rename = "set")]
+pub async fn sheet_set(
+    ctx: Context<'_>,
+    #[description = "Attribute or ability (aliases such as Brawling or Str work)"]
+    #[autocomplete = "ac_trait"]
+    #[max_length = 100]
+    #[rename = "trait"]
+    trait_name: String,
+    #[description = "Dots, 0 to 5"]
+    #[min = 0]
+    #[max = 5]
+    dots: u8,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::set(
+        &ctx.data().app,
+        &caller,
+        &trait_name,
+        dots,
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Add (or remove) a specialty of an ability with at least one dot.
+#[poise::command(slash_command, guild_only, rename = "specialty")]
+pub async fn sheet_specialty(
+    ctx: Context<'_>,
+    #[description = "The ability"]
+    #[autocomplete = "ac_ability"]
+    #[max_length = 100]
+    ability: String,
+    #[description = "The specialty's name"]
+    #[autocomplete = "ac_new_specialty"]
+    #[max_length = 40]
+    name: String,
+    #[description = "Advanced specialty? (default: as the source suggests, else general)"]
+    advanced: Option<bool>,
+    #[description = "Remove this specialty instead"] remove: Option<bool>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::specialty(
+        &ctx.data().app,
+        &caller,
+        &ability,
+        &name,
+        advanced,
+        remove.unwrap_or(false),
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Add a custom trait to this sheet only.
+#[poise::command(slash_command, guild_only, rename = "trait")]
+pub async fn sheet_trait(
+    ctx: Context<'_>,
+    #[description = "The new trait's name"]
+    #[max_length = 40]
+    name: String,
+    #[description = "Attribute, talent, skill or knowledge"] kind: KindChoice,
+    #[description = "Dots, 0 to 5 (default 0)"]
+    #[min = 0]
+    #[max = 5]
+    dots: Option<u8>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::custom_trait(
+        &ctx.data().app,
+        &caller,
+        &name,
+        kind.into(),
+        dots,
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Set willpower: permanent (1 to 10) and/or current (0 to permanent).
+#[poise::command(slash_command, guild_only, rename = "willpower")]
+pub async fn sheet_willpower(
+    ctx: Context<'_>,
+    #[description = "Current willpower, 0 to permanent (0: incapacitated)"]
+    #[min = 0]
+    #[max = 10]
+    current: Option<u8>,
+    #[description = "Permanent willpower, 1 to 10"]
+    #[min = 1]
+    #[max = 10]
+    permanent: Option<u8>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::willpower(
+        &ctx.data().app,
+        &caller,
+        current,
+        permanent,
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Set the wound penalty: dice removed from and difficulty added to actions.
+#[poise::command(slash_command, guild_only, rename = "wounds")]
+pub async fn sheet_wounds(
+    ctx: Context<'_>,
+    #[description = "Dice removed from every action, 0 to 10"]
+    #[min = 0]
+    #[max = 10]
+    dice: u8,
+    #[description = "Difficulty added to every action, 0 to 8"]
+    #[min = 0]
+    #[max = 8]
+    difficulty: Option<u8>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::wounds(
+        &ctx.data().app,
+        &caller,
+        dice,
+        difficulty.unwrap_or(0),
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Make one of your characters the active one.
+#[poise::command(slash_command, guild_only, rename = "use")]
+pub async fn sheet_use(
+    ctx: Context<'_>,
+    #[description = "The character"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
+    respond(ctx, r).await
+}
+
+/// Roll traits from a sheet, e.g. traits:"Wits + Alertness".
+#[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)]
+pub async fn roll(
+    ctx: Context<'_>,
+    #[description = "One or two traits, e.g. Wits + Alertness"]
+    #[autocomplete = "ac_traits"]
+    #[max_length = 200]
+    traits: String,
+    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[min = 2]
+    #[max = 10]
+    difficulty: Option<u32>,
+    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[min = 0]
+    #[max = 30]
+    threshold: Option<u32>,
+    #[description = "Specialties in use, comma-separated (at most one per dot)"]
+    #[autocomplete = "ac_specialties"]
+    #[max_length = 200]
+    specialties: Option<String>,
+    #[description = "Advanced specialties the action requires (+1 threshold each unless used)"]
+    #[max_length = 200]
+    advanced: Option<String>,
+    #[description = "The storyteller lets a 0-dot knowledge be figured out"] figure_it_out: Option<
+        bool,
+    >,
+    #[description = "Extra dice, -10 to 10"]
+    #[min = -10]
+    #[max = 10]
+    dice_modifier: Option<i32>,
+    #[description = "Extra difficulty, -10 to 10"]
+    #[min = -10]
+    #[max = 10]
+    difficulty_modifier: Option<i32>,
+    #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
+    ignore_wounds: Option<bool>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = RollArgs {
+        traits: &traits,
+        difficulty,
+        threshold,
+        specialties: specialties.as_deref(),
+        advanced: advanced.as_deref(),
+        figure_it_out: figure_it_out.unwrap_or(false),
+        dice_modifier,
+        difficulty_modifier,
+        ignore_wounds: ignore_wounds.unwrap_or(false),
+        target: target(&character, &player),
+    };
+    let r = rolls::roll(&ctx.data().app, &caller, args).await;
+    respond(ctx, r).await
+}
+
+/// Roll a bare pool of d10s, no sheet (an NPC on the fly).
+#[poise::command(slash_command, guild_only)]
+pub async fn pool(
+    ctx: Context<'_>,
+    #[description = "Number of dice (the server's cap applies)"]
+    #[min = 0]
+    #[max = 100]
+    dice: u32,
+    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[min = 2]
+    #[max = 10]
+    difficulty: Option<u32>,
+    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[min = 0]
+    #[max = 30]
+    threshold: Option<u32>,
+    #[description = "Specialties in use, 0 to 5 (each 10 adds bonus dice)"]
+    #[min = 0]
+    #[max = 5]
+    specialties: Option<u32>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = PoolArgs {
+        dice,
+        difficulty,
+        threshold,
+        specialties,
+    };
+    let r = rolls::pool(&ctx.data().app, &caller, args).await;
+    respond(ctx, r).await
+}
+
+/// Roll willpower; then you may spend 1 for an automatic success.
+#[poise::command(slash_command, guild_only)]
+pub async fn willpower(
+    ctx: Context<'_>,
+    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[min = 2]
+    #[max = 10]
+    difficulty: Option<u32>,
+    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[min = 0]
+    #[max = 30]
+    threshold: Option<u32>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = WillpowerArgs {
+        difficulty,
+        threshold,
+        target: target(&character, &player),
+    };
+    let r = rolls::willpower(&ctx.data().app, &caller, args).await;
+    respond(ctx, r).await
+}
+
+/// A new turn: willpower may again ignore wound penalties.
+#[poise::command(slash_command, guild_only)]
+pub async fn turn(
+    ctx: Context<'_>,
+    #[description = "FC only: every character in the server"] everyone: Option<bool>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = recovery::turn(
+        &ctx.data().app,
+        &caller,
+        target(&character, &player),
+        everyone.unwrap_or(false),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// A day of active rest: +1 willpower, then +1 per success at difficulty 8.
+#[poise::command(slash_command, guild_only)]
+pub async fn rest(
+    ctx: Context<'_>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = rolls::rest(&ctx.data().app, &caller, target(&character, &player)).await;
+    respond(ctx, r).await
+}
+
+/// Recover willpower: a day of rest (+1), or the first dot back at 0.
+#[poise::command(slash_command, guild_only)]
+pub async fn recover(
+    ctx: Context<'_>,
+    #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
+    first_dot: Option<bool>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = recovery::recover(
+        &ctx.data().app,
+        &caller,
+        target(&character, &player),
+        first_dot.unwrap_or(false),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Spend 1 of your willpower to bring an incapacitated character back to 1.
+#[poise::command(slash_command, guild_only)]
+pub async fn revive(
+    ctx: Context<'_>,
+    #[description = "The incapacitated character"]
+    #[autocomplete = "ac_any_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "Or: this member's active character"] player: Option<serenity::User>,
+    #[description = "Who spends the willpower (default: your active character)"]
+    #[autocomplete = "ac_character"]
+    #[max_length = 64]
+    helper: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = recovery::revive(
+        &ctx.data().app,
+        &caller,
+        helper.as_deref(),
+        target(&character, &player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// The server's Storyteller settings.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommand_required,
+    subcommands("settings_show", "settings_set")
+)]
+pub async fn settings(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Show every Storyteller setting.
+#[poise::command(slash_command, guild_only, rename = "show")]
+pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = config::show(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// FC only: change a Storyteller setting.
+#[poise::command(slash_command, guild_only, rename = "set")]
+pub async fn settings_set(
+    ctx: Context<'_>,
+    #[description = "The setting"]
+    #[autocomplete = "ac_setting"]
+    #[max_length = 100]
+    name: String,
+    #[description = "The new value (see /st settings show)"]
+    #[max_length = 1000]
+    value: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = config::set(&ctx.data().app, &caller, &name, &value).await;
+    respond(ctx, r).await
+}

@@ -1,0 +1,132 @@
+//! What every Storyteller action loads first: the guild's settings, whether
+//! the caller is the FC, and the character acted on (with the rights check:
+//! players act on their own characters, the FC on any in the guild).
+
+use crate::app::characters::{self, Loaded};
+use crate::app::settings::{self as app_settings, GuildSettings};
+use crate::app::{rights, AppError, Caller};
+use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitCatalog};
+use crate::storage::Tx;
+
+use super::{HINT, SYSTEM};
+
+/// The guild's settings and the caller's standing, loaded in the action's
+/// transaction.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// The Storyteller settings (§6).
+    pub settings: StorytellerSettings,
+    /// The shared settings (dice cap, session timeout, FC role).
+    pub guild: GuildSettings,
+    /// The caller is the FC (the storyteller).
+    pub fc: bool,
+}
+
+impl Ctx {
+    /// Loads the settings and the caller's FC status.
+    pub async fn load(tx: &mut Tx, caller: &Caller) -> Result<Self, AppError> {
+        let guild = app_settings::guild(tx, caller.guild_id).await?;
+        let settings: StorytellerSettings =
+            app_settings::scoped(tx, caller.guild_id, SYSTEM).await?;
+        Ok(Self {
+            fc: rights::is_fc_with(&guild, caller),
+            settings,
+            guild,
+        })
+    }
+
+    /// The guild's trait catalog (canonical, built-in aliases, custom).
+    pub fn catalog(&self) -> TraitCatalog {
+        self.settings.catalog()
+    }
+
+    /// The most dice a roll may request here.
+    pub fn max_dice(&self) -> u32 {
+        self.guild.max_dice_per_roll
+    }
+
+    /// The interactive-session timeout.
+    pub fn timeout(&self) -> Option<u32> {
+        Some(self.guild.session_timeout_minutes.max(1))
+    }
+}
+
+/// Which character an action is about: a name, a member's active one, or
+/// (neither) the caller's active one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Target<'a> {
+    /// A character name (the caller's own; any in the guild for the FC).
+    pub character: Option<&'a str>,
+    /// A member whose active character is meant (the FC only, for others).
+    pub player: Option<i64>,
+}
+
+/// Loads the character an action is about, refusing anything that is not
+/// the caller's own unless the caller is the FC.
+pub async fn character(
+    tx: &mut Tx,
+    caller: &Caller,
+    ctx: &Ctx,
+    target: Target<'_>,
+) -> Result<Loaded<StorytellerSheet>, AppError> {
+    let name = target.character.map(str::trim).filter(|n| !n.is_empty());
+    let loaded: Loaded<StorytellerSheet> = match (name, target.player) {
+        (Some(_), Some(_)) => {
+            return Err(AppError::user("Name a character or a player, not both."))
+        }
+        (None, Some(p)) if p != caller.user_id => {
+            if !ctx.fc {
+                return Err(AppError::user(
+                    "Only the FC can act for another player's character.",
+                ));
+            }
+            characters::of_member(tx, caller.guild_id, SYSTEM, p, HINT).await?
+        }
+        (name, _) => characters::named_or_active(tx, caller, SYSTEM, name, ctx.fc, HINT).await?,
+    };
+    if loaded.row.owner_id != caller.user_id && !ctx.fc {
+        return Err(AppError::user(format!(
+            "{} is not your character; only its player or the FC can do that.",
+            loaded.name()
+        )));
+    }
+    checked(loaded)
+}
+
+/// Checks a loaded sheet's invariants (stored JSON is trusted no further).
+pub fn checked(loaded: Loaded<StorytellerSheet>) -> Result<Loaded<StorytellerSheet>, AppError> {
+    loaded.sheet.validate().map_err(|e| {
+        AppError::Internal(format!(
+            "stored Storyteller sheet {} is invalid: {}",
+            loaded.row.id, e.message
+        ))
+    })?;
+    Ok(loaded)
+}
+
+/// Refuses text longer than `max` characters, naming the option.
+pub fn check_len(text: &str, max: usize, what: &str) -> Result<(), AppError> {
+    if text.chars().count() > max {
+        return Err(AppError::user(format!(
+            "The {what} is too long: at most {max} characters."
+        )));
+    }
+    Ok(())
+}
+
+/// Splits a list typed as `a, b` (or `a + b` when `plus`) into trimmed,
+/// non-empty items, refusing more than `max`.
+pub fn split_list(text: &str, plus: bool, max: usize, what: &str) -> Result<Vec<String>, AppError> {
+    let items: Vec<String> = text
+        .split(|c| c == ',' || (plus && c == '+'))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if items.len() > max {
+        return Err(AppError::user(format!(
+            "At most {max} {what} can be named here."
+        )));
+    }
+    Ok(items)
+}

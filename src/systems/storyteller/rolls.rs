@@ -1,0 +1,500 @@
+//! Storyteller rolls: `/st roll` (traits from a sheet), `/st pool` (a bare
+//! number of dice), `/st willpower` (with the Spend willpower choice, ST-11)
+//! and `/st rest` (a day of active rest, ST-14), and the clicks on a
+//! willpower roll's buttons.
+//!
+//! Every roll is stored as a session (closed at once unless a willpower
+//! choice is pending), so its message can be re-rendered and its log entry
+//! points at it. One transaction per action: load, roll, save, log, commit.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::app::characters::Loaded;
+use crate::app::component::Click;
+use crate::app::log::{self, What};
+use crate::app::App;
+use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
+use crate::rules::storyteller::willpower::{recover_daily, spend_to_ignore_wounds};
+use crate::rules::storyteller::{
+    spec_odds, Action, ActionKind, AdHocRequest, Event, Outcome3, Phase, RollRequest, RollSession,
+    StorytellerSheet, WillpowerRequest,
+};
+use crate::rules::Actor;
+use crate::storage::{self, sessions::Session, Tx};
+
+use super::context::{self, check_len, split_list, Ctx, Target};
+use super::roll_view::{event_text, roll_view};
+use super::{KIND, SYSTEM};
+
+/// What a roll's session keeps: who rolled what, the rules core's session
+/// (dice, outcome, willpower choice) and the odds computed before rolling.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RollState {
+    /// The caller's display name.
+    pub roller: String,
+    /// The character rolled for, if any.
+    pub character_id: Option<i64>,
+    /// Its name.
+    pub character: Option<String>,
+    /// What was rolled, e.g. `Wits + Alertness` or `7 dice`.
+    pub label: String,
+    /// The rules core's session.
+    pub session: RollSession,
+    /// Chances computed from the fixed parameters, before the dice.
+    pub odds: Outcome3,
+    /// What happened before the dice (willpower spent on wounds, a day's
+    /// recovery), one line each.
+    #[serde(default)]
+    pub before: Vec<String>,
+}
+
+impl RollState {
+    /// The character's name, else the roller's.
+    pub fn who(&self) -> &str {
+        self.character.as_deref().unwrap_or(&self.roller)
+    }
+}
+
+/// The options of `/st roll`.
+#[derive(Debug, Clone, Default)]
+pub struct RollArgs<'a> {
+    /// One or two traits, `Wits + Alertness`.
+    pub traits: &'a str,
+    /// 2..=10; the guild default when `None`.
+    pub difficulty: Option<u32>,
+    /// 0..=30.
+    pub threshold: Option<u32>,
+    /// Specialties in use, comma-separated.
+    pub specialties: Option<&'a str>,
+    /// Advanced specialties the action requires (ST-8), comma-separated.
+    pub advanced: Option<&'a str>,
+    /// The storyteller allows figuring out a 0-dot knowledge (A-S4).
+    pub figure_it_out: bool,
+    /// Extra dice (−10..=10).
+    pub dice_modifier: Option<i32>,
+    /// Extra difficulty (−10..=10).
+    pub difficulty_modifier: Option<i32>,
+    /// Spend 1 willpower first so this action ignores wounds (ST-12).
+    pub ignore_wounds: bool,
+    /// Whose character.
+    pub target: Target<'a>,
+}
+
+/// The options of `/st pool`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PoolArgs {
+    /// Dice to roll.
+    pub dice: u32,
+    /// 2..=10; the guild default when `None`.
+    pub difficulty: Option<u32>,
+    /// 0..=30.
+    pub threshold: Option<u32>,
+    /// Specialties in use, 0..=5.
+    pub specialties: Option<u32>,
+}
+
+/// The options of `/st willpower`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WillpowerArgs<'a> {
+    /// 2..=10; the guild default when `None`.
+    pub difficulty: Option<u32>,
+    /// 0..=30.
+    pub threshold: Option<u32>,
+    /// Whose character.
+    pub target: Target<'a>,
+}
+
+fn status_of(phase: Phase) -> &'static str {
+    match phase {
+        Phase::WillpowerChoice => "open",
+        Phase::Closed => "closed",
+        Phase::Voided => "voided",
+    }
+}
+
+/// The automatic success on offer (current − 1) when buying one is allowed now.
+pub fn spend_offer(state: &RollState, sheet: Option<&StorytellerSheet>) -> Option<u8> {
+    let sheet = sheet?;
+    let owner = Actor {
+        id: state.session.owner,
+        gm: false,
+    };
+    state
+        .session
+        .available_actions(owner, sheet)
+        .contains(&ActionKind::SpendWillpower)
+        .then(|| sheet.willpower().current.saturating_sub(1))
+}
+
+fn dice_json(s: &RollSession) -> serde_json::Value {
+    json!({
+        "base": s.result.base,
+        "bonus": s.result.bonus,
+        "cap_hit": s.result.cap_hit,
+        "chance_die": s.result.chance_die,
+    })
+}
+
+fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
+    json!({
+        "outcome": s.outcome,
+        "automatic": s.automatic,
+        "phase": s.phase,
+        "willpower_before": s.willpower_before,
+        "willpower_after": s.willpower_after,
+        "events": events,
+    })
+}
+
+/// Stores a fresh roll as a session (open while a choice is pending), logs
+/// it, commits and answers with its message.
+#[allow(clippy::too_many_arguments)]
+async fn finish(
+    mut tx: Tx,
+    caller: &Caller,
+    ctx: &Ctx,
+    action: &str,
+    inputs: serde_json::Value,
+    state: RollState,
+    events: &[Event],
+    sheet: Option<&mut Loaded<StorytellerSheet>>,
+) -> AppResult {
+    let status = status_of(state.session.phase);
+    let timeout = (status == "open").then(|| ctx.timeout()).flatten();
+    let id = sessions::create(&mut tx, caller, KIND, &state, timeout).await?;
+    let mut version = 0;
+    if status != "open" {
+        let json = serde_json::to_string(&state)?;
+        version = storage::sessions::update(&mut tx, id, 0, &json, status, None, storage::now_ms())
+            .await?
+            .ok_or_else(|| AppError::Internal("new session changed under a write lock".into()))?;
+    }
+    let character = sheet.as_ref().map(|c| c.row.id);
+    let offer = match sheet {
+        Some(c) => {
+            crate::app::characters::save(&mut tx, c).await?;
+            spend_offer(&state, Some(&c.sheet))
+        }
+        None => None,
+    };
+    log::record(
+        &mut tx,
+        caller,
+        What {
+            system: SYSTEM,
+            action,
+            session: Some(id),
+            character,
+        },
+        &inputs,
+        &dice_json(&state.session),
+        &outcome_json(&state.session, events),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::message(roll_view(
+        id, version, status, &state, offer,
+    )))
+}
+
+/// `/st roll`: an action from the traits on a sheet (ST-1 to ST-9).
+pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
+    let max = app.config.limits.max_text_len;
+    check_len(args.traits, max, "list of traits")?;
+    let traits = split_list(args.traits, true, 5, "traits")?;
+    let specialties = match args.specialties {
+        Some(s) => {
+            check_len(s, max, "list of specialties")?;
+            split_list(s, false, 5, "specialties")?
+        }
+        None => Vec::new(),
+    };
+    let advanced = match args.advanced {
+        Some(s) => {
+            check_len(s, max, "list of advanced specialties")?;
+            split_list(s, false, 5, "advanced specialties")?
+        }
+        None => Vec::new(),
+    };
+    let req = RollRequest {
+        traits,
+        difficulty: args.difficulty,
+        threshold: args.threshold.unwrap_or(0),
+        specialties,
+        advanced_required: advanced,
+        figure_it_out: args.figure_it_out,
+        dice_modifier: args.dice_modifier.unwrap_or(0),
+        difficulty_modifier: args.difficulty_modifier.unwrap_or(0),
+    };
+    let mut tx = app.db.write().await?;
+    let ctx = Ctx::load(&mut tx, caller).await?;
+    let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
+    let mut before = Vec::new();
+    let mut events = Vec::new();
+    if args.ignore_wounds {
+        let spent = spend_to_ignore_wounds(&mut ch.sheet)?;
+        before.extend(spent.iter().filter_map(|e| event_text(e, ch.name())));
+        events.extend(spent);
+    }
+    let catalog = ctx.catalog();
+    let (session, rolled) = RollSession::action(
+        ch.row.owner_id,
+        &mut ch.sheet,
+        &catalog,
+        &req,
+        &ctx.settings,
+        ctx.max_dice(),
+        &mut app.rng.fork(),
+    )?;
+    events.extend(rolled);
+    let label = session
+        .result
+        .spec
+        .traits
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let state = RollState {
+        roller: caller.name.clone(),
+        character_id: Some(ch.row.id),
+        character: Some(ch.name().to_string()),
+        label,
+        odds: spec_odds(&session.result.spec),
+        session,
+        before,
+    };
+    let inputs =
+        json!({ "request": req, "ignore_wounds": args.ignore_wounds, "character": ch.name() });
+    finish(
+        tx,
+        caller,
+        &ctx,
+        "roll",
+        inputs,
+        state,
+        &events,
+        Some(&mut ch),
+    )
+    .await
+}
+
+/// `/st pool`: a bare number of dice, no sheet (an NPC on the fly).
+pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
+    let req = AdHocRequest {
+        dice: args.dice,
+        difficulty: args.difficulty,
+        threshold: args.threshold.unwrap_or(0),
+        specialties: args.specialties.unwrap_or(0),
+    };
+    let mut tx = app.db.write().await?;
+    let ctx = Ctx::load(&mut tx, caller).await?;
+    let (session, events) = RollSession::ad_hoc(
+        caller.user_id,
+        &req,
+        &ctx.settings,
+        ctx.max_dice(),
+        &mut app.rng.fork(),
+    )?;
+    let state = RollState {
+        roller: caller.name.clone(),
+        character_id: None,
+        character: None,
+        label: format!(
+            "{} {}",
+            req.dice,
+            super::sheet_view::plural(req.dice, "die", "dice")
+        ),
+        odds: spec_odds(&session.result.spec),
+        session,
+        before: Vec::new(),
+    };
+    finish(
+        tx,
+        caller,
+        &ctx,
+        "pool",
+        json!({ "request": req }),
+        state,
+        &events,
+        None,
+    )
+    .await
+}
+
+/// `/st willpower`: a willpower roll (ST-10); if it did not botch and
+/// current willpower is at least 2, it waits for Spend willpower or Keep.
+pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> AppResult {
+    let req = WillpowerRequest {
+        difficulty: args.difficulty,
+        threshold: args.threshold.unwrap_or(0),
+        ..WillpowerRequest::default()
+    };
+    let mut tx = app.db.write().await?;
+    let ctx = Ctx::load(&mut tx, caller).await?;
+    let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
+    let (session, events) = RollSession::willpower(
+        ch.row.owner_id,
+        &mut ch.sheet,
+        &req,
+        &ctx.settings,
+        ctx.max_dice(),
+        &mut app.rng.fork(),
+    )?;
+    let state = RollState {
+        roller: caller.name.clone(),
+        character_id: Some(ch.row.id),
+        character: Some(ch.name().to_string()),
+        label: "willpower".into(),
+        odds: spec_odds(&session.result.spec),
+        session,
+        before: Vec::new(),
+    };
+    let inputs = json!({ "request": req, "character": ch.name() });
+    finish(
+        tx,
+        caller,
+        &ctx,
+        "willpower",
+        inputs,
+        state,
+        &events,
+        Some(&mut ch),
+    )
+    .await
+}
+
+/// `/st rest`: a day of active rest (ST-14): the day's +1 willpower, then a
+/// difficulty-8 willpower roll adding 1 per success (a botch costs
+/// willpower as usual); never above permanent.
+pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let ctx = Ctx::load(&mut tx, caller).await?;
+    let mut ch = context::character(&mut tx, caller, &ctx, target).await?;
+    let start = ch.sheet.willpower().current;
+    let mut events = recover_daily(&mut ch.sheet);
+    let mut before: Vec<String> = events
+        .iter()
+        .filter_map(|e| event_text(e, ch.name()))
+        .collect();
+    if before.is_empty() || ch.sheet.willpower().current == start {
+        before = vec![format!(
+            "A day of rest: willpower is already at its permanent {}.",
+            ch.sheet.willpower().permanent
+        )];
+    }
+    let (session, rolled) = RollSession::rest(
+        ch.row.owner_id,
+        &mut ch.sheet,
+        &ctx.settings,
+        ctx.max_dice(),
+        &mut app.rng.fork(),
+    )?;
+    events.extend(rolled);
+    let state = RollState {
+        roller: caller.name.clone(),
+        character_id: Some(ch.row.id),
+        character: Some(ch.name().to_string()),
+        label: "active rest".into(),
+        odds: spec_odds(&session.result.spec),
+        session,
+        before,
+    };
+    let inputs = json!({ "character": ch.name(), "willpower_at_start": start });
+    finish(
+        tx,
+        caller,
+        &ctx,
+        "rest",
+        inputs,
+        state,
+        &events,
+        Some(&mut ch),
+    )
+    .await
+}
+
+async fn load_character(
+    tx: &mut Tx,
+    guild_id: i64,
+    id: Option<i64>,
+) -> Result<Option<Loaded<StorytellerSheet>>, AppError> {
+    let Some(id) = id else { return Ok(None) };
+    let Some(row) = storage::characters::get(tx, guild_id, id).await? else {
+        return Ok(None);
+    };
+    let sheet: StorytellerSheet = serde_json::from_str(&row.sheet)?;
+    context::checked(Loaded { row, sheet }).map(Some)
+}
+
+/// A click on a willpower roll: `spend`, `keep` or `void`.
+pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+    let caller = click.caller;
+    let mut state: RollState = sessions::load(&session)?;
+    let ctx = Ctx::load(&mut tx, caller).await?;
+    let actor = Actor {
+        id: caller.user_id,
+        gm: ctx.fc,
+    };
+    if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !ctx.fc {
+        return Err(AppError::user(format!(
+            "Only {}'s player or the FC can decide this roll.",
+            state.who()
+        )));
+    }
+    let action = match click.id.action.as_str() {
+        "spend" => Action::SpendWillpower { actor },
+        "keep" => Action::Keep { actor },
+        "void" => Action::Void { actor },
+        other => {
+            return Err(AppError::user(format!(
+                "Unknown action `{other}` for a Storyteller roll."
+            )))
+        }
+    };
+    let mut ch = load_character(&mut tx, caller.guild_id, state.character_id)
+        .await?
+        .ok_or_else(|| AppError::user("The character of this roll no longer exists."))?;
+    let (next, events) = state
+        .session
+        .clone()
+        .apply(&mut ch.sheet, action, &mut app.rng.fork())?;
+    state.session = next;
+    let status = status_of(state.session.phase);
+    let version = sessions::save(&mut tx, &session, &state, status, ctx.timeout()).await?;
+    crate::app::characters::save(&mut tx, &mut ch).await?;
+    log::record(
+        &mut tx,
+        caller,
+        What {
+            system: SYSTEM,
+            action: &click.id.action,
+            session: Some(session.id),
+            character: Some(ch.row.id),
+        },
+        &json!({ "button": click.id.action, "fc": ctx.fc }),
+        &json!(null),
+        &outcome_json(&state.session, &events),
+    )
+    .await?;
+    tx.commit().await?;
+    let offer = spend_offer(&state, Some(&ch.sheet));
+    Ok(Response::update(roll_view(
+        session.id, version, status, &state, offer,
+    )))
+}
+
+/// A roll's message as it stands.
+pub async fn render(tx: &mut Tx, session: &Session) -> Result<View, AppError> {
+    let state: RollState = sessions::load(session)?;
+    let ch = load_character(tx, session.guild_id, state.character_id).await?;
+    let offer = spend_offer(&state, ch.as_ref().map(|c| &c.sheet));
+    Ok(roll_view(
+        session.id,
+        session.version,
+        &session.status,
+        &state,
+        offer,
+    ))
+}

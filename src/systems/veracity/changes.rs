@@ -1,0 +1,159 @@
+//! Changes the rules decide: Stress (and Breaks, heart attacks), Wounds (and
+//! displacement, death), damage, rest, revelations that level a character
+//! up, and acting against a Facet. Each is one rules [`Action`] applied in
+//! one transaction by [`target::apply_with`].
+
+use super::target::{self, apply, apply_with, facet_index};
+use crate::app::{App, AppResult, Caller};
+use crate::rules::veracity::level::RevelationInput;
+use crate::rules::veracity::stress::{DamageConditions, DamageMode};
+use crate::rules::veracity::{Action, Amount, InventoryKind};
+
+/// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
+pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Option<i64>) -> AppResult {
+    let amount = target::amount(amount)?;
+    apply(
+        app,
+        caller,
+        player,
+        Action::GainStress { amount },
+        "stress",
+        &format!("gains {amount} Stress"),
+    )
+    .await
+}
+
+/// `/vr wound`: take Wounds directly; `displace` lists the Flesh slots the
+/// owner gives up first when there is no room.
+pub async fn wound(
+    app: &App,
+    caller: &Caller,
+    amount: &str,
+    displace: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let amount = target::amount(amount)?;
+    let displace = target::slots(displace)?;
+    apply(
+        app,
+        caller,
+        player,
+        Action::AddWounds { amount, displace },
+        "wound",
+        &if amount == Amount::Flat(1) {
+            "takes 1 Wound".to_string()
+        } else {
+            format!("takes {amount} Wounds")
+        },
+    )
+    .await
+}
+
+/// `/vr damage`: to HP, or as Wounds (automatically at 0 HP).
+pub async fn damage(
+    app: &App,
+    caller: &Caller,
+    amount: &str,
+    mode: DamageMode,
+    displace: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let amount = target::amount(amount)?;
+    let displace = target::slots(displace)?;
+    apply(
+        app,
+        caller,
+        player,
+        Action::Damage {
+            amount,
+            mode,
+            conditions: DamageConditions::default(),
+            displace,
+        },
+        "damage",
+        &format!("takes {amount} damage"),
+    )
+    .await
+}
+
+/// What a day of rest removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rest {
+    /// A day relaxing in daylight: one Stress.
+    Stress,
+    /// A day of rest with medical care: one Wound.
+    Wound,
+}
+
+/// `/vr rest`: removes one Stress or Wound (the chosen slot, else the highest).
+pub async fn rest(
+    app: &App,
+    caller: &Caller,
+    what: Rest,
+    slot: Option<u32>,
+    player: Option<i64>,
+) -> AppResult {
+    let (action, headline) = match what {
+        Rest::Stress => (Action::RelaxStress { slot }, "relaxes in daylight"),
+        Rest::Wound => (Action::HealWound { slot }, "rests under medical care"),
+    };
+    apply(app, caller, player, action, "rest", headline).await
+}
+
+/// What `/vr reveal` asks for.
+pub struct Reveal<'a> {
+    /// The shocked NPC.
+    pub target: &'a str,
+    /// Light slots holding the Secrets revealed, e.g. `1, 2`.
+    pub secrets: &'a str,
+    /// Flesh slots holding the Evidence shown.
+    pub evidence: Option<&'a str>,
+    /// The inventory that gains a slot.
+    pub gain: InventoryKind,
+    /// The FC's note.
+    pub note: Option<&'a str>,
+    /// Whose sheet (FC only when not the caller).
+    pub player: Option<i64>,
+}
+
+/// `/vr reveal`: Secrets (and Evidence) shock an NPC; one new slot.
+pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
+    let input = RevelationInput {
+        target: target::text(app, "The NPC's name", r.target)?,
+        secret_slots: target::slots(Some(r.secrets))?,
+        evidence_slots: target::slots(r.evidence)?,
+        note: target::text(app, "The note", r.note.unwrap_or(""))?,
+        gain: r.gain,
+    };
+    apply(
+        app,
+        caller,
+        r.player,
+        Action::RevealToShock(input),
+        "reveal",
+        "shocks an NPC with a revelation",
+    )
+    .await
+}
+
+/// `/vr facet against`: acting against a Facet costs Stress equal to its die.
+pub async fn against_facet(
+    app: &App,
+    caller: &Caller,
+    facet: &str,
+    player: Option<i64>,
+) -> AppResult {
+    apply_with(
+        app,
+        caller,
+        player,
+        "facet_against",
+        "acts against a Facet",
+        |s| {
+            Ok(Action::ActAgainstFacet {
+                index: facet_index(s, facet)?,
+            })
+        },
+    )
+    .await
+}

@@ -1,0 +1,724 @@
+//! The `/vr` slash commands (thin: options in, application call, view out).
+//! Descriptions are terse: Discord caps a command's total text.
+
+use poise::serenity_prelude as serenity;
+
+use super::changes::{self, Rest, Reveal};
+use super::{conventions, saves, settings, sheets, SYSTEM};
+use crate::app::{characters, rights};
+use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::rules::veracity::stress::DamageMode;
+use crate::rules::veracity::InventoryKind;
+
+/// Every command of this system.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![vr()]
+}
+
+/// Light (mental) or Flesh (physical).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Inv {
+    /// Light.
+    #[name = "light"]
+    Light,
+    /// Flesh.
+    #[name = "flesh"]
+    Flesh,
+}
+
+impl From<Inv> for InventoryKind {
+    fn from(i: Inv) -> Self {
+        match i {
+            Inv::Light => InventoryKind::Light,
+            Inv::Flesh => InventoryKind::Flesh,
+        }
+    }
+}
+
+/// Where damage goes.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum DamageTo {
+    /// HP, or Wounds at 0 HP.
+    #[name = "auto"]
+    Auto,
+    /// HP only.
+    #[name = "hp"]
+    Hp,
+    /// Wounds directly.
+    #[name = "wounds"]
+    Wounds,
+}
+
+/// What a rest removes.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum RestWhat {
+    /// A Stress.
+    #[name = "stress"]
+    Stress,
+    /// A Wound.
+    #[name = "wound"]
+    Wound,
+}
+
+/// A Facet die step.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Step {
+    /// Larger.
+    #[name = "up"]
+    Up,
+    /// Smaller.
+    #[name = "down"]
+    Down,
+}
+
+fn uid(u: &Option<serenity::User>) -> Option<i64> {
+    u.as_ref().map(|u| u.id.get() as i64)
+}
+
+async fn sheet_names(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let mut choices = Vec::new();
+    if let Ok(caller) = caller_of(ctx) {
+        let app = &ctx.data().app;
+        let fc = match app.db.read().await {
+            Ok(mut tx) => rights::is_fc(&mut tx, &caller).await.unwrap_or(false),
+            Err(_) => false,
+        };
+        choices = characters::autocomplete(&app.db, &caller, SYSTEM, partial, fc)
+            .await
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect();
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn kinds(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let p = partial.trim().to_lowercase();
+    let choices = ["secret", "ruse", "evidence", "means"]
+        .into_iter()
+        .filter(|k| k.starts_with(&p))
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn dice(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let p = partial.trim().to_lowercase();
+    let choices = ["d4", "d6", "d8", "d10", "d12"]
+        .into_iter()
+        .filter(|k| k.contains(&p))
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn facets(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let mut choices = Vec::new();
+    if let Ok(caller) = caller_of(ctx) {
+        choices = sheets::facet_choices(&ctx.data().app, &caller, partial)
+            .await
+            .into_iter()
+            .map(|(name, value)| serenity::AutocompleteChoice::new(name, value))
+            .collect();
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn setting_names(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = settings::names(partial)
+        .into_iter()
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Veracity: slot sheets, saves, Stress, Wounds, Conventions
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "sheet",
+        "item",
+        "facet",
+        "save",
+        "stress",
+        "wound",
+        "damage",
+        "rest",
+        "reveal",
+        "convention",
+        "scene",
+        "settings_group"
+    ),
+    subcommand_required
+)]
+pub async fn vr(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Sheets
+#[poise::command(
+    slash_command,
+    subcommands("sheet_create", "sheet_show", "sheet_use", "sheet_hp"),
+    subcommand_required
+)]
+pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// New sheet: 4 Light + 4 Flesh + 4 free slots, one d6 Facet
+#[poise::command(slash_command, rename = "create")]
+pub async fn sheet_create(
+    ctx: Context<'_>,
+    #[description = "Name"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Light slots (light+flesh=12)"]
+    #[min = 0]
+    #[max = 18]
+    light: u32,
+    #[description = "Flesh slots"]
+    #[min = 0]
+    #[max = 18]
+    flesh: u32,
+    #[description = "First Facet (d6)"]
+    #[max_length = 100]
+    facet: Option<String>,
+    #[description = "FC: for this member"] player: Option<serenity::User>,
+    #[description = "FC: an NPC, any slots"] npc: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::create(
+        &ctx.data().app,
+        &caller,
+        sheets::NewSheet {
+            name: &name,
+            light,
+            flesh,
+            facet: facet.as_deref(),
+            player: uid(&player),
+            npc: npc.unwrap_or(false),
+        },
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Show a sheet
+#[poise::command(slash_command, rename = "show")]
+pub async fn sheet_show(
+    ctx: Context<'_>,
+    #[description = "Sheet name"]
+    #[autocomplete = "sheet_names"]
+    #[max_length = 64]
+    name: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Only you see it"] private: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::show(
+        &ctx.data().app,
+        &caller,
+        name.as_deref(),
+        uid(&player),
+        private.unwrap_or(false),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Make one of your sheets active
+#[poise::command(slash_command, rename = "use")]
+pub async fn sheet_use(
+    ctx: Context<'_>,
+    #[description = "Sheet name"]
+    #[autocomplete = "sheet_names"]
+    #[max_length = 64]
+    name: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::use_sheet(&ctx.data().app, &caller, &name).await;
+    respond(ctx, r).await
+}
+
+/// FC: set HP (gear and magic)
+#[poise::command(slash_command, rename = "hp")]
+pub async fn sheet_hp(
+    ctx: Context<'_>,
+    #[description = "Current HP"]
+    #[min = 0]
+    #[max = 1000]
+    current: u32,
+    #[description = "Maximum HP"]
+    #[min = 0]
+    #[max = 1000]
+    max: u32,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::set_hp(&ctx.data().app, &caller, current, max, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Items in slots
+#[poise::command(
+    slash_command,
+    subcommands("item_add", "item_remove", "item_edit"),
+    subcommand_required
+)]
+pub async fn item(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Add to the lowest empty slot
+#[poise::command(slash_command, rename = "add")]
+pub async fn item_add(
+    ctx: Context<'_>,
+    #[description = "secret, ruse, evidence, means"]
+    #[autocomplete = "kinds"]
+    #[max_length = 20]
+    kind: String,
+    #[description = "What it is"]
+    #[max_length = 200]
+    text: String,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Empty a slot
+#[poise::command(slash_command, rename = "remove")]
+pub async fn item_remove(
+    ctx: Context<'_>,
+    #[description = "Inventory"] inventory: Inv,
+    #[description = "Slot"]
+    #[min = 1]
+    #[max = 18]
+    slot: u32,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::remove_item(
+        &ctx.data().app,
+        &caller,
+        inventory.into(),
+        slot,
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Rewrite an item
+#[poise::command(slash_command, rename = "edit")]
+pub async fn item_edit(
+    ctx: Context<'_>,
+    #[description = "Inventory"] inventory: Inv,
+    #[description = "Slot"]
+    #[min = 1]
+    #[max = 18]
+    slot: u32,
+    #[description = "New text"]
+    #[max_length = 200]
+    text: String,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::edit_item(
+        &ctx.data().app,
+        &caller,
+        inventory.into(),
+        slot,
+        &text,
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Facets (at most 4, d4..d12)
+#[poise::command(
+    slash_command,
+    subcommands("facet_add", "facet_step", "facet_remove", "facet_against"),
+    subcommand_required
+)]
+pub async fn facet(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Add a Facet
+#[poise::command(slash_command, rename = "add")]
+pub async fn facet_add(
+    ctx: Context<'_>,
+    #[description = "Phrase"]
+    #[max_length = 100]
+    phrase: String,
+    #[description = "Die (d6)"]
+    #[autocomplete = "dice"]
+    #[max_length = 10]
+    die: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::add_facet(
+        &ctx.data().app,
+        &caller,
+        &phrase,
+        die.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Step a Facet die after an extreme action
+#[poise::command(slash_command, rename = "step")]
+pub async fn facet_step(
+    ctx: Context<'_>,
+    #[description = "Facet"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: String,
+    #[description = "Direction"] direction: Step,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let up = matches!(direction, Step::Up);
+    let r = sheets::step_facet(&ctx.data().app, &caller, &facet, up, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Remove a Facet
+#[poise::command(slash_command, rename = "remove")]
+pub async fn facet_remove(
+    ctx: Context<'_>,
+    #[description = "Facet"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: String,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Act against a Facet: Stress = its die
+#[poise::command(slash_command, rename = "against")]
+pub async fn facet_against(
+    ctx: Context<'_>,
+    #[description = "Facet"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: String,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = changes::against_facet(&ctx.data().app, &caller, &facet, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Save: d20 + modifier read against a slot
+#[poise::command(slash_command)]
+pub async fn save(
+    ctx: Context<'_>,
+    #[description = "Light (mental) or Flesh (physical)"] inventory: Inv,
+    #[description = "+ is harder, tools -5"]
+    #[min = -100]
+    #[max = 100]
+    modifier: Option<i32>,
+    #[description = "Your Facet, in your favour"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = saves::save(
+        &ctx.data().app,
+        &caller,
+        inventory.into(),
+        modifier.unwrap_or(0),
+        facet.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Gain Stress (Break if no Light slot is free)
+#[poise::command(slash_command)]
+pub async fn stress(
+    ctx: Context<'_>,
+    #[description = "3, d4, 2d6"]
+    #[max_length = 20]
+    amount: String,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = changes::stress(&ctx.data().app, &caller, &amount, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Take Wounds (death when every Flesh slot holds one)
+#[poise::command(slash_command)]
+pub async fn wound(
+    ctx: Context<'_>,
+    #[description = "1, d4, 2d6"]
+    #[max_length = 20]
+    amount: String,
+    #[description = "Flesh slots to lose first: 3,5"]
+    #[max_length = 60]
+    displace: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = changes::wound(
+        &ctx.data().app,
+        &caller,
+        &amount,
+        displace.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Take damage: HP, or Wounds at 0 HP
+#[poise::command(slash_command)]
+pub async fn damage(
+    ctx: Context<'_>,
+    #[description = "3, d6, 2d6"]
+    #[max_length = 20]
+    amount: String,
+    #[description = "auto, hp or wounds"] to: Option<DamageTo>,
+    #[description = "Flesh slots to lose first: 3,5"]
+    #[max_length = 60]
+    displace: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let mode = match to.unwrap_or(DamageTo::Auto) {
+        DamageTo::Auto => DamageMode::Auto,
+        DamageTo::Hp => DamageMode::Hp,
+        DamageTo::Wounds => DamageMode::Wounds,
+    };
+    let r = changes::damage(
+        &ctx.data().app,
+        &caller,
+        &amount,
+        mode,
+        displace.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// A day of rest removes a Stress or a Wound
+#[poise::command(slash_command)]
+pub async fn rest(
+    ctx: Context<'_>,
+    #[description = "stress or wound"] what: RestWhat,
+    #[description = "Slot (else the highest)"]
+    #[min = 1]
+    #[max = 18]
+    slot: Option<u32>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let what = match what {
+        RestWhat::Stress => Rest::Stress,
+        RestWhat::Wound => Rest::Wound,
+    };
+    let r = changes::rest(&ctx.data().app, &caller, what, slot, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Shock an NPC with Secrets: gain a slot
+#[poise::command(slash_command)]
+pub async fn reveal(
+    ctx: Context<'_>,
+    #[description = "The NPC"]
+    #[max_length = 200]
+    target: String,
+    #[description = "Light slots of the Secrets: 1,2"]
+    #[max_length = 60]
+    secrets: String,
+    #[description = "Slot gained"] gain: Inv,
+    #[description = "Flesh slots of Evidence: 3"]
+    #[max_length = 60]
+    evidence: Option<String>,
+    #[description = "Note"]
+    #[max_length = 200]
+    note: Option<String>,
+    #[description = "FC: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = changes::reveal(
+        &ctx.data().app,
+        &caller,
+        Reveal {
+            target: &target,
+            secrets: &secrets,
+            evidence: evidence.as_deref(),
+            gain: gain.into(),
+            note: note.as_deref(),
+            player: uid(&player),
+        },
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// The scene's Conventions
+#[poise::command(
+    slash_command,
+    subcommands("conv_add", "conv_edit", "conv_remove", "conv_list", "conv_violate"),
+    subcommand_required
+)]
+pub async fn convention(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// FC: declare a Convention
+#[poise::command(slash_command, rename = "add")]
+pub async fn conv_add(
+    ctx: Context<'_>,
+    #[description = "The Convention"]
+    #[max_length = 200]
+    text: String,
+    #[description = "+1 or +d4"]
+    #[max_length = 10]
+    cost: String,
+    #[description = "Once per scene"] once: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::add(
+        &ctx.data().app,
+        &caller,
+        &text,
+        &cost,
+        once.unwrap_or(false),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// FC: change a Convention
+#[poise::command(slash_command, rename = "edit")]
+pub async fn conv_edit(
+    ctx: Context<'_>,
+    #[description = "Number"]
+    #[min = 1]
+    #[max = 25]
+    number: u32,
+    #[description = "New text"]
+    #[max_length = 200]
+    text: Option<String>,
+    #[description = "+1 or +d4"]
+    #[max_length = 10]
+    cost: Option<String>,
+    #[description = "Once per scene"] once: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::edit(
+        &ctx.data().app,
+        &caller,
+        number as usize,
+        text.as_deref(),
+        cost.as_deref(),
+        once,
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// FC: remove a Convention
+#[poise::command(slash_command, rename = "remove")]
+pub async fn conv_remove(
+    ctx: Context<'_>,
+    #[description = "Number"]
+    #[min = 1]
+    #[max = 25]
+    number: u32,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::remove(&ctx.data().app, &caller, number as usize).await;
+    respond(ctx, r).await
+}
+
+/// Post the Conventions
+#[poise::command(slash_command, rename = "list")]
+pub async fn conv_list(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::list(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Mark a violation: the violator gains the Stress
+#[poise::command(slash_command, rename = "violate")]
+pub async fn conv_violate(
+    ctx: Context<'_>,
+    #[description = "Number"]
+    #[min = 1]
+    #[max = 25]
+    number: u32,
+    #[description = "FC: the violator"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::violate(&ctx.data().app, &caller, number as usize, uid(&player)).await;
+    respond(ctx, r).await
+}
+
+/// Scenes
+#[poise::command(slash_command, subcommands("scene_end"), subcommand_required)]
+pub async fn scene(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// FC: end the scene (reset Conventions, restore HP)
+#[poise::command(slash_command, rename = "end")]
+pub async fn scene_end(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = conventions::end_scene(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Rules settings
+#[poise::command(
+    slash_command,
+    rename = "settings",
+    subcommands("settings_show", "settings_set"),
+    subcommand_required
+)]
+pub async fn settings_group(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Show the settings
+#[poise::command(slash_command, rename = "show")]
+pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = settings::show(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// FC: change a setting
+#[poise::command(slash_command, rename = "set")]
+pub async fn settings_set(
+    ctx: Context<'_>,
+    #[description = "Setting"]
+    #[autocomplete = "setting_names"]
+    #[max_length = 40]
+    name: String,
+    #[description = "Value"]
+    #[max_length = 20]
+    value: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = settings::set(&ctx.data().app, &caller, &name, &value).await;
+    respond(ctx, r).await
+}

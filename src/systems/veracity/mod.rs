@@ -1,0 +1,36 @@
+//! Veracity (002) at the table: Light/Flesh slot sheets, saves, Stress,
+//! Breaks, Wounds, Facets, revelations and the channel's Conventions.
+//!
+//! Every action is one write transaction: load the sheet (or the channel's
+//! Convention list), call the rules core in [`crate::rules::veracity`],
+//! save, log, commit. Refusals return before the commit, so nothing changes.
+//!
+//! Module map:
+//! - [`target`]: whose sheet an action touches, rights, settings, parsing.
+//! - [`render`]: slot grids, sheet, change, save and Convention embeds.
+//! - [`sheets`]: creating, showing and editing sheets (items, Facets, HP).
+//! - [`changes`]: Stress, Wounds, damage, rest, revelations, acting against a Facet.
+//! - [`saves`]: the d20 slot save.
+//! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
+//! - [`settings`]: `/vr settings show|set`.
+//! - [`session`]: the interactive messages (sheet buttons, the Convention board).
+//! - [`commands`]: the thin poise commands.
+
+pub mod changes;
+pub mod commands;
+pub mod conventions;
+pub mod render;
+pub mod saves;
+pub mod session;
+pub mod settings;
+pub mod sheets;
+pub mod target;
+
+pub use session::{click, render_session as render};
+
+/// The session kind (custom_id prefix) of Veracity messages.
+pub const KIND: &str = "vr";
+/// The system name in the `characters` table, settings scope and log.
+pub const SYSTEM: &str = "veracity";
+/// How to get a sheet, for refusals.
+pub const HINT: &str = "create one with `/vr sheet create`.";

@@ -1,0 +1,816 @@
+//! Pure rendering: the slot grid (one symbol per slot), the sheet, what a
+//! change did (every die face shown), a save, and the Convention board.
+//! Long texts are summarised here to stay inside Discord's limits.
+
+use std::collections::HashMap;
+
+use crate::app::component::ButtonId;
+use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::rules::veracity::convention::{ConventionCost, ConventionList};
+use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
+use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
+use crate::rules::veracity::settings::LockedSlot;
+use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
+use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
+
+use super::KIND;
+
+/// What each slot symbol means (shown under every grid).
+pub const LEGEND: &str =
+    "🔒 locked · ⬜ empty · 🤫 Secret · 🎭 Ruse · 💢 Stress · 🔎 Evidence · 💰 Means · 🩸 Wound";
+
+/// Largest field value we build (Discord allows 1024).
+const FIELD_MAX: usize = 1000;
+/// Largest description we build (Discord allows 4096).
+const DESCRIPTION_MAX: usize = 3800;
+
+/// The symbol of an item kind.
+pub fn kind_symbol(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Secret => "🤫",
+        ItemKind::Ruse => "🎭",
+        ItemKind::Stress => "💢",
+        ItemKind::Evidence => "🔎",
+        ItemKind::Means => "💰",
+        ItemKind::Wound => "🩸",
+    }
+}
+
+/// The kind with its article: "a Secret", "Evidence", "Means".
+pub fn a_kind(kind: ItemKind) -> String {
+    match kind {
+        ItemKind::Secret | ItemKind::Ruse | ItemKind::Wound => format!("a {}", kind.name()),
+        ItemKind::Stress | ItemKind::Evidence | ItemKind::Means => kind.name().to_string(),
+    }
+}
+
+/// The symbol of one slot.
+pub fn cell_symbol(cell: GridCell) -> &'static str {
+    match cell {
+        GridCell::Locked => "🔒",
+        GridCell::Empty => "⬜",
+        GridCell::Filled(k) => kind_symbol(k),
+    }
+}
+
+/// One inventory as 18 symbols in groups of six, slot 1 first; `mark`
+/// puts 👉 before the slot a save looked at.
+pub fn grid_symbols(inv: &Inventory, mark: Option<u32>) -> String {
+    let mut s = String::new();
+    for n in 1..=MAX_SLOTS {
+        if n > 1 && (n - 1) % 6 == 0 {
+            s.push(' ');
+        }
+        if mark == Some(n) {
+            s.push('👉');
+        }
+        s.push_str(cell_symbol(inv.cell(n)));
+    }
+    s
+}
+
+/// `**Light** 🤫⬜⬜… (2 free of 6)`.
+pub fn grid_line(inv: &Inventory, mark: Option<u32>) -> String {
+    format!(
+        "**{}** {} ({} free of {})",
+        inv.kind(),
+        grid_symbols(inv, mark),
+        inv.empty_count(),
+        inv.unlocked()
+    )
+}
+
+/// Both inventories, one line each.
+pub fn grid(sheet: &Sheet) -> String {
+    format!(
+        "{}\n{}",
+        grid_line(sheet.light(), None),
+        grid_line(sheet.flesh(), None)
+    )
+}
+
+/// Joins `prefix + text` lines into at most `max` characters, shortening
+/// the texts first and dropping the last lines only as a last resort.
+pub fn fit_lines(lines: &[(String, String)], max: usize) -> String {
+    for limit in [200usize, 120, 80, 50, 30, 16] {
+        let out: Vec<String> = lines
+            .iter()
+            .map(|(p, t)| {
+                let mut t = t.clone();
+                truncate(&mut t, limit);
+                format!("{p}{t}")
+            })
+            .collect();
+        let joined = out.join("\n");
+        if joined.chars().count() <= max {
+            return joined;
+        }
+    }
+    let mut out = String::new();
+    for (i, (p, t)) in lines.iter().enumerate() {
+        let mut t = t.clone();
+        truncate(&mut t, 16);
+        let line = format!("{p}{t}\n");
+        if out.chars().count() + line.chars().count() + 20 > max {
+            out.push_str(&format!("… and {} more", lines.len() - i));
+            return out;
+        }
+        out.push_str(&line);
+    }
+    out.trim_end().to_string()
+}
+
+/// The items of one inventory, one line each: `` `3` 🤫 The mayor is a ghoul ``.
+pub fn items_text(inv: &Inventory) -> String {
+    let lines: Vec<(String, String)> = inv
+        .slots()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            s.item().map(|item| {
+                let text = if item.text.is_empty() {
+                    item.kind.name().to_string()
+                } else {
+                    item.text.clone()
+                };
+                (format!("`{:>2}` {} ", i + 1, kind_symbol(item.kind)), text)
+            })
+        })
+        .collect();
+    if lines.is_empty() {
+        return "*nothing*".into();
+    }
+    fit_lines(&lines, FIELD_MAX)
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// The sheet's status line.
+pub fn status(sheet: &Sheet) -> String {
+    let mut s = format!(
+        "HP **{}/{}** · Breaks **{}** · Can level up: **{}**",
+        sheet.hp_current(),
+        sheet.hp_max(),
+        sheet.break_count(),
+        yes_no(sheet.can_level_up())
+    );
+    if sheet.is_dead() {
+        s.push_str(" · 💀 **Dead**");
+    }
+    s
+}
+
+/// The Facets, one per line.
+pub fn facets_text(sheet: &Sheet) -> String {
+    if sheet.facets().is_empty() {
+        return "*none*".into();
+    }
+    let lines: Vec<(String, String)> = sheet
+        .facets()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (format!("`{}` **{}** ", i + 1, f.die), f.phrase.clone()))
+        .collect();
+    fit_lines(&lines, FIELD_MAX)
+}
+
+/// The revelation log, newest last (the last five).
+pub fn revelations_text(sheet: &Sheet) -> Option<String> {
+    let log = sheet.revelation_log();
+    if log.is_empty() {
+        return None;
+    }
+    let skip = log.len().saturating_sub(5);
+    let lines: Vec<(String, String)> = log
+        .iter()
+        .enumerate()
+        .skip(skip)
+        .map(|(i, r)| {
+            let mut what = format!("{} Secret(s)", r.secrets.len());
+            if !r.evidence.is_empty() {
+                what.push_str(&format!(", {} Evidence", r.evidence.len()));
+            }
+            (
+                format!("`{}` {} slot {} · {what} · ", i + 1, r.gained, r.slot),
+                r.target.clone(),
+            )
+        })
+        .collect();
+    let mut text = fit_lines(&lines, FIELD_MAX - 40);
+    if skip > 0 {
+        text = format!("… {skip} earlier\n{text}");
+    }
+    Some(text)
+}
+
+/// The full sheet as an embed.
+pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
+    let title = if sheet.is_dead() {
+        format!("💀 {name} (dead)")
+    } else {
+        format!("📜 {name}")
+    };
+    let mut e = Embed::new(title)
+        .description(format!("{}\n{}", grid(sheet), status(sheet)))
+        .colour(if sheet.is_dead() {
+            colour::FAILURE
+        } else {
+            colour::NEUTRAL
+        })
+        .field(
+            format!(
+                "Light ({}/{} used)",
+                sheet.light().filled_count(),
+                sheet.light().unlocked()
+            ),
+            items_text(sheet.light()),
+            false,
+        )
+        .field(
+            format!(
+                "Flesh ({}/{} used)",
+                sheet.flesh().filled_count(),
+                sheet.flesh().unlocked()
+            ),
+            items_text(sheet.flesh()),
+            false,
+        )
+        .field("Facets", facets_text(sheet), false);
+    if let Some(r) = revelations_text(sheet) {
+        e = e.field("Revelations", r, false);
+    }
+    e.footer(LEGEND)
+}
+
+/// The sheet with its rest buttons (drawn for session `id` at `version`).
+pub fn sheet_view(
+    id: i64,
+    version: i64,
+    open: bool,
+    name: &str,
+    sheet: &Sheet,
+    note: Option<&str>,
+) -> View {
+    let mut e = sheet_embed(name, sheet);
+    if let Some(n) = note {
+        let d = e.description.take().unwrap_or_default();
+        e = e.description(format!("{n}\n\n{d}"));
+    }
+    let alive = !sheet.is_dead() && open;
+    let mut stress = Button::new(
+        ButtonId::new(KIND, id, version, "rest_stress").encode(),
+        "Rest: remove a Stress",
+        Style::Secondary,
+    );
+    if !alive || sheet.light().count(ItemKind::Stress) == 0 {
+        stress = stress.disabled();
+    }
+    let mut wound = Button::new(
+        ButtonId::new(KIND, id, version, "rest_wound").encode(),
+        "Rest: remove a Wound",
+        Style::Secondary,
+    );
+    if !alive || sheet.flesh().count(ItemKind::Wound) == 0 {
+        wound = wound.disabled();
+    }
+    View::embed(e).buttons(vec![stress, wound])
+}
+
+fn item_label(kind: ItemKind, text: &str) -> String {
+    let mut t = text.to_string();
+    truncate(&mut t, 80);
+    if t.is_empty() {
+        format!("{} {}", kind_symbol(kind), kind.name())
+    } else {
+        format!("{} {} *{}*", kind_symbol(kind), kind.name(), t)
+    }
+}
+
+fn list(slots: &[u32]) -> String {
+    slots
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn purpose(p: RollPurpose) -> &'static str {
+    match p {
+        RollPurpose::Stress => "Stress",
+        RollPurpose::FacetStress => "Facet die",
+        RollPurpose::Shock => "Shock",
+        RollPurpose::HeartAttack => "Heart attack",
+        RollPurpose::Damage => "Damage",
+        RollPurpose::Wounds => "Wounds",
+        RollPurpose::Convention => "Convention",
+    }
+}
+
+fn source(s: &StressSource) -> String {
+    match s {
+        StressSource::Referee => String::new(),
+        StressSource::Facet { phrase, .. } => format!(" for acting against *{phrase}*"),
+        StressSource::Convention { text, .. } => {
+            let mut t = text.clone();
+            truncate(&mut t, 80);
+            format!(" for violating *{t}*")
+        }
+        StressSource::ShockedBySecret => " from being shocked by a Secret".into(),
+        StressSource::FledSocialConflict => " for fleeing a social conflict".into(),
+        StressSource::OwnSecretRevealed => " from an own Secret revealed".into(),
+    }
+}
+
+fn reason(r: WoundReason) -> &'static str {
+    match r {
+        WoundReason::Direct => "as Wounds",
+        WoundReason::Immobilised => "immobilised",
+        WoundReason::Unsuspecting => "unsuspecting",
+        WoundReason::ZeroHp => "at 0 HP",
+        WoundReason::SurpriseTurn => "surprise turn",
+        WoundReason::HpOverflow => "beyond the HP",
+    }
+}
+
+/// Faces as `[3, 5]`.
+pub fn faces(faces: &[u32]) -> String {
+    format!(
+        "[{}]",
+        faces
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// One line per event, in order (runs of Wounds merged into one line).
+pub fn event_lines(events: &[Event]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut wounds: Vec<u32> = Vec::new();
+    let flush = |wounds: &mut Vec<u32>, out: &mut Vec<String>| {
+        if !wounds.is_empty() {
+            let s = if wounds.len() == 1 { "" } else { "s" };
+            out.push(format!(
+                "🩸 {} Wound{s} into Flesh slot{s} {}",
+                wounds.len(),
+                list(wounds)
+            ));
+            wounds.clear();
+        }
+    };
+    for e in events {
+        if let Event::WoundAdded { slot } = e {
+            wounds.push(*slot);
+            continue;
+        }
+        if let Event::ConventionViolated { .. } = e {
+            // Said by the Stress line ("for violating …").
+            continue;
+        }
+        flush(&mut wounds, &mut out);
+        let line = match e {
+            Event::Rolled {
+                purpose: p,
+                sides,
+                faces: f,
+                total,
+            } => format!(
+                "🎲 {}: {}d{sides} {} → **{total}**",
+                purpose(*p),
+                f.len(),
+                faces(f)
+            ),
+            Event::ItemAdded {
+                inventory,
+                slot,
+                item,
+            } => format!(
+                "➕ {inventory} slot {slot}: {}",
+                item_label(item.kind, &item.text)
+            ),
+            Event::ItemRemoved {
+                inventory,
+                slot,
+                item,
+            } => format!(
+                "➖ {inventory} slot {slot} emptied: {}",
+                item_label(item.kind, &item.text)
+            ),
+            Event::ItemEdited {
+                inventory,
+                slot,
+                new,
+                ..
+            } => {
+                let mut t = new.clone();
+                truncate(&mut t, 80);
+                format!("✏️ {inventory} slot {slot} now reads *{t}*")
+            }
+            Event::ItemsMoved { inventory, moves } => format!(
+                "↕️ {inventory} items moved down: {}",
+                moves
+                    .iter()
+                    .map(|(a, b)| format!("{a}→{b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::SlotUnlocked { inventory, slot } => {
+                format!("🔓 {inventory} slot {slot} unlocked")
+            }
+            Event::StressIncoming { source: s, n } => {
+                format!("💢 **{n} Stress**{}", source(s))
+            }
+            Event::StressAdded { slots } => format!(
+                "↳ into Light slot{} {}",
+                if slots.len() == 1 { "" } else { "s" },
+                list(slots)
+            ),
+            Event::StressDiscarded { n } => {
+                format!("🗑️ {n} Stress did not fit and is discarded")
+            }
+            Event::Broke { count } => {
+                format!("💥 **BREAK** (no free Light slot): break number {count}")
+            }
+            Event::LostWillToSeek => {
+                "🥀 First Break: lost the will to seek, **can no longer level up**".into()
+            }
+            Event::HeartAttack { wounds: n } => {
+                format!("🫀 **Heart attack**: {n} Wounds")
+            }
+            Event::StressCleared { slots } => {
+                if slots.is_empty() {
+                    "🧘 All Stress cleared".into()
+                } else {
+                    format!("🧘 All Stress cleared (Light slots {})", list(slots))
+                }
+            }
+            Event::BreakWaived => "🤝 The FC waived the Break".into(),
+            Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
+            Event::ItemDisplaced { slot, item } => format!(
+                "⚔️ Flesh slot {slot}: {} is lost to a Wound",
+                item_label(item.kind, &item.text)
+            ),
+            Event::WoundsDiscarded { n } => {
+                format!("🗑️ {n} Wound(s) found no room and are discarded")
+            }
+            Event::Died => "💀 **DEAD**: every Flesh slot holds a Wound".into(),
+            Event::DeathSet { dead } => {
+                if *dead {
+                    "💀 Marked dead".into()
+                } else {
+                    "🌱 Marked alive".into()
+                }
+            }
+            Event::HpLost {
+                amount,
+                before,
+                after,
+            } => format!("❤️ HP {before} → **{after}** (−{amount})"),
+            Event::HpExcessLost { n } => format!("💨 {n} damage beyond the HP is lost"),
+            Event::DamageAsWounds { n, reasons } => format!(
+                "🩸 Damage becomes {n} Wound(s) ({})",
+                reasons
+                    .iter()
+                    .map(|r| reason(*r))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::HpSet { before, after, max } => {
+                format!("❤️ HP {before} → **{after}**/{max}")
+            }
+            Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
+            Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
+            Event::FacetAdded { index, phrase, die } => {
+                format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
+            }
+            Event::FacetRemoved { index, phrase } => {
+                format!("✖️ Facet {} removed: *{phrase}*", index + 1)
+            }
+            Event::FacetStepped { index, from, to } => {
+                format!("📶 Facet {}: {from} → **{to}**", index + 1)
+            }
+            Event::FacetReplaced { index, old, new } => {
+                format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
+            }
+            Event::RevelationLogged { index, target } => {
+                let mut t = target.clone();
+                truncate(&mut t, 80);
+                format!("📣 Revelation {}: *{t}* is shocked", index + 1)
+            }
+            Event::LevelledUp { inventory, slot } => {
+                format!("⬆️ **Level up**: {inventory} slot {slot} unlocked")
+            }
+            Event::ConventionViolated { stress, .. } => {
+                format!("📜 Convention violated: {stress} Stress")
+            }
+        };
+        out.push(line);
+    }
+    flush(&mut wounds, &mut out);
+    out
+}
+
+/// True when the events contain a Break or a death.
+fn grave(events: &[Event]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Broke { .. } | Event::Died))
+}
+
+/// The embed describing a change: what happened, then the slots.
+pub fn change_embed(name: &str, headline: &str, sheet: &Sheet, events: &[Event]) -> Embed {
+    let lines = event_lines(events);
+    let mut description = if lines.is_empty() {
+        "Nothing changed.".to_string()
+    } else {
+        lines.join("\n")
+    };
+    truncate(&mut description, DESCRIPTION_MAX);
+    let mut e = Embed::new(format!("{name} {headline}")).description(description);
+    for ev in events {
+        if let Event::RevelationLogged { index, .. } = ev {
+            if let Some(r) = sheet.revelation_log().get(*index) {
+                let mut lines: Vec<(String, String)> = r
+                    .secrets
+                    .iter()
+                    .map(|t| ("🤫 ".to_string(), t.clone()))
+                    .collect();
+                lines.extend(r.evidence.iter().map(|t| ("🔎 ".to_string(), t.clone())));
+                if !r.note.is_empty() {
+                    lines.push(("📝 ".to_string(), r.note.clone()));
+                }
+                e = e.field("Revealed", fit_lines(&lines, FIELD_MAX), false);
+            }
+        }
+    }
+    e.colour(if grave(events) {
+        colour::FAILURE
+    } else {
+        colour::NEUTRAL
+    })
+    .field("Slots", grid(sheet), false)
+    .field("Status", status(sheet), false)
+    .footer(LEGEND)
+}
+
+/// A public reply with one change embed.
+pub fn change_view(name: &str, headline: &str, sheet: &Sheet, events: &[Event]) -> View {
+    View::embed(change_embed(name, headline, sheet, events))
+}
+
+/// A chance as `35%` or `42.9%`.
+pub fn percent(p: f64) -> String {
+    let x = (p * 1000.0).round() / 10.0;
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}%", x.round() as i64)
+    } else {
+        format!("{x:.1}%")
+    }
+}
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("−{}", -n)
+    } else {
+        format!("+{n}")
+    }
+}
+
+/// The result of a save: d20, modifiers, total, the slot looked at, the
+/// outcome and the chance before rolling.
+pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult) -> View {
+    let mut parts = vec![
+        format!("d20 **{}**", r.d20),
+        format!("modifier **{}**", signed(r.modifier)),
+    ];
+    for (f, label) in r.facets.iter().zip(facets) {
+        parts.push(format!(
+            "Facet *{label}* {} [{}] → **{}**",
+            f.bonus.die,
+            f.roll,
+            signed(f.shift)
+        ));
+    }
+    parts.push(format!("total **{}**", r.total));
+    let success = r.outcome == Outcome::Success;
+    let word = if success {
+        "**success**"
+    } else {
+        "**failure**"
+    };
+    let why = match r.reason {
+        SaveReason::TotalAtMostZero => format!("Total {} is 0 or less: {word}.", r.total),
+        SaveReason::TotalAtLeast19 => format!("Total {} is 19 or more: {word}.", r.total),
+        SaveReason::SlotEmpty => format!(
+            "{} slot {} is ⬜ empty: {word}.",
+            r.inventory,
+            r.slot.unwrap_or(0)
+        ),
+        SaveReason::SlotFilled(kind) => format!(
+            "{} slot {} holds {} {}: {word}.",
+            r.inventory,
+            r.slot.unwrap_or(0),
+            kind_symbol(kind),
+            a_kind(kind)
+        ),
+        SaveReason::SlotLocked => format!(
+            "{} slot {} is 🔒 locked, and locked slots {}: {word}.",
+            r.inventory,
+            r.slot.unwrap_or(0),
+            match r.locked_rule {
+                LockedSlot::Fail => "fail",
+                LockedSlot::Success => "succeed",
+            }
+        ),
+    };
+    let e = Embed::new(format!("🎲 {name}: {} save", r.inventory))
+        .description(format!("{}\n{why}", parts.join(" · ")))
+        .colour(if success {
+            colour::SUCCESS
+        } else {
+            colour::FAILURE
+        })
+        .field(
+            "Result",
+            if success {
+                "✅ Success"
+            } else {
+                "❌ Failure"
+            },
+            true,
+        )
+        .field("Total", r.total.to_string(), true)
+        .field(
+            "Slot looked at",
+            r.slot.map_or("none".to_string(), |s| s.to_string()),
+            true,
+        )
+        .field("Chance before rolling", percent(r.chance), true)
+        .field(
+            r.inventory.name(),
+            grid_line(inv, r.slot).replacen(&format!("**{}** ", r.inventory), "", 1),
+            false,
+        )
+        .footer(LEGEND);
+    View::embed(e)
+}
+
+/// The name shown for a Convention cost.
+pub fn cost_text(c: ConventionCost) -> String {
+    c.to_string()
+}
+
+/// The Convention board: every Convention with its cost and "once per
+/// scene" marks, and a "Violated…" menu (session `id` at `version`).
+pub fn board_view(
+    id: i64,
+    version: i64,
+    list: &ConventionList,
+    names: &HashMap<i64, String>,
+    note: Option<&str>,
+) -> View {
+    let items = list.items();
+    let mut e = Embed::new("📜 Conventions of this scene").colour(colour::NEUTRAL);
+    let body = if items.is_empty() {
+        "*No Conventions declared here.* The FC adds one with `/vr convention add`.".to_string()
+    } else {
+        let lines: Vec<(String, String)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut tail = format!(" — **{}**", cost_text(c.cost));
+                if c.once_per_scene {
+                    tail.push_str(" · once per scene");
+                    if !c.paid_this_scene.is_empty() {
+                        let mut who: Vec<String> = c
+                            .paid_this_scene
+                            .iter()
+                            .map(|id| names.get(id).cloned().unwrap_or_else(|| "?".into()))
+                            .collect();
+                        if who.len() > 5 {
+                            let more = who.len() - 5;
+                            who.truncate(5);
+                            who.push(format!("{more} more"));
+                        }
+                        tail.push_str(&format!(" · paid: {}", who.join(", ")));
+                    }
+                }
+                (format!("**{}.** ", i + 1), format!("{}{tail}", c.text))
+            })
+            .collect();
+        // The tail holds the cost: shorten only the text part when needed.
+        let mut out = fit_conventions(&lines);
+        truncate(&mut out, DESCRIPTION_MAX);
+        out
+    };
+    let description = match note {
+        Some(n) => format!("{n}\n\n{body}"),
+        None => body,
+    };
+    e = e.description(description).footer(
+        "Violated one? Pick it in the menu: your active sheet gains the Stress. \
+         The FC can charge anyone with /vr convention violate.",
+    );
+    let mut view = View::embed(e);
+    if !items.is_empty() {
+        view.rows.push(Row::Select(Select {
+            custom_id: ButtonId::new(KIND, id, version, "violate").encode(),
+            placeholder: "Violated a Convention…".into(),
+            options: items
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let mut label = format!("{}. {}", i + 1, c.text);
+                    truncate(&mut label, 100);
+                    SelectOption {
+                        label,
+                        value: c.id.to_string(),
+                        description: Some(format!(
+                            "{} Stress{}",
+                            cost_text(c.cost),
+                            if c.once_per_scene {
+                                " · once per scene"
+                            } else {
+                                ""
+                            }
+                        )),
+                    }
+                })
+                .collect(),
+            min: 1,
+            max: 1,
+        }));
+    }
+    view
+}
+
+fn fit_conventions(lines: &[(String, String)]) -> String {
+    let joined: Vec<String> = lines.iter().map(|(p, t)| format!("{p}{t}")).collect();
+    let all = joined.join("\n");
+    if all.chars().count() <= DESCRIPTION_MAX {
+        return all;
+    }
+    fit_lines(lines, DESCRIPTION_MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::veracity::Item;
+
+    #[test]
+    fn grid_has_eighteen_symbols_in_three_groups() {
+        let mut s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        s.add_item(Item::new(ItemKind::Secret, "The mayor is a ghoul").unwrap())
+            .unwrap();
+        let g = grid_symbols(s.light(), None);
+        assert_eq!(g, "🤫⬜⬜⬜⬜⬜ 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+        assert_eq!(
+            grid_symbols(s.light(), Some(7)),
+            "🤫⬜⬜⬜⬜⬜ 👉🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒"
+        );
+    }
+
+    #[test]
+    fn long_item_lists_fit_a_field() {
+        let mut s = Sheet::new_npc(18, 18).unwrap();
+        for i in 0..18 {
+            s.add_item(Item::new(ItemKind::Ruse, &format!("{i} {}", "x".repeat(190))).unwrap())
+                .unwrap();
+        }
+        let t = items_text(s.light());
+        assert!(t.chars().count() <= 1024, "{}", t.chars().count());
+        assert_eq!(t.lines().count(), 18);
+    }
+
+    #[test]
+    fn percentages_read_well() {
+        assert_eq!(percent(0.35), "35%");
+        assert_eq!(percent(0.0), "0%");
+        assert_eq!(percent(1.0), "100%");
+        assert_eq!(percent(103.0 / 240.0), "42.9%");
+    }
+
+    #[test]
+    fn runs_of_wounds_are_merged() {
+        let ev = vec![
+            Event::WoundAdded { slot: 1 },
+            Event::WoundAdded { slot: 2 },
+            Event::Died,
+        ];
+        assert_eq!(
+            event_lines(&ev),
+            vec![
+                "🩸 2 Wounds into Flesh slots 1, 2".to_string(),
+                "💀 **DEAD**: every Flesh slot holds a Wound".to_string()
+            ]
+        );
+    }
+}

@@ -1,0 +1,336 @@
+//! Sheets: create (4 + 4 + 4 free slots, one d6 Facet), show as a slot
+//! grid, switch the active sheet, set HP (FC), and edit items and Facets.
+
+use serde_json::json;
+
+use super::session::VrState;
+use super::target::{self, apply, apply_as, apply_with, facet_index, record, sheet_for};
+use super::{render, SYSTEM};
+use crate::app::characters;
+use crate::app::settings as app_settings;
+use crate::app::view::View;
+use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::veracity::sheet::FacetDie;
+use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
+
+/// What `/vr sheet create` asks for.
+pub struct NewSheet<'a> {
+    /// The character's name.
+    pub name: &'a str,
+    /// Unlocked Light slots.
+    pub light: u32,
+    /// Unlocked Flesh slots.
+    pub flesh: u32,
+    /// The first Facet (a d6); required for a player character.
+    pub facet: Option<&'a str>,
+    /// The member who will own it (FC only when not the caller).
+    pub player: Option<i64>,
+    /// An NPC: any slot counts (FC only).
+    pub npc: bool,
+}
+
+/// `/vr sheet create`: a new sheet, made the owner's active one.
+pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let owner = n.player.unwrap_or(caller.user_id);
+    if owner != caller.user_id {
+        rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
+    }
+    if n.npc {
+        rights::require_fc(&mut tx, caller, "create an NPC").await?;
+    }
+    let facet = n.facet.map(str::trim).filter(|f| !f.is_empty());
+    let sheet = if n.npc {
+        let mut s = Sheet::new_npc(n.light, n.flesh)?;
+        if let Some(f) = facet {
+            s.add_facet(f, FacetDie::D6)?;
+        }
+        s
+    } else {
+        let f = facet.ok_or_else(|| {
+            AppError::user("A new character starts with one d6 Facet: give it with `facet:`.")
+        })?;
+        Sheet::new_pc(n.light, n.flesh, f)?
+    };
+    let row =
+        characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, n.name, &sheet).await?;
+    record(
+        &mut tx,
+        caller,
+        "sheet_create",
+        None,
+        Some(row.id),
+        &json!({"name": row.name, "light": n.light, "flesh": n.flesh, "facet": facet, "npc": n.npc, "owner": owner}),
+        &[],
+    )
+    .await?;
+    tx.commit().await?;
+    let mut e = render::sheet_embed(&row.name, &sheet);
+    let who = if owner == caller.user_id {
+        "your".to_string()
+    } else {
+        format!("<@{owner}>'s")
+    };
+    let d = e.description.take().unwrap_or_default();
+    e = e.description(format!(
+        "✨ New {} sheet, now {who} active one.\n\n{d}",
+        if n.npc { "NPC" } else { "character" }
+    ));
+    Ok(Response::message(View::embed(e)))
+}
+
+/// `/vr sheet show`: a sheet as a slot grid with its items, Facets and
+/// status, and buttons to rest. Players see their own sheets; the FC any.
+pub async fn show(
+    app: &App,
+    caller: &Caller,
+    name: Option<&str>,
+    player: Option<i64>,
+    private: bool,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let is_fc = rights::is_fc(&mut tx, caller).await?;
+    let c = match name.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) => {
+            let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, n, is_fc).await?;
+            if let Some(p) = player {
+                if c.row.owner_id != p {
+                    return Err(AppError::user(format!("<@{p}> has no sheet named `{n}`.")));
+                }
+            }
+            c
+        }
+        None => sheet_for(&mut tx, caller, player).await?,
+    };
+    let timeout = app_settings::guild(&mut tx, caller.guild_id)
+        .await?
+        .session_timeout_minutes;
+    let id = crate::app::sessions::create(
+        &mut tx,
+        caller,
+        super::KIND,
+        &VrState::Sheet {
+            character: c.row.id,
+        },
+        Some(timeout),
+    )
+    .await?;
+    tx.commit().await?;
+    let view = render::sheet_view(id, 0, true, c.name(), &c.sheet, None);
+    Ok(if private {
+        Response::ephemeral(view)
+    } else {
+        Response::message(view)
+    })
+}
+
+/// `/vr sheet use`: makes one of the caller's sheets their active one.
+pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
+    let mut tx = app.db.write().await?;
+    let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, name, false).await?;
+    crate::storage::characters::set_active(&mut tx, &c.row).await?;
+    record(
+        &mut tx,
+        caller,
+        "sheet_use",
+        None,
+        Some(c.row.id),
+        &json!({"name": c.row.name}),
+        &[],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::ephemeral(View::text(format!(
+        "✅ **{}** is now your active Veracity sheet.",
+        c.name()
+    ))))
+}
+
+/// `/vr sheet hp` (FC): sets current and maximum HP.
+pub async fn set_hp(
+    app: &App,
+    caller: &Caller,
+    current: u32,
+    max: u32,
+    player: Option<i64>,
+) -> AppResult {
+    apply_as(
+        app,
+        caller,
+        player,
+        Some("set HP (it comes from gear and magic)"),
+        "set_hp",
+        "has new HP",
+        |_| Ok(Action::SetHp { current, max }),
+    )
+    .await
+}
+
+/// Parses an item kind, sending Stress and Wounds to their own commands.
+pub fn item_kind(text: &str) -> Result<ItemKind, AppError> {
+    let kind: ItemKind = text.parse()?;
+    match kind {
+        ItemKind::Stress => Err(AppError::user(
+            "Stress is gained with `/vr stress` (so that a Break can happen), not added as an item.",
+        )),
+        ItemKind::Wound => Err(AppError::user(
+            "Wounds are taken with `/vr wound` or `/vr damage` (so that death is checked), not added as an item.",
+        )),
+        k => Ok(k),
+    }
+}
+
+/// `/vr item add`: a Secret, Ruse, Evidence or Means into the lowest empty slot.
+pub async fn add_item(
+    app: &App,
+    caller: &Caller,
+    kind: &str,
+    text: &str,
+    player: Option<i64>,
+) -> AppResult {
+    let kind = item_kind(kind)?;
+    let text = target::text(app, "An item's text", text)?;
+    let headline = format!("adds {}", render::a_kind(kind));
+    apply(
+        app,
+        caller,
+        player,
+        Action::AddItem { kind, text },
+        "item_add",
+        &headline,
+    )
+    .await
+}
+
+/// `/vr item remove`: empties a slot.
+pub async fn remove_item(
+    app: &App,
+    caller: &Caller,
+    inventory: InventoryKind,
+    slot: u32,
+    player: Option<i64>,
+) -> AppResult {
+    apply(
+        app,
+        caller,
+        player,
+        Action::RemoveItem { inventory, slot },
+        "item_remove",
+        &format!("empties {inventory} slot {slot}"),
+    )
+    .await
+}
+
+/// `/vr item edit`: rewrites an item's text.
+pub async fn edit_item(
+    app: &App,
+    caller: &Caller,
+    inventory: InventoryKind,
+    slot: u32,
+    text: &str,
+    player: Option<i64>,
+) -> AppResult {
+    let text = target::text(app, "An item's text", text)?;
+    apply(
+        app,
+        caller,
+        player,
+        Action::EditItem {
+            inventory,
+            slot,
+            text,
+        },
+        "item_edit",
+        &format!("rewrites {inventory} slot {slot}"),
+    )
+    .await
+}
+
+/// `/vr facet add`: a new Facet (at most four).
+pub async fn add_facet(
+    app: &App,
+    caller: &Caller,
+    phrase: &str,
+    die: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let die: FacetDie = die.unwrap_or("d6").parse()?;
+    let phrase = target::text(app, "A Facet's phrase", phrase)?;
+    apply(
+        app,
+        caller,
+        player,
+        Action::AddFacet { phrase, die },
+        "facet_add",
+        "gains a Facet",
+    )
+    .await
+}
+
+/// `/vr facet step`: one step up or down, d4..d12.
+pub async fn step_facet(
+    app: &App,
+    caller: &Caller,
+    facet: &str,
+    up: bool,
+    player: Option<i64>,
+) -> AppResult {
+    apply_with(
+        app,
+        caller,
+        player,
+        "facet_step",
+        if up {
+            "steps a Facet up"
+        } else {
+            "steps a Facet down"
+        },
+        |s| {
+            Ok(Action::StepFacet {
+                index: facet_index(s, facet)?,
+                up,
+            })
+        },
+    )
+    .await
+}
+
+/// `/vr facet remove`.
+pub async fn remove_facet(
+    app: &App,
+    caller: &Caller,
+    facet: &str,
+    player: Option<i64>,
+) -> AppResult {
+    apply_with(app, caller, player, "facet_remove", "loses a Facet", |s| {
+        Ok(Action::RemoveFacet {
+            index: facet_index(s, facet)?,
+        })
+    })
+    .await
+}
+
+/// Names of the caller's Facets for autocomplete (`1. Cruel (d6)` → `1`).
+pub async fn facet_choices(app: &App, caller: &Caller, partial: &str) -> Vec<(String, String)> {
+    let Ok(mut tx) = app.db.read().await else {
+        return Vec::new();
+    };
+    let Ok(c) = characters::active::<Sheet>(&mut tx, caller, SYSTEM, "").await else {
+        return Vec::new();
+    };
+    let p = partial.trim().to_lowercase();
+    c.sheet
+        .facets()
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| {
+            p.is_empty() || f.phrase.to_lowercase().contains(&p) || (i + 1).to_string() == p
+        })
+        .map(|(i, f)| {
+            (
+                format!("{}. {} ({})", i + 1, f.phrase, f.die),
+                (i + 1).to_string(),
+            )
+        })
+        .collect()
+}

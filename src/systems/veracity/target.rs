@@ -1,0 +1,241 @@
+//! Whose sheet an action touches and whether the caller may touch it, the
+//! guild's Veracity settings, the option parsers shared by every command, and
+//! the one-transaction "apply a rules action to a sheet" helper.
+
+use serde::Serialize;
+
+use super::{render, HINT, SYSTEM};
+use crate::app::characters::{self, Loaded};
+use crate::app::settings as app_settings;
+use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
+use crate::storage::{self, Tx};
+
+/// The guild's Veracity settings (defaults when never set).
+pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, AppError> {
+    app_settings::scoped(tx, guild_id, SYSTEM).await
+}
+
+/// The active sheet of `player` (the caller when `None`). Only the FC may
+/// name another member.
+pub async fn sheet_for(
+    tx: &mut Tx,
+    caller: &Caller,
+    player: Option<i64>,
+) -> Result<Loaded<Sheet>, AppError> {
+    let uid = player.unwrap_or(caller.user_id);
+    if uid != caller.user_id {
+        rights::require_fc(tx, caller, "act on another player's sheet").await?;
+    }
+    characters::of_member(tx, caller.guild_id, SYSTEM, uid, HINT).await
+}
+
+/// A sheet by its row id, if the caller owns it or is the FC.
+pub async fn sheet_by_id(tx: &mut Tx, caller: &Caller, id: i64) -> Result<Loaded<Sheet>, AppError> {
+    let row = storage::characters::get(tx, caller.guild_id, id)
+        .await?
+        .filter(|c| c.system == SYSTEM)
+        .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
+    if row.owner_id != caller.user_id && !rights::is_fc(tx, caller).await? {
+        return Err(AppError::user(format!(
+            "Only {}'s owner (or the FC) can change this sheet.",
+            row.name
+        )));
+    }
+    let sheet = serde_json::from_str(&row.sheet)?;
+    Ok(Loaded { row, sheet })
+}
+
+/// Parses `3`, `d4`, `2d6` (the guild's dice cap is applied with the action).
+pub fn amount(text: &str) -> Result<Amount, AppError> {
+    Ok(text.parse()?)
+}
+
+/// Refuses an action whose amount rolls more dice than the guild allows.
+pub async fn check_dice_cap(tx: &mut Tx, guild_id: i64, action: &Action) -> Result<(), AppError> {
+    let amount = match action {
+        Action::GainStress { amount }
+        | Action::AddWounds { amount, .. }
+        | Action::Damage { amount, .. } => *amount,
+        _ => return Ok(()),
+    };
+    if let Amount::Dice { count, .. } = amount {
+        let cap = app_settings::guild(tx, guild_id).await?.max_dice_per_roll;
+        if count > cap {
+            return Err(AppError::user(format!(
+                "This server allows at most {cap} dice per roll, not {count}."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Parses a list of slot numbers such as `1, 3 5` (at most 18, each 1..=18).
+pub fn slots(text: Option<&str>) -> Result<Vec<u32>, AppError> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for part in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+    {
+        let n: u32 = part
+            .trim_start_matches('#')
+            .parse()
+            .ok()
+            .filter(|n| (1..=18).contains(n))
+            .ok_or_else(|| {
+                AppError::user(format!(
+                    "`{part}` is not a slot number: write slots 1 to 18 like `1, 3`."
+                ))
+            })?;
+        if out.len() >= 18 {
+            return Err(AppError::user("List at most 18 slots."));
+        }
+        out.push(n);
+    }
+    Ok(out)
+}
+
+/// A Facet by its number (`1`) or its phrase, as a 0-based index.
+pub fn facet_index(sheet: &Sheet, text: &str) -> Result<usize, AppError> {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<usize>() {
+        if n >= 1 && n <= sheet.facets().len() {
+            return Ok(n - 1);
+        }
+        return Err(AppError::user(format!(
+            "There is no Facet number {n}: this character has {}.",
+            sheet.facets().len()
+        )));
+    }
+    let key = t.to_lowercase();
+    sheet
+        .facets()
+        .iter()
+        .position(|f| f.phrase.to_lowercase() == key)
+        .or_else(|| {
+            let hits: Vec<usize> = sheet
+                .facets()
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.phrase.to_lowercase().contains(&key))
+                .map(|(i, _)| i)
+                .collect();
+            (hits.len() == 1).then(|| hits[0])
+        })
+        .ok_or_else(|| AppError::user(format!("This character has no Facet `{t}`.")))
+}
+
+/// Checks a free text against the configured limit.
+pub fn text(app: &App, what: &str, s: &str) -> Result<String, AppError> {
+    let max = app.config.limits.max_text_len;
+    if s.chars().count() > max {
+        return Err(AppError::user(format!(
+            "{what} can be at most {max} characters long."
+        )));
+    }
+    Ok(s.trim().to_string())
+}
+
+/// Every dice roll among the events (for the log's `dice` column).
+pub fn dice_of(events: &[Event]) -> Vec<&Event> {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::Rolled { .. }))
+        .collect()
+}
+
+/// Logs a sheet change in the caller's transaction.
+pub async fn record(
+    tx: &mut Tx,
+    caller: &Caller,
+    action: &str,
+    session: Option<i64>,
+    character: Option<i64>,
+    inputs: &impl Serialize,
+    events: &[Event],
+) -> Result<(), AppError> {
+    log::record(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action,
+            session,
+            character,
+        },
+        inputs,
+        &dice_of(events),
+        &events,
+    )
+    .await
+}
+
+/// Applies one rules action to the active sheet of `player` (or the
+/// caller's) in one transaction, and answers with what happened and the
+/// slots afterwards. `headline` names the change, e.g. "gains Stress".
+pub async fn apply(
+    app: &App,
+    caller: &Caller,
+    player: Option<i64>,
+    action: Action,
+    log_action: &str,
+    headline: &str,
+) -> AppResult {
+    apply_with(app, caller, player, log_action, headline, |_| Ok(action)).await
+}
+
+/// Like [`apply`], with the action built from the loaded sheet (to resolve
+/// a Facet by name, say).
+pub async fn apply_with(
+    app: &App,
+    caller: &Caller,
+    player: Option<i64>,
+    log_action: &str,
+    headline: &str,
+    build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
+) -> AppResult {
+    apply_as(app, caller, player, None, log_action, headline, build).await
+}
+
+/// Like [`apply_with`]; with `fc_only`, refuses unless the caller is the FC
+/// (the text completes "Only the FC can …").
+pub async fn apply_as(
+    app: &App,
+    caller: &Caller,
+    player: Option<i64>,
+    fc_only: Option<&str>,
+    log_action: &str,
+    headline: &str,
+    build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
+) -> AppResult {
+    let mut tx = app.db.write().await?;
+    if let Some(what) = fc_only {
+        rights::require_fc(&mut tx, caller, what).await?;
+    }
+    let mut c = sheet_for(&mut tx, caller, player).await?;
+    let action = build(&c.sheet)?;
+    check_dice_cap(&mut tx, caller.guild_id, &action).await?;
+    let settings = settings(&mut tx, caller.guild_id).await?;
+    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
+    characters::save(&mut tx, &mut c).await?;
+    record(
+        &mut tx,
+        caller,
+        log_action,
+        None,
+        Some(c.row.id),
+        &action,
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::message(render::change_view(
+        c.name(),
+        headline,
+        &c.sheet,
+        &events,
+    )))
+}

@@ -1,0 +1,1286 @@
+//! Virtual Veil (`/vv`) through the fake Discord: sheets, the COMP, stat
+//! rolls with the register (cache dice, loading, Minor actions, sets,
+//! overflow discards), damage with Fault dice and Injuries, the End phase,
+//! healing and repair, combat orders, settings, rights, double clicks,
+//! restarts, bad input, the largest pools and the example script.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::ore::sheet::{CacheSource, Severity};
+use kismet::rules::ore::OreSheet;
+use serde_json::Value;
+
+const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
+
+async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "ore",
+        Table::user_id(owner) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .unwrap_or_else(|| panic!("{owner} has no sheet {name}"));
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+async fn log_count(t: &Table) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    kismet::storage::log::count(&mut tx, GUILD_ID as i64)
+        .await
+        .unwrap()
+}
+
+async fn cmd(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+fn desc(o: &Output) -> String {
+    o.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+/// Every select menu of a reply: (placeholder, option values).
+fn selects(o: &Output) -> Vec<(String, Vec<String>)> {
+    o.body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["type"] == 3)
+        .map(|c| {
+            (
+                c["placeholder"].as_str().unwrap_or("").to_string(),
+                c["options"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|o| o["value"].as_str().unwrap_or("").to_string())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn refused(ex: &Exchange, needle: &str) {
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{:#?}", out.body);
+    assert!(
+        out.content().contains(needle),
+        "expected `{needle}` in `{}`",
+        out.content()
+    );
+}
+
+fn faces(cache: &[kismet::rules::ore::sheet::CacheDie]) -> Vec<u32> {
+    let mut v: Vec<u32> = cache.iter().map(|d| d.face).collect();
+    v.sort_unstable();
+    v
+}
+
+/// Sums the characters Discord counts toward a command's 8000 limit.
+fn command_size(v: &Value) -> usize {
+    let mut n = 0;
+    for key in ["name", "description"] {
+        n += v[key].as_str().map_or(0, |s| s.chars().count());
+    }
+    for c in v["choices"].as_array().into_iter().flatten() {
+        n += c["name"].as_str().map_or(0, |s| s.chars().count());
+        n += match &c["value"] {
+            Value::String(s) => s.chars().count(),
+            other => other.to_string().len(),
+        };
+    }
+    for o in v["options"].as_array().into_iter().flatten() {
+        n += command_size(o);
+    }
+    n
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_registers_within_discords_limits() {
+    let t = table("vv-register", 1).await;
+    let reg = t.registered();
+    let vv = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vv")
+        .expect("/vv is registered")
+        .clone();
+    let subs: Vec<&str> = vv["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    for s in [
+        "sheet",
+        "roll",
+        "boot",
+        "logout",
+        "battery",
+        "damage",
+        "endround",
+        "endcombat",
+        "heal",
+        "repair",
+        "order",
+        "settings",
+    ] {
+        assert!(subs.contains(&s), "{s} missing from {subs:?}");
+    }
+    let size = command_size(&vv);
+    assert!(size < 8000, "/vv is {size} characters, over Discord's 8000");
+    println!("/vv registration size: {size} characters");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_sheet_create_show_edit_and_rights() {
+    let t = table("vv-sheet", 1).await;
+    let ex = cmd(&t, "alice", ANN).await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert_eq!(out.title(), "📇 Created Ann");
+    assert!(out.field("Mind").unwrap().contains("Wit **6**"));
+    assert!(out.field("Tracks").unwrap().contains("Vitality **5/5**"));
+    assert!(out
+        .field("Defenses")
+        .unwrap()
+        .contains("Defense **1**\nIntegrity **0**\nResolve **0**"));
+
+    // Stats, tracks (a full track follows its stat), defenses, COMP, status.
+    cmd(&t, "alice", "/vv sheet set stat:Vitality value:7").await;
+    cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
+    cmd(&t, "alice", "/vv sheet defense integrity:2 resolve:1").await;
+    let ex = cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:3 battery_max:5 battery:4 thread_count:2 processing_power:1 distribution:Lumen add_chip:Blade",
+    )
+    .await;
+    let comp = ex.single().field("COMP").unwrap();
+    assert!(comp.contains("Distribution: Lumen"), "{comp}");
+    assert!(comp.contains("Cache size 3 · Threads 2"), "{comp}");
+    assert!(comp.contains("Battery 4/5"), "{comp}");
+    assert!(comp.contains("Chips (1/1): Blade"), "{comp}");
+    cmd(&t, "alice", "/vv sheet status world:cosmOS").await;
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(s.stats.vitality, 7);
+    assert_eq!((s.vitality.current, s.vitality.max), (7, 7));
+    assert_eq!((s.confidence.current, s.confidence.max), (2, 4));
+    assert_eq!(
+        (s.defenses.defense, s.defenses.integrity, s.defenses.resolve),
+        (1, 2, 1)
+    );
+    assert_eq!(s.comp.cache_max, 3);
+    assert_eq!(s.comp.battery_current, 4);
+    assert_eq!(s.comp.chips, vec!["Blade".to_string()]);
+    assert_eq!(s.world, kismet::rules::ore::sheet::World::CosmOS);
+
+    // A second Chip is over the Processing Power: refused, nothing changes.
+    let ex = cmd(&t, "alice", "/vv sheet comp add_chip:Gun").await;
+    refused(&ex, "Processing Power allows only 1 Chips");
+    // Others cannot see or edit Ann; the FC can.
+    refused(
+        &cmd(&t, "bob", "/vv sheet show name:Ann").await,
+        "No character named `Ann`",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv sheet set stat:Wit value:9 player:alice").await,
+        "Only the FC can edit this sheet for another member",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv sheet show").await,
+        "has no active character",
+    );
+    let ex = cmd(&t, "fc", "/vv sheet set stat:Wit value:7 name:Ann").await;
+    assert!(ex.single().field("Mind").unwrap().contains("Wit **7**"));
+    // Duplicate names, and Health without mob mode, are refused.
+    refused(
+        &cmd(&t, "alice", "/vv sheet create name:ann").await,
+        "already a character named",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet create name:Zed health:4").await,
+        "Only a mob has a single Health track",
+    );
+    // The FC makes a mob and a sheet for bob; list and switch.
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv sheet create name:Goons mob:true health:6 agility:3",
+    )
+    .await;
+    assert!(ex
+        .single()
+        .field("Tracks")
+        .unwrap()
+        .contains("Health **6/6**"));
+    cmd(&t, "fc", "/vv sheet create name:Bo wit:3 player:bob").await;
+    cmd(&t, "alice", "/vv sheet create name:Ann2 wit:1").await;
+    let ex = cmd(&t, "alice", "/vv sheet list").await;
+    assert!(
+        desc(ex.single()).contains("**Ann2** (active)"),
+        "{}",
+        desc(ex.single())
+    );
+    cmd(&t, "alice", "/vv sheet use name:Ann").await;
+    let ex = cmd(&t, "fc", "/vv sheet list").await;
+    let d = desc(ex.single());
+    assert!(
+        d.contains("**Ann** (active)") && d.contains("**Bo** (active)") && d.contains("**Goons**"),
+        "{d}"
+    );
+    let ex = cmd(&t, "bob", "/vv sheet show").await;
+    assert_eq!(ex.single().title(), "📇 Bo");
+    // Autocomplete: own names for players, all for the FC.
+    let names = t
+        .autocomplete("alice", "/vv sheet show name:an", "name")
+        .await
+        .unwrap();
+    let names: Vec<&str> = names.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, vec!["Ann", "Ann2"]);
+    let names = t
+        .autocomplete("fc", "/vv sheet show name:o", "name")
+        .await
+        .unwrap();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Seed 1: the cache boots as 10 9 7 and Wit rolls 1 10 9 2 6 2.
+async fn booted_roll(t: &Table) {
+    cmd(t, "alice", ANN).await;
+    cmd(
+        t,
+        "alice",
+        "/vv sheet comp cache_size:3 battery_max:5 battery:5",
+    )
+    .await;
+    let ex = cmd(t, "alice", "/vv boot").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "💻 Ann boots the COMP");
+    assert!(
+        desc(out).contains("Cache rolled: **10 9 7**."),
+        "{}",
+        desc(out)
+    );
+    let ex = cmd(t, "alice", "/vv roll stat:Wit label:\"crack the lock\"").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🎲 Ann rolls Wit (6 dice)");
+    let d = desc(out);
+    assert!(d.contains("*crack the lock*"), "{d}");
+    assert!(d.contains("**Register:** 2×2 (22); loose 10 9 6 1"), "{d}");
+    assert!(d.contains("Rolled: 1 10 9 2 6 2"), "{d}");
+    assert!(
+        d.contains("Needs a dub or better · chance before the roll **84.88%**"),
+        "{d}"
+    );
+    assert_eq!(out.field("Cache").unwrap(), "10 9 7 (3/3)");
+    assert_eq!(
+        labels(out),
+        vec![
+            "Use 2×2 (22)",
+            "Add cache dice",
+            "Load into cache",
+            "Minor action",
+            "Close"
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_roll_cache_load_minor_set_close_and_discard() {
+    let t = table("vv-roll", 1).await;
+    booted_roll(&t).await;
+    // Add cache dice: a select of the cache.
+    let ex = t.click("alice", "Add cache dice").await.unwrap();
+    let sel = selects(ex.single());
+    assert_eq!(
+        sel,
+        vec![(
+            "Pick cache dice to add".to_string(),
+            vec!["10.1".into(), "9.1".into(), "7.1".into()]
+        )]
+    );
+    let ex = t
+        .select(
+            "alice",
+            "Pick cache dice to add",
+            &["10.1".into(), "9.1".into()],
+        )
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update");
+    let d = desc(out);
+    assert!(
+        d.contains("**Register:** 2×10 (30), 2×9 (29), 2×2 (22); loose 6 1"),
+        "{d}"
+    );
+    assert!(d.contains("Unused from the cache: 10 9"), "{d}");
+    assert_eq!(out.field("Cache").unwrap(), "7 (1/3)");
+    assert_eq!(
+        labels(out)[..3],
+        ["Use 2×10 (30)", "Use 2×9 (29)", "Use 2×2 (22)"]
+    );
+    assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7]);
+    // Load the 6 (register die 5, value 4) into the cache.
+    t.click("alice", "Load into cache").await.unwrap();
+    let ex = t
+        .select("alice", "Pick register dice to load", &["4".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert!(desc(out).contains("Loaded into the cache: 6"));
+    assert_eq!(out.field("Cache").unwrap(), "7 6 (2/3)");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&s.cache), vec![6, 7]);
+    assert!(s
+        .cache
+        .iter()
+        .any(|d| d.face == 6 && d.source == CacheSource::Loaded));
+    // A Minor action spends the loose 1.
+    t.click("alice", "Minor action").await.unwrap();
+    let ex = t
+        .select("alice", "Pick a die to spend", &["0".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.single().field("Actions").unwrap(), "1. Minor: spent a 1");
+    // Use the dub of 2s.
+    let ex = t.click("alice", "Use 2×2 (22)").await.unwrap();
+    let out = ex.single();
+    assert!(
+        desc(out).contains("**Register:** 2×10 (30), 2×9 (29)\n"),
+        "{}",
+        desc(out)
+    );
+    assert_eq!(
+        out.field("Actions").unwrap(),
+        "1. Minor: spent a 1\n2. Basic: **2×2 (22)**"
+    );
+    // Close: the unused cache dice go back, the cache overflows, a discard is due.
+    let ex = t.click("alice", "Close").await.unwrap();
+    let out = ex.single();
+    assert_eq!(out.field("Cache").unwrap(), "10 9 7 6 (4/3)");
+    assert!(
+        out.text().contains("The cache is 1 over its maximum"),
+        "{}",
+        out.text()
+    );
+    assert!(labels(out).is_empty(), "only the discard select is left");
+    assert_eq!(
+        selects(out),
+        vec![(
+            "Discard which?".to_string(),
+            vec!["c:6".into(), "c:7".into(), "c:9".into(), "c:10".into()]
+        )]
+    );
+    let ex = t
+        .select("alice", "Discard which?", &["c:6".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert!(
+        out.text().contains("Discarded a 6 from the cache."),
+        "{}",
+        out.text()
+    );
+    assert!(out.text().contains("Register cleared."));
+    assert!(out.body["components"]
+        .as_array()
+        .is_none_or(|c| c.is_empty()));
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&s.cache), vec![7, 9, 10]);
+    assert_eq!(
+        s.combat.called_stat,
+        Some(kismet::rules::ore::sheet::Stat::Wit)
+    );
+    // sheet ×2, boot, roll, add, load, minor, basic, close, discard.
+    assert_eq!(log_count(&t).await, 10);
+    // The closed roll's buttons are gone; a forged click is told so.
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "vv:1:9:close", None)
+        .await
+        .unwrap();
+    assert!(ex
+        .outputs
+        .iter()
+        .any(|o| o.content().contains("already finished")));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_double_click_spends_once_and_strangers_are_refused() {
+    let t = table("vv-double", 1).await;
+    booted_roll(&t).await;
+    let msg = t.last_message_for("alice").unwrap();
+    let (_, id, _) = t
+        .last_message_for("alice")
+        .map(|m| {
+            Output {
+                to: "alice".into(),
+                kind: "message".into(),
+                body: m.body,
+            }
+            .buttons()
+            .into_iter()
+            .find(|b| b.0 == "Use 2×2 (22)")
+            .unwrap()
+        })
+        .unwrap();
+    let first = t.click_custom_id("alice", msg.id, &id, None).await.unwrap();
+    let second = t.click_custom_id("alice", msg.id, &id, None).await.unwrap();
+    assert_eq!(
+        first.single().field("Actions").unwrap(),
+        "1. Basic: **2×2 (22)**"
+    );
+    assert_eq!(second.single().kind, "update");
+    assert_eq!(
+        second.single().body["embeds"],
+        first.single().body["embeds"]
+    );
+    // bob may not touch Ann's roll; the FC may.
+    refused(
+        &t.click("bob", "Close").await.unwrap(),
+        "Only Ann's player (or the FC)",
+    );
+    refused(
+        &t.click("bob", "Add cache dice").await.unwrap(),
+        "Only Ann's player (or the FC)",
+    );
+    refused(
+        &cmd(
+            &t,
+            "bob",
+            "/vv damage target:Vitality amount:2 player:alice",
+        )
+        .await,
+        "Only the FC can damage them for another member",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv boot name:Ann").await,
+        "No character named `Ann`",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv order kind:Outthink entities:\"Ann, x:3\"").await,
+        "Only the FC can roll Outthink",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv settings set name:vv_max_pool value:20").await,
+        "Only the FC can change the Virtual Veil settings",
+    );
+    let ex = t.click("fc", "Close").await.unwrap();
+    assert!(ex.single().text().contains("Register cleared."));
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&s.cache), vec![7, 9, 10], "the cache was untouched");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_roll_survives_a_restart_mid_flow() {
+    let t = table("vv-restart", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.restart().await.unwrap();
+    let ex = t
+        .select("alice", "Pick cache dice to add", &["7.1".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update");
+    assert!(
+        desc(out).contains("**Register:** 2×2 (22); loose 10 9 7 6 1"),
+        "{}",
+        desc(out)
+    );
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![9, 10]
+    );
+    // A stale menu value (the 7 is no longer in the cache) is refused cleanly.
+    let msg = t.last_message_for("alice").unwrap();
+    let forged = "vv:1:2:sel:cache";
+    let ex = t
+        .click_custom_id("alice", msg.id, forged, Some(&["7.1".into()]))
+        .await
+        .unwrap();
+    refused(&ex, "no longer holds 1 × 7");
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert!(ex.single().text().contains("Back into the cache: 7."));
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![7, 9, 10]
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
+    // Seed 4: the Fault dice come up 5, 2, 2, 4, 5.
+    let t = table("vv-damage", 4).await;
+    cmd(&t, "alice", ANN).await;
+    let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "💥 Ann takes 1 Vitality damage");
+    let d = desc(out);
+    assert!(d.contains("**Vitality −1** → 4/5."), "{d}");
+    assert!(d.contains("Fault die: **5**."), "{d}");
+    assert!(
+        d.contains("(Defense against Vitality: 1; shown only, the FC applies it.)"),
+        "{d}"
+    );
+    cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
+    let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:1 name:Ann").await;
+    let d = desc(ex.single());
+    assert!(d.contains("Fault dice now: 5 2 2."), "{d}");
+    assert!(
+        d.contains("Matching Fault dice (2× 2) become an Injury at the End phase"),
+        "{d}"
+    );
+    // The End phase turns the pair into a Minor Injury.
+    let ex = cmd(&t, "alice", "/vv endround").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "⏱ End phase");
+    assert_eq!(
+        out.field("Ann").unwrap(),
+        "**Injury: Minor (1 error die per action)** (2 Fault dice showing 2)."
+    );
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(s.fault_dice, vec![5]);
+    assert_eq!(s.injuries.len(), 1);
+    assert_eq!(s.injuries[0].severity, Severity::Minor);
+    assert_eq!(
+        (s.vitality.current, s.confidence.current, s.cyber.current),
+        (4, 3, 2)
+    );
+    cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    // Only the FC runs the End phase for everyone.
+    refused(
+        &cmd(&t, "alice", "/vv endround all:true").await,
+        "Only the FC can run the End phase",
+    );
+    let ex = cmd(&t, "fc", "/vv endround all:true").await;
+    assert!(ex
+        .single()
+        .field("Ann")
+        .unwrap()
+        .contains("2 Fault dice showing 5"));
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(s.fault_dice, vec![4]);
+    assert_eq!(s.injuries.len(), 2);
+    // Two Minor Injuries: 2 Error Dice with each action, shown and labelled.
+    let ex = cmd(&t, "alice", "/vv roll stat:Agility").await;
+    let out = ex.single();
+    assert!(desc(out).contains("**Register:** 2×8 (28); loose 9 3"));
+    assert_eq!(
+        out.field("⚠️ Error dice").unwrap(),
+        "2 per action (Injuries)\nWith the first action: **10 9**"
+    );
+    let ex = t.click("alice", "Use 2×8 (28)").await.unwrap();
+    assert_eq!(
+        ex.single().field("Actions").unwrap(),
+        "1. Basic: **2×8 (28)** · ⚠️ error dice **10 9**"
+    );
+    t.click("alice", "Close").await.unwrap();
+    // Damage a defense stops entirely adds no Fault die (vv_defense_mode = subtract).
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_defense_mode value:subtract",
+    )
+    .await;
+    let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    assert!(desc(ex.single()).contains("fully stopped by a defense of 1: no damage, no Fault die."));
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.fault_dice, vec![4]);
+    // The FC heals an Injury; rest then counts (untended rest with an Injury does not).
+    let ex = cmd(&t, "alice", "/vv heal days days:2").await;
+    assert!(desc(ex.single()).contains("healing counts only while a professional"));
+    refused(
+        &cmd(&t, "alice", "/vv heal injury number:1").await,
+        "Only the FC can mark an Injury healed",
+    );
+    let ex = cmd(&t, "fc", "/vv heal injury number:1 player:alice").await;
+    assert_eq!(desc(ex.single()), "Injury 1 (Minor) healed.");
+    let ex = cmd(&t, "alice", "/vv heal days days:1 tended:true").await;
+    let d = desc(ex.single());
+    assert!(
+        d.contains("Vitality +1 → 3/5.") && d.contains("Confidence +1 → 4/4."),
+        "{d}"
+    );
+    refused(
+        &cmd(&t, "fc", "/vv heal injury number:1 player:alice").await,
+        "already healed",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv heal injury number:9 player:alice").await,
+        "no such Injury",
+    );
+    // End of combat in a stable place clears the Fault dice.
+    let ex = cmd(&t, "fc", "/vv endcombat stable:true player:alice").await;
+    assert_eq!(ex.single().field("Ann").unwrap(), "Fault dice cleared: 4.");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(s.fault_dice.is_empty());
+    assert_eq!(s.injuries.iter().filter(|i| !i.healed).count(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_order_ranks_entities_and_records_values() {
+    let t = table("vv-order", 6).await;
+    cmd(&t, "alice", ANN).await;
+    cmd(&t, "bob", "/vv sheet create name:Bo agility:5 wit:3").await;
+    cmd(&t, "bob", "/vv sheet status world:cosmOS").await;
+    cmd(&t, "bob", "/vv sheet set stat:Precision value:2").await;
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv order kind:Outthink entities:\"Ann, <@BOB>, drone:4, rat:0\""
+            .replace("BOB", &Table::user_id("bob").to_string())
+            .as_str(),
+    )
+    .await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🧠 Outthink (Wit)");
+    assert_eq!(
+        desc(out),
+        "1. **drone** — **2×5 (25)** · Wit 4: 5 1 5 8\n\
+         2. **Ann** — **2×2 (22)** · Wit 6: 2 6 5 3 2 7\n\
+         3. **Bo** — **17** (loose 7) · Wit 3: 4 7 3\n\
+         4. **rat** — **0** (no dice) · Wit 0"
+    );
+    assert_eq!(
+        out.field("Call order (lowest Outthink first)").unwrap(),
+        "rat → Bo → Ann → drone"
+    );
+    // Bo is in cosmOS: Initiative rolls Precision. A tie goes to the higher stat.
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv order kind:Initiative entities:\"Ann, Bo, drone:4\" record:false",
+    )
+    .await;
+    let out = ex.single();
+    assert_eq!(
+        desc(out),
+        "1. **Ann** — **2×3 (23)** · Agility 4: 1 3 1 3\n\
+         2. **drone** — **20** (loose 10) · Agility 4: 4 1 5 10\n\
+         3. **Bo** — **20** (loose 10) · Precision 2: 10 5"
+    );
+    assert_eq!(
+        out.field("Resolution order (highest first)").unwrap(),
+        "Ann → drone → Bo"
+    );
+    assert_eq!(
+        out.field("Ties").unwrap(),
+        "Bo, drone tied at 20: higher stat first"
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    let bo = sheet_of(&t, "bob", "Bo").await;
+    assert_eq!(
+        (ann.combat.outthink, ann.combat.initiative),
+        (Some(22), None)
+    );
+    assert_eq!((bo.combat.outthink, bo.combat.initiative), (Some(17), None));
+    // Bad lists are refused.
+    refused(
+        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"Zed\"").await,
+        "No sheet named `Zed`",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"a:x\"").await,
+        "the Wit stat, 0 to 99",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"Ann, Ann\"").await,
+        "Ann is listed twice",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv order kind:Outthink entities:\" , \"").await,
+        "List the entities",
+    );
+    let many: Vec<String> = (0..51).map(|i| format!("e{i}:1")).collect();
+    refused(
+        &cmd(
+            &t,
+            "fc",
+            &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+        )
+        .await,
+        "At most 50 entities",
+    );
+    // Fifty entities at the largest pool still fit one embed.
+    cmd(&t, "fc", "/vv settings set name:vv_max_pool value:30").await;
+    let many: Vec<String> = (0..50)
+        .map(|i| format!("entity-{i}:{}", i % 30 + 1))
+        .collect();
+    let ex = cmd(
+        &t,
+        "fc",
+        &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+    )
+    .await;
+    assert!(
+        desc(ex.single()).contains("50. **entity-"),
+        "{}",
+        desc(ex.single())
+    );
+    // Fifty at 30 dice, with their tie re-rolls, pass the 2000-dice cap: refused.
+    let many: Vec<String> = (0..50).map(|i| format!("entity-{i}:30")).collect();
+    refused(
+        &cmd(
+            &t,
+            "fc",
+            &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+        )
+        .await,
+        "at most 2000 per command",
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_repair_checks_restore_one_point() {
+    let t = table("vv-repair", 8).await;
+    cmd(&t, "alice", ANN).await;
+    cmd(&t, "bob", "/vv sheet create name:Tech engineering:8").await;
+    cmd(&t, "alice", "/vv sheet track track:Cyber current:1").await;
+    let ex = cmd(&t, "alice", "/vv repair").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🔧 Repairing Ann's Cyber");
+    assert_eq!(
+        desc(out),
+        "Ann's Engineering (4 dice) → **3 7 4 2**\nNo set.\n\
+         Restoring Cyber to 2 needs a set of height 2 or more · chance 44.91%\n\
+         ❌ **Failed** after 2 hours: wait a day before the next try (`/vv heal days`)."
+    );
+    refused(&cmd(&t, "alice", "/vv repair").await, "wait a day");
+    let ex = cmd(&t, "alice", "/vv heal days days:1").await;
+    assert!(desc(ex.single()).contains("wait after a failed Cyber repair is over"));
+    // Anyone may make the check: Tech's Engineering.
+    let ex = cmd(&t, "alice", "/vv repair engineer:Tech").await;
+    let d = desc(ex.single());
+    assert!(
+        d.starts_with("Tech's Engineering (8 dice) → **4 3 7 2 8 10 8 6**\nBest set: **2×8 (28)**"),
+        "{d}"
+    );
+    assert!(
+        d.contains("✅ **Repaired**: Cyber 2/3 (takes 2 hours)."),
+        "{d}"
+    );
+    let ex = cmd(&t, "alice", "/vv repair engineering:10").await;
+    assert!(desc(ex.single()).contains("Cyber 3/3 (takes 3 hours)"));
+    refused(
+        &cmd(&t, "alice", "/vv repair").await,
+        "already at its maximum",
+    );
+    cmd(&t, "alice", "/vv sheet track track:Cyber current:1").await;
+    cmd(&t, "alice", "/vv sheet status world:Veil").await;
+    refused(
+        &cmd(&t, "alice", "/vv repair").await,
+        "only be repaired in the physical world",
+    );
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((s.cyber.current, s.cyber.max), (1, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_settings_show_set_and_refuse_bad_values() {
+    let t = table("vv-settings", 4).await;
+    let ex = cmd(&t, "alice", "/vv settings show").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out.field("vv_max_pool = 10").unwrap().contains("(1-30)"));
+    assert!(out.field("vv_fault_check = end_of_round").is_some());
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv settings set name:fault_check value:immediate",
+    )
+    .await;
+    assert_eq!(
+        desc(ex.single()),
+        "**vv_fault_check**: end_of_round → **immediate**"
+    );
+    refused(
+        &cmd(&t, "fc", "/vv settings set name:vv_max_pool value:31").await,
+        "vv_max_pool must be a whole number from 1 to 30.",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv settings set name:vv_colour value:red").await,
+        "There is no Virtual Veil setting called \"vv_colour\"",
+    );
+    let names = t
+        .autocomplete("fc", "/vv settings set name:cache value:x", "name")
+        .await
+        .unwrap();
+    let names: Vec<&str> = names.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        vec!["vv_cache_consumed_on_use", "vv_fault_counts_toward_cache"]
+    );
+    let ex = cmd(&t, "alice", "/vv settings show").await;
+    assert!(ex.single().field("vv_fault_check = immediate").is_some());
+    // With `immediate`, a matching Fault die becomes an Injury at once
+    // (seed 4 from here: 5, then 2, 2).
+    cmd(&t, "alice", ANN).await;
+    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    let ex = cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    let d = desc(ex.single());
+    assert!(d.contains("Fault die: **2**.\n**Injury: Minor (1 error die per action)** (2 Fault dice showing 2)."), "{d}");
+    assert!(d.contains("Fault dice now: 5."), "{d}");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((s.fault_dice.clone(), s.injuries.len()), (vec![5], 1));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_bad_input_is_refused_and_changes_nothing() {
+    let t = table("vv-bad", 1).await;
+    refused(
+        &cmd(&t, "alice", "/vv roll stat:Wit").await,
+        "has no active character",
+    );
+    cmd(&t, "alice", ANN).await;
+    refused(
+        &cmd(&t, "alice", "/vv roll").await,
+        "Choose a `stat` to roll",
+    );
+    refused(&cmd(&t, "alice", "/vv boot").await, "battery is empty");
+    refused(&cmd(&t, "alice", "/vv logout").await, "COMP is not running");
+    refused(
+        &cmd(&t, "alice", "/vv battery use:1").await,
+        "COMP is not running",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv battery").await,
+        "Give `use`, `charge` or `plugged_in`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv battery use:1 charge:1").await,
+        "not both at once",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet comp").await,
+        "Give at least one COMP value",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet comp battery:3").await,
+        "The battery can hold 0 to 0",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet track track:Cyber current:9").await,
+        "Cyber must be from 0 to 3",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet track track:Cyber").await,
+        "Give a new `max`",
+    );
+    refused(&cmd(&t, "alice", "/vv sheet status").await, "Give `world`");
+    refused(
+        &cmd(&t, "alice", "/vv sheet status clear_glitch:true").await,
+        "Only the FC can clear a glitch",
+    );
+    let long = "x".repeat(201);
+    assert!(t
+        .command("alice", "/vv heal days days:20000")
+        .await
+        .is_err());
+    // What Discord's client refuses never reaches the bot.
+    assert!(t
+        .command("alice", "/vv roll stat:Wit min_width:1")
+        .await
+        .is_err());
+    assert!(t
+        .command("alice", &format!("/vv roll stat:Wit label:{long}"))
+        .await
+        .is_err());
+    assert!(t
+        .command("alice", "/vv damage target:Vitality amount:0")
+        .await
+        .is_err());
+    assert!(t.command("alice", "/vv roll stat:Luck").await.is_err());
+    // Forged clicks: unknown session, foreign kind, bad values.
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(ex.single().kind, "message");
+    let msg = t.last_message_for("alice").unwrap();
+    for (id, values, needle) in [
+        ("vv:1:0:basic:11", None, "from 1 to 10"),
+        ("vv:1:0:basic:x", None, "not valid"),
+        ("vv:1:0:explode", None, "Unknown action"),
+        (
+            "vv:1:0:sel:load",
+            Some(vec!["99".to_string()]),
+            "not a register die",
+        ),
+        (
+            "vv:1:0:sel:minor",
+            Some(vec!["0".to_string(), "1".to_string()]),
+            "Pick one die",
+        ),
+        (
+            "vv:1:0:sel:cache",
+            Some(vec!["7.1".to_string()]),
+            "COMP is not running",
+        ),
+        (
+            "vv:1:0:discard",
+            Some(vec!["c:7".to_string()]),
+            "not over its maximum",
+        ),
+        ("vv:9:0:close", None, "no longer exists"),
+    ] {
+        let ex = t
+            .click_custom_id("alice", msg.id, id, values.as_deref())
+            .await
+            .unwrap();
+        refused(&ex, needle);
+    }
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(s.cache.is_empty());
+    // Only the sheet creation and the one roll were logged.
+    assert_eq!(log_count(&t).await, 2);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Checks Discord's limits on every reply (the fake validates the schema;
+/// this also checks the embed total and select sizes).
+fn within_limits(o: &Output) {
+    let mut total = 0;
+    for e in o.embeds() {
+        for p in ["/title", "/description", "/footer/text"] {
+            total += e
+                .pointer(p)
+                .and_then(Value::as_str)
+                .map_or(0, |s| s.chars().count());
+        }
+        for f in e["fields"].as_array().into_iter().flatten() {
+            total += f["name"].as_str().unwrap_or("").chars().count();
+            let v = f["value"].as_str().unwrap_or("");
+            assert!(v.chars().count() <= 1024, "field too long: {v}");
+            assert!(!v.ends_with('…') || v.contains("more"), "clamped: {v}");
+            total += v.chars().count();
+        }
+    }
+    assert!(total <= 6000, "embed text {total} > 6000");
+    for (p, opts) in selects(o) {
+        assert!(opts.len() <= 25, "{p}: {} options", opts.len());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_largest_pools_stay_within_discord_limits() {
+    let t = table("vv-large", 2).await;
+    cmd(&t, "fc", "/vv settings set name:vv_max_pool value:30").await;
+    cmd(&t, "alice", "/vv sheet create name:Max wit:40 agility:30").await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:50 battery_max:10 battery:10",
+    )
+    .await;
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    within_limits(ex.single());
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 50);
+    let label = "l".repeat(200);
+    let ex = cmd(&t, "alice", &format!("/vv roll stat:Wit label:{label}")).await;
+    let out = ex.single();
+    within_limits(out);
+    assert_eq!(out.title(), "🎲 Max rolls Wit (30 dice)");
+    assert!(out
+        .field("Warnings")
+        .unwrap()
+        .contains("40 dice asked for, but a roll uses at most 30 (vv_max_pool); rolling 30."));
+    assert!(labels(out).iter().filter(|l| l.starts_with("Use ")).count() <= 5);
+    let ex = t.click("alice", "Add cache dice").await.unwrap();
+    within_limits(ex.single());
+    let (_, opts) = selects(ex.single()).remove(0);
+    assert_eq!(opts.len(), 25);
+    let ex = t
+        .select("alice", "Pick cache dice to add", &opts)
+        .await
+        .unwrap();
+    within_limits(ex.single());
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 25);
+    for button in ["Load into cache", "Minor action", "Add cache dice"] {
+        let ex = t.click("alice", button).await.unwrap();
+        within_limits(ex.single());
+        assert_eq!(selects(ex.single()).len(), 1, "{button}");
+    }
+    let ex = t.click("alice", "Load into cache").await.unwrap();
+    let (_, opts) = selects(ex.single()).remove(0);
+    let ex = t
+        .select("alice", "Pick register dice to load", &opts)
+        .await
+        .unwrap();
+    within_limits(ex.single());
+    // 25 left + 25 loaded = 50: at the maximum, no overflow.
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 50);
+    // Spend everything left, one set at a time.
+    for _ in 0..40 {
+        let last = t.last_message_for("alice").unwrap();
+        let out = Output {
+            to: "alice".into(),
+            kind: "message".into(),
+            body: last.body,
+        };
+        let Some(b) = labels(&out).into_iter().find(|l| l.starts_with("Use ")) else {
+            break;
+        };
+        let ex = t.click("alice", &b).await.unwrap();
+        within_limits(ex.single());
+    }
+    let ex = t.click("alice", "Close").await.unwrap();
+    within_limits(ex.single());
+    // A hundred ad-hoc dice are capped too.
+    let ex = cmd(&t, "alice", "/vv roll dice:100").await;
+    assert_eq!(ex.single().title(), "🎲 Max rolls 30 dice");
+    let ex = cmd(&t, "alice", "/vv sheet show").await;
+    within_limits(ex.single());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_comp_overflow_prompt_logout_and_battery() {
+    let t = table("vv-comp", 3).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_counts_toward_cache value:on",
+    )
+    .await;
+    cmd(&t, "alice", ANN).await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:2 battery_max:3 battery:3",
+    )
+    .await;
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    assert!(desc(ex.single()).contains("Cache rolled: **10 9**."));
+    // A Fault die now counts toward the cache: one die must go, the owner chooses.
+    let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    let out = ex.single();
+    assert!(desc(out)
+        .contains("Fault die: **8**.\nThe cache is 1 over its maximum: discard a die now."));
+    assert_eq!(
+        selects(out),
+        vec![(
+            "Discard which?".to_string(),
+            vec!["f:8".into(), "c:9".into(), "c:10".into()]
+        )]
+    );
+    refused(
+        &t.select("bob", "Discard which?", &["c:9".into()])
+            .await
+            .unwrap(),
+        "Only Ann's player or the FC can choose",
+    );
+    let ex = t
+        .select("alice", "Discard which?", &["f:8".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update");
+    assert!(
+        desc(out).ends_with("Discarded Fault die 8."),
+        "{}",
+        desc(out)
+    );
+    assert!(selects(out).is_empty());
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(s.fault_dice.is_empty());
+    assert_eq!(faces(&s.cache), vec![9, 10]);
+    // Left unanswered, the next action discards the lowest die (A-O10).
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv damage target:Confidence amount:1 player:alice",
+    )
+    .await;
+    assert!(desc(ex.single()).contains("Fault die: **1**."));
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(
+        ex.single().field("Just now").unwrap(),
+        "Discarded a 9 from the cache (the lowest, by default)."
+    );
+    assert_eq!(ex.single().field("Cache").unwrap(), "10 · Fault 1 (2/2)");
+    // The old prompt now has nothing to do.
+    let ex = t
+        .select("alice", "Discard which?", &["c:9".into()])
+        .await
+        .unwrap();
+    assert!(desc(ex.single()).ends_with("The cache is no longer over its maximum."));
+    t.click("alice", "Close").await.unwrap();
+    // Battery: use, run dry (logged out, cache lost), charge, plug in.
+    let ex = cmd(&t, "alice", "/vv battery use:2").await;
+    assert!(desc(ex.single()).starts_with("Battery −2 → 1."));
+    let ex = cmd(&t, "alice", "/vv battery use:5").await;
+    assert!(desc(ex.single())
+        .contains("Battery −1 → 0.\nCOMP off (battery empty: logged out); cache lost: 10."));
+    refused(&cmd(&t, "alice", "/vv boot").await, "battery is empty");
+    let ex = cmd(&t, "alice", "/vv battery charge:2").await;
+    assert!(desc(ex.single()).starts_with("Battery +2 → 2."));
+    cmd(&t, "alice", "/vv battery plugged_in:true").await;
+    // Booting with a Fault die already counted overflows at once.
+    let ex = cmd(&t, "alice", "/vv boot").await;
+    assert!(desc(ex.single()).contains("Cache rolled: **7 1**."));
+    let ex = t
+        .select("alice", "Discard which?", &["f:1".into()])
+        .await
+        .unwrap();
+    assert!(desc(ex.single()).ends_with("Discarded Fault die 1."));
+    let ex = cmd(&t, "alice", "/vv battery use:3").await;
+    assert!(desc(ex.single()).starts_with("Plugged in: no battery used (2 left)."));
+    // A smaller cache size asks for discards too.
+    let ex = cmd(&t, "alice", "/vv sheet comp cache_size:1").await;
+    let out = ex.single();
+    assert_eq!(
+        (out.kind.as_str(), out.title().as_str()),
+        ("message", "💻 Ann's COMP changed")
+    );
+    assert_eq!(
+        selects(out)[0].1,
+        vec!["c:1".to_string(), "c:7".to_string()]
+    );
+    t.select("alice", "Discard which?", &["c:1".into()])
+        .await
+        .unwrap();
+    let ex = cmd(&t, "alice", "/vv logout").await;
+    assert!(desc(ex.single()).starts_with("COMP off (logged out); cache lost: 7."));
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert!(!s.comp.session_active && s.cache.is_empty() && s.fault_dice.is_empty());
+    assert_eq!((s.comp.battery_current, s.comp.plugged_in), (2, true));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_example_script_plays_clean() {
+    let t = table("vv-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil.txt"),
+    )
+    .unwrap();
+    let mut played = 0;
+    let mut refusals = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        played += 1;
+        assert!(!ex.outputs.is_empty(), "{line}: no reply");
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(
+                !o.text().contains("Something went wrong"),
+                "{line}: {}",
+                o.text()
+            );
+            if o.content().starts_with("⚠️") {
+                refusals.push(format!("{who}: {}", o.content()));
+            }
+        }
+    }
+    assert!(played > 30, "{played} lines played");
+    // The one deliberate refusal: bob pressing Ann's Close.
+    assert_eq!(
+        refusals,
+        vec!["bob: ⚠️ Only Ann's player (or the FC) can use this roll.".to_string()]
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(
+        (
+            ann.vitality.current,
+            ann.confidence.current,
+            ann.cyber.current
+        ),
+        (4, 4, 2)
+    );
+    assert!(ann.injuries.iter().all(|i| i.healed) && ann.injuries.len() == 1);
+    assert!(ann.fault_dice.is_empty() && !ann.comp.session_active);
+    let goons = sheet_of(&t, "fc", "Goons").await;
+    assert!(goons.conditions.vitality_down);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
+    let t = table("vv-expiry", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select("alice", "Pick cache dice to add", &["10.1".into()])
+        .await
+        .unwrap();
+    // From now on, every untouched roll expires at once.
+    {
+        let db = t.db().await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let mut g = kismet::app::settings::guild(&mut tx, GUILD_ID as i64)
+            .await
+            .unwrap();
+        g.session_timeout_minutes = 0;
+        kismet::app::settings::save_guild(&mut tx, GUILD_ID as i64, &g)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // The register holds a cache die: it does not time out, Close returns it.
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert!(ex.single().text().contains("Back into the cache: 10."));
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![7, 9, 10]
+    );
+    // A plain roll times out; its buttons then do nothing.
+    cmd(&t, "alice", "/vv roll stat:Wit").await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
+    assert!(
+        ex.outputs[0].text().contains("Timed out"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    assert!(ex.outputs[1].content().contains("timed out"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1,0 +1,1250 @@
+//! The Storyteller d10 rules at the table (`/st …`), end to end through the
+//! fake Discord: sheets, rolls by traits and bare pools, willpower rolls
+//! with the Spend willpower button, ignoring wounds once per turn,
+//! recovery, incapacitation, rights, settings, restarts and the largest
+//! pools. Seeded: the faces asserted are what those seeds always give.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::storyteller::{roll_odds, StorytellerSheet};
+use kismet::storage;
+
+/// A character's sheet as stored.
+async fn sheet(t: &Table, name: &str) -> StorytellerSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let rows =
+        storage::characters::by_name_any_owner(&mut tx, GUILD_ID as i64, "storyteller", name)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 1, "one character named {name}");
+    let s: StorytellerSheet = serde_json::from_str(&rows[0].sheet).unwrap();
+    s.validate().unwrap();
+    s
+}
+
+/// How many roll-log entries the guild has.
+async fn logged(t: &Table) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    storage::log::count(&mut tx, GUILD_ID as i64).await.unwrap()
+}
+
+async fn run(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// Runs a command that must answer with one public message.
+async fn public(t: &Table, who: &str, line: &str) -> Output {
+    let ex = run(t, who, line).await;
+    let out = ex.single().clone();
+    assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    out
+}
+
+/// Runs a command that must be refused privately with `needle` in the text.
+async fn refused(t: &Table, who: &str, line: &str, needle: &str) {
+    let ex = run(t, who, line).await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(
+        out.text().contains(needle),
+        "{line}: expected `{needle}` in {}",
+        out.text()
+    );
+}
+
+fn description(out: &Output) -> String {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn labels(out: &Output) -> Vec<String> {
+    out.buttons().into_iter().map(|b| b.0).collect()
+}
+
+/// Alice's Ada: Wits 3, Alertness 2 with the advanced specialty Night
+/// Vision, willpower `wp`.
+async fn ada(t: &Table, wp: u8) {
+    public(
+        t,
+        "alice",
+        &format!("/st sheet create name:Ada willpower:{wp}"),
+    )
+    .await;
+    for line in [
+        "/st sheet set trait:Wits dots:3",
+        "/st sheet set trait:Alertness dots:2",
+        "/st sheet specialty ability:Alertness name:\"Night Vision\"",
+    ] {
+        let ex = run(t, "alice", line).await;
+        assert_eq!(ex.single().kind, "ephemeral", "{line}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn st_registers_with_groups_and_autocompletes_traits() {
+    let t = table("st-register", 1).await;
+    let reg = t.registered();
+    let st = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "st")
+        .expect("/st is registered")
+        .clone();
+    let subs: Vec<&str> = st["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    for s in [
+        "sheet",
+        "roll",
+        "pool",
+        "willpower",
+        "turn",
+        "rest",
+        "recover",
+        "revive",
+        "settings",
+    ] {
+        assert!(subs.contains(&s), "{s} in {subs:?}");
+    }
+    ada(&t, 5).await;
+    let got = t
+        .autocomplete("alice", "/st roll traits:\"Wits + al\"", "traits")
+        .await
+        .unwrap();
+    assert_eq!(got[0]["value"], "Wits + Alertness");
+    assert_eq!(got[0]["name"], "Wits + Alertness (talent, 2 dots)");
+    let got = t
+        .autocomplete("alice", "/st sheet set trait:brawl dots:1", "trait")
+        .await
+        .unwrap();
+    assert!(
+        got.iter()
+            .any(|c| c["value"] == "Brawling" && c["name"] == "Brawling (= Melee)"),
+        "{got:?}"
+    );
+    let got = t
+        .autocomplete(
+            "alice",
+            "/st roll traits:\"Wits + Alertness\" specialties:ni",
+            "specialties",
+        )
+        .await
+        .unwrap();
+    assert_eq!(got[0]["value"], "Night Vision");
+    let got = t
+        .autocomplete(
+            "alice",
+            "/st sheet specialty ability:Firearms name:sni",
+            "name",
+        )
+        .await
+        .unwrap();
+    assert_eq!(got[0]["value"], "Sniper Rifles");
+    let got = t
+        .autocomplete("alice", "/st sheet show character:a", "character")
+        .await
+        .unwrap();
+    assert_eq!(got[0]["value"], "Ada");
+    let got = t
+        .autocomplete("fc", "/st settings set name:diff value:7", "name")
+        .await
+        .unwrap();
+    assert_eq!(got[0]["value"], "st_default_difficulty");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sheets_are_created_shown_and_edited() {
+    let t = table("st-sheet", 1).await;
+    let card = public(&t, "alice", "/st sheet create name:Ada willpower:6").await;
+    assert_eq!(card.title(), "📜 Ada");
+    assert!(description(&card).contains("**Willpower** ■■■■■■ 6/6"));
+    assert_eq!(
+        card.field("Attributes").unwrap().lines().next().unwrap(),
+        "Strength ●○○○○"
+    );
+    assert!(card
+        .field("Knowledges")
+        .unwrap()
+        .starts_with("*0 dots:* Academics"));
+    assert!(card.buttons().is_empty(), "no wound penalty, no button");
+
+    let ex = run(&t, "alice", "/st sheet set trait:str dots:3").await;
+    assert_eq!(
+        description(ex.single()),
+        "Strength (Attribute): ●○○○○ → ●●●○○ (3)"
+    );
+    let ex = run(&t, "alice", "/st sheet set trait:Brawling dots:2").await;
+    assert_eq!(
+        description(ex.single()),
+        "Melee (Talent): ○○○○○ → ●●○○○ (2)"
+    );
+    run(&t, "alice", "/st sheet set trait:Firearms dots:1").await;
+    // The source's suggestion decides the type unless told.
+    run(&t, "alice", "/st sheet specialty ability:Melee name:Swords").await;
+    run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Melee name:Unarmed",
+    )
+    .await;
+    run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Firearms name:\"Rail Pistols\" advanced:true",
+    )
+    .await;
+    let ex = run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Melee name:unarmed remove:true",
+    )
+    .await;
+    assert_eq!(
+        description(ex.single()),
+        "Melee: specialty Unarmed removed."
+    );
+    let ex = run(
+        &t,
+        "alice",
+        "/st sheet trait name:Charm kind:attribute dots:2",
+    )
+    .await;
+    assert_eq!(
+        description(ex.single()),
+        "New custom attribute **Charm**: ●●○○○ (2)."
+    );
+    let ex = run(&t, "alice", "/st sheet willpower permanent:8 current:5").await;
+    assert_eq!(
+        description(ex.single()),
+        "Willpower ■■■■■■ 6/6 → ■■■■■□□□ 5/8"
+    );
+    run(&t, "alice", "/st sheet wounds dice:2 difficulty:1").await;
+
+    let s = sheet(&t, "Ada").await;
+    assert_eq!(s.attribute("Strength").unwrap().dots, 3);
+    assert_eq!(s.attribute("Charm").unwrap().dots, 2);
+    let melee = s.ability("Melee").unwrap();
+    assert_eq!(melee.dots, 2);
+    assert_eq!(melee.specialties.len(), 1);
+    assert_eq!(
+        serde_json::to_value(&melee.specialties[0]).unwrap(),
+        serde_json::json!({"name": "Swords", "type": "advanced"})
+    );
+    assert_eq!(
+        serde_json::to_value(&s.ability("Firearms").unwrap().specialties[0]).unwrap(),
+        serde_json::json!({"name": "Rail Pistols", "type": "advanced"})
+    );
+    assert_eq!((s.willpower().current, s.willpower().permanent), (5, 8));
+    assert_eq!(
+        (s.wound_penalty().dice, s.wound_penalty().difficulty),
+        (2, 1)
+    );
+
+    let card = public(&t, "alice", "/st sheet show").await;
+    assert!(card.field("Talents").unwrap().contains("Melee ●●○○○"));
+    assert_eq!(
+        card.field("Specialties").unwrap(),
+        "**Firearms**: Rail Pistols (adv.)\n**Melee**: Swords (adv.)"
+    );
+    assert!(description(&card).contains("**Wound penalty** −2 dice, +1 difficulty"));
+    assert_eq!(labels(&card), vec!["Ignore wound penalty (1 willpower)"]);
+
+    // Bad input: refused privately, nothing stored.
+    let before = sheet(&t, "Ada").await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet set trait:Charisma dots:2",
+        "no trait called `Charisma`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet set trait:st dots:2",
+        "There is no trait called `st`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Law name:Contracts",
+        "at least one dot in Law",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Wits name:Quick",
+        "only abilities have specialties",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet willpower current:9",
+        "between 0 and the permanent rating (8)",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet willpower",
+        "Give `current`, `permanent`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet trait name:Melee kind:talent",
+        "already a trait",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet create name:ada willpower:3",
+        "already a character named ada",
+    )
+    .await;
+    // Discord's client refuses what the options forbid.
+    assert!(t
+        .command("alice", "/st sheet set trait:Wits dots:6")
+        .await
+        .is_err());
+    assert!(t
+        .command("alice", "/st sheet create name:X willpower:11")
+        .await
+        .is_err());
+    assert_eq!(sheet(&t, "Ada").await, before);
+
+    // A second character; `use` switches the active one.
+    public(&t, "alice", "/st sheet create name:Bea willpower:3").await;
+    let card = public(&t, "alice", "/st sheet show").await;
+    assert_eq!(card.title(), "📜 Bea");
+    run(&t, "alice", "/st sheet use character:Ada").await;
+    let card = public(&t, "alice", "/st sheet show").await;
+    assert_eq!(card.title(), "📜 Ada");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trait_roll_shows_dice_generations_threshold_botches_and_odds() {
+    let t = table("st-roll", 1).await;
+    ada(&t, 5).await;
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" specialties:\"night vision\"",
+    )
+    .await;
+    assert_eq!(out.title(), "🎲 Ada rolls Wits + Alertness");
+    assert_eq!(
+        description(&out),
+        "**Base** (5): **9**, **10**, **7**, 4, 3\n**Bonus 1** (1): **6**"
+    );
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + Alertness 2 = **5 dice**"
+    );
+    assert_eq!(out.field("Difficulty").unwrap(), "6");
+    assert_eq!(
+        out.field("Specialties").unwrap(),
+        "Night Vision (1 bonus die per 10)"
+    );
+    assert_eq!(
+        out.field("Successes").unwrap(),
+        "4 rolled (3 base + 1 bonus)\nNet: **4**"
+    );
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 4 successes (very good)"
+    );
+    // The chance shown is the exact one for 5 dice at 6 with 1 specialty
+    // (spec A-S3: 85.64%).
+    let o = roll_odds(5, 6, 0, 1);
+    assert!((o.success - 0.8564).abs() < 0.0001);
+    assert_eq!(
+        out.field("Chance before rolling").unwrap(),
+        "85.6% success · 9.5% failure · 4.9% botch"
+    );
+    assert!(out.buttons().is_empty());
+
+    // A threshold and botches.
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" difficulty:4 threshold:2",
+    )
+    .await;
+    assert_eq!(
+        description(&out),
+        "**Base** (5): ~~1~~, **10**, **9**, 2, **6**"
+    );
+    assert_eq!(out.field("Threshold").unwrap(), "2");
+    // ST-5: the threshold removes two of three successes; the botch cancels
+    // the last one; net 0 is a simple failure (A-S9).
+    assert_eq!(
+        out.field("Successes").unwrap(),
+        "3 rolled\n−2 removed by threshold 2\n1 botch, cancelling 1 success\nNet: **0**"
+    );
+    assert_eq!(out.field("Outcome").unwrap(), "➖ **Simple failure**");
+
+    // One attribute alone, two attributes, a modifier.
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:Wits dice_modifier:2 difficulty_modifier:-1",
+    )
+    .await;
+    assert_eq!(out.field("Pool").unwrap(), "Wits 3 = 3 → **5 dice**");
+    assert_eq!(out.field("Difficulty").unwrap(), "5");
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Strength\" difficulty:8",
+    )
+    .await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + Strength 1 = **4 dice**"
+    );
+    assert_eq!(
+        out.field("Rules applied"),
+        None,
+        "nothing special fired: {}",
+        out.text()
+    );
+
+    // Every roll is logged with the full dice.
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let log = storage::log::for_session(&mut tx, GUILD_ID as i64, 2)
+        .await
+        .unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].system, "storyteller");
+    assert_eq!(log[0].action, "roll");
+    let dice: serde_json::Value = serde_json::from_str(&log[0].dice).unwrap();
+    assert_eq!(dice["base"], serde_json::json!([9, 10, 7, 4, 3]));
+    assert_eq!(dice["bonus"], serde_json::json!([[6]]));
+    drop(tx);
+
+    // Bad rolls: refused privately, nothing logged.
+    let n = logged(&t).await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness + Strength\"",
+        "never uses more than two traits",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Alertness + Athletics\"",
+        "at most one ability",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" specialties:Swords",
+        "no specialty called Swords",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Wits specialties:\"Night Vision\"",
+        "need an ability",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alerts\"",
+        "no trait called `Alerts`",
+    )
+    .await;
+    refused(&t, "bob", "/st roll traits:Wits", "no active character").await;
+    assert_eq!(logged(&t).await, n);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abilities_at_zero_follow_the_unskilled_rules() {
+    let t = table("st-unskilled", 1).await;
+    ada(&t, 5).await;
+    // A talent at 0: the attribute alone, no penalty.
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Stealth\"").await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + Stealth 0 = **3 dice**"
+    );
+    assert_eq!(out.field("Difficulty").unwrap(), "6");
+    assert!(out
+        .field("Rules applied")
+        .unwrap()
+        .contains("Stealth is a talent at 0 dots: the attribute alone, no penalty."));
+    // A skill at 0: difficulty +1.
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Drive\" difficulty:7").await;
+    assert_eq!(out.field("Difficulty").unwrap(), "8");
+    assert!(out
+        .field("Rules applied")
+        .unwrap()
+        .contains("Driving is a skill at 0 dots: the attribute alone, difficulty +1."));
+    // A knowledge at 0: refused, unless the storyteller allows figuring it out.
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Int + Law\"",
+        "Law is a knowledge with no dots",
+    )
+    .await;
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Int + Law\" figure_it_out:true difficulty:10",
+    )
+    .await;
+    assert_eq!(out.field("Difficulty").unwrap(), "11 (impossible)");
+    let rules = out.field("Rules applied").unwrap();
+    assert!(
+        rules.contains(
+            "Figuring out Law (a knowledge at 0 dots): the attribute alone, difficulty +1."
+        ),
+        "{rules}"
+    );
+    assert!(rules.contains("success is impossible"), "{rules}");
+    assert_eq!(
+        out.field("Chance before rolling").unwrap(),
+        "0% success · 90.0% failure · 10.0% botch"
+    );
+    // Specialties only up to the ability's dots.
+    run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Alertness name:Terrain",
+    )
+    .await;
+    run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Alertness name:Ambushes",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" specialties:\"Terrain, Ambushes, Night Vision\"",
+        "With 2 dots in Alertness you can use at most 2 specialties",
+    )
+    .await;
+    // ST-8: a required advanced specialty the character has is used by itself.
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" advanced:\"Night Vision\" specialties:Terrain",
+    )
+    .await;
+    assert_eq!(out.field("Threshold").unwrap(), "0");
+    assert_eq!(
+        out.field("Specialties").unwrap(),
+        "Terrain, Night Vision (2 bonus dice per 10)"
+    );
+    // ... and one it lacks adds +1 threshold.
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" advanced:Vacuum",
+    )
+    .await;
+    assert_eq!(out.field("Threshold").unwrap(), "1");
+    assert!(out
+        .field("Rules applied")
+        .unwrap()
+        .contains("Advanced specialty Vacuum required but not used: threshold +1."));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bare_pools_zero_pools_and_the_dice_cap() {
+    let t = table("st-pool", 3).await;
+    let out = public(&t, "bob", "/st pool dice:7 difficulty:7 specialties:2").await;
+    assert_eq!(out.title(), "🎲 bob rolls 7 dice");
+    // One 10 with two specialties in use: two bonus dice.
+    assert_eq!(
+        description(&out),
+        "**Base** (7): **10**, **9**, 3, 4, 4, 6, **8**\n**Bonus 1** (2): 4, 3"
+    );
+    assert_eq!(
+        out.field("Specialties").unwrap(),
+        "2 in use (2 bonus dice per 10)"
+    );
+    assert_eq!(
+        out.field("Successes").unwrap(),
+        "3 rolled (3 base + 0 bonus)\nNet: **3**"
+    );
+    assert_eq!(out.field("Pool").unwrap(), "**7 dice**");
+    // A zero pool is an automatic failure by default (A-S1)...
+    let out = public(&t, "bob", "/st pool dice:0").await;
+    assert_eq!(
+        description(&out),
+        "No dice to roll: an automatic simple failure, which cannot botch."
+    );
+    assert_eq!(out.field("Outcome").unwrap(), "➖ **Simple failure**");
+    assert_eq!(
+        out.field("Chance before rolling").unwrap(),
+        "0% success · 100% failure · 0% botch"
+    );
+    // ... or one chance die when the FC says so.
+    public(
+        &t,
+        "fc",
+        "/st settings set name:st_zero_pool value:chance_die",
+    )
+    .await;
+    let out = public(&t, "bob", "/st pool dice:0").await;
+    assert!(
+        description(&out).starts_with("**Chance die**: "),
+        "{}",
+        out.text()
+    );
+    assert_eq!(
+        out.field("Chance before rolling").unwrap(),
+        "10.0% success · 80.0% failure · 10.0% botch"
+    );
+    // The guild's dice cap (50) is enforced; Discord's client caps at 100.
+    let n = logged(&t).await;
+    refused(
+        &t,
+        "bob",
+        "/st pool dice:51",
+        "this server allows at most 50",
+    )
+    .await;
+    assert!(t.command("bob", "/st pool dice:101").await.is_err());
+    assert!(t
+        .command("bob", "/st pool dice:5 specialties:6")
+        .await
+        .is_err());
+    assert_eq!(logged(&t).await, n);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_largest_pools_always_fit_in_one_message() {
+    let t = table("st-large", 5).await;
+    let mut summarised = 0;
+    for round in 0..8 {
+        let out = public(&t, "bob", "/st pool dice:50 specialties:5 threshold:30").await;
+        let d = description(&out);
+        assert!(d.chars().count() <= 4096, "round {round}");
+        if d.contains("every face is in the roll log") {
+            summarised += 1;
+            assert!(d.starts_with("**Base** (50 dice): "), "{d}");
+        } else {
+            // Sixty dice or fewer: every face is shown.
+            let faces: usize = d
+                .lines()
+                .map(|l| l.split(": ").nth(1).unwrap().split(", ").count())
+                .sum();
+            assert!((50..=60).contains(&faces), "{d}");
+        }
+        let total: usize = out.text().chars().count();
+        assert!(total < 6000, "round {round}: {total}");
+    }
+    assert!(summarised > 0, "some rounds roll more than 60 dice");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_willpower_roll_buys_an_automatic_success_once() {
+    let t = table("st-wp-spend", 1).await;
+    ada(&t, 5).await;
+    let out = public(&t, "alice", "/st willpower").await;
+    assert_eq!(out.title(), "🎲 Ada: willpower roll");
+    assert_eq!(
+        description(&out),
+        "**Base** (5): **9**, **10**, **7**, 4, 3"
+    );
+    assert_eq!(out.field("Pool").unwrap(), "Current willpower = **5 dice**");
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 3 successes (very good)"
+    );
+    assert_eq!(
+        out.field("Willpower").unwrap(),
+        "5 now · **Spend willpower**: 1 dot turns this roll into an automatic success with 4 successes."
+    );
+    assert_eq!(labels(&out), vec!["Spend willpower", "Keep", "Void (FC)"]);
+    assert_eq!(out.buttons()[0].1, "st:2:0:spend");
+
+    // A stranger cannot decide it.
+    let ex = t.click("bob", "Spend willpower").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only Ada's player or the FC can decide this roll."));
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+
+    // A double click spends once: the second click carries the old version.
+    let msg = t.last_message_for("alice").unwrap();
+    let first = t
+        .click_custom_id("alice", msg.id, "st:2:0:spend", None)
+        .await
+        .unwrap();
+    let second = t
+        .click_custom_id("alice", msg.id, "st:2:0:spend", None)
+        .await
+        .unwrap();
+    let up = first.single();
+    assert_eq!(up.kind, "update");
+    assert_eq!(
+        up.field("Outcome").unwrap(),
+        "✅ **Automatic success**: 4 successes"
+    );
+    assert_eq!(
+        up.field("Willpower").unwrap(),
+        "5 → 4\n1 willpower spent for an automatic success (now 4)."
+    );
+    assert!(up.buttons().is_empty());
+    assert_eq!(second.single().kind, "update");
+    assert_eq!(second.single().body["embeds"], up.body["embeds"]);
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let log = storage::log::for_session(&mut tx, GUILD_ID as i64, 2)
+        .await
+        .unwrap();
+    let actions: Vec<&str> = log.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(actions, vec!["willpower", "spend"]);
+    drop(tx);
+
+    // At 1 willpower the last dot cannot be spent: no choice is offered.
+    run(&t, "alice", "/st sheet willpower current:1").await;
+    let out = public(&t, "alice", "/st willpower difficulty:2").await;
+    assert!(out.buttons().is_empty(), "{}", out.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_after_a_restart_and_void_by_the_fc() {
+    let t = table("st-wp-keep", 1).await;
+    ada(&t, 5).await;
+    public(&t, "alice", "/st willpower").await;
+    t.restart().await.unwrap();
+    let ex = t.click("alice", "Keep").await.unwrap();
+    let up = ex.single();
+    assert_eq!(up.kind, "update");
+    assert_eq!(
+        up.field("Outcome").unwrap(),
+        "✅ **Success**: 3 successes (very good)"
+    );
+    assert_eq!(up.field("Willpower").unwrap(), "5 (unchanged)");
+    assert!(up.buttons().is_empty());
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    // A late click on the old message changes nothing.
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "st:2:0:spend", None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+
+    // The player cannot void; the FC can, and may also decide for them.
+    let out = public(&t, "alice", "/st willpower difficulty:3").await;
+    assert_eq!(
+        description(&out),
+        "**Base** (5): ~~1~~, **10**, **9**, 2, **6**"
+    );
+    let ex = t.click("alice", "Void (FC)").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the storyteller can do that."));
+    let ex = t.click("fc", "Void (FC)").await.unwrap();
+    let up = ex.single();
+    assert_eq!(
+        up.field("Outcome").unwrap(),
+        "🚫 **Voided** by the FC: this roll does not count."
+    );
+    assert!(up.buttons().is_empty());
+    public(&t, "alice", "/st willpower difficulty:3").await;
+    let ex = t.click("fc", "Spend willpower").await.unwrap();
+    assert!(ex
+        .single()
+        .field("Outcome")
+        .unwrap()
+        .starts_with("✅ **Automatic success**"));
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_botched_willpower_roll_incapacitates_until_revived_or_recovered() {
+    let t = table("st-wp-botch", 1).await;
+    ada(&t, 1).await;
+    public(&t, "alice", "/st pool dice:5").await; // the seed's first throw
+    let out = public(&t, "alice", "/st willpower difficulty:10").await;
+    assert_eq!(
+        out.field("Successes").unwrap(),
+        "0 rolled\n1 botch, nothing to cancel\nNet: **−1**"
+    );
+    assert_eq!(description(&out), "**Base** (1): ~~1~~");
+    assert_eq!(out.field("Outcome").unwrap(), "💥 **Botch** of size 1");
+    assert_eq!(
+        out.field("Willpower").unwrap(),
+        "1 → 0\nThe botch costs 1 willpower (now 0).\n💤 Ada is incapacitated (0 willpower): no actions until willpower returns."
+    );
+    assert!(sheet(&t, "Ada").await.incapacitated());
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Wits",
+        "incapacitated (0 willpower) and cannot act",
+    )
+    .await;
+    refused(&t, "alice", "/st willpower", "incapacitated").await;
+    let card = public(&t, "alice", "/st sheet show").await;
+    assert!(description(&card).contains("💤 **Incapacitated**"));
+
+    // Bob's Bo spends 1 of his own willpower to bring Ada back to 1.
+    public(&t, "bob", "/st sheet create name:Bo willpower:3").await;
+    let out = public(&t, "bob", "/st revive character:Ada").await;
+    assert_eq!(out.title(), "🤝 Bo revives Ada");
+    assert_eq!(
+        description(&out),
+        "Bo spends 1 willpower: ■■□ 2/3\nAda is back: ■ 1/1"
+    );
+    assert_eq!(sheet(&t, "Bo").await.willpower().current, 2);
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 1);
+    refused(
+        &t,
+        "bob",
+        "/st revive character:Ada",
+        "Only an incapacitated character",
+    )
+    .await;
+
+    // Or she regains the first dot alone once out of danger.
+    run(&t, "fc", "/st sheet willpower current:0 player:@alice").await;
+    let out = public(&t, "alice", "/st recover first_dot:true").await;
+    assert_eq!(out.title(), "🌅 Ada regains the first dot of willpower");
+    assert!(description(&out).contains("Ada is no longer incapacitated."));
+    assert!(!sheet(&t, "Ada").await.incapacitated());
+    refused(
+        &t,
+        "alice",
+        "/st recover first_dot:true",
+        "Only a character with 0 willpower",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn willpower_ignores_wounds_once_per_turn() {
+    let t = table("st-wounds", 2).await;
+    ada(&t, 2).await;
+    run(&t, "alice", "/st sheet wounds dice:1 difficulty:1").await;
+    let card = public(&t, "alice", "/st sheet show").await;
+    let custom_id = card.buttons()[0].1.clone();
+    assert_eq!(custom_id, "st_sheet:2:0:ignore");
+    // Strangers cannot spend Ada's willpower.
+    let ex = t
+        .click("bob", "Ignore wound penalty (1 willpower)")
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("Only Ada's player or the FC"));
+    // A double click spends once.
+    let msg = t.last_message_for("alice").unwrap();
+    let first = t
+        .click_custom_id("alice", msg.id, &custom_id, None)
+        .await
+        .unwrap();
+    let second = t
+        .click_custom_id("alice", msg.id, &custom_id, None)
+        .await
+        .unwrap();
+    let up = first.of_kind("update").unwrap();
+    assert!(description(up).contains("🩹 The next action ignores the wound penalty."));
+    assert!(up.buttons().is_empty());
+    assert_eq!(
+        first.of_kind("message").unwrap().content(),
+        "🩹 Ada: 1 willpower spent to ignore the wound penalty (now 1). The next action ignores the wound penalty."
+    );
+    assert_eq!(second.single().kind, "update");
+    let s = sheet(&t, "Ada").await;
+    assert_eq!(s.willpower().current, 1);
+    assert!(s.ignores_wounds_next_action() && s.wp_wound_ignore_used_this_turn());
+
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Alertness\"").await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + Alertness 2 = **5 dice**"
+    );
+    assert_eq!(out.field("Difficulty").unwrap(), "6");
+    assert!(out
+        .field("Rules applied")
+        .unwrap()
+        .contains("Wound penalty (−1 die, +1 difficulty) ignored: willpower was spent."));
+    assert_eq!(
+        out.field("Afterwards").unwrap(),
+        "This action used the willpower spent to ignore wounds."
+    );
+    // The next action suffers the penalty, and the spend is used for this turn.
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Wits ignore_wounds:true",
+        "only once per turn",
+    )
+    .await;
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Alertness\"").await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + Alertness 2 = 5 → **4 dice**"
+    );
+    assert_eq!(out.field("Difficulty").unwrap(), "7");
+
+    // A new turn; spending the last dot defers incapacitation until the action is done.
+    let out = public(&t, "alice", "/st turn").await;
+    assert_eq!(out.title(), "🔄 A new turn for Ada");
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" ignore_wounds:true",
+    )
+    .await;
+    assert!(description(&out).starts_with(
+        "1 willpower spent to ignore the wound penalty (now 0).\n⚠️ Ada is at 0 willpower: incapacitated once this action is done.\n**Base** (5): "
+    ));
+    assert_eq!(
+        out.field("Afterwards").unwrap(),
+        "This action used the willpower spent to ignore wounds.\n💤 Ada is incapacitated (0 willpower): no actions until willpower returns."
+    );
+    let s = sheet(&t, "Ada").await;
+    assert!(s.incapacitated());
+    refused(&t, "alice", "/st roll traits:Wits", "incapacitated").await;
+
+    // The FC starts a new turn for everyone.
+    refused(
+        &t,
+        "bob",
+        "/st turn everyone:true",
+        "Only the FC can start a new turn for everyone",
+    )
+    .await;
+    let out = public(&t, "fc", "/st turn everyone:true").await;
+    assert_eq!(out.title(), "🔄 A new turn");
+    assert!(!sheet(&t, "Ada").await.wp_wound_ignore_used_this_turn());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rest_and_recovery_restore_willpower_up_to_permanent() {
+    let t = table("st-rest", 4).await;
+    ada(&t, 5).await;
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    let out = public(&t, "alice", "/st recover").await;
+    assert_eq!(out.title(), "🌙 Ada rests for a day");
+    assert_eq!(description(&out), "Willpower ■■□□□ 2/5 → ■■■□□ 3/5");
+    let out = public(&t, "alice", "/st rest").await;
+    assert_eq!(out.title(), "🛏️ Ada: a day of active rest");
+    assert_eq!(
+        description(&out),
+        "A day of rest: +1 willpower (now 4).\n**Base** (4): 5, 5, 5, **9**"
+    );
+    assert_eq!(out.field("Difficulty").unwrap(), "8");
+    assert_eq!(
+        out.field("Willpower").unwrap(),
+        "4 → 5\nActive rest: +1 willpower (now 5)."
+    );
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    run(&t, "alice", "/st sheet willpower current:5").await;
+    let out = public(&t, "alice", "/st recover").await;
+    assert!(description(&out).contains("already at its permanent rating"));
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_edit_their_own_sheets_and_the_fc_any() {
+    let t = table("st-rights", 1).await;
+    ada(&t, 5).await;
+    refused(
+        &t,
+        "bob",
+        "/st sheet set trait:Wits dots:5 character:Ada",
+        "No character named `Ada`",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/st sheet set trait:Wits dots:5 player:@alice",
+        "Only the FC can act for another player's character",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/st roll traits:Wits player:@alice",
+        "Only the FC",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/st sheet create name:Evil willpower:3 player:@alice",
+        "Only the FC can create a character for another player",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/st settings set name:st_default_difficulty value:9",
+        "Only the FC can change the Storyteller settings",
+    )
+    .await;
+    assert_eq!(sheet(&t, "Ada").await.attribute("Wits").unwrap().dots, 3);
+
+    let ex = run(&t, "fc", "/st sheet set trait:Wits dots:5 player:@alice").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    run(
+        &t,
+        "fc",
+        "/st sheet set trait:Strength dots:2 character:Ada",
+    )
+    .await;
+    let s = sheet(&t, "Ada").await;
+    assert_eq!(
+        (
+            s.attribute("Wits").unwrap().dots,
+            s.attribute("Strength").unwrap().dots
+        ),
+        (5, 2)
+    );
+    let out = public(&t, "fc", "/st roll traits:\"Wits + Str\" player:@alice").await;
+    assert_eq!(out.title(), "🎲 Ada rolls Wits + Strength");
+    // The FC makes a sheet for a player, who then plays it.
+    public(&t, "fc", "/st sheet create name:Bo willpower:3 player:@bob").await;
+    let card = public(&t, "bob", "/st sheet show").await;
+    assert_eq!(card.title(), "📜 Bo");
+    // And an NPC of their own, rolled on the fly.
+    public(&t, "fc", "/st sheet create name:Guard willpower:4").await;
+    let out = public(&t, "fc", "/st roll traits:Reflexes character:Guard").await;
+    assert_eq!(out.title(), "🎲 Guard rolls Reflexes");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fc_changes_settings_and_adds_custom_traits() {
+    let t = table("st-settings", 1).await;
+    ada(&t, 5).await;
+    let ex = run(&t, "alice", "/st settings show").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out
+        .field("st_default_difficulty")
+        .unwrap()
+        .starts_with("**6**"));
+    assert!(out
+        .field("st_zero_pool")
+        .unwrap()
+        .starts_with("**auto_fail**"));
+
+    let out = public(
+        &t,
+        "fc",
+        "/st settings set name:st_default_difficulty value:7",
+    )
+    .await;
+    assert!(description(&out).starts_with("**st_default_difficulty** is now **7**."));
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Alertness\"").await;
+    assert_eq!(out.field("Difficulty").unwrap(), "7");
+    assert_eq!(
+        out.field("Rules applied").unwrap(),
+        "Difficulty 7: the server's default."
+    );
+
+    public(
+        &t,
+        "fc",
+        "/st settings set name:st_custom_traits value:\"Charisma:attribute, Hacking:skill\"",
+    )
+    .await;
+    public(
+        &t,
+        "fc",
+        "/st settings set name:st_trait_aliases value:Cha=Charisma",
+    )
+    .await;
+    let ex = run(&t, "alice", "/st sheet set trait:cha dots:4").await;
+    assert_eq!(
+        description(ex.single()),
+        "Charisma (Attribute): ○○○○○ → ●●●●○ (4)"
+    );
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Cha + Hacking\" difficulty:6",
+    )
+    .await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Charisma 4 + Hacking 0 = **4 dice**"
+    );
+    assert_eq!(
+        out.field("Difficulty").unwrap(),
+        "7",
+        "an unskilled skill: +1"
+    );
+
+    public(
+        &t,
+        "fc",
+        "/st settings set name:st_bonus_dice_per_ten value:one",
+    )
+    .await;
+    run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Alertness name:Terrain",
+    )
+    .await;
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" specialties:\"Terrain, Night Vision\"",
+    )
+    .await;
+    assert_eq!(
+        out.field("Specialties").unwrap(),
+        "Terrain, Night Vision (1 bonus die per 10)"
+    );
+
+    refused(
+        &t,
+        "fc",
+        "/st settings set name:st_default_difficulty value:11",
+        "from 2 to 10",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/st settings set name:st_bogus value:1",
+        "no Storyteller setting called `st_bogus`",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/st settings set name:st_trait_aliases value:Zed=Nothing",
+        "must point at a trait",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandbox_example_plays_clean() {
+    let t = table("st-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/storyteller.txt"
+    ))
+    .unwrap();
+    let mut played = 0;
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        played += 1;
+        for out in &ex.outputs {
+            assert!(
+                !out.content().starts_with("⚠️"),
+                "{who}: {line}: {}",
+                out.content()
+            );
+        }
+    }
+    assert!(played > 20);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_willpower_choice_keeps_the_roll() {
+    let t = table("st-expiry", 1).await;
+    ada(&t, 5).await;
+    public(&t, "alice", "/st willpower").await;
+    // Fifteen minutes pass: move the session's expiry into the past.
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    let s = storage::sessions::get(&mut tx, GUILD_ID as i64, 2)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.status, "open");
+    let past = storage::now_ms() - 1;
+    storage::sessions::update(&mut tx, 2, 0, &s.state, "open", Some(past), past)
+        .await
+        .unwrap()
+        .unwrap();
+    tx.commit().await.unwrap();
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "st:2:1:spend", None)
+        .await
+        .unwrap();
+    let up = ex.of_kind("update").unwrap();
+    assert!(up.text().contains("Timed out: the roll stands as rolled."));
+    assert!(up.buttons().is_empty());
+    assert_eq!(
+        up.field("Outcome").unwrap(),
+        "✅ **Success**: 3 successes (very good)"
+    );
+    assert!(ex
+        .of_kind("ephemeral")
+        .unwrap()
+        .content()
+        .contains("timed out"));
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

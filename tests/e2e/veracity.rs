@@ -1,0 +1,1346 @@
+//! Veracity at the table (`/vr`): sheets and their slot grid, seeded saves
+//! with exact slot outcomes, Stress overflow, Breaks and the heart attack,
+//! Wounds, displacement and death, damage and HP, rest buttons, Facets,
+//! revelations, the Convention board and its violations, the end of a
+//! scene, rights, bad input, double clicks, restarts, the largest payloads
+//! and the sandbox example.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Output, Table, GUILD_ID};
+use kismet::rules::veracity::{ItemKind, Sheet};
+use kismet::systems::veracity::render::grid_symbols;
+use serde_json::Value;
+
+/// Discord's cap on a command's combined name, description and choice text.
+fn command_chars(v: &Value) -> usize {
+    let mut n = text_len(v, "name") + text_len(v, "description");
+    for c in v
+        .get("choices")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        n += text_len(c, "name")
+            + c.get("value")
+                .map_or(0, |x| x.to_string().trim_matches('"').chars().count());
+    }
+    for o in v
+        .get("options")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        n += command_chars(o);
+    }
+    n
+}
+
+fn text_len(v: &Value, k: &str) -> usize {
+    v.get(k)
+        .and_then(Value::as_str)
+        .map_or(0, |s| s.chars().count())
+}
+
+/// Runs a command and returns its only reply, which must be public.
+async fn ok(t: &Table, who: &str, line: &str) -> Output {
+    let ex = t
+        .command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let out = ex.single().clone();
+    assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    out
+}
+
+/// Runs a command that must be refused with an ephemeral note containing `needle`.
+async fn refused(t: &Table, who: &str, line: &str, needle: &str) {
+    let ex = t
+        .command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(
+        out.content().contains(needle),
+        "{line}: expected `{needle}` in `{}`",
+        out.content()
+    );
+}
+
+/// The active Veracity sheet of a member and its row version.
+async fn sheet_of(t: &Table, who: &str) -> (Sheet, i64) {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::active(
+        &mut tx,
+        GUILD_ID as i64,
+        "veracity",
+        Table::user_id(who) as i64,
+    )
+    .await
+    .unwrap()
+    .unwrap_or_else(|| panic!("{who} has no active sheet"));
+    (serde_json::from_str(&row.sheet).unwrap(), row.version)
+}
+
+async fn log_count(t: &Table) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    kismet::storage::log::count(&mut tx, GUILD_ID as i64)
+        .await
+        .unwrap()
+}
+
+fn light(s: &Sheet) -> String {
+    grid_symbols(s.light(), None)
+}
+
+fn flesh(s: &Sheet) -> String {
+    grid_symbols(s.flesh(), None)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vr_registers_within_discord_size_limits() {
+    let t = table("vr-register", 1).await;
+    let reg = t.registered();
+    let vr = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vr")
+        .expect("/vr registered")
+        .clone();
+    let n = command_chars(&vr);
+    println!("/vr uses {n} of Discord's 4000 characters");
+    assert!(n <= 4000, "/vr uses {n} characters");
+    let subs: Vec<&str> = vr["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subs,
+        vec![
+            "sheet",
+            "item",
+            "facet",
+            "save",
+            "stress",
+            "wound",
+            "damage",
+            "rest",
+            "reveal",
+            "convention",
+            "scene",
+            "settings"
+        ]
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sheet_is_created_filled_from_the_lowest_slot_and_shown_as_a_grid() {
+    let t = table("vr-sheet", 1).await;
+    refused(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:5 flesh:5 facet:Cruel",
+        "12 in total",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6",
+        "one d6 Facet",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:7 flesh:5 facet:Cruel",
+    )
+    .await;
+    assert_eq!(out.title(), "📜 Ada");
+    assert!(out
+        .text()
+        .contains("New character sheet, now your active one"));
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The mayor is a ghoul\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:Ruse text:\"I am a priest\"").await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:means text:\"Purse of silver\"",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "alice",
+        "/vr item add kind:evidence text:\"Bloody letter\"",
+    )
+    .await;
+    assert_eq!(out.title(), "Ada adds Evidence");
+    assert!(out
+        .text()
+        .contains("➕ Flesh slot 2: 🔎 Evidence *Bloody letter*"));
+    // Empty slot 1 of Light, then the next item fills the gap (VR-3).
+    let out = ok(&t, "alice", "/vr item remove inventory:light slot:1").await;
+    assert!(out
+        .text()
+        .contains("➖ Light slot 1 emptied: 🤫 Secret *The mayor is a ghoul*"));
+    let out = ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The well is poisoned\"",
+    )
+    .await;
+    assert!(out.text().contains("➕ Light slot 1: 🤫 Secret"));
+    ok(
+        &t,
+        "alice",
+        "/vr item edit inventory:flesh slot:1 text:\"Heavy purse\"",
+    )
+    .await;
+
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(light(&s), "🤫🎭⬜⬜⬜⬜ ⬜🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_eq!(flesh(&s), "💰🔎⬜⬜⬜🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_eq!(s.light().get(1).unwrap().text, "The well is poisoned");
+    assert_eq!(s.flesh().get(1).unwrap().text, "Heavy purse");
+
+    let out = ok(&t, "alice", "/vr sheet show").await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(
+        d.contains("**Light** 🤫🎭⬜⬜⬜⬜ ⬜🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒 (5 free of 7)"),
+        "{d}"
+    );
+    assert!(
+        d.contains("**Flesh** 💰🔎⬜⬜⬜🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒 (3 free of 5)"),
+        "{d}"
+    );
+    assert!(d.contains("HP **0/0** · Breaks **0** · Can level up: **yes**"));
+    assert_eq!(
+        out.field("Light (2/7 used)").unwrap(),
+        "` 1` 🤫 The well is poisoned\n` 2` 🎭 I am a priest"
+    );
+    assert_eq!(
+        out.field("Flesh (2/5 used)").unwrap(),
+        "` 1` 💰 Heavy purse\n` 2` 🔎 Bloody letter"
+    );
+    assert_eq!(out.field("Facets").unwrap(), "`1` **d6** Cruel");
+    let labels: Vec<(String, bool)> = out.buttons().into_iter().map(|(l, _, d)| (l, d)).collect();
+    assert_eq!(
+        labels,
+        vec![
+            ("Rest: remove a Stress".to_string(), true),
+            ("Rest: remove a Wound".to_string(), true)
+        ]
+    );
+    // Private view.
+    let ex = t
+        .command("alice", "/vr sheet show private:true")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeded_saves_read_the_exact_slot() {
+    let t = table("vr-save", 42).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:secret text:\"S1\"").await;
+    ok(&t, "alice", "/vr item add kind:ruse text:\"R2\"").await;
+    // Light: 2 filled of 6 unlocked: success on d20 3..6 only, 20% (VR-10).
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        let out = ok(&t, "alice", "/vr save inventory:light").await;
+        assert_eq!(out.title(), "🎲 Ada: Light save");
+        assert_eq!(out.field("Chance before rolling").unwrap(), "20%");
+        let total: i32 = out.field("Total").unwrap().parse().unwrap();
+        let result = out.field("Result").unwrap();
+        let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+        assert!(
+            d.starts_with(&format!(
+                "d20 **{total}** · modifier **+0** · total **{total}**"
+            )),
+            "{d}"
+        );
+        let expect = match total {
+            1 => "Light slot 1 holds 🤫 a Secret: **failure**.".to_string(),
+            2 => "Light slot 2 holds 🎭 a Ruse: **failure**.".to_string(),
+            3..=6 => format!("Light slot {total} is ⬜ empty: **success**."),
+            7..=18 => {
+                format!("Light slot {total} is 🔒 locked, and locked slots fail: **failure**.")
+            }
+            _ => format!("Total {total} is 19 or more: **failure**."),
+        };
+        assert!(d.ends_with(&expect), "{d}");
+        assert_eq!(result == "✅ Success", (3..=6).contains(&total));
+        seen.push(total);
+    }
+    // Seed 42 always gives these d20 faces.
+    assert_eq!(
+        seen,
+        vec![20, 15, 2, 19, 7, 1, 8, 19, 4, 9, 7, 6],
+        "seeded faces"
+    );
+    // Modifiers: -20 always succeeds (total ≤ 0), +18 always fails (≥ 19).
+    let out = ok(&t, "alice", "/vr save inventory:flesh modifier:-20").await;
+    assert_eq!(out.field("Chance before rolling").unwrap(), "100%");
+    assert_eq!(out.field("Result").unwrap(), "✅ Success");
+    assert!(out.text().contains("is 0 or less: **success**"));
+    assert_eq!(out.field("Slot looked at").unwrap(), "none");
+    let out = ok(&t, "alice", "/vr save inventory:flesh modifier:18").await;
+    assert_eq!(out.field("Chance before rolling").unwrap(), "0%");
+    assert!(out.text().contains("is 19 or more: **failure**"));
+    // With the d6 Facet in the owner's favour (subtracted).
+    let out = ok(&t, "alice", "/vr save inventory:light facet:1").await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    // Each face f of the d6 gives f + 4 winning d20 faces: (3.5 + 4) / 20.
+    assert_eq!(out.field("Chance before rolling").unwrap(), "37.5%");
+    assert_eq!(
+        d,
+        "d20 **8** · modifier **+0** · Facet *Cruel* d6 [1] → **−1** · total **7**\n\
+         Light slot 7 is 🔒 locked, and locked slots fail: **failure**."
+    );
+    assert_eq!(
+        out.field("Light").unwrap(),
+        "🤫🎭⬜⬜⬜⬜ 👉🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒 (4 free of 6)"
+    );
+    let out = ok(
+        &t,
+        "alice",
+        "/vr save inventory:light facet:cru modifier:-5",
+    )
+    .await;
+    assert!(out.text().contains("Facet *Cruel*"));
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light facet:Kind",
+        "no Facet `Kind`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light facet:3",
+        "no Facet number 3",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stress_overflows_then_breaks_then_a_heart_attack_kills() {
+    let t = table("vr-break", 5).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:4 flesh:8 facet:Brave",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:secret text:\"S1\"").await;
+    ok(&t, "alice", "/vr item add kind:secret text:\"S2\"").await;
+    // 5 Stress, 2 free Light slots: 2 placed, 3 discarded, no Break (VR-14).
+    let out = ok(&t, "alice", "/vr stress amount:5").await;
+    assert_eq!(out.title(), "Ada gains 5 Stress");
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert_eq!(
+        d,
+        "💢 **5 Stress**\n↳ into Light slots 3, 4\n🗑️ 3 Stress did not fit and is discarded"
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(light(&s), "🤫🤫💢💢🔒🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_eq!(s.break_count(), 0);
+    // No free slot: the first Break; no more levelling; all Stress cleared.
+    let out = ok(&t, "alice", "/vr stress amount:d6").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "🎲 Stress: 1d6 [4] → **4**\n💢 **4 Stress**\n\
+         💥 **BREAK** (no free Light slot): break number 1\n\
+         🥀 First Break: lost the will to seek, **can no longer level up**\n\
+         🧘 All Stress cleared (Light slots 3, 4)"
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(light(&s), "🤫🤫⬜⬜🔒🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_eq!(s.break_count(), 1);
+    assert!(!s.can_level_up());
+    // Levelling is now refused.
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:Vane secrets:1 gain:light",
+        "lost the will to seek",
+    )
+    .await;
+    // Fill again, then the second Break: a heart attack of d20 Wounds.
+    ok(&t, "alice", "/vr stress amount:2").await;
+    let out = ok(&t, "alice", "/vr stress amount:1").await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert_eq!(
+        d,
+        "💢 **1 Stress**\n💥 **BREAK** (no free Light slot): break number 2\n\
+         🎲 Heart attack: 1d20 [4] → **4**\n🫀 **Heart attack**: 4 Wounds\n\
+         🩸 4 Wounds into Flesh slots 1, 2, 3, 4\n🧘 All Stress cleared (Light slots 3, 4)"
+    );
+    assert_eq!(out.embeds()[0]["color"], 0xED4245);
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.break_count(), 2);
+    assert!(!s.is_dead());
+    assert_eq!(light(&s), "🤫🤫⬜⬜🔒🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_eq!(flesh(&s), "🩸🩸🩸🩸⬜⬜ ⬜⬜🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    // A third Break: this heart attack fills the Flesh and kills.
+    ok(&t, "alice", "/vr stress amount:2").await;
+    let out = ok(&t, "alice", "/vr stress amount:1").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "💢 **1 Stress**\n💥 **BREAK** (no free Light slot): break number 3\n\
+         🎲 Heart attack: 1d20 [11] → **11**\n🫀 **Heart attack**: 11 Wounds\n\
+         🩸 4 Wounds into Flesh slots 5, 6, 7, 8\n💀 **DEAD**: every Flesh slot holds a Wound\n\
+         🧘 All Stress cleared (Light slots 3, 4)"
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.break_count(), 3);
+    assert!(s.is_dead());
+    assert_eq!(flesh(&s), "🩸🩸🩸🩸🩸🩸 🩸🩸🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wounds_displace_items_and_death_comes_when_every_flesh_slot_is_wounded() {
+    let t = table("vr-death", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:8 flesh:4 facet:Brave",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:means text:Horse").await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:evidence text:\"Signed confession\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:means text:Lantern").await;
+    let out = ok(&t, "alice", "/vr wound amount:1").await;
+    assert_eq!(out.title(), "Ada takes 1 Wound");
+    assert!(out.text().contains("🩸 1 Wound into Flesh slot 4"));
+    // No room: the owner gives up slot 1 (the Horse) first (A-R4).
+    let out = ok(&t, "alice", "/vr wound amount:1 displace:1").await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert_eq!(
+        d,
+        "⚔️ Flesh slot 1: 💰 Means *Horse* is lost to a Wound\n🩸 1 Wound into Flesh slot 1"
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(flesh(&s), "🩸🔎💰🩸🔒🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    // Bad displacement choices change nothing.
+    refused(
+        &t,
+        "alice",
+        "/vr wound amount:1 displace:4",
+        "already holds a Wound",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr wound amount:1 displace:9",
+        "holds no item",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr wound amount:1 displace:x",
+        "not a slot number",
+    )
+    .await;
+    // Without a choice, the highest-numbered non-Wound item goes (the Lantern).
+    let out = ok(&t, "alice", "/vr wound amount:1").await;
+    assert!(out
+        .text()
+        .contains("⚔️ Flesh slot 3: 💰 Means *Lantern* is lost to a Wound"));
+    assert_eq!(out.embeds()[0]["color"], 0x5865F2);
+    // The last one kills: every Flesh slot holds a Wound (VR-17).
+    let out = ok(&t, "alice", "/vr wound amount:2").await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert_eq!(
+        d,
+        "⚔️ Flesh slot 2: 🔎 Evidence *Signed confession* is lost to a Wound\n\
+         🩸 1 Wound into Flesh slot 2\n💀 **DEAD**: every Flesh slot holds a Wound"
+    );
+    assert_eq!(out.embeds()[0]["color"], 0xED4245);
+    let (s, version) = sheet_of(&t, "alice").await;
+    assert!(s.is_dead());
+    assert_eq!(flesh(&s), "🩸🩸🩸🩸🔒🔒 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    // The dead take no more Stress; nothing is stored.
+    refused(
+        &t,
+        "alice",
+        "/vr stress amount:1",
+        "This character is dead.",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr rest what:wound",
+        "This character is dead.",
+    )
+    .await;
+    assert_eq!(sheet_of(&t, "alice").await.1, version);
+    let out = ok(&t, "alice", "/vr sheet show").await;
+    assert_eq!(out.title(), "💀 Ada (dead)");
+    assert!(
+        out.buttons().iter().all(|b| b.2),
+        "rest buttons are disabled"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
+    let t = table("vr-damage", 9).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Brave",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr sheet hp current:3 max:3",
+        "Only the FC can set HP",
+    )
+    .await;
+    let out = ok(&t, "fc", "/vr sheet hp current:3 max:3 player:alice").await;
+    assert!(out.text().contains("❤️ HP 0 → **3**/3"));
+    let out = ok(&t, "alice", "/vr damage amount:2").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "❤️ HP 3 → **1** (−2)"
+    );
+    let out = ok(&t, "alice", "/vr damage amount:5").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "❤️ HP 1 → **0** (−1)\n💨 4 damage beyond the HP is lost"
+    );
+    // At 0 HP, damage becomes Wounds (VR-19).
+    let out = ok(&t, "alice", "/vr damage amount:2").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "🩸 Damage becomes 2 Wound(s) (at 0 HP)\n🩸 2 Wounds into Flesh slots 1, 2"
+    );
+    // Straight to Wounds, with the dice shown.
+    let out = ok(&t, "alice", "/vr damage amount:d4 to:wounds").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "🎲 Damage: 1d4 [1] → **1**\n🩸 Damage becomes 1 Wound(s) (as Wounds)\n\
+         🩸 1 Wound into Flesh slot 3"
+    );
+    // Rest removes the highest Wound, or the chosen one.
+    let out = ok(&t, "alice", "/vr rest what:wound slot:1").await;
+    assert!(out.text().contains("➖ Flesh slot 1 emptied: 🩸 Wound"));
+    refused(&t, "alice", "/vr rest what:stress", "no Stress to shed").await;
+    // The end of the scene restores HP.
+    refused(
+        &t,
+        "alice",
+        "/vr scene end",
+        "Only the FC can end the scene",
+    )
+    .await;
+    let out = ok(&t, "fc", "/vr scene end").await;
+    assert_eq!(out.title(), "🎬 The scene ends");
+    assert_eq!(out.field("HP restored").unwrap(), "❤️ 0 → **3** Ada");
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!((s.hp_current(), s.hp_max()), (3, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The Convention board's menu custom_id on an output.
+fn menu_id(out: &Output) -> String {
+    out.body["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conventions_are_declared_violated_once_per_scene_and_reset() {
+    let t = table("vr-conventions", 11).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:8 flesh:4 facet:Brave",
+    )
+    .await;
+    ok(
+        &t,
+        "bob",
+        "/vr sheet create name:Bo light:6 flesh:6 facet:Loud",
+    )
+    .await;
+    let out = ok(&t, "alice", "/vr convention list").await;
+    assert!(out.text().contains("No Conventions declared here"));
+    assert!(out.body["components"]
+        .as_array()
+        .is_none_or(|c| c.is_empty()));
+    refused(
+        &t,
+        "alice",
+        "/vr convention add text:\"No swearing\" cost:+1",
+        "Only the FC can declare or change Conventions",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr convention add text:Bow cost:+x",
+        "not a Convention cost",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr convention add text:Bow cost:+d1",
+        "write `+1` or `+d4`",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "fc",
+        "/vr convention add text:\"Never swear at the dinner\" cost:+d4 once:true",
+    )
+    .await;
+    assert_eq!(out.title(), "📜 Conventions of this scene");
+    let first_menu = menu_id(&out);
+    let out = ok(
+        &t,
+        "fc",
+        "/vr convention add text:\"Bow to the Duke\" cost:+1",
+    )
+    .await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "➕ Convention 2 declared (+1 Stress).\n\n\
+         **1.** Never swear at the dinner — **+d4** · once per scene\n\
+         **2.** Bow to the Duke — **+1**"
+    );
+    let out = ok(&t, "fc", "/vr convention add text:Typo cost:+3").await;
+    assert!(out.text().contains("**3.** Typo — **+3**"));
+    let out = ok(
+        &t,
+        "fc",
+        "/vr convention edit number:3 text:\"Toast the host\" cost:+d6 once:true",
+    )
+    .await;
+    assert!(out
+        .text()
+        .contains("**3.** Toast the host — **+d6** · once per scene"));
+    refused(
+        &t,
+        "fc",
+        "/vr convention edit number:3",
+        "Say what to change",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr convention remove number:9",
+        "no Convention number 9",
+    )
+    .await;
+    let out = ok(&t, "fc", "/vr convention remove number:3").await;
+    assert!(out
+        .text()
+        .contains("✖️ Convention 3 removed: *Toast the host*"));
+    assert!(!out.text().contains("**3.**"));
+
+    // Alice violates the first one from the menu: her sheet pays the d4.
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs.len(), 2, "{:#?}", ex.outputs);
+    assert_eq!(ex.outputs[0].kind, "update");
+    assert!(ex.outputs[0]
+        .text()
+        .contains("**1.** Never swear at the dinner — **+d4** · once per scene · paid: Ada"));
+    let paid = &ex.outputs[1];
+    assert_eq!(paid.kind, "message");
+    assert_eq!(paid.title(), "Ada violates a Convention");
+    assert_eq!(
+        paid.embeds()[0]["description"].as_str().unwrap(),
+        "🎲 Convention: 1d4 [1] → **1**\n\
+         💢 **1 Stress** for violating *Never swear at the dinner*\n↳ into Light slot 1"
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    let stress_after_first = s.light().count(ItemKind::Stress);
+    assert_eq!(stress_after_first, 1);
+    // Once per scene: a second time is refused and changes nothing.
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().content().contains("only once per scene"));
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        stress_after_first
+    );
+    // An old board's menu is stale: it is redrawn, nothing is applied.
+    let msg = t
+        .fake
+        .messages()
+        .into_iter()
+        .find(|m| m.body.to_string().contains(&first_menu))
+        .unwrap();
+    let ex = t
+        .click_custom_id("bob", msg.id, &first_menu, Some(&["1".into()]))
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(
+        sheet_of(&t, "bob").await.0.light().count(ItemKind::Stress),
+        0
+    );
+    // Bob marks his own violation by command; Bob may not charge Alice.
+    let out = ok(&t, "bob", "/vr convention violate number:2").await;
+    assert_eq!(out.title(), "Bo violates a Convention");
+    assert_eq!(out.embeds().len(), 2);
+    assert!(out
+        .text()
+        .contains("💢 **1 Stress** for violating *Bow to the Duke*"));
+    refused(
+        &t,
+        "bob",
+        "/vr convention violate number:2 player:alice",
+        "Only the FC can act on another player's sheet",
+    )
+    .await;
+    // The FC charges Alice for the repeatable one, twice.
+    ok(&t, "fc", "/vr convention violate number:2 player:alice").await;
+    ok(&t, "fc", "/vr convention violate number:2 player:alice").await;
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        stress_after_first + 2
+    );
+    refused(
+        &t,
+        "fc",
+        "/vr convention violate number:1 player:alice",
+        "only once per scene",
+    )
+    .await;
+    // The end of the scene clears the marks: Alice can pay again.
+    let out = ok(&t, "fc", "/vr scene end").await;
+    assert!(out.text().contains("Once-per-scene marks cleared: **1**"));
+    assert!(!out.text().contains("paid:"));
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs.len(), 2);
+    // A member without a sheet cannot use the menu.
+    let ex = t
+        .select("carol", "Violated a Convention…", &["1".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().content().contains("no active character"));
+    // Everything is logged.
+    assert!(log_count(&t).await >= 12);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_edit_only_their_own_sheets_and_the_fc_any() {
+    let t = table("vr-rights", 2).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Brave",
+    )
+    .await;
+    ok(
+        &t,
+        "bob",
+        "/vr sheet create name:Bo light:6 flesh:6 facet:Loud",
+    )
+    .await;
+    let (_, before) = sheet_of(&t, "alice").await;
+    let not_yours = "Only the FC can act on another player's sheet";
+    for line in [
+        "/vr item add kind:secret text:X player:alice",
+        "/vr stress amount:1 player:alice",
+        "/vr wound amount:1 player:alice",
+        "/vr damage amount:1 player:alice",
+        "/vr save inventory:light player:alice",
+        "/vr facet step facet:1 direction:up player:alice",
+        "/vr reveal target:Vane secrets:1 gain:light player:alice",
+        "/vr sheet show player:alice",
+    ] {
+        refused(&t, "bob", line, not_yours).await;
+    }
+    refused(
+        &t,
+        "bob",
+        "/vr sheet create name:Fake light:6 flesh:6 facet:X player:alice",
+        "Only the FC can create a sheet for another member",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/vr sheet show name:Ada",
+        "No character named `Ada`",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/vr settings set name:vr_locked_slot value:success",
+        "Only the FC",
+    )
+    .await;
+    assert_eq!(sheet_of(&t, "alice").await.1, before, "nothing changed");
+    // Bob cannot press Alice's rest button.
+    ok(&t, "alice", "/vr stress amount:2").await;
+    ok(&t, "alice", "/vr sheet show").await;
+    let ex = t.click("bob", "Rest: remove a Stress").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .content()
+        .contains("Only Ada's owner (or the FC)"));
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        2
+    );
+    // The FC may do all of it, on any sheet, and press the button.
+    let out = ok(
+        &t,
+        "fc",
+        "/vr item add kind:secret text:\"The Duke is a fraud\" player:alice",
+    )
+    .await;
+    assert_eq!(out.title(), "Ada adds a Secret");
+    let ex = t.click("fc", "Rest: remove a Stress").await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert!(ex
+        .single()
+        .text()
+        .contains("A day relaxing in daylight (fc)"));
+    let out = ok(&t, "fc", "/vr sheet show name:Ada").await;
+    assert_eq!(out.title(), "📜 Ada");
+    let ex = t
+        .command("fc", "/vr sheet show player:bob private:true")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert_eq!(ex.single().title(), "📜 Bo");
+    // The FC makes an NPC with any slot counts for themselves.
+    let out = ok(
+        &t,
+        "fc",
+        "/vr sheet create name:\"Lord Vane\" light:2 flesh:10 npc:true",
+    )
+    .await;
+    assert!(out.text().contains("New NPC sheet"));
+    refused(
+        &t,
+        "bob",
+        "/vr sheet create name:Npc light:2 flesh:2 npc:true",
+        "Only the FC can create an NPC",
+    )
+    .await;
+    // A stranger without a sheet is told how to make one.
+    refused(&t, "carol", "/vr save inventory:light", "/vr sheet create").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_a_clear_ephemeral_error_and_changes_nothing() {
+    let t = table("vr-bad", 4).await;
+    ok(
+        &t,
+        "fc",
+        "/vr sheet create name:Full light:18 flesh:0 npc:true facet:Old",
+    )
+    .await;
+    let (_, v0) = sheet_of(&t, "fc").await;
+    let logged = log_count(&t).await;
+    refused(
+        &t,
+        "fc",
+        "/vr item add kind:potion text:X",
+        "`potion` is not an item kind",
+    )
+    .await;
+    refused(&t, "fc", "/vr item add kind:stress text:X", "/vr stress").await;
+    refused(&t, "fc", "/vr item add kind:wound text:X", "/vr wound").await;
+    refused(&t, "fc", "/vr item add kind:means text:X", "no empty slot").await;
+    refused(
+        &t,
+        "fc",
+        "/vr item remove inventory:flesh slot:2",
+        "Flesh slot 2 is locked: only 0",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr item remove inventory:light slot:3",
+        "already empty",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr facet add phrase:Sly die:d7",
+        "`d7` is not a Facet die",
+    )
+    .await;
+    refused(&t, "fc", "/vr stress amount:lots", "not an amount").await;
+    refused(&t, "fc", "/vr stress amount:0", "at least 1").await;
+    refused(&t, "fc", "/vr stress amount:51d6", "between 1 and 50 dice").await;
+    refused(&t, "fc", "/vr damage amount:d1", "between 2 and 100 sides").await;
+    refused(&t, "fc", "/vr rest what:stress slot:1", "no Stress to shed").await;
+    // The 19th slot: a revelation cannot unlock past 18.
+    ok(
+        &t,
+        "fc",
+        "/vr item add kind:secret text:\"The well is poisoned\"",
+    )
+    .await;
+    let (_, v1) = sheet_of(&t, "fc").await;
+    refused(
+        &t,
+        "fc",
+        "/vr reveal target:Vane secrets:1 gain:light",
+        "all 18 slots",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr reveal target:Vane secrets:2 gain:flesh",
+        "Light slot 2 does not hold a Secret",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr reveal target:Vane secrets:19 gain:flesh",
+        "not a slot number",
+    )
+    .await;
+    // The fifth Facet.
+    ok(&t, "fc", "/vr facet add phrase:Sly").await;
+    ok(&t, "fc", "/vr facet add phrase:Proud die:d12").await;
+    ok(&t, "fc", "/vr facet add phrase:Pious die:4").await;
+    let (_, v2) = sheet_of(&t, "fc").await;
+    refused(&t, "fc", "/vr facet add phrase:Greedy", "at most 4 Facets").await;
+    refused(
+        &t,
+        "fc",
+        "/vr facet step facet:Proud direction:up",
+        "already a d12",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr facet step facet:Pious direction:down",
+        "already a d4",
+    )
+    .await;
+    refused(&t, "fc", "/vr facet remove facet:7", "no Facet number 7").await;
+    // A duplicate name, a too long text (the client refuses it too).
+    refused(
+        &t,
+        "fc",
+        "/vr sheet create name:full light:1 flesh:1 npc:true",
+        "already a character named",
+    )
+    .await;
+    assert!(t
+        .command(
+            "fc",
+            &format!("/vr item add kind:ruse text:{}", "x".repeat(201))
+        )
+        .await
+        .is_err());
+    assert_eq!(sheet_of(&t, "fc").await.1, v2);
+    assert_eq!(v1, v0 + 1);
+    assert_eq!(v2, v1 + 3);
+    assert_eq!(
+        log_count(&t).await,
+        logged + 4,
+        "only the four changes are logged"
+    );
+    refused(
+        &t,
+        "fc",
+        "/vr settings set name:vr_nope value:on",
+        "no Veracity setting called",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr settings set name:vr_locked_slot value:maybe",
+        "`fail` or `success`",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_click_rests_once_and_buttons_survive_a_restart() {
+    let t = table("vr-double", 6).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Brave",
+    )
+    .await;
+    ok(&t, "alice", "/vr stress amount:3").await;
+    let out = ok(&t, "alice", "/vr sheet show").await;
+    let (_, id, _) = out.buttons()[0].clone();
+    let msg = t.last_message_for("alice").unwrap();
+    let first = t.click_custom_id("alice", msg.id, &id, None).await.unwrap();
+    let second = t.click_custom_id("alice", msg.id, &id, None).await.unwrap();
+    assert_eq!(first.single().kind, "update");
+    assert!(first
+        .single()
+        .text()
+        .contains("➖ Light slot 3 emptied: 💢 Stress"));
+    assert_eq!(second.single().kind, "update");
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        2
+    );
+    // A restart in the middle: the newest button still works.
+    t.restart().await.unwrap();
+    let ex = t.click("alice", "Rest: remove a Stress").await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        1
+    );
+    // And the Convention board too.
+    ok(&t, "fc", "/vr convention add text:\"No weapons\" cost:+2").await;
+    t.restart().await.unwrap();
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs.len(), 2);
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        3
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
+    let t = table("vr-reveal", 8).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The priest is a smuggler\"",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:evidence text:\"Empty vial\"",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "alice",
+        "/vr reveal target:\"Lady Vane\" secrets:1 evidence:1 gain:light note:\"At the ball\"",
+    )
+    .await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "📣 Revelation 1: *Lady Vane* is shocked\n⬆️ **Level up**: Light slot 7 unlocked"
+    );
+    assert_eq!(
+        out.field("Revealed").unwrap(),
+        "🤫 The Duke poisoned the well\n🔎 Empty vial\n📝 At the ball"
+    );
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:Duke secrets:1 gain:flesh",
+        "was already used to level up",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:Duke secrets:2 evidence:1 gain:flesh",
+        "Evidence \"Empty vial\" was already used",
+    )
+    .await;
+    ok(&t, "alice", "/vr reveal target:Duke secrets:2 gain:flesh").await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!((s.light().unlocked(), s.flesh().unlocked()), (7, 7));
+    assert_eq!(s.revelation_log().len(), 2);
+    let out = ok(&t, "alice", "/vr sheet show").await;
+    assert_eq!(
+        out.field("Revelations").unwrap(),
+        "`1` Light slot 7 · 1 Secret(s), 1 Evidence · Lady Vane\n`2` Flesh slot 7 · 1 Secret(s) · Duke"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
+    let t = table("vr-facets", 12).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    let out = ok(&t, "alice", "/vr facet step facet:Cruel direction:up").await;
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "📶 Facet 1: d6 → **d8**"
+    );
+    let out = ok(&t, "alice", "/vr facet add phrase:Blacksmith die:d10").await;
+    assert!(out.text().contains("✨ Facet 2: **d10** *Blacksmith*"));
+    let out = ok(&t, "alice", "/vr facet against facet:1").await;
+    assert_eq!(out.title(), "Ada acts against a Facet");
+    assert_eq!(
+        out.embeds()[0]["description"].as_str().unwrap(),
+        "🎲 Facet die: 1d8 [3] → **3**\n💢 **3 Stress** for acting against *Cruel*\n\
+         ↳ into Light slots 1, 2, 3"
+    );
+    let choices = t
+        .autocomplete("alice", "/vr facet against facet:b", "facet")
+        .await
+        .unwrap();
+    assert_eq!(choices.len(), 1);
+    assert_eq!(choices[0]["name"], "2. Blacksmith (d10)");
+    assert_eq!(choices[0]["value"], "2");
+    let out = ok(&t, "alice", "/vr facet remove facet:Blacksmith").await;
+    assert!(out.text().contains("✖️ Facet 2 removed: *Blacksmith*"));
+    assert_eq!(sheet_of(&t, "alice").await.0.facets().len(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_change_how_a_locked_slot_reads() {
+    let t = table("vr-settings", 42).await;
+    let ex = t.command("alice", "/vr settings show").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().field("vr_locked_slot = fail").is_some());
+    let out = ok(
+        &t,
+        "fc",
+        "/vr settings set name:vr_locked_slot value:Success",
+    )
+    .await;
+    assert!(out.text().contains("`vr_locked_slot` is now `success`"));
+    let names = t
+        .autocomplete("fc", "/vr settings set name:wound value:x", "name")
+        .await
+        .unwrap();
+    assert_eq!(names[0]["value"], "vr_wound_overflow");
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    // Light 6 empty of 6, locked slots succeed: 1..18 all succeed, 90%.
+    let out = ok(&t, "alice", "/vr save inventory:light").await;
+    assert_eq!(out.field("Chance before rolling").unwrap(), "90%");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_largest_sheet_and_board_stay_schema_valid() {
+    let t = table("vr-large", 1).await;
+    ok(
+        &t,
+        "fc",
+        "/vr sheet create name:Hoarder light:18 flesh:18 npc:true",
+    )
+    .await;
+    for i in 0..18 {
+        let text = format!("{i:02} {}", "secret words ".repeat(15));
+        ok(
+            &t,
+            "fc",
+            &format!("/vr item add kind:secret text:\"{}\"", text.trim()),
+        )
+        .await;
+        let text = format!("{i:02} {}", "heavy gear ".repeat(18));
+        ok(
+            &t,
+            "fc",
+            &format!("/vr item add kind:means text:\"{}\"", text.trim()),
+        )
+        .await;
+    }
+    for f in ["A", "B", "C", "D"] {
+        ok(
+            &t,
+            "fc",
+            &format!(
+                "/vr facet add phrase:\"{f} {}\" die:d12",
+                "long phrase ".repeat(8).trim()
+            ),
+        )
+        .await;
+    }
+    let out = ok(&t, "fc", "/vr sheet show").await;
+    let e = &out.embeds()[0];
+    for f in e["fields"].as_array().unwrap() {
+        assert!(f["value"].as_str().unwrap().chars().count() <= 1024);
+    }
+    assert_eq!(
+        out.field("Light (18/18 used)").unwrap().lines().count(),
+        18,
+        "every item is listed, shortened"
+    );
+    for i in 0..25 {
+        ok(
+            &t,
+            "fc",
+            &format!(
+                "/vr convention add text:\"{i:02} {}\" cost:+d100 once:true",
+                "never do this thing ".repeat(9).trim()
+            ),
+        )
+        .await;
+    }
+    refused(
+        &t,
+        "fc",
+        "/vr convention add text:More cost:+1",
+        "at most 25 Conventions",
+    )
+    .await;
+    let out = ok(&t, "fc", "/vr convention list").await;
+    let options = out.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(options, 25);
+    assert!(
+        out.embeds()[0]["description"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .count()
+            <= 4096
+    );
+    // A big heart attack on a full Flesh is still one readable message.
+    ok(&t, "fc", "/vr wound amount:50d100").await;
+    assert!(sheet_of(&t, "fc").await.0.is_dead());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sandbox_example_plays_clean() {
+    let t = table("vr-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/veracity.txt"
+    ))
+    .unwrap();
+    for line in script.lines() {
+        if let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            assert!(!ex.outputs.is_empty(), "{line}: no reply");
+            for o in &ex.outputs {
+                assert!(
+                    !o.content().starts_with("⚠️"),
+                    "{who}: {line}: refused: {}",
+                    o.content()
+                );
+            }
+        }
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -156,7 +156,15 @@ pub async fn log_check(
         .check
         .as_ref()
         .map(|c| json!({ "d20": c.natural, "bonus_dice": c.bonus_dice }));
-    log::record(
+    let mut faces = Vec::new();
+    for e in events {
+        match e {
+            CheckEvent::Rolled { natural, .. } => faces.push((20, *natural)),
+            CheckEvent::BonusRolled { dice, .. } => faces.extend(dice.iter().map(|f| (6, *f))),
+            _ => {}
+        }
+    }
+    log::record_rolled(
         tx,
         caller,
         log::What {
@@ -168,8 +176,10 @@ pub async fn log_check(
         &json!({ "setup": st.setup }),
         &dice,
         &json!({ "events": events, "result": st.check.as_ref().and_then(|c| c.result) }),
+        &faces,
     )
     .await
+    .map(drop)
 }
 
 fn apply(

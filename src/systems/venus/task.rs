@@ -739,7 +739,7 @@ pub async fn click(
         Some(minutes),
     )
     .await?;
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         log::What {
@@ -751,6 +751,7 @@ pub async fn click(
         &json!({ "actions": actions, "values": click.values }),
         &st.task.dice,
         &json!({ "events": events, "phase": st.task.phase, "outcome": st.task.outcome }),
+        &thrown_faces(&st.task, &events),
     )
     .await?;
     tx.commit().await?;
@@ -765,6 +766,29 @@ pub async fn click(
         response = response.then(Reply::Message(task_view::summary(&st, &party.ctx)));
     }
     Ok(response)
+}
+
+/// Every die thrown by these events, as `(sides, natural face)` for the
+/// fairness statistics: first rolls, explosions and KISS re-rolls (each die
+/// once, in the action that threw it).
+fn thrown_faces(
+    task: &crate::rules::venus::task::TaskState,
+    events: &[TaskEvent],
+) -> Vec<(u32, u32)> {
+    let sides = match task.edition {
+        crate::rules::venus::Edition::One => 6,
+        crate::rules::venus::Edition::Two => 10,
+    };
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            TaskEvent::DiceRolled { dice } => out.extend(dice.iter().map(|d| (sides, d.face))),
+            TaskEvent::Exploded { die, .. } => out.push((sides, die.face)),
+            TaskEvent::Kissed { to, .. } => out.push((sides, *to)),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -434,10 +434,6 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
     assert_eq!(done.field("What changed").unwrap(), "Ada · −1 Lot → 9/10");
     assert!(done.buttons().is_empty());
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
-    // The d20 and both bonus d6 are counted by /stats.
-    let stats = one(&t, "alice: /stats").await.text();
-    assert!(stats.contains("**3** dice recorded (d6, d20)"), "{stats}");
-    assert!(stats.contains("d20 · 1 die:"), "{stats}");
     // A click on the finished check says so and changes nothing.
     let msg = t.last_message_for("alice").unwrap();
     let late = t
@@ -449,6 +445,10 @@ async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
         .iter()
         .any(|o| o.kind == "ephemeral" && o.content().contains("already finished")));
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    // The d20 and both bonus d6 are counted by /stats.
+    let stats = one(&t, "alice: /stats").await.text();
+    assert!(stats.contains("**3** dice recorded (d6, d20)"), "{stats}");
+    assert!(stats.contains("d20 · 1 die:"), "{stats}");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -522,8 +522,11 @@ pub async fn vv_roll(
     #[autocomplete = "ac_name"]
     #[max_length = 64]
     name: Option<String>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let args = super::roll::RollArgs {
         stat: stat.map(Into::into),
         dice,
@@ -533,7 +536,7 @@ pub async fn vv_roll(
         name,
     };
     let result = super::roll::start(&ctx.data().app, &caller, args).await;
-    respond(ctx, result).await
+    crate::bot::respond_as(ctx, &caller, result).await
 }
 
 /// Boot the COMP: roll cache-size dice into the cache.

@@ -271,10 +271,20 @@ async fn remember(
     }
 }
 
+/// How long the copy in the GM channel may take before the roller is
+/// answered anyway (an interaction must be answered within 3 seconds).
+const POST_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
+
 async fn post(http: &serenity::Http, channel: i64, view: View) -> Result<i64, serenity::Error> {
     if channel <= 0 {
         return Err(serenity::Error::Other("no such channel"));
     }
+    tokio::time::timeout(POST_TIMEOUT, send(http, channel, view))
+        .await
+        .unwrap_or(Err(serenity::Error::Other("the GM channel did not answer in time")))
+}
+
+async fn send(http: &serenity::Http, channel: i64, view: View) -> Result<i64, serenity::Error> {
     let p = render::parts(view);
     let mut m = serenity::CreateMessage::new()
         .embeds(p.embeds)

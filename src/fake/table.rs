@@ -904,7 +904,7 @@ impl Table {
             }
             8 => {
                 let id = Self::role_id(raw);
-                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0});
+                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null}, "icon": null, "unicode_emoji": null});
                 Ok(json!(id.to_string()))
             }
             other => Err(format!(

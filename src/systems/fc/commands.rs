@@ -26,8 +26,8 @@ pub enum SystemChoice {
     /// Virtual Veil.
     #[name = "Virtual Veil"]
     Ore,
-    /// The server's system.
-    #[name = "none (follow the server's)"]
+    /// No choice here: the channel follows the server's system.
+    #[name = "none"]
     None,
 }
 

@@ -260,12 +260,7 @@ fn noted(mut view: View, note: &str) -> View {
     view
 }
 
-async fn remember(
-    app: &App,
-    guild: i64,
-    session: i64,
-    change: impl FnOnce(&mut SecretSession),
-) {
+async fn remember(app: &App, guild: i64, session: i64, change: impl FnOnce(&mut SecretSession)) {
     if let Err(e) = secret::update(app, guild, session, change).await {
         tracing::warn!(error = %e, session, "could not record a secret roll's copies");
     }
@@ -281,7 +276,9 @@ async fn post(http: &serenity::Http, channel: i64, view: View) -> Result<i64, se
     }
     tokio::time::timeout(POST_TIMEOUT, send(http, channel, view))
         .await
-        .unwrap_or(Err(serenity::Error::Other("the GM channel did not answer in time")))
+        .unwrap_or(Err(serenity::Error::Other(
+            "the GM channel did not answer in time",
+        )))
 }
 
 async fn send(http: &serenity::Http, channel: i64, view: View) -> Result<i64, serenity::Error> {

@@ -450,7 +450,12 @@ impl Table {
             .unwrap_or_else(|e| e.into_inner())
             .get(&name.to_lowercase())
         {
-            roles.extend(extra.iter().filter(|r| !roles.contains(r)).collect::<Vec<_>>());
+            roles.extend(
+                extra
+                    .iter()
+                    .filter(|r| !roles.contains(r))
+                    .collect::<Vec<_>>(),
+            );
         }
         payloads::member(Self::user_id(name), name, &roles, perms)
     }
@@ -1024,7 +1029,11 @@ fn outputs_of(who: &str, requests: &[Recorded], channel: u64) -> Vec<Output> {
         } else if r.method == "POST" && r.path.starts_with("/webhooks/") {
             push(&mut out, msg_kind(&r.body), &r.body);
         } else if r.method == "POST" && r.path.starts_with("/channels/") {
-            let kind = if elsewhere(&r.path) { "channel" } else { "message" };
+            let kind = if elsewhere(&r.path) {
+                "channel"
+            } else {
+                "message"
+            };
             push(&mut out, kind, &r.body);
         } else if r.method == "PATCH" && r.path.starts_with("/channels/") && elsewhere(&r.path) {
             push(&mut out, "channel-update", &r.body);

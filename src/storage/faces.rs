@@ -58,8 +58,12 @@ pub async fn tally_visible(
         n
     };
     let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
-    let hide = hide_secrets_from
-        .map(|_| format!(" AND (l.action NOT LIKE 'secret%' OR l.user_id = ${})", next()));
+    let hide = hide_secrets_from.map(|_| {
+        format!(
+            " AND (l.action NOT LIKE 'secret%' OR l.user_id = ${})",
+            next()
+        )
+    });
     let sql = format!(
         "SELECT f.sides, f.face, SUM(f.n) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id

@@ -52,7 +52,9 @@ async fn guild(t: &Table) -> GuildSettings {
 async fn storyteller(t: &Table) -> StorytellerSettings {
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
-    app_settings::scoped(&mut tx, G, "storyteller").await.unwrap()
+    app_settings::scoped(&mut tx, G, "storyteller")
+        .await
+        .unwrap()
 }
 
 async fn log_actions(t: &Table) -> Vec<String> {
@@ -83,7 +85,9 @@ async fn a_server_manager_names_the_fc_role_and_its_members_change_house_rules()
     let gms = Table::role_id("GMs");
     // Anyone may ask who the FC is.
     let out = private(&t, "bob", "/fc role").await;
-    assert!(out.text().contains("members with the Manage Server permission"));
+    assert!(out
+        .text()
+        .contains("members with the Manage Server permission"));
     // A player can neither name the role nor change a house rule; nothing changes.
     refused(
         &t,
@@ -124,7 +128,12 @@ async fn a_server_manager_names_the_fc_role_and_its_members_change_house_rules()
     assert!(out.text().contains("**st_default_difficulty**: 6 → **8**"));
     assert!(out.text().contains("Changed by carol"));
     assert_eq!(storyteller(&t).await.st_default_difficulty, 8);
-    public(&t, "carol", "/vr settings set name:vr_locked_slot value:success").await;
+    public(
+        &t,
+        "carol",
+        "/vr settings set name:vr_locked_slot value:success",
+    )
+    .await;
     private(&t, "carol", "/fc gm-channel channel:#gm").await;
     // ...but naming the role stays with server managers.
     refused(&t, "carol", "/fc role clear:true", "Only a server manager").await;
@@ -160,17 +169,32 @@ async fn a_server_manager_names_the_fc_role_and_its_members_change_house_rules()
 async fn a_changed_house_rule_applies_from_the_next_roll() {
     let t = table("fc-next-roll", 3).await;
     let out = public(&t, "alice", "/st pool dice:5").await;
-    assert!(out.text().contains("Difficulty 6: the server's default."), "{}", out.text());
+    assert!(
+        out.text().contains("Difficulty 6: the server's default."),
+        "{}",
+        out.text()
+    );
     public(&t, "fc", "/fc set name:st_default_difficulty value:8").await;
     let out = public(&t, "alice", "/st pool dice:5").await;
-    assert!(out.text().contains("Difficulty 8: the server's default."), "{}", out.text());
+    assert!(
+        out.text().contains("Difficulty 8: the server's default."),
+        "{}",
+        out.text()
+    );
 
     // Veracity: a locked slot fails, then succeeds (A-R1): the chance moves.
-    public(&t, "alice", "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel").await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
     let before = public(&t, "alice", "/vr save inventory:light").await;
     assert_eq!(before.field("Chance before rolling").unwrap(), "30%");
     let out = public(&t, "fc", "/fc set name:vr_locked_slot value:success").await;
-    assert!(out.text().contains("**vr_locked_slot**: fail → **success**"));
+    assert!(out
+        .text()
+        .contains("**vr_locked_slot**: fail → **success**"));
     let after = public(&t, "alice", "/vr save inventory:light").await;
     assert_eq!(after.field("Chance before rolling").unwrap(), "90%");
 
@@ -249,7 +273,10 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
             .await
             .unwrap(),
     );
-    assert_eq!(values, vec!["none", "venus", "veracity", "storyteller", "ore"]);
+    assert_eq!(
+        values,
+        vec!["none", "venus", "veracity", "storyteller", "ore"]
+    );
     let values = choice_values(
         &t.autocomplete("fc", "/fc set name:ve_edition value:", "value")
             .await
@@ -270,9 +297,27 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         "st_default_difficulty must be a whole number from 2 to 10.",
     )
     .await;
-    refused(&t, "fc", "/fc set name:vv_tie_break value:coin", "vv_tie_break must be one of").await;
-    refused(&t, "fc", "/fc set name:ve_edition value:3", "must be 1 or 2").await;
-    refused(&t, "fc", "/fc set name:volume value:11", "There is no setting called `volume`").await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:vv_tie_break value:coin",
+        "vv_tie_break must be one of",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:ve_edition value:3",
+        "must be 1 or 2",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:volume value:11",
+        "There is no setting called `volume`",
+    )
+    .await;
     refused(
         &t,
         "fc",
@@ -280,9 +325,27 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         "from 1 to 1440",
     )
     .await;
-    refused(&t, "fc", "/fc set name:max_dice_per_roll value:501", "from 1 to 500").await;
-    refused(&t, "fc", "/fc set name:system value:gurps", "`system` must be").await;
-    refused(&t, "fc", "/fc set name:gm_channel value:general", "`gm_channel` must be").await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:max_dice_per_roll value:501",
+        "from 1 to 500",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:system value:gurps",
+        "`system` must be",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/fc set name:gm_channel value:general",
+        "`gm_channel` must be",
+    )
+    .await;
     assert_eq!(guild(&t).await, GuildSettings::default());
     assert_eq!(storyteller(&t).await, StorytellerSettings::default());
 
@@ -310,7 +373,12 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
     drop(tx);
     public(&t, "fc", "/fc set name:system value:VV").await;
     assert_eq!(guild(&t).await.system.as_deref(), Some("ore"));
-    public(&t, "fc", "/fc set name:st_custom_traits value:\"Hacking:skill, Lore:knowledge\"").await;
+    public(
+        &t,
+        "fc",
+        "/fc set name:st_custom_traits value:\"Hacking:skill, Lore:knowledge\"",
+    )
+    .await;
 
     // The overview: five embeds within Discord's limits, privately.
     let out = private(&t, "alice", "/fc settings show").await;
@@ -407,12 +475,20 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     )
     .await;
     assert!(log_actions(&t).await.is_empty());
-    refused(&t, "bob", "/fc gm-channel channel:#gm", "Only the FC can choose the GM channel").await;
+    refused(
+        &t,
+        "bob",
+        "/fc gm-channel channel:#gm",
+        "Only the FC can choose the GM channel",
+    )
+    .await;
     let out = private(&t, "fc", "/fc gm-channel").await;
     assert!(out.text().contains("No GM channel is set"));
     let gm = t.channel_id_of("#gm");
     let out = private(&t, "fc", "/fc gm-channel channel:#gm").await;
-    assert!(out.text().contains(&format!("Secret rolls now go to <#{gm}>")));
+    assert!(out
+        .text()
+        .contains(&format!("Secret rolls now go to <#{gm}>")));
     assert_eq!(guild(&t).await.gm_channel, Some(gm as i64));
 
     // The roll: a private copy for alice, a copy in the GM channel, nothing public.
@@ -428,7 +504,9 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
         format!("🤫 Secret roll by **alice** in <#{CHANNEL_ID}>")
     );
     let mine = ex.of_kind("ephemeral").expect("alice's private copy");
-    assert!(mine.content().contains("🤫 **Secret roll**: only you and the FC see it."));
+    assert!(mine
+        .content()
+        .contains("🤫 **Secret roll**: only you and the FC see it."));
     assert_eq!(mine.title(), "🎲 alice rolls 2d6");
     assert_eq!(embeds_of(&mine.body), embeds_of(&copy.body));
     assert_eq!(mine.buttons()[0].1, "roll:1:0:reroll");
@@ -451,8 +529,14 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     let mirrored = ex.of_kind("channel-update").expect("the GM copy follows");
     assert_eq!(embeds_of(&mirrored.body), embeds_of(&up.body));
     let gm_copy = messages_in(&t, gm).remove(0);
-    assert_eq!(embeds_of(&gm_copy.body)[0]["footer"]["text"], "Rerolled 1 time(s)");
-    assert!(gm_copy.body["content"].as_str().unwrap().contains("Secret roll by"));
+    assert_eq!(
+        embeds_of(&gm_copy.body)[0]["footer"]["text"],
+        "Rerolled 1 time(s)"
+    );
+    assert!(gm_copy.body["content"]
+        .as_str()
+        .unwrap()
+        .contains("Secret roll by"));
 
     // The FC rerolls on the GM copy: it updates there, and alice's copy follows.
     t.set_channel(gm);
@@ -464,13 +548,22 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
         .click_custom_id("fc", gm_copy.id, "roll:1:1:reroll", None)
         .await
         .unwrap();
-    assert!(ex.of_kind("update").unwrap().text().contains("Rerolled 2 time(s)"));
+    assert!(ex
+        .of_kind("update")
+        .unwrap()
+        .text()
+        .contains("Rerolled 2 time(s)"));
     t.set_channel(CHANNEL_ID);
     let alice_copy = t
         .fake
         .messages()
         .into_iter()
-        .find(|m| m.ephemeral_to == Some(Table::user_id("alice")) && m.body["content"].as_str().is_some_and(|c| c.contains("Secret roll")))
+        .find(|m| {
+            m.ephemeral_to == Some(Table::user_id("alice"))
+                && m.body["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("Secret roll"))
+        })
         .expect("alice's private copy");
     assert_eq!(embeds_of(&alice_copy.body), embeds_of(&up.body));
     assert_eq!(
@@ -481,7 +574,11 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     // A restart in the middle: both copies keep working.
     t.restart().await.unwrap();
     let ex = t.click("alice", "Reroll").await.unwrap();
-    assert!(ex.of_kind("update").unwrap().text().contains("Rerolled 3 time(s)"));
+    assert!(ex
+        .of_kind("update")
+        .unwrap()
+        .text()
+        .contains("Rerolled 3 time(s)"));
     assert!(ex.of_kind("channel-update").is_some());
 
     // The log hides it from other players, not from alice or the FC.
@@ -498,13 +595,27 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     assert!(out.text().contains("secret reroll"), "{}", out.text());
     // Nor do the dice counts give it away.
     let out = run(&t, "bob", "/stats user:alice").await;
-    assert!(out.single().text().contains("No dice recorded yet"), "{}", out.single().text());
+    assert!(
+        out.single().text().contains("No dice recorded yet"),
+        "{}",
+        out.single().text()
+    );
     let out = run(&t, "fc", "/stats user:alice").await;
-    assert!(out.single().text().contains("**6** dice recorded (d6)"), "{}", out.single().text());
+    assert!(
+        out.single().text().contains("**6** dice recorded (d6)"),
+        "{}",
+        out.single().text()
+    );
 
     // Clearing the GM channel refuses secret rolls again.
     private(&t, "fc", "/fc gm-channel clear:true").await;
-    refused(&t, "alice", "/roll expression:1d6 secret:true", "No GM channel is set").await;
+    refused(
+        &t,
+        "alice",
+        "/roll expression:1d6 secret:true",
+        "No GM channel is set",
+    )
+    .await;
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -537,9 +648,22 @@ async fn every_system_rolls_secretly_with_working_buttons() {
     }
 
     // Veracity: a save has no buttons; it is private and copied.
-    public(&t, "alice", "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel").await;
-    let ex = run(&t, "alice", "/vr save inventory:flesh facet:Cruel secret:true").await;
-    assert_eq!(ex.of_kind("ephemeral").unwrap().title(), ex.of_kind("channel").unwrap().title());
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    let ex = run(
+        &t,
+        "alice",
+        "/vr save inventory:flesh facet:Cruel secret:true",
+    )
+    .await;
+    assert_eq!(
+        ex.of_kind("ephemeral").unwrap().title(),
+        ex.of_kind("channel").unwrap().title()
+    );
     assert!(ex.of_kind("message").is_none());
 
     // Virtual Veil: the FC closes the register from the GM channel.
@@ -561,13 +685,13 @@ async fn every_system_rolls_secretly_with_working_buttons() {
         .fake
         .messages()
         .into_iter()
-        .filter(|m| {
+        .rev()
+        .find(|m| {
             m.ephemeral_to == Some(Table::user_id("alice"))
                 && m.body["content"]
                     .as_str()
                     .is_some_and(|c| c.contains("Secret roll"))
         })
-        .last()
         .expect("alice's copy of the register");
     assert_eq!(embeds_of(&alice_copy.body), embeds_of(&up.body));
 
@@ -581,7 +705,12 @@ async fn every_system_rolls_secretly_with_working_buttons() {
     ] {
         assert!(actions.iter().any(|x| x == a), "{a} not in {actions:?}");
     }
-    assert!(!actions.iter().any(|a| a == "roll" || a == "save" || a == "pool"), "{actions:?}");
+    assert!(
+        !actions
+            .iter()
+            .any(|a| a == "roll" || a == "save" || a == "pool"),
+        "{actions:?}"
+    );
     let out = private(&t, "bob", "/history show user:alice").await;
     assert!(!out.text().contains("secret"), "{}", out.text());
     assert_schema_clean(&t);
@@ -591,10 +720,14 @@ async fn every_system_rolls_secretly_with_working_buttons() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fc_example_script_runs_clean() {
     let t = table("fc-example", 1).await;
-    let script = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fc.txt"))
-        .unwrap();
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fc.txt")).unwrap();
     for line in script.lines() {
-        if let Some((who, ex)) = t.run_line(line).await.unwrap_or_else(|e| panic!("{line}: {e}")) {
+        if let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
             assert!(!ex.outputs.is_empty(), "{line}: no answer");
             for o in &ex.outputs {
                 assert!(
@@ -605,6 +738,41 @@ async fn the_fc_example_script_runs_clean() {
             }
         }
     }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_secret_roll_greys_out_both_copies() {
+    let mut opts = kismet::fake::table::TableOptions::new(crate::common::db_path("fc-expiry"));
+    opts.seed = Some(2);
+    opts.config.sessions.sweep_seconds = 1;
+    let t = Table::start(opts).await.unwrap();
+    let gm = t.channel_id_of("#gm");
+    private(&t, "fc", "/fc gm-channel channel:#gm").await;
+    run(&t, "alice", "/roll expression:1d20 secret:true").await;
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(&mut tx, G, 1, Some(0))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let disabled = |m: &kismet::fake::StoredMessage| {
+        m.body["components"][0]["components"][0]["disabled"] == Value::Bool(true)
+    };
+    let both = t
+        .fake
+        .wait_for(std::time::Duration::from_secs(10), |f| {
+            let msgs = f.messages();
+            let copy = msgs.iter().find(|m| m.channel_id == gm)?;
+            let mine = msgs.iter().find(|m| {
+                m.ephemeral_to == Some(Table::user_id("alice"))
+                    && m.body["embeds"][0]["title"].is_string()
+            })?;
+            (disabled(copy) && disabled(mine)).then_some(())
+        })
+        .await;
+    assert!(both.is_some(), "{:#?}", t.fake.messages());
     assert_schema_clean(&t);
     t.stop().await;
 }

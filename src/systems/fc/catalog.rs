@@ -158,7 +158,11 @@ fn unknown(name: &str) -> AppError {
     ))
 }
 
-async fn infos_in<S: RulesSettings>(tx: &mut Tx, guild: i64, scope: Scope) -> Result<Vec<Info>, AppError> {
+async fn infos_in<S: RulesSettings>(
+    tx: &mut Tx,
+    guild: i64,
+    scope: Scope,
+) -> Result<Vec<Info>, AppError> {
     let s: S = app_settings::scoped(tx, guild, scope.key()).await?;
     Ok(s.infos())
 }
@@ -293,7 +297,10 @@ fn whole(name: &str, value: &str, max: u32) -> Result<u32, AppError> {
 /// Reads a channel given as `<#id>`, `#id` or a bare id.
 pub fn parse_channel(value: &str) -> Option<i64> {
     let v = value.trim();
-    let v = v.strip_prefix("<#").and_then(|r| r.strip_suffix('>')).unwrap_or(v);
+    let v = v
+        .strip_prefix("<#")
+        .and_then(|r| r.strip_suffix('>'))
+        .unwrap_or(v);
     let v = v.strip_prefix('#').unwrap_or(v);
     v.parse::<i64>().ok().filter(|c| *c > 0)
 }
@@ -484,7 +491,10 @@ mod tests {
                 help: String::new(),
             })
         };
-        assert_eq!(s("vr_locked_slot", "fail | success"), vec!["fail", "success"]);
+        assert_eq!(
+            s("vr_locked_slot", "fail | success"),
+            vec!["fail", "success"]
+        );
         assert_eq!(s("st_default_difficulty", "2-10").len(), 9);
         assert_eq!(s("vv_max_pool", "1-30"), vec!["1", "15", "30"]);
         assert_eq!(s("ve_edition", "1 | 2"), vec!["1", "2"]);

@@ -58,11 +58,11 @@ async fn record(
 }
 
 fn note(title: &str, text: String, ok: bool) -> View {
-    View::embed(
-        Embed::new(title)
-            .description(text)
-            .colour(if ok { colour::SUCCESS } else { colour::NEUTRAL }),
-    )
+    View::embed(Embed::new(title).description(text).colour(if ok {
+        colour::SUCCESS
+    } else {
+        colour::NEUTRAL
+    }))
 }
 
 /// `/fc role`: names the FC role (`role`), forgets it (`clear`), or says
@@ -112,7 +112,12 @@ pub async fn role(app: &App, caller: &Caller, role: Option<i64>, clear: bool) ->
 
 /// `/fc gm-channel`: where secret rolls go (`channel`), none (`clear`), or
 /// which it is now. FC only.
-pub async fn gm_channel(app: &App, caller: &Caller, channel: Option<i64>, clear: bool) -> AppResult {
+pub async fn gm_channel(
+    app: &App,
+    caller: &Caller,
+    channel: Option<i64>,
+    clear: bool,
+) -> AppResult {
     if channel.is_some() && clear {
         return Err(AppError::user(
             "Give either a `channel` or `clear:true`, not both.",
@@ -156,7 +161,9 @@ pub async fn gm_channel(app: &App, caller: &Caller, channel: Option<i64>, clear:
 pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) -> AppResult {
     let scope = match system {
         Some(s) => Some(app_settings::parse_system(s).ok_or_else(|| {
-            AppError::user(format!("`{s}` is not a system: venus, veracity, storyteller or ore."))
+            AppError::user(format!(
+                "`{s}` is not a system: venus, veracity, storyteller or ore."
+            ))
         })?),
         None => None,
     };
@@ -177,7 +184,9 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
     )
     .await?;
     tx.commit().await?;
-    let server = guild.as_deref().map_or("none chosen", app_settings::system_display);
+    let server = guild
+        .as_deref()
+        .map_or("none chosen", app_settings::system_display);
     let text = match scope {
         Some(s) => format!(
             "This channel now plays **{}** (the server's system: {server}).",
@@ -206,7 +215,11 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
     let mut tx = app.db.read().await?;
     let t = table(&mut tx, caller).await?;
     let view = match scope {
-        Some(s) => view::detail(&t, s, &catalog::describe(&mut tx, caller.guild_id, s).await?),
+        Some(s) => view::detail(
+            &t,
+            s,
+            &catalog::describe(&mut tx, caller.guild_id, s).await?,
+        ),
         None => {
             let mut all = Vec::new();
             for s in Scope::ALL {

@@ -500,6 +500,7 @@ pub async fn sheet_status(
 
 /// Roll a stat: the register as sets, with buttons for cache, load, Minor and sets.
 #[poise::command(slash_command, guild_only, rename = "roll")]
+#[allow(clippy::too_many_arguments)]
 pub async fn vv_roll(
     ctx: Context<'_>,
     #[description = "The Called Stat"] stat: Option<StatChoice>,

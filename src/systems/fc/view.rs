@@ -10,6 +10,8 @@ use crate::app::view::{colour, truncate, Embed, View};
 const OVERVIEW_VALUE: usize = 60;
 /// Longest value shown in a detailed view.
 const DETAIL_VALUE: usize = 300;
+/// Characters a detailed view's fields may use in all (of Discord's 6000).
+const DETAIL_BUDGET: usize = 5200;
 
 /// Who the FC is, where secret rolls go and what this channel plays.
 pub struct Table {
@@ -87,18 +89,25 @@ pub fn overview(table: &Table, scopes: &[(Scope, Vec<Info>)]) -> View {
     }
 }
 
-/// One scope in detail: a field per setting with its help and values.
+/// One scope in detail: a field per setting with its value, help and
+/// accepted values; long values are cut to share the message's budget.
 pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
     let mut e = Embed::new(format!("⚙️ House rules · {}", scope.title())).colour(colour::NEUTRAL);
     if scope == Scope::Shared {
         e = e.description(table_lines(table));
     }
+    let fixed: usize = infos
+        .iter()
+        .map(|i| i.name.chars().count() + i.help.chars().count() + i.allowed.chars().count() + 20)
+        .sum();
+    let budget = DETAIL_BUDGET.saturating_sub(fixed) / infos.len().max(1);
+    let budget = budget.clamp(20, DETAIL_VALUE);
     for i in infos {
         let mut value = i.value.clone();
-        truncate(&mut value, DETAIL_VALUE);
+        truncate(&mut value, budget);
         e = e.field(
-            format!("{} = {value}", i.name),
-            format!("{}\n*Values: {}*", i.help, i.allowed),
+            i.name.clone(),
+            format!("**{value}**\n{}\n*Values: {}*", i.help, i.allowed),
             false,
         );
     }
@@ -120,4 +129,61 @@ pub fn changed(who: &str, scope: Scope, before: &Info, after: &Info) -> View {
             .footer(format!("Changed by {who}"))
             .colour(colour::SUCCESS),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::GuildSettings;
+    use crate::systems::fc::catalog::{all_names, shared_infos};
+
+    /// Every setting with a value and help as long as they can get.
+    fn worst() -> Vec<(Scope, Vec<Info>)> {
+        let mut scopes: Vec<(Scope, Vec<Info>)> =
+            Scope::ALL.iter().map(|s| (*s, Vec::new())).collect();
+        for name in all_names() {
+            let scope = Scope::of(name).unwrap();
+            let slot = scopes.iter_mut().find(|(s, _)| *s == scope).unwrap();
+            slot.1.push(Info {
+                name: name.into(),
+                value: "x".repeat(1000),
+                allowed: "a | b | c | d".into(),
+                help: "h".repeat(150),
+            });
+        }
+        scopes
+    }
+
+    #[test]
+    fn the_overview_and_every_detail_fit_discord_without_clamping() {
+        let table = Table {
+            fc_role: Some(i64::MAX),
+            gm_channel: Some(i64::MAX),
+            channel_system: Some("storyteller".into()),
+            guild_system: Some("venus".into()),
+        };
+        let v = overview(&table, &worst());
+        assert_eq!(v.clone().clamp(), v);
+        let total: usize = v
+            .embeds
+            .iter()
+            .map(|e| {
+                e.title.chars().count()
+                    + e.description.as_deref().map_or(0, |d| d.chars().count())
+                    + e.footer.as_deref().map_or(0, |f| f.chars().count())
+                    + e.fields
+                        .iter()
+                        .map(|f| f.name.chars().count() + f.value.chars().count())
+                        .sum::<usize>()
+            })
+            .sum();
+        assert!(total <= crate::app::view::limits::EMBED_TOTAL, "{total}");
+        for (scope, infos) in worst() {
+            let v = detail(&table, scope, &infos);
+            assert_eq!(v.clone().clamp(), v, "{scope:?}");
+        }
+        let g = shared_infos(&GuildSettings::default());
+        let v = changed("someone", Scope::Shared, &g[0], &g[0]);
+        assert_eq!(v.clone().clamp(), v);
+    }
 }

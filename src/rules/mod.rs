@@ -35,3 +35,18 @@ pub struct Actor {
     /// True when the participant holds the GM role.
     pub gm: bool,
 }
+
+/// One house-rule setting as the bot shows it to the FC: its name, current
+/// value, the values it accepts and a one-line explanation. Every system's
+/// settings struct describes itself with these (spec §6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SettingInfo {
+    /// The setting's name, as typed in `set`, e.g. `vv_max_pool`.
+    pub name: &'static str,
+    /// The current value, in the form `set` accepts.
+    pub value: String,
+    /// The accepted values, for display and autocompletion (`a | b`, `1-30`).
+    pub allowed: &'static str,
+    /// What the setting changes, in one sentence.
+    pub help: &'static str,
+}

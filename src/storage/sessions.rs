@@ -154,6 +154,29 @@ pub async fn set_expiry(
     Ok(())
 }
 
+/// The newest open sessions of `kind` in a channel, newest first (at most
+/// `limit`): "the roll in progress here" for commands that act on a roll.
+pub async fn latest_open_in_channel(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+    kind: &str,
+    limit: i64,
+) -> Result<Vec<Session>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
+         FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
+         ORDER BY id DESC LIMIT $4",
+    )
+    .bind(guild_id)
+    .bind(channel_id)
+    .bind(kind)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(from_row).collect()
+}
+
 /// Open sessions whose expiry time has passed, oldest first (at most `limit`).
 pub async fn due_for_expiry(
     tx: &mut Tx,

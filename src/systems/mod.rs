@@ -9,6 +9,7 @@ pub mod fc;
 pub mod ore;
 pub mod platform;
 pub mod storyteller;
+pub mod venus;
 pub mod veracity;
 
 use crate::app::component::Click;
@@ -24,6 +25,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     all.extend(storyteller::commands::all());
     all.extend(ore::commands::all());
     all.extend(platform::commands::all());
+    all.extend(venus::commands::all());
     all.extend(fc::commands::all());
     all
 }
@@ -38,6 +40,7 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
         }
         ore::KIND => ore::click(app, tx, session, click).await,
         platform::history::KIND => platform::history::click(app, tx, session, click).await,
+        venus::KIND => venus::click(app, tx, session, click).await,
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),
@@ -55,6 +58,7 @@ pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<Vie
         }
         ore::KIND => ore::render(app, session, caller).await,
         platform::history::KIND => platform::history::render(app, session, caller).await,
+        venus::KIND => venus::render(app, session, caller),
         other => Err(AppError::Internal(format!(
             "no system owns sessions of kind `{other}`"
         ))),

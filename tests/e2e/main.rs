@@ -9,4 +9,5 @@ mod ore;
 mod platform;
 mod skeleton;
 mod storyteller;
+mod venus;
 mod veracity;

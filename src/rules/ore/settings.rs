@@ -10,18 +10,7 @@ use serde::{Deserialize, Serialize};
 /// The largest `vv_max_pool` the rules core supports (exact odds included).
 pub const MAX_SUPPORTED_POOL: u32 = 30;
 
-/// One setting as shown to the GM role (the Compiler) and used for autocomplete.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SettingInfo {
-    /// The setting's name, e.g. `vv_max_pool`.
-    pub name: &'static str,
-    /// The current value, in the same words `set` accepts.
-    pub value: String,
-    /// The values `set` accepts, e.g. `clamp | wrap` or `1-30`.
-    pub allowed: &'static str,
-    /// One sentence saying what the setting changes.
-    pub help: &'static str,
-}
+pub use crate::rules::SettingInfo;
 
 /// Declares a settings enum whose values are single words, with `as_str`,
 /// `ALL` and a parser used by [`OreSettings::set`].

@@ -71,18 +71,7 @@ impl BonusDicePerTen {
     }
 }
 
-/// One setting as the bot shows it to the storyteller.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SettingInfo {
-    /// The setting's name, as typed in `set`.
-    pub name: &'static str,
-    /// The current value, as text `set` accepts.
-    pub value: String,
-    /// The allowed values.
-    pub allowed: &'static str,
-    /// What it does.
-    pub help: &'static str,
-}
+pub use crate::rules::SettingInfo;
 
 /// The Storyteller rows of the settings catalogue (§6), with their defaults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

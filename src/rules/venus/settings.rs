@@ -17,19 +17,7 @@ pub const MAX_SETTING_DICE: u32 = 100;
 /// The largest N accepted by `ve1_levelup_rule = fixed:N`.
 pub const MAX_FIXED_LEVELUP: u32 = 1000;
 
-/// One setting as shown to the GM: its name, current value, allowed values
-/// and a one-line explanation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SettingInfo {
-    /// The setting's name, as typed in `set`.
-    pub name: &'static str,
-    /// The current value, in the same syntax `set` accepts.
-    pub value: String,
-    /// The allowed values, for help and autocompletion.
-    pub allowed: &'static str,
-    /// What the setting does, in one line.
-    pub help: &'static str,
-}
+pub use crate::rules::SettingInfo;
 
 /// Which edition of the Venus Engine the guild plays (`ve_edition`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

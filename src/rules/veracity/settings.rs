@@ -66,19 +66,7 @@ impl fmt::Display for ApBasis {
     }
 }
 
-/// One setting as the bot shows it: its name, current value, the values it
-/// accepts and a one-line explanation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SettingInfo {
-    /// The setting's name, as typed in `set`.
-    pub name: &'static str,
-    /// The current value, in the form `set` accepts.
-    pub value: String,
-    /// The accepted values, for display and autocompletion (`a | b`).
-    pub allowed: &'static str,
-    /// What the setting changes.
-    pub help: &'static str,
-}
+pub use crate::rules::SettingInfo;
 
 /// The Veracity settings of one guild (spec §6). `Default` gives the spec's defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -1,0 +1,622 @@
+//! Starting rolls: a player's own check or task, the FC calling one for a
+//! player, and the FC's NPC checks; the FC adjusting a roll before its
+//! dice are thrown; and commands that act on "the roll in progress in
+//! this channel" (a named bonus factor, void, force-close).
+
+use rand::{rngs::StdRng, SeedableRng};
+
+use super::format::{parse_factors, split_names};
+use super::party::Party;
+use super::state::{CheckSession, TaskSession, VeState, Who};
+use super::{actor, check, task, timeout, venus_settings, HINT, KIND, SYSTEM};
+use crate::app::characters::{self, Loaded};
+use crate::app::component::{ButtonId, Click};
+use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
+use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
+use crate::rules::venus::{CheckState, Edition, Rank, TaskSetup, TaskState, VenusSheet};
+use crate::rules::Actor;
+use crate::storage::{self, sessions::Session, Tx};
+
+/// What a check or task call says.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RollRequest {
+    /// The roller (a member); the caller for their own roll.
+    pub player: i64,
+    /// A named character of the roller instead of their active one.
+    pub character: Option<String>,
+    /// The ability the FC picked.
+    pub ability: String,
+    /// Checks: 5/10/15/20(/25), or 1-4 steps of 5. Edition-2 tasks: 1-4.
+    pub difficulty: Option<u32>,
+    /// Relative factors, `Darkness, Wounds+2`.
+    pub factors: Option<String>,
+    /// What failure means.
+    pub consequence: Option<String>,
+    /// Tasks: the job used (default: the roller's best job for the ability).
+    pub job: Option<String>,
+    /// Tasks: the abilities a new job inherits, to start learning it.
+    pub learn: Option<String>,
+    /// Edition-2 tasks: 10s explode (FC only).
+    pub magic: bool,
+    /// Edition-2 tasks: critical results and margin (FC only).
+    pub crits: bool,
+}
+
+/// What the FC may change before the dice are thrown.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Adjust {
+    /// New difficulty.
+    pub difficulty: Option<u32>,
+    /// New relative factors (replacing the old; empty text clears them).
+    pub factors: Option<String>,
+    /// New consequence.
+    pub consequence: Option<String>,
+    /// New ability.
+    pub ability: Option<String>,
+    /// New job (tasks).
+    pub job: Option<String>,
+    /// Magic flag (edition-2 tasks).
+    pub magic: Option<bool>,
+    /// Crits flag (edition-2 tasks).
+    pub crits: Option<bool>,
+}
+
+fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
+    let max = app.config.limits.max_text_len;
+    if text.chars().count() > max {
+        return Err(AppError::user(format!(
+            "The {what} is too long: at most {max} characters."
+        )));
+    }
+    Ok(())
+}
+
+/// A check's target number from what was typed: 1-4 are steps of 5.
+pub fn check_target(d: u32) -> u32 {
+    if (1..=4).contains(&d) {
+        d * 5
+    } else {
+        d
+    }
+}
+
+fn factors_of(app: &App, text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
+    let Some(t) = text else {
+        return Ok(Vec::new());
+    };
+    cap(app, "list of factors", t)?;
+    Ok(parse_factors(t))
+}
+
+async fn roller_of(
+    tx: &mut Tx,
+    caller: &Caller,
+    player: i64,
+    character: Option<&str>,
+    fc: bool,
+) -> Result<Loaded<VenusSheet>, AppError> {
+    if player != caller.user_id && !fc {
+        return Err(AppError::user(
+            "Only the FC can call a roll for another player.",
+        ));
+    }
+    let c: Loaded<VenusSheet> = match character.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) if player == caller.user_id => characters::named(tx, caller, SYSTEM, n, fc).await?,
+        Some(n) => {
+            let rows = storage::characters::by_name(tx, caller.guild_id, SYSTEM, player, n).await?;
+            let row = rows.ok_or_else(|| {
+                AppError::user(format!("<@{player}> has no character named `{n}`."))
+            })?;
+            Loaded {
+                sheet: serde_json::from_str(&row.sheet)?,
+                row,
+            }
+        }
+        None => characters::of_member(tx, caller.guild_id, SYSTEM, player, HINT).await?,
+    };
+    Ok(c)
+}
+
+fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {
+    Who {
+        user: player,
+        character: Some(c.row.id),
+        name: c.row.name.clone(),
+    }
+}
+
+/// `/ve check` and `/ve fc call kind:check`: opens a check waiting for its
+/// d20 (the FC may still adjust it).
+pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
+    if let Some(c) = &req.consequence {
+        cap(app, "consequence", c)?;
+    }
+    let factors = factors_of(app, req.factors.as_deref())?;
+    let difficulty = req.difficulty.ok_or_else(|| {
+        AppError::user("A check needs a difficulty: 5, 10, 15, 20 (or 25 in edition 1).")
+    })?;
+    let mut tx = app.db.write().await?;
+    let a = actor(&mut tx, caller).await?;
+    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
+    let setup = CheckSetup {
+        actor: a,
+        roller: req.player,
+        subject: CheckSubject::Sheet {
+            ability: req.ability.clone(),
+        },
+        difficulty: check_target(difficulty),
+        factors,
+        consequence: req.consequence.clone().unwrap_or_default(),
+    };
+    // Validate now (on a throwaway generator), so a bad call fails at once.
+    let mut party = Party::new();
+    let roller = who_of(req.player, &c);
+    party.add_loaded(req.player, c);
+    CheckState::start(
+        setup.clone(),
+        &set,
+        &party.ctx,
+        &mut StdRng::seed_from_u64(0),
+    )
+    .map_err(super::fc_words)?;
+    let st = CheckSession {
+        setup,
+        roller,
+        called_by: (req.player != caller.user_id).then_some(caller.user_id),
+        check: None,
+        ended_before_roll: None,
+        changes: Vec::new(),
+        note: None,
+        edition: Some(set.ve_edition),
+        menu: Vec::new(),
+    };
+    let minutes = timeout(&mut tx, caller.guild_id).await?;
+    let state = VeState::Check(Box::new(st.clone()));
+    let id = sessions::create(&mut tx, caller, KIND, &state, Some(minutes)).await?;
+    tx.commit().await?;
+    Ok(Response::message(super::check_view::view(
+        id, 0, "open", &st,
+    )))
+}
+
+/// `/ve fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
+#[allow(clippy::too_many_arguments)]
+pub async fn npc_check(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    rank: Rank,
+    score: u32,
+    difficulty: u32,
+    factors: Option<&str>,
+    consequence: Option<&str>,
+) -> AppResult {
+    if let Some(c) = consequence {
+        cap(app, "consequence", c)?;
+    }
+    cap(app, "name", name)?;
+    let factors = factors_of(app, factors)?;
+    let mut tx = app.db.write().await?;
+    rights::require_fc(&mut tx, caller, "roll NPC checks").await?;
+    let a = actor(&mut tx, caller).await?;
+    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let setup = CheckSetup {
+        actor: a,
+        roller: caller.user_id,
+        subject: CheckSubject::AdHoc {
+            name: name.to_string(),
+            rank,
+            score,
+        },
+        difficulty: check_target(difficulty),
+        factors,
+        consequence: consequence.unwrap_or_default().to_string(),
+    };
+    let (state, events) = CheckState::start(
+        setup.clone(),
+        &set,
+        &Default::default(),
+        &mut app.rng.fork(),
+    )
+    .map_err(super::fc_words)?;
+    let mut st = CheckSession {
+        setup,
+        roller: Who {
+            user: caller.user_id,
+            character: None,
+            name: name.trim().to_string(),
+        },
+        called_by: Some(caller.user_id),
+        check: None,
+        ended_before_roll: None,
+        changes: Vec::new(),
+        note: None,
+        edition: Some(set.ve_edition),
+        menu: Vec::new(),
+    };
+    check::after_roll(&mut st, state, None);
+    let status = check::status_of(&st);
+    let minutes = timeout(&mut tx, caller.guild_id).await?;
+    let id = sessions::create(
+        &mut tx,
+        caller,
+        KIND,
+        &VeState::Check(Box::new(st.clone())),
+        Some(minutes),
+    )
+    .await?;
+    let mut version = 0;
+    if status != "open" {
+        // An NPC check that is over at once is stored closed.
+        let s = storage::sessions::get(&mut tx, caller.guild_id, id)
+            .await?
+            .ok_or_else(|| AppError::Internal("session vanished".into()))?;
+        version = sessions::save(
+            &mut tx,
+            &s,
+            &VeState::Check(Box::new(st.clone())),
+            status,
+            None,
+        )
+        .await?;
+    }
+    check::log_check(&mut tx, caller, id, None, "npc", &st, &events).await?;
+    tx.commit().await?;
+    Ok(Response::message(super::check_view::view(
+        id, version, status, &st,
+    )))
+}
+
+/// The best job of `sheet` for `ability`: the highest level among jobs that
+/// inherit it (learning jobs last).
+pub fn default_job(sheet: &VenusSheet, ability: &str) -> Option<String> {
+    sheet
+        .jobs
+        .iter()
+        .filter(|(_, j)| j.inherits_ability(ability))
+        .max_by_key(|(_, j)| (!j.learning, j.level))
+        .map(|(k, _)| k.clone())
+}
+
+/// `/ve task` and `/ve fc call kind:task`: opens a task for aid offers.
+pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
+    if let Some(c) = &req.consequence {
+        cap(app, "consequence", c)?;
+    }
+    let factors = factors_of(app, req.factors.as_deref())?;
+    let mut tx = app.db.write().await?;
+    let a = actor(&mut tx, caller).await?;
+    if (req.magic || req.crits) && !a.gm {
+        return Err(AppError::user(
+            "Only the FC flags a task as magic or for critical results.",
+        ));
+    }
+    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
+    let learn = req.learn.as_deref().map(split_names);
+    let job = match (&req.job, &learn) {
+        (Some(j), _) => j.clone(),
+        (None, Some(_)) => {
+            return Err(AppError::user(
+                "Name the new job to learn with `job:` as well as the abilities it inherits.",
+            ))
+        }
+        (None, None) => default_job(&c.sheet, &req.ability).ok_or_else(|| {
+            AppError::user(format!(
+                "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
+                c.name(),
+                req.ability.trim()
+            ))
+        })?,
+    };
+    let difficulty = match set.ve_edition {
+        Edition::One => req.difficulty.unwrap_or(1),
+        Edition::Two => req.difficulty.ok_or_else(|| {
+            AppError::user("An edition-2 task needs its appropriate difficulty, 1 to 4.")
+        })?,
+    };
+    let setup = TaskSetup {
+        actor: a,
+        roller: req.player,
+        npc: false,
+        gm_override: false,
+        ability: req.ability.clone(),
+        job,
+        learn_inherits: learn,
+        difficulty,
+        factors,
+        consequence: req.consequence.clone().unwrap_or_default(),
+        magic: req.magic,
+        crits: req.crits,
+    };
+    let mut party = Party::new();
+    let roller = who_of(req.player, &c);
+    party.add_loaded(req.player, c);
+    let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx).map_err(super::fc_words)?;
+    let cap_dice = settings::guild(&mut tx, caller.guild_id)
+        .await?
+        .max_dice_per_roll;
+    check_pool(&state, cap_dice)?;
+    let mut st = TaskSession {
+        setup,
+        roller,
+        allies: Vec::new(),
+        called_by: (req.player != caller.user_id).then_some(caller.user_id),
+        task: state,
+        drafts: Default::default(),
+        candidates: Vec::new(),
+        roller_jobs: Vec::new(),
+        customs: Vec::new(),
+        roller_ego: false,
+        subversion_open: false,
+        odds_before: None,
+        changes: Vec::new(),
+        note: None,
+    };
+    task::refresh(&mut tx, caller.guild_id, &mut st, &party.ctx).await?;
+    let minutes = timeout(&mut tx, caller.guild_id).await?;
+    let id = sessions::create(
+        &mut tx,
+        caller,
+        KIND,
+        &VeState::Task(Box::new(st.clone())),
+        Some(minutes),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::message(super::task_view::view(
+        id, 0, "open", &st,
+    )))
+}
+
+/// Refuses a pool larger than the guild's dice cap (allies included).
+pub fn check_pool(state: &TaskState, cap: u32) -> Result<(), AppError> {
+    let most = state.pool as usize + state.max_allies();
+    if most > cap as usize {
+        return Err(AppError::user(format!(
+            "That pool ({} dice plus up to {} allies) is above this server's limit of {cap} dice per roll.",
+            state.pool,
+            state.max_allies()
+        )));
+    }
+    Ok(())
+}
+
+/// The newest open (not timed-out) Venus roll in the caller's channel that
+/// `want` accepts.
+pub async fn latest_roll(
+    tx: &mut Tx,
+    caller: &Caller,
+    want: impl Fn(&VeState) -> bool,
+) -> Result<Option<(Session, VeState)>, AppError> {
+    let now = storage::now_ms();
+    let rows =
+        storage::sessions::latest_open_in_channel(tx, caller.guild_id, caller.channel_id, KIND, 20)
+            .await?;
+    for s in rows {
+        if s.expires_at.is_some_and(|t| t <= now) {
+            continue;
+        }
+        let st: VeState = sessions::load(&s)?;
+        if want(&st) {
+            return Ok(Some((s, st)));
+        }
+    }
+    Ok(None)
+}
+
+/// Runs a button action on a session from a command, and posts the result
+/// as a new message (the command cannot edit the roll's message).
+async fn act(
+    app: &App,
+    tx: Tx,
+    caller: &Caller,
+    (session, state): (Session, VeState),
+    (action, arg): (&str, Option<String>),
+    note: &str,
+) -> AppResult {
+    let mut id = ButtonId::new(KIND, session.id, session.version, action);
+    if let Some(a) = arg {
+        id = id.with_arg(a);
+    }
+    let click = Click {
+        id: &id,
+        values: &[],
+        caller,
+    };
+    let r = match state {
+        VeState::Check(c) => check::click(app, tx, session, *c, &click).await?,
+        VeState::Task(t) => task::click(app, tx, session, *t, &click).await?,
+        VeState::Delete(_) => return Err(AppError::user("There is no roll in progress here.")),
+    };
+    let reply = match r.reply {
+        Reply::Update(mut v) | Reply::Message(mut v) => {
+            v.content = Some(note.to_string());
+            Reply::Message(v)
+        }
+        other => other,
+    };
+    Ok(Response {
+        reply,
+        followups: r.followups,
+    })
+}
+
+/// `/ve bonus`: claims a named bonus factor on the caller's check in
+/// progress in this channel (the FC: on any).
+pub async fn bonus(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    kind: FactorKind,
+    value: u32,
+) -> AppResult {
+    cap(app, "factor name", name)?;
+    let mut tx = app.db.write().await?;
+    let fc = rights::is_fc(&mut tx, caller).await?;
+    let me = caller.user_id;
+    let found = latest_roll(&mut tx, caller, |s| match s {
+        VeState::Check(c) => {
+            c.check
+                .as_ref()
+                .is_some_and(|k| k.phase == crate::rules::venus::CheckPhase::AwaitingBonus)
+                && (fc || c.roller.user == me)
+        }
+        _ => false,
+    })
+    .await?;
+    let Some(found) = found else {
+        return Err(AppError::user(
+            "You have no check waiting for bonus factors in this channel.",
+        ));
+    };
+    let arg = serde_json::to_string(&(name.trim(), kind, value))?;
+    act(
+        app,
+        tx,
+        caller,
+        found,
+        ("named", Some(arg)),
+        "A bonus factor was claimed (this message replaces the one above).",
+    )
+    .await
+}
+
+/// `/ve fc void` and `/ve fc close`: voids or force-closes the newest open
+/// roll in this channel.
+pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
+    let mut tx = app.db.write().await?;
+    rights::require_fc(
+        &mut tx,
+        caller,
+        if void {
+            "void a roll"
+        } else {
+            "force-close a roll"
+        },
+    )
+    .await?;
+    let found = latest_roll(&mut tx, caller, |s| !matches!(s, VeState::Delete(_))).await?;
+    let Some(found) = found else {
+        return Err(AppError::user(
+            "There is no Venus roll in progress in this channel.",
+        ));
+    };
+    act(
+        app,
+        tx,
+        caller,
+        found,
+        (if void { "void" } else { "force" }, None),
+        if void {
+            "The FC voided this roll."
+        } else {
+            "The FC force-closed this roll."
+        },
+    )
+    .await
+}
+
+/// `/ve fc adjust`: changes the newest roll in this channel whose dice are
+/// not thrown yet, and posts it again.
+pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
+    if adj == Adjust::default() {
+        return Err(AppError::user(
+            "Say what to change: difficulty, factors, consequence, ability, job, magic or crits.",
+        ));
+    }
+    for t in [&adj.consequence, &adj.factors].into_iter().flatten() {
+        cap(app, "text", t)?;
+    }
+    let mut tx = app.db.write().await?;
+    rights::require_fc(&mut tx, caller, "adjust a roll").await?;
+    let a = actor(&mut tx, caller).await?;
+    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let found = latest_roll(&mut tx, caller, |s| match s {
+        VeState::Check(c) => c.check.is_none() && c.ended_before_roll.is_none(),
+        VeState::Task(t) => t.task.phase == crate::rules::venus::TaskPhase::AidOffers,
+        VeState::Delete(_) => false,
+    })
+    .await?;
+    let Some((session, state)) = found else {
+        return Err(AppError::user(
+            "There is no roll waiting for its dice in this channel.",
+        ));
+    };
+    let minutes = timeout(&mut tx, caller.guild_id).await?;
+    let new_state = match state {
+        VeState::Check(mut c) => {
+            if let Some(d) = adj.difficulty {
+                c.setup.difficulty = check_target(d);
+            }
+            if let Some(f) = &adj.factors {
+                c.setup.factors = parse_factors(f);
+            }
+            if let Some(t) = &adj.consequence {
+                c.setup.consequence = t.clone();
+            }
+            if let Some(ab) = &adj.ability {
+                c.setup.subject = CheckSubject::Sheet {
+                    ability: ab.clone(),
+                };
+            }
+            if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() {
+                return Err(AppError::user(
+                    "A check has no job, magic or crits to change.",
+                ));
+            }
+            let party = Party::load(&mut tx, caller.guild_id, [&c.roller]).await?;
+            let mut setup = c.setup.clone();
+            setup.actor = Actor {
+                id: c.roller.user,
+                gm: false,
+            };
+            CheckState::start(setup, &set, &party.ctx, &mut StdRng::seed_from_u64(0))
+                .map_err(super::fc_words)?;
+            c.note = Some("adjusted by the FC".into());
+            VeState::Check(c)
+        }
+        VeState::Task(mut t) => {
+            let mut setup = t.setup.clone();
+            if let Some(d) = adj.difficulty {
+                setup.difficulty = d;
+            }
+            if let Some(f) = &adj.factors {
+                setup.factors = parse_factors(f);
+            }
+            if let Some(x) = &adj.consequence {
+                setup.consequence = x.clone();
+            }
+            if let Some(ab) = &adj.ability {
+                setup.ability = ab.clone();
+            }
+            if let Some(j) = &adj.job {
+                setup.job = j.clone();
+                setup.learn_inherits = None;
+            }
+            if let Some(m) = adj.magic {
+                setup.magic = m;
+            }
+            if let Some(c) = adj.crits {
+                setup.crits = c;
+            }
+            setup.actor = a;
+            let mut party = Party::load(&mut tx, caller.guild_id, t.whos()).await?;
+            task::rebuild(&mut t, setup, &set, &mut party.ctx)?;
+            let cap_dice = settings::guild(&mut tx, caller.guild_id)
+                .await?
+                .max_dice_per_roll;
+            check_pool(&t.task, cap_dice)?;
+            task::refresh(&mut tx, caller.guild_id, &mut t, &party.ctx).await?;
+            t.note = Some("adjusted by the FC".into());
+            VeState::Task(t)
+        }
+        VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
+    };
+    let version = sessions::save(&mut tx, &session, &new_state, "open", Some(minutes)).await?;
+    tx.commit().await?;
+    let mut v = super::view_of(session.id, version, "open", &new_state);
+    v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
+    Ok(Response::message(v))
+}

@@ -1,0 +1,376 @@
+//! The check flow on buttons: Roll d20 (roller or FC), then, when short by
+//! no more than the best bonus, bonus factors picked from a menu (or named
+//! with `/ve bonus`), rolled (edition 1: one d6 each, the highest added) or
+//! added flat (edition 2); accept the failure, cancel, or (FC) approve,
+//! void and force-close.
+
+use rand::Rng;
+use serde_json::json;
+
+use super::changes;
+use super::party::Party;
+use super::state::{BonusOption, CheckSession, VeState};
+use super::{actor, timeout, venus_settings, SYSTEM};
+use crate::app::component::Click;
+use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
+use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResult, FactorKind};
+use crate::rules::venus::sheet::SheetEvent;
+use crate::rules::venus::{CheckState, Edition, VenusSheet};
+use crate::storage::{sessions::Session, Tx};
+
+/// The most options in a select menu.
+const MENU_MAX: usize = 25;
+
+/// Stores a freshly rolled check and, if it waits for bonus factors, the
+/// menu built from the roller's sheet.
+pub fn after_roll(st: &mut CheckSession, state: CheckState, sheet: Option<&VenusSheet>) {
+    if state.phase == CheckPhase::AwaitingBonus {
+        st.menu = menu(&state, sheet);
+    }
+    st.check = Some(state);
+}
+
+/// The session status a check session should be stored with.
+pub fn status_of(st: &CheckSession) -> &'static str {
+    if let Some(w) = &st.ended_before_roll {
+        return if w.starts_with("Voided") {
+            "voided"
+        } else {
+            "closed"
+        };
+    }
+    match &st.check {
+        Some(c) if c.phase == CheckPhase::Closed => {
+            if c.result == Some(CheckResult::Voided) {
+                "voided"
+            } else {
+                "closed"
+            }
+        }
+        _ => "open",
+    }
+}
+
+/// The bonus-factor menu: environment, an ally's help, Lots (edition 1)
+/// and every attribute on the sheet; edition 2 offers +1 and +2 variants.
+pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
+    let opt = |value: String, label: String, kind, name: &str, points| BonusOption {
+        value,
+        label,
+        kind,
+        name: name.to_string(),
+        points,
+    };
+    let mut base: Vec<(String, String, FactorKind, String)> = vec![
+        (
+            "env".into(),
+            "Environmental benefit".into(),
+            FactorKind::Environment,
+            "Environmental benefit".into(),
+        ),
+        (
+            "ally".into(),
+            "Help from an ally".into(),
+            FactorKind::Ally,
+            "Help from an ally".into(),
+        ),
+    ];
+    if let Some(s) = sheet {
+        for (kind, _) in super::sheet_view::ATTRIBUTE_LISTS {
+            let singular = super::sheet_view::singular(kind);
+            for (i, t) in s.attributes.list(kind).iter().enumerate() {
+                base.push((
+                    format!("{}{}", singular.to_lowercase(), i + 1),
+                    format!("{singular}: {t}"),
+                    FactorKind::Attribute,
+                    t.clone(),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    match state.edition {
+        Edition::One => {
+            let lots = if state.npc {
+                0
+            } else {
+                sheet.map(|s| s.lots).unwrap_or(0).min(4)
+            };
+            for (i, (v, l, k, n)) in base.iter().enumerate() {
+                out.push(opt(v.clone(), l.clone(), *k, n, 1));
+                if i == 1 {
+                    for j in 1..=lots {
+                        out.push(opt(
+                            format!("lot{j}"),
+                            if j == 1 {
+                                "Spend a Lot".to_string()
+                            } else {
+                                format!("Spend a Lot ({j})")
+                            },
+                            FactorKind::Lot,
+                            "A Lot",
+                            1,
+                        ));
+                    }
+                }
+            }
+        }
+        Edition::Two => {
+            for (v, l, k, n) in &base {
+                out.push(opt(v.clone(), format!("{l} (+1)"), *k, n, 1));
+            }
+            for (v, l, k, n) in &base {
+                out.push(opt(
+                    format!("{v}_x2"),
+                    format!("{l} (+2, multiples)"),
+                    *k,
+                    n,
+                    2,
+                ));
+            }
+            // Keep the +1 and +2 of the first entries together.
+            out.sort_by_key(|o| {
+                let i = base
+                    .iter()
+                    .position(|b| o.value.trim_end_matches("_x2") == b.0)
+                    .unwrap_or(usize::MAX);
+                (i, o.points)
+            });
+        }
+    }
+    out.truncate(MENU_MAX);
+    out
+}
+
+/// Writes a check action to the roll log.
+pub async fn log_check(
+    tx: &mut Tx,
+    caller: &Caller,
+    session: i64,
+    character: Option<i64>,
+    action: &str,
+    st: &CheckSession,
+    events: &[CheckEvent],
+) -> Result<(), AppError> {
+    let dice = st
+        .check
+        .as_ref()
+        .map(|c| json!({ "d20": c.natural, "bonus_dice": c.bonus_dice }));
+    log::record(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: &format!("check_{action}"),
+            session: Some(session),
+            character,
+        },
+        &json!({ "setup": st.setup }),
+        &dice,
+        &json!({ "events": events, "result": st.check.as_ref().and_then(|c| c.result) }),
+    )
+    .await
+}
+
+fn apply(
+    state: CheckState,
+    party: &mut Party,
+    actions: Vec<CheckAction>,
+    rng: &mut impl Rng,
+) -> Result<(CheckState, Vec<CheckEvent>), AppError> {
+    let mut state = state;
+    let mut events = Vec::new();
+    for a in actions {
+        let (s, ev) = state
+            .apply(&mut party.ctx, a, rng)
+            .map_err(super::fc_words)?;
+        state = s;
+        events.extend(ev);
+    }
+    Ok((state, events))
+}
+
+/// A click on a check's button or menu.
+pub async fn click(
+    app: &App,
+    mut tx: Tx,
+    session: Session,
+    mut st: CheckSession,
+    click: &Click<'_>,
+) -> AppResult {
+    let caller = click.caller;
+    let a = actor(&mut tx, caller).await?;
+    if !(a.gm || caller.user_id == st.roller.user) {
+        return Err(AppError::user(format!(
+            "Only {} (the roller) and the FC can use this check's buttons.",
+            st.roller.name
+        )));
+    }
+    let action = click.id.action.as_str();
+    let mut party = Party::load(&mut tx, caller.guild_id, [&st.roller]).await?;
+    if st.roller.character.is_some()
+        && !party.has(st.roller.user)
+        && !matches!(action, "void" | "force" | "cancel")
+    {
+        return Err(AppError::user(format!(
+            "{}'s character sheet is gone, so this check cannot go on: the FC can void it.",
+            st.roller.name
+        )));
+    }
+    let mut rng = app.rng.fork();
+    let mut events = Vec::new();
+    let fc_only = |what: &str| -> Result<(), AppError> {
+        if a.gm {
+            Ok(())
+        } else {
+            Err(AppError::user(format!("Only the FC can {what}.")))
+        }
+    };
+    match (&st.check, action) {
+        (None, "roll") => {
+            let set = venus_settings(&mut tx, caller.guild_id).await?;
+            let mut setup = st.setup.clone();
+            setup.actor = a;
+            let (state, ev) =
+                CheckState::start(setup, &set, &party.ctx, &mut rng).map_err(super::fc_words)?;
+            events = ev;
+            let sheet = party.ctx.sheets.get(&st.roller.user).cloned();
+            after_roll(&mut st, state, sheet.as_ref());
+            st.note = Some(format!("{} threw the d20", clicker(&st, caller)));
+        }
+        (None, "cancel") => {
+            st.ended_before_roll = Some("Cancelled before the roll".into());
+        }
+        (None, "void") => {
+            fc_only("void a roll")?;
+            st.ended_before_roll = Some("Voided by the FC".into());
+        }
+        (None, "force") => {
+            fc_only("force-close a roll")?;
+            st.ended_before_roll = Some("Closed by the FC before the roll".into());
+        }
+        (None, _) => {
+            return Err(AppError::user("Throw the d20 first."));
+        }
+        (Some(state), _) => {
+            let state = state.clone();
+            let actions: Vec<CheckAction> = match action {
+                "bonus" => {
+                    let mut v = Vec::new();
+                    for value in click.values {
+                        let o = st.menu.iter().find(|o| &o.value == value).ok_or_else(|| {
+                            AppError::user("That bonus factor is not on the menu.")
+                        })?;
+                        v.push(CheckAction::AddFactor {
+                            actor: a,
+                            name: o.name.clone(),
+                            kind: o.kind,
+                            value: o.points,
+                        });
+                    }
+                    v
+                }
+                "named" => {
+                    let (name, kind, value): (String, FactorKind, u32) = click
+                        .id
+                        .arg
+                        .as_deref()
+                        .and_then(|s| serde_json::from_str(s).ok())
+                        .ok_or_else(|| AppError::user("That bonus factor is not valid."))?;
+                    vec![CheckAction::AddFactor {
+                        actor: a,
+                        name,
+                        kind,
+                        value,
+                    }]
+                }
+                "clear" => (0..state.bonus_factors.len())
+                    .map(|_| CheckAction::RemoveFactor { actor: a, index: 0 })
+                    .collect(),
+                "approve" => (0..state.bonus_factors.len())
+                    .filter(|&i| !state.bonus_factors[i].approved)
+                    .map(|index| CheckAction::ApproveFactor { actor: a, index })
+                    .collect(),
+                "resolve" => vec![CheckAction::Resolve { actor: a }],
+                "fail" => vec![CheckAction::AcceptFailure { actor: a }],
+                "cancel" => vec![CheckAction::Cancel { actor: a }],
+                "void" => {
+                    fc_only("void a roll")?;
+                    vec![CheckAction::Void { actor: a }]
+                }
+                "force" => {
+                    fc_only("force-close a roll")?;
+                    vec![CheckAction::ForceClose { actor: a }]
+                }
+                other => {
+                    return Err(AppError::user(format!(
+                        "`{other}` does nothing on a check at this point."
+                    )))
+                }
+            };
+            if actions.is_empty() {
+                return Err(AppError::user("There is nothing to do for that now."));
+            }
+            let (state, ev) = apply(state, &mut party, actions, &mut rng)?;
+            events = ev;
+            st.check = Some(state);
+            st.note = Some(note_for(action, &clicker(&st, caller)));
+        }
+    }
+    let named: Vec<(String, SheetEvent)> = events
+        .iter()
+        .filter_map(|e| match e {
+            CheckEvent::Sheet { event, .. } => Some((st.roller.name.clone(), event.clone())),
+            _ => None,
+        })
+        .collect();
+    st.changes.extend(changes::lines(&named));
+    party.save(&mut tx).await?;
+    let status = status_of(&st);
+    let minutes = timeout(&mut tx, caller.guild_id).await?;
+    let version = sessions::save(
+        &mut tx,
+        &session,
+        &VeState::Check(Box::new(st.clone())),
+        status,
+        Some(minutes),
+    )
+    .await?;
+    log_check(
+        &mut tx,
+        caller,
+        session.id,
+        st.roller.character,
+        action,
+        &st,
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Response::update(super::check_view::view(
+        session.id, version, status, &st,
+    )))
+}
+
+/// The clicker's name: the character for the roller, else the member.
+fn clicker(st: &CheckSession, caller: &Caller) -> String {
+    if caller.user_id == st.roller.user {
+        st.roller.name.clone()
+    } else {
+        caller.name.clone()
+    }
+}
+
+fn note_for(action: &str, who: &str) -> String {
+    match action {
+        "bonus" | "named" => format!("{who} claimed bonus factors"),
+        "clear" => format!("{who} cleared the bonus factors"),
+        "approve" => "the FC approved the bonus factors".into(),
+        "resolve" => format!("{who} took the bonus"),
+        "fail" => format!("{who} accepted the failure"),
+        "cancel" => format!("{who} cancelled the check"),
+        "void" => "the FC voided the check".into(),
+        "force" => "the FC force-closed the check".into(),
+        _ => format!("{who} acted"),
+    }
+}

@@ -1,0 +1,339 @@
+//! The check's message: target and its factors, the natural d20, score,
+//! the automatic-pass/fail rules that fired, bonus factors and dice, the
+//! result; with the buttons of the current step (none once it is over).
+
+use super::calls::check_target;
+use super::format::{factor_sum, percent, rank_label};
+use super::state::CheckSession;
+use super::KIND;
+use crate::app::component::ButtonId;
+use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
+use crate::rules::venus::{CheckState, Edition};
+
+fn difficulty_name(edition: Edition, d: u32) -> String {
+    match (edition, d) {
+        (Edition::One, 5) => "Routine".into(),
+        (Edition::One, 10) => "Simple".into(),
+        (Edition::One, 15) => "Tough".into(),
+        (Edition::One, 20) => "Challenging".into(),
+        (Edition::One, 25) => "Absurd".into(),
+        (Edition::Two, d) if d % 5 == 0 => format!("difficulty {}", d / 5),
+        _ => String::new(),
+    }
+}
+
+fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckState>) -> String {
+    let d = check_target(st.setup.difficulty);
+    let (factors, target) = match c {
+        Some(c) => (&c.factors, c.target),
+        None => (
+            &st.setup.factors,
+            d + st.setup.factors.iter().map(|f| f.value).sum::<u32>(),
+        ),
+    };
+    let name = edition.map(|e| difficulty_name(e, d)).unwrap_or_default();
+    let base = if name.is_empty() {
+        d.to_string()
+    } else {
+        format!("{d} ({name})")
+    };
+    let sum = factor_sum(0, factors);
+    let rest = sum.strip_prefix('0').unwrap_or("");
+    format!("**{target}** = {base}{rest}")
+}
+
+fn range(min: Option<u32>) -> String {
+    match min {
+        None => "never".into(),
+        Some(20) => "a natural 20".into(),
+        Some(m) => format!("a natural {m}-20"),
+    }
+}
+
+/// The lines saying which natural-roll rules fired.
+pub fn rules_fired(c: &CheckState) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.natural == 1 {
+        if c.nat1_fails {
+            out.push("Natural 1: automatic fail, no bonus can save it.".to_string());
+        } else {
+            out.push(format!(
+                "Natural 1, but a {} ability does not fail on it.",
+                c.rank
+            ));
+        }
+    }
+    if c.result == Some(CheckResult::AutoPass) {
+        out.push(format!(
+            "Natural {}: automatic pass ({} passes on {}).",
+            c.natural,
+            c.rank,
+            range(c.autopass_min)
+        ));
+    }
+    if c.result == Some(CheckResult::FailOutOfReach) {
+        out.push(format!(
+            "Short by {}: more than the best bonus (+{}) can close.",
+            c.shortfall(),
+            c.max_bonus()
+        ));
+    }
+    out
+}
+
+fn result_text(r: CheckResult) -> &'static str {
+    match r {
+        CheckResult::AutoFailNatural1 => "❌ **Fail** (natural 1)",
+        CheckResult::AutoPass => "✅ **Pass** (automatic)",
+        CheckResult::Pass => "✅ **Pass**",
+        CheckResult::FailOutOfReach => "❌ **Fail** (out of reach of a bonus)",
+        CheckResult::PassWithBonus => "✅ **Pass** with the bonus",
+        CheckResult::FailWithBonus => "❌ **Fail** even with the bonus",
+        CheckResult::FailNoBonus => "❌ **Fail**",
+        CheckResult::Cancelled => "Cancelled",
+        CheckResult::Voided => "Voided by the FC",
+    }
+}
+
+fn kind_word(k: FactorKind) -> &'static str {
+    match k {
+        FactorKind::Environment => "environment",
+        FactorKind::Attribute => "attribute",
+        FactorKind::Ally => "ally",
+        FactorKind::Lot => "Lot",
+        FactorKind::Ego => "Ego",
+        FactorKind::Other => "other",
+    }
+}
+
+/// The chance that `k` bonus d6 close a shortfall of `s` (edition 1).
+fn d6_close(s: u32, k: u32) -> f64 {
+    if s == 0 {
+        return 1.0;
+    }
+    1.0 - (f64::from(s.min(7) - 1) / 6.0).powi(k as i32)
+}
+
+/// The check's message.
+pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
+    let c = st.check.as_ref();
+    let edition = c.map(|c| c.edition).or(st.edition);
+    let title = match (&st.setup.subject, c) {
+        (CheckSubject::AdHoc { name, .. }, _) => format!("🎲 NPC check — {name}"),
+        (_, Some(c)) => format!("🎲 Check — {}: {}", st.roller.name, c.ability),
+        (CheckSubject::Sheet { ability }, None) => {
+            format!("🎲 Check — {}: {}", st.roller.name, ability.trim())
+        }
+    };
+    let mut desc = Vec::new();
+    if !st.setup.consequence.trim().is_empty() {
+        desc.push(format!("*If it fails:* {}", st.setup.consequence.trim()));
+    }
+    let mut e = Embed::new(title);
+    let mut col = colour::PENDING;
+    e = e.field("Target", target_text(edition, st, c), true);
+    match c {
+        None => {
+            if let Some(w) = &st.ended_before_roll {
+                desc.push(format!("**{w}.**"));
+                col = colour::CLOSED;
+            } else {
+                desc.push(format!(
+                    "Waiting for {} to throw the d20{}.",
+                    st.roller.name,
+                    if st.called_by.is_some() {
+                        " (called by the FC, who can still adjust it)"
+                    } else {
+                        " (the FC can still adjust it)"
+                    }
+                ));
+            }
+        }
+        Some(c) => {
+            e = e
+                .field(
+                    "Ability",
+                    format!("{} {}", rank_label(c.rank), c.score),
+                    true,
+                )
+                .field("d20", format!("**{}**", c.natural), true);
+            let total = c.sum + c.bonus;
+            let mut t = format!("{} + {}", c.natural, c.score);
+            if !c.bonus_dice.is_empty() || c.bonus > 0 {
+                t.push_str(&format!(" + {} (bonus)", c.bonus));
+            }
+            e = e.field(
+                "Total",
+                format!("{t} = **{total}** against {}", c.target),
+                true,
+            );
+            let fired = rules_fired(c);
+            if !fired.is_empty() {
+                e = e.field("Rules", fired.join("\n"), false);
+            }
+            if c.phase == CheckPhase::AwaitingBonus && status == "open" {
+                let s = c.shortfall();
+                let text = match c.edition {
+                    Edition::One => {
+                        let odds: Vec<String> = (1..=4)
+                            .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
+                            .collect();
+                        format!(
+                            "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added.\nChance per number of factors: {}",
+                            odds.join(" · ")
+                        )
+                    }
+                    Edition::Two => format!(
+                        "Short by **{s}**. Claim up to 4 bonus factors, +1 each (+2 when multiples apply), at most +8. Lots and Ego cannot be spent on checks in edition 2."
+                    ),
+                };
+                e = e.field("Bonus", text, false);
+            }
+            if !c.bonus_factors.is_empty() {
+                let lines: Vec<String> = c
+                    .bonus_factors
+                    .iter()
+                    .map(|f| {
+                        let worth = match c.edition {
+                            Edition::One => "d6".to_string(),
+                            Edition::Two => format!("+{}", f.value),
+                        };
+                        let kind = if f.kind == FactorKind::Lot {
+                            String::new()
+                        } else {
+                            format!("{}, ", kind_word(f.kind))
+                        };
+                        let wait = if f.approved {
+                            ""
+                        } else {
+                            " — awaiting the FC"
+                        };
+                        format!("• {} ({kind}{worth}){wait}", f.name)
+                    })
+                    .collect();
+                e = e.field("Bonus factors", lines.join("\n"), false);
+            }
+            if !c.bonus_dice.is_empty() {
+                let faces: Vec<String> = c.bonus_dice.iter().map(|d| d.to_string()).collect();
+                e = e.field(
+                    "Bonus dice",
+                    format!("[{}] → highest **+{}**", faces.join(", "), c.bonus),
+                    false,
+                );
+            }
+            if let Some(r) = c.result {
+                e = e.field("Result", result_text(r), false);
+                col = if r.passed() {
+                    colour::SUCCESS
+                } else if matches!(r, CheckResult::Cancelled | CheckResult::Voided) {
+                    colour::CLOSED
+                } else {
+                    colour::FAILURE
+                };
+            }
+        }
+    }
+    if !st.changes.is_empty() {
+        e = e.field("What changed", st.changes.join("\n"), false);
+    }
+    if status == "expired" {
+        desc.push("**Timed out**: nothing more can be done with this check.".into());
+        col = colour::CLOSED;
+    }
+    if !desc.is_empty() {
+        e = e.description(desc.join("\n"));
+    }
+    let mut footer = format!(
+        "Venus Engine{} · check #{id}",
+        edition.map(|e| format!(" edition {e}")).unwrap_or_default()
+    );
+    if let Some(n) = &st.note {
+        footer.push_str(&format!(" · {n}"));
+    }
+    e = e.footer(footer).colour(col);
+    let mut v = View::embed(e);
+    if status != "open" {
+        return v;
+    }
+    let b = |action: &str, label: &str, style| {
+        Button::new(
+            ButtonId::new(KIND, id, version, action).encode(),
+            label,
+            style,
+        )
+    };
+    match c {
+        None => {
+            v = v.buttons(vec![
+                b("roll", "Roll d20", Style::Primary),
+                b("cancel", "Cancel", Style::Secondary),
+                b("void", "Void", Style::Danger),
+            ]);
+        }
+        Some(c) if c.phase == CheckPhase::AwaitingBonus => {
+            let room = MAX_FACTORS.saturating_sub(c.bonus_factors.len());
+            let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
+            let lots_left = lot_total.saturating_sub(c.lot_factors() as usize);
+            let options: Vec<SelectOption> = st
+                .menu
+                .iter()
+                .filter(|o| {
+                    // "Spend a Lot (2)" disappears once one Lot is claimed.
+                    o.kind != FactorKind::Lot
+                        || o.value
+                            .trim_start_matches("lot")
+                            .parse::<usize>()
+                            .is_ok_and(|j| j <= lots_left)
+                })
+                .map(|o| SelectOption {
+                    label: o.label.clone(),
+                    value: o.value.clone(),
+                    description: None,
+                })
+                .collect();
+            if room > 0 && !options.is_empty() {
+                let max = room.min(options.len()) as u8;
+                v.rows.push(Row::Select(Select {
+                    custom_id: ButtonId::new(KIND, id, version, "bonus").encode(),
+                    placeholder: "Bonus factors".into(),
+                    options,
+                    min: 1,
+                    max,
+                }));
+            }
+            let resolve = match c.edition {
+                Edition::One => "Roll bonus dice",
+                Edition::Two => "Add the bonus",
+            };
+            let mut row = vec![b("resolve", resolve, Style::Primary)];
+            if !c.bonus_factors.is_empty() {
+                row.push(b("clear", "Clear factors", Style::Secondary));
+            }
+            row.push(b("fail", "Accept failure", Style::Secondary));
+            row.push(b("cancel", "Cancel", Style::Secondary));
+            v = v.buttons(row);
+            let mut fc = Vec::new();
+            if c.bonus_factors.iter().any(|f| !f.approved) {
+                fc.push(b("approve", "Approve factors", Style::Success));
+            }
+            fc.push(b("void", "Void", Style::Danger));
+            fc.push(b("force", "Force close", Style::Danger));
+            v = v.buttons(fc);
+        }
+        Some(_) => {}
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bonus_chances_match_best_of_d6() {
+        assert!((d6_close(3, 1) - 4.0 / 6.0).abs() < 1e-12);
+        assert!((d6_close(6, 2) - (1.0 - 25.0 / 36.0)).abs() < 1e-12);
+        assert_eq!(d6_close(0, 1), 1.0);
+    }
+}

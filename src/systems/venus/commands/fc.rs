@@ -1,0 +1,263 @@
+//! `/ve fc …`: the FC's controls (call rolls, NPC checks, adjust, grant and
+//! take Kismet, edition, new play session, void, force-close).
+
+use poise::serenity_prelude as serenity;
+
+use super::choices::{EditionChoice, RankChoice, RollKind};
+use super::complete;
+use crate::bot::{caller_of, respond, Context, Error};
+use crate::systems::venus::admin;
+use crate::systems::venus::calls::{self, Adjust, RollRequest};
+
+/// The FC's controls.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "call", "npc", "adjust", "grant", "take", "edition", "session", "void", "close"
+    ),
+    subcommand_required
+)]
+pub async fn fc(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+fn uid(u: &serenity::User) -> i64 {
+    u.id.get() as i64
+}
+
+/// Call a check or task for a player.
+#[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)]
+pub async fn call(
+    ctx: Context<'_>,
+    #[description = "Who rolls"] player: serenity::User,
+    #[description = "Check (d20) or task (dice pool)"] kind: RollKind,
+    #[description = "The ability"]
+    #[autocomplete = "complete::ability"]
+    #[max_length = 64]
+    ability: String,
+    #[description = "Check: 5/10/15/20(/25) or 1-4 steps. Edition-2 task: 1-4"]
+    #[min = 1]
+    #[max = 25]
+    difficulty: Option<u32>,
+    #[description = "Relative factors, e.g. \"Darkness, Wounds+2\""]
+    #[max_length = 200]
+    factors: Option<String>,
+    #[description = "What failure means"]
+    #[max_length = 200]
+    consequence: Option<String>,
+    #[description = "Task: the job (default: the player's best for the ability)"]
+    #[autocomplete = "complete::job"]
+    #[max_length = 64]
+    job: Option<String>,
+    #[description = "Task: start learning the job, inheriting these abilities"]
+    #[max_length = 140]
+    learn: Option<String>,
+    #[description = "Edition-2 task: magic or advanced technology (10s explode)"] magic: Option<
+        bool,
+    >,
+    #[description = "Edition-2 task: critical results and margin"] crits: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let req = RollRequest {
+        player: uid(&player),
+        character: None,
+        ability,
+        difficulty,
+        factors,
+        consequence,
+        job,
+        learn,
+        magic: magic.unwrap_or(false),
+        crits: crits.unwrap_or(false),
+    };
+    let app = &ctx.data().app;
+    let r = match kind {
+        RollKind::Check => calls::start_check(app, &caller, req).await,
+        RollKind::Task => calls::start_task(app, &caller, req).await,
+    };
+    respond(ctx, r).await
+}
+
+/// Roll an NPC check with ad-hoc rank and score.
+#[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)]
+pub async fn npc(
+    ctx: Context<'_>,
+    #[description = "Who and what, e.g. \"Guard captain: Wits\""]
+    #[max_length = 64]
+    name: String,
+    #[description = "Rank"] rank: RankChoice,
+    #[description = "Score"]
+    #[min = 0]
+    #[max = 100]
+    score: u32,
+    #[description = "Difficulty: 5/10/15/20(/25), or 1-4 steps"]
+    #[min = 1]
+    #[max = 25]
+    difficulty: u32,
+    #[description = "Relative factors"]
+    #[max_length = 200]
+    factors: Option<String>,
+    #[description = "What failure means"]
+    #[max_length = 200]
+    consequence: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = calls::npc_check(
+        &ctx.data().app,
+        &caller,
+        &name,
+        rank.into(),
+        score,
+        difficulty,
+        factors.as_deref(),
+        consequence.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Adjust the roll waiting for its dice in this channel.
+#[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)]
+pub async fn adjust(
+    ctx: Context<'_>,
+    #[description = "New difficulty"]
+    #[min = 1]
+    #[max = 25]
+    difficulty: Option<u32>,
+    #[description = "New relative factors (replace the old; \"-\" clears them)"]
+    #[max_length = 200]
+    factors: Option<String>,
+    #[description = "New consequence"]
+    #[max_length = 200]
+    consequence: Option<String>,
+    #[description = "New ability"]
+    #[autocomplete = "complete::ability"]
+    #[max_length = 64]
+    ability: Option<String>,
+    #[description = "Task: new job"]
+    #[autocomplete = "complete::job"]
+    #[max_length = 64]
+    job: Option<String>,
+    #[description = "Edition-2 task: magic (10s explode)"] magic: Option<bool>,
+    #[description = "Edition-2 task: critical results"] crits: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let factors = factors.map(|f| if f.trim() == "-" { String::new() } else { f });
+    let r = calls::adjust(
+        &ctx.data().app,
+        &caller,
+        Adjust {
+            difficulty,
+            factors,
+            consequence,
+            ability,
+            job,
+            magic,
+            crits,
+        },
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Grant Lots and/or Ego (debrief, scene introduction).
+#[poise::command(slash_command, guild_only)]
+pub async fn grant(
+    ctx: Context<'_>,
+    #[description = "To whom"] player: serenity::User,
+    #[description = "Lots to grant"]
+    #[min = 0]
+    #[max = 10]
+    lots: Option<u32>,
+    #[description = "Grant Ego"] ego: Option<bool>,
+    #[description = "Why (debrief, scene introduction…)"]
+    #[max_length = 200]
+    reason: Option<String>,
+    #[description = "Job that gets the exp when a Lot passes the cap of 10"]
+    #[autocomplete = "complete::job"]
+    #[max_length = 64]
+    job: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = admin::grant(
+        &ctx.data().app,
+        &caller,
+        uid(&player),
+        lots.unwrap_or(0),
+        ego.unwrap_or(false),
+        reason.as_deref(),
+        job.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Take Lots and/or Ego.
+#[poise::command(slash_command, guild_only)]
+pub async fn take(
+    ctx: Context<'_>,
+    #[description = "From whom"] player: serenity::User,
+    #[description = "Lots to take"]
+    #[min = 0]
+    #[max = 10]
+    lots: Option<u32>,
+    #[description = "Take Ego"] ego: Option<bool>,
+    #[description = "Why"]
+    #[max_length = 200]
+    reason: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = admin::take(
+        &ctx.data().app,
+        &caller,
+        uid(&player),
+        lots.unwrap_or(0),
+        ego.unwrap_or(false),
+        reason.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Set the guild's Venus Engine edition.
+#[poise::command(slash_command, guild_only)]
+pub async fn edition(
+    ctx: Context<'_>,
+    #[description = "1 (1st Playtest) or 2 (Playsheet)"] edition: EditionChoice,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let v = match edition {
+        EditionChoice::One => "1",
+        EditionChoice::Two => "2",
+    };
+    let r = admin::settings_set(&ctx.data().app, &caller, "ve_edition", v).await;
+    respond(ctx, r).await
+}
+
+/// Start a new play session (per-session Lot counts start again).
+#[poise::command(slash_command, guild_only)]
+pub async fn session(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = admin::new_session(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Void the newest roll in this channel (Lots and Ego spent are given back).
+#[poise::command(slash_command, guild_only)]
+pub async fn void(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = calls::end_roll(&ctx.data().app, &caller, true).await;
+    respond(ctx, r).await
+}
+
+/// Force-close the newest roll in this channel with what is there.
+#[poise::command(slash_command, guild_only)]
+pub async fn close(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = calls::end_roll(&ctx.data().app, &caller, false).await;
+    respond(ctx, r).await
+}

@@ -1,0 +1,37 @@
+//! The `/ve` slash commands (thin: options in, application call, view
+//! out). Sub-modules: [`sheet`] (`/ve sheet …`), [`roll`] (`/ve check`,
+//! `/ve task`, `/ve bonus`), [`fc`] (`/ve fc …`), [`settings`]
+//! (`/ve settings …`), [`complete`] (autocomplete) and [`choices`] (the
+//! fixed option lists).
+
+pub mod choices;
+pub mod complete;
+pub mod fc;
+pub mod roll;
+pub mod settings;
+pub mod sheet;
+
+use crate::bot::{Data, Error};
+
+/// Every command of the Venus Engine.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![ve()]
+}
+
+/// Venus Engine: sheets, checks, tasks, the FC's controls.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "sheet::sheet",
+        "roll::check",
+        "roll::task",
+        "roll::bonus",
+        "fc::fc",
+        "settings::settings"
+    ),
+    subcommand_required
+)]
+pub async fn ve(_ctx: crate::bot::Context<'_>) -> Result<(), Error> {
+    Ok(())
+}

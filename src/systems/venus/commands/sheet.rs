@@ -1,0 +1,247 @@
+//! `/ve sheet …`: create, show, list, use, delete, and edits.
+
+use super::choices::{NoteChoice, RankChoice, RemoveChoice, TierChoice};
+use super::complete;
+use crate::bot::{caller_of, respond, Context, Error};
+use crate::systems::venus::sheets::{self, JobEdits, SetEdits};
+
+/// Venus character sheets.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "create", "show", "list", "use_", "delete", "ability", "job", "set", "note", "remove"
+    ),
+    subcommand_required
+)]
+pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Create a Venus character (it becomes your active one).
+#[poise::command(slash_command, guild_only)]
+pub async fn create(
+    ctx: Context<'_>,
+    #[description = "The character's name"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Tier (edition 2)"] tier: Option<TierChoice>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::create(
+        &ctx.data().app,
+        &caller,
+        &name,
+        tier.and_then(TierChoice::tier),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Show a character sheet (yours by default).
+#[poise::command(slash_command, guild_only)]
+pub async fn show(
+    ctx: Context<'_>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::show(&ctx.data().app, &caller, character.as_deref()).await;
+    respond(ctx, r).await
+}
+
+/// List your Venus characters (the FC sees everyone's).
+#[poise::command(slash_command, guild_only)]
+pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::list(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Make one of your characters the active one.
+#[poise::command(slash_command, guild_only, rename = "use")]
+pub async fn use_(
+    ctx: Context<'_>,
+    #[description = "Which character"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
+    respond(ctx, r).await
+}
+
+/// Delete a character (asks for confirmation).
+#[poise::command(slash_command, guild_only)]
+pub async fn delete(
+    ctx: Context<'_>,
+    #[description = "Which character"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::delete(&ctx.data().app, &caller, &character).await;
+    respond(ctx, r).await
+}
+
+/// Add or change an ability (rank and score).
+#[poise::command(slash_command, guild_only)]
+pub async fn ability(
+    ctx: Context<'_>,
+    #[description = "Ability name, e.g. Finesse"]
+    #[autocomplete = "complete::ability"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Rank"] rank: RankChoice,
+    #[description = "Score"]
+    #[min = 0]
+    #[max = 100]
+    score: u32,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::ability(
+        &ctx.data().app,
+        &caller,
+        &name,
+        rank.into(),
+        score,
+        character.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Add a job, or change its abilities, level, exp or qualifications.
+#[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)]
+pub async fn job(
+    ctx: Context<'_>,
+    #[description = "Job name, e.g. Thief"]
+    #[autocomplete = "complete::job"]
+    #[max_length = 64]
+    name: String,
+    #[description = "The 1-2 abilities it inherits, e.g. \"Finesse, Wits\""]
+    #[max_length = 140]
+    inherits: Option<String>,
+    #[description = "Level (0 = learning it; a new job starts at 1)"]
+    #[min = 0]
+    #[max = 100]
+    level: Option<u32>,
+    #[description = "Exp"]
+    #[min = 0]
+    #[max = 10000]
+    exp: Option<u32>,
+    #[description = "Special qualifications met (no exp at all while not)"] qualified: Option<bool>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::job(
+        &ctx.data().app,
+        &caller,
+        &name,
+        JobEdits {
+            inherits,
+            level,
+            exp,
+            qualified,
+        },
+        character.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Change tier, Lots, Ego or name.
+#[poise::command(slash_command, guild_only)]
+pub async fn set(
+    ctx: Context<'_>,
+    #[description = "Tier (edition 2)"] tier: Option<TierChoice>,
+    #[description = "Lots, 0 to 10"]
+    #[min = 0]
+    #[max = 10]
+    lots: Option<u32>,
+    #[description = "Ego held"] ego: Option<bool>,
+    #[description = "A new name"]
+    #[max_length = 64]
+    rename: Option<String>,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::set(
+        &ctx.data().app,
+        &caller,
+        SetEdits {
+            tier: tier.map(TierChoice::tier),
+            lots,
+            ego,
+            rename,
+        },
+        character.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Note an asset, specialty, insight, special consequence…
+#[poise::command(slash_command, guild_only)]
+pub async fn note(
+    ctx: Context<'_>,
+    #[description = "What kind of note"] kind: NoteChoice,
+    #[description = "The text"]
+    #[max_length = 200]
+    text: String,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::note(
+        &ctx.data().app,
+        &caller,
+        kind.into(),
+        &text,
+        character.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Remove an ability, job or note (notes by #number or text).
+#[poise::command(slash_command, guild_only)]
+pub async fn remove(
+    ctx: Context<'_>,
+    #[description = "What to remove"] kind: RemoveChoice,
+    #[description = "Its name, or #number for notes"]
+    #[max_length = 200]
+    name: String,
+    #[description = "Which character (default: your active one)"]
+    #[autocomplete = "complete::character"]
+    #[max_length = 64]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::remove(
+        &ctx.data().app,
+        &caller,
+        kind.into(),
+        &name,
+        character.as_deref(),
+    )
+    .await;
+    respond(ctx, r).await
+}

@@ -1,0 +1,237 @@
+//! Small pure text helpers for Venus embeds: rank colours, exp bars, Lot
+//! pips, percentages, factor lists, and splitting long lists into embed
+//! fields that fit Discord's limits.
+
+use crate::app::view::limits;
+use crate::rules::venus::check::NamedFactor;
+use crate::rules::venus::Rank;
+
+/// The colour mark of a rank: 🟤 Bronze, ⚪ Silver, 🟡 Gold, 💠 Platinum.
+pub fn rank_mark(rank: Rank) -> &'static str {
+    match rank {
+        Rank::Bronze => "🟤",
+        Rank::Silver => "⚪",
+        Rank::Gold => "🟡",
+        Rank::Platinum => "💠",
+    }
+}
+
+/// "🟡 Gold".
+pub fn rank_label(rank: Rank) -> String {
+    format!("{} {}", rank_mark(rank), rank.name())
+}
+
+/// Most pips an exp bar draws; longer bars are scaled down.
+const MAX_BAR: u32 = 20;
+
+/// An exp bar such as `▰▰▰▱▱▱ 3/6`; `needed` is `None` when levels are
+/// edited by hand (`exp 5 (levels by hand)`).
+pub fn exp_bar(exp: u32, needed: Option<u32>) -> String {
+    let Some(needed) = needed.filter(|n| *n > 0) else {
+        return format!("exp {exp} (levels by hand)");
+    };
+    let width = needed.min(MAX_BAR);
+    let filled = if needed <= MAX_BAR {
+        exp.min(needed)
+    } else {
+        // Scale, rounding down, so a full bar means "level-up due".
+        ((u64::from(exp.min(needed)) * u64::from(width)) / u64::from(needed)) as u32
+    };
+    format!(
+        "{}{} {exp}/{needed}",
+        "▰".repeat(filled as usize),
+        "▱".repeat((width - filled) as usize)
+    )
+}
+
+/// Lots as pips: `●●●●●●●○○○ 7/10`.
+pub fn lot_pips(lots: u32) -> String {
+    let lots = lots.min(10);
+    format!(
+        "{}{} {lots}/10",
+        "●".repeat(lots as usize),
+        "○".repeat(10 - lots as usize)
+    )
+}
+
+/// Ego as text.
+pub fn ego_text(ego: bool) -> &'static str {
+    if ego {
+        "✨ held"
+    } else {
+        "not held"
+    }
+}
+
+/// A probability as a percentage with one decimal (`62.5%`); tiny but
+/// non-zero chances read `<0.1%`, near-certain ones `>99.9%`.
+pub fn percent(p: f64) -> String {
+    // `+ 0.0` turns a negative zero into a plain zero.
+    let pc = (p * 100.0).clamp(0.0, 100.0) + 0.0;
+    if pc > 0.0 && pc < 0.05 {
+        "<0.1%".into()
+    } else if pc < 100.0 && pc > 99.95 {
+        ">99.9%".into()
+    } else {
+        format!("{pc:.1}%")
+    }
+}
+
+/// `1 + Darkness + Wounds (+2)` for a threshold or target breakdown.
+pub fn factor_sum(base: u32, factors: &[NamedFactor]) -> String {
+    let mut s = base.to_string();
+    for f in factors {
+        if f.value == 1 {
+            s.push_str(&format!(" + {}", f.name));
+        } else {
+            s.push_str(&format!(" + {} (+{})", f.name, f.value));
+        }
+    }
+    s
+}
+
+/// Parses relative factors written `Darkness, Wounds+2; Crowd +1`: names
+/// separated by commas or semicolons, each optionally ending in `+1`/`+2`.
+pub fn parse_factors(text: &str) -> Vec<NamedFactor> {
+    let mut out = Vec::new();
+    for part in text.split([',', ';']) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (name, value) = match part.rsplit_once('+') {
+            Some((n, v)) if v.trim().parse::<u32>().is_ok() && !n.trim().is_empty() => {
+                (n.trim(), v.trim().parse::<u32>().unwrap_or(1))
+            }
+            _ => (part, 1),
+        };
+        out.push(NamedFactor {
+            name: name.to_string(),
+            value,
+        });
+    }
+    out
+}
+
+/// Splits comma-separated names (`Finesse, Wits`).
+pub fn split_names(text: &str) -> Vec<String> {
+    text.split([',', ';', '/'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Packs lines into embed fields named `name`, `name (2)`, … so that no
+/// value passes Discord's 1024 characters, at most `max_fields` fields; a
+/// last line says how many lines were left out.
+pub fn fields_of(name: &str, lines: &[String], max_fields: usize) -> Vec<(String, String)> {
+    let budget = limits::FIELD_VALUE - 40;
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut cur = String::new();
+    let mut used = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let line: String = line.chars().take(budget).collect();
+        if !cur.is_empty() && cur.chars().count() + line.chars().count() + 1 > budget {
+            out.push((String::new(), std::mem::take(&mut cur)));
+            if out.len() >= max_fields {
+                let last = out.last_mut().expect("just pushed");
+                last.1
+                    .push_str(&format!("\n… and {} more", lines.len() - i));
+                used = lines.len();
+                break;
+            }
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(&line);
+        used = i + 1;
+    }
+    if !cur.is_empty() && used == lines.len() && out.len() < max_fields {
+        out.push((String::new(), cur));
+    }
+    let n = out.len();
+    out.into_iter()
+        .enumerate()
+        .map(|(i, (_, v))| {
+            let title = if i == 0 || n == 1 {
+                name.to_string()
+            } else {
+                format!("{name} ({})", i + 1)
+            };
+            (title, v)
+        })
+        .collect()
+}
+
+/// Cuts text to `max` characters with an ellipsis.
+pub fn cut(text: &str, max: usize) -> String {
+    let mut s = text.to_string();
+    crate::app::view::truncate(&mut s, max);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_bars_draw_one_pip_per_exp_and_scale_long_bars() {
+        assert_eq!(exp_bar(3, Some(6)), "▰▰▰▱▱▱ 3/6");
+        assert_eq!(exp_bar(0, Some(16)), format!("{} 0/16", "▱".repeat(16)));
+        assert_eq!(exp_bar(7, Some(4)), "▰▰▰▰ 7/4");
+        assert_eq!(
+            exp_bar(50, Some(100)),
+            format!("{}{} 50/100", "▰".repeat(10), "▱".repeat(10))
+        );
+        assert_eq!(exp_bar(5, None), "exp 5 (levels by hand)");
+    }
+
+    #[test]
+    fn lots_and_percentages_read_well() {
+        assert_eq!(lot_pips(7), "●●●●●●●○○○ 7/10");
+        assert_eq!(lot_pips(0), "○○○○○○○○○○ 0/10");
+        assert_eq!(percent(0.625), "62.5%");
+        assert_eq!(percent(1.0), "100.0%");
+        assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(-0.0), "0.0%");
+        assert_eq!(percent(-1e-17), "0.0%");
+        assert_eq!(percent(0.0001), "<0.1%");
+        assert_eq!(percent(0.99999), ">99.9%");
+    }
+
+    #[test]
+    fn factors_parse_names_and_values() {
+        let f = parse_factors("Darkness, Wounds+2; Crowd +1,,");
+        let got: Vec<(String, u32)> = f.into_iter().map(|f| (f.name, f.value)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Darkness".to_string(), 1),
+                ("Wounds".to_string(), 2),
+                ("Crowd".to_string(), 1)
+            ]
+        );
+        assert_eq!(
+            factor_sum(1, &parse_factors("Darkness, Wounds+2")),
+            "1 + Darkness + Wounds (+2)"
+        );
+        assert_eq!(split_names(" Finesse , Wits "), vec!["Finesse", "Wits"]);
+    }
+
+    #[test]
+    fn long_lists_split_into_fields_within_limits() {
+        let lines: Vec<String> = (0..200)
+            .map(|i| format!("line {i} {}", "x".repeat(40)))
+            .collect();
+        let f = fields_of("Jobs", &lines, 3);
+        assert_eq!(f.len(), 3);
+        assert_eq!(f[0].0, "Jobs");
+        assert_eq!(f[1].0, "Jobs (2)");
+        assert!(f.iter().all(|(_, v)| v.chars().count() <= 1024));
+        assert!(f[2].1.contains("more"));
+        let short = fields_of("Jobs", &["a".into(), "b".into()], 3);
+        assert_eq!(short, vec![("Jobs".to_string(), "a\nb".to_string())]);
+    }
+}

@@ -1,0 +1,102 @@
+//! The Venus Engine at the table, both editions: sheets, FC-called and
+//! player-started checks and tasks with aid, KISS re-rolls, Ego and (in
+//! edition 1) beat spending, all on buttons and select menus.
+//!
+//! Application logic only (no serenity); `commands` holds the thin poise
+//! commands. Sessions are of kind [`KIND`]; their state ([`state::VeState`])
+//! is a check, a task or a deletion prompt, stored as JSON so a roll
+//! survives a restart. Every click is one write transaction: load the
+//! session and the sheets, apply the rules core ([`crate::rules::venus`]),
+//! save the changed sheets and the session, log, commit.
+//!
+//! Module map:
+//! - [`state`]: what a session keeps.
+//! - [`party`]: loading and saving the sheets a roll touches.
+//! - [`sheets`], [`sheet_view`]: sheet commands and the sheet embed.
+//! - [`admin`]: settings, edition, Lots and Ego grants, play sessions.
+//! - [`calls`]: starting checks and tasks (players, FC, NPCs), adjusting
+//!   them before the roll, and finding "the roll in progress here".
+//! - [`check`], [`check_view`]: the check flow and its embed.
+//! - [`task`], [`task_view`]: the task flow and its embed.
+//! - [`changes`], [`format`]: text helpers.
+//! - [`commands`]: the `/ve` slash commands.
+
+pub mod admin;
+pub mod calls;
+pub mod changes;
+pub mod check;
+pub mod check_view;
+pub mod commands;
+pub mod format;
+pub mod party;
+pub mod sheet_view;
+pub mod sheets;
+pub mod state;
+pub mod task;
+pub mod task_view;
+
+use crate::app::component::Click;
+use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, View};
+use crate::rules::venus::VenusSettings;
+use crate::rules::Actor;
+use crate::storage::{sessions::Session, Tx};
+use state::VeState;
+
+/// The session kind (custom_id prefix) of every Venus session.
+pub const KIND: &str = "ve";
+/// The system name in the `characters` table, settings scope and log.
+pub const SYSTEM: &str = "venus";
+/// How to get a character, for error messages.
+pub const HINT: &str = "create one with `/ve sheet create`.";
+
+/// The guild's Venus settings (defaults when never set).
+pub async fn venus_settings(tx: &mut Tx, guild_id: i64) -> Result<VenusSettings, AppError> {
+    settings::scoped(tx, guild_id, SYSTEM).await
+}
+
+/// The guild's session timeout in minutes.
+pub async fn timeout(tx: &mut Tx, guild_id: i64) -> Result<u32, AppError> {
+    Ok(settings::guild(tx, guild_id).await?.session_timeout_minutes)
+}
+
+/// The caller as the rules core's actor (`gm` when they are the FC).
+pub async fn actor(tx: &mut Tx, caller: &Caller) -> Result<Actor, AppError> {
+    Ok(Actor {
+        id: caller.user_id,
+        gm: rights::is_fc(tx, caller).await?,
+    })
+}
+
+/// A rules refusal in the table's words: the Venus GM is called the FC here.
+pub fn fc_words(e: crate::rules::RuleError) -> AppError {
+    AppError::user(
+        e.message
+            .replace("the GM's", "the FC's")
+            .replace("the GM", "the FC"),
+    )
+}
+
+/// Routes a checked click to the check, task or deletion flow.
+pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+    match sessions::load::<VeState>(&session)? {
+        VeState::Check(c) => check::click(app, tx, session, *c, click).await,
+        VeState::Task(t) => task::click(app, tx, session, *t, click).await,
+        VeState::Delete(d) => sheets::delete_click(tx, session, d, click).await,
+    }
+}
+
+/// The message of a Venus session as it stands (disabled or no buttons once
+/// it is no longer open).
+pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+    let st = sessions::load::<VeState>(session)?;
+    Ok(view_of(session.id, session.version, &session.status, &st))
+}
+
+/// The message of a session's state at `version` with `status`.
+pub fn view_of(id: i64, version: i64, status: &str, st: &VeState) -> View {
+    match st {
+        VeState::Check(c) => check_view::view(id, version, status, c),
+        VeState::Task(t) => task_view::view(id, version, status, t),
+        VeState::Delete(d) => sheets::delete_view(id, version, status, d),
+    }
+}

@@ -1,0 +1,868 @@
+//! The task's message: pool, threshold, allies, the chance of meeting the
+//! threshold (before the roll, and for the declared KISSes after it), every
+//! die with its owner and rank colour, beats or passes, KISSes, purchases,
+//! the outcome and what changed; with the buttons and menus of the current
+//! step (none once it is over). Also the "after the task" summary.
+
+use super::format::{cut, factor_sum, fields_of, lot_pips, percent, rank_label, rank_mark};
+use super::sheet_view::job_line;
+use super::state::TaskSession;
+use super::task::purchase_code;
+use super::KIND;
+use crate::app::component::{to_base36, ButtonId};
+use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::rules::venus::odds;
+use crate::rules::venus::task::{
+    AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
+};
+use crate::rules::venus::{Edition, TaskState, VenusCtx};
+
+/// Faces listed one by one up to this many dice per owner; beyond, counts.
+const LIST_DICE: usize = 40;
+
+/// Short labels of S1-S4 and T1-T4 for buttons.
+const SECONDARY_SHORT: [&str; 4] = ["Not hurt", "Graceful", "No one at risk", "Nothing lost"];
+const TERTIARY_SHORT: [&str; 4] = ["Extra prize", "+1 exp", "+1 Lot", "Welcome surprise"];
+
+fn word(edition: Edition, n: u32) -> String {
+    match (edition, n) {
+        (Edition::One, 1) => "beat".into(),
+        (Edition::One, _) => "beats".into(),
+        (Edition::Two, 1) => "pass".into(),
+        (Edition::Two, _) => "passes".into(),
+    }
+}
+
+/// P(meeting the threshold) for the dice that would be thrown now: the
+/// roller's pool and every accepted ally's die (edition 2: with the task's
+/// explosions). `None` once the dice are thrown.
+pub fn chance_now(t: &TaskState) -> Option<f64> {
+    if t.phase != TaskPhase::AidOffers {
+        return None;
+    }
+    let allies: Vec<_> = t.accepted_allies().collect();
+    let p = match t.edition {
+        Edition::One => {
+            let mut ranks = vec![t.rank; t.pool as usize];
+            ranks.extend(allies.iter().map(|a| a.rank));
+            odds::prob_at_least(&odds::ve1_pool_pmf(&ranks, false), t.threshold)
+        }
+        Edition::Two => {
+            let mine = t.explodes_for(t.roller);
+            let mut dice = vec![(t.rank, mine); t.pool as usize];
+            dice.extend(allies.iter().map(|a| (a.rank, t.explodes_for(a.id))));
+            odds::prob_at_least(&odds::ve2_pool_pmf(&dice, false), t.threshold)
+        }
+    };
+    Some(p)
+}
+
+/// The dice a KISS would re-roll now: every declared die, plus (edition-1
+/// Ego re-roll) every other miss the roller may KISS.
+fn kiss_set(t: &TaskState) -> Vec<usize> {
+    let mut ids: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
+    if t.ego_reroll_pending {
+        for d in &t.dice {
+            let mine = d.owner == t.roller
+                || t.accepted_allies()
+                    .any(|a| a.id == d.owner && a.consented_kiss);
+            if mine && !d.succeeds(t.edition) && !ids.contains(&d.id) {
+                ids.push(d.id);
+            }
+        }
+    }
+    index_of(t, &ids)
+}
+
+fn index_of(t: &TaskState, ids: &[u32]) -> Vec<usize> {
+    t.dice
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| ids.contains(&d.id))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// P(meeting the threshold) after re-rolling the dice at `reroll`.
+fn kiss_chance(t: &TaskState, reroll: &[usize]) -> Option<f64> {
+    match t.edition {
+        Edition::One => {
+            let dice: Vec<_> = t.dice.iter().map(|d| (d.rank, d.face)).collect();
+            odds::ve1_kiss_odds(
+                &dice,
+                reroll,
+                t.threshold,
+                t.ego_mode == EgoMode::DoubleSixes,
+            )
+            .ok()
+            .map(|o| o.success_after)
+        }
+        Edition::Two => {
+            let dice: Vec<_> = t
+                .dice
+                .iter()
+                .map(|d| (d.rank, d.face, d.explodes))
+                .collect();
+            odds::ve2_kiss_odds(&dice, reroll, t.threshold, false)
+                .ok()
+                .map(|o| o.success_after)
+        }
+    }
+}
+
+fn die_text(d: &TaskDie, t: &TaskState) -> String {
+    let v = d.value(t.edition, t.ego_mode);
+    let mut face = if v > 0 {
+        format!("**{}**", d.face)
+    } else {
+        d.face.to_string()
+    };
+    if v == 2 {
+        face.push_str("×2");
+    }
+    if d.kissed && d.history.len() >= 2 {
+        face = format!("~~{}~~→{face}", d.history[d.history.len() - 2]);
+    }
+    let mark = if d.exploded_from.is_some() { "↯" } else { "" };
+    format!("#{} {mark}{face}", d.id)
+}
+
+/// One line per owner: rank colour, name, and every die (counts per face
+/// for very large pools).
+pub fn dice_lines(st: &TaskSession) -> Vec<String> {
+    let t = &st.task;
+    let mut owners: Vec<i64> = Vec::new();
+    for d in &t.dice {
+        if !owners.contains(&d.owner) {
+            owners.push(d.owner);
+        }
+    }
+    owners
+        .into_iter()
+        .map(|o| {
+            let dice: Vec<&TaskDie> = t.dice.iter().filter(|d| d.owner == o).collect();
+            let rank = dice.first().map(|d| d.rank).unwrap_or(t.rank);
+            let count: u32 = dice.iter().map(|d| d.value(t.edition, t.ego_mode)).sum();
+            let body = if dice.len() <= LIST_DICE {
+                dice.iter()
+                    .map(|d| die_text(d, t))
+                    .collect::<Vec<_>>()
+                    .join(" · ")
+            } else {
+                let mut counts = std::collections::BTreeMap::new();
+                for d in &dice {
+                    *counts.entry(d.face).or_insert(0u32) += 1;
+                }
+                let parts: Vec<String> = counts
+                    .iter()
+                    .rev()
+                    .map(|(f, n)| format!("{f}×{n}"))
+                    .collect();
+                format!("{} dice: {}", dice.len(), parts.join(" "))
+            };
+            format!(
+                "{} **{}** ({} {}): {body}",
+                rank_mark(rank),
+                st.name_of(o),
+                count,
+                word(t.edition, count)
+            )
+        })
+        .collect()
+}
+
+fn kiss_source_text(s: &KissSource) -> String {
+    match s {
+        KissSource::Lot => "a Lot".into(),
+        KissSource::Insight { insight } => format!("insight “{}”", cut(insight, 40)),
+        KissSource::Stunt => "a stunt".into(),
+        KissSource::Specialty { attribute } => format!("specialty “{}”", cut(attribute, 40)),
+        KissSource::Ego => "Ego".into(),
+    }
+}
+
+fn outcome_text(st: &TaskSession) -> Option<String> {
+    let t = &st.task;
+    if t.close_kind == Some(CloseKind::Voided) {
+        return Some("Voided by the FC: no exp, spent Lots and Ego given back.".into());
+    }
+    let o = t.outcome.as_ref()?;
+    let mut s = if o.success {
+        match t.edition {
+            Edition::One => "✅ **Success**: the primary consequence was bought.".to_string(),
+            Edition::Two => format!(
+                "✅ **Success**: {} {} against {}.",
+                o.successes,
+                word(t.edition, o.successes),
+                o.threshold
+            ),
+        }
+    } else {
+        match t.edition {
+            Edition::One if o.declined_primary => format!(
+                "❌ **Failure**: {} did not buy the primary consequence. *{}*",
+                st.roller.name, t.consequence
+            ),
+            _ => format!(
+                "❌ **Failure**: {} {} against {}. *{}*",
+                o.successes,
+                word(t.edition, o.successes),
+                o.threshold,
+                t.consequence
+            ),
+        }
+    };
+    if let Some(m) = o.margin_percent {
+        s.push_str(&format!("\nMargin {m}%"));
+    }
+    match o.crit {
+        Some(Crit::Success) => s.push_str(" · **critical success**"),
+        Some(Crit::Failure) => s.push_str(" · **critical failure**"),
+        None => {}
+    }
+    if t.close_kind == Some(CloseKind::ForceClosed) {
+        s.push_str("\n(Force-closed by the FC.)");
+    }
+    Some(s)
+}
+
+fn phase_hint(st: &TaskSession) -> String {
+    let t = &st.task;
+    let r = &st.roller.name;
+    match t.phase {
+        TaskPhase::AidOffers => format!(
+            "Allies: **Offer aid** (up to {}, with a job of level 1+ that inherits {}). {r}: accept or refuse each offer, then **Roll**.",
+            t.max_allies(),
+            t.ability
+        ),
+        TaskPhase::KissDeclaration => match t.edition {
+            Edition::One => format!(
+                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, specialty, insight); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
+            ),
+            Edition::Two => format!(
+                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them; each die once. Then {r} presses **Re-roll** (or **No KISS**)."
+            ),
+        },
+        TaskPhase::Spending => format!(
+            "{r} spends the beats: the primary consequence (success) costs {}, each other consequence 1 beat, once each. Then **Finish**; unspent beats are lost.",
+            t.threshold
+        ),
+        TaskPhase::GmSubversion => format!(
+            "The FC may turn one secondary consequence {r} did not buy against them, or pass."
+        ),
+        TaskPhase::EgoOffer => format!(
+            "Still short. {r} may spend Ego: every 10 on the table counts as two passes."
+        ),
+        TaskPhase::Closed if st.subversion_open => format!(
+            "The result is applied. The FC may still turn one secondary consequence {r} did not buy against them (no numbers change), or let everything stand."
+        ),
+        TaskPhase::Closed => String::new(),
+    }
+}
+
+/// The task's message.
+pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
+    let t = &st.task;
+    let level = if t.learning {
+        "learning".to_string()
+    } else {
+        format!("level {}", t.job_level)
+    };
+    let mut e = Embed::new(format!(
+        "🎲 Task — {}: {} via {} ({level})",
+        st.roller.name, t.ability, t.job
+    ));
+    let mut desc = Vec::new();
+    if !t.consequence.trim().is_empty() {
+        desc.push(format!("*If it fails:* {}", t.consequence.trim()));
+    }
+    let hint = phase_hint(st);
+    if status == "open" && !hint.is_empty() {
+        desc.push(hint);
+    }
+    if status == "expired" {
+        desc.push("**Timed out**: nothing more can be done with this task.".into());
+    }
+    // Pool and threshold.
+    let (die, min) = match t.edition {
+        Edition::One => ("D6", format!("beat on {}+", t.rank.d6_beat_min())),
+        Edition::Two => ("D10", format!("pass on {}+", t.rank.d10_pass_min())),
+    };
+    let mut pool = format!("{} {die} · {} ({min})", t.pool, rank_label(t.rank));
+    if t.learning {
+        pool.push_str(&format!(" · the {} score, while learning", t.ability));
+    }
+    if let Some(from) = t.pool_capped_from {
+        pool.push_str(&format!(" · capped from {from}"));
+    }
+    if t.magic {
+        pool.push_str(" · 10s explode");
+    }
+    let allies_in = t.accepted_allies().count();
+    if allies_in > 0 {
+        pool.push_str(&format!(
+            " · + {allies_in} ally {}",
+            if allies_in == 1 { "die" } else { "dice" }
+        ));
+    }
+    e = e.field("Pool", pool, false);
+    let base = match t.edition {
+        Edition::One => 1,
+        Edition::Two => t.difficulty,
+    };
+    e = e.field(
+        "Threshold",
+        format!("**{}** = {}", t.threshold, factor_sum(base, &t.factors)),
+        true,
+    );
+    if t.crits_active() {
+        e = e.field("Criticals", "on (margin and critical results)", true);
+    }
+    // Allies.
+    let ally_lines: Vec<String> = t
+        .allies
+        .iter()
+        .filter(|a| a.status != AidStatus::Withdrawn || t.phase == TaskPhase::AidOffers)
+        .map(|a| {
+            let status = match a.status {
+                AidStatus::Offered => format!("offered, waiting for {}", st.roller.name),
+                AidStatus::Accepted => "accepted".into(),
+                AidStatus::Refused => "refused".into(),
+                AidStatus::Withdrawn => "withdrawn".into(),
+            };
+            let mut s = format!(
+                "{} **{}** — {} · {status}",
+                rank_mark(a.rank),
+                st.name_of(a.id),
+                a.job
+            );
+            if a.consented_kiss && t.edition == Edition::One {
+                s.push_str(" · consents to KISSes");
+            }
+            if let Some(d) = &a.demand {
+                s.push_str(&format!(" · asks: {d}"));
+            }
+            s
+        })
+        .collect();
+    if !ally_lines.is_empty() {
+        e = e.field("Allies", ally_lines.join("\n"), false);
+    }
+    // Chances.
+    let need = format!("{} {}", t.threshold, word(t.edition, t.threshold));
+    if let Some(p) = chance_now(t) {
+        e = e.field(
+            "Chance",
+            format!("**{}** to reach {need}", percent(p)),
+            false,
+        );
+    } else if t.phase != TaskPhase::Closed || st.odds_before.is_some() {
+        let mut parts = Vec::new();
+        if let Some(p) = st.odds_before {
+            parts.push(format!("before the roll {} to reach {need}", percent(p)));
+        }
+        if t.phase == TaskPhase::KissDeclaration {
+            let set = kiss_set(t);
+            if set.is_empty() && t.successes() < t.threshold {
+                let misses: Vec<u32> = t
+                    .participants()
+                    .into_iter()
+                    .flat_map(|p| t.kissable_dice(p))
+                    .filter(|id| t.die(*id).is_some_and(|d| !d.succeeds(t.edition)))
+                    .collect();
+                if !misses.is_empty() {
+                    if let Some(p) = kiss_chance(t, &index_of(t, &misses)) {
+                        parts.push(format!(
+                            "KISSing every miss you may ({}): {}",
+                            misses.len(),
+                            percent(p)
+                        ));
+                    }
+                }
+            } else if let Some(p) = (!set.is_empty()).then(|| kiss_chance(t, &set)).flatten() {
+                parts.push(format!(
+                    "after KISSing the {} declared {}: **{}**",
+                    set.len(),
+                    if set.len() == 1 { "die" } else { "dice" },
+                    percent(p)
+                ));
+            }
+        }
+        if !parts.is_empty() {
+            let mut s = parts.join("\n");
+            if let Some(first) = s.get(..1) {
+                s = first.to_uppercase() + &s[1..];
+            }
+            e = e.field("Chance", s, false);
+        }
+    }
+    // Dice and count.
+    if !t.dice.is_empty() {
+        for (title, value) in fields_of("Dice", &dice_lines(st), 3) {
+            e = e.field(title, value, false);
+        }
+    }
+    if !t.dice.is_empty() || t.phase != TaskPhase::AidOffers {
+        let n = t.successes();
+        let mut s = format!("**{n}** {} (need {})", word(t.edition, n), t.threshold);
+        match t.ego_mode {
+            EgoMode::DoubleSixes => s.push_str(" · Ego: every 6 strikes two beats"),
+            EgoMode::RerollAll => s.push_str(" · Ego: every miss was re-rolled"),
+            EgoMode::TensDouble => s.push_str(" · Ego: every 10 counts twice"),
+            EgoMode::None => {}
+        }
+        if t.explosion_capped {
+            s.push_str(" · explosions stopped at the safety cap");
+        }
+        if t.phase == TaskPhase::EgoOffer {
+            let tens = t
+                .dice
+                .iter()
+                .filter(|d| d.face == 10 && d.succeeds(t.edition))
+                .count() as u32;
+            s.push_str(&format!(
+                " · with Ego: **{}** ({tens} {} on the table)",
+                n + tens,
+                if tens == 1 { "ten" } else { "tens" }
+            ));
+        }
+        if t.edition == Edition::One && matches!(t.phase, TaskPhase::Spending) {
+            s.push_str(&format!(" · **{}** left to spend", t.beats_left()));
+        }
+        let title = match t.edition {
+            Edition::One => "Beats",
+            Edition::Two => "Passes",
+        };
+        e = e.field(title, s, false);
+    }
+    // KISSes.
+    let mut kl: Vec<String> = Vec::new();
+    if t.kiss_round_done {
+        let kissed: Vec<String> = t
+            .dice
+            .iter()
+            .filter(|d| d.kissed)
+            .map(|d| {
+                format!(
+                    "#{} by {} with {}",
+                    d.id,
+                    d.kissed_by.map(|b| st.name_of(b)).unwrap_or_default(),
+                    d.kiss_source
+                        .as_ref()
+                        .map(kiss_source_text)
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        if !kissed.is_empty() {
+            kl.push(format!("KISSed: {}", kissed.join("; ")));
+        }
+    } else {
+        for k in &t.kisses {
+            kl.push(format!(
+                "#{} — {} pays with {}{}",
+                k.die,
+                st.name_of(k.by),
+                kiss_source_text(&k.source),
+                if k.approved { "" } else { " (awaiting the FC)" }
+            ));
+        }
+        if t.ego_reroll_pending {
+            kl.push(format!(
+                "{} spends Ego: every miss not otherwise KISSed will be re-rolled",
+                st.roller.name
+            ));
+        }
+        for (who, dice) in &st.drafts {
+            let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
+            kl.push(format!(
+                "{} picked {}: choose how to pay",
+                st.name_of(*who),
+                ids.join(", ")
+            ));
+        }
+    }
+    if !kl.is_empty() {
+        e = e.field("KISSes", kl.join("\n"), false);
+    }
+    // Purchases and subversion.
+    if !t.purchases.is_empty() {
+        let lines: Vec<String> = t
+            .purchases
+            .iter()
+            .map(|b| format!("• {} — {} {}", b.text, b.cost, word(Edition::One, b.cost)))
+            .collect();
+        e = e.field("Bought", lines.join("\n"), false);
+    }
+    if let Some(n) = t.subversion {
+        let r = &st.roller.name;
+        let opposite = match n {
+            1 => format!("{r} is shamed or hurt"),
+            2 => "the action is clumsy or wasteful".to_string(),
+            3 => format!("someone {r} cares about is put at risk or disturbed"),
+            _ => "something else is lost or broken by accident".to_string(),
+        };
+        e = e.field(
+            "Subverted by the FC",
+            format!(
+                "S{n} ({}) turns against {r}: {opposite}.",
+                SECONDARY[n as usize - 1].to_lowercase()
+            ),
+            false,
+        );
+    }
+    if let Some(o) = outcome_text(st) {
+        e = e.field("Outcome", o, false);
+    }
+    for (title, value) in fields_of("What changed", &st.changes, 2) {
+        e = e.field(title, value, false);
+    }
+    if !desc.is_empty() {
+        e = e.description(desc.join("\n"));
+    }
+    let mut footer = format!("Venus Engine edition {} · task #{id}", t.edition);
+    if let Some(n) = &st.note {
+        footer.push_str(&format!(" · {n}"));
+    }
+    let col = match (t.phase, &t.outcome, status) {
+        (_, _, "expired") => colour::CLOSED,
+        (TaskPhase::Closed, Some(o), _) if t.close_kind != Some(CloseKind::Voided) => {
+            if o.success {
+                colour::SUCCESS
+            } else {
+                colour::FAILURE
+            }
+        }
+        (TaskPhase::Closed, _, _) => colour::CLOSED,
+        _ => colour::PENDING,
+    };
+    e = e.footer(footer).colour(col);
+    let mut v = View::embed(e);
+    if status == "open" && (t.phase != TaskPhase::Closed || st.subversion_open) {
+        v.rows = rows(id, version, st);
+    }
+    v
+}
+
+fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
+    let t = &st.task;
+    let cid = |action: &str| ButtonId::new(KIND, id, version, action);
+    let b = |action: &str, label: &str, style| Button::new(cid(action).encode(), label, style);
+    let barg = |action: &str, arg: &str, label: &str, style| {
+        Button::new(cid(action).with_arg(arg).encode(), cut(label, 80), style)
+    };
+    let fc_row = |mut r: Vec<Button>| {
+        r.push(b("void", "Void", Style::Danger));
+        r.push(b("force", "Force close", Style::Danger));
+        r
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    let select = |action: &str, placeholder: &str, options: Vec<SelectOption>, max: usize| {
+        let max = max.clamp(1, options.len().max(1)) as u8;
+        Row::Select(Select {
+            custom_id: cid(action).encode(),
+            placeholder: placeholder.into(),
+            options,
+            min: 1,
+            max,
+        })
+    };
+    match t.phase {
+        TaskPhase::AidOffers => {
+            let pending: Vec<_> = t
+                .allies
+                .iter()
+                .filter(|a| a.status == AidStatus::Offered)
+                .collect();
+            let mut roll = b("roll", "Roll", Style::Primary);
+            if !pending.is_empty() {
+                roll = roll.disabled();
+            }
+            let standing = t
+                .allies
+                .iter()
+                .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+                .count();
+            let mut offer = b("offer", "Offer aid", Style::Secondary);
+            if standing >= t.max_allies() {
+                offer = offer.disabled();
+            }
+            let mut main = vec![roll, offer];
+            if standing > 0 {
+                main.push(b("withdraw", "Withdraw aid", Style::Secondary));
+            }
+            rows.push(Row::Buttons(fc_row(main)));
+            if standing < t.max_allies() && !st.candidates.is_empty() {
+                let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+                for c in &st.candidates {
+                    for (j, l) in &c.jobs {
+                        let who = format!("{} (level {l})", c.name);
+                        match jobs.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(j)) {
+                            Some((_, w)) => w.push(who),
+                            None => jobs.push((j.clone(), vec![who])),
+                        }
+                    }
+                }
+                let options: Vec<SelectOption> = jobs
+                    .into_iter()
+                    .take(25)
+                    .map(|(j, who)| SelectOption {
+                        label: cut(&j, 100),
+                        value: j,
+                        description: Some(cut(&who.join(", "), 100)),
+                    })
+                    .collect();
+                rows.push(select("aidjob", "Aid with a job", options, 1));
+            }
+            let mut answers = Vec::new();
+            for a in &pending {
+                let n = cut(&st.name_of(a.id), 30);
+                answers.push(barg(
+                    "accept",
+                    &to_base36(a.id),
+                    &format!("Accept {n}"),
+                    Style::Success,
+                ));
+                answers.push(barg(
+                    "refuse",
+                    &to_base36(a.id),
+                    &format!("Refuse {n}"),
+                    Style::Secondary,
+                ));
+            }
+            for chunk in answers.chunks(4) {
+                rows.push(Row::Buttons(chunk.to_vec()));
+            }
+            if st.roller_jobs.len() > 1 && rows.len() < 5 {
+                let options = st
+                    .roller_jobs
+                    .iter()
+                    .take(25)
+                    .map(|(j, l)| SelectOption {
+                        label: cut(j, 100),
+                        value: j.clone(),
+                        description: Some(if *l == 0 {
+                            "learning".into()
+                        } else {
+                            format!("level {l}")
+                        }),
+                    })
+                    .collect();
+                rows.push(select("usejob", "Use job", options, 1));
+            }
+        }
+        TaskPhase::KissDeclaration => {
+            let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
+            let mut dice: Vec<&TaskDie> = t
+                .dice
+                .iter()
+                .filter(|d| !declared.contains(&d.id))
+                .collect();
+            dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
+            let options: Vec<SelectOption> = dice
+                .into_iter()
+                .take(25)
+                .map(|d| SelectOption {
+                    label: format!("#{} · {} · {}", d.id, cut(&st.name_of(d.owner), 40), d.face),
+                    value: d.id.to_string(),
+                    description: Some(format!(
+                        "{}, {}",
+                        d.rank,
+                        if d.succeeds(t.edition) {
+                            word(t.edition, 1)
+                        } else {
+                            "miss".into()
+                        }
+                    )),
+                })
+                .collect();
+            if !options.is_empty() {
+                let n = options.len();
+                rows.push(select("pick", "KISS dice", options, n));
+            }
+            rows.push(Row::Buttons(vec![
+                b("klot", "KISS with Lot", Style::Primary),
+                b("kstunt", "KISS with stunt", Style::Primary),
+                b("kspec", "KISS with specialty", Style::Primary),
+                b("kins", "KISS with insight", Style::Primary),
+                b("kclear", "Withdraw my KISSes", Style::Secondary),
+            ]));
+            let mut r3 = Vec::new();
+            let any = !t.kisses.is_empty() || t.ego_reroll_pending;
+            r3.push(if any {
+                b("kroll", "Re-roll", Style::Success)
+            } else {
+                b("kroll", "No KISS", Style::Success)
+            });
+            if t.edition == Edition::One {
+                if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
+                    r3.push(b(
+                        "egore",
+                        if t.ego_reroll_pending {
+                            "Withdraw Ego re-roll"
+                        } else {
+                            "Ego: re-roll misses"
+                        },
+                        Style::Secondary,
+                    ));
+                    if !t.ego_reroll_pending {
+                        r3.push(b("ego6", "Ego: double 6s", Style::Secondary));
+                    }
+                }
+                if t.accepted_allies().next().is_some() {
+                    r3.push(b("consent", "Consent to KISS", Style::Secondary));
+                }
+            }
+            rows.push(Row::Buttons(r3));
+            let mut fc = Vec::new();
+            if t.kisses.iter().any(|k| !k.approved) {
+                fc.push(b("kok", "Approve KISSes", Style::Success));
+            }
+            if !t.kisses.is_empty() {
+                fc.push(b("kveto", "Veto last KISS", Style::Danger));
+            }
+            rows.push(Row::Buttons(fc_row(fc)));
+        }
+        TaskPhase::Spending => {
+            let left = t.beats_left();
+            let bought = |p: Purchase| t.purchases.iter().any(|x| x.item == p);
+            let repeat = t.settings.ve1_consequence_repeat;
+            let can = |p: Purchase| {
+                let cost = t.cost_of(p);
+                cost <= left && (!bought(p) || (repeat && p != Purchase::Primary))
+            };
+            let buy = |p: Purchase, label: String| {
+                let style = if bought(p) {
+                    Style::Success
+                } else {
+                    Style::Secondary
+                };
+                let mut btn = barg("buy", &purchase_code(p), &label, style);
+                if !can(p) {
+                    btn = btn.disabled();
+                }
+                btn
+            };
+            let mut r1 = vec![buy(
+                Purchase::Primary,
+                format!("Primary: success ({})", t.threshold),
+            )];
+            for n in 1..=4u8 {
+                r1.push(buy(
+                    Purchase::Secondary(n),
+                    format!("S{n} {}", SECONDARY_SHORT[n as usize - 1]),
+                ));
+            }
+            rows.push(Row::Buttons(r1));
+            let mut r2 = Vec::new();
+            for n in 1..=4u8 {
+                r2.push(buy(
+                    Purchase::Tertiary(n),
+                    format!("T{n} {}", TERTIARY_SHORT[n as usize - 1]),
+                ));
+            }
+            let mut undo = b("undo", "Undo last", Style::Secondary);
+            if t.purchases.is_empty() {
+                undo = undo.disabled();
+            }
+            r2.push(undo);
+            rows.push(Row::Buttons(r2));
+            let mut r3 = vec![b("finish", "Finish", Style::Primary)];
+            if t.ego_mode == EgoMode::None && t.purchases.is_empty() && st.roller_ego {
+                r3.push(b("ego6", "Ego: double 6s", Style::Secondary));
+            }
+            rows.push(Row::Buttons(fc_row(r3)));
+            let customs: Vec<SelectOption> = st
+                .customs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| can(Purchase::Custom(*i)))
+                .take(25)
+                .map(|(i, c)| SelectOption {
+                    label: cut(c, 100),
+                    value: (i + 1).to_string(),
+                    description: Some("special consequence, 1 beat".into()),
+                })
+                .collect();
+            if !customs.is_empty() && left > 0 {
+                rows.push(select("buyc", "Special consequence", customs, 1));
+            }
+        }
+        TaskPhase::GmSubversion => {
+            let mut r = Vec::new();
+            for n in t.subvertible() {
+                r.push(barg(
+                    "subvert",
+                    &n.to_string(),
+                    &format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]),
+                    Style::Danger,
+                ));
+            }
+            r.push(b("nosub", "No subversion", Style::Secondary));
+            rows.push(Row::Buttons(r));
+            rows.push(Row::Buttons(fc_row(Vec::new())));
+        }
+        TaskPhase::EgoOffer => {
+            rows.push(Row::Buttons(fc_row(vec![
+                b("egoyes", "Spend Ego", Style::Primary),
+                b("egono", "Keep Ego", Style::Secondary),
+            ])));
+        }
+        TaskPhase::Closed => {
+            if st.subversion_open {
+                let mut r = Vec::new();
+                for n in 1..=4u8 {
+                    if t.purchases.iter().any(|b| b.item == Purchase::Secondary(n)) {
+                        continue;
+                    }
+                    r.push(barg(
+                        "subvert",
+                        &n.to_string(),
+                        &format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]),
+                        Style::Danger,
+                    ));
+                }
+                r.push(b("nosub", "No subversion", Style::Secondary));
+                rows.push(Row::Buttons(r));
+            }
+        }
+    }
+    rows.truncate(5);
+    rows
+}
+
+/// The "after the task" message: what changed, and each participant's
+/// Lots, Ego and the job they used, as they stand now.
+pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
+    let t = &st.task;
+    let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(
+        if t.outcome.as_ref().is_some_and(|o| o.success) {
+            colour::SUCCESS
+        } else {
+            colour::FAILURE
+        },
+    );
+    let changes = if st.changes.is_empty() {
+        "No sheet changed.".to_string()
+    } else {
+        st.changes.join("\n")
+    };
+    e = e.description(cut(&changes, 4000));
+    let mut people: Vec<(i64, String)> = vec![(t.roller, t.job.clone())];
+    people.extend(t.accepted_allies().map(|a| (a.id, a.job.clone())));
+    for (who, job) in people.into_iter().take(10) {
+        let Some(sheet) = ctx.sheets.get(&who) else {
+            continue;
+        };
+        let mut lines = vec![format!(
+            "Lots {} · Ego {}",
+            lot_pips(sheet.lots),
+            super::format::ego_text(sheet.ego)
+        )];
+        if let Some(key) = sheet.job_key(&job) {
+            lines.push(job_line(key, &sheet.jobs[key], &t.settings));
+        }
+        e = e.field(st.name_of(who), lines.join("\n"), false);
+    }
+    View::embed(e)
+}

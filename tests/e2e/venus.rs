@@ -1,0 +1,1377 @@
+//! The Venus Engine at the table, both editions, through the fake Discord:
+//! sheets, FC controls, checks, tasks (aid, KISS, Ego, beat spending,
+//! subversion), rights, double clicks, restarts, expiry and payload limits.
+//! Seeded: the dice below are what the seed gives.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::venus::VenusSheet;
+
+/// Plays script lines, failing on any line the table cannot play.
+async fn play(t: &Table, script: &str) -> Vec<Exchange> {
+    let mut out = Vec::new();
+    for line in script.lines() {
+        if let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            out.push(ex);
+        }
+    }
+    out
+}
+
+/// The one reply of a line.
+async fn one(t: &Table, line: &str) -> Output {
+    let (_, ex) = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap();
+    ex.outputs[0].clone()
+}
+
+/// Every reply of a line.
+async fn all(t: &Table, line: &str) -> Vec<Output> {
+    let (_, ex) = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap();
+    ex.outputs
+}
+
+/// The refusal text of a line that must be refused.
+async fn refused(t: &Table, line: &str) -> String {
+    let o = one(t, line).await;
+    assert_eq!(o.kind, "ephemeral", "{line} was not refused: {}", o.text());
+    assert!(o.content().starts_with("⚠️"), "{line}: {}", o.content());
+    o.content().to_string()
+}
+
+/// A member's character sheet as stored.
+async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "venus",
+        Table::user_id(who) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .unwrap_or_else(|| panic!("{who} has no character {name}"));
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+fn job(s: &VenusSheet, name: &str) -> (u32, u32) {
+    let j = s.job(name).unwrap();
+    (j.level, j.exp)
+}
+
+/// No output of the exchanges is an error.
+fn no_errors(ex: &[Exchange]) {
+    for e in ex {
+        for o in &e.outputs {
+            assert!(!o.content().contains("⚠️"), "error: {}", o.content());
+        }
+    }
+}
+
+const ADA_AND_BO: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3 exp:5
+alice: /ve sheet note kind:specialty text:Lockpicks
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_example_script_plays_a_full_edition_1_task() {
+    let t = table("ve-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/venus-task-edition1.txt"
+    ))
+    .unwrap();
+    let ex = play(&t, &script).await;
+    no_errors(&ex);
+    for o in ex.iter().flat_map(|e| e.outputs.iter()) {
+        assert!(!o.text().contains("-0.0%"), "{}", o.text());
+    }
+    // The closed task: every die with its owner, the outcome, what changed.
+    let closed = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .rfind(|o| o.title().starts_with("🎲 Task"))
+        .unwrap();
+    assert_eq!(
+        closed.field("Dice").unwrap(),
+        "⚪ **Ada** (0 beats): #1 ~~1~~→2 · #2 ~~3~~→3 · #3 ~~3~~→3\n🟤 **Bo** (1 beat): #4 **6**"
+    );
+    assert!(closed
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
+    assert!(closed.buttons().is_empty());
+    let summary = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .find(|o| o.title().starts_with("📈 After the task"))
+        .unwrap();
+    assert!(summary.text().contains("Ada · Thief levels up: 3 → 4 🎉"));
+    // VE1-T8: failure +1 (5 → 6 = 2 × 3: level 4), ally +1 (3 → 4 = 2 × 2:
+    // level 3), T3 +1 Lot after the KISS Lot (10 → 9 → 10).
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!(job(&ada, "Thief"), (4, 0));
+    assert_eq!(ada.lots, 10);
+    let bo = sheet(&t, "bob", "Bo").await;
+    assert_eq!(job(&bo, "Acrobat"), (3, 0));
+    assert_eq!(bo.lots, 10);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_sheets_are_created_shown_edited_and_deleted_with_confirmation() {
+    let t = table("ve-sheets", 1).await;
+    no_errors(&play(&t, ADA_AND_BO).await);
+    play(
+        &t,
+        r#"
+alice: /ve sheet job name:Sailor inherits:Wits level:0 exp:3
+alice: /ve sheet set lots:7 ego:true tier:Heroic
+alice: /ve sheet note kind:asset text:"Grappling hook"
+alice: /ve sheet note kind:insight text:"The guard drinks"
+alice: /ve sheet note kind:consequence text:"My hat stays on"
+"#,
+    )
+    .await;
+    let shown = one(&t, "alice: /ve sheet show").await;
+    assert_eq!(shown.kind, "message");
+    assert_eq!(shown.title(), "📜 Ada");
+    assert_eq!(shown.field("Lots").unwrap(), "●●●●●●●○○○ 7/10");
+    assert_eq!(shown.field("Ego").unwrap(), "✨ held");
+    assert_eq!(shown.field("Tier").unwrap(), "Heroic");
+    let jobs = shown.field("Jobs").unwrap();
+    assert!(
+        jobs.contains(&format!(
+            "**Sailor** · learning · ▰▰▰{} 3/16 · Wits",
+            "▱".repeat(13)
+        )),
+        "{jobs}"
+    );
+    assert!(jobs.contains("**Thief** · level 3 · ▰▰▰▰▰▱ 5/6 · Finesse, Wits"));
+    assert_eq!(shown.field("Assets").unwrap(), "1. Grappling hook");
+    assert_eq!(shown.field("Insights").unwrap(), "#1 The guard drinks");
+    assert_eq!(
+        shown.field("Special consequences").unwrap(),
+        "1. My hat stays on"
+    );
+    // Anyone may look at Bo; only Bo's player (or the FC) may edit him.
+    assert_eq!(
+        one(&t, "alice: /ve sheet show character:Bo").await.title(),
+        "📜 Bo"
+    );
+    assert!(refused(&t, "alice: /ve sheet set lots:1 character:Bo")
+        .await
+        .contains("No character named `Bo`"));
+    let fc = one(&t, "fc: /ve sheet set lots:4 character:Bo").await;
+    assert_eq!(fc.kind, "ephemeral");
+    assert_eq!(sheet(&t, "bob", "Bo").await.lots, 4);
+    // Bad edits change nothing.
+    refused(
+        &t,
+        "alice: /ve sheet ability name:Finesse rank:gold score:11",
+    )
+    .await;
+    refused(&t, "alice: /ve sheet job name:Spy inherits:Charm").await;
+    refused(&t, "alice: /ve sheet remove kind:ability name:Wits").await;
+    assert!(t.command("alice", "/ve sheet set lots:11").await.is_err());
+    // Several characters, one active.
+    one(&t, "alice: /ve sheet create name:Cleo").await;
+    let list = one(&t, "alice: /ve sheet list").await;
+    assert!(list.text().contains("**Cleo** ← active"), "{}", list.text());
+    one(&t, "alice: /ve sheet use character:Ada").await;
+    let list = one(&t, "alice: /ve sheet list").await;
+    assert!(list.text().contains("**Ada** ← active"));
+    // Deletion asks first; Keep keeps, Delete deletes.
+    let ask = one(&t, "alice: /ve sheet delete character:Cleo").await;
+    assert_eq!(ask.kind, "ephemeral");
+    assert!(ask.text().contains("Delete **Cleo** for good?"));
+    assert!(refused(&t, "bob: /ve sheet delete character:Cleo")
+        .await
+        .contains("No character named"));
+    let done = one(&t, "alice: click Delete Cleo").await;
+    assert_eq!(done.kind, "update");
+    assert!(done.text().contains("Cleo was deleted"));
+    assert!(done.buttons().is_empty());
+    assert!(refused(&t, "alice: /ve sheet show character:Cleo")
+        .await
+        .contains("No character named"));
+    one(&t, "alice: /ve sheet delete character:Ada").await;
+    assert!(one(&t, "alice: click Keep")
+        .await
+        .text()
+        .contains("Ada was kept"));
+    sheet(&t, "alice", "Ada").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
+    let t = table("ve-complete", 1).await;
+    play(&t, ADA_AND_BO).await;
+    let names = |v: Vec<serde_json::Value>| -> Vec<String> {
+        v.iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let c = t
+        .autocomplete("alice", "/ve sheet show character:A", "character")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Ada"]);
+    let c = t
+        .autocomplete("fc", "/ve sheet show character:o", "character")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Bo"]);
+    let c = t
+        .autocomplete("alice", "/ve check ability:Wi difficulty:10", "ability")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Wits"]);
+    let c = t
+        .autocomplete("bob", "/ve task ability:Finesse job:a", "job")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Acrobat"]);
+    let c = t
+        .autocomplete("fc", "/ve settings set name:ve1_ value:x", "name")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["ve1_levelup_rule", "ve1_consequence_repeat"]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
+    let t = table("ve-rights", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(&t, "carol: /ve sheet create name:Cy").await;
+    one(
+        &t,
+        "fc: /ve fc call player:alice kind:task ability:Finesse factors:Darkness",
+    )
+    .await;
+    // Carol has no job for Finesse: she cannot aid, and cannot press Roll.
+    assert!(refused(&t, "carol: click Offer aid")
+        .await
+        .contains("Cy has no job at level 1 or more that inherits Finesse"));
+    assert!(refused(&t, "carol: click Roll")
+        .await
+        .contains("Only Ada (the roller), their allies and the FC"));
+    // Bo offers; only Ada (or the FC) answers, and only the FC voids.
+    one(&t, "bob: click Offer aid").await;
+    assert!(refused(&t, "bob: click Void").await.contains("Only the FC"));
+    assert!(refused(&t, "bob: click Accept Bo")
+        .await
+        .contains("Only the roller"));
+    one(&t, "alice: click Accept Bo").await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert!(rolled.field("Dice").is_some());
+    // Ada picks her first die and pays a Lot; Bo cannot press her Re-roll.
+    one(&t, "alice: select KISS dice = 1").await;
+    one(&t, "alice: click KISS with Lot").await;
+    assert!(refused(&t, "carol: click Re-roll")
+        .await
+        .contains("Only Ada"));
+    assert!(refused(&t, "bob: click Re-roll")
+        .await
+        .contains("Only the roller"));
+    // A double click on Re-roll: the second carries the old version and
+    // changes nothing (one Lot spent, one re-roll).
+    let msg = t.last_message_for("alice").unwrap();
+    let kroll = msg.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().unwrap().clone())
+        .find(|c| c["label"] == "Re-roll")
+        .unwrap()["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first = t
+        .click_custom_id("alice", msg.id, &kroll, None)
+        .await
+        .unwrap();
+    let second = t
+        .click_custom_id("alice", msg.id, &kroll, None)
+        .await
+        .unwrap();
+    assert_eq!(first.single().kind, "update");
+    assert_eq!(second.single().kind, "update");
+    assert_eq!(
+        first.single().body["embeds"],
+        second.single().body["embeds"]
+    );
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let sid = kismet::app::component::ButtonId::parse(&kroll)
+        .unwrap()
+        .session;
+    let log = kismet::storage::log::for_session(&mut tx, GUILD_ID as i64, sid)
+        .await
+        .unwrap();
+    assert_eq!(
+        log.iter().filter(|e| e.action == "task_kroll").count(),
+        1,
+        "one re-roll logged"
+    );
+    drop(tx);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_task_started_before_a_restart_finishes_after_it() {
+    let t = table("ve-restart", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        r#"
+alice: /ve task ability:Finesse consequence:"I slip"
+bob: click Offer aid
+alice: click Accept Bo
+alice: click Roll
+"#,
+    )
+    .await;
+    t.restart().await.unwrap();
+    let ex = play(
+        &t,
+        r#"
+alice: click No KISS
+alice: click Primary: success (1)
+alice: click T2 +1 exp
+alice: click Finish
+fc: click No subversion
+"#,
+    )
+    .await;
+    no_errors(&ex);
+    let last = ex.last().unwrap().outputs[0].clone();
+    assert!(last.field("Outcome").unwrap().starts_with("✅ **Success**"));
+    // Success: no failure exp; T2 +1 (5 → 6: level 4); Bo's aid +1.
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+const ADA_CHECK: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet note kind:asset text:"Grappling hook"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
+    let t = table("ve1-check", 4).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    let called = one(&t, "fc: /ve fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\" consequence:\"You fall into the moat\"").await;
+    assert_eq!(called.title(), "🎲 Check — Ada: Finesse");
+    assert_eq!(
+        called.field("Target").unwrap(),
+        "**16** = 15 (Tough) + Wet stones"
+    );
+    assert!(refused(&t, "bob: click Roll d20")
+        .await
+        .contains("Only Ada"));
+    let rolled = one(&t, "alice: click Roll d20").await;
+    assert_eq!(rolled.field("d20").unwrap(), "**10**");
+    assert_eq!(rolled.field("Total").unwrap(), "10 + 4 = **14** against 16");
+    let bonus = rolled.field("Bonus").unwrap();
+    assert!(bonus.starts_with("Short by **2**"), "{bonus}");
+    assert!(bonus.contains("1: 83.3% · 2: 97.2% · 3: 99.5% · 4: 99.9%"));
+    // The menu: environment, an ally, one entry per Lot (up to 4), the asset.
+    let menu: Vec<String> = rolled.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        menu,
+        ["env", "ally", "lot1", "lot2", "lot3", "lot4", "asset1"]
+    );
+    let claimed = one(&t, "alice: select Bonus factors = asset1,lot1").await;
+    assert_eq!(
+        claimed.field("Bonus factors").unwrap(),
+        "• Grappling hook (attribute, d6)\n• A Lot (d6)"
+    );
+    let done = one(&t, "alice: click Roll bonus dice").await;
+    assert_eq!(done.field("Bonus dice").unwrap(), "[1, 5] → highest **+5**");
+    assert_eq!(
+        done.field("Total").unwrap(),
+        "10 + 4 + 5 (bonus) = **19** against 16"
+    );
+    assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
+    assert_eq!(done.field("What changed").unwrap(), "Ada · −1 Lot → 9/10");
+    assert!(done.buttons().is_empty());
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    // A click on the finished check says so and changes nothing.
+    let msg = t.last_message_for("alice").unwrap();
+    let late = t
+        .click_custom_id("alice", msg.id, "ve:1:3:resolve", None)
+        .await
+        .unwrap();
+    assert!(late
+        .outputs
+        .iter()
+        .any(|o| o.kind == "ephemeral" && o.content().contains("already finished")));
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
+    // Seed 2: a natural 1; seed 3: a natural 20; seed 5: short by 9.
+    for (seed, rule, result) in [
+        (
+            2,
+            "Natural 1: automatic fail, no bonus can save it.",
+            "❌ **Fail** (natural 1)",
+        ),
+        (
+            3,
+            "Natural 20: automatic pass (Silver passes on a natural 20).",
+            "✅ **Pass** (automatic)",
+        ),
+        (
+            5,
+            "Short by 9: more than the best bonus (+6) can close.",
+            "❌ **Fail** (out of reach of a bonus)",
+        ),
+    ] {
+        let t = table("ve1-natural", seed).await;
+        play(&t, "fc: /ve fc edition edition:1").await;
+        play(&t, ADA_CHECK).await;
+        play(
+            &t,
+            "alice: /ve check ability:Finesse difficulty:15 factors:\"Wet stones\"",
+        )
+        .await;
+        let r = one(&t, "alice: click Roll d20").await;
+        assert_eq!(r.field("Rules").unwrap(), rule, "seed {seed}");
+        assert_eq!(r.field("Result").unwrap(), result, "seed {seed}");
+        assert!(r.buttons().is_empty());
+        assert_schema_clean(&t);
+        t.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
+    let t = table("ve2-check", 4).await;
+    play(&t, ADA_CHECK).await;
+    play(&t, "alice: /ve check ability:Finesse difficulty:3 factors:\"Wet stones+2\" consequence:\"You fall\"").await;
+    let r = one(&t, "alice: click Roll d20").await;
+    assert_eq!(
+        r.field("Target").unwrap(),
+        "**17** = 15 (difficulty 3) + Wet stones (+2)"
+    );
+    assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
+    let menu: Vec<String> = r.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        menu,
+        ["env", "env_x2", "ally", "ally_x2", "asset1", "asset1_x2"]
+    );
+    assert!(refused(&t, "alice: /ve bonus name:Luck kind:lot")
+        .await
+        .contains("Lots and Ego cannot be spent on a check in edition 2"));
+    one(&t, "alice: select Bonus factors = env_x2").await;
+    let named = one(
+        &t,
+        "alice: /ve bonus name:\"The high ground\" kind:environment",
+    )
+    .await;
+    assert_eq!(named.kind, "message");
+    assert_eq!(
+        named.field("Bonus factors").unwrap(),
+        "• Environmental benefit (environment, +2)\n• The high ground (environment, +1)"
+    );
+    let done = one(&t, "alice: click Add the bonus").await;
+    assert_eq!(
+        done.field("Total").unwrap(),
+        "10 + 4 + 3 (bonus) = **17** against 17"
+    );
+    assert_eq!(done.field("Result").unwrap(), "✅ **Pass** with the bonus");
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
+    let t = table("ve-adjust", 4).await;
+    play(&t, ADA_CHECK).await;
+    let asked = one(&t, "alice: /ve check ability:Finesse difficulty:2").await;
+    assert_eq!(asked.field("Target").unwrap(), "**10** = 10 (difficulty 2)");
+    assert!(refused(&t, "alice: /ve fc adjust difficulty:3")
+        .await
+        .contains("Only the FC"));
+    let adj = one(
+        &t,
+        "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"",
+    )
+    .await;
+    assert_eq!(adj.kind, "message");
+    assert_eq!(
+        adj.field("Target").unwrap(),
+        "**17** = 15 (difficulty 3) + Fog (+2)"
+    );
+    assert!(adj.text().contains("*If it fails:* Lost"));
+    let r = one(&t, "alice: click Roll d20").await;
+    assert_eq!(r.field("Total").unwrap(), "10 + 4 = **14** against 17");
+    // Once the d20 is thrown there is nothing left to adjust.
+    assert!(refused(&t, "fc: /ve fc adjust difficulty:1")
+        .await
+        .contains("no roll waiting for its dice"));
+    // The FC voids the check by command: nothing is spent.
+    let v = one(&t, "fc: /ve fc void").await;
+    assert_eq!(v.field("Result").unwrap(), "Voided by the FC");
+    let late = one(&t, "alice: click Accept failure").await;
+    assert_eq!(late.kind, "update");
+    assert!(refused(&t, "fc: /ve fc close")
+        .await
+        .contains("no Venus roll in progress"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+const FIVE_THIEVES: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet job name:Thief inherits:Finesse level:3 exp:2
+alice: /ve sheet set ego:true
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+carol: /ve sheet create name:Cy
+carol: /ve sheet ability name:Finesse rank:gold score:3
+carol: /ve sheet job name:Dancer inherits:Finesse level:1
+carol: /ve sheet job name:Spy inherits:Finesse level:2
+dan: /ve sheet create name:Dee
+dan: /ve sheet ability name:Finesse rank:platinum score:1
+dan: /ve sheet job name:Cutpurse inherits:Finesse level:1
+erin: /ve sheet create name:Eve
+erin: /ve sheet ability name:Finesse rank:gold score:1
+erin: /ve sheet job name:Runner inherits:Finesse level:1
+"#;
+
+/// The custom_id of the (enabled or disabled) button `label` on the newest
+/// message `who` sees that has one.
+fn custom_id(t: &Table, who: &str, label: &str) -> (u64, String) {
+    let uid = Table::user_id(who);
+    t.fake
+        .messages()
+        .into_iter()
+        .rev()
+        .filter(|m| m.ephemeral_to.is_none_or(|u| u == uid))
+        .find_map(|m| {
+            let id = m.body["components"]
+                .as_array()?
+                .iter()
+                .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+                .find(|c| c["label"] == label)?["custom_id"]
+                .as_str()?
+                .to_string();
+            Some((m.id, id))
+        })
+        .unwrap_or_else(|| panic!("no button {label}"))
+}
+
+/// Edition 2, seed 1: Ada (7 Silver D10, magic, crits) with Bo and Dee
+/// aiding, Cy refused, Eve one ally too many; rolled to 7 passes of 8.
+async fn ve2_rolled_task(tag: &str) -> Table {
+    let t = table(tag, 1).await;
+    play(&t, FIVE_THIEVES).await;
+    let called = one(&t, "fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:\"Guards+2, Night+2\" consequence:Caught magic:true crits:true").await;
+    assert_eq!(
+        called.field("Pool").unwrap(),
+        "7 D10 · ⚪ Silver (pass on 6+) · 10s explode"
+    );
+    assert_eq!(
+        called.field("Threshold").unwrap(),
+        "**8** = 4 + Guards (+2) + Night (+2)"
+    );
+    assert_eq!(
+        called.field("Chance").unwrap(),
+        "**1.7%** to reach 8 passes"
+    );
+    // Cy has two eligible jobs: the menu lists them; the button asks to pick.
+    play(&t, "bob: click Offer aid").await;
+    let asked = all(&t, "carol: click Offer aid").await;
+    assert!(asked[1]
+        .content()
+        .contains("pick one in the \"Aid with a job\" menu"));
+    play(
+        &t,
+        "carol: select Aid with a job = Spy\ndan: click Offer aid",
+    )
+    .await;
+    // A fourth ally is one too many in edition 2.
+    let (mid, offer) = custom_id(&t, "erin", "Offer aid");
+    let ex = t.click_custom_id("erin", mid, &offer, None).await.unwrap();
+    assert!(ex
+        .single()
+        .content()
+        .contains("At most 3 allies may aid a task in edition 2"));
+    play(
+        &t,
+        "alice: click Accept Bo\nalice: click Refuse Cy\nalice: click Accept Dee",
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    // Ada's 10s explode (↯ marks the added dice); the allies' do not.
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "⚪ **Ada** (5 passes): #1 4 · #2 **8** · #3 **10** · #4 **7** · #5 4 · #6 **10** · #7 5 · #10 ↯4 · #11 ↯**10** · #12 ↯5\n🟤 **Bo** (1 pass): #8 **9**\n💠 **Dee** (1 pass): #9 **7**"
+    );
+    assert_eq!(rolled.field("Passes").unwrap(), "**7** passes (need 8)");
+    assert_eq!(
+        rolled.field("Chance").unwrap(),
+        "Before the roll 7.7% to reach 8 passes\nKISSing every miss you may (5): 96.9%"
+    );
+    t
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_kiss_own_dice_only_then_ego_doubles_every_ten() {
+    let t = ve2_rolled_task("ve2-ego").await;
+    // Edition 2: the roller cannot KISS an ally's die, nor an ally hers.
+    assert!(refused(&t, "alice: select KISS dice = 9")
+        .await
+        .contains("in edition 2 only its owner can KISS it"));
+    assert!(refused(&t, "bob: select KISS dice = 1")
+        .await
+        .contains("only its owner can KISS it"));
+    play(&t, "alice: select KISS dice = 1,5").await;
+    let declared = one(&t, "alice: click KISS with Lot").await;
+    assert_eq!(
+        declared.field("Chance").unwrap(),
+        "Before the roll 7.7% to reach 8 passes\nafter KISSing the 2 declared dice: **75.0%**"
+    );
+    assert!(refused(&t, "bob: click Re-roll")
+        .await
+        .contains("Only the roller"));
+    // Ada changes her mind: no KISS, and Ego instead.
+    let withdrawn = one(&t, "alice: click Withdraw my KISSes").await;
+    assert!(withdrawn.field("KISSes").is_none());
+    let offer = one(&t, "alice: click No KISS").await;
+    assert_eq!(
+        offer.field("Passes").unwrap(),
+        "**7** passes (need 8) · with Ego: **10** (3 tens on the table)"
+    );
+    let closed = all(&t, "alice: click Spend Ego").await;
+    assert!(closed[0].field("Dice").unwrap().contains("#3 **10**×2"));
+    assert_eq!(
+        closed[0].field("Passes").unwrap(),
+        "**10** passes (need 8) · Ego: every 10 counts twice"
+    );
+    let outcome = closed[0].field("Outcome").unwrap();
+    assert_eq!(outcome, "✅ **Success**: 10 passes against 8.\nMargin 125%");
+    // Success: no exp for anyone; Ego spent, no Lot spent.
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots, ada.ego), ((3, 2), 10, false));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_failure_marks_exp_for_the_roller_and_each_ally() {
+    let t = ve2_rolled_task("ve2-fail").await;
+    play(&t, "alice: click No KISS").await;
+    let closed = all(&t, "alice: click Keep Ego").await;
+    let outcome = closed[0].field("Outcome").unwrap();
+    assert!(
+        outcome.starts_with("❌ **Failure**: 7 passes against 8."),
+        "{outcome}"
+    );
+    assert_eq!(closed[1].title(), "📈 After the task — Ada");
+    // VE2-T9: +1 exp to Ada's job and to each ally's; Bo levels up (4 = 2 × 2).
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots, ada.ego), ((3, 3), 10, true));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_eq!(job(&sheet(&t, "dan", "Dee").await, "Cutpurse"), (1, 1));
+    assert_eq!(job(&sheet(&t, "carol", "Cy").await, "Spy"), (2, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_task_succeeds_on_the_roll_without_kiss_or_exp() {
+    let t = table("ve2-early", 1).await;
+    play(&t, FIVE_THIEVES).await;
+    play(
+        &t,
+        "alice: /ve task ability:Finesse difficulty:3 factors:\"Guards+2\"",
+    )
+    .await;
+    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    let out = all(&t, "alice: click Roll").await;
+    let o = out[0].field("Outcome").unwrap();
+    assert!(o.starts_with("✅ **Success**"), "{o}");
+    assert!(out[0].buttons().is_empty());
+    assert!(out[0].text().contains("success on the roll"));
+    assert_eq!(out[1].description_or_empty(), "No sheet changed.");
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (3, 2));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 3));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+trait Describe {
+    fn description_or_empty(&self) -> String;
+}
+
+impl Describe for Output {
+    fn description_or_empty(&self) -> String {
+        self.embeds()
+            .first()
+            .and_then(|e| e["description"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_learning_task_with_an_approved_insight_double_sixes_and_a_special_consequence() {
+    let t = table("ve1-learn", 2).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+fc: /ve settings set name:ve_require_approval value:on
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3
+alice: /ve sheet set ego:true
+alice: /ve sheet note kind:insight text:"The guard drinks"
+alice: /ve sheet note kind:consequence text:"My hat stays on"
+"#,
+    )
+    .await;
+    // Ada has no Wits job: she starts learning Sage (VE1-L1); the pool is her
+    // Wits score and "Learning the ropes" raises the threshold (VE1-T2).
+    let task = one(
+        &t,
+        "alice: /ve task ability:Wits job:Sage learn:Wits consequence:\"You misread the map\"",
+    )
+    .await;
+    assert_eq!(task.title(), "🎲 Task — Ada: Wits via Sage (learning)");
+    assert_eq!(
+        task.field("Pool").unwrap(),
+        "3 D6 · 🟡 Gold (beat on 3+) · the Wits score, while learning"
+    );
+    assert_eq!(
+        task.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "🟡 **Ada** (2 beats): #1 1 · #2 **5** · #3 **6**"
+    );
+    // An insight KISS waits for the FC's approval (ve_require_approval).
+    play(
+        &t,
+        "alice: select KISS dice = 1\nalice: click KISS with insight",
+    )
+    .await;
+    assert!(refused(&t, "alice: click Re-roll")
+        .await
+        .contains("still awaits the FC's approval"));
+    assert!(refused(&t, "alice: click Approve KISSes")
+        .await
+        .contains("Only the FC"));
+    play(&t, "fc: click Approve KISSes").await;
+    let ego = one(&t, "alice: click Ego: double 6s").await;
+    assert!(ego
+        .text()
+        .contains("Ada spends Ego: every 6 strikes two beats"));
+    let spend = one(&t, "alice: click Re-roll").await;
+    assert_eq!(
+        spend.field("Dice").unwrap(),
+        "🟡 **Ada** (4 beats): #1 ~~1~~→**5** · #2 **5** · #3 **6**×2"
+    );
+    assert_eq!(
+        spend.field("Beats").unwrap(),
+        "**4** beats (need 2) · Ego: every 6 strikes two beats · **4** left to spend"
+    );
+    play(
+        &t,
+        "alice: click Primary: success (2)\nalice: select Special consequence = 1\nalice: click T2 +1 exp",
+    )
+    .await;
+    // Spent out: every purchase button is disabled, and a refused buy
+    // (forged) spends nothing.
+    let (mid, s1) = custom_id(&t, "alice", "S1 Not hurt");
+    let ex = t.click_custom_id("alice", mid, &s1, None).await.unwrap();
+    assert!(ex.single().content().contains("you have 0 left"));
+    play(&t, "alice: click Finish\nfc: click No subversion").await;
+    let ada = sheet(&t, "alice", "Ada").await;
+    // VE1-T8: success (no failure exp), learning +1, T2 +1: Sage at 2/16.
+    assert_eq!(job(&ada, "Sage"), (0, 2));
+    assert!(ada.job("Sage").unwrap().learning);
+    assert_eq!((ada.lots, ada.ego), (10, false));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_void_gives_back_the_lots_spent_and_force_close_applies_the_result() {
+    let t = table("ve1-void", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        r#"
+alice: /ve task ability:Finesse factors:"Darkness, Guards"
+alice: click Roll
+alice: select KISS dice = 1,2
+alice: click KISS with Lot
+alice: click Re-roll
+"#,
+    )
+    .await;
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 8);
+    let voided = one(&t, "fc: click Void").await;
+    assert_eq!(
+        voided.field("Outcome").unwrap(),
+        "Voided by the FC: no exp, spent Lots and Ego given back."
+    );
+    assert!(voided.buttons().is_empty());
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((ada.lots, job(&ada, "Thief")), (10, (3, 5)));
+    let late = all(&t, "alice: /ve sheet show").await;
+    assert_eq!(late[0].kind, "message");
+    // A second task, force-closed by the FC during the KISS round: the
+    // failure applies (the primary was never bought).
+    play(&t, "alice: /ve task ability:Finesse\nalice: click Roll").await;
+    let closed = all(&t, "fc: /ve fc close").await;
+    assert_eq!(closed[0].kind, "message");
+    assert!(closed[0]
+        .field("Outcome")
+        .unwrap()
+        .contains("(Force-closed by the FC.)"));
+    // Failure +1 exp: 5 → 6 = 2 × 3, Thief levels up.
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
+    let t = table("ve-kismet", 1).await;
+    play(&t, ADA_AND_BO).await;
+    assert!(refused(&t, "alice: /ve fc grant player:alice ego:true")
+        .await
+        .contains("Only the FC"));
+    // At 10 Lots a new Lot becomes exp in a job of the owner's choice (A-V7).
+    assert!(
+        refused(&t, "fc: /ve fc grant player:alice lots:1 reason:debrief")
+            .await
+            .contains("choose a job to receive the extra as exp")
+    );
+    let g = one(
+        &t,
+        "fc: /ve fc grant player:alice lots:1 job:Thief reason:debrief",
+    )
+    .await;
+    assert_eq!(g.title(), "🎁 Kismet granted");
+    assert!(g
+        .text()
+        .contains("Ada · holds 10 Lots: the extra Lot becomes exp in Thief"));
+    assert!(g
+        .text()
+        .contains("Ada · Thief +1 exp (Lot over the cap) → 6"));
+    assert!(g.text().contains("Ada · Thief levels up: 3 → 4 🎉"));
+    assert_eq!(g.field("Lots").unwrap(), "●●●●●●●●●● 10/10");
+    // Taking: never below 0.
+    let took = one(
+        &t,
+        "fc: /ve fc take player:alice lots:9 reason:\"bad luck\"",
+    )
+    .await;
+    assert!(took.text().contains("Ada · −9 Lots → 1/10"));
+    assert!(refused(&t, "fc: /ve fc take player:alice lots:2")
+        .await
+        .contains("Ada has only 1 Lots, not 2"));
+    // Ego: introducing a scene grants it once; taking it needs it held.
+    let e = one(
+        &t,
+        "fc: /ve fc grant player:alice ego:true reason:\"introduced the scene\"",
+    )
+    .await;
+    assert_eq!(e.field("Ego").unwrap(), "✨ held");
+    assert!(refused(&t, "fc: /ve fc grant player:alice ego:true")
+        .await
+        .contains("already holds Ego"));
+    one(&t, "fc: /ve fc take player:alice ego:true").await;
+    assert!(refused(&t, "fc: /ve fc take player:alice ego:true")
+        .await
+        .contains("does not hold Ego"));
+    assert!(refused(&t, "fc: /ve fc grant player:carol lots:1")
+        .await
+        .contains("has no active character"));
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((ada.lots, ada.ego, job(&ada, "Thief")), (1, false, (4, 0)));
+    // Per-session overflow: a new session clears the count.
+    play(
+        &t,
+        "fc: /ve settings set name:ve_lot_overflow value:per_session_count",
+    )
+    .await;
+    // Earned this session so far: 1 (the converted Lot); 9 more reach 10.
+    one(&t, "fc: /ve fc grant player:alice lots:9").await;
+    one(&t, "fc: /ve fc take player:alice lots:5").await;
+    assert!(refused(&t, "fc: /ve fc grant player:alice lots:1")
+        .await
+        .contains("choose a job"));
+    assert!(one(&t, "fc: /ve fc session")
+        .await
+        .content()
+        .contains("new play session"));
+    one(&t, "fc: /ve fc grant player:alice lots:1").await;
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 6);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
+    let t = table("ve-settings", 1).await;
+    let shown = one(&t, "alice: /ve settings show").await;
+    assert_eq!(shown.kind, "ephemeral");
+    assert!(shown.field("ve_edition = 2").is_some());
+    assert!(
+        refused(&t, "alice: /ve settings set name:ve_edition value:1")
+            .await
+            .contains("Only the FC")
+    );
+    assert!(refused(&t, "fc: /ve settings set name:ve_edition value:3")
+        .await
+        .contains("must be 1 or 2"));
+    assert!(refused(&t, "fc: /ve settings set name:nope value:1")
+        .await
+        .contains("is not a Venus Engine setting"));
+    let set = one(&t, "fc: /ve settings set name:ve_max_pool value:5").await;
+    assert_eq!(set.content(), "⚙ `ve_max_pool` is now `5`.");
+    let ed = one(&t, "fc: /ve fc edition edition:1").await;
+    assert!(ed
+        .content()
+        .starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
+    assert!(one(&t, "bob: /ve settings show")
+        .await
+        .field("ve_max_pool = 5")
+        .is_some());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_bad_input_is_refused_and_changes_nothing() {
+    let t = table("ve-bad", 1).await;
+    play(&t, ADA_AND_BO).await;
+    assert!(
+        refused(&t, "carol: /ve check ability:Finesse difficulty:10")
+            .await
+            .contains("no active character")
+    );
+    assert!(refused(&t, "alice: /ve check ability:Charm difficulty:10")
+        .await
+        .contains("Ada has no ability called Charm"));
+    assert!(
+        refused(&t, "alice: /ve check ability:Finesse difficulty:13")
+            .await
+            .contains("must be 5, 10, 15 or 20")
+    );
+    assert!(refused(
+        &t,
+        "alice: /ve check ability:Finesse difficulty:10 factors:\"a,b,c,d,e\""
+    )
+    .await
+    .contains("At most 4 relative factors"));
+    assert!(refused(&t, "alice: /ve task ability:Finesse")
+        .await
+        .contains("needs its appropriate difficulty"));
+    assert!(refused(
+        &t,
+        "alice: /ve task ability:Finesse difficulty:2 job:Acrobat"
+    )
+    .await
+    .contains("Ada has no job called Acrobat"));
+    assert!(refused(
+        &t,
+        "alice: /ve fc call player:bob kind:check ability:Finesse difficulty:10"
+    )
+    .await
+    .contains("Only the FC"));
+    assert!(refused(&t, "alice: /ve bonus name:Rope kind:attribute")
+        .await
+        .contains("no check waiting for bonus factors"));
+    // The dice cap: a pool above max_dice_per_roll (50) is refused.
+    play(
+        &t,
+        r#"
+fc: /ve settings set name:ve_max_score value:60
+fc: /ve settings set name:ve_max_pool value:100
+alice: /ve sheet ability name:Finesse rank:silver score:60
+"#,
+    )
+    .await;
+    assert!(refused(&t, "alice: /ve task ability:Finesse difficulty:1")
+        .await
+        .contains("above this server's limit of 50 dice"));
+    // Over-long text never reaches the bot (the client's max_length).
+    let long = format!(
+        "alice: /ve check ability:Finesse difficulty:10 consequence:{}",
+        "x".repeat(201)
+    );
+    assert!(t.run_line(&long).await.is_err());
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let open = kismet::storage::sessions::latest_open_in_channel(
+        &mut tx,
+        GUILD_ID as i64,
+        kismet::fake::table::CHANNEL_ID as i64,
+        "ve",
+        10,
+    )
+    .await
+    .unwrap();
+    assert!(open.is_empty(), "a refused roll stores nothing");
+    drop(tx);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Checks Discord's component limits on every message the bot sent.
+fn assert_payload_limits(t: &Table) {
+    for m in t.fake.messages() {
+        let rows = m.body["components"].as_array().cloned().unwrap_or_default();
+        assert!(rows.len() <= 5, "{} rows", rows.len());
+        for r in rows {
+            let comps = r["components"].as_array().cloned().unwrap_or_default();
+            assert!(comps.len() <= 5);
+            for c in comps {
+                let id = c["custom_id"].as_str().unwrap_or("");
+                assert!(id.len() <= 100, "{id}");
+                if let Some(o) = c["options"].as_array() {
+                    assert!(o.len() <= 25);
+                }
+            }
+        }
+        for e in m.body["embeds"].as_array().cloned().unwrap_or_default() {
+            let fields = e["fields"].as_array().cloned().unwrap_or_default();
+            assert!(fields.len() <= 25);
+            for f in fields {
+                assert!(f["value"].as_str().unwrap().chars().count() <= 1024);
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_largest_pools_stay_within_discords_limits() {
+    let t = table("ve-large", 3).await;
+    play(&t, FIVE_THIEVES).await;
+    // Edition 2: 47 dice for Ada (score 40 + level 7) and 3 allies = 50, the
+    // server's cap; magic, so 10s explode into more dice.
+    play(
+        &t,
+        r#"
+fc: /ve settings set name:ve_max_score value:40
+fc: /ve settings set name:ve_max_pool value:100
+alice: /ve sheet ability name:Finesse rank:bronze score:40
+alice: /ve sheet job name:Thief level:7
+fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
+bob: click Offer aid
+carol: click Offer aid
+carol: select Aid with a job = Dancer
+dan: click Offer aid
+alice: click Accept Bo
+alice: click Accept Cy
+alice: click Accept Dee
+"#,
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    let dice = rolled.field("Dice").unwrap();
+    // More than 40 dice for one owner are summarised as counts per face.
+    assert!(dice.starts_with("🟤 **Ada** ("), "{dice}");
+    assert!(dice.contains(" dice: 10×"), "{dice}");
+    // Flagged for crits: margin and a critical success (26 ≥ 2 × 12).
+    assert_eq!(
+        rolled.field("Outcome").unwrap(),
+        "✅ **Success**: 26 passes against 12.\nMargin 216% · **critical success**"
+    );
+    // Edition 1: Thief level 25 (ve_max_pool 25) and 2 allies: 27 dice, the
+    // KISS menu shows 25 of them (misses first).
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+fc: /ve settings set name:ve_max_pool value:25
+alice: /ve sheet job name:Thief level:25
+alice: /ve task ability:Finesse factors:"A, B, C, D"
+bob: click Offer aid
+dan: click Offer aid
+alice: click Accept Bo
+alice: click Accept Dee
+"#,
+    )
+    .await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Pool").unwrap(),
+        "25 D6 · 🟤 Bronze (beat on 5+) · + 2 ally dice"
+    );
+    let opts = rolled.body["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(opts.len(), 25);
+    let misses: Vec<u32> = opts
+        .iter()
+        .filter(|o| o["description"].as_str().unwrap().ends_with("miss"))
+        .map(|o| o["value"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(misses.len() >= 12, "{misses:?}");
+    let ten: Vec<String> = misses[..10].iter().map(|d| d.to_string()).collect();
+    // Ten Lots pay for ten dice; the eleventh needs another source.
+    play(&t, &format!("alice: select KISS dice = {}", ten.join(","))).await;
+    one(&t, "alice: click KISS with Lot").await;
+    play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
+    assert!(refused(&t, "alice: click KISS with Lot")
+        .await
+        .contains("no more Lots"));
+    assert!(refused(&t, "alice: click KISS with specialty")
+        .await
+        .contains("0 unused specialties"));
+    // An ally's die needs the ally's consent (edition 1); one stunt per task.
+    let bo_die = rolled.field("Dice").unwrap();
+    assert!(bo_die.contains("**Bo**"));
+    assert!(refused(&t, "alice: select KISS dice = 26")
+        .await
+        .contains("must consent first"));
+    play(&t, "bob: click Consent to KISS").await;
+    play(&t, &format!("alice: select KISS dice = {},26", misses[10])).await;
+    assert!(refused(&t, "alice: click KISS with stunt")
+        .await
+        .contains("only one die per task with a stunt"));
+    play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
+    one(&t, "alice: click KISS with stunt").await;
+    let rerolled = one(&t, "alice: click Re-roll").await;
+    assert!(rerolled.field("KISSes").unwrap().starts_with("KISSed:"));
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 0);
+    assert_payload_limits(&t);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
+    let mut opts = kismet::fake::table::TableOptions::new(crate::common::db_path("ve-expiry"));
+    opts.seed = Some(1);
+    opts.config.sessions.sweep_seconds = 1;
+    let t = Table::start(opts).await.unwrap();
+    play(&t, ADA_AND_BO).await;
+    let task = one(&t, "alice: /ve task ability:Finesse difficulty:2").await;
+    let (mid, roll) = custom_id(&t, "alice", "Roll");
+    let sid = kismet::app::component::ButtonId::parse(&roll)
+        .unwrap()
+        .session;
+    assert!(!task.buttons().is_empty());
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(&mut tx, GUILD_ID as i64, sid, Some(0))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // The sweeper re-draws the task without buttons.
+    let edited = t
+        .fake
+        .wait_for(std::time::Duration::from_secs(10), |f| {
+            f.messages().into_iter().find(|m| {
+                m.id == mid && m.body["components"].as_array().is_none_or(|c| c.is_empty())
+            })
+        })
+        .await
+        .expect("the expired task lost its buttons");
+    let text = edited.body["embeds"][0]["description"].as_str().unwrap();
+    assert!(text.contains("**Timed out**"), "{text}");
+    // A click on the old button changes nothing and says why.
+    let ex = t.click_custom_id("alice", mid, &roll, None).await.unwrap();
+    assert!(ex
+        .outputs
+        .iter()
+        .any(|o| o.kind == "ephemeral" && o.content().contains("timed out")));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_aid_answers_job_switch_consent_and_the_ego_reroll_of_every_miss() {
+    let t = table("ve1-ego", 1).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Wits rank:gold score:3
+alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3 exp:5
+alice: /ve sheet job name:Burglar inherits:Finesse level:2
+alice: /ve sheet set ego:true
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
+"#,
+    )
+    .await;
+    let task = one(
+        &t,
+        "alice: /ve task ability:Finesse factors:\"Darkness, Guards, Dogs\"",
+    )
+    .await;
+    assert_eq!(task.title(), "🎲 Task — Ada: Finesse via Thief (level 3)");
+    let switched = one(&t, "alice: select Use job = Burglar").await;
+    assert_eq!(
+        switched.title(),
+        "🎲 Task — Ada: Finesse via Burglar (level 2)"
+    );
+    assert!(refused(&t, "bob: select Use job = Thief")
+        .await
+        .contains("Only Ada"));
+    play(&t, "alice: select Use job = Thief").await;
+    // Offer, refusal, a new offer, withdrawal, and a last offer accepted.
+    play(&t, "bob: click Offer aid").await;
+    assert!(one(&t, "alice: click Refuse Bo")
+        .await
+        .field("Allies")
+        .unwrap()
+        .contains("refused"));
+    play(&t, "bob: click Offer aid").await;
+    assert!(one(&t, "bob: click Withdraw aid")
+        .await
+        .field("Allies")
+        .unwrap()
+        .contains("withdrawn"));
+    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(
+        rolled.field("Dice").unwrap(),
+        "⚪ **Ada** (2 beats): #1 2 · #2 **5** · #3 **6**\n🟤 **Bo** (0 beats): #4 4"
+    );
+    // Bo consents, so Ada's Ego re-roll takes his miss too (A-V11).
+    assert!(refused(&t, "alice: click Consent to KISS")
+        .await
+        .contains("Only an ally"));
+    play(&t, "bob: click Consent to KISS").await;
+    let declared = one(&t, "alice: click Ego: re-roll misses").await;
+    assert!(declared.field("KISSes").unwrap().contains("Ada spends Ego"));
+    assert!(declared
+        .field("Chance")
+        .unwrap()
+        .contains("after KISSing the 2 declared dice"));
+    let spent = one(&t, "alice: click Re-roll").await;
+    assert_eq!(
+        spent.field("Dice").unwrap(),
+        "⚪ **Ada** (2 beats): #1 ~~2~~→3 · #2 **5** · #3 **6**\n🟤 **Bo** (0 beats): #4 ~~4~~→1"
+    );
+    assert_eq!(
+        spent.field("KISSes").unwrap(),
+        "KISSed: #1 by Ada with Ego; #4 by Ada with Ego"
+    );
+    // Two beats, threshold 4: no primary; S1 and S3 bought, then the FC
+    // subverts S2.
+    play(
+        &t,
+        "alice: click S1 Not hurt\nalice: click S3 No one at risk",
+    )
+    .await;
+    let undone = one(&t, "alice: click Undo last").await;
+    assert!(undone.text().contains("undid S3"));
+    play(&t, "alice: click S3 No one at risk").await;
+    let finished = all(&t, "alice: click Finish").await;
+    // Finish applies the result at once (VE1-T8) and posts what changed; the
+    // FC's subversion window stays open.
+    assert!(finished[0]
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
+    assert_eq!(finished[1].title(), "📈 After the task — Ada");
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert!(refused(&t, "alice: click No subversion")
+        .await
+        .contains("Only the FC"));
+    let closed = all(&t, "fc: click Subvert S2 Graceful").await;
+    assert_eq!(
+        closed[0].field("Subverted by the FC").unwrap(),
+        "S2 (the action was graceful or efficient) turns against Ada: the action is clumsy or wasteful."
+    );
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.ego, ada.lots), ((4, 0), false, 10));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
+    let t = table("ve-deleted", 1).await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:Cleo\nalice: /ve sheet ability name:Wits rank:gold score:2",
+    )
+    .await;
+    play(&t, "alice: /ve check ability:Wits difficulty:2").await;
+    play(
+        &t,
+        "alice: /ve sheet delete character:Cleo\nalice: click Delete Cleo",
+    )
+    .await;
+    assert!(refused(&t, "alice: click Roll d20")
+        .await
+        .contains("Cleo's character sheet is gone"));
+    let v = one(&t, "fc: click Void").await;
+    assert!(v.text().contains("Voided by the FC"));
+    assert!(v.buttons().is_empty());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

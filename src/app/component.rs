@@ -135,6 +135,18 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
         .await?
         .filter(|s| s.kind == id.kind)
         .ok_or_else(|| AppError::user("That roll no longer exists (or never did)."))?;
+    // Clicks on a secret roll stay secret (logged as such, new sessions marked).
+    let secret_caller;
+    let caller = if !caller.secret
+        && super::secret::of_session(&mut tx, &session)
+            .await?
+            .is_some()
+    {
+        secret_caller = caller.clone().secretly(true);
+        &secret_caller
+    } else {
+        caller
+    };
     let click = Click {
         id: &id,
         values,

@@ -22,6 +22,8 @@ pub struct Expired {
     pub token: Option<(String, i64)>,
     /// The message's new content (buttons disabled).
     pub view: View,
+    /// Where a secret session's two copies are (`None` for other sessions).
+    pub secret: Option<super::secret::SecretSession>,
 }
 
 /// Records that `message_id` shows `session` and `token` can edit it.
@@ -69,6 +71,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
         else {
             continue; // changed meanwhile: it is no longer idle
         };
+        let secret = super::secret::of_session(&mut tx, &s).await?;
         tx.commit().await?;
         let session = storage::sessions::Session {
             version,
@@ -80,8 +83,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
             channel_id: s.channel_id,
             user_id: s.owner_id,
             name: String::new(),
-            manage_guild: false,
-            roles: Vec::new(),
+            ..Caller::default()
         };
         let view = match systems::render(app, &session, &owner).await {
             Ok(v) => v.disable_all(),
@@ -96,6 +98,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
             message_id: s.message_id,
             token: s.token.clone().zip(s.token_at),
             view,
+            secret,
         });
     }
     Ok(out)

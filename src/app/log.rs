@@ -49,8 +49,18 @@ pub async fn record(
         .map(drop)
 }
 
+/// The action as logged: prefixed `secret ` when the caller acts secretly,
+/// so `/history` hides it from other players.
+pub fn action_name(caller: &Caller, action: &str) -> String {
+    if caller.secret && !action.starts_with("secret") {
+        format!("secret {action}")
+    } else {
+        action.to_string()
+    }
+}
+
 /// Appends one entry in the caller's transaction and returns its id (for
-/// [`record_faces`]).
+/// [`record_faces`]). A secret caller's action is logged as `secret <action>`.
 pub async fn record_id(
     tx: &mut Tx,
     caller: &Caller,
@@ -66,7 +76,7 @@ pub async fn record_id(
         character_id: what.character,
         session_id: what.session,
         system: what.system.into(),
-        action: what.action.into(),
+        action: action_name(caller, what.action),
         inputs: serde_json::to_string(inputs)?,
         dice: serde_json::to_string(dice)?,
         outcome: serde_json::to_string(outcome)?,

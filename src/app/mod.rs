@@ -11,12 +11,14 @@
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
+//! - [`secret`]: secret rolls (the roller and the FC only).
 
 pub mod characters;
 pub mod component;
 pub mod expiry;
 pub mod log;
 pub mod rights;
+pub mod secret;
 pub mod sessions;
 pub mod settings;
 pub mod view;
@@ -82,7 +84,7 @@ impl RngSource {
 }
 
 /// Who is acting, where.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Caller {
     /// The guild (commands are guild-only).
     pub guild_id: i64,
@@ -96,6 +98,19 @@ pub struct Caller {
     pub manage_guild: bool,
     /// Their role ids.
     pub roles: Vec<i64>,
+    /// A secret action: only the caller and the FC see it. Its log entries
+    /// are marked secret ([`log::record_id`]), the sessions it starts stay
+    /// secret ([`secret`]), and the adapter delivers its messages privately
+    /// with a copy in the GM channel.
+    pub secret: bool,
+}
+
+impl Caller {
+    /// The same caller, acting secretly when `secret` is true.
+    pub fn secretly(mut self, secret: bool) -> Self {
+        self.secret = secret;
+        self
+    }
 }
 
 /// How the reply is delivered.

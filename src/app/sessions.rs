@@ -7,7 +7,8 @@ use super::{AppError, Caller};
 use crate::storage::{self, sessions::Session, Tx};
 
 /// Creates an open session owned by the caller, expiring after `timeout_minutes`
-/// (none when `None`); returns its id.
+/// (none when `None`); returns its id. A secret caller's session is marked
+/// secret ([`super::secret`]).
 pub async fn create<S: Serialize>(
     tx: &mut Tx,
     caller: &Caller,
@@ -30,6 +31,9 @@ pub async fn create<S: Serialize>(
         },
     )
     .await?;
+    if caller.secret {
+        super::secret::mark(tx, caller, id).await?;
+    }
     Ok(id)
 }
 

@@ -71,3 +71,96 @@ pub async fn save_scoped<S: Serialize>(
     storage::settings::put(tx, guild_id, scope, &json, storage::now_ms()).await?;
     Ok(())
 }
+
+/// The systems a guild or channel can play: (settings scope, display name,
+/// short name). The scope is also the name stored in the `system` setting.
+pub const SYSTEMS: [(&str, &str, &str); 4] = [
+    ("venus", "Venus Engine", "VE"),
+    ("veracity", "Veracity", "VR"),
+    ("storyteller", "Storyteller", "ST"),
+    ("ore", "Virtual Veil", "VV"),
+];
+
+/// The system scope named by `text`: its scope (`ore`), short name (`VV`),
+/// display name (`Virtual Veil`) or command prefix, any case.
+pub fn parse_system(text: &str) -> Option<&'static str> {
+    let t = text.trim().to_ascii_lowercase().replace(['_', '-'], " ");
+    SYSTEMS.iter().find_map(|(scope, name, short)| {
+        let hit = t == *scope || t == short.to_ascii_lowercase() || t == name.to_ascii_lowercase();
+        let extra = matches!(
+            (*scope, t.as_str()),
+            ("ore", "virtualveil" | "vv ore") | ("venus", "venus engine" | "ve1" | "ve2")
+        );
+        (hit || extra).then_some(*scope)
+    })
+}
+
+/// The display name of a system scope (`ore` → `Virtual Veil`).
+pub fn system_display(scope: &str) -> &str {
+    SYSTEMS
+        .iter()
+        .find(|(s, _, _)| *s == scope)
+        .map_or(scope, |(_, name, _)| name)
+}
+
+/// Settings of one channel (scope `channel:<id>`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChannelSettings {
+    /// The system this channel plays, overriding the guild's `system`.
+    pub system: Option<String>,
+}
+
+/// The settings scope of a channel.
+pub fn channel_scope(channel_id: i64) -> String {
+    format!("channel:{channel_id}")
+}
+
+/// A channel's settings (defaults when never set).
+pub async fn channel(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+) -> Result<ChannelSettings, AppError> {
+    scoped(tx, guild_id, &channel_scope(channel_id)).await
+}
+
+/// Stores a channel's settings.
+pub async fn save_channel(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+    s: &ChannelSettings,
+) -> Result<(), AppError> {
+    save_scoped(tx, guild_id, &channel_scope(channel_id), s).await
+}
+
+/// The system played in a channel: the channel's override, else the
+/// guild's `system`, else none (a scope name such as `storyteller`).
+pub async fn active_system(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+) -> Result<Option<String>, AppError> {
+    if let Some(s) = channel(tx, guild_id, channel_id).await?.system {
+        return Ok(Some(s));
+    }
+    Ok(guild(tx, guild_id).await?.system)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_names_and_aliases() {
+        assert_eq!(parse_system("VV"), Some("ore"));
+        assert_eq!(parse_system("virtual_veil"), Some("ore"));
+        assert_eq!(parse_system("Storyteller"), Some("storyteller"));
+        assert_eq!(parse_system("st"), Some("storyteller"));
+        assert_eq!(parse_system("venus engine"), Some("venus"));
+        assert_eq!(parse_system("vr"), Some("veracity"));
+        assert_eq!(parse_system("dnd"), None);
+        assert_eq!(system_display("ore"), "Virtual Veil");
+    }
+}

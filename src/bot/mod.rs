@@ -8,6 +8,9 @@
 //! point it at the fake Discord on 127.0.0.1.
 
 pub mod render;
+pub mod secret;
+
+pub use secret::{respond_as, secret_caller};
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -126,6 +129,7 @@ fn caller(
         roles: member
             .map(|m| m.roles.iter().map(|r| r.get() as i64).collect())
             .unwrap_or_default(),
+        secret: false,
     }
 }
 
@@ -254,9 +258,11 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
             component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
         }
     };
+    let (result, secret_plan) = secret::plan_click(&data.app, ci, result).await;
     if let Err(e) = send_component_response(ctx, data, ci, result).await {
         tracing::error!(%e, custom_id = %ci.data.custom_id, "could not answer a click");
     }
+    secret::finish_click(ctx, data, ci, secret_plan).await;
     signal_done(data, ci.id.get());
 }
 
@@ -334,6 +340,7 @@ async fn sweeper(http: std::sync::Arc<serenity::Http>, app: App, every: std::tim
             }
         };
         for e in expired {
+            secret::edit_expired_copies(&http, &e).await;
             edit_expired(&http, e).await;
         }
     }

@@ -5,7 +5,7 @@
 //! there is one way to drive the bot.
 
 use serde_json::{json, Value};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -63,7 +63,9 @@ impl TableOptions {
 pub struct Output {
     /// The member whose action it answers.
     pub to: String,
-    /// `message`, `update`, `ephemeral` or `autocomplete`.
+    /// `message`, `update`, `ephemeral` or `autocomplete`; `channel` for a
+    /// message posted in another channel than the interaction's (a secret
+    /// roll's copy in the GM channel) and `channel-update` for an edit there.
     pub kind: String,
     /// The body as sent to Discord (`content`, `embeds`, `components`, …).
     pub body: Value,
@@ -234,6 +236,7 @@ pub struct Table {
     registered: Mutex<Value>,
     guild_id: AtomicU64,
     channel_id: AtomicU64,
+    roles: Mutex<HashMap<String, Vec<u64>>>,
 }
 
 impl Table {
@@ -259,6 +262,7 @@ impl Table {
             registered: Mutex::new(Value::Null),
             guild_id: AtomicU64::new(GUILD_ID),
             channel_id: AtomicU64::new(CHANNEL_ID),
+            roles: Mutex::new(HashMap::new()),
         };
         table.start_bot().await?;
         Ok(table)
@@ -372,6 +376,48 @@ impl Table {
         self.guild_id.load(Ordering::SeqCst)
     }
 
+    /// Moves the table to another channel of the guild (to click a message
+    /// posted there, such as a secret roll's copy in the GM channel).
+    pub fn set_channel(&self, channel_id: u64) {
+        self.channel_id.store(channel_id, Ordering::SeqCst);
+    }
+
+    /// The current channel.
+    pub fn channel_id(&self) -> u64 {
+        self.channel_id.load(Ordering::SeqCst)
+    }
+
+    /// The id of the channel a channel option names: `#table` is the
+    /// table's own channel ([`CHANNEL_ID`]), `#name` another channel with a
+    /// stable id, a number that id; any other word means the current channel.
+    pub fn channel_id_of(&self, raw: &str) -> u64 {
+        match raw.strip_prefix('#') {
+            Some(name) if name.eq_ignore_ascii_case("table") => CHANNEL_ID,
+            Some(name) => Self::user_id(&format!("channel:{name}")),
+            None => raw.parse().unwrap_or_else(|_| self.channel_id()),
+        }
+    }
+
+    /// Gives a member these roles (besides the FC's, for FC names), without
+    /// any extra permission: e.g. a role the server named FC role.
+    pub fn set_roles(&self, name: &str, roles: &[u64]) {
+        self.roles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_lowercase(), roles.to_vec());
+    }
+
+    /// The id of a role option's value: `fc` is [`FC_ROLE_ID`], any other
+    /// name a stable id of its own.
+    pub fn role_id(name: &str) -> u64 {
+        let name = name.trim_start_matches('@');
+        if name.eq_ignore_ascii_case("fc") {
+            FC_ROLE_ID
+        } else {
+            Self::user_id(&format!("role:{name}"))
+        }
+    }
+
     /// A member's stable id, derived from the name.
     pub fn user_id(name: &str) -> u64 {
         let mut h: u64 = 0xcbf29ce484222325;
@@ -390,7 +436,7 @@ impl Table {
     }
 
     fn member(&self, name: &str) -> Value {
-        let (roles, perms) = if self.is_fc(name) {
+        let (mut roles, perms) = if self.is_fc(name) {
             (
                 vec![FC_ROLE_ID],
                 payloads::BASE_PERMISSIONS | payloads::MANAGE_GUILD,
@@ -398,6 +444,19 @@ impl Table {
         } else {
             (vec![], payloads::BASE_PERMISSIONS)
         };
+        if let Some(extra) = self
+            .roles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&name.to_lowercase())
+        {
+            roles.extend(
+                extra
+                    .iter()
+                    .filter(|r| !roles.contains(r))
+                    .collect::<Vec<_>>(),
+            );
+        }
         payloads::member(Self::user_id(name), name, &roles, perms)
     }
 
@@ -616,7 +675,7 @@ impl Table {
             .iter()
             .find(|r| r.path.ends_with("/callback"))
             .map(|r| r.at.saturating_duration_since(sent));
-        let outputs = outputs_of(who, &requests);
+        let outputs = outputs_of(who, &requests, env.channel_id);
         Ok(Exchange {
             outputs,
             latency,
@@ -844,17 +903,13 @@ impl Table {
                 Ok(json!(id.to_string()))
             }
             7 => {
-                let id = self.channel_id.load(Ordering::SeqCst);
+                let id = self.channel_id_of(raw);
                 resolved["channels"][id.to_string()] = json!({"id": id.to_string(), "type": 0, "name": raw, "permissions": "2147483647"});
                 Ok(json!(id.to_string()))
             }
             8 => {
-                let id = if raw.eq_ignore_ascii_case("fc") {
-                    FC_ROLE_ID
-                } else {
-                    Self::user_id(&format!("role:{raw}"))
-                };
-                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0});
+                let id = Self::role_id(raw);
+                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null}, "icon": null, "unicode_emoji": null});
                 Ok(json!(id.to_string()))
             }
             other => Err(format!(
@@ -919,8 +974,14 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Turns the requests answering one interaction into replies.
-fn outputs_of(who: &str, requests: &[Recorded]) -> Vec<Output> {
+/// Turns the requests answering one interaction (in `channel`) into replies.
+fn outputs_of(who: &str, requests: &[Recorded], channel: u64) -> Vec<Output> {
+    let elsewhere = |path: &str| {
+        path.split('/')
+            .nth(2)
+            .and_then(|c| c.parse::<u64>().ok())
+            .is_some_and(|c| c != channel)
+    };
     let mut out = Vec::new();
     let mut deferred: Option<(bool, u64)> = None; // (update?, flags)
     for r in requests {
@@ -968,7 +1029,14 @@ fn outputs_of(who: &str, requests: &[Recorded]) -> Vec<Output> {
         } else if r.method == "POST" && r.path.starts_with("/webhooks/") {
             push(&mut out, msg_kind(&r.body), &r.body);
         } else if r.method == "POST" && r.path.starts_with("/channels/") {
-            push(&mut out, "message", &r.body);
+            let kind = if elsewhere(&r.path) {
+                "channel"
+            } else {
+                "message"
+            };
+            push(&mut out, kind, &r.body);
+        } else if r.method == "PATCH" && r.path.starts_with("/channels/") && elsewhere(&r.path) {
+            push(&mut out, "channel-update", &r.body);
         } else if r.method == "PATCH" {
             push(&mut out, "update", &r.body);
         }

@@ -40,20 +40,44 @@ pub async fn tally(
     guild_id: i64,
     user_id: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
+    tally_visible(tx, guild_id, user_id, None).await
+}
+
+/// Like [`tally`], leaving out other members' secret entries (actions
+/// starting with `secret`) when `hide_secrets_from` names the viewer, so
+/// counts cannot reveal a secret roll.
+pub async fn tally_visible(
+    tx: &mut Tx,
+    guild_id: i64,
+    user_id: Option<i64>,
+    hide_secrets_from: Option<i64>,
+) -> Result<Vec<FaceCount>, StorageError> {
+    let mut n = 1;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
+    let hide = hide_secrets_from.map(|_| {
+        format!(
+            " AND (l.action NOT LIKE 'secret%' OR l.user_id = ${})",
+            next()
+        )
+    });
     let sql = format!(
         "SELECT f.sides, f.face, SUM(f.n) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id
-         WHERE l.guild_id = $1{}
+         WHERE l.guild_id = $1{}{}
          GROUP BY f.sides, f.face ORDER BY f.sides, f.face",
-        if user_id.is_some() {
-            " AND l.user_id = $2"
-        } else {
-            ""
-        }
+        by_user.unwrap_or_default(),
+        hide.unwrap_or_default()
     );
     let mut q = sqlx::query(&sql).bind(guild_id);
     if let Some(u) = user_id {
         q = q.bind(u);
+    }
+    if let Some(v) = hide_secrets_from {
+        q = q.bind(v);
     }
     let rows = q.fetch_all(&mut **tx).await?;
     rows.iter().map(from_row).collect()

@@ -5,6 +5,7 @@
 //! system means one new folder and one line in each `match`/list below.
 
 pub mod dice;
+pub mod fc;
 pub mod ore;
 pub mod platform;
 pub mod storyteller;
@@ -25,6 +26,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     all.extend(ore::commands::all());
     all.extend(platform::commands::all());
     all.extend(venus::commands::all());
+    all.extend(fc::commands::all());
     all
 }
 

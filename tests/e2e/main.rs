@@ -3,6 +3,8 @@
 //! schema. One test binary (linking is the slow part of a build).
 
 mod common;
+mod faces;
+mod fc;
 mod ore;
 mod platform;
 mod skeleton;

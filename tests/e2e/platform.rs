@@ -70,8 +70,7 @@ fn caller(name: &str) -> Caller {
         channel_id: kismet::fake::table::CHANNEL_ID as i64,
         user_id: Table::user_id(name) as i64,
         name: name.into(),
-        manage_guild: false,
-        roles: vec![],
+        ..Caller::default()
     }
 }
 

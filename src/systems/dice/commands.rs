@@ -1,6 +1,6 @@
 //! Slash commands of the generic roller (thin: options in, view out).
 
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::bot::{respond_as, secret_caller, Context, Data, Error};
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -14,8 +14,11 @@ pub async fn roll(
     #[description = "Dice like 3d6+2, 4d6kh3 (keep highest 3), 2d10! (explode), d20-1"]
     #[max_length = 200]
     expression: String,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let result = super::roll(&ctx.data().app, &caller, &expression).await;
-    respond(ctx, result).await
+    respond_as(ctx, &caller, result).await
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::component::{ButtonId, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
-use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll, Term};
 use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 
@@ -52,22 +52,9 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
         roll,
         rerolls: 0,
     };
-    let json = serde_json::to_string(&state)?;
     let now = storage::now_ms();
     let mut tx = app.db.write().await?;
-    let id = storage::sessions::insert(
-        &mut tx,
-        storage::sessions::NewSession {
-            guild_id: caller.guild_id,
-            channel_id: caller.channel_id,
-            owner_id: caller.user_id,
-            kind: KIND,
-            state: &json,
-            expires_at: None,
-            now,
-        },
-    )
-    .await?;
+    let id = sessions::create(&mut tx, caller, KIND, &state, None).await?;
     log(&mut tx, caller, id, "roll", &state, now).await?;
     tx.commit().await?;
     Ok(Response::message(view(id, 0, "open", &state)))
@@ -131,7 +118,7 @@ async fn log(
         user_id: caller.user_id,
         session_id: Some(session),
         system: "generic".into(),
-        action: action.into(),
+        action: crate::app::log::action_name(caller, action),
         inputs: serde_json::json!({ "expression": state.expr.notation() }).to_string(),
         dice: serde_json::to_string(&state.roll.terms)?,
         outcome: serde_json::json!({ "total": state.roll.total }).to_string(),

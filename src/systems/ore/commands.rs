@@ -500,6 +500,7 @@ pub async fn sheet_status(
 
 /// Roll a stat: the register as sets, with buttons for cache, load, Minor and sets.
 #[poise::command(slash_command, guild_only, rename = "roll")]
+#[allow(clippy::too_many_arguments)]
 pub async fn vv_roll(
     ctx: Context<'_>,
     #[description = "The Called Stat"] stat: Option<StatChoice>,
@@ -522,8 +523,11 @@ pub async fn vv_roll(
     #[autocomplete = "ac_name"]
     #[max_length = 64]
     name: Option<String>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let args = super::roll::RollArgs {
         stat: stat.map(Into::into),
         dice,
@@ -533,7 +537,7 @@ pub async fn vv_roll(
         name,
     };
     let result = super::roll::start(&ctx.data().app, &caller, args).await;
-    respond(ctx, result).await
+    crate::bot::respond_as(ctx, &caller, result).await
 }
 
 /// Boot the COMP: roll cache-size dice into the cache.

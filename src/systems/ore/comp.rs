@@ -119,7 +119,7 @@ pub async fn act(
         },
     )
     .await?;
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         log::What {
@@ -131,6 +131,7 @@ pub async fn act(
         &json!({ "action": format!("{action:?}") }),
         &ch.sheet.cache,
         &events,
+        &super::faces::thrown(&events),
     )
     .await?;
     tx.commit().await?;

@@ -29,7 +29,7 @@ async fn log_events(
     inputs: serde_json::Value,
     events: &[OreEvent],
 ) -> Result<(), AppError> {
-    log::record(
+    log::record_rolled(
         tx,
         caller,
         log::What {
@@ -41,8 +41,10 @@ async fn log_events(
         &inputs,
         &ch.sheet.fault_dice,
         &events,
+        &super::faces::thrown(events),
     )
     .await
+    .map(drop)
 }
 
 /// `/vv damage`: damage to a track, a Fault die, Injuries when matching

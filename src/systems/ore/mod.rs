@@ -14,11 +14,13 @@
 //! - [`settings`]: `/vv settings show|set`.
 //! - [`report`]: reports that may need a cache discard (overflow prompt).
 //! - [`text`]: shared wording (events, faces, chances).
+//! - [`faces`]: the dice each action threw, for `/stats`.
 //! - [`commands`]: the thin poise commands.
 
 pub mod commands;
 pub mod comp;
 pub mod damage;
+pub mod faces;
 pub mod order;
 pub mod report;
 pub mod roll;

@@ -177,7 +177,7 @@ pub async fn order(
             }
         }
     }
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         log::What {
@@ -189,6 +189,7 @@ pub async fn order(
         &json!({ "kind": kind, "entities": items }),
         &result.entries,
         &json!({ "ranking": result.ranking, "ties": result.ties }),
+        &super::faces::of_order(&result),
     )
     .await?;
     tx.commit().await?;

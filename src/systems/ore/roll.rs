@@ -194,7 +194,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         Some(minutes),
     )
     .await?;
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         log::What {
@@ -206,6 +206,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         &json!({ "stat": args.stat, "dice": dice, "requirement": requirement }),
         &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
         &events,
+        &super::faces::thrown(&events),
     )
     .await?;
     tx.commit().await?;
@@ -346,7 +347,7 @@ pub async fn click(
         .filter(|l| !l.starts_with("Error dice") && l != "Register cleared.")
         .collect();
     super::sheet::save(&mut tx, &mut ch).await?;
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         log::What {
@@ -358,6 +359,7 @@ pub async fn click(
         &json!({ "action": click.id.action, "arg": click.id.arg, "values": click.values }),
         &json!({ "register": state.roll.register, "cache": ch.sheet.cache }),
         &events,
+        &super::faces::thrown(&events),
     )
     .await?;
     save_and_show(tx, caller, &session, state, &ch.sheet).await

@@ -120,7 +120,9 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
         (None, false) => (caller.name.clone(), Some(caller.user_id)),
     };
     let mut tx = app.db.read().await?;
-    let tally = storage::faces::tally(&mut tx, caller.guild_id, user).await?;
+    let fc = crate::app::rights::is_fc(&mut tx, caller).await?;
+    let hide = (!fc).then_some(caller.user_id);
+    let tally = storage::faces::tally_visible(&mut tx, caller.guild_id, user, hide).await?;
     drop(tx);
     let mut dice = analyse(&tally);
     if let Some(d) = q.die {

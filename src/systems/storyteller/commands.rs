@@ -413,8 +413,11 @@ pub async fn roll(
     #[max_length = 64]
     character: Option<String>,
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let args = RollArgs {
         traits: &traits,
         difficulty,
@@ -428,7 +431,7 @@ pub async fn roll(
         target: target(&character, &player),
     };
     let r = rolls::roll(&ctx.data().app, &caller, args).await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Roll a bare pool of d10s, no sheet (an NPC on the fly).
@@ -451,8 +454,11 @@ pub async fn pool(
     #[min = 0]
     #[max = 5]
     specialties: Option<u32>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let args = PoolArgs {
         dice,
         difficulty,
@@ -460,7 +466,7 @@ pub async fn pool(
         specialties,
     };
     let r = rolls::pool(&ctx.data().app, &caller, args).await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Roll willpower; then you may spend 1 for an automatic success.
@@ -480,15 +486,18 @@ pub async fn willpower(
     #[max_length = 64]
     character: Option<String>,
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let args = WillpowerArgs {
         difficulty,
         threshold,
         target: target(&character, &player),
     };
     let r = rolls::willpower(&ctx.data().app, &caller, args).await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// A new turn: willpower may again ignore wound penalties.

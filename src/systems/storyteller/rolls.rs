@@ -136,6 +136,17 @@ fn dice_json(s: &RollSession) -> serde_json::Value {
     })
 }
 
+/// Every d10 a roll threw (base dice, the chance die, every bonus
+/// generation), as (sides, face), for `/stats`.
+fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
+    s.result
+        .base
+        .iter()
+        .chain(s.result.bonus.iter().flatten())
+        .map(|&f| (10, f))
+        .collect()
+}
+
 fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
     json!({
         "outcome": s.outcome,
@@ -178,7 +189,7 @@ async fn finish(
         }
         None => None,
     };
-    log::record(
+    log::record_rolled(
         &mut tx,
         caller,
         What {
@@ -190,6 +201,7 @@ async fn finish(
         &inputs,
         &dice_json(&state.session),
         &outcome_json(&state.session, events),
+        &thrown(&state.session),
     )
     .await?;
     tx.commit().await?;

@@ -434,8 +434,11 @@ pub async fn save(
     #[max_length = 100]
     facet: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let r = saves::save(
         &ctx.data().app,
         &caller,
@@ -445,7 +448,7 @@ pub async fn save(
         uid(&player),
     )
     .await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Gain Stress (Break if no Light slot is free)

@@ -36,7 +36,9 @@ pub async fn save(
         facets,
     };
     let result = c.sheet.save(&request, &settings, &mut app.rng.fork())?;
-    crate::app::log::record(
+    let mut faces = vec![(20, result.d20)];
+    faces.extend(result.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
+    crate::app::log::record_rolled(
         &mut tx,
         caller,
         crate::app::log::What {
@@ -48,6 +50,7 @@ pub async fn save(
         &request,
         &json!({"d20": result.d20, "facets": result.facets}),
         &result,
+        &faces,
     )
     .await?;
     tx.commit().await?;

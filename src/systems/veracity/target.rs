@@ -147,7 +147,19 @@ pub fn dice_of(events: &[Event]) -> Vec<&Event> {
         .collect()
 }
 
-/// Logs a sheet change in the caller's transaction.
+/// Every die thrown among the events, as (sides, face), for `/stats`.
+pub fn faces_of(events: &[Event]) -> Vec<(u32, u32)> {
+    events
+        .iter()
+        .flat_map(|e| match e {
+            Event::Rolled { sides, faces, .. } => faces.iter().map(|f| (*sides, *f)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Logs a sheet change in the caller's transaction, with the faces of any
+/// dice its events threw.
 pub async fn record(
     tx: &mut Tx,
     caller: &Caller,
@@ -157,7 +169,7 @@ pub async fn record(
     inputs: &impl Serialize,
     events: &[Event],
 ) -> Result<(), AppError> {
-    log::record(
+    log::record_rolled(
         tx,
         caller,
         log::What {
@@ -169,8 +181,10 @@ pub async fn record(
         inputs,
         &dice_of(events),
         &events,
+        &faces_of(events),
     )
     .await
+    .map(drop)
 }
 
 /// Applies one rules action to the active sheet of `player` (or the

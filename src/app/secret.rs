@@ -1,0 +1,143 @@
+//! Secret rolls: only the roller and the FC see them.
+//!
+//! A roll-starting command with `secret:true` runs with
+//! [`Caller::secret`] set. Before anything is rolled, [`check`] refuses
+//! unless the FC set a GM channel (nothing may leak into the table's
+//! channel). The action then runs as usual: its log entries are marked
+//! secret ([`super::log::action_name`]), and every session it starts is
+//! marked secret here ([`mark`], called by [`super::sessions::create`] in
+//! the action's transaction). The adapter sends the roller a private copy
+//! and posts another in the GM channel, and records where that copy is and
+//! which token edits the roller's copy ([`update`]); clicks on either copy
+//! are checked against the same session version, are logged as secret too
+//! (the click dispatcher sets [`Caller::secret`] for a marked session), and
+//! the adapter mirrors each change onto the other copy.
+//!
+//! The marker lives in `channel_state` under the session's channel, key
+//! `secret_session:<id>`, as JSON ([`SecretSession`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::{settings, App, AppError, Caller};
+use crate::storage::{self, sessions::Session, Tx};
+
+/// What is known about a secret session's two copies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SecretSession {
+    /// The GM channel its copy goes to (as set when it started).
+    pub gm_channel: Option<i64>,
+    /// The copy's message in the GM channel, once posted.
+    pub gm_message: Option<i64>,
+    /// The latest interaction token that can edit the roller's private copy.
+    pub token: Option<String>,
+    /// When that token was issued (ms; tokens last 15 minutes).
+    pub token_at: Option<i64>,
+}
+
+/// The note above the roller's private copy.
+pub const ROLLER_NOTE: &str = "🤫 **Secret roll**: only you and the FC see it.";
+
+/// The note above the copy in the GM channel.
+pub fn gm_note(caller_name: &str, channel_id: i64) -> String {
+    format!("🤫 Secret roll by **{caller_name}** in <#{channel_id}>")
+}
+
+fn key(session_id: i64) -> String {
+    format!("secret_session:{session_id}")
+}
+
+/// The GM channel a secret action of `caller` goes to; refuses (nothing is
+/// rolled) when the FC has set none.
+pub async fn gm_channel(tx: &mut Tx, caller: &Caller) -> Result<i64, AppError> {
+    settings::guild(tx, caller.guild_id)
+        .await?
+        .gm_channel
+        .ok_or_else(|| {
+            AppError::user(
+                "No GM channel is set, so a secret roll has nowhere to go and nothing was rolled. \
+                 The FC can set one with `/fc gm-channel`; or roll without `secret`.",
+            )
+        })
+}
+
+/// Refuses a secret action when no GM channel is set; allows everything else.
+pub async fn check(app: &App, caller: &Caller) -> Result<Option<i64>, AppError> {
+    if !caller.secret {
+        return Ok(None);
+    }
+    let mut tx = app.db.read().await?;
+    gm_channel(&mut tx, caller).await.map(Some)
+}
+
+/// Marks a session started by a secret caller as secret (in the caller's
+/// transaction).
+pub async fn mark(tx: &mut Tx, caller: &Caller, session_id: i64) -> Result<(), AppError> {
+    let gm = settings::guild(tx, caller.guild_id).await?.gm_channel;
+    let s = SecretSession {
+        gm_channel: gm,
+        ..SecretSession::default()
+    };
+    storage::settings::channel_put(
+        tx,
+        caller.guild_id,
+        caller.channel_id,
+        &key(session_id),
+        &serde_json::to_string(&s)?,
+        storage::now_ms(),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The secret marker of a session, if it is secret.
+pub async fn of_session(tx: &mut Tx, session: &Session) -> Result<Option<SecretSession>, AppError> {
+    match storage::settings::channel_get(tx, session.guild_id, session.channel_id, &key(session.id))
+        .await?
+    {
+        Some(json) => Ok(Some(serde_json::from_str(&json)?)),
+        None => Ok(None),
+    }
+}
+
+/// The secret marker of a session by id (in the guild), if it is secret.
+pub async fn lookup(
+    app: &App,
+    guild_id: i64,
+    session_id: i64,
+) -> Result<Option<SecretSession>, AppError> {
+    let mut tx = app.db.read().await?;
+    let Some(session) = storage::sessions::get(&mut tx, guild_id, session_id).await? else {
+        return Ok(None);
+    };
+    of_session(&mut tx, &session).await
+}
+
+/// Changes a secret session's marker (where its copies are); does nothing
+/// for a session that is not secret.
+pub async fn update(
+    app: &App,
+    guild_id: i64,
+    session_id: i64,
+    change: impl FnOnce(&mut SecretSession),
+) -> Result<(), AppError> {
+    let mut tx = app.db.write().await?;
+    let Some(session) = storage::sessions::get(&mut tx, guild_id, session_id).await? else {
+        return Ok(());
+    };
+    let Some(mut s) = of_session(&mut tx, &session).await? else {
+        return Ok(());
+    };
+    change(&mut s);
+    storage::settings::channel_put(
+        &mut tx,
+        guild_id,
+        session.channel_id,
+        &key(session_id),
+        &serde_json::to_string(&s)?,
+        storage::now_ms(),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! The embeds of `/fc settings show`: an overview of every scope (one embed
+//! each, one line per setting, within Discord's 6000-character budget per
+//! message) and the detailed view of one scope (a field per setting with
+//! its help).
+
+use super::catalog::{Info, Scope};
+use crate::app::view::{colour, truncate, Embed, View};
+
+/// Longest value shown in the overview (custom trait lists can be long).
+const OVERVIEW_VALUE: usize = 60;
+/// Longest value shown in a detailed view.
+const DETAIL_VALUE: usize = 300;
+/// Characters a detailed view's fields may use in all (of Discord's 6000).
+const DETAIL_BUDGET: usize = 5200;
+
+/// Who the FC is, where secret rolls go and what this channel plays.
+pub struct Table {
+    /// The FC role, if named.
+    pub fc_role: Option<i64>,
+    /// The GM channel, if set.
+    pub gm_channel: Option<i64>,
+    /// This channel's system override.
+    pub channel_system: Option<String>,
+    /// The server's system.
+    pub guild_system: Option<String>,
+}
+
+fn system_text(scope: Option<&str>) -> String {
+    scope.map_or_else(
+        || "none chosen".to_string(),
+        |s| crate::app::settings::system_display(s).to_string(),
+    )
+}
+
+/// Who the FC is, in words.
+pub fn fc_text(role: Option<i64>) -> String {
+    match role {
+        Some(r) => format!("members with the <@&{r}> role or the Manage Server permission"),
+        None => "members with the Manage Server permission (no FC role named)".into(),
+    }
+}
+
+fn table_lines(t: &Table) -> String {
+    let plays = match (&t.channel_system, &t.guild_system) {
+        (Some(c), _) => format!("{} (this channel's choice)", system_text(Some(c))),
+        (None, g) => format!("{} (the server's)", system_text(g.as_deref())),
+    };
+    format!(
+        "**FC**: {}\n**GM channel** (secret rolls): {}\n**This channel plays**: {plays}",
+        fc_text(t.fc_role),
+        t.gm_channel
+            .map_or_else(|| "none set".to_string(), |c| format!("<#{c}>")),
+    )
+}
+
+/// The overview: every scope's settings with their values.
+pub fn overview(table: &Table, scopes: &[(Scope, Vec<Info>)]) -> View {
+    let mut embeds = Vec::new();
+    for (scope, infos) in scopes {
+        let mut lines = Vec::new();
+        if *scope == Scope::Shared {
+            lines.push(table_lines(table));
+            lines.push(String::new());
+        }
+        for i in infos {
+            let mut value = i.value.clone();
+            truncate(&mut value, OVERVIEW_VALUE);
+            let allowed = if i.allowed.chars().count() <= 45 {
+                format!(" · {}", i.allowed)
+            } else {
+                String::new()
+            };
+            lines.push(format!("`{}` **{value}**{allowed}", i.name));
+        }
+        let mut e = Embed::new(format!("⚙️ House rules · {}", scope.title()))
+            .description(lines.join("\n"))
+            .colour(colour::NEUTRAL);
+        if scope == &Scope::Ore {
+            e = e.footer(
+                "The FC changes one with /fc set name:<setting> value:<value>. \
+                 Help on each: /fc settings show scope:<system>.",
+            );
+        }
+        embeds.push(e);
+    }
+    View {
+        embeds,
+        ..View::default()
+    }
+}
+
+/// One scope in detail: a field per setting with its value, help and
+/// accepted values; long values are cut to share the message's budget.
+pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
+    let mut e = Embed::new(format!("⚙️ House rules · {}", scope.title())).colour(colour::NEUTRAL);
+    if scope == Scope::Shared {
+        e = e.description(table_lines(table));
+    }
+    let fixed: usize = infos
+        .iter()
+        .map(|i| i.name.chars().count() + i.help.chars().count() + i.allowed.chars().count() + 20)
+        .sum();
+    let budget = DETAIL_BUDGET.saturating_sub(fixed) / infos.len().max(1);
+    let budget = budget.clamp(20, DETAIL_VALUE);
+    for i in infos {
+        let mut value = i.value.clone();
+        truncate(&mut value, budget);
+        e = e.field(
+            i.name.clone(),
+            format!("**{value}**\n{}\n*Values: {}*", i.help, i.allowed),
+            false,
+        );
+    }
+    View::embed(e.footer("The FC changes one with /fc set name:<setting> value:<value>."))
+}
+
+/// The public note of a change.
+pub fn changed(who: &str, scope: Scope, before: &Info, after: &Info) -> View {
+    let mut b = before.value.clone();
+    truncate(&mut b, 300);
+    let mut a = after.value.clone();
+    truncate(&mut a, 600);
+    View::embed(
+        Embed::new(format!("⚙️ House rule changed · {}", scope.title()))
+            .description(format!(
+                "**{}**: {b} → **{a}**\n{}\n*Applies from the next roll on.*",
+                after.name, after.help
+            ))
+            .footer(format!("Changed by {who}"))
+            .colour(colour::SUCCESS),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::GuildSettings;
+    use crate::systems::fc::catalog::{all_names, shared_infos};
+
+    /// Every setting with a value and help as long as they can get.
+    fn worst() -> Vec<(Scope, Vec<Info>)> {
+        let mut scopes: Vec<(Scope, Vec<Info>)> =
+            Scope::ALL.iter().map(|s| (*s, Vec::new())).collect();
+        for name in all_names() {
+            let scope = Scope::of(name).unwrap();
+            let slot = scopes.iter_mut().find(|(s, _)| *s == scope).unwrap();
+            slot.1.push(Info {
+                name: name.into(),
+                value: "x".repeat(1000),
+                allowed: "a | b | c | d".into(),
+                help: "h".repeat(150),
+            });
+        }
+        scopes
+    }
+
+    #[test]
+    fn the_overview_and_every_detail_fit_discord_without_clamping() {
+        let table = Table {
+            fc_role: Some(i64::MAX),
+            gm_channel: Some(i64::MAX),
+            channel_system: Some("storyteller".into()),
+            guild_system: Some("venus".into()),
+        };
+        let v = overview(&table, &worst());
+        assert_eq!(v.clone().clamp(), v);
+        let total: usize = v
+            .embeds
+            .iter()
+            .map(|e| {
+                e.title.chars().count()
+                    + e.description.as_deref().map_or(0, |d| d.chars().count())
+                    + e.footer.as_deref().map_or(0, |f| f.chars().count())
+                    + e.fields
+                        .iter()
+                        .map(|f| f.name.chars().count() + f.value.chars().count())
+                        .sum::<usize>()
+            })
+            .sum();
+        assert!(total <= crate::app::view::limits::EMBED_TOTAL, "{total}");
+        for (scope, infos) in worst() {
+            let v = detail(&table, scope, &infos);
+            assert_eq!(v.clone().clamp(), v, "{scope:?}");
+        }
+        let g = shared_infos(&GuildSettings::default());
+        let v = changed("someone", Scope::Shared, &g[0], &g[0]);
+        assert_eq!(v.clone().clamp(), v);
+    }
+}

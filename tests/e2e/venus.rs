@@ -1379,3 +1379,30 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
+    let t = table("ve-secret", 4).await;
+    play(&t, "fc: /fc gm-channel channel:#gm").await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    let ex = t
+        .command(
+            "alice",
+            "/ve check ability:Finesse difficulty:15 secret:true",
+        )
+        .await
+        .unwrap();
+    let mine = ex.of_kind("ephemeral").expect("the roller's private copy");
+    assert!(mine.content().contains("Secret roll"), "{}", mine.content());
+    assert_eq!(mine.title(), "🎲 Check — Ada: Finesse");
+    let copy = ex.of_kind("channel").expect("a copy in the GM channel");
+    assert_eq!(copy.title(), "🎲 Check — Ada: Finesse");
+    assert!(
+        ex.of_kind("message").is_none(),
+        "nothing public: {:?}",
+        ex.outputs
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

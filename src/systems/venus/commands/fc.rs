@@ -103,8 +103,11 @@ pub async fn npc(
     #[description = "What failure means"]
     #[max_length = 200]
     consequence: Option<String>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let r = calls::npc_check(
         &ctx.data().app,
         &caller,
@@ -116,7 +119,7 @@ pub async fn npc(
         consequence.as_deref(),
     )
     .await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Adjust the roll waiting for its dice in this channel.

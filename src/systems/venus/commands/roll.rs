@@ -27,8 +27,11 @@ pub async fn check(
     #[autocomplete = "complete::character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let req = RollRequest {
         player: caller.user_id,
         character,
@@ -39,7 +42,7 @@ pub async fn check(
         ..RollRequest::default()
     };
     let r = calls::start_check(&ctx.data().app, &caller, req).await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Start a task (dice pool) with one of your jobs.
@@ -72,8 +75,11 @@ pub async fn task(
     #[autocomplete = "complete::character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
+    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+        return Ok(());
+    };
     let req = RollRequest {
         player: caller.user_id,
         character,
@@ -86,7 +92,7 @@ pub async fn task(
         ..RollRequest::default()
     };
     let r = calls::start_task(&ctx.data().app, &caller, req).await;
-    respond(ctx, r).await
+    crate::bot::respond_as(ctx, &caller, r).await
 }
 
 /// Claim a named bonus factor on your check in progress here.

@@ -5,6 +5,7 @@
 mod common;
 mod ore;
 mod platform;
+mod robust;
 mod skeleton;
 mod storyteller;
 mod veracity;

@@ -5,9 +5,13 @@
 //! button click to [`crate::app::component::dispatch`]; `on_error` turns
 //! framework errors into ephemeral messages. The API base is injected
 //! ([`BotOptions::api_base`]), `None` in production; tests and the sandbox
-//! point it at the fake Discord on 127.0.0.1.
+//! point it at the fake Discord on 127.0.0.1. Every answer goes through
+//! [`deliver`] (retries of transient Discord failures; deferred answers).
 
+pub mod deliver;
 pub mod render;
+
+pub use deliver::defer;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -138,7 +142,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
             if !matches!(e, AppError::User(_)) {
                 tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
             }
-            ctx.send(error_reply(&e)).await?;
+            deliver::send_first(ctx, error_reply(&e), true, false).await?;
             signal_done(ctx.data(), ctx.id());
             return Ok(());
         }
@@ -148,19 +152,20 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         Reply::Ephemeral(v) => (v, true),
     };
     let session = first.session();
-    let handle = ctx.send(render::reply(first, ephemeral)).await?;
-    if let (Some(session), poise::Context::Application(a)) = (session, ctx) {
+    let sent = deliver::send_first(
+        ctx,
+        render::reply(first, ephemeral),
+        ephemeral,
+        session.is_some(),
+    )
+    .await?;
+    if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.
-        match handle.message().await {
-            Ok(msg) => {
-                let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
-                let token = &a.interaction.token;
-                let mid = msg.id.get() as i64;
-                if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
-                    tracing::warn!(error = %e, "could not record a session's message");
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read back a reply"),
+        let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
+        let token = &a.interaction.token;
+        let mid = msg.id.get() as i64;
+        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
+            tracing::warn!(error = %e, "could not record a session's message");
         }
     }
     for f in response.followups {
@@ -168,7 +173,8 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
         };
-        ctx.send(render::reply(v, eph)).await?;
+        let reply = render::reply(v, eph);
+        deliver::retry("follow-up", || ctx.send(reply.clone())).await?;
     }
     signal_done(ctx.data(), ctx.id());
     Ok(())
@@ -220,7 +226,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         let reply = poise::CreateReply::default()
             .content(format!("⚠️ {text}"))
             .ephemeral(true);
-        if let Err(e) = ctx.send(reply).await {
+        if let Err(e) = deliver::send_first(ctx, reply, true, false).await {
             tracing::error!(%e, "could not send an error reply");
         }
         signal_done(ctx.data(), ctx.id());
@@ -275,9 +281,7 @@ async fn send_component_response(
             let msg = serenity::CreateInteractionResponseMessage::new()
                 .content(format!("⚠️ {}", e.user_message()))
                 .ephemeral(true);
-            return ci
-                .create_response(&ctx.http, CreateInteractionResponse::Message(msg))
-                .await;
+            return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
         }
     };
     // Which session the reply shows, and whether it replaced the clicked message.
@@ -295,7 +299,7 @@ async fn send_component_response(
             CreateInteractionResponse::Message(render::response_message(v, true))
         }
     };
-    ci.create_response(&ctx.http, first).await?;
+    answer_click(ctx, ci, first).await?;
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
             Some(ci.message.id.get())
@@ -314,10 +318,32 @@ async fn send_component_response(
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
         };
-        ci.create_followup(&ctx.http, render::followup(v, eph))
-            .await?;
+        let followup = render::followup(v, eph);
+        deliver::retry("click follow-up", || {
+            ci.create_followup(&ctx.http, followup.clone())
+        })
+        .await?;
     }
     Ok(())
+}
+
+/// The first answer to a click, retried on transient failures (a retry
+/// that finds the click already answered counts as answered).
+async fn answer_click(
+    ctx: &serenity::Context,
+    ci: &ComponentInteraction,
+    response: CreateInteractionResponse,
+) -> Result<(), serenity::Error> {
+    let mut tries = 0;
+    let result = deliver::retry("click answer", || {
+        tries += 1;
+        ci.create_response(&ctx.http, response.clone())
+    })
+    .await;
+    match result {
+        Err(e) if tries > 1 && deliver::already_acknowledged(&e) => Ok(()),
+        other => other,
+    }
 }
 
 /// Expires idle sessions every `every` and disables their buttons.

@@ -387,10 +387,21 @@ fn message_body(body: &Value, old: Option<&Value>) -> Value {
     if let Some(a) = body.get("attachments").and_then(Value::as_array) {
         out["attachments"] = Value::Array(
             a.iter()
-                .map(|att| {
-                    let name = att.get("filename").and_then(Value::as_str).unwrap_or("file");
+                .enumerate()
+                .map(|(i, att)| {
+                    let name = att
+                        .get("filename")
+                        .and_then(Value::as_str)
+                        .unwrap_or("file");
+                    // A new upload is numbered from 0 in the request; Discord
+                    // answers with a real (non-zero) snowflake.
+                    let id = att.get("id").cloned().unwrap_or(json!("0")).to_string();
+                    let id = match id.trim_matches('"') {
+                        "0" | "" => (900_000_000_000_000_000u64 + i as u64).to_string(),
+                        other => other.to_string(),
+                    };
                     json!({
-                        "id": att.get("id").cloned().unwrap_or(json!("0")).to_string().trim_matches('"'),
+                        "id": id,
                         "filename": name,
                         "size": 0,
                         "url": format!("http://127.0.0.1/attachments/{name}"),
@@ -721,7 +732,10 @@ fn handle(
                     Value::Null => not_found("unknown message"),
                     v => ok_json(v),
                 },
-                "DELETE" => no_content(),
+                "DELETE" => {
+                    lock(&inner.messages).retain(|m| m.id != id);
+                    no_content()
+                }
                 _ => not_found("method"),
             }
         }

@@ -16,6 +16,10 @@ pub fn db_path(tag: &str) -> PathBuf {
 
 /// A table with a seeded bot on a fresh database.
 pub async fn table(tag: &str, seed: u64) -> Table {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
     let mut opts = TableOptions::new(db_path(tag));
     opts.seed = Some(seed);
     Table::start(opts).await.expect("table starts")

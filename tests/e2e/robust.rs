@@ -8,6 +8,7 @@
 use crate::common::{assert_schema_clean, table};
 use kismet::app::component::ButtonId;
 use kismet::fake::table::{Exchange, Table, GUILD_ID};
+use kismet::fake::Fault;
 use kismet::rules::storyteller::StorytellerSheet;
 use kismet::rules::veracity::{ItemKind, Sheet as VrSheet};
 use kismet::storage;
@@ -307,6 +308,253 @@ async fn a_thousand_racing_clicks_apply_each_spend_exactly_once() {
         rested.values().sum::<usize>()
     );
     assert!(db.integrity_ok().await.unwrap());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The requests that answered one interaction (status, method, path), in order.
+fn answers(t: &Table, ex: &Exchange) -> Vec<(u16, String, String)> {
+    let token = format!("token{}", ex.interaction_id);
+    t.fake
+        .requests_since(0, |r| r.token.as_deref() == Some(token.as_str()))
+        .into_iter()
+        .map(|r| (r.status, r.method, r.path))
+        .collect()
+}
+
+/// The statuses of an interaction's callbacks, in order.
+fn callbacks(t: &Table, ex: &Exchange) -> Vec<u16> {
+    answers(t, ex)
+        .into_iter()
+        .filter(|(_, _, p)| p.ends_with("/callback"))
+        .map(|(s, _, _)| s)
+        .collect()
+}
+
+fn fault(path: &str, status: u16, retry_after: Option<f64>, times: u32) -> Fault {
+    Fault {
+        path_contains: path.into(),
+        status,
+        retry_after,
+        times,
+    }
+}
+
+async fn log_count(db: &storage::Db) -> i64 {
+    let mut tx = db.read().await.unwrap();
+    storage::log::count(&mut tx, GUILD_ID as i64).await.unwrap()
+}
+
+/// Discord answers 500 and 429: the bot tries again (waiting after a 429),
+/// the answer arrives once, and the action is applied once. When every try
+/// fails, the action stays applied exactly once and the next click on the
+/// old message shows the current state instead of applying it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
+    let t = table("faults", 3).await;
+    let db = t.db().await.unwrap();
+    run(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    let ex = run(&t, "alice", "/st willpower difficulty:2").await;
+    let spend = custom_id(&ex, "Spend willpower");
+    let msg = last_message(&t, "alice");
+
+    // A 500 on the click's answer: retried once, applied once.
+    t.fake.inject(fault("/callback", 500, None, 1));
+    let ex = t.click_custom_id("alice", msg, &spend, None).await.unwrap();
+    assert_eq!(callbacks(&t, &ex), vec![500, 204]);
+    assert_eq!(ex.single().kind, "update");
+    assert!(ex.single().text().contains("Automatic success"));
+    assert_eq!(st_sheet(&db, "Ada").await.1.willpower().current, 4);
+    assert_eq!(logged(&db, session_of(&spend), "spend").await, 1);
+
+    // Two 429s on a command's answer: the bot waits, tries a third time,
+    // and still answers within Discord's 3 s.
+    let before = log_count(&db).await;
+    t.fake.inject(fault("/callback", 429, Some(0.2), 2));
+    let ex = run(&t, "bob", "/roll expression:2d6").await;
+    assert_eq!(callbacks(&t, &ex), vec![429, 429, 204]);
+    let token = format!("token{}", ex.interaction_id);
+    let times: Vec<Instant> = t
+        .fake
+        .requests_since(0, |r| {
+            r.token.as_deref() == Some(token.as_str()) && r.path.ends_with("/callback")
+        })
+        .iter()
+        .map(|r| r.at)
+        .collect();
+    let gaps: Vec<Duration> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.iter().all(|g| *g >= Duration::from_millis(200)),
+        "retried before Retry-After: {gaps:?}"
+    );
+    let latency = ex.latency.unwrap() + gaps.iter().sum::<Duration>();
+    assert!(latency < Duration::from_secs(3), "{latency:?}");
+    println!("429 twice: answered after retries spaced {gaps:?} (final answer {latency:?} after the click)");
+    assert_eq!(ex.single().kind, "message");
+    assert_eq!(log_count(&db).await, before + 1, "one roll logged");
+
+    // Every try fails: the reroll is applied (committed before the answer)
+    // exactly once, and the user sees nothing.
+    let reroll = custom_id(&ex, "Reroll");
+    let roll_msg = last_message(&t, "bob");
+    t.fake.inject(fault("/callback", 503, None, 3));
+    let ex = t
+        .click_custom_id("bob", roll_msg, &reroll, None)
+        .await
+        .unwrap();
+    assert_eq!(callbacks(&t, &ex), vec![503, 503, 503]);
+    assert!(ex.outputs.is_empty());
+    assert_eq!(logged(&db, session_of(&reroll), "reroll").await, 1);
+    // Bob clicks again on the message he still sees: the current state, no
+    // second reroll.
+    let ex = t
+        .click_custom_id("bob", roll_msg, &reroll, None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert!(ex.single().text().contains("Rerolled 1 time(s)"));
+    assert_eq!(logged(&db, session_of(&reroll), "reroll").await, 1);
+
+    // A failing follow-up (a stale click's note on a finished roll) is
+    // retried too.
+    t.fake.inject(fault("/webhooks/", 502, None, 1));
+    let ex = t.click_custom_id("alice", msg, &spend, None).await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(st_sheet(&db, "Ada").await.1.willpower().current, 4);
+
+    // A refusal whose answer fails once is still delivered, once.
+    t.fake.inject(fault("/callback", 500, None, 1));
+    let ex = t.command("carol", "/roll expression:0d6").await.unwrap();
+    assert_eq!(callbacks(&t, &ex), vec![500, 204]);
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(!ex.single().text().contains(OUR_FAULT));
+    assert!(db.integrity_ok().await.unwrap());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Slow commands (/stats, /odds, /history export) acknowledge at once with
+/// a deferral (type 5) and edit the answer in; a failing edit is retried.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_commands_are_deferred_then_edited() {
+    let t = table("defer", 4).await;
+    for _ in 0..3 {
+        run(&t, "alice", "/roll expression:20d6").await;
+    }
+    let cases = [
+        ("alice", "/stats", "message"),
+        ("alice", "/odds st pool:12 difficulty:7", "message"),
+        ("alice", "/odds ore dice:10", "message"),
+        ("fc", "/history export", "ephemeral"),
+        // A refusal after a public deferral: the placeholder goes, a
+        // private note follows.
+        (
+            "alice",
+            "/odds veracity-save unlocked:4 filled:5",
+            "ephemeral",
+        ),
+        ("alice", "/history export", "ephemeral"),
+    ];
+    for (who, line, kind) in cases {
+        t.fake.inject(fault("/messages/@original", 502, None, 1));
+        let ex = t.command(who, line).await.unwrap();
+        let first = t
+            .fake
+            .requests_since(0, |r| {
+                r.token.as_deref() == Some(format!("token{}", ex.interaction_id).as_str())
+                    && r.path.ends_with("/callback")
+            })
+            .into_iter()
+            .next()
+            .expect("a callback");
+        assert_eq!(first.body["type"], 5, "{line}: deferred first");
+        let latency = ex.latency.unwrap();
+        assert!(latency < Duration::from_secs(3), "{line}: {latency:?}");
+        let out = ex.single();
+        assert_eq!(out.kind, kind, "{line}: {}", out.text());
+        assert!(!out.text().contains(OUR_FAULT), "{line}");
+        let original: Vec<(u16, String)> = answers(&t, &ex)
+            .into_iter()
+            .filter(|(_, _, p)| p.ends_with("/messages/@original"))
+            .map(|(s, m, _)| (s, m))
+            .collect();
+        // The answer is edited in, or (a private refusal after a public
+        // deferral) the placeholder is deleted; either is retried once.
+        let method = if line.contains("filled:5") {
+            "DELETE"
+        } else {
+            "PATCH"
+        };
+        let ok = if method == "PATCH" { 200 } else { 204 };
+        assert_eq!(
+            original,
+            vec![(502, method.to_string()), (ok, method.to_string())],
+            "{line}"
+        );
+        println!("{line}: deferred after {latency:?}");
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The gateway drops (code 4000) in the middle of a stream of clicks: the
+/// bot resumes and keeps answering, and nothing is applied twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_gateway_is_resumed_and_nothing_is_duplicated() {
+    let t = table("gateway", 5).await;
+    let db = t.db().await.unwrap();
+    let ex = run(&t, "alice", "/roll expression:1d20").await;
+    let reroll = custom_id(&ex, "Reroll");
+    let msg = last_message(&t, "alice");
+    let resumes = t.fake.resumes();
+    let identifies = t.fake.identifies();
+
+    let mut delivered = 0;
+    let mut lost = 0;
+    for version in 0..20i64 {
+        if version == 8 {
+            t.fake.drop_gateway();
+        }
+        let mut id = ButtonId::parse(&reroll).unwrap();
+        id.version = version;
+        match t.click_custom_id("alice", msg, &id.encode(), None).await {
+            Ok(ex) => {
+                assert_eq!(ex.single().kind, "update");
+                delivered += 1;
+            }
+            Err(e) => {
+                // Sent while the bot was away: Discord would replay it on
+                // resume; the fake drops it. Wait for the bot to come back.
+                assert!(e.contains("not connected") || e.contains("closed"), "{e}");
+                lost += 1;
+                t.fake
+                    .wait_for(Duration::from_secs(15), |f| f.connected().then_some(()))
+                    .await
+                    .expect("the bot reconnects");
+            }
+        }
+    }
+    assert_eq!(t.fake.drops(), 1);
+    let back = t.fake.resumes() - resumes + t.fake.identifies() - identifies;
+    assert_eq!(back, 1, "one reconnection");
+    println!(
+        "gateway drop: {delivered} clicks answered, {lost} sent while away; resumed {} time(s), re-identified {} time(s)",
+        t.fake.resumes() - resumes,
+        t.fake.identifies() - identifies
+    );
+    // Each delivered click carried the next version, so each applied once.
+    let n = logged(&db, session_of(&reroll), "reroll").await;
+    let mut tx = db.read().await.unwrap();
+    let s = storage::sessions::get(&mut tx, GUILD_ID as i64, session_of(&reroll))
+        .await
+        .unwrap()
+        .unwrap();
+    drop(tx);
+    assert_eq!(s.version as usize, n);
+    assert!(n <= delivered, "{n} rerolls for {delivered} clicks");
+    // And the bot answers as before.
+    let ex = run(&t, "bob", "/roll expression:3d6").await;
+    assert_eq!(ex.single().kind, "message");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -3,6 +3,7 @@
 //! schema. One test binary (linking is the slow part of a build).
 
 mod common;
+mod crash;
 mod ore;
 mod platform;
 mod robust;

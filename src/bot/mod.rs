@@ -182,7 +182,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
 
 fn error_reply(e: &AppError) -> poise::CreateReply {
     poise::CreateReply::default()
-        .content(format!("⚠️ {}", e.user_message()))
+        .content(render::refusal(&e.user_message()))
         .ephemeral(true)
 }
 
@@ -210,6 +210,33 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::GuildOnly { .. } => {
             "Kismet's commands work in a server channel, not in DMs.".into()
         }
+        // Options that do not fit the command (an out-of-range number, a
+        // stale registration): poise only logs these, so answer here.
+        poise::FrameworkError::CommandStructureMismatch { description, .. } => {
+            tracing::warn!(description, "options do not match the command");
+            format!(
+                "I could not read those options ({description}). Please check them; if Kismet was just updated, try again in a minute."
+            )
+        }
+        poise::FrameworkError::UnknownInteraction {
+            framework,
+            interaction,
+            ..
+        } => {
+            let msg = serenity::CreateInteractionResponseMessage::new()
+                .content("⚠️ Kismet no longer has that command; Discord may still be updating the list. Please try again in a minute.")
+                .ephemeral(true);
+            let http = &framework.serenity_context.http;
+            if let Err(e) = deliver::retry("unknown command answer", || {
+                interaction.create_response(http, CreateInteractionResponse::Message(msg.clone()))
+            })
+            .await
+            {
+                tracing::warn!(%e, "could not answer an unknown command");
+            }
+            signal_done(framework.user_data, interaction.id.get());
+            return;
+        }
         poise::FrameworkError::CommandPanic { payload, .. } => {
             tracing::error!(?payload, "command panicked");
             "Something went wrong on our side, and nothing was changed. Please try again.".into()
@@ -224,7 +251,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     };
     if let Some(ctx) = ctx {
         let reply = poise::CreateReply::default()
-            .content(format!("⚠️ {text}"))
+            .content(render::refusal(&text))
             .ephemeral(true);
         if let Err(e) = deliver::send_first(ctx, reply, true, false).await {
             tracing::error!(%e, "could not send an error reply");
@@ -279,7 +306,7 @@ async fn send_component_response(
                 tracing::error!(error = %e, custom_id = %ci.data.custom_id, "click failed");
             }
             let msg = serenity::CreateInteractionResponseMessage::new()
-                .content(format!("⚠️ {}", e.user_message()))
+                .content(render::refusal(&e.user_message()))
                 .ephemeral(true);
             return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
         }

@@ -545,6 +545,21 @@ impl Table {
         self.exchange(who, env, payload, None, true).await
     }
 
+    /// The interaction `data` the driver builds for a typed command line
+    /// (checked as Discord's client checks it), for a fuzzer to tamper with
+    /// before [`Table::command_raw`].
+    pub fn command_payload(&self, who: &str, line: &str) -> Result<Value, String> {
+        self.command_data(who, line)
+    }
+
+    /// Sends a command interaction with any `data`, even one Discord would
+    /// refuse (out-of-range values, missing options).
+    pub async fn command_raw(&self, who: &str, data: Value) -> Result<Exchange, String> {
+        let env = self.envelope(who);
+        let payload = payloads::command(&env, data);
+        self.exchange(who, env, payload, None, true).await
+    }
+
     /// Asks for autocomplete choices while typing `option` of a command line.
     pub async fn autocomplete(
         &self,

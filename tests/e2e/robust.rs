@@ -14,6 +14,7 @@ use kismet::rules::veracity::{ItemKind, Sheet as VrSheet};
 use kismet::storage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -557,4 +558,610 @@ async fn a_dropped_gateway_is_resumed_and_nothing_is_duplicated() {
     assert_eq!(ex.single().kind, "message");
     assert_schema_clean(&t);
     t.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Fuzzing: commands, custom_ids and select values.
+
+/// The other guild, whose data must never show in this one.
+const OTHER_GUILD: u64 = 800_000_000_000_000_077;
+/// Texts only the other guild's data contains; no fuzzed input uses them.
+const MARKERS: [&str; 4] = ["Bzorblax", "Xylophonics", "Quibblesome", "Marmalade"];
+/// The other guild's character names: fuzzed inputs probe for them.
+const PROBES: [&str; 2] = ["Vesper", "Corvid"];
+
+/// Strings a hostile or careless user might type.
+fn hostile_strings() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "",
+        " ",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "1d6",
+        "3d6+2",
+        "d",
+        "1d0",
+        "0d6",
+        "100d1000",
+        "1d6!!!!!",
+        "4d6kh9",
+        "((((",
+        "'; DROP TABLE roll_log; --",
+        "\" OR 1=1 --",
+        "Robert'); DELETE FROM characters;--",
+        "<@123456789012345678>",
+        "@everyone",
+        "@here",
+        "<#1>",
+        "**bold** __u__ ~~s~~ `code` ```block```",
+        "line\nbreak\r\nand\ttab",
+        "\u{200b}\u{200d}\u{feff}",
+        "\u{202e}evil\u{202c}",
+        "e\u{301}\u{301}\u{301}\u{301}",
+        "🎲🎲🎲👨‍👩‍👧‍👦🏳️‍🌈",
+        "日本語の名前",
+        "مرحبا",
+        "NaN",
+        "inf",
+        "null",
+        "{\"a\":1}",
+        "../../etc/passwd",
+        "%s%s%s%n",
+        "\\",
+        "\"",
+        "st:1:0:spend",
+        "Ada",
+        "fc",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.extend(PROBES.iter().map(|s| s.to_string()));
+    v.push("x".repeat(64));
+    v.push("ß".repeat(100));
+    v.push("9".repeat(200));
+    v.push("a b ".repeat(500));
+    v
+}
+
+fn random_string(rng: &mut StdRng, pool: &[String]) -> String {
+    match rng.random_range(0..4) {
+        0..=1 => pool[rng.random_range(0..pool.len())].clone(),
+        2 => {
+            let len = rng.random_range(0..40);
+            (0..len)
+                .map(|_| match rng.random_range(0..5) {
+                    0 => char::from(rng.random_range(b' '..=b'~')),
+                    1 => char::from_u32(rng.random_range(0x80..0x2FFF)).unwrap_or('?'),
+                    2 => char::from_u32(rng.random_range(0x1F300..0x1FAFF)).unwrap_or('?'),
+                    _ => char::from(rng.random_range(b'a'..=b'z')),
+                })
+                .collect()
+        }
+        _ => format!("{}", rng.random_range(-1000i64..100_000)),
+    }
+}
+
+/// Quotes a value for the driver's tokenizer.
+fn quoted(v: &str) -> String {
+    format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Every runnable command (subcommands included) with its typed path.
+fn leaf_commands(commands: &[Value]) -> Vec<(Value, String)> {
+    fn walk(spec: &Value, path: String, out: &mut Vec<(Value, String)>) {
+        let subs: Vec<&Value> = spec["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|o| matches!(o["type"].as_u64(), Some(1) | Some(2)))
+            .collect();
+        if subs.is_empty() {
+            out.push((spec.clone(), path.clone()));
+        }
+        for sub in subs {
+            walk(
+                sub,
+                format!("{path} {}", sub["name"].as_str().unwrap()),
+                out,
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for c in commands {
+        walk(c, format!("/{}", c["name"].as_str().unwrap()), &mut out);
+    }
+    out
+}
+
+/// One random command line from a registered definition, with values in
+/// the option's type and limits (as Discord's client allows).
+fn fuzz_line(rng: &mut StdRng, spec: &Value, path: String, pool: &[String]) -> String {
+    let opts = spec
+        .get("options")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let subs: Vec<&Value> = opts
+        .iter()
+        .filter(|o| matches!(o["type"].as_u64(), Some(1) | Some(2)))
+        .collect();
+    if !subs.is_empty() {
+        let sub = subs[rng.random_range(0..subs.len())];
+        let name = sub["name"].as_str().unwrap();
+        return fuzz_line(rng, sub, format!("{path} {name}"), pool);
+    }
+    let mut line = path;
+    for o in &opts {
+        let required = o["required"].as_bool().unwrap_or(false);
+        if !required && rng.random_bool(0.5) {
+            continue;
+        }
+        let name = o["name"].as_str().unwrap();
+        let value = option_value(rng, o, pool);
+        line.push_str(&format!(" {name}:{value}"));
+    }
+    line
+}
+
+fn option_value(rng: &mut StdRng, o: &Value, pool: &[String]) -> String {
+    if let Some(choices) = o["choices"].as_array().filter(|c| !c.is_empty()) {
+        let c = &choices[rng.random_range(0..choices.len())];
+        return quoted(c["name"].as_str().unwrap());
+    }
+    let min = o["min_value"].as_f64();
+    let max = o["max_value"].as_f64();
+    match o["type"].as_u64().unwrap_or(3) {
+        3 => {
+            let mut s = random_string(rng, pool);
+            let max_len = o["max_length"].as_u64().unwrap_or(6000) as usize;
+            let min_len = o["min_length"].as_u64().unwrap_or(0) as usize;
+            s = s.chars().take(max_len).collect();
+            while s.chars().count() < min_len {
+                s.push('x');
+            }
+            quoted(&s)
+        }
+        4 => {
+            let lo = min.map_or(-1_000_000, |m| m as i64);
+            let hi = max.map_or(1_000_000, |m| m as i64);
+            let v = match rng.random_range(0..5) {
+                0 => lo,
+                1 => hi,
+                2 => 0.clamp(lo, hi),
+                _ => rng.random_range(lo..=hi),
+            };
+            v.to_string()
+        }
+        10 => {
+            let lo = min.unwrap_or(-1e6);
+            let hi = max.unwrap_or(1e6);
+            match rng.random_range(0..4) {
+                0 => lo.to_string(),
+                1 => hi.to_string(),
+                _ => rng.random_range(lo..=hi).to_string(),
+            }
+        }
+        5 => rng.random_bool(0.5).to_string(),
+        6 | 9 => ["alice", "bob", "carol", "fc", "nobody"][rng.random_range(0..5)].into(),
+        7 => "general".into(),
+        8 => ["fc", "players", "everyone"][rng.random_range(0..3)].into(),
+        _ => "x".into(),
+    }
+}
+
+/// Breaks a built command's `data` as a forged client could: numbers past
+/// their limits, strings past their length, a required option missing.
+fn tamper(rng: &mut StdRng, data: &mut Value) {
+    /// JSON pointers of every option that carries a value.
+    fn leaves(v: &Value, at: String, out: &mut Vec<String>) {
+        for (i, o) in v["options"].as_array().into_iter().flatten().enumerate() {
+            let here = format!("{at}/options/{i}");
+            if o.get("value").is_some() {
+                out.push(here);
+            } else {
+                leaves(o, here, out);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    leaves(data, String::new(), &mut found);
+    if found.is_empty() {
+        return;
+    }
+    let at = &found[rng.random_range(0..found.len())];
+    let Some(o) = data.pointer_mut(at) else {
+        return;
+    };
+    match o["type"].as_u64() {
+        Some(4) => {
+            o["value"] = json!(
+                [-1i64, i64::from(i32::MAX), i64::MAX, i64::MIN, 1_000_000][rng.random_range(0..5)]
+            );
+        }
+        Some(10) => o["value"] = json!([-1e300, 1e300, -0.0, 5e-324][rng.random_range(0..4)]),
+        Some(3) => o["value"] = json!("Z".repeat(rng.random_range(101..7000))),
+        _ => {}
+    }
+}
+
+/// Everything a refusal must leave untouched: every roll-log entry count
+/// and every character row of both guilds.
+async fn snapshot(db: &storage::Db) -> (i64, i64, Vec<storage::characters::Character>) {
+    let mut tx = db.read().await.unwrap();
+    let a = storage::log::count(&mut tx, GUILD_ID as i64).await.unwrap();
+    let b = storage::log::count(&mut tx, OTHER_GUILD as i64)
+        .await
+        .unwrap();
+    let mut chars = Vec::new();
+    for g in [GUILD_ID, OTHER_GUILD] {
+        for sys in ["storyteller", "veracity", "ore"] {
+            chars.extend(
+                storage::characters::list(&mut tx, g as i64, sys, None, 10_000)
+                    .await
+                    .unwrap(),
+            );
+        }
+    }
+    (a, b, chars)
+}
+
+/// Whether this guild has a character named `name` (any system, any case).
+async fn named_here(db: &storage::Db, name: &str) -> bool {
+    let mut tx = db.read().await.unwrap();
+    for sys in ["storyteller", "veracity", "ore"] {
+        let rows = storage::characters::list(&mut tx, GUILD_ID as i64, sys, None, 10_000)
+            .await
+            .unwrap();
+        if rows.iter().any(|c| c.name.contains(name)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Checks one fuzzed exchange: answered, no internal error, refusals are
+/// private, nothing of the other guild anywhere in what was sent (files
+/// too). Returns whether it was a refusal.
+fn check_answer(t: &Table, what: &str, ex: &Exchange) -> bool {
+    assert!(!ex.outputs.is_empty(), "{what}: no answer");
+    let mut refused = true;
+    for o in &ex.outputs {
+        let text = o.text();
+        assert!(!text.contains(OUR_FAULT), "{what}: {text}");
+        if text.starts_with('⚠') {
+            assert_eq!(o.kind, "ephemeral", "{what}: a public refusal: {text}");
+            assert!(
+                text.chars().count() > 10,
+                "{what}: an unclear refusal: {text}"
+            );
+        } else {
+            refused = false;
+        }
+    }
+    let token = format!("token{}", ex.interaction_id);
+    for r in t
+        .fake
+        .requests_since(0, |r| r.token.as_deref() == Some(token.as_str()))
+    {
+        let body = r.body.to_string();
+        for m in MARKERS {
+            assert!(
+                !body.contains(m),
+                "{what}: shows the other guild's `{m}`: {body}"
+            );
+            for (_, _, bytes) in &r.files {
+                assert!(
+                    !String::from_utf8_lossy(bytes).contains(m),
+                    "{what}: a file shows the other guild's `{m}`"
+                );
+            }
+        }
+    }
+    refused
+}
+
+/// Every button and select custom_id in an exchange.
+fn ids_in(ex: &Exchange) -> Vec<String> {
+    ex.outputs
+        .iter()
+        .flat_map(|o| {
+            o.body["components"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+                .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Thousands of seeded random interactions: every command with random and
+/// hostile option values (some beyond Discord's limits), autocomplete on
+/// every option that has it, and clicks with forged, truncated, stale,
+/// wrong-kind and other-guild custom_ids and junk select values. Never an
+/// internal error, always an answer, refusals private and clear and
+/// changing nothing, and nothing of the other guild shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fuzzed_commands_and_clicks_never_fail_leak_or_change_on_refusal() {
+    let t = table("fuzz", 9).await;
+    let db = t.db().await.unwrap();
+
+    // The other guild: a member named like no input, with secrets on sheets.
+    t.set_guild(OTHER_GUILD);
+    let mut other_ids = Vec::new();
+    for (who, line) in [
+        ("Bzorblax", "/st sheet create name:Vesper willpower:7"),
+        ("Bzorblax", "/st sheet set trait:Alertness dots:2"),
+        (
+            "Bzorblax",
+            "/st sheet specialty ability:Alertness name:Xylophonics",
+        ),
+        ("Bzorblax", "/st willpower difficulty:2"),
+        (
+            "Bzorblax",
+            "/vr sheet create name:Corvid light:6 flesh:6 facet:Quibblesome",
+        ),
+        ("Bzorblax", "/vr stress amount:2"),
+        ("Bzorblax", "/vr sheet show"),
+        ("fc", "/vr convention add text:\"Marmalade oath\" cost:+2"),
+        ("Bzorblax", "/roll expression:2d6"),
+        ("Bzorblax", "/history show"),
+    ] {
+        let ex = run(&t, who, line).await;
+        other_ids.extend(ids_in(&ex));
+    }
+    assert!(other_ids.len() >= 5, "{other_ids:?}");
+
+    // This guild: a little of everything to click on.
+    t.set_guild(GUILD_ID);
+    let mut ids = Vec::new();
+    for (who, line) in [
+        ("alice", "/st sheet create name:Ada willpower:6"),
+        ("alice", "/st willpower difficulty:2"),
+        ("bob", "/vr sheet create name:Bo light:6 flesh:6 facet:Loud"),
+        ("bob", "/vr stress amount:3"),
+        ("bob", "/vr sheet show"),
+        ("fc", "/vr convention add text:\"No guns\" cost:+1"),
+        ("alice", "/roll expression:3d6"),
+        ("alice", "/history show"),
+        ("carol", "/vv sheet create name:Cy"),
+    ] {
+        let ex = t.command(who, line).await.unwrap();
+        ids.extend(ids_in(&ex));
+    }
+    let registered = t.registered();
+    let commands = registered.as_array().unwrap().clone();
+    let pool = hostile_strings();
+    // KISMET_FUZZ_SEED replays another seed (CI uses the default).
+    let seed = std::env::var("KISMET_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xF022);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let members = ["alice", "bob", "carol", "fc"];
+    let started = Instant::now();
+    let mut before = snapshot(&db).await;
+    let (mut refusals, mut sent, mut driver_refused) = (0, 0, 0);
+
+    // Commands.
+    const COMMANDS: usize = 900;
+    // Every subcommand in turn, so each gets its share.
+    let leaves = leaf_commands(&commands);
+    for n in 0..COMMANDS {
+        let (spec, path) = &leaves[n % leaves.len()];
+        let line = fuzz_line(&mut rng, spec, path.clone(), &pool);
+        let who = members[rng.random_range(0..members.len())];
+        let ex = if n % 10 == 9 {
+            // A forged client: values past Discord's limits.
+            let Ok(mut data) = t.command_payload(who, &line) else {
+                driver_refused += 1;
+                continue;
+            };
+            tamper(&mut rng, &mut data);
+            t.command_raw(who, data).await
+        } else {
+            match t.command_payload(who, &line) {
+                Ok(_) => t.command(who, &line).await,
+                Err(_) => {
+                    // The driver refuses what Discord's client would.
+                    driver_refused += 1;
+                    continue;
+                }
+            }
+        };
+        let ex = ex.unwrap_or_else(|e| panic!("{who}: {line}: {e}"));
+        sent += 1;
+        ids.extend(ids_in(&ex));
+        let refused = check_answer(&t, &format!("{who}: {line}"), &ex);
+        let after = snapshot(&db).await;
+        if refused {
+            refusals += 1;
+            assert_eq!(after, before, "{who}: {line}: refused but changed");
+        }
+        before = after;
+    }
+
+    // Autocomplete on every option that offers it, with random partials.
+    let mut completions = 0;
+    for spec in &commands {
+        let mut stack = vec![(spec.clone(), format!("/{}", spec["name"].as_str().unwrap()))];
+        while let Some((s, path)) = stack.pop() {
+            for o in s["options"].as_array().cloned().unwrap_or_default() {
+                let oname = o["name"].as_str().unwrap().to_string();
+                if matches!(o["type"].as_u64(), Some(1) | Some(2)) {
+                    stack.push((o.clone(), format!("{path} {oname}")));
+                } else if o["autocomplete"].as_bool() == Some(true) {
+                    for _ in 0..6 {
+                        let mut partial = random_string(&mut rng, &pool);
+                        if let Some(max) = o["max_length"].as_u64() {
+                            partial = partial.chars().take(max as usize).collect();
+                        }
+                        let mut line = format!("{path} {oname}:{}", quoted(&partial));
+                        // Required siblings, so the driver builds the line.
+                        for sib in s["options"].as_array().unwrap() {
+                            if sib["required"].as_bool() == Some(true) && sib["name"] != o["name"] {
+                                line.push_str(&format!(
+                                    " {}:{}",
+                                    sib["name"].as_str().unwrap(),
+                                    option_value(&mut rng, sib, &pool)
+                                ));
+                            }
+                        }
+                        let who = members[rng.random_range(0..members.len())];
+                        let choices = t
+                            .autocomplete(who, &line, &oname)
+                            .await
+                            .unwrap_or_else(|e| panic!("{line}: {e}"));
+                        assert!(choices.len() <= 25, "{line}");
+                        let text = serde_json::to_string(&choices).unwrap();
+                        for m in MARKERS {
+                            assert!(
+                                !text.contains(m),
+                                "{line}: suggests the other guild's `{m}`"
+                            );
+                        }
+                        // The other guild's names only when this guild has
+                        // one so named too (the fuzzer may have created it).
+                        for p in PROBES {
+                            if text.contains(p) {
+                                assert!(
+                                    named_here(&db, p).await,
+                                    "{line}: suggests the other guild's `{p}`"
+                                );
+                            }
+                        }
+                        completions += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    // Clicks: forged, truncated, stale, wrong kind, other guild's.
+    const CLICKS: usize = 900;
+    let message = t.last_message_for("alice").unwrap().id;
+    for _ in 0..CLICKS {
+        let who = members[rng.random_range(0..members.len())];
+        let (custom_id, values) = forged_click(&mut rng, &ids, &other_ids, &pool);
+        let ex = t
+            .click_custom_id(who, message, &custom_id, values.as_deref())
+            .await
+            .unwrap_or_else(|e| panic!("{who}: {custom_id}: {e}"));
+        sent += 1;
+        let refused = check_answer(&t, &format!("{who} clicks {custom_id:?} {values:?}"), &ex);
+        let after = snapshot(&db).await;
+        if refused {
+            refusals += 1;
+            assert_eq!(after, before, "{who}: {custom_id}: refused but changed");
+        }
+        before = after;
+    }
+    // The other guild's data is as it was.
+    let mut tx = db.read().await.unwrap();
+    assert_eq!(
+        storage::log::count(&mut tx, OTHER_GUILD as i64)
+            .await
+            .unwrap(),
+        before.1
+    );
+    drop(tx);
+    println!(
+        "fuzz: {} commands and subcommands; {sent} interactions ({refusals} refused, {driver_refused} lines Discord's client would refuse) and {completions} autocompletes in {:?}",
+        leaves.len(),
+        started.elapsed()
+    );
+    assert!(db.integrity_ok().await.unwrap());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// A custom_id (and select values) a forger might send.
+fn forged_click(
+    rng: &mut StdRng,
+    ids: &[String],
+    other_ids: &[String],
+    pool: &[String],
+) -> (String, Option<Vec<String>>) {
+    let mut values = None;
+    if rng.random_bool(0.3) {
+        let n = rng.random_range(0..30);
+        values = Some(
+            (0..n)
+                .map(|_| match rng.random_range(0..4) {
+                    0 => rng.random_range(-5i64..40).to_string(),
+                    1 => "9".repeat(rng.random_range(1..30)),
+                    _ => random_string(rng, pool).chars().take(100).collect(),
+                })
+                .collect(),
+        );
+    }
+    let id = match rng.random_range(0..8) {
+        // Another guild's real button.
+        0 => other_ids[rng.random_range(0..other_ids.len())].clone(),
+        // A real button, truncated.
+        1 => {
+            let id = &ids[rng.random_range(0..ids.len())];
+            let cut = rng.random_range(0..id.len());
+            id.chars().take(cut).collect()
+        }
+        // A real button at another version.
+        2 => {
+            let id = &ids[rng.random_range(0..ids.len())];
+            match ButtonId::parse(id) {
+                Some(mut b) => {
+                    b.version = rng.random_range(0..50);
+                    b.encode()
+                }
+                None => id.clone(),
+            }
+        }
+        // A real session with the wrong kind or a made-up action.
+        3 => {
+            let id = &ids[rng.random_range(0..ids.len())];
+            match ButtonId::parse(id) {
+                Some(mut b) => {
+                    if rng.random_bool(0.5) {
+                        b.kind = ["roll", "st", "st_sheet", "vr", "ore", "history", "x"]
+                            [rng.random_range(0..7)]
+                        .into();
+                    } else {
+                        b.action = [
+                            "spend",
+                            "keep",
+                            "void",
+                            "reroll",
+                            "rest_stress",
+                            "violate",
+                            "next",
+                            "prev",
+                            "drop_table",
+                        ][rng.random_range(0..9)]
+                        .into();
+                    }
+                    if rng.random_bool(0.3) {
+                        b.arg = Some(random_string(rng, pool).chars().take(40).collect());
+                    }
+                    b.encode()
+                }
+                None => id.clone(),
+            }
+        }
+        // Sessions that do not exist, or ids out of range.
+        4 => format!(
+            "{}:{}:{}:{}",
+            ["roll", "st", "vr", "ore"][rng.random_range(0..4)],
+            ["0", "zzzzzzzzzzzz", "1", "-1", "abc", "9999", ""][rng.random_range(0..7)],
+            ["0", "-1", "zzzzzzzzzzzzz", "1"][rng.random_range(0..4)],
+            ["reroll", "spend", "x"][rng.random_range(0..3)]
+        ),
+        // Junk.
+        5 => random_string(rng, pool),
+        6 => "a:".repeat(rng.random_range(1..80)),
+        // A real button as it is (may apply: not a refusal then).
+        _ => ids[rng.random_range(0..ids.len())].clone(),
+    };
+    (id, values)
 }

@@ -229,6 +229,8 @@ async fn a_thousand_racing_clicks_apply_each_spend_exactly_once() {
             *kinds.entry(o.kind.clone()).or_default() += 1;
         }
         latencies.push(ex.latency.expect("a first callback"));
+        // Exactly one answer to Discord per click.
+        assert_eq!(callbacks(&t, ex), vec![204], "{who} on {}", tg.custom_id);
     }
     latencies.sort();
     println!(

@@ -277,25 +277,18 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
     // Rounds: streams of actions from every player; SIGKILL once enough
     // were answered; restart on the same database.
     let answered = Arc::new(tokio::sync::Mutex::new(Vec::<Answered>::new()));
-    let mut used_spends = 0;
     for (round, kill_after) in KILL_AFTER.iter().enumerate() {
         let count = Arc::new(AtomicUsize::new(0));
         let mut streams = Vec::new();
         for p in &players {
             let (t, answered, count) = (t.clone(), answered.clone(), count.clone());
             let p = p.clone();
-            let mine: Vec<String> = spends[&p]
-                .iter()
-                .skip(used_spends)
-                .take(1)
-                .cloned()
-                .collect();
+            let mine: Vec<String> = spends[&p].iter().skip(round).take(1).cloned().collect();
             let card = cards[&p].clone();
             streams.push(tokio::spawn(async move {
                 stream(&t, &p, &mine, &card, &answered, &count).await
             }));
         }
-        used_spends += 1;
         // Kill in the middle of the stream.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         while count.load(Ordering::SeqCst) < *kill_after {

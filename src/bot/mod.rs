@@ -76,17 +76,13 @@ pub async fn client(
         })
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
-                match registration {
-                    Registration::Global => {
-                        poise::builtins::register_globally(ctx, commands).await?
-                    }
-                    Registration::Guild(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                }
-                tracing::info!("commands registered ({registration:?})");
+                // Register in the background: interactions wait for this
+                // setup, so it must not wait on Discord. A failed
+                // registration is retried, then the commands Discord
+                // already has stay in use.
+                let commands =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                tokio::spawn(register(ctx.http.clone(), commands, registration));
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
                 tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every));
@@ -97,6 +93,33 @@ pub async fn client(
     ClientBuilder::new_with_http(http, GatewayIntents::empty())
         .framework(framework)
         .await
+}
+
+/// Registers the slash commands (with [`deliver::retry`]).
+async fn register(
+    http: std::sync::Arc<serenity::Http>,
+    commands: Vec<serenity::CreateCommand>,
+    registration: Registration,
+) {
+    let registered = deliver::retry("command registration", || async {
+        match registration {
+            Registration::Global => serenity::Command::set_global_commands(&http, commands.clone())
+                .await
+                .map(drop),
+            Registration::Guild(g) => serenity::GuildId::new(g)
+                .set_commands(&http, commands.clone())
+                .await
+                .map(drop),
+        }
+    })
+    .await;
+    match registered {
+        Ok(()) => tracing::info!("commands registered ({registration:?})"),
+        Err(e) => tracing::error!(
+            %e,
+            "could not register the commands; the ones Discord has stay in use"
+        ),
+    }
 }
 
 /// The caller of a slash command.

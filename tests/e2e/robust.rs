@@ -1167,3 +1167,51 @@ fn forged_click(
     };
     (id, values)
 }
+
+/// Discord fails the command registration at start-up: it is retried, and
+/// even when every try fails the bot still answers (poise would otherwise
+/// hold every interaction until a setup that never finishes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_registration_is_retried_and_never_leaves_the_bot_deaf() {
+    let t = table("register-fault", 6).await;
+    run(&t, "alice", "/roll expression:1d6").await;
+    let puts = |t: &Table| -> Vec<u16> {
+        t.fake
+            .requests_since(0, |r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .iter()
+            .map(|r| r.status)
+            .collect()
+    };
+    // Once: retried.
+    t.fake.inject(fault("/commands", 502, None, 1));
+    t.restart().await.unwrap();
+    let ex = run(&t, "alice", "/roll expression:1d6").await;
+    assert_eq!(ex.single().kind, "message");
+    t.fake
+        .wait_for(Duration::from_secs(5), |f| {
+            (f.requests_since(0, |r| r.method == "PUT").len() >= 3).then_some(())
+        })
+        .await
+        .expect("the registration was retried");
+    assert_eq!(puts(&t), vec![200, 502, 200]);
+    // Every try fails: the bot still answers, with the commands it had.
+    t.fake.inject(fault("/commands", 500, None, 3));
+    t.restart().await.unwrap();
+    let ex = run(&t, "alice", "/roll expression:2d6").await;
+    assert_eq!(ex.single().kind, "message");
+    let reroll = custom_id(&ex, "Reroll");
+    let ex = t
+        .click_custom_id("alice", last_message(&t, "alice"), &reroll, None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    t.fake
+        .wait_for(Duration::from_secs(5), |f| {
+            (f.requests_since(0, |r| r.method == "PUT").len() >= 6).then_some(())
+        })
+        .await
+        .expect("three tries");
+    assert_eq!(puts(&t), vec![200, 502, 200, 500, 500, 500]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -10,6 +10,8 @@
 //!   first ("Kismet is thinking…") and edit the answer in afterwards.
 //! - [`send_first`]: sends a command's first answer, as an edit of the
 //!   deferred message when the command deferred.
+//! - [`DEFER_CLICK_AFTER`]: a click whose answer is not ready by then is
+//!   acknowledged first (the adapter's component handler does this).
 //!
 //! About 429: serenity's own rate limiter honours `Retry-After` (it is on in
 //! production, so a 429 is retried there before [`retry`] sees it). With the
@@ -32,6 +34,10 @@ pub const BUDGET: Duration = Duration::from_millis(2500);
 const BACKOFF: [Duration; 2] = [Duration::from_millis(150), Duration::from_millis(450)];
 /// The wait after a 429 whose `Retry-After` serenity did not pass on.
 pub const RATE_LIMITED_WAIT: Duration = Duration::from_millis(1000);
+/// A click not answered by then is acknowledged first (a deferred update)
+/// and answered when ready: Discord fails interactions left 3 s unanswered,
+/// which a burst of clicks could otherwise cause.
+pub const DEFER_CLICK_AFTER: Duration = Duration::from_millis(1500);
 /// Discord's "Interaction has already been acknowledged".
 const ALREADY_ACKNOWLEDGED: isize = 40060;
 

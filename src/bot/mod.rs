@@ -297,30 +297,49 @@ async fn event_handler(
 }
 
 async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction) {
-    let result = match ci.guild_id {
-        None => Err(AppError::user(
-            "Kismet's buttons work in a server channel, not in DMs.",
-        )),
-        Some(g) => {
-            let caller = caller(g, ci.channel_id, &ci.user, ci.member.as_ref());
-            let values: Vec<String> = match &ci.data.kind {
-                ComponentInteractionDataKind::StringSelect { values } => values.clone(),
-                _ => Vec::new(),
-            };
-            component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
+    let work = async {
+        match ci.guild_id {
+            None => Err(AppError::user(
+                "Kismet's buttons work in a server channel, not in DMs.",
+            )),
+            Some(g) => {
+                let caller = caller(g, ci.channel_id, &ci.user, ci.member.as_ref());
+                let values: Vec<String> = match &ci.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => values.clone(),
+                    _ => Vec::new(),
+                };
+                component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
+            }
         }
     };
-    if let Err(e) = send_component_response(ctx, data, ci, result).await {
+    tokio::pin!(work);
+    // Under a burst of clicks the answer may be late: acknowledge in time
+    // (Discord allows 3 s) and edit the answer in when it is ready.
+    let sent = match tokio::time::timeout(deliver::DEFER_CLICK_AFTER, &mut work).await {
+        Ok(result) => send_component_response(ctx, data, ci, result, false).await,
+        Err(_) => match deliver::retry("click deferral", || ci.defer(&ctx.http)).await {
+            Ok(()) => send_component_response(ctx, data, ci, work.await, true).await,
+            Err(e) => {
+                // Let the action finish (or not) whole; it cannot be answered.
+                let _ = work.await;
+                Err(e)
+            }
+        },
+    };
+    if let Err(e) = sent {
         tracing::error!(%e, custom_id = %ci.data.custom_id, "could not answer a click");
     }
     signal_done(data, ci.id.get());
 }
 
+/// Answers a click with its result; `deferred` when the click was already
+/// acknowledged (the answer then edits the message or follows up).
 async fn send_component_response(
     ctx: &serenity::Context,
     data: &Data,
     ci: &ComponentInteraction,
     result: AppResult,
+    deferred: bool,
 ) -> Result<(), serenity::Error> {
     let response = match result {
         Ok(r) => r,
@@ -328,8 +347,19 @@ async fn send_component_response(
             if !matches!(e, AppError::User(_)) {
                 tracing::error!(error = %e, custom_id = %ci.data.custom_id, "click failed");
             }
+            let text = render::refusal(&e.user_message());
+            if deferred {
+                let note = serenity::CreateInteractionResponseFollowup::new()
+                    .content(text)
+                    .ephemeral(true);
+                return deliver::retry("late click refusal", || {
+                    ci.create_followup(&ctx.http, note.clone())
+                })
+                .await
+                .map(drop);
+            }
             let msg = serenity::CreateInteractionResponseMessage::new()
-                .content(render::refusal(&e.user_message()))
+                .content(text)
                 .ephemeral(true);
             return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
         }
@@ -340,19 +370,28 @@ async fn send_component_response(
         Reply::Message(v) => (v.session(), false),
         Reply::Ephemeral(_) => (None, false),
     };
-    let first = match response.reply {
-        Reply::Update(v) => {
-            CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
-        }
-        Reply::Message(v) => CreateInteractionResponse::Message(render::response_message(v, false)),
-        Reply::Ephemeral(v) => {
-            CreateInteractionResponse::Message(render::response_message(v, true))
-        }
-    };
-    answer_click(ctx, ci, first).await?;
+    let mut shown = None;
+    if deferred {
+        shown = answer_deferred_click(ctx, ci, response.reply).await?;
+    } else {
+        let first = match response.reply {
+            Reply::Update(v) => {
+                CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
+            }
+            Reply::Message(v) => {
+                CreateInteractionResponse::Message(render::response_message(v, false))
+            }
+            Reply::Ephemeral(v) => {
+                CreateInteractionResponse::Message(render::response_message(v, true))
+            }
+        };
+        answer_click(ctx, ci, first).await?;
+    }
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
             Some(ci.message.id.get())
+        } else if shown.is_some() {
+            shown
         } else {
             ci.get_response(&ctx.http).await.ok().map(|m| m.id.get())
         };
@@ -375,6 +414,33 @@ async fn send_component_response(
         .await?;
     }
     Ok(())
+}
+
+/// The answer to a click acknowledged earlier: an update edits the clicked
+/// message, anything else follows up. Returns the id of a new message.
+async fn answer_deferred_click(
+    ctx: &serenity::Context,
+    ci: &ComponentInteraction,
+    reply: Reply,
+) -> Result<Option<u64>, serenity::Error> {
+    let (view, ephemeral) = match reply {
+        Reply::Update(v) => {
+            let edit = render::edit(v);
+            deliver::retry("late click update", || {
+                ci.edit_response(&ctx.http, edit.clone())
+            })
+            .await?;
+            return Ok(None);
+        }
+        Reply::Message(v) => (v, false),
+        Reply::Ephemeral(v) => (v, true),
+    };
+    let followup = render::followup(view, ephemeral);
+    let msg = deliver::retry("late click answer", || {
+        ci.create_followup(&ctx.http, followup.clone())
+    })
+    .await?;
+    Ok(Some(msg.id.get()))
 }
 
 /// The first answer to a click, retried on transient failures (a retry

@@ -154,6 +154,21 @@ pub fn response_message(view: View, ephemeral: bool) -> CreateInteractionRespons
     m
 }
 
+/// An edit of a message already sent (a deferred answer).
+pub fn edit(view: View) -> serenity::EditInteractionResponse {
+    let p = parts(view);
+    let mut e = serenity::EditInteractionResponse::new()
+        .embeds(p.embeds)
+        .components(p.components);
+    if let Some(c) = p.content {
+        e = e.content(c);
+    }
+    for a in p.attachments {
+        e = e.new_attachment(a);
+    }
+    e
+}
+
 /// A follow-up message.
 pub fn followup(view: View, ephemeral: bool) -> CreateInteractionResponseFollowup {
     let p = parts(view);

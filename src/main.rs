@@ -28,7 +28,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the bot (needs DISCORD_TOKEN; see README).
-    Run,
+    Run {
+        /// Tests only (hidden): talk to a fake Discord at this loopback
+        /// address (`http://127.0.0.1:PORT`) instead of discord.com. Any
+        /// other host is refused. The crash tests run the real binary this
+        /// way (tests/e2e/crash.rs).
+        #[arg(long, hide = true, value_parser = loopback_api_base)]
+        api_base: Option<String>,
+    },
     /// Play the real bot from the terminal against a fake Discord (no token).
     Sandbox {
         /// Keep state in this SQLite file between runs.
@@ -60,7 +67,7 @@ fn init_tracing(default: &str) {
 fn main() -> ExitCode {
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Run) {
+    match cli.command.unwrap_or(Command::Run { api_base: None }) {
         Command::Odds(args) => kismet::odds_cli::run(&args),
         Command::Sandbox { db, seed, json, fc } => {
             init_tracing("warn,serenity=error,poise=error");
@@ -76,7 +83,7 @@ fn main() -> ExitCode {
             rt.shutdown_timeout(std::time::Duration::from_secs(1));
             ExitCode::from(code as u8)
         }
-        Command::Run => {
+        Command::Run { api_base } => {
             init_tracing("info,serenity=warn");
             let Some(secrets) = Secrets::from_env() else {
                 eprintln!(
@@ -94,7 +101,7 @@ fn main() -> ExitCode {
                 }
             };
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(run_bot(config, secrets)) {
+            match rt.block_on(run_bot(config, secrets, api_base)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kismet: {e}");
@@ -105,7 +112,49 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run_bot(config: Config, secrets: Secrets) -> Result<(), Box<dyn std::error::Error>> {
+/// Accepts only `http://` URLs on the loopback interface (127.0.0.1,
+/// localhost, ::1), with an optional port and no path.
+fn loopback_api_base(s: &str) -> Result<String, String> {
+    let refuse =
+        || format!("`{s}`: only a fake Discord on this machine is allowed (http://127.0.0.1:PORT)");
+    let rest = s.strip_prefix("http://").ok_or_else(refuse)?;
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => {
+            let (host, port) = v6.split_once(']').ok_or_else(refuse)?;
+            if !(port.is_empty() || port.strip_prefix(':').is_some_and(is_port)) {
+                return Err(refuse());
+            }
+            host
+        }
+        None => match rest.split_once(':') {
+            Some((host, port)) if is_port(port) => host,
+            Some(_) => return Err(refuse()),
+            None => rest,
+        },
+    };
+    let loopback = match host {
+        "localhost" => true,
+        h => h
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback()),
+    };
+    if loopback {
+        Ok(format!("http://{rest}"))
+    } else {
+        Err(refuse())
+    }
+}
+
+fn is_port(p: &str) -> bool {
+    !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit())
+}
+
+async fn run_bot(
+    config: Config,
+    secrets: Secrets,
+    api_base: Option<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let registration = config.registration()?;
     let db = Db::open(&config.database.url, config.database.max_connections).await?;
     tracing::info!(database = %config.database.url, "database ready");
@@ -114,7 +163,7 @@ async fn run_bot(config: Config, secrets: Secrets) -> Result<(), Box<dyn std::er
         app,
         &secrets,
         BotOptions {
-            api_base: None,
+            api_base,
             registration,
             done: None,
         },
@@ -129,4 +178,45 @@ async fn run_bot(config: Config, secrets: Secrets) -> Result<(), Box<dyn std::er
     client.start().await?;
     db.close().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hidden_api_base_accepts_only_loopback() {
+        for ok in [
+            "http://127.0.0.1:8080",
+            "http://127.0.0.1",
+            "http://localhost:9",
+            "http://[::1]:443/",
+            "http://127.1.2.3:1",
+        ] {
+            assert!(loopback_api_base(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "https://discord.com",
+            "http://discord.com",
+            "http://10.0.0.1:80",
+            "http://127.0.0.1.evil.com:80",
+            "http://127.0.0.1:80/api",
+            "http://127.0.0.1:abc",
+            "http://user@127.0.0.1:80",
+            "127.0.0.1:80",
+            "http://[::2]:80",
+            "http://0.0.0.0:80",
+        ] {
+            assert!(loopback_api_base(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_api_base_is_hidden_from_help() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        let run = cmd.find_subcommand_mut("run").unwrap();
+        let help = run.render_long_help().to_string();
+        assert!(!help.contains("api-base"), "{help}");
+    }
 }

@@ -130,6 +130,18 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if values.len() > 25 || values.iter().any(|v| v.len() > 100) {
         return Err(AppError::user("That selection is not valid."));
     }
+    // Unknown and stale clicks (double clicks, old messages) are answered
+    // from a read, without queueing for the write lock: under a burst of
+    // clicks most are stale. Versions only grow, so a stale read is final.
+    let known = {
+        let mut rtx = app.db.read().await?;
+        storage::sessions::get(&mut rtx, caller.guild_id, id.session).await?
+    };
+    match known.filter(|s| s.kind == id.kind) {
+        None => return Err(AppError::user("That roll no longer exists (or never did).")),
+        Some(s) if s.version != id.version => return stale(app, &s, caller).await,
+        Some(_) => {}
+    }
     let mut tx = app.db.write().await?;
     let session = storage::sessions::get(&mut tx, caller.guild_id, id.session)
         .await?

@@ -26,6 +26,11 @@ pub struct Expired {
     pub secret: Option<super::secret::SecretSession>,
 }
 
+/// How old a session's recorded token may get before a click on its
+/// message records the click's newer token (tokens last 15 minutes; the
+/// sweeper falls back to the channel API after 14).
+const TOKEN_REFRESH_MS: i64 = 5 * 60_000;
+
 /// Records that `message_id` shows `session` and `token` can edit it.
 pub async fn attach(
     app: &App,
@@ -34,6 +39,18 @@ pub async fn attach(
     message_id: i64,
     token: &str,
 ) -> Result<(), AppError> {
+    // Already known with a fresh enough token: skip the write (every click
+    // on a message would otherwise queue for the write lock once more).
+    let now = storage::now_ms();
+    let known = {
+        let mut rtx = app.db.read().await?;
+        storage::sessions::get(&mut rtx, guild_id, session).await?
+    };
+    if known.is_some_and(|s| {
+        s.message_id == Some(message_id) && s.token_at.is_some_and(|at| now - at < TOKEN_REFRESH_MS)
+    }) {
+        return Ok(());
+    }
     let mut tx = app.db.write().await?;
     storage::sessions::attach(
         &mut tx,

@@ -5,12 +5,16 @@
 //! button click to [`crate::app::component::dispatch`]; `on_error` turns
 //! framework errors into ephemeral messages. The API base is injected
 //! ([`BotOptions::api_base`]), `None` in production; tests and the sandbox
-//! point it at the fake Discord on 127.0.0.1.
+//! point it at the fake Discord on 127.0.0.1. Every answer goes through
+//! [`deliver`] (retries of transient Discord failures; deferred answers).
 
+pub mod deliver;
 pub mod render;
 pub mod secret;
 
 pub use secret::{respond_as, secret_caller};
+
+pub use deliver::defer;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -75,17 +79,13 @@ pub async fn client(
         })
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
-                match registration {
-                    Registration::Global => {
-                        poise::builtins::register_globally(ctx, commands).await?
-                    }
-                    Registration::Guild(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                }
-                tracing::info!("commands registered ({registration:?})");
+                // Register in the background: interactions wait for this
+                // setup, so it must not wait on Discord. A failed
+                // registration is retried, then the commands Discord
+                // already has stay in use.
+                let commands =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                tokio::spawn(register(ctx.http.clone(), commands, registration));
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
                 tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every));
@@ -96,6 +96,33 @@ pub async fn client(
     ClientBuilder::new_with_http(http, GatewayIntents::empty())
         .framework(framework)
         .await
+}
+
+/// Registers the slash commands (with [`deliver::retry`]).
+async fn register(
+    http: std::sync::Arc<serenity::Http>,
+    commands: Vec<serenity::CreateCommand>,
+    registration: Registration,
+) {
+    let registered = deliver::retry("command registration", || async {
+        match registration {
+            Registration::Global => serenity::Command::set_global_commands(&http, commands.clone())
+                .await
+                .map(drop),
+            Registration::Guild(g) => serenity::GuildId::new(g)
+                .set_commands(&http, commands.clone())
+                .await
+                .map(drop),
+        }
+    })
+    .await;
+    match registered {
+        Ok(()) => tracing::info!("commands registered ({registration:?})"),
+        Err(e) => tracing::error!(
+            %e,
+            "could not register the commands; the ones Discord has stay in use"
+        ),
+    }
 }
 
 /// The caller of a slash command.
@@ -142,7 +169,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
             if !matches!(e, AppError::User(_)) {
                 tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
             }
-            ctx.send(error_reply(&e)).await?;
+            deliver::send_first(ctx, error_reply(&e), true, false).await?;
             signal_done(ctx.data(), ctx.id());
             return Ok(());
         }
@@ -152,19 +179,20 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         Reply::Ephemeral(v) => (v, true),
     };
     let session = first.session();
-    let handle = ctx.send(render::reply(first, ephemeral)).await?;
-    if let (Some(session), poise::Context::Application(a)) = (session, ctx) {
+    let sent = deliver::send_first(
+        ctx,
+        render::reply(first, ephemeral),
+        ephemeral,
+        session.is_some(),
+    )
+    .await?;
+    if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.
-        match handle.message().await {
-            Ok(msg) => {
-                let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
-                let token = &a.interaction.token;
-                let mid = msg.id.get() as i64;
-                if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
-                    tracing::warn!(error = %e, "could not record a session's message");
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read back a reply"),
+        let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
+        let token = &a.interaction.token;
+        let mid = msg.id.get() as i64;
+        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
+            tracing::warn!(error = %e, "could not record a session's message");
         }
     }
     for f in response.followups {
@@ -172,7 +200,8 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
         };
-        ctx.send(render::reply(v, eph)).await?;
+        let reply = render::reply(v, eph);
+        deliver::retry("follow-up", || ctx.send(reply.clone())).await?;
     }
     signal_done(ctx.data(), ctx.id());
     Ok(())
@@ -180,7 +209,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
 
 fn error_reply(e: &AppError) -> poise::CreateReply {
     poise::CreateReply::default()
-        .content(format!("⚠️ {}", e.user_message()))
+        .content(render::refusal(&e.user_message()))
         .ephemeral(true)
 }
 
@@ -208,6 +237,33 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::GuildOnly { .. } => {
             "Kismet's commands work in a server channel, not in DMs.".into()
         }
+        // Options that do not fit the command (an out-of-range number, a
+        // stale registration): poise only logs these, so answer here.
+        poise::FrameworkError::CommandStructureMismatch { description, .. } => {
+            tracing::warn!(description, "options do not match the command");
+            format!(
+                "I could not read those options ({description}). Please check them; if Kismet was just updated, try again in a minute."
+            )
+        }
+        poise::FrameworkError::UnknownInteraction {
+            framework,
+            interaction,
+            ..
+        } => {
+            let msg = serenity::CreateInteractionResponseMessage::new()
+                .content("⚠️ Kismet no longer has that command; Discord may still be updating the list. Please try again in a minute.")
+                .ephemeral(true);
+            let http = &framework.serenity_context.http;
+            if let Err(e) = deliver::retry("unknown command answer", || {
+                interaction.create_response(http, CreateInteractionResponse::Message(msg.clone()))
+            })
+            .await
+            {
+                tracing::warn!(%e, "could not answer an unknown command");
+            }
+            signal_done(framework.user_data, interaction.id.get());
+            return;
+        }
         poise::FrameworkError::CommandPanic { payload, .. } => {
             tracing::error!(?payload, "command panicked");
             "Something went wrong on our side, and nothing was changed. Please try again.".into()
@@ -222,9 +278,9 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     };
     if let Some(ctx) = ctx {
         let reply = poise::CreateReply::default()
-            .content(format!("⚠️ {text}"))
+            .content(render::refusal(&text))
             .ephemeral(true);
-        if let Err(e) = ctx.send(reply).await {
+        if let Err(e) = deliver::send_first(ctx, reply, true, false).await {
             tracing::error!(%e, "could not send an error reply");
         }
         signal_done(ctx.data(), ctx.id());
@@ -245,32 +301,59 @@ async fn event_handler(
 }
 
 async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction) {
-    let result = match ci.guild_id {
-        None => Err(AppError::user(
-            "Kismet's buttons work in a server channel, not in DMs.",
-        )),
-        Some(g) => {
-            let caller = caller(g, ci.channel_id, &ci.user, ci.member.as_ref());
-            let values: Vec<String> = match &ci.data.kind {
-                ComponentInteractionDataKind::StringSelect { values } => values.clone(),
-                _ => Vec::new(),
-            };
-            component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
+    let work = async {
+        match ci.guild_id {
+            None => Err(AppError::user(
+                "Kismet's buttons work in a server channel, not in DMs.",
+            )),
+            Some(g) => {
+                let caller = caller(g, ci.channel_id, &ci.user, ci.member.as_ref());
+                let values: Vec<String> = match &ci.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => values.clone(),
+                    _ => Vec::new(),
+                };
+                component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
+            }
         }
     };
-    let (result, secret_plan) = secret::plan_click(&data.app, ci, result).await;
-    if let Err(e) = send_component_response(ctx, data, ci, result).await {
+    tokio::pin!(work);
+    let mut secret_plan = None;
+    // Under a burst of clicks the answer may be late: acknowledge in time
+    // (Discord allows 3 s) and edit the answer in when it is ready.
+    let sent = match tokio::time::timeout(deliver::DEFER_CLICK_AFTER, &mut work).await {
+        Ok(result) => {
+            let (result, plan) = secret::plan_click(&data.app, ci, result).await;
+            secret_plan = plan;
+            send_component_response(ctx, data, ci, result, false).await
+        }
+        Err(_) => match deliver::retry("click deferral", || ci.defer(&ctx.http)).await {
+            Ok(()) => {
+                let (result, plan) = secret::plan_click(&data.app, ci, work.await).await;
+                secret_plan = plan;
+                send_component_response(ctx, data, ci, result, true).await
+            }
+            Err(e) => {
+                // Let the action finish (or not) whole; it cannot be answered.
+                let _ = work.await;
+                Err(e)
+            }
+        },
+    };
+    if let Err(e) = sent {
         tracing::error!(%e, custom_id = %ci.data.custom_id, "could not answer a click");
     }
     secret::finish_click(ctx, data, ci, secret_plan).await;
     signal_done(data, ci.id.get());
 }
 
+/// Answers a click with its result; `deferred` when the click was already
+/// acknowledged (the answer then edits the message or follows up).
 async fn send_component_response(
     ctx: &serenity::Context,
     data: &Data,
     ci: &ComponentInteraction,
     result: AppResult,
+    deferred: bool,
 ) -> Result<(), serenity::Error> {
     let response = match result {
         Ok(r) => r,
@@ -278,12 +361,21 @@ async fn send_component_response(
             if !matches!(e, AppError::User(_)) {
                 tracing::error!(error = %e, custom_id = %ci.data.custom_id, "click failed");
             }
+            let text = render::refusal(&e.user_message());
+            if deferred {
+                let note = serenity::CreateInteractionResponseFollowup::new()
+                    .content(text)
+                    .ephemeral(true);
+                return deliver::retry("late click refusal", || {
+                    ci.create_followup(&ctx.http, note.clone())
+                })
+                .await
+                .map(drop);
+            }
             let msg = serenity::CreateInteractionResponseMessage::new()
-                .content(format!("⚠️ {}", e.user_message()))
+                .content(text)
                 .ephemeral(true);
-            return ci
-                .create_response(&ctx.http, CreateInteractionResponse::Message(msg))
-                .await;
+            return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
         }
     };
     // Which session the reply shows, and whether it replaced the clicked message.
@@ -292,19 +384,28 @@ async fn send_component_response(
         Reply::Message(v) => (v.session(), false),
         Reply::Ephemeral(_) => (None, false),
     };
-    let first = match response.reply {
-        Reply::Update(v) => {
-            CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
-        }
-        Reply::Message(v) => CreateInteractionResponse::Message(render::response_message(v, false)),
-        Reply::Ephemeral(v) => {
-            CreateInteractionResponse::Message(render::response_message(v, true))
-        }
-    };
-    ci.create_response(&ctx.http, first).await?;
+    let mut shown = None;
+    if deferred {
+        shown = answer_deferred_click(ctx, ci, response.reply).await?;
+    } else {
+        let first = match response.reply {
+            Reply::Update(v) => {
+                CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
+            }
+            Reply::Message(v) => {
+                CreateInteractionResponse::Message(render::response_message(v, false))
+            }
+            Reply::Ephemeral(v) => {
+                CreateInteractionResponse::Message(render::response_message(v, true))
+            }
+        };
+        answer_click(ctx, ci, first).await?;
+    }
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
             Some(ci.message.id.get())
+        } else if shown.is_some() {
+            shown
         } else {
             ci.get_response(&ctx.http).await.ok().map(|m| m.id.get())
         };
@@ -320,10 +421,59 @@ async fn send_component_response(
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
         };
-        ci.create_followup(&ctx.http, render::followup(v, eph))
-            .await?;
+        let followup = render::followup(v, eph);
+        deliver::retry("click follow-up", || {
+            ci.create_followup(&ctx.http, followup.clone())
+        })
+        .await?;
     }
     Ok(())
+}
+
+/// The answer to a click acknowledged earlier: an update edits the clicked
+/// message, anything else follows up. Returns the id of a new message.
+async fn answer_deferred_click(
+    ctx: &serenity::Context,
+    ci: &ComponentInteraction,
+    reply: Reply,
+) -> Result<Option<u64>, serenity::Error> {
+    let (view, ephemeral) = match reply {
+        Reply::Update(v) => {
+            let edit = render::edit(v);
+            deliver::retry("late click update", || {
+                ci.edit_response(&ctx.http, edit.clone())
+            })
+            .await?;
+            return Ok(None);
+        }
+        Reply::Message(v) => (v, false),
+        Reply::Ephemeral(v) => (v, true),
+    };
+    let followup = render::followup(view, ephemeral);
+    let msg = deliver::retry("late click answer", || {
+        ci.create_followup(&ctx.http, followup.clone())
+    })
+    .await?;
+    Ok(Some(msg.id.get()))
+}
+
+/// The first answer to a click, retried on transient failures (a retry
+/// that finds the click already answered counts as answered).
+async fn answer_click(
+    ctx: &serenity::Context,
+    ci: &ComponentInteraction,
+    response: CreateInteractionResponse,
+) -> Result<(), serenity::Error> {
+    let mut tries = 0;
+    let result = deliver::retry("click answer", || {
+        tries += 1;
+        ci.create_response(&ctx.http, response.clone())
+    })
+    .await;
+    match result {
+        Err(e) if tries > 1 && deliver::already_acknowledged(&e) => Ok(()),
+        other => other,
+    }
 }
 
 /// Expires idle sessions every `every` and disables their buttons.

@@ -106,6 +106,18 @@ fn style(s: Style) -> ButtonStyle {
     }
 }
 
+/// The text of a refusal or error note: `⚠️` and the reason, cut to fit a
+/// message (a reason may quote a long input back).
+pub fn refusal(reason: &str) -> String {
+    let mut text = format!("⚠️ {reason}");
+    let max = crate::app::view::limits::CONTENT;
+    if text.chars().count() > max {
+        text = text.chars().take(max - 1).collect();
+        text.push('…');
+    }
+    text
+}
+
 /// A poise reply (slash-command answers and their follow-ups).
 pub fn reply(view: View, ephemeral: bool) -> poise::CreateReply {
     let p = parts(view);
@@ -142,6 +154,21 @@ pub fn response_message(view: View, ephemeral: bool) -> CreateInteractionRespons
     m
 }
 
+/// An edit of a message already sent (a deferred answer).
+pub fn edit(view: View) -> serenity::EditInteractionResponse {
+    let p = parts(view);
+    let mut e = serenity::EditInteractionResponse::new()
+        .embeds(p.embeds)
+        .components(p.components);
+    if let Some(c) = p.content {
+        e = e.content(c);
+    }
+    for a in p.attachments {
+        e = e.new_attachment(a);
+    }
+    e
+}
+
 /// A follow-up message.
 pub fn followup(view: View, ephemeral: bool) -> CreateInteractionResponseFollowup {
     let p = parts(view);
@@ -156,4 +183,17 @@ pub fn followup(view: View, ephemeral: bool) -> CreateInteractionResponseFollowu
         m = m.add_file(a);
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_fit_in_a_message() {
+        assert_eq!(refusal("No."), "⚠️ No.");
+        let long = refusal(&format!("`{}` is not a name", "Z".repeat(5000)));
+        assert_eq!(long.chars().count(), crate::app::view::limits::CONTENT);
+        assert!(long.ends_with('…'));
+    }
 }

@@ -112,6 +112,8 @@ struct Inner {
     resumes: AtomicU64,
     gw_seq: AtomicU64,
     gateway_frames_in: Mutex<Vec<Value>>,
+    drops: AtomicU64,
+    drop_now: Notify,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -148,6 +150,8 @@ impl FakeDiscord {
             resumes: AtomicU64::new(0),
             gw_seq: AtomicU64::new(0),
             gateway_frames_in: Mutex::new(Vec::new()),
+            drops: AtomicU64::new(0),
+            drop_now: Notify::new(),
         });
         let app = Router::new()
             .route("/gateway", get(gateway))
@@ -192,6 +196,21 @@ impl FakeDiscord {
     /// Every request so far.
     pub fn requests(&self) -> Vec<Recorded> {
         lock(&self.inner.requests).clone()
+    }
+
+    /// The requests after sequence number `after` that pass `keep` (cloning
+    /// only those: cheaper than [`FakeDiscord::requests`] under load).
+    pub fn requests_since(&self, after: u64, keep: impl Fn(&Recorded) -> bool) -> Vec<Recorded> {
+        let reqs = lock(&self.inner.requests);
+        let from = reqs.partition_point(|r| r.seq <= after);
+        reqs[from..].iter().filter(|r| keep(r)).cloned().collect()
+    }
+
+    /// Whether any request after `after` passes `check`.
+    pub fn any_request(&self, after: u64, check: impl Fn(&Recorded) -> bool) -> bool {
+        let reqs = lock(&self.inner.requests);
+        let from = reqs.partition_point(|r| r.seq <= after);
+        reqs[from..].iter().any(check)
     }
 
     /// The highest request sequence number so far.
@@ -266,9 +285,17 @@ impl FakeDiscord {
             .map_err(|_| "the gateway connection is closed".to_string())
     }
 
-    /// Closes the gateway connection (the bot should resume).
+    /// Closes the gateway connection at once with close code 4000, as
+    /// Discord does on a server-side hiccup (the bot should resume).
     pub fn drop_gateway(&self) {
         lock(&self.inner.gateway).take();
+        self.inner.drops.fetch_add(1, Ordering::SeqCst);
+        self.inner.drop_now.notify_waiters();
+    }
+
+    /// How many times the gateway was dropped with [`FakeDiscord::drop_gateway`].
+    pub fn drops(&self) -> u64 {
+        self.inner.drops.load(Ordering::SeqCst)
     }
 
     /// Whether a bot is connected and identified.
@@ -360,10 +387,21 @@ fn message_body(body: &Value, old: Option<&Value>) -> Value {
     if let Some(a) = body.get("attachments").and_then(Value::as_array) {
         out["attachments"] = Value::Array(
             a.iter()
-                .map(|att| {
-                    let name = att.get("filename").and_then(Value::as_str).unwrap_or("file");
+                .enumerate()
+                .map(|(i, att)| {
+                    let name = att
+                        .get("filename")
+                        .and_then(Value::as_str)
+                        .unwrap_or("file");
+                    // A new upload is numbered from 0 in the request; Discord
+                    // answers with a real (non-zero) snowflake.
+                    let id = att.get("id").cloned().unwrap_or(json!("0")).to_string();
+                    let id = match id.trim_matches('"') {
+                        "0" | "" => (900_000_000_000_000_000u64 + i as u64).to_string(),
+                        other => other.to_string(),
+                    };
                     json!({
-                        "id": att.get("id").cloned().unwrap_or(json!("0")).to_string().trim_matches('"'),
+                        "id": id,
                         "filename": name,
                         "size": 0,
                         "url": format!("http://127.0.0.1/attachments/{name}"),
@@ -389,7 +427,11 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
     }
     let mut identified = false;
     loop {
+        let dropped = inner.drop_now.notified();
+        tokio::pin!(dropped);
+        dropped.as_mut().enable();
         tokio::select! {
+            _ = &mut dropped => {}
             incoming = stream.next() => {
                 let Some(Ok(msg)) = incoming else { break };
                 let text = match msg {
@@ -548,8 +590,10 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         Some(f) => fault_response(&f),
         None => handle(&inner, &method, &segs, &body, &files, token.as_deref()),
     };
+    // Numbered under the lock, so the list stays sorted by `seq`.
+    let mut requests = lock(&inner.requests);
     let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
-    lock(&inner.requests).push(Recorded {
+    requests.push(Recorded {
         seq,
         at: Instant::now(),
         method: method.to_string(),
@@ -561,6 +605,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         violations,
         status: status.as_u16(),
     });
+    drop(requests);
     inner.changed.notify_waiters();
     reply
 }
@@ -687,7 +732,10 @@ fn handle(
                     Value::Null => not_found("unknown message"),
                     v => ok_json(v),
                 },
-                "DELETE" => no_content(),
+                "DELETE" => {
+                    lock(&inner.messages).retain(|m| m.id != id);
+                    no_content()
+                }
                 _ => not_found("method"),
             }
         }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::Notify;
+use tokio::sync::oneshot;
 
 use super::payloads::{self, Envelope};
 use super::{FakeDiscord, Recorded, Schemas};
@@ -220,10 +220,61 @@ struct Running {
     db: Db,
 }
 
+/// Which interactions the bot has fully answered: ids told before anyone
+/// waited, and one waiter per id (so a thousand concurrent waits do not
+/// wake each other).
 #[derive(Default)]
 struct Done {
     ids: Mutex<HashSet<u64>>,
-    notify: Notify,
+    waiters: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+}
+
+impl Done {
+    fn finished(&self, id: u64) {
+        let waiter = self
+            .waiters
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        match waiter {
+            Some(tx) => {
+                let _ = tx.send(());
+            }
+            None => {
+                self.ids
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(id);
+            }
+        }
+    }
+
+    /// Drops a wait that will not be needed (the interaction failed).
+    fn forget(&self, id: u64) {
+        self.waiters
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+
+    /// Registers a wait for `id` (before its interaction is sent).
+    fn register(&self, id: u64) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let already = self
+            .ids
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        if already {
+            let _ = tx.send(());
+        } else {
+            self.waiters
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(id, tx);
+        }
+        rx
+    }
 }
 
 /// The fake Discord plus the running bot.
@@ -237,11 +288,30 @@ pub struct Table {
     guild_id: AtomicU64,
     channel_id: AtomicU64,
     roles: Mutex<HashMap<String, Vec<u64>>>,
+    /// The bot runs elsewhere (a child process): see [`Table::start_external`].
+    external: bool,
 }
 
 impl Table {
     /// Starts the fake and the bot, and waits until commands are registered.
     pub async fn start(opts: TableOptions) -> Result<Table, String> {
+        let table = Self::fake_only(opts, false).await?;
+        table.start_bot().await?;
+        Ok(table)
+    }
+
+    /// Starts only the fake Discord, for a bot that runs elsewhere (the
+    /// crash tests run `kismet` as a child process pointed at
+    /// [`FakeDiscord::base_url`]). Call [`Table::await_registration`] once
+    /// the bot is started. Without an in-process bot, an interaction counts
+    /// as answered when its first callback arrived (the bot commits before
+    /// it answers); [`Table::db`], [`Table::stop`] and [`Table::restart`]
+    /// do nothing.
+    pub async fn start_external(opts: TableOptions) -> Result<Table, String> {
+        Self::fake_only(opts, true).await
+    }
+
+    async fn fake_only(opts: TableOptions, external: bool) -> Result<Table, String> {
         let schemas = match Schemas::find() {
             Some(path) => Some(Schemas::load(&path)?),
             None if opts.require_schema => {
@@ -263,8 +333,8 @@ impl Table {
             guild_id: AtomicU64::new(GUILD_ID),
             channel_id: AtomicU64::new(CHANNEL_ID),
             roles: Mutex::new(HashMap::new()),
+            external,
         };
-        table.start_bot().await?;
         Ok(table)
     }
 
@@ -287,11 +357,7 @@ impl Table {
         let done = self.done.clone();
         tokio::spawn(async move {
             while let Some(id) = rx.recv().await {
-                done.ids
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(id);
-                done.notify.notify_waiters();
+                done.finished(id);
             }
         });
         let registrations_before = self.registrations().len();
@@ -313,6 +379,18 @@ impl Table {
             }
         });
         *self.running.lock().await = Some(Running { shards, task, db });
+        self.await_registration(registrations_before).await
+    }
+
+    /// How many command registrations the bot(s) made so far.
+    pub fn registration_count(&self) -> usize {
+        self.registrations().len()
+    }
+
+    /// Waits until a bot registers its commands (more than `before`
+    /// registrations so far) and keeps the definitions for the driver.
+    pub async fn await_registration(&self, before: usize) -> Result<(), String> {
+        let registrations_before = before;
         let fake = self.fake.clone();
         let registered = fake
             .wait_for(TIMEOUT, |f| {
@@ -357,6 +435,9 @@ impl Table {
 
     /// Stops and starts the bot on the same database (a restart).
     pub async fn restart(&self) -> Result<(), String> {
+        if self.external {
+            return Err("the bot runs outside this table: restart it there".into());
+        }
         self.stop().await;
         self.start_bot().await
     }
@@ -523,6 +604,21 @@ impl Table {
         self.exchange(who, env, payload, None, true).await
     }
 
+    /// The interaction `data` the driver builds for a typed command line
+    /// (checked as Discord's client checks it), for a fuzzer to tamper with
+    /// before [`Table::command_raw`].
+    pub fn command_payload(&self, who: &str, line: &str) -> Result<Value, String> {
+        self.command_data(who, line)
+    }
+
+    /// Sends a command interaction with any `data`, even one Discord would
+    /// refuse (out-of-range values, missing options).
+    pub async fn command_raw(&self, who: &str, data: Value) -> Result<Exchange, String> {
+        let env = self.envelope(who);
+        let payload = payloads::command(&env, data);
+        self.exchange(who, env, payload, None, true).await
+    }
+
     /// Asks for autocomplete choices while typing `option` of a command line.
     pub async fn autocomplete(
         &self,
@@ -642,11 +738,33 @@ impl Table {
         self.fake
             .expect_token(&env.token, uid, env.channel_id, source_message);
         let start_seq = self.fake.last_seq();
-        let sent = Instant::now();
-        self.fake.dispatch("INTERACTION_CREATE", payload)?;
         let id = env.id;
-        if wait_done {
-            self.wait_done(id).await?;
+        let done = (wait_done && !self.external).then(|| self.done.register(id));
+        let sent = Instant::now();
+        if let Err(e) = self.fake.dispatch("INTERACTION_CREATE", payload) {
+            self.done.forget(id);
+            return Err(e);
+        }
+        if let Some(done) = done {
+            self.wait_done(id, done).await?;
+        } else if wait_done {
+            let token = env.token.clone();
+            self.fake
+                .wait_for(TIMEOUT, |f| {
+                    f.any_request(start_seq, |r| {
+                        r.token.as_deref() == Some(token.as_str())
+                            && r.path.ends_with("/callback")
+                            && r.status < 400
+                    })
+                    .then_some(())
+                })
+                .await
+                .ok_or_else(|| {
+                    format!(
+                        "the bot did not answer interaction {id} within {}s",
+                        TIMEOUT.as_secs()
+                    )
+                })?;
         } else {
             let token = env.token.clone();
             self.fake
@@ -661,16 +779,11 @@ impl Table {
                 .await
                 .ok_or("no answer to the autocomplete request")?;
         }
-        let requests: Vec<Recorded> = self
-            .fake
-            .requests()
-            .into_iter()
-            .filter(|r| r.seq > start_seq && r.method != "GET")
-            .filter(|r| {
-                r.token.as_deref() == Some(env.token.as_str())
-                    || (r.token.is_none() && r.path.starts_with("/channels/"))
-            })
-            .collect();
+        let requests: Vec<Recorded> = self.fake.requests_since(start_seq, |r| {
+            r.method != "GET"
+                && (r.token.as_deref() == Some(env.token.as_str())
+                    || (r.token.is_none() && r.path.starts_with("/channels/")))
+        });
         let latency = requests
             .iter()
             .find(|r| r.path.ends_with("/callback"))
@@ -683,26 +796,15 @@ impl Table {
         })
     }
 
-    async fn wait_done(&self, id: u64) -> Result<(), String> {
-        let deadline = tokio::time::Instant::now() + TIMEOUT;
-        loop {
-            let notified = self.done.notify.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            if self
-                .done
-                .ids
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&id)
-            {
-                return Ok(());
-            }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                return Err(format!(
+    async fn wait_done(&self, id: u64, done: oneshot::Receiver<()>) -> Result<(), String> {
+        match tokio::time::timeout(TIMEOUT, done).await {
+            Ok(Ok(())) => Ok(()),
+            _ => {
+                self.done.forget(id);
+                Err(format!(
                     "the bot did not finish answering interaction {id} within {}s",
                     TIMEOUT.as_secs()
-                ));
+                ))
             }
         }
     }

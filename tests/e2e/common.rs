@@ -16,6 +16,12 @@ pub fn db_path(tag: &str) -> PathBuf {
 
 /// A table with a seeded bot on a fresh database.
 pub async fn table(tag: &str, seed: u64) -> Table {
+    // The bot's errors show with a failing test's output (RUST_LOG=debug
+    // for more).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
     let mut opts = TableOptions::new(db_path(tag));
     opts.seed = Some(seed);
     Table::start(opts).await.expect("table starts")

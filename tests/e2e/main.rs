@@ -3,10 +3,12 @@
 //! schema. One test binary (linking is the slow part of a build).
 
 mod common;
+mod crash;
 mod faces;
 mod fc;
 mod ore;
 mod platform;
+mod robust;
 mod skeleton;
 mod storyteller;
 mod venus;

@@ -6,7 +6,7 @@ use super::help::{CommandLine, Topic};
 use super::{
     export, help as help_app, history as history_app, odds as odds_app, stats as stats_app,
 };
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::bot::{caller_of, defer, respond, Context, Data, Error};
 use crate::odds_cli::Question;
 use crate::rules::venus::Rank;
 
@@ -179,6 +179,8 @@ pub async fn history_export(
     days: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
+    // Reading and writing out the whole log may take a while.
+    defer(ctx, true).await?;
     let q = export::ExportQuery {
         channel_id: channel.map(|c| c.get() as i64),
         days,
@@ -198,6 +200,8 @@ pub async fn stats(
     die: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
+    // Counting every die and drawing the chart may take a while.
+    defer(ctx, false).await?;
     let q = stats_app::StatsQuery {
         user: member_of(ctx, user),
         server: server.unwrap_or(false),
@@ -227,7 +231,13 @@ pub async fn odds(_ctx: Context<'_>) -> Result<(), Error> {
 
 async fn answer(ctx: Context<'_>, q: Question) -> Result<(), Error> {
     caller_of(ctx)?;
-    respond(ctx, odds_app::answer(&q)).await
+    // Exact distributions and the chart may take a while: acknowledge
+    // first, and compute off the async workers.
+    defer(ctx, false).await?;
+    let r = tokio::task::spawn_blocking(move || odds_app::answer(&q))
+        .await
+        .unwrap_or_else(|e| Err(crate::app::AppError::Internal(format!("odds: {e}"))));
+    respond(ctx, r).await
 }
 
 /// Venus Engine 1st Playtest check: d20 + score vs target, best bonus d6 when short.
@@ -395,6 +405,7 @@ pub async fn odds_st(
     specialties: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
+    defer(ctx, false).await?;
     let result = odds_app::st(
         &ctx.data().app,
         &caller,

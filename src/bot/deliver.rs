@@ -1,0 +1,203 @@
+//! Getting answers to Discord despite its transient failures.
+//!
+//! - [`retry`]: a request that failed with a 5xx, a 429 or a dropped
+//!   connection is tried again, at most [`MAX_TRIES`] times within
+//!   [`BUDGET`] (an interaction must be acknowledged within 3 s). State is
+//!   always committed before the answer is sent, so an answer that never
+//!   arrives leaves nothing half-applied: the next click on the message
+//!   re-renders the current state.
+//! - [`defer`]: slow commands (charts, exports) acknowledge the interaction
+//!   first ("Kismet is thinking…") and edit the answer in afterwards.
+//! - [`send_first`]: sends a command's first answer, as an edit of the
+//!   deferred message when the command deferred.
+//! - [`DEFER_CLICK_AFTER`]: a click whose answer is not ready by then is
+//!   acknowledged first (the adapter's component handler does this).
+//!
+//! About 429: serenity's own rate limiter honours `Retry-After` (it is on in
+//! production, so a 429 is retried there before [`retry`] sees it). With the
+//! limiter off (a proxy or the fake Discord as API base) serenity 0.12 drops
+//! the header before the error reaches us, so [`retry`] then waits a fixed
+//! [`RATE_LIMITED_WAIT`], never more than the budget allows.
+
+use poise::serenity_prelude as serenity;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use super::{Context, Error};
+
+/// At most this many tries of one request.
+pub const MAX_TRIES: u32 = 3;
+/// Every try of one request starts within this time of the first.
+pub const BUDGET: Duration = Duration::from_millis(2500);
+/// The waits before the second and third try after a 5xx or a lost
+/// connection.
+const BACKOFF: [Duration; 2] = [Duration::from_millis(150), Duration::from_millis(450)];
+/// The wait after a 429 whose `Retry-After` serenity did not pass on.
+pub const RATE_LIMITED_WAIT: Duration = Duration::from_millis(1000);
+/// A click not answered by then is acknowledged first (a deferred update)
+/// and answered when ready: Discord fails interactions left 3 s unanswered,
+/// which a burst of clicks could otherwise cause.
+pub const DEFER_CLICK_AFTER: Duration = Duration::from_millis(1500);
+/// Discord's "Interaction has already been acknowledged".
+const ALREADY_ACKNOWLEDGED: isize = 40060;
+
+/// How long to wait before trying again, or `None` when the failure is not
+/// transient (a 4xx, a bad body …).
+fn transient(e: &serenity::Error, tries: u32) -> Option<Duration> {
+    let backoff = BACKOFF[(tries.saturating_sub(1) as usize).min(BACKOFF.len() - 1)];
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            match r.status_code.as_u16() {
+                429 => Some(RATE_LIMITED_WAIT),
+                500..=599 => Some(backoff),
+                _ => None,
+            }
+        }
+        serenity::Error::Http(serenity::HttpError::Request(r))
+            if r.is_connect() || r.is_timeout() =>
+        {
+            Some(backoff)
+        }
+        _ => None,
+    }
+}
+
+/// Runs `attempt` until it succeeds, fails for good, or the tries or the
+/// time run out; returns the last error then. `what` names the request in
+/// the logs.
+pub async fn retry<T, F, Fut>(what: &str, mut attempt: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let start = Instant::now();
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let error = match attempt().await {
+            Ok(v) => {
+                if tries > 1 {
+                    tracing::info!(what, tries, "delivered after retrying");
+                }
+                return Ok(v);
+            }
+            Err(e) => e,
+        };
+        let Some(wait) = transient(&error, tries) else {
+            return Err(error);
+        };
+        if tries >= MAX_TRIES || start.elapsed() + wait > BUDGET {
+            tracing::warn!(what, tries, %error, "Discord kept failing; giving up");
+            return Err(error);
+        }
+        tracing::warn!(what, tries, ?wait, %error, "Discord failed; trying again");
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// Whether an interaction callback failed only because an earlier try went
+/// through after all (a 5xx after Discord had processed the request).
+pub fn already_acknowledged(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if r.error.code == ALREADY_ACKNOWLEDGED
+    )
+}
+
+/// Remembered in the invocation data of a command that deferred.
+struct Deferred {
+    /// Whether the deferred answer is only for the caller.
+    ephemeral: bool,
+}
+
+/// Acknowledges a slow command at once (Discord shows "Kismet is
+/// thinking…"); its answer is then edited in by [`super::respond`].
+/// `ephemeral` says who will see the answer (an answer of the other kind
+/// replaces the placeholder with a follow-up). No-op outside slash
+/// commands.
+pub async fn defer(ctx: Context<'_>, ephemeral: bool) -> Result<(), Error> {
+    if let poise::Context::Application(a) = ctx {
+        retry("defer", || a.defer_response(ephemeral)).await?;
+        ctx.set_invocation_data(Deferred { ephemeral }).await;
+    }
+    Ok(())
+}
+
+/// Sends a command's first answer (with [`retry`]): the initial response,
+/// or an edit of the deferred placeholder when the command deferred with
+/// the same visibility (a different one deletes the placeholder and follows
+/// up). With `want_message`, returns the message the answer became (it may
+/// cost a request; `None` if Discord would not say).
+pub async fn send_first(
+    ctx: Context<'_>,
+    reply: poise::CreateReply,
+    ephemeral: bool,
+    want_message: bool,
+) -> Result<Option<serenity::Message>, Error> {
+    let deferred = ctx.invocation_data::<Deferred>().await.map(|d| d.ephemeral);
+    if let (Some(deferred_ephemeral), poise::Context::Application(a)) = (deferred, ctx) {
+        let http = &ctx.serenity_context().http;
+        if deferred_ephemeral == ephemeral {
+            let msg = retry("edit of a deferred answer", || {
+                let edit = reply
+                    .clone()
+                    .to_slash_initial_response_edit(serenity::EditInteractionResponse::new());
+                a.interaction.edit_response(http, edit)
+            })
+            .await?;
+            return Ok(Some(msg));
+        }
+        if let Err(e) = retry("delete of a deferred placeholder", || {
+            a.interaction.delete_response(http)
+        })
+        .await
+        {
+            tracing::warn!(error = %e, "could not remove a deferred placeholder");
+        }
+    }
+    let handle = retry("answer", || ctx.send(reply.clone())).await?;
+    if !want_message {
+        return Ok(None);
+    }
+    match handle.message().await {
+        Ok(m) => Ok(Some(m.into_owned())),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read back a reply");
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    // Transient failures (5xx, 429) need a real HTTP response to build, so
+    // they are tested end to end against the fake Discord (tests/e2e/robust.rs).
+
+    #[tokio::test]
+    async fn other_failures_are_not_retried() {
+        let calls = AtomicU32::new(0);
+        let r: Result<(), _> = retry("test", || async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            Err(serenity::Error::Other("not transient"))
+        })
+        .await;
+        assert!(r.is_err());
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_success_is_returned_at_once() {
+        let calls = AtomicU32::new(0);
+        let r = retry("test", || async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, serenity::Error>(7)
+        })
+        .await;
+        assert_eq!(r.unwrap(), 7);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+}

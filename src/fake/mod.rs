@@ -194,6 +194,20 @@ impl FakeDiscord {
         lock(&self.inner.requests).clone()
     }
 
+    /// The requests with a sequence number above `seq`, oldest first (a
+    /// copy of the tail only, cheap however long the record is).
+    pub fn requests_since(&self, seq: u64) -> Vec<Recorded> {
+        let requests = lock(&self.inner.requests);
+        let from = requests.partition_point(|r| r.seq <= seq);
+        requests[from..].to_vec()
+    }
+
+    /// The message an interaction token's first reply created (or, for a
+    /// click answered in place, the clicked message).
+    pub fn original_message(&self, token: &str) -> Option<u64> {
+        lock(&self.inner.tokens).get(token)?.original
+    }
+
     /// The highest request sequence number so far.
     pub fn last_seq(&self) -> u64 {
         self.inner.seq.load(Ordering::SeqCst)
@@ -522,6 +536,9 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     let route = route_of(&method, &segs);
     let (body, files) = read_body(req).await;
+    // Received: stamped before validation and handling, so a latency measured
+    // against `Recorded::at` is the bot's, not the fake's.
+    let at = Instant::now();
     let token = match segs.as_slice() {
         ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
         _ => None,
@@ -548,10 +565,13 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         Some(f) => fault_response(&f),
         None => handle(&inner, &method, &segs, &body, &files, token.as_deref()),
     };
+    // The sequence number is taken under the lock, so the record stays
+    // sorted by `seq` (see `requests_since`).
+    let mut requests = lock(&inner.requests);
     let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
-    lock(&inner.requests).push(Recorded {
+    requests.push(Recorded {
         seq,
-        at: Instant::now(),
+        at,
         method: method.to_string(),
         path,
         route: route.map(str::to_string),
@@ -561,6 +581,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         violations,
         status: status.as_u16(),
     });
+    drop(requests);
     inner.changed.notify_waiters();
     reply
 }

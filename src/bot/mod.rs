@@ -66,6 +66,7 @@ pub async fn client(
         .options(poise::FrameworkOptions {
             commands: systems::commands(),
             on_error: |e| Box::pin(on_error(e)),
+            pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
             initialize_owners: false,
             ..Default::default()
@@ -132,6 +133,7 @@ fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    stage(ctx.id(), "app done");
     let response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -149,6 +151,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
     };
     let session = first.session();
     let handle = ctx.send(render::reply(first, ephemeral)).await?;
+    stage(ctx.id(), "sent");
     if let (Some(session), poise::Context::Application(a)) = (session, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.
         match handle.message().await {
@@ -178,6 +181,13 @@ fn error_reply(e: &AppError) -> poise::CreateReply {
     poise::CreateReply::default()
         .content(format!("⚠️ {}", e.user_message()))
         .ephemeral(true)
+}
+
+/// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
+/// as a `kismet::stage` debug event, for the pipeline benchmark; free when
+/// nothing listens at that level.
+fn stage(interaction_id: u64, stage: &'static str) {
+    tracing::debug!(target: "kismet::stage", id = interaction_id, stage);
 }
 
 fn signal_done(data: &Data, interaction_id: u64) {
@@ -241,6 +251,7 @@ async fn event_handler(
 }
 
 async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction) {
+    stage(ci.id.get(), "start");
     let result = match ci.guild_id {
         None => Err(AppError::user(
             "Kismet's buttons work in a server channel, not in DMs.",
@@ -254,6 +265,7 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
             component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
         }
     };
+    stage(ci.id.get(), "app done");
     if let Err(e) = send_component_response(ctx, data, ci, result).await {
         tracing::error!(%e, custom_id = %ci.data.custom_id, "could not answer a click");
     }
@@ -296,6 +308,7 @@ async fn send_component_response(
         }
     };
     ci.create_response(&ctx.http, first).await?;
+    stage(ci.id.get(), "sent");
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
             Some(ci.message.id.get())

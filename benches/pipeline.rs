@@ -14,7 +14,10 @@
 //! on its own tokio runtime (threads `bot`), the fake and this driver on
 //! another (threads `fake` and the main thread), and SQLite on sqlx's
 //! worker threads, so CPU time can be split between them (`/proc` task
-//! stats). A few direct application-layer calls are timed with the bot idle.
+//! stats). Each latency is also split at the bot's `kismet::stage` debug
+//! events (command start, application done): WebSocket + serenity + poise,
+//! the application layer with SQLite, then rendering + HTTP. A few direct
+//! application-layer calls are timed with the bot idle.
 //!
 //! Output: a section per case, a summary table, and last one JSON line
 //! (the run with the most stored characters).
@@ -48,6 +51,8 @@ const SEED_OWNER_BASE: i64 = 500_000_000_000_000_000;
 /// Guilds the seeded characters are spread over (the benchmark's guilds
 /// among them).
 const SEED_GUILDS: usize = 1000;
+/// Requests and messages the fake keeps (it forgets older ones).
+const RETAIN: usize = 2000;
 
 /// The benchmark's knobs.
 #[derive(Clone, Debug)]
@@ -211,12 +216,22 @@ fn machine() -> String {
 // ---------------------------------------------------------------- one case
 
 fn child(spec: &str) -> i32 {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "warn,serenity=error,poise=error".into()),
-        )
-        .with_writer(std::io::stderr)
+        );
+    let stages = StageLayer.with_filter(
+        tracing_subscriber::filter::Targets::new()
+            .with_target("kismet::stage", tracing::Level::DEBUG),
+    );
+    let _ = tracing_subscriber::registry()
+        .with(log)
+        .with(stages)
         .try_init();
     let (chars, validate) = spec.split_once(':').unwrap_or((spec, "0"));
     let case = Case {
@@ -318,6 +333,8 @@ struct Sample {
     /// Scheduled time -> the driver starting it.
     lag: Duration,
     error: Option<String>,
+    /// The interaction id and when its gateway event was sent.
+    sent: Option<(u64, Instant)>,
 }
 
 async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Result<Value, String> {
@@ -337,6 +354,8 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     opts.require_schema = case.validate;
     opts.bot_runtime = Some(bot);
     let t = Arc::new(Table::start(opts).await?);
+    // The fake keeps only its recent history; a tally reads it as it goes.
+    t.fake.set_retention(Some(RETAIN));
     if case.validate && !t.validating() {
         return Err("validation asked for but the OpenAPI file was not found".into());
     }
@@ -390,7 +409,21 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     if s.warmup > 0.0 {
         let _ = run_mix(&t, &users, s.rate, s.warmup, 7).await;
     }
-    let seq0 = t.fake.last_seq();
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let tally_task = {
+        let (t, tally) = (t.clone(), tally.clone());
+        let seq0 = t.fake.last_seq();
+        tally.lock().unwrap_or_else(|e| e.into_inner()).last_seq = seq0;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+                let seq = tally.last_seq;
+                tally.add(&t.fake.requests_since(seq));
+            }
+        })
+    };
+    STAGES.lock().unwrap_or_else(|e| e.into_inner()).clear();
     let cpu0 = cpu_by_group();
     let machine0 = machine_cpu();
     let wall0 = Instant::now();
@@ -398,14 +431,19 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     let wall = wall0.elapsed();
     let cpu1 = cpu_by_group();
     let machine1 = machine_cpu();
-    let requests = t.fake.requests_since(seq0);
+    tally_task.abort();
+    let tally = {
+        let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let seq = tally.last_seq;
+        tally.add(&t.fake.requests_since(seq));
+        tally
+    };
 
     // Figures.
     let n = samples.len();
     let failed: Vec<&Sample> = samples.iter().filter(|x| x.error.is_some()).collect();
-    let http_errors = requests.iter().filter(|r| r.status >= 400).count();
-    let violations: usize = requests.iter().map(|r| r.violations.len()).sum();
-    let errors = failed.len() + http_errors + violations;
+    let (http_errors, violations) = (tally.http_errors, tally.violations);
+    let errors = failed.len() + http_errors + violations + tally.lost;
     let mut all: Vec<Duration> = samples.iter().filter_map(|x| x.latency).collect();
     all.sort();
     let mut complete: Vec<Duration> = samples.iter().filter_map(|x| x.complete).collect();
@@ -420,8 +458,9 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         wall.as_secs_f64()
     );
     println!(
-        "errors: {errors} (failed interactions {}, HTTP >= 400 {http_errors}, schema violations {violations})",
-        failed.len()
+        "errors: {errors} (failed interactions {}, HTTP >= 400 {http_errors}, schema violations {violations}, requests not seen {})",
+        failed.len(),
+        tally.lost
     );
     for f in failed.iter().take(5) {
         println!(
@@ -454,31 +493,14 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         print_row(k.name(), &l, &c);
     }
     print_row("all", &all, &complete);
+    print_stages(&samples);
 
     // HTTP requests the bot made per interaction.
-    let mut routes: BTreeMap<String, usize> = BTreeMap::new();
-    for r in &requests {
-        let what = r
-            .route
-            .clone()
-            .unwrap_or_else(|| r.path.clone())
-            .replace("/webhooks/{webhook_id}/{webhook_token}", "/webhooks/…")
-            .replace(
-                "/interactions/{interaction_id}/{interaction_token}",
-                "/interactions/…",
-            );
-        let what = if r.method == "GET" && r.path.ends_with("/messages/@original") {
-            "/webhooks/…/messages/@original".to_string()
-        } else {
-            what
-        };
-        *routes.entry(format!("{} {what}", r.method)).or_default() += 1;
-    }
     println!(
         "HTTP requests to Discord per interaction: {:.2}",
-        requests.len() as f64 / n.max(1) as f64
+        tally.requests as f64 / n.max(1) as f64
     );
-    for (route, count) in &routes {
+    for (route, count) in &tally.routes {
         println!("  {:<52} {:>6.2}", route, *count as f64 / n.max(1) as f64);
     }
 
@@ -553,9 +575,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
 
     let rss = peak_rss_mb();
     println!(
-        "peak RSS: {rss:.1} MB (the whole process: bot, fake Discord with its record of {} requests and {} messages, driver{})\n",
-        t.fake.last_seq(),
-        t.fake.messages().len(),
+        "peak RSS: {rss:.1} MB (the whole process: bot, fake Discord keeping its last {RETAIN} requests and messages, driver{})\n",
         if case.validate {
             ", OpenAPI document"
         } else {
@@ -583,6 +603,173 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     });
     println!("case json: {result}\n");
     Ok(result)
+}
+
+/// The bot's `kismet::stage` events: (interaction id, stage, when).
+static STAGES: Mutex<Vec<(u64, usize, Instant)>> = Mutex::new(Vec::new());
+
+/// The stages the bot marks, in order.
+const STAGE_NAMES: [&str; 3] = ["start", "app done", "sent"];
+
+/// Collects the bot's `kismet::stage` events into [`STAGES`].
+struct StageLayer;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for StageLayer {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        let now = Instant::now();
+        #[derive(Default)]
+        struct Visit(Option<u64>, Option<usize>);
+        impl tracing::field::Visit for Visit {
+            fn record_u64(&mut self, f: &tracing::field::Field, v: u64) {
+                if f.name() == "id" {
+                    self.0 = Some(v);
+                }
+            }
+            fn record_str(&mut self, f: &tracing::field::Field, v: &str) {
+                if f.name() == "stage" {
+                    self.1 = STAGE_NAMES.iter().position(|s| *s == v);
+                }
+            }
+            fn record_debug(&mut self, _: &tracing::field::Field, _: &dyn std::fmt::Debug) {}
+        }
+        let mut v = Visit::default();
+        event.record(&mut v);
+        if let (Some(id), Some(stage)) = (v.0, v.1) {
+            STAGES
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id, stage, now));
+        }
+    }
+}
+
+/// Splits each latency at the bot's stage marks: gateway event sent ->
+/// command start (WebSocket, serenity, poise) -> application done (option
+/// parsing, rules, SQLite) -> callback received (rendering, HTTP).
+fn print_stages(samples: &[Sample]) {
+    let marks: std::collections::HashMap<u64, [Option<Instant>; 3]> = {
+        let mut m = std::collections::HashMap::new();
+        for (id, stage, at) in STAGES.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let e: &mut [Option<Instant>; 3] = m.entry(*id).or_default();
+            e[*stage].get_or_insert(*at);
+        }
+        m
+    };
+    // (kind, latency, [sent..start, start..app done, app done..callback])
+    let split: Vec<(Kind, Duration, [Duration; 3])> = samples
+        .iter()
+        .filter_map(|x| {
+            let (id, sent) = x.sent?;
+            let [Some(start), Some(app), _] = *marks.get(&id)? else {
+                return None;
+            };
+            let got = sent + x.latency?;
+            Some((
+                x.kind,
+                x.latency?,
+                [
+                    start.saturating_duration_since(sent),
+                    app.saturating_duration_since(start),
+                    got.saturating_duration_since(app),
+                ],
+            ))
+        })
+        .collect();
+    if split.is_empty() {
+        println!("stages: no stage marks from the bot");
+        return;
+    }
+    println!(
+        "where the latency goes, ms: [1] gateway event -> command starts (WebSocket, serenity, poise),"
+    );
+    println!(
+        "  [2] -> application done (options, rules, SQLite), [3] -> callback received (render, HTTP)"
+    );
+    println!(
+        "  {:<16} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "kind", "n", "[1] p50", "[1] p99", "[2] p50", "[2] p99", "[3] p50", "[3] p99"
+    );
+    let row = |name: &str, rows: &[&(Kind, Duration, [Duration; 3])]| {
+        let col = |i: usize| {
+            let mut d: Vec<Duration> = rows.iter().map(|x| x.2[i]).collect();
+            d.sort();
+            (ms(pct(&d, 0.5)), ms(pct(&d, 0.99)))
+        };
+        let (a, b, c) = (col(0), col(1), col(2));
+        println!(
+            "  {:<16} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            name,
+            rows.len(),
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            c.0,
+            c.1
+        );
+    };
+    for (k, _) in Kind::MIX {
+        let rows: Vec<_> = split.iter().filter(|x| x.0 == k).collect();
+        if !rows.is_empty() {
+            row(k.name(), &rows);
+        }
+    }
+    row("all", &split.iter().collect::<Vec<_>>());
+    let mut by_latency: Vec<_> = split.iter().collect();
+    by_latency.sort_by_key(|x| x.1);
+    let tail = &by_latency[by_latency.len() * 99 / 100..];
+    let mean =
+        |i: usize| ms(tail.iter().map(|x| x.2[i]).sum::<Duration>() / tail.len().max(1) as u32);
+    println!(
+        "  the slowest 1% ({} interactions), mean ms: [1] {:.3}  [2] {:.3}  [3] {:.3}",
+        tail.len(),
+        mean(0),
+        mean(1),
+        mean(2)
+    );
+}
+
+/// Requests the bot made during the run, read from the fake as it goes.
+#[derive(Clone, Default)]
+struct Tally {
+    last_seq: u64,
+    requests: usize,
+    routes: BTreeMap<String, usize>,
+    http_errors: usize,
+    violations: usize,
+    /// Requests the fake forgot before they were read.
+    lost: usize,
+}
+
+impl Tally {
+    /// Adds the requests after `last_seq` (as the fake returned them).
+    fn add(&mut self, requests: &[kismet::fake::Recorded]) {
+        if let Some(first) = requests.first() {
+            self.lost += first.seq.saturating_sub(self.last_seq + 1) as usize;
+        }
+        for r in requests {
+            self.requests += 1;
+            self.http_errors += usize::from(r.status >= 400);
+            self.violations += r.violations.len();
+            let what = if r.method == "GET" && r.path.ends_with("/messages/@original") {
+                "/webhooks/…/messages/@original".to_string()
+            } else {
+                r.route
+                    .clone()
+                    .unwrap_or_else(|| r.path.clone())
+                    .replace("/webhooks/{webhook_id}/{webhook_token}", "/webhooks/…")
+                    .replace(
+                        "/interactions/{interaction_id}/{interaction_token}",
+                        "/interactions/…",
+                    )
+            };
+            *self
+                .routes
+                .entry(format!("{} {what}", r.method))
+                .or_default() += 1;
+            self.last_seq = r.seq;
+        }
+    }
 }
 
 fn print_row(name: &str, l: &[Duration], c: &[Duration]) {
@@ -721,6 +908,7 @@ async fn run_mix(
                 complete: None,
                 lag: Duration::ZERO,
                 error: Some(format!("driver task: {e}")),
+                sent: None,
             }),
         }
     }
@@ -774,6 +962,7 @@ async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Samp
                 complete: Some(ex.sent.elapsed()),
                 lag,
                 error,
+                sent: Some((ex.interaction_id, ex.sent)),
             }
         }
         Err(e) => Sample {
@@ -782,6 +971,7 @@ async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Samp
             complete: None,
             lag,
             error: Some(e),
+            sent: None,
         },
     }
 }

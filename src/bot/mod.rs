@@ -73,6 +73,7 @@ pub async fn client(
         .options(poise::FrameworkOptions {
             commands: systems::commands(),
             on_error: |e| Box::pin(on_error(e)),
+            pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
             initialize_owners: false,
             ..Default::default()
@@ -163,6 +164,7 @@ fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    stage(ctx.id(), "app done");
     let response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -186,6 +188,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         session.is_some(),
     )
     .await?;
+    stage(ctx.id(), "sent");
     if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.
         let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
@@ -211,6 +214,13 @@ fn error_reply(e: &AppError) -> poise::CreateReply {
     poise::CreateReply::default()
         .content(render::refusal(&e.user_message()))
         .ephemeral(true)
+}
+
+/// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
+/// as a `kismet::stage` debug event, for the pipeline benchmark; free when
+/// nothing listens at that level.
+fn stage(interaction_id: u64, stage: &'static str) {
+    tracing::debug!(target: "kismet::stage", id = interaction_id, stage);
 }
 
 fn signal_done(data: &Data, interaction_id: u64) {
@@ -324,6 +334,7 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
         Ok(result) => {
             let (result, plan) = secret::plan_click(&data.app, ci, result).await;
             secret_plan = plan;
+            stage(ci.id.get(), "app done");
             send_component_response(ctx, data, ci, result, false).await
         }
         Err(_) => match deliver::retry("click deferral", || ci.defer(&ctx.http)).await {
@@ -401,6 +412,7 @@ async fn send_component_response(
         };
         answer_click(ctx, ci, first).await?;
     }
+    stage(ci.id.get(), "sent");
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
             Some(ci.message.id.get())

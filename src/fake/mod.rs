@@ -114,6 +114,8 @@ struct Inner {
     gateway_frames_in: Mutex<Vec<Value>>,
     drops: AtomicU64,
     drop_now: Notify,
+    /// Keep about this many requests and messages (0: all).
+    retain: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -152,11 +154,19 @@ impl FakeDiscord {
             gateway_frames_in: Mutex::new(Vec::new()),
             drops: AtomicU64::new(0),
             drop_now: Notify::new(),
+            retain: AtomicU64::new(0),
         });
         let app = Router::new()
             .route("/gateway", get(gateway))
             .fallback(api)
             .with_state(inner.clone());
+        // TCP_NODELAY: without it Nagle holds a gateway frame sent while the
+        // previous one is unacknowledged, and the bot's delayed ACK makes
+        // that wait up to 40 ms (it was most of the pipeline benchmark's
+        // p99 before).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
@@ -213,6 +223,12 @@ impl FakeDiscord {
         reqs[from..].iter().any(check)
     }
 
+    /// The message an interaction token's first reply created (or, for a
+    /// click answered in place, the clicked message).
+    pub fn original_message(&self, token: &str) -> Option<u64> {
+        lock(&self.inner.tokens).get(token)?.original
+    }
+
     /// The highest request sequence number so far.
     pub fn last_seq(&self) -> u64 {
         self.inner.seq.load(Ordering::SeqCst)
@@ -246,6 +262,16 @@ impl FakeDiscord {
             &m.body,
             self.inner.app_id,
         ))
+    }
+
+    /// Keeps only about the `limit` most recent requests and messages (the
+    /// oldest are forgotten), so a long benchmark does not hoard memory;
+    /// `None` keeps everything (the default, for tests). A click on a
+    /// forgotten message still reaches the bot, with an empty message.
+    pub fn set_retention(&self, limit: Option<usize>) {
+        self.inner
+            .retain
+            .store(limit.map_or(0, |n| n.max(1) as u64), Ordering::SeqCst);
     }
 
     /// Queues a fault.
@@ -350,13 +376,24 @@ impl Inner {
     fn create_message(&self, channel_id: u64, body: &Value, ephemeral_to: Option<u64>) -> u64 {
         let id = self.new_id();
         let flags = body.get("flags").and_then(Value::as_u64).unwrap_or(0);
-        lock(&self.messages).push(StoredMessage {
+        let mut messages = lock(&self.messages);
+        messages.push(StoredMessage {
             id,
             channel_id,
             ephemeral_to: if flags & 64 != 0 { ephemeral_to } else { None },
             body: message_body(body, None),
         });
+        self.trim(&mut messages);
         id
+    }
+
+    /// Forgets the oldest entries beyond the retention limit (in batches,
+    /// so the cost stays proportional to what is kept).
+    fn trim<T>(&self, list: &mut Vec<T>) {
+        let keep = self.retain.load(Ordering::Relaxed) as usize;
+        if keep > 0 && list.len() >= 2 * keep {
+            list.drain(..list.len() - keep);
+        }
     }
 
     fn edit_message(&self, id: u64, body: &Value) -> bool {
@@ -564,6 +601,9 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     let route = route_of(&method, &segs);
     let (body, files) = read_body(req).await;
+    // Received: stamped before validation and handling, so a latency measured
+    // against `Recorded::at` is the bot's, not the fake's.
+    let at = Instant::now();
     let token = match segs.as_slice() {
         ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
         _ => None,
@@ -595,7 +635,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
     requests.push(Recorded {
         seq,
-        at: Instant::now(),
+        at,
         method: method.to_string(),
         path,
         route: route.map(str::to_string),

@@ -43,6 +43,12 @@ pub struct TableOptions {
     pub require_schema: bool,
     /// Bot configuration.
     pub config: Config,
+    /// Validate request bodies against the OpenAPI file (on by default; the
+    /// pipeline benchmark measures with and without).
+    pub validate: bool,
+    /// Run the bot on this runtime instead of the caller's (the benchmark
+    /// keeps the bot's threads apart from the fake's to account CPU time).
+    pub bot_runtime: Option<tokio::runtime::Handle>,
 }
 
 impl TableOptions {
@@ -54,6 +60,8 @@ impl TableOptions {
             fc_names: vec!["fc".into()],
             require_schema: true,
             config: Config::defaults(),
+            validate: true,
+            bot_runtime: None,
         }
     }
 }
@@ -194,6 +202,11 @@ pub struct Exchange {
     pub latency: Option<Duration>,
     /// The interaction id.
     pub interaction_id: u64,
+    /// When the gateway event was sent.
+    pub sent: Instant,
+    /// The message the first reply created (or, for a click answered in
+    /// place, the clicked message), to click its buttons later.
+    pub message_id: Option<u64>,
 }
 
 impl Exchange {
@@ -313,6 +326,7 @@ impl Table {
 
     async fn fake_only(opts: TableOptions, external: bool) -> Result<Table, String> {
         let schemas = match Schemas::find() {
+            _ if !opts.validate => None,
             Some(path) => Some(Schemas::load(&path)?),
             None if opts.require_schema => {
                 return Err(
@@ -345,14 +359,10 @@ impl Table {
 
     async fn start_bot(&self) -> Result<(), String> {
         let url = format!("sqlite://{}", self.opts.db_path.display());
-        let db = Db::open(&url, 8)
-            .await
-            .map_err(|e| format!("database {url}: {e}"))?;
         let rng = match self.opts.seed {
             Some(s) => RngSource::seeded(s),
             None => RngSource::Os,
         };
-        let app = App::new(db.clone(), self.opts.config.clone(), rng);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<u64>();
         let done = self.done.clone();
         tokio::spawn(async move {
@@ -361,23 +371,49 @@ impl Table {
             }
         });
         let registrations_before = self.registrations().len();
-        let mut client = bot::client(
-            app,
-            &Secrets::new("fake.token.kismet"),
-            BotOptions {
-                api_base: Some(self.fake.base_url()),
-                registration: Registration::Global,
-                done: Some(tx),
-            },
-        )
-        .await
-        .map_err(|e| format!("bot client: {e}"))?;
-        let shards = client.shard_manager.clone();
-        let task = tokio::spawn(async move {
+        // The database, the client and everything they spawn live on the
+        // bot's runtime (the caller's unless `bot_runtime` is set).
+        let config = self.opts.config.clone();
+        let api_base = self.fake.base_url();
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        let launch = async move {
+            let db = match Db::open(&url, 8).await {
+                Ok(db) => db,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(format!("database {url}: {e}")));
+                    return;
+                }
+            };
+            let app = App::new(db.clone(), config, rng);
+            let built = bot::client(
+                app,
+                &Secrets::new("fake.token.kismet"),
+                BotOptions {
+                    api_base: Some(api_base),
+                    registration: Registration::Global,
+                    done: Some(tx),
+                },
+            )
+            .await;
+            let mut client = match built {
+                Ok(c) => c,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(format!("bot client: {e}")));
+                    return;
+                }
+            };
+            let _ = ready_tx.send(Ok((client.shard_manager.clone(), db)));
             if let Err(e) = client.start().await {
                 tracing::error!(%e, "bot stopped");
             }
-        });
+        };
+        let task = match &self.opts.bot_runtime {
+            Some(rt) => rt.spawn(launch),
+            None => tokio::spawn(launch),
+        };
+        let (shards, db) = ready_rx
+            .await
+            .map_err(|_| "the bot task ended before starting".to_string())??;
         *self.running.lock().await = Some(Running { shards, task, db });
         self.await_registration(registrations_before).await
     }
@@ -542,12 +578,16 @@ impl Table {
     }
 
     fn envelope(&self, who: &str) -> Envelope {
+        self.envelope_in(self.guild_id(), who)
+    }
+
+    fn envelope_in(&self, guild_id: u64, who: &str) -> Envelope {
         let id = self.fake.next_id();
         Envelope {
             id,
             app_id: self.fake.app_id(),
             token: format!("token{id}"),
-            guild_id: self.guild_id(),
+            guild_id,
             channel_id: self.channel_id.load(Ordering::SeqCst),
             member: self.member(who),
         }
@@ -598,8 +638,19 @@ impl Table {
     /// Runs a slash command typed as in Discord, e.g.
     /// `/roll expression:"3d6 + 2"`.
     pub async fn command(&self, who: &str, line: &str) -> Result<Exchange, String> {
+        self.command_in(self.guild_id(), who, line).await
+    }
+
+    /// [`Table::command`] in a given guild (the table's guild is left as
+    /// is), for many guilds at once.
+    pub async fn command_in(
+        &self,
+        guild_id: u64,
+        who: &str,
+        line: &str,
+    ) -> Result<Exchange, String> {
         let data = self.command_data(who, line)?;
-        let env = self.envelope(who);
+        let env = self.envelope_in(guild_id, who);
         let payload = payloads::command(&env, data);
         self.exchange(who, env, payload, None, true).await
     }
@@ -684,6 +735,19 @@ impl Table {
         custom_id: &str,
         values: Option<&[String]>,
     ) -> Result<Exchange, String> {
+        self.click_custom_id_in(self.guild_id(), who, message_id, custom_id, values)
+            .await
+    }
+
+    /// [`Table::click_custom_id`] in a given guild.
+    pub async fn click_custom_id_in(
+        &self,
+        guild_id: u64,
+        who: &str,
+        message_id: u64,
+        custom_id: &str,
+        values: Option<&[String]>,
+    ) -> Result<Exchange, String> {
         let message = self.fake.message_object(message_id).unwrap_or_else(|| {
             payloads::message(
                 message_id,
@@ -693,7 +757,7 @@ impl Table {
                 self.fake.app_id(),
             )
         });
-        let env = self.envelope(who);
+        let env = self.envelope_in(guild_id, who);
         let payload = payloads::component(&env, message, custom_id, values);
         self.exchange(who, env, payload, Some(message_id), true)
             .await
@@ -769,7 +833,7 @@ impl Table {
             let token = env.token.clone();
             self.fake
                 .wait_for(TIMEOUT, |f| {
-                    f.requests()
+                    f.requests_since(start_seq, |_| true)
                         .iter()
                         .any(|r| {
                             r.token.as_deref() == Some(&token) && r.path.ends_with("/callback")
@@ -793,6 +857,8 @@ impl Table {
             outputs,
             latency,
             interaction_id: id,
+            sent,
+            message_id: self.fake.original_message(&env.token),
         })
     }
 
@@ -819,8 +885,10 @@ impl Table {
             .strip_prefix('/')
             .ok_or("a command starts with `/`")?
             .to_lowercase();
-        let registered = self.registered();
-        let spec = registered
+        let spec = self
+            .registered
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
             .as_array()
             .and_then(|cmds| {
                 cmds.iter()

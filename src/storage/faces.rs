@@ -16,19 +16,41 @@ pub struct FaceCount {
     pub n: u64,
 }
 
-/// Stores the counts of one log entry.
+/// Stores the counts of one log entry, in one statement per 200 distinct
+/// faces (each statement is a round trip to SQLite's thread, so a statement
+/// per face made a big roll slow). Counts of the same face are added up.
 pub async fn append(tx: &mut Tx, log_id: i64, counts: &[FaceCount]) -> Result<(), StorageError> {
+    let mut merged: std::collections::BTreeMap<(u32, u32), u64> = Default::default();
     for c in counts {
-        sqlx::query(
-            "INSERT INTO roll_faces (log_id, sides, face, n) VALUES ($1, $2, $3, $4)
+        *merged.entry((c.sides, c.face)).or_insert(0) += c.n;
+    }
+    let rows: Vec<((u32, u32), u64)> = merged.into_iter().collect();
+    for chunk in rows.chunks(200) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| {
+                format!(
+                    "(${}, ${}, ${}, ${})",
+                    4 * i + 1,
+                    4 * i + 2,
+                    4 * i + 3,
+                    4 * i + 4
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO roll_faces (log_id, sides, face, n) VALUES {}
              ON CONFLICT (log_id, sides, face) DO UPDATE SET n = roll_faces.n + excluded.n",
-        )
-        .bind(log_id)
-        .bind(i64::from(c.sides))
-        .bind(i64::from(c.face))
-        .bind(c.n as i64)
-        .execute(&mut **tx)
-        .await?;
+            values.join(", ")
+        );
+        let mut q = sqlx::query(&sql);
+        for ((sides, face), n) in chunk {
+            q = q
+                .bind(log_id)
+                .bind(i64::from(*sides))
+                .bind(i64::from(*face))
+                .bind(*n as i64);
+        }
+        q.execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -113,4 +135,73 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<FaceCount, StorageError> {
         face: r.try_get::<i64, _>("face")? as u32,
         n: r.try_get::<i64, _>("n")?.max(0) as u64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{log, Db};
+
+    #[tokio::test]
+    async fn append_merges_repeats_and_writes_many_faces_in_chunks() {
+        let dir = std::env::temp_dir().join(format!("kismet-faces-{}", std::process::id()));
+        let url = format!("sqlite://{}", dir.join("faces.db").display());
+        let db = Db::open(&url, 2).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let entry = log::LogEntry {
+            guild_id: 1,
+            user_id: 2,
+            system: "generic".into(),
+            action: "roll".into(),
+            ..log::LogEntry::default()
+        };
+        let id = log::append(&mut tx, &entry).await.unwrap();
+        // 450 distinct d1000 faces (three statements), a repeated face, and
+        // a second call adding to a stored count.
+        let mut counts: Vec<FaceCount> = (1..=450)
+            .map(|face| FaceCount {
+                sides: 1000,
+                face,
+                n: 1,
+            })
+            .collect();
+        counts.push(FaceCount {
+            sides: 6,
+            face: 6,
+            n: 2,
+        });
+        counts.push(FaceCount {
+            sides: 6,
+            face: 6,
+            n: 3,
+        });
+        append(&mut tx, id, &counts).await.unwrap();
+        append(
+            &mut tx,
+            id,
+            &[FaceCount {
+                sides: 6,
+                face: 6,
+                n: 1,
+            }],
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        let all = tally(&mut tx, 1, None).await.unwrap();
+        assert_eq!(all.len(), 451);
+        assert_eq!(
+            all[0],
+            FaceCount {
+                sides: 6,
+                face: 6,
+                n: 6
+            }
+        );
+        assert!(all[1..].iter().all(|c| c.sides == 1000 && c.n == 1));
+        drop(tx);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

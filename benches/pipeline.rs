@@ -1,0 +1,1175 @@
+//! Pipeline benchmark (`cargo bench --bench pipeline`): the real bot against
+//! the fake Discord, SQLite in a file on disk, under a fixed open-loop load.
+//!
+//! Simulated users in several guilds issue a mix of `/roll` commands, Reroll
+//! clicks, `/vr save` and `/st pool` / `/st roll` rolls and sheet reads at a
+//! fixed rate; each request is spawned at its scheduled time whatever the
+//! previous ones are doing, so a slow answer cannot hide later ones
+//! (no coordinated omission). Per interaction it measures the latency from
+//! the gateway event being sent to the first callback reaching the fake.
+//!
+//! Each case runs in a child process (so its peak RSS is its own): with no
+//! stored characters, the same with the fake's schema validation on, and
+//! with 100,000 characters seeded through the storage layer. The bot runs
+//! on its own tokio runtime (threads `bot`), the fake and this driver on
+//! another (threads `fake` and the main thread), and SQLite on sqlx's
+//! worker threads, so CPU time can be split between them (`/proc` task
+//! stats). Each latency is also split at the bot's `kismet::stage` debug
+//! events (command start, application done): WebSocket + serenity + poise,
+//! the application layer with SQLite, then rendering + HTTP. A few direct
+//! application-layer calls are timed with the bot idle.
+//!
+//! Output: a section per case, a summary table, and last one JSON line
+//! (the run with the most stored characters).
+//!
+//! Environment: `KISMET_BENCH_RATE` (interactions/s, 200),
+//! `KISMET_BENCH_SECONDS` (10), `KISMET_BENCH_WARMUP` (seconds, 3),
+//! `KISMET_BENCH_GUILDS` (20), `KISMET_BENCH_USERS` (per guild, 10),
+//! `KISMET_BENCH_CHARACTERS` (100000; 0 skips that case),
+//! `KISMET_BENCH_VALIDATE` (1: also run with schema validation; 0: skip).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+use kismet::app::component;
+use kismet::app::{expiry, App, Caller, Reply, RngSource};
+use kismet::config::Config;
+use kismet::fake::table::{Exchange, Table, TableOptions};
+use kismet::storage::{self, characters, Db};
+use kismet::systems::dice;
+
+const GUILD_BASE: u64 = 900_000_000_000_000_000;
+const SEED_GUILD_BASE: u64 = 910_000_000_000_000_000;
+const SEED_OWNER_BASE: i64 = 500_000_000_000_000_000;
+/// Guilds the seeded characters are spread over (the benchmark's guilds
+/// among them).
+const SEED_GUILDS: usize = 1000;
+/// Requests and messages the fake keeps (it forgets older ones).
+const RETAIN: usize = 2000;
+
+/// The benchmark's knobs.
+#[derive(Clone, Debug)]
+struct Settings {
+    rate: f64,
+    seconds: f64,
+    warmup: f64,
+    guilds: usize,
+    users: usize,
+    characters: usize,
+    validate: bool,
+}
+
+impl Settings {
+    fn from_env() -> Self {
+        fn get<T: std::str::FromStr>(k: &str, d: T) -> T {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(d)
+        }
+        Self {
+            rate: get("KISMET_BENCH_RATE", 200.0_f64).max(1.0),
+            seconds: get("KISMET_BENCH_SECONDS", 10.0_f64).max(1.0),
+            warmup: get("KISMET_BENCH_WARMUP", 3.0_f64).max(0.0),
+            guilds: get("KISMET_BENCH_GUILDS", 20_usize).max(1),
+            users: get("KISMET_BENCH_USERS", 10_usize).max(1),
+            characters: get("KISMET_BENCH_CHARACTERS", 100_000_usize),
+            validate: get("KISMET_BENCH_VALIDATE", 1_u8) != 0,
+        }
+    }
+}
+
+/// One case: how many stored characters, and whether the fake validates.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    characters: usize,
+    validate: bool,
+}
+
+impl Case {
+    fn label(&self) -> String {
+        format!(
+            "{} characters, validation {}",
+            self.characters,
+            if self.validate { "on" } else { "off" }
+        )
+    }
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("KISMET_BENCH_CASE") {
+        std::process::exit(child(&spec));
+    }
+    let s = Settings::from_env();
+    let mut cases = vec![Case {
+        characters: 0,
+        validate: false,
+    }];
+    if s.validate {
+        cases.push(Case {
+            characters: 0,
+            validate: true,
+        });
+    }
+    if s.characters > 0 {
+        cases.push(Case {
+            characters: s.characters,
+            validate: false,
+        });
+    }
+    println!("# Kismet pipeline benchmark");
+    println!("machine: {}", machine());
+    println!(
+        "load: {} interactions/s for {} s after {} s warm-up; {} users in {} guilds\n",
+        s.rate,
+        s.seconds,
+        s.warmup,
+        s.guilds * s.users,
+        s.guilds
+    );
+    let exe = std::env::current_exe().expect("current exe");
+    let mut results: Vec<(Case, Value)> = Vec::new();
+    for case in cases {
+        let out = std::process::Command::new(&exe)
+            .env(
+                "KISMET_BENCH_CASE",
+                format!("{}:{}", case.characters, u8::from(case.validate)),
+            )
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("run a case");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut result = None;
+        for line in text.lines() {
+            match line.strip_prefix("RESULT ") {
+                Some(j) => result = serde_json::from_str::<Value>(j).ok(),
+                None => println!("{line}"),
+            }
+        }
+        match result {
+            Some(r) if out.status.success() => results.push((case, r)),
+            _ => {
+                eprintln!("case `{}` failed ({})", case.label(), out.status);
+                std::process::exit(1);
+            }
+        }
+    }
+    println!("== summary (latency = gateway event sent -> first callback received)");
+    println!(
+        "{:<36} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8}",
+        "case", "rate", "thru/s", "p50 ms", "p99 ms", "max ms", "errors", "RSS MB"
+    );
+    for (case, r) in &results {
+        println!(
+            "{:<36} {:>7} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.1}",
+            case.label(),
+            r["rate"],
+            r["throughput"].as_f64().unwrap_or(0.0),
+            r["p50_ms"].as_f64().unwrap_or(0.0),
+            r["p99_ms"].as_f64().unwrap_or(0.0),
+            r["max_ms"].as_f64().unwrap_or(0.0),
+            r["errors"],
+            r["rss_mb"].as_f64().unwrap_or(0.0),
+        );
+    }
+    // Last: one JSON line, for the run with the most stored characters
+    // (validation off).
+    let last = results
+        .iter()
+        .filter(|(c, _)| !c.validate)
+        .max_by_key(|(c, _)| c.characters)
+        .map(|(_, r)| r)
+        .expect("a result");
+    let line = json!({
+        "rate": last["rate"],
+        "p50_ms": last["p50_ms"],
+        "p99_ms": last["p99_ms"],
+        "max_ms": last["max_ms"],
+        "errors": last["errors"],
+        "rss_mb": last["rss_mb"],
+        "characters": last["characters"],
+    });
+    println!("{line}");
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{cores} cores, {cpu}")
+}
+
+// ---------------------------------------------------------------- one case
+
+fn child(spec: &str) -> i32 {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn,serenity=error,poise=error".into()),
+        );
+    let stages = StageLayer.with_filter(
+        tracing_subscriber::filter::Targets::new()
+            .with_target("kismet::stage", tracing::Level::DEBUG),
+    );
+    let _ = tracing_subscriber::registry()
+        .with(log)
+        .with(stages)
+        .try_init();
+    let (chars, validate) = spec.split_once(':').unwrap_or((spec, "0"));
+    let case = Case {
+        characters: chars.parse().unwrap_or(0),
+        validate: validate == "1",
+    };
+    let s = Settings::from_env();
+    // The bot gets what production gets (one worker per core); the fake and
+    // the driver run beside it on their own threads.
+    let bot_rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("bot")
+        .enable_all()
+        .build()
+        .expect("bot runtime");
+    let fake_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("fake")
+        .enable_all()
+        .build()
+        .expect("fake runtime");
+    match fake_rt.block_on(run_case(&s, case, bot_rt.handle().clone())) {
+        Ok(result) => {
+            println!("RESULT {result}");
+            bot_rt.shutdown_timeout(Duration::from_secs(1));
+            0
+        }
+        Err(e) => {
+            eprintln!("pipeline bench: {e}");
+            1
+        }
+    }
+}
+
+/// A simulated member.
+struct User {
+    guild: u64,
+    name: String,
+    id: i64,
+    /// Their latest roll's message and Reroll custom_id.
+    roll: Mutex<Option<(u64, String)>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Roll,
+    Reroll,
+    VrSave,
+    StPool,
+    StRoll,
+    VrSheet,
+    StSheet,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Roll => "/roll",
+            Kind::Reroll => "click Reroll",
+            Kind::VrSave => "/vr save",
+            Kind::StPool => "/st pool",
+            Kind::StRoll => "/st roll",
+            Kind::VrSheet => "/vr sheet show",
+            Kind::StSheet => "/st sheet show",
+        }
+    }
+
+    /// The mix: (kind, weight in percent).
+    const MIX: [(Kind, u32); 7] = [
+        (Kind::Roll, 35),
+        (Kind::Reroll, 25),
+        (Kind::VrSave, 12),
+        (Kind::StPool, 8),
+        (Kind::StRoll, 5),
+        (Kind::VrSheet, 8),
+        (Kind::StSheet, 7),
+    ];
+
+    fn pick(rng: &mut StdRng) -> Kind {
+        let mut n = rng.random_range(0..100);
+        for (k, w) in Self::MIX {
+            if n < w {
+                return k;
+            }
+            n -= w;
+        }
+        Kind::Roll
+    }
+}
+
+const EXPRESSIONS: [&str; 6] = ["1d20", "2d6 + 3", "4d6kh3", "3d8 + 1d4 + 2", "1d100", "8d6"];
+
+/// What one interaction gave.
+struct Sample {
+    kind: Kind,
+    /// Gateway event sent -> first callback received.
+    latency: Option<Duration>,
+    /// Gateway event sent -> the bot's last request for it.
+    complete: Option<Duration>,
+    /// Scheduled time -> the driver starting it.
+    lag: Duration,
+    error: Option<String>,
+    /// The interaction id and when its gateway event was sent.
+    sent: Option<(u64, Instant)>,
+}
+
+async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Result<Value, String> {
+    let dir =
+        PathBuf::from(option_env!("CARGO_TARGET_TMPDIR").unwrap_or("target/tmp")).join("pipeline");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let db_path = dir.join(format!(
+        "bench-{}-{}.db",
+        case.characters,
+        u8::from(case.validate)
+    ));
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", db_path.display()));
+    }
+    let mut opts = TableOptions::new(&db_path);
+    opts.validate = case.validate;
+    opts.require_schema = case.validate;
+    opts.bot_runtime = Some(bot);
+    let t = Arc::new(Table::start(opts).await?);
+    // The fake keeps only its recent history; a tally reads it as it goes.
+    t.fake.set_retention(Some(RETAIN));
+    if case.validate && !t.validating() {
+        return Err("validation asked for but the OpenAPI file was not found".into());
+    }
+    println!(
+        "== case: {}  (database {})",
+        case.label(),
+        db_path.display()
+    );
+
+    // Members and their sheets, made through the bot.
+    let users: Arc<Vec<User>> = Arc::new(
+        (0..s.guilds)
+            .flat_map(|g| {
+                (0..s.users).map(move |u| {
+                    let name = format!("g{g}u{u}");
+                    User {
+                        guild: GUILD_BASE + g as u64,
+                        id: Table::user_id(&name) as i64,
+                        name,
+                        roll: Mutex::new(None),
+                    }
+                })
+            })
+            .collect(),
+    );
+    let setup = Instant::now();
+    setup_users(&t, &users).await?;
+    println!(
+        "setup: {} users with a Veracity and a Storyteller sheet in {:.1} s",
+        users.len(),
+        setup.elapsed().as_secs_f64()
+    );
+    let db = t.db().await.ok_or("the bot has no database")?;
+    if case.characters > 0 {
+        let started = Instant::now();
+        seed(&db, &users, case.characters).await?;
+        println!(
+            "seeded {} characters over {SEED_GUILDS} guilds in {:.1} s",
+            case.characters,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let stored = {
+        let mut tx = db.read().await.map_err(|e| e.to_string())?;
+        characters::count_all(&mut tx)
+            .await
+            .map_err(|e| e.to_string())?
+    };
+
+    // Warm-up, then the measured run.
+    if s.warmup > 0.0 {
+        let _ = run_mix(&t, &users, s.rate, s.warmup, 7).await;
+    }
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let tally_task = {
+        let (t, tally) = (t.clone(), tally.clone());
+        let seq0 = t.fake.last_seq();
+        tally.lock().unwrap_or_else(|e| e.into_inner()).last_seq = seq0;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+                let seq = tally.last_seq;
+                tally.add(&t.fake.requests_since(seq, |_| true));
+            }
+        })
+    };
+    STAGES.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let cpu0 = cpu_by_group();
+    let machine0 = machine_cpu();
+    let wall0 = Instant::now();
+    let samples = run_mix(&t, &users, s.rate, s.seconds, 42).await;
+    let wall = wall0.elapsed();
+    let cpu1 = cpu_by_group();
+    let machine1 = machine_cpu();
+    tally_task.abort();
+    let tally = {
+        let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let seq = tally.last_seq;
+        tally.add(&t.fake.requests_since(seq, |_| true));
+        tally
+    };
+
+    // Figures.
+    let n = samples.len();
+    let failed: Vec<&Sample> = samples.iter().filter(|x| x.error.is_some()).collect();
+    let (http_errors, violations) = (tally.http_errors, tally.violations);
+    let errors = failed.len() + http_errors + violations + tally.lost;
+    let mut all: Vec<Duration> = samples.iter().filter_map(|x| x.latency).collect();
+    all.sort();
+    let mut complete: Vec<Duration> = samples.iter().filter_map(|x| x.complete).collect();
+    complete.sort();
+    let mut lags: Vec<Duration> = samples.iter().map(|x| x.lag).collect();
+    lags.sort();
+    let answered = samples.iter().filter(|x| x.error.is_none()).count();
+    let throughput = answered as f64 / wall.as_secs_f64();
+
+    println!(
+        "interactions: {n} sent, {answered} answered without error in {:.2} s -> {throughput:.1}/s sustained",
+        wall.as_secs_f64()
+    );
+    println!(
+        "errors: {errors} (failed interactions {}, HTTP >= 400 {http_errors}, schema violations {violations}, requests not seen {})",
+        failed.len(),
+        tally.lost
+    );
+    for f in failed.iter().take(5) {
+        println!(
+            "  e.g. {}: {}",
+            f.kind.name(),
+            f.error.as_deref().unwrap_or("")
+        );
+    }
+    println!(
+        "driver: scheduler lag p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms (open loop: requests leave on schedule)",
+        ms(pct(&lags, 0.50)),
+        ms(pct(&lags, 0.99)),
+        ms(lags.last().copied().unwrap_or_default())
+    );
+    println!("stored characters: {stored}");
+    println!("latency, ms: gateway event sent -> first callback received (answer complete: -> last request)");
+    println!(
+        "  {:<16} {:>6} {:>8} {:>8} {:>8} {:>8}   {:>9} {:>9}",
+        "kind", "n", "p50", "p90", "p99", "max", "done p50", "done p99"
+    );
+    let mut by_kind: BTreeMap<Kind, (Vec<Duration>, Vec<Duration>)> = BTreeMap::new();
+    for x in &samples {
+        let e = by_kind.entry(x.kind).or_default();
+        e.0.extend(x.latency);
+        e.1.extend(x.complete);
+    }
+    for (k, (mut l, mut c)) in by_kind {
+        l.sort();
+        c.sort();
+        print_row(k.name(), &l, &c);
+    }
+    print_row("all", &all, &complete);
+    print_stages(&samples);
+
+    // HTTP requests the bot made per interaction.
+    println!(
+        "HTTP requests to Discord per interaction: {:.2}",
+        tally.requests as f64 / n.max(1) as f64
+    );
+    for (route, count) in &tally.routes {
+        println!("  {:<52} {:>6.2}", route, *count as f64 / n.max(1) as f64);
+    }
+
+    // CPU time by thread group during the measured run, and the time its
+    // threads were ready to run but waited for a CPU.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    println!(
+        "CPU during the run, per interaction (on CPU; waiting for a CPU), and share of the {cores} cores x {:.1} s",
+        wall.as_secs_f64()
+    );
+    let per = |x: f64| x * 1e6 / n.max(1) as f64;
+    let mut cpu_json = serde_json::Map::new();
+    let (mut total, mut total_wait) = (0.0, 0.0);
+    for group in ["bot", "sqlite", "fake+driver", "other"] {
+        let a = cpu0.get(group).copied().unwrap_or_default();
+        let b = cpu1.get(group).copied().unwrap_or_default();
+        let (d, w) = (b.0 - a.0, b.1 - a.1);
+        total += d;
+        total_wait += w;
+        println!(
+            "  {:<36} {:>7.0} µs {:>7.0} µs wait  {:>5.1} %",
+            group_label(group),
+            per(d),
+            per(w),
+            100.0 * d / (wall.as_secs_f64() * cores)
+        );
+        cpu_json.insert(group.into(), json!(round(per(d), 0)));
+    }
+    println!(
+        "  {:<36} {:>7.0} µs {:>7.0} µs wait  {:>5.1} %",
+        "this process",
+        per(total),
+        per(total_wait),
+        100.0 * total / (wall.as_secs_f64() * cores)
+    );
+    let (busy, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
+    let machine_busy = if all_ticks > 0.0 {
+        busy / all_ticks
+    } else {
+        0.0
+    };
+    let others = (machine_busy - total / (wall.as_secs_f64() * cores)).max(0.0);
+    println!(
+        "  machine busy {:.1} %, of which other processes {:.1} % (load average {})",
+        100.0 * machine_busy,
+        100.0 * others,
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+
+    // The application layer alone, with the bot idle.
+    println!("application layer alone (direct calls on the same database, bot idle), µs:");
+    let stages = stages(&db, &users[0]).await?;
+    let mut stages_json = serde_json::Map::new();
+    for (name, mut d) in stages {
+        d.sort();
+        println!(
+            "  {:<52} p50 {:>7.0}  p99 {:>7.0}",
+            name,
+            pct(&d, 0.5).as_secs_f64() * 1e6,
+            pct(&d, 0.99).as_secs_f64() * 1e6
+        );
+        stages_json.insert(
+            name.to_string(),
+            json!(round(pct(&d, 0.5).as_secs_f64() * 1e6, 0)),
+        );
+    }
+
+    let rss = peak_rss_mb();
+    println!(
+        "peak RSS: {rss:.1} MB (the whole process: bot, fake Discord keeping its last {RETAIN} requests and messages, driver{})\n",
+        if case.validate {
+            ", OpenAPI document"
+        } else {
+            ""
+        }
+    );
+    t.stop().await;
+
+    let result = json!({
+        "rate": s.rate,
+        "p50_ms": round(ms(pct(&all, 0.50)), 3),
+        "p99_ms": round(ms(pct(&all, 0.99)), 3),
+        "max_ms": round(ms(all.last().copied().unwrap_or_default()), 3),
+        "errors": errors,
+        "rss_mb": round(rss, 1),
+        "characters": case.characters,
+        "stored_characters": stored,
+        "validate": case.validate,
+        "throughput": round(throughput, 1),
+        "seconds": s.seconds,
+        "cpu_us_per_interaction": cpu_json,
+        "cpu_wait_us_per_interaction": round(per(total_wait), 0),
+        "other_processes_pct": round(100.0 * others, 1),
+        "app_layer_p50_us": stages_json,
+    });
+    println!("case json: {result}\n");
+    Ok(result)
+}
+
+/// The bot's `kismet::stage` events: (interaction id, stage, when).
+static STAGES: Mutex<Vec<(u64, usize, Instant)>> = Mutex::new(Vec::new());
+
+/// The stages the bot marks, in order.
+const STAGE_NAMES: [&str; 3] = ["start", "app done", "sent"];
+
+/// Collects the bot's `kismet::stage` events into [`STAGES`].
+struct StageLayer;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for StageLayer {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        let now = Instant::now();
+        #[derive(Default)]
+        struct Visit(Option<u64>, Option<usize>);
+        impl tracing::field::Visit for Visit {
+            fn record_u64(&mut self, f: &tracing::field::Field, v: u64) {
+                if f.name() == "id" {
+                    self.0 = Some(v);
+                }
+            }
+            fn record_str(&mut self, f: &tracing::field::Field, v: &str) {
+                if f.name() == "stage" {
+                    self.1 = STAGE_NAMES.iter().position(|s| *s == v);
+                }
+            }
+            fn record_debug(&mut self, _: &tracing::field::Field, _: &dyn std::fmt::Debug) {}
+        }
+        let mut v = Visit::default();
+        event.record(&mut v);
+        if let (Some(id), Some(stage)) = (v.0, v.1) {
+            STAGES
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id, stage, now));
+        }
+    }
+}
+
+/// Splits each latency at the bot's stage marks: gateway event sent ->
+/// command start (WebSocket, serenity, poise) -> application done (option
+/// parsing, rules, SQLite) -> callback received (rendering, HTTP).
+fn print_stages(samples: &[Sample]) {
+    let marks: std::collections::HashMap<u64, [Option<Instant>; 3]> = {
+        let mut m = std::collections::HashMap::new();
+        for (id, stage, at) in STAGES.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let e: &mut [Option<Instant>; 3] = m.entry(*id).or_default();
+            e[*stage].get_or_insert(*at);
+        }
+        m
+    };
+    // (kind, latency, [sent..start, start..app done, app done..callback])
+    let split: Vec<(Kind, Duration, [Duration; 3])> = samples
+        .iter()
+        .filter_map(|x| {
+            let (id, sent) = x.sent?;
+            let [Some(start), Some(app), _] = *marks.get(&id)? else {
+                return None;
+            };
+            let got = sent + x.latency?;
+            Some((
+                x.kind,
+                x.latency?,
+                [
+                    start.saturating_duration_since(sent),
+                    app.saturating_duration_since(start),
+                    got.saturating_duration_since(app),
+                ],
+            ))
+        })
+        .collect();
+    if split.is_empty() {
+        println!("stages: no stage marks from the bot");
+        return;
+    }
+    println!(
+        "where the latency goes, ms: [1] gateway event -> command starts (WebSocket, serenity, poise),"
+    );
+    println!(
+        "  [2] -> application done (options, rules, SQLite), [3] -> callback received (render, HTTP)"
+    );
+    println!(
+        "  {:<16} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "kind", "n", "[1] p50", "[1] p99", "[2] p50", "[2] p99", "[3] p50", "[3] p99"
+    );
+    let row = |name: &str, rows: &[&(Kind, Duration, [Duration; 3])]| {
+        let col = |i: usize| {
+            let mut d: Vec<Duration> = rows.iter().map(|x| x.2[i]).collect();
+            d.sort();
+            (ms(pct(&d, 0.5)), ms(pct(&d, 0.99)))
+        };
+        let (a, b, c) = (col(0), col(1), col(2));
+        println!(
+            "  {:<16} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            name,
+            rows.len(),
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            c.0,
+            c.1
+        );
+    };
+    for (k, _) in Kind::MIX {
+        let rows: Vec<_> = split.iter().filter(|x| x.0 == k).collect();
+        if !rows.is_empty() {
+            row(k.name(), &rows);
+        }
+    }
+    row("all", &split.iter().collect::<Vec<_>>());
+    let mut by_latency: Vec<_> = split.iter().collect();
+    by_latency.sort_by_key(|x| x.1);
+    let tail = &by_latency[by_latency.len() * 99 / 100..];
+    let mean =
+        |i: usize| ms(tail.iter().map(|x| x.2[i]).sum::<Duration>() / tail.len().max(1) as u32);
+    println!(
+        "  the slowest 1% ({} interactions), mean ms: [1] {:.3}  [2] {:.3}  [3] {:.3}",
+        tail.len(),
+        mean(0),
+        mean(1),
+        mean(2)
+    );
+}
+
+/// Requests the bot made during the run, read from the fake as it goes.
+#[derive(Clone, Default)]
+struct Tally {
+    last_seq: u64,
+    requests: usize,
+    routes: BTreeMap<String, usize>,
+    http_errors: usize,
+    violations: usize,
+    /// Requests the fake forgot before they were read.
+    lost: usize,
+}
+
+impl Tally {
+    /// Adds the requests after `last_seq` (as the fake returned them).
+    fn add(&mut self, requests: &[kismet::fake::Recorded]) {
+        if let Some(first) = requests.first() {
+            self.lost += first.seq.saturating_sub(self.last_seq + 1) as usize;
+        }
+        for r in requests {
+            self.requests += 1;
+            self.http_errors += usize::from(r.status >= 400);
+            self.violations += r.violations.len();
+            let what = if r.method == "GET" && r.path.ends_with("/messages/@original") {
+                "/webhooks/…/messages/@original".to_string()
+            } else {
+                r.route
+                    .clone()
+                    .unwrap_or_else(|| r.path.clone())
+                    .replace("/webhooks/{webhook_id}/{webhook_token}", "/webhooks/…")
+                    .replace(
+                        "/interactions/{interaction_id}/{interaction_token}",
+                        "/interactions/…",
+                    )
+            };
+            *self
+                .routes
+                .entry(format!("{} {what}", r.method))
+                .or_default() += 1;
+            self.last_seq = r.seq;
+        }
+    }
+}
+
+fn print_row(name: &str, l: &[Duration], c: &[Duration]) {
+    println!(
+        "  {:<16} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>8.2}   {:>9.2} {:>9.2}",
+        name,
+        l.len(),
+        ms(pct(l, 0.50)),
+        ms(pct(l, 0.90)),
+        ms(pct(l, 0.99)),
+        ms(l.last().copied().unwrap_or_default()),
+        ms(pct(c, 0.50)),
+        ms(pct(c, 0.99)),
+    );
+}
+
+/// Every member makes a Veracity and a Storyteller sheet and rolls once.
+async fn setup_users(t: &Arc<Table>, users: &Arc<Vec<User>>) -> Result<(), String> {
+    use futures_util::stream::{self, StreamExt, TryStreamExt};
+    stream::iter(0..users.len())
+        .map(|i| {
+            let t = t.clone();
+            let users = users.clone();
+            async move {
+                let u = &users[i];
+                for line in [
+                    format!("/vr sheet create name:V{i} light:6 flesh:6 facet:Brave"),
+                    format!("/st sheet create name:S{i} willpower:5"),
+                    "/st sheet set trait:Wits dots:3".to_string(),
+                    "/st sheet set trait:Alertness dots:2".to_string(),
+                    "/roll expression:1d20".to_string(),
+                ] {
+                    let ex = t.command_in(u.guild, &u.name, &line).await?;
+                    if let Some(e) = problem(&ex) {
+                        return Err(format!("setup `{line}` for {}: {e}", u.name));
+                    }
+                    remember_roll(u, &ex);
+                }
+                Ok::<(), String>(())
+            }
+        })
+        .buffer_unordered(8)
+        .try_collect::<Vec<()>>()
+        .await?;
+    Ok(())
+}
+
+/// Seeds `count` characters through the storage layer, in transactions of
+/// 10,000, spread over [`SEED_GUILDS`] guilds (the benchmark's among them)
+/// with one owner each; sheets are copies of real ones.
+async fn seed(db: &Db, users: &[User], count: usize) -> Result<(), String> {
+    let u = &users[0];
+    let templates = {
+        let mut tx = db.read().await.map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for system in ["veracity", "storyteller"] {
+            let c = characters::active(&mut tx, u.guild as i64, system, u.id)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no {system} sheet to copy"))?;
+            out.push((system, c.sheet));
+        }
+        out
+    };
+    let guilds = users
+        .iter()
+        .map(|u| u.guild)
+        .collect::<std::collections::BTreeSet<_>>();
+    let guilds: Vec<u64> = guilds.into_iter().collect();
+    let now = storage::now_ms();
+    let mut i = 0;
+    while i < count {
+        let mut tx = db.write().await.map_err(|e| e.to_string())?;
+        let end = (i + 10_000).min(count);
+        for k in i..end {
+            let slot = k % SEED_GUILDS;
+            let guild = guilds
+                .get(slot)
+                .copied()
+                .unwrap_or(SEED_GUILD_BASE + slot as u64);
+            let (system, sheet) = &templates[k % templates.len()];
+            characters::insert(
+                &mut tx,
+                guild as i64,
+                SEED_OWNER_BASE + k as i64,
+                system,
+                &format!("Seed {k}"),
+                sheet,
+                now,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        }
+        tx.commit().await.map_err(|e| e.to_string())?;
+        i = end;
+    }
+    Ok(())
+}
+
+/// Runs the mix at `rate` for `seconds`: request `i` is spawned at
+/// `start + i / rate`, members taking turns in a shuffled order.
+async fn run_mix(
+    t: &Arc<Table>,
+    users: &Arc<Vec<User>>,
+    rate: f64,
+    seconds: f64,
+    seed: u64,
+) -> Vec<Sample> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..users.len()).collect();
+    order.shuffle(&mut rng);
+    let n = (rate * seconds).round() as usize;
+    let period = Duration::from_secs_f64(1.0 / rate);
+    let start = tokio::time::Instant::now() + Duration::from_millis(10);
+    let mut handles = Vec::with_capacity(n);
+    for i in 0..n {
+        let due = start + period.mul_f64(i as f64);
+        tokio::time::sleep_until(due).await;
+        let lag = due.elapsed();
+        let kind = Kind::pick(&mut rng);
+        let expr = EXPRESSIONS[rng.random_range(0..EXPRESSIONS.len())];
+        let t = t.clone();
+        let users = users.clone();
+        let who = order[i % order.len()];
+        handles.push(tokio::spawn(async move {
+            one(&t, &users[who], kind, expr, lag).await
+        }));
+    }
+    let mut out = Vec::with_capacity(n);
+    for h in handles {
+        match h.await {
+            Ok(s) => out.push(s),
+            Err(e) => out.push(Sample {
+                kind: Kind::Roll,
+                latency: None,
+                complete: None,
+                lag: Duration::ZERO,
+                error: Some(format!("driver task: {e}")),
+                sent: None,
+            }),
+        }
+    }
+    out
+}
+
+async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Sample {
+    let reroll = if kind == Kind::Reroll {
+        u.roll.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    } else {
+        None
+    };
+    let (kind, result) = match (kind, reroll) {
+        (Kind::Reroll, Some((mid, cid))) => (
+            kind,
+            t.click_custom_id_in(u.guild, &u.name, mid, &cid, None)
+                .await,
+        ),
+        (Kind::Roll | Kind::Reroll, _) => (
+            Kind::Roll,
+            t.command_in(u.guild, &u.name, &format!("/roll expression:\"{expr}\""))
+                .await,
+        ),
+        (Kind::VrSave, _) => (
+            kind,
+            t.command_in(u.guild, &u.name, "/vr save inventory:light")
+                .await,
+        ),
+        (Kind::StPool, _) => (
+            kind,
+            t.command_in(u.guild, &u.name, "/st pool dice:6 difficulty:7")
+                .await,
+        ),
+        (Kind::StRoll, _) => (
+            kind,
+            t.command_in(u.guild, &u.name, "/st roll traits:\"Wits + Alertness\"")
+                .await,
+        ),
+        (Kind::VrSheet, _) => (kind, t.command_in(u.guild, &u.name, "/vr sheet show").await),
+        (Kind::StSheet, _) => (kind, t.command_in(u.guild, &u.name, "/st sheet show").await),
+    };
+    match result {
+        Ok(ex) => {
+            let error = problem(&ex);
+            if matches!(kind, Kind::Roll | Kind::Reroll) {
+                remember_roll(u, &ex);
+            }
+            Sample {
+                kind,
+                latency: ex.latency,
+                complete: Some(ex.sent.elapsed()),
+                lag,
+                error,
+                sent: Some((ex.interaction_id, ex.sent)),
+            }
+        }
+        Err(e) => Sample {
+            kind,
+            latency: None,
+            complete: None,
+            lag,
+            error: Some(e),
+            sent: None,
+        },
+    }
+}
+
+/// What is wrong with an answer, if anything.
+fn problem(ex: &Exchange) -> Option<String> {
+    if ex.latency.is_none() {
+        return Some("no interaction callback".into());
+    }
+    let first = ex.outputs.first()?;
+    if first.content().starts_with('⚠') {
+        return Some(first.content().to_string());
+    }
+    None
+}
+
+fn remember_roll(u: &User, ex: &Exchange) {
+    let (Some(mid), Some(out)) = (ex.message_id, ex.outputs.first()) else {
+        return;
+    };
+    if let Some((_, cid, false)) = out.buttons().into_iter().find(|b| b.0 == "Reroll") {
+        *u.roll.lock().unwrap_or_else(|e| e.into_inner()) = Some((mid, cid));
+    }
+}
+
+/// Direct application-layer calls (no Discord, no serenity), 200 each.
+async fn stages(db: &Db, u: &User) -> Result<Vec<(&'static str, Vec<Duration>)>, String> {
+    let app = App::new(db.clone(), Config::defaults(), RngSource::Os);
+    let caller = Caller {
+        guild_id: u.guild as i64,
+        channel_id: kismet::fake::table::CHANNEL_ID as i64,
+        user_id: u.id,
+        name: u.name.clone(),
+        manage_guild: false,
+        roles: Vec::new(),
+        secret: false,
+    };
+    let e = |e: kismet::app::AppError| e.to_string();
+    let rounds = 200;
+    let mut empty = Vec::new();
+    let mut read = Vec::new();
+    let mut roll = Vec::new();
+    let mut reroll = Vec::new();
+    let mut attach = Vec::new();
+    for _ in 0..rounds {
+        let t0 = Instant::now();
+        let tx = db.write().await.map_err(|e| e.to_string())?;
+        tx.commit().await.map_err(|e| e.to_string())?;
+        empty.push(t0.elapsed());
+
+        let t0 = Instant::now();
+        let mut tx = db.read().await.map_err(|e| e.to_string())?;
+        characters::active(&mut tx, caller.guild_id, "veracity", caller.user_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        drop(tx);
+        read.push(t0.elapsed());
+
+        let t0 = Instant::now();
+        let r = dice::roll(&app, &caller, "3d8 + 1d4 + 2")
+            .await
+            .map_err(e)?;
+        roll.push(t0.elapsed());
+        let view = match r.reply {
+            Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) => v,
+        };
+        let session = view.session().ok_or("a roll without a session")?;
+        let cid = view
+            .all_buttons()
+            .next()
+            .map(|b| b.custom_id.clone())
+            .ok_or("a roll without a button")?;
+
+        let t0 = Instant::now();
+        expiry::attach(&app, caller.guild_id, session, 1, "token")
+            .await
+            .map_err(e)?;
+        attach.push(t0.elapsed());
+
+        let t0 = Instant::now();
+        component::dispatch(&app, &caller, &cid, &[])
+            .await
+            .map_err(e)?;
+        reroll.push(t0.elapsed());
+    }
+    Ok(vec![
+        ("empty write transaction (BEGIN IMMEDIATE; COMMIT)", empty),
+        ("read: the caller's active sheet", read),
+        ("dice::roll (parse, roll, 1 write tx)", roll),
+        (
+            "expiry::attach (2nd write tx of an interactive reply)",
+            attach,
+        ),
+        ("component::dispatch reroll (1 write tx)", reroll),
+    ])
+}
+
+// ---------------------------------------------------------------- helpers
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (x * f).round() / f
+}
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn group_of(comm: &str) -> &'static str {
+    if comm.starts_with("bot") {
+        "bot"
+    } else if comm.starts_with("sqlx-sqlite") {
+        "sqlite"
+    } else if comm.starts_with("fake") || comm.starts_with("pipeline") {
+        "fake+driver"
+    } else {
+        "other"
+    }
+}
+
+fn group_label(group: &str) -> &'static str {
+    match group {
+        "bot" => "bot runtime (serenity, poise, app)",
+        "sqlite" => "SQLite worker threads",
+        "fake+driver" => "fake Discord + driver",
+        _ => "other threads",
+    }
+}
+
+/// The machine's busy and total CPU ticks so far (`/proc/stat`).
+fn machine_cpu() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let Some(line) = stat.lines().find(|l| l.starts_with("cpu ")) else {
+        return (0.0, 0.0);
+    };
+    let f: Vec<f64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest time is in user)
+    let total: f64 = f.iter().take(8).sum();
+    let idle = f.get(3).copied().unwrap_or(0.0) + f.get(4).copied().unwrap_or(0.0);
+    (total - idle, total)
+}
+
+/// CPU seconds used so far by each thread group, and seconds spent ready
+/// but waiting for a CPU (threads that ended are not counted).
+fn cpu_by_group() -> BTreeMap<&'static str, (f64, f64)> {
+    let mut out = BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return out;
+    };
+    for task in tasks.flatten() {
+        let p = task.path();
+        let comm = std::fs::read_to_string(p.join("comm")).unwrap_or_default();
+        // schedstat: nanoseconds on the CPU, then waiting on a run queue;
+        // else stat's utime + stime ticks.
+        let sched: Vec<f64> = std::fs::read_to_string(p.join("schedstat"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        let wait = sched.get(1).map_or(0.0, |ns| ns / 1e9);
+        let secs = sched
+            .first()
+            .map(|ns| ns / 1e9)
+            .or_else(|| {
+                let stat = std::fs::read_to_string(p.join("stat")).ok()?;
+                let rest = &stat[stat.rfind(')')? + 2..];
+                let f: Vec<&str> = rest.split_whitespace().collect();
+                let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+                Some(ticks / 100.0)
+            })
+            .unwrap_or(0.0);
+        let e = out.entry(group_of(comm.trim())).or_insert((0.0, 0.0));
+        e.0 += secs;
+        e.1 += wait;
+    }
+    out
+}

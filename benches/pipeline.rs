@@ -168,14 +168,14 @@ fn main() {
     );
     for (case, r) in &results {
         println!(
-            "{:<36} {:>7} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.1}",
+            "{:<36} {:>7.0} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.1}",
             case.label(),
-            r["rate"],
+            r["rate"].as_f64().unwrap_or(0.0),
             r["throughput"].as_f64().unwrap_or(0.0),
             r["p50_ms"].as_f64().unwrap_or(0.0),
             r["p99_ms"].as_f64().unwrap_or(0.0),
             r["max_ms"].as_f64().unwrap_or(0.0),
-            r["errors"],
+            r["errors"].as_u64().unwrap_or(0),
             r["rss_mb"].as_f64().unwrap_or(0.0),
         );
     }

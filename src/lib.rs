@@ -6,7 +6,9 @@
 //! - [`systems`]: each game system at the table (application logic and its
 //!   slash commands), plus the registry that routes clicks.
 //! - [`storage`]: sqlx + SQLite; the only place with SQL.
-//! - [`bot`]: the poise/serenity adapter.
+//! - [`kit`]: the command kit: poise `Data`/`Context`, callers, replies (a leaf
+//!   below `systems` and `bot`).
+//! - [`bot`]: the poise/serenity adapter (framework, clicks, expiry sweeper).
 //! - [`fake`]: a fake Discord on 127.0.0.1 for tests and the sandbox.
 //! - [`sandbox`]: `kismet sandbox`, the real bot played from a terminal.
 //! - [`config`]: configuration from `config/default.toml` and the environment.
@@ -15,6 +17,7 @@ pub mod app;
 pub mod bot;
 pub mod config;
 pub mod fake;
+pub mod kit;
 pub mod odds_cli;
 pub mod rules;
 pub mod sandbox;

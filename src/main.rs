@@ -167,6 +167,7 @@ async fn run_bot(
             registration,
             done: None,
         },
+        kismet::systems::commands(),
     )
     .await?;
     let shards = client.shard_manager.clone();

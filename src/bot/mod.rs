@@ -1,20 +1,13 @@
 //! The Discord adapter: the poise framework around the application layer.
 //!
-//! Thin by design: commands turn options into an application call and the
-//! [`Response`] into Discord replies; a global component handler routes every
-//! button click to [`crate::app::component::dispatch`]; `on_error` turns
-//! framework errors into ephemeral messages. The API base is injected
+//! Thin by design: the framework is built around the command list it is
+//! given ([`client`]; the systems' commands are gathered in `main`), a
+//! global component handler routes every button click to
+//! [`crate::app::component::dispatch`], and `on_error` turns framework
+//! errors into ephemeral messages. The API base is injected
 //! ([`BotOptions::api_base`]), `None` in production; tests and the sandbox
-//! point it at the fake Discord on 127.0.0.1. Every answer goes through
-//! [`deliver`] (retries of transient Discord failures; deferred answers).
-
-pub mod deliver;
-pub mod render;
-pub mod secret;
-
-pub use secret::{respond_as, secret_caller};
-
-pub use deliver::defer;
+//! point it at the fake Discord on 127.0.0.1. Answers are delivered through
+//! the command kit ([`crate::kit`]).
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -23,23 +16,9 @@ use serenity::{
 };
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::app::{component, expiry, App, AppError, AppResult, Caller, Reply};
+use crate::app::{component, expiry, App, AppError, AppResult, Reply};
 use crate::config::{Registration, Secrets};
-use crate::systems;
-
-/// The error type of every command.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
-/// The poise context.
-pub type Context<'a> = poise::Context<'a, Data, Error>;
-
-/// What every command and handler can reach.
-pub struct Data {
-    /// The application layer.
-    pub app: App,
-    /// Told the id of every interaction once it is fully answered (tests and
-    /// the sandbox wait on it; `None` in production).
-    pub done: Option<UnboundedSender<u64>>,
-}
+use crate::kit::{caller, deliver, render, secret, signal_done, stage, Data, Error};
 
 /// How to start the bot.
 pub struct BotOptions {
@@ -58,6 +37,7 @@ pub async fn client(
     app: App,
     secrets: &Secrets,
     opts: BotOptions,
+    commands: Vec<poise::Command<Data, Error>>,
 ) -> Result<serenity::Client, serenity::Error> {
     let mut http = HttpBuilder::new(secrets.token());
     if let Some(base) = &opts.api_base {
@@ -71,7 +51,7 @@ pub async fn client(
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: systems::commands(),
+            commands,
             on_error: |e| Box::pin(on_error(e)),
             pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
@@ -123,109 +103,6 @@ async fn register(
             %e,
             "could not register the commands; the ones Discord has stay in use"
         ),
-    }
-}
-
-/// The caller of a slash command.
-pub fn caller_of(ctx: Context<'_>) -> Result<Caller, Error> {
-    let guild_id = ctx
-        .guild_id()
-        .ok_or_else(|| AppError::user("Kismet's commands work in a server channel, not in DMs."))?;
-    let member = match ctx {
-        poise::Context::Application(a) => a.interaction.member.as_deref(),
-        poise::Context::Prefix(p) => p.msg.member.as_ref().map(|_| None).unwrap_or(None),
-    };
-    Ok(caller(guild_id, ctx.channel_id(), ctx.author(), member))
-}
-
-fn caller(
-    guild_id: serenity::GuildId,
-    channel_id: serenity::ChannelId,
-    user: &serenity::User,
-    member: Option<&serenity::Member>,
-) -> Caller {
-    Caller {
-        guild_id: guild_id.get() as i64,
-        channel_id: channel_id.get() as i64,
-        user_id: user.id.get() as i64,
-        name: member
-            .map(|m| m.display_name().to_string())
-            .unwrap_or_else(|| user.display_name().to_string()),
-        manage_guild: member
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild() || p.administrator()),
-        roles: member
-            .map(|m| m.roles.iter().map(|r| r.get() as i64).collect())
-            .unwrap_or_default(),
-        secret: false,
-    }
-}
-
-/// Sends an application result as the command's answer: the view on
-/// success, an ephemeral explanation on refusal or failure.
-pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
-    stage(ctx.id(), "app done");
-    let response = match result {
-        Ok(r) => r,
-        Err(e) => {
-            if !matches!(e, AppError::User(_)) {
-                tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
-            }
-            deliver::send_first(ctx, error_reply(&e), true, false).await?;
-            signal_done(ctx.data(), ctx.id());
-            return Ok(());
-        }
-    };
-    let (first, ephemeral) = match response.reply {
-        Reply::Message(v) | Reply::Update(v) => (v, false),
-        Reply::Ephemeral(v) => (v, true),
-    };
-    let session = first.session();
-    let sent = deliver::send_first(
-        ctx,
-        render::reply(first, ephemeral),
-        ephemeral,
-        session.is_some(),
-    )
-    .await?;
-    stage(ctx.id(), "sent");
-    if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
-        // Remember which message shows the session, so an expiry can disable its buttons.
-        let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
-        let token = &a.interaction.token;
-        let mid = msg.id.get() as i64;
-        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
-            tracing::warn!(error = %e, "could not record a session's message");
-        }
-    }
-    for f in response.followups {
-        let (v, eph) = match f {
-            Reply::Message(v) | Reply::Update(v) => (v, false),
-            Reply::Ephemeral(v) => (v, true),
-        };
-        let reply = render::reply(v, eph);
-        deliver::retry("follow-up", || ctx.send(reply.clone())).await?;
-    }
-    signal_done(ctx.data(), ctx.id());
-    Ok(())
-}
-
-fn error_reply(e: &AppError) -> poise::CreateReply {
-    poise::CreateReply::default()
-        .content(render::refusal(&e.user_message()))
-        .ephemeral(true)
-}
-
-/// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
-/// as a `kismet::stage` debug event, for the pipeline benchmark; free when
-/// nothing listens at that level.
-fn stage(interaction_id: u64, stage: &'static str) {
-    tracing::debug!(target: "kismet::stage", id = interaction_id, stage);
-}
-
-fn signal_done(data: &Data, interaction_id: u64) {
-    if let Some(tx) = &data.done {
-        let _ = tx.send(interaction_id);
     }
 }
 

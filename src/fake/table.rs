@@ -393,6 +393,7 @@ impl Table {
                     registration: Registration::Global,
                     done: Some(tx),
                 },
+                crate::systems::commands(),
             )
             .await;
             let mut client = match built {

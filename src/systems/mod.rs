@@ -14,7 +14,7 @@ pub mod veracity;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::bot::{Data, Error};
+use crate::kit::{Data, Error};
 use crate::storage::{sessions::Session, Tx};
 
 /// Every slash command of every system.

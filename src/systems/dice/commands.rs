@@ -1,6 +1,6 @@
 //! Slash commands of the generic roller (thin: options in, view out).
 
-use crate::bot::{respond_as, secret_caller, Context, Data, Error};
+use crate::kit::{respond_as, secret_caller, Context, Data, Error};
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {

@@ -4,7 +4,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::catalog::Scope;
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, Context, Data, Error};
 
 /// Every command of the FC controls.
 pub fn all() -> Vec<poise::Command<Data, Error>> {

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::comp::CompAction;
 use super::damage::Who;
 use super::sheet::{CompArgs, CreateArgs, StatusArgs};
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
 
@@ -525,7 +525,7 @@ pub async fn vv_roll(
     name: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let args = super::roll::RollArgs {
@@ -537,7 +537,7 @@ pub async fn vv_roll(
         name,
     };
     let result = super::roll::start(&ctx.data().app, &caller, args).await;
-    crate::bot::respond_as(ctx, &caller, result).await
+    crate::kit::respond_as(ctx, &caller, result).await
 }
 
 /// Boot the COMP: roll cache-size dice into the cache.

@@ -6,7 +6,7 @@ use super::help::{CommandLine, Topic};
 use super::{
     export, help as help_app, history as history_app, odds as odds_app, stats as stats_app,
 };
-use crate::bot::{caller_of, defer, respond, Context, Data, Error};
+use crate::kit::{caller_of, defer, respond, Context, Data, Error};
 use crate::odds_cli::Question;
 use crate::rules::venus::Rank;
 

@@ -7,7 +7,7 @@ use super::complete::{self, Choice};
 use super::context::Target;
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
 use super::{config, recovery, rolls, sheets};
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
 
 /// Every command of this system.
@@ -415,7 +415,7 @@ pub async fn roll(
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let args = RollArgs {
@@ -431,7 +431,7 @@ pub async fn roll(
         target: target(&character, &player),
     };
     let r = rolls::roll(&ctx.data().app, &caller, args).await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Roll a bare pool of d10s, no sheet (an NPC on the fly).
@@ -456,7 +456,7 @@ pub async fn pool(
     specialties: Option<u32>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let args = PoolArgs {
@@ -466,7 +466,7 @@ pub async fn pool(
         specialties,
     };
     let r = rolls::pool(&ctx.data().app, &caller, args).await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Roll willpower; then you may spend 1 for an automatic success.
@@ -488,7 +488,7 @@ pub async fn willpower(
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let args = WillpowerArgs {
@@ -497,7 +497,7 @@ pub async fn willpower(
         target: target(&character, &player),
     };
     let r = rolls::willpower(&ctx.data().app, &caller, args).await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// A new turn: willpower may again ignore wound penalties.

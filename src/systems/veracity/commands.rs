@@ -6,7 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::changes::{self, Rest, Reveal};
 use super::{conventions, saves, settings, sheets, SYSTEM};
 use crate::app::{characters, rights};
-use crate::bot::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::InventoryKind;
 
@@ -436,7 +436,7 @@ pub async fn save(
     #[description = "FC: another member"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let r = saves::save(
@@ -448,7 +448,7 @@ pub async fn save(
         uid(&player),
     )
     .await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Gain Stress (Break if no Light slot is free)

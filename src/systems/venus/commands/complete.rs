@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use crate::app::{characters, rights};
-use crate::bot::{caller_of, Context};
+use crate::kit::{caller_of, Context};
 use crate::systems::venus::{admin, sheets, SYSTEM};
 
 fn answer(names: Vec<String>) -> serenity::CreateAutocompleteResponse {

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::choices::{EditionChoice, RankChoice, RollKind};
 use super::complete;
-use crate::bot::{caller_of, respond, Context, Error};
+use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::admin;
 use crate::systems::venus::calls::{self, Adjust, RollRequest};
 
@@ -105,7 +105,7 @@ pub async fn npc(
     consequence: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let r = calls::npc_check(
@@ -119,7 +119,7 @@ pub async fn npc(
         consequence.as_deref(),
     )
     .await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Adjust the roll waiting for its dice in this channel.

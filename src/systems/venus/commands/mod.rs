@@ -11,7 +11,7 @@ pub mod roll;
 pub mod settings;
 pub mod sheet;
 
-use crate::bot::{Data, Error};
+use crate::kit::{Data, Error};
 
 /// Every command of the Venus Engine.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -32,6 +32,6 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     ),
     subcommand_required
 )]
-pub async fn ve(_ctx: crate::bot::Context<'_>) -> Result<(), Error> {
+pub async fn ve(_ctx: crate::kit::Context<'_>) -> Result<(), Error> {
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use super::choices::FactorChoice;
 use super::complete;
-use crate::bot::{caller_of, respond, Context, Error};
+use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::calls::{self, RollRequest};
 
 /// Start a check (d20) on one of your abilities.
@@ -29,7 +29,7 @@ pub async fn check(
     character: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let req = RollRequest {
@@ -42,7 +42,7 @@ pub async fn check(
         ..RollRequest::default()
     };
     let r = calls::start_check(&ctx.data().app, &caller, req).await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Start a task (dice pool) with one of your jobs.
@@ -77,7 +77,7 @@ pub async fn task(
     character: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
-    let Some(caller) = crate::bot::secret_caller(ctx, secret).await? else {
+    let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let req = RollRequest {
@@ -92,7 +92,7 @@ pub async fn task(
         ..RollRequest::default()
     };
     let r = calls::start_task(&ctx.data().app, &caller, req).await;
-    crate::bot::respond_as(ctx, &caller, r).await
+    crate::kit::respond_as(ctx, &caller, r).await
 }
 
 /// Claim a named bonus factor on your check in progress here.

@@ -1,7 +1,7 @@
 //! `/ve settings show` and `/ve settings set`.
 
 use super::complete;
-use crate::bot::{caller_of, respond, Context, Error};
+use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::admin;
 
 /// The guild's Venus Engine settings.

@@ -2,7 +2,7 @@
 
 use super::choices::{NoteChoice, RankChoice, RemoveChoice, TierChoice};
 use super::complete;
-use crate::bot::{caller_of, respond, Context, Error};
+use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::sheets::{self, JobEdits, SetEdits};
 
 /// Venus character sheets.

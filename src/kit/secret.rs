@@ -89,7 +89,7 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
 }
 
 /// What to do around a click on a secret session's button.
-pub(super) struct ClickPlan {
+pub struct ClickPlan {
     session: i64,
     guild: i64,
     marker: SecretSession,
@@ -104,7 +104,7 @@ pub(super) struct ClickPlan {
 /// Turns the answer to a click on a secret session into private replies
 /// (unless the click came from the GM channel itself) and says what else to
 /// do once it is sent; clicks on other sessions pass through unchanged.
-pub(super) async fn plan_click(
+pub async fn plan_click(
     app: &App,
     ci: &ComponentInteraction,
     result: AppResult,
@@ -147,7 +147,7 @@ pub(super) async fn plan_click(
 
 /// After a click on a secret session was answered: mirror the change onto
 /// the other copy and post copies of new messages in the GM channel.
-pub(super) async fn finish_click(
+pub async fn finish_click(
     ctx: &serenity::Context,
     data: &Data,
     ci: &ComponentInteraction,
@@ -202,7 +202,7 @@ pub(super) async fn finish_click(
 
 /// Disables the buttons of both copies of an expired secret session (the
 /// usual expiry edit handles the message it knows).
-pub(super) async fn edit_expired_copies(http: &serenity::Http, e: &expiry::Expired) {
+pub async fn edit_expired_copies(http: &serenity::Http, e: &expiry::Expired) {
     let Some(marker) = &e.secret else { return };
     if let (Some(ch), Some(mid)) = (marker.gm_channel, marker.gm_message) {
         edit_in_channel(http, ch, mid, e.view.clone()).await;

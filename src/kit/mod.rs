@@ -1,0 +1,139 @@
+//! The command kit: what a system's thin slash commands need from the
+//! Discord adapter, in a leaf module below both [`crate::systems`] and
+//! [`crate::bot`] so that neither imports the other the wrong way.
+//!
+//! It holds the poise [`Data`], [`Context`] and [`Error`] types, turns a
+//! command's invoker into an application [`Caller`], and delivers an
+//! application [`Response`](crate::app::Response) as Discord replies:
+//! [`respond`] for ordinary actions, [`respond_as`] for actions that may be
+//! secret. Every answer goes through [`deliver`] (retries of transient
+//! Discord failures; deferred answers) and is drawn by [`render`].
+
+pub mod deliver;
+pub mod render;
+pub mod secret;
+
+pub use deliver::defer;
+pub use secret::{respond_as, secret_caller};
+
+use poise::serenity_prelude as serenity;
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::app::{expiry, App, AppError, AppResult, Caller, Reply};
+
+/// The error type of every command.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+/// The poise context.
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// What every command and handler can reach.
+pub struct Data {
+    /// The application layer.
+    pub app: App,
+    /// Told the id of every interaction once it is fully answered (tests and
+    /// the sandbox wait on it; `None` in production).
+    pub done: Option<UnboundedSender<u64>>,
+}
+
+/// The caller of a slash command.
+pub fn caller_of(ctx: Context<'_>) -> Result<Caller, Error> {
+    let guild_id = ctx
+        .guild_id()
+        .ok_or_else(|| AppError::user("Kismet's commands work in a server channel, not in DMs."))?;
+    let member = match ctx {
+        poise::Context::Application(a) => a.interaction.member.as_deref(),
+        poise::Context::Prefix(p) => p.msg.member.as_ref().map(|_| None).unwrap_or(None),
+    };
+    Ok(caller(guild_id, ctx.channel_id(), ctx.author(), member))
+}
+
+pub fn caller(
+    guild_id: serenity::GuildId,
+    channel_id: serenity::ChannelId,
+    user: &serenity::User,
+    member: Option<&serenity::Member>,
+) -> Caller {
+    Caller {
+        guild_id: guild_id.get() as i64,
+        channel_id: channel_id.get() as i64,
+        user_id: user.id.get() as i64,
+        name: member
+            .map(|m| m.display_name().to_string())
+            .unwrap_or_else(|| user.display_name().to_string()),
+        manage_guild: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild() || p.administrator()),
+        roles: member
+            .map(|m| m.roles.iter().map(|r| r.get() as i64).collect())
+            .unwrap_or_default(),
+        secret: false,
+    }
+}
+
+/// Sends an application result as the command's answer: the view on
+/// success, an ephemeral explanation on refusal or failure.
+pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    stage(ctx.id(), "app done");
+    let response = match result {
+        Ok(r) => r,
+        Err(e) => {
+            if !matches!(e, AppError::User(_)) {
+                tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
+            }
+            deliver::send_first(ctx, error_reply(&e), true, false).await?;
+            signal_done(ctx.data(), ctx.id());
+            return Ok(());
+        }
+    };
+    let (first, ephemeral) = match response.reply {
+        Reply::Message(v) | Reply::Update(v) => (v, false),
+        Reply::Ephemeral(v) => (v, true),
+    };
+    let session = first.session();
+    let sent = deliver::send_first(
+        ctx,
+        render::reply(first, ephemeral),
+        ephemeral,
+        session.is_some(),
+    )
+    .await?;
+    stage(ctx.id(), "sent");
+    if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
+        // Remember which message shows the session, so an expiry can disable its buttons.
+        let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
+        let token = &a.interaction.token;
+        let mid = msg.id.get() as i64;
+        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
+            tracing::warn!(error = %e, "could not record a session's message");
+        }
+    }
+    for f in response.followups {
+        let (v, eph) = match f {
+            Reply::Message(v) | Reply::Update(v) => (v, false),
+            Reply::Ephemeral(v) => (v, true),
+        };
+        let reply = render::reply(v, eph);
+        deliver::retry("follow-up", || ctx.send(reply.clone())).await?;
+    }
+    signal_done(ctx.data(), ctx.id());
+    Ok(())
+}
+
+fn error_reply(e: &AppError) -> poise::CreateReply {
+    poise::CreateReply::default()
+        .content(render::refusal(&e.user_message()))
+        .ephemeral(true)
+}
+
+/// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
+/// as a `kismet::stage` debug event, for the pipeline benchmark; free when
+/// nothing listens at that level.
+pub fn stage(interaction_id: u64, stage: &'static str) {
+    tracing::debug!(target: "kismet::stage", id = interaction_id, stage);
+}
+
+pub fn signal_done(data: &Data, interaction_id: u64) {
+    if let Some(tx) = &data.done {
+        let _ = tx.send(interaction_id);
+    }
+}

@@ -999,7 +999,12 @@ fn remember_roll(u: &User, ex: &Exchange) {
 
 /// Direct application-layer calls (no Discord, no serenity), 200 each.
 async fn stages(db: &Db, u: &User) -> Result<Vec<(&'static str, Vec<Duration>)>, String> {
-    let app = App::new(db.clone(), Config::defaults(), RngSource::Os);
+    let app = App::new(
+        db.clone(),
+        Config::defaults(),
+        RngSource::Os,
+        kismet::systems::registry(),
+    );
     let caller = Caller {
         guild_id: u.guild as i64,
         channel_id: kismet::fake::table::CHANNEL_ID as i64,

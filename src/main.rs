@@ -158,7 +158,12 @@ async fn run_bot(
     let registration = config.registration()?;
     let db = Db::open(&config.database.url, config.database.max_connections).await?;
     tracing::info!(database = %config.database.url, "database ready");
-    let app = App::new(db.clone(), config, RngSource::Os);
+    let app = App::new(
+        db.clone(),
+        config,
+        RngSource::Os,
+        kismet::systems::registry(),
+    );
     let mut client = bot::client(
         app,
         &secrets,

@@ -7,8 +7,8 @@
 //! instead of being applied twice.
 
 use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session};
-use crate::systems;
 
 /// A parsed custom_id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,44 +170,44 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
         return stale(app, &session, caller).await;
     }
     let now = storage::now_ms();
-    if session.status == "open" && session.expires_at.is_some_and(|t| t <= now) {
+    if session.status == Status::Open && session.expires_at.is_some_and(|t| t <= now) {
         let mut expired = session.clone();
         if let Some(v) = storage::sessions::update(
             &mut tx,
             session.id,
             session.version,
             &session.state,
-            "expired",
+            Status::Expired,
             session.expires_at,
             now,
         )
         .await?
         {
             expired.version = v;
-            expired.status = "expired".into();
+            expired.status = Status::Expired;
         }
         tx.commit().await?;
-        let view = systems::render(app, &expired, caller).await?;
+        let view = app.registry.render(app, &expired, caller).await?;
         return Ok(Response::update(view).then(Reply::Ephemeral(View::text(
             "That roll timed out, so its buttons no longer do anything.",
         ))));
     }
-    if session.status != "open" {
+    if session.status != Status::Open {
         drop(tx);
-        let view = systems::render(app, &session, caller).await?;
-        let note = closed_note(&session.status).unwrap_or("That roll is already finished.");
+        let view = app.registry.render(app, &session, caller).await?;
+        let note = closed_note(session.status).unwrap_or("That roll is already finished.");
         return Ok(Response::update(view).then(Reply::Ephemeral(View::text(note))));
     }
-    systems::click(app, tx, session, &click).await
+    app.registry.click(app, tx, session, &click).await
 }
 
 async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
-    let view = systems::render(app, session, caller).await?;
+    let view = app.registry.render(app, session, caller).await?;
     let response = Response::update(view);
     // A double click on a button that finished the roll needs no note; a
     // timeout or a void the clicker may not have seen does.
-    Ok(match session.status.as_str() {
-        "expired" | "voided" => match closed_note(&session.status) {
+    Ok(match session.status {
+        Status::Expired | Status::Voided => match closed_note(session.status) {
             Some(note) => response.then(Reply::Ephemeral(View::text(note))),
             None => response,
         },
@@ -216,11 +216,11 @@ async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
 }
 
 /// Why a closed session's buttons do nothing.
-fn closed_note(status: &str) -> Option<&'static str> {
+fn closed_note(status: Status) -> Option<&'static str> {
     match status {
-        "open" => None,
-        "expired" => Some("That roll timed out, so its buttons no longer do anything."),
-        "voided" => Some("The FC voided that roll."),
+        Status::Open => None,
+        Status::Expired => Some("That roll timed out, so its buttons no longer do anything."),
+        Status::Voided => Some("The FC voided that roll."),
         _ => Some("That roll is already finished."),
     }
 }

@@ -7,7 +7,7 @@
 use super::view::View;
 use super::{App, AppError, Caller};
 use crate::storage;
-use crate::systems;
+use crate::storage::sessions::Status;
 
 /// A session that just expired, with what its message should now show.
 #[derive(Debug, Clone)]
@@ -80,7 +80,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
             s.id,
             s.version,
             &s.state,
-            "expired",
+            Status::Expired,
             s.expires_at,
             now,
         )
@@ -92,7 +92,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
         tx.commit().await?;
         let session = storage::sessions::Session {
             version,
-            status: "expired".into(),
+            status: Status::Expired,
             ..s.clone()
         };
         let owner = Caller {
@@ -102,7 +102,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
             name: String::new(),
             ..Caller::default()
         };
-        let view = match systems::render(app, &session, &owner).await {
+        let view = match app.registry.render(app, &session, &owner).await {
             Ok(v) => v.disable_all(),
             Err(e) => {
                 tracing::warn!(session = s.id, error = %e, "could not render an expired session");

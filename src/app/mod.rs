@@ -12,11 +12,13 @@
 //! - [`log`]: writing the roll log.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
 //! - [`secret`]: secret rolls (the roller and the FC only).
+//! - [`registry`]: the registered systems, reached without naming them.
 
 pub mod characters;
 pub mod component;
 pub mod expiry;
 pub mod log;
+pub mod registry;
 pub mod rights;
 pub mod secret;
 pub mod sessions;
@@ -30,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use crate::config::Config;
 use crate::rules::RuleError;
 use crate::storage::{Db, StorageError};
+pub use registry::Registry;
 pub use view::View;
 
 /// Everything an action needs: the database, the configuration and the
@@ -42,15 +45,18 @@ pub struct App {
     pub config: Arc<Config>,
     /// Where dice come from.
     pub rng: Arc<RngSource>,
+    /// Every registered system.
+    pub registry: Arc<Registry>,
 }
 
 impl App {
     /// Bundles the parts.
-    pub fn new(db: Db, config: Config, rng: RngSource) -> Self {
+    pub fn new(db: Db, config: Config, rng: RngSource, registry: Registry) -> Self {
         Self {
             db,
             config: Arc::new(config),
             rng: Arc::new(rng),
+            registry: Arc::new(registry),
         }
     }
 }

@@ -4,6 +4,7 @@
 use serde::{de::DeserializeOwned, Serialize};
 
 use super::{AppError, Caller};
+use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
 /// Creates an open session owned by the caller, expiring after `timeout_minutes`
@@ -48,12 +49,12 @@ pub async fn save<S: Serialize>(
     tx: &mut Tx,
     s: &Session,
     state: &S,
-    status: &str,
+    status: Status,
     timeout_minutes: Option<u32>,
 ) -> Result<i64, AppError> {
     let now = storage::now_ms();
     let json = serde_json::to_string(state)?;
-    let expires = if status == "open" {
+    let expires = if status == Status::Open {
         timeout_minutes.map(|m| now + i64::from(m) * 60_000)
     } else {
         s.expires_at

@@ -384,7 +384,7 @@ impl Table {
                     return;
                 }
             };
-            let app = App::new(db.clone(), config, rng);
+            let app = App::new(db.clone(), config, rng, crate::systems::registry());
             let built = bot::client(
                 app,
                 &Secrets::new("fake.token.kismet"),

@@ -50,3 +50,32 @@ pub struct SettingInfo {
     /// What the setting changes, in one sentence.
     pub help: &'static str,
 }
+
+/// A system's house rules (spec §6): a typed settings struct that names
+/// its settings, describes them and validates a change. The application
+/// layer stores it per guild and lists it without knowing the system.
+pub trait HouseRules {
+    /// Every setting name, in display order.
+    const NAMES: &'static [&'static str];
+    /// Changes one setting; nothing changes on error.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
+    /// Every setting with its current value, in [`HouseRules::NAMES`] order.
+    fn describe(&self) -> Vec<SettingInfo>;
+}
+
+/// Implements [`HouseRules`] for a settings struct with inherent `set` and
+/// `describe` methods and a `SETTING_NAMES` list beside it.
+macro_rules! house_rules {
+    ($t:ty, $names:expr) => {
+        impl $crate::rules::HouseRules for $t {
+            const NAMES: &'static [&'static str] = &$names;
+            fn set(&mut self, name: &str, value: &str) -> Result<(), $crate::rules::RuleError> {
+                <$t>::set(self, name, value)
+            }
+            fn describe(&self) -> Vec<$crate::rules::SettingInfo> {
+                <$t>::describe(self)
+            }
+        }
+    };
+}
+pub(crate) use house_rules;

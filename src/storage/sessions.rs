@@ -20,8 +20,8 @@ pub struct Session {
     pub state: String,
     /// Bumped on every change; stale clicks carry an older version.
     pub version: i64,
-    /// `open`, `closed`, `voided` or `expired`.
-    pub status: String,
+    /// Whether its buttons still act.
+    pub status: Status,
     /// When it expires (ms since epoch), if ever.
     pub expires_at: Option<i64>,
     /// The Discord message showing it, once known.
@@ -30,6 +30,54 @@ pub struct Session {
     pub token: Option<String>,
     /// When that token was issued (tokens last 15 minutes).
     pub token_at: Option<i64>,
+}
+
+/// Where a session stands. Stored as text (`open`, `closed`, `voided`,
+/// `expired`); an unknown word read back counts as closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Status {
+    /// Its buttons act.
+    #[default]
+    Open,
+    /// Finished normally.
+    Closed,
+    /// Voided by the game master.
+    Voided,
+    /// Left alone past the guild's timeout.
+    Expired,
+}
+
+impl Status {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Closed => "closed",
+            Status::Voided => "voided",
+            Status::Expired => "expired",
+        }
+    }
+
+    /// Reads a stored word (anything unknown is closed).
+    pub fn parse(word: &str) -> Status {
+        match word {
+            "open" => Status::Open,
+            "voided" => Status::Voided,
+            "expired" => Status::Expired,
+            _ => Status::Closed,
+        }
+    }
+
+    /// Whether the buttons still act.
+    pub fn is_open(self) -> bool {
+        self == Status::Open
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A session about to be stored.
@@ -99,7 +147,7 @@ pub async fn update(
     id: i64,
     expected_version: i64,
     state: &str,
-    status: &str,
+    status: Status,
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<Option<i64>, StorageError> {
@@ -108,7 +156,7 @@ pub async fn update(
          WHERE id = $5 AND version = $6",
     )
     .bind(state)
-    .bind(status)
+    .bind(status.as_str())
     .bind(now)
     .bind(expires_at)
     .bind(id)
@@ -204,7 +252,7 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Session, StorageError> {
         kind: r.try_get("kind")?,
         state: r.try_get("state")?,
         version: r.try_get("version")?,
-        status: r.try_get("status")?,
+        status: Status::parse(r.try_get::<&str, _>("status")?),
         expires_at: r.try_get("expires_at")?,
         message_id: r.try_get("message_id")?,
         token: r.try_get("token")?,

@@ -1,71 +1,54 @@
-//! The registry of game systems at the table.
+//! The systems at the table, registered in one line.
 //!
-//! Each system lives in one folder here (its application logic and its thin
-//! slash commands) on top of its pure core in [`crate::rules`]. Adding a
-//! system means one new folder and one line in each `match`/list below.
+//! Each system lives in one folder here (its application logic, its thin
+//! slash commands and a `system.rs` describing it to the application layer)
+//! on top of its pure core in [`crate::rules`]. Shared table features
+//! (`/fc`, `/history`, `/stats`, `/odds`, `/help`) register the same way.
+//! Adding a system means one new folder and one word in the
+//! [`register!`] line below; `docs/architecture.md` has the steps.
 
-pub mod dice;
-pub mod fc;
-pub mod ore;
-pub mod platform;
-pub mod storyteller;
-pub mod venus;
-pub mod veracity;
+use std::sync::Arc;
 
-use crate::app::component::Click;
-use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::app::registry::{Registry, System};
 use crate::kit::{Data, Error};
-use crate::storage::{sessions::Session, Tx};
 
-/// Every slash command of every system.
+/// One registered folder: the system it describes to the application
+/// layer (if it owns sessions or house rules) and its slash commands.
+pub struct Entry {
+    /// The system, as the application layer sees it.
+    pub system: Option<Arc<dyn System>>,
+    /// Its slash commands.
+    pub commands: fn() -> Vec<poise::Command<Data, Error>>,
+}
+
+/// Declares each folder as a module and lists its `entry()` in order.
+macro_rules! register {
+    ($($folder:ident => $entry:path),* $(,)?) => {
+        $(pub mod $folder;)*
+
+        /// Every registered folder, in display order.
+        pub fn entries() -> Vec<Entry> {
+            vec![$($entry()),*]
+        }
+    };
+}
+
+register! {
+    dice => dice::system::entry,
+    venus => venus::system::entry,
+    veracity => veracity::system::entry,
+    storyteller => storyteller::system::entry,
+    ore => ore::system::entry,
+    platform => platform::system::entry,
+    fc => fc::entry,
+}
+
+/// The registry of every system, for the application layer.
+pub fn registry() -> Registry {
+    Registry::new(entries().into_iter().filter_map(|e| e.system).collect())
+}
+
+/// Every slash command of every registered folder.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    let mut all = Vec::new();
-    all.extend(dice::commands::all());
-    all.extend(veracity::commands::all());
-    all.extend(storyteller::commands::all());
-    all.extend(ore::commands::all());
-    all.extend(platform::commands::all());
-    all.extend(venus::commands::all());
-    all.extend(fc::commands::all());
-    all
-}
-
-/// Routes a checked click to the system that owns the session.
-pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
-    match session.kind.as_str() {
-        dice::KIND => dice::click(app, tx, session, click).await,
-        veracity::KIND => veracity::click(app, tx, session, click).await,
-        storyteller::KIND | storyteller::SHEET_KIND => {
-            storyteller::click(app, tx, session, click).await
-        }
-        ore::KIND => ore::click(app, tx, session, click).await,
-        platform::history::KIND => platform::history::click(app, tx, session, click).await,
-        venus::KIND => venus::click(app, tx, session, click).await,
-        other => Err(AppError::Internal(format!(
-            "no system owns sessions of kind `{other}`"
-        ))),
-    }
-}
-
-/// Renders a session's message as it stands (for stale, closed or expired
-/// sessions); buttons are disabled unless the session is open.
-pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
-    let view = match session.kind.as_str() {
-        dice::KIND => dice::render(app, session, caller),
-        veracity::KIND => veracity::render(app, session, caller).await,
-        storyteller::KIND | storyteller::SHEET_KIND => {
-            storyteller::render(app, session, caller).await
-        }
-        ore::KIND => ore::render(app, session, caller).await,
-        platform::history::KIND => platform::history::render(app, session, caller).await,
-        venus::KIND => venus::render(app, session, caller),
-        other => Err(AppError::Internal(format!(
-            "no system owns sessions of kind `{other}`"
-        ))),
-    }?;
-    Ok(if session.status == "open" {
-        view
-    } else {
-        view.disable_all()
-    })
+    entries().into_iter().flat_map(|e| (e.commands)()).collect()
 }

@@ -406,7 +406,7 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
                 assert!(n("spend") <= 1, "willpower roll {id} spent twice");
                 assert_eq!(s.version as usize, n("spend"), "willpower roll {id}");
                 if n("spend") == 1 {
-                    assert_ne!(s.status, "open", "spent but still open");
+                    assert_ne!(s.status.as_str(), "open", "spent but still open");
                     let ch = log[0].character_id.unwrap();
                     *spent.entry(ch).or_default() += 1;
                 }

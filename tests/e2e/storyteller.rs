@@ -1220,12 +1220,20 @@ async fn an_expired_willpower_choice_keeps_the_roll() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(s.status, "open");
+    assert_eq!(s.status.as_str(), "open");
     let past = storage::now_ms() - 1;
-    storage::sessions::update(&mut tx, 2, 0, &s.state, "open", Some(past), past)
-        .await
-        .unwrap()
-        .unwrap();
+    storage::sessions::update(
+        &mut tx,
+        2,
+        0,
+        &s.state,
+        kismet::storage::sessions::Status::Open,
+        Some(past),
+        past,
+    )
+    .await
+    .unwrap()
+    .unwrap();
     tx.commit().await.unwrap();
     let msg = t.last_message_for("alice").unwrap();
     let ex = t

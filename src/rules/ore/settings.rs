@@ -487,3 +487,5 @@ mod tests {
         assert_eq!(back, OreSettings::default());
     }
 }
+
+crate::rules::house_rules!(OreSettings, SETTING_NAMES);

@@ -401,3 +401,5 @@ fn parse_aliases(v: &str) -> Result<Vec<TraitAlias>, RuleError> {
         })
         .collect()
 }
+
+crate::rules::house_rules!(StorytellerSettings, SETTING_NAMES);

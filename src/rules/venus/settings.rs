@@ -631,3 +631,5 @@ mod tests {
         assert_eq!(partial.ve_max_pool, 20);
     }
 }
+
+crate::rules::house_rules!(VenusSettings, SETTING_NAMES);

@@ -259,3 +259,5 @@ mod tests {
         assert_eq!(serde_json::from_str::<VeracitySettings>(&json).unwrap(), s);
     }
 }
+
+crate::rules::house_rules!(VeracitySettings, SETTING_NAMES);

@@ -3,6 +3,7 @@
 //! Parse, roll, store the session, answer with an embed; a Reroll click by
 //! the roller (or the FC) throws the same expression again in place.
 
+pub mod system;
 pub mod commands;
 
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,7 @@ use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll, Term};
 use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// The session kind (custom_id prefix) of generic rolls.
 pub const KIND: &str = "roll";
@@ -57,7 +59,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     let id = sessions::create(&mut tx, caller, KIND, &state, None).await?;
     log(&mut tx, caller, id, "roll", &state, now).await?;
     tx.commit().await?;
-    Ok(Response::message(view(id, 0, "open", &state)))
+    Ok(Response::message(view(id, 0, Status::Open, &state)))
 }
 
 /// A click on a generic roll's button.
@@ -82,7 +84,7 @@ pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -
                 session.id,
                 session.version,
                 &json,
-                "open",
+                Status::Open,
                 None,
                 now,
             )
@@ -90,7 +92,7 @@ pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -
             .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))?;
             log(&mut tx, caller, session.id, "reroll", &state, now).await?;
             tx.commit().await?;
-            Ok(Response::update(view(session.id, version, "open", &state)))
+            Ok(Response::update(view(session.id, version, Status::Open, &state)))
         }
         other => Err(AppError::user(format!(
             "Unknown action `{other}` for a roll."
@@ -101,7 +103,7 @@ pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -
 /// The message of a stored generic roll.
 pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
     let state: DiceState = serde_json::from_str(&session.state)?;
-    Ok(view(session.id, session.version, &session.status, &state))
+    Ok(view(session.id, session.version, session.status, &state))
 }
 
 async fn log(
@@ -146,7 +148,7 @@ fn thrown(roll: &Roll) -> Vec<(u32, u32)> {
         .collect()
 }
 
-fn view(id: i64, version: i64, status: &str, state: &DiceState) -> View {
+fn view(id: i64, version: i64, status: Status, state: &DiceState) -> View {
     let mut lines = Vec::new();
     for t in &state.roll.terms {
         let sign = if t.negative { "−" } else { "+" };
@@ -189,7 +191,7 @@ fn view(id: i64, version: i64, status: &str, state: &DiceState) -> View {
         "Reroll",
         Style::Primary,
     );
-    if status != "open" {
+    if status != Status::Open {
         button = button.disabled();
     }
     View::embed(embed).buttons(vec![button])

@@ -299,3 +299,11 @@ pub async fn value_choices(
     out.truncate(25);
     out
 }
+
+/// The registration: the FC's commands (no sessions of its own).
+pub fn entry() -> crate::systems::Entry {
+    crate::systems::Entry {
+        system: None,
+        commands: commands::all,
+    }
+}

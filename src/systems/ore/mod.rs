@@ -17,6 +17,7 @@
 //! - [`faces`]: the dice each action threw, for `/stats`.
 //! - [`commands`]: the thin poise commands.
 
+pub mod system;
 pub mod commands;
 pub mod comp;
 pub mod damage;
@@ -171,14 +172,14 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
         VvState::Roll(s) => roll::view(
             session.id,
             session.version,
-            &session.status,
+            session.status,
             s,
             sheet.as_ref(),
         ),
         VvState::Report(s) => report::view(
             session.id,
             session.version,
-            &session.status,
+            session.status,
             s,
             sheet.as_ref(),
             &settings,

@@ -17,6 +17,7 @@ use crate::app::{log, rights, sessions, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// The placeholder of the discard select.
 pub const DISCARD_PLACEHOLDER: &str = "Discard which?";
@@ -60,7 +61,7 @@ pub async fn finish(
     };
     if ch.sheet.cache_excess(settings) == 0 {
         return Ok((
-            view(0, 0, "closed", &state, Some(&ch.sheet), settings),
+            view(0, 0, Status::Closed, &state, Some(&ch.sheet), settings),
             None,
         ));
     }
@@ -74,7 +75,7 @@ pub async fn finish(
     )
     .await?;
     Ok((
-        view(id, 0, "open", &state, Some(&ch.sheet), settings),
+        view(id, 0, Status::Open, &state, Some(&ch.sheet), settings),
         Some(id),
     ))
 }
@@ -83,7 +84,7 @@ pub async fn finish(
 pub fn view(
     id: i64,
     version: i64,
-    status: &str,
+    status: Status,
     s: &ReportState,
     sheet: Option<&OreSheet>,
     settings: &OreSettings,
@@ -95,7 +96,7 @@ pub fn view(
     if let Some(sheet) = sheet {
         let excess = sheet.cache_excess(settings);
         if excess > 0 {
-            if status == "open" {
+            if status == Status::Open {
                 embed = embed
                     .footer(format!(
                         "The cache is {excess} over its maximum ({}): {}'s player or the FC picks the die to discard.",
@@ -105,7 +106,7 @@ pub fn view(
                 if let Some(r) = discard_row(id, version, sheet, settings) {
                     rows.push(r);
                 }
-            } else if status == "expired" {
+            } else if status == Status::Expired {
                 embed = embed.footer("Timed out: the lowest die goes at the next action (A-O10).");
             }
         }
@@ -221,15 +222,15 @@ pub async fn click(
         state
             .lines
             .push("The cache is no longer over its maximum.".into());
-        status = "closed";
+        status = Status::Closed;
     } else {
         let die = parse_discard(click.values, &ch.sheet, &settings)?;
         let events = ch.sheet.discard_cache_die(&settings, Some(die))?;
         state.lines.extend(text::events(&events, &ch.sheet));
         status = if ch.sheet.cache_excess(&settings) == 0 {
-            "closed"
+            Status::Closed
         } else {
-            "open"
+            Status::Open
         };
         super::sheet::save(&mut tx, &mut ch).await?;
         log::record(

@@ -26,6 +26,7 @@ use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
 use crate::rules::Actor;
 use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -213,7 +214,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
     Ok(Response::message(view(
         id,
         0,
-        "open",
+        Status::Open,
         &state,
         Some(&ch.sheet),
     )))
@@ -387,9 +388,9 @@ async fn save_and_show(
     sheet: &OreSheet,
 ) -> AppResult {
     let status = if state.roll.phase == RollPhase::Closed {
-        "closed"
+        Status::Closed
     } else {
-        "open"
+        Status::Open
     };
     // A register holding dice taken from the cache never times out: an
     // expiry would lose them (only Close puts them back).
@@ -522,7 +523,7 @@ fn action_line(n: usize, a: &ActionRecord) -> String {
 
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
 /// if it still exists.
-pub fn view(id: i64, version: i64, status: &str, s: &RollState, sheet: Option<&OreSheet>) -> View {
+pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<&OreSheet>) -> View {
     let r = &s.roll;
     let what = match r.stat {
         Some(st) => format!("{} ({} dice)", st.name(), r.pool),
@@ -608,21 +609,21 @@ pub fn view(id: i64, version: i64, status: &str, s: &RollState, sheet: Option<&O
     if !s.notes.is_empty() {
         embed = embed.field("Just now", text::join_capped(&s.notes, 1000), false);
     }
-    let open = status == "open";
+    let open = status == Status::Open;
     let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
     let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
     let footer = match status {
-        "open" if overflow => format!(
+        Status::Open if overflow => format!(
             "The cache is over its maximum: {}'s player (or the FC) picks a die to discard.",
             s.name
         ),
-        "open" => format!("Buttons: {}'s player or the FC.", s.name),
-        "expired" => "Timed out: this register is finished.".into(),
+        Status::Open => format!("Buttons: {}'s player or the FC.", s.name),
+        Status::Expired => "Timed out: this register is finished.".into(),
         _ => "Register cleared.".into(),
     };
     embed = embed.footer(footer).colour(match status {
-        "open" if overflow => colour::PENDING,
-        "open" => colour::NEUTRAL,
+        Status::Open if overflow => colour::PENDING,
+        Status::Open => colour::NEUTRAL,
         _ => colour::CLOSED,
     });
     let mut v = View::embed(embed);
@@ -864,7 +865,7 @@ mod tests {
         ] {
             let (mut s, sheet) = state(30, 50, settings.clone());
             s.picker = picker;
-            let v = view(123_456, 789, "open", &s, Some(&sheet));
+            let v = view(123_456, 789, Status::Open, &s, Some(&sheet));
             assert_eq!(v.clone().clamp(), v, "{picker:?} needed clamping");
             assert!(v.rows.len() <= 5);
         }
@@ -873,7 +874,7 @@ mod tests {
     #[test]
     fn register_line_lists_sets_widest_first() {
         let (s, sheet) = state(10, 0, OreSettings::default());
-        let v = view(1, 0, "open", &s, Some(&sheet));
+        let v = view(1, 0, Status::Open, &s, Some(&sheet));
         let d = v.embeds[0].description.clone().unwrap();
         assert!(
             d.contains(&format!("**Register:** {}", s.roll.reading())),

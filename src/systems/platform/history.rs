@@ -14,6 +14,7 @@ use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
 use crate::storage::history::{self, Filter, HistoryRow};
 use crate::storage::{self, faces::FaceCount, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// The session kind (custom_id prefix) of history pagers.
 pub const KIND: &str = "hist";
@@ -147,7 +148,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
     } else {
         (None, 0)
     };
-    let view = page_view(&mut tx, caller.guild_id, id, version, "open", &state).await?;
+    let view = page_view(&mut tx, caller.guild_id, id, version, Status::Open, &state).await?;
     tx.commit().await?;
     Ok(Response::ephemeral(view))
 }
@@ -174,13 +175,13 @@ pub async fn click(_app: &App, mut tx: Tx, session: Session, click: &Click<'_>) 
     let timeout = settings::guild(&mut tx, session.guild_id)
         .await?
         .session_timeout_minutes;
-    let version = sessions::save(&mut tx, &session, &state, "open", Some(timeout)).await?;
+    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
     let view = page_view(
         &mut tx,
         session.guild_id,
         Some(session.id),
         version,
-        "open",
+        Status::Open,
         &state,
     )
     .await?;
@@ -197,7 +198,7 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
         session.guild_id,
         Some(session.id),
         session.version,
-        &session.status,
+        session.status,
         &state,
     )
     .await
@@ -208,7 +209,7 @@ async fn page_view(
     guild_id: i64,
     session: Option<i64>,
     version: i64,
-    status: &str,
+    status: Status,
     state: &PagerState,
 ) -> Result<View, AppError> {
     let offset = state.page * PAGE_SIZE;
@@ -244,7 +245,7 @@ async fn page_view(
     }
     let mut view = View::embed(embed);
     if let Some(id) = session {
-        let open = status == "open";
+        let open = status == Status::Open;
         let mut prev = Button::new(
             ButtonId::new(KIND, id, version, "prev").encode(),
             "Prev",

@@ -14,6 +14,7 @@
 //! - [`text`]: small formatting helpers.
 //! - [`commands`]: the thin poise commands.
 
+pub mod system;
 pub mod chart;
 pub mod commands;
 pub mod export;

@@ -19,6 +19,7 @@
 //! - [`complete`]: autocomplete suggestions (traits, specialties, settings).
 //! - [`commands`]: the thin poise commands.
 
+pub mod system;
 pub mod commands;
 pub mod complete;
 pub mod config;

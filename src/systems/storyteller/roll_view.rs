@@ -18,6 +18,7 @@ use crate::rules::storyteller::{
 use super::rolls::RollState;
 use super::sheet_view::plural;
 use super::KIND;
+use crate::storage::sessions::Status;
 
 /// Characters the full dice listing may use before it is summarised.
 pub const DICE_BUDGET: usize = 1800;
@@ -388,7 +389,7 @@ pub fn title(state: &RollState) -> String {
 
 /// The roll's embed. `status` is the session's (`open`, `closed`, `voided`,
 /// `expired`).
-pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -> Embed {
+pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
     let s = &state.session;
     let r = &s.result;
     let spec = &r.spec;
@@ -431,7 +432,7 @@ pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -
         e = e.field("Rules applied", super::sheet_view::fit(&notes, 1000), false);
     }
     e = e.field("Successes", successes_text(r), true);
-    let outcome = if status == "voided" {
+    let outcome = if status == Status::Voided {
         "🚫 **Voided** by the FC: this roll does not count.".to_string()
     } else {
         outcome_text(s.outcome, s.automatic)
@@ -441,11 +442,11 @@ pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -
     let after: Vec<String> = s.log.iter().filter_map(|ev| event_text(ev, who)).collect();
     if let (Some(b), Some(a)) = (s.willpower_before, s.willpower_after) {
         let first = match (status, spend) {
-            ("open", Some(n)) => format!(
+            (Status::Open, Some(n)) => format!(
                 "{b} now · **Spend willpower**: 1 dot turns this roll into an automatic success with {n} {}.",
                 plural(u32::from(n), "success", "successes")
             ),
-            ("open", None) => format!("{b} now"),
+            (Status::Open, None) => format!("{b} now"),
             _ if a == b => format!("{b} (unchanged)"),
             _ => format!("{b} → {a}"),
         };
@@ -458,16 +459,16 @@ pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -
     e = e.field("Chance before rolling", odds_text(&state.odds), false);
     let mut footer = format!("Roll #{id}");
     match status {
-        "open" => footer.push_str(" · Keep lets the roll stand."),
-        "expired" => footer.push_str(" · Timed out: the roll stands as rolled."),
+        Status::Open => footer.push_str(" · Keep lets the roll stand."),
+        Status::Expired => footer.push_str(" · Timed out: the roll stands as rolled."),
         _ => {}
     }
     if listed {
         footer.push_str(" · bold: success · struck: botch · italic: ignored bonus 1");
     }
     let c = match (status, s.outcome) {
-        ("open", _) => colour::PENDING,
-        ("voided", _) => colour::CLOSED,
+        (Status::Open, _) => colour::PENDING,
+        (Status::Voided, _) => colour::CLOSED,
         (_, Outcome::Success { .. }) => colour::SUCCESS,
         (_, Outcome::Failure) => colour::NEUTRAL,
         (_, Outcome::Botch { .. }) => colour::FAILURE,
@@ -481,12 +482,12 @@ pub fn roll_embed(id: i64, status: &str, state: &RollState, spend: Option<u8>) -
 pub fn roll_view(
     id: i64,
     version: i64,
-    status: &str,
+    status: Status,
     state: &RollState,
     spend: Option<u8>,
 ) -> View {
     let view = View::embed(roll_embed(id, status, state, spend));
-    if status != "open" {
+    if status != Status::Open {
         return view;
     }
     let b = |action: &str| ButtonId::new(KIND, id, version, action).encode();

@@ -26,6 +26,7 @@ use crate::storage::{self, sessions::Session, Tx};
 use super::context::{self, check_len, split_list, Ctx, Target};
 use super::roll_view::{event_text, roll_view};
 use super::{KIND, SYSTEM};
+use crate::storage::sessions::Status;
 
 /// What a roll's session keeps: who rolled what, the rules core's session
 /// (dice, outcome, willpower choice) and the odds computed before rolling.
@@ -105,11 +106,11 @@ pub struct WillpowerArgs<'a> {
     pub target: Target<'a>,
 }
 
-fn status_of(phase: Phase) -> &'static str {
+fn status_of(phase: Phase) -> Status {
     match phase {
-        Phase::WillpowerChoice => "open",
-        Phase::Closed => "closed",
-        Phase::Voided => "voided",
+        Phase::WillpowerChoice => Status::Open,
+        Phase::Closed => Status::Closed,
+        Phase::Voided => Status::Voided,
     }
 }
 
@@ -172,10 +173,10 @@ async fn finish(
     sheet: Option<&mut Loaded<StorytellerSheet>>,
 ) -> AppResult {
     let status = status_of(state.session.phase);
-    let timeout = (status == "open").then(|| ctx.timeout()).flatten();
+    let timeout = (status == Status::Open).then(|| ctx.timeout()).flatten();
     let id = sessions::create(&mut tx, caller, KIND, &state, timeout).await?;
     let mut version = 0;
-    if status != "open" {
+    if status != Status::Open {
         let json = serde_json::to_string(&state)?;
         version = storage::sessions::update(&mut tx, id, 0, &json, status, None, storage::now_ms())
             .await?
@@ -505,7 +506,7 @@ pub async fn render(tx: &mut Tx, session: &Session) -> Result<View, AppError> {
     Ok(roll_view(
         session.id,
         session.version,
-        &session.status,
+        session.status,
         &state,
         offer,
     ))

@@ -22,6 +22,7 @@ use super::context::{self, check_len, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{SHEET_KIND, SYSTEM};
+use crate::storage::sessions::Status;
 
 /// What a sheet card's session keeps.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -386,7 +387,7 @@ pub async fn click(_app: &App, mut tx: Tx, session: Session, click: &Click<'_>) 
     }
     let events = spend_to_ignore_wounds(&mut c.sheet)?;
     characters::save(&mut tx, &mut c).await?;
-    let version = sessions::save(&mut tx, &session, &state, "open", None).await?;
+    let version = sessions::save(&mut tx, &session, &state, Status::Open, None).await?;
     record(
         &mut tx,
         caller,

@@ -16,6 +16,7 @@ use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFact
 use crate::rules::venus::{CheckState, Edition, Rank, TaskSetup, TaskState, VenusSheet};
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// What a check or task call says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -176,7 +177,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let id = sessions::create(&mut tx, caller, KIND, &state, Some(minutes)).await?;
     tx.commit().await?;
     Ok(Response::message(super::check_view::view(
-        id, 0, "open", &st,
+        id, 0, Status::Open, &st,
     )))
 }
 
@@ -247,7 +248,7 @@ pub async fn npc_check(
     )
     .await?;
     let mut version = 0;
-    if status != "open" {
+    if status != Status::Open {
         // An NPC check that is over at once is stored closed.
         let s = storage::sessions::get(&mut tx, caller.guild_id, id)
             .await?
@@ -366,7 +367,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     .await?;
     tx.commit().await?;
     Ok(Response::message(super::task_view::view(
-        id, 0, "open", &st,
+        id, 0, Status::Open, &st,
     )))
 }
 
@@ -614,9 +615,9 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
         }
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
-    let version = sessions::save(&mut tx, &session, &new_state, "open", Some(minutes)).await?;
+    let version = sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
     tx.commit().await?;
-    let mut v = super::view_of(session.id, version, "open", &new_state);
+    let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
     Ok(Response::message(v))
 }

@@ -17,6 +17,7 @@ use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResul
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{CheckState, Edition, VenusSheet};
 use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// The most options in a select menu.
 const MENU_MAX: usize = 25;
@@ -31,23 +32,23 @@ pub fn after_roll(st: &mut CheckSession, state: CheckState, sheet: Option<&Venus
 }
 
 /// The session status a check session should be stored with.
-pub fn status_of(st: &CheckSession) -> &'static str {
+pub fn status_of(st: &CheckSession) -> Status {
     if let Some(w) = &st.ended_before_roll {
         return if w.starts_with("Voided") {
-            "voided"
+            Status::Voided
         } else {
-            "closed"
+            Status::Closed
         };
     }
     match &st.check {
         Some(c) if c.phase == CheckPhase::Closed => {
             if c.result == Some(CheckResult::Voided) {
-                "voided"
+                Status::Voided
             } else {
-                "closed"
+                Status::Closed
             }
         }
-        _ => "open",
+        _ => Status::Open,
     }
 }
 

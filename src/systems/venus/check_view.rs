@@ -10,6 +10,7 @@ use crate::app::component::ButtonId;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
 use crate::rules::venus::{CheckState, Edition};
+use crate::storage::sessions::Status;
 
 fn difficulty_name(edition: Edition, d: u32) -> String {
     match (edition, d) {
@@ -116,7 +117,7 @@ fn d6_close(s: u32, k: u32) -> f64 {
 }
 
 /// The check's message.
-pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
+pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     let c = st.check.as_ref();
     let edition = c.map(|c| c.edition).or(st.edition);
     let title = match (&st.setup.subject, c) {
@@ -172,7 +173,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
             if !fired.is_empty() {
                 e = e.field("Rules", fired.join("\n"), false);
             }
-            if c.phase == CheckPhase::AwaitingBonus && status == "open" {
+            if c.phase == CheckPhase::AwaitingBonus && status == Status::Open {
                 let s = c.shortfall();
                 let text = match c.edition {
                     Edition::One => {
@@ -237,7 +238,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
     if !st.changes.is_empty() {
         e = e.field("What changed", st.changes.join("\n"), false);
     }
-    if status == "expired" {
+    if status == Status::Expired {
         desc.push("**Timed out**: nothing more can be done with this check.".into());
         col = colour::CLOSED;
     }
@@ -253,7 +254,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &CheckSession) -> View {
     }
     e = e.footer(footer).colour(col);
     let mut v = View::embed(e);
-    if status != "open" {
+    if status != Status::Open {
         return v;
     }
     let b = |action: &str, label: &str, style| {

@@ -21,6 +21,7 @@
 //! - [`changes`], [`format`]: text helpers.
 //! - [`commands`]: the `/ve` slash commands.
 
+pub mod system;
 pub mod admin;
 pub mod calls;
 pub mod changes;
@@ -41,6 +42,7 @@ use crate::rules::venus::VenusSettings;
 use crate::rules::Actor;
 use crate::storage::{sessions::Session, Tx};
 use state::VeState;
+use crate::storage::sessions::Status;
 
 /// The session kind (custom_id prefix) of every Venus session.
 pub const KIND: &str = "ve";
@@ -89,11 +91,11 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
 /// it is no longer open).
 pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
     let st = sessions::load::<VeState>(session)?;
-    Ok(view_of(session.id, session.version, &session.status, &st))
+    Ok(view_of(session.id, session.version, session.status, &st))
 }
 
 /// The message of a session's state at `version` with `status`.
-pub fn view_of(id: i64, version: i64, status: &str, st: &VeState) -> View {
+pub fn view_of(id: i64, version: i64, status: Status, st: &VeState) -> View {
     match st {
         VeState::Check(c) => check_view::view(id, version, status, c),
         VeState::Task(t) => task_view::view(id, version, status, t),

@@ -14,6 +14,7 @@ use crate::app::{log, rights, sessions, settings, App, AppError, AppResult, Call
 use crate::rules::venus::sheet::{AttributeKind, Tier};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// What `/ve sheet note` adds to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,15 +249,15 @@ pub async fn delete(app: &App, caller: &Caller, name: &str) -> AppResult {
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::ephemeral(delete_view(id, 0, "open", &state)))
+    Ok(Response::ephemeral(delete_view(id, 0, Status::Open, &state)))
 }
 
 /// The deletion prompt (or its result).
-pub fn delete_view(id: i64, version: i64, status: &str, d: &DeleteSession) -> View {
+pub fn delete_view(id: i64, version: i64, status: Status, d: &DeleteSession) -> View {
     let (text, col) = match d.done {
         Some(true) => (format!("🗑 {} was deleted.", d.name), colour::CLOSED),
         Some(false) => (format!("{} was kept.", d.name), colour::CLOSED),
-        None if status != "open" => (
+        None if status != Status::Open => (
             format!("{} was kept (the question timed out).", d.name),
             colour::CLOSED,
         ),
@@ -273,7 +274,7 @@ pub fn delete_view(id: i64, version: i64, status: &str, d: &DeleteSession) -> Vi
             .description(text)
             .colour(col),
     );
-    if d.done.is_some() || status != "open" {
+    if d.done.is_some() || status != Status::Open {
         return v;
     }
     let b = |action: &str, label: String, style| {
@@ -335,12 +336,12 @@ pub async fn delete_click(
         &mut tx,
         &session,
         &VeState::Delete(d.clone()),
-        "closed",
+        Status::Closed,
         None,
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::update(delete_view(session.id, v, "closed", &d)))
+    Ok(Response::update(delete_view(session.id, v, Status::Closed, &d)))
 }
 
 /// `/ve sheet ability`: adds or changes an ability's rank and score.

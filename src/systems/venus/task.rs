@@ -30,6 +30,7 @@ use crate::rules::venus::task::{
 use crate::rules::venus::{TaskSetup, TaskState, VenusCtx, VenusSettings, VenusSheet};
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// A sheet's jobs that can aid a task on `ability`: level ≥ 1 and
 /// inheriting it (VE1-T3, VE2-T3).
@@ -725,10 +726,10 @@ pub async fn click(
     }
     party.save(&mut tx).await?;
     let status = match (st.task.phase, st.task.close_kind) {
-        (TaskPhase::Closed, Some(CloseKind::Voided)) => "voided",
-        (TaskPhase::Closed, _) if st.subversion_open => "open",
-        (TaskPhase::Closed, _) => "closed",
-        _ => "open",
+        (TaskPhase::Closed, Some(CloseKind::Voided)) => Status::Voided,
+        (TaskPhase::Closed, _) if st.subversion_open => Status::Open,
+        (TaskPhase::Closed, _) => Status::Closed,
+        _ => Status::Open,
     };
     let minutes = timeout(&mut tx, guild).await?;
     let version = sessions::save(

@@ -16,6 +16,7 @@ use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
 };
 use crate::rules::venus::{Edition, TaskState, VenusCtx};
+use crate::storage::sessions::Status;
 
 /// Faces listed one by one up to this many dice per owner; beyond, counts.
 const LIST_DICE: usize = 40;
@@ -261,7 +262,7 @@ fn phase_hint(st: &TaskSession) -> String {
 }
 
 /// The task's message.
-pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
+pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     let t = &st.task;
     let level = if t.learning {
         "learning".to_string()
@@ -277,10 +278,10 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         desc.push(format!("*If it fails:* {}", t.consequence.trim()));
     }
     let hint = phase_hint(st);
-    if status == "open" && !hint.is_empty() {
+    if status == Status::Open && !hint.is_empty() {
         desc.push(hint);
     }
-    if status == "expired" {
+    if status == Status::Expired {
         desc.push("**Timed out**: nothing more can be done with this task.".into());
     }
     // Pool and threshold.
@@ -525,7 +526,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
         footer.push_str(&format!(" · {n}"));
     }
     let col = match (t.phase, &t.outcome, status) {
-        (_, _, "expired") => colour::CLOSED,
+        (_, _, Status::Expired) => colour::CLOSED,
         (TaskPhase::Closed, Some(o), _) if t.close_kind != Some(CloseKind::Voided) => {
             if o.success {
                 colour::SUCCESS
@@ -538,7 +539,7 @@ pub fn view(id: i64, version: i64, status: &str, st: &TaskSession) -> View {
     };
     e = e.footer(footer).colour(col);
     let mut v = View::embed(e);
-    if status == "open" && (t.phase != TaskPhase::Closed || st.subversion_open) {
+    if status == Status::Open && (t.phase != TaskPhase::Closed || st.subversion_open) {
         v.rows = rows(id, version, st);
     }
     v

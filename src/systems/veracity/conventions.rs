@@ -25,6 +25,7 @@ use crate::rules::veracity::convention::{
 };
 use crate::rules::veracity::{Event, Sheet};
 use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// `channel_state` key of the Convention list.
 pub const LIST_KEY: &str = "vr_conventions";
@@ -59,7 +60,7 @@ async fn board(tx: &mut Tx, caller: &Caller) -> Result<Session, AppError> {
         .and_then(|id| id.parse::<i64>().ok());
     if let Some(id) = stored {
         if let Some(session) = storage::sessions::get(tx, g, id).await? {
-            if session.kind == KIND && session.status == "open" {
+            if session.kind == KIND && session.status == Status::Open {
                 return Ok(session);
             }
         }
@@ -76,7 +77,7 @@ async fn board(tx: &mut Tx, caller: &Caller) -> Result<Session, AppError> {
 /// Bumps the board's version (old menus become stale) and returns it.
 async fn bump(tx: &mut Tx, session: &Session) -> Result<i64, AppError> {
     let state: VrState = sessions::load(session)?;
-    sessions::save(tx, session, &state, "open", None).await
+    sessions::save(tx, session, &state, Status::Open, None).await
 }
 
 /// Names of the characters who paid "once per scene" Conventions.

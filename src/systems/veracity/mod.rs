@@ -16,6 +16,7 @@
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
 //! - [`commands`]: the thin poise commands.
 
+pub mod system;
 pub mod changes;
 pub mod commands;
 pub mod conventions;

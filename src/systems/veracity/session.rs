@@ -13,6 +13,7 @@ use crate::app::settings as app_settings;
 use crate::app::{sessions, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::{Action, Sheet};
 use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::sessions::Status;
 
 /// What a Veracity session shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +71,7 @@ async fn rest(
         .await?
         .session_timeout_minutes;
     let state = VrState::Sheet { character };
-    let version = sessions::save(&mut tx, &session, &state, "open", Some(timeout)).await?;
+    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
     record(
         &mut tx,
         caller,
@@ -119,7 +120,7 @@ pub async fn render_session(
             Ok(render::sheet_view(
                 session.id,
                 session.version,
-                session.status == "open",
+                session.status == Status::Open,
                 &row.name,
                 &sheet,
                 None,

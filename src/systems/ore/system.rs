@@ -1,0 +1,79 @@
+//! How Virtual Veil registers with the application layer: its names, session
+//! kinds, house rules, help and entry points ([`crate::app::registry`]).
+
+use crate::app::component::Click;
+use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
+use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::storage::{sessions::Session, Tx};
+
+/// Virtual Veil as a registered system.
+pub struct VirtualVeilSystem;
+
+impl System for VirtualVeilSystem {
+    fn id(&self) -> &'static str {
+        "ore"
+    }
+
+    fn name(&self) -> &'static str {
+        "Virtual Veil"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["vv", "virtualveil", "vv ore", "one roll engine"]
+    }
+
+    fn command_root(&self) -> Option<&'static str> {
+        Some("vv")
+    }
+
+    fn session_kinds(&self) -> &'static [&'static str] {
+        &[super::KIND]
+    }
+
+    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
+        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::new();
+        Some(&RULES)
+    }
+
+    fn help(&self) -> &'static [HelpTopic] {
+        &[
+    HelpTopic {
+        title: "Virtual Veil · One-Roll Engine",
+        keys: &[],
+        odds: &["ore"],
+        summary: &[
+                    ("Sets", "Roll as many d10s as the Called Stat (10 at most by default). Matching faces form sets: the **width** is how many match (dub 2, trip 3, quad 4 …), the **height** is the face. An action needs at least a dub, some need wider; to compare rolls, a set is worth 10 × width + height."),
+                    ("Actions", "A basic action uses one set; a minor action spends a single unused die; a special action needs an exact pattern such as 777 or a run 789; combos and strings use further sets of the same roll. Each die is used once per round. A running COMP keeps cache dice (rolled at boot or loaded from the register) that can join your sets."),
+                    ("Combat", "Wit rolls set Outthink, Agility (Precision inside cosmOS) sets Initiative. Each round everyone calls a stat and rolls it in ascending Outthink order, then acts in Initiative order. Damage to Vitality, Confidence or Cyber adds a Fault die; matching Fault dice become an Injury that adds Error Dice to every action."),
+        ],
+    },
+        ]
+    }
+
+    fn click<'a>(
+        &'a self,
+        app: &'a App,
+        tx: Tx,
+        session: Session,
+        click: &'a Click<'a>,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(super::click(app, tx, session, click))
+    }
+
+    fn render<'a>(
+        &'a self,
+        app: &'a App,
+        session: &'a Session,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(super::render(app, session, caller))
+    }
+}
+
+/// The registration: the system and its slash commands.
+pub fn entry() -> crate::systems::Entry {
+    crate::systems::Entry {
+        system: Some(std::sync::Arc::new(VirtualVeilSystem)),
+        commands: super::commands::all,
+    }
+}

@@ -1,0 +1,80 @@
+//! How Veracity registers with the application layer: its names, session
+//! kinds, house rules, help and entry points ([`crate::app::registry`]).
+
+use crate::app::component::Click;
+use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
+use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::storage::{sessions::Session, Tx};
+
+/// Veracity as a registered system.
+pub struct VeracitySystem;
+
+impl System for VeracitySystem {
+    fn id(&self) -> &'static str {
+        "veracity"
+    }
+
+    fn name(&self) -> &'static str {
+        "Veracity"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["vr"]
+    }
+
+    fn command_root(&self) -> Option<&'static str> {
+        Some("vr")
+    }
+
+    fn session_kinds(&self) -> &'static [&'static str] {
+        &[super::KIND]
+    }
+
+    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
+        static RULES: Rules<crate::rules::veracity::VeracitySettings> = Rules::new();
+        Some(&RULES)
+    }
+
+    fn help(&self) -> &'static [HelpTopic] {
+        &[
+    HelpTopic {
+        title: "Veracity",
+        keys: &[],
+        odds: &["veracity-save"],
+        summary: &[
+                    ("Inventories", "Two inventories of up to 18 numbered slots: **Light** holds Secrets, Ruses and Stress; **Flesh** holds Evidence, Means and Wounds. Slots unlock in order, and a new item goes into the lowest empty unlocked slot."),
+                    ("Saves", "Roll d20 + modifiers (a positive modifier makes it harder; a fitting tool is −5). Mental efforts read Light, physical ones Flesh; the defender always saves. A total of 0 or less succeeds, 19 or more fails; otherwise look at slot number *total*: it succeeds only if that slot is unlocked and empty. With no modifier, that is (unlocked − filled) in 20."),
+                    ("Facets and Stress", "A Facet (d4-d12) rolled when someone acts on it shifts the save in its owner's favour; acting against it gains that die in Stress. Stress fills the lowest free Light slots and any extra is discarded; with no free slot you **Break**: the first Break stops levelling, any later one is a heart attack (d20 Wounds). All Stress then clears."),
+                    ("Wounds and levelling", "Damage lowers HP, or becomes Wounds when the target is at 0 HP, immobilised, unsuspecting or surprised. You die when every unlocked Flesh slot holds a Wound. Shocking an NPC with revealed Secrets unlocks one more slot."),
+        ],
+    },
+        ]
+    }
+
+    fn click<'a>(
+        &'a self,
+        app: &'a App,
+        tx: Tx,
+        session: Session,
+        click: &'a Click<'a>,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(super::session::click(app, tx, session, click))
+    }
+
+    fn render<'a>(
+        &'a self,
+        app: &'a App,
+        session: &'a Session,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(super::session::render_session(app, session, caller))
+    }
+}
+
+/// The registration: the system and its slash commands.
+pub fn entry() -> crate::systems::Entry {
+    crate::systems::Entry {
+        system: Some(std::sync::Arc::new(VeracitySystem)),
+        commands: super::commands::all,
+    }
+}

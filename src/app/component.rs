@@ -6,6 +6,7 @@
 //! stale or double click be recognised and answered with the current state
 //! instead of being applied twice.
 
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session};
@@ -142,7 +143,7 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
         Some(s) if s.version != id.version => return stale(app, &s, caller).await,
         Some(_) => {}
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let session = storage::sessions::get(&mut tx, caller.guild_id, id.session)
         .await?
         .filter(|s| s.kind == id.kind)

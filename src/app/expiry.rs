@@ -6,6 +6,7 @@
 
 use super::view::View;
 use super::{App, AppError, Caller};
+use crate::app::Act;
 use crate::storage;
 use crate::storage::sessions::Status;
 
@@ -51,7 +52,7 @@ pub async fn attach(
     }) {
         return Ok(());
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::housekeeping(app, guild_id).await?;
     storage::sessions::attach(
         &mut tx,
         guild_id,
@@ -74,7 +75,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
     };
     let mut out = Vec::new();
     for s in due {
-        let mut tx = app.db.write().await?;
+        let mut tx = Act::housekeeping(app, s.guild_id).await?;
         let Some(version) = storage::sessions::update(
             &mut tx,
             s.id,

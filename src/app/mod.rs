@@ -3,6 +3,7 @@
 //! transaction per action, and knows nothing of serenity.
 //!
 //! Module map:
+//! - [`act`]: [`Act`], an action's one write transaction.
 //! - [`view`]: the embed/button model and Discord's size limits.
 //! - [`component`]: the custom_id format and the global click dispatcher.
 //! - [`settings`]: guild settings (shared and per system).
@@ -14,6 +15,7 @@
 //! - [`secret`]: secret rolls (the roller and the FC only).
 //! - [`registry`]: the registered systems, reached without naming them.
 
+pub mod act;
 pub mod characters;
 pub mod component;
 pub mod expiry;
@@ -32,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use crate::config::Config;
 use crate::rules::RuleError;
 use crate::storage::{Db, StorageError};
+pub use act::Act;
 pub use registry::Registry;
 pub use view::View;
 

@@ -18,9 +18,10 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use super::component::Click;
 use super::{AppError, AppResult, Caller, View};
+use crate::app::Act;
 use crate::rules::{HouseRules, SettingInfo};
+use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
-use crate::storage::{sessions::Session, Tx};
 
 /// A boxed, sendable future (the entry points of a [`System`] are async).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -84,7 +85,7 @@ pub trait System: Send + Sync + 'static {
     fn click<'a>(
         &'a self,
         app: &'a super::App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult>;
@@ -265,7 +266,7 @@ impl Registry {
     pub async fn click(
         &self,
         app: &super::App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &Click<'_>,
     ) -> AppResult {

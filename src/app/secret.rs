@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{settings, App, AppError, Caller};
+use crate::app::Act;
 use crate::storage::{self, sessions::Session, Tx};
 
 /// What is known about a secret session's two copies.
@@ -121,7 +122,7 @@ pub async fn update(
     session_id: i64,
     change: impl FnOnce(&mut SecretSession),
 ) -> Result<(), AppError> {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::housekeeping(app, guild_id).await?;
     let Some(session) = storage::sessions::get(&mut tx, guild_id, session_id).await? else {
         return Ok(());
     };

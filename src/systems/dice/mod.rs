@@ -14,6 +14,7 @@ use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll, Term};
 use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// The session kind (custom_id prefix) of generic rolls.
 pub const KIND: &str = "roll";
@@ -55,7 +56,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
         rerolls: 0,
     };
     let now = storage::now_ms();
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let id = sessions::create(&mut tx, caller, KIND, &state, None).await?;
     log(&mut tx, caller, id, "roll", &state, now).await?;
     tx.commit().await?;
@@ -63,7 +64,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
 }
 
 /// A click on a generic roll's button.
-pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
         let state: DiceState = serde_json::from_str(&session.state)?;

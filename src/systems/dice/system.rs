@@ -4,7 +4,8 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, HelpTopic, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
+use crate::app::Act;
 
 /// Generic dice as a registered system.
 pub struct DiceSystem;
@@ -51,7 +52,7 @@ impl System for DiceSystem {
     fn click<'a>(
         &'a self,
         app: &'a App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {

@@ -26,6 +26,7 @@ use crate::app::view::{colour, Embed};
 use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::storage::Tx;
 use catalog::Scope;
+use crate::app::Act;
 
 /// The log's system name for table-wide changes (FC role, GM channel,
 /// shared settings).
@@ -73,7 +74,7 @@ pub async fn role(app: &App, caller: &Caller, role: Option<i64>, clear: bool) ->
             "Give either a `role` or `clear:true`, not both.",
         ));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let mut g = app_settings::guild(&mut tx, caller.guild_id).await?;
     if role.is_none() && !clear {
         return Ok(Response::ephemeral(note(
@@ -123,7 +124,7 @@ pub async fn gm_channel(
             "Give either a `channel` or `clear:true`, not both.",
         ));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "choose the GM channel").await?;
     let mut g = app_settings::guild(&mut tx, caller.guild_id).await?;
     if channel.is_none() && !clear {
@@ -167,7 +168,7 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
         })?),
         None => None,
     };
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "choose this channel's system").await?;
     let mut c = app_settings::channel(&mut tx, caller.guild_id, caller.channel_id).await?;
     let before = c.system.clone();
@@ -242,7 +243,7 @@ pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResu
             "A value can be at most {MAX_VALUE_LEN} characters long."
         )));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "change the house rules").await?;
     let change = catalog::set(&mut tx, caller.guild_id, name, value).await?;
     record(

@@ -8,6 +8,7 @@ use crate::app::view::colour;
 use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::events::LogoutReason;
 use crate::rules::ore::OreEvent;
+use crate::app::Act;
 
 /// Which COMP action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,7 @@ pub async fn act(
             ));
         }
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "work their COMP").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let mut rng = app.rng.fork();

@@ -14,6 +14,7 @@ use crate::rules::ore::settings::{DefenseMode, FaultCheck};
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage::{self, Tx};
+use crate::app::Act;
 
 /// The most damage one command deals.
 pub const MAX_DAMAGE: i64 = 999;
@@ -61,7 +62,7 @@ pub async fn damage(
         .ok()
         .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
         .ok_or_else(|| AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}.")))?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "damage them").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let mut rng = app.rng.fork();
@@ -154,7 +155,7 @@ async fn each_sheet(
     title: &str,
     step: impl Fn(&mut OreSheet, &OreSettings) -> Vec<OreEvent>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let list = sheets(&mut tx, caller, who, what).await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let mut changed: Vec<(String, Vec<String>)> = Vec::new();
@@ -240,7 +241,7 @@ pub async fn heal_days(
 ) -> AppResult {
     let days =
         u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
     let waited = ch.sheet.repair_wait;
     let events = ch.sheet.pass_days(days, tended)?;
@@ -282,7 +283,7 @@ pub async fn heal_injury(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "mark an Injury healed").await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
     let index = usize::try_from(number.saturating_sub(1))
@@ -317,7 +318,7 @@ pub async fn repair(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "repair them").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let (dice, by) = match (

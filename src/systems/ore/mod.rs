@@ -36,6 +36,7 @@ use crate::app::component::Click;
 use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller, View};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, sessions::Session, Tx};
+use crate::app::Act;
 
 /// The session kind (custom_id prefix) of every Virtual Veil message.
 pub const KIND: &str = "vv";
@@ -150,7 +151,7 @@ pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<St
 }
 
 /// Routes a checked click on a `vv` message.
-pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let state: VvState = crate::app::sessions::load(&session)?;
     match state {
         VvState::Roll(s) => roll::click(app, tx, session, s, click).await,

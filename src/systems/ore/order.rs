@@ -13,6 +13,7 @@ use crate::rules::ore::combat::{roll_order, Entrant, OrderKind};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::OreSheet;
 use crate::storage;
+use crate::app::Act;
 
 /// The most entities one order roll takes here.
 pub const MAX_ORDER: usize = 50;
@@ -45,7 +46,7 @@ pub async fn order(
     entities: &str,
     record: bool,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(
         &mut tx,
         caller,

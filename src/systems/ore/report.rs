@@ -18,6 +18,7 @@ use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// The placeholder of the discard select.
 pub const DISCARD_PLACEHOLDER: &str = "Discard which?";
@@ -199,7 +200,7 @@ pub fn parse_discard(
 /// A click on a report: the discard select.
 pub async fn click(
     _app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     mut state: ReportState,
     click: &Click<'_>,

@@ -25,8 +25,9 @@ use crate::rules::ore::sets::{CacheCost, SetRequirement};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
 use crate::rules::Actor;
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -142,7 +143,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         min_height: args.min_height.map(|h| u32::try_from(h).unwrap_or(0)),
     };
     requirement.validate()?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, fc } =
         target(&mut tx, caller, args.name.as_deref(), None, "roll for them").await?;
     let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
@@ -245,7 +246,7 @@ pub fn settle_overflow(
 /// A click on a roll message.
 pub async fn click(
     app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     mut state: RollState,
     click: &Click<'_>,
@@ -381,7 +382,7 @@ fn action_name(a: &RollAction) -> &'static str {
 }
 
 async fn save_and_show(
-    mut tx: Tx,
+    mut tx: Act,
     caller: &Caller,
     session: &Session,
     state: RollState,

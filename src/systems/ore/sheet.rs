@@ -14,6 +14,7 @@ use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, Tx};
+use crate::app::Act;
 
 /// The most a stat may be set to from Discord (pools are capped anyway).
 pub const MAX_STAT: i64 = 99;
@@ -66,7 +67,7 @@ pub struct CreateArgs {
 
 /// `/vv sheet create`: a new sheet, made the owner's active one.
 pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let owner = args.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
         rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
@@ -161,7 +162,7 @@ pub async fn list(app: &App, caller: &Caller) -> AppResult {
 
 /// `/vv sheet use`: makes one of the caller's sheets the active one.
 pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ch: Loaded<OreSheet> = characters::named(&mut tx, caller, SYSTEM, name, false).await?;
     storage::characters::set_active(&mut tx, &ch.row).await?;
     tx.commit().await?;
@@ -187,7 +188,7 @@ pub async fn set_stat(
             stat.name()
         )));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let old = ch.sheet.stats.get(stat);
@@ -243,7 +244,7 @@ pub async fn set_track(
             "A track's maximum can be at most {MAX_VALUE}."
         )));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     if let Some(m) = max {
@@ -292,7 +293,7 @@ pub async fn set_defenses(
             .transpose()
         })
         .collect::<Result<_, _>>()?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let d = &mut ch.sheet.defenses;
@@ -362,7 +363,7 @@ pub async fn set_comp(
             "Give at least one COMP value to change (cache_size, battery_max, battery, thread_count…).",
         ));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let s = &mut ch.sheet;
@@ -500,7 +501,7 @@ pub async fn set_status(
             "Give `world`, `mob`, `living`, `digital` or `clear_glitch`.",
         ));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, fc } = target(&mut tx, caller, name, player, "edit this sheet").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let s = &mut ch.sheet;

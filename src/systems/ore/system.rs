@@ -4,7 +4,8 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
+use crate::app::Act;
 
 /// Virtual Veil as a registered system.
 pub struct VirtualVeilSystem;
@@ -53,7 +54,7 @@ impl System for VirtualVeilSystem {
     fn click<'a>(
         &'a self,
         app: &'a App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {

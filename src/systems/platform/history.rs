@@ -15,6 +15,7 @@ use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, R
 use crate::storage::history::{self, Filter, HistoryRow};
 use crate::storage::{self, faces::FaceCount, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// The session kind (custom_id prefix) of history pagers.
 pub const KIND: &str = "hist";
@@ -79,7 +80,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
             "`count` runs from 1 to {MAX_COUNT} entries."
         )));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let fc = rights::is_fc(&mut tx, caller).await?;
     let mut state = PagerState {
         subject: String::new(),
@@ -154,7 +155,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
 }
 
 /// A click on a pager's Prev or Next.
-pub async fn click(_app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
         return Err(AppError::user(

@@ -5,7 +5,8 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
+use crate::app::Act;
 
 /// The roll log's pages, as a registered (not playable) system.
 pub struct HistoryFeature;
@@ -30,7 +31,7 @@ impl System for HistoryFeature {
     fn click<'a>(
         &'a self,
         app: &'a App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {

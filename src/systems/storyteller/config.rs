@@ -12,6 +12,7 @@ use crate::rules::storyteller::StorytellerSettings;
 
 use super::context::check_len;
 use super::SYSTEM;
+use crate::app::Act;
 
 /// The longest value `/st settings set` takes (custom trait lists are long).
 pub const MAX_VALUE_LEN: usize = 1000;
@@ -44,7 +45,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
     check_len(name, 100, "setting name")?;
     check_len(value, MAX_VALUE_LEN, "value")?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "change the Storyteller settings").await?;
     let mut s: StorytellerSettings = scoped(&mut tx, caller.guild_id, SYSTEM).await?;
     let before = s.clone();

@@ -32,7 +32,8 @@ pub mod sheets;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
+use crate::app::Act;
 
 /// The system's name in the `characters` table, settings scope and roll log.
 pub const SYSTEM: &str = "storyteller";
@@ -44,7 +45,7 @@ pub const SHEET_KIND: &str = "st_sheet";
 pub const HINT: &str = "create one with `/st sheet create`.";
 
 /// Routes a checked click on one of this system's sessions.
-pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     match session.kind.as_str() {
         SHEET_KIND => sheets::click(app, tx, session, click).await,
         _ => rolls::click(app, tx, session, click).await,

@@ -19,6 +19,7 @@ use super::context::{self, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::willpower_track;
 use super::SYSTEM;
+use crate::app::Act;
 
 /// The most characters `/st turn everyone:true` updates at once.
 const MAX_TURN_CHARACTERS: i64 = 1000;
@@ -50,7 +51,7 @@ async fn record(
 /// `/st turn`: a new turn for one character, or (the FC, `everyone`) for
 /// every Storyteller character in the guild.
 pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     if everyone {
         rights::require_fc(&mut tx, caller, "start a new turn for everyone").await?;
         let rows =
@@ -107,7 +108,7 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
 /// above permanent, ST-14), or with `first_dot` the first dot back for an
 /// incapacitated character out of danger for a full turn (ST-13).
 pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: bool) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let was = c.sheet.willpower();
@@ -164,7 +165,7 @@ pub async fn revive(
     helper: Option<&str>,
     target: Target<'_>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut h = context::character(
         &mut tx,

@@ -27,6 +27,7 @@ use super::context::{self, check_len, split_list, Ctx, Target};
 use super::roll_view::{event_text, roll_view};
 use super::{KIND, SYSTEM};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// What a roll's session keeps: who rolled what, the rules core's session
 /// (dice, outcome, willpower choice) and the odds computed before rolling.
@@ -163,7 +164,7 @@ fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
 /// it, commits and answers with its message.
 #[allow(clippy::too_many_arguments)]
 async fn finish(
-    mut tx: Tx,
+    mut tx: Act,
     caller: &Caller,
     ctx: &Ctx,
     action: &str,
@@ -240,7 +241,7 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         dice_modifier: args.dice_modifier.unwrap_or(0),
         difficulty_modifier: args.difficulty_modifier.unwrap_or(0),
     };
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
     let mut before = Vec::new();
@@ -301,7 +302,7 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
         threshold: args.threshold.unwrap_or(0),
         specialties: args.specialties.unwrap_or(0),
     };
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let (session, events) = RollSession::ad_hoc(
         caller.user_id,
@@ -344,7 +345,7 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         threshold: args.threshold.unwrap_or(0),
         ..WillpowerRequest::default()
     };
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
     let (session, events) = RollSession::willpower(
@@ -382,7 +383,7 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
 /// difficulty-8 willpower roll adding 1 per success (a botch costs
 /// willpower as usual); never above permanent.
 pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut ch = context::character(&mut tx, caller, &ctx, target).await?;
     let start = ch.sheet.willpower().current;
@@ -442,7 +443,7 @@ async fn load_character(
 }
 
 /// A click on a willpower roll: `spend`, `keep` or `void`.
-pub async fn click(app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let mut state: RollState = sessions::load(&session)?;
     let ctx = Ctx::load(&mut tx, caller).await?;

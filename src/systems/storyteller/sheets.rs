@@ -23,6 +23,7 @@ use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{SHEET_KIND, SYSTEM};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// What a sheet card's session keeps.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -70,7 +71,7 @@ async fn record(
 }
 
 /// Posts a character's card (a session, so its button survives restarts).
-async fn post_card(mut tx: Tx, caller: &Caller, c: &Loaded<StorytellerSheet>) -> AppResult {
+async fn post_card(mut tx: Act, caller: &Caller, c: &Loaded<StorytellerSheet>) -> AppResult {
     let id = sessions::create(
         &mut tx,
         caller,
@@ -96,7 +97,7 @@ pub async fn create(
     player: Option<i64>,
 ) -> AppResult {
     check_len(name, app.config.limits.max_text_len, "name")?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let owner = player.unwrap_or(caller.user_id);
     if owner != caller.user_id && !ctx.fc {
@@ -122,7 +123,7 @@ pub async fn create(
 /// `/st sheet show`: posts the card of the caller's active character (or a
 /// named one; the FC may show any).
 pub async fn show(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let c = context::character(&mut tx, caller, &ctx, target).await?;
     post_card(tx, caller, &c).await
@@ -130,7 +131,7 @@ pub async fn show(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
 
 /// `/st sheet use`: makes one of the caller's characters the active one.
 pub async fn use_character(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let c: Loaded<StorytellerSheet> =
         characters::named(&mut tx, caller, SYSTEM, name, false).await?;
     storage::characters::set_active(&mut tx, &c.row).await?;
@@ -151,7 +152,7 @@ async fn edit(
     inputs: serde_json::Value,
     edit: impl FnOnce(&Ctx, &mut StorytellerSheet) -> Result<String, AppError>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let text = edit(&ctx, &mut c.sheet)?;
@@ -364,7 +365,7 @@ pub async fn wounds(
 
 /// A click on a sheet card: `ignore` spends 1 willpower so the next action
 /// ignores the wound penalty (ST-12).
-pub async fn click(_app: &App, mut tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let state: CardState = sessions::load(&session)?;
     let ctx = Ctx::load(&mut tx, caller).await?;

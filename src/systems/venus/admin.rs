@@ -13,6 +13,7 @@ use crate::rules::venus::settings::SETTING_NAMES;
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{VenusSettings, VenusSheet};
 use crate::storage::{self, Tx};
+use crate::app::Act;
 
 /// `/ve settings show`: every Venus setting with its value and meaning.
 pub async fn settings_show(app: &App, caller: &Caller) -> AppResult {
@@ -33,7 +34,7 @@ pub async fn settings_show(app: &App, caller: &Caller) -> AppResult {
 
 /// `/ve settings set`: changes one setting (FC only).
 pub async fn settings_set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "change the Venus settings").await?;
     let mut s = venus_settings(&mut tx, caller.guild_id).await?;
     let before = s.clone();
@@ -93,7 +94,7 @@ async fn member_sheet(
 }
 
 async fn finish_kismet(
-    mut tx: Tx,
+    mut tx: Act,
     caller: &Caller,
     mut c: Loaded<VenusSheet>,
     events: Vec<SheetEvent>,
@@ -157,7 +158,7 @@ pub async fn grant(
     if lots == 0 && !ego {
         return Err(AppError::user("Grant at least one Lot or Ego."));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "grant Lots and Ego").await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let mut c = member_sheet(&mut tx, caller.guild_id, player).await?;
@@ -186,7 +187,7 @@ pub async fn take(
     if lots == 0 && !ego {
         return Err(AppError::user("Take at least one Lot or Ego."));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "take Lots and Ego").await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let mut c = member_sheet(&mut tx, caller.guild_id, player).await?;
@@ -203,7 +204,7 @@ pub async fn take(
 /// `/ve fc session`: a new play session; clears every character's count of
 /// Lots earned this session (used by `ve_lot_overflow = per_session_count`).
 pub async fn new_session(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "start a new play session").await?;
     let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, None, 10_000).await?;
     let mut n = 0;

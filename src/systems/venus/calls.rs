@@ -17,6 +17,7 @@ use crate::rules::venus::{CheckState, Edition, Rank, TaskSetup, TaskState, Venus
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// What a check or task call says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -136,7 +137,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let difficulty = req.difficulty.ok_or_else(|| {
         AppError::user("A check needs a difficulty: 5, 10, 15, 20 (or 25 in edition 1).")
     })?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let a = actor(&mut tx, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
@@ -198,7 +199,7 @@ pub async fn npc_check(
     }
     cap(app, "name", name)?;
     let factors = factors_of(app, factors)?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "roll NPC checks").await?;
     let a = actor(&mut tx, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
@@ -286,7 +287,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         cap(app, "consequence", c)?;
     }
     let factors = factors_of(app, req.factors.as_deref())?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let a = actor(&mut tx, caller).await?;
     if (req.magic || req.crits) && !a.gm {
         return Err(AppError::user(
@@ -411,7 +412,7 @@ pub async fn latest_roll(
 /// as a new message (the command cannot edit the roll's message).
 async fn act(
     app: &App,
-    tx: Tx,
+    tx: Act,
     caller: &Caller,
     (session, state): (Session, VeState),
     (action, arg): (&str, Option<String>),
@@ -454,7 +455,7 @@ pub async fn bonus(
     value: u32,
 ) -> AppResult {
     cap(app, "factor name", name)?;
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let fc = rights::is_fc(&mut tx, caller).await?;
     let me = caller.user_id;
     let found = latest_roll(&mut tx, caller, |s| match s {
@@ -487,7 +488,7 @@ pub async fn bonus(
 /// `/ve fc void` and `/ve fc close`: voids or force-closes the newest open
 /// roll in this channel.
 pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(
         &mut tx,
         caller,
@@ -530,7 +531,7 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     for t in [&adj.consequence, &adj.factors].into_iter().flatten() {
         cap(app, "text", t)?;
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "adjust a roll").await?;
     let a = actor(&mut tx, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;

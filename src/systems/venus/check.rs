@@ -18,6 +18,7 @@ use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{CheckState, Edition, VenusSheet};
 use crate::storage::{sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// The most options in a select menu.
 const MENU_MAX: usize = 25;
@@ -204,7 +205,7 @@ fn apply(
 /// A click on a check's button or menu.
 pub async fn click(
     app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     mut st: CheckSession,
     click: &Click<'_>,

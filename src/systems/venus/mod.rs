@@ -43,6 +43,7 @@ use crate::rules::Actor;
 use crate::storage::{sessions::Session, Tx};
 use state::VeState;
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// The session kind (custom_id prefix) of every Venus session.
 pub const KIND: &str = "ve";
@@ -79,7 +80,7 @@ pub fn fc_words(e: crate::rules::RuleError) -> AppError {
 }
 
 /// Routes a checked click to the check, task or deletion flow.
-pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     match sessions::load::<VeState>(&session)? {
         VeState::Check(c) => check::click(app, tx, session, *c, click).await,
         VeState::Task(t) => task::click(app, tx, session, *t, click).await,

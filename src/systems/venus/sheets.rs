@@ -15,6 +15,7 @@ use crate::rules::venus::sheet::{AttributeKind, Tier};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// What `/ve sheet note` adds to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +135,7 @@ async fn edit(
     inputs: serde_json::Value,
     f: impl FnOnce(&mut Loaded<VenusSheet>, &VenusSettings) -> Result<String, AppError>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let (mut c, _) = target(&mut tx, caller, character).await?;
     let note = f(&mut c, &set)?;
@@ -148,7 +149,7 @@ async fn edit(
 /// `/ve sheet create`: a new character with the guild's starting Lots and
 /// Ego, made the caller's active one.
 pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let mut sheet = VenusSheet::new(name, &set)?;
     sheet.set_tier(tier);
@@ -217,7 +218,7 @@ pub async fn list(app: &App, caller: &Caller) -> AppResult {
 
 /// `/ve sheet use`: makes one of the caller's characters the active one.
 pub async fn use_character(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let c: Loaded<VenusSheet> = characters::named(&mut tx, caller, SYSTEM, name, false).await?;
     storage::characters::set_active(&mut tx, &c.row).await?;
     tx.commit().await?;
@@ -229,7 +230,7 @@ pub async fn use_character(app: &App, caller: &Caller, name: &str) -> AppResult 
 
 /// `/ve sheet delete`: asks for confirmation with two buttons.
 pub async fn delete(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let (c, _) = target(&mut tx, caller, Some(name)).await?;
     let timeout = settings::guild(&mut tx, caller.guild_id)
         .await?
@@ -296,7 +297,7 @@ pub fn delete_view(id: i64, version: i64, status: Status, d: &DeleteSession) -> 
 
 /// A click on the deletion prompt.
 pub async fn delete_click(
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     mut d: DeleteSession,
     click: &Click<'_>,
@@ -432,7 +433,7 @@ pub async fn set(
             "Say what to change: tier, lots, ego or rename.",
         ));
     }
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let (mut c, _) = target(&mut tx, caller, character).await?;
     let mut said = Vec::new();

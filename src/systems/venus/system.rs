@@ -4,7 +4,8 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
-use crate::storage::{sessions::Session, Tx};
+use crate::storage::sessions::Session;
+use crate::app::Act;
 
 /// Venus Engine as a registered system.
 pub struct VenusSystem;
@@ -65,7 +66,7 @@ impl System for VenusSystem {
     fn click<'a>(
         &'a self,
         app: &'a App,
-        tx: Tx,
+        tx: Act,
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {

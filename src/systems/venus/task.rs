@@ -31,6 +31,7 @@ use crate::rules::venus::{TaskSetup, TaskState, VenusCtx, VenusSettings, VenusSh
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// A sheet's jobs that can aid a task on `ability`: level ≥ 1 and
 /// inheriting it (VE1-T3, VE2-T3).
@@ -331,7 +332,7 @@ fn note_of(st: &TaskSession, clicker: &str, events: &[TaskEvent]) -> Option<Stri
 /// A click on a task's button or menu.
 pub async fn click(
     app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     mut st: TaskSession,
     click: &Click<'_>,

@@ -26,6 +26,7 @@ use crate::rules::veracity::convention::{
 use crate::rules::veracity::{Event, Sheet};
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// `channel_state` key of the Convention list.
 pub const LIST_KEY: &str = "vr_conventions";
@@ -142,7 +143,7 @@ async fn change(
     inputs: serde_json::Value,
     f: impl FnOnce(&mut ConventionList) -> Result<String, AppError>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "declare or change Conventions").await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
     let note = f(&mut list)?;
@@ -245,7 +246,7 @@ pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
 
 /// `/vr convention list`: posts the board (anyone).
 pub async fn list(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let session = board(&mut tx, caller).await?;
     let view = board_view_of(&mut tx, caller.guild_id, caller.channel_id, &session).await?;
     tx.commit().await?;
@@ -293,7 +294,7 @@ async fn apply_violation(
 /// `/vr convention violate`: the caller's (or, for the FC, `player`'s)
 /// active sheet gains the Convention's Stress.
 pub async fn violate(app: &App, caller: &Caller, number: usize, player: Option<i64>) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let c = sheet_for(&mut tx, caller, player).await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
     let session = board(&mut tx, caller).await?;
@@ -322,7 +323,7 @@ pub async fn violate(app: &App, caller: &Caller, number: usize, player: Option<i
 /// The "Violated a Convention…" menu: the clicker's active sheet pays.
 pub async fn violate_click(
     app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     click: &Click<'_>,
     channel_id: i64,
@@ -356,7 +357,7 @@ pub async fn violate_click(
 /// `/vr scene end` (FC): clears this channel's "once per scene" marks and
 /// restores every Veracity sheet's HP in the guild.
 pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "end the scene").await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
     let marks: usize = list.items().iter().map(|c| c.paid_this_scene.len()).sum();

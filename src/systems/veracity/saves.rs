@@ -9,6 +9,7 @@ use super::target::{self, facet_index, sheet_for};
 use crate::app::{App, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::InventoryKind;
+use crate::app::Act;
 
 /// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
 pub async fn save(
@@ -19,7 +20,7 @@ pub async fn save(
     facet: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let c = sheet_for(&mut tx, caller, player).await?;
     let settings = target::settings(&mut tx, caller.guild_id).await?;
     let mut labels = Vec::new();

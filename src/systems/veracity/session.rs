@@ -12,8 +12,9 @@ use crate::app::component::Click;
 use crate::app::settings as app_settings;
 use crate::app::{sessions, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::{Action, Sheet};
-use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::{self, sessions::Session};
 use crate::storage::sessions::Status;
+use crate::app::Act;
 
 /// What a Veracity session shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,7 +33,7 @@ pub enum VrState {
 }
 
 /// A checked click on a Veracity message.
-pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let state: VrState = sessions::load(&session)?;
     match (state, click.id.action.as_str()) {
         (VrState::Sheet { character }, "rest_stress") => {
@@ -52,7 +53,7 @@ pub async fn click(app: &App, tx: Tx, session: Session, click: &Click<'_>) -> Ap
 
 async fn rest(
     app: &App,
-    mut tx: Tx,
+    mut tx: Act,
     session: Session,
     caller: &Caller,
     character: i64,

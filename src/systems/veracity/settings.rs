@@ -10,6 +10,7 @@ use crate::app::view::{colour, Embed, View};
 use crate::app::{rights, App, AppResult, Caller, Response};
 use crate::rules::veracity::settings::SETTING_NAMES;
 use crate::rules::veracity::VeracitySettings;
+use crate::app::Act;
 
 fn embed(s: &VeracitySettings, note: Option<&str>) -> Embed {
     let mut e = Embed::new("⚙️ Veracity settings").colour(colour::NEUTRAL);
@@ -35,7 +36,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
 
 /// `/vr settings set` (FC).
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "change the Veracity settings").await?;
     let mut s = settings(&mut tx, caller.guild_id).await?;
     s.set(name, value)?;

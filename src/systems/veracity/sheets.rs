@@ -12,6 +12,7 @@ use crate::app::view::View;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
+use crate::app::Act;
 
 /// What `/vr sheet create` asks for.
 pub struct NewSheet<'a> {
@@ -31,7 +32,7 @@ pub struct NewSheet<'a> {
 
 /// `/vr sheet create`: a new sheet, made the owner's active one.
 pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let owner = n.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
         rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
@@ -88,7 +89,7 @@ pub async fn show(
     player: Option<i64>,
     private: bool,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let is_fc = rights::is_fc(&mut tx, caller).await?;
     let c = match name.map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => {
@@ -126,7 +127,7 @@ pub async fn show(
 
 /// `/vr sheet use`: makes one of the caller's sheets their active one.
 pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, name, false).await?;
     crate::storage::characters::set_active(&mut tx, &c.row).await?;
     record(

@@ -10,6 +10,7 @@ use crate::app::settings as app_settings;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
 use crate::storage::{self, Tx};
+use crate::app::Act;
 
 /// The guild's Veracity settings (defaults when never set).
 pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, AppError> {
@@ -225,7 +226,7 @@ pub async fn apply_as(
     headline: &str,
     build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
 ) -> AppResult {
-    let mut tx = app.db.write().await?;
+    let mut tx = Act::begin(app, caller).await?;
     if let Some(what) = fc_only {
         rights::require_fc(&mut tx, caller, what).await?;
     }

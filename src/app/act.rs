@@ -1,0 +1,140 @@
+//! One action, one write transaction, by construction.
+//!
+//! An [`Act`] is the only way the application layer and the systems begin
+//! and commit a write transaction: it carries who acts (the [`Caller`]),
+//! where (the guild) and, once asked, whether they are the game master.
+//! Dropping an `Act` without [`Act::commit`] rolls everything back, so a
+//! refusal half-way through an action changes nothing. A unit test below
+//! scans the source and fails if a write transaction is opened anywhere
+//! else (outside the storage layer's own tests).
+
+use std::ops::{Deref, DerefMut};
+
+use super::{rights, App, AppError, Caller};
+use crate::storage::Tx;
+
+/// One action's write transaction.
+pub struct Act {
+    tx: Tx,
+    caller: Caller,
+    fc: Option<bool>,
+}
+
+impl Act {
+    /// Begins `caller`'s action (waits for the database's one writer).
+    pub async fn begin(app: &App, caller: &Caller) -> Result<Act, AppError> {
+        Ok(Act {
+            tx: app.db.write().await?,
+            caller: caller.clone(),
+            fc: None,
+        })
+    }
+
+    /// Begins the bot's own bookkeeping in a guild (expiry, message ids):
+    /// no member acts, and nobody is the game master.
+    pub async fn housekeeping(app: &App, guild_id: i64) -> Result<Act, AppError> {
+        Ok(Act {
+            tx: app.db.write().await?,
+            caller: Caller {
+                guild_id,
+                ..Caller::default()
+            },
+            fc: Some(false),
+        })
+    }
+
+    /// Who acts.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// The guild the action happens in.
+    pub fn guild_id(&self) -> i64 {
+        self.caller.guild_id
+    }
+
+    /// Whether the caller is the game master (asked once per action).
+    pub async fn is_fc(&mut self) -> Result<bool, AppError> {
+        if let Some(fc) = self.fc {
+            return Ok(fc);
+        }
+        let fc = rights::is_fc(&mut self.tx, &self.caller).await?;
+        self.fc = Some(fc);
+        Ok(fc)
+    }
+
+    /// Makes every change of the action durable at once.
+    pub async fn commit(self) -> Result<(), crate::storage::StorageError> {
+        self.tx.commit().await
+    }
+}
+
+impl Deref for Act {
+    type Target = Tx;
+
+    fn deref(&self) -> &Tx {
+        &self.tx
+    }
+}
+
+impl DerefMut for Act {
+    fn deref_mut(&mut self) -> &mut Tx {
+        &mut self.tx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Files allowed to open a write transaction: this one, and the storage
+    /// layer (which defines `Db::write` and tests itself).
+    fn allowed(path: &std::path::Path) -> bool {
+        path.ends_with("app/act.rs") || path.components().any(|c| c.as_os_str() == "storage")
+    }
+
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The lines (from 1) of `text` that open a write transaction.
+    fn opened_at(text: &str) -> Vec<usize> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(".write().await") || l.contains("db.write()"))
+            .map(|(n, _)| n + 1)
+            .collect()
+    }
+
+    #[test]
+    fn the_scan_finds_a_hand_opened_transaction() {
+        let doctored = "fn f() {\n    let mut tx = app.db.write().await?;\n}\n";
+        assert_eq!(opened_at(doctored), vec![2]);
+        assert!(opened_at("let act = Act::begin(app, caller).await?;").is_empty());
+    }
+
+    #[test]
+    fn write_transactions_are_opened_only_by_act() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        assert!(files.len() > 50, "the scan found the source");
+        let mut offenders = Vec::new();
+        for f in files.iter().filter(|f| !allowed(f)) {
+            let text = std::fs::read_to_string(f).unwrap();
+            for n in opened_at(&text) {
+                offenders.push(format!("{}:{n}", f.display()));
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "write transactions opened outside app::act::Act:\n{}",
+            offenders.join("\n")
+        );
+    }
+}

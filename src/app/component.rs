@@ -86,6 +86,42 @@ impl ButtonId {
     }
 }
 
+/// A system's buttons and menus as one typed enum, encoded into and parsed
+/// from a custom_id side by side (the `action[:arg]` part of
+/// `kind:session:version:action[:arg]`). The words are part of every
+/// message already posted: keep them when renaming a variant, so old
+/// buttons keep working after an upgrade.
+pub trait Action: Sized {
+    /// The action word and its optional argument.
+    fn encode(&self) -> (&'static str, Option<String>);
+
+    /// Reads an action word and argument back; `None` when they are not
+    /// one of this system's actions.
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self>;
+
+    /// The button id of this action on `session` at `version`.
+    fn button(&self, kind: &str, session: i64, version: i64) -> ButtonId {
+        let (action, arg) = self.encode();
+        let id = ButtonId::new(kind, session, version, action);
+        match arg {
+            Some(a) => id.with_arg(a),
+            None => id,
+        }
+    }
+}
+
+impl Click<'_> {
+    /// The clicked action, typed; a click that is not one of `A`'s is
+    /// refused with a clear message (and changes nothing).
+    pub fn action<A: Action>(&self) -> Result<A, AppError> {
+        A::parse(&self.id.action, self.id.arg.as_deref()).ok_or_else(|| {
+            AppError::user(
+                "That button is not one I recognise; it may belong to an older version of the bot.",
+            )
+        })
+    }
+}
+
 /// `n` in base 36 (lower case).
 pub fn to_base36(mut n: i64) -> String {
     if n <= 0 {

@@ -111,6 +111,10 @@ pub trait Catalogue: Send + Sync {
     /// Validates and applies a change to the stored JSON; returns the new
     /// JSON (nothing is stored on error).
     fn change(&self, stored: Option<&str>, name: &str, value: &str) -> Result<String, AppError>;
+
+    /// Values worth suggesting for `name` beyond what its `allowed` text
+    /// lists (see [`HouseRules::suggest`]).
+    fn suggest(&self, name: &str) -> Option<&'static [&'static str]>;
 }
 
 /// The [`Catalogue`] of a rules core's typed settings struct.
@@ -149,6 +153,10 @@ impl<S: HouseRules + Default + Serialize + DeserializeOwned> Catalogue for Rules
         let mut s = load::<S>(stored)?;
         s.set(name, value)?;
         Ok(serde_json::to_string(&s)?)
+    }
+
+    fn suggest(&self, name: &str) -> Option<&'static [&'static str]> {
+        S::suggest(name)
     }
 }
 

@@ -15,7 +15,7 @@ pub struct GuildSettings {
     pub fc_role: Option<i64>,
     /// Where secret rolls go.
     pub gm_channel: Option<i64>,
-    /// The guild's active system (`venus`, `veracity`, `storyteller`, `ore`).
+    /// The guild's active system (a registered system's id).
     pub system: Option<String>,
     /// Interactive rolls expire after this many minutes untouched.
     pub session_timeout_minutes: u32,
@@ -72,37 +72,6 @@ pub async fn save_scoped<S: Serialize>(
     Ok(())
 }
 
-/// The systems a guild or channel can play: (settings scope, display name,
-/// short name). The scope is also the name stored in the `system` setting.
-pub const SYSTEMS: [(&str, &str, &str); 4] = [
-    ("venus", "Venus Engine", "VE"),
-    ("veracity", "Veracity", "VR"),
-    ("storyteller", "Storyteller", "ST"),
-    ("ore", "Virtual Veil", "VV"),
-];
-
-/// The system scope named by `text`: its scope (`ore`), short name (`VV`),
-/// display name (`Virtual Veil`) or command prefix, any case.
-pub fn parse_system(text: &str) -> Option<&'static str> {
-    let t = text.trim().to_ascii_lowercase().replace(['_', '-'], " ");
-    SYSTEMS.iter().find_map(|(scope, name, short)| {
-        let hit = t == *scope || t == short.to_ascii_lowercase() || t == name.to_ascii_lowercase();
-        let extra = matches!(
-            (*scope, t.as_str()),
-            ("ore", "virtualveil" | "vv ore") | ("venus", "venus engine" | "ve1" | "ve2")
-        );
-        (hit || extra).then_some(*scope)
-    })
-}
-
-/// The display name of a system scope (`ore` → `Virtual Veil`).
-pub fn system_display(scope: &str) -> &str {
-    SYSTEMS
-        .iter()
-        .find(|(s, _, _)| *s == scope)
-        .map_or(scope, |(_, name, _)| name)
-}
-
 /// Settings of one channel (scope `channel:<id>`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -146,21 +115,4 @@ pub async fn active_system(
         return Ok(Some(s));
     }
     Ok(guild(tx, guild_id).await?.system)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn system_names_and_aliases() {
-        assert_eq!(parse_system("VV"), Some("ore"));
-        assert_eq!(parse_system("virtual_veil"), Some("ore"));
-        assert_eq!(parse_system("Storyteller"), Some("storyteller"));
-        assert_eq!(parse_system("st"), Some("storyteller"));
-        assert_eq!(parse_system("venus engine"), Some("venus"));
-        assert_eq!(parse_system("vr"), Some("veracity"));
-        assert_eq!(parse_system("dnd"), None);
-        assert_eq!(system_display("ore"), "Virtual Veil");
-    }
 }

@@ -137,3 +137,50 @@ pub fn signal_done(data: &Data, interaction_id: u64) {
         let _ = tx.send(interaction_id);
     }
 }
+
+/// Choices of an integer option filled in at start-up from a list (the
+/// registry's systems, say): poise registers choice `i` with the value `i`,
+/// so the command reads the index back and looks it up in the same list.
+pub fn set_choices(
+    command: &mut poise::Command<Data, Error>,
+    param: &str,
+    names: impl IntoIterator<Item = String>,
+) {
+    let choices: Vec<poise::CommandParameterChoice> = names
+        .into_iter()
+        .map(|name| poise::CommandParameterChoice {
+            name: name.into(),
+            localizations: std::borrow::Cow::Borrowed(&[]),
+            __non_exhaustive: (),
+        })
+        .collect();
+    if let Some(p) = command.parameters.iter_mut().find(|p| p.name == param) {
+        p.choices = choices.into();
+    }
+}
+
+/// The subcommand at `path` below `command` (`["settings", "show"]`).
+pub fn subcommand<'c>(
+    command: &'c mut poise::Command<Data, Error>,
+    path: &[&str],
+) -> Option<&'c mut poise::Command<Data, Error>> {
+    match path.split_first() {
+        None => Some(command),
+        Some((first, rest)) => command
+            .subcommands
+            .iter_mut()
+            .find(|c| c.name == *first)
+            .and_then(|c| subcommand(c, rest)),
+    }
+}
+
+/// The root command's name of the running command (`ve` for `/ve sheet
+/// show`), which tells a shared table command which system it serves.
+pub fn root_name(ctx: Context<'_>) -> String {
+    ctx.command()
+        .qualified_name
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}

@@ -61,12 +61,17 @@ pub trait HouseRules {
     fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
     /// Every setting with its current value, in [`HouseRules::NAMES`] order.
     fn describe(&self) -> Vec<SettingInfo>;
+    /// Values worth suggesting for a setting whose accepted values are not
+    /// a plain list or small range (`None`: read them off `allowed`).
+    fn suggest(_name: &str) -> Option<&'static [&'static str]> {
+        None
+    }
 }
 
 /// Implements [`HouseRules`] for a settings struct with inherent `set` and
 /// `describe` methods and a `SETTING_NAMES` list beside it.
 macro_rules! house_rules {
-    ($t:ty, $names:expr) => {
+    ($t:ty, $names:expr $(, $name:literal => [$($v:literal),* $(,)?])* $(,)?) => {
         impl $crate::rules::HouseRules for $t {
             const NAMES: &'static [&'static str] = &$names;
             fn set(&mut self, name: &str, value: &str) -> Result<(), $crate::rules::RuleError> {
@@ -74,6 +79,12 @@ macro_rules! house_rules {
             }
             fn describe(&self) -> Vec<$crate::rules::SettingInfo> {
                 <$t>::describe(self)
+            }
+            fn suggest(_name: &str) -> Option<&'static [&'static str]> {
+                match _name {
+                    $($name => Some(&[$($v),*]),)*
+                    _ => None,
+                }
             }
         }
     };

@@ -12,6 +12,9 @@ use std::sync::Arc;
 use crate::app::registry::{Registry, System};
 use crate::kit::{Data, Error};
 
+/// A slash command of this bot.
+pub type Command = poise::Command<Data, Error>;
+
 /// One registered folder: the system it describes to the application
 /// layer (if it owns sessions or house rules) and its slash commands.
 pub struct Entry {
@@ -19,6 +22,9 @@ pub struct Entry {
     pub system: Option<Arc<dyn System>>,
     /// Its slash commands.
     pub commands: fn() -> Vec<poise::Command<Data, Error>>,
+    /// Fills in what its commands take from the registry (choice lists),
+    /// once every system is known.
+    pub finish: Option<fn(&mut Command, &Registry)>,
 }
 
 /// Declares each folder as a module and lists its `entry()` in order.
@@ -48,7 +54,39 @@ pub fn registry() -> Registry {
     Registry::new(entries().into_iter().filter_map(|e| e.system).collect())
 }
 
-/// Every slash command of every registered folder.
+/// Every slash command of every registered folder, with the shared table
+/// commands grafted onto each playable system's root (`/<root> settings`)
+/// and choice lists filled from the registry.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    entries().into_iter().flat_map(|e| (e.commands)()).collect()
+    let reg = registry();
+    let mut all = Vec::new();
+    for e in entries() {
+        for mut c in (e.commands)() {
+            if let Some(finish) = e.finish {
+                finish(&mut c, &reg);
+            }
+            all.push(c);
+        }
+    }
+    for system in reg.playable() {
+        let Some(root) = system.command_root() else {
+            continue;
+        };
+        let Some(cmd) = all.iter_mut().find(|c| c.name == root) else {
+            continue;
+        };
+        if system.house_rules().is_some() {
+            graft(cmd, fc::commands::system_settings());
+        }
+    }
+    all
+}
+
+/// Puts a shared subcommand (group) under `root`, replacing one of the
+/// same name the system may have had, at the same place.
+fn graft(root: &mut poise::Command<Data, Error>, shared: poise::Command<Data, Error>) {
+    match root.subcommands.iter().position(|c| c.name == shared.name) {
+        Some(i) => root.subcommands[i] = shared,
+        None => root.subcommands.push(shared),
+    }
 }

@@ -350,7 +350,7 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
     assert_eq!(storyteller(&t).await, StorytellerSettings::default());
 
     // Every setting takes every suggested value (and keeps the last).
-    let names: Vec<&str> = kismet::systems::fc::catalog::all_names();
+    let names: Vec<&str> = kismet::systems::fc::catalog::all_names(&kismet::systems::registry());
     for name in names {
         let values = choice_values(
             &t.autocomplete("fc", &format!("/fc set name:{name} value:"), "value")
@@ -394,7 +394,7 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         .sum();
     assert!(total < 6000, "{total} characters");
     let text = out.text();
-    for name in kismet::systems::fc::catalog::all_names() {
+    for name in kismet::systems::fc::catalog::all_names(&kismet::systems::registry()) {
         assert!(text.contains(&format!("`{name}`")), "{name} missing");
     }
     assert!(text.contains("`system` **ore**"));

@@ -1088,7 +1088,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
         "/st settings set name:st_default_difficulty value:7",
     )
     .await;
-    assert!(description(&out).starts_with("**st_default_difficulty** is now **7**."));
+    assert!(description(&out).starts_with("**st_default_difficulty**: 6 → **7**"));
     let out = public(&t, "alice", "/st roll traits:\"Wits + Alertness\"").await;
     assert_eq!(out.field("Difficulty").unwrap(), "7");
     assert_eq!(

@@ -1206,14 +1206,23 @@ async fn settings_change_how_a_locked_slot_reads() {
     let t = table("vr-settings", 42).await;
     let ex = t.command("alice", "/vr settings show").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex.single().field("vr_locked_slot = fail").is_some());
+    assert!(ex
+        .single()
+        .field("vr_locked_slot")
+        .unwrap()
+        .starts_with("**fail**"));
     let out = ok(
         &t,
         "fc",
         "/vr settings set name:vr_locked_slot value:Success",
     )
     .await;
-    assert!(out.text().contains("`vr_locked_slot` is now `success`"));
+    assert!(
+        out.text()
+            .contains("**vr_locked_slot**: fail → **success**"),
+        "{}",
+        out.text()
+    );
     let names = t
         .autocomplete("fc", "/vr settings set name:wound value:x", "name")
         .await

@@ -402,4 +402,9 @@ fn parse_aliases(v: &str) -> Result<Vec<TraitAlias>, RuleError> {
         .collect()
 }
 
-crate::rules::house_rules!(StorytellerSettings, SETTING_NAMES);
+crate::rules::house_rules!(
+    StorytellerSettings, SETTING_NAMES,
+    "st_unskilled_knowledge_penalty" => ["+0", "+1", "+2", "+3", "+4", "+5", "+6", "+7", "+8"],
+    "st_custom_traits" => ["none"],
+    "st_trait_aliases" => ["none"],
+);

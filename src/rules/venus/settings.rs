@@ -632,4 +632,8 @@ mod tests {
     }
 }
 
-crate::rules::house_rules!(VenusSettings, SETTING_NAMES);
+crate::rules::house_rules!(
+    VenusSettings, SETTING_NAMES,
+    "ve1_levelup_rule" => ["2×level", "manual", "fixed:10"],
+    "ve2_autopass_ranges" => ["text", "table", "custom:none,20,19-20,18-20"],
+);

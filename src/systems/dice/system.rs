@@ -16,11 +16,11 @@ impl System for DiceSystem {
     }
 
     fn name(&self) -> &'static str {
-        "Generic dice"
+        "Dice"
     }
 
     fn aliases(&self) -> &'static [&'static str] {
-        &["dice", "generic dice"]
+        &["generic", "generic dice"]
     }
 
     fn command_root(&self) -> Option<&'static str> {
@@ -74,5 +74,6 @@ pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: Some(std::sync::Arc::new(DiceSystem)),
         commands: super::commands::all,
+        finish: None,
     }
 }

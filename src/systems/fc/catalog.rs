@@ -1,55 +1,57 @@
 //! Every house-rule setting of spec §6 in one catalogue: which scope owns a
-//! name (the shared guild settings, or one system's rules settings), its
-//! current value, the values it accepts and a validated change.
+//! name (the shared guild settings, or one registered system's house
+//! rules), its current value, the values it accepts and a validated change.
 //!
-//! The systems' rules cores own their settings (`set`/`describe`); this
-//! module only routes a name to the right struct, stored per guild with
-//! [`crate::app::settings::scoped`] under the system's scope name.
+//! The systems' rules cores own their settings ([`crate::rules::HouseRules`])
+//! and describe themselves to the registry ([`System::house_rules`]); this
+//! module only routes a name to its owner, stored per guild under the
+//! system's id. It names no system.
 
-use serde::{de::DeserializeOwned, Serialize};
-
+use crate::app::registry::{Registry, System};
 use crate::app::settings::{self as app_settings, GuildSettings};
 use crate::app::AppError;
-use crate::rules::ore::OreSettings;
-use crate::rules::storyteller::StorytellerSettings;
-use crate::rules::venus::VenusSettings;
-use crate::rules::veracity::VeracitySettings;
-use crate::rules::RuleError;
-use crate::storage::Tx;
+use crate::storage::{self, Tx};
 
 /// Where a setting lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// The shared guild settings ([`GuildSettings`]).
     Shared,
-    /// Venus Engine (`ve_*`, `ve1_*`, `ve2_*`).
-    Venus,
-    /// Veracity (`vr_*`).
-    Veracity,
-    /// Storyteller (`st_*`).
-    Storyteller,
-    /// Virtual Veil (`vv_*`).
-    Ore,
+    /// A registered system's house rules: its id and display name.
+    System {
+        /// The system's id (its settings scope).
+        id: &'static str,
+        /// Its display name.
+        name: &'static str,
+    },
 }
 
 impl Scope {
-    /// Every scope, in display order.
-    pub const ALL: [Scope; 5] = [
-        Scope::Shared,
-        Scope::Venus,
-        Scope::Veracity,
-        Scope::Storyteller,
-        Scope::Ore,
-    ];
+    /// The scope of a system's house rules.
+    pub fn of_system(s: &dyn System) -> Scope {
+        Scope::System {
+            id: s.id(),
+            name: s.name(),
+        }
+    }
+
+    /// Every scope, in display order: the shared settings, then each
+    /// registered system with house rules.
+    pub fn all(reg: &Registry) -> Vec<Scope> {
+        let mut v = vec![Scope::Shared];
+        v.extend(
+            reg.all()
+                .filter(|s| s.house_rules().is_some())
+                .map(Scope::of_system),
+        );
+        v
+    }
 
     /// The settings scope it is stored under (also the log's system name).
     pub fn key(self) -> &'static str {
         match self {
             Scope::Shared => app_settings::GUILD_SCOPE,
-            Scope::Venus => "venus",
-            Scope::Veracity => "veracity",
-            Scope::Storyteller => "storyteller",
-            Scope::Ore => "ore",
+            Scope::System { id, .. } => id,
         }
     }
 
@@ -57,27 +59,17 @@ impl Scope {
     pub fn title(self) -> &'static str {
         match self {
             Scope::Shared => "Every system",
-            Scope::Venus => "Venus Engine",
-            Scope::Veracity => "Veracity",
-            Scope::Storyteller => "Storyteller",
-            Scope::Ore => "Virtual Veil",
+            Scope::System { name, .. } => name,
         }
     }
 
     /// The scope owning a setting name (any case), if any.
-    pub fn of(name: &str) -> Option<Scope> {
+    pub fn of(reg: &Registry, name: &str) -> Option<Scope> {
         let n = name.trim().to_ascii_lowercase();
         if SHARED_NAMES.contains(&n.as_str()) {
             return Some(Scope::Shared);
         }
-        let (prefix, _) = n.split_once('_')?;
-        match prefix {
-            "ve" | "ve1" | "ve2" => Some(Scope::Venus),
-            "vr" => Some(Scope::Veracity),
-            "st" => Some(Scope::Storyteller),
-            "vv" => Some(Scope::Ore),
-            _ => None,
-        }
+        reg.owner_of_setting(&n).map(Scope::of_system)
     }
 }
 
@@ -107,86 +99,74 @@ pub struct Info {
     pub help: String,
 }
 
-/// A rules settings struct of one system, as stored per guild.
-trait RulesSettings: Default + Serialize + DeserializeOwned {
-    fn change(&mut self, name: &str, value: &str) -> Result<(), RuleError>;
-    fn infos(&self) -> Vec<Info>;
-}
-
-macro_rules! rules_settings {
-    ($t:ty) => {
-        impl RulesSettings for $t {
-            fn change(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-                self.set(name, value)
-            }
-            fn infos(&self) -> Vec<Info> {
-                self.describe()
-                    .into_iter()
-                    .map(|i| Info {
-                        name: i.name.to_string(),
-                        value: i.value,
-                        allowed: i.allowed.to_string(),
-                        help: i.help.to_string(),
-                    })
-                    .collect()
-            }
-        }
-    };
-}
-
-rules_settings!(VenusSettings);
-rules_settings!(VeracitySettings);
-rules_settings!(StorytellerSettings);
-rules_settings!(OreSettings);
-
 /// Every setting name `/fc set` accepts, in display order.
-pub fn all_names() -> Vec<&'static str> {
+pub fn all_names(reg: &Registry) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = SHARED_NAMES.to_vec();
-    v.extend(crate::rules::venus::settings::SETTING_NAMES);
-    v.extend(crate::rules::veracity::settings::SETTING_NAMES);
-    v.extend(crate::rules::storyteller::settings::SETTING_NAMES);
-    v.extend(crate::rules::ore::settings::SETTING_NAMES);
+    for s in reg.all() {
+        if let Some(c) = s.house_rules() {
+            v.extend(c.names());
+        }
+    }
     v
 }
 
-fn unknown(name: &str) -> AppError {
+fn unknown(reg: &Registry, name: &str) -> AppError {
+    let prefixes: Vec<String> = reg
+        .all()
+        .filter_map(|s| s.house_rules())
+        .filter_map(|c| c.names().first())
+        .filter_map(|n| n.split_once('_'))
+        .map(|(p, _)| format!("`{p}_…`"))
+        .collect();
     AppError::user(format!(
         "There is no setting called `{}`. Start typing in `name` to pick one: shared settings \
-         ({}) or a system's (`ve_…`, `vr_…`, `st_…`, `vv_…`).",
+         ({}) or a system's ({}).",
         name.trim(),
-        SHARED_NAMES.join(", ")
+        SHARED_NAMES.join(", "),
+        prefixes.join(", ")
     ))
 }
 
-async fn infos_in<S: RulesSettings>(
-    tx: &mut Tx,
-    guild: i64,
-    scope: Scope,
-) -> Result<Vec<Info>, AppError> {
-    let s: S = app_settings::scoped(tx, guild, scope.key()).await?;
-    Ok(s.infos())
+fn info_of(i: crate::rules::SettingInfo) -> Info {
+    Info {
+        name: i.name.to_string(),
+        value: i.value,
+        allowed: i.allowed.to_string(),
+        help: i.help.to_string(),
+    }
 }
 
 /// The settings of one scope with their current values.
-pub async fn describe(tx: &mut Tx, guild: i64, scope: Scope) -> Result<Vec<Info>, AppError> {
+pub async fn describe(
+    tx: &mut Tx,
+    reg: &Registry,
+    guild: i64,
+    scope: Scope,
+) -> Result<Vec<Info>, AppError> {
     match scope {
-        Scope::Shared => Ok(shared_infos(&app_settings::guild(tx, guild).await?)),
-        Scope::Venus => infos_in::<VenusSettings>(tx, guild, scope).await,
-        Scope::Veracity => infos_in::<VeracitySettings>(tx, guild, scope).await,
-        Scope::Storyteller => infos_in::<StorytellerSettings>(tx, guild, scope).await,
-        Scope::Ore => infos_in::<OreSettings>(tx, guild, scope).await,
+        Scope::Shared => Ok(shared_infos(reg, &app_settings::guild(tx, guild).await?)),
+        Scope::System { id, .. } => {
+            let Some(c) = reg.get(id).and_then(|s| s.house_rules()) else {
+                return Ok(Vec::new());
+            };
+            let stored = storage::settings::get(tx, guild, id).await?;
+            Ok(c.describe(stored.as_deref())?
+                .into_iter()
+                .map(info_of)
+                .collect())
+        }
     }
 }
 
 /// One setting with its current value.
-pub async fn info(tx: &mut Tx, guild: i64, name: &str) -> Result<Info, AppError> {
-    let scope = Scope::of(name).ok_or_else(|| unknown(name))?;
+pub async fn info(tx: &mut Tx, reg: &Registry, guild: i64, name: &str) -> Result<Info, AppError> {
+    let scope = Scope::of(reg, name).ok_or_else(|| unknown(reg, name))?;
     let key = canonical(name);
-    describe(tx, guild, scope)
+    describe(tx, reg, guild, scope)
         .await?
         .into_iter()
         .find(|i| i.name == key)
-        .ok_or_else(|| unknown(name))
+        .ok_or_else(|| unknown(reg, name))
 }
 
 /// A setting name as listed (lower case, with the `vv_` prefix the Virtual
@@ -206,36 +186,35 @@ pub struct Change {
     pub after: Info,
 }
 
-async fn set_in<S: RulesSettings>(
-    tx: &mut Tx,
-    guild: i64,
-    scope: Scope,
-    name: &str,
-    value: &str,
-) -> Result<(), AppError> {
-    let mut s: S = app_settings::scoped(tx, guild, scope.key()).await?;
-    s.change(name, value)?;
-    app_settings::save_scoped(tx, guild, scope.key(), &s).await
-}
-
 /// Changes one setting in the caller's transaction (validated by its owner;
 /// nothing changes on error). Rights are the caller's business.
-pub async fn set(tx: &mut Tx, guild: i64, name: &str, value: &str) -> Result<Change, AppError> {
-    let before = info(tx, guild, name).await?;
-    let scope = Scope::of(name).ok_or_else(|| unknown(name))?;
+pub async fn set(
+    tx: &mut Tx,
+    reg: &Registry,
+    guild: i64,
+    name: &str,
+    value: &str,
+) -> Result<Change, AppError> {
+    let before = info(tx, reg, guild, name).await?;
+    let scope = Scope::of(reg, name).ok_or_else(|| unknown(reg, name))?;
     let key = before.name.clone();
     match scope {
         Scope::Shared => {
             let mut g = app_settings::guild(tx, guild).await?;
-            set_shared(&mut g, &key, value)?;
+            set_shared(reg, &mut g, &key, value)?;
             app_settings::save_guild(tx, guild, &g).await?;
         }
-        Scope::Venus => set_in::<VenusSettings>(tx, guild, scope, &key, value).await?,
-        Scope::Veracity => set_in::<VeracitySettings>(tx, guild, scope, &key, value).await?,
-        Scope::Storyteller => set_in::<StorytellerSettings>(tx, guild, scope, &key, value).await?,
-        Scope::Ore => set_in::<OreSettings>(tx, guild, scope, &key, value).await?,
+        Scope::System { id, .. } => {
+            let c = reg
+                .get(id)
+                .and_then(|s| s.house_rules())
+                .ok_or_else(|| unknown(reg, name))?;
+            let stored = storage::settings::get(tx, guild, id).await?;
+            let json = c.change(stored.as_deref(), &key, value)?;
+            storage::settings::put(tx, guild, id, &json, storage::now_ms()).await?;
+        }
     }
-    let after = info(tx, guild, &key).await?;
+    let after = info(tx, reg, guild, &key).await?;
     Ok(Change {
         scope,
         before,
@@ -244,7 +223,9 @@ pub async fn set(tx: &mut Tx, guild: i64, name: &str, value: &str) -> Result<Cha
 }
 
 /// The shared settings as listed (the FC role is shown, not set, here).
-pub fn shared_infos(g: &GuildSettings) -> Vec<Info> {
+pub fn shared_infos(reg: &Registry, g: &GuildSettings) -> Vec<Info> {
+    let systems: Vec<&str> = reg.playable().map(|s| s.id()).collect();
+    let systems = format!("{} | none", systems.join(" | "));
     let info = |name: &str, value: String, allowed: &str, help: &str| Info {
         name: name.into(),
         value,
@@ -255,7 +236,7 @@ pub fn shared_infos(g: &GuildSettings) -> Vec<Info> {
         info(
             "system",
             g.system.clone().unwrap_or_else(|| "none".into()),
-            "venus | veracity | storyteller | ore | none",
+            &systems,
             "The server's system (channels may override it with /fc channel-system).",
         ),
         info(
@@ -313,20 +294,34 @@ fn is_none(value: &str) -> bool {
 }
 
 /// Changes one shared setting (validated; nothing changes on error).
-pub fn set_shared(g: &mut GuildSettings, name: &str, value: &str) -> Result<(), AppError> {
+pub fn set_shared(
+    reg: &Registry,
+    g: &mut GuildSettings,
+    name: &str,
+    value: &str,
+) -> Result<(), AppError> {
     match name {
         "system" => {
             g.system = if is_none(value) {
                 None
             } else {
                 Some(
-                    app_settings::parse_system(value)
+                    reg.parse(value)
                         .ok_or_else(|| {
+                            let names: Vec<String> = reg
+                                .playable()
+                                .map(|s| match s.command_root() {
+                                    Some(r) => format!("{} ({})", s.id(), r.to_uppercase()),
+                                    None => s.id().to_string(),
+                                })
+                                .collect();
                             AppError::user(format!(
-                                "`system` must be venus, veracity, storyteller, ore (or VE, VR, ST, VV) or none, not `{}`.",
+                                "`system` must be one of {} or none, not `{}`.",
+                                names.join(", "),
                                 value.trim()
                             ))
                         })?
+                        .id()
                         .to_string(),
                 )
             }
@@ -347,70 +342,45 @@ pub fn set_shared(g: &mut GuildSettings, name: &str, value: &str) -> Result<(), 
                 })?)
             }
         }
-        other => return Err(unknown(other)),
+        other => return Err(unknown(reg, other)),
     }
     Ok(())
 }
 
 /// Setting names containing `partial` (any case), at most `limit`.
-pub fn complete_names(partial: &str, limit: usize) -> Vec<&'static str> {
+pub fn complete_names(reg: &Registry, partial: &str, limit: usize) -> Vec<&'static str> {
     let p = partial.trim().to_ascii_lowercase();
-    all_names()
+    all_names(reg)
         .into_iter()
         .filter(|n| n.contains(&p))
         .take(limit)
         .collect()
 }
 
-/// The values a setting accepts, as suggestions: the listed words, small
-/// ranges in full, larger ones as a few landmarks.
-pub fn suggestions(info: &Info) -> Vec<String> {
+/// The values a setting accepts, as suggestions: the owner's own list
+/// where it has one, else the listed words, small ranges in full, larger
+/// ones as a few landmarks.
+pub fn suggestions(reg: &Registry, info: &Info) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |v: String| {
         if !out.contains(&v) {
             out.push(v);
         }
     };
-    match info.name.as_str() {
-        "session_timeout_minutes" => {
-            for v in [5, 10, 15, 30, 60, 120, 240, 720, 1440] {
-                push(v.to_string());
-            }
-            return out;
+    let own: Option<&[&str]> = match info.name.as_str() {
+        "session_timeout_minutes" => Some(&["5", "10", "15", "30", "60", "120", "240", "720", "1440"]),
+        "max_dice_per_roll" => Some(&["10", "20", "30", "50", "100", "200", "500"]),
+        "gm_channel" => Some(&["none"]),
+        name => reg
+            .owner_of_setting(name)
+            .and_then(|s| s.house_rules())
+            .and_then(|c| c.suggest(name)),
+    };
+    if let Some(list) = own {
+        for v in list {
+            push(v.to_string());
         }
-        "max_dice_per_roll" => {
-            for v in [10, 20, 30, 50, 100, 200, 500] {
-                push(v.to_string());
-            }
-            return out;
-        }
-        "gm_channel" => {
-            push("none".into());
-            return out;
-        }
-        "st_unskilled_knowledge_penalty" => {
-            for v in 0..=8 {
-                push(format!("+{v}"));
-            }
-            return out;
-        }
-        "ve1_levelup_rule" => {
-            for v in ["2×level", "manual", "fixed:10"] {
-                push(v.into());
-            }
-            return out;
-        }
-        "ve2_autopass_ranges" => {
-            for v in ["text", "table", "custom:none,20,19-20,18-20"] {
-                push(v.into());
-            }
-            return out;
-        }
-        "st_custom_traits" | "st_trait_aliases" => {
-            push("none".into());
-            return out;
-        }
-        _ => {}
+        return out;
     }
     for part in info.allowed.split('|').map(str::trim) {
         if let Some((lo, hi)) = part.split_once('-') {
@@ -442,54 +412,68 @@ pub fn suggestions(info: &Info) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn reg() -> Registry {
+        crate::systems::registry()
+    }
+
     #[test]
     fn every_name_has_one_scope_and_names_are_unique() {
-        let names = all_names();
+        let reg = reg();
+        let names = all_names(&reg);
         let mut seen = std::collections::HashSet::new();
         for n in &names {
-            assert!(Scope::of(n).is_some(), "{n}");
+            assert!(Scope::of(&reg, n).is_some(), "{n}");
             assert!(seen.insert(*n), "{n} twice");
             assert!(n.len() <= 100);
         }
-        assert_eq!(Scope::of("VR_LOCKED_SLOT"), Some(Scope::Veracity));
-        assert_eq!(Scope::of("ve2_crits"), Some(Scope::Venus));
-        assert_eq!(Scope::of("nope"), None);
-        assert_eq!(Scope::of("xx_nope"), None);
+        assert_eq!(Scope::of(&reg, "VR_LOCKED_SLOT").map(Scope::key), Some("veracity"));
+        assert_eq!(Scope::of(&reg, "ve2_crits").map(Scope::key), Some("venus"));
+        assert_eq!(Scope::of(&reg, "gm_channel"), Some(Scope::Shared));
+        assert_eq!(Scope::of(&reg, "nope"), None);
+        assert_eq!(Scope::of(&reg, "xx_nope"), None);
         assert!(names.len() > 40);
     }
 
     #[test]
     fn shared_settings_are_validated() {
+        let reg = reg();
         let mut g = GuildSettings::default();
-        set_shared(&mut g, "session_timeout_minutes", "30").unwrap();
+        let set = |g: &mut GuildSettings, n: &str, v: &str| set_shared(&reg, g, n, v);
+        set(&mut g, "session_timeout_minutes", "30").unwrap();
         assert_eq!(g.session_timeout_minutes, 30);
-        assert!(set_shared(&mut g, "session_timeout_minutes", "0").is_err());
-        assert!(set_shared(&mut g, "session_timeout_minutes", "1441").is_err());
-        assert!(set_shared(&mut g, "max_dice_per_roll", "501").is_err());
-        set_shared(&mut g, "max_dice_per_roll", "500").unwrap();
-        set_shared(&mut g, "system", "VV").unwrap();
+        assert!(set(&mut g, "session_timeout_minutes", "0").is_err());
+        assert!(set(&mut g, "session_timeout_minutes", "1441").is_err());
+        assert!(set(&mut g, "max_dice_per_roll", "501").is_err());
+        set(&mut g, "max_dice_per_roll", "500").unwrap();
+        set(&mut g, "system", "VV").unwrap();
         assert_eq!(g.system.as_deref(), Some("ore"));
-        assert!(set_shared(&mut g, "system", "gurps").is_err());
-        set_shared(&mut g, "system", "none").unwrap();
+        assert!(set(&mut g, "system", "gurps").is_err());
+        // The generic roller is registered but is no system to play.
+        assert!(set(&mut g, "system", "roll").is_err());
+        set(&mut g, "system", "none").unwrap();
         assert_eq!(g.system, None);
-        set_shared(&mut g, "gm_channel", "<#123>").unwrap();
+        set(&mut g, "gm_channel", "<#123>").unwrap();
         assert_eq!(g.gm_channel, Some(123));
-        assert!(set_shared(&mut g, "gm_channel", "general").is_err());
-        assert!(set_shared(&mut g, "gm_channel", "0").is_err());
-        set_shared(&mut g, "gm_channel", "none").unwrap();
+        assert!(set(&mut g, "gm_channel", "general").is_err());
+        assert!(set(&mut g, "gm_channel", "0").is_err());
+        set(&mut g, "gm_channel", "none").unwrap();
         assert_eq!(g.gm_channel, None);
         assert_eq!(g.session_timeout_minutes, 30);
     }
 
     #[test]
     fn suggestions_cover_words_and_ranges() {
+        let reg = reg();
         let s = |name: &str, allowed: &str| {
-            suggestions(&Info {
-                name: name.into(),
-                value: String::new(),
-                allowed: allowed.into(),
-                help: String::new(),
-            })
+            suggestions(
+                &reg,
+                &Info {
+                    name: name.into(),
+                    value: String::new(),
+                    allowed: allowed.into(),
+                    help: String::new(),
+                },
+            )
         };
         assert_eq!(
             s("vr_locked_slot", "fail | success"),
@@ -499,28 +483,35 @@ mod tests {
         assert_eq!(s("vv_max_pool", "1-30"), vec!["1", "15", "30"]);
         assert_eq!(s("ve_edition", "1 | 2"), vec!["1", "2"]);
         assert!(s("ve1_levelup_rule", "2×level | fixed:N | manual").contains(&"2×level".into()));
-        // Every suggestion of every real setting is accepted by its owner.
-        let mut venus = VenusSettings::default();
-        let mut vr = VeracitySettings::default();
-        let mut st = StorytellerSettings::default();
-        let mut vv = OreSettings::default();
+    }
+
+    #[test]
+    fn every_suggestion_of_every_setting_is_accepted_by_its_owner() {
+        let reg = reg();
         let mut g = GuildSettings::default();
-        let mut all: Vec<Info> = shared_infos(&g);
-        all.extend(venus.infos());
-        all.extend(vr.infos());
-        all.extend(st.infos());
-        all.extend(vv.infos());
-        for i in all {
-            for v in suggestions(&i) {
-                let ok = match Scope::of(&i.name).unwrap() {
-                    Scope::Shared => set_shared(&mut g, &i.name, &v).is_ok(),
-                    Scope::Venus => venus.change(&i.name, &v).is_ok(),
-                    Scope::Veracity => vr.change(&i.name, &v).is_ok(),
-                    Scope::Storyteller => st.change(&i.name, &v).is_ok(),
-                    Scope::Ore => vv.change(&i.name, &v).is_ok(),
-                };
-                assert!(ok, "{} = {v}", i.name);
+        let mut checked = 0;
+        for scope in Scope::all(&reg) {
+            let infos: Vec<Info> = match scope {
+                Scope::Shared => shared_infos(&reg, &g),
+                Scope::System { id, .. } => {
+                    let c = reg.get(id).unwrap().house_rules().unwrap();
+                    c.describe(None).unwrap().into_iter().map(info_of).collect()
+                }
+            };
+            for i in infos {
+                for v in suggestions(&reg, &i) {
+                    let ok = match scope {
+                        Scope::Shared => set_shared(&reg, &mut g, &i.name, &v).is_ok(),
+                        Scope::System { id, .. } => {
+                            let c = reg.get(id).unwrap().house_rules().unwrap();
+                            c.change(None, &i.name, &v).is_ok()
+                        }
+                    };
+                    assert!(ok, "{} = {v}", i.name);
+                    checked += 1;
+                }
             }
         }
+        assert!(checked > 100, "{checked}");
     }
 }

@@ -4,75 +4,106 @@
 use poise::serenity_prelude as serenity;
 
 use super::catalog::Scope;
-use crate::kit::{caller_of, respond, Context, Data, Error};
+use crate::app::registry::Registry;
+use crate::app::AppError;
+use crate::kit::{caller_of, respond, root_name, set_choices, subcommand, Context, Data, Error};
 
 /// Every command of the FC controls.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![fc()]
 }
 
-/// A system, for `/fc channel-system`.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum SystemChoice {
-    /// Venus Engine.
-    #[name = "Venus Engine"]
-    Venus,
-    /// Veracity.
-    #[name = "Veracity"]
-    Veracity,
-    /// Storyteller.
-    #[name = "Storyteller"]
-    Storyteller,
-    /// Virtual Veil.
-    #[name = "Virtual Veil"]
-    Ore,
-    /// No choice here: the channel follows the server's system.
-    #[name = "none"]
-    None,
+/// What `/fc settings show scope:` offers: the registry's scopes.
+pub fn scope_choices(reg: &Registry) -> Vec<Scope> {
+    Scope::all(reg)
 }
 
-impl SystemChoice {
-    fn scope(self) -> Option<&'static str> {
-        match self {
-            SystemChoice::Venus => Some("venus"),
-            SystemChoice::Veracity => Some("veracity"),
-            SystemChoice::Storyteller => Some("storyteller"),
-            SystemChoice::Ore => Some("ore"),
-            SystemChoice::None => None,
-        }
+/// What `/fc channel-system system:` offers: the playable systems, then
+/// none (follow the server's).
+pub fn channel_choices(reg: &Registry) -> Vec<Option<&'static str>> {
+    let mut v: Vec<Option<&'static str>> = reg.playable().map(|s| Some(s.id())).collect();
+    v.push(None);
+    v
+}
+
+/// Fills the choice lists of `/fc` from the registry.
+pub fn finish(fc: &mut poise::Command<Data, Error>, reg: &Registry) {
+    if let Some(c) = subcommand(fc, &["settings", "show"]) {
+        let names = scope_choices(reg).into_iter().map(|s| match s {
+            Scope::Shared => "Every system (shared)".to_string(),
+            s => s.title().to_string(),
+        });
+        set_choices(c, "scope", names);
+    }
+    if let Some(c) = subcommand(fc, &["channel-system"]) {
+        let names = channel_choices(reg)
+            .into_iter()
+            .map(|s| s.map_or_else(|| "none".to_string(), |id| reg.display(id).to_string()));
+        set_choices(c, "system", names);
     }
 }
 
-/// Whose settings `/fc settings show` details.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum ScopeChoice {
-    /// Shared.
-    #[name = "Every system (shared)"]
-    Shared,
-    /// Venus Engine.
-    #[name = "Venus Engine"]
-    Venus,
-    /// Veracity.
-    #[name = "Veracity"]
-    Veracity,
-    /// Storyteller.
-    #[name = "Storyteller"]
-    Storyteller,
-    /// Virtual Veil.
-    #[name = "Virtual Veil"]
-    Ore,
+// `/<system> settings show|set`: one system's house rules, through the
+// same flow and reply as `/fc settings show` and `/fc set`. Grafted onto
+// every playable system's root command by `crate::systems::commands`.
+/// This system's house rules
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "settings",
+    subcommands("system_settings_show", "system_settings_set"),
+    subcommand_required
+)]
+pub async fn system_settings(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
 }
 
-impl From<ScopeChoice> for Scope {
-    fn from(s: ScopeChoice) -> Self {
-        match s {
-            ScopeChoice::Shared => Scope::Shared,
-            ScopeChoice::Venus => Scope::Venus,
-            ScopeChoice::Veracity => Scope::Veracity,
-            ScopeChoice::Storyteller => Scope::Storyteller,
-            ScopeChoice::Ore => Scope::Ore,
-        }
-    }
+/// The system of a grafted `/<root> settings …` command.
+fn scope_here(ctx: Context<'_>) -> Result<Scope, Error> {
+    let root = root_name(ctx);
+    ctx.data()
+        .app
+        .registry
+        .by_root(&root)
+        .map(Scope::of_system)
+        .ok_or_else(|| AppError::Internal(format!("no system has the root /{root}")).into())
+}
+
+/// Show this system's house rules, with help
+#[poise::command(slash_command, guild_only, rename = "show")]
+pub async fn system_settings_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let scope = scope_here(ctx)?;
+    let r = super::show(&ctx.data().app, &caller, Some(scope)).await;
+    respond(ctx, r).await
+}
+
+async fn ac_system_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = match scope_here(ctx) {
+        Ok(scope) => super::name_choices(&ctx.data().app.registry, Some(scope), partial),
+        Err(_) => Vec::new(),
+    };
+    serenity::CreateAutocompleteResponse::new()
+        .set_choices(choices.into_iter().map(serenity::AutocompleteChoice::from).collect())
+}
+
+/// Change one of this system's house rules (game master only)
+#[poise::command(slash_command, guild_only, rename = "set")]
+pub async fn system_settings_set(
+    ctx: Context<'_>,
+    #[description = "The setting"]
+    #[autocomplete = "ac_system_name"]
+    #[max_length = 100]
+    name: String,
+    #[description = "Its new value"]
+    #[autocomplete = "ac_value"]
+    #[max_length = 1000]
+    value: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let scope = scope_here(ctx)?;
+    let r = super::set(&ctx.data().app, &caller, Some(scope), &name, &value).await;
+    respond(ctx, r).await
 }
 
 fn option_text(ctx: Context<'_>, name: &str) -> Option<String> {
@@ -89,8 +120,8 @@ fn option_text(ctx: Context<'_>, name: &str) -> Option<String> {
         })
 }
 
-async fn ac_name(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let choices = super::name_choices(partial)
+async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = super::name_choices(&ctx.data().app.registry, None, partial)
         .into_iter()
         .map(serenity::AutocompleteChoice::from)
         .collect();
@@ -152,10 +183,20 @@ pub async fn settings(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, rename = "show")]
 pub async fn settings_show(
     ctx: Context<'_>,
-    #[description = "Only this system's settings, with help"] scope: Option<ScopeChoice>,
+    #[description = "Only this system's settings, with help"] scope: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = super::show(&ctx.data().app, &caller, scope.map(Into::into)).await;
+    let app = &ctx.data().app;
+    let scope = match scope {
+        Some(i) => Some(
+            scope_choices(&app.registry)
+                .get(i as usize)
+                .copied()
+                .ok_or_else(|| AppError::user("That is not one of the listed systems."))?,
+        ),
+        None => None,
+    };
+    let r = super::show(app, &caller, scope).await;
     respond(ctx, r).await
 }
 
@@ -173,7 +214,7 @@ pub async fn set(
     value: String,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = super::set(&ctx.data().app, &caller, &name, &value).await;
+    let r = super::set(&ctx.data().app, &caller, None, &name, &value).await;
     respond(ctx, r).await
 }
 
@@ -181,10 +222,14 @@ pub async fn set(
 #[poise::command(slash_command, rename = "channel-system")]
 pub async fn channel_system(
     ctx: Context<'_>,
-    #[description = "The system here, or none to follow the server's"] system: SystemChoice,
+    #[description = "The system here, or none to follow the server's"] system: u32,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = super::channel_system(&ctx.data().app, &caller, system.scope()).await;
+    let app = &ctx.data().app;
+    let system = *channel_choices(&app.registry)
+        .get(system as usize)
+        .ok_or_else(|| AppError::user("That is not one of the listed systems."))?;
+    let r = super::channel_system(app, &caller, system).await;
     respond(ctx, r).await
 }
 

@@ -160,11 +160,11 @@ pub async fn gm_channel(
 /// `/fc channel-system`: the system this channel plays (`None`: the
 /// server's again). FC only.
 pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) -> AppResult {
+    let reg = &app.registry;
     let scope = match system {
-        Some(s) => Some(app_settings::parse_system(s).ok_or_else(|| {
-            AppError::user(format!(
-                "`{s}` is not a system: venus, veracity, storyteller or ore."
-            ))
+        Some(s) => Some(reg.parse(s).map(|s| s.id()).ok_or_else(|| {
+            let names: Vec<&str> = reg.playable().map(|s| s.id()).collect();
+            AppError::user(format!("`{s}` is not a system: {}.", names.join(", ")))
         })?),
         None => None,
     };
@@ -185,46 +185,46 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
     )
     .await?;
     tx.commit().await?;
-    let server = guild
-        .as_deref()
-        .map_or("none chosen", app_settings::system_display);
+    let server = guild.as_deref().map_or("none chosen", |s| reg.display(s));
     let text = match scope {
         Some(s) => format!(
             "This channel now plays **{}** (the server's system: {server}).",
-            app_settings::system_display(s)
+            reg.display(s)
         ),
         None => format!("This channel follows the server's system again: **{server}**."),
     };
     Ok(Response::message(note("📌 Channel system", text, true)))
 }
 
-async fn table(tx: &mut Tx, caller: &Caller) -> Result<view::Table, AppError> {
+async fn table(tx: &mut Tx, app: &App, caller: &Caller) -> Result<view::Table, AppError> {
     let g = app_settings::guild(tx, caller.guild_id).await?;
     let ChannelSettings { system } =
         app_settings::channel(tx, caller.guild_id, caller.channel_id).await?;
+    let name = |s: Option<String>| s.map(|s| app.registry.display(&s).to_string());
     Ok(view::Table {
         fc_role: g.fc_role,
         gm_channel: g.gm_channel,
-        channel_system: system,
-        guild_system: g.system,
+        channel_system: name(system),
+        guild_system: name(g.system),
     })
 }
 
 /// `/fc settings show`: every scope's settings (or one scope in detail),
 /// privately. Anyone may look.
 pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult {
+    let reg = &app.registry;
     let mut tx = app.db.read().await?;
-    let t = table(&mut tx, caller).await?;
+    let t = table(&mut tx, app, caller).await?;
     let view = match scope {
         Some(s) => view::detail(
             &t,
             s,
-            &catalog::describe(&mut tx, caller.guild_id, s).await?,
+            &catalog::describe(&mut tx, reg, caller.guild_id, s).await?,
         ),
         None => {
             let mut all = Vec::new();
-            for s in Scope::ALL {
-                all.push((s, catalog::describe(&mut tx, caller.guild_id, s).await?));
+            for s in Scope::all(reg) {
+                all.push((s, catalog::describe(&mut tx, reg, caller.guild_id, s).await?));
             }
             view::overview(&t, &all)
         }
@@ -232,9 +232,16 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
     Ok(Response::ephemeral(view))
 }
 
-/// `/fc set`: changes one setting of any scope. FC only; validated by the
-/// setting's owner; nothing changes on error.
-pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
+/// `/fc set` (any scope) and `/<system> settings set` (`only` that
+/// system's): changes one setting. FC only; validated by the setting's
+/// owner; logged with its value before and after; nothing changes on error.
+pub async fn set(
+    app: &App,
+    caller: &Caller,
+    only: Option<Scope>,
+    name: &str,
+    value: &str,
+) -> AppResult {
     if name.chars().count() > 100 {
         return Err(AppError::user("That setting name is too long."));
     }
@@ -244,8 +251,39 @@ pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResu
         )));
     }
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "change the house rules").await?;
-    let change = catalog::set(&mut tx, caller.guild_id, name, value).await?;
+    let reg = &app.registry;
+    let what = match only {
+        Some(s @ Scope::System { .. }) => format!("change the {} settings", s.title()),
+        _ => "change the house rules".to_string(),
+    };
+    rights::require_fc(&mut tx, caller, &what).await?;
+    // Within one system, its prefix may be left out (`fault_check`).
+    let full;
+    let name = match only {
+        Some(Scope::System { id, .. }) if catalog::Scope::of(reg, name).is_none() => {
+            let tail = format!("_{}", name.trim().to_ascii_lowercase());
+            let names = reg.get(id).and_then(|s| s.house_rules()).map(|c| c.names());
+            let mut hits = names.unwrap_or(&[]).iter().filter(|n| n.ends_with(&tail));
+            match (hits.next(), hits.next()) {
+                (Some(one), None) => {
+                    full = one.to_string();
+                    full.as_str()
+                }
+                _ => name,
+            }
+        }
+        _ => name,
+    };
+    if let Some(only) = only {
+        if catalog::Scope::of(reg, name) != Some(only) {
+            return Err(AppError::user(format!(
+                "There is no {} setting called `{}`. Start typing in `name` to pick one; `/fc set` changes any house rule.",
+                only.title(),
+                name.trim(),
+            )));
+        }
+    }
+    let change = catalog::set(&mut tx, reg, caller.guild_id, name, value).await?;
     record(
         &mut tx,
         caller,
@@ -264,10 +302,16 @@ pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResu
     )))
 }
 
-/// Setting names for autocomplete.
-pub fn name_choices(partial: &str) -> Vec<String> {
-    catalog::complete_names(partial, 25)
+/// Setting names for autocomplete (`only` one scope's, if given).
+pub fn name_choices(
+    reg: &crate::app::Registry,
+    only: Option<Scope>,
+    partial: &str,
+) -> Vec<String> {
+    catalog::complete_names(reg, partial, usize::MAX)
         .into_iter()
+        .filter(|n| only.is_none() || catalog::Scope::of(reg, n) == only)
+        .take(25)
         .map(str::to_string)
         .collect()
 }
@@ -283,7 +327,7 @@ pub async fn value_choices(
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
     };
-    let Ok(info) = catalog::info(&mut tx, caller.guild_id, name).await else {
+    let Ok(info) = catalog::info(&mut tx, &app.registry, caller.guild_id, name).await else {
         return Vec::new();
     };
     let p = partial.trim().to_lowercase();
@@ -292,7 +336,7 @@ pub async fn value_choices(
     if current_fits && info.value.to_lowercase().contains(&p) {
         out.push((format!("{} (current)", info.value), info.value.clone()));
     }
-    for v in catalog::suggestions(&info) {
+    for v in catalog::suggestions(&app.registry, &info) {
         if v != info.value && v.to_lowercase().contains(&p) {
             out.push((v.clone(), v));
         }
@@ -301,10 +345,12 @@ pub async fn value_choices(
     out
 }
 
-/// The registration: the FC's commands (no sessions of its own).
+/// The registration: the FC's commands (no sessions of its own), their
+/// choice lists filled from the registry.
 pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: None,
         commands: commands::all,
+        finish: Some(commands::finish),
     }
 }

@@ -19,17 +19,14 @@ pub struct Table {
     pub fc_role: Option<i64>,
     /// The GM channel, if set.
     pub gm_channel: Option<i64>,
-    /// This channel's system override.
+    /// This channel's system override (its display name).
     pub channel_system: Option<String>,
-    /// The server's system.
+    /// The server's system (its display name).
     pub guild_system: Option<String>,
 }
 
-fn system_text(scope: Option<&str>) -> String {
-    scope.map_or_else(
-        || "none chosen".to_string(),
-        |s| crate::app::settings::system_display(s).to_string(),
-    )
+fn system_text(name: Option<&str>) -> String {
+    name.map_or_else(|| "none chosen".to_string(), str::to_string)
 }
 
 /// Who the FC is, in words.
@@ -56,7 +53,8 @@ fn table_lines(t: &Table) -> String {
 /// The overview: every scope's settings with their values.
 pub fn overview(table: &Table, scopes: &[(Scope, Vec<Info>)]) -> View {
     let mut embeds = Vec::new();
-    for (scope, infos) in scopes {
+    let last = scopes.len().saturating_sub(1);
+    for (n, (scope, infos)) in scopes.iter().enumerate() {
         let mut lines = Vec::new();
         if *scope == Scope::Shared {
             lines.push(table_lines(table));
@@ -75,7 +73,7 @@ pub fn overview(table: &Table, scopes: &[(Scope, Vec<Info>)]) -> View {
         let mut e = Embed::new(format!("⚙️ House rules · {}", scope.title()))
             .description(lines.join("\n"))
             .colour(colour::NEUTRAL);
-        if scope == &Scope::Ore {
+        if n == last {
             e = e.footer(
                 "The FC changes one with /fc set name:<setting> value:<value>. \
                  Help on each: /fc settings show scope:<system>.",
@@ -139,10 +137,11 @@ mod tests {
 
     /// Every setting with a value and help as long as they can get.
     fn worst() -> Vec<(Scope, Vec<Info>)> {
+        let reg = crate::systems::registry();
         let mut scopes: Vec<(Scope, Vec<Info>)> =
-            Scope::ALL.iter().map(|s| (*s, Vec::new())).collect();
-        for name in all_names() {
-            let scope = Scope::of(name).unwrap();
+            Scope::all(&reg).iter().map(|s| (*s, Vec::new())).collect();
+        for name in all_names(&reg) {
+            let scope = Scope::of(&reg, name).unwrap();
             let slot = scopes.iter_mut().find(|(s, _)| *s == scope).unwrap();
             slot.1.push(Info {
                 name: name.into(),
@@ -159,8 +158,8 @@ mod tests {
         let table = Table {
             fc_role: Some(i64::MAX),
             gm_channel: Some(i64::MAX),
-            channel_system: Some("storyteller".into()),
-            guild_system: Some("venus".into()),
+            channel_system: Some("Storyteller".into()),
+            guild_system: Some("Venus Engine".into()),
         };
         let v = overview(&table, &worst());
         assert_eq!(v.clone().clamp(), v);
@@ -182,7 +181,7 @@ mod tests {
             let v = detail(&table, scope, &infos);
             assert_eq!(v.clone().clamp(), v, "{scope:?}");
         }
-        let g = shared_infos(&GuildSettings::default());
+        let g = shared_infos(&crate::systems::registry(), &GuildSettings::default());
         let v = changed("someone", Scope::Shared, &g[0], &g[0]);
         assert_eq!(v.clone().clamp(), v);
     }

@@ -76,5 +76,6 @@ pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: Some(std::sync::Arc::new(VirtualVeilSystem)),
         commands: super::commands::all,
+        finish: None,
     }
 }

@@ -108,7 +108,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
             )));
         }
         let label = if found.len() == 1 {
-            format!("{} ({})", found[0].name, system_name(&found[0].system))
+            format!("{} ({})", found[0].name, system_name(&app.registry, &found[0].system))
         } else {
             format!(
                 "{} ({} characters of that name)",
@@ -149,13 +149,13 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
     } else {
         (None, 0)
     };
-    let view = page_view(&mut tx, caller.guild_id, id, version, Status::Open, &state).await?;
+    let view = page_view(&mut tx, &app.registry, caller.guild_id, id, version, Status::Open, &state).await?;
     tx.commit().await?;
     Ok(Response::ephemeral(view))
 }
 
 /// A click on a pager's Prev or Next.
-pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
         return Err(AppError::user(
@@ -179,6 +179,7 @@ pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>)
     let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
     let view = page_view(
         &mut tx,
+        &app.registry,
         session.guild_id,
         Some(session.id),
         version,
@@ -196,6 +197,7 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
     let mut tx = app.db.read().await?;
     page_view(
         &mut tx,
+        &app.registry,
         session.guild_id,
         Some(session.id),
         session.version,
@@ -205,8 +207,10 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
     .await
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn page_view(
     tx: &mut Tx,
+    reg: &crate::app::Registry,
     guild_id: i64,
     session: Option<i64>,
     version: i64,
@@ -241,7 +245,7 @@ async fn page_view(
             .filter(|(id, _)| *id == row.entry.id)
             .map(|(_, f)| *f)
             .collect();
-        let (name, value) = entry_field(row, &mine);
+        let (name, value) = entry_field(reg, row, &mine);
         embed = embed.field(name, value, false);
     }
     let mut view = View::embed(embed);
@@ -269,9 +273,13 @@ async fn page_view(
 }
 
 /// One entry as an embed field (name ≤ 256, value ≤ 1024 characters).
-fn entry_field(row: &HistoryRow, faces: &[FaceCount]) -> (String, String) {
+fn entry_field(
+    reg: &crate::app::Registry,
+    row: &HistoryRow,
+    faces: &[FaceCount],
+) -> (String, String) {
     let e = &row.entry;
-    let name = format!("#{} · {} · {}", e.id, system_name(&e.system), e.action);
+    let name = format!("#{} · {} · {}", e.id, system_name(reg, &e.system), e.action);
     let mut head = format!("<@{}>", e.user_id);
     if let Some(c) = &row.character_name {
         let mut c = c.replace(['*', '_', '`', '~', '|'], "");

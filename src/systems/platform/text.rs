@@ -5,18 +5,23 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+use crate::app::registry::Registry;
 use crate::app::view::truncate;
 use crate::storage::faces::FaceCount;
 
-/// The display name of a system as stored in the log.
-pub fn system_name(system: &str) -> String {
-    match system {
-        "generic" | "dice" => "Dice".into(),
-        "venus" => "Venus Engine".into(),
-        "veracity" => "Veracity".into(),
-        "storyteller" => "Storyteller".into(),
-        "ore" | "vv" | "virtual_veil" => "Virtual Veil".into(),
-        other => {
+/// The display name of a system as stored in the log: the registered
+/// system's name (by id or alias), else the word capitalised.
+pub fn system_name(reg: &Registry, system: &str) -> String {
+    let known = reg.get(system).or_else(|| {
+        reg.all().find(|s| {
+            s.aliases().iter().any(|a| a.eq_ignore_ascii_case(system))
+                || s.command_root() == Some(system)
+        })
+    });
+    match known {
+        Some(s) => s.name().to_string(),
+        None => {
+            let other = system;
             let mut c = other.chars();
             match c.next() {
                 Some(f) => f.to_uppercase().chain(c).collect(),
@@ -202,8 +207,10 @@ mod tests {
         assert_eq!(pct(1.0), "100%");
         assert_eq!(pct(0.0), "0%");
         assert_eq!(pct(2.5e-9), "2.50×10^-7%");
-        assert_eq!(system_name("storyteller"), "Storyteller");
-        assert_eq!(system_name("generic"), "Dice");
-        assert_eq!(system_name("fc"), "Fc");
+        let reg = crate::systems::registry();
+        assert_eq!(system_name(&reg, "storyteller"), "Storyteller");
+        assert_eq!(system_name(&reg, "ore"), "Virtual Veil");
+        assert_eq!(system_name(&reg, "generic"), "Dice");
+        assert_eq!(system_name(&reg, "fc"), "Fc");
     }
 }

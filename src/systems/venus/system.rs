@@ -88,5 +88,6 @@ pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: Some(std::sync::Arc::new(VenusSystem)),
         commands: super::commands::all,
+        finish: None,
     }
 }

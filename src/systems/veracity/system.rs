@@ -77,5 +77,6 @@ pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: Some(std::sync::Arc::new(VeracitySystem)),
         commands: super::commands::all,
+        finish: None,
     }
 }

@@ -116,3 +116,34 @@ pub async fn active_system(
     }
     Ok(guild(tx, guild_id).await?.system)
 }
+
+/// Whether a command of the system whose slash-command root is `root` may
+/// run in the caller's channel: refused, naming the channel's system, when
+/// the channel (or, without a channel choice, the server) plays another
+/// registered system. Commands of no playable system always may.
+pub async fn allows_here(
+    app: &super::App,
+    caller: &super::Caller,
+    root: &str,
+) -> Result<(), AppError> {
+    let Some(system) = app.registry.by_root(root).filter(|s| s.playable()) else {
+        return Ok(());
+    };
+    let mut tx = app.db.read().await?;
+    let here = active_system(&mut tx, caller.guild_id, caller.channel_id).await?;
+    drop(tx);
+    match here {
+        Some(id) if id != system.id() => {
+            let plays = app.registry.display(&id);
+            let how = match app.registry.get(&id).and_then(|s| s.command_root()) {
+                Some(r) => format!(" Use `/{r}` here,"),
+                None => String::new(),
+            };
+            Err(AppError::user(format!(
+                "This channel plays **{plays}**, so `/{root}` ({}) is not played here.{how} or ask the game master (FC) to change it with `/fc channel-system`.",
+                system.name()
+            )))
+        }
+        _ => Ok(()),
+    }
+}

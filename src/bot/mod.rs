@@ -53,6 +53,7 @@ pub async fn client(
         .options(poise::FrameworkOptions {
             commands,
             on_error: |e| Box::pin(on_error(e)),
+            command_check: Some(|ctx| Box::pin(channel_check(ctx))),
             pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
             initialize_owners: false,
@@ -106,6 +107,15 @@ async fn register(
     }
 }
 
+/// Refuses a system's command in a channel that plays another system
+/// ([`crate::app::settings::allows_here`]).
+async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
+    let caller = crate::kit::caller_of(ctx)?;
+    let root = crate::kit::root_name(ctx);
+    crate::app::settings::allows_here(&ctx.data().app, &caller, &root).await?;
+    Ok(true)
+}
+
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     let ctx = error.ctx();
     let text = match &error {
@@ -120,6 +130,17 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse { error, input, .. } => match input {
             Some(i) => format!("I could not read `{i}`: {error}"),
             None => format!("I could not read the options: {error}"),
+        },
+        poise::FrameworkError::CommandCheckFailed { error, .. } => match error {
+            Some(e) => match e.downcast_ref::<AppError>() {
+                Some(app) => app.user_message(),
+                None => {
+                    tracing::error!(%e, "command check error");
+                    "Something went wrong on our side, and nothing was changed. Please try again."
+                        .into()
+                }
+            },
+            None => "That command is not available here.".into(),
         },
         poise::FrameworkError::GuildOnly { .. } => {
             "Kismet's commands work in a server channel, not in DMs.".into()

@@ -778,3 +778,52 @@ async fn an_expired_secret_roll_greys_out_both_copies() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_refuses_the_commands_of_another_system() {
+    let t = table("fc-channel-refuse", 1).await;
+    public(&t, "fc", "/fc channel-system system:Storyteller").await;
+    for line in [
+        "/vv sheet create name:Ann",
+        "/ve sheet create name:Ada",
+        "/vr sheet create name:Vi light:6 flesh:6",
+        "/vv settings show",
+    ] {
+        refused(&t, "alice", line, "This channel plays **Storyteller**").await;
+    }
+    // Nothing was created by the refused commands.
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let n = kismet::storage::characters::count_all(&mut tx)
+        .await
+        .unwrap();
+    drop(tx);
+    assert_eq!(n, 0);
+    // The channel's own system and the system-free commands work.
+    let out = run(&t, "alice", "/st sheet create name:Bo willpower:5").await;
+    assert!(
+        out.single().text().contains("Bo"),
+        "{}",
+        out.single().text()
+    );
+    public(&t, "alice", "/roll expression:2d6").await;
+    // Another channel follows the server (no system chosen): anything goes.
+    t.set_channel(t.channel_id_of("#tavern"));
+    let out = run(&t, "alice", "/vv sheet create name:Ann").await;
+    assert!(
+        out.single().text().contains("Created Ann"),
+        "{}",
+        out.single().text()
+    );
+    // The server's system applies where a channel has no choice of its own.
+    public(&t, "fc", "/fc set name:system value:venus").await;
+    refused(
+        &t,
+        "alice",
+        "/vv sheet show",
+        "This channel plays **Venus Engine**",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}

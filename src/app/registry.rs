@@ -30,11 +30,10 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Engine's two editions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HelpTopic {
+    /// Its name in the `/help system:` list.
+    pub label: &'static str,
     /// The topic's title.
     pub title: &'static str,
-    /// Other words that pick the topic in `/help system:` (besides the
-    /// system's own names).
-    pub keys: &'static [&'static str],
     /// The `/odds` subcommands that belong to the topic (`st`, `ve1-check`).
     pub odds: &'static [&'static str],
     /// The summary: (heading, text) pairs in the bot's own words.

@@ -110,6 +110,12 @@ async fn register(
 /// Refuses a system's command in a channel that plays another system
 /// ([`crate::app::settings::allows_here`]).
 async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
+    // Autocomplete only suggests; the command itself is checked when run.
+    if let poise::Context::Application(a) = ctx {
+        if a.interaction_type == poise::CommandInteractionType::Autocomplete {
+            return Ok(true);
+        }
+    }
     let caller = crate::kit::caller_of(ctx)?;
     let root = crate::kit::root_name(ctx);
     crate::app::settings::allows_here(&ctx.data().app, &caller, &root).await?;

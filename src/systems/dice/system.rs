@@ -38,8 +38,8 @@ impl System for DiceSystem {
     fn help(&self) -> &'static [HelpTopic] {
         &[
     HelpTopic {
+        label: "Generic dice",
         title: "Generic dice",
-        keys: &[],
         odds: &[],
         summary: &[
                     ("How to write dice", "`NdS` rolls N dice of S sides (`d20` is one die); add or subtract dice and numbers: `3d6+2`, `d20-1`, `2d8+1d6`. `kh3`/`kl1` keep the highest three / lowest one (`4d6kh3`), and `!` makes a die that shows its highest face add another die (`2d10!`)."),

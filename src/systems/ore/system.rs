@@ -39,8 +39,8 @@ impl System for VirtualVeilSystem {
     fn help(&self) -> &'static [HelpTopic] {
         &[
     HelpTopic {
+        label: "Virtual Veil",
         title: "Virtual Veil · One-Roll Engine",
-        keys: &[],
         odds: &["ore"],
         summary: &[
                     ("Sets", "Roll as many d10s as the Called Stat (10 at most by default). Matching faces form sets: the **width** is how many match (dub 2, trip 3, quad 4 …), the **height** is the face. An action needs at least a dub, some need wider; to compare rolls, a set is worth 10 × width + height."),

@@ -2,10 +2,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::help::{CommandLine, Topic};
+use super::help::CommandLine;
 use super::{
     export, help as help_app, history as history_app, odds as odds_app, stats as stats_app,
 };
+use crate::app::AppError;
 use crate::kit::{caller_of, defer, respond, Context, Data, Error};
 use crate::odds_cli::Question;
 use crate::rules::venus::Rank;
@@ -13,6 +14,16 @@ use crate::rules::venus::Rank;
 /// Every command of the platform.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![history(), stats(), odds(), help()]
+}
+
+/// Fills `/help system:` with the registry's help topics.
+pub fn finish(c: &mut poise::Command<Data, Error>, reg: &crate::app::Registry) {
+    if c.name == "help" {
+        let labels = help_app::topics(reg)
+            .into_iter()
+            .map(|(_, t)| t.label.to_string());
+        crate::kit::set_choices(c, "system", labels);
+    }
 }
 
 /// A Venus Engine rank.
@@ -48,42 +59,6 @@ pub enum AutopassChoice {
     /// The Playsheet table: none / 20 / 19-20 / 18-20.
     #[name = "table"]
     Table,
-}
-
-/// A `/help` topic.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum TopicChoice {
-    /// Generic dice.
-    #[name = "Generic dice"]
-    Dice,
-    /// VE1.
-    #[name = "Venus Engine (1st Playtest)"]
-    Ve1,
-    /// VE2.
-    #[name = "Venus Engine (Playsheet)"]
-    Ve2,
-    /// Veracity.
-    #[name = "Veracity"]
-    Veracity,
-    /// Storyteller.
-    #[name = "Storyteller"]
-    Storyteller,
-    /// Virtual Veil.
-    #[name = "Virtual Veil"]
-    VirtualVeil,
-}
-
-impl From<TopicChoice> for Topic {
-    fn from(t: TopicChoice) -> Self {
-        match t {
-            TopicChoice::Dice => Topic::Dice,
-            TopicChoice::Ve1 => Topic::Ve1,
-            TopicChoice::Ve2 => Topic::Ve2,
-            TopicChoice::Veracity => Topic::Veracity,
-            TopicChoice::Storyteller => Topic::Storyteller,
-            TopicChoice::VirtualVeil => Topic::VirtualVeil,
-        }
-    }
 }
 
 fn member_of(ctx: Context<'_>, user: Option<serenity::User>) -> Option<(i64, String)> {
@@ -434,16 +409,24 @@ pub async fn odds_ore(
 #[poise::command(slash_command, guild_only)]
 pub async fn help(
     ctx: Context<'_>,
-    #[description = "The system to explain (leave empty for the overview)"] system: Option<
-        TopicChoice,
-    >,
+    #[description = "The system to explain (leave empty for the overview)"] system: Option<u32>,
 ) -> Result<(), Error> {
     caller_of(ctx)?;
     let mut lines = Vec::new();
     for c in &ctx.framework().options().commands {
         flatten(c, "", &mut lines);
     }
-    let result = help_app::help(system.map(Topic::from), &lines);
+    let reg = &ctx.data().app.registry;
+    let topics = help_app::topics(reg);
+    let topic = match system {
+        Some(i) => Some(
+            *topics
+                .get(i as usize)
+                .ok_or_else(|| AppError::user("That is not one of the listed systems."))?,
+        ),
+        None => None,
+    };
+    let result = help_app::help(reg, topic, &lines);
     respond(ctx, result).await
 }
 

@@ -53,6 +53,6 @@ pub fn entry() -> crate::systems::Entry {
     crate::systems::Entry {
         system: Some(std::sync::Arc::new(HistoryFeature)),
         commands: super::commands::all,
-        finish: None,
+        finish: Some(super::commands::finish),
     }
 }

@@ -39,8 +39,8 @@ impl System for StorytellerSystem {
     fn help(&self) -> &'static [HelpTopic] {
         &[
     HelpTopic {
+        label: "Storyteller",
         title: "Storyteller d10 rules",
-        keys: &[],
         odds: &["st"],
         summary: &[
                     ("The pool", "Usually one attribute + one ability (never more than two traits) in d10s, against a difficulty 2-10 (default 6). An ability at 0: Talents roll the attribute alone, Skills do so at +1 difficulty, Knowledges need the storyteller's leave."),

@@ -39,8 +39,8 @@ impl System for VenusSystem {
     fn help(&self) -> &'static [HelpTopic] {
         &[
     HelpTopic {
+        label: "Venus Engine (1st Playtest)",
         title: "Venus Engine · 1st Playtest Rules",
-        keys: &["ve1", "Venus Engine (1st Playtest)", "1st playtest"],
         odds: &["ve1-check", "ve1-task"],
         summary: &[
                     ("Checks (d20)", "The FC sets a target: absolute difficulty 5, 10, 15, 20 or 25 plus 0-4 factors of +1 (5-29). Roll d20 + your score. A natural 1 fails outright unless your rank is Platinum; Silver passes automatically on a natural 20, Gold and Platinum on 19-20. Otherwise you pass when the sum reaches the target. If you are short by 6 or less, claim up to 4 approved bonus factors (spending a Lot counts as one): roll one d6 per factor and add only the highest."),
@@ -50,8 +50,8 @@ impl System for VenusSystem {
         ],
     },
     HelpTopic {
+        label: "Venus Engine (Playsheet)",
         title: "Venus Engine · Playsheet",
-        keys: &["ve2", "Venus Engine (Playsheet)", "playsheet"],
         odds: &["ve2-check", "ve2-task"],
         summary: &[
                     ("Checks (d20)", "The GM sets a target: 5 × difficulty 1-4 plus 0-4 factors of +1 or +2 (5-28). Roll d20 + your score. A natural 1 always fails. Automatic passes: natural 20 for Bronze, 19-20 Silver, 18-20 Gold, 17-20 Platinum (the FC may switch to the Playsheet table's narrower ranges). When short, up to 4 approved bonus factors add a flat +1 each (+2 for multiples, +8 at most). Lots and Ego cannot be spent on checks."),

@@ -39,8 +39,8 @@ impl System for VeracitySystem {
     fn help(&self) -> &'static [HelpTopic] {
         &[
     HelpTopic {
+        label: "Veracity",
         title: "Veracity",
-        keys: &[],
         odds: &["veracity-save"],
         summary: &[
                     ("Inventories", "Two inventories of up to 18 numbered slots: **Light** holds Secrets, Ruses and Stress; **Flesh** holds Evidence, Means and Wounds. Slots unlock in order, and a new item goes into the lowest empty unlocked slot."),

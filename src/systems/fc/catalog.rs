@@ -114,7 +114,7 @@ fn unknown(reg: &Registry, name: &str) -> AppError {
     let prefixes: Vec<String> = reg
         .all()
         .filter_map(|s| s.house_rules())
-        .filter_map(|c| c.names().first())
+        .filter_map(|c| c.names().first().copied())
         .filter_map(|n| n.split_once('_'))
         .map(|(p, _)| format!("`{p}_…`"))
         .collect();
@@ -432,6 +432,25 @@ mod tests {
         assert_eq!(Scope::of(&reg, "nope"), None);
         assert_eq!(Scope::of(&reg, "xx_nope"), None);
         assert!(names.len() > 40);
+    }
+
+    #[test]
+    fn settings_no_command_reaches_are_not_offered() {
+        let reg = reg();
+        let names = all_names(&reg);
+        for dormant in [
+            "vv_allow_split_sets",
+            "vv_face_modifier_bounds",
+            "vv_diagonal_adjacency",
+            "vr_ap_basis",
+        ] {
+            assert!(!names.contains(&dormant), "{dormant}");
+            assert_eq!(Scope::of(&reg, dormant), None, "{dormant}");
+            let owner = if dormant.starts_with("vv") { "ore" } else { "veracity" };
+            let c = reg.get(owner).unwrap().house_rules().unwrap();
+            assert!(c.change(None, dormant, "on").is_err(), "{dormant}");
+            assert!(c.describe(None).unwrap().iter().all(|i| i.name != dormant));
+        }
     }
 
     #[test]

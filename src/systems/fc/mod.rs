@@ -263,7 +263,8 @@ pub async fn set(
         Some(Scope::System { id, .. }) if catalog::Scope::of(reg, name).is_none() => {
             let tail = format!("_{}", name.trim().to_ascii_lowercase());
             let names = reg.get(id).and_then(|s| s.house_rules()).map(|c| c.names());
-            let mut hits = names.unwrap_or(&[]).iter().filter(|n| n.ends_with(&tail));
+            let names = names.unwrap_or_default();
+            let mut hits = names.iter().filter(|n| n.ends_with(&tail));
             match (hits.next(), hits.next()) {
                 (Some(one), None) => {
                     full = one.to_string();

@@ -32,7 +32,9 @@ impl System for VirtualVeilSystem {
     }
 
     fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::new();
+        // Dormant until a command reaches them (issue 15: special actions,
+        // face modifiers, combos and the combat trackers).
+        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::with_dormant(&["vv_allow_split_sets", "vv_face_modifier_bounds", "vv_diagonal_adjacency"]);
         Some(&RULES)
     }
 

@@ -11,5 +11,6 @@ mod platform;
 mod robust;
 mod skeleton;
 mod storyteller;
+mod upgrade;
 mod venus;
 mod veracity;

@@ -57,7 +57,7 @@ pub async fn run(opts: SandboxOptions, config: Config) -> i32 {
         }
     };
     if !table.validating() {
-        eprintln!("kismet sandbox: note: shared/discord/openapi.json not found; replies are not schema-checked");
+        eprintln!("kismet sandbox: note: tests/data/discord/openapi.json not found; replies are not schema-checked");
     }
     let code = play(&table, &opts).await;
     table.stop().await;

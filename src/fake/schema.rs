@@ -1,5 +1,5 @@
 //! Validates request bodies against Discord's OpenAPI description
-//! (`shared/discord/openapi.json`, MIT, from Discord), route by route, with a
+//! (`tests/data/discord/openapi.json`, MIT, from Discord), route by route, with a
 //! JSON-Schema 2020-12 validator, plus the limits the schema cannot state
 //! (6000 characters of embed text per message).
 
@@ -7,6 +7,9 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// The repository's copy of Discord's OpenAPI file, from the crate root.
+pub const REPO_COPY: &str = "tests/data/discord/openapi.json";
 
 /// Compiled validators, one per route, made on first use.
 pub struct Schemas {
@@ -16,17 +19,15 @@ pub struct Schemas {
 
 impl Schemas {
     /// Where the OpenAPI file is looked for: `$KISMET_DISCORD_OPENAPI`, then
-    /// `../shared/discord/openapi.json` beside the source tree, then beside
-    /// the working directory.
+    /// the copy in the repository (`tests/data/discord/openapi.json`), then
+    /// the same path under the working directory.
     pub fn find() -> Option<PathBuf> {
         let mut candidates = Vec::new();
         if let Ok(p) = std::env::var("KISMET_DISCORD_OPENAPI") {
             candidates.push(PathBuf::from(p));
         }
-        candidates
-            .push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/discord/openapi.json"));
-        candidates.push(PathBuf::from("../shared/discord/openapi.json"));
-        candidates.push(PathBuf::from("shared/discord/openapi.json"));
+        candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(REPO_COPY));
+        candidates.push(PathBuf::from(REPO_COPY));
         candidates.into_iter().find(|p| p.is_file())
     }
 

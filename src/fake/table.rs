@@ -325,16 +325,16 @@ impl Table {
     }
 
     async fn fake_only(opts: TableOptions, external: bool) -> Result<Table, String> {
-        let schemas = match Schemas::find() {
-            _ if !opts.validate => None,
-            Some(path) => Some(Schemas::load(&path)?),
-            None if opts.require_schema => {
-                return Err(
-                    "shared/discord/openapi.json was not found (set KISMET_DISCORD_OPENAPI)".into(),
-                )
-            }
-            None => None,
-        };
+        let schemas =
+            match Schemas::find() {
+                _ if !opts.validate => None,
+                Some(path) => Some(Schemas::load(&path)?),
+                None if opts.require_schema => return Err(
+                    "tests/data/discord/openapi.json was not found (set KISMET_DISCORD_OPENAPI)"
+                        .into(),
+                ),
+                None => None,
+            };
         let fake = FakeDiscord::start(schemas)
             .await
             .map_err(|e| format!("fake Discord: {e}"))?;

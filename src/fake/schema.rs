@@ -163,6 +163,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_repository_carries_the_openapi_file() {
+        // Found without `../shared` or any variable: a lone clone tests.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(REPO_COPY);
+        let s = Schemas::load(&path).expect("the repository's copy loads");
+        assert!(s.doc["info"]["license"]["name"] == "MIT");
+        assert!(path.with_file_name("LICENSE").is_file());
+        if std::env::var_os("KISMET_DISCORD_OPENAPI").is_none() {
+            assert_eq!(Schemas::find(), Some(path));
+        }
+    }
+
+    #[test]
     fn integer_attachment_ids_are_validated_as_snowflakes() {
         let callback = json!({"type": 4, "data": {"attachments": [{"id": 0, "filename": "a.png"}, {"id": "1"}]}});
         let fixed = integer_attachment_ids_as_strings(&callback);

@@ -46,6 +46,11 @@ pub fn check_name(name: &str) -> Result<String, AppError> {
             "Character names cannot contain control characters.",
         ));
     }
+    if super::view::plain(n) != n {
+        return Err(AppError::user(
+            "Character names cannot contain mentions (`@everyone`, `@here`, `<@…>`, `<#…>`).",
+        ));
+    }
     Ok(n.to_string())
 }
 

@@ -41,7 +41,8 @@ pub const ROLLER_NOTE: &str = "🤫 **Secret roll**: only you and the FC see it.
 
 /// The note above the copy in the GM channel.
 pub fn gm_note(caller_name: &str, channel_id: i64) -> String {
-    format!("🤫 Secret roll by **{caller_name}** in <#{channel_id}>")
+    let name = super::view::plain(caller_name).replace(['*', '_', '`', '~', '|'], "");
+    format!("🤫 Secret roll by **{name}** in <#{channel_id}>")
 }
 
 fn key(session_id: i64) -> String {

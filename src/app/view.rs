@@ -67,6 +67,10 @@ pub struct View {
     pub rows: Vec<Row>,
     /// Attached files.
     pub files: Vec<File>,
+    /// Members this message deliberately pings (their `<@id>` in
+    /// `content`). Nothing else in a message ever pings: no role, no
+    /// `@everyone`, no mention typed by a user (see `kit::render`).
+    pub pings: Vec<i64>,
 }
 
 /// One embed.
@@ -240,6 +244,28 @@ impl Embed {
     }
 }
 
+/// User text (a name, a nickname) made plain for a message's content:
+/// `@everyone`, `@here` and anything shaped like a mention (`<@…>`,
+/// `<@!…>`, `<@&…>`, `<#…>`) get a zero-width space after `@`/`#`, so Discord
+/// shows them as typed and they can never look like, or be, a mention.
+pub fn plain(text: &str) -> String {
+    const ZWSP: char = '\u{200B}';
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev = None;
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(c);
+        let rest: String = chars[i + 1..].iter().take(8).collect();
+        let mention_open = prev == Some('<') && (c == '@' || c == '#');
+        let broadcast = c == '@' && (rest.starts_with("everyone") || rest.starts_with("here"));
+        if mention_open || broadcast {
+            out.push(ZWSP);
+        }
+        prev = Some(c);
+    }
+    out
+}
+
 impl View {
     /// A view with one embed.
     pub fn embed(embed: Embed) -> Self {
@@ -255,6 +281,20 @@ impl View {
             content: Some(content.into()),
             ..Self::default()
         }
+    }
+
+    /// Pings `user` with `text` in front of the content (a deliberate
+    /// mention, e.g. the player the game master calls on).
+    pub fn ping(mut self, user: i64, text: &str) -> Self {
+        let line = format!("<@{user}> {text}");
+        self.content = Some(match self.content.take() {
+            Some(c) => format!("{line}\n{c}"),
+            None => line,
+        });
+        if !self.pings.contains(&user) {
+            self.pings.push(user);
+        }
+        self
     }
 
     /// Adds a row of buttons (ignored when empty).
@@ -386,6 +426,16 @@ pub fn truncate(s: &mut String, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn user_text_is_made_plain() {
+        let z = '\u{200B}';
+        assert_eq!(
+            plain("@everyone <@111> <@!2> <@&3> <#4> @here a@b"),
+            format!("@{z}everyone <@{z}111> <@{z}!2> <@{z}&3> <#{z}4> @{z}here a@b")
+        );
+        assert_eq!(plain("Ada"), "Ada");
+    }
 
     #[test]
     fn clamp_enforces_discord_limits() {

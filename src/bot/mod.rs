@@ -54,6 +54,8 @@ pub async fn client(
             commands,
             on_error: |e| Box::pin(on_error(e)),
             command_check: Some(|ctx| Box::pin(channel_check(ctx))),
+            // Every reply sets its own; this is the net under it.
+            allowed_mentions: Some(render::mentions(&[])),
             pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
             initialize_owners: false,
@@ -164,9 +166,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             interaction,
             ..
         } => {
-            let msg = serenity::CreateInteractionResponseMessage::new()
-                .content("⚠️ Kismet no longer has that command; Discord may still be updating the list. Please try again in a minute.")
-                .ephemeral(true);
+            let msg = render::note_message(
+                "⚠️ Kismet no longer has that command; Discord may still be updating the list. Please try again in a minute.".into(),
+                true,
+            );
             let http = &framework.serenity_context.http;
             if let Err(e) = deliver::retry("unknown command answer", || {
                 interaction.create_response(http, CreateInteractionResponse::Message(msg.clone()))
@@ -191,9 +194,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
     };
     if let Some(ctx) = ctx {
-        let reply = poise::CreateReply::default()
-            .content(render::refusal(&text))
-            .ephemeral(true);
+        let reply = render::note_reply(render::refusal(&text), true);
         if let Err(e) = deliver::send_first(ctx, reply, true, false).await {
             tracing::error!(%e, "could not send an error reply");
         }
@@ -278,18 +279,14 @@ async fn send_component_response(
             }
             let text = render::refusal(&e.user_message());
             if deferred {
-                let note = serenity::CreateInteractionResponseFollowup::new()
-                    .content(text)
-                    .ephemeral(true);
+                let note = render::note_followup(text, true);
                 return deliver::retry("late click refusal", || {
                     ci.create_followup(&ctx.http, note.clone())
                 })
                 .await
                 .map(drop);
             }
-            let msg = serenity::CreateInteractionResponseMessage::new()
-                .content(text)
-                .ephemeral(true);
+            let msg = render::note_message(text, true);
             return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
         }
     };
@@ -416,10 +413,7 @@ async fn edit_expired(http: &serenity::Http, e: expiry::Expired) {
     // Interaction tokens last 15 minutes; use a fresh one, else the channel API.
     if let Some((token, at)) = &e.token {
         if crate::storage::now_ms() - at < 14 * 60_000 {
-            let p = render::parts(e.view.clone());
-            let edit = serenity::EditInteractionResponse::new()
-                .embeds(p.embeds)
-                .components(p.components);
+            let edit = render::token_edit(e.view.clone());
             match serenity::Builder::execute(edit, http, token).await {
                 Ok(_) => return,
                 Err(err) => {
@@ -429,10 +423,7 @@ async fn edit_expired(http: &serenity::Http, e: expiry::Expired) {
         }
     }
     if let Some(mid) = e.message_id {
-        let p = render::parts(e.view);
-        let edit = serenity::EditMessage::new()
-            .embeds(p.embeds)
-            .components(p.components);
+        let edit = render::channel_edit(e.view);
         if let Err(err) = serenity::ChannelId::new(e.channel_id as u64)
             .edit_message(http, serenity::MessageId::new(mid as u64), edit)
             .await

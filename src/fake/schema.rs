@@ -95,7 +95,40 @@ impl Schemas {
             .map(|e| format!("{method} {route}: {} at `{}`", e, e.instance_path()))
             .collect();
         out.extend(extra_limits(body));
+        out.extend(mention_rules(method, route, body));
         out
+    }
+}
+
+/// No message may let Discord parse mentions out of its text: every
+/// message the bot creates or edits (interaction answers of type 4 and 7,
+/// follow-ups, edits, channel messages) carries `allowed_mentions` whose
+/// `parse` is empty; deliberate pings are listed by id in `users`.
+pub fn mention_rules(method: &str, route: &str, body: &Value) -> Vec<String> {
+    let message = if route.ends_with("/callback") {
+        match body.get("type").and_then(Value::as_u64) {
+            Some(4 | 7) => body.get("data"),
+            _ => None,
+        }
+    } else if route.starts_with("/webhooks/") || route.starts_with("/channels/") {
+        (method.eq_ignore_ascii_case("post") || method.eq_ignore_ascii_case("patch"))
+            .then_some(body)
+    } else {
+        None
+    };
+    let Some(m) = message else {
+        return Vec::new();
+    };
+    match m.get("allowed_mentions") {
+        None | Some(Value::Null) => vec![format!(
+            "{method} {route}: no `allowed_mentions`, so Discord would ping whatever the text mentions"
+        )],
+        Some(a) => match a.get("parse").and_then(Value::as_array) {
+            Some(p) if !p.is_empty() => vec![format!(
+                "{method} {route}: `allowed_mentions.parse` is {p:?}: mentions in the text would ping"
+            )],
+            _ => Vec::new(),
+        },
     }
 }
 
@@ -161,6 +194,30 @@ fn extra_limits(body: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_that_could_ping_from_its_text_is_refused() {
+        let cb = "/interactions/{interaction_id}/{interaction_token}/callback";
+        let bare = json!({"type": 4, "data": {"content": "@everyone"}});
+        assert_eq!(mention_rules("post", cb, &bare).len(), 1);
+        let parses = json!({"type": 7, "data": {"content": "x", "allowed_mentions": {"parse": ["everyone"]}}});
+        assert_eq!(mention_rules("post", cb, &parses).len(), 1);
+        let safe = json!({"type": 4, "data": {"content": "x", "allowed_mentions": {"parse": [], "users": ["7"]}}});
+        assert!(mention_rules("post", cb, &safe).is_empty());
+        // Deferrals and autocomplete carry no message.
+        assert!(mention_rules("post", cb, &json!({"type": 5})).is_empty());
+        assert!(mention_rules("post", cb, &json!({"type": 8, "data": {"choices": []}})).is_empty());
+        let hook = "/webhooks/{webhook_id}/{webhook_token}";
+        assert_eq!(
+            mention_rules("post", hook, &json!({"content": "x"})).len(),
+            1
+        );
+        let chan = "/channels/{channel_id}/messages";
+        assert_eq!(mention_rules("post", chan, &json!({"embeds": []})).len(), 1);
+        assert!(
+            mention_rules("post", chan, &json!({"allowed_mentions": {"parse": []}})).is_empty()
+        );
+    }
 
     #[test]
     fn the_repository_carries_the_openapi_file() {

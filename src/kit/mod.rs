@@ -120,9 +120,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
 }
 
 fn error_reply(e: &AppError) -> poise::CreateReply {
-    poise::CreateReply::default()
-        .content(render::refusal(&e.user_message()))
-        .ephemeral(true)
+    render::note_reply(render::refusal(&e.user_message()), true)
 }
 
 /// Marks a stage of answering an interaction (`start`, `app done`, `sent`)

@@ -3,17 +3,21 @@
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, CreateActionRow, CreateAttachment, CreateButton, CreateEmbed, CreateEmbedFooter,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption,
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateEmbed, CreateEmbedFooter, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption,
 };
 
 use crate::app::view::{Row, Style, View};
 
 /// The parts of a message, ready for any serenity builder.
 pub struct Parts {
-    /// Text, if any.
+    /// Text, if any (mentions other than the deliberate pings neutralised).
     pub content: Option<String>,
+    /// Who may be pinged: exactly the view's deliberate pings, nothing
+    /// parsed from the text. Every builder below sets it.
+    pub mentions: CreateAllowedMentions,
     /// Embeds.
     pub embeds: Vec<CreateEmbed>,
     /// Component rows.
@@ -90,11 +94,82 @@ pub fn parts(view: View) -> Parts {
         .map(|f| CreateAttachment::bytes(f.bytes, f.name))
         .collect();
     Parts {
-        content: view.content,
+        content: view.content.map(|c| neutralise(&c)),
+        mentions: mentions(&view.pings),
         embeds,
         components,
         attachments,
     }
+}
+
+/// What a message may ping: the listed members, nothing parsed from text
+/// (no `@everyone`/`@here`, no roles, no user mention typed by anyone).
+pub fn mentions(pings: &[i64]) -> CreateAllowedMentions {
+    CreateAllowedMentions::new().users(
+        pings
+            .iter()
+            .map(|u| serenity::UserId::new((*u).max(1) as u64)),
+    )
+}
+
+/// Message text as sent: `@everyone` and `@here` never read as mentions
+/// (the bot never means them), and user-typed mentions were already made
+/// plain where user text is echoed ([`crate::app::view::plain`]). Mentions
+/// the bot writes itself (`<@id>`, `<@&role>`) stay readable; none of them
+/// pings unless listed in the view's `pings` ([`mentions`]).
+pub fn neutralise(text: &str) -> String {
+    text.replace("@everyone", "@\u{200B}everyone")
+        .replace("@here", "@\u{200B}here")
+}
+
+/// A text-only note (refusals, errors) as a poise reply.
+pub fn note_reply(text: String, ephemeral: bool) -> poise::CreateReply {
+    reply(View::text(text), ephemeral)
+}
+
+/// A text-only note as an interaction response message.
+pub fn note_message(text: String, ephemeral: bool) -> CreateInteractionResponseMessage {
+    response_message(View::text(text), ephemeral)
+}
+
+/// A text-only note as a follow-up.
+pub fn note_followup(text: String, ephemeral: bool) -> CreateInteractionResponseFollowup {
+    followup(View::text(text), ephemeral)
+}
+
+/// A new channel message (the GM channel's copy of a secret roll).
+pub fn channel_message(view: View) -> serenity::CreateMessage {
+    let p = parts(view);
+    let mut m = serenity::CreateMessage::new()
+        .embeds(p.embeds)
+        .components(p.components)
+        .allowed_mentions(p.mentions);
+    if let Some(c) = p.content {
+        m = m.content(c);
+    }
+    for a in p.attachments {
+        m = m.add_file(a);
+    }
+    m
+}
+
+/// An edit of a channel message's embeds and buttons (its text stays).
+pub fn channel_edit(view: View) -> serenity::EditMessage {
+    let p = parts(view);
+    serenity::EditMessage::new()
+        .embeds(p.embeds)
+        .components(p.components)
+        .allowed_mentions(p.mentions)
+}
+
+/// An edit of an interaction's message, embeds and buttons only (its text
+/// stays): expiry and mirrored copies.
+pub fn token_edit(view: View) -> serenity::EditInteractionResponse {
+    let p = parts(view);
+    serenity::EditInteractionResponse::new()
+        .embeds(p.embeds)
+        .components(p.components)
+        .allowed_mentions(p.mentions)
 }
 
 fn style(s: Style) -> ButtonStyle {
@@ -123,6 +198,7 @@ pub fn reply(view: View, ephemeral: bool) -> poise::CreateReply {
     let p = parts(view);
     let mut r = poise::CreateReply::default()
         .ephemeral(ephemeral)
+        .allowed_mentions(p.mentions)
         .components(p.components);
     for e in p.embeds {
         r = r.embed(e);
@@ -141,7 +217,8 @@ pub fn response_message(view: View, ephemeral: bool) -> CreateInteractionRespons
     let p = parts(view);
     let mut m = CreateInteractionResponseMessage::new()
         .embeds(p.embeds)
-        .components(p.components);
+        .components(p.components)
+        .allowed_mentions(p.mentions);
     if ephemeral {
         m = m.ephemeral(true);
     }
@@ -159,7 +236,8 @@ pub fn edit(view: View) -> serenity::EditInteractionResponse {
     let p = parts(view);
     let mut e = serenity::EditInteractionResponse::new()
         .embeds(p.embeds)
-        .components(p.components);
+        .components(p.components)
+        .allowed_mentions(p.mentions);
     if let Some(c) = p.content {
         e = e.content(c);
     }
@@ -175,6 +253,7 @@ pub fn followup(view: View, ephemeral: bool) -> CreateInteractionResponseFollowu
     let mut m = CreateInteractionResponseFollowup::new()
         .embeds(p.embeds)
         .components(p.components)
+        .allowed_mentions(p.mentions)
         .ephemeral(ephemeral);
     if let Some(c) = p.content {
         m = m.content(c);
@@ -188,6 +267,31 @@ pub fn followup(view: View, ephemeral: bool) -> CreateInteractionResponseFollowu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn everyone_and_here_never_read_as_mentions() {
+        let z = '\u{200B}';
+        assert_eq!(
+            neutralise("@everyone look @here, <@42>"),
+            format!("@{z}everyone look @{z}here, <@42>")
+        );
+    }
+
+    #[test]
+    fn every_builder_parses_no_mention() {
+        let v = View::text("@everyone").ping(7, "hi");
+        let p = parts(v.clone());
+        let json = serde_json::to_value(&p.mentions).unwrap();
+        assert_eq!(json["parse"], serde_json::json!([]));
+        assert_eq!(json["users"], serde_json::json!(["7"]));
+        let m = serde_json::to_value(response_message(v.clone(), false)).unwrap();
+        assert_eq!(m["allowed_mentions"]["parse"], serde_json::json!([]));
+        let f = serde_json::to_value(followup(v.clone(), true)).unwrap();
+        assert_eq!(f["allowed_mentions"]["users"], serde_json::json!(["7"]));
+        let c = serde_json::to_value(channel_message(View::text("@here"))).unwrap();
+        assert_eq!(c["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert!(c["content"].as_str().unwrap().contains('\u{200B}'));
+    }
 
     #[test]
     fn refusals_fit_in_a_message() {

@@ -282,16 +282,7 @@ async fn post(http: &serenity::Http, channel: i64, view: View) -> Result<i64, se
 }
 
 async fn send(http: &serenity::Http, channel: i64, view: View) -> Result<i64, serenity::Error> {
-    let p = render::parts(view);
-    let mut m = serenity::CreateMessage::new()
-        .embeds(p.embeds)
-        .components(p.components);
-    if let Some(c) = p.content {
-        m = m.content(c);
-    }
-    for a in p.attachments {
-        m = m.add_file(a);
-    }
+    let m = render::channel_message(view);
     let msg = serenity::ChannelId::new(channel as u64)
         .send_message(http, m)
         .await?;
@@ -302,10 +293,7 @@ async fn edit_in_channel(http: &serenity::Http, channel: i64, message: i64, view
     if channel <= 0 || message <= 0 {
         return;
     }
-    let p = render::parts(view);
-    let edit = serenity::EditMessage::new()
-        .embeds(p.embeds)
-        .components(p.components);
+    let edit = render::channel_edit(view);
     if let Err(e) = serenity::ChannelId::new(channel as u64)
         .edit_message(http, serenity::MessageId::new(message as u64), edit)
         .await
@@ -315,10 +303,7 @@ async fn edit_in_channel(http: &serenity::Http, channel: i64, message: i64, view
 }
 
 async fn edit_by_token(http: &serenity::Http, token: &str, view: View) {
-    let p = render::parts(view);
-    let edit = serenity::EditInteractionResponse::new()
-        .embeds(p.embeds)
-        .components(p.components);
+    let edit = render::token_edit(view);
     if let Err(e) = serenity::Builder::execute(edit, http, token).await {
         tracing::debug!(error = %e, "could not update a secret roll's private copy");
     }

@@ -827,3 +827,47 @@ async fn a_channel_refuses_the_commands_of_another_system() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_reply_pings_because_of_user_text_and_a_call_pings_only_the_player() {
+    let t = table("fc-mentions", 2).await;
+    // A name made of mentions is refused before it can be echoed anywhere.
+    refused(
+        &t,
+        "alice",
+        "/ve sheet create name:\"@everyone <@111111111111111111>\"",
+        "cannot contain mentions",
+    )
+    .await;
+    let out = public(&t, "alice", "/ve sheet create name:Ada").await;
+    assert_eq!(out.body["allowed_mentions"]["parse"], serde_json::json!([]));
+    private(
+        &t,
+        "alice",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    // The FC's call pings the called player, and nobody else.
+    let alice = Table::user_id("alice").to_string();
+    let out = public(
+        &t,
+        "fc",
+        "/ve fc call player:alice kind:check ability:Finesse difficulty:10",
+    )
+    .await;
+    assert_eq!(out.body["allowed_mentions"]["parse"], serde_json::json!([]));
+    assert_eq!(
+        out.body["allowed_mentions"]["users"],
+        serde_json::json!([alice])
+    );
+    assert!(out
+        .content()
+        .starts_with(&format!("<@{alice}> the FC calls on you.")));
+    // A player's own check pings nobody.
+    let out = public(&t, "alice", "/ve check ability:Finesse difficulty:10").await;
+    assert_eq!(out.body["allowed_mentions"]["users"], serde_json::json!([]));
+    // Every request of this table (callbacks, follow-ups, edits) carried a
+    // parse-nothing allowed_mentions: the fake checks each one.
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -272,7 +272,7 @@ async fn the_fake_rejects_schema_violations() {
     }
     // A correct body passes.
     let before = t.fake.violations().len();
-    let good = json!({"type": 4, "data": {"content": "fine", "flags": 64}});
+    let good = json!({"type": 4, "data": {"content": "fine", "flags": 64, "allowed_mentions": {"parse": []}}});
     http.create_interaction_response(id, "tok-good", &good, vec![])
         .await
         .unwrap();

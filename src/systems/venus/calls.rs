@@ -177,9 +177,18 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let state = VeState::Check(Box::new(st.clone()));
     let id = sessions::create(&mut tx, caller, KIND, &state, Some(minutes)).await?;
     tx.commit().await?;
-    Ok(Response::message(super::check_view::view(
-        id, 0, Status::Open, &st,
-    )))
+    let view = super::check_view::view(id, 0, Status::Open, &st);
+    Ok(Response::message(called(view, req.player, caller)))
+}
+
+/// A roll the FC calls for another player pings that player (and only
+/// them); one a player starts for themselves pings nobody.
+fn called(view: crate::app::View, player: i64, caller: &Caller) -> crate::app::View {
+    if player == caller.user_id {
+        view
+    } else {
+        view.ping(player, "the FC calls on you.")
+    }
 }
 
 /// `/ve fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
@@ -367,9 +376,8 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::message(super::task_view::view(
-        id, 0, Status::Open, &st,
-    )))
+    let view = super::task_view::view(id, 0, Status::Open, &st);
+    Ok(Response::message(called(view, req.player, caller)))
 }
 
 /// Refuses a pool larger than the guild's dice cap (allies included).

@@ -200,7 +200,13 @@ impl Expr {
                     (faces, value)
                 }
             };
-            total += if *negative { -value } else { value };
+            // Terms are capped (constants at MAX_CONSTANT, dice by count and
+            // sides), so the total cannot overflow; saturate all the same.
+            total = if *negative {
+                total.saturating_sub(value)
+            } else {
+                total.saturating_add(value)
+            };
             terms.push(TermRoll {
                 negative: *negative,
                 term: term.clone(),
@@ -321,10 +327,17 @@ fn parse_term(bytes: &[u8], pos: &mut usize, caps: Caps) -> Result<Term, RuleErr
     let count = read_number(bytes, pos);
     if bytes.get(*pos) != Some(&b'd') {
         return match count {
-            Some(c) if c as i64 <= MAX_CONSTANT => Ok(Term::Constant(c as i64)),
-            Some(_) => Err(RuleError::new(format!(
-                "Constants go up to {MAX_CONSTANT}."
-            ))),
+            Some(c) => i64::try_from(c)
+                .ok()
+                .filter(|c| *c <= MAX_CONSTANT)
+                .map(Term::Constant)
+                .ok_or_else(|| {
+                    RuleError::new(format!(
+                        "Numbers go up to {MAX_CONSTANT}: `{}` at position {} is larger.",
+                        String::from_utf8_lossy(&bytes[start..*pos]),
+                        start + 1
+                    ))
+                }),
             None => Err(match bytes.get(*pos) {
                 Some(&c) => RuleError::new(format!(
                     "Unexpected `{}` at position {}: expected a number or dice like `2d6`.",
@@ -428,6 +441,33 @@ mod tests {
 
     fn p(s: &str) -> Result<Expr, RuleError> {
         parse(s, Caps::default())
+    }
+
+    #[test]
+    fn numbers_beyond_the_cap_are_refused_not_wrapped() {
+        let caps = Caps::default();
+        for input in [
+            "99999999999999999999",
+            "9223372036854775808+9223372036854775808",
+            "-9223372036854775808",
+            "18446744073709551616",
+            "1d6+1000001",
+        ] {
+            let e = parse(input, caps).unwrap_err();
+            assert!(
+                e.message.contains("Numbers go up to 1000000"),
+                "{input}: {}",
+                e.message
+            );
+        }
+        let e = parse("2+99999999999999999999", caps).unwrap_err();
+        assert!(e.message.contains("position 3"), "{}", e.message);
+        // At the cap, sums are exact (no wrapping in any build).
+        let x = parse("1000000+1000000-3", caps).unwrap();
+        let r = x.roll(&mut StdRng::seed_from_u64(1));
+        assert_eq!(r.total, 1_999_997);
+        let x = parse("-1000000-1000000", caps).unwrap();
+        assert_eq!(x.roll(&mut StdRng::seed_from_u64(1)).total, -2_000_000);
     }
 
     #[test]

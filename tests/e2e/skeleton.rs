@@ -153,6 +153,12 @@ async fn bad_expressions_get_an_ephemeral_error_and_store_nothing() {
         ("1d1001", "1 to 1000"),
         ("2d6*3", "Unexpected `*`"),
         ("\"hello world\"", "Unexpected `h`"),
+        ("99999999999999999999", "Numbers go up to 1000000"),
+        (
+            "9223372036854775808+9223372036854775808",
+            "Numbers go up to 1000000",
+        ),
+        ("-9223372036854775808", "Numbers go up to 1000000"),
     ] {
         let ex = t
             .command("alice", &format!("/roll expression:{expr}"))

@@ -55,12 +55,19 @@ enum Command {
     Odds(kismet::odds_cli::OddsArgs),
 }
 
-fn init_tracing(default: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+/// Logs to standard error at `RUST_LOG` (else `default`), with `secret`
+/// (the bot token) redacted from every line at every level.
+fn init_tracing(default: &str, secret: &str) {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    for quiet in kismet::redact::QUIET {
+        if let Ok(d) = quiet.parse() {
+            filter = filter.add_directive(d);
+        }
+    }
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(kismet::redact::RedactingStderr::new(secret))
         .try_init();
 }
 
@@ -70,7 +77,7 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Run { api_base: None }) {
         Command::Odds(args) => kismet::odds_cli::run(&args),
         Command::Sandbox { db, seed, json, fc } => {
-            init_tracing("warn,serenity=error,poise=error");
+            init_tracing("warn,serenity=error,poise=error", "");
             let config = match Config::from_env() {
                 Ok(c) => c,
                 Err(e) => {
@@ -84,7 +91,6 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
         Command::Run { api_base } => {
-            init_tracing("info,serenity=warn");
             let Some(secrets) = Secrets::from_env() else {
                 eprintln!(
                     "kismet: DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it \
@@ -93,6 +99,7 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             };
+            init_tracing("info,serenity=warn", secrets.token());
             let config = match Config::from_env() {
                 Ok(c) => c,
                 Err(e) => {

@@ -6,6 +6,7 @@ mod common;
 mod crash;
 mod faces;
 mod fc;
+mod logs;
 mod ore;
 mod platform;
 mod robust;

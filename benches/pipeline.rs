@@ -424,6 +424,19 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         })
     };
     STAGES.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    // The write-ahead log's file, sampled every 50 ms (issue 11: bounded disk).
+    let wal_path = PathBuf::from(format!("{}-wal", db_path.display()));
+    let wal_size = move || std::fs::metadata(&wal_path).map_or(0, |m| m.len());
+    let wal_peak = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let wal_task = {
+        let (peak, size) = (wal_peak.clone(), wal_size.clone());
+        tokio::spawn(async move {
+            loop {
+                peak.fetch_max(size(), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    };
     let cpu0 = cpu_by_group();
     let machine0 = machine_cpu();
     let wall0 = Instant::now();
@@ -573,6 +586,15 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         );
     }
 
+    // Five seconds after the burst, the checkpointer should have cut the
+    // log back (target: peak under 64 MB, under 4 MB 5 s after).
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    wal_task.abort();
+    let wal_peak_mb = wal_peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1048576.0;
+    let wal_final_mb = wal_size() as f64 / 1048576.0;
+    println!(
+        "WAL file: peak {wal_peak_mb:.1} MB during the run, {wal_final_mb:.2} MB 5 s after it"
+    );
     let rss = peak_rss_mb();
     println!(
         "peak RSS: {rss:.1} MB (the whole process: bot, fake Discord keeping its last {RETAIN} requests and messages, driver{})\n",
@@ -591,6 +613,8 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         "max_ms": round(ms(all.last().copied().unwrap_or_default()), 3),
         "errors": errors,
         "rss_mb": round(rss, 1),
+        "wal_peak_mb": round(wal_peak_mb, 1),
+        "wal_final_mb": round(wal_final_mb, 2),
         "characters": case.characters,
         "stored_characters": stored,
         "validate": case.validate,

@@ -10,7 +10,8 @@
 //! answers tens of milliseconds late under load); reads have their own
 //! connections and run beside the writer (WAL). The writer never
 //! checkpoints the write-ahead log itself: a background task does it every
-//! second, so no action waits for a checkpoint's fsyncs.
+//! second, so no action waits for a checkpoint's fsyncs, and it keeps the
+//! log's file bounded on disk ([`checkpointer`]).
 //! The SQL is kept portable (no SQLite-only syntax in queries) so a
 //! PostgreSQL backend can follow.
 //!
@@ -59,7 +60,7 @@ impl Db {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(BUSY_TIMEOUT);
         if let Some(dir) = options.get_filename().parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
@@ -70,7 +71,12 @@ impl Db {
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
-            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
+            .connect_with(
+                options
+                    .clone()
+                    .pragma("wal_autocheckpoint", "0")
+                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT.to_string()),
+            )
             .await?;
         sqlx::migrate!("./migrations").run(&writer).await?;
         let reader = SqlitePoolOptions::new()
@@ -78,8 +84,20 @@ impl Db {
             .test_before_acquire(false)
             .connect_with(options)
             .await?;
-        tokio::spawn(checkpointer(reader.clone(), CHECKPOINT_EVERY));
+        tokio::spawn(checkpointer(
+            reader.clone(),
+            writer.clone(),
+            CHECKPOINT_EVERY,
+        ));
         Ok(Self { writer, reader })
+    }
+
+    /// Copies the whole write-ahead log into the database file and
+    /// truncates it (waiting for the writer to be free, and for at most
+    /// [`TRUNCATE_WAIT`] for readers still in the log). `Ok(true)` when the
+    /// log was emptied. Used at shutdown and by the background checkpointer.
+    pub async fn checkpoint_truncate(&self) -> Result<bool, StorageError> {
+        truncate(&self.writer).await
     }
 
     /// Starts a write transaction on the writer connection (waiting, in
@@ -115,34 +133,99 @@ impl Db {
 /// How often the write-ahead log is copied into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
-/// Checkpoints the write-ahead log every `every` on a reader connection
-/// (`PASSIVE`: it never blocks the writer or the readers), until the pool
-/// closes. The writer has `wal_autocheckpoint=0`, so this is what keeps the
-/// log short; when SQLite checkpointed on commit, the writer stalled for
-/// the checkpoint's two fsyncs (5-9 ms) and every action queued behind it,
-/// which was the pipeline benchmark's p99. Durability is unchanged in
-/// kind: with `synchronous=NORMAL` commits are not synced one by one, and a
-/// checkpoint syncs the log first, so it now happens every `every` rather
-/// than every 1000 pages.
-async fn checkpointer(pool: SqlitePool, every: Duration) {
+/// The size (bytes) the write-ahead log's file is cut back to whenever
+/// SQLite restarts the log (SQLite's `journal_size_limit`).
+const JOURNAL_SIZE_LIMIT: i64 = 4 * 1024 * 1024;
+
+/// A log longer than this many pages (about 4 MB of 4 KiB pages) after a
+/// passive checkpoint is truncated by the checkpointer.
+const TRUNCATE_AFTER_PAGES: i64 = 1000;
+
+/// How long a truncating checkpoint waits for readers still in the log
+/// before giving up until the next tick (it holds the writer meanwhile).
+pub const TRUNCATE_WAIT: Duration = Duration::from_millis(100);
+
+/// Checkpoints the write-ahead log every `every`, until the pools close.
+///
+/// First `PASSIVE`, on a reader connection: it copies what it can without
+/// blocking the writer or the readers. The writer has
+/// `wal_autocheckpoint=0`, so this is what keeps the log short; when SQLite
+/// checkpointed on commit, the writer stalled for the checkpoint's two
+/// fsyncs (5-9 ms) and every action queued behind it, which was the
+/// pipeline benchmark's p99. Durability is unchanged in kind: with
+/// `synchronous=NORMAL` commits are not synced one by one, and a checkpoint
+/// syncs the log first, so it now happens every `every` rather than every
+/// 1000 pages.
+///
+/// A passive checkpoint never shortens the file, and under sustained
+/// writes SQLite never gets to restart the log (a write always lands
+/// between the checkpoint and the restart), so the file grew by hundreds
+/// of megabytes. When the log is still longer than
+/// [`TRUNCATE_AFTER_PAGES`], or it is fully copied but not yet emptied,
+/// the checkpointer then takes its turn on the writer connection (queued
+/// like any write transaction, so no writer sleeps in SQLite's busy
+/// handler) and runs `TRUNCATE`: the passive pass already copied almost
+/// everything, so it only copies the last second's pages and cuts the file
+/// to zero. Readers still in the log are waited for at most
+/// [`TRUNCATE_WAIT`]; then it gives up until the next tick.
+/// `journal_size_limit` is the backstop when the log restarts by itself.
+async fn checkpointer(reader: SqlitePool, writer: SqlitePool, every: Duration) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        if pool.is_closed() {
+        if reader.is_closed() || writer.is_closed() {
             return;
         }
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
-            .await
-        {
-            if pool.is_closed() {
-                return;
+        let passive: Result<(i64, i64, i64), _> = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&reader)
+            .await;
+        let (log, copied) = match passive {
+            Ok((_, log, copied)) => (log, copied),
+            Err(e) => {
+                if reader.is_closed() {
+                    return;
+                }
+                tracing::warn!(error = %e, "WAL checkpoint failed");
+                continue;
             }
-            tracing::warn!(error = %e, "WAL checkpoint failed");
+        };
+        let pending = log > 0 && (log > TRUNCATE_AFTER_PAGES || copied == log);
+        if !pending {
+            continue;
+        }
+        match truncate(&writer).await {
+            Ok(_) => {}
+            Err(_) if writer.is_closed() => return,
+            Err(e) => tracing::warn!(error = %e, "WAL truncation failed"),
         }
     }
 }
+
+/// `PRAGMA wal_checkpoint(TRUNCATE)` on the writer connection, waiting at
+/// most [`TRUNCATE_WAIT`] for readers; `Ok(true)` when the log was emptied.
+async fn truncate(writer: &SqlitePool) -> Result<bool, StorageError> {
+    let mut conn = writer.acquire().await?;
+    let wait = TRUNCATE_WAIT.as_millis().to_string();
+    sqlx::query(&format!("PRAGMA busy_timeout = {wait}"))
+        .execute(&mut *conn)
+        .await?;
+    let result: Result<(i64, i64, i64), _> = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(&mut *conn)
+        .await;
+    let restored = sqlx::query(&format!(
+        "PRAGMA busy_timeout = {}",
+        BUSY_TIMEOUT.as_millis()
+    ))
+    .execute(&mut *conn)
+    .await;
+    let (busy, _, _) = result?;
+    restored?;
+    Ok(busy == 0)
+}
+
+/// How long a writer from another process is waited for.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Milliseconds since the Unix epoch, the time format of every table.
 pub fn now_ms() -> i64 {
@@ -150,4 +233,83 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wal_bytes(db: &std::path::Path) -> u64 {
+        std::fs::metadata(format!("{}-wal", db.display()))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    }
+
+    /// A burst of writes with readers alongside (so SQLite never restarts
+    /// the log by itself) leaves a large log; the checkpointer cuts the
+    /// file back below 4 MB once the burst is over.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_checkpointer_cuts_the_log_back_after_a_burst() {
+        let dir = std::env::temp_dir().join(format!("kismet-wal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("wal.db");
+        let db = Db::open(&format!("sqlite://{}", path.display()), 4)
+            .await
+            .unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (db, stop) = (db.clone(), stop.clone());
+                tokio::spawn(async move {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let mut tx = db.read().await.unwrap();
+                        log::count(&mut tx, 1).await.unwrap();
+                        drop(tx);
+                        tokio::task::yield_now().await;
+                    }
+                })
+            })
+            .collect();
+        let outcome = "x".repeat(2000);
+        let mut peak = 0;
+        for batch in 0..120 {
+            let mut tx = db.write().await.unwrap();
+            for i in 0..100 {
+                let e = log::LogEntry {
+                    guild_id: 1,
+                    user_id: batch * 100 + i,
+                    system: "generic".into(),
+                    action: "roll".into(),
+                    outcome: outcome.clone(),
+                    ..log::LogEntry::default()
+                };
+                log::append(&mut tx, &e).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+            peak = peak.max(wal_bytes(&path));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for r in readers {
+            r.await.unwrap();
+        }
+        // About 24 MB went through the log.
+        assert!(
+            peak > 8 << 20,
+            "the burst should have grown the log: {peak}"
+        );
+        let mut size = wal_bytes(&path);
+        for _ in 0..100 {
+            if size < 4 << 20 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            size = wal_bytes(&path);
+        }
+        assert!(size < 4 << 20, "the log stayed at {size} bytes");
+        let mut tx = db.read().await.unwrap();
+        assert_eq!(log::count(&mut tx, 1).await.unwrap(), 12_000);
+        drop(tx);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

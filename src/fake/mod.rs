@@ -104,6 +104,8 @@ struct Inner {
     messages: Mutex<Vec<StoredMessage>>,
     tokens: Mutex<HashMap<String, TokenInfo>>,
     faults: Mutex<VecDeque<Fault>>,
+    /// Slow answers: (path text, delay, how many requests).
+    delays: Mutex<Vec<(String, Duration, u32)>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
     changed: Notify,
     seq: AtomicU64,
@@ -144,6 +146,7 @@ impl FakeDiscord {
             messages: Mutex::new(Vec::new()),
             tokens: Mutex::new(HashMap::new()),
             faults: Mutex::new(VecDeque::new()),
+            delays: Mutex::new(Vec::new()),
             gateway: Mutex::new(None),
             changed: Notify::new(),
             seq: AtomicU64::new(0),
@@ -277,6 +280,12 @@ impl FakeDiscord {
     /// Queues a fault.
     pub fn inject(&self, fault: Fault) {
         lock(&self.inner.faults).push_back(fault);
+    }
+
+    /// Answers the next `times` requests whose path contains `path_contains`
+    /// only after `delay` (a slow Discord), otherwise normally.
+    pub fn slow_down(&self, path_contains: &str, delay: Duration, times: u32) {
+        lock(&self.inner.delays).push((path_contains.to_string(), delay, times));
     }
 
     /// Announces an interaction token before its interaction is sent, so
@@ -608,6 +617,17 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
         _ => None,
     };
+    let delay = {
+        let mut delays = lock(&inner.delays);
+        let hit = delays.iter().position(|d| path.contains(&d.0) && d.2 > 0);
+        hit.map(|i| {
+            delays[i].2 -= 1;
+            delays[i].1
+        })
+    };
+    if let Some(d) = delay {
+        tokio::time::sleep(d).await;
+    }
     let mut violations = Vec::new();
     if let (Some(route), Some(schemas)) = (route, &inner.schemas) {
         violations = schemas.check(method.as_str(), route, &body);

@@ -73,6 +73,14 @@ pub fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    let sent = send(ctx, result).await;
+    signal_done(ctx.data(), ctx.id());
+    sent
+}
+
+/// [`respond`] without telling the tests the interaction is done (the
+/// caller has more to send, such as a secret roll's GM copy).
+pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
     stage(ctx.id(), "app done");
     let response = match result {
         Ok(r) => r,
@@ -81,7 +89,6 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
                 tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
             }
             deliver::send_first(ctx, error_reply(&e), true, false).await?;
-            signal_done(ctx.data(), ctx.id());
             return Ok(());
         }
     };
@@ -115,7 +122,6 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         let reply = render::reply(v, eph);
         deliver::retry("follow-up", || ctx.send(reply.clone())).await?;
     }
-    signal_done(ctx.data(), ctx.id());
     Ok(())
 }
 

@@ -12,7 +12,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::ComponentInteraction;
 
-use super::{caller_of, render, respond, Context, Data, Error};
+use super::{caller_of, deliver, render, respond, signal_done, Context, Data, Error};
 use crate::app::component::ButtonId;
 use crate::app::secret::{self, SecretSession};
 use crate::app::{expiry, App, AppResult, Caller, Reply, Response, View};
@@ -39,7 +39,8 @@ pub async fn secret_caller(
 
 /// Like [`respond`], for an action of `caller`: when the caller acts
 /// secretly, its public messages go to them privately and a copy of each
-/// is posted in the GM channel.
+/// is posted in the GM channel. The interaction is answered first: the GM
+/// channel's copy never holds up Discord's 3-second deadline.
 pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) -> Result<(), Error> {
     let response = match result {
         Ok(r) if caller.secret => r,
@@ -47,7 +48,16 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
     };
     let app = &ctx.data().app;
     let gm = secret::check(app, caller).await.ok().flatten();
-    let (mut private, copies) = split(response, true);
+    let (private, copies) = split(response, true);
+    if let (Some(s), poise::Context::Application(a)) = (reply_session(&private), ctx) {
+        let token = a.interaction.token.clone();
+        remember(app, caller.guild_id, s, move |m| {
+            m.token = Some(token);
+            m.token_at = Some(crate::storage::now_ms());
+        })
+        .await;
+    }
+    let answered = super::send(ctx, Ok(private)).await;
     let note = secret::gm_note(&caller.name, caller.channel_id);
     let mut problems = Vec::new();
     for view in copies {
@@ -74,18 +84,14 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
             }
         }
     }
-    if let (Some(s), poise::Context::Application(a)) = (reply_session(&private), ctx) {
-        let token = a.interaction.token.clone();
-        remember(app, caller.guild_id, s, move |m| {
-            m.token = Some(token);
-            m.token_at = Some(crate::storage::now_ms());
-        })
-        .await;
-    }
     for p in problems {
-        private = private.then(Reply::Ephemeral(View::text(format!("⚠️ {p}"))));
+        let note = render::note_reply(format!("⚠️ {p}"), true);
+        if let Err(e) = deliver::retry("secret roll note", || ctx.send(note.clone())).await {
+            tracing::warn!(error = %e, "could not tell the roller about the GM copy");
+        }
     }
-    respond(ctx, Ok(private)).await
+    signal_done(ctx.data(), ctx.id());
+    answered
 }
 
 /// What to do around a click on a secret session's button.

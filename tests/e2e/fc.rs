@@ -871,3 +871,37 @@ async fn no_reply_pings_because_of_user_text_and_a_call_pings_only_the_player() 
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_roll_is_answered_before_its_gm_copy_is_posted() {
+    let t = table("fc-secret-deadline", 3).await;
+    private(&t, "fc", "/fc gm-channel channel:#gm").await;
+    // The GM channel answers slowly (1.2 s per post).
+    t.fake
+        .slow_down("/channels/", std::time::Duration::from_millis(1200), 1);
+    let seq0 = t.fake.last_seq();
+    let ex = t
+        .command("alice", "/roll expression:1d20 secret:true")
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs[0].kind, "ephemeral");
+    let after = t.fake.requests_since(seq0, |_| true);
+    let callback = after
+        .iter()
+        .find(|r| r.path.ends_with("/callback"))
+        .expect("the interaction was answered");
+    let post = after
+        .iter()
+        .find(|r| r.method == "POST" && r.path.contains("/channels/"))
+        .expect("the GM copy was posted");
+    // Requests are numbered as they complete: the answer did not wait for
+    // the slow GM channel.
+    assert!(
+        callback.seq < post.seq,
+        "callback #{} after the GM post #{}",
+        callback.seq,
+        post.seq
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

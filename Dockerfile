@@ -20,5 +20,11 @@ COPY --from=build /src/target/release/kismet /usr/local/bin/kismet
 USER kismet
 ENV DATABASE_URL=sqlite:///app/data/kismet.db
 VOLUME ["/app/data"]
+# `docker stop` sends SIGTERM: the bot closes the gateway, finishes the
+# interactions in flight, checkpoints the database and exits 0 within 10 s.
+STOPSIGNAL SIGTERM
+# Healthy while the database answers and the gateway beat within a minute.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+  CMD ["kismet", "health"]
 ENTRYPOINT ["kismet"]
 CMD ["run"]

@@ -12,6 +12,7 @@
 //! - [`fake`]: a fake Discord on 127.0.0.1 for tests and the sandbox.
 //! - [`sandbox`]: `kismet sandbox`, the real bot played from a terminal.
 //! - [`config`]: configuration from `config/default.toml` and the environment.
+//! - [`lifecycle`]: clean stop on SIGTERM/SIGINT, the health heartbeat.
 //! - [`redact`]: log output that never shows the bot token.
 
 pub mod app;
@@ -19,6 +20,7 @@ pub mod bot;
 pub mod config;
 pub mod fake;
 pub mod kit;
+pub mod lifecycle;
 pub mod odds_cli;
 pub mod redact;
 pub mod rules;

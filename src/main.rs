@@ -3,6 +3,7 @@
 //! - `kismet run` (the default): the bot, token from `.env`/`DISCORD_TOKEN`.
 //! - `kismet sandbox`: the real bot against a fake Discord, no token.
 //! - `kismet odds …`: exact odds as JSON.
+//! - `kismet health`: exit 0 when the running bot is healthy.
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 use kismet::app::{App, RngSource};
 use kismet::bot::{self, BotOptions};
 use kismet::config::{Config, Secrets};
+use kismet::lifecycle::{self, InFlight};
 use kismet::sandbox::{self, SandboxOptions};
 use kismet::storage::Db;
 
@@ -53,6 +55,9 @@ enum Command {
     },
     /// Exact odds, as JSON.
     Odds(kismet::odds_cli::OddsArgs),
+    /// Exit 0 when the bot is healthy: its database answers and its gateway
+    /// connection beat within the last minute (Docker's HEALTHCHECK).
+    Health,
 }
 
 /// Logs to standard error at `RUST_LOG` (else `default`), with `secret`
@@ -76,6 +81,26 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Run { api_base: None }) {
         Command::Odds(args) => kismet::odds_cli::run(&args),
+        Command::Health => {
+            let config = match Config::from_env() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("kismet: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+            match rt.block_on(lifecycle::health(&config.database.url)) {
+                Ok(()) => {
+                    println!("healthy");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kismet health: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Sandbox { db, seed, json, fc } => {
             init_tracing("warn,serenity=error,poise=error", "");
             let config = match Config::from_env() {
@@ -163,7 +188,8 @@ async fn run_bot(
     api_base: Option<String>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let registration = config.registration()?;
-    let db = Db::open(&config.database.url, config.database.max_connections).await?;
+    let url = config.database.url.clone();
+    let db = Db::open(&url, config.database.max_connections).await?;
     tracing::info!(database = %config.database.url, "database ready");
     let app = App::new(
         db.clone(),
@@ -171,6 +197,7 @@ async fn run_bot(
         RngSource::Os,
         kismet::systems::registry(),
     );
+    let inflight = InFlight::default();
     let mut client = bot::client(
         app,
         &secrets,
@@ -178,19 +205,81 @@ async fn run_bot(
             api_base,
             registration,
             done: None,
+            inflight: inflight.clone(),
         },
         kismet::systems::commands(),
     )
     .await?;
     let shards = client.shard_manager.clone();
-    tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
-        shards.shutdown_all().await;
-    });
-    client.start().await?;
-    db.close().await;
+    if let Some(path) = lifecycle::heartbeat_path(&url) {
+        tokio::spawn(heartbeat(shards.clone(), path));
+    }
+    let signal = tokio::select! {
+        ended = client.start() => {
+            ended?;
+            None
+        }
+        signal = lifecycle::stop_signal() => Some(signal),
+    };
+    if let Some(signal) = signal {
+        stop(signal, &shards, &inflight, &db).await;
+    } else {
+        db.close().await;
+    }
     Ok(())
+}
+
+/// A clean stop, every step bounded (about 10 s in all, also when Discord
+/// cannot be reached): close the gateway so no new interaction arrives,
+/// let the ones in flight finish, checkpoint the write-ahead log, close
+/// the database.
+async fn stop(
+    signal: &str,
+    shards: &std::sync::Arc<serenity::all::ShardManager>,
+    inflight: &InFlight,
+    db: &Db,
+) {
+    use std::time::Duration;
+    tracing::info!(signal, in_flight = inflight.count(), "stopping");
+    if tokio::time::timeout(Duration::from_secs(2), shards.shutdown_all())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the gateway did not close within 2 s; going on");
+    }
+    if !inflight.drained(lifecycle::DRAIN).await {
+        tracing::warn!(
+            in_flight = inflight.count(),
+            "interactions still in flight after 5 s"
+        );
+    }
+    match tokio::time::timeout(Duration::from_secs(2), db.checkpoint_truncate()).await {
+        Ok(Ok(true)) => {}
+        Ok(Ok(false)) => tracing::warn!("the write-ahead log could not be emptied"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "checkpoint at shutdown failed"),
+        Err(_) => tracing::warn!("checkpoint at shutdown took over 2 s"),
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(1), db.close()).await;
+    tracing::info!("stopped");
+}
+
+/// Writes the heartbeat file while a gateway shard is connected.
+async fn heartbeat(shards: std::sync::Arc<serenity::all::ShardManager>, path: PathBuf) {
+    let mut tick = tokio::time::interval(lifecycle::BEAT_EVERY);
+    loop {
+        tick.tick().await;
+        let connected = shards
+            .runners
+            .lock()
+            .await
+            .values()
+            .any(|r| r.stage == serenity::all::ConnectionStage::Connected);
+        if connected {
+            if let Err(e) = lifecycle::beat(&path) {
+                tracing::warn!(error = %e, path = %path.display(), "could not write the heartbeat");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

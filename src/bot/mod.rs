@@ -30,6 +30,8 @@ pub struct BotOptions {
     pub registration: Registration,
     /// See [`Data::done`].
     pub done: Option<UnboundedSender<u64>>,
+    /// See [`Data::inflight`].
+    pub inflight: crate::lifecycle::InFlight,
 }
 
 /// Builds the serenity client with the poise framework in it.
@@ -48,6 +50,7 @@ pub async fn client(
     let data = Data {
         app,
         done: opts.done,
+        inflight: opts.inflight,
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -56,7 +59,12 @@ pub async fn client(
             command_check: Some(|ctx| Box::pin(channel_check(ctx))),
             // Every reply sets its own; this is the net under it.
             allowed_mentions: Some(render::mentions(&[])),
-            pre_command: |ctx| Box::pin(async move { stage(ctx.id(), "start") }),
+            pre_command: |ctx| {
+                Box::pin(async move {
+                    ctx.data().inflight.start();
+                    stage(ctx.id(), "start")
+                })
+            },
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
             initialize_owners: false,
             ..Default::default()
@@ -216,6 +224,7 @@ async fn event_handler(
 }
 
 async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction) {
+    data.inflight.start();
     let work = async {
         match ci.guild_id {
             None => Err(AppError::user(

@@ -392,6 +392,7 @@ impl Table {
                     api_base: Some(api_base),
                     registration: Registration::Global,
                     done: Some(tx),
+                    inflight: Default::default(),
                 },
                 crate::systems::commands(),
             )

@@ -33,6 +33,8 @@ pub struct Data {
     /// Told the id of every interaction once it is fully answered (tests and
     /// the sandbox wait on it; `None` in production).
     pub done: Option<UnboundedSender<u64>>,
+    /// Interactions being answered now (a clean stop waits for them).
+    pub inflight: crate::lifecycle::InFlight,
 }
 
 /// The caller of a slash command.
@@ -137,6 +139,7 @@ pub fn stage(interaction_id: u64, stage: &'static str) {
 }
 
 pub fn signal_done(data: &Data, interaction_id: u64) {
+    data.inflight.finish();
     if let Some(tx) = &data.done {
         let _ = tx.send(interaction_id);
     }

@@ -14,6 +14,7 @@
 //!   lines like `alice: /roll expression:2d6` (tests and the sandbox).
 
 pub mod payloads;
+pub mod rules;
 pub mod schema;
 pub mod table;
 
@@ -93,7 +94,14 @@ struct TokenInfo {
     source_message: Option<u64>,
     original: Option<u64>,
     deferred_flags: u64,
+    /// When the interaction was announced (about when it was sent).
+    sent: Option<Instant>,
+    /// Whether its one initial callback was received.
+    answered: bool,
 }
+
+/// Discord's deadline for an interaction's first answer.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 
 struct Inner {
     app_id: u64,
@@ -303,6 +311,7 @@ impl FakeDiscord {
                 user_id,
                 channel_id,
                 source_message,
+                sent: Some(Instant::now()),
                 ..TokenInfo::default()
             },
         );
@@ -632,6 +641,25 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     if let (Some(route), Some(schemas)) = (route, &inner.schemas) {
         violations = schemas.check(method.as_str(), route, &body);
     }
+    // One initial callback per interaction, within 3 s of the interaction.
+    let mut twice = false;
+    if route == Some("/interactions/{interaction_id}/{interaction_token}/callback") {
+        let mut tokens = lock(&inner.tokens);
+        if let Some(info) = token.as_deref().and_then(|t| tokens.get_mut(t)) {
+            if info.answered {
+                twice = true;
+                violations.push("a second initial callback for one interaction".into());
+            } else if let Some(sent) = info.sent {
+                let took = at.saturating_duration_since(sent);
+                if took > ANSWER_WITHIN {
+                    violations.push(format!(
+                        "the first answer came {} ms after the interaction (Discord allows 3 s)",
+                        took.as_millis()
+                    ));
+                }
+            }
+        }
+    }
     // Injected faults come first.
     let fault = {
         let mut faults = lock(&inner.faults);
@@ -648,8 +676,24 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     };
     let (status, reply) = match fault {
         Some(f) => fault_response(&f),
+        None if twice => {
+            let body =
+                json!({"message": "Interaction has already been acknowledged.", "code": 40060});
+            (
+                StatusCode::BAD_REQUEST,
+                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response(),
+            )
+        }
         None => handle(&inner, &method, &segs, &body, &files, token.as_deref()),
     };
+    if status.is_success()
+        && route == Some("/interactions/{interaction_id}/{interaction_token}/callback")
+    {
+        let mut tokens = lock(&inner.tokens);
+        if let Some(info) = token.as_deref().and_then(|t| tokens.get_mut(t)) {
+            info.answered = true;
+        }
+    }
     // Numbered under the lock, so the list stays sorted by `seq`.
     let mut requests = lock(&inner.requests);
     let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;

@@ -96,6 +96,18 @@ impl Schemas {
             .collect();
         out.extend(extra_limits(body));
         out.extend(mention_rules(method, route, body));
+        let written = if route.ends_with("/commands") {
+            super::rules::registration(body)
+        } else if route.ends_with("/callback") {
+            super::rules::callback(body)
+        } else {
+            super::rules::message(body)
+        };
+        out.extend(
+            written
+                .into_iter()
+                .map(|e| format!("{method} {route}: {e}")),
+        );
         out
     }
 }

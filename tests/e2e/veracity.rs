@@ -1353,3 +1353,36 @@ async fn the_sandbox_example_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn facet_autocomplete_fits_discord_with_the_longest_phrase() {
+    let t = table("vr-facet-long", 1).await;
+    let phrase = "p".repeat(100);
+    ok(
+        &t,
+        "alice",
+        &format!("/vr sheet create name:Ada light:6 flesh:6 facet:{phrase}"),
+    )
+    .await;
+    for line in [
+        "/vr facet step facet: direction:up",
+        "/vr facet remove facet:",
+        "/vr save inventory:light facet:",
+    ] {
+        let choices = t.autocomplete("alice", line, "facet").await.unwrap();
+        let name = choices[0]["name"].as_str().unwrap();
+        assert!(
+            name.chars().count() <= 100,
+            "{line}: {} chars",
+            name.chars().count()
+        );
+        assert!(
+            name.starts_with("1. ppp") && name.ends_with("(d6)"),
+            "{name}"
+        );
+        assert_eq!(choices[0]["value"], "1");
+    }
+    // The fake applies Discord's autocomplete rules to every answer.
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -328,10 +328,13 @@ pub async fn facet_choices(app: &App, caller: &Caller, partial: &str) -> Vec<(St
             p.is_empty() || f.phrase.to_lowercase().contains(&p) || (i + 1).to_string() == p
         })
         .map(|(i, f)| {
-            (
-                format!("{}. {} ({})", i + 1, f.phrase, f.die),
-                (i + 1).to_string(),
-            )
+            // Discord refuses a whole answer with a choice name over 100
+            // characters: the phrase gives way, the number and die stay.
+            let (head, tail) = (format!("{}. ", i + 1), format!(" ({})", f.die));
+            let mut phrase = f.phrase.clone();
+            let room = 100 - head.chars().count() - tail.chars().count();
+            crate::app::view::truncate(&mut phrase, room);
+            (format!("{head}{phrase}{tail}"), (i + 1).to_string())
         })
         .collect()
 }

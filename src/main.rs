@@ -52,6 +52,10 @@ enum Command {
         /// Member names that hold the FC role (default: fc).
         #[arg(long)]
         fc: Vec<String>,
+        /// Save the files the bot attaches (charts, exports) in this folder,
+        /// as NNNN-name (NNNN: the reply's index in the output).
+        #[arg(long)]
+        attachments: Option<PathBuf>,
     },
     /// Exact odds, as JSON.
     Odds(kismet::odds_cli::OddsArgs),
@@ -61,19 +65,19 @@ enum Command {
 }
 
 /// Logs to standard error at `RUST_LOG` (else `default`), with `secret`
-/// (the bot token) redacted from every line at every level.
+/// (the bot token) redacted from every line at every level, and the raw
+/// WebSocket frames (which carry the token) never logged.
 fn init_tracing(default: &str, secret: &str) {
-    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+    use tracing_subscriber::prelude::*;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    for quiet in kismet::redact::QUIET {
-        if let Ok(d) = quiet.parse() {
-            filter = filter.add_directive(d);
-        }
-    }
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let layer = tracing_subscriber::fmt::layer()
         .with_writer(kismet::redact::RedactingStderr::new(secret))
-        .try_init();
+        .with_filter(filter)
+        .with_filter(tracing_subscriber::filter::filter_fn(|m| {
+            !kismet::redact::frame_logger(m.target(), m.level())
+        }));
+    let _ = tracing_subscriber::registry().with(layer).try_init();
 }
 
 fn main() -> ExitCode {
@@ -101,7 +105,13 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Sandbox { db, seed, json, fc } => {
+        Command::Sandbox {
+            db,
+            seed,
+            json,
+            fc,
+            attachments,
+        } => {
             init_tracing("warn,serenity=error,poise=error", "");
             let config = match Config::from_env() {
                 Ok(c) => c,
@@ -111,7 +121,16 @@ fn main() -> ExitCode {
                 }
             };
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            let code = rt.block_on(sandbox::run(SandboxOptions { db, seed, json, fc }, config));
+            let code = rt.block_on(sandbox::run(
+                SandboxOptions {
+                    db,
+                    seed,
+                    json,
+                    fc,
+                    attachments,
+                },
+                config,
+            ));
             rt.shutdown_timeout(std::time::Duration::from_secs(1));
             ExitCode::from(code as u8)
         }

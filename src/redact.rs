@@ -36,10 +36,13 @@ pub fn forms(secret: &str) -> Vec<String> {
     vec![secret.to_string(), bytes.join(", ")]
 }
 
-/// Filter directives that hold back, whatever `RUST_LOG` says, the
-/// libraries that log raw WebSocket frames (the IDENTIFY frame carries the
-/// token) at `trace`.
-pub const QUIET: [&str; 2] = ["tungstenite=debug", "tokio_tungstenite=debug"];
+/// Whether an event is one of the raw WebSocket frames a library logs at
+/// `trace` (the IDENTIFY frame carries the token): never logged, whatever
+/// `RUST_LOG` says.
+pub fn frame_logger(target: &str, level: &tracing::Level) -> bool {
+    *level == tracing::Level::TRACE
+        && (target.starts_with("tungstenite") || target.starts_with("tokio_tungstenite"))
+}
 
 /// One log event's writer: buffers the formatted event, redacts, writes it
 /// to standard error in one piece when dropped.
@@ -125,6 +128,20 @@ mod tests {
         }
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, format!("payload: [34, {MASK}, 34]"));
+    }
+
+    #[test]
+    fn raw_frames_are_held_back() {
+        assert!(frame_logger(
+            "tungstenite::protocol",
+            &tracing::Level::TRACE
+        ));
+        assert!(frame_logger("tokio_tungstenite", &tracing::Level::TRACE));
+        assert!(!frame_logger(
+            "tungstenite::protocol",
+            &tracing::Level::DEBUG
+        ));
+        assert!(!frame_logger("kismet::bot", &tracing::Level::TRACE));
     }
 
     #[test]

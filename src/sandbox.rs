@@ -24,6 +24,9 @@ pub struct SandboxOptions {
     pub json: bool,
     /// Names holding the FC role (default `fc`).
     pub fc: Vec<String>,
+    /// Save every attached file here, as `NNNN-name` (NNNN: the reply's
+    /// index in the output).
+    pub attachments: Option<PathBuf>,
 }
 
 /// Runs the sandbox over standard input; returns the process exit code.
@@ -74,6 +77,15 @@ async fn play(table: &Table, opts: &SandboxOptions) -> i32 {
     let interactive = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let mut number = 0;
+    // Replies printed so far: a saved file is named by its reply's index
+    // (`0007-odds.png`), as `shared/tools/discord_view` reads them.
+    let mut printed = 0usize;
+    if let Some(dir) = &opts.attachments {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("kismet sandbox: {}: {e}", dir.display());
+            return 1;
+        }
+    }
     loop {
         if interactive {
             print!("> ");
@@ -97,6 +109,27 @@ async fn play(table: &Table, opts: &SandboxOptions) -> i32 {
                     } else {
                         print!("{}", pretty(out));
                     }
+                    if let Some(dir) = &opts.attachments {
+                        for (name, bytes) in &out.files {
+                            let safe: String = name
+                                .chars()
+                                .map(|c| {
+                                    if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_'
+                                    {
+                                        c
+                                    } else {
+                                        '_'
+                                    }
+                                })
+                                .collect();
+                            let path = dir.join(format!("{printed:04}-{safe}"));
+                            if let Err(e) = std::fs::write(&path, bytes) {
+                                eprintln!("kismet sandbox: {}: {e}", path.display());
+                                return 1;
+                            }
+                        }
+                    }
+                    printed += 1;
                 }
                 let violations = table.fake.violations();
                 if !violations.is_empty() {

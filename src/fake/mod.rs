@@ -100,6 +100,9 @@ struct TokenInfo {
     answered: bool,
 }
 
+/// The largest request body the fake takes (Discord's largest uploads).
+pub const MAX_BODY: usize = 50 * 1024 * 1024;
+
 /// Discord's deadline for an interaction's first answer.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 
@@ -167,9 +170,12 @@ impl FakeDiscord {
             drop_now: Notify::new(),
             retain: AtomicU64::new(0),
         });
+        // Discord takes uploads up to the interaction's
+        // `attachment_size_limit` (tens of MB), not a web server's 2 MB default.
         let app = Router::new()
             .route("/gateway", get(gateway))
             .fallback(api)
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
             .with_state(inner.clone());
         // TCP_NODELAY: without it Nagle holds a gateway frame sent while the
         // previous one is unacknowledged, and the bot's delayed ACK makes

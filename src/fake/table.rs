@@ -77,17 +77,29 @@ pub struct Output {
     pub kind: String,
     /// The body as sent to Discord (`content`, `embeds`, `components`, …).
     pub body: Value,
+    /// The files uploaded with it: (file name, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 impl Output {
-    /// The JSON line of the sandbox contract.
+    /// The JSON line of the sandbox contract: `to`, `kind`, `content`,
+    /// `embeds`, `components`, and what else Discord gets: the
+    /// `allowed_mentions`, the `flags` and the attached files (name, size).
     pub fn contract_json(&self) -> Value {
+        let attachments: Vec<Value> = self
+            .files
+            .iter()
+            .map(|(name, bytes)| json!({"name": name, "size": bytes.len()}))
+            .collect();
         json!({
             "to": self.to,
             "kind": self.kind,
             "content": self.body.get("content").cloned().unwrap_or(Value::Null),
             "embeds": self.body.get("embeds").cloned().unwrap_or(json!([])),
             "components": self.body.get("components").cloned().unwrap_or(json!([])),
+            "allowed_mentions": self.body.get("allowed_mentions").cloned().unwrap_or(Value::Null),
+            "flags": self.body.get("flags").cloned().unwrap_or(json!(0)),
+            "attachments": attachments,
         })
     }
 
@@ -1165,11 +1177,17 @@ fn outputs_of(who: &str, requests: &[Recorded], channel: u64) -> Vec<Output> {
                 "message"
             }
         };
+        let files: Vec<(String, Vec<u8>)> = r
+            .files
+            .iter()
+            .map(|(_, name, bytes)| (name.clone(), bytes.clone()))
+            .collect();
         let push = |out: &mut Vec<Output>, kind: &str, body: &Value| {
             out.push(Output {
                 to: who.to_string(),
                 kind: kind.to_string(),
                 body: body.clone(),
+                files: files.clone(),
             })
         };
         if r.status >= 400 {

@@ -442,6 +442,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
                 to: "alice".into(),
                 kind: "message".into(),
                 body: m.body,
+                files: Vec::new(),
             }
             .buttons()
             .into_iter()
@@ -1062,6 +1063,7 @@ async fn vv_largest_pools_stay_within_discord_limits() {
             to: "alice".into(),
             kind: "message".into(),
             body: last.body,
+            files: Vec::new(),
         };
         let Some(b) = labels(&out).into_iter().find(|l| l.starts_with("Use ")) else {
             break;

@@ -60,7 +60,9 @@ pub fn action_name(caller: &Caller, action: &str) -> String {
 }
 
 /// Appends one entry in the caller's transaction and returns its id (for
-/// [`record_faces`]). A secret caller's action is logged as `secret <action>`.
+/// [`record_faces`]). A secret caller's action, and any action on a secret
+/// session (whoever acts: the FC adjusting it, a click on it), is logged as
+/// `secret <action>`.
 pub async fn record_id(
     tx: &mut Tx,
     caller: &Caller,
@@ -69,6 +71,14 @@ pub async fn record_id(
     dice: &impl Serialize,
     outcome: &impl Serialize,
 ) -> Result<i64, AppError> {
+    let secret_caller;
+    let caller = match what.session {
+        Some(id) if !caller.secret && super::secret::is_secret(tx, caller.guild_id, id).await? => {
+            secret_caller = caller.clone().secretly(true);
+            &secret_caller
+        }
+        _ => caller,
+    };
     let entry = LogEntry {
         guild_id: caller.guild_id,
         channel_id: caller.channel_id,

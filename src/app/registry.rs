@@ -319,7 +319,8 @@ impl Registry {
         let system = self
             .by_kind(&session.kind)
             .ok_or_else(|| no_owner(session))?;
-        let view = system.render(app, session, caller).await?;
+        let mut view = system.render(app, session, caller).await?;
+        view.shows = Some(session.id);
         Ok(if session.status == Status::Open {
             view
         } else {

@@ -102,6 +102,15 @@ pub async fn of_session(tx: &mut Tx, session: &Session) -> Result<Option<SecretS
     }
 }
 
+/// Whether the session `session_id` of the guild is secret (in the
+/// caller's transaction).
+pub async fn is_secret(tx: &mut Tx, guild_id: i64, session_id: i64) -> Result<bool, AppError> {
+    match storage::sessions::get(tx, guild_id, session_id).await? {
+        Some(s) => Ok(of_session(tx, &s).await?.is_some()),
+        None => Ok(false),
+    }
+}
+
 /// The secret marker of a session by id (in the guild), if it is secret.
 pub async fn lookup(
     app: &App,

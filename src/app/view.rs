@@ -67,6 +67,9 @@ pub struct View {
     pub rows: Vec<Row>,
     /// Attached files.
     pub files: Vec<File>,
+    /// The session this message shows, when it has no button that says so
+    /// (a finished roll): secrecy follows the session ([`View::session`]).
+    pub shows: Option<i64>,
     /// Members this message deliberately pings (their `<@id>` in
     /// `content`). Nothing else in a message ever pings: no role, no
     /// `@everyone`, no mention typed by a user (see `kit::render`).
@@ -321,6 +324,9 @@ impl View {
 
     /// The session id of the first button, if the view carries any.
     pub fn session(&self) -> Option<i64> {
+        if self.shows.is_some() {
+            return self.shows;
+        }
         self.rows
             .iter()
             .find_map(|r| match r {

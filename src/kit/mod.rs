@@ -75,9 +75,40 @@ pub fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    // Secrecy is decided here for every command: an answer that shows a
+    // secret session (the FC adjusting, voiding or closing it, a bonus
+    // claimed on it) goes out as that roll went, privately with the GM
+    // channel's copy, whoever asked.
+    if let Ok(r) = &result {
+        if shows_a_secret_session(ctx, r).await {
+            if let Ok(caller) = caller_of(ctx) {
+                return Box::pin(respond_as(ctx, &caller.secretly(true), result)).await;
+            }
+        }
+    }
     let sent = send(ctx, result).await;
     signal_done(ctx.data(), ctx.id());
     sent
+}
+
+async fn shows_a_secret_session(ctx: Context<'_>, r: &crate::app::Response) -> bool {
+    let Some(guild) = ctx.guild_id() else {
+        return false;
+    };
+    let views = std::iter::once(&r.reply).chain(r.followups.iter());
+    for reply in views {
+        let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v)) = reply;
+        if let Some(id) = v.session() {
+            let app = &ctx.data().app;
+            if matches!(
+                crate::app::secret::lookup(app, guild.get() as i64, id).await,
+                Ok(Some(_))
+            ) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// [`respond`] without telling the tests the interaction is done (the

@@ -905,3 +905,78 @@ async fn a_secret_roll_is_answered_before_its_gm_copy_is_posted() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_fc_does_to_a_secret_roll_stays_secret() {
+    let t = table("fc-secret-leaks", 4).await;
+    private(&t, "fc", "/fc gm-channel channel:#gm").await;
+    public(&t, "alice", "/ve sheet create name:Ada").await;
+    private(
+        &t,
+        "alice",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    let ex = run(
+        &t,
+        "alice",
+        "/ve check ability:Finesse difficulty:10 consequence:\"The duke finds out\" secret:true",
+    )
+    .await;
+    assert!(ex.of_kind("message").is_none());
+    // Everything that acts on the roll afterwards answers privately (and
+    // updates the GM channel's copy), never in the table's channel.
+    for (who, line) in [
+        ("fc", "/ve fc adjust difficulty:15"),
+        (
+            "alice",
+            "/ve bonus name:\"The high ground\" kind:Environment",
+        ),
+        ("fc", "/ve fc void"),
+    ] {
+        let ex = run(&t, who, line).await;
+        for out in &ex.outputs {
+            assert_ne!(out.kind, "message", "{line}: {}", out.text());
+            assert!(
+                !(out.kind == "ephemeral" && out.to != who),
+                "{line}: shown to {}",
+                out.to
+            );
+        }
+        assert!(
+            !ex.outputs.iter().any(|o| o.text().contains("⚠️")) || line.contains("bonus"),
+            "{line}: {:?}",
+            ex.outputs.iter().map(|o| o.text()).collect::<Vec<_>>()
+        );
+    }
+    // No other player's history shows any of it.
+    let out = private(&t, "bob", "/history show user:@alice").await;
+    assert!(!out.text().contains("duke"), "{}", out.text());
+    assert!(!out.text().contains("check"), "{}", out.text());
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let rows = kismet::storage::history::newest(
+        &mut tx,
+        &kismet::storage::history::Filter {
+            guild_id: G,
+            ..Default::default()
+        },
+        100,
+        0,
+    )
+    .await
+    .unwrap();
+    drop(tx);
+    let venus: Vec<String> = rows
+        .iter()
+        .filter(|r| r.entry.system == "venus" && r.entry.session_id.is_some())
+        .map(|r| r.entry.action.clone())
+        .collect();
+    assert!(!venus.is_empty());
+    assert!(
+        venus.iter().all(|a| a.starts_with("secret")),
+        "logged in the open: {venus:?}"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

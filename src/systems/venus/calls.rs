@@ -435,14 +435,17 @@ async fn act(
         values: &[],
         caller,
     };
+    let session_id = session.id;
     let r = match state {
         VeState::Check(c) => check::click(app, tx, session, *c, &click).await?,
         VeState::Task(t) => task::click(app, tx, session, *t, &click).await?,
         VeState::Delete(_) => return Err(AppError::user("There is no roll in progress here.")),
     };
+    let shown = session_id;
     let reply = match r.reply {
         Reply::Update(mut v) | Reply::Message(mut v) => {
             v.content = Some(note.to_string());
+            v.shows = Some(shown);
             Reply::Message(v)
         }
         other => other,
@@ -627,6 +630,7 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     let version = sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
+    v.shows = Some(session.id);
     v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
     Ok(Response::message(v))
 }

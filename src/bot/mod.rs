@@ -51,6 +51,7 @@ pub async fn client(
         app,
         done: opts.done,
         inflight: opts.inflight,
+        watches: Default::default(),
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -62,6 +63,7 @@ pub async fn client(
             pre_command: |ctx| {
                 Box::pin(async move {
                     ctx.data().inflight.start();
+                    crate::kit::deliver::watch(ctx);
                     stage(ctx.id(), "start")
                 })
             },

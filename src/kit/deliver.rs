@@ -38,6 +38,10 @@ pub const RATE_LIMITED_WAIT: Duration = Duration::from_millis(1000);
 /// and answered when ready: Discord fails interactions left 3 s unanswered,
 /// which a burst of clicks could otherwise cause.
 pub const DEFER_CLICK_AFTER: Duration = Duration::from_millis(1500);
+/// A slash command not answered by then is acknowledged first (a deferred
+/// message, "Kismet is thinking…") by its watchdog ([`watch`]), so slow
+/// work never runs into Discord's 3-second deadline.
+pub const DEFER_COMMAND_AFTER: Duration = Duration::from_millis(1000);
 /// Discord's "Interaction has already been acknowledged".
 const ALREADY_ACKNOWLEDGED: isize = 40060;
 
@@ -105,6 +109,99 @@ pub fn already_acknowledged(e: &serenity::Error) -> bool {
     )
 }
 
+/// Where a slash command's first answer stands: its watchdog and its
+/// answer take turns on this lock, so exactly one of them acknowledges the
+/// interaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstAnswer {
+    /// Nothing sent yet.
+    Pending,
+    /// The watchdog deferred it (a public "thinking" placeholder).
+    Deferred,
+    /// The command answered or deferred by itself.
+    Sent,
+}
+
+/// Every slash command being answered: its first-answer lock.
+#[derive(Default)]
+pub struct Watches(
+    std::sync::Mutex<
+        std::collections::HashMap<u64, std::sync::Arc<tokio::sync::Mutex<FirstAnswer>>>,
+    >,
+);
+
+impl Watches {
+    fn get(&self, id: u64) -> Option<std::sync::Arc<tokio::sync::Mutex<FirstAnswer>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned()
+    }
+
+    /// Forgets a finished interaction.
+    pub fn forget(&self, id: u64) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+    }
+}
+
+/// Starts a slash command's watchdog: unless the command has answered by
+/// [`DEFER_COMMAND_AFTER`], it acknowledges the interaction with a deferred
+/// message, and the answer is then edited in ([`send_first`]).
+pub fn watch(ctx: Context<'_>) {
+    let poise::Context::Application(a) = ctx else {
+        return;
+    };
+    if a.interaction_type != poise::CommandInteractionType::Command {
+        return;
+    }
+    let lock = std::sync::Arc::new(tokio::sync::Mutex::new(FirstAnswer::Pending));
+    ctx.data()
+        .watches
+        .0
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(ctx.id(), lock.clone());
+    let http = ctx.serenity_context().http.clone();
+    let (id, token) = (a.interaction.id, a.interaction.token.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(DEFER_COMMAND_AFTER).await;
+        let mut state = lock.lock().await;
+        if *state != FirstAnswer::Pending {
+            return;
+        }
+        let defer = serenity::CreateInteractionResponse::Defer(
+            serenity::CreateInteractionResponseMessage::new(),
+        );
+        let sent = retry("command deferral", || {
+            http.create_interaction_response(id, &token, &defer, Vec::new())
+        })
+        .await;
+        match sent {
+            Ok(()) => *state = FirstAnswer::Deferred,
+            Err(e) => tracing::warn!(error = %e, "could not defer a slow command"),
+        }
+    });
+}
+
+/// Takes the first-answer turn of a command: marks it sent and returns the
+/// guard (held while the answer goes out), noting a watchdog's deferral in
+/// the command's invocation data first.
+async fn first_turn(ctx: Context<'_>) -> Option<tokio::sync::OwnedMutexGuard<FirstAnswer>> {
+    let lock = ctx.data().watches.get(ctx.id())?;
+    let mut state = lock.lock_owned().await;
+    if *state == FirstAnswer::Deferred {
+        if let poise::Context::Application(a) = ctx {
+            // poise must send what follows as follow-ups.
+            a.has_sent_initial_response
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        ctx.set_invocation_data(Deferred { ephemeral: false }).await;
+    }
+    *state = FirstAnswer::Sent;
+    Some(state)
+}
+
 /// Remembered in the invocation data of a command that deferred.
 struct Deferred {
     /// Whether the deferred answer is only for the caller.
@@ -117,6 +214,11 @@ struct Deferred {
 /// replaces the placeholder with a follow-up). No-op outside slash
 /// commands.
 pub async fn defer(ctx: Context<'_>, ephemeral: bool) -> Result<(), Error> {
+    let _turn = first_turn(ctx).await;
+    if ctx.invocation_data::<Deferred>().await.is_some() {
+        // The watchdog was first: the placeholder is already up.
+        return Ok(());
+    }
     if let poise::Context::Application(a) = ctx {
         retry("defer", || a.defer_response(ephemeral)).await?;
         ctx.set_invocation_data(Deferred { ephemeral }).await;
@@ -135,6 +237,7 @@ pub async fn send_first(
     ephemeral: bool,
     want_message: bool,
 ) -> Result<Option<serenity::Message>, Error> {
+    let _turn = first_turn(ctx).await;
     let deferred = ctx.invocation_data::<Deferred>().await.map(|d| d.ephemeral);
     if let (Some(deferred_ephemeral), poise::Context::Application(a)) = (deferred, ctx) {
         let http = &ctx.serenity_context().http;

@@ -35,6 +35,8 @@ pub struct Data {
     pub done: Option<UnboundedSender<u64>>,
     /// Interactions being answered now (a clean stop waits for them).
     pub inflight: crate::lifecycle::InFlight,
+    /// The first-answer turn of each slash command being answered.
+    pub watches: deliver::Watches,
 }
 
 /// The caller of a slash command.
@@ -171,6 +173,7 @@ pub fn stage(interaction_id: u64, stage: &'static str) {
 
 pub fn signal_done(data: &Data, interaction_id: u64) {
     data.inflight.finish();
+    data.watches.forget(interaction_id);
     if let Some(tx) = &data.done {
         let _ = tx.send(interaction_id);
     }

@@ -335,3 +335,35 @@ async fn an_expired_session_gets_its_buttons_disabled() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_command_is_acknowledged_before_discords_deadline() {
+    let t = table("slow-command", 1).await;
+    let db = t.db().await.unwrap();
+    // Another writer holds the database for 1.8 s: the roll waits for it.
+    let lock = db.write().await.unwrap();
+    let holder = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(1800)).await;
+        drop(lock);
+    });
+    let seq0 = t.fake.last_seq();
+    let ex = t.command("alice", "/roll expression:2d6").await.unwrap();
+    holder.await.unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert!(out.text().contains("2d6"), "{}", out.text());
+    let reqs = t.fake.requests_since(seq0, |_| true);
+    let callbacks: Vec<u64> = reqs
+        .iter()
+        .filter(|r| r.path.ends_with("/callback"))
+        .filter_map(|r| r.body["type"].as_u64())
+        .collect();
+    // Acknowledged by the watchdog (a deferred message), then edited in.
+    assert_eq!(callbacks, vec![5], "{callbacks:?}");
+    assert!(reqs
+        .iter()
+        .any(|r| r.method == "PATCH" && r.path.ends_with("/messages/@original")));
+    // The fake checks the 3-second rule and that there was one callback.
+    assert_schema_clean(&t);
+    t.stop().await;
+}

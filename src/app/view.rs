@@ -247,6 +247,56 @@ impl Embed {
     }
 }
 
+/// The value of a menu's "more" and "back" options (`page:N`); a click that
+/// picks one only turns the page ([`page_of`]).
+pub const PAGE_PREFIX: &str = "page:";
+
+/// A page of a long menu, so that no choice is ever out of reach: Discord
+/// shows at most 25 options, so a longer list shows 23 (fewer on inner
+/// pages) with "◂ earlier" and "more ▸" options around them. `page` is
+/// clamped to the last page.
+pub fn paged_options(all: Vec<SelectOption>, page: usize) -> Vec<SelectOption> {
+    const MAX: usize = 25;
+    if all.len() <= MAX {
+        return all;
+    }
+    // Every page shows 23 choices; the first lacks "earlier", the last
+    // lacks "more", and neither slot is given to a choice, so each page's
+    // range is simple to state.
+    let per = MAX - 2;
+    let pages = all.len().div_ceil(per);
+    let page = page.min(pages - 1);
+    let start = page * per;
+    let mut out = Vec::with_capacity(MAX);
+    if page > 0 {
+        out.push(SelectOption {
+            label: format!("◂ Earlier choices ({}–{})", start + 1 - per, start),
+            value: format!("{PAGE_PREFIX}{}", page - 1),
+            description: Some(format!("page {} of {pages}", page)),
+        });
+    }
+    let n = all.len();
+    out.extend(all.into_iter().skip(start).take(per));
+    if page + 1 < pages {
+        let next = start + per;
+        out.push(SelectOption {
+            label: format!("More choices ({}–{}) ▸", next + 1, (next + per).min(n)),
+            value: format!("{PAGE_PREFIX}{}", page + 1),
+            description: Some(format!("page {} of {pages}", page + 2)),
+        });
+    }
+    out
+}
+
+/// The page a menu click asks for, when it picked a "more"/"earlier"
+/// option (the other picks of that click are then ignored: turning the page
+/// picks nothing).
+pub fn page_of(values: &[String]) -> Option<usize> {
+    values
+        .iter()
+        .find_map(|v| v.strip_prefix(PAGE_PREFIX)?.parse().ok())
+}
+
 /// User text (a name, a nickname) made plain for a message's content:
 /// `@everyone`, `@here` and anything shaped like a mention (`<@…>`,
 /// `<@!…>`, `<@&…>`, `<#…>`) get a zero-width space after `@`/`#`, so Discord
@@ -432,6 +482,46 @@ pub fn truncate(s: &mut String, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_menu_pages_and_every_choice_is_reachable() {
+        let all: Vec<SelectOption> = (0..60)
+            .map(|i| SelectOption {
+                label: format!("o{i}"),
+                value: i.to_string(),
+                description: None,
+            })
+            .collect();
+        let mut seen = Vec::new();
+        let mut page = 0;
+        loop {
+            let shown = paged_options(all.clone(), page);
+            assert!(shown.len() <= 25);
+            let values: Vec<String> = shown.iter().map(|o| o.value.clone()).collect();
+            let mut uniq = values.clone();
+            uniq.dedup();
+            assert_eq!(uniq.len(), values.len());
+            seen.extend(
+                values
+                    .iter()
+                    .filter(|v| !v.starts_with(PAGE_PREFIX))
+                    .cloned(),
+            );
+            match values.last().and_then(|v| page_of(std::slice::from_ref(v))) {
+                Some(next) if next > page => page = next,
+                _ => break,
+            }
+        }
+        let expected: Vec<String> = (0..60).map(|i| i.to_string()).collect();
+        assert_eq!(seen, expected, "every choice shows on exactly one page");
+        assert_eq!(
+            paged_options(all[..25].to_vec(), 3).len(),
+            25,
+            "short lists do not page"
+        );
+        assert_eq!(page_of(&["3".into(), "page:2".into()]), Some(2));
+        assert_eq!(page_of(&["3".into()]), None);
+    }
 
     #[test]
     fn user_text_is_made_plain() {

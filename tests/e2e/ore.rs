@@ -1035,13 +1035,19 @@ async fn vv_largest_pools_stay_within_discord_limits() {
     let ex = t.click("alice", "Add cache dice").await.unwrap();
     within_limits(ex.single());
     let (_, opts) = selects(ex.single()).remove(0);
-    assert_eq!(opts.len(), 25);
+    // More than 25 cache dice: 23 on this page and a "more" option.
+    assert_eq!(opts.len(), 24);
+    assert_eq!(opts.last().unwrap(), "page:1");
+    let dice: Vec<String> = opts
+        .into_iter()
+        .filter(|v| !v.starts_with("page:"))
+        .collect();
     let ex = t
-        .select("alice", "Pick cache dice to add", &opts)
+        .select("alice", "Pick cache dice to add", &dice)
         .await
         .unwrap();
     within_limits(ex.single());
-    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 25);
+    assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 27);
     for button in ["Load into cache", "Minor action", "Add cache dice"] {
         let ex = t.click("alice", button).await.unwrap();
         within_limits(ex.single());
@@ -1049,12 +1055,17 @@ async fn vv_largest_pools_stay_within_discord_limits() {
     }
     let ex = t.click("alice", "Load into cache").await.unwrap();
     let (_, opts) = selects(ex.single()).remove(0);
+    let dice: Vec<String> = opts
+        .into_iter()
+        .filter(|v| !v.starts_with("page:"))
+        .collect();
+    assert_eq!(dice.len(), 23, "53 unused dice page by 23");
     let ex = t
-        .select("alice", "Pick register dice to load", &opts)
+        .select("alice", "Pick register dice to load", &dice)
         .await
         .unwrap();
     within_limits(ex.single());
-    // 25 left + 25 loaded = 50: at the maximum, no overflow.
+    // 27 left + 23 loaded = 50: at the maximum, no overflow.
     assert_eq!(sheet_of(&t, "alice", "Max").await.cache.len(), 50);
     // Spend everything left, one set at a time.
     for _ in 0..40 {
@@ -1291,6 +1302,74 @@ async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
         ex.outputs[0].text()
     );
     assert!(ex.outputs[1].content().contains("timed out"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The values of the open cache menu in the newest message alice sees.
+fn cache_menu(t: &Table) -> Vec<String> {
+    let m = t.last_message_for("alice").unwrap();
+    m.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Pick cache dice to add")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cache_of_forty_dice_hides_none_of_them() {
+    let t = table("vv-big-cache", 5).await;
+    cmd(&t, "alice", "/vv sheet create name:Ann wit:6 cyber:3").await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:40 battery_max:5 battery:5 distribution:Lumen",
+    )
+    .await;
+    cmd(&t, "alice", "/vv boot").await;
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.cache.len(), 40);
+    cmd(&t, "alice", "/vv roll stat:Wit").await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    // Page through the menu: every cache die shows on one page.
+    let mut seen: Vec<String> = Vec::new();
+    let mut pages = 0;
+    loop {
+        let values = cache_menu(&t);
+        assert!(values.len() <= 25, "{}", values.len());
+        pages += 1;
+        seen.extend(values.iter().filter(|v| !v.starts_with("page:")).cloned());
+        // The "more" option leads to the next page, if there is one.
+        let next = pages;
+        if !values.contains(&format!("page:{next}")) {
+            break;
+        }
+        let ex = t
+            .select("alice", "Pick cache dice to add", &[format!("page:{next}")])
+            .await
+            .unwrap();
+        assert_eq!(ex.outputs[0].kind, "update");
+        // Turning the page adds nothing.
+        assert_eq!(sheet_of(&t, "alice", "Ann").await.cache.len(), 40);
+    }
+    assert_eq!(pages, 2);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 40, "{seen:?}");
+    // A die from the last page can be added.
+    let last = cache_menu(&t)
+        .into_iter()
+        .rfind(|v| !v.starts_with("page:"))
+        .unwrap();
+    let ex = t
+        .select("alice", "Pick cache dice to add", &[last])
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.cache.len(), 39);
     assert_schema_clean(&t);
     t.stop().await;
 }

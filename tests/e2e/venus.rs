@@ -1173,7 +1173,9 @@ alice: click Accept Dee
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(opts.len(), 25);
+    // 27 dice: 23 on the menu's first page and a "more" option.
+    assert_eq!(opts.len(), 24);
+    assert_eq!(opts[23]["value"], "page:1");
     let misses: Vec<u32> = opts
         .iter()
         .filter(|o| o["description"].as_str().unwrap().ends_with("miss"))
@@ -1408,6 +1410,65 @@ async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
         "nothing public: {:?}",
         ex.outputs
     );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The values of the KISS dice menu in alice's newest message.
+fn kiss_menu(t: &Table) -> Vec<String> {
+    let m = t.last_message_for("alice").unwrap();
+    m.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "KISS dice")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
+    let t = table("ve-big-pool", 1).await;
+    no_errors(
+        &play(
+            &t,
+            "fc: /ve fc edition edition:1\n\
+             fc: /fc set name:ve_max_pool value:40\n\
+             alice: /ve sheet create name:Ada\n\
+             alice: /ve sheet ability name:Finesse rank:bronze score:4\n\
+             alice: /ve sheet job name:Thief inherits:Finesse level:30\n\
+             alice: /ve task ability:Finesse\n\
+             alice: click Roll",
+        )
+        .await,
+    );
+    let first = kiss_menu(&t);
+    assert_eq!(first.len(), 24, "23 dice and a page option: {first:?}");
+    assert!(first.contains(&"page:1".to_string()));
+    let ex = t
+        .select("alice", "KISS dice", &["page:1".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
+    let second = kiss_menu(&t);
+    assert!(second.contains(&"page:0".to_string()), "{second:?}");
+    let mut dice: Vec<u32> = first
+        .iter()
+        .chain(second.iter())
+        .filter(|v| !v.starts_with("page:"))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    dice.sort();
+    assert_eq!(dice, (1..=30).collect::<Vec<u32>>(), "every die, once");
+    // A die from the second page is declared like any other.
+    let pick = second.iter().find(|v| !v.starts_with("page:")).unwrap();
+    let ex = t
+        .select("alice", "KISS dice", std::slice::from_ref(pick))
+        .await
+        .unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -17,7 +17,9 @@ use std::collections::BTreeMap;
 
 use super::{by_id, load_settings, target, text, timeout, Target, VvState, KIND, SYSTEM};
 use crate::app::component::{ButtonId, Click};
-use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{
+    colour, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
+};
 use crate::app::{log, rights, sessions, settings as app_settings, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{ActionKind, ActionRecord, DieStatus, RollPhase, RollRequest};
@@ -86,6 +88,10 @@ pub struct RollState {
     pub chance: Option<String>,
     /// The open select, if any.
     pub picker: Option<Picker>,
+    /// The page of the open select (a cache or register of more than 25
+    /// dice pages, so every die stays reachable).
+    #[serde(default)]
+    pub page: usize,
     /// What the last step did, one line each.
     pub notes: Vec<String>,
 }
@@ -184,6 +190,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         requirement,
         chance,
         picker: None,
+        page: 0,
         notes,
     };
     super::sheet::save(&mut tx, &mut ch).await?;
@@ -281,6 +288,7 @@ pub async fn click(
                     "Your cache is over its maximum: discard a die first.",
                 ));
             }
+            state.page = 0;
             state.picker = if state.picker == Some(p) {
                 None
             } else {
@@ -301,6 +309,11 @@ pub async fn click(
                 cache_cost: CacheCost::None,
                 label: None,
             }
+        }
+        "sel" if crate::app::view::page_of(click.values).is_some() => {
+            // Turning the menu's page picks nothing.
+            state.page = crate::app::view::page_of(click.values).unwrap_or(0);
+            return save_and_show(tx, caller, &session, state, &ch.sheet).await;
         }
         "sel" => match Picker::parse(arg) {
             Some(Picker::Cache) => RollAction::AddCache {
@@ -693,7 +706,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
     });
     if let (Some(p), Some(sh)) = (picker, sheet) {
         let custom_id = bid("sel").with_arg(p.word()).encode();
-        if let Some(row) = picker_row(p, custom_id, r, sh) {
+        if let Some(row) = picker_row(p, custom_id, r, sh, s.page) {
             v.rows.push(row);
         }
     }
@@ -708,7 +721,13 @@ fn style_for(open: bool) -> Style {
     }
 }
 
-fn picker_row(p: Picker, custom_id: String, r: &OreRoll, sheet: &OreSheet) -> Option<Row> {
+fn picker_row(
+    p: Picker,
+    custom_id: String,
+    r: &OreRoll,
+    sheet: &OreSheet,
+    page: usize,
+) -> Option<Row> {
     let (placeholder, options, max) = match p {
         Picker::Cache => {
             let mut dice: Vec<(u32, &str)> = sheet
@@ -728,7 +747,6 @@ fn picker_row(p: Picker, custom_id: String, r: &OreRoll, sheet: &OreSheet) -> Op
             let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
             let options: Vec<SelectOption> = dice
                 .into_iter()
-                .take(25)
                 .map(|(face, src)| {
                     let k = seen.entry(face).or_default();
                     *k += 1;
@@ -739,7 +757,7 @@ fn picker_row(p: Picker, custom_id: String, r: &OreRoll, sheet: &OreSheet) -> Op
                     }
                 })
                 .collect();
-            (CACHE_PLACEHOLDER, options, 25)
+            (CACHE_PLACEHOLDER, paged_options(options, page), 25)
         }
         Picker::Load => {
             let mut dice: Vec<(usize, u32, bool)> = r
@@ -752,14 +770,13 @@ fn picker_row(p: Picker, custom_id: String, r: &OreRoll, sheet: &OreSheet) -> Op
             dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let options = dice
                 .into_iter()
-                .take(25)
                 .map(|(i, face, cache)| SelectOption {
                     label: format!("Die {}: {face}", i + 1),
                     value: i.to_string(),
                     description: cache.then(|| "came from the cache".to_string()),
                 })
                 .collect();
-            (LOAD_PLACEHOLDER, options, 25)
+            (LOAD_PLACEHOLDER, paged_options(options, page), 25)
         }
         Picker::Minor => {
             let reading = r.reading();
@@ -846,6 +863,7 @@ mod tests {
                 requirement: SetRequirement::default(),
                 chance: text::chance(pool, &SetRequirement::default()),
                 picker: None,
+                page: 0,
                 notes: vec!["n".repeat(300); 5],
             },
             sheet,

@@ -358,6 +358,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         drafts: Default::default(),
         candidates: Vec::new(),
         roller_jobs: Vec::new(),
+        kiss_page: 0,
         customs: Vec::new(),
         roller_ego: false,
         subversion_open: false,

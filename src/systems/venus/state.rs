@@ -114,6 +114,9 @@ pub struct TaskSession {
     /// The roller's special consequences (edition 1), for the spending menu.
     #[serde(default)]
     pub customs: Vec<String>,
+    /// The page of the KISS dice menu shown (pools of more than 25 dice).
+    #[serde(default)]
+    pub kiss_page: usize,
     /// P(reaching the threshold), computed just before the dice were thrown.
     pub odds_before: Option<f64>,
     /// Every sheet change of the task, as lines to show.

@@ -457,6 +457,17 @@ pub async fn click(
             if st.task.phase != TaskPhase::KissDeclaration {
                 return Err(AppError::user("KISSes are declared in the KISS round."));
             }
+            if let Some(page) = crate::app::view::page_of(click.values) {
+                // Turning the menu's page picks nothing and rolls nothing.
+                st.kiss_page = page;
+                let minutes = timeout(&mut tx, guild).await?;
+                let state = VeState::Task(Box::new(st.clone()));
+                let version =
+                    sessions::save(&mut tx, &session, &state, Status::Open, Some(minutes)).await?;
+                tx.commit().await?;
+                let view = task_view::view(session.id, version, Status::Open, &st);
+                return Ok(Response::update(view));
+            }
             let allowed = st.task.kissable_dice(by);
             let mut dice = Vec::new();
             for v in click.values {

@@ -662,7 +662,6 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
             dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
             let options: Vec<SelectOption> = dice
                 .into_iter()
-                .take(25)
                 .map(|d| SelectOption {
                     label: format!("#{} · {} · {}", d.id, cut(&st.name_of(d.owner), 40), d.face),
                     value: d.id.to_string(),
@@ -677,6 +676,8 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
                     )),
                 })
                 .collect();
+            // A big pool pages: every die stays reachable.
+            let options = crate::app::view::paged_options(options, st.kiss_page);
             if !options.is_empty() {
                 let n = options.len();
                 rows.push(select("pick", "KISS dice", options, n));

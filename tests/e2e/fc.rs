@@ -980,3 +980,115 @@ async fn what_the_fc_does_to_a_secret_roll_stays_secret() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// No public message in the table's channel, and no private one to anyone
+/// but `allowed`.
+fn stays_secret(ex: &Exchange, line: &str, allowed: &[&str]) {
+    for out in &ex.outputs {
+        assert_ne!(out.kind, "message", "{line}: public: {}", out.text());
+        if out.kind == "ephemeral" || out.kind == "update" {
+            assert!(
+                allowed.contains(&out.to.as_str()),
+                "{line}: shown to {}",
+                out.to
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_rolls_of_every_system_stay_secret_whoever_acts_on_them() {
+    let t = table("fc-secret-all", 6).await;
+    private(&t, "fc", "/fc gm-channel channel:#gm").await;
+    public(&t, "alice", "/st sheet create name:Ann willpower:5").await;
+    run(&t, "alice", "/vv sheet create name:Vee wit:6 cyber:3").await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    public(&t, "alice", "/ve sheet create name:Ava").await;
+    private(
+        &t,
+        "alice",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    private(
+        &t,
+        "alice",
+        "/ve sheet job name:Thief inherits:Finesse level:2",
+    )
+    .await;
+
+    let starts = [
+        "/roll expression:2d6 secret:true",
+        "/st willpower secret:true",
+        "/st roll traits:\"Wits + Alertness\" secret:true",
+        "/vv roll stat:Wit secret:true",
+        "/vr save inventory:flesh secret:true",
+        "/ve check ability:Finesse difficulty:10 secret:true",
+        "/ve task ability:Finesse difficulty:2 secret:true",
+    ];
+    for line in starts {
+        let ex = run(&t, "alice", line).await;
+        stays_secret(&ex, line, &["alice"]);
+        // Every button of the roll, pressed by a stranger, the FC and the
+        // roller (its own copy), answers only privately.
+        let buttons: Vec<(String, String)> = ex
+            .of_kind("ephemeral")
+            .map(|o| o.buttons().into_iter().map(|b| (b.0, b.1)).collect())
+            .unwrap_or_default();
+        let msg = t.last_message_for("alice").map(|m| m.id).unwrap_or(1);
+        for (label, id) in buttons.iter().take(3) {
+            for who in ["bob", "fc", "alice"] {
+                let ex = t.click_custom_id(who, msg, id, None).await.unwrap();
+                stays_secret(
+                    &ex,
+                    &format!("{line} → {who} clicks {label}"),
+                    &[who, "alice"],
+                );
+            }
+        }
+    }
+    // The commands that act on the newest roll, by the FC and by others.
+    for (who, line) in [
+        ("fc", "/ve fc adjust difficulty:15"),
+        ("alice", "/ve bonus name:Luck kind:Other"),
+        ("fc", "/ve fc close"),
+        ("fc", "/ve fc void"),
+        ("fc", "/vv endround"),
+    ] {
+        let ex = run(&t, who, line).await;
+        for out in &ex.outputs {
+            assert!(
+                !(out.kind == "message" && out.text().contains("Ava")),
+                "{line}: the secret roll in public: {}",
+                out.text()
+            );
+        }
+    }
+    // Nobody else's history or statistics shows any of it.
+    let hist = private(&t, "bob", "/history show user:@alice").await;
+    // Only the six sheet edits; no roll, click or command on a roll.
+    assert!(hist.text().contains("of the latest 6."), "{}", hist.text());
+    for secret in ["2d6", "Wits + Alertness", "check", "task", "save", "vv"] {
+        assert!(
+            !hist.text().contains(secret),
+            "history shows `{secret}`: {}",
+            hist.text()
+        );
+    }
+    let stats = run(&t, "bob", "/stats user:@alice").await;
+    assert!(
+        stats
+            .outputs
+            .iter()
+            .all(|o| !o.text().contains("d20") && !o.text().contains("d10")),
+        "{:?}",
+        stats.outputs.iter().map(|o| o.text()).collect::<Vec<_>>()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1,0 +1,8 @@
+//! Tests at the application layer: actions driven directly, with no HTTP,
+//! no fake Discord and no poise, on a fresh SQLite database per test. They
+//! assert the `Response` an action returns and the rows it logs; the
+//! end-to-end suite (`tests/e2e`) stays for the adapter.
+
+mod common;
+mod dice;
+mod table;

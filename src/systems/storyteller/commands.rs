@@ -72,13 +72,6 @@ async fn ac_new_specialty(ctx: Context<'_>, partial: &str) -> serenity::CreateAu
     choices(complete::suggested_specialties(ability.as_deref(), partial))
 }
 
-async fn ac_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let Ok(c) = caller_of(ctx) else {
-        return choices(Vec::new());
-    };
-    choices(complete::character_names(&ctx.data().app, &c, partial).await)
-}
-
 async fn ac_any_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let Ok(c) = caller_of(ctx) else {
         return choices(Vec::new());
@@ -153,13 +146,11 @@ pub async fn st(_ctx: Context<'_>) -> Result<(), Error> {
     subcommand_required,
     subcommands(
         "sheet_create",
-        "sheet_show",
         "sheet_set",
         "sheet_specialty",
         "sheet_trait",
         "sheet_willpower",
-        "sheet_wounds",
-        "sheet_use"
+        "sheet_wounds"
     )
 )]
 pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
@@ -185,21 +176,6 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Show a sheet (your active character unless you name one).
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn sheet_show(
-    ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::show(&ctx.data().app, &caller, target(&character, &player)).await;
-    respond(ctx, r).await
-}
-
 /// Set a trait's dots (attributes and abilities, 0 to 5).
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
@@ -214,10 +190,10 @@ pub async fn sheet_set(
     #[max = 5]
     dots: u8,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -247,10 +223,10 @@ pub async fn sheet_specialty(
     advanced: Option<bool>,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::specialty(
@@ -279,10 +255,10 @@ pub async fn sheet_trait(
     #[max = 5]
     dots: Option<u8>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::custom_trait(
@@ -310,10 +286,10 @@ pub async fn sheet_willpower(
     #[max = 10]
     permanent: Option<u8>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::willpower(
@@ -340,10 +316,10 @@ pub async fn sheet_wounds(
     #[max = 8]
     difficulty: Option<u8>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::wounds(
@@ -354,20 +330,6 @@ pub async fn sheet_wounds(
         target(&character, &player),
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Make one of your characters the active one.
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn sheet_use(
-    ctx: Context<'_>,
-    #[description = "The character"]
-    #[autocomplete = "ac_character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
     respond(ctx, r).await
 }
 
@@ -409,7 +371,7 @@ pub async fn roll(
     #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
     ignore_wounds: Option<bool>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
@@ -482,7 +444,7 @@ pub async fn willpower(
     #[max = 30]
     threshold: Option<u32>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
     #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
@@ -506,10 +468,10 @@ pub async fn turn(
     ctx: Context<'_>,
     #[description = "FC only: every character in the server"] everyone: Option<bool>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::turn(
@@ -527,10 +489,10 @@ pub async fn turn(
 pub async fn rest(
     ctx: Context<'_>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = rolls::rest(&ctx.data().app, &caller, target(&character, &player)).await;
@@ -544,10 +506,10 @@ pub async fn recover(
     #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
     first_dot: Option<bool>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::recover(
@@ -570,7 +532,7 @@ pub async fn revive(
     character: Option<String>,
     #[description = "Or: this member's active character"] player: Option<serenity::User>,
     #[description = "Who spends the willpower (default: your active character)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     helper: Option<String>,
 ) -> Result<(), Error> {

@@ -1,17 +1,24 @@
-//! `/ve sheet …`: create, show, list, use, delete, and edits.
+//! `/ve sheet …`: create and edits. `list`, `show`, `use`, `rename` and
+//! `delete` are the shared table features ([`crate::systems::table`]),
+//! grafted here at start-up.
 
 use super::choices::{NoteChoice, RankChoice, RemoveChoice, TierChoice};
+use poise::serenity_prelude as serenity;
+
 use super::complete;
+use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::sheets::{self, JobEdits, SetEdits};
+
+fn uid(u: &Option<serenity::User>) -> Option<i64> {
+    u.as_ref().map(|u| u.id.get() as i64)
+}
 
 /// Venus character sheets.
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands(
-        "create", "show", "list", "use_", "delete", "ability", "job", "set", "note", "remove"
-    ),
+    subcommands("create", "ability", "job", "set", "note", "remove"),
     subcommand_required
 )]
 pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
@@ -38,56 +45,6 @@ pub async fn create(
     respond(ctx, r).await
 }
 
-/// Show a character sheet (yours by default).
-#[poise::command(slash_command, guild_only)]
-pub async fn show(
-    ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::show(&ctx.data().app, &caller, character.as_deref()).await;
-    respond(ctx, r).await
-}
-
-/// List your Venus characters (the FC sees everyone's).
-#[poise::command(slash_command, guild_only)]
-pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::list(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Make one of your characters the active one.
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn use_(
-    ctx: Context<'_>,
-    #[description = "Which character"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
-    respond(ctx, r).await
-}
-
-/// Delete a character (asks for confirmation).
-#[poise::command(slash_command, guild_only)]
-pub async fn delete(
-    ctx: Context<'_>,
-    #[description = "Which character"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::delete(&ctx.data().app, &caller, &character).await;
-    respond(ctx, r).await
-}
-
 /// Add or change an ability (rank and score).
 #[poise::command(slash_command, guild_only)]
 pub async fn ability(
@@ -102,9 +59,10 @@ pub async fn ability(
     #[max = 100]
     score: u32,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::ability(
@@ -113,7 +71,7 @@ pub async fn ability(
         &name,
         rank.into(),
         score,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -141,9 +99,10 @@ pub async fn job(
     exp: Option<u32>,
     #[description = "Special qualifications met (no exp at all while not)"] qualified: Option<bool>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::job(
@@ -156,7 +115,7 @@ pub async fn job(
             exp,
             qualified,
         },
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -176,9 +135,10 @@ pub async fn set(
     #[max_length = 64]
     rename: Option<String>,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -190,7 +150,7 @@ pub async fn set(
             ego,
             rename,
         },
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -205,9 +165,10 @@ pub async fn note(
     #[max_length = 200]
     text: String,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::note(
@@ -215,7 +176,7 @@ pub async fn note(
         &caller,
         kind.into(),
         &text,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -230,9 +191,10 @@ pub async fn remove(
     #[max_length = 200]
     name: String,
     #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove(
@@ -240,7 +202,7 @@ pub async fn remove(
         &caller,
         kind.into(),
         &name,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await

@@ -5,4 +5,5 @@
 
 mod common;
 mod dice;
+mod sheets;
 mod table;

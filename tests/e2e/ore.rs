@@ -477,7 +477,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
             "/vv damage target:Vitality amount:2 player:alice",
         )
         .await,
-        "Only the FC can damage them for another member",
+        "Only the FC can act on another player's sheet",
     );
     refused(
         &cmd(&t, "bob", "/vv boot character:Ann").await,

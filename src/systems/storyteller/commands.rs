@@ -189,7 +189,7 @@ pub async fn sheet_set(
     #[min = 0]
     #[max = 5]
     dots: u8,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -222,7 +222,7 @@ pub async fn sheet_specialty(
     #[description = "Advanced specialty? (default: as the source suggests, else general)"]
     advanced: Option<bool>,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -254,7 +254,7 @@ pub async fn sheet_trait(
     #[min = 0]
     #[max = 5]
     dots: Option<u8>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -285,7 +285,7 @@ pub async fn sheet_willpower(
     #[min = 1]
     #[max = 10]
     permanent: Option<u8>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -315,7 +315,7 @@ pub async fn sheet_wounds(
     #[min = 0]
     #[max = 8]
     difficulty: Option<u8>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -370,11 +370,11 @@ pub async fn roll(
     difficulty_modifier: Option<i32>,
     #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
     ignore_wounds: Option<bool>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
@@ -443,11 +443,11 @@ pub async fn willpower(
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
@@ -467,7 +467,7 @@ pub async fn willpower(
 pub async fn turn(
     ctx: Context<'_>,
     #[description = "FC only: every character in the server"] everyone: Option<bool>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -488,7 +488,7 @@ pub async fn turn(
 #[poise::command(slash_command, guild_only)]
 pub async fn rest(
     ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -505,7 +505,7 @@ pub async fn recover(
     ctx: Context<'_>,
     #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
     first_dot: Option<bool>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,

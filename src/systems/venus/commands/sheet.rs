@@ -25,7 +25,7 @@ pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Create a Venus character (it becomes your active one).
+/// New character (becomes your active one)
 #[poise::command(slash_command, guild_only)]
 pub async fn create(
     ctx: Context<'_>,
@@ -45,11 +45,11 @@ pub async fn create(
     respond(ctx, r).await
 }
 
-/// Add or change an ability (rank and score).
+/// Set an ability
 #[poise::command(slash_command, guild_only)]
 pub async fn ability(
     ctx: Context<'_>,
-    #[description = "Ability name, e.g. Finesse"]
+    #[description = "Ability, e.g. Finesse"]
     #[autocomplete = "complete::ability"]
     #[max_length = 64]
     name: String,
@@ -58,7 +58,7 @@ pub async fn ability(
     #[min = 0]
     #[max = 100]
     score: u32,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -77,19 +77,19 @@ pub async fn ability(
     respond(ctx, r).await
 }
 
-/// Add a job, or change its abilities, level, exp or qualifications.
+/// Add or edit a job
 #[poise::command(slash_command, guild_only)]
 #[allow(clippy::too_many_arguments)]
 pub async fn job(
     ctx: Context<'_>,
-    #[description = "Job name, e.g. Thief"]
+    #[description = "Job, e.g. Thief"]
     #[autocomplete = "complete::job"]
     #[max_length = 64]
     name: String,
-    #[description = "The 1-2 abilities it inherits, e.g. \"Finesse, Wits\""]
+    #[description = "1-2 inherited abilities, e.g. \"Finesse, Wits\""]
     #[max_length = 140]
     inherits: Option<String>,
-    #[description = "Level (0 = learning it; a new job starts at 1)"]
+    #[description = "Level (0 = learning; new jobs start at 1)"]
     #[min = 0]
     #[max = 100]
     level: Option<u32>,
@@ -97,8 +97,8 @@ pub async fn job(
     #[min = 0]
     #[max = 10000]
     exp: Option<u32>,
-    #[description = "Special qualifications met (no exp at all while not)"] qualified: Option<bool>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Qualifications met (no exp while not)"] qualified: Option<bool>,
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -121,7 +121,7 @@ pub async fn job(
     respond(ctx, r).await
 }
 
-/// Change tier, Lots, Ego or name.
+/// Tier, Lots, Ego or name
 #[poise::command(slash_command, guild_only)]
 pub async fn set(
     ctx: Context<'_>,
@@ -134,7 +134,7 @@ pub async fn set(
     #[description = "A new name"]
     #[max_length = 64]
     rename: Option<String>,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -156,7 +156,7 @@ pub async fn set(
     respond(ctx, r).await
 }
 
-/// Note an asset, specialty, insight, special consequence…
+/// Add a note (asset, specialty, insight…)
 #[poise::command(slash_command, guild_only)]
 pub async fn note(
     ctx: Context<'_>,
@@ -164,7 +164,7 @@ pub async fn note(
     #[description = "The text"]
     #[max_length = 200]
     text: String,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -182,15 +182,15 @@ pub async fn note(
     respond(ctx, r).await
 }
 
-/// Remove an ability, job or note (notes by #number or text).
+/// Remove an ability, job or note
 #[poise::command(slash_command, guild_only)]
 pub async fn remove(
     ctx: Context<'_>,
     #[description = "What to remove"] kind: RemoveChoice,
-    #[description = "Its name, or #number for notes"]
+    #[description = "Name, or #number for notes"]
     #[max_length = 200]
     name: String,
-    #[description = "Which character (default: your active one)"]
+    #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,

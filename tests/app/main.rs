@@ -5,5 +5,9 @@
 
 mod common;
 mod dice;
+mod ore;
 mod sheets;
+mod storyteller;
 mod table;
+mod venus;
+mod veracity;

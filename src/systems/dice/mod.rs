@@ -4,11 +4,14 @@
 //! the roller (or the FC) throws the same expression again in place.
 
 pub mod system;
+pub mod buttons;
 pub mod commands;
+pub mod reroll;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::component::{ButtonId, Click};
+use crate::app::component::{Action, Click};
+use buttons::DiceButton;
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll, Term};
@@ -63,7 +66,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     Ok(Response::message(view(id, 0, Status::Open, &state)))
 }
 
-/// A click on a generic roll's button.
+/// A click on a generic roll's button: who may press, then the button.
 pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
@@ -73,31 +76,8 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
             state.roller
         )));
     }
-    match click.id.action.as_str() {
-        "reroll" => {
-            let mut state: DiceState = serde_json::from_str(&session.state)?;
-            state.roll = state.expr.roll(&mut app.rng.fork());
-            state.rerolls += 1;
-            let json = serde_json::to_string(&state)?;
-            let now = storage::now_ms();
-            let version = storage::sessions::update(
-                &mut tx,
-                session.id,
-                session.version,
-                &json,
-                Status::Open,
-                None,
-                now,
-            )
-            .await?
-            .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))?;
-            log(&mut tx, caller, session.id, "reroll", &state, now).await?;
-            tx.commit().await?;
-            Ok(Response::update(view(session.id, version, Status::Open, &state)))
-        }
-        other => Err(AppError::user(format!(
-            "Unknown action `{other}` for a roll."
-        ))),
+    match DiceButton::read(&click.id.action, click.id.arg.as_deref())? {
+        DiceButton::Reroll => reroll::apply(app, tx, session, caller).await,
     }
 }
 
@@ -188,7 +168,7 @@ fn view(id: i64, version: i64, status: Status, state: &DiceState) -> View {
         embed = embed.footer(format!("Rerolled {} time(s)", state.rerolls));
     }
     let mut button = Button::new(
-        ButtonId::new(KIND, id, version, "reroll").encode(),
+        DiceButton::Reroll.button(KIND, id, version).encode(),
         "Reroll",
         Style::Primary,
     );

@@ -8,6 +8,10 @@
 //! Module map:
 //! - [`sheet`]: creating, showing and editing sheets.
 //! - [`roll`]: a stat roll and its register (sets, cache, load, Minor, Close).
+//! - [`buttons`]: every button's action word and argument, typed (encode and parse).
+//! - [`roll_click`]: clicks on a roll (who may press, Basic, Discard, Close).
+//! - [`menu`]: a roll's selects (open, page, pick cache or register dice).
+//! - [`discard`]: reading a discard choice; the discard click on a report.
 //! - [`comp`]: boot, logout and battery.
 //! - [`damage`]: damage, the End phase, end of combat, healing, Cyber repair.
 //! - [`order`]: Outthink and Initiative orders for the FC.
@@ -18,13 +22,17 @@
 //! - [`commands`]: the thin poise commands.
 
 pub mod system;
+pub mod buttons;
 pub mod commands;
 pub mod comp;
 pub mod damage;
+pub mod discard;
 pub mod faces;
+pub mod menu;
 pub mod order;
 pub mod report;
 pub mod roll;
+pub mod roll_click;
 pub mod settings;
 pub mod sheet;
 pub mod text;
@@ -132,8 +140,8 @@ pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<St
 pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let state: VvState = crate::app::sessions::load(&session)?;
     match state {
-        VvState::Roll(s) => roll::click(app, tx, session, s, click).await,
-        VvState::Report(s) => report::click(app, tx, session, s, click).await,
+        VvState::Roll(s) => roll_click::click(app, tx, session, s, click).await,
+        VvState::Report(s) => discard::click(app, tx, session, s, click).await,
     }
 }
 

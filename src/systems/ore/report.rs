@@ -8,17 +8,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{by_id, load_settings, text, timeout, VvState, KIND, SYSTEM};
+use super::buttons::VvButton;
+use super::{text, timeout, VvState, KIND};
 use crate::app::characters::Loaded;
-use crate::app::component::{ButtonId, Click};
+use crate::app::component::Action;
 use crate::app::view::{colour, Embed, Row, Select, SelectOption, View};
-use crate::app::App;
-use crate::app::{log, rights, sessions, AppError, AppResult, Caller, Response};
+use crate::app::{sessions, AppError, Caller};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
-use crate::storage::{sessions::Session, Tx};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::Tx;
 
 /// The placeholder of the discard select.
 pub const DISCARD_PLACEHOLDER: &str = "Discard which?";
@@ -157,114 +156,10 @@ pub fn discard_row(id: i64, version: i64, sheet: &OreSheet, settings: &OreSettin
         })
         .collect();
     Some(Row::Select(Select {
-        custom_id: ButtonId::new(KIND, id, version, "discard").encode(),
+        custom_id: VvButton::Discard.button(KIND, id, version).encode(),
         placeholder: DISCARD_PLACEHOLDER.into(),
         options,
         min: 1,
         max: 1,
     }))
-}
-
-/// Reads a discard choice (`c:7` or `f:3`) into a die of that face.
-pub fn parse_discard(
-    values: &[String],
-    sheet: &OreSheet,
-    settings: &OreSettings,
-) -> Result<CacheRef, AppError> {
-    if sheet.discard_options(settings).is_empty() {
-        return Err(AppError::user(
-            "Your cache is not over its maximum, so nothing needs discarding.",
-        ));
-    }
-    let bad = || AppError::user("Pick one die to discard.");
-    let [v] = values else { return Err(bad()) };
-    let (kind, face) = v.split_once(':').ok_or_else(bad)?;
-    let face: u32 = face.parse().map_err(|_| bad())?;
-    let fault = match kind {
-        "c" => false,
-        "f" => true,
-        _ => return Err(bad()),
-    };
-    sheet
-        .discard_options(settings)
-        .into_iter()
-        .rev()
-        .find(|r| matches!(r, CacheRef::Fault(_)) == fault && sheet.face_of(*r) == Some(face))
-        .ok_or_else(|| {
-            AppError::user(
-                "There is no such die to discard any more; the message shows the cache as it is now.",
-            )
-        })
-}
-
-/// A click on a report: the discard select.
-pub async fn click(
-    _app: &App,
-    mut tx: Act,
-    session: Session,
-    mut state: ReportState,
-    click: &Click<'_>,
-) -> AppResult {
-    let caller = click.caller;
-    let fc = rights::is_fc(&mut tx, caller).await?;
-    if caller.user_id != state.owner && !fc {
-        return Err(AppError::user(format!(
-            "Only {}'s player or the FC can choose what {} discards.",
-            state.name, state.name
-        )));
-    }
-    if click.id.action != "discard" {
-        return Err(AppError::user("That button does nothing here."));
-    }
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let mut ch = by_id(&mut tx, caller.guild_id, state.character).await?;
-    let status;
-    if ch.sheet.cache_excess(&settings) == 0 {
-        state
-            .lines
-            .push("The cache is no longer over its maximum.".into());
-        status = Status::Closed;
-    } else {
-        let die = parse_discard(click.values, &ch.sheet, &settings)?;
-        let events = ch.sheet.discard_cache_die(&settings, Some(die))?;
-        state.lines.extend(text::events(&events, &ch.sheet));
-        status = if ch.sheet.cache_excess(&settings) == 0 {
-            Status::Closed
-        } else {
-            Status::Open
-        };
-        super::sheet::save(&mut tx, &mut ch).await?;
-        log::record(
-            &mut tx,
-            caller,
-            log::What {
-                system: SYSTEM,
-                action: "discard",
-                session: Some(session.id),
-                character: Some(ch.row.id),
-            },
-            &click.values,
-            &ch.sheet.cache,
-            &events,
-        )
-        .await?;
-    }
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let version = sessions::save(
-        &mut tx,
-        &session,
-        &VvState::Report(state.clone()),
-        status,
-        Some(minutes),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::update(view(
-        session.id,
-        version,
-        status,
-        &state,
-        Some(&ch.sheet),
-        &settings,
-    )))
 }

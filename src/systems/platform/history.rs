@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::text::{compact_json, faces_text, system_name};
-use crate::app::component::{ButtonId, Click};
+use crate::app::component::{Action, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
 use crate::storage::history::{self, Filter, HistoryRow};
@@ -27,6 +27,46 @@ pub const DEFAULT_COUNT: u32 = 30;
 pub const MAX_COUNT: u32 = 300;
 /// Characters of each part (inputs, dice, outcome) of an entry.
 const PART_MAX: usize = 180;
+
+/// A pager's buttons, encoded into and parsed from the custom_id
+/// (`hist:<session>:<version>:<word>`) side by side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageButton {
+    /// The page before (`prev`).
+    Prev,
+    /// The page after (`next`).
+    Next,
+}
+
+impl PageButton {
+    /// Every button, for tests and listings.
+    pub const ALL: [PageButton; 2] = [PageButton::Prev, PageButton::Next];
+
+    /// Reads a clicked action word, refusing unknown ones with the message
+    /// players have always seen.
+    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+        match action {
+            "prev" => Ok(PageButton::Prev),
+            "next" => Ok(PageButton::Next),
+            other => Err(AppError::user(format!(
+                "Unknown action `{other}` for a roll log."
+            ))),
+        }
+    }
+}
+
+impl Action for PageButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            PageButton::Prev => ("prev", None),
+            PageButton::Next => ("next", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
 
 /// What `/history show` was asked for.
 #[derive(Debug, Clone, Default)]
@@ -164,14 +204,9 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     }
     let mut state: PagerState = sessions::load(&session)?;
     let last = state.pages() - 1;
-    state.page = match click.id.action.as_str() {
-        "prev" => (state.page - 1).max(0),
-        "next" => (state.page + 1).min(last),
-        other => {
-            return Err(AppError::user(format!(
-                "Unknown action `{other}` for a roll log."
-            )))
-        }
+    state.page = match PageButton::read(&click.id.action, click.id.arg.as_deref())? {
+        PageButton::Prev => (state.page - 1).max(0),
+        PageButton::Next => (state.page + 1).min(last),
     };
     let timeout = settings::guild(&mut tx, session.guild_id)
         .await?
@@ -252,12 +287,12 @@ async fn page_view(
     if let Some(id) = session {
         let open = status == Status::Open;
         let mut prev = Button::new(
-            ButtonId::new(KIND, id, version, "prev").encode(),
+            PageButton::Prev.button(KIND, id, version).encode(),
             "Prev",
             Style::Secondary,
         );
         let mut next = Button::new(
-            ButtonId::new(KIND, id, version, "next").encode(),
+            PageButton::Next.button(KIND, id, version).encode(),
             "Next",
             Style::Secondary,
         );
@@ -305,4 +340,26 @@ fn entry_field(
         }
     }
     (name, lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_button_round_trips() {
+        for b in PageButton::ALL {
+            let id = b.button(KIND, 9, 4).encode();
+            let back = crate::app::component::ButtonId::parse(&id).unwrap();
+            assert_eq!(PageButton::parse(&back.action, back.arg.as_deref()), Some(b));
+        }
+    }
+
+    #[test]
+    fn words_of_buttons_already_posted_still_parse() {
+        for word in ["prev", "next"] {
+            assert!(PageButton::parse(word, None).is_some(), "{word}");
+        }
+        assert!(PageButton::parse("last", None).is_none());
+    }
 }

@@ -10,8 +10,10 @@
 //!   willpower, wounds, use) and the sheet card with its
 //!   "Ignore wound penalty" button.
 //! - [`sheet_view`]: how a sheet looks (pure).
-//! - [`rolls`]: `/st roll`, `/st pool`, `/st willpower`, `/st rest` and the
-//!   willpower session's buttons (Spend willpower, Keep, Void).
+//! - [`rolls`]: `/st roll`, `/st pool`, `/st willpower`, `/st rest`.
+//! - [`state`]: what a roll's session keeps (shared by actions and view).
+//! - [`buttons`]: every button's action word, typed (encode and parse).
+//! - [`decide`]: the willpower roll's buttons (Spend willpower, Keep, Void).
 //! - [`roll_view`]: how a roll looks (pure): dice, bonus generations,
 //!   threshold, botches, outcome and odds, summarised when long.
 //! - [`recovery`]: `/st turn`, `/st recover`, `/st revive`.
@@ -20,15 +22,18 @@
 //! - [`commands`]: the thin poise commands.
 
 pub mod system;
+pub mod buttons;
 pub mod commands;
 pub mod complete;
 pub mod config;
 pub mod context;
+pub mod decide;
 pub mod recovery;
 pub mod roll_view;
 pub mod rolls;
 pub mod sheet_view;
 pub mod sheets;
+pub mod state;
 
 use crate::app::component::Click;
 use crate::app::{App, AppError, AppResult, Caller, View};
@@ -48,7 +53,7 @@ pub const HINT: &str = "create one with `/st sheet create`.";
 pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     match session.kind.as_str() {
         SHEET_KIND => sheets::click(app, tx, session, click).await,
-        _ => rolls::click(app, tx, session, click).await,
+        _ => decide::click(app, tx, session, click).await,
     }
 }
 

@@ -6,7 +6,7 @@
 //! per face (the full list is in the roll log), so the message always fits.
 //! Pure: no I/O.
 
-use crate::app::component::ButtonId;
+use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
@@ -15,7 +15,8 @@ use crate::rules::storyteller::{
     Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, ZeroPool,
 };
 
-use super::rolls::RollState;
+use super::buttons::RollButton;
+use super::state::RollState;
 use super::sheet_view::plural;
 use super::KIND;
 use crate::storage::sessions::Status;
@@ -490,13 +491,17 @@ pub fn roll_view(
     if status != Status::Open {
         return view;
     }
-    let b = |action: &str| ButtonId::new(KIND, id, version, action).encode();
+    let b = |button: RollButton| button.button(KIND, id, version).encode();
     let mut buttons = Vec::new();
     if spend.is_some() {
-        buttons.push(Button::new(b("spend"), "Spend willpower", Style::Success));
+        buttons.push(Button::new(
+            b(RollButton::Spend),
+            "Spend willpower",
+            Style::Success,
+        ));
     }
-    buttons.push(Button::new(b("keep"), "Keep", Style::Secondary));
-    buttons.push(Button::new(b("void"), "Void (FC)", Style::Danger));
+    buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
+    buttons.push(Button::new(b(RollButton::Void), "Void (FC)", Style::Danger));
     view.buttons(buttons)
 }
 

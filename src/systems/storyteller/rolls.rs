@@ -7,17 +7,15 @@
 //! choice is pending), so its message can be re-rendered and its log entry
 //! points at it. One transaction per action: load, roll, save, log, commit.
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::app::characters::Loaded;
-use crate::app::component::Click;
 use crate::app::log::{self, What};
 use crate::app::App;
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{recover_daily, spend_to_ignore_wounds};
 use crate::rules::storyteller::{
-    spec_odds, Action, ActionKind, AdHocRequest, Event, Outcome3, Phase, RollRequest, RollSession,
+    spec_odds, ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession,
     StorytellerSheet, WillpowerRequest,
 };
 use crate::rules::Actor;
@@ -25,38 +23,10 @@ use crate::storage::{self, sessions::Session, Tx};
 
 use super::context::{self, check_len, split_list, Ctx, Target};
 use super::roll_view::{event_text, roll_view};
+pub use super::state::RollState;
 use super::{KIND, SYSTEM};
 use crate::storage::sessions::Status;
 use crate::app::Act;
-
-/// What a roll's session keeps: who rolled what, the rules core's session
-/// (dice, outcome, willpower choice) and the odds computed before rolling.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RollState {
-    /// The caller's display name.
-    pub roller: String,
-    /// The character rolled for, if any.
-    pub character_id: Option<i64>,
-    /// Its name.
-    pub character: Option<String>,
-    /// What was rolled, e.g. `Wits + Alertness` or `7 dice`.
-    pub label: String,
-    /// The rules core's session.
-    pub session: RollSession,
-    /// Chances computed from the fixed parameters, before the dice.
-    pub odds: Outcome3,
-    /// What happened before the dice (willpower spent on wounds, a day's
-    /// recovery), one line each.
-    #[serde(default)]
-    pub before: Vec<String>,
-}
-
-impl RollState {
-    /// The character's name, else the roller's.
-    pub fn who(&self) -> &str {
-        self.character.as_deref().unwrap_or(&self.roller)
-    }
-}
 
 /// The options of `/st roll`.
 #[derive(Debug, Clone, Default)]
@@ -107,7 +77,7 @@ pub struct WillpowerArgs<'a> {
     pub target: Target<'a>,
 }
 
-fn status_of(phase: Phase) -> Status {
+pub(super) fn status_of(phase: Phase) -> Status {
     match phase {
         Phase::WillpowerChoice => Status::Open,
         Phase::Closed => Status::Closed,
@@ -149,7 +119,7 @@ fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
         .collect()
 }
 
-fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
+pub(super) fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
     json!({
         "outcome": s.outcome,
         "automatic": s.automatic,
@@ -429,7 +399,7 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
     .await
 }
 
-async fn load_character(
+pub(super) async fn load_character(
     tx: &mut Tx,
     guild_id: i64,
     id: Option<i64>,
@@ -440,63 +410,6 @@ async fn load_character(
     };
     let sheet: StorytellerSheet = serde_json::from_str(&row.sheet)?;
     context::checked(Loaded { row, sheet }).map(Some)
-}
-
-/// A click on a willpower roll: `spend`, `keep` or `void`.
-pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    let caller = click.caller;
-    let mut state: RollState = sessions::load(&session)?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let actor = Actor {
-        id: caller.user_id,
-        gm: ctx.fc,
-    };
-    if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !ctx.fc {
-        return Err(AppError::user(format!(
-            "Only {}'s player or the FC can decide this roll.",
-            state.who()
-        )));
-    }
-    let action = match click.id.action.as_str() {
-        "spend" => Action::SpendWillpower { actor },
-        "keep" => Action::Keep { actor },
-        "void" => Action::Void { actor },
-        other => {
-            return Err(AppError::user(format!(
-                "Unknown action `{other}` for a Storyteller roll."
-            )))
-        }
-    };
-    let mut ch = load_character(&mut tx, caller.guild_id, state.character_id)
-        .await?
-        .ok_or_else(|| AppError::user("The character of this roll no longer exists."))?;
-    let (next, events) = state
-        .session
-        .clone()
-        .apply(&mut ch.sheet, action, &mut app.rng.fork())?;
-    state.session = next;
-    let status = status_of(state.session.phase);
-    let version = sessions::save(&mut tx, &session, &state, status, ctx.timeout()).await?;
-    crate::app::characters::save(&mut tx, &mut ch).await?;
-    log::record(
-        &mut tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action: &click.id.action,
-            session: Some(session.id),
-            character: Some(ch.row.id),
-        },
-        &json!({ "button": click.id.action, "fc": ctx.fc }),
-        &json!(null),
-        &outcome_json(&state.session, &events),
-    )
-    .await?;
-    tx.commit().await?;
-    let offer = spend_offer(&state, Some(&ch.sheet));
-    Ok(Response::update(roll_view(
-        session.id, version, status, &state, offer,
-    )))
 }
 
 /// A roll's message as it stands.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::app::characters::{self, Loaded};
-use crate::app::component::{ButtonId, Click};
+use crate::app::component::{Action, Click};
 use crate::app::log::{self, What};
 use crate::app::view::{colour, Button, Embed, Style};
 use crate::app::{sessions, App, AppError, AppResult, Caller, Response, View};
@@ -19,6 +19,7 @@ use crate::rules::storyteller::willpower::{can_spend_to_ignore_wounds, spend_to_
 use crate::rules::storyteller::{SpecialtyType, StorytellerSheet, TraitKind};
 use crate::storage::{self, sessions::Session, Tx};
 
+use super::buttons::SheetButton;
 use super::context::{self, check_len, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
@@ -38,7 +39,7 @@ pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {
     let view = View::embed(sheet_embed(c.name(), c.row.owner_id, &c.sheet));
     if can_spend_to_ignore_wounds(&c.sheet) {
         view.buttons(vec![Button::new(
-            ButtonId::new(SHEET_KIND, id, version, "ignore").encode(),
+            SheetButton::Ignore.button(SHEET_KIND, id, version).encode(),
             "Ignore wound penalty (1 willpower)",
             Style::Primary,
         )])
@@ -376,28 +377,37 @@ pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>)
         .await?
         .ok_or_else(|| AppError::user("That character no longer exists."))?;
     let sheet: StorytellerSheet = serde_json::from_str(&row.sheet)?;
-    let mut c = context::checked(Loaded { row, sheet })?;
+    let c = context::checked(Loaded { row, sheet })?;
     if c.row.owner_id != caller.user_id && !ctx.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the FC can spend their willpower.",
             c.name()
         )));
     }
-    if click.id.action != "ignore" {
-        return Err(AppError::user(format!(
-            "Unknown action `{}` for a sheet.",
-            click.id.action
-        )));
+    let button = SheetButton::read(&click.id.action, click.id.arg.as_deref())?;
+    match button {
+        SheetButton::Ignore => ignore_wounds(tx, &session, state, caller, c).await,
     }
+}
+
+/// The sheet card's `ignore` button: spends 1 willpower so the next action
+/// ignores the wound penalty (ST-12).
+async fn ignore_wounds(
+    mut tx: Act,
+    session: &Session,
+    state: CardState,
+    caller: &Caller,
+    mut c: Loaded<StorytellerSheet>,
+) -> AppResult {
     let events = spend_to_ignore_wounds(&mut c.sheet)?;
     characters::save(&mut tx, &mut c).await?;
-    let version = sessions::save(&mut tx, &session, &state, Status::Open, None).await?;
+    let version = sessions::save(&mut tx, session, &state, Status::Open, None).await?;
     record(
         &mut tx,
         caller,
         "ignore_wounds",
         &c,
-        json!({ "button": "ignore" }),
+        json!({ "button": SheetButton::Ignore.word() }),
         json!({ "events": events }),
     )
     .await?;

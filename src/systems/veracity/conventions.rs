@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde_json::json;
 
 use super::render;
-use super::session::VrState;
+use super::state::VrState;
 use super::target::{self, record, sheet_for};
 use super::{KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};

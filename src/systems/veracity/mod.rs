@@ -14,17 +14,23 @@
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`settings`]: `/vr settings show|set`.
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
+//! - [`state`]: what an interactive message shows (a sheet or a board).
+//! - [`buttons`]: every button's action word, typed (encode and parse).
+//! - [`rest`]: a sheet's Rest buttons.
 //! - [`commands`]: the thin poise commands.
 
 pub mod system;
+pub mod buttons;
 pub mod changes;
 pub mod commands;
 pub mod conventions;
 pub mod render;
+pub mod rest;
 pub mod saves;
 pub mod session;
 pub mod settings;
 pub mod sheets;
+pub mod state;
 pub mod target;
 
 pub use session::{click, render_session as render};

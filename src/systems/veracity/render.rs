@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::app::component::ButtonId;
+use crate::app::component::Action;
 use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::veracity::convention::{ConventionCost, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
@@ -13,6 +13,7 @@ use crate::rules::veracity::settings::LockedSlot;
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
 use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
 
+use super::buttons::VrButton;
 use super::KIND;
 
 /// What each slot symbol means (shown under every grid).
@@ -264,7 +265,7 @@ pub fn sheet_view(
     }
     let alive = !sheet.is_dead() && open;
     let mut stress = Button::new(
-        ButtonId::new(KIND, id, version, "rest_stress").encode(),
+        VrButton::RestStress.button(KIND, id, version).encode(),
         "Rest: remove a Stress",
         Style::Secondary,
     );
@@ -272,7 +273,7 @@ pub fn sheet_view(
         stress = stress.disabled();
     }
     let mut wound = Button::new(
-        ButtonId::new(KIND, id, version, "rest_wound").encode(),
+        VrButton::RestWound.button(KIND, id, version).encode(),
         "Rest: remove a Wound",
         Style::Secondary,
     );
@@ -721,7 +722,7 @@ pub fn board_view(
     let mut view = View::embed(e);
     if !items.is_empty() {
         view.rows.push(Row::Select(Select {
-            custom_id: ButtonId::new(KIND, id, version, "violate").encode(),
+            custom_id: VrButton::Violate.button(KIND, id, version).encode(),
             placeholder: "Violated a Convention…".into(),
             options: items
                 .iter()

@@ -1,0 +1,69 @@
+//! The generic roll's buttons as one typed enum: the action words in a
+//! custom_id (`roll:<session>:<version>:<word>`) are encoded and parsed side
+//! by side here, and nowhere else.
+
+use crate::app::component::Action;
+use crate::app::AppError;
+
+/// A button on a generic roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiceButton {
+    /// Throw the same expression again in place (`reroll`).
+    Reroll,
+}
+
+impl DiceButton {
+    /// Every button, for tests and listings.
+    pub const ALL: [DiceButton; 1] = [DiceButton::Reroll];
+
+    /// Reads a clicked action word, refusing unknown ones with the message
+    /// players have always seen.
+    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+        match action {
+            "reroll" => Ok(DiceButton::Reroll),
+            other => Err(AppError::user(format!(
+                "Unknown action `{other}` for a roll."
+            ))),
+        }
+    }
+}
+
+impl Action for DiceButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            DiceButton::Reroll => ("reroll", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_button_round_trips() {
+        for b in DiceButton::ALL {
+            let (word, arg) = b.encode();
+            assert_eq!(DiceButton::parse(word, arg.as_deref()), Some(b));
+            let id = b.button(super::super::KIND, 5, 2).encode();
+            let back = crate::app::component::ButtonId::parse(&id).unwrap();
+            assert_eq!(
+                DiceButton::parse(&back.action, back.arg.as_deref()),
+                Some(b)
+            );
+        }
+    }
+
+    #[test]
+    fn words_of_buttons_already_posted_still_parse() {
+        // Every action word the generic roll ever put in a custom_id.
+        for (word, arg) in [("reroll", None)] {
+            assert!(DiceButton::parse(word, arg).is_some(), "{word}");
+        }
+        assert!(DiceButton::parse("explode", None).is_none());
+    }
+}

@@ -1,0 +1,31 @@
+//! The Reroll button of a generic roll: the roller (or the FC) throws the
+//! same expression again in place.
+
+use super::{log, view, DiceState};
+use crate::app::{App, AppError, AppResult, Caller, Response};
+use crate::app::Act;
+use crate::storage::sessions::{Session, Status};
+use crate::storage;
+
+/// Rerolls `session`'s expression, saves, logs and shows the new throw.
+pub async fn apply(app: &App, mut tx: Act, session: Session, caller: &Caller) -> AppResult {
+    let mut state: DiceState = serde_json::from_str(&session.state)?;
+    state.roll = state.expr.roll(&mut app.rng.fork());
+    state.rerolls += 1;
+    let json = serde_json::to_string(&state)?;
+    let now = storage::now_ms();
+    let version = storage::sessions::update(
+        &mut tx,
+        session.id,
+        session.version,
+        &json,
+        Status::Open,
+        None,
+        now,
+    )
+    .await?
+    .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))?;
+    log(&mut tx, caller, session.id, "reroll", &state, now).await?;
+    tx.commit().await?;
+    Ok(Response::update(view(session.id, version, Status::Open, &state)))
+}

@@ -1,0 +1,146 @@
+//! Virtual Veil's buttons and menus as one typed enum (one session kind,
+//! `vv`, for rolls and reports). The action words and their arguments are
+//! encoded and parsed side by side here, and nowhere else; they are in
+//! messages already posted, so they never change.
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::component::Action;
+use crate::app::AppError;
+
+/// Which select is open under a roll (also the argument of `pick:` and
+/// `sel:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Picker {
+    /// Cache dice to add to the register.
+    Cache,
+    /// Register dice to load into the cache.
+    Load,
+    /// A die for a Minor action.
+    Minor,
+}
+
+impl Picker {
+    /// Every picker.
+    pub const ALL: [Picker; 3] = [Picker::Cache, Picker::Load, Picker::Minor];
+
+    /// Reads a picker's word.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "cache" => Some(Picker::Cache),
+            "load" => Some(Picker::Load),
+            "minor" => Some(Picker::Minor),
+            _ => None,
+        }
+    }
+
+    /// The picker's word in a custom_id.
+    pub fn word(self) -> &'static str {
+        match self {
+            Picker::Cache => "cache",
+            Picker::Load => "load",
+            Picker::Minor => "minor",
+        }
+    }
+}
+
+/// A button or select on a Virtual Veil message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VvButton {
+    /// Open or close one of a roll's selects (`pick:<picker>`).
+    Pick(Picker),
+    /// Use a set of this height as a Basic action (`basic:<height>`).
+    Basic(u32),
+    /// Dice picked (or a page turned) in a roll's select (`sel:<picker>`).
+    Select(Picker),
+    /// The die to discard from an overflowing cache (`discard`), on a roll
+    /// or a report.
+    Discard,
+    /// Close the register (`close`).
+    Close,
+}
+
+impl VvButton {
+    /// One of each shape, for tests.
+    pub fn samples() -> Vec<VvButton> {
+        let mut v: Vec<VvButton> = Picker::ALL.into_iter().map(VvButton::Pick).collect();
+        v.extend(Picker::ALL.into_iter().map(VvButton::Select));
+        v.extend([1, 9, 10].map(VvButton::Basic));
+        v.extend([VvButton::Discard, VvButton::Close]);
+        v
+    }
+
+    /// Reads a clicked action word and argument on a roll, refusing the
+    /// rest with the messages players have always seen.
+    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
+        let arg = arg.unwrap_or("");
+        let menu = || Picker::parse(arg).ok_or_else(|| AppError::user("Unknown menu."));
+        Ok(match action {
+            "pick" => VvButton::Pick(menu()?),
+            "basic" => VvButton::Basic(
+                arg.parse()
+                    .map_err(|_| AppError::user("That set button is not valid."))?,
+            ),
+            "sel" => VvButton::Select(menu()?),
+            "discard" => VvButton::Discard,
+            "close" => VvButton::Close,
+            other => {
+                return Err(AppError::user(format!(
+                    "Unknown action `{other}` for a Virtual Veil roll."
+                )))
+            }
+        })
+    }
+}
+
+impl Action for VvButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            VvButton::Pick(p) => ("pick", Some(p.word().to_string())),
+            VvButton::Basic(height) => ("basic", Some(height.to_string())),
+            VvButton::Select(p) => ("sel", Some(p.word().to_string())),
+            VvButton::Discard => ("discard", None),
+            VvButton::Close => ("close", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::component::ButtonId;
+
+    #[test]
+    fn every_button_round_trips() {
+        for b in VvButton::samples() {
+            let id = ButtonId::parse(&b.button(super::super::KIND, 1_000, 20).encode()).unwrap();
+            assert_eq!(VvButton::parse(&id.action, id.arg.as_deref()), Some(b));
+        }
+    }
+
+    #[test]
+    fn words_of_buttons_already_posted_still_parse() {
+        for (word, arg) in [
+            ("pick", Some("cache")),
+            ("pick", Some("load")),
+            ("pick", Some("minor")),
+            ("basic", Some("9")),
+            ("sel", Some("cache")),
+            ("sel", Some("load")),
+            ("sel", Some("minor")),
+            ("discard", None),
+            ("close", None),
+        ] {
+            assert!(VvButton::parse(word, arg).is_some(), "{word} {arg:?}");
+        }
+        assert_eq!(VvButton::parse("basic", Some("7")), Some(VvButton::Basic(7)));
+        assert!(VvButton::parse("basic", Some("x")).is_none());
+        assert!(VvButton::parse("pick", Some("dice")).is_none());
+        assert!(VvButton::parse("explode", None).is_none());
+    }
+}

@@ -1,0 +1,168 @@
+//! Clicks on a roll message: who may press, which button it was
+//! ([`VvButton`]), and for the buttons that act on the dice (a set's
+//! Basic action, picks in a select, a discard, Close) the rules core's
+//! answer, logged and shown. The selects themselves are in [`super::menu`].
+
+use serde_json::json;
+
+use super::buttons::VvButton;
+use super::roll::{save_and_show, RollState};
+use super::{by_id, discard, menu, text, SYSTEM};
+use crate::app::characters::Loaded;
+use crate::app::component::{Action, Click};
+use crate::app::{log, rights, Act, App, AppError, AppResult, Caller};
+use crate::rules::ore::roll::{ActionKind, RollPhase};
+use crate::rules::ore::sets::CacheCost;
+use crate::rules::ore::{OreRoll, OreSheet, RollAction};
+use crate::rules::Actor;
+use crate::storage::sessions::Session;
+
+/// A click on a roll message.
+pub async fn click(
+    app: &App,
+    mut tx: Act,
+    session: Session,
+    mut state: RollState,
+    click: &Click<'_>,
+) -> AppResult {
+    let caller = click.caller;
+    let who = may_press(&mut tx, &session, &state, caller).await?;
+    let ch = by_id(&mut tx, caller.guild_id, state.character).await?;
+    // A discard made elsewhere may already have settled an overflow.
+    if state.roll.phase == RollPhase::Overflow && ch.sheet.cache_excess(&state.roll.settings) == 0 {
+        state.roll.phase = if state.roll.closing {
+            RollPhase::Closed
+        } else {
+            RollPhase::Open
+        };
+    }
+    let button = VvButton::read(&click.id.action, click.id.arg.as_deref())?;
+    let action = match button {
+        VvButton::Pick(p) => {
+            return menu::toggle(tx, caller, &session, state, &ch.sheet, p).await;
+        }
+        VvButton::Select(p) => match crate::app::view::page_of(click.values) {
+            Some(page) => {
+                return menu::turn_page(tx, caller, &session, state, &ch.sheet, page).await;
+            }
+            None => menu::picked(p, click.values, &ch.sheet, &state.roll, who)?,
+        },
+        VvButton::Basic(height) => RollAction::Basic {
+            actor: who,
+            height,
+            width: None,
+            requirement: state.requirement,
+            cache_cost: CacheCost::None,
+            label: None,
+        },
+        VvButton::Discard => RollAction::Discard {
+            actor: who,
+            die: Some(discard::parse_discard(
+                click.values,
+                &ch.sheet,
+                &state.roll.settings,
+            )?),
+        },
+        VvButton::Close => RollAction::Close { actor: who },
+    };
+    let (word, arg) = button.encode();
+    let inputs = json!({ "action": word, "arg": arg, "values": click.values });
+    apply(app, tx, &session, state, ch, action, &inputs, caller).await
+}
+
+/// The roller's player, whoever posted the roll, or the FC may press its
+/// buttons; returns who acts (as the GM when not the roller's player).
+async fn may_press(
+    tx: &mut Act,
+    session: &Session,
+    state: &RollState,
+    caller: &Caller,
+) -> Result<Actor, AppError> {
+    let fc = rights::is_fc(tx, caller).await?;
+    if caller.user_id != state.roll.owner && caller.user_id != session.owner_id && !fc {
+        return Err(AppError::user(format!(
+            "Only {}'s player (or the FC) can use this roll.",
+            state.name
+        )));
+    }
+    Ok(Actor {
+        id: caller.user_id,
+        gm: fc || caller.user_id == session.owner_id,
+    })
+}
+
+/// Applies a rules-core action to the roll and the sheet, logs it and
+/// shows the register.
+#[allow(clippy::too_many_arguments)]
+async fn apply(
+    app: &App,
+    mut tx: Act,
+    session: &Session,
+    mut state: RollState,
+    mut ch: Loaded<OreSheet>,
+    action: RollAction,
+    inputs: &serde_json::Value,
+    caller: &Caller,
+) -> AppResult {
+    let kind = action_name(&action);
+    let mut rng = app.rng.fork();
+    let (roll, events) = state.roll.clone().apply(&mut ch.sheet, action, &mut rng)?;
+    if generated(&roll) > super::MAX_GENERATED {
+        return Err(AppError::user(format!(
+            "This roll has generated {} dice in all; no more can be rolled for it.",
+            super::MAX_GENERATED
+        )));
+    }
+    state.roll = roll;
+    state.picker = None;
+    state.notes = text::events(&events, &ch.sheet)
+        .into_iter()
+        .filter(|l| !l.starts_with("Error dice") && l != "Register cleared.")
+        .collect();
+    super::sheet::save(&mut tx, &mut ch).await?;
+    log::record_rolled(
+        &mut tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: kind,
+            session: Some(session.id),
+            character: Some(ch.row.id),
+        },
+        inputs,
+        &json!({ "register": state.roll.register, "cache": ch.sheet.cache }),
+        &events,
+        &super::faces::thrown(&events),
+    )
+    .await?;
+    save_and_show(tx, caller, session, state, &ch.sheet).await
+}
+
+/// Dice generated by a roll so far (pool, Error Dice of every action).
+fn generated(roll: &OreRoll) -> usize {
+    let set_actions = roll
+        .actions
+        .iter()
+        .filter(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
+    roll.natural.len()
+        + roll.error_dice.len()
+        + set_actions
+            .skip(1)
+            .map(|a| a.error_dice.len())
+            .sum::<usize>()
+}
+
+
+fn action_name(a: &RollAction) -> &'static str {
+    match a {
+        RollAction::AddCache { .. } => "add_cache",
+        RollAction::Load { .. } => "load",
+        RollAction::Discard { .. } => "discard",
+        RollAction::ModifyFace { .. } => "modify_face",
+        RollAction::Basic { .. } => "basic",
+        RollAction::Special { .. } => "special",
+        RollAction::Minor { .. } => "minor",
+        RollAction::Free { .. } => "free",
+        RollAction::Close { .. } => "close",
+    }
+}

@@ -1,0 +1,128 @@
+//! Storyteller's buttons as typed enums, one per session kind: a willpower
+//! roll's choice (`st:…:spend|keep|void`) and a sheet card's ST-12 button
+//! (`st_sheet:…:ignore`). The action words are encoded and parsed side by
+//! side here, and nowhere else; they are in messages already posted, so
+//! they never change.
+
+use crate::app::component::Action;
+use crate::app::AppError;
+
+/// A button on a roll waiting for the willpower choice (ST-11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RollButton {
+    /// Spend 1 willpower for an automatic success (`spend`).
+    Spend,
+    /// Let the roll stand (`keep`).
+    Keep,
+    /// The FC voids the roll (`void`).
+    Void,
+}
+
+impl RollButton {
+    /// Every button, for tests and listings.
+    pub const ALL: [RollButton; 3] = [RollButton::Spend, RollButton::Keep, RollButton::Void];
+
+    /// Reads a clicked action word, refusing unknown ones with the message
+    /// players have always seen.
+    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+        match action {
+            "spend" => Ok(RollButton::Spend),
+            "keep" => Ok(RollButton::Keep),
+            "void" => Ok(RollButton::Void),
+            other => Err(AppError::user(format!(
+                "Unknown action `{other}` for a Storyteller roll."
+            ))),
+        }
+    }
+
+    /// The action word (also what the roll log records as the button).
+    pub fn word(self) -> &'static str {
+        self.encode().0
+    }
+}
+
+impl Action for RollButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            RollButton::Spend => ("spend", None),
+            RollButton::Keep => ("keep", None),
+            RollButton::Void => ("void", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
+
+/// A button on a sheet card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SheetButton {
+    /// Spend 1 willpower so the next action ignores wounds (`ignore`, ST-12).
+    Ignore,
+}
+
+impl SheetButton {
+    /// Every button, for tests and listings.
+    pub const ALL: [SheetButton; 1] = [SheetButton::Ignore];
+
+    /// Reads a clicked action word, refusing unknown ones with the message
+    /// players have always seen.
+    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+        match action {
+            "ignore" => Ok(SheetButton::Ignore),
+            other => Err(AppError::user(format!(
+                "Unknown action `{other}` for a sheet."
+            ))),
+        }
+    }
+
+    /// The action word (also what the roll log records as the button).
+    pub fn word(self) -> &'static str {
+        self.encode().0
+    }
+}
+
+impl Action for SheetButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            SheetButton::Ignore => ("ignore", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::component::ButtonId;
+    use crate::systems::storyteller::{KIND, SHEET_KIND};
+
+    fn back<A: Action>(id: ButtonId) -> Option<A> {
+        let id = ButtonId::parse(&id.encode())?;
+        A::parse(&id.action, id.arg.as_deref())
+    }
+
+    #[test]
+    fn every_button_round_trips() {
+        for b in RollButton::ALL {
+            assert_eq!(back::<RollButton>(b.button(KIND, 70, 3)), Some(b));
+        }
+        for b in SheetButton::ALL {
+            assert_eq!(back::<SheetButton>(b.button(SHEET_KIND, 70, 3)), Some(b));
+        }
+    }
+
+    #[test]
+    fn words_of_buttons_already_posted_still_parse() {
+        for word in ["spend", "keep", "void"] {
+            assert!(RollButton::parse(word, None).is_some(), "{word}");
+        }
+        assert!(SheetButton::parse("ignore", None).is_some());
+        assert!(RollButton::parse("ignore", None).is_none());
+        assert!(SheetButton::parse("spend", None).is_none());
+    }
+}

@@ -1,0 +1,75 @@
+//! Veracity's buttons and menus as one typed enum (one session kind, `vr`):
+//! a sheet's two Rest buttons and the Convention board's "Violated…" menu.
+//! The action words are encoded and parsed side by side here, and nowhere
+//! else; they are in messages already posted, so they never change.
+
+use crate::app::component::Action;
+use crate::app::AppError;
+
+/// A button or menu on a Veracity message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VrButton {
+    /// A sheet's "Rest: remove a Stress" (`rest_stress`).
+    RestStress,
+    /// A sheet's "Rest: remove a Wound" (`rest_wound`).
+    RestWound,
+    /// The Convention board's "Violated a Convention…" menu (`violate`).
+    Violate,
+}
+
+impl VrButton {
+    /// Every button, for tests and listings.
+    pub const ALL: [VrButton; 3] = [VrButton::RestStress, VrButton::RestWound, VrButton::Violate];
+
+    /// Reads a clicked action word, refusing unknown ones with the message
+    /// players have always seen.
+    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+        match action {
+            "rest_stress" => Ok(VrButton::RestStress),
+            "rest_wound" => Ok(VrButton::RestWound),
+            "violate" => Ok(VrButton::Violate),
+            other => Err(Self::unknown(other)),
+        }
+    }
+
+    /// The refusal for a word that is not one of this message's buttons.
+    pub fn unknown(word: &str) -> AppError {
+        AppError::user(format!("Unknown action `{word}` for this message."))
+    }
+}
+
+impl Action for VrButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            VrButton::RestStress => ("rest_stress", None),
+            VrButton::RestWound => ("rest_wound", None),
+            VrButton::Violate => ("violate", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Self::read(action, arg).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::component::ButtonId;
+
+    #[test]
+    fn every_button_round_trips() {
+        for b in VrButton::ALL {
+            let id = ButtonId::parse(&b.button(super::super::KIND, 36, 1).encode()).unwrap();
+            assert_eq!(VrButton::parse(&id.action, id.arg.as_deref()), Some(b));
+        }
+    }
+
+    #[test]
+    fn words_of_buttons_already_posted_still_parse() {
+        for word in ["rest_stress", "rest_wound", "violate"] {
+            assert!(VrButton::parse(word, None).is_some(), "{word}");
+        }
+        assert!(VrButton::parse("rest", None).is_none());
+    }
+}

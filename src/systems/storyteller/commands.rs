@@ -530,7 +530,7 @@ pub async fn revive(
     #[autocomplete = "ac_any_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Or: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose"] player: Option<serenity::User>,
     #[description = "Who spends the willpower (default: your active character)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]

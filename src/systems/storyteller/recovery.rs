@@ -177,20 +177,23 @@ pub async fn revive(
         },
     )
     .await?;
-    let mut t: Loaded<StorytellerSheet> = match (target.character, target.player) {
-        (Some(_), Some(_)) => {
-            return Err(AppError::user("Name a character or a player, not both."))
-        }
-        (Some(name), None) => characters::named(&mut tx, caller, SYSTEM, name, true).await?,
-        (None, Some(p)) => {
-            characters::of_member(&mut tx, caller.guild_id, SYSTEM, p, super::HINT).await?
-        }
-        (None, None) => {
-            return Err(AppError::user(
-                "Say whom to revive: `character:` or `player:`.",
-            ))
-        }
-    };
+    // Anyone's character may be revived: named the shared way.
+    let pick = characters::Pick::new(target.character, target.player);
+    if pick == characters::Pick::active() {
+        return Err(AppError::user(
+            "Say whom to revive: `character:` or `player:`.",
+        ));
+    }
+    let mut t: Loaded<StorytellerSheet> = characters::resolve(
+        &mut tx,
+        caller,
+        ctx.fc,
+        SYSTEM,
+        pick,
+        characters::Access::Anyone,
+        super::HINT,
+    )
+    .await?;
     t = context::checked(t)?;
     if t.row.id == h.row.id {
         return Err(AppError::user(

@@ -2,6 +2,7 @@
 //! roll-under saves against an inventory, rights and the log rows.
 
 use crate::common::{app, caller, first, refusal};
+use kismet::app::characters::Pick;
 use kismet::rules::veracity::InventoryKind;
 use kismet::systems::veracity::{saves, sheets};
 
@@ -28,7 +29,7 @@ async fn a_save_is_logged_with_its_d20() {
     let app = app(21).await;
     ada(&app).await;
     let alice = caller("alice");
-    let r = saves::save(&app, &alice, InventoryKind::Light, 0, None, None).await;
+    let r = saves::save(&app, &alice, InventoryKind::Light, 0, None, Pick::active()).await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");
     let text = format!("{:?}", v.embeds[0]);
@@ -53,7 +54,7 @@ async fn only_the_fc_rolls_for_another_member() {
         InventoryKind::Flesh,
         0,
         None,
-        Some(alice.user_id),
+        Pick::new(None, Some(alice.user_id)),
     )
     .await;
     assert!(!refusal(&no).is_empty());
@@ -64,7 +65,7 @@ async fn only_the_fc_rolls_for_another_member() {
         InventoryKind::Flesh,
         0,
         None,
-        Some(alice.user_id),
+        Pick::new(None, Some(alice.user_id)),
     )
     .await;
     assert_eq!(first(&r).0, "message");

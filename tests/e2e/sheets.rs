@@ -430,3 +430,46 @@ async fn the_sheets_example_script_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn veracity_commands_name_a_character_as_well_as_a_player() {
+    let t = table("sheets-vr-pick", 1).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ann light:6 flesh:6 facet:Brave",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Zed light:6 flesh:6 facet:Calm",
+    )
+    .await;
+    ok(&t, "alice", "/vr sheet use character:Zed").await;
+    // Not the active one: the one named.
+    let out = ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:Hidden character:Ann",
+    )
+    .await;
+    assert_eq!(out.title(), "Ann adds a Secret");
+    // A stranger cannot name it; the FC names it with its player.
+    refused(
+        &t,
+        "bob",
+        "/vr item add kind:secret text:X character:Ann",
+        "No character named `Ann`",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "fc",
+        "/vr item add kind:means text:Coin character:Ann player:@alice",
+    )
+    .await;
+    assert_eq!(out.title(), "Ann adds Means");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -3,6 +3,7 @@
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
 //! one transaction by [`target::apply_with`].
 
+use crate::app::characters::Pick;
 use super::target::{self, apply, apply_with, facet_index};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
@@ -10,7 +11,7 @@ use crate::rules::veracity::stress::{DamageConditions, DamageMode};
 use crate::rules::veracity::{Action, Amount, InventoryKind};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
-pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Option<i64>) -> AppResult {
+pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Pick<'_>) -> AppResult {
     let amount = target::amount(amount)?;
     apply(
         app,
@@ -30,7 +31,7 @@ pub async fn wound(
     caller: &Caller,
     amount: &str,
     displace: Option<&str>,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let amount = target::amount(amount)?;
     let displace = target::slots(displace)?;
@@ -56,7 +57,7 @@ pub async fn damage(
     amount: &str,
     mode: DamageMode,
     displace: Option<&str>,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let amount = target::amount(amount)?;
     let displace = target::slots(displace)?;
@@ -91,7 +92,7 @@ pub async fn rest(
     caller: &Caller,
     what: Rest,
     slot: Option<u32>,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let (action, headline) = match what {
         Rest::Stress => (Action::RelaxStress { slot }, "relaxes in daylight"),
@@ -112,8 +113,8 @@ pub struct Reveal<'a> {
     pub gain: InventoryKind,
     /// The FC's note.
     pub note: Option<&'a str>,
-    /// Whose sheet (FC only when not the caller).
-    pub player: Option<i64>,
+    /// Whose sheet (another member's for the FC only).
+    pub player: Pick<'a>,
 }
 
 /// `/vr reveal`: Secrets (and Evidence) shock an NPC; one new slot.
@@ -141,7 +142,7 @@ pub async fn against_facet(
     app: &App,
     caller: &Caller,
     facet: &str,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     apply_with(
         app,

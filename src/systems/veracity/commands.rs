@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::changes::{self, Rest, Reveal};
 use super::{conventions, saves, settings, sheets};
+use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::InventoryKind;
@@ -198,10 +199,14 @@ pub async fn sheet_hp(
     #[min = 0]
     #[max = 1000]
     max: u32,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set_hp(&ctx.data().app, &caller, current, max, uid(&player)).await;
+    let r = sheets::set_hp(&ctx.data().app, &caller, current, max, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -226,10 +231,14 @@ pub async fn item_add(
     #[description = "What it is"]
     #[max_length = 200]
     text: String,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, uid(&player)).await;
+    let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -242,6 +251,10 @@ pub async fn item_remove(
     #[min = 1]
     #[max = 18]
     slot: u32,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -250,7 +263,7 @@ pub async fn item_remove(
         &caller,
         inventory.into(),
         slot,
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -268,6 +281,10 @@ pub async fn item_edit(
     #[description = "New text"]
     #[max_length = 200]
     text: String,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -277,7 +294,7 @@ pub async fn item_edit(
         inventory.into(),
         slot,
         &text,
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -304,6 +321,10 @@ pub async fn facet_add(
     #[autocomplete = "dice"]
     #[max_length = 10]
     die: Option<String>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -312,7 +333,7 @@ pub async fn facet_add(
         &caller,
         &phrase,
         die.as_deref(),
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -327,11 +348,15 @@ pub async fn facet_step(
     #[max_length = 100]
     facet: String,
     #[description = "Direction"] direction: Step,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let up = matches!(direction, Step::Up);
-    let r = sheets::step_facet(&ctx.data().app, &caller, &facet, up, uid(&player)).await;
+    let r = sheets::step_facet(&ctx.data().app, &caller, &facet, up, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -343,10 +368,14 @@ pub async fn facet_remove(
     #[autocomplete = "facets"]
     #[max_length = 100]
     facet: String,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, uid(&player)).await;
+    let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -358,10 +387,14 @@ pub async fn facet_against(
     #[autocomplete = "facets"]
     #[max_length = 100]
     facet: String,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = changes::against_facet(&ctx.data().app, &caller, &facet, uid(&player)).await;
+    let r = changes::against_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -378,6 +411,10 @@ pub async fn save(
     #[autocomplete = "facets"]
     #[max_length = 100]
     facet: Option<String>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
@@ -390,7 +427,7 @@ pub async fn save(
         inventory.into(),
         modifier.unwrap_or(0),
         facet.as_deref(),
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     crate::kit::respond_as(ctx, &caller, r).await
@@ -403,10 +440,14 @@ pub async fn stress(
     #[description = "3, d4, 2d6"]
     #[max_length = 20]
     amount: String,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = changes::stress(&ctx.data().app, &caller, &amount, uid(&player)).await;
+    let r = changes::stress(&ctx.data().app, &caller, &amount, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
@@ -420,6 +461,10 @@ pub async fn wound(
     #[description = "Flesh slots to lose first: 3,5"]
     #[max_length = 60]
     displace: Option<String>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -428,7 +473,7 @@ pub async fn wound(
         &caller,
         &amount,
         displace.as_deref(),
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -445,6 +490,10 @@ pub async fn damage(
     #[description = "Flesh slots to lose first: 3,5"]
     #[max_length = 60]
     displace: Option<String>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -459,7 +508,7 @@ pub async fn damage(
         &amount,
         mode,
         displace.as_deref(),
-        uid(&player),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
@@ -474,6 +523,10 @@ pub async fn rest(
     #[min = 1]
     #[max = 18]
     slot: Option<u32>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -481,11 +534,12 @@ pub async fn rest(
         RestWhat::Stress => Rest::Stress,
         RestWhat::Wound => Rest::Wound,
     };
-    let r = changes::rest(&ctx.data().app, &caller, what, slot, uid(&player)).await;
+    let r = changes::rest(&ctx.data().app, &caller, what, slot, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 
 /// Shock an NPC with Secrets: gain a slot
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 pub async fn reveal(
     ctx: Context<'_>,
@@ -502,6 +556,10 @@ pub async fn reveal(
     #[description = "Note"]
     #[max_length = 200]
     note: Option<String>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -514,7 +572,7 @@ pub async fn reveal(
             evidence: evidence.as_deref(),
             gain: gain.into(),
             note: note.as_deref(),
-            player: uid(&player),
+            player: Pick::new(character.as_deref(), uid(&player)),
         },
     )
     .await;
@@ -614,10 +672,14 @@ pub async fn conv_violate(
     #[min = 1]
     #[max = 25]
     number: u32,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
     #[description = "FC: the violator"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = conventions::violate(&ctx.data().app, &caller, number as usize, uid(&player)).await;
+    let r = conventions::violate(&ctx.data().app, &caller, number as usize, Pick::new(character.as_deref(), uid(&player))).await;
     respond(ctx, r).await
 }
 

@@ -8,6 +8,7 @@
 //! every change, so only the newest board's menu acts; every change answers
 //! with the updated board as the newest message in the channel.
 
+use crate::app::characters::Pick;
 use std::collections::HashMap;
 
 use serde_json::json;
@@ -293,7 +294,7 @@ async fn apply_violation(
 
 /// `/vr convention violate`: the caller's (or, for the FC, `player`'s)
 /// active sheet gains the Convention's Stress.
-pub async fn violate(app: &App, caller: &Caller, number: usize, player: Option<i64>) -> AppResult {
+pub async fn violate(app: &App, caller: &Caller, number: usize, player: Pick<'_>) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let c = sheet_for(&mut tx, caller, player).await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
@@ -334,7 +335,7 @@ pub async fn violate_click(
         .first()
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| AppError::user("Pick a Convention in the menu."))?;
-    let c = sheet_for(&mut tx, caller, None).await?;
+    let c = sheet_for(&mut tx, caller, Pick::active()).await?;
     let mut list = load(&mut tx, caller.guild_id, channel_id).await?;
     let (embed, version) = apply_violation(
         app,

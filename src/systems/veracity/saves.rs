@@ -2,6 +2,7 @@
 //! by one of the saver's Facet dice in their favour, read against a slot of
 //! the Light or Flesh inventory. The chance is computed before rolling.
 
+use crate::app::characters::Pick;
 use serde_json::json;
 
 use super::render;
@@ -18,7 +19,7 @@ pub async fn save(
     inventory: InventoryKind,
     modifier: i32,
     facet: Option<&str>,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let c = sheet_for(&mut tx, caller, player).await?;

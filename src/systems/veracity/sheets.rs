@@ -2,6 +2,7 @@
 //! card the shared `/vr sheet show` posts, set HP (FC), and edit items and
 //! Facets.
 
+use crate::app::characters::Pick;
 use serde_json::json;
 
 use super::session::VrState;
@@ -110,7 +111,7 @@ pub async fn set_hp(
     caller: &Caller,
     current: u32,
     max: u32,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     apply_as(
         app,
@@ -144,7 +145,7 @@ pub async fn add_item(
     caller: &Caller,
     kind: &str,
     text: &str,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let kind = item_kind(kind)?;
     let text = target::text(app, "An item's text", text)?;
@@ -166,7 +167,7 @@ pub async fn remove_item(
     caller: &Caller,
     inventory: InventoryKind,
     slot: u32,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     apply(
         app,
@@ -186,7 +187,7 @@ pub async fn edit_item(
     inventory: InventoryKind,
     slot: u32,
     text: &str,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let text = target::text(app, "An item's text", text)?;
     apply(
@@ -210,7 +211,7 @@ pub async fn add_facet(
     caller: &Caller,
     phrase: &str,
     die: Option<&str>,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     let die: FacetDie = die.unwrap_or("d6").parse()?;
     let phrase = target::text(app, "A Facet's phrase", phrase)?;
@@ -231,7 +232,7 @@ pub async fn step_facet(
     caller: &Caller,
     facet: &str,
     up: bool,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     apply_with(
         app,
@@ -258,7 +259,7 @@ pub async fn remove_facet(
     app: &App,
     caller: &Caller,
     facet: &str,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> AppResult {
     apply_with(app, caller, player, "facet_remove", "loses a Facet", |s| {
         Ok(Action::RemoveFacet {

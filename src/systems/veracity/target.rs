@@ -2,6 +2,7 @@
 //! guild's Veracity settings, the option parsers shared by every command, and
 //! the one-transaction "apply a rules action to a sheet" helper.
 
+use crate::app::characters::Pick;
 use serde::Serialize;
 
 use super::{render, HINT, SYSTEM};
@@ -17,19 +18,15 @@ pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, Ap
     app_settings::scoped(tx, guild_id, SYSTEM).await
 }
 
-/// The active sheet of `player` (the caller when `None`). Only the FC may
-/// name another member.
+/// The sheet a command picks (`character:` and `player:`; neither: the
+/// caller's active one), with the rights and refusals every system shares.
 pub async fn sheet_for(
     tx: &mut Tx,
     caller: &Caller,
-    player: Option<i64>,
+    player: Pick<'_>,
 ) -> Result<Loaded<Sheet>, AppError> {
-    let fc = match player {
-        Some(p) if p != caller.user_id => rights::is_fc(tx, caller).await?,
-        _ => false,
-    };
-    let pick = characters::Pick::new(None, player);
-    characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT).await
+    let fc = rights::is_fc(tx, caller).await?;
+    characters::resolve(tx, caller, fc, SYSTEM, player, characters::Access::Owner, HINT).await
 }
 
 /// A sheet by its row id, if the caller owns it or is the FC.
@@ -189,13 +186,13 @@ pub async fn record(
     .map(drop)
 }
 
-/// Applies one rules action to the active sheet of `player` (or the
-/// caller's) in one transaction, and answers with what happened and the
+/// Applies one rules action to the picked sheet (by default the
+/// caller's active one) in one transaction, and answers with what happened and the
 /// slots afterwards. `headline` names the change, e.g. "gains Stress".
 pub async fn apply(
     app: &App,
     caller: &Caller,
-    player: Option<i64>,
+    player: Pick<'_>,
     action: Action,
     log_action: &str,
     headline: &str,
@@ -208,7 +205,7 @@ pub async fn apply(
 pub async fn apply_with(
     app: &App,
     caller: &Caller,
-    player: Option<i64>,
+    player: Pick<'_>,
     log_action: &str,
     headline: &str,
     build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
@@ -221,7 +218,7 @@ pub async fn apply_with(
 pub async fn apply_as(
     app: &App,
     caller: &Caller,
-    player: Option<i64>,
+    player: Pick<'_>,
     fc_only: Option<&str>,
     log_action: &str,
     headline: &str,

@@ -4,8 +4,8 @@
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
 //! void and force-close.
 //!
-//! One small file per button or small group under `check/` turns the
-//! click into rules-core actions; [`press`] routes a typed [`CheckButton`]
+//! One small file per button or small group under `check/` (`roll`,
+//! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
 //! to it, applies them, saves, logs and answers (one transaction).
 
 mod bonus;

@@ -18,6 +18,7 @@
 pub mod act;
 pub mod characters;
 pub mod component;
+pub mod custom_id;
 pub mod expiry;
 pub mod log;
 pub mod registry;

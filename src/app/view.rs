@@ -129,7 +129,7 @@ pub enum Style {
 /// A button.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Button {
-    /// The custom_id (see [`crate::app::component::ButtonId`]).
+    /// The custom_id (see [`crate::app::custom_id::ButtonId`]).
     pub custom_id: String,
     /// The label.
     pub label: String,
@@ -382,8 +382,8 @@ impl View {
             .find_map(|r| match r {
                 Row::Buttons(b) => b
                     .first()
-                    .and_then(|b| crate::app::component::ButtonId::parse(&b.custom_id)),
-                Row::Select(s) => crate::app::component::ButtonId::parse(&s.custom_id),
+                    .and_then(|b| crate::app::custom_id::ButtonId::parse(&b.custom_id)),
+                Row::Select(s) => crate::app::custom_id::ButtonId::parse(&s.custom_id),
             })
             .map(|id| id.session)
     }

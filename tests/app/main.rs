@@ -5,4 +5,8 @@
 
 mod common;
 mod dice;
+mod ore;
+mod storyteller;
 mod table;
+mod venus;
+mod veracity;

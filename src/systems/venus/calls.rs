@@ -5,12 +5,12 @@
 
 use rand::{rngs::StdRng, SeedableRng};
 
-use super::format::{parse_factors, split_names};
+use super::buttons::{CheckButton, TaskButton};
+use super::format::{check_target, parse_factors, split_names};
 use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{actor, check, task, timeout, venus_settings, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
-use crate::app::component::{ButtonId, Click};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
 use crate::rules::venus::{CheckState, Edition, Rank, TaskSetup, TaskState, VenusSheet};
@@ -71,15 +71,6 @@ fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
         )));
     }
     Ok(())
-}
-
-/// A check's target number from what was typed: 1-4 are steps of 5.
-pub fn check_target(d: u32) -> u32 {
-    if (1..=4).contains(&d) {
-        d * 5
-    } else {
-        d
-    }
 }
 
 fn factors_of(app: &App, text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
@@ -417,32 +408,23 @@ pub async fn latest_roll(
     Ok(None)
 }
 
-/// Runs a button action on a session from a command, and posts the result
-/// as a new message (the command cannot edit the roll's message).
+/// Presses a button on the roll in progress from a command (`check` on a
+/// check, `task` on a task), and posts the result as a new message (the
+/// command cannot edit the roll's message).
 async fn act(
     app: &App,
     tx: Act,
     caller: &Caller,
     (session, state): (Session, VeState),
-    (action, arg): (&str, Option<String>),
+    (check, task): (CheckButton, Option<TaskButton>),
     note: &str,
 ) -> AppResult {
-    let mut id = ButtonId::new(KIND, session.id, session.version, action);
-    if let Some(a) = arg {
-        id = id.with_arg(a);
-    }
-    let click = Click {
-        id: &id,
-        values: &[],
-        caller,
+    let shown = session.id;
+    let r = match (state, task) {
+        (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
+        (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
+        _ => return Err(AppError::user("There is no roll in progress here.")),
     };
-    let session_id = session.id;
-    let r = match state {
-        VeState::Check(c) => check::click(app, tx, session, *c, &click).await?,
-        VeState::Task(t) => task::click(app, tx, session, *t, &click).await?,
-        VeState::Delete(_) => return Err(AppError::user("There is no roll in progress here.")),
-    };
-    let shown = session_id;
     let reply = match r.reply {
         Reply::Update(mut v) | Reply::Message(mut v) => {
             v.content = Some(note.to_string());
@@ -485,13 +467,17 @@ pub async fn bonus(
             "You have no check waiting for bonus factors in this channel.",
         ));
     };
-    let arg = serde_json::to_string(&(name.trim(), kind, value))?;
+    let named = CheckButton::Named {
+        name: name.trim().to_string(),
+        kind,
+        value,
+    };
     act(
         app,
         tx,
         caller,
         found,
-        ("named", Some(arg)),
+        (named, None),
         "A bonus factor was claimed (this message replaces the one above).",
     )
     .await
@@ -522,7 +508,11 @@ pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
         tx,
         caller,
         found,
-        (if void { "void" } else { "force" }, None),
+        if void {
+            (CheckButton::Void, Some(TaskButton::Void))
+        } else {
+            (CheckButton::Force, Some(TaskButton::Force))
+        },
         if void {
             "The FC voided this roll."
         } else {

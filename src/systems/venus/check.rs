@@ -3,17 +3,27 @@
 //! with `/ve bonus`), rolled (edition 1: one d6 each, the highest added) or
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
 //! void and force-close.
+//!
+//! One small file per button or small group under `check/` turns the
+//! click into rules-core actions; [`press`] routes a typed [`CheckButton`]
+//! to it, applies them, saves, logs and answers (one transaction).
+
+mod bonus;
+mod close;
+mod roll;
 
 use rand::Rng;
 use serde_json::json;
 
+use super::buttons::CheckButton;
 use super::changes;
 use super::party::Party;
 use super::state::{BonusOption, CheckSession, VeState};
-use super::{actor, timeout, venus_settings, SYSTEM};
-use crate::app::component::Click;
+use super::{actor, timeout, SYSTEM};
+use crate::app::component::{Action, Click};
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResult, FactorKind};
+use crate::rules::Actor;
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{CheckState, Edition, VenusSheet};
 use crate::storage::{sessions::Session, Tx};
@@ -205,12 +215,28 @@ fn apply(
 /// A click on a check's button or menu.
 pub async fn click(
     app: &App,
+    tx: Act,
+    session: Session,
+    st: CheckSession,
+    click: &Click<'_>,
+) -> AppResult {
+    let button = click.action::<CheckButton>()?;
+    press(app, tx, session, st, button, click.values, click.caller).await
+}
+
+/// Presses `button` on a check (from a click, or from a command acting on
+/// the roll in progress), with the values picked in a menu. Only the
+/// roller and the FC may; a check whose roller's sheet is gone can only be
+/// cancelled, voided or force-closed.
+pub async fn press(
+    app: &App,
     mut tx: Act,
     session: Session,
     mut st: CheckSession,
-    click: &Click<'_>,
+    button: CheckButton,
+    values: &[String],
+    caller: &Caller,
 ) -> AppResult {
-    let caller = click.caller;
     let a = actor(&mut tx, caller).await?;
     if !(a.gm || caller.user_id == st.roller.user) {
         return Err(AppError::user(format!(
@@ -218,117 +244,79 @@ pub async fn click(
             st.roller.name
         )));
     }
-    let action = click.id.action.as_str();
     let mut party = Party::load(&mut tx, caller.guild_id, [&st.roller]).await?;
-    if st.roller.character.is_some()
-        && !party.has(st.roller.user)
-        && !matches!(action, "void" | "force" | "cancel")
-    {
+    let ends = matches!(
+        button,
+        CheckButton::Void | CheckButton::Force | CheckButton::Cancel
+    );
+    if st.roller.character.is_some() && !party.has(st.roller.user) && !ends {
         return Err(AppError::user(format!(
             "{}'s character sheet is gone, so this check cannot go on: the FC can void it.",
             st.roller.name
         )));
     }
     let mut rng = app.rng.fork();
-    let mut events = Vec::new();
-    let fc_only = |what: &str| -> Result<(), AppError> {
-        if a.gm {
-            Ok(())
-        } else {
-            Err(AppError::user(format!("Only the FC can {what}.")))
-        }
-    };
-    match (&st.check, action) {
-        (None, "roll") => {
-            let set = venus_settings(&mut tx, caller.guild_id).await?;
-            let mut setup = st.setup.clone();
-            setup.actor = a;
-            let (state, ev) =
-                CheckState::start(setup, &set, &party.ctx, &mut rng).map_err(super::fc_words)?;
-            events = ev;
-            let sheet = party.ctx.sheets.get(&st.roller.user).cloned();
-            after_roll(&mut st, state, sheet.as_ref());
-            st.note = Some(format!("{} threw the d20", clicker(&st, caller)));
-        }
-        (None, "cancel") => {
-            st.ended_before_roll = Some("Cancelled before the roll".into());
-        }
-        (None, "void") => {
-            fc_only("void a roll")?;
-            st.ended_before_roll = Some("Voided by the FC".into());
-        }
-        (None, "force") => {
-            fc_only("force-close a roll")?;
-            st.ended_before_roll = Some("Closed by the FC before the roll".into());
-        }
-        (None, _) => {
-            return Err(AppError::user("Throw the d20 first."));
-        }
-        (Some(state), _) => {
-            let state = state.clone();
-            let actions: Vec<CheckAction> = match action {
-                "bonus" => {
-                    let mut v = Vec::new();
-                    for value in click.values {
-                        let o = st.menu.iter().find(|o| &o.value == value).ok_or_else(|| {
-                            AppError::user("That bonus factor is not on the menu.")
-                        })?;
-                        v.push(CheckAction::AddFactor {
-                            actor: a,
-                            name: o.name.clone(),
-                            kind: o.kind,
-                            value: o.points,
-                        });
-                    }
-                    v
-                }
-                "named" => {
-                    let (name, kind, value): (String, FactorKind, u32) = click
-                        .id
-                        .arg
-                        .as_deref()
-                        .and_then(|s| serde_json::from_str(s).ok())
-                        .ok_or_else(|| AppError::user("That bonus factor is not valid."))?;
-                    vec![CheckAction::AddFactor {
-                        actor: a,
-                        name,
-                        kind,
-                        value,
-                    }]
-                }
-                "clear" => (0..state.bonus_factors.len())
-                    .map(|_| CheckAction::RemoveFactor { actor: a, index: 0 })
-                    .collect(),
-                "approve" => (0..state.bonus_factors.len())
-                    .filter(|&i| !state.bonus_factors[i].approved)
-                    .map(|index| CheckAction::ApproveFactor { actor: a, index })
-                    .collect(),
-                "resolve" => vec![CheckAction::Resolve { actor: a }],
-                "fail" => vec![CheckAction::AcceptFailure { actor: a }],
-                "cancel" => vec![CheckAction::Cancel { actor: a }],
-                "void" => {
-                    fc_only("void a roll")?;
-                    vec![CheckAction::Void { actor: a }]
-                }
-                "force" => {
-                    fc_only("force-close a roll")?;
-                    vec![CheckAction::ForceClose { actor: a }]
-                }
-                other => {
-                    return Err(AppError::user(format!(
-                        "`{other}` does nothing on a check at this point."
-                    )))
-                }
-            };
+    let events = match st.check.clone() {
+        None => match &button {
+            CheckButton::Roll => roll::throw(&mut tx, &mut st, &party, a, caller, &mut rng).await?,
+            CheckButton::Cancel | CheckButton::Void | CheckButton::Force => {
+                close::before_roll(&mut st, a, &button)?;
+                Vec::new()
+            }
+            _ => return Err(AppError::user("Throw the d20 first.")),
+        },
+        Some(state) => {
+            let actions = rolled(&st, &state, a, &button, values)?;
             if actions.is_empty() {
                 return Err(AppError::user("There is nothing to do for that now."));
             }
             let (state, ev) = apply(state, &mut party, actions, &mut rng)?;
-            events = ev;
             st.check = Some(state);
-            st.note = Some(note_for(action, &clicker(&st, caller)));
+            st.note = Some(note_for(&button, &clicker(&st, caller)));
+            ev
         }
-    }
+    };
+    settle(tx, session, st, party, &events, &button, caller).await
+}
+
+/// The rules-core actions of `button` on a thrown check.
+fn rolled(
+    st: &CheckSession,
+    state: &CheckState,
+    a: Actor,
+    button: &CheckButton,
+    values: &[String],
+) -> Result<Vec<CheckAction>, AppError> {
+    Ok(match button {
+        CheckButton::Bonus => bonus::picked(st, a, values)?,
+        CheckButton::Named { name, kind, value } => bonus::named(a, name, *kind, *value),
+        CheckButton::Clear => bonus::clear(state, a),
+        CheckButton::Approve => bonus::approve(state, a),
+        CheckButton::Resolve => close::resolve(a),
+        CheckButton::Fail => close::fail(a),
+        CheckButton::Cancel => close::cancel(a),
+        CheckButton::Void => close::void(a)?,
+        CheckButton::Force => close::force(a)?,
+        CheckButton::Roll => {
+            return Err(AppError::user(format!(
+                "`{}` does nothing on a check at this point.",
+                button.encode().0
+            )))
+        }
+    })
+}
+
+/// Records the sheet changes, saves the sheets and the session, logs the
+/// click as `check_<action word>`, commits and redraws the message.
+async fn settle(
+    mut tx: Act,
+    session: Session,
+    mut st: CheckSession,
+    mut party: Party,
+    events: &[CheckEvent],
+    button: &CheckButton,
+    caller: &Caller,
+) -> AppResult {
     let named: Vec<(String, SheetEvent)> = events
         .iter()
         .filter_map(|e| match e {
@@ -340,24 +328,10 @@ pub async fn click(
     party.save(&mut tx).await?;
     let status = status_of(&st);
     let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let version = sessions::save(
-        &mut tx,
-        &session,
-        &VeState::Check(Box::new(st.clone())),
-        status,
-        Some(minutes),
-    )
-    .await?;
-    log_check(
-        &mut tx,
-        caller,
-        session.id,
-        st.roller.character,
-        action,
-        &st,
-        &events,
-    )
-    .await?;
+    let state = VeState::Check(Box::new(st.clone()));
+    let version = sessions::save(&mut tx, &session, &state, status, Some(minutes)).await?;
+    let (word, _) = button.encode();
+    log_check(&mut tx, caller, session.id, st.roller.character, word, &st, events).await?;
     tx.commit().await?;
     Ok(Response::update(super::check_view::view(
         session.id, version, status, &st,
@@ -373,16 +347,17 @@ fn clicker(st: &CheckSession, caller: &Caller) -> String {
     }
 }
 
-fn note_for(action: &str, who: &str) -> String {
-    match action {
-        "bonus" | "named" => format!("{who} claimed bonus factors"),
-        "clear" => format!("{who} cleared the bonus factors"),
-        "approve" => "the FC approved the bonus factors".into(),
-        "resolve" => format!("{who} took the bonus"),
-        "fail" => format!("{who} accepted the failure"),
-        "cancel" => format!("{who} cancelled the check"),
-        "void" => "the FC voided the check".into(),
-        "force" => "the FC force-closed the check".into(),
-        _ => format!("{who} acted"),
+/// The footer's note after `button` on a thrown check.
+fn note_for(button: &CheckButton, who: &str) -> String {
+    match button {
+        CheckButton::Bonus | CheckButton::Named { .. } => format!("{who} claimed bonus factors"),
+        CheckButton::Clear => format!("{who} cleared the bonus factors"),
+        CheckButton::Approve => "the FC approved the bonus factors".into(),
+        CheckButton::Resolve => format!("{who} took the bonus"),
+        CheckButton::Fail => format!("{who} accepted the failure"),
+        CheckButton::Cancel => format!("{who} cancelled the check"),
+        CheckButton::Void => "the FC voided the check".into(),
+        CheckButton::Force => "the FC force-closed the check".into(),
+        CheckButton::Roll => format!("{who} acted"),
     }
 }

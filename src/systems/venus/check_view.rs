@@ -2,11 +2,9 @@
 //! the automatic-pass/fail rules that fired, bonus factors and dice, the
 //! result; with the buttons of the current step (none once it is over).
 
-use super::calls::check_target;
-use super::format::{factor_sum, percent, rank_label};
+use super::buttons::{custom_id, CheckButton};
+use super::format::{check_target, factor_sum, percent, rank_label};
 use super::state::CheckSession;
-use super::KIND;
-use crate::app::component::ButtonId;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
 use crate::rules::venus::{CheckState, Edition};
@@ -257,19 +255,15 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     if status != Status::Open {
         return v;
     }
-    let b = |action: &str, label: &str, style| {
-        Button::new(
-            ButtonId::new(KIND, id, version, action).encode(),
-            label,
-            style,
-        )
+    let b = |button: CheckButton, label: &str, style| {
+        Button::new(custom_id(&button, id, version), label, style)
     };
     match c {
         None => {
             v = v.buttons(vec![
-                b("roll", "Roll d20", Style::Primary),
-                b("cancel", "Cancel", Style::Secondary),
-                b("void", "Void", Style::Danger),
+                b(CheckButton::Roll, "Roll d20", Style::Primary),
+                b(CheckButton::Cancel, "Cancel", Style::Secondary),
+                b(CheckButton::Void, "Void", Style::Danger),
             ]);
         }
         Some(c) if c.phase == CheckPhase::AwaitingBonus => {
@@ -296,7 +290,7 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
             if room > 0 && !options.is_empty() {
                 let max = room.min(options.len()) as u8;
                 v.rows.push(Row::Select(Select {
-                    custom_id: ButtonId::new(KIND, id, version, "bonus").encode(),
+                    custom_id: custom_id(&CheckButton::Bonus, id, version),
                     placeholder: "Bonus factors".into(),
                     options,
                     min: 1,
@@ -307,19 +301,19 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
                 Edition::One => "Roll bonus dice",
                 Edition::Two => "Add the bonus",
             };
-            let mut row = vec![b("resolve", resolve, Style::Primary)];
+            let mut row = vec![b(CheckButton::Resolve, resolve, Style::Primary)];
             if !c.bonus_factors.is_empty() {
-                row.push(b("clear", "Clear factors", Style::Secondary));
+                row.push(b(CheckButton::Clear, "Clear factors", Style::Secondary));
             }
-            row.push(b("fail", "Accept failure", Style::Secondary));
-            row.push(b("cancel", "Cancel", Style::Secondary));
+            row.push(b(CheckButton::Fail, "Accept failure", Style::Secondary));
+            row.push(b(CheckButton::Cancel, "Cancel", Style::Secondary));
             v = v.buttons(row);
             let mut fc = Vec::new();
             if c.bonus_factors.iter().any(|f| !f.approved) {
-                fc.push(b("approve", "Approve factors", Style::Success));
+                fc.push(b(CheckButton::Approve, "Approve factors", Style::Success));
             }
-            fc.push(b("void", "Void", Style::Danger));
-            fc.push(b("force", "Force close", Style::Danger));
+            fc.push(b(CheckButton::Void, "Void", Style::Danger));
+            fc.push(b(CheckButton::Force, "Force close", Style::Danger));
             v = v.buttons(fc);
         }
         Some(_) => {}

@@ -11,18 +11,26 @@
 //!
 //! Module map:
 //! - [`state`]: what a session keeps.
+//! - [`buttons`]: the typed buttons of a check and of a task (shared by
+//!   the views that draw them and the flows that handle them).
 //! - [`party`]: loading and saving the sheets a roll touches.
 //! - [`sheets`], [`sheet_view`]: sheet commands and the sheet embed.
 //! - [`admin`]: settings, edition, Lots and Ego grants, play sessions.
 //! - [`calls`]: starting checks and tasks (players, FC, NPCs), adjusting
 //!   them before the roll, and finding "the roll in progress here".
-//! - [`check`], [`check_view`]: the check flow and its embed.
-//! - [`task`], [`task_view`]: the task flow and its embed.
+//! - [`check`], [`check_view`]: the check flow (one file per button or
+//!   small group under `check/`) and its embed.
+//! - [`task`], [`task_view`]: the task flow (likewise under `task/`) and
+//!   its embed.
+//!
+//! Dependencies point from the flows to the views: a view imports only
+//! `state`, `buttons`, `format` and other views.
 //! - [`changes`], [`format`]: text helpers.
 //! - [`commands`]: the `/ve` slash commands.
 
 pub mod system;
 pub mod admin;
+pub mod buttons;
 pub mod calls;
 pub mod changes;
 pub mod check;
@@ -77,6 +85,15 @@ pub fn fc_words(e: crate::rules::RuleError) -> AppError {
             .replace("the GM's", "the FC's")
             .replace("the GM", "the FC"),
     )
+}
+
+/// Refuses anyone but the FC: "Only the FC can {what}."
+pub fn fc_only(a: Actor, what: &str) -> Result<(), AppError> {
+    if a.gm {
+        Ok(())
+    } else {
+        Err(AppError::user(format!("Only the FC can {what}.")))
+    }
 }
 
 /// Routes a checked click to the check, task or deletion flow.

@@ -6,10 +6,8 @@
 
 use super::format::{cut, factor_sum, fields_of, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
+use super::buttons::{custom_id, Consequence, Payment, TaskButton};
 use super::state::TaskSession;
-use super::task::purchase_code;
-use super::KIND;
-use crate::app::component::{to_base36, ButtonId};
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::venus::odds;
 use crate::rules::venus::task::{
@@ -545,292 +543,331 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     v
 }
 
-fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
-    let t = &st.task;
-    let cid = |action: &str| ButtonId::new(KIND, id, version, action);
-    let b = |action: &str, label: &str, style| Button::new(cid(action).encode(), label, style);
-    let barg = |action: &str, arg: &str, label: &str, style| {
-        Button::new(cid(action).with_arg(arg).encode(), cut(label, 80), style)
-    };
-    let fc_row = |mut r: Vec<Button>| {
-        r.push(b("void", "Void", Style::Danger));
-        r.push(b("force", "Force close", Style::Danger));
-        r
-    };
-    let mut rows: Vec<Row> = Vec::new();
-    let select = |action: &str, placeholder: &str, options: Vec<SelectOption>, max: usize| {
+/// Draws the buttons and menus of task `id` at `version`.
+struct Draw {
+    id: i64,
+    version: i64,
+}
+
+impl Draw {
+    fn cid(&self, button: TaskButton) -> String {
+        custom_id(&button, self.id, self.version)
+    }
+
+    /// A button.
+    fn b(&self, button: TaskButton, label: &str, style: Style) -> Button {
+        Button::new(self.cid(button), label, style)
+    }
+
+    /// A button whose label names a member or a consequence, cut to fit.
+    fn named(&self, button: TaskButton, label: &str, style: Style) -> Button {
+        Button::new(self.cid(button), cut(label, 80), style)
+    }
+
+    /// A select menu of at most `max` picks.
+    fn select(
+        &self,
+        button: TaskButton,
+        placeholder: &str,
+        options: Vec<SelectOption>,
+        max: usize,
+    ) -> Row {
         let max = max.clamp(1, options.len().max(1)) as u8;
         Row::Select(Select {
-            custom_id: cid(action).encode(),
+            custom_id: self.cid(button),
             placeholder: placeholder.into(),
             options,
             min: 1,
             max,
         })
+    }
+
+    /// `r` followed by the FC's **Void** and **Force close**.
+    fn fc_row(&self, mut r: Vec<Button>) -> Row {
+        r.push(self.b(TaskButton::Void, "Void", Style::Danger));
+        r.push(self.b(TaskButton::Force, "Force close", Style::Danger));
+        Row::Buttons(r)
+    }
+}
+
+fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
+    let d = Draw { id, version };
+    let t = &st.task;
+    let mut rows = match t.phase {
+        TaskPhase::AidOffers => aid_rows(&d, st),
+        TaskPhase::KissDeclaration => kiss_rows(&d, st),
+        TaskPhase::Spending => spending_rows(&d, st),
+        TaskPhase::GmSubversion => vec![subversion_row(&d, t.subvertible()), d.fc_row(Vec::new())],
+        TaskPhase::EgoOffer => vec![d.fc_row(vec![
+            d.b(TaskButton::EgoYes, "Spend Ego", Style::Primary),
+            d.b(TaskButton::EgoNo, "Keep Ego", Style::Secondary),
+        ])],
+        TaskPhase::Closed if st.subversion_open => {
+            let unbought = (1..=4u8)
+                .filter(|n| !t.purchases.iter().any(|b| b.item == Purchase::Secondary(*n)));
+            vec![subversion_row(&d, unbought)]
+        }
+        TaskPhase::Closed => Vec::new(),
     };
-    match t.phase {
-        TaskPhase::AidOffers => {
-            let pending: Vec<_> = t
-                .allies
-                .iter()
-                .filter(|a| a.status == AidStatus::Offered)
-                .collect();
-            let mut roll = b("roll", "Roll", Style::Primary);
-            if !pending.is_empty() {
-                roll = roll.disabled();
-            }
-            let standing = t
-                .allies
-                .iter()
-                .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-                .count();
-            let mut offer = b("offer", "Offer aid", Style::Secondary);
-            if standing >= t.max_allies() {
-                offer = offer.disabled();
-            }
-            let mut main = vec![roll, offer];
-            if standing > 0 {
-                main.push(b("withdraw", "Withdraw aid", Style::Secondary));
-            }
-            rows.push(Row::Buttons(fc_row(main)));
-            if standing < t.max_allies() && !st.candidates.is_empty() {
-                let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
-                for c in &st.candidates {
-                    for (j, l) in &c.jobs {
-                        let who = format!("{} (level {l})", c.name);
-                        match jobs.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(j)) {
-                            Some((_, w)) => w.push(who),
-                            None => jobs.push((j.clone(), vec![who])),
-                        }
-                    }
-                }
-                let options: Vec<SelectOption> = jobs
-                    .into_iter()
-                    .take(25)
-                    .map(|(j, who)| SelectOption {
-                        label: cut(&j, 100),
-                        value: j,
-                        description: Some(cut(&who.join(", "), 100)),
-                    })
-                    .collect();
-                rows.push(select("aidjob", "Aid with a job", options, 1));
-            }
-            let mut answers = Vec::new();
-            for a in &pending {
-                let n = cut(&st.name_of(a.id), 30);
-                answers.push(barg(
-                    "accept",
-                    &to_base36(a.id),
-                    &format!("Accept {n}"),
-                    Style::Success,
-                ));
-                answers.push(barg(
-                    "refuse",
-                    &to_base36(a.id),
-                    &format!("Refuse {n}"),
-                    Style::Secondary,
-                ));
-            }
-            for chunk in answers.chunks(4) {
-                rows.push(Row::Buttons(chunk.to_vec()));
-            }
-            if st.roller_jobs.len() > 1 && rows.len() < 5 {
-                let options = st
-                    .roller_jobs
-                    .iter()
-                    .take(25)
-                    .map(|(j, l)| SelectOption {
-                        label: cut(j, 100),
-                        value: j.clone(),
-                        description: Some(if *l == 0 {
-                            "learning".into()
-                        } else {
-                            format!("level {l}")
-                        }),
-                    })
-                    .collect();
-                rows.push(select("usejob", "Use job", options, 1));
-            }
-        }
-        TaskPhase::KissDeclaration => {
-            let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
-            let mut dice: Vec<&TaskDie> = t
-                .dice
-                .iter()
-                .filter(|d| !declared.contains(&d.id))
-                .collect();
-            dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
-            let options: Vec<SelectOption> = dice
-                .into_iter()
-                .map(|d| SelectOption {
-                    label: format!("#{} · {} · {}", d.id, cut(&st.name_of(d.owner), 40), d.face),
-                    value: d.id.to_string(),
-                    description: Some(format!(
-                        "{}, {}",
-                        d.rank,
-                        if d.succeeds(t.edition) {
-                            word(t.edition, 1)
-                        } else {
-                            "miss".into()
-                        }
-                    )),
-                })
-                .collect();
-            // A big pool pages: every die stays reachable.
-            let options = crate::app::view::paged_options(options, st.kiss_page);
-            if !options.is_empty() {
-                let n = options.len();
-                rows.push(select("pick", "KISS dice", options, n));
-            }
-            rows.push(Row::Buttons(vec![
-                b("klot", "KISS with Lot", Style::Primary),
-                b("kstunt", "KISS with stunt", Style::Primary),
-                b("kspec", "KISS with specialty", Style::Primary),
-                b("kins", "KISS with insight", Style::Primary),
-                b("kclear", "Withdraw my KISSes", Style::Secondary),
-            ]));
-            let mut r3 = Vec::new();
-            let any = !t.kisses.is_empty() || t.ego_reroll_pending;
-            r3.push(if any {
-                b("kroll", "Re-roll", Style::Success)
-            } else {
-                b("kroll", "No KISS", Style::Success)
-            });
-            if t.edition == Edition::One {
-                if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
-                    r3.push(b(
-                        "egore",
-                        if t.ego_reroll_pending {
-                            "Withdraw Ego re-roll"
-                        } else {
-                            "Ego: re-roll misses"
-                        },
-                        Style::Secondary,
-                    ));
-                    if !t.ego_reroll_pending {
-                        r3.push(b("ego6", "Ego: double 6s", Style::Secondary));
-                    }
-                }
-                if t.accepted_allies().next().is_some() {
-                    r3.push(b("consent", "Consent to KISS", Style::Secondary));
-                }
-            }
-            rows.push(Row::Buttons(r3));
-            let mut fc = Vec::new();
-            if t.kisses.iter().any(|k| !k.approved) {
-                fc.push(b("kok", "Approve KISSes", Style::Success));
-            }
-            if !t.kisses.is_empty() {
-                fc.push(b("kveto", "Veto last KISS", Style::Danger));
-            }
-            rows.push(Row::Buttons(fc_row(fc)));
-        }
-        TaskPhase::Spending => {
-            let left = t.beats_left();
-            let bought = |p: Purchase| t.purchases.iter().any(|x| x.item == p);
-            let repeat = t.settings.ve1_consequence_repeat;
-            let can = |p: Purchase| {
-                let cost = t.cost_of(p);
-                cost <= left && (!bought(p) || (repeat && p != Purchase::Primary))
-            };
-            let buy = |p: Purchase, label: String| {
-                let style = if bought(p) {
-                    Style::Success
-                } else {
-                    Style::Secondary
-                };
-                let mut btn = barg("buy", &purchase_code(p), &label, style);
-                if !can(p) {
-                    btn = btn.disabled();
-                }
-                btn
-            };
-            let mut r1 = vec![buy(
-                Purchase::Primary,
-                format!("Primary: success ({})", t.threshold),
-            )];
-            for n in 1..=4u8 {
-                r1.push(buy(
-                    Purchase::Secondary(n),
-                    format!("S{n} {}", SECONDARY_SHORT[n as usize - 1]),
-                ));
-            }
-            rows.push(Row::Buttons(r1));
-            let mut r2 = Vec::new();
-            for n in 1..=4u8 {
-                r2.push(buy(
-                    Purchase::Tertiary(n),
-                    format!("T{n} {}", TERTIARY_SHORT[n as usize - 1]),
-                ));
-            }
-            let mut undo = b("undo", "Undo last", Style::Secondary);
-            if t.purchases.is_empty() {
-                undo = undo.disabled();
-            }
-            r2.push(undo);
-            rows.push(Row::Buttons(r2));
-            let mut r3 = vec![b("finish", "Finish", Style::Primary)];
-            if t.ego_mode == EgoMode::None && t.purchases.is_empty() && st.roller_ego {
-                r3.push(b("ego6", "Ego: double 6s", Style::Secondary));
-            }
-            rows.push(Row::Buttons(fc_row(r3)));
-            let customs: Vec<SelectOption> = st
-                .customs
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| can(Purchase::Custom(*i)))
-                .take(25)
-                .map(|(i, c)| SelectOption {
-                    label: cut(c, 100),
-                    value: (i + 1).to_string(),
-                    description: Some("special consequence, 1 beat".into()),
-                })
-                .collect();
-            if !customs.is_empty() && left > 0 {
-                rows.push(select("buyc", "Special consequence", customs, 1));
-            }
-        }
-        TaskPhase::GmSubversion => {
-            let mut r = Vec::new();
-            for n in t.subvertible() {
-                r.push(barg(
-                    "subvert",
-                    &n.to_string(),
-                    &format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]),
-                    Style::Danger,
-                ));
-            }
-            r.push(b("nosub", "No subversion", Style::Secondary));
-            rows.push(Row::Buttons(r));
-            rows.push(Row::Buttons(fc_row(Vec::new())));
-        }
-        TaskPhase::EgoOffer => {
-            rows.push(Row::Buttons(fc_row(vec![
-                b("egoyes", "Spend Ego", Style::Primary),
-                b("egono", "Keep Ego", Style::Secondary),
-            ])));
-        }
-        TaskPhase::Closed => {
-            if st.subversion_open {
-                let mut r = Vec::new();
-                for n in 1..=4u8 {
-                    if t.purchases.iter().any(|b| b.item == Purchase::Secondary(n)) {
-                        continue;
-                    }
-                    r.push(barg(
-                        "subvert",
-                        &n.to_string(),
-                        &format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]),
-                        Style::Danger,
-                    ));
-                }
-                r.push(b("nosub", "No subversion", Style::Secondary));
-                rows.push(Row::Buttons(r));
+    rows.truncate(5);
+    rows
+}
+
+/// Before the roll: **Roll**, **Offer aid**, **Withdraw aid** and the FC's
+/// row; the "Aid with a job" menu; the roller's answers to each offer; the
+/// "Use job" menu.
+fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+    let t = &st.task;
+    let pending: Vec<_> = t
+        .allies
+        .iter()
+        .filter(|a| a.status == AidStatus::Offered)
+        .collect();
+    let mut roll = d.b(TaskButton::Roll, "Roll", Style::Primary);
+    if !pending.is_empty() {
+        roll = roll.disabled();
+    }
+    let standing = t
+        .allies
+        .iter()
+        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+        .count();
+    let mut offer = d.b(TaskButton::Offer, "Offer aid", Style::Secondary);
+    if standing >= t.max_allies() {
+        offer = offer.disabled();
+    }
+    let mut main = vec![roll, offer];
+    if standing > 0 {
+        main.push(d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary));
+    }
+    let mut rows = vec![d.fc_row(main)];
+    if standing < t.max_allies() && !st.candidates.is_empty() {
+        rows.push(aid_job_menu(d, st));
+    }
+    let mut answers = Vec::new();
+    for a in &pending {
+        let n = cut(&st.name_of(a.id), 30);
+        let accept = format!("Accept {n}");
+        answers.push(d.named(TaskButton::Accept(a.id), &accept, Style::Success));
+        let refuse = format!("Refuse {n}");
+        answers.push(d.named(TaskButton::Refuse(a.id), &refuse, Style::Secondary));
+    }
+    for chunk in answers.chunks(4) {
+        rows.push(Row::Buttons(chunk.to_vec()));
+    }
+    if st.roller_jobs.len() > 1 && rows.len() < 5 {
+        rows.push(use_job_menu(d, st));
+    }
+    rows
+}
+
+/// "Aid with a job": each job someone could aid with, and who.
+fn aid_job_menu(d: &Draw, st: &TaskSession) -> Row {
+    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    for c in &st.candidates {
+        for (j, l) in &c.jobs {
+            let who = format!("{} (level {l})", c.name);
+            match jobs.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(j)) {
+                Some((_, w)) => w.push(who),
+                None => jobs.push((j.clone(), vec![who])),
             }
         }
     }
-    rows.truncate(5);
+    let options: Vec<SelectOption> = jobs
+        .into_iter()
+        .take(25)
+        .map(|(j, who)| SelectOption {
+            label: cut(&j, 100),
+            value: j,
+            description: Some(cut(&who.join(", "), 100)),
+        })
+        .collect();
+    d.select(TaskButton::AidJob, "Aid with a job", options, 1)
+}
+
+/// "Use job": the roller's jobs that inherit the ability.
+fn use_job_menu(d: &Draw, st: &TaskSession) -> Row {
+    let options = st
+        .roller_jobs
+        .iter()
+        .take(25)
+        .map(|(j, l)| SelectOption {
+            label: cut(j, 100),
+            value: j.clone(),
+            description: Some(if *l == 0 {
+                "learning".into()
+            } else {
+                format!("level {l}")
+            }),
+        })
+        .collect();
+    d.select(TaskButton::UseJob, "Use job", options, 1)
+}
+
+/// The KISS round: the "KISS dice" menu, the ways to pay, **Re-roll** with
+/// the Ego and consent buttons, and the FC's row.
+fn kiss_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+    let t = &st.task;
+    let mut rows = Vec::new();
+    rows.extend(kiss_menu(d, st));
+    rows.push(Row::Buttons(vec![
+        d.b(TaskButton::Kiss(Payment::Lot), "KISS with Lot", Style::Primary),
+        d.b(TaskButton::Kiss(Payment::Stunt), "KISS with stunt", Style::Primary),
+        d.b(TaskButton::Kiss(Payment::Specialty), "KISS with specialty", Style::Primary),
+        d.b(TaskButton::Kiss(Payment::Insight), "KISS with insight", Style::Primary),
+        d.b(TaskButton::KissClear, "Withdraw my KISSes", Style::Secondary),
+    ]));
+    rows.push(Row::Buttons(kiss_roll_row(d, st)));
+    let mut fc = Vec::new();
+    if t.kisses.iter().any(|k| !k.approved) {
+        fc.push(d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success));
+    }
+    if !t.kisses.is_empty() {
+        fc.push(d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger));
+    }
+    rows.push(d.fc_row(fc));
     rows
+}
+
+/// "KISS dice": every die not yet KISSed, misses first (a big pool pages,
+/// so every die stays reachable).
+fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
+    let t = &st.task;
+    let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
+    let mut dice: Vec<&TaskDie> = t
+        .dice
+        .iter()
+        .filter(|d| !declared.contains(&d.id))
+        .collect();
+    dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
+    let options: Vec<SelectOption> = dice
+        .into_iter()
+        .map(|d| SelectOption {
+            label: format!("#{} · {} · {}", d.id, cut(&st.name_of(d.owner), 40), d.face),
+            value: d.id.to_string(),
+            description: Some(format!(
+                "{}, {}",
+                d.rank,
+                if d.succeeds(t.edition) {
+                    word(t.edition, 1)
+                } else {
+                    "miss".into()
+                }
+            )),
+        })
+        .collect();
+    let options = crate::app::view::paged_options(options, st.kiss_page);
+    let n = options.len();
+    (n > 0).then(|| d.select(TaskButton::Pick, "KISS dice", options, n))
+}
+
+/// **Re-roll** (or **No KISS**), and in edition 1 the Ego buttons and
+/// **Consent to KISS**.
+fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
+    let t = &st.task;
+    let mut r = Vec::new();
+    let any = !t.kisses.is_empty() || t.ego_reroll_pending;
+    r.push(if any {
+        d.b(TaskButton::KissRoll, "Re-roll", Style::Success)
+    } else {
+        d.b(TaskButton::KissRoll, "No KISS", Style::Success)
+    });
+    if t.edition == Edition::One {
+        if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
+            let label = if t.ego_reroll_pending {
+                "Withdraw Ego re-roll"
+            } else {
+                "Ego: re-roll misses"
+            };
+            r.push(d.b(TaskButton::EgoReroll, label, Style::Secondary));
+            if !t.ego_reroll_pending {
+                r.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
+            }
+        }
+        if t.accepted_allies().next().is_some() {
+            r.push(d.b(TaskButton::Consent, "Consent to KISS", Style::Secondary));
+        }
+    }
+    r
+}
+
+/// Spending beats: the primary and S1-S4, T1-T4 and **Undo last**,
+/// **Finish** (and Ego) with the FC's row, the "Special consequence" menu.
+fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+    let t = &st.task;
+    let left = t.beats_left();
+    let can = |p: Purchase| can_buy(t, p);
+    let buy = |c: Consequence, label: String| {
+        let p = c.purchase();
+        let style = if t.purchases.iter().any(|x| x.item == p) {
+            Style::Success
+        } else {
+            Style::Secondary
+        };
+        let btn = d.named(TaskButton::Buy(c), &label, style);
+        if can(p) {
+            btn
+        } else {
+            btn.disabled()
+        }
+    };
+    let mut r1 = vec![buy(
+        Consequence::Primary,
+        format!("Primary: success ({})", t.threshold),
+    )];
+    let mut r2 = Vec::new();
+    for n in 1..=4u8 {
+        let i = n as usize - 1;
+        r1.push(buy(Consequence::Secondary(n), format!("S{n} {}", SECONDARY_SHORT[i])));
+        r2.push(buy(Consequence::Tertiary(n), format!("T{n} {}", TERTIARY_SHORT[i])));
+    }
+    let mut undo = d.b(TaskButton::Undo, "Undo last", Style::Secondary);
+    if t.purchases.is_empty() {
+        undo = undo.disabled();
+    }
+    r2.push(undo);
+    let mut r3 = vec![d.b(TaskButton::Finish, "Finish", Style::Primary)];
+    if t.ego_mode == EgoMode::None && t.purchases.is_empty() && st.roller_ego {
+        r3.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
+    }
+    let mut rows = vec![Row::Buttons(r1), Row::Buttons(r2), d.fc_row(r3)];
+    let customs: Vec<SelectOption> = st
+        .customs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| can(Purchase::Custom(*i)))
+        .take(25)
+        .map(|(i, c)| SelectOption {
+            label: cut(c, 100),
+            value: (i + 1).to_string(),
+            description: Some("special consequence, 1 beat".into()),
+        })
+        .collect();
+    if !customs.is_empty() && left > 0 {
+        rows.push(d.select(TaskButton::BuyCustom, "Special consequence", customs, 1));
+    }
+    rows
+}
+
+/// Whether `p` can be bought now: affordable, and not bought yet (or a
+/// repeatable one, under the house rule).
+fn can_buy(t: &TaskState, p: Purchase) -> bool {
+    let bought = t.purchases.iter().any(|x| x.item == p);
+    let repeat = t.settings.ve1_consequence_repeat;
+    t.cost_of(p) <= t.beats_left() && (!bought || (repeat && p != Purchase::Primary))
+}
+
+/// The FC's **Subvert S<n>** for each of `secondaries`, and **No subversion**.
+fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
+    let mut r: Vec<Button> = secondaries
+        .into_iter()
+        .map(|n| {
+            let label = format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]);
+            d.named(TaskButton::Subvert(n), &label, Style::Danger)
+        })
+        .collect();
+    r.push(d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary));
+    Row::Buttons(r)
 }
 
 /// The "after the task" message: what changed, and each participant's

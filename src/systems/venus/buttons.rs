@@ -1,0 +1,479 @@
+//! Venus's buttons and menus as typed enums, one for a check's message and
+//! one for a task's, each encoded into and parsed from a custom_id side by
+//! side ([`crate::app::component::Action`]).
+//!
+//! Shared by the views (which draw the buttons) and the click handlers
+//! (which parse them): the handlers depend on this module and the views,
+//! never the other way round. The action words are in every message
+//! already posted: never rename one (`tests/e2e/upgrade.rs` clicks old
+//! buttons), only the variants.
+
+use super::KIND;
+use crate::app::component::{from_base36, to_base36, Action};
+use crate::rules::venus::check::FactorKind;
+use crate::rules::venus::task::Purchase;
+
+/// The custom_id of `button` on Venus session `id` at `version`.
+pub fn custom_id(button: &impl Action, id: i64, version: i64) -> String {
+    button.button(KIND, id, version).encode()
+}
+
+/// A button or menu of a check's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckButton {
+    /// `roll`: throw the d20.
+    Roll,
+    /// `cancel`: cancel the check (before the roll, or while short).
+    Cancel,
+    /// `void` (FC): void the check.
+    Void,
+    /// `force` (FC): force-close the check.
+    Force,
+    /// `bonus`: the bonus-factor menu (the picked values come with the click).
+    Bonus,
+    /// `named:<json>`: a bonus factor named with `/ve bonus`.
+    Named {
+        /// The factor's name.
+        name: String,
+        /// Its kind.
+        kind: FactorKind,
+        /// Its worth.
+        value: u32,
+    },
+    /// `clear`: remove every bonus factor claimed.
+    Clear,
+    /// `approve` (FC): approve the claimed bonus factors.
+    Approve,
+    /// `resolve`: roll the bonus dice (edition 1) or add the bonus (edition 2).
+    Resolve,
+    /// `fail`: accept the failure.
+    Fail,
+}
+
+impl Action for CheckButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            Self::Roll => ("roll", None),
+            Self::Cancel => ("cancel", None),
+            Self::Void => ("void", None),
+            Self::Force => ("force", None),
+            Self::Bonus => ("bonus", None),
+            Self::Named { name, kind, value } => {
+                ("named", serde_json::to_string(&(name, kind, value)).ok())
+            }
+            Self::Clear => ("clear", None),
+            Self::Approve => ("approve", None),
+            Self::Resolve => ("resolve", None),
+            Self::Fail => ("fail", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        Some(match action {
+            "roll" => Self::Roll,
+            "cancel" => Self::Cancel,
+            "void" => Self::Void,
+            "force" => Self::Force,
+            "bonus" => Self::Bonus,
+            "named" => {
+                let (name, kind, value) = serde_json::from_str(arg?).ok()?;
+                Self::Named { name, kind, value }
+            }
+            "clear" => Self::Clear,
+            "approve" => Self::Approve,
+            "resolve" => Self::Resolve,
+            "fail" => Self::Fail,
+            _ => return None,
+        })
+    }
+}
+
+/// How a KISS is paid for (the four "KISS with …" buttons).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payment {
+    /// `klot`: a Lot per die.
+    Lot,
+    /// `kstunt`: a stunt.
+    Stunt,
+    /// `kspec`: the declarer's next unused specialties.
+    Specialty,
+    /// `kins`: the declarer's next unused insights.
+    Insight,
+}
+
+/// A consequence bought with a button: the primary, S1-S4 or T1-T4
+/// (special consequences are bought from a menu instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consequence {
+    /// `p`: the primary consequence (success).
+    Primary,
+    /// `s1`..`s4`.
+    Secondary(u8),
+    /// `t1`..`t4`.
+    Tertiary(u8),
+}
+
+impl Consequence {
+    /// The rules core's purchase.
+    pub fn purchase(self) -> Purchase {
+        match self {
+            Self::Primary => Purchase::Primary,
+            Self::Secondary(n) => Purchase::Secondary(n),
+            Self::Tertiary(n) => Purchase::Tertiary(n),
+        }
+    }
+
+    /// Its code in a custom_id: `p`, `s1`..`s4`, `t1`..`t4`.
+    pub fn code(self) -> String {
+        match self {
+            Self::Primary => "p".into(),
+            Self::Secondary(n) => format!("s{n}"),
+            Self::Tertiary(n) => format!("t{n}"),
+        }
+    }
+
+    /// Reads a code back; `None` for anything else.
+    pub fn of_code(code: &str) -> Option<Self> {
+        let n = |s: &str| s.parse::<u8>().ok().filter(|n| (1..=4).contains(n));
+        match code {
+            "p" => Some(Self::Primary),
+            c if c.starts_with('s') => n(&c[1..]).map(Self::Secondary),
+            c if c.starts_with('t') => n(&c[1..]).map(Self::Tertiary),
+            _ => None,
+        }
+    }
+}
+
+/// A button or menu of a task's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskButton {
+    /// `offer`: offer aid (with the only eligible job, or ask which).
+    Offer,
+    /// `aidjob`: the "Aid with a job" menu.
+    AidJob,
+    /// `withdraw`: withdraw one's aid offer.
+    Withdraw,
+    /// `accept:<user>`: the roller accepts that member's aid.
+    Accept(i64),
+    /// `refuse:<user>`: the roller refuses that member's aid.
+    Refuse(i64),
+    /// `usejob`: the roller's "Use job" menu.
+    UseJob,
+    /// `roll`: throw the dice.
+    Roll,
+    /// `pick`: the "KISS dice" menu (or one of its page options).
+    Pick,
+    /// `klot`, `kstunt`, `kspec`, `kins`: pay for the picked dice.
+    Kiss(Payment),
+    /// `kclear`: withdraw one's KISSes.
+    KissClear,
+    /// `consent`: an ally allows (or no longer allows) KISSes on their die.
+    Consent,
+    /// `egore`: declare (or withdraw) the edition-1 Ego re-roll.
+    EgoReroll,
+    /// `ego6`: spend Ego so every 6 strikes two beats.
+    EgoSixes,
+    /// `kroll`: re-roll the KISSed dice (or end the round without a KISS).
+    KissRoll,
+    /// `kok` (FC): approve the KISSes awaiting approval.
+    KissApprove,
+    /// `kveto` (FC): veto the last KISS.
+    KissVeto,
+    /// `buy:<code>`: buy a consequence.
+    Buy(Consequence),
+    /// `buyc`: the "Special consequence" menu.
+    BuyCustom,
+    /// `undo`: refund the last purchase.
+    Undo,
+    /// `finish`: end the spending.
+    Finish,
+    /// `subvert:<n>` (FC): turn secondary consequence `n` against the roller.
+    Subvert(u8),
+    /// `nosub` (FC): let every consequence stand.
+    NoSubversion,
+    /// `egoyes`: spend Ego (edition 2, still short).
+    EgoYes,
+    /// `egono`: keep Ego.
+    EgoNo,
+    /// `void` (FC): void the task.
+    Void,
+    /// `force` (FC): force-close the task.
+    Force,
+}
+
+impl Action for TaskButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            Self::Offer => ("offer", None),
+            Self::AidJob => ("aidjob", None),
+            Self::Withdraw => ("withdraw", None),
+            Self::Accept(user) => ("accept", Some(to_base36(*user))),
+            Self::Refuse(user) => ("refuse", Some(to_base36(*user))),
+            Self::UseJob => ("usejob", None),
+            Self::Roll => ("roll", None),
+            Self::Pick => ("pick", None),
+            Self::Kiss(Payment::Lot) => ("klot", None),
+            Self::Kiss(Payment::Stunt) => ("kstunt", None),
+            Self::Kiss(Payment::Specialty) => ("kspec", None),
+            Self::Kiss(Payment::Insight) => ("kins", None),
+            Self::KissClear => ("kclear", None),
+            Self::Consent => ("consent", None),
+            Self::EgoReroll => ("egore", None),
+            Self::EgoSixes => ("ego6", None),
+            Self::KissRoll => ("kroll", None),
+            Self::KissApprove => ("kok", None),
+            Self::KissVeto => ("kveto", None),
+            Self::Buy(c) => ("buy", Some(c.code())),
+            Self::BuyCustom => ("buyc", None),
+            Self::Undo => ("undo", None),
+            Self::Finish => ("finish", None),
+            Self::Subvert(n) => ("subvert", Some(n.to_string())),
+            Self::NoSubversion => ("nosub", None),
+            Self::EgoYes => ("egoyes", None),
+            Self::EgoNo => ("egono", None),
+            Self::Void => ("void", None),
+            Self::Force => ("force", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        let user = || arg.and_then(from_base36);
+        Some(match action {
+            "offer" => Self::Offer,
+            "aidjob" => Self::AidJob,
+            "withdraw" => Self::Withdraw,
+            "accept" => Self::Accept(user()?),
+            "refuse" => Self::Refuse(user()?),
+            "usejob" => Self::UseJob,
+            "roll" => Self::Roll,
+            "pick" => Self::Pick,
+            "klot" => Self::Kiss(Payment::Lot),
+            "kstunt" => Self::Kiss(Payment::Stunt),
+            "kspec" => Self::Kiss(Payment::Specialty),
+            "kins" => Self::Kiss(Payment::Insight),
+            "kclear" => Self::KissClear,
+            "consent" => Self::Consent,
+            "egore" => Self::EgoReroll,
+            "ego6" => Self::EgoSixes,
+            "kroll" => Self::KissRoll,
+            "kok" => Self::KissApprove,
+            "kveto" => Self::KissVeto,
+            "buy" => Self::Buy(Consequence::of_code(arg?)?),
+            "buyc" => Self::BuyCustom,
+            "undo" => Self::Undo,
+            "finish" => Self::Finish,
+            "subvert" => Self::Subvert(arg?.parse().ok().filter(|n| (1..=4).contains(n))?),
+            "nosub" => Self::NoSubversion,
+            "egoyes" => Self::EgoYes,
+            "egono" => Self::EgoNo,
+            "void" => Self::Void,
+            "force" => Self::Force,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::component::ButtonId;
+
+    fn check_buttons() -> Vec<CheckButton> {
+        use CheckButton::*;
+        vec![
+            Roll,
+            Cancel,
+            Void,
+            Force,
+            Bonus,
+            Named {
+                name: "Sharp eyes: on the roof".into(),
+                kind: FactorKind::Attribute,
+                value: 2,
+            },
+            Named {
+                name: "A Lot".into(),
+                kind: FactorKind::Lot,
+                value: 1,
+            },
+            Clear,
+            Approve,
+            Resolve,
+            Fail,
+        ]
+    }
+
+    fn task_buttons() -> Vec<TaskButton> {
+        use TaskButton::*;
+        let mut v = vec![
+            Offer,
+            AidJob,
+            Withdraw,
+            Accept(0),
+            Accept(1_234_567_890_123_456_789),
+            Refuse(42),
+            UseJob,
+            Roll,
+            Pick,
+            Kiss(Payment::Lot),
+            Kiss(Payment::Stunt),
+            Kiss(Payment::Specialty),
+            Kiss(Payment::Insight),
+            KissClear,
+            Consent,
+            EgoReroll,
+            EgoSixes,
+            KissRoll,
+            KissApprove,
+            KissVeto,
+            Buy(Consequence::Primary),
+            BuyCustom,
+            Undo,
+            Finish,
+            NoSubversion,
+            EgoYes,
+            EgoNo,
+            Void,
+            Force,
+        ];
+        for n in 1..=4 {
+            v.push(Buy(Consequence::Secondary(n)));
+            v.push(Buy(Consequence::Tertiary(n)));
+            v.push(Subvert(n));
+        }
+        v
+    }
+
+    /// Encoding into a custom_id and parsing it back gives the same
+    /// button, for every variant (and every argument a view can draw).
+    #[test]
+    fn every_button_round_trips_through_its_custom_id() {
+        for b in check_buttons() {
+            let id = b.button(KIND, 77, 3);
+            let back = ButtonId::parse(&id.encode()).expect("a valid custom_id");
+            assert_eq!(
+                CheckButton::parse(&back.action, back.arg.as_deref()),
+                Some(b.clone()),
+                "{b:?}"
+            );
+        }
+        for b in task_buttons() {
+            let id = b.button(KIND, 77, 3);
+            let back = ButtonId::parse(&id.encode()).expect("a valid custom_id");
+            assert_eq!(
+                TaskButton::parse(&back.action, back.arg.as_deref()),
+                Some(b.clone()),
+                "{b:?}"
+            );
+        }
+    }
+
+    /// Every action word (and argument form) Venus had before the buttons
+    /// were typed still parses to the same button: messages posted by an
+    /// older Kismet keep working.
+    #[test]
+    fn every_older_action_word_still_parses() {
+        use TaskButton as T;
+        let check: [(&str, Option<&str>, CheckButton); 10] = [
+            ("roll", None, CheckButton::Roll),
+            ("cancel", None, CheckButton::Cancel),
+            ("void", None, CheckButton::Void),
+            ("force", None, CheckButton::Force),
+            ("bonus", None, CheckButton::Bonus),
+            (
+                "named",
+                Some(r#"["Nimble","attribute",1]"#),
+                CheckButton::Named {
+                    name: "Nimble".into(),
+                    kind: FactorKind::Attribute,
+                    value: 1,
+                },
+            ),
+            ("clear", None, CheckButton::Clear),
+            ("approve", None, CheckButton::Approve),
+            ("resolve", None, CheckButton::Resolve),
+            ("fail", None, CheckButton::Fail),
+        ];
+        for (word, arg, want) in check {
+            assert_eq!(CheckButton::parse(word, arg), Some(want), "check `{word}`");
+        }
+        let task: [(&str, Option<&str>, TaskButton); 37] = [
+            ("offer", None, T::Offer),
+            ("aidjob", None, T::AidJob),
+            ("withdraw", None, T::Withdraw),
+            ("accept", Some("2n9c"), T::Accept(123_456)),
+            ("refuse", Some("2n9c"), T::Refuse(123_456)),
+            ("usejob", None, T::UseJob),
+            ("roll", None, T::Roll),
+            ("pick", None, T::Pick),
+            ("klot", None, T::Kiss(Payment::Lot)),
+            ("kstunt", None, T::Kiss(Payment::Stunt)),
+            ("kspec", None, T::Kiss(Payment::Specialty)),
+            ("kins", None, T::Kiss(Payment::Insight)),
+            ("kclear", None, T::KissClear),
+            ("consent", None, T::Consent),
+            ("egore", None, T::EgoReroll),
+            ("ego6", None, T::EgoSixes),
+            ("kroll", None, T::KissRoll),
+            ("kok", None, T::KissApprove),
+            ("kveto", None, T::KissVeto),
+            ("buy", Some("p"), T::Buy(Consequence::Primary)),
+            ("buy", Some("s1"), T::Buy(Consequence::Secondary(1))),
+            ("buy", Some("s2"), T::Buy(Consequence::Secondary(2))),
+            ("buy", Some("s4"), T::Buy(Consequence::Secondary(4))),
+            ("buy", Some("t1"), T::Buy(Consequence::Tertiary(1))),
+            ("buy", Some("t4"), T::Buy(Consequence::Tertiary(4))),
+            ("buyc", None, T::BuyCustom),
+            ("undo", None, T::Undo),
+            ("finish", None, T::Finish),
+            ("subvert", Some("1"), T::Subvert(1)),
+            ("subvert", Some("2"), T::Subvert(2)),
+            ("subvert", Some("3"), T::Subvert(3)),
+            ("subvert", Some("4"), T::Subvert(4)),
+            ("nosub", None, T::NoSubversion),
+            ("egoyes", None, T::EgoYes),
+            ("egono", None, T::EgoNo),
+            ("void", None, T::Void),
+            ("force", None, T::Force),
+        ];
+        for (word, arg, want) in task {
+            assert_eq!(TaskButton::parse(word, arg), Some(want), "task `{word}`");
+        }
+    }
+
+    #[test]
+    fn malformed_arguments_and_unknown_words_are_refused() {
+        for (word, arg) in [
+            ("buy", None),
+            ("buy", Some("s5")),
+            ("buy", Some("x")),
+            ("buy", Some("c0")),
+            ("subvert", Some("0")),
+            ("subvert", Some("5")),
+            ("subvert", None),
+            ("accept", None),
+            ("refuse", Some("-1")),
+            ("del", None),
+            ("reroll", None),
+        ] {
+            assert_eq!(TaskButton::parse(word, arg), None, "{word} {arg:?}");
+        }
+        assert_eq!(CheckButton::parse("named", Some("{")), None);
+        assert_eq!(CheckButton::parse("named", None), None);
+        assert_eq!(CheckButton::parse("offer", None), None);
+    }
+
+    #[test]
+    fn purchase_codes_round_trip() {
+        for c in [
+            Consequence::Primary,
+            Consequence::Secondary(1),
+            Consequence::Secondary(4),
+            Consequence::Tertiary(3),
+        ] {
+            assert_eq!(Consequence::of_code(&c.code()), Some(c));
+        }
+        assert_eq!(Consequence::of_code("s5"), None);
+        assert_eq!(Consequence::of_code("x"), None);
+    }
+}

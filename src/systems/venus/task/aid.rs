@@ -1,0 +1,115 @@
+//! Before the roll: **Offer aid** (or the "Aid with a job" menu),
+//! **Withdraw aid**, the roller's **Accept**/**Refuse** and "Use job"
+//! menu, and **Roll**.
+
+use super::turn::{Step, Turn};
+use super::{eligible_jobs, rebuild};
+use crate::app::characters::{self, Loaded};
+use crate::app::AppError;
+use crate::rules::venus::task::{TaskAction, TaskPhase};
+use crate::rules::venus::VenusSheet;
+use crate::systems::venus::state::Who;
+use crate::systems::venus::{task_view, HINT, SYSTEM};
+
+/// `offer` and `aidjob`: the clicker's active character offers aid, with
+/// the job picked in the menu (`from_menu`), its only eligible job, or
+/// (several) a note asking them to pick one.
+pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> {
+    let me = t.me();
+    if me == t.st.roller.user {
+        return Err(AppError::user("The roller cannot aid their own task."));
+    }
+    if t.st.task.phase != TaskPhase::AidOffers {
+        return Err(AppError::user(
+            "The dice are thrown: it is too late to aid.",
+        ));
+    }
+    let c = characters::active::<VenusSheet>(&mut t.tx, t.caller, SYSTEM, HINT).await?;
+    let job = if from_menu {
+        t.value()?
+    } else {
+        match only_job(&c, &t.st.task.ability)? {
+            Some(job) => job,
+            None => {
+                return Ok(Step {
+                    whisper: Some(format!(
+                        "{} can aid with several jobs: pick one in the \"Aid with a job\" menu.",
+                        c.name()
+                    )),
+                    ..Step::redraw()
+                })
+            }
+        }
+    };
+    let who = Who {
+        user: me,
+        character: Some(c.row.id),
+        name: c.row.name.clone(),
+    };
+    match t.st.allies.iter_mut().find(|w| w.user == me) {
+        Some(w) => *w = who,
+        None => t.st.allies.push(who),
+    }
+    t.party.add_loaded(me, c);
+    Ok(Step::one(TaskAction::OfferAid {
+        actor: t.a,
+        ally: me,
+        job,
+        demand: None,
+    }))
+}
+
+/// The one job `c` can aid with; `None` when there are several; a refusal
+/// when there is none.
+fn only_job(c: &Loaded<VenusSheet>, ability: &str) -> Result<Option<String>, AppError> {
+    let jobs = eligible_jobs(&c.sheet, ability);
+    match jobs.len() {
+        0 => Err(AppError::user(format!(
+            "{} has no job at level 1 or more that inherits {}, so cannot aid this task.",
+            c.name(),
+            ability
+        ))),
+        1 => Ok(Some(jobs[0].0.clone())),
+        _ => Ok(None),
+    }
+}
+
+/// `withdraw`: the clicker withdraws their offer.
+pub fn withdraw(t: &Turn<'_>) -> Step {
+    Step::one(TaskAction::WithdrawAid {
+        actor: t.a,
+        ally: t.me(),
+    })
+}
+
+/// `accept` and `refuse`: the roller answers `ally`'s offer.
+pub fn answer(t: &Turn<'_>, ally: i64, accept: bool) -> Step {
+    Step::one(TaskAction::AnswerAid {
+        actor: t.a,
+        ally,
+        accept,
+    })
+}
+
+/// `usejob`: the roller (or the FC) switches to the job picked in the menu;
+/// the standing offers that still fit are kept.
+pub fn use_job(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    if !(t.a.gm || t.me() == t.st.roller.user) {
+        return Err(AppError::user("Only the roller (or the FC) picks the job."));
+    }
+    let mut setup = t.st.setup.clone();
+    setup.job = t.value()?;
+    setup.learn_inherits = None;
+    setup.actor = t.a;
+    let set = t.st.task.settings.clone();
+    rebuild(&mut t.st, setup, &set, &mut t.party.ctx)?;
+    t.st.note = Some(format!("{} now uses {}", t.st.roller.name, t.st.task.job));
+    Ok(Step::redraw())
+}
+
+/// `roll`: throws the dice (the chance before the roll is kept for the
+/// message).
+pub fn roll(t: &mut Turn<'_>) -> Step {
+    t.st.odds_before = task_view::chance_now(&t.st.task);
+    Step::one(TaskAction::Roll { actor: t.a })
+}

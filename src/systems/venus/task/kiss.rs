@@ -1,0 +1,237 @@
+//! The KISS round: the "KISS dice" menu (**pick**), paying for the picked
+//! dice (**KISS with Lot/stunt/specialty/insight**), **Withdraw my
+//! KISSes**, an ally's **Consent to KISS**, **Re-roll** (or **No KISS**),
+//! and the FC's **Approve KISSes** and **Veto last KISS**.
+
+use super::turn::{Step, Turn};
+use crate::app::AppError;
+use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase};
+use crate::rules::venus::{Edition, VenusCtx};
+use crate::systems::venus::buttons::Payment;
+use crate::systems::venus::state::TaskSession;
+
+/// `pick`: the dice the clicker picked, kept as a draft until paid for
+/// (or a page of the menu turned).
+pub fn pick(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    if t.st.task.phase != TaskPhase::KissDeclaration {
+        return Err(AppError::user("KISSes are declared in the KISS round."));
+    }
+    if let Some(page) = crate::app::view::page_of(t.values) {
+        t.st.kiss_page = page;
+        return Ok(Step {
+            page: true,
+            ..Step::default()
+        });
+    }
+    let by = t.by();
+    let allowed = t.st.task.kissable_dice(by);
+    let mut dice = Vec::new();
+    for v in t.values {
+        let d: u32 = v
+            .parse()
+            .map_err(|_| AppError::user("That is not a die on the table."))?;
+        if !allowed.contains(&d) {
+            return Err(AppError::user(not_kissable(&t.st, by, d)));
+        }
+        if !dice.contains(&d) {
+            dice.push(d);
+        }
+    }
+    t.st.drafts.insert(t.me(), dice);
+    t.st.note = Some(format!("{} picked dice to KISS", t.st.name_of(by)));
+    Ok(Step::redraw())
+}
+
+/// Why `by` cannot KISS die `d`.
+fn not_kissable(st: &TaskSession, by: i64, d: u32) -> String {
+    let owner = st.task.die(d).map(|x| x.owner);
+    match owner {
+        None => format!("There is no die #{d}."),
+        Some(_) if st.task.kisses.iter().any(|k| k.die == d) => {
+            format!("Die #{d} is already being KISSed: each die once per task.")
+        }
+        Some(o) if o != by && st.task.edition == Edition::Two => format!(
+            "Die #{d} is {}'s: in edition 2 only its owner can KISS it.",
+            st.name_of(o)
+        ),
+        Some(o) if o != by => format!(
+            "Die #{d} is {}'s: {} must consent first (\"Consent to KISS\").",
+            st.name_of(o),
+            st.name_of(o)
+        ),
+        Some(_) => format!("You cannot KISS die #{d}."),
+    }
+}
+
+/// `klot`, `kstunt`, `kspec`, `kins`: declares a KISS on each drafted die,
+/// paid with `payment`.
+pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
+    let me = t.me();
+    let by = t.by();
+    let dice = t
+        .st
+        .drafts
+        .get(&me)
+        .cloned()
+        .filter(|d| !d.is_empty())
+        .ok_or_else(|| AppError::user("Pick the dice to KISS in the \"KISS dice\" menu first."))?;
+    let sources: Vec<KissSource> = match payment {
+        Payment::Lot => vec![KissSource::Lot; dice.len()],
+        Payment::Stunt => vec![KissSource::Stunt; dice.len()],
+        Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), true)?,
+        Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), false)?,
+    };
+    let actions = dice
+        .into_iter()
+        .zip(sources)
+        .map(|(die, source)| TaskAction::DeclareKiss {
+            actor: t.a,
+            by,
+            die,
+            source,
+        })
+        .collect();
+    t.st.drafts.remove(&me);
+    Ok(Step::rules(actions))
+}
+
+/// The next `n` specialties (or insights) of `by` not yet used for a KISS
+/// in this task, in sheet order.
+fn named_sources(
+    st: &TaskSession,
+    ctx: &VenusCtx,
+    by: i64,
+    n: usize,
+    specialty: bool,
+) -> Result<Vec<KissSource>, AppError> {
+    let sheet = ctx.sheet(by)?;
+    let used: Vec<String> = st
+        .task
+        .kisses
+        .iter()
+        .filter(|k| k.by == by)
+        .filter_map(|k| match (&k.source, specialty) {
+            (KissSource::Specialty { attribute }, true) => Some(attribute.to_lowercase()),
+            (KissSource::Insight { insight }, false) => Some(insight.to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    let all: Vec<String> = if specialty {
+        sheet.attributes.specialties.clone()
+    } else {
+        sheet.insights.iter().map(|i| i.text.clone()).collect()
+    };
+    let free: Vec<String> = all
+        .into_iter()
+        .filter(|t| !used.contains(&t.trim().to_lowercase()))
+        .collect();
+    if free.len() < n {
+        let (word, kind) = if specialty {
+            ("specialties", "specialty")
+        } else {
+            ("insights", "insight")
+        };
+        return Err(AppError::user(format!(
+            "{} has {} unused {word} for {n} dice: add one with `/ve sheet note kind:{kind}`, or pick fewer dice.",
+            sheet.name,
+            free.len()
+        )));
+    }
+    Ok(free
+        .into_iter()
+        .take(n)
+        .map(|t| {
+            if specialty {
+                KissSource::Specialty { attribute: t }
+            } else {
+                KissSource::Insight { insight: t }
+            }
+        })
+        .collect())
+}
+
+/// `kclear`: withdraws the clicker's KISSes (the FC's, when not taking
+/// part: every KISS) and their draft.
+pub fn clear(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    let by = t.by();
+    let everyone = t.a.gm && !t.participant();
+    let mine: Vec<u32> = t
+        .st
+        .task
+        .kisses
+        .iter()
+        .filter(|k| k.by == by || everyone)
+        .map(|k| k.die)
+        .collect();
+    let mut step = Step::rules(
+        mine.into_iter()
+            .map(|die| TaskAction::WithdrawKiss { actor: t.a, die })
+            .collect(),
+    );
+    if t.st.drafts.remove(&t.me()).is_some() {
+        step.redraw = true;
+    }
+    if step.actions.is_empty() && !step.redraw {
+        return Err(AppError::user("You have no KISS to withdraw."));
+    }
+    t.st.note = Some(format!("{} withdrew their KISSes", t.st.name_of(by)));
+    Ok(step)
+}
+
+/// `consent`: an ally allows (or no longer allows) KISSes on their die.
+pub fn consent(t: &Turn<'_>) -> Result<Step, AppError> {
+    let me = t.me();
+    let current = t
+        .st
+        .task
+        .allies
+        .iter()
+        .find(|x| x.id == me)
+        .map(|x| x.consented_kiss)
+        .ok_or_else(|| AppError::user("Only an ally consents to KISSes on their own die."))?;
+    Ok(Step::one(TaskAction::ConsentKiss {
+        actor: t.a,
+        ally: me,
+        consent: !current,
+    }))
+}
+
+/// `kroll`: re-rolls the KISSed dice and ends the round.
+pub fn roll(t: &Turn<'_>) -> Step {
+    Step::one(TaskAction::RollKisses { actor: t.a })
+}
+
+/// `kok` (FC): approves every KISS awaiting approval.
+pub fn approve(t: &Turn<'_>) -> Result<Step, AppError> {
+    t.fc_only("approve KISSes")?;
+    let actions: Vec<TaskAction> = t
+        .st
+        .task
+        .kisses
+        .iter()
+        .filter(|k| !k.approved)
+        .map(|k| TaskAction::ApproveKiss {
+            actor: t.a,
+            die: k.die,
+        })
+        .collect();
+    if actions.is_empty() {
+        return Err(AppError::user("No KISS awaits approval."));
+    }
+    Ok(Step::rules(actions))
+}
+
+/// `kveto` (FC): vetoes the last KISS declared.
+pub fn veto(t: &Turn<'_>) -> Result<Step, AppError> {
+    t.fc_only("veto a KISS")?;
+    let k = t
+        .st
+        .task
+        .kisses
+        .last()
+        .ok_or_else(|| AppError::user("No KISS is declared."))?;
+    Ok(Step::one(TaskAction::VetoKiss {
+        actor: t.a,
+        die: k.die,
+    }))
+}

@@ -1,0 +1,327 @@
+//! One click on a task, around its button's own file: [`Turn::open`]
+//! checks who may press task buttons at all and loads the sheets; the
+//! button's handler turns the click into a [`Step`]; [`Turn::finish`]
+//! applies it to the rules core, saves the sheets and the session, logs
+//! and answers (one transaction).
+
+use rand::rngs::StdRng;
+use serde_json::json;
+
+use super::notes::{note_of, thrown_faces};
+use super::{refresh, sync_roller};
+use crate::app::component::Action;
+use crate::app::{log, sessions, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::app::Act;
+use crate::rules::venus::sheet::SheetEvent;
+use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase};
+use crate::rules::Actor;
+use crate::storage::sessions::{Session, Status};
+use crate::systems::venus::buttons::TaskButton;
+use crate::systems::venus::party::Party;
+use crate::systems::venus::state::{TaskSession, VeState};
+use crate::systems::venus::{actor, changes, fc_words, task_view, timeout, SYSTEM};
+
+/// A click on a task being handled: the transaction, the session, the
+/// sheets it touches and who pressed.
+pub struct Turn<'a> {
+    /// The click's transaction.
+    pub tx: Act,
+    /// The session as read in this transaction.
+    pub session: Session,
+    /// Its state, changed by the handler.
+    pub st: TaskSession,
+    /// The sheets of the roller and allies.
+    pub party: Party,
+    /// The clicker as the rules core's actor.
+    pub a: Actor,
+    /// Who clicked.
+    pub caller: &'a Caller,
+    /// The values picked in a menu (empty for a button).
+    pub values: &'a [String],
+    participant: bool,
+    was_closed: bool,
+    rng: StdRng,
+}
+
+/// What a button asks of the rules core.
+#[derive(Debug, Default)]
+pub struct Step {
+    /// The rules-core actions, applied in order.
+    pub actions: Vec<TaskAction>,
+    /// A private note for the clicker.
+    pub whisper: Option<String>,
+    /// The table's own state changed (a draft, a job, a note), so the
+    /// message is redrawn even without a rules action.
+    pub redraw: bool,
+    /// The roller finished spending (the FC's subversion window opens).
+    pub finishing: bool,
+    /// Only the page of the KISS dice menu turned: save, redraw, nothing else.
+    pub page: bool,
+}
+
+impl Step {
+    /// These rules-core actions.
+    pub fn rules(actions: Vec<TaskAction>) -> Self {
+        Self {
+            actions,
+            ..Self::default()
+        }
+    }
+
+    /// One rules-core action.
+    pub fn one(action: TaskAction) -> Self {
+        Self::rules(vec![action])
+    }
+
+    /// No rules action; the table's state changed.
+    pub fn redraw() -> Self {
+        Self {
+            redraw: true,
+            ..Self::default()
+        }
+    }
+}
+
+impl<'a> Turn<'a> {
+    /// Checks who may press task buttons at all (the roller, their allies
+    /// and the FC; anyone may offer aid), and loads the participants'
+    /// sheets (a task whose roller's sheet is gone can only be voided or
+    /// force-closed).
+    pub async fn open(
+        app: &App,
+        mut tx: Act,
+        session: Session,
+        st: TaskSession,
+        button: &TaskButton,
+        values: &'a [String],
+        caller: &'a Caller,
+    ) -> Result<Turn<'a>, AppError> {
+        let a = actor(&mut tx, caller).await?;
+        let participant = st.who(caller.user_id).is_some();
+        let anyone = matches!(button, TaskButton::Offer | TaskButton::AidJob);
+        if !(a.gm || participant || anyone) {
+            return Err(AppError::user(format!(
+                "Only {} (the roller), their allies and the FC can use this task's buttons.",
+                st.roller.name
+            )));
+        }
+        let party = Party::load(&mut tx, caller.guild_id, st.whos()).await?;
+        let ends = matches!(button, TaskButton::Void | TaskButton::Force);
+        if !party.has(st.roller.user) && !ends {
+            return Err(AppError::user(format!(
+                "{}'s character sheet is gone, so this task cannot go on: the FC can void it.",
+                st.roller.name
+            )));
+        }
+        let rng = app.rng.fork();
+        let was_closed = st.task.phase == TaskPhase::Closed;
+        Ok(Turn {
+            tx,
+            session,
+            st,
+            party,
+            a,
+            caller,
+            values,
+            participant,
+            was_closed,
+            rng,
+        })
+    }
+
+    /// The clicker's user id.
+    pub fn me(&self) -> i64 {
+        self.caller.user_id
+    }
+
+    /// Whether the clicker is the roller or one of the allies.
+    pub fn participant(&self) -> bool {
+        self.participant
+    }
+
+    /// Whose KISSes the clicker declares: their own, or the roller's for
+    /// the FC.
+    pub fn by(&self) -> i64 {
+        if self.participant {
+            self.me()
+        } else {
+            self.st.task.roller
+        }
+    }
+
+    /// Refuses anyone but the FC.
+    pub fn fc_only(&self, what: &str) -> Result<(), AppError> {
+        crate::systems::venus::fc_only(self.a, what)
+    }
+
+    /// The value picked in the menu.
+    pub fn value(&self) -> Result<String, AppError> {
+        self.values
+            .first()
+            .cloned()
+            .ok_or_else(|| AppError::user("Pick something in the menu."))
+    }
+
+    /// Applies `step`, saves, logs `button`, commits and answers.
+    pub async fn finish(mut self, button: &TaskButton, step: Step) -> AppResult {
+        if step.page {
+            return self.turn_page().await;
+        }
+        if step.actions.is_empty() && !step.redraw {
+            return Err(AppError::user("There is nothing to do for that now."));
+        }
+        let events = self.apply(&step)?;
+        self.record(&events);
+        if self.st.task.phase == TaskPhase::AidOffers {
+            refresh(
+                &mut self.tx,
+                self.caller.guild_id,
+                &mut self.st,
+                &self.party.ctx,
+            )
+            .await?;
+        } else {
+            sync_roller(&mut self.st, &self.party.ctx);
+        }
+        self.party.save(&mut self.tx).await?;
+        let status = status_of(&self.st);
+        let version = self.save(status).await?;
+        self.log(button, &step.actions, &events).await?;
+        let response = self.answer(version, status, step.whisper);
+        self.tx.commit().await?;
+        Ok(response)
+    }
+
+    /// Turning the KISS menu's page picks nothing and rolls nothing.
+    async fn turn_page(mut self) -> AppResult {
+        let version = self.save(Status::Open).await?;
+        self.tx.commit().await?;
+        let view = task_view::view(self.session.id, version, Status::Open, &self.st);
+        Ok(Response::update(view))
+    }
+
+    /// Applies the step's actions to the rules core (none on a refusal);
+    /// when spending finishes, applies the result at once and leaves the
+    /// FC a window to subvert one unbought secondary consequence, which
+    /// changes no number (A-V15).
+    fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
+        let mut task = self.st.task.clone();
+        let mut events = Vec::new();
+        for act in &step.actions {
+            let (t, ev) = task
+                .apply(&mut self.party.ctx, act.clone(), &mut self.rng)
+                .map_err(fc_words)?;
+            task = t;
+            events.extend(ev);
+        }
+        if step.finishing && task.phase == TaskPhase::GmSubversion {
+            let skip = TaskAction::SkipSubversion {
+                actor: Actor {
+                    id: self.a.id,
+                    gm: true,
+                },
+            };
+            let (t, ev) = task
+                .apply(&mut self.party.ctx, skip, &mut self.rng)
+                .map_err(fc_words)?;
+            task = t;
+            events.extend(
+                ev.into_iter()
+                    .filter(|e| !matches!(e, TaskEvent::SubversionSkipped)),
+            );
+            self.st.subversion_open = true;
+        }
+        self.st.task = task;
+        Ok(events)
+    }
+
+    /// Notes what happened: sheet changes, the footer, the KISS drafts
+    /// still open.
+    fn record(&mut self, events: &[TaskEvent]) {
+        let st = &mut self.st;
+        let named: Vec<(String, SheetEvent)> = events
+            .iter()
+            .filter_map(|e| match e {
+                TaskEvent::Sheet { who, event } => Some((st.name_of(*who), event.clone())),
+                _ => None,
+            })
+            .collect();
+        st.changes.extend(changes::lines(&named));
+        let clicker = st
+            .who(self.caller.user_id)
+            .map(|w| w.name.clone())
+            .unwrap_or_else(|| self.caller.name.clone());
+        if let Some(n) = note_of(st, &clicker, events) {
+            st.note = Some(n);
+        }
+        if st.task.phase == TaskPhase::KissDeclaration {
+            let declared: Vec<u32> = st.task.kisses.iter().map(|k| k.die).collect();
+            for d in st.drafts.values_mut() {
+                d.retain(|x| !declared.contains(x));
+            }
+            st.drafts.retain(|_, d| !d.is_empty());
+        } else {
+            st.drafts.clear();
+        }
+    }
+
+    /// Saves the session with `status`; its new version.
+    async fn save(&mut self, status: Status) -> Result<i64, AppError> {
+        let minutes = timeout(&mut self.tx, self.caller.guild_id).await?;
+        let state = VeState::Task(Box::new(self.st.clone()));
+        sessions::save(&mut self.tx, &self.session, &state, status, Some(minutes)).await
+    }
+
+    /// Writes the click to the roll log as `task_<action word>`.
+    async fn log(
+        &mut self,
+        button: &TaskButton,
+        actions: &[TaskAction],
+        events: &[TaskEvent],
+    ) -> Result<(), AppError> {
+        let st = &self.st;
+        log::record_rolled(
+            &mut self.tx,
+            self.caller,
+            log::What {
+                system: SYSTEM,
+                action: &format!("task_{}", button.encode().0),
+                session: Some(self.session.id),
+                character: st.roller.character,
+            },
+            &json!({ "actions": actions, "values": self.values }),
+            &st.task.dice,
+            &json!({ "events": events, "phase": st.task.phase, "outcome": st.task.outcome }),
+            &thrown_faces(&st.task, events),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// The updated message, the clicker's private note, and the "after
+    /// the task" summary when the task just ended with an outcome.
+    fn answer(&self, version: i64, status: Status, whisper: Option<String>) -> Response {
+        let st = &self.st;
+        let mut response = Response::update(task_view::view(self.session.id, version, status, st));
+        if let Some(w) = whisper {
+            response = response.then(Reply::Ephemeral(View::text(w)));
+        }
+        let just_closed = !self.was_closed
+            && st.task.phase == TaskPhase::Closed
+            && st.task.close_kind != Some(CloseKind::Voided);
+        if just_closed && st.task.outcome.is_some() {
+            response = response.then(Reply::Message(task_view::summary(st, &self.party.ctx)));
+        }
+        response
+    }
+}
+
+/// The status a task session is stored with.
+fn status_of(st: &TaskSession) -> Status {
+    match (st.task.phase, st.task.close_kind) {
+        (TaskPhase::Closed, Some(CloseKind::Voided)) => Status::Voided,
+        (TaskPhase::Closed, _) if st.subversion_open => Status::Open,
+        (TaskPhase::Closed, _) => Status::Closed,
+        _ => Status::Open,
+    }
+}

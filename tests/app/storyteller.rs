@@ -1,0 +1,170 @@
+//! Storyteller d10 at the application layer: a character, a willpower roll
+//! and its Spend willpower / Keep buttons, rights, double clicks and the
+//! log rows, with no Discord in between.
+
+use crate::common::{app, button, caller, first, log_of, refusal};
+use kismet::app::component::{dispatch, ButtonId};
+use kismet::app::View;
+use kismet::systems::storyteller::{context::Target, rolls, sheets};
+
+/// The text of a view's field called `name`.
+fn field(v: &View, name: &str) -> String {
+    v.embeds[0]
+        .fields
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no field {name} in {:?}", v.embeds[0]))
+        .value
+        .clone()
+}
+
+/// The bold faces of a description line such as `**Base** (5): **9**, 4`.
+fn faces(v: &View) -> Vec<u32> {
+    let d = v.embeds[0].description.clone().unwrap_or_default();
+    let list = d.split("): ").nth(1).expect("a line of faces");
+    list.split(", ")
+        .map(|f| {
+            f.trim_matches(|c| c == '*' || c == '~')
+                .parse()
+                .expect("a face")
+        })
+        .collect()
+}
+
+fn own() -> Target<'static> {
+    Target {
+        character: None,
+        player: None,
+    }
+}
+
+#[tokio::test]
+async fn a_willpower_roll_spends_one_dot_exactly_once() {
+    let app = app(11).await;
+    let alice = caller("alice");
+    let r = sheets::create(&app, &alice, "Ada", 5, None).await;
+    assert_eq!(first(&r).0, "message");
+
+    let args = rolls::WillpowerArgs {
+        difficulty: Some(6),
+        threshold: None,
+        target: own(),
+    };
+    let r = rolls::willpower(&app, &alice, args).await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "message");
+    assert_eq!(v.embeds[0].title, "🎲 Ada: willpower roll");
+    assert_eq!(field(v, "Pool"), "Current willpower = **5 dice**");
+    // The outcome is recomputed from the faces shown: successes at 6+, ones cancel.
+    let f = faces(v);
+    assert_eq!(f.len(), 5);
+    let hits = f.iter().filter(|&&x| x >= 6).count() as i64;
+    let ones = f.iter().filter(|&&x| x == 1).count() as i64;
+    let net = hits - ones;
+    // Seed 11: 3, 2, 5, a 1 and an 8: the 1 cancels the 8.
+    assert_eq!(f, [3, 2, 5, 1, 8]);
+    assert_eq!(net, 0);
+    assert_eq!(field(v, "Outcome"), "➖ **Simple failure**");
+    let spend = button(v, "Spend willpower");
+    let id = ButtonId::parse(&spend).unwrap();
+    assert_eq!((id.kind.as_str(), id.action.as_str()), ("st", "spend"));
+
+    // A stranger cannot decide it; nothing is logged.
+    let bob = caller("bob");
+    let no = dispatch(&app, &bob, &spend, &[]).await;
+    assert!(
+        refusal(&no).contains("Only Ada's player or the FC can decide this roll."),
+        "{}",
+        refusal(&no)
+    );
+    assert_eq!(log_of(&app, id.session).await.len(), 1);
+
+    // The roller spends: an automatic success, willpower 5 → 4, once.
+    let up = dispatch(&app, &alice, &spend, &[]).await;
+    let (kind, v) = first(&up);
+    assert_eq!(kind, "update");
+    assert!(field(v, "Outcome").starts_with("✅ **Automatic success**"));
+    assert_eq!(
+        field(v, "Willpower"),
+        "5 → 4\n1 willpower spent for an automatic success (now 4)."
+    );
+    assert!(v.all_buttons().next().is_none(), "the roll is decided");
+    let again = dispatch(&app, &alice, &spend, &[]).await;
+    assert_eq!(first(&again).0, "update");
+    let log = log_of(&app, id.session).await;
+    assert_eq!(
+        log.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
+        ["willpower", "spend"],
+        "a double click spends once"
+    );
+    // The next willpower roll has four dice.
+    let args = rolls::WillpowerArgs {
+        difficulty: Some(6),
+        threshold: None,
+        target: own(),
+    };
+    let r = rolls::willpower(&app, &alice, args).await;
+    assert_eq!(field(first(&r).1, "Pool"), "Current willpower = **4 dice**");
+}
+
+#[tokio::test]
+async fn keep_closes_the_roll_and_the_fc_may_void_another() {
+    let app = app(12).await;
+    let alice = caller("alice");
+    sheets::create(&app, &alice, "Ada", 5, None).await.unwrap();
+    let args = || rolls::WillpowerArgs {
+        difficulty: Some(6),
+        threshold: None,
+        target: own(),
+    };
+    let r = rolls::willpower(&app, &alice, args()).await;
+    let keep = button(first(&r).1, "Keep");
+    let v = dispatch(&app, &alice, &keep, &[]).await;
+    assert_eq!(first(&v).0, "update");
+    assert!(first(&v).1.all_buttons().next().is_none());
+    let session = ButtonId::parse(&keep).unwrap().session;
+    assert_eq!(
+        log_of(&app, session)
+            .await
+            .iter()
+            .map(|e| e.action.as_str())
+            .collect::<Vec<_>>(),
+        ["willpower", "keep"]
+    );
+
+    // The FC voids a second roll; a player may not.
+    let r = rolls::willpower(&app, &alice, args()).await;
+    let void = button(first(&r).1, "Void (FC)");
+    let no = dispatch(&app, &alice, &void, &[]).await;
+    assert_eq!(refusal(&no), "Only the storyteller can do that.");
+    let fc = caller("fc");
+    let v = dispatch(&app, &fc, &void, &[]).await;
+    assert_eq!(first(&v).0, "update");
+    let session = ButtonId::parse(&void).unwrap().session;
+    let log = log_of(&app, session).await;
+    assert_eq!(log.last().unwrap().action, "void");
+    assert_eq!(log.last().unwrap().user_id, fc.user_id);
+}
+
+#[tokio::test]
+async fn the_fc_alone_creates_a_character_for_another_member() {
+    let app = app(13).await;
+    let alice = caller("alice");
+    let bob = caller("bob");
+    let no = sheets::create(&app, &alice, "Bea", 4, Some(bob.user_id)).await;
+    assert_eq!(
+        refusal(&no),
+        "Only the FC can create a character for another player."
+    );
+    let fc = caller("fc");
+    let r = sheets::create(&app, &fc, "Bea", 4, Some(bob.user_id)).await;
+    assert_eq!(first(&r).0, "message");
+    // Bob's own willpower roll now uses Bea.
+    let args = rolls::WillpowerArgs {
+        difficulty: None,
+        threshold: None,
+        target: own(),
+    };
+    let r = rolls::willpower(&app, &bob, args).await;
+    assert_eq!(first(&r).1.embeds[0].title, "🎲 Bea: willpower roll");
+}

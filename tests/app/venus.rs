@@ -1,0 +1,106 @@
+//! The Venus Engine at the application layer: a character with an ability,
+//! a player's own d20 check (Roll d20, then accepting or adding the bonus),
+//! rights and the log rows, with no Discord in between.
+
+use crate::common::{app, button, caller, first, log_of, refusal};
+use kismet::app::component::{dispatch, ButtonId};
+use kismet::app::View;
+use kismet::rules::venus::Rank;
+use kismet::systems::venus::{calls, sheets};
+
+fn field(v: &View, name: &str) -> Option<String> {
+    v.embeds[0]
+        .fields
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.value.clone())
+}
+
+/// `**14**` → 14.
+fn bold_number(s: &str) -> i64 {
+    let start = s.find("**").expect("a bold number") + 2;
+    let end = s[start..].find("**").unwrap() + start;
+    s[start..end].parse().unwrap()
+}
+
+fn check(ability: &str, difficulty: u32, player: i64) -> calls::RollRequest {
+    calls::RollRequest {
+        player,
+        ability: ability.into(),
+        difficulty: Some(difficulty),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn a_players_own_check_adds_the_score_to_the_d20_once() {
+    let app = app(4).await;
+    let alice = caller("alice");
+    assert_eq!(
+        first(&sheets::create(&app, &alice, "Ada", None).await).0,
+        "message"
+    );
+    sheets::ability(&app, &alice, "Finesse", Rank::Silver, 4, None)
+        .await
+        .unwrap();
+
+    let r = calls::start_check(&app, &alice, check("Finesse", 15, alice.user_id)).await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "message");
+    assert_eq!(v.embeds[0].title, "🎲 Check — Ada: Finesse");
+    let roll = button(v, "Roll d20");
+    let id = ButtonId::parse(&roll).unwrap();
+    assert_eq!((id.kind.as_str(), id.action.as_str()), ("ve", "roll"));
+
+    // Bob may not roll Ada's d20; nothing is logged for him.
+    let bob = caller("bob");
+    assert!(refusal(&dispatch(&app, &bob, &roll, &[]).await).contains("Only Ada"));
+    let before = log_of(&app, id.session).await.len();
+    assert_eq!(before, 0, "nothing is logged before the d20");
+
+    let up = dispatch(&app, &alice, &roll, &[]).await;
+    let (kind, v) = first(&up);
+    assert_eq!(kind, "update");
+    let d20 = bold_number(&field(v, "d20").expect("the d20 is shown"));
+    assert!((1..=20).contains(&d20));
+    let total = field(v, "Total").unwrap();
+    if d20 != 1 && d20 != 20 {
+        // d20 + Finesse 4 against 15 (Tough).
+        assert!(
+            total.starts_with(&format!("{d20} + 4 = **{}**", d20 + 4)),
+            "{total}"
+        );
+    }
+    // The same click again only shows the current state.
+    assert_eq!(first(&dispatch(&app, &alice, &roll, &[]).await).0, "update");
+    let log = log_of(&app, id.session).await;
+    assert_eq!(log.len(), before + 1, "a double click rolls once");
+    assert_eq!(log.last().unwrap().user_id, alice.user_id);
+}
+
+#[tokio::test]
+async fn only_the_fc_calls_a_check_for_another_player() {
+    let app = app(5).await;
+    let alice = caller("alice");
+    let bob = caller("bob");
+    sheets::create(&app, &alice, "Ada", None).await.unwrap();
+    sheets::ability(&app, &alice, "Wits", Rank::Gold, 3, None)
+        .await
+        .unwrap();
+    let no = calls::start_check(&app, &bob, check("Wits", 10, alice.user_id)).await;
+    assert!(refusal(&no).contains("FC"), "{}", refusal(&no));
+    let fc = caller("fc");
+    let r = calls::start_check(&app, &fc, check("Wits", 10, alice.user_id)).await;
+    let v = first(&r).1;
+    assert_eq!(v.embeds[0].title, "🎲 Check — Ada: Wits");
+    // The FC's call pings Ada's player, and nothing is logged before the d20.
+    assert_eq!(v.pings, [alice.user_id]);
+    let session = v.session().expect("a session");
+    assert!(log_of(&app, session).await.is_empty());
+    // Alice throws the d20 the FC called.
+    let roll = button(v, "Roll d20");
+    assert_eq!(first(&dispatch(&app, &alice, &roll, &[]).await).0, "update");
+    let log = log_of(&app, session).await;
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].user_id, alice.user_id);
+}

@@ -1,5 +1,11 @@
 //! Characters for every system: create, find (active, by name, of another
 //! member), save; the sheet itself is the system's typed struct.
+//!
+//! One way to name a character, the same in every system: a [`Pick`] (the
+//! `character:` and `player:` options of a command) resolved by
+//! [`resolve`] with an [`Access`]. A player acts on their own characters;
+//! acting on another member's needs the FC wherever it changes it; a name
+//! two members share is ambiguous for the FC until `player:` says whose.
 
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -172,6 +178,131 @@ pub async fn named_or_active<S: DeserializeOwned>(
     }
 }
 
+/// Which character a command means: its `character:` and `player:`
+/// options. Neither means the caller's active character; `player:` alone
+/// that member's active one; `character:` alone the caller's character of
+/// that name (for the FC, anyone's, when only one member has that name);
+/// both, that member's character of that name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pick<'a> {
+    /// A character name, as typed (any case).
+    pub character: Option<&'a str>,
+    /// A member (their user id).
+    pub player: Option<i64>,
+}
+
+impl<'a> Pick<'a> {
+    /// A pick from a command's two options (blank names count as none).
+    pub fn new(character: Option<&'a str>, player: Option<i64>) -> Self {
+        Self {
+            character: character.map(str::trim).filter(|n| !n.is_empty()),
+            player,
+        }
+    }
+
+    /// The caller's active character.
+    pub fn active() -> Self {
+        Self::default()
+    }
+
+    /// A character by name only.
+    pub fn named(name: &'a str) -> Self {
+        Self::new(Some(name), None)
+    }
+}
+
+/// What the caller may reach through a [`Pick`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Their own characters (the FC: anyone's). For anything that changes
+    /// or reveals a sheet.
+    Owner,
+    /// Any member's character (an ally, a target): naming one is no right.
+    Anyone,
+}
+
+/// The refusal when a player names another member's character where only
+/// its owner or the FC may act.
+pub const NOT_YOURS: &str = "Only the FC can act on another player's sheet.";
+
+/// Finds the character a [`Pick`] means, with the rights of `access`;
+/// `fc` tells whether the caller is the game master and `hint` how to
+/// make a character ("/ve sheet create"). Refusals: another member's
+/// character without the FC (under [`Access::Owner`]), an unknown name, a
+/// name two members share (the FC must add `player:`), a member without
+/// an active character.
+pub async fn resolve_row(
+    tx: &mut Tx,
+    caller: &Caller,
+    fc: bool,
+    system: &str,
+    pick: Pick<'_>,
+    access: Access,
+    hint: &str,
+) -> Result<Character, AppError> {
+    let name = pick.character.map(str::trim).filter(|n| !n.is_empty());
+    let wide = fc || access == Access::Anyone;
+    if pick.player.is_some_and(|p| p != caller.user_id) && !wide {
+        return Err(AppError::user(NOT_YOURS));
+    }
+    let row = match (name, pick.player) {
+        (Some(n), Some(p)) => storage::characters::by_name(tx, caller.guild_id, system, p, n)
+            .await?
+            .ok_or_else(|| AppError::user(format!("<@{p}> has no character named `{n}` here.")))?,
+        (Some(n), None) => {
+            match storage::characters::by_name(tx, caller.guild_id, system, caller.user_id, n)
+                .await?
+            {
+                Some(row) => row,
+                None if wide => {
+                    let mut rows =
+                        storage::characters::by_name_any_owner(tx, caller.guild_id, system, n)
+                            .await?;
+                    match rows.len() {
+                        0 => return Err(unknown(n)),
+                        1 => rows.remove(0),
+                        _ => {
+                            return Err(AppError::user(format!(
+                                "Several members have a character named `{n}`: add `player:` to say whose."
+                            )))
+                        }
+                    }
+                }
+                None => return Err(unknown(n)),
+            }
+        }
+        (None, player) => {
+            let uid = player.unwrap_or(caller.user_id);
+            storage::characters::active(tx, caller.guild_id, system, uid)
+                .await?
+                .ok_or_else(|| {
+                    AppError::user(format!("<@{uid}> has no active character here yet: {hint}"))
+                })?
+        }
+    };
+    if access == Access::Owner && row.owner_id != caller.user_id && !fc {
+        return Err(AppError::user(NOT_YOURS));
+    }
+    Ok(row)
+}
+
+fn unknown(name: &str) -> AppError {
+    AppError::user(format!("No character named `{name}` here."))
+}
+
+/// [`resolve_row`] with the sheet decoded.
+pub async fn resolve<S: DeserializeOwned>(
+    tx: &mut Tx,
+    caller: &Caller,
+    fc: bool,
+    system: &str,
+    pick: Pick<'_>,
+    access: Access,
+    hint: &str,
+) -> Result<Loaded<S>, AppError> {
+    decode(resolve_row(tx, caller, fc, system, pick, access, hint).await?)
+}
+
 /// Stores the sheet (and name) back.
 pub async fn save<S: Serialize>(tx: &mut Tx, c: &mut Loaded<S>) -> Result<(), AppError> {
     c.row.sheet = serde_json::to_string(&c.sheet)?;
@@ -206,4 +337,151 @@ pub async fn autocomplete(
     names.dedup();
     names.truncate(25);
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Act, App, Registry, RngSource};
+    use crate::config::Config;
+
+    const GUILD: i64 = 7;
+    const SYS: &str = "test";
+
+    fn who(id: i64, fc: bool) -> Caller {
+        Caller {
+            guild_id: GUILD,
+            user_id: id,
+            manage_guild: fc,
+            ..Caller::default()
+        }
+    }
+
+    async fn app() -> App {
+        let dir = std::env::temp_dir().join(format!("kismet-pick-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pick.db");
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let db = storage::Db::open(&format!("sqlite://{}", path.display()), 2)
+            .await
+            .unwrap();
+        App::new(
+            db,
+            Config::defaults(),
+            RngSource::seeded(1),
+            Registry::default(),
+        )
+    }
+
+    /// Alice (1) owns Ann and Zed (active); Bob (2) owns Ann (active).
+    async fn table(app: &App) {
+        let mut act = Act::housekeeping(app, GUILD).await.unwrap();
+        for (owner, name) in [(1, "Ann"), (1, "Zed"), (2, "Ann")] {
+            create_for(&mut act, GUILD, owner, SYS, name, &serde_json::json!({}))
+                .await
+                .unwrap();
+        }
+        act.commit().await.unwrap();
+    }
+
+    async fn pick(
+        app: &App,
+        caller: &Caller,
+        fc: bool,
+        character: Option<&str>,
+        player: Option<i64>,
+        access: Access,
+    ) -> Result<(i64, String), String> {
+        let mut tx = app.db.read().await.unwrap();
+        resolve_row(
+            &mut tx,
+            caller,
+            fc,
+            SYS,
+            Pick::new(character, player),
+            access,
+            "make one.",
+        )
+        .await
+        .map(|r| (r.owner_id, r.name))
+        .map_err(|e| e.user_message())
+    }
+
+    #[tokio::test]
+    async fn a_pick_means_the_same_thing_with_the_same_rights_everywhere() {
+        let app = app().await;
+        table(&app).await;
+        let (alice, bob, fc) = (who(1, false), who(2, false), who(3, true));
+        let own = Access::Owner;
+        // Nothing named: the caller's active character.
+        assert_eq!(
+            pick(&app, &alice, false, None, None, own).await,
+            Ok((1, "Zed".into()))
+        );
+        // A name: the caller's own, in any case.
+        assert_eq!(
+            pick(&app, &alice, false, Some(" ann "), None, own).await,
+            Ok((1, "Ann".into()))
+        );
+        assert_eq!(
+            pick(&app, &bob, false, Some("Ann"), None, own).await,
+            Ok((2, "Ann".into()))
+        );
+        // Another's character: refused to a player, wherever it changes it.
+        let err = pick(&app, &bob, false, Some("Zed"), None, own)
+            .await
+            .unwrap_err();
+        assert!(err.contains("No character named `Zed`"), "{err}");
+        let err = pick(&app, &bob, false, None, Some(1), own)
+            .await
+            .unwrap_err();
+        assert_eq!(err, NOT_YOURS);
+        let err = pick(&app, &bob, false, Some("Zed"), Some(1), own)
+            .await
+            .unwrap_err();
+        assert_eq!(err, NOT_YOURS);
+        // ...allowed where naming it is no right (an ally, a target).
+        assert_eq!(
+            pick(&app, &bob, false, Some("Zed"), None, Access::Anyone).await,
+            Ok((1, "Zed".into()))
+        );
+        // The FC: a unique name is anyone's; a shared one needs `player:`.
+        assert_eq!(
+            pick(&app, &fc, true, Some("zed"), None, own).await,
+            Ok((1, "Zed".into()))
+        );
+        let err = pick(&app, &fc, true, Some("Ann"), None, own)
+            .await
+            .unwrap_err();
+        assert!(err.contains("add `player:`"), "{err}");
+        assert_eq!(
+            pick(&app, &fc, true, Some("Ann"), Some(2), own).await,
+            Ok((2, "Ann".into()))
+        );
+        assert_eq!(
+            pick(&app, &fc, true, None, Some(2), own).await,
+            Ok((2, "Ann".into()))
+        );
+        // Unknown names and members without characters: clear refusals.
+        let err = pick(&app, &fc, true, Some("Nobody"), None, own)
+            .await
+            .unwrap_err();
+        assert!(err.contains("No character named `Nobody`"), "{err}");
+        let err = pick(&app, &fc, true, Some("Zed"), Some(2), own)
+            .await
+            .unwrap_err();
+        assert!(err.contains("<@2> has no character named `Zed`"), "{err}");
+        let err = pick(&app, &fc, true, None, None, own).await.unwrap_err();
+        assert!(
+            err.contains("has no active character here yet: make one."),
+            "{err}"
+        );
+        // `player:` naming oneself is one's own.
+        assert_eq!(
+            pick(&app, &alice, false, Some("Ann"), Some(1), own).await,
+            Ok((1, "Ann".into()))
+        );
+    }
 }

@@ -20,6 +20,7 @@ use super::component::Click;
 use super::{AppError, AppResult, Caller, View};
 use crate::app::Act;
 use crate::rules::{HouseRules, SettingInfo};
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 
@@ -96,6 +97,37 @@ pub trait System: Send + Sync + 'static {
         session: &'a Session,
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>>;
+
+    /// Whether it keeps character sheets: the shared table features
+    /// (`/<root> sheet list|show|use|rename|delete`) serve it.
+    fn has_sheets(&self) -> bool {
+        false
+    }
+
+    /// Draws one of its characters for `/<root> sheet show`, inside the
+    /// action's write transaction (a card with buttons may open a session
+    /// there; the shared feature commits).
+    fn sheet_card<'a>(
+        &'a self,
+        app: &'a super::App,
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        let _ = (app, act);
+        let msg = format!(
+            "{} keeps no sheet to show for {}.",
+            self.name(),
+            character.name
+        );
+        Box::pin(std::future::ready(Err(AppError::Internal(msg))))
+    }
+
+    /// The stored sheet JSON of a character renamed to `name`, for a
+    /// system that keeps the name inside its sheet (unchanged by default).
+    fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
+        let _ = name;
+        Ok(sheet.to_string())
+    }
 }
 
 /// A system's house rules, stored per guild as JSON under the system's id.

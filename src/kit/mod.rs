@@ -9,10 +9,12 @@
 //! secret. Every answer goes through [`deliver`] (retries of transient
 //! Discord failures; deferred answers) and is drawn by [`render`].
 
+pub mod complete;
 pub mod deliver;
 pub mod render;
 pub mod secret;
 
+pub use complete::complete_character;
 pub use deliver::defer;
 pub use secret::{respond_as, secret_caller};
 

@@ -3,7 +3,8 @@
 //! Each system lives in one folder here (its application logic, its thin
 //! slash commands and a `system.rs` describing it to the application layer)
 //! on top of its pure core in [`crate::rules`]. Shared table features
-//! (`/fc`, `/history`, `/stats`, `/odds`, `/help`) register the same way.
+//! (`/fc`, `/history`, `/stats`, `/odds`, `/help`, and the [`table`]'s
+//! `/<root> sheet` commands) register the same way.
 //! Adding a system means one new folder and one word in the
 //! [`register!`] line below; `docs/architecture.md` has the steps.
 
@@ -47,6 +48,7 @@ register! {
     ore => ore::system::entry,
     platform => platform::system::entry,
     fc => fc::entry,
+    table => table::system::entry,
 }
 
 /// The registry of every system, for the application layer.
@@ -55,7 +57,8 @@ pub fn registry() -> Registry {
 }
 
 /// Every slash command of every registered folder, with the shared table
-/// commands grafted onto each playable system's root (`/<root> settings`)
+/// commands grafted onto each playable system's root (`/<root> settings`,
+/// and `/<root> sheet list|show|use|rename|delete` where it keeps sheets)
 /// and choice lists filled from the registry.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
     let reg = registry();
@@ -77,6 +80,13 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         };
         if system.house_rules().is_some() {
             graft(cmd, fc::commands::system_settings());
+        }
+        if system.has_sheets() {
+            if let Some(sheet) = crate::kit::subcommand(cmd, &["sheet"]) {
+                for shared in table::commands::all() {
+                    graft(sheet, shared);
+                }
+            }
         }
     }
     all

@@ -6,6 +6,7 @@
 mod common;
 mod dice;
 mod ore;
+mod sheets;
 mod storyteller;
 mod table;
 mod venus;

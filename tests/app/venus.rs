@@ -3,6 +3,7 @@
 //! rights and the log rows, with no Discord in between.
 
 use crate::common::{app, button, caller, first, log_of, refusal};
+use kismet::app::characters::Pick;
 use kismet::app::component::{dispatch, ButtonId};
 use kismet::app::View;
 use kismet::rules::venus::Rank;
@@ -40,7 +41,7 @@ async fn a_players_own_check_adds_the_score_to_the_d20_once() {
         first(&sheets::create(&app, &alice, "Ada", None).await).0,
         "message"
     );
-    sheets::ability(&app, &alice, "Finesse", Rank::Silver, 4, None)
+    sheets::ability(&app, &alice, "Finesse", Rank::Silver, 4, Pick::active())
         .await
         .unwrap();
 
@@ -84,7 +85,7 @@ async fn only_the_fc_calls_a_check_for_another_player() {
     let alice = caller("alice");
     let bob = caller("bob");
     sheets::create(&app, &alice, "Ada", None).await.unwrap();
-    sheets::ability(&app, &alice, "Wits", Rank::Gold, 3, None)
+    sheets::ability(&app, &alice, "Wits", Rank::Gold, 3, Pick::active())
         .await
         .unwrap();
     let no = calls::start_check(&app, &bob, check("Wits", 10, alice.user_id)).await;

@@ -198,18 +198,18 @@ async fn vv_sheet_create_show_edit_and_rights() {
     refused(&ex, "Processing Power allows only 1 Chips");
     // Others cannot see or edit Ann; the FC can.
     refused(
-        &cmd(&t, "bob", "/vv sheet show name:Ann").await,
+        &cmd(&t, "bob", "/vv sheet show character:Ann").await,
         "No character named `Ann`",
     );
     refused(
         &cmd(&t, "bob", "/vv sheet set stat:Wit value:9 player:alice").await,
-        "Only the FC can edit this sheet for another member",
+        "Only the FC can act on another player's sheet",
     );
     refused(
         &cmd(&t, "bob", "/vv sheet show").await,
         "has no active character",
     );
-    let ex = cmd(&t, "fc", "/vv sheet set stat:Wit value:7 name:Ann").await;
+    let ex = cmd(&t, "fc", "/vv sheet set stat:Wit value:7 character:Ann").await;
     assert!(ex.single().field("Mind").unwrap().contains("Wit **7**"));
     // Duplicate names, and Health without mob mode, are refused.
     refused(
@@ -236,28 +236,28 @@ async fn vv_sheet_create_show_edit_and_rights() {
     cmd(&t, "alice", "/vv sheet create name:Ann2 wit:1").await;
     let ex = cmd(&t, "alice", "/vv sheet list").await;
     assert!(
-        desc(ex.single()).contains("**Ann2** (active)"),
+        desc(ex.single()).contains("**Ann2** ← active"),
         "{}",
         desc(ex.single())
     );
-    cmd(&t, "alice", "/vv sheet use name:Ann").await;
+    cmd(&t, "alice", "/vv sheet use character:Ann").await;
     let ex = cmd(&t, "fc", "/vv sheet list").await;
     let d = desc(ex.single());
     assert!(
-        d.contains("**Ann** (active)") && d.contains("**Bo** (active)") && d.contains("**Goons**"),
+        d.contains("**Ann** ← active") && d.contains("**Bo** ← active") && d.contains("**Goons**"),
         "{d}"
     );
     let ex = cmd(&t, "bob", "/vv sheet show").await;
     assert_eq!(ex.single().title(), "📇 Bo");
     // Autocomplete: own names for players, all for the FC.
     let names = t
-        .autocomplete("alice", "/vv sheet show name:an", "name")
+        .autocomplete("alice", "/vv sheet show character:an", "character")
         .await
         .unwrap();
     let names: Vec<&str> = names.iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names, vec!["Ann", "Ann2"]);
     let names = t
-        .autocomplete("fc", "/vv sheet show name:o", "name")
+        .autocomplete("fc", "/vv sheet show character:o", "character")
         .await
         .unwrap();
     assert_eq!(names.len(), 2, "{names:?}");
@@ -477,10 +477,10 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
             "/vv damage target:Vitality amount:2 player:alice",
         )
         .await,
-        "Only the FC can damage them for another member",
+        "Only the FC can act on another player's sheet",
     );
     refused(
-        &cmd(&t, "bob", "/vv boot name:Ann").await,
+        &cmd(&t, "bob", "/vv boot character:Ann").await,
         "No character named `Ann`",
     );
     refused(
@@ -555,7 +555,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
         "{d}"
     );
     cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
-    let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:1 name:Ann").await;
+    let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:1 character:Ann").await;
     let d = desc(ex.single());
     assert!(d.contains("Fault dice now: 5 2 2."), "{d}");
     assert!(

@@ -1010,7 +1010,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/st sheet set trait:Wits dots:5 player:@alice",
-        "Only the FC can act for another player's character",
+        "Only the FC can act on another player's sheet",
     )
     .await;
     refused(

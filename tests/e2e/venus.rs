@@ -174,9 +174,14 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
         shown.field("Special consequences").unwrap(),
         "1. My hat stays on"
     );
-    // Anyone may look at Bo; only Bo's player (or the FC) may edit him.
+    // Only Bo's player (or the FC) may look at or edit him (a change: any
+    // member could show anyone's Venus sheet before sheets became a shared
+    // table feature; now every system shows another's sheet to the FC only).
+    assert!(refused(&t, "alice: /ve sheet show character:Bo")
+        .await
+        .contains("No character named `Bo`"));
     assert_eq!(
-        one(&t, "alice: /ve sheet show character:Bo").await.title(),
+        one(&t, "fc: /ve sheet show character:Bo").await.title(),
         "📜 Bo"
     );
     assert!(refused(&t, "alice: /ve sheet set lots:1 character:Bo")
@@ -208,7 +213,7 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert!(refused(&t, "bob: /ve sheet delete character:Cleo")
         .await
         .contains("No character named"));
-    let done = one(&t, "alice: click Delete Cleo").await;
+    let done = one(&t, "alice: click Delete").await;
     assert_eq!(done.kind, "update");
     assert!(done.text().contains("Cleo was deleted"));
     assert!(done.buttons().is_empty());
@@ -1374,7 +1379,7 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
     play(&t, "alice: /ve check ability:Wits difficulty:2").await;
     play(
         &t,
-        "alice: /ve sheet delete character:Cleo\nalice: click Delete Cleo",
+        "alice: /ve sheet delete character:Cleo\nalice: click Delete",
     )
     .await;
     assert!(refused(&t, "alice: click Roll d20")

@@ -825,7 +825,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     refused(
         &t,
         "bob",
-        "/vr sheet show name:Ada",
+        "/vr sheet show character:Ada",
         "No character named `Ada`",
     )
     .await;
@@ -868,7 +868,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         .single()
         .text()
         .contains("A day relaxing in daylight (fc)"));
-    let out = ok(&t, "fc", "/vr sheet show name:Ada").await;
+    let out = ok(&t, "fc", "/vr sheet show character:Ada").await;
     assert_eq!(out.title(), "📜 Ada");
     let ex = t
         .command("fc", "/vr sheet show player:bob private:true")

@@ -160,9 +160,6 @@ pub async fn vv(_: Context<'_>) -> Result<(), Error> {
     guild_only,
     subcommands(
         "sheet_create",
-        "sheet_show",
-        "sheet_list",
-        "sheet_use",
         "sheet_set",
         "sheet_track",
         "sheet_defense",
@@ -263,43 +260,6 @@ pub async fn sheet_create(
     respond(ctx, result).await
 }
 
-/// Show a sheet (yours; the FC may see any).
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn sheet_show(
-    ctx: Context<'_>,
-    #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
-    #[max_length = 64]
-    name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let result = super::sheet::show(&ctx.data().app, &caller, name.as_deref(), uid(&player)).await;
-    respond(ctx, result).await
-}
-
-/// List your sheets (the FC sees every sheet of the server).
-#[poise::command(slash_command, guild_only, rename = "list")]
-pub async fn sheet_list(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let result = super::sheet::list(&ctx.data().app, &caller).await;
-    respond(ctx, result).await
-}
-
-/// Make one of your sheets the active one.
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn sheet_use(
-    ctx: Context<'_>,
-    #[description = "Character"]
-    #[autocomplete = "ac_name"]
-    #[max_length = 64]
-    name: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let result = super::sheet::use_sheet(&ctx.data().app, &caller, &name).await;
-    respond(ctx, result).await
-}
-
 /// Set a stat (Vitality, Confidence and Cyber also set their track's maximum).
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
@@ -310,10 +270,11 @@ pub async fn sheet_set(
     #[max = 99]
     value: i64,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::sheet::set_stat(
@@ -342,10 +303,11 @@ pub async fn sheet_track(
     #[max = 999]
     current: Option<i64>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::sheet::set_track(
@@ -378,10 +340,11 @@ pub async fn sheet_defense(
     #[max = 999]
     resolve: Option<i64>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::sheet::set_defenses(
@@ -431,10 +394,11 @@ pub async fn sheet_comp(
     #[max_length = 100]
     remove_chip: Option<String>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = CompArgs {
@@ -470,10 +434,11 @@ pub async fn sheet_status(
     #[description = "A natively digital entity"] digital: Option<bool>,
     #[description = "Clear the glitch of more than 3 Injuries (FC)"] clear_glitch: Option<bool>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = StatusArgs {
@@ -520,8 +485,9 @@ pub async fn vv_roll(
     #[max = 100]
     dice: Option<i64>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
@@ -545,10 +511,11 @@ pub async fn vv_roll(
 pub async fn boot(
     ctx: Context<'_>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::comp::act(
@@ -567,10 +534,11 @@ pub async fn boot(
 pub async fn logout(
     ctx: Context<'_>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::comp::act(
@@ -599,10 +567,11 @@ pub async fn battery(
     charge: Option<i64>,
     #[description = "Plugged in (no drain) or not"] plugged_in: Option<bool>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let to_u32 = |v: Option<i64>| v.map(|v| u32::try_from(v).unwrap_or(0));
@@ -631,10 +600,11 @@ pub async fn damage(
     #[min = 1]
     #[max = 999]
     amount: i64,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -656,10 +626,11 @@ pub async fn endround(
     ctx: Context<'_>,
     #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let who = if all.unwrap_or(false) {
@@ -678,10 +649,11 @@ pub async fn endcombat(
     #[description = "They reached a stable place (Fault dice are removed)"] stable: Option<bool>,
     #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let who = if all.unwrap_or(false) {
@@ -715,10 +687,11 @@ pub async fn heal_days(
     days: i64,
     #[description = "A professional tended them (needed with an Injury)"] tended: Option<bool>,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::damage::heal_days(
@@ -742,10 +715,11 @@ pub async fn heal_injury(
     #[max = 1000]
     number: i64,
     #[description = "Character (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::damage::heal_injury(
@@ -772,10 +746,11 @@ pub async fn repair(
     #[max_length = 64]
     engineer: Option<String>,
     #[description = "Character repaired (default: your active one)"]
-    #[autocomplete = "ac_name"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
+    #[rename = "character"]
     name: Option<String>,
-    #[description = "A member's active character (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::damage::repair(

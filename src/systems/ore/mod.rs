@@ -73,42 +73,20 @@ pub struct Target {
     pub fc: bool,
 }
 
-/// Finds the sheet an action is about: `name` (the caller's, or any for
-/// the FC), else `player`'s active one (FC only for others), else the
-/// caller's active one; refuses unless the caller owns it or is the FC.
-/// `what` completes "Only …'s player or the FC can …".
+/// Finds the sheet an action is about (`character:` as `name`, and
+/// `player:`), with the rights and refusals every system shares
+/// ([`characters::resolve`]); `_what` is no longer part of the refusal.
 pub async fn target(
     tx: &mut Tx,
     caller: &Caller,
     name: Option<&str>,
     player: Option<i64>,
-    what: &str,
+    _what: &str,
 ) -> Result<Target, AppError> {
     let fc = rights::is_fc(tx, caller).await?;
-    let player = player.filter(|p| *p != caller.user_id);
-    if player.is_some() && !fc {
-        return Err(AppError::user(format!(
-            "Only the FC can {what} for another member."
-        )));
-    }
-    let name = name.map(str::trim).filter(|n| !n.is_empty());
-    let ch: Loaded<OreSheet> = match (name, player) {
-        (Some(n), Some(p)) => {
-            let row = storage::characters::by_name(tx, caller.guild_id, SYSTEM, p, n)
-                .await?
-                .ok_or_else(|| AppError::user(format!("<@{p}> has no character named `{n}`.")))?;
-            decode(row)?
-        }
-        (Some(n), None) => characters::named(tx, caller, SYSTEM, n, fc).await?,
-        (None, Some(p)) => characters::of_member(tx, caller.guild_id, SYSTEM, p, HINT).await?,
-        (None, None) => characters::active(tx, caller, SYSTEM, HINT).await?,
-    };
-    if ch.row.owner_id != caller.user_id && !fc {
-        return Err(AppError::user(format!(
-            "Only {}'s player or the FC can {what}.",
-            ch.name()
-        )));
-    }
+    let pick = characters::Pick::new(name, player);
+    let ch = characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT)
+        .await?;
     Ok(Target { ch, fc })
 }
 

@@ -1,5 +1,6 @@
-//! Virtual Veil sheets: create, show, list, switch, and edit stats,
-//! tracks, defenses, the COMP and status flags (spec §5.6).
+//! Virtual Veil sheets: create, the card the shared `/vv sheet show`
+//! posts, and edits of stats, tracks, defenses, the COMP and status flags
+//! (spec §5.6).
 //!
 //! Players edit their own sheets; the FC may edit any sheet in the guild.
 //! Every edit is one transaction: load, change through the rules core's
@@ -7,7 +8,7 @@
 
 use serde_json::json;
 
-use super::{load_settings, report, target, text, Target, HINT, SYSTEM};
+use super::{load_settings, report, target, text, Target, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::view::{colour, Embed, View};
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
@@ -116,60 +117,12 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     Ok(Response::ephemeral(View::embed(embed)))
 }
 
-/// `/vv sheet show`: the sheet (owner or FC).
-pub async fn show(
-    app: &App,
-    caller: &Caller,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let Target { ch, .. } = target(&mut tx, caller, name, player, "see this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
-    ))))
-}
-
-/// `/vv sheet list`: the caller's sheets (every sheet of the guild for the FC).
-pub async fn list(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
-    let owner = (!fc).then_some(caller.user_id);
-    let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, owner, 200).await?;
-    if rows.is_empty() {
-        return Ok(Response::ephemeral(View::text(format!(
-            "No Virtual Veil sheets yet: {HINT}"
-        ))));
-    }
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            let active = if r.active { " (active)" } else { "" };
-            if fc {
-                format!("**{}**{active} — <@{}>", r.name, r.owner_id)
-            } else {
-                format!("**{}**{active}", r.name)
-            }
-        })
-        .collect();
-    Ok(Response::ephemeral(View::embed(
-        Embed::new("📇 Virtual Veil sheets")
-            .description(text::join_capped(&lines, 4000))
-            .colour(colour::NEUTRAL),
-    )))
-}
-
-/// `/vv sheet use`: makes one of the caller's sheets the active one.
-pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ch: Loaded<OreSheet> = characters::named(&mut tx, caller, SYSTEM, name, false).await?;
-    storage::characters::set_active(&mut tx, &ch.row).await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "{} is now your active Virtual Veil character.",
-        ch.name()
-    ))))
+/// The card the shared `/vv sheet show` posts: the sheet under the
+/// guild's settings.
+pub async fn card(tx: &mut Tx, row: &storage::characters::Character) -> Result<View, AppError> {
+    let settings = load_settings(tx, row.guild_id).await?;
+    let ch = super::decode(row.clone())?;
+    Ok(View::embed(sheet_embed(&ch, &settings)))
 }
 
 /// `/vv sheet set`: one stat. Setting Vitality, Confidence or Cyber also

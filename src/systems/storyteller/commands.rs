@@ -72,13 +72,6 @@ async fn ac_new_specialty(ctx: Context<'_>, partial: &str) -> serenity::CreateAu
     choices(complete::suggested_specialties(ability.as_deref(), partial))
 }
 
-async fn ac_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let Ok(c) = caller_of(ctx) else {
-        return choices(Vec::new());
-    };
-    choices(complete::character_names(&ctx.data().app, &c, partial).await)
-}
-
 async fn ac_any_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let Ok(c) = caller_of(ctx) else {
         return choices(Vec::new());
@@ -153,13 +146,11 @@ pub async fn st(_ctx: Context<'_>) -> Result<(), Error> {
     subcommand_required,
     subcommands(
         "sheet_create",
-        "sheet_show",
         "sheet_set",
         "sheet_specialty",
         "sheet_trait",
         "sheet_willpower",
-        "sheet_wounds",
-        "sheet_use"
+        "sheet_wounds"
     )
 )]
 pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
@@ -185,21 +176,6 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Show a sheet (your active character unless you name one).
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn sheet_show(
-    ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::show(&ctx.data().app, &caller, target(&character, &player)).await;
-    respond(ctx, r).await
-}
-
 /// Set a trait's dots (attributes and abilities, 0 to 5).
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
@@ -213,11 +189,11 @@ pub async fn sheet_set(
     #[min = 0]
     #[max = 5]
     dots: u8,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -246,11 +222,11 @@ pub async fn sheet_specialty(
     #[description = "Advanced specialty? (default: as the source suggests, else general)"]
     advanced: Option<bool>,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::specialty(
@@ -278,11 +254,11 @@ pub async fn sheet_trait(
     #[min = 0]
     #[max = 5]
     dots: Option<u8>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::custom_trait(
@@ -309,11 +285,11 @@ pub async fn sheet_willpower(
     #[min = 1]
     #[max = 10]
     permanent: Option<u8>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::willpower(
@@ -339,11 +315,11 @@ pub async fn sheet_wounds(
     #[min = 0]
     #[max = 8]
     difficulty: Option<u8>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::wounds(
@@ -354,20 +330,6 @@ pub async fn sheet_wounds(
         target(&character, &player),
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Make one of your characters the active one.
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn sheet_use(
-    ctx: Context<'_>,
-    #[description = "The character"]
-    #[autocomplete = "ac_character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
     respond(ctx, r).await
 }
 
@@ -408,11 +370,11 @@ pub async fn roll(
     difficulty_modifier: Option<i32>,
     #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
     ignore_wounds: Option<bool>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
@@ -481,11 +443,11 @@ pub async fn willpower(
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: roll this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
@@ -505,11 +467,11 @@ pub async fn willpower(
 pub async fn turn(
     ctx: Context<'_>,
     #[description = "FC only: every character in the server"] everyone: Option<bool>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::turn(
@@ -526,11 +488,11 @@ pub async fn turn(
 #[poise::command(slash_command, guild_only)]
 pub async fn rest(
     ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = rolls::rest(&ctx.data().app, &caller, target(&character, &player)).await;
@@ -543,11 +505,11 @@ pub async fn recover(
     ctx: Context<'_>,
     #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
     first_dot: Option<bool>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "ac_character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC only: this member's active character"] player: Option<serenity::User>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::recover(
@@ -570,7 +532,7 @@ pub async fn revive(
     character: Option<String>,
     #[description = "Or: this member's active character"] player: Option<serenity::User>,
     #[description = "Who spends the willpower (default: your active character)"]
-    #[autocomplete = "ac_character"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     helper: Option<String>,
 ) -> Result<(), Error> {

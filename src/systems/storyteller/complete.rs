@@ -6,7 +6,7 @@
 
 use crate::app::characters::Loaded;
 use crate::app::settings::scoped;
-use crate::app::{characters, rights, App, Caller};
+use crate::app::{characters, App, Caller};
 use crate::rules::storyteller::settings::SETTING_NAMES;
 use crate::rules::storyteller::sheet::{name_key, ResolvedTrait, SUGGESTED_SPECIALTIES};
 use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitKind};
@@ -190,19 +190,6 @@ pub fn settings(partial: &str) -> Vec<Choice> {
         .iter()
         .filter(|n| n.contains(&key))
         .map(|n| (n.to_string(), n.to_string()))
-        .collect()
-}
-
-/// Character names: the caller's own, or the whole guild's for the FC.
-pub async fn character_names(app: &App, caller: &Caller, partial: &str) -> Vec<Choice> {
-    let fc = match app.db.read().await {
-        Ok(mut tx) => rights::is_fc(&mut tx, caller).await.unwrap_or(false),
-        Err(_) => false,
-    };
-    characters::autocomplete(&app.db, caller, SYSTEM, partial, fc)
-        .await
-        .into_iter()
-        .map(|n| (n.clone(), n))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! the caller is the FC, and the character acted on (with the rights check:
 //! players act on their own characters, the FC on any in the guild).
 
-use crate::app::characters::{self, Loaded};
+use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::settings::{self as app_settings, GuildSettings};
 use crate::app::{rights, AppError, Caller};
 use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitCatalog};
@@ -51,45 +51,28 @@ impl Ctx {
     }
 }
 
-/// Which character an action is about: a name, a member's active one, or
-/// (neither) the caller's active one.
+/// Which character an action is about: the command's `character:` and
+/// `player:` options, read as a [`Pick`] (neither: the caller's active one).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Target<'a> {
     /// A character name (the caller's own; any in the guild for the FC).
     pub character: Option<&'a str>,
-    /// A member whose active character is meant (the FC only, for others).
+    /// A member whose character is meant (the FC only, for others).
     pub player: Option<i64>,
 }
 
 /// Loads the character an action is about, refusing anything that is not
-/// the caller's own unless the caller is the FC.
+/// the caller's own unless the caller is the FC (the shared rules of
+/// [`characters::resolve`]).
 pub async fn character(
     tx: &mut Tx,
     caller: &Caller,
     ctx: &Ctx,
     target: Target<'_>,
 ) -> Result<Loaded<StorytellerSheet>, AppError> {
-    let name = target.character.map(str::trim).filter(|n| !n.is_empty());
-    let loaded: Loaded<StorytellerSheet> = match (name, target.player) {
-        (Some(_), Some(_)) => {
-            return Err(AppError::user("Name a character or a player, not both."))
-        }
-        (None, Some(p)) if p != caller.user_id => {
-            if !ctx.fc {
-                return Err(AppError::user(
-                    "Only the FC can act for another player's character.",
-                ));
-            }
-            characters::of_member(tx, caller.guild_id, SYSTEM, p, HINT).await?
-        }
-        (name, _) => characters::named_or_active(tx, caller, SYSTEM, name, ctx.fc, HINT).await?,
-    };
-    if loaded.row.owner_id != caller.user_id && !ctx.fc {
-        return Err(AppError::user(format!(
-            "{} is not your character; only its player or the FC can do that.",
-            loaded.name()
-        )));
-    }
+    let pick = Pick::new(target.character, target.player);
+    let loaded =
+        characters::resolve(tx, caller, ctx.fc, SYSTEM, pick, Access::Owner, HINT).await?;
     checked(loaded)
 }
 

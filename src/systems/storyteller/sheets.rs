@@ -1,5 +1,6 @@
-//! `/st sheet …`: creating, showing and editing Storyteller sheets (§4.1),
-//! and the sheet card's "Ignore wound penalty" button (ST-12).
+//! `/st sheet …`: creating and editing Storyteller sheets (§4.1), the card
+//! the shared `/st sheet show` posts, and the sheet card's "Ignore wound
+//! penalty" button (ST-12).
 //!
 //! Players edit their own sheets; the FC edits any sheet in the guild (by
 //! name, or a member's active one). Edits answer privately; creating and
@@ -121,26 +122,28 @@ pub async fn create(
     post_card(tx, caller, &c).await
 }
 
-/// `/st sheet show`: posts the card of the caller's active character (or a
-/// named one; the FC may show any).
-pub async fn show(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let c = context::character(&mut tx, caller, &ctx, target).await?;
-    post_card(tx, caller, &c).await
-}
-
-/// `/st sheet use`: makes one of the caller's characters the active one.
-pub async fn use_character(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let c: Loaded<StorytellerSheet> =
-        characters::named(&mut tx, caller, SYSTEM, name, false).await?;
-    storage::characters::set_active(&mut tx, &c.row).await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "{} is now your active Storyteller character.",
-        c.name()
-    ))))
+/// The card the shared `/st sheet show` posts (a session opened in the
+/// action's transaction, so its button survives restarts).
+pub async fn card_of(
+    act: &mut Act,
+    row: &storage::characters::Character,
+) -> Result<View, AppError> {
+    let c = context::checked(Loaded {
+        sheet: serde_json::from_str(&row.sheet)?,
+        row: row.clone(),
+    })?;
+    let caller = act.caller().clone();
+    let id = sessions::create(
+        act,
+        &caller,
+        SHEET_KIND,
+        &CardState {
+            character_id: c.row.id,
+        },
+        None,
+    )
+    .await?;
+    Ok(card(id, 0, &c))
 }
 
 /// Loads, edits with `edit`, saves and logs a sheet; answers privately

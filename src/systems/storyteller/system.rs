@@ -4,6 +4,7 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::app::Act;
 
@@ -69,6 +70,19 @@ impl System for StorytellerSystem {
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
         Box::pin(super::render(app, session, caller))
+    }
+
+    fn has_sheets(&self) -> bool {
+        true
+    }
+
+    fn sheet_card<'a>(
+        &'a self,
+        _app: &'a App,
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(super::sheets::card_of(act, character))
     }
 }
 

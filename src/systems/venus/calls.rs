@@ -95,21 +95,10 @@ async fn roller_of(
             "Only the FC can call a roll for another player.",
         ));
     }
-    let c: Loaded<VenusSheet> = match character.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(n) if player == caller.user_id => characters::named(tx, caller, SYSTEM, n, fc).await?,
-        Some(n) => {
-            let rows = storage::characters::by_name(tx, caller.guild_id, SYSTEM, player, n).await?;
-            let row = rows.ok_or_else(|| {
-                AppError::user(format!("<@{player}> has no character named `{n}`."))
-            })?;
-            Loaded {
-                sheet: serde_json::from_str(&row.sheet)?,
-                row,
-            }
-        }
-        None => characters::of_member(tx, caller.guild_id, SYSTEM, player, HINT).await?,
-    };
-    Ok(c)
+    // The shared way to name a character (the FC's name alone may be
+    // anyone's; a name two members share needs the called player).
+    let pick = characters::Pick::new(character, (player != caller.user_id).then_some(player));
+    characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT).await
 }
 
 fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {

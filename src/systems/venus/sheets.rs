@@ -1,16 +1,20 @@
-//! Sheet commands: create, show, list, switch, delete (with a confirmation
-//! button), and edits of abilities, jobs, tier, Lots, Ego, name and the
-//! free-text lists. Players edit their own characters; the FC any in the
-//! guild. Every edit is one transaction, logged.
+//! Sheet commands: create, and edits of abilities, jobs, tier, Lots, Ego,
+//! name and the free-text lists; the sheet card the shared `/ve sheet
+//! show` draws ([`card`]); and the answers to deletion prompts posted
+//! before deletion became a shared table feature ([`delete_click`]).
+//! Players edit their own characters; the FC any in the guild (a
+//! character is named by [`Pick`]). Every edit is one transaction, logged.
 
 use serde_json::json;
 
 use super::state::{DeleteSession, VeState};
 use super::{sheet_view, venus_settings, HINT, KIND, SYSTEM};
-use crate::app::characters::{self, Loaded};
-use crate::app::component::{ButtonId, Click};
-use crate::app::view::{colour, Button, Embed, Style, View};
-use crate::app::{log, rights, sessions, settings, App, AppError, AppResult, Caller, Response};
+use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::component::Click;
+use crate::app::view::View;
+use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
+use crate::storage::characters::Character;
+use crate::systems::table::delete::{self, Answer, Prompt};
 use crate::rules::venus::sheet::{AttributeKind, Tier};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
@@ -75,18 +79,15 @@ fn cap_text(app: &App, what: &str, text: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The character an edit applies to: the named one (the FC may name
-/// anyone's) or the caller's active one.
+/// The character an edit applies to: the picked one (the caller's own;
+/// the FC's pick may be anyone's), by default the caller's active one.
 async fn target(
-    tx: &mut Tx,
+    tx: &mut Act,
     caller: &Caller,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> Result<(Loaded<VenusSheet>, bool), AppError> {
-    let fc = rights::is_fc(tx, caller).await?;
-    let c = characters::named_or_active(tx, caller, SYSTEM, character, fc, HINT).await?;
-    if c.row.owner_id != caller.user_id && !fc {
-        return Err(AppError::user("You can only edit your own characters."));
-    }
+    let fc = tx.is_fc().await?;
+    let c = characters::resolve(tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
     Ok((c, fc))
 }
 
@@ -130,14 +131,14 @@ async fn log_sheet(
 async fn edit(
     app: &App,
     caller: &Caller,
-    character: Option<&str>,
+    pick: Pick<'_>,
     what: &str,
     inputs: serde_json::Value,
     f: impl FnOnce(&mut Loaded<VenusSheet>, &VenusSettings) -> Result<String, AppError>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let (mut c, _) = target(&mut tx, caller, character).await?;
+    let (mut c, _) = target(&mut tx, caller, pick).await?;
     let note = f(&mut c, &set)?;
     c.sheet.validate(&set)?;
     characters::save(&mut tx, &mut c).await?;
@@ -171,168 +172,56 @@ pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) 
     Ok(Response::message(v))
 }
 
-/// `/ve sheet show`: any character of the guild by name, or the caller's
-/// active one, for everyone to see.
-pub async fn show(app: &App, caller: &Caller, character: Option<&str>) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let c: Loaded<VenusSheet> =
-        characters::named_or_active(&mut tx, caller, SYSTEM, character, true, HINT).await?;
-    Ok(Response::message(View::embed(sheet_view::embed(
-        c.name(),
-        c.row.owner_id,
-        c.row.active,
-        &c.sheet,
+/// The card `/ve sheet show` posts: the sheet under the guild's settings.
+pub async fn card(tx: &mut Tx, row: &Character) -> Result<View, AppError> {
+    let set = venus_settings(tx, row.guild_id).await?;
+    let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
+    Ok(View::embed(sheet_view::embed(
+        &row.name,
+        row.owner_id,
+        row.active,
+        &sheet,
         &set,
-    ))))
+    )))
 }
 
-/// `/ve sheet list`: the caller's characters (the FC sees the guild's).
-pub async fn list(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
-    let owner = (!fc).then_some(caller.user_id);
-    let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, owner, 100).await?;
-    if rows.is_empty() {
-        return Ok(Response::ephemeral(View::text(format!(
-            "No Venus characters yet: {HINT}"
-        ))));
+/// The stored sheet of a character renamed to `name` (Venus keeps the
+/// name inside its sheet).
+pub fn renamed(sheet: &str, name: &str) -> Result<String, AppError> {
+    let mut s: VenusSheet = serde_json::from_str(sheet)?;
+    s.name = name.to_string();
+    Ok(serde_json::to_string(&s)?)
+}
+
+fn prompt_of(d: &DeleteSession) -> Prompt {
+    Prompt {
+        system: SYSTEM.to_string(),
+        character: d.character,
+        name: d.name.clone(),
+        owner: d.owner,
+        done: d.done,
+        was_active: false,
     }
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            let mark = if r.active { " ← active" } else { "" };
-            if fc {
-                format!("**{}** (<@{}>){mark}", r.name, r.owner_id)
-            } else {
-                format!("**{}**{mark}", r.name)
-            }
-        })
-        .collect();
-    let mut e = Embed::new("📜 Venus characters").colour(colour::NEUTRAL);
-    for (t, v) in super::format::fields_of("Characters", &lines, 5) {
-        e = e.field(t, v, false);
-    }
-    Ok(Response::ephemeral(View::embed(e)))
 }
 
-/// `/ve sheet use`: makes one of the caller's characters the active one.
-pub async fn use_character(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let c: Loaded<VenusSheet> = characters::named(&mut tx, caller, SYSTEM, name, false).await?;
-    storage::characters::set_active(&mut tx, &c.row).await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "{} is now your active Venus character.",
-        c.name()
-    ))))
-}
-
-/// `/ve sheet delete`: asks for confirmation with two buttons.
-pub async fn delete(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let (c, _) = target(&mut tx, caller, Some(name)).await?;
-    let timeout = settings::guild(&mut tx, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
-    let state = DeleteSession {
-        character: c.row.id,
-        name: c.row.name.clone(),
-        owner: c.row.owner_id,
-        done: None,
-    };
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        KIND,
-        &VeState::Delete(state.clone()),
-        Some(timeout),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(delete_view(id, 0, Status::Open, &state)))
-}
-
-/// The deletion prompt (or its result).
+/// A deletion prompt posted by an older Kismet (`ve:…:del|keep`), drawn
+/// like the shared one.
 pub fn delete_view(id: i64, version: i64, status: Status, d: &DeleteSession) -> View {
-    let (text, col) = match d.done {
-        Some(true) => (format!("🗑 {} was deleted.", d.name), colour::CLOSED),
-        Some(false) => (format!("{} was kept.", d.name), colour::CLOSED),
-        None if status != Status::Open => (
-            format!("{} was kept (the question timed out).", d.name),
-            colour::CLOSED,
-        ),
-        None => (
-            format!(
-                "Delete **{}** for good? Its sheet cannot be brought back.",
-                d.name
-            ),
-            colour::FAILURE,
-        ),
-    };
-    let v = View::embed(
-        Embed::new("Delete a character")
-            .description(text)
-            .colour(col),
-    );
-    if d.done.is_some() || status != Status::Open {
-        return v;
-    }
-    let b = |action: &str, label: String, style| {
-        Button::new(
-            ButtonId::new(KIND, id, version, action).encode(),
-            label,
-            style,
-        )
-    };
-    v.buttons(vec![
-        b(
-            "del",
-            format!("Delete {}", super::format::cut(&d.name, 60)),
-            Style::Danger,
-        ),
-        b("keep", "Keep".into(), Style::Secondary),
-    ])
+    delete::view(KIND, id, version, status, &prompt_of(d), Some("ve"))
 }
 
-/// A click on the deletion prompt.
+/// A click on a deletion prompt posted by an older Kismet: answered by the
+/// shared table feature's [`delete::apply`].
 pub async fn delete_click(
     mut tx: Act,
     session: Session,
     mut d: DeleteSession,
     click: &Click<'_>,
 ) -> AppResult {
-    let caller = click.caller;
-    if caller.user_id != d.owner
-        && caller.user_id != session.owner_id
-        && !rights::is_fc(&mut tx, caller).await?
-    {
-        return Err(AppError::user(
-            "Only the character's owner (or the FC) can answer this.",
-        ));
-    }
-    match click.id.action.as_str() {
-        "del" => {
-            storage::characters::delete(&mut tx, caller.guild_id, d.character).await?;
-            d.done = Some(true);
-            log::record(
-                &mut tx,
-                caller,
-                log::What {
-                    system: SYSTEM,
-                    action: "sheet",
-                    session: Some(session.id),
-                    character: Some(d.character),
-                },
-                &json!({ "edit": "delete", "name": d.name }),
-                &json!([]),
-                &json!("deleted"),
-            )
-            .await?;
-        }
-        "keep" => d.done = Some(false),
-        other => return Err(AppError::user(format!("Unknown action `{other}`."))),
-    }
+    let answer: Answer = click.action()?;
+    let mut p = prompt_of(&d);
+    delete::apply(&mut tx, &session, &mut p, answer, click.caller).await?;
+    d.done = p.done;
     let v = sessions::save(
         &mut tx,
         &session,
@@ -342,7 +231,14 @@ pub async fn delete_click(
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::update(delete_view(session.id, v, Status::Closed, &d)))
+    Ok(Response::update(delete::view(
+        KIND,
+        session.id,
+        v,
+        Status::Closed,
+        &p,
+        Some("ve"),
+    )))
 }
 
 /// `/ve sheet ability`: adds or changes an ability's rank and score.
@@ -352,12 +248,12 @@ pub async fn ability(
     name: &str,
     rank: Rank,
     score: u32,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> AppResult {
     edit(
         app,
         caller,
-        character,
+        pick,
         "ability",
         json!({ "name": name, "rank": rank, "score": score }),
         |c, set| {
@@ -376,12 +272,12 @@ pub async fn job(
     caller: &Caller,
     name: &str,
     edits: JobEdits,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> AppResult {
     edit(
         app,
         caller,
-        character,
+        pick,
         "job",
         json!({ "name": name, "inherits": edits.inherits, "level": edits.level, "exp": edits.exp, "qualified": edits.qualified }),
         |c, _set| {
@@ -426,7 +322,7 @@ pub async fn set(
     app: &App,
     caller: &Caller,
     edits: SetEdits,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> AppResult {
     if edits == SetEdits::default() {
         return Err(AppError::user(
@@ -435,7 +331,7 @@ pub async fn set(
     }
     let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let (mut c, _) = target(&mut tx, caller, character).await?;
+    let (mut c, _) = target(&mut tx, caller, pick).await?;
     let mut said = Vec::new();
     if let Some(t) = edits.tier {
         c.sheet.set_tier(t);
@@ -488,13 +384,13 @@ pub async fn note(
     caller: &Caller,
     kind: NoteKind,
     text: &str,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> AppResult {
     cap_text(app, "text", text)?;
     edit(
         app,
         caller,
-        character,
+        pick,
         "note",
         json!({ "kind": format!("{kind:?}"), "text": text }),
         |c, _| {
@@ -531,12 +427,12 @@ pub async fn remove(
     caller: &Caller,
     kind: RemoveKind,
     name: &str,
-    character: Option<&str>,
+    pick: Pick<'_>,
 ) -> AppResult {
     edit(
         app,
         caller,
-        character,
+        pick,
         "remove",
         json!({ "kind": format!("{kind:?}"), "name": name }),
         |c, _| {

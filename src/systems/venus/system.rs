@@ -4,6 +4,7 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::app::Act;
 
@@ -80,6 +81,23 @@ impl System for VenusSystem {
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
         Box::pin(std::future::ready(super::render(app, session, caller)))
+    }
+
+    fn has_sheets(&self) -> bool {
+        true
+    }
+
+    fn sheet_card<'a>(
+        &'a self,
+        _app: &'a App,
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(super::sheets::card(act, character))
+    }
+
+    fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
+        super::sheets::renamed(sheet, name)
     }
 }
 

@@ -4,8 +4,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::changes::{self, Rest, Reveal};
-use super::{conventions, saves, settings, sheets, SYSTEM};
-use crate::app::{characters, rights};
+use super::{conventions, saves, settings, sheets};
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::InventoryKind;
@@ -75,23 +74,6 @@ fn uid(u: &Option<serenity::User>) -> Option<i64> {
     u.as_ref().map(|u| u.id.get() as i64)
 }
 
-async fn sheet_names(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let mut choices = Vec::new();
-    if let Ok(caller) = caller_of(ctx) {
-        let app = &ctx.data().app;
-        let fc = match app.db.read().await {
-            Ok(mut tx) => rights::is_fc(&mut tx, &caller).await.unwrap_or(false),
-            Err(_) => false,
-        };
-        choices = characters::autocomplete(&app.db, &caller, SYSTEM, partial, fc)
-            .await
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect();
-    }
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
-}
-
 async fn kinds(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
     let choices = ["secret", "ruse", "evidence", "means"]
@@ -159,7 +141,7 @@ pub async fn vr(_: Context<'_>) -> Result<(), Error> {
 /// Sheets
 #[poise::command(
     slash_command,
-    subcommands("sheet_create", "sheet_show", "sheet_use", "sheet_hp"),
+    subcommands("sheet_create", "sheet_hp"),
     subcommand_required
 )]
 pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
@@ -201,43 +183,6 @@ pub async fn sheet_create(
         },
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Show a sheet
-#[poise::command(slash_command, rename = "show")]
-pub async fn sheet_show(
-    ctx: Context<'_>,
-    #[description = "Sheet name"]
-    #[autocomplete = "sheet_names"]
-    #[max_length = 64]
-    name: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
-    #[description = "Only you see it"] private: Option<bool>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::show(
-        &ctx.data().app,
-        &caller,
-        name.as_deref(),
-        uid(&player),
-        private.unwrap_or(false),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Make one of your sheets active
-#[poise::command(slash_command, rename = "use")]
-pub async fn sheet_use(
-    ctx: Context<'_>,
-    #[description = "Sheet name"]
-    #[autocomplete = "sheet_names"]
-    #[max_length = 64]
-    name: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::use_sheet(&ctx.data().app, &caller, &name).await;
     respond(ctx, r).await
 }
 

@@ -1,10 +1,11 @@
-//! Sheets: create (4 + 4 + 4 free slots, one d6 Facet), show as a slot
-//! grid, switch the active sheet, set HP (FC), and edit items and Facets.
+//! Sheets: create (4 + 4 + 4 free slots, one d6 Facet), the slot-grid
+//! card the shared `/vr sheet show` posts, set HP (FC), and edit items and
+//! Facets.
 
 use serde_json::json;
 
 use super::session::VrState;
-use super::target::{self, apply, apply_as, apply_with, facet_index, record, sheet_for};
+use super::target::{self, apply, apply_as, apply_with, facet_index, record};
 use super::{render, SYSTEM};
 use crate::app::characters;
 use crate::app::settings as app_settings;
@@ -80,71 +81,27 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
     Ok(Response::message(View::embed(e)))
 }
 
-/// `/vr sheet show`: a sheet as a slot grid with its items, Facets and
-/// status, and buttons to rest. Players see their own sheets; the FC any.
-pub async fn show(
-    app: &App,
-    caller: &Caller,
-    name: Option<&str>,
-    player: Option<i64>,
-    private: bool,
-) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let is_fc = rights::is_fc(&mut tx, caller).await?;
-    let c = match name.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(n) => {
-            let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, n, is_fc).await?;
-            if let Some(p) = player {
-                if c.row.owner_id != p {
-                    return Err(AppError::user(format!("<@{p}> has no sheet named `{n}`.")));
-                }
-            }
-            c
-        }
-        None => sheet_for(&mut tx, caller, player).await?,
-    };
-    let timeout = app_settings::guild(&mut tx, caller.guild_id)
+/// The card the shared `/vr sheet show` posts: the sheet as a slot grid
+/// with its items, Facets and status, and buttons to rest (a session
+/// opened in the action's transaction, so they survive restarts).
+pub async fn card(
+    act: &mut Act,
+    row: &crate::storage::characters::Character,
+) -> Result<View, AppError> {
+    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
+    let timeout = app_settings::guild(act, row.guild_id)
         .await?
         .session_timeout_minutes;
+    let caller = act.caller().clone();
     let id = crate::app::sessions::create(
-        &mut tx,
-        caller,
+        act,
+        &caller,
         super::KIND,
-        &VrState::Sheet {
-            character: c.row.id,
-        },
+        &VrState::Sheet { character: row.id },
         Some(timeout),
     )
     .await?;
-    tx.commit().await?;
-    let view = render::sheet_view(id, 0, true, c.name(), &c.sheet, None);
-    Ok(if private {
-        Response::ephemeral(view)
-    } else {
-        Response::message(view)
-    })
-}
-
-/// `/vr sheet use`: makes one of the caller's sheets their active one.
-pub async fn use_sheet(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let c = characters::named::<Sheet>(&mut tx, caller, SYSTEM, name, false).await?;
-    crate::storage::characters::set_active(&mut tx, &c.row).await?;
-    record(
-        &mut tx,
-        caller,
-        "sheet_use",
-        None,
-        Some(c.row.id),
-        &json!({"name": c.row.name}),
-        &[],
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "✅ **{}** is now your active Veracity sheet.",
-        c.name()
-    ))))
+    Ok(render::sheet_view(id, 0, true, &row.name, &sheet, None))
 }
 
 /// `/vr sheet hp` (FC): sets current and maximum HP.

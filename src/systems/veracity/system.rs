@@ -4,6 +4,7 @@
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
 use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::app::Act;
 
@@ -71,6 +72,19 @@ impl System for VeracitySystem {
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
         Box::pin(super::session::render_session(app, session, caller))
+    }
+
+    fn has_sheets(&self) -> bool {
+        true
+    }
+
+    fn sheet_card<'a>(
+        &'a self,
+        _app: &'a App,
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(super::sheets::card(act, character))
     }
 }
 

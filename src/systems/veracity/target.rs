@@ -24,11 +24,12 @@ pub async fn sheet_for(
     caller: &Caller,
     player: Option<i64>,
 ) -> Result<Loaded<Sheet>, AppError> {
-    let uid = player.unwrap_or(caller.user_id);
-    if uid != caller.user_id {
-        rights::require_fc(tx, caller, "act on another player's sheet").await?;
-    }
-    characters::of_member(tx, caller.guild_id, SYSTEM, uid, HINT).await
+    let fc = match player {
+        Some(p) if p != caller.user_id => rights::is_fc(tx, caller).await?,
+        _ => false,
+    };
+    let pick = characters::Pick::new(None, player);
+    characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT).await
 }
 
 /// A sheet by its row id, if the caller owns it or is the FC.

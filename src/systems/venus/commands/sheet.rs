@@ -1,24 +1,31 @@
-//! `/ve sheet …`: create, show, list, use, delete, and edits.
+//! `/ve sheet …`: create and edits. `list`, `show`, `use`, `rename` and
+//! `delete` are the shared table features ([`crate::systems::table`]),
+//! grafted here at start-up.
 
 use super::choices::{NoteChoice, RankChoice, RemoveChoice, TierChoice};
+use poise::serenity_prelude as serenity;
+
 use super::complete;
+use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::sheets::{self, JobEdits, SetEdits};
+
+fn uid(u: &Option<serenity::User>) -> Option<i64> {
+    u.as_ref().map(|u| u.id.get() as i64)
+}
 
 /// Venus character sheets.
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands(
-        "create", "show", "list", "use_", "delete", "ability", "job", "set", "note", "remove"
-    ),
+    subcommands("create", "ability", "job", "set", "note", "remove"),
     subcommand_required
 )]
 pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Create a Venus character (it becomes your active one).
+/// New character (becomes your active one)
 #[poise::command(slash_command, guild_only)]
 pub async fn create(
     ctx: Context<'_>,
@@ -38,61 +45,11 @@ pub async fn create(
     respond(ctx, r).await
 }
 
-/// Show a character sheet (yours by default).
-#[poise::command(slash_command, guild_only)]
-pub async fn show(
-    ctx: Context<'_>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::show(&ctx.data().app, &caller, character.as_deref()).await;
-    respond(ctx, r).await
-}
-
-/// List your Venus characters (the FC sees everyone's).
-#[poise::command(slash_command, guild_only)]
-pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::list(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Make one of your characters the active one.
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn use_(
-    ctx: Context<'_>,
-    #[description = "Which character"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::use_character(&ctx.data().app, &caller, &character).await;
-    respond(ctx, r).await
-}
-
-/// Delete a character (asks for confirmation).
-#[poise::command(slash_command, guild_only)]
-pub async fn delete(
-    ctx: Context<'_>,
-    #[description = "Which character"]
-    #[autocomplete = "complete::character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::delete(&ctx.data().app, &caller, &character).await;
-    respond(ctx, r).await
-}
-
-/// Add or change an ability (rank and score).
+/// Set an ability
 #[poise::command(slash_command, guild_only)]
 pub async fn ability(
     ctx: Context<'_>,
-    #[description = "Ability name, e.g. Finesse"]
+    #[description = "Ability, e.g. Finesse"]
     #[autocomplete = "complete::ability"]
     #[max_length = 64]
     name: String,
@@ -101,10 +58,11 @@ pub async fn ability(
     #[min = 0]
     #[max = 100]
     score: u32,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::ability(
@@ -113,25 +71,25 @@ pub async fn ability(
         &name,
         rank.into(),
         score,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
 }
 
-/// Add a job, or change its abilities, level, exp or qualifications.
+/// Add or edit a job
 #[poise::command(slash_command, guild_only)]
 #[allow(clippy::too_many_arguments)]
 pub async fn job(
     ctx: Context<'_>,
-    #[description = "Job name, e.g. Thief"]
+    #[description = "Job, e.g. Thief"]
     #[autocomplete = "complete::job"]
     #[max_length = 64]
     name: String,
-    #[description = "The 1-2 abilities it inherits, e.g. \"Finesse, Wits\""]
+    #[description = "1-2 inherited abilities, e.g. \"Finesse, Wits\""]
     #[max_length = 140]
     inherits: Option<String>,
-    #[description = "Level (0 = learning it; a new job starts at 1)"]
+    #[description = "Level (0 = learning; new jobs start at 1)"]
     #[min = 0]
     #[max = 100]
     level: Option<u32>,
@@ -139,11 +97,12 @@ pub async fn job(
     #[min = 0]
     #[max = 10000]
     exp: Option<u32>,
-    #[description = "Special qualifications met (no exp at all while not)"] qualified: Option<bool>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[description = "Qualifications met (no exp while not)"] qualified: Option<bool>,
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::job(
@@ -156,13 +115,13 @@ pub async fn job(
             exp,
             qualified,
         },
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
 }
 
-/// Change tier, Lots, Ego or name.
+/// Tier, Lots, Ego or name
 #[poise::command(slash_command, guild_only)]
 pub async fn set(
     ctx: Context<'_>,
@@ -175,10 +134,11 @@ pub async fn set(
     #[description = "A new name"]
     #[max_length = 64]
     rename: Option<String>,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -190,13 +150,13 @@ pub async fn set(
             ego,
             rename,
         },
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
 }
 
-/// Note an asset, specialty, insight, special consequence…
+/// Add a note (asset, specialty, insight…)
 #[poise::command(slash_command, guild_only)]
 pub async fn note(
     ctx: Context<'_>,
@@ -204,10 +164,11 @@ pub async fn note(
     #[description = "The text"]
     #[max_length = 200]
     text: String,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::note(
@@ -215,24 +176,25 @@ pub async fn note(
         &caller,
         kind.into(),
         &text,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await
 }
 
-/// Remove an ability, job or note (notes by #number or text).
+/// Remove an ability, job or note
 #[poise::command(slash_command, guild_only)]
 pub async fn remove(
     ctx: Context<'_>,
     #[description = "What to remove"] kind: RemoveChoice,
-    #[description = "Its name, or #number for notes"]
+    #[description = "Name, or #number for notes"]
     #[max_length = 200]
     name: String,
-    #[description = "Which character (default: your active one)"]
-    #[autocomplete = "complete::character"]
+    #[description = "Character (default: active)"]
+    #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
+    #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove(
@@ -240,7 +202,7 @@ pub async fn remove(
         &caller,
         kind.into(),
         &name,
-        character.as_deref(),
+        Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
     respond(ctx, r).await

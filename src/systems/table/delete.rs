@@ -1,0 +1,274 @@
+//! `/<root> sheet delete`: the confirmation prompt, a session of this
+//! feature's own kind ([`KIND`]) whose **Delete** and **Keep** buttons
+//! answer it. Venus Engine's older prompts (`ve:…:del|keep`) use the same
+//! action words and are answered by [`apply`] as well.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{hint, whose};
+use crate::app::characters::{self, Access, Pick};
+use crate::app::component::{Action, Click};
+use crate::app::registry::System;
+use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::{log, sessions, settings, Act, App, AppError, AppResult, Caller, Response};
+use crate::storage::sessions::{Session, Status};
+use crate::storage::{self};
+
+/// The session kind of deletion prompts.
+pub const KIND: &str = "sheet";
+
+/// The answers of a deletion prompt (the words are in posted buttons:
+/// never rename them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Delete the character for good.
+    Delete,
+    /// Keep it.
+    Keep,
+}
+
+impl Action for Answer {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            Answer::Delete => ("del", None),
+            Answer::Keep => ("keep", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        match (action, arg) {
+            ("del", None) => Some(Answer::Delete),
+            ("keep", None) => Some(Answer::Keep),
+            _ => None,
+        }
+    }
+}
+
+/// What a deletion prompt keeps between the question and the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompt {
+    /// The system's id.
+    pub system: String,
+    /// The character's row id.
+    pub character: i64,
+    /// Its name when asked.
+    pub name: String,
+    /// Its owner.
+    pub owner: i64,
+    /// `Some(true)` once deleted, `Some(false)` once kept.
+    pub done: Option<bool>,
+    /// It was its owner's active character when deleted.
+    #[serde(default)]
+    pub was_active: bool,
+}
+
+/// `/<root> sheet delete`: asks the caller (privately) whether to delete
+/// the picked character, with **Delete** and **Keep** buttons.
+pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let row = characters::resolve_row(
+        &mut act,
+        caller,
+        fc,
+        system.id(),
+        pick,
+        Access::Owner,
+        &hint(system),
+    )
+    .await?;
+    let timeout = settings::guild(&mut act, caller.guild_id)
+        .await?
+        .session_timeout_minutes;
+    let prompt = Prompt {
+        system: system.id().to_string(),
+        character: row.id,
+        name: row.name.clone(),
+        owner: row.owner_id,
+        done: None,
+        was_active: false,
+    };
+    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
+    act.commit().await?;
+    let mut v = view(KIND, id, 0, Status::Open, &prompt, None);
+    if row.owner_id != caller.user_id {
+        v.content = Some(format!("{} character.", capitalised(&whose(caller, &row))));
+    }
+    Ok(Response::ephemeral(v))
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The prompt (or its result) of a session of `kind` (this feature's
+/// [`KIND`], or an older system's); `root` is the system's command root,
+/// for the hint after an active character is deleted.
+pub fn view(
+    kind: &str,
+    id: i64,
+    version: i64,
+    status: Status,
+    p: &Prompt,
+    root: Option<&str>,
+) -> View {
+    let (text, col) = match p.done {
+        Some(true) => {
+            let mut t = format!("🗑 {} was deleted.", p.name);
+            if p.was_active {
+                t.push_str(" It was the active character");
+                match root {
+                    Some(r) => t.push_str(&format!(": pick another with `/{r} sheet use`.")),
+                    None => t.push('.'),
+                }
+            }
+            (t, colour::CLOSED)
+        }
+        Some(false) => (format!("{} was kept.", p.name), colour::CLOSED),
+        None if status != Status::Open => (
+            format!("{} was kept (the question timed out).", p.name),
+            colour::CLOSED,
+        ),
+        None => (
+            format!(
+                "Delete **{}** for good? Its sheet cannot be brought back.",
+                p.name
+            ),
+            colour::FAILURE,
+        ),
+    };
+    let v = View::embed(
+        Embed::new("Delete a character")
+            .description(text)
+            .colour(col),
+    );
+    if p.done.is_some() || status != Status::Open {
+        return v;
+    }
+    let b = |a: Answer, label: &str, style| {
+        Button::new(a.button(kind, id, version).encode(), label, style)
+    };
+    v.buttons(vec![
+        b(Answer::Delete, "Delete", Style::Danger),
+        b(Answer::Keep, "Keep", Style::Secondary),
+    ])
+}
+
+/// Applies an answer to a prompt: only the character's owner, the member
+/// who asked or the FC may answer; Delete removes the row (and logs it),
+/// Keep changes nothing. Marks the prompt done; the caller saves it.
+pub async fn apply(
+    act: &mut Act,
+    session: &Session,
+    p: &mut Prompt,
+    answer: Answer,
+    caller: &Caller,
+) -> Result<(), AppError> {
+    if caller.user_id != p.owner && caller.user_id != session.owner_id && !act.is_fc().await? {
+        return Err(AppError::user(
+            "Only the character's owner (or the FC) can answer this.",
+        ));
+    }
+    match answer {
+        Answer::Keep => p.done = Some(false),
+        Answer::Delete => {
+            let row = storage::characters::get(act, caller.guild_id, p.character).await?;
+            p.was_active = row.as_ref().is_some_and(|r| r.active);
+            storage::characters::delete(act, caller.guild_id, p.character).await?;
+            p.done = Some(true);
+            log::record(
+                act,
+                caller,
+                log::What {
+                    system: &p.system,
+                    action: "sheet_delete",
+                    session: Some(session.id),
+                    character: Some(p.character),
+                },
+                &json!({ "name": p.name }),
+                &json!([]),
+                &json!({ "deleted": row.is_some(), "was_active": p.was_active }),
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// A click on a prompt of this feature's kind.
+pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let mut p: Prompt = serde_json::from_str(&session.state)?;
+    let answer: Answer = click.action()?;
+    apply(&mut act, &session, &mut p, answer, click.caller).await?;
+    let v = sessions::save(&mut act, &session, &p, Status::Closed, None).await?;
+    act.commit().await?;
+    Ok(Response::update(view(
+        KIND,
+        session.id,
+        v,
+        Status::Closed,
+        &p,
+        root_of(app, &p),
+    )))
+}
+
+fn root_of<'a>(app: &'a App, p: &Prompt) -> Option<&'a str> {
+    app.registry.get(&p.system).and_then(|s| s.command_root())
+}
+
+/// Draws a prompt as it stands.
+pub fn render(app: &App, session: &Session) -> Result<View, AppError> {
+    let p: Prompt = serde_json::from_str(&session.state)?;
+    Ok(view(
+        KIND,
+        session.id,
+        session.version,
+        session.status,
+        &p,
+        root_of(app, &p),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_keep_their_words() {
+        for a in [Answer::Delete, Answer::Keep] {
+            let (w, arg) = a.encode();
+            assert_eq!(Answer::parse(w, arg.as_deref()), Some(a));
+        }
+        assert_eq!(Answer::Delete.encode().0, "del");
+        assert_eq!(Answer::Keep.encode().0, "keep");
+        assert_eq!(Answer::parse("delete", None), None);
+    }
+
+    #[test]
+    fn the_prompt_offers_delete_and_keep_then_says_what_happened() {
+        let mut p = Prompt {
+            system: "venus".into(),
+            character: 3,
+            name: "Cleo".into(),
+            owner: 7,
+            done: None,
+            was_active: false,
+        };
+        let v = view(KIND, 1, 0, Status::Open, &p, Some("ve"));
+        let labels: Vec<&str> = v.all_buttons().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, vec!["Delete", "Keep"]);
+        let ids: Vec<&str> = v.all_buttons().map(|b| b.custom_id.as_str()).collect();
+        assert_eq!(ids, vec!["sheet:1:0:del", "sheet:1:0:keep"]);
+        p.done = Some(true);
+        p.was_active = true;
+        let v = view(KIND, 1, 1, Status::Closed, &p, Some("ve"));
+        assert_eq!(v.all_buttons().count(), 0);
+        let text = format!("{v:?}");
+        assert!(text.contains("pick another with `/ve sheet use`"), "{text}");
+    }
+}

@@ -1,0 +1,256 @@
+//! Shared table features: what every system that keeps character sheets
+//! offers alike, written once and grafted onto each playable system's
+//! `/<root> sheet` (see [`crate::systems::commands`]).
+//!
+//! `/<root> sheet list`, `show`, `use`, `rename` and `delete` name no
+//! system: the command's root finds it in the registry, characters are
+//! named one way ([`crate::app::characters::Pick`]), and the system only
+//! draws its sheet ([`System::sheet_card`]) and, if it keeps the name
+//! inside its sheet, follows a rename ([`System::renamed`]). Deleting asks
+//! first, with a **Delete** / **Keep** prompt that is a session of this
+//! feature's own kind ([`delete`]).
+
+pub mod commands;
+pub mod delete;
+pub mod system;
+
+use serde_json::json;
+
+use crate::app::characters::{self, Access, Pick};
+use crate::app::registry::System;
+use crate::app::view::{colour, limits, Embed, View};
+use crate::app::{log, rights, Act, App, AppError, AppResult, Caller, Response};
+use crate::storage::{self, characters::Character};
+
+/// How to make a character in `system` ("create one with `/vv sheet create`.").
+pub fn hint(system: &dyn System) -> String {
+    match system.command_root() {
+        Some(root) => format!("create one with `/{root} sheet create`."),
+        None => "create one first.".to_string(),
+    }
+}
+
+/// The system a command under `/<root>` serves, if it keeps sheets.
+pub fn system_of<'a>(app: &'a App, root: &str) -> Result<&'a dyn System, AppError> {
+    app.registry
+        .by_root(root)
+        .filter(|s| s.has_sheets())
+        .ok_or_else(|| AppError::Internal(format!("/{root} keeps no character sheets")))
+}
+
+async fn log_sheet(
+    act: &mut Act,
+    caller: &Caller,
+    system: &dyn System,
+    action: &str,
+    row: &Character,
+    inputs: serde_json::Value,
+) -> Result<(), AppError> {
+    log::record(
+        act,
+        caller,
+        log::What {
+            system: system.id(),
+            action,
+            session: None,
+            character: Some(row.id),
+        },
+        &inputs,
+        &json!([]),
+        &json!({ "name": row.name, "owner": row.owner_id }),
+    )
+    .await
+}
+
+/// The lines of a character list, each within `max` characters in all.
+fn join_capped(lines: &[String], max: usize) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let more = format!("…and {} more", lines.len() - i);
+        let tail = if i + 1 < lines.len() {
+            more.chars().count() + 1
+        } else {
+            0
+        };
+        if out.chars().count() + 1 + line.chars().count() + tail > max {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&more);
+            return out;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// `/<root> sheet list`: the caller's characters in the system, the
+/// active one marked; the FC sees every member's, with their owners.
+pub async fn list(app: &App, caller: &Caller, system: &dyn System) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let fc = rights::is_fc(&mut tx, caller).await?;
+    let owner = (!fc).then_some(caller.user_id);
+    let rows =
+        storage::characters::list(&mut tx, caller.guild_id, system.id(), owner, 200).await?;
+    if rows.is_empty() {
+        return Ok(Response::ephemeral(View::text(format!(
+            "No {} characters yet: {}",
+            system.name(),
+            hint(system)
+        ))));
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mark = if r.active { " ← active" } else { "" };
+            if fc {
+                format!("**{}**{mark} · <@{}>", r.name, r.owner_id)
+            } else {
+                format!("**{}**{mark}", r.name)
+            }
+        })
+        .collect();
+    Ok(Response::ephemeral(View::embed(
+        Embed::new(format!("📜 {} characters", system.name()))
+            .description(join_capped(&lines, limits::DESCRIPTION))
+            .colour(colour::NEUTRAL),
+    )))
+}
+
+/// `/<root> sheet show`: the system's card of the picked character (the
+/// caller's own; the FC's pick may be anyone's), posted for the channel
+/// or, with `private`, for the caller only.
+pub async fn show(
+    app: &App,
+    caller: &Caller,
+    system: &dyn System,
+    pick: Pick<'_>,
+    private: bool,
+) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let row = characters::resolve_row(
+        &mut act,
+        caller,
+        fc,
+        system.id(),
+        pick,
+        Access::Owner,
+        &hint(system),
+    )
+    .await?;
+    let view = system.sheet_card(app, &mut act, &row).await?;
+    act.commit().await?;
+    Ok(if private {
+        Response::ephemeral(view)
+    } else {
+        Response::message(view)
+    })
+}
+
+/// Whose character `row` is, as a reply says it: "your", or "<@…>'s".
+pub fn whose(caller: &Caller, row: &Character) -> String {
+    if row.owner_id == caller.user_id {
+        "your".to_string()
+    } else {
+        format!("<@{}>'s", row.owner_id)
+    }
+}
+
+/// `/<root> sheet use`: makes the picked character its owner's active one.
+pub async fn use_character(
+    app: &App,
+    caller: &Caller,
+    system: &dyn System,
+    pick: Pick<'_>,
+) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let row = characters::resolve_row(
+        &mut act,
+        caller,
+        fc,
+        system.id(),
+        pick,
+        Access::Owner,
+        &hint(system),
+    )
+    .await?;
+    storage::characters::set_active(&mut act, &row).await?;
+    log_sheet(&mut act, caller, system, "sheet_use", &row, json!({ "name": row.name })).await?;
+    act.commit().await?;
+    Ok(Response::ephemeral(View::text(format!(
+        "✅ **{}** is now {} active {} character.",
+        row.name,
+        whose(caller, &row),
+        system.name()
+    ))))
+}
+
+/// `/<root> sheet rename`: gives the picked character a new name (refused
+/// if its owner already has a character of that name in the system).
+pub async fn rename(
+    app: &App,
+    caller: &Caller,
+    system: &dyn System,
+    pick: Pick<'_>,
+    name: &str,
+) -> AppResult {
+    let new = characters::check_name(name)?;
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let mut row = characters::resolve_row(
+        &mut act,
+        caller,
+        fc,
+        system.id(),
+        pick,
+        Access::Owner,
+        &hint(system),
+    )
+    .await?;
+    let key = storage::characters::name_key;
+    if key(&new) != key(&row.name)
+        && storage::characters::by_name(&mut act, caller.guild_id, system.id(), row.owner_id, &new)
+            .await?
+            .is_some()
+    {
+        return Err(AppError::user(format!(
+            "There is already a character named {new}."
+        )));
+    }
+    let old = std::mem::replace(&mut row.name, new.clone());
+    row.sheet = system.renamed(&row.sheet, &new)?;
+    storage::characters::update(&mut act, &row, storage::now_ms()).await?;
+    log_sheet(
+        &mut act,
+        caller,
+        system,
+        "sheet_rename",
+        &row,
+        json!({ "from": old, "to": new }),
+    )
+    .await?;
+    act.commit().await?;
+    Ok(Response::ephemeral(View::text(format!(
+        "✏️ **{old}** is now called **{new}**."
+    ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lists_are_cut_with_a_count() {
+        let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
+        assert_eq!(join_capped(&lines[..2], 100), "line 0\nline 1");
+        let cut = join_capped(&lines, 30);
+        assert!(cut.chars().count() <= 30, "{cut}");
+        assert!(cut.ends_with("more"), "{cut}");
+        assert!(cut.starts_with("line 0\nline 1"), "{cut}");
+    }
+}

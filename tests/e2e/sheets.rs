@@ -1,0 +1,432 @@
+//! The shared sheet features of every system at the table, through the
+//! fake Discord: `/<sys> sheet list|show|use|rename|delete` for `ve`, `vr`,
+//! `st` and `vv`, with one way to name a character (`character:` and
+//! `player:`), the same rights and the same refusals everywhere.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+
+/// Each system's root, its id, and how to create a character named `{}`.
+const SYSTEMS: [(&str, &str, &str); 4] = [
+    ("ve", "venus", "/ve sheet create name:{}"),
+    (
+        "vr",
+        "veracity",
+        "/vr sheet create name:{} light:6 flesh:6 facet:Brave",
+    ),
+    ("st", "storyteller", "/st sheet create name:{} willpower:5"),
+    ("vv", "ore", "/vv sheet create name:{} wit:3"),
+];
+
+async fn run(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{who}: {line}: {e}"))
+}
+
+/// The one reply of a command that must succeed.
+async fn ok(t: &Table, who: &str, line: &str) -> Output {
+    let ex = run(t, who, line).await;
+    let out = ex.outputs[0].clone();
+    assert!(
+        !out.content().starts_with("⚠️"),
+        "{who}: {line} was refused: {}",
+        out.content()
+    );
+    out
+}
+
+/// The refusal of a command that must be refused, with `needle` in it.
+async fn refused(t: &Table, who: &str, line: &str, needle: &str) {
+    let ex = run(t, who, line).await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{who}: {line}: {}", out.text());
+    assert!(
+        out.content().starts_with("⚠️"),
+        "{who}: {line}: {}",
+        out.text()
+    );
+    assert!(
+        out.text().contains(needle),
+        "{who}: {line}: expected `{needle}` in {}",
+        out.text()
+    );
+}
+
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+fn mention(who: &str) -> String {
+    format!("<@{}>", Table::user_id(who))
+}
+
+/// A stored character's (name, sheet JSON), if it exists.
+async fn stored(t: &Table, system: &str, who: &str, name: &str) -> Option<serde_json::Value> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        system,
+        Table::user_id(who) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .map(|r| serde_json::from_str(&r.sheet).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
+    let t = table("sheets-shared", 1).await;
+    for (root, system, create) in SYSTEMS {
+        let new = |name: &str| create.replace("{}", name);
+        // Alice has Ann and Zed (the newest is active); Bob has an Ann too.
+        ok(&t, "alice", &new("Ann")).await;
+        ok(&t, "alice", &new("Zed")).await;
+        ok(&t, "bob", &new("Ann")).await;
+
+        // list: one's own, the active one marked; the FC sees everyone's.
+        let list = ok(&t, "alice", &format!("/{root} sheet list")).await;
+        assert_eq!(list.kind, "ephemeral", "/{root}");
+        let text = list.text();
+        assert!(
+            text.contains("**Ann**\n**Zed** ← active"),
+            "/{root}: {text}"
+        );
+        assert!(!text.contains(&mention("bob")), "/{root}: {text}");
+        let all = ok(&t, "fc", &format!("/{root} sheet list")).await.text();
+        assert!(
+            all.contains(&format!("**Ann** ← active · {}", mention("bob")))
+                && all.contains(&format!("**Zed** ← active · {}", mention("alice"))),
+            "/{root}: {all}"
+        );
+
+        // use: makes one of one's own characters the active one.
+        let used = ok(&t, "alice", &format!("/{root} sheet use character:ann")).await;
+        assert!(
+            used.text().contains("**Ann** is now your active"),
+            "/{root}: {}",
+            used.text()
+        );
+        let text = ok(&t, "alice", &format!("/{root} sheet list")).await.text();
+        assert!(
+            text.contains("**Ann** ← active\n**Zed**"),
+            "/{root}: {text}"
+        );
+
+        // show: one's own (the active one by default), for the channel.
+        let shown = ok(&t, "alice", &format!("/{root} sheet show")).await;
+        assert_eq!(shown.kind, "message", "/{root}");
+        assert!(shown.title().contains("Ann"), "/{root}: {}", shown.title());
+        let shown = ok(
+            &t,
+            "alice",
+            &format!("/{root} sheet show character:Zed private:true"),
+        )
+        .await;
+        assert_eq!(shown.kind, "ephemeral", "/{root}");
+        assert!(shown.title().contains("Zed"), "/{root}: {}", shown.title());
+
+        // A stranger can neither see nor change another's character.
+        for line in [
+            format!("/{root} sheet show character:Zed"),
+            format!("/{root} sheet rename character:Zed name:Mine"),
+            format!("/{root} sheet delete character:Zed"),
+        ] {
+            refused(&t, "bob", &line, "No character named `Zed`").await;
+        }
+        for line in [
+            format!("/{root} sheet show player:@alice"),
+            format!("/{root} sheet use character:Zed player:@alice"),
+            format!("/{root} sheet delete character:Zed player:@alice"),
+        ] {
+            refused(
+                &t,
+                "bob",
+                &line,
+                "Only the FC can act on another player's sheet",
+            )
+            .await;
+        }
+        // The FC may, but a name two members share needs `player:`.
+        refused(
+            &t,
+            "fc",
+            &format!("/{root} sheet show character:Ann"),
+            "Several members have a character named `Ann`: add `player:`",
+        )
+        .await;
+        let bobs = ok(
+            &t,
+            "fc",
+            &format!("/{root} sheet show character:Ann player:@bob"),
+        )
+        .await;
+        assert!(bobs.title().contains("Ann"), "/{root}: {}", bobs.title());
+        ok(&t, "fc", &format!("/{root} sheet show character:Zed")).await;
+        refused(
+            &t,
+            "fc",
+            &format!("/{root} sheet show character:Nobody"),
+            "No character named `Nobody`",
+        )
+        .await;
+
+        // rename: one's own; a name already taken is refused.
+        let renamed = ok(
+            &t,
+            "alice",
+            &format!("/{root} sheet rename character:Zed name:Zoe"),
+        )
+        .await;
+        assert!(
+            renamed.text().contains("**Zed** is now called **Zoe**"),
+            "/{root}: {}",
+            renamed.text()
+        );
+        refused(
+            &t,
+            "alice",
+            &format!("/{root} sheet rename character:Zoe name:ann"),
+            "already a character named ann",
+        )
+        .await;
+        ok(
+            &t,
+            "fc",
+            &format!("/{root} sheet rename character:Zoe name:Zia player:@alice"),
+        )
+        .await;
+        let sheet = stored(&t, system, "alice", "Zia").await.expect("renamed");
+        if system == "venus" {
+            // Venus keeps the name inside its sheet too.
+            assert_eq!(sheet["name"], "Zia");
+        }
+        assert!(stored(&t, system, "alice", "Zed").await.is_none());
+
+        // delete: asks first, privately, with Delete and Keep.
+        let ask = ok(&t, "alice", &format!("/{root} sheet delete character:zia")).await;
+        assert_eq!(ask.kind, "ephemeral", "/{root}");
+        assert!(
+            ask.text().contains("Delete **Zia** for good?"),
+            "/{root}: {}",
+            ask.text()
+        );
+        assert_eq!(labels(&ask), vec!["Delete", "Keep"]);
+        let kept = t.click("alice", "Keep").await.unwrap();
+        assert_eq!(kept.single().kind, "update");
+        assert!(kept.single().text().contains("Zia was kept"));
+        assert!(kept.single().buttons().is_empty());
+        assert!(stored(&t, system, "alice", "Zia").await.is_some());
+        ok(&t, "alice", &format!("/{root} sheet delete character:Zia")).await;
+        let gone = t.click("alice", "Delete").await.unwrap();
+        let text = gone.single().text();
+        assert!(text.contains("🗑 Zia was deleted."), "/{root}: {text}");
+        assert!(!text.contains("active"), "/{root}: {text}");
+        assert!(stored(&t, system, "alice", "Zia").await.is_none());
+        refused(
+            &t,
+            "alice",
+            &format!("/{root} sheet show character:Zia"),
+            "No character named `Zia`",
+        )
+        .await;
+
+        // The FC deletes Bob's Ann (his active one), naming its player.
+        let ask = ok(
+            &t,
+            "fc",
+            &format!("/{root} sheet delete character:Ann player:@bob"),
+        )
+        .await;
+        assert!(
+            ask.text()
+                .contains(&format!("{}'s character", mention("bob"))),
+            "{}",
+            ask.text()
+        );
+        let gone = t.click("fc", "Delete").await.unwrap();
+        let text = gone.single().text();
+        assert!(
+            text.contains(&format!(
+                "🗑 Ann was deleted. It was the active character: pick another with `/{root} sheet use`."
+            )),
+            "/{root}: {text}"
+        );
+        assert!(stored(&t, system, "bob", "Ann").await.is_none());
+        assert!(
+            stored(&t, system, "alice", "Ann").await.is_some(),
+            "alice's Ann stays"
+        );
+        refused(
+            &t,
+            "bob",
+            &format!("/{root} sheet show"),
+            "has no active character",
+        )
+        .await;
+        let empty = ok(&t, "bob", &format!("/{root} sheet list")).await;
+        assert!(
+            empty
+                .text()
+                .contains(&format!("create one with `/{root} sheet create`")),
+            "/{root}: {}",
+            empty.text()
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_character_option_completes_in_every_system_from_its_root() {
+    let t = table("sheets-complete", 1).await;
+    for (root, _, create) in SYSTEMS {
+        ok(&t, "alice", &create.replace("{}", "Ann")).await;
+        ok(&t, "bob", &create.replace("{}", "Nob")).await;
+        let names = |v: Vec<serde_json::Value>| -> Vec<String> {
+            v.iter()
+                .map(|c| c["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        for sub in ["show", "use", "rename name:X", "delete"] {
+            let line = format!("/{root} sheet {sub} character:n");
+            let mine = t.autocomplete("alice", &line, "character").await.unwrap();
+            assert_eq!(names(mine), vec!["Ann"], "{line}");
+            let every = t.autocomplete("fc", &line, "character").await.unwrap();
+            assert_eq!(names(every), vec!["Nob", "Ann"], "{line}");
+        }
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Discord's count of a command's text: names, descriptions and choices.
+fn command_chars(v: &serde_json::Value) -> usize {
+    let len = |v: &serde_json::Value, k: &str| {
+        v.get(k)
+            .and_then(serde_json::Value::as_str)
+            .map_or(0, |s| s.chars().count())
+    };
+    let mut n = len(v, "name") + len(v, "description");
+    for c in v
+        .get("choices")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        n += len(c, "name")
+            + c.get("value")
+                .map_or(0, |x| x.to_string().trim_matches('"').chars().count());
+    }
+    for o in v
+        .get("options")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        n += command_chars(o);
+    }
+    n
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_sheet_group_registers_the_shared_subcommands_within_limits() {
+    let t = table("sheets-register", 1).await;
+    let reg = t.registered();
+    for (root, _, _) in SYSTEMS {
+        let cmd = reg
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == root)
+            .unwrap_or_else(|| panic!("/{root} registered"));
+        let n = command_chars(cmd);
+        println!("/{root} uses {n} of Discord's 4000 characters");
+        // /ve and /vv were over Discord's limit before the sheet features
+        // were shared (their FC, roll and sheet groups are long: work left
+        // to a later change); /vr and /st stay within it.
+        if root == "vr" || root == "st" {
+            assert!(n <= 4000, "/{root} uses {n} of Discord's 4000 characters");
+        }
+        let sheet = cmd["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == "sheet")
+            .unwrap();
+        let sub = |name: &str| -> Vec<String> {
+            let s = sheet["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == name)
+                .unwrap_or_else(|| panic!("/{root} sheet {name}"));
+            s["options"]
+                .as_array()
+                .map(|os| {
+                    os.iter()
+                        .map(|o| o["name"].as_str().unwrap().to_string())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        assert!(sub("list").is_empty());
+        assert_eq!(
+            sub("show"),
+            vec!["character", "player", "private"],
+            "/{root}"
+        );
+        assert_eq!(sub("use"), vec!["character", "player"], "/{root}");
+        assert_eq!(
+            sub("rename"),
+            vec!["character", "name", "player"],
+            "/{root}"
+        );
+        assert_eq!(sub("delete"), vec!["character", "player"], "/{root}");
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sheets_example_script_plays_clean() {
+    let t = table("sheets-example", 1).await;
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/sheets.txt"))
+            .unwrap();
+    let mut refusals = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        assert!(!ex.outputs.is_empty(), "{line}: no answer");
+        for o in &ex.outputs {
+            assert!(
+                !o.text().contains("Something went wrong"),
+                "{who}: {line}: {}",
+                o.text()
+            );
+            if o.content().starts_with("⚠️") {
+                refusals.push(format!("{who}: {}", o.content()));
+            }
+        }
+    }
+    // Exactly the two refusals the script means to show.
+    assert_eq!(
+        refusals,
+        vec![
+            "bob: ⚠️ No character named `Zed` here.".to_string(),
+            "fc: ⚠️ Several members have a character named `Ann`: add `player:` to say whose."
+                .to_string(),
+        ]
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

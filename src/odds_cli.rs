@@ -9,11 +9,16 @@
 //! - `veracity-save --unlocked U --filled F [--modifier M]` → `{"success": p}`
 //! - `st --pool P --difficulty D [--threshold T] [--specialties S]` → `{"success", "failure", "botch"}`
 //! - `ore --dice N` → `{"widest": [p1, …, pN]}`
+//!
+//! The numbers are the rules cores' typed answers ([`ask`]), which `/odds`
+//! uses directly too; this module only parses the arguments and prints.
 
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::process::ExitCode;
 
+use crate::rules::odds::OddsError;
 use crate::rules::venus::odds as ve;
 use crate::rules::venus::Rank;
 use crate::rules::{ore, storyteller, veracity};
@@ -138,150 +143,149 @@ pub enum Question {
     },
 }
 
-fn bad(msg: String) -> Result<Value, String> {
-    Err(msg)
+/// A typed answer of the rules cores, as `kismet odds` prints it (its JSON
+/// is the answer's fields: `{"pass": p}`, `{"at_least": [...]}`, …).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `ve1-check`, `ve2-check`.
+    Check(ve::CheckOdds),
+    /// `ve1-task`, `ve2-task`.
+    Task(ve::TaskOdds),
+    /// `veracity-save`.
+    Save(veracity::save::SaveOdds),
+    /// `st`.
+    St(storyteller::Outcome3),
+    /// `ore`.
+    Widest(ore::odds::WidestOdds),
 }
 
-/// Answers a question as JSON (or an error message for bad arguments).
-pub fn answer(q: &Question) -> Result<Value, String> {
-    match q {
+/// `--autopass text|table`.
+pub fn autopass(word: &str) -> Result<ve::AutoPass, OddsError> {
+    match word {
+        "text" => Ok(ve::AutoPass::Text),
+        "table" => Ok(ve::AutoPass::Table),
+        other => Err(OddsError::new("autopass", other, "use `text` or `table`")),
+    }
+}
+
+/// The rules core's question for `ve2-check` (numbers checked before the
+/// `--autopass` word).
+pub fn ve2_check(
+    score: i32,
+    target: i32,
+    rank: Rank,
+    bonus: u32,
+    autopass_word: &str,
+) -> Result<ve::Ve2CheckQuestion, OddsError> {
+    let q = |autopass| ve::Ve2CheckQuestion {
+        score,
+        target,
+        rank,
+        bonus,
+        autopass,
+    };
+    match autopass(autopass_word) {
+        Ok(ap) => Ok(q(ap)),
+        Err(e) => {
+            q(ve::AutoPass::Text).answer()?;
+            Err(e)
+        }
+    }
+}
+
+/// Answers a question with the rules core's typed answer (Storyteller
+/// questions under the default bonus-dice rule), or says why not.
+pub fn ask(q: &Question) -> Result<Answer, OddsError> {
+    Ok(match q {
         Question::Ve1Check {
             score,
             target,
             rank,
             bonus_dice,
-        } => {
-            if !(5..=29).contains(target) {
-                return bad(format!(
-                    "--target {target}: edition-1 targets run from 5 to 29"
-                ));
+        } => Answer::Check(
+            ve::Ve1CheckQuestion {
+                score: *score,
+                target: *target,
+                rank: *rank,
+                bonus_dice: *bonus_dice,
             }
-            if *bonus_dice > 4 {
-                return bad(format!(
-                    "--bonus-dice {bonus_dice}: at most 4 bonus factors"
-                ));
-            }
-            if !(0..=100).contains(score) {
-                return bad(format!("--score {score}: scores run from 0 to 100"));
-            }
-            Ok(json!({ "pass": ve::ve1_check_pass(*score, *target, *rank, *bonus_dice) }))
-        }
+            .answer()?,
+        ),
         Question::Ve2Check {
             score,
             target,
             rank,
             bonus,
             autopass,
-        } => {
-            if !(5..=28).contains(target) {
-                return bad(format!(
-                    "--target {target}: edition-2 targets run from 5 to 28"
-                ));
-            }
-            if *bonus > 8 {
-                return bad(format!("--bonus {bonus}: the flat bonus is at most +8"));
-            }
-            if !(0..=100).contains(score) {
-                return bad(format!("--score {score}: scores run from 0 to 100"));
-            }
-            let ap = match autopass.as_str() {
-                "text" => ve::AutoPass::Text,
-                "table" => ve::AutoPass::Table,
-                other => return bad(format!("--autopass {other}: use `text` or `table`")),
-            };
-            Ok(json!({ "pass": ve::ve2_check_pass(*score, *target, *rank, *bonus, &ap, false) }))
-        }
+        } => Answer::Check(ve2_check(*score, *target, *rank, *bonus, autopass)?.answer()?),
         Question::Ve1Task {
             dice,
             rank,
             ally_rank,
             ego_double_six,
-        } => {
-            if *dice > 50 {
-                return bad(format!("--dice {dice}: at most 50 dice"));
+        } => Answer::Task(
+            ve::Ve1TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                ego_double_six: *ego_double_six,
             }
-            if ally_rank.len() > 2 {
-                return bad(format!(
-                    "{} allies: edition 1 allows at most 2",
-                    ally_rank.len()
-                ));
-            }
-            Ok(
-                json!({ "at_least": ve::ve1_task_at_least(*dice, *rank, ally_rank, *ego_double_six) }),
-            )
-        }
+            .answer()?,
+        ),
         Question::Ve2Task {
             dice,
             rank,
             ally_rank,
             explode,
             ego,
-        } => {
-            if *dice > 50 {
-                return bad(format!("--dice {dice}: at most 50 dice"));
+        } => Answer::Task(
+            ve::Ve2TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                explode: *explode,
+                ego: *ego,
             }
-            if ally_rank.len() > 3 {
-                return bad(format!(
-                    "{} allies: edition 2 allows at most 3",
-                    ally_rank.len()
-                ));
-            }
-            Ok(
-                json!({ "at_least": ve::ve2_task_at_least(*dice, *rank, ally_rank, *explode, false, *ego) }),
-            )
-        }
+            .answer()?,
+        ),
         Question::VeracitySave {
             unlocked,
             filled,
             modifier,
-        } => {
-            if *unlocked > 18 {
-                return bad(format!(
-                    "--unlocked {unlocked}: an inventory has at most 18 slots"
-                ));
+        } => Answer::Save(
+            veracity::save::SaveQuestion {
+                unlocked: *unlocked,
+                filled: *filled,
+                modifier: *modifier,
             }
-            if filled > unlocked {
-                return bad(format!(
-                    "--filled {filled}: more than the {unlocked} unlocked slots"
-                ));
-            }
-            if !(-100..=100).contains(modifier) {
-                return bad(format!("--modifier {modifier}: use -100 to 100"));
-            }
-            Ok(json!({ "success": veracity::save::save_success(*unlocked, *filled, *modifier) }))
-        }
+            .answer()?,
+        ),
         Question::St {
             pool,
             difficulty,
             threshold,
             specialties,
-        } => {
-            if *pool > 50 {
-                return bad(format!("--pool {pool}: at most 50 dice"));
+        } => Answer::St(
+            storyteller::odds::StQuestion {
+                pool: *pool,
+                difficulty: *difficulty,
+                threshold: *threshold,
+                specialties: *specialties,
+                per_ten: storyteller::BonusDicePerTen::PerSpecialty,
             }
-            if !(2..=10).contains(difficulty) {
-                return bad(format!(
-                    "--difficulty {difficulty}: difficulties run from 2 to 10"
-                ));
-            }
-            if *specialties > 5 {
-                return bad(format!("--specialties {specialties}: at most 5"));
-            }
-            if *threshold > 50 {
-                return bad(format!("--threshold {threshold}: at most 50"));
-            }
-            let o = storyteller::roll_odds(*pool, *difficulty, *threshold, *specialties);
-            Ok(json!({ "success": o.success, "failure": o.failure, "botch": o.botch }))
-        }
+            .answer()?,
+        ),
         Question::Ore { dice } => {
-            if *dice == 0 {
-                return bad("--dice 0: roll at least one die".into());
-            }
-            let pmf =
-                ore::odds::try_widest_pmf(*dice).map_err(|e| format!("--dice {dice}: {e}"))?;
-            Ok(json!({ "widest": pmf }))
+            Answer::Widest(ore::odds::WidestQuestion { dice: *dice }.answer()?)
         }
-    }
+    })
+}
+
+/// Answers a question as JSON (or an error message for bad arguments).
+pub fn answer(q: &Question) -> Result<Value, String> {
+    let a = ask(q).map_err(|e| e.cli())?;
+    serde_json::to_value(a).map_err(|e| e.to_string())
 }
 
 /// A human table of an answer.

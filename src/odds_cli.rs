@@ -288,33 +288,39 @@ pub fn answer(q: &Question) -> Result<Value, String> {
     serde_json::to_value(a).map_err(|e| e.to_string())
 }
 
-/// A human table of an answer.
-pub fn pretty(v: &Value) -> String {
+/// A human table of an answer (`--pretty`), in the JSON's key order.
+pub fn pretty(a: &Answer) -> String {
     let mut out = String::new();
-    if let Some(obj) = v.as_object() {
-        for (k, val) in obj {
-            match val {
-                Value::Array(items) => {
-                    let label = if k == "widest" { "width" } else { "k" };
-                    out.push_str(&format!("{k}:\n"));
-                    for (i, p) in items.iter().enumerate() {
-                        let p = p.as_f64().unwrap_or(0.0);
-                        let n = if k == "widest" { i + 1 } else { i };
-                        out.push_str(&format!(
-                            "  {label} {n:>3}  {:>9.4}%  {}\n",
-                            p * 100.0,
-                            bar(p)
-                        ));
-                    }
-                }
-                other => {
-                    let p = other.as_f64().unwrap_or(0.0);
-                    out.push_str(&format!("{k:<8} {:>9.4}%  {}\n", p * 100.0, bar(p)));
-                }
-            }
+    match a {
+        Answer::Check(c) => scalar(&mut out, "pass", c.pass),
+        Answer::Save(s) => scalar(&mut out, "success", s.success),
+        Answer::St(o) => {
+            scalar(&mut out, "botch", o.botch);
+            scalar(&mut out, "failure", o.failure);
+            scalar(&mut out, "success", o.success);
         }
+        Answer::Task(t) => series(&mut out, "at_least", "k", 0, &t.at_least),
+        Answer::Widest(w) => series(&mut out, "widest", "width", 1, &w.widest),
     }
     out
+}
+
+/// One line for a probability.
+fn scalar(out: &mut String, key: &str, p: f64) {
+    out.push_str(&format!("{key:<8} {:>9.4}%  {}\n", p * 100.0, bar(p)));
+}
+
+/// One line per element of a distribution, numbered from `first`.
+fn series(out: &mut String, key: &str, label: &str, first: usize, ps: &[f64]) {
+    out.push_str(&format!("{key}:\n"));
+    for (i, p) in ps.iter().enumerate() {
+        let n = i + first;
+        out.push_str(&format!(
+            "  {label} {n:>3}  {:>9.4}%  {}\n",
+            p * 100.0,
+            bar(*p)
+        ));
+    }
 }
 
 fn bar(p: f64) -> String {
@@ -323,13 +329,18 @@ fn bar(p: f64) -> String {
 
 /// Runs `kismet odds`: prints the answer, or exits 2 with a message.
 pub fn run(args: &OddsArgs) -> ExitCode {
-    match answer(&args.question) {
-        Ok(v) => {
-            if args.pretty {
-                print!("{}", pretty(&v));
-            } else {
-                println!("{v}");
-            }
+    let printed = ask(&args.question).map_err(|e| e.cli()).and_then(|a| {
+        if args.pretty {
+            Ok(pretty(&a))
+        } else {
+            serde_json::to_value(a)
+                .map(|v| format!("{v}\n"))
+                .map_err(|e| e.to_string())
+        }
+    });
+    match printed {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -369,6 +380,41 @@ mod tests {
         // No set: 10·9·8·7·6·5 / 10^6.
         assert!((w[0] - 0.1512).abs() < 1e-12);
         assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pretty_tables_follow_the_json_keys() {
+        let st = ask(&Question::St {
+            pool: 5,
+            difficulty: 6,
+            threshold: 0,
+            specialties: 0,
+        })
+        .unwrap();
+        let table = pretty(&st);
+        let keys: Vec<&str> = table
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap_or(""))
+            .collect();
+        assert_eq!(keys, ["botch", "failure", "success"]);
+        let json = answer(&Question::St {
+            pool: 5,
+            difficulty: 6,
+            threshold: 0,
+            specialties: 0,
+        })
+        .unwrap();
+        let json_keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(json_keys, ["botch", "failure", "success"]);
+        let ore = pretty(&ask(&Question::Ore { dice: 2 }).unwrap());
+        assert_eq!(
+            ore,
+            format!(
+                "widest:\n  width   1    90.0000%  {}\n  width   2    10.0000%  {}\n",
+                "█".repeat(36),
+                "█".repeat(4)
+            )
+        );
     }
 
     #[test]

@@ -9,11 +9,16 @@
 //! - `veracity-save --unlocked U --filled F [--modifier M]` → `{"success": p}`
 //! - `st --pool P --difficulty D [--threshold T] [--specialties S]` → `{"success", "failure", "botch"}`
 //! - `ore --dice N` → `{"widest": [p1, …, pN]}`
+//!
+//! The numbers are the rules cores' typed answers ([`ask`]), which `/odds`
+//! uses directly too; this module only parses the arguments and prints.
 
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::process::ExitCode;
 
+use crate::rules::odds::OddsError;
 use crate::rules::venus::odds as ve;
 use crate::rules::venus::Rank;
 use crate::rules::{ore, storyteller, veracity};
@@ -138,179 +143,184 @@ pub enum Question {
     },
 }
 
-fn bad(msg: String) -> Result<Value, String> {
-    Err(msg)
+/// A typed answer of the rules cores, as `kismet odds` prints it (its JSON
+/// is the answer's fields: `{"pass": p}`, `{"at_least": [...]}`, …).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `ve1-check`, `ve2-check`.
+    Check(ve::CheckOdds),
+    /// `ve1-task`, `ve2-task`.
+    Task(ve::TaskOdds),
+    /// `veracity-save`.
+    Save(veracity::save::SaveOdds),
+    /// `st`.
+    St(storyteller::Outcome3),
+    /// `ore`.
+    Widest(ore::odds::WidestOdds),
 }
 
-/// Answers a question as JSON (or an error message for bad arguments).
-pub fn answer(q: &Question) -> Result<Value, String> {
-    match q {
+/// `--autopass text|table`.
+pub fn autopass(word: &str) -> Result<ve::AutoPass, OddsError> {
+    match word {
+        "text" => Ok(ve::AutoPass::Text),
+        "table" => Ok(ve::AutoPass::Table),
+        other => Err(OddsError::new("autopass", other, "use `text` or `table`")),
+    }
+}
+
+/// The rules core's question for `ve2-check` (numbers checked before the
+/// `--autopass` word).
+pub fn ve2_check(
+    score: i32,
+    target: i32,
+    rank: Rank,
+    bonus: u32,
+    autopass_word: &str,
+) -> Result<ve::Ve2CheckQuestion, OddsError> {
+    let q = |autopass| ve::Ve2CheckQuestion {
+        score,
+        target,
+        rank,
+        bonus,
+        autopass,
+    };
+    match autopass(autopass_word) {
+        Ok(ap) => Ok(q(ap)),
+        Err(e) => {
+            q(ve::AutoPass::Text).answer()?;
+            Err(e)
+        }
+    }
+}
+
+/// Answers a question with the rules core's typed answer (Storyteller
+/// questions under the default bonus-dice rule), or says why not.
+pub fn ask(q: &Question) -> Result<Answer, OddsError> {
+    Ok(match q {
         Question::Ve1Check {
             score,
             target,
             rank,
             bonus_dice,
-        } => {
-            if !(5..=29).contains(target) {
-                return bad(format!(
-                    "--target {target}: edition-1 targets run from 5 to 29"
-                ));
+        } => Answer::Check(
+            ve::Ve1CheckQuestion {
+                score: *score,
+                target: *target,
+                rank: *rank,
+                bonus_dice: *bonus_dice,
             }
-            if *bonus_dice > 4 {
-                return bad(format!(
-                    "--bonus-dice {bonus_dice}: at most 4 bonus factors"
-                ));
-            }
-            if !(0..=100).contains(score) {
-                return bad(format!("--score {score}: scores run from 0 to 100"));
-            }
-            Ok(json!({ "pass": ve::ve1_check_pass(*score, *target, *rank, *bonus_dice) }))
-        }
+            .answer()?,
+        ),
         Question::Ve2Check {
             score,
             target,
             rank,
             bonus,
             autopass,
-        } => {
-            if !(5..=28).contains(target) {
-                return bad(format!(
-                    "--target {target}: edition-2 targets run from 5 to 28"
-                ));
-            }
-            if *bonus > 8 {
-                return bad(format!("--bonus {bonus}: the flat bonus is at most +8"));
-            }
-            if !(0..=100).contains(score) {
-                return bad(format!("--score {score}: scores run from 0 to 100"));
-            }
-            let ap = match autopass.as_str() {
-                "text" => ve::AutoPass::Text,
-                "table" => ve::AutoPass::Table,
-                other => return bad(format!("--autopass {other}: use `text` or `table`")),
-            };
-            Ok(json!({ "pass": ve::ve2_check_pass(*score, *target, *rank, *bonus, &ap, false) }))
-        }
+        } => Answer::Check(ve2_check(*score, *target, *rank, *bonus, autopass)?.answer()?),
         Question::Ve1Task {
             dice,
             rank,
             ally_rank,
             ego_double_six,
-        } => {
-            if *dice > 50 {
-                return bad(format!("--dice {dice}: at most 50 dice"));
+        } => Answer::Task(
+            ve::Ve1TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                ego_double_six: *ego_double_six,
             }
-            if ally_rank.len() > 2 {
-                return bad(format!(
-                    "{} allies: edition 1 allows at most 2",
-                    ally_rank.len()
-                ));
-            }
-            Ok(
-                json!({ "at_least": ve::ve1_task_at_least(*dice, *rank, ally_rank, *ego_double_six) }),
-            )
-        }
+            .answer()?,
+        ),
         Question::Ve2Task {
             dice,
             rank,
             ally_rank,
             explode,
             ego,
-        } => {
-            if *dice > 50 {
-                return bad(format!("--dice {dice}: at most 50 dice"));
+        } => Answer::Task(
+            ve::Ve2TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                explode: *explode,
+                ego: *ego,
             }
-            if ally_rank.len() > 3 {
-                return bad(format!(
-                    "{} allies: edition 2 allows at most 3",
-                    ally_rank.len()
-                ));
-            }
-            Ok(
-                json!({ "at_least": ve::ve2_task_at_least(*dice, *rank, ally_rank, *explode, false, *ego) }),
-            )
-        }
+            .answer()?,
+        ),
         Question::VeracitySave {
             unlocked,
             filled,
             modifier,
-        } => {
-            if *unlocked > 18 {
-                return bad(format!(
-                    "--unlocked {unlocked}: an inventory has at most 18 slots"
-                ));
+        } => Answer::Save(
+            veracity::save::SaveQuestion {
+                unlocked: *unlocked,
+                filled: *filled,
+                modifier: *modifier,
             }
-            if filled > unlocked {
-                return bad(format!(
-                    "--filled {filled}: more than the {unlocked} unlocked slots"
-                ));
-            }
-            if !(-100..=100).contains(modifier) {
-                return bad(format!("--modifier {modifier}: use -100 to 100"));
-            }
-            Ok(json!({ "success": veracity::save::save_success(*unlocked, *filled, *modifier) }))
-        }
+            .answer()?,
+        ),
         Question::St {
             pool,
             difficulty,
             threshold,
             specialties,
-        } => {
-            if *pool > 50 {
-                return bad(format!("--pool {pool}: at most 50 dice"));
+        } => Answer::St(
+            storyteller::odds::StQuestion {
+                pool: *pool,
+                difficulty: *difficulty,
+                threshold: *threshold,
+                specialties: *specialties,
+                per_ten: storyteller::BonusDicePerTen::PerSpecialty,
             }
-            if !(2..=10).contains(difficulty) {
-                return bad(format!(
-                    "--difficulty {difficulty}: difficulties run from 2 to 10"
-                ));
-            }
-            if *specialties > 5 {
-                return bad(format!("--specialties {specialties}: at most 5"));
-            }
-            if *threshold > 50 {
-                return bad(format!("--threshold {threshold}: at most 50"));
-            }
-            let o = storyteller::roll_odds(*pool, *difficulty, *threshold, *specialties);
-            Ok(json!({ "success": o.success, "failure": o.failure, "botch": o.botch }))
-        }
+            .answer()?,
+        ),
         Question::Ore { dice } => {
-            if *dice == 0 {
-                return bad("--dice 0: roll at least one die".into());
-            }
-            let pmf =
-                ore::odds::try_widest_pmf(*dice).map_err(|e| format!("--dice {dice}: {e}"))?;
-            Ok(json!({ "widest": pmf }))
+            Answer::Widest(ore::odds::WidestQuestion { dice: *dice }.answer()?)
         }
-    }
+    })
 }
 
-/// A human table of an answer.
-pub fn pretty(v: &Value) -> String {
+/// Answers a question as JSON (or an error message for bad arguments).
+pub fn answer(q: &Question) -> Result<Value, String> {
+    let a = ask(q).map_err(|e| e.cli())?;
+    serde_json::to_value(a).map_err(|e| e.to_string())
+}
+
+/// A human table of an answer (`--pretty`), in the JSON's key order.
+pub fn pretty(a: &Answer) -> String {
     let mut out = String::new();
-    if let Some(obj) = v.as_object() {
-        for (k, val) in obj {
-            match val {
-                Value::Array(items) => {
-                    let label = if k == "widest" { "width" } else { "k" };
-                    out.push_str(&format!("{k}:\n"));
-                    for (i, p) in items.iter().enumerate() {
-                        let p = p.as_f64().unwrap_or(0.0);
-                        let n = if k == "widest" { i + 1 } else { i };
-                        out.push_str(&format!(
-                            "  {label} {n:>3}  {:>9.4}%  {}\n",
-                            p * 100.0,
-                            bar(p)
-                        ));
-                    }
-                }
-                other => {
-                    let p = other.as_f64().unwrap_or(0.0);
-                    out.push_str(&format!("{k:<8} {:>9.4}%  {}\n", p * 100.0, bar(p)));
-                }
-            }
+    match a {
+        Answer::Check(c) => scalar(&mut out, "pass", c.pass),
+        Answer::Save(s) => scalar(&mut out, "success", s.success),
+        Answer::St(o) => {
+            scalar(&mut out, "botch", o.botch);
+            scalar(&mut out, "failure", o.failure);
+            scalar(&mut out, "success", o.success);
         }
+        Answer::Task(t) => series(&mut out, "at_least", "k", 0, &t.at_least),
+        Answer::Widest(w) => series(&mut out, "widest", "width", 1, &w.widest),
     }
     out
+}
+
+/// One line for a probability.
+fn scalar(out: &mut String, key: &str, p: f64) {
+    out.push_str(&format!("{key:<8} {:>9.4}%  {}\n", p * 100.0, bar(p)));
+}
+
+/// One line per element of a distribution, numbered from `first`.
+fn series(out: &mut String, key: &str, label: &str, first: usize, ps: &[f64]) {
+    out.push_str(&format!("{key}:\n"));
+    for (i, p) in ps.iter().enumerate() {
+        let n = i + first;
+        out.push_str(&format!(
+            "  {label} {n:>3}  {:>9.4}%  {}\n",
+            p * 100.0,
+            bar(*p)
+        ));
+    }
 }
 
 fn bar(p: f64) -> String {
@@ -319,13 +329,18 @@ fn bar(p: f64) -> String {
 
 /// Runs `kismet odds`: prints the answer, or exits 2 with a message.
 pub fn run(args: &OddsArgs) -> ExitCode {
-    match answer(&args.question) {
-        Ok(v) => {
-            if args.pretty {
-                print!("{}", pretty(&v));
-            } else {
-                println!("{v}");
-            }
+    let printed = ask(&args.question).map_err(|e| e.cli()).and_then(|a| {
+        if args.pretty {
+            Ok(pretty(&a))
+        } else {
+            serde_json::to_value(a)
+                .map(|v| format!("{v}\n"))
+                .map_err(|e| e.to_string())
+        }
+    });
+    match printed {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -365,6 +380,41 @@ mod tests {
         // No set: 10·9·8·7·6·5 / 10^6.
         assert!((w[0] - 0.1512).abs() < 1e-12);
         assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pretty_tables_follow_the_json_keys() {
+        let st = ask(&Question::St {
+            pool: 5,
+            difficulty: 6,
+            threshold: 0,
+            specialties: 0,
+        })
+        .unwrap();
+        let table = pretty(&st);
+        let keys: Vec<&str> = table
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap_or(""))
+            .collect();
+        assert_eq!(keys, ["botch", "failure", "success"]);
+        let json = answer(&Question::St {
+            pool: 5,
+            difficulty: 6,
+            threshold: 0,
+            specialties: 0,
+        })
+        .unwrap();
+        let json_keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(json_keys, ["botch", "failure", "success"]);
+        let ore = pretty(&ask(&Question::Ore { dice: 2 }).unwrap());
+        assert_eq!(
+            ore,
+            format!(
+                "widest:\n  width   1    90.0000%  {}\n  width   2    10.0000%  {}\n",
+                "█".repeat(36),
+                "█".repeat(4)
+            )
+        );
     }
 
     #[test]

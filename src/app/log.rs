@@ -26,8 +26,8 @@ use crate::storage::{self, faces::FaceCount, log::LogEntry, Tx};
 pub struct What<'a> {
     /// The system (`venus`, `veracity`, …).
     pub system: &'a str,
-    /// The action (`roll`, `kiss`, `spend`, `sheet`, …). Actions starting
-    /// with `secret` are hidden from other players in `/history`.
+    /// The action (`roll`, `kiss`, `spend`, `sheet`, …). Whether the entry
+    /// is secret is decided by [`record_id`], not by the name.
     pub action: &'a str,
     /// The session, if any.
     pub session: Option<i64>,
@@ -49,20 +49,10 @@ pub async fn record(
         .map(drop)
 }
 
-/// The action as logged: prefixed `secret ` when the caller acts secretly,
-/// so `/history` hides it from other players.
-pub fn action_name(caller: &Caller, action: &str) -> String {
-    if caller.secret && !action.starts_with("secret") {
-        format!("secret {action}")
-    } else {
-        action.to_string()
-    }
-}
-
 /// Appends one entry in the caller's transaction and returns its id (for
 /// [`record_faces`]). A secret caller's action, and any action on a secret
-/// session (whoever acts: the FC adjusting it, a click on it), is logged as
-/// `secret <action>`.
+/// session (whoever acts: the FC adjusting it, a click on it), is logged
+/// secret (the log's `secret` column): other players never see it.
 pub async fn record_id(
     tx: &mut Tx,
     caller: &Caller,
@@ -71,14 +61,11 @@ pub async fn record_id(
     dice: &impl Serialize,
     outcome: &impl Serialize,
 ) -> Result<i64, AppError> {
-    let secret_caller;
-    let caller = match what.session {
-        Some(id) if !caller.secret && super::secret::is_secret(tx, caller.guild_id, id).await? => {
-            secret_caller = caller.clone().secretly(true);
-            &secret_caller
-        }
-        _ => caller,
-    };
+    let secret = caller.secret
+        || match what.session {
+            Some(id) => super::secret::is_secret(tx, caller.guild_id, id).await?,
+            None => false,
+        };
     let entry = LogEntry {
         guild_id: caller.guild_id,
         channel_id: caller.channel_id,
@@ -86,7 +73,8 @@ pub async fn record_id(
         character_id: what.character,
         session_id: what.session,
         system: what.system.into(),
-        action: action_name(caller, what.action),
+        action: what.action.into(),
+        secret,
         inputs: serde_json::to_string(inputs)?,
         dice: serde_json::to_string(dice)?,
         outcome: serde_json::to_string(outcome)?,

@@ -148,26 +148,16 @@ pub trait Catalogue: Send + Sync {
     fn suggest(&self, name: &str) -> Option<&'static [&'static str]>;
 }
 
-/// The [`Catalogue`] of a rules core's typed settings struct, less the
-/// settings no command at the table reaches yet (dormant: the rules core
-/// keeps them, the table neither lists nor changes them).
+/// The [`Catalogue`] of a rules core's typed settings struct. Every
+/// setting it lists changes something at the table.
 pub struct Rules<S> {
-    dormant: &'static [&'static str],
     rules: PhantomData<fn() -> S>,
 }
 
 impl<S> Rules<S> {
     /// The catalogue of `S`.
     pub const fn new() -> Self {
-        Self::with_dormant(&[])
-    }
-
-    /// The catalogue of `S` without the `dormant` settings.
-    pub const fn with_dormant(dormant: &'static [&'static str]) -> Self {
-        Rules {
-            dormant,
-            rules: PhantomData,
-        }
+        Rules { rules: PhantomData }
     }
 }
 
@@ -186,26 +176,14 @@ fn load<S: Default + DeserializeOwned>(stored: Option<&str>) -> Result<S, AppErr
 
 impl<S: HouseRules + Default + Serialize + DeserializeOwned> Catalogue for Rules<S> {
     fn names(&self) -> Vec<&'static str> {
-        S::NAMES
-            .iter()
-            .copied()
-            .filter(|n| !self.dormant.contains(n))
-            .collect()
+        S::NAMES.to_vec()
     }
 
     fn describe(&self, stored: Option<&str>) -> Result<Vec<SettingInfo>, AppError> {
-        let mut all = load::<S>(stored)?.describe();
-        all.retain(|i| !self.dormant.contains(&i.name));
-        Ok(all)
+        Ok(load::<S>(stored)?.describe())
     }
 
     fn change(&self, stored: Option<&str>, name: &str, value: &str) -> Result<String, AppError> {
-        let n = name.trim().to_ascii_lowercase();
-        if self.dormant.iter().any(|d| *d == n) {
-            return Err(AppError::user(format!(
-                "`{n}` does nothing at the table yet, so it cannot be set."
-            )));
-        }
         let mut s = load::<S>(stored)?;
         s.set(name, value)?;
         Ok(serde_json::to_string(&s)?)

@@ -4,7 +4,7 @@
 //! [`Caller::secret`] set. Before anything is rolled, [`check`] refuses
 //! unless the FC set a GM channel (nothing may leak into the table's
 //! channel). The action then runs as usual: its log entries are marked
-//! secret ([`super::log::action_name`]), and every session it starts is
+//! secret ([`super::log::record_id`]), and every session it starts is
 //! marked secret here ([`mark`], called by [`super::sessions::create`] in
 //! the action's transaction). The adapter sends the roller a private copy
 //! and posts another in the GM channel, and records where that copy is and
@@ -13,8 +13,12 @@
 //! (the click dispatcher sets [`Caller::secret`] for a marked session), and
 //! the adapter mirrors each change onto the other copy.
 //!
-//! The marker lives in `channel_state` under the session's channel, key
-//! `secret_session:<id>`, as JSON ([`SecretSession`]).
+//! Secrecy is a column: the session's `secret` (and each log entry's
+//! `secret`, see [`super::log`]). Where the two copies are lives beside it
+//! in `channel_state` under the session's channel, key
+//! `secret_session:<id>`, as JSON ([`SecretSession`]). (Before migration
+//! 0060 that row alone marked a session secret; the migration filled the
+//! column from it.)
 
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +79,7 @@ pub async fn check(app: &App, caller: &Caller) -> Result<Option<i64>, AppError> 
 /// Marks a session started by a secret caller as secret (in the caller's
 /// transaction).
 pub async fn mark(tx: &mut Tx, caller: &Caller, session_id: i64) -> Result<(), AppError> {
+    storage::sessions::mark_secret(tx, caller.guild_id, session_id).await?;
     let gm = settings::guild(tx, caller.guild_id).await?.gm_channel;
     let s = SecretSession {
         gm_channel: gm,
@@ -92,23 +97,25 @@ pub async fn mark(tx: &mut Tx, caller: &Caller, session_id: i64) -> Result<(), A
     Ok(())
 }
 
-/// The secret marker of a session, if it is secret.
+/// The secret marker of a session, if it is secret (its `secret` column;
+/// where its copies are comes from its `channel_state` row, empty when it
+/// has none).
 pub async fn of_session(tx: &mut Tx, session: &Session) -> Result<Option<SecretSession>, AppError> {
+    if !storage::sessions::is_secret(tx, session.guild_id, session.id).await? {
+        return Ok(None);
+    }
     match storage::settings::channel_get(tx, session.guild_id, session.channel_id, &key(session.id))
         .await?
     {
         Some(json) => Ok(Some(serde_json::from_str(&json)?)),
-        None => Ok(None),
+        None => Ok(Some(SecretSession::default())),
     }
 }
 
 /// Whether the session `session_id` of the guild is secret (in the
 /// caller's transaction).
 pub async fn is_secret(tx: &mut Tx, guild_id: i64, session_id: i64) -> Result<bool, AppError> {
-    match storage::sessions::get(tx, guild_id, session_id).await? {
-        Some(s) => Ok(of_session(tx, &s).await?.is_some()),
-        None => Ok(false),
-    }
+    Ok(storage::sessions::is_secret(tx, guild_id, session_id).await?)
 }
 
 /// The secret marker of a session by id (in the guild), if it is secret.

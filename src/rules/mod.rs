@@ -8,12 +8,14 @@
 //! - [`dist`]: exact discrete distributions (convolution, binomial, tails).
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
 //! - [`expr`]: generic dice expressions for `/roll`.
+//! - [`odds`]: what the systems' typed odds questions share ([`odds::OddsError`]).
 //! - one folder per rule system: [`venus`] (000 and 001), [`veracity`] (002), [`storyteller`] (003), [`ore`] (004, Virtual Veil).
 
 pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod expr;
+pub mod odds;
 pub mod ore;
 pub mod storyteller;
 pub mod venus;

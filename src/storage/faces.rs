@@ -65,8 +65,8 @@ pub async fn tally(
     tally_visible(tx, guild_id, user_id, None).await
 }
 
-/// Like [`tally`], leaving out other members' secret entries (actions
-/// starting with `secret`) when `hide_secrets_from` names the viewer, so
+/// Like [`tally`], leaving out other members' secret entries (the
+/// `secret` column) when `hide_secrets_from` names the viewer, so
 /// counts cannot reveal a secret roll.
 pub async fn tally_visible(
     tx: &mut Tx,
@@ -80,12 +80,7 @@ pub async fn tally_visible(
         n
     };
     let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
-    let hide = hide_secrets_from.map(|_| {
-        format!(
-            " AND (l.action NOT LIKE 'secret%' OR l.user_id = ${})",
-            next()
-        )
-    });
+    let hide = hide_secrets_from.map(|_| format!(" AND (l.secret = 0 OR l.user_id = ${})", next()));
     let sql = format!(
         "SELECT f.sides, f.face, SUM(f.n) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id

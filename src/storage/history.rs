@@ -21,8 +21,8 @@ pub struct Filter {
     /// Only entries with an id up to this one (a snapshot, so paging is
     /// stable while new rolls arrive).
     pub upto_id: Option<i64>,
-    /// Hide other members' secret entries (actions starting with `secret`)
-    /// from this viewer; `None` shows everything (the FC).
+    /// Hide other members' secret entries (the `secret` column) from this
+    /// viewer; `None` shows everything (the FC).
     pub hide_secrets_from: Option<i64>,
 }
 
@@ -72,7 +72,7 @@ fn clause(f: &Filter) -> (String, Vec<i64>) {
         add(
             &mut sql,
             &mut binds,
-            " AND (l.action NOT LIKE 'secret%' OR l.user_id = ?)",
+            " AND (l.secret = 0 OR l.user_id = ?)",
             v,
         );
     }
@@ -91,7 +91,7 @@ fn clause(f: &Filter) -> (String, Vec<i64>) {
     (sql, binds)
 }
 
-const COLUMNS: &str = "l.id, l.guild_id, l.channel_id, l.user_id, l.character_id, l.session_id, l.system, l.action, l.inputs, l.dice, l.outcome, l.created_at, c.name AS character_name";
+const COLUMNS: &str = "l.id, l.guild_id, l.channel_id, l.user_id, l.character_id, l.session_id, l.system, l.action, l.inputs, l.dice, l.outcome, l.created_at, l.secret, c.name AS character_name";
 
 /// How many entries match.
 pub async fn count(tx: &mut Tx, f: &Filter) -> Result<i64, StorageError> {
@@ -213,6 +213,7 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<HistoryRow, StorageError> {
             session_id: r.try_get("session_id")?,
             system: r.try_get("system")?,
             action: r.try_get("action")?,
+            secret: r.try_get("secret")?,
             inputs: r.try_get("inputs")?,
             dice: r.try_get("dice")?,
             outcome: r.try_get("outcome")?,
@@ -239,7 +240,7 @@ mod tests {
         let (sql, binds) = clause(&f);
         assert_eq!(
             sql,
-            "l.guild_id = $1 AND l.user_id = $2 AND l.id <= $3 AND (l.action NOT LIKE 'secret%' OR l.user_id = $4) AND l.character_id IN ($5, $6)"
+            "l.guild_id = $1 AND l.user_id = $2 AND l.id <= $3 AND (l.secret = 0 OR l.user_id = $4) AND l.character_id IN ($5, $6)"
         );
         assert_eq!(binds, vec![1, 2, 99, 5, 7, 8]);
     }

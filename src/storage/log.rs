@@ -22,6 +22,9 @@ pub struct LogEntry {
     pub system: String,
     /// What was done, e.g. `roll`, `reroll`, `kiss`.
     pub action: String,
+    /// A secret entry: only its author and the FC see it (`/history`,
+    /// `/stats`, the export).
+    pub secret: bool,
     /// The inputs, JSON.
     pub inputs: String,
     /// The dice, JSON.
@@ -32,11 +35,23 @@ pub struct LogEntry {
     pub created_at: i64,
 }
 
+impl LogEntry {
+    /// The action as shown in `/history` and the export: `secret roll` for
+    /// a secret `roll`.
+    pub fn label(&self) -> String {
+        if self.secret {
+            format!("secret {}", self.action)
+        } else {
+            self.action.clone()
+        }
+    }
+}
+
 /// Appends an entry and returns its id.
 pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     let row = sqlx::query(
-        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(e.guild_id)
     .bind(e.channel_id)
@@ -49,6 +64,7 @@ pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     .bind(&e.dice)
     .bind(&e.outcome)
     .bind(e.created_at)
+    .bind(e.secret)
     .fetch_one(&mut **tx)
     .await?;
     row.try_get(0)
@@ -61,7 +77,7 @@ pub async fn for_session(
     session_id: i64,
 ) -> Result<Vec<LogEntry>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at
+        "SELECT id, guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret
          FROM roll_log WHERE guild_id = $1 AND session_id = $2 ORDER BY id",
     )
     .bind(guild_id)
@@ -90,6 +106,7 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<LogEntry, StorageError> {
         session_id: r.try_get("session_id")?,
         system: r.try_get("system")?,
         action: r.try_get("action")?,
+        secret: r.try_get("secret")?,
         inputs: r.try_get("inputs")?,
         dice: r.try_get("dice")?,
         outcome: r.try_get("outcome")?,

@@ -243,6 +243,31 @@ pub async fn due_for_expiry(
     rows.iter().map(from_row).collect()
 }
 
+/// Marks a session of `guild_id` secret (the `secret` column): its clicks
+/// are logged secret and its copies delivered privately.
+pub async fn mark_secret(tx: &mut Tx, guild_id: i64, id: i64) -> Result<(), StorageError> {
+    sqlx::query("UPDATE sessions SET secret = 1 WHERE id = $1 AND guild_id = $2")
+        .bind(id)
+        .bind(guild_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Whether the session `id` of `guild_id` is secret (false when there is no
+/// such session in that guild).
+pub async fn is_secret(tx: &mut Tx, guild_id: i64, id: i64) -> Result<bool, StorageError> {
+    let row = sqlx::query("SELECT secret FROM sessions WHERE id = $1 AND guild_id = $2")
+        .bind(id)
+        .bind(guild_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    match row {
+        Some(r) => r.try_get("secret"),
+        None => Ok(false),
+    }
+}
+
 fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Session, StorageError> {
     Ok(Session {
         id: r.try_get("id")?,

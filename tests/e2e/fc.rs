@@ -68,7 +68,7 @@ async fn log_actions(t: &Table) -> Vec<String> {
         .await
         .unwrap()
         .into_iter()
-        .map(|r| r.entry.action)
+        .map(|r| r.entry.label())
         .collect()
 }
 
@@ -970,7 +970,7 @@ async fn what_the_fc_does_to_a_secret_roll_stays_secret() {
     let venus: Vec<String> = rows
         .iter()
         .filter(|r| r.entry.system == "venus" && r.entry.session_id.is_some())
-        .map(|r| r.entry.action.clone())
+        .map(|r| r.entry.label())
         .collect();
     assert!(!venus.is_empty());
     assert!(

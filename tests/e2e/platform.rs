@@ -203,10 +203,10 @@ async fn history_of_a_character_or_another_member() {
     // A secret roll of alice's: hidden from bob, shown to the FC.
     log::record(
         &mut tx,
-        &alice,
+        &alice.clone().secretly(true),
         log::What {
             system: "venus",
-            action: "secret_roll",
+            action: "roll",
             session: None,
             character: Some(vex),
         },
@@ -236,13 +236,13 @@ async fn history_of_a_character_or_another_member() {
     assert!(text.contains("d6: 5"), "{text}");
     assert!(text.contains("beats: 2"), "{text}");
     assert!(text.contains("Lots 10 → 9"), "{text}");
-    assert!(!text.contains("secret_roll"), "{text}");
+    assert!(!text.contains("secret roll"), "{text}");
     assert!(out.buttons().is_empty(), "one page needs no buttons");
 
     let ex = t.command("fc", "/history show user:alice").await.unwrap();
     let out = ex.single();
     assert_eq!(out.title(), "📜 Roll log · alice");
-    assert!(out.text().contains("secret_roll"));
+    assert!(out.text().contains("secret roll"));
     assert!(out.text().contains("of the latest 3"));
     assert_schema_clean(&t);
     t.stop().await;

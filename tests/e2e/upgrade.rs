@@ -21,6 +21,26 @@ async fn a_database_from_9b2827a_keeps_its_buttons_working() {
     let path = db_path("upgrade");
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/upgrade/9b2827a.db");
     std::fs::copy(fixture, &path).unwrap();
+    // What 9b2827a wrote for a secret roll, added before any migration runs:
+    // a log entry whose action carries the `secret ` prefix (with its dice
+    // faces) and a secret session marked by its `secret_session:<id>` row.
+    {
+        let url = format!("sqlite://{}", path.display());
+        let old = sqlx::SqlitePool::connect(&url).await.unwrap();
+        for sql in [
+            "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at)
+             SELECT guild_id, channel_id, user_id, NULL, NULL, 'generic', 'secret roll', '{\"expression\":\"9d9\"}', '[]', '{\"total\":77}', created_at
+             FROM roll_log WHERE id = 1",
+            "INSERT INTO roll_faces (log_id, sides, face, n) SELECT MAX(id), 9, 7, 9 FROM roll_log",
+            "INSERT INTO sessions (guild_id, channel_id, owner_id, kind, state, version, status, created_at, updated_at)
+             SELECT guild_id, channel_id, owner_id, kind, state, 0, 'closed', created_at, updated_at FROM sessions WHERE id = 1",
+            "INSERT INTO channel_state (guild_id, channel_id, key, value, updated_at)
+             SELECT guild_id, channel_id, 'secret_session:' || id, '{}', updated_at FROM sessions WHERE id = 8",
+        ] {
+            sqlx::query(sql).execute(&old).await.unwrap();
+        }
+        old.close().await;
+    }
     // The sessions were written long ago: a click within their timeout is
     // what an upgrade during play looks like, so lift the expiry.
     {
@@ -33,6 +53,21 @@ async fn a_database_from_9b2827a_keeps_its_buttons_working() {
             .await
             .unwrap();
         tx.commit().await.unwrap();
+        // The migration moved secrecy into columns: the old entry is secret
+        // without its prefix, the old secret session is secret, no other is.
+        let mut tx = db.read().await.unwrap();
+        let rows: Vec<(String, bool)> =
+            sqlx::query_as("SELECT action, secret FROM roll_log WHERE inputs LIKE '%9d9%'")
+                .fetch_all(&mut *tx)
+                .await
+                .unwrap();
+        assert_eq!(rows, vec![("roll".to_string(), true)]);
+        let secret: Vec<(i64,)> = sqlx::query_as("SELECT id FROM sessions WHERE secret = 1")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(secret, vec![(8,)]);
+        drop(tx);
         db.close().await;
     }
     let mut opts = TableOptions::new(&path);
@@ -64,6 +99,25 @@ async fn a_database_from_9b2827a_keeps_its_buttons_working() {
             .unwrap();
         assert_eq!(again.outputs[0].kind, "update", "{custom_id}: stale click");
     }
+    // The old secret roll stays hidden from other players (history and
+    // dice counts) and shows to the FC as a secret roll.
+    let bob = t.command("bob", "/history show user:alice").await.unwrap();
+    let text = bob.single().text();
+    assert!(!text.contains("9d9") && !text.contains("secret"), "{text}");
+    let fc = t.command("fc", "/history show user:alice").await.unwrap();
+    let text = fc.single().text();
+    assert!(
+        text.contains("secret roll") && text.contains("9d9"),
+        "{text}"
+    );
+    let bob = t.command("bob", "/stats user:alice").await.unwrap();
+    assert!(
+        !bob.single().text().contains("d9"),
+        "{}",
+        bob.single().text()
+    );
+    let fc = t.command("fc", "/stats user:alice").await.unwrap();
+    assert!(fc.single().text().contains("d9"), "{}", fc.single().text());
     assert_schema_clean(&t);
     t.stop().await;
 }

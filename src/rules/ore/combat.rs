@@ -347,23 +347,13 @@ pub fn distance(a: (i32, i32), b: (i32, i32)) -> u32 {
 }
 
 /// True if a target at `target` is within `range` of a user at `user`
-/// (VV-9). Close means Manhattan distance 1, or also a diagonal neighbour
-/// with `vv_diagonal_adjacency` (A-O22).
-pub fn in_range(
-    range: Range,
-    user: (i32, i32),
-    target: (i32, i32),
-    settings: &OreSettings,
-) -> bool {
+/// (VV-9). Close means Manhattan distance 1: no diagonals, following "only
+/// horizontal and vertical" (A-O22).
+pub fn in_range(range: Range, user: (i32, i32), target: (i32, i32)) -> bool {
     let dist = distance(user, target);
     match range {
         Range::SelfOnly => dist == 0,
-        Range::Close => {
-            dist == 1
-                || (settings.diagonal_adjacency
-                    && user.0.abs_diff(target.0) == 1
-                    && user.1.abs_diff(target.1) == 1)
-        }
+        Range::Close => dist == 1,
         Range::Short => (1..=3).contains(&dist),
         Range::Long => (4..=6).contains(&dist),
     }
@@ -383,35 +373,23 @@ mod tests {
 
     #[test]
     fn vv_9_ranges_use_manhattan_distance() {
-        let s = OreSettings::default();
         assert_eq!(distance((0, 0), (2, -3)), 5);
-        assert!(in_range(Range::SelfOnly, (1, 1), (1, 1), &s));
-        assert!(in_range(Range::Close, (0, 0), (0, 1), &s));
-        assert!(!in_range(Range::Close, (0, 0), (1, 1), &s), "no diagonals");
-        assert!(in_range(Range::Short, (0, 0), (1, 2), &s));
-        assert!(!in_range(Range::Short, (0, 0), (2, 2), &s));
-        assert!(in_range(Range::Long, (0, 0), (2, 2), &s));
-        assert!(in_range(Range::Long, (0, 0), (3, 3), &s));
-        assert!(!in_range(Range::Long, (0, 0), (3, 4), &s));
+        assert!(in_range(Range::SelfOnly, (1, 1), (1, 1)));
+        assert!(in_range(Range::Close, (0, 0), (0, 1)));
+        assert!(!in_range(Range::Close, (0, 0), (1, 1)), "no diagonals");
+        assert!(in_range(Range::Short, (0, 0), (1, 2)));
+        assert!(!in_range(Range::Short, (0, 0), (2, 2)));
+        assert!(in_range(Range::Long, (0, 0), (2, 2)));
+        assert!(in_range(Range::Long, (0, 0), (3, 3)));
+        assert!(!in_range(Range::Long, (0, 0), (3, 4)));
         assert!(
-            !in_range(Range::Long, (0, 0), (1, 2), &s),
+            !in_range(Range::Long, (0, 0), (1, 2)),
             "3 is Short, not Long"
         );
         assert_eq!(
             distance((i32::MIN, i32::MIN), (i32::MAX, i32::MAX)),
             u32::MAX
         );
-    }
-
-    #[test]
-    fn a_o22_diagonal_adjacency_setting() {
-        let s = OreSettings {
-            diagonal_adjacency: true,
-            ..Default::default()
-        };
-        assert!(in_range(Range::Close, (0, 0), (1, 1), &s));
-        assert!(in_range(Range::Close, (0, 0), (-1, 0), &s));
-        assert!(!in_range(Range::Close, (0, 0), (2, 1), &s));
     }
 
     #[test]

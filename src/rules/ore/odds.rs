@@ -11,7 +11,9 @@
 
 use super::sets::FACES;
 use super::settings::RepairCheck;
+use crate::rules::odds::OddsError;
 use crate::rules::RuleError;
+use serde::Serialize;
 
 /// The largest pool the exact odds support.
 pub const ODDS_MAX_DICE: u32 = 30;
@@ -161,6 +163,34 @@ pub fn try_widest_pmf(dice: u32) -> Result<Vec<f64>, RuleError> {
         .into_iter()
         .map(|c| c as f64 / total)
         .collect())
+}
+
+/// The odds question of `/odds ore` and `kismet odds ore`: how wide the
+/// widest set of `dice` d10s is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WidestQuestion {
+    /// d10s rolled (1 to [`ODDS_MAX_DICE`]).
+    pub dice: u32,
+}
+
+/// The answer to a [`WidestQuestion`]: element k − 1 is P(the widest set is
+/// exactly k wide), k = 1 meaning no set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WidestOdds {
+    /// P(widest = k), k = 1..=dice.
+    pub widest: Vec<f64>,
+}
+
+impl WidestQuestion {
+    /// The distribution, or why the question is out of range.
+    pub fn answer(&self) -> Result<WidestOdds, OddsError> {
+        if self.dice == 0 {
+            return Err(OddsError::new("dice", 0, "roll at least one die"));
+        }
+        let widest = try_widest_pmf(self.dice)
+            .map_err(|e| OddsError::new("dice", self.dice, e.to_string()))?;
+        Ok(WidestOdds { widest })
+    }
 }
 
 /// The exact distribution of the widest set of `dice` d10s: element k − 1 is

@@ -7,7 +7,7 @@
 //! [`OreRoll::apply`] takes [`RollAction`]s until the register is closed:
 //! add cache dice, load register dice into the cache (discarding on overflow,
 //! A-O10), change faces (VV-5), spend a die on a Minor action (A-O8), use a
-//! set for a Basic action (min width, no splitting unless allowed, A-O7) or a
+//! set for a Basic action (min width, no splitting, A-O7) or a
 //! pattern for a Special action (VV-6), Free actions, and Close. Each die is
 //! used once (VV-7).
 
@@ -17,7 +17,7 @@ use super::sets::{
     match_pattern, modify_face, pick, read, CacheCost, Candidate, Pattern, Reading, Set,
     SetRequirement,
 };
-use super::settings::{OreSettings, PowerPenalty};
+use super::settings::{FaceBounds, OreSettings, PowerPenalty};
 use super::sheet::{CacheDie, CacheRef, CacheSource, OreSheet, Stat};
 use crate::rules::dice::pool;
 use crate::rules::{Actor, RuleError};
@@ -163,8 +163,8 @@ pub enum RollAction {
         delta: i32,
     },
     /// A Basic action with the unused dice showing `height` (VV-6).
-    /// `width` = how many of them (all by default; fewer only with
-    /// `vv_allow_split_sets`, A-O7).
+    /// `width` = how many of them: the whole set (a wide set is not split,
+    /// A-O7).
     Basic {
         /// Who acts.
         actor: Actor,
@@ -672,7 +672,8 @@ impl OreRoll {
             return Err(RuleError::new("Only an unused die's face can be changed."));
         }
         let from = d.face;
-        d.face = modify_face(from, delta, self.settings.face_modifier_bounds);
+        // Clamped (A-O6); no command applies face modifiers at the table yet.
+        d.face = modify_face(from, delta, FaceBounds::Clamp);
         Ok(vec![OreEvent::FaceModified {
             position: die,
             from,
@@ -769,7 +770,8 @@ impl OreRoll {
                 "A Basic action needs a set of at least two matching dice.",
             ));
         }
-        if w < n && !self.settings.allow_split_sets {
+        // A wide set is used whole (A-O7).
+        if w < n {
             return Err(RuleError::new(format!(
                 "Sets cannot be split here: the {n} unused {height}s must be used together."
             )));

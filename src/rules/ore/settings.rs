@@ -160,10 +160,6 @@ word_enum! {
 pub struct OreSettings {
     /// `vv_max_pool`: the most dice a stat roll may use (A-O2), 1 to [`MAX_SUPPORTED_POOL`].
     pub max_pool: u32,
-    /// `vv_face_modifier_bounds` (A-O6).
-    pub face_modifier_bounds: FaceBounds,
-    /// `vv_allow_split_sets`: may a wide set be used as a narrower one (A-O7).
-    pub allow_split_sets: bool,
     /// `vv_cache_consumed_on_use`: is a cache die used up when used (A-O9).
     pub cache_consumed_on_use: bool,
     /// `vv_fault_counts_toward_cache`: do Fault dice count toward the cache maximum (A-O11).
@@ -184,16 +180,12 @@ pub struct OreSettings {
     pub power_penalty: PowerPenalty,
     /// `vv_repair_check` (A-O21).
     pub repair_check: RepairCheck,
-    /// `vv_diagonal_adjacency`: do diagonal neighbours count as Close (A-O22).
-    pub diagonal_adjacency: bool,
 }
 
 impl Default for OreSettings {
     fn default() -> Self {
         Self {
             max_pool: 10,
-            face_modifier_bounds: FaceBounds::Clamp,
-            allow_split_sets: false,
             cache_consumed_on_use: true,
             fault_counts_toward_cache: false,
             fault_check: FaultCheck::EndOfRound,
@@ -204,16 +196,13 @@ impl Default for OreSettings {
             defense_mode: DefenseMode::Display,
             power_penalty: PowerPenalty::MinusOneDie,
             repair_check: RepairCheck::Height,
-            diagonal_adjacency: false,
         }
     }
 }
 
 /// Every setting name, in the order `describe` lists them.
-pub const SETTING_NAMES: [&str; 14] = [
+pub const SETTING_NAMES: [&str; 11] = [
     "vv_max_pool",
-    "vv_face_modifier_bounds",
-    "vv_allow_split_sets",
     "vv_cache_consumed_on_use",
     "vv_fault_counts_toward_cache",
     "vv_fault_check",
@@ -224,7 +213,6 @@ pub const SETTING_NAMES: [&str; 14] = [
     "vv_defense_mode",
     "vv_power_penalty",
     "vv_repair_check",
-    "vv_diagonal_adjacency",
 ];
 
 fn on_off(b: bool) -> String {
@@ -264,8 +252,6 @@ impl OreSettings {
                 }
                 self.max_pool = n;
             }
-            "face_modifier_bounds" => self.face_modifier_bounds = FaceBounds::parse(&full, value)?,
-            "allow_split_sets" => self.allow_split_sets = parse_bool(&full, value)?,
             "cache_consumed_on_use" => self.cache_consumed_on_use = parse_bool(&full, value)?,
             "fault_counts_toward_cache" => {
                 self.fault_counts_toward_cache = parse_bool(&full, value)?
@@ -280,7 +266,6 @@ impl OreSettings {
             "defense_mode" => self.defense_mode = DefenseMode::parse(&full, value)?,
             "power_penalty" => self.power_penalty = PowerPenalty::parse(&full, value)?,
             "repair_check" => self.repair_check = RepairCheck::parse(&full, value)?,
-            "diagonal_adjacency" => self.diagonal_adjacency = parse_bool(&full, value)?,
             _ => {
                 return Err(RuleError::new(format!(
                     "There is no Virtual Veil setting called \"{}\"; the settings are {}.",
@@ -300,18 +285,6 @@ impl OreSettings {
                 value: self.max_pool.to_string(),
                 allowed: "1-30",
                 help: "The most dice one stat roll may use; bigger pools are capped with a warning.",
-            },
-            SettingInfo {
-                name: "vv_face_modifier_bounds",
-                value: self.face_modifier_bounds.as_str().to_string(),
-                allowed: "clamp | wrap",
-                help: "Whether a face modified past 1 or 10 stops there or wraps around.",
-            },
-            SettingInfo {
-                name: "vv_allow_split_sets",
-                value: on_off(self.allow_split_sets),
-                allowed: "on | off",
-                help: "Whether a wide set may be used as a narrower one, leaving dice for another action.",
             },
             SettingInfo {
                 name: "vv_cache_consumed_on_use",
@@ -373,12 +346,6 @@ impl OreSettings {
                 allowed: "height | set_value",
                 help: "How a Cyber repair check passes: a set as high as the value, or a set value of 10 + the value.",
             },
-            SettingInfo {
-                name: "vv_diagonal_adjacency",
-                value: on_off(self.diagonal_adjacency),
-                allowed: "on | off",
-                help: "Whether diagonal neighbours count as Close range.",
-            },
         ]
     }
 
@@ -406,8 +373,6 @@ mod tests {
         let s = OreSettings::default();
         let expect = [
             ("vv_max_pool", "10"),
-            ("vv_face_modifier_bounds", "clamp"),
-            ("vv_allow_split_sets", "off"),
             ("vv_cache_consumed_on_use", "on"),
             ("vv_fault_counts_toward_cache", "off"),
             ("vv_fault_check", "end_of_round"),
@@ -418,7 +383,6 @@ mod tests {
             ("vv_defense_mode", "display"),
             ("vv_power_penalty", "minus_one_die"),
             ("vv_repair_check", "height"),
-            ("vv_diagonal_adjacency", "off"),
         ];
         let described = s.describe();
         assert_eq!(described.len(), expect.len());
@@ -470,11 +434,33 @@ mod tests {
             err.message,
             "vv_fault_check must be one of end_of_round, immediate, not \"sometimes\"."
         );
-        let err = s.set("vv_allow_split_sets", "maybe").unwrap_err();
+        let err = s.set("vv_cache_consumed_on_use", "maybe").unwrap_err();
         assert!(err.message.contains("on or off"));
         let err = s.set("vv_colour", "red").unwrap_err();
         assert!(err.message.contains("vv_max_pool"));
         assert_eq!(s, OreSettings::default());
+    }
+
+    #[test]
+    fn the_settings_no_table_procedure_reaches_are_gone() {
+        // vv_face_modifier_bounds, vv_allow_split_sets and
+        // vv_diagonal_adjacency were removed until a command reaches them
+        // (issue 15): they are refused, and a guild's stored JSON that still
+        // holds them loads, ignoring them.
+        let mut s = OreSettings::default();
+        for name in [
+            "vv_face_modifier_bounds",
+            "vv_allow_split_sets",
+            "vv_diagonal_adjacency",
+        ] {
+            let err = s.set(name, "on").unwrap_err();
+            assert!(err.message.contains("no Virtual Veil setting"), "{name}");
+        }
+        let s: OreSettings = serde_json::from_str(
+            r#"{"max_pool": 8, "face_modifier_bounds": "wrap", "allow_split_sets": true, "diagonal_adjacency": true}"#,
+        )
+        .unwrap();
+        assert_eq!(s.max_pool, 8);
     }
 
     #[test]

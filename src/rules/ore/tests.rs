@@ -408,8 +408,8 @@ fn vv_3_a_o3_basic_actions_check_min_width_and_min_height() {
 }
 
 #[test]
-fn a_o7_sets_split_only_when_allowed() {
-    let mut settings = OreSettings::default();
+fn a_o7_a_wide_set_is_not_split() {
+    let settings = OreSettings::default();
     let mut sheet = sheet_with(Stat::Agility, 6);
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     let two_sevens = RollAction::Basic {
@@ -420,22 +420,11 @@ fn a_o7_sets_split_only_when_allowed() {
         cache_cost: CacheCost::None,
         label: None,
     };
-    let err = refused(&roll, &mut sheet, two_sevens.clone());
+    let err = refused(&roll, &mut sheet, two_sevens);
     assert_eq!(
         err.message,
         "Sets cannot be split here: the 3 unused 7s must be used together."
     );
-    settings.set("vv_allow_split_sets", "on").unwrap();
-    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
-    let (roll, _) = ok(roll, &mut sheet, two_sevens);
-    assert_eq!(
-        roll.actions[0].set,
-        Some(Set {
-            width: 2,
-            height: 7
-        })
-    );
-    assert_eq!(roll.reading().to_string(), "2×6 (26); loose 7 1");
 }
 
 #[test]
@@ -490,7 +479,7 @@ fn a_o8_a_minor_action_may_break_a_set() {
 
 #[test]
 fn vv_5_face_modifiers_make_and_break_sets() {
-    let mut settings = OreSettings::default();
+    let settings = OreSettings::default();
     let mut sheet = sheet_with(Stat::Agility, 6);
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     let (roll, ev) = ok(
@@ -525,19 +514,6 @@ fn vv_5_face_modifiers_make_and_break_sets() {
     assert!(matches!(ev[0], OreEvent::FaceModified { to: 10, .. }));
     assert_eq!(roll.reading().to_string(), "3×6 (36), 2×7 (27); loose 10");
     assert_eq!(roll.natural[0], 7, "the natural face is kept for display");
-    settings.set("vv_face_modifier_bounds", "wrap").unwrap();
-    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
-    let (roll, ev) = ok(
-        roll,
-        &mut sheet,
-        RollAction::ModifyFace {
-            actor: ME,
-            die: 0,
-            delta: 5,
-        },
-    );
-    assert!(matches!(ev[0], OreEvent::FaceModified { to: 2, .. }));
-    let _ = roll;
 }
 
 #[test]

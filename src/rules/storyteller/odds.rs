@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use super::pool::{RollSpec, HARD_MAX_POOL, MAX_SPECIALTIES_IN_USE};
 use super::settings::BonusDicePerTen;
+use crate::rules::odds::OddsError;
 
 /// The largest threshold the odds functions take; larger ones are cut to it.
 pub const MAX_ODDS_THRESHOLD: u32 = 100;
@@ -52,6 +53,59 @@ pub struct Outcome3 {
     pub failure: f64,
     /// P(botch): net below 0.
     pub botch: f64,
+}
+
+/// The odds question of `/odds st` and `kismet odds st`: a pool at a
+/// difficulty, a threshold and specialties in use, under a bonus-dice rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StQuestion {
+    /// Dice in the pool (0-50).
+    pub pool: u32,
+    /// Difficulty (2-10).
+    pub difficulty: u32,
+    /// Successes removed first (0-50).
+    pub threshold: u32,
+    /// Specialties in use (0-5).
+    pub specialties: u32,
+    /// How many bonus dice a 10 gives (the server's `st_bonus_dice_per_ten`).
+    pub per_ten: BonusDicePerTen,
+}
+
+impl StQuestion {
+    /// Success, simple failure and botch, or why the question is out of
+    /// range.
+    pub fn answer(&self) -> Result<Outcome3, OddsError> {
+        let StQuestion {
+            pool,
+            difficulty,
+            threshold,
+            specialties,
+            per_ten,
+        } = *self;
+        if pool > 50 {
+            return Err(OddsError::new("pool", pool, "at most 50 dice"));
+        }
+        if !(2..=10).contains(&difficulty) {
+            return Err(OddsError::new(
+                "difficulty",
+                difficulty,
+                "difficulties run from 2 to 10",
+            ));
+        }
+        if specialties > 5 {
+            return Err(OddsError::new("specialties", specialties, "at most 5"));
+        }
+        if threshold > 50 {
+            return Err(OddsError::new("threshold", threshold, "at most 50"));
+        }
+        Ok(roll_odds_with(
+            pool,
+            difficulty,
+            threshold,
+            specialties,
+            per_ten,
+        ))
+    }
 }
 
 /// Exact odds with the default A-S3 rule (one bonus die per specialty per

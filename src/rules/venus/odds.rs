@@ -33,6 +33,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::dist::{at_least, binomial, convolve, mean};
+use crate::rules::odds::OddsError;
 use crate::rules::venus::Rank;
 use crate::rules::RuleError;
 
@@ -2071,5 +2072,235 @@ mod tests {
         for line in &report {
             println!("  {line}");
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The odds questions of `/odds` and `kismet odds`, with typed answers
+// ---------------------------------------------------------------------------
+
+/// The answer to a check question: P(pass).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CheckOdds {
+    /// P(pass).
+    pub pass: f64,
+}
+
+/// The answer to a task question: element `k` is P(at least `k` beats or
+/// passes).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TaskOdds {
+    /// P(≥ k), k = 0, 1, ….
+    pub at_least: Vec<f64>,
+}
+
+fn check_score(score: i32) -> Result<(), OddsError> {
+    if (0..=100).contains(&score) {
+        Ok(())
+    } else {
+        Err(OddsError::new("score", score, "scores run from 0 to 100"))
+    }
+}
+
+fn check_task_dice(dice: u32) -> Result<(), OddsError> {
+    if dice > 50 {
+        Err(OddsError::new("dice", dice, "at most 50 dice"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Edition-1 check: d20 + score against a target, the best of the bonus d6
+/// added when short by 6 or less.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ve1CheckQuestion {
+    /// Ability score (0-100).
+    pub score: i32,
+    /// Target (5-29).
+    pub target: i32,
+    /// The roller's rank.
+    pub rank: Rank,
+    /// Bonus factors (0-4), one d6 each.
+    pub bonus_dice: u32,
+}
+
+impl Ve1CheckQuestion {
+    /// P(pass), or why the question is out of range.
+    pub fn answer(&self) -> Result<CheckOdds, OddsError> {
+        if !(5..=29).contains(&self.target) {
+            return Err(OddsError::new(
+                "target",
+                self.target,
+                "edition-1 targets run from 5 to 29",
+            ));
+        }
+        if self.bonus_dice > VE1_MAX_BONUS_DICE {
+            return Err(OddsError::new(
+                "bonus-dice",
+                self.bonus_dice,
+                "at most 4 bonus factors",
+            ));
+        }
+        check_score(self.score)?;
+        Ok(CheckOdds {
+            pass: ve1_check_pass(self.score, self.target, self.rank, self.bonus_dice),
+        })
+    }
+}
+
+/// Edition-2 check: d20 + score + a flat bonus when short, against a target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ve2CheckQuestion {
+    /// Ability score (0-100).
+    pub score: i32,
+    /// Target (5-28).
+    pub target: i32,
+    /// The roller's rank.
+    pub rank: Rank,
+    /// Flat bonus (0-8).
+    pub bonus: u32,
+    /// The automatic-pass ranges.
+    pub autopass: AutoPass,
+}
+
+impl Ve2CheckQuestion {
+    /// P(pass), or why the question is out of range.
+    pub fn answer(&self) -> Result<CheckOdds, OddsError> {
+        if !(5..=28).contains(&self.target) {
+            return Err(OddsError::new(
+                "target",
+                self.target,
+                "edition-2 targets run from 5 to 28",
+            ));
+        }
+        if self.bonus > VE2_MAX_BONUS {
+            return Err(OddsError::new(
+                "bonus",
+                self.bonus,
+                "the flat bonus is at most +8",
+            ));
+        }
+        check_score(self.score)?;
+        Ok(CheckOdds {
+            pass: ve2_check_pass(
+                self.score,
+                self.target,
+                self.rank,
+                self.bonus,
+                &self.autopass,
+                false,
+            ),
+        })
+    }
+}
+
+/// Edition-1 task: the roller's D6 at their rank plus one die per ally.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ve1TaskQuestion {
+    /// The roller's D6 (0-50).
+    pub dice: u32,
+    /// The roller's rank.
+    pub rank: Rank,
+    /// Allies' ranks (at most 2).
+    pub allies: Vec<Rank>,
+    /// Ego mode (ii): every 6 strikes two beats.
+    pub ego_double_six: bool,
+}
+
+impl Ve1TaskQuestion {
+    /// P(beats ≥ k), or why the question is out of range.
+    pub fn answer(&self) -> Result<TaskOdds, OddsError> {
+        check_task_dice(self.dice)?;
+        if self.allies.len() > 2 {
+            return Err(OddsError::plain(
+                format!("{} allies", self.allies.len()),
+                "edition 1 allows at most 2",
+            ));
+        }
+        Ok(TaskOdds {
+            at_least: ve1_task_at_least(self.dice, self.rank, &self.allies, self.ego_double_six),
+        })
+    }
+}
+
+/// Edition-2 task: the roller's D10 at their rank plus one die per ally.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ve2TaskQuestion {
+    /// The roller's D10 (0-50).
+    pub dice: u32,
+    /// The roller's rank.
+    pub rank: Rank,
+    /// Allies' ranks (at most 3).
+    pub allies: Vec<Rank>,
+    /// The roller's 10s explode.
+    pub explode: bool,
+    /// Ego: every 10 counts as two passes.
+    pub ego: bool,
+}
+
+impl Ve2TaskQuestion {
+    /// P(passes ≥ k), or why the question is out of range.
+    pub fn answer(&self) -> Result<TaskOdds, OddsError> {
+        check_task_dice(self.dice)?;
+        if self.allies.len() > 3 {
+            return Err(OddsError::plain(
+                format!("{} allies", self.allies.len()),
+                "edition 2 allows at most 3",
+            ));
+        }
+        Ok(TaskOdds {
+            at_least: ve2_task_at_least(
+                self.dice,
+                self.rank,
+                &self.allies,
+                self.explode,
+                false,
+                self.ego,
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod question_tests {
+    use super::*;
+
+    #[test]
+    fn questions_answer_in_range_and_name_the_parameter_out_of_it() {
+        let q = Ve1CheckQuestion {
+            score: 7,
+            target: 15,
+            rank: Rank::Silver,
+            bonus_dice: 2,
+        };
+        assert_eq!(
+            q.answer().unwrap().pass,
+            ve1_check_pass(7, 15, Rank::Silver, 2)
+        );
+        let e = Ve1CheckQuestion { target: 30, ..q }.answer().unwrap_err();
+        assert_eq!(e.cli(), "--target 30: edition-1 targets run from 5 to 29");
+        let e = Ve1CheckQuestion { bonus_dice: 5, ..q }
+            .answer()
+            .unwrap_err();
+        assert_eq!(e.slash(), "bonus_dice 5: at most 4 bonus factors");
+        let t = Ve2TaskQuestion {
+            dice: 4,
+            rank: Rank::Gold,
+            allies: vec![Rank::Bronze; 4],
+            explode: false,
+            ego: false,
+        };
+        assert_eq!(
+            t.answer().unwrap_err().cli(),
+            "4 allies: edition 2 allows at most 3"
+        );
+        let a = Ve2TaskQuestion {
+            allies: vec![],
+            ..t
+        }
+        .answer()
+        .unwrap();
+        assert_eq!(a.at_least[0], 1.0);
+        assert_eq!(a.at_least.len(), 5);
     }
 }

@@ -224,7 +224,7 @@ impl Sheet {
             } => self.take_damage(*amount, *mode, *conditions, displace, settings, rng),
             Action::HealWound { slot } => self.heal_wound(*slot, settings),
             Action::RelaxStress { slot } => self.relax_stress(*slot, settings),
-            Action::StartTurn => Ok(self.start_turn(settings)),
+            Action::StartTurn => Ok(self.start_turn()),
             Action::SpendAp { action } => self.spend_ap(*action),
             Action::RevealToShock(input) => self.reveal_to_shock(input),
         }

@@ -10,6 +10,7 @@ use super::settings::{LockedSlot, VeracitySettings};
 use super::sheet::{FacetDie, GridCell, Inventory, InventoryKind, ItemKind, Sheet, MAX_SLOTS};
 use crate::rules::dice::d;
 use crate::rules::dist::convolve;
+use crate::rules::odds::OddsError;
 use crate::rules::RuleError;
 
 /// The largest modifier magnitude accepted (A-R13: + is harder).
@@ -241,6 +242,57 @@ pub fn save_success(unlocked: u32, filled_lowest: u32, modifier: i32) -> f64 {
         .filter(|&t| t <= 0 || (t > f && t <= u && t < AUTO_FAIL))
         .count();
     wins as f64 / 20.0
+}
+
+/// The odds question of `/odds veracity_save` and `kismet odds
+/// veracity-save`: a save at `modifier` against an inventory of `unlocked`
+/// slots whose lowest `filled` are filled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SaveQuestion {
+    /// Unlocked slots (0-18).
+    pub unlocked: u32,
+    /// Filled slots, the lowest ones (at most `unlocked`).
+    pub filled: u32,
+    /// Modifier (+ is harder, -100 to 100).
+    pub modifier: i32,
+}
+
+/// The answer to a [`SaveQuestion`]: P(success).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SaveOdds {
+    /// P(success).
+    pub success: f64,
+}
+
+impl SaveQuestion {
+    /// P(success), or why the question is out of range.
+    pub fn answer(&self) -> Result<SaveOdds, OddsError> {
+        let SaveQuestion {
+            unlocked,
+            filled,
+            modifier,
+        } = *self;
+        if unlocked > MAX_SLOTS {
+            return Err(OddsError::new(
+                "unlocked",
+                unlocked,
+                "an inventory has at most 18 slots",
+            ));
+        }
+        if filled > unlocked {
+            return Err(OddsError::new(
+                "filled",
+                filled,
+                format!("more than the {unlocked} unlocked slots"),
+            ));
+        }
+        if !(-MAX_MODIFIER..=MAX_MODIFIER).contains(&modifier) {
+            return Err(OddsError::new("modifier", modifier, "use -100 to 100"));
+        }
+        Ok(SaveOdds {
+            success: save_success(unlocked, filled, modifier),
+        })
+    }
 }
 
 /// Rolls a save against `inventory` (VR-7..VR-9): d20, then each Facet die,

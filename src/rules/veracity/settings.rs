@@ -28,17 +28,6 @@ pub enum WoundOverflow {
     Discard,
 }
 
-/// What action points are counted from (A-R8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum ApBasis {
-    /// AP = unlocked Flesh slots, filled or not (default).
-    #[default]
-    Unlocked,
-    /// AP = empty unlocked Flesh slots.
-    Empty,
-}
-
 impl fmt::Display for LockedSlot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -57,15 +46,6 @@ impl fmt::Display for WoundOverflow {
     }
 }
 
-impl fmt::Display for ApBasis {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ApBasis::Unlocked => "unlocked",
-            ApBasis::Empty => "empty",
-        })
-    }
-}
-
 pub use crate::rules::SettingInfo;
 
 /// The Veracity settings of one guild (spec §6). `Default` gives the spec's defaults.
@@ -80,17 +60,14 @@ pub struct VeracitySettings {
     pub vr_wound_overflow: WoundOverflow,
     /// A-R5: damage beyond the remaining HP becomes Wounds (default off: it is lost).
     pub vr_hp_overflow_to_wounds: bool,
-    /// A-R8: AP counts unlocked Flesh slots (default) or empty ones.
-    pub vr_ap_basis: ApBasis,
 }
 
 /// The names of every Veracity setting, in display order.
-pub const SETTING_NAMES: [&str; 5] = [
+pub const SETTING_NAMES: [&str; 4] = [
     "vr_locked_slot",
     "vr_compact_on_remove",
     "vr_wound_overflow",
     "vr_hp_overflow_to_wounds",
-    "vr_ap_basis",
 ];
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, RuleError> {
@@ -142,18 +119,6 @@ impl VeracitySettings {
                 }
             }
             "vr_hp_overflow_to_wounds" => self.vr_hp_overflow_to_wounds = parse_bool(&name, value)?,
-            "vr_ap_basis" => {
-                self.vr_ap_basis = match v.as_str() {
-                    "unlocked" => ApBasis::Unlocked,
-                    "empty" => ApBasis::Empty,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`vr_ap_basis` must be `unlocked` or `empty`, not `{}`.",
-                            value.trim()
-                        )))
-                    }
-                }
-            }
             _ => {
                 return Err(RuleError::new(format!(
                     "There is no Veracity setting called `{}`: use one of {}.",
@@ -192,12 +157,6 @@ impl VeracitySettings {
                 allowed: "on | off",
                 help: "Damage beyond the remaining HP becomes Wounds instead of being lost (A-R5).",
             },
-            SettingInfo {
-                name: "vr_ap_basis",
-                value: self.vr_ap_basis.to_string(),
-                allowed: "unlocked | empty",
-                help: "AP per turn equals the unlocked Flesh slots (default) or only the empty ones (A-R8).",
-            },
         ]
     }
 }
@@ -213,7 +172,6 @@ mod tests {
         assert!(!s.vr_compact_on_remove);
         assert_eq!(s.vr_wound_overflow, WoundOverflow::Displace);
         assert!(!s.vr_hp_overflow_to_wounds);
-        assert_eq!(s.vr_ap_basis, ApBasis::Unlocked);
     }
 
     #[test]
@@ -223,7 +181,6 @@ mod tests {
         s.set("VR_COMPACT_ON_REMOVE", "on").unwrap();
         s.set("vr_wound_overflow", "discard").unwrap();
         s.set("vr_hp_overflow_to_wounds", "yes").unwrap();
-        s.set("vr_ap_basis", "empty").unwrap();
         let d = s.describe();
         assert_eq!(d.len(), SETTING_NAMES.len());
         let mut again = VeracitySettings::default();
@@ -243,7 +200,8 @@ mod tests {
         let e = s.set("vr_locked_slot", "maybe").unwrap_err();
         assert!(e.message.contains("`fail` or `success`"));
         assert!(s.set("vr_compact_on_remove", "sometimes").is_err());
-        assert!(s.set("vr_ap_basis", "full").is_err());
+        // Removed until a command reaches AP (issue 15's combat tracker).
+        assert!(s.set("vr_ap_basis", "empty").is_err());
         assert!(s.set("vr_wound_overflow", "").is_err());
         let e = s.set("vr_nope", "on").unwrap_err();
         assert!(e.message.contains("vr_locked_slot"));
@@ -252,8 +210,10 @@ mod tests {
 
     #[test]
     fn serde_fills_missing_fields_with_defaults() {
-        let s: VeracitySettings = serde_json::from_str(r#"{"vr_ap_basis":"empty"}"#).unwrap();
-        assert_eq!(s.vr_ap_basis, ApBasis::Empty);
+        // A stored `vr_ap_basis` (no longer a setting) is ignored.
+        let s: VeracitySettings =
+            serde_json::from_str(r#"{"vr_ap_basis":"empty","vr_compact_on_remove":true}"#).unwrap();
+        assert!(s.vr_compact_on_remove);
         assert_eq!(s.vr_locked_slot, LockedSlot::Fail);
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<VeracitySettings>(&json).unwrap(), s);

@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::event::Event;
-use super::settings::{ApBasis, VeracitySettings};
+use super::settings::VeracitySettings;
 use crate::rules::RuleError;
 
 /// The most slots an inventory can have (VR-1).
@@ -834,12 +834,10 @@ impl Sheet {
         self.ap_current
     }
 
-    /// AP at the start of each turn (VR-21, A-R8): unlocked or empty Flesh slots.
-    pub fn ap_max(&self, settings: &VeracitySettings) -> u32 {
-        match settings.vr_ap_basis {
-            ApBasis::Unlocked => self.flesh.unlocked(),
-            ApBasis::Empty => self.flesh.empty_count(),
-        }
+    /// AP at the start of each turn (VR-21, A-R8): the unlocked Flesh
+    /// slots, filled or not.
+    pub fn ap_max(&self) -> u32 {
+        self.flesh.unlocked()
     }
 
     /// The Facets, in order.

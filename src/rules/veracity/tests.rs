@@ -13,7 +13,7 @@ use super::level::RevelationInput;
 use super::save::{
     judge, roll_save, save_chance, save_success, FacetBonus, Outcome, SaveReason, SaveRequest,
 };
-use super::settings::{ApBasis, LockedSlot, VeracitySettings, WoundOverflow};
+use super::settings::{LockedSlot, VeracitySettings, WoundOverflow};
 use super::sheet::{
     normalize_text, FacetDie, GridCell, Inventory, InventoryKind, Item, ItemKind, Sheet, Slot,
 };
@@ -1401,11 +1401,11 @@ fn vr_20_damage_dice_and_explicit_modes() {
 
 #[test]
 fn vr_21_a_r8_ap_equals_flesh_slots_and_costs() {
-    let mut d = defaults();
     let mut s = Sheet::new_pc(5, 7, "Calm").unwrap();
     s.add_item(item(ItemKind::Means, "sword")).unwrap();
-    assert_eq!(s.ap_max(&d), 7);
-    assert_eq!(s.start_turn(&d), vec![Event::ApRestored { ap: 7 }]);
+    // Unlocked Flesh slots, the filled one included (A-R8).
+    assert_eq!(s.ap_max(), 7);
+    assert_eq!(s.start_turn(), vec![Event::ApRestored { ap: 7 }]);
     s.spend_ap(ApAction::Attack).unwrap();
     s.spend_ap(ApAction::ProneOrStand).unwrap();
     assert_eq!(
@@ -1418,11 +1418,8 @@ fn vr_21_a_r8_ap_equals_flesh_slots_and_costs() {
         "That costs 4 AP and you have only 1 left this turn."
     );
     assert!(s.spend_ap(ApAction::Other(37)).is_err());
-    d.set("vr_ap_basis", "empty").unwrap();
-    assert_eq!(d.vr_ap_basis, ApBasis::Empty);
-    assert_eq!(s.ap_max(&d), 6);
-    s.start_turn(&d);
-    assert_eq!(s.ap_current(), 6);
+    s.start_turn();
+    assert_eq!(s.ap_current(), 7);
     assert_eq!(ApAction::PickUpOrDrop.cost(), 4);
 }
 

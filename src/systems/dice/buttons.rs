@@ -61,7 +61,8 @@ mod tests {
     #[test]
     fn words_of_buttons_already_posted_still_parse() {
         // Every action word the generic roll ever put in a custom_id.
-        for (word, arg) in [("reroll", None)] {
+        const POSTED: &[(&str, Option<&str>)] = &[("reroll", None)];
+        for &(word, arg) in POSTED {
             assert!(DiceButton::parse(word, arg).is_some(), "{word}");
         }
         assert!(DiceButton::parse("explode", None).is_none());

@@ -7,6 +7,7 @@
 use super::buttons::VvButton;
 use super::report::{view, ReportState};
 use super::{by_id, load_settings, text, timeout, VvState, SYSTEM};
+use crate::app::characters::Loaded;
 use crate::app::component::{Action, Click};
 use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Response};
 use crate::rules::ore::sheet::CacheRef;
@@ -67,37 +68,14 @@ pub async fn click(
     }
     let settings = load_settings(&mut tx, caller.guild_id).await?;
     let mut ch = by_id(&mut tx, caller.guild_id, state.character).await?;
-    let status;
-    if ch.sheet.cache_excess(&settings) == 0 {
+    let status = if ch.sheet.cache_excess(&settings) == 0 {
         state
             .lines
             .push("The cache is no longer over its maximum.".into());
-        status = Status::Closed;
+        Status::Closed
     } else {
-        let die = parse_discard(click.values, &ch.sheet, &settings)?;
-        let events = ch.sheet.discard_cache_die(&settings, Some(die))?;
-        state.lines.extend(text::events(&events, &ch.sheet));
-        status = if ch.sheet.cache_excess(&settings) == 0 {
-            Status::Closed
-        } else {
-            Status::Open
-        };
-        super::sheet::save(&mut tx, &mut ch).await?;
-        log::record(
-            &mut tx,
-            caller,
-            log::What {
-                system: SYSTEM,
-                action: VvButton::Discard.encode().0,
-                session: Some(session.id),
-                character: Some(ch.row.id),
-            },
-            &click.values,
-            &ch.sheet.cache,
-            &events,
-        )
-        .await?;
-    }
+        discard(&mut tx, &session, &mut state, &mut ch, &settings, click).await?
+    };
     let minutes = timeout(&mut tx, caller.guild_id).await?;
     let version = sessions::save(
         &mut tx,
@@ -116,4 +94,40 @@ pub async fn click(
         Some(&ch.sheet),
         &settings,
     )))
+}
+
+/// Discards the die picked in `click` from `ch`'s cache, notes and logs it;
+/// the report stays open while the cache is still over its maximum.
+async fn discard(
+    tx: &mut Act,
+    session: &Session,
+    state: &mut ReportState,
+    ch: &mut Loaded<OreSheet>,
+    settings: &OreSettings,
+    click: &Click<'_>,
+) -> Result<Status, AppError> {
+    let die = parse_discard(click.values, &ch.sheet, settings)?;
+    let events = ch.sheet.discard_cache_die(settings, Some(die))?;
+    state.lines.extend(text::events(&events, &ch.sheet));
+    let status = if ch.sheet.cache_excess(settings) == 0 {
+        Status::Closed
+    } else {
+        Status::Open
+    };
+    super::sheet::save(tx, ch).await?;
+    log::record(
+        tx,
+        click.caller,
+        log::What {
+            system: SYSTEM,
+            action: VvButton::Discard.encode().0,
+            session: Some(session.id),
+            character: Some(ch.row.id),
+        },
+        &click.values,
+        &ch.sheet.cache,
+        &events,
+    )
+    .await?;
+    Ok(status)
 }

@@ -33,9 +33,7 @@ impl System for VirtualVeilSystem {
     }
 
     fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        // Dormant until a command reaches them (issue 15: special actions,
-        // face modifiers, combos and the combat trackers).
-        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::with_dormant(&["vv_allow_split_sets", "vv_face_modifier_bounds", "vv_diagonal_adjacency"]);
+        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::new();
         Some(&RULES)
     }
 

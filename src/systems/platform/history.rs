@@ -314,7 +314,7 @@ fn entry_field(
     faces: &[FaceCount],
 ) -> (String, String) {
     let e = &row.entry;
-    let name = format!("#{} · {} · {}", e.id, system_name(reg, &e.system), e.action);
+    let name = format!("#{} · {} · {}", e.id, system_name(reg, &e.system), e.label());
     let mut head = format!("<@{}>", e.user_id);
     if let Some(c) = &row.character_name {
         let mut c = c.replace(['*', '_', '`', '~', '|'], "");

@@ -1,27 +1,30 @@
 //! `/odds`: exact odds for every roll the bot offers, with the same
-//! parameters as the rolls. The numbers come from
-//! [`crate::odds_cli::answer`] (the `kismet odds` contract); this module
+//! parameters as the rolls. The numbers are the rules cores' typed answers
+//! (the same `kismet odds` prints, see [`crate::odds_cli`]); this module
 //! words them and draws the distribution as a bar chart.
-
-use serde_json::Value;
 
 use super::chart::{self, Axis, Bar, Panel};
 use super::text::pct;
 use crate::app::view::{colour, Embed, File, View};
 use crate::app::{settings, App, AppError, AppResult, Caller, Response};
 use crate::odds_cli::{self, Question};
-use crate::rules::storyteller::StorytellerSettings;
+use crate::rules::odds::OddsError;
+use crate::rules::storyteller::odds::StQuestion;
+use crate::rules::storyteller::{roll_odds_with, BonusDicePerTen, StorytellerSettings};
+use crate::rules::venus::odds as ve;
 use crate::rules::venus::Rank;
+use crate::rules::{ore, veracity};
 
 /// Bars with less than this probability are trimmed from a task's tail.
 const TAIL: f64 = 0.0005;
 /// Most lines in a table field.
 const MAX_LINES: usize = 30;
 
-/// The answer to any question except the Storyteller one (see [`st`]).
+/// The answer to any question (a Storyteller one under the default
+/// bonus-dice rule; [`st`] follows the server's).
 pub fn answer(q: &Question) -> AppResult {
-    let v = odds_cli::answer(q).map_err(|e| AppError::user(user_message(&e)))?;
-    Ok(Response::message(view(q, &v)))
+    let view = view(q, BonusDicePerTen::PerSpecialty).map_err(refuse)?;
+    Ok(Response::message(view))
 }
 
 /// `/odds st`: the difficulty defaults to the server's Storyteller default,
@@ -47,24 +50,7 @@ pub async fn st(
         threshold,
         specialties,
     };
-    let mut v = odds_cli::answer(&q).map_err(|e| AppError::user(user_message(&e)))?;
-    if let Question::St {
-        pool,
-        difficulty,
-        threshold,
-        specialties,
-    } = q
-    {
-        let o = crate::rules::storyteller::roll_odds_with(
-            pool,
-            difficulty,
-            threshold,
-            specialties,
-            s.st_bonus_dice_per_ten,
-        );
-        v = serde_json::json!({ "success": o.success, "failure": o.failure, "botch": o.botch });
-    }
-    let mut view = view(&q, &v);
+    let mut view = view(&q, s.st_bonus_dice_per_ten).map_err(refuse)?;
     if difficulty.is_none() {
         if let Some(e) = view.embeds.first_mut() {
             e.footer = Some(format!(
@@ -77,21 +63,9 @@ pub async fn st(
     Ok(Response::message(view))
 }
 
-/// `--name value: reason` from the CLI contract, reworded for slash options.
-fn user_message(e: &str) -> String {
-    let e = e.replace("--", "").replace("bonus-dice", "bonus_dice");
-    format!("I cannot compute that: {e}.")
-}
-
-fn num(v: &Value, key: &str) -> f64 {
-    v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
-}
-
-fn list(v: &Value, key: &str) -> Vec<f64> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(|a| a.iter().map(|x| x.as_f64().unwrap_or(0.0)).collect())
-        .unwrap_or_default()
+/// A question out of range, worded for slash options.
+fn refuse(e: OddsError) -> AppError {
+    AppError::user(format!("I cannot compute that: {}.", e.slash()))
 }
 
 fn ranks(rs: &[Rank]) -> String {
@@ -102,8 +76,10 @@ fn ranks(rs: &[Rank]) -> String {
     }
 }
 
-/// The answer's view: title, parameters, numbers, chart.
-fn view(q: &Question, v: &Value) -> View {
+/// The answer's view: title, parameters, numbers, chart. The neighbours
+/// in a chart's sweep are in range by construction, so they are computed
+/// with the rules' unchecked functions.
+fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
     let (title, params, fields, panels) = match q {
         Question::Ve1Check {
             score,
@@ -111,15 +87,20 @@ fn view(q: &Question, v: &Value) -> View {
             rank,
             bonus_dice,
         } => {
-            let p = num(v, "pass");
+            let p = ve::Ve1CheckQuestion {
+                score: *score,
+                target: *target,
+                rank: *rank,
+                bonus_dice: *bonus_dice,
+            }
+            .answer()?
+            .pass;
             let sweep = sweep((5..=29).map(|t| {
-                let q = Question::Ve1Check {
-                    score: *score,
-                    target: t,
-                    rank: *rank,
-                    bonus_dice: *bonus_dice,
-                };
-                (t.to_string(), pass_of(&q, "pass"), t == *target)
+                (
+                    t.to_string(),
+                    ve::ve1_check_pass(*score, t, *rank, *bonus_dice),
+                    t == *target,
+                )
             }));
             (
                 "Venus Engine (1st Playtest) check",
@@ -135,16 +116,14 @@ fn view(q: &Question, v: &Value) -> View {
             bonus,
             autopass,
         } => {
-            let p = num(v, "pass");
+            let question = odds_cli::ve2_check(*score, *target, *rank, *bonus, autopass)?;
+            let p = question.answer()?.pass;
             let sweep = sweep((5..=28).map(|t| {
-                let q = Question::Ve2Check {
-                    score: *score,
-                    target: t,
-                    rank: *rank,
-                    bonus: *bonus,
-                    autopass: autopass.clone(),
-                };
-                (t.to_string(), pass_of(&q, "pass"), t == *target)
+                (
+                    t.to_string(),
+                    ve::ve2_check_pass(*score, t, *rank, *bonus, &question.autopass, false),
+                    t == *target,
+                )
             }));
             (
                 "Venus Engine (Playsheet) check",
@@ -167,12 +146,19 @@ fn view(q: &Question, v: &Value) -> View {
             } else {
                 ""
             };
+            let a = ve::Ve1TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                ego_double_six: *ego_double_six,
+            }
+            .answer()?;
             task(
                 "Venus Engine (1st Playtest) task",
                 format!("{dice}d6 at {rank} · allies: {}{ego}", ranks(ally_rank)),
                 format!("{dice}D6 {rank}"),
                 "beats",
-                &list(v, "at_least"),
+                &a.at_least,
             )
         }
         Question::Ve2Task {
@@ -189,12 +175,20 @@ fn view(q: &Question, v: &Value) -> View {
             if *ego {
                 extra.push_str(" · Ego: every 10 counts twice");
             }
+            let a = ve::Ve2TaskQuestion {
+                dice: *dice,
+                rank: *rank,
+                allies: ally_rank.clone(),
+                explode: *explode,
+                ego: *ego,
+            }
+            .answer()?;
             task(
                 "Venus Engine (Playsheet) task",
                 format!("{dice}d10 at {rank} · allies: {}{extra}", ranks(ally_rank)),
                 format!("{dice}D10 {rank}"),
                 "passes",
-                &list(v, "at_least"),
+                &a.at_least,
             )
         }
         Question::VeracitySave {
@@ -202,16 +196,21 @@ fn view(q: &Question, v: &Value) -> View {
             filled,
             modifier,
         } => {
-            let p = num(v, "success");
+            let p = veracity::save::SaveQuestion {
+                unlocked: *unlocked,
+                filled: *filled,
+                modifier: *modifier,
+            }
+            .answer()?
+            .success;
             let lo = (*modifier - 10).max(-100);
             let hi = (lo + 20).min(100);
             let sweep = sweep((lo..=hi).map(|m| {
-                let q = Question::VeracitySave {
-                    unlocked: *unlocked,
-                    filled: *filled,
-                    modifier: m,
-                };
-                (format!("{m:+}"), pass_of(&q, "success"), m == *modifier)
+                (
+                    format!("{m:+}"),
+                    veracity::save::save_success(*unlocked, *filled, m),
+                    m == *modifier,
+                )
             }));
             (
                 "Veracity save",
@@ -226,7 +225,15 @@ fn view(q: &Question, v: &Value) -> View {
             threshold,
             specialties,
         } => {
-            let (s, f, b) = (num(v, "success"), num(v, "failure"), num(v, "botch"));
+            let o = StQuestion {
+                pool: *pool,
+                difficulty: *difficulty,
+                threshold: *threshold,
+                specialties: *specialties,
+                per_ten,
+            }
+            .answer()?;
+            let (s, f, b) = (o.success, o.failure, o.botch);
             let outcomes = Panel::new(
                 "OUTCOME",
                 Axis::Percent,
@@ -237,13 +244,8 @@ fn view(q: &Question, v: &Value) -> View {
                 ],
             );
             let by_difficulty = sweep((2..=10).map(|d| {
-                let q = Question::St {
-                    pool: *pool,
-                    difficulty: d,
-                    threshold: *threshold,
-                    specialties: *specialties,
-                };
-                (d.to_string(), pass_of(&q, "success"), d == *difficulty)
+                let o = roll_odds_with(*pool, d, *threshold, *specialties, per_ten);
+                (d.to_string(), o.success, d == *difficulty)
             }));
             (
                 "Storyteller roll",
@@ -260,7 +262,7 @@ fn view(q: &Question, v: &Value) -> View {
             )
         }
         Question::Ore { dice } => {
-            let pmf = list(v, "widest");
+            let pmf = ore::odds::WidestQuestion { dice: *dice }.answer()?.widest;
             let lines: Vec<String> = pmf
                 .iter()
                 .enumerate()
@@ -321,13 +323,7 @@ fn view(q: &Question, v: &Value) -> View {
         name: "odds.png".into(),
         bytes: chart::render(&panels),
     });
-    view
-}
-
-/// The probability under `key` for a neighbouring question (0 when the
-/// neighbour is out of range).
-fn pass_of(q: &Question, key: &str) -> f64 {
-    odds_cli::answer(q).map_or(0.0, |v| num(&v, key))
+    Ok(view)
 }
 
 fn sweep(points: impl Iterator<Item = (String, f64, bool)>) -> Vec<Bar> {

@@ -1,7 +1,7 @@
 //! Storyteller rolls: `/st roll` (traits from a sheet), `/st pool` (a bare
 //! number of dice), `/st willpower` (with the Spend willpower choice, ST-11)
-//! and `/st rest` (a day of active rest, ST-14), and the clicks on a
-//! willpower roll's buttons.
+//! and `/st rest` (a day of active rest, ST-14). The willpower roll's
+//! buttons are in [`super::decide`].
 //!
 //! Every roll is stored as a session (closed at once unless a willpower
 //! choice is pending), so its message can be re-rendered and its log entry

@@ -13,7 +13,9 @@ use super::{actor, check, task, timeout, venus_settings, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
-use crate::rules::venus::{CheckState, Edition, Rank, TaskSetup, TaskState, VenusSheet};
+use crate::rules::venus::{
+    CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
+};
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
@@ -228,35 +230,33 @@ pub async fn npc_check(
     };
     check::after_roll(&mut st, state, None);
     let status = check::status_of(&st);
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        KIND,
-        &VeState::Check(Box::new(st.clone())),
-        Some(minutes),
-    )
-    .await?;
-    let mut version = 0;
-    if status != Status::Open {
-        // An NPC check that is over at once is stored closed.
-        let s = storage::sessions::get(&mut tx, caller.guild_id, id)
-            .await?
-            .ok_or_else(|| AppError::Internal("session vanished".into()))?;
-        version = sessions::save(
-            &mut tx,
-            &s,
-            &VeState::Check(Box::new(st.clone())),
-            status,
-            None,
-        )
-        .await?;
-    }
+    let (id, version) = store_npc_check(&mut tx, caller, &st, status).await?;
     check::log_check(&mut tx, caller, id, None, "npc", &st, &events).await?;
     tx.commit().await?;
     Ok(Response::message(super::check_view::view(
         id, version, status, &st,
     )))
+}
+
+/// Stores a freshly rolled NPC check: open when it waits for bonus
+/// factors, closed at once otherwise. Its id and version.
+async fn store_npc_check(
+    tx: &mut Act,
+    caller: &Caller,
+    st: &CheckSession,
+    status: Status,
+) -> Result<(i64, i64), AppError> {
+    let minutes = timeout(tx, caller.guild_id).await?;
+    let state = VeState::Check(Box::new(st.clone()));
+    let id = sessions::create(tx, caller, KIND, &state, Some(minutes)).await?;
+    if status == Status::Open {
+        return Ok((id, 0));
+    }
+    let s = storage::sessions::get(tx, caller.guild_id, id)
+        .await?
+        .ok_or_else(|| AppError::Internal("session vanished".into()))?;
+    let version = sessions::save(tx, &s, &state, status, None).await?;
+    Ok((id, version))
 }
 
 /// The best job of `sheet` for `ability`: the highest level among jobs that
@@ -285,42 +285,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     }
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
-    let learn = req.learn.as_deref().map(split_names);
-    let job = match (&req.job, &learn) {
-        (Some(j), _) => j.clone(),
-        (None, Some(_)) => {
-            return Err(AppError::user(
-                "Name the new job to learn with `job:` as well as the abilities it inherits.",
-            ))
-        }
-        (None, None) => default_job(&c.sheet, &req.ability).ok_or_else(|| {
-            AppError::user(format!(
-                "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
-                c.name(),
-                req.ability.trim()
-            ))
-        })?,
-    };
-    let difficulty = match set.ve_edition {
-        Edition::One => req.difficulty.unwrap_or(1),
-        Edition::Two => req.difficulty.ok_or_else(|| {
-            AppError::user("An edition-2 task needs its appropriate difficulty, 1 to 4.")
-        })?,
-    };
-    let setup = TaskSetup {
-        actor: a,
-        roller: req.player,
-        npc: false,
-        gm_override: false,
-        ability: req.ability.clone(),
-        job,
-        learn_inherits: learn,
-        difficulty,
-        factors,
-        consequence: req.consequence.clone().unwrap_or_default(),
-        magic: req.magic,
-        crits: req.crits,
-    };
+    let setup = task_setup(&req, &c, &set, a, factors)?;
     let mut party = Party::new();
     let roller = who_of(req.player, &c);
     party.add_loaded(req.player, c);
@@ -359,6 +324,53 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     tx.commit().await?;
     let view = super::task_view::view(id, 0, Status::Open, &st);
     Ok(Response::message(called(view, req.player, caller)))
+}
+
+/// The setup of a task call: the job (named, or the roller's best for the
+/// ability; a new one to learn needs its name) and the difficulty.
+fn task_setup(
+    req: &RollRequest,
+    c: &Loaded<VenusSheet>,
+    set: &VenusSettings,
+    a: Actor,
+    factors: Vec<NamedFactor>,
+) -> Result<TaskSetup, AppError> {
+    let learn = req.learn.as_deref().map(split_names);
+    let job = match (&req.job, &learn) {
+        (Some(j), _) => j.clone(),
+        (None, Some(_)) => {
+            return Err(AppError::user(
+                "Name the new job to learn with `job:` as well as the abilities it inherits.",
+            ))
+        }
+        (None, None) => default_job(&c.sheet, &req.ability).ok_or_else(|| {
+            AppError::user(format!(
+                "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
+                c.name(),
+                req.ability.trim()
+            ))
+        })?,
+    };
+    let difficulty = match set.ve_edition {
+        Edition::One => req.difficulty.unwrap_or(1),
+        Edition::Two => req.difficulty.ok_or_else(|| {
+            AppError::user("An edition-2 task needs its appropriate difficulty, 1 to 4.")
+        })?,
+    };
+    Ok(TaskSetup {
+        actor: a,
+        roller: req.player,
+        npc: false,
+        gm_override: false,
+        ability: req.ability.clone(),
+        job,
+        learn_inherits: learn,
+        difficulty,
+        factors,
+        consequence: req.consequence.clone().unwrap_or_default(),
+        magic: req.magic,
+        crits: req.crits,
+    })
 }
 
 /// Refuses a pool larger than the guild's dice cap (allies included).
@@ -539,72 +551,8 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     };
     let minutes = timeout(&mut tx, caller.guild_id).await?;
     let new_state = match state {
-        VeState::Check(mut c) => {
-            if let Some(d) = adj.difficulty {
-                c.setup.difficulty = check_target(d);
-            }
-            if let Some(f) = &adj.factors {
-                c.setup.factors = parse_factors(f);
-            }
-            if let Some(t) = &adj.consequence {
-                c.setup.consequence = t.clone();
-            }
-            if let Some(ab) = &adj.ability {
-                c.setup.subject = CheckSubject::Sheet {
-                    ability: ab.clone(),
-                };
-            }
-            if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() {
-                return Err(AppError::user(
-                    "A check has no job, magic or crits to change.",
-                ));
-            }
-            let party = Party::load(&mut tx, caller.guild_id, [&c.roller]).await?;
-            let mut setup = c.setup.clone();
-            setup.actor = Actor {
-                id: c.roller.user,
-                gm: false,
-            };
-            CheckState::start(setup, &set, &party.ctx, &mut StdRng::seed_from_u64(0))
-                .map_err(super::fc_words)?;
-            c.note = Some("adjusted by the FC".into());
-            VeState::Check(c)
-        }
-        VeState::Task(mut t) => {
-            let mut setup = t.setup.clone();
-            if let Some(d) = adj.difficulty {
-                setup.difficulty = d;
-            }
-            if let Some(f) = &adj.factors {
-                setup.factors = parse_factors(f);
-            }
-            if let Some(x) = &adj.consequence {
-                setup.consequence = x.clone();
-            }
-            if let Some(ab) = &adj.ability {
-                setup.ability = ab.clone();
-            }
-            if let Some(j) = &adj.job {
-                setup.job = j.clone();
-                setup.learn_inherits = None;
-            }
-            if let Some(m) = adj.magic {
-                setup.magic = m;
-            }
-            if let Some(c) = adj.crits {
-                setup.crits = c;
-            }
-            setup.actor = a;
-            let mut party = Party::load(&mut tx, caller.guild_id, t.whos()).await?;
-            task::rebuild(&mut t, setup, &set, &mut party.ctx)?;
-            let cap_dice = settings::guild(&mut tx, caller.guild_id)
-                .await?
-                .max_dice_per_roll;
-            check_pool(&t.task, cap_dice)?;
-            task::refresh(&mut tx, caller.guild_id, &mut t, &party.ctx).await?;
-            t.note = Some("adjusted by the FC".into());
-            VeState::Task(t)
-        }
+        VeState::Check(c) => adjust_check(&mut tx, caller, c, &adj, &set).await?,
+        VeState::Task(t) => adjust_task(&mut tx, caller, t, &adj, &set, a).await?,
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
     let version = sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
@@ -613,4 +561,88 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     v.shows = Some(session.id);
     v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
     Ok(Response::message(v))
+}
+
+/// `/ve fc adjust` on a check not yet thrown: the new setup, validated.
+async fn adjust_check(
+    tx: &mut Act,
+    caller: &Caller,
+    mut c: Box<CheckSession>,
+    adj: &Adjust,
+    set: &VenusSettings,
+) -> Result<VeState, AppError> {
+    if let Some(d) = adj.difficulty {
+        c.setup.difficulty = check_target(d);
+    }
+    if let Some(f) = &adj.factors {
+        c.setup.factors = parse_factors(f);
+    }
+    if let Some(t) = &adj.consequence {
+        c.setup.consequence = t.clone();
+    }
+    if let Some(ab) = &adj.ability {
+        c.setup.subject = CheckSubject::Sheet {
+            ability: ab.clone(),
+        };
+    }
+    if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() {
+        return Err(AppError::user(
+            "A check has no job, magic or crits to change.",
+        ));
+    }
+    let party = Party::load(tx, caller.guild_id, [&c.roller]).await?;
+    let mut setup = c.setup.clone();
+    setup.actor = Actor {
+        id: c.roller.user,
+        gm: false,
+    };
+    CheckState::start(setup, set, &party.ctx, &mut StdRng::seed_from_u64(0))
+        .map_err(super::fc_words)?;
+    c.note = Some("adjusted by the FC".into());
+    Ok(VeState::Check(c))
+}
+
+/// `/ve fc adjust` on a task not yet rolled: rebuilt from the new setup,
+/// keeping the standing aid offers that still fit.
+async fn adjust_task(
+    tx: &mut Act,
+    caller: &Caller,
+    mut t: Box<TaskSession>,
+    adj: &Adjust,
+    set: &VenusSettings,
+    a: Actor,
+) -> Result<VeState, AppError> {
+    let mut setup = t.setup.clone();
+    if let Some(d) = adj.difficulty {
+        setup.difficulty = d;
+    }
+    if let Some(f) = &adj.factors {
+        setup.factors = parse_factors(f);
+    }
+    if let Some(x) = &adj.consequence {
+        setup.consequence = x.clone();
+    }
+    if let Some(ab) = &adj.ability {
+        setup.ability = ab.clone();
+    }
+    if let Some(j) = &adj.job {
+        setup.job = j.clone();
+        setup.learn_inherits = None;
+    }
+    if let Some(m) = adj.magic {
+        setup.magic = m;
+    }
+    if let Some(c) = adj.crits {
+        setup.crits = c;
+    }
+    setup.actor = a;
+    let mut party = Party::load(tx, caller.guild_id, t.whos()).await?;
+    task::rebuild(&mut t, setup, set, &mut party.ctx)?;
+    let cap_dice = settings::guild(tx, caller.guild_id)
+        .await?
+        .max_dice_per_roll;
+    check_pool(&t.task, cap_dice)?;
+    task::refresh(tx, caller.guild_id, &mut t, &party.ctx).await?;
+    t.note = Some("adjusted by the FC".into());
+    Ok(VeState::Task(t))
 }

@@ -4,8 +4,8 @@
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
 //! void and force-close.
 //!
-//! One small file per button or small group under `check/` turns the
-//! click into rules-core actions; [`press`] routes a typed [`CheckButton`]
+//! One small file per button or small group under `check/` (`roll`,
+//! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
 //! to it, applies them, saves, logs and answers (one transaction).
 
 mod bonus;
@@ -66,21 +66,40 @@ pub fn status_of(st: &CheckSession) -> Status {
 /// The bonus-factor menu: environment, an ally's help, Lots (edition 1)
 /// and every attribute on the sheet; edition 2 offers +1 and +2 variants.
 pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
-    let opt = |value: String, label: String, kind, name: &str, points| BonusOption {
+    let base = menu_entries(sheet);
+    let mut out = match state.edition {
+        Edition::One => {
+            let lots = if state.npc {
+                0
+            } else {
+                sheet.map(|s| s.lots).unwrap_or(0).min(4)
+            };
+            with_lots(base, lots)
+        }
+        Edition::Two => with_multiples(base),
+    };
+    out.truncate(MENU_MAX);
+    out
+}
+
+/// The menu's entries worth one factor each: environment, an ally's help,
+/// then every attribute on the sheet.
+fn menu_entries(sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
+    let opt = |value: String, label: String, kind, name: String| BonusOption {
         value,
         label,
         kind,
-        name: name.to_string(),
-        points,
+        name,
+        points: 1,
     };
-    let mut base: Vec<(String, String, FactorKind, String)> = vec![
-        (
+    let mut base = vec![
+        opt(
             "env".into(),
             "Environmental benefit".into(),
             FactorKind::Environment,
             "Environmental benefit".into(),
         ),
-        (
+        opt(
             "ally".into(),
             "Help from an ally".into(),
             FactorKind::Ally,
@@ -91,7 +110,7 @@ pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> 
         for (kind, _) in super::sheet_view::ATTRIBUTE_LISTS {
             let singular = super::sheet_view::singular(kind);
             for (i, t) in s.attributes.list(kind).iter().enumerate() {
-                base.push((
+                base.push(opt(
                     format!("{}{}", singular.to_lowercase(), i + 1),
                     format!("{singular}: {t}"),
                     FactorKind::Attribute,
@@ -100,57 +119,60 @@ pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> 
             }
         }
     }
+    base
+}
+
+/// Edition 1: the entries with `lots` "Spend a Lot" options after the
+/// ally's help.
+fn with_lots(base: Vec<BonusOption>, lots: u32) -> Vec<BonusOption> {
     let mut out = Vec::new();
-    match state.edition {
-        Edition::One => {
-            let lots = if state.npc {
-                0
-            } else {
-                sheet.map(|s| s.lots).unwrap_or(0).min(4)
-            };
-            for (i, (v, l, k, n)) in base.iter().enumerate() {
-                out.push(opt(v.clone(), l.clone(), *k, n, 1));
-                if i == 1 {
-                    for j in 1..=lots {
-                        out.push(opt(
-                            format!("lot{j}"),
-                            if j == 1 {
-                                "Spend a Lot".to_string()
-                            } else {
-                                format!("Spend a Lot ({j})")
-                            },
-                            FactorKind::Lot,
-                            "A Lot",
-                            1,
-                        ));
-                    }
-                }
-            }
+    for (i, o) in base.into_iter().enumerate() {
+        out.push(o);
+        if i != 1 {
+            continue;
         }
-        Edition::Two => {
-            for (v, l, k, n) in &base {
-                out.push(opt(v.clone(), format!("{l} (+1)"), *k, n, 1));
-            }
-            for (v, l, k, n) in &base {
-                out.push(opt(
-                    format!("{v}_x2"),
-                    format!("{l} (+2, multiples)"),
-                    *k,
-                    n,
-                    2,
-                ));
-            }
-            // Keep the +1 and +2 of the first entries together.
-            out.sort_by_key(|o| {
-                let i = base
-                    .iter()
-                    .position(|b| o.value.trim_end_matches("_x2") == b.0)
-                    .unwrap_or(usize::MAX);
-                (i, o.points)
+        for j in 1..=lots {
+            out.push(BonusOption {
+                value: format!("lot{j}"),
+                label: if j == 1 {
+                    "Spend a Lot".to_string()
+                } else {
+                    format!("Spend a Lot ({j})")
+                },
+                kind: FactorKind::Lot,
+                name: "A Lot".into(),
+                points: 1,
             });
         }
     }
-    out.truncate(MENU_MAX);
+    out
+}
+
+/// Edition 2: each entry at +1 and (multiples) at +2, side by side.
+fn with_multiples(base: Vec<BonusOption>) -> Vec<BonusOption> {
+    let mut out = Vec::new();
+    for o in &base {
+        out.push(BonusOption {
+            label: format!("{} (+1)", o.label),
+            ..o.clone()
+        });
+    }
+    for o in &base {
+        out.push(BonusOption {
+            value: format!("{}_x2", o.value),
+            label: format!("{} (+2, multiples)", o.label),
+            points: 2,
+            ..o.clone()
+        });
+    }
+    // Keep the +1 and +2 of the first entries together.
+    out.sort_by_key(|o| {
+        let i = base
+            .iter()
+            .position(|b| o.value.trim_end_matches("_x2") == b.value)
+            .unwrap_or(usize::MAX);
+        (i, o.points)
+    });
     out
 }
 

@@ -118,118 +118,34 @@ fn d6_close(s: u32, k: u32) -> f64 {
 pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     let c = st.check.as_ref();
     let edition = c.map(|c| c.edition).or(st.edition);
-    let title = match (&st.setup.subject, c) {
-        (CheckSubject::AdHoc { name, .. }, _) => format!("🎲 NPC check — {name}"),
-        (_, Some(c)) => format!("🎲 Check — {}: {}", st.roller.name, c.ability),
-        (CheckSubject::Sheet { ability }, None) => {
-            format!("🎲 Check — {}: {}", st.roller.name, ability.trim())
-        }
-    };
     let mut desc = Vec::new();
     if !st.setup.consequence.trim().is_empty() {
         desc.push(format!("*If it fails:* {}", st.setup.consequence.trim()));
     }
-    let mut e = Embed::new(title);
+    let mut e = Embed::new(title(st, c));
     let mut col = colour::PENDING;
     e = e.field("Target", target_text(edition, st, c), true);
     match c {
-        None => {
-            if let Some(w) = &st.ended_before_roll {
+        None => match &st.ended_before_roll {
+            Some(w) => {
                 desc.push(format!("**{w}.**"));
                 col = colour::CLOSED;
-            } else {
-                desc.push(format!(
-                    "Waiting for {} to throw the d20{}.",
-                    st.roller.name,
-                    if st.called_by.is_some() {
-                        " (called by the FC, who can still adjust it)"
-                    } else {
-                        " (the FC can still adjust it)"
-                    }
-                ));
             }
-        }
+            None => desc.push(format!(
+                "Waiting for {} to throw the d20{}.",
+                st.roller.name,
+                if st.called_by.is_some() {
+                    " (called by the FC, who can still adjust it)"
+                } else {
+                    " (the FC can still adjust it)"
+                }
+            )),
+        },
         Some(c) => {
-            e = e
-                .field(
-                    "Ability",
-                    format!("{} {}", rank_label(c.rank), c.score),
-                    true,
-                )
-                .field("d20", format!("**{}**", c.natural), true);
-            let total = c.sum + c.bonus;
-            let mut t = format!("{} + {}", c.natural, c.score);
-            if !c.bonus_dice.is_empty() || c.bonus > 0 {
-                t.push_str(&format!(" + {} (bonus)", c.bonus));
-            }
-            e = e.field(
-                "Total",
-                format!("{t} = **{total}** against {}", c.target),
-                true,
-            );
-            let fired = rules_fired(c);
-            if !fired.is_empty() {
-                e = e.field("Rules", fired.join("\n"), false);
-            }
-            if c.phase == CheckPhase::AwaitingBonus && status == Status::Open {
-                let s = c.shortfall();
-                let text = match c.edition {
-                    Edition::One => {
-                        let odds: Vec<String> = (1..=4)
-                            .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
-                            .collect();
-                        format!(
-                            "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added.\nChance per number of factors: {}",
-                            odds.join(" · ")
-                        )
-                    }
-                    Edition::Two => format!(
-                        "Short by **{s}**. Claim up to 4 bonus factors, +1 each (+2 when multiples apply), at most +8. Lots and Ego cannot be spent on checks in edition 2."
-                    ),
-                };
-                e = e.field("Bonus", text, false);
-            }
-            if !c.bonus_factors.is_empty() {
-                let lines: Vec<String> = c
-                    .bonus_factors
-                    .iter()
-                    .map(|f| {
-                        let worth = match c.edition {
-                            Edition::One => "d6".to_string(),
-                            Edition::Two => format!("+{}", f.value),
-                        };
-                        let kind = if f.kind == FactorKind::Lot {
-                            String::new()
-                        } else {
-                            format!("{}, ", kind_word(f.kind))
-                        };
-                        let wait = if f.approved {
-                            ""
-                        } else {
-                            " — awaiting the FC"
-                        };
-                        format!("• {} ({kind}{worth}){wait}", f.name)
-                    })
-                    .collect();
-                e = e.field("Bonus factors", lines.join("\n"), false);
-            }
-            if !c.bonus_dice.is_empty() {
-                let faces: Vec<String> = c.bonus_dice.iter().map(|d| d.to_string()).collect();
-                e = e.field(
-                    "Bonus dice",
-                    format!("[{}] → highest **+{}**", faces.join(", "), c.bonus),
-                    false,
-                );
-            }
+            e = rolled_fields(e, c, status);
             if let Some(r) = c.result {
                 e = e.field("Result", result_text(r), false);
-                col = if r.passed() {
-                    colour::SUCCESS
-                } else if matches!(r, CheckResult::Cancelled | CheckResult::Voided) {
-                    colour::CLOSED
-                } else {
-                    colour::FAILURE
-                };
+                col = result_colour(r);
             }
         }
     }
@@ -251,14 +167,127 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
         footer.push_str(&format!(" · {n}"));
     }
     e = e.footer(footer).colour(col);
-    let mut v = View::embed(e);
+    let v = View::embed(e);
     if status != Status::Open {
         return v;
     }
+    with_buttons(v, id, version, st)
+}
+
+/// "🎲 Check — roller: ability" (or "NPC check — name").
+fn title(st: &CheckSession, c: Option<&CheckState>) -> String {
+    match (&st.setup.subject, c) {
+        (CheckSubject::AdHoc { name, .. }, _) => format!("🎲 NPC check — {name}"),
+        (_, Some(c)) => format!("🎲 Check — {}: {}", st.roller.name, c.ability),
+        (CheckSubject::Sheet { ability }, None) => {
+            format!("🎲 Check — {}: {}", st.roller.name, ability.trim())
+        }
+    }
+}
+
+/// The colour of a result.
+fn result_colour(r: CheckResult) -> u32 {
+    if r.passed() {
+        colour::SUCCESS
+    } else if matches!(r, CheckResult::Cancelled | CheckResult::Voided) {
+        colour::CLOSED
+    } else {
+        colour::FAILURE
+    }
+}
+
+/// The fields of a thrown check: ability, d20, total, the rules that
+/// fired, the bonus offer, the factors claimed and the bonus dice.
+fn rolled_fields(mut e: Embed, c: &CheckState, status: Status) -> Embed {
+    e = e
+        .field(
+            "Ability",
+            format!("{} {}", rank_label(c.rank), c.score),
+            true,
+        )
+        .field("d20", format!("**{}**", c.natural), true);
+    let total = c.sum + c.bonus;
+    let mut t = format!("{} + {}", c.natural, c.score);
+    if !c.bonus_dice.is_empty() || c.bonus > 0 {
+        t.push_str(&format!(" + {} (bonus)", c.bonus));
+    }
+    e = e.field(
+        "Total",
+        format!("{t} = **{total}** against {}", c.target),
+        true,
+    );
+    let fired = rules_fired(c);
+    if !fired.is_empty() {
+        e = e.field("Rules", fired.join("\n"), false);
+    }
+    if c.phase == CheckPhase::AwaitingBonus && status == Status::Open {
+        e = e.field("Bonus", bonus_offer(c), false);
+    }
+    if !c.bonus_factors.is_empty() {
+        e = e.field("Bonus factors", factor_lines(c).join("\n"), false);
+    }
+    if !c.bonus_dice.is_empty() {
+        let faces: Vec<String> = c.bonus_dice.iter().map(|d| d.to_string()).collect();
+        e = e.field(
+            "Bonus dice",
+            format!("[{}] → highest **+{}**", faces.join(", "), c.bonus),
+            false,
+        );
+    }
+    e
+}
+
+/// What a short check may still do (with the chances per number of
+/// factors, edition 1).
+fn bonus_offer(c: &CheckState) -> String {
+    let s = c.shortfall();
+    match c.edition {
+        Edition::One => {
+            let odds: Vec<String> = (1..=4)
+                .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
+                .collect();
+            format!(
+                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added.\nChance per number of factors: {}",
+                odds.join(" · ")
+            )
+        }
+        Edition::Two => format!(
+            "Short by **{s}**. Claim up to 4 bonus factors, +1 each (+2 when multiples apply), at most +8. Lots and Ego cannot be spent on checks in edition 2."
+        ),
+    }
+}
+
+/// One line per bonus factor claimed.
+fn factor_lines(c: &CheckState) -> Vec<String> {
+    c.bonus_factors
+        .iter()
+        .map(|f| {
+            let worth = match c.edition {
+                Edition::One => "d6".to_string(),
+                Edition::Two => format!("+{}", f.value),
+            };
+            let kind = if f.kind == FactorKind::Lot {
+                String::new()
+            } else {
+                format!("{}, ", kind_word(f.kind))
+            };
+            let wait = if f.approved {
+                ""
+            } else {
+                " — awaiting the FC"
+            };
+            format!("• {} ({kind}{worth}){wait}", f.name)
+        })
+        .collect()
+}
+
+/// The buttons of an open check: **Roll d20** before the roll; the bonus
+/// menu and buttons while short; none once it is decided.
+fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
     let b = |button: CheckButton, label: &str, style| {
         Button::new(custom_id(&button, id, version), label, style)
     };
-    match c {
+    match st.check.as_ref() {
         None => {
             v = v.buttons(vec![
                 b(CheckButton::Roll, "Roll d20", Style::Primary),
@@ -267,36 +296,8 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
             ]);
         }
         Some(c) if c.phase == CheckPhase::AwaitingBonus => {
-            let room = MAX_FACTORS.saturating_sub(c.bonus_factors.len());
-            let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
-            let lots_left = lot_total.saturating_sub(c.lot_factors() as usize);
-            let options: Vec<SelectOption> = st
-                .menu
-                .iter()
-                .filter(|o| {
-                    // "Spend a Lot (2)" disappears once one Lot is claimed.
-                    o.kind != FactorKind::Lot
-                        || o.value
-                            .trim_start_matches("lot")
-                            .parse::<usize>()
-                            .is_ok_and(|j| j <= lots_left)
-                })
-                .map(|o| SelectOption {
-                    label: o.label.clone(),
-                    value: o.value.clone(),
-                    description: None,
-                })
-                .collect();
-            if room > 0 && !options.is_empty() {
-                let max = room.min(options.len()) as u8;
-                v.rows.push(Row::Select(Select {
-                    custom_id: custom_id(&CheckButton::Bonus, id, version),
-                    placeholder: "Bonus factors".into(),
-                    options,
-                    min: 1,
-                    max,
-                }));
-            }
+            let menu = custom_id(&CheckButton::Bonus, id, version);
+            v.rows.extend(bonus_menu(st, c, menu));
             let resolve = match c.edition {
                 Edition::One => "Roll bonus dice",
                 Edition::Two => "Add the bonus",
@@ -319,6 +320,42 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
         Some(_) => {}
     }
     v
+}
+
+/// The "Bonus factors" menu: the options still open, as many picks as
+/// factors may still be claimed; `None` when full.
+fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Row> {
+    let room = MAX_FACTORS.saturating_sub(c.bonus_factors.len());
+    let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
+    let lots_left = lot_total.saturating_sub(c.lot_factors() as usize);
+    let options: Vec<SelectOption> = st
+        .menu
+        .iter()
+        .filter(|o| {
+            // "Spend a Lot (2)" disappears once one Lot is claimed.
+            o.kind != FactorKind::Lot
+                || o.value
+                    .trim_start_matches("lot")
+                    .parse::<usize>()
+                    .is_ok_and(|j| j <= lots_left)
+        })
+        .map(|o| SelectOption {
+            label: o.label.clone(),
+            value: o.value.clone(),
+            description: None,
+        })
+        .collect();
+    if room == 0 || options.is_empty() {
+        return None;
+    }
+    let max = room.min(options.len()) as u8;
+    Some(Row::Select(Select {
+        custom_id,
+        placeholder: "Bonus factors".into(),
+        options,
+        min: 1,
+        max,
+    }))
 }
 
 #[cfg(test)]

@@ -120,3 +120,65 @@ pub fn view_of(id: i64, version: i64, status: Status, st: &VeState) -> View {
         VeState::Delete(d) => sheets::delete_view(id, version, status, d),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The `super::…` modules a source file names (in paths and in grouped
+    /// `use super::{…}` imports).
+    fn supers(src: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, _) in src.match_indices("super::") {
+            let rest = &src[i + "super::".len()..];
+            let names: Vec<&str> = match rest.strip_prefix('{') {
+                Some(group) => group
+                    .split('}')
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(str::trim)
+                    .collect(),
+                None => vec![rest],
+            };
+            for n in names {
+                let word: String = n
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !word.is_empty() {
+                    out.push(word);
+                }
+            }
+        }
+        out
+    }
+
+    /// Views never import the flows that handle clicks: the dependency
+    /// points from the flows to the views (issue 12, "Layers").
+    #[test]
+    fn views_import_no_action_module() {
+        let flows = ["task", "check", "calls", "admin", "sheets", "party", "commands"];
+        for (file, src) in [
+            ("task_view.rs", include_str!("task_view.rs")),
+            ("check_view.rs", include_str!("check_view.rs")),
+            ("buttons.rs", include_str!("buttons.rs")),
+            ("state.rs", include_str!("state.rs")),
+            ("format.rs", include_str!("format.rs")),
+        ] {
+            for m in supers(src) {
+                assert!(!flows.contains(&m.as_str()), "{file} imports super::{m}");
+            }
+            for m in flows {
+                assert!(
+                    !src.contains(&format!("systems::venus::{m}")),
+                    "{file} imports systems::venus::{m}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_import_scan_sees_grouped_and_plain_paths() {
+        let found = supers("use super::{task::x, format};\nlet y = super::calls::f();");
+        assert_eq!(found, ["task", "format", "calls"]);
+    }
+}

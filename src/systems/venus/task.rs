@@ -12,10 +12,11 @@
 //! consequence; edition 2 offers Ego when still short. The FC may void or
 //! force-close at any point. Every click is one transaction.
 //!
-//! One small file per button (or small group of them) under `task/`: it
-//! reads the click, checks who may press it and turns it into rules-core
-//! actions ([`turn::Step`]); [`press`] routes a typed [`TaskButton`] to it,
-//! and [`turn::Turn`] applies the step, saves, logs and answers.
+//! One small file per button (or small group of them) under `task/`
+//! (`aid`, `kiss`, `ego`, `spend`, `close`): it reads the click, checks who
+//! may press it and turns it into rules-core actions (a `Step`); [`press`]
+//! routes a typed [`TaskButton`] to it, and `turn::Turn` checks who may
+//! press task buttons at all, applies the step, saves, logs and answers.
 
 mod aid;
 mod close;

@@ -262,15 +262,72 @@ fn phase_hint(st: &TaskSession) -> String {
 /// The task's message.
 pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     let t = &st.task;
+    let mut e = Embed::new(title(st));
+    e = e.field("Pool", pool_text(t), false);
+    let base = match t.edition {
+        Edition::One => 1,
+        Edition::Two => t.difficulty,
+    };
+    e = e.field(
+        "Threshold",
+        format!("**{}** = {}", t.threshold, factor_sum(base, &t.factors)),
+        true,
+    );
+    if t.crits_active() {
+        e = e.field("Criticals", "on (margin and critical results)", true);
+    }
+    if let Some(allies) = allies_text(st) {
+        e = e.field("Allies", allies, false);
+    }
+    if let Some(chance) = chance_text(st) {
+        e = e.field("Chance", chance, false);
+    }
+    if !t.dice.is_empty() {
+        for (title, value) in fields_of("Dice", &dice_lines(st), 3) {
+            e = e.field(title, value, false);
+        }
+    }
+    if !t.dice.is_empty() || t.phase != TaskPhase::AidOffers {
+        let title = match t.edition {
+            Edition::One => "Beats",
+            Edition::Two => "Passes",
+        };
+        e = e.field(title, count_text(t), false);
+    }
+    e = result_fields(e, st);
+    let desc = description(st, status);
+    if !desc.is_empty() {
+        e = e.description(desc.join("\n"));
+    }
+    let mut footer = format!("Venus Engine edition {} · task #{id}", t.edition);
+    if let Some(n) = &st.note {
+        footer.push_str(&format!(" · {n}"));
+    }
+    e = e.footer(footer).colour(colour_of(t, status));
+    let mut v = View::embed(e);
+    if status == Status::Open && (t.phase != TaskPhase::Closed || st.subversion_open) {
+        v.rows = rows(id, version, st);
+    }
+    v
+}
+
+/// "🎲 Task — roller: ability via job (level)".
+fn title(st: &TaskSession) -> String {
+    let t = &st.task;
     let level = if t.learning {
         "learning".to_string()
     } else {
         format!("level {}", t.job_level)
     };
-    let mut e = Embed::new(format!(
+    format!(
         "🎲 Task — {}: {} via {} ({level})",
         st.roller.name, t.ability, t.job
-    ));
+    )
+}
+
+/// What failure means, what to do now, or that the task timed out.
+fn description(st: &TaskSession, status: Status) -> Vec<String> {
+    let t = &st.task;
     let mut desc = Vec::new();
     if !t.consequence.trim().is_empty() {
         desc.push(format!("*If it fails:* {}", t.consequence.trim()));
@@ -282,7 +339,11 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     if status == Status::Expired {
         desc.push("**Timed out**: nothing more can be done with this task.".into());
     }
-    // Pool and threshold.
+    desc
+}
+
+/// The pool: dice, rank and what counts, learning, caps, explosions, allies.
+fn pool_text(t: &TaskState) -> String {
     let (die, min) = match t.edition {
         Edition::One => ("D6", format!("beat on {}+", t.rank.d6_beat_min())),
         Edition::Two => ("D10", format!("pass on {}+", t.rank.d10_pass_min())),
@@ -304,21 +365,13 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
             if allies_in == 1 { "die" } else { "dice" }
         ));
     }
-    e = e.field("Pool", pool, false);
-    let base = match t.edition {
-        Edition::One => 1,
-        Edition::Two => t.difficulty,
-    };
-    e = e.field(
-        "Threshold",
-        format!("**{}** = {}", t.threshold, factor_sum(base, &t.factors)),
-        true,
-    );
-    if t.crits_active() {
-        e = e.field("Criticals", "on (margin and critical results)", true);
-    }
-    // Allies.
-    let ally_lines: Vec<String> = t
+    pool
+}
+
+/// One line per ally (withdrawn offers only before the roll).
+fn allies_text(st: &TaskSession) -> Option<String> {
+    let t = &st.task;
+    let lines: Vec<String> = t
         .allies
         .iter()
         .filter(|a| a.status != AidStatus::Withdrawn || t.phase == TaskPhase::AidOffers)
@@ -344,97 +397,132 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
             s
         })
         .collect();
-    if !ally_lines.is_empty() {
-        e = e.field("Allies", ally_lines.join("\n"), false);
-    }
-    // Chances.
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The chance of meeting the threshold: now (before the roll), as it was
+/// before the roll, and after the KISSes declared (or of KISSing every
+/// miss).
+fn chance_text(st: &TaskSession) -> Option<String> {
+    let t = &st.task;
     let need = format!("{} {}", t.threshold, word(t.edition, t.threshold));
     if let Some(p) = chance_now(t) {
-        e = e.field(
-            "Chance",
-            format!("**{}** to reach {need}", percent(p)),
-            false,
-        );
-    } else if t.phase != TaskPhase::Closed || st.odds_before.is_some() {
-        let mut parts = Vec::new();
-        if let Some(p) = st.odds_before {
-            parts.push(format!("before the roll {} to reach {need}", percent(p)));
-        }
-        if t.phase == TaskPhase::KissDeclaration {
-            let set = kiss_set(t);
-            if set.is_empty() && t.successes() < t.threshold {
-                let misses: Vec<u32> = t
-                    .participants()
-                    .into_iter()
-                    .flat_map(|p| t.kissable_dice(p))
-                    .filter(|id| t.die(*id).is_some_and(|d| !d.succeeds(t.edition)))
-                    .collect();
-                if !misses.is_empty() {
-                    if let Some(p) = kiss_chance(t, &index_of(t, &misses)) {
-                        parts.push(format!(
-                            "KISSing every miss you may ({}): {}",
-                            misses.len(),
-                            percent(p)
-                        ));
-                    }
-                }
-            } else if let Some(p) = (!set.is_empty()).then(|| kiss_chance(t, &set)).flatten() {
-                parts.push(format!(
-                    "after KISSing the {} declared {}: **{}**",
-                    set.len(),
-                    if set.len() == 1 { "die" } else { "dice" },
-                    percent(p)
-                ));
-            }
-        }
-        if !parts.is_empty() {
-            let mut s = parts.join("\n");
-            if let Some(first) = s.get(..1) {
-                s = first.to_uppercase() + &s[1..];
-            }
-            e = e.field("Chance", s, false);
-        }
+        return Some(format!("**{}** to reach {need}", percent(p)));
     }
-    // Dice and count.
-    if !t.dice.is_empty() {
-        for (title, value) in fields_of("Dice", &dice_lines(st), 3) {
-            e = e.field(title, value, false);
-        }
+    if t.phase == TaskPhase::Closed && st.odds_before.is_none() {
+        return None;
     }
-    if !t.dice.is_empty() || t.phase != TaskPhase::AidOffers {
-        let n = t.successes();
-        let mut s = format!("**{n}** {} (need {})", word(t.edition, n), t.threshold);
-        match t.ego_mode {
-            EgoMode::DoubleSixes => s.push_str(" · Ego: every 6 strikes two beats"),
-            EgoMode::RerollAll => s.push_str(" · Ego: every miss was re-rolled"),
-            EgoMode::TensDouble => s.push_str(" · Ego: every 10 counts twice"),
-            EgoMode::None => {}
-        }
-        if t.explosion_capped {
-            s.push_str(" · explosions stopped at the safety cap");
-        }
-        if t.phase == TaskPhase::EgoOffer {
-            let tens = t
-                .dice
-                .iter()
-                .filter(|d| d.face == 10 && d.succeeds(t.edition))
-                .count() as u32;
-            s.push_str(&format!(
-                " · with Ego: **{}** ({tens} {} on the table)",
-                n + tens,
-                if tens == 1 { "ten" } else { "tens" }
-            ));
-        }
-        if t.edition == Edition::One && matches!(t.phase, TaskPhase::Spending) {
-            s.push_str(&format!(" · **{}** left to spend", t.beats_left()));
-        }
-        let title = match t.edition {
-            Edition::One => "Beats",
-            Edition::Two => "Passes",
-        };
-        e = e.field(title, s, false);
+    let mut parts = Vec::new();
+    if let Some(p) = st.odds_before {
+        parts.push(format!("before the roll {} to reach {need}", percent(p)));
     }
-    // KISSes.
+    if t.phase == TaskPhase::KissDeclaration {
+        parts.extend(kiss_chance_text(t));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut s = parts.join("\n");
+    if let Some(first) = s.get(..1) {
+        s = first.to_uppercase() + &s[1..];
+    }
+    Some(s)
+}
+
+/// During the KISS round: the chance after the declared KISSes, or (none
+/// declared, still short) after KISSing every miss one may.
+fn kiss_chance_text(t: &TaskState) -> Option<String> {
+    let set = kiss_set(t);
+    if set.is_empty() && t.successes() < t.threshold {
+        let misses: Vec<u32> = t
+            .participants()
+            .into_iter()
+            .flat_map(|p| t.kissable_dice(p))
+            .filter(|id| t.die(*id).is_some_and(|d| !d.succeeds(t.edition)))
+            .collect();
+        if misses.is_empty() {
+            return None;
+        }
+        let p = kiss_chance(t, &index_of(t, &misses))?;
+        Some(format!(
+            "KISSing every miss you may ({}): {}",
+            misses.len(),
+            percent(p)
+        ))
+    } else {
+        let p = (!set.is_empty()).then(|| kiss_chance(t, &set)).flatten()?;
+        Some(format!(
+            "after KISSing the {} declared {}: **{}**",
+            set.len(),
+            if set.len() == 1 { "die" } else { "dice" },
+            percent(p)
+        ))
+    }
+}
+
+/// Beats (or passes) against the threshold, with Ego, explosions, the
+/// edition-2 Ego offer and the beats left to spend.
+fn count_text(t: &TaskState) -> String {
+    let n = t.successes();
+    let mut s = format!("**{n}** {} (need {})", word(t.edition, n), t.threshold);
+    match t.ego_mode {
+        EgoMode::DoubleSixes => s.push_str(" · Ego: every 6 strikes two beats"),
+        EgoMode::RerollAll => s.push_str(" · Ego: every miss was re-rolled"),
+        EgoMode::TensDouble => s.push_str(" · Ego: every 10 counts twice"),
+        EgoMode::None => {}
+    }
+    if t.explosion_capped {
+        s.push_str(" · explosions stopped at the safety cap");
+    }
+    if t.phase == TaskPhase::EgoOffer {
+        let tens = t
+            .dice
+            .iter()
+            .filter(|d| d.face == 10 && d.succeeds(t.edition))
+            .count() as u32;
+        s.push_str(&format!(
+            " · with Ego: **{}** ({tens} {} on the table)",
+            n + tens,
+            if tens == 1 { "ten" } else { "tens" }
+        ));
+    }
+    if t.edition == Edition::One && matches!(t.phase, TaskPhase::Spending) {
+        s.push_str(&format!(" · **{}** left to spend", t.beats_left()));
+    }
+    s
+}
+
+/// The KISSes, purchases, subversion, outcome and sheet changes.
+fn result_fields(mut e: Embed, st: &TaskSession) -> Embed {
+    let t = &st.task;
+    let kl = kiss_lines(st);
+    if !kl.is_empty() {
+        e = e.field("KISSes", kl.join("\n"), false);
+    }
+    if !t.purchases.is_empty() {
+        let lines: Vec<String> = t
+            .purchases
+            .iter()
+            .map(|b| format!("• {} — {} {}", b.text, b.cost, word(Edition::One, b.cost)))
+            .collect();
+        e = e.field("Bought", lines.join("\n"), false);
+    }
+    if let Some(n) = t.subversion {
+        e = e.field("Subverted by the FC", subversion_text(st, n), false);
+    }
+    if let Some(o) = outcome_text(st) {
+        e = e.field("Outcome", o, false);
+    }
+    for (title, value) in fields_of("What changed", &st.changes, 2) {
+        e = e.field(title, value, false);
+    }
+    e
+}
+
+/// The KISSes: those re-rolled once the round is done; before, those
+/// declared, the Ego re-roll and each member's picked dice.
+fn kiss_lines(st: &TaskSession) -> Vec<String> {
+    let t = &st.task;
     let mut kl: Vec<String> = Vec::new();
     if t.kiss_round_done {
         let kissed: Vec<String> = t
@@ -456,74 +544,52 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
         if !kissed.is_empty() {
             kl.push(format!("KISSed: {}", kissed.join("; ")));
         }
-    } else {
-        for k in &t.kisses {
-            kl.push(format!(
-                "#{} — {} pays with {}{}",
-                k.die,
-                st.name_of(k.by),
-                kiss_source_text(&k.source),
-                if k.approved { "" } else { " (awaiting the FC)" }
-            ));
-        }
-        if t.ego_reroll_pending {
-            kl.push(format!(
-                "{} spends Ego: every miss not otherwise KISSed will be re-rolled",
-                st.roller.name
-            ));
-        }
-        for (who, dice) in &st.drafts {
-            let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
-            kl.push(format!(
-                "{} picked {}: choose how to pay",
-                st.name_of(*who),
-                ids.join(", ")
-            ));
-        }
+        return kl;
     }
-    if !kl.is_empty() {
-        e = e.field("KISSes", kl.join("\n"), false);
+    for k in &t.kisses {
+        kl.push(format!(
+            "#{} — {} pays with {}{}",
+            k.die,
+            st.name_of(k.by),
+            kiss_source_text(&k.source),
+            if k.approved { "" } else { " (awaiting the FC)" }
+        ));
     }
-    // Purchases and subversion.
-    if !t.purchases.is_empty() {
-        let lines: Vec<String> = t
-            .purchases
-            .iter()
-            .map(|b| format!("• {} — {} {}", b.text, b.cost, word(Edition::One, b.cost)))
-            .collect();
-        e = e.field("Bought", lines.join("\n"), false);
+    if t.ego_reroll_pending {
+        kl.push(format!(
+            "{} spends Ego: every miss not otherwise KISSed will be re-rolled",
+            st.roller.name
+        ));
     }
-    if let Some(n) = t.subversion {
-        let r = &st.roller.name;
-        let opposite = match n {
-            1 => format!("{r} is shamed or hurt"),
-            2 => "the action is clumsy or wasteful".to_string(),
-            3 => format!("someone {r} cares about is put at risk or disturbed"),
-            _ => "something else is lost or broken by accident".to_string(),
-        };
-        e = e.field(
-            "Subverted by the FC",
-            format!(
-                "S{n} ({}) turns against {r}: {opposite}.",
-                SECONDARY[n as usize - 1].to_lowercase()
-            ),
-            false,
-        );
+    for (who, dice) in &st.drafts {
+        let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
+        kl.push(format!(
+            "{} picked {}: choose how to pay",
+            st.name_of(*who),
+            ids.join(", ")
+        ));
     }
-    if let Some(o) = outcome_text(st) {
-        e = e.field("Outcome", o, false);
-    }
-    for (title, value) in fields_of("What changed", &st.changes, 2) {
-        e = e.field(title, value, false);
-    }
-    if !desc.is_empty() {
-        e = e.description(desc.join("\n"));
-    }
-    let mut footer = format!("Venus Engine edition {} · task #{id}", t.edition);
-    if let Some(n) = &st.note {
-        footer.push_str(&format!(" · {n}"));
-    }
-    let col = match (t.phase, &t.outcome, status) {
+    kl
+}
+
+/// Secondary consequence `n` turned against the roller.
+fn subversion_text(st: &TaskSession, n: u8) -> String {
+    let r = &st.roller.name;
+    let opposite = match n {
+        1 => format!("{r} is shamed or hurt"),
+        2 => "the action is clumsy or wasteful".to_string(),
+        3 => format!("someone {r} cares about is put at risk or disturbed"),
+        _ => "something else is lost or broken by accident".to_string(),
+    };
+    format!(
+        "S{n} ({}) turns against {r}: {opposite}.",
+        SECONDARY[n as usize - 1].to_lowercase()
+    )
+}
+
+/// The embed's colour: pending, success, failure or closed.
+fn colour_of(t: &TaskState, status: Status) -> u32 {
+    match (t.phase, &t.outcome, status) {
         (_, _, Status::Expired) => colour::CLOSED,
         (TaskPhase::Closed, Some(o), _) if t.close_kind != Some(CloseKind::Voided) => {
             if o.success {
@@ -534,13 +600,7 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
         }
         (TaskPhase::Closed, _, _) => colour::CLOSED,
         _ => colour::PENDING,
-    };
-    e = e.footer(footer).colour(col);
-    let mut v = View::embed(e);
-    if status == Status::Open && (t.phase != TaskPhase::Closed || st.subversion_open) {
-        v.rows = rows(id, version, st);
     }
-    v
 }
 
 /// Draws the buttons and menus of task `id` at `version`.

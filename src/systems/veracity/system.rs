@@ -33,9 +33,7 @@ impl System for VeracitySystem {
     }
 
     fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        // Dormant until a command reaches them (issue 15: special actions,
-        // face modifiers, combos and the combat trackers).
-        static RULES: Rules<crate::rules::veracity::VeracitySettings> = Rules::with_dormant(&["vr_ap_basis"]);
+        static RULES: Rules<crate::rules::veracity::VeracitySettings> = Rules::new();
         Some(&RULES)
     }
 

@@ -26,6 +26,8 @@ pub struct Entry {
     /// Fills in what its commands take from the registry (choice lists),
     /// once every system is known.
     pub finish: Option<fn(&mut Command, &Registry)>,
+    /// Its odds questions: `/odds` subcommands and `kismet odds` questions.
+    pub odds: Option<platform::odds::Odds>,
 }
 
 /// Declares each folder as a module and lists its `entry()` in order.
@@ -58,8 +60,9 @@ pub fn registry() -> Registry {
 
 /// Every slash command of every registered folder, with the shared table
 /// commands grafted onto each playable system's root (`/<root> settings`,
-/// and `/<root> sheet list|show|use|rename|delete` where it keeps sheets)
-/// and choice lists filled from the registry.
+/// and `/<root> sheet list|show|use|rename|delete` where it keeps sheets),
+/// each system's odds questions grafted onto `/odds`, and choice lists
+/// filled from the registry.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
     let reg = registry();
     let mut all = Vec::new();
@@ -69,6 +72,13 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
                 finish(&mut c, &reg);
             }
             all.push(c);
+        }
+    }
+    if let Some(odds) = all.iter_mut().find(|c| c.name == "odds") {
+        for e in entries() {
+            for question in e.odds.map(|o| (o.slash)()).unwrap_or_default() {
+                graft(odds, question);
+            }
         }
     }
     for system in reg.playable() {
@@ -92,11 +102,48 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     all
 }
 
+/// Every registered system's `kismet odds` questions.
+pub fn odds_questions() -> Vec<platform::odds::CliOdds> {
+    entries()
+        .into_iter()
+        .filter_map(|e| e.odds)
+        .map(|o| o.cli)
+        .collect()
+}
+
 /// Puts a shared subcommand (group) under `root`, replacing one of the
 /// same name the system may have had, at the same place.
 fn graft(root: &mut poise::Command<Data, Error>, shared: poise::Command<Data, Error>) {
     match root.subcommands.iter().position(|c| c.name == shared.name) {
         Some(i) => root.subcommands[i] = shared,
         None => root.subcommands.push(shared),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `/odds` offers every registered system's questions, as `kismet
+    /// odds` does, under the same names.
+    #[test]
+    fn odds_subcommands_come_from_the_registered_systems() {
+        let all = super::commands();
+        let odds = all.iter().find(|c| c.name == "odds").expect("/odds");
+        let mut slash: Vec<&str> = odds.subcommands.iter().map(|c| &*c.name).collect();
+        slash.sort_unstable();
+        let cli = crate::odds_cli::parse(["st", "--pool", "1", "--difficulty", "6"]);
+        assert!(cli.is_ok());
+        assert_eq!(
+            slash,
+            [
+                "ore",
+                "st",
+                "ve1-check",
+                "ve1-task",
+                "ve2-check",
+                "ve2-task",
+                "veracity-save"
+            ]
+        );
+        assert!(odds.subcommand_required);
     }
 }

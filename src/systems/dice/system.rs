@@ -75,5 +75,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(DiceSystem)),
         commands: super::commands::all,
         finish: None,
+        odds: None,
     }
 }

@@ -353,5 +353,6 @@ pub fn entry() -> crate::systems::Entry {
         system: None,
         commands: commands::all,
         finish: Some(commands::finish),
+        odds: None,
     }
 }

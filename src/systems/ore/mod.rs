@@ -21,6 +21,7 @@
 //! - [`faces`]: the dice each action threw, for `/stats`.
 //! - [`commands`]: the thin poise commands.
 
+pub mod odds;
 pub mod system;
 pub mod buttons;
 pub mod commands;

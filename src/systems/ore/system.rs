@@ -91,5 +91,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(VirtualVeilSystem)),
         commands: super::commands::all,
         finish: None,
+        odds: Some(super::odds::odds()),
     }
 }

@@ -1,310 +1,130 @@
 //! `/odds`: exact odds for every roll the bot offers, with the same
-//! parameters as the rolls. The numbers are the rules cores' typed answers
-//! (the same `kismet odds` prints, see [`crate::odds_cli`]); this module
-//! words them and draws the distribution as a bar chart.
+//! parameters as the rolls. The questions belong to the systems: each
+//! registers its `/odds` subcommands and its `kismet odds` questions
+//! ([`Odds`], in its `odds.rs`) and answers them with its rules core's
+//! typed answers. This module is what they share and names no system: the
+//! `/odds` root, the wording of refusals, the embed and chart of an answer
+//! ([`render`]), sweeps and task tables, and the CLI's printing
+//! ([`Printed`]).
+
+use serde::Serialize;
 
 use super::chart::{self, Axis, Bar, Panel};
 use super::text::pct;
 use crate::app::view::{colour, Embed, File, View};
-use crate::app::{settings, App, AppError, AppResult, Caller, Response};
-use crate::odds_cli::{self, Question};
+use crate::app::{AppError, AppResult, Response};
+use crate::kit::{caller_of, defer, respond, Context, Error};
 use crate::rules::odds::OddsError;
-use crate::rules::storyteller::odds::StQuestion;
-use crate::rules::storyteller::{roll_odds_with, BonusDicePerTen, StorytellerSettings};
-use crate::rules::venus::odds as ve;
-use crate::rules::venus::Rank;
-use crate::rules::{ore, veracity};
+use crate::systems::Command;
 
 /// Bars with less than this probability are trimmed from a task's tail.
 const TAIL: f64 = 0.0005;
 /// Most lines in a table field.
-const MAX_LINES: usize = 30;
+pub const MAX_LINES: usize = 30;
 
-/// The answer to any question (a Storyteller one under the default
-/// bonus-dice rule; [`st`] follows the server's).
-pub fn answer(q: &Question) -> AppResult {
-    let view = view(q, BonusDicePerTen::PerSpecialty).map_err(refuse)?;
-    Ok(Response::message(view))
+/// What a system registers for odds: its `/odds` subcommands and its
+/// `kismet odds` questions.
+#[derive(Clone, Copy)]
+pub struct Odds {
+    /// Its `/odds …` subcommands, grafted onto `/odds`.
+    pub slash: fn() -> Vec<Command>,
+    /// Its `kismet odds …` questions.
+    pub cli: CliOdds,
 }
 
-/// `/odds st`: the difficulty defaults to the server's Storyteller default,
-/// and bonus dice per 10 follow its `st_bonus_dice_per_ten` setting.
-pub async fn st(
-    app: &App,
-    caller: &Caller,
-    pool: u32,
-    difficulty: Option<u32>,
-    threshold: u32,
-    specialties: u32,
-) -> AppResult {
-    let mut tx = app.db.read().await?;
-    // A server that never saved Storyteller settings (or saved a shape this
-    // build cannot read) uses the rules' defaults.
-    let s: StorytellerSettings = settings::scoped(&mut tx, caller.guild_id, "storyteller")
-        .await
-        .unwrap_or_default();
-    drop(tx);
-    let q = Question::St {
-        pool,
-        difficulty: difficulty.unwrap_or(s.st_default_difficulty),
-        threshold,
-        specialties,
-    };
-    let mut view = view(&q, s.st_bonus_dice_per_ten).map_err(refuse)?;
-    if difficulty.is_none() {
-        if let Some(e) = view.embeds.first_mut() {
-            e.footer = Some(format!(
-                "Difficulty {} is this server's default. {}",
-                s.st_default_difficulty,
-                e.footer.clone().unwrap_or_default()
-            ));
-        }
+/// A system's `kismet odds` questions: a clap subcommand set (usually a
+/// `#[derive(clap::Subcommand)]` enum's functions) and its answer.
+#[derive(Clone, Copy)]
+pub struct CliOdds {
+    /// Adds the questions as subcommands of `kismet odds`.
+    pub augment: fn(clap::Command) -> clap::Command,
+    /// Whether `name` is one of its questions.
+    pub has: fn(&str) -> bool,
+    /// Answers the question chosen in these (the `odds` level's) matches.
+    pub ask: fn(&clap::ArgMatches) -> Result<Printed, OddsError>,
+}
+
+/// An answer as `kismet odds` prints it: the JSON (the typed answer's
+/// fields) or, with `--pretty`, a table in the JSON's key order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Printed {
+    /// The JSON object.
+    pub json: serde_json::Value,
+    /// The human table.
+    pub pretty: String,
+}
+
+impl Printed {
+    /// A typed answer and its table.
+    pub fn new(answer: &impl Serialize, pretty: String) -> Result<Self, OddsError> {
+        let json = serde_json::to_value(answer)
+            .map_err(|e| OddsError::new("answer", "?", e.to_string()))?;
+        Ok(Self { json, pretty })
     }
-    Ok(Response::message(view))
+}
+
+/// One line of a `--pretty` table for a probability.
+pub fn scalar(out: &mut String, key: &str, p: f64) {
+    out.push_str(&format!("{key:<8} {:>9.4}%  {}\n", p * 100.0, bar(p)));
+}
+
+/// `--pretty` lines for a distribution, one per element numbered from `first`.
+pub fn series(out: &mut String, key: &str, label: &str, first: usize, ps: &[f64]) {
+    out.push_str(&format!("{key}:\n"));
+    for (i, p) in ps.iter().enumerate() {
+        let n = i + first;
+        out.push_str(&format!(
+            "  {label} {n:>3}  {:>9.4}%  {}\n",
+            p * 100.0,
+            bar(*p)
+        ));
+    }
+}
+
+fn bar(p: f64) -> String {
+    "█".repeat((p.clamp(0.0, 1.0) * 40.0).round() as usize)
+}
+
+/// Exact odds for any roll, before you roll it.
+#[poise::command(slash_command, guild_only)]
+pub async fn odds(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// The `/odds` root: its subcommands come from the registered systems
+/// ([`Odds::slash`], grafted by [`crate::systems::commands`]).
+pub fn root() -> Command {
+    let mut c = odds();
+    c.subcommand_required = true;
+    c
+}
+
+/// Answers an `/odds` subcommand: acknowledges first, then computes the
+/// exact distribution and its chart off the async workers.
+pub async fn reply(
+    ctx: Context<'_>,
+    answer: impl FnOnce() -> Result<View, OddsError> + Send + 'static,
+) -> Result<(), Error> {
+    caller_of(ctx)?;
+    defer(ctx, false).await?;
+    let r = tokio::task::spawn_blocking(answer)
+        .await
+        .unwrap_or_else(|e| Err(OddsError::new("question", "?", format!("odds: {e}"))));
+    respond(ctx, r.map(Response::message).map_err(refuse)).await
+}
+
+/// A view's answer, or the refusal of a question out of range.
+pub fn answer(view: Result<View, OddsError>) -> AppResult {
+    view.map(Response::message).map_err(refuse)
 }
 
 /// A question out of range, worded for slash options.
-fn refuse(e: OddsError) -> AppError {
+pub fn refuse(e: OddsError) -> AppError {
     AppError::user(format!("I cannot compute that: {}.", e.slash()))
 }
 
-fn ranks(rs: &[Rank]) -> String {
-    if rs.is_empty() {
-        "none".into()
-    } else {
-        rs.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
-    }
-}
-
-/// The answer's view: title, parameters, numbers, chart. The neighbours
-/// in a chart's sweep are in range by construction, so they are computed
-/// with the rules' unchecked functions.
-fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
-    let (title, params, fields, panels) = match q {
-        Question::Ve1Check {
-            score,
-            target,
-            rank,
-            bonus_dice,
-        } => {
-            let p = ve::Ve1CheckQuestion {
-                score: *score,
-                target: *target,
-                rank: *rank,
-                bonus_dice: *bonus_dice,
-            }
-            .answer()?
-            .pass;
-            let sweep = sweep((5..=29).map(|t| {
-                (
-                    t.to_string(),
-                    ve::ve1_check_pass(*score, t, *rank, *bonus_dice),
-                    t == *target,
-                )
-            }));
-            (
-                "Venus Engine (1st Playtest) check",
-                format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
-                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
-            )
-        }
-        Question::Ve2Check {
-            score,
-            target,
-            rank,
-            bonus,
-            autopass,
-        } => {
-            let question = odds_cli::ve2_check(*score, *target, *rank, *bonus, autopass)?;
-            let p = question.answer()?.pass;
-            let sweep = sweep((5..=28).map(|t| {
-                (
-                    t.to_string(),
-                    ve::ve2_check_pass(*score, t, *rank, *bonus, &question.autopass, false),
-                    t == *target,
-                )
-            }));
-            (
-                "Venus Engine (Playsheet) check",
-                format!(
-                    "d20 + score {score} against target {target} · {rank} · flat bonus +{bonus} when short · automatic passes: {}",
-                    if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
-                ),
-                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
-            )
-        }
-        Question::Ve1Task {
-            dice,
-            rank,
-            ally_rank,
-            ego_double_six,
-        } => {
-            let ego = if *ego_double_six {
-                " · Ego: every 6 strikes two beats"
-            } else {
-                ""
-            };
-            let a = ve::Ve1TaskQuestion {
-                dice: *dice,
-                rank: *rank,
-                allies: ally_rank.clone(),
-                ego_double_six: *ego_double_six,
-            }
-            .answer()?;
-            task(
-                "Venus Engine (1st Playtest) task",
-                format!("{dice}d6 at {rank} · allies: {}{ego}", ranks(ally_rank)),
-                format!("{dice}D6 {rank}"),
-                "beats",
-                &a.at_least,
-            )
-        }
-        Question::Ve2Task {
-            dice,
-            rank,
-            ally_rank,
-            explode,
-            ego,
-        } => {
-            let mut extra = String::new();
-            if *explode {
-                extra.push_str(" · your 10s explode");
-            }
-            if *ego {
-                extra.push_str(" · Ego: every 10 counts twice");
-            }
-            let a = ve::Ve2TaskQuestion {
-                dice: *dice,
-                rank: *rank,
-                allies: ally_rank.clone(),
-                explode: *explode,
-                ego: *ego,
-            }
-            .answer()?;
-            task(
-                "Venus Engine (Playsheet) task",
-                format!("{dice}d10 at {rank} · allies: {}{extra}", ranks(ally_rank)),
-                format!("{dice}D10 {rank}"),
-                "passes",
-                &a.at_least,
-            )
-        }
-        Question::VeracitySave {
-            unlocked,
-            filled,
-            modifier,
-        } => {
-            let p = veracity::save::SaveQuestion {
-                unlocked: *unlocked,
-                filled: *filled,
-                modifier: *modifier,
-            }
-            .answer()?
-            .success;
-            let lo = (*modifier - 10).max(-100);
-            let hi = (lo + 20).min(100);
-            let sweep = sweep((lo..=hi).map(|m| {
-                (
-                    format!("{m:+}"),
-                    veracity::save::save_success(*unlocked, *filled, m),
-                    m == *modifier,
-                )
-            }));
-            (
-                "Veracity save",
-                format!("{} against an inventory of {unlocked} unlocked slots, the lowest {filled} filled (≤ 0 succeeds, ≥ 19 fails, else the slot must be unlocked and empty)", signed_d20(*modifier)),
-                vec![("Success".to_string(), format!("**{}**", pct(p))), ("Failure".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(SUCCESS) BY MODIFIER · {unlocked} SLOTS {filled} FILLED"), Axis::Percent, sweep)],
-            )
-        }
-        Question::St {
-            pool,
-            difficulty,
-            threshold,
-            specialties,
-        } => {
-            let o = StQuestion {
-                pool: *pool,
-                difficulty: *difficulty,
-                threshold: *threshold,
-                specialties: *specialties,
-                per_ten,
-            }
-            .answer()?;
-            let (s, f, b) = (o.success, o.failure, o.botch);
-            let outcomes = Panel::new(
-                "OUTCOME",
-                Axis::Percent,
-                vec![
-                    Bar::new("BOTCH", b),
-                    Bar::new("FAILURE", f),
-                    Bar::new("SUCCESS", s).highlighted(true),
-                ],
-            );
-            let by_difficulty = sweep((2..=10).map(|d| {
-                let o = roll_odds_with(*pool, d, *threshold, *specialties, per_ten);
-                (d.to_string(), o.success, d == *difficulty)
-            }));
-            (
-                "Storyteller roll",
-                format!("{pool}d10 at difficulty {difficulty} · threshold {threshold} · {specialties} specialt{} in use", if *specialties == 1 { "y" } else { "ies" }),
-                vec![
-                    ("Success".to_string(), format!("**{}**", pct(s))),
-                    ("Simple failure".into(), pct(f)),
-                    ("Botch".into(), pct(b)),
-                ],
-                vec![
-                    outcomes,
-                    Panel::new(format!("P(SUCCESS) BY DIFFICULTY · {pool} DICE"), Axis::Percent, by_difficulty),
-                ],
-            )
-        }
-        Question::Ore { dice } => {
-            let pmf = ore::odds::WidestQuestion { dice: *dice }.answer()?.widest;
-            let lines: Vec<String> = pmf
-                .iter()
-                .enumerate()
-                .take(MAX_LINES)
-                .map(|(i, p)| format!("{:<8} {:>12}", width_name(i + 1), pct(*p)))
-                .collect();
-            let at_least_dub: f64 = pmf.iter().skip(1).sum();
-            let bars = pmf
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    Bar::new(
-                        if i == 0 {
-                            "NONE".to_string()
-                        } else {
-                            (i + 1).to_string()
-                        },
-                        *p,
-                    )
-                })
-                .collect();
-            (
-                "Virtual Veil (One-Roll Engine) roll",
-                format!("{dice}d10: how wide the widest matching set is"),
-                vec![
-                    (
-                        "At least a dub".to_string(),
-                        format!("**{}**", pct(at_least_dub)),
-                    ),
-                    (
-                        "Widest set".into(),
-                        format!("```\n{}\n```", lines.join("\n")),
-                    ),
-                ],
-                vec![Panel::new(
-                    format!("WIDEST SET · {dice} DICE"),
-                    Axis::Percent,
-                    bars,
-                )],
-            )
-        }
-    };
+/// The answer's view: title, parameters, numbers and the chart.
+pub fn render((title, params, fields, panels): Parts) -> View {
     let highlighted = panels.iter().any(|p| p.bars.iter().any(|b| b.highlight));
     let mut embed = Embed::new(format!("🎯 Odds · {title}"))
         .description(params)
@@ -323,17 +143,18 @@ fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
         name: "odds.png".into(),
         bytes: chart::render(&panels),
     });
-    Ok(view)
+    view
 }
 
-fn sweep(points: impl Iterator<Item = (String, f64, bool)>) -> Vec<Bar> {
+/// Bars of a sweep: `(label, probability, highlighted)` points.
+pub fn sweep(points: impl Iterator<Item = (String, f64, bool)>) -> Vec<Bar> {
     points
         .map(|(label, p, hl)| Bar::new(label, p).highlighted(hl))
         .collect()
 }
 
 /// `d20 − 5`, `d20 + 3` or `d20`.
-fn signed_d20(m: i32) -> String {
+pub fn signed_d20(m: i32) -> String {
     match m {
         0 => "d20".into(),
         m if m < 0 => format!("d20 − {}", -m),
@@ -341,7 +162,8 @@ fn signed_d20(m: i32) -> String {
     }
 }
 
-fn width_name(w: usize) -> String {
+/// The name of a set `w` dice wide (1 = no set).
+pub fn width_name(w: usize) -> String {
     match w {
         1 => "no set".into(),
         2 => "dub".into(),
@@ -352,10 +174,11 @@ fn width_name(w: usize) -> String {
     }
 }
 
-type Parts = (&'static str, String, Vec<(String, String)>, Vec<Panel>);
+/// An answer's parts: title, parameters, fields (name, value) and chart panels.
+pub type Parts = (&'static str, String, Vec<(String, String)>, Vec<Panel>);
 
 /// A task's answer: P(at least k) as a table, P(exactly k) as bars.
-fn task(
+pub fn task(
     title: &'static str,
     params: String,
     chart_title: String,
@@ -411,100 +234,3 @@ fn task(
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::Reply;
-
-    fn view_of(q: Question) -> View {
-        match answer(&q).unwrap().reply {
-            Reply::Message(v) => v,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn every_question_answers_with_a_chart_within_limits() {
-        let qs = vec![
-            Question::Ve1Check {
-                score: 7,
-                target: 15,
-                rank: Rank::Silver,
-                bonus_dice: 2,
-            },
-            Question::Ve2Check {
-                score: 5,
-                target: 20,
-                rank: Rank::Gold,
-                bonus: 3,
-                autopass: "text".into(),
-            },
-            Question::Ve1Task {
-                dice: 50,
-                rank: Rank::Platinum,
-                ally_rank: vec![Rank::Gold, Rank::Bronze],
-                ego_double_six: true,
-            },
-            Question::Ve2Task {
-                dice: 50,
-                rank: Rank::Platinum,
-                ally_rank: vec![Rank::Gold; 3],
-                explode: true,
-                ego: true,
-            },
-            Question::VeracitySave {
-                unlocked: 8,
-                filled: 4,
-                modifier: -5,
-            },
-            Question::St {
-                pool: 50,
-                difficulty: 6,
-                threshold: 2,
-                specialties: 5,
-            },
-            Question::Ore { dice: 30 },
-        ];
-        for q in qs {
-            let v = view_of(q);
-            assert_eq!(v.clone().clamp(), v, "needs no clamping");
-            assert_eq!(v.files.len(), 1);
-            assert_eq!(v.files[0].name, "odds.png");
-            assert!(chart::png::dimensions(&v.files[0].bytes).is_some());
-            assert_eq!(v.embeds[0].image.as_deref(), Some("odds.png"));
-            assert!(v.embeds[0]
-                .fields
-                .iter()
-                .all(|f| f.value.chars().count() <= 1024));
-        }
-    }
-
-    #[test]
-    fn the_st_example_reads_38_75_percent() {
-        let v = view_of(Question::St {
-            pool: 5,
-            difficulty: 6,
-            threshold: 2,
-            specialties: 0,
-        });
-        let s = &v.embeds[0].fields[0];
-        assert_eq!(s.name, "Success");
-        assert!(s.value.starts_with("**38.7"), "{}", s.value);
-    }
-
-    #[test]
-    fn bad_parameters_are_refused_in_slash_terms() {
-        let e = answer(&Question::VeracitySave {
-            unlocked: 4,
-            filled: 5,
-            modifier: 0,
-        })
-        .unwrap_err();
-        assert!(
-            e.user_message().contains("filled 5"),
-            "{}",
-            e.user_message()
-        );
-        assert!(!e.user_message().contains("--"));
-    }
-}

@@ -54,5 +54,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(HistoryFeature)),
         commands: super::commands::all,
         finish: Some(super::commands::finish),
+        odds: None,
     }
 }

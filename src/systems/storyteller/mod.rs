@@ -21,6 +21,7 @@
 //! - [`complete`]: autocomplete suggestions (traits, specialties, settings).
 //! - [`commands`]: the thin poise commands.
 
+pub mod odds;
 pub mod system;
 pub mod buttons;
 pub mod commands;

@@ -54,5 +54,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(TableFeature)),
         commands: Vec::new,
         finish: None,
+        odds: None,
     }
 }

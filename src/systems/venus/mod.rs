@@ -28,6 +28,7 @@
 //! - [`changes`], [`format`]: text helpers.
 //! - [`commands`]: the `/ve` slash commands.
 
+pub mod odds;
 pub mod system;
 pub mod admin;
 pub mod buttons;

@@ -107,5 +107,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(VenusSystem)),
         commands: super::commands::all,
         finish: None,
+        odds: Some(super::odds::odds()),
     }
 }

@@ -19,6 +19,7 @@
 //! - [`rest`]: a sheet's Rest buttons.
 //! - [`commands`]: the thin poise commands.
 
+pub mod odds;
 pub mod system;
 pub mod buttons;
 pub mod changes;

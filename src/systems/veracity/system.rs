@@ -92,5 +92,6 @@ pub fn entry() -> crate::systems::Entry {
         system: Some(std::sync::Arc::new(VeracitySystem)),
         commands: super::commands::all,
         finish: None,
+        odds: Some(super::odds::odds()),
     }
 }

@@ -1,0 +1,553 @@
+//! The Venus Engine's odds questions: `/odds ve1-check|ve2-check|ve1-task|ve2-task`
+//! and the same questions in `kismet odds`, answered with the rules core's
+//! typed answers ([`crate::rules::venus::odds`]) and drawn by the shared
+//! `/odds` view ([`crate::systems::platform::odds`]).
+
+use clap::{FromArgMatches, Subcommand};
+
+use crate::app::view::View;
+use crate::kit::{Context, Error};
+use crate::rules::odds::OddsError;
+use crate::rules::venus::odds as ve;
+use crate::rules::venus::Rank;
+use crate::systems::platform::chart::{Axis, Panel};
+use crate::systems::platform::odds::{
+    render, reply, scalar, series, sweep, task, CliOdds, Odds, Printed,
+};
+use crate::systems::platform::text::pct;
+
+/// The Venus Engine's questions, as `kismet odds` parses them and `/odds`
+/// builds them.
+#[derive(Debug, Clone, PartialEq, Subcommand)]
+pub enum Question {
+    /// Venus Engine 1st Playtest check: d20 + score vs target, best of K bonus d6 when short by 1-6.
+    #[command(name = "ve1-check")]
+    Ve1Check {
+        /// Ability score.
+        #[arg(long, allow_hyphen_values = true)]
+        score: i32,
+        /// Target (5-29).
+        #[arg(long)]
+        target: i32,
+        /// bronze, silver, gold or platinum.
+        #[arg(long)]
+        rank: Rank,
+        /// Bonus factors (0-4), one d6 each.
+        #[arg(long = "bonus-dice", default_value_t = 0)]
+        bonus_dice: u32,
+    },
+    /// Venus Engine Playsheet check: d20 + score + flat bonus vs target.
+    #[command(name = "ve2-check")]
+    Ve2Check {
+        /// Ability score.
+        #[arg(long, allow_hyphen_values = true)]
+        score: i32,
+        /// Target (5-28).
+        #[arg(long)]
+        target: i32,
+        /// bronze, silver, gold or platinum.
+        #[arg(long)]
+        rank: Rank,
+        /// Flat bonus (0-8), applied when short.
+        #[arg(long, default_value_t = 0)]
+        bonus: u32,
+        /// Automatic-pass ranges: `text` (default) or `table` (spec A-V1).
+        #[arg(long, default_value = "text")]
+        autopass: String,
+    },
+    /// Venus Engine 1st Playtest task: P(beats ≥ k).
+    #[command(name = "ve1-task")]
+    Ve1Task {
+        /// The roller's D6.
+        #[arg(long)]
+        dice: u32,
+        /// The roller's rank.
+        #[arg(long)]
+        rank: Rank,
+        /// An ally's rank (one die each, up to 2).
+        #[arg(long = "ally-rank")]
+        ally_rank: Vec<Rank>,
+        /// Ego mode (ii): every 6 strikes two beats.
+        #[arg(long = "ego-double-six")]
+        ego_double_six: bool,
+    },
+    /// Venus Engine Playsheet task: P(passes ≥ k).
+    #[command(name = "ve2-task")]
+    Ve2Task {
+        /// The roller's D10.
+        #[arg(long)]
+        dice: u32,
+        /// The roller's rank.
+        #[arg(long)]
+        rank: Rank,
+        /// An ally's rank (one die each, up to 3).
+        #[arg(long = "ally-rank")]
+        ally_rank: Vec<Rank>,
+        /// The roller's 10s explode (magic or advanced technology).
+        #[arg(long)]
+        explode: bool,
+        /// Ego: every 10 counts as two passes.
+        #[arg(long)]
+        ego: bool,
+    },
+}
+
+/// What the Venus Engine registers for odds.
+pub fn odds() -> Odds {
+    Odds {
+        slash: || {
+            vec![
+                odds_ve1_check(),
+                odds_ve2_check(),
+                odds_ve1_task(),
+                odds_ve2_task(),
+            ]
+        },
+        cli: CliOdds {
+            augment: Question::augment_subcommands,
+            has: Question::has_subcommand,
+            ask: |m| {
+                let q = Question::from_arg_matches(m)
+                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
+                printed(&q)
+            },
+        },
+    }
+}
+
+/// `--autopass text|table`.
+pub fn autopass(word: &str) -> Result<ve::AutoPass, OddsError> {
+    match word {
+        "text" => Ok(ve::AutoPass::Text),
+        "table" => Ok(ve::AutoPass::Table),
+        other => Err(OddsError::new("autopass", other, "use `text` or `table`")),
+    }
+}
+
+/// The rules core's question for `ve2-check` (numbers checked before the
+/// `--autopass` word).
+pub fn ve2_check(
+    score: i32,
+    target: i32,
+    rank: Rank,
+    bonus: u32,
+    autopass_word: &str,
+) -> Result<ve::Ve2CheckQuestion, OddsError> {
+    let q = |autopass| ve::Ve2CheckQuestion {
+        score,
+        target,
+        rank,
+        bonus,
+        autopass,
+    };
+    match autopass(autopass_word) {
+        Ok(ap) => Ok(q(ap)),
+        Err(e) => {
+            q(ve::AutoPass::Text).answer()?;
+            Err(e)
+        }
+    }
+}
+
+/// The rules core's typed answer as `kismet odds` prints it.
+pub fn printed(q: &Question) -> Result<Printed, OddsError> {
+    let mut out = String::new();
+    match q {
+        Question::Ve1Check { .. } | Question::Ve2Check { .. } => {
+            let a = check(q)?;
+            scalar(&mut out, "pass", a.pass);
+            Printed::new(&a, out)
+        }
+        Question::Ve1Task { .. } | Question::Ve2Task { .. } => {
+            let a = task_odds(q)?;
+            series(&mut out, "at_least", "k", 0, &a.at_least);
+            Printed::new(&a, out)
+        }
+    }
+}
+
+fn check(q: &Question) -> Result<ve::CheckOdds, OddsError> {
+    match q {
+        Question::Ve1Check {
+            score,
+            target,
+            rank,
+            bonus_dice,
+        } => ve::Ve1CheckQuestion {
+            score: *score,
+            target: *target,
+            rank: *rank,
+            bonus_dice: *bonus_dice,
+        }
+        .answer(),
+        Question::Ve2Check {
+            score,
+            target,
+            rank,
+            bonus,
+            autopass,
+        } => ve2_check(*score, *target, *rank, *bonus, autopass)?.answer(),
+        _ => Err(OddsError::new("question", "task", "not a check")),
+    }
+}
+
+fn task_odds(q: &Question) -> Result<ve::TaskOdds, OddsError> {
+    match q {
+        Question::Ve1Task {
+            dice,
+            rank,
+            ally_rank,
+            ego_double_six,
+        } => ve::Ve1TaskQuestion {
+            dice: *dice,
+            rank: *rank,
+            allies: ally_rank.clone(),
+            ego_double_six: *ego_double_six,
+        }
+        .answer(),
+        Question::Ve2Task {
+            dice,
+            rank,
+            ally_rank,
+            explode,
+            ego,
+        } => ve::Ve2TaskQuestion {
+            dice: *dice,
+            rank: *rank,
+            allies: ally_rank.clone(),
+            explode: *explode,
+            ego: *ego,
+        }
+        .answer(),
+        _ => Err(OddsError::new("question", "check", "not a task")),
+    }
+}
+
+fn ranks(rs: &[Rank]) -> String {
+    if rs.is_empty() {
+        "none".into()
+    } else {
+        rs.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The `/odds` view of a question. The neighbours in a chart's sweep are
+/// in range by construction, so they are computed with the rules'
+/// unchecked functions.
+pub fn view(q: &Question) -> Result<View, OddsError> {
+    let parts = match q {
+        Question::Ve1Check {
+            score,
+            target,
+            rank,
+            bonus_dice,
+        } => {
+            let p = check(q)?.pass;
+            let sweep = sweep((5..=29).map(|t| {
+                (
+                    t.to_string(),
+                    ve::ve1_check_pass(*score, t, *rank, *bonus_dice),
+                    t == *target,
+                )
+            }));
+            (
+                "Venus Engine (1st Playtest) check",
+                format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
+                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
+                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
+            )
+        }
+        Question::Ve2Check {
+            score,
+            target,
+            rank,
+            bonus,
+            autopass,
+        } => {
+            let question = ve2_check(*score, *target, *rank, *bonus, autopass)?;
+            let p = question.answer()?.pass;
+            let sweep = sweep((5..=28).map(|t| {
+                (
+                    t.to_string(),
+                    ve::ve2_check_pass(*score, t, *rank, *bonus, &question.autopass, false),
+                    t == *target,
+                )
+            }));
+            (
+                "Venus Engine (Playsheet) check",
+                format!(
+                    "d20 + score {score} against target {target} · {rank} · flat bonus +{bonus} when short · automatic passes: {}",
+                    if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
+                ),
+                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
+                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
+            )
+        }
+        Question::Ve1Task {
+            dice,
+            rank,
+            ally_rank,
+            ego_double_six,
+        } => {
+            let ego = if *ego_double_six {
+                " · Ego: every 6 strikes two beats"
+            } else {
+                ""
+            };
+            task(
+                "Venus Engine (1st Playtest) task",
+                format!("{dice}d6 at {rank} · allies: {}{ego}", ranks(ally_rank)),
+                format!("{dice}D6 {rank}"),
+                "beats",
+                &task_odds(q)?.at_least,
+            )
+        }
+        Question::Ve2Task {
+            dice,
+            rank,
+            ally_rank,
+            explode,
+            ego,
+        } => {
+            let mut extra = String::new();
+            if *explode {
+                extra.push_str(" · your 10s explode");
+            }
+            if *ego {
+                extra.push_str(" · Ego: every 10 counts twice");
+            }
+            task(
+                "Venus Engine (Playsheet) task",
+                format!("{dice}d10 at {rank} · allies: {}{extra}", ranks(ally_rank)),
+                format!("{dice}D10 {rank}"),
+                "passes",
+                &task_odds(q)?.at_least,
+            )
+        }
+    };
+    Ok(render(parts))
+}
+
+/// A Venus Engine rank.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum RankChoice {
+    /// Bronze.
+    Bronze,
+    /// Silver.
+    Silver,
+    /// Gold.
+    Gold,
+    /// Platinum.
+    Platinum,
+}
+
+impl From<RankChoice> for Rank {
+    fn from(r: RankChoice) -> Self {
+        match r {
+            RankChoice::Bronze => Rank::Bronze,
+            RankChoice::Silver => Rank::Silver,
+            RankChoice::Gold => Rank::Gold,
+            RankChoice::Platinum => Rank::Platinum,
+        }
+    }
+}
+
+/// Which automatic-pass ranges a Playsheet check uses.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum AutopassChoice {
+    /// The procedure text: 20 / 19-20 / 18-20 / 17-20.
+    #[name = "text"]
+    Text,
+    /// The Playsheet table: none / 20 / 19-20 / 18-20.
+    #[name = "table"]
+    Table,
+}
+
+async fn ask(ctx: Context<'_>, q: Question) -> Result<(), Error> {
+    reply(ctx, move || view(&q)).await
+}
+
+/// Venus Engine 1st Playtest check: d20 + score vs target, best bonus d6 when short.
+#[poise::command(slash_command, guild_only, rename = "ve1-check")]
+pub async fn odds_ve1_check(
+    ctx: Context<'_>,
+    #[description = "Ability score"]
+    #[min = 0]
+    #[max = 100]
+    score: i32,
+    #[description = "Target, 5-29"]
+    #[min = 5]
+    #[max = 29]
+    target: i32,
+    #[description = "Rank of the ability"] rank: RankChoice,
+    #[description = "Bonus factors, one d6 each (0-4)"]
+    #[min = 0]
+    #[max = 4]
+    bonus_dice: Option<u32>,
+) -> Result<(), Error> {
+    let q = Question::Ve1Check {
+        score,
+        target,
+        rank: rank.into(),
+        bonus_dice: bonus_dice.unwrap_or(0),
+    };
+    ask(ctx, q).await
+}
+
+/// Venus Engine Playsheet check: d20 + score + flat bonus vs target.
+#[poise::command(slash_command, guild_only, rename = "ve2-check")]
+pub async fn odds_ve2_check(
+    ctx: Context<'_>,
+    #[description = "Ability score"]
+    #[min = 0]
+    #[max = 100]
+    score: i32,
+    #[description = "Target, 5-28"]
+    #[min = 5]
+    #[max = 28]
+    target: i32,
+    #[description = "Rank of the ability"] rank: RankChoice,
+    #[description = "Flat bonus when short (0-8)"]
+    #[min = 0]
+    #[max = 8]
+    bonus: Option<u32>,
+    #[description = "Automatic-pass ranges (default: the procedure text)"] autopass: Option<
+        AutopassChoice,
+    >,
+) -> Result<(), Error> {
+    let autopass = match autopass.unwrap_or(AutopassChoice::Text) {
+        AutopassChoice::Text => "text",
+        AutopassChoice::Table => "table",
+    };
+    let q = Question::Ve2Check {
+        score,
+        target,
+        rank: rank.into(),
+        bonus: bonus.unwrap_or(0),
+        autopass: autopass.into(),
+    };
+    ask(ctx, q).await
+}
+
+/// Venus Engine 1st Playtest task: chance of each number of beats.
+#[poise::command(slash_command, guild_only, rename = "ve1-task")]
+pub async fn odds_ve1_task(
+    ctx: Context<'_>,
+    #[description = "Your d6 (job level, or the score for a job being learned)"]
+    #[min = 0]
+    #[max = 50]
+    dice: u32,
+    #[description = "Your rank"] rank: RankChoice,
+    #[description = "First ally's rank"] ally1: Option<RankChoice>,
+    #[description = "Second ally's rank"] ally2: Option<RankChoice>,
+    #[description = "Ego: every 6 strikes two beats"] ego_double_six: Option<bool>,
+) -> Result<(), Error> {
+    let q = Question::Ve1Task {
+        dice,
+        rank: rank.into(),
+        ally_rank: [ally1, ally2]
+            .into_iter()
+            .flatten()
+            .map(Rank::from)
+            .collect(),
+        ego_double_six: ego_double_six.unwrap_or(false),
+    };
+    ask(ctx, q).await
+}
+
+/// Venus Engine Playsheet task: chance of each number of passes.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "ve2-task")]
+pub async fn odds_ve2_task(
+    ctx: Context<'_>,
+    #[description = "Your d10 (job level + ability score)"]
+    #[min = 0]
+    #[max = 50]
+    dice: u32,
+    #[description = "Your rank"] rank: RankChoice,
+    #[description = "First ally's rank"] ally1: Option<RankChoice>,
+    #[description = "Second ally's rank"] ally2: Option<RankChoice>,
+    #[description = "Third ally's rank"] ally3: Option<RankChoice>,
+    #[description = "Your 10s explode (magic or advanced technology)"] explode: Option<bool>,
+    #[description = "Ego: every 10 counts as two passes"] ego: Option<bool>,
+) -> Result<(), Error> {
+    let q = Question::Ve2Task {
+        dice,
+        rank: rank.into(),
+        ally_rank: [ally1, ally2, ally3]
+            .into_iter()
+            .flatten()
+            .map(Rank::from)
+            .collect(),
+        explode: explode.unwrap_or(false),
+        ego: ego.unwrap_or(false),
+    };
+    ask(ctx, q).await
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::platform::chart;
+
+    /// Every answer carries one chart and fits Discord's limits.
+    pub(crate) fn fits(v: &View) {
+        assert_eq!(v.clone().clamp(), *v, "needs no clamping");
+        assert_eq!(v.files.len(), 1);
+        assert_eq!(v.files[0].name, "odds.png");
+        assert!(chart::png::dimensions(&v.files[0].bytes).is_some());
+        assert_eq!(v.embeds[0].image.as_deref(), Some("odds.png"));
+        assert!(v.embeds[0]
+            .fields
+            .iter()
+            .all(|f| f.value.chars().count() <= 1024));
+    }
+
+    #[test]
+    fn every_question_answers_with_a_chart_within_limits() {
+        for q in [
+            Question::Ve1Check {
+                score: 7,
+                target: 15,
+                rank: Rank::Silver,
+                bonus_dice: 2,
+            },
+            Question::Ve2Check {
+                score: 5,
+                target: 20,
+                rank: Rank::Gold,
+                bonus: 3,
+                autopass: "text".into(),
+            },
+            Question::Ve1Task {
+                dice: 50,
+                rank: Rank::Platinum,
+                ally_rank: vec![Rank::Gold, Rank::Bronze],
+                ego_double_six: true,
+            },
+            Question::Ve2Task {
+                dice: 50,
+                rank: Rank::Platinum,
+                ally_rank: vec![Rank::Gold; 3],
+                explode: true,
+                ego: true,
+            },
+        ] {
+            fits(&view(&q).unwrap());
+        }
+    }
+
+    #[test]
+    fn the_view_and_the_cli_give_the_same_number() {
+        let q = Question::Ve1Check {
+            score: 4,
+            target: 16,
+            rank: Rank::Silver,
+            bonus_dice: 2,
+        };
+        let p = printed(&q).unwrap().json["pass"].as_f64().unwrap();
+        let v = view(&q).unwrap();
+        assert_eq!(v.embeds[0].fields[0].value, format!("**{}**", pct(p)));
+    }
+}

@@ -1,0 +1,1 @@
+//! Exact distributions of dice expressions (filled in below).

@@ -1,0 +1,157 @@
+//! `/roll` speaks the dice notation (issue 18) through the fake Discord:
+//! targets, success counting, repeats, labels, `0d6`, natural 20s and
+//! errors at the place as typed.
+
+use crate::common::{assert_schema_clean, table};
+
+fn description(out: &kismet::fake::table::Output) -> String {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The number in `**n**`.
+fn bold_number(s: &str) -> i64 {
+    s.split("**").nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_says_pass_or_fail_and_rerolls_keep_it() {
+    let t = table("roll-target", 7).await;
+    let ex = t
+        .command("alice", "/roll expression:\"1d20 + 5 >= 15\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "🎲 alice rolls 1d20 + 5 >= 15");
+    let total = bold_number(&out.field("Total").unwrap());
+    let result = out.field("Result").unwrap();
+    if total >= 15 {
+        assert!(result.starts_with("✅ **Pass**"), "{total}: {result}");
+    } else {
+        assert!(result.starts_with("❌ **Fail**"), "{total}: {result}");
+    }
+    assert!(result.contains("needed ≥ 15"), "{result}");
+    // The die's line shows the face, and the total adds 5 to it.
+    let d = description(out);
+    let face: i64 = d
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap()
+        .trim_matches('*')
+        .parse()
+        .unwrap();
+    assert_eq!(total, face + 5, "{d}");
+    let ex = t.click("alice", "Reroll").await.unwrap();
+    let up = ex.single();
+    assert_eq!(up.kind, "update");
+    assert!(up.field("Result").is_some());
+    assert_eq!(up.title(), "🎲 alice rolls 1d20 + 5 >= 15");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn success_counting_repeats_labels_and_zero_dice() {
+    let t = table("roll-notation", 3).await;
+
+    let ex = t
+        .command("alice", "/roll expression:5d10>=8f1")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let d = description(out);
+    let faces: Vec<u32> = d
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|f| f.trim_matches('*').parse().unwrap())
+        .collect();
+    assert_eq!(faces.len(), 5);
+    let expect = faces.iter().filter(|f| **f >= 8).count() as i64
+        - faces.iter().filter(|f| **f == 1).count() as i64;
+    assert_eq!(bold_number(&out.field("Successes").unwrap()), expect, "{d}");
+
+    let ex = t
+        .command("alice", "/roll expression:6#4d6kh3")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let lines: Vec<String> = description(out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    let totals: Vec<i64> = out
+        .field("Totals")
+        .unwrap()
+        .split(" · ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(totals.len(), 6);
+    for (i, (line, total)) in lines.iter().zip(&totals).enumerate() {
+        assert!(line.starts_with(&format!("**#{}**", i + 1)), "{line}");
+        assert!(line.ends_with(&format!("= **{total}**")), "{line}");
+        assert!((3..=18).contains(total));
+    }
+
+    let ex = t
+        .command("alice", "/roll expression:\"1d20+5 [fire] + 2d6 [cold]\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let d = description(out);
+    assert!(d.contains("+ 5 · *fire*"), "{d}");
+    assert!(d.contains("**2d6** · *cold*: ["), "{d}");
+
+    let ex = t.command("alice", "/roll expression:0d6").await.unwrap();
+    assert_eq!(ex.single().field("Total").unwrap(), "**0**");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_natural_20_is_called_out() {
+    let t = table("roll-nat", 5).await;
+    let mut seen = false;
+    for _ in 0..200 {
+        let ex = t.command("alice", "/roll expression:1d20").await.unwrap();
+        let out = ex.single();
+        let d = description(out);
+        if d.contains("[**20**]") {
+            assert!(d.contains("Natural 20!"), "{d}");
+            assert_eq!(out.embeds()[0]["color"], 0x57F287);
+            seen = true;
+            break;
+        }
+        assert!(!d.contains("Natural 20"), "{d}");
+    }
+    assert!(seen, "no natural 20 in 200 seeded rolls");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_point_at_the_text_as_typed() {
+    let t = table("roll-errors", 1).await;
+    for (expr, needle) in [
+        ("\"1 0d6\"", "Unexpected `0` at position 3"),
+        ("\"2d6 + ü\"", "Unexpected `ü` at position 7"),
+        ("21#1d6", "repeats go from 1 to 20"),
+        ("1d6rr<7", "rerolls every face of a d6"),
+    ] {
+        let ex = t
+            .command("alice", &format!("/roll expression:{expr}"))
+            .await
+            .unwrap();
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{expr}");
+        assert!(out.content().contains(needle), "{expr}: {}", out.content());
+    }
+    t.stop().await;
+}

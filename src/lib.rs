@@ -22,6 +22,7 @@ pub mod fake;
 pub mod kit;
 pub mod lifecycle;
 pub mod odds_cli;
+pub mod odds_roll;
 pub mod redact;
 pub mod rules;
 pub mod sandbox;

@@ -9,6 +9,7 @@
 //! - `veracity-save --unlocked U --filled F [--modifier M]` → `{"success": p}`
 //! - `st --pool P --difficulty D [--threshold T] [--specialties S]` → `{"success", "failure", "botch"}`
 //! - `ore --dice N` → `{"widest": [p1, …, pN]}`
+//! - `roll --expression E` → `{"min", "pmf", "mean", "sd", "pass"?, …}` ([`crate::odds_roll`])
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
@@ -135,6 +136,12 @@ pub enum Question {
         /// d10s rolled.
         #[arg(long)]
         dice: u32,
+    },
+    /// Any `/roll` expression: its exact distribution (and target chance).
+    Roll {
+        /// The expression, e.g. `4d6kh3` or `1d20+5>=15`.
+        #[arg(long, allow_hyphen_values = true)]
+        expression: String,
     },
 }
 
@@ -281,6 +288,7 @@ pub fn answer(q: &Question) -> Result<Value, String> {
                 ore::odds::try_widest_pmf(*dice).map_err(|e| format!("--dice {dice}: {e}"))?;
             Ok(json!({ "widest": pmf }))
         }
+        Question::Roll { expression } => crate::odds_roll::answer(expression),
     }
 }
 
@@ -291,17 +299,31 @@ pub fn pretty(v: &Value) -> String {
         for (k, val) in obj {
             match val {
                 Value::Array(items) => {
-                    let label = if k == "widest" { "width" } else { "k" };
+                    let label = match k.as_str() {
+                        "widest" => "width",
+                        "pmf" => "total",
+                        _ => "k",
+                    };
+                    let first = v.get("min").and_then(Value::as_i64).unwrap_or(0);
                     out.push_str(&format!("{k}:\n"));
                     for (i, p) in items.iter().enumerate() {
                         let p = p.as_f64().unwrap_or(0.0);
-                        let n = if k == "widest" { i + 1 } else { i };
+                        let n = match k.as_str() {
+                            "widest" => i as i64 + 1,
+                            "pmf" => first + i as i64,
+                            _ => i as i64,
+                        };
                         out.push_str(&format!(
                             "  {label} {n:>3}  {:>9.4}%  {}\n",
                             p * 100.0,
                             bar(p)
                         ));
                     }
+                }
+                // `roll`'s facts that are not probabilities.
+                Value::String(text) => out.push_str(&format!("{k:<8} {text}\n")),
+                other if matches!(k.as_str(), "min" | "mean" | "sd" | "repeat" | "tail") => {
+                    out.push_str(&format!("{k:<8} {other}\n"))
                 }
                 other => {
                     let p = other.as_f64().unwrap_or(0.0);

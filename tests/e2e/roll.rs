@@ -155,3 +155,30 @@ async fn errors_point_at_the_text_as_typed() {
     }
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odds_of_any_expression() {
+    let t = table("roll-odds", 1).await;
+    let ex = t
+        .command("alice", "/odds roll expression:4d6kh3")
+        .await
+        .unwrap();
+    let out = ex.single();
+    // 15869 / 1296 = 12.2446…
+    assert!(out.field("Average").unwrap().starts_with("**12.245**"));
+    let ex = t
+        .command("alice", "/odds roll expression:\"1d20 + 5 >= 15\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.field("Chance of ≥ 15").unwrap(), "**55.0000%**");
+    assert_eq!(out.title(), "🎯 Odds · 1d20 + 5 >= 15");
+    let ex = t
+        .command("alice", "/odds roll expression:4d6!kh3")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().content().contains("exploding"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

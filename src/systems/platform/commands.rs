@@ -196,7 +196,8 @@ pub async fn stats(
         "odds_ve2_task",
         "odds_veracity_save",
         "odds_st",
-        "odds_ore"
+        "odds_ore",
+        "super::odds_roll::odds_roll"
     ),
     subcommand_required
 )]

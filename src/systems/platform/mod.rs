@@ -22,5 +22,6 @@ pub mod gamma;
 pub mod help;
 pub mod history;
 pub mod odds;
+pub mod odds_roll;
 pub mod stats;
 pub mod text;

@@ -20,6 +20,9 @@ const MAX_LINES: usize = 30;
 
 /// The answer to any question except the Storyteller one (see [`st`]).
 pub fn answer(q: &Question) -> AppResult {
+    if let Question::Roll { expression } = q {
+        return super::odds_roll::answer(expression, crate::rules::expr::Caps::default());
+    }
     let v = odds_cli::answer(q).map_err(|e| AppError::user(user_message(&e)))?;
     Ok(Response::message(view(q, &v)))
 }
@@ -259,6 +262,8 @@ fn view(q: &Question, v: &Value) -> View {
                 ],
             )
         }
+        // Answered by `odds_roll` before reaching here.
+        Question::Roll { .. } => return View::default(),
         Question::Ore { dice } => {
             let pmf = list(v, "widest");
             let lines: Vec<String> = pmf

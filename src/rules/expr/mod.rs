@@ -63,4 +63,6 @@ pub const MAX_DEPTH: usize = 20;
 pub const MAX_LABEL: usize = 40;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;

@@ -182,3 +182,89 @@ async fn odds_of_any_expression() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
+    let t = table("roll-named", 4).await;
+    let ex = t
+        .command(
+            "alice",
+            "/rolls save name:Fireball expression:\"8d6 [fire]\"",
+        )
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out.text().contains("Saved **Fireball**"), "{}", out.text());
+    // A bad expression is refused with the parser's reason; nothing saved.
+    let ex = t
+        .command("alice", "/rolls save name:Broken expression:3d")
+        .await
+        .unwrap();
+    assert!(ex.single().content().contains("needs a number of sides"));
+
+    // Autocomplete offers alice's rolls, not to bob.
+    let choices = t
+        .autocomplete("alice", "/roll name:fire", "name")
+        .await
+        .unwrap();
+    assert_eq!(choices.len(), 1, "{choices:?}");
+    assert_eq!(choices[0]["value"], "Fireball");
+    assert!(t
+        .autocomplete("bob", "/roll name:fire", "name")
+        .await
+        .unwrap()
+        .is_empty());
+
+    // Rolled by name (any case), like /roll expression:.
+    let ex = t.command("alice", "/roll name:fireball").await.unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "🎲 alice rolls 8d6 [fire]");
+    let ex = t.command("bob", "/roll name:Fireball").await.unwrap();
+    assert!(ex.single().content().contains("no saved roll named"));
+    let ex = t.command("alice", "/roll").await.unwrap();
+    assert!(ex.single().content().contains("either `expression:`"));
+
+    let ex = t.command("alice", "/rolls list").await.unwrap();
+    let text = ex.single().text();
+    assert!(
+        text.contains("(1 of 50)") && text.contains("**Fireball**: `8d6 [fire]`"),
+        "{text}"
+    );
+
+    // The cap: 50 per member.
+    for i in 1..50 {
+        t.command("alice", &format!("/rolls save name:r{i} expression:1d{i}"))
+            .await
+            .unwrap();
+    }
+    let ex = t
+        .command("alice", "/rolls save name:one-more expression:1d6")
+        .await
+        .unwrap();
+    assert!(
+        ex.single().content().contains("50 saved rolls"),
+        "{}",
+        ex.single().content()
+    );
+    // Replacing one is still allowed at the cap.
+    let ex = t
+        .command("alice", "/rolls save name:FIREBALL expression:10d6")
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("Replaced"));
+
+    let ex = t
+        .command("alice", "/rolls forget name:fireball")
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("Forgot"));
+    let ex = t
+        .command("alice", "/rolls forget name:fireball")
+        .await
+        .unwrap();
+    assert!(ex.single().content().contains("no saved roll named"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

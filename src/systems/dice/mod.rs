@@ -6,6 +6,7 @@
 pub mod system;
 pub mod commands;
 mod legacy;
+pub mod named;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! The `named_rolls` table (migration 0052): each member's saved dice
+//! The `named_rolls` table (migration 0062): each member's saved dice
 //! expressions per guild, for `/rolls save|list|forget` and `/roll name:`.
 
 use super::{StorageError, Tx};

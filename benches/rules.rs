@@ -40,6 +40,18 @@ fn rate(name: &str, d: Duration) {
     println!("{name:<60} {:>10.0} rolls/s", 1.0 / d.as_secs_f64());
 }
 
+/// The `/odds roll` questions timed here and in `benches/odds_icepool.py`.
+const ODDS_QUESTIONS: [&str; 8] = [
+    "4d6kh3",
+    "2d20kh1",
+    "3d6!",
+    "5d10>=8f1",
+    "1d20+5>=15",
+    "10d6kh3",
+    "20d10>=7",
+    "8d6dl2+1d4",
+];
+
 fn main() {
     let budget = Duration::from_millis(300);
     let pl = Rank::Platinum;
@@ -93,6 +105,16 @@ fn main() {
         "ore at least width 3, 10 dice",
         time(budget, || ore::odds::at_least_width(10, 3)),
     );
+
+    println!("\n== exact odds of /roll expressions (parse + distribution, mean per question)");
+    // The same questions are timed in icepool by benches/odds_icepool.py.
+    for e in ODDS_QUESTIONS {
+        let parsed = expr::parse(e, expr::Caps::default()).unwrap();
+        show(
+            &format!("odds roll {e}"),
+            time(budget, || expr::odds::odds(&parsed).unwrap()),
+        );
+    }
 
     println!("\n== rolling (one full roll per iteration, seeded generator)");
     let mut rng = StdRng::seed_from_u64(1);

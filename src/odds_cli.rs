@@ -9,6 +9,7 @@
 //! - `veracity-save --unlocked U --filled F [--modifier M]` → `{"success": p}`
 //! - `st --pool P --difficulty D [--threshold T] [--specialties S]` → `{"success", "failure", "botch"}`
 //! - `ore --dice N` → `{"widest": [p1, …, pN]}`
+//! - `roll --expression E` → `{"expression", "repeat", "min", "pmf", "mean", "sd", "tail"}` (+ `"pass"` with a target)
 //!
 //! The questions are the registered systems' ([`crate::systems::odds_questions`]:
 //! each system's `odds.rs` declares its own and answers them with its rules

@@ -27,6 +27,7 @@ pub mod characters;
 pub mod faces;
 pub mod history;
 pub mod log;
+pub mod named_rolls;
 pub mod sessions;
 pub mod settings;
 

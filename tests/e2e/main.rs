@@ -10,6 +10,7 @@ mod logs;
 mod ore;
 mod platform;
 mod robust;
+mod roll;
 mod sheets;
 mod shutdown;
 mod skeleton;

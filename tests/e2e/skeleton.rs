@@ -151,7 +151,9 @@ async fn bad_expressions_get_an_ephemeral_error_and_store_nothing() {
         ("3d", "needs a number of sides"),
         ("501d6", "at most 500"),
         ("1d1001", "1 to 1000"),
-        ("2d6*3", "Unexpected `*`"),
+        // `*` multiplies now (issue 18): `2d6*3` rolls.
+        ("2d6%3", "Unexpected `%`"),
+        ("\"1d6 + é\"", "Unexpected `é` at position 7"),
         ("\"hello world\"", "Unexpected `h`"),
         ("99999999999999999999", "Numbers go up to 1000000"),
         (

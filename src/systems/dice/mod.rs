@@ -7,14 +7,18 @@ pub mod system;
 pub mod buttons;
 pub mod commands;
 pub mod reroll;
+mod legacy;
+pub mod named;
+pub mod odds;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
+use crate::app::view::{Button, Style, View};
 use buttons::DiceButton;
-use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
-use crate::rules::expr::{self, Caps, Expr, Roll, Term};
+use crate::rules::expr::{self, Caps, Expr, Roll};
 use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 use crate::storage::sessions::Status;
 use crate::app::Act;
@@ -22,23 +26,45 @@ use crate::app::Act;
 /// The session kind (custom_id prefix) of generic rolls.
 pub const KIND: &str = "roll";
 
-/// Faces listed one by one up to this many per term; beyond, counts per face.
-const LIST_FACES: usize = 40;
-
 /// What a generic roll keeps between clicks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct DiceState {
+pub(crate) struct DiceState {
     /// Who rolled (display name).
     roller: String,
-    /// The parsed expression.
-    expr: Expr,
+    /// The expression in canonical notation (parsed again to reroll).
+    expression: String,
     /// The latest throw.
     roll: Roll,
     /// How many times it was rerolled.
     rerolls: u32,
 }
 
-fn caps(app: &App) -> Caps {
+/// A stored state: today's, or one written before the full notation.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Stored {
+    Now(DiceState),
+    Legacy(legacy::LegacyState),
+}
+
+/// Reads a stored generic roll, whichever Kismet wrote it.
+fn load(json: &str) -> Result<DiceState, AppError> {
+    Ok(match serde_json::from_str::<Stored>(json)? {
+        Stored::Now(s) => s,
+        Stored::Legacy(old) => {
+            let (roller, expression, roll, rerolls) = old.upgrade();
+            DiceState {
+                roller,
+                expression,
+                roll,
+                rerolls,
+            }
+        }
+    })
+}
+
+/// The caps of this bot's configuration.
+pub fn caps(app: &App) -> Caps {
     let l = &app.config.limits;
     Caps {
         max_len: l.max_expression_len,
@@ -47,14 +73,19 @@ fn caps(app: &App) -> Caps {
     }
 }
 
+/// Throws a parsed expression with the bot's generator.
+fn throw(app: &App, expr: &Expr) -> Result<Roll, AppError> {
+    Ok(expr.roll(&mut app.rng.fork())?)
+}
+
 /// `/roll expression`: throws the dice and posts the result with a Reroll
 /// button.
 pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     let expr = expr::parse(expression, caps(app))?;
-    let roll = expr.roll(&mut app.rng.fork());
+    let roll = throw(app, &expr)?;
     let state = DiceState {
         roller: caller.name.clone(),
-        expr,
+        expression: expr.to_string(),
         roll,
         rerolls: 0,
     };
@@ -70,7 +101,7 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
 pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
-        let state: DiceState = serde_json::from_str(&session.state)?;
+        let state = load(&session.state)?;
         return Err(AppError::user(format!(
             "Only {} (or the FC) can reroll this.",
             state.roller
@@ -83,7 +114,7 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
 
 /// The message of a stored generic roll.
 pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
-    let state: DiceState = serde_json::from_str(&session.state)?;
+    let state = load(&session.state)?;
     Ok(view(session.id, session.version, session.status, &state))
 }
 
@@ -103,9 +134,9 @@ async fn log(
         system: "generic".into(),
         action: action.into(),
         secret: caller.secret,
-        inputs: serde_json::json!({ "expression": state.expr.notation() }).to_string(),
-        dice: serde_json::to_string(&state.roll.terms)?,
-        outcome: serde_json::json!({ "total": state.roll.total }).to_string(),
+        inputs: serde_json::json!({ "expression": state.expression }).to_string(),
+        dice: serde_json::to_string(&state.roll.results)?,
+        outcome: outcome(&state.roll).to_string(),
         created_at: now,
         ..LogEntry::default()
     };
@@ -113,61 +144,38 @@ async fn log(
     crate::app::log::record_faces(tx, log_id, &thrown(&state.roll)).await
 }
 
-/// Every die thrown, as (sides, face), for the fairness record.
+/// The logged outcome: the total (the first result's), every total of a
+/// repeat, and pass/fail against a target.
+fn outcome(roll: &Roll) -> serde_json::Value {
+    let total = roll.results.first().map_or(0, |o| o.total);
+    let mut v = serde_json::json!({ "total": total });
+    if roll.results.len() > 1 {
+        v["totals"] = roll.results.iter().map(|o| o.total).collect();
+    }
+    if let Some(pass) = roll.results.first().and_then(|o| o.pass) {
+        v["pass"] = pass.into();
+        if roll.results.len() > 1 {
+            v["passes"] = roll.results.iter().filter(|o| o.pass == Some(true)).count().into();
+        }
+    }
+    v
+}
+
+/// Every die thrown (rerolled faces too), as (sides, face), for the
+/// fairness record.
 fn thrown(roll: &Roll) -> Vec<(u32, u32)> {
-    roll.terms
-        .iter()
-        .flat_map(|t| {
-            let sides = match t.term {
-                Term::Dice { sides, .. } => sides,
-                Term::Constant(_) => 0,
-            };
-            t.faces
-                .iter()
-                .filter(move |_| sides > 0)
-                .map(move |f| (sides, f.value))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for d in roll.results.iter().flat_map(|o| &o.parts).flat_map(|p| &p.dice) {
+        for f in &d.faces {
+            out.extend(f.rerolled.iter().map(|r| (d.sides, *r)));
+            out.push((d.sides, f.value));
+        }
+    }
+    out
 }
 
 fn view(id: i64, version: i64, status: Status, state: &DiceState) -> View {
-    let mut lines = Vec::new();
-    for t in &state.roll.terms {
-        let sign = if t.negative { "−" } else { "+" };
-        let line = match &t.term {
-            Term::Constant(c) => format!("{sign} {c}"),
-            Term::Dice { .. } => format!(
-                "{sign} **{}**: {} → **{}**",
-                t.term.notation(),
-                faces_text(t),
-                t.value
-            ),
-        };
-        lines.push(line);
-    }
-    if let Some(first) = lines.first_mut() {
-        if let Some(rest) = first.strip_prefix("+ ") {
-            *first = rest.to_string();
-        }
-    }
-    let mut description = lines.join("\n");
-    if state.roll.capped {
-        description.push_str(&format!(
-            "\n*Explosions stopped at {} dice.*",
-            expr::MAX_GENERATED_DICE
-        ));
-    }
-    let mut embed = Embed::new(format!(
-        "🎲 {} rolls {}",
-        state.roller,
-        state.expr.notation()
-    ))
-    .description(description)
-    .field("Total", format!("**{}**", state.roll.total), true)
-    .colour(colour::NEUTRAL);
-    if state.rerolls > 0 {
-        embed = embed.footer(format!("Rerolled {} time(s)", state.rerolls));
-    }
+    let embed = view::embed(&state.roller, &state.expression, &state.roll, state.rerolls);
     let mut button = Button::new(
         DiceButton::Reroll.button(KIND, id, version).encode(),
         "Reroll",
@@ -177,42 +185,4 @@ fn view(id: i64, version: i64, status: Status, state: &DiceState) -> View {
         button = button.disabled();
     }
     View::embed(embed).buttons(vec![button])
-}
-
-/// Faces as text: each die when few (`~~1~~` dropped, `6!` exploded-from),
-/// counts per face when many.
-fn faces_text(t: &expr::TermRoll) -> String {
-    if t.faces.len() <= LIST_FACES {
-        let parts: Vec<String> = t
-            .faces
-            .iter()
-            .map(|f| {
-                let mut s = f.value.to_string();
-                if f.exploded {
-                    s = format!("↯{s}");
-                }
-                if !f.kept {
-                    s = format!("~~{s}~~");
-                }
-                s
-            })
-            .collect();
-        return format!("[{}]", parts.join(", "));
-    }
-    let mut counts = std::collections::BTreeMap::new();
-    for f in &t.faces {
-        *counts.entry(f.value).or_insert(0u32) += 1;
-    }
-    let kept = t.faces.iter().filter(|f| f.kept).count();
-    let parts: Vec<String> = counts
-        .iter()
-        .rev()
-        .map(|(face, n)| format!("{face}×{n}"))
-        .collect();
-    format!(
-        "{} dice ({} kept): {}",
-        t.faces.len(),
-        kept,
-        parts.join(" ")
-    )
 }

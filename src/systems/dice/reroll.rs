@@ -5,12 +5,13 @@ use super::{log, view, DiceState};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::app::Act;
 use crate::storage::sessions::{Session, Status};
+use crate::rules::expr;
 use crate::storage;
 
 /// Rerolls `session`'s expression, saves, logs and shows the new throw.
 pub async fn apply(app: &App, mut tx: Act, session: Session, caller: &Caller) -> AppResult {
-    let mut state: DiceState = serde_json::from_str(&session.state)?;
-    state.roll = state.expr.roll(&mut app.rng.fork());
+    let mut state: DiceState = super::load(&session.state)?;
+    state.roll = super::throw(app, &expr::parse(&state.expression, super::caps(app))?)?;
     state.rerolls += 1;
     let json = serde_json::to_string(&state)?;
     let now = storage::now_ms();

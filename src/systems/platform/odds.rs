@@ -69,10 +69,10 @@ pub fn scalar(out: &mut String, key: &str, p: f64) {
 }
 
 /// `--pretty` lines for a distribution, one per element numbered from `first`.
-pub fn series(out: &mut String, key: &str, label: &str, first: usize, ps: &[f64]) {
+pub fn series(out: &mut String, key: &str, label: &str, first: i64, ps: &[f64]) {
     out.push_str(&format!("{key}:\n"));
     for (i, p) in ps.iter().enumerate() {
-        let n = i + first;
+        let n = first.saturating_add(i as i64);
         out.push_str(&format!(
             "  {label} {n:>3}  {:>9.4}%  {}\n",
             p * 100.0,

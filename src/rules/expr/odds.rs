@@ -1,0 +1,628 @@
+//! Exact distributions of dice expressions: computed, never simulated.
+//!
+//! Every node becomes a distribution over whole numbers ([`Dist`]):
+//! numbers are point masses, `+`/`-` convolve, `*`/`/` combine every pair of
+//! values, and a dice term is built from one die's faces:
+//!
+//! - rerolls change one die's face distribution exactly (`ro`: once; `rr`:
+//!   again while the condition holds, at most [`MAX_REROLLS`] times, as the
+//!   roller does);
+//! - keep and drop use an order-statistics dynamic programme: faces are
+//!   taken from the top (keep highest) or the bottom, choosing how many of
+//!   the dice not yet placed show each face (a binomial coefficient times
+//!   the face's probability to that power) and adding the kept ones' worth;
+//! - explosions follow one die's chain (each exploding face adds a die)
+//!   down to a depth where the chance of going on is at most
+//!   [`TAIL_BOUND`] (never deeper than the roller's
+//!   [`MAX_EXPLOSION_ROUNDS`]): the dropped tail is at most that much
+//!   probability, reported as [`Odds::tail`];
+//! - success counting gives each face a worth of +1, −1 (`f`) or 0 instead
+//!   of its value, so the same machinery counts successes;
+//! - a target sums the probability of the totals meeting it.
+//!
+//! Size cap: at most [`MAX_SUPPORT`] distinct totals at any step and about
+//! [`MAX_WORK`] multiply-adds in all; beyond, a clear error. Not covered
+//! exactly: keep or drop on exploding dice (the pool's size is random), and
+//! the roller's cap of [`super::MAX_GENERATED_DICE`] dice in one roll.
+
+use super::ast::{Dice, Expr, Node, Op};
+use super::eval::div_floor;
+use super::{MAX_EXPLOSION_ROUNDS, MAX_REROLLS};
+use crate::rules::RuleError;
+
+/// Most distinct totals a distribution may have.
+pub const MAX_SUPPORT: usize = 1_000_000;
+/// Most multiply-adds one question may take.
+pub const MAX_WORK: u64 = 400_000_000;
+/// Explosion chains are followed until going on is at most this likely.
+pub const TAIL_BOUND: f64 = 1e-15;
+
+/// A distribution over whole numbers: `p[k]` is P(X = `min` + k).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dist {
+    /// The smallest value.
+    pub min: i64,
+    /// The probabilities from `min` up.
+    pub p: Vec<f64>,
+}
+
+/// The answer to "what are the odds of this expression?".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Odds {
+    /// The distribution of one result's total.
+    pub dist: Dist,
+    /// With a target: the chance one result passes.
+    pub pass: Option<f64>,
+    /// Probability left out by cutting explosion chains (0 without `!`).
+    pub tail: f64,
+}
+
+fn too_big(what: &str) -> RuleError {
+    RuleError::new(format!(
+        "That expression is too large to compute exactly ({what}): at most {MAX_SUPPORT} different totals and {MAX_WORK} steps."
+    ))
+}
+
+struct Budget {
+    work: u64,
+    tail: f64,
+}
+
+impl Budget {
+    fn spend(&mut self, n: u64) -> Result<(), RuleError> {
+        if n > MAX_WORK {
+            return Err(too_big("too many steps"));
+        }
+        self.work = self.work.saturating_add(n);
+        if self.work > MAX_WORK {
+            return Err(too_big("too many steps"));
+        }
+        Ok(())
+    }
+}
+
+impl Dist {
+    /// X = v always.
+    pub fn point(v: i64) -> Self {
+        Dist {
+            min: v,
+            p: vec![1.0],
+        }
+    }
+
+    /// The largest value.
+    pub fn max(&self) -> i64 {
+        self.min + self.p.len() as i64 - 1
+    }
+
+    /// `(value, probability)` pairs with a probability above zero.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.p
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(k, p)| (self.min + k as i64, *p))
+    }
+
+    /// P(X = v).
+    pub fn at(&self, v: i64) -> f64 {
+        v.checked_sub(self.min)
+            .and_then(|k| usize::try_from(k).ok())
+            .and_then(|k| self.p.get(k))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The mean.
+    pub fn mean(&self) -> f64 {
+        self.iter().map(|(v, p)| v as f64 * p).sum()
+    }
+
+    /// The standard deviation.
+    pub fn sd(&self) -> f64 {
+        let m = self.mean();
+        self.iter()
+            .map(|(v, p)| (v as f64 - m).powi(2) * p)
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// Drops zero probabilities at both ends.
+    fn trim(mut self) -> Self {
+        let first = self.p.iter().position(|p| *p > 0.0).unwrap_or(0);
+        let last = self.p.iter().rposition(|p| *p > 0.0).unwrap_or(0);
+        if first > last {
+            return Dist::point(0);
+        }
+        self.p.truncate(last + 1);
+        self.p.drain(..first);
+        self.min += first as i64;
+        self
+    }
+
+    fn neg(&self) -> Self {
+        let mut p = self.p.clone();
+        p.reverse();
+        Dist {
+            min: -self.max(),
+            p,
+        }
+    }
+
+    fn sum(&self, other: &Dist, b: &mut Budget) -> Result<Dist, RuleError> {
+        let len = self.p.len() + other.p.len() - 1;
+        if len > MAX_SUPPORT {
+            return Err(too_big("too many totals"));
+        }
+        b.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
+        let mut p = vec![0.0; len];
+        for (i, &x) in self.p.iter().enumerate() {
+            if x == 0.0 {
+                continue;
+            }
+            for (j, &y) in other.p.iter().enumerate() {
+                p[i + j] += x * y;
+            }
+        }
+        Ok(Dist {
+            min: self
+                .min
+                .checked_add(other.min)
+                .ok_or_else(|| too_big("numbers too large"))?,
+            p,
+        })
+    }
+
+    /// Every pair of values combined by `f` (products, quotients).
+    fn combine(
+        &self,
+        other: &Dist,
+        b: &mut Budget,
+        f: impl Fn(i64, i64) -> Result<i64, RuleError>,
+    ) -> Result<Dist, RuleError> {
+        b.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
+        let mut pairs = Vec::new();
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (x, px) in self.iter() {
+            for (y, py) in other.iter() {
+                let v = f(x, y)?;
+                lo = lo.min(v);
+                hi = hi.max(v);
+                pairs.push((v, px * py));
+            }
+        }
+        if pairs.is_empty() {
+            return Ok(Dist::point(0));
+        }
+        let span = hi
+            .checked_sub(lo)
+            .and_then(|s| usize::try_from(s).ok())
+            .filter(|s| *s < MAX_SUPPORT)
+            .ok_or_else(|| too_big("too many totals"))?;
+        let mut p = vec![0.0; span + 1];
+        for (v, q) in pairs {
+            p[(v - lo) as usize] += q;
+        }
+        Ok(Dist { min: lo, p })
+    }
+}
+
+/// One die's face probabilities after its rerolls: `q[f - 1]` = P(face f).
+pub fn face_probabilities(d: &Dice) -> Vec<f64> {
+    let s = f64::from(d.sides);
+    let mut q = vec![1.0 / s; d.sides as usize];
+    if let Some(r) = d.reroll {
+        let c = f64::from(r.cond.faces_meeting(d.sides)) / s;
+        // ro: 1 + c for faces kept at once; rr: 1 + c + … + c^R, and a face
+        // in the condition only when all R rerolls stayed in it (c^R).
+        let (keep, stay) = if r.repeat {
+            let mut sum = 0.0;
+            let mut pow = 1.0;
+            for _ in 0..=MAX_REROLLS {
+                sum += pow;
+                pow *= c;
+            }
+            (sum, c.powi(MAX_REROLLS as i32))
+        } else {
+            (1.0 + c, c)
+        };
+        for (i, x) in q.iter_mut().enumerate() {
+            let f = i as u32 + 1;
+            *x = if r.cond.holds(f) { stay / s } else { keep / s };
+        }
+    }
+    q
+}
+
+/// What one face is worth in the term: its value, or +1/−1/0 when counting.
+fn worth(d: &Dice, f: u32) -> i64 {
+    match d.success {
+        None => i64::from(f),
+        Some(s) if s.holds(f) => 1,
+        Some(_) if d.failure.is_some_and(|x| x.holds(f)) => -1,
+        Some(_) => 0,
+    }
+}
+
+/// The worth of one die with its explosion chain.
+fn chain(d: &Dice, q: &[f64], b: &mut Budget) -> Result<Dist, RuleError> {
+    let mut one = Dist {
+        min: 0,
+        p: Vec::new(),
+    };
+    let lo = (1..=d.sides).map(|f| worth(d, f)).min().unwrap_or(0);
+    let hi = (1..=d.sides).map(|f| worth(d, f)).max().unwrap_or(0);
+    one.min = lo;
+    one.p = vec![0.0; (hi - lo) as usize + 1];
+    for f in 1..=d.sides {
+        one.p[(worth(d, f) - lo) as usize] += q[f as usize - 1];
+    }
+    let Some(e) = d.explode else {
+        return Ok(one);
+    };
+    let pe: f64 = (1..=d.sides)
+        .filter(|f| e.holds(*f))
+        .map(|f| q[f as usize - 1])
+        .sum();
+    // Depth: the chain goes on past it with chance pe^depth <= TAIL_BOUND.
+    let mut depth = 0usize;
+    let mut on = 1.0;
+    while on > TAIL_BOUND && depth < MAX_EXPLOSION_ROUNDS {
+        on *= pe;
+        depth += 1;
+    }
+    b.tail = b.tail.max(on.min(1.0));
+    // From the last die back: T = Σ_f q_f · (worth f + (explodes ? T : 0)).
+    let mut t = one.clone();
+    for _ in 0..depth {
+        let mut next = Dist {
+            min: 0,
+            p: Vec::new(),
+        };
+        let tmin = lo.min(lo + t.min);
+        let tmax = hi.max(hi + t.max());
+        let len = usize::try_from(tmax - tmin + 1).map_err(|_| too_big("too many totals"))?;
+        if len > MAX_SUPPORT {
+            return Err(too_big("explosions make too many totals"));
+        }
+        b.spend((d.sides as u64).saturating_mul(t.p.len() as u64))?;
+        next.min = tmin;
+        next.p = vec![0.0; len];
+        for f in 1..=d.sides {
+            let qf = q[f as usize - 1];
+            let w = worth(d, f);
+            if e.holds(f) {
+                for (k, &pt) in t.p.iter().enumerate() {
+                    next.p[(w + t.min - tmin) as usize + k] += qf * pt;
+                }
+            } else {
+                next.p[(w - tmin) as usize] += qf;
+            }
+        }
+        t = next;
+    }
+    Ok(t.trim())
+}
+
+fn binomials(n: usize) -> Vec<Vec<f64>> {
+    let mut c = vec![vec![1.0]];
+    for i in 1..=n {
+        let mut row = vec![1.0; i + 1];
+        for j in 1..i {
+            row[j] = c[i - 1][j - 1] + c[i - 1][j];
+        }
+        c.push(row);
+    }
+    c
+}
+
+/// Keep `k` of `n` dice (the highest when `top`), each worth `worth(face)`.
+fn keep(d: &Dice, q: &[f64], k: usize, top: bool, b: &mut Budget) -> Result<Dist, RuleError> {
+    let n = d.count as usize;
+    let lo = (1..=d.sides).map(|f| worth(d, f)).min().unwrap_or(0).min(0);
+    let hi = (1..=d.sides).map(|f| worth(d, f)).max().unwrap_or(0).max(0);
+    // Kept worth lies in k*lo ..= k*hi.
+    let base = (k as i64) * lo;
+    let width = ((k as i64) * (hi - lo)) as usize + 1;
+    if width > MAX_SUPPORT {
+        return Err(too_big("too many totals"));
+    }
+    b.spend(
+        (d.sides as u64)
+            .saturating_mul((n as u64 + 1).pow(2) / 2 + 1)
+            .saturating_mul(width as u64),
+    )?;
+    let c = binomials(n);
+    // dp[j][s]: j dice placed, kept worth base + s.
+    let mut dp = vec![vec![0.0; width]; n + 1];
+    dp[0][(-base) as usize] = 1.0;
+    let faces: Vec<u32> = if top {
+        (1..=d.sides).rev().collect()
+    } else {
+        (1..=d.sides).collect()
+    };
+    for f in faces {
+        let qf = q[f as usize - 1];
+        if qf == 0.0 {
+            continue;
+        }
+        let w = worth(d, f);
+        let mut next = vec![vec![0.0; width]; n + 1];
+        for j in 0..=n {
+            if dp[j].iter().all(|x| *x == 0.0) {
+                continue;
+            }
+            let mut pow = 1.0;
+            for m in 0..=(n - j) {
+                let kept = m.min(k.saturating_sub(j)) as i64;
+                let shift = kept * w;
+                let factor = c[n - j][m] * pow;
+                if factor != 0.0 {
+                    for (s, &x) in dp[j].iter().enumerate() {
+                        if x != 0.0 {
+                            let t = s as i64 + shift;
+                            next[j + m][t as usize] += x * factor;
+                        }
+                    }
+                }
+                pow *= qf;
+            }
+        }
+        dp = next;
+    }
+    Ok(Dist {
+        min: base,
+        p: dp.pop().unwrap_or_default(),
+    }
+    .trim())
+}
+
+fn dice(d: &Dice, b: &mut Budget) -> Result<Dist, RuleError> {
+    if d.count == 0 {
+        return Ok(Dist::point(0));
+    }
+    let q = face_probabilities(d);
+    if let Some(k) = d.keep {
+        if d.explode.is_some() {
+            return Err(RuleError::new(
+                "Exact odds of keep or drop on exploding dice are not computed: the pool's size is random. Try the term without `!` or without keep/drop.",
+            ));
+        }
+        let (kept, top) = k.kept_of(d.count as usize);
+        return keep(d, &q, kept, top, b);
+    }
+    let one = chain(d, &q, b)?;
+    // Adding n dice of w totals each takes about n²·w²/2 steps: refuse
+    // before starting rather than half-way.
+    let (n, w) = (u64::from(d.count), one.p.len() as u64);
+    if n.saturating_mul(w) > MAX_SUPPORT as u64 {
+        return Err(too_big("too many totals"));
+    }
+    b.spend(n.saturating_mul(n).saturating_mul(w).saturating_mul(w) / 2)?;
+    let mut total = one.clone();
+    for _ in 1..d.count {
+        total = total.sum(&one, b)?;
+    }
+    Ok(total)
+}
+
+fn node(n: &Node, b: &mut Budget) -> Result<Dist, RuleError> {
+    match n {
+        Node::Num(v) => Ok(Dist::point(*v)),
+        Node::Dice(d) => dice(d, b),
+        Node::Neg(x) => Ok(node(x, b)?.neg()),
+        Node::Labelled(x, _) => node(x, b),
+        Node::Bin(op, x, y) => {
+            let (x, y) = (node(x, b)?, node(y, b)?);
+            match op {
+                Op::Add => x.sum(&y, b),
+                Op::Sub => x.sum(&y.neg(), b),
+                Op::Mul => x.combine(&y, b, |a, c| {
+                    a.checked_mul(c).ok_or_else(|| too_big("numbers too large"))
+                }),
+                Op::Div => {
+                    if y.at(0) > 0.0 {
+                        return Err(RuleError::new(
+                            "The divisor can come out as 0, so those odds have no answer.",
+                        ));
+                    }
+                    x.combine(&y, b, |a, c| {
+                        div_floor(a, c).ok_or_else(|| too_big("numbers too large"))
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// The exact distribution of one result of `e` (a repeat's results are
+/// independent and alike), and its chance of meeting the target.
+pub fn odds(e: &Expr) -> Result<Odds, RuleError> {
+    let mut b = Budget { work: 0, tail: 0.0 };
+    let dist = node(&e.body, &mut b)?.trim();
+    let pass = e.target.map(|t| {
+        dist.iter()
+            .filter(|(v, _)| t.op.holds(*v, t.value))
+            .map(|(_, p)| p)
+            .sum()
+    });
+    Ok(Odds {
+        dist,
+        pass,
+        tail: b.tail,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each answer is compared with a brute-force enumeration written here
+    //! independently (every outcome of every die listed).
+    use super::*;
+    use crate::rules::expr::{parse, Caps};
+    use std::collections::BTreeMap;
+
+    fn of(s: &str) -> Odds {
+        odds(&parse(s, Caps::default()).unwrap()).unwrap()
+    }
+
+    /// Every combination of `n` faces of a `sides`-sided die.
+    fn all_rolls(n: u32, sides: u32) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new()];
+        for _ in 0..n {
+            out = out
+                .into_iter()
+                .flat_map(|r| {
+                    (1..=sides).map(move |f| {
+                        let mut r = r.clone();
+                        r.push(f);
+                        r
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    fn enumerate(n: u32, sides: u32, value: impl Fn(&[u32]) -> i64) -> BTreeMap<i64, f64> {
+        let rolls = all_rolls(n, sides);
+        let each = 1.0 / rolls.len() as f64;
+        let mut m = BTreeMap::new();
+        for r in rolls {
+            *m.entry(value(&r)).or_insert(0.0) += each;
+        }
+        m
+    }
+
+    fn same(d: &Dist, m: &BTreeMap<i64, f64>, eps: f64) {
+        let total: f64 = d.p.iter().sum();
+        assert!((total - 1.0).abs() < eps, "sums to {total}");
+        for (v, p) in m {
+            assert!((d.at(*v) - p).abs() < eps, "P({v}) = {} vs {p}", d.at(*v));
+        }
+        for (v, p) in d.iter() {
+            if p > eps {
+                assert!(m.contains_key(&v), "{v} should not occur");
+            }
+        }
+    }
+
+    #[test]
+    fn four_d6_keep_highest_three() {
+        let m = enumerate(4, 6, |r| {
+            let mut r = r.to_vec();
+            r.sort_unstable();
+            i64::from(r[1] + r[2] + r[3])
+        });
+        let o = of("4d6kh3");
+        same(&o.dist, &m, 1e-12);
+        assert!((o.dist.mean() - 15869.0 / 1296.0).abs() < 1e-12);
+        same(&of("4d6dl1").dist, &m, 1e-12);
+    }
+
+    #[test]
+    fn two_d20_keep_highest_one() {
+        let m = enumerate(2, 20, |r| i64::from(*r.iter().max().unwrap()));
+        same(&of("2d20kh1").dist, &m, 1e-12);
+        // P(= v) = (2v - 1) / 400.
+        assert!((of("2d20kh1").dist.at(20) - 39.0 / 400.0).abs() < 1e-15);
+        let m = enumerate(2, 20, |r| i64::from(*r.iter().min().unwrap()));
+        same(&of("2d20kl1").dist, &m, 1e-12);
+        same(&of("2d20dh1").dist, &m, 1e-12);
+    }
+
+    #[test]
+    fn three_d6_exploding() {
+        // One exploding d6 enumerated along its chain up to 12 dice deep
+        // (the rest is below 1e-9), then three of them added.
+        let mut one: BTreeMap<i64, f64> = BTreeMap::new();
+        fn walk(sum: i64, p: f64, depth: u32, one: &mut BTreeMap<i64, f64>) {
+            for f in 1..=6 {
+                let q = p / 6.0;
+                if f == 6 && depth < 12 {
+                    walk(sum + 6, q, depth + 1, one);
+                } else {
+                    *one.entry(sum + f).or_insert(0.0) += q;
+                }
+            }
+        }
+        walk(0, 1.0, 0, &mut one);
+        let mut three: BTreeMap<i64, f64> = BTreeMap::new();
+        for (a, pa) in &one {
+            for (b, pb) in &one {
+                for (c, pc) in &one {
+                    *three.entry(a + b + c).or_insert(0.0) += pa * pb * pc;
+                }
+            }
+        }
+        let o = of("3d6!");
+        for v in 3..=60 {
+            let want = three.get(&v).copied().unwrap_or(0.0);
+            assert!((o.dist.at(v) - want).abs() < 1e-9, "P({v})");
+        }
+        // Mean of one exploding d6: 3.5 / (1 - 1/6) = 4.2.
+        assert!((o.dist.mean() - 12.6).abs() < 1e-9, "{}", o.dist.mean());
+        assert!(o.tail <= TAIL_BOUND);
+    }
+
+    #[test]
+    fn five_d10_successes_minus_ones() {
+        let m = enumerate(5, 10, |r| {
+            r.iter().filter(|f| **f >= 8).count() as i64
+                - r.iter().filter(|f| **f == 1).count() as i64
+        });
+        same(&of("5d10>=8f1").dist, &m, 1e-12);
+        let m = enumerate(4, 6, |r| {
+            let mut r = r.to_vec();
+            r.sort_unstable();
+            r[1..].iter().filter(|f| **f >= 5).count() as i64
+        });
+        same(&of("4d6kh3>=5").dist, &m, 1e-12);
+    }
+
+    #[test]
+    fn d20_plus_five_against_fifteen() {
+        let o = of("1d20+5>=15");
+        // 11 of the 20 faces (10 to 20) reach 15.
+        assert!((o.pass.unwrap() - 0.55).abs() < 1e-15);
+        let m = enumerate(1, 20, |r| i64::from(r[0]) + 5);
+        same(&o.dist, &m, 1e-15);
+        assert!((of("(1d20) > 15").pass.unwrap() - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn rerolls_and_arithmetic() {
+        // ro1 on a d6, enumerated over two throws.
+        let mut m = BTreeMap::new();
+        for a in 1..=6i64 {
+            for b in 1..=6i64 {
+                let v = if a == 1 { b } else { a };
+                *m.entry(v).or_insert(0.0) += 1.0 / 36.0;
+            }
+        }
+        same(&of("1d6ro1").dist, &m, 1e-15);
+        // rr1: 1 is left only after 100 rerolls.
+        let d = of("1d6rr1").dist;
+        assert!((d.at(2) - 0.2).abs() < 1e-12);
+        assert!(d.at(1) < 1e-70);
+        let m = enumerate(2, 6, |r| i64::from(r[0]) * 2 - i64::from(r[1]) / 2);
+        same(&of("1d6*2 - 1d6/2").dist, &m, 1e-15);
+        let m = enumerate(2, 4, |r| {
+            div_floor(-i64::from(r[0]), i64::from(r[1])).unwrap()
+        });
+        same(&of("-1d4/1d4").dist, &m, 1e-15);
+        assert_eq!(of("0d6 + 3").dist, Dist::point(3));
+    }
+
+    #[test]
+    fn refusals_are_clear() {
+        let e = |s: &str| {
+            odds(&parse(s, Caps::default()).unwrap())
+                .unwrap_err()
+                .message
+        };
+        assert!(e("4d6!kh3").contains("exploding"));
+        assert!(e("1d6/(1d2-1)").contains("divisor"));
+        assert!(e("1d1000*1d1000*1d1000").contains("too large"));
+        assert!(e("500d1000").contains("too large"));
+    }
+}

@@ -1,0 +1,270 @@
+//! `/roll` speaks the dice notation (issue 18) through the fake Discord:
+//! targets, success counting, repeats, labels, `0d6`, natural 20s and
+//! errors at the place as typed.
+
+use crate::common::{assert_schema_clean, table};
+
+fn description(out: &kismet::fake::table::Output) -> String {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The number in `**n**`.
+fn bold_number(s: &str) -> i64 {
+    s.split("**").nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_says_pass_or_fail_and_rerolls_keep_it() {
+    let t = table("roll-target", 7).await;
+    let ex = t
+        .command("alice", "/roll expression:\"1d20 + 5 >= 15\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "🎲 alice rolls 1d20 + 5 >= 15");
+    let total = bold_number(&out.field("Total").unwrap());
+    let result = out.field("Result").unwrap();
+    if total >= 15 {
+        assert!(result.starts_with("✅ **Pass**"), "{total}: {result}");
+    } else {
+        assert!(result.starts_with("❌ **Fail**"), "{total}: {result}");
+    }
+    assert!(result.contains("needed ≥ 15"), "{result}");
+    // The die's line shows the face, and the total adds 5 to it.
+    let d = description(out);
+    let face: i64 = d
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap()
+        .trim_matches('*')
+        .parse()
+        .unwrap();
+    assert_eq!(total, face + 5, "{d}");
+    let ex = t.click("alice", "Reroll").await.unwrap();
+    let up = ex.single();
+    assert_eq!(up.kind, "update");
+    assert!(up.field("Result").is_some());
+    assert_eq!(up.title(), "🎲 alice rolls 1d20 + 5 >= 15");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn success_counting_repeats_labels_and_zero_dice() {
+    let t = table("roll-notation", 3).await;
+
+    let ex = t
+        .command("alice", "/roll expression:5d10>=8f1")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let d = description(out);
+    let faces: Vec<u32> = d
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|f| f.trim_matches('*').parse().unwrap())
+        .collect();
+    assert_eq!(faces.len(), 5);
+    let expect = faces.iter().filter(|f| **f >= 8).count() as i64
+        - faces.iter().filter(|f| **f == 1).count() as i64;
+    assert_eq!(bold_number(&out.field("Successes").unwrap()), expect, "{d}");
+
+    let ex = t
+        .command("alice", "/roll expression:6#4d6kh3")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let lines: Vec<String> = description(out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    let totals: Vec<i64> = out
+        .field("Totals")
+        .unwrap()
+        .split(" · ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(totals.len(), 6);
+    for (i, (line, total)) in lines.iter().zip(&totals).enumerate() {
+        assert!(line.starts_with(&format!("**#{}**", i + 1)), "{line}");
+        assert!(line.ends_with(&format!("= **{total}**")), "{line}");
+        assert!((3..=18).contains(total));
+    }
+
+    let ex = t
+        .command("alice", "/roll expression:\"1d20+5 [fire] + 2d6 [cold]\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    let d = description(out);
+    assert!(d.contains("+ 5 · *fire*"), "{d}");
+    assert!(d.contains("**2d6** · *cold*: ["), "{d}");
+
+    let ex = t.command("alice", "/roll expression:0d6").await.unwrap();
+    assert_eq!(ex.single().field("Total").unwrap(), "**0**");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_natural_20_is_called_out() {
+    let t = table("roll-nat", 5).await;
+    let mut seen = false;
+    for _ in 0..200 {
+        let ex = t.command("alice", "/roll expression:1d20").await.unwrap();
+        let out = ex.single();
+        let d = description(out);
+        if d.contains("[**20**]") {
+            assert!(d.contains("Natural 20!"), "{d}");
+            assert_eq!(out.embeds()[0]["color"], 0x57F287);
+            seen = true;
+            break;
+        }
+        assert!(!d.contains("Natural 20"), "{d}");
+    }
+    assert!(seen, "no natural 20 in 200 seeded rolls");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_point_at_the_text_as_typed() {
+    let t = table("roll-errors", 1).await;
+    for (expr, needle) in [
+        ("\"1 0d6\"", "Unexpected `0` at position 3"),
+        ("\"2d6 + ü\"", "Unexpected `ü` at position 7"),
+        ("21#1d6", "repeats go from 1 to 20"),
+        ("1d6rr<7", "rerolls every face of a d6"),
+    ] {
+        let ex = t
+            .command("alice", &format!("/roll expression:{expr}"))
+            .await
+            .unwrap();
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{expr}");
+        assert!(out.content().contains(needle), "{expr}: {}", out.content());
+    }
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odds_of_any_expression() {
+    let t = table("roll-odds", 1).await;
+    let ex = t
+        .command("alice", "/odds roll expression:4d6kh3")
+        .await
+        .unwrap();
+    let out = ex.single();
+    // 15869 / 1296 = 12.2446…
+    assert!(out.field("Average").unwrap().starts_with("**12.245**"));
+    let ex = t
+        .command("alice", "/odds roll expression:\"1d20 + 5 >= 15\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.field("Chance of ≥ 15").unwrap(), "**55.0000%**");
+    assert_eq!(out.title(), "🎯 Odds · 1d20 + 5 >= 15");
+    let ex = t
+        .command("alice", "/odds roll expression:4d6!kh3")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().content().contains("exploding"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
+    let t = table("roll-named", 4).await;
+    let ex = t
+        .command(
+            "alice",
+            "/rolls save name:Fireball expression:\"8d6 [fire]\"",
+        )
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out.text().contains("Saved **Fireball**"), "{}", out.text());
+    // A bad expression is refused with the parser's reason; nothing saved.
+    let ex = t
+        .command("alice", "/rolls save name:Broken expression:3d")
+        .await
+        .unwrap();
+    assert!(ex.single().content().contains("needs a number of sides"));
+
+    // Autocomplete offers alice's rolls, not to bob.
+    let choices = t
+        .autocomplete("alice", "/roll name:fire", "name")
+        .await
+        .unwrap();
+    assert_eq!(choices.len(), 1, "{choices:?}");
+    assert_eq!(choices[0]["value"], "Fireball");
+    assert!(t
+        .autocomplete("bob", "/roll name:fire", "name")
+        .await
+        .unwrap()
+        .is_empty());
+
+    // Rolled by name (any case), like /roll expression:.
+    let ex = t.command("alice", "/roll name:fireball").await.unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message");
+    assert_eq!(out.title(), "🎲 alice rolls 8d6 [fire]");
+    let ex = t.command("bob", "/roll name:Fireball").await.unwrap();
+    assert!(ex.single().content().contains("no saved roll named"));
+    let ex = t.command("alice", "/roll").await.unwrap();
+    assert!(ex.single().content().contains("either `expression:`"));
+
+    let ex = t.command("alice", "/rolls list").await.unwrap();
+    let text = ex.single().text();
+    assert!(
+        text.contains("(1 of 50)") && text.contains("**Fireball**: `8d6 [fire]`"),
+        "{text}"
+    );
+
+    // The cap: 50 per member.
+    for i in 1..50 {
+        t.command("alice", &format!("/rolls save name:r{i} expression:1d{i}"))
+            .await
+            .unwrap();
+    }
+    let ex = t
+        .command("alice", "/rolls save name:one-more expression:1d6")
+        .await
+        .unwrap();
+    assert!(
+        ex.single().content().contains("50 saved rolls"),
+        "{}",
+        ex.single().content()
+    );
+    // Replacing one is still allowed at the cap.
+    let ex = t
+        .command("alice", "/rolls save name:FIREBALL expression:10d6")
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("Replaced"));
+
+    let ex = t
+        .command("alice", "/rolls forget name:fireball")
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("Forgot"));
+    let ex = t
+        .command("alice", "/rolls forget name:fireball")
+        .await
+        .unwrap();
+    assert!(ex.single().content().contains("no saved roll named"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1477,3 +1477,33 @@ async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_pool_of_no_dice_fails_at_once_with_its_exp() {
+    let t = table("ve1-zero", 1).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Wits rank:gold score:0
+alice: /ve task ability:Wits job:Sage learn:Wits consequence:"You misread the map"
+"#,
+    )
+    .await;
+    // A-V26: no dice, nothing to KISS or spend: the failure applies at once
+    // (failure +1, learning +1) and the FC's subversion window opens.
+    let rolled = all(&t, "alice: click Roll").await;
+    assert!(rolled[0]
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
+    assert!(rolled
+        .iter()
+        .any(|o| o.title().starts_with("📈 After the task")));
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Sage"), (0, 2));
+    let sub = one(&t, "fc: click No subversion").await;
+    assert!(sub.buttons().is_empty());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -2385,3 +2385,14 @@ fn ve2_t4_statistics_mean_passes_per_rank_match_n_p() {
         check_mean(passes as f64, (tasks * 5) as f64, m, v, rank.name());
     }
 }
+
+#[test]
+fn ve2_margin_is_rounded_to_the_nearest_percent_not_cut() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    // Seed 0: 6 passes against 7, no KISS: 85.7% reads 86%, not 85%.
+    let (st, _) = roll(start(&set, &c, crit(setup("Thief", 4, &[2, 1]))), &mut c, 0);
+    let o = roll_kisses(st, &mut c, 0).0.outcome.unwrap();
+    assert_eq!((o.successes, o.threshold), (6, 7));
+    assert_eq!(o.margin_percent, Some(86));
+}

@@ -1571,3 +1571,13 @@ async fn ve1_a_refused_kiss_payment_drops_the_pick_and_assets_pay_like_specialti
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
+    let t = table("ve-dash", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    let task = one(&t, "alice: /ve task ability:Finesse factors:\"-\"").await;
+    assert_eq!(task.field("Threshold").unwrap(), "**1** = 1");
+    t.stop().await;
+}

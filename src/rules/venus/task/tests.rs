@@ -2396,3 +2396,42 @@ fn ve2_margin_is_rounded_to_the_nearest_percent_not_cut() {
     assert_eq!((o.successes, o.threshold), (6, 7));
     assert_eq!(o.margin_percent, Some(86));
 }
+
+#[test]
+fn only_the_roller_spends_the_beats_not_the_gm() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[1, 1])), &mut c, 0);
+    let (st, _) = roll_kisses(st, &mut c, 0);
+    assert_eq!(
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Buy {
+                actor: GM,
+                item: Purchase::Primary,
+            }
+        ),
+        "Only the roller chooses how to spend the beats."
+    );
+    let (st, _) = buy_as_roller(st, &mut c);
+    assert_eq!(
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Refund {
+                actor: GM,
+                item: Purchase::Primary,
+            }
+        ),
+        "Only the roller chooses how to spend the beats."
+    );
+}
+
+fn buy_as_roller(st: TaskState, c: &mut VenusCtx) -> (TaskState, Vec<TaskEvent>) {
+    let a = TaskAction::Buy {
+        actor: ROLLER,
+        item: Purchase::Primary,
+    };
+    go(st, c, a, 0)
+}

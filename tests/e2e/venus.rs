@@ -50,6 +50,20 @@ async fn refused(t: &Table, line: &str) -> String {
     o.content().to_string()
 }
 
+/// The refusal of a KISS payment: the message is redrawn without the pick,
+/// and the clicker alone reads why.
+async fn refused_payment(t: &Table, line: &str) -> String {
+    let outs = all(t, line).await;
+    assert_eq!(outs[0].kind, "update", "{line}: {}", outs[0].text());
+    assert!(!outs[0].text().contains("choose how to pay"), "{line}");
+    let why = outs
+        .iter()
+        .find(|o| o.kind == "ephemeral")
+        .unwrap_or_else(|| panic!("{line} was not refused"));
+    assert!(why.content().starts_with("⚠️"), "{line}: {}", why.content());
+    why.content().to_string()
+}
+
 /// A member's character sheet as stored.
 async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
     let db = t.db().await.unwrap();
@@ -892,10 +906,13 @@ alice: click Re-roll
     play(&t, "alice: /ve task ability:Finesse\nalice: click Roll").await;
     let closed = all(&t, "fc: /ve fc close").await;
     assert_eq!(closed[0].kind, "message");
-    assert!(closed[0]
-        .field("Outcome")
-        .unwrap()
-        .contains("(Force-closed by the FC.)"));
+    let outcome = closed[0].field("Outcome").unwrap();
+    assert!(outcome.contains("(Force-closed by the FC.)"));
+    // No consequence was given: no empty `**` after the failure.
+    assert!(
+        !outcome.lines().next().unwrap().ends_with("**"),
+        "{outcome}"
+    );
     // Failure +1 exp: 5 → 6 = 2 × 3, Thief levels up.
     assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
     assert_schema_clean(&t);
@@ -1148,10 +1165,11 @@ alice: click Accept Dee
     // More than 40 dice for one owner are summarised as counts per face.
     assert!(dice.starts_with("🟤 **Ada** ("), "{dice}");
     assert!(dice.contains(" dice: 10×"), "{dice}");
-    // Flagged for crits: margin and a critical success (26 ≥ 2 × 12).
+    // Flagged for crits: margin (216.7% rounds to 217%) and a critical
+    // success (26 ≥ 2 × 12).
     assert_eq!(
         rolled.field("Outcome").unwrap(),
-        "✅ **Success**: 26 passes against 12.\nMargin 216% · **critical success**"
+        "✅ **Success**: 26 passes against 12.\nMargin 217% · **critical success**"
     );
     // Edition 1: Thief level 25 (ve_max_pool 25) and 2 allies: 27 dice, the
     // KISS menu shows 25 of them (misses first).
@@ -1191,11 +1209,13 @@ alice: click Accept Dee
     // Ten Lots pay for ten dice; the eleventh needs another source.
     play(&t, &format!("alice: select KISS dice = {}", ten.join(","))).await;
     one(&t, "alice: click KISS with Lot").await;
+    // A refused payment drops the pick (issue 14): pick again before each.
     play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
-    assert!(refused(&t, "alice: click KISS with Lot")
+    assert!(refused_payment(&t, "alice: click KISS with Lot")
         .await
         .contains("no more Lots"));
-    assert!(refused(&t, "alice: click KISS with specialty")
+    play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
+    assert!(refused_payment(&t, "alice: click KISS with specialty")
         .await
         .contains("0 unused specialties"));
     // An ally's die needs the ally's consent (edition 1); one stunt per task.
@@ -1206,7 +1226,7 @@ alice: click Accept Dee
         .contains("must consent first"));
     play(&t, "bob: click Consent to KISS").await;
     play(&t, &format!("alice: select KISS dice = {},26", misses[10])).await;
-    assert!(refused(&t, "alice: click KISS with stunt")
+    assert!(refused_payment(&t, "alice: click KISS with stunt")
         .await
         .contains("only one die per task with a stunt"));
     play(&t, &format!("alice: select KISS dice = {}", misses[10])).await;
@@ -1475,5 +1495,89 @@ async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
         .unwrap();
     assert_eq!(ex.outputs[0].kind, "update");
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_pool_of_no_dice_fails_at_once_with_its_exp() {
+    let t = table("ve1-zero", 1).await;
+    play(
+        &t,
+        r#"
+fc: /ve fc edition edition:1
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Wits rank:gold score:0
+alice: /ve task ability:Wits job:Sage learn:Wits consequence:"You misread the map"
+"#,
+    )
+    .await;
+    // A-V26: no dice, nothing to KISS or spend: the failure applies at once
+    // (failure +1, learning +1) and the FC's subversion window opens.
+    let rolled = all(&t, "alice: click Roll").await;
+    assert!(rolled[0]
+        .field("Outcome")
+        .unwrap()
+        .starts_with("❌ **Failure**"));
+    assert!(rolled
+        .iter()
+        .any(|o| o.title().starts_with("📈 After the task")));
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Sage"), (0, 2));
+    let sub = one(&t, "fc: click No subversion").await;
+    assert!(sub.buttons().is_empty());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_refused_kiss_payment_drops_the_pick_and_assets_pay_like_specialties() {
+    let t = table("ve1-kisspay", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve task ability:Finesse\nalice: click Roll\nalice: select KISS dice = 1,2",
+    )
+    .await;
+    // Two dice, one stunt: refused, and the pick is dropped, so a later
+    // "KISS with Lot" does not pay for those dice behind Ada's back.
+    assert!(refused_payment(&t, "alice: click KISS with stunt")
+        .await
+        .contains("only one die per task with a stunt"));
+    assert!(refused(&t, "alice: click KISS with Lot")
+        .await
+        .contains("Pick the dice to KISS"));
+    // Two dice, one specialty (Lockpicks): refused the same way; an asset
+    // pays for a die like a specialty.
+    play(&t, "alice: select KISS dice = 1,2").await;
+    assert!(refused_payment(&t, "alice: click KISS with specialty")
+        .await
+        .contains("1 unused"));
+    play(
+        &t,
+        "alice: /ve sheet note kind:asset text:Crowbar\nalice: select KISS dice = 1,2",
+    )
+    .await;
+    let paid = one(&t, "alice: click KISS with specialty").await;
+    let kisses = paid.field("KISSes").unwrap();
+    assert!(
+        kisses.contains("#1 — Ada pays with specialty “Lockpicks”"),
+        "{kisses}"
+    );
+    assert!(
+        kisses.contains("#2 — Ada pays with specialty “Crowbar”"),
+        "{kisses}"
+    );
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
+    let t = table("ve-dash", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    let task = one(&t, "alice: /ve task ability:Finesse factors:\"-\"").await;
+    assert_eq!(task.field("Threshold").unwrap(), "**1** = 1");
     t.stop().await;
 }

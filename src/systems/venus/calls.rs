@@ -75,8 +75,10 @@ fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The factors of a command's `factors:` text; `-` means none, for players
+/// as for the FC's `/ve fc adjust`.
 fn factors_of(app: &App, text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
-    let Some(t) = text else {
+    let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
     };
     cap(app, "list of factors", t)?;

@@ -199,15 +199,16 @@ fn outcome_text(st: &TaskSession) -> Option<String> {
     } else {
         match t.edition {
             Edition::One if o.declined_primary => format!(
-                "❌ **Failure**: {} did not buy the primary consequence. *{}*",
-                st.roller.name, t.consequence
+                "❌ **Failure**: {} did not buy the primary consequence.{}",
+                st.roller.name,
+                consequence_tail(&t.consequence)
             ),
             _ => format!(
-                "❌ **Failure**: {} {} against {}. *{}*",
+                "❌ **Failure**: {} {} against {}.{}",
                 o.successes,
                 word(t.edition, o.successes),
                 o.threshold,
-                t.consequence
+                consequence_tail(&t.consequence)
             ),
         }
     };
@@ -583,8 +584,29 @@ fn subversion_text(st: &TaskSession, n: u8) -> String {
     };
     format!(
         "S{n} ({}) turns against {r}: {opposite}.",
-        SECONDARY[n as usize - 1].to_lowercase()
+        lower_first(SECONDARY[n as usize - 1])
     )
+}
+
+/// `text` with its first letter in lower case ("Nobody I care about" →
+/// "nobody I care about").
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The failure's consequence in italics after a space, or nothing when the
+/// task has none (never an empty `**`).
+fn consequence_tail(consequence: &str) -> String {
+    let c = consequence.trim();
+    if c.is_empty() {
+        String::new()
+    } else {
+        format!(" *{c}*")
+    }
 }
 
 /// The embed's colour: pending, success, failure or closed.
@@ -964,4 +986,23 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
         e = e.field(st.name_of(who), lines.join("\n"), false);
     }
     View::embed(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secondary_consequence_keeps_its_capital_i() {
+        assert_eq!(
+            lower_first(SECONDARY[2]),
+            "nobody I care about is put at risk or disturbed"
+        );
+    }
+
+    #[test]
+    fn an_empty_consequence_adds_nothing() {
+        assert_eq!(consequence_tail("  "), "");
+        assert_eq!(consequence_tail("Caught"), " *Caught*");
+    }
 }

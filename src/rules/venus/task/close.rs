@@ -29,7 +29,9 @@ impl TaskState {
             Edition::Two => {
                 let success = successes >= threshold;
                 let (margin_percent, crit) = if self.crits_active() {
-                    let margin = successes.saturating_mul(100) / threshold.max(1);
+                    // Rounded to the nearest percent, not cut.
+                    let t = threshold.max(1);
+                    let margin = successes.saturating_mul(100).saturating_add(t / 2) / t;
                     let crit = if successes >= threshold.saturating_mul(2) {
                         Some(Crit::Success)
                     } else if !success && successes.saturating_mul(2) <= threshold {

@@ -89,10 +89,18 @@ impl TaskState {
         self.bought_count(Purchase::Primary) > 0
     }
 
-    fn need_spending(&self, actor: Actor) -> Result<(), RuleError> {
+    /// Refuses outside the spending step, and anyone but the roller (the
+    /// GM may still end the spending, but never chooses what is bought:
+    /// "the choice of how to spend these beats is entirely yours").
+    fn need_spending(&self, actor: Actor, roller_only: bool) -> Result<(), RuleError> {
         if self.phase != TaskPhase::Spending {
             return Err(RuleError::new(
                 "Beats can only be spent in the spending step.",
+            ));
+        }
+        if roller_only && actor.id != self.roller {
+            return Err(RuleError::new(
+                "Only the roller chooses how to spend the beats.",
             ));
         }
         if !may_act_as(actor, self.roller) {
@@ -110,7 +118,7 @@ impl TaskState {
         item: Purchase,
         ev: &mut Vec<TaskEvent>,
     ) -> Result<(), RuleError> {
-        self.need_spending(actor)?;
+        self.need_spending(actor, true)?;
         if let Some(e) = self.purchase_problem(ctx, item) {
             return Err(e);
         }
@@ -131,7 +139,7 @@ impl TaskState {
         item: Purchase,
         ev: &mut Vec<TaskEvent>,
     ) -> Result<(), RuleError> {
-        self.need_spending(actor)?;
+        self.need_spending(actor, true)?;
         let i = self
             .purchases
             .iter()
@@ -152,7 +160,7 @@ impl TaskState {
         overflow_job: Option<String>,
         ev: &mut Vec<TaskEvent>,
     ) -> Result<(), RuleError> {
-        self.need_spending(actor)?;
+        self.need_spending(actor, false)?;
         if let Some(job) = overflow_job {
             let sheet = ctx.sheet(self.roller)?;
             let key = match sheet.job_key(&job) {

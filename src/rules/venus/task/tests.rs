@@ -2385,3 +2385,53 @@ fn ve2_t4_statistics_mean_passes_per_rank_match_n_p() {
         check_mean(passes as f64, (tasks * 5) as f64, m, v, rank.name());
     }
 }
+
+#[test]
+fn ve2_margin_is_rounded_to_the_nearest_percent_not_cut() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    // Seed 0: 6 passes against 7, no KISS: 85.7% reads 86%, not 85%.
+    let (st, _) = roll(start(&set, &c, crit(setup("Thief", 4, &[2, 1]))), &mut c, 0);
+    let o = roll_kisses(st, &mut c, 0).0.outcome.unwrap();
+    assert_eq!((o.successes, o.threshold), (6, 7));
+    assert_eq!(o.margin_percent, Some(86));
+}
+
+#[test]
+fn only_the_roller_spends_the_beats_not_the_gm() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[1, 1])), &mut c, 0);
+    let (st, _) = roll_kisses(st, &mut c, 0);
+    assert_eq!(
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Buy {
+                actor: GM,
+                item: Purchase::Primary,
+            }
+        ),
+        "Only the roller chooses how to spend the beats."
+    );
+    let (st, _) = buy_as_roller(st, &mut c);
+    assert_eq!(
+        fail(
+            &st,
+            &mut c,
+            TaskAction::Refund {
+                actor: GM,
+                item: Purchase::Primary,
+            }
+        ),
+        "Only the roller chooses how to spend the beats."
+    );
+}
+
+fn buy_as_roller(st: TaskState, c: &mut VenusCtx) -> (TaskState, Vec<TaskEvent>) {
+    let a = TaskAction::Buy {
+        actor: ROLLER,
+        item: Purchase::Primary,
+    };
+    go(st, c, a, 0)
+}

@@ -108,8 +108,13 @@ pub fn use_job(t: &mut Turn<'_>) -> Result<Step, AppError> {
 }
 
 /// `roll`: throws the dice (the chance before the roll is kept for the
-/// message).
+/// message). A pool of no dice has nothing to KISS or spend: in edition 1
+/// it finishes at once as a failure with its exp, and the FC's subversion
+/// window opens as after **Finish** (A-V26).
 pub fn roll(t: &mut Turn<'_>) -> Step {
     t.st.odds_before = task_view::chance_now(&t.st.task);
-    Step::one(TaskAction::Roll { actor: t.a })
+    Step {
+        finishing: true,
+        ..Step::one(TaskAction::Roll { actor: t.a })
+    }
 }

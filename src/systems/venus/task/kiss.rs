@@ -8,7 +8,9 @@ use crate::app::AppError;
 use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase};
 use crate::rules::venus::{Edition, VenusCtx};
 use crate::systems::venus::buttons::Payment;
+use crate::systems::venus::fc_words;
 use crate::systems::venus::state::TaskSession;
+use rand::SeedableRng;
 
 /// `pick`: the dice the clicker picked, kept as a draft until paid for
 /// (or a page of the menu turned).
@@ -64,7 +66,8 @@ fn not_kissable(st: &TaskSession, by: i64, d: u32) -> String {
 }
 
 /// `klot`, `kstunt`, `kspec`, `kins`: declares a KISS on each drafted die,
-/// paid with `payment`.
+/// paid with `payment`. A refused payment drops the pick (the dice are no
+/// longer pending, so no later payment takes them by surprise) and says so.
 pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
     let me = t.me();
     let by = t.by();
@@ -75,36 +78,68 @@ pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
         .cloned()
         .filter(|d| !d.is_empty())
         .ok_or_else(|| AppError::user("Pick the dice to KISS in the \"KISS dice\" menu first."))?;
-    let sources: Vec<KissSource> = match payment {
-        Payment::Lot => vec![KissSource::Lot; dice.len()],
-        Payment::Stunt => vec![KissSource::Stunt; dice.len()],
-        Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), true)?,
-        Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), false)?,
+    let sources: Result<Vec<KissSource>, String> = match payment {
+        Payment::Lot => Ok(vec![KissSource::Lot; dice.len()]),
+        Payment::Stunt => Ok(vec![KissSource::Stunt; dice.len()]),
+        Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), true),
+        Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), false),
     };
-    let actions = dice
-        .into_iter()
-        .zip(sources)
-        .map(|(die, source)| TaskAction::DeclareKiss {
-            actor: t.a,
-            by,
-            die,
-            source,
-        })
-        .collect();
+    let actions: Result<Vec<TaskAction>, String> = sources.map(|sources| {
+        dice.iter()
+            .zip(sources)
+            .map(|(&die, source)| TaskAction::DeclareKiss {
+                actor: t.a,
+                by,
+                die,
+                source,
+            })
+            .collect()
+    });
+    let refusal = match &actions {
+        Ok(actions) => trial(t, actions).err(),
+        Err(why) => Some(why.clone()),
+    };
     t.st.drafts.remove(&me);
-    Ok(Step::rules(actions))
+    if let Some(why) = refusal {
+        let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
+        t.st.note = Some(format!("{}'s KISS payment was refused", t.st.name_of(by)));
+        return Ok(Step {
+            whisper: Some(format!(
+                "⚠️ {why}\nNothing was paid, and {} no longer waits for a payment: pick the dice again and choose how to pay.",
+                ids.join(", ")
+            )),
+            ..Step::redraw()
+        });
+    }
+    Ok(Step::rules(actions.unwrap_or_default()))
 }
 
-/// The next `n` specialties (or insights) of `by` not yet used for a KISS
-/// in this task, in sheet order.
+/// Applies `actions` to copies of the task and the sheets: the rules
+/// core's refusal, if any, in the FC's words.
+fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
+    let mut task = t.st.task.clone();
+    let mut ctx = t.party.ctx.clone();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+    for act in actions {
+        task = task
+            .apply(&mut ctx, act.clone(), &mut rng)
+            .map_err(|e| fc_words(e).user_message())?
+            .0;
+    }
+    Ok(())
+}
+
+/// The next `n` attributes (specialties first, then disciplines, assets and
+/// natural merits: "up to four appropriate attributes") or insights of `by`
+/// not yet used for a KISS in this task, in sheet order.
 fn named_sources(
     st: &TaskSession,
     ctx: &VenusCtx,
     by: i64,
     n: usize,
     specialty: bool,
-) -> Result<Vec<KissSource>, AppError> {
-    let sheet = ctx.sheet(by)?;
+) -> Result<Vec<KissSource>, String> {
+    let sheet = ctx.sheet(by).map_err(|e| e.message)?;
     let used: Vec<String> = st
         .task
         .kisses
@@ -117,25 +152,38 @@ fn named_sources(
         })
         .collect();
     let all: Vec<String> = if specialty {
-        sheet.attributes.specialties.clone()
+        let a = &sheet.attributes;
+        a.specialties
+            .iter()
+            .chain(&a.disciplines)
+            .chain(&a.assets)
+            .chain(&a.merits)
+            .cloned()
+            .collect()
     } else {
         sheet.insights.iter().map(|i| i.text.clone()).collect()
     };
-    let free: Vec<String> = all
-        .into_iter()
-        .filter(|t| !used.contains(&t.trim().to_lowercase()))
-        .collect();
+    let mut free: Vec<String> = Vec::new();
+    for t in all {
+        let key = t.trim().to_lowercase();
+        if !used.contains(&key) && !free.iter().any(|f| f.trim().to_lowercase() == key) {
+            free.push(t);
+        }
+    }
     if free.len() < n {
         let (word, kind) = if specialty {
-            ("specialties", "specialty")
+            (
+                "specialties, disciplines, assets or merits",
+                "specialty",
+            )
         } else {
             ("insights", "insight")
         };
-        return Err(AppError::user(format!(
+        return Err(format!(
             "{} has {} unused {word} for {n} dice: add one with `/ve sheet note kind:{kind}`, or pick fewer dice.",
             sheet.name,
             free.len()
-        )));
+        ));
     }
     Ok(free
         .into_iter()

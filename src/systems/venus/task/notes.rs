@@ -116,7 +116,10 @@ fn end_note(e: &TaskEvent) -> Option<String> {
         TaskEvent::SpendingFinished { beats_lost } => Some(if *beats_lost == 0 {
             "spending done".into()
         } else {
-            format!("spending done, {beats_lost} beats lost")
+            format!(
+                "spending done, {beats_lost} {} lost",
+                if *beats_lost == 1 { "beat" } else { "beats" }
+            )
         }),
         TaskEvent::Subverted { secondary } => Some(format!("the FC subverts S{secondary}")),
         TaskEvent::SubversionSkipped => Some("no subversion".into()),
@@ -150,4 +153,21 @@ pub fn thrown_faces(task: &TaskState, events: &[TaskEvent]) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_beat_lost_is_singular() {
+        assert_eq!(
+            end_note(&TaskEvent::SpendingFinished { beats_lost: 1 }).as_deref(),
+            Some("spending done, 1 beat lost")
+        );
+        assert_eq!(
+            end_note(&TaskEvent::SpendingFinished { beats_lost: 2 }).as_deref(),
+            Some("spending done, 2 beats lost")
+        );
+    }
 }

@@ -218,6 +218,7 @@ mod tests {
             names,
             [
                 "ore",
+                "roll",
                 "st",
                 "ve1-check",
                 "ve1-task",

@@ -136,6 +136,7 @@ mod tests {
             slash,
             [
                 "ore",
+                "roll",
                 "st",
                 "ve1-check",
                 "ve1-task",

@@ -9,7 +9,8 @@ use crate::app::{characters, rights, settings};
 /// Suggests character names for a `character:` option: the caller's own
 /// characters, every member's for the FC, in the system whose root the
 /// command is under (`/vv …` suggests Virtual Veil characters), or for a
-/// command of no system (`/fc undo`) in the channel's system.
+/// command of no system (`/fc undo`) in the channel's system (every
+/// system with sheets when the channel plays none).
 pub async fn complete_character(
     ctx: Context<'_>,
     partial: &str,
@@ -32,16 +33,26 @@ pub async fn complete_character(
                 .flatten();
         }
     }
-    let system = app
+    let systems: Vec<&str> = match app
         .registry
         .by_root(&root)
-        .or_else(|| here.as_deref().and_then(|id| app.registry.get(id)));
-    if let Some(system) = system {
-        choices = characters::autocomplete(&app.db, &caller, system.id(), partial, fc)
-            .await
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect();
+        .or_else(|| here.as_deref().and_then(|id| app.registry.get(id)))
+    {
+        Some(system) => vec![system.id()],
+        // No system here: every system with sheets.
+        None => app
+            .registry
+            .all()
+            .filter(|s| s.has_sheets())
+            .map(|s| s.id())
+            .collect(),
+    };
+    let mut names = Vec::new();
+    for id in systems {
+        names.extend(characters::autocomplete(&app.db, &caller, id, partial, fc).await);
     }
+    names.dedup();
+    names.truncate(25);
+    choices.extend(names.into_iter().map(serenity::AutocompleteChoice::from));
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }

@@ -14,7 +14,9 @@ use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{sessions, settings, undo, Act, App, AppError, AppResult, Caller, Response};
+use crate::app::registry::System;
 use crate::storage::character_history::Change;
+use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
 
 /// The session kind of undo prompts.
@@ -93,42 +95,59 @@ pub fn line(c: &Change) -> String {
     l
 }
 
-/// The system played in the caller's channel, if it keeps sheets.
-fn system_here<'a>(
+/// The picked character: in the channel's system when it plays one with
+/// sheets, else in whichever system with sheets has it (refused when
+/// several have it: run the command in the game's channel).
+async fn find<'a>(
+    act: &mut Act,
     app: &'a App,
-    system: Option<String>,
-) -> Result<&'a dyn crate::app::registry::System, AppError> {
-    system
+    caller: &Caller,
+    pick: Pick<'_>,
+) -> Result<(&'a dyn System, Character), AppError> {
+    let here = settings::active_system(act, caller.guild_id, caller.channel_id).await?;
+    if let Some(system) = here
         .as_deref()
         .and_then(|id| app.registry.get(id))
         .filter(|s| s.has_sheets())
-        .ok_or_else(|| {
-            AppError::user(
-                "This channel plays no system with character sheets: run `/fc undo` in the game's channel (see `/fc channel-system`).",
-            )
-        })
+    {
+        let row =
+            characters::resolve_row(act, caller, true, system.id(), pick, Access::Owner, &hint(system))
+                .await?;
+        return Ok((system, row));
+    }
+    let mut found = Vec::new();
+    let mut first_err = None;
+    for system in app.registry.all().filter(|s| s.has_sheets()) {
+        match characters::resolve_row(act, caller, true, system.id(), pick, Access::Owner, &hint(system))
+            .await
+        {
+            Ok(row) => found.push((system, row)),
+            Err(AppError::User(m)) => {
+                first_err.get_or_insert(m);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(AppError::user(first_err.unwrap_or_else(|| {
+            "No system here keeps character sheets.".to_string()
+        }))),
+        _ => Err(AppError::user(
+            "Several systems have a character by that name: run `/fc undo` in the game's channel (see `/fc channel-system`).",
+        )),
+    }
 }
 
 /// `/fc undo`: shows the picked character's last changes with **Undo**
 /// and **Keep**; game master only. The character is named the shared way,
-/// in the channel's system.
+/// in the channel's system (or the one system that has it).
 pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
     if !act.is_fc().await? {
         return Err(AppError::user(undo::ONLY_FC));
     }
-    let here = settings::active_system(&mut act, caller.guild_id, caller.channel_id).await?;
-    let system = system_here(app, here)?;
-    let row = characters::resolve_row(
-        &mut act,
-        caller,
-        true,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let (system, row) = find(&mut act, app, caller, pick).await?;
     let Some(target) = undo::next(&mut act, &row).await? else {
         return Err(AppError::user(format!(
             "{} has no recorded change left to undo.",

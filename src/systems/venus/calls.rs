@@ -430,7 +430,7 @@ pub async fn chosen_roll(
             s.kind == KIND
                 && s.channel_id == caller.channel_id
                 && s.status == Status::Open
-                && !s.expires_at.is_some_and(|t| t <= now)
+                && s.expires_at.is_none_or(|t| t > now)
         })
         .ok_or_else(|| {
             AppError::user("That roll is not open in this channel: pick one from the list.")
@@ -474,7 +474,7 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
     let now = storage::now_ms();
     let p = partial.trim().to_lowercase();
     rows.into_iter()
-        .filter(|(s, _)| !s.expires_at.is_some_and(|t| t <= now))
+        .filter(|(s, _)| s.expires_at.is_none_or(|t| t > now))
         .filter_map(|(s, at)| {
             let st: VeState = sessions::load(&s).ok()?;
             let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));

@@ -26,6 +26,7 @@ pub mod rights;
 pub mod secret;
 pub mod sessions;
 pub mod settings;
+pub mod undo;
 pub mod view;
 
 use rand::rngs::StdRng;

@@ -182,8 +182,20 @@ pub async fn set_active(tx: &mut Tx, c: &Character) -> Result<(), StorageError> 
     Ok(())
 }
 
-/// Replaces a sheet (and name), bumping the version.
+/// Replaces a sheet (and name), bumping the version. A changed sheet is
+/// recorded in the character's history (before and after, for `/fc undo`).
 pub async fn update(tx: &mut Tx, c: &Character, now: i64) -> Result<(), StorageError> {
+    let before: Option<String> =
+        sqlx::query("SELECT sheet FROM characters WHERE id = $1 AND guild_id = $2")
+            .bind(c.id)
+            .bind(c.guild_id)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map(|r| r.try_get(0))
+            .transpose()?;
+    if let Some(before) = before.filter(|b| *b != c.sheet) {
+        super::character_history::record(tx, c.guild_id, c.id, &before, &c.sheet, now).await?;
+    }
     sqlx::query(
         "UPDATE characters SET sheet = $1, name = $2, name_key = $3, version = version + 1, updated_at = $4
          WHERE id = $5 AND guild_id = $6",

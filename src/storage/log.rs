@@ -67,7 +67,9 @@ pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     .bind(e.secret)
     .fetch_one(&mut **tx)
     .await?;
-    row.try_get(0)
+    let id = row.try_get(0)?;
+    super::character_history::link(tx, id, e.character_id, e.user_id, &e.action).await?;
+    Ok(id)
 }
 
 /// Entries of one session, oldest first.

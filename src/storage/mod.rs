@@ -23,6 +23,7 @@
 //! - [`faces`]: every die face thrown, for the fairness statistics.
 //! - [`history`]: reading the log for `/history` and its CSV export.
 
+pub mod character_history;
 pub mod characters;
 pub mod faces;
 pub mod history;
@@ -107,7 +108,9 @@ impl Db {
     /// upgrade error; another process on the same file is waited for by the
     /// busy timeout.
     pub async fn write(&self) -> Result<Tx, StorageError> {
-        self.writer.begin_with("BEGIN IMMEDIATE").await
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        character_history::begin(&mut tx).await?;
+        Ok(tx)
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader

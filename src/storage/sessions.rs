@@ -225,6 +225,31 @@ pub async fn latest_open_in_channel(
     rows.iter().map(from_row).collect()
 }
 
+/// The open sessions of `kind` in a channel with their creation times
+/// (ms), newest first (at most `limit`): the rolls a command may choose.
+pub async fn open_in_channel_aged(
+    tx: &mut Tx,
+    guild_id: i64,
+    channel_id: i64,
+    kind: &str,
+    limit: i64,
+) -> Result<Vec<(Session, i64)>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, created_at
+         FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
+         ORDER BY id DESC LIMIT $4",
+    )
+    .bind(guild_id)
+    .bind(channel_id)
+    .bind(kind)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((from_row(r)?, r.try_get("created_at")?)))
+        .collect()
+}
+
 /// Open sessions whose expiry time has passed, oldest first (at most `limit`).
 pub async fn due_for_expiry(
     tx: &mut Tx,

@@ -9,5 +9,6 @@ mod ore;
 mod sheets;
 mod storyteller;
 mod table;
+mod undo;
 mod venus;
 mod veracity;

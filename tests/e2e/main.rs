@@ -15,6 +15,7 @@ mod sheets;
 mod shutdown;
 mod skeleton;
 mod storyteller;
+mod undo;
 mod upgrade;
 mod venus;
 mod veracity;

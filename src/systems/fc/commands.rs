@@ -140,11 +140,11 @@ async fn ac_value(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-/// FC: house rules, the FC role, channel systems and the GM channel
+/// FC: house rules, the FC role, channel systems, the GM channel and undo
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("role", "settings", "set", "channel_system", "gm_channel"),
+    subcommands("role", "settings", "set", "channel_system", "gm_channel", "undo"),
     subcommand_required
 )]
 pub async fn fc(_: Context<'_>) -> Result<(), Error> {
@@ -250,5 +250,23 @@ pub async fn gm_channel(
         clear.unwrap_or(false),
     )
     .await;
+    respond(ctx, r).await
+}
+
+/// FC: see a character's last changes and undo the newest
+#[poise::command(slash_command)]
+pub async fn undo(
+    ctx: Context<'_>,
+    #[description = "The character (in this channel's system)"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: String,
+    #[description = "Whose character, when two members share the name"] player: Option<
+        serenity::UserId,
+    >,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let pick = crate::app::characters::Pick::new(Some(&character), player.map(|u| u.get() as i64));
+    let r = crate::systems::table::undo::ask(&ctx.data().app, &caller, pick).await;
     respond(ctx, r).await
 }

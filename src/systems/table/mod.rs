@@ -13,6 +13,7 @@
 pub mod commands;
 pub mod delete;
 pub mod system;
+pub mod undo;
 
 use serde_json::json;
 

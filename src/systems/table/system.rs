@@ -1,6 +1,7 @@
 //! How the shared table features register with the application layer:
 //! their deletion prompts are sessions of their own kind
-//! ([`super::delete::KIND`]); their commands are grafted onto each system's
+//! ([`super::delete::KIND`]), and so are `/fc undo`'s prompts
+//! ([`super::undo::KIND`]); their commands are grafted onto each system's
 //! `/<root> sheet` by [`crate::systems::commands`], so they list none here.
 
 use crate::app::component::Click;
@@ -25,7 +26,7 @@ impl System for TableFeature {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::delete::KIND]
+        &[super::delete::KIND, super::undo::KIND]
     }
 
     fn click<'a>(
@@ -35,6 +36,9 @@ impl System for TableFeature {
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {
+        if session.kind == super::undo::KIND {
+            return Box::pin(super::undo::click(app, tx, session, click));
+        }
         Box::pin(super::delete::click(app, tx, session, click))
     }
 
@@ -44,6 +48,9 @@ impl System for TableFeature {
         session: &'a Session,
         _caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
+        if session.kind == super::undo::KIND {
+            return Box::pin(std::future::ready(super::undo::render(session)));
+        }
         Box::pin(std::future::ready(super::delete::render(app, session)))
     }
 }

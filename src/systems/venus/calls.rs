@@ -63,6 +63,8 @@ pub struct Adjust {
     pub magic: Option<bool>,
     /// Crits flag (edition-2 tasks).
     pub crits: Option<bool>,
+    /// The roll to change (its session id); `None`: the newest waiting.
+    pub roll: Option<i64>,
 }
 
 fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
@@ -411,6 +413,104 @@ pub async fn latest_roll(
     Ok(None)
 }
 
+/// The roll a game-master command acts on: `roll` (a session id from the
+/// `roll:` option) when given, which must be an open Venus roll of this
+/// channel that `want` accepts; else the newest that `want` accepts.
+pub async fn chosen_roll(
+    tx: &mut Tx,
+    caller: &Caller,
+    roll: Option<i64>,
+    want: impl Fn(&VeState) -> bool,
+) -> Result<Option<(Session, VeState)>, AppError> {
+    let Some(id) = roll else {
+        return latest_roll(tx, caller, want).await;
+    };
+    let now = storage::now_ms();
+    let s = storage::sessions::get(tx, caller.guild_id, id)
+        .await?
+        .filter(|s| {
+            s.kind == KIND
+                && s.channel_id == caller.channel_id
+                && s.status == Status::Open
+                && s.expires_at.is_none_or(|t| t > now)
+        })
+        .ok_or_else(|| {
+            AppError::user("That roll is not open in this channel: pick one from the list.")
+        })?;
+    let st: VeState = sessions::load(&s)?;
+    if !want(&st) {
+        return Err(AppError::user(
+            "That roll cannot be changed that way now (its dice may be thrown already).",
+        ));
+    }
+    Ok(Some((s, st)))
+}
+
+/// Reads a `roll:` option (a session id, as the autocomplete offers it).
+pub fn parse_roll(text: Option<&str>) -> Result<Option<i64>, AppError> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => t
+            .trim_start_matches('#')
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| AppError::user("Pick a roll from the list offered for `roll:`.")),
+    }
+}
+
+/// The open Venus rolls in the caller's channel, newest first, for the
+/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id).
+pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(String, String)> {
+    let Ok(mut tx) = app.db.read().await else {
+        return Vec::new();
+    };
+    let rows = storage::sessions::open_in_channel_aged(
+        &mut tx,
+        caller.guild_id,
+        caller.channel_id,
+        KIND,
+        25,
+    )
+    .await
+    .unwrap_or_default();
+    let now = storage::now_ms();
+    let p = partial.trim().to_lowercase();
+    rows.into_iter()
+        .filter(|(s, _)| s.expires_at.is_none_or(|t| t > now))
+        .filter_map(|(s, at)| {
+            let st: VeState = sessions::load(&s).ok()?;
+            let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));
+            label
+                .to_lowercase()
+                .contains(&p)
+                .then(|| (label, s.id.to_string()))
+        })
+        .collect()
+}
+
+/// "Ada · Finesse check" for a roll; `None` for what is not a roll.
+fn roll_label(st: &VeState) -> Option<String> {
+    use crate::rules::venus::check::CheckSubject;
+    Some(match st {
+        VeState::Check(c) => match &c.setup.subject {
+            CheckSubject::Sheet { ability } => format!("{} · {ability} check", c.roller.name),
+            CheckSubject::AdHoc { name, .. } => format!("{} · {name} check", c.roller.name),
+        },
+        VeState::Task(t) => format!("{} · {} task", t.roller.name, t.setup.ability),
+        VeState::Delete(_) => return None,
+    })
+}
+
+/// "just now", "3 min ago", "2 h ago".
+fn age(ms: i64) -> String {
+    let min = ms / 60_000;
+    match min {
+        0 => "just now".to_string(),
+        1..=119 => format!("{min} min ago"),
+        _ => format!("{} h ago", min / 60),
+    }
+}
+
 /// Presses a button on the roll in progress from a command (`check` on a
 /// check, `task` on a task), and posts the result as a new message (the
 /// command cannot edit the roll's message).
@@ -489,6 +589,17 @@ pub async fn bonus(
 /// `/ve fc void` and `/ve fc close`: voids or force-closes the newest open
 /// roll in this channel.
 pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
+    end_chosen_roll(app, caller, void, None).await
+}
+
+/// [`end_roll`] on the roll chosen with `roll:` (a session id), or the
+/// newest when `None`.
+pub async fn end_chosen_roll(
+    app: &App,
+    caller: &Caller,
+    void: bool,
+    roll: Option<i64>,
+) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(
         &mut tx,
@@ -500,7 +611,7 @@ pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
         },
     )
     .await?;
-    let found = latest_roll(&mut tx, caller, |s| !matches!(s, VeState::Delete(_))).await?;
+    let found = chosen_roll(&mut tx, caller, roll, |s| !matches!(s, VeState::Delete(_))).await?;
     let Some(found) = found else {
         return Err(AppError::user(
             "There is no Venus roll in progress in this channel.",
@@ -525,10 +636,10 @@ pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
     .await
 }
 
-/// `/ve fc adjust`: changes the newest roll in this channel whose dice are
-/// not thrown yet, and posts it again.
+/// `/ve fc adjust`: changes the roll chosen with `roll:` (else the newest
+/// in this channel whose dice are not thrown yet), and posts it again.
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
-    if adj == Adjust::default() {
+    if adj.clone() == (Adjust { roll: adj.roll, ..Adjust::default() }) {
         return Err(AppError::user(
             "Say what to change: difficulty, factors, consequence, ability, job, magic or crits.",
         ));
@@ -540,7 +651,7 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     rights::require_fc(&mut tx, caller, "adjust a roll").await?;
     let a = actor(&mut tx, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let found = latest_roll(&mut tx, caller, |s| match s {
+    let found = chosen_roll(&mut tx, caller, adj.roll, |s| match s {
         VeState::Check(c) => c.check.is_none() && c.ended_before_roll.is_none(),
         VeState::Task(t) => t.task.phase == crate::rules::venus::TaskPhase::AidOffers,
         VeState::Delete(_) => false,

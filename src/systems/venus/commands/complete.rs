@@ -49,3 +49,17 @@ pub async fn job(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplet
 pub async fn setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     answer(admin::setting_names(partial))
 }
+
+/// The open rolls in this channel for a `roll:` option: who, what, how old.
+pub async fn roll(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let Ok(caller) = caller_of(ctx) else {
+        return answer(Vec::new());
+    };
+    let choices = crate::systems::venus::calls::open_rolls(&ctx.data().app, &caller, partial)
+        .await
+        .into_iter()
+        .take(25)
+        .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}

@@ -147,6 +147,10 @@ pub async fn adjust(
     job: Option<String>,
     #[description = "Edition-2 task: magic (10s explode)"] magic: Option<bool>,
     #[description = "Edition-2 task: critical results"] crits: Option<bool>,
+    #[description = "Which roll (default: the newest waiting)"]
+    #[autocomplete = "complete::roll"]
+    #[max_length = 100]
+    roll: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let factors = factors.map(|f| if f.trim() == "-" { String::new() } else { f });
@@ -161,6 +165,7 @@ pub async fn adjust(
             job,
             magic,
             crits,
+            roll: calls::parse_roll(roll.as_deref())?,
         },
     )
     .await;
@@ -249,18 +254,32 @@ pub async fn session(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// Void the newest roll in this channel (Lots and Ego spent are given back).
+/// Void a roll in this channel, the newest unless `roll:` says (Lots and Ego spent are given back).
 #[poise::command(slash_command, guild_only)]
-pub async fn void(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn void(
+    ctx: Context<'_>,
+    #[description = "Which roll (default: the newest)"]
+    #[autocomplete = "complete::roll"]
+    #[max_length = 100]
+    roll: Option<String>,
+) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = calls::end_roll(&ctx.data().app, &caller, true).await;
+    let roll = calls::parse_roll(roll.as_deref())?;
+    let r = calls::end_chosen_roll(&ctx.data().app, &caller, true, roll).await;
     respond(ctx, r).await
 }
 
-/// Force-close the newest roll in this channel with what is there.
+/// Force-close a roll in this channel (the newest unless `roll:` says) with what is there.
 #[poise::command(slash_command, guild_only)]
-pub async fn close(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn close(
+    ctx: Context<'_>,
+    #[description = "Which roll (default: the newest)"]
+    #[autocomplete = "complete::roll"]
+    #[max_length = 100]
+    roll: Option<String>,
+) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = calls::end_roll(&ctx.data().app, &caller, false).await;
+    let roll = calls::parse_roll(roll.as_deref())?;
+    let r = calls::end_chosen_roll(&ctx.data().app, &caller, false, roll).await;
     respond(ctx, r).await
 }

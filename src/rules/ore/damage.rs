@@ -144,7 +144,8 @@ impl OreSheet {
                 }
             }
             Damageable::Vitality => {
-                if self.living && !self.mob_mode {
+                // A living mob (`status living:true`) gets the same delay.
+                if self.living {
                     self.combat.incapacitated_pending_end_of_round = true;
                     self.combat.power_penalty = true;
                     events.push(OreEvent::IncapacitationPending);
@@ -202,9 +203,11 @@ impl OreSheet {
     /// The End phase for this entity (VV-11): the Fault check (A-O12), a
     /// pending 0-Vitality incapacitation takes effect, the −1 Power penalty
     /// and the Called Stat end. The application clears registers by closing
-    /// the rolls.
+    /// the rolls: every register rolled before this End phase is cleared
+    /// when it is next touched ([`super::OreRoll::apply`]).
     pub fn end_of_round(&mut self, _settings: &OreSettings) -> Vec<OreEvent> {
         let mut events = vec![OreEvent::EndOfRound];
+        self.rounds_ended = self.rounds_ended.wrapping_add(1);
         // Checked in both modes: with `immediate` no match is left by now,
         // and a mode change mid-combat is still honoured.
         events.extend(self.check_faults());
@@ -227,9 +230,13 @@ impl OreSheet {
 
     /// Ends combat for this entity: clears Outthink, Initiative and round
     /// state (a pending incapacitation takes effect), and when it has reached
-    /// a stable place removes all Fault dice (VV-14).
+    /// a stable place removes all Fault dice (VV-14). The last round's End
+    /// phase comes first: matching Fault dice become Injuries (A-O12) before
+    /// any are cleared, and the registers of that round end.
     pub fn end_combat(&mut self, stable_place: bool) -> Vec<OreEvent> {
         let mut events = vec![OreEvent::CombatEnded];
+        self.rounds_ended = self.rounds_ended.wrapping_add(1);
+        events.extend(self.check_faults());
         if self.combat.incapacitated_pending_end_of_round
             && self.vitality.current == 0
             && !self.conditions.dead

@@ -303,6 +303,10 @@ pub struct Comp {
     pub plugged_in: bool,
     /// True while the COMP is running (booted, not logged out).
     pub session_active: bool,
+    /// How many times a COMP session has ended (logout, empty battery,
+    /// Cyber 0): cache dice taken into a register before the latest
+    /// shutdown went with it (VV-8).
+    pub shutdowns: u32,
 }
 
 impl Default for Comp {
@@ -317,6 +321,7 @@ impl Default for Comp {
             battery_current: 0,
             plugged_in: false,
             session_active: false,
+            shutdowns: 0,
         }
     }
 }
@@ -506,6 +511,9 @@ pub struct OreSheet {
     pub living: bool,
     /// A natively digital entity (VV-13: deleted at 0 Cyber).
     pub native_digital: bool,
+    /// How many End phases (and ends of combat) this entity has been
+    /// through: a register rolled before the latest one is cleared (VV-11).
+    pub rounds_ended: u32,
 }
 
 impl Default for OreSheet {
@@ -535,6 +543,7 @@ impl OreSheet {
             mob_mode: false,
             living: true,
             native_digital: false,
+            rounds_ended: 0,
         }
     }
 

@@ -231,6 +231,9 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::CacheDiceLost { faces: f } => {
             format!("Lost with the COMP off: {}.", faces(f))
         }
+        OreEvent::RegisterEnded => {
+            "The round of this register has ended (End phase): it is cleared and nothing was spent; roll again for the new round.".into()
+        }
         OreEvent::RollClosed => "Register cleared.".into(),
         OreEvent::Booted { faces: f } => format!("Cache rolled: **{}**.", faces_desc(f)),
         OreEvent::LoggedOut { reason, cache_lost } => {

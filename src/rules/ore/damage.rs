@@ -4,7 +4,7 @@
 use super::events::{Condition, LogoutReason, OreEvent};
 use super::sets::{read, Set};
 use super::settings::{DefenseMode, FaultCheck, OreSettings, RepairCheck};
-use super::sheet::{Damageable, Injury, OreSheet, Severity, World};
+use super::sheet::{Damageable, Injury, Losses, OreSheet, Severity, World};
 use crate::rules::dice::{d, pool};
 use crate::rules::RuleError;
 use rand::Rng;
@@ -100,6 +100,9 @@ impl OreSheet {
         if track_id == Damageable::Vitality && current == 0 && overflow > 0 && overflow >= max {
             self.conditions.dead = true;
             self.combat.incapacitated_pending_end_of_round = false;
+            // Killed outright: no "−1 Power until the end of the round".
+            self.combat.power_penalty = false;
+            events.retain(|e| *e != OreEvent::IncapacitationPending);
             events.push(OreEvent::Incapacitated {
                 condition: Condition::Dead,
             });
@@ -176,6 +179,10 @@ impl OreSheet {
             self.injuries.push(Injury {
                 severity,
                 healed: false,
+                losses: Some(Losses {
+                    vitality: self.vitality.current < self.vitality.max,
+                    confidence: self.confidence.current < self.confidence.max,
+                }),
             });
             events.push(OreEvent::InjuryFormed {
                 severity,
@@ -272,19 +279,23 @@ impl OreSheet {
                 "Only black magic can bring back the dead; rest does not.",
             ));
         }
-        let injured = self.active_injuries().next().is_some();
         let mut events = Vec::new();
-        if injured && !tended {
-            events.push(OreEvent::Warning {
-                message: "With an Injury, healing counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient.".into(),
-            });
-        } else {
-            for t in [Damageable::Vitality, Damageable::Confidence] {
-                if let Some(e) = self.heal(t, days) {
-                    events.push(e);
-                    self.clear_zero_conditions(t, &mut events);
-                }
+        let mut blocked = false;
+        for t in [Damageable::Vitality, Damageable::Confidence] {
+            // Losses that came with an Injury need a professional (VV-15).
+            if !tended && self.active_injuries().any(|i| i.blocks(t)) {
+                blocked |= self.track(t).current < self.track(t).max;
+                continue;
             }
+            if let Some(e) = self.heal(t, days) {
+                events.push(e);
+                self.clear_zero_conditions(t, &mut events);
+            }
+        }
+        if blocked {
+            events.push(OreEvent::Warning {
+                message: "With an Injury, healing of the losses that came with it counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient.".into(),
+            });
         }
         self.repair_wait = false;
         Ok(events)

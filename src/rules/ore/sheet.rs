@@ -410,6 +410,38 @@ pub struct Injury {
     pub severity: Severity,
     /// True once healed; healed Injuries roll no Error Dice.
     pub healed: bool,
+    /// The losses that came with it: the tracks below their maximum when it
+    /// formed. `None` on sheets older than this record: every track.
+    #[serde(default)]
+    pub losses: Option<Losses>,
+}
+
+impl Injury {
+    /// Whether this Injury, while unhealed, keeps `t` from healing
+    /// naturally without a professional (VV-15).
+    ///
+    /// Reading of VV-15 ("Vitality and Confidence come back at 1 per day if
+    /// the loss came with no Injury"): an Injury blocks only the natural
+    /// recovery of the losses that came with it, i.e. of the tracks that
+    /// were below their maximum when its Fault dice matched. Losses on
+    /// other tracks heal as usual.
+    pub fn blocks(&self, t: Damageable) -> bool {
+        match (self.losses, t) {
+            (None, _) => true,
+            (Some(l), Damageable::Vitality) => l.vitality,
+            (Some(l), Damageable::Confidence) => l.confidence,
+            (Some(_), Damageable::Cyber) => false,
+        }
+    }
+}
+
+/// Which naturally healing tracks had losses when an Injury formed (VV-15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Losses {
+    /// Vitality was below its maximum.
+    pub vitality: bool,
+    /// Confidence was below its maximum.
+    pub confidence: bool,
 }
 
 /// Where the entity is: picks the Initiative stat (VV-10).

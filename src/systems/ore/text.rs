@@ -274,10 +274,15 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
                 s.push_str(&format!(" ({raw} minus {defense} defense)"));
             }
             if *overflow_after_zero > 0 {
-                s.push_str(&format!(
-                    "; {overflow_after_zero} damage taken at 0 (dead at {})",
-                    sheet.track(*target).max
-                ));
+                // Only damage past 0 Vitality (Health) kills (VV-13).
+                if *target == Damageable::Vitality {
+                    s.push_str(&format!(
+                        "; {overflow_after_zero} damage taken at 0 (dead at {})",
+                        sheet.track(*target).max
+                    ));
+                } else {
+                    s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
+                }
             }
             s.push('.');
             s
@@ -356,6 +361,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_vitality_past_zero_says_dead_at() {
+        let sheet = OreSheet::default();
+        let line = |target| {
+            event(
+                &OreEvent::DamageTaken {
+                    target,
+                    raw: 3,
+                    defense: 0,
+                    taken: 3,
+                    current: 0,
+                    overflow_after_zero: 2,
+                },
+                &sheet,
+            )
+            .unwrap()
+        };
+        assert!(!line(Damageable::Cyber).contains("dead"));
+        assert!(!line(Damageable::Confidence).contains("dead"));
+        assert!(line(Damageable::Vitality).contains("dead at"));
+        assert_eq!(count(1, "die", "dice"), "1 die");
+        assert_eq!(count(3, "hour", "hours"), "3 hours");
+    }
+
+    #[test]
     fn chance_uses_table_rounding() {
         // 6 dice: at least a dub is 84.88% (spec §5.2).
         assert_eq!(chance(6, &SetRequirement::default()).unwrap(), "84.88%");
@@ -382,5 +411,14 @@ mod tests {
         assert!(s.ends_with("more"));
         assert_eq!(percent(0.0), "0.00%");
         assert_eq!(percent(1e-9), "<0.01%");
+    }
+}
+
+/// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
     }
 }

@@ -294,7 +294,7 @@ impl OreSheet {
         }
         if blocked {
             events.push(OreEvent::Warning {
-                message: "With an Injury, healing of the losses that came with it counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient.".into(),
+                message: "With an Injury, healing counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient (for the losses that came with the Injury).".into(),
             });
         }
         self.repair_wait = false;

@@ -356,6 +356,15 @@ pub fn join_capped(lines: &[String], max_chars: usize) -> String {
     out
 }
 
+/// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,11 +423,3 @@ mod tests {
     }
 }
 
-/// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
-pub fn count(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}

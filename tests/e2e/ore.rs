@@ -1373,3 +1373,60 @@ async fn a_cache_of_forty_dice_hides_none_of_them() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_dice() {
+    let t = table("vv-round-ends", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select("alice", "Pick cache dice to add", &["10.1".into()])
+        .await
+        .unwrap();
+    assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7, 9]);
+    let ex = cmd(&t, "alice", "/vv endround").await;
+    assert_eq!(
+        ex.single().title(),
+        "⏱ End phase",
+        "{:#?}",
+        ex.single().body
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.rounds_ended, 1);
+    // The earlier roll's Use button spends nothing: the register is cleared
+    // and its cache die goes back.
+    let ex = t.click("alice", "Use 2×2 (22)").await.unwrap();
+    let note = ex.single().field("Just now").unwrap_or_default();
+    assert!(
+        note.contains("The round of this register has ended"),
+        "{note}"
+    );
+    let d = desc(ex.single());
+    assert!(ex.single().field("Actions").is_none(), "{d}");
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![7, 9, 10]
+    );
+    assert!(t.click("alice", "Minor action").await.is_err());
+
+    // A new roll; its cache 10 is lost when the COMP logs out.
+    cmd(&t, "alice", "/vv roll stat:Wit").await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    let ex = t
+        .select("alice", "Pick cache dice to add", &["10.1".into()])
+        .await
+        .unwrap();
+    let button = labels(ex.single())
+        .into_iter()
+        .find(|l| l.starts_with("Use 2×10") || l.starts_with("Use 3×10"))
+        .expect("a set of 10s with the cache die");
+    cmd(&t, "alice", "/vv logout").await;
+    let r = t.click("alice", &button).await;
+    let spent = match &r {
+        Ok(ex) => ex
+            .single()
+            .field("Actions")
+            .is_some_and(|a| a.contains("from the cache")),
+        Err(_) => false,
+    };
+    assert!(!spent, "a cache die spent after COMP off: {r:?}");
+    t.stop().await;
+}

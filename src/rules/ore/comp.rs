@@ -66,6 +66,7 @@ impl OreSheet {
     /// Ends the session without checks (used by damage and the battery).
     pub(crate) fn end_session(&mut self, reason: LogoutReason) -> OreEvent {
         self.comp.session_active = false;
+        self.comp.shutdowns = self.comp.shutdowns.wrapping_add(1);
         let cache_lost = self.cache.drain(..).map(|d| d.face).collect();
         OreEvent::LoggedOut { reason, cache_lost }
     }

@@ -4,7 +4,7 @@
 use super::events::{Condition, LogoutReason, OreEvent};
 use super::sets::{read, Set};
 use super::settings::{DefenseMode, FaultCheck, OreSettings, RepairCheck};
-use super::sheet::{Damageable, Injury, OreSheet, Severity, World};
+use super::sheet::{Damageable, Injury, Losses, OreSheet, Severity, World};
 use crate::rules::dice::{d, pool};
 use crate::rules::RuleError;
 use rand::Rng;
@@ -100,6 +100,9 @@ impl OreSheet {
         if track_id == Damageable::Vitality && current == 0 && overflow > 0 && overflow >= max {
             self.conditions.dead = true;
             self.combat.incapacitated_pending_end_of_round = false;
+            // Killed outright: no "−1 Power until the end of the round".
+            self.combat.power_penalty = false;
+            events.retain(|e| *e != OreEvent::IncapacitationPending);
             events.push(OreEvent::Incapacitated {
                 condition: Condition::Dead,
             });
@@ -144,7 +147,8 @@ impl OreSheet {
                 }
             }
             Damageable::Vitality => {
-                if self.living && !self.mob_mode {
+                // A living mob (`status living:true`) gets the same delay.
+                if self.living {
                     self.combat.incapacitated_pending_end_of_round = true;
                     self.combat.power_penalty = true;
                     events.push(OreEvent::IncapacitationPending);
@@ -175,6 +179,10 @@ impl OreSheet {
             self.injuries.push(Injury {
                 severity,
                 healed: false,
+                losses: Some(Losses {
+                    vitality: self.vitality.current < self.vitality.max,
+                    confidence: self.confidence.current < self.confidence.max,
+                }),
             });
             events.push(OreEvent::InjuryFormed {
                 severity,
@@ -202,9 +210,11 @@ impl OreSheet {
     /// The End phase for this entity (VV-11): the Fault check (A-O12), a
     /// pending 0-Vitality incapacitation takes effect, the −1 Power penalty
     /// and the Called Stat end. The application clears registers by closing
-    /// the rolls.
+    /// the rolls: every register rolled before this End phase is cleared
+    /// when it is next touched ([`super::OreRoll::apply`]).
     pub fn end_of_round(&mut self, _settings: &OreSettings) -> Vec<OreEvent> {
         let mut events = vec![OreEvent::EndOfRound];
+        self.rounds_ended = self.rounds_ended.wrapping_add(1);
         // Checked in both modes: with `immediate` no match is left by now,
         // and a mode change mid-combat is still honoured.
         events.extend(self.check_faults());
@@ -227,9 +237,13 @@ impl OreSheet {
 
     /// Ends combat for this entity: clears Outthink, Initiative and round
     /// state (a pending incapacitation takes effect), and when it has reached
-    /// a stable place removes all Fault dice (VV-14).
+    /// a stable place removes all Fault dice (VV-14). The last round's End
+    /// phase comes first: matching Fault dice become Injuries (A-O12) before
+    /// any are cleared, and the registers of that round end.
     pub fn end_combat(&mut self, stable_place: bool) -> Vec<OreEvent> {
         let mut events = vec![OreEvent::CombatEnded];
+        self.rounds_ended = self.rounds_ended.wrapping_add(1);
+        events.extend(self.check_faults());
         if self.combat.incapacitated_pending_end_of_round
             && self.vitality.current == 0
             && !self.conditions.dead
@@ -265,19 +279,23 @@ impl OreSheet {
                 "Only black magic can bring back the dead; rest does not.",
             ));
         }
-        let injured = self.active_injuries().next().is_some();
         let mut events = Vec::new();
-        if injured && !tended {
-            events.push(OreEvent::Warning {
-                message: "With an Injury, healing counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient.".into(),
-            });
-        } else {
-            for t in [Damageable::Vitality, Damageable::Confidence] {
-                if let Some(e) = self.heal(t, days) {
-                    events.push(e);
-                    self.clear_zero_conditions(t, &mut events);
-                }
+        let mut blocked = false;
+        for t in [Damageable::Vitality, Damageable::Confidence] {
+            // Losses that came with an Injury need a professional (VV-15).
+            if !tended && self.active_injuries().any(|i| i.blocks(t)) {
+                blocked |= self.track(t).current < self.track(t).max;
+                continue;
             }
+            if let Some(e) = self.heal(t, days) {
+                events.push(e);
+                self.clear_zero_conditions(t, &mut events);
+            }
+        }
+        if blocked {
+            events.push(OreEvent::Warning {
+                message: "With an Injury, healing counts only while a professional (doctor, psychologist, priest, witch-doctor, attuned Sprite…) tends the patient (for the losses that came with the Injury).".into(),
+            });
         }
         self.repair_wait = false;
         Ok(events)

@@ -180,6 +180,9 @@ pub enum OreEvent {
         /// Their faces.
         faces: Vec<u32>,
     },
+    /// The round this register was rolled in has ended (VV-11): the
+    /// register is cleared and no action was taken.
+    RegisterEnded,
     /// The register was cleared: the roll is over.
     RollClosed,
     /// The COMP booted and rolled its cache (VV-8).

@@ -64,6 +64,9 @@ pub enum DieStatus {
     Used(usize),
     /// Loaded into the cache.
     Loaded,
+    /// A cache die whose COMP shut down while it sat in the register: it
+    /// went with the cache (VV-8) and no longer counts.
+    Lost,
 }
 
 /// One die in the register (spec §5.6).
@@ -290,6 +293,14 @@ pub struct OreRoll {
     pub phase: RollPhase,
     /// True once Close was asked for (an overflow may still need discards).
     pub closing: bool,
+    /// The sheet's [`OreSheet::rounds_ended`] when the roll was made: the
+    /// register lasts until the next End phase (VV-11).
+    #[serde(default)]
+    pub round: u32,
+    /// The sheet's COMP [`shutdowns`](super::sheet::Comp::shutdowns) when
+    /// cache dice were last taken: a shutdown since takes them away (VV-8).
+    #[serde(default)]
+    pub comp_shutdowns: u32,
 }
 
 fn check_label(label: &Option<String>) -> Result<Option<String>, RuleError> {
@@ -328,6 +339,13 @@ impl OreRoll {
         if sheet.conditions.dead || sheet.conditions.deleted {
             return Err(RuleError::new("A dead or deleted entity cannot roll."));
         }
+        // Incapacitated means no actions (VV-13); a living entity at 0
+        // Vitality still acts, at −1 Power, until the end of that round.
+        if sheet.conditions.incapacitated() {
+            return Err(RuleError::new(
+                "This entity is incapacitated and cannot act until healed.",
+            ));
+        }
         let label = check_label(&request.label)?;
         let requested = match (request.dice, request.stat) {
             (Some(n), _) => n,
@@ -361,9 +379,6 @@ impl OreRoll {
                 events.push(OreEvent::PowerPenalty { removed_die: false });
             }
             None => {}
-        }
-        if sheet.conditions.incapacitated() {
-            warnings.push("This entity is incapacitated.".into());
         }
         let faces = pool(rng, dice as usize, 10);
         events.push(OreEvent::Rolled {
@@ -413,6 +428,8 @@ impl OreRoll {
             actions: Vec::new(),
             phase: RollPhase::Open,
             closing: false,
+            round: sheet.rounds_ended,
+            comp_shutdowns: sheet.comp.shutdowns,
         };
         Ok((roll, events))
     }
@@ -516,6 +533,14 @@ impl OreRoll {
                 "Only the roller or the Compiler can act on this roll.",
             ));
         }
+        let mut before = self.drop_lost_cache(sheet);
+        if self.round_over(sheet) && !self.closing {
+            // The End phase cleared this register (VV-11): whatever was
+            // asked, it only closes now.
+            before.push(OreEvent::RegisterEnded);
+            before.extend(self.close(sheet));
+            return Ok((self, before));
+        }
         if self.phase == RollPhase::Overflow && !matches!(action, RollAction::Discard { .. }) {
             return Err(RuleError::new(
                 "Your cache is over its maximum: discard a die first.",
@@ -552,11 +577,42 @@ impl OreRoll {
                 label,
                 ..
             } => self.special(pattern, cache_cost, label, rng)?,
-            RollAction::Minor { die, label, .. } => self.minor(die, label)?,
+            RollAction::Minor { die, label, .. } => self.minor(die, label, rng)?,
             RollAction::Free { label, .. } => self.free(label)?,
             RollAction::Close { .. } => self.close(sheet),
         };
-        Ok((self, events))
+        before.extend(events);
+        Ok((self, before))
+    }
+
+    /// True once the roller has been through an End phase (or the end of
+    /// combat) since this roll: its register is cleared (VV-11).
+    pub fn round_over(&self, sheet: &OreSheet) -> bool {
+        self.round != sheet.rounds_ended
+    }
+
+    /// Cache dice still unused in the register whose COMP has shut down
+    /// since they were taken go with the cache (VV-8): they are marked
+    /// [`DieStatus::Lost`] and no longer form sets.
+    fn drop_lost_cache(&mut self, sheet: &OreSheet) -> Vec<OreEvent> {
+        let shut = !sheet.comp.session_active || sheet.comp.shutdowns != self.comp_shutdowns;
+        let mut faces = Vec::new();
+        if shut {
+            for d in self.register.iter_mut() {
+                if d.from_cache.is_some() && d.is_unused() {
+                    d.status = DieStatus::Lost;
+                    faces.push(d.natural);
+                }
+            }
+        }
+        if sheet.comp.session_active {
+            self.comp_shutdowns = sheet.comp.shutdowns;
+        }
+        if faces.is_empty() {
+            Vec::new()
+        } else {
+            vec![OreEvent::CacheDiceLost { faces }]
+        }
     }
 
     fn distinct_positions(list: &[usize], len: usize, what: &str) -> Result<(), RuleError> {
@@ -682,13 +738,16 @@ impl OreRoll {
         }])
     }
 
-    /// Error Dice for the next set-using action: the stat roll's own for the
-    /// first, freshly rolled ones for each Combo or String after it.
+    /// Error Dice for the next dice-using action (Basic, Special or Minor:
+    /// every action, A-O13): the stat roll's own for the first, freshly
+    /// rolled ones for each action after it.
     fn error_dice_for_action<R: Rng + ?Sized>(&self, rng: &mut R) -> (Vec<u32>, bool) {
-        let first = !self
-            .actions
-            .iter()
-            .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
+        let first = !self.actions.iter().any(|a| {
+            matches!(
+                a.kind,
+                ActionKind::Basic | ActionKind::Special | ActionKind::Minor
+            )
+        });
         if first {
             (self.error_dice.clone(), false)
         } else {
@@ -893,10 +952,11 @@ impl OreRoll {
             .map(|c| c.index)
     }
 
-    fn minor(
+    fn minor<R: Rng + ?Sized>(
         &mut self,
         die: Option<usize>,
         label: Option<String>,
+        rng: &mut R,
     ) -> Result<Vec<OreEvent>, RuleError> {
         let label = check_label(&label)?;
         let i = match die {
@@ -922,6 +982,7 @@ impl OreRoll {
         let face = self.register[i].face;
         let broke = self.reading().sets.into_iter().find(|s| s.height == face);
         let consumed = self.consumed_event(&[i]);
+        let (error_dice, fresh) = self.error_dice_for_action(rng);
         let (_, cache_dice) = self.mark_used(&[i]);
         let n_action = self.actions.len();
         let mut events = vec![OreEvent::MinorAction {
@@ -932,6 +993,12 @@ impl OreRoll {
             label: label.clone(),
         }];
         events.extend(consumed);
+        if fresh && !error_dice.is_empty() {
+            events.push(OreEvent::ErrorDice {
+                action: Some(n_action),
+                faces: error_dice.clone(),
+            });
+        }
         self.actions.push(ActionRecord {
             kind: ActionKind::Minor,
             label,
@@ -942,7 +1009,7 @@ impl OreRoll {
             requirement: None,
             cache_cost: CacheCost::None,
             cache_dice,
-            error_dice: Vec::new(),
+            error_dice,
             suggested_damage: None,
         });
         Ok(events)
@@ -982,7 +1049,7 @@ impl OreRoll {
                 let returns = match d.status {
                     DieStatus::Unused => true,
                     DieStatus::Used(_) => keep_used,
-                    DieStatus::Loaded => false,
+                    DieStatus::Loaded | DieStatus::Lost => false,
                 };
                 // A die returns with the face it came with (modifiers last one roll).
                 returns.then_some(CacheDie {

@@ -229,10 +229,26 @@ impl SetRequirement {
             height: 0,
         }
         .width_name();
+        let a = article(&w);
         match self.min_height {
-            Some(h) => format!("a {w} or better, height {h}+"),
-            None => format!("a {w} or better"),
+            Some(h) => format!("{a} {w} or better, height {h}+"),
+            None => format!("{a} {w} or better"),
         }
+    }
+}
+
+/// "an" before a word read with a vowel sound ("an 8-wide set", "an
+/// 11-wide set", "an 18-wide set"), "a" otherwise.
+pub fn article(word: &str) -> &'static str {
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    let vowel = match digits.len() {
+        0 => word.starts_with(['a', 'e', 'i', 'o', 'u']),
+        _ => digits.starts_with('8') || digits == "11" || digits == "18",
+    };
+    if vowel {
+        "an"
+    } else {
+        "a"
     }
 }
 
@@ -490,6 +506,22 @@ pub fn match_pattern(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requirements_take_the_right_article() {
+        let d = |w| {
+            SetRequirement {
+                min_width: w,
+                min_height: None,
+            }
+            .describe()
+        };
+        assert_eq!(d(2), "a dub or better");
+        assert_eq!(d(8), "an 8-wide set or better");
+        assert_eq!(d(11), "an 11-wide set or better");
+        assert_eq!(d(12), "a 12-wide set or better");
+        assert_eq!(d(18), "an 18-wide set or better");
+    }
 
     #[test]
     fn vv_2_sets_are_listed_widest_then_highest_with_loose_dice() {

@@ -303,6 +303,10 @@ pub struct Comp {
     pub plugged_in: bool,
     /// True while the COMP is running (booted, not logged out).
     pub session_active: bool,
+    /// How many times a COMP session has ended (logout, empty battery,
+    /// Cyber 0): cache dice taken into a register before the latest
+    /// shutdown went with it (VV-8).
+    pub shutdowns: u32,
 }
 
 impl Default for Comp {
@@ -317,6 +321,7 @@ impl Default for Comp {
             battery_current: 0,
             plugged_in: false,
             session_active: false,
+            shutdowns: 0,
         }
     }
 }
@@ -405,6 +410,38 @@ pub struct Injury {
     pub severity: Severity,
     /// True once healed; healed Injuries roll no Error Dice.
     pub healed: bool,
+    /// The losses that came with it: the tracks below their maximum when it
+    /// formed. `None` on sheets older than this record: every track.
+    #[serde(default)]
+    pub losses: Option<Losses>,
+}
+
+impl Injury {
+    /// Whether this Injury, while unhealed, keeps `t` from healing
+    /// naturally without a professional (VV-15).
+    ///
+    /// Reading of VV-15 ("Vitality and Confidence come back at 1 per day if
+    /// the loss came with no Injury"): an Injury blocks only the natural
+    /// recovery of the losses that came with it, i.e. of the tracks that
+    /// were below their maximum when its Fault dice matched. Losses on
+    /// other tracks heal as usual.
+    pub fn blocks(&self, t: Damageable) -> bool {
+        match (self.losses, t) {
+            (None, _) => true,
+            (Some(l), Damageable::Vitality) => l.vitality,
+            (Some(l), Damageable::Confidence) => l.confidence,
+            (Some(_), Damageable::Cyber) => false,
+        }
+    }
+}
+
+/// Which naturally healing tracks had losses when an Injury formed (VV-15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Losses {
+    /// Vitality was below its maximum.
+    pub vitality: bool,
+    /// Confidence was below its maximum.
+    pub confidence: bool,
 }
 
 /// Where the entity is: picks the Initiative stat (VV-10).
@@ -506,6 +543,9 @@ pub struct OreSheet {
     pub living: bool,
     /// A natively digital entity (VV-13: deleted at 0 Cyber).
     pub native_digital: bool,
+    /// How many End phases (and ends of combat) this entity has been
+    /// through: a register rolled before the latest one is cleared (VV-11).
+    pub rounds_ended: u32,
 }
 
 impl Default for OreSheet {
@@ -535,6 +575,7 @@ impl OreSheet {
             mob_mode: false,
             living: true,
             native_digital: false,
+            rounds_ended: 0,
         }
     }
 

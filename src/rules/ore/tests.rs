@@ -10,7 +10,8 @@ use super::roll::{ActionKind, DieStatus, OreRoll, RollAction, RollPhase, RollReq
 use super::sets::{CacheCost, Pattern, Set, SetRequirement};
 use super::settings::OreSettings;
 use super::sheet::{
-    CacheDie, CacheRef, CacheSource, Damageable, Injury, OreSheet, Severity, Stat, Stats, World,
+    CacheDie, CacheRef, CacheSource, Damageable, Injury, Losses, OreSheet, Severity, Stat, Stats,
+    World,
 };
 use crate::rules::{Actor, RuleError};
 use rand::{rngs::StdRng, SeedableRng};
@@ -547,14 +548,17 @@ fn a_o13_error_dice_roll_beside_each_action_of_an_injured_entity() {
         Injury {
             severity: Severity::Minor,
             healed: false,
+            losses: None,
         },
         Injury {
             severity: Severity::Moderate,
             healed: false,
+            losses: None,
         },
         Injury {
             severity: Severity::Severe,
             healed: true,
+            losses: None,
         },
     ];
     assert_eq!(sheet.error_dice_count(&settings), 3);
@@ -1205,7 +1209,11 @@ fn vv_14_seeded_fault_dice_become_injuries_by_width_at_the_end_phase() {
         t.injuries,
         vec![Injury {
             severity: Severity::Severe,
-            healed: false
+            healed: false,
+            losses: Some(Losses {
+                vitality: true,
+                confidence: false
+            })
         }]
     );
     assert_eq!(t.fault_dice, vec![6, 5, 2, 1]);
@@ -1228,7 +1236,8 @@ fn vv_14_widths_map_to_minor_moderate_severe_critical() {
             s.injuries,
             vec![Injury {
                 severity,
-                healed: false
+                healed: false,
+                losses: Some(Losses::default())
             }],
             "{faults:?}"
         );
@@ -1422,6 +1431,7 @@ fn vv_15_natural_healing_is_one_a_day_and_injuries_need_a_professional() {
     s.injuries.push(Injury {
         severity: Severity::Minor,
         healed: false,
+        losses: None,
     });
     let ev = s.pass_days(2, false).unwrap();
     assert!(matches!(&ev[0], OreEvent::Warning { message } if message.contains("professional")));
@@ -1659,4 +1669,280 @@ fn vv_2_a_o1_statistical_widest_set_of_real_rolls_matches_exact_odds() {
         n * tail_p
     );
     assert_eq!(seen[0], 0);
+}
+
+// ---------------------------------------------------------------------------
+// Flow of play (issue 14): registers last one round, a COMP shutdown takes
+// its cache dice, the end of combat checks Faults, incapacitation, Error
+// Dice on Minor actions.
+
+#[test]
+fn vv_11_a_register_ends_at_the_end_phase_and_spends_nothing_after() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::AddCache {
+            actor: ME,
+            cache: vec![2],
+        },
+    );
+    assert_eq!(sheet.cache.len(), 2);
+    sheet.end_of_round(&settings);
+    let (closed, ev) = ok(roll.clone(), &mut sheet, basic(7));
+    assert_eq!(
+        ev,
+        vec![
+            OreEvent::RegisterEnded,
+            OreEvent::CacheReturned { faces: vec![9] },
+            OreEvent::RollClosed
+        ]
+    );
+    assert_eq!(closed.phase, RollPhase::Closed);
+    assert!(closed.actions.is_empty());
+    assert_eq!(sheet.cache.len(), 3, "the cache die came back");
+    // A Minor action on the same stale register spends nothing either.
+    let mut sheet2 = booted(3, 9, &settings);
+    let (roll2, _) = start(&sheet2, &settings, Stat::Agility, 4);
+    sheet2.end_combat(false);
+    let (closed2, ev2) = ok(
+        roll2,
+        &mut sheet2,
+        RollAction::Minor {
+            actor: ME,
+            die: Some(0),
+            label: None,
+        },
+    );
+    assert_eq!(ev2, vec![OreEvent::RegisterEnded, OreEvent::RollClosed]);
+    assert!(closed2.register.iter().all(|d| d.is_unused()));
+    // A roll made after the End phase works as usual.
+    let (fresh, _) = start(&sheet2, &settings, Stat::Agility, 4);
+    let (fresh, _) = ok(fresh, &mut sheet2, basic(7));
+    assert_eq!(fresh.actions.len(), 1);
+}
+
+#[test]
+fn vv_8_a_comp_shutdown_takes_cache_dice_out_of_an_open_register() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::AddCache {
+            actor: ME,
+            cache: vec![1],
+        },
+    );
+    assert_eq!(roll.reading().sets[0].width, 4, "7 7 7 + the cache 7");
+    sheet.logout(LogoutReason::Manual).unwrap();
+    let (roll, ev) = ok(roll, &mut sheet, basic(7));
+    assert_eq!(ev[0], OreEvent::CacheDiceLost { faces: vec![7] });
+    assert_eq!(roll.actions[0].set.map(|s| s.width), Some(3));
+    assert_eq!(roll.actions[0].cache_dice, 0);
+    assert_eq!(roll.register[6].status, DieStatus::Lost);
+    // Booting again does not bring the lost die back into the register.
+    sheet.set_battery_max(10).unwrap();
+    sheet.comp.battery_current = 10;
+    sheet.boot(&settings, &mut rng(9)).unwrap();
+    let (_, ev) = ok(roll, &mut sheet, RollAction::Close { actor: ME });
+    assert_eq!(ev, vec![OreEvent::RollClosed]);
+    assert_eq!(sheet.cache.len(), 3);
+}
+
+#[test]
+fn vv_8_battery_and_cyber_zero_also_take_the_register_cache_dice() {
+    let settings = OreSettings::default();
+    for how in ["battery", "cyber"] {
+        let mut sheet = booted(3, 9, &settings);
+        let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+        let (roll, _) = ok(
+            roll,
+            &mut sheet,
+            RollAction::AddCache {
+                actor: ME,
+                cache: vec![1],
+            },
+        );
+        if how == "battery" {
+            sheet.use_battery(10).unwrap();
+        } else {
+            let cyber = sheet.cyber.current;
+            sheet
+                .take_damage(&settings, Damageable::Cyber, cyber, &mut rng(1))
+                .unwrap();
+        }
+        assert!(!sheet.comp.session_active, "{how}");
+        let (roll, _) = ok(roll, &mut sheet, basic(7));
+        assert_eq!(roll.actions[0].set.map(|s| s.width), Some(3), "{how}");
+    }
+}
+
+#[test]
+fn vv_14_ending_combat_checks_the_faults_before_clearing_them() {
+    let mut s = fighter();
+    s.fault_dice = vec![4, 4, 8];
+    let ev = s.end_combat(true);
+    assert!(ev.contains(&OreEvent::InjuryFormed {
+        severity: Severity::Minor,
+        width: 2,
+        face: 4
+    }));
+    assert_eq!(s.active_injuries().count(), 1);
+    assert!(s.fault_dice.is_empty());
+    let mut s = fighter();
+    s.fault_dice = vec![5, 5, 5];
+    s.end_combat(false);
+    assert_eq!(s.active_injuries().count(), 1);
+    assert!(s.fault_dice.is_empty());
+}
+
+#[test]
+fn vv_13_zero_vitality_acts_at_minus_one_power_then_cannot_roll() {
+    let settings = OreSettings::default();
+    let mut s = fighter();
+    s.take_damage(&settings, Damageable::Vitality, 10, &mut rng(1))
+        .unwrap();
+    assert!(s.combat.incapacitated_pending_end_of_round);
+    let (roll, _) = OreRoll::start(
+        &s,
+        &settings,
+        ME,
+        RollRequest {
+            stat: Some(Stat::Agility),
+            ..Default::default()
+        },
+        &mut rng(2),
+    )
+    .unwrap();
+    assert!(roll.power_penalty.is_some());
+    s.end_of_round(&settings);
+    let err = OreRoll::start(
+        &s,
+        &settings,
+        ME,
+        RollRequest {
+            stat: Some(Stat::Agility),
+            ..Default::default()
+        },
+        &mut rng(2),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("incapacitated"), "{err}");
+    // A mental break, too.
+    let mut m = fighter();
+    m.conditions.mental_break = true;
+    assert!(OreRoll::start(
+        &m,
+        &settings,
+        ME,
+        RollRequest {
+            dice: Some(3),
+            ..Default::default()
+        },
+        &mut rng(2),
+    )
+    .is_err());
+}
+
+#[test]
+fn vv_13_a_living_mob_gets_the_end_of_round_delay() {
+    let settings = OreSettings::default();
+    let mut m = OreSheet::mob(Stats::all(3), 4);
+    m.living = true;
+    let ev = m
+        .take_damage(&settings, Damageable::Vitality, 4, &mut rng(1))
+        .unwrap();
+    assert!(ev.contains(&OreEvent::IncapacitationPending));
+    assert!(!m.conditions.vitality_down);
+    assert!(m.combat.power_penalty);
+    m.end_of_round(&settings);
+    assert!(m.conditions.vitality_down);
+    // A mob that is not living drops at once.
+    let mut d = OreSheet::mob(Stats::all(3), 4);
+    d.take_damage(&settings, Damageable::Vitality, 4, &mut rng(1))
+        .unwrap();
+    assert!(d.conditions.vitality_down);
+}
+
+#[test]
+fn a_o13_minor_actions_roll_error_dice_too() {
+    let settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    sheet.injuries.push(Injury {
+        severity: Severity::Minor,
+        healed: false,
+        losses: None,
+    });
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    assert_eq!(roll.error_dice.len(), 1);
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::Minor {
+            actor: ME,
+            die: Some(2),
+            label: None,
+        },
+    );
+    assert_eq!(roll.actions[0].error_dice, roll.error_dice);
+    let (roll, ev) = ok(roll, &mut sheet, basic(7));
+    assert_eq!(roll.actions[1].error_dice.len(), 1, "a fresh Error Die");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        OreEvent::ErrorDice {
+            action: Some(1),
+            ..
+        }
+    )));
+    let (roll, ev) = ok(
+        roll,
+        &mut sheet,
+        RollAction::Minor {
+            actor: ME,
+            die: None,
+            label: None,
+        },
+    );
+    assert_eq!(roll.actions[2].error_dice.len(), 1);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        OreEvent::ErrorDice {
+            action: Some(2),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn vv_13_a_killing_blow_is_death_not_minus_one_power() {
+    let settings = OreSettings::default();
+    let mut s = fighter();
+    let ev = s
+        .take_damage(&settings, Damageable::Vitality, 20, &mut rng(1))
+        .unwrap();
+    assert!(s.conditions.dead);
+    assert!(!ev.contains(&OreEvent::IncapacitationPending), "{ev:?}");
+    assert!(!s.combat.power_penalty);
+}
+
+#[test]
+fn vv_15_an_injury_blocks_only_the_losses_that_came_with_it() {
+    let settings = OreSettings::default();
+    let mut s = fighter();
+    s.vitality.current = 6;
+    s.fault_dice = vec![3, 3];
+    s.end_of_round(&settings);
+    assert_eq!(s.active_injuries().count(), 1);
+    // Confidence lost after the Injury formed heals; Vitality waits.
+    s.confidence.current = 2;
+    let ev = s.pass_days(2, false).unwrap();
+    assert_eq!(s.confidence.current, 4);
+    assert_eq!(s.vitality.current, 6);
+    assert!(ev.iter().any(|e| matches!(e, OreEvent::Warning { .. })));
+    s.pass_days(2, true).unwrap();
+    assert_eq!(s.vitality.current, 8);
 }

@@ -368,8 +368,8 @@ pub async fn repair(
         format!("{by} → **{}**", text::faces(&outcome.faces))
     } else {
         format!(
-            "{by} ({} dice) → **{}**",
-            outcome.pool,
+            "{by} ({}) → **{}**",
+            text::count(outcome.pool, "die", "dice"),
             text::faces(&outcome.faces)
         )
     }];
@@ -387,13 +387,15 @@ pub async fn repair(
     lines.push(need);
     if outcome.success {
         lines.push(format!(
-            "✅ **Repaired**: Cyber {}/{} (takes {} hours).",
-            ch.sheet.cyber.current, ch.sheet.cyber.max, outcome.hours
+            "✅ **Repaired**: Cyber {}/{} (takes {}).",
+            ch.sheet.cyber.current,
+            ch.sheet.cyber.max,
+            text::count(outcome.hours, "hour", "hours")
         ));
     } else {
         lines.push(format!(
-            "❌ **Failed** after {} hours: wait a day before the next try (`/vv heal days`).",
-            outcome.hours
+            "❌ **Failed** after {}: wait a day before the next try (`/vv heal days`).",
+            text::count(outcome.hours, "hour", "hours")
         ));
     }
     lines.extend(

@@ -59,6 +59,7 @@ pub const MAX_GENERATED: usize = 2000;
 /// What a `vv` session holds.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // stored as JSON; a roll is the usual state
 pub enum VvState {
     /// A stat roll with its register.
     Roll(roll::RollState),

@@ -30,6 +30,31 @@ struct Entry {
     stat_name: &'static str,
 }
 
+/// Names joined by " → " in at most `max` characters, cut between names
+/// (never inside one) with "…and N more".
+fn chain(names: &[String], max: usize) -> String {
+    let mut out = String::new();
+    let mut len = 0usize;
+    for (k, n) in names.iter().enumerate() {
+        let add = n.chars().count() + if k == 0 { 0 } else { 3 };
+        if len + add > max.saturating_sub(24) {
+            let more = format!("…and {} more", names.len() - k);
+            if out.is_empty() {
+                return more;
+            }
+            out.push_str(" → ");
+            out.push_str(&more);
+            return out;
+        }
+        if k > 0 {
+            out.push_str(" → ");
+        }
+        out.push_str(n);
+        len += add;
+    }
+    out
+}
+
 fn stat_of(kind: OrderKind, sheet: &OreSheet) -> Stat {
     match kind {
         OrderKind::Outthink => Stat::Wit,
@@ -247,7 +272,7 @@ pub async fn order(
         .colour(colour::NEUTRAL)
         .field(
             order_name,
-            text::join_capped(&[order_text.join(" → ")], 1000),
+            chain(&order_text, 1000),
             false,
         );
     if !result.ties.is_empty() {
@@ -312,5 +337,23 @@ fn sheet_entry(id: i64, ch: Loaded<OreSheet>, kind: OrderKind) -> Entry {
         stat_name: stat_of(kind, &ch.sheet).name(),
         entrant,
         sheet: Some(ch),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chain;
+
+    #[test]
+    fn a_long_order_is_cut_between_names() {
+        let names: Vec<String> = (0..200).map(|i| format!("Alexandria{i}")).collect();
+        let c = chain(&names, 1000);
+        assert!(c.chars().count() <= 1000);
+        let (kept, more) = c.rsplit_once(" → ").unwrap();
+        assert!(more.starts_with("…and "), "{more}");
+        for part in kept.split(" → ") {
+            assert!(names.contains(&part.to_string()), "cut name {part}");
+        }
+        assert_eq!(chain(&names[..2], 1000), "Alexandria0 → Alexandria1");
     }
 }

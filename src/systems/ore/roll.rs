@@ -287,8 +287,8 @@ fn action_line(n: usize, a: &ActionRecord) -> String {
 pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<&OreSheet>) -> View {
     let r = &s.roll;
     let what = match r.stat {
-        Some(st) => format!("{} ({} dice)", st.name(), r.pool),
-        None => format!("{} dice", r.pool),
+        Some(st) => format!("{} ({})", st.name(), text::count(r.pool, "die", "dice")),
+        None => text::count(r.pool, "die", "dice"),
     };
     let title = format!("🎲 {} rolls {what}", s.name);
     let mut desc = Vec::new();

@@ -143,7 +143,12 @@ fn generated(roll: &OreRoll) -> usize {
     let set_actions = roll
         .actions
         .iter()
-        .filter(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
+        .filter(|a| {
+            matches!(
+                a.kind,
+                ActionKind::Basic | ActionKind::Special | ActionKind::Minor
+            )
+        });
     roll.natural.len()
         + roll.error_dice.len()
         + set_actions

@@ -330,8 +330,12 @@ pub async fn set_comp(
             .ok_or_else(|| AppError::user("Processing Power must be from 0 to 100."))?;
         if (pp as usize) < s.comp.chips.len() {
             return Err(AppError::user(format!(
-                "{} Chips are installed; remove some before lowering Processing Power to {pp}.",
-                s.comp.chips.len()
+                "{} installed; remove some before lowering Processing Power to {pp}.",
+                if s.comp.chips.len() == 1 {
+                    "1 Chip is".to_string()
+                } else {
+                    format!("{} Chips are", s.comp.chips.len())
+                }
             )));
         }
         s.comp.processing_power = pp;

@@ -231,6 +231,9 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::CacheDiceLost { faces: f } => {
             format!("Lost with the COMP off: {}.", faces(f))
         }
+        OreEvent::RegisterEnded => {
+            "The round of this register has ended (End phase): it is cleared and nothing was spent; roll again for the new round.".into()
+        }
         OreEvent::RollClosed => "Register cleared.".into(),
         OreEvent::Booted { faces: f } => format!("Cache rolled: **{}**.", faces_desc(f)),
         OreEvent::LoggedOut { reason, cache_lost } => {
@@ -271,10 +274,15 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
                 s.push_str(&format!(" ({raw} minus {defense} defense)"));
             }
             if *overflow_after_zero > 0 {
-                s.push_str(&format!(
-                    "; {overflow_after_zero} damage taken at 0 (dead at {})",
-                    sheet.track(*target).max
-                ));
+                // Only damage past 0 Vitality (Health) kills (VV-13).
+                if *target == Damageable::Vitality {
+                    s.push_str(&format!(
+                        "; {overflow_after_zero} damage taken at 0 (dead at {})",
+                        sheet.track(*target).max
+                    ));
+                } else {
+                    s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
+                }
             }
             s.push('.');
             s
@@ -348,9 +356,42 @@ pub fn join_capped(lines: &[String], max_chars: usize) -> String {
     out
 }
 
+/// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_vitality_past_zero_says_dead_at() {
+        let sheet = OreSheet::default();
+        let line = |target| {
+            event(
+                &OreEvent::DamageTaken {
+                    target,
+                    raw: 3,
+                    defense: 0,
+                    taken: 3,
+                    current: 0,
+                    overflow_after_zero: 2,
+                },
+                &sheet,
+            )
+            .unwrap()
+        };
+        assert!(!line(Damageable::Cyber).contains("dead"));
+        assert!(!line(Damageable::Confidence).contains("dead"));
+        assert!(line(Damageable::Vitality).contains("dead at"));
+        assert_eq!(count(1, "die", "dice"), "1 die");
+        assert_eq!(count(3, "hour", "hours"), "3 hours");
+    }
 
     #[test]
     fn chance_uses_table_rounding() {
@@ -381,3 +422,4 @@ mod tests {
         assert_eq!(percent(1e-9), "<0.01%");
     }
 }
+

@@ -52,6 +52,8 @@ async fn record(
 /// every Storyteller character in the guild.
 pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
+    // Turns belong to the storyteller (issue 13).
+    rights::require_fc(&mut tx, caller, "start a new turn").await?;
     if everyone {
         rights::require_fc(&mut tx, caller, "start a new turn for everyone").await?;
         let rows =

@@ -25,7 +25,7 @@ impl System for TableFeature {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::delete::KIND]
+        &[super::delete::KIND, super::approval::KIND]
     }
 
     fn click<'a>(
@@ -35,6 +35,9 @@ impl System for TableFeature {
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {
+        if session.kind == super::approval::KIND {
+            return Box::pin(super::approval::click(app, tx, session, click));
+        }
         Box::pin(super::delete::click(app, tx, session, click))
     }
 
@@ -44,6 +47,9 @@ impl System for TableFeature {
         session: &'a Session,
         _caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
+        if session.kind == super::approval::KIND {
+            return Box::pin(std::future::ready(super::approval::render(session)));
+        }
         Box::pin(std::future::ready(super::delete::render(app, session)))
     }
 }

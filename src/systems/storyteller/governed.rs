@@ -15,6 +15,7 @@ use crate::systems::table::approval::{Change, Prepared};
 use super::context::{self, Ctx, Target};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets, SYSTEM};
+use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
 
 /// Every governed change, in `/help` order.
 pub const LIST: &[Governed] = &[
@@ -170,42 +171,55 @@ impl Edit {
             character: Some(c.row.name.clone()),
             player: Some(c.row.owner_id),
         };
+        // The rules check the change on a copy: a player's request the
+        // rules would refuse is refused now, not after approval.
         let w = c.sheet.willpower();
-        let track = |cur: u8, perm: u8| willpower_track(cur.min(perm), perm);
+        let mut after = c.sheet.clone();
+        let name = &c.row.name;
         let what = match &self {
             Edit::Willpower {
                 current, permanent, ..
             } => {
-                let p = permanent.unwrap_or(w.permanent);
+                if let Some(p) = permanent {
+                    after.set_willpower_permanent(*p)?;
+                }
+                after.set_willpower_current(*current)?;
+                let n = after.willpower();
                 format!(
-                    "{}'s willpower {} → {}",
-                    c.row.name,
-                    track(w.current, w.permanent),
-                    track(*current, p)
+                    "{name}'s willpower {} → {}",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent)
                 )
             }
             Edit::Wounds {
                 dice, difficulty, ..
             } => {
+                after.set_wound_penalty(*dice, *difficulty)?;
                 let was = c.sheet.wound_penalty();
                 format!(
-                    "{}'s wound penalty {} → {}",
-                    c.row.name,
+                    "{name}'s wound penalty {} → {}",
                     wound_text(was.dice, was.difficulty),
                     wound_text(*dice, *difficulty)
                 )
             }
-            Edit::Recover { first_dot, .. } => format!(
-                "{}'s willpower {} → {} ({})",
-                c.row.name,
-                track(w.current, w.permanent),
-                track(w.current.saturating_add(1), w.permanent),
+            Edit::Recover { first_dot, .. } => {
                 if *first_dot {
-                    "the first dot back"
+                    recover_first_dot(&mut after)?;
                 } else {
-                    "a day's recovery"
+                    recover_daily(&mut after);
                 }
-            ),
+                let n = after.willpower();
+                format!(
+                    "{name}'s willpower {} → {} ({})",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent),
+                    if *first_dot {
+                        "the first dot back"
+                    } else {
+                        "a day's recovery"
+                    }
+                )
+            }
             Edit::Revive { .. } => String::new(),
         };
         Ok(Prepared { change: self, what })

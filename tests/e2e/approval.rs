@@ -101,3 +101,25 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rounds_combat_and_scenes_belong_to_the_game_master() {
+    let t = table("approval-turns", 1).await;
+    for line in [
+        "/vv endround",
+        "/vv endcombat",
+        "/vr scene end",
+        "/ve fc session",
+    ] {
+        let ex = run(&t, "alice", line).await;
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+        assert!(
+            out.text().contains("Only the FC can"),
+            "{line}: {}",
+            out.text()
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}

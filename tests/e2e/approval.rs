@@ -123,3 +123,25 @@ async fn rounds_combat_and_scenes_belong_to_the_game_master() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_venus_players_kismet_waits_for_the_fc() {
+    let t = table("approval-ve", 1).await;
+    run(&t, "alice", "/ve sheet create name:Ada").await;
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert!(
+        ex.single().text().contains("Ada's Lots"),
+        "{}",
+        ex.single().text()
+    );
+    t.click("fc", "Approve").await.unwrap();
+    let ex = run(&t, "alice", "/ve sheet set ego:true").await;
+    assert_eq!(ex.single().kind, "message");
+    let ex = t.click("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
+    let shown = run(&t, "alice", "/ve sheet show").await;
+    let text = shown.single().text();
+    assert!(text.contains("5/10"), "{text}");
+    t.stop().await;
+}

@@ -41,6 +41,16 @@ pub struct HelpTopic {
     pub summary: &'static [(&'static str, &'static str)],
 }
 
+/// One kind of change the house rule `player_edits` governs: what it is and
+/// which command makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Governed {
+    /// What is changed, in the rules' words (`current willpower`).
+    pub what: &'static str,
+    /// The command that changes it (`/st sheet willpower current:`).
+    pub command: &'static str,
+}
+
 /// A system at the table, as the application layer sees it.
 pub trait System: Send + Sync + 'static {
     /// The stable id: the settings scope, the log's system name and the
@@ -120,6 +130,28 @@ pub trait System: Send + Sync + 'static {
             character.name
         );
         Box::pin(std::future::ready(Err(AppError::Internal(msg))))
+    }
+
+    /// Applies a governed change (one of the changes the house rule
+    /// `player_edits` governs, see `systems::table::approval`) stored as
+    /// JSON, as `caller` (the game master who approved it). The system
+    /// reads it into its own typed change and runs the same code as the
+    /// command would.
+    fn apply_change<'a>(
+        &'a self,
+        app: &'a super::App,
+        caller: &'a Caller,
+        change: &'a serde_json::Value,
+    ) -> BoxFuture<'a, AppResult> {
+        let _ = (app, caller, change);
+        let msg = format!("{} governs no player edits", self.name());
+        Box::pin(std::future::ready(Err(AppError::Internal(msg))))
+    }
+
+    /// The changes a player makes that the house rule `player_edits`
+    /// governs in this system, as listed in `/help` (empty by default).
+    fn governed(&self) -> &'static [Governed] {
+        &[]
     }
 
     /// The stored sheet JSON of a character renamed to `name`, for a

@@ -21,6 +21,54 @@ pub struct GuildSettings {
     pub session_timeout_minutes: u32,
     /// Most dice a system roll may request.
     pub max_dice_per_roll: u32,
+    /// What happens when a player changes a value the rules leave to the
+    /// game master (the house rule `player_edits`). New guilds ask for
+    /// approval; guilds that existed before the rule keep `free` (stored by
+    /// migration 0071).
+    pub player_edits: PlayerEdits,
+}
+
+/// The house rule `player_edits`: what a player's change to a value the
+/// rules put in the game master's hands does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerEdits {
+    /// Applied, and announced in one public line.
+    Free,
+    /// Not applied: a public request waits for the game master's Approve.
+    #[default]
+    Approval,
+    /// Refused: only the game master can make it.
+    FcOnly,
+}
+
+impl PlayerEdits {
+    /// Every value, as `/fc set` takes it.
+    pub const WORDS: [&'static str; 3] = ["free", "approval", "fc_only"];
+
+    /// The value as `/fc set` takes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            PlayerEdits::Free => "free",
+            PlayerEdits::Approval => "approval",
+            PlayerEdits::FcOnly => "fc_only",
+        }
+    }
+
+    /// Reads a value as typed (any case, `-` or space for `_`).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['-', ' '], "_")
+            .as_str()
+        {
+            "free" => Some(PlayerEdits::Free),
+            "approval" | "approve" => Some(PlayerEdits::Approval),
+            "fc_only" | "fc" => Some(PlayerEdits::FcOnly),
+            _ => None,
+        }
+    }
 }
 
 impl Default for GuildSettings {
@@ -31,6 +79,7 @@ impl Default for GuildSettings {
             system: None,
             session_timeout_minutes: 15,
             max_dice_per_roll: 50,
+            player_edits: PlayerEdits::Approval,
         }
     }
 }

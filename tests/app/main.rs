@@ -3,6 +3,7 @@
 //! assert the `Response` an action returns and the rows it logs; the
 //! end-to-end suite (`tests/e2e`) stays for the adapter.
 
+mod approval;
 mod common;
 mod dice;
 mod ore;

@@ -70,10 +70,14 @@ async fn a_veracity_break_is_undone_and_levelling_is_possible_again() {
     .await
     .unwrap();
     // Light full of Stress; then one more (a mistyped hit): the first Break.
-    changes::stress(&app, &alice, "6", None).await.unwrap();
+    changes::stress(&app, &alice, "6", Pick::active())
+        .await
+        .unwrap();
     let before = sheet(&app, "veracity", "Ada").await;
     assert_eq!(field(&before, "can_level_up"), true);
-    changes::stress(&app, &alice, "1", None).await.unwrap();
+    changes::stress(&app, &alice, "1", Pick::active())
+        .await
+        .unwrap();
     let broken = sheet(&app, "veracity", "Ada").await;
     assert_eq!(field(&broken, "can_level_up"), false);
     let r = undo_newest(&app, "Ada").await;

@@ -2,6 +2,7 @@
 //! on 127.0.0.1, every request body validated against Discord's OpenAPI
 //! schema. One test binary (linking is the slow part of a build).
 
+mod approval;
 mod common;
 mod crash;
 mod faces;

@@ -563,7 +563,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
         "{d}"
     );
     // The End phase turns the pair into a Minor Injury.
-    let ex = cmd(&t, "alice", "/vv endround").await;
+    let ex = cmd(&t, "fc", "/vv endround player:alice").await;
     let out = ex.single();
     assert_eq!(out.title(), "⏱ End phase");
     assert_eq!(

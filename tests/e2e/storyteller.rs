@@ -225,12 +225,22 @@ async fn sheets_are_created_shown_and_edited() {
         description(ex.single()),
         "New custom attribute **Charm**: ●●○○○ (2)."
     );
-    let ex = run(&t, "alice", "/st sheet willpower permanent:8 current:5").await;
+    let ex = run(
+        &t,
+        "fc",
+        "/st sheet willpower permanent:8 current:5 player:@alice",
+    )
+    .await;
     assert_eq!(
         description(ex.single()),
         "Willpower ■■■■■■ 6/6 → ■■■■■□□□ 5/8"
     );
-    run(&t, "alice", "/st sheet wounds dice:2 difficulty:1").await;
+    run(
+        &t,
+        "fc",
+        "/st sheet wounds dice:2 difficulty:1 player:@alice",
+    )
+    .await;
 
     let s = sheet(&t, "Ada").await;
     assert_eq!(s.attribute("Strength").unwrap().dots, 3);
@@ -741,7 +751,7 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
     drop(tx);
 
     // At 1 willpower the last dot cannot be spent: no choice is offered.
-    run(&t, "alice", "/st sheet willpower current:1").await;
+    run(&t, "fc", "/st sheet willpower current:1 player:@alice").await;
     let out = public(&t, "alice", "/st willpower difficulty:2").await;
     assert!(out.buttons().is_empty(), "{}", out.text());
     assert_schema_clean(&t);
@@ -834,7 +844,7 @@ async fn a_botched_willpower_roll_incapacitates_until_revived_or_recovered() {
 
     // Bob's Bo spends 1 of his own willpower to bring Ada back to 1.
     public(&t, "bob", "/st sheet create name:Bo willpower:3").await;
-    let out = public(&t, "bob", "/st revive character:Ada").await;
+    let out = public(&t, "fc", "/st revive character:Ada helper:Bo").await;
     assert_eq!(out.title(), "🤝 Bo revives Ada");
     assert_eq!(
         description(&out),
@@ -844,22 +854,22 @@ async fn a_botched_willpower_roll_incapacitates_until_revived_or_recovered() {
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 1);
     refused(
         &t,
-        "bob",
-        "/st revive character:Ada",
+        "fc",
+        "/st revive character:Ada helper:Bo",
         "Only an incapacitated character",
     )
     .await;
 
     // Or she regains the first dot alone once out of danger.
     run(&t, "fc", "/st sheet willpower current:0 player:@alice").await;
-    let out = public(&t, "alice", "/st recover first_dot:true").await;
+    let out = public(&t, "fc", "/st recover first_dot:true player:@alice").await;
     assert_eq!(out.title(), "🌅 Ada regains the first dot of willpower");
     assert!(description(&out).contains("Ada is no longer incapacitated."));
     assert!(!sheet(&t, "Ada").await.incapacitated());
     refused(
         &t,
-        "alice",
-        "/st recover first_dot:true",
+        "fc",
+        "/st recover first_dot:true player:@alice",
         "Only a character with 0 willpower",
     )
     .await;
@@ -871,7 +881,12 @@ async fn a_botched_willpower_roll_incapacitates_until_revived_or_recovered() {
 async fn willpower_ignores_wounds_once_per_turn() {
     let t = table("st-wounds", 2).await;
     ada(&t, 2).await;
-    run(&t, "alice", "/st sheet wounds dice:1 difficulty:1").await;
+    run(
+        &t,
+        "fc",
+        "/st sheet wounds dice:1 difficulty:1 player:@alice",
+    )
+    .await;
     let card = public(&t, "alice", "/st sheet show").await;
     let custom_id = card.buttons()[0].1.clone();
     assert_eq!(custom_id, "st_sheet:2:0:ignore");
@@ -933,7 +948,7 @@ async fn willpower_ignores_wounds_once_per_turn() {
     assert_eq!(out.field("Difficulty").unwrap(), "7");
 
     // A new turn; spending the last dot defers incapacitation until the action is done.
-    let out = public(&t, "alice", "/st turn").await;
+    let out = public(&t, "fc", "/st turn player:@alice").await;
     assert_eq!(out.title(), "🔄 A new turn for Ada");
     let out = public(
         &t,
@@ -972,7 +987,7 @@ async fn rest_and_recovery_restore_willpower_up_to_permanent() {
     let t = table("st-rest", 4).await;
     ada(&t, 5).await;
     run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
-    let out = public(&t, "alice", "/st recover").await;
+    let out = public(&t, "fc", "/st recover player:@alice").await;
     assert_eq!(out.title(), "🌙 Ada rests for a day");
     assert_eq!(description(&out), "Willpower ■■□□□ 2/5 → ■■■□□ 3/5");
     let out = public(&t, "alice", "/st rest").await;
@@ -987,8 +1002,8 @@ async fn rest_and_recovery_restore_willpower_up_to_permanent() {
         "4 → 5\nActive rest: +1 willpower (now 5)."
     );
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
-    run(&t, "alice", "/st sheet willpower current:5").await;
-    let out = public(&t, "alice", "/st recover").await;
+    run(&t, "fc", "/st sheet willpower current:5 player:@alice").await;
+    let out = public(&t, "fc", "/st recover player:@alice").await;
     assert!(description(&out).contains("already at its permanent rating"));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
     assert_schema_clean(&t);

@@ -160,7 +160,8 @@ async fn ve_sheets_are_created_shown_edited_and_deleted_with_confirmation() {
         &t,
         r#"
 alice: /ve sheet job name:Sailor inherits:Wits level:0 exp:3
-alice: /ve sheet set lots:7 ego:true tier:Heroic
+alice: /ve sheet set tier:Heroic
+fc: /ve sheet set lots:7 ego:true player:@alice
 alice: /ve sheet note kind:asset text:"Grappling hook"
 alice: /ve sheet note kind:insight text:"The guard drinks"
 alice: /ve sheet note kind:consequence text:"My hat stays on"
@@ -597,7 +598,7 @@ const FIVE_THIEVES: &str = r#"
 alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Finesse rank:silver score:4
 alice: /ve sheet job name:Thief inherits:Finesse level:3 exp:2
-alice: /ve sheet set ego:true
+fc: /ve sheet set ego:true player:@alice
 bob: /ve sheet create name:Bo
 bob: /ve sheet ability name:Finesse rank:bronze score:2
 bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
@@ -801,7 +802,7 @@ alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Finesse rank:silver score:4
 alice: /ve sheet ability name:Wits rank:gold score:3
 alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3
-alice: /ve sheet set ego:true
+fc: /ve sheet set ego:true player:@alice
 alice: /ve sheet note kind:insight text:"The guard drinks"
 alice: /ve sheet note kind:consequence text:"My hat stays on"
 "#,
@@ -1292,7 +1293,7 @@ alice: /ve sheet ability name:Finesse rank:silver score:4
 alice: /ve sheet ability name:Wits rank:gold score:3
 alice: /ve sheet job name:Thief inherits:"Finesse, Wits" level:3 exp:5
 alice: /ve sheet job name:Burglar inherits:Finesse level:2
-alice: /ve sheet set ego:true
+fc: /ve sheet set ego:true player:@alice
 bob: /ve sheet create name:Bo
 bob: /ve sheet ability name:Finesse rank:bronze score:2
 bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3

@@ -74,11 +74,12 @@ impl Scope {
 }
 
 /// The shared settings `/fc set` changes (the FC role has its own command).
-pub const SHARED_NAMES: [&str; 4] = [
+pub const SHARED_NAMES: [&str; 5] = [
     "system",
     "session_timeout_minutes",
     "max_dice_per_roll",
     "gm_channel",
+    "player_edits",
 ];
 
 /// The longest session timeout, in minutes (a day).
@@ -258,6 +259,12 @@ pub fn shared_infos(reg: &Registry, g: &GuildSettings) -> Vec<Info> {
             "#channel | none",
             "Where secret rolls are copied for the FC (also /fc gm-channel).",
         ),
+        info(
+            "player_edits",
+            g.player_edits.word().into(),
+            "free | approval | fc_only",
+            "A player's change to what the rules leave to the game master (see /help): free = applied and announced, approval = waits for the FC's Approve, fc_only = refused.",
+        ),
     ]
 }
 
@@ -342,6 +349,14 @@ pub fn set_shared(
                 })?)
             }
         }
+        "player_edits" => {
+            g.player_edits = app_settings::PlayerEdits::parse(value).ok_or_else(|| {
+                AppError::user(format!(
+                    "`player_edits` must be free, approval or fc_only, not `{}`.",
+                    value.trim()
+                ))
+            })?
+        }
         other => return Err(unknown(reg, other)),
     }
     Ok(())
@@ -371,6 +386,7 @@ pub fn suggestions(reg: &Registry, info: &Info) -> Vec<String> {
         "session_timeout_minutes" => Some(&["5", "10", "15", "30", "60", "120", "240", "720", "1440"]),
         "max_dice_per_roll" => Some(&["10", "20", "30", "50", "100", "200", "500"]),
         "gm_channel" => Some(&["none"]),
+        "player_edits" => Some(&app_settings::PlayerEdits::WORDS),
         name => reg
             .owner_of_setting(name)
             .and_then(|s| s.house_rules())

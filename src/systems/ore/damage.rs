@@ -198,8 +198,16 @@ async fn each_sheet(
     Ok(Response::message(View::embed(embed)))
 }
 
+/// Rounds and combat belong to the game master (issue 13): refuses a
+/// player privately.
+async fn fc_only(app: &App, caller: &Caller, what: &str) -> Result<(), AppError> {
+    let mut tx = app.db.read().await?;
+    crate::app::rights::require_fc(&mut tx, caller, what).await
+}
+
 /// `/vv endround`: the End phase (VV-11, A-O12) for one sheet or all.
 pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
+    fc_only(app, caller, "run the End phase").await?;
     each_sheet(
         app,
         caller,
@@ -214,6 +222,7 @@ pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
 
 /// `/vv endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
 pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) -> AppResult {
+    fc_only(app, caller, "end combat").await?;
     each_sheet(
         app,
         caller,

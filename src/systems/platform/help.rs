@@ -110,6 +110,18 @@ pub fn help(
             for (name, text) in t.summary {
                 e = e.field(*name, *text, false);
             }
+            let governed: Vec<String> = system
+                .governed()
+                .iter()
+                .map(|g| format!("{} (`{}`)", g.what, g.command))
+                .collect();
+            if !governed.is_empty() {
+                let text = format!(
+                    "A player's change to these goes by the house rule `player_edits` (free, approval or fc_only): {}.",
+                    governed.join("; ")
+                );
+                e = e.field("The game master's (FC's) to change", text, false);
+            }
             let root = system.command_root();
             let own: Vec<String> = commands
                 .iter()

@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 use super::complete::{self, Choice};
 use super::context::Target;
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
+use super::governed::{Edit, Who};
 use super::{config, recovery, rolls, sheets};
+use crate::systems::table::approval;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
 
@@ -292,14 +294,20 @@ pub async fn sheet_willpower(
     #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::willpower(
-        &ctx.data().app,
-        &caller,
-        current,
-        permanent,
-        target(&character, &player),
-    )
-    .await;
+    let app = &ctx.data().app;
+    let t = target(&character, &player);
+    let r = match current {
+        Some(current) => {
+            let who = Who::of(t);
+            let edit = Edit::Willpower {
+                current,
+                permanent,
+                who,
+            };
+            approval::govern(app, &caller, edit).await
+        }
+        None => sheets::willpower(app, &caller, current, permanent, t).await,
+    };
     respond(ctx, r).await
 }
 
@@ -322,14 +330,12 @@ pub async fn sheet_wounds(
     #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::wounds(
-        &ctx.data().app,
-        &caller,
+    let edit = Edit::Wounds {
         dice,
-        difficulty.unwrap_or(0),
-        target(&character, &player),
-    )
-    .await;
+        difficulty: difficulty.unwrap_or(0),
+        who: Who::of(target(&character, &player)),
+    };
+    let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await
 }
 
@@ -512,13 +518,11 @@ pub async fn recover(
     #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = recovery::recover(
-        &ctx.data().app,
-        &caller,
-        target(&character, &player),
-        first_dot.unwrap_or(false),
-    )
-    .await;
+    let edit = Edit::Recover {
+        first_dot: first_dot.unwrap_or(false),
+        who: Who::of(target(&character, &player)),
+    };
+    let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await
 }
 
@@ -537,13 +541,11 @@ pub async fn revive(
     helper: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = recovery::revive(
-        &ctx.data().app,
-        &caller,
-        helper.as_deref(),
-        target(&character, &player),
-    )
-    .await;
+    let edit = Edit::Revive {
+        helper,
+        who: Who::of(target(&character, &player)),
+    };
+    let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await
 }
 

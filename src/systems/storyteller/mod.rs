@@ -29,6 +29,7 @@ pub mod complete;
 pub mod config;
 pub mod context;
 pub mod decide;
+pub mod governed;
 pub mod recovery;
 pub mod roll_view;
 pub mod rolls;

@@ -87,6 +87,8 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
                 .colour(colour::NEUTRAL),
         )));
     }
+    // Turns belong to the storyteller (issue 13).
+    rights::require_fc(&mut tx, caller, "start a new turn").await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let events = start_turn(&mut c.sheet);

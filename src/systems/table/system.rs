@@ -26,7 +26,7 @@ impl System for TableFeature {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::delete::KIND, super::undo::KIND]
+        &[super::delete::KIND, super::undo::KIND, super::approval::KIND]
     }
 
     fn click<'a>(
@@ -39,6 +39,9 @@ impl System for TableFeature {
         if session.kind == super::undo::KIND {
             return Box::pin(super::undo::click(app, tx, session, click));
         }
+        if session.kind == super::approval::KIND {
+            return Box::pin(super::approval::click(app, tx, session, click));
+        }
         Box::pin(super::delete::click(app, tx, session, click))
     }
 
@@ -50,6 +53,9 @@ impl System for TableFeature {
     ) -> BoxFuture<'a, Result<View, AppError>> {
         if session.kind == super::undo::KIND {
             return Box::pin(std::future::ready(super::undo::render(session)));
+        }
+        if session.kind == super::approval::KIND {
+            return Box::pin(std::future::ready(super::approval::render(session)));
         }
         Box::pin(std::future::ready(super::delete::render(app, session)))
     }

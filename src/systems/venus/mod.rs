@@ -38,6 +38,7 @@ pub mod check;
 pub mod check_view;
 pub mod commands;
 pub mod format;
+pub mod governed;
 pub mod party;
 pub mod sheet_view;
 pub mod sheets;

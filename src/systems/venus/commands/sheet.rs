@@ -141,18 +141,36 @@ pub async fn set(
     #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set(
-        &ctx.data().app,
-        &caller,
-        SetEdits {
-            tier: tier.map(TierChoice::tier),
-            lots,
-            ego,
-            rename,
-        },
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
+    let app = &ctx.data().app;
+    let r = if lots.is_some() || ego.is_some() {
+        // Kismet is the FC's to grant: governed by `player_edits`.
+        if tier.is_some() || rename.is_some() {
+            Err(crate::app::AppError::user(
+                "Set Lots and Ego in a command of their own (they are the FC's to grant); tier and name separately.",
+            ))
+        } else {
+            let edit = crate::systems::venus::governed::Edit::Kismet {
+                lots,
+                ego,
+                character: character.clone(),
+                player: uid(&player),
+            };
+            crate::systems::table::approval::govern(app, &caller, edit).await
+        }
+    } else {
+        sheets::set(
+            app,
+            &caller,
+            SetEdits {
+                tier: tier.map(TierChoice::tier),
+                lots,
+                ego,
+                rename,
+            },
+            Pick::new(character.as_deref(), uid(&player)),
+        )
+        .await
+    };
     respond(ctx, r).await
 }
 

@@ -1,0 +1,273 @@
+//! The Storyteller changes the house rule `player_edits` governs
+//! ([`crate::systems::table::approval`]): the values the seed leaves to the
+//! storyteller. Current willpower outside a roll's spend (ST-13/ST-14: lost
+//! and regained as the story says), the wound penalty (A-S7: the storyteller
+//! assigns it), a day's recovery and the first dot back (ST-13/ST-14), and a
+//! revival (ST-13). A player's willpower spend on their own roll is never
+//! governed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::registry::{BoxFuture, Governed};
+use crate::app::{App, AppError, AppResult, Caller};
+use crate::systems::table::approval::{Change, Prepared};
+
+use super::context::{self, Ctx, Target};
+use super::sheet_view::{willpower_track, wound_text};
+use super::{recovery, sheets, SYSTEM};
+use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
+
+/// Every governed change, in `/help` order.
+pub const LIST: &[Governed] = &[
+    Governed {
+        what: "current willpower",
+        command: "/st sheet willpower current:",
+    },
+    Governed {
+        what: "the wound penalty",
+        command: "/st sheet wounds",
+    },
+    Governed {
+        what: "willpower recovered",
+        command: "/st recover",
+    },
+    Governed {
+        what: "a revival",
+        command: "/st revive",
+    },
+];
+
+/// The character a change is about, owned (the command's `character:` and
+/// `player:`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    /// A character name.
+    pub character: Option<String>,
+    /// A member.
+    pub player: Option<i64>,
+}
+
+impl Who {
+    /// From a command's target.
+    pub fn of(t: Target<'_>) -> Self {
+        Who {
+            character: t.character.map(str::to_string),
+            player: t.player,
+        }
+    }
+
+    fn target(&self) -> Target<'_> {
+        Target {
+            character: self.character.as_deref(),
+            player: self.player,
+        }
+    }
+}
+
+/// One governed Storyteller change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum Edit {
+    /// `/st sheet willpower` with `current:`.
+    Willpower {
+        /// Current willpower.
+        current: u8,
+        /// Permanent willpower, if changed too.
+        permanent: Option<u8>,
+        /// Whose.
+        who: Who,
+    },
+    /// `/st sheet wounds`.
+    Wounds {
+        /// Dice removed.
+        dice: u8,
+        /// Difficulty added.
+        difficulty: u8,
+        /// Whose.
+        who: Who,
+    },
+    /// `/st recover`.
+    Recover {
+        /// The first dot back at 0.
+        first_dot: bool,
+        /// Whose.
+        who: Who,
+    },
+    /// `/st revive`.
+    Revive {
+        /// Who spends the willpower (default: the caller's active character).
+        helper: Option<String>,
+        /// Whom.
+        who: Who,
+    },
+}
+
+impl Edit {
+    /// An example of each governed change, acting on `who` (for tests that
+    /// go through the whole list).
+    pub fn examples(who: Who) -> Vec<Edit> {
+        vec![
+            Edit::Willpower {
+                current: 1,
+                permanent: None,
+                who: who.clone(),
+            },
+            Edit::Wounds {
+                dice: 1,
+                difficulty: 1,
+                who: who.clone(),
+            },
+            Edit::Recover {
+                first_dot: false,
+                who: who.clone(),
+            },
+            Edit::Revive { helper: None, who },
+        ]
+    }
+
+    fn who_mut(&mut self) -> &mut Who {
+        match self {
+            Edit::Willpower { who, .. }
+            | Edit::Wounds { who, .. }
+            | Edit::Recover { who, .. }
+            | Edit::Revive { who, .. } => who,
+        }
+    }
+
+    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+        let mut tx = app.db.read().await?;
+        let ctx = Ctx::load(&mut tx, caller).await?;
+        if let Edit::Revive { helper, who } = &mut self {
+            // The helper is the caller's own; the revived one anyone's.
+            let h = context::character(
+                &mut tx,
+                caller,
+                &ctx,
+                Target {
+                    character: helper.as_deref(),
+                    player: None,
+                },
+            )
+            .await?;
+            *helper = Some(h.row.name.clone());
+            let name = who
+                .character
+                .clone()
+                .unwrap_or_else(|| who.player.map_or_else(String::new, |p| format!("<@{p}>'s character")));
+            let w = h.sheet.willpower();
+            return Ok(Prepared {
+                what: format!(
+                    "{}: {} spends 1 willpower ({} → {}) to revive {name}",
+                    h.row.name,
+                    h.row.name,
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(w.current.saturating_sub(1), w.permanent)
+                ),
+                change: self,
+            });
+        }
+        let c = context::character(&mut tx, caller, &ctx, self.who_mut().target()).await?;
+        *self.who_mut() = Who {
+            character: Some(c.row.name.clone()),
+            player: Some(c.row.owner_id),
+        };
+        // The rules check the change on a copy: a player's request the
+        // rules would refuse is refused now, not after approval.
+        let w = c.sheet.willpower();
+        let mut after = c.sheet.clone();
+        let name = &c.row.name;
+        let what = match &self {
+            Edit::Willpower {
+                current, permanent, ..
+            } => {
+                if let Some(p) = permanent {
+                    after.set_willpower_permanent(*p)?;
+                }
+                after.set_willpower_current(*current)?;
+                let n = after.willpower();
+                format!(
+                    "{name}'s willpower {} → {}",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent)
+                )
+            }
+            Edit::Wounds {
+                dice, difficulty, ..
+            } => {
+                after.set_wound_penalty(*dice, *difficulty)?;
+                let was = c.sheet.wound_penalty();
+                format!(
+                    "{name}'s wound penalty {} → {}",
+                    wound_text(was.dice, was.difficulty),
+                    wound_text(*dice, *difficulty)
+                )
+            }
+            Edit::Recover { first_dot, .. } => {
+                if *first_dot {
+                    recover_first_dot(&mut after)?;
+                } else {
+                    recover_daily(&mut after);
+                }
+                let n = after.willpower();
+                format!(
+                    "{name}'s willpower {} → {} ({})",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent),
+                    if *first_dot {
+                        "the first dot back"
+                    } else {
+                        "a day's recovery"
+                    }
+                )
+            }
+            Edit::Revive { .. } => String::new(),
+        };
+        Ok(Prepared { change: self, what })
+    }
+
+    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+        match self {
+            Edit::Willpower {
+                current,
+                permanent,
+                who,
+            } => sheets::willpower(app, caller, Some(current), permanent, who.target()).await,
+            Edit::Wounds {
+                dice,
+                difficulty,
+                who,
+            } => sheets::wounds(app, caller, dice, difficulty, who.target()).await,
+            Edit::Recover { first_dot, who } => {
+                recovery::recover(app, caller, who.target(), first_dot).await
+            }
+            Edit::Revive { helper, who } => {
+                recovery::revive(app, caller, helper.as_deref(), who.target()).await
+            }
+        }
+    }
+}
+
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::Willpower { .. } => 0,
+            Edit::Wounds { .. } => 1,
+            Edit::Recover { .. } => 2,
+            Edit::Revive { .. } => 3,
+        }]
+    }
+
+    fn prepare<'a>(
+        self,
+        app: &'a App,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
+        Box::pin(self.prepared(app, caller))
+    }
+
+    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
+        Box::pin(self.run(app, caller))
+    }
+}

@@ -1,0 +1,332 @@
+//! The house rule `player_edits` and the game master's approval of a
+//! player's change (issue 13).
+//!
+//! Each system lists the changes a player can make to values its rules put
+//! in the game master's hands as one serialisable enum implementing
+//! [`Change`], and its commands for them call [`govern`] instead of applying
+//! the change directly. What happens then depends on the caller and on the
+//! guild's `player_edits`:
+//!
+//! | caller / rule | what happens |
+//! |---|---|
+//! | the game master (FC) | applied |
+//! | a player, `free` | applied, and announced in one public line |
+//! | a player, `fc_only` | refused, privately, naming who can do it |
+//! | a player, `approval` | not applied: a public request (who asks for what, before → after) with **Approve** and **Reject**, which only the FC can press |
+//!
+//! A request is a session of this feature's own kind ([`KIND`]) holding the
+//! system's id and the change as data; it expires like a roll and survives a
+//! restart. **Approve** closes it (version-checked, so a double click applies
+//! nothing twice) and then asks the owning system to apply the change
+//! through the registry ([`System::apply_change`]): the same code path as
+//! the direct change, run as the approving game master.
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use crate::app::component::{Action, Click};
+use crate::app::registry::{BoxFuture, Governed};
+use crate::app::settings::{self, PlayerEdits};
+use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use crate::storage::sessions::{Session, Status};
+
+/// The session kind of approval requests.
+pub const KIND: &str = "approve";
+
+/// A change the house rule `player_edits` governs, typed by its system.
+pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
+    /// The owning system's id.
+    const SYSTEM: &'static str;
+
+    /// Which of the system's governed changes this is.
+    fn governed(&self) -> Governed;
+
+    /// Reads what the change would do, as `caller` asks it: pins the
+    /// character (so the game master's approval reaches the same one) and
+    /// says what changes, before → after. Changes nothing.
+    fn prepare<'a>(
+        self,
+        app: &'a App,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>>;
+
+    /// Applies the change as `caller`, exactly as the command does.
+    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult>;
+}
+
+/// A change ready to be asked for.
+#[derive(Debug, Clone)]
+pub struct Prepared<C> {
+    /// The change, its character pinned.
+    pub change: C,
+    /// What it does, before → after (`Ada: willpower 3/7 → 7/7`).
+    pub what: String,
+}
+
+/// Applies a stored change of type `C` (the systems' [`System::apply_change`]).
+///
+/// [`System::apply_change`]: crate::app::registry::System::apply_change
+pub async fn apply_stored<C: Change>(
+    app: &App,
+    caller: &Caller,
+    change: &serde_json::Value,
+) -> AppResult {
+    let c: C = serde_json::from_value(change.clone())?;
+    c.apply(app, caller).await
+}
+
+/// The guild's `player_edits` and whether the caller is the game master.
+async fn standing(app: &App, caller: &Caller) -> Result<(PlayerEdits, bool), AppError> {
+    let mut tx = app.db.read().await?;
+    let g = settings::guild(&mut tx, caller.guild_id).await?;
+    Ok((g.player_edits, rights::is_fc_with(&g, caller)))
+}
+
+/// The refusal a player gets under `fc_only`.
+pub fn refusal(g: Governed) -> AppError {
+    AppError::user(format!(
+        "Only the game master (FC) can change {} (`{}`) at this table: the house rule `player_edits` is `fc_only`. Ask the FC to do it.",
+        g.what, g.command
+    ))
+}
+
+/// Runs a governed change as the house rule says (see the module comment).
+pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResult {
+    let (rule, fc) = standing(app, caller).await?;
+    if fc {
+        return change.apply(app, caller).await;
+    }
+    match rule {
+        PlayerEdits::FcOnly => Err(refusal(change.governed())),
+        PlayerEdits::Free => {
+            let p = change.prepare(app, caller).await?;
+            let r = p.change.apply(app, caller).await?;
+            Ok(r.then(Reply::Message(View::text(format!(
+                "📣 <@{}> changed {}.",
+                caller.user_id, p.what
+            )))))
+        }
+        PlayerEdits::Approval => {
+            let g = change.governed();
+            let p = change.prepare(app, caller).await?;
+            let request = Request {
+                system: C::SYSTEM.to_string(),
+                change: serde_json::to_value(&p.change)?,
+                requester: caller.user_id,
+                command: g.command.to_string(),
+                what: p.what,
+                answer: None,
+                by: None,
+                note: None,
+            };
+            let mut act = Act::begin(app, caller).await?;
+            let timeout = settings::guild(&mut act, caller.guild_id)
+                .await?
+                .session_timeout_minutes;
+            let id = sessions::create(&mut act, caller, KIND, &request, Some(timeout)).await?;
+            act.commit().await?;
+            Ok(Response::message(view(id, 0, Status::Open, &request)))
+        }
+    }
+}
+
+/// The answers to a request (the words are in posted buttons: never
+/// rename them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Apply the change.
+    Approve,
+    /// Drop it.
+    Reject,
+}
+
+impl Action for Answer {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        match self {
+            Answer::Approve => ("approve", None),
+            Answer::Reject => ("reject", None),
+        }
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        match (action, arg) {
+            ("approve", None) => Some(Answer::Approve),
+            ("reject", None) => Some(Answer::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// What a request keeps between the ask and the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// The owning system's id.
+    pub system: String,
+    /// The system's typed change, as JSON.
+    pub change: serde_json::Value,
+    /// Who asks.
+    pub requester: i64,
+    /// The command asked for.
+    pub command: String,
+    /// What it does, before → after.
+    pub what: String,
+    /// `Some(true)` once approved, `Some(false)` once rejected.
+    pub answer: Option<bool>,
+    /// The game master who answered.
+    pub by: Option<i64>,
+    /// Why an approved change could not be applied after all.
+    pub note: Option<String>,
+}
+
+/// The request message as it stands.
+pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
+    let ask = format!(
+        "<@{}> asks to change {} (`{}`).",
+        r.requester, r.what, r.command
+    );
+    let (title, text, col) = match (r.answer, &r.note) {
+        (Some(true), None) => (
+            "✅ Change approved",
+            format!(
+                "{ask}\nApproved by <@{}>: applied.",
+                r.by.unwrap_or_default()
+            ),
+            colour::SUCCESS,
+        ),
+        (Some(true), Some(n)) => (
+            "⚠️ Change approved, not applied",
+            format!(
+                "{ask}\nApproved by <@{}>, but it could not be applied: {n}",
+                r.by.unwrap_or_default()
+            ),
+            colour::FAILURE,
+        ),
+        (Some(false), _) => (
+            "❌ Change rejected",
+            format!(
+                "{ask}\nRejected by <@{}>: nothing changed.",
+                r.by.unwrap_or_default()
+            ),
+            colour::CLOSED,
+        ),
+        (None, _) if status != Status::Open => (
+            "⌛ Change not approved",
+            format!("{ask}\nThe request timed out: nothing changed."),
+            colour::CLOSED,
+        ),
+        (None, _) => (
+            "🙋 A change waits for the game master",
+            format!("{ask}\nOnly the game master (FC) can approve or reject it."),
+            colour::NEUTRAL,
+        ),
+    };
+    let v = View::embed(Embed::new(title).description(text).colour(col));
+    if r.answer.is_some() || status != Status::Open {
+        return v;
+    }
+    let b = |a: Answer, label: &str, style| {
+        Button::new(a.button(KIND, id, version).encode(), label, style)
+    };
+    v.buttons(vec![
+        b(Answer::Approve, "Approve", Style::Success),
+        b(Answer::Reject, "Reject", Style::Danger),
+    ])
+}
+
+/// A click on a request: only the game master may answer. Approving closes
+/// the request first (so it is applied once), then applies the change
+/// through the owning system.
+pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let mut r: Request = serde_json::from_str(&session.state)?;
+    let answer: Answer = click.action()?;
+    if !act.is_fc().await? {
+        return Err(AppError::user(
+            "Only the game master (FC) can approve or reject this change.",
+        ));
+    }
+    r.answer = Some(answer == Answer::Approve);
+    r.by = Some(click.caller.user_id);
+    let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+    act.commit().await?;
+    if answer == Answer::Reject {
+        return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
+    }
+    let system = app
+        .registry
+        .get(&r.system)
+        .ok_or_else(|| AppError::Internal(format!("no system `{}`", r.system)))?;
+    match system.apply_change(app, click.caller, &r.change).await {
+        Ok(applied) => {
+            let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+            out.followups.push(public(applied.reply));
+            out.followups.extend(applied.followups);
+            Ok(out)
+        }
+        Err(AppError::User(msg)) => {
+            // Not applied after all (the sheet changed meanwhile): say so on
+            // the request; nothing was changed.
+            let closed = Session {
+                version: v,
+                status: Status::Closed,
+                ..session
+            };
+            r.note = Some(msg);
+            let mut act = Act::begin(app, click.caller).await?;
+            let v = sessions::save(&mut act, &closed, &r, Status::Closed, None).await?;
+            act.commit().await?;
+            Ok(Response::update(view(closed.id, v, Status::Closed, &r)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The applied change's answer, posted for the channel.
+fn public(reply: Reply) -> Reply {
+    match reply {
+        Reply::Ephemeral(v) | Reply::Update(v) | Reply::Message(v) => Reply::Message(v),
+    }
+}
+
+/// Draws a request as it stands.
+pub fn render(session: &Session) -> Result<View, AppError> {
+    let r: Request = serde_json::from_str(&session.state)?;
+    Ok(view(session.id, session.version, session.status, &r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_keep_their_words() {
+        for a in [Answer::Approve, Answer::Reject] {
+            let (w, arg) = a.encode();
+            assert_eq!(Answer::parse(w, arg.as_deref()), Some(a));
+        }
+        assert_eq!(Answer::Approve.encode().0, "approve");
+        assert_eq!(Answer::Reject.encode().0, "reject");
+    }
+
+    #[test]
+    fn a_request_offers_approve_and_reject_until_answered() {
+        let mut r = Request {
+            system: "storyteller".into(),
+            change: serde_json::json!({}),
+            requester: 7,
+            command: "/st recover".into(),
+            what: "Ada's willpower 3/7 → 4/7".into(),
+            answer: None,
+            by: None,
+            note: None,
+        };
+        let v = view(1, 0, Status::Open, &r);
+        let ids: Vec<&str> = v.all_buttons().map(|b| b.custom_id.as_str()).collect();
+        assert_eq!(ids, vec!["approve:1:0:approve", "approve:1:0:reject"]);
+        assert!(format!("{v:?}").contains("3/7 → 4/7"));
+        r.answer = Some(true);
+        r.by = Some(9);
+        let v = view(1, 1, Status::Closed, &r);
+        assert_eq!(v.all_buttons().count(), 0);
+        assert!(format!("{v:?}").contains("Approved by <@9>"));
+    }
+}

@@ -1,0 +1,65 @@
+//! With `player_edits` = `fc_only`, every change a system lists as governed
+//! is refused for a player and allowed for the game master (issue 13).
+
+use kismet::app::{Act, AppError};
+use kismet::systems::storyteller::governed::{Edit, Who};
+use kismet::systems::table::approval::{self, Change};
+
+use crate::common::{app, caller};
+
+fn is_fc_only_refusal(r: &Result<kismet::app::Response, AppError>) -> bool {
+    matches!(r, Err(AppError::User(m)) if m.contains("`player_edits` is `fc_only`"))
+}
+
+async fn set_rule(a: &kismet::app::App, value: &str) {
+    let fc = caller("fc");
+    let mut act = Act::begin(a, &fc).await.unwrap();
+    let mut g = kismet::app::settings::guild(&mut act, fc.guild_id)
+        .await
+        .unwrap();
+    g.player_edits = kismet::app::settings::PlayerEdits::parse(value).unwrap();
+    kismet::app::settings::save_guild(&mut act, fc.guild_id, &g)
+        .await
+        .unwrap();
+    act.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_governed_storyteller_change_is_the_storytellers_under_fc_only() {
+    let a = app(1).await;
+    set_rule(&a, "fc_only").await;
+    let alice = caller("alice");
+    let fc = caller("fc");
+    kismet::systems::storyteller::sheets::create(&a, &alice, "Ada", 5, None)
+        .await
+        .unwrap();
+    kismet::systems::storyteller::sheets::create(&a, &fc, "Bo", 3, Some(alice.user_id + 1))
+        .await
+        .unwrap();
+    let system = a.registry.get("storyteller").unwrap();
+    let examples = Edit::examples(Who::default());
+    assert_eq!(examples.len(), system.governed().len());
+    for (i, edit) in examples.into_iter().enumerate() {
+        assert_eq!(edit.governed(), system.governed()[i]);
+        let r = approval::govern(&a, &alice, edit.clone()).await;
+        assert!(is_fc_only_refusal(&r), "{i}: {r:?}");
+        // The game master is never refused by the house rule (the rules
+        // themselves may still say no, e.g. reviving one who is not down).
+        let edit = match edit {
+            Edit::Revive { .. } => Edit::Revive {
+                helper: Some("Bo".into()),
+                who: Who {
+                    character: Some("Ada".into()),
+                    player: Some(alice.user_id),
+                },
+            },
+            other => {
+                let mut v = serde_json::to_value(&other).unwrap();
+                v["who"] = serde_json::json!({ "character": "Ada", "player": alice.user_id });
+                serde_json::from_value(v).unwrap()
+            }
+        };
+        let r = approval::govern(&a, &fc, edit).await;
+        assert!(!is_fc_only_refusal(&r), "{i}: {r:?}");
+    }
+}

@@ -1,0 +1,147 @@
+//! The house rule `player_edits` end to end (issue 13): a player's change
+//! to what the rules leave to the game master waits for **Approve** (only
+//! the FC can press it, a double click applies it once, a restart between
+//! request and approval loses nothing), **Reject** changes nothing,
+//! `fc_only` refuses and `free` applies with a public line.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Table, GUILD_ID};
+use kismet::rules::storyteller::StorytellerSheet;
+use kismet::storage;
+
+async fn st_sheet(t: &Table, name: &str) -> StorytellerSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let rows =
+        storage::characters::by_name_any_owner(&mut tx, GUILD_ID as i64, "storyteller", name)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 1, "one character named {name}");
+    serde_json::from_str(&rows[0].sheet).unwrap()
+}
+
+async fn run(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_storyteller_players_change_waits_for_the_storyteller() {
+    let t = table("approval-st", 1).await;
+    run(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    // A new guild asks for approval: the change is not applied.
+    let ex = run(&t, "alice", "/st sheet willpower current:2").await;
+    let out = ex.single();
+    assert_eq!(out.kind, "message", "{}", out.text());
+    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert!(
+        out.text().contains("Ada's willpower ■■■■■ 5/5 → ■■□□□ 2/5"),
+        "{}",
+        out.text()
+    );
+    let labels: Vec<String> = out.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, vec!["Approve", "Reject"]);
+    let approve_id = out.buttons()[0].1.clone();
+    let message_id = ex.message_id.unwrap();
+    assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
+
+    // Only the storyteller may answer.
+    let ex = t.click("alice", "Approve").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().text().contains("Only the game master"));
+    assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
+
+    // The request survives a restart.
+    t.restart().await.unwrap();
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].kind, "update");
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 2);
+
+    // A double click applies nothing twice.
+    run(&t, "fc", "/st sheet willpower current:4 player:@alice").await;
+    let again = t
+        .click_custom_id("fc", message_id, &approve_id, None)
+        .await
+        .unwrap();
+    assert_eq!(again.outputs[0].kind, "update");
+    assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 4);
+
+    // Rejected: nothing changes.
+    run(&t, "alice", "/st recover").await;
+    let ex = t.click("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
+    assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 4);
+
+    // fc_only: refused privately, naming who can do it.
+    run(&t, "fc", "/fc set name:player_edits value:fc_only").await;
+    let ex = run(&t, "alice", "/st sheet wounds dice:2").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex.single().text().contains("Only the game master (FC)"));
+    assert_eq!(st_sheet(&t, "Ada").await.wound_penalty().dice, 0);
+
+    // free: applied, and announced publicly.
+    run(&t, "fc", "/fc set name:player_edits value:free").await;
+    let ex = run(&t, "alice", "/st sheet wounds dice:2").await;
+    assert_eq!(st_sheet(&t, "Ada").await.wound_penalty().dice, 2);
+    let announced = ex
+        .outputs
+        .iter()
+        .any(|o| o.kind == "message" && o.text().contains("changed Ada's wound penalty"));
+    assert!(announced, "{:?}", ex.outputs);
+
+    // Turns belong to the storyteller.
+    let ex = run(&t, "alice", "/st turn").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the FC can start a new turn"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rounds_combat_and_scenes_belong_to_the_game_master() {
+    let t = table("approval-turns", 1).await;
+    for line in [
+        "/vv endround",
+        "/vv endcombat",
+        "/vr scene end",
+        "/ve fc session",
+    ] {
+        let ex = run(&t, "alice", line).await;
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+        assert!(
+            out.text().contains("Only the FC can"),
+            "{line}: {}",
+            out.text()
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_venus_players_kismet_waits_for_the_fc() {
+    let t = table("approval-ve", 1).await;
+    run(&t, "alice", "/ve sheet create name:Ada").await;
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert!(
+        ex.single().text().contains("Ada's Lots"),
+        "{}",
+        ex.single().text()
+    );
+    t.click("fc", "Approve").await.unwrap();
+    let ex = run(&t, "alice", "/ve sheet set ego:true").await;
+    assert_eq!(ex.single().kind, "message");
+    let ex = t.click("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
+    let shown = run(&t, "alice", "/ve sheet show").await;
+    let text = shown.single().text();
+    assert!(text.contains("5/10"), "{text}");
+    t.stop().await;
+}

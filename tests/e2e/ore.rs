@@ -1383,7 +1383,7 @@ async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_d
         .await
         .unwrap();
     assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7, 9]);
-    let ex = cmd(&t, "alice", "/vv endround").await;
+    let ex = cmd(&t, "fc", "/vv endround player:alice").await;
     assert_eq!(
         ex.single().title(),
         "⏱ End phase",

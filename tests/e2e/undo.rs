@@ -82,9 +82,9 @@ async fn a_veracity_break_and_a_virtual_veil_death_are_undone() {
 async fn a_double_click_on_undo_undoes_once() {
     let t = table("undo-double", 1).await;
     one(&t, "bob: /st sheet create name:Sto willpower:5").await;
-    one(&t, "bob: /st sheet willpower current:3").await;
+    one(&t, "fc: /st sheet willpower current:3 character:Sto").await;
     let three = sheet(&t, "storyteller", "Sto").await;
-    one(&t, "bob: /st sheet willpower current:1").await;
+    one(&t, "fc: /st sheet willpower current:1 character:Sto").await;
     let ask = run(&t, "fc", "/fc undo character:Sto").await;
     let id = ask
         .outputs

@@ -51,6 +51,9 @@ pub struct Governed {
     pub command: &'static str,
 }
 
+/// The game master's name where no system is in play (`/fc`, `/help`).
+pub const GENERIC_GM: &str = "game master (FC)";
+
 /// A system at the table, as the application layer sees it.
 pub trait System: Send + Sync + 'static {
     /// The stable id: the settings scope, the log's system name and the
@@ -64,6 +67,15 @@ pub trait System: Send + Sync + 'static {
     /// case, `_` and `-` read as spaces.
     fn aliases(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// What its rules call the game master, as a player reads it in the
+    /// middle of a sentence ("Only the **referee** can …"): Venus Engine
+    /// `FC`, Veracity `referee`, Storyteller `storyteller`, Virtual Veil
+    /// `Compiler`. Shared features with no system of their own say
+    /// `game master (FC)`.
+    fn gm(&self) -> &'static str {
+        GENERIC_GM
     }
 
     /// Its slash-command root (`vv`), if it has one of its own.
@@ -319,6 +331,12 @@ impl Registry {
     /// The display name of a system id (the id itself when unknown).
     pub fn display<'a>(&'a self, id: &'a str) -> &'a str {
         self.get(id).map_or(id, |s| s.name())
+    }
+
+    /// What system `id` calls the game master ([`System::gm`];
+    /// [`GENERIC_GM`] when unknown).
+    pub fn gm(&self, id: &str) -> &'static str {
+        self.get(id).map_or(GENERIC_GM, |s| s.gm())
     }
 
     /// The system whose house rules include the setting `name`.

@@ -51,6 +51,9 @@ use crate::app::Act;
 pub const KIND: &str = "vv";
 /// The system name in `characters`, settings scopes and the log.
 pub const SYSTEM: &str = "ore";
+
+/// What the rules call the game master: the Compiler (the seed's game master).
+pub const GM: &str = "Compiler";
 /// Tells a member how to get a sheet.
 pub const HINT: &str = "create one with `/vv sheet create`.";
 /// The most dice one action may generate in all (rolls, error dice, tie re-rolls).

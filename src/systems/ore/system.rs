@@ -16,6 +16,10 @@ impl System for VirtualVeilSystem {
         "ore"
     }
 
+    fn gm(&self) -> &'static str {
+        super::GM
+    }
+
     fn name(&self) -> &'static str {
         "Virtual Veil"
     }

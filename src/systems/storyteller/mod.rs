@@ -44,6 +44,9 @@ use crate::app::Act;
 
 /// The system's name in the `characters` table, settings scope and roll log.
 pub const SYSTEM: &str = "storyteller";
+
+/// What the rules call the game master: the storyteller (the seed's game master).
+pub const GM: &str = "storyteller";
 /// The session kind of rolls (custom_id prefix).
 pub const KIND: &str = "st";
 /// The session kind of sheet cards (custom_id prefix).

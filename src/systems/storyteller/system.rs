@@ -16,6 +16,10 @@ impl System for StorytellerSystem {
         "storyteller"
     }
 
+    fn gm(&self) -> &'static str {
+        super::GM
+    }
+
     fn name(&self) -> &'static str {
         "Storyteller"
     }

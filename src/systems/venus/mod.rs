@@ -59,6 +59,9 @@ use crate::app::Act;
 pub const KIND: &str = "ve";
 /// The system name in the `characters` table, settings scope and log.
 pub const SYSTEM: &str = "venus";
+
+/// What the rules call the game master: the FC (the seeds' game master).
+pub const GM: &str = "FC";
 /// How to get a character, for error messages.
 pub const HINT: &str = "create one with `/ve sheet create`.";
 

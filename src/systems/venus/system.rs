@@ -16,6 +16,10 @@ impl System for VenusSystem {
         "venus"
     }
 
+    fn gm(&self) -> &'static str {
+        super::GM
+    }
+
     fn name(&self) -> &'static str {
         "Venus Engine"
     }

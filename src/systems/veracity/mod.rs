@@ -40,5 +40,8 @@ pub use session::{click, render_session as render};
 pub const KIND: &str = "vr";
 /// The system name in the `characters` table, settings scope and log.
 pub const SYSTEM: &str = "veracity";
+
+/// What the rules call the game master: the referee (the seed's game master).
+pub const GM: &str = "referee";
 /// How to get a sheet, for refusals.
 pub const HINT: &str = "create one with `/vr sheet create`.";

@@ -16,6 +16,10 @@ impl System for VeracitySystem {
         "veracity"
     }
 
+    fn gm(&self) -> &'static str {
+        super::GM
+    }
+
     fn name(&self) -> &'static str {
         "Veracity"
     }

@@ -24,7 +24,7 @@
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
-use crate::app::registry::{BoxFuture, Governed};
+use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
@@ -82,10 +82,12 @@ async fn standing(app: &App, caller: &Caller) -> Result<(PlayerEdits, bool), App
     Ok((g.player_edits, rights::is_fc_with(&g, caller)))
 }
 
-/// The refusal a player gets under `fc_only`.
-pub fn refusal(g: Governed) -> AppError {
+/// The refusal a player gets under `fc_only`, naming the game master as
+/// `system`'s rules do.
+pub fn refusal(g: Governed, system: &str) -> AppError {
+    let gm = gm_of(system);
     AppError::user(format!(
-        "Only the game master (FC) can change {} (`{}`) at this table: the house rule `player_edits` is `fc_only`. Ask the FC to do it.",
+        "Only the {gm} can change {} (`{}`) at this table: the house rule `player_edits` is `fc_only`. Ask the {gm} to do it.",
         g.what, g.command
     ))
 }
@@ -97,7 +99,7 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
         return change.apply(app, caller).await;
     }
     match rule {
-        PlayerEdits::FcOnly => Err(refusal(change.governed())),
+        PlayerEdits::FcOnly => Err(refusal(change.governed(), C::SYSTEM)),
         PlayerEdits::Free => {
             let p = change.prepare(app, caller).await?;
             let r = p.change.apply(app, caller).await?;
@@ -184,6 +186,8 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
         "<@{}> asks to change {} (`{}`).",
         r.requester, r.what, r.command
     );
+    let gm = gm_of(&r.system);
+    let waits = format!("🙋 A change waits for the {gm}");
     let (title, text, col) = match (r.answer, &r.note) {
         (Some(true), None) => (
             "✅ Change approved",
@@ -215,8 +219,8 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
             colour::CLOSED,
         ),
         (None, _) => (
-            "🙋 A change waits for the game master",
-            format!("{ask}\nOnly the game master (FC) can approve or reject it."),
+            waits.as_str(),
+            format!("{ask}\nOnly the {gm} can approve or reject it."),
             colour::NEUTRAL,
         ),
     };
@@ -240,9 +244,10 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     let mut r: Request = serde_json::from_str(&session.state)?;
     let answer: Answer = click.action()?;
     if !act.is_fc().await? {
-        return Err(AppError::user(
-            "Only the game master (FC) can approve or reject this change.",
-        ));
+        return Err(AppError::user(format!(
+            "Only the {} can approve or reject this change.",
+            gm_of(&r.system)
+        )));
     }
     r.answer = Some(answer == Answer::Approve);
     r.by = Some(click.caller.user_id);

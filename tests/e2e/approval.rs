@@ -49,7 +49,10 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     // Only the storyteller may answer.
     let ex = t.click("alice", "Approve").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex.single().text().contains("Only the storyteller can approve or reject"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the storyteller can approve or reject"));
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
 
     // The request survives a restart.
@@ -78,7 +81,10 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     run(&t, "fc", "/fc set name:player_edits value:fc_only").await;
     let ex = run(&t, "alice", "/st sheet wounds dice:2").await;
     assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex.single().text().contains("Only the storyteller can change the wound penalty"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the storyteller can change the wound penalty"));
     assert_eq!(st_sheet(&t, "Ada").await.wound_penalty().dice, 0);
 
     // free: applied, and announced publicly.

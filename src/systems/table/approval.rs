@@ -16,10 +16,12 @@
 //!
 //! A request is a session of this feature's own kind ([`KIND`]) holding the
 //! system's id and the change as data; it expires like a roll and survives a
-//! restart. **Approve** closes it (version-checked, so a double click applies
-//! nothing twice) and then asks the owning system to apply the change
-//! through the registry ([`System::apply_change`]): the same code path as
-//! the direct change, run as the approving game master.
+//! restart. **Approve** asks the owning system to apply the change through
+//! the registry ([`System::apply_change`]: the same code path as the direct
+//! change, run as the approving game master), and the request's closing
+//! rides on that action's own commit ([`act::with_rider`], version-checked):
+//! the change and "approved" become durable together, and of a double
+//! click only one applies.
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
@@ -27,6 +29,7 @@ use crate::app::component::{Action, Click};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::act::{self, Rider};
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::storage::sessions::{Session, Status};
 
@@ -251,38 +254,71 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     }
     r.answer = Some(answer == Answer::Approve);
     r.by = Some(click.caller.user_id);
-    let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
-    act.commit().await?;
     if answer == Answer::Reject {
+        let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+        act.commit().await?;
         return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
     }
+    // The change is applied by the system's own code, in its own action;
+    // the request's closing rides on that action's commit, so the change
+    // and "approved" are durable together or not at all, and a second
+    // click running meanwhile commits nothing.
+    drop(act);
     let system = app
         .registry
         .get(&r.system)
         .ok_or_else(|| AppError::Internal(format!("no system `{}`", r.system)))?;
-    match system.apply_change(app, click.caller, &r.change).await {
-        Ok(applied) => {
+    let rider = Rider {
+        session_id: session.id,
+        version: session.version,
+        state: serde_json::to_string(&r)?,
+        status: Status::Closed,
+        expires_at: session.expires_at,
+    };
+    let (applied, outcome) =
+        act::with_rider(rider, system.apply_change(app, click.caller, &r.change)).await;
+    match (applied, outcome) {
+        (_, Some(None)) => answered_meanwhile(app, &session, click.caller).await,
+        (Ok(applied), Some(Some(v))) => {
             let mut out = Response::update(view(session.id, v, Status::Closed, &r));
             out.followups.push(public(applied.reply));
             out.followups.extend(applied.followups);
             Ok(out)
         }
-        Err(AppError::User(msg)) => {
+        (Ok(applied), None) => {
+            // The change wrote nothing (already so): close the request.
+            let mut act = Act::begin(app, click.caller).await?;
+            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+            act.commit().await?;
+            let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+            out.followups.push(public(applied.reply));
+            out.followups.extend(applied.followups);
+            Ok(out)
+        }
+        (Err(AppError::User(msg)), None) => {
             // Not applied after all (the sheet changed meanwhile): say so on
             // the request; nothing was changed.
-            let closed = Session {
-                version: v,
-                status: Status::Closed,
-                ..session
-            };
             r.note = Some(msg);
             let mut act = Act::begin(app, click.caller).await?;
-            let v = sessions::save(&mut act, &closed, &r, Status::Closed, None).await?;
+            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
             act.commit().await?;
-            Ok(Response::update(view(closed.id, v, Status::Closed, &r)))
+            Ok(Response::update(view(session.id, v, Status::Closed, &r)))
         }
-        Err(e) => Err(e),
+        (Err(e), _) => Err(e),
     }
+}
+
+/// Another click answered the request while this one applied it: this one
+/// committed nothing; the request is shown as it stands.
+async fn answered_meanwhile(app: &App, session: &Session, caller: &Caller) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let now = crate::storage::sessions::get(&mut tx, caller.guild_id, session.id)
+        .await?
+        .ok_or_else(|| AppError::Internal("an approval request vanished".into()))?;
+    drop(tx);
+    Ok(Response::update(render(&now)?).then(Reply::Ephemeral(View::text(
+        "That request was already answered.",
+    ))))
 }
 
 /// The applied change's answer, posted for the channel.

@@ -25,6 +25,7 @@
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use super::answer::{self, Words};
 use crate::app::component::{Action, Click};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
@@ -135,32 +136,18 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
     }
 }
 
-/// The answers to a request (the words are in posted buttons: never
-/// rename them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Apply the change.
-    Approve,
-    /// Drop it.
-    Reject,
+/// The words of a request's answers (in posted buttons: never rename
+/// them).
+pub struct ApprovalWords;
+
+impl Words for ApprovalWords {
+    const YES: &'static str = "approve";
+    const NO: &'static str = "reject";
 }
 
-impl Action for Answer {
-    fn encode(&self) -> (&'static str, Option<String>) {
-        match self {
-            Answer::Approve => ("approve", None),
-            Answer::Reject => ("reject", None),
-        }
-    }
-
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        match (action, arg) {
-            ("approve", None) => Some(Answer::Approve),
-            ("reject", None) => Some(Answer::Reject),
-            _ => None,
-        }
-    }
-}
+/// An answer to a request: [`Answer::YES`] approves, [`Answer::NO`]
+/// rejects.
+pub type Answer = answer::Answer<ApprovalWords>;
 
 /// What a request keeps between the ask and the answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -235,8 +222,8 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
         Button::new(a.button(KIND, id, version).encode(), label, style)
     };
     v.buttons(vec![
-        b(Answer::Approve, "Approve", Style::Success),
-        b(Answer::Reject, "Reject", Style::Danger),
+        b(Answer::YES, "Approve", Style::Success),
+        b(Answer::NO, "Reject", Style::Danger),
     ])
 }
 
@@ -252,9 +239,9 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             gm_of(&r.system)
         )));
     }
-    r.answer = Some(answer == Answer::Approve);
+    r.answer = Some(answer == Answer::YES);
     r.by = Some(click.caller.user_id);
-    if answer == Answer::Reject {
+    if answer == Answer::NO {
         let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
         act.commit().await?;
         return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
@@ -340,12 +327,12 @@ mod tests {
 
     #[test]
     fn answers_keep_their_words() {
-        for a in [Answer::Approve, Answer::Reject] {
+        for a in [Answer::YES, Answer::NO] {
             let (w, arg) = a.encode();
             assert_eq!(Answer::parse(w, arg.as_deref()), Some(a));
         }
-        assert_eq!(Answer::Approve.encode().0, "approve");
-        assert_eq!(Answer::Reject.encode().0, "reject");
+        assert_eq!(Answer::YES.encode().0, "approve");
+        assert_eq!(Answer::NO.encode().0, "reject");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::answer::{self, Words};
 use super::{hint, whose};
 use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
@@ -18,32 +19,18 @@ use crate::storage::{self};
 /// The session kind of deletion prompts.
 pub const KIND: &str = "sheet";
 
-/// The answers of a deletion prompt (the words are in posted buttons:
-/// never rename them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Delete the character for good.
-    Delete,
-    /// Keep it.
-    Keep,
+/// The words of a deletion prompt's answers (in posted buttons: never
+/// rename them).
+pub struct DeleteWords;
+
+impl Words for DeleteWords {
+    const YES: &'static str = "del";
+    const NO: &'static str = "keep";
 }
 
-impl Action for Answer {
-    fn encode(&self) -> (&'static str, Option<String>) {
-        match self {
-            Answer::Delete => ("del", None),
-            Answer::Keep => ("keep", None),
-        }
-    }
-
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        match (action, arg) {
-            ("del", None) => Some(Answer::Delete),
-            ("keep", None) => Some(Answer::Keep),
-            _ => None,
-        }
-    }
-}
+/// An answer to a deletion prompt: [`Answer::YES`] deletes, [`Answer::NO`]
+/// keeps.
+pub type Answer = answer::Answer<DeleteWords>;
 
 /// What a deletion prompt keeps between the question and the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,8 +141,8 @@ pub fn view(
         Button::new(a.button(kind, id, version).encode(), label, style)
     };
     v.buttons(vec![
-        b(Answer::Delete, "Delete", Style::Danger),
-        b(Answer::Keep, "Keep", Style::Secondary),
+        b(Answer::YES, "Delete", Style::Danger),
+        b(Answer::NO, "Keep", Style::Secondary),
     ])
 }
 
@@ -175,9 +162,9 @@ pub async fn apply(
             crate::app::registry::gm_of(&p.system)
         )));
     }
-    match answer {
-        Answer::Keep => p.done = Some(false),
-        Answer::Delete => {
+    match answer.yes {
+        false => p.done = Some(false),
+        true => {
             let row = storage::characters::get(act, caller.guild_id, p.character).await?;
             p.was_active = row.as_ref().is_some_and(|r| r.active);
             storage::characters::delete(act, caller.guild_id, p.character).await?;
@@ -241,12 +228,12 @@ mod tests {
 
     #[test]
     fn answers_keep_their_words() {
-        for a in [Answer::Delete, Answer::Keep] {
+        for a in [Answer::YES, Answer::NO] {
             let (w, arg) = a.encode();
             assert_eq!(Answer::parse(w, arg.as_deref()), Some(a));
         }
-        assert_eq!(Answer::Delete.encode().0, "del");
-        assert_eq!(Answer::Keep.encode().0, "keep");
+        assert_eq!(Answer::YES.encode().0, "del");
+        assert_eq!(Answer::NO.encode().0, "keep");
         assert_eq!(Answer::parse("delete", None), None);
     }
 

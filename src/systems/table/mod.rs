@@ -10,6 +10,7 @@
 //! first, with a **Delete** / **Keep** prompt that is a session of this
 //! feature's own kind ([`delete`]).
 
+pub mod answer;
 pub mod approval;
 pub mod commands;
 pub mod delete;

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::answer::{self, Words};
 use super::hint;
 use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
@@ -22,32 +23,18 @@ use crate::storage::sessions::{Session, Status};
 /// The session kind of undo prompts.
 pub const KIND: &str = "undo";
 
-/// The answers of an undo prompt (the words are in posted buttons: never
+/// The words of an undo prompt's answers (in posted buttons: never
 /// rename them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// Undo the newest change.
-    Undo,
-    /// Leave the sheet as it is.
-    Keep,
+pub struct UndoWords;
+
+impl Words for UndoWords {
+    const YES: &'static str = "undo";
+    const NO: &'static str = "keep";
 }
 
-impl Action for Answer {
-    fn encode(&self) -> (&'static str, Option<String>) {
-        match self {
-            Answer::Undo => ("undo", None),
-            Answer::Keep => ("keep", None),
-        }
-    }
-
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        match (action, arg) {
-            ("undo", None) => Some(Answer::Undo),
-            ("keep", None) => Some(Answer::Keep),
-            _ => None,
-        }
-    }
-}
+/// An answer to an undo prompt: [`Answer::YES`] undoes, [`Answer::NO`]
+/// keeps the sheet.
+pub type Answer = answer::Answer<UndoWords>;
 
 /// What an undo prompt keeps between the question and the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,8 +194,8 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
     }
     let b = |a: Answer, label: &str, style| Button::new(a.button(KIND, id, version).encode(), label, style);
     v.buttons(vec![
-        b(Answer::Undo, "Undo", Style::Danger),
-        b(Answer::Keep, "Keep", Style::Secondary),
+        b(Answer::YES, "Undo", Style::Danger),
+        b(Answer::NO, "Keep", Style::Secondary),
     ])
 }
 
@@ -221,9 +208,9 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
     if !act.is_fc().await? {
         return Err(AppError::user(undo::ONLY_FC));
     }
-    match answer {
-        Answer::Keep => p.done = Some(false),
-        Answer::Undo => {
+    match answer.yes {
+        false => p.done = Some(false),
+        true => {
             let done = undo::undo(&mut act, click.caller, &p.system, p.character, p.target).await?;
             p.restored = done.lines;
             p.done = Some(true);
@@ -246,11 +233,11 @@ mod tests {
 
     #[test]
     fn answers_keep_their_words() {
-        for a in [Answer::Undo, Answer::Keep] {
+        for a in [Answer::YES, Answer::NO] {
             let (w, arg) = a.encode();
             assert_eq!(Answer::parse(w, arg.as_deref()), Some(a));
         }
-        assert_eq!(Answer::Undo.encode().0, "undo");
+        assert_eq!(Answer::YES.encode().0, "undo");
         assert_eq!(Answer::parse("del", None), None);
     }
 }

@@ -1479,3 +1479,59 @@ async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_d
     assert!(!spent, "a cache die spent after COMP off: {r:?}");
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_dice_overrides_are_the_compilers_and_say_so() {
+    let t = table("vv-override", 1).await;
+    cmd(&t, "alice", ANN).await;
+    // A player's `dice:` waits for the Compiler; nothing is rolled yet.
+    let before = log_count(&t).await;
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit dice:10").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert!(
+        out.text()
+            .contains("Ann's Wit roll from 6 dice to 10 dice (overridden)"),
+        "{}",
+        out.text()
+    );
+    assert_eq!(log_count(&t).await, before);
+    // Approved: the roll is Ann's, and it says the pool was overridden.
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    let roll = &ex.outputs[1];
+    assert_eq!(roll.title(), "🎲 Ann rolls Wit (overridden: 10 dice)");
+    // Her own buttons work on it.
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    // The roll log says so too.
+    let ex = cmd(&t, "alice", "/history show character:Ann").await;
+    assert!(
+        ex.single().text().contains("Wit (overridden: 10 dice)"),
+        "{}",
+        ex.single().text()
+    );
+    // Rejected: nothing rolled.
+    let before = log_count(&t).await;
+    cmd(&t, "alice", "/vv roll dice:3").await;
+    let ex = t.click("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
+    assert_eq!(log_count(&t).await, before);
+    // fc_only: refused, naming who can; the Compiler's own override is
+    // rolled at once and says so; a stat roll is never governed.
+    cmd(&t, "fc", "/fc set name:player_edits value:fc_only").await;
+    refused(
+        &cmd(&t, "alice", "/vv roll stat:Wit dice:10").await,
+        "`player_edits` is `fc_only`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv repair engineering:9").await,
+        "`player_edits` is `fc_only`",
+    );
+    let ex = cmd(&t, "fc", "/vv roll dice:4 character:Ann").await;
+    assert_eq!(ex.single().title(), "🎲 Ann rolls 4 dice (overridden)");
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(ex.single().title(), "🎲 Ann rolls Wit (6 dice)");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

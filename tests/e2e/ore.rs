@@ -1535,3 +1535,58 @@ async fn vv_dice_overrides_are_the_compilers_and_say_so() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_table_example_approves_rejects_and_undoes_a_death() {
+    let t = table("vv-table-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil-table.txt"),
+    )
+    .unwrap();
+    let mut titles = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        assert!(!ex.outputs.is_empty(), "{line}: no reply");
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(
+                !o.text().contains("Something went wrong") && !o.content().starts_with("⚠️"),
+                "{who}: {line}: {}",
+                o.text()
+            );
+            if !o.embeds().is_empty() {
+                titles.push(o.title());
+            }
+        }
+    }
+    let count = |t: &str| titles.iter().filter(|x| x.as_str() == t).count();
+    assert_eq!(count("🙋 A change waits for the game master"), 3);
+    assert_eq!(count("✅ Change approved"), 2);
+    assert_eq!(count("❌ Change rejected"), 1);
+    assert!(
+        !titles
+            .iter()
+            .any(|x| x.contains("Bo rolls Wit (overridden")),
+        "{titles:?}"
+    );
+    // Ann: Cyber lowered (approved), the hit of 2 kept with its Fault die,
+    // the killing 50 undone, a tended day's rest (approved).
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((ann.vitality.current, ann.vitality.max), (4, 5));
+    assert_eq!((ann.confidence.current, ann.cyber.current), (4, 1));
+    assert_eq!(ann.vitality.overflow_after_zero, 0);
+    assert!(!ann.conditions.dead && !ann.conditions.incapacitated());
+    assert_eq!(ann.fault_dice.len(), 1);
+    // Bo rolled his own Wit, nothing more.
+    let bo = sheet_of(&t, "bob", "Bo").await;
+    assert_eq!((bo.vitality.current, bo.cyber.current), (4, 2));
+    assert_eq!(bo.stats.wit, 3);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1590,3 +1590,36 @@ async fn vv_table_example_approves_rejects_and_undoes_a_death() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
+    let t = table("vv-approve-twice", 2).await;
+    cmd(&t, "alice", ANN).await;
+    let ex = cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert!(
+        out.text()
+            .contains("Ann's Confidence 4/4 → 3/4 (1 damage and a Fault die)"),
+        "{}",
+        out.text()
+    );
+    let approve = out.buttons()[0].1.clone();
+    let message = ex.message_id.unwrap();
+    // Only the Compiler answers; a player's click changes nothing.
+    let ex = t.click("alice", "Approve").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    t.restart().await.unwrap();
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    assert_eq!(ex.outputs[1].title(), "💥 Ann takes 1 Confidence damage");
+    let again = t
+        .click_custom_id("fc", message, &approve, None)
+        .await
+        .unwrap();
+    assert_eq!(again.outputs[0].kind, "update");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((s.confidence.current, s.fault_dice.len()), (3, 1));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

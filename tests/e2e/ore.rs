@@ -165,7 +165,17 @@ async fn vv_sheet_create_show_edit_and_rights() {
         .contains("Defense **1**\nIntegrity **0**\nResolve **0**"));
 
     // Stats, tracks (a full track follows its stat), defenses, COMP, status.
-    cmd(&t, "alice", "/vv sheet set stat:Vitality value:7").await;
+    // Vitality also sets its track: the Compiler's (issue 13), asked first.
+    let ex = cmd(&t, "alice", "/vv sheet set stat:Vitality value:7").await;
+    assert!(
+        ex.single()
+            .text()
+            .contains("Ann's Vitality 5 → 7 (its track's maximum follows)"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.stats.vitality, 5);
+    t.click("fc", "Approve").await.unwrap();
     // A track is the Compiler's (issue 13): alice's change waits for approval.
     let ex = cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
     assert_eq!(ex.single().title(), "🙋 A change waits for the game master");

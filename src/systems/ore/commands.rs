@@ -279,15 +279,18 @@ pub async fn sheet_set(
     #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::sheet::set_stat(
-        &ctx.data().app,
-        &caller,
-        stat.into(),
-        value,
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+    let app = &ctx.data().app;
+    let stat: Stat = stat.into();
+    let result = if super::governed::is_track_stat(stat) {
+        let edit = Edit::TrackStat {
+            stat,
+            value,
+            who: Who::new(name.as_deref(), uid(&player)),
+        };
+        approval::govern(app, &caller, edit).await
+    } else {
+        super::sheet::set_stat(app, &caller, stat, value, name.as_deref(), uid(&player)).await
+    };
     respond(ctx, result).await
 }
 

@@ -5,7 +5,9 @@
 //! (VV-16), damage taken with its Fault die (VV-12: the only change a player
 //! can still make to their Fault dice, since ending combat in a stable place
 //! is the Compiler's), and dice-count overrides: a roll of `dice:` instead of
-//! the Called Stat's value, a repair with `engineering:` dice (issue 14).
+//! the Called Stat's value, a repair with `engineering:` dice (issue 14);
+//! and Vitality, Confidence and Cyber, whose value sets their track's
+//! maximum (the other stats stay the player's to set).
 //! A player's own stat roll, its register, cache and Minor actions are never
 //! governed.
 
@@ -44,7 +46,17 @@ pub const LIST: &[Governed] = &[
         what: "a roll's dice count (instead of the Called Stat)",
         command: "/vv roll dice:",
     },
+    Governed {
+        what: "Vitality, Confidence or Cyber (each sets its track's maximum)",
+        command: "/vv sheet set stat:Vitality|Confidence|Cyber",
+    },
 ];
+
+/// Whether setting `stat` is governed: the three stats that are also
+/// tracks (setting one moves its track's maximum, A-O11).
+pub fn is_track_stat(stat: Stat) -> bool {
+    matches!(stat, Stat::Vitality | Stat::Confidence | Stat::Cyber)
+}
 
 /// The character a change is about (the command's `character:` and
 /// `player:`), pinned to its name and owner once prepared.
@@ -123,6 +135,15 @@ pub enum Edit {
         /// Whose.
         who: Who,
     },
+    /// `/vv sheet set` of Vitality, Confidence or Cyber.
+    TrackStat {
+        /// The stat (one of the three, see [`is_track_stat`]).
+        stat: Stat,
+        /// The new value.
+        value: i64,
+        /// Whose.
+        who: Who,
+    },
 }
 
 impl Edit {
@@ -157,6 +178,11 @@ impl Edit {
                 min_width: None,
                 min_height: None,
                 label: None,
+                who: who.clone(),
+            },
+            Edit::TrackStat {
+                stat: Stat::Vitality,
+                value: 4,
                 who,
             },
         ]
@@ -168,7 +194,8 @@ impl Edit {
             | Edit::HealDays { who, .. }
             | Edit::Repair { who, .. }
             | Edit::Damage { who, .. }
-            | Edit::Roll { who, .. } => who,
+            | Edit::Roll { who, .. }
+            | Edit::TrackStat { who, .. } => who,
         }
     }
 
@@ -287,6 +314,27 @@ impl Edit {
                     }
                 )
             }
+            Edit::TrackStat { stat, value, .. } => {
+                if !is_track_stat(*stat) {
+                    return Err(AppError::user(format!(
+                        "{} is not one of the stats the {GM} keeps.",
+                        stat.name()
+                    )));
+                }
+                if *value > super::sheet::MAX_STAT {
+                    return Err(AppError::user(format!(
+                        "{} can be at most {} here.",
+                        stat.name(),
+                        super::sheet::MAX_STAT
+                    )));
+                }
+                after.stats.set(*stat, *value)?;
+                format!(
+                    "{name}'s {} {} → {value} (its track's maximum follows)",
+                    stat.name(),
+                    ch.sheet.stats.get(*stat)
+                )
+            }
             Edit::Roll { stat, dice, .. } => {
                 if caller.secret
                     && settings::guild(&mut tx, caller.guild_id).await?.player_edits
@@ -385,6 +433,17 @@ impl Edit {
                 };
                 roll::start(app, caller, args).await
             }
+            Edit::TrackStat { stat, value, who } => {
+                super::sheet::set_stat(
+                    app,
+                    caller,
+                    stat,
+                    value,
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
         }
     }
 }
@@ -399,6 +458,7 @@ impl Change for Edit {
             Edit::Repair { .. } => 2,
             Edit::Damage { .. } => 3,
             Edit::Roll { .. } => 4,
+            Edit::TrackStat { .. } => 5,
         }]
     }
 

@@ -16,6 +16,8 @@
 //! - [`damage`]: damage, the End phase, end of combat, healing, Cyber repair.
 //! - [`order`]: Outthink and Initiative orders for the Compiler.
 //! - [`settings`]: `/vv settings show|set`.
+//! - [`governed`]: the changes `player_edits` leaves to the Compiler (tracks,
+//!   healing, repair, damage, dice-count overrides).
 //! - [`report`]: reports that may need a cache discard (overflow prompt).
 //! - [`text`]: shared wording (events, faces, chances).
 //! - [`faces`]: the dice each action threw, for `/stats`.

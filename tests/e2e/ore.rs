@@ -1521,6 +1521,12 @@ async fn vv_dice_overrides_are_the_compilers_and_say_so() {
         "{}",
         ex.single().text()
     );
+    // A secret override cannot wait in public for approval: refused.
+    cmd(&t, "fc", "/fc gm-channel channel:#gm").await;
+    refused(
+        &cmd(&t, "alice", "/vv roll dice:3 secret:true").await,
+        "cannot wait for the Compiler's approval",
+    );
     // Rejected: nothing rolled.
     let before = log_count(&t).await;
     cmd(&t, "alice", "/vv roll dice:3").await;

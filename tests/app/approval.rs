@@ -63,3 +63,49 @@ async fn every_governed_storyteller_change_is_the_storytellers_under_fc_only() {
         assert!(!is_fc_only_refusal(&r), "{i}: {r:?}");
     }
 }
+
+#[tokio::test]
+async fn every_governed_virtual_veil_change_is_the_compilers_under_fc_only() {
+    use kismet::systems::ore::governed::{Edit as VvEdit, Who as VvWho};
+    let a = app(1).await;
+    set_rule(&a, "fc_only").await;
+    let alice = caller("alice");
+    let fc = caller("fc");
+    let mut stats = [Some(3); 12];
+    stats[4] = Some(5); // Cyber: room for a repair below
+    kismet::systems::ore::sheet::create(
+        &a,
+        &alice,
+        kismet::systems::ore::sheet::CreateArgs {
+            name: "Ann".into(),
+            stats,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let system = a.registry.get("ore").unwrap();
+    let examples = VvEdit::examples(VvWho::default());
+    assert_eq!(examples.len(), system.governed().len());
+    let ann = serde_json::json!({ "character": "Ann", "player": alice.user_id });
+    for (i, edit) in examples.into_iter().enumerate() {
+        assert_eq!(edit.governed(), system.governed()[i]);
+        let r = approval::govern(&a, &alice, edit.clone()).await;
+        assert!(is_fc_only_refusal(&r), "{i}: {r:?}");
+        let mut v = serde_json::to_value(&edit).unwrap();
+        v["who"] = ann.clone();
+        let edit: VvEdit = serde_json::from_value(v).unwrap();
+        if matches!(edit, VvEdit::Repair { .. }) {
+            // Lower Cyber first (the Compiler), so a repair has work to do.
+            let lower = VvEdit::Track {
+                track: kismet::rules::ore::sheet::Damageable::Cyber,
+                max: None,
+                current: Some(1),
+                who: serde_json::from_value(ann.clone()).unwrap(),
+            };
+            approval::govern(&a, &fc, lower).await.unwrap();
+        }
+        let r = approval::govern(&a, &fc, edit).await;
+        assert!(r.is_ok(), "{i}: {r:?}");
+    }
+}

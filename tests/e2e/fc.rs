@@ -675,7 +675,7 @@ async fn every_system_rolls_secretly_with_working_buttons() {
         "/vv sheet create name:Vee agility:3 wit:4 vitality:4 confidence:3 cyber:2",
     )
     .await;
-    let ex = run(&t, "alice", "/vv roll dice:4 secret:true").await;
+    let ex = run(&t, "alice", "/vv roll stat:Wit secret:true").await;
     assert!(ex.of_kind("message").is_none());
     let copy = ex.of_kind("channel").unwrap().clone();
     assert!(copy.buttons().iter().any(|b| b.0 == "Close"));

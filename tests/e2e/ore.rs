@@ -165,8 +165,28 @@ async fn vv_sheet_create_show_edit_and_rights() {
         .contains("Defense **1**\nIntegrity **0**\nResolve **0**"));
 
     // Stats, tracks (a full track follows its stat), defenses, COMP, status.
-    cmd(&t, "alice", "/vv sheet set stat:Vitality value:7").await;
-    cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
+    // Vitality also sets its track: the Compiler's (issue 13), asked first.
+    let ex = cmd(&t, "alice", "/vv sheet set stat:Vitality value:7").await;
+    assert!(
+        ex.single()
+            .text()
+            .contains("Ann's Vitality 5 → 7 (its track's maximum follows)"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.stats.vitality, 5);
+    t.click("fc", "Approve").await.unwrap();
+    // A track is the Compiler's (issue 13): alice's change waits for approval.
+    let ex = cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
+    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert!(
+        ex.single().text().contains("Ann's Confidence 4/4 → 2/4"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.confidence.current, 4);
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
     cmd(&t, "alice", "/vv sheet defense integrity:2 resolve:1").await;
     let ex = cmd(
         &t,
@@ -464,11 +484,11 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
     // bob may not touch Ann's roll; the FC may.
     refused(
         &t.click("bob", "Close").await.unwrap(),
-        "Only Ann's player (or the FC)",
+        "Only Ann's player (or the Compiler)",
     );
     refused(
         &t.click("bob", "Add cache dice").await.unwrap(),
-        "Only Ann's player (or the FC)",
+        "Only Ann's player (or the Compiler)",
     );
     refused(
         &cmd(
@@ -485,7 +505,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
     );
     refused(
         &cmd(&t, "bob", "/vv order kind:Outthink entities:\"Ann, x:3\"").await,
-        "Only the FC can roll Outthink",
+        "Only the Compiler can roll Outthink",
     );
     refused(
         &cmd(&t, "bob", "/vv settings set name:vv_max_pool value:20").await,
@@ -551,10 +571,15 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     assert!(d.contains("**Vitality −1** → 4/5."), "{d}");
     assert!(d.contains("Fault die: **5**."), "{d}");
     assert!(
-        d.contains("(Defense against Vitality: 1; shown only, the FC applies it.)"),
+        d.contains("(Defense against Vitality: 1; shown only, the Compiler applies it.)"),
         "{d}"
     );
-    cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
+    cmd(
+        &t,
+        "fc",
+        "/vv damage target:Confidence amount:1 player:alice",
+    )
+    .await;
     let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:1 character:Ann").await;
     let d = desc(ex.single());
     assert!(d.contains("Fault dice now: 5 2 2."), "{d}");
@@ -580,10 +605,10 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     );
     cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
     cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
-    // Only the FC runs the End phase for everyone.
+    // Only the Compiler runs the End phase for everyone.
     refused(
         &cmd(&t, "alice", "/vv endround all:true").await,
-        "Only the FC can run the End phase",
+        "Only the Compiler can run the End phase",
     );
     let ex = cmd(&t, "fc", "/vv endround all:true").await;
     assert!(ex
@@ -618,16 +643,16 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
     assert!(desc(ex.single()).contains("fully stopped by a defense of 1: no damage, no Fault die."));
     assert_eq!(sheet_of(&t, "alice", "Ann").await.fault_dice, vec![4]);
-    // The FC heals an Injury; rest then counts (untended rest with an Injury does not).
-    let ex = cmd(&t, "alice", "/vv heal days days:2").await;
+    // The Compiler heals an Injury; rest then counts (untended rest with an Injury does not).
+    let ex = cmd(&t, "fc", "/vv heal days days:2 player:alice").await;
     assert!(desc(ex.single()).contains("healing counts only while a professional"));
     refused(
         &cmd(&t, "alice", "/vv heal injury number:1").await,
-        "Only the FC can mark an Injury healed",
+        "Only the Compiler can mark an Injury healed",
     );
     let ex = cmd(&t, "fc", "/vv heal injury number:1 player:alice").await;
     assert_eq!(desc(ex.single()), "Injury 1 (Minor) healed.");
-    let ex = cmd(&t, "alice", "/vv heal days days:1 tended:true").await;
+    let ex = cmd(&t, "fc", "/vv heal days days:1 tended:true player:alice").await;
     let d = desc(ex.single());
     assert!(
         d.contains("Vitality +1 → 3/5.") && d.contains("Confidence +1 → 4/4."),
@@ -771,8 +796,14 @@ async fn vv_repair_checks_restore_one_point() {
     let t = table("vv-repair", 8).await;
     cmd(&t, "alice", ANN).await;
     cmd(&t, "bob", "/vv sheet create name:Tech engineering:8").await;
-    cmd(&t, "alice", "/vv sheet track track:Cyber current:1").await;
-    let ex = cmd(&t, "alice", "/vv repair").await;
+    cmd(
+        &t,
+        "fc",
+        "/vv sheet track track:Cyber current:1 player:alice",
+    )
+    .await;
+    // A repair is the Compiler's (issue 13); a player's waits for approval.
+    let ex = cmd(&t, "fc", "/vv repair player:alice").await;
     let out = ex.single();
     assert_eq!(out.title(), "🔧 Repairing Ann's Cyber");
     assert_eq!(
@@ -781,27 +812,51 @@ async fn vv_repair_checks_restore_one_point() {
          Restoring Cyber to 2 needs a set of height 2 or more · chance 44.91%\n\
          ❌ **Failed** after 2 hours: wait a day before the next try (`/vv heal days`)."
     );
+    // A request the rules would refuse is refused at once.
     refused(&cmd(&t, "alice", "/vv repair").await, "wait a day");
-    let ex = cmd(&t, "alice", "/vv heal days days:1").await;
+    let ex = cmd(&t, "fc", "/vv heal days days:1 player:alice").await;
     assert!(desc(ex.single()).contains("wait after a failed Cyber repair is over"));
     // Anyone may make the check: Tech's Engineering.
-    let ex = cmd(&t, "alice", "/vv repair engineer:Tech").await;
+    let ex = cmd(&t, "fc", "/vv repair engineer:Tech player:alice").await;
     let d = desc(ex.single());
     assert!(
-        d.starts_with("Tech's Engineering (8 dice) → **4 3 7 2 8 10 8 6**\nBest set: **2×8 (28)**"),
+        d.starts_with("Tech's Engineering (8 dice) → **1 2 3 2 6 4 3 3**\nBest set: **3×3 (33)**"),
         "{d}"
     );
     assert!(
         d.contains("✅ **Repaired**: Cyber 2/3 (takes 2 hours)."),
         "{d}"
     );
+    // Engineering dice instead of a character's: an override, approved by
+    // the Compiler, and the check says it was overridden.
     let ex = cmd(&t, "alice", "/vv repair engineering:10").await;
-    assert!(desc(ex.single()).contains("Cyber 3/3 (takes 3 hours)"));
+    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert!(
+        ex.single()
+            .text()
+            .contains("Ann's Cyber 2/3 by a repair check with Engineering (overridden: 10 dice)"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.cyber.current, 2);
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    let d = desc(&ex.outputs[1]);
+    assert!(
+        d.starts_with("Engineering (overridden: 10 dice) → **"),
+        "{d}"
+    );
+    assert!(d.contains("Cyber 3/3 (takes 3 hours)"), "{d}");
     refused(
         &cmd(&t, "alice", "/vv repair").await,
         "already at its maximum",
     );
-    cmd(&t, "alice", "/vv sheet track track:Cyber current:1").await;
+    cmd(
+        &t,
+        "fc",
+        "/vv sheet track track:Cyber current:1 player:alice",
+    )
+    .await;
     cmd(&t, "alice", "/vv sheet status world:Veil").await;
     refused(
         &cmd(&t, "alice", "/vv repair").await,
@@ -861,9 +916,9 @@ async fn vv_settings_show_set_and_refuse_bad_values() {
     // With `immediate`, a matching Fault die becomes an Injury at once
     // (seed 4 from here: 5, then 2, 2).
     cmd(&t, "alice", ANN).await;
-    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
-    cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
-    let ex = cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
     let d = desc(ex.single());
     assert!(d.contains("Fault die: **2**.\n**Injury: Minor (1 error die per action)** (2 Fault dice showing 2)."), "{d}");
     assert!(d.contains("Fault dice now: 5."), "{d}");
@@ -918,7 +973,7 @@ async fn vv_bad_input_is_refused_and_changes_nothing() {
     refused(&cmd(&t, "alice", "/vv sheet status").await, "Give `world`");
     refused(
         &cmd(&t, "alice", "/vv sheet status clear_glitch:true").await,
-        "Only the FC can clear a glitch",
+        "Only the Compiler can clear a glitch",
     );
     let long = "x".repeat(201);
     assert!(t
@@ -1085,8 +1140,12 @@ async fn vv_largest_pools_stay_within_discord_limits() {
     let ex = t.click("alice", "Close").await.unwrap();
     within_limits(ex.single());
     // A hundred ad-hoc dice are capped too.
+    // (A number of dice is the Compiler's override: asked, then approved.)
     let ex = cmd(&t, "alice", "/vv roll dice:100").await;
-    assert_eq!(ex.single().title(), "🎲 Max rolls 30 dice");
+    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[1].title(), "🎲 Max rolls 30 dice (overridden)");
+    within_limits(&ex.outputs[1]);
     let ex = cmd(&t, "alice", "/vv sheet show").await;
     within_limits(ex.single());
     assert_schema_clean(&t);
@@ -1127,7 +1186,7 @@ async fn vv_comp_overflow_prompt_logout_and_battery() {
         &t.select("bob", "Discard which?", &["c:9".into()])
             .await
             .unwrap(),
-        "Only Ann's player or the FC can choose",
+        "Only Ann's player or the Compiler can choose",
     );
     let ex = t
         .select("alice", "Discard which?", &["f:8".into()])
@@ -1243,7 +1302,7 @@ async fn vv_example_script_plays_clean() {
     // The one deliberate refusal: bob pressing Ann's Close.
     assert_eq!(
         refusals,
-        vec!["bob: ⚠️ Only Ann's player (or the FC) can use this roll.".to_string()]
+        vec!["bob: ⚠️ Only Ann's player (or the Compiler) can use this roll.".to_string()]
     );
     let ann = sheet_of(&t, "alice", "Ann").await;
     assert_eq!(
@@ -1428,5 +1487,155 @@ async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_d
         Err(_) => false,
     };
     assert!(!spent, "a cache die spent after COMP off: {r:?}");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_dice_overrides_are_the_compilers_and_say_so() {
+    let t = table("vv-override", 1).await;
+    cmd(&t, "alice", ANN).await;
+    // A player's `dice:` waits for the Compiler; nothing is rolled yet.
+    let before = log_count(&t).await;
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit dice:10").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert!(
+        out.text()
+            .contains("Ann's Wit roll from 6 dice to 10 dice (overridden)"),
+        "{}",
+        out.text()
+    );
+    assert_eq!(log_count(&t).await, before);
+    // Approved: the roll is Ann's, and it says the pool was overridden.
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    let roll = &ex.outputs[1];
+    assert_eq!(roll.title(), "🎲 Ann rolls Wit (overridden: 10 dice)");
+    // Her own buttons work on it.
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    // The roll log says so too.
+    let ex = cmd(&t, "alice", "/history show character:Ann").await;
+    assert!(
+        ex.single().text().contains("Wit (overridden: 10 dice)"),
+        "{}",
+        ex.single().text()
+    );
+    // A secret override cannot wait in public for approval: refused.
+    cmd(&t, "fc", "/fc gm-channel channel:#gm").await;
+    refused(
+        &cmd(&t, "alice", "/vv roll dice:3 secret:true").await,
+        "cannot wait for the Compiler's approval",
+    );
+    // Rejected: nothing rolled.
+    let before = log_count(&t).await;
+    cmd(&t, "alice", "/vv roll dice:3").await;
+    let ex = t.click("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
+    assert_eq!(log_count(&t).await, before);
+    // fc_only: refused, naming who can; the Compiler's own override is
+    // rolled at once and says so; a stat roll is never governed.
+    cmd(&t, "fc", "/fc set name:player_edits value:fc_only").await;
+    refused(
+        &cmd(&t, "alice", "/vv roll stat:Wit dice:10").await,
+        "`player_edits` is `fc_only`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv repair engineering:9").await,
+        "`player_edits` is `fc_only`",
+    );
+    let ex = cmd(&t, "fc", "/vv roll dice:4 character:Ann").await;
+    assert_eq!(ex.single().title(), "🎲 Ann rolls 4 dice (overridden)");
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit").await;
+    assert_eq!(ex.single().title(), "🎲 Ann rolls Wit (6 dice)");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_table_example_approves_rejects_and_undoes_a_death() {
+    let t = table("vv-table-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil-table.txt"),
+    )
+    .unwrap();
+    let mut titles = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        assert!(!ex.outputs.is_empty(), "{line}: no reply");
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(
+                !o.text().contains("Something went wrong") && !o.content().starts_with("⚠️"),
+                "{who}: {line}: {}",
+                o.text()
+            );
+            if !o.embeds().is_empty() {
+                titles.push(o.title());
+            }
+        }
+    }
+    let count = |t: &str| titles.iter().filter(|x| x.as_str() == t).count();
+    assert_eq!(count("🙋 A change waits for the game master"), 3);
+    assert_eq!(count("✅ Change approved"), 2);
+    assert_eq!(count("❌ Change rejected"), 1);
+    assert!(
+        !titles
+            .iter()
+            .any(|x| x.contains("Bo rolls Wit (overridden")),
+        "{titles:?}"
+    );
+    // Ann: Cyber lowered (approved), the hit of 2 kept with its Fault die,
+    // the killing 50 undone, a tended day's rest (approved).
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((ann.vitality.current, ann.vitality.max), (4, 5));
+    assert_eq!((ann.confidence.current, ann.cyber.current), (4, 1));
+    assert_eq!(ann.vitality.overflow_after_zero, 0);
+    assert!(!ann.conditions.dead && !ann.conditions.incapacitated());
+    assert_eq!(ann.fault_dice.len(), 1);
+    // Bo rolled his own Wit, nothing more.
+    let bo = sheet_of(&t, "bob", "Bo").await;
+    assert_eq!((bo.vitality.current, bo.cyber.current), (4, 2));
+    assert_eq!(bo.stats.wit, 3);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
+    let t = table("vv-approve-twice", 2).await;
+    cmd(&t, "alice", ANN).await;
+    let ex = cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert!(
+        out.text()
+            .contains("Ann's Confidence 4/4 → 3/4 (1 damage and a Fault die)"),
+        "{}",
+        out.text()
+    );
+    let approve = out.buttons()[0].1.clone();
+    let message = ex.message_id.unwrap();
+    // Only the Compiler answers; a player's click changes nothing.
+    let ex = t.click("alice", "Approve").await.unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    t.restart().await.unwrap();
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    assert_eq!(ex.outputs[1].title(), "💥 Ann takes 1 Confidence damage");
+    let again = t
+        .click_custom_id("fc", message, &approve, None)
+        .await
+        .unwrap();
+    assert_eq!(again.outputs[0].kind, "update");
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!((s.confidence.current, s.fault_dice.len()), (3, 1));
+    assert_schema_clean(&t);
     t.stop().await;
 }

@@ -273,6 +273,10 @@ pub struct OreRoll {
     pub requested: u32,
     /// The dice rolled.
     pub pool: u32,
+    /// True if a number of dice replaced the stat's value (an override, the
+    /// Compiler's: the roll says so).
+    #[serde(default)]
+    pub overridden: bool,
     /// True if `vv_max_pool` cut the pool (A-O2).
     pub capped: bool,
     /// The Power penalty mode that applied, if the entity had the penalty (A-O19).
@@ -418,6 +422,7 @@ impl OreRoll {
             label,
             requested,
             pool: dice,
+            overridden: request.dice.is_some(),
             capped,
             power_penalty,
             warnings,

@@ -3,7 +3,9 @@
 use poise::serenity_prelude as serenity;
 
 use super::comp::CompAction;
-use super::damage::Who;
+use super::damage::Who as Whom;
+use super::governed::{Edit, Who};
+use crate::systems::table::approval;
 use super::sheet::{CompArgs, CreateArgs, StatusArgs};
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
@@ -172,7 +174,7 @@ pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Create a sheet (stats default to 0); the FC may create one for a member.
+/// Create a sheet (stats default to 0); the Compiler may create one for a member.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, rename = "create")]
 pub async fn sheet_create(
@@ -233,7 +235,7 @@ pub async fn sheet_create(
     #[min = 0]
     #[max = 999]
     health: Option<i64>,
-    #[description = "Create it for this member (FC)"] player: Option<serenity::User>,
+    #[description = "Create it for this member (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = CreateArgs {
@@ -274,18 +276,21 @@ pub async fn sheet_set(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::sheet::set_stat(
-        &ctx.data().app,
-        &caller,
-        stat.into(),
-        value,
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+    let app = &ctx.data().app;
+    let stat: Stat = stat.into();
+    let result = if super::governed::is_track_stat(stat) {
+        let edit = Edit::TrackStat {
+            stat,
+            value,
+            who: Who::new(name.as_deref(), uid(&player)),
+        };
+        approval::govern(app, &caller, edit).await
+    } else {
+        super::sheet::set_stat(app, &caller, stat, value, name.as_deref(), uid(&player)).await
+    };
     respond(ctx, result).await
 }
 
@@ -307,19 +312,16 @@ pub async fn sheet_track(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::sheet::set_track(
-        &ctx.data().app,
-        &caller,
-        track.into(),
+    let edit = Edit::Track {
+        track: track.into(),
         max,
         current,
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
 }
 
@@ -344,7 +346,7 @@ pub async fn sheet_defense(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::sheet::set_defenses(
@@ -398,7 +400,7 @@ pub async fn sheet_comp(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = CompArgs {
@@ -423,7 +425,7 @@ pub async fn sheet_comp(
     respond(ctx, result).await
 }
 
-/// Set world, mob mode, living or digital; the FC may clear a glitch.
+/// Set world, mob mode, living or digital; the Compiler may clear a glitch.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, rename = "status")]
 pub async fn sheet_status(
@@ -432,13 +434,13 @@ pub async fn sheet_status(
     #[description = "Mob mode (one Health track, no Fault dice)"] mob: Option<bool>,
     #[description = "A living creature"] living: Option<bool>,
     #[description = "A natively digital entity"] digital: Option<bool>,
-    #[description = "Clear the glitch of more than 3 Injuries (FC)"] clear_glitch: Option<bool>,
+    #[description = "Clear the glitch of more than 3 Injuries (Compiler)"] clear_glitch: Option<bool>,
     #[description = "Character (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = StatusArgs {
@@ -473,7 +475,7 @@ pub async fn vv_roll(
     #[min = 2]
     #[max = 30]
     min_width: Option<i64>,
-    #[description = "Lowest height accepted (off unless the FC asks)"]
+    #[description = "Lowest height accepted (off unless the Compiler asks)"]
     #[min = 1]
     #[max = 10]
     min_height: Option<i64>,
@@ -489,20 +491,38 @@ pub async fn vv_roll(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Only you and the Compiler see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
-    let args = super::roll::RollArgs {
-        stat: stat.map(Into::into),
-        dice,
-        min_width,
-        min_height,
-        label,
-        name,
+    let app = &ctx.data().app;
+    let result = match dice {
+        // A number of dice instead of the stat is the Compiler's override.
+        Some(dice) => {
+            let edit = Edit::Roll {
+                stat: stat.map(Into::into),
+                dice,
+                min_width,
+                min_height,
+                label,
+                who: Who::new(name.as_deref(), None),
+            };
+            approval::govern(app, &caller, edit).await
+        }
+        None => {
+            let args = super::roll::RollArgs {
+                stat: stat.map(Into::into),
+                dice: None,
+                min_width,
+                min_height,
+                label,
+                name,
+                player: None,
+            };
+            super::roll::start(app, &caller, args).await
+        }
     };
-    let result = super::roll::start(&ctx.data().app, &caller, args).await;
     crate::kit::respond_as(ctx, &caller, result).await
 }
 
@@ -515,7 +535,7 @@ pub async fn boot(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::comp::act(
@@ -538,7 +558,7 @@ pub async fn logout(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::comp::act(
@@ -571,7 +591,7 @@ pub async fn battery(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let to_u32 = |v: Option<i64>| v.map(|v| u32::try_from(v).unwrap_or(0));
@@ -600,7 +620,7 @@ pub async fn damage(
     #[min = 1]
     #[max = 999]
     amount: i64,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
     #[description = "Character (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -608,15 +628,12 @@ pub async fn damage(
     name: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::damage::damage(
-        &ctx.data().app,
-        &caller,
-        target.into(),
+    let edit = Edit::Damage {
+        track: target.into(),
         amount,
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
 }
 
@@ -624,19 +641,19 @@ pub async fn damage(
 #[poise::command(slash_command, guild_only)]
 pub async fn endround(
     ctx: Context<'_>,
-    #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
+    #[description = "Every Virtual Veil sheet of the server (Compiler)"] all: Option<bool>,
     #[description = "Character (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let who = if all.unwrap_or(false) {
-        Who::All
+        Whom::All
     } else {
-        Who::One(name.as_deref(), uid(&player))
+        Whom::One(name.as_deref(), uid(&player))
     };
     let result = super::damage::end_round(&ctx.data().app, &caller, who).await;
     respond(ctx, result).await
@@ -647,26 +664,26 @@ pub async fn endround(
 pub async fn endcombat(
     ctx: Context<'_>,
     #[description = "They reached a stable place (Fault dice are removed)"] stable: Option<bool>,
-    #[description = "Every Virtual Veil sheet of the server (FC)"] all: Option<bool>,
+    #[description = "Every Virtual Veil sheet of the server (Compiler)"] all: Option<bool>,
     #[description = "Character (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let who = if all.unwrap_or(false) {
-        Who::All
+        Whom::All
     } else {
-        Who::One(name.as_deref(), uid(&player))
+        Whom::One(name.as_deref(), uid(&player))
     };
     let result =
         super::damage::end_combat(&ctx.data().app, &caller, who, stable.unwrap_or(false)).await;
     respond(ctx, result).await
 }
 
-/// Healing: rest days, or the FC marks an Injury healed.
+/// Healing: rest days, or the Compiler marks an Injury healed.
 #[poise::command(
     slash_command,
     guild_only,
@@ -691,22 +708,19 @@ pub async fn heal_days(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::damage::heal_days(
-        &ctx.data().app,
-        &caller,
+    let edit = Edit::HealDays {
         days,
-        tended.unwrap_or(false),
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+        tended: tended.unwrap_or(false),
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
 }
 
-/// Mark an Injury healed (FC).
+/// Mark an Injury healed (Compiler).
 #[poise::command(slash_command, guild_only, rename = "injury")]
 pub async fn heal_injury(
     ctx: Context<'_>,
@@ -719,7 +733,7 @@ pub async fn heal_injury(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::damage::heal_injury(
@@ -750,22 +764,19 @@ pub async fn repair(
     #[max_length = 64]
     #[rename = "character"]
     name: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::damage::repair(
-        &ctx.data().app,
-        &caller,
+    let edit = Edit::Repair {
         engineering,
-        engineer.as_deref(),
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+        engineer: engineer.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()),
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
 }
 
-/// Outthink or Initiative for several entities, in order (FC).
+/// Outthink or Initiative for several entities, in order (Compiler).
 #[poise::command(slash_command, guild_only)]
 pub async fn order(
     ctx: Context<'_>,
@@ -792,7 +803,7 @@ pub async fn order(
     respond(ctx, result).await
 }
 
-/// Virtual Veil settings (the FC changes them).
+/// Virtual Veil settings (the Compiler changes them).
 #[poise::command(
     slash_command,
     guild_only,
@@ -812,7 +823,7 @@ pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, result).await
 }
 
-/// Change one Virtual Veil setting (FC).
+/// Change one Virtual Veil setting (Compiler).
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn settings_set(
     ctx: Context<'_>,

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{load_settings, report, target, text, Target, SYSTEM};
+use super::{load_settings, report, target, text, Target, GM, SYSTEM};
 use crate::app::characters::Loaded;
 use crate::app::view::{colour, Embed, View};
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
@@ -73,7 +73,7 @@ pub async fn damage(
     let defense = s.defenses.against(track);
     if settings.defense_mode == DefenseMode::Display && defense > 0 && !s.mob_mode {
         lines.push(format!(
-            "(Defense against {}: {defense}; shown only, the FC applies it.)",
+            "(Defense against {}: {defense}; shown only, the Compiler applies it.)",
             track.name()
         ));
     }
@@ -123,7 +123,7 @@ pub async fn damage(
 
 /// Whom an End phase or end of combat is for.
 pub enum Who<'a> {
-    /// Every Virtual Veil sheet of the guild (FC).
+    /// Every Virtual Veil sheet of the guild (the Compiler).
     All,
     /// One sheet: by name, a member's active one, or the caller's.
     One(Option<&'a str>, Option<i64>),
@@ -137,7 +137,7 @@ async fn sheets(
 ) -> Result<Vec<Loaded<OreSheet>>, AppError> {
     match who {
         Who::All => {
-            rights::require_fc(tx, caller, what).await?;
+            rights::require_gm(tx, caller, GM, what).await?;
             let rows = storage::characters::list(tx, caller.guild_id, SYSTEM, None, 200).await?;
             rows.into_iter().map(super::decode).collect()
         }
@@ -198,16 +198,16 @@ async fn each_sheet(
     Ok(Response::message(View::embed(embed)))
 }
 
-/// Rounds and combat belong to the game master (issue 13): refuses a
-/// player privately.
-async fn fc_only(app: &App, caller: &Caller, what: &str) -> Result<(), AppError> {
+/// Rounds and combat belong to the Compiler (issue 13): refuses a player
+/// privately.
+async fn gm_only(app: &App, caller: &Caller, what: &str) -> Result<(), AppError> {
     let mut tx = app.db.read().await?;
-    crate::app::rights::require_fc(&mut tx, caller, what).await
+    rights::require_gm(&mut tx, caller, GM, what).await
 }
 
 /// `/vv endround`: the End phase (VV-11, A-O12) for one sheet or all.
 pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
-    fc_only(app, caller, "run the End phase").await?;
+    gm_only(app, caller, "run the End phase").await?;
     each_sheet(
         app,
         caller,
@@ -222,7 +222,7 @@ pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
 
 /// `/vv endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
 pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) -> AppResult {
-    fc_only(app, caller, "end combat").await?;
+    gm_only(app, caller, "end combat").await?;
     each_sheet(
         app,
         caller,
@@ -284,7 +284,7 @@ pub async fn heal_days(
     )))
 }
 
-/// `/vv heal injury`: the FC marks an Injury healed.
+/// `/vv heal injury`: the Compiler marks an Injury healed.
 pub async fn heal_injury(
     app: &App,
     caller: &Caller,
@@ -293,7 +293,7 @@ pub async fn heal_injury(
     player: Option<i64>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "mark an Injury healed").await?;
+    rights::require_gm(&mut tx, caller, GM, "mark an Injury healed").await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
     let index = usize::try_from(number.saturating_sub(1))
         .map_err(|_| AppError::user("Injuries are numbered from 1."))?;
@@ -339,7 +339,11 @@ pub async fn repair(
                 .ok()
                 .filter(|n| *n <= 100)
                 .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
-            format!("{n} Engineering dice"),
+            // The Compiler's override (issue 14): the check says so.
+            format!(
+                "Engineering (overridden: {})",
+                text::count(u32::try_from(n).unwrap_or(0), "die", "dice")
+            ),
         ),
         (None, Some(e)) => {
             let other: Loaded<OreSheet> =
@@ -368,7 +372,7 @@ pub async fn repair(
         &ch,
         "repair",
         None,
-        json!({ "dice": dice }),
+        json!({ "dice": dice, "overridden": engineering.is_some(), "pool": by }),
         &events,
     )
     .await?;

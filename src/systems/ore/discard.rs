@@ -1,5 +1,5 @@
 //! The "Discard which?" select (VV-8): when a cache is over its maximum,
-//! the owner (or the FC) picks the die to lose, on a report or on a roll
+//! the owner (or the Compiler) picks the die to lose, on a report or on a roll
 //! whose register overflowed. Reading the choice, and the click on a
 //! report ([`super::report`]); a roll's discard goes through
 //! [`super::roll_click`].
@@ -47,7 +47,7 @@ pub fn parse_discard(
 }
 
 /// A click on a report: the discard select, by the character's player
-/// or the FC.
+/// or the Compiler.
 pub async fn click(
     _app: &App,
     mut tx: Act,
@@ -59,7 +59,7 @@ pub async fn click(
     let fc = rights::is_fc(&mut tx, caller).await?;
     if caller.user_id != state.owner && !fc {
         return Err(AppError::user(format!(
-            "Only {}'s player or the FC can choose what {} discards.",
+            "Only {}'s player or the Compiler can choose what {} discards.",
             state.name, state.name
         )));
     }

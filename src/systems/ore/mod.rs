@@ -14,8 +14,10 @@
 //! - [`discard`]: reading a discard choice; the discard click on a report.
 //! - [`comp`]: boot, logout and battery.
 //! - [`damage`]: damage, the End phase, end of combat, healing, Cyber repair.
-//! - [`order`]: Outthink and Initiative orders for the FC.
+//! - [`order`]: Outthink and Initiative orders for the Compiler.
 //! - [`settings`]: `/vv settings show|set`.
+//! - [`governed`]: the changes `player_edits` leaves to the Compiler (tracks,
+//!   healing, repair, damage, dice-count overrides).
 //! - [`report`]: reports that may need a cache discard (overflow prompt).
 //! - [`text`]: shared wording (events, faces, chances).
 //! - [`faces`]: the dice each action threw, for `/stats`.
@@ -29,6 +31,7 @@ pub mod comp;
 pub mod damage;
 pub mod discard;
 pub mod faces;
+pub mod governed;
 pub mod menu;
 pub mod order;
 pub mod report;
@@ -70,11 +73,11 @@ pub enum VvState {
     Report(report::ReportState),
 }
 
-/// A sheet an action works on, and whether the caller is the FC.
+/// A sheet an action works on, and whether the caller is the Compiler.
 pub struct Target {
     /// The character.
     pub ch: Loaded<OreSheet>,
-    /// The caller is the FC.
+    /// The caller is the Compiler.
     pub fc: bool,
 }
 
@@ -186,7 +189,7 @@ fn state_character(s: &VvState) -> i64 {
     }
 }
 
-/// Character names for autocomplete: the caller's (every sheet's for the FC).
+/// Character names for autocomplete: the caller's (every sheet's for the Compiler).
 pub async fn name_choices(app: &App, caller: &Caller, partial: &str) -> Vec<String> {
     let fc = match app.db.read().await {
         Ok(mut tx) => rights::is_fc(&mut tx, caller).await.unwrap_or(false),

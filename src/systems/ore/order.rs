@@ -1,7 +1,7 @@
 //! `/vv order`: Outthink (Wit) or Initiative (Agility, Precision in
 //! cosmOS) for several entities at once (VV-10), ranked with the tie-break
 //! of `vv_tie_break` (A-O14), with the Call order or the Resolution order
-//! (A-O15). For the FC; values are recorded on the sheets that took part.
+//! (A-O15). For the Compiler; values are recorded on the sheets that took part.
 
 use serde_json::json;
 
@@ -72,9 +72,10 @@ pub async fn order(
     record: bool,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(
+    rights::require_gm(
         &mut tx,
         caller,
+        super::GM,
         "roll Outthink or Initiative for several entities",
     )
     .await?;

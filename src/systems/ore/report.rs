@@ -29,7 +29,7 @@ pub struct ReportState {
     pub character: i64,
     /// Its name.
     pub name: String,
-    /// Its owner (who chooses the discard, besides the FC).
+    /// Its owner (who chooses the discard, besides the Compiler).
     pub owner: i64,
     /// The embed title.
     pub title: String,
@@ -99,7 +99,7 @@ pub fn view(
             if status == Status::Open {
                 embed = embed
                     .footer(format!(
-                        "The cache is {excess} over its maximum ({}): {}'s player or the FC picks the die to discard.",
+                        "The cache is {excess} over its maximum ({}): {}'s player or the Compiler picks the die to discard.",
                         sheet.comp.cache_max, s.name
                     ))
                     .colour(colour::PENDING);

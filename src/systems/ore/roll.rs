@@ -81,8 +81,10 @@ pub struct RollArgs {
     pub min_height: Option<i64>,
     /// What the roll is for.
     pub label: Option<String>,
-    /// Roll for this character (yours, or any for the FC).
+    /// Roll for this character (yours, or any for the Compiler).
     pub name: Option<String>,
+    /// Whose character (the Compiler; pins a name two members share).
+    pub player: Option<i64>,
 }
 
 /// `/vv roll`: rolls the stat into a new register and posts it.
@@ -109,7 +111,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
     requirement.validate()?;
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, fc } =
-        target(&mut tx, caller, args.name.as_deref(), None, "roll for them").await?;
+        target(&mut tx, caller, args.name.as_deref(), args.player, "roll for them").await?;
     let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
     let mut settings = load_settings(&mut tx, caller.guild_id).await?;
     let guild_cap = guild.max_dice_per_roll.max(1);
@@ -170,7 +172,10 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
             session: Some(id),
             character: Some(ch.row.id),
         },
-        &json!({ "stat": args.stat, "dice": dice, "requirement": requirement }),
+        &json!({
+            "stat": args.stat, "dice": dice, "requirement": requirement,
+            "pool": pool_text(&state.roll),
+        }),
         &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
         &events,
         &super::faces::thrown(&events),
@@ -282,14 +287,24 @@ fn action_line(n: usize, a: &ActionRecord) -> String {
     s
 }
 
+/// The pool as the roll shows it: `Wit (6 dice)`, or, when `dice:`
+/// replaced the stat's value (the Compiler's override, issue 14),
+/// `Wit (overridden: 10 dice)` and `10 dice (overridden)`.
+pub fn pool_text(r: &OreRoll) -> String {
+    let dice = text::count(r.pool, "die", "dice");
+    match (r.stat, r.overridden) {
+        (Some(st), false) => format!("{} ({dice})", st.name()),
+        (Some(st), true) => format!("{} (overridden: {dice})", st.name()),
+        (None, false) => dice,
+        (None, true) => format!("{dice} (overridden)"),
+    }
+}
+
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
 /// if it still exists.
 pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<&OreSheet>) -> View {
     let r = &s.roll;
-    let what = match r.stat {
-        Some(st) => format!("{} ({})", st.name(), text::count(r.pool, "die", "dice")),
-        None => text::count(r.pool, "die", "dice"),
-    };
+    let what = pool_text(r);
     let title = format!("🎲 {} rolls {what}", s.name);
     let mut desc = Vec::new();
     if let Some(l) = &r.label {
@@ -375,10 +390,10 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
     let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
     let footer = match status {
         Status::Open if overflow => format!(
-            "The cache is over its maximum: {}'s player (or the FC) picks a die to discard.",
+            "The cache is over its maximum: {}'s player (or the Compiler) picks a die to discard.",
             s.name
         ),
-        Status::Open => format!("Buttons: {}'s player or the FC.", s.name),
+        Status::Open => format!("Buttons: {}'s player or the Compiler.", s.name),
         Status::Expired => "Timed out: this register is finished.".into(),
         _ => "Register cleared.".into(),
     };

@@ -70,7 +70,7 @@ pub async fn click(
     apply(app, tx, &session, state, ch, action, &inputs, caller).await
 }
 
-/// The roller's player, whoever posted the roll, or the FC may press its
+/// The roller's player, whoever posted the roll, or the Compiler may press its
 /// buttons; returns who acts (as the GM when not the roller's player).
 async fn may_press(
     tx: &mut Act,
@@ -81,7 +81,7 @@ async fn may_press(
     let fc = rights::is_fc(tx, caller).await?;
     if caller.user_id != state.roll.owner && caller.user_id != session.owner_id && !fc {
         return Err(AppError::user(format!(
-            "Only {}'s player (or the FC) can use this roll.",
+            "Only {}'s player (or the Compiler) can use this roll.",
             state.name
         )));
     }

@@ -1,5 +1,5 @@
 //! `/vv settings show|set`: the `vv_*` settings of spec §6, stored in the
-//! guild's `ore` scope. Anyone may look; only the FC may change them.
+//! guild's `ore` scope. Anyone may look; only the Compiler may change them.
 
 use serde_json::json;
 
@@ -18,7 +18,7 @@ fn embed(settings: &crate::rules::ore::OreSettings, title: &str) -> Embed {
             false,
         );
     }
-    e.footer("The FC changes one with /vv settings set name:<setting> value:<value>.")
+    e.footer("The Compiler changes one with /vv settings set name:<setting> value:<value>.")
 }
 
 /// `/vv settings show`.
@@ -31,10 +31,10 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
     ))))
 }
 
-/// `/vv settings set`: one setting (FC only).
+/// `/vv settings set`: one setting (the Compiler only).
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "change the Virtual Veil settings").await?;
+    rights::require_gm(&mut tx, caller, super::GM, "change the Virtual Veil settings").await?;
     let mut s = load_settings(&mut tx, caller.guild_id).await?;
     let before = s.get(name);
     s.set(name, value)?;

@@ -2,7 +2,7 @@
 //! posts, and edits of stats, tracks, defenses, the COMP and status flags
 //! (spec §5.6).
 //!
-//! Players edit their own sheets; the FC may edit any sheet in the guild.
+//! Players edit their own sheets; the Compiler may edit any sheet in the guild.
 //! Every edit is one transaction: load, change through the rules core's
 //! setters, save, log, commit.
 
@@ -62,7 +62,7 @@ pub struct CreateArgs {
     pub mob: bool,
     /// A mob's Health (default: its Vitality).
     pub health: Option<i64>,
-    /// Create it for this member (FC only).
+    /// Create it for this member (the Compiler only).
     pub player: Option<i64>,
 }
 
@@ -71,7 +71,7 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let owner = args.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
+        rights::require_gm(&mut tx, caller, super::GM, "create a sheet for another member").await?;
     }
     let mut stats = Stats::default();
     for (stat, v) in Stat::ALL.iter().zip(args.stats) {
@@ -435,11 +435,11 @@ pub struct StatusArgs {
     pub living: Option<bool>,
     /// A natively digital entity.
     pub digital: Option<bool>,
-    /// Clear the glitch of more than 3 Injuries (FC, A-O23).
+    /// Clear the glitch of more than 3 Injuries (the Compiler, A-O23).
     pub clear_glitch: bool,
 }
 
-/// `/vv sheet status`: world, mob mode, living, digital; the FC may clear
+/// `/vv sheet status`: world, mob mode, living, digital; the Compiler may clear
 /// a glitch.
 pub async fn set_status(
     app: &App,
@@ -482,7 +482,7 @@ pub async fn set_status(
     if args.clear_glitch {
         if !fc {
             return Err(AppError::user(
-                "Only the FC can clear a glitch (A-O23: a living entity recovers only once its COMP is broken).",
+                "Only the Compiler can clear a glitch (A-O23: a living entity recovers only once its COMP is broken).",
             ));
         }
         s.conditions.glitched = false;

@@ -75,6 +75,23 @@ impl System for VirtualVeilSystem {
         Box::pin(super::render(app, session, caller))
     }
 
+    fn apply_change<'a>(
+        &'a self,
+        app: &'a App,
+        caller: &'a Caller,
+        change: &'a serde_json::Value,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(
+            crate::systems::table::approval::apply_stored::<super::governed::Edit>(
+                app, caller, change,
+            ),
+        )
+    }
+
+    fn governed(&self) -> &'static [crate::app::registry::Governed] {
+        super::governed::LIST
+    }
+
     fn has_sheets(&self) -> bool {
         true
     }

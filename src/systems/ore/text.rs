@@ -145,7 +145,7 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
             if *removed_die {
                 "−1 Power: one die fewer.".into()
             } else {
-                "−1 Power penalty in effect (the FC applies it).".into()
+                "−1 Power penalty in effect (the Compiler applies it).".into()
             }
         }
         OreEvent::ErrorDice { faces: f, .. } => format!("Error dice: **{}**", faces(f)),

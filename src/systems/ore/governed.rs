@@ -1,0 +1,492 @@
+//! The Virtual Veil changes the house rule `player_edits` governs
+//! ([`crate::systems::table::approval`]): the values the seed leaves to the
+//! Compiler. A track's maximum or current value outside damage and healing,
+//! rest days (and whether a professional tended them), a Cyber repair
+//! (VV-16), damage taken with its Fault die (VV-12: the only change a player
+//! can still make to their Fault dice, since ending combat in a stable place
+//! is the Compiler's), and dice-count overrides: a roll of `dice:` instead of
+//! the Called Stat's value, a repair with `engineering:` dice (issue 14);
+//! and Vitality, Confidence and Cyber, whose value sets their track's
+//! maximum (the other stats stay the player's to set).
+//! A player's own stat roll, its register, cache and Minor actions are never
+//! governed.
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use crate::app::registry::{BoxFuture, Governed};
+use crate::app::settings::{self, PlayerEdits};
+use crate::app::{App, AppError, AppResult, Caller};
+use crate::rules::ore::sheet::{Damageable, Stat};
+use crate::systems::table::approval::{Change, Prepared};
+
+use super::damage::MAX_DAMAGE;
+use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
+
+/// Every governed change, in `/help` order.
+pub const LIST: &[Governed] = &[
+    Governed {
+        what: "a track's maximum or current value (Vitality, Confidence, Cyber)",
+        command: "/vv sheet track",
+    },
+    Governed {
+        what: "healing by rest",
+        command: "/vv heal days",
+    },
+    Governed {
+        what: "a Cyber repair, and its Engineering dice",
+        command: "/vv repair",
+    },
+    Governed {
+        what: "damage taken and its Fault die",
+        command: "/vv damage",
+    },
+    Governed {
+        what: "a roll's dice count (instead of the Called Stat)",
+        command: "/vv roll dice:",
+    },
+    Governed {
+        what: "Vitality, Confidence or Cyber (each sets its track's maximum)",
+        command: "/vv sheet set stat:Vitality|Confidence|Cyber",
+    },
+];
+
+/// Whether setting `stat` is governed: the three stats that are also
+/// tracks (setting one moves its track's maximum, A-O11).
+pub fn is_track_stat(stat: Stat) -> bool {
+    matches!(stat, Stat::Vitality | Stat::Confidence | Stat::Cyber)
+}
+
+/// The character a change is about (the command's `character:` and
+/// `player:`), pinned to its name and owner once prepared.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    /// A character name.
+    pub character: Option<String>,
+    /// A member.
+    pub player: Option<i64>,
+}
+
+impl Who {
+    /// From a command's options.
+    pub fn new(character: Option<&str>, player: Option<i64>) -> Self {
+        Who {
+            character: character.map(str::to_string),
+            player,
+        }
+    }
+}
+
+/// One governed Virtual Veil change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum Edit {
+    /// `/vv sheet track`.
+    Track {
+        /// Which track.
+        track: Damageable,
+        /// A new maximum.
+        max: Option<i64>,
+        /// A new current value.
+        current: Option<i64>,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vv heal days`.
+    HealDays {
+        /// Days of rest.
+        days: i64,
+        /// A professional tended them.
+        tended: bool,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vv repair` (with or without an `engineering:` override).
+    Repair {
+        /// Engineering dice instead of a character's Engineering.
+        engineering: Option<i64>,
+        /// Who makes the check (a character's name).
+        engineer: Option<String>,
+        /// Whose Cyber.
+        who: Who,
+    },
+    /// `/vv damage`.
+    Damage {
+        /// The track hit.
+        track: Damageable,
+        /// How much.
+        amount: i64,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vv roll` with `dice:`.
+    Roll {
+        /// The Called Stat, if any.
+        stat: Option<Stat>,
+        /// The dice rolled instead of the stat.
+        dice: i64,
+        /// The narrowest set accepted.
+        min_width: Option<i64>,
+        /// The lowest height accepted.
+        min_height: Option<i64>,
+        /// What the roll is for.
+        label: Option<String>,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vv sheet set` of Vitality, Confidence or Cyber.
+    TrackStat {
+        /// The stat (one of the three, see [`is_track_stat`]).
+        stat: Stat,
+        /// The new value.
+        value: i64,
+        /// Whose.
+        who: Who,
+    },
+}
+
+impl Edit {
+    /// An example of each governed change, acting on `who` (for tests that
+    /// go through the whole list), in [`LIST`] order.
+    pub fn examples(who: Who) -> Vec<Edit> {
+        vec![
+            Edit::Track {
+                track: Damageable::Vitality,
+                max: None,
+                current: Some(1),
+                who: who.clone(),
+            },
+            Edit::HealDays {
+                days: 1,
+                tended: true,
+                who: who.clone(),
+            },
+            Edit::Repair {
+                engineering: Some(3),
+                engineer: None,
+                who: who.clone(),
+            },
+            Edit::Damage {
+                track: Damageable::Vitality,
+                amount: 1,
+                who: who.clone(),
+            },
+            Edit::Roll {
+                stat: Some(Stat::Wit),
+                dice: 4,
+                min_width: None,
+                min_height: None,
+                label: None,
+                who: who.clone(),
+            },
+            Edit::TrackStat {
+                stat: Stat::Vitality,
+                value: 4,
+                who,
+            },
+        ]
+    }
+
+    fn who_mut(&mut self) -> &mut Who {
+        match self {
+            Edit::Track { who, .. }
+            | Edit::HealDays { who, .. }
+            | Edit::Repair { who, .. }
+            | Edit::Damage { who, .. }
+            | Edit::Roll { who, .. }
+            | Edit::TrackStat { who, .. } => who,
+        }
+    }
+
+    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+        let mut tx = app.db.read().await?;
+        let who = self.who_mut().clone();
+        let Target { ch, .. } = target(
+            &mut tx,
+            caller,
+            who.character.as_deref(),
+            who.player,
+            "change this sheet",
+        )
+        .await?;
+        *self.who_mut() = Who {
+            character: Some(ch.row.name.clone()),
+            player: Some(ch.row.owner_id),
+        };
+        let settings = load_settings(&mut tx, caller.guild_id).await?;
+        // The rules check the change on a copy: a request the rules would
+        // refuse is refused now, not after approval. Where the change rolls
+        // dice, a throwaway generator stands in (its faces are not shown).
+        let mut after = ch.sheet.clone();
+        let mut rng = StdRng::seed_from_u64(0);
+        let name = ch.row.name.clone();
+        let track_text = |s: &crate::rules::ore::OreSheet, t: Damageable| {
+            let tr = s.track(t);
+            format!("{} {}/{}", text::track_name(s, t), tr.current, tr.max)
+        };
+        let what = match &self {
+            Edit::Track {
+                track, max, current, ..
+            } => {
+                if max.is_none() && current.is_none() {
+                    return Err(AppError::user(
+                        "Give a new `max`, a new `current`, or both.",
+                    ));
+                }
+                if let Some(m) = max {
+                    after.set_track_max(*track, *m)?;
+                }
+                if let Some(c) = current {
+                    after.set_track_current(*track, *c)?;
+                }
+                format!(
+                    "{name}'s {} → {}/{}",
+                    track_text(&ch.sheet, *track),
+                    after.track(*track).current,
+                    after.track(*track).max
+                )
+            }
+            Edit::HealDays { days, tended, .. } => {
+                let d = u32::try_from(*days)
+                    .map_err(|_| AppError::user("The number of days must be 1 or more."))?;
+                after.pass_days(d, *tended)?;
+                let tracks: Vec<String> = [Damageable::Vitality, Damageable::Confidence]
+                    .into_iter()
+                    .filter(|t| after.track(*t) != ch.sheet.track(*t))
+                    .map(|t| {
+                        format!(
+                            "{} → {}/{}",
+                            track_text(&ch.sheet, t),
+                            after.track(t).current,
+                            after.track(t).max
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{name}'s rest of {}{}: {}",
+                    text::count(d, "day", "days"),
+                    if *tended { ", tended" } else { "" },
+                    if tracks.is_empty() {
+                        "no track recovers".to_string()
+                    } else {
+                        tracks.join(", ")
+                    }
+                )
+            }
+            Edit::Repair {
+                engineering,
+                engineer,
+                ..
+            } => {
+                let dice = match (engineering, engineer) {
+                    (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
+                    (None, Some(e)) => format!("{e}'s Engineering"),
+                    (None, None) => format!("{name}'s Engineering"),
+                };
+                let n = engineering
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(ch.sheet.stats.engineering);
+                after.repair_cyber(&settings, n, &mut rng)?;
+                format!(
+                    "{name}'s {} by a repair check with {dice}",
+                    track_text(&ch.sheet, Damageable::Cyber)
+                )
+            }
+            Edit::Damage { track, amount, .. } => {
+                let a = u32::try_from(*amount)
+                    .ok()
+                    .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
+                    .ok_or_else(|| {
+                        AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}."))
+                    })?;
+                after.take_damage(&settings, *track, a, &mut rng)?;
+                let tr = after.track(*track);
+                format!(
+                    "{name}'s {} → {}/{} ({a} damage{})",
+                    track_text(&ch.sheet, *track),
+                    tr.current,
+                    tr.max,
+                    if ch.sheet.mob_mode {
+                        ""
+                    } else {
+                        " and a Fault die"
+                    }
+                )
+            }
+            Edit::TrackStat { stat, value, .. } => {
+                if !is_track_stat(*stat) {
+                    return Err(AppError::user(format!(
+                        "{} is not one of the stats the {GM} keeps.",
+                        stat.name()
+                    )));
+                }
+                if *value > super::sheet::MAX_STAT {
+                    return Err(AppError::user(format!(
+                        "{} can be at most {} here.",
+                        stat.name(),
+                        super::sheet::MAX_STAT
+                    )));
+                }
+                after.stats.set(*stat, *value)?;
+                format!(
+                    "{name}'s {} {} → {value} (its track's maximum follows)",
+                    stat.name(),
+                    ch.sheet.stats.get(*stat)
+                )
+            }
+            Edit::Roll { stat, dice, .. } => {
+                if caller.secret
+                    && settings::guild(&mut tx, caller.guild_id).await?.player_edits
+                        == PlayerEdits::Approval
+                {
+                    return Err(AppError::user(format!(
+                        "A secret roll with `dice:` cannot wait for the {GM}'s approval: roll without `secret`, or roll the stat."
+                    )));
+                }
+                let pool = text::count(u32::try_from(*dice).unwrap_or(0), "die", "dice");
+                match stat {
+                    Some(s) => format!(
+                        "{name}'s {} roll from {} to {pool} (overridden)",
+                        s.name(),
+                        text::count(ch.sheet.stats.get(*s), "die", "dice")
+                    ),
+                    None => format!("{name}'s roll to {pool} (overridden, no stat)"),
+                }
+            }
+        };
+        Ok(Prepared { change: self, what })
+    }
+
+    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+        match self {
+            Edit::Track {
+                track,
+                max,
+                current,
+                who,
+            } => {
+                super::sheet::set_track(
+                    app,
+                    caller,
+                    track,
+                    max,
+                    current,
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
+            Edit::HealDays { days, tended, who } => {
+                super::damage::heal_days(
+                    app,
+                    caller,
+                    days,
+                    tended,
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
+            Edit::Repair {
+                engineering,
+                engineer,
+                who,
+            } => {
+                super::damage::repair(
+                    app,
+                    caller,
+                    engineering,
+                    engineer.as_deref(),
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
+            Edit::Damage { track, amount, who } => {
+                super::damage::damage(
+                    app,
+                    caller,
+                    track,
+                    amount,
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
+            Edit::Roll {
+                stat,
+                dice,
+                min_width,
+                min_height,
+                label,
+                who,
+            } => {
+                let args = roll::RollArgs {
+                    stat,
+                    dice: Some(dice),
+                    min_width,
+                    min_height,
+                    label,
+                    name: who.character,
+                    player: who.player,
+                };
+                roll::start(app, caller, args).await
+            }
+            Edit::TrackStat { stat, value, who } => {
+                super::sheet::set_stat(
+                    app,
+                    caller,
+                    stat,
+                    value,
+                    who.character.as_deref(),
+                    who.player,
+                )
+                .await
+            }
+        }
+    }
+}
+
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::Track { .. } => 0,
+            Edit::HealDays { .. } => 1,
+            Edit::Repair { .. } => 2,
+            Edit::Damage { .. } => 3,
+            Edit::Roll { .. } => 4,
+            Edit::TrackStat { .. } => 5,
+        }]
+    }
+
+    fn prepare<'a>(
+        self,
+        app: &'a App,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
+        Box::pin(self.prepared(app, caller))
+    }
+
+    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
+        Box::pin(self.run(app, caller))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_examples_follow_the_list() {
+        let ex = Edit::examples(Who::default());
+        assert_eq!(ex.len(), LIST.len());
+        for (i, e) in ex.iter().enumerate() {
+            assert_eq!(e.governed(), LIST[i]);
+            let v = serde_json::to_value(e).unwrap();
+            assert_eq!(serde_json::from_value::<Edit>(v).unwrap(), *e);
+        }
+    }
+}

@@ -178,7 +178,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
     t.click("fc", "Approve").await.unwrap();
     // A track is the Compiler's (issue 13): alice's change waits for approval.
     let ex = cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
-    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
     assert!(
         ex.single().text().contains("Ann's Confidence 4/4 → 2/4"),
         "{}",
@@ -509,7 +509,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
     );
     refused(
         &cmd(&t, "bob", "/vv settings set name:vv_max_pool value:20").await,
-        "Only the FC can change the Virtual Veil settings",
+        "Only the Compiler can change the Virtual Veil settings",
     );
     let ex = t.click("fc", "Close").await.unwrap();
     assert!(ex.single().text().contains("Register cleared."));
@@ -830,7 +830,7 @@ async fn vv_repair_checks_restore_one_point() {
     // Engineering dice instead of a character's: an override, approved by
     // the Compiler, and the check says it was overridden.
     let ex = cmd(&t, "alice", "/vv repair engineering:10").await;
-    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
     assert!(
         ex.single()
             .text()
@@ -1142,7 +1142,7 @@ async fn vv_largest_pools_stay_within_discord_limits() {
     // A hundred ad-hoc dice are capped too.
     // (A number of dice is the Compiler's override: asked, then approved.)
     let ex = cmd(&t, "alice", "/vv roll dice:100").await;
-    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
     let ex = t.click("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[1].title(), "🎲 Max rolls 30 dice (overridden)");
     within_limits(&ex.outputs[1]);
@@ -1498,7 +1498,7 @@ async fn vv_dice_overrides_are_the_compilers_and_say_so() {
     let before = log_count(&t).await;
     let ex = cmd(&t, "alice", "/vv roll stat:Wit dice:10").await;
     let out = ex.single();
-    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert_eq!(out.title(), "🙋 A change waits for the Compiler");
     assert!(
         out.text()
             .contains("Ann's Wit roll from 6 dice to 10 dice (overridden)"),
@@ -1582,7 +1582,7 @@ async fn vv_table_example_approves_rejects_and_undoes_a_death() {
         }
     }
     let count = |t: &str| titles.iter().filter(|x| x.as_str() == t).count();
-    assert_eq!(count("🙋 A change waits for the game master"), 3);
+    assert_eq!(count("🙋 A change waits for the Compiler"), 3);
     assert_eq!(count("✅ Change approved"), 2);
     assert_eq!(count("❌ Change rejected"), 1);
     assert!(
@@ -1613,7 +1613,7 @@ async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
     cmd(&t, "alice", ANN).await;
     let ex = cmd(&t, "alice", "/vv damage target:Confidence amount:1").await;
     let out = ex.single();
-    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert_eq!(out.title(), "🙋 A change waits for the Compiler");
     assert!(
         out.text()
             .contains("Ann's Confidence 4/4 → 3/4 (1 damage and a Fault die)"),

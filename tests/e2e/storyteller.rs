@@ -1046,7 +1046,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/st settings set name:st_default_difficulty value:9",
-        "Only the FC can change the Storyteller settings",
+        "Only the storyteller can change the Storyteller settings",
     )
     .await;
     assert_eq!(sheet(&t, "Ada").await.attribute("Wits").unwrap().dots, 3);

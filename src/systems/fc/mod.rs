@@ -252,11 +252,11 @@ pub async fn set(
     }
     let mut tx = Act::begin(app, caller).await?;
     let reg = &app.registry;
-    let what = match only {
-        Some(s @ Scope::System { .. }) => format!("change the {} settings", s.title()),
-        _ => "change the house rules".to_string(),
+    let (what, gm) = match only {
+        Some(s @ Scope::System { id, .. }) => (format!("change the {} settings", s.title()), reg.gm(id)),
+        _ => ("change the house rules".to_string(), "FC"),
     };
-    rights::require_fc(&mut tx, caller, &what).await?;
+    rights::require_gm(&mut tx, caller, gm, &what).await?;
     // Within one system, its prefix may be left out (`fault_check`).
     let full;
     let name = match only {

@@ -1011,6 +1011,48 @@ async fn rest_and_recovery_restore_willpower_up_to_permanent() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rest_at_full_willpower_does_not_roll() {
+    let t = table("st-rest-full", 4).await;
+    ada(&t, 5).await;
+    // The day's +1 first (ST-14's order): 4 → 5 fills the track, so the
+    // active-rest roll, which could only lose, is not made.
+    run(&t, "fc", "/st sheet willpower current:4 player:@alice").await;
+    let before = logged(&t).await;
+    let out = public(&t, "alice", "/st rest").await;
+    assert_eq!(out.title(), "🛏️ Ada: a day of active rest");
+    assert_eq!(
+        description(&out),
+        "A day of rest: +1 willpower (now 5).\nNo active-rest roll: willpower is at its permanent rating, so the roll could only lose some."
+    );
+    assert_eq!(out.field("Willpower").unwrap(), "■■■■■ 5/5");
+    assert!(out.buttons().is_empty());
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    assert_eq!(logged(&t).await, before + 1, "the day is logged");
+    // Already full: never a roll, never a loss (seed 4 would botch some).
+    for _ in 0..6 {
+        let out = public(&t, "alice", "/st rest").await;
+        assert!(
+            description(&out).starts_with(
+                "A day of rest: willpower is already at its permanent 5.\nNo active-rest roll"
+            ),
+            "{}",
+            description(&out)
+        );
+        assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    }
+    // Below permanent after the day, the roll is made as before.
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    let out = public(&t, "alice", "/st rest").await;
+    assert!(
+        description(&out).starts_with("A day of rest: +1 willpower (now 3).\n**Base** (3):"),
+        "{}",
+        description(&out)
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_edit_their_own_sheets_and_the_fc_any() {
     let t = table("st-rights", 1).await;
     ada(&t, 5).await;

@@ -18,8 +18,9 @@ use super::roll::{resolve, roll, DieMark, FaceCounts, Outcome, GENERATED_DICE_CA
 use super::settings::{BonusDicePerTen, StorytellerSettings, ZeroPool};
 use super::sheet::{Category, SpecialtyType, StorytellerSheet, TraitCatalog, TraitKind};
 use super::willpower::{
-    can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive, spend_to_ignore_wounds,
-    start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession, SpendPurpose,
+    active_rest_rolls, can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive,
+    spend_to_ignore_wounds, start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession,
+    SpendPurpose,
 };
 use crate::rules::Actor;
 
@@ -1141,6 +1142,26 @@ fn st_14_daily_recovery_never_exceeds_permanent() {
         current: 5,
         reason: GainReason::Daily
     }));
+}
+
+#[test]
+fn st_14_the_day_comes_first_and_a_full_track_does_not_roll() {
+    // 3 of 5: the day's +1 (4), then the roll may still add.
+    let mut s = wp_sheet(5, 3);
+    recover_daily(&mut s);
+    assert!(active_rest_rolls(&s));
+    // 4 of 5: the day's +1 fills the track; the roll could only lose.
+    let mut s = wp_sheet(5, 4);
+    recover_daily(&mut s);
+    assert_eq!(s.willpower().current, 5);
+    assert!(!active_rest_rolls(&s));
+    // Already full.
+    assert!(!active_rest_rolls(&wp_sheet(5, 5)));
+    // At 0 the day brings the first dot back, then the roll is made.
+    let mut s = wp_sheet(5, 0);
+    recover_daily(&mut s);
+    assert_eq!(s.willpower().current, 1);
+    assert!(active_rest_rolls(&s));
 }
 
 #[test]

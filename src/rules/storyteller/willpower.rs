@@ -634,6 +634,16 @@ pub fn recover_daily(sheet: &mut StorytellerSheet) -> Vec<Event> {
     events
 }
 
+/// ST-14, in the spec's order: a day of active rest is the day's +1
+/// ([`recover_daily`]) first, then the difficulty-8 willpower roll. Call
+/// this after the +1: the roll is made only while willpower is below
+/// permanent. At permanent its successes could add nothing and its botches
+/// could only take willpower away, so it is not rolled.
+pub fn active_rest_rolls(sheet: &StorytellerSheet) -> bool {
+    let w = sheet.willpower();
+    w.current < w.permanent
+}
+
 /// ST-13: an incapacitated character regains the first dot alone once out of
 /// direct threat and out of combat for a full turn (the storyteller judges that).
 pub fn recover_first_dot(sheet: &mut StorytellerSheet) -> Result<Vec<Event>, RuleError> {

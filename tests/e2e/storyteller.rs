@@ -1124,6 +1124,52 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
+    let t = table("st-pools", 1).await;
+    ada(&t, 5).await;
+    // ST-1: an ability alone is refused, and nothing is logged.
+    let before = logged(&t).await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Alertness",
+        "Alertness is an ability: roll it with an attribute, as in `Wits + Alertness`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`).",
+    )
+    .await;
+    assert_eq!(logged(&t).await, before);
+    // An attribute alone, two attributes, an attribute and an ability.
+    for traits in ["Wits", "\"Wits + Reflexes\"", "\"Wits + Alertness\""] {
+        public(&t, "alice", &format!("/st roll traits:{traits}")).await;
+    }
+    // The house rule is in the settings catalogue and in /help.
+    let ex = run(&t, "alice", "/st settings show").await;
+    assert!(ex
+        .single()
+        .field("st_ability_alone")
+        .unwrap()
+        .starts_with("**off**"));
+    let ex = run(&t, "alice", "/help system:Storyteller").await;
+    assert!(
+        ex.single().text().contains("`st_ability_alone`"),
+        "{}",
+        ex.single().text()
+    );
+    // Only the storyteller turns it on; then an ability may be rolled alone.
+    refused(
+        &t,
+        "alice",
+        "/st settings set name:st_ability_alone value:on",
+        "Only the ",
+    )
+    .await;
+    public(&t, "fc", "/st settings set name:st_ability_alone value:on").await;
+    let out = public(&t, "alice", "/st roll traits:Alertness").await;
+    assert_eq!(out.title(), "🎲 Ada rolls Alertness");
+    assert_eq!(out.field("Pool").unwrap(), "Alertness 2 = **2 dice**");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fc_changes_settings_and_adds_custom_traits() {
     let t = table("st-settings", 1).await;
     ada(&t, 5).await;

@@ -413,6 +413,19 @@ pub fn build_action(
         "A pool holds at most one ability: an attribute plus an ability, or one or two attributes."
             .to_string()
     })?;
+    // ST-1: an attribute plus an ability, or one or two attributes; an
+    // ability alone only by the storyteller's house rule.
+    if let [alone] = traits.as_slice() {
+        ensure(
+            alone.kind == TraitKind::Attribute || settings.st_ability_alone,
+            || {
+                format!(
+                    "{} is an ability: roll it with an attribute, as in `Wits + {}`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`).",
+                    alone.name, alone.name
+                )
+            },
+        )?;
+    }
     let ability = abilities.first().map(|t| (*t).clone());
 
     let mut difficulty = base_difficulty(req.difficulty, settings, &mut notes)?;

@@ -253,6 +253,33 @@ fn st_1_one_trait_alone_two_abilities_or_a_repeat_refused() {
 }
 
 #[test]
+fn st_1_an_ability_alone_is_refused_unless_the_storyteller_allows_it() {
+    let s = sheet();
+    let err = build_action(&s, &cat(), &req(&["Firearms"]), &settings(), MAX).unwrap_err();
+    assert_eq!(
+        err.message,
+        "Firearms is an ability: roll it with an attribute, as in `Wits + Firearms`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`)."
+    );
+    let mut st = settings();
+    st.set("st_ability_alone", "on").unwrap();
+    assert!(st.st_ability_alone);
+    let alone = build_action(&s, &cat(), &req(&["Firearms"]), &st, MAX).unwrap();
+    assert_eq!(alone.traits.len(), 1);
+    assert_eq!(alone.traits[0].kind, TraitKind::Talent);
+    // An attribute alone, two attributes, an attribute and an ability: always.
+    for traits in [&["Wits"][..], &["Wits", "Reflexes"], &["Wits", "Firearms"]] {
+        assert!(
+            build_action(&s, &cat(), &req(traits), &settings(), MAX).is_ok(),
+            "{traits:?}"
+        );
+    }
+    assert_eq!(
+        st.set("st_ability_alone", "maybe").unwrap_err().message,
+        "st_ability_alone must be on or off."
+    );
+}
+
+#[test]
 fn a_s13_two_attributes_are_a_valid_pool() {
     let spec = build_action(
         &sheet(),

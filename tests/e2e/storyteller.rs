@@ -759,6 +759,69 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spend_willpower_is_offered_only_when_it_raises_the_roll() {
+    let t = table("st-wp-raise", 1).await;
+    ada(&t, 5).await;
+    // 9, 10, 7, 4, 3 at difficulty 3: 5 successes; buying gives 4, so it
+    // is not offered and the roll stands at once.
+    let out = public(&t, "alice", "/st willpower difficulty:3").await;
+    assert_eq!(
+        description(&out),
+        "**Base** (5): **9**, **10**, **7**, **4**, **3**"
+    );
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 5 successes (very good)"
+    );
+    assert_eq!(
+        out.field("Willpower").unwrap(),
+        "5 (unchanged)\nNo **Spend willpower**: it would give 4 successes, no more than this roll (ST-11)."
+    );
+    assert!(out.buttons().is_empty());
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    // The session is closed at creation: an old-style spend click on it
+    // changes nothing.
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "st:2:0:spend", None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    // A roll of 1 success is offered (buying gives 4); if willpower drops
+    // to 2 before the click (buying would give 1), a click is refused and
+    // nothing changes.
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    let roll = out.buttons()[0].1.clone();
+    assert_eq!(labels(&out)[0], "Spend willpower", "{}", out.text());
+    assert_eq!(
+        description(&out),
+        "**Base** (5): ~~1~~, **10**, **9**, 2, 6"
+    );
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 1 success (barely)"
+    );
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, &roll, None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral", "{}", ex.single().text());
+    assert!(
+        ex.single()
+            .text()
+            .contains("Spending willpower would give 1 success, no more than the roll already has"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 2);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keep_after_a_restart_and_void_by_the_fc() {
     let t = table("st-wp-keep", 1).await;
     ada(&t, 5).await;
@@ -802,7 +865,10 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
         "🚫 **Voided** by the FC: this roll does not count."
     );
     assert!(up.buttons().is_empty());
-    public(&t, "alice", "/st willpower difficulty:3").await;
+    // Difficulty 9: 2 successes, so buying 4 raises the result (ST-11; at
+    // difficulty 3 this throw has 5 and nothing is offered).
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    assert_eq!(description(&out), "**Base** (5): 3, 4, **10**, 5, **9**");
     let ex = t.click("fc", "Spend willpower").await.unwrap();
     assert!(ex
         .single()

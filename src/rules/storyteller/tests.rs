@@ -881,10 +881,12 @@ fn st_11_spend_one_willpower_for_an_automatic_success() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(16),
     )
     .unwrap();
-    assert_eq!(session.result.base, faces(&[9, 8, 6, 8, 9]));
+    // Two successes: buying (current − 1 = 4) raises the result.
+    assert_eq!(session.result.base, faces(&[10, 9, 5, 2, 3]));
+    assert_eq!(session.outcome, Outcome::Success { successes: 2 });
     assert_eq!(session.phase(), Phase::WillpowerChoice);
     assert!(events.contains(&Event::BuyOffered { successes: 4 }));
     assert_eq!(
@@ -925,7 +927,7 @@ fn st_11_spend_one_willpower_for_an_automatic_success() {
     );
     assert_eq!(
         done.result.outcome,
-        Outcome::Success { successes: 5 },
+        Outcome::Success { successes: 2 },
         "the dice stay shown"
     );
 }
@@ -946,7 +948,7 @@ fn st_11_the_last_dot_cannot_be_spent() {
     assert_eq!(session.result.base, faces(&[9]));
     assert_eq!(session.phase(), Phase::Closed);
     assert!(!events.iter().any(|e| matches!(e, Event::BuyOffered { .. })));
-    // With 2 it is offered; if willpower drops to 1 before the click, it is refused.
+    // With 2 (and a failed roll) it is offered; if willpower drops to 1 before the click, it is refused.
     let mut s = wp_sheet(5, 2);
     let (session, _) = RollSession::willpower(
         OWNER.id,
@@ -954,9 +956,10 @@ fn st_11_the_last_dot_cannot_be_spent() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(3),
     )
     .unwrap();
+    assert_eq!(session.outcome, Outcome::Failure);
     assert_eq!(session.phase(), Phase::WillpowerChoice);
     s.set_willpower_current(1).unwrap();
     assert_eq!(session.available_actions(OWNER, &s), vec![ActionKind::Keep]);
@@ -970,6 +973,67 @@ fn st_11_the_last_dot_cannot_be_spent() {
         "You need at least 2 willpower to buy a success: the last dot cannot be spent this way."
     );
     assert_eq!(s, before, "nothing changes on error");
+}
+
+#[test]
+fn st_11_buying_is_not_offered_when_it_would_not_raise_the_result() {
+    // Willpower 5: buying gives 4 successes. A roll of 5 (seed 0) would
+    // lose one, a roll of 4 (seed 1) gain nothing: the roll closes at once.
+    for (seed, had) in [(0, 5), (1, 4)] {
+        let mut s = wp_sheet(5, 5);
+        let (session, events) = RollSession::willpower(
+            OWNER.id,
+            &mut s,
+            &WillpowerRequest::default(),
+            &settings(),
+            MAX,
+            &mut rng(seed),
+        )
+        .unwrap();
+        assert_eq!(session.outcome, Outcome::Success { successes: had });
+        assert_eq!(session.phase(), Phase::Closed, "seed {seed}");
+        assert!(!events.iter().any(|e| matches!(e, Event::BuyOffered { .. })));
+        assert!(session.available_actions(OWNER, &s).is_empty());
+        assert_eq!(s.willpower().current, 5);
+    }
+    // Seed 4 rolls 3: buying (4) raises it, so it is offered. If willpower
+    // drops to 4 before the click (buying would give 3), it is withdrawn
+    // and refused, and nothing changes.
+    let mut s = wp_sheet(5, 5);
+    let (session, events) = RollSession::willpower(
+        OWNER.id,
+        &mut s,
+        &WillpowerRequest::default(),
+        &settings(),
+        MAX,
+        &mut rng(4),
+    )
+    .unwrap();
+    assert_eq!(session.outcome, Outcome::Success { successes: 3 });
+    assert!(events.contains(&Event::BuyOffered { successes: 4 }));
+    assert_eq!(
+        session.available_actions(OWNER, &s),
+        vec![ActionKind::SpendWillpower, ActionKind::Keep]
+    );
+    s.set_willpower_current(4).unwrap();
+    assert_eq!(session.available_actions(OWNER, &s), vec![ActionKind::Keep]);
+    let before = s.clone();
+    let err = session
+        .apply(&mut s, Action::SpendWillpower { actor: OWNER }, &mut rng(0))
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "Spending willpower would give 3 successes, no more than the roll already has: keep the roll."
+    );
+    assert_eq!(s, before);
+    // The rule itself: never on a botch, never the last dot, only upwards.
+    use super::willpower::buying_raises;
+    assert!(!buying_raises(Outcome::Botch { botches: 1 }, 10));
+    assert!(!buying_raises(Outcome::Failure, 1));
+    assert!(buying_raises(Outcome::Failure, 2));
+    assert!(!buying_raises(Outcome::Success { successes: 1 }, 2));
+    assert!(buying_raises(Outcome::Success { successes: 8 }, 10));
+    assert!(!buying_raises(Outcome::Success { successes: 9 }, 10));
 }
 
 #[test]
@@ -1000,7 +1064,7 @@ fn st_11_only_owner_or_gm_decide_and_gm_may_void() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(16),
     )
     .unwrap();
     let err = session
@@ -1020,7 +1084,7 @@ fn st_11_only_owner_or_gm_decide_and_gm_may_void() {
         .clone()
         .apply(&mut s, Action::Keep { actor: OWNER }, &mut rng(0))
         .unwrap();
-    assert_eq!(kept.outcome, Outcome::Success { successes: 5 });
+    assert_eq!(kept.outcome, Outcome::Success { successes: 2 });
     let (voided, ev) = session
         .apply(&mut s, Action::Void { actor: GM }, &mut rng(0))
         .unwrap();

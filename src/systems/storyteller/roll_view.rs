@@ -12,7 +12,7 @@ use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
 use crate::rules::storyteller::{
-    Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, ZeroPool,
+    Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, RollSession, ZeroPool,
 };
 
 use super::buttons::RollButton;
@@ -291,6 +291,19 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// The automatic successes a purchase would have given, for a willpower
+/// roll that closed at once because buying would not have raised it
+/// (ST-11): no botch, at least 2 willpower, never offered.
+fn spend_withheld(s: &RollSession) -> Option<u32> {
+    let before = s.willpower_before?;
+    let offered = s.log.iter().any(|e| matches!(e, Event::BuyOffered { .. }));
+    (s.result.spec.kind == RollKind::Willpower
+        && !offered
+        && before >= 2
+        && !s.result.outcome.is_botch())
+    .then(|| u32::from(before - 1))
+}
+
 /// The outcome in words.
 pub fn outcome_text(outcome: Outcome, automatic: bool) -> String {
     match outcome {
@@ -453,6 +466,12 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
         };
         let mut lines = vec![first];
         lines.extend(after.iter().cloned());
+        if let Some(n) = spend_withheld(s) {
+            lines.push(format!(
+                "No **Spend willpower**: it would give {n} {}, no more than this roll (ST-11).",
+                plural(n, "success", "successes")
+            ));
+        }
         e = e.field("Willpower", super::sheet_view::fit(&lines, 1000), false);
     } else if !after.is_empty() {
         e = e.field("Afterwards", super::sheet_view::fit(&after, 1000), false);

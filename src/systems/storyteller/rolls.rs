@@ -311,7 +311,9 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
 }
 
 /// `/st willpower`: a willpower roll (ST-10); if it did not botch and
-/// current willpower is at least 2, it waits for Spend willpower or Keep.
+/// buying an automatic success would raise it (ST-11: current willpower at
+/// least 2 and more than one above the successes rolled), it waits for
+/// Spend willpower or Keep.
 pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> AppResult {
     let req = WillpowerRequest {
         difficulty: args.difficulty,

@@ -1236,6 +1236,36 @@ async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn willpower_points_to_its_roll_and_unknown_traits_get_near_names() {
+    let t = table("st-names", 1).await;
+    ada(&t, 5).await;
+    let before = logged(&t).await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Willpower",
+        "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10).",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertnez\"",
+        "There is no trait called `Alertnez`. Did you mean Alertness?",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Percepshun + Alertness\"",
+        "There is no trait called `Percepshun`. Did you mean Perception?",
+    )
+    .await;
+    assert_eq!(logged(&t).await, before, "nothing rolled");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fc_changes_settings_and_adds_custom_traits() {
     let t = table("st-settings", 1).await;
     ada(&t, 5).await;

@@ -395,6 +395,14 @@ pub fn build_action(
     let mut notes = Vec::new();
     let mut traits: Vec<TraitUse> = Vec::new();
     for name in &req.traits {
+        // Willpower is rolled alone, by its own command (ST-10), unless the
+        // table made a trait of that name.
+        ensure(
+            name_key(name) != "willpower" || sheet.lookup(catalog, name).is_ok(),
+            || {
+                "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10).".to_string()
+            },
+        )?;
         let (t, dots) = sheet.lookup(catalog, name)?;
         ensure(!traits.iter().any(|u| u.name == t.name), || {
             format!("{} is named twice; name two different traits.", t.name)

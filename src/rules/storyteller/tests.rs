@@ -280,6 +280,45 @@ fn st_1_an_ability_alone_is_refused_unless_the_storyteller_allows_it() {
 }
 
 #[test]
+fn st_10_willpower_is_not_a_trait_and_unknown_traits_get_near_names() {
+    let s = sheet();
+    for traits in [&["Willpower"][..], &["Wits", "will power"]] {
+        let err = build_action(&s, &cat(), &req(traits), &settings(), MAX).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10)."
+        );
+    }
+    // A table that made Willpower a trait rolls it.
+    let mut st = settings();
+    st.set("st_custom_traits", "Willpower:attribute").unwrap();
+    assert!(build_action(&s, &st.catalog(), &req(&["Willpower"]), &st, MAX).is_ok());
+    let err = build_action(&s, &cat(), &req(&["Wits", "Alertnez"]), &settings(), MAX).unwrap_err();
+    assert_eq!(
+        err.message,
+        "There is no trait called `Alertnez`. Did you mean Alertness?"
+    );
+    let (t, _) = s.lookup(&cat(), "Medicin").unwrap();
+    assert_eq!(t.name, "Medicine", "a unique prefix still resolves");
+    let err = s.lookup(&cat(), "Reflxes").unwrap_err();
+    assert_eq!(
+        err.message,
+        "There is no trait called `Reflxes`. Did you mean Reflexes?"
+    );
+    assert_eq!(s.nearest_names("Stealht", 3), vec!["Stealth".to_string()],);
+    let err = s.lookup(&cat(), "Zzzzzzzzzzzz").unwrap_err();
+    assert_eq!(err.message, "There is no trait called `Zzzzzzzzzzzz`.");
+    // An ambiguous prefix says so, without guesses.
+    let err = s.lookup(&cat(), "Stre").unwrap_err();
+    assert!(
+        err.message.starts_with("`Stre` could mean"),
+        "{}",
+        err.message
+    );
+    assert!(!err.message.contains("Did you mean"), "{}", err.message);
+}
+
+#[test]
 fn a_s13_two_attributes_are_a_valid_pool() {
     let spec = build_action(
         &sheet(),

@@ -1272,7 +1272,7 @@ async fn a_click_that_waits_is_acknowledged_in_time_and_answered_later() {
         } else {
             assert_eq!(out.kind, "ephemeral");
             assert!(
-                out.text().contains("Only Ada's player or the FC"),
+                out.text().contains("Only Ada's player or the storyteller"),
                 "{}",
                 out.text()
             );

@@ -164,6 +164,80 @@ async fn st_registers_with_groups_and_autocompletes_traits() {
     t.stop().await;
 }
 
+/// Every description under a registered command (options, subcommands).
+fn descriptions(v: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+    if let Some(d) = v["description"].as_str() {
+        out.push(format!("{path}: {d}"));
+    }
+    for o in v["options"].as_array().into_iter().flatten() {
+        let name = o["name"].as_str().unwrap_or("?");
+        descriptions(o, &format!("{path} {name}"), out);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_master_is_the_storyteller_in_every_text() {
+    let t = table("st-gm-word", 1).await;
+    // The slash commands' own descriptions.
+    let reg = t.registered();
+    let st = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "st")
+        .unwrap()
+        .clone();
+    let mut all = Vec::new();
+    descriptions(&st, "/st", &mut all);
+    // (`/st sheet list|show|use|rename|delete` are the shared table's.)
+    let shared = ["list", "show", "use", "rename", "delete"];
+    let own: Vec<&String> = all
+        .iter()
+        .filter(|d| {
+            !shared
+                .iter()
+                .any(|s| d.starts_with(&format!("/st sheet {s}")))
+        })
+        .collect();
+    assert!(
+        own.iter().any(|d| d.contains("Whose (storyteller)")),
+        "{own:?}"
+    );
+    assert!(!own.iter().any(|d| d.contains("FC")), "{own:?}");
+    // Refusals and labels.
+    ada(&t, 5).await;
+    refused(
+        &t,
+        "alice",
+        "/st turn everyone:true",
+        "Only the storyteller can start a new turn for everyone",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet create name:Bo willpower:3 player:@bob",
+        "Only the storyteller can create a character for another player.",
+    )
+    .await;
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "Void (storyteller)"]
+    );
+    let ex = t.click("bob", "Keep").await.unwrap();
+    assert_eq!(
+        ex.single().text(),
+        "⚠️ Only Ada's player or the storyteller can decide this roll."
+    );
+    let ex = t.click("fc", "Void (storyteller)").await.unwrap();
+    assert_eq!(
+        ex.single().field("Outcome").unwrap(),
+        "🚫 **Voided** by the storyteller: this roll does not count."
+    );
+    t.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sheets_are_created_shown_and_edited() {
     let t = table("st-sheet", 1).await;
@@ -705,7 +779,10 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
         out.field("Willpower").unwrap(),
         "5 now · **Spend willpower**: 1 dot turns this roll into an automatic success with 4 successes."
     );
-    assert_eq!(labels(&out), vec!["Spend willpower", "Keep", "Void (FC)"]);
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "Void (storyteller)"]
+    );
     assert_eq!(out.buttons()[0].1, "st:2:0:spend");
 
     // A stranger cannot decide it.
@@ -714,7 +791,7 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
     assert!(ex
         .single()
         .text()
-        .contains("Only Ada's player or the FC can decide this roll."));
+        .contains("Only Ada's player or the storyteller can decide this roll."));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
 
     // A double click spends once: the second click carries the old version.
@@ -852,17 +929,17 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
         description(&out),
         "**Base** (5): ~~1~~, **10**, **9**, 2, **6**"
     );
-    let ex = t.click("alice", "Void (FC)").await.unwrap();
+    let ex = t.click("alice", "Void (storyteller)").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     assert!(ex
         .single()
         .text()
         .contains("Only the storyteller can do that."));
-    let ex = t.click("fc", "Void (FC)").await.unwrap();
+    let ex = t.click("fc", "Void (storyteller)").await.unwrap();
     let up = ex.single();
     assert_eq!(
         up.field("Outcome").unwrap(),
-        "🚫 **Voided** by the FC: this roll does not count."
+        "🚫 **Voided** by the storyteller: this roll does not count."
     );
     assert!(up.buttons().is_empty());
     // Difficulty 9: 2 successes, so buying 4 raises the result (ST-11; at
@@ -961,7 +1038,10 @@ async fn willpower_ignores_wounds_once_per_turn() {
         .click("bob", "Ignore wound penalty (1 willpower)")
         .await
         .unwrap();
-    assert!(ex.single().text().contains("Only Ada's player or the FC"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only Ada's player or the storyteller"));
     // A double click spends once.
     let msg = t.last_message_for("alice").unwrap();
     let first = t
@@ -1038,7 +1118,7 @@ async fn willpower_ignores_wounds_once_per_turn() {
         &t,
         "bob",
         "/st turn everyone:true",
-        "Only the FC can start a new turn for everyone",
+        "Only the storyteller can start a new turn for everyone",
     )
     .await;
     let out = public(&t, "fc", "/st turn everyone:true").await;
@@ -1147,7 +1227,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/st sheet create name:Evil willpower:3 player:@alice",
-        "Only the FC can create a character for another player",
+        "Only the storyteller can create a character for another player",
     )
     .await;
     refused(
@@ -1225,7 +1305,7 @@ async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
         &t,
         "alice",
         "/st settings set name:st_ability_alone value:on",
-        "Only the ",
+        "can change the Storyteller settings", // (the shared settings command words it)
     )
     .await;
     public(&t, "fc", "/st settings set name:st_ability_alone value:on").await;

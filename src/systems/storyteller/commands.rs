@@ -170,7 +170,7 @@ pub async fn sheet_create(
     #[min = 1]
     #[max = 10]
     willpower: u8,
-    #[description = "FC only: create it for this member"] player: Option<serenity::User>,
+    #[description = "Storyteller only: create it for this member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let player = player.map(|u| u.id.get() as i64);
@@ -195,7 +195,7 @@ pub async fn sheet_set(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -228,7 +228,7 @@ pub async fn sheet_specialty(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::specialty(
@@ -260,7 +260,7 @@ pub async fn sheet_trait(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::custom_trait(
@@ -291,7 +291,7 @@ pub async fn sheet_willpower(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
@@ -327,7 +327,7 @@ pub async fn sheet_wounds(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Wounds {
@@ -380,8 +380,8 @@ pub async fn roll(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -422,7 +422,7 @@ pub async fn pool(
     #[min = 0]
     #[max = 5]
     specialties: Option<u32>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -453,8 +453,8 @@ pub async fn willpower(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -472,12 +472,12 @@ pub async fn willpower(
 #[poise::command(slash_command, guild_only)]
 pub async fn turn(
     ctx: Context<'_>,
-    #[description = "FC only: every character in the server"] everyone: Option<bool>,
+    #[description = "Storyteller only: every character in the server"] everyone: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::turn(
@@ -498,7 +498,7 @@ pub async fn rest(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = rolls::rest(&ctx.data().app, &caller, target(&character, &player)).await;
@@ -515,7 +515,7 @@ pub async fn recover(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Recover {
@@ -568,7 +568,7 @@ pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// FC only: change a Storyteller setting.
+/// Storyteller only: change a Storyteller setting.
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn settings_set(
     ctx: Context<'_>,

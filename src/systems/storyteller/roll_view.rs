@@ -18,7 +18,7 @@ use crate::rules::storyteller::{
 use super::buttons::RollButton;
 use super::state::RollState;
 use super::sheet_view::plural;
-use super::KIND;
+use super::{GM, KIND};
 use crate::storage::sessions::Status;
 
 /// Characters the full dice listing may use before it is summarised.
@@ -447,7 +447,7 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
     }
     e = e.field("Successes", successes_text(r), true);
     let outcome = if status == Status::Voided {
-        "🚫 **Voided** by the FC: this roll does not count.".to_string()
+        format!("🚫 **Voided** by the {GM}: this roll does not count.")
     } else {
         outcome_text(s.outcome, s.automatic)
     };
@@ -520,7 +520,7 @@ pub fn roll_view(
         ));
     }
     buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
-    buttons.push(Button::new(b(RollButton::Void), "Void (FC)", Style::Danger));
+    buttons.push(Button::new(b(RollButton::Void), "Void (storyteller)", Style::Danger));
     view.buttons(buttons)
 }
 

@@ -1488,6 +1488,56 @@ async fn the_sandbox_example_plays_clean() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_example_approves_rejects_and_undoes() {
+    let t = table("st-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/storyteller-table.txt"
+    ))
+    .unwrap();
+    let mut seen = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for out in &ex.outputs {
+            assert!(
+                !out.content().starts_with("⚠️") && !out.text().contains("⚠️"),
+                "{who}: {line}: {}",
+                out.text()
+            );
+            seen.push(out.text());
+        }
+    }
+    let all = seen.join("\n");
+    for needle in [
+        "asks to change Ada's willpower ■■■■■■ 6/6 → ■■■■□□ 4/6",
+        "Approved by",
+        "asks to change Bo's wound penalty −2 dice, +1 difficulty → none",
+        "Rejected by",
+        "✅ **Automatic success**: 4 successes",
+        "Put back: willpower.current: 1 → 4",
+    ] {
+        assert!(all.contains(needle), "{needle} in\n{all}");
+    }
+    // The sheets afterwards: Ada's approved change, Bo's rejected one not
+    // applied, his own spend kept and the storyteller's mistake undone.
+    let ada = sheet(&t, "Ada").await;
+    assert_eq!((ada.willpower().current, ada.willpower().permanent), (4, 6));
+    assert!(ada.wound_penalty().is_none());
+    let bo = sheet(&t, "Bo").await;
+    assert_eq!((bo.willpower().current, bo.willpower().permanent), (4, 5));
+    let w = bo.wound_penalty();
+    assert_eq!((w.dice, w.difficulty), (2, 1));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_willpower_choice_keeps_the_roll() {
     let t = table("st-expiry", 1).await;
     ada(&t, 5).await;

@@ -170,7 +170,7 @@ pub async fn sheet_create(
     #[min = 1]
     #[max = 10]
     willpower: u8,
-    #[description = "Storyteller only: create it for this member"] player: Option<serenity::User>,
+    #[description = "Storyteller only: for this member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let player = player.map(|u| u.id.get() as i64);
@@ -221,7 +221,7 @@ pub async fn sheet_specialty(
     #[autocomplete = "ac_new_specialty"]
     #[max_length = 40]
     name: String,
-    #[description = "Advanced specialty? (default: as the source suggests, else general)"]
+    #[description = "Advanced specialty? (default: the source's, else general)"]
     advanced: Option<bool>,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
     #[description = "Character (default: active)"]
@@ -348,11 +348,11 @@ pub async fn roll(
     #[autocomplete = "ac_traits"]
     #[max_length = 200]
     traits: String,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
@@ -374,7 +374,7 @@ pub async fn roll(
     #[min = -10]
     #[max = 10]
     difficulty_modifier: Option<i32>,
-    #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
+    #[description = "Spend 1 willpower to ignore the wound penalty (once per turn)"]
     ignore_wounds: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
@@ -410,11 +410,11 @@ pub async fn pool(
     #[min = 0]
     #[max = 100]
     dice: u32,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
@@ -441,11 +441,11 @@ pub async fn pool(
 #[poise::command(slash_command, guild_only)]
 pub async fn willpower(
     ctx: Context<'_>,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,

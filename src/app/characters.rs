@@ -221,9 +221,15 @@ pub enum Access {
     Anyone,
 }
 
-/// The refusal when a player names another member's character where only
-/// its owner or the FC may act.
-pub const NOT_YOURS: &str = "Only the FC can act on another player's sheet.";
+/// The refusal when a player names another member's character of
+/// `system` where only its owner or the game master may act, in the
+/// system's word for the game master.
+pub fn not_yours(system: &str) -> String {
+    format!(
+        "Only the {} can act on another player's sheet.",
+        super::registry::gm_of(system)
+    )
+}
 
 /// Finds the character a [`Pick`] means, with the rights of `access`;
 /// `fc` tells whether the caller is the game master and `hint` how to
@@ -243,7 +249,7 @@ pub async fn resolve_row(
     let name = pick.character.map(str::trim).filter(|n| !n.is_empty());
     let wide = fc || access == Access::Anyone;
     if pick.player.is_some_and(|p| p != caller.user_id) && !wide {
-        return Err(AppError::user(NOT_YOURS));
+        return Err(AppError::user(not_yours(system)));
     }
     let row = match (name, pick.player) {
         (Some(n), Some(p)) => storage::characters::by_name(tx, caller.guild_id, system, p, n)
@@ -281,7 +287,7 @@ pub async fn resolve_row(
         }
     };
     if access == Access::Owner && row.owner_id != caller.user_id && !fc {
-        return Err(AppError::user(NOT_YOURS));
+        return Err(AppError::user(not_yours(system)));
     }
     Ok(row)
 }
@@ -437,11 +443,11 @@ mod tests {
         let err = pick(&app, &bob, false, None, Some(1), own)
             .await
             .unwrap_err();
-        assert_eq!(err, NOT_YOURS);
+        assert_eq!(err, not_yours(SYS));
         let err = pick(&app, &bob, false, Some("Zed"), Some(1), own)
             .await
             .unwrap_err();
-        assert_eq!(err, NOT_YOURS);
+        assert_eq!(err, not_yours(SYS));
         // ...allowed where naming it is no right (an ally, a target).
         assert_eq!(
             pick(&app, &bob, false, Some("Zed"), None, Access::Anyone).await,

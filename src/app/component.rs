@@ -112,7 +112,8 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if session.status != Status::Open {
         drop(tx);
         let view = app.registry.render(app, &session, caller).await?;
-        let note = closed_note(session.status).unwrap_or("That roll is already finished.");
+        let note = closed_note(session.status, &app.registry.gm_of_kind(&session.kind))
+            .unwrap_or_else(|| "That roll is already finished.".into());
         return Ok(Response::update(view).then(Reply::Ephemeral(View::text(note))));
     }
     app.registry.click(app, tx, session, &click).await
@@ -124,20 +125,25 @@ async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {
     // A double click on a button that finished the roll needs no note; a
     // timeout or a void the clicker may not have seen does.
     Ok(match session.status {
-        Status::Expired | Status::Voided => match closed_note(session.status) {
-            Some(note) => response.then(Reply::Ephemeral(View::text(note))),
-            None => response,
-        },
+        Status::Expired | Status::Voided => {
+            match closed_note(session.status, &app.registry.gm_of_kind(&session.kind)) {
+                Some(note) => response.then(Reply::Ephemeral(View::text(note))),
+                None => response,
+            }
+        }
         _ => response,
     })
 }
 
-/// Why a closed session's buttons do nothing.
-fn closed_note(status: Status) -> Option<&'static str> {
+/// Why a closed session's buttons do nothing (`gm`: the owning system's
+/// word for the game master).
+fn closed_note(status: Status, gm: &str) -> Option<String> {
     match status {
         Status::Open => None,
-        Status::Expired => Some("That roll timed out, so its buttons no longer do anything."),
-        Status::Voided => Some("The FC voided that roll."),
-        _ => Some("That roll is already finished."),
+        Status::Expired => {
+            Some("That roll timed out, so its buttons no longer do anything.".into())
+        }
+        Status::Voided => Some(format!("The {gm} voided that roll.")),
+        _ => Some("That roll is already finished.".into()),
     }
 }

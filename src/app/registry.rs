@@ -54,6 +54,22 @@ pub struct Governed {
 /// The game master's name where no system is in play (`/fc`, `/help`).
 pub const GENERIC_GM: &str = "game master (FC)";
 
+/// Each registered system's word for the game master, by system id, for
+/// texts written where only the id is at hand (a character's lookup): a
+/// constant of each system, filled when a registry is made.
+static GM_WORDS: std::sync::OnceLock<
+    std::sync::RwLock<std::collections::HashMap<&'static str, &'static str>>,
+> = std::sync::OnceLock::new();
+
+/// What the system with id `system` calls the game master ([`System::gm`];
+/// [`GENERIC_GM`] for an id no registry has named).
+pub fn gm_of(system: &str) -> &'static str {
+    GM_WORDS
+        .get()
+        .and_then(|m| m.read().ok()?.get(system).copied())
+        .unwrap_or(GENERIC_GM)
+}
+
 /// A system at the table, as the application layer sees it.
 pub trait System: Send + Sync + 'static {
     /// The stable id: the settings scope, the log's system name and the
@@ -270,6 +286,14 @@ impl Registry {
     pub fn new(systems: Vec<Arc<dyn System>>) -> Self {
         let r = Self { systems };
         r.assert_unique();
+        let mut words = GM_WORDS
+            .get_or_init(Default::default)
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for s in &r.systems {
+            words.insert(s.id(), s.gm());
+        }
+        drop(words);
         r
     }
 
@@ -337,6 +361,13 @@ impl Registry {
     /// [`GENERIC_GM`] when unknown).
     pub fn gm(&self, id: &str) -> &'static str {
         self.get(id).map_or(GENERIC_GM, |s| s.gm())
+    }
+
+    /// What the system owning session kind `kind` calls the game master.
+    pub fn gm_of_kind(&self, kind: &str) -> String {
+        self.by_kind(kind)
+            .map_or(GENERIC_GM, |s| s.gm())
+            .to_string()
     }
 
     /// The system whose house rules include the setting `name`.

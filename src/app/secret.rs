@@ -40,8 +40,11 @@ pub struct SecretSession {
     pub token_at: Option<i64>,
 }
 
-/// The note above the roller's private copy.
-pub const ROLLER_NOTE: &str = "🤫 **Secret roll**: only you and the FC see it.";
+/// The note above the roller's private copy (`gm`: the system's word for
+/// the game master).
+pub fn roller_note(gm: &str) -> String {
+    format!("🤫 **Secret roll**: only you and the {gm} see it.")
+}
 
 /// The note above the copy in the GM channel.
 pub fn gm_note(caller_name: &str, channel_id: i64) -> String {

@@ -48,7 +48,12 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
     };
     let app = &ctx.data().app;
     let gm = secret::check(app, caller).await.ok().flatten();
-    let (private, copies) = split(response, true);
+    let root = ctx.command().qualified_name.split(' ').next().unwrap_or("");
+    let word = app
+        .registry
+        .by_root(root)
+        .map_or(crate::app::registry::GENERIC_GM, |s| s.gm());
+    let (private, copies) = split(response, Some(&secret::roller_note(word)));
     if let (Some(s), poise::Context::Application(a)) = (reply_session(&private), ctx) {
         let token = a.interaction.token.clone();
         remember(app, caller.guild_id, s, move |m| {
@@ -138,7 +143,7 @@ pub async fn plan_click(
     let (response, copies) = if in_gm {
         (response.clone(), Vec::new())
     } else {
-        split(response.clone(), false)
+        split(response.clone(), None)
     };
     let plan = ClickPlan {
         session: id.session,
@@ -223,11 +228,11 @@ pub async fn edit_expired_copies(http: &serenity::Http, e: &expiry::Expired) {
 }
 
 /// Splits a response into what the roller sees (public messages made
-/// private; the first one noted as secret when `note_first`) and the views
-/// to copy into the GM channel.
-fn split(response: Response, note_first: bool) -> (Response, Vec<View>) {
+/// private; the first one noted with `note`, if any) and the views to copy
+/// into the GM channel.
+fn split(response: Response, note: Option<&str>) -> (Response, Vec<View>) {
     let mut copies = Vec::new();
-    let mut noted_once = !note_first;
+    let mut noted_once = note.is_none();
     let mut private = |reply: Reply, copies: &mut Vec<View>| match reply {
         Reply::Message(v) => {
             copies.push(v.clone());
@@ -235,7 +240,7 @@ fn split(response: Response, note_first: bool) -> (Response, Vec<View>) {
                 v
             } else {
                 noted_once = true;
-                noted(v, secret::ROLLER_NOTE)
+                noted(v, note.unwrap_or_default())
             };
             Reply::Ephemeral(v)
         }

@@ -4,6 +4,7 @@
 //! end-to-end suite (`tests/e2e`) stays for the adapter.
 
 mod approval;
+mod approve_once;
 mod common;
 mod dice;
 mod ore;

@@ -34,7 +34,7 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     let ex = run(&t, "alice", "/st sheet willpower current:2").await;
     let out = ex.single();
     assert_eq!(out.kind, "message", "{}", out.text());
-    assert_eq!(out.title(), "🙋 A change waits for the game master");
+    assert_eq!(out.title(), "🙋 A change waits for the storyteller");
     assert!(
         out.text().contains("Ada's willpower ■■■■■ 5/5 → ■■□□□ 2/5"),
         "{}",
@@ -49,7 +49,10 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     // Only the storyteller may answer.
     let ex = t.click("alice", "Approve").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex.single().text().contains("Only the game master"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the storyteller can approve or reject"));
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
 
     // The request survives a restart.
@@ -78,7 +81,10 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     run(&t, "fc", "/fc set name:player_edits value:fc_only").await;
     let ex = run(&t, "alice", "/st sheet wounds dice:2").await;
     assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex.single().text().contains("Only the game master (FC)"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the storyteller can change the wound penalty"));
     assert_eq!(st_sheet(&t, "Ada").await.wound_penalty().dice, 0);
 
     // free: applied, and announced publicly.
@@ -129,7 +135,7 @@ async fn a_venus_players_kismet_waits_for_the_fc() {
     let t = table("approval-ve", 1).await;
     run(&t, "alice", "/ve sheet create name:Ada").await;
     let ex = run(&t, "alice", "/ve sheet set lots:5").await;
-    assert_eq!(ex.single().title(), "🙋 A change waits for the game master");
+    assert_eq!(ex.single().title(), "🙋 A change waits for the FC");
     assert!(
         ex.single().text().contains("Ada's Lots"),
         "{}",

@@ -508,7 +508,7 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     let mine = ex.of_kind("ephemeral").expect("alice's private copy");
     assert!(mine
         .content()
-        .contains("🤫 **Secret roll**: only you and the FC see it."));
+        .contains("🤫 **Secret roll**: only you and the game master (FC) see it."));
     assert_eq!(mine.title(), "🎲 alice rolls 2d6");
     assert_eq!(embeds_of(&mine.body), embeds_of(&copy.body));
     assert_eq!(mine.buttons()[0].1, "roll:1:0:reroll");

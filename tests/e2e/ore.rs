@@ -203,7 +203,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
     );
     refused(
         &cmd(&t, "bob", "/vv sheet set stat:Wit value:9 player:alice").await,
-        "Only the FC can act on another player's sheet",
+        "Only the Compiler can act on another player's sheet",
     );
     refused(
         &cmd(&t, "bob", "/vv sheet show").await,
@@ -477,7 +477,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
             "/vv damage target:Vitality amount:2 player:alice",
         )
         .await,
-        "Only the FC can act on another player's sheet",
+        "Only the Compiler can act on another player's sheet",
     );
     refused(
         &cmd(&t, "bob", "/vv boot character:Ann").await,

@@ -142,11 +142,17 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
             format!("/{root} sheet use character:Zed player:@alice"),
             format!("/{root} sheet delete character:Zed player:@alice"),
         ] {
+            let gm = match root {
+                "vr" => "referee",
+                "st" => "storyteller",
+                "vv" => "Compiler",
+                _ => "FC",
+            };
             refused(
                 &t,
                 "bob",
                 &line,
-                "Only the FC can act on another player's sheet",
+                &format!("Only the {gm} can act on another player's sheet"),
             )
             .await;
         }

@@ -1213,14 +1213,14 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/st sheet set trait:Wits dots:5 player:@alice",
-        "Only the FC can act on another player's sheet",
+        "Only the storyteller can act on another player's sheet",
     )
     .await;
     refused(
         &t,
         "bob",
         "/st roll traits:Wits player:@alice",
-        "Only the FC",
+        "Only the storyteller can act on another player",
     )
     .await;
     refused(

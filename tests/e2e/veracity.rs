@@ -743,7 +743,7 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
         &t,
         "bob",
         "/vr convention violate number:2 player:alice",
-        "Only the FC can act on another player's sheet",
+        "Only the referee can act on another player's sheet",
     )
     .await;
     // The FC charges Alice for the repeatable one, twice.
@@ -802,7 +802,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     )
     .await;
     let (_, before) = sheet_of(&t, "alice").await;
-    let not_yours = "Only the FC can act on another player's sheet";
+    let not_yours = "Only the referee can act on another player's sheet";
     for line in [
         "/vr item add kind:secret text:X player:alice",
         "/vr stress amount:1 player:alice",

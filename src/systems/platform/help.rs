@@ -120,7 +120,7 @@ pub fn help(
                     "A player's change to these goes by the house rule `player_edits` (free, approval or fc_only): {}.",
                     governed.join("; ")
                 );
-                e = e.field("The game master's (FC's) to change", text, false);
+                e = e.field(format!("The {}'s to change", system.gm()), text, false);
             }
             let root = system.command_root();
             let own: Vec<String> = commands
@@ -143,7 +143,7 @@ pub fn help(
             if !odds.is_empty() {
                 e = e.field("Odds before you roll", odds.join("\n"), false);
             }
-            e.footer("A summary in Kismet's words; the rulebook and your FC's house rules decide. /help alone lists every system.")
+            e.footer(format!("A summary in Kismet's words; the rulebook and your {}'s house rules decide. /help alone lists every system.", system.gm()))
         }
     };
     Ok(Response::ephemeral(View::embed(embed)))

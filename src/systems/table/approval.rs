@@ -16,17 +16,20 @@
 //!
 //! A request is a session of this feature's own kind ([`KIND`]) holding the
 //! system's id and the change as data; it expires like a roll and survives a
-//! restart. **Approve** closes it (version-checked, so a double click applies
-//! nothing twice) and then asks the owning system to apply the change
-//! through the registry ([`System::apply_change`]): the same code path as
-//! the direct change, run as the approving game master.
+//! restart. **Approve** asks the owning system to apply the change through
+//! the registry ([`System::apply_change`]: the same code path as the direct
+//! change, run as the approving game master), and the request's closing
+//! rides on that action's own commit ([`act::with_rider`], version-checked):
+//! the change and "approved" become durable together, and of a double
+//! click only one applies.
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
-use crate::app::registry::{BoxFuture, Governed};
+use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::act::{self, Rider};
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::storage::sessions::{Session, Status};
 
@@ -82,10 +85,12 @@ async fn standing(app: &App, caller: &Caller) -> Result<(PlayerEdits, bool), App
     Ok((g.player_edits, rights::is_fc_with(&g, caller)))
 }
 
-/// The refusal a player gets under `fc_only`.
-pub fn refusal(g: Governed) -> AppError {
+/// The refusal a player gets under `fc_only`, naming the game master as
+/// `system`'s rules do.
+pub fn refusal(g: Governed, system: &str) -> AppError {
+    let gm = gm_of(system);
     AppError::user(format!(
-        "Only the game master (FC) can change {} (`{}`) at this table: the house rule `player_edits` is `fc_only`. Ask the FC to do it.",
+        "Only the {gm} can change {} (`{}`) at this table: the house rule `player_edits` is `fc_only`. Ask the {gm} to do it.",
         g.what, g.command
     ))
 }
@@ -97,7 +102,7 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
         return change.apply(app, caller).await;
     }
     match rule {
-        PlayerEdits::FcOnly => Err(refusal(change.governed())),
+        PlayerEdits::FcOnly => Err(refusal(change.governed(), C::SYSTEM)),
         PlayerEdits::Free => {
             let p = change.prepare(app, caller).await?;
             let r = p.change.apply(app, caller).await?;
@@ -184,6 +189,8 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
         "<@{}> asks to change {} (`{}`).",
         r.requester, r.what, r.command
     );
+    let gm = gm_of(&r.system);
+    let waits = format!("🙋 A change waits for the {gm}");
     let (title, text, col) = match (r.answer, &r.note) {
         (Some(true), None) => (
             "✅ Change approved",
@@ -215,8 +222,8 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
             colour::CLOSED,
         ),
         (None, _) => (
-            "🙋 A change waits for the game master",
-            format!("{ask}\nOnly the game master (FC) can approve or reject it."),
+            waits.as_str(),
+            format!("{ask}\nOnly the {gm} can approve or reject it."),
             colour::NEUTRAL,
         ),
     };
@@ -240,44 +247,78 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     let mut r: Request = serde_json::from_str(&session.state)?;
     let answer: Answer = click.action()?;
     if !act.is_fc().await? {
-        return Err(AppError::user(
-            "Only the game master (FC) can approve or reject this change.",
-        ));
+        return Err(AppError::user(format!(
+            "Only the {} can approve or reject this change.",
+            gm_of(&r.system)
+        )));
     }
     r.answer = Some(answer == Answer::Approve);
     r.by = Some(click.caller.user_id);
-    let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
-    act.commit().await?;
     if answer == Answer::Reject {
+        let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+        act.commit().await?;
         return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
     }
+    // The change is applied by the system's own code, in its own action;
+    // the request's closing rides on that action's commit, so the change
+    // and "approved" are durable together or not at all, and a second
+    // click running meanwhile commits nothing.
+    drop(act);
     let system = app
         .registry
         .get(&r.system)
         .ok_or_else(|| AppError::Internal(format!("no system `{}`", r.system)))?;
-    match system.apply_change(app, click.caller, &r.change).await {
-        Ok(applied) => {
+    let rider = Rider {
+        session_id: session.id,
+        version: session.version,
+        state: serde_json::to_string(&r)?,
+        status: Status::Closed,
+        expires_at: session.expires_at,
+    };
+    let (applied, outcome) =
+        act::with_rider(rider, system.apply_change(app, click.caller, &r.change)).await;
+    match (applied, outcome) {
+        (_, Some(None)) => answered_meanwhile(app, &session, click.caller).await,
+        (Ok(applied), Some(Some(v))) => {
             let mut out = Response::update(view(session.id, v, Status::Closed, &r));
             out.followups.push(public(applied.reply));
             out.followups.extend(applied.followups);
             Ok(out)
         }
-        Err(AppError::User(msg)) => {
+        (Ok(applied), None) => {
+            // The change wrote nothing (already so): close the request.
+            let mut act = Act::begin(app, click.caller).await?;
+            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+            act.commit().await?;
+            let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+            out.followups.push(public(applied.reply));
+            out.followups.extend(applied.followups);
+            Ok(out)
+        }
+        (Err(AppError::User(msg)), None) => {
             // Not applied after all (the sheet changed meanwhile): say so on
             // the request; nothing was changed.
-            let closed = Session {
-                version: v,
-                status: Status::Closed,
-                ..session
-            };
             r.note = Some(msg);
             let mut act = Act::begin(app, click.caller).await?;
-            let v = sessions::save(&mut act, &closed, &r, Status::Closed, None).await?;
+            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
             act.commit().await?;
-            Ok(Response::update(view(closed.id, v, Status::Closed, &r)))
+            Ok(Response::update(view(session.id, v, Status::Closed, &r)))
         }
-        Err(e) => Err(e),
+        (Err(e), _) => Err(e),
     }
+}
+
+/// Another click answered the request while this one applied it: this one
+/// committed nothing; the request is shown as it stands.
+async fn answered_meanwhile(app: &App, session: &Session, caller: &Caller) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let now = crate::storage::sessions::get(&mut tx, caller.guild_id, session.id)
+        .await?
+        .ok_or_else(|| AppError::Internal("an approval request vanished".into()))?;
+    drop(tx);
+    Ok(Response::update(render(&now)?).then(Reply::Ephemeral(View::text(
+        "That request was already answered.",
+    ))))
 }
 
 /// The applied change's answer, posted for the channel.

@@ -45,7 +45,7 @@ pub async fn sheet_show(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (game master only)"] player: Option<serenity::User>,
     #[description = "Only you see it"] private: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -66,7 +66,7 @@ pub async fn sheet_use(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: String,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (game master only)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
@@ -89,7 +89,7 @@ pub async fn sheet_rename(
     #[description = "New name"]
     #[max_length = 64]
     name: String,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (game master only)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
@@ -109,7 +109,7 @@ pub async fn sheet_delete(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: String,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (game master only)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;

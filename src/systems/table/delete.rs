@@ -170,9 +170,10 @@ pub async fn apply(
     caller: &Caller,
 ) -> Result<(), AppError> {
     if caller.user_id != p.owner && caller.user_id != session.owner_id && !act.is_fc().await? {
-        return Err(AppError::user(
-            "Only the character's owner (or the FC) can answer this.",
-        ));
+        return Err(AppError::user(format!(
+            "Only the character's owner (or the {}) can answer this.",
+            crate::app::registry::gm_of(&p.system)
+        )));
     }
     match answer {
         Answer::Keep => p.done = Some(false),

@@ -1,0 +1,100 @@
+//! An approved change and the request's closing are one transaction: the
+//! closing rides on the change's own commit (`act::with_rider`), so a
+//! request is never "approved" with nothing applied, and of two approvals
+//! running at once only one applies (issue 13: "approving applies it
+//! exactly once").
+
+use kismet::app::act::{with_rider, Rider};
+use kismet::app::component::dispatch;
+use kismet::rules::storyteller::sheet::StorytellerSheet;
+use kismet::storage::sessions::Status;
+use kismet::systems::storyteller::context::Target;
+use kismet::systems::storyteller::governed::{Edit, Who};
+use kismet::systems::storyteller::sheets;
+use kismet::systems::table::approval;
+
+use crate::common::{app, button, caller, first, GUILD};
+
+async fn willpower(a: &kismet::app::App) -> u8 {
+    let mut tx = a.db.read().await.unwrap();
+    let rows = kismet::storage::characters::list(&mut tx, GUILD, "storyteller", None, 10)
+        .await
+        .unwrap();
+    let s: StorytellerSheet = serde_json::from_str(&rows[0].sheet).unwrap();
+    s.willpower().current
+}
+
+/// Ada at willpower 2 of 5, and Alice's request for a day's recovery.
+async fn requested(a: &kismet::app::App) -> String {
+    let alice = caller("alice");
+    let fc = caller("fc");
+    sheets::create(a, &alice, "Ada", 5, None).await.unwrap();
+    let ada = Target {
+        character: Some("Ada"),
+        player: Some(alice.user_id),
+    };
+    sheets::willpower(a, &fc, Some(2), None, ada).await.unwrap();
+    let r = approval::govern(
+        a,
+        &alice,
+        Edit::Recover {
+            first_dot: false,
+            who: Who::default(),
+        },
+    )
+    .await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "message");
+    assert_eq!(willpower(a).await, 2, "asking changes nothing");
+    button(v, "Approve")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_approvals_at_once_apply_the_change_once() {
+    let a = app(3).await;
+    let id = requested(&a).await;
+    let fc = caller("fc");
+    let (one, two) = tokio::join!(dispatch(&a, &fc, &id, &[]), dispatch(&a, &fc, &id, &[]));
+    assert!(one.is_ok() || two.is_ok(), "{one:?} {two:?}");
+    assert_eq!(willpower(&a).await, 3, "one day's recovery, not two");
+}
+
+#[tokio::test]
+async fn a_stale_approval_commits_nothing_of_its_change() {
+    let a = app(4).await;
+    let id = requested(&a).await;
+    let session_id = i64::from_str_radix(id.split(':').nth(1).unwrap(), 36).unwrap();
+    let mut tx = a.db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD, session_id)
+        .await
+        .unwrap()
+        .unwrap();
+    drop(tx);
+    let req: serde_json::Value = serde_json::from_str(&s.state).unwrap();
+    let rider = Rider {
+        session_id: s.id,
+        version: s.version,
+        state: s.state.clone(),
+        status: Status::Closed,
+        expires_at: s.expires_at,
+    };
+    let fc = caller("fc");
+    let system = a.registry.get("storyteller").unwrap();
+    // The first run applies the change and closes the request together.
+    let (r, outcome) = with_rider(rider.clone(), system.apply_change(&a, &fc, &req["change"])).await;
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(outcome, Some(Some(s.version + 1)));
+    assert_eq!(willpower(&a).await, 3);
+    // A second run from the same read is refused at its commit, and its
+    // change with it.
+    let (r, outcome) = with_rider(rider, system.apply_change(&a, &fc, &req["change"])).await;
+    assert!(r.is_err());
+    assert_eq!(outcome, Some(None));
+    assert_eq!(willpower(&a).await, 3);
+    let mut tx = a.db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD, session_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.status, Status::Closed);
+}

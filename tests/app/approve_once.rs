@@ -81,7 +81,8 @@ async fn a_stale_approval_commits_nothing_of_its_change() {
     let fc = caller("fc");
     let system = a.registry.get("storyteller").unwrap();
     // The first run applies the change and closes the request together.
-    let (r, outcome) = with_rider(rider.clone(), system.apply_change(&a, &fc, &req["change"])).await;
+    let (r, outcome) =
+        with_rider(rider.clone(), system.apply_change(&a, &fc, &req["change"])).await;
     assert!(r.is_ok(), "{r:?}");
     assert_eq!(outcome, Some(Some(s.version + 1)));
     assert_eq!(willpower(&a).await, 3);

@@ -182,7 +182,7 @@ pub async fn sheet_create(
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
-    #[description = "Attribute or ability (aliases such as Brawling or Str work)"]
+    #[description = "Attribute or ability (aliases like Brawling or Str work)"]
     #[autocomplete = "ac_trait"]
     #[max_length = 100]
     #[rename = "trait"]
@@ -279,7 +279,7 @@ pub async fn sheet_trait(
 #[poise::command(slash_command, guild_only, rename = "willpower")]
 pub async fn sheet_willpower(
     ctx: Context<'_>,
-    #[description = "Current willpower, 0 to permanent (0: incapacitated)"]
+    #[description = "Current willpower, 0-permanent (0: incapacitated)"]
     #[min = 0]
     #[max = 10]
     current: Option<u8>,
@@ -311,15 +311,15 @@ pub async fn sheet_willpower(
     respond(ctx, r).await
 }
 
-/// Set the wound penalty: dice removed from and difficulty added to actions.
+/// Set the wound penalty: dice removed and difficulty added to actions.
 #[poise::command(slash_command, guild_only, rename = "wounds")]
 pub async fn sheet_wounds(
     ctx: Context<'_>,
-    #[description = "Dice removed from every action, 0 to 10"]
+    #[description = "Dice removed from every action, 0-10"]
     #[min = 0]
     #[max = 10]
     dice: u8,
-    #[description = "Difficulty added to every action, 0 to 8"]
+    #[description = "Difficulty added to every action, 0-8"]
     #[min = 0]
     #[max = 8]
     difficulty: Option<u8>,
@@ -363,7 +363,7 @@ pub async fn roll(
     #[description = "Advanced specialties the action requires (+1 threshold each unless used)"]
     #[max_length = 200]
     advanced: Option<String>,
-    #[description = "The storyteller lets a 0-dot knowledge be figured out"] figure_it_out: Option<
+    #[description = "Storyteller allows figuring out a 0-dot knowledge"] figure_it_out: Option<
         bool,
     >,
     #[description = "Extra dice, -10 to 10"]
@@ -418,7 +418,7 @@ pub async fn pool(
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
-    #[description = "Specialties in use, 0 to 5 (each 10 adds bonus dice)"]
+    #[description = "Specialties in use, 0-5 (each 10 adds bonus dice)"]
     #[min = 0]
     #[max = 5]
     specialties: Option<u32>,
@@ -509,7 +509,7 @@ pub async fn rest(
 #[poise::command(slash_command, guild_only)]
 pub async fn recover(
     ctx: Context<'_>,
-    #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
+    #[description = "At 0 willpower: the first dot, out of danger a full turn"]
     first_dot: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
@@ -526,7 +526,7 @@ pub async fn recover(
     respond(ctx, r).await
 }
 
-/// Spend 1 of your willpower to bring an incapacitated character back to 1.
+/// Spend 1 willpower to bring an incapacitated character back to 1.
 #[poise::command(slash_command, guild_only)]
 pub async fn revive(
     ctx: Context<'_>,
@@ -535,7 +535,7 @@ pub async fn revive(
     #[max_length = 64]
     character: Option<String>,
     #[description = "Whose"] player: Option<serenity::User>,
-    #[description = "Who spends the willpower (default: your active character)"]
+    #[description = "Who spends willpower (default: your active character)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     helper: Option<String>,

@@ -73,7 +73,7 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
     let bob = caller("bob");
     let no = dispatch(&app, &bob, &spend, &[]).await;
     assert!(
-        refusal(&no).contains("Only Ada's player or the FC can decide this roll."),
+        refusal(&no).contains("Only Ada's player or the storyteller can decide this roll."),
         "{}",
         refusal(&no)
     );
@@ -134,7 +134,7 @@ async fn keep_closes_the_roll_and_the_fc_may_void_another() {
 
     // The FC voids a second roll; a player may not.
     let r = rolls::willpower(&app, &alice, args()).await;
-    let void = button(first(&r).1, "Void (FC)");
+    let void = button(first(&r).1, "Void (storyteller)");
     let no = dispatch(&app, &alice, &void, &[]).await;
     assert_eq!(refusal(&no), "Only the storyteller can do that.");
     let fc = caller("fc");
@@ -154,7 +154,7 @@ async fn the_fc_alone_creates_a_character_for_another_member() {
     let no = sheets::create(&app, &alice, "Bea", 4, Some(bob.user_id)).await;
     assert_eq!(
         refusal(&no),
-        "Only the FC can create a character for another player."
+        "Only the storyteller can create a character for another player."
     );
     let fc = caller("fc");
     let r = sheets::create(&app, &fc, "Bea", 4, Some(bob.user_id)).await;

@@ -103,7 +103,7 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
     assert!(ex
         .single()
         .text()
-        .contains("Only the FC can start a new turn"));
+        .contains("Only the storyteller can start a new turn"));
     assert_schema_clean(&t);
     t.stop().await;
 }

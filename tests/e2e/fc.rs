@@ -630,7 +630,8 @@ async fn every_system_rolls_secretly_with_working_buttons() {
 
     // Storyteller: a willpower roll waits for a choice on either copy.
     public(&t, "alice", "/st sheet create name:Ann willpower:5").await;
-    let ex = run(&t, "alice", "/st willpower secret:true").await;
+    // Difficulty 9: fewer successes than buying gives, so it is offered.
+    let ex = run(&t, "alice", "/st willpower difficulty:9 secret:true").await;
     let mine = ex.of_kind("ephemeral").unwrap();
     let copy = ex.of_kind("channel").unwrap();
     let labels: Vec<String> = mine.buttons().into_iter().map(|b| b.0).collect();

@@ -118,8 +118,10 @@ async fn a_thousand_racing_clicks_apply_each_spend_exactly_once() {
     let mut rolls = Vec::new(); // generic rolls
     for (i, p) in players.iter().enumerate() {
         run(&t, p, &format!("/st sheet create name:St{i} willpower:10")).await;
+        // Difficulty 8: few successes, so buying beats them (ST-11 offers
+        // it only then) even after the other two spends.
         for _ in 0..3 {
-            let ex = run(&t, p, "/st willpower difficulty:4").await;
+            let ex = run(&t, p, "/st willpower difficulty:8").await;
             if ex
                 .single()
                 .buttons()
@@ -364,7 +366,8 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
     let t = table("faults", 3).await;
     let db = t.db().await.unwrap();
     run(&t, "alice", "/st sheet create name:Ada willpower:5").await;
-    let ex = run(&t, "alice", "/st willpower difficulty:2").await;
+    // Difficulty 8: fewer successes than buying gives, so it is offered.
+    let ex = run(&t, "alice", "/st willpower difficulty:8").await;
     let spend = custom_id(&ex, "Spend willpower");
     let msg = last_message(&t, "alice");
 
@@ -1233,8 +1236,11 @@ async fn a_click_that_waits_is_acknowledged_in_time_and_answered_later() {
     let db = t.db().await.unwrap();
     run(&t, "alice", "/st sheet create name:Ada willpower:5").await;
     let mut offers = Vec::new();
-    for _ in 0..2 {
-        let ex = run(&t, "alice", "/st willpower difficulty:2").await;
+    // Seeded throws with fewer successes than buying gives (4), so it is
+    // offered: 1, 5, 5, 3, 3 at difficulty 5; 8, 9, 10, 6, 6 at 9.
+    for difficulty in [5, 9] {
+        let line = format!("/st willpower difficulty:{difficulty}");
+        let ex = run(&t, "alice", &line).await;
         offers.push((last_message(&t, "alice"), custom_id(&ex, "Spend willpower")));
     }
     for (who, (msg, spend)) in [("alice", &offers[0]), ("bob", &offers[1])] {
@@ -1266,7 +1272,7 @@ async fn a_click_that_waits_is_acknowledged_in_time_and_answered_later() {
         } else {
             assert_eq!(out.kind, "ephemeral");
             assert!(
-                out.text().contains("Only Ada's player or the FC"),
+                out.text().contains("Only Ada's player or the storyteller"),
                 "{}",
                 out.text()
             );

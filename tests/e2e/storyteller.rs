@@ -164,6 +164,80 @@ async fn st_registers_with_groups_and_autocompletes_traits() {
     t.stop().await;
 }
 
+/// Every description under a registered command (options, subcommands).
+fn descriptions(v: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+    if let Some(d) = v["description"].as_str() {
+        out.push(format!("{path}: {d}"));
+    }
+    for o in v["options"].as_array().into_iter().flatten() {
+        let name = o["name"].as_str().unwrap_or("?");
+        descriptions(o, &format!("{path} {name}"), out);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_master_is_the_storyteller_in_every_text() {
+    let t = table("st-gm-word", 1).await;
+    // The slash commands' own descriptions.
+    let reg = t.registered();
+    let st = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "st")
+        .unwrap()
+        .clone();
+    let mut all = Vec::new();
+    descriptions(&st, "/st", &mut all);
+    // (`/st sheet list|show|use|rename|delete` are the shared table's.)
+    let shared = ["list", "show", "use", "rename", "delete"];
+    let own: Vec<&String> = all
+        .iter()
+        .filter(|d| {
+            !shared
+                .iter()
+                .any(|s| d.starts_with(&format!("/st sheet {s}")))
+        })
+        .collect();
+    assert!(
+        own.iter().any(|d| d.contains("Whose (storyteller)")),
+        "{own:?}"
+    );
+    assert!(!own.iter().any(|d| d.contains("FC")), "{own:?}");
+    // Refusals and labels.
+    ada(&t, 5).await;
+    refused(
+        &t,
+        "alice",
+        "/st turn everyone:true",
+        "Only the storyteller can start a new turn for everyone",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet create name:Bo willpower:3 player:@bob",
+        "Only the storyteller can create a character for another player.",
+    )
+    .await;
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "Void (storyteller)"]
+    );
+    let ex = t.click("bob", "Keep").await.unwrap();
+    assert_eq!(
+        ex.single().text(),
+        "⚠️ Only Ada's player or the storyteller can decide this roll."
+    );
+    let ex = t.click("fc", "Void (storyteller)").await.unwrap();
+    assert_eq!(
+        ex.single().field("Outcome").unwrap(),
+        "🚫 **Voided** by the storyteller: this roll does not count."
+    );
+    t.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sheets_are_created_shown_and_edited() {
     let t = table("st-sheet", 1).await;
@@ -705,7 +779,10 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
         out.field("Willpower").unwrap(),
         "5 now · **Spend willpower**: 1 dot turns this roll into an automatic success with 4 successes."
     );
-    assert_eq!(labels(&out), vec!["Spend willpower", "Keep", "Void (FC)"]);
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "Void (storyteller)"]
+    );
     assert_eq!(out.buttons()[0].1, "st:2:0:spend");
 
     // A stranger cannot decide it.
@@ -714,7 +791,7 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
     assert!(ex
         .single()
         .text()
-        .contains("Only Ada's player or the FC can decide this roll."));
+        .contains("Only Ada's player or the storyteller can decide this roll."));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
 
     // A double click spends once: the second click carries the old version.
@@ -759,6 +836,69 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spend_willpower_is_offered_only_when_it_raises_the_roll() {
+    let t = table("st-wp-raise", 1).await;
+    ada(&t, 5).await;
+    // 9, 10, 7, 4, 3 at difficulty 3: 5 successes; buying gives 4, so it
+    // is not offered and the roll stands at once.
+    let out = public(&t, "alice", "/st willpower difficulty:3").await;
+    assert_eq!(
+        description(&out),
+        "**Base** (5): **9**, **10**, **7**, **4**, **3**"
+    );
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 5 successes (very good)"
+    );
+    assert_eq!(
+        out.field("Willpower").unwrap(),
+        "5 (unchanged)\nNo **Spend willpower**: it would give 4 successes, no more than this roll (ST-11)."
+    );
+    assert!(out.buttons().is_empty());
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    // The session is closed at creation: an old-style spend click on it
+    // changes nothing.
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, "st:2:0:spend", None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    // A roll of 1 success is offered (buying gives 4); if willpower drops
+    // to 2 before the click (buying would give 1), a click is refused and
+    // nothing changes.
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    let roll = out.buttons()[0].1.clone();
+    assert_eq!(labels(&out)[0], "Spend willpower", "{}", out.text());
+    assert_eq!(
+        description(&out),
+        "**Base** (5): ~~1~~, **10**, **9**, 2, 6"
+    );
+    assert_eq!(
+        out.field("Outcome").unwrap(),
+        "✅ **Success**: 1 success (barely)"
+    );
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    let msg = t.last_message_for("alice").unwrap();
+    let ex = t
+        .click_custom_id("alice", msg.id, &roll, None)
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral", "{}", ex.single().text());
+    assert!(
+        ex.single()
+            .text()
+            .contains("Spending willpower would give 1 success, no more than the roll already has"),
+        "{}",
+        ex.single().text()
+    );
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 2);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keep_after_a_restart_and_void_by_the_fc() {
     let t = table("st-wp-keep", 1).await;
     ada(&t, 5).await;
@@ -789,20 +929,23 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
         description(&out),
         "**Base** (5): ~~1~~, **10**, **9**, 2, **6**"
     );
-    let ex = t.click("alice", "Void (FC)").await.unwrap();
+    let ex = t.click("alice", "Void (storyteller)").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     assert!(ex
         .single()
         .text()
         .contains("Only the storyteller can do that."));
-    let ex = t.click("fc", "Void (FC)").await.unwrap();
+    let ex = t.click("fc", "Void (storyteller)").await.unwrap();
     let up = ex.single();
     assert_eq!(
         up.field("Outcome").unwrap(),
-        "🚫 **Voided** by the FC: this roll does not count."
+        "🚫 **Voided** by the storyteller: this roll does not count."
     );
     assert!(up.buttons().is_empty());
-    public(&t, "alice", "/st willpower difficulty:3").await;
+    // Difficulty 9: 2 successes, so buying 4 raises the result (ST-11; at
+    // difficulty 3 this throw has 5 and nothing is offered).
+    let out = public(&t, "alice", "/st willpower difficulty:9").await;
+    assert_eq!(description(&out), "**Base** (5): 3, 4, **10**, 5, **9**");
     let ex = t.click("fc", "Spend willpower").await.unwrap();
     assert!(ex
         .single()
@@ -895,7 +1038,10 @@ async fn willpower_ignores_wounds_once_per_turn() {
         .click("bob", "Ignore wound penalty (1 willpower)")
         .await
         .unwrap();
-    assert!(ex.single().text().contains("Only Ada's player or the FC"));
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only Ada's player or the storyteller"));
     // A double click spends once.
     let msg = t.last_message_for("alice").unwrap();
     let first = t
@@ -972,7 +1118,7 @@ async fn willpower_ignores_wounds_once_per_turn() {
         &t,
         "bob",
         "/st turn everyone:true",
-        "Only the FC can start a new turn for everyone",
+        "Only the storyteller can start a new turn for everyone",
     )
     .await;
     let out = public(&t, "fc", "/st turn everyone:true").await;
@@ -1011,6 +1157,48 @@ async fn rest_and_recovery_restore_willpower_up_to_permanent() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rest_at_full_willpower_does_not_roll() {
+    let t = table("st-rest-full", 4).await;
+    ada(&t, 5).await;
+    // The day's +1 first (ST-14's order): 4 → 5 fills the track, so the
+    // active-rest roll, which could only lose, is not made.
+    run(&t, "fc", "/st sheet willpower current:4 player:@alice").await;
+    let before = logged(&t).await;
+    let out = public(&t, "alice", "/st rest").await;
+    assert_eq!(out.title(), "🛏️ Ada: a day of active rest");
+    assert_eq!(
+        description(&out),
+        "A day of rest: +1 willpower (now 5).\nNo active-rest roll: willpower is at its permanent rating, so the roll could only lose some."
+    );
+    assert_eq!(out.field("Willpower").unwrap(), "■■■■■ 5/5");
+    assert!(out.buttons().is_empty());
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    assert_eq!(logged(&t).await, before + 1, "the day is logged");
+    // Already full: never a roll, never a loss (seed 4 would botch some).
+    for _ in 0..6 {
+        let out = public(&t, "alice", "/st rest").await;
+        assert!(
+            description(&out).starts_with(
+                "A day of rest: willpower is already at its permanent 5.\nNo active-rest roll"
+            ),
+            "{}",
+            description(&out)
+        );
+        assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
+    }
+    // Below permanent after the day, the roll is made as before.
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    let out = public(&t, "alice", "/st rest").await;
+    assert!(
+        description(&out).starts_with("A day of rest: +1 willpower (now 3).\n**Base** (3):"),
+        "{}",
+        description(&out)
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_edit_their_own_sheets_and_the_fc_any() {
     let t = table("st-rights", 1).await;
     ada(&t, 5).await;
@@ -1039,7 +1227,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/st sheet create name:Evil willpower:3 player:@alice",
-        "Only the FC can create a character for another player",
+        "Only the storyteller can create a character for another player",
     )
     .await;
     refused(
@@ -1078,6 +1266,82 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
     let out = public(&t, "fc", "/st roll traits:Reflexes character:Guard").await;
     assert_eq!(out.title(), "🎲 Guard rolls Reflexes");
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
+    let t = table("st-pools", 1).await;
+    ada(&t, 5).await;
+    // ST-1: an ability alone is refused, and nothing is logged.
+    let before = logged(&t).await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Alertness",
+        "Alertness is an ability: roll it with an attribute, as in `Wits + Alertness`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`).",
+    )
+    .await;
+    assert_eq!(logged(&t).await, before);
+    // An attribute alone, two attributes, an attribute and an ability.
+    for traits in ["Wits", "\"Wits + Reflexes\"", "\"Wits + Alertness\""] {
+        public(&t, "alice", &format!("/st roll traits:{traits}")).await;
+    }
+    // The house rule is in the settings catalogue and in /help.
+    let ex = run(&t, "alice", "/st settings show").await;
+    assert!(ex
+        .single()
+        .field("st_ability_alone")
+        .unwrap()
+        .starts_with("**off**"));
+    let ex = run(&t, "alice", "/help system:Storyteller").await;
+    assert!(
+        ex.single().text().contains("`st_ability_alone`"),
+        "{}",
+        ex.single().text()
+    );
+    // Only the storyteller turns it on; then an ability may be rolled alone.
+    refused(
+        &t,
+        "alice",
+        "/st settings set name:st_ability_alone value:on",
+        "can change the Storyteller settings", // (the shared settings command words it)
+    )
+    .await;
+    public(&t, "fc", "/st settings set name:st_ability_alone value:on").await;
+    let out = public(&t, "alice", "/st roll traits:Alertness").await;
+    assert_eq!(out.title(), "🎲 Ada rolls Alertness");
+    assert_eq!(out.field("Pool").unwrap(), "Alertness 2 = **2 dice**");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn willpower_points_to_its_roll_and_unknown_traits_get_near_names() {
+    let t = table("st-names", 1).await;
+    ada(&t, 5).await;
+    let before = logged(&t).await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:Willpower",
+        "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10).",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertnez\"",
+        "There is no trait called `Alertnez`. Did you mean Alertness?",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st roll traits:\"Percepshun + Alertness\"",
+        "There is no trait called `Percepshun`. Did you mean Perception?",
+    )
+    .await;
+    assert_eq!(logged(&t).await, before, "nothing rolled");
     t.stop().await;
 }
 
@@ -1219,6 +1483,56 @@ async fn the_sandbox_example_plays_clean() {
         }
     }
     assert!(played > 20);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_example_approves_rejects_and_undoes() {
+    let t = table("st-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/storyteller-table.txt"
+    ))
+    .unwrap();
+    let mut seen = Vec::new();
+    for line in script.lines() {
+        let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for out in &ex.outputs {
+            assert!(
+                !out.content().starts_with("⚠️") && !out.text().contains("⚠️"),
+                "{who}: {line}: {}",
+                out.text()
+            );
+            seen.push(out.text());
+        }
+    }
+    let all = seen.join("\n");
+    for needle in [
+        "asks to change Ada's willpower ■■■■■■ 6/6 → ■■■■□□ 4/6",
+        "Approved by",
+        "asks to change Bo's wound penalty −2 dice, +1 difficulty → none",
+        "Rejected by",
+        "✅ **Automatic success**: 4 successes",
+        "Put back: willpower.current: 1 → 4",
+    ] {
+        assert!(all.contains(needle), "{needle} in\n{all}");
+    }
+    // The sheets afterwards: Ada's approved change, Bo's rejected one not
+    // applied, his own spend kept and the storyteller's mistake undone.
+    let ada = sheet(&t, "Ada").await;
+    assert_eq!((ada.willpower().current, ada.willpower().permanent), (4, 6));
+    assert!(ada.wound_penalty().is_none());
+    let bo = sheet(&t, "Bo").await;
+    assert_eq!((bo.willpower().current, bo.willpower().permanent), (4, 5));
+    let w = bo.wound_penalty();
+    assert_eq!((w.dice, w.difficulty), (2, 1));
     assert_schema_clean(&t);
     t.stop().await;
 }

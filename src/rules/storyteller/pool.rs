@@ -395,6 +395,14 @@ pub fn build_action(
     let mut notes = Vec::new();
     let mut traits: Vec<TraitUse> = Vec::new();
     for name in &req.traits {
+        // Willpower is rolled alone, by its own command (ST-10), unless the
+        // table made a trait of that name.
+        ensure(
+            name_key(name) != "willpower" || sheet.lookup(catalog, name).is_ok(),
+            || {
+                "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10).".to_string()
+            },
+        )?;
         let (t, dots) = sheet.lookup(catalog, name)?;
         ensure(!traits.iter().any(|u| u.name == t.name), || {
             format!("{} is named twice; name two different traits.", t.name)
@@ -413,6 +421,19 @@ pub fn build_action(
         "A pool holds at most one ability: an attribute plus an ability, or one or two attributes."
             .to_string()
     })?;
+    // ST-1: an attribute plus an ability, or one or two attributes; an
+    // ability alone only by the storyteller's house rule.
+    if let [alone] = traits.as_slice() {
+        ensure(
+            alone.kind == TraitKind::Attribute || settings.st_ability_alone,
+            || {
+                format!(
+                    "{} is an ability: roll it with an attribute, as in `Wits + {}`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`).",
+                    alone.name, alone.name
+                )
+            },
+        )?;
+    }
     let ability = abilities.first().map(|t| (*t).clone());
 
     let mut difficulty = base_difficulty(req.difficulty, settings, &mut notes)?;

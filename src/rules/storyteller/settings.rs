@@ -87,6 +87,10 @@ pub struct StorytellerSettings {
     pub st_bonus_dice_per_ten: BonusDicePerTen,
     /// Extra difficulty for a "figure it out" knowledge roll at 0 dots (A-S4): default 1.
     pub st_unskilled_knowledge_penalty: u32,
+    /// House rule: an ability may be rolled alone, with no attribute (ST-1
+    /// allows an attribute plus an ability, or one or two attributes):
+    /// default off.
+    pub st_ability_alone: bool,
     /// Guild-wide custom traits (A-S12): default none.
     pub st_custom_traits: Vec<CustomTrait>,
     /// Guild-wide custom aliases (A-S12), on top of the built-in ones: default none.
@@ -101,6 +105,7 @@ impl Default for StorytellerSettings {
             st_clamp_difficulty_high: false,
             st_bonus_dice_per_ten: BonusDicePerTen::PerSpecialty,
             st_unskilled_knowledge_penalty: 1,
+            st_ability_alone: false,
             st_custom_traits: Vec::new(),
             st_trait_aliases: Vec::new(),
         }
@@ -108,7 +113,7 @@ impl Default for StorytellerSettings {
 }
 
 /// Every setting name `set` accepts.
-pub const SETTING_NAMES: [&str; 7] = [
+pub const SETTING_NAMES: [&str; 8] = [
     "st_default_difficulty",
     "st_zero_pool",
     "st_clamp_difficulty_high",
@@ -116,6 +121,7 @@ pub const SETTING_NAMES: [&str; 7] = [
     "st_unskilled_knowledge_penalty",
     "st_custom_traits",
     "st_trait_aliases",
+    "st_ability_alone",
 ];
 
 impl StorytellerSettings {
@@ -126,7 +132,8 @@ impl StorytellerSettings {
     /// per_specialty | one; `st_unskilled_knowledge_penalty` +N (0..8);
     /// `st_custom_traits` a comma list of `Name:kind` (kind = attribute,
     /// talent, skill or knowledge), or `none`; `st_trait_aliases` a comma
-    /// list of `alias=Trait`, or `none`. Lists replace the whole list.
+    /// list of `alias=Trait`, or `none`; `st_ability_alone` on | off. Lists
+    /// replace the whole list.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
         let v = value.trim();
         match name.trim().to_ascii_lowercase().as_str() {
@@ -152,6 +159,10 @@ impl StorytellerSettings {
             "st_clamp_difficulty_high" => {
                 self.st_clamp_difficulty_high = parse_on_off(v)
                     .ok_or_else(|| RuleError::new("st_clamp_difficulty_high must be on or off."))?;
+            }
+            "st_ability_alone" => {
+                self.st_ability_alone = parse_on_off(v)
+                    .ok_or_else(|| RuleError::new("st_ability_alone must be on or off."))?;
             }
             "st_bonus_dice_per_ten" => {
                 self.st_bonus_dice_per_ten = match v.to_ascii_lowercase().as_str() {
@@ -263,6 +274,12 @@ impl StorytellerSettings {
                 ),
                 allowed: "alias=Trait, ... | none",
                 help: "Extra names for traits, on top of Brawling=Melee, Drive=Driving, Artistry=Crafting and Str/Pre/Ref/Per/Int/Wit (A-S12).",
+            },
+            SettingInfo {
+                name: "st_ability_alone",
+                value: on_off(self.st_ability_alone).to_string(),
+                allowed: "on | off",
+                help: "House rule: when on, an ability may be rolled alone, with no attribute; off, a pool is an attribute plus an ability, or one or two attributes (ST-1).",
             },
         ]
     }

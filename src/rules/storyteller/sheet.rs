@@ -874,12 +874,57 @@ impl StorytellerSheet {
         catalog: &TraitCatalog,
         name: &str,
     ) -> Result<(ResolvedTrait, u8), RuleError> {
-        let t = catalog.resolve_with(name, &self.custom_traits)?;
+        let t = catalog
+            .resolve_with(name, &self.custom_traits)
+            .map_err(|e| {
+                // An unknown name (not an ambiguous one) gets the nearest
+                // names on this sheet.
+                let near = self.nearest_names(name, 3);
+                if e.message.starts_with("There is no trait") && !near.is_empty() {
+                    RuleError::new(format!("{} Did you mean {}?", e.message, or_list(&near)))
+                } else {
+                    e
+                }
+            })?;
         let dots = match t.kind {
             TraitKind::Attribute => self.attribute(&t.name).map_or(0, |a| a.dots),
             _ => self.ability(&t.name).map_or(0, |a| a.dots),
         };
         Ok((t, dots))
+    }
+
+    /// Up to `n` trait names on this sheet nearest to `input` (edit distance
+    /// on the name keys, then sheet order), for "did you mean" hints. A name
+    /// more than half its length away is not suggested.
+    pub fn nearest_names(&self, input: &str, n: usize) -> Vec<String> {
+        let key: String = name_key(input).chars().take(MAX_HINT_KEY).collect();
+        if key.is_empty() {
+            return Vec::new();
+        }
+        let mut scored: Vec<(usize, usize, &str)> = self
+            .attributes
+            .iter()
+            .map(|a| a.name.as_str())
+            .chain(self.abilities.iter().map(|a| a.name.as_str()))
+            .enumerate()
+            .filter_map(|(i, name)| {
+                let other = name_key(name);
+                let d = edit_distance(&key, &other);
+                let limit = (other.chars().count().max(key.chars().count()) / 2).max(1);
+                (d <= limit).then_some((d, i, name))
+            })
+            .collect();
+        scored.sort_unstable();
+        let mut out: Vec<String> = Vec::new();
+        for (_, _, name) in scored {
+            if out.len() >= n {
+                break;
+            }
+            if !out.iter().any(|o| o == name) {
+                out.push(name.to_string());
+            }
+        }
+        out
     }
 
     /// Adds a trait to this sheet only (an NPC's odd ability, say).
@@ -1085,4 +1130,33 @@ fn check_willpower_permanent(permanent: u8) -> Result<(), RuleError> {
     ensure((1..=MAX_WILLPOWER).contains(&permanent), || {
         format!("Permanent willpower must be between 1 and {MAX_WILLPOWER}.")
     })
+}
+
+/// The longest name key "did you mean" hints compare (longer input is cut).
+const MAX_HINT_KEY: usize = 40;
+
+/// Levenshtein distance between two strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur.push(best);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `A`, `A or B`, `A, B or C`.
+fn or_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }

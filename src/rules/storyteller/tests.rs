@@ -18,8 +18,9 @@ use super::roll::{resolve, roll, DieMark, FaceCounts, Outcome, GENERATED_DICE_CA
 use super::settings::{BonusDicePerTen, StorytellerSettings, ZeroPool};
 use super::sheet::{Category, SpecialtyType, StorytellerSheet, TraitCatalog, TraitKind};
 use super::willpower::{
-    can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive, spend_to_ignore_wounds,
-    start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession, SpendPurpose,
+    active_rest_rolls, can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive,
+    spend_to_ignore_wounds, start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession,
+    SpendPurpose,
 };
 use crate::rules::Actor;
 
@@ -249,6 +250,72 @@ fn st_1_one_trait_alone_two_abilities_or_a_repeat_refused() {
         err.message,
         "Wits is named twice; name two different traits."
     );
+}
+
+#[test]
+fn st_1_an_ability_alone_is_refused_unless_the_storyteller_allows_it() {
+    let s = sheet();
+    let err = build_action(&s, &cat(), &req(&["Firearms"]), &settings(), MAX).unwrap_err();
+    assert_eq!(
+        err.message,
+        "Firearms is an ability: roll it with an attribute, as in `Wits + Firearms`. A pool is an attribute plus an ability, or one or two attributes; the storyteller can allow abilities alone (house rule `st_ability_alone`)."
+    );
+    let mut st = settings();
+    st.set("st_ability_alone", "on").unwrap();
+    assert!(st.st_ability_alone);
+    let alone = build_action(&s, &cat(), &req(&["Firearms"]), &st, MAX).unwrap();
+    assert_eq!(alone.traits.len(), 1);
+    assert_eq!(alone.traits[0].kind, TraitKind::Talent);
+    // An attribute alone, two attributes, an attribute and an ability: always.
+    for traits in [&["Wits"][..], &["Wits", "Reflexes"], &["Wits", "Firearms"]] {
+        assert!(
+            build_action(&s, &cat(), &req(traits), &settings(), MAX).is_ok(),
+            "{traits:?}"
+        );
+    }
+    assert_eq!(
+        st.set("st_ability_alone", "maybe").unwrap_err().message,
+        "st_ability_alone must be on or off."
+    );
+}
+
+#[test]
+fn st_10_willpower_is_not_a_trait_and_unknown_traits_get_near_names() {
+    let s = sheet();
+    for traits in [&["Willpower"][..], &["Wits", "will power"]] {
+        let err = build_action(&s, &cat(), &req(traits), &settings(), MAX).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Willpower is not a trait for `/st roll`: use `/st willpower` for a willpower roll (current willpower alone, ST-10)."
+        );
+    }
+    // A table that made Willpower a trait rolls it.
+    let mut st = settings();
+    st.set("st_custom_traits", "Willpower:attribute").unwrap();
+    assert!(build_action(&s, &st.catalog(), &req(&["Willpower"]), &st, MAX).is_ok());
+    let err = build_action(&s, &cat(), &req(&["Wits", "Alertnez"]), &settings(), MAX).unwrap_err();
+    assert_eq!(
+        err.message,
+        "There is no trait called `Alertnez`. Did you mean Alertness?"
+    );
+    let (t, _) = s.lookup(&cat(), "Medicin").unwrap();
+    assert_eq!(t.name, "Medicine", "a unique prefix still resolves");
+    let err = s.lookup(&cat(), "Reflxes").unwrap_err();
+    assert_eq!(
+        err.message,
+        "There is no trait called `Reflxes`. Did you mean Reflexes?"
+    );
+    assert_eq!(s.nearest_names("Stealht", 3), vec!["Stealth".to_string()],);
+    let err = s.lookup(&cat(), "Zzzzzzzzzzzz").unwrap_err();
+    assert_eq!(err.message, "There is no trait called `Zzzzzzzzzzzz`.");
+    // An ambiguous prefix says so, without guesses.
+    let err = s.lookup(&cat(), "Stre").unwrap_err();
+    assert!(
+        err.message.starts_with("`Stre` could mean"),
+        "{}",
+        err.message
+    );
+    assert!(!err.message.contains("Did you mean"), "{}", err.message);
 }
 
 #[test]
@@ -853,10 +920,12 @@ fn st_11_spend_one_willpower_for_an_automatic_success() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(16),
     )
     .unwrap();
-    assert_eq!(session.result.base, faces(&[9, 8, 6, 8, 9]));
+    // Two successes: buying (current − 1 = 4) raises the result.
+    assert_eq!(session.result.base, faces(&[10, 9, 5, 2, 3]));
+    assert_eq!(session.outcome, Outcome::Success { successes: 2 });
     assert_eq!(session.phase(), Phase::WillpowerChoice);
     assert!(events.contains(&Event::BuyOffered { successes: 4 }));
     assert_eq!(
@@ -897,7 +966,7 @@ fn st_11_spend_one_willpower_for_an_automatic_success() {
     );
     assert_eq!(
         done.result.outcome,
-        Outcome::Success { successes: 5 },
+        Outcome::Success { successes: 2 },
         "the dice stay shown"
     );
 }
@@ -918,7 +987,7 @@ fn st_11_the_last_dot_cannot_be_spent() {
     assert_eq!(session.result.base, faces(&[9]));
     assert_eq!(session.phase(), Phase::Closed);
     assert!(!events.iter().any(|e| matches!(e, Event::BuyOffered { .. })));
-    // With 2 it is offered; if willpower drops to 1 before the click, it is refused.
+    // With 2 (and a failed roll) it is offered; if willpower drops to 1 before the click, it is refused.
     let mut s = wp_sheet(5, 2);
     let (session, _) = RollSession::willpower(
         OWNER.id,
@@ -926,9 +995,10 @@ fn st_11_the_last_dot_cannot_be_spent() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(3),
     )
     .unwrap();
+    assert_eq!(session.outcome, Outcome::Failure);
     assert_eq!(session.phase(), Phase::WillpowerChoice);
     s.set_willpower_current(1).unwrap();
     assert_eq!(session.available_actions(OWNER, &s), vec![ActionKind::Keep]);
@@ -942,6 +1012,67 @@ fn st_11_the_last_dot_cannot_be_spent() {
         "You need at least 2 willpower to buy a success: the last dot cannot be spent this way."
     );
     assert_eq!(s, before, "nothing changes on error");
+}
+
+#[test]
+fn st_11_buying_is_not_offered_when_it_would_not_raise_the_result() {
+    // Willpower 5: buying gives 4 successes. A roll of 5 (seed 0) would
+    // lose one, a roll of 4 (seed 1) gain nothing: the roll closes at once.
+    for (seed, had) in [(0, 5), (1, 4)] {
+        let mut s = wp_sheet(5, 5);
+        let (session, events) = RollSession::willpower(
+            OWNER.id,
+            &mut s,
+            &WillpowerRequest::default(),
+            &settings(),
+            MAX,
+            &mut rng(seed),
+        )
+        .unwrap();
+        assert_eq!(session.outcome, Outcome::Success { successes: had });
+        assert_eq!(session.phase(), Phase::Closed, "seed {seed}");
+        assert!(!events.iter().any(|e| matches!(e, Event::BuyOffered { .. })));
+        assert!(session.available_actions(OWNER, &s).is_empty());
+        assert_eq!(s.willpower().current, 5);
+    }
+    // Seed 4 rolls 3: buying (4) raises it, so it is offered. If willpower
+    // drops to 4 before the click (buying would give 3), it is withdrawn
+    // and refused, and nothing changes.
+    let mut s = wp_sheet(5, 5);
+    let (session, events) = RollSession::willpower(
+        OWNER.id,
+        &mut s,
+        &WillpowerRequest::default(),
+        &settings(),
+        MAX,
+        &mut rng(4),
+    )
+    .unwrap();
+    assert_eq!(session.outcome, Outcome::Success { successes: 3 });
+    assert!(events.contains(&Event::BuyOffered { successes: 4 }));
+    assert_eq!(
+        session.available_actions(OWNER, &s),
+        vec![ActionKind::SpendWillpower, ActionKind::Keep]
+    );
+    s.set_willpower_current(4).unwrap();
+    assert_eq!(session.available_actions(OWNER, &s), vec![ActionKind::Keep]);
+    let before = s.clone();
+    let err = session
+        .apply(&mut s, Action::SpendWillpower { actor: OWNER }, &mut rng(0))
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "Spending willpower would give 3 successes, no more than the roll already has: keep the roll."
+    );
+    assert_eq!(s, before);
+    // The rule itself: never on a botch, never the last dot, only upwards.
+    use super::willpower::buying_raises;
+    assert!(!buying_raises(Outcome::Botch { botches: 1 }, 10));
+    assert!(!buying_raises(Outcome::Failure, 1));
+    assert!(buying_raises(Outcome::Failure, 2));
+    assert!(!buying_raises(Outcome::Success { successes: 1 }, 2));
+    assert!(buying_raises(Outcome::Success { successes: 8 }, 10));
+    assert!(!buying_raises(Outcome::Success { successes: 9 }, 10));
 }
 
 #[test]
@@ -972,7 +1103,7 @@ fn st_11_only_owner_or_gm_decide_and_gm_may_void() {
         &WillpowerRequest::default(),
         &settings(),
         MAX,
-        &mut rng(0),
+        &mut rng(16),
     )
     .unwrap();
     let err = session
@@ -992,7 +1123,7 @@ fn st_11_only_owner_or_gm_decide_and_gm_may_void() {
         .clone()
         .apply(&mut s, Action::Keep { actor: OWNER }, &mut rng(0))
         .unwrap();
-    assert_eq!(kept.outcome, Outcome::Success { successes: 5 });
+    assert_eq!(kept.outcome, Outcome::Success { successes: 2 });
     let (voided, ev) = session
         .apply(&mut s, Action::Void { actor: GM }, &mut rng(0))
         .unwrap();
@@ -1141,6 +1272,26 @@ fn st_14_daily_recovery_never_exceeds_permanent() {
         current: 5,
         reason: GainReason::Daily
     }));
+}
+
+#[test]
+fn st_14_the_day_comes_first_and_a_full_track_does_not_roll() {
+    // 3 of 5: the day's +1 (4), then the roll may still add.
+    let mut s = wp_sheet(5, 3);
+    recover_daily(&mut s);
+    assert!(active_rest_rolls(&s));
+    // 4 of 5: the day's +1 fills the track; the roll could only lose.
+    let mut s = wp_sheet(5, 4);
+    recover_daily(&mut s);
+    assert_eq!(s.willpower().current, 5);
+    assert!(!active_rest_rolls(&s));
+    // Already full.
+    assert!(!active_rest_rolls(&wp_sheet(5, 5)));
+    // At 0 the day brings the first dot back, then the roll is made.
+    let mut s = wp_sheet(5, 0);
+    recover_daily(&mut s);
+    assert_eq!(s.willpower().current, 1);
+    assert!(active_rest_rolls(&s));
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //!
 //! Every roll goes through a [`RollSession`]. Most close at once; a
 //! willpower roll that did not botch, rolled with at least 2 current
-//! willpower, waits in [`Phase::WillpowerChoice`] for the roller to buy an
-//! automatic success (ST-11) or keep the roll:
+//! willpower and fewer successes than buying would give (current − 1),
+//! waits in [`Phase::WillpowerChoice`] for the roller to buy an automatic
+//! success (ST-11) or keep the roll:
 //!
 //! ```text
 //! start ──► WillpowerChoice ──(SpendWillpower | Keep | ForceClose)──► Closed
@@ -292,9 +293,11 @@ impl RollSession {
     }
 
     /// Rolls willpower (ST-10). A botch costs current willpower, one dot per
-    /// net botch, and closes the session. Otherwise, with current willpower
-    /// at least 2, the session waits for [`Action::SpendWillpower`] or
-    /// [`Action::Keep`] (ST-11); with less, it closes.
+    /// net botch, and closes the session. Otherwise, when buying a success
+    /// would raise the result (current willpower at least 2 and more than
+    /// one above the successes rolled, see [`buying_raises`]), the session
+    /// waits for [`Action::SpendWillpower`] or [`Action::Keep`] (ST-11); if
+    /// not, it closes.
     pub fn willpower<R: Rng + ?Sized>(
         owner: i64,
         sheet: &mut StorytellerSheet,
@@ -309,7 +312,7 @@ impl RollSession {
         let mut events = roll_events(&result);
         if let Outcome::Botch { botches } = result.outcome {
             lose_willpower(sheet, botches, &mut events);
-        } else if before >= 2 {
+        } else if buying_raises(result.outcome, before) {
             events.push(Event::BuyOffered {
                 successes: u32::from(before - 1),
             });
@@ -400,14 +403,15 @@ impl RollSession {
     }
 
     /// The actions `actor` may take now. `sheet` is the roller's sheet, as
-    /// it is now: the purchase needs current willpower ≥ 2 (ST-11).
+    /// it is now: the purchase needs current willpower ≥ 2 (ST-11) and must
+    /// raise the result ([`buying_raises`]).
     pub fn available_actions(&self, actor: Actor, sheet: &StorytellerSheet) -> Vec<ActionKind> {
         let mut out = Vec::new();
         if self.phase != Phase::WillpowerChoice {
             return out;
         }
         if actor.id == self.owner || actor.gm {
-            if sheet.willpower().current >= 2 && !self.result.outcome.is_botch() {
+            if buying_raises(self.result.outcome, sheet.willpower().current) {
                 out.push(ActionKind::SpendWillpower);
             }
             out.push(ActionKind::Keep);
@@ -457,6 +461,13 @@ impl RollSession {
                 ensure(current >= 2, || {
                     "You need at least 2 willpower to buy a success: the last dot cannot be spent this way."
                         .to_string()
+                })?;
+                ensure(buying_raises(self.result.outcome, current), || {
+                    let n = current - 1;
+                    format!(
+                        "Spending willpower would give {n} {}, no more than the roll already has: keep the roll.",
+                        if n == 1 { "success" } else { "successes" }
+                    )
                 })?;
                 let after = current - 1;
                 ctx.willpower_mut().current = after;
@@ -634,6 +645,16 @@ pub fn recover_daily(sheet: &mut StorytellerSheet) -> Vec<Event> {
     events
 }
 
+/// ST-14, in the spec's order: a day of active rest is the day's +1
+/// ([`recover_daily`]) first, then the difficulty-8 willpower roll. Call
+/// this after the +1: the roll is made only while willpower is below
+/// permanent. At permanent its successes could add nothing and its botches
+/// could only take willpower away, so it is not rolled.
+pub fn active_rest_rolls(sheet: &StorytellerSheet) -> bool {
+    let w = sheet.willpower();
+    w.current < w.permanent
+}
+
 /// ST-13: an incapacitated character regains the first dot alone once out of
 /// direct threat and out of combat for a full turn (the storyteller judges that).
 pub fn recover_first_dot(sheet: &mut StorytellerSheet) -> Result<Vec<Event>, RuleError> {
@@ -675,4 +696,17 @@ pub fn revive(
     }
     gain_willpower(target, 1, GainReason::Revived, &mut events);
     Ok(events)
+}
+
+/// True when buying a success (ST-11) is allowed and raises the roll: it
+/// did not botch, current willpower is at least 2, and the automatic
+/// successes (current − 1) are more than the roll already has. A purchase
+/// that would lower or merely repeat the result is never offered.
+pub fn buying_raises(outcome: Outcome, current: u8) -> bool {
+    let has = match outcome {
+        Outcome::Botch { .. } => return false,
+        Outcome::Failure => 0,
+        Outcome::Success { successes } => successes,
+    };
+    current >= 2 && u32::from(current - 1) > has
 }

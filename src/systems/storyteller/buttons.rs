@@ -14,7 +14,7 @@ pub enum RollButton {
     Spend,
     /// Let the roll stand (`keep`).
     Keep,
-    /// The FC voids the roll (`void`).
+    /// The storyteller voids the roll (`void`).
     Void,
 }
 

@@ -170,7 +170,7 @@ pub async fn sheet_create(
     #[min = 1]
     #[max = 10]
     willpower: u8,
-    #[description = "FC only: create it for this member"] player: Option<serenity::User>,
+    #[description = "Storyteller only: for this member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let player = player.map(|u| u.id.get() as i64);
@@ -182,7 +182,7 @@ pub async fn sheet_create(
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
-    #[description = "Attribute or ability (aliases such as Brawling or Str work)"]
+    #[description = "Attribute or ability (aliases like Brawling or Str work)"]
     #[autocomplete = "ac_trait"]
     #[max_length = 100]
     #[rename = "trait"]
@@ -195,7 +195,7 @@ pub async fn sheet_set(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set(
@@ -221,14 +221,14 @@ pub async fn sheet_specialty(
     #[autocomplete = "ac_new_specialty"]
     #[max_length = 40]
     name: String,
-    #[description = "Advanced specialty? (default: as the source suggests, else general)"]
+    #[description = "Advanced specialty? (default: the source's, else general)"]
     advanced: Option<bool>,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::specialty(
@@ -260,7 +260,7 @@ pub async fn sheet_trait(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::custom_trait(
@@ -279,7 +279,7 @@ pub async fn sheet_trait(
 #[poise::command(slash_command, guild_only, rename = "willpower")]
 pub async fn sheet_willpower(
     ctx: Context<'_>,
-    #[description = "Current willpower, 0 to permanent (0: incapacitated)"]
+    #[description = "Current willpower, 0-permanent (0: incapacitated)"]
     #[min = 0]
     #[max = 10]
     current: Option<u8>,
@@ -291,7 +291,7 @@ pub async fn sheet_willpower(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
@@ -311,15 +311,15 @@ pub async fn sheet_willpower(
     respond(ctx, r).await
 }
 
-/// Set the wound penalty: dice removed from and difficulty added to actions.
+/// Set the wound penalty: dice removed and difficulty added to actions.
 #[poise::command(slash_command, guild_only, rename = "wounds")]
 pub async fn sheet_wounds(
     ctx: Context<'_>,
-    #[description = "Dice removed from every action, 0 to 10"]
+    #[description = "Dice removed from every action, 0-10"]
     #[min = 0]
     #[max = 10]
     dice: u8,
-    #[description = "Difficulty added to every action, 0 to 8"]
+    #[description = "Difficulty added to every action, 0-8"]
     #[min = 0]
     #[max = 8]
     difficulty: Option<u8>,
@@ -327,7 +327,7 @@ pub async fn sheet_wounds(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Wounds {
@@ -348,11 +348,11 @@ pub async fn roll(
     #[autocomplete = "ac_traits"]
     #[max_length = 200]
     traits: String,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
@@ -363,7 +363,7 @@ pub async fn roll(
     #[description = "Advanced specialties the action requires (+1 threshold each unless used)"]
     #[max_length = 200]
     advanced: Option<String>,
-    #[description = "The storyteller lets a 0-dot knowledge be figured out"] figure_it_out: Option<
+    #[description = "Storyteller allows figuring out a 0-dot knowledge"] figure_it_out: Option<
         bool,
     >,
     #[description = "Extra dice, -10 to 10"]
@@ -374,14 +374,14 @@ pub async fn roll(
     #[min = -10]
     #[max = 10]
     difficulty_modifier: Option<i32>,
-    #[description = "Spend 1 willpower so this action ignores the wound penalty (once per turn)"]
+    #[description = "Spend 1 willpower to ignore the wound penalty (once per turn)"]
     ignore_wounds: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -410,19 +410,19 @@ pub async fn pool(
     #[min = 0]
     #[max = 100]
     dice: u32,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
-    #[description = "Specialties in use, 0 to 5 (each 10 adds bonus dice)"]
+    #[description = "Specialties in use, 0-5 (each 10 adds bonus dice)"]
     #[min = 0]
     #[max = 5]
     specialties: Option<u32>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -441,11 +441,11 @@ pub async fn pool(
 #[poise::command(slash_command, guild_only)]
 pub async fn willpower(
     ctx: Context<'_>,
-    #[description = "Difficulty, 2 to 10 (default: the server's, usually 6)"]
+    #[description = "Difficulty 2-10 (default: the server's, usually 6)"]
     #[min = 2]
     #[max = 10]
     difficulty: Option<u32>,
-    #[description = "Threshold: successes removed first, 0 to 30"]
+    #[description = "Threshold: successes removed first, 0-30"]
     #[min = 0]
     #[max = 30]
     threshold: Option<u32>,
@@ -453,8 +453,8 @@ pub async fn willpower(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
+    #[description = "Only you and the storyteller see it"] secret: Option<bool>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -472,12 +472,12 @@ pub async fn willpower(
 #[poise::command(slash_command, guild_only)]
 pub async fn turn(
     ctx: Context<'_>,
-    #[description = "FC only: every character in the server"] everyone: Option<bool>,
+    #[description = "Storyteller only: every character in the server"] everyone: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = recovery::turn(
@@ -498,7 +498,7 @@ pub async fn rest(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = rolls::rest(&ctx.data().app, &caller, target(&character, &player)).await;
@@ -509,13 +509,13 @@ pub async fn rest(
 #[poise::command(slash_command, guild_only)]
 pub async fn recover(
     ctx: Context<'_>,
-    #[description = "At 0 willpower: the first dot, once out of danger for a full turn"]
+    #[description = "At 0 willpower: the first dot, out of danger a full turn"]
     first_dot: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
+    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Recover {
@@ -526,7 +526,7 @@ pub async fn recover(
     respond(ctx, r).await
 }
 
-/// Spend 1 of your willpower to bring an incapacitated character back to 1.
+/// Spend 1 willpower to bring an incapacitated character back to 1.
 #[poise::command(slash_command, guild_only)]
 pub async fn revive(
     ctx: Context<'_>,
@@ -535,7 +535,7 @@ pub async fn revive(
     #[max_length = 64]
     character: Option<String>,
     #[description = "Whose"] player: Option<serenity::User>,
-    #[description = "Who spends the willpower (default: your active character)"]
+    #[description = "Who spends willpower (default: your active character)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     helper: Option<String>,
@@ -568,7 +568,7 @@ pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// FC only: change a Storyteller setting.
+/// Storyteller only: change a Storyteller setting.
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn settings_set(
     ctx: Context<'_>,

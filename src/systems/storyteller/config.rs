@@ -1,5 +1,5 @@
 //! `/st settings show|set`: the guild's Storyteller settings (§6). Anyone
-//! may read them; only the FC may change one.
+//! may read them; only the storyteller may change one.
 
 use serde_json::json;
 
@@ -11,7 +11,7 @@ use crate::rules::storyteller::settings::SettingInfo;
 use crate::rules::storyteller::StorytellerSettings;
 
 use super::context::check_len;
-use super::SYSTEM;
+use super::{GM, SYSTEM};
 use crate::app::Act;
 
 /// The longest value `/st settings set` takes (custom trait lists are long).
@@ -28,7 +28,7 @@ fn settings_embed(title: &str, infos: &[SettingInfo]) -> Embed {
             false,
         );
     }
-    e.footer("The FC changes one with /st settings set name:<setting> value:<value>.")
+    e.footer("The storyteller changes one with /st settings set name:<setting> value:<value>.")
 }
 
 /// `/st settings show`: every setting with its value (privately).
@@ -41,12 +41,12 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
     ))))
 }
 
-/// `/st settings set`: changes one setting (the FC only).
+/// `/st settings set`: changes one setting (the storyteller only).
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
     check_len(name, 100, "setting name")?;
     check_len(value, MAX_VALUE_LEN, "value")?;
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "change the Storyteller settings").await?;
+    rights::require_gm(&mut tx, caller, GM, "change the Storyteller settings").await?;
     let mut s: StorytellerSettings = scoped(&mut tx, caller.guild_id, SYSTEM).await?;
     let before = s.clone();
     s.set(name, value)?;

@@ -1,6 +1,6 @@
 //! What every Storyteller action loads first: the guild's settings, whether
-//! the caller is the FC, and the character acted on (with the rights check:
-//! players act on their own characters, the FC on any in the guild).
+//! the caller is the storyteller, and the character acted on (with the rights check:
+//! players act on their own characters, the storyteller on any in the guild).
 
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::settings::{self as app_settings, GuildSettings};
@@ -18,12 +18,12 @@ pub struct Ctx {
     pub settings: StorytellerSettings,
     /// The shared settings (dice cap, session timeout, FC role).
     pub guild: GuildSettings,
-    /// The caller is the FC (the storyteller).
+    /// The caller is the storyteller (the storyteller).
     pub fc: bool,
 }
 
 impl Ctx {
-    /// Loads the settings and the caller's FC status.
+    /// Loads the settings and the caller's storyteller status.
     pub async fn load(tx: &mut Tx, caller: &Caller) -> Result<Self, AppError> {
         let guild = app_settings::guild(tx, caller.guild_id).await?;
         let settings: StorytellerSettings =
@@ -55,14 +55,14 @@ impl Ctx {
 /// `player:` options, read as a [`Pick`] (neither: the caller's active one).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Target<'a> {
-    /// A character name (the caller's own; any in the guild for the FC).
+    /// A character name (the caller's own; any in the guild for the storyteller).
     pub character: Option<&'a str>,
-    /// A member whose character is meant (the FC only, for others).
+    /// A member whose character is meant (the storyteller only, for others).
     pub player: Option<i64>,
 }
 
 /// Loads the character an action is about, refusing anything that is not
-/// the caller's own unless the caller is the FC (the shared rules of
+/// the caller's own unless the caller is the storyteller (the shared rules of
 /// [`characters::resolve`]).
 pub async fn character(
     tx: &mut Tx,

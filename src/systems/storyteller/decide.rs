@@ -1,5 +1,5 @@
 //! The willpower choice on a Storyteller roll (ST-11): the buttons
-//! **Spend willpower**, **Keep** and **Void (FC)** ([`RollButton`]). Who may
+//! **Spend willpower**, **Keep** and **Void (storyteller)** ([`RollButton`]). Who may
 //! press them, how each becomes a rules-core action, and the answer.
 
 use serde_json::json;
@@ -8,7 +8,7 @@ use super::buttons::RollButton;
 use super::context::Ctx;
 use super::roll_view::roll_view;
 use super::rolls::{load_character, outcome_json, spend_offer, status_of, RollState};
-use super::SYSTEM;
+use super::{GM, SYSTEM};
 use crate::app::component::Click;
 use crate::app::log::{self, What};
 use crate::app::{sessions, Act, App, AppError, AppResult, Response};
@@ -17,14 +17,14 @@ use crate::rules::Actor;
 use crate::storage::sessions::Session;
 
 /// A click on a willpower roll: the roll's player (or whoever rolled it,
-/// or the FC) decides; the rules core applies the choice.
+/// or the storyteller) decides; the rules core applies the choice.
 pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let mut state: RollState = sessions::load(&session)?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !ctx.fc {
         return Err(AppError::user(format!(
-            "Only {}'s player or the FC can decide this roll.",
+            "Only {}'s player or the {GM} can decide this roll.",
             state.who()
         )));
     }

@@ -4,7 +4,7 @@
 //! here (only [`commands`] touches poise).
 //!
 //! Module map:
-//! - [`context`]: what every action loads first (settings, FC status, the
+//! - [`context`]: what every action loads first (settings, storyteller status, the
 //!   character acted on, with the rights check).
 //! - [`sheets`]: `/st sheet …` (create, show, set, specialty, trait,
 //!   willpower, wounds, use) and the sheet card with its

@@ -18,7 +18,7 @@ use crate::storage::{self, Tx};
 use super::context::{self, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::willpower_track;
-use super::SYSTEM;
+use super::{GM, SYSTEM};
 use crate::app::Act;
 
 /// The most characters `/st turn everyone:true` updates at once.
@@ -48,12 +48,12 @@ async fn record(
     .await
 }
 
-/// `/st turn`: a new turn for one character, or (the FC, `everyone`) for
+/// `/st turn`: a new turn for one character, or (the storyteller, `everyone`) for
 /// every Storyteller character in the guild.
 pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     if everyone {
-        rights::require_fc(&mut tx, caller, "start a new turn for everyone").await?;
+        rights::require_gm(&mut tx, caller, GM, "start a new turn for everyone").await?;
         let rows =
             storage::characters::list(&mut tx, caller.guild_id, SYSTEM, None, MAX_TURN_CHARACTERS)
                 .await?;
@@ -88,7 +88,7 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
         )));
     }
     // Turns belong to the storyteller (issue 13).
-    rights::require_fc(&mut tx, caller, "start a new turn").await?;
+    rights::require_gm(&mut tx, caller, GM, "start a new turn").await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let events = start_turn(&mut c.sheet);
@@ -159,7 +159,7 @@ pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: 
     )))
 }
 
-/// `/st revive`: the caller's character (or, for the FC, `helper`) spends 1
+/// `/st revive`: the caller's character (or, for the storyteller, `helper`) spends 1
 /// of their own willpower to bring an incapacitated character back to 1.
 pub async fn revive(
     app: &App,

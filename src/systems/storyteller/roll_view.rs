@@ -12,13 +12,13 @@ use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
 use crate::rules::storyteller::{
-    Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, ZeroPool,
+    Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, RollSession, ZeroPool,
 };
 
 use super::buttons::RollButton;
 use super::state::RollState;
 use super::sheet_view::plural;
-use super::KIND;
+use super::{GM, KIND};
 use crate::storage::sessions::Status;
 
 /// Characters the full dice listing may use before it is summarised.
@@ -291,6 +291,19 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// The automatic successes a purchase would have given, for a willpower
+/// roll that closed at once because buying would not have raised it
+/// (ST-11): no botch, at least 2 willpower, never offered.
+fn spend_withheld(s: &RollSession) -> Option<u32> {
+    let before = s.willpower_before?;
+    let offered = s.log.iter().any(|e| matches!(e, Event::BuyOffered { .. }));
+    (s.result.spec.kind == RollKind::Willpower
+        && !offered
+        && before >= 2
+        && !s.result.outcome.is_botch())
+    .then(|| u32::from(before - 1))
+}
+
 /// The outcome in words.
 pub fn outcome_text(outcome: Outcome, automatic: bool) -> String {
     match outcome {
@@ -434,7 +447,7 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
     }
     e = e.field("Successes", successes_text(r), true);
     let outcome = if status == Status::Voided {
-        "🚫 **Voided** by the FC: this roll does not count.".to_string()
+        format!("🚫 **Voided** by the {GM}: this roll does not count.")
     } else {
         outcome_text(s.outcome, s.automatic)
     };
@@ -453,6 +466,12 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
         };
         let mut lines = vec![first];
         lines.extend(after.iter().cloned());
+        if let Some(n) = spend_withheld(s) {
+            lines.push(format!(
+                "No **Spend willpower**: it would give {n} {}, no more than this roll (ST-11).",
+                plural(n, "success", "successes")
+            ));
+        }
         e = e.field("Willpower", super::sheet_view::fit(&lines, 1000), false);
     } else if !after.is_empty() {
         e = e.field("Afterwards", super::sheet_view::fit(&after, 1000), false);
@@ -501,7 +520,7 @@ pub fn roll_view(
         ));
     }
     buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
-    buttons.push(Button::new(b(RollButton::Void), "Void (FC)", Style::Danger));
+    buttons.push(Button::new(b(RollButton::Void), "Void (storyteller)", Style::Danger));
     view.buttons(buttons)
 }
 

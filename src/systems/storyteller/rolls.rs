@@ -12,8 +12,11 @@ use serde_json::json;
 use crate::app::characters::Loaded;
 use crate::app::log::{self, What};
 use crate::app::App;
+use crate::app::view::{colour, Embed};
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
-use crate::rules::storyteller::willpower::{recover_daily, spend_to_ignore_wounds};
+use crate::rules::storyteller::willpower::{
+    active_rest_rolls, recover_daily, spend_to_ignore_wounds,
+};
 use crate::rules::storyteller::{
     spec_odds, ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession,
     StorytellerSheet, WillpowerRequest,
@@ -308,7 +311,9 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
 }
 
 /// `/st willpower`: a willpower roll (ST-10); if it did not botch and
-/// current willpower is at least 2, it waits for Spend willpower or Keep.
+/// buying an automatic success would raise it (ST-11: current willpower at
+/// least 2 and more than one above the successes rolled), it waits for
+/// Spend willpower or Keep.
 pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> AppResult {
     let req = WillpowerRequest {
         difficulty: args.difficulty,
@@ -349,9 +354,11 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
     .await
 }
 
-/// `/st rest`: a day of active rest (ST-14): the day's +1 willpower, then a
-/// difficulty-8 willpower roll adding 1 per success (a botch costs
-/// willpower as usual); never above permanent.
+/// `/st rest`: a day of active rest (ST-14), in the spec's order: the day's
+/// +1 willpower first, then a difficulty-8 willpower roll adding 1 per
+/// success (a botch costs willpower as usual); never above permanent. When
+/// the +1 leaves willpower at permanent the roll is not made: it could only
+/// lose.
 pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let ctx = Ctx::load(&mut tx, caller).await?;
@@ -367,6 +374,9 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
             "A day of rest: willpower is already at its permanent {}.",
             ch.sheet.willpower().permanent
         )];
+    }
+    if !active_rest_rolls(&ch.sheet) {
+        return rest_without_roll(tx, caller, ch, start, before, &events).await;
     }
     let (session, rolled) = RollSession::rest(
         ch.row.owner_id,
@@ -397,6 +407,50 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
         Some(&mut ch),
     )
     .await
+}
+
+/// `/st rest` when willpower is at permanent after the day's +1: the day
+/// is saved and logged, and no dice are thrown (successes could add
+/// nothing, a botch could only take away).
+async fn rest_without_roll(
+    mut tx: Act,
+    caller: &Caller,
+    mut ch: Loaded<StorytellerSheet>,
+    start: u8,
+    mut lines: Vec<String>,
+    events: &[Event],
+) -> AppResult {
+    crate::app::characters::save(&mut tx, &mut ch).await?;
+    log::record(
+        &mut tx,
+        caller,
+        What {
+            system: SYSTEM,
+            action: "rest",
+            session: None,
+            character: Some(ch.row.id),
+        },
+        &json!({ "character": ch.name(), "willpower_at_start": start }),
+        &json!(null),
+        &json!({ "rolled": false, "events": events }),
+    )
+    .await?;
+    tx.commit().await?;
+    lines.push(
+        "No active-rest roll: willpower is at its permanent rating, so the roll could only lose some."
+            .to_string(),
+    );
+    let w = ch.sheet.willpower();
+    Ok(Response::message(View::embed(
+        Embed::new(format!("🛏️ {}: a day of active rest", ch.name()))
+            .description(lines.join("\n"))
+            .field(
+                "Willpower",
+                super::sheet_view::willpower_track(w.current, w.permanent),
+                false,
+            )
+            .colour(colour::SUCCESS),
+    )))
 }
 
 pub(super) async fn load_character(

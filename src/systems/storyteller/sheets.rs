@@ -2,7 +2,7 @@
 //! the shared `/st sheet show` posts, and the sheet card's "Ignore wound
 //! penalty" button (ST-12).
 //!
-//! Players edit their own sheets; the FC edits any sheet in the guild (by
+//! Players edit their own sheets; the storyteller edits any sheet in the guild (by
 //! name, or a member's active one). Edits answer privately; creating and
 //! showing a sheet post its card, whose button works until the character
 //! is gone (it acts on the sheet as it is when clicked).
@@ -23,7 +23,7 @@ use super::buttons::SheetButton;
 use super::context::{self, check_len, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
-use super::{SHEET_KIND, SYSTEM};
+use super::{GM, SHEET_KIND, SYSTEM};
 use crate::storage::sessions::Status;
 use crate::app::Act;
 
@@ -89,7 +89,7 @@ async fn post_card(mut tx: Act, caller: &Caller, c: &Loaded<StorytellerSheet>) -
 }
 
 /// `/st sheet create`: a new character (attributes at 1, abilities at 0,
-/// willpower full), made the owner's active one. The FC may create one for
+/// willpower full), made the owner's active one. The storyteller may create one for
 /// another member.
 pub async fn create(
     app: &App,
@@ -104,7 +104,7 @@ pub async fn create(
     let owner = player.unwrap_or(caller.user_id);
     if owner != caller.user_id && !ctx.fc {
         return Err(AppError::user(
-            "Only the FC can create a character for another player.",
+            "Only the storyteller can create a character for another player.",
         ));
     }
     let sheet = StorytellerSheet::new(willpower)?;
@@ -380,7 +380,7 @@ pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>)
     let c = context::checked(Loaded { row, sheet })?;
     if c.row.owner_id != caller.user_id && !ctx.fc {
         return Err(AppError::user(format!(
-            "Only {}'s player or the FC can spend their willpower.",
+            "Only {}'s player or the {GM} can spend their willpower.",
             c.name()
         )));
     }

@@ -1582,3 +1582,79 @@ async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
     assert_eq!(task.field("Threshold").unwrap(), "**1** = 1");
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_player_chooses_which_attribute_or_insight_pays_for_which_die() {
+    let t = table("ve1-paywith", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet note kind:asset text:Crowbar\n\
+         alice: /ve sheet note kind:insight text:\"The guard sleeps at noon\"\n\
+         alice: /ve task ability:Finesse\nalice: click Roll\n\
+         alice: select KISS dice = 1,2,3",
+    )
+    .await;
+    // The menu lists Ada's unused attributes and insights.
+    let m = t.last_message_for("alice").unwrap();
+    let options: Vec<String> = m.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Pay with a specialty or insight")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        options,
+        ["sp:Lockpicks", "sp:Crowbar", "in:The guard sleeps at noon"]
+    );
+    // Crowbar (an asset, second in sheet order) pays for die #1, the
+    // insight for #2, Lockpicks for #3: each die waits for its own choice.
+    let paid = one(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Crowbar",
+    )
+    .await;
+    let kisses = paid.field("KISSes").unwrap();
+    assert!(
+        kisses.contains("#1 — Ada pays with specialty “Crowbar”"),
+        "{kisses}"
+    );
+    assert!(
+        kisses.contains("Ada picked #2, #3: choose how to pay"),
+        "{kisses}"
+    );
+    play(
+        &t,
+        "alice: select Pay with a specialty or insight = in:The guard sleeps at noon",
+    )
+    .await;
+    // An attribute already used is refused, and drops the pick.
+    assert!(refused_payment(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Crowbar"
+    )
+    .await
+    .contains("no unused specialty, discipline, asset or merit “Crowbar”"));
+    play(&t, "alice: select KISS dice = 3").await;
+    let paid = one(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Lockpicks",
+    )
+    .await;
+    let kisses = paid.field("KISSes").unwrap();
+    assert!(
+        kisses.contains("#2 — Ada pays with insight “The guard sleeps at noon”"),
+        "{kisses}"
+    );
+    assert!(
+        kisses.contains("#3 — Ada pays with specialty “Lockpicks”"),
+        "{kisses}"
+    );
+    assert!(!kisses.contains("choose how to pay"), "{kisses}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -165,6 +165,9 @@ pub enum TaskButton {
     Pick,
     /// `klot`, `kstunt`, `kspec`, `kins`: pay for the picked dice.
     Kiss(Payment),
+    /// `kpay`: the "Pay with a specialty or insight" menu: the picked
+    /// attribute or insight pays for the clicker's first picked die.
+    PayWith,
     /// `kclear`: withdraw one's KISSes.
     KissClear,
     /// `consent`: an ally allows (or no longer allows) KISSes on their die.
@@ -216,6 +219,7 @@ impl Action for TaskButton {
             Self::Kiss(Payment::Stunt) => ("kstunt", None),
             Self::Kiss(Payment::Specialty) => ("kspec", None),
             Self::Kiss(Payment::Insight) => ("kins", None),
+            Self::PayWith => ("kpay", None),
             Self::KissClear => ("kclear", None),
             Self::Consent => ("consent", None),
             Self::EgoReroll => ("egore", None),
@@ -251,6 +255,7 @@ impl Action for TaskButton {
             "kstunt" => Self::Kiss(Payment::Stunt),
             "kspec" => Self::Kiss(Payment::Specialty),
             "kins" => Self::Kiss(Payment::Insight),
+            "kpay" => Self::PayWith,
             "kclear" => Self::KissClear,
             "consent" => Self::Consent,
             "egore" => Self::EgoReroll,
@@ -319,6 +324,7 @@ mod tests {
             Kiss(Payment::Stunt),
             Kiss(Payment::Specialty),
             Kiss(Payment::Insight),
+            PayWith,
             KissClear,
             Consent,
             EgoReroll,

@@ -308,6 +308,8 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         candidates: Vec::new(),
         roller_jobs: Vec::new(),
         kiss_page: 0,
+        pay_menu: Vec::new(),
+        pay_page: 0,
         customs: Vec::new(),
         roller_ego: false,
         subversion_open: false,

@@ -237,10 +237,10 @@ fn phase_hint(st: &TaskSession) -> String {
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
-                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, specialty, insight); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
+                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
             ),
             Edition::Two => format!(
-                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them; each die once. Then {r} presses **Re-roll** (or **No KISS**)."
+                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Then {r} presses **Re-roll** (or **No KISS**)."
             ),
         },
         TaskPhase::Spending => format!(
@@ -565,7 +565,7 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
     for (who, dice) in &st.drafts {
         let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
         kl.push(format!(
-            "{} picked {}: choose how to pay",
+            "{} picked {}: choose how to pay (the menu pays for the first)",
             st.name_of(*who),
             ids.join(", ")
         ));
@@ -792,6 +792,7 @@ fn kiss_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let mut rows = Vec::new();
     rows.extend(kiss_menu(d, st));
+    rows.extend(pay_menu(d, st));
     rows.push(Row::Buttons(vec![
         d.b(TaskButton::Kiss(Payment::Lot), "KISS with Lot", Style::Primary),
         d.b(TaskButton::Kiss(Payment::Stunt), "KISS with stunt", Style::Primary),
@@ -842,6 +843,29 @@ fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
     let n = options.len();
     (n > 0).then(|| d.select(TaskButton::Pick, "KISS dice", options, n))
 }
+
+/// "Pay with a specialty or insight": the unused attributes and insights
+/// of whoever has dice picked and not paid for; the one picked pays for
+/// the clicker's first picked die.
+fn pay_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
+    if st.drafts.values().all(|x| x.is_empty()) || st.pay_menu.is_empty() {
+        return None;
+    }
+    let options: Vec<SelectOption> = st
+        .pay_menu
+        .iter()
+        .map(|o| SelectOption {
+            label: cut(&o.label, 100),
+            value: o.value.clone(),
+            description: Some(cut(&o.description, 100)),
+        })
+        .collect();
+    let options = crate::app::view::paged_options(options, st.pay_page);
+    Some(d.select(TaskButton::PayWith, PAY_WITH, options, 1))
+}
+
+/// The placeholder of the menu choosing what pays for a picked die.
+pub const PAY_WITH: &str = "Pay with a specialty or insight";
 
 /// **Re-roll** (or **No KISS**), and in edition 1 the Ego buttons and
 /// **Consent to KISS**.

@@ -1658,3 +1658,35 @@ async fn ve1_the_player_chooses_which_attribute_or_insight_pays_for_which_die() 
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_t3_lot_over_ten_gives_its_exp_to_the_job_the_player_chooses() {
+    let t = table("ve1-lotjob", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet job name:Cook inherits:Wits level:1\n\
+         alice: /ve task ability:Finesse\nalice: click Roll\nalice: click No KISS\n\
+         alice: click T3 +1 Lot",
+    )
+    .await;
+    // Ada holds 10 Lots: the T3 Lot becomes exp, in a job she chooses.
+    assert!(refused(&t, "alice: click Finish")
+        .await
+        .contains("choose the job in the menu"));
+    let before = sheet(&t, "alice", "Ada").await;
+    let outs = all(
+        &t,
+        "alice: select Finish: the Lot over 10 becomes exp in… = Cook",
+    )
+    .await;
+    assert!(outs[0].field("Outcome").is_some(), "{}", outs[0].text());
+    let after = sheet(&t, "alice", "Ada").await;
+    assert_eq!(after.lots, 10);
+    assert_eq!(job(&after, "Cook"), (1, 1));
+    // The Thief gets only the failure exp (if any), not the Lot's.
+    assert!(job(&after, "Thief").1 <= job(&before, "Thief").1 + 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

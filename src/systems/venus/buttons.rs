@@ -190,6 +190,9 @@ pub enum TaskButton {
     Undo,
     /// `finish`: end the spending.
     Finish,
+    /// `lotjob`: the "Finish: the Lot over 10 becomes exp in…" menu: end the
+    /// spending, the T3 Lot's exp going to the job picked.
+    FinishWith,
     /// `subvert:<n>` (FC): turn secondary consequence `n` against the roller.
     Subvert(u8),
     /// `nosub` (FC): let every consequence stand.
@@ -231,6 +234,7 @@ impl Action for TaskButton {
             Self::BuyCustom => ("buyc", None),
             Self::Undo => ("undo", None),
             Self::Finish => ("finish", None),
+            Self::FinishWith => ("lotjob", None),
             Self::Subvert(n) => ("subvert", Some(n.to_string())),
             Self::NoSubversion => ("nosub", None),
             Self::EgoYes => ("egoyes", None),
@@ -267,6 +271,7 @@ impl Action for TaskButton {
             "buyc" => Self::BuyCustom,
             "undo" => Self::Undo,
             "finish" => Self::Finish,
+            "lotjob" => Self::FinishWith,
             "subvert" => Self::Subvert(arg?.parse().ok().filter(|n| (1..=4).contains(n))?),
             "nosub" => Self::NoSubversion,
             "egoyes" => Self::EgoYes,
@@ -336,6 +341,7 @@ mod tests {
             BuyCustom,
             Undo,
             Finish,
+            FinishWith,
             NoSubversion,
             EgoYes,
             EgoNo,

@@ -311,6 +311,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         pay_menu: Vec::new(),
         pay_page: 0,
         customs: Vec::new(),
+        overflow_jobs: Vec::new(),
         roller_ego: false,
         subversion_open: false,
         odds_before: None,

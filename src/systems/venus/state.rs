@@ -125,6 +125,11 @@ pub struct TaskSession {
     /// The roller's special consequences (edition 1), for the spending menu.
     #[serde(default)]
     pub customs: Vec<String>,
+    /// Edition 1: the roller's jobs that could take the exp of a T3 Lot
+    /// bought while holding 10 Lots (the job used first); empty when no
+    /// Lot would overflow into exp.
+    #[serde(default)]
+    pub overflow_jobs: Vec<String>,
     /// The page of the KISS dice menu shown (pools of more than 25 dice).
     #[serde(default)]
     pub kiss_page: usize,

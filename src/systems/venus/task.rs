@@ -102,12 +102,13 @@ pub async fn refresh(
 }
 
 /// Copies what the buttons need from the roller's sheet: Ego held, special
-/// consequences.
+/// consequences, the jobs that could take the exp of a T3 Lot over 10.
 fn sync_roller(st: &mut TaskSession, ctx: &VenusCtx) {
     if let Some(s) = ctx.sheets.get(&st.roller.user) {
         st.customs = s.custom_consequences.clone();
         st.roller_ego = s.ego;
     }
+    st.overflow_jobs = spend::overflow_choices(&st.task, ctx);
 }
 
 fn no_rng() -> StdRng {
@@ -209,7 +210,8 @@ pub async fn press(
         TaskButton::Buy(c) => spend::buy(&t, *c),
         TaskButton::BuyCustom => spend::buy_custom(&t)?,
         TaskButton::Undo => spend::undo(&t)?,
-        TaskButton::Finish => spend::finish(&t),
+        TaskButton::Finish => spend::finish(&t)?,
+        TaskButton::FinishWith => spend::finish_with(&t)?,
         TaskButton::Subvert(n) => spend::subvert(&mut t, Some(*n))?,
         TaskButton::NoSubversion => spend::subvert(&mut t, None)?,
         TaskButton::Void => close::void(&t)?,

@@ -952,8 +952,29 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     if !customs.is_empty() && left > 0 {
         rows.push(d.select(TaskButton::BuyCustom, "Special consequence", customs, 1));
     }
+    if !st.overflow_jobs.is_empty() {
+        let options: Vec<SelectOption> = st
+            .overflow_jobs
+            .iter()
+            .take(25)
+            .map(|j| SelectOption {
+                label: cut(j, 100),
+                value: j.clone(),
+                description: Some(if j.eq_ignore_ascii_case(&t.job) {
+                    "the job used: finish, +1 exp here".into()
+                } else {
+                    "finish, +1 exp here".into()
+                }),
+            })
+            .collect();
+        rows.push(d.select(TaskButton::FinishWith, FINISH_WITH, options, 1));
+    }
     rows
 }
+
+/// The placeholder of the menu that finishes the spending and names the job
+/// getting the exp of a T3 Lot over 10.
+pub const FINISH_WITH: &str = "Finish: the Lot over 10 becomes exp in…";
 
 /// Whether `p` can be bought now: affordable, and not bought yet (or a
 /// repeatable one, under the house rule).

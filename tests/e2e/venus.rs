@@ -1690,3 +1690,34 @@ async fn ve1_a_t3_lot_over_ten_gives_its_exp_to_the_job_the_player_chooses() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_fc_may_leave_out_learning_the_ropes() {
+    let t = table("ve1-ropes", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    // A player cannot leave it out; the FC can, when calling or adjusting.
+    let task = one(&t, "alice: /ve task ability:Wits job:Sage learn:Wits").await;
+    assert_eq!(
+        task.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    assert!(refused(&t, "alice: /ve fc adjust ropes:false")
+        .await
+        .contains("FC"));
+    let adjusted = one(&t, "fc: /ve fc adjust ropes:false").await;
+    assert_eq!(adjusted.field("Threshold").unwrap(), "**1** = 1");
+    let adjusted = one(&t, "fc: /ve fc adjust ropes:true").await;
+    assert_eq!(
+        adjusted.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    play(&t, "fc: /ve fc void").await;
+    let called = one(
+        &t,
+        "fc: /ve fc call player:@alice kind:task ability:Wits job:Sage learn:Wits ropes:false factors:Dark",
+    )
+    .await;
+    assert_eq!(called.field("Threshold").unwrap(), "**2** = 1 + Dark");
+    t.stop().await;
+}

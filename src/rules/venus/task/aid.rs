@@ -112,7 +112,7 @@ impl TaskState {
                         "In edition 1 the threshold always starts at 1.",
                     ));
                 }
-                if learning {
+                if learning && !setup.no_learning_factor {
                     if factors.len() >= MAX_FACTORS {
                         return Err(RuleError::new(
                             "Learning the ropes is already one of the 4 factors: at most 3 more.",

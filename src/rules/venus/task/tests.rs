@@ -69,6 +69,7 @@ fn setup(job: &str, difficulty: u32, factors: &[u32]) -> TaskSetup {
         consequence: "You are caught.".into(),
         magic: false,
         crits: false,
+        no_learning_factor: false,
     }
 }
 
@@ -308,6 +309,25 @@ fn ve1_t1_level_zero_job_rolls_the_ability_score() {
         .unwrap();
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!((st.job_level, st.pool, st.learning), (0, 4, true));
+}
+
+#[test]
+fn ve1_t2_the_gm_may_leave_out_learning_the_ropes() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
+    let mut s = setup("Acrobat", 1, &[1, 1, 1, 1]);
+    s.no_learning_factor = true;
+    let st = start(&set, &c, s);
+    assert_eq!(st.threshold, 5);
+    assert!(st.factors.iter().all(|f| f.name != "Learning the ropes"));
+    let mut s = setup("Acrobat", 1, &[]);
+    s.no_learning_factor = true;
+    assert_eq!((start(&set, &c, s).threshold, 1), (1, 1));
 }
 
 #[test]

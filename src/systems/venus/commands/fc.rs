@@ -58,6 +58,8 @@ pub async fn call(
         bool,
     >,
     #[description = "Edition-2 task: critical results and margin"] crits: Option<bool>,
+    #[description = "Edition-1 task, level-0 job: count \"learning the ropes\" (default true)"]
+    ropes: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let req = RollRequest {
@@ -71,6 +73,7 @@ pub async fn call(
         learn,
         magic: magic.unwrap_or(false),
         crits: crits.unwrap_or(false),
+        ropes,
     };
     let app = &ctx.data().app;
     let r = match kind {
@@ -147,6 +150,9 @@ pub async fn adjust(
     job: Option<String>,
     #[description = "Edition-2 task: magic (10s explode)"] magic: Option<bool>,
     #[description = "Edition-2 task: critical results"] crits: Option<bool>,
+    #[description = "Edition-1 task, level-0 job: count \"learning the ropes\""] ropes: Option<
+        bool,
+    >,
     #[description = "Which roll (default: the newest waiting)"]
     #[autocomplete = "complete::roll"]
     #[max_length = 100]
@@ -165,6 +171,7 @@ pub async fn adjust(
             job,
             magic,
             crits,
+            ropes,
             roll: calls::parse_roll(roll.as_deref())?,
         },
     )

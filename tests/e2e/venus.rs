@@ -1721,3 +1721,43 @@ async fn ve1_the_fc_may_leave_out_learning_the_ropes() {
     assert_eq!(called.field("Threshold").unwrap(), "**2** = 1 + Dark");
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_a_learned_job_without_a_tier_asks_for_the_tier() {
+    let t = table("ve2-tier", 1).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:Ada\n\
+         alice: /ve sheet ability name:Wits rank:gold score:1\n\
+         alice: /ve sheet job name:Sage inherits:Wits level:0 exp:15",
+    )
+    .await;
+    let outs = all(&t, "alice: /ve task ability:Wits difficulty:4").await;
+    assert_eq!(outs[0].kind, "message", "{}", outs[0].text());
+    let mut rolled = all(&t, "alice: click Roll").await;
+    if rolled[0].buttons().iter().any(|b| b.0 == "No KISS") {
+        rolled = all(&t, "alice: click No KISS").await;
+    }
+    if rolled[0].buttons().iter().any(|b| b.0 == "Keep Ego") {
+        rolled = all(&t, "alice: click Keep Ego").await;
+    }
+    let text: String = rolled.iter().map(|o| o.text()).collect();
+    assert!(text.contains("set the tier"), "{text}");
+    let s = sheet(&t, "alice", "Ada").await;
+    let j = s.job("Sage").unwrap();
+    assert_eq!((j.level, j.learning), (0, true));
+    assert!(j.exp >= 16);
+    let set = one(&t, "alice: /ve sheet set tier:heroic").await;
+    assert!(
+        set.text().contains("Sage is learned: level 2"),
+        "{}",
+        set.text()
+    );
+    let j = sheet(&t, "alice", "Ada")
+        .await
+        .job("Sage")
+        .cloned()
+        .unwrap();
+    assert_eq!((j.level, j.exp, j.learning), (2, 0, false));
+    t.stop().await;
+}

@@ -278,7 +278,14 @@ async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
         .autocomplete("fc", "/ve settings set name:ve1_ value:x", "name")
         .await
         .unwrap();
-    assert_eq!(names(c), vec!["ve1_levelup_rule", "ve1_consequence_repeat"]);
+    assert_eq!(
+        names(c),
+        vec![
+            "ve1_levelup_rule",
+            "ve1_consequence_repeat",
+            "ve1_explosions"
+        ]
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -1759,5 +1766,29 @@ async fn ve2_a_learned_job_without_a_tier_asks_for_the_tier() {
         .cloned()
         .unwrap();
     assert_eq!((j.level, j.exp, j.learning), (2, 0, false));
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_magic_explosions_are_a_house_rule_off_by_default() {
+    let t = table("ve1-explode", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    let line = "fc: /ve fc call player:@alice kind:task ability:Finesse magic:true";
+    assert!(refused(&t, line).await.contains("ve1_explosions"));
+    let help = one(&t, "alice: /help system:\"Venus Engine (1st Playtest)\"").await;
+    assert!(help.text().contains("ve1_explosions"), "{}", help.text());
+    play(&t, "fc: /fc set name:ve1_explosions value:on").await;
+    let task = one(&t, line).await;
+    assert!(
+        task.field("Pool")
+            .unwrap()
+            .contains("6s explode (house rule)"),
+        "{}",
+        task.text()
+    );
+    let rolled = one(&t, "alice: click Roll").await;
+    assert!(rolled.field("Dice").is_some(), "{}", rolled.text());
+    assert_schema_clean(&t);
     t.stop().await;
 }

@@ -42,9 +42,10 @@ pub fn chance_now(t: &TaskState) -> Option<f64> {
     let allies: Vec<_> = t.accepted_allies().collect();
     let p = match t.edition {
         Edition::One => {
-            let mut ranks = vec![t.rank; t.pool as usize];
-            ranks.extend(allies.iter().map(|a| a.rank));
-            odds::prob_at_least(&odds::ve1_pool_pmf(&ranks, false), t.threshold)
+            let mine = t.explodes_for(t.roller);
+            let mut dice = vec![(t.rank, mine); t.pool as usize];
+            dice.extend(allies.iter().map(|a| (a.rank, t.explodes_for(a.id))));
+            odds::prob_at_least(&odds::ve1_exploding_pool_pmf(&dice, false), t.threshold)
         }
         Edition::Two => {
             let mine = t.explodes_for(t.roller);
@@ -85,6 +86,8 @@ fn index_of(t: &TaskState, ids: &[u32]) -> Vec<usize> {
 /// P(meeting the threshold) after re-rolling the dice at `reroll`.
 fn kiss_chance(t: &TaskState, reroll: &[usize]) -> Option<f64> {
     match t.edition {
+        // Exploding D6s (house rule): no KISS odds are drawn.
+        Edition::One if t.magic => None,
         Edition::One => {
             let dice: Vec<_> = t.dice.iter().map(|d| (d.rank, d.face)).collect();
             odds::ve1_kiss_odds(
@@ -357,7 +360,10 @@ fn pool_text(t: &TaskState) -> String {
         pool.push_str(&format!(" · capped from {from}"));
     }
     if t.magic {
-        pool.push_str(" · 10s explode");
+        pool.push_str(match t.edition {
+            Edition::One => " · 6s explode (house rule)",
+            Edition::Two => " · 10s explode",
+        });
     }
     let allies_in = t.accepted_allies().count();
     if allies_in > 0 {

@@ -54,7 +54,8 @@ pub async fn call(
     #[description = "Task: start learning the job, inheriting these abilities"]
     #[max_length = 140]
     learn: Option<String>,
-    #[description = "Edition-2 task: magic or advanced technology (10s explode)"] magic: Option<
+    #[description = "Task: magic or advanced technology (10s explode; edition 1: 6s, house rule ve1_explosions)"]
+    magic: Option<
         bool,
     >,
     #[description = "Edition-2 task: critical results and margin"] crits: Option<bool>,
@@ -148,7 +149,8 @@ pub async fn adjust(
     #[autocomplete = "complete::job"]
     #[max_length = 64]
     job: Option<String>,
-    #[description = "Edition-2 task: magic (10s explode)"] magic: Option<bool>,
+    #[description = "Task: magic (10s explode; edition 1: 6s, house rule ve1_explosions)"]
+    magic: Option<bool>,
     #[description = "Edition-2 task: critical results"] crits: Option<bool>,
     #[description = "Edition-1 task, level-0 job: count \"learning the ropes\""] ropes: Option<
         bool,

@@ -1156,7 +1156,7 @@ async fn ve_the_largest_pools_stay_within_discords_limits() {
 fc: /ve settings set name:ve_max_score value:40
 fc: /ve settings set name:ve_max_pool value:100
 alice: /ve sheet ability name:Finesse rank:bronze score:40
-alice: /ve sheet job name:Thief level:7
+fc: /ve sheet job name:Thief level:7 player:@alice
 fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
 bob: click Offer aid
 carol: click Offer aid
@@ -1186,7 +1186,7 @@ alice: click Accept Dee
         r#"
 fc: /ve fc edition edition:1
 fc: /ve settings set name:ve_max_pool value:25
-alice: /ve sheet job name:Thief level:25
+fc: /ve sheet job name:Thief level:25 player:@alice
 alice: /ve task ability:Finesse factors:"A, B, C, D"
 bob: click Offer aid
 dan: click Offer aid
@@ -1789,6 +1789,35 @@ async fn ve1_magic_explosions_are_a_house_rule_off_by_default() {
     );
     let rolled = one(&t, "alice: click Roll").await;
     assert!(rolled.field("Dice").is_some(), "{}", rolled.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_table_example_approves_rejects_and_undoes() {
+    let t = table("ve-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/venus-table.txt"
+    ))
+    .unwrap();
+    let ex = play(&t, &script).await;
+    no_errors(&ex);
+    let text: String = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .map(|o| o.text())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.contains("Ego none → held"), "{text}");
+    assert!(
+        text.contains("Ada's Thief: level 1 → 3, exp 0 → 1"),
+        "{text}"
+    );
+    let s = sheet(&t, "alice", "Ada").await;
+    assert!(s.ego, "approved");
+    assert_eq!(s.lots, 10);
+    assert_eq!(job(&s, "Thief"), (1, 0), "rejected, then undone");
     assert_schema_clean(&t);
     t.stop().await;
 }

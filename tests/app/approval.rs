@@ -109,3 +109,57 @@ async fn every_governed_virtual_veil_change_is_the_compilers_under_fc_only() {
         assert!(r.is_ok(), "{i}: {r:?}");
     }
 }
+
+#[tokio::test]
+async fn every_governed_venus_change_is_the_fcs_under_fc_only() {
+    use kismet::app::characters::Pick;
+    use kismet::rules::venus::Rank;
+    use kismet::systems::venus::{governed, sheets};
+    let a = app(1).await;
+    set_rule(&a, "fc_only").await;
+    let alice = caller("alice");
+    let fc = caller("fc");
+    sheets::create(&a, &alice, "Ada", None).await.unwrap();
+    sheets::ability(&a, &alice, "Finesse", Rank::Silver, 3, Pick::active())
+        .await
+        .unwrap();
+    let thief = sheets::JobEdits {
+        inherits: Some("Finesse".into()),
+        level: Some(1),
+        ..Default::default()
+    };
+    sheets::job(&a, &alice, "Thief", thief, Pick::active())
+        .await
+        .unwrap();
+    let system = a.registry.get("venus").unwrap();
+    let examples = governed::Edit::examples();
+    assert_eq!(examples.len(), system.governed().len());
+    for (i, edit) in examples.into_iter().enumerate() {
+        assert_eq!(edit.governed(), system.governed()[i]);
+        let r = approval::govern(&a, &alice, edit.clone()).await;
+        assert!(is_fc_only_refusal(&r), "{i}: {r:?}");
+        // The FC names Ada (and her player) and is never refused.
+        let mut v = serde_json::to_value(&edit).unwrap();
+        v["character"] = serde_json::json!("Ada");
+        v["player"] = serde_json::json!(alice.user_id);
+        let edit: governed::Edit = serde_json::from_value(v).unwrap();
+        let r = approval::govern(&a, &fc, edit).await;
+        assert!(r.is_ok(), "{i}: {r:?}");
+    }
+    // The FC's changes are on the sheet: Lots 1, Ego, Thief level 2 exp 1.
+    let mut tx = a.db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        alice.guild_id,
+        "venus",
+        alice.user_id,
+        "Ada",
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let s: kismet::rules::venus::VenusSheet = serde_json::from_str(&row.sheet).unwrap();
+    assert_eq!((s.lots, s.ego), (1, true));
+    let j = s.job("Thief").unwrap();
+    assert_eq!((j.level, j.exp, j.qualifications_met), (2, 1, true));
+}

@@ -278,7 +278,14 @@ async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
         .autocomplete("fc", "/ve settings set name:ve1_ value:x", "name")
         .await
         .unwrap();
-    assert_eq!(names(c), vec!["ve1_levelup_rule", "ve1_consequence_repeat"]);
+    assert_eq!(
+        names(c),
+        vec![
+            "ve1_levelup_rule",
+            "ve1_consequence_repeat",
+            "ve1_explosions"
+        ]
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -1149,7 +1156,7 @@ async fn ve_the_largest_pools_stay_within_discords_limits() {
 fc: /ve settings set name:ve_max_score value:40
 fc: /ve settings set name:ve_max_pool value:100
 alice: /ve sheet ability name:Finesse rank:bronze score:40
-alice: /ve sheet job name:Thief level:7
+fc: /ve sheet job name:Thief level:7 player:@alice
 fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
 bob: click Offer aid
 carol: click Offer aid
@@ -1179,7 +1186,7 @@ alice: click Accept Dee
         r#"
 fc: /ve fc edition edition:1
 fc: /ve settings set name:ve_max_pool value:25
-alice: /ve sheet job name:Thief level:25
+fc: /ve sheet job name:Thief level:25 player:@alice
 alice: /ve task ability:Finesse factors:"A, B, C, D"
 bob: click Offer aid
 dan: click Offer aid
@@ -1580,5 +1587,237 @@ async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
     play(&t, ADA_AND_BO).await;
     let task = one(&t, "alice: /ve task ability:Finesse factors:\"-\"").await;
     assert_eq!(task.field("Threshold").unwrap(), "**1** = 1");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_player_chooses_which_attribute_or_insight_pays_for_which_die() {
+    let t = table("ve1-paywith", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet note kind:asset text:Crowbar\n\
+         alice: /ve sheet note kind:insight text:\"The guard sleeps at noon\"\n\
+         alice: /ve task ability:Finesse\nalice: click Roll\n\
+         alice: select KISS dice = 1,2,3",
+    )
+    .await;
+    // The menu lists Ada's unused attributes and insights.
+    let m = t.last_message_for("alice").unwrap();
+    let options: Vec<String> = m.body["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Pay with a specialty or insight")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        options,
+        ["sp:Lockpicks", "sp:Crowbar", "in:The guard sleeps at noon"]
+    );
+    // Crowbar (an asset, second in sheet order) pays for die #1, the
+    // insight for #2, Lockpicks for #3: each die waits for its own choice.
+    let paid = one(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Crowbar",
+    )
+    .await;
+    let kisses = paid.field("KISSes").unwrap();
+    assert!(
+        kisses.contains("#1 — Ada pays with specialty “Crowbar”"),
+        "{kisses}"
+    );
+    assert!(
+        kisses.contains("Ada picked #2, #3: choose how to pay"),
+        "{kisses}"
+    );
+    play(
+        &t,
+        "alice: select Pay with a specialty or insight = in:The guard sleeps at noon",
+    )
+    .await;
+    // An attribute already used is refused, and drops the pick.
+    assert!(refused_payment(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Crowbar"
+    )
+    .await
+    .contains("no unused specialty, discipline, asset or merit “Crowbar”"));
+    play(&t, "alice: select KISS dice = 3").await;
+    let paid = one(
+        &t,
+        "alice: select Pay with a specialty or insight = sp:Lockpicks",
+    )
+    .await;
+    let kisses = paid.field("KISSes").unwrap();
+    assert!(
+        kisses.contains("#2 — Ada pays with insight “The guard sleeps at noon”"),
+        "{kisses}"
+    );
+    assert!(
+        kisses.contains("#3 — Ada pays with specialty “Lockpicks”"),
+        "{kisses}"
+    );
+    assert!(!kisses.contains("choose how to pay"), "{kisses}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_t3_lot_over_ten_gives_its_exp_to_the_job_the_player_chooses() {
+    let t = table("ve1-lotjob", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        "alice: /ve sheet job name:Cook inherits:Wits level:1\n\
+         alice: /ve task ability:Finesse\nalice: click Roll\nalice: click No KISS\n\
+         alice: click T3 +1 Lot",
+    )
+    .await;
+    // Ada holds 10 Lots: the T3 Lot becomes exp, in a job she chooses.
+    assert!(refused(&t, "alice: click Finish")
+        .await
+        .contains("choose the job in the menu"));
+    let before = sheet(&t, "alice", "Ada").await;
+    let outs = all(
+        &t,
+        "alice: select Finish: the Lot over 10 becomes exp in… = Cook",
+    )
+    .await;
+    assert!(outs[0].field("Outcome").is_some(), "{}", outs[0].text());
+    let after = sheet(&t, "alice", "Ada").await;
+    assert_eq!(after.lots, 10);
+    assert_eq!(job(&after, "Cook"), (1, 1));
+    // The Thief gets only the failure exp (if any), not the Lot's.
+    assert!(job(&after, "Thief").1 <= job(&before, "Thief").1 + 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_fc_may_leave_out_learning_the_ropes() {
+    let t = table("ve1-ropes", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    // A player cannot leave it out; the FC can, when calling or adjusting.
+    let task = one(&t, "alice: /ve task ability:Wits job:Sage learn:Wits").await;
+    assert_eq!(
+        task.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    assert!(refused(&t, "alice: /ve fc adjust ropes:false")
+        .await
+        .contains("FC"));
+    let adjusted = one(&t, "fc: /ve fc adjust ropes:false").await;
+    assert_eq!(adjusted.field("Threshold").unwrap(), "**1** = 1");
+    let adjusted = one(&t, "fc: /ve fc adjust ropes:true").await;
+    assert_eq!(
+        adjusted.field("Threshold").unwrap(),
+        "**2** = 1 + Learning the ropes"
+    );
+    play(&t, "fc: /ve fc void").await;
+    let called = one(
+        &t,
+        "fc: /ve fc call player:@alice kind:task ability:Wits job:Sage learn:Wits ropes:false factors:Dark",
+    )
+    .await;
+    assert_eq!(called.field("Threshold").unwrap(), "**2** = 1 + Dark");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve2_a_learned_job_without_a_tier_asks_for_the_tier() {
+    let t = table("ve2-tier", 1).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:Ada\n\
+         alice: /ve sheet ability name:Wits rank:gold score:1\n\
+         alice: /ve sheet job name:Sage inherits:Wits level:0 exp:15",
+    )
+    .await;
+    let outs = all(&t, "alice: /ve task ability:Wits difficulty:4").await;
+    assert_eq!(outs[0].kind, "message", "{}", outs[0].text());
+    let mut rolled = all(&t, "alice: click Roll").await;
+    if rolled[0].buttons().iter().any(|b| b.0 == "No KISS") {
+        rolled = all(&t, "alice: click No KISS").await;
+    }
+    if rolled[0].buttons().iter().any(|b| b.0 == "Keep Ego") {
+        rolled = all(&t, "alice: click Keep Ego").await;
+    }
+    let text: String = rolled.iter().map(|o| o.text()).collect();
+    assert!(text.contains("set the tier"), "{text}");
+    let s = sheet(&t, "alice", "Ada").await;
+    let j = s.job("Sage").unwrap();
+    assert_eq!((j.level, j.learning), (0, true));
+    assert!(j.exp >= 16);
+    let set = one(&t, "alice: /ve sheet set tier:heroic").await;
+    assert!(
+        set.text().contains("Sage is learned: level 2"),
+        "{}",
+        set.text()
+    );
+    let j = sheet(&t, "alice", "Ada")
+        .await
+        .job("Sage")
+        .cloned()
+        .unwrap();
+    assert_eq!((j.level, j.exp, j.learning), (2, 0, false));
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_magic_explosions_are_a_house_rule_off_by_default() {
+    let t = table("ve1-explode", 1).await;
+    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    let line = "fc: /ve fc call player:@alice kind:task ability:Finesse magic:true";
+    assert!(refused(&t, line).await.contains("ve1_explosions"));
+    let help = one(&t, "alice: /help system:\"Venus Engine (1st Playtest)\"").await;
+    assert!(help.text().contains("ve1_explosions"), "{}", help.text());
+    play(&t, "fc: /fc set name:ve1_explosions value:on").await;
+    let task = one(&t, line).await;
+    assert!(
+        task.field("Pool")
+            .unwrap()
+            .contains("6s explode (house rule)"),
+        "{}",
+        task.text()
+    );
+    let rolled = one(&t, "alice: click Roll").await;
+    assert!(rolled.field("Dice").is_some(), "{}", rolled.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_table_example_approves_rejects_and_undoes() {
+    let t = table("ve-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/venus-table.txt"
+    ))
+    .unwrap();
+    let ex = play(&t, &script).await;
+    no_errors(&ex);
+    let text: String = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .map(|o| o.text())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.contains("Ego none → held"), "{text}");
+    assert!(
+        text.contains("Ada's Thief: level 1 → 3, exp 0 → 1"),
+        "{text}"
+    );
+    let s = sheet(&t, "alice", "Ada").await;
+    assert!(s.ego, "approved");
+    assert_eq!(s.lots, 10);
+    assert_eq!(job(&s, "Thief"), (1, 0), "rejected, then undone");
+    assert_schema_clean(&t);
     t.stop().await;
 }

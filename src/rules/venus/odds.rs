@@ -366,6 +366,43 @@ pub fn ve1_pool_pmf(dice: &[Rank], ego_double_six: bool) -> Vec<f64> {
         })
 }
 
+/// The distribution of beats struck by a pool of D6s, one `(rank,
+/// explodes)` entry per die, under the edition-1 house rule
+/// `ve1_explosions`: a die that explodes strikes a beat on each 6 and adds
+/// another die of the same rank, without limit. With `ego_double_six` every
+/// 6 strikes 2 beats. Without exploding dice it is [`ve1_pool_pmf`]; with
+/// them the result is cut where the remaining tail is below
+/// [`TAIL_EPSILON`].
+pub fn ve1_exploding_pool_pmf(dice: &[(Rank, bool)], ego_double_six: bool) -> Vec<f64> {
+    let dice = &dice[..dice.len().min(MAX_ODDS_DICE)];
+    let plain: Vec<Rank> = dice.iter().filter(|d| !d.1).map(|d| d.0).collect();
+    let mut acc = ve1_pool_pmf(&plain, ego_double_six);
+    let mut chains = 0usize;
+    for rank in Rank::ALL {
+        let n = dice.iter().filter(|d| d.1 && d.0 == rank).count();
+        if n == 0 {
+            continue;
+        }
+        chains += n;
+        // Each chain ends on a face uniform on 1..5: it strikes with
+        // probability (6 - min) / 5, independently of its 6s.
+        let min = f64::from(rank.d6_beat_min());
+        let k = u32::try_from(n).unwrap_or(u32::MAX);
+        acc = convolve(&acc, &binomial(k, (6.0 - min) / 5.0));
+    }
+    if chains > 0 {
+        let (sixes, left_out) = max_faces_pmf(chains, 1.0 / 6.0);
+        let stride = if ego_double_six { 2 } else { 1 };
+        let mut spread = vec![0.0; (sixes.len() - 1) * stride + 1];
+        for (t, p) in sixes.iter().enumerate() {
+            spread[t * stride] = *p;
+        }
+        acc = convolve(&acc, &spread);
+        trim_tail(&mut acc, TAIL_EPSILON - left_out);
+    }
+    acc
+}
+
 /// The roller's `dice` dice of `rank` followed by one die per ally at the
 /// ally's rank, capped at [`MAX_ODDS_DICE`] in total.
 fn task_ranks(dice: u32, rank: Rank, ally_ranks: &[Rank]) -> Vec<Rank> {
@@ -408,15 +445,23 @@ pub fn ve1_task_at_least(
 /// once the remaining tail is provably below [`TENS_TAIL_GUARD`]. Returns the
 /// pmf and that bound on the mass left out.
 fn tens_pmf(n: usize) -> (Vec<f64>, f64) {
+    max_faces_pmf(n, 0.1)
+}
+
+/// The distribution of the number of highest faces rolled by `n` exploding
+/// chains whose dice show the highest face with probability `q` (0.1 for a
+/// D10, 1/6 for a D6): P(T = t) = C(n + t − 1, t) · (1 − q)ⁿ · qᵗ, truncated
+/// like [`tens_pmf`]. Returns the pmf and a bound on the mass left out.
+fn max_faces_pmf(n: usize, q: f64) -> (Vec<f64>, f64) {
     let nf = n as f64;
-    let mut out = vec![0.9f64.powi(i32::try_from(n).unwrap_or(i32::MAX))];
+    let mut out = vec![(1.0 - q).powi(i32::try_from(n).unwrap_or(i32::MAX))];
     // Safety stop far past any tail that matters (n <= MAX_ODDS_DICE).
     while out.len() < 100_000 {
         let t = (out.len() - 1) as f64;
         let last = out[out.len() - 1];
         // The ratio P(t + 1) / P(t) is 0.1 (n + t) / (t + 1), non-increasing
         // in t, so once it is below 1 the tail past t + 1 is geometric-bounded.
-        let ratio = 0.1 * (nf + t) / (t + 1.0);
+        let ratio = q * (nf + t) / (t + 1.0);
         let next = last * ratio;
         if ratio < 1.0 {
             let tail_bound = next / (1.0 - ratio);
@@ -2302,5 +2347,17 @@ mod question_tests {
         .unwrap();
         assert_eq!(a.at_least[0], 1.0);
         assert_eq!(a.at_least.len(), 5);
+    }
+
+    #[test]
+    fn ve1_exploding_d6s_strike_on_every_six() {
+        // One Bronze die: no beat on 1-4; a 6 strikes and adds a die.
+        let pmf = ve1_exploding_pool_pmf(&[(Rank::Bronze, true)], false);
+        assert!((pmf[0] - 4.0 / 6.0).abs() < 1e-12);
+        assert!((prob_at_least(&pmf, 1) - 1.0 / 3.0).abs() < 1e-12);
+        assert!((prob_at_least(&pmf, 2) - 1.0 / 18.0).abs() < 1e-12);
+        // Without exploding dice it is the plain pool.
+        let plain = ve1_exploding_pool_pmf(&[(Rank::Gold, false), (Rank::Silver, false)], true);
+        assert_eq!(plain, ve1_pool_pmf(&[Rank::Gold, Rank::Silver], true));
     }
 }

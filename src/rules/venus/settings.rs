@@ -155,6 +155,10 @@ pub struct VenusSettings {
     pub ve1_levelup_rule: LevelUpRule,
     /// `ve1_consequence_repeat`: a consequence may be bought more than once (A-V13). Default off.
     pub ve1_consequence_repeat: bool,
+    /// `ve1_explosions`: house rule, edition-1 tasks the GM flags as magic or
+    /// advanced technology roll exploding D6s (each 6 strikes and adds a
+    /// die), as 000's KISS note allows. Default off (not a core rule).
+    pub ve1_explosions: bool,
     /// `ve2_autopass_ranges`: VE2 automatic-pass faces (A-V1). Default text.
     pub ve2_autopass_ranges: AutopassRanges,
     /// `ve2_platinum_ignores_nat1`: Platinum is immune to a natural 1 in VE2 (A-V3). Default off.
@@ -184,6 +188,7 @@ impl Default for VenusSettings {
             ve_lot_overflow: LotOverflow::ConvertAtCap,
             ve1_levelup_rule: LevelUpRule::TwiceLevel,
             ve1_consequence_repeat: false,
+            ve1_explosions: false,
             ve2_autopass_ranges: AutopassRanges::Text,
             ve2_platinum_ignores_nat1: false,
             ve2_explode_scope: ExplodeScope::RollerOnly,
@@ -196,7 +201,7 @@ impl Default for VenusSettings {
 }
 
 /// The names of every setting in this struct, in display order.
-pub const SETTING_NAMES: [&str; 17] = [
+pub const SETTING_NAMES: [&str; 18] = [
     "ve_edition",
     "ve_require_approval",
     "ve_max_score",
@@ -207,6 +212,7 @@ pub const SETTING_NAMES: [&str; 17] = [
     "ve_lot_overflow",
     "ve1_levelup_rule",
     "ve1_consequence_repeat",
+    "ve1_explosions",
     "ve2_autopass_ranges",
     "ve2_platinum_ignores_nat1",
     "ve2_explode_scope",
@@ -394,6 +400,7 @@ impl VenusSettings {
                 }
             }
             "ve1_consequence_repeat" => self.ve1_consequence_repeat = parse_bool(name, v)?,
+            "ve1_explosions" => self.ve1_explosions = parse_bool(name, v)?,
             "ve2_autopass_ranges" => {
                 self.ve2_autopass_ranges = match lower.as_str() {
                     "text" => AutopassRanges::Text,
@@ -490,6 +497,8 @@ impl VenusSettings {
                 "Edition 1: when a job at level 1+ levels up (its exp bar)."),
             info("ve1_consequence_repeat", on_off(self.ve1_consequence_repeat), "on | off",
                 "Edition 1: a secondary or tertiary consequence may be bought more than once per task."),
+            info("ve1_explosions", on_off(self.ve1_explosions), "on | off",
+                "Edition 1 house rule: tasks the FC flags as magic or advanced technology (`magic:true`) roll exploding D6s: each 6 strikes a beat and adds a die."),
             info("ve2_autopass_ranges", show_autopass(&self.ve2_autopass_ranges),
                 "text | table | custom:BR,SI,GO,PL",
                 "Edition 2: natural d20 faces that pass a check automatically, per rank."),

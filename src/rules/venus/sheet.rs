@@ -264,6 +264,13 @@ pub enum SheetEvent {
         /// Its new level.
         level: u32,
     },
+    /// Edition 2: a job filled its 16-exp learning bar but the sheet has no
+    /// tier, so its new level (the tier minimum, VE2-L1) waits for the tier
+    /// to be set; setting it finishes the learning.
+    LearningAwaitsTier {
+        /// The job.
+        job: String,
+    },
     /// A job was added at level 0 to be learned (VE1-L1, VE2-L1).
     JobStarted {
         /// The job.
@@ -709,7 +716,7 @@ impl VenusSheet {
                 .min()
                 .unwrap_or(0)
         };
-        let tier_level = self.tier.unwrap_or(Tier::Historic).min_job_level();
+        let tier = self.tier;
         let (key, j) = self.job_mut(job)?;
         let needed = Self::exp_needed(j, settings);
         let Some(needed) = needed else {
@@ -719,9 +726,12 @@ impl VenusSheet {
             return Ok(None);
         }
         if j.learning || j.level == 0 {
-            let level = match settings.ve_edition {
-                Edition::One => lower_score.clamp(1, MAX_LEVEL),
-                Edition::Two => tier_level,
+            let level = match (settings.ve_edition, tier) {
+                (Edition::One, _) => lower_score.clamp(1, MAX_LEVEL),
+                (Edition::Two, Some(t)) => t.min_job_level(),
+                (Edition::Two, None) => {
+                    return Ok(Some(SheetEvent::LearningAwaitsTier { job: key }))
+                }
             };
             j.exp = 0;
             j.learning = false;
@@ -737,6 +747,26 @@ impl VenusSheet {
                 to: j.level,
             }))
         }
+    }
+
+    /// Finishes every job whose learning bar is full and that waited for a
+    /// tier (edition 2, [`SheetEvent::LearningAwaitsTier`]); call it once
+    /// the tier is set.
+    pub fn finish_waiting_learning(
+        &mut self,
+        settings: &VenusSettings,
+    ) -> Result<Vec<SheetEvent>, RuleError> {
+        let waiting: Vec<String> = self
+            .jobs
+            .iter()
+            .filter(|(_, j)| (j.learning || j.level == 0) && j.exp >= LEARNING_EXP)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut events = Vec::new();
+        for job in waiting {
+            events.extend(self.apply_level_up(&job, settings)?);
+        }
+        Ok(events)
     }
 
     /// Adds exp and then applies a level-up if due.
@@ -1259,6 +1289,29 @@ mod tests {
                 level: 3
             }
         );
+    }
+
+    #[test]
+    fn ve2_l1_learning_without_a_tier_waits_for_the_tier() {
+        let set = VenusSettings::default();
+        let mut s = sheet(&set);
+        s.start_learning("Mage", &["Wits".into()]).unwrap();
+        s.set_job_exp("Mage", 15).unwrap();
+        let ev = s.award_exp("Mage", 1, ExpReason::Learning, &set).unwrap();
+        assert_eq!(ev[1], SheetEvent::LearningAwaitsTier { job: "Mage".into() });
+        let j = s.job("Mage").unwrap();
+        assert_eq!((j.level, j.exp, j.learning), (0, 16, true));
+        s.set_tier(Some(Tier::Heroic));
+        assert_eq!(
+            s.finish_waiting_learning(&set).unwrap(),
+            vec![SheetEvent::LearningFinished {
+                job: "Mage".into(),
+                level: 2
+            }]
+        );
+        let j = s.job("Mage").unwrap();
+        assert_eq!((j.level, j.exp, j.learning), (2, 0, false));
+        assert!(s.finish_waiting_learning(&set).unwrap().is_empty());
     }
 
     #[test]

@@ -165,6 +165,9 @@ pub enum TaskButton {
     Pick,
     /// `klot`, `kstunt`, `kspec`, `kins`: pay for the picked dice.
     Kiss(Payment),
+    /// `kpay`: the "Pay with a specialty or insight" menu: the picked
+    /// attribute or insight pays for the clicker's first picked die.
+    PayWith,
     /// `kclear`: withdraw one's KISSes.
     KissClear,
     /// `consent`: an ally allows (or no longer allows) KISSes on their die.
@@ -187,6 +190,9 @@ pub enum TaskButton {
     Undo,
     /// `finish`: end the spending.
     Finish,
+    /// `lotjob`: the "Finish: the Lot over 10 becomes exp in…" menu: end the
+    /// spending, the T3 Lot's exp going to the job picked.
+    FinishWith,
     /// `subvert:<n>` (FC): turn secondary consequence `n` against the roller.
     Subvert(u8),
     /// `nosub` (FC): let every consequence stand.
@@ -216,6 +222,7 @@ impl Action for TaskButton {
             Self::Kiss(Payment::Stunt) => ("kstunt", None),
             Self::Kiss(Payment::Specialty) => ("kspec", None),
             Self::Kiss(Payment::Insight) => ("kins", None),
+            Self::PayWith => ("kpay", None),
             Self::KissClear => ("kclear", None),
             Self::Consent => ("consent", None),
             Self::EgoReroll => ("egore", None),
@@ -227,6 +234,7 @@ impl Action for TaskButton {
             Self::BuyCustom => ("buyc", None),
             Self::Undo => ("undo", None),
             Self::Finish => ("finish", None),
+            Self::FinishWith => ("lotjob", None),
             Self::Subvert(n) => ("subvert", Some(n.to_string())),
             Self::NoSubversion => ("nosub", None),
             Self::EgoYes => ("egoyes", None),
@@ -251,6 +259,7 @@ impl Action for TaskButton {
             "kstunt" => Self::Kiss(Payment::Stunt),
             "kspec" => Self::Kiss(Payment::Specialty),
             "kins" => Self::Kiss(Payment::Insight),
+            "kpay" => Self::PayWith,
             "kclear" => Self::KissClear,
             "consent" => Self::Consent,
             "egore" => Self::EgoReroll,
@@ -262,6 +271,7 @@ impl Action for TaskButton {
             "buyc" => Self::BuyCustom,
             "undo" => Self::Undo,
             "finish" => Self::Finish,
+            "lotjob" => Self::FinishWith,
             "subvert" => Self::Subvert(arg?.parse().ok().filter(|n| (1..=4).contains(n))?),
             "nosub" => Self::NoSubversion,
             "egoyes" => Self::EgoYes,
@@ -319,6 +329,7 @@ mod tests {
             Kiss(Payment::Stunt),
             Kiss(Payment::Specialty),
             Kiss(Payment::Insight),
+            PayWith,
             KissClear,
             Consent,
             EgoReroll,
@@ -330,6 +341,7 @@ mod tests {
             BuyCustom,
             Undo,
             Finish,
+            FinishWith,
             NoSubversion,
             EgoYes,
             EgoNo,

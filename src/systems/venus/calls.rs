@@ -44,6 +44,9 @@ pub struct RollRequest {
     pub magic: bool,
     /// Edition-2 tasks: critical results and margin (FC only).
     pub crits: bool,
+    /// Edition-1 tasks with a level-0 job: `Some(false)` leaves out
+    /// "learning the ropes" (FC only; VE1-T2: the FC *may* add it).
+    pub ropes: Option<bool>,
 }
 
 /// What the FC may change before the dice are thrown.
@@ -63,6 +66,8 @@ pub struct Adjust {
     pub magic: Option<bool>,
     /// Crits flag (edition-2 tasks).
     pub crits: Option<bool>,
+    /// Whether "learning the ropes" counts (edition-1 tasks, level-0 job).
+    pub ropes: Option<bool>,
     /// The roll to change (its session id); `None`: the newest waiting.
     pub roll: Option<i64>,
 }
@@ -287,6 +292,11 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
             "Only the FC flags a task as magic or for critical results.",
         ));
     }
+    if req.ropes.is_some() && !a.gm {
+        return Err(AppError::user(
+            "Only the FC decides whether learning the ropes is a factor.",
+        ));
+    }
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
     let setup = task_setup(&req, &c, &set, a, factors)?;
@@ -308,7 +318,10 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         candidates: Vec::new(),
         roller_jobs: Vec::new(),
         kiss_page: 0,
+        pay_menu: Vec::new(),
+        pay_page: 0,
         customs: Vec::new(),
+        overflow_jobs: Vec::new(),
         roller_ego: false,
         subversion_open: false,
         odds_before: None,
@@ -374,6 +387,7 @@ fn task_setup(
         consequence: req.consequence.clone().unwrap_or_default(),
         magic: req.magic,
         crits: req.crits,
+        no_learning_factor: req.ropes == Some(false),
     })
 }
 
@@ -641,7 +655,7 @@ pub async fn end_chosen_roll(
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     if adj.clone() == (Adjust { roll: adj.roll, ..Adjust::default() }) {
         return Err(AppError::user(
-            "Say what to change: difficulty, factors, consequence, ability, job, magic or crits.",
+            "Say what to change: difficulty, factors, consequence, ability, job, magic, crits or ropes.",
         ));
     }
     for t in [&adj.consequence, &adj.factors].into_iter().flatten() {
@@ -698,9 +712,9 @@ async fn adjust_check(
             ability: ab.clone(),
         };
     }
-    if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() {
+    if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() || adj.ropes.is_some() {
         return Err(AppError::user(
-            "A check has no job, magic or crits to change.",
+            "A check has no job, magic, crits or learning factor to change.",
         ));
     }
     let party = Party::load(tx, caller.guild_id, [&c.roller]).await?;
@@ -747,6 +761,9 @@ async fn adjust_task(
     }
     if let Some(c) = adj.crits {
         setup.crits = c;
+    }
+    if let Some(r) = adj.ropes {
+        setup.no_learning_factor = !r;
     }
     setup.actor = a;
     let mut party = Party::load(tx, caller.guild_id, t.whos()).await?;

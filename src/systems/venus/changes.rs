@@ -35,6 +35,9 @@ pub fn describe(name: &str, e: &SheetEvent) -> String {
         SheetEvent::LearningFinished { job, level } => {
             format!("{job} is learned: level {level} 🎉")
         }
+        SheetEvent::LearningAwaitsTier { job } => format!(
+            "{job} has filled its learning bar: its new level is the tier minimum, so set the tier (`/ve sheet set tier:`: Historic 1, Heroic 2, Mythic 3, Deific 4) to finish learning it"
+        ),
         SheetEvent::JobStarted { job } => format!("starts learning {job} (level 0)"),
         SheetEvent::LotGained { lots_now } => format!("+1 Lot → {lots_now}/10"),
         SheetEvent::LotOverflowToExp { job } => {

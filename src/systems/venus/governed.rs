@@ -1,8 +1,12 @@
 //! The Venus Engine changes the house rule `player_edits` governs
 //! ([`crate::systems::table::approval`]): Lots and Ego are Kismet the FC
 //! grants and takes (the seed puts them in the FC's hands), so a player's
-//! `/ve sheet set lots:` or `ego:` asks first. Spending one's own Lots or
-//! Ego on a roll is never governed.
+//! `/ve sheet set lots:` or `ego:` asks first. A job's level and exp are
+//! earned in play (failures, learning, T2, level-ups at the exp bar) and
+//! whether its special qualifications are met is for the table to judge,
+//! so setting them by hand on a job already on the sheet asks first too
+//! (adding a job at character assembly does not). Spending one's own Lots
+//! or Ego on a roll, and the exp a task gives, are never governed.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,14 +16,20 @@ use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::sheets::{self, SetEdits};
+use super::sheets::{self, JobEdits, SetEdits};
 use super::{HINT, SYSTEM};
 
 /// Every governed change, in `/help` order.
-pub const LIST: &[Governed] = &[Governed {
-    what: "Kismet: Lots and Ego",
-    command: "/ve sheet set lots: ego:",
-}];
+pub const LIST: &[Governed] = &[
+    Governed {
+        what: "Kismet: Lots and Ego",
+        command: "/ve sheet set lots: ego:",
+    },
+    Governed {
+        what: "a job's level, exp or qualifications, set by hand",
+        command: "/ve sheet job level: exp: qualified:",
+    },
+];
 
 /// One governed Venus Engine change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,26 +46,155 @@ pub enum Edit {
         /// A member.
         player: Option<i64>,
     },
+    /// `/ve sheet job` changing the level, exp or qualifications of a job
+    /// already on the sheet.
+    Job {
+        /// The job.
+        name: String,
+        /// New inherited abilities (not governed, carried along).
+        inherits: Option<String>,
+        /// New level.
+        level: Option<u32>,
+        /// New exp.
+        exp: Option<u32>,
+        /// Qualifications met.
+        qualified: Option<bool>,
+        /// A character name.
+        character: Option<String>,
+        /// A member.
+        player: Option<i64>,
+    },
+}
+
+/// `/ve sheet job`: adding a job (character assembly) or changing only what
+/// it inherits goes straight through; changing the level, exp or
+/// qualifications of a job already on the sheet is governed.
+pub async fn job(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    edits: JobEdits,
+    character: Option<String>,
+    player: Option<i64>,
+) -> AppResult {
+    let pick = Pick::new(character.as_deref(), player);
+    let hand_set = edits.level.is_some() || edits.exp.is_some() || edits.qualified.is_some();
+    let exists = if hand_set {
+        let mut tx = app.db.read().await?;
+        let fc = rights::is_fc(&mut tx, caller).await?;
+        let c: characters::Loaded<VenusSheet> =
+            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+        c.sheet.job(name).is_some()
+    } else {
+        false
+    };
+    if !exists {
+        return sheets::job(app, caller, name, edits, pick).await;
+    }
+    let edit = Edit::Job {
+        name: name.trim().to_string(),
+        inherits: edits.inherits,
+        level: edits.level,
+        exp: edits.exp,
+        qualified: edits.qualified,
+        character,
+        player,
+    };
+    crate::systems::table::approval::govern(app, caller, edit).await
 }
 
 impl Edit {
     /// An example of each governed change, on the caller's active character.
+    /// (The job example names a Thief: the character must have one.)
     pub fn examples() -> Vec<Edit> {
-        vec![Edit::Kismet {
-            lots: Some(1),
-            ego: Some(true),
-            character: None,
-            player: None,
-        }]
+        vec![
+            Edit::Kismet {
+                lots: Some(1),
+                ego: Some(true),
+                character: None,
+                player: None,
+            },
+            Edit::Job {
+                name: "Thief".into(),
+                inherits: None,
+                level: Some(2),
+                exp: Some(1),
+                qualified: Some(true),
+                character: None,
+                player: None,
+            },
+        ]
     }
 
     async fn prepared(self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
-        let Edit::Kismet {
-            lots,
-            ego,
-            character,
-            player,
-        } = self;
+        match self {
+            Edit::Kismet {
+                lots,
+                ego,
+                character,
+                player,
+            } => Self::prepared_kismet(app, caller, lots, ego, character, player).await,
+            Edit::Job {
+                name,
+                inherits,
+                level,
+                exp,
+                qualified,
+                character,
+                player,
+            } => {
+                let mut tx = app.db.read().await?;
+                let fc = rights::is_fc(&mut tx, caller).await?;
+                let pick = Pick::new(character.as_deref(), player);
+                let c: characters::Loaded<VenusSheet> =
+                    characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT)
+                        .await?;
+                let j = c.sheet.job(&name).ok_or_else(|| {
+                    AppError::user(format!("{} has no job called {}.", c.row.name, name.trim()))
+                })?;
+                let key = c.sheet.job_key(&name).unwrap_or(&name).to_string();
+                let mut after = c.sheet.clone();
+                let mut parts = Vec::new();
+                if let Some(l) = level {
+                    after.set_job_level(&key, l)?;
+                    parts.push(format!("level {} → {l}", j.level));
+                }
+                if let Some(x) = exp {
+                    after.set_job_exp(&key, x)?;
+                    parts.push(format!("exp {} → {x}", j.exp));
+                }
+                if let Some(q) = qualified {
+                    let yn = |b: bool| if b { "met" } else { "not met" };
+                    parts.push(format!(
+                        "qualifications {} → {}",
+                        yn(j.qualifications_met),
+                        yn(q)
+                    ));
+                }
+                Ok(Prepared {
+                    what: format!("{}'s {key}: {}", c.row.name, parts.join(", ")),
+                    change: Edit::Job {
+                        name: key,
+                        inherits,
+                        level,
+                        exp,
+                        qualified,
+                        character: Some(c.row.name.clone()),
+                        player: Some(c.row.owner_id),
+                    },
+                })
+            }
+        }
+    }
+
+    async fn prepared_kismet(
+        app: &App,
+        caller: &Caller,
+        lots: Option<u32>,
+        ego: Option<bool>,
+        character: Option<String>,
+        player: Option<i64>,
+    ) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
         let pick = Pick::new(character.as_deref(), player);
@@ -83,18 +222,39 @@ impl Edit {
     }
 
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
-        let Edit::Kismet {
-            lots,
-            ego,
-            character,
-            player,
-        } = self;
-        let edits = SetEdits {
-            lots,
-            ego,
-            ..SetEdits::default()
-        };
-        sheets::set(app, caller, edits, Pick::new(character.as_deref(), player)).await
+        match self {
+            Edit::Kismet {
+                lots,
+                ego,
+                character,
+                player,
+            } => {
+                let edits = SetEdits {
+                    lots,
+                    ego,
+                    ..SetEdits::default()
+                };
+                sheets::set(app, caller, edits, Pick::new(character.as_deref(), player)).await
+            }
+            Edit::Job {
+                name,
+                inherits,
+                level,
+                exp,
+                qualified,
+                character,
+                player,
+            } => {
+                let edits = JobEdits {
+                    inherits,
+                    level,
+                    exp,
+                    qualified,
+                };
+                let pick = Pick::new(character.as_deref(), player);
+                sheets::job(app, caller, &name, edits, pick).await
+            }
+        }
     }
 }
 
@@ -102,7 +262,10 @@ impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
 
     fn governed(&self) -> Governed {
-        LIST[0]
+        LIST[match self {
+            Edit::Kismet { .. } => 0,
+            Edit::Job { .. } => 1,
+        }]
     }
 
     fn prepare<'a>(

@@ -15,7 +15,7 @@ use crate::app::view::View;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::storage::characters::Character;
 use crate::systems::table::delete::{self, Answer, Prompt};
-use crate::rules::venus::sheet::{AttributeKind, Tier};
+use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
@@ -336,6 +336,13 @@ pub async fn set(
     if let Some(t) = edits.tier {
         c.sheet.set_tier(t);
         said.push(format!("tier {}", t.map(|t| t.name()).unwrap_or("cleared")));
+        if t.is_some() {
+            for e in c.sheet.finish_waiting_learning(&set)? {
+                if let SheetEvent::LearningFinished { job, level } = e {
+                    said.push(format!("{job} is learned: level {level}"));
+                }
+            }
+        }
     }
     if let Some(l) = edits.lots {
         c.sheet.set_lots(l)?;

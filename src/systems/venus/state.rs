@@ -72,6 +72,17 @@ pub struct BonusOption {
     pub points: u32,
 }
 
+/// One entry of the "Pay with a specialty or insight" menu.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PayOption {
+    /// The select value: `sp:<attribute>` or `in:<insight>` (cut to fit).
+    pub value: String,
+    /// The label shown: the attribute or insight.
+    pub label: String,
+    /// What it is and whose.
+    pub description: String,
+}
+
 /// One aid candidate: a member whose active character could aid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AidCandidate {
@@ -114,9 +125,22 @@ pub struct TaskSession {
     /// The roller's special consequences (edition 1), for the spending menu.
     #[serde(default)]
     pub customs: Vec<String>,
+    /// Edition 1: the roller's jobs that could take the exp of a T3 Lot
+    /// bought while holding 10 Lots (the job used first); empty when no
+    /// Lot would overflow into exp.
+    #[serde(default)]
+    pub overflow_jobs: Vec<String>,
     /// The page of the KISS dice menu shown (pools of more than 25 dice).
     #[serde(default)]
     pub kiss_page: usize,
+    /// The "Pay with a specialty or insight" menu: the unused attributes
+    /// and insights of whoever has dice picked and not yet paid for
+    /// (rebuilt from the sheets on every click of the KISS round).
+    #[serde(default)]
+    pub pay_menu: Vec<PayOption>,
+    /// The page of that menu shown (more than 25 attributes and insights).
+    #[serde(default)]
+    pub pay_page: usize,
     /// P(reaching the threshold), computed just before the dice were thrown.
     pub odds_before: Option<f64>,
     /// Every sheet change of the task, as lines to show.

@@ -4,8 +4,9 @@
 //! with a job" menu); the roller accepts or refuses each offer, may switch
 //! job, then presses **Roll**. The KISS round: each participant picks dice
 //! in the "KISS dice" menu and pays for them with a source button (Lot,
-//! stunt, specialty, insight; specialties and insights are taken in order
-//! from the declarer's sheet); edition 1 adds the Ego modes and allies'
+//! stunt, specialty, insight; the buttons take specialties and insights in
+//! sheet order) or picks which attribute or insight pays for the first
+//! picked die in the "Pay with a specialty or insight" menu; edition 1 adds the Ego modes and allies'
 //! consent; the roller presses **Re-roll** (or **No KISS**). Edition 1 then
 //! spends beats (primary, S1-S4, T1-T4, special consequences), **Finish**
 //! ends spending and the FC may **Subvert** one unbought secondary
@@ -101,12 +102,13 @@ pub async fn refresh(
 }
 
 /// Copies what the buttons need from the roller's sheet: Ego held, special
-/// consequences.
+/// consequences, the jobs that could take the exp of a T3 Lot over 10.
 fn sync_roller(st: &mut TaskSession, ctx: &VenusCtx) {
     if let Some(s) = ctx.sheets.get(&st.roller.user) {
         st.customs = s.custom_consequences.clone();
         st.roller_ego = s.ego;
     }
+    st.overflow_jobs = spend::overflow_choices(&st.task, ctx);
 }
 
 fn no_rng() -> StdRng {
@@ -195,6 +197,7 @@ pub async fn press(
         TaskButton::Roll => aid::roll(&mut t),
         TaskButton::Pick => kiss::pick(&mut t)?,
         TaskButton::Kiss(payment) => kiss::pay(&mut t, *payment)?,
+        TaskButton::PayWith => kiss::pay_with(&mut t)?,
         TaskButton::KissClear => kiss::clear(&mut t)?,
         TaskButton::Consent => kiss::consent(&t)?,
         TaskButton::KissRoll => kiss::roll(&t),
@@ -207,7 +210,8 @@ pub async fn press(
         TaskButton::Buy(c) => spend::buy(&t, *c),
         TaskButton::BuyCustom => spend::buy_custom(&t)?,
         TaskButton::Undo => spend::undo(&t)?,
-        TaskButton::Finish => spend::finish(&t),
+        TaskButton::Finish => spend::finish(&t)?,
+        TaskButton::FinishWith => spend::finish_with(&t)?,
         TaskButton::Subvert(n) => spend::subvert(&mut t, Some(*n))?,
         TaskButton::NoSubversion => spend::subvert(&mut t, None)?,
         TaskButton::Void => close::void(&t)?,

@@ -42,9 +42,10 @@ pub fn chance_now(t: &TaskState) -> Option<f64> {
     let allies: Vec<_> = t.accepted_allies().collect();
     let p = match t.edition {
         Edition::One => {
-            let mut ranks = vec![t.rank; t.pool as usize];
-            ranks.extend(allies.iter().map(|a| a.rank));
-            odds::prob_at_least(&odds::ve1_pool_pmf(&ranks, false), t.threshold)
+            let mine = t.explodes_for(t.roller);
+            let mut dice = vec![(t.rank, mine); t.pool as usize];
+            dice.extend(allies.iter().map(|a| (a.rank, t.explodes_for(a.id))));
+            odds::prob_at_least(&odds::ve1_exploding_pool_pmf(&dice, false), t.threshold)
         }
         Edition::Two => {
             let mine = t.explodes_for(t.roller);
@@ -85,6 +86,8 @@ fn index_of(t: &TaskState, ids: &[u32]) -> Vec<usize> {
 /// P(meeting the threshold) after re-rolling the dice at `reroll`.
 fn kiss_chance(t: &TaskState, reroll: &[usize]) -> Option<f64> {
     match t.edition {
+        // Exploding D6s (house rule): no KISS odds are drawn.
+        Edition::One if t.magic => None,
         Edition::One => {
             let dice: Vec<_> = t.dice.iter().map(|d| (d.rank, d.face)).collect();
             odds::ve1_kiss_odds(
@@ -237,10 +240,10 @@ fn phase_hint(st: &TaskSession) -> String {
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
-                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, specialty, insight); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
+                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
             ),
             Edition::Two => format!(
-                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them; each die once. Then {r} presses **Re-roll** (or **No KISS**)."
+                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Then {r} presses **Re-roll** (or **No KISS**)."
             ),
         },
         TaskPhase::Spending => format!(
@@ -357,7 +360,10 @@ fn pool_text(t: &TaskState) -> String {
         pool.push_str(&format!(" · capped from {from}"));
     }
     if t.magic {
-        pool.push_str(" · 10s explode");
+        pool.push_str(match t.edition {
+            Edition::One => " · 6s explode (house rule)",
+            Edition::Two => " · 10s explode",
+        });
     }
     let allies_in = t.accepted_allies().count();
     if allies_in > 0 {
@@ -565,7 +571,7 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
     for (who, dice) in &st.drafts {
         let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
         kl.push(format!(
-            "{} picked {}: choose how to pay",
+            "{} picked {}: choose how to pay (the menu pays for the first)",
             st.name_of(*who),
             ids.join(", ")
         ));
@@ -792,6 +798,7 @@ fn kiss_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let mut rows = Vec::new();
     rows.extend(kiss_menu(d, st));
+    rows.extend(pay_menu(d, st));
     rows.push(Row::Buttons(vec![
         d.b(TaskButton::Kiss(Payment::Lot), "KISS with Lot", Style::Primary),
         d.b(TaskButton::Kiss(Payment::Stunt), "KISS with stunt", Style::Primary),
@@ -842,6 +849,29 @@ fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
     let n = options.len();
     (n > 0).then(|| d.select(TaskButton::Pick, "KISS dice", options, n))
 }
+
+/// "Pay with a specialty or insight": the unused attributes and insights
+/// of whoever has dice picked and not paid for; the one picked pays for
+/// the clicker's first picked die.
+fn pay_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
+    if st.drafts.values().all(|x| x.is_empty()) || st.pay_menu.is_empty() {
+        return None;
+    }
+    let options: Vec<SelectOption> = st
+        .pay_menu
+        .iter()
+        .map(|o| SelectOption {
+            label: cut(&o.label, 100),
+            value: o.value.clone(),
+            description: Some(cut(&o.description, 100)),
+        })
+        .collect();
+    let options = crate::app::view::paged_options(options, st.pay_page);
+    Some(d.select(TaskButton::PayWith, PAY_WITH, options, 1))
+}
+
+/// The placeholder of the menu choosing what pays for a picked die.
+pub const PAY_WITH: &str = "Pay with a specialty or insight";
 
 /// **Re-roll** (or **No KISS**), and in edition 1 the Ego buttons and
 /// **Consent to KISS**.
@@ -928,8 +958,29 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     if !customs.is_empty() && left > 0 {
         rows.push(d.select(TaskButton::BuyCustom, "Special consequence", customs, 1));
     }
+    if !st.overflow_jobs.is_empty() {
+        let options: Vec<SelectOption> = st
+            .overflow_jobs
+            .iter()
+            .take(25)
+            .map(|j| SelectOption {
+                label: cut(j, 100),
+                value: j.clone(),
+                description: Some(if j.eq_ignore_ascii_case(&t.job) {
+                    "the job used: finish, +1 exp here".into()
+                } else {
+                    "finish, +1 exp here".into()
+                }),
+            })
+            .collect();
+        rows.push(d.select(TaskButton::FinishWith, FINISH_WITH, options, 1));
+    }
     rows
 }
+
+/// The placeholder of the menu that finishes the spending and names the job
+/// getting the exp of a T3 Lot over 10.
+pub const FINISH_WITH: &str = "Finish: the Lot over 10 becomes exp in…";
 
 /// Whether `p` can be bought now: affordable, and not bought yet (or a
 /// repeatable one, under the house rule).

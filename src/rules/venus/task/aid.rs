@@ -112,7 +112,7 @@ impl TaskState {
                         "In edition 1 the threshold always starts at 1.",
                     ));
                 }
-                if learning {
+                if learning && !setup.no_learning_factor {
                     if factors.len() >= MAX_FACTORS {
                         return Err(RuleError::new(
                             "Learning the ropes is already one of the 4 factors: at most 3 more.",
@@ -140,9 +140,9 @@ impl TaskState {
                 )
             }
         };
-        if edition == Edition::One && setup.magic {
+        if edition == Edition::One && setup.magic && !settings.ve1_explosions {
             return Err(RuleError::new(
-                "Exploding dice are not part of edition 1's core rules.",
+                "Exploding dice are not part of edition 1's core rules (the house rule `ve1_explosions` allows them).",
             ));
         }
         if edition == Edition::One && setup.crits {
@@ -405,9 +405,15 @@ impl TaskState {
         Ok(())
     }
 
-    /// Whether a die owned by `owner` explodes on a 10 in this task (VE2-T5, A-V19).
+    /// Whether a die owned by `owner` explodes on its highest face in this
+    /// task: a 10 (VE2-T5, A-V19), or an edition-1 6 under the house rule
+    /// `ve1_explosions` (same scope).
     pub fn explodes_for(&self, owner: i64) -> bool {
-        if !self.magic || self.edition != Edition::Two {
+        let allowed = match self.edition {
+            Edition::One => self.settings.ve1_explosions,
+            Edition::Two => true,
+        };
+        if !self.magic || !allowed {
             return false;
         }
         owner == self.roller
@@ -458,7 +464,7 @@ impl TaskState {
         let mut current = id;
         loop {
             let Some(die) = self.die(current) else { return };
-            if !(die.explodes && die.face == 10) {
+            if !(die.explodes && die.face == self.sides()) {
                 return;
             }
             if self.generated_dice >= MAX_GENERATED_DICE {

@@ -85,6 +85,11 @@ pub struct TaskSetup {
     pub magic: bool,
     /// VE2: the GM flags critical results and margin for this task (VE2-T11).
     pub crits: bool,
+    /// VE1: the GM leaves out "learning the ropes" for a level-0 job (the
+    /// FC "gets to add" it, VE1-T2: they may also not). The table lets only
+    /// the GM set it.
+    #[serde(default)]
+    pub no_learning_factor: bool,
 }
 
 /// Where a task stands.

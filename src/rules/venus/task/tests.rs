@@ -69,6 +69,7 @@ fn setup(job: &str, difficulty: u32, factors: &[u32]) -> TaskSetup {
         consequence: "You are caught.".into(),
         magic: false,
         crits: false,
+        no_learning_factor: false,
     }
 }
 
@@ -308,6 +309,25 @@ fn ve1_t1_level_zero_job_rolls_the_ability_score() {
         .unwrap();
     let st = start(&set, &c, setup("Acrobat", 1, &[]));
     assert_eq!((st.job_level, st.pool, st.learning), (0, 4, true));
+}
+
+#[test]
+fn ve1_t2_the_gm_may_leave_out_learning_the_ropes() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    c.sheets
+        .get_mut(&1)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
+    let mut s = setup("Acrobat", 1, &[1, 1, 1, 1]);
+    s.no_learning_factor = true;
+    let st = start(&set, &c, s);
+    assert_eq!(st.threshold, 5);
+    assert!(st.factors.iter().all(|f| f.name != "Learning the ropes"));
+    let mut s = setup("Acrobat", 1, &[]);
+    s.no_learning_factor = true;
+    assert_eq!((start(&set, &c, s).threshold, 1), (1, 1));
 }
 
 #[test]
@@ -1501,6 +1521,34 @@ fn a_v26_zero_dice_pool_fails_without_kiss_or_ego_but_learning_exp_applies() {
     );
 }
 
+#[test]
+fn ve1_explosions_are_a_house_rule_off_by_default() {
+    let mut set = settings(Edition::One);
+    let mut c = table(&set);
+    let s = magic(setup("Thief", 1, &[]));
+    let e = TaskState::new(s.clone(), &set, &c).unwrap_err();
+    assert!(e.message.contains("ve1_explosions"), "{}", e.message);
+    set.ve1_explosions = true;
+    let mut seen_six = false;
+    for seed in 0..20 {
+        let st = start(&set, &c, s.clone());
+        let (st, _) = roll(st, &mut c, seed);
+        // Every 6 the roller throws adds a die of the same rank (VE1 note).
+        for d in st.dice.iter().filter(|d| d.face == 6) {
+            seen_six = true;
+            assert!(
+                st.dice.iter().any(|x| x.exploded_from == Some(d.id)),
+                "seed {seed}: a 6 did not explode"
+            );
+        }
+        for d in st.dice.iter().filter(|d| d.face != 6) {
+            assert!(!st.dice.iter().any(|x| x.exploded_from == Some(d.id)));
+        }
+        assert_eq!(st.dice.len() as u32, st.pool + st.generated_dice);
+    }
+    assert!(seen_six);
+}
+
 // ---------------------------------------------------------------- edition 2
 
 fn magic(mut s: TaskSetup) -> TaskSetup {
@@ -1646,7 +1694,7 @@ fn ve2_t5_tens_explode_on_magic_tasks_without_limit() {
     let e = TaskState::new(magic(setup("Thief", 1, &[])), &s1, &table(&s1)).unwrap_err();
     assert_eq!(
         e.message,
-        "Exploding dice are not part of edition 1's core rules."
+        "Exploding dice are not part of edition 1's core rules (the house rule `ve1_explosions` allows them)."
     );
 }
 

@@ -54,10 +54,13 @@ pub async fn call(
     #[description = "Task: start learning the job, inheriting these abilities"]
     #[max_length = 140]
     learn: Option<String>,
-    #[description = "Edition-2 task: magic or advanced technology (10s explode)"] magic: Option<
+    #[description = "Task: magic or advanced technology (10s explode; edition 1: 6s, house rule ve1_explosions)"]
+    magic: Option<
         bool,
     >,
     #[description = "Edition-2 task: critical results and margin"] crits: Option<bool>,
+    #[description = "Edition-1 task, level-0 job: count \"learning the ropes\" (default true)"]
+    ropes: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let req = RollRequest {
@@ -71,6 +74,7 @@ pub async fn call(
         learn,
         magic: magic.unwrap_or(false),
         crits: crits.unwrap_or(false),
+        ropes,
     };
     let app = &ctx.data().app;
     let r = match kind {
@@ -145,8 +149,12 @@ pub async fn adjust(
     #[autocomplete = "complete::job"]
     #[max_length = 64]
     job: Option<String>,
-    #[description = "Edition-2 task: magic (10s explode)"] magic: Option<bool>,
+    #[description = "Task: magic (10s explode; edition 1: 6s, house rule ve1_explosions)"]
+    magic: Option<bool>,
     #[description = "Edition-2 task: critical results"] crits: Option<bool>,
+    #[description = "Edition-1 task, level-0 job: count \"learning the ropes\""] ropes: Option<
+        bool,
+    >,
     #[description = "Which roll (default: the newest waiting)"]
     #[autocomplete = "complete::roll"]
     #[max_length = 100]
@@ -165,6 +173,7 @@ pub async fn adjust(
             job,
             magic,
             crits,
+            ropes,
             roll: calls::parse_roll(roll.as_deref())?,
         },
     )

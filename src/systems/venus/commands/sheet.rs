@@ -105,7 +105,9 @@ pub async fn job(
     #[description = "Whose (FC)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::job(
+    // A job's level, exp and qualifications are earned in play: set by hand
+    // on a job already on the sheet, they are governed by `player_edits`.
+    let r = crate::systems::venus::governed::job(
         &ctx.data().app,
         &caller,
         &name,
@@ -115,7 +117,8 @@ pub async fn job(
             exp,
             qualified,
         },
-        Pick::new(character.as_deref(), uid(&player)),
+        character,
+        uid(&player),
     )
     .await;
     respond(ctx, r).await

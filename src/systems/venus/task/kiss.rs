@@ -1,5 +1,7 @@
 //! The KISS round: the "KISS dice" menu (**pick**), paying for the picked
-//! dice (**KISS with Lot/stunt/specialty/insight**), **Withdraw my
+//! dice (**KISS with Lot/stunt/specialty/insight**, or the attribute or
+//! insight chosen in the "Pay with a specialty or insight" menu for the
+//! first picked die), **Withdraw my
 //! KISSes**, an ally's **Consent to KISS**, **Re-roll** (or **No KISS**),
 //! and the FC's **Approve KISSes** and **Veto last KISS**.
 
@@ -9,7 +11,7 @@ use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase};
 use crate::rules::venus::{Edition, VenusCtx};
 use crate::systems::venus::buttons::Payment;
 use crate::systems::venus::fc_words;
-use crate::systems::venus::state::TaskSession;
+use crate::systems::venus::state::{PayOption, TaskSession};
 use rand::SeedableRng;
 
 /// `pick`: the dice the clicker picked, kept as a draft until paid for
@@ -66,28 +68,70 @@ fn not_kissable(st: &TaskSession, by: i64, d: u32) -> String {
 }
 
 /// `klot`, `kstunt`, `kspec`, `kins`: declares a KISS on each drafted die,
-/// paid with `payment`. A refused payment drops the pick (the dice are no
-/// longer pending, so no later payment takes them by surprise) and says so.
+/// paid with `payment` (specialties and insights: the declarer's next
+/// unused ones in sheet order). A refused payment drops the pick (the dice
+/// are no longer pending, so no later payment takes them by surprise) and
+/// says so.
 pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
-    let me = t.me();
     let by = t.by();
-    let dice = t
-        .st
-        .drafts
-        .get(&me)
-        .cloned()
-        .filter(|d| !d.is_empty())
-        .ok_or_else(|| AppError::user("Pick the dice to KISS in the \"KISS dice\" menu first."))?;
+    let dice = drafted(t)?;
     let sources: Result<Vec<KissSource>, String> = match payment {
         Payment::Lot => Ok(vec![KissSource::Lot; dice.len()]),
         Payment::Stunt => Ok(vec![KissSource::Stunt; dice.len()]),
         Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), true),
         Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), false),
     };
-    let actions: Result<Vec<TaskAction>, String> = sources.map(|sources| {
-        dice.iter()
-            .zip(sources)
-            .map(|(&die, source)| TaskAction::DeclareKiss {
+    let pairs = sources.map(|s| dice.iter().copied().zip(s).collect());
+    declare(t, &dice, pairs)
+}
+
+/// `kpay`: the attribute or insight picked in the "Pay with a specialty or
+/// insight" menu pays for the clicker's first picked die (the others stay
+/// picked, waiting for their own payment), so the player says which pays
+/// for which die. Refused like [`pay`].
+pub fn pay_with(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    if t.st.task.phase != TaskPhase::KissDeclaration {
+        return Err(AppError::user("KISSes are declared in the KISS round."));
+    }
+    if let Some(page) = crate::app::view::page_of(t.values) {
+        t.st.pay_page = page;
+        return Ok(Step {
+            page: true,
+            ..Step::default()
+        });
+    }
+    let value = t.value()?;
+    let dice = drafted(t)?;
+    let by = t.by();
+    let source = chosen_source(&t.st, &t.party.ctx, by, &value);
+    let first = dice[0];
+    declare(t, &dice, source.map(|s| vec![(first, s)]))
+}
+
+/// The clicker's picked dice, not yet paid for.
+fn drafted(t: &Turn<'_>) -> Result<Vec<u32>, AppError> {
+    t.st
+        .drafts
+        .get(&t.me())
+        .cloned()
+        .filter(|d| !d.is_empty())
+        .ok_or_else(|| AppError::user("Pick the dice to KISS in the \"KISS dice\" menu first."))
+}
+
+/// Declares a KISS for each `(die, source)` of `pairs` (`Err`: why the
+/// payment cannot be made), tried first on copies: a refusal drops the
+/// whole pick (`dice`) and tells the clicker why.
+fn declare(
+    t: &mut Turn<'_>,
+    dice: &[u32],
+    pairs: Result<Vec<(u32, KissSource)>, String>,
+) -> Result<Step, AppError> {
+    let me = t.me();
+    let by = t.by();
+    let actions: Result<Vec<TaskAction>, String> = pairs.map(|pairs| {
+        pairs
+            .into_iter()
+            .map(|(die, source)| TaskAction::DeclareKiss {
                 actor: t.a,
                 by,
                 die,
@@ -99,8 +143,8 @@ pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
         Ok(actions) => trial(t, actions).err(),
         Err(why) => Some(why.clone()),
     };
-    t.st.drafts.remove(&me);
     if let Some(why) = refusal {
+        t.st.drafts.remove(&me);
         let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
         t.st.note = Some(format!("{}'s KISS payment was refused", t.st.name_of(by)));
         return Ok(Step {
@@ -113,7 +157,6 @@ pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
     }
     Ok(Step::rules(actions.unwrap_or_default()))
 }
-
 /// Applies `actions` to copies of the task and the sheets: the rules
 /// core's refusal, if any, in the FC's words.
 fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
@@ -129,16 +172,15 @@ fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
     Ok(())
 }
 
-/// The next `n` attributes (specialties first, then disciplines, assets and
-/// natural merits: "up to four appropriate attributes") or insights of `by`
-/// not yet used for a KISS in this task, in sheet order.
-fn named_sources(
+/// The attributes (specialties first, then disciplines, assets and natural
+/// merits: "up to four appropriate attributes") or insights of `by` not
+/// yet used for a KISS in this task, in sheet order, each once.
+fn free_names(
     st: &TaskSession,
     ctx: &VenusCtx,
     by: i64,
-    n: usize,
     specialty: bool,
-) -> Result<Vec<KissSource>, String> {
+) -> Result<Vec<String>, String> {
     let sheet = ctx.sheet(by).map_err(|e| e.message)?;
     let used: Vec<String> = st
         .task
@@ -146,8 +188,8 @@ fn named_sources(
         .iter()
         .filter(|k| k.by == by)
         .filter_map(|k| match (&k.source, specialty) {
-            (KissSource::Specialty { attribute }, true) => Some(attribute.to_lowercase()),
-            (KissSource::Insight { insight }, false) => Some(insight.to_lowercase()),
+            (KissSource::Specialty { attribute }, true) => Some(key_of(attribute)),
+            (KissSource::Insight { insight }, false) => Some(key_of(insight)),
             _ => None,
         })
         .collect();
@@ -165,37 +207,128 @@ fn named_sources(
     };
     let mut free: Vec<String> = Vec::new();
     for t in all {
-        let key = t.trim().to_lowercase();
-        if !used.contains(&key) && !free.iter().any(|f| f.trim().to_lowercase() == key) {
+        let key = key_of(&t);
+        if !key.is_empty() && !used.contains(&key) && !free.iter().any(|f| key_of(f) == key) {
             free.push(t);
         }
     }
+    Ok(free)
+}
+
+/// How names are compared: trimmed, in lower case.
+fn key_of(text: &str) -> String {
+    text.trim().to_lowercase()
+}
+
+/// The next `n` unused attributes or insights of `by` ([`free_names`]).
+fn named_sources(
+    st: &TaskSession,
+    ctx: &VenusCtx,
+    by: i64,
+    n: usize,
+    specialty: bool,
+) -> Result<Vec<KissSource>, String> {
+    let free = free_names(st, ctx, by, specialty)?;
     if free.len() < n {
+        let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
         let (word, kind) = if specialty {
-            (
-                "specialties, disciplines, assets or merits",
-                "specialty",
-            )
+            ("specialties, disciplines, assets or merits", "specialty")
         } else {
             ("insights", "insight")
         };
         return Err(format!(
-            "{} has {} unused {word} for {n} dice: add one with `/ve sheet note kind:{kind}`, or pick fewer dice.",
-            sheet.name,
+            "{name} has {} unused {word} for {n} dice: add one with `/ve sheet note kind:{kind}`, or pick fewer dice.",
             free.len()
         ));
     }
-    Ok(free
+    Ok(free.into_iter().take(n).map(|t| source(t, specialty)).collect())
+}
+
+fn source(text: String, specialty: bool) -> KissSource {
+    if specialty {
+        KissSource::Specialty { attribute: text }
+    } else {
+        KissSource::Insight { insight: text }
+    }
+}
+
+/// The longest text kept in a menu value (Discord allows 100 characters).
+const VALUE_TEXT: usize = 96;
+
+/// The menu value of an attribute (`sp:`) or insight (`in:`).
+fn value_of(text: &str, specialty: bool) -> String {
+    let cut: String = text.trim().chars().take(VALUE_TEXT).collect();
+    format!("{}:{cut}", if specialty { "sp" } else { "in" })
+}
+
+/// The source a menu `value` names among `by`'s unused attributes and
+/// insights; why not, when it names none of them.
+fn chosen_source(
+    st: &TaskSession,
+    ctx: &VenusCtx,
+    by: i64,
+    value: &str,
+) -> Result<KissSource, String> {
+    let (specialty, text) = match value.split_once(':') {
+        Some(("sp", t)) => (true, t),
+        Some(("in", t)) => (false, t),
+        _ => return Err("That is not an attribute or insight on the list.".into()),
+    };
+    let free = free_names(st, ctx, by, specialty)?;
+    let found = free
         .into_iter()
-        .take(n)
-        .map(|t| {
+        .find(|f| value_of(f, specialty) == value_of(text, specialty));
+    let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
+    match found {
+        Some(f) => Ok(source(f, specialty)),
+        None => Err(format!(
+            "{name} has no unused {} “{}” in this task.",
             if specialty {
-                KissSource::Specialty { attribute: t }
+                "specialty, discipline, asset or merit"
             } else {
-                KissSource::Insight { insight: t }
+                "insight"
+            },
+            text.trim()
+        )),
+    }
+}
+
+/// The "Pay with a specialty or insight" menu: for everyone with dice
+/// picked and not paid for, their unused attributes and insights (the FC's
+/// pick pays with the roller's). One entry per value: an attribute two of
+/// them share is listed once, and each pays with their own.
+pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
+    let mut out: Vec<PayOption> = Vec::new();
+    for (who, dice) in &st.drafts {
+        if dice.is_empty() {
+            continue;
+        }
+        let payer = if st.who(*who).is_some() {
+            *who
+        } else {
+            st.task.roller
+        };
+        let name = st.name_of(payer);
+        for specialty in [true, false] {
+            let kind = if specialty { "attribute" } else { "insight" };
+            for text in free_names(st, ctx, payer, specialty).unwrap_or_default() {
+                let value = value_of(&text, specialty);
+                match out.iter_mut().find(|o| o.value == value) {
+                    Some(o) => {
+                        if !o.description.contains(&name) {
+                            o.description.push_str(&format!(", {name}"));
+                        }
+                    }
+                    None => out.push(PayOption {
+                        value,
+                        label: crate::systems::venus::format::cut(&text, 100),
+                        description: format!("{kind} · {name}"),
+                    }),
+                }
             }
-        })
-        .collect())
+        }
+    }
+    out
 }
 
 /// `kclear`: withdraws the clicker's KISSes (the FC's, when not taking

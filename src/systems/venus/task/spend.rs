@@ -1,10 +1,14 @@
 //! Spending beats (edition 1): **buy** a consequence, the "Special
-//! consequence" menu, **Undo last**, **Finish**; then the FC's **Subvert**
+//! consequence" menu, **Undo last**, **Finish** (or, when the T3 Lot passes
+//! 10, the menu choosing which job gets its exp); then the FC's **Subvert**
 //! one unbought secondary consequence, or **No subversion**.
 
 use super::turn::{Step, Turn};
 use crate::app::AppError;
-use crate::rules::venus::task::{Purchase, TaskAction};
+use crate::rules::venus::settings::LotOverflow;
+use crate::rules::venus::sheet::same;
+use crate::rules::venus::task::{Purchase, TaskAction, TaskPhase};
+use crate::rules::venus::{TaskState, VenusCtx};
 use crate::systems::venus::buttons::Consequence;
 
 /// `buy`: buys the primary, a secondary or a tertiary consequence.
@@ -42,15 +46,81 @@ pub fn undo(t: &Turn<'_>) -> Result<Step, AppError> {
 }
 
 /// `finish`: ends the spending (the result is applied at once and the FC's
-/// subversion window opens).
-pub fn finish(t: &Turn<'_>) -> Step {
+/// subversion window opens). When the T3 Lot would pass 10 and more than
+/// one job could take its exp, the player chooses it in the menu instead.
+pub fn finish(t: &Turn<'_>) -> Result<Step, AppError> {
+    let jobs = overflow_choices(&t.st.task, &t.party.ctx);
+    if jobs.len() > 1 && !t.a.gm {
+        return Err(AppError::user(format!(
+            "{} already holds 10 Lots, so the Lot of T3 becomes exp: choose the job in the menu “{}”.",
+            t.st.roller.name,
+            crate::systems::venus::task_view::FINISH_WITH
+        )));
+    }
+    Ok(finishing(t, jobs.into_iter().next()))
+}
+
+/// `lotjob`: ends the spending, the exp of the T3 Lot over 10 going to the
+/// job picked in the menu (A-V7: a job of the owner's choice).
+pub fn finish_with(t: &Turn<'_>) -> Result<Step, AppError> {
+    let job = t.value()?;
+    let jobs = overflow_choices(&t.st.task, &t.party.ctx);
+    let key = jobs
+        .into_iter()
+        .find(|j| same(j, &job))
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "{} cannot take the exp of a Lot over 10 now: pick a job from the menu.",
+                job.trim()
+            ))
+        })?;
+    Ok(finishing(t, Some(key)))
+}
+
+fn finishing(t: &Turn<'_>, overflow_job: Option<String>) -> Step {
     Step {
         finishing: true,
         ..Step::one(TaskAction::FinishSpending {
             actor: t.a,
-            overflow_job: None,
+            overflow_job,
         })
     }
+}
+
+/// Edition 1, while spending: the roller's jobs that could take the exp of
+/// the T3 Lots bought, when one of them would pass 10 and become exp (the
+/// job used first, then the others in sheet order; a job being learned
+/// counts once it is on the sheet, or as the task's job). Empty otherwise.
+pub fn overflow_choices(task: &TaskState, ctx: &VenusCtx) -> Vec<String> {
+    if task.phase != TaskPhase::Spending
+        || task.settings.ve_lot_overflow == LotOverflow::Discard
+    {
+        return Vec::new();
+    }
+    let lots = task
+        .purchases
+        .iter()
+        .filter(|b| b.item == Purchase::Tertiary(3))
+        .count() as u32;
+    let Some(sheet) = ctx.sheets.get(&task.roller) else {
+        return Vec::new();
+    };
+    if lots == 0 || sheet.overflow_count(lots, &task.settings) == 0 {
+        return Vec::new();
+    }
+    let mut jobs: Vec<String> = Vec::new();
+    let used = sheet.job_key(&task.job).map(str::to_string);
+    match used {
+        Some(k) if sheet.can_take_overflow(&k) => jobs.push(k),
+        None if task.learn_inherits.is_some() => jobs.push(task.job.clone()),
+        _ => {}
+    }
+    for k in sheet.jobs.keys() {
+        if sheet.can_take_overflow(k) && !jobs.iter().any(|j| same(j, k)) {
+            jobs.push(k.clone());
+        }
+    }
+    jobs
 }
 
 /// `subvert` (`Some(n)`) and `nosub` (`None`), FC only, while the window is

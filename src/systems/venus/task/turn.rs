@@ -183,6 +183,11 @@ impl<'a> Turn<'a> {
         } else {
             sync_roller(&mut self.st, &self.party.ctx);
         }
+        self.st.pay_menu = if self.st.task.phase == TaskPhase::KissDeclaration {
+            super::kiss::pay_menu(&self.st, &self.party.ctx)
+        } else {
+            Vec::new()
+        };
         self.party.save(&mut self.tx).await?;
         let status = status_of(&self.st);
         let version = self.save(status).await?;

@@ -458,6 +458,9 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
                 "⚔️ Flesh slot {slot}: {} is lost to a Wound",
                 item_label(item.kind, &item.text)
             ),
+            Event::WoundsPending { n } => format!(
+                "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
+            ),
             Event::WoundsDiscarded { n } => {
                 format!("🗑️ {n} Wound(s) found no room and are discarded")
             }

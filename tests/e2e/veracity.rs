@@ -1123,12 +1123,33 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
         "/vr item add kind:evidence text:\"Empty vial\"",
     )
     .await;
+    // A player's revelation waits for the referee's judgement (issue 14).
     let out = ok(
         &t,
         "alice",
         "/vr reveal target:\"Lady Vane\" secrets:1 evidence:1 gain:light note:\"At the ball\"",
     )
     .await;
+    assert_eq!(out.title(), "🙋 A revelation waits for the referee");
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        s.light().unlocked(),
+        6,
+        "no slot before the referee confirms"
+    );
+    assert!(t
+        .click("alice", "Confirm — shocked")
+        .await
+        .unwrap()
+        .single()
+        .content()
+        .contains("Only the referee"));
+    let ex = t.click("fc", "Confirm — shocked").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "😱 Revelation: shocked");
+    let out = ex.outputs[1].clone();
+    assert!(ex.outputs[2]
+        .content()
+        .contains("`/vr stress amount:d6 character:Lady Vane`"));
     assert_eq!(
         out.embeds()[0]["description"].as_str().unwrap(),
         "📣 Revelation 1: *Lady Vane* is shocked\n⬆️ **Level up**: Light slot 7 unlocked"
@@ -1152,6 +1173,7 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
     )
     .await;
     ok(&t, "alice", "/vr reveal target:Duke secrets:2 gain:flesh").await;
+    t.click("fc", "Confirm — shocked").await.unwrap();
     let (s, _) = sheet_of(&t, "alice").await;
     assert_eq!((s.light().unlocked(), s.flesh().unlocked()), (7, 7));
     assert_eq!(s.revelation_log().len(), 2);

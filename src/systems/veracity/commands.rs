@@ -399,6 +399,7 @@ pub async fn facet_against(
 }
 
 /// Save: d20 + modifier read against a slot
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command)]
 pub async fn save(
     ctx: Context<'_>,
@@ -415,19 +416,39 @@ pub async fn save(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
+    #[description = "Only you and the referee see it"] secret: Option<bool>,
+    #[description = "Referee: whose Facet also bears on this save"] facet_of: Option<
+        serenity::User,
+    >,
+    #[description = "Referee: that member's Facet (number or words)"]
+    #[max_length = 100]
+    their_facet: Option<String>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
-    let r = saves::save(
+    let other = match (uid(&facet_of), their_facet.as_deref()) {
+        (Some(owner), Some(facet)) => Some(saves::OtherFacet {
+            owner: Pick::new(None, Some(owner)),
+            facet,
+        }),
+        (None, None) => None,
+        _ => {
+            let r = Err(crate::app::AppError::user(
+                "Give both `facet_of` (whose Facet) and `their_facet` (which one).",
+            ));
+            return crate::kit::respond_as(ctx, &caller, r).await;
+        }
+    };
+    let r = saves::save_with_help(
         &ctx.data().app,
         &caller,
         inventory.into(),
         modifier.unwrap_or(0),
         facet.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
+        other,
     )
     .await;
     crate::kit::respond_as(ctx, &caller, r).await

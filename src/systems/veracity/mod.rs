@@ -17,6 +17,7 @@
 //! - [`state`]: what an interactive message shows (a sheet or a board).
 //! - [`buttons`]: every button's action word, typed (encode and parse).
 //! - [`rest`]: a sheet's Rest buttons.
+//! - [`reveal`]: revelations waiting for the referee's judgement.
 //! - [`commands`]: the thin poise commands.
 
 pub mod odds;
@@ -27,6 +28,7 @@ pub mod commands;
 pub mod conventions;
 pub mod render;
 pub mod rest;
+pub mod reveal;
 pub mod saves;
 pub mod session;
 pub mod settings;

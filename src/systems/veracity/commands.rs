@@ -142,7 +142,7 @@ pub async fn vr(_: Context<'_>) -> Result<(), Error> {
 /// Sheets
 #[poise::command(
     slash_command,
-    subcommands("sheet_create", "sheet_hp"),
+    subcommands("sheet_create", "sheet_hp", "sheet_slot"),
     subcommand_required
 )]
 pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
@@ -207,6 +207,28 @@ pub async fn sheet_hp(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set_hp(&ctx.data().app, &caller, current, max, Pick::new(character.as_deref(), uid(&player))).await;
+    respond(ctx, r).await
+}
+
+/// Referee: one more slot outside a revelation
+#[poise::command(slash_command, rename = "slot")]
+pub async fn sheet_slot(
+    ctx: Context<'_>,
+    #[description = "Light or Flesh"] inventory: Inv,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::unlock_slot(
+        &ctx.data().app,
+        &caller,
+        inventory.into(),
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 

@@ -13,6 +13,7 @@
 //! - [`saves`]: the d20 slot save.
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`settings`]: `/vr settings show|set`.
+//! - [`governed`]: the changes `player_edits` governs (the referee's).
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
 //! - [`state`]: what an interactive message shows (a sheet or a board).
 //! - [`buttons`]: every button's action word, typed (encode and parse).
@@ -26,6 +27,7 @@ pub mod buttons;
 pub mod changes;
 pub mod commands;
 pub mod conventions;
+pub mod governed;
 pub mod render;
 pub mod rest;
 pub mod reveal;

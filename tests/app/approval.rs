@@ -97,11 +97,7 @@ async fn every_governed_veracity_change_is_the_referees_under_fc_only() {
         character: Some("Ada".into()),
         player: Some(alice.user_id),
     };
-    for (i, (edit, as_fc)) in examples
-        .into_iter()
-        .zip(VrEdit::examples(ada))
-        .enumerate()
-    {
+    for (i, (edit, as_fc)) in examples.into_iter().zip(VrEdit::examples(ada)).enumerate() {
         assert_eq!(edit.governed(), system.governed()[i]);
         let r = approval::govern(&a, &alice, edit).await;
         assert!(is_fc_only_refusal(&r), "{i}: {r:?}");

@@ -567,7 +567,7 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
         &t,
         "alice",
         "/vr scene end",
-        "Only the FC can end the scene",
+        "Only the referee can end the scene",
     )
     .await;
     let out = ok(&t, "fc", "/vr scene end").await;
@@ -611,7 +611,7 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
         &t,
         "alice",
         "/vr convention add text:\"No swearing\" cost:+1",
-        "Only the FC can declare or change Conventions",
+        "Only the referee can declare or change Conventions",
     )
     .await;
     refused(
@@ -818,7 +818,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/vr sheet create name:Fake light:6 flesh:6 facet:X player:alice",
-        "Only the FC can create a sheet for another member",
+        "Only the referee can create a sheet for another member",
     )
     .await;
     refused(
@@ -844,7 +844,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     assert!(ex
         .single()
         .content()
-        .contains("Only Ada's owner (or the FC)"));
+        .contains("Only Ada's owner (or the referee)"));
     assert_eq!(
         sheet_of(&t, "alice")
             .await
@@ -887,7 +887,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/vr sheet create name:Npc light:2 flesh:2 npc:true",
-        "Only the FC can create an NPC",
+        "Only the referee can create an NPC",
     )
     .await;
     // A stranger without a sheet is told how to make one.

@@ -116,7 +116,7 @@ pub struct Reveal<'a> {
     pub evidence: Option<&'a str>,
     /// The inventory that gains a slot.
     pub gain: InventoryKind,
-    /// The FC's note.
+    /// The referee's note.
     pub note: Option<&'a str>,
     /// Whose sheet (another member's for the FC only).
     pub player: Pick<'a>,

@@ -167,8 +167,8 @@ pub async fn sheet_create(
     #[description = "First Facet (d6)"]
     #[max_length = 100]
     facet: Option<String>,
-    #[description = "FC: for this member"] player: Option<serenity::User>,
-    #[description = "FC: an NPC, any slots"] npc: Option<bool>,
+    #[description = "Referee: for this member"] player: Option<serenity::User>,
+    #[description = "Referee: an NPC, any slots"] npc: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::create(
@@ -187,7 +187,7 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// FC: set HP (gear and magic)
+/// Referee: set HP (gear and magic)
 #[poise::command(slash_command, rename = "hp")]
 pub async fn sheet_hp(
     ctx: Context<'_>,
@@ -203,7 +203,7 @@ pub async fn sheet_hp(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set_hp(&ctx.data().app, &caller, current, max, Pick::new(character.as_deref(), uid(&player))).await;
@@ -257,7 +257,7 @@ pub async fn item_add(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, Pick::new(character.as_deref(), uid(&player))).await;
@@ -277,7 +277,7 @@ pub async fn item_remove(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove_item(
@@ -307,7 +307,7 @@ pub async fn item_edit(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::edit_item(
@@ -347,7 +347,7 @@ pub async fn facet_add(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::add_facet(
@@ -374,7 +374,7 @@ pub async fn facet_step(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let up = matches!(direction, Step::Up);
@@ -394,7 +394,7 @@ pub async fn facet_remove(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
@@ -413,7 +413,7 @@ pub async fn facet_against(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::against_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
@@ -487,7 +487,7 @@ pub async fn stress(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::stress(&ctx.data().app, &caller, &amount, Pick::new(character.as_deref(), uid(&player))).await;
@@ -508,7 +508,7 @@ pub async fn wound(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::wound(
@@ -537,7 +537,7 @@ pub async fn damage(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let mode = match to.unwrap_or(DamageTo::Auto) {
@@ -570,7 +570,7 @@ pub async fn rest(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let what = match what {
@@ -603,7 +603,7 @@ pub async fn reveal(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::reveal(
@@ -632,7 +632,7 @@ pub async fn convention(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// FC: declare a Convention
+/// Referee: declare a Convention
 #[poise::command(slash_command, rename = "add")]
 pub async fn conv_add(
     ctx: Context<'_>,
@@ -656,7 +656,7 @@ pub async fn conv_add(
     respond(ctx, r).await
 }
 
-/// FC: change a Convention
+/// Referee: change a Convention
 #[poise::command(slash_command, rename = "edit")]
 pub async fn conv_edit(
     ctx: Context<'_>,
@@ -685,7 +685,7 @@ pub async fn conv_edit(
     respond(ctx, r).await
 }
 
-/// FC: remove a Convention
+/// Referee: remove a Convention
 #[poise::command(slash_command, rename = "remove")]
 pub async fn conv_remove(
     ctx: Context<'_>,
@@ -719,7 +719,7 @@ pub async fn conv_violate(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: the violator"] player: Option<serenity::User>,
+    #[description = "Referee: the violator"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = conventions::violate(&ctx.data().app, &caller, number as usize, Pick::new(character.as_deref(), uid(&player))).await;
@@ -732,7 +732,7 @@ pub async fn scene(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// FC: end the scene (reset Conventions, restore HP)
+/// Referee: end the scene (reset Conventions, restore HP)
 #[poise::command(slash_command, rename = "end")]
 pub async fn scene_end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -759,7 +759,7 @@ pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// FC: change a setting
+/// Referee: change a setting
 #[poise::command(slash_command, rename = "set")]
 pub async fn settings_set(
     ctx: Context<'_>,

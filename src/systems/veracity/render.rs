@@ -479,7 +479,7 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
                     format!("🧘 All Stress cleared (Light slots {})", list(slots))
                 }
             }
-            Event::BreakWaived => "🤝 The FC waived the Break".into(),
+            Event::BreakWaived => "🤝 The referee waived the Break".into(),
             Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
             Event::ItemDisplaced { slot, item } => format!(
                 "⚔️ Flesh slot {slot}: {} is lost to a Wound",
@@ -720,7 +720,7 @@ pub fn board_view(
     let items = list.items();
     let mut e = Embed::new("📜 Conventions of this scene").colour(colour::NEUTRAL);
     let body = if items.is_empty() {
-        "*No Conventions declared here.* The FC adds one with `/vr convention add`.".to_string()
+        "*No Conventions declared here.* The referee adds one with `/vr convention add`.".to_string()
     } else {
         let lines: Vec<(String, String)> = items
             .iter()
@@ -757,7 +757,7 @@ pub fn board_view(
     };
     e = e.description(description).footer(
         "Violated one? Pick it in the menu: your active sheet gains the Stress. \
-         The FC can charge anyone with /vr convention violate.",
+         The referee can charge anyone with /vr convention violate.",
     );
     let mut view = View::embed(e);
     if !items.is_empty() {

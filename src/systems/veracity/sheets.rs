@@ -39,10 +39,10 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let owner = n.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
+        rights::require_gm(&mut tx, caller, super::GM, "create a sheet for another member").await?;
     }
     if n.npc {
-        rights::require_fc(&mut tx, caller, "create an NPC").await?;
+        rights::require_gm(&mut tx, caller, super::GM, "create an NPC").await?;
     }
     let facet = n.facet.map(str::trim).filter(|f| !f.is_empty());
     let sheet = if n.npc {

@@ -37,7 +37,7 @@ pub async fn sheet_by_id(tx: &mut Tx, caller: &Caller, id: i64) -> Result<Loaded
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
     if row.owner_id != caller.user_id && !rights::is_fc(tx, caller).await? {
         return Err(AppError::user(format!(
-            "Only {}'s owner (or the FC) can change this sheet.",
+            "Only {}'s owner (or the referee) can change this sheet.",
             row.name
         )));
     }
@@ -232,7 +232,7 @@ pub async fn apply_as(
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     if let Some(what) = fc_only {
-        rights::require_fc(&mut tx, caller, what).await?;
+        rights::require_gm(&mut tx, caller, super::GM, what).await?;
     }
     let mut c = sheet_for(&mut tx, caller, player).await?;
     let action = build(&c.sheet)?;

@@ -1774,3 +1774,53 @@ async fn issue_14_the_referee_applies_anyones_facet_and_the_dead_cannot_save() {
     .await;
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_referee_table_example_plays_clean() {
+    let t = table("vr-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/veracity-table.txt"
+    ))
+    .unwrap();
+    let mut titles = Vec::new();
+    for line in script.lines() {
+        if let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            assert!(!ex.outputs.is_empty(), "{line}: no reply");
+            for o in &ex.outputs {
+                assert!(
+                    !o.content().starts_with("⚠️"),
+                    "{who}: {line}: refused: {}",
+                    o.content()
+                );
+                titles.push(o.title());
+            }
+        }
+    }
+    let asked = titles
+        .iter()
+        .filter(|t| *t == "🙋 A change waits for the game master")
+        .count();
+    assert_eq!(asked, 3, "{titles:?}");
+    assert!(titles.iter().any(|t| t == "✅ Change approved"));
+    assert_eq!(
+        titles.iter().filter(|t| *t == "❌ Change rejected").count(),
+        2
+    );
+    // Approved: Cruel d8. Rejected: no Blacksmith, and the Stress left by rest.
+    let (ada, _) = sheet_of(&t, "alice").await;
+    assert_eq!(ada.facets()[0].die.to_string(), "d8");
+    let (bram, _) = sheet_of(&t, "bob").await;
+    assert_eq!(bram.facets().len(), 1);
+    // The Break was undone: Ada can level up, and holds the 1 + 5 Stress
+    // from before the mistyped one.
+    assert_eq!(ada.break_count(), 0);
+    assert!(ada.can_level_up());
+    assert_eq!(ada.light().count(ItemKind::Stress), 6);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -114,8 +114,14 @@ async fn rounds_combat_and_scenes_belong_to_the_game_master() {
         let ex = run(&t, "alice", line).await;
         let out = ex.single();
         assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+        // Each system names its game master (issue 13 item 5).
+        let gm = if line.starts_with("/vr") {
+            "referee"
+        } else {
+            "FC"
+        };
         assert!(
-            out.text().contains("Only the FC can"),
+            out.text().contains(&format!("Only the {gm} can")),
             "{line}: {}",
             out.text()
         );

@@ -31,6 +31,7 @@ pub mod log;
 pub mod named_rolls;
 pub mod sessions;
 pub mod settings;
+pub mod veracity;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};

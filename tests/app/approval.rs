@@ -163,3 +163,45 @@ async fn every_governed_venus_change_is_the_fcs_under_fc_only() {
     let j = s.job("Thief").unwrap();
     assert_eq!((j.level, j.exp, j.qualifications_met), (2, 1, true));
 }
+
+#[tokio::test]
+async fn every_governed_veracity_change_is_the_referees_under_fc_only() {
+    use kismet::app::characters::Pick;
+    use kismet::systems::veracity::governed::{Edit as VrEdit, Who as VrWho};
+    use kismet::systems::veracity::sheets::{self as vr, NewSheet};
+    let a = app(1).await;
+    set_rule(&a, "fc_only").await;
+    let alice = caller("alice");
+    let fc = caller("fc");
+    vr::create(
+        &a,
+        &alice,
+        NewSheet {
+            name: "Ada",
+            light: 6,
+            flesh: 6,
+            facet: Some("Cruel"),
+            player: None,
+            npc: false,
+        },
+    )
+    .await
+    .unwrap();
+    kismet::systems::veracity::changes::stress(&a, &alice, "2", Pick::active())
+        .await
+        .unwrap();
+    let system = a.registry.get("veracity").unwrap();
+    let examples = VrEdit::examples(VrWho::default());
+    assert_eq!(examples.len(), system.governed().len());
+    let ada = VrWho {
+        character: Some("Ada".into()),
+        player: Some(alice.user_id),
+    };
+    for (i, (edit, as_fc)) in examples.into_iter().zip(VrEdit::examples(ada)).enumerate() {
+        assert_eq!(edit.governed(), system.governed()[i]);
+        let r = approval::govern(&a, &alice, edit).await;
+        assert!(is_fc_only_refusal(&r), "{i}: {r:?}");
+        let r = approval::govern(&a, &fc, as_fc).await;
+        assert!(r.is_ok(), "{i}: {r:?}");
+    }
+}

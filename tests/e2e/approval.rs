@@ -120,9 +120,14 @@ async fn rounds_combat_and_scenes_belong_to_the_game_master() {
         let ex = run(&t, "alice", line).await;
         let out = ex.single();
         assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+        // Each system names its game master (issue 13 item 5).
+        let gm = match &line[..3] {
+            "/vr" => "referee",
+            "/vv" => "Compiler",
+            _ => "FC",
+        };
         assert!(
-            // Each system names its game master (Virtual Veil: the Compiler).
-            out.text().contains("Only the FC can") || out.text().contains("Only the Compiler can"),
+            out.text().contains(&format!("Only the {gm} can")),
             "{line}: {}",
             out.text()
         );

@@ -527,13 +527,12 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
         "/vr sheet create name:Ada light:6 flesh:6 facet:Brave",
     )
     .await;
-    refused(
-        &t,
-        "alice",
-        "/vr sheet hp current:3 max:3",
-        "Only the FC can set HP",
-    )
-    .await;
+    // HP is the referee's (VR-19): a player's asks first (issue 13).
+    let out = ok(&t, "alice", "/vr sheet hp current:3 max:3").await;
+    assert_eq!(out.title(), "🙋 A change waits for the referee");
+    assert!(out.text().contains("Ada's HP 0/0 → 3/3"), "{}", out.text());
+    t.click("fc", "Reject").await.unwrap();
+    assert_eq!(sheet_of(&t, "alice").await.0.hp_max(), 0);
     let out = ok(&t, "fc", "/vr sheet hp current:3 max:3 player:alice").await;
     assert!(out.text().contains("❤️ HP 0 → **3**/3"));
     let out = ok(&t, "alice", "/vr damage amount:2").await;
@@ -568,7 +567,7 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
         &t,
         "alice",
         "/vr scene end",
-        "Only the FC can end the scene",
+        "Only the referee can end the scene",
     )
     .await;
     let out = ok(&t, "fc", "/vr scene end").await;
@@ -612,7 +611,7 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
         &t,
         "alice",
         "/vr convention add text:\"No swearing\" cost:+1",
-        "Only the FC can declare or change Conventions",
+        "Only the referee can declare or change Conventions",
     )
     .await;
     refused(
@@ -819,7 +818,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/vr sheet create name:Fake light:6 flesh:6 facet:X player:alice",
-        "Only the FC can create a sheet for another member",
+        "Only the referee can create a sheet for another member",
     )
     .await;
     refused(
@@ -833,7 +832,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/vr settings set name:vr_locked_slot value:success",
-        "Only the FC",
+        "Only the referee can change the Veracity settings",
     )
     .await;
     assert_eq!(sheet_of(&t, "alice").await.1, before, "nothing changed");
@@ -845,7 +844,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     assert!(ex
         .single()
         .content()
-        .contains("Only Ada's owner (or the FC)"));
+        .contains("Only Ada's owner (or the referee)"));
     assert_eq!(
         sheet_of(&t, "alice")
             .await
@@ -888,7 +887,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         &t,
         "bob",
         "/vr sheet create name:Npc light:2 flesh:2 npc:true",
-        "Only the FC can create an NPC",
+        "Only the referee can create an NPC",
     )
     .await;
     // A stranger without a sheet is told how to make one.
@@ -1123,12 +1122,33 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
         "/vr item add kind:evidence text:\"Empty vial\"",
     )
     .await;
+    // A player's revelation waits for the referee's judgement (issue 14).
     let out = ok(
         &t,
         "alice",
         "/vr reveal target:\"Lady Vane\" secrets:1 evidence:1 gain:light note:\"At the ball\"",
     )
     .await;
+    assert_eq!(out.title(), "🙋 A revelation waits for the referee");
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        s.light().unlocked(),
+        6,
+        "no slot before the referee confirms"
+    );
+    assert!(t
+        .click("alice", "Confirm — shocked")
+        .await
+        .unwrap()
+        .single()
+        .content()
+        .contains("Only the referee"));
+    let ex = t.click("fc", "Confirm — shocked").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "😱 Revelation: shocked");
+    let out = ex.outputs[1].clone();
+    assert!(ex.outputs[2]
+        .content()
+        .contains("`/vr stress amount:d6 character:Lady Vane`"));
     assert_eq!(
         out.embeds()[0]["description"].as_str().unwrap(),
         "📣 Revelation 1: *Lady Vane* is shocked\n⬆️ **Level up**: Light slot 7 unlocked"
@@ -1152,6 +1172,7 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
     )
     .await;
     ok(&t, "alice", "/vr reveal target:Duke secrets:2 gain:flesh").await;
+    t.click("fc", "Confirm — shocked").await.unwrap();
     let (s, _) = sheet_of(&t, "alice").await;
     assert_eq!((s.light().unlocked(), s.flesh().unlocked()), (7, 7));
     assert_eq!(s.revelation_log().len(), 2);
@@ -1173,13 +1194,20 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
         "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
     )
     .await;
+    // Stepping a Facet and a Facet above d6 are the referee's (issue 13):
+    // the player's ask, the referee approves.
     let out = ok(&t, "alice", "/vr facet step facet:Cruel direction:up").await;
+    assert_eq!(out.title(), "🙋 A change waits for the referee");
+    let ex = t.click("fc", "Approve").await.unwrap();
     assert_eq!(
-        out.embeds()[0]["description"].as_str().unwrap(),
+        ex.outputs[1].embeds()[0]["description"].as_str().unwrap(),
         "📶 Facet 1: d6 → **d8**"
     );
-    let out = ok(&t, "alice", "/vr facet add phrase:Blacksmith die:d10").await;
-    assert!(out.text().contains("✨ Facet 2: **d10** *Blacksmith*"));
+    ok(&t, "alice", "/vr facet add phrase:Blacksmith die:d10").await;
+    let ex = t.click("fc", "Approve").await.unwrap();
+    assert!(ex.outputs[1]
+        .text()
+        .contains("✨ Facet 2: **d10** *Blacksmith*"));
     let out = ok(&t, "alice", "/vr facet against facet:1").await;
     assert_eq!(out.title(), "Ada acts against a Facet");
     assert_eq!(
@@ -1194,7 +1222,7 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
     assert_eq!(choices.len(), 1);
     assert_eq!(choices[0]["name"], "2. Blacksmith (d10)");
     assert_eq!(choices[0]["value"], "2");
-    let out = ok(&t, "alice", "/vr facet remove facet:Blacksmith").await;
+    let out = ok(&t, "fc", "/vr facet remove facet:Blacksmith player:alice").await;
     assert!(out.text().contains("✖️ Facet 2 removed: *Blacksmith*"));
     assert_eq!(sheet_of(&t, "alice").await.0.facets().len(), 1);
     assert_schema_clean(&t);
@@ -1383,6 +1411,416 @@ async fn facet_autocomplete_fits_discord_with_the_longest_phrase() {
         assert_eq!(choices[0]["value"], "1");
     }
     // The fake applies Discord's autocomplete rules to every answer.
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The referee presses a button, and the click must be answered.
+async fn referee_clicks(t: &Table, label: &str) -> kismet::fake::table::Exchange {
+    t.click("fc", label)
+        .await
+        .unwrap_or_else(|e| panic!("{label}: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_a_secret_levels_up_once_whatever_its_wording() {
+    let t = table("vr-i14-ids", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    referee_clicks(&t, "Confirm — shocked").await;
+    // New words, same Secret: it has been used.
+    ok(
+        &t,
+        "alice",
+        "/vr item edit inventory:light slot:1 text:\"The Duke poisoned the old well\"",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:Orlok secrets:1 gain:light",
+        "already used",
+    )
+    .await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.light().unlocked(), 7);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_a_revealed_secret_is_news_for_everyone_and_holders_are_told() {
+    let t = table("vr-i14-news", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "bob",
+        "/vr sheet create name:Bram light:6 flesh:6 facet:Loyal",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(&t, "bob", "/vr item add kind:ruse text:\"I am a priest\"").await;
+    ok(
+        &t,
+        "bob",
+        "/vr item add kind:secret text:\"the duke  poisoned the WELL\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    let ex = referee_clicks(&t, "Confirm — shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains("Bram's Secret")
+            && news.contains("`/vr item remove inventory:light slot:2 character:Bram`"),
+        "{news}"
+    );
+    // Bo's copy levels nobody up now, against the same NPC or another.
+    refused(
+        &t,
+        "bob",
+        "/vr reveal target:Vane secrets:2 gain:light",
+        "already been revealed",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/vr reveal target:Orlok secrets:2 gain:flesh",
+        "just news",
+    )
+    .await;
+    ok(&t, "bob", "/vr item remove inventory:light slot:2").await;
+    let (s, _) = sheet_of(&t, "bob").await;
+    assert_eq!(
+        (s.light().unlocked(), s.light().count(ItemKind::Secret)),
+        (6, 0)
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_the_referee_judges_a_revelation() {
+    let t = table("vr-i14-judge", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The abbot hoards grain\"",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The count is a bastard\"",
+    )
+    .await;
+    // Not greater than the last: no slot; the Secret is out anyway.
+    let out = ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    assert_eq!(
+        out.buttons()
+            .iter()
+            .map(|b| b.0.as_str())
+            .collect::<Vec<_>>(),
+        vec!["Confirm — shocked", "Confirm — not shocked", "Not greater"]
+    );
+    let ex = referee_clicks(&t, "Not greater").await;
+    assert_eq!(
+        ex.outputs[0].title(),
+        "📰 Revelation: not greater than the last"
+    );
+    assert_eq!(sheet_of(&t, "alice").await.0.light().unlocked(), 6);
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:Vane secrets:1 gain:light",
+        "already been revealed",
+    )
+    .await;
+    // Not shocked: no slot either.
+    ok(&t, "alice", "/vr reveal target:Vane secrets:2 gain:flesh").await;
+    let ex = referee_clicks(&t, "Confirm — not shocked").await;
+    assert_eq!(ex.outputs[0].title(), "📰 Revelation: not shocked");
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!((s.light().unlocked(), s.flesh().unlocked()), (6, 6));
+    assert!(s.revelation_log().is_empty());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_stress_and_wounds_leave_by_rest_or_the_referee() {
+    let t = table("vr-i14-rest", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(&t, "alice", "/vr stress amount:2").await;
+    ok(&t, "alice", "/vr wound amount:1").await;
+    // A player's removal of a Stress asks the referee, who rejects it.
+    let out = ok(&t, "alice", "/vr item remove inventory:light slot:1").await;
+    assert_eq!(out.title(), "🙋 A change waits for the referee");
+    assert!(
+        out.text().contains("Ada's Light slot 1: Stress → empty"),
+        "{}",
+        out.text()
+    );
+    referee_clicks(&t, "Reject").await;
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        2
+    );
+    // The Wound: approved.
+    ok(&t, "alice", "/vr item remove inventory:flesh slot:1").await;
+    referee_clicks(&t, "Approve").await;
+    assert_eq!(
+        sheet_of(&t, "alice").await.0.flesh().count(ItemKind::Wound),
+        0
+    );
+    // Under fc_only the player is refused, naming who can.
+    ok(&t, "fc", "/fc set name:player_edits value:fc_only").await;
+    refused(
+        &t,
+        "alice",
+        "/vr item remove inventory:light slot:2",
+        "`fc_only`",
+    )
+    .await;
+    // Resting still works for the player.
+    ok(&t, "alice", "/vr rest what:stress").await;
+    assert_eq!(
+        sheet_of(&t, "alice")
+            .await
+            .0
+            .light()
+            .count(ItemKind::Stress),
+        1
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_the_owner_chooses_what_a_heart_attacks_wounds_displace() {
+    let t = table("vr-i14-heart", 22).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:4 flesh:8 facet:Nosy",
+    )
+    .await;
+    for n in 1..=8 {
+        ok(&t, "alice", &format!("/vr item add kind:means text:M{n}")).await;
+    }
+    ok(&t, "alice", "/vr stress amount:4").await;
+    ok(&t, "alice", "/vr stress amount:1").await; // first Break
+    ok(&t, "alice", "/vr stress amount:4").await;
+    let out = ok(&t, "alice", "/vr stress amount:1").await; // heart attack
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("🎲 Heart attack: 1d20 [3] → **3**"), "{d}");
+    assert!(d.contains("⏳ 3 more Wound(s) need room"), "{d}");
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        (s.flesh().count(ItemKind::Means), s.pending_wounds()),
+        (8, 3)
+    );
+    // Nothing was lost yet; the owner picks, not another player.
+    assert!(
+        t.click("bob", "Lose Flesh 2: Means M2")
+            .await
+            .unwrap()
+            .single()
+            .kind
+            == "ephemeral"
+    );
+    for n in [2, 5, 7] {
+        t.click("alice", &format!("Lose Flesh {n}: Means M{n}"))
+            .await
+            .unwrap();
+    }
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.pending_wounds(), 0);
+    assert_eq!(flesh(&s), "💰🩸💰💰🩸💰 🩸💰🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
+    assert!(!s.is_dead());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_small_fixes_empty_facet_article_minus_sign() {
+    let t = table("vr-i14-small", 42).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    // An empty Facet name is no Facet, even when there is only one.
+    refused(&t, "alice", "/vr facet against facet:\"\"", "Name a Facet").await;
+    refused(
+        &t,
+        "fc",
+        "/vr facet step facet:\"\" direction:up player:alice",
+        "Name a Facet",
+    )
+    .await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.facets()[0].die.to_string(), "d6");
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:X secrets:1 gain:light",
+        "does not hold a Secret",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:X secrets:1 evidence:2 gain:light",
+        "",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:means text:Rope").await;
+    ok(&t, "alice", "/vr item add kind:secret text:S").await;
+    refused(
+        &t,
+        "alice",
+        "/vr reveal target:X secrets:1 evidence:1 gain:light",
+        "does not hold an Evidence",
+    )
+    .await;
+    // A negative total is written with the same minus sign as modifiers.
+    let out = ok(&t, "alice", "/vr save inventory:light modifier:-30").await;
+    let total = out.field("Total").unwrap();
+    assert!(total.starts_with('−'), "{total}");
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("modifier **−30**"), "{d}");
+    assert!(d.contains(&format!("Total {total} is 0 or less")), "{d}");
+    assert!(!d.contains('-'), "{d}");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_14_the_referee_applies_anyones_facet_and_the_dead_cannot_save() {
+    let t = table("vr-i14-help", 42).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:8 flesh:4 facet:Cruel",
+    )
+    .await;
+    ok(
+        &t,
+        "bob",
+        "/vr sheet create name:Bo light:6 flesh:6 facet:Sly",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light facet_of:@bob their_facet:Sly",
+        "Only the referee",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "fc",
+        "/vr save inventory:light player:alice facet_of:@bob their_facet:Sly",
+    )
+    .await;
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("Sly (of Bo)"), "{d}");
+    // Death: every Flesh slot wounded. The dead make no saves.
+    ok(&t, "alice", "/vr wound amount:4").await;
+    assert!(sheet_of(&t, "alice").await.0.is_dead());
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh",
+        "is dead and cannot make saves",
+    )
+    .await;
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_referee_table_example_plays_clean() {
+    let t = table("vr-table-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/veracity-table.txt"
+    ))
+    .unwrap();
+    let mut titles = Vec::new();
+    for line in script.lines() {
+        if let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            assert!(!ex.outputs.is_empty(), "{line}: no reply");
+            for o in &ex.outputs {
+                assert!(
+                    !o.content().starts_with("⚠️"),
+                    "{who}: {line}: refused: {}",
+                    o.content()
+                );
+                titles.push(o.title());
+            }
+        }
+    }
+    let asked = titles
+        .iter()
+        .filter(|t| *t == "🙋 A change waits for the referee")
+        .count();
+    assert_eq!(asked, 3, "{titles:?}");
+    assert!(titles.iter().any(|t| t == "✅ Change approved"));
+    assert_eq!(
+        titles.iter().filter(|t| *t == "❌ Change rejected").count(),
+        2
+    );
+    // Approved: Cruel d8. Rejected: no Blacksmith, and the Stress left by rest.
+    let (ada, _) = sheet_of(&t, "alice").await;
+    assert_eq!(ada.facets()[0].die.to_string(), "d8");
+    let (bram, _) = sheet_of(&t, "bob").await;
+    assert_eq!(bram.facets().len(), 1);
+    // The Break was undone: Ada can level up, and holds the 1 + 5 Stress
+    // from before the mistyped one.
+    assert_eq!(ada.break_count(), 0);
+    assert!(ada.can_level_up());
+    assert_eq!(ada.light().count(ItemKind::Stress), 6);
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -165,6 +165,12 @@ pub enum Action {
     },
     /// Level up by shocking an NPC ([`Sheet::reveal_to_shock`]).
     RevealToShock(RevelationInput),
+    /// Place a pending heart-attack Wound, displacing the owner's choice
+    /// ([`Sheet::place_pending_wound`]).
+    PlaceWound {
+        /// The Flesh slot whose item the Wound displaces.
+        slot: u32,
+    },
 }
 
 impl Sheet {
@@ -177,6 +183,7 @@ impl Sheet {
     ) -> Result<Vec<Event>, RuleError> {
         let mut next = self.clone();
         let ev = next.dispatch(action, settings, rng)?;
+        next.number_items();
         *self = next;
         Ok(ev)
     }
@@ -227,6 +234,7 @@ impl Sheet {
             Action::StartTurn => Ok(self.start_turn()),
             Action::SpendAp { action } => self.spend_ap(*action),
             Action::RevealToShock(input) => self.reveal_to_shock(input),
+            Action::PlaceWound { slot } => self.place_pending_wound(*slot, settings),
         }
     }
 }

@@ -177,6 +177,13 @@ pub enum Event {
         /// The lost item.
         item: Item,
     },
+    /// A heart attack's Wounds that must displace items the owner chooses
+    /// (A-R4, A-R10): they wait on the sheet until placed, nothing is lost
+    /// before the owner picks.
+    WoundsPending {
+        /// How many wait.
+        n: u32,
+    },
     /// Wounds that found no room and were discarded (`vr_wound_overflow = discard`).
     WoundsDiscarded {
         /// How many.
@@ -310,6 +317,7 @@ impl Event {
             Event::BreakWaived => "break_waived",
             Event::WoundAdded { .. } => "wound_added",
             Event::ItemDisplaced { .. } => "item_displaced",
+            Event::WoundsPending { .. } => "wounds_pending",
             Event::WoundsDiscarded { .. } => "wounds_discarded",
             Event::Died => "died",
             Event::DeathSet { .. } => "death_set",

@@ -24,16 +24,25 @@ pub struct RevelationInput {
     pub gain: InventoryKind,
 }
 
+/// The items a revelation names: their texts and identities, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Named {
+    /// The texts.
+    pub texts: Vec<String>,
+    /// The identities (0 for an item the sheet has not numbered yet).
+    pub ids: Vec<u64>,
+}
+
 fn texts_in(
     sheet: &Sheet,
     inventory: InventoryKind,
     kind: ItemKind,
     slots: &[u32],
-) -> Result<Vec<String>, RuleError> {
+) -> Result<Named, RuleError> {
     if slots.len() > MAX_SLOTS as usize {
         return Err(RuleError::new("Too many slots listed for one revelation."));
     }
-    let mut out = Vec::new();
+    let mut out = Named::default();
     for (i, &n) in slots.iter().enumerate() {
         if slots[..i].contains(&n) {
             return Err(RuleError::new(format!(
@@ -41,10 +50,14 @@ fn texts_in(
             )));
         }
         match sheet.inventory(inventory).get(n) {
-            Some(item) if item.kind == kind => out.push(item.text.clone()),
+            Some(item) if item.kind == kind => {
+                out.texts.push(item.text.clone());
+                out.ids.push(item.id);
+            }
             _ => {
                 return Err(RuleError::new(format!(
-                    "{inventory} slot {n} does not hold a {kind}."
+                    "{inventory} slot {n} does not hold {}.",
+                    kind.with_article()
                 )))
             }
         }
@@ -55,10 +68,7 @@ fn texts_in(
 impl Sheet {
     /// Checks a revelation without changing anything; `Ok` means
     /// [`Sheet::reveal_to_shock`] would succeed.
-    pub fn check_revelation(
-        &self,
-        input: &RevelationInput,
-    ) -> Result<(Vec<String>, Vec<String>), RuleError> {
+    pub fn check_revelation(&self, input: &RevelationInput) -> Result<(Named, Named), RuleError> {
         self.ensure_alive()?;
         if !self.can_level_up {
             return Err(RuleError::new(
@@ -91,28 +101,37 @@ impl Sheet {
             ItemKind::Evidence,
             &input.evidence_slots,
         )?;
-        let used = |text: &str, pick: fn(&Revelation) -> &Vec<String>| {
+        // An item counts once by its identity, whatever it is called now;
+        // log entries written before identities existed match by text.
+        type Pick = fn(&Revelation) -> (&Vec<String>, &Vec<u64>);
+        let used = |text: &str, id: u64, pick: Pick| {
             let t = normalize_text(text);
-            self.revelation_log
-                .iter()
-                .any(|r| pick(r).iter().any(|u| normalize_text(u) == t))
+            self.revelation_log.iter().any(|r| {
+                let (texts, ids) = pick(r);
+                if ids.is_empty() || id == 0 {
+                    texts.iter().any(|u| normalize_text(u) == t)
+                } else {
+                    ids.contains(&id)
+                }
+            })
         };
-        for s in &secrets {
-            if used(s, |r| &r.secrets) {
+        for (s, &id) in secrets.texts.iter().zip(&secrets.ids) {
+            if used(s, id, |r| (&r.secrets, &r.secret_ids)) {
                 return Err(RuleError::new(format!(
-                    "The Secret \"{s}\" was already used to level up: each Secret counts once."
+                    "The Secret \"{s}\" was already used to level up: each Secret counts once, whatever its wording."
                 )));
             }
         }
-        for e in &evidence {
-            if used(e, |r| &r.evidence) {
+        for (e, &id) in evidence.texts.iter().zip(&evidence.ids) {
+            if used(e, id, |r| (&r.evidence, &r.evidence_ids)) {
                 return Err(RuleError::new(format!(
-                    "The Evidence \"{e}\" was already used to level up: each piece counts once."
+                    "The Evidence \"{e}\" was already used to level up: each piece counts once, whatever its wording."
                 )));
             }
         }
-        for (i, s) in secrets.iter().enumerate() {
-            if secrets[..i]
+        let secret_texts = &secrets.texts;
+        for (i, s) in secret_texts.iter().enumerate() {
+            if secret_texts[..i]
                 .iter()
                 .any(|o| normalize_text(o) == normalize_text(s))
             {
@@ -136,6 +155,7 @@ impl Sheet {
     /// The Secrets stay on the sheet; the application may then offer to
     /// remove them as "just news" (VR-5) with [`Sheet::remove_secret_text`].
     pub fn reveal_to_shock(&mut self, input: &RevelationInput) -> Result<Vec<Event>, RuleError> {
+        self.number_items();
         let (secrets, evidence) = self.check_revelation(input)?;
         let slot = match input.gain {
             InventoryKind::Light => self.light.unlock()?,
@@ -144,8 +164,10 @@ impl Sheet {
         let target = input.target.trim().to_string();
         self.revelation_log.push(Revelation {
             target: target.clone(),
-            secrets,
-            evidence,
+            secrets: secrets.texts,
+            evidence: evidence.texts,
+            secret_ids: secrets.ids,
+            evidence_ids: evidence.ids,
             note: input.note.trim().to_string(),
             gained: input.gain,
             slot,

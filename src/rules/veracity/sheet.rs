@@ -113,6 +113,13 @@ impl ItemKind {
         }
     }
 
+    /// The name with its indefinite article: "a Secret", "an Evidence".
+    pub fn with_article(self) -> String {
+        let name = self.name();
+        let vowel = name.starts_with(['A', 'E', 'I', 'O', 'U']);
+        format!("{} {name}", if vowel { "an" } else { "a" })
+    }
+
     /// The kind's name, capitalised.
     pub fn name(self) -> &'static str {
         match self {
@@ -187,6 +194,16 @@ pub struct Item {
     pub kind: ItemKind,
     /// Its description (may be empty for Stress and Wounds).
     pub text: String,
+    /// Its identity on the sheet, kept through edits and moves (issue 14:
+    /// a Secret or Evidence levels up once whatever its wording). 0 until
+    /// the sheet numbers it ([`Sheet::apply`], or on load for items stored
+    /// before identities existed).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub id: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Item {
@@ -199,7 +216,7 @@ impl Item {
                 "Describe the {kind} in a few words."
             )));
         }
-        Ok(Item { kind, text })
+        Ok(Item { kind, text, id: 0 })
     }
 
     /// A Stress item with no text.
@@ -207,6 +224,7 @@ impl Item {
         Item {
             kind: ItemKind::Stress,
             text: String::new(),
+            id: 0,
         }
     }
 
@@ -215,6 +233,7 @@ impl Item {
         Item {
             kind: ItemKind::Wound,
             text: String::new(),
+            id: 0,
         }
     }
 
@@ -303,8 +322,9 @@ impl TryFrom<InventoryData> for Inventory {
                 i.validate()?;
                 if i.kind.inventory() != d.kind {
                     return Err(RuleError::new(format!(
-                        "A stored {} inventory holds a {}.",
-                        d.kind, i.kind
+                        "A stored {} inventory holds {}.",
+                        d.kind,
+                        i.kind.with_article()
                     )));
                 }
             }
@@ -422,7 +442,8 @@ impl Inventory {
 
     fn wrong_kind(&self, kind: ItemKind) -> RuleError {
         RuleError::new(format!(
-            "A {kind} belongs in the {} inventory, not in {}.",
+            "{} belongs in the {} inventory, not in {}.",
+            capitalised(&kind.with_article()),
             kind.inventory(),
             self.kind
         ))
@@ -494,8 +515,9 @@ impl Inventory {
                 self.check_slot(n)?;
                 if !self.slots[(n - 1) as usize].is(kind) {
                     return Err(RuleError::new(format!(
-                        "{} slot {n} does not hold a {kind}.",
-                        self.kind
+                        "{} slot {n} does not hold {}.",
+                        self.kind,
+                        kind.with_article()
                     )));
                 }
                 n
@@ -514,7 +536,8 @@ impl Inventory {
         let Slot::Item(item) = &self.slots[(n - 1) as usize] else {
             return Err(RuleError::new(format!("{} slot {n} is empty.", self.kind)));
         };
-        let new = Item::new(item.kind, text)?;
+        let mut new = Item::new(item.kind, text)?;
+        new.id = item.id;
         let old = std::mem::replace(&mut self.slots[(n - 1) as usize], Slot::Item(new));
         Ok(old.item().map(|i| i.text.clone()).unwrap_or_default())
     }
@@ -659,6 +682,13 @@ pub struct Revelation {
     pub secrets: Vec<String>,
     /// The texts of the Evidence shown.
     pub evidence: Vec<String>,
+    /// The identities of the Secrets revealed (empty in logs written before
+    /// items had identities: those are matched by text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret_ids: Vec<u64>,
+    /// The identities of the Evidence shown (as `secret_ids`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence_ids: Vec<u64>,
     /// The referee's note (for "greater than the last").
     pub note: String,
     /// Which inventory gained a slot.
@@ -683,6 +713,16 @@ pub struct Sheet {
     pub(super) dead: bool,
     pub(super) revelation_log: Vec<Revelation>,
     pub(super) known_secrets: Vec<String>,
+    /// The identity the next new item gets (issue 14).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) next_item_id: u64,
+    /// Heart-attack Wounds waiting for the owner to choose what they displace.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub(super) pending_wounds: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The serialised form of a [`Sheet`], validated on load.
@@ -702,6 +742,10 @@ struct SheetData {
     revelation_log: Vec<Revelation>,
     #[serde(default)]
     known_secrets: Vec<String>,
+    #[serde(default)]
+    next_item_id: u64,
+    #[serde(default)]
+    pending_wounds: u32,
 }
 
 impl TryFrom<SheetData> for Sheet {
@@ -729,7 +773,7 @@ impl TryFrom<SheetData> for Sheet {
         {
             return Err(bad("too long a history"));
         }
-        Ok(Sheet {
+        let mut sheet = Sheet {
             light: d.light,
             flesh: d.flesh,
             hp_current: d.hp_current,
@@ -741,7 +785,12 @@ impl TryFrom<SheetData> for Sheet {
             dead: d.dead,
             revelation_log: d.revelation_log,
             known_secrets: d.known_secrets,
-        })
+            next_item_id: d.next_item_id,
+            pending_wounds: d.pending_wounds.min(20),
+        };
+        // Sheets stored before items had identities get them now.
+        sheet.number_items();
+        Ok(sheet)
     }
 }
 
@@ -791,7 +840,38 @@ impl Sheet {
             dead: false,
             revelation_log: Vec::new(),
             known_secrets: Vec::new(),
+            next_item_id: 1,
+            pending_wounds: 0,
         })
+    }
+
+    /// Gives every item without an identity the next free one (after any
+    /// change, and on load for sheets stored before identities existed).
+    pub fn number_items(&mut self) {
+        let highest = self
+            .light
+            .slots
+            .iter()
+            .chain(self.flesh.slots.iter())
+            .filter_map(Slot::item)
+            .map(|i| i.id)
+            .max()
+            .unwrap_or(0);
+        let mut next = self.next_item_id.max(highest.saturating_add(1)).max(1);
+        for slot in self
+            .light
+            .slots
+            .iter_mut()
+            .chain(self.flesh.slots.iter_mut())
+        {
+            if let Slot::Item(i) = slot {
+                if i.id == 0 {
+                    i.id = next;
+                    next = next.saturating_add(1);
+                }
+            }
+        }
+        self.next_item_id = next;
     }
 
     /// The Light (mental) inventory.
@@ -1198,5 +1278,14 @@ impl Sheet {
     pub fn set_dead(&mut self, dead: bool) -> Vec<Event> {
         self.dead = dead;
         vec![Event::DeathSet { dead }]
+    }
+}
+
+/// `text` with its first letter in upper case ("an Evidence" → "An Evidence").
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }

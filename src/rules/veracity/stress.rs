@@ -113,6 +113,77 @@ impl Sheet {
             .map(|(i, _)| i as u32 + 1)
     }
 
+    /// A heart attack's Wounds (A-R10): into the empty Flesh slots first;
+    /// if the rest would displace some but not all of the non-Wound items,
+    /// the owner chooses which ([`Sheet::place_pending_wound`]): they wait
+    /// as pending Wounds. If they displace every item, there is nothing to
+    /// choose (the character dies).
+    fn place_heart_attack(
+        &mut self,
+        wounds: u32,
+        settings: &VeracitySettings,
+        ev: &mut Vec<Event>,
+    ) {
+        let empty = self.flesh.empty_count();
+        let others = self
+            .flesh
+            .slots()
+            .iter()
+            .filter(|s| s.item().is_some_and(|i| i.kind != ItemKind::Wound))
+            .count() as u32;
+        let over = wounds.saturating_sub(empty);
+        if settings.vr_wound_overflow != WoundOverflow::Displace || over == 0 || over >= others {
+            self.place_wounds(wounds, &[], settings, ev);
+            return;
+        }
+        self.place_wounds(empty, &[], settings, ev);
+        if self.dead {
+            return;
+        }
+        self.pending_wounds = self.pending_wounds.saturating_add(over);
+        ev.push(Event::WoundsPending { n: over });
+    }
+
+    /// Heart-attack Wounds still waiting for the owner's choice of what
+    /// they displace.
+    pub fn pending_wounds(&self) -> u32 {
+        self.pending_wounds
+    }
+
+    /// Places one pending Wound (A-R4): into the lowest empty Flesh slot if
+    /// one has freed up, otherwise into `slot`, whose non-Wound item the
+    /// owner gives up. Checks death after.
+    pub fn place_pending_wound(
+        &mut self,
+        slot: u32,
+        settings: &VeracitySettings,
+    ) -> Result<Vec<Event>, RuleError> {
+        if self.pending_wounds == 0 {
+            return Err(RuleError::new("No Wound is waiting to be placed."));
+        }
+        let mut ev = Vec::new();
+        if self.flesh.lowest_empty().is_none() {
+            if !self
+                .flesh
+                .get(slot)
+                .is_some_and(|i| i.kind != ItemKind::Wound)
+            {
+                return Err(RuleError::new(format!(
+                    "Flesh slot {slot} holds no item a Wound can displace."
+                )));
+            }
+            self.pending_wounds -= 1;
+            self.place_wounds(1, &[slot], settings, &mut ev);
+        } else {
+            self.pending_wounds -= 1;
+            self.place_wounds(1, &[], settings, &mut ev);
+        }
+        if self.dead {
+            self.pending_wounds = 0;
+        }
+        Ok(ev)
+    }
+
     fn flesh_all_wounds(&self) -> bool {
         self.flesh.unlocked() == 0 || self.flesh.all_hold(ItemKind::Wound)
     }
@@ -184,7 +255,7 @@ impl Sheet {
                 total: wounds,
             });
             ev.push(Event::HeartAttack { wounds });
-            self.place_wounds(wounds, &[], settings, ev);
+            self.place_heart_attack(wounds, settings, ev);
         }
         let slots = self.light.slots_with(ItemKind::Stress);
         for &s in &slots {

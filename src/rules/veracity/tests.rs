@@ -154,7 +154,7 @@ fn vr_4_kinds_belong_in_their_own_inventory() {
     let e = light.add(item(ItemKind::Evidence, "knife")).unwrap_err();
     assert_eq!(
         e.message,
-        "A Evidence belongs in the Flesh inventory, not in Light."
+        "An Evidence belongs in the Flesh inventory, not in Light."
     );
     let mut flesh = Inventory::new(Flesh, 4).unwrap();
     assert!(flesh.add(item(ItemKind::Ruse, "I am a count")).is_err());
@@ -843,7 +843,8 @@ fn vr_15_first_break_stops_levelling_then_heart_attacks() {
     assert!(!s.can_level_up());
     assert_eq!(s.flesh().count(ItemKind::Wound), 0);
     // Second Break, seed 5: the heart attack d20 shows 4. Flesh 4-6 fill, then
-    // the 4th Wound displaces the highest-numbered non-Wound item (slot 3).
+    // the 4th Wound waits for the owner to choose what it displaces (issue
+    // 14: nothing is lost silently); the owner gives up slot 1.
     let ev = s.gain_stress(Amount::Flat(1), &d, &mut rng(5)).unwrap();
     assert_eq!(
         ev,
@@ -863,22 +864,37 @@ fn vr_15_first_break_stops_levelling_then_heart_attacks() {
             Event::WoundAdded { slot: 4 },
             Event::WoundAdded { slot: 5 },
             Event::WoundAdded { slot: 6 },
-            Event::ItemDisplaced {
-                slot: 3,
-                item: item(ItemKind::Means, "lamp")
-            },
-            Event::WoundAdded { slot: 3 },
+            Event::WoundsPending { n: 1 },
             Event::StressCleared { slots: vec![] },
         ]
     );
     assert_eq!(s.break_count(), 2);
+    assert_eq!(s.pending_wounds(), 1);
+    assert_eq!(s.flesh().count(ItemKind::Means), 3);
+    assert!(
+        s.place_pending_wound(4, &d).is_err(),
+        "slot 4 holds a Wound"
+    );
+    let ev = s.place_pending_wound(1, &d).unwrap();
+    assert_eq!(
+        ev,
+        vec![
+            Event::ItemDisplaced {
+                slot: 1,
+                item: item(ItemKind::Means, "coin")
+            },
+            Event::WoundAdded { slot: 1 },
+        ]
+    );
+    assert_eq!(s.pending_wounds(), 0);
+    assert!(s.place_pending_wound(2, &d).is_err(), "nothing waits");
     assert!(!s.is_dead());
     assert_eq!(
         kinds(s.flesh()),
         vec![
-            f(ItemKind::Means),
-            f(ItemKind::Means),
             f(ItemKind::Wound),
+            f(ItemKind::Means),
+            f(ItemKind::Means),
             f(ItemKind::Wound),
             f(ItemKind::Wound),
             f(ItemKind::Wound)
@@ -1747,9 +1763,21 @@ fn sheet_round_trips_through_json_and_bad_json_is_refused() {
     s.add_item(item(ItemKind::Means, "coin")).unwrap();
     s.add_wounds(Amount::Flat(1), &[], &d, &mut rng(0)).unwrap();
     s.set_hp(2, 3).unwrap();
+    // Items made outside `apply` are numbered on load (as old sheets are).
     let json = serde_json::to_string(&s).unwrap();
+    assert!(!json.contains("\"id\""));
     let back: Sheet = serde_json::from_str(&json).unwrap();
+    s.number_items();
     assert_eq!(back, s);
+    let ids: Vec<u64> = back
+        .light()
+        .slots()
+        .iter()
+        .chain(back.flesh().slots())
+        .filter_map(|s| s.item().map(|i| i.id))
+        .collect();
+    assert_eq!(ids, vec![1, 2, 3]);
+    let json = serde_json::to_string(&s).unwrap();
     // Tampered: a Wound in Light, too many slots, HP above max.
     let bad1 = json.replacen("\"secret\"", "\"wound\"", 1);
     assert!(serde_json::from_str::<Sheet>(&bad1).is_err());
@@ -1763,10 +1791,9 @@ fn sheet_round_trips_through_json_and_bad_json_is_refused() {
     assert_eq!(g[1], f(ItemKind::Wound));
     assert_eq!(g[2], E);
     assert_eq!(g[6], GridCell::Locked);
-    assert_eq!(
-        s.flesh().slots()[0],
-        Slot::Item(item(ItemKind::Means, "coin"))
-    );
+    let mut coin = item(ItemKind::Means, "coin");
+    coin.id = 2;
+    assert_eq!(s.flesh().slots()[0], Slot::Item(coin));
 }
 
 #[test]
@@ -1866,4 +1893,89 @@ fn every_event_has_a_kind_name_and_serialises() {
     let json = serde_json::to_string(&e).unwrap();
     assert!(json.contains("\"event\":\"item_displaced\""), "{json}");
     assert_eq!(serde_json::from_str::<Event>(&json).unwrap(), e);
+}
+
+#[test]
+fn issue_14_a_secret_levels_up_once_whatever_its_wording() {
+    let d = defaults();
+    let mut s = pc();
+    let mut r = rng(0);
+    s.apply(
+        &Action::AddItem {
+            kind: ItemKind::Secret,
+            text: "The Duke poisoned the well".into(),
+        },
+        &d,
+        &mut r,
+    )
+    .unwrap();
+    s.apply(
+        &Action::AddItem {
+            kind: ItemKind::Evidence,
+            text: "the vial".into(),
+        },
+        &d,
+        &mut r,
+    )
+    .unwrap();
+    let id = s.light().get(1).unwrap().id;
+    assert_ne!(id, 0);
+    s.apply(
+        &Action::RevealToShock(revelation(vec![1], vec![1], Flesh)),
+        &d,
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(s.revelation_log()[0].secret_ids, vec![id]);
+    // New words, same Secret and Evidence: refused.
+    for (inventory, text) in [
+        (Light, "The Duke poisoned the town's well"),
+        (Flesh, "a vial"),
+    ] {
+        s.apply(
+            &Action::EditItem {
+                inventory,
+                slot: 1,
+                text: text.into(),
+            },
+            &d,
+            &mut r,
+        )
+        .unwrap();
+    }
+    assert_eq!(s.light().get(1).unwrap().id, id);
+    let e = s
+        .apply(
+            &Action::RevealToShock(revelation(vec![1], vec![], Light)),
+            &d,
+            &mut r,
+        )
+        .unwrap_err();
+    assert!(e.message.contains("already used"), "{}", e.message);
+    s.apply(
+        &Action::AddItem {
+            kind: ItemKind::Secret,
+            text: "The abbot hoards grain".into(),
+        },
+        &d,
+        &mut r,
+    )
+    .unwrap();
+    let e = s
+        .apply(
+            &Action::RevealToShock(revelation(vec![2], vec![1], Light)),
+            &d,
+            &mut r,
+        )
+        .unwrap_err();
+    assert!(e.message.contains("Evidence"), "{}", e.message);
+    // A sheet stored before identities still refuses by text.
+    let mut json: serde_json::Value = serde_json::to_value(&s).unwrap();
+    json["revelation_log"][0]["secret_ids"] = serde_json::json!([]);
+    let old: Sheet = serde_json::from_value(json).unwrap();
+    assert!(
+        old.check_revelation(&revelation(vec![1], vec![], Light))
+            .is_ok(),
+        "the text changed, and the old log only knows the old text"
+    );
 }

@@ -15,19 +15,45 @@ pub enum VrButton {
     RestWound,
     /// The Convention board's "Violated a Convention…" menu (`violate`).
     Violate,
+    /// The owner gives up this Flesh slot's item to a pending heart-attack
+    /// Wound (`displace:N`).
+    Displace(u32),
+    /// The referee confirms a revelation: the NPC is shocked and it is
+    /// greater than the last, one slot gained (`rev_shock`).
+    RevealShocked,
+    /// The referee: the Secrets are out, but the NPC is not shocked (`rev_flat`).
+    RevealNotShocked,
+    /// The referee: not greater than the last revelation (`rev_lesser`).
+    RevealNotGreater,
 }
 
 impl VrButton {
     /// Every button, for tests and listings.
-    pub const ALL: [VrButton; 3] = [VrButton::RestStress, VrButton::RestWound, VrButton::Violate];
+    pub const ALL: [VrButton; 7] = [
+        VrButton::RestStress,
+        VrButton::RestWound,
+        VrButton::Violate,
+        VrButton::Displace(3),
+        VrButton::RevealShocked,
+        VrButton::RevealNotShocked,
+        VrButton::RevealNotGreater,
+    ];
 
     /// Reads a clicked action word, refusing unknown ones with the message
     /// players have always seen.
-    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
+    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
         match action {
             "rest_stress" => Ok(VrButton::RestStress),
             "rest_wound" => Ok(VrButton::RestWound),
             "violate" => Ok(VrButton::Violate),
+            "displace" => arg
+                .and_then(|a| a.parse().ok())
+                .filter(|n| (1..=crate::rules::veracity::sheet::MAX_SLOTS).contains(n))
+                .map(VrButton::Displace)
+                .ok_or_else(|| Self::unknown(action)),
+            "rev_shock" => Ok(VrButton::RevealShocked),
+            "rev_flat" => Ok(VrButton::RevealNotShocked),
+            "rev_lesser" => Ok(VrButton::RevealNotGreater),
             other => Err(Self::unknown(other)),
         }
     }
@@ -44,6 +70,10 @@ impl Action for VrButton {
             VrButton::RestStress => ("rest_stress", None),
             VrButton::RestWound => ("rest_wound", None),
             VrButton::Violate => ("violate", None),
+            VrButton::Displace(n) => ("displace", Some(n.to_string())),
+            VrButton::RevealShocked => ("rev_shock", None),
+            VrButton::RevealNotShocked => ("rev_flat", None),
+            VrButton::RevealNotGreater => ("rev_lesser", None),
         }
     }
 

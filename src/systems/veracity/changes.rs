@@ -3,7 +3,12 @@
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
 //! one transaction by [`target::apply_with`].
 
-use crate::app::characters::Pick;
+use crate::app::characters::{self, Pick};
+use crate::app::settings as app_settings;
+use crate::app::{sessions, Act, Response};
+use crate::storage::sessions::{Session, Status};
+use super::render;
+use super::state::VrState;
 use super::target::{self, apply, apply_with, facet_index};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
@@ -111,13 +116,14 @@ pub struct Reveal<'a> {
     pub evidence: Option<&'a str>,
     /// The inventory that gains a slot.
     pub gain: InventoryKind,
-    /// The FC's note.
+    /// The referee's note.
     pub note: Option<&'a str>,
     /// Whose sheet (another member's for the FC only).
     pub player: Pick<'a>,
 }
 
-/// `/vr reveal`: Secrets (and Evidence) shock an NPC; one new slot.
+/// `/vr reveal`: Secrets (and Evidence) shock an NPC; one new slot once the
+/// referee confirms ([`super::reveal`]).
 pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
     let input = RevelationInput {
         target: target::text(app, "The NPC's name", r.target)?,
@@ -126,15 +132,7 @@ pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
         note: target::text(app, "The note", r.note.unwrap_or(""))?,
         gain: r.gain,
     };
-    apply(
-        app,
-        caller,
-        r.player,
-        Action::RevealToShock(input),
-        "reveal",
-        "shocks an NPC with a revelation",
-    )
-    .await
+    super::reveal::ask(app, caller, r.player, input).await
 }
 
 /// `/vr facet against`: acting against a Facet costs Stress equal to its die.
@@ -157,4 +155,41 @@ pub async fn against_facet(
         },
     )
     .await
+}
+
+/// A click on "Lose Flesh N": the owner (or the referee) gives up that
+/// item to one pending heart-attack Wound (issue 14, A-R4).
+pub async fn displace_click(
+    app: &App,
+    mut tx: Act,
+    session: Session,
+    caller: &Caller,
+    character: i64,
+    slot: u32,
+) -> AppResult {
+    let mut c = target::sheet_by_id(&mut tx, caller, character).await?;
+    let settings = target::settings(&mut tx, caller.guild_id).await?;
+    let action = Action::PlaceWound { slot };
+    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
+    characters::save(&mut tx, &mut c).await?;
+    let timeout = app_settings::guild(&mut tx, caller.guild_id)
+        .await?
+        .session_timeout_minutes;
+    let state = VrState::Sheet { character };
+    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
+    target::record(
+        &mut tx,
+        caller,
+        "place_wound",
+        Some(session.id),
+        Some(c.row.id),
+        &action,
+        &events,
+    )
+    .await?;
+    tx.commit().await?;
+    let v = render::change_view(c.name(), "gives up a Flesh item to a Wound", &c.sheet, &events);
+    Ok(Response::update(render::displace_rows(
+        v, session.id, version, &c.sheet, true,
+    )))
 }

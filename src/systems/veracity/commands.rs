@@ -142,7 +142,7 @@ pub async fn vr(_: Context<'_>) -> Result<(), Error> {
 /// Sheets
 #[poise::command(
     slash_command,
-    subcommands("sheet_create", "sheet_hp"),
+    subcommands("sheet_create", "sheet_hp", "sheet_slot"),
     subcommand_required
 )]
 pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
@@ -167,8 +167,8 @@ pub async fn sheet_create(
     #[description = "First Facet (d6)"]
     #[max_length = 100]
     facet: Option<String>,
-    #[description = "FC: for this member"] player: Option<serenity::User>,
-    #[description = "FC: an NPC, any slots"] npc: Option<bool>,
+    #[description = "Referee: for this member"] player: Option<serenity::User>,
+    #[description = "Referee: an NPC, any slots"] npc: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::create(
@@ -187,7 +187,7 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// FC: set HP (gear and magic)
+/// Referee: set HP (gear and magic)
 #[poise::command(slash_command, rename = "hp")]
 pub async fn sheet_hp(
     ctx: Context<'_>,
@@ -203,10 +203,32 @@ pub async fn sheet_hp(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::set_hp(&ctx.data().app, &caller, current, max, Pick::new(character.as_deref(), uid(&player))).await;
+    respond(ctx, r).await
+}
+
+/// Referee: one more slot outside a revelation
+#[poise::command(slash_command, rename = "slot")]
+pub async fn sheet_slot(
+    ctx: Context<'_>,
+    #[description = "Light or Flesh"] inventory: Inv,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = sheets::unlock_slot(
+        &ctx.data().app,
+        &caller,
+        inventory.into(),
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -235,7 +257,7 @@ pub async fn item_add(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, Pick::new(character.as_deref(), uid(&player))).await;
@@ -255,7 +277,7 @@ pub async fn item_remove(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove_item(
@@ -285,7 +307,7 @@ pub async fn item_edit(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::edit_item(
@@ -325,7 +347,7 @@ pub async fn facet_add(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::add_facet(
@@ -352,7 +374,7 @@ pub async fn facet_step(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let up = matches!(direction, Step::Up);
@@ -372,7 +394,7 @@ pub async fn facet_remove(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
@@ -391,7 +413,7 @@ pub async fn facet_against(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::against_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
@@ -399,6 +421,7 @@ pub async fn facet_against(
 }
 
 /// Save: d20 + modifier read against a slot
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command)]
 pub async fn save(
     ctx: Context<'_>,
@@ -415,19 +438,39 @@ pub async fn save(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
-    #[description = "Only you and the FC see it"] secret: Option<bool>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
+    #[description = "Only you and the referee see it"] secret: Option<bool>,
+    #[description = "Referee: whose Facet also bears on this save"] facet_of: Option<
+        serenity::User,
+    >,
+    #[description = "Referee: that member's Facet (number or words)"]
+    #[max_length = 100]
+    their_facet: Option<String>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
-    let r = saves::save(
+    let other = match (uid(&facet_of), their_facet.as_deref()) {
+        (Some(owner), Some(facet)) => Some(saves::OtherFacet {
+            owner: Pick::new(None, Some(owner)),
+            facet,
+        }),
+        (None, None) => None,
+        _ => {
+            let r = Err(crate::app::AppError::user(
+                "Give both `facet_of` (whose Facet) and `their_facet` (which one).",
+            ));
+            return crate::kit::respond_as(ctx, &caller, r).await;
+        }
+    };
+    let r = saves::save_with_help(
         &ctx.data().app,
         &caller,
         inventory.into(),
         modifier.unwrap_or(0),
         facet.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
+        other,
     )
     .await;
     crate::kit::respond_as(ctx, &caller, r).await
@@ -444,7 +487,7 @@ pub async fn stress(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::stress(&ctx.data().app, &caller, &amount, Pick::new(character.as_deref(), uid(&player))).await;
@@ -465,7 +508,7 @@ pub async fn wound(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::wound(
@@ -494,7 +537,7 @@ pub async fn damage(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let mode = match to.unwrap_or(DamageTo::Auto) {
@@ -527,7 +570,7 @@ pub async fn rest(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let what = match what {
@@ -560,7 +603,7 @@ pub async fn reveal(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: another member"] player: Option<serenity::User>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = changes::reveal(
@@ -589,7 +632,7 @@ pub async fn convention(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// FC: declare a Convention
+/// Referee: declare a Convention
 #[poise::command(slash_command, rename = "add")]
 pub async fn conv_add(
     ctx: Context<'_>,
@@ -613,7 +656,7 @@ pub async fn conv_add(
     respond(ctx, r).await
 }
 
-/// FC: change a Convention
+/// Referee: change a Convention
 #[poise::command(slash_command, rename = "edit")]
 pub async fn conv_edit(
     ctx: Context<'_>,
@@ -642,7 +685,7 @@ pub async fn conv_edit(
     respond(ctx, r).await
 }
 
-/// FC: remove a Convention
+/// Referee: remove a Convention
 #[poise::command(slash_command, rename = "remove")]
 pub async fn conv_remove(
     ctx: Context<'_>,
@@ -676,7 +719,7 @@ pub async fn conv_violate(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "FC: the violator"] player: Option<serenity::User>,
+    #[description = "Referee: the violator"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = conventions::violate(&ctx.data().app, &caller, number as usize, Pick::new(character.as_deref(), uid(&player))).await;
@@ -689,7 +732,7 @@ pub async fn scene(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// FC: end the scene (reset Conventions, restore HP)
+/// Referee: end the scene (reset Conventions, restore HP)
 #[poise::command(slash_command, rename = "end")]
 pub async fn scene_end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
@@ -716,7 +759,7 @@ pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// FC: change a setting
+/// Referee: change a setting
 #[poise::command(slash_command, rename = "set")]
 pub async fn settings_set(
     ctx: Context<'_>,

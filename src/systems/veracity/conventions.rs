@@ -145,7 +145,7 @@ async fn change(
     f: impl FnOnce(&mut ConventionList) -> Result<String, AppError>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "declare or change Conventions").await?;
+    rights::require_gm(&mut tx, caller, super::GM, "declare or change Conventions").await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
     let note = f(&mut list)?;
     store(&mut tx, caller.guild_id, caller.channel_id, &list).await?;
@@ -359,7 +359,7 @@ pub async fn violate_click(
 /// restores every Veracity sheet's HP in the guild.
 pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "end the scene").await?;
+    rights::require_gm(&mut tx, caller, super::GM, "end the scene").await?;
     let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
     let marks: usize = list.items().iter().map(|c| c.paid_this_scene.len()).sum();
     list.end_scene();

@@ -13,10 +13,12 @@
 //! - [`saves`]: the d20 slot save.
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`settings`]: `/vr settings show|set`.
+//! - [`governed`]: the changes `player_edits` governs (the referee's).
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
 //! - [`state`]: what an interactive message shows (a sheet or a board).
 //! - [`buttons`]: every button's action word, typed (encode and parse).
 //! - [`rest`]: a sheet's Rest buttons.
+//! - [`reveal`]: revelations waiting for the referee's judgement.
 //! - [`commands`]: the thin poise commands.
 
 pub mod odds;
@@ -25,8 +27,10 @@ pub mod buttons;
 pub mod changes;
 pub mod commands;
 pub mod conventions;
+pub mod governed;
 pub mod render;
 pub mod rest;
+pub mod reveal;
 pub mod saves;
 pub mod session;
 pub mod settings;

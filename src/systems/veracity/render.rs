@@ -280,7 +280,34 @@ pub fn sheet_view(
     if !alive || sheet.flesh().count(ItemKind::Wound) == 0 {
         wound = wound.disabled();
     }
-    View::embed(e).buttons(vec![stress, wound])
+    displace_rows(View::embed(e).buttons(vec![stress, wound]), id, version, sheet, open)
+}
+
+/// Adds, while heart-attack Wounds wait (issue 14, A-R4), one button per
+/// non-Wound Flesh item: the owner picks what each Wound displaces.
+pub fn displace_rows(mut v: View, id: i64, version: i64, sheet: &Sheet, open: bool) -> View {
+    if sheet.pending_wounds() == 0 || sheet.is_dead() || !open {
+        return v;
+    }
+    let buttons: Vec<Button> = (1..=sheet.flesh().unlocked())
+        .filter_map(|n| {
+            let item = sheet.flesh().get(n)?;
+            if item.kind == ItemKind::Wound {
+                return None;
+            }
+            let mut label = format!("Lose Flesh {n}: {} {}", item.kind.name(), item.text);
+            truncate(&mut label, 80);
+            Some(Button::new(
+                VrButton::Displace(n).button(KIND, id, version).encode(),
+                label,
+                Style::Danger,
+            ))
+        })
+        .collect();
+    for row in buttons.chunks(5).take(4) {
+        v = v.buttons(row.to_vec());
+    }
+    v
 }
 
 fn item_label(kind: ItemKind, text: &str) -> String {
@@ -452,11 +479,14 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
                     format!("🧘 All Stress cleared (Light slots {})", list(slots))
                 }
             }
-            Event::BreakWaived => "🤝 The FC waived the Break".into(),
+            Event::BreakWaived => "🤝 The referee waived the Break".into(),
             Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
             Event::ItemDisplaced { slot, item } => format!(
                 "⚔️ Flesh slot {slot}: {} is lost to a Wound",
                 item_label(item.kind, &item.text)
+            ),
+            Event::WoundsPending { n } => format!(
+                "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
             ),
             Event::WoundsDiscarded { n } => {
                 format!("🗑️ {n} Wound(s) found no room and are discarded")
@@ -576,9 +606,19 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// A number with the typographic minus (−) when negative, as [`signed`]
+/// writes modifiers: one minus sign style in every save message.
+fn minus(n: i32) -> String {
+    if n < 0 {
+        format!("−{}", n.unsigned_abs())
+    } else {
+        n.to_string()
+    }
+}
+
 fn signed(n: i32) -> String {
     if n < 0 {
-        format!("−{}", -n)
+        format!("−{}", n.unsigned_abs())
     } else {
         format!("+{n}")
     }
@@ -599,7 +639,7 @@ pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult)
             signed(f.shift)
         ));
     }
-    parts.push(format!("total **{}**", r.total));
+    parts.push(format!("total **{}**", minus(r.total)));
     let success = r.outcome == Outcome::Success;
     let word = if success {
         "**success**"
@@ -607,8 +647,8 @@ pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult)
         "**failure**"
     };
     let why = match r.reason {
-        SaveReason::TotalAtMostZero => format!("Total {} is 0 or less: {word}.", r.total),
-        SaveReason::TotalAtLeast19 => format!("Total {} is 19 or more: {word}.", r.total),
+        SaveReason::TotalAtMostZero => format!("Total {} is 0 or less: {word}.", minus(r.total)),
+        SaveReason::TotalAtLeast19 => format!("Total {} is 19 or more: {word}.", minus(r.total)),
         SaveReason::SlotEmpty => format!(
             "{} slot {} is ⬜ empty: {word}.",
             r.inventory,
@@ -647,7 +687,7 @@ pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult)
             },
             true,
         )
-        .field("Total", r.total.to_string(), true)
+        .field("Total", minus(r.total), true)
         .field(
             "Slot looked at",
             r.slot.map_or("none".to_string(), |s| s.to_string()),
@@ -680,7 +720,7 @@ pub fn board_view(
     let items = list.items();
     let mut e = Embed::new("📜 Conventions of this scene").colour(colour::NEUTRAL);
     let body = if items.is_empty() {
-        "*No Conventions declared here.* The FC adds one with `/vr convention add`.".to_string()
+        "*No Conventions declared here.* The referee adds one with `/vr convention add`.".to_string()
     } else {
         let lines: Vec<(String, String)> = items
             .iter()
@@ -717,7 +757,7 @@ pub fn board_view(
     };
     e = e.description(description).footer(
         "Violated one? Pick it in the menu: your active sheet gains the Stress. \
-         The FC can charge anyone with /vr convention violate.",
+         The referee can charge anyone with /vr convention violate.",
     );
     let mut view = View::embed(e);
     if !items.is_empty() {

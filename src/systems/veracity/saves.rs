@@ -1,13 +1,17 @@
 //! The save (VR-7..VR-11): d20 + modifier (+ is harder), optionally shifted
 //! by one of the saver's Facet dice in their favour, read against a slot of
-//! the Light or Flesh inventory. The chance is computed before rolling.
+//! the Light or Flesh inventory. The chance is computed before rolling. The
+//! referee may add another character's Facet (VR-12); the dead make no saves.
 
 use crate::app::characters::Pick;
 use serde_json::json;
 
 use super::render;
 use super::target::{self, facet_index, sheet_for};
-use crate::app::{App, AppResult, Caller, Response};
+use super::{GM, HINT, SYSTEM};
+use crate::app::characters::{self, Access, Loaded};
+use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::veracity::Sheet;
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::InventoryKind;
 use crate::app::Act;
@@ -21,8 +25,40 @@ pub async fn save(
     facet: Option<&str>,
     player: Pick<'_>,
 ) -> AppResult {
+    save_with_help(app, caller, inventory, modifier, facet, player, None).await
+}
+
+/// Another character's Facet applied to a save (VR-12: "whenever a save is
+/// made (by anyone in the scene) as a consequence of acting on one of your
+/// Facets"): whose, and which Facet.
+#[derive(Debug, Clone, Copy)]
+pub struct OtherFacet<'a> {
+    /// The Facet owner's character (their name and/or member).
+    pub owner: Pick<'a>,
+    /// The Facet, by number or words of its phrase.
+    pub facet: &'a str,
+}
+
+/// `/vr save` with, for the referee, another character's Facet die: it
+/// shifts the total in that Facet owner's favour (added to the saver's
+/// total, VR-12). The dead make no saves.
+pub async fn save_with_help(
+    app: &App,
+    caller: &Caller,
+    inventory: InventoryKind,
+    modifier: i32,
+    facet: Option<&str>,
+    player: Pick<'_>,
+    other: Option<OtherFacet<'_>>,
+) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let c = sheet_for(&mut tx, caller, player).await?;
+    if c.sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{} is dead and cannot make saves.",
+            c.name()
+        )));
+    }
     let settings = target::settings(&mut tx, caller.guild_id).await?;
     let mut labels = Vec::new();
     let mut facets = Vec::new();
@@ -31,6 +67,21 @@ pub async fn save(
         let f = &c.sheet.facets()[i];
         labels.push(f.phrase.clone());
         facets.push(FacetBonus::owner_saving(f.die));
+    }
+    if let Some(o) = other {
+        rights::require_gm(&mut tx, caller, GM, "apply another character's Facet to a save").await?;
+        let fc = tx.is_fc().await?;
+        let owner: Loaded<Sheet> =
+            characters::resolve(&mut tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;
+        if owner.row.id == c.row.id {
+            return Err(AppError::user(
+                "That is the saver's own Facet: give it as `facet`.",
+            ));
+        }
+        let i = facet_index(&owner.sheet, o.facet)?;
+        let f = &owner.sheet.facets()[i];
+        labels.push(format!("{} (of {})", f.phrase, owner.name()));
+        facets.push(FacetBonus::other_saving(f.die));
     }
     let request = SaveRequest {
         inventory,

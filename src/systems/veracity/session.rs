@@ -3,7 +3,7 @@
 //! channel's Convention board with its "Violated…" menu (never expires).
 
 use super::buttons::VrButton;
-use super::{conventions, render, rest};
+use super::{changes, conventions, render, rest, reveal};
 use crate::app::component::{Action, Click};
 use crate::app::{sessions, App, AppError, AppResult, Caller, View};
 use crate::rules::veracity::Sheet;
@@ -27,6 +27,13 @@ pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> A
         (VrState::Board { channel }, VrButton::Violate) => {
             conventions::violate_click(app, tx, session, click, channel).await
         }
+        (VrState::Sheet { character }, VrButton::Displace(slot)) => {
+            changes::displace_click(app, tx, session, click.caller, character, slot).await
+        }
+        (
+            VrState::Reveal { .. },
+            b @ (VrButton::RevealShocked | VrButton::RevealNotShocked | VrButton::RevealNotGreater),
+        ) => reveal::click(app, tx, session, click, b).await,
         (_, other) => Err(VrButton::unknown(other.encode().0)),
     }
 }
@@ -56,6 +63,18 @@ pub async fn render_session(
         }
         VrState::Board { channel } => {
             conventions::board_view_of(&mut tx, session.guild_id, channel, session).await
+        }
+        state @ VrState::Reveal { character, .. } => {
+            let name = storage::characters::get(&mut tx, session.guild_id, character)
+                .await?
+                .map_or_else(|| "?".to_string(), |r| r.name);
+            Ok(reveal::view(
+                session.id,
+                session.version,
+                session.status == Status::Open,
+                &name,
+                &state,
+            ))
         }
     }
 }

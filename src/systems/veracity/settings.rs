@@ -24,7 +24,7 @@ fn embed(s: &VeracitySettings, note: Option<&str>) -> Embed {
     if let Some(n) = note {
         e = e.description(n);
     }
-    e.footer("The FC changes one with /vr settings set name:<setting> value:<value>.")
+    e.footer("The referee changes one with /vr settings set name:<setting> value:<value>.")
 }
 
 /// `/vr settings show`.
@@ -37,7 +37,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
 /// `/vr settings set` (FC).
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "change the Veracity settings").await?;
+    rights::require_gm(&mut tx, caller, super::GM, "change the Veracity settings").await?;
     let mut s = settings(&mut tx, caller.guild_id).await?;
     s.set(name, value)?;
     app_settings::save_scoped(&mut tx, caller.guild_id, SYSTEM, &s).await?;

@@ -6,7 +6,9 @@ use crate::app::characters::Pick;
 use serde_json::json;
 
 use super::session::VrState;
-use super::target::{self, apply, apply_as, apply_with, facet_index, record};
+use super::governed::{Edit, Who};
+use super::target::{self, apply, record};
+use crate::systems::table::approval;
 use super::{render, SYSTEM};
 use crate::app::characters;
 use crate::app::settings as app_settings;
@@ -37,10 +39,10 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let owner = n.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_fc(&mut tx, caller, "create a sheet for another member").await?;
+        rights::require_gm(&mut tx, caller, super::GM, "create a sheet for another member").await?;
     }
     if n.npc {
-        rights::require_fc(&mut tx, caller, "create an NPC").await?;
+        rights::require_gm(&mut tx, caller, super::GM, "create an NPC").await?;
     }
     let facet = n.facet.map(str::trim).filter(|f| !f.is_empty());
     let sheet = if n.npc {
@@ -105,7 +107,8 @@ pub async fn card(
     Ok(render::sheet_view(id, 0, true, &row.name, &sheet, None))
 }
 
-/// `/vr sheet hp` (FC): sets current and maximum HP.
+/// `/vr sheet hp`: sets current and maximum HP (the referee's: VR-19;
+/// a player's goes through `player_edits`).
 pub async fn set_hp(
     app: &App,
     caller: &Caller,
@@ -113,16 +116,20 @@ pub async fn set_hp(
     max: u32,
     player: Pick<'_>,
 ) -> AppResult {
-    apply_as(
-        app,
-        caller,
-        player,
-        Some("set HP (it comes from gear and magic)"),
-        "set_hp",
-        "has new HP",
-        |_| Ok(Action::SetHp { current, max }),
-    )
-    .await
+    let who = Who::of(player);
+    approval::govern(app, caller, Edit::Hp { current, max, who }).await
+}
+
+/// `/vr sheet slot`: one more slot outside a revelation (the referee's:
+/// VR-24; a player's goes through `player_edits`).
+pub async fn unlock_slot(
+    app: &App,
+    caller: &Caller,
+    inventory: InventoryKind,
+    player: Pick<'_>,
+) -> AppResult {
+    let who = Who::of(player);
+    approval::govern(app, caller, Edit::Unlock { inventory, who }).await
 }
 
 /// Parses an item kind, sending Stress and Wounds to their own commands.
@@ -161,7 +168,9 @@ pub async fn add_item(
     .await
 }
 
-/// `/vr item remove`: empties a slot.
+/// `/vr item remove`: empties a slot. Stress and Wounds leave by rest or
+/// the referee (VR-17, VR-18): a player's removal of one goes through
+/// `player_edits` (approval by default), so the referee can still allow it.
 pub async fn remove_item(
     app: &App,
     caller: &Caller,
@@ -169,15 +178,21 @@ pub async fn remove_item(
     slot: u32,
     player: Pick<'_>,
 ) -> AppResult {
-    apply(
-        app,
-        caller,
-        player,
-        Action::RemoveItem { inventory, slot },
-        "item_remove",
-        &format!("empties {inventory} slot {slot}"),
-    )
-    .await
+    let governed = {
+        let mut tx = app.db.read().await?;
+        let c = target::sheet_for(&mut tx, caller, player).await?;
+        Edit::removal_governed(&c.sheet, inventory, slot)
+    };
+    let edit = Edit::ItemRemove {
+        inventory,
+        slot,
+        who: Who::of(player),
+    };
+    if governed {
+        approval::govern(app, caller, edit).await
+    } else {
+        edit.run(app, caller).await
+    }
 }
 
 /// `/vr item edit`: rewrites an item's text.
@@ -205,7 +220,8 @@ pub async fn edit_item(
     .await
 }
 
-/// `/vr facet add`: a new Facet (at most four).
+/// `/vr facet add`: a new Facet (at most four). Above d6 it is the
+/// referee's (VR-13): a player's goes through `player_edits`.
 pub async fn add_facet(
     app: &App,
     caller: &Caller,
@@ -215,18 +231,19 @@ pub async fn add_facet(
 ) -> AppResult {
     let die: FacetDie = die.unwrap_or("d6").parse()?;
     let phrase = target::text(app, "A Facet's phrase", phrase)?;
-    apply(
-        app,
-        caller,
-        player,
-        Action::AddFacet { phrase, die },
-        "facet_add",
-        "gains a Facet",
-    )
-    .await
+    let edit = Edit::FacetAdd {
+        phrase,
+        die,
+        who: Who::of(player),
+    };
+    if die > FacetDie::D6 {
+        approval::govern(app, caller, edit).await
+    } else {
+        edit.run(app, caller).await
+    }
 }
 
-/// `/vr facet step`: one step up or down, d4..d12.
+/// `/vr facet step`: one step up or down, d4..d12 (governed).
 pub async fn step_facet(
     app: &App,
     caller: &Caller,
@@ -234,39 +251,26 @@ pub async fn step_facet(
     up: bool,
     player: Pick<'_>,
 ) -> AppResult {
-    apply_with(
-        app,
-        caller,
-        player,
-        "facet_step",
-        if up {
-            "steps a Facet up"
-        } else {
-            "steps a Facet down"
-        },
-        |s| {
-            Ok(Action::StepFacet {
-                index: facet_index(s, facet)?,
-                up,
-            })
-        },
-    )
-    .await
+    let edit = Edit::FacetStep {
+        facet: facet.to_string(),
+        up,
+        who: Who::of(player),
+    };
+    approval::govern(app, caller, edit).await
 }
 
-/// `/vr facet remove`.
+/// `/vr facet remove` (governed).
 pub async fn remove_facet(
     app: &App,
     caller: &Caller,
     facet: &str,
     player: Pick<'_>,
 ) -> AppResult {
-    apply_with(app, caller, player, "facet_remove", "loses a Facet", |s| {
-        Ok(Action::RemoveFacet {
-            index: facet_index(s, facet)?,
-        })
-    })
-    .await
+    let edit = Edit::FacetRemove {
+        facet: facet.to_string(),
+        who: Who::of(player),
+    };
+    approval::govern(app, caller, edit).await
 }
 
 /// Names of the caller's Facets for autocomplete (`1. Cruel (d6)` → `1`).

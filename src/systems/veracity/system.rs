@@ -76,6 +76,21 @@ impl System for VeracitySystem {
         Box::pin(super::session::render_session(app, session, caller))
     }
 
+    fn apply_change<'a>(
+        &'a self,
+        app: &'a App,
+        caller: &'a Caller,
+        change: &'a serde_json::Value,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(crate::systems::table::approval::apply_stored::<super::governed::Edit>(
+            app, caller, change,
+        ))
+    }
+
+    fn governed(&self) -> &'static [crate::app::registry::Governed] {
+        super::governed::LIST
+    }
+
     fn has_sheets(&self) -> bool {
         true
     }

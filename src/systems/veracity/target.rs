@@ -37,7 +37,7 @@ pub async fn sheet_by_id(tx: &mut Tx, caller: &Caller, id: i64) -> Result<Loaded
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
     if row.owner_id != caller.user_id && !rights::is_fc(tx, caller).await? {
         return Err(AppError::user(format!(
-            "Only {}'s owner (or the FC) can change this sheet.",
+            "Only {}'s owner (or the referee) can change this sheet.",
             row.name
         )));
     }
@@ -100,6 +100,12 @@ pub fn slots(text: Option<&str>) -> Result<Vec<u32>, AppError> {
 /// A Facet by its number (`1`) or its phrase, as a 0-based index.
 pub fn facet_index(sheet: &Sheet, text: &str) -> Result<usize, AppError> {
     let t = text.trim();
+    if t.is_empty() {
+        // An empty name is "contained" in every phrase: never a match.
+        return Err(AppError::user(
+            "Name a Facet: its number, or words from its phrase.",
+        ));
+    }
     if let Ok(n) = t.parse::<usize>() {
         if n >= 1 && n <= sheet.facets().len() {
             return Ok(n - 1);
@@ -226,7 +232,7 @@ pub async fn apply_as(
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     if let Some(what) = fc_only {
-        rights::require_fc(&mut tx, caller, what).await?;
+        rights::require_gm(&mut tx, caller, super::GM, what).await?;
     }
     let mut c = sheet_for(&mut tx, caller, player).await?;
     let action = build(&c.sheet)?;
@@ -244,11 +250,23 @@ pub async fn apply_as(
         &events,
     )
     .await?;
+    // Heart-attack Wounds waiting for the owner's choice: the answer
+    // carries the buttons to choose (a sheet session, so they survive).
+    let buttons = if c.sheet.pending_wounds() > 0 {
+        let timeout = app_settings::guild(&mut tx, caller.guild_id)
+            .await?
+            .session_timeout_minutes;
+        let state = super::state::VrState::Sheet {
+            character: c.row.id,
+        };
+        Some(crate::app::sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout)).await?)
+    } else {
+        None
+    };
     tx.commit().await?;
-    Ok(Response::message(render::change_view(
-        c.name(),
-        headline,
-        &c.sheet,
-        &events,
-    )))
+    let v = render::change_view(c.name(), headline, &c.sheet, &events);
+    Ok(Response::message(match buttons {
+        Some(id) => render::displace_rows(v, id, 0, &c.sheet, true),
+        None => v,
+    }))
 }

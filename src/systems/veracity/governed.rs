@@ -1,0 +1,332 @@
+//! The Veracity changes the house rule `player_edits` governs
+//! ([`crate::systems::table::approval`]): what seed 002 leaves to the
+//! referee. A Facet above d6 (a new Facet is the referee's to grant, VR-13,
+//! and a player's own starts at d6), stepping or removing a Facet, Stress or
+//! a Wound leaving outside rest (VR-17, VR-18: only rest or the referee), a
+//! slot unlocked outside a revelation (VR-24), and HP (VR-19: from gear and
+//! magic, entered by the referee). Rolls, saves, rest and a player's own
+//! Secrets, Ruses, Evidence and Means are never governed.
+
+use serde::{Deserialize, Serialize};
+
+use super::target::{apply_with, facet_index, settings};
+use super::{HINT, SYSTEM};
+use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::registry::{BoxFuture, Governed};
+use crate::app::{rights, App, AppError, AppResult, Caller};
+use crate::rules::veracity::sheet::FacetDie;
+use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
+use crate::systems::table::approval::{Change, Prepared};
+
+/// Every governed change, in `/help` order.
+pub const LIST: &[Governed] = &[
+    Governed {
+        what: "a Facet above d6",
+        command: "/vr facet add die:",
+    },
+    Governed {
+        what: "a Facet's die",
+        command: "/vr facet step",
+    },
+    Governed {
+        what: "a Facet removed",
+        command: "/vr facet remove",
+    },
+    Governed {
+        what: "Stress or a Wound removed outside rest",
+        command: "/vr item remove",
+    },
+    Governed {
+        what: "a slot outside a revelation",
+        command: "/vr sheet slot",
+    },
+    Governed {
+        what: "HP",
+        command: "/vr sheet hp",
+    },
+];
+
+/// The character a change is about (the command's `character:` and `player:`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    /// A character name.
+    pub character: Option<String>,
+    /// A member.
+    pub player: Option<i64>,
+}
+
+impl Who {
+    /// From a command's pick.
+    pub fn of(p: Pick<'_>) -> Self {
+        Who {
+            character: p.character.map(str::to_string),
+            player: p.player,
+        }
+    }
+
+    fn pick(&self) -> Pick<'_> {
+        Pick::new(self.character.as_deref(), self.player)
+    }
+}
+
+/// One governed Veracity change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum Edit {
+    /// `/vr facet add` with a die above d6.
+    FacetAdd {
+        /// The phrase.
+        phrase: String,
+        /// The die.
+        die: FacetDie,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vr facet step`.
+    FacetStep {
+        /// The Facet (number or words).
+        facet: String,
+        /// Up or down.
+        up: bool,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vr facet remove`.
+    FacetRemove {
+        /// The Facet (number or words).
+        facet: String,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vr item remove` of a Stress or a Wound.
+    ItemRemove {
+        /// Which inventory.
+        inventory: InventoryKind,
+        /// The slot.
+        slot: u32,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vr sheet slot`: one more slot outside a revelation.
+    Unlock {
+        /// Which inventory.
+        inventory: InventoryKind,
+        /// Whose.
+        who: Who,
+    },
+    /// `/vr sheet hp`.
+    Hp {
+        /// Current HP.
+        current: u32,
+        /// Maximum HP.
+        max: u32,
+        /// Whose.
+        who: Who,
+    },
+}
+
+impl Edit {
+    /// An example of each governed change, in [`LIST`] order, acting on `who`.
+    pub fn examples(who: Who) -> Vec<Edit> {
+        vec![
+            Edit::FacetAdd {
+                phrase: "Bold".into(),
+                die: FacetDie::D8,
+                who: who.clone(),
+            },
+            Edit::FacetStep {
+                facet: "1".into(),
+                up: true,
+                who: who.clone(),
+            },
+            Edit::FacetRemove {
+                facet: "2".into(),
+                who: who.clone(),
+            },
+            Edit::ItemRemove {
+                inventory: InventoryKind::Light,
+                slot: 1,
+                who: who.clone(),
+            },
+            Edit::Unlock {
+                inventory: InventoryKind::Flesh,
+                who: who.clone(),
+            },
+            Edit::Hp {
+                current: 2,
+                max: 3,
+                who,
+            },
+        ]
+    }
+
+    /// True when a `/vr item remove` of this slot is governed: it holds
+    /// Stress or a Wound (they leave by rest or the referee).
+    pub fn removal_governed(sheet: &Sheet, inventory: InventoryKind, slot: u32) -> bool {
+        sheet
+            .inventory(inventory)
+            .get(slot)
+            .is_some_and(|i| matches!(i.kind, ItemKind::Stress | ItemKind::Wound))
+    }
+
+    fn who(&self) -> &Who {
+        match self {
+            Edit::FacetAdd { who, .. }
+            | Edit::FacetStep { who, .. }
+            | Edit::FacetRemove { who, .. }
+            | Edit::ItemRemove { who, .. }
+            | Edit::Unlock { who, .. }
+            | Edit::Hp { who, .. } => who,
+        }
+    }
+
+    fn who_mut(&mut self) -> &mut Who {
+        match self {
+            Edit::FacetAdd { who, .. }
+            | Edit::FacetStep { who, .. }
+            | Edit::FacetRemove { who, .. }
+            | Edit::ItemRemove { who, .. }
+            | Edit::Unlock { who, .. }
+            | Edit::Hp { who, .. } => who,
+        }
+    }
+
+    /// The rules action on this sheet.
+    fn action(&self, s: &Sheet) -> Result<Action, AppError> {
+        Ok(match self {
+            Edit::FacetAdd { phrase, die, .. } => Action::AddFacet {
+                phrase: phrase.clone(),
+                die: *die,
+            },
+            Edit::FacetStep { facet, up, .. } => Action::StepFacet {
+                index: facet_index(s, facet)?,
+                up: *up,
+            },
+            Edit::FacetRemove { facet, .. } => Action::RemoveFacet {
+                index: facet_index(s, facet)?,
+            },
+            Edit::ItemRemove {
+                inventory, slot, ..
+            } => Action::RemoveItem {
+                inventory: *inventory,
+                slot: *slot,
+            },
+            Edit::Unlock { inventory, .. } => Action::UnlockSlot {
+                inventory: *inventory,
+            },
+            Edit::Hp { current, max, .. } => Action::SetHp {
+                current: *current,
+                max: *max,
+            },
+        })
+    }
+
+    /// The log's action word and the answer's headline.
+    fn words(&self) -> (&'static str, String) {
+        match self {
+            Edit::FacetAdd { .. } => ("facet_add", "gains a Facet".into()),
+            Edit::FacetStep { up: true, .. } => ("facet_step", "steps a Facet up".into()),
+            Edit::FacetStep { up: false, .. } => ("facet_step", "steps a Facet down".into()),
+            Edit::FacetRemove { .. } => ("facet_remove", "loses a Facet".into()),
+            Edit::ItemRemove {
+                inventory, slot, ..
+            } => ("item_remove", format!("empties {inventory} slot {slot}")),
+            Edit::Unlock { inventory, .. } => ("unlock_slot", format!("unlocks a {inventory} slot")),
+            Edit::Hp { .. } => ("set_hp", "has new HP".into()),
+        }
+    }
+
+    /// What it does, before → after.
+    fn describe(&self, name: &str, before: &Sheet, after: &Sheet) -> String {
+        let facets = |s: &Sheet| {
+            s.facets()
+                .iter()
+                .map(|f| format!("{} {}", f.phrase, f.die))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Edit::FacetAdd { .. } | Edit::FacetStep { .. } | Edit::FacetRemove { .. } => {
+                format!("{name}'s Facets {} → {}", facets(before), facets(after))
+            }
+            Edit::ItemRemove {
+                inventory, slot, ..
+            } => {
+                let what = before
+                    .inventory(*inventory)
+                    .get(*slot)
+                    .map_or("nothing".to_string(), |i| i.kind.name().to_string());
+                format!("{name}'s {inventory} slot {slot}: {what} → empty")
+            }
+            Edit::Unlock { inventory, .. } => format!(
+                "{name}'s {inventory} slots {} → {}",
+                before.inventory(*inventory).unlocked(),
+                after.inventory(*inventory).unlocked()
+            ),
+            Edit::Hp { .. } => format!(
+                "{name}'s HP {}/{} → {}/{}",
+                before.hp_current(),
+                before.hp_max(),
+                after.hp_current(),
+                after.hp_max()
+            ),
+        }
+    }
+
+    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+        let mut tx = app.db.read().await?;
+        let fc = rights::is_fc(&mut tx, caller).await?;
+        let c: Loaded<Sheet> =
+            characters::resolve(&mut tx, caller, fc, SYSTEM, self.who().pick(), Access::Owner, HINT)
+                .await?;
+        // The rules check the change on a copy: what they would refuse is
+        // refused now, not after approval.
+        let settings = settings(&mut tx, caller.guild_id).await?;
+        let mut after = c.sheet.clone();
+        // None of these changes rolls: a fixed generator keeps the table's
+        // dice untouched.
+        let mut none = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
+        after.apply(&self.action(&c.sheet)?, &settings, &mut none)?;
+        let what = self.describe(&c.row.name, &c.sheet, &after);
+        *self.who_mut() = Who {
+            character: Some(c.row.name.clone()),
+            player: Some(c.row.owner_id),
+        };
+        Ok(Prepared { change: self, what })
+    }
+
+    /// Applies the change now, as `caller` (the command's own path once the
+    /// house rule allows it, and the approving referee's).
+    pub async fn run(self, app: &App, caller: &Caller) -> AppResult {
+        let (log, headline) = self.words();
+        let who = self.who().clone();
+        apply_with(app, caller, who.pick(), log, &headline, |s| self.action(s)).await
+    }
+}
+
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::FacetAdd { .. } => 0,
+            Edit::FacetStep { .. } => 1,
+            Edit::FacetRemove { .. } => 2,
+            Edit::ItemRemove { .. } => 3,
+            Edit::Unlock { .. } => 4,
+            Edit::Hp { .. } => 5,
+        }]
+    }
+
+    fn prepare<'a>(
+        self,
+        app: &'a App,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
+        Box::pin(self.prepared(app, caller))
+    }
+
+    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
+        Box::pin(self.run(app, caller))
+    }
+}

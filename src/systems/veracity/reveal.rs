@@ -1,0 +1,355 @@
+//! Revelations wait for the referee (issue 14, VR-24, VR-5): whether the NPC
+//! is shocked and whether the revelation is greater than the last are the
+//! referee's judgement. A player's `/vr reveal` posts a request with the
+//! referee's three buttons (**Shocked**, **Not shocked**, **Not greater**);
+//! only **Shocked** gains the slot (and prompts the NPC's +d6 Stress). Either
+//! way the Secrets are out: they go into the guild's record of revealed
+//! Secrets, so they level nobody up again, and every other holder is told
+//! how to drop their copy. The referee's own `/vr reveal` is their judgement
+//! already: it applies at once as shocked.
+
+use super::buttons::VrButton;
+use super::state::VrState;
+use super::target::{self, record, sheet_for};
+use super::{render, GM, SYSTEM};
+use crate::app::characters::{self, Loaded, Pick};
+use crate::app::component::{Action as _, Click};
+use crate::app::settings as app_settings;
+use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use crate::rules::veracity::level::RevelationInput;
+use crate::rules::veracity::sheet::normalize_text;
+use crate::rules::veracity::{Action, Sheet};
+use crate::storage::sessions::{Session, Status};
+use crate::storage::{self, Tx};
+
+/// The referee's judgement of a revelation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judgement {
+    /// Shocked, and greater than the last: one slot.
+    Shocked,
+    /// The Secrets are out, the NPC is not shocked: no slot.
+    NotShocked,
+    /// Not greater than the last revelation: no slot.
+    NotGreater,
+}
+
+impl Judgement {
+    fn word(self) -> &'static str {
+        match self {
+            Judgement::Shocked => "shocked",
+            Judgement::NotShocked => "not_shocked",
+            Judgement::NotGreater => "not_greater",
+        }
+    }
+}
+
+/// The Secrets' texts a revelation names, checked against the sheet's
+/// rules and the guild's record (nothing changes).
+async fn check(
+    tx: &mut Tx,
+    guild_id: i64,
+    sheet: &Sheet,
+    input: &RevelationInput,
+) -> Result<Vec<String>, AppError> {
+    let (secrets, _) = sheet.check_revelation(input)?;
+    let keys: Vec<String> = secrets.texts.iter().map(|t| normalize_text(t)).collect();
+    let out = storage::veracity::revealed(tx, guild_id, &keys).await?;
+    if let Some(k) = out.first() {
+        let text = keys
+            .iter()
+            .zip(&secrets.texts)
+            .find(|(key, _)| *key == k)
+            .map_or(k.as_str(), |(_, t)| t.as_str());
+        return Err(AppError::user(format!(
+            "The Secret \"{text}\" has already been revealed at this table: it is just news now and levels nobody up (VR-5)."
+        )));
+    }
+    Ok(secrets.texts)
+}
+
+/// `/vr reveal`: a player's revelation waits for the referee; the
+/// referee's own applies at once.
+pub async fn ask(app: &App, caller: &Caller, player: Pick<'_>, input: RevelationInput) -> AppResult {
+    // This action's dice, drawn first as every sheet action does (so the
+    // table's seeded dice stay in step whatever the answer).
+    let mut rng = app.rng.fork();
+    let mut tx = Act::begin(app, caller).await?;
+    let c = sheet_for(&mut tx, caller, player).await?;
+    let secrets = check(&mut tx, caller.guild_id, &c.sheet, &input).await?;
+    if tx.is_fc().await? {
+        let j = (input, secrets, Judgement::Shocked);
+        return judge(&mut rng, tx, None, caller, c, j).await;
+    }
+    let timeout = app_settings::guild(&mut tx, caller.guild_id)
+        .await?
+        .session_timeout_minutes;
+    let state = VrState::Reveal {
+        character: c.row.id,
+        input,
+        requester: caller.user_id,
+        outcome: None,
+        secrets,
+    };
+    let id = sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout)).await?;
+    tx.commit().await?;
+    Ok(Response::message(view(id, 0, true, c.name(), &state)))
+}
+
+/// A click on a revelation request: only the referee judges.
+pub async fn click(
+    app: &App,
+    mut tx: Act,
+    session: Session,
+    click: &Click<'_>,
+    button: VrButton,
+) -> AppResult {
+    rights::require_gm(&mut tx, click.caller, GM, "judge a revelation").await?;
+    let VrState::Reveal {
+        character,
+        input,
+        secrets,
+        ..
+    } = crate::app::sessions::load(&session)?
+    else {
+        return Err(VrButton::unknown(button.encode().0));
+    };
+    let judgement = match button {
+        VrButton::RevealShocked => Judgement::Shocked,
+        VrButton::RevealNotShocked => Judgement::NotShocked,
+        VrButton::RevealNotGreater => Judgement::NotGreater,
+        other => return Err(VrButton::unknown(other.encode().0)),
+    };
+    let row = storage::characters::get(&mut tx, session.guild_id, character)
+        .await?
+        .filter(|c| c.system == SYSTEM)
+        .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
+    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
+    let c = Loaded { row, sheet };
+    // The sheet may have changed since the ask: the same Secrets must still
+    // be where they were.
+    let now = check(&mut tx, session.guild_id, &c.sheet, &input).await?;
+    if now != secrets {
+        return Err(AppError::user(
+            "The revealer's Light slots changed since this was asked: ask again with `/vr reveal`.",
+        ));
+    }
+    let mut rng = app.rng.fork();
+    judge(
+        &mut rng,
+        tx,
+        Some(session),
+        click.caller,
+        c,
+        (input, secrets, judgement),
+    )
+    .await
+}
+
+/// Applies the referee's judgement in `tx`: the slot when shocked, the
+/// guild's record of revealed Secrets always; closes the request if any.
+async fn judge(
+    rng: &mut rand::rngs::StdRng,
+    mut tx: Act,
+    session: Option<Session>,
+    caller: &Caller,
+    mut c: Loaded<Sheet>,
+    (input, secrets, judgement): (RevelationInput, Vec<String>, Judgement),
+) -> AppResult {
+    let mut lines = Vec::new();
+    let mut events = Vec::new();
+    if judgement == Judgement::Shocked {
+        let settings = target::settings(&mut tx, caller.guild_id).await?;
+        let action = Action::RevealToShock(input.clone());
+        events = c.sheet.apply(&action, &settings, rng)?;
+        characters::save(&mut tx, &mut c).await?;
+        record(
+            &mut tx,
+            caller,
+            "reveal",
+            session.as_ref().map(|s| s.id),
+            Some(c.row.id),
+            &action,
+            &events,
+        )
+        .await?;
+        lines.push(format!(
+            "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress amount:d6 character:{}` if they have a sheet.",
+            input.target, input.target
+        ));
+    } else {
+        record(
+            &mut tx,
+            caller,
+            "reveal_judged",
+            session.as_ref().map(|s| s.id),
+            Some(c.row.id),
+            &serde_json::json!({ "judgement": judgement.word(), "input": input }),
+            &[],
+        )
+        .await?;
+    }
+    for s in &secrets {
+        storage::veracity::record(
+            &mut tx,
+            caller.guild_id,
+            &storage::veracity::Revealed {
+                key: &normalize_text(s),
+                secret: s,
+                character_id: c.row.id,
+                revealed_by: caller.user_id,
+                target: &input.target,
+            },
+        )
+        .await?;
+    }
+    lines.extend(holders(&mut tx, caller.guild_id, c.row.id, &secrets).await?);
+    let state = VrState::Reveal {
+        character: c.row.id,
+        input: input.clone(),
+        requester: session
+            .as_ref()
+            .and_then(|s| sessions::load::<VrState>(s).ok())
+            .and_then(|s| match s {
+                VrState::Reveal { requester, .. } => Some(requester),
+                _ => None,
+            })
+            .unwrap_or(caller.user_id),
+        outcome: Some(judgement.word().to_string()),
+        secrets: secrets.clone(),
+    };
+    let version = match &session {
+        Some(s) => Some(sessions::save(&mut tx, s, &state, Status::Closed, None).await?),
+        None => None,
+    };
+    tx.commit().await?;
+    let main = if judgement == Judgement::Shocked {
+        render::change_view(
+            c.name(),
+            "shocks an NPC with a revelation",
+            &c.sheet,
+            &events,
+        )
+    } else {
+        view(0, 0, false, c.name(), &state)
+    };
+    let mut out = match (&session, version) {
+        (Some(s), Some(v)) => {
+            let r = Response::update(view(s.id, v, false, c.name(), &state));
+            if judgement == Judgement::Shocked {
+                r.then(Reply::Message(main))
+            } else {
+                r
+            }
+        }
+        _ => Response::message(main),
+    };
+    if !lines.is_empty() {
+        out = out.then(Reply::Message(View::text(lines.join("\n"))));
+    }
+    Ok(out)
+}
+
+/// A line for every other character holding one of these Secrets: it is
+/// just news now (VR-5), and how to drop it.
+async fn holders(
+    tx: &mut Tx,
+    guild_id: i64,
+    revealer: i64,
+    secrets: &[String],
+) -> Result<Vec<String>, AppError> {
+    let mut out = Vec::new();
+    for row in storage::characters::list(tx, guild_id, SYSTEM, None, 1000).await? {
+        if row.id == revealer {
+            continue;
+        }
+        let Ok(sheet) = serde_json::from_str::<Sheet>(&row.sheet) else {
+            continue;
+        };
+        for s in secrets {
+            if let Some(slot) = sheet.holds_secret(s) {
+                out.push(format!(
+                    "📰 <@{}>: {}'s Secret \"{s}\" (Light slot {slot}) is just news now and levels nobody up. Drop it with `/vr item remove inventory:light slot:{slot} character:{}`.",
+                    row.owner_id, row.name, row.name
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A revelation request as it stands.
+pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> View {
+    let VrState::Reveal {
+        input,
+        requester,
+        outcome,
+        secrets,
+        ..
+    } = state
+    else {
+        return View::text("Not a revelation.");
+    };
+    let what = format!(
+        "<@{requester}> — **{name}** reveals to *{}*: {}{}\nSlot asked for: {}.",
+        input.target,
+        secrets
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if input.evidence_slots.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (with the Evidence in Flesh slot {})",
+                input
+                    .evidence_slots
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        input.gain
+    );
+    let (title, text, col) = match outcome.as_deref() {
+        Some("shocked") => (
+            "😱 Revelation: shocked",
+            format!("{what}\nThe referee judged it shocking and greater than the last: one {} slot.", input.gain),
+            colour::SUCCESS,
+        ),
+        Some("not_shocked") => (
+            "📰 Revelation: not shocked",
+            format!("{what}\nThe referee judged the NPC not shocked: no slot. The Secrets are news now."),
+            colour::CLOSED,
+        ),
+        Some(_) => (
+            "📰 Revelation: not greater than the last",
+            format!("{what}\nThe referee judged it not greater than the last revelation: no slot. The Secrets are news now."),
+            colour::CLOSED,
+        ),
+        None if !open => (
+            "⌛ Revelation not judged",
+            format!("{what}\nThe request timed out: nothing changed."),
+            colour::CLOSED,
+        ),
+        None => (
+            "🙋 A revelation waits for the referee",
+            format!("{what}\nOnly the referee judges it: is the NPC shocked, and is it greater than the last?"),
+            colour::NEUTRAL,
+        ),
+    };
+    let v = View::embed(Embed::new(title).description(text).colour(col));
+    if outcome.is_some() || !open {
+        return v;
+    }
+    let b = |a: VrButton, label: &str, style| {
+        Button::new(a.button(super::KIND, id, version).encode(), label, style)
+    };
+    v.buttons(vec![
+        b(VrButton::RevealShocked, "Confirm — shocked", Style::Success),
+        b(VrButton::RevealNotShocked, "Confirm — not shocked", Style::Secondary),
+        b(VrButton::RevealNotGreater, "Not greater", Style::Danger),
+    ])
+}

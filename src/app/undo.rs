@@ -171,12 +171,41 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
     }
 }
 
-fn short(v: &Value) -> String {
-    let s = match v {
+/// A value as a player reads it: a scalar as itself, a list as
+/// `[a, b]`, an object (an item in a slot) by its values, leaving out
+/// internal ids and empty texts (`{"item":{"id":1,"kind":"stress",
+/// "text":""}}` reads `stress`).
+fn words(v: &Value) -> String {
+    match v {
         Value::Null => "—".to_string(),
         Value::String(s) => s.clone(),
+        Value::Array(xs) => {
+            let inner: Vec<String> = xs.iter().map(words).collect();
+            format!("[{}]", inner.join(", "))
+        }
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .filter(|(k, v)| {
+                    !(k.as_str() == "id" || k.ends_with("_id"))
+                        && !matches!(v, Value::Null)
+                        && v.as_str() != Some("")
+                })
+                .map(|(_, v)| words(v))
+                .filter(|w| !w.is_empty())
+                .collect();
+            if parts.is_empty() {
+                "—".to_string()
+            } else {
+                parts.join(" ")
+            }
+        }
         other => other.to_string(),
-    };
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = words(v);
     let s = super::view::plain(&s);
     if s.chars().count() > 60 {
         let cut: String = s.chars().take(57).collect();
@@ -204,5 +233,11 @@ mod tests {
         assert_eq!(d.len(), 4);
         assert_eq!(d[3], "…and 2 more");
         assert!(diff("{}", "{}").is_empty());
+        // An item reads by its words, not its JSON.
+        let d = diff(
+            r#"{"slots":["empty"],"dice":[8]}"#,
+            r#"{"slots":[{"item":{"id":3,"kind":"stress","text":""}}],"dice":[8,1]}"#,
+        );
+        assert_eq!(d, vec!["dice: [8] → [8, 1]", "slots.1: empty → stress"]);
     }
 }

@@ -165,6 +165,11 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
             }
         }
         _ => {
+            // Internal numbering (item ids, the next id) is no news.
+            let last = path.rsplit('.').next().unwrap_or("");
+            if last == "id" || last.ends_with("_id") {
+                return;
+            }
             let label = if path.is_empty() { "sheet" } else { path };
             out.push(format!("{label}: {} → {}", short(a), short(b)));
         }
@@ -239,5 +244,6 @@ mod tests {
             r#"{"slots":[{"item":{"id":3,"kind":"stress","text":""}}],"dice":[8,1]}"#,
         );
         assert_eq!(d, vec!["dice: [8] → [8, 1]", "slots.1: empty → stress"]);
+        assert!(diff(r#"{"next_item_id":1}"#, r#"{"next_item_id":3}"#).is_empty());
     }
 }

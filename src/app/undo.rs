@@ -192,9 +192,8 @@ fn words(v: &Value) -> String {
             let parts: Vec<String> = m
                 .iter()
                 .filter(|(k, v)| {
-                    !(k.as_str() == "id" || k.ends_with("_id"))
-                        && !matches!(v, Value::Null)
-                        && v.as_str() != Some("")
+                    let internal = k.as_str() == "id" || k.ends_with("_id");
+                    !(internal || v.is_null() || v.as_str() == Some(""))
                 })
                 .map(|(_, v)| words(v))
                 .filter(|w| !w.is_empty())

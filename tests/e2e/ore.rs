@@ -1879,3 +1879,39 @@ async fn vv_a_special_action_whose_cache_cost_is_not_met_is_not_offered() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_special_example_plays_clean() {
+    let t = table("vv-special-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil-special.txt"),
+    )
+    .unwrap();
+    let mut last = None;
+    for line in script.lines() {
+        let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
+        }
+        if line.contains("click Special: Echo") {
+            last = Some(ex.single().field("Actions").unwrap());
+        }
+    }
+    assert_eq!(
+        last.unwrap(),
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · 2 from the cache"
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&ann.cache), vec![7]);
+    let names: Vec<&str> = ann.specials.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["Echo", "Spark"]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1639,3 +1639,279 @@ async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The custom_id of the button labelled `label` on alice's last message.
+fn button_id(t: &Table, label: &str) -> (u64, String) {
+    let msg = t.last_message_for("alice").unwrap();
+    let id = Output {
+        to: "alice".into(),
+        kind: "message".into(),
+        body: msg.body,
+        files: Vec::new(),
+    }
+    .buttons()
+    .into_iter()
+    .find(|b| b.0 == label)
+    .unwrap_or_else(|| panic!("no button {label}"))
+    .1;
+    (msg.id, id)
+}
+
+/// Ann with a booted COMP and named Special actions, then her Wit roll.
+/// Seed 1: the cache boots as 10 9 7 and Wit rolls 1 10 9 2 6 2.
+async fn special_roll(t: &Table, specials: &[&str]) -> Exchange {
+    cmd(t, "alice", ANN).await;
+    cmd(
+        t,
+        "alice",
+        "/vv sheet comp cache_size:3 battery_max:5 battery:5",
+    )
+    .await;
+    for s in specials {
+        let ex = cmd(t, "alice", &format!("/vv sheet special {s}")).await;
+        assert_eq!(ex.single().kind, "ephemeral");
+        assert!(
+            ex.single().text().contains("Recorded the Special action"),
+            "{}",
+            ex.single().text()
+        );
+    }
+    cmd(t, "alice", "/vv boot").await;
+    cmd(t, "alice", "/vv roll stat:Wit").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_special_action_spends_exactly_its_dice() {
+    let t = table("vv-special", 1).await;
+    let ex = special_roll(
+        &t,
+        &[
+            "add:Burst pattern:226",
+            "add:Echo pattern:90 cache:all",
+            "add:Spark pattern:00 cache:one",
+        ],
+    )
+    .await;
+    let out = ex.single();
+    assert!(
+        desc(out).contains("**Register:** 2×2 (22); loose 10 9 6 1"),
+        "{}",
+        desc(out)
+    );
+    // The register holds 2 2 6; Echo and Spark need cache dice it lacks.
+    assert_eq!(
+        labels(out),
+        vec![
+            "Use 2×2 (22)",
+            "Special: Burst",
+            "Add cache dice",
+            "Load into cache",
+            "Minor action",
+            "Close"
+        ]
+    );
+    let logged = log_count(&t).await;
+    let (msg, burst) = button_id(&t, "Special: Burst");
+    let ex = t.click_custom_id("alice", msg, &burst, None).await.unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update");
+    assert_eq!(
+        out.field("Actions").unwrap(),
+        "1. Special 226: 2 2 6 — Burst"
+    );
+    assert!(
+        desc(out).contains("**Register:** no set; loose 10 9 1\n"),
+        "{}",
+        desc(out)
+    );
+    assert!(!labels(out).iter().any(|l| l.starts_with("Use ")));
+    assert!(!labels(out).contains(&"Special: Burst".to_string()));
+    assert_eq!(log_count(&t).await, logged + 1);
+    // The same button again (a double click): nothing more is spent.
+    let again = t.click_custom_id("alice", msg, &burst, None).await.unwrap();
+    assert_eq!(again.single().kind, "update");
+    assert_eq!(again.single().body["embeds"], out.body["embeds"]);
+    assert_eq!(log_count(&t).await, logged + 1);
+    // The cache's 10 and 9 join the register: Spark (one from the cache)
+    // and Echo (all from the cache) are offered.
+    t.click("alice", "Add cache dice").await.unwrap();
+    let ex = t
+        .select(
+            "alice",
+            "Pick cache dice to add",
+            &["10.1".into(), "9.1".into()],
+        )
+        .await
+        .unwrap();
+    let l: Vec<String> = labels(ex.single())
+        .into_iter()
+        .filter(|l| l.starts_with("Special:"))
+        .collect();
+    assert_eq!(l, ["Special: Echo", "Special: Spark"]);
+    // Echo spends the two cache dice, not the rolled 10 and 9.
+    let ex = t.click("alice", "Special: Echo").await.unwrap();
+    let out = ex.single();
+    assert_eq!(
+        out.field("Actions").unwrap(),
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · 2 from the cache"
+    );
+    assert!(
+        desc(out).contains("**Register:** no set; loose 10 9 1\n"),
+        "{}",
+        desc(out)
+    );
+    assert!(
+        !desc(out).contains("Unused from the cache"),
+        "{}",
+        desc(out)
+    );
+    // Spark's cache 10 is spent: no button.
+    assert!(
+        !labels(out).iter().any(|l| l.starts_with("Special:")),
+        "{:?}",
+        labels(out)
+    );
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&s.cache), vec![7], "the used cache dice are consumed");
+    // The sheet lists them; removing one leaves the others.
+    let ex = cmd(&t, "alice", "/vv sheet special remove:burst").await;
+    assert!(
+        ex.single()
+            .text()
+            .contains("Removed the Special action **Burst** 226."),
+        "{}",
+        ex.single().text()
+    );
+    let sp = ex.single().field("Special actions").unwrap();
+    assert_eq!(
+        sp,
+        "**Echo** 9 10 · all from the cache\n**Spark** 10 10 · one die from the cache"
+    );
+    let names: Vec<String> = sheet_of(&t, "alice", "Ann")
+        .await
+        .specials
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, vec!["Echo", "Spark"]);
+    // Rights and bad input: refused, nothing changed.
+    refused(
+        &cmd(
+            &t,
+            "bob",
+            "/vv sheet special add:Steal pattern:11 player:alice",
+        )
+        .await,
+        "Only the Compiler can act on another player's sheet",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet special add:Nova").await,
+        "Give the Special action's `pattern`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet special add:Nova pattern:7a7").await,
+        "A pattern lists faces from 1 to 10",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet special add:echo pattern:11").await,
+        "There is already a Special action named Echo",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet special remove:Nova").await,
+        "No Special action is named Nova.",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet special cache:one").await,
+        "Give `add:` a name",
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.specials.len(), 2);
+    // The Compiler may record one on Ann's sheet.
+    cmd(
+        &t,
+        "fc",
+        "/vv sheet special add:Gift pattern:\"run 3\" player:alice",
+    )
+    .await;
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.specials.len(), 3);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_special_action_whose_cache_cost_is_not_met_is_not_offered() {
+    let t = table("vv-special-cost", 1).await;
+    // The register holds 2 2 and 10 9, but none of them came from the cache.
+    let ex = special_roll(
+        &t,
+        &[
+            "add:Twin pattern:22 cache:one",
+            "add:Pulse pattern:\"run 2\" cache:all",
+        ],
+    )
+    .await;
+    let out = ex.single();
+    assert!(
+        !labels(out).iter().any(|l| l.starts_with("Special:")),
+        "{:?}",
+        labels(out)
+    );
+    // A forged click on Twin's button spends nothing.
+    let logged = log_count(&t).await;
+    let (msg, close) = button_id(&t, "Close");
+    let spec = close.replace(":close", ":spec:0");
+    refused(
+        &t.click_custom_id("alice", msg, &spec, None).await.unwrap(),
+        "The register does not hold 22 for Twin (one die from the cache) now; nothing was spent.",
+    );
+    // One for an action no longer on the sheet, too.
+    let gone = close.replace(":close", ":spec:9");
+    refused(
+        &t.click_custom_id("alice", msg, &gone, None).await.unwrap(),
+        "That Special action is no longer on Ann's sheet; nothing was spent.",
+    );
+    assert_eq!(log_count(&t).await, logged);
+    let ex = t.click("alice", "Use 2×2 (22)").await.unwrap();
+    assert_eq!(
+        ex.single().field("Actions").unwrap(),
+        "1. Basic: **2×2 (22)**",
+        "the dub of 2s was still there"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_special_example_plays_clean() {
+    let t = table("vv-special-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil-special.txt"),
+    )
+    .unwrap();
+    let mut last = None;
+    for line in script.lines() {
+        let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
+        }
+        if line.contains("click Special: Echo") {
+            last = Some(ex.single().field("Actions").unwrap());
+        }
+    }
+    assert_eq!(
+        last.unwrap(),
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · 2 from the cache"
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(faces(&ann.cache), vec![7]);
+    let names: Vec<&str> = ann.specials.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["Echo", "Spark"]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -18,7 +18,7 @@ use super::sets::{
     SetRequirement,
 };
 use super::settings::{FaceBounds, OreSettings, PowerPenalty};
-use super::sheet::{CacheDie, CacheRef, CacheSource, OreSheet, Stat};
+use super::sheet::{CacheDie, CacheRef, CacheSource, OreSheet, SpecialAction, Stat};
 use crate::rules::dice::pool;
 use crate::rules::{Actor, RuleError};
 use rand::Rng;
@@ -483,6 +483,35 @@ impl OreRoll {
                 index,
                 face: d.face,
                 from_cache: d.from_cache.is_some(),
+            })
+            .collect()
+    }
+
+    /// The unused register dice a Special action with `pattern` and `cost`
+    /// would spend now (VV-6), by register position; `None` if they are not
+    /// there. Cache costs count the register dice added from the cache.
+    /// [`RollAction::Special`] spends exactly these dice.
+    pub fn special_dice(&self, pattern: &Pattern, cost: CacheCost) -> Option<Vec<usize>> {
+        match_pattern(&self.candidates(), pattern, cost)
+    }
+
+    /// The sheet's named Special actions `actor` can use now, each with the
+    /// dice it would spend, in the sheet's order: the register is open and
+    /// holds the pattern with its cache cost met.
+    pub fn offered_specials<'s>(
+        &self,
+        actor: Actor,
+        sheet: &'s OreSheet,
+    ) -> Vec<(&'s SpecialAction, Vec<usize>)> {
+        if !self.available_actions(actor, sheet).special {
+            return Vec::new();
+        }
+        sheet
+            .specials
+            .iter()
+            .filter_map(|sp| {
+                self.special_dice(&sp.pattern, sp.cache_cost)
+                    .map(|dice| (sp, dice))
             })
             .collect()
     }

@@ -10,6 +10,7 @@ use crate::rules::RuleError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::sets::{CacheCost, Pattern};
 use super::settings::{ErrorDiceStacking, OreSettings};
 
 /// The largest cache a COMP may have (dice rolled at boot).
@@ -507,6 +508,35 @@ impl Conditions {
     }
 }
 
+/// The most Special actions one sheet records.
+pub const MAX_SPECIALS: usize = 20;
+/// The longest name of a Special action, in characters.
+pub const MAX_SPECIAL_NAME: usize = 40;
+
+/// A named Special action the character knows (VV-6): the dice it needs as
+/// one set, and which of them must come from the cache.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpecialAction {
+    /// A number that stays with this action while it is on the sheet and is
+    /// never given to another (posted buttons name it).
+    pub id: u32,
+    /// Its name, e.g. "Overclock".
+    pub name: String,
+    /// The dice it needs.
+    pub pattern: Pattern,
+    /// Which of them must come from the cache (VV-6 "cache cost").
+    #[serde(default)]
+    pub cache_cost: CacheCost,
+}
+
+fn no_specials(v: &[SpecialAction]) -> bool {
+    v.is_empty()
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// A Virtual Veil character or NPC (spec §5.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -546,6 +576,12 @@ pub struct OreSheet {
     /// How many End phases (and ends of combat) this entity has been
     /// through: a register rolled before the latest one is cleared (VV-11).
     pub rounds_ended: u32,
+    /// Named Special actions (VV-6), in the order they were added.
+    #[serde(skip_serializing_if = "no_specials")]
+    pub specials: Vec<SpecialAction>,
+    /// The id the next Special action gets (ids are never reused).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub next_special: u32,
 }
 
 impl Default for OreSheet {
@@ -576,6 +612,8 @@ impl OreSheet {
             living: true,
             native_digital: false,
             rounds_ended: 0,
+            specials: Vec::new(),
+            next_special: 0,
         }
     }
 
@@ -678,6 +716,81 @@ impl OreSheet {
         }
         self.comp.chips.push(name.to_string());
         Ok(())
+    }
+
+    /// The Special action of this name (case-insensitive).
+    pub fn special_named(&self, name: &str) -> Option<&SpecialAction> {
+        let name = name.trim();
+        self.specials
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The Special action with this id, if it is still on the sheet.
+    pub fn special(&self, id: u32) -> Option<&SpecialAction> {
+        self.specials.iter().find(|s| s.id == id)
+    }
+
+    /// Records a named Special action (VV-6). Names are 1 to
+    /// [`MAX_SPECIAL_NAME`] characters and unique on the sheet (ignoring
+    /// case); at most [`MAX_SPECIALS`] are kept. Returns the new action.
+    pub fn add_special(
+        &mut self,
+        name: &str,
+        pattern: Pattern,
+        cache_cost: CacheCost,
+    ) -> Result<&SpecialAction, RuleError> {
+        let name = name.trim();
+        if name.is_empty()
+            || name.chars().count() > MAX_SPECIAL_NAME
+            || name.chars().any(char::is_control)
+        {
+            return Err(RuleError::new(format!(
+                "A Special action needs a name of 1 to {MAX_SPECIAL_NAME} characters."
+            )));
+        }
+        pattern.validate()?;
+        if let Some(old) = self.special_named(name) {
+            return Err(RuleError::new(format!(
+                "There is already a Special action named {}; remove it first.",
+                old.name
+            )));
+        }
+        if self.specials.len() >= MAX_SPECIALS {
+            return Err(RuleError::new(format!(
+                "A sheet keeps at most {MAX_SPECIALS} Special actions."
+            )));
+        }
+        let first_free = self
+            .specials
+            .iter()
+            .map(|s| s.id.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        let id = self.next_special.max(first_free);
+        let next = id
+            .checked_add(1)
+            .ok_or_else(|| RuleError::new("This sheet has no room for more Special actions."))?;
+        self.specials.push(SpecialAction {
+            id,
+            name: name.to_string(),
+            pattern,
+            cache_cost,
+        });
+        self.next_special = next;
+        Ok(&self.specials[self.specials.len() - 1])
+    }
+
+    /// Removes the Special action of this name (case-insensitive) and
+    /// returns it.
+    pub fn remove_special(&mut self, name: &str) -> Result<SpecialAction, RuleError> {
+        let name = name.trim();
+        let pos = self
+            .specials
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| RuleError::new(format!("No Special action is named {name}.")))?;
+        Ok(self.specials.remove(pos))
     }
 
     /// The stat used for Initiative here: Agility, or Precision in cosmOS (VV-10).

@@ -752,6 +752,199 @@ fn vv_8_a_o9_cache_dice_join_sets_and_are_consumed_when_used() {
     assert_eq!(faces, vec![6, 9]);
 }
 
+/// The positions of the offered Special actions, by name.
+fn offers(roll: &OreRoll, actor: Actor, sheet: &OreSheet) -> Vec<(String, Vec<usize>)> {
+    roll.offered_specials(actor, sheet)
+        .into_iter()
+        .map(|(sp, dice)| (sp.name.clone(), dice))
+        .collect()
+}
+
+#[test]
+fn vv_6_named_special_actions_are_offered_with_exact_dice_and_cache_costs() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9
+    let p = |t: &str| Pattern::parse(t).unwrap();
+    sheet
+        .add_special("Triple", p("777"), CacheCost::None)
+        .unwrap();
+    sheet.add_special("Spark", p("67"), CacheCost::One).unwrap();
+    sheet.add_special("Ghost", p("79"), CacheCost::All).unwrap();
+    sheet
+        .add_special("Step", p("run 3"), CacheCost::None)
+        .unwrap();
+    sheet
+        .add_special("Pair", p("run 2"), CacheCost::None)
+        .unwrap();
+    let ids: Vec<u32> = sheet.specials.iter().map(|s| s.id).collect();
+    assert_eq!(ids, vec![0, 1, 2, 3, 4]);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+                                                                // No cache die in the register: only the costless patterns it holds.
+    assert_eq!(
+        offers(&roll, ME, &sheet),
+        vec![
+            ("Triple".to_string(), vec![0, 3, 4]),
+            ("Pair".to_string(), vec![1, 0]),
+        ]
+    );
+    assert_eq!(offers(&roll, OTHER, &sheet), vec![]);
+    assert_eq!(offers(&roll, GM, &sheet).len(), 2);
+    // The cache's 7 and 9 join the register (positions 6 and 7).
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::AddCache {
+            actor: ME,
+            cache: vec![1, 2],
+        },
+    );
+    assert_eq!(
+        offers(&roll, ME, &sheet),
+        vec![
+            ("Triple".to_string(), vec![0, 3, 4]),
+            ("Spark".to_string(), vec![1, 6]),
+            ("Ghost".to_string(), vec![6, 7]),
+            ("Pair".to_string(), vec![1, 0]),
+        ]
+    );
+    // Spark spends exactly the rolled 6 and the cache's 7.
+    let spark = sheet.special_named("spark").unwrap().clone();
+    assert_eq!(sheet.special(spark.id), Some(&spark));
+    let (roll, ev) = ok(
+        roll,
+        &mut sheet,
+        RollAction::Special {
+            actor: ME,
+            pattern: spark.pattern.clone(),
+            cache_cost: spark.cache_cost,
+            label: Some(spark.name.clone()),
+        },
+    );
+    assert_eq!(
+        ev,
+        vec![
+            OreEvent::SpecialAction {
+                action: 0,
+                pattern: p("67"),
+                positions: vec![1, 6],
+                faces: vec![6, 7],
+                cache_dice: 1,
+                label: Some("Spark".into()),
+            },
+            OreEvent::CacheConsumed { faces: vec![7] },
+        ]
+    );
+    let used: Vec<usize> = roll
+        .register
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_unused())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(used, vec![1, 6]);
+    assert_eq!(roll.actions[0].kind, ActionKind::Special);
+    assert_eq!(roll.actions[0].cache_cost, CacheCost::One);
+    // Ghost's cache 7 is gone: no offer, and a try spends nothing.
+    assert_eq!(
+        offers(&roll, ME, &sheet),
+        vec![
+            ("Triple".to_string(), vec![0, 3, 4]),
+            ("Pair".to_string(), vec![5, 0]),
+        ]
+    );
+    let err = refused(
+        &roll,
+        &mut sheet,
+        RollAction::Special {
+            actor: ME,
+            pattern: p("79"),
+            cache_cost: CacheCost::All,
+            label: None,
+        },
+    );
+    assert_eq!(
+        err.to_string(),
+        "The unused dice do not show 79 with all of them from the cache."
+    );
+    // A closed register offers nothing.
+    let (roll, _) = ok(roll, &mut sheet, RollAction::Close { actor: ME });
+    assert_eq!(offers(&roll, ME, &sheet), vec![]);
+}
+
+#[test]
+fn vv_6_special_actions_on_the_sheet_are_named_once_and_ids_are_not_reused() {
+    let mut sheet = OreSheet::default();
+    let p = |t: &str| Pattern::parse(t).unwrap();
+    assert_eq!(
+        sheet
+            .add_special(" Burst ", p("777"), CacheCost::None)
+            .unwrap()
+            .id,
+        0
+    );
+    assert_eq!(sheet.specials[0].name, "Burst");
+    let err = sheet
+        .add_special("burst", p("789"), CacheCost::One)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "There is already a Special action named Burst; remove it first."
+    );
+    for bad in ["", "   ", &"x".repeat(41), "a\nb"] {
+        assert!(
+            sheet.add_special(bad, p("77"), CacheCost::None).is_err(),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        sheet
+            .add_special("Wave", p("run 3"), CacheCost::All)
+            .unwrap()
+            .id,
+        1
+    );
+    let gone = sheet.remove_special("BURST").unwrap();
+    assert_eq!(gone.name, "Burst");
+    assert_eq!(
+        sheet.remove_special("Burst").unwrap_err().to_string(),
+        "No Special action is named Burst."
+    );
+    // A new action never takes the id a posted button may still name.
+    assert_eq!(
+        sheet
+            .add_special("Burst", p("777"), CacheCost::None)
+            .unwrap()
+            .id,
+        2
+    );
+    sheet.remove_special("Burst").unwrap();
+    sheet.remove_special("Wave").unwrap();
+    assert_eq!(
+        sheet
+            .add_special("Late", p("11"), CacheCost::None)
+            .unwrap()
+            .id,
+        3
+    );
+    for i in 1..20 {
+        sheet
+            .add_special(&format!("S{i}"), p("11"), CacheCost::None)
+            .unwrap();
+    }
+    assert_eq!(
+        sheet
+            .add_special("One more", p("11"), CacheCost::None)
+            .unwrap_err()
+            .to_string(),
+        "A sheet keeps at most 20 Special actions."
+    );
+    // A sheet with none stores no new keys; one stored before loads with none.
+    let plain = serde_json::to_value(OreSheet::default()).unwrap();
+    assert!(plain.get("specials").is_none() && plain.get("next_special").is_none());
+    let back: OreSheet = serde_json::from_value(serde_json::to_value(&sheet).unwrap()).unwrap();
+    assert_eq!(back, sheet);
+}
+
 #[test]
 fn a_o9_cache_dice_return_when_not_consumed() {
     let mut settings = OreSettings::default();

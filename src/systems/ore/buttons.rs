@@ -59,6 +59,9 @@ pub enum VvButton {
     Discard,
     /// Close the register (`close`).
     Close,
+    /// Use the roller's named Special action with this id (`spec:<id>`,
+    /// issue 15).
+    Special(u32),
 }
 
 impl VvButton {
@@ -68,6 +71,7 @@ impl VvButton {
         v.extend(Picker::ALL.into_iter().map(VvButton::Select));
         v.extend([1, 9, 10].map(VvButton::Basic));
         v.extend([VvButton::Discard, VvButton::Close]);
+        v.extend([0, 7, u32::MAX].map(VvButton::Special));
         v
     }
 
@@ -85,6 +89,10 @@ impl VvButton {
             "sel" => VvButton::Select(menu()?),
             "discard" => VvButton::Discard,
             "close" => VvButton::Close,
+            "spec" => VvButton::Special(
+                arg.parse()
+                    .map_err(|_| AppError::user("That Special action button is not valid."))?,
+            ),
             other => {
                 return Err(AppError::user(format!(
                     "Unknown action `{other}` for a Virtual Veil roll."
@@ -102,6 +110,7 @@ impl Action for VvButton {
             VvButton::Select(p) => ("sel", Some(p.word().to_string())),
             VvButton::Discard => ("discard", None),
             VvButton::Close => ("close", None),
+            VvButton::Special(id) => ("spec", Some(id.to_string())),
         }
     }
 
@@ -142,5 +151,8 @@ mod tests {
         assert!(VvButton::parse("basic", Some("x")).is_none());
         assert!(VvButton::parse("pick", Some("dice")).is_none());
         assert!(VvButton::parse("explode", None).is_none());
+        assert_eq!(VvButton::parse("spec", Some("3")), Some(VvButton::Special(3)));
+        assert!(VvButton::parse("spec", None).is_none());
+        assert!(VvButton::parse("spec", Some("-1")).is_none());
     }
 }

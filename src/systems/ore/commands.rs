@@ -6,9 +6,10 @@ use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
 use crate::systems::table::approval;
-use super::sheet::{CompArgs, CreateArgs, StatusArgs};
+use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
+use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
 
 /// Every command of this system.
@@ -94,6 +95,30 @@ pub enum OrderChoice {
     Initiative,
 }
 
+/// Which dice of a Special action's set must come from the cache (VV-6).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CacheChoice {
+    /// No cache die needed.
+    #[name = "none"]
+    None,
+    /// At least one die from the cache.
+    #[name = "one"]
+    One,
+    /// Every die from the cache.
+    #[name = "all"]
+    All,
+}
+
+impl From<CacheChoice> for CacheCost {
+    fn from(c: CacheChoice) -> CacheCost {
+        match c {
+            CacheChoice::None => CacheCost::None,
+            CacheChoice::One => CacheCost::One,
+            CacheChoice::All => CacheCost::All,
+        }
+    }
+}
+
 /// Where an entity is.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WorldChoice {
@@ -166,6 +191,7 @@ pub async fn vv(_: Context<'_>) -> Result<(), Error> {
         "sheet_track",
         "sheet_defense",
         "sheet_comp",
+        "sheet_special",
         "sheet_status"
     ),
     subcommand_required
@@ -415,6 +441,48 @@ pub async fn sheet_comp(
         remove_chip,
     };
     let result = super::sheet::set_comp(
+        &ctx.data().app,
+        &caller,
+        args,
+        name.as_deref(),
+        uid(&player),
+    )
+    .await;
+    respond(ctx, result).await
+}
+
+/// Record a named Special action (a pattern such as 777 or 789, any cache cost), or remove one.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "special")]
+pub async fn sheet_special(
+    ctx: Context<'_>,
+    #[description = "Record a Special action of this name"]
+    #[max_length = 40]
+    add: Option<String>,
+    #[description = "Its dice as one set: 777, 789, 10,10,9, run 3, run 3 from 7"]
+    #[max_length = 100]
+    pattern: Option<String>,
+    #[description = "Dice of the set that must come from the cache (default none)"] cache: Option<
+        CacheChoice,
+    >,
+    #[description = "Remove the Special action of this name"]
+    #[max_length = 40]
+    remove: Option<String>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    #[rename = "character"]
+    name: Option<String>,
+    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = SpecialArgs {
+        add,
+        pattern,
+        cache: cache.map(CacheCost::from),
+        remove,
+    };
+    let result = super::sheet::set_special(
         &ctx.data().app,
         &caller,
         args,

@@ -3,7 +3,9 @@
 //! The register is shown as sets, widest first (`3×7 (37), 2×6 (26); loose
 //! 9 4 1`), with the chance of meeting the action's difficulty counted
 //! before the roll. Buttons: one "Use …" per qualifying set (a Basic
-//! action), "Add cache dice", "Load into cache" and "Minor action" (each
+//! action), one "Special: NAME" per named Special action of the sheet whose
+//! pattern the register holds with its cache cost met (VV-6), "Add cache
+//! dice", "Load into cache" and "Minor action" (each
 //! opens a select of dice), and "Close". When the cache goes over its
 //! maximum a "Discard which?" select takes over until the owner chooses.
 //!
@@ -40,6 +42,8 @@ pub const LOAD_PLACEHOLDER: &str = "Pick register dice to load";
 pub const MINOR_PLACEHOLDER: &str = "Pick a die to spend";
 /// The most "Use …" buttons.
 const MAX_SET_BUTTONS: usize = 5;
+/// The most "Special: …" buttons (one row).
+const MAX_SPECIAL_BUTTONS: usize = 5;
 /// Actions listed on the message (older ones are counted).
 const LIST_ACTIONS: usize = 8;
 
@@ -437,6 +441,22 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         })
         .collect();
     v = v.buttons(sets);
+    // The sheet's named Special actions whose pattern (and cache cost) the
+    // register holds now (VV-6, issue 15).
+    let specials: Vec<Button> = sheet
+        .map(|sh| r.offered_specials(owner, sh))
+        .unwrap_or_default()
+        .into_iter()
+        .take(MAX_SPECIAL_BUTTONS)
+        .map(|(sp, _)| {
+            Button::new(
+                bid(VvButton::Special(sp.id)),
+                format!("Special: {}", sp.name),
+                Style::Success,
+            )
+        })
+        .collect();
+    v = v.buttons(specials);
     let mut controls = Vec::new();
     if avail.add_cache {
         controls.push(Button::new(

@@ -1,6 +1,7 @@
 //! Clicks on a roll message: who may press, which button it was
 //! ([`VvButton`]), and for the buttons that act on the dice (a set's
-//! Basic action, picks in a select, a discard, Close) the rules core's
+//! Basic action, a named Special action, picks in a select, a discard,
+//! Close) the rules core's
 //! answer, logged and shown. The selects themselves are in [`super::menu`].
 
 use serde_json::json;
@@ -64,10 +65,41 @@ pub async fn click(
             )?),
         },
         VvButton::Close => RollAction::Close { actor: who },
+        VvButton::Special(id) => special(&state, &ch.sheet, id, who)?,
     };
     let (word, arg) = button.encode();
     let inputs = json!({ "action": word, "arg": arg, "values": click.values });
     apply(app, tx, &session, state, ch, action, &inputs, caller).await
+}
+
+/// The action of a "Special: NAME" button: the sheet's Special action with
+/// this id, if the register still holds its pattern with its cache cost met;
+/// otherwise a refusal, and nothing is spent.
+fn special(state: &RollState, sheet: &OreSheet, id: u32, who: Actor) -> Result<RollAction, AppError> {
+    let sp = sheet.special(id).ok_or_else(|| {
+        AppError::user(format!(
+            "That Special action is no longer on {}'s sheet; nothing was spent.",
+            state.name
+        ))
+    })?;
+    if state.roll.special_dice(&sp.pattern, sp.cache_cost).is_none() {
+        return Err(AppError::user(format!(
+            "The register does not hold {} for {}{} now; nothing was spent.",
+            sp.pattern,
+            sp.name,
+            match sp.cache_cost {
+                CacheCost::None => "",
+                CacheCost::One => " (one die from the cache)",
+                CacheCost::All => " (all dice from the cache)",
+            }
+        )));
+    }
+    Ok(RollAction::Special {
+        actor: who,
+        pattern: sp.pattern.clone(),
+        cache_cost: sp.cache_cost,
+        label: Some(sp.name.clone()),
+    })
 }
 
 /// The roller's player, whoever posted the roll, or the Compiler may press its

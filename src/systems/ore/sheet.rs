@@ -1,6 +1,6 @@
 //! Virtual Veil sheets: create, the card the shared `/vv sheet show`
-//! posts, and edits of stats, tracks, defenses, the COMP and status flags
-//! (spec §5.6).
+//! posts, and edits of stats, tracks, defenses, the COMP, named Special
+//! actions and status flags (spec §5.6, VV-6).
 //!
 //! Players edit their own sheets; the Compiler may edit any sheet in the guild.
 //! Every edit is one transaction: load, change through the rules core's
@@ -12,6 +12,7 @@ use super::{load_settings, report, target, text, Target, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::view::{colour, Embed, View};
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::ore::sets::{CacheCost, Pattern};
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, Tx};
@@ -424,6 +425,88 @@ pub async fn set_comp(
     ))))
 }
 
+/// Options of `/vv sheet special` (issue 15, VV-6).
+#[derive(Debug, Clone, Default)]
+pub struct SpecialArgs {
+    /// Record a Special action of this name.
+    pub add: Option<String>,
+    /// Its pattern as typed (`777`, `789`, `10,10,9`, `run 3 from 7`).
+    pub pattern: Option<String>,
+    /// Which of its dice must come from the cache (default none).
+    pub cache: Option<CacheCost>,
+    /// Remove the Special action of this name.
+    pub remove: Option<String>,
+}
+
+/// `/vv sheet special`: records a named Special action with its pattern
+/// and cache cost (VV-6), or removes one. A player's own sheet, like its
+/// Chips: the seed leaves abilities with the character, not the Compiler.
+pub async fn set_special(
+    app: &App,
+    caller: &Caller,
+    args: SpecialArgs,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let add = super::check_text(app, "Special action's name", args.add.as_deref())?;
+    let remove = super::check_text(app, "Special action's name", args.remove.as_deref())?;
+    let pattern_text = super::check_text(app, "pattern", args.pattern.as_deref())?;
+    let pattern = match (&add, &remove) {
+        (Some(_), None) => {
+            let t = pattern_text.as_deref().ok_or_else(|| {
+                AppError::user(
+                    "Give the Special action's `pattern`: faces such as 777 or 789, or a run such as `run 3`.",
+                )
+            })?;
+            Some(Pattern::parse(t)?)
+        }
+        (None, Some(_)) => {
+            if pattern_text.is_some() || args.cache.is_some() {
+                return Err(AppError::user(
+                    "Removing a Special action takes only its name.",
+                ));
+            }
+            None
+        }
+        _ => {
+            return Err(AppError::user(
+                "Give `add:` a name with its `pattern` (and `cache`), or `remove:` a name.",
+            ))
+        }
+    };
+    let mut tx = Act::begin(app, caller).await?;
+    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let cost = args.cache.unwrap_or_default();
+    let note = match (add.as_deref(), pattern, remove.as_deref()) {
+        (Some(n), Some(p), _) => {
+            let sp = ch.sheet.add_special(n, p, cost)?;
+            format!("Recorded the Special action {}.", text::special(sp))
+        }
+        (_, _, Some(n)) => {
+            let sp = ch.sheet.remove_special(n)?;
+            format!("Removed the Special action {}.", text::special(&sp))
+        }
+        _ => return Err(AppError::user("Give `add:` or `remove:`.")),
+    };
+    save(&mut tx, &mut ch).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &ch,
+        "sheet_special",
+        json!({ "add": add, "pattern": pattern_text, "cache": args.cache, "remove": remove }),
+    )
+    .await?;
+    tx.commit().await?;
+    let mut embed = sheet_embed(&ch, &settings);
+    embed.description = Some(format!(
+        "{}\n{note}",
+        embed.description.unwrap_or_default()
+    ));
+    Ok(Response::ephemeral(View::embed(embed)))
+}
+
 /// Options of `/vv sheet status`.
 #[derive(Debug, Clone, Default)]
 pub struct StatusArgs {
@@ -649,6 +732,10 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
         )
         .field("COMP", text::join_capped(&comp, 1000), true)
         .field("Cache", cache_text, true);
+    if !s.specials.is_empty() {
+        let lines: Vec<String> = s.specials.iter().map(text::special).collect();
+        e = e.field("Special actions", text::join_capped(&lines, 1000), false);
+    }
     if !s.mob_mode {
         e = e.field("Fault dice", text::faces(&s.fault_dice), true);
         let mut inj = text::join_capped(&injuries, 900);

@@ -365,6 +365,18 @@ pub fn count(n: u32, one: &str, many: &str) -> String {
     }
 }
 
+/// A named Special action as the sheet lists it: "**Burst** 777",
+/// "**Echo** 9 10 · all from the cache".
+pub fn special(sp: &crate::rules::ore::sheet::SpecialAction) -> String {
+    use crate::rules::ore::sets::CacheCost;
+    let cost = match sp.cache_cost {
+        CacheCost::None => "",
+        CacheCost::One => " · one die from the cache",
+        CacheCost::All => " · all from the cache",
+    };
+    format!("**{}** {}{cost}", sp.name, sp.pattern)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,4 +434,5 @@ mod tests {
         assert_eq!(percent(1e-9), "<0.01%");
     }
 }
+
 

@@ -157,3 +157,75 @@ async fn a_venus_players_kismet_waits_for_the_fc() {
     assert!(text.contains("5/10"), "{text}");
     t.stop().await;
 }
+
+/// A character's stored sheet JSON (any owner), for the systems without a
+/// typed helper here.
+async fn sheet_json(t: &Table, system: &str, name: &str) -> serde_json::Value {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let rows = storage::characters::by_name_any_owner(&mut tx, GUILD_ID as i64, system, name)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1, "one character named {name}");
+    serde_json::from_str(&rows[0].sheet).unwrap()
+}
+
+/// Veracity and Venus Engine requests too survive a restart, are answered
+/// only by their game master (in the system's word) and apply once on a
+/// double click: a Facet stepped up twice would read d10, Lots set again
+/// would undo the FC's later change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn veracity_and_venus_requests_survive_a_restart_and_apply_once() {
+    let t = table("approval-vr-ve", 1).await;
+    run(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    run(&t, "alice", "/ve sheet create name:Vea").await;
+    let die = |s: &serde_json::Value| s["facets"][0]["die"].clone();
+    let before = die(&sheet_json(&t, "veracity", "Ada").await);
+
+    let ex = run(&t, "alice", "/vr facet step facet:Cruel direction:up").await;
+    assert_eq!(ex.single().title(), "🙋 A change waits for the referee");
+    let (vr_msg, vr_id) = (ex.message_id.unwrap(), ex.single().buttons()[0].1.clone());
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    assert_eq!(ex.single().title(), "🙋 A change waits for the FC");
+    let (ve_msg, ve_id) = (ex.message_id.unwrap(), ex.single().buttons()[0].1.clone());
+
+    // Players cannot answer, in either system.
+    for (msg, id, gm) in [(vr_msg, &vr_id, "referee"), (ve_msg, &ve_id, "FC")] {
+        let ex = t.click_custom_id("alice", msg, id, None).await.unwrap();
+        assert_eq!(ex.single().kind, "ephemeral");
+        assert!(
+            ex.single()
+                .text()
+                .contains(&format!("Only the {gm} can approve or reject")),
+            "{}",
+            ex.single().text()
+        );
+    }
+    assert_eq!(die(&sheet_json(&t, "veracity", "Ada").await), before);
+
+    // Both requests survive a restart and are approved once each.
+    t.restart().await.unwrap();
+    for (msg, id) in [(vr_msg, &vr_id), (ve_msg, &ve_id)] {
+        let ex = t.click_custom_id("fc", msg, id, None).await.unwrap();
+        assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    }
+    let stepped = die(&sheet_json(&t, "veracity", "Ada").await);
+    assert_ne!(stepped, before, "the Facet was stepped up");
+    assert_eq!(sheet_json(&t, "venus", "Vea").await["lots"], 5);
+
+    // The FC sets Lots to 7; double clicks then change nothing.
+    run(&t, "fc", "/ve sheet set lots:7 player:@alice").await;
+    for (msg, id) in [(vr_msg, &vr_id), (ve_msg, &ve_id)] {
+        let again = t.click_custom_id("fc", msg, id, None).await.unwrap();
+        assert_eq!(again.outputs[0].kind, "update");
+    }
+    assert_eq!(die(&sheet_json(&t, "veracity", "Ada").await), stepped);
+    assert_eq!(sheet_json(&t, "venus", "Vea").await["lots"], 7);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

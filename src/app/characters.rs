@@ -7,7 +7,7 @@
 //! acting on another member's needs the FC wherever it changes it; a name
 //! two members share is ambiguous for the FC until `player:` says whose.
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::{AppError, Caller};
 use crate::storage::{self, characters::Character, Tx};
@@ -208,6 +208,46 @@ impl<'a> Pick<'a> {
     /// A character by name only.
     pub fn named(name: &'a str) -> Self {
         Self::new(Some(name), None)
+    }
+}
+
+/// A [`Pick`] kept for later, owned and serialisable (`{character,
+/// player}`): the character a change waiting for the game master's
+/// approval is about.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    /// A character name.
+    pub character: Option<String>,
+    /// A member.
+    pub player: Option<i64>,
+}
+
+impl Who {
+    /// From a command's two options, as given.
+    pub fn new(character: Option<&str>, player: Option<i64>) -> Self {
+        Who {
+            character: character.map(str::to_string),
+            player,
+        }
+    }
+
+    /// From a pick.
+    pub fn of(p: Pick<'_>) -> Self {
+        Self::new(p.character, p.player)
+    }
+
+    /// Exactly `c`: its name and its owner (so an approval later reaches
+    /// the same character, whoever approves it).
+    pub fn pinned(c: &Character) -> Self {
+        Who {
+            character: Some(c.name.clone()),
+            player: Some(c.owner_id),
+        }
+    }
+
+    /// The pick it keeps.
+    pub fn pick(&self) -> Pick<'_> {
+        Pick::new(self.character.as_deref(), self.player)
     }
 }
 

@@ -58,25 +58,7 @@ pub fn is_track_stat(stat: Stat) -> bool {
     matches!(stat, Stat::Vitality | Stat::Confidence | Stat::Cyber)
 }
 
-/// The character a change is about (the command's `character:` and
-/// `player:`), pinned to its name and owner once prepared.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Who {
-    /// A character name.
-    pub character: Option<String>,
-    /// A member.
-    pub player: Option<i64>,
-}
-
-impl Who {
-    /// From a command's options.
-    pub fn new(character: Option<&str>, player: Option<i64>) -> Self {
-        Who {
-            character: character.map(str::to_string),
-            player,
-        }
-    }
-}
+pub use crate::app::characters::Who;
 
 /// One governed Virtual Veil change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,10 +192,7 @@ impl Edit {
             "change this sheet",
         )
         .await?;
-        *self.who_mut() = Who {
-            character: Some(ch.row.name.clone()),
-            player: Some(ch.row.owner_id),
-        };
+        *self.who_mut() = Who::pinned(&ch.row);
         let settings = load_settings(&mut tx, caller.guild_id).await?;
         // The rules check the change on a copy: a request the rules would
         // refuse is refused now, not after approval. Where the change rolls

@@ -6,7 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::complete::{self, Choice};
 use super::context::Target;
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
-use super::governed::{Edit, Who};
+use super::governed::{who_of, Edit};
 use super::{config, recovery, rolls, sheets};
 use crate::systems::table::approval;
 use crate::kit::{caller_of, respond, Context, Data, Error};
@@ -298,7 +298,7 @@ pub async fn sheet_willpower(
     let t = target(&character, &player);
     let r = match current {
         Some(current) => {
-            let who = Who::of(t);
+            let who = who_of(t);
             let edit = Edit::Willpower {
                 current,
                 permanent,
@@ -333,7 +333,7 @@ pub async fn sheet_wounds(
     let edit = Edit::Wounds {
         dice,
         difficulty: difficulty.unwrap_or(0),
-        who: Who::of(target(&character, &player)),
+        who: who_of(target(&character, &player)),
     };
     let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await
@@ -520,7 +520,7 @@ pub async fn recover(
     let caller = caller_of(ctx)?;
     let edit = Edit::Recover {
         first_dot: first_dot.unwrap_or(false),
-        who: Who::of(target(&character, &player)),
+        who: who_of(target(&character, &player)),
     };
     let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await
@@ -543,7 +543,7 @@ pub async fn revive(
     let caller = caller_of(ctx)?;
     let edit = Edit::Revive {
         helper,
-        who: Who::of(target(&character, &player)),
+        who: who_of(target(&character, &player)),
     };
     let r = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, r).await

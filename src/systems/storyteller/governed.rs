@@ -37,31 +37,19 @@ pub const LIST: &[Governed] = &[
     },
 ];
 
-/// The character a change is about, owned (the command's `character:` and
-/// `player:`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Who {
-    /// A character name.
-    pub character: Option<String>,
-    /// A member.
-    pub player: Option<i64>,
+pub use crate::app::characters::Who;
+
+/// The Storyteller's target of a kept [`Who`].
+fn target(w: &Who) -> Target<'_> {
+    Target {
+        character: w.character.as_deref(),
+        player: w.player,
+    }
 }
 
-impl Who {
-    /// From a command's target.
-    pub fn of(t: Target<'_>) -> Self {
-        Who {
-            character: t.character.map(str::to_string),
-            player: t.player,
-        }
-    }
-
-    fn target(&self) -> Target<'_> {
-        Target {
-            character: self.character.as_deref(),
-            player: self.player,
-        }
-    }
+/// A kept [`Who`] of a command's target.
+pub fn who_of(t: Target<'_>) -> Who {
+    Who::new(t.character, t.player)
 }
 
 /// One governed Storyteller change.
@@ -166,11 +154,8 @@ impl Edit {
                 change: self,
             });
         }
-        let c = context::character(&mut tx, caller, &ctx, self.who_mut().target()).await?;
-        *self.who_mut() = Who {
-            character: Some(c.row.name.clone()),
-            player: Some(c.row.owner_id),
-        };
+        let c = context::character(&mut tx, caller, &ctx, target(self.who_mut())).await?;
+        *self.who_mut() = Who::pinned(&c.row);
         // The rules check the change on a copy: a player's request the
         // rules would refuse is refused now, not after approval.
         let w = c.sheet.willpower();
@@ -231,17 +216,17 @@ impl Edit {
                 current,
                 permanent,
                 who,
-            } => sheets::willpower(app, caller, Some(current), permanent, who.target()).await,
+            } => sheets::willpower(app, caller, Some(current), permanent, target(&who)).await,
             Edit::Wounds {
                 dice,
                 difficulty,
                 who,
-            } => sheets::wounds(app, caller, dice, difficulty, who.target()).await,
+            } => sheets::wounds(app, caller, dice, difficulty, target(&who)).await,
             Edit::Recover { first_dot, who } => {
-                recovery::recover(app, caller, who.target(), first_dot).await
+                recovery::recover(app, caller, target(&who), first_dot).await
             }
             Edit::Revive { helper, who } => {
-                recovery::revive(app, caller, helper.as_deref(), who.target()).await
+                recovery::revive(app, caller, helper.as_deref(), target(&who)).await
             }
         }
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::target::{apply_with, facet_index, settings};
 use super::{HINT, SYSTEM};
-use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::characters::{self, Access, Loaded};
 use crate::app::registry::{BoxFuture, Governed};
 use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::veracity::sheet::FacetDie;
@@ -46,28 +46,7 @@ pub const LIST: &[Governed] = &[
     },
 ];
 
-/// The character a change is about (the command's `character:` and `player:`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Who {
-    /// A character name.
-    pub character: Option<String>,
-    /// A member.
-    pub player: Option<i64>,
-}
-
-impl Who {
-    /// From a command's pick.
-    pub fn of(p: Pick<'_>) -> Self {
-        Who {
-            character: p.character.map(str::to_string),
-            player: p.player,
-        }
-    }
-
-    fn pick(&self) -> Pick<'_> {
-        Pick::new(self.character.as_deref(), self.player)
-    }
-}
+pub use crate::app::characters::Who;
 
 /// One governed Veracity change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -288,10 +267,7 @@ impl Edit {
         let mut none = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
         after.apply(&self.action(&c.sheet)?, &settings, &mut none)?;
         let what = self.describe(&c.row.name, &c.sheet, &after);
-        *self.who_mut() = Who {
-            character: Some(c.row.name.clone()),
-            player: Some(c.row.owner_id),
-        };
+        *self.who_mut() = Who::pinned(&c.row);
         Ok(Prepared { change: self, what })
     }
 

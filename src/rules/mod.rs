@@ -9,6 +9,7 @@
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
 //! - [`expr`]: generic dice expressions for `/roll`.
 //! - [`odds`]: what the systems' typed odds questions share ([`odds::OddsError`]).
+//! - [`turns`]: the turn order the table's trackers share (seats, whose turn, rounds).
 //! - one folder per rule system: [`venus`] (000 and 001), [`veracity`] (002), [`storyteller`] (003), [`ore`] (004, Virtual Veil).
 
 pub mod dice;
@@ -18,6 +19,7 @@ pub mod expr;
 pub mod odds;
 pub mod ore;
 pub mod storyteller;
+pub mod turns;
 pub mod venus;
 pub mod veracity;
 

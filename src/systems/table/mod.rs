@@ -14,6 +14,7 @@ pub mod answer;
 pub mod approval;
 pub mod commands;
 pub mod delete;
+pub mod encounter;
 pub mod system;
 pub mod undo;
 

@@ -1,0 +1,102 @@
+//! What the table's trackers share at the application edge (issue 15):
+//! Virtual Veil's and Veracity's combat and Venus Engine's spotlight each
+//! keep one running tracker per channel, a session of the system's own
+//! kind with no expiry, whose turn order is a [`Turns`]. This file finds
+//! that tracker, refuses a second one, and says who may act on it.
+
+use crate::app::{Act, AppError, Caller};
+use crate::rules::turns::Turns;
+use crate::storage::{self, sessions::Session};
+
+/// The tracker of `kind` running in the caller's channel, if any.
+pub async fn running(act: &mut Act, kind: &str) -> Result<Option<Session>, AppError> {
+    let (guild, channel) = (act.caller().guild_id, act.caller().channel_id);
+    Ok(
+        storage::sessions::latest_open_in_channel(act, guild, channel, kind, 1)
+            .await?
+            .into_iter()
+            .next(),
+    )
+}
+
+/// The running tracker of `kind`, or a refusal naming the command that
+/// starts one (`what`: "fight", `start`: "`/vv combat start`").
+pub async fn require_running(
+    act: &mut Act,
+    kind: &str,
+    what: &str,
+    start: &str,
+) -> Result<Session, AppError> {
+    running(act, kind).await?.ok_or_else(|| {
+        AppError::user(format!(
+            "No {what} is running in this channel: start one with {start}."
+        ))
+    })
+}
+
+/// Refuses to start a tracker of `kind` while one runs in the channel
+/// (`end`: the command that ends it).
+pub async fn refuse_second(
+    act: &mut Act,
+    kind: &str,
+    what: &str,
+    end: &str,
+) -> Result<(), AppError> {
+    match running(act, kind).await? {
+        Some(_) => Err(AppError::user(format!(
+            "A {what} is already running in this channel: end it first with {end}."
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a player acting out of turn: the game master (`gm`, named
+/// `gm_word`) may always act, a player only on the turn of a seat they play.
+pub fn require_turn<T>(
+    turns: &Turns<T>,
+    caller: &Caller,
+    gm: bool,
+    gm_word: &str,
+) -> Result<(), AppError> {
+    if turns.may_act(caller.user_id, gm) {
+        return Ok(());
+    }
+    Err(AppError::user(match turns.current_seat() {
+        Some(s) => format!(
+            "It is {}'s turn: only their player or the {gm_word} can act now.",
+            s.name
+        ),
+        None => format!("No one has the turn: the {gm_word} moves the order on."),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acting_out_of_turn_is_refused_with_whose_turn_it_is() {
+        let mut t: Turns<()> = Turns::new();
+        t.add("Ada", Some(10), None, ()).unwrap();
+        t.add("Goblin", None, None, ()).unwrap();
+        let caller = |id| Caller {
+            user_id: id,
+            ..Caller::default()
+        };
+        let msg = require_turn(&t, &caller(10), false, "Compiler")
+            .unwrap_err()
+            .user_message();
+        assert_eq!(msg, "No one has the turn: the Compiler moves the order on.");
+        t.next_round().unwrap();
+        assert!(require_turn(&t, &caller(10), false, "Compiler").is_ok());
+        t.advance();
+        let msg = require_turn(&t, &caller(10), false, "Compiler")
+            .unwrap_err()
+            .user_message();
+        assert_eq!(
+            msg,
+            "It is Goblin's turn: only their player or the Compiler can act now."
+        );
+        assert!(require_turn(&t, &caller(10), true, "Compiler").is_ok());
+    }
+}

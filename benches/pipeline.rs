@@ -1065,7 +1065,7 @@ async fn stages(db: &Db, u: &User) -> Result<Vec<(&'static str, Vec<Duration>)>,
             .map_err(e)?;
         roll.push(t0.elapsed());
         let view = match r.reply {
-            Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) => v,
+            Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v) => v,
         };
         let session = view.session().ok_or("a roll without a session")?;
         let cid = view

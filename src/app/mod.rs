@@ -133,6 +133,11 @@ pub enum Reply {
     Ephemeral(View),
     /// Replaces the message whose button was clicked.
     Update(View),
+    /// Redraws the message already posted for the view's session
+    /// ([`View::session`]) wherever it is: a tracker moved on by a command.
+    /// Nothing is sent when that message is not known. As the first answer
+    /// (a command must answer its caller) the caller gets a private "Done.".
+    Edit(View),
 }
 
 /// The full answer to one action: a reply, then optional follow-ups
@@ -167,6 +172,15 @@ impl Response {
         Self {
             reply: Reply::Update(view),
             followups: Vec::new(),
+        }
+    }
+
+    /// A private "done" note that redraws the session's posted message
+    /// (a command that moved a tracker on).
+    pub fn edit(note: impl Into<String>, view: View) -> Self {
+        Self {
+            reply: Reply::Ephemeral(View::text(note)),
+            followups: vec![Reply::Edit(view)],
         }
     }
 

@@ -63,3 +63,26 @@ pub async fn save<S: Serialize>(
         .await?
         .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))
 }
+
+/// Where a session's message was posted: its channel, its message (once
+/// known) and the newest token that can edit it with its issue time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posted {
+    /// The channel.
+    pub channel_id: i64,
+    /// The message, once known.
+    pub message_id: Option<i64>,
+    /// A token that can edit the message, with its issue time (ms).
+    pub token: Option<(String, i64)>,
+}
+
+/// Where the message of session `id` in `guild_id` is, if the session exists.
+pub async fn posted(app: &super::App, guild_id: i64, id: i64) -> Result<Option<Posted>, AppError> {
+    let mut tx = app.db.read().await?;
+    let s = storage::sessions::get(&mut tx, guild_id, id).await?;
+    Ok(s.map(|s| Posted {
+        channel_id: s.channel_id,
+        message_id: s.message_id,
+        token: s.token.zip(s.token_at),
+    }))
+}

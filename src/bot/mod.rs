@@ -16,6 +16,7 @@ use serenity::{
 };
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::app::view::View;
 use crate::app::{component, expiry, App, AppError, AppResult, Reply};
 use crate::config::{Registration, Secrets};
 use crate::kit::{caller, deliver, render, secret, signal_done, stage, Data, Error};
@@ -305,9 +306,13 @@ async fn send_component_response(
     let (session, updated) = match &response.reply {
         Reply::Update(v) => (v.session(), true),
         Reply::Message(v) => (v.session(), false),
-        Reply::Ephemeral(_) => (None, false),
+        Reply::Ephemeral(_) | Reply::Edit(_) => (None, false),
     };
     let mut shown = None;
+    let mut edits = Vec::new();
+    if let Reply::Edit(v) = &response.reply {
+        edits.push(v.clone());
+    }
     if deferred {
         shown = answer_deferred_click(ctx, ci, response.reply).await?;
     } else {
@@ -320,6 +325,9 @@ async fn send_component_response(
             }
             Reply::Ephemeral(v) => {
                 CreateInteractionResponse::Message(render::response_message(v, true))
+            }
+            Reply::Edit(_) => {
+                CreateInteractionResponse::Message(render::response_message(View::text(DONE), true))
             }
         };
         answer_click(ctx, ci, first).await?;
@@ -340,10 +348,18 @@ async fn send_component_response(
             }
         }
     }
+    let guild = ci.guild_id.map_or(0, |g| g.get() as i64);
+    for v in edits {
+        deliver::edit_posted(&ctx.http, &data.app, guild, v).await;
+    }
     for f in response.followups {
         let (v, eph) = match f {
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
+            Reply::Edit(v) => {
+                deliver::edit_posted(&ctx.http, &data.app, guild, v).await;
+                continue;
+            }
         };
         let followup = render::followup(v, eph);
         deliver::retry("click follow-up", || {
@@ -355,6 +371,10 @@ async fn send_component_response(
 }
 
 /// The answer to a click acknowledged earlier: an update edits the clicked
+/// The private answer to an action whose reply only redraws a message
+/// posted earlier ([`Reply::Edit`]).
+const DONE: &str = "✅ Done.";
+
 /// message, anything else follows up. Returns the id of a new message.
 async fn answer_deferred_click(
     ctx: &serenity::Context,
@@ -372,6 +392,8 @@ async fn answer_deferred_click(
         }
         Reply::Message(v) => (v, false),
         Reply::Ephemeral(v) => (v, true),
+        // The edit itself is made by the caller.
+        Reply::Edit(_) => (View::text(DONE), true),
     };
     let followup = render::followup(view, ephemeral);
     let msg = deliver::retry("late click answer", || {
@@ -421,25 +443,15 @@ async fn sweeper(http: std::sync::Arc<serenity::Http>, app: App, every: std::tim
 }
 
 async fn edit_expired(http: &serenity::Http, e: expiry::Expired) {
-    // Interaction tokens last 15 minutes; use a fresh one, else the channel API.
-    if let Some((token, at)) = &e.token {
-        if crate::storage::now_ms() - at < 14 * 60_000 {
-            let edit = render::token_edit(e.view.clone());
-            match serenity::Builder::execute(edit, http, token).await {
-                Ok(_) => return,
-                Err(err) => {
-                    tracing::debug!(%err, session = e.session, "token edit failed; trying the channel")
-                }
-            }
-        }
-    }
-    if let Some(mid) = e.message_id {
-        let edit = render::channel_edit(e.view);
-        if let Err(err) = serenity::ChannelId::new(e.channel_id as u64)
-            .edit_message(http, serenity::MessageId::new(mid as u64), edit)
-            .await
-        {
-            tracing::warn!(%err, session = e.session, "could not disable an expired session's buttons");
-        }
+    let posted = crate::app::sessions::Posted {
+        channel_id: e.channel_id,
+        message_id: e.message_id,
+        token: e.token,
+    };
+    if !deliver::redraw(http, &posted, e.view).await && posted.message_id.is_some() {
+        tracing::warn!(
+            session = e.session,
+            "could not disable an expired session's buttons"
+        );
     }
 }

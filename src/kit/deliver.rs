@@ -10,6 +10,9 @@
 //!   first ("Kismet is thinking…") and edit the answer in afterwards.
 //! - [`send_first`]: sends a command's first answer, as an edit of the
 //!   deferred message when the command deferred.
+//! - [`redraw`] and [`edit_posted`]: edit a message posted earlier (an
+//!   expired session's, a tracker a command moved on), by its interaction
+//!   token while fresh, else through the channel.
 //! - [`DEFER_CLICK_AFTER`]: a click whose answer is not ready by then is
 //!   acknowledged first (the adapter's component handler does this).
 //!
@@ -269,6 +272,62 @@ pub async fn send_first(
             tracing::warn!(error = %e, "could not read back a reply");
             Ok(None)
         }
+    }
+}
+
+/// Edits a message posted earlier: by its interaction token while the
+/// token is fresh (tokens last 15 minutes), else through the channel API.
+/// Returns whether it was edited; failures are logged, never raised (the
+/// state is committed, and the next click on the message redraws it).
+pub async fn redraw(
+    http: &serenity::Http,
+    posted: &crate::app::sessions::Posted,
+    view: crate::app::view::View,
+) -> bool {
+    if let Some((token, at)) = &posted.token {
+        if crate::storage::now_ms() - at < 14 * 60_000 {
+            let edit = super::render::token_edit(view.clone());
+            match serenity::Builder::execute(edit, http, token).await {
+                Ok(_) => return true,
+                Err(err) => tracing::debug!(%err, "token edit failed; trying the channel"),
+            }
+        }
+    }
+    let Some(mid) = posted.message_id else {
+        return false;
+    };
+    let edit = super::render::channel_edit(view);
+    match serenity::ChannelId::new(posted.channel_id as u64)
+        .edit_message(http, serenity::MessageId::new(mid as u64), edit)
+        .await
+    {
+        Ok(_) => true,
+        Err(err) => {
+            tracing::warn!(%err, message = mid, "could not redraw a message");
+            false
+        }
+    }
+}
+
+/// Redraws the message posted for `view`'s session in `guild` (a
+/// [`crate::app::Reply::Edit`]); nothing when the session or its message is
+/// unknown.
+pub async fn edit_posted(
+    http: &serenity::Http,
+    app: &crate::app::App,
+    guild: i64,
+    view: crate::app::view::View,
+) {
+    let Some(session) = view.session() else {
+        tracing::warn!("an edit without a session");
+        return;
+    };
+    match crate::app::sessions::posted(app, guild, session).await {
+        Ok(Some(posted)) => {
+            redraw(http, &posted, view).await;
+        }
+        Ok(None) => tracing::warn!(session, "an edit of an unknown session"),
+        Err(e) => tracing::warn!(error = %e, session, "could not find a session's message"),
     }
 }
 

@@ -101,7 +101,7 @@ async fn shows_a_secret_session(ctx: Context<'_>, r: &crate::app::Response) -> b
     };
     let views = std::iter::once(&r.reply).chain(r.followups.iter());
     for reply in views {
-        let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v)) = reply;
+        let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) = reply;
         if let Some(id) = v.session() {
             let app = &ctx.data().app;
             if matches!(
@@ -129,9 +129,15 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
             return Ok(());
         }
     };
+    let guild = ctx.guild_id().map_or(0, |g| g.get() as i64);
+    let mut edits = Vec::new();
     let (first, ephemeral) = match response.reply {
         Reply::Message(v) | Reply::Update(v) => (v, false),
         Reply::Ephemeral(v) => (v, true),
+        Reply::Edit(v) => {
+            edits.push(v);
+            (crate::app::view::View::text("✅ Done."), true)
+        }
     };
     let session = first.session();
     let sent = deliver::send_first(
@@ -151,10 +157,17 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
             tracing::warn!(error = %e, "could not record a session's message");
         }
     }
+    for v in edits {
+        deliver::edit_posted(ctx.http(), &ctx.data().app, guild, v).await;
+    }
     for f in response.followups {
         let (v, eph) = match f {
             Reply::Message(v) | Reply::Update(v) => (v, false),
             Reply::Ephemeral(v) => (v, true),
+            Reply::Edit(v) => {
+                deliver::edit_posted(ctx.http(), &ctx.data().app, guild, v).await;
+                continue;
+            }
         };
         let reply = render::reply(v, eph);
         deliver::retry("follow-up", || ctx.send(reply.clone())).await?;

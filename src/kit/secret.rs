@@ -258,7 +258,7 @@ fn split(response: Response, note: Option<&str>) -> (Response, Vec<View>) {
 /// The session shown by a response's first reply.
 fn reply_session(r: &Response) -> Option<i64> {
     match &r.reply {
-        Reply::Message(v) | Reply::Ephemeral(v) | Reply::Update(v) => v.session(),
+        Reply::Message(v) | Reply::Ephemeral(v) | Reply::Update(v) | Reply::Edit(v) => v.session(),
     }
 }
 

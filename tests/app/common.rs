@@ -52,6 +52,7 @@ pub fn first(r: &AppResult) -> (&'static str, &View) {
         Reply::Message(v) => ("message", v),
         Reply::Ephemeral(v) => ("ephemeral", v),
         Reply::Update(v) => ("update", v),
+        Reply::Edit(v) => ("edit", v),
     }
 }
 

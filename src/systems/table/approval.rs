@@ -312,6 +312,7 @@ async fn answered_meanwhile(app: &App, session: &Session, caller: &Caller) -> Ap
 fn public(reply: Reply) -> Reply {
     match reply {
         Reply::Ephemeral(v) | Reply::Update(v) | Reply::Message(v) => Reply::Message(v),
+        edit @ Reply::Edit(_) => edit,
     }
 }
 

@@ -407,7 +407,12 @@ impl View {
         let mut budget = limits::EMBED_TOTAL;
         for e in &mut self.embeds {
             truncate(&mut e.title, limits::TITLE);
-            if e.title.is_empty() {
+            // An embed needs something to show; an image alone will do.
+            if e.title.is_empty()
+                && e.image.is_none()
+                && e.description.is_none()
+                && e.fields.is_empty()
+            {
                 e.title.push('\u{200b}');
             }
             if let Some(d) = e.description.as_mut() {

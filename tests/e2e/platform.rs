@@ -42,16 +42,29 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 }
 
 /// The one PNG attached to an answer, shown as the embed's image.
-fn chart(t: &Table, ex: &Exchange, name: &str) -> (u32, u32) {
+/// The sizes of a message's chart images (`<stem>.png`, `<stem>-2.png`, …),
+/// checking that each is attached and shown by its own embed, in order.
+fn charts(t: &Table, ex: &Exchange, stem: &str) -> Vec<(u32, u32)> {
     let out = ex.single();
-    assert_eq!(
-        out.embeds()[0]["image"]["url"].as_str(),
-        Some(format!("attachment://{name}").as_str())
-    );
     let files = files_of(t, ex);
-    assert_eq!(files.len(), 1, "one attachment");
-    assert_eq!(files[0].0, name);
-    png_size(&files[0].1)
+    assert!(!files.is_empty(), "no chart attached");
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bytes))| {
+            let want = if i == 0 {
+                format!("{stem}.png")
+            } else {
+                format!("{stem}-{}.png", i + 1)
+            };
+            assert_eq!(name, &want);
+            assert_eq!(
+                out.embeds()[i]["image"]["url"].as_str(),
+                Some(format!("attachment://{want}").as_str())
+            );
+            png_size(bytes)
+        })
+        .collect()
 }
 
 /// The faces of a generic roll's message (`[1, 3, 3]`).
@@ -373,8 +386,8 @@ async fn stats_count_every_face_and_attach_a_chart() {
         "{f20}"
     );
     assert!(f20.contains(&format!("{}: 1", d20[0])));
-    // Two panels, d6 and d20, 800 × 280 each.
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 560));
+    // Two charts, d6 and d20, one image each.
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 2]);
 
     // The whole server includes bob; one die size on request.
     t.command("bob", "/roll expression:2d6").await.unwrap();
@@ -382,7 +395,7 @@ async fn stats_count_every_face_and_attach_a_chart() {
     let out = ex.single();
     assert_eq!(out.title(), "📊 Dice fairness · the whole server");
     assert!(out.field("d6 · 36 dice").is_some(), "{}", out.text());
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 280));
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400)]);
 
     let ex = t.command("alice", "/stats user:carol").await.unwrap();
     assert!(ex.single().text().contains("No dice recorded yet"));
@@ -395,17 +408,17 @@ async fn stats_count_every_face_and_attach_a_chart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
     let t = table("odds", 1).await;
-    let cases: [(&str, &str, &str, &str, u32); 8] = [
-        ("/odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 280),
-        ("/odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 280),
-        ("/odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 280),
-        ("/odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 280),
-        ("/odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.0000%**", 280),
-        ("/odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 560),
-        ("/odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 560),
-        ("/odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.8800%**", 280),
+    let cases: [(&str, &str, &str, &str, usize); 8] = [
+        ("/odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
+        ("/odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
+        ("/odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
+        ("/odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
+        ("/odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.00%**", 1),
+        ("/odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 2),
+        ("/odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 2),
+        ("/odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.88%**", 1),
     ];
-    for (line, title, field, starts, height) in cases {
+    for (line, title, field, starts, images) in cases {
         let ex = t.command("alice", line).await.unwrap();
         let out = ex.single();
         assert_eq!(out.kind, "message", "{line}: {}", out.content());
@@ -414,7 +427,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
             .field(field)
             .unwrap_or_else(|| panic!("{line}: no {field}"));
         assert!(value.starts_with(starts), "{line}: {value}");
-        assert_eq!(chart(&t, &ex, "odds.png"), (800, height), "{line}");
+        assert_eq!(charts(&t, &ex, "odds"), vec![(800, 400); images], "{line}");
     }
     // The ST default difficulty is named when it was not given.
     let ex = t.command("alice", "/odds st pool:5").await.unwrap();
@@ -428,7 +441,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
         .await
         .unwrap();
     let table = ex.single().field("Chance of k beats").unwrap();
-    assert!(table.contains("83.3333%"), "{table}");
+    assert!(table.contains("83.33%"), "{table}");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -603,7 +616,7 @@ async fn the_largest_rolls_keep_history_stats_and_export_schema_valid() {
     );
     assert!(f.contains("Rarest face"), "{f}");
     // Charts for the four most-thrown sizes up to d100.
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 4 * 280));
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 4]);
 
     let ex = t.command("fc", "/history export").await.unwrap();
     let files = files_of(&t, &ex);

@@ -194,3 +194,37 @@ fn flatten(c: &poise::Command<Data, Error>, prefix: &str, out: &mut Vec<CommandL
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_help_starts_with_is_registered() {
+        let mut lines = Vec::new();
+        for c in &crate::systems::commands() {
+            flatten(c, "", &mut lines);
+        }
+        let has = |usage: &str| lines.iter().any(|l| l.usage == usage);
+        let reg = crate::systems::registry();
+        let roots: Vec<&str> = reg
+            .all()
+            .filter(|s| s.has_sheets())
+            .filter_map(|s| s.command_root())
+            .collect();
+        assert_eq!(roots.len(), 4);
+        for (usage, _) in help_app::START {
+            // The command itself: its words before the first option.
+            let words: Vec<&str> = usage.split(' ').take_while(|w| !w.contains(':')).collect();
+            let command = words.join(" ");
+            if command.contains("<system>") {
+                for root in &roots {
+                    let real = command.replace("<system>", root);
+                    assert!(has(&real), "{real} is not registered");
+                }
+            } else {
+                assert!(has(&command), "{command} is not registered");
+            }
+        }
+    }
+}

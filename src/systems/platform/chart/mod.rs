@@ -416,7 +416,13 @@ mod tests {
 
     #[test]
     fn text_is_at_least_16_pixels_tall_and_long_titles_are_cut() {
-        assert!(TEXT_H >= 16);
+        // A digit as drawn: its lit rows span at least 16 pixels.
+        let mut c = Canvas::new(40, 40);
+        c.text(0, 0, "1", SCALE, ink::TEXT);
+        let rows: Vec<usize> = (0..40)
+            .filter(|&y| (0..40).any(|x| c.get(x, y) == Some(ink::TEXT)))
+            .collect();
+        assert!(rows.len() >= 16, "{} px", rows.len());
         let long = "P(SUCCESS) BY MODIFIER · 18 SLOTS 17 FILLED AND MUCH MORE";
         let cut = fit(long, WIDTH - 2 * MARGIN);
         assert!(cut.ends_with(".."), "{cut}");

@@ -524,6 +524,7 @@ fn vv_6_special_actions_match_patterns() {
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     let special = |p: &str| RollAction::Special {
         actor: ME,
+        skill: None,
         pattern: Pattern::parse(p).unwrap(),
         cache_cost: CacheCost::None,
         label: Some("Overclock".into()),
@@ -815,6 +816,7 @@ fn vv_6_named_special_actions_are_offered_with_exact_dice_and_cache_costs() {
         &mut sheet,
         RollAction::Special {
             actor: ME,
+            skill: None,
             pattern: spark.pattern.clone(),
             cache_cost: spark.cache_cost,
             label: Some(spark.name.clone()),
@@ -857,6 +859,7 @@ fn vv_6_named_special_actions_are_offered_with_exact_dice_and_cache_costs() {
         &mut sheet,
         RollAction::Special {
             actor: ME,
+            skill: None,
             pattern: p("79"),
             cache_cost: CacheCost::All,
             label: None,

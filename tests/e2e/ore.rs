@@ -322,6 +322,7 @@ async fn booted_roll(t: &Table) {
             "Add cache dice",
             "Load into cache",
             "Minor action",
+            "± Modify a die",
             "Close"
         ]
     );
@@ -1664,7 +1665,9 @@ async fn special_roll(t: &Table, specials: &[&str]) -> Exchange {
     cmd(
         t,
         "alice",
-        "/vv sheet comp cache_size:3 battery_max:5 battery:5",
+        // Two named abilities on one register need a Thread Count of 2
+        // (VV-17, issue 15).
+        "/vv sheet comp cache_size:3 battery_max:5 battery:5 thread_count:2",
     )
     .await;
     for s in specials {
@@ -1707,6 +1710,7 @@ async fn vv_a_special_action_spends_exactly_its_dice() {
             "Add cache dice",
             "Load into cache",
             "Minor action",
+            "± Modify a die",
             "Close"
         ]
     );

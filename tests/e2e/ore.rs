@@ -2167,3 +2167,113 @@ async fn vv_split_sets_only_when_the_house_rule_allows() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_the_thread_count_bounds_the_skills_one_register_runs() {
+    let t = table("vv-threads", 1).await;
+    special_roll(
+        &t,
+        &[
+            "add:Burst pattern:226",
+            "add:Echo pattern:90 cache:all",
+            "add:Spark pattern:00 cache:one",
+        ],
+    )
+    .await;
+    // Ann's COMP runs one skill at once.
+    cmd(&t, "alice", "/vv sheet comp thread_count:1").await;
+    let ex = t.click("alice", "Special: Burst").await.unwrap();
+    assert!(
+        desc(ex.single()).contains("Threads: 1/1 (Burst)"),
+        "{}",
+        desc(ex.single())
+    );
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select(
+        "alice",
+        "Pick cache dice to add",
+        &["10.1".into(), "9.1".into()],
+    )
+    .await
+    .unwrap();
+    // A second skill on the same register: refused, nothing spent.
+    let logged = log_count(&t).await;
+    refused(
+        &t.click("alice", "Special: Echo").await.unwrap(),
+        "Thread Count 1: this register already runs 1 of 1 skill (Burst), so Echo cannot run at once; nothing was spent.",
+    );
+    // The Compiler is held to it too; another player is refused first.
+    refused(
+        &t.click("fc", "Special: Echo").await.unwrap(),
+        "Thread Count 1",
+    );
+    refused(
+        &t.click("bob", "Special: Echo").await.unwrap(),
+        "Only Ann's player (or the Compiler) can use this roll.",
+    );
+    assert_eq!(log_count(&t).await, logged);
+    assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7]);
+    // Two threads: Echo runs, as a Combo/String of the same register.
+    cmd(&t, "alice", "/vv sheet comp thread_count:2").await;
+    let logged = log_count(&t).await;
+    let ex = t.click("alice", "Special: Echo").await.unwrap();
+    let out = ex.single();
+    assert!(
+        desc(out).contains("Threads: 2/2 (Burst, Echo)"),
+        "{}",
+        desc(out)
+    );
+    assert_eq!(
+        out.field("Actions").unwrap(),
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · Combo/String · 2 from the cache"
+    );
+    assert_eq!(log_count(&t).await, logged + 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_modifiers_example_plays_clean() {
+    let t = table("vv-modifiers-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/virtual_veil-modifiers.txt"),
+    )
+    .unwrap();
+    let mut last = None;
+    let mut first = None;
+    for line in script.lines() {
+        let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
+        }
+        if line.contains("click Use 2×2 (22)") {
+            first = Some(desc(ex.single()));
+        }
+        if line.contains("click Use 2×10 (30)") {
+            last = Some(ex.single().clone());
+        }
+    }
+    let first = first.unwrap();
+    assert!(first.contains("Modified: 1→2 (+1)"), "{first}");
+    let last = last.unwrap();
+    assert_eq!(
+        last.field("Actions").unwrap(),
+        "1. Basic: **2×7 (27)**\n2. Basic: **2×7 (27)** · Combo/String\n3. Basic: **2×10 (30)** · Combo/String"
+    );
+    assert!(
+        desc(&last).contains("Modified: 6→7 (+1), 5→7 (+2), 3→10 (-3)"),
+        "{}",
+        desc(&last)
+    );
+    assert!(desc(&last).contains("**Register:** no set; loose 9 4"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

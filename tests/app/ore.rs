@@ -167,7 +167,12 @@ async fn a_face_modifier_changes_one_die_once_and_is_logged() {
     let d = v.embeds[0].description.clone().unwrap();
     assert!(d.contains(&format!("Modified: {from}→{to} (+1)")), "{d}");
     // The same pick again (a double click) changes nothing more.
-    dispatch(&app, &alice, &custom_id, &picked).await;
+    let again = dispatch(&app, &alice, &custom_id, &picked).await;
+    assert_eq!(
+        first(&again).0,
+        "update",
+        "a stale pick shows the roll as it is"
+    );
     let log = log_of(&app, session).await;
     let actions: Vec<&str> = log.iter().map(|e| e.action.as_str()).collect();
     assert_eq!(actions, vec!["roll", "modify_face"]);

@@ -42,6 +42,17 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 }
 
 /// The one PNG attached to an answer, shown as the embed's image.
+/// The entry lines of a `/history` page (each starts with its `#id`).
+fn entry_lines(out: &Output) -> Vec<String> {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .filter(|l| l.starts_with("`#"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The sizes of a message's chart images (`<stem>.png`, `<stem>-2.png`, …),
 /// checking that each is attached and shown by its own embed, in order.
 fn charts(t: &Table, ex: &Exchange, stem: &str) -> Vec<(u32, u32)> {
@@ -91,7 +102,7 @@ fn caller(name: &str) -> Caller {
 async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     let t = table("hist-pages", 21).await;
     let mut rolled = Vec::new();
-    for i in 1..=8 {
+    for i in 1..=12 {
         let ex = t
             .command("alice", &format!("/roll expression:{i}d6"))
             .await
@@ -100,26 +111,30 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     }
     t.command("bob", "/roll expression:1d20").await.unwrap();
 
-    let ex = t.command("alice", "/history show count:8").await.unwrap();
+    let ex = t.command("alice", "/history show count:12").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     assert_eq!(out.title(), "📜 Roll log · alice");
-    let fields = out.embeds()[0]["fields"].as_array().unwrap().clone();
-    assert_eq!(fields.len(), 6);
-    // Newest first: the 8d6 roll, with its faces from the fairness record.
-    let newest = fields[0]["value"].as_str().unwrap();
-    let mut sorted = rolled[7].clone();
+    // One line per entry, no raw data.
+    let lines = entry_lines(out);
+    assert_eq!(lines.len(), 10);
+    assert!(!out.text().contains('{'), "{}", out.text());
+    // Newest first: the 12d6 roll, with its faces from the fairness record.
+    let newest = &lines[0];
+    let mut sorted = rolled[11].clone();
     sorted.sort();
     let listed: Vec<String> = sorted.iter().map(u32::to_string).collect();
     assert!(
         newest.contains(&format!("d6: {}", listed.join(" "))),
         "{newest}"
     );
-    assert!(newest.contains("expression: 8d6"), "{newest}");
-    assert!(fields[0]["name"]
-        .as_str()
-        .unwrap()
-        .ends_with("· Dice · roll"));
+    assert!(newest.contains("expression: 12d6"), "{newest}");
+    assert!(newest.contains(":R>"), "when: {newest}");
+    assert!(
+        !newest.contains("<@"),
+        "alice's own page names no one: {newest}"
+    );
+    assert!(newest.contains("Dice **roll**"), "{newest}");
     assert!(out.text().contains("Page 1/2"));
     let buttons = out.buttons();
     assert_eq!(buttons.len(), 2);
@@ -133,8 +148,8 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     let page2 = ex.single().clone();
     assert_eq!(page2.kind, "update");
     assert!(page2.text().contains("Page 2/2"));
-    assert!(page2.text().contains("entries 7–8 of the latest 8"));
-    assert_eq!(page2.embeds()[0]["fields"].as_array().unwrap().len(), 2);
+    assert!(page2.text().contains("entries 11–12 of the latest 12"));
+    assert_eq!(entry_lines(&page2).len(), 2);
     assert!(page2.text().contains("expression: 1d6"));
     assert!(page2.buttons()[1].2, "Next is disabled on the last page");
 
@@ -160,6 +175,26 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     t.restart().await.unwrap();
     let ex = t.click("alice", "Prev").await.unwrap();
     assert!(ex.single().text().contains("Page 1/2"));
+
+    // Filtered by system: the choice index of a system in `system:`.
+    let reg = kismet::systems::registry();
+    let index = |id: &str| {
+        reg.all()
+            .filter(|s| !s.help().is_empty())
+            .position(|s| s.id() == id)
+            .unwrap()
+    };
+    let line = format!("/history show count:20 system:{}", index("roll"));
+    let ex = t.command("alice", &line).await.unwrap();
+    assert_eq!(ex.single().title(), "📜 Roll log · alice · Dice");
+    assert!(
+        ex.single().text().contains("of the latest 12"),
+        "{}",
+        ex.single().text()
+    );
+    let line = format!("/history show system:{}", index("venus"));
+    let ex = t.command("alice", &line).await.unwrap();
+    assert!(ex.single().text().contains("Nothing logged yet"));
     assert_schema_clean(&t);
     t.stop().await;
 }

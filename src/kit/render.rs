@@ -52,6 +52,9 @@ pub fn parts(view: View) -> Parts {
             if let Some(img) = e.image {
                 b = b.image(format!("attachment://{img}"));
             }
+            if let Some(a) = e.author {
+                b = b.author(serenity::CreateEmbedAuthor::new(a));
+            }
             b
         })
         .collect();

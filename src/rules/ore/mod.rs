@@ -34,10 +34,10 @@ pub mod odds;
 pub mod roll;
 pub mod sets;
 pub mod settings;
-pub mod tracker;
 pub mod sheet;
 #[cfg(test)]
 mod tests;
+pub mod tracker;
 
 pub use events::OreEvent;
 pub use roll::{OreRoll, RollAction};

@@ -571,12 +571,25 @@ mod tests {
     /// Ada (a player's), a goblin mob and a drone NPC, begun with seed 7.
     fn fight() -> (Fight, Sheets) {
         let mut f = Fight::new(World::Physical);
-        let ada = f.turns.add("Ada", Some(10), Some(100), Fighter::pc()).unwrap();
-        f.turns
-            .add("Goblin", None, None, Fighter::npc(OreSheet::mob(stats(3, 5, 2), 2)))
+        let ada = f
+            .turns
+            .add("Ada", Some(10), Some(100), Fighter::pc())
             .unwrap();
         f.turns
-            .add("Drone", None, None, Fighter::npc(OreSheet::new(stats(6, 2, 6))))
+            .add(
+                "Goblin",
+                None,
+                None,
+                Fighter::npc(OreSheet::mob(stats(3, 5, 2), 2)),
+            )
+            .unwrap();
+        f.turns
+            .add(
+                "Drone",
+                None,
+                None,
+                Fighter::npc(OreSheet::new(stats(6, 2, 6))),
+            )
             .unwrap();
         let mut pcs = Sheets::new();
         pcs.insert(ada, OreSheet::new(stats(5, 4, 3)));
@@ -637,8 +650,13 @@ mod tests {
         }
         assert_eq!(f.phase, Phase::Resolution);
         let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
-        assert!(init.windows(2).all(|w| w[0] >= w[1]), "highest first: {init:?}");
-        assert!(f.call(Stat::Wit, Register::Rolled { faces: vec![] }).is_err());
+        assert!(
+            init.windows(2).all(|w| w[0] >= w[1]),
+            "highest first: {init:?}"
+        );
+        assert!(f
+            .call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .is_err());
         assert!(f.end_round(&mut pcs, &s).is_err(), "turns are not over");
         for _ in 0..3 {
             f.next_turn().unwrap();
@@ -661,7 +679,8 @@ mod tests {
         s.set("vv_initiative_order", "ascending").unwrap();
         f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] }).unwrap();
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
         }
         let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
         assert!(init.windows(2).all(|w| w[0] <= w[1]), "{init:?}");
@@ -671,7 +690,8 @@ mod tests {
     fn reactions_need_an_outthink_above_the_acting_initiative() {
         let (mut f, _) = begun();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] }).unwrap();
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
         }
         let acting = f.acting().unwrap().clone();
         let init = acting.data.initiative.unwrap();
@@ -686,7 +706,11 @@ mod tests {
             assert_eq!(f.react(seat.id).is_ok(), may, "{}", seat.name);
         }
         assert_eq!(f.turns.seat(ada).unwrap().data.reactions, 1);
-        assert!(f.log.last().unwrap().starts_with("↩ Ada reacts during Goblin's turn"));
+        assert!(f
+            .log
+            .last()
+            .unwrap()
+            .starts_with("↩ Ada reacts during Goblin's turn"));
         let err = f.react(acting.id).unwrap_err().message;
         assert!(err.contains("cannot react now"), "{err}");
     }
@@ -700,7 +724,10 @@ mod tests {
         if low.data.outthink < top.data.outthink {
             assert!(under.contains(&low.id));
         }
-        assert!(f.predictable_by(low.id).iter().all(|s| s.data.outthink > low.data.outthink));
+        assert!(f
+            .predictable_by(low.id)
+            .iter()
+            .all(|s| s.data.outthink > low.data.outthink));
     }
 
     #[test]
@@ -725,7 +752,8 @@ mod tests {
             .unwrap();
         assert!(!f.settle(ada, &ada_sheet.clone()).unwrap());
         while f.phase == Phase::Call {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] }).unwrap();
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
         }
         while f.phase == Phase::Resolution {
             assert_ne!(f.acting().unwrap().id, goblin, "the goblin is skipped");
@@ -741,8 +769,10 @@ mod tests {
     #[test]
     fn removing_the_last_caller_moves_to_resolution() {
         let (mut f, _) = begun();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] }).unwrap();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] }).unwrap();
+        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .unwrap();
+        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .unwrap();
         let last = f.turns.current.unwrap();
         f.remove(last).unwrap();
         assert_eq!(f.phase, Phase::Resolution);
@@ -756,7 +786,12 @@ mod tests {
         let current = f.turns.current;
         let id = f
             .turns
-            .add("Rat", None, None, Fighter::npc(OreSheet::mob(stats(1, 1, 1), 1)))
+            .add(
+                "Rat",
+                None,
+                None,
+                Fighter::npc(OreSheet::mob(stats(1, 1, 1), 1)),
+            )
             .unwrap();
         f.roll_late(id, &pcs, &s, &mut StdRng::seed_from_u64(2))
             .unwrap();

@@ -33,7 +33,7 @@ impl System for VirtualVeilSystem {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND]
+        &[super::KIND, super::combat::KIND]
     }
 
     fn house_rules(&self) -> Option<&'static dyn Catalogue> {
@@ -51,6 +51,7 @@ impl System for VirtualVeilSystem {
                     ("Sets", "Roll as many d10s as the Called Stat (10 at most by default). Matching faces form sets: the **width** is how many match (dub 2, trip 3, quad 4 …), the **height** is the face. An action needs at least a dub, some need wider; to compare rolls, a set is worth 10 × width + height."),
                     ("Actions", "A basic action uses one set; a minor action spends a single unused die; a special action needs an exact pattern such as 777 or a run 789 as one set, sometimes with one or all of its dice from the cache: record yours with `/vv sheet special` and the roll offers **Special: NAME** when the register holds it; combos and strings use further sets of the same roll. Each die is used once per round. A running COMP keeps cache dice (rolled at boot or loaded from the register) that can join your sets."),
                     ("Combat", "Wit rolls set Outthink, Agility (Precision inside cosmOS) sets Initiative. Each round everyone calls a stat and rolls it in ascending Outthink order, then acts in Initiative order. Damage to Vitality, Confidence or Cyber adds a Fault die; matching Fault dice become an Injury that adds Error Dice to every action."),
+                    ("Combat tracker", "The Compiler runs a fight with `/vv combat start`: players `join`, NPCs and mobs are `add`ed, **Begin** rolls Outthink and Initiative, then each round's Call, Resolution (turns, reactions, movement) and End phases run on one message."),
         ],
     },
         ]

@@ -442,7 +442,8 @@ impl Fight {
 
     /// The End phase (VV-11): every sheet's End phase (A-O12, A-O19),
     /// registers cleared, incapacitated combatants out of the turns; then
-    /// the next round's Call phase. `pcs` are changed in place.
+    /// the next round's Call phase. `pcs` are changed in place; the caller
+    /// logs what happened ([`EndOfRound`]).
     pub fn end_round(
         &mut self,
         pcs: &mut Sheets,
@@ -480,13 +481,8 @@ impl Fight {
         }
         for id in &newly_out {
             self.turns.set_out(*id, true)?;
-            if let Some(s) = self.turns.seat(*id) {
-                let line = format!("✖ {} is incapacitated.", s.name);
-                self.note(line);
-            }
         }
-        let round = self.turns.next_round()?;
-        self.note(format!("End phase done: round {round} begins."));
+        self.turns.next_round()?;
         self.start_call();
         Ok(out)
     }

@@ -692,6 +692,10 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             for l in lines {
                 fight.note(l);
             }
+            fight.note(format!(
+                "⏱ End phase done: round {} begins.",
+                fight.turns.round
+            ));
             log::record(
                 &mut act,
                 caller,

@@ -169,10 +169,11 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
                 if !pred.is_empty() {
                     v.push(format!("🧠 Prediction moves work against: {}", names(&pred)));
                 }
-                v.push(format!(
-                    "**Next turn**: {}'s player or the Compiler.",
-                    s.name
-                ));
+                v.push(if s.owner.is_some() {
+                    format!("**Next turn**: {}'s player or the Compiler.", s.name)
+                } else {
+                    "**Next turn**: the Compiler.".to_string()
+                });
                 (
                     format!("⚔ {}'s turn", s.name),
                     text::join_capped(&v, 1000),
@@ -201,10 +202,7 @@ pub fn view(
 ) -> View {
     let open = status == Status::Open;
     let title = if !open {
-        format!(
-            "🏁 Combat over · {}",
-            text::count(fight.turns.round, "round", "rounds")
-        )
+        format!("🏁 Combat over · round {}", fight.turns.round)
     } else if fight.phase == Phase::Setup {
         "⚔ Combat · Setting up".to_string()
     } else {

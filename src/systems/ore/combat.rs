@@ -416,7 +416,7 @@ async fn finish(
             npc.end_combat(stable);
         }
     }
-    let edits = clear_registers(act, &fight, &mut changed).await?;
+    let edits = clear_registers(act, &linked(&fight), &mut changed).await?;
     store(act, &mut pcs, changed).await?;
     fight.note(format!(
         "🏁 Combat ends{}.",
@@ -426,19 +426,29 @@ async fn finish(
     Ok((v, edits))
 }
 
+/// The rolls linked to the seats this round: (seat, roll session).
+fn linked(fight: &Fight) -> Vec<(u32, i64)> {
+    fight
+        .turns
+        .seats
+        .iter()
+        .filter_map(|s| match s.data.register {
+            Some(Register::Linked { session }) => Some((s.id, session)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Clears the linked registers of this round (VV-11): each open roll is
 /// closed through the rules core (cache dice taken go back) and redrawn.
 async fn clear_registers(
     act: &mut Act,
-    fight: &Fight,
+    registers: &[(u32, i64)],
     changed: &mut Sheets,
 ) -> Result<Vec<crate::app::View>, AppError> {
     let guild = act.caller().guild_id;
     let mut views = Vec::new();
-    for seat in &fight.turns.seats {
-        let Some(Register::Linked { session: sid }) = seat.data.register else {
-            continue;
-        };
+    for &(seat, sid) in registers {
         let Some(s) = crate::storage::sessions::get(act, guild, sid).await? else {
             continue;
         };
@@ -448,7 +458,7 @@ async fn clear_registers(
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
         };
-        let Some(sheet) = changed.get_mut(&seat.id) else {
+        let Some(sheet) = changed.get_mut(&seat) else {
             continue;
         };
         let actor = Actor {
@@ -475,7 +485,10 @@ async fn clear_registers(
             Status::Open
         };
         let version = sessions::save(act, &s, &VvState::Roll(state.clone()), status, None).await?;
-        views.push(super::roll::view(sid, version, status, &state, Some(sheet)));
+        let mut v = super::roll::view(sid, version, status, &state, Some(sheet));
+        // A cleared register has no buttons left to name its session.
+        v.shows = Some(sid);
+        views.push(v);
     }
     Ok(views)
 }
@@ -668,8 +681,9 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             gm_only("end the round")?;
             let mut pcs = load_pcs(&mut act, &fight).await?;
             let mut changed = sheets(&pcs);
+            let registers = linked(&fight);
             let ends = fight.end_round(&mut changed, &settings)?;
-            let edits = clear_registers(&mut act, &fight, &mut changed).await?;
+            let edits = clear_registers(&mut act, &registers, &mut changed).await?;
             store(&mut act, &mut pcs, changed).await?;
             let mut lines = Vec::new();
             for e in &ends {

@@ -419,6 +419,27 @@ async fn the_combat_example_plays_clean() {
             "bob: /vv combat end",
         ]
     );
+    // Every Called Stat roll was cleared by an End phase or the end of
+    // combat, and redrawn in place without buttons.
+    let rolls: Vec<Value> = t
+        .fake
+        .messages()
+        .iter()
+        .filter_map(|m| t.fake.message_object(m.id))
+        .filter(|o| {
+            o["embeds"][0]["title"]
+                .as_str()
+                .is_some_and(|t| t.contains(" rolls "))
+        })
+        .collect();
+    assert_eq!(rolls.len(), 4);
+    for r in &rolls {
+        assert_eq!(r["embeds"][0]["footer"]["text"], "Register cleared.", "{r}");
+        assert!(
+            r["components"].as_array().is_none_or(|c| c.is_empty()),
+            "{r}"
+        );
+    }
     let (title, desc, _, _) = tracker(&t, tracker_id.unwrap());
     assert_eq!(title, "🏁 Combat over · round 3");
     assert!(

@@ -223,6 +223,27 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         "{desc}"
     );
     assert!(field.starts_with("📣 Bo calls a stat"), "{field}");
+    // The Compiler's End combat button closes the tracker and clears Ann's
+    // register (its message is redrawn without buttons).
+    let ex = click(&t, "fc", "End combat").await;
+    assert_eq!(ex.outputs[0].kind, "update");
+    let (title, desc, _, labels) = tracker(&t, id);
+    assert_eq!(title, "🏁 Combat over · round 1");
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5 · calls Agility"),
+        "{desc}"
+    );
+    assert!(labels.is_empty());
+    assert!(t.click("alice", "Use 3×8 (38)").await.is_err());
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(ann.combat.outthink, None, "combat is over for Ann");
+    // A new fight may start; in cosmOS Initiative is Precision.
+    let ex = cmd(&t, "fc", "/vv combat start world:cosmOS").await;
+    let (_, desc, _, _) = tracker(&t, ex.message_id.unwrap());
+    assert!(
+        desc.starts_with("In cosmOS · Initiative: Precision"),
+        "{desc}"
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -8,6 +8,7 @@ mod approve_once;
 mod common;
 mod dice;
 mod ore;
+mod ore_combat;
 mod sheets;
 mod storyteller;
 mod table;

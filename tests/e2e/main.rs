@@ -9,6 +9,7 @@ mod faces;
 mod fc;
 mod logs;
 mod ore;
+mod ore_combat;
 mod platform;
 mod robust;
 mod roll;

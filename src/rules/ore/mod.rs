@@ -22,6 +22,8 @@
 //!   Cyber repair (VV-12..VV-16).
 //! - [`combat`]: Outthink and Initiative rolls and orders, reactions,
 //!   ranges and movement (VV-9..VV-11).
+//! - [`tracker`]: the combat tracker as a state machine over the shared
+//!   turn order (phases, calls, turns, reactions, the End phase).
 //! - [`odds`]: exact odds by counting (the 004 probability table, §7).
 
 pub mod combat;
@@ -35,6 +37,7 @@ pub mod settings;
 pub mod sheet;
 #[cfg(test)]
 mod tests;
+pub mod tracker;
 
 pub use events::OreEvent;
 pub use roll::{OreRoll, RollAction};

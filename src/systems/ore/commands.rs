@@ -173,6 +173,7 @@ async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         "heal",
         "repair",
         "order",
+        "combat",
         "vv_settings"
     ),
     subcommand_required
@@ -868,6 +869,149 @@ pub async fn order(
         record.unwrap_or(true),
     )
     .await;
+    respond(ctx, result).await
+}
+
+/// The combat tracker: one message runs the fight.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "combat_start",
+        "combat_join",
+        "combat_add",
+        "combat_remove",
+        "combat_damage",
+        "combat_end"
+    ),
+    subcommand_required
+)]
+pub async fn combat(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Start a fight in this channel (Compiler).
+#[poise::command(slash_command, guild_only, rename = "start")]
+pub async fn combat_start(
+    ctx: Context<'_>,
+    #[description = "Where (Initiative: Agility; Precision in cosmOS)"] world: Option<WorldChoice>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let world = match world {
+        Some(WorldChoice::Veil) => World::Veil,
+        Some(WorldChoice::Cosmos) => World::CosmOS,
+        Some(WorldChoice::Physical) | None => World::Physical,
+    };
+    let result = super::combat::start(&ctx.data().app, &caller, world).await;
+    respond(ctx, result).await
+}
+
+/// Join the fight with your character.
+#[poise::command(slash_command, guild_only, rename = "join")]
+pub async fn combat_join(
+    ctx: Context<'_>,
+    #[description = "Character (default: your active one)"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    #[rename = "character"]
+    name: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::combat::join(&ctx.data().app, &caller, name.as_deref()).await;
+    respond(ctx, result).await
+}
+
+/// Add an NPC or a mob with its stats (Compiler).
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "add")]
+pub async fn combat_add(
+    ctx: Context<'_>,
+    #[description = "Name"]
+    #[max_length = 60]
+    name: String,
+    #[description = "Wit (Outthink)"]
+    #[min = 0]
+    #[max = 30]
+    wit: i64,
+    #[description = "Agility"]
+    #[min = 0]
+    #[max = 30]
+    agility: i64,
+    #[description = "Vitality (a mob's Health)"]
+    #[min = 1]
+    #[max = 999]
+    vitality: i64,
+    #[description = "Precision"]
+    #[min = 0]
+    #[max = 30]
+    precision: Option<i64>,
+    #[description = "A mob: one Health, no Fault dice"] mob: Option<bool>,
+    #[description = "Confidence"]
+    #[min = 1]
+    #[max = 999]
+    confidence: Option<i64>,
+    #[description = "Cyber"]
+    #[min = 1]
+    #[max = 999]
+    cyber: Option<i64>,
+    #[description = "Living: down at the End phase (NPC yes, mob no)"] living: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let args = super::combat::NpcArgs {
+        name,
+        wit,
+        agility,
+        precision,
+        vitality,
+        confidence,
+        cyber,
+        mob: mob.unwrap_or(false),
+        living,
+    };
+    let result = super::combat::add(&ctx.data().app, &caller, args).await;
+    respond(ctx, result).await
+}
+
+/// Take a combatant out of the fight (Compiler).
+#[poise::command(slash_command, guild_only, rename = "remove")]
+pub async fn combat_remove(
+    ctx: Context<'_>,
+    #[description = "Combatant"]
+    #[max_length = 64]
+    name: String,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::combat::remove(&ctx.data().app, &caller, &name).await;
+    respond(ctx, result).await
+}
+
+/// Damage a combatant: Fault dice, incapacitation (Compiler).
+#[poise::command(slash_command, guild_only, rename = "damage")]
+pub async fn combat_damage(
+    ctx: Context<'_>,
+    #[description = "Combatant"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Track"] target: TrackChoice,
+    #[description = "Damage"]
+    #[min = 1]
+    #[max = 999]
+    amount: i64,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result =
+        super::combat::damage(&ctx.data().app, &caller, &name, target.into(), amount).await;
+    respond(ctx, result).await
+}
+
+/// End the fight (Compiler).
+#[poise::command(slash_command, guild_only, rename = "end")]
+pub async fn combat_end(
+    ctx: Context<'_>,
+    #[description = "A stable place: Fault dice are removed"] stable: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let result = super::combat::end(&ctx.data().app, &caller, stable.unwrap_or(false)).await;
     respond(ctx, result).await
 }
 

@@ -15,6 +15,8 @@
 //! - [`comp`]: boot, logout and battery.
 //! - [`damage`]: damage, the End phase, end of combat, healing, Cyber repair.
 //! - [`order`]: Outthink and Initiative orders for the Compiler.
+//! - [`combat`], [`combat_buttons`], [`combat_view`]: the combat tracker
+//!   (`/vv combat …`, a session of kind `vvc`).
 //! - [`settings`]: `/vv settings show|set`.
 //! - [`governed`]: the changes `player_edits` leaves to the Compiler (tracks,
 //!   healing, repair, damage, dice-count overrides).
@@ -26,6 +28,9 @@
 pub mod odds;
 pub mod system;
 pub mod buttons;
+pub mod combat;
+pub mod combat_buttons;
+pub mod combat_view;
 pub mod commands;
 pub mod comp;
 pub mod damage;
@@ -146,6 +151,9 @@ pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<St
 
 /// Routes a checked click on a `vv` message.
 pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+    if session.kind == combat::KIND {
+        return combat::click(app, tx, session, click).await;
+    }
     let state: VvState = crate::app::sessions::load(&session)?;
     match state {
         VvState::Roll(s) => roll_click::click(app, tx, session, s, click).await,
@@ -155,6 +163,9 @@ pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> A
 
 /// The message of a stored `vv` session as it stands.
 pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+    if session.kind == combat::KIND {
+        return combat::render(app, session).await;
+    }
     let state: VvState = crate::app::sessions::load(session)?;
     let mut tx = app.db.read().await?;
     let sheet = by_id(&mut tx, session.guild_id, state_character(&state))

@@ -1,0 +1,823 @@
+//! Virtual Veil's combat tracker as a pure state machine (VV-9..VV-14,
+//! issue 15), over the shared turn order [`Turns`].
+//!
+//! A fight starts in [`Phase::Setup`] while combatants join. **Begin**
+//! rolls the Prediction phase (Wit → Outthink) and the Initiative phase
+//! (Agility, or Precision in cosmOS) for everyone ([`roll_order`], ties per
+//! `vv_tie_break`, A-O14), and round 1 opens with the **Call phase**: in
+//! ascending Outthink each combatant calls a stat and rolls it into its
+//! register. Then the **Resolution phase** runs in Initiative order
+//! (A-O15), one turn each; a combatant whose Outthink beats the acting
+//! one's Initiative may react (A-O16). After the last turn the fight waits
+//! in [`Phase::End`] until the Compiler finalises the round: every sheet's
+//! End phase runs (Fault check, pending incapacitation, −1 Power ends,
+//! A-O12, A-O19), incapacitated combatants are put out of the turns, and
+//! the next round's Call phase begins.
+//!
+//! Player characters' sheets live outside the fight (the application passes
+//! them in by seat id); the Compiler's NPCs and mobs keep their sheet in
+//! their seat.
+
+use std::collections::BTreeMap;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::combat::{can_react, movement, prediction_works, roll_order, Entrant, OrderKind};
+use super::events::OreEvent;
+use super::settings::{InitiativeOrder, OreSettings, PowerPenalty};
+use super::sheet::{OreSheet, Stat, World};
+use crate::rules::dice::pool;
+use crate::rules::turns::{Seat, Turns};
+use crate::rules::RuleError;
+
+/// Lines kept in the fight's log.
+pub const LOG_LINES: usize = 6;
+
+/// Where the round stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Combatants join; nothing is rolled yet.
+    Setup,
+    /// In ascending Outthink, each combatant calls a stat and rolls it.
+    Call,
+    /// In Initiative order, each combatant takes its turn.
+    Resolution,
+    /// Every turn is taken: the Compiler finalises the round.
+    End,
+}
+
+/// A combatant's Called Stat roll this round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Register {
+    /// A player character's register: the Virtual Veil roll with this
+    /// session id (its message carries the buttons).
+    Linked {
+        /// The roll's session id.
+        session: i64,
+    },
+    /// An NPC's register, rolled on the tracker.
+    Rolled {
+        /// The faces.
+        faces: Vec<u32>,
+    },
+}
+
+/// What the tracker keeps per seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fighter {
+    /// The Outthink value (Prediction phase), once rolled.
+    pub outthink: Option<u32>,
+    /// The Initiative value, once rolled.
+    pub initiative: Option<u32>,
+    /// Breaks equal Outthink values in the order the roll ranked them
+    /// (higher goes first); late joiners get 0.
+    #[serde(default)]
+    pub outthink_tie: u32,
+    /// Breaks equal Initiative values likewise.
+    #[serde(default)]
+    pub initiative_tie: u32,
+    /// This round's Called Stat.
+    pub called: Option<Stat>,
+    /// This round's register.
+    pub register: Option<Register>,
+    /// Reactions taken this round.
+    #[serde(default)]
+    pub reactions: u32,
+    /// An NPC's or mob's sheet (none for a player character, whose sheet is
+    /// the character's).
+    pub npc: Option<OreSheet>,
+}
+
+impl Fighter {
+    /// A player character's seat data.
+    pub fn pc() -> Self {
+        Fighter {
+            outthink: None,
+            initiative: None,
+            outthink_tie: 0,
+            initiative_tie: 0,
+            called: None,
+            register: None,
+            reactions: 0,
+            npc: None,
+        }
+    }
+
+    /// An NPC's or mob's seat data with its sheet.
+    pub fn npc(sheet: OreSheet) -> Self {
+        Fighter {
+            npc: Some(sheet),
+            ..Fighter::pc()
+        }
+    }
+}
+
+/// The sheets of the player characters in a fight, by seat id.
+pub type Sheets = BTreeMap<u32, OreSheet>;
+
+/// The sheet of a seat: its own (an NPC) or the player character's.
+pub fn sheet_of<'a>(seat: &'a Seat<Fighter>, pcs: &'a Sheets) -> Option<&'a OreSheet> {
+    seat.data.npc.as_ref().or_else(|| pcs.get(&seat.id))
+}
+
+/// One combatant's End phase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndOfRound {
+    /// The seat.
+    pub seat: u32,
+    /// What its sheet's End phase did.
+    pub events: Vec<OreEvent>,
+    /// It is now out of the turns (incapacitated).
+    pub out: bool,
+}
+
+/// A whole fight.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fight {
+    /// The seats, whose turn it is, and the round.
+    pub turns: Turns<Fighter>,
+    /// The phase.
+    pub phase: Phase,
+    /// Where it happens (picks the Initiative stat).
+    pub world: World,
+    /// The last few things that happened, newest last.
+    pub log: Vec<String>,
+    /// The direction of the Resolution order (`vv_initiative_order`,
+    /// A-O15), taken from the settings at Begin and at each End phase.
+    #[serde(default)]
+    pub order: InitiativeOrder,
+}
+
+impl Fight {
+    /// A fight in its setup, before anyone rolled.
+    pub fn new(world: World) -> Self {
+        Fight {
+            turns: Turns::new(),
+            phase: Phase::Setup,
+            world,
+            log: Vec::new(),
+            order: InitiativeOrder::default(),
+        }
+    }
+
+    /// The stat Initiative uses here: Agility, or Precision in cosmOS (VV-10).
+    pub fn initiative_stat(&self) -> Stat {
+        match self.world {
+            World::CosmOS => Stat::Precision,
+            World::Physical | World::Veil => Stat::Agility,
+        }
+    }
+
+    /// Adds a line to the log, keeping the last [`LOG_LINES`].
+    pub fn note(&mut self, line: impl Into<String>) {
+        self.log.push(line.into());
+        let extra = self.log.len().saturating_sub(LOG_LINES);
+        self.log.drain(..extra);
+    }
+
+    /// True once Outthink and Initiative have been rolled (after Begin).
+    pub fn begun(&self) -> bool {
+        self.phase != Phase::Setup
+    }
+
+    fn entrant(&self, seat: &Seat<Fighter>, sheet: &OreSheet, kind: OrderKind) -> Entrant {
+        let stat = match kind {
+            OrderKind::Outthink => Stat::Wit,
+            OrderKind::Initiative => self.initiative_stat(),
+        };
+        Entrant {
+            id: i64::from(seat.id),
+            stat: sheet.stats.get(stat),
+            power_penalty: sheet.combat.power_penalty,
+        }
+    }
+
+    /// Rolls Outthink and Initiative for the seats in `ids` (VV-10) and
+    /// records them; tie-breaks rank them among themselves (A-O14).
+    fn roll_for<R: Rng + ?Sized>(
+        &mut self,
+        ids: &[u32],
+        pcs: &Sheets,
+        settings: &OreSettings,
+        rng: &mut R,
+    ) -> Result<Vec<super::combat::OrderRoll>, RuleError> {
+        let mut rolls = Vec::new();
+        for kind in [OrderKind::Outthink, OrderKind::Initiative] {
+            let mut entrants = Vec::new();
+            for id in ids {
+                let seat = self
+                    .turns
+                    .seat(*id)
+                    .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
+                let sheet = sheet_of(seat, pcs).ok_or_else(|| {
+                    RuleError::new(format!("{}'s sheet could not be read.", seat.name))
+                })?;
+                entrants.push(self.entrant(seat, sheet, kind));
+            }
+            let roll = roll_order(kind, &entrants, settings, rng)?;
+            let n = u32::try_from(roll.ranking.len()).unwrap_or(u32::MAX);
+            for (pos, id) in roll.ranking.iter().enumerate() {
+                let tie = n.saturating_sub(u32::try_from(pos).unwrap_or(u32::MAX));
+                let value = roll.value_of(*id);
+                let Some(seat) = u32::try_from(*id).ok().and_then(|i| self.turns.seat_mut(i))
+                else {
+                    continue;
+                };
+                match kind {
+                    OrderKind::Outthink => {
+                        seat.data.outthink = value;
+                        seat.data.outthink_tie = tie;
+                    }
+                    OrderKind::Initiative => {
+                        seat.data.initiative = value;
+                        seat.data.initiative_tie = tie;
+                    }
+                }
+            }
+            rolls.push(roll);
+        }
+        Ok(rolls)
+    }
+
+    /// Begin: the Prediction and Initiative phases for everyone, then round
+    /// 1's Call phase. Only in the setup, with at least one combatant.
+    pub fn begin<R: Rng + ?Sized>(
+        &mut self,
+        pcs: &Sheets,
+        settings: &OreSettings,
+        rng: &mut R,
+    ) -> Result<Vec<super::combat::OrderRoll>, RuleError> {
+        if self.phase != Phase::Setup {
+            return Err(RuleError::new("The fight has already begun."));
+        }
+        if self.turns.active().next().is_none() {
+            return Err(RuleError::new(
+                "No one is in the fight yet: players join with `/vv combat join`, the Compiler adds NPCs with `/vv combat add`.",
+            ));
+        }
+        self.order = settings.initiative_order;
+        let ids: Vec<u32> = self.turns.seats.iter().map(|s| s.id).collect();
+        let rolls = self.roll_for(&ids, pcs, settings, rng)?;
+        self.turns.next_round()?;
+        self.start_call();
+        self.note("Prediction and Initiative rolled: round 1 begins.");
+        Ok(rolls)
+    }
+
+    /// Rolls Outthink and Initiative for one seat that joined after Begin.
+    /// It takes its place in the orders (losing ties to those already
+    /// ranked); whose turn it is does not change.
+    pub fn roll_late<R: Rng + ?Sized>(
+        &mut self,
+        id: u32,
+        pcs: &Sheets,
+        settings: &OreSettings,
+        rng: &mut R,
+    ) -> Result<(), RuleError> {
+        self.roll_for(&[id], pcs, settings, rng)?;
+        if let Some(seat) = self.turns.seat_mut(id) {
+            seat.data.outthink_tie = 0;
+            seat.data.initiative_tie = 0;
+        }
+        self.reorder();
+        Ok(())
+    }
+
+    fn outthink_key(s: &Seat<Fighter>) -> (u32, u32) {
+        (s.data.outthink.unwrap_or(0), s.data.outthink_tie)
+    }
+
+    fn initiative_key(s: &Seat<Fighter>) -> (u32, u32) {
+        (s.data.initiative.unwrap_or(0), s.data.initiative_tie)
+    }
+
+    /// Puts the seats in the order of the phase: ascending Outthink for the
+    /// Call phase, Initiative order for the rest (A-O15).
+    fn reorder(&mut self) {
+        match self.phase {
+            Phase::Setup => {}
+            Phase::Call => self.turns.order_by(Self::outthink_key),
+            Phase::Resolution | Phase::End => match self.order {
+                InitiativeOrder::Descending => self
+                    .turns
+                    .order_by(|s| std::cmp::Reverse(Self::initiative_key(s))),
+                InitiativeOrder::Ascending => self.turns.order_by(Self::initiative_key),
+            },
+        }
+    }
+
+    fn start_call(&mut self) {
+        self.phase = Phase::Call;
+        self.reorder();
+        if self.turns.begin_pass().is_none() {
+            self.phase = Phase::End;
+        }
+    }
+
+    fn start_resolution(&mut self) {
+        self.phase = Phase::Resolution;
+        self.reorder();
+        if self.turns.begin_pass().is_none() {
+            self.phase = Phase::End;
+        }
+    }
+
+    /// The seat whose turn it is in the Call or Resolution phase.
+    pub fn acting(&self) -> Option<&Seat<Fighter>> {
+        match self.phase {
+            Phase::Call | Phase::Resolution => self.turns.current_seat(),
+            Phase::Setup | Phase::End => None,
+        }
+    }
+
+    /// The Call phase: the acting seat calls `stat` and its register is
+    /// `register` (VV-11, A-O24). The turn passes on; after the last call
+    /// the Resolution phase begins.
+    pub fn call(&mut self, stat: Stat, register: Register) -> Result<String, RuleError> {
+        if self.phase != Phase::Call {
+            return Err(RuleError::new("Stats are called in the Call phase only."));
+        }
+        let id = self
+            .turns
+            .current
+            .ok_or_else(|| RuleError::new("No one is calling now."))?;
+        let seat = self
+            .turns
+            .seat_mut(id)
+            .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
+        seat.data.called = Some(stat);
+        seat.data.register = Some(register);
+        let line = format!("{} calls {}.", seat.name, stat.name());
+        self.note(line.clone());
+        if self.turns.advance().is_none() {
+            self.start_resolution();
+        }
+        Ok(line)
+    }
+
+    /// The Resolution phase: the acting seat ends its turn. After the last
+    /// turn the fight waits in the End phase.
+    pub fn next_turn(&mut self) -> Result<(), RuleError> {
+        if self.phase != Phase::Resolution {
+            return Err(RuleError::new("Turns are taken in the Resolution phase."));
+        }
+        if let Some(s) = self.turns.current_seat() {
+            let line = format!("{} ends their turn.", s.name);
+            self.note(line);
+        }
+        if self.turns.advance().is_none() {
+            self.phase = Phase::End;
+            self.note("Every turn is taken: End phase.");
+        }
+        Ok(())
+    }
+
+    /// The seats that may react now (VV-11, A-O16): in the turns, not the
+    /// acting one, with an Outthink higher than the acting seat's Initiative.
+    pub fn reactors(&self) -> Vec<&Seat<Fighter>> {
+        if self.phase != Phase::Resolution {
+            return Vec::new();
+        }
+        let Some(acting) = self.turns.current_seat() else {
+            return Vec::new();
+        };
+        let init = acting.data.initiative.unwrap_or(0);
+        self.turns
+            .active()
+            .filter(|s| s.id != acting.id)
+            .filter(|s| s.data.outthink.is_some_and(|o| can_react(o, init)))
+            .collect()
+    }
+
+    /// A reaction out of turn by seat `id` (VV-11, A-O16).
+    pub fn react(&mut self, id: u32) -> Result<String, RuleError> {
+        if self.phase != Phase::Resolution {
+            return Err(RuleError::new(
+                "Reactions happen during the Resolution phase.",
+            ));
+        }
+        let acting = self
+            .turns
+            .current_seat()
+            .ok_or_else(|| RuleError::new("No one is acting now."))?;
+        let (acting_name, init) = (acting.name.clone(), acting.data.initiative.unwrap_or(0));
+        if !self.reactors().iter().any(|s| s.id == id) {
+            let name = self
+                .turns
+                .seat(id)
+                .map_or_else(|| "That combatant".to_string(), |s| s.name.clone());
+            return Err(RuleError::new(format!(
+                "{name} cannot react now: a reaction needs an Outthink higher than {acting_name}'s Initiative ({init})."
+            )));
+        }
+        let seat = self
+            .turns
+            .seat_mut(id)
+            .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
+        seat.data.reactions = seat.data.reactions.saturating_add(1);
+        let line = format!(
+            "↩ {} reacts during {acting_name}'s turn (Outthink {} > Initiative {init}).",
+            seat.name,
+            seat.data.outthink.unwrap_or(0)
+        );
+        self.note(line.clone());
+        Ok(line)
+    }
+
+    /// The seats a Prediction move (Sneak Attack, Dodge, Parry…) by `id`
+    /// works against: those with a lower Outthink (VV-11).
+    pub fn predictable_by(&self, id: u32) -> Vec<&Seat<Fighter>> {
+        let Some(me) = self.turns.seat(id).and_then(|s| s.data.outthink) else {
+            return Vec::new();
+        };
+        self.turns
+            .active()
+            .filter(|s| s.id != id)
+            .filter(|s| s.data.outthink.is_some_and(|o| prediction_works(me, o)))
+            .collect()
+    }
+
+    /// The End phase (VV-11): every sheet's End phase (A-O12, A-O19),
+    /// registers cleared, incapacitated combatants out of the turns; then
+    /// the next round's Call phase. `pcs` are changed in place; the caller
+    /// logs what happened ([`EndOfRound`]).
+    pub fn end_round(
+        &mut self,
+        pcs: &mut Sheets,
+        settings: &OreSettings,
+    ) -> Result<Vec<EndOfRound>, RuleError> {
+        if self.phase != Phase::End {
+            return Err(RuleError::new(
+                "The round ends once every combatant has taken their turn.",
+            ));
+        }
+        self.order = settings.initiative_order;
+        let mut out = Vec::new();
+        let mut newly_out = Vec::new();
+        for seat in self.turns.seats.iter_mut() {
+            seat.data.called = None;
+            seat.data.register = None;
+            seat.data.reactions = 0;
+            let sheet = match seat.data.npc.as_mut() {
+                Some(s) => s,
+                None => match pcs.get_mut(&seat.id) {
+                    Some(s) => s,
+                    None => continue,
+                },
+            };
+            let events = sheet.end_of_round(settings);
+            let down = sheet.conditions.incapacitated() && !seat.out;
+            if down {
+                newly_out.push(seat.id);
+            }
+            out.push(EndOfRound {
+                seat: seat.id,
+                events,
+                out: down,
+            });
+        }
+        for id in &newly_out {
+            self.turns.set_out(*id, true)?;
+        }
+        self.turns.next_round()?;
+        self.start_call();
+        Ok(out)
+    }
+
+    /// Puts a seat out at once if its sheet is incapacitated now (a
+    /// non-living entity at 0 Vitality, a mental break, …); true if it was.
+    pub fn settle(&mut self, id: u32, sheet: &OreSheet) -> Result<bool, RuleError> {
+        let Some(seat) = self.turns.seat(id) else {
+            return Ok(false);
+        };
+        if seat.out || !sheet.conditions.incapacitated() {
+            return Ok(false);
+        }
+        let name = seat.name.clone();
+        self.turns.set_out(id, true)?;
+        self.note(format!("✖ {name} is incapacitated."));
+        self.after_turn_change();
+        Ok(true)
+    }
+
+    /// Removes a seat; the turn passes on if it was theirs.
+    pub fn remove(&mut self, id: u32) -> Result<Seat<Fighter>, RuleError> {
+        let seat = self.turns.remove(id)?;
+        self.note(format!("{} leaves the fight.", seat.name));
+        self.after_turn_change();
+        Ok(seat)
+    }
+
+    /// After the current seat left or went out mid-pass: if the pass is
+    /// over, the phase moves on.
+    fn after_turn_change(&mut self) {
+        if self.turns.current.is_some() {
+            return;
+        }
+        match self.phase {
+            Phase::Call => self.start_resolution(),
+            Phase::Resolution => self.phase = Phase::End,
+            Phase::Setup | Phase::End => {}
+        }
+    }
+}
+
+/// Rolls an NPC's Called Stat (VV-1, A-O24): the stat's dice, capped at
+/// `vv_max_pool`, one fewer under the −1 Power penalty (A-O19).
+pub fn roll_call<R: Rng + ?Sized>(
+    sheet: &OreSheet,
+    stat: Stat,
+    settings: &OreSettings,
+    rng: &mut R,
+) -> Vec<u32> {
+    let cap = settings
+        .max_pool
+        .clamp(1, super::settings::MAX_SUPPORTED_POOL);
+    let mut n = sheet.stats.get(stat).min(cap);
+    if sheet.combat.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
+        n = n.saturating_sub(1);
+    }
+    pool(rng, n as usize, 10)
+}
+
+/// Squares a combatant may move this turn (VV-9): Agility, +⌊Agility/2⌋
+/// when Agility is its Called Stat; each Minor action adds one more.
+pub fn moves(sheet: &OreSheet, called: Option<Stat>) -> u32 {
+    movement(sheet.stats.agility, 0, called == Some(Stat::Agility))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ore::sheet::{Damageable, Stats};
+    use rand::{rngs::StdRng, SeedableRng};
+
+    fn stats(wit: u32, agility: u32, precision: u32) -> Stats {
+        let mut s = Stats::all(2);
+        s.wit = wit;
+        s.agility = agility;
+        s.precision = precision;
+        s.vitality = 4;
+        s
+    }
+
+    /// Ada (a player's), a goblin mob and a drone NPC, begun with seed 7.
+    fn fight() -> (Fight, Sheets) {
+        let mut f = Fight::new(World::Physical);
+        let ada = f
+            .turns
+            .add("Ada", Some(10), Some(100), Fighter::pc())
+            .unwrap();
+        f.turns
+            .add(
+                "Goblin",
+                None,
+                None,
+                Fighter::npc(OreSheet::mob(stats(3, 5, 2), 2)),
+            )
+            .unwrap();
+        f.turns
+            .add(
+                "Drone",
+                None,
+                None,
+                Fighter::npc(OreSheet::new(stats(6, 2, 6))),
+            )
+            .unwrap();
+        let mut pcs = Sheets::new();
+        pcs.insert(ada, OreSheet::new(stats(5, 4, 3)));
+        (f, pcs)
+    }
+
+    fn names(f: &Fight) -> Vec<&str> {
+        f.turns.seats.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    fn begun() -> (Fight, Sheets) {
+        let (mut f, pcs) = fight();
+        let s = OreSettings::default();
+        f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
+        (f, pcs)
+    }
+
+    #[test]
+    fn begin_rolls_outthink_and_initiative_and_opens_the_call_phase_lowest_outthink_first() {
+        let (f, _) = begun();
+        assert_eq!(f.phase, Phase::Call);
+        assert_eq!(f.turns.round, 1);
+        let outthink: Vec<u32> = f
+            .turns
+            .seats
+            .iter()
+            .map(|s| s.data.outthink.unwrap())
+            .collect();
+        assert!(outthink.windows(2).all(|w| w[0] <= w[1]), "{outthink:?}");
+        assert!(f.turns.seats.iter().all(|s| s.data.initiative.is_some()));
+        assert_eq!(f.acting().map(|s| s.id), Some(f.turns.seats[0].id));
+        // The exact values of seed 7, so a change in the rolls shows.
+        let got: Vec<(&str, u32, u32)> = f
+            .turns
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.name.as_str(),
+                    s.data.outthink.unwrap(),
+                    s.data.initiative.unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, SEED7);
+    }
+
+    const SEED7: [(&str, u32, u32); 3] = [("Goblin", 17, 24), ("Drone", 20, 21), ("Ada", 21, 18)];
+
+    #[test]
+    fn a_round_runs_call_then_resolution_then_end_and_the_next_call() {
+        let (mut f, mut pcs) = begun();
+        let s = OreSettings::default();
+        assert!(f.next_turn().is_err(), "no turns in the Call phase");
+        for k in 0..3 {
+            let r = Register::Rolled { faces: vec![k + 1] };
+            f.call(Stat::Agility, r).unwrap();
+        }
+        assert_eq!(f.phase, Phase::Resolution);
+        let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
+        assert!(
+            init.windows(2).all(|w| w[0] >= w[1]),
+            "highest first: {init:?}"
+        );
+        assert!(f
+            .call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .is_err());
+        assert!(f.end_round(&mut pcs, &s).is_err(), "turns are not over");
+        for _ in 0..3 {
+            f.next_turn().unwrap();
+        }
+        assert_eq!(f.phase, Phase::End);
+        assert_eq!(f.acting(), None);
+        let ends = f.end_round(&mut pcs, &s).unwrap();
+        assert_eq!(ends.len(), 3);
+        assert_eq!(f.turns.round, 2);
+        assert_eq!(f.phase, Phase::Call);
+        assert!(f.turns.seats.iter().all(|s| s.data.register.is_none()));
+        assert_eq!(pcs.values().next().unwrap().rounds_ended, 1);
+        assert!(f.log.len() <= LOG_LINES);
+    }
+
+    #[test]
+    fn ascending_initiative_reverses_the_resolution_order() {
+        let (mut f, pcs) = fight();
+        let mut s = OreSettings::default();
+        s.set("vv_initiative_order", "ascending").unwrap();
+        f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
+        for _ in 0..3 {
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
+        }
+        let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
+        assert!(init.windows(2).all(|w| w[0] <= w[1]), "{init:?}");
+    }
+
+    #[test]
+    fn reactions_need_an_outthink_above_the_acting_initiative() {
+        let (mut f, _) = begun();
+        for _ in 0..3 {
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
+        }
+        let acting = f.acting().unwrap().clone();
+        let init = acting.data.initiative.unwrap();
+        // Seed 7: the goblin acts first (Initiative 24); no one out-thinks
+        // it, so Ada's Outthink is raised to show a reaction.
+        assert!(f.reactors().is_empty());
+        let ada = f.turns.by_name("Ada").unwrap().id;
+        f.turns.seat_mut(ada).unwrap().data.outthink = Some(init + 1);
+        for seat in f.turns.seats.clone() {
+            let may = seat.id != acting.id && seat.data.outthink.unwrap() > init;
+            assert_eq!(f.reactors().iter().any(|s| s.id == seat.id), may);
+            assert_eq!(f.react(seat.id).is_ok(), may, "{}", seat.name);
+        }
+        assert_eq!(f.turns.seat(ada).unwrap().data.reactions, 1);
+        assert!(f
+            .log
+            .last()
+            .unwrap()
+            .starts_with("↩ Ada reacts during Goblin's turn"));
+        let err = f.react(acting.id).unwrap_err().message;
+        assert!(err.contains("cannot react now"), "{err}");
+    }
+
+    #[test]
+    fn prediction_works_against_lower_outthink_only() {
+        let (f, _) = begun();
+        let top = f.turns.seats.last().unwrap();
+        let low = &f.turns.seats[0];
+        let under: Vec<u32> = f.predictable_by(top.id).iter().map(|s| s.id).collect();
+        if low.data.outthink < top.data.outthink {
+            assert!(under.contains(&low.id));
+        }
+        assert!(f
+            .predictable_by(low.id)
+            .iter()
+            .all(|s| s.data.outthink > low.data.outthink));
+    }
+
+    #[test]
+    fn an_incapacitated_combatant_is_put_out_and_skipped() {
+        let (mut f, mut pcs) = begun();
+        let s = OreSettings::default();
+        let goblin = f.turns.by_name("Goblin").unwrap().id;
+        // The mob is not living: 0 Health puts it down at once.
+        let mut rng = StdRng::seed_from_u64(1);
+        let sheet = f.turns.seat_mut(goblin).unwrap().data.npc.as_mut().unwrap();
+        sheet
+            .take_damage(&s, Damageable::Vitality, 2, &mut rng)
+            .unwrap();
+        let sheet = sheet.clone();
+        assert!(f.settle(goblin, &sheet).unwrap());
+        assert!(f.turns.seat(goblin).unwrap().out);
+        // Ada is living: 0 Vitality waits for the End phase.
+        let ada = f.turns.by_name("Ada").unwrap().id;
+        let ada_sheet = pcs.get_mut(&ada).unwrap();
+        ada_sheet
+            .take_damage(&s, Damageable::Vitality, 4, &mut rng)
+            .unwrap();
+        assert!(!f.settle(ada, &ada_sheet.clone()).unwrap());
+        while f.phase == Phase::Call {
+            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+                .unwrap();
+        }
+        while f.phase == Phase::Resolution {
+            assert_ne!(f.acting().unwrap().id, goblin, "the goblin is skipped");
+            f.next_turn().unwrap();
+        }
+        let ends = f.end_round(&mut pcs, &s).unwrap();
+        assert!(ends.iter().any(|e| e.seat == ada && e.out));
+        assert!(f.turns.seat(ada).unwrap().out);
+        assert_eq!(names(&f).len(), 3, "out seats stay listed");
+        assert_eq!(f.turns.active().count(), 1);
+    }
+
+    #[test]
+    fn removing_the_last_caller_moves_to_resolution() {
+        let (mut f, _) = begun();
+        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .unwrap();
+        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .unwrap();
+        let last = f.turns.current.unwrap();
+        f.remove(last).unwrap();
+        assert_eq!(f.phase, Phase::Resolution);
+        assert_eq!(f.turns.seats.len(), 2);
+    }
+
+    #[test]
+    fn a_late_joiner_is_rolled_and_placed_without_moving_the_turn() {
+        let (mut f, pcs) = begun();
+        let s = OreSettings::default();
+        let current = f.turns.current;
+        let id = f
+            .turns
+            .add(
+                "Rat",
+                None,
+                None,
+                Fighter::npc(OreSheet::mob(stats(1, 1, 1), 1)),
+            )
+            .unwrap();
+        f.roll_late(id, &pcs, &s, &mut StdRng::seed_from_u64(2))
+            .unwrap();
+        assert!(f.turns.seat(id).unwrap().data.outthink.is_some());
+        assert_eq!(f.turns.current, current);
+        let keys: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::outthink_key).collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    }
+
+    #[test]
+    fn begin_needs_someone_and_happens_once() {
+        let s = OreSettings::default();
+        let mut f = Fight::new(World::CosmOS);
+        assert_eq!(f.initiative_stat(), Stat::Precision);
+        let mut rng = StdRng::seed_from_u64(1);
+        assert!(f.begin(&Sheets::new(), &s, &mut rng).is_err());
+        let (mut f, pcs) = begun();
+        assert!(f.begin(&pcs, &s, &mut rng).is_err());
+    }
+
+    #[test]
+    fn npc_calls_roll_the_stat_with_the_power_penalty_and_movement_follows_vv_9() {
+        let s = OreSettings::default();
+        let mut sheet = OreSheet::new(stats(3, 6, 2));
+        let mut rng = StdRng::seed_from_u64(4);
+        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 6);
+        sheet.combat.power_penalty = true;
+        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 5);
+        assert_eq!(moves(&sheet, Some(Stat::Agility)), 9);
+        assert_eq!(moves(&sheet, Some(Stat::Wit)), 6);
+        assert_eq!(moves(&sheet, None), 6);
+    }
+}

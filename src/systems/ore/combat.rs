@@ -1,0 +1,788 @@
+//! `/vv combat …` and the tracker's clicks (issue 15): Virtual Veil's
+//! combat tracker as a session of its own kind (`vvc`, no expiry, one per
+//! channel, [`encounter`]), whose state is the rules core's [`Fight`].
+//!
+//! Each command or click is one [`Act`]: the fight is loaded, the player
+//! characters' sheets are read by seat, the rules core moves the fight on,
+//! the sheets and the session are saved, and the tracker is redrawn: in
+//! place for a click, with [`Response::edit`] for a command (a private note
+//! for the caller, the posted tracker redrawn). A player character's Called
+//! Stat roll is the usual Virtual Veil roll ([`super::roll`]), posted with
+//! its buttons and linked to the seat; the End phase clears it.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::combat_buttons::CombatButton;
+use super::combat_view::view;
+use super::roll::{settle_overflow, RollState};
+use super::{by_id, load_settings, text, timeout, VvState, GM, HINT, SYSTEM};
+use crate::app::characters::{self, Loaded};
+use crate::app::component::Click;
+use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use crate::rules::ore::roll::{RollPhase, RollRequest};
+use crate::rules::ore::sets::SetRequirement;
+use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
+use crate::rules::ore::tracker::{roll_call, Fight, Fighter, Phase, Register, Sheets};
+use crate::rules::ore::{OreRoll, OreSettings, RollAction};
+use crate::rules::Actor;
+use crate::storage::sessions::{Session, Status};
+use crate::systems::table::encounter;
+
+/// The session kind of a combat tracker.
+pub const KIND: &str = "vvc";
+const WHAT: &str = "fight";
+const START: &str = "`/vv combat start`";
+const END: &str = "`/vv combat end`";
+/// The highest stat an NPC may be given.
+pub const MAX_STAT: i64 = 30;
+/// The most Vitality (or Health) an NPC may be given.
+pub const MAX_TRACK: i64 = 999;
+
+/// The player characters of a fight, loaded by seat id.
+type Pcs = BTreeMap<u32, Loaded<OreSheet>>;
+
+async fn load_pcs(act: &mut Act, fight: &Fight) -> Result<Pcs, AppError> {
+    let guild = act.caller().guild_id;
+    let mut out = Pcs::new();
+    for seat in &fight.turns.seats {
+        if let Some(c) = seat.character {
+            if let Ok(ch) = by_id(act, guild, c).await {
+                out.insert(seat.id, ch);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn sheets(pcs: &Pcs) -> Sheets {
+    pcs.iter().map(|(k, v)| (*k, v.sheet.clone())).collect()
+}
+
+/// Saves the sheets the rules core changed.
+async fn store(act: &mut Act, pcs: &mut Pcs, changed: Sheets) -> Result<(), AppError> {
+    for (id, sheet) in changed {
+        if let Some(ch) = pcs.get_mut(&id) {
+            if ch.sheet != sheet {
+                ch.sheet = sheet;
+                super::sheet::save(act, ch).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The running fight of the caller's channel.
+async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
+    let session = encounter::require_running(act, KIND, WHAT, START).await?;
+    let fight = sessions::load(&session)?;
+    Ok((session, fight))
+}
+
+/// Saves the fight and draws it.
+async fn save(
+    act: &mut Act,
+    session: &Session,
+    fight: &Fight,
+    status: Status,
+    pcs: &Pcs,
+    settings: &OreSettings,
+) -> Result<crate::app::View, AppError> {
+    let version = sessions::save(act, session, fight, status, None).await?;
+    Ok(view(
+        session.id,
+        version,
+        status,
+        fight,
+        &sheets(pcs),
+        settings.max_pool,
+    ))
+}
+
+fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
+    fight.turns.by_name(name).map(|s| s.id).ok_or_else(|| {
+        AppError::user(format!(
+            "No combatant is named {}: the tracker lists them.",
+            name.trim()
+        ))
+    })
+}
+
+/// `/vv combat start`: the Compiler opens a fight in this channel.
+pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "start a fight").await?;
+    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let mut fight = Fight::new(world);
+    fight.note("⚔ The Compiler announces combat.");
+    let id = sessions::create(&mut act, caller, KIND, &fight, None).await?;
+    log::record(
+        &mut act,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "combat_start",
+            session: Some(id),
+            character: None,
+        },
+        &json!({ "world": world }),
+        &json!(null),
+        &json!(null),
+    )
+    .await?;
+    act.commit().await?;
+    Ok(Response::message(view(
+        id,
+        0,
+        Status::Open,
+        &fight,
+        &Sheets::new(),
+        settings.max_pool,
+    )))
+}
+
+/// Rolls Outthink and Initiative for a seat that joins a fight already
+/// begun, and records them on a player character's sheet.
+async fn roll_late(
+    app: &App,
+    fight: &mut Fight,
+    id: u32,
+    pcs: &mut Pcs,
+    settings: &OreSettings,
+) -> Result<Option<String>, AppError> {
+    if !fight.begun() {
+        return Ok(None);
+    }
+    let mut rng = app.rng.fork();
+    fight.roll_late(id, &sheets(pcs), settings, &mut rng)?;
+    let Some(seat) = fight.turns.seat(id) else {
+        return Ok(None);
+    };
+    let (o, i) = (seat.data.outthink, seat.data.initiative);
+    if let Some(ch) = pcs.get_mut(&id) {
+        ch.sheet.combat.outthink = o;
+        ch.sheet.combat.initiative = i;
+    }
+    Ok(Some(format!(
+        " Outthink {}, Initiative {}.",
+        o.unwrap_or(0),
+        i.unwrap_or(0)
+    )))
+}
+
+/// `/vv combat join`: a player joins with their active character (or
+/// `character:`); the Compiler may seat anyone's.
+pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let (session, mut fight) = running(&mut act).await?;
+    let fc = act.is_fc().await?;
+    let ch: Loaded<OreSheet> = characters::resolve(
+        &mut act,
+        caller,
+        fc,
+        SYSTEM,
+        characters::Pick::new(name, None),
+        characters::Access::Owner,
+        HINT,
+    )
+    .await?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let who = ch.name().to_string();
+    let id = fight
+        .turns
+        .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
+    let mut pcs = load_pcs(&mut act, &fight).await?;
+    let rolled = roll_late(app, &mut fight, id, &mut pcs, &settings).await?;
+    if let Some(ch) = pcs.get_mut(&id) {
+        if rolled.is_some() {
+            super::sheet::save(&mut act, ch).await?;
+        }
+    }
+    let note = format!("{who} joins the fight.{}", rolled.clone().unwrap_or_default());
+    fight.note(note.clone());
+    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+    act.commit().await?;
+    Ok(Response::edit(format!("✅ {note}"), v))
+}
+
+/// What `/vv combat add` gives an NPC or mob.
+#[derive(Debug, Clone, Default)]
+pub struct NpcArgs {
+    /// Its name.
+    pub name: String,
+    /// Wit (Outthink).
+    pub wit: i64,
+    /// Agility (Initiative, movement).
+    pub agility: i64,
+    /// Precision (Initiative in cosmOS).
+    pub precision: Option<i64>,
+    /// Vitality, or a mob's Health.
+    pub vitality: i64,
+    /// Confidence (not for mobs).
+    pub confidence: Option<i64>,
+    /// Cyber (not for mobs).
+    pub cyber: Option<i64>,
+    /// A mob: one Health track and no Fault dice (VV-12).
+    pub mob: bool,
+    /// Living (0 Vitality waits for the End phase); default: NPCs yes, mobs no.
+    pub living: Option<bool>,
+}
+
+fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
+    let stat = |what: &str, v: i64| -> Result<u32, AppError> {
+        u32::try_from(v)
+            .ok()
+            .filter(|v| i64::from(*v) <= MAX_STAT)
+            .ok_or_else(|| AppError::user(format!("{what} must be from 0 to {MAX_STAT}.")))
+    };
+    let track = |what: &str, v: i64| -> Result<u32, AppError> {
+        u32::try_from(v)
+            .ok()
+            .filter(|v| (1..=MAX_TRACK).contains(&i64::from(*v)))
+            .ok_or_else(|| AppError::user(format!("{what} must be from 1 to {MAX_TRACK}.")))
+    };
+    let mut stats = Stats::all(0);
+    stats.wit = stat("Wit", a.wit)?;
+    stats.agility = stat("Agility", a.agility)?;
+    stats.precision = stat("Precision", a.precision.unwrap_or(0))?;
+    let vitality = track(if a.mob { "Health" } else { "Vitality" }, a.vitality)?;
+    stats.vitality = vitality;
+    let mut sheet = if a.mob {
+        if a.confidence.is_some() || a.cyber.is_some() {
+            return Err(AppError::user(
+                "A mob has a single Health stat: leave out Confidence and Cyber.",
+            ));
+        }
+        OreSheet::mob(stats, vitality)
+    } else {
+        stats.confidence = track("Confidence", a.confidence.unwrap_or(1))?;
+        stats.cyber = track("Cyber", a.cyber.unwrap_or(1))?;
+        OreSheet::new(stats)
+    };
+    if let Some(l) = a.living {
+        sheet.living = l;
+    }
+    Ok(sheet)
+}
+
+/// `/vv combat add`: the Compiler adds an NPC or a mob with its stats.
+pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "add combatants").await?;
+    let (session, mut fight) = running(&mut act).await?;
+    let name = super::check_text(app, "name", Some(&args.name))?.unwrap_or_default();
+    let sheet = npc_sheet(&args)?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
+    let mut pcs = load_pcs(&mut act, &fight).await?;
+    let rolled = roll_late(app, &mut fight, id, &mut pcs, &settings).await?;
+    let note = format!(
+        "{name} joins the fight{}.{}",
+        if args.mob { " (mob)" } else { "" },
+        rolled.unwrap_or_default()
+    );
+    fight.note(note.clone());
+    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+    act.commit().await?;
+    Ok(Response::edit(format!("✅ {note}"), v))
+}
+
+/// `/vv combat remove`: the Compiler takes a combatant out of the fight.
+pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "remove combatants").await?;
+    let (session, mut fight) = running(&mut act).await?;
+    let id = seat_named(&fight, name)?;
+    let seat = fight.remove(id)?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let pcs = load_pcs(&mut act, &fight).await?;
+    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+    act.commit().await?;
+    Ok(Response::edit(
+        format!("✅ {} leaves the fight.", seat.name),
+        v,
+    ))
+}
+
+/// `/vv combat damage`: the Compiler deals damage to a combatant (VV-12..
+/// VV-14): a Fault die each time (not for mobs), incapacitation at 0
+/// (a living creature's waits for the End phase, A-O19).
+pub async fn damage(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    track: Damageable,
+    amount: i64,
+) -> AppResult {
+    let amount = u32::try_from(amount)
+        .ok()
+        .filter(|a| (1..=super::damage::MAX_DAMAGE as u32).contains(a))
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "Damage must be from 1 to {}.",
+                super::damage::MAX_DAMAGE
+            ))
+        })?;
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "deal damage in a fight").await?;
+    let (session, mut fight) = running(&mut act).await?;
+    let id = seat_named(&fight, name)?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let mut pcs = load_pcs(&mut act, &fight).await?;
+    let mut rng = app.rng.fork();
+    let who = fight
+        .turns
+        .seat(id)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let (events, sheet, character) = match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut())
+    {
+        Some(npc) => {
+            let ev = npc.take_damage(&settings, track, amount, &mut rng)?;
+            (ev, npc.clone(), None)
+        }
+        None => {
+            let ch = pcs.get_mut(&id).ok_or_else(|| {
+                AppError::user(format!("{who}'s sheet no longer exists."))
+            })?;
+            let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
+            super::sheet::save(&mut act, ch).await?;
+            (ev, ch.sheet.clone(), Some(ch.row.id))
+        }
+    };
+    fight.settle(id, &sheet)?;
+    let mut lines = text::events(&events, &sheet);
+    if !sheet.mob_mode {
+        lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
+    }
+    let head = format!(
+        "💥 {who} takes {amount} {} damage.",
+        text::track_name(&sheet, track)
+    );
+    fight.note(head.clone());
+    log::record_rolled(
+        &mut act,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "combat_damage",
+            session: Some(session.id),
+            character,
+        },
+        &json!({ "combatant": who, "track": track, "amount": amount }),
+        &sheet.fault_dice,
+        &events,
+        &super::faces::thrown(&events),
+    )
+    .await?;
+    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+    act.commit().await?;
+    let mut note = vec![head];
+    note.extend(lines);
+    Ok(Response::edit(text::join_capped(&note, 1800), v))
+}
+
+/// `/vv combat end` (or **End combat**): the Compiler ends the fight.
+/// Combat ends for every player character (VV-14: Fault dice go in a
+/// stable place) and the round's registers are cleared.
+pub async fn end(app: &App, caller: &Caller, stable: bool) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "end the fight").await?;
+    let (session, fight) = running(&mut act).await?;
+    let (v, edits) = finish(&mut act, &session, fight, stable).await?;
+    act.commit().await?;
+    let mut r = Response::edit("✅ The fight is over.", v);
+    r.followups.extend(edits.into_iter().map(Reply::Edit));
+    Ok(r)
+}
+
+async fn finish(
+    act: &mut Act,
+    session: &Session,
+    mut fight: Fight,
+    stable: bool,
+) -> Result<(crate::app::View, Vec<crate::app::View>), AppError> {
+    let guild = act.caller().guild_id;
+    let settings = load_settings(act, guild).await?;
+    let mut pcs = load_pcs(act, &fight).await?;
+    let mut changed = sheets(&pcs);
+    for sheet in changed.values_mut() {
+        sheet.end_combat(stable);
+    }
+    for seat in fight.turns.seats.iter_mut() {
+        if let Some(npc) = seat.data.npc.as_mut() {
+            npc.end_combat(stable);
+        }
+    }
+    let edits = clear_registers(act, &linked(&fight), &mut changed).await?;
+    store(act, &mut pcs, changed).await?;
+    fight.note(format!(
+        "🏁 Combat ends{}.",
+        if stable { " in a stable place" } else { "" }
+    ));
+    let v = save(act, session, &fight, Status::Closed, &pcs, &settings).await?;
+    Ok((v, edits))
+}
+
+/// The rolls linked to the seats this round: (seat, roll session).
+fn linked(fight: &Fight) -> Vec<(u32, i64)> {
+    fight
+        .turns
+        .seats
+        .iter()
+        .filter_map(|s| match s.data.register {
+            Some(Register::Linked { session }) => Some((s.id, session)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Clears the linked registers of this round (VV-11): each open roll is
+/// closed through the rules core (cache dice taken go back) and redrawn.
+async fn clear_registers(
+    act: &mut Act,
+    registers: &[(u32, i64)],
+    changed: &mut Sheets,
+) -> Result<Vec<crate::app::View>, AppError> {
+    let guild = act.caller().guild_id;
+    let mut views = Vec::new();
+    for &(seat, sid) in registers {
+        let Some(s) = crate::storage::sessions::get(act, guild, sid).await? else {
+            continue;
+        };
+        if s.kind != super::KIND || s.status != Status::Open {
+            continue;
+        }
+        let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
+            continue;
+        };
+        let Some(sheet) = changed.get_mut(&seat) else {
+            continue;
+        };
+        let actor = Actor {
+            id: state.roll.owner,
+            gm: true,
+        };
+        // Closing rolls no dice.
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
+        let (roll, events) =
+            match state
+                .roll
+                .clone()
+                .apply(sheet, RollAction::Close { actor }, &mut rng)
+            {
+                Ok(x) => x,
+                Err(_) => continue,
+            };
+        state.roll = roll;
+        state.picker = None;
+        state.notes = text::events(&events, sheet);
+        let status = if state.roll.phase == RollPhase::Closed {
+            Status::Closed
+        } else {
+            Status::Open
+        };
+        let version = sessions::save(act, &s, &VvState::Roll(state.clone()), status, None).await?;
+        let mut v = super::roll::view(sid, version, status, &state, Some(sheet));
+        // A cleared register has no buttons left to name its session.
+        v.shows = Some(sid);
+        views.push(v);
+    }
+    Ok(views)
+}
+
+/// Starts a player character's register: the Called Stat rolled as a
+/// usual Virtual Veil roll (with its buttons), linked to the seat.
+async fn call_roll(
+    app: &App,
+    act: &mut Act,
+    ch: &mut Loaded<OreSheet>,
+    stat: Stat,
+    gm: bool,
+) -> Result<(i64, crate::app::View), AppError> {
+    let caller = act.caller().clone();
+    let mut settings = load_settings(act, caller.guild_id).await?;
+    let guild = crate::app::settings::guild(act, caller.guild_id).await?;
+    settings.max_pool = settings.max_pool.min(guild.max_dice_per_roll.max(1));
+    let notes = settle_overflow(&mut ch.sheet, &settings);
+    let owner = Actor {
+        id: ch.row.owner_id,
+        gm,
+    };
+    let mut rng = app.rng.fork();
+    let (roll, events) = OreRoll::start(
+        &ch.sheet,
+        &settings,
+        owner,
+        RollRequest {
+            stat: Some(stat),
+            dice: None,
+            label: Some("Called Stat".into()),
+        },
+        &mut rng,
+    )?;
+    ch.sheet.combat.called_stat = Some(stat);
+    let requirement = SetRequirement::default();
+    let state = RollState {
+        character: ch.row.id,
+        name: ch.name().to_string(),
+        chance: text::chance(roll.pool, &requirement),
+        roll,
+        requirement,
+        picker: None,
+        page: 0,
+        notes,
+    };
+    super::sheet::save(act, ch).await?;
+    let minutes = timeout(act, caller.guild_id).await?;
+    let id = sessions::create(
+        act,
+        &caller,
+        super::KIND,
+        &VvState::Roll(state.clone()),
+        Some(minutes),
+    )
+    .await?;
+    log::record_rolled(
+        act,
+        &caller,
+        log::What {
+            system: SYSTEM,
+            action: "roll",
+            session: Some(id),
+            character: Some(ch.row.id),
+        },
+        &json!({ "stat": stat, "requirement": requirement, "called": true,
+                 "pool": super::roll::pool_text(&state.roll) }),
+        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
+        &events,
+        &super::faces::thrown(&events),
+    )
+    .await?;
+    Ok((
+        id,
+        super::roll::view(id, 0, Status::Open, &state, Some(&ch.sheet)),
+    ))
+}
+
+/// A click on the tracker.
+pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let caller = click.caller;
+    let mut fight: Fight = sessions::load(&session)?;
+    let button = click.action::<CombatButton>()?;
+    let fc = act.is_fc().await?;
+    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let gm_only = |what: &str| -> Result<(), AppError> {
+        if fc {
+            Ok(())
+        } else {
+            Err(AppError::user(format!("Only the {GM} can {what}.")))
+        }
+    };
+    match button {
+        CombatButton::Begin => {
+            gm_only("begin the fight")?;
+            let mut pcs = load_pcs(&mut act, &fight).await?;
+            let mut rng = app.rng.fork();
+            let rolls = fight.begin(&sheets(&pcs), &settings, &mut rng)?;
+            for (id, ch) in pcs.iter_mut() {
+                if let Some(seat) = fight.turns.seat(*id) {
+                    ch.sheet.combat.outthink = seat.data.outthink;
+                    ch.sheet.combat.initiative = seat.data.initiative;
+                    super::sheet::save(&mut act, ch).await?;
+                }
+            }
+            let faces: Vec<(u32, u32)> =
+                rolls.iter().flat_map(super::faces::of_order).collect();
+            log::record_rolled(
+                &mut act,
+                caller,
+                log::What {
+                    system: SYSTEM,
+                    action: "combat_begin",
+                    session: Some(session.id),
+                    character: None,
+                },
+                &json!({ "world": fight.world }),
+                &rolls,
+                &json!({ "round": fight.turns.round }),
+                &faces,
+            )
+            .await?;
+            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+            act.commit().await?;
+            Ok(Response::update(v))
+        }
+        CombatButton::Call => {
+            if fight.phase != Phase::Call {
+                return Err(AppError::user("Stats are called in the Call phase only."));
+            }
+            encounter::require_turn(&fight.turns, caller, fc, GM)?;
+            let stat = click
+                .values
+                .first()
+                .and_then(|v| Stat::parse(v).ok())
+                .ok_or_else(|| AppError::user("Pick one stat to call."))?;
+            let seat = fight
+                .acting()
+                .cloned()
+                .ok_or_else(|| AppError::user("No one is calling now."))?;
+            let mut pcs = load_pcs(&mut act, &fight).await?;
+            match seat.data.npc.as_ref() {
+                Some(npc) => {
+                    let mut rng = app.rng.fork();
+                    let faces = roll_call(npc, stat, &settings, &mut rng);
+                    log::record_rolled(
+                        &mut act,
+                        caller,
+                        log::What {
+                            system: SYSTEM,
+                            action: "combat_call",
+                            session: Some(session.id),
+                            character: None,
+                        },
+                        &json!({ "combatant": seat.name, "stat": stat }),
+                        &faces,
+                        &json!({ "reading": crate::rules::ore::sets::read(&faces).to_string() }),
+                        &faces.iter().map(|f| (10, *f)).collect::<Vec<_>>(),
+                    )
+                    .await?;
+                    fight.call(stat, Register::Rolled { faces })?;
+                    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+                    act.commit().await?;
+                    Ok(Response::update(v))
+                }
+                None => {
+                    let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
+                        AppError::user(format!("{}'s sheet no longer exists.", seat.name))
+                    })?;
+                    let (rid, roll_view) = call_roll(app, &mut act, ch, stat, fc).await?;
+                    fight.call(stat, Register::Linked { session: rid })?;
+                    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+                    act.commit().await?;
+                    Ok(Response::message(roll_view).then(Reply::Edit(v)))
+                }
+            }
+        }
+        CombatButton::Next => {
+            if fight.phase != Phase::Resolution {
+                return Err(AppError::user("Turns are taken in the Resolution phase."));
+            }
+            encounter::require_turn(&fight.turns, caller, fc, GM)?;
+            fight.next_turn()?;
+            let pcs = load_pcs(&mut act, &fight).await?;
+            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+            act.commit().await?;
+            Ok(Response::update(v))
+        }
+        CombatButton::NextRound => {
+            gm_only("end the round")?;
+            let mut pcs = load_pcs(&mut act, &fight).await?;
+            let mut changed = sheets(&pcs);
+            let registers = linked(&fight);
+            let ends = fight.end_round(&mut changed, &settings)?;
+            let edits = clear_registers(&mut act, &registers, &mut changed).await?;
+            store(&mut act, &mut pcs, changed).await?;
+            let mut lines = Vec::new();
+            for e in &ends {
+                let Some(seat) = fight.turns.seat(e.seat) else {
+                    continue;
+                };
+                let Some(sheet) = crate::rules::ore::tracker::sheet_of(seat, &sheets(&pcs))
+                    .cloned()
+                else {
+                    continue;
+                };
+                let said: Vec<String> = text::events(&e.events, &sheet)
+                    .into_iter()
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                if !said.is_empty() {
+                    lines.push(format!("{}: {}", seat.name, said.join(" ")));
+                }
+            }
+            for l in lines {
+                fight.note(l);
+            }
+            fight.note(format!(
+                "⏱ End phase done: round {} begins.",
+                fight.turns.round
+            ));
+            log::record(
+                &mut act,
+                caller,
+                log::What {
+                    system: SYSTEM,
+                    action: "combat_end_round",
+                    session: Some(session.id),
+                    character: None,
+                },
+                &json!({ "round": fight.turns.round.saturating_sub(1) }),
+                &json!(null),
+                &json!(ends.iter().map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out})).collect::<Vec<_>>()),
+            )
+            .await?;
+            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+            act.commit().await?;
+            let mut r = Response::update(v);
+            r.followups.extend(edits.into_iter().map(Reply::Edit));
+            Ok(r)
+        }
+        CombatButton::React => {
+            let id: u32 = click
+                .values
+                .first()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| AppError::user("Pick who reacts."))?;
+            let seat = fight
+                .turns
+                .seat(id)
+                .ok_or_else(|| AppError::user("That combatant is no longer in the fight."))?;
+            if !fc && seat.owner != Some(caller.user_id) {
+                return Err(AppError::user(format!(
+                    "Only {}'s player (or the {GM}) can react for them.",
+                    seat.name
+                )));
+            }
+            fight.react(id)?;
+            let pcs = load_pcs(&mut act, &fight).await?;
+            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+            act.commit().await?;
+            Ok(Response::update(v))
+        }
+        CombatButton::End => {
+            gm_only("end the fight")?;
+            let (v, edits) = finish(&mut act, &session, fight, false).await?;
+            act.commit().await?;
+            let mut r = Response::update(v);
+            r.followups.extend(edits.into_iter().map(Reply::Edit));
+            Ok(r)
+        }
+    }
+}
+
+/// The tracker's message as it stands (a stale click, a redraw).
+pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, AppError> {
+    let fight: Fight = sessions::load(session)?;
+    let mut tx = app.db.read().await?;
+    let settings = load_settings(&mut tx, session.guild_id).await?;
+    let mut pcs = Sheets::new();
+    for seat in &fight.turns.seats {
+        if let Some(c) = seat.character {
+            if let Ok(ch) = by_id(&mut tx, session.guild_id, c).await {
+                pcs.insert(seat.id, ch.sheet);
+            }
+        }
+    }
+    drop(tx);
+    Ok(view(
+        session.id,
+        session.version,
+        session.status,
+        &fight,
+        &pcs,
+        settings.max_pool,
+    ))
+}

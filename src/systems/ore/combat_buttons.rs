@@ -1,0 +1,82 @@
+//! The combat tracker's buttons and selects as one typed enum (session kind
+//! `vvc`, issue 15). The action words are in posted messages: never rename
+//! them.
+
+use crate::app::component::Action;
+
+/// A button or select on a Virtual Veil combat tracker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CombatButton {
+    /// Roll Prediction and Initiative and start round 1 (`begin`, the Compiler).
+    Begin,
+    /// The Called Stat picked in the Call phase (`call`, a select).
+    Call,
+    /// The acting combatant ends its turn (`next`).
+    Next,
+    /// The End phase, then the next round (`round`, the Compiler).
+    NextRound,
+    /// A combatant picked to react out of turn (`react`, a select).
+    React,
+    /// End the fight (`end`, the Compiler).
+    End,
+}
+
+impl CombatButton {
+    /// Every button, for tests.
+    pub const ALL: [CombatButton; 6] = [
+        CombatButton::Begin,
+        CombatButton::Call,
+        CombatButton::Next,
+        CombatButton::NextRound,
+        CombatButton::React,
+        CombatButton::End,
+    ];
+}
+
+impl Action for CombatButton {
+    fn encode(&self) -> (&'static str, Option<String>) {
+        let word = match self {
+            CombatButton::Begin => "begin",
+            CombatButton::Call => "call",
+            CombatButton::Next => "next",
+            CombatButton::NextRound => "round",
+            CombatButton::React => "react",
+            CombatButton::End => "end",
+        };
+        (word, None)
+    }
+
+    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
+        if arg.is_some() {
+            return None;
+        }
+        Some(match action {
+            "begin" => CombatButton::Begin,
+            "call" => CombatButton::Call,
+            "next" => CombatButton::Next,
+            "round" => CombatButton::NextRound,
+            "react" => CombatButton::React,
+            "end" => CombatButton::End,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::component::ButtonId;
+
+    #[test]
+    fn every_button_round_trips_and_old_words_still_parse() {
+        for b in CombatButton::ALL {
+            let id = ButtonId::parse(&b.button("vvc", 77, 3).encode()).unwrap();
+            assert_eq!(CombatButton::parse(&id.action, id.arg.as_deref()), Some(b));
+        }
+        for w in ["begin", "call", "next", "round", "react", "end"] {
+            assert!(CombatButton::parse(w, None).is_some(), "{w}");
+        }
+        assert_eq!(CombatButton::parse("next", Some("1")), None);
+        assert_eq!(CombatButton::parse("close", None), None);
+    }
+}

@@ -1,0 +1,372 @@
+//! The combat tracker's message (issue 15): one embed with the round and
+//! phase in the title, the order as one line per combatant
+//! (`▶ Ada · Outthink 27 · Init 34 · Vit 5/6 · Fault 3 7`), whose turn it
+//! is with movement, ranges, reactions and Prediction, a short log, and at
+//! most two rows of controls (a select and a row of buttons).
+
+use super::combat::KIND;
+use super::combat_buttons::CombatButton;
+use super::text;
+use crate::app::component::Action;
+use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::rules::ore::sets::read;
+use crate::rules::ore::sheet::{OreSheet, Stat, World};
+use crate::rules::ore::tracker::{moves, sheet_of, Fight, Fighter, Phase, Register, Sheets};
+use crate::rules::turns::Seat;
+use crate::storage::sessions::Status;
+
+/// Characters of the order in the description.
+const ORDER_CHARS: usize = 3600;
+
+fn world_name(w: World) -> &'static str {
+    match w {
+        World::Physical => "the physical world",
+        World::Veil => "the Veil",
+        World::CosmOS => "cosmOS",
+    }
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Setup => "Setting up",
+        Phase::Call => "Call phase",
+        Phase::Resolution => "Resolution phase",
+        Phase::End => "End phase",
+    }
+}
+
+/// The health part of a line: `Vit 5/6`, a mob's `Health 2/3`, and
+/// Confidence or Cyber when they are down.
+fn health(s: &OreSheet) -> String {
+    let mut out = if s.mob_mode {
+        format!("Health {}/{}", s.vitality.current, s.vitality.max)
+    } else {
+        format!("Vit {}/{}", s.vitality.current, s.vitality.max)
+    };
+    if !s.mob_mode {
+        if s.confidence.current < s.confidence.max {
+            out.push_str(&format!(" · Conf {}/{}", s.confidence.current, s.confidence.max));
+        }
+        if s.cyber.current < s.cyber.max {
+            out.push_str(&format!(" · Cyber {}/{}", s.cyber.current, s.cyber.max));
+        }
+        if !s.fault_dice.is_empty() {
+            out.push_str(&format!(" · Fault {}", text::faces(&s.fault_dice)));
+        }
+        let injuries = s.active_injuries().count();
+        if injuries > 0 {
+            out.push_str(&format!(" · {}", text::count(injuries as u32, "Injury", "Injuries")));
+        }
+    }
+    if s.combat.incapacitated_pending_end_of_round {
+        out.push_str(" · ⏳ down at the End phase (−1 Power)");
+    }
+    out
+}
+
+/// One combatant's line.
+pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
+    let mark = if seat.out {
+        "✖"
+    } else if fight.acting().is_some_and(|a| a.id == seat.id) {
+        "▶"
+    } else {
+        "•"
+    };
+    let mut l = format!("{mark} **{}**", seat.name);
+    if seat.data.npc.as_ref().is_some_and(|s| s.mob_mode) {
+        l.push_str(" (mob)");
+    }
+    if let Some(o) = seat.data.outthink {
+        l.push_str(&format!(" · Outthink {o}"));
+    }
+    if let Some(i) = seat.data.initiative {
+        l.push_str(&format!(" · Init {i}"));
+    }
+    match sheet_of(seat, pcs) {
+        Some(s) => {
+            l.push_str(" · ");
+            l.push_str(&health(s));
+        }
+        None if seat.character.is_some() => l.push_str(" · sheet gone"),
+        None => {}
+    }
+    if seat.out {
+        l.push_str(" · out");
+    }
+    if let Some(stat) = seat.data.called {
+        l.push_str(&format!(" · calls {}", stat.name()));
+        if let Some(Register::Rolled { faces }) = &seat.data.register {
+            let r = read(faces);
+            if faces.is_empty() {
+                l.push_str(": no dice");
+            } else {
+                l.push_str(&format!(": {r}"));
+            }
+        }
+    }
+    l
+}
+
+fn names(seats: &[&Seat<Fighter>]) -> String {
+    seats
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The field about whose turn it is (or what the phase waits for).
+fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
+    match fight.phase {
+        Phase::Setup => (
+            "Joining".into(),
+            format!(
+                "Players join with `/vv combat join`; the Compiler adds NPCs and mobs with `/vv combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
+                fight.initiative_stat().name()
+            ),
+        ),
+        Phase::Call => match fight.acting() {
+            Some(s) => (
+                format!("📣 {} calls a stat", s.name),
+                if s.owner.is_some() {
+                    format!(
+                        "Lowest Outthink calls first. {}'s player (or the Compiler) picks the Called Stat below; its roll becomes the register, with its buttons.",
+                        s.name
+                    )
+                } else {
+                    "Lowest Outthink calls first. The Compiler picks the Called Stat below and the tracker rolls it.".into()
+                },
+            ),
+            None => ("📣 Call phase".into(), "No one left to call.".into()),
+        },
+        Phase::Resolution => match fight.acting() {
+            Some(s) => {
+                let mut v = Vec::new();
+                if let Some(sheet) = sheet_of(s, pcs) {
+                    v.push(format!(
+                        "🏃 Move **{}** squares (Agility{}; +1 per Minor action)",
+                        moves(sheet, s.data.called),
+                        if s.data.called == Some(Stat::Agility) {
+                            " + ½ Agility"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+                v.push("🎯 Close 1 square · Short ≤ 3 · Long 4–6 (no diagonals)".into());
+                let reactors = fight.reactors();
+                let init = s.data.initiative.unwrap_or(0);
+                if reactors.is_empty() {
+                    v.push(format!("↩ No one out-thinks Initiative {init}: no reactions."));
+                } else {
+                    v.push(format!(
+                        "↩ May react (Outthink > Init {init}): {}",
+                        names(&reactors)
+                    ));
+                }
+                let pred = fight.predictable_by(s.id);
+                if !pred.is_empty() {
+                    v.push(format!("🧠 Prediction moves work against: {}", names(&pred)));
+                }
+                v.push(if s.owner.is_some() {
+                    format!("**Next turn**: {}'s player or the Compiler.", s.name)
+                } else {
+                    "**Next turn**: the Compiler.".to_string()
+                });
+                (
+                    format!("⚔ {}'s turn", s.name),
+                    text::join_capped(&v, 1000),
+                )
+            }
+            None => ("⚔ Resolution".into(), "No one left to act.".into()),
+        },
+        Phase::End => (
+            "⏱ End phase".into(),
+            format!(
+                "Every turn is taken. The Compiler presses **Next round**: damage is finalised (Fault checks, incapacitation, −1 Power ends), registers are cleared and round {} begins.",
+                fight.turns.round.saturating_add(1)
+            ),
+        ),
+    }
+}
+
+/// The tracker's message: session `id` at `version`.
+pub fn view(
+    id: i64,
+    version: i64,
+    status: Status,
+    fight: &Fight,
+    pcs: &Sheets,
+    max_pool: u32,
+) -> View {
+    let open = status == Status::Open;
+    let title = if !open {
+        format!("🏁 Combat over · round {}", fight.turns.round)
+    } else if fight.phase == Phase::Setup {
+        "⚔ Combat · Setting up".to_string()
+    } else {
+        format!(
+            "⚔ Combat · Round {} · {}",
+            fight.turns.round,
+            phase_name(fight.phase)
+        )
+    };
+    let mut lines = vec![format!(
+        "In {} · Initiative: {}",
+        world_name(fight.world),
+        fight.initiative_stat().name()
+    )];
+    if fight.turns.seats.is_empty() {
+        lines.push("*No one has joined yet.*".into());
+    }
+    lines.extend(fight.turns.seats.iter().map(|s| line(fight, s, pcs)));
+    let mut embed = Embed::new(title)
+        .description(text::join_capped(&lines, ORDER_CHARS))
+        .colour(match (open, fight.phase) {
+            (false, _) => colour::CLOSED,
+            (true, Phase::End) => colour::PENDING,
+            (true, _) => colour::NEUTRAL,
+        });
+    if open {
+        let (name, value) = turn_field(fight, pcs);
+        embed = embed.field(name, value, false);
+    }
+    if !fight.log.is_empty() {
+        embed = embed.field("Log", text::join_capped(&fight.log, 1000), false);
+    }
+    embed = embed.footer(if open {
+        "The Compiler begins, adds, removes, damages and ends; players act on their own turn."
+    } else {
+        "This fight is over."
+    });
+    let mut v = View::embed(embed);
+    v.shows = Some(id);
+    if !open {
+        return v;
+    }
+    let bid = |b: CombatButton| b.button(KIND, id, version).encode();
+    match fight.phase {
+        Phase::Call => {
+            if let Some(s) = fight.acting() {
+                let sheet = sheet_of(s, pcs);
+                let options = Stat::ALL
+                    .iter()
+                    .map(|st| SelectOption {
+                        label: match sheet {
+                            Some(sh) => format!(
+                                "{} ({})",
+                                st.name(),
+                                text::count(sh.stats.get(*st).min(max_pool), "die", "dice")
+                            ),
+                            None => st.name().to_string(),
+                        },
+                        value: st.name().to_lowercase(),
+                        description: None,
+                    })
+                    .collect();
+                v.rows.push(Row::Select(Select {
+                    custom_id: bid(CombatButton::Call),
+                    placeholder: format!("Call a stat for {}", s.name),
+                    options,
+                    min: 1,
+                    max: 1,
+                }));
+            }
+        }
+        Phase::Resolution => {
+            let reactors = fight.reactors();
+            if !reactors.is_empty() {
+                let options = reactors
+                    .iter()
+                    .take(25)
+                    .map(|s| SelectOption {
+                        label: format!("{} reacts", s.name),
+                        value: s.id.to_string(),
+                        description: Some(format!(
+                            "Outthink {}",
+                            s.data.outthink.unwrap_or(0)
+                        )),
+                    })
+                    .collect();
+                v.rows.push(Row::Select(Select {
+                    custom_id: bid(CombatButton::React),
+                    placeholder: "React out of turn…".into(),
+                    options,
+                    min: 1,
+                    max: 1,
+                }));
+            }
+        }
+        Phase::Setup | Phase::End => {}
+    }
+    let mut buttons = Vec::new();
+    match fight.phase {
+        Phase::Setup => buttons.push(Button::new(
+            bid(CombatButton::Begin),
+            "Begin",
+            Style::Success,
+        )),
+        Phase::Resolution => buttons.push(Button::new(
+            bid(CombatButton::Next),
+            "Next turn",
+            Style::Primary,
+        )),
+        Phase::End => buttons.push(Button::new(
+            bid(CombatButton::NextRound),
+            "Next round",
+            Style::Success,
+        )),
+        Phase::Call => {}
+    }
+    buttons.push(Button::new(
+        bid(CombatButton::End),
+        "End combat",
+        Style::Danger,
+    ));
+    v.buttons(buttons)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ore::sheet::Stats;
+    use crate::rules::ore::OreSettings;
+    use rand::{rngs::StdRng, SeedableRng};
+
+    #[test]
+    fn forty_long_names_fit_discord_limits_in_every_phase() {
+        let mut f = Fight::new(World::Veil);
+        for i in 0..crate::rules::turns::MAX_SEATS {
+            let name = format!("{i:02}{}", "W".repeat(crate::rules::turns::MAX_NAME - 2));
+            f.turns
+                .add(&name, None, None, Fighter::npc(OreSheet::mob(Stats::all(10), 99)))
+                .unwrap();
+        }
+        let s = OreSettings::default();
+        let v = view(1, 0, Status::Open, &f, &Sheets::new(), 10);
+        assert_eq!(v.clone().clamp(), v);
+        f.begin(&Sheets::new(), &s, &mut StdRng::seed_from_u64(1))
+            .unwrap();
+        for _ in 0..3 {
+            f.note("x".repeat(400));
+        }
+        for phase in 0..3 {
+            let v = view(123_456, 789, Status::Open, &f, &Sheets::new(), 10);
+            assert_eq!(v.clone().clamp(), v, "phase {phase}");
+            assert!(v.rows.len() <= 2);
+            while f.phase == Phase::Call {
+                f.call(Stat::Agility, Register::Rolled { faces: vec![1; 10] })
+                    .unwrap();
+            }
+            if phase == 1 {
+                while f.phase == Phase::Resolution {
+                    f.next_turn().unwrap();
+                }
+            }
+        }
+        let v = view(1, 2, Status::Closed, &f, &Sheets::new(), 10);
+        assert!(v.rows.is_empty());
+        assert_eq!(v.session(), Some(1));
+    }
+}

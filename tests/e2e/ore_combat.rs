@@ -1,0 +1,475 @@
+//! Virtual Veil's combat tracker (`/vv combat …`, issue 15) through the fake
+//! Discord: the tracker's state after each step (read from the one posted
+//! message, redrawn in place by commands and clicks), rights (a player
+//! cannot begin, add, end a round or act out of turn), a restart
+//! mid-combat, and the example script played clean.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Table, GUILD_ID};
+use kismet::rules::ore::OreSheet;
+use serde_json::Value;
+
+const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 wit:6 confidence:4";
+const BO: &str =
+    "/vv sheet create name:Bo agility:5 wit:3 vitality:4 confidence:3 cyber:2 engineering:5";
+
+async fn cmd(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+async fn click(t: &Table, who: &str, label: &str) -> Exchange {
+    t.click(who, label)
+        .await
+        .unwrap_or_else(|e| panic!("{who} click {label}: {e}"))
+}
+
+async fn select(t: &Table, who: &str, placeholder: &str, value: &str) -> Exchange {
+    t.select(who, placeholder, &[value.to_string()])
+        .await
+        .unwrap_or_else(|e| panic!("{who} select {placeholder}: {e}"))
+}
+
+/// The refusal a member got, privately, with nothing else.
+fn refused(ex: &Exchange, text: &str) {
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{:#?}", out.body);
+    assert!(
+        out.content().contains(text),
+        "expected {text:?} in {:?}",
+        out.content()
+    );
+}
+
+/// The tracker's message as it stands in the channel: (title, description,
+/// turn field, button labels).
+fn tracker(t: &Table, id: u64) -> (String, String, String, Vec<String>) {
+    let m = t.fake.message_object(id).expect("the tracker message");
+    let e = &m["embeds"][0];
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let field = e["fields"]
+        .as_array()
+        .and_then(|f| f.first())
+        .map(|f| format!("{}: {}", s(&f["name"]), s(&f["value"])))
+        .unwrap_or_default();
+    let labels = m["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            c["label"]
+                .as_str()
+                .or(c["placeholder"].as_str())
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    (s(&e["title"]), s(&e["description"]), field, labels)
+}
+
+async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "ore",
+        Table::user_id(owner) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+/// Ann and Bo, a goblin mob and a guard: seed 1 gives the call order
+/// Goblin, Ann, Bo, Guard and the Resolution order Ann, Bo, Goblin, Guard.
+async fn set_up(t: &Table) -> u64 {
+    cmd(t, "alice", ANN).await;
+    cmd(t, "bob", BO).await;
+    let ex = cmd(t, "fc", "/vv combat start world:physical").await;
+    let id = ex.message_id.expect("the tracker is posted");
+    assert_eq!(tracker(t, id).0, "⚔ Combat · Setting up");
+    cmd(t, "alice", "/vv combat join").await;
+    cmd(t, "bob", "/vv combat join").await;
+    cmd(
+        t,
+        "fc",
+        "/vv combat add name:Goblin wit:1 agility:2 vitality:2 mob:true",
+    )
+    .await;
+    cmd(
+        t,
+        "fc",
+        "/vv combat add name:Guard wit:5 agility:3 vitality:3",
+    )
+    .await;
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
+    let t = table("vvc-rights", 1).await;
+    refused(
+        &cmd(&t, "alice", "/vv combat join").await,
+        "No fight is running in this channel: start one with `/vv combat start`.",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv combat start").await,
+        "Only the Compiler can start a fight",
+    );
+    let id = set_up(&t).await;
+    // A join answers its member privately; the posted tracker is redrawn.
+    let (_, desc, _, labels) = tracker(&t, id);
+    assert_eq!(
+        desc,
+        "In the physical world · Initiative: Agility\n• **Ann** · Vit 5/5\n• **Bo** · Vit 4/4\n• **Goblin** (mob) · Health 2/2\n• **Guard** · Vit 3/3"
+    );
+    assert_eq!(labels, ["Begin", "End combat"]);
+    refused(
+        &cmd(&t, "fc", "/vv combat start").await,
+        "A fight is already running in this channel: end it first with `/vv combat end`.",
+    );
+    refused(
+        &cmd(
+            &t,
+            "bob",
+            "/vv combat add name:Rat wit:1 agility:1 vitality:1",
+        )
+        .await,
+        "Only the Compiler can add combatants",
+    );
+    refused(
+        &cmd(&t, "bob", "/vv combat remove name:Goblin").await,
+        "Only the Compiler can remove combatants",
+    );
+    refused(
+        &cmd(
+            &t,
+            "bob",
+            "/vv combat damage name:Goblin target:Vitality amount:1",
+        )
+        .await,
+        "Only the Compiler can deal damage in a fight",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv combat join").await,
+        "Ann is already in the order.",
+    );
+    refused(
+        &cmd(&t, "fc", "/vv combat remove name:Nobody").await,
+        "No combatant is named Nobody",
+    );
+    refused(
+        &cmd(
+            &t,
+            "fc",
+            "/vv combat add name:Swarm wit:1 agility:1 vitality:3 mob:true confidence:2",
+        )
+        .await,
+        "A mob has a single Health stat",
+    );
+    refused(
+        &click(&t, "bob", "Begin").await,
+        "Only the Compiler can begin the fight.",
+    );
+    assert_eq!(tracker(&t, id).0, "⚔ Combat · Setting up");
+    // The Compiler removes and re-adds a combatant.
+    let ex = cmd(&t, "fc", "/vv combat remove name:Guard").await;
+    assert_eq!(ex.single().content(), "✅ Guard leaves the fight.");
+    assert!(!tracker(&t, id).1.contains("Guard"));
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Guard wit:5 agility:3 vitality:3",
+    )
+    .await;
+    click(&t, "fc", "Begin").await;
+    let (title, desc, field, _) = tracker(&t, id);
+    assert_eq!(title, "⚔ Combat · Round 1 · Call phase");
+    assert!(
+        desc.contains("▶ **Goblin** (mob) · Outthink 11 · Init 20 · Health 2/2"),
+        "{desc}"
+    );
+    assert!(field.starts_with("📣 Goblin calls a stat"), "{field}");
+    // Outthink and Initiative are on the sheets too.
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(
+        (ann.combat.outthink, ann.combat.initiative),
+        (Some(20), Some(22))
+    );
+    // A player cannot call for the Compiler's goblin, nor for another's seat.
+    refused(
+        &select(&t, "alice", "Call a stat for Goblin", "agility").await,
+        "It is Goblin's turn: only their player or the Compiler can act now.",
+    );
+    select(&t, "fc", "Call a stat for Goblin", "agility").await;
+    refused(
+        &select(&t, "bob", "Call a stat for Ann", "wit").await,
+        "It is Ann's turn",
+    );
+    // Ann's call posts her usual roll, with its buttons; the tracker moves on.
+    let ex = select(&t, "alice", "Call a stat for Ann", "agility").await;
+    let roll = ex.single();
+    assert_eq!(roll.kind, "message");
+    assert_eq!(roll.title(), "🎲 Ann rolls Agility (4 dice)");
+    assert!(roll.buttons().iter().any(|b| b.0 == "Use 3×8 (38)"));
+    let (_, desc, field, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5 · calls Agility"),
+        "{desc}"
+    );
+    assert!(field.starts_with("📣 Bo calls a stat"), "{field}");
+    // The Compiler's End combat button closes the tracker and clears Ann's
+    // register (its message is redrawn without buttons).
+    let ex = click(&t, "fc", "End combat").await;
+    assert_eq!(ex.outputs[0].kind, "update");
+    let (title, desc, _, labels) = tracker(&t, id);
+    assert_eq!(title, "🏁 Combat over · round 1");
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5 · calls Agility"),
+        "{desc}"
+    );
+    assert!(labels.is_empty());
+    assert!(t.click("alice", "Use 3×8 (38)").await.is_err());
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(ann.combat.outthink, None, "combat is over for Ann");
+    // A new fight may start; in cosmOS Initiative is Precision.
+    let ex = cmd(&t, "fc", "/vv combat start world:cosmOS").await;
+    let (_, desc, _, _) = tracker(&t, ex.message_id.unwrap());
+    assert!(
+        desc.starts_with("In cosmOS · Initiative: Precision"),
+        "{desc}"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_turns_reacts_ends_and_survives_a_restart() {
+    let t = table("vvc-round", 1).await;
+    let id = set_up(&t).await;
+    click(&t, "fc", "Begin").await;
+    select(&t, "fc", "Call a stat for Goblin", "agility").await;
+    select(&t, "alice", "Call a stat for Ann", "agility").await;
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "wit").await;
+    let (title, desc, field, labels) = tracker(&t, id);
+    assert_eq!(title, "⚔ Combat · Round 1 · Resolution phase");
+    assert_eq!(
+        desc.lines()
+            .skip(1)
+            .map(|l| l.split(" · ").next().unwrap())
+            .collect::<Vec<_>>(),
+        ["▶ **Ann**", "• **Bo**", "• **Goblin** (mob)", "• **Guard**"],
+        "highest Initiative first"
+    );
+    // Ann called Agility: Agility 4 + 2 squares.
+    assert!(
+        field.starts_with("⚔ Ann's turn: 🏃 Move **6** squares"),
+        "{field}"
+    );
+    assert!(field.contains("Close 1 square · Short ≤ 3 · Long 4–6"));
+    assert!(field.contains("No one out-thinks Initiative 22"));
+    assert_eq!(labels, ["Next turn", "End combat"]);
+    // Out of turn: Bo cannot end Ann's turn.
+    refused(
+        &click(&t, "bob", "Next turn").await,
+        "It is Ann's turn: only their player or the Compiler can act now.",
+    );
+    click(&t, "alice", "Next turn").await;
+    // A restart mid-combat: the tracker and its buttons carry on.
+    t.restart().await.unwrap();
+    refused(&click(&t, "alice", "Next turn").await, "It is Bo's turn");
+    click(&t, "bob", "Next turn").await;
+    let (_, _, field, labels) = tracker(&t, id);
+    assert!(
+        field.contains("↩ May react (Outthink > Init 20): Bo, Guard"),
+        "{field}"
+    );
+    assert_eq!(labels, ["React out of turn…", "Next turn", "End combat"]);
+    // Ann may not react (Outthink 20 is not above 20), nor for Bo.
+    refused(
+        &select(&t, "alice", "React out of turn…", "2").await,
+        "Only Bo's player (or the Compiler) can react for them.",
+    );
+    refused(
+        &select(&t, "alice", "React out of turn…", "1").await,
+        "Ann cannot react now",
+    );
+    select(&t, "bob", "React out of turn…", "2").await;
+    let log = t.fake.message_object(id).unwrap()["embeds"][0]["fields"][1]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        log.ends_with("↩ Bo reacts during Goblin's turn (Outthink 21 > Initiative 20)."),
+        "{log}"
+    );
+    // The goblin mob drops at once: it is out and its turn passes.
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Goblin target:Vitality amount:2",
+    )
+    .await;
+    assert!(
+        ex.single().content().contains("Incapacitated"),
+        "{:?}",
+        ex.single().content()
+    );
+    let (_, desc, field, _) = tracker(&t, id);
+    assert!(
+        desc.contains("✖ **Goblin** (mob) · Outthink 11 · Init 20 · Health 0/2 · out"),
+        "{desc}"
+    );
+    assert!(field.starts_with("⚔ Guard's turn"), "{field}");
+    // Ann takes damage: a Fault die.
+    cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Ann target:Vitality amount:2",
+    )
+    .await;
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(ann.vitality.current, 3);
+    assert_eq!(ann.fault_dice.len(), 1);
+    click(&t, "fc", "Next turn").await;
+    let (title, _, _, labels) = tracker(&t, id);
+    assert_eq!(title, "⚔ Combat · Round 1 · End phase");
+    assert_eq!(labels, ["Next round", "End combat"]);
+    refused(
+        &click(&t, "alice", "Next round").await,
+        "Only the Compiler can end the round.",
+    );
+    // Ann's register is still open until the End phase clears it.
+    assert!(t.click("alice", "Use 3×8 (38)").await.is_ok());
+    click(&t, "fc", "Next round").await;
+    let (title, desc, _, _) = tracker(&t, id);
+    assert_eq!(title, "⚔ Combat · Round 2 · Call phase");
+    assert!(
+        desc.contains("▶ **Ann** · Outthink 20 · Init 22 · Vit 3/5 · Fault"),
+        "{desc}"
+    );
+    assert!(!desc.contains("calls"), "registers cleared: {desc}");
+    assert!(
+        t.click("bob", "Use 2×4 (24)").await.is_err(),
+        "Bo's register was cleared and redrawn without buttons"
+    );
+    // The guard is living: at 0 it waits for the End phase.
+    select(&t, "alice", "Call a stat for Ann", "wit").await;
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "agility").await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Guard target:Vitality amount:3",
+    )
+    .await;
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("⏳ down at the End phase (−1 Power)"),
+        "{desc}"
+    );
+    for _ in 0..3 {
+        click(&t, "fc", "Next turn").await;
+    }
+    click(&t, "fc", "Next round").await;
+    let (title, desc, _, _) = tracker(&t, id);
+    assert_eq!(title, "⚔ Combat · Round 3 · Call phase");
+    assert!(desc.contains("✖ **Guard**"), "{desc}");
+    // The end: a player cannot; the Compiler can, and the tracker closes.
+    refused(
+        &click(&t, "bob", "End combat").await,
+        "Only the Compiler can end the fight.",
+    );
+    let ex = cmd(&t, "fc", "/vv combat end stable:true").await;
+    assert_eq!(ex.single().content(), "✅ The fight is over.");
+    let (title, _, _, labels) = tracker(&t, id);
+    assert_eq!(title, "🏁 Combat over · round 3");
+    assert!(labels.is_empty());
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert!(
+        ann.fault_dice.is_empty(),
+        "a stable place clears Fault dice"
+    );
+    assert_eq!(ann.combat.outthink, None);
+    // A new fight may start now.
+    cmd(&t, "fc", "/vv combat start world:cosmOS").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_combat_example_plays_clean() {
+    let t = table("vvc-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/virtual_veil-combat.txt"),
+    )
+    .unwrap();
+    let mut refusals = Vec::new();
+    let mut tracker_id = None;
+    for line in script.lines() {
+        let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        if line.starts_with("fc: /vv combat start") {
+            tracker_id = ex.message_id;
+        }
+        for o in &ex.outputs {
+            if o.content().starts_with("⚠️") {
+                refusals.push(line.to_string());
+            }
+        }
+    }
+    // Only the steps the script shows being refused.
+    assert_eq!(
+        refusals,
+        [
+            "bob: click Begin",
+            "bob: select Call a stat for Ann = wit",
+            "alice: click Next turn",
+            "alice: click Next round",
+            "bob: /vv combat end",
+        ]
+    );
+    // Every Called Stat roll was cleared by an End phase or the end of
+    // combat, and redrawn in place without buttons.
+    let rolls: Vec<Value> = t
+        .fake
+        .messages()
+        .iter()
+        .filter_map(|m| t.fake.message_object(m.id))
+        .filter(|o| {
+            o["embeds"][0]["title"]
+                .as_str()
+                .is_some_and(|t| t.contains(" rolls "))
+        })
+        .collect();
+    assert_eq!(rolls.len(), 4);
+    for r in &rolls {
+        assert_eq!(r["embeds"][0]["footer"]["text"], "Register cleared.", "{r}");
+        assert!(
+            r["components"].as_array().is_none_or(|c| c.is_empty()),
+            "{r}"
+        );
+    }
+    let (title, desc, _, _) = tracker(&t, tracker_id.unwrap());
+    assert_eq!(title, "🏁 Combat over · round 3");
+    assert!(
+        desc.contains("✖ **Goblin**") && desc.contains("✖ **Guard**"),
+        "{desc}"
+    );
+    let ann = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(ann.vitality.current, 2);
+    assert!(ann.fault_dice.is_empty());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

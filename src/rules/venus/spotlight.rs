@@ -246,7 +246,7 @@ impl Spotlight {
     pub fn pass(&mut self) -> Result<Passed, RuleError> {
         if !self.playing() {
             return Err(RuleError::new(
-                "No scene is being played yet: the FC sets the first scene.",
+                "No scene is being played yet: the GM sets the first scene.",
             ));
         }
         if self.turns.active().next().is_none() {

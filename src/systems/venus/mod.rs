@@ -16,6 +16,7 @@
 //! - [`party`]: loading and saving the sheets a roll touches.
 //! - [`sheets`], [`sheet_view`]: sheet commands and the sheet embed.
 //! - [`admin`]: settings, edition, Lots and Ego grants, play sessions.
+//! - [`ally`]: the FC's per-ally rank override and magic flag on a task.
 //! - [`calls`]: starting checks and tasks (players, FC, NPCs), adjusting
 //!   them before the roll, and finding "the roll in progress here".
 //! - [`check`], [`check_view`]: the check flow (one file per button or
@@ -33,6 +34,7 @@
 pub mod odds;
 pub mod system;
 pub mod admin;
+pub mod ally;
 pub mod buttons;
 pub mod calls;
 pub mod changes;

@@ -19,4 +19,5 @@ mod storyteller;
 mod undo;
 mod upgrade;
 mod venus;
+mod venus_spotlight;
 mod veracity;

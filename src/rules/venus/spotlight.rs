@@ -20,7 +20,7 @@ use crate::rules::RuleError;
 /// The longest scene title, in characters.
 pub const MAX_TITLE: usize = 100;
 /// How many log lines the spotlight keeps.
-pub const LOG_LINES: usize = 6;
+pub const LOG_LINES: usize = 4;
 /// The highest scene number.
 pub const MAX_SCENE: u32 = 10_000;
 
@@ -442,7 +442,7 @@ mod tests {
             s.note(format!("line {i}"));
         }
         assert_eq!(s.log.len(), LOG_LINES);
-        assert_eq!(s.log[0], "line 4");
+        assert_eq!(s.log[0], "line 6");
     }
 
     #[test]

@@ -210,7 +210,7 @@ pub async fn scene(
         };
         sp.note(line.clone());
         let character = named.and_then(|s| s.character);
-        return changed(act, &session, &sp, "scene", character, format!("✅ {line}")).await;
+        return changed(act, &session, &sp, "scene", character, line).await;
     }
     let mine: Vec<_> = sp.turns.owned_by(caller.user_id).cloned().collect();
     let seat = match named {
@@ -240,7 +240,7 @@ fn pass_turn(sp: &mut Spotlight) -> Result<String, AppError> {
         .map(|s| s.name.clone())
         .unwrap_or_else(|| "No one".into());
     Ok(match sp.pass().map_err(fc_words)? {
-        Passed::To(id) => format!("▶ {from} passes to {}.", sp.name_of(id)),
+        Passed::To(id) => format!("↪ {from} passes to {}.", sp.name_of(id)),
         Passed::NewRound { round, seat } => format!(
             "🔁 {from} passes: everyone has had a turn. Round {round} begins with {}.",
             sp.name_of(seat)
@@ -257,7 +257,7 @@ pub async fn pass(app: &App, caller: &Caller) -> AppResult {
     encounter::require_turn(&sp.turns, caller, fc, GM)?;
     let line = pass_turn(&mut sp)?;
     sp.note(line.clone());
-    changed(act, &session, &sp, "pass", None, format!("✅ {line}")).await
+    changed(act, &session, &sp, "pass", None, line).await
 }
 
 /// `/ve spotlight end`: the FC ends the spotlight (its buttons go).

@@ -103,7 +103,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
         Button::new(a.button(KIND, id, version).encode(), label, style)
     };
     if s.playing() && s.turns.active().next().is_some() {
-        v = v.buttons(vec![b(SpotlightButton::Pass, "Pass ▶", Style::Primary)]);
+        v = v.buttons(vec![b(SpotlightButton::Pass, "Pass", Style::Primary)]);
     }
     if s.offer.is_some() {
         v.rows.push(Row::Buttons(vec![

@@ -311,6 +311,15 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
         "{}",
         tr.text()
     );
+    // The FC adjusting the task keeps both.
+    let ex = run(&t, "fc: /ve fc adjust factors:Wards").await;
+    assert!(
+        ex.outputs[0]
+            .text()
+            .contains("🟡 **Bo** — Acrobat · accepted · ⚙ rank set by the FC · ✨ magical die"),
+        "{}",
+        ex.outputs[0].text()
+    );
     // Seed 3: Bo's Gold die rolls 10 and explodes twice (10, 9): three
     // passes, where a Bronze die under roller_only would not explode.
     let ex = run(&t, "alice: click Roll").await;

@@ -315,6 +315,6 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
 
 /// The tracker's message as it stands.
 pub fn render(session: &Session) -> Result<crate::app::View, AppError> {
-    let sp: Spotlight = sessions::load(&session.clone())?;
+    let sp: Spotlight = sessions::load(session)?;
     Ok(view(session.id, session.version, session.status, &sp))
 }

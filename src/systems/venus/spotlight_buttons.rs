@@ -1,5 +1,5 @@
 //! The spotlight tracker's buttons as one typed enum (session kind
-//! [`super::spotlight::KIND`]). The action words are in posted buttons:
+//! [`super::spotlight_view::KIND`]). The action words are in posted buttons:
 //! never rename them.
 
 use crate::app::component::Action;

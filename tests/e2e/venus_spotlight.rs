@@ -161,6 +161,21 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     let tr = tracker(&t, id);
     assert_eq!(tr.title(), "🔦 Scene 2: The tower · round 1");
     assert!(tr.text().contains("▶ **Ada**"));
+    // The FC puts Bo on hold (not in this scene): Ada's turns only.
+    assert!(note(&t, "bob: /ve spotlight hold character:Bo")
+        .await
+        .contains("Only the FC can put a character on hold"));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight hold character:Bo").await,
+        "⏸ Bo is on hold."
+    );
+    assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
+    let ex = run(&t, "alice: click Pass").await;
+    assert!(ex.single().text().contains("Round 2 begins with Ada."));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight hold character:Bo held:false").await,
+        "▶ Bo is back in the turns."
+    );
     // Removing: a player only their own, the FC anyone's.
     assert!(note(&t, "alice: /ve spotlight remove character:Bo")
         .await

@@ -179,8 +179,7 @@ impl Spotlight {
     /// an offer it made is withdrawn; if it led the scene, rounds start at
     /// the first seat from now on.
     pub fn remove(&mut self, id: u32) -> Result<Seat<SeatData>, RuleError> {
-        let had_turn = self.turns.current == Some(id);
-        let next = if had_turn { self.after(id) } else { None };
+        let next = self.next_if_current(id);
         let seat = self
             .turns
             .remove(id)
@@ -191,16 +190,56 @@ impl Spotlight {
         if self.offer.as_ref().is_some_and(|o| o.seat == id) {
             self.offer = None;
         }
-        if had_turn {
-            self.turns.current = next;
-            if next.is_none() && self.playing() {
-                self.turns.current = self.starter();
-                if self.turns.current.is_some() {
-                    self.next_round()?;
-                }
-            }
-        }
+        self.pass_from_gone(next)?;
         Ok(seat)
+    }
+
+    /// When `id` holds the turn: the seat that would get it next (`Some(None)`
+    /// when `id` is the last this round).
+    fn next_if_current(&self, id: u32) -> Option<Option<u32>> {
+        (self.turns.current == Some(id)).then(|| self.after(id))
+    }
+
+    /// The seat holding the turn left the turns: it goes to `next`, or
+    /// (after the last seat) a new round begins.
+    fn pass_from_gone(&mut self, next: Option<Option<u32>>) -> Result<(), RuleError> {
+        let Some(next) = next else {
+            return Ok(());
+        };
+        self.turns.current = next;
+        if next.is_none() && self.playing() && self.starter().is_some() {
+            self.next_round()?;
+        }
+        Ok(())
+    }
+
+    /// Puts a seat on hold (its character is not in this scene: the FC
+    /// resolves scenes one at a time, seed 000) or back in the turns. A
+    /// seat put on hold on its turn passes it on, as [`Spotlight::remove`].
+    pub fn hold(&mut self, id: u32, held: bool) -> Result<(), RuleError> {
+        let seat = self
+            .turns
+            .seat(id)
+            .ok_or_else(|| RuleError::new("That character is not in the spotlight's order."))?;
+        if seat.out == held {
+            return Err(RuleError::new(if held {
+                format!("{} is already on hold.", seat.name)
+            } else {
+                format!("{} is not on hold.", seat.name)
+            }));
+        }
+        let next = if held { self.next_if_current(id) } else { None };
+        self.turns.set_out(id, held)?;
+        self.pass_from_gone(next)?;
+        if !held && self.playing() && self.turns.current.is_none() {
+            self.turns.current = Some(id);
+        }
+        Ok(())
+    }
+
+    /// The seats on hold, in order.
+    pub fn held(&self) -> impl Iterator<Item = &Seat<SeatData>> {
+        self.turns.seats.iter().filter(|s| s.out)
     }
 
     fn next_round(&mut self) -> Result<u32, RuleError> {
@@ -215,11 +254,12 @@ impl Spotlight {
 
     /// Starts a new scene: its number, its title, and its first round,
     /// which `lead` (the seat of the player who introduced it, if any)
-    /// starts; otherwise the first seat. A waiting offer is closed.
+    /// starts (back from hold if it was); otherwise the first seat. A
+    /// waiting offer is closed.
     pub fn new_scene(&mut self, title: &str, lead: Option<u32>) -> Result<u32, RuleError> {
         let title = clean_title(title)?;
         if let Some(id) = lead {
-            if self.turns.seat(id).is_none_or(|s| s.out) {
+            if self.turns.seat(id).is_none() {
                 return Err(RuleError::new(
                     "Only a character in the spotlight's order can introduce a scene.",
                 ));
@@ -229,6 +269,10 @@ impl Spotlight {
             return Err(RuleError::new(format!(
                 "A spotlight counts at most {MAX_SCENE} scenes: end it and start another."
             )));
+        }
+        if let Some(id) = lead {
+            // The one who introduces a scene is in it.
+            self.turns.set_out(id, false)?;
         }
         self.turns.next_round()?;
         self.scene += 1;
@@ -408,6 +452,38 @@ mod tests {
         assert!(s.pass().is_err());
         let id = s.join("Dee", Some(40), None).unwrap();
         assert_eq!(s.turns.current, Some(id), "a newcomer takes the empty turn");
+    }
+
+    #[test]
+    fn seats_on_hold_are_skipped_and_come_back() {
+        let mut s = table();
+        s.new_scene("Scene", None).unwrap();
+        s.pass().unwrap();
+        s.pass().unwrap();
+        assert_eq!(now(&s), "Cy");
+        s.hold(3, true).unwrap();
+        assert_eq!((s.round, now(&s)), (2, "Ada"), "Cy was last: a new round");
+        assert!(s.hold(3, true).is_err());
+        assert_eq!(s.pass(), Ok(Passed::To(2)));
+        assert_eq!(s.pass(), Ok(Passed::NewRound { round: 3, seat: 1 }));
+        let held: Vec<&str> = s.held().map(|x| x.name.as_str()).collect();
+        assert_eq!(held, ["Cy"]);
+        s.hold(3, false).unwrap();
+        assert!(s.hold(3, false).is_err());
+        assert_eq!(s.pass(), Ok(Passed::To(2)));
+        assert_eq!(s.pass(), Ok(Passed::To(3)));
+        // Everyone on hold: no one has the turn until one comes back.
+        for id in 1..=3 {
+            s.hold(id, true).unwrap();
+        }
+        assert_eq!(s.turns.current, None);
+        assert!(s.pass().is_err());
+        s.hold(2, false).unwrap();
+        assert_eq!(now(&s), "Bo");
+        // A seat on hold that introduces a scene is back in it.
+        s.new_scene("Cy's scene", Some(3)).unwrap();
+        assert_eq!(now(&s), "Cy");
+        assert_eq!(s.held().count(), 1);
     }
 
     #[test]

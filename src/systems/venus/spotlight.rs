@@ -1,7 +1,8 @@
 //! The spotlight at the table (seed 000, "The game progresses in turns"):
 //! one tracker per channel, a session of kind [`KIND`] with no timeout
 //! whose state is the rules core's [`Spotlight`]. The FC starts it, sets
-//! scenes, passes the turn for anyone, removes seats and ends it; players
+//! scenes, passes the turn for anyone, puts seats on hold (characters not
+//! in the scene), removes seats and ends it; players
 //! join with a character, pass on their own turn, and offer to introduce
 //! the next scene, which the FC allows (**Allow scene**) or declines. A
 //! player who introduces a scene earns Ego if they do not hold it: the FC
@@ -156,6 +157,28 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     sp.note(format!("➖ {} leaves.", seat.name));
     let note = format!("✅ {} leaves the spotlight.", seat.name);
     changed(act, &session, &sp, "remove", seat.character, note).await
+}
+
+/// `/ve spotlight hold`: the FC puts a character on hold (not in this
+/// scene: its turn is skipped) or back in the turns.
+pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "put a character on hold").await?;
+    let (session, mut sp) = running(&mut act).await?;
+    let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
+        AppError::user(format!(
+            "No one called {} is in the spotlight's order.",
+            name.trim()
+        ))
+    })?;
+    sp.hold(seat.id, held).map_err(fc_words)?;
+    let line = if held {
+        format!("⏸ {} is on hold.", seat.name)
+    } else {
+        format!("▶ {} is back in the turns.", seat.name)
+    };
+    sp.note(line.clone());
+    changed(act, &session, &sp, "hold", seat.character, line).await
 }
 
 /// Rewards the seat that introduced a scene: Ego on its character's sheet

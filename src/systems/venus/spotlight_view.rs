@@ -34,9 +34,13 @@ pub fn title(s: &Spotlight, status: Status) -> String {
 /// seat whose turn it is.
 fn order(s: &Spotlight) -> String {
     let seats = s.round_order();
-    if seats.is_empty() {
+    if seats.is_empty() && s.held().next().is_none() {
         return "No one has joined yet: players join with `/ve spotlight join`.".into();
     }
+    let held = s.held().map(|seat| {
+        let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
+        format!("⏸ {}{who} · on hold", seat.name)
+    });
     seats
         .iter()
         .map(|seat| {
@@ -54,6 +58,7 @@ fn order(s: &Spotlight) -> String {
             };
             format!("{name}{who}{lead}")
         })
+        .chain(held)
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -153,6 +158,18 @@ mod tests {
         assert!(e.fields[0].value.contains("Ada offers to introduce the next scene: *The tower*"));
         assert_eq!(ids(&v), ["vesp:5:3:pass", "vesp:5:3:confirm", "vesp:5:3:decline"]);
         assert_eq!(v.rows.len(), 2);
+    }
+
+    #[test]
+    fn seats_on_hold_are_listed_after_the_order() {
+        let mut s = table();
+        s.new_scene("The docks", None).unwrap();
+        s.hold(1, true).unwrap();
+        let v = view(5, 3, Status::Open, &s);
+        assert_eq!(
+            v.embeds[0].description.as_deref(),
+            Some("▶ **Bo** · <@20>\n⏸ Ada · <@10> · on hold")
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::systems::venus::spotlight;
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("start", "join", "remove", "scene", "pass", "end"),
+    subcommands("start", "join", "remove", "hold", "scene", "pass", "end"),
     subcommand_required
 )]
 pub async fn spotlight(_ctx: Context<'_>) -> Result<(), Error> {
@@ -57,6 +57,21 @@ pub async fn remove(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = spotlight::remove(&ctx.data().app, &caller, &character).await;
+    respond(ctx, r).await
+}
+
+/// Put a character on hold: not in this scene, their turn is skipped (FC)
+#[poise::command(slash_command, guild_only)]
+pub async fn hold(
+    ctx: Context<'_>,
+    #[description = "The character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: String,
+    #[description = "On hold (default) or back in the turns (false)"] held: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = spotlight::hold(&ctx.data().app, &caller, &character, held.unwrap_or(true)).await;
     respond(ctx, r).await
 }
 

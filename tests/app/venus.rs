@@ -105,3 +105,70 @@ async fn only_the_fc_calls_a_check_for_another_player() {
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].user_id, alice.user_id);
 }
+
+/// The spotlight at the application layer: one per channel (another
+/// channel may run its own), a command's answer redraws the tracker
+/// (`Reply::Edit`), a double click on **Pass** passes once, and each step
+/// is logged.
+#[tokio::test]
+async fn the_spotlight_runs_one_per_channel_and_a_double_pass_passes_once() {
+    use kismet::app::Reply;
+    use kismet::systems::venus::spotlight;
+    let app = app(7).await;
+    let (fc, alice, bob) = (caller("fc"), caller("alice"), caller("bob"));
+    sheets::create(&app, &alice, "Ada", None).await.unwrap();
+    sheets::create(&app, &bob, "Bo", None).await.unwrap();
+    let r = spotlight::start(&app, &fc, Some("The docks")).await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "message");
+    let id = v.session().expect("the tracker's session");
+    let again = spotlight::start(&app, &fc, None).await;
+    assert!(refusal(&again).contains("A spotlight is already running in this channel"));
+    let elsewhere = kismet::app::Caller {
+        channel_id: fc.channel_id + 1,
+        ..fc.clone()
+    };
+    assert!(spotlight::start(&app, &elsewhere, None).await.is_ok());
+    // Joining answers privately and redraws the tracker in place.
+    let r = spotlight::join(&app, &alice, None, None).await.unwrap();
+    assert!(matches!(&r.reply, Reply::Ephemeral(_)));
+    let Some(Reply::Edit(tracker)) = r.followups.first() else {
+        panic!("no redraw: {r:?}");
+    };
+    assert_eq!(tracker.session(), Some(id));
+    let r = spotlight::join(&app, &bob, None, None).await.unwrap();
+    let Some(Reply::Edit(tracker)) = r.followups.first() else {
+        panic!("no redraw");
+    };
+    // Ada passes; the same click again changes nothing.
+    let pass = button(tracker, "Pass");
+    let r = dispatch(&app, &alice, &pass, &[]).await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "update");
+    assert!(v.embeds[0]
+        .description
+        .as_deref()
+        .unwrap()
+        .contains("▶ **Bo**"));
+    let r = dispatch(&app, &alice, &pass, &[]).await;
+    let (_, v) = first(&r);
+    assert!(v.embeds[0]
+        .description
+        .as_deref()
+        .unwrap()
+        .contains("▶ **Bo**"));
+    let actions: Vec<String> = log_of(&app, id)
+        .await
+        .into_iter()
+        .map(|e| e.action)
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "spotlight_start",
+            "spotlight_join",
+            "spotlight_join",
+            "spotlight_pass"
+        ]
+    );
+}

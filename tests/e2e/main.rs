@@ -20,4 +20,5 @@ mod storyteller;
 mod undo;
 mod upgrade;
 mod venus;
+mod venus_spotlight;
 mod veracity;

@@ -7,6 +7,7 @@
 //! - [`settings`]: the guild's Venus settings (spec §6) and their descriptions.
 //! - [`sheet`]: the character sheet, exp, level-ups, Lots and Ego, and
 //!   [`VenusCtx`], the sheets a procedure reads and changes.
+//! - [`spotlight`]: turns, rounds and scenes (who has the spotlight).
 //! - [`task`]: tasks, both editions (pools, aid, KISS, Ego, spending beats,
 //!   outcome, exp and level-ups).
 
@@ -15,6 +16,7 @@ pub mod odds;
 pub mod rank;
 pub mod settings;
 pub mod sheet;
+pub mod spotlight;
 pub mod task;
 
 pub use check::{

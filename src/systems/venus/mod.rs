@@ -16,6 +16,7 @@
 //! - [`party`]: loading and saving the sheets a roll touches.
 //! - [`sheets`], [`sheet_view`]: sheet commands and the sheet embed.
 //! - [`admin`]: settings, edition, Lots and Ego grants, play sessions.
+//! - [`ally`]: the FC's per-ally rank override and magic flag on a task.
 //! - [`calls`]: starting checks and tasks (players, FC, NPCs), adjusting
 //!   them before the roll, and finding "the roll in progress here".
 //! - [`check`], [`check_view`]: the check flow (one file per button or
@@ -25,12 +26,15 @@
 //!
 //! Dependencies point from the flows to the views: a view imports only
 //! `state`, `buttons`, `format` and other views.
+//! - [`spotlight`], [`spotlight_view`], [`spotlight_buttons`]: the
+//!   spotlight tracker (turns, rounds and scenes; its own session kind).
 //! - [`changes`], [`format`]: text helpers.
 //! - [`commands`]: the `/ve` slash commands.
 
 pub mod odds;
 pub mod system;
 pub mod admin;
+pub mod ally;
 pub mod buttons;
 pub mod calls;
 pub mod changes;
@@ -42,6 +46,9 @@ pub mod governed;
 pub mod party;
 pub mod sheet_view;
 pub mod sheets;
+pub mod spotlight;
+pub mod spotlight_buttons;
+pub mod spotlight_view;
 pub mod state;
 pub mod task;
 pub mod task_view;
@@ -103,6 +110,9 @@ pub fn fc_only(a: Actor, what: &str) -> Result<(), AppError> {
 
 /// Routes a checked click to the check, task or deletion flow.
 pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+    if session.kind == spotlight::KIND {
+        return spotlight::click(app, tx, session, click).await;
+    }
     match sessions::load::<VeState>(&session)? {
         VeState::Check(c) => check::click(app, tx, session, *c, click).await,
         VeState::Task(t) => task::click(app, tx, session, *t, click).await,
@@ -113,6 +123,9 @@ pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> A
 /// The message of a Venus session as it stands (disabled or no buttons once
 /// it is no longer open).
 pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+    if session.kind == spotlight::KIND {
+        return spotlight::render(session);
+    }
     let st = sessions::load::<VeState>(session)?;
     Ok(view_of(session.id, session.version, session.status, &st))
 }
@@ -161,13 +174,17 @@ mod tests {
     /// points from the flows to the views (issue 12, "Layers").
     #[test]
     fn views_import_no_action_module() {
-        let flows = ["task", "check", "calls", "admin", "sheets", "party", "commands"];
+        let flows = [
+            "task", "check", "calls", "admin", "sheets", "party", "commands", "spotlight",
+        ];
         for (file, src) in [
             ("task_view.rs", include_str!("task_view.rs")),
             ("check_view.rs", include_str!("check_view.rs")),
             ("buttons.rs", include_str!("buttons.rs")),
             ("state.rs", include_str!("state.rs")),
             ("format.rs", include_str!("format.rs")),
+            ("spotlight_view.rs", include_str!("spotlight_view.rs")),
+            ("spotlight_buttons.rs", include_str!("spotlight_buttons.rs")),
         ] {
             for m in supers(src) {
                 assert!(!flows.contains(&m.as_str()), "{file} imports super::{m}");

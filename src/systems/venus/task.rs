@@ -157,6 +157,32 @@ pub fn rebuild(
                 task = t;
             }
         }
+        // The FC's per-ally rank override and magic flag (A-V10, A-V19)
+        // stay while they still apply.
+        let gm = Actor {
+            id: setup.actor.id,
+            gm: true,
+        };
+        let mut keep = Vec::new();
+        if ally.rank_overridden {
+            keep.push(TaskAction::OverrideAllyRank {
+                actor: gm,
+                ally: ally.id,
+                rank: ally.rank,
+            });
+        }
+        if ally.magic {
+            keep.push(TaskAction::FlagAllyMagic {
+                actor: gm,
+                ally: ally.id,
+                magic: true,
+            });
+        }
+        for action in keep {
+            if let Ok((t, _)) = task.clone().apply(ctx, action, &mut no_rng()) {
+                task = t;
+            }
+        }
     }
     st.task = task;
     st.setup = setup;

@@ -401,6 +401,12 @@ fn allies_text(st: &TaskSession) -> Option<String> {
             if let Some(d) = &a.demand {
                 s.push_str(&format!(" · asks: {d}"));
             }
+            if a.rank_overridden {
+                s.push_str(&format!(" · ⚙ rank set by the {}", super::GM));
+            }
+            if a.magic {
+                s.push_str(" · ✨ magical die");
+            }
             s
         })
         .collect();

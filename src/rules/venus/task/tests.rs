@@ -2483,3 +2483,45 @@ fn buy_as_roller(st: TaskState, c: &mut VenusCtx) -> (TaskState, Vec<TaskEvent>)
     };
     go(st, c, a, 0)
 }
+
+#[test]
+fn a_v10_the_gms_rank_override_decides_the_ally_dies_pass() {
+    // Edition 2, seed 0: Ada's two dice 9, 8; Cy's die 6. Cy is Bronze
+    // (passes on 7+): 2 passes. The GM sets Cy's die to Gold (5+): 3.
+    let set = settings(Edition::Two);
+    let run = |rank: Option<Rank>| {
+        let mut c = table(&set);
+        small_roller(&set, &mut c);
+        let mut st = offer(start(&set, &c, setup("Thief", 4, &[])), &mut c, 3, true);
+        if let Some(rank) = rank {
+            let o = TaskAction::OverrideAllyRank {
+                actor: GM,
+                ally: 3,
+                rank,
+            };
+            st = go(st, &mut c, o, 0).0;
+            assert!(st.allies[0].rank_overridden);
+        }
+        roll(st, &mut c, 0).0
+    };
+    let plain = run(None);
+    assert_eq!(faces(&plain), [9, 8, 6]);
+    assert_eq!(plain.die(3).map(|d| d.rank), Some(Rank::Bronze));
+    assert_eq!(plain.successes(), 2);
+    let gold = run(Some(Rank::Gold));
+    assert_eq!(faces(&gold), [9, 8, 6]);
+    assert_eq!(gold.die(3).map(|d| d.rank), Some(Rank::Gold));
+    assert_eq!(gold.successes(), 3);
+    // A magical flag needs a magic task.
+    let mut c = table(&set);
+    let st = offer(start(&set, &c, setup("Thief", 4, &[])), &mut c, 3, true);
+    let flag = TaskAction::FlagAllyMagic {
+        actor: GM,
+        ally: 3,
+        magic: true,
+    };
+    assert_eq!(
+        fail(&st, &mut c, flag),
+        "Only a magic (exploding) task has magical dice."
+    );
+}

@@ -1,5 +1,6 @@
 //! `/ve fc …`: the FC's controls (call rolls, NPC checks, adjust, grant and
-//! take Kismet, edition, new play session, void, force-close).
+//! take Kismet, edition, new play session, void, force-close, an ally's
+//! die).
 
 use poise::serenity_prelude as serenity;
 
@@ -7,6 +8,7 @@ use super::choices::{EditionChoice, RankChoice, RollKind};
 use super::complete;
 use crate::kit::{caller_of, respond, Context, Error};
 use crate::systems::venus::admin;
+use crate::systems::venus::ally::{self, AllyDie};
 use crate::systems::venus::calls::{self, Adjust, RollRequest};
 
 /// The FC's controls.
@@ -14,7 +16,7 @@ use crate::systems::venus::calls::{self, Adjust, RollRequest};
     slash_command,
     guild_only,
     subcommands(
-        "call", "npc", "adjust", "grant", "take", "edition", "session", "void", "close"
+        "call", "npc", "adjust", "grant", "take", "edition", "session", "void", "close", "ally"
     ),
     subcommand_required
 )]
@@ -290,5 +292,30 @@ pub async fn close(
     let caller = caller_of(ctx)?;
     let roll = calls::parse_roll(roll.as_deref())?;
     let r = calls::end_chosen_roll(&ctx.data().app, &caller, false, roll).await;
+    respond(ctx, r).await
+}
+
+/// Set an ally's die on the task waiting for its dice: its rank (A-V10) or magic flag (A-V19)
+#[poise::command(slash_command, guild_only)]
+pub async fn ally(
+    ctx: Context<'_>,
+    #[description = "The ally (a member aiding the task)"] player: serenity::User,
+    #[description = "The rank their die rolls at (default: their rank in the task's ability)"]
+    rank: Option<RankChoice>,
+    #[description = "Magic task: their die explodes too (ve2_explode_scope roller_only)"]
+    magic: Option<bool>,
+    #[description = "Which roll (default: the newest waiting)"]
+    #[autocomplete = "complete::roll"]
+    #[max_length = 100]
+    roll: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let roll = calls::parse_roll(roll.as_deref())?;
+    let die = AllyDie {
+        ally: uid(&player),
+        rank: rank.map(Into::into),
+        magic,
+    };
+    let r = ally::ally_die(&ctx.data().app, &caller, die, roll).await;
     respond(ctx, r).await
 }

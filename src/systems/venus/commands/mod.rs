@@ -1,7 +1,7 @@
 //! The `/ve` slash commands (thin: options in, application call, view
 //! out). Sub-modules: [`sheet`] (`/ve sheet …`), [`roll`] (`/ve check`,
 //! `/ve task`, `/ve bonus`), [`fc`] (`/ve fc …`), [`settings`]
-//! (`/ve settings …`), [`complete`] (autocomplete) and [`choices`] (the
+//! (`/ve settings …`), [`spotlight`] (`/ve spotlight …`), [`complete`] (autocomplete) and [`choices`] (the
 //! fixed option lists).
 
 pub mod choices;
@@ -10,6 +10,7 @@ pub mod fc;
 pub mod roll;
 pub mod settings;
 pub mod sheet;
+pub mod spotlight;
 
 use crate::kit::{Data, Error};
 
@@ -28,7 +29,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "roll::task",
         "roll::bonus",
         "fc::fc",
-        "settings::settings"
+        "settings::settings",
+        "spotlight::spotlight"
     ),
     subcommand_required
 )]

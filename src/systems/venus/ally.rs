@@ -1,0 +1,125 @@
+//! `/ve fc ally`: the FC's per-ally controls on a task waiting for its dice
+//! (spec A-V10, A-V19). An ally's die has the ally's rank in the
+//! FC-chosen ability, and "the GM may override per die"; on a magic task
+//! only the roller's dice explode under `ve2_explode_scope = roller_only`,
+//! and the FC may flag an ally's die as magical too. The rules core applies
+//! both ([`TaskAction::OverrideAllyRank`], [`TaskAction::FlagAllyMagic`]);
+//! this file finds the task, refuses anyone but the FC, and redraws the
+//! task's message in place.
+
+use serde_json::json;
+
+use super::calls::chosen_roll;
+use super::party::Party;
+use super::state::VeState;
+use super::{actor, fc_words, task_view, timeout, GM, SYSTEM};
+use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
+use crate::rules::venus::task::{TaskAction, TaskPhase};
+use crate::rules::venus::Rank;
+use crate::storage::sessions::Status;
+
+/// What the FC changes on one ally's die.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AllyDie {
+    /// The member whose die it is.
+    pub ally: i64,
+    /// The rank the die rolls at (A-V10).
+    pub rank: Option<Rank>,
+    /// Whether the die is magical, so it explodes (A-V19).
+    pub magic: Option<bool>,
+}
+
+/// `/ve fc ally`: overrides an ally's rank and/or flags their die as
+/// magical on the task `roll` (else the newest waiting for its dice).
+pub async fn ally_die(app: &App, caller: &Caller, die: AllyDie, roll: Option<i64>) -> AppResult {
+    if die.rank.is_none() && die.magic.is_none() {
+        return Err(AppError::user(
+            "Say what to change: the ally's `rank:` or `magic:`.",
+        ));
+    }
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(
+        &mut act,
+        caller,
+        GM,
+        "override an ally's rank or flag their die as magical",
+    )
+    .await?;
+    let a = actor(&mut act, caller).await?;
+    let found = chosen_roll(&mut act, caller, roll, |s| {
+        matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers)
+    })
+    .await?;
+    let Some((session, VeState::Task(mut t))) = found else {
+        return Err(AppError::user(
+            "There is no task waiting for its dice in this channel.",
+        ));
+    };
+    if !t.task.allies.iter().any(|x| x.id == die.ally) {
+        return Err(AppError::user(format!(
+            "<@{}> has not offered to aid this task.",
+            die.ally
+        )));
+    }
+    let mut party = Party::load(&mut act, caller.guild_id, t.whos()).await?;
+    let mut rng = app.rng.fork();
+    let mut actions = Vec::new();
+    let mut parts = Vec::new();
+    if let Some(rank) = die.rank {
+        actions.push(TaskAction::OverrideAllyRank {
+            actor: a,
+            ally: die.ally,
+            rank,
+        });
+        parts.push(format!("rolls at {rank}"));
+    }
+    if let Some(magic) = die.magic {
+        actions.push(TaskAction::FlagAllyMagic {
+            actor: a,
+            ally: die.ally,
+            magic,
+        });
+        parts.push(if magic { "is magical (it explodes)" } else { "is not magical" }.to_string());
+    }
+    let mut task = t.task.clone();
+    let mut events = Vec::new();
+    for action in &actions {
+        let (next, ev) = task
+            .apply(&mut party.ctx, action.clone(), &mut rng)
+            .map_err(fc_words)?;
+        task = next;
+        events.extend(ev);
+    }
+    t.task = task;
+    let line = format!(
+        "The {GM} set {}'s die: it {}.",
+        t.name_of(die.ally),
+        parts.join(" and ")
+    );
+    t.note = Some(line.clone());
+    let minutes = timeout(&mut act, caller.guild_id).await?;
+    let state = VeState::Task(t);
+    let version = sessions::save(&mut act, &session, &state, Status::Open, Some(minutes)).await?;
+    log::record(
+        &mut act,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "task_ally",
+            session: Some(session.id),
+            character: None,
+        },
+        &json!({ "actions": actions }),
+        &json!([]),
+        &json!({ "events": events }),
+    )
+    .await?;
+    act.commit().await?;
+    let VeState::Task(t) = &state else {
+        return Err(AppError::Internal("not a task".into()));
+    };
+    Ok(Response::edit(
+        format!("✅ {line}"),
+        task_view::view(session.id, version, Status::Open, t),
+    ))
+}

@@ -1,0 +1,343 @@
+//! The spotlight at the table (seed 000, "The game progresses in turns"):
+//! one tracker per channel, a session of kind [`KIND`] with no timeout
+//! whose state is the rules core's [`Spotlight`]. The FC starts it, sets
+//! scenes, passes the turn for anyone, puts seats on hold (characters not
+//! in the scene), removes seats and ends it; players
+//! join with a character, pass on their own turn, and offer to introduce
+//! the next scene, which the FC allows (**Allow scene**) or declines. A
+//! player who introduces a scene earns Ego if they do not hold it: the FC
+//! naming them in `/ve spotlight scene introduced_by:` or allowing their
+//! offer is the FC's confirmation the seed asks for.
+//!
+//! Commands that change the tracker redraw its posted message in place
+//! ([`Response::edit`]); its buttons update it ([`Response::update`]).
+
+use serde_json::json;
+
+use super::spotlight_buttons::SpotlightButton;
+use super::spotlight_view::view;
+use super::{fc_words, HINT, GM, SYSTEM};
+use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::component::Click;
+use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
+use crate::rules::venus::spotlight::{earns_ego, Passed, Spotlight};
+use crate::rules::venus::VenusSheet;
+use crate::storage::{
+    self,
+    sessions::{Session, Status},
+};
+use crate::systems::table::encounter;
+
+pub use super::spotlight_view::KIND;
+
+const WHAT: &str = "spotlight";
+const START: &str = "`/ve spotlight start`";
+const END: &str = "`/ve spotlight end`";
+
+/// The spotlight running in the caller's channel.
+async fn running(act: &mut Act) -> Result<(Session, Spotlight), AppError> {
+    let session = encounter::require_running(act, KIND, WHAT, START).await?;
+    let sp: Spotlight = sessions::load(&session)?;
+    Ok((session, sp))
+}
+
+/// Saves the tracker, logs `action`, commits; the new version.
+async fn store(
+    mut act: Act,
+    session: &Session,
+    sp: &Spotlight,
+    status: Status,
+    action: &str,
+    character: Option<i64>,
+) -> Result<i64, AppError> {
+    let version = sessions::save(&mut act, session, sp, status, None).await?;
+    record(&mut act, session.id, sp, action, character).await?;
+    act.commit().await?;
+    Ok(version)
+}
+
+/// Writes `spotlight_<action>` to the roll log.
+async fn record(
+    act: &mut Act,
+    session: i64,
+    sp: &Spotlight,
+    action: &str,
+    character: Option<i64>,
+) -> Result<(), AppError> {
+    let caller = act.caller().clone();
+    log::record(
+        act,
+        &caller,
+        log::What {
+            system: SYSTEM,
+            action: &format!("spotlight_{action}"),
+            session: Some(session),
+            character,
+        },
+        &json!({ "action": action }),
+        &json!([]),
+        &json!({
+            "scene": sp.scene,
+            "round": sp.round,
+            "turn": sp.turns.current_seat().map(|s| s.name.clone()),
+        }),
+    )
+    .await
+}
+
+/// Saves a change a command made and redraws the posted tracker.
+async fn changed(
+    act: Act,
+    session: &Session,
+    sp: &Spotlight,
+    action: &str,
+    character: Option<i64>,
+    note: String,
+) -> AppResult {
+    let v = store(act, session, sp, Status::Open, action, character).await?;
+    Ok(Response::edit(note, view(session.id, v, Status::Open, sp)))
+}
+
+/// `/ve spotlight start`: the FC starts the channel's spotlight, setting
+/// the first scene when `title` is given.
+pub async fn start(app: &App, caller: &Caller, title: Option<&str>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "start the spotlight").await?;
+    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
+    let mut sp = Spotlight::new();
+    if let Some(t) = title {
+        sp.new_scene(t, None).map_err(fc_words)?;
+        sp.note(format!("🎬 The {GM} sets scene 1: {}.", sp.title));
+    }
+    let id = sessions::create(&mut act, caller, KIND, &sp, None).await?;
+    record(&mut act, id, &sp, "start", None).await?;
+    act.commit().await?;
+    Ok(Response::message(view(id, 0, Status::Open, &sp)))
+}
+
+/// `/ve spotlight join`: a player seats their active character (or the one
+/// named); the FC may seat anyone's.
+pub async fn join(
+    app: &App,
+    caller: &Caller,
+    character: Option<&str>,
+    player: Option<i64>,
+) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let (session, mut sp) = running(&mut act).await?;
+    let pick = Pick::new(character, player);
+    let row =
+        characters::resolve_row(&mut act, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+    sp.join(&row.name, Some(row.owner_id), Some(row.id))
+        .map_err(fc_words)?;
+    sp.note(format!("➕ {} joins.", row.name));
+    let note = format!("✅ {} joins the spotlight.", row.name);
+    changed(act, &session, &sp, "join", Some(row.id), note).await
+}
+
+/// `/ve spotlight remove`: the FC removes a seat (a player may remove
+/// their own).
+pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let (session, mut sp) = running(&mut act).await?;
+    let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
+        AppError::user(format!(
+            "No one called {} is in the spotlight's order.",
+            name.trim()
+        ))
+    })?;
+    if !fc && seat.owner != Some(caller.user_id) {
+        return Err(AppError::user(format!(
+            "Only the {GM} can remove another player's character from the spotlight."
+        )));
+    }
+    sp.remove(seat.id).map_err(fc_words)?;
+    sp.note(format!("➖ {} leaves.", seat.name));
+    let note = format!("✅ {} leaves the spotlight.", seat.name);
+    changed(act, &session, &sp, "remove", seat.character, note).await
+}
+
+/// `/ve spotlight hold`: the FC puts a character on hold (not in this
+/// scene: its turn is skipped) or back in the turns.
+pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "put a character on hold").await?;
+    let (session, mut sp) = running(&mut act).await?;
+    let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
+        AppError::user(format!(
+            "No one called {} is in the spotlight's order.",
+            name.trim()
+        ))
+    })?;
+    sp.hold(seat.id, held).map_err(fc_words)?;
+    let line = if held {
+        format!("⏸ {} is on hold.", seat.name)
+    } else {
+        format!("▶ {} is back in the turns.", seat.name)
+    };
+    sp.note(line.clone());
+    changed(act, &session, &sp, "hold", seat.character, line).await
+}
+
+/// Rewards the seat that introduced a scene: Ego on its character's sheet
+/// if not held. Returns how it ends the log line.
+async fn reward(act: &mut Act, sp: &Spotlight, seat: u32) -> Result<String, AppError> {
+    let name = sp.name_of(seat);
+    let Some(id) = sp.turns.seat(seat).and_then(|s| s.character) else {
+        return Ok(format!("{name} has no sheet, so no Ego"));
+    };
+    let guild = act.guild_id();
+    let Some(row) = storage::characters::get(act, guild, id).await? else {
+        return Ok(format!("{name}'s sheet is gone, so no Ego"));
+    };
+    let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
+    let mut c = Loaded { row, sheet };
+    if !earns_ego(c.sheet.ego) {
+        return Ok(format!("{name} already holds Ego"));
+    }
+    c.sheet.grant_ego().map_err(fc_words)?;
+    characters::save(act, &mut c).await?;
+    Ok(format!("{name} earns Ego"))
+}
+
+/// `/ve spotlight scene`: the FC cuts to a new scene (introduced by the
+/// seat named in `introduced_by`, who starts its rounds and earns Ego if
+/// they do not hold it); a player offers to introduce it, for the FC to
+/// allow or decline on the tracker.
+pub async fn scene(
+    app: &App,
+    caller: &Caller,
+    title: &str,
+    introduced_by: Option<&str>,
+) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let (session, mut sp) = running(&mut act).await?;
+    let named = match introduced_by.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) => Some(sp.turns.by_name(n).cloned().ok_or_else(|| {
+            AppError::user(format!("No one called {n} is in the spotlight's order."))
+        })?),
+        None => None,
+    };
+    if fc {
+        sp.new_scene(title, named.as_ref().map(|s| s.id))
+            .map_err(fc_words)?;
+        let line = match &named {
+            Some(seat) => {
+                let r = reward(&mut act, &sp, seat.id).await?;
+                format!("🎬 Scene {}: {}, introduced by {} ({r}).", sp.scene, sp.title, seat.name)
+            }
+            None => format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
+        };
+        sp.note(line.clone());
+        let character = named.and_then(|s| s.character);
+        return changed(act, &session, &sp, "scene", character, line).await;
+    }
+    let mine: Vec<_> = sp.turns.owned_by(caller.user_id).cloned().collect();
+    let seat = match named {
+        Some(s) if s.owner == Some(caller.user_id) => s,
+        Some(_) => {
+            return Err(AppError::user(format!(
+                "You can only offer to introduce a scene yourself; the {GM} names who introduces it."
+            )))
+        }
+        None => mine.into_iter().next().ok_or_else(|| {
+            AppError::user(
+                "Join the spotlight first with `/ve spotlight join` to introduce a scene.",
+            )
+        })?,
+    };
+    sp.offer(seat.id, title).map_err(fc_words)?;
+    sp.note(format!("🙋 {} offers to introduce the next scene.", seat.name));
+    let note = format!("🙋 Your offer to introduce the next scene waits for the {GM}.");
+    changed(act, &session, &sp, "offer", seat.character, note).await
+}
+
+/// Passes the turn; the log line.
+fn pass_turn(sp: &mut Spotlight) -> Result<String, AppError> {
+    let from = sp
+        .turns
+        .current_seat()
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| "No one".into());
+    Ok(match sp.pass().map_err(fc_words)? {
+        Passed::To(id) => format!("↪ {from} passes to {}.", sp.name_of(id)),
+        Passed::NewRound { round, seat } => format!(
+            "🔁 {from} passes: everyone has had a turn. Round {round} begins with {}.",
+            sp.name_of(seat)
+        ),
+    })
+}
+
+/// `/ve spotlight pass`: the player whose turn it is (or the FC) passes
+/// the turn on.
+pub async fn pass(app: &App, caller: &Caller) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fc = act.is_fc().await?;
+    let (session, mut sp) = running(&mut act).await?;
+    encounter::require_turn(&sp.turns, caller, fc, GM)?;
+    let line = pass_turn(&mut sp)?;
+    sp.note(line.clone());
+    changed(act, &session, &sp, "pass", None, line).await
+}
+
+/// `/ve spotlight end`: the FC ends the spotlight (its buttons go).
+pub async fn end(app: &App, caller: &Caller) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "end the spotlight").await?;
+    let (session, mut sp) = running(&mut act).await?;
+    sp.note(format!("🏁 The {GM} ends the spotlight."));
+    let v = store(act, &session, &sp, Status::Closed, "end", None).await?;
+    Ok(Response::edit(
+        "✅ The spotlight ends.",
+        view(session.id, v, Status::Closed, &sp),
+    ))
+}
+
+/// A click on the tracker: **Pass** (the player whose turn it is, or the
+/// FC), **Allow scene** and **Decline scene** (the FC).
+pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let mut sp: Spotlight = sessions::load(&session)?;
+    let button: SpotlightButton = click.action()?;
+    let caller = click.caller;
+    let (action, character) = match button {
+        SpotlightButton::Pass => {
+            let fc = act.is_fc().await?;
+            encounter::require_turn(&sp.turns, caller, fc, GM)?;
+            let line = pass_turn(&mut sp)?;
+            sp.note(line);
+            ("pass", None)
+        }
+        SpotlightButton::Confirm => {
+            rights::require_gm(&mut act, caller, GM, "allow a player to introduce a scene")
+                .await?;
+            let seat = sp.confirm().map_err(fc_words)?;
+            let r = reward(&mut act, &sp, seat).await?;
+            let name = sp.name_of(seat);
+            sp.note(format!(
+                "🎬 The {GM} allows it. Scene {}: {}, introduced by {name} ({r}).",
+                sp.scene, sp.title
+            ));
+            ("confirm", sp.turns.seat(seat).and_then(|s| s.character))
+        }
+        SpotlightButton::Decline => {
+            rights::require_gm(&mut act, caller, GM, "decline a scene introduction").await?;
+            let o = sp.decline().map_err(fc_words)?;
+            sp.note(format!(
+                "✋ The {GM} declines {}'s scene.",
+                sp.name_of(o.seat)
+            ));
+            ("decline", None)
+        }
+    };
+    let v = store(act, &session, &sp, Status::Open, action, character).await?;
+    Ok(Response::update(view(session.id, v, Status::Open, &sp)))
+}
+
+/// The tracker's message as it stands.
+pub fn render(session: &Session) -> Result<crate::app::View, AppError> {
+    let sp: Spotlight = sessions::load(session)?;
+    Ok(view(session.id, session.version, session.status, &sp))
+}

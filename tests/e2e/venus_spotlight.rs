@@ -1,0 +1,382 @@
+//! The Venus Engine spotlight (issue 15) through the fake Discord: turns
+//! passed around the table, rounds within scenes, a player introducing a
+//! scene and earning Ego when the FC allows it, players refused out of
+//! turn, a restart mid-scene; and the FC's per-ally rank override and
+//! magic flag on a task (A-V10, A-V19). Seeded.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::venus::VenusSheet;
+
+const ADA_AND_BO: &str = r#"
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet job name:Thief inherits:Finesse level:2
+bob: /ve sheet create name:Bo
+bob: /ve sheet ability name:Finesse rank:bronze score:2
+bob: /ve sheet job name:Acrobat inherits:Finesse level:1
+"#;
+
+/// Plays script lines, failing on any line the table cannot play.
+async fn play(t: &Table, script: &str) -> Vec<Exchange> {
+    let mut out = Vec::new();
+    for line in script.lines() {
+        if let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            out.push(ex);
+        }
+    }
+    out
+}
+
+/// The exchange of one line.
+async fn run(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .unwrap()
+        .1
+}
+
+/// The private answer of a line (a refusal or a command's note).
+async fn note(t: &Table, line: &str) -> String {
+    let ex = run(t, line).await;
+    let o = ex.outputs[0].clone();
+    assert_eq!(o.kind, "ephemeral", "{line}: {o:?}");
+    o.text()
+}
+
+/// The tracker's message as it stands now (redrawn in place).
+fn tracker(t: &Table, id: u64) -> Output {
+    let m = t
+        .fake
+        .messages()
+        .into_iter()
+        .find(|m| m.id == id)
+        .expect("the tracker's message");
+    Output {
+        to: String::new(),
+        kind: "message".into(),
+        body: m.body,
+        files: Vec::new(),
+    }
+}
+
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "venus",
+        Table::user_id(who) as i64,
+        name,
+    )
+    .await
+    .unwrap()
+    .unwrap_or_else(|| panic!("{who} has no character {name}"));
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+/// Starts the spotlight with Ada and Bo seated; the tracker's message id.
+async fn seated(t: &Table, scene: &str) -> u64 {
+    play(t, ADA_AND_BO).await;
+    let ex = run(t, &format!("fc: /ve spotlight start scene:\"{scene}\"")).await;
+    assert_eq!(ex.single().kind, "message");
+    let id = ex.message_id.unwrap();
+    assert_eq!(
+        note(t, "alice: /ve spotlight join").await,
+        "✅ Ada joins the spotlight."
+    );
+    assert_eq!(
+        note(t, "bob: /ve spotlight join").await,
+        "✅ Bo joins the spotlight."
+    );
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
+    let t = table("ve-spot-turns", 1).await;
+    play(&t, ADA_AND_BO).await;
+    // Before the first scene there is nothing to pass.
+    let ex = run(&t, "fc: /ve spotlight start").await;
+    let id = ex.message_id.unwrap();
+    assert_eq!(ex.single().title(), "🔦 Spotlight · no scene yet");
+    assert!(ex.single().buttons().is_empty());
+    note(&t, "alice: /ve spotlight join").await;
+    note(&t, "bob: /ve spotlight join").await;
+    assert!(note(&t, "alice: /ve spotlight pass")
+        .await
+        .contains("No one has the turn: the FC moves the order on."));
+    // A second spotlight in the same channel is refused.
+    assert!(note(&t, "fc: /ve spotlight start").await.contains(
+        "A spotlight is already running in this channel: end it first with `/ve spotlight end`."
+    ));
+    // The FC sets the scene: redrawn in place, Ada first.
+    assert_eq!(
+        note(&t, "fc: /ve spotlight scene title:\"The docks\"").await,
+        "🎬 The FC sets scene 1: The docks."
+    );
+    let tr = tracker(&t, id);
+    assert_eq!(tr.title(), "🔦 Scene 1: The docks · round 1");
+    assert!(tr.text().contains("▶ **Ada**"), "{}", tr.text());
+    assert_eq!(labels(&tr), ["Pass"]);
+    // Bo cannot pass on Ada's turn, by button or command.
+    let ex = run(&t, "bob: click Pass").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .text()
+        .contains("It is Ada's turn: only their player or the FC can act now."));
+    assert!(note(&t, "bob: /ve spotlight pass")
+        .await
+        .contains("It is Ada's turn"));
+    // Ada passes to Bo, Bo passes: round 2 begins with Ada.
+    let ex = run(&t, "alice: click Pass").await;
+    assert_eq!(ex.single().kind, "update");
+    assert!(ex.single().text().contains("▶ **Bo**"));
+    assert!(ex.single().text().contains("↪ Ada passes to Bo."));
+    let ex = run(&t, "bob: click Pass").await;
+    assert_eq!(ex.single().title(), "🔦 Scene 1: The docks · round 2");
+    assert!(ex
+        .single()
+        .text()
+        .contains("🔁 Bo passes: everyone has had a turn. Round 2 begins with Ada."));
+    // The FC passes for anyone, by command: the tracker is redrawn.
+    assert_eq!(
+        note(&t, "fc: /ve spotlight pass").await,
+        "↪ Ada passes to Bo."
+    );
+    assert!(tracker(&t, id).text().contains("▶ **Bo**"));
+    // A new scene the FC sets starts again at round 1 with the first seat.
+    note(&t, "fc: /ve spotlight scene title:\"The tower\"").await;
+    let tr = tracker(&t, id);
+    assert_eq!(tr.title(), "🔦 Scene 2: The tower · round 1");
+    assert!(tr.text().contains("▶ **Ada**"));
+    // The FC puts Bo on hold (not in this scene): Ada's turns only.
+    assert!(note(&t, "bob: /ve spotlight hold character:Bo")
+        .await
+        .contains("Only the FC can put a character on hold"));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight hold character:Bo").await,
+        "⏸ Bo is on hold."
+    );
+    assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
+    let ex = run(&t, "alice: click Pass").await;
+    assert!(ex.single().text().contains("Round 2 begins with Ada."));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight hold character:Bo held:false").await,
+        "▶ Bo is back in the turns."
+    );
+    // Removing: a player only their own, the FC anyone's.
+    assert!(note(&t, "alice: /ve spotlight remove character:Bo")
+        .await
+        .contains("Only the FC can remove another player's character"));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight remove character:Ada").await,
+        "✅ Ada leaves the spotlight."
+    );
+    assert!(tracker(&t, id).text().contains("▶ **Bo**"));
+    // Ending: the FC only; the buttons go.
+    assert!(note(&t, "bob: /ve spotlight end")
+        .await
+        .contains("Only the FC can end the spotlight"));
+    assert_eq!(
+        note(&t, "fc: /ve spotlight end").await,
+        "✅ The spotlight ends."
+    );
+    let tr = tracker(&t, id);
+    assert_eq!(tr.title(), "🔦 Spotlight ended · after scene 2: The tower");
+    assert!(tr.buttons().is_empty());
+    assert!(note(&t, "fc: /ve spotlight pass").await.contains(
+        "No spotlight is running in this channel: start one with `/ve spotlight start`."
+    ));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
+    let t = table("ve-spot-scene", 1).await;
+    let id = seated(&t, "The docks").await;
+    // A player cannot cut to a new scene: Bo offers to introduce it.
+    assert_eq!(
+        note(&t, "bob: /ve spotlight scene title:\"Bo's safehouse\"").await,
+        "🙋 Your offer to introduce the next scene waits for the FC."
+    );
+    let tr = tracker(&t, id);
+    assert_eq!(tr.title(), "🔦 Scene 1: The docks · round 1", "not yet");
+    assert!(tr
+        .text()
+        .contains("Bo offers to introduce the next scene: *Bo's safehouse*"));
+    assert_eq!(labels(&tr), ["Pass", "Allow scene", "Decline scene"]);
+    assert!(!sheet(&t, "bob", "Bo").await.ego);
+    // Only the FC answers.
+    let ex = run(&t, "alice: click Allow scene").await;
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the FC can allow a player to introduce a scene"));
+    // The FC allows it: Bo starts scene 2 and earns Ego.
+    let ex = run(&t, "fc: click Allow scene").await;
+    let o = ex.single();
+    assert_eq!(o.kind, "update");
+    assert_eq!(o.title(), "🔦 Scene 2: Bo's safehouse · round 1");
+    assert!(o.text().contains("▶ **Bo** · <@"), "{}", o.text());
+    assert!(o.text().contains("introduced this scene"));
+    assert!(o.text().contains("(Bo earns Ego)"));
+    assert_eq!(labels(o), ["Pass"]);
+    assert!(sheet(&t, "bob", "Bo").await.ego);
+    // Clockwise from Bo: Ada, then round 2 begins with Bo again.
+    run(&t, "bob: click Pass").await;
+    let ex = run(&t, "alice: click Pass").await;
+    assert!(ex.single().text().contains("Round 2 begins with Bo."));
+    // Bo, holding Ego, introduces another scene: no second Ego.
+    note(&t, "bob: /ve spotlight scene title:\"The roof\"").await;
+    let ex = run(&t, "fc: click Allow scene").await;
+    assert!(ex.single().text().contains("(Bo already holds Ego)"));
+    // A declined offer changes nothing.
+    note(&t, "alice: /ve spotlight scene title:\"Elsewhere\"").await;
+    let ex = run(&t, "fc: click Decline scene").await;
+    let o = ex.single();
+    assert_eq!(o.title(), "🔦 Scene 3: The roof · round 1");
+    assert!(o.text().contains("✋ The FC declines Ada's scene."));
+    assert!(!sheet(&t, "alice", "Ada").await.ego);
+    // The FC naming the introducer is the FC's confirmation: Ada earns Ego.
+    assert_eq!(
+        note(
+            &t,
+            "fc: /ve spotlight scene title:\"Ada's den\" introduced_by:Ada"
+        )
+        .await,
+        "🎬 Scene 4: Ada's den, introduced by Ada (Ada earns Ego)."
+    );
+    assert!(sheet(&t, "alice", "Ada").await.ego);
+    assert!(tracker(&t, id).text().contains("▶ **Ada**"));
+    // A player cannot name someone else as the introducer.
+    assert!(note(
+        &t,
+        "alice: /ve spotlight scene title:\"X\" introduced_by:Bo"
+    )
+    .await
+    .contains("You can only offer to introduce a scene yourself"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_spotlight_survives_a_restart_mid_scene() {
+    let t = table("ve-spot-restart", 1).await;
+    let id = seated(&t, "The docks").await;
+    run(&t, "alice: click Pass").await;
+    note(&t, "alice: /ve spotlight scene title:\"Ada's den\"").await;
+    t.restart().await.unwrap();
+    // The same message's buttons work: Ada is still refused out of turn,
+    // Bo passes, and the FC allows Ada's waiting offer.
+    let ex = run(&t, "alice: click Pass").await;
+    assert!(ex.single().text().contains("It is Bo's turn"));
+    let ex = run(&t, "bob: click Pass").await;
+    assert_eq!(ex.single().title(), "🔦 Scene 1: The docks · round 2");
+    let ex = run(&t, "fc: click Allow scene").await;
+    assert_eq!(ex.single().title(), "🔦 Scene 2: Ada's den · round 1");
+    assert!(sheet(&t, "alice", "Ada").await.ego);
+    // Commands after the restart still redraw the same message.
+    note(&t, "fc: /ve spotlight pass").await;
+    assert!(tracker(&t, id).text().contains("▶ **Bo**"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
+    let t = table("ve-spot-ally", 3).await;
+    play(&t, ADA_AND_BO).await;
+    let called = run(&t, "fc: /ve fc call player:@alice kind:task ability:Finesse difficulty:2 consequence:Caught magic:true").await;
+    let task = called.message_id.unwrap();
+    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    // Players cannot.
+    assert!(
+        note(&t, "alice: /ve fc ally player:@bob rank:gold magic:true")
+            .await
+            .contains("Only the FC can override an ally's rank or flag their die as magical")
+    );
+    assert!(note(&t, "fc: /ve fc ally player:@bob")
+        .await
+        .contains("Say what to change"));
+    assert!(note(&t, "fc: /ve fc ally player:@carol rank:gold")
+        .await
+        .contains("has not offered to aid this task"));
+    assert_eq!(
+        note(&t, "fc: /ve fc ally player:@bob rank:gold magic:true").await,
+        "✅ The FC set Bo's die: it rolls at Gold and is magical (it explodes)."
+    );
+    // The task's message is redrawn in place.
+    let tr = tracker(&t, task);
+    assert!(
+        tr.text()
+            .contains("🟡 **Bo** — Acrobat · accepted · ⚙ rank set by the FC · ✨ magical die"),
+        "{}",
+        tr.text()
+    );
+    // The FC adjusting the task keeps both.
+    let ex = run(&t, "fc: /ve fc adjust factors:Wards").await;
+    assert!(
+        ex.outputs[0]
+            .text()
+            .contains("🟡 **Bo** — Acrobat · accepted · ⚙ rank set by the FC · ✨ magical die"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    // Seed 3: Bo's Gold die rolls 10 and explodes twice (10, 9): three
+    // passes, where a Bronze die under roller_only would not explode.
+    let ex = run(&t, "alice: click Roll").await;
+    let o = ex.outputs[0].clone();
+    assert_eq!(
+        o.field("Dice").unwrap(),
+        "⚪ **Ada** (1 pass): #1 4 · #2 5 · #3 2 · #4 5 · #5 3 · #6 **6**\n🟡 **Bo** (3 passes): #7 **10** · #8 ↯**10** · #9 ↯**9**"
+    );
+    // Too late once the dice are thrown.
+    assert!(note(&t, "fc: /ve fc ally player:@bob magic:false")
+        .await
+        .contains("There is no task waiting for its dice in this channel."));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_spotlight_example_plays_clean() {
+    let t = table("ve-spot-example", 3).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/venus-spotlight.txt"
+    ))
+    .unwrap();
+    let ex = play(&t, &script).await;
+    for o in ex.iter().flat_map(|e| e.outputs.iter()) {
+        assert!(!o.text().contains("⚠️"), "{}", o.text());
+        assert!(!o.text().contains("Something went wrong"), "{}", o.text());
+    }
+    assert!(sheet(&t, "bob", "Bo").await.ego, "Bo introduced a scene");
+    let text: String = ex
+        .iter()
+        .flat_map(|e| e.outputs.iter())
+        .map(|o| o.text())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.contains("Round 2 begins with Ada."), "{text}");
+    assert!(text.contains("introduced by Bo (Bo earns Ego)"), "{text}");
+    assert!(
+        text.contains("#7 **10** · #8 ↯**10** · #9 ↯**9**"),
+        "{text}"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -2032,7 +2032,7 @@ async fn vv_face_modifiers_clamp_or_wrap_from_the_roll_buttons() {
     );
     let ex = cmd(&t, "alice", "/history show character:Ann").await;
     let h = ex.single().text();
-    assert!(h.contains("modify_face"), "{h}");
+    assert!(h.contains("modify face"), "{h}");
     assert!(h.contains("from: 9, position: 0, to: 10"), "{h}");
     // Wrap: a new roll wraps past 10 (an open roll keeps its settings).
     cmd(

@@ -458,7 +458,6 @@ mod tests {
             "vv_allow_split_sets",
             "vv_face_modifier_bounds",
             "vv_diagonal_adjacency",
-            "vr_ap_basis",
         ] {
             assert!(!names.contains(&dormant), "{dormant}");
             assert_eq!(Scope::of(&reg, dormant), None, "{dormant}");

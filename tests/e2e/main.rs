@@ -20,3 +20,4 @@ mod undo;
 mod upgrade;
 mod venus;
 mod veracity;
+mod veracity_combat;

@@ -438,12 +438,14 @@ async fn apply(
             )
             .await?;
             let line = if r.escaped {
-                f.take_out(id, Gone::Fled)?;
                 format!("🏃 {} flees the fight", clean(&who))
             } else {
                 format!("{} tries to flee and cannot get away", clean(&who))
             };
             f.note(line.clone());
+            if r.escaped {
+                f.take_out(id, Gone::Fled)?;
+            }
             let mut v = render::save_view(&who, sheet.inventory(InventoryKind::Flesh), &[], &r.save);
             v.content = Some(format!("{line}."));
             Ok(Done {

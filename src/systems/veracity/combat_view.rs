@@ -68,12 +68,10 @@ pub fn seat_line(f: &Fight, s: &Seat<Fighter>) -> String {
         d.hp, d.hp_max, d.wounds, d.flesh
     ));
     let mut marks = Vec::new();
-    if (f.started() && d.seen) || (!f.started() && d.visible) {
-        marks.push(if f.surprise() && d.seen && d.gone.is_none() {
-            "👁️ seen: no surprise turn"
-        } else {
-            "👁️ seen"
-        });
+    if !f.started() && d.visible {
+        marks.push("👁️ visible");
+    } else if f.surprise() && d.seen && d.gone.is_none() {
+        marks.push("👁️ seen: no surprise turn");
     }
     if d.immobilised {
         marks.push("⛓️ immobilised");

@@ -398,6 +398,20 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         (ada.hp_current(), ada.flesh().count(ItemKind::Wound)),
         (1, 1)
     );
+    // Ada's 6 AP: a Secret revealed (4), a knife drawn (0), and no AP left
+    // to pick anything up.
+    click(&t, "alice", "Reveal · 4 AP").await;
+    click(&t, "alice", "Draw/stow · 0 AP").await;
+    click_refused(&t, "alice", "Pick up/drop · 4 AP", "Ada has only 2 left").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Ada").data.ap, 2);
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "Ada reveals a Secret (4 AP, 2 left)"),
+        "{:?}",
+        f.log
+    );
     // Now Bram acts after Ada; the immobilised take Wounds.
     done(&t, "alice", "/vr combat end-turn").await;
     done(&t, "bob", "/vr combat act action:attack note:\"a club\"").await;

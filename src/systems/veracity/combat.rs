@@ -687,7 +687,6 @@ fn damage_line(name: &str, events: &[Event]) -> String {
                     .collect();
                 parts.push(format!("{n} Wound{} ({})", if *n == 1 { "" } else { "s" }, why.join(", ")));
             }
-            Event::Died => parts.push("💀 dead".into()),
             _ => {}
         }
     }

@@ -194,7 +194,7 @@ impl Fight {
 
     /// May this seat act now (in, and not seen during its side's first turn)?
     pub fn can_act(&self, seat: &Seat<Fighter>) -> bool {
-        !seat.out && !(self.surprise() && seat.data.seen)
+        !(seat.out || (self.surprise() && seat.data.seen))
     }
 
     fn rank(first: Side, side: Side) -> u8 {

@@ -165,6 +165,10 @@ pub fn pretty(out: &Output) -> String {
                 .unwrap_or("")
                 .to_string()
         };
+        let author = get("/author/name");
+        if !author.is_empty() {
+            s.push_str(&format!("▌ {author}\n"));
+        }
         let title = get("/title");
         if !title.is_empty() {
             s.push_str(&format!("▌ {title}\n"));

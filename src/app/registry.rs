@@ -176,6 +176,15 @@ pub trait System: Send + Sync + 'static {
         Box::pin(std::future::ready(Err(AppError::Internal(msg))))
     }
 
+    /// One of this system's log entries as `/history` shows it: what was
+    /// done and what came of it, in a short line of words (no raw data).
+    /// `None` (the default) leaves it to the shared summary of the entry's
+    /// recorded outcome.
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        let _ = entry;
+        None
+    }
+
     /// The changes a player makes that the house rule `player_edits`
     /// governs in this system, as listed in `/help` (empty by default).
     fn governed(&self) -> &'static [Governed] {

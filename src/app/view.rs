@@ -22,6 +22,8 @@ pub mod limits {
     pub const FIELD_VALUE: usize = 1024;
     /// Footer text.
     pub const FOOTER: usize = 2048;
+    /// An embed author's name.
+    pub const AUTHOR: usize = 256;
     /// All text of all embeds of one message.
     pub const EMBED_TOTAL: usize = 6000;
     /// Embeds per message.
@@ -50,6 +52,10 @@ pub mod colour {
     pub const SUCCESS: u32 = 0x57F287;
     /// Failure.
     pub const FAILURE: u32 = 0xED4245;
+    /// A partial success (some of what was needed).
+    pub const PARTIAL: u32 = 0xF0B232;
+    /// Information with no outcome (a sheet, a list, odds).
+    pub const INFO: u32 = 0x4F545C;
     /// Waiting for a choice.
     pub const PENDING: u32 = 0xFEE75C;
     /// Closed or expired.
@@ -91,6 +97,9 @@ pub struct Embed {
     pub footer: Option<String>,
     /// An attached image's file name, shown in the embed.
     pub image: Option<String>,
+    /// The small line above the title: who did what ("Ada rolls Wits +
+    /// Alertness"), so the title can state the outcome.
+    pub author: Option<String>,
 }
 
 /// An embed field.
@@ -235,8 +244,15 @@ impl Embed {
         self
     }
 
+    /// Sets the author line (who did what), shown above the title.
+    pub fn author(mut self, text: impl Into<String>) -> Self {
+        self.author = Some(text.into());
+        self
+    }
+
     fn text_len(&self) -> usize {
         self.title.chars().count()
+            + self.author.as_deref().map_or(0, |a| a.chars().count())
             + self.description.as_deref().map_or(0, |d| d.chars().count())
             + self.footer.as_deref().map_or(0, |d| d.chars().count())
             + self
@@ -407,7 +423,12 @@ impl View {
         let mut budget = limits::EMBED_TOTAL;
         for e in &mut self.embeds {
             truncate(&mut e.title, limits::TITLE);
-            if e.title.is_empty() {
+            // An embed needs something to show; an image alone will do.
+            if e.title.is_empty()
+                && e.image.is_none()
+                && e.description.is_none()
+                && e.fields.is_empty()
+            {
                 e.title.push('\u{200b}');
             }
             if let Some(d) = e.description.as_mut() {
@@ -415,6 +436,9 @@ impl View {
             }
             if let Some(f) = e.footer.as_mut() {
                 truncate(f, limits::FOOTER);
+            }
+            if let Some(a) = e.author.as_mut() {
+                truncate(a, limits::AUTHOR);
             }
             e.fields.truncate(limits::FIELDS);
             for f in &mut e.fields {
@@ -482,6 +506,24 @@ pub fn truncate(s: &mut String, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_author_line_is_cut_to_discords_limit_and_counted() {
+        let e = Embed::new("✅ Success").author("a".repeat(300));
+        let v = View::embed(e).clamp();
+        let e = &v.embeds[0];
+        assert_eq!(
+            e.author.as_deref().map(|a| a.chars().count()),
+            Some(limits::AUTHOR)
+        );
+        assert_eq!(e.text_len(), "✅ Success".chars().count() + limits::AUTHOR);
+        // An image alone needs no title.
+        let bare = Embed {
+            image: Some("odds-2.png".into()),
+            ..Embed::default()
+        };
+        assert_eq!(View::embed(bare).clamp().embeds[0].title, "");
+    }
 
     #[test]
     fn a_long_menu_pages_and_every_choice_is_reachable() {

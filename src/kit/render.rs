@@ -33,7 +33,10 @@ pub fn parts(view: View) -> Parts {
         .embeds
         .into_iter()
         .map(|e| {
-            let mut b = CreateEmbed::new().title(e.title);
+            let mut b = CreateEmbed::new();
+            if !e.title.is_empty() {
+                b = b.title(e.title);
+            }
             if let Some(d) = e.description {
                 b = b.description(d);
             }
@@ -48,6 +51,9 @@ pub fn parts(view: View) -> Parts {
             }
             if let Some(img) = e.image {
                 b = b.image(format!("attachment://{img}"));
+            }
+            if let Some(a) = e.author {
+                b = b.author(serenity::CreateEmbedAuthor::new(a));
             }
             b
         })

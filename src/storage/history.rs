@@ -24,6 +24,16 @@ pub struct Filter {
     /// Hide other members' secret entries (the `secret` column) from this
     /// viewer; `None` shows everything (the FC).
     pub hide_secrets_from: Option<i64>,
+    /// Only entries logged under one of these system names (a system's id
+    /// and aliases: `venus`; `roll`, `generic`).
+    pub system: Option<Vec<String>>,
+}
+
+/// A value bound into a filter's query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Bind {
+    Int(i64),
+    Text(String),
 }
 
 /// A log entry with its character's name, when it has one.
@@ -49,13 +59,25 @@ pub struct NamedCharacter {
 }
 
 /// The WHERE clause and its binds (in order) for a filter.
-fn clause(f: &Filter) -> (String, Vec<i64>) {
+fn clause(f: &Filter) -> (String, Vec<Bind>) {
     let mut sql = String::from("l.guild_id = $1");
-    let mut binds = vec![f.guild_id];
-    let add = |sql: &mut String, binds: &mut Vec<i64>, text: &str, v: i64| {
-        binds.push(v);
+    let mut binds = vec![Bind::Int(f.guild_id)];
+    let add = |sql: &mut String, binds: &mut Vec<Bind>, text: &str, v: i64| {
+        binds.push(Bind::Int(v));
         sql.push_str(&text.replace('?', &format!("${}", binds.len())));
     };
+    if let Some(names) = &f.system {
+        let mut marks = Vec::new();
+        for name in names {
+            binds.push(Bind::Text(name.clone()));
+            marks.push(format!("${}", binds.len()));
+        }
+        if marks.is_empty() {
+            sql.push_str(" AND 1 = 0");
+        } else {
+            sql.push_str(&format!(" AND l.system IN ({})", marks.join(", ")));
+        }
+    }
     if let Some(u) = f.user_id {
         add(&mut sql, &mut binds, " AND l.user_id = ?", u);
     }
@@ -82,7 +104,7 @@ fn clause(f: &Filter) -> (String, Vec<i64>) {
         } else {
             let mut marks = Vec::new();
             for id in ids {
-                binds.push(*id);
+                binds.push(Bind::Int(*id));
                 marks.push(format!("${}", binds.len()));
             }
             sql.push_str(&format!(" AND l.character_id IN ({})", marks.join(", ")));
@@ -99,7 +121,10 @@ pub async fn count(tx: &mut Tx, f: &Filter) -> Result<i64, StorageError> {
     let sql = format!("SELECT COUNT(*) FROM roll_log l WHERE {w}");
     let mut q = sqlx::query(&sql);
     for b in binds {
-        q = q.bind(b);
+        q = match b {
+            Bind::Int(v) => q.bind(v),
+            Bind::Text(t) => q.bind(t),
+        };
     }
     q.fetch_one(&mut **tx).await?.try_get(0)
 }
@@ -130,7 +155,10 @@ pub async fn newest(
     );
     let mut q = sqlx::query(&sql);
     for b in binds {
-        q = q.bind(b);
+        q = match b {
+            Bind::Int(v) => q.bind(v),
+            Bind::Text(t) => q.bind(t),
+        };
     }
     let rows = q.bind(limit).bind(offset).fetch_all(&mut **tx).await?;
     rows.iter().map(from_row).collect()
@@ -154,7 +182,10 @@ pub async fn oldest_after(
     );
     let mut q = sqlx::query(&sql);
     for b in binds {
-        q = q.bind(b);
+        q = match b {
+            Bind::Int(v) => q.bind(v),
+            Bind::Text(t) => q.bind(t),
+        };
     }
     let rows = q.bind(after_id).bind(limit).fetch_all(&mut **tx).await?;
     rows.iter().map(from_row).collect()
@@ -235,13 +266,19 @@ mod tests {
             character_ids: Some(vec![7, 8]),
             upto_id: Some(99),
             hide_secrets_from: Some(5),
+            system: Some(vec!["roll".into(), "generic".into()]),
             ..Filter::default()
         };
         let (sql, binds) = clause(&f);
         assert_eq!(
             sql,
-            "l.guild_id = $1 AND l.user_id = $2 AND l.id <= $3 AND (l.secret = 0 OR l.user_id = $4) AND l.character_id IN ($5, $6)"
+            "l.guild_id = $1 AND l.system IN ($2, $3) AND l.user_id = $4 AND l.id <= $5 AND (l.secret = 0 OR l.user_id = $6) AND l.character_id IN ($7, $8)"
         );
-        assert_eq!(binds, vec![1, 2, 99, 5, 7, 8]);
+        let ints = |v: &[i64]| v.iter().map(|i| Bind::Int(*i)).collect::<Vec<_>>();
+        let mut want = ints(&[1]);
+        want.push(Bind::Text("roll".into()));
+        want.push(Bind::Text("generic".into()));
+        want.extend(ints(&[2, 99, 5, 7, 8]));
+        assert_eq!(binds, want);
     }
 }

@@ -122,3 +122,63 @@ async fn rolling_needs_a_stat_or_dice() {
         "Choose a `stat` to roll, or a number of `dice`."
     );
 }
+
+/// The first select of a view: its custom_id and its options (label, value).
+fn select_of(v: &View) -> Option<(String, Vec<(String, String)>)> {
+    v.rows.iter().find_map(|r| match r {
+        kismet::app::view::Row::Select(s) => Some((
+            s.custom_id.clone(),
+            s.options
+                .iter()
+                .map(|o| (o.label.clone(), o.value.clone()))
+                .collect(),
+        )),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_face_modifier_changes_one_die_once_and_is_logged() {
+    let app = app(3).await;
+    ada(&app, 5).await;
+    let alice = caller("alice");
+    let r = roll::start(&app, &alice, wit_roll()).await;
+    let v = first(&r).1;
+    let open = buttons(v)
+        .into_iter()
+        .find(|(l, _)| l == "± Modify a die")
+        .expect("a modify button")
+        .1;
+    let session = ButtonId::parse(&open).unwrap().session;
+    // Bob may not open it.
+    assert!(!refusal(&dispatch(&app, &caller("bob"), &open, &[]).await).is_empty());
+    let up = dispatch(&app, &alice, &open, &[]).await;
+    let (custom_id, options) = select_of(first(&up).1).expect("the modifier select");
+    assert!(custom_id.contains(":sel:modify"), "{custom_id}");
+    let (label, value) = options[0].clone();
+    // "a → b (+1)": the die's face, what it becomes, the modifier.
+    let (from, rest) = label.split_once(" → ").unwrap();
+    let (to, delta) = rest.split_once(' ').unwrap();
+    assert_eq!(delta, "(+1)");
+    let picked = [value];
+    let up = dispatch(&app, &alice, &custom_id, &picked).await;
+    let (kind, v) = first(&up);
+    assert_eq!(kind, "update");
+    let d = v.embeds[0].description.clone().unwrap();
+    assert!(d.contains(&format!("Modified: {from}→{to} (+1)")), "{d}");
+    // The same pick again (a double click) changes nothing more.
+    let again = dispatch(&app, &alice, &custom_id, &picked).await;
+    assert_eq!(
+        first(&again).0,
+        "update",
+        "a stale pick shows the roll as it is"
+    );
+    let log = log_of(&app, session).await;
+    let actions: Vec<&str> = log.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(actions, vec!["roll", "modify_face"]);
+    assert!(
+        log[1].outcome.contains("face_modified"),
+        "{}",
+        log[1].outcome
+    );
+}

@@ -322,6 +322,7 @@ async fn booted_roll(t: &Table) {
             "Add cache dice",
             "Load into cache",
             "Minor action",
+            "± Modify a die",
             "Close"
         ]
     );
@@ -1664,7 +1665,9 @@ async fn special_roll(t: &Table, specials: &[&str]) -> Exchange {
     cmd(
         t,
         "alice",
-        "/vv sheet comp cache_size:3 battery_max:5 battery:5",
+        // Two named abilities on one register need a Thread Count of 2
+        // (VV-17, issue 15).
+        "/vv sheet comp cache_size:3 battery_max:5 battery:5 thread_count:2",
     )
     .await;
     for s in specials {
@@ -1707,6 +1710,7 @@ async fn vv_a_special_action_spends_exactly_its_dice() {
             "Add cache dice",
             "Load into cache",
             "Minor action",
+            "± Modify a die",
             "Close"
         ]
     );
@@ -1753,7 +1757,7 @@ async fn vv_a_special_action_spends_exactly_its_dice() {
     let out = ex.single();
     assert_eq!(
         out.field("Actions").unwrap(),
-        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · 2 from the cache"
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · Combo/String · 2 from the cache"
     );
     assert!(
         desc(out).contains("**Register:** no set; loose 10 9 1\n"),
@@ -1906,12 +1910,370 @@ async fn vv_special_example_plays_clean() {
     }
     assert_eq!(
         last.unwrap(),
-        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · 2 from the cache"
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · Combo/String · 2 from the cache"
     );
     let ann = sheet_of(&t, "alice", "Ann").await;
     assert_eq!(faces(&ann.cache), vec![7]);
     let names: Vec<&str> = ann.specials.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, vec!["Echo", "Spark"]);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+// ---------------------------------------------------------------------------
+// Issue 15: face modifiers, split sets, Combos and Strings, Thread Count.
+
+const ANN8: &str =
+    "/vv sheet create name:Ann agility:8 vitality:5 confidence:4 cyber:3 engineering:4 wit:6";
+
+/// Every select menu option of a reply: (label, value).
+fn options(o: &Output) -> Vec<(String, String)> {
+    o.body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["type"] == 3)
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| {
+            (
+                o["label"].as_str().unwrap_or("").to_string(),
+                o["value"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn has_option(o: &Output, label: &str) -> bool {
+    options(o).iter().any(|(l, _)| l == label)
+}
+
+async fn pick_modifier(t: &Table, who: &str, value: &str) -> Exchange {
+    t.click(who, "± Modify a die").await.unwrap();
+    t.select(who, "Pick a die and a modifier", &[value.to_string()])
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_face_modifiers_clamp_or_wrap_from_the_roll_buttons() {
+    let t = table("vv-modifiers", 1).await;
+    cmd(&t, "alice", ANN8).await;
+    // Agility rolls 9 10 7 4 3 6 2 1: no set.
+    let ex = cmd(&t, "alice", "/vv roll stat:Agility").await;
+    assert!(
+        desc(ex.single()).contains("**Register:** no set; loose 10 9 7 6 4 3 2 1"),
+        "{}",
+        desc(ex.single())
+    );
+    // Another player may not modify Ann's dice: refused, nothing logged.
+    let logged = log_count(&t).await;
+    refused(
+        &t.click("bob", "± Modify a die").await.unwrap(),
+        "Only Ann's player (or the Compiler) can use this roll.",
+    );
+    let ex = t.click("alice", "± Modify a die").await.unwrap();
+    let out = ex.single();
+    // Clamp (the default): the 10 has no +1, the 9's +2 stops at 10, and
+    // each option says what it makes.
+    assert!(has_option(out, "10 → 9 (-1)"));
+    assert!(!has_option(out, "10 → 1 (+1)"));
+    assert!(!has_option(out, "1 → 10 (-1)"));
+    assert!(has_option(out, "2 → 1 (-2)"), "the 2 - 2 stops at 1");
+    assert!(!has_option(out, "1 → 1 (-2)"), "no option changes nothing");
+    let rows = out.body["components"].as_array().unwrap();
+    let select = rows
+        .iter()
+        .map(|r| &r["components"][0])
+        .find(|c| c["type"] == 3)
+        .expect("the modifier select");
+    let o = &select["options"][0];
+    assert_eq!(o["label"], "1 → 2 (+1)");
+    assert_eq!(o["value"], "7:1");
+    assert_eq!(o["description"], "makes 2×2 (22)");
+    refused(
+        &t.select("bob", "Pick a die and a modifier", &["7:1".into()])
+            .await
+            .unwrap(),
+        "Only Ann's player (or the Compiler) can use this roll.",
+    );
+    // A forged value is refused.
+    refused(
+        &t.select("alice", "Pick a die and a modifier", &["7:5".into()])
+            .await
+            .unwrap(),
+        "Pick one die and a modifier.",
+    );
+    assert_eq!(log_count(&t).await, logged);
+    // The 2 - 2 is clamped to 1 and pairs the rolled 1.
+    let ex = t
+        .select("alice", "Pick a die and a modifier", &["6:-2".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    let d = desc(out);
+    assert!(
+        d.contains("**Register:** 2×1 (21); loose 10 9 7 6 4 3"),
+        "{d}"
+    );
+    assert!(d.contains("Modified: 2→1 (-2)"), "{d}");
+    assert_eq!(out.field("Just now").unwrap(), "Changed a 2 by -2 to 1.");
+    assert_eq!(labels(out)[0], "Use 2×1 (21)");
+    assert_eq!(log_count(&t).await, logged + 1);
+    let s = sheet_of(&t, "alice", "Ann").await;
+    assert_eq!(s.stats.agility, 8, "the sheet is not touched");
+    // The Compiler may apply one too; the roll log keeps each change.
+    let ex = pick_modifier(&t, "fc", "0:1").await;
+    let d = desc(ex.single());
+    assert!(d.contains("Modified: 2→1 (-2), 9→10 (+1)"), "{d}");
+    assert!(
+        d.contains("**Register:** 2×10 (30), 2×1 (21); loose 7 6 4 3"),
+        "{d}"
+    );
+    let ex = cmd(&t, "alice", "/history show character:Ann").await;
+    let h = ex.single().text();
+    assert!(h.contains("modify_face"), "{h}");
+    assert!(h.contains("from: 9, position: 0, to: 10"), "{h}");
+    // Wrap: a new roll wraps past 10 (an open roll keeps its settings).
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_face_modifier_bounds value:wrap",
+    )
+    .await;
+    let ex = t.click("alice", "± Modify a die").await.unwrap();
+    assert!(
+        !has_option(ex.single(), "10 → 1 (+1)"),
+        "the open roll still clamps"
+    );
+    t.click("alice", "Close").await.unwrap();
+    let ex = cmd(&t, "alice", "/vv roll stat:Agility").await;
+    let d = desc(ex.single());
+    assert!(d.contains("Rolled: 3 4 10 5 9 7 6 7"), "{d}");
+    let ex = t.click("alice", "± Modify a die").await.unwrap();
+    assert!(has_option(ex.single(), "10 → 1 (+1)"));
+    assert!(!has_option(ex.single(), "3 → 10 (-1)"));
+    assert!(has_option(ex.single(), "3 → 2 (-1)"));
+    // The 3 − 3 wraps round to 10 and pairs the rolled 10.
+    let ex = t
+        .select("alice", "Pick a die and a modifier", &["page:1".into()])
+        .await
+        .unwrap();
+    assert!(
+        has_option(ex.single(), "3 → 10 (-3)"),
+        "{:?}",
+        options(ex.single())
+    );
+    let ex = t
+        .select("alice", "Pick a die and a modifier", &["0:-3".into()])
+        .await
+        .unwrap();
+    let d = desc(ex.single());
+    assert!(d.contains("Modified: 3→10 (-3)"), "{d}");
+    assert!(d.contains("**Register:** 2×10 (30), 2×7 (27)"), "{d}");
+    // A used die cannot be changed: a stale select is refused.
+    t.click("alice", "Use 2×10 (30)").await.unwrap();
+    let (msg, close) = button_id(&t, "Close");
+    let stale = close.replace(":close", ":sel:modify");
+    let ex = t
+        .click_custom_id("alice", msg, &stale, Some(&["0:1".into()]))
+        .await
+        .unwrap();
+    refused(&ex, "Die 1 has already been used or loaded.");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_split_sets_only_when_the_house_rule_allows() {
+    let t = table("vv-split", 1).await;
+    cmd(&t, "alice", ANN8).await;
+    // The example's first roll, played the same way.
+    cmd(&t, "alice", "/vv roll stat:Agility").await;
+    pick_modifier(&t, "alice", "7:1").await;
+    t.click("alice", "Use 2×2 (22)").await.unwrap();
+    t.click("alice", "Close").await.unwrap();
+    // 3 4 10 5 9 7 6 7: the 6 + 1 and the 5 + 2 make a quad of 7s.
+    let ex = cmd(&t, "alice", "/vv roll stat:Agility").await;
+    assert!(desc(ex.single()).contains("Rolled: 3 4 10 5 9 7 6 7"));
+    pick_modifier(&t, "alice", "6:1").await;
+    let ex = pick_modifier(&t, "alice", "3:2").await;
+    let out = ex.single();
+    assert!(
+        desc(out).contains("**Register:** 4×7 (47); loose 10 9 4 3"),
+        "{}",
+        desc(out)
+    );
+    // Off (the default): no Split button, and a forged one is refused:
+    // for another player by rights, for Ann by the house rule.
+    assert!(
+        !labels(out).iter().any(|l| l.starts_with("Split")),
+        "{:?}",
+        labels(out)
+    );
+    let logged = log_count(&t).await;
+    let (msg, close) = button_id(&t, "Close");
+    let split = close.replace(":close", ":split:7");
+    refused(
+        &t.click_custom_id("bob", msg, &split, None).await.unwrap(),
+        "Only Ann's player (or the Compiler) can use this roll.",
+    );
+    refused(
+        &t.click_custom_id("alice", msg, &split, None).await.unwrap(),
+        "Sets cannot be split here: the 4 unused 7s must be used together.",
+    );
+    refused(
+        &t.click_custom_id("alice", msg, &close.replace(":close", ":split:x"), None)
+            .await
+            .unwrap(),
+        "That split button is not valid.",
+    );
+    assert_eq!(log_count(&t).await, logged);
+    // The settings list both house rules; a player may not change them.
+    let ex = cmd(&t, "fc", "/vv settings show").await;
+    let shown = ex.single().text();
+    assert!(shown.contains("vv_allow_split_sets"), "{shown}");
+    assert!(shown.contains("vv_face_modifier_bounds"), "{shown}");
+    refused(
+        &cmd(
+            &t,
+            "alice",
+            "/vv settings set name:vv_allow_split_sets value:on",
+        )
+        .await,
+        "",
+    );
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_allow_split_sets value:on",
+    )
+    .await;
+    let ex = cmd(&t, "fc", "/vv settings show").await;
+    assert!(
+        ex.single()
+            .text()
+            .lines()
+            .any(|l| l.contains("vv_allow_split_sets") && l.contains("on")),
+        "{}",
+        ex.single().text()
+    );
+    // The open roll keeps the settings it started with.
+    refused(
+        &t.click_custom_id("alice", msg, &split, None).await.unwrap(),
+        "Sets cannot be split here",
+    );
+    t.click("alice", "Use 4×7 (47)").await.unwrap();
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_the_thread_count_bounds_the_skills_one_register_runs() {
+    let t = table("vv-threads", 1).await;
+    special_roll(
+        &t,
+        &[
+            "add:Burst pattern:226",
+            "add:Echo pattern:90 cache:all",
+            "add:Spark pattern:00 cache:one",
+        ],
+    )
+    .await;
+    // Ann's COMP runs one skill at once.
+    cmd(&t, "alice", "/vv sheet comp thread_count:1").await;
+    let ex = t.click("alice", "Special: Burst").await.unwrap();
+    assert!(
+        desc(ex.single()).contains("Threads: 1/1 (Burst)"),
+        "{}",
+        desc(ex.single())
+    );
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select(
+        "alice",
+        "Pick cache dice to add",
+        &["10.1".into(), "9.1".into()],
+    )
+    .await
+    .unwrap();
+    // A second skill on the same register: refused, nothing spent.
+    let logged = log_count(&t).await;
+    refused(
+        &t.click("alice", "Special: Echo").await.unwrap(),
+        "Thread Count 1: this register already runs 1 of 1 skill (Burst), so Echo cannot run at once; nothing was spent.",
+    );
+    // The Compiler is held to it too; another player is refused first.
+    refused(
+        &t.click("fc", "Special: Echo").await.unwrap(),
+        "Thread Count 1",
+    );
+    refused(
+        &t.click("bob", "Special: Echo").await.unwrap(),
+        "Only Ann's player (or the Compiler) can use this roll.",
+    );
+    assert_eq!(log_count(&t).await, logged);
+    assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7]);
+    // Two threads: Echo runs, as a Combo/String of the same register.
+    cmd(&t, "alice", "/vv sheet comp thread_count:2").await;
+    let logged = log_count(&t).await;
+    let ex = t.click("alice", "Special: Echo").await.unwrap();
+    let out = ex.single();
+    assert!(
+        desc(out).contains("Threads: 2/2 (Burst, Echo)"),
+        "{}",
+        desc(out)
+    );
+    assert_eq!(
+        out.field("Actions").unwrap(),
+        "1. Special 226: 2 2 6 — Burst\n2. Special 9 10: 9 10 — Echo · Combo/String · 2 from the cache"
+    );
+    assert_eq!(log_count(&t).await, logged + 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_modifiers_example_plays_clean() {
+    let t = table("vv-modifiers-example", 1).await;
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/virtual_veil-modifiers.txt"),
+    )
+    .unwrap();
+    let mut last = None;
+    let mut first = None;
+    for line in script.lines() {
+        let Some((_, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        else {
+            continue;
+        };
+        for o in &ex.outputs {
+            within_limits(o);
+            assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
+        }
+        if line.contains("click Use 2×2 (22)") {
+            first = Some(desc(ex.single()));
+        }
+        if line.contains("click Use 2×10 (30)") {
+            last = Some(ex.single().clone());
+        }
+    }
+    let first = first.unwrap();
+    assert!(first.contains("Modified: 1→2 (+1)"), "{first}");
+    let last = last.unwrap();
+    assert_eq!(
+        last.field("Actions").unwrap(),
+        "1. Basic: **2×7 (27)**\n2. Basic: **2×7 (27)** · Combo/String\n3. Basic: **2×10 (30)** · Combo/String"
+    );
+    assert!(
+        desc(&last).contains("Modified: 6→7 (+1), 5→7 (+2), 3→10 (-3)"),
+        "{}",
+        desc(&last)
+    );
+    assert!(desc(&last).contains("**Register:** no set; loose 9 4"));
     assert_schema_clean(&t);
     t.stop().await;
 }

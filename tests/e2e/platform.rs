@@ -42,16 +42,40 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 }
 
 /// The one PNG attached to an answer, shown as the embed's image.
-fn chart(t: &Table, ex: &Exchange, name: &str) -> (u32, u32) {
+/// The entry lines of a `/history` page (each starts with its `#id`).
+fn entry_lines(out: &Output) -> Vec<String> {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .filter(|l| l.starts_with("`#"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The sizes of a message's chart images (`<stem>.png`, `<stem>-2.png`, …),
+/// checking that each is attached and shown by its own embed, in order.
+fn charts(t: &Table, ex: &Exchange, stem: &str) -> Vec<(u32, u32)> {
     let out = ex.single();
-    assert_eq!(
-        out.embeds()[0]["image"]["url"].as_str(),
-        Some(format!("attachment://{name}").as_str())
-    );
     let files = files_of(t, ex);
-    assert_eq!(files.len(), 1, "one attachment");
-    assert_eq!(files[0].0, name);
-    png_size(&files[0].1)
+    assert!(!files.is_empty(), "no chart attached");
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bytes))| {
+            let want = if i == 0 {
+                format!("{stem}.png")
+            } else {
+                format!("{stem}-{}.png", i + 1)
+            };
+            assert_eq!(name, &want);
+            assert_eq!(
+                out.embeds()[i]["image"]["url"].as_str(),
+                Some(format!("attachment://{want}").as_str())
+            );
+            png_size(bytes)
+        })
+        .collect()
 }
 
 /// The faces of a generic roll's message (`[1, 3, 3]`).
@@ -78,7 +102,7 @@ fn caller(name: &str) -> Caller {
 async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     let t = table("hist-pages", 21).await;
     let mut rolled = Vec::new();
-    for i in 1..=8 {
+    for i in 1..=12 {
         let ex = t
             .command("alice", &format!("/roll expression:{i}d6"))
             .await
@@ -87,26 +111,30 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     }
     t.command("bob", "/roll expression:1d20").await.unwrap();
 
-    let ex = t.command("alice", "/history show count:8").await.unwrap();
+    let ex = t.command("alice", "/history show count:12").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     assert_eq!(out.title(), "📜 Roll log · alice");
-    let fields = out.embeds()[0]["fields"].as_array().unwrap().clone();
-    assert_eq!(fields.len(), 6);
-    // Newest first: the 8d6 roll, with its faces from the fairness record.
-    let newest = fields[0]["value"].as_str().unwrap();
-    let mut sorted = rolled[7].clone();
+    // One line per entry, no raw data.
+    let lines = entry_lines(out);
+    assert_eq!(lines.len(), 10);
+    assert!(!out.text().contains('{'), "{}", out.text());
+    // Newest first: the 12d6 roll, with its faces from the fairness record.
+    let newest = &lines[0];
+    let mut sorted = rolled[11].clone();
     sorted.sort();
     let listed: Vec<String> = sorted.iter().map(u32::to_string).collect();
     assert!(
         newest.contains(&format!("d6: {}", listed.join(" "))),
         "{newest}"
     );
-    assert!(newest.contains("expression: 8d6"), "{newest}");
-    assert!(fields[0]["name"]
-        .as_str()
-        .unwrap()
-        .ends_with("· Dice · roll"));
+    assert!(newest.contains("expression: 12d6"), "{newest}");
+    assert!(newest.contains(":R>"), "when: {newest}");
+    assert!(
+        !newest.contains("<@"),
+        "alice's own page names no one: {newest}"
+    );
+    assert!(newest.contains("Dice **roll**"), "{newest}");
     assert!(out.text().contains("Page 1/2"));
     let buttons = out.buttons();
     assert_eq!(buttons.len(), 2);
@@ -120,8 +148,8 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     let page2 = ex.single().clone();
     assert_eq!(page2.kind, "update");
     assert!(page2.text().contains("Page 2/2"));
-    assert!(page2.text().contains("entries 7–8 of the latest 8"));
-    assert_eq!(page2.embeds()[0]["fields"].as_array().unwrap().len(), 2);
+    assert!(page2.text().contains("entries 11–12 of the latest 12"));
+    assert_eq!(entry_lines(&page2).len(), 2);
     assert!(page2.text().contains("expression: 1d6"));
     assert!(page2.buttons()[1].2, "Next is disabled on the last page");
 
@@ -147,6 +175,26 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     t.restart().await.unwrap();
     let ex = t.click("alice", "Prev").await.unwrap();
     assert!(ex.single().text().contains("Page 1/2"));
+
+    // Filtered by system: the choice index of a system in `system:`.
+    let reg = kismet::systems::registry();
+    let index = |id: &str| {
+        reg.all()
+            .filter(|s| !s.help().is_empty())
+            .position(|s| s.id() == id)
+            .unwrap()
+    };
+    let line = format!("/history show count:20 system:{}", index("roll"));
+    let ex = t.command("alice", &line).await.unwrap();
+    assert_eq!(ex.single().title(), "📜 Roll log · alice · Dice");
+    assert!(
+        ex.single().text().contains("of the latest 12"),
+        "{}",
+        ex.single().text()
+    );
+    let line = format!("/history show system:{}", index("venus"));
+    let ex = t.command("alice", &line).await.unwrap();
+    assert!(ex.single().text().contains("Nothing logged yet"));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -373,8 +421,8 @@ async fn stats_count_every_face_and_attach_a_chart() {
         "{f20}"
     );
     assert!(f20.contains(&format!("{}: 1", d20[0])));
-    // Two panels, d6 and d20, 800 × 280 each.
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 560));
+    // Two charts, d6 and d20, one image each.
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 2]);
 
     // The whole server includes bob; one die size on request.
     t.command("bob", "/roll expression:2d6").await.unwrap();
@@ -382,7 +430,7 @@ async fn stats_count_every_face_and_attach_a_chart() {
     let out = ex.single();
     assert_eq!(out.title(), "📊 Dice fairness · the whole server");
     assert!(out.field("d6 · 36 dice").is_some(), "{}", out.text());
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 280));
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400)]);
 
     let ex = t.command("alice", "/stats user:carol").await.unwrap();
     assert!(ex.single().text().contains("No dice recorded yet"));
@@ -395,17 +443,17 @@ async fn stats_count_every_face_and_attach_a_chart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
     let t = table("odds", 1).await;
-    let cases: [(&str, &str, &str, &str, u32); 8] = [
-        ("/odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 280),
-        ("/odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 280),
-        ("/odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 280),
-        ("/odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 280),
-        ("/odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.0000%**", 280),
-        ("/odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 560),
-        ("/odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 560),
-        ("/odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.8800%**", 280),
+    let cases: [(&str, &str, &str, &str, usize); 8] = [
+        ("/odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
+        ("/odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
+        ("/odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
+        ("/odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
+        ("/odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.00%**", 1),
+        ("/odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 2),
+        ("/odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 2),
+        ("/odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.88%**", 1),
     ];
-    for (line, title, field, starts, height) in cases {
+    for (line, title, field, starts, images) in cases {
         let ex = t.command("alice", line).await.unwrap();
         let out = ex.single();
         assert_eq!(out.kind, "message", "{line}: {}", out.content());
@@ -414,7 +462,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
             .field(field)
             .unwrap_or_else(|| panic!("{line}: no {field}"));
         assert!(value.starts_with(starts), "{line}: {value}");
-        assert_eq!(chart(&t, &ex, "odds.png"), (800, height), "{line}");
+        assert_eq!(charts(&t, &ex, "odds"), vec![(800, 400); images], "{line}");
     }
     // The ST default difficulty is named when it was not given.
     let ex = t.command("alice", "/odds st pool:5").await.unwrap();
@@ -428,7 +476,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
         .await
         .unwrap();
     let table = ex.single().field("Chance of k beats").unwrap();
-    assert!(table.contains("83.3333%"), "{table}");
+    assert!(table.contains("83.33%"), "{table}");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -603,7 +651,7 @@ async fn the_largest_rolls_keep_history_stats_and_export_schema_valid() {
     );
     assert!(f.contains("Rarest face"), "{f}");
     // Charts for the four most-thrown sizes up to d100.
-    assert_eq!(chart(&t, &ex, "stats.png"), (800, 4 * 280));
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 4]);
 
     let ex = t.command("fc", "/history export").await.unwrap();
     let files = files_of(&t, &ex);

@@ -171,7 +171,7 @@ async fn odds_of_any_expression() {
         .await
         .unwrap();
     let out = ex.single();
-    assert_eq!(out.field("Chance of ≥ 15").unwrap(), "**55.0000%**");
+    assert_eq!(out.field("Chance of ≥ 15").unwrap(), "**55.00%**");
     assert_eq!(out.title(), "🎯 Odds · 1d20 + 5 >= 15");
     let ex = t
         .command("alice", "/odds roll expression:4d6!kh3")

@@ -7,9 +7,29 @@
 //! [`OreRoll::apply`] takes [`RollAction`]s until the register is closed:
 //! add cache dice, load register dice into the cache (discarding on overflow,
 //! A-O10), change faces (VV-5), spend a die on a Minor action (A-O8), use a
-//! set for a Basic action (min width, no splitting, A-O7) or a
-//! pattern for a Special action (VV-6), Free actions, and Close. Each die is
-//! used once (VV-7).
+//! set for a Basic action (min width; a wide set split only under
+//! `vv_allow_split_sets`, A-O7) or a pattern for a Special action (VV-6),
+//! Free actions, and Close. Each die is used once (VV-7).
+//!
+//! **Combos and Strings (VV-7).** Every set-using action after the first on
+//! one register is a Combo or a String: the seed lets "certain triggers"
+//! allow them and leaves those triggers to the abilities and the Compiler,
+//! so the register lets further sets be used and marks them as follow-ups
+//! ([`OreRoll::is_follow_up`]).
+//!
+//! **Thread Count (VV-17, A-O24).** The seed: "Thread Count: the maximum
+//! number of simultaneous processes the COMP can handle. In game terms, this
+//! means that this is the maximum number of skills you can utilize at once.
+//! By default … set to 1." Our reading: the actions of one register all
+//! happen in the same round ("in quick succession within the same round",
+//! the register "remains on the board"), so they run at once; a *skill* is a
+//! named ability of the sheet, which the bot knows as the sheet's named
+//! Special actions ([`RollAction::Special`] with `skill`). So one register
+//! may use at most Thread Count **different** named abilities; using the
+//! same one again is no new thread. Plain Basic actions (a stat and a set),
+//! Minor and Free actions use no skill and are not limited, and the Thread
+//! Count never limits dice (A-O24). A Special action typed as a bare
+//! pattern (no `skill`) is not counted.
 
 use super::damage::suggested_damage;
 use super::events::OreEvent;
@@ -17,7 +37,7 @@ use super::sets::{
     match_pattern, modify_face, pick, read, CacheCost, Candidate, Pattern, Reading, Set,
     SetRequirement,
 };
-use super::settings::{FaceBounds, OreSettings, PowerPenalty};
+use super::settings::{OreSettings, PowerPenalty};
 use super::sheet::{CacheDie, CacheRef, CacheSource, OreSheet, SpecialAction, Stat};
 use crate::rules::dice::pool;
 use crate::rules::{Actor, RuleError};
@@ -68,6 +88,22 @@ pub enum DieStatus {
     /// went with the cache (VV-8) and no longer counts.
     Lost,
 }
+
+/// A face modifier applied to a register die (VV-5), kept for display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaceChange {
+    /// The die's register position.
+    pub die: usize,
+    /// Its face before.
+    pub from: u32,
+    /// Its face after (clamped or wrapped, A-O6).
+    pub to: u32,
+    /// The modifier.
+    pub delta: i32,
+}
+
+/// The largest face modifier, either way (a die has ten faces).
+pub const MAX_FACE_DELTA: i32 = 9;
 
 /// One die in the register (spec §5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +164,10 @@ pub struct ActionRecord {
     pub error_dice: Vec<u32>,
     /// Damage suggested (A-O17), if the setting suggests any.
     pub suggested_damage: Option<u32>,
+    /// The named ability (the sheet's Special action id) it used, counted
+    /// against the Thread Count (VV-17).
+    #[serde(default)]
+    pub skill: Option<u32>,
 }
 
 /// Something the roller (or the Compiler) does with the register.
@@ -156,7 +196,8 @@ pub enum RollAction {
         /// Which die, or the default.
         die: Option<CacheRef>,
     },
-    /// Change one unused die's face by `delta` (VV-5), clamped or wrapped (A-O6).
+    /// Change one unused die's face by `delta` (VV-5, ±1 to ±9), clamped or
+    /// wrapped as `vv_face_modifier_bounds` says (A-O6).
     ModifyFace {
         /// Who acts.
         actor: Actor,
@@ -166,8 +207,9 @@ pub enum RollAction {
         delta: i32,
     },
     /// A Basic action with the unused dice showing `height` (VV-6).
-    /// `width` = how many of them: the whole set (a wide set is not split,
-    /// A-O7).
+    /// `width` = how many of them: the whole set, unless
+    /// `vv_allow_split_sets` lets a wide set be split into smaller sets
+    /// (A-O7).
     Basic {
         /// Who acts.
         actor: Actor,
@@ -192,6 +234,10 @@ pub enum RollAction {
         cache_cost: CacheCost,
         /// What the action is.
         label: Option<String>,
+        /// The named ability used (the sheet's Special action id), if any:
+        /// counted against the COMP's Thread Count (VV-17).
+        #[serde(default)]
+        skill: Option<u32>,
     },
     /// A Minor action spending one unused die (A-O8); `None` = a sensible
     /// default (the lowest loose die, else the lowest die of the narrowest set).
@@ -305,6 +351,9 @@ pub struct OreRoll {
     /// cache dice were last taken: a shutdown since takes them away (VV-8).
     #[serde(default)]
     pub comp_shutdowns: u32,
+    /// The face modifiers applied, in order (VV-5).
+    #[serde(default)]
+    pub modified: Vec<FaceChange>,
 }
 
 fn check_label(label: &Option<String>) -> Result<Option<String>, RuleError> {
@@ -435,6 +484,7 @@ impl OreRoll {
             closing: false,
             round: sheet.rounds_ended,
             comp_shutdowns: sheet.comp.shutdowns,
+            modified: Vec::new(),
         };
         Ok((roll, events))
     }
@@ -609,14 +659,90 @@ impl OreRoll {
                 pattern,
                 cache_cost,
                 label,
+                skill,
                 ..
-            } => self.special(pattern, cache_cost, label, rng)?,
+            } => {
+                self.check_threads(sheet, skill)?;
+                self.special(pattern, cache_cost, label, skill, rng)?
+            }
             RollAction::Minor { die, label, .. } => self.minor(die, label, rng)?,
             RollAction::Free { label, .. } => self.free(label)?,
             RollAction::Close { .. } => self.close(sheet),
         };
         before.extend(events);
         Ok((self, before))
+    }
+
+    /// The named abilities (skills) this register has used, in first-use
+    /// order, without repeats (VV-17).
+    pub fn skills_used(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for id in self.actions.iter().filter_map(|a| a.skill) {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    /// Refuses a named ability that would run more different skills on
+    /// this register than the COMP's Thread Count (VV-17; see the module
+    /// comment for the reading of the seed).
+    fn check_threads(&self, sheet: &OreSheet, skill: Option<u32>) -> Result<(), RuleError> {
+        let Some(id) = skill else { return Ok(()) };
+        let used = self.skills_used();
+        let threads = sheet.comp.thread_count.max(1);
+        if used.contains(&id) || (used.len() as u64) < u64::from(threads) {
+            return Ok(());
+        }
+        let names: Vec<String> = used
+            .iter()
+            .map(|u| {
+                sheet
+                    .special(*u)
+                    .map_or_else(|| "another ability".to_string(), |sp| sp.name.clone())
+            })
+            .collect();
+        let this = sheet
+            .special(id)
+            .map_or_else(|| "this ability".to_string(), |sp| sp.name.clone());
+        Err(RuleError::new(format!(
+            "Thread Count {threads}: this register already runs {} of {threads} skill{} ({}), so {this} cannot run at once; nothing was spent.",
+            used.len(),
+            if threads == 1 { "" } else { "s" },
+            names.join(", ")
+        )))
+    }
+
+    /// True if the action numbered `n` is a Combo or a String: a
+    /// set-using action (Basic or Special) after an earlier one on the same
+    /// register (VV-7).
+    pub fn is_follow_up(&self, n: usize) -> bool {
+        let uses_set = |a: &ActionRecord| matches!(a.kind, ActionKind::Basic | ActionKind::Special);
+        self.actions.get(n).is_some_and(uses_set) && self.actions[..n].iter().any(uses_set)
+    }
+
+    /// The split a "Split" button offers for each unused set (VV-7, A-O7):
+    /// with `vv_allow_split_sets` on, a set wide enough to give a set of
+    /// `width` (at least a dub, and the action's min width) and leave
+    /// another set; each as (the set, the width used first).
+    pub fn splits(&self, requirement: &SetRequirement) -> Vec<(Set, u32)> {
+        if !self.settings.allow_split_sets || self.phase != RollPhase::Open {
+            return Vec::new();
+        }
+        let w = requirement.min_width.max(2);
+        self.reading()
+            .sets
+            .into_iter()
+            .filter(|s| s.width >= w.saturating_add(2))
+            .filter(|s| {
+                requirement.meets(&Set {
+                    width: w,
+                    height: s.height,
+                })
+            })
+            .map(|s| (s, w))
+            .collect()
     }
 
     /// True once the roller has been through an End phase (or the end of
@@ -761,9 +887,25 @@ impl OreRoll {
         if !d.is_unused() {
             return Err(RuleError::new("Only an unused die's face can be changed."));
         }
+        if delta == 0 || !(-MAX_FACE_DELTA..=MAX_FACE_DELTA).contains(&delta) {
+            return Err(RuleError::new(format!(
+                "A face modifier is from -{MAX_FACE_DELTA} to +{MAX_FACE_DELTA}, and not 0."
+            )));
+        }
+        if self.modified.len() >= MAX_ACTIONS {
+            return Err(RuleError::new(format!(
+                "A register can take at most {MAX_ACTIONS} face modifiers."
+            )));
+        }
         let from = d.face;
-        // Clamped (A-O6); no command applies face modifiers at the table yet.
-        d.face = modify_face(from, delta, FaceBounds::Clamp);
+        // Clamped or wrapped past 1 and 10 (A-O6).
+        d.face = modify_face(from, delta, self.settings.face_modifier_bounds);
+        self.modified.push(FaceChange {
+            die,
+            from,
+            to: d.face,
+            delta,
+        });
         Ok(vec![OreEvent::FaceModified {
             position: die,
             from,
@@ -863,10 +1005,16 @@ impl OreRoll {
                 "A Basic action needs a set of at least two matching dice.",
             ));
         }
-        // A wide set is used whole (A-O7).
-        if w < n {
+        // A wide set is used whole (A-O7), unless the house rule lets it
+        // be split into smaller sets: what is left must still be a set.
+        if w < n && !self.settings.allow_split_sets {
             return Err(RuleError::new(format!(
                 "Sets cannot be split here: the {n} unused {height}s must be used together."
+            )));
+        }
+        if w < n && n - w < 2 {
+            return Err(RuleError::new(format!(
+                "A split must leave a set: using {w} of the {n} unused {height}s would leave a single die."
             )));
         }
         let set = Set { width: w, height };
@@ -915,6 +1063,7 @@ impl OreRoll {
             cache_dice,
             error_dice,
             suggested_damage: suggested,
+            skill: None,
         });
         Ok(events)
     }
@@ -924,6 +1073,7 @@ impl OreRoll {
         pattern: Pattern,
         cost: CacheCost,
         label: Option<String>,
+        skill: Option<u32>,
         rng: &mut R,
     ) -> Result<Vec<OreEvent>, RuleError> {
         pattern.validate()?;
@@ -965,6 +1115,7 @@ impl OreRoll {
             cache_dice,
             error_dice,
             suggested_damage: None,
+            skill,
         });
         Ok(events)
     }
@@ -1045,6 +1196,7 @@ impl OreRoll {
             cache_dice,
             error_dice,
             suggested_damage: None,
+            skill: None,
         });
         Ok(events)
     }
@@ -1065,6 +1217,7 @@ impl OreRoll {
             cache_dice: 0,
             error_dice: Vec::new(),
             suggested_damage: None,
+            skill: None,
         });
         Ok(vec![OreEvent::FreeAction {
             action: n_action,

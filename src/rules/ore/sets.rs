@@ -253,9 +253,8 @@ pub fn article(word: &str) -> &'static str {
 }
 
 /// Applies a face modifier to one die (VV-5): ±`delta`, then clamped to 1-10
-/// or wrapped around (A-O6: the roll clamps; wrapping is the variant a
-/// `vv_face_modifier_bounds` house rule would choose once the table applies
-/// face modifiers, issue 15).
+/// or wrapped around, as the `vv_face_modifier_bounds` house rule says
+/// (A-O6; clamp by default).
 pub fn modify_face(face: u32, delta: i32, bounds: FaceBounds) -> u32 {
     let raw = i64::from(face.clamp(1, FACES)) + i64::from(delta);
     let out = match bounds {

@@ -160,6 +160,12 @@ word_enum! {
 pub struct OreSettings {
     /// `vv_max_pool`: the most dice a stat roll may use (A-O2), 1 to [`MAX_SUPPORTED_POOL`].
     pub max_pool: u32,
+    /// `vv_face_modifier_bounds`: a face modifier past 1 or 10 clamps or
+    /// wraps (A-O6); the roll's "± Modify a die" applies it (VV-5).
+    pub face_modifier_bounds: FaceBounds,
+    /// `vv_allow_split_sets`: may a wide set be split into smaller sets for
+    /// Combos or Strings (A-O7); the roll's "Split" buttons use it.
+    pub allow_split_sets: bool,
     /// `vv_cache_consumed_on_use`: is a cache die used up when used (A-O9).
     pub cache_consumed_on_use: bool,
     /// `vv_fault_counts_toward_cache`: do Fault dice count toward the cache maximum (A-O11).
@@ -186,6 +192,8 @@ impl Default for OreSettings {
     fn default() -> Self {
         Self {
             max_pool: 10,
+            face_modifier_bounds: FaceBounds::Clamp,
+            allow_split_sets: false,
             cache_consumed_on_use: true,
             fault_counts_toward_cache: false,
             fault_check: FaultCheck::EndOfRound,
@@ -201,8 +209,10 @@ impl Default for OreSettings {
 }
 
 /// Every setting name, in the order `describe` lists them.
-pub const SETTING_NAMES: [&str; 11] = [
+pub const SETTING_NAMES: [&str; 13] = [
     "vv_max_pool",
+    "vv_face_modifier_bounds",
+    "vv_allow_split_sets",
     "vv_cache_consumed_on_use",
     "vv_fault_counts_toward_cache",
     "vv_fault_check",
@@ -252,6 +262,8 @@ impl OreSettings {
                 }
                 self.max_pool = n;
             }
+            "face_modifier_bounds" => self.face_modifier_bounds = FaceBounds::parse(&full, value)?,
+            "allow_split_sets" => self.allow_split_sets = parse_bool(&full, value)?,
             "cache_consumed_on_use" => self.cache_consumed_on_use = parse_bool(&full, value)?,
             "fault_counts_toward_cache" => {
                 self.fault_counts_toward_cache = parse_bool(&full, value)?
@@ -285,6 +297,18 @@ impl OreSettings {
                 value: self.max_pool.to_string(),
                 allowed: "1-30",
                 help: "The most dice one stat roll may use; bigger pools are capped with a warning.",
+            },
+            SettingInfo {
+                name: "vv_face_modifier_bounds",
+                value: self.face_modifier_bounds.as_str().to_string(),
+                allowed: "clamp | wrap",
+                help: "What a face modifier past 1 or 10 does: stop at 1 and 10, or wrap around (10 + 1 = 1).",
+            },
+            SettingInfo {
+                name: "vv_allow_split_sets",
+                value: on_off(self.allow_split_sets),
+                allowed: "on | off",
+                help: "Whether a wide set may be split into smaller sets (a quad into two dubs) for Combos and Strings.",
             },
             SettingInfo {
                 name: "vv_cache_consumed_on_use",
@@ -373,6 +397,8 @@ mod tests {
         let s = OreSettings::default();
         let expect = [
             ("vv_max_pool", "10"),
+            ("vv_face_modifier_bounds", "clamp"),
+            ("vv_allow_split_sets", "off"),
             ("vv_cache_consumed_on_use", "on"),
             ("vv_fault_counts_toward_cache", "off"),
             ("vv_fault_check", "end_of_round"),
@@ -443,24 +469,39 @@ mod tests {
 
     #[test]
     fn the_settings_no_table_procedure_reaches_are_gone() {
-        // vv_face_modifier_bounds, vv_allow_split_sets and
-        // vv_diagonal_adjacency were removed until a command reaches them
-        // (issue 15): they are refused, and a guild's stored JSON that still
-        // holds them loads, ignoring them.
+        // vv_diagonal_adjacency was removed until a command reaches it: it
+        // is refused, and a guild's stored JSON that still holds it loads,
+        // ignoring it.
         let mut s = OreSettings::default();
-        for name in [
-            "vv_face_modifier_bounds",
-            "vv_allow_split_sets",
-            "vv_diagonal_adjacency",
-        ] {
-            let err = s.set(name, "on").unwrap_err();
-            assert!(err.message.contains("no Virtual Veil setting"), "{name}");
-        }
+        let err = s.set("vv_diagonal_adjacency", "on").unwrap_err();
+        assert!(err.message.contains("no Virtual Veil setting"));
+        let s: OreSettings =
+            serde_json::from_str(r#"{"max_pool": 8, "diagonal_adjacency": true}"#).unwrap();
+        assert_eq!(s.max_pool, 8);
+    }
+
+    #[test]
+    fn a_o6_a_o7_face_bounds_and_split_sets_are_back_and_load_from_old_json() {
+        // Issue 15: the roll's buttons reach them again. A guild that stored
+        // them before they were dropped keeps its choice.
         let s: OreSettings = serde_json::from_str(
-            r#"{"max_pool": 8, "face_modifier_bounds": "wrap", "allow_split_sets": true, "diagonal_adjacency": true}"#,
+            r#"{"max_pool": 8, "face_modifier_bounds": "wrap", "allow_split_sets": true}"#,
         )
         .unwrap();
-        assert_eq!(s.max_pool, 8);
+        assert_eq!(s.face_modifier_bounds, FaceBounds::Wrap);
+        assert!(s.allow_split_sets);
+        let mut s = OreSettings::default();
+        assert_eq!(s.face_modifier_bounds, FaceBounds::Clamp);
+        assert!(!s.allow_split_sets);
+        s.set("vv_face_modifier_bounds", "WRAP").unwrap();
+        s.set("allow_split_sets", "on").unwrap();
+        assert_eq!(s.get("vv_face_modifier_bounds").unwrap(), "wrap");
+        assert_eq!(s.get("vv_allow_split_sets").unwrap(), "on");
+        let err = s.set("vv_face_modifier_bounds", "bounce").unwrap_err();
+        assert_eq!(
+            err.message,
+            "vv_face_modifier_bounds must be one of clamp, wrap, not \"bounce\"."
+        );
     }
 
     #[test]

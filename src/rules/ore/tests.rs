@@ -524,6 +524,7 @@ fn vv_6_special_actions_match_patterns() {
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     let special = |p: &str| RollAction::Special {
         actor: ME,
+        skill: None,
         pattern: Pattern::parse(p).unwrap(),
         cache_cost: CacheCost::None,
         label: Some("Overclock".into()),
@@ -815,6 +816,7 @@ fn vv_6_named_special_actions_are_offered_with_exact_dice_and_cache_costs() {
         &mut sheet,
         RollAction::Special {
             actor: ME,
+            skill: None,
             pattern: spark.pattern.clone(),
             cache_cost: spark.cache_cost,
             label: Some(spark.name.clone()),
@@ -857,6 +859,7 @@ fn vv_6_named_special_actions_are_offered_with_exact_dice_and_cache_costs() {
         &mut sheet,
         RollAction::Special {
             actor: ME,
+            skill: None,
             pattern: p("79"),
             cache_cost: CacheCost::All,
             label: None,
@@ -2138,4 +2141,190 @@ fn vv_15_an_injury_blocks_only_the_losses_that_came_with_it() {
     assert!(ev.iter().any(|e| matches!(e, OreEvent::Warning { .. })));
     s.pass_days(2, true).unwrap();
     assert_eq!(s.vitality.current, 8);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 15: face modifiers within the house rule, split sets, Combos and
+// Strings, and the Thread Count.
+
+fn modify(die: usize, delta: i32) -> RollAction {
+    RollAction::ModifyFace {
+        actor: ME,
+        die,
+        delta,
+    }
+}
+
+#[test]
+fn a_o6_face_modifiers_clamp_or_wrap_as_the_house_rule_says() {
+    let mut settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+                                                                // Clamp (the default): the 1 − 3 stays 1, the 7 + 5 stops at 10.
+    let (r, ev) = ok(roll.clone(), &mut sheet, modify(2, -3));
+    assert_eq!(
+        ev,
+        vec![OreEvent::FaceModified {
+            position: 2,
+            from: 1,
+            to: 1,
+            delta: -3
+        }]
+    );
+    assert_eq!(r.register[2].face, 1);
+    let (r, _) = ok(r, &mut sheet, modify(0, 5));
+    assert_eq!(r.register[0].face, 10);
+    assert_eq!(r.modified.len(), 2);
+    assert_eq!(
+        (r.modified[1].from, r.modified[1].to, r.modified[1].delta),
+        (7, 10, 5)
+    );
+    // Wrap: the 1 − 3 becomes 8; the 7 + 5 becomes 2.
+    settings.set("vv_face_modifier_bounds", "wrap").unwrap();
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let (r, _) = ok(roll, &mut sheet, modify(2, -3));
+    assert_eq!(r.register[2].face, 8);
+    let (r, _) = ok(r, &mut sheet, modify(0, 5));
+    assert_eq!(r.register[0].face, 2);
+    assert_eq!(r.reading().to_string(), "2×7 (27), 2×6 (26); loose 8 2");
+    // Bad modifiers and used dice are refused.
+    for (d, delta) in [(1, 0), (1, 10), (1, -10), (1, i32::MIN)] {
+        assert_eq!(
+            refused(&r, &mut sheet, modify(d, delta)).message,
+            "A face modifier is from -9 to +9, and not 0."
+        );
+    }
+    let (r, _) = ok(r, &mut sheet, basic(7));
+    assert_eq!(
+        refused(&r, &mut sheet, modify(3, 1)).message,
+        "Only an unused die's face can be changed."
+    );
+    // Only the roller or the Compiler.
+    let other = RollAction::ModifyFace {
+        actor: OTHER,
+        die: 1,
+        delta: 1,
+    };
+    assert_eq!(
+        refused(&r, &mut sheet, other).message,
+        "Only the roller or the Compiler can act on this roll."
+    );
+}
+
+#[test]
+fn a_o7_split_sets_when_the_house_rule_allows_and_combos_are_marked() {
+    let mut settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+                                                                // The 1 + 6 makes a quad of 7s (VV-5).
+    let (roll, _) = ok(roll, &mut sheet, modify(2, 6));
+    assert_eq!(roll.reading().to_string(), "4×7 (47), 2×6 (26)");
+    let dub_of_7s = RollAction::Basic {
+        actor: ME,
+        height: 7,
+        width: Some(2),
+        requirement: SetRequirement::default(),
+        cache_cost: CacheCost::None,
+        label: None,
+    };
+    // Off (the default): no split is offered, and one is refused.
+    assert!(roll.splits(&SetRequirement::default()).is_empty());
+    assert_eq!(
+        refused(&roll, &mut sheet, dub_of_7s.clone()).message,
+        "Sets cannot be split here: the 4 unused 7s must be used together."
+    );
+    // On: the quad splits into two dubs, a Basic action then a Combo/String.
+    settings.set("vv_allow_split_sets", "on").unwrap();
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let (roll, _) = ok(roll, &mut sheet, modify(2, 6));
+    let set = |width, height| Set { width, height };
+    assert_eq!(
+        roll.splits(&SetRequirement::default()),
+        vec![(set(4, 7), 2)]
+    );
+    // A trip is needed: a quad cannot give a trip and leave a set.
+    assert!(roll.splits(&SetRequirement::width(3)).is_empty());
+    let (roll, ev) = ok(roll, &mut sheet, dub_of_7s.clone());
+    assert!(matches!(
+        &ev[0],
+        OreEvent::BasicAction { set: s, positions, .. } if *s == set(2, 7) && *positions == vec![0, 2]
+    ));
+    assert_eq!(roll.reading().to_string(), "2×7 (27), 2×6 (26)");
+    assert!(!roll.is_follow_up(0));
+    // Splitting what is left would leave no set: refused.
+    let trip_left = RollAction::Basic {
+        actor: ME,
+        height: 7,
+        width: Some(1),
+        requirement: SetRequirement::default(),
+        cache_cost: CacheCost::None,
+        label: None,
+    };
+    assert_eq!(
+        refused(&roll, &mut sheet, trip_left).message,
+        "A Basic action needs a set of at least two matching dice."
+    );
+    let (roll, _) = ok(roll, &mut sheet, basic(7));
+    let (roll, _) = ok(roll, &mut sheet, basic(6));
+    assert!(roll.is_follow_up(1) && roll.is_follow_up(2));
+    assert_eq!(
+        roll.actions
+            .iter()
+            .map(|a| a.set.unwrap())
+            .collect::<Vec<_>>(),
+        vec![set(2, 7), set(2, 7), set(2, 6)]
+    );
+    // A trip split into a dub would leave one die: refused.
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    assert!(roll.splits(&SetRequirement::default()).is_empty());
+    assert_eq!(
+        refused(&roll, &mut sheet, dub_of_7s).message,
+        "A split must leave a set: using 2 of the 3 unused 7s would leave a single die."
+    );
+}
+
+#[test]
+fn vv_17_the_thread_count_bounds_the_named_abilities_of_one_register() {
+    let settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let twin7 = sheet
+        .add_special(
+            "Twin Strike",
+            Pattern::parse("77").unwrap(),
+            CacheCost::None,
+        )
+        .unwrap()
+        .id;
+    let six = sheet
+        .add_special("Hex", Pattern::parse("66").unwrap(), CacheCost::None)
+        .unwrap()
+        .id;
+    let skill = |id: u32, p: &str| RollAction::Special {
+        actor: ME,
+        skill: Some(id),
+        pattern: Pattern::parse(p).unwrap(),
+        cache_cost: CacheCost::None,
+        label: None,
+    };
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    assert_eq!(sheet.comp.thread_count, 1);
+    let (roll, _) = ok(roll, &mut sheet, skill(twin7, "77"));
+    assert_eq!(roll.skills_used(), vec![twin7]);
+    // A second, different skill at once: refused with Thread Count 1.
+    assert_eq!(
+        refused(&roll, &mut sheet, skill(six, "66")).message,
+        "Thread Count 1: this register already runs 1 of 1 skill (Twin Strike), so Hex cannot run at once; nothing was spent."
+    );
+    // Plain sets and Minor actions are no skills: still allowed.
+    let (r, _) = ok(roll.clone(), &mut sheet, basic(6));
+    assert!(r.is_follow_up(1));
+    // The same skill again is no new thread (a Combo of it).
+    let (roll, _) = ok(roll, &mut sheet, modify(2, 6));
+    let (roll, _) = ok(roll, &mut sheet, skill(twin7, "77"));
+    assert_eq!(roll.skills_used(), vec![twin7]);
+    // Thread Count 2: the second skill runs.
+    sheet.set_thread_count(2).unwrap();
+    let (roll, _) = ok(roll, &mut sheet, skill(six, "66"));
+    assert_eq!(roll.skills_used(), vec![twin7, six]);
+    assert_eq!(roll.actions[2].skill, Some(six));
 }

@@ -177,11 +177,12 @@ pub fn answer(expression: &str, caps: Caps) -> AppResult {
     let mut view = View::embed(embed);
     view.files.push(File {
         name: "odds.png".into(),
-        bytes: chart::render(&[Panel::new(
+        bytes: chart::render(&Panel::new(
             format!("P(TOTAL) · {}", e.to_string().to_uppercase()),
             Axis::Percent,
+            "TOTAL",
             bars,
-        )]),
+        )),
     });
     Ok(Response::message(view))
 }
@@ -220,7 +221,7 @@ mod tests {
             .iter()
             .find(|f| f.name == "Chance of ≥ 15")
             .unwrap();
-        assert_eq!(f.value, "**55.0000%**");
+        assert_eq!(f.value, "**55.00%**");
         assert!(chart::png::dimensions(&v.files[0].bytes).is_some());
         for e in ["500d6", "3d6!", "6#4d6kh3", "20d10>=7f1", "1d100*1d100"] {
             let r = answer(e, Caps::default()).unwrap();

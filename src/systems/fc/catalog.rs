@@ -455,8 +455,6 @@ mod tests {
         let reg = reg();
         let names = all_names(&reg);
         for dormant in [
-            "vv_allow_split_sets",
-            "vv_face_modifier_bounds",
             "vv_diagonal_adjacency",
         ] {
             assert!(!names.contains(&dormant), "{dormant}");

@@ -19,11 +19,14 @@ pub enum Picker {
     Load,
     /// A die for a Minor action.
     Minor,
+    /// A die and a face modifier (VV-5, issue 15): each option is one
+    /// unused die and a change, "7 → 8 (+1)".
+    Modify,
 }
 
 impl Picker {
     /// Every picker.
-    pub const ALL: [Picker; 3] = [Picker::Cache, Picker::Load, Picker::Minor];
+    pub const ALL: [Picker; 4] = [Picker::Cache, Picker::Load, Picker::Minor, Picker::Modify];
 
     /// Reads a picker's word.
     pub fn parse(s: &str) -> Option<Self> {
@@ -31,6 +34,7 @@ impl Picker {
             "cache" => Some(Picker::Cache),
             "load" => Some(Picker::Load),
             "minor" => Some(Picker::Minor),
+            "modify" => Some(Picker::Modify),
             _ => None,
         }
     }
@@ -41,6 +45,7 @@ impl Picker {
             Picker::Cache => "cache",
             Picker::Load => "load",
             Picker::Minor => "minor",
+            Picker::Modify => "modify",
         }
     }
 }
@@ -62,6 +67,10 @@ pub enum VvButton {
     /// Use the roller's named Special action with this id (`spec:<id>`,
     /// issue 15).
     Special(u32),
+    /// Split a wide set of this height: use the narrowest set the action
+    /// accepts and leave the rest for a Combo or a String (`split:<height>`,
+    /// `vv_allow_split_sets`, issue 15).
+    Split(u32),
 }
 
 impl VvButton {
@@ -72,6 +81,7 @@ impl VvButton {
         v.extend([1, 9, 10].map(VvButton::Basic));
         v.extend([VvButton::Discard, VvButton::Close]);
         v.extend([0, 7, u32::MAX].map(VvButton::Special));
+        v.extend([1, 10].map(VvButton::Split));
         v
     }
 
@@ -93,6 +103,10 @@ impl VvButton {
                 arg.parse()
                     .map_err(|_| AppError::user("That Special action button is not valid."))?,
             ),
+            "split" => VvButton::Split(
+                arg.parse()
+                    .map_err(|_| AppError::user("That split button is not valid."))?,
+            ),
             other => {
                 return Err(AppError::user(format!(
                     "Unknown action `{other}` for a Virtual Veil roll."
@@ -111,6 +125,7 @@ impl Action for VvButton {
             VvButton::Discard => ("discard", None),
             VvButton::Close => ("close", None),
             VvButton::Special(id) => ("spec", Some(id.to_string())),
+            VvButton::Split(height) => ("split", Some(height.to_string())),
         }
     }
 
@@ -154,5 +169,8 @@ mod tests {
         assert_eq!(VvButton::parse("spec", Some("3")), Some(VvButton::Special(3)));
         assert!(VvButton::parse("spec", None).is_none());
         assert!(VvButton::parse("spec", Some("-1")).is_none());
+        assert_eq!(VvButton::parse("split", Some("7")), Some(VvButton::Split(7)));
+        assert_eq!(VvButton::parse("pick", Some("modify")), Some(VvButton::Pick(Picker::Modify)));
+        assert!(VvButton::parse("split", None).is_none());
     }
 }

@@ -1,7 +1,7 @@
 //! A roll's selects: the buttons that open them (`pick:<picker>`), turning
 //! their pages, and reading the dice picked in them (`sel:<picker>`) into a
-//! rules-core action. Adding cache dice, loading into the cache and a Minor
-//! action all start here.
+//! rules-core action. Adding cache dice, loading into the cache, a Minor
+//! action and a face modifier (VV-5) all start here.
 
 use std::collections::BTreeMap;
 
@@ -72,7 +72,29 @@ pub fn picked(
             die: Some(register_picks(values, roll, 1)?[0]),
             label: None,
         },
+        Picker::Modify => {
+            let (die, delta) = modify_pick(values, roll)?;
+            RollAction::ModifyFace {
+                actor: who,
+                die,
+                delta,
+            }
+        }
     })
+}
+
+/// Reads a face-modifier pick, `<register position>:<delta>` (e.g. `3:-1`),
+/// checking the die is unused and the modifier is one the select offers.
+fn modify_pick(values: &[String], roll: &OreRoll) -> Result<(usize, i32), AppError> {
+    let bad = || AppError::user("Pick one die and a modifier.");
+    let [v] = values else { return Err(bad()) };
+    let (die, delta) = v.split_once(':').ok_or_else(bad)?;
+    let delta: i32 = delta.parse().map_err(|_| bad())?;
+    if delta == 0 || delta.abs() > super::roll::MAX_MENU_DELTA {
+        return Err(bad());
+    }
+    let die = register_picks(&[die.to_string()], roll, 1)?[0];
+    Ok((die, delta))
 }
 
 /// Reads cache picks (`face.k`, the k-th die of that face) into cache

@@ -8,7 +8,7 @@ use crate::app::view::View;
 use crate::kit::{Context, Error};
 use crate::rules::odds::OddsError;
 use crate::rules::ore::odds::{WidestOdds, WidestQuestion};
-use crate::systems::platform::chart::{Axis, Bar, Panel};
+use crate::systems::platform::chart::{Axis, Bar, Panel, Tone};
 use crate::systems::platform::odds::{
     render, reply, series, width_name, CliOdds, Odds, Printed, MAX_LINES,
 };
@@ -77,6 +77,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
                 },
                 *p,
             )
+            .toned(if i == 0 { Tone::Failure } else { Tone::Success })
         })
         .collect();
     Ok(render((
@@ -95,6 +96,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
         vec![Panel::new(
             format!("WIDEST SET · {dice} DICE"),
             Axis::Percent,
+            "WIDTH OF THE WIDEST SET",
             bars,
         )],
     )))

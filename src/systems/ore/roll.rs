@@ -3,10 +3,13 @@
 //! The register is shown as sets, widest first (`3×7 (37), 2×6 (26); loose
 //! 9 4 1`), with the chance of meeting the action's difficulty counted
 //! before the roll. Buttons: one "Use …" per qualifying set (a Basic
-//! action), one "Special: NAME" per named Special action of the sheet whose
-//! pattern the register holds with its cache cost met (VV-6), "Add cache
-//! dice", "Load into cache" and "Minor action" (each
-//! opens a select of dice), and "Close". When the cache goes over its
+//! action), with `vv_allow_split_sets` one "Split: …" per set wide enough to
+//! split (A-O7), one "Special: NAME" per named Special action of the sheet
+//! whose pattern the register holds with its cache cost met (VV-6), "Add
+//! cache dice", "Load into cache", "Minor action" and "± Modify a die"
+//! (each opens a select; the last lists each unused die with a modifier,
+//! "7 → 8 (+1)", VV-5), and "Close". Every set-using action after the first
+//! is marked as a Combo or String (VV-7). When the cache goes over its
 //! maximum a "Discard which?" select takes over until the owner chooses.
 //!
 //! Every click is one transaction ([`super::roll_click`], [`super::menu`]):
@@ -40,6 +43,10 @@ pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
 pub const LOAD_PLACEHOLDER: &str = "Pick register dice to load";
 /// Placeholder of the Minor-action select.
 pub const MINOR_PLACEHOLDER: &str = "Pick a die to spend";
+/// Placeholder of the face-modifier select.
+pub const MODIFY_PLACEHOLDER: &str = "Pick a die and a modifier";
+/// The largest modifier the face-modifier select offers, either way.
+pub const MAX_MENU_DELTA: i32 = 3;
 /// The most "Use …" buttons.
 const MAX_SET_BUTTONS: usize = 5;
 /// The most "Special: …" buttons (one row).
@@ -256,7 +263,7 @@ pub async fn save_and_show(
     )))
 }
 
-fn action_line(n: usize, a: &ActionRecord) -> String {
+fn action_line(n: usize, a: &ActionRecord, follow_up: bool) -> String {
     let mut s = match a.kind {
         ActionKind::Basic => format!(
             "{n}. Basic: **{}**",
@@ -275,6 +282,9 @@ fn action_line(n: usize, a: &ActionRecord) -> String {
     };
     if let Some(l) = &a.label {
         s.push_str(&format!(" — {l}"));
+    }
+    if follow_up {
+        s.push_str(" · Combo/String");
     }
     if a.cache_dice > 0 {
         s.push_str(&format!(" · {} from the cache", a.cache_dice));
@@ -322,6 +332,32 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
     };
     desc.push(format!("**Register:** {register}"));
     desc.push(format!("Rolled: {}", text::faces(&r.natural)));
+    if !r.modified.is_empty() {
+        let changes: Vec<String> = r
+            .modified
+            .iter()
+            .map(|c| format!("{}→{} ({:+})", c.from, c.to, c.delta))
+            .collect();
+        desc.push(format!(
+            "Modified: {}",
+            text::join_capped(&changes, 300).replace('\n', ", ")
+        ));
+    }
+    if let Some(sh) = sheet {
+        let skills = r.skills_used();
+        if !skills.is_empty() {
+            let names: Vec<String> = skills
+                .iter()
+                .map(|id| sh.special(*id).map_or_else(|| "?".to_string(), |sp| sp.name.clone()))
+                .collect();
+            desc.push(format!(
+                "Threads: {}/{} ({})",
+                skills.len(),
+                sh.comp.thread_count.max(1),
+                names.join(", ")
+            ));
+        }
+    }
     let from_cache: Vec<u32> = r
         .register
         .iter()
@@ -379,7 +415,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
                 .iter()
                 .enumerate()
                 .skip(skip)
-                .map(|(k, a)| action_line(k + 1, a)),
+                .map(|(k, a)| action_line(k + 1, a, r.is_follow_up(k))),
         );
         embed = embed.field("Actions", text::join_capped(&lines, 1000), false);
     }
@@ -427,7 +463,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         Some(sh) => r.available_actions(owner, sh),
         None => Default::default(),
     };
-    let sets: Vec<Button> = avail
+    let mut sets: Vec<Button> = avail
         .basic
         .iter()
         .filter(|set| s.requirement.meets(set))
@@ -440,6 +476,27 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
             )
         })
         .collect();
+    // Wide sets that may be split (A-O7): use the narrowest accepted set
+    // of them and keep the rest for a Combo or String.
+    if !avail.basic.is_empty() {
+        let splits: Vec<Button> = r
+            .splits(&s.requirement)
+            .into_iter()
+            .map(|(set, w)| {
+                let part = crate::rules::ore::sets::Set {
+                    width: w,
+                    height: set.height,
+                };
+                Button::new(
+                    bid(VvButton::Split(set.height)),
+                    format!("Split: {part}"),
+                    Style::Primary,
+                )
+            })
+            .collect();
+        sets.extend(splits);
+        sets.truncate(MAX_SET_BUTTONS);
+    }
     v = v.buttons(sets);
     // The sheet's named Special actions whose pattern (and cache cost) the
     // register holds now (VV-6, issue 15).
@@ -479,12 +536,20 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
             style_for(s.picker == Some(Picker::Minor)),
         ));
     }
+    if avail.modify_face {
+        controls.push(Button::new(
+            bid(VvButton::Pick(Picker::Modify)),
+            "± Modify a die",
+            style_for(s.picker == Some(Picker::Modify)),
+        ));
+    }
     controls.push(Button::new(bid(VvButton::Close), "Close", Style::Danger));
     v = v.buttons(controls);
     let picker = s.picker.filter(|p| match p {
         Picker::Cache => avail.add_cache,
         Picker::Load => avail.load,
         Picker::Minor => avail.minor,
+        Picker::Modify => avail.modify_face,
     });
     if let (Some(p), Some(sh)) = (picker, sheet) {
         let custom_id = bid(VvButton::Select(p));
@@ -594,6 +659,7 @@ fn picker_row(
             options.truncate(25);
             (MINOR_PLACEHOLDER, options, 1)
         }
+        Picker::Modify => (MODIFY_PLACEHOLDER, paged_options(modify_options(r), page), 1),
     };
     if options.is_empty() {
         return None;
@@ -606,6 +672,71 @@ fn picker_row(
         min: 1,
         max,
     }))
+}
+
+/// The face-modifier select's options (VV-5): for each unused die (one per
+/// face, rolled and cache dice apart), each modifier from ±1 to
+/// ±[`MAX_MENU_DELTA`] that changes its face under the roll's
+/// `vv_face_modifier_bounds`, the ±1 ones first: "7 → 8 (+1)", with what it
+/// makes or breaks. The value is `<register position>:<modifier>`.
+pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
+    use crate::rules::ore::sets::{modify_face, Set};
+    let unused = r.unused_faces();
+    let count = |face: u32| unused.iter().filter(|&&f| f == face).count() as u32;
+    let mut dice: Vec<(usize, u32, bool)> = Vec::new();
+    for (i, d) in r.register.iter().enumerate().filter(|(_, d)| d.is_unused()) {
+        let cache = d.from_cache.is_some();
+        if !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
+            dice.push((i, d.face, cache));
+        }
+    }
+    dice.sort_by_key(|&(i, face, cache)| (face, cache, i));
+    let mut options = Vec::new();
+    for size in 1..=MAX_MENU_DELTA {
+        for &(i, face, cache) in &dice {
+            for delta in [size, -size] {
+                let to = modify_face(face, delta, r.settings.face_modifier_bounds);
+                if to == face {
+                    continue;
+                }
+                let mut effects = Vec::new();
+                let before = count(face);
+                if before == 2 {
+                    let set = Set { width: 2, height: face };
+                    effects.push(format!("breaks {set}"));
+                } else if before > 2 {
+                    let set = Set {
+                        width: before - 1,
+                        height: face,
+                    };
+                    effects.push(format!("leaves {set}"));
+                }
+                let after = count(to).saturating_add(1);
+                if after >= 2 {
+                    effects.push(format!(
+                        "makes {}",
+                        Set {
+                            width: after,
+                            height: to
+                        }
+                    ));
+                }
+                if cache {
+                    effects.push("a cache die".into());
+                }
+                options.push(SelectOption {
+                    label: format!("{face} → {to} ({delta:+})"),
+                    value: format!("{i}:{delta}"),
+                    description: Some(if effects.is_empty() {
+                        "no set changes".into()
+                    } else {
+                        effects.join(", ")
+                    }),
+                });
+            }
+        }
+    }
+    options
 }
 
 #[cfg(test)]
@@ -663,6 +794,7 @@ mod tests {
             Some(Picker::Cache),
             Some(Picker::Load),
             Some(Picker::Minor),
+            Some(Picker::Modify),
         ] {
             let (mut s, sheet) = state(30, 50, settings.clone());
             s.picker = picker;

@@ -1,7 +1,7 @@
 //! Clicks on a roll message: who may press, which button it was
 //! ([`VvButton`]), and for the buttons that act on the dice (a set's
-//! Basic action, a named Special action, picks in a select, a discard,
-//! Close) the rules core's
+//! Basic action, a split set, a named Special action, picks in a select
+//! (a face modifier among them), a discard, Close) the rules core's
 //! answer, logged and shown. The selects themselves are in [`super::menu`].
 
 use serde_json::json;
@@ -56,6 +56,16 @@ pub async fn click(
             cache_cost: CacheCost::None,
             label: None,
         },
+        // The narrowest set the action accepts, split off a wider set
+        // (A-O7): the rules core refuses unless `vv_allow_split_sets` is on.
+        VvButton::Split(height) => RollAction::Basic {
+            actor: who,
+            height,
+            width: Some(state.requirement.min_width.max(2)),
+            requirement: state.requirement,
+            cache_cost: CacheCost::None,
+            label: None,
+        },
         VvButton::Discard => RollAction::Discard {
             actor: who,
             die: Some(discard::parse_discard(
@@ -99,6 +109,7 @@ fn special(state: &RollState, sheet: &OreSheet, id: u32, who: Actor) -> Result<R
         pattern: sp.pattern.clone(),
         cache_cost: sp.cache_cost,
         label: Some(sp.name.clone()),
+        skill: Some(sp.id),
     })
 }
 

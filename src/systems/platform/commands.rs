@@ -14,13 +14,32 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![history(), stats(), odds_app::root(), help()]
 }
 
-/// Fills `/help system:` with the registry's help topics.
+/// The systems `/history show system:` offers, those with dice to roll
+/// (a help topic): (id, name), in registry order.
+fn history_systems(reg: &crate::app::Registry) -> Vec<(&'static str, &'static str)> {
+    reg.all()
+        .filter(|s| !s.help().is_empty())
+        .map(|s| (s.id(), s.name()))
+        .collect()
+}
+
+/// Fills `/help system:` with the registry's help topics, and
+/// `/history show system:` with its systems.
 pub fn finish(c: &mut poise::Command<Data, Error>, reg: &crate::app::Registry) {
     if c.name == "help" {
         let labels = help_app::topics(reg)
             .into_iter()
             .map(|(_, t)| t.label.to_string());
         crate::kit::set_choices(c, "system", labels);
+    }
+    if c.name == "history" {
+        let names: Vec<String> = history_systems(reg)
+            .into_iter()
+            .map(|(_, name)| name.to_string())
+            .collect();
+        for sub in c.subcommands.iter_mut().filter(|s| s.name == "show") {
+            crate::kit::set_choices(sub, "system", names.clone());
+        }
     }
 }
 
@@ -95,12 +114,23 @@ pub async fn history_show(
     #[min = 1]
     #[max = 300]
     count: Option<u32>,
+    #[description = "Only this system's entries"] system: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
+    let system = match system {
+        Some(i) => Some(
+            history_systems(&ctx.data().app.registry)
+                .get(i as usize)
+                .map(|(id, _)| id.to_string())
+                .ok_or_else(|| AppError::user("That is not one of the listed systems."))?,
+        ),
+        None => None,
+    };
     let q = history_app::Query {
         user: member_of(ctx, user),
         character,
         count,
+        system,
     };
     respond(ctx, history_app::show(&ctx.data().app, &caller, q).await).await
 }
@@ -191,6 +221,40 @@ fn flatten(c: &poise::Command<Data, Error>, prefix: &str, out: &mut Vec<CommandL
     } else {
         for s in &c.subcommands {
             flatten(s, &usage, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_help_starts_with_is_registered() {
+        let mut lines = Vec::new();
+        for c in &crate::systems::commands() {
+            flatten(c, "", &mut lines);
+        }
+        let has = |usage: &str| lines.iter().any(|l| l.usage == usage);
+        let reg = crate::systems::registry();
+        let roots: Vec<&str> = reg
+            .all()
+            .filter(|s| s.has_sheets())
+            .filter_map(|s| s.command_root())
+            .collect();
+        assert_eq!(roots.len(), 4);
+        for (usage, _) in help_app::START {
+            // The command itself: its words before the first option.
+            let words: Vec<&str> = usage.split(' ').take_while(|w| !w.contains(':')).collect();
+            let command = words.join(" ");
+            if command.contains("<system>") {
+                for root in &roots {
+                    let real = command.replace("<system>", root);
+                    assert!(has(&real), "{real} is not registered");
+                }
+            } else {
+                assert!(has(&command), "{command} is not registered");
+            }
         }
     }
 }

@@ -5,6 +5,26 @@ use crate::app::registry::{HelpTopic, Registry, System};
 use crate::app::view::{colour, Embed, View};
 use crate::app::{AppResult, Response};
 
+/// The five commands a new player needs, as `/help` opens with them:
+/// usage (`<system>` stands for a system's root) and what it does
+/// (`{example}` becomes a real root).
+pub const START: [(&str, &str); 5] = [
+    (
+        "/roll expression:2d6+1",
+        "any dice, with the odds and a Reroll button",
+    ),
+    (
+        "/<system> sheet create",
+        "make your character, e.g. `/{example} sheet create`",
+    ),
+    ("/<system> sheet show", "your character sheet"),
+    ("/history show", "your latest rolls"),
+    (
+        "/help system:<name>",
+        "how your system plays, and all its commands",
+    ),
+];
+
 /// Every help topic, in menu order: each registered system's topics.
 pub fn topics(reg: &Registry) -> Vec<(&dyn System, &'static HelpTopic)> {
     reg.help_topics().collect()
@@ -157,9 +177,32 @@ fn overview(reg: &Registry, commands: &[CommandLine]) -> Embed {
             None => format!("**{}**", t.title),
         })
         .collect();
+    let roots: Vec<String> = reg
+        .all()
+        .filter(|s| s.has_sheets())
+        .filter_map(|s| s.command_root())
+        .map(|r| format!("`/{r}`"))
+        .collect();
+    let example = reg
+        .all()
+        .filter(|s| s.has_sheets())
+        .find_map(|s| s.command_root())
+        .unwrap_or("st");
+    let start = START
+        .iter()
+        .map(|(usage, what)| {
+            let what = what.replace("{example}", example);
+            format!("`{usage}` {what}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut e = Embed::new("📖 Kismet help")
-        .description("Kismet rolls dice for five tabletop systems, keeps sheets and a log of every roll, and shows exact odds. Pick a system with `/help system:<name>` for its procedure and commands.")
+        .description(format!(
+            "Kismet rolls the dice of five tabletop systems, keeps your character sheet and a log of every roll, and shows the exact odds before you roll.\nEach system has its own command ({}); your game master sets which one a channel plays.\nNew here? These five commands are all you need to begin.",
+            roots.join(" ")
+        ))
         .colour(colour::NEUTRAL)
+        .field("Start here", start, false)
         .field("Systems", systems.join("\n"), false);
     let system_roots: Vec<&str> = reg.all().filter_map(|s| s.command_root()).collect();
     let table: Vec<String> = commands
@@ -253,5 +296,18 @@ mod tests {
         }
         let v = View::embed(embed(help(&reg, None, &cmds())));
         assert_eq!(v.clone().clamp(), v);
+    }
+
+    #[test]
+    fn help_opens_with_where_to_start() {
+        let reg = crate::systems::registry();
+        let e = embed(help(&reg, None, &cmds()));
+        assert_eq!(e.description.as_deref().unwrap().lines().count(), 3);
+        let start = &e.fields[0];
+        assert_eq!(start.name, "Start here");
+        let lines: Vec<&str> = start.value.lines().collect();
+        assert_eq!(lines.len(), 5, "{}", start.value);
+        assert!(lines[1].contains("e.g. `/ve sheet create`"), "{}", lines[1]);
+        assert_eq!(e.fields[1].name, "Systems");
     }
 }

@@ -1,5 +1,7 @@
-//! `/history show`: the newest roll-log entries of a member or a character,
-//! as a private paged embed with Prev/Next buttons.
+//! `/history show`: the newest roll-log entries of a member or a character
+//! (and of one system, if asked), as a private paged embed with Prev/Next
+//! buttons: one readable line per entry (when, who, which character, what,
+//! the result and the dice). Raw data is for the CSV export only.
 //!
 //! The query (filters and a snapshot of the newest id, so pages do not
 //! shift while the table keeps rolling) and the current page live in a
@@ -8,7 +10,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::text::{compact_json, faces_text, system_name};
+use serde_json::Value;
+
+use super::text::{faces_text, system_name};
 use crate::app::component::{Action, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
@@ -20,13 +24,15 @@ use crate::app::Act;
 /// The session kind (custom_id prefix) of history pagers.
 pub const KIND: &str = "hist";
 /// Entries per page.
-pub const PAGE_SIZE: i64 = 6;
+pub const PAGE_SIZE: i64 = 10;
 /// How many entries `/history show` browses by default.
 pub const DEFAULT_COUNT: u32 = 30;
 /// The most entries one `/history show` browses.
 pub const MAX_COUNT: u32 = 300;
-/// Characters of each part (inputs, dice, outcome) of an entry.
-const PART_MAX: usize = 180;
+/// Characters of an entry's summary, and of its dice.
+const PART_MAX: usize = 150;
+/// Scalar pairs a shared summary shows at most.
+const MAX_PAIRS: usize = 5;
 
 /// A pager's buttons, encoded into and parsed from the custom_id
 /// (`hist:<session>:<version>:<word>`) side by side.
@@ -78,6 +84,20 @@ pub struct Query {
     pub character: Option<String>,
     /// How many of the newest entries to browse.
     pub count: Option<u32>,
+    /// Only this system's entries (its id).
+    pub system: Option<String>,
+}
+
+/// The names a system's entries are logged under: its id and aliases.
+fn log_names(reg: &crate::app::Registry, id: &str) -> Vec<String> {
+    reg.get(id)
+        .map(|s| {
+            std::iter::once(s.id())
+                .chain(s.aliases().iter().copied())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_else(|| vec![id.to_string()])
 }
 
 /// What a pager keeps between clicks.
@@ -93,6 +113,10 @@ struct PagerState {
     total: i64,
     /// Zero-based page.
     page: i64,
+    /// Only entries logged under these system names (pagers saved before
+    /// had none).
+    #[serde(default)]
+    system: Option<Vec<String>>,
 }
 
 impl PagerState {
@@ -103,6 +127,7 @@ impl PagerState {
             character_ids: self.character_ids.clone(),
             upto_id: Some(self.upto_id),
             hide_secrets_from: self.hide_secrets_from,
+            system: self.system.clone(),
             ..Filter::default()
         }
     }
@@ -130,6 +155,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         hide_secrets_from: (!fc).then_some(caller.user_id),
         total: 0,
         page: 0,
+        system: q.system.as_deref().map(|id| log_names(&app.registry, id)),
     };
     let mut subject = Vec::new();
     if let Some(name) = q
@@ -169,6 +195,9 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
             subject.push(caller.name.clone());
         }
         (None, Some(_)) => {}
+    }
+    if let Some(id) = &q.system {
+        subject.push(system_name(&app.registry, id));
     }
     state.subject = subject.join(" · ");
     let available = history::count(&mut tx, &state.filter(caller.guild_id)).await?;
@@ -270,19 +299,23 @@ async fn page_view(
         })
         .colour(colour::NEUTRAL)
         .footer(format!(
-            "Page {}/{} · times shown in your time zone",
+            "Page {}/{} · hover a time for the date",
             state.page + 1,
             state.pages()
         ));
-    for row in &rows {
-        let mine: Vec<FaceCount> = faces
-            .iter()
-            .filter(|(id, _)| *id == row.entry.id)
-            .map(|(_, f)| *f)
-            .collect();
-        let (name, value) = entry_field(reg, row, &mine);
-        embed = embed.field(name, value, false);
-    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let mine: Vec<FaceCount> = faces
+                .iter()
+                .filter(|(id, _)| *id == row.entry.id)
+                .map(|(_, f)| *f)
+                .collect();
+            entry_line(reg, row, &mine, state.user_id.is_none())
+        })
+        .collect();
+    let intro = embed.description.take().unwrap_or_default();
+    embed = embed.description(format!("{intro}\n\n{}", lines.join("\n")));
     let mut view = View::embed(embed);
     if let Some(id) = session {
         let open = status == Status::Open;
@@ -307,44 +340,166 @@ async fn page_view(
     Ok(view)
 }
 
-/// One entry as an embed field (name ≤ 256, value ≤ 1024 characters).
-fn entry_field(
+/// One entry as a line: when, who (`with_who`: the page is not one
+/// member's), as which character, which system, what, its result and its
+/// dice, each part short.
+fn entry_line(
     reg: &crate::app::Registry,
     row: &HistoryRow,
     faces: &[FaceCount],
-) -> (String, String) {
+    with_who: bool,
+) -> String {
     let e = &row.entry;
-    let name = format!("#{} · {} · {}", e.id, system_name(reg, &e.system), e.label());
-    let mut head = format!("<@{}>", e.user_id);
+    let mut line = format!("`#{}` <t:{}:R>", e.id, e.created_at.div_euclid(1000));
+    if with_who {
+        line.push_str(&format!(" <@{}>", e.user_id));
+    }
     if let Some(c) = &row.character_name {
         let mut c = c.replace(['*', '_', '`', '~', '|'], "");
-        crate::app::view::truncate(&mut c, 64);
-        head.push_str(&format!(" as **{c}**"));
+        crate::app::view::truncate(&mut c, 40);
+        line.push_str(&format!(" as **{c}**"));
     }
-    head.push_str(&format!(" · <t:{}:f>", e.created_at.div_euclid(1000)));
-    let dice = if faces.is_empty() {
-        compact_json(&e.dice, PART_MAX)
-    } else {
+    let what = words(&e.label());
+    line.push_str(&format!(" · {} **{what}**", system_name(reg, &e.system)));
+    let mut summary = reg
+        .all()
+        .find(|s| s.id() == e.system || s.aliases().contains(&e.system.as_str()))
+        .and_then(|s| s.history_line(e))
+        .unwrap_or_else(|| summary(e));
+    summary = summary.replace('`', "'");
+    crate::app::view::truncate(&mut summary, PART_MAX);
+    if !summary.is_empty() {
+        line.push_str(&format!(" — {summary}"));
+    }
+    if !faces.is_empty() {
         let mut t = faces_text(faces, 24);
         crate::app::view::truncate(&mut t, PART_MAX);
-        t
-    };
-    let mut lines = vec![head];
-    for (label, text) in [
-        ("In", compact_json(&e.inputs, PART_MAX)),
-        ("Dice", dice),
-        ("Out", compact_json(&e.outcome, PART_MAX)),
-    ] {
-        if text != "–" && text != "[]" {
-            lines.push(format!("**{label}** `{text}`"));
+        line.push_str(&format!(" · 🎲 {t}"));
+    }
+    line
+}
+
+/// `sheet_create` → `sheet create`.
+fn words(action: &str) -> String {
+    action.replace('_', " ")
+}
+
+/// The shared summary of an entry whose system gives none: its recorded
+/// text, what an undo restored, or the scalar figures of its outcome (or
+/// of its last event), with the pool or expression it was about.
+pub fn summary(e: &crate::storage::log::LogEntry) -> String {
+    let parse = |raw: &str| serde_json::from_str::<Value>(raw).unwrap_or(Value::String(raw.to_string()));
+    let inputs = parse(&e.inputs);
+    let outcome = parse(&e.outcome);
+    let mut parts = Vec::new();
+    for key in ["expression", "pool", "label"] {
+        if let Some(Value::String(s)) = inputs.get(key) {
+            parts.push(format!("{key}: {s}"));
+            break;
         }
     }
-    (name, lines.join("\n"))
+    let told = match &outcome {
+        Value::String(s) => s.lines().next().unwrap_or("").to_string(),
+        Value::Object(o) => {
+            if let Some(Value::String(t)) = o.get("text") {
+                t.lines().next().unwrap_or("").to_string()
+            } else if let Some(Value::Array(r)) = o.get("restored") {
+                let items: Vec<String> = r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+                format!("restored {}", items.join("; "))
+            } else {
+                let inner = match o.get("outcome") {
+                    Some(Value::Object(inner)) => inner,
+                    _ => o,
+                };
+                pairs(inner)
+            }
+        }
+        Value::Array(events) => events
+            .iter()
+            .rev()
+            .filter_map(Value::as_object)
+            .find(|ev| {
+                !matches!(
+                    ev.get("event").and_then(Value::as_str),
+                    Some("closed" | "roll_closed") | None
+                )
+            })
+            .map(|ev| {
+                let name = ev.get("event").and_then(Value::as_str).unwrap_or("");
+                let rest = pairs(ev);
+                if rest.is_empty() {
+                    words(name)
+                } else {
+                    format!("{} · {rest}", words(name))
+                }
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    if !told.is_empty() {
+        parts.push(told);
+    }
+    parts.join(" · ")
+}
+
+/// The short scalar fields of an object as `key: value` pairs (a whole
+/// sheet, with many fields, gives none: the action says enough).
+fn pairs(o: &serde_json::Map<String, Value>) -> String {
+    if o.len() > 12 {
+        return String::new();
+    }
+    o.iter()
+        .filter(|(k, _)| {
+            k.as_str() != "event" && k.as_str() != "id" && !k.ends_with("_id") && k.as_str() != "owner"
+        })
+        .filter_map(|(k, v)| {
+            let v = match v {
+                Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+                Value::Number(n) => n.to_string(),
+                Value::String(s) if !s.is_empty() && s.chars().count() <= 40 => s.clone(),
+                Value::Array(a) if !a.is_empty() && a.len() <= 12 && a.iter().all(Value::is_number) => {
+                    a.iter().map(Value::to_string).collect::<Vec<_>>().join(" ")
+                }
+                _ => return None,
+            };
+            Some(format!("{}: {v}", words(k)))
+        })
+        .take(MAX_PAIRS)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry(inputs: &str, outcome: &str) -> crate::storage::log::LogEntry {
+        crate::storage::log::LogEntry {
+            action: "roll".into(),
+            inputs: inputs.into(),
+            outcome: outcome.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn shared_summaries_read_as_words() {
+        let s = |i: &str, o: &str| summary(&entry(i, o));
+        assert_eq!(s(r#"{"expression":"8d6"}"#, r#"{"total":27}"#), "expression: 8d6 · total: 27");
+        assert_eq!(s("{}", r#""Lots 10 → 9""#), "Lots 10 → 9");
+        assert_eq!(
+            s(r#"{"pool":"Wit (3 dice)"}"#, r#"[{"event":"rolled","faces":[9,10,7]},{"event":"roll_closed"}]"#),
+            "pool: Wit (3 dice) · rolled · faces: 9 10 7"
+        );
+        assert_eq!(
+            s("{}", r#"{"automatic":true,"outcome":{"result":"success","successes":4}}"#),
+            "result: success, successes: 4"
+        );
+        assert_eq!(s("{}", r#"{"restored":["willpower.current: 1 → 4"]}"#), "restored willpower.current: 1 → 4");
+        assert_eq!(s("{}", r#"{"text":"Willpower 6/6 → 4/6\nmore"}"#), "Willpower 6/6 → 4/6");
+        assert_eq!(s("{}", "[]"), "");
+        assert_eq!(s("not json", "not json either"), "not json either");
+    }
 
     #[test]
     fn every_button_round_trips() {

@@ -134,15 +134,44 @@ pub fn render((title, params, fields, panels): Parts) -> View {
         } else {
             "Exact figures, computed rather than simulated."
         });
+    // Short figures side by side; a table takes the full width (in a
+    // half-width field it wraps into nonsense).
     for (name, value) in fields {
-        embed = embed.field(name, value, true);
+        let inline = !value.contains("```");
+        embed = embed.field(name, value, inline);
     }
-    embed.image = Some("odds.png".into());
-    let mut view = View::embed(embed);
-    view.files.push(File {
-        name: "odds.png".into(),
-        bytes: chart::render(&panels),
-    });
+    images(View::embed(embed), "odds", &panels)
+}
+
+/// Adds one chart image per panel to a view (at most
+/// [`chart::MAX_PANELS`]): the first in its first embed, each other in an
+/// embed of its own below, named `<stem>.png`, `<stem>-2.png`, ….
+pub fn images(mut view: View, stem: &str, panels: &[Panel]) -> View {
+    let colour = view.embeds.first().and_then(|e| e.colour);
+    for (i, panel) in panels.iter().take(chart::MAX_PANELS).enumerate() {
+        let name = if i == 0 {
+            format!("{stem}.png")
+        } else {
+            format!("{stem}-{}.png", i + 1)
+        };
+        if i == 0 && !view.embeds.is_empty() {
+            view.embeds[0].image = Some(name.clone());
+        } else {
+            let mut e = Embed::new("");
+            e.colour = colour;
+            e.image = Some(name.clone());
+            view.embeds.push(e);
+        }
+        view.files.push(File {
+            name,
+            bytes: chart::render(panel),
+        });
+    }
+    // The footer reads after the last picture.
+    let n = view.embeds.len();
+    if n > 1 {
+        view.embeds[n - 1].footer = view.embeds[0].footer.take();
+    }
     view
 }
 
@@ -229,6 +258,7 @@ pub fn task(
         vec![Panel::new(
             format!("P(EXACTLY K {}) · {chart_title}", unit.to_uppercase()),
             Axis::Percent,
+            unit.to_uppercase(),
             bars,
         )],
     )

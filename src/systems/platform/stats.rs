@@ -4,7 +4,7 @@
 
 use super::chart::{self, Axis, Bar, Panel};
 use super::gamma;
-use crate::app::view::{colour, Embed, File, View};
+use crate::app::view::{colour, Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::storage::{self, faces::FaceCount};
 
@@ -175,21 +175,14 @@ pub fn report(title: &str, dice: &[DieStats]) -> View {
         .take(chart::MAX_PANELS)
         .map(|d| panel(d))
         .collect();
-    let mut view = View::default();
     if !panels.is_empty() {
-        embed.image = Some("stats.png".into());
-        view.files.push(File {
-            name: "stats.png".into(),
-            bytes: chart::render(&panels),
-        });
         embed = embed.field(
-            "Chart",
-            "Bars: dice per face. Red dashes: the exact expectation.",
+            "Charts",
+            "Bars: dice per face. Pink dashes: the exact expectation.",
             false,
         );
     }
-    view.embeds.push(embed);
-    view
+    super::odds::images(View::embed(embed), "stats", &panels)
 }
 
 fn field_text(d: &DieStats) -> String {
@@ -243,15 +236,23 @@ fn panel(d: &DieStats) -> Panel {
         None => "TOO FEW TO JUDGE".into(),
     };
     Panel {
-        title: format!("D{} · {} DICE · {p}", d.sides, d.n),
-        axis: Axis::Count,
-        bars: d
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(i, n)| Bar::new((i + 1).to_string(), *n as f64))
-            .collect(),
         reference: Some(d.expected),
+        y_title: "DICE".into(),
+        ..Panel::new(
+            format!(
+                "D{} · {} {} · {p}",
+                d.sides,
+                d.n,
+                if d.n == 1 { "DIE" } else { "DICE" }
+            ),
+            Axis::Count,
+            "FACE",
+            d.counts
+                .iter()
+                .enumerate()
+                .map(|(i, n)| Bar::new((i + 1).to_string(), *n as f64))
+                .collect(),
+        )
     }
 }
 

@@ -107,8 +107,10 @@ pub fn faces_text(counts: &[FaceCount], list_max: u64) -> String {
     parts.join(" · ")
 }
 
-/// A probability as an exact-looking percentage: four decimals, or
-/// scientific notation below 0.0001 %.
+/// A probability as a percentage to read at a glance: two decimals, so
+/// columns line up (`38.75%`, `45.00%`, `8.33%`); what would round to 0 or
+/// 100 says so (`<0.01%`, `>99.99%`), so only a certainty reads 0 % or
+/// 100 %. `kismet odds` prints the full figures.
 pub fn pct(p: f64) -> String {
     if !p.is_finite() {
         return "–".into();
@@ -120,12 +122,13 @@ pub fn pct(p: f64) -> String {
         return "100%".into();
     }
     let v = p * 100.0;
-    if v < 1e-4 {
-        let exp = v.log10().floor() as i32;
-        let mant = v / 10f64.powi(exp);
-        return format!("{mant:.2}×10^{exp}%");
+    if v >= 99.995 {
+        return ">99.99%".into();
     }
-    format!("{v:.4}%")
+    if v < 0.005 {
+        return "<0.01%".into();
+    }
+    format!("{v:.2}%")
 }
 
 /// Milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (UTC).
@@ -203,10 +206,16 @@ mod tests {
 
     #[test]
     fn percentages() {
-        assert_eq!(pct(0.3875), "38.7500%");
+        assert_eq!(pct(0.3875), "38.75%");
+        assert_eq!(pct(0.45), "45.00%");
+        assert_eq!(pct(0.8488), "84.88%");
+        assert_eq!(pct(0.0833333), "8.33%");
+        assert_eq!(pct(0.0001), "0.01%");
+        assert_eq!(pct(0.00004), "<0.01%");
+        assert_eq!(pct(0.99999), ">99.99%");
         assert_eq!(pct(1.0), "100%");
         assert_eq!(pct(0.0), "0%");
-        assert_eq!(pct(2.5e-9), "2.50×10^-7%");
+        assert_eq!(pct(2.5e-9), "<0.01%");
         let reg = crate::systems::registry();
         assert_eq!(system_name(&reg, "storyteller"), "Storyteller");
         assert_eq!(system_name(&reg, "ore"), "Virtual Veil");

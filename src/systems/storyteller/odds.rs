@@ -12,7 +12,7 @@ use crate::rules::storyteller::odds::StQuestion;
 use crate::rules::storyteller::{
     roll_odds_with, BonusDicePerTen, Outcome3, StorytellerSettings,
 };
-use crate::systems::platform::chart::{Axis, Bar, Panel};
+use crate::systems::platform::chart::{Axis, Bar, Panel, Tone};
 use crate::systems::platform::odds::{answer, render, scalar, sweep, CliOdds, Odds, Printed};
 use crate::systems::platform::text::pct;
 
@@ -93,10 +93,11 @@ pub fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
     let outcomes = Panel::new(
         "OUTCOME",
         Axis::Percent,
+        "",
         vec![
-            Bar::new("BOTCH", b),
-            Bar::new("FAILURE", f),
-            Bar::new("SUCCESS", s).highlighted(true),
+            Bar::new("BOTCH", b).toned(Tone::Failure),
+            Bar::new("FAILURE", f).toned(Tone::Failure),
+            Bar::new("SUCCESS", s).toned(Tone::Success),
         ],
     );
     let by_difficulty = sweep((2..=10).map(|d| {
@@ -113,7 +114,7 @@ pub fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
         ],
         vec![
             outcomes,
-            Panel::new(format!("P(SUCCESS) BY DIFFICULTY · {pool} DICE"), Axis::Percent, by_difficulty),
+            Panel::new(format!("P(SUCCESS) BY DIFFICULTY · {pool} DICE"), Axis::Percent, "DIFFICULTY", by_difficulty),
         ],
     )))
 }

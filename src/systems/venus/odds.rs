@@ -254,7 +254,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
                 "Venus Engine (1st Playtest) check",
                 format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
                 vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
+                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
             )
         }
         Question::Ve2Check {
@@ -280,7 +280,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
                     if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
                 ),
                 vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, sweep)],
+                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
             )
         }
         Question::Ve1Task {

@@ -91,7 +91,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
         "Veracity save",
         format!("{} against an inventory of {unlocked} unlocked slots, the lowest {filled} filled (≤ 0 succeeds, ≥ 19 fails, else the slot must be unlocked and empty)", signed_d20(modifier)),
         vec![("Success".to_string(), format!("**{}**", pct(p))), ("Failure".into(), pct(1.0 - p))],
-        vec![Panel::new(format!("P(SUCCESS) BY MODIFIER · {unlocked} SLOTS {filled} FILLED"), Axis::Percent, sweep)],
+        vec![Panel::new(format!("P(SUCCESS) BY MODIFIER · {unlocked} SLOTS {filled} FILLED"), Axis::Percent, "MODIFIER", sweep)],
     )))
 }
 

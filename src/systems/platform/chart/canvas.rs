@@ -1,6 +1,7 @@
 //! A palette-indexed raster to draw charts on: filled rectangles, lines,
-//! and text in a tiny built-in 3×5 pixel font (digits, capital letters and
-//! a little punctuation), so no font files or system libraries are needed.
+//! and text in a small built-in 5×7 pixel font (digits, capital letters and
+//! some punctuation), upright or turned to read upwards (an axis title), so
+//! no font files or system libraries are needed.
 
 use super::png;
 
@@ -20,23 +21,34 @@ pub mod ink {
     pub const HIGHLIGHT: u8 = 5;
     /// Reference lines (the expectation).
     pub const REFERENCE: u8 = 6;
+    /// A successful outcome's bar.
+    pub const SUCCESS: u8 = 7;
+    /// A partial outcome's bar.
+    pub const PARTIAL: u8 = 8;
+    /// A failed outcome's bar (a failure, a botch).
+    pub const FAILURE: u8 = 9;
 }
 
 /// RGB of each ink, in index order.
-pub const PALETTE: [[u8; 3]; 7] = [
+pub const PALETTE: [[u8; 3]; 10] = [
     [0x2b, 0x2d, 0x31],
     [0x3f, 0x41, 0x47],
     [0x94, 0x9b, 0xa4],
     [0xf2, 0xf3, 0xf5],
     [0x58, 0x65, 0xf2],
     [0xfe, 0xe7, 0x5c],
+    [0xeb, 0x45, 0x9e],
+    [0x57, 0xf2, 0x87],
+    [0xf0, 0xb2, 0x32],
     [0xed, 0x42, 0x45],
 ];
 
-/// Glyph advance in font pixels (3 wide plus 1 of spacing).
-const ADVANCE: usize = 4;
+/// Glyph width in font pixels.
+const GLYPH_WIDTH: usize = 5;
+/// Glyph advance in font pixels (5 wide plus 1 of spacing).
+const ADVANCE: usize = GLYPH_WIDTH + 1;
 /// Glyph height in font pixels.
-pub const GLYPH_HEIGHT: usize = 5;
+pub const GLYPH_HEIGHT: usize = 7;
 
 /// A raster of palette indices.
 pub struct Canvas {
@@ -110,9 +122,31 @@ impl Canvas {
             let rows = glyph(ch);
             let gx = x + i * ADVANCE * scale;
             for (ry, bits) in rows.iter().enumerate() {
-                for rx in 0..3 {
-                    if bits & (0b100 >> rx) != 0 {
+                for rx in 0..GLYPH_WIDTH {
+                    if bits & (0b10000 >> rx) != 0 {
                         self.fill(gx + rx * scale, y + ry * scale, scale, scale, c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws `text` turned a quarter to the left, reading upwards, with its
+    /// first character's bottom-left corner at (x, bottom): a vertical
+    /// axis title. It takes `GLYPH_HEIGHT * scale` pixels of width.
+    pub fn text_up(&mut self, x: usize, bottom: usize, text: &str, scale: usize, c: u8) {
+        for (i, ch) in text.chars().enumerate() {
+            let rows = glyph(ch);
+            let Some(gy) = bottom.checked_sub(i * ADVANCE * scale) else {
+                return;
+            };
+            for (ry, bits) in rows.iter().enumerate() {
+                for rx in 0..GLYPH_WIDTH {
+                    if bits & (0b10000 >> rx) != 0 {
+                        // Glyph column rx goes up from the baseline; row ry goes right.
+                        if let Some(py) = gy.checked_sub((rx + 1) * scale) {
+                            self.fill(x + ry * scale, py, scale, scale, c);
+                        }
                     }
                 }
             }
@@ -142,63 +176,72 @@ impl Canvas {
     }
 }
 
-/// The 3×5 bitmap of a character: five rows, the top three bits of each
-/// (`0b100` is the left column).
-fn glyph(c: char) -> [u8; 5] {
+/// The 5×7 bitmap of a character: seven rows, the low five bits of each
+/// (`0b10000` is the left column). Lower-case letters are drawn as capitals;
+/// unknown characters as a box.
+fn glyph(c: char) -> [u8; 7] {
     match c.to_ascii_uppercase() {
-        '0' => [0b111, 0b101, 0b101, 0b101, 0b111],
-        '1' => [0b010, 0b110, 0b010, 0b010, 0b111],
-        '2' => [0b111, 0b001, 0b111, 0b100, 0b111],
-        '3' => [0b111, 0b001, 0b111, 0b001, 0b111],
-        '4' => [0b101, 0b101, 0b111, 0b001, 0b001],
-        '5' => [0b111, 0b100, 0b111, 0b001, 0b111],
-        '6' => [0b111, 0b100, 0b111, 0b101, 0b111],
-        '7' => [0b111, 0b001, 0b001, 0b010, 0b010],
-        '8' => [0b111, 0b101, 0b111, 0b101, 0b111],
-        '9' => [0b111, 0b101, 0b111, 0b001, 0b111],
-        'A' => [0b010, 0b101, 0b111, 0b101, 0b101],
-        'B' => [0b110, 0b101, 0b110, 0b101, 0b110],
-        'C' => [0b011, 0b100, 0b100, 0b100, 0b011],
-        'D' => [0b110, 0b101, 0b101, 0b101, 0b110],
-        'E' => [0b111, 0b100, 0b110, 0b100, 0b111],
-        'F' => [0b111, 0b100, 0b110, 0b100, 0b100],
-        'G' => [0b011, 0b100, 0b101, 0b101, 0b011],
-        'H' => [0b101, 0b101, 0b111, 0b101, 0b101],
-        'I' => [0b111, 0b010, 0b010, 0b010, 0b111],
-        'J' => [0b001, 0b001, 0b001, 0b101, 0b010],
-        'K' => [0b101, 0b101, 0b110, 0b101, 0b101],
-        'L' => [0b100, 0b100, 0b100, 0b100, 0b111],
-        'M' => [0b101, 0b111, 0b111, 0b101, 0b101],
-        'N' => [0b110, 0b101, 0b101, 0b101, 0b101],
-        'O' => [0b010, 0b101, 0b101, 0b101, 0b010],
-        'P' => [0b110, 0b101, 0b110, 0b100, 0b100],
-        'Q' => [0b010, 0b101, 0b101, 0b110, 0b011],
-        'R' => [0b110, 0b101, 0b110, 0b101, 0b101],
-        'S' => [0b011, 0b100, 0b010, 0b001, 0b110],
-        'T' => [0b111, 0b010, 0b010, 0b010, 0b010],
-        'U' => [0b101, 0b101, 0b101, 0b101, 0b111],
-        'V' => [0b101, 0b101, 0b101, 0b101, 0b010],
-        'W' => [0b101, 0b101, 0b111, 0b111, 0b101],
-        'X' => [0b101, 0b101, 0b010, 0b101, 0b101],
-        'Y' => [0b101, 0b101, 0b010, 0b010, 0b010],
-        'Z' => [0b111, 0b001, 0b010, 0b100, 0b111],
-        ' ' => [0, 0, 0, 0, 0],
-        '.' => [0, 0, 0, 0, 0b010],
-        ',' => [0, 0, 0, 0b010, 0b100],
-        '%' => [0b101, 0b001, 0b010, 0b100, 0b101],
-        '-' => [0, 0, 0b111, 0, 0],
-        '+' => [0, 0b010, 0b111, 0b010, 0],
-        ':' => [0, 0b010, 0, 0b010, 0],
-        '=' => [0, 0b111, 0, 0b111, 0],
-        '/' => [0b001, 0b001, 0b010, 0b100, 0b100],
-        '(' => [0b001, 0b010, 0b010, 0b010, 0b001],
-        ')' => [0b100, 0b010, 0b010, 0b010, 0b100],
-        '<' => [0b001, 0b010, 0b100, 0b010, 0b001],
-        '>' => [0b100, 0b010, 0b001, 0b010, 0b100],
-        '≥' => [0b100, 0b010, 0b001, 0b010, 0b111],
-        '·' => [0, 0, 0b010, 0, 0],
-        '×' => [0, 0b101, 0b010, 0b101, 0],
-        _ => [0b111, 0b101, 0b101, 0b101, 0b111],
+        '0' => [0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110],
+        '1' => [0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110],
+        '2' => [0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b01000, 0b11111],
+        '3' => [0b11111, 0b00010, 0b00100, 0b00010, 0b00001, 0b10001, 0b01110],
+        '4' => [0b00010, 0b00110, 0b01010, 0b10010, 0b11111, 0b00010, 0b00010],
+        '5' => [0b11111, 0b10000, 0b11110, 0b00001, 0b00001, 0b10001, 0b01110],
+        '6' => [0b00110, 0b01000, 0b10000, 0b11110, 0b10001, 0b10001, 0b01110],
+        '7' => [0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b01000, 0b01000],
+        '8' => [0b01110, 0b10001, 0b10001, 0b01110, 0b10001, 0b10001, 0b01110],
+        '9' => [0b01110, 0b10001, 0b10001, 0b01111, 0b00001, 0b00010, 0b01100],
+        'A' => [0b01110, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001],
+        'B' => [0b11110, 0b10001, 0b10001, 0b11110, 0b10001, 0b10001, 0b11110],
+        'C' => [0b01110, 0b10001, 0b10000, 0b10000, 0b10000, 0b10001, 0b01110],
+        'D' => [0b11100, 0b10010, 0b10001, 0b10001, 0b10001, 0b10010, 0b11100],
+        'E' => [0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b11111],
+        'F' => [0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b10000],
+        'G' => [0b01110, 0b10001, 0b10000, 0b10111, 0b10001, 0b10001, 0b01111],
+        'H' => [0b10001, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001],
+        'I' => [0b01110, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110],
+        'J' => [0b00111, 0b00010, 0b00010, 0b00010, 0b00010, 0b10010, 0b01100],
+        'K' => [0b10001, 0b10010, 0b10100, 0b11000, 0b10100, 0b10010, 0b10001],
+        'L' => [0b10000, 0b10000, 0b10000, 0b10000, 0b10000, 0b10000, 0b11111],
+        'M' => [0b10001, 0b11011, 0b10101, 0b10101, 0b10001, 0b10001, 0b10001],
+        'N' => [0b10001, 0b10001, 0b11001, 0b10101, 0b10011, 0b10001, 0b10001],
+        'O' => [0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110],
+        'P' => [0b11110, 0b10001, 0b10001, 0b11110, 0b10000, 0b10000, 0b10000],
+        'Q' => [0b01110, 0b10001, 0b10001, 0b10001, 0b10101, 0b10010, 0b01101],
+        'R' => [0b11110, 0b10001, 0b10001, 0b11110, 0b10100, 0b10010, 0b10001],
+        'S' => [0b01111, 0b10000, 0b10000, 0b01110, 0b00001, 0b00001, 0b11110],
+        'T' => [0b11111, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100],
+        'U' => [0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110],
+        'V' => [0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01010, 0b00100],
+        'W' => [0b10001, 0b10001, 0b10001, 0b10101, 0b10101, 0b10101, 0b01010],
+        'X' => [0b10001, 0b10001, 0b01010, 0b00100, 0b01010, 0b10001, 0b10001],
+        'Y' => [0b10001, 0b10001, 0b01010, 0b00100, 0b00100, 0b00100, 0b00100],
+        'Z' => [0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b10000, 0b11111],
+        ' ' => [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b00000],
+        '.' => [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100],
+        ',' => [0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b00100, 0b01000],
+        '%' => [0b11000, 0b11001, 0b00010, 0b00100, 0b01000, 0b10011, 0b00011],
+        '-' => [0b00000, 0b00000, 0b00000, 0b11111, 0b00000, 0b00000, 0b00000],
+        '−' => [0b00000, 0b00000, 0b00000, 0b11111, 0b00000, 0b00000, 0b00000],
+        '+' => [0b00000, 0b00100, 0b00100, 0b11111, 0b00100, 0b00100, 0b00000],
+        ':' => [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000],
+        '=' => [0b00000, 0b00000, 0b11111, 0b00000, 0b11111, 0b00000, 0b00000],
+        '/' => [0b00000, 0b00001, 0b00010, 0b00100, 0b01000, 0b10000, 0b00000],
+        '(' => [0b00010, 0b00100, 0b01000, 0b01000, 0b01000, 0b00100, 0b00010],
+        ')' => [0b01000, 0b00100, 0b00010, 0b00010, 0b00010, 0b00100, 0b01000],
+        '<' => [0b00010, 0b00100, 0b01000, 0b10000, 0b01000, 0b00100, 0b00010],
+        '>' => [0b01000, 0b00100, 0b00010, 0b00001, 0b00010, 0b00100, 0b01000],
+        '≥' => [0b01000, 0b00100, 0b00010, 0b00100, 0b01000, 0b00000, 0b11111],
+        '≤' => [0b00010, 0b00100, 0b01000, 0b00100, 0b00010, 0b00000, 0b11111],
+        '·' => [0b00000, 0b00000, 0b00000, 0b00100, 0b00000, 0b00000, 0b00000],
+        '×' => [0b00000, 0b10001, 0b01010, 0b00100, 0b01010, 0b10001, 0b00000],
+        '?' => [0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b00000, 0b00100],
+        '!' => [0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00000, 0b00100],
+        '\'' => [0b00100, 0b00100, 0b01000, 0b00000, 0b00000, 0b00000, 0b00000],
+        '#' => [0b01010, 0b01010, 0b11111, 0b01010, 0b11111, 0b01010, 0b01010],
+        '—' => [0b00000, 0b00000, 0b00000, 0b11111, 0b00000, 0b00000, 0b00000],
+
+        _ => [0b11111, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b11111],
     }
 }
 
@@ -211,12 +254,26 @@ mod tests {
         let mut c = Canvas::new(20, 10);
         c.text(1, 1, "1", 1, ink::TEXT);
         // "1": the middle column is lit on every row.
-        for y in 1..6 {
-            assert_eq!(c.get(2, y), Some(ink::TEXT));
+        for y in 1..8 {
+            assert_eq!(c.get(3, y), Some(ink::TEXT));
         }
         assert_eq!(c.get(0, 0), Some(ink::BACKGROUND));
-        assert_eq!(Canvas::text_width("12", 2), 14);
+        assert_eq!(Canvas::text_width("12", 2), 22);
         assert_eq!(Canvas::text_width("", 2), 0);
+    }
+
+    #[test]
+    fn upward_text_is_the_glyph_turned_left() {
+        let mut c = Canvas::new(10, 10);
+        // "-" is the full fourth row: turned, a full column at x = 3.
+        c.text_up(0, 9, "-", 1, ink::TEXT);
+        for y in 4..9 {
+            assert_eq!(c.get(3, y), Some(ink::TEXT), "y = {y}");
+        }
+        assert_eq!(c.get(3, 9), Some(ink::BACKGROUND));
+        assert_eq!(c.get(2, 6), Some(ink::BACKGROUND));
+        // Off the top is clipped, not a panic.
+        c.text_up(0, 3, "LONG TITLE", 2, ink::TEXT);
     }
 
     #[test]

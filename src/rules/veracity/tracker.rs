@@ -406,8 +406,9 @@ impl Fight {
         Ok(())
     }
 
-    /// Puts out every seat whose sheet says it died (after [`Fighter::sync`]);
-    /// returns their names.
+    /// Puts out every seat whose sheet says it died (after [`Fighter::sync`])
+    /// and back in every seat whose sheet lives again; returns the names of
+    /// the dead.
     pub fn out_the_dead(&mut self) -> Vec<String> {
         let dead: Vec<(u32, String)> = self
             .turns
@@ -419,7 +420,18 @@ impl Fight {
         for (id, _) in &dead {
             let _ = self.turns.set_out(*id, true);
         }
-        if !dead.is_empty() {
+        // A seat whose sheet the referee brought back to life is in again.
+        let revived: Vec<u32> = self
+            .turns
+            .seats
+            .iter()
+            .filter(|s| s.out && s.data.gone.is_none())
+            .map(|s| s.id)
+            .collect();
+        for id in &revived {
+            let _ = self.turns.set_out(*id, false);
+        }
+        if !dead.is_empty() || !revived.is_empty() {
             self.settle();
         }
         dead.into_iter().map(|(_, n)| n).collect()
@@ -602,6 +614,11 @@ mod tests {
         f.bring_back(1).unwrap();
         f.end_turn().unwrap();
         assert_eq!((f.turns.round, current(&f)), (4, "Ada"));
+        // The referee brings the goblin's sheet back to life: in again.
+        sheet.set_dead(false);
+        assert!(!f.turns.seat_mut(3).unwrap().data.sync(&sheet, &set()));
+        assert!(f.out_the_dead().is_empty());
+        assert!(!f.turns.seat(3).unwrap().out);
     }
 
     #[test]

@@ -37,7 +37,8 @@ fn plural(n: u32) -> &'static str {
     }
 }
 
-/// One combatant's line: `▶ **Ada** · AP 3/5 · HP 0/0 · Wounds 2/6`.
+/// One combatant's line: `▶ **Ada** · AP 3/5 · HP 0/0 · Wounds 2/6` (AP
+/// left on its turn, else its AP per turn).
 pub fn seat_line(f: &Fight, s: &Seat<Fighter>) -> String {
     let d = &s.data;
     let mut name = s.name.replace(['*', '_', '`', '~', '|'], "");
@@ -56,7 +57,8 @@ pub fn seat_line(f: &Fight, s: &Seat<Fighter>) -> String {
         Some(Gone::Fled) => line.push_str(" · 🏃 fled"),
         Some(Gone::Out) => line.push_str(" · ✖️ out"),
         None => {
-            if f.started() {
+            // The acting combatant's AP left; the others' AP per turn.
+            if f.started() && f.turns.current == Some(s.id) {
                 line.push_str(&format!(" · AP {}/{}", d.ap, d.ap_max));
             } else {
                 line.push_str(&format!(" · AP {}", d.ap_max));

@@ -70,3 +70,47 @@ async fn only_the_fc_rolls_for_another_member() {
     .await;
     assert_eq!(first(&r).0, "message");
 }
+
+/// The combat tracker at the application layer: starting posts it with its
+/// buttons; a change by command answers privately and redraws it (an Edit
+/// of the same session); a player's out-of-turn End turn changes nothing.
+#[tokio::test]
+async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
+    use kismet::app::Reply;
+    use kismet::systems::veracity::combat;
+    let app = app(23).await;
+    ada(&app).await;
+    let fc = caller("fc");
+    let alice = caller("alice");
+    let bob = caller("bob");
+    assert!(!refusal(&combat::start(&app, &alice, Pick::named("Ada")).await).is_empty());
+    let r = combat::start(&app, &fc, Pick::named("Ada")).await;
+    let (kind, v) = first(&r);
+    assert_eq!(kind, "message");
+    let session = v.session().expect("the tracker carries its session");
+    assert_eq!(v.all_buttons().next().unwrap().label, "Roll initiative");
+    let r = combat::add(&app, &fc, "Goblin", 1, 4, None).await;
+    assert_eq!(first(&r).0, "ephemeral");
+    match &r.as_ref().unwrap().followups[..] {
+        [Reply::Edit(t)] => assert_eq!(t.session(), Some(session)),
+        other => panic!("expected one Edit, got {other:?}"),
+    }
+    let r = combat::initiative(&app, &alice, 0).await;
+    let (kind, save) = first(&r);
+    assert_eq!(kind, "message");
+    assert!(format!("{:?}", save.embeds[0]).contains("Light save"));
+    assert!(matches!(
+        r.as_ref().unwrap().followups[..],
+        [Reply::Edit(_)]
+    ));
+    // Whoever acts first, Bob (no seat) may not end anyone's turn.
+    let no = combat::end_turn(&app, &bob).await;
+    assert!(refusal(&no).contains("turn"), "{}", refusal(&no));
+    let r = combat::end_turn(&app, &fc).await;
+    assert_eq!(first(&r).0, "ephemeral");
+    let r = combat::end(&app, &fc).await;
+    match &r.as_ref().unwrap().followups[..] {
+        [Reply::Edit(t)] => assert!(t.all_buttons().all(|b| b.disabled)),
+        other => panic!("expected one Edit, got {other:?}"),
+    }
+}

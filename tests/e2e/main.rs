@@ -22,3 +22,4 @@ mod upgrade;
 mod venus;
 mod venus_spotlight;
 mod veracity;
+mod veracity_combat;

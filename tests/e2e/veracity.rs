@@ -111,8 +111,10 @@ async fn vr_registers_within_discord_size_limits() {
         .expect("/vr registered")
         .clone();
     let n = command_chars(&vr);
-    println!("/vr uses {n} of Discord's 4000 characters");
-    assert!(n <= 4000, "/vr uses {n} characters");
+    // Discord's limit is 8000 (src/fake/rules.rs); the combat tracker
+    // (issue 15) took /vr past the 4000 this test first allowed.
+    println!("/vr uses {n} of Discord's 8000 characters");
+    assert!(n <= 6000, "/vr uses {n} characters");
     let subs: Vec<&str> = vr["options"]
         .as_array()
         .unwrap()
@@ -133,7 +135,8 @@ async fn vr_registers_within_discord_size_limits() {
             "reveal",
             "convention",
             "scene",
-            "settings"
+            "settings",
+            "combat"
         ]
     );
     assert_schema_clean(&t);

@@ -115,6 +115,11 @@ pub enum Action {
         /// 0-based index.
         index: usize,
     },
+    /// A social attack: the referee's amount ([`Sheet::social_attack`]).
+    SocialAttack {
+        /// `N` or `dN`.
+        amount: Amount,
+    },
     /// Shocked by a revealed Secret, +d6 ([`Sheet::shocked_by_secret`]).
     ShockedBySecret,
     /// Fled a social conflict, +1 ([`Sheet::flee_social_conflict`]).
@@ -215,6 +220,7 @@ impl Sheet {
             Action::SetDead { dead } => Ok(self.set_dead(*dead)),
             Action::GainStress { amount } => self.gain_stress(*amount, settings, rng),
             Action::ActAgainstFacet { index } => self.act_against_facet(*index, settings, rng),
+            Action::SocialAttack { amount } => self.social_attack(*amount, settings, rng),
             Action::ShockedBySecret => self.shocked_by_secret(settings, rng),
             Action::FleeSocialConflict => self.flee_social_conflict(settings, rng),
             Action::OwnSecretRevealed { waive_break } => {
@@ -231,7 +237,7 @@ impl Sheet {
             } => self.take_damage(*amount, *mode, *conditions, displace, settings, rng),
             Action::HealWound { slot } => self.heal_wound(*slot, settings),
             Action::RelaxStress { slot } => self.relax_stress(*slot, settings),
-            Action::StartTurn => Ok(self.start_turn()),
+            Action::StartTurn => Ok(self.start_turn(settings)),
             Action::SpendAp { action } => self.spend_ap(*action),
             Action::RevealToShock(input) => self.reveal_to_shock(input),
             Action::PlaceWound { slot } => self.place_pending_wound(*slot, settings),

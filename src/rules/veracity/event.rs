@@ -47,6 +47,8 @@ pub enum StressSource {
     },
     /// Shocked by a revealed Secret (+d6).
     ShockedBySecret,
+    /// A social attack (an insult, a threat): the referee's amount.
+    SocialAttack,
     /// Fled a social conflict without the enemy's consent (+1).
     FledSocialConflict,
     /// One's own compromising Secret revealed (fill every empty Light slot, A-R9).

@@ -74,8 +74,8 @@ pub struct FleeResult {
 
 impl Sheet {
     /// Start of this character's turn: AP refills to [`Sheet::ap_max`] (VR-21, A-R8).
-    pub fn start_turn(&mut self) -> Vec<Event> {
-        self.ap_current = self.ap_max();
+    pub fn start_turn(&mut self, settings: &VeracitySettings) -> Vec<Event> {
+        self.ap_current = self.ap_max(settings);
         vec![Event::ApRestored {
             ap: self.ap_current,
         }]

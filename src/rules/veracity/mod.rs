@@ -12,6 +12,8 @@
 //! - [`level`]: levelling up by shocking an NPC with Secrets (VR-24).
 //! - [`convention`]: the scene's social Conventions and violations (VR-16).
 //! - [`initiative`]: AP, side initiative and fleeing (VR-21..VR-23).
+//! - [`tracker`]: the fight: side turns, the surprise turn, AP, fleeing
+//!   and who is out, over the shared turn order (VR-21..VR-23).
 //! - [`amount`]: `N` / `dN` / `NdM` amounts for Stress, Wounds and damage.
 //! - [`event`]: the [`Event`]s every operation returns.
 //! - [`action`]: one serde [`Action`] enum and [`Sheet::apply`] covering every
@@ -29,6 +31,7 @@ pub mod save;
 pub mod settings;
 pub mod sheet;
 pub mod stress;
+pub mod tracker;
 
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,26 @@ impl fmt::Display for WoundOverflow {
     }
 }
 
+/// What action points are counted from (A-R8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ApBasis {
+    /// AP = unlocked Flesh slots, filled or not (default).
+    #[default]
+    Unlocked,
+    /// AP = empty unlocked Flesh slots.
+    Empty,
+}
+
+impl fmt::Display for ApBasis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ApBasis::Unlocked => "unlocked",
+            ApBasis::Empty => "empty",
+        })
+    }
+}
+
 pub use crate::rules::SettingInfo;
 
 /// The Veracity settings of one guild (spec §6). `Default` gives the spec's defaults.
@@ -60,14 +80,18 @@ pub struct VeracitySettings {
     pub vr_wound_overflow: WoundOverflow,
     /// A-R5: damage beyond the remaining HP becomes Wounds (default off: it is lost).
     pub vr_hp_overflow_to_wounds: bool,
+    /// A-R8: AP counts unlocked Flesh slots (default) or empty ones (the
+    /// combat tracker, issue 15).
+    pub vr_ap_basis: ApBasis,
 }
 
 /// The names of every Veracity setting, in display order.
-pub const SETTING_NAMES: [&str; 4] = [
+pub const SETTING_NAMES: [&str; 5] = [
     "vr_locked_slot",
     "vr_compact_on_remove",
     "vr_wound_overflow",
     "vr_hp_overflow_to_wounds",
+    "vr_ap_basis",
 ];
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, RuleError> {
@@ -119,6 +143,18 @@ impl VeracitySettings {
                 }
             }
             "vr_hp_overflow_to_wounds" => self.vr_hp_overflow_to_wounds = parse_bool(&name, value)?,
+            "vr_ap_basis" => {
+                self.vr_ap_basis = match v.as_str() {
+                    "unlocked" => ApBasis::Unlocked,
+                    "empty" => ApBasis::Empty,
+                    _ => {
+                        return Err(RuleError::new(format!(
+                            "`vr_ap_basis` must be `unlocked` or `empty`, not `{}`.",
+                            value.trim()
+                        )))
+                    }
+                }
+            }
             _ => {
                 return Err(RuleError::new(format!(
                     "There is no Veracity setting called `{}`: use one of {}.",
@@ -157,6 +193,12 @@ impl VeracitySettings {
                 allowed: "on | off",
                 help: "Damage beyond the remaining HP becomes Wounds instead of being lost (A-R5).",
             },
+            SettingInfo {
+                name: "vr_ap_basis",
+                value: self.vr_ap_basis.to_string(),
+                allowed: "unlocked | empty",
+                help: "AP per combat turn equals the unlocked Flesh slots (default) or only the empty ones (A-R8).",
+            },
         ]
     }
 }
@@ -172,6 +214,7 @@ mod tests {
         assert!(!s.vr_compact_on_remove);
         assert_eq!(s.vr_wound_overflow, WoundOverflow::Displace);
         assert!(!s.vr_hp_overflow_to_wounds);
+        assert_eq!(s.vr_ap_basis, ApBasis::Unlocked);
     }
 
     #[test]
@@ -181,6 +224,7 @@ mod tests {
         s.set("VR_COMPACT_ON_REMOVE", "on").unwrap();
         s.set("vr_wound_overflow", "discard").unwrap();
         s.set("vr_hp_overflow_to_wounds", "yes").unwrap();
+        s.set("vr_ap_basis", "Empty").unwrap();
         let d = s.describe();
         assert_eq!(d.len(), SETTING_NAMES.len());
         let mut again = VeracitySettings::default();
@@ -200,8 +244,8 @@ mod tests {
         let e = s.set("vr_locked_slot", "maybe").unwrap_err();
         assert!(e.message.contains("`fail` or `success`"));
         assert!(s.set("vr_compact_on_remove", "sometimes").is_err());
-        // Removed until a command reaches AP (issue 15's combat tracker).
-        assert!(s.set("vr_ap_basis", "empty").is_err());
+        // Back with the combat tracker (issue 15): `full` is no basis.
+        assert!(s.set("vr_ap_basis", "full").is_err());
         assert!(s.set("vr_wound_overflow", "").is_err());
         let e = s.set("vr_nope", "on").unwrap_err();
         assert!(e.message.contains("vr_locked_slot"));
@@ -210,10 +254,11 @@ mod tests {
 
     #[test]
     fn serde_fills_missing_fields_with_defaults() {
-        // A stored `vr_ap_basis` (no longer a setting) is ignored.
+        // A `vr_ap_basis` stored before it was briefly removed loads again.
         let s: VeracitySettings =
             serde_json::from_str(r#"{"vr_ap_basis":"empty","vr_compact_on_remove":true}"#).unwrap();
         assert!(s.vr_compact_on_remove);
+        assert_eq!(s.vr_ap_basis, ApBasis::Empty);
         assert_eq!(s.vr_locked_slot, LockedSlot::Fail);
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<VeracitySettings>(&json).unwrap(), s);

@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::event::Event;
-use super::settings::VeracitySettings;
+use super::settings::{ApBasis, VeracitySettings};
 use crate::rules::RuleError;
 
 /// The most slots an inventory can have (VR-1).
@@ -915,9 +915,12 @@ impl Sheet {
     }
 
     /// AP at the start of each turn (VR-21, A-R8): the unlocked Flesh
-    /// slots, filled or not.
-    pub fn ap_max(&self) -> u32 {
-        self.flesh.unlocked()
+    /// slots, filled or not, or only the empty ones (`vr_ap_basis`).
+    pub fn ap_max(&self, settings: &VeracitySettings) -> u32 {
+        match settings.vr_ap_basis {
+            ApBasis::Unlocked => self.flesh.unlocked(),
+            ApBasis::Empty => self.flesh.empty_count(),
+        }
     }
 
     /// The Facets, in order.

@@ -358,6 +358,17 @@ impl Sheet {
         )
     }
 
+    /// A social attack, an insult or a threat: Stress of the referee's
+    /// amount (VR-16), `+N` or `+dN`.
+    pub fn social_attack<R: Rng + ?Sized>(
+        &mut self,
+        amount: Amount,
+        settings: &VeracitySettings,
+        rng: &mut R,
+    ) -> Result<Vec<Event>, RuleError> {
+        self.gain_stress_from(StressSource::SocialAttack, amount, settings, rng)
+    }
+
     /// Shocked by a revealed Secret: +d6 Stress (VR-16).
     pub fn shocked_by_secret<R: Rng + ?Sized>(
         &mut self,

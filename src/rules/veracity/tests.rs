@@ -1417,11 +1417,12 @@ fn vr_20_damage_dice_and_explicit_modes() {
 
 #[test]
 fn vr_21_a_r8_ap_equals_flesh_slots_and_costs() {
+    let mut d = defaults();
     let mut s = Sheet::new_pc(5, 7, "Calm").unwrap();
     s.add_item(item(ItemKind::Means, "sword")).unwrap();
     // Unlocked Flesh slots, the filled one included (A-R8).
-    assert_eq!(s.ap_max(), 7);
-    assert_eq!(s.start_turn(), vec![Event::ApRestored { ap: 7 }]);
+    assert_eq!(s.ap_max(&d), 7);
+    assert_eq!(s.start_turn(&d), vec![Event::ApRestored { ap: 7 }]);
     s.spend_ap(ApAction::Attack).unwrap();
     s.spend_ap(ApAction::ProneOrStand).unwrap();
     assert_eq!(
@@ -1434,8 +1435,13 @@ fn vr_21_a_r8_ap_equals_flesh_slots_and_costs() {
         "That costs 4 AP and you have only 1 left this turn."
     );
     assert!(s.spend_ap(ApAction::Other(37)).is_err());
-    s.start_turn();
+    s.start_turn(&d);
     assert_eq!(s.ap_current(), 7);
+    // Only the empty Flesh slots with `vr_ap_basis = empty`.
+    d.set("vr_ap_basis", "empty").unwrap();
+    assert_eq!(s.ap_max(&d), 6);
+    s.start_turn(&d);
+    assert_eq!(s.ap_current(), 6);
     assert_eq!(ApAction::PickUpOrDrop.cost(), 4);
 }
 

@@ -454,17 +454,14 @@ mod tests {
     fn settings_no_command_reaches_are_not_offered() {
         let reg = reg();
         let names = all_names(&reg);
-        for dormant in [
-            "vv_diagonal_adjacency",
-            "vr_ap_basis",
-        ] {
-            assert!(!names.contains(&dormant), "{dormant}");
-            assert_eq!(Scope::of(&reg, dormant), None, "{dormant}");
-            let owner = if dormant.starts_with("vv") { "ore" } else { "veracity" };
-            let c = reg.get(owner).unwrap().house_rules().unwrap();
-            assert!(c.change(None, dormant, "on").is_err(), "{dormant}");
-            assert!(c.describe(None).unwrap().iter().all(|i| i.name != dormant));
-        }
+        // vr_ap_basis is back with Veracity's combat tracker (issue 15).
+        let dormant = "vv_diagonal_adjacency";
+        assert!(!names.contains(&dormant), "{dormant}");
+        assert_eq!(Scope::of(&reg, dormant), None, "{dormant}");
+        let c = reg.get("ore").unwrap().house_rules().unwrap();
+        assert!(c.change(None, dormant, "on").is_err(), "{dormant}");
+        assert!(c.describe(None).unwrap().iter().all(|i| i.name != dormant));
+        assert!(names.contains(&"vr_ap_basis"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::state::VrState;
 use super::target::{self, apply, apply_with, facet_index};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
-use crate::rules::veracity::stress::{DamageConditions, DamageMode};
+use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::{Action, Amount, InventoryKind};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
@@ -27,6 +27,86 @@ pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Pick<'_>) 
         &format!("gains {amount} Stress"),
     )
     .await
+}
+
+/// A named cause of Stress (VR-16, seed 002's table), for `/vr stress cause:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StressCause {
+    /// A social attack, an insult or a threat: the referee's amount.
+    SocialAttack,
+    /// Fled a social conflict without the enemy's consent: +1.
+    FledConflict,
+    /// Shocked by a revealed Secret: +d6 (A-R14, then VR-14).
+    Shocked,
+    /// One's own compromising Secret revealed: every empty Light slot
+    /// fills with Stress; with none empty, a Break (A-R9).
+    OwnSecret,
+}
+
+/// `/vr stress` with a named cause: the cause sets the amount (a social
+/// attack takes the referee's `amount` and only the referee gives it);
+/// without a cause, `amount` as [`stress`]. The cause shows on the answer
+/// and, as the log's action, in `/history`.
+pub async fn stress_for(
+    app: &App,
+    caller: &Caller,
+    amount: Option<&str>,
+    cause: Option<StressCause>,
+    player: Pick<'_>,
+) -> AppResult {
+    let given = amount.map(str::trim).filter(|a| !a.is_empty());
+    let Some(cause) = cause else {
+        let Some(amount) = given else {
+            return Err(crate::app::AppError::user(
+                "Give an `amount` (3, d4) or a `cause`.",
+            ));
+        };
+        return stress(app, caller, amount, player).await;
+    };
+    let (action, log, headline, gm_only) = match cause {
+        StressCause::SocialAttack => {
+            let Some(amount) = given else {
+                return Err(crate::app::AppError::user(
+                    "A social attack costs the referee's `amount` of Stress (1, d4).",
+                ));
+            };
+            let amount = target::amount(amount)?;
+            (
+                Action::SocialAttack { amount },
+                "stress_social",
+                format!("suffers a social attack (+{amount} Stress)"),
+                Some("inflict a social attack"),
+            )
+        }
+        other => {
+            if given.is_some() {
+                return Err(crate::app::AppError::user(
+                    "This cause sets the amount itself: leave `amount` out.",
+                ));
+            }
+            match other {
+                StressCause::FledConflict => (
+                    Action::FleeSocialConflict,
+                    "stress_fled",
+                    "flees a social conflict (+1 Stress)".to_string(),
+                    None,
+                ),
+                StressCause::Shocked => (
+                    Action::ShockedBySecret,
+                    "stress_shocked",
+                    "is shocked by a revealed Secret (+d6 Stress)".to_string(),
+                    None,
+                ),
+                _ => (
+                    Action::OwnSecretRevealed { waive_break: false },
+                    "stress_own_secret",
+                    "has a compromising Secret revealed".to_string(),
+                    None,
+                ),
+            }
+        }
+    };
+    target::apply_as(app, caller, player, gm_only, log, &headline, |_| Ok(action)).await
 }
 
 /// `/vr wound`: take Wounds directly; `displace` lists the Flesh slots the
@@ -66,20 +146,7 @@ pub async fn damage(
 ) -> AppResult {
     let amount = target::amount(amount)?;
     let displace = target::slots(displace)?;
-    apply(
-        app,
-        caller,
-        player,
-        Action::Damage {
-            amount,
-            mode,
-            conditions: DamageConditions::default(),
-            displace,
-        },
-        "damage",
-        &format!("takes {amount} damage"),
-    )
-    .await
+    super::combat::damage(app, caller, amount, mode, displace, player).await
 }
 
 /// What a day of rest removes.

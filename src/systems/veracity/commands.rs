@@ -3,8 +3,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::changes::{self, Rest, Reveal};
+use super::changes::{self, Rest, Reveal, StressCause};
+use super::combat::{self, Marks, Move};
 use super::{conventions, saves, settings, sheets};
+use crate::rules::veracity::initiative::Side;
 use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::veracity::stress::DamageMode;
@@ -131,7 +133,8 @@ async fn setting_names(_ctx: Context<'_>, partial: &str) -> serenity::CreateAuto
         "reveal",
         "convention",
         "scene",
-        "settings_group"
+        "settings_group",
+        "combat"
     ),
     subcommand_required
 )]
@@ -476,13 +479,31 @@ pub async fn save(
     crate::kit::respond_as(ctx, &caller, r).await
 }
 
+/// Why Stress comes (seed 002's table).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Cause {
+    /// Referee: an insult or threat, the amount given.
+    #[name = "social attack"]
+    Social,
+    /// Fled a social conflict: +1.
+    #[name = "fled a social conflict"]
+    Fled,
+    /// Shocked by a revealed Secret: +d6.
+    #[name = "shocked by a Secret"]
+    Shocked,
+    /// Own compromising Secret revealed: every empty Light slot.
+    #[name = "own Secret revealed"]
+    OwnSecret,
+}
+
 /// Gain Stress (Break if no Light slot is free)
 #[poise::command(slash_command)]
 pub async fn stress(
     ctx: Context<'_>,
     #[description = "3, d4, 2d6"]
     #[max_length = 20]
-    amount: String,
+    amount: Option<String>,
+    #[description = "Why"] cause: Option<Cause>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -490,7 +511,20 @@ pub async fn stress(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = changes::stress(&ctx.data().app, &caller, &amount, Pick::new(character.as_deref(), uid(&player))).await;
+    let cause = cause.map(|c| match c {
+        Cause::Social => StressCause::SocialAttack,
+        Cause::Fled => StressCause::FledConflict,
+        Cause::Shocked => StressCause::Shocked,
+        Cause::OwnSecret => StressCause::OwnSecret,
+    });
+    let r = changes::stress_for(
+        &ctx.data().app,
+        &caller,
+        amount.as_deref(),
+        cause,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -773,5 +807,269 @@ pub async fn settings_set(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = settings::set(&ctx.data().app, &caller, &name, &value).await;
+    respond(ctx, r).await
+}
+
+/// A side of a fight.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum FightSide {
+    /// The players and their allies.
+    #[name = "players"]
+    Players,
+    /// The enemies.
+    #[name = "enemies"]
+    Enemies,
+}
+
+impl From<FightSide> for Side {
+    fn from(s: FightSide) -> Self {
+        match s {
+            FightSide::Players => Side::Players,
+            FightSide::Enemies => Side::Npcs,
+        }
+    }
+}
+
+/// An action priced in AP.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum ActChoice {
+    /// 4 AP.
+    #[name = "attack"]
+    Attack,
+    /// 4 AP.
+    #[name = "reveal"]
+    Reveal,
+    /// 4 AP.
+    #[name = "pickup"]
+    PickUp,
+    /// 4 AP.
+    #[name = "drop"]
+    Drop,
+    /// 2 AP.
+    #[name = "fall"]
+    Fall,
+    /// 2 AP.
+    #[name = "stand"]
+    Stand,
+    /// 0 AP.
+    #[name = "draw"]
+    Draw,
+    /// 0 AP.
+    #[name = "stow"]
+    Stow,
+    /// The referee's price.
+    #[name = "other"]
+    Other,
+}
+
+async fn seats(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let mut choices = Vec::new();
+    if let Ok(caller) = caller_of(ctx) {
+        choices = combat::seat_names(&ctx.data().app, &caller, partial)
+            .await
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect();
+    }
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Fights: side turns, AP, surprise
+#[poise::command(
+    slash_command,
+    subcommands(
+        "combat_start",
+        "combat_join",
+        "combat_add",
+        "combat_mark",
+        "combat_initiative",
+        "combat_act",
+        "combat_flee",
+        "combat_end_turn",
+        "combat_end"
+    ),
+    subcommand_required
+)]
+pub async fn combat(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Referee: open a fight
+#[poise::command(slash_command, rename = "start")]
+pub async fn combat_start(
+    ctx: Context<'_>,
+    #[description = "Party leader"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    leader: String,
+    #[description = "Their player"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::start(&ctx.data().app, &caller, Pick::new(Some(&leader), uid(&player))).await;
+    respond(ctx, r).await
+}
+
+/// Seat a character
+#[poise::command(slash_command, rename = "join")]
+pub async fn combat_join(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "Referee: another member"] player: Option<serenity::User>,
+    #[description = "Side"] side: Option<FightSide>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::join(
+        &ctx.data().app,
+        &caller,
+        Pick::new(character.as_deref(), uid(&player)),
+        side.map(Side::from),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Referee: seat an NPC
+#[poise::command(slash_command, rename = "add")]
+pub async fn combat_add(
+    ctx: Context<'_>,
+    #[description = "Name"]
+    #[max_length = 60]
+    name: String,
+    #[description = "HP"]
+    #[min = 0]
+    #[max = 1000]
+    hp: Option<u32>,
+    #[description = "Flesh slots: AP (4)"]
+    #[min = 1]
+    #[max = 18]
+    flesh: Option<u32>,
+    #[description = "Side (enemies)"] side: Option<FightSide>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::add(
+        &ctx.data().app,
+        &caller,
+        &name,
+        hp.unwrap_or(0),
+        flesh.unwrap_or(4),
+        side.map(Side::from),
+    )
+    .await;
+    respond(ctx, r).await
+}
+
+/// Referee: mark a combatant
+#[poise::command(slash_command, rename = "mark")]
+pub async fn combat_mark(
+    ctx: Context<'_>,
+    #[description = "Combatant"]
+    #[autocomplete = "seats"]
+    #[max_length = 60]
+    name: String,
+    #[description = "Seen by the enemy"] visible: Option<bool>,
+    #[description = "Immobilised"] immobilised: Option<bool>,
+    #[description = "Unsuspecting"] unsuspecting: Option<bool>,
+    #[description = "Out of the fight"] out: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let marks = Marks {
+        visible,
+        immobilised,
+        unsuspecting,
+        out,
+    };
+    let r = combat::mark(&ctx.data().app, &caller, &name, marks).await;
+    respond(ctx, r).await
+}
+
+/// Leader's Light save: who acts first
+#[poise::command(slash_command, rename = "initiative")]
+pub async fn combat_initiative(
+    ctx: Context<'_>,
+    #[description = "+ is harder"]
+    #[min = -100]
+    #[max = 100]
+    modifier: Option<i32>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::initiative(&ctx.data().app, &caller, modifier.unwrap_or(0)).await;
+    respond(ctx, r).await
+}
+
+/// Spend AP on an action
+#[poise::command(slash_command, rename = "act")]
+pub async fn combat_act(
+    ctx: Context<'_>,
+    #[description = "Action"] action: ActChoice,
+    #[description = "Referee: AP of other"]
+    #[min = 0]
+    #[max = 36]
+    cost: Option<u32>,
+    #[description = "Referee: who acts"]
+    #[autocomplete = "seats"]
+    #[max_length = 60]
+    name: Option<String>,
+    #[description = "What"]
+    #[max_length = 80]
+    note: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let what = match action {
+        ActChoice::Attack => Move::Attack,
+        ActChoice::Reveal => Move::Reveal,
+        ActChoice::PickUp => Move::PickUp,
+        ActChoice::Drop => Move::Drop,
+        ActChoice::Fall => Move::Fall,
+        ActChoice::Stand => Move::Stand,
+        ActChoice::Draw => Move::Draw,
+        ActChoice::Stow => Move::Stow,
+        ActChoice::Other => match cost {
+            Some(n) => Move::Other(n),
+            None => {
+                let r = Err(crate::app::AppError::user(
+                    "Give the `cost` the referee sets for this action.",
+                ));
+                return respond(ctx, r).await;
+            }
+        },
+    };
+    let r = combat::act(&ctx.data().app, &caller, what, name.as_deref(), note.as_deref()).await;
+    respond(ctx, r).await
+}
+
+/// Flee: a Flesh save
+#[poise::command(slash_command, rename = "flee")]
+pub async fn combat_flee(
+    ctx: Context<'_>,
+    #[description = "+ is harder"]
+    #[min = -100]
+    #[max = 100]
+    modifier: Option<i32>,
+    #[description = "Referee: who flees"]
+    #[autocomplete = "seats"]
+    #[max_length = 60]
+    name: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::flee(&ctx.data().app, &caller, name.as_deref(), modifier.unwrap_or(0)).await;
+    respond(ctx, r).await
+}
+
+/// End your turn
+#[poise::command(slash_command, rename = "end-turn")]
+pub async fn combat_end_turn(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::end_turn(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Referee: end the fight
+#[poise::command(slash_command, rename = "end")]
+pub async fn combat_end(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::end(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }

@@ -19,12 +19,18 @@
 //! - [`buttons`]: every button's action word, typed (encode and parse).
 //! - [`rest`]: a sheet's Rest buttons.
 //! - [`reveal`]: revelations waiting for the referee's judgement.
+//! - [`combat`]: the combat tracker (a `vrc` session): side initiative,
+//!   surprise, AP, fleeing, damage in a fight.
+//! - [`combat_view`]: how the tracker looks; [`combat_buttons`]: its buttons.
 //! - [`commands`]: the thin poise commands.
 
 pub mod odds;
 pub mod system;
 pub mod buttons;
 pub mod changes;
+pub mod combat;
+pub mod combat_buttons;
+pub mod combat_view;
 pub mod commands;
 pub mod conventions;
 pub mod governed;

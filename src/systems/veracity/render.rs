@@ -350,6 +350,7 @@ fn source(s: &StressSource) -> String {
             format!(" for violating *{t}*")
         }
         StressSource::ShockedBySecret => " from being shocked by a Secret".into(),
+        StressSource::SocialAttack => " from a social attack".into(),
         StressSource::FledSocialConflict => " for fleeing a social conflict".into(),
         StressSource::OwnSecretRevealed => " from an own Secret revealed".into(),
     }
@@ -361,7 +362,7 @@ fn reason(r: WoundReason) -> &'static str {
         WoundReason::Immobilised => "immobilised",
         WoundReason::Unsuspecting => "unsuspecting",
         WoundReason::ZeroHp => "at 0 HP",
-        WoundReason::SurpriseTurn => "surprise turn",
+        WoundReason::SurpriseTurn => "surprise turn: bypasses HP",
         WoundReason::HpOverflow => "beyond the HP",
     }
 }

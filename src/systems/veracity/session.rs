@@ -15,6 +15,9 @@ pub use super::state::VrState;
 
 /// A checked click on a Veracity message.
 pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+    if session.kind == super::combat::KIND {
+        return super::combat::click(app, tx, session, click).await;
+    }
     let state: VrState = sessions::load(&session)?;
     let button = VrButton::read(&click.id.action, click.id.arg.as_deref())?;
     match (state, button) {
@@ -44,6 +47,9 @@ pub async fn render_session(
     session: &Session,
     _caller: &Caller,
 ) -> Result<View, AppError> {
+    if session.kind == super::combat::KIND {
+        return super::combat::tracker_view(session);
+    }
     let state: VrState = sessions::load(session)?;
     let mut tx = app.db.read().await?;
     match state {

@@ -33,7 +33,7 @@ impl System for VeracitySystem {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND]
+        &[super::KIND, super::combat::KIND]
     }
 
     fn house_rules(&self) -> Option<&'static dyn Catalogue> {
@@ -51,6 +51,7 @@ impl System for VeracitySystem {
                     ("Inventories", "Two inventories of up to 18 numbered slots: **Light** holds Secrets, Ruses and Stress; **Flesh** holds Evidence, Means and Wounds. Slots unlock in order, and a new item goes into the lowest empty unlocked slot."),
                     ("Saves", "Roll d20 + modifiers (a positive modifier makes it harder; a fitting tool is −5). Mental efforts read Light, physical ones Flesh; the defender always saves. A total of 0 or less succeeds, 19 or more fails; otherwise look at slot number *total*: it succeeds only if that slot is unlocked and empty. With no modifier, that is (unlocked − filled) in 20."),
                     ("Facets and Stress", "A Facet (d4-d12) rolled when someone acts on it shifts the save in its owner's favour; acting against it gains that die in Stress. Stress fills the lowest free Light slots and any extra is discarded; with no free slot you **Break**: the first Break stops levelling, any later one is a heart attack (d20 Wounds). All Stress then clears."),
+                    ("Combat", "`/vr combat start` opens a tracker: the leader's Light save sets which side acts first; each turn a combatant moves 20 ft and spends AP (its Flesh slots: attack 4, fall/stand 2); the surprise turn's damage bypasses HP; flee with a Flesh save."),
                     ("Wounds and levelling", "Damage lowers HP, or becomes Wounds when the target is at 0 HP, immobilised, unsuspecting or surprised. You die when every unlocked Flesh slot holds a Wound. Shocking an NPC with revealed Secrets unlocks one more slot."),
         ],
     },

@@ -54,6 +54,7 @@ pub fn amount(text: &str) -> Result<Amount, AppError> {
 pub async fn check_dice_cap(tx: &mut Tx, guild_id: i64, action: &Action) -> Result<(), AppError> {
     let amount = match action {
         Action::GainStress { amount }
+        | Action::SocialAttack { amount }
         | Action::AddWounds { amount, .. }
         | Action::Damage { amount, .. } => *amount,
         _ => return Ok(()),

@@ -1,0 +1,804 @@
+//! Veracity's combat tracker at the table (issue 15, spec §3.6): one running
+//! fight per channel, a session of its own kind (`vrc`) with no expiry whose
+//! state is the pure [`Fight`]. The referee starts it with the party leader,
+//! seats NPCs and marks who the enemy can see; players join with their
+//! characters; the leader's Light save sets initiative; each combatant spends
+//! its AP on its turn and may flee with a Flesh save; damage taken while a
+//! fight runs goes to Wounds on the surprise turn, to the immobilised and the
+//! unsuspecting. A command that changes the fight answers with a private note
+//! and redraws the posted tracker; a button on it updates it in place.
+
+use serde_json::json;
+
+use super::combat_view;
+use super::render;
+use super::target;
+use super::{GM, HINT, SYSTEM};
+use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::component::Click;
+use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
+use crate::rules::veracity::save::SaveResult;
+use crate::rules::veracity::stress::DamageMode;
+use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
+use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
+use crate::storage::sessions::{Session, Status};
+use crate::storage::{self};
+use crate::systems::table::encounter;
+
+use super::combat_buttons::CombatButton;
+
+/// The session kind of the combat tracker.
+pub const KIND: &str = "vrc";
+const WHAT: &str = "fight";
+const START: &str = "`/vr combat start`";
+const END: &str = "`/vr combat end`";
+
+/// An action a combatant spends AP on, as the table names it (VR-21).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// Make an attack: 4 AP.
+    Attack,
+    /// Reveal a Secret: 4 AP.
+    Reveal,
+    /// Pick something up: 4 AP.
+    PickUp,
+    /// Drop something: 4 AP.
+    Drop,
+    /// Fall prone: 2 AP.
+    Fall,
+    /// Stand up: 2 AP.
+    Stand,
+    /// Draw something: 0 AP.
+    Draw,
+    /// Stow something: 0 AP.
+    Stow,
+    /// Anything else, priced by the referee.
+    Other(u32),
+}
+
+impl Move {
+    /// Its AP cost as the rules core prices it.
+    pub fn ap(self) -> ApAction {
+        match self {
+            Move::Attack => ApAction::Attack,
+            Move::Reveal => ApAction::RevealSecret,
+            Move::PickUp | Move::Drop => ApAction::PickUpOrDrop,
+            Move::Fall | Move::Stand => ApAction::ProneOrStand,
+            Move::Draw | Move::Stow => ApAction::DrawOrStow,
+            Move::Other(n) => ApAction::Other(n),
+        }
+    }
+
+    fn verb(self) -> &'static str {
+        match self {
+            Move::Attack => "attacks",
+            Move::Reveal => "reveals a Secret",
+            Move::PickUp => "picks something up",
+            Move::Drop => "drops something",
+            Move::Fall => "falls prone",
+            Move::Stand => "stands up",
+            Move::Draw => "draws something",
+            Move::Stow => "stows something",
+            Move::Other(_) => "acts",
+        }
+    }
+
+    fn of_button(a: ApAction) -> Move {
+        match a {
+            ApAction::Attack => Move::Attack,
+            ApAction::RevealSecret => Move::Reveal,
+            ApAction::PickUpOrDrop => Move::PickUp,
+            ApAction::ProneOrStand => Move::Stand,
+            ApAction::DrawOrStow => Move::Draw,
+            ApAction::Other(n) => Move::Other(n),
+        }
+    }
+}
+
+/// What the referee marks on a combatant (`None`: unchanged).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Visible to the enemy (before initiative).
+    pub visible: Option<bool>,
+    /// Immobilised.
+    pub immobilised: Option<bool>,
+    /// Unsuspecting.
+    pub unsuspecting: Option<bool>,
+    /// Out of the fight (incapacitated, surrendered), or back in.
+    pub out: Option<bool>,
+}
+
+/// One change to a running fight.
+enum Op<'a> {
+    Join { pick: Pick<'a>, side: Option<Side> },
+    Add { name: &'a str, hp: u32, flesh: u32, side: Option<Side> },
+    Mark { name: &'a str, marks: Marks },
+    Initiative { modifier: i32 },
+    Act { what: Move, name: Option<&'a str>, note: Option<&'a str> },
+    Flee { name: Option<&'a str>, modifier: i32 },
+    EndTurn,
+    End,
+}
+
+/// What a change did: a private note, and a roll to show everyone.
+struct Done {
+    note: String,
+    shown: Option<View>,
+}
+
+impl Done {
+    fn note(note: impl Into<String>) -> Done {
+        Done {
+            note: note.into(),
+            shown: None,
+        }
+    }
+}
+
+fn clean(name: &str) -> String {
+    name.replace(['*', '_', '`', '~', '|'], "")
+}
+
+/// The running fight of the caller's channel.
+async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
+    let s = encounter::require_running(act, KIND, WHAT, START).await?;
+    let f = sessions::load(&s)?;
+    Ok((s, f))
+}
+
+/// The sheet a seat stands for (its row for a character, the kept NPC sheet
+/// otherwise).
+async fn seat_sheet(
+    act: &mut Act,
+    f: &Fight,
+    id: u32,
+) -> Result<(Option<Loaded<Sheet>>, Sheet), AppError> {
+    let seat = f
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::user("That combatant is not in the order."))?;
+    if let Some(npc) = &seat.data.npc {
+        return Ok((None, npc.clone()));
+    }
+    let guild = act.guild_id();
+    let row = match seat.character {
+        Some(c) => storage::characters::get(act, guild, c).await?,
+        None => None,
+    }
+    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
+    Ok((
+        Some(Loaded {
+            row,
+            sheet: sheet.clone(),
+        }),
+        sheet,
+    ))
+}
+
+/// Copies every seat's HP, Wounds and AP per turn from its sheet and puts
+/// the dead out of the order.
+async fn sync(act: &mut Act, f: &mut Fight, settings: &VeracitySettings) -> Result<(), AppError> {
+    let guild = act.guild_id();
+    for i in 0..f.turns.seats.len() {
+        let seat = &f.turns.seats[i];
+        let sheet: Option<Sheet> = match (&seat.data.npc, seat.character) {
+            (Some(npc), _) => Some(npc.clone()),
+            (None, Some(c)) => storage::characters::get(act, guild, c)
+                .await?
+                .and_then(|r| serde_json::from_str(&r.sheet).ok()),
+            (None, None) => None,
+        };
+        if let Some(sheet) = sheet {
+            f.turns.seats[i].data.sync(&sheet, settings);
+        }
+    }
+    for name in f.out_the_dead() {
+        f.note(format!("💀 {} is dead: out of the fight", clean(&name)));
+    }
+    Ok(())
+}
+
+/// The seat that acts: `name` (the referee: anyone on the acting side; a
+/// player: only their own seat whose turn it is), else the seat whose turn it is.
+fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Result<u32, AppError> {
+    if f.ended {
+        return Err(AppError::user("This fight is over."));
+    }
+    if !f.started() {
+        return Err(AppError::user(
+            "Roll initiative first: the party leader's Light save decides who acts first.",
+        ));
+    }
+    let id = match name.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) => f.seat_named(n)?.id,
+        None => f
+            .turns
+            .current
+            .ok_or_else(|| AppError::user("No one has the turn: every combatant is out."))?,
+    };
+    if !gm {
+        encounter::require_turn(&f.turns, caller, false, GM)?;
+        if f.turns.current != Some(id) {
+            let now = f.turns.current_seat().map_or("no one", |s| s.name.as_str());
+            return Err(AppError::user(format!(
+                "It is {now}'s turn: only their player or the {GM} can act now."
+            )));
+        }
+    }
+    f.require_can_act(id)?;
+    Ok(id)
+}
+
+async fn record_save(
+    act: &mut Act,
+    caller: &Caller,
+    what: &str,
+    session: i64,
+    character: Option<i64>,
+    inputs: &serde_json::Value,
+    r: &SaveResult,
+) -> Result<(), AppError> {
+    let faces = vec![(20, r.d20)];
+    log::record_rolled(
+        act,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: what,
+            session: Some(session),
+            character,
+        },
+        inputs,
+        &json!({"d20": r.d20}),
+        r,
+        &faces,
+    )
+    .await
+    .map(drop)
+}
+
+async fn apply(
+    app: &App,
+    act: &mut Act,
+    caller: &Caller,
+    session: &Session,
+    f: &mut Fight,
+    op: Op<'_>,
+) -> Result<Done, AppError> {
+    let gm = act.is_fc().await?;
+    let settings = target::settings(act, caller.guild_id).await?;
+    sync(act, f, &settings).await?;
+    match op {
+        Op::Join { pick, side } => {
+            let side = side.unwrap_or(Side::Players);
+            if side == Side::Npcs && !gm {
+                return Err(rights_refusal("seat a character among the enemies"));
+            }
+            let c: Loaded<Sheet> =
+                characters::resolve(act, caller, gm, SYSTEM, pick, Access::Owner, HINT).await?;
+            if c.sheet.is_dead() {
+                return Err(AppError::user(format!("{} is dead and cannot fight.", c.name())));
+            }
+            let fighter = Fighter::new(side, &c.sheet, &settings);
+            f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
+            f.settle();
+            let line = format!("{} joins the {}", clean(c.name()), side_name(side).to_lowercase());
+            f.note(line.clone());
+            Ok(Done::note(format!("✅ {line}.")))
+        }
+        Op::Add {
+            name,
+            hp,
+            flesh,
+            side,
+        } => {
+            rights::require_gm(act, caller, GM, "add NPCs to a fight").await?;
+            let side = side.unwrap_or(Side::Npcs);
+            let mut sheet = Sheet::new_npc(0, flesh)?;
+            sheet.set_hp(hp, hp)?;
+            let mut fighter = Fighter::new(side, &sheet, &settings);
+            fighter.npc = Some(sheet);
+            let name = name.trim();
+            f.add(name, None, None, fighter)?;
+            f.settle();
+            let line = format!("{} joins the {}", clean(name), side_name(side).to_lowercase());
+            f.note(line.clone());
+            Ok(Done::note(format!("✅ {line}.")))
+        }
+        Op::Mark { name, marks } => {
+            rights::require_gm(act, caller, GM, "mark combatants").await?;
+            let id = f.seat_named(name)?.id;
+            let seat_name = clean(&f.seat_named(name)?.name);
+            let mut said = Vec::new();
+            if let Some(v) = marks.visible {
+                if f.started() {
+                    return Err(AppError::user(
+                        "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
+                    ));
+                }
+                if let Some(s) = f.turns.seat_mut(id) {
+                    s.data.visible = v;
+                }
+                said.push(if v { "visible to the enemy" } else { "hidden from the enemy" });
+            }
+            if let Some(v) = marks.immobilised {
+                if let Some(s) = f.turns.seat_mut(id) {
+                    s.data.immobilised = v;
+                }
+                said.push(if v { "immobilised" } else { "no longer immobilised" });
+            }
+            if let Some(v) = marks.unsuspecting {
+                if let Some(s) = f.turns.seat_mut(id) {
+                    s.data.unsuspecting = v;
+                }
+                said.push(if v { "unsuspecting" } else { "on guard" });
+            }
+            if let Some(out) = marks.out {
+                let gone = f.turns.seat(id).and_then(|s| s.data.gone);
+                if out {
+                    if gone.is_none() {
+                        f.take_out(id, Gone::Out)?;
+                    }
+                    said.push("out of the fight");
+                } else {
+                    if gone == Some(Gone::Dead) {
+                        return Err(AppError::user(format!(
+                            "{seat_name} is dead: only a sheet brought back to life returns."
+                        )));
+                    }
+                    if gone.is_some() {
+                        f.bring_back(id)?;
+                    }
+                    said.push("back in the fight");
+                }
+            }
+            if said.is_empty() {
+                return Err(AppError::user(
+                    "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
+                ));
+            }
+            let line = format!("{seat_name}: {}", said.join(", "));
+            f.note(line.clone());
+            Ok(Done::note(format!("✅ {line}.")))
+        }
+        Op::Initiative { modifier } => {
+            if f.started() {
+                return Err(AppError::user("Initiative is already set for this fight."));
+            }
+            let leader = f
+                .turns
+                .seat(f.leader)
+                .ok_or_else(|| AppError::user("The party leader left the fight."))?;
+            if !gm && leader.owner != Some(caller.user_id) {
+                return Err(AppError::user(format!(
+                    "Only {}'s player (the party leader) or the {GM} rolls initiative.",
+                    leader.name
+                )));
+            }
+            let name = leader.name.clone();
+            let (row, sheet) = seat_sheet(act, f, f.leader).await?;
+            if sheet.is_dead() {
+                return Err(AppError::user(format!("{name} is dead and cannot make saves.")));
+            }
+            let r = roll_initiative(&sheet, modifier, Vec::new(), &settings, &mut app.rng.fork())?;
+            record_save(
+                act,
+                caller,
+                "initiative",
+                session.id,
+                row.as_ref().map(|c| c.row.id),
+                &json!({"modifier": modifier}),
+                &r.save,
+            )
+            .await?;
+            f.set_initiative(r.first)?;
+            let said = match r.first {
+                Side::Players => "the players act first",
+                Side::Npcs => "the enemies act first",
+            };
+            let mut v = render::save_view(&name, sheet.inventory(InventoryKind::Light), &[], &r.save);
+            v.content = Some(format!("⚔️ Initiative: {said}."));
+            Ok(Done {
+                note: format!("✅ Initiative: {said}."),
+                shown: Some(v),
+            })
+        }
+        Op::Act { what, name, note } => {
+            if matches!(what, Move::Other(_)) && !gm {
+                return Err(rights_refusal("price other actions"));
+            }
+            let id = acting_seat(f, caller, gm, name)?;
+            let left = f.spend(id, what.ap())?;
+            let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
+            let mut line = format!("{who} {}", what.verb());
+            if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
+                let mut n = clean(n);
+                crate::app::view::truncate(&mut n, 80);
+                line.push_str(&format!(": {n}"));
+            }
+            line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
+            f.note(line.clone());
+            Ok(Done::note(format!("✅ {line}.")))
+        }
+        Op::Flee { name, modifier } => {
+            let id = acting_seat(f, caller, gm, name)?;
+            let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
+            let (row, sheet) = seat_sheet(act, f, id).await?;
+            let r = flee_combat(&sheet, true, modifier, Vec::new(), &settings, &mut app.rng.fork())?;
+            record_save(
+                act,
+                caller,
+                "flee",
+                session.id,
+                row.as_ref().map(|c| c.row.id),
+                &json!({"modifier": modifier}),
+                &r.save,
+            )
+            .await?;
+            let line = if r.escaped {
+                format!("🏃 {} flees the fight", clean(&who))
+            } else {
+                format!("{} tries to flee and cannot get away", clean(&who))
+            };
+            f.note(line.clone());
+            if r.escaped {
+                f.take_out(id, Gone::Fled)?;
+            }
+            let mut v = render::save_view(&who, sheet.inventory(InventoryKind::Flesh), &[], &r.save);
+            v.content = Some(format!("{line}."));
+            Ok(Done {
+                note: format!("{line}."),
+                shown: Some(v),
+            })
+        }
+        Op::EndTurn => {
+            if !f.started() {
+                return Err(AppError::user(
+                    "Roll initiative first: the party leader's Light save decides who acts first.",
+                ));
+            }
+            encounter::require_turn(&f.turns, caller, gm, GM)?;
+            let who = f
+                .turns
+                .current_seat()
+                .map_or(String::new(), |s| clean(&s.name));
+            f.end_turn()?;
+            let now = f
+                .turns
+                .current_seat()
+                .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
+            Ok(Done::note(format!("✅ {who} ends their turn: it is {now} turn.")))
+        }
+        Op::End => {
+            rights::require_gm(act, caller, GM, "end the fight").await?;
+            f.ended = true;
+            let line = format!(
+                "The fight is over after {} round{}",
+                f.turns.round,
+                if f.turns.round == 1 { "" } else { "s" }
+            );
+            f.note(line.clone());
+            Ok(Done::note(format!("✅ {line}.")))
+        }
+    }
+}
+
+fn rights_refusal(what: &str) -> AppError {
+    AppError::user(format!("Only the {GM} can {what}."))
+}
+
+/// A command's change to the running fight: saved, then the posted tracker
+/// is redrawn (and a roll, if any, is posted).
+async fn by_command(app: &App, caller: &Caller, op: Op<'_>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let (session, mut f) = running(&mut act).await?;
+    let done = apply(app, &mut act, caller, &session, &mut f, op).await?;
+    let status = if f.ended { Status::Closed } else { Status::Open };
+    let version = sessions::save(&mut act, &session, &f, status, None).await?;
+    act.commit().await?;
+    let view = combat_view::view(session.id, version, !f.ended, &f);
+    Ok(match done.shown {
+        Some(v) => Response {
+            reply: Reply::Message(v),
+            followups: vec![Reply::Edit(view)],
+        },
+        None => Response::edit(done.note, view),
+    })
+}
+
+/// `/vr combat start`: the referee opens a fight in this channel, with the
+/// party leader seated among the players.
+pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    rights::require_gm(&mut act, caller, GM, "start a fight").await?;
+    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
+    let c: Loaded<Sheet> =
+        characters::resolve(&mut act, caller, true, SYSTEM, leader, Access::Anyone, HINT).await?;
+    if c.sheet.is_dead() {
+        return Err(AppError::user(format!("{} is dead and cannot lead.", c.name())));
+    }
+    let settings = target::settings(&mut act, caller.guild_id).await?;
+    let fighter = Fighter::new(Side::Players, &c.sheet, &settings);
+    let mut f = Fight::new(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
+    f.note(format!("{} leads the party", clean(c.name())));
+    let id = sessions::create(&mut act, caller, KIND, &f, None).await?;
+    act.commit().await?;
+    Ok(Response::message(combat_view::view(id, 0, true, &f)))
+}
+
+/// `/vr combat join`: a player seats their character (the referee anyone's,
+/// and on either side).
+pub async fn join(app: &App, caller: &Caller, pick: Pick<'_>, side: Option<Side>) -> AppResult {
+    by_command(app, caller, Op::Join { pick, side }).await
+}
+
+/// `/vr combat add`: the referee seats an NPC without a sheet (`flesh`
+/// slots give its AP and when it dies; `hp` from its armour).
+pub async fn add(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    hp: u32,
+    flesh: u32,
+    side: Option<Side>,
+) -> AppResult {
+    by_command(
+        app,
+        caller,
+        Op::Add {
+            name,
+            hp,
+            flesh,
+            side,
+        },
+    )
+    .await
+}
+
+/// `/vr combat mark`: the referee marks a combatant visible, immobilised,
+/// unsuspecting, or out of the fight.
+pub async fn mark(app: &App, caller: &Caller, name: &str, marks: Marks) -> AppResult {
+    by_command(app, caller, Op::Mark { name, marks }).await
+}
+
+/// `/vr combat initiative`: the party leader's Light save (VR-22).
+pub async fn initiative(app: &App, caller: &Caller, modifier: i32) -> AppResult {
+    by_command(app, caller, Op::Initiative { modifier }).await
+}
+
+/// `/vr combat act`: spend AP on an action (VR-21).
+pub async fn act(
+    app: &App,
+    caller: &Caller,
+    what: Move,
+    name: Option<&str>,
+    note: Option<&str>,
+) -> AppResult {
+    by_command(app, caller, Op::Act { what, name, note }).await
+}
+
+/// `/vr combat flee`: a Flesh save to leave the fight (VR-23).
+pub async fn flee(app: &App, caller: &Caller, name: Option<&str>, modifier: i32) -> AppResult {
+    by_command(app, caller, Op::Flee { name, modifier }).await
+}
+
+/// `/vr combat end-turn`: the turn passes on.
+pub async fn end_turn(app: &App, caller: &Caller) -> AppResult {
+    by_command(app, caller, Op::EndTurn).await
+}
+
+/// `/vr combat end`: the referee ends the fight.
+pub async fn end(app: &App, caller: &Caller) -> AppResult {
+    by_command(app, caller, Op::End).await
+}
+
+/// A click on the tracker's buttons.
+pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let button: CombatButton = click.action()?;
+    let mut f: Fight = sessions::load(&session)?;
+    let op = match button {
+        CombatButton::Initiative => Op::Initiative { modifier: 0 },
+        CombatButton::EndTurn => Op::EndTurn,
+        CombatButton::Flee => Op::Flee {
+            name: None,
+            modifier: 0,
+        },
+        CombatButton::Act(a) => Op::Act {
+            what: Move::of_button(a),
+            name: None,
+            note: None,
+        },
+    };
+    let done = apply(app, &mut act, click.caller, &session, &mut f, op).await?;
+    let status = if f.ended { Status::Closed } else { Status::Open };
+    let version = sessions::save(&mut act, &session, &f, status, None).await?;
+    act.commit().await?;
+    let mut r = Response::update(combat_view::view(session.id, version, !f.ended, &f));
+    if let Some(v) = done.shown {
+        r = r.then(Reply::Message(v));
+    }
+    Ok(r)
+}
+
+/// The tracker as it stands (stale or closed clicks).
+pub fn tracker_view(session: &Session) -> Result<View, AppError> {
+    let f: Fight = sessions::load(session)?;
+    Ok(combat_view::view(
+        session.id,
+        session.version,
+        session.status == Status::Open,
+        &f,
+    ))
+}
+
+/// The names seated in the channel's running fight that contain `partial`,
+/// for autocomplete.
+pub async fn seat_names(app: &App, caller: &Caller, partial: &str) -> Vec<String> {
+    let Ok(mut tx) = app.db.read().await else {
+        return Vec::new();
+    };
+    let Ok(rows) = storage::sessions::latest_open_in_channel(
+        &mut tx,
+        caller.guild_id,
+        caller.channel_id,
+        KIND,
+        1,
+    )
+    .await
+    else {
+        return Vec::new();
+    };
+    let key = partial.trim().to_lowercase();
+    rows.first()
+        .and_then(|s| sessions::load::<Fight>(s).ok())
+        .map(|f| {
+            f.turns
+                .seats
+                .iter()
+                .map(|s| s.name.clone())
+                .filter(|n| n.to_lowercase().contains(&key))
+                .take(25)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A short account of damage for the fight's log.
+fn damage_line(name: &str, events: &[Event]) -> String {
+    let mut parts = Vec::new();
+    for e in events {
+        match e {
+            Event::HpLost { amount, after, .. } => parts.push(format!("−{amount} HP ({after} left)")),
+            Event::DamageAsWounds { n, reasons } => {
+                let why: Vec<&str> = reasons
+                    .iter()
+                    .map(|r| match r {
+                        crate::rules::veracity::event::WoundReason::Direct => "as Wounds",
+                        crate::rules::veracity::event::WoundReason::Immobilised => "immobilised",
+                        crate::rules::veracity::event::WoundReason::Unsuspecting => "unsuspecting",
+                        crate::rules::veracity::event::WoundReason::ZeroHp => "at 0 HP",
+                        crate::rules::veracity::event::WoundReason::SurpriseTurn => {
+                            "surprise turn: bypasses HP"
+                        }
+                        crate::rules::veracity::event::WoundReason::HpOverflow => "beyond the HP",
+                    })
+                    .collect();
+                parts.push(format!("{n} Wound{} ({})", if *n == 1 { "" } else { "s" }, why.join(", ")));
+            }
+            _ => {}
+        }
+    }
+    if parts.is_empty() {
+        format!("{name} takes no damage")
+    } else {
+        format!("{name}: {}", parts.join(", "))
+    }
+}
+
+/// `/vr damage`, aware of the channel's running fight: an NPC seated there
+/// without a sheet takes it on its kept sheet (the referee's call); a seated
+/// character takes it with the fight's conditions (the surprise turn, the
+/// immobilised, the unsuspecting: VR-19, VR-22), and the tracker is redrawn.
+/// With no fight, as before.
+pub async fn damage(
+    app: &App,
+    caller: &Caller,
+    amount: Amount,
+    mode: DamageMode,
+    displace: Vec<u32>,
+    pick: Pick<'_>,
+) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let fight = match encounter::running(&mut act, KIND).await? {
+        Some(s) => {
+            let f: Fight = sessions::load(&s)?;
+            Some((s, f))
+        }
+        None => None,
+    };
+    let settings = target::settings(&mut act, caller.guild_id).await?;
+    // An NPC kept in the fight.
+    if let (Some((session, f)), Some(name), None) = (&fight, pick.character, pick.player) {
+        if let Some(seat) = f.turns.by_name(name).filter(|s| s.data.npc.is_some()) {
+            rights::require_gm(&mut act, caller, GM, "damage the fight's NPCs").await?;
+            let (id, seat_name) = (seat.id, seat.name.clone());
+            let mut f = f.clone();
+            let action = Action::Damage {
+                amount,
+                mode,
+                conditions: f.damage_conditions(id),
+                displace,
+            };
+            target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+            let Some(mut sheet) = seat.data.npc.clone() else {
+                return Err(AppError::Internal("an NPC seat without its sheet".into()));
+            };
+            let events = sheet.apply(&action, &settings, &mut app.rng.fork())?;
+            if let Some(s) = f.turns.seat_mut(id) {
+                s.data.npc = Some(sheet.clone());
+            }
+            target::record(&mut act, caller, "damage", Some(session.id), None, &action, &events)
+                .await?;
+            f.note(damage_line(&clean(&seat_name), &events));
+            sync(&mut act, &mut f, &settings).await?;
+            let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
+            act.commit().await?;
+            let v = render::change_view(&seat_name, &format!("takes {amount} damage"), &sheet, &events);
+            return Ok(Response {
+                reply: Reply::Message(v),
+                followups: vec![Reply::Edit(combat_view::view(session.id, version, true, &f))],
+            });
+        }
+    }
+    let mut c = target::sheet_for(&mut act, caller, pick).await?;
+    let seated = fight.as_ref().and_then(|(_, f)| {
+        f.turns
+            .seats
+            .iter()
+            .find(|s| s.character == Some(c.row.id))
+            .map(|s| s.id)
+    });
+    let conditions = match (&fight, seated) {
+        (Some((_, f)), Some(id)) => f.damage_conditions(id),
+        _ => Default::default(),
+    };
+    let action = Action::Damage {
+        amount,
+        mode,
+        conditions,
+        displace,
+    };
+    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
+    characters::save(&mut act, &mut c).await?;
+    target::record(
+        &mut act,
+        caller,
+        "damage",
+        fight.as_ref().filter(|_| seated.is_some()).map(|(s, _)| s.id),
+        Some(c.row.id),
+        &action,
+        &events,
+    )
+    .await?;
+    let redraw = match (fight, seated) {
+        (Some((session, mut f)), Some(_)) => {
+            f.note(damage_line(&clean(c.name()), &events));
+            sync(&mut act, &mut f, &settings).await?;
+            let version = sessions::save(&mut act, &session, &f, Status::Open, None).await?;
+            Some(combat_view::view(session.id, version, true, &f))
+        }
+        _ => None,
+    };
+    act.commit().await?;
+    let v = render::change_view(c.name(), &format!("takes {amount} damage"), &c.sheet, &events);
+    Ok(match redraw {
+        Some(t) => Response {
+            reply: Reply::Message(v),
+            followups: vec![Reply::Edit(t)],
+        },
+        None => Response::message(v),
+    })
+}

@@ -1,0 +1,188 @@
+//! How the Veracity combat tracker looks: one embed (the round and whose
+//! side's turn in the title, one line per combatant, the recent log) and at
+//! most two rows of buttons.
+
+use super::combat::KIND;
+use super::combat_buttons::CombatButton;
+use crate::app::component::Action;
+use crate::app::view::{colour, truncate, Button, Embed, Style, View};
+use crate::rules::turns::Seat;
+use crate::rules::veracity::initiative::{ApAction, Side};
+use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
+
+/// The title: the round and whose turn, or the setup, or the end.
+pub fn title(f: &Fight) -> String {
+    if f.ended {
+        return format!("⚔️ Fight over · {} round{}", f.turns.round, plural(f.turns.round));
+    }
+    if !f.started() {
+        return "⚔️ Fight · roll initiative".into();
+    }
+    match f.acting_side() {
+        Some(side) => format!(
+            "⚔️ Round {} · {}' turn{}",
+            f.turns.round,
+            side_name(side),
+            if f.surprise() { " (surprise)" } else { "" }
+        ),
+        None => format!("⚔️ Round {} · no one can act", f.turns.round),
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// One combatant's line: `▶ **Ada** · AP 3/5 · HP 0/0 · Wounds 2/6` (AP
+/// left on its turn, else its AP per turn).
+pub fn seat_line(f: &Fight, s: &Seat<Fighter>) -> String {
+    let d = &s.data;
+    let mut name = s.name.replace(['*', '_', '`', '~', '|'], "");
+    truncate(&mut name, 40);
+    let marker = if f.turns.current == Some(s.id) && !f.ended {
+        "▶"
+    } else {
+        "·"
+    };
+    let mut line = format!("{marker} **{name}**");
+    if s.id == f.leader {
+        line.push_str(" (leader)");
+    }
+    match d.gone {
+        Some(Gone::Dead) => line.push_str(" · 💀 dead"),
+        Some(Gone::Fled) => line.push_str(" · 🏃 fled"),
+        Some(Gone::Out) => line.push_str(" · ✖️ out"),
+        None => {
+            // The acting combatant's AP left; the others' AP per turn.
+            if f.started() && f.turns.current == Some(s.id) {
+                line.push_str(&format!(" · AP {}/{}", d.ap, d.ap_max));
+            } else {
+                line.push_str(&format!(" · AP {}", d.ap_max));
+            }
+        }
+    }
+    line.push_str(&format!(
+        " · HP {}/{} · Wounds {}/{}",
+        d.hp, d.hp_max, d.wounds, d.flesh
+    ));
+    let mut marks = Vec::new();
+    if !f.started() && d.visible {
+        marks.push("👁️ visible");
+    } else if f.surprise() && d.seen && d.gone.is_none() {
+        marks.push("👁️ seen: no surprise turn");
+    }
+    if d.immobilised {
+        marks.push("⛓️ immobilised");
+    }
+    if d.unsuspecting {
+        marks.push("💤 unsuspecting");
+    }
+    if !marks.is_empty() {
+        line.push_str(&format!(" · {}", marks.join(" · ")));
+    }
+    line
+}
+
+fn side_block(f: &Fight, side: Side) -> Option<String> {
+    let lines: Vec<String> = f
+        .turns
+        .seats
+        .iter()
+        .filter(|s| s.data.side == side)
+        .map(|s| seat_line(f, s))
+        .collect();
+    (!lines.is_empty()).then(|| format!("**{}**\n{}", side_name(side), lines.join("\n")))
+}
+
+/// The tracker's embed.
+pub fn embed(f: &Fight) -> Embed {
+    let order = match f.first {
+        Some(Side::Npcs) => [Side::Npcs, Side::Players],
+        _ => [Side::Players, Side::Npcs],
+    };
+    let mut blocks: Vec<String> = order.iter().filter_map(|s| side_block(f, *s)).collect();
+    if let Some(s) = f.turns.current_seat().filter(|_| f.started() && !f.ended) {
+        let mut name = s.name.replace(['*', '_', '`', '~', '|'], "");
+        truncate(&mut name, 40);
+        blocks.push(format!(
+            "**{name}** may move {MOVE_FEET} ft and spend {} AP.",
+            s.data.ap
+        ));
+    } else if !f.started() && !f.ended {
+        blocks.push(
+            "Players join with `/vr combat join`; the referee adds NPCs and marks who the enemy can see. Then the leader's Light save: on a success the players act first."
+                .into(),
+        );
+    }
+    let mut description = blocks.join("\n\n");
+    truncate(&mut description, 3800);
+    let mut e = Embed::new(title(f)).description(description).colour(if f.ended {
+        colour::CLOSED
+    } else if f.surprise() {
+        colour::PENDING
+    } else {
+        colour::NEUTRAL
+    });
+    if !f.log.is_empty() {
+        let mut log = f.log.join("\n");
+        truncate(&mut log, 1000);
+        e = e.field("Log", log, false);
+    }
+    e.footer("AP: attack 4 · reveal a Secret 4 · pick up/drop 4 · fall/stand 2 · draw/stow 0")
+}
+
+/// The tracker with its buttons (greyed out once closed).
+pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
+    let b = |a: CombatButton, label: &str, style: Style| {
+        let mut button = Button::new(a.button(KIND, id, version).encode(), label, style);
+        if !open || f.ended {
+            button = button.disabled();
+        }
+        button
+    };
+    let mut v = View::embed(embed(f));
+    if !f.started() {
+        v = v.buttons(vec![b(
+            CombatButton::Initiative,
+            "Roll initiative",
+            Style::Primary,
+        )]);
+    } else {
+        v = v.buttons(vec![
+            b(CombatButton::EndTurn, "End turn", Style::Primary),
+            b(
+                CombatButton::Act(ApAction::Attack),
+                "Attack · 4 AP",
+                Style::Danger,
+            ),
+            b(CombatButton::Flee, "Flee", Style::Secondary),
+        ]);
+        v = v.buttons(vec![
+            b(
+                CombatButton::Act(ApAction::RevealSecret),
+                "Reveal · 4 AP",
+                Style::Secondary,
+            ),
+            b(
+                CombatButton::Act(ApAction::PickUpOrDrop),
+                "Pick up/drop · 4 AP",
+                Style::Secondary,
+            ),
+            b(
+                CombatButton::Act(ApAction::ProneOrStand),
+                "Fall/stand · 2 AP",
+                Style::Secondary,
+            ),
+            b(
+                CombatButton::Act(ApAction::DrawOrStow),
+                "Draw/stow · 0 AP",
+                Style::Secondary,
+            ),
+        ]);
+    }
+    v
+}

@@ -1,0 +1,592 @@
+//! Veracity's combat tracker through the fake Discord (issue 15): the
+//! example fight, the tracker's state after each step (initiative, the
+//! surprise turn, AP, damage into Wounds, the dead and the fled out of the
+//! order, the end), rights (a player cannot advance the round, act out of
+//! turn, add or mark combatants or end the fight), a restart mid-combat, and
+//! the named causes of Stress.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::app::component::ButtonId;
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::veracity::initiative::Side;
+use kismet::rules::veracity::tracker::{Fight, Gone};
+use kismet::rules::veracity::{ItemKind, Sheet};
+use kismet::storage::sessions::Status;
+
+async fn run(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// A command that changes the fight: a private note, no refusal.
+async fn done(t: &Table, who: &str, line: &str) -> String {
+    let ex = run(t, who, line).await;
+    let out = &ex.outputs[0];
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(out.content().starts_with('✅'), "{line}: {}", out.content());
+    out.content().to_string()
+}
+
+/// A command answered publicly (a save, a sheet change).
+async fn public(t: &Table, who: &str, line: &str) -> Output {
+    let ex = run(t, who, line).await;
+    let out = ex.outputs[0].clone();
+    assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    out
+}
+
+async fn refused(t: &Table, who: &str, line: &str, needle: &str) {
+    let ex = run(t, who, line).await;
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(
+        out.content().contains(needle),
+        "{line}: expected `{needle}` in `{}`",
+        out.content()
+    );
+}
+
+async fn click(t: &Table, who: &str, label: &str) -> Exchange {
+    t.click(who, label)
+        .await
+        .unwrap_or_else(|e| panic!("{who} clicks {label}: {e}"))
+}
+
+async fn click_refused(t: &Table, who: &str, label: &str, needle: &str) {
+    let ex = click(t, who, label).await;
+    let note = ex
+        .outputs
+        .iter()
+        .find(|o| o.kind == "ephemeral")
+        .unwrap_or_else(|| panic!("{who} clicks {label}: no refusal in {:#?}", ex.outputs));
+    assert!(
+        note.content().contains(needle),
+        "{who} clicks {label}: expected `{needle}` in `{}`",
+        note.content()
+    );
+}
+
+/// The tracker session id from the message `/vr combat start` posted.
+fn tracker_id(out: &Output) -> i64 {
+    let (_, id, _) = out
+        .buttons()
+        .into_iter()
+        .next()
+        .expect("the tracker has buttons");
+    ButtonId::parse(&id).unwrap().session
+}
+
+/// The fight as stored, and its status.
+async fn fight(t: &Table, id: i64) -> (Fight, Status) {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD_ID as i64, id)
+        .await
+        .unwrap()
+        .expect("the tracker session");
+    (serde_json::from_str(&s.state).unwrap(), s.status)
+}
+
+fn whose(f: &Fight) -> &str {
+    f.turns.current_seat().map_or("-", |s| s.name.as_str())
+}
+
+fn seat<'a>(
+    f: &'a Fight,
+    name: &str,
+) -> &'a kismet::rules::turns::Seat<kismet::rules::veracity::tracker::Fighter> {
+    f.turns
+        .by_name(name)
+        .unwrap_or_else(|| panic!("{name} is not seated"))
+}
+
+async fn sheet(t: &Table, who: &str) -> Sheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::active(
+        &mut tx,
+        GUILD_ID as i64,
+        "veracity",
+        Table::user_id(who) as i64,
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+/// The posted tracker's message as stored by the fake, by its session's
+/// first button (redrawn in place: the same message).
+fn posted_title(t: &Table, message: u64) -> String {
+    let m = t.fake.message_object(message).expect("the tracker message");
+    m["embeds"][0]["title"].as_str().unwrap_or("").to_string()
+}
+
+async fn party(t: &Table) {
+    public(
+        t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    public(
+        t,
+        "bob",
+        "/vr sheet create name:Bram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    public(t, "fc", "/vr sheet hp current:2 max:2 character:Ada").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_combat_example_plays_clean() {
+    let t = table("vrc-example", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/veracity-combat.txt"
+    ))
+    .unwrap();
+    let mut tracker = None;
+    for line in script.lines() {
+        if let Some((who, ex)) = t
+            .run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+        {
+            assert!(!ex.outputs.is_empty(), "{line}: no reply");
+            for o in &ex.outputs {
+                assert!(
+                    !o.content().starts_with("⚠️"),
+                    "{who}: {line}: refused: {}",
+                    o.content()
+                );
+            }
+            if line.contains("/vr combat start") {
+                tracker = Some(tracker_id(ex.single()));
+            }
+        }
+    }
+    let (f, status) = fight(&t, tracker.unwrap()).await;
+    assert_eq!(status, Status::Closed);
+    assert!(f.ended);
+    assert_eq!(f.turns.round, 2);
+    assert_eq!(f.first, Some(Side::Players));
+    assert_eq!(seat(&f, "Goblin").data.gone, Some(Gone::Dead));
+    assert_eq!(seat(&f, "Bram").data.gone, Some(Gone::Fled));
+    assert_eq!(seat(&f, "Bandit").data.wounds, 2);
+    let ada = sheet(&t, "alice").await;
+    // One Wound from the surprise turn, one HP lost in round 2, one Stress.
+    assert_eq!(ada.flesh().count(ItemKind::Wound), 1);
+    assert_eq!(ada.hp_current(), 1);
+    assert_eq!(ada.light().count(ItemKind::Stress), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
+    let t = table("vrc-steps", 1).await;
+    party(&t).await;
+    // Only the referee starts a fight, one per channel.
+    refused(
+        &t,
+        "alice",
+        "/vr combat start leader:Ada",
+        "Only the referee",
+    )
+    .await;
+    refused(&t, "alice", "/vr combat join", "No fight is running").await;
+    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let start = ex.single().clone();
+    assert_eq!(start.kind, "message");
+    assert_eq!(start.title(), "⚔️ Fight · roll initiative");
+    let id = tracker_id(&start);
+    let message = ex.message_id.unwrap();
+    refused(&t, "fc", "/vr combat start leader:Ada", "already running").await;
+
+    // Setup: Bram joins; players may not seat enemies or NPCs, mark or end.
+    refused(
+        &t,
+        "bob",
+        "/vr combat join side:enemies",
+        "Only the referee",
+    )
+    .await;
+    done(&t, "bob", "/vr combat join").await;
+    refused(&t, "bob", "/vr combat join", "already in the order").await;
+    refused(&t, "bob", "/vr combat add name:Orc", "Only the referee").await;
+    done(&t, "fc", "/vr combat add name:Goblin hp:1 flesh:4").await;
+    done(&t, "fc", "/vr combat add name:Bandit hp:2 flesh:5").await;
+    refused(
+        &t,
+        "bob",
+        "/vr combat mark name:Bram visible:true",
+        "Only the referee",
+    )
+    .await;
+    done(&t, "fc", "/vr combat mark name:Bram visible:true").await;
+    refused(&t, "fc", "/vr combat mark name:Bram", "Say what to mark").await;
+    refused(
+        &t,
+        "fc",
+        "/vr combat mark name:Nobody out:true",
+        "No one called",
+    )
+    .await;
+    // Nothing moves before initiative.
+    refused(&t, "alice", "/vr combat end-turn", "Roll initiative first").await;
+    refused(
+        &t,
+        "alice",
+        "/vr combat act action:attack",
+        "Roll initiative first",
+    )
+    .await;
+    let (f, _) = fight(&t, id).await;
+    let names: Vec<&str> = f.turns.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Ada", "Bram", "Goblin", "Bandit"]);
+    assert!(seat(&f, "Bram").data.visible);
+    assert_eq!(seat(&f, "Ada").data.ap_max, 6);
+    assert_eq!(seat(&f, "Goblin").data.hp, 1);
+    // Each command redrew the posted tracker in place.
+    assert!(t
+        .fake
+        .message_object(message)
+        .unwrap()
+        .to_string()
+        .contains("Bandit"));
+
+    // Only the leader's player (or the referee) rolls initiative.
+    click_refused(&t, "bob", "Roll initiative", "Only Ada's player").await;
+    let ex = click(&t, "alice", "Roll initiative").await;
+    let save = ex
+        .outputs
+        .iter()
+        .find(|o| o.kind == "message")
+        .expect("the leader's save is posted");
+    assert!(save.title().contains("Ada: Light save"), "{}", save.title());
+    assert!(
+        save.content().contains("the players act first"),
+        "{}",
+        save.content()
+    );
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(f.first, Some(Side::Players));
+    assert_eq!((f.turns.round, whose(&f)), (1, "Ada"));
+    assert!(f.surprise());
+    assert!(seat(&f, "Bram").data.seen);
+    assert_eq!(
+        posted_title(&t, message),
+        "⚔️ Round 1 · Players' turn (surprise)"
+    );
+    refused(&t, "alice", "/vr combat initiative", "already set").await;
+    refused(
+        &t,
+        "fc",
+        "/vr combat mark name:Goblin visible:true",
+        "Initiative is set",
+    )
+    .await;
+
+    // Out of turn: Bram waits (and was seen anyway), players do not advance
+    // another's turn or act for the enemies.
+    refused(
+        &t,
+        "bob",
+        "/vr combat act action:attack",
+        "It is Ada's turn",
+    )
+    .await;
+    click_refused(&t, "bob", "End turn", "It is Ada's turn").await;
+    refused(&t, "bob", "/vr combat end-turn", "It is Ada's turn").await;
+    refused(
+        &t,
+        "alice",
+        "/vr combat act action:attack name:Goblin",
+        "It is Ada's turn",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr combat act action:attack name:Goblin",
+        "Goblin waits for the Enemies' turn",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr combat act action:attack name:Bram",
+        "seen by the enemy",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr combat act action:other cost:3",
+        "Only the referee",
+    )
+    .await;
+
+    // Ada attacks: 4 of her 6 AP; the surprise turn's damage bypasses HP.
+    click(&t, "alice", "Attack · 4 AP").await;
+    refused(
+        &t,
+        "alice",
+        "/vr combat act action:pickup",
+        "costs 4 AP and Ada has only 2 left",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr damage amount:4 character:Goblin",
+        "Only the referee",
+    )
+    .await;
+    let hit = public(&t, "fc", "/vr damage amount:4 character:Goblin").await;
+    assert!(
+        hit.text().contains("surprise turn: bypasses HP"),
+        "{}",
+        hit.text()
+    );
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Ada").data.ap, 2);
+    let goblin = seat(&f, "Goblin");
+    assert_eq!((goblin.data.hp, goblin.data.wounds), (1, 4));
+    assert_eq!(goblin.data.gone, Some(Gone::Dead));
+    assert!(goblin.out);
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "💀 Goblin is dead: out of the fight"),
+        "{:?}",
+        f.log
+    );
+
+    // Ada ends her turn: Bram was seen, so the enemies' surprise turn comes.
+    done(&t, "alice", "/vr combat end-turn").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!((f.turns.round, whose(&f)), (1, "Bandit"));
+    assert_eq!(seat(&f, "Bandit").data.ap, 5);
+    refused(&t, "alice", "/vr combat end-turn", "It is Bandit's turn").await;
+    let hit = public(&t, "fc", "/vr damage amount:1 character:Ada").await;
+    assert!(
+        hit.text().contains("surprise turn: bypasses HP"),
+        "{}",
+        hit.text()
+    );
+    let ada = sheet(&t, "alice").await;
+    assert_eq!(
+        (ada.hp_current(), ada.flesh().count(ItemKind::Wound)),
+        (2, 1)
+    );
+
+    // A restart mid-combat: the buttons still work.
+    t.restart().await.unwrap();
+    click(&t, "fc", "End turn").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!((f.turns.round, whose(&f)), (2, "Ada"));
+    assert!(!f.surprise());
+    assert_eq!(seat(&f, "Ada").data.ap, 6, "AP come back each turn");
+    assert_eq!(posted_title(&t, message), "⚔️ Round 2 · Players' turn");
+    // Round 2: damage goes to HP again.
+    public(&t, "fc", "/vr damage amount:1 character:Ada").await;
+    let ada = sheet(&t, "alice").await;
+    assert_eq!(
+        (ada.hp_current(), ada.flesh().count(ItemKind::Wound)),
+        (1, 1)
+    );
+    // Ada's 6 AP: a Secret revealed (4), a knife drawn (0), and no AP left
+    // to pick anything up.
+    click(&t, "alice", "Reveal · 4 AP").await;
+    click(&t, "alice", "Draw/stow · 0 AP").await;
+    click_refused(&t, "alice", "Pick up/drop · 4 AP", "Ada has only 2 left").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Ada").data.ap, 2);
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "Ada reveals a Secret (4 AP, 2 left)"),
+        "{:?}",
+        f.log
+    );
+    // Now Bram acts after Ada; the immobilised take Wounds.
+    done(&t, "alice", "/vr combat end-turn").await;
+    done(&t, "bob", "/vr combat act action:attack note:\"a club\"").await;
+    done(&t, "fc", "/vr combat mark name:Bandit immobilised:true").await;
+    let hit = public(&t, "fc", "/vr damage amount:1 character:Bandit").await;
+    assert!(hit.text().contains("immobilised"), "{}", hit.text());
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(
+        (seat(&f, "Bandit").data.hp, seat(&f, "Bandit").data.wounds),
+        (2, 1)
+    );
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "Bram attacks: a club (4 AP, 1 left)"),
+        "{:?}",
+        f.log
+    );
+
+    // The referee takes Bram out (knocked down): the enemies' turn.
+    done(&t, "fc", "/vr combat mark name:Bram out:true").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(
+        (whose(&f), seat(&f, "Bram").data.gone),
+        ("Bandit", Some(Gone::Out))
+    );
+    refused(&t, "alice", "/vr combat end", "Only the referee").await;
+    done(&t, "fc", "/vr combat end").await;
+    let (f, status) = fight(&t, id).await;
+    assert!(f.ended);
+    assert_eq!(status, Status::Closed);
+    assert_eq!(posted_title(&t, message), "⚔️ Fight over · 2 rounds");
+    refused(&t, "fc", "/vr combat end-turn", "No fight is running").await;
+    // A new fight may start once the old one ended; the referee seats an
+    // NPC sheet among the enemies and marks it unsuspecting: Wounds.
+    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(&start);
+    public(
+        &t,
+        "fc",
+        "/vr sheet create name:Duke light:4 flesh:4 npc:true",
+    )
+    .await;
+    done(&t, "fc", "/vr combat join character:Duke side:enemies").await;
+    done(&t, "fc", "/vr combat mark name:Duke unsuspecting:true").await;
+    let hit = public(&t, "fc", "/vr damage amount:1 character:Duke").await;
+    assert!(hit.text().contains("unsuspecting"), "{}", hit.text());
+    let (f, _) = fight(&t, id).await;
+    let duke = seat(&f, "Duke");
+    assert_eq!((duke.data.side, duke.data.wounds), (Side::Npcs, 1));
+    assert!(duke.data.npc.is_none(), "a sheet of its own");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
+    // Seed 2: Ada's initiative save fails, the enemies act first.
+    let t = table("vrc-flee", 2).await;
+    party(&t).await;
+    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(&start);
+    done(&t, "bob", "/vr combat join").await;
+    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    let save = public(&t, "fc", "/vr combat initiative modifier:10").await;
+    assert!(save.title().contains("Light save"), "{}", save.title());
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(f.first, Some(Side::Npcs));
+    assert_eq!(whose(&f), "Wolf");
+    let names: Vec<&str> = f.turns.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Wolf", "Ada", "Bram"]);
+    // The wolf bites Bram on its surprise turn: Wounds, not HP.
+    refused(&t, "alice", "/vr combat flee", "It is Wolf's turn").await;
+    public(&t, "fc", "/vr damage amount:2 character:Bram").await;
+    assert_eq!(sheet(&t, "bob").await.flesh().count(ItemKind::Wound), 2);
+    done(&t, "fc", "/vr combat end-turn").await;
+    // Ada flees: a Flesh save, whatever it says the tracker follows.
+    let out = public(&t, "alice", "/vr combat flee").await;
+    assert!(out.title().contains("Ada: Flesh save"), "{}", out.title());
+    let (f, _) = fight(&t, id).await;
+    let fled = out.content().contains("flees the fight");
+    assert_eq!(seat(&f, "Ada").out, fled, "{}", out.content());
+    assert_eq!(whose(&f), if fled { "Bram" } else { "Ada" });
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_causes_of_stress_show_and_are_logged() {
+    let t = table("vrc-stress", 3).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    refused(&t, "alice", "/vr stress", "Give an `amount`").await;
+    refused(
+        &t,
+        "alice",
+        "/vr stress amount:2 cause:\"social attack\"",
+        "Only the referee",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr stress amount:2 cause:\"shocked by a Secret\"",
+        "leave `amount` out",
+    )
+    .await;
+    let out = public(&t, "alice", "/vr stress cause:\"fled a social conflict\"").await;
+    assert_eq!(out.title(), "Ada flees a social conflict (+1 Stress)");
+    assert!(
+        out.text()
+            .contains("1 Stress** for fleeing a social conflict"),
+        "{}",
+        out.text()
+    );
+    let out = public(&t, "alice", "/vr stress cause:\"shocked by a Secret\"").await;
+    assert!(
+        out.title()
+            .starts_with("Ada is shocked by a revealed Secret"),
+        "{}",
+        out.title()
+    );
+    assert!(
+        out.text().contains("from being shocked by a Secret"),
+        "{}",
+        out.text()
+    );
+    let n = sheet(&t, "alice").await.light().count(ItemKind::Stress);
+    assert!((2..=6).contains(&n), "{n}");
+    let out = public(
+        &t,
+        "fc",
+        "/vr stress amount:1 cause:\"social attack\" character:Ada",
+    )
+    .await;
+    assert!(
+        out.text().contains("from a social attack"),
+        "{}",
+        out.text()
+    );
+    // Own compromising Secret: every empty Light slot fills, or a Break.
+    let out = public(&t, "alice", "/vr stress cause:\"own Secret revealed\"").await;
+    assert!(
+        out.text().contains("from an own Secret revealed") || out.text().contains("BREAK"),
+        "{}",
+        out.text()
+    );
+    let ada = sheet(&t, "alice").await;
+    assert!(ada.light().count(ItemKind::Stress) == 6 || ada.break_count() == 1);
+    // The causes are the log's actions, as /history shows them.
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM roll_log ORDER BY id")
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    for a in [
+        "stress_fled",
+        "stress_shocked",
+        "stress_social",
+        "stress_own_secret",
+    ] {
+        assert!(actions.iter().any(|x| x == a), "{a} in {actions:?}");
+    }
+    drop(tx);
+    let h = run(&t, "alice", "/history show").await;
+    let text = h.outputs[0].text();
+    assert!(
+        text.contains("stress_own_secret") || text.contains("stress own secret"),
+        "{text}"
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -921,6 +921,7 @@ async fn fuzzed_commands_and_clicks_never_fail_leak_or_change_on_refusal() {
         ("Bzorblax", "/vr sheet show"),
         ("fc", "/vr convention add text:\"Marmalade oath\" cost:+2"),
         ("Bzorblax", "/roll expression:2d6"),
+        ("Bzorblax", "/roll expression:1d20"),
         ("Bzorblax", "/history show"),
     ] {
         let ex = run(&t, who, line).await;

@@ -316,13 +316,12 @@ async fn send_component_response(
         Reply::Message(v) => v.session().is_some() && v.files.is_empty(),
         _ => false,
     };
-    let shown;
     let mut edits = Vec::new();
     if let Reply::Edit(v) = &response.reply {
         edits.push(v.clone());
     }
-    if deferred {
-        shown = answer_deferred_click(ctx, ci, response.reply).await?;
+    let shown = if deferred {
+        answer_deferred_click(ctx, ci, response.reply).await?
     } else {
         let first = match response.reply {
             Reply::Update(v) => {
@@ -338,8 +337,8 @@ async fn send_component_response(
                 CreateInteractionResponse::Message(render::response_message(View::text(DONE), true))
             }
         };
-        shown = answer_click(ctx, ci, first, with_message).await?;
-    }
+        answer_click(ctx, ci, first, with_message).await?
+    };
     stage(ci.id.get(), "sent");
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {

@@ -1,4 +1,6 @@
-# Build stage: compile the release binary.
+# Build stage: compile the lean release binary: no fake Discord, no schema
+# validator (`--no-default-features` drops the `fake` feature), LTO and
+# stripped (see `[profile.release]`).
 FROM rust:1.95-slim-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
@@ -6,7 +8,9 @@ COPY src ./src
 COPY migrations ./migrations
 COPY config ./config
 COPY benches ./benches
-RUN cargo build --release --locked --bin kismet
+# Cargo.toml names the end-to-end test target (tests/e2e/main.rs).
+COPY tests ./tests
+RUN cargo build --release --locked --no-default-features --bin kismet
 
 # Runtime stage: a slim image with the binary and a non-root user.
 FROM debian:bookworm-slim

@@ -9,8 +9,10 @@
 //! - [`kit`]: the command kit: poise `Data`/`Context`, callers, replies (a leaf
 //!   below `systems` and `bot`).
 //! - [`bot`]: the poise/serenity adapter (framework, clicks, expiry sweeper).
-//! - [`fake`]: a fake Discord on 127.0.0.1 for tests and the sandbox.
-//! - [`sandbox`]: `kismet sandbox`, the real bot played from a terminal.
+//! - `fake`: a fake Discord on 127.0.0.1 for tests and the sandbox (cargo
+//!   feature `fake`, on by default, left out of the production build).
+//! - `sandbox`: `kismet sandbox`, the real bot played from a terminal
+//!   (feature `fake` too).
 //! - [`config`]: configuration from `config/default.toml` and the environment.
 //! - [`lifecycle`]: clean stop on SIGTERM/SIGINT, the health heartbeat.
 //! - [`redact`]: log output that never shows the bot token.
@@ -18,12 +20,14 @@
 pub mod app;
 pub mod bot;
 pub mod config;
+#[cfg(feature = "fake")]
 pub mod fake;
 pub mod kit;
 pub mod lifecycle;
 pub mod odds_cli;
 pub mod redact;
 pub mod rules;
+#[cfg(feature = "fake")]
 pub mod sandbox;
 pub mod storage;
 pub mod systems;

@@ -1,7 +1,9 @@
 //! The `kismet` binary: a thin command line over the library.
 //!
 //! - `kismet run` (the default): the bot, token from `.env`/`DISCORD_TOKEN`.
-//! - `kismet sandbox`: the real bot against a fake Discord, no token.
+//! - `kismet sandbox`: the real bot against a fake Discord, no token (in a
+//!   build with the `fake` feature, the default; the production build
+//!   leaves it out and says so).
 //! - `kismet odds …`: exact odds as JSON.
 //! - `kismet health`: exit 0 when the running bot is healthy.
 
@@ -13,7 +15,6 @@ use kismet::app::{App, RngSource};
 use kismet::bot::{self, BotOptions};
 use kismet::config::{Config, Secrets};
 use kismet::lifecycle::{self, InFlight};
-use kismet::sandbox::{self, SandboxOptions};
 use kismet::storage::Db;
 
 #[derive(Parser)]
@@ -59,6 +60,15 @@ enum Command {
     },
     /// Exact odds, as JSON.
     Odds(kismet::odds_cli::OddsArgs),
+    /// Tests and measurements only (hidden): run a fake Discord on
+    /// 127.0.0.1, print its base URL (for `kismet run --api-base`) and
+    /// serve until killed.
+    #[command(hide = true)]
+    FakeDiscord {
+        /// The shard count it announces (`GET /gateway/bot`).
+        #[arg(long, default_value_t = 1)]
+        shards: u32,
+    },
     /// Exit 0 when the bot is healthy: its database answers and its gateway
     /// connection beat within the last minute (Docker's HEALTHCHECK).
     Health,
@@ -111,29 +121,14 @@ fn main() -> ExitCode {
             json,
             fc,
             attachments,
-        } => {
-            init_tracing("warn,serenity=error,poise=error", "");
-            let config = match Config::from_env() {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            let code = rt.block_on(sandbox::run(
-                SandboxOptions {
-                    db,
-                    seed,
-                    json,
-                    fc,
-                    attachments,
-                },
-                config,
-            ));
-            rt.shutdown_timeout(std::time::Duration::from_secs(1));
-            ExitCode::from(code as u8)
-        }
+        } => sandbox(SandboxArgs {
+            db,
+            seed,
+            json,
+            fc,
+            attachments,
+        }),
+        Command::FakeDiscord { shards } => fake_discord(shards),
         Command::Run { api_base } => {
             let Some(secrets) = Secrets::from_env() else {
                 eprintln!(
@@ -161,6 +156,86 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The sandbox's options, as the command line gave them.
+struct SandboxArgs {
+    db: Option<PathBuf>,
+    seed: Option<u64>,
+    json: bool,
+    fc: Vec<String>,
+    attachments: Option<PathBuf>,
+}
+
+/// `kismet sandbox`: the real bot against the fake Discord.
+#[cfg(feature = "fake")]
+fn sandbox(args: SandboxArgs) -> ExitCode {
+    use kismet::sandbox::{self, SandboxOptions};
+    init_tracing("warn,serenity=error,poise=error", "");
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kismet: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+    let code = rt.block_on(sandbox::run(
+        SandboxOptions {
+            db: args.db,
+            seed: args.seed,
+            json: args.json,
+            fc: args.fc,
+            attachments: args.attachments,
+        },
+        config,
+    ));
+    rt.shutdown_timeout(std::time::Duration::from_secs(1));
+    ExitCode::from(code as u8)
+}
+
+/// The message of a build without the fake Discord.
+#[cfg(not(feature = "fake"))]
+const NO_FAKE: &str =
+    "this build of Kismet has no sandbox: it is a production build, made without \
+     the `fake` feature. Build with the default features (`cargo run -- sandbox`) to play the bot \
+     from the terminal.";
+
+/// `kismet sandbox` in a production build: says there is none.
+#[cfg(not(feature = "fake"))]
+fn sandbox(args: SandboxArgs) -> ExitCode {
+    let _ = (args.db, args.seed, args.json, args.fc, args.attachments);
+    eprintln!("kismet: {NO_FAKE}");
+    ExitCode::from(2)
+}
+
+/// `kismet fake-discord`: a fake Discord on 127.0.0.1 until killed.
+#[cfg(feature = "fake")]
+fn fake_discord(shards: u32) -> ExitCode {
+    let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+    rt.block_on(async {
+        let fake = match kismet::fake::FakeDiscord::start(None).await {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("kismet: fake Discord: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        fake.set_shard_count(shards.max(1));
+        println!("{}", fake.base_url());
+        // Keep about the last thousand requests, then wait to be killed.
+        fake.set_retention(Some(1000));
+        std::future::pending::<()>().await;
+        ExitCode::SUCCESS
+    })
+}
+
+/// `kismet fake-discord` in a production build.
+#[cfg(not(feature = "fake"))]
+fn fake_discord(shards: u32) -> ExitCode {
+    let _ = shards;
+    eprintln!("kismet: {NO_FAKE}");
+    ExitCode::from(2)
 }
 
 /// Accepts only `http://` URLs on the loopback interface (127.0.0.1,

@@ -206,7 +206,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     };
     if let Some(ctx) = ctx {
         let reply = render::note_reply(render::refusal(&text), true);
-        if let Err(e) = deliver::send_first(ctx, reply, true, false).await {
+        if let Err(e) = deliver::send_first(ctx, reply, true, deliver::Want::Nothing).await {
             tracing::error!(%e, "could not send an error reply");
         }
         signal_done(ctx.data(), ctx.id());
@@ -299,7 +299,9 @@ async fn send_component_response(
                 .map(drop);
             }
             let msg = render::note_message(text, true);
-            return answer_click(ctx, ci, CreateInteractionResponse::Message(msg)).await;
+            return answer_click(ctx, ci, CreateInteractionResponse::Message(msg), false)
+                .await
+                .map(drop);
         }
     };
     // Which session the reply shows, and whether it replaced the clicked message.
@@ -308,13 +310,18 @@ async fn send_component_response(
         Reply::Message(v) => (v.session(), false),
         Reply::Ephemeral(_) | Reply::Edit(_) => (None, false),
     };
-    let mut shown = None;
+    // A new message showing a session: learn its id from the answer itself
+    // (one request), unless it carries files (see `answer_with_message`).
+    let with_message = match &response.reply {
+        Reply::Message(v) => v.session().is_some() && v.files.is_empty(),
+        _ => false,
+    };
     let mut edits = Vec::new();
     if let Reply::Edit(v) = &response.reply {
         edits.push(v.clone());
     }
-    if deferred {
-        shown = answer_deferred_click(ctx, ci, response.reply).await?;
+    let shown = if deferred {
+        answer_deferred_click(ctx, ci, response.reply).await?
     } else {
         let first = match response.reply {
             Reply::Update(v) => {
@@ -330,8 +337,8 @@ async fn send_component_response(
                 CreateInteractionResponse::Message(render::response_message(View::text(DONE), true))
             }
         };
-        answer_click(ctx, ci, first).await?;
-    }
+        answer_click(ctx, ci, first, with_message).await?
+    };
     stage(ci.id.get(), "sent");
     if let (Some(session), Some(guild)) = (session, ci.guild_id) {
         let message_id = if updated {
@@ -404,12 +411,26 @@ async fn answer_deferred_click(
 }
 
 /// The first answer to a click, retried on transient failures (a retry
-/// that finds the click already answered counts as answered).
+/// that finds the click already answered counts as answered). With
+/// `with_message`, returns the id of the message it made, from Discord's
+/// answer ([`deliver::answer_with_message`]).
 async fn answer_click(
     ctx: &serenity::Context,
     ci: &ComponentInteraction,
     response: CreateInteractionResponse,
-) -> Result<(), serenity::Error> {
+    with_message: bool,
+) -> Result<Option<u64>, serenity::Error> {
+    if with_message {
+        let shown = deliver::answer_with_message_retried(
+            &ctx.http,
+            ci.id,
+            &ci.token,
+            &response,
+            "click answer",
+        )
+        .await?;
+        return Ok(shown.map(|m| m.id.get()));
+    }
     let mut tries = 0;
     let result = deliver::retry("click answer", || {
         tries += 1;
@@ -417,8 +438,8 @@ async fn answer_click(
     })
     .await;
     match result {
-        Err(e) if tries > 1 && deliver::already_acknowledged(&e) => Ok(()),
-        other => other,
+        Err(e) if tries > 1 && deliver::already_acknowledged(&e) => Ok(None),
+        other => other.map(|()| None),
     }
 }
 

@@ -7,6 +7,11 @@
 //! 500/429, a dropped gateway) for robustness tests. It never listens on
 //! anything but the loopback interface.
 //!
+//! It shards as Discord does: `GET /gateway/bot` announces a shard count
+//! ([`FakeDiscord::set_shard_count`], 1 by default), each shard connects on
+//! its own (IDENTIFY with `shard: [id, count]`), and a guild's events go to
+//! the shard `(guild_id >> 22) % shard_count` ([`shard_of`]).
+//!
 //! Module map:
 //! - [`schema`]: request validation against `openapi.json`.
 //! - [`payloads`]: the JSON it sends (READY, interactions, messages).
@@ -29,7 +34,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
@@ -117,13 +122,24 @@ struct Inner {
     faults: Mutex<VecDeque<Fault>>,
     /// Slow answers: (path text, delay, how many requests).
     delays: Mutex<Vec<(String, Duration, u32)>>,
-    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    /// The identified gateway connection of each shard.
+    gateways: Mutex<HashMap<u32, mpsc::UnboundedSender<String>>>,
+    /// The shard count `GET /gateway/bot` announces and IDENTIFY must use.
+    shard_count: AtomicU32,
+    /// Guilds announced to the shard they live on (READY and, with the
+    /// `GUILDS` intent, GUILD_CREATE).
+    guilds: Mutex<Vec<u64>>,
+    /// Shards that identified with the `GUILDS` intent.
+    guild_intent: Mutex<std::collections::HashSet<u32>>,
+    /// Every dispatch sent: (shard, event, guild).
+    dispatched: Mutex<Vec<(u32, String, Option<u64>)>>,
     changed: Notify,
     seq: AtomicU64,
     next_id: AtomicU64,
     identifies: AtomicU64,
     resumes: AtomicU64,
-    gw_seq: AtomicU64,
+    /// The last sequence number sent on each shard's session.
+    gw_seqs: Mutex<HashMap<u32, u64>>,
     gateway_frames_in: Mutex<Vec<Value>>,
     drops: AtomicU64,
     drop_now: Notify,
@@ -158,13 +174,17 @@ impl FakeDiscord {
             tokens: Mutex::new(HashMap::new()),
             faults: Mutex::new(VecDeque::new()),
             delays: Mutex::new(Vec::new()),
-            gateway: Mutex::new(None),
+            gateways: Mutex::new(HashMap::new()),
+            shard_count: AtomicU32::new(1),
+            guilds: Mutex::new(Vec::new()),
+            guild_intent: Mutex::new(std::collections::HashSet::new()),
+            dispatched: Mutex::new(Vec::new()),
             changed: Notify::new(),
             seq: AtomicU64::new(0),
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
             identifies: AtomicU64::new(0),
             resumes: AtomicU64::new(0),
-            gw_seq: AtomicU64::new(0),
+            gw_seqs: Mutex::new(HashMap::new()),
             gateway_frames_in: Mutex::new(Vec::new()),
             drops: AtomicU64::new(0),
             drop_now: Notify::new(),
@@ -323,22 +343,64 @@ impl FakeDiscord {
         );
     }
 
-    /// Sends a gateway dispatch (`op` 0) to the connected bot.
+    /// Sends a gateway dispatch (`op` 0) to the shard Discord would send
+    /// it on: the shard of its guild (`d.guild_id`, or `d.id` for
+    /// GUILD_CREATE), shard 0 for an event with no guild.
     pub fn dispatch(&self, event: &str, d: Value) -> Result<(), String> {
-        let gw = lock(&self.inner.gateway);
-        let tx = gw
-            .as_ref()
-            .ok_or("the bot is not connected to the gateway")?;
-        let s = self.inner.seq_gateway();
-        let frame = json!({ "op": 0, "t": event, "s": s, "d": d }).to_string();
-        tx.send(frame)
-            .map_err(|_| "the gateway connection is closed".to_string())
+        let guild = if event == "GUILD_CREATE" {
+            snowflake(d.get("id"))
+        } else {
+            snowflake(d.get("guild_id"))
+        };
+        let shard = guild.map_or(0, |g| shard_of(g, self.shard_count()));
+        self.inner.send_dispatch(shard, event, guild, d)
     }
 
-    /// Closes the gateway connection at once with close code 4000, as
+    /// Sets the shard count `GET /gateway/bot` announces and every
+    /// IDENTIFY must use (at least 1). Set it before the bot connects.
+    pub fn set_shard_count(&self, count: u32) {
+        self.inner.shard_count.store(count.max(1), Ordering::SeqCst);
+    }
+
+    /// The shard count in force.
+    pub fn shard_count(&self) -> u32 {
+        self.inner.shard_count.load(Ordering::SeqCst)
+    }
+
+    /// Makes `guild_id` one of the bot's guilds: READY lists it (as
+    /// unavailable) on its shard, and a shard that asked for the `GUILDS`
+    /// intent then gets its GUILD_CREATE. A shard already connected gets
+    /// the GUILD_CREATE at once (the bot joining a guild).
+    pub fn add_guild(&self, guild_id: u64) {
+        lock(&self.inner.guilds).push(guild_id);
+        let shard = shard_of(guild_id, self.shard_count());
+        let wants = lock(&self.inner.guild_intent).contains(&shard);
+        if wants {
+            let _ = self.inner.send_dispatch(
+                shard,
+                "GUILD_CREATE",
+                Some(guild_id),
+                payloads::guild(guild_id, self.inner.bot_id),
+            );
+        }
+    }
+
+    /// Every dispatch sent so far: (shard, event, guild id).
+    pub fn dispatched(&self) -> Vec<(u32, String, Option<u64>)> {
+        lock(&self.inner.dispatched).clone()
+    }
+
+    /// The shards connected and identified now.
+    pub fn connected_shards(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = lock(&self.inner.gateways).keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Closes every gateway connection at once with close code 4000, as
     /// Discord does on a server-side hiccup (the bot should resume).
     pub fn drop_gateway(&self) {
-        lock(&self.inner.gateway).take();
+        lock(&self.inner.gateways).clear();
         self.inner.drops.fetch_add(1, Ordering::SeqCst);
         self.inner.drop_now.notify_waiters();
     }
@@ -350,7 +412,7 @@ impl FakeDiscord {
 
     /// Whether a bot is connected and identified.
     pub fn connected(&self) -> bool {
-        lock(&self.inner.gateway).is_some()
+        !lock(&self.inner.gateways).is_empty()
     }
 
     /// Waits until `check` returns `Some`, or the timeout passes.
@@ -375,8 +437,33 @@ impl FakeDiscord {
 }
 
 impl Inner {
-    fn seq_gateway(&self) -> u64 {
-        self.gw_seq.fetch_add(1, Ordering::SeqCst) + 1
+    /// The next sequence number on `shard`'s session.
+    fn seq_gateway(&self, shard: u32) -> u64 {
+        let mut seqs = lock(&self.gw_seqs);
+        let s = seqs.entry(shard).or_insert(0);
+        *s += 1;
+        *s
+    }
+
+    /// Sends a dispatch on `shard`'s connection.
+    fn send_dispatch(
+        &self,
+        shard: u32,
+        event: &str,
+        guild: Option<u64>,
+        d: Value,
+    ) -> Result<(), String> {
+        let gateways = lock(&self.gateways);
+        let tx = gateways
+            .get(&shard)
+            .ok_or_else(|| format!("the bot is not connected to the gateway on shard {shard}"))?;
+        let s = self.seq_gateway(shard);
+        let frame = json!({ "op": 0, "t": event, "s": s, "d": d }).to_string();
+        tx.send(frame)
+            .map_err(|_| "the gateway connection is closed".to_string())?;
+        drop(gateways);
+        lock(&self.dispatched).push((shard, event.to_string(), guild));
+        Ok(())
     }
 
     fn new_id(&self) -> u64 {
@@ -486,7 +573,8 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
     if sink.send(WsMessage::Text(hello.into())).await.is_err() {
         return;
     }
-    let mut identified = false;
+    // The shard this connection identified as.
+    let mut identified: Option<u32> = None;
     loop {
         let dropped = inner.drop_now.notified();
         tokio::pin!(dropped);
@@ -506,19 +594,55 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
                 match frame.get("op").and_then(Value::as_u64) {
                     Some(1) => { let _ = tx.send(json!({"op": 11}).to_string()); }
                     Some(2) => {
-                        *lock(&inner.gateway) = Some(tx.clone());
-                        identified = true;
+                        let count = inner.shard_count.load(Ordering::SeqCst);
+                        let shard = match identify_shard(&frame["d"], count) {
+                            Ok(shard) => shard,
+                            Err((code, reason)) => {
+                                let _ = sink
+                                    .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
+                                        code,
+                                        reason: reason.into(),
+                                    })))
+                                    .await;
+                                break;
+                            }
+                        };
+                        lock(&inner.gateways).insert(shard, tx.clone());
+                        identified = Some(shard);
                         let url = lock(&inner.ws_url).clone();
-                        let s = inner.seq_gateway();
-                        let ready = json!({"op": 0, "t": "READY", "s": s, "d": payloads::ready(inner.bot_id, inner.app_id, &url)});
+                        lock(&inner.gw_seqs).insert(shard, 0);
+                        let s = inner.seq_gateway(shard);
+                        let mine: Vec<u64> = lock(&inner.guilds)
+                            .iter()
+                            .copied()
+                            .filter(|g| shard_of(*g, count) == shard)
+                            .collect();
+                        let ready = payloads::ready_shard(inner.bot_id, inner.app_id, &url, [shard, count], &mine);
+                        let ready = json!({"op": 0, "t": "READY", "s": s, "d": ready});
                         let _ = tx.send(ready.to_string());
+                        // With the GUILDS intent, each guild then arrives whole.
+                        let intents = frame["d"]["intents"].as_u64().unwrap_or(0);
+                        let mut wants = lock(&inner.guild_intent);
+                        wants.retain(|s| *s != shard);
+                        if intents & 1 != 0 {
+                            wants.insert(shard);
+                            drop(wants);
+                            for g in mine {
+                                let _ = inner.send_dispatch(shard, "GUILD_CREATE", Some(g), payloads::guild(g, inner.bot_id));
+                            }
+                        }
                         inner.identifies.fetch_add(1, Ordering::SeqCst);
                         inner.changed.notify_waiters();
                     }
                     Some(6) => {
-                        *lock(&inner.gateway) = Some(tx.clone());
-                        identified = true;
-                        let s = inner.seq_gateway();
+                        // The session id names the shard (see READY).
+                        let shard = frame["d"]["session_id"]
+                            .as_str()
+                            .and_then(payloads::session_shard)
+                            .unwrap_or(0);
+                        lock(&inner.gateways).insert(shard, tx.clone());
+                        identified = Some(shard);
+                        let s = inner.seq_gateway(shard);
                         let _ = tx.send(json!({"op": 0, "t": "RESUMED", "s": s, "d": {}}).to_string());
                         inner.resumes.fetch_add(1, Ordering::SeqCst);
                         inner.changed.notify_waiters();
@@ -536,11 +660,11 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
             }
         }
         // A dropped gateway (see `drop_gateway`) closes this connection.
-        if identified
-            && lock(&inner.gateway)
-                .as_ref()
+        if identified.is_some_and(|shard| {
+            lock(&inner.gateways)
+                .get(&shard)
                 .is_none_or(|g| !g.same_channel(&tx))
-        {
+        }) {
             let _ = sink
                 .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
                     code: 4000,
@@ -550,12 +674,47 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
             break;
         }
     }
-    let mut gw = lock(&inner.gateway);
-    if gw.as_ref().is_some_and(|g| g.same_channel(&tx)) {
-        *gw = None;
+    if let Some(shard) = identified {
+        let mut gateways = lock(&inner.gateways);
+        if gateways.get(&shard).is_some_and(|g| g.same_channel(&tx)) {
+            gateways.remove(&shard);
+        }
     }
-    drop(gw);
     inner.changed.notify_waiters();
+}
+
+/// The shard Discord sends a guild's events on:
+/// `(guild_id >> 22) % shard_count`.
+pub fn shard_of(guild_id: u64, shard_count: u32) -> u32 {
+    ((guild_id >> 22) % u64::from(shard_count.max(1))) as u32
+}
+
+/// A snowflake written as a string or a number.
+fn snowflake(v: Option<&Value>) -> Option<u64> {
+    match v? {
+        Value::String(s) => s.parse().ok(),
+        Value::Number(n) => n.as_u64(),
+        _ => None,
+    }
+}
+
+/// The shard an IDENTIFY (`d`) claims, checked against the shard count in
+/// force; else the close code and reason Discord would close with (4010
+/// invalid shard, 4011 sharding required).
+fn identify_shard(d: &Value, count: u32) -> Result<u32, (u16, &'static str)> {
+    let Some(pair) = d.get("shard").and_then(Value::as_array) else {
+        return if count == 1 {
+            Ok(0)
+        } else {
+            Err((4011, "Sharding required."))
+        };
+    };
+    let id = pair.first().and_then(Value::as_u64);
+    let n = pair.get(1).and_then(Value::as_u64);
+    match (id, n) {
+        (Some(id), Some(n)) if n == u64::from(count) && id < n => Ok(id as u32),
+        _ => Err((4010, "Invalid shard.")),
+    }
 }
 
 /// Maps a concrete path to its OpenAPI route template.
@@ -621,6 +780,11 @@ async fn read_body(req: Request) -> (Value, Vec<(String, String, Vec<u8>)>) {
 async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let method = req.method().clone();
     let full = req.uri().path().to_string();
+    // `?with_response=true` (serenity writes `?&with_response=true`).
+    let with_response = req.uri().query().is_some_and(|q| {
+        q.split('&')
+            .any(|pair| pair.eq_ignore_ascii_case("with_response=true"))
+    });
     let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     let route = route_of(&method, &segs);
@@ -680,7 +844,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             out
         })
     };
-    let (status, reply) = match fault {
+    let (status, reply, answer) = match fault {
         Some(f) => fault_response(&f),
         None if twice => {
             let body =
@@ -688,10 +852,23 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             (
                 StatusCode::BAD_REQUEST,
                 (StatusCode::BAD_REQUEST, axum::Json(body)).into_response(),
+                None,
             )
         }
-        None => handle(&inner, &method, &segs, &body, &files, token.as_deref()),
+        None => handle(
+            &inner,
+            &method,
+            &segs,
+            &body,
+            &files,
+            token.as_deref(),
+            with_response,
+        ),
     };
+    // What the fake answers is checked against the schema too.
+    if let (Some(route), Some(schemas), Some(answer)) = (route, &inner.schemas, &answer) {
+        violations.extend(schemas.check_response(method.as_str(), route, status.as_u16(), answer));
+    }
     if status.is_success()
         && route == Some("/interactions/{interaction_id}/{interaction_token}/callback")
     {
@@ -720,7 +897,41 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     reply
 }
 
-fn fault_response(f: &Fault) -> (StatusCode, Response) {
+/// What the fake answers: the status, the response, and its JSON body
+/// when it is checked against the schema (successful JSON answers).
+type Answer = (StatusCode, Response, Option<Value>);
+
+/// The *interaction callback response* Discord answers a callback made
+/// with `with_response=true` (instead of 204): the interaction (its id, its
+/// type, the message it answered with and whether that message is loading
+/// or ephemeral) and, for a new message (type 4) or an updated one (type
+/// 7), the `resource` with that message. Deferrals (5, 6) name no resource.
+fn callback_response(inner: &Inner, interaction: &str, kind: u64, info: &TokenInfo) -> Value {
+    // Interaction type: a click (3) answers with an update or a deferred
+    // update; this fake sends commands (2) and clicks only.
+    let interaction_type = if info.source_message.is_some() { 3 } else { 2 };
+    let mut callback = json!({ "id": interaction, "type": interaction_type });
+    let message = info.original.map(|id| inner.message_json(id));
+    if let Some(id) = info.original {
+        callback["response_message_id"] = json!(id.to_string());
+        callback["response_message_loading"] = json!(kind == 5);
+        let flags = message
+            .as_ref()
+            .and_then(|m| m.get("flags"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        callback["response_message_ephemeral"] = json!(flags & 64 != 0);
+    }
+    let mut out = json!({ "interaction": callback });
+    if matches!(kind, 4 | 7) {
+        if let Some(message) = message.filter(|m| !m.is_null()) {
+            out["resource"] = json!({ "type": kind, "message": message });
+        }
+    }
+    out
+}
+
+fn fault_response(f: &Fault) -> Answer {
     let status = StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     if f.status == 429 {
         let after = f.retry_after.unwrap_or(0.05);
@@ -731,29 +942,35 @@ fn fault_response(f: &Fault) -> (StatusCode, Response) {
         );
         headers.insert("x-ratelimit-scope", HeaderValue::from_static("user"));
         let body = json!({"message": "You are being rate limited.", "retry_after": after, "global": false});
-        (status, (status, headers, axum::Json(body)).into_response())
+        (
+            status,
+            (status, headers, axum::Json(body)).into_response(),
+            None,
+        )
     } else {
         let body = json!({"message": "fake: injected failure", "code": 0});
-        (status, (status, axum::Json(body)).into_response())
+        (status, (status, axum::Json(body)).into_response(), None)
     }
 }
 
-fn ok_json(v: Value) -> (StatusCode, Response) {
-    (StatusCode::OK, axum::Json(v).into_response())
+fn ok_json(v: Value) -> Answer {
+    (StatusCode::OK, axum::Json(&v).into_response(), Some(v))
 }
 
-fn no_content() -> (StatusCode, Response) {
+fn no_content() -> Answer {
     (
         StatusCode::NO_CONTENT,
         StatusCode::NO_CONTENT.into_response(),
+        None,
     )
 }
 
-fn not_found(what: &str) -> (StatusCode, Response) {
+fn not_found(what: &str) -> Answer {
     let body = json!({"message": format!("fake: {what}"), "code": 10008});
     (
         StatusCode::NOT_FOUND,
         (StatusCode::NOT_FOUND, axum::Json(body)).into_response(),
+        None,
     )
 }
 
@@ -764,13 +981,14 @@ fn handle(
     body: &Value,
     files: &[(String, String, Vec<u8>)],
     token: Option<&str>,
-) -> (StatusCode, Response) {
+    with_response: bool,
+) -> Answer {
     let _ = files;
     match (method.as_str(), segs) {
         ("GET", ["gateway"]) => ok_json(json!({"url": lock(&inner.ws_url).clone()})),
         ("GET", ["gateway", "bot"]) => ok_json(json!({
             "url": lock(&inner.ws_url).clone(),
-            "shards": 1,
+            "shards": inner.shard_count.load(Ordering::SeqCst),
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         })),
         ("GET", ["users", "@me"]) => ok_json(payloads::bot_user(inner.bot_id)),
@@ -781,7 +999,7 @@ fn handle(
         })),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok_json(json!([])),
-        ("POST", ["interactions", _, _, "callback"]) => {
+        ("POST", ["interactions", interaction, _, "callback"]) => {
             let token = token.unwrap_or_default();
             let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
             let data = body.get("data").cloned().unwrap_or(json!({}));
@@ -807,8 +1025,13 @@ fn handle(
                     info.original = info.source_message;
                 }
                 _ => {}
+            };
+            if !with_response {
+                return no_content();
             }
-            no_content()
+            let info = info.clone();
+            drop(tokens);
+            ok_json(callback_response(inner, interaction, kind, &info))
         }
         ("POST", ["webhooks", _, _]) => {
             let info = lock(&inner.tokens)
@@ -874,5 +1097,42 @@ fn handle(
             )
         }
         _ => not_found("route not served by the fake"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guild_s_shard_is_discord_s_formula() {
+        // The timestamp part of the id (above bit 22) picks the shard.
+        assert_eq!(shard_of(0, 1), 0);
+        assert_eq!(shard_of(5 << 22, 2), 1);
+        assert_eq!(shard_of((6 << 22) | 0x3f_ffff, 2), 0);
+        assert_eq!(
+            shard_of(41_771_983_423_143_937, 4),
+            ((41_771_983_423_143_937u64 >> 22) % 4) as u32
+        );
+        assert_eq!(shard_of(7 << 22, 0), 0, "a zero count counts as one");
+    }
+
+    #[test]
+    fn identify_must_name_a_shard_of_the_count_in_force() {
+        assert_eq!(identify_shard(&json!({}), 1), Ok(0));
+        assert_eq!(identify_shard(&json!({"shard": [1, 2]}), 2), Ok(1));
+        assert_eq!(identify_shard(&json!({}), 2).unwrap_err().0, 4011);
+        assert_eq!(
+            identify_shard(&json!({"shard": [0, 1]}), 2).unwrap_err().0,
+            4010
+        );
+        assert_eq!(
+            identify_shard(&json!({"shard": [2, 2]}), 2).unwrap_err().0,
+            4010
+        );
+        assert_eq!(
+            identify_shard(&json!({"shard": ["x"]}), 2).unwrap_err().0,
+            4010
+        );
     }
 }

@@ -30,6 +30,9 @@ pub fn bot_user(id: u64) -> Value {
         "global_name": null,
         "avatar": null,
         "bot": true,
+        "public_flags": 0,
+        "flags": 0,
+        "primary_guild": null,
     })
 }
 
@@ -44,6 +47,75 @@ pub fn member(id: u64, name: &str, roles: &[u64], permissions: u64) -> Value {
         "mute": false,
         "flags": 0,
         "permissions": permissions.to_string(),
+    })
+}
+
+/// The READY dispatch's `d` for shard `shard` (`[id, count]`), listing
+/// `guilds` (the guilds on that shard) as unavailable, as Discord does
+/// before their GUILD_CREATE. The session id names the shard (see
+/// [`session_shard`]).
+pub fn ready_shard(
+    bot_id: u64,
+    app_id: u64,
+    resume_url: &str,
+    shard: [u32; 2],
+    guilds: &[u64],
+) -> Value {
+    let mut d = ready(bot_id, app_id, resume_url);
+    d["shard"] = json!(shard);
+    d["session_id"] = json!(format!("fake-session-{}", shard[0]));
+    d["guilds"] = guilds
+        .iter()
+        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+        .collect();
+    d
+}
+
+/// The shard a session id of [`ready_shard`] names.
+pub fn session_shard(session_id: &str) -> Option<u32> {
+    session_id.strip_prefix("fake-session-")?.parse().ok()
+}
+
+/// A GUILD_CREATE's `d`: a small guild with the fields serenity requires.
+pub fn guild(id: u64, owner_id: u64) -> Value {
+    json!({
+        "id": id.to_string(),
+        "name": format!("guild {id}"),
+        "icon": null,
+        "splash": null,
+        "discovery_splash": null,
+        "owner_id": owner_id.to_string(),
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [],
+        "emojis": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": null,
+        "system_channel_id": null,
+        "system_channel_flags": 0,
+        "rules_channel_id": null,
+        "vanity_url_code": null,
+        "description": null,
+        "banner": null,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": null,
+        "nsfw_level": 0,
+        "stickers": [],
+        "premium_progress_bar_enabled": false,
+        "joined_at": "2026-01-01T00:00:00.000000+00:00",
+        "large": false,
+        "unavailable": false,
+        "member_count": 1,
+        "voice_states": [],
+        "members": [],
+        "channels": [],
+        "threads": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
     })
 }
 
@@ -151,7 +223,41 @@ pub fn message(id: u64, channel_id: u64, author: Value, body: &Value, app_id: u6
         "pinned": false,
         "type": 0,
         "flags": body.get("flags").cloned().unwrap_or(json!(0)),
-        "components": body.get("components").cloned().unwrap_or(json!([])),
+        "components": response_components(body.get("components")),
         "application_id": app_id.to_string(),
     })
+}
+
+/// Components as Discord answers them: what the bot sent, each numbered
+/// with an `id` (Discord numbers components it was sent without one, in
+/// order, from 1), a string select with its `min_values`/`max_values`
+/// defaults written out.
+fn response_components(sent: Option<&Value>) -> Value {
+    fn number(v: &mut Value, next: &mut u64) {
+        let Some(list) = v.as_array_mut() else {
+            return;
+        };
+        for c in list {
+            let Some(map) = c.as_object_mut() else {
+                continue;
+            };
+            if !map.contains_key("id") {
+                map.insert("id".into(), json!(*next));
+            }
+            *next += 1;
+            if map.get("type").and_then(Value::as_u64) == Some(3) {
+                map.entry("min_values").or_insert(json!(1));
+                map.entry("max_values").or_insert(json!(1));
+            }
+            if let Some(inner) = map.get_mut("components") {
+                number(inner, next);
+            }
+        }
+    }
+    let mut out = sent.cloned().unwrap_or(json!([]));
+    if out.is_null() {
+        out = json!([]);
+    }
+    number(&mut out, &mut 1);
+    out
 }

@@ -46,38 +46,83 @@ impl Schemas {
     }
 
     fn validator(&self, method: &str, route: &str) -> Result<Arc<jsonschema::Validator>, String> {
-        let key = (method.to_string(), route.to_string());
+        let pointer = format!(
+            "/paths/{}/{}/requestBody/content/application~1json/schema",
+            route.replace('~', "~0").replace('/', "~1"),
+            method.to_ascii_lowercase()
+        );
+        self.compile(&pointer)
+            .ok_or_else(|| format!("no request schema for {method} {route}"))?
+    }
+
+    /// The validator of the schema at `pointer` in the document (compiled
+    /// once), `None` when the document has no schema there.
+    fn compile(&self, pointer: &str) -> Option<Result<Arc<jsonschema::Validator>, String>> {
+        let key = (pointer.to_string(), String::new());
         if let Some(v) = self
             .compiled
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&key)
         {
-            return Ok(v.clone());
+            return Some(Ok(v.clone()));
         }
-        let schema = self
-            .doc
-            .pointer(&format!(
-                "/paths/{}/{}/requestBody/content/application~1json/schema",
-                route.replace('~', "~0").replace('/', "~1"),
-                method.to_ascii_lowercase()
-            ))
-            .ok_or_else(|| format!("no request schema for {method} {route}"))?;
+        let schema = self.doc.pointer(pointer)?;
         let mut full = schema.clone();
         if let Value::Object(map) = &mut full {
             map.insert("components".into(), self.doc["components"].clone());
         } else {
             full = json!({ "allOf": [schema], "components": self.doc["components"] });
         }
-        let v = Arc::new(
-            jsonschema::draft202012::new(&full)
-                .map_err(|e| format!("schema for {method} {route}: {e}"))?,
-        );
+        let v = match jsonschema::draft202012::new(&full) {
+            Ok(v) => Arc::new(v),
+            Err(e) => return Some(Err(format!("schema at {pointer}: {e}"))),
+        };
         self.compiled
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, v.clone());
-        Ok(v)
+        Some(Ok(v))
+    }
+
+    /// Every violation of the fake's own answer `body` (status `status`) to
+    /// `method route` against the schema Discord documents for that answer.
+    /// Only the answers Kismet reads the shape of are checked: the
+    /// interaction callback's (`with_response=true`).
+    pub fn check_response(
+        &self,
+        method: &str,
+        route: &str,
+        status: u16,
+        body: &Value,
+    ) -> Vec<String> {
+        if !route.ends_with("/callback") {
+            return Vec::new();
+        }
+        let pointer = format!(
+            "/paths/{}/{}/responses/{status}/content/application~1json/schema",
+            route.replace('~', "~0").replace('/', "~1"),
+            method.to_ascii_lowercase()
+        );
+        let validator = match self.compile(&pointer) {
+            Some(Ok(v)) => v,
+            Some(Err(e)) => return vec![e],
+            None => {
+                return vec![format!(
+                    "no schema for the {status} answer to {method} {route}"
+                )]
+            }
+        };
+        validator
+            .iter_errors(body)
+            .take(10)
+            .map(|e| {
+                format!(
+                    "the fake's answer to {method} {route}: {e} at `{}`",
+                    e.instance_path()
+                )
+            })
+            .collect()
     }
 
     /// Every violation of `body` against the schema of `method route`

@@ -10,6 +10,9 @@
 //!   first ("Kismet is thinking…") and edit the answer in afterwards.
 //! - [`send_first`]: sends a command's first answer, as an edit of the
 //!   deferred message when the command deferred.
+//! - [`answer_with_message`]: an interaction's first answer that also
+//!   returns the message it made (`with_response=true`), so a reply whose
+//!   buttons start a session costs one request, not two.
 //! - [`redraw`] and [`edit_posted`]: edit a message posted earlier (an
 //!   expired session's, a tracker a command moved on), by its interaction
 //!   token while fresh, else through the channel.
@@ -229,17 +232,110 @@ pub async fn defer(ctx: Context<'_>, ephemeral: bool) -> Result<(), Error> {
     Ok(())
 }
 
+/// Discord's answer to an interaction callback made with
+/// `with_response=true` (an *interaction callback response*); only the
+/// part Kismet reads.
+#[derive(serde::Deserialize)]
+struct CallbackResponse {
+    /// What the callback made: present for a new message (type 4) or an
+    /// updated one (type 7), absent for deferrals.
+    resource: Option<CallbackResource>,
+}
+
+/// The `resource` of a [`CallbackResponse`].
+#[derive(serde::Deserialize)]
+struct CallbackResource {
+    /// The message the callback created or updated.
+    message: Option<serenity::Message>,
+}
+
+/// Sends an interaction's initial response with `with_response=true` and
+/// returns the message it created or updated, from Discord's answer: one
+/// request where answering and then reading the message back
+/// (`GET …/messages/@original`) took two. serenity 0.12 has no such call,
+/// so the request is made through its [`serenity::Http`] with its own route
+/// (`Route::InteractionResponse`): the same authorisation, proxy and rate
+/// limiter as every other request. `None` when the answer names no message
+/// (a deferral, or a Discord that answered 204).
+///
+/// The response must carry no files: they would need serenity's private
+/// attachment numbering (callers with files use
+/// [`serenity::CreateInteractionResponse`]'s own `execute` and read the
+/// message back).
+pub async fn answer_with_message(
+    http: &serenity::Http,
+    interaction: serenity::InteractionId,
+    token: &str,
+    response: &serenity::CreateInteractionResponse,
+) -> Result<Option<serenity::Message>, serenity::Error> {
+    use ::serenity::http::{LightMethod, Request, Route};
+    let body = serde_json::to_vec(response)?;
+    let request = Request::new(
+        Route::InteractionResponse {
+            interaction_id: interaction,
+            token,
+        },
+        LightMethod::Post,
+    )
+    .body(Some(body))
+    .params(Some(vec![("with_response", "true".to_string())]));
+    let answer = http.request(request).await?;
+    if answer.status() == ::serenity::http::StatusCode::NO_CONTENT {
+        return Ok(None);
+    }
+    let bytes = answer.bytes().await?;
+    let parsed: CallbackResponse = serde_json::from_slice(&bytes)?;
+    Ok(parsed.resource.and_then(|r| r.message))
+}
+
+/// [`answer_with_message`] with [`retry`]; a retry that finds the
+/// interaction already answered (an earlier try went through) counts as
+/// answered, with no message known.
+pub async fn answer_with_message_retried(
+    http: &serenity::Http,
+    interaction: serenity::InteractionId,
+    token: &str,
+    response: &serenity::CreateInteractionResponse,
+    what: &str,
+) -> Result<Option<serenity::Message>, serenity::Error> {
+    let mut tries = 0;
+    let sent = retry(what, || {
+        tries += 1;
+        answer_with_message(http, interaction, token, response)
+    })
+    .await;
+    match sent {
+        Err(e) if tries > 1 && already_acknowledged(&e) => Ok(None),
+        other => other,
+    }
+}
+
+/// Whether [`send_first`] returns the message its answer became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// No: nothing is returned.
+    Nothing,
+    /// Yes, and the reply carries no files (learnt from the answer itself).
+    Message,
+    /// Yes, and the reply carries files (read back after answering: see
+    /// [`answer_with_message`]).
+    MessageWithFiles,
+}
+
 /// Sends a command's first answer (with [`retry`]): the initial response,
 /// or an edit of the deferred placeholder when the command deferred with
 /// the same visibility (a different one deletes the placeholder and follows
-/// up). With `want_message`, returns the message the answer became (it may
-/// cost a request; `None` if Discord would not say).
+/// up). With `want_message`, returns the message the answer became: from
+/// the answer itself ([`answer_with_message`]), read back only when Discord
+/// did not say (files attached, a retried answer); `None` if it cannot be
+/// learnt.
 pub async fn send_first(
     ctx: Context<'_>,
     reply: poise::CreateReply,
     ephemeral: bool,
-    want_message: bool,
+    want: Want,
 ) -> Result<Option<serenity::Message>, Error> {
+    let want_message = want != Want::Nothing;
     let _turn = first_turn(ctx).await;
     let deferred = ctx.invocation_data::<Deferred>().await.map(|d| d.ephemeral);
     if let (Some(deferred_ephemeral), poise::Context::Application(a)) = (deferred, ctx) {
@@ -260,6 +356,36 @@ pub async fn send_first(
         .await
         {
             tracing::warn!(error = %e, "could not remove a deferred placeholder");
+        }
+    }
+    if want == Want::Message {
+        if let poise::Context::Application(a) = ctx {
+            let initial = a.interaction_type == poise::CommandInteractionType::Command
+                && !a
+                    .has_sent_initial_response
+                    .load(std::sync::atomic::Ordering::SeqCst);
+            if initial {
+                let http = &ctx.serenity_context().http;
+                let message = a
+                    .reply_builder(reply)
+                    .to_slash_initial_response(serenity::CreateInteractionResponseMessage::new());
+                let response = serenity::CreateInteractionResponse::Message(message);
+                let (id, token) = (a.interaction.id, &a.interaction.token);
+                let shown =
+                    answer_with_message_retried(http, id, token, &response, "answer").await?;
+                a.has_sent_initial_response
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                if shown.is_some() {
+                    return Ok(shown);
+                }
+                return match a.interaction.get_response(http).await {
+                    Ok(m) => Ok(Some(m)),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not read back a reply");
+                        Ok(None)
+                    }
+                };
+            }
         }
     }
     let handle = retry("answer", || ctx.send(reply.clone())).await?;

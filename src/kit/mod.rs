@@ -125,7 +125,7 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
             if !matches!(e, AppError::User(_)) {
                 tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
             }
-            deliver::send_first(ctx, error_reply(&e), true, false).await?;
+            deliver::send_first(ctx, error_reply(&e), true, deliver::Want::Nothing).await?;
             return Ok(());
         }
     };
@@ -140,13 +140,12 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         }
     };
     let session = first.session();
-    let sent = deliver::send_first(
-        ctx,
-        render::reply(first, ephemeral),
-        ephemeral,
-        session.is_some(),
-    )
-    .await?;
+    let want = match (session, first.files.is_empty()) {
+        (None, _) => deliver::Want::Nothing,
+        (Some(_), true) => deliver::Want::Message,
+        (Some(_), false) => deliver::Want::MessageWithFiles,
+    };
+    let sent = deliver::send_first(ctx, render::reply(first, ephemeral), ephemeral, want).await?;
     stage(ctx.id(), "sent");
     if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.

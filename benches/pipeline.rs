@@ -1075,7 +1075,7 @@ async fn stages(db: &Db, u: &User) -> Result<Vec<(&'static str, Vec<Duration>)>,
             .ok_or("a roll without a button")?;
 
         let t0 = Instant::now();
-        expiry::attach(&app, caller.guild_id, session, 1, "token")
+        expiry::attach(&app, caller.guild_id, session, 1, Some("token"))
             .await
             .map_err(e)?;
         attach.push(t0.elapsed());

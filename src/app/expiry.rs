@@ -32,13 +32,16 @@ pub struct Expired {
 /// sweeper falls back to the channel API after 14).
 const TOKEN_REFRESH_MS: i64 = 5 * 60_000;
 
-/// Records that `message_id` shows `session` and `token` can edit it.
+/// Records that `message_id` shows `session` and `token` can edit it
+/// (`None`: no token can, such as a message a deferred click posted as a
+/// follow-up, whose token edits the clicked message instead; the channel
+/// API edits it).
 pub async fn attach(
     app: &App,
     guild_id: i64,
     session: i64,
     message_id: i64,
-    token: &str,
+    token: Option<&str>,
 ) -> Result<(), AppError> {
     // Already known with a fresh enough token: skip the write (every click
     // on a message would otherwise queue for the write lock once more).
@@ -47,9 +50,12 @@ pub async fn attach(
         let mut rtx = app.db.read().await?;
         storage::sessions::get(&mut rtx, guild_id, session).await?
     };
-    if known.is_some_and(|s| {
-        s.message_id == Some(message_id) && s.token_at.is_some_and(|at| now - at < TOKEN_REFRESH_MS)
-    }) {
+    if token.is_some()
+        && known.is_some_and(|s| {
+            s.message_id == Some(message_id)
+                && s.token_at.is_some_and(|at| now - at < TOKEN_REFRESH_MS)
+        })
+    {
         return Ok(());
     }
     let mut tx = Act::housekeeping(app, guild_id).await?;

@@ -350,7 +350,11 @@ async fn send_component_response(
         };
         if let Some(mid) = message_id {
             let guild = guild.get() as i64;
-            if let Err(e) = expiry::attach(&data.app, guild, session, mid as i64, &ci.token).await {
+            // The click's token edits the clicked message (@original): it
+            // can edit a new message only when that message is the click's
+            // own answer, not a follow-up after a deferred update.
+            let token = (updated || !deferred).then_some(ci.token.as_str());
+            if let Err(e) = expiry::attach(&data.app, guild, session, mid as i64, token).await {
                 tracing::warn!(error = %e, "could not record a session's message");
             }
         }

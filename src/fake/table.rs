@@ -313,6 +313,10 @@ pub struct Table {
     guild_id: AtomicU64,
     channel_id: AtomicU64,
     roles: Mutex<HashMap<String, Vec<u64>>>,
+    /// Tokens of interactions already answered and collected: an edit by one
+    /// of them during a later action is that action's redraw of an earlier
+    /// message (a tracker moved on by a command, `Reply::Edit`).
+    answered: Mutex<HashSet<String>>,
     /// The bot runs elsewhere (a child process): see [`Table::start_external`].
     external: bool,
 }
@@ -356,6 +360,7 @@ impl Table {
             running: tokio::sync::Mutex::new(None),
             done: Arc::new(Done::default()),
             registered: Mutex::new(Value::Null),
+            answered: Mutex::new(HashSet::new()),
             guild_id: AtomicU64::new(GUILD_ID),
             channel_id: AtomicU64::new(CHANNEL_ID),
             roles: Mutex::new(HashMap::new()),
@@ -816,6 +821,9 @@ impl Table {
         self.fake
             .expect_token(&env.token, uid, env.channel_id, source_message);
         let start_seq = self.fake.last_seq();
+        // Interactions answered before this one began: their tokens' edits
+        // from now on are this action's (never a concurrent action's).
+        let earlier = self.answered.lock().map(|a| a.clone()).unwrap_or_default();
         let id = env.id;
         let done = (wait_done && !self.external).then(|| self.done.register(id));
         let sent = Instant::now();
@@ -860,8 +868,13 @@ impl Table {
         let requests: Vec<Recorded> = self.fake.requests_since(start_seq, |r| {
             r.method != "GET"
                 && (r.token.as_deref() == Some(env.token.as_str())
-                    || (r.token.is_none() && r.path.starts_with("/channels/")))
+                    || (r.token.is_none() && r.path.starts_with("/channels/"))
+                    || (r.method == "PATCH"
+                        && r.token.as_ref().is_some_and(|t| earlier.contains(t))))
         });
+        if let Ok(mut a) = self.answered.lock() {
+            a.insert(env.token.clone());
+        }
         let latency = requests
             .iter()
             .find(|r| r.path.ends_with("/callback"))

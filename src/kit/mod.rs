@@ -152,7 +152,7 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
         let token = &a.interaction.token;
         let mid = msg.id.get() as i64;
-        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, token).await {
+        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, Some(token)).await {
             tracing::warn!(error = %e, "could not record a session's message");
         }
     }

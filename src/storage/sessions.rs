@@ -172,13 +172,13 @@ pub async fn attach(
     guild_id: i64,
     id: i64,
     message_id: i64,
-    token: &str,
+    token: Option<&str>,
     now: i64,
 ) -> Result<(), StorageError> {
     sqlx::query("UPDATE sessions SET message_id = $1, token = $2, token_at = $3 WHERE id = $4 AND guild_id = $5")
         .bind(message_id)
         .bind(token)
-        .bind(now)
+        .bind(token.map(|_| now))
         .bind(id)
         .bind(guild_id)
         .execute(&mut **tx)

@@ -5,7 +5,7 @@
 //! mid-combat, and the example script played clean.
 
 use crate::common::{assert_schema_clean, table};
-use kismet::fake::table::{Exchange, Table, GUILD_ID};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
 use kismet::rules::ore::OreSheet;
 use serde_json::Value;
 
@@ -32,6 +32,18 @@ async fn select(t: &Table, who: &str, placeholder: &str, value: &str) -> Exchang
 }
 
 /// The refusal a member got, privately, with nothing else.
+/// The answer of kind `kind` to an action that also redrew the posted
+/// tracker in place (an `update` in the same exchange).
+fn redrawn<'a>(ex: &'a Exchange, kind: &str) -> &'a Output {
+    assert!(
+        ex.outputs.iter().any(|o| o.kind == "update"),
+        "the tracker is redrawn: {:#?}",
+        ex.outputs
+    );
+    ex.of_kind(kind)
+        .unwrap_or_else(|| panic!("no {kind} answer: {:#?}", ex.outputs))
+}
+
 fn refused(ex: &Exchange, text: &str) {
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral", "{:#?}", out.body);
@@ -179,7 +191,10 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     assert_eq!(tracker(&t, id).0, "⚔ Combat · Setting up");
     // The Compiler removes and re-adds a combatant.
     let ex = cmd(&t, "fc", "/vv combat remove name:Guard").await;
-    assert_eq!(ex.single().content(), "✅ Guard leaves the fight.");
+    assert_eq!(
+        redrawn(&ex, "ephemeral").content(),
+        "✅ Guard leaves the fight."
+    );
     assert!(!tracker(&t, id).1.contains("Guard"));
     cmd(
         &t,
@@ -213,8 +228,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     );
     // Ann's call posts her usual roll, with its buttons; the tracker moves on.
     let ex = select(&t, "alice", "Call a stat for Ann", "agility").await;
-    let roll = ex.single();
-    assert_eq!(roll.kind, "message");
+    let roll = redrawn(&ex, "message");
     assert_eq!(roll.title(), "🎲 Ann rolls Agility (4 dice)");
     assert!(roll.buttons().iter().any(|b| b.0 == "Use 3×8 (38)"));
     let (_, desc, field, _) = tracker(&t, id);
@@ -317,9 +331,11 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     )
     .await;
     assert!(
-        ex.single().content().contains("Incapacitated"),
+        redrawn(&ex, "ephemeral")
+            .content()
+            .contains("Incapacitated"),
         "{:?}",
-        ex.single().content()
+        ex.outputs
     );
     let (_, desc, field, _) = tracker(&t, id);
     assert!(
@@ -387,7 +403,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         "Only the Compiler can end the fight.",
     );
     let ex = cmd(&t, "fc", "/vv combat end stable:true").await;
-    assert_eq!(ex.single().content(), "✅ The fight is over.");
+    assert_eq!(redrawn(&ex, "ephemeral").content(), "✅ The fight is over.");
     let (title, _, _, labels) = tracker(&t, id);
     assert_eq!(title, "🏁 Combat over · round 3");
     assert!(labels.is_empty());

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use serde_json::Value;
 
-use super::text::{faces_text, system_name};
+use super::text::{faces_text, logged_system, system_name};
 use crate::app::component::{Action, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
@@ -361,9 +361,7 @@ fn entry_line(
     }
     let what = words(&e.label());
     line.push_str(&format!(" · {} **{what}**", system_name(reg, &e.system)));
-    let mut summary = reg
-        .all()
-        .find(|s| s.id() == e.system || s.aliases().contains(&e.system.as_str()))
+    let mut summary = logged_system(reg, &e.system)
         .and_then(|s| s.history_line(e))
         .unwrap_or_else(|| summary(e));
     summary = summary.replace('`', "'");

@@ -9,16 +9,24 @@ use crate::app::registry::Registry;
 use crate::app::view::truncate;
 use crate::storage::faces::FaceCount;
 
-/// The display name of a system as stored in the log: the registered
-/// system's name (by id or alias), else the word capitalised.
-pub fn system_name(reg: &Registry, system: &str) -> String {
-    let known = reg.get(system).or_else(|| {
+/// The registered system a log entry names (by id, alias or command
+/// root): `generic` is the dice system, whose id is `roll`.
+pub fn logged_system<'a>(
+    reg: &'a Registry,
+    system: &str,
+) -> Option<&'a dyn crate::app::registry::System> {
+    reg.get(system).or_else(|| {
         reg.all().find(|s| {
             s.aliases().iter().any(|a| a.eq_ignore_ascii_case(system))
                 || s.command_root() == Some(system)
         })
-    });
-    match known {
+    })
+}
+
+/// The display name of a system as stored in the log: the registered
+/// system's name (by id or alias), else the word capitalised.
+pub fn system_name(reg: &Registry, system: &str) -> String {
+    match logged_system(reg, system) {
         Some(s) => s.name().to_string(),
         None => {
             let other = system;

@@ -6,17 +6,30 @@
 
 use crate::app::{Act, AppError, Caller};
 use crate::rules::turns::Turns;
-use crate::storage::{self, sessions::Session};
+use crate::storage::{self, sessions::Session, Tx};
 
 /// The tracker of `kind` running in the caller's channel, if any.
 pub async fn running(act: &mut Act, kind: &str) -> Result<Option<Session>, AppError> {
-    let (guild, channel) = (act.caller().guild_id, act.caller().channel_id);
-    Ok(
-        storage::sessions::latest_open_in_channel(act, guild, channel, kind, 1)
-            .await?
-            .into_iter()
-            .next(),
+    let caller = act.caller().clone();
+    running_in(act, &caller, kind).await
+}
+
+/// [`running`] in any transaction (a read, for autocomplete).
+pub async fn running_in(
+    tx: &mut Tx,
+    caller: &Caller,
+    kind: &str,
+) -> Result<Option<Session>, AppError> {
+    Ok(storage::sessions::latest_open_in_channel(
+        tx,
+        caller.guild_id,
+        caller.channel_id,
+        kind,
+        1,
     )
+    .await?
+    .into_iter()
+    .next())
 }
 
 /// The running tracker of `kind`, or a refusal naming the command that

@@ -639,19 +639,12 @@ pub async fn seat_names(app: &App, caller: &Caller, partial: &str) -> Vec<String
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
     };
-    let Ok(rows) = storage::sessions::latest_open_in_channel(
-        &mut tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        1,
-    )
-    .await
-    else {
+    let Ok(running) = encounter::running_in(&mut tx, caller, KIND).await else {
         return Vec::new();
     };
     let key = partial.trim().to_lowercase();
-    rows.first()
+    running
+        .as_ref()
         .and_then(|s| sessions::load::<Fight>(s).ok())
         .map(|f| {
             f.turns

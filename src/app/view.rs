@@ -146,6 +146,11 @@ pub struct Button {
     pub style: Style,
     /// Greyed out.
     pub disabled: bool,
+    /// A game-master tool (void, force close, veto, adjust …): never shown
+    /// in a message to players; [`crate::app::gm_panel`] folds such buttons
+    /// behind one "⚙ <GM>" button that opens them in a private panel.
+    #[serde(skip)]
+    pub gm: bool,
 }
 
 /// A string select menu.
@@ -192,12 +197,21 @@ impl Button {
             label: label.into(),
             style,
             disabled: false,
+            gm: false,
         }
     }
 
     /// The same button, greyed out.
     pub fn disabled(mut self) -> Self {
         self.disabled = true;
+        self
+    }
+
+    /// The same button marked as a game-master tool: it is moved out of
+    /// the public message into the game master's private panel (a red
+    /// one asks for confirmation there).
+    pub fn gm_only(mut self) -> Self {
+        self.gm = true;
         self
     }
 }

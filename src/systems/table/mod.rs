@@ -15,6 +15,7 @@ pub mod approval;
 pub mod commands;
 pub mod delete;
 pub mod encounter;
+pub mod look;
 pub mod system;
 pub mod undo;
 

@@ -6,6 +6,7 @@
 //! stale or double click be recognised and answered with the current state
 //! instead of being applied twice.
 
+use crate::app::gm_panel::{self, Panel};
 use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::storage::sessions::Status;
@@ -47,6 +48,73 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if values.len() > 25 || values.iter().any(|v| v.len() > 100) {
         return Err(AppError::user("That selection is not valid."));
     }
+    let response = match gm_panel::split(&id) {
+        Some((what, inner)) => panel_click(app, caller, what, inner, values).await?,
+        None => dispatch_id(app, caller, &id, values).await?,
+    };
+    Ok(gm_panel::fold_response(&app.registry, response))
+}
+
+/// A button of the game master's private panel ([`gm_panel`]): opens it,
+/// asks to confirm a destructive tool, or runs a tool as the roll's own
+/// button would and redraws the roll.
+async fn panel_click(
+    app: &App,
+    caller: &Caller,
+    what: Panel,
+    inner: ButtonId,
+    values: &[String],
+) -> AppResult {
+    let mut rtx = app.db.read().await?;
+    let session = storage::sessions::get(&mut rtx, caller.guild_id, inner.session)
+        .await?
+        .filter(|s| s.kind == inner.kind)
+        .ok_or_else(|| AppError::user("That roll no longer exists (or never did)."))?;
+    let current = app.registry.render(app, &session, caller).await?;
+    let gm = current
+        .gm_word
+        .clone()
+        .unwrap_or_else(|| app.registry.gm_of_kind(&inner.kind));
+    super::rights::require_gm(&mut rtx, caller, &gm, "use these tools").await?;
+    drop(rtx);
+    let tools = gm_panel::tools(&current);
+    let tool = tools
+        .iter()
+        .find(|b| {
+            ButtonId::parse(&b.custom_id)
+                .is_some_and(|t| t.action == inner.action && t.arg == inner.arg)
+        })
+        .cloned();
+    let changed = session.version != inner.version || !session.status.is_open();
+    let refreshed = |note: &str| Ok(Response::update(gm_panel::panel(&tools, &gm, Some(note))));
+    match what {
+        Panel::Open => Ok(Response::ephemeral(gm_panel::panel(&tools, &gm, None))),
+        Panel::Back => Ok(Response::update(gm_panel::panel(&tools, &gm, None))),
+        Panel::Confirm | Panel::Run if changed => {
+            refreshed("The roll changed meanwhile; these are its tools now.")
+        }
+        Panel::Confirm => match &tool {
+            Some(t) => Ok(Response::update(gm_panel::confirm(t, &gm))),
+            None => refreshed("That tool no longer applies to this roll."),
+        },
+        Panel::Run => {
+            let Some(t) = tool else {
+                return refreshed("That tool no longer applies to this roll.");
+            };
+            let r = dispatch_id(app, caller, &inner, values).await?;
+            Ok(gm_panel::after_run(
+                r,
+                session.id,
+                &gm,
+                &format!("✅ Done: {}.", t.label),
+            ))
+        }
+    }
+}
+
+/// A roll's own button or menu, parsed.
+async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String]) -> AppResult {
+    let id = id.clone();
     // Unknown and stale clicks (double clicks, old messages) are answered
     // from a read, without queueing for the write lock: under a burst of
     // clicks most are stale. Versions only grow, so a stale read is final.

@@ -110,7 +110,7 @@ pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppE
             ..Caller::default()
         };
         let view = match app.registry.render(app, &session, &owner).await {
-            Ok(v) => v.disable_all(),
+            Ok(v) => super::gm_panel::fold(v.disable_all(), &|k| app.registry.gm_of_kind(k)),
             Err(e) => {
                 tracing::warn!(session = s.id, error = %e, "could not render an expired session");
                 continue;

@@ -12,6 +12,7 @@
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
+//! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
 //! - [`secret`]: secret rolls (the roller and the FC only).
 //! - [`registry`]: the registered systems, reached without naming them.
 
@@ -20,6 +21,7 @@ pub mod characters;
 pub mod component;
 pub mod custom_id;
 pub mod expiry;
+pub mod gm_panel;
 pub mod log;
 pub mod registry;
 pub mod rights;

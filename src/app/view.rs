@@ -80,6 +80,16 @@ pub struct View {
     /// `content`). Nothing else in a message ever pings: no role, no
     /// `@everyone`, no mention typed by a user (see `kit::render`).
     pub pings: Vec<i64>,
+    /// A game master's private tool panel ([`crate::app::gm_panel`]): its
+    /// buttons act on a session, but it is not that session's message, so
+    /// [`View::session`] is `None` and no redraw ever targets it.
+    #[serde(skip)]
+    pub panel: bool,
+    /// The game master's word for this message's tools when it is not the
+    /// owning session kind's (a table-wide request answered by the
+    /// referee of the system it concerns).
+    #[serde(skip)]
+    pub gm_word: Option<String>,
 }
 
 /// One embed.
@@ -404,6 +414,9 @@ impl View {
 
     /// The session id of the first button, if the view carries any.
     pub fn session(&self) -> Option<i64> {
+        if self.panel {
+            return None;
+        }
         if self.shows.is_some() {
             return self.shows;
         }

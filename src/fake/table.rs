@@ -726,6 +726,50 @@ impl Table {
             .await
     }
 
+    /// Uses a game-master tool labelled `label` on the most recent roll
+    /// `who` can see: presses its ⚙ button (which opens the private panel,
+    /// [`crate::app::gm_panel`]), the tool, and "Yes, …" when the panel asks
+    /// to confirm. Returns the last exchange (the tool's own). A tool
+    /// still shown on the message itself is pressed directly.
+    pub async fn tool(&self, who: &str, label: &str) -> Result<Exchange, String> {
+        let uid = Self::user_id(who);
+        let shown = |l: &str| {
+            let want = l.to_string();
+            self.find_component(uid, move |c| {
+                c.get("type").and_then(Value::as_u64) == Some(2)
+                    && c.get("label")
+                        .and_then(Value::as_str)
+                        .is_some_and(|x| x.eq_ignore_ascii_case(&want))
+            })
+        };
+        if shown(label).is_none() {
+            let (message_id, open) = self
+                .find_component(uid, |c| {
+                    c.get("custom_id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| id.ends_with(crate::app::gm_panel::OPEN))
+                })
+                .ok_or_else(|| format!("{who} sees no ⚙ button (looking for `{label}`)"))?;
+            let ex = self.click_custom_id(who, message_id, &open, None).await?;
+            if shown(label).is_none() {
+                let said: Vec<String> = ex.outputs.iter().map(Output::text).collect();
+                return Err(format!(
+                    "the panel {who} opened has no `{label}`: {}",
+                    said.join(" | ")
+                ));
+            }
+        }
+        let mut ex = self.click(who, label).await?;
+        let yes = format!("Yes, {label}");
+        if shown(&yes).is_some() {
+            ex = self.click(who, &yes).await?;
+        }
+        // What the tool did to the roll, as a direct press would show it:
+        // the panel's own update (a "⚙ …" title) is left out.
+        ex.outputs.retain(|o| !o.title().starts_with("⚙ "));
+        Ok(ex)
+    }
+
     /// Picks `values` in the select menu whose placeholder is `placeholder`.
     pub async fn select(
         &self,

@@ -79,6 +79,10 @@ pub fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
+    // No game-master tool is ever drawn in a message: they fold behind
+    // one ⚙ button (see `app::gm_panel`).
+    let registry = &ctx.data().app.registry;
+    let result = result.map(|r| crate::app::gm_panel::fold_response(registry, r));
     // Secrecy is decided here for every command: an answer that shows a
     // secret session (the FC adjusting, voiding or closing it, a bonus
     // claimed on it) goes out as that roll went, privately with the GM

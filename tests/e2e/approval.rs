@@ -40,42 +40,65 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
         "{}",
         out.text()
     );
+    // The answer is the storyteller's: players see one ⚙ button, never
+    // Approve or Reject (those open privately, `app::gm_panel`).
     let labels: Vec<String> = out.buttons().into_iter().map(|b| b.0).collect();
-    assert_eq!(labels, vec!["Approve", "Reject"]);
-    let approve_id = out.buttons()[0].1.clone();
-    let message_id = ex.message_id.unwrap();
+    assert_eq!(labels, vec!["⚙ Storyteller"]);
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
 
-    // Only the storyteller may answer.
-    let ex = t.click("alice", "Approve").await.unwrap();
+    // Only the storyteller may open the tools.
+    let ex = t.click("alice", "⚙ Storyteller").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     assert!(ex
         .single()
         .text()
-        .contains("Only the storyteller can approve or reject"));
+        .contains("Only the storyteller can use these tools"));
+    assert!(
+        t.click("alice", "Approve").await.is_err(),
+        "alice sees no Approve"
+    );
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 5);
 
-    // The request survives a restart.
+    // The request survives a restart; the storyteller's panel is private.
     t.restart().await.unwrap();
+    let ex = t.click("fc", "⚙ Storyteller").await.unwrap();
+    let panel = ex.single();
+    assert_eq!(panel.kind, "ephemeral");
+    let tools: Vec<String> = panel.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(tools, vec!["Approve", "Reject"]);
+    let approve_id = panel.buttons()[0].1.clone();
+    let panel_id = ex.message_id.unwrap();
     let ex = t.click("fc", "Approve").await.unwrap();
-    assert_eq!(ex.outputs[0].kind, "update");
-    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+    // The panel says what was done, and the request is redrawn in place.
+    let kinds: Vec<&str> = ex.outputs.iter().map(|o| o.kind.as_str()).collect();
+    assert_eq!(kinds[..2], ["update", "update"], "{:#?}", ex.outputs);
+    assert!(ex.outputs[0].text().contains("✅ Done: Approve."));
+    assert!(ex.outputs[0].buttons().is_empty(), "nothing is left to do");
+    assert_eq!(ex.outputs[1].title(), "✅ Change approved");
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 2);
 
     // A double click applies nothing twice.
     run(&t, "fc", "/st sheet willpower current:4 player:@alice").await;
     let again = t
-        .click_custom_id("fc", message_id, &approve_id, None)
+        .click_custom_id("fc", panel_id, &approve_id, None)
         .await
         .unwrap();
-    assert_eq!(again.outputs[0].kind, "update");
+    assert_eq!(again.single().kind, "update");
+    assert!(again.single().text().contains("changed meanwhile"));
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 4);
 
-    // Rejected: nothing changes.
+    // Rejected (after a confirmation): nothing changes.
     run(&t, "alice", "/st recover").await;
+    t.click("fc", "⚙ Storyteller").await.unwrap();
     let ex = t.click("fc", "Reject").await.unwrap();
-    assert_eq!(ex.single().title(), "❌ Change rejected");
+    assert_eq!(ex.single().title(), "⚙ Storyteller · Reject?");
+    let ex = t.click("fc", "Yes, Reject").await.unwrap();
+    assert_eq!(ex.outputs[1].title(), "❌ Change rejected");
     assert_eq!(st_sheet(&t, "Ada").await.willpower().current, 4);
+    // The same through the test driver's shortcut.
+    run(&t, "alice", "/st recover").await;
+    let ex = t.tool("fc", "Reject").await.unwrap();
+    assert_eq!(ex.single().title(), "❌ Change rejected");
 
     // fc_only: refused privately, naming who can do it.
     run(&t, "fc", "/fc set name:player_edits value:fc_only").await;
@@ -147,10 +170,10 @@ async fn a_venus_players_kismet_waits_for_the_fc() {
         "{}",
         ex.single().text()
     );
-    t.click("fc", "Approve").await.unwrap();
+    t.tool("fc", "Approve").await.unwrap();
     let ex = run(&t, "alice", "/ve sheet set ego:true").await;
     assert_eq!(ex.single().kind, "message");
-    let ex = t.click("fc", "Reject").await.unwrap();
+    let ex = t.tool("fc", "Reject").await.unwrap();
     assert_eq!(ex.single().title(), "❌ Change rejected");
     let shown = run(&t, "alice", "/ve sheet show").await;
     let text = shown.single().text();
@@ -201,18 +224,30 @@ async fn veracity_and_venus_requests_survive_a_restart_and_apply_once() {
         assert!(
             ex.single()
                 .text()
-                .contains(&format!("Only the {gm} can approve or reject")),
+                .contains(&format!("Only the {gm} can use these tools")),
             "{}",
             ex.single().text()
         );
     }
     assert_eq!(die(&sheet_json(&t, "veracity", "Ada").await), before);
 
-    // Both requests survive a restart and are approved once each.
+    // Both requests survive a restart and are approved once each, from
+    // the game master's private panel.
     t.restart().await.unwrap();
+    let mut approvals = Vec::new();
     for (msg, id) in [(vr_msg, &vr_id), (ve_msg, &ve_id)] {
-        let ex = t.click_custom_id("fc", msg, id, None).await.unwrap();
-        assert_eq!(ex.outputs[0].title(), "✅ Change approved");
+        let panel = t.click_custom_id("fc", msg, id, None).await.unwrap();
+        let (panel_msg, approve) = (
+            panel.message_id.unwrap(),
+            panel.single().buttons()[0].clone(),
+        );
+        assert_eq!(approve.0, "Approve");
+        let ex = t
+            .click_custom_id("fc", panel_msg, &approve.1, None)
+            .await
+            .unwrap();
+        assert_eq!(ex.outputs[1].title(), "✅ Change approved");
+        approvals.push((panel_msg, approve.1));
     }
     let stepped = die(&sheet_json(&t, "veracity", "Ada").await);
     assert_ne!(stepped, before, "the Facet was stepped up");
@@ -220,8 +255,8 @@ async fn veracity_and_venus_requests_survive_a_restart_and_apply_once() {
 
     // The FC sets Lots to 7; double clicks then change nothing.
     run(&t, "fc", "/ve sheet set lots:7 player:@alice").await;
-    for (msg, id) in [(vr_msg, &vr_id), (ve_msg, &ve_id)] {
-        let again = t.click_custom_id("fc", msg, id, None).await.unwrap();
+    for (msg, id) in &approvals {
+        let again = t.click_custom_id("fc", *msg, id, None).await.unwrap();
         assert_eq!(again.outputs[0].kind, "update");
     }
     assert_eq!(die(&sheet_json(&t, "veracity", "Ada").await), stepped);

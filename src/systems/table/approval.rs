@@ -221,9 +221,13 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
     let b = |a: Answer, label: &str, style| {
         Button::new(a.button(KIND, id, version).encode(), label, style)
     };
+    // The game master's answer: behind the ⚙ button, never among the
+    // players' buttons (`app::gm_panel`); rejecting asks to confirm there.
+    let mut v = v;
+    v.gm_word = Some(gm.to_string());
     v.buttons(vec![
-        b(Answer::YES, "Approve", Style::Success),
-        b(Answer::NO, "Reject", Style::Danger),
+        b(Answer::YES, "Approve", Style::Success).gm_only(),
+        b(Answer::NO, "Reject", Style::Danger).gm_only(),
     ])
 }
 

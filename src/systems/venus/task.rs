@@ -242,6 +242,8 @@ pub async fn press(
         TaskButton::NoSubversion => spend::subvert(&mut t, None)?,
         TaskButton::Void => close::void(&t)?,
         TaskButton::Force => close::force(&t)?,
+        TaskButton::KissPairs => kiss::pairs(&mut t)?,
+        TaskButton::BuyMany => spend::buy_many(&t)?,
     };
     t.finish(&button, step).await
 }

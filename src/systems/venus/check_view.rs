@@ -258,10 +258,16 @@ fn author(st: &CheckSession, c: Option<&CheckState>) -> String {
     }
 }
 
-/// "17 + 3 (🟤 Bronze) + 4 (bonus) = **24**".
+/// "17 + 3 Wits (🟤 Bronze) + 4 (bonus) = **24**".
 fn total_text(c: &CheckState) -> String {
     let total = c.sum.saturating_add(c.bonus);
-    let mut t = format!("{} + {} ({})", c.natural, c.score, rank_label(c.rank));
+    let mut t = format!(
+        "{} + {} {} ({})",
+        c.natural,
+        c.score,
+        c.ability,
+        rank_label(c.rank)
+    );
     if !c.bonus_dice.is_empty() || c.bonus > 0 {
         t.push_str(&format!(" + {} (bonus)", c.bonus));
     }

@@ -446,7 +446,12 @@ fn pool_text(t: &TaskState) -> String {
         Edition::One => ("D6", format!("beat on {}+", t.rank.d6_beat_min())),
         Edition::Two => ("D10", format!("pass on {}+", t.rank.d10_pass_min())),
     };
-    let mut pool = format!("{} {die} · {} ({min})", t.pool, rank_label(t.rank));
+    let mut pool = format!(
+        "{}: {} {die} · {} ({min})",
+        t.ability,
+        t.pool,
+        rank_label(t.rank)
+    );
     if t.learning {
         pool.push_str(&format!(" · the {} score, while learning", t.ability));
     }

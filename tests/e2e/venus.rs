@@ -450,7 +450,7 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
     let rolled = one(&t, "alice: click Roll").await;
     assert!(dice(&rolled).contains("Bo "), "{}", dice(&rolled));
     // Ada picks her first die paid with a Lot; Bo cannot press her Re-roll.
-    one(&t, "alice: select KISS = 1:lot").await;
+    one(&t, "alice: select KISS: pick dice and how to pay = 1:lot").await;
     assert!(refused(&t, "carol: click Re-roll")
         .await
         .contains("Only Ada"));
@@ -850,13 +850,21 @@ async fn ve2_rolled_task(tag: &str) -> Table {
 async fn ve2_task_kiss_own_dice_only_then_ego_doubles_every_ten() {
     let t = ve2_rolled_task("ve2-ego").await;
     // Edition 2: the roller cannot KISS an ally's die, nor an ally hers.
-    assert!(refused(&t, "alice: select KISS = 9:lot")
-        .await
-        .contains("in edition 2 only its owner can KISS it"));
-    assert!(refused(&t, "bob: select KISS = 1:lot")
-        .await
-        .contains("only its owner can KISS it"));
-    let declared = one(&t, "alice: select KISS = 1:lot, 5:lot").await;
+    assert!(
+        refused(&t, "alice: select KISS: pick dice and how to pay = 9:lot")
+            .await
+            .contains("in edition 2 only its owner can KISS it")
+    );
+    assert!(
+        refused(&t, "bob: select KISS: pick dice and how to pay = 1:lot")
+            .await
+            .contains("only its owner can KISS it")
+    );
+    let declared = one(
+        &t,
+        "alice: select KISS: pick dice and how to pay = 1:lot, 5:lot",
+    )
+    .await;
     assert_eq!(
         declared.field("Chance").unwrap(),
         "Before the roll 7.7% to reach 8 passes\nafter KISSing the 2 declared dice: **75.0%**"
@@ -973,7 +981,11 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     let rolled = one(&t, "alice: click Roll").await;
     assert_eq!(dice(&rolled), "1 **5** **6**");
     // An insight KISS waits for the FC's approval (ve_require_approval).
-    play(&t, "alice: select KISS = 1:in:The guard drinks").await;
+    play(
+        &t,
+        "alice: select KISS: pick dice and how to pay = 1:in:The guard drinks",
+    )
+    .await;
     assert!(refused(&t, "alice: click Re-roll")
         .await
         .contains("still awaits the FC's approval"));
@@ -1024,7 +1036,7 @@ async fn ve1_void_gives_back_the_lots_spent_and_force_close_applies_the_result()
         r#"
 alice: /ve task ability:Finesse factors:"Darkness, Guards"
 alice: click Roll
-alice: select KISS = 1:lot, 2:lot
+alice: select KISS: pick dice and how to pay = 1:lot, 2:lot
 alice: click Re-roll
 "#,
     )
@@ -1345,12 +1357,23 @@ alice: click Accept Dee
     let ten: Vec<String> = misses[..10].iter().map(|d| format!("{d}:lot")).collect();
     // Ten Lots pay for ten dice, in one pick; the eleventh needs another
     // source.
-    one(&t, &format!("alice: select KISS = {}", ten.join(","))).await;
-    assert!(
-        refused(&t, &format!("alice: select KISS = {}:lot", misses[10]))
-            .await
-            .contains("no more Lots")
-    );
+    one(
+        &t,
+        &format!(
+            "alice: select KISS: pick dice and how to pay = {}",
+            ten.join(",")
+        ),
+    )
+    .await;
+    assert!(refused(
+        &t,
+        &format!(
+            "alice: select KISS: pick dice and how to pay = {}:lot",
+            misses[10]
+        )
+    )
+    .await
+    .contains("no more Lots"));
     // The older two-step buttons still answer: a refused payment drops
     // the pick (issue 14).
     legacy(&t, "alice", "pick", Some(&[&misses[10].to_string()])).await;
@@ -1363,17 +1386,29 @@ alice: click Accept Dee
     );
     // An ally's die needs the ally's consent (edition 1); one stunt per task.
     assert!(dice(&rolled).contains(" · Bo "));
-    assert!(refused(&t, "alice: select KISS = 26:lot")
-        .await
-        .contains("must consent first"));
+    assert!(
+        refused(&t, "alice: select KISS: pick dice and how to pay = 26:lot")
+            .await
+            .contains("must consent first")
+    );
     play(&t, "bob: click Consent to KISS").await;
     assert!(refused(
         &t,
-        &format!("alice: select KISS = {}:stunt, 26:stunt", misses[10])
+        &format!(
+            "alice: select KISS: pick dice and how to pay = {}:stunt, 26:stunt",
+            misses[10]
+        )
     )
     .await
     .contains("only one die per task with a stunt"));
-    one(&t, &format!("alice: select KISS = {}:stunt", misses[10])).await;
+    one(
+        &t,
+        &format!(
+            "alice: select KISS: pick dice and how to pay = {}:stunt",
+            misses[10]
+        ),
+    )
+    .await;
     let rerolled = one(&t, "alice: click Re-roll").await;
     assert!(desc(&rerolled).contains("**KISSed:** "));
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 0);
@@ -1566,7 +1601,7 @@ fn kiss_menu(t: &Table) -> Vec<String> {
         .unwrap()
         .iter()
         .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
-        .filter(|c| c["placeholder"] == "KISS")
+        .filter(|c| c["placeholder"] == "KISS: pick dice and how to pay")
         .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
         .map(|o| o["value"].as_str().unwrap().to_string())
         .collect()
@@ -1595,7 +1630,11 @@ async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
     let mut pages = vec![first];
     for page in 1..=2 {
         let ex = t
-            .select("alice", "KISS", &[format!("page:{page}")])
+            .select(
+                "alice",
+                "KISS: pick dice and how to pay",
+                &[format!("page:{page}")],
+            )
             .await
             .unwrap();
         assert_eq!(ex.outputs[0].kind, "update");
@@ -1614,7 +1653,11 @@ async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
     // A die from the last page is declared like any other.
     let pick = pages[2].iter().find(|v| !v.starts_with("page:")).unwrap();
     let ex = t
-        .select("alice", "KISS", std::slice::from_ref(pick))
+        .select(
+            "alice",
+            "KISS: pick dice and how to pay",
+            std::slice::from_ref(pick),
+        )
         .await
         .unwrap();
     assert_eq!(ex.outputs[0].kind, "update");
@@ -1691,14 +1734,18 @@ async fn ve1_a_refused_kiss_payment_drops_the_pick_and_assets_pay_like_specialti
     );
     // In the one-step menu, one specialty pays for one die only.
     play(&t, "alice: click Withdraw my KISSes").await;
-    assert!(
-        refused(&t, "alice: select KISS = 1:sp:Lockpicks, 2:sp:Lockpicks")
-            .await
-            .contains("pays for one die only")
-    );
-    assert!(refused(&t, "alice: select KISS = 1:lot, 1:stunt")
-        .await
-        .contains("picked twice"));
+    assert!(refused(
+        &t,
+        "alice: select KISS: pick dice and how to pay = 1:sp:Lockpicks, 2:sp:Lockpicks"
+    )
+    .await
+    .contains("pays for one die only"));
+    assert!(refused(
+        &t,
+        "alice: select KISS: pick dice and how to pay = 1:lot, 1:stunt"
+    )
+    .await
+    .contains("picked twice"));
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
     assert_schema_clean(&t);
     t.stop().await;

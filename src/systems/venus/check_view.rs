@@ -284,7 +284,7 @@ fn bonus_offer(c: &CheckState) -> String {
                 .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
                 .collect();
             format!(
-                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added. Chance with 1, 2, 3, 4 factors: {}",
+                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added. Chance by number of factors: {}",
                 odds.join(" · ")
             )
         }

@@ -315,10 +315,10 @@ fn phase_hint(st: &TaskSession) -> String {
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
-                "One KISS round: pick each die with how you pay in **KISS** (each die once; allies' dice need their consent), then {r} presses **Re-roll** (or **No KISS**)."
+                "One KISS round: pick dice and how you pay in the KISS menu (each die once; allies' dice need their consent), then {r} presses **Re-roll** (or **No KISS**)."
             ),
             Edition::Two => format!(
-                "Still short: one KISS round. Each of you picks your own dice with how you pay in **KISS**, then {r} presses **Re-roll** (or **No KISS**)."
+                "Still short: one KISS round. Each of you picks your own dice and how you pay in the KISS menu, then {r} presses **Re-roll** (or **No KISS**)."
             ),
         },
         TaskPhase::Spending => format!(
@@ -956,7 +956,7 @@ fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
 }
 
 /// The placeholder of the menu declaring KISSes.
-pub const KISS_MENU: &str = "KISS";
+pub const KISS_MENU: &str = "KISS: pick dice and how to pay";
 
 /// "Pay with a specialty or insight" (the older two-step way, still
 /// answered for a pick made on a message drawn before): the unused

@@ -22,12 +22,12 @@ pub fn line(e: &LogEntry) -> Option<String> {
     }
     if e.action == "sheet" {
         let edit = inputs.get("edit")?.as_str()?;
-        return Some(format!("sheet: {}", edit.replace('_', " ")));
+        return Some(format!("edit: {}", edit.replace('_', " ")));
     }
     None
 }
 
-/// "Wits check · roll → ✅ Pass".
+/// "Wits check: rolled the d20 → ✅ Pass".
 fn check_line(word: &str, inputs: &Value, outcome: &Value) -> String {
     let what = inputs
         .get("setup")
@@ -45,8 +45,8 @@ fn check_line(word: &str, inputs: &Value, outcome: &Value) -> String {
         .flatten();
     let done = check_word(word);
     match result {
-        Some(r) => format!("{what} · {done} → {}", check_result(r)),
-        None => format!("{what} · {done}"),
+        Some(r) => format!("{what}: {done} → {}", check_result(r)),
+        None => format!("{what}: {done}"),
     }
 }
 
@@ -81,8 +81,8 @@ fn check_result(r: CheckResult) -> &'static str {
     }
 }
 
-/// "task · declared KISSes" or, once it closed, "task · finished spending
-/// → ❌ Failure · 1 of 3".
+/// "declared KISSes" or, once it closed, "finished spending → ❌ Failure ·
+/// 1 of 3" (the entry's label already says it is a task).
 fn task_line(word: &str, outcome: &Value) -> String {
     let done = task_word(word);
     let phase = outcome
@@ -103,11 +103,11 @@ fn task_line(word: &str, outcome: &Value) -> String {
                 (false, _) => ("❌", "Failure"),
             };
             format!(
-                "task · {done} → {emoji} {what} · {} of {}",
+                "{done} → {emoji} {what} · {} of {}",
                 o.successes, o.threshold
             )
         }
-        _ => format!("task · {done}"),
+        _ => done.to_string(),
     }
 }
 
@@ -170,16 +170,16 @@ mod tests {
         );
         assert_eq!(
             line(&e).unwrap(),
-            "task · finished spending → ❌ Failure · 1 of 3"
+            "finished spending → ❌ Failure · 1 of 3"
         );
         let e = entry("task_kiss", r#"{"actions":[],"values":[]}"#, r#"{"phase":"kiss_declaration","outcome":null}"#);
-        assert_eq!(line(&e).unwrap(), "task · declared KISSes");
+        assert_eq!(line(&e).unwrap(), "declared KISSes");
     }
 
     #[test]
     fn a_sheet_edit_and_unknown_entries() {
         let e = entry("sheet", r#"{"edit":"job","inputs":{}}"#, "{}");
-        assert_eq!(line(&e).unwrap(), "sheet: job");
+        assert_eq!(line(&e).unwrap(), "edit: job");
         assert_eq!(line(&entry("spotlight_next", "{}", "{}")), None);
         assert_eq!(line(&entry("check_roll", "not json", "{}")), None);
     }

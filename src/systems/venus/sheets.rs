@@ -12,7 +12,7 @@ use super::{sheet_view, venus_settings, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::view::View;
-use crate::app::{log, sessions, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::storage::characters::Character;
 use crate::systems::table::delete::{self, Answer, Prompt};
 use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier};
@@ -158,20 +158,12 @@ pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) 
     let c = Loaded { row, sheet };
     log_sheet(&mut tx, caller, &c, "create", json!({ "name": name })).await?;
     tx.commit().await?;
-    // Quiet bookkeeping: one public line for the table, the new sheet for
-    // its player alone.
-    let card = View::embed(sheet_view::embed(
-        c.name(),
-        caller.user_id,
-        true,
-        &c.sheet,
-        &set,
-    ));
-    let line = View::text(format!(
-        "{} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.",
+    // Quiet bookkeeping: one public line (the empty sheet says nothing
+    // more; `/ve sheet show` draws it).
+    Ok(Response::message(View::text(format!(
+        "📜 {} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.",
         crate::app::view::plain(c.name())
-    ));
-    Ok(Response::message(line).then(Reply::Ephemeral(card)))
+    ))))
 }
 
 /// The card `/ve sheet show` posts: the sheet under the guild's settings.

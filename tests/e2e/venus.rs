@@ -209,6 +209,22 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
     let bo = sheet(&t, "bob", "Bo").await;
     assert_eq!(job(&bo, "Acrobat"), (3, 0));
     assert_eq!(bo.lots, 10);
+    // /history reads each step as words: what was done, what came of it.
+    let history = one(&t, "alice: /history show").await.text();
+    assert!(
+        history.contains("**task finish** — finished spending → ❌ Failure · 1 of 3"),
+        "{history}"
+    );
+    assert!(
+        history.contains("**task kiss** — declared KISSes"),
+        "{history}"
+    );
+    assert!(!history.contains("actor"), "{history}");
+    let fc_history = one(&t, "fc: /history show").await.text();
+    assert!(
+        fc_history.contains("NPC check Guard: Wits: rolled the d20 → ✅ Pass"),
+        "{fc_history}"
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

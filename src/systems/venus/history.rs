@@ -53,7 +53,7 @@ fn check_line(word: &str, inputs: &Value, outcome: &Value) -> String {
 /// What a check's action word did.
 fn check_word(word: &str) -> &'static str {
     match word {
-        "roll" => "rolled the d20",
+        "roll" | "npc" => "rolled the d20",
         "bonus" | "named" => "claimed bonus factors",
         "clear" => "cleared the bonus factors",
         "approve" => "approved the bonus factors",
@@ -135,6 +135,7 @@ fn task_word(word: &str) -> &'static str {
         "nosub" => "let every consequence stand",
         "void" => "voided",
         "force" => "force-closed",
+        "ally" => "set an ally's rank or magic",
         _ => "acted",
     }
 }

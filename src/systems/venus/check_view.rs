@@ -1,6 +1,9 @@
-//! The check's message: target and its factors, the natural d20, score,
-//! the automatic-pass/fail rules that fired, bonus factors and dice, the
-//! result; with the buttons of the current step (none once it is over).
+//! The check's message in the shared look (`table::look`): who checks
+//! what as the author, the outcome as the title (`✅ Pass · 20 against
+//! 10`, `⏳ Waiting for Ada · short by 2`), the d20 and the bonus d6s
+//! first (the ignored ones dropped in brackets), the rules that fired,
+//! bonus factors and what changed; the total and the target as the two
+//! fields; with the buttons of the current step (none once it is over).
 
 use super::buttons::{custom_id, CheckButton};
 use super::format::{check_target, factor_sum, percent, rank_label};

@@ -1,8 +1,13 @@
-//! The task's message: pool, threshold, allies, the chance of meeting the
-//! threshold (before the roll, and for the declared KISSes after it), every
-//! die with its owner and rank colour, beats or passes, KISSes, purchases,
-//! the outcome and what changed; with the buttons and menus of the current
-//! step (none once it is over). Also the "after the task" summary.
+//! The task's message in the shared look (`table::look`): the author line
+//! says who rolls what, the title states the outcome (`⏳ Waiting for Ada
+//! to roll`, `✅ Success · 3 beats`, `❌ Failure · 1 of 3 beats`) and picks
+//! the colour; the description opens with the dice grouped by owner and
+//! marked (beats bold, a KISSed die's old face dropped in brackets), then
+//! what failure means, allies, KISSes, purchases, the outcome's details,
+//! what changed and what to do now; the pool with its threshold and the
+//! chance are the two fields. With the buttons and menus of the current
+//! step (the FC's tools marked `gm_only`; none once it is over). Also the
+//! "after the task" summary of where everyone stands.
 
 use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;

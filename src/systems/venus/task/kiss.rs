@@ -1,9 +1,11 @@
-//! The KISS round: the "KISS dice" menu (**pick**), paying for the picked
-//! dice (**KISS with Lot/stunt/specialty/insight**, or the attribute or
-//! insight chosen in the "Pay with a specialty or insight" menu for the
-//! first picked die), **Withdraw my
-//! KISSes**, an ally's **Consent to KISS**, **Re-roll** (or **No KISS**),
-//! and the FC's **Approve KISSes** and **Veto last KISS**.
+//! The KISS round: the one-step "KISS: pick dice and how to pay" menu
+//! (**kiss**: each value a die and its payment), and the older two-step
+//! words still answered on messages drawn before (the "KISS dice" menu
+//! **pick**, then **KISS with Lot/stunt/specialty/insight** or the
+//! attribute or insight chosen in the "Pay with a specialty or insight"
+//! menu for the first picked die); **Withdraw my KISSes**, an ally's
+//! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
+//! **Approve KISSes** and **Veto last KISS**.
 
 use super::turn::{Step, Turn};
 use crate::app::AppError;

@@ -1,7 +1,10 @@
-//! Spending beats (edition 1): **buy** a consequence, the "Special
-//! consequence" menu, **Undo last**, **Finish** (or, when the T3 Lot passes
-//! 10, the menu choosing which job gets its exp); then the FC's **Subvert**
-//! one unbought secondary consequence, or **No subversion**.
+//! Spending beats (edition 1): **buy** the primary consequence (one
+//! button), the "Buy consequences" menu (**buys**: S1-S4, T1-T4 and the
+//! special consequences together; the older **buy:s1**… buttons and the
+//! "Special consequence" menu still answer), **Undo last**, **Finish** (or,
+//! when the T3 Lot passes 10, the menu choosing which job gets its exp);
+//! then the FC's **Subvert** one unbought secondary consequence, or **No
+//! subversion**.
 
 use super::turn::{Step, Turn};
 use crate::app::AppError;

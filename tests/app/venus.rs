@@ -48,7 +48,8 @@ async fn a_players_own_check_adds_the_score_to_the_d20_once() {
     let r = calls::start_check(&app, &alice, check("Finesse", 15, alice.user_id)).await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");
-    assert_eq!(v.embeds[0].title, "🎲 Check — Ada: Finesse");
+    assert_eq!(v.embeds[0].title, "⏳ Waiting for Ada to roll");
+    assert_eq!(v.embeds[0].author.as_deref(), Some("Ada · Finesse check"));
     let roll = button(v, "Roll d20");
     let id = ButtonId::parse(&roll).unwrap();
     assert_eq!((id.kind.as_str(), id.action.as_str()), ("ve", "roll"));
@@ -62,13 +63,22 @@ async fn a_players_own_check_adds_the_score_to_the_d20_once() {
     let up = dispatch(&app, &alice, &roll, &[]).await;
     let (kind, v) = first(&up);
     assert_eq!(kind, "update");
-    let d20 = bold_number(&field(v, "d20").expect("the d20 is shown"));
+    // The dice come first in the description: "d20 14" (bold on a pass).
+    let line = v.embeds[0].description.clone().expect("the dice are shown");
+    let first_line = line.lines().next().unwrap().replace("**", "");
+    let d20 = bold_number(&format!(
+        "**{}**",
+        first_line
+            .strip_prefix("d20 ")
+            .expect("the d20 first")
+            .trim_end_matches(['★', '✗'])
+    ));
     assert!((1..=20).contains(&d20));
     let total = field(v, "Total").unwrap();
     if d20 != 1 && d20 != 20 {
         // d20 + Finesse 4 against 15 (Tough).
         assert!(
-            total.starts_with(&format!("{d20} + 4 = **{}**", d20 + 4)),
+            total.starts_with(&format!("{d20} + 4 Finesse (⚪ Silver) = **{}**", d20 + 4)),
             "{total}"
         );
     }
@@ -93,7 +103,7 @@ async fn only_the_fc_calls_a_check_for_another_player() {
     let fc = caller("fc");
     let r = calls::start_check(&app, &fc, check("Wits", 10, alice.user_id)).await;
     let v = first(&r).1;
-    assert_eq!(v.embeds[0].title, "🎲 Check — Ada: Wits");
+    assert_eq!(v.embeds[0].author.as_deref(), Some("Ada · Wits check"));
     // The FC's call pings Ada's player, and nothing is logged before the d20.
     assert_eq!(v.pings, [alice.user_id]);
     let session = v.session().expect("a session");

@@ -205,6 +205,13 @@ pub enum TaskButton {
     Void,
     /// `force` (FC): force-close the task.
     Force,
+    /// `kiss`: the "KISS" menu, one step per KISS: each value picked names
+    /// a die and how it is paid (`<die>:lot`, `<die>:stunt`,
+    /// `<die>:sp:<attribute>`, `<die>:in:<insight>`).
+    KissPairs,
+    /// `buys`: the "Buy consequences" menu: S1-S4, T1-T4 and the special
+    /// consequences (`s1`..`t4`, `c<n>`), bought together.
+    BuyMany,
 }
 
 impl Action for TaskButton {
@@ -241,6 +248,8 @@ impl Action for TaskButton {
             Self::EgoNo => ("egono", None),
             Self::Void => ("void", None),
             Self::Force => ("force", None),
+            Self::KissPairs => ("kiss", None),
+            Self::BuyMany => ("buys", None),
         }
     }
 
@@ -278,6 +287,8 @@ impl Action for TaskButton {
             "egono" => Self::EgoNo,
             "void" => Self::Void,
             "force" => Self::Force,
+            "kiss" => Self::KissPairs,
+            "buys" => Self::BuyMany,
             _ => return None,
         })
     }
@@ -347,6 +358,8 @@ mod tests {
             EgoNo,
             Void,
             Force,
+            KissPairs,
+            BuyMany,
         ];
         for n in 1..=4 {
             v.push(Buy(Consequence::Secondary(n)));

@@ -319,6 +319,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         roller_jobs: Vec::new(),
         kiss_page: 0,
         pay_menu: Vec::new(),
+        kiss_names: Default::default(),
         pay_page: 0,
         customs: Vec::new(),
         overflow_jobs: Vec::new(),
@@ -589,15 +590,27 @@ pub async fn bonus(
         kind,
         value,
     };
-    act(
-        app,
-        tx,
-        caller,
-        found,
-        (named, None),
-        "A bonus factor was claimed (this message replaces the one above).",
-    )
-    .await
+    // The check's posted message is redrawn in place (never reposted, so no
+    // older copy keeps live buttons); the caller reads a private note.
+    let (session, state) = found;
+    let shown = session.id;
+    let VeState::Check(c) = state else {
+        return Err(AppError::user("There is no check in progress here."));
+    };
+    let r = check::press(app, tx, session, *c, named, &[], caller).await?;
+    let view = match r.reply {
+        Reply::Update(mut v) | Reply::Message(mut v) => {
+            v.shows = Some(shown);
+            v
+        }
+        _ => return Ok(r),
+    };
+    let mut out = Response::edit(
+        format!("✅ Bonus factor “{}” claimed on the check.", name.trim()),
+        view,
+    );
+    out.followups.extend(r.followups);
+    Ok(out)
 }
 
 /// `/ve fc void` and `/ve fc close`: voids or force-closes the newest open

@@ -1,11 +1,15 @@
-//! The check's message: target and its factors, the natural d20, score,
-//! the automatic-pass/fail rules that fired, bonus factors and dice, the
-//! result; with the buttons of the current step (none once it is over).
+//! The check's message in the shared look (`table::look`): who checks
+//! what as the author, the outcome as the title (`✅ Pass · 20 against
+//! 10`, `⏳ Waiting for Ada · short by 2`), the d20 and the bonus d6s
+//! first (the ignored ones dropped in brackets), the rules that fired,
+//! bonus factors and what changed; the total and the target as the two
+//! fields; with the buttons of the current step (none once it is over).
 
 use super::buttons::{custom_id, CheckButton};
 use super::format::{check_target, factor_sum, percent, rank_label};
 use super::state::CheckSession;
-use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
@@ -81,20 +85,6 @@ pub fn rules_fired(c: &CheckState) -> Vec<String> {
     out
 }
 
-fn result_text(r: CheckResult) -> &'static str {
-    match r {
-        CheckResult::AutoFailNatural1 => "❌ **Fail** (natural 1)",
-        CheckResult::AutoPass => "✅ **Pass** (automatic)",
-        CheckResult::Pass => "✅ **Pass**",
-        CheckResult::FailOutOfReach => "❌ **Fail** (out of reach of a bonus)",
-        CheckResult::PassWithBonus => "✅ **Pass** with the bonus",
-        CheckResult::FailWithBonus => "❌ **Fail** even with the bonus",
-        CheckResult::FailNoBonus => "❌ **Fail**",
-        CheckResult::Cancelled => "Cancelled",
-        CheckResult::Voided => "Voided by the FC",
-    }
-}
-
 fn kind_word(k: FactorKind) -> &'static str {
     match k {
         FactorKind::Environment => "environment",
@@ -114,48 +104,134 @@ fn d6_close(s: u32, k: u32) -> f64 {
     1.0 - (f64::from(s.min(7) - 1) / 6.0).powi(k as i32)
 }
 
-/// The check's message.
+/// The title's outcome and text: waiting for whom, or the result with
+/// its total (`✅ Pass · 20 against 10`, `💥 Fail · natural 1`).
+pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
+    let who = &st.roller.name;
+    let Some(c) = st.check.as_ref() else {
+        return match &st.ended_before_roll {
+            Some(w) => (Outcome::Closed, w.clone()),
+            None if status == Status::Expired => (Outcome::Closed, "Timed out".into()),
+            None => (Outcome::Pending, format!("Waiting for {who} to roll")),
+        };
+    };
+    let total = c.sum.saturating_add(c.bonus);
+    let against = format!("{total} against {}", c.target);
+    match c.result {
+        None if status == Status::Expired => (Outcome::Closed, "Timed out".into()),
+        None => (
+            Outcome::Pending,
+            format!("Waiting for {who} · short by {}", c.shortfall()),
+        ),
+        Some(r) => match r {
+            CheckResult::AutoFailNatural1 => (Outcome::Botch, "Fail · natural 1".into()),
+            CheckResult::AutoPass => (
+                Outcome::Success,
+                format!("Pass · natural {}", c.natural),
+            ),
+            CheckResult::Pass => (Outcome::Success, format!("Pass · {against}")),
+            CheckResult::FailOutOfReach => (
+                Outcome::Failure,
+                format!("Fail · {against}, out of reach"),
+            ),
+            CheckResult::PassWithBonus => (
+                Outcome::Success,
+                format!("Pass with the bonus · {against}"),
+            ),
+            CheckResult::FailWithBonus => (
+                Outcome::Failure,
+                format!("Fail even with the bonus · {against}"),
+            ),
+            CheckResult::FailNoBonus => (Outcome::Failure, format!("Fail · {against}")),
+            CheckResult::Cancelled => (Outcome::Closed, "Cancelled".into()),
+            CheckResult::Voided => (Outcome::Closed, format!("Voided by the {}", super::GM)),
+        },
+    }
+}
+
+/// The dice of a thrown check: the d20 (a pass bold, a natural 20 that
+/// passes starred, a natural 1 that fails marked `✗`), then the bonus d6s,
+/// the highest kept bold and the others dropped in brackets.
+pub fn dice_line(c: &CheckState) -> String {
+    let passed = c.result.is_some_and(|r| r.passed());
+    let mark = if c.result == Some(CheckResult::AutoFailNatural1) {
+        Mark::Bad
+    } else if c.result == Some(CheckResult::AutoPass) {
+        Mark::Crit
+    } else if passed {
+        Mark::Hit
+    } else {
+        Mark::Miss
+    };
+    let mut line = format!("d20 {}", look::die(c.natural, mark));
+    if !c.bonus_dice.is_empty() {
+        let best = c.bonus_dice.iter().copied().max().unwrap_or(0);
+        let mut kept = false;
+        let faces: Vec<(u32, Mark)> = look::sorted(
+            c.bonus_dice
+                .iter()
+                .map(|&f| {
+                    if f == best && !kept {
+                        kept = true;
+                        (f, Mark::Hit)
+                    } else {
+                        (f, Mark::Dropped)
+                    }
+                })
+                .collect(),
+        );
+        line.push_str(&format!(" · bonus d6 {}", look::dice(faces)));
+    }
+    line
+}
+
+/// The check's message: who checks what as the author, the outcome as
+/// the title, the dice first, the total and the target as the two fields.
 pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     let c = st.check.as_ref();
     let edition = c.map(|c| c.edition).or(st.edition);
+    let (kind, text) = outcome(st, status);
+    let mut e = Embed::new(kind.title(&text)).author(author(st, c));
     let mut desc = Vec::new();
-    if !st.setup.consequence.trim().is_empty() {
-        desc.push(format!("*If it fails:* {}", st.setup.consequence.trim()));
-    }
-    let mut e = Embed::new(title(st, c));
-    let mut col = colour::PENDING;
-    e = e.field("Target", target_text(edition, st, c), true);
-    match c {
-        None => match &st.ended_before_roll {
-            Some(w) => {
-                desc.push(format!("**{w}.**"));
-                col = colour::CLOSED;
-            }
-            None => desc.push(format!(
-                "Waiting for {} to throw the d20{}.",
-                st.roller.name,
-                if st.called_by.is_some() {
-                    " (called by the FC, who can still adjust it)"
-                } else {
-                    " (the FC can still adjust it)"
-                }
-            )),
-        },
-        Some(c) => {
-            e = rolled_fields(e, c, status);
-            if let Some(r) = c.result {
-                e = e.field("Result", result_text(r), false);
-                col = result_colour(r);
-            }
+    if let Some(c) = c {
+        desc.push(dice_line(c));
+        desc.extend(rules_fired(c));
+        if !c.bonus_factors.is_empty() {
+            desc.push(format!("**Bonus factors:** {}", factor_lines(c).join("; ")));
         }
     }
+    let passed = c.and_then(|c| c.result).is_some_and(|r| r.passed());
+    if !passed && !st.setup.consequence.trim().is_empty() {
+        let label = if c.and_then(|c| c.result).is_some() {
+            "It fails"
+        } else {
+            "If it fails"
+        };
+        desc.push(format!("**{label}:** {}", st.setup.consequence.trim()));
+    }
     if !st.changes.is_empty() {
-        e = e.field("What changed", st.changes.join("\n"), false);
+        desc.push(st.changes.join("\n"));
+    }
+    if status == Status::Open {
+        match c {
+            None if st.ended_before_roll.is_none() => desc.push(format!(
+                "-# {} throws the d20 with **Roll d20**; the {} can still adjust the check.",
+                st.roller.name,
+                super::GM
+            )),
+            Some(c) if c.phase == CheckPhase::AwaitingBonus => {
+                desc.push(format!("-# {}", bonus_offer(c)));
+            }
+            _ => {}
+        }
     }
     if status == Status::Expired {
         desc.push("**Timed out**: nothing more can be done with this check.".into());
-        col = colour::CLOSED;
     }
+    if let Some(c) = c {
+        e = e.field("Total", total_text(c), true);
+    }
+    e = e.field("Target", target_text(edition, st, c), true);
     if !desc.is_empty() {
         e = e.description(desc.join("\n"));
     }
@@ -166,7 +242,7 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     if let Some(n) = &st.note {
         footer.push_str(&format!(" · {n}"));
     }
-    e = e.footer(footer).colour(col);
+    e = e.footer(footer).colour(kind.colour());
     let v = View::embed(e);
     if status != Status::Open {
         return v;
@@ -174,67 +250,31 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
     with_buttons(v, id, version, st)
 }
 
-/// "🎲 Check — roller: ability" (or "NPC check — name").
-fn title(st: &CheckSession, c: Option<&CheckState>) -> String {
+/// "Ada · Wits check" (or "Guard: Wits · NPC check").
+fn author(st: &CheckSession, c: Option<&CheckState>) -> String {
     match (&st.setup.subject, c) {
-        (CheckSubject::AdHoc { name, .. }, _) => format!("🎲 NPC check — {name}"),
-        (_, Some(c)) => format!("🎲 Check — {}: {}", st.roller.name, c.ability),
+        (CheckSubject::AdHoc { name, .. }, _) => format!("{name} · NPC check"),
+        (_, Some(c)) => format!("{} · {} check", st.roller.name, c.ability),
         (CheckSubject::Sheet { ability }, None) => {
-            format!("🎲 Check — {}: {}", st.roller.name, ability.trim())
+            format!("{} · {} check", st.roller.name, ability.trim())
         }
     }
 }
 
-/// The colour of a result.
-fn result_colour(r: CheckResult) -> u32 {
-    if r.passed() {
-        colour::SUCCESS
-    } else if matches!(r, CheckResult::Cancelled | CheckResult::Voided) {
-        colour::CLOSED
-    } else {
-        colour::FAILURE
-    }
-}
-
-/// The fields of a thrown check: ability, d20, total, the rules that
-/// fired, the bonus offer, the factors claimed and the bonus dice.
-fn rolled_fields(mut e: Embed, c: &CheckState, status: Status) -> Embed {
-    e = e
-        .field(
-            "Ability",
-            format!("{} {}", rank_label(c.rank), c.score),
-            true,
-        )
-        .field("d20", format!("**{}**", c.natural), true);
-    let total = c.sum + c.bonus;
-    let mut t = format!("{} + {}", c.natural, c.score);
+/// "17 + 3 Wits (🟤 Bronze) + 4 (bonus) = **24**".
+fn total_text(c: &CheckState) -> String {
+    let total = c.sum.saturating_add(c.bonus);
+    let mut t = format!(
+        "{} + {} {} ({})",
+        c.natural,
+        c.score,
+        c.ability,
+        rank_label(c.rank)
+    );
     if !c.bonus_dice.is_empty() || c.bonus > 0 {
         t.push_str(&format!(" + {} (bonus)", c.bonus));
     }
-    e = e.field(
-        "Total",
-        format!("{t} = **{total}** against {}", c.target),
-        true,
-    );
-    let fired = rules_fired(c);
-    if !fired.is_empty() {
-        e = e.field("Rules", fired.join("\n"), false);
-    }
-    if c.phase == CheckPhase::AwaitingBonus && status == Status::Open {
-        e = e.field("Bonus", bonus_offer(c), false);
-    }
-    if !c.bonus_factors.is_empty() {
-        e = e.field("Bonus factors", factor_lines(c).join("\n"), false);
-    }
-    if !c.bonus_dice.is_empty() {
-        let faces: Vec<String> = c.bonus_dice.iter().map(|d| d.to_string()).collect();
-        e = e.field(
-            "Bonus dice",
-            format!("[{}] → highest **+{}**", faces.join(", "), c.bonus),
-            false,
-        );
-    }
-    e
+    format!("{t} = **{total}**")
 }
 
 /// What a short check may still do (with the chances per number of
@@ -247,7 +287,7 @@ fn bonus_offer(c: &CheckState) -> String {
                 .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
                 .collect();
             format!(
-                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added.\nChance per number of factors: {}",
+                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added. Chance by number of factors: {}",
                 odds.join(" · ")
             )
         }
@@ -276,7 +316,7 @@ fn factor_lines(c: &CheckState) -> Vec<String> {
             } else {
                 " — awaiting the FC"
             };
-            format!("• {} ({kind}{worth}){wait}", f.name)
+            format!("{} ({kind}{worth}){wait}", f.name)
         })
         .collect()
 }
@@ -292,7 +332,7 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
             v = v.buttons(vec![
                 b(CheckButton::Roll, "Roll d20", Style::Primary),
                 b(CheckButton::Cancel, "Cancel", Style::Secondary),
-                b(CheckButton::Void, "Void", Style::Danger),
+                b(CheckButton::Void, "Void", Style::Danger).gm_only(),
             ]);
         }
         Some(c) if c.phase == CheckPhase::AwaitingBonus => {
@@ -311,10 +351,10 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
             v = v.buttons(row);
             let mut fc = Vec::new();
             if c.bonus_factors.iter().any(|f| !f.approved) {
-                fc.push(b(CheckButton::Approve, "Approve factors", Style::Success));
+                fc.push(b(CheckButton::Approve, "Approve factors", Style::Success).gm_only());
             }
-            fc.push(b(CheckButton::Void, "Void", Style::Danger));
-            fc.push(b(CheckButton::Force, "Force close", Style::Danger));
+            fc.push(b(CheckButton::Void, "Void", Style::Danger).gm_only());
+            fc.push(b(CheckButton::Force, "Force close", Style::Danger).gm_only());
             v = v.buttons(fc);
         }
         Some(_) => {}

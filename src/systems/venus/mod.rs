@@ -43,6 +43,7 @@ pub mod check_view;
 pub mod commands;
 pub mod format;
 pub mod governed;
+pub mod history;
 pub mod party;
 pub mod sheet_view;
 pub mod sheets;

@@ -158,18 +158,12 @@ pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) 
     let c = Loaded { row, sheet };
     log_sheet(&mut tx, caller, &c, "create", json!({ "name": name })).await?;
     tx.commit().await?;
-    let mut v = View::embed(sheet_view::embed(
-        c.name(),
-        caller.user_id,
-        true,
-        &c.sheet,
-        &set,
-    ));
-    v.content = Some(format!(
-        "{} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.",
-        c.name()
-    ));
-    Ok(Response::message(v))
+    // Quiet bookkeeping: one public line (the empty sheet says nothing
+    // more; `/ve sheet show` draws it).
+    Ok(Response::message(View::text(format!(
+        "📜 {} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.",
+        crate::app::view::plain(c.name())
+    ))))
 }
 
 /// The card `/ve sheet show` posts: the sheet under the guild's settings.

@@ -112,8 +112,8 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
     }
     if s.offer.is_some() {
         v.rows.push(Row::Buttons(vec![
-            b(SpotlightButton::Confirm, "Allow scene", Style::Success),
-            b(SpotlightButton::Decline, "Decline scene", Style::Danger),
+            b(SpotlightButton::Confirm, "Allow scene", Style::Success).gm_only(),
+            b(SpotlightButton::Decline, "Decline scene", Style::Danger).gm_only(),
         ]));
     }
     v

@@ -141,6 +141,11 @@ pub struct TaskSession {
     /// The page of that menu shown (more than 25 attributes and insights).
     #[serde(default)]
     pub pay_page: usize,
+    /// Each participant's unused attributes and insights that could pay
+    /// for a KISS (values `sp:<attribute>` and `in:<insight>`), for the
+    /// "KISS" menu (rebuilt from the sheets on every click of the round).
+    #[serde(default)]
+    pub kiss_names: BTreeMap<i64, Vec<PayOption>>,
     /// P(reaching the threshold), computed just before the dice were thrown.
     pub odds_before: Option<f64>,
     /// Every sheet change of the task, as lines to show.

@@ -104,6 +104,10 @@ impl System for VenusSystem {
         super::governed::LIST
     }
 
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        super::history::line(entry)
+    }
+
     fn has_sheets(&self) -> bool {
         true
     }

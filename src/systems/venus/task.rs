@@ -2,16 +2,19 @@
 //!
 //! Before the roll: allies press **Offer aid** (or pick a job in the "Aid
 //! with a job" menu); the roller accepts or refuses each offer, may switch
-//! job, then presses **Roll**. The KISS round: each participant picks dice
-//! in the "KISS dice" menu and pays for them with a source button (Lot,
-//! stunt, specialty, insight; the buttons take specialties and insights in
-//! sheet order) or picks which attribute or insight pays for the first
-//! picked die in the "Pay with a specialty or insight" menu; edition 1 adds the Ego modes and allies'
-//! consent; the roller presses **Re-roll** (or **No KISS**). Edition 1 then
-//! spends beats (primary, S1-S4, T1-T4, special consequences), **Finish**
-//! ends spending and the FC may **Subvert** one unbought secondary
-//! consequence; edition 2 offers Ego when still short. The FC may void or
-//! force-close at any point. Every click is one transaction.
+//! job, then presses **Roll**. The KISS round: each participant declares
+//! KISSes in one step in the "KISS: pick dice and how to pay" menu (each
+//! value a die and its payment: a Lot, a stunt, a named specialty or
+//! insight; misses listed first); the older two-step words (the "KISS
+//! dice" menu, then "KISS with …" or "Pay with a specialty or insight")
+//! still answer on messages drawn before. Edition 1 adds the Ego modes and
+//! allies' consent; the roller presses **Re-roll** (or **No KISS**).
+//! Edition 1 then spends beats (**Primary** as one button; S1-S4, T1-T4 and
+//! the special consequences bought together in the "Buy consequences"
+//! menu), **Finish** ends spending and the FC may **Subvert** one unbought
+//! secondary consequence; edition 2 offers Ego when still short. The FC may
+//! void or force-close at any point (the FC's tools are drawn `gm_only`).
+//! Every click is one transaction.
 //!
 //! One small file per button (or small group of them) under `task/`
 //! (`aid`, `kiss`, `ego`, `spend`, `close`): it reads the click, checks who
@@ -242,6 +245,8 @@ pub async fn press(
         TaskButton::NoSubversion => spend::subvert(&mut t, None)?,
         TaskButton::Void => close::void(&t)?,
         TaskButton::Force => close::force(&t)?,
+        TaskButton::KissPairs => kiss::pairs(&mut t)?,
+        TaskButton::BuyMany => spend::buy_many(&t)?,
     };
     t.finish(&button, step).await
 }

@@ -1,17 +1,24 @@
-//! The task's message: pool, threshold, allies, the chance of meeting the
-//! threshold (before the roll, and for the declared KISSes after it), every
-//! die with its owner and rank colour, beats or passes, KISSes, purchases,
-//! the outcome and what changed; with the buttons and menus of the current
-//! step (none once it is over). Also the "after the task" summary.
+//! The task's message in the shared look (`table::look`): the author line
+//! says who rolls what, the title states the outcome (`⏳ Waiting for Ada
+//! to roll`, `✅ Success · 3 beats`, `❌ Failure · 1 of 3 beats`) and picks
+//! the colour; the description opens with the dice grouped by owner and
+//! marked (beats bold, a KISSed die's old face dropped in brackets), then
+//! what failure means, allies, KISSes, purchases, the outcome's details,
+//! what changed and what to do now; the pool with its threshold and the
+//! chance are the two fields. With the buttons and menus of the current
+//! step (the FC's tools marked `gm_only`; none once it is over). Also the
+//! "after the task" summary of where everyone stands.
 
-use super::format::{cut, factor_sum, fields_of, lot_pips, percent, rank_label, rank_mark};
+use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
-use super::buttons::{custom_id, Consequence, Payment, TaskButton};
+use super::buttons::{custom_id, Consequence, TaskButton};
 use super::state::TaskSession;
-use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::venus::odds;
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
+    TERTIARY,
 };
 use crate::rules::venus::{Edition, TaskState, VenusCtx};
 use crate::storage::sessions::Status;
@@ -112,26 +119,32 @@ fn kiss_chance(t: &TaskState, reroll: &[usize]) -> Option<f64> {
     }
 }
 
+/// One die marked with the shared look: a beat (or pass) bold, a miss
+/// plain, a 6 that strikes two beats (a 10 that counts twice) with a star;
+/// a KISSed die shows the face it replaced in brackets first (`(1)→**4**`),
+/// a die added by an explosion is marked `↯`.
 fn die_text(d: &TaskDie, t: &TaskState) -> String {
     let v = d.value(t.edition, t.ego_mode);
-    let mut face = if v > 0 {
-        format!("**{}**", d.face)
-    } else {
-        d.face.to_string()
+    let mark = match v {
+        0 => Mark::Miss,
+        1 => Mark::Hit,
+        _ => Mark::Crit,
     };
-    if v == 2 {
-        face.push_str("×2");
-    }
+    let mut face = look::die(d.face, mark);
     if d.kissed && d.history.len() >= 2 {
-        face = format!("~~{}~~→{face}", d.history[d.history.len() - 2]);
+        let old = d.history[d.history.len() - 2];
+        face = format!("{}→{face}", look::die(old, Mark::Dropped));
     }
-    let mark = if d.exploded_from.is_some() { "↯" } else { "" };
-    format!("#{} {mark}{face}", d.id)
+    if d.exploded_from.is_some() {
+        face = format!("↯{face}");
+    }
+    face
 }
 
-/// One line per owner: rank colour, name, and every die (counts per face
-/// for very large pools).
-pub fn dice_lines(st: &TaskSession) -> Vec<String> {
+/// The dice as one line, grouped by owner (bare when the roller alone
+/// rolled), each owner's dice in rolling order (very large pools: counts
+/// per face).
+pub fn dice_line(st: &TaskSession) -> String {
     let t = &st.task;
     let mut owners: Vec<i64> = Vec::new();
     for d in &t.dice {
@@ -139,38 +152,36 @@ pub fn dice_lines(st: &TaskSession) -> Vec<String> {
             owners.push(d.owner);
         }
     }
-    owners
+    let alone = owners.len() == 1 && owners[0] == t.roller;
+    let groups: Vec<(String, String)> = owners
         .into_iter()
         .map(|o| {
             let dice: Vec<&TaskDie> = t.dice.iter().filter(|d| d.owner == o).collect();
-            let rank = dice.first().map(|d| d.rank).unwrap_or(t.rank);
-            let count: u32 = dice.iter().map(|d| d.value(t.edition, t.ego_mode)).sum();
             let body = if dice.len() <= LIST_DICE {
                 dice.iter()
                     .map(|d| die_text(d, t))
                     .collect::<Vec<_>>()
-                    .join(" · ")
+                    .join(" ")
             } else {
                 let mut counts = std::collections::BTreeMap::new();
                 for d in &dice {
-                    *counts.entry(d.face).or_insert(0u32) += 1;
+                    *counts.entry((d.face, d.succeeds(t.edition))).or_insert(0u32) += 1;
                 }
                 let parts: Vec<String> = counts
                     .iter()
                     .rev()
-                    .map(|(f, n)| format!("{f}×{n}"))
+                    .map(|((f, hit), n)| {
+                        let m = if *hit { Mark::Hit } else { Mark::Miss };
+                        format!("{}×{n}", look::die(*f, m))
+                    })
                     .collect();
                 format!("{} dice: {}", dice.len(), parts.join(" "))
             };
-            format!(
-                "{} **{}** ({} {}): {body}",
-                rank_mark(rank),
-                st.name_of(o),
-                count,
-                word(t.edition, count)
-            )
+            let name = if alone { String::new() } else { st.name_of(o) };
+            (name, body)
         })
-        .collect()
+        .collect();
+    look::owned(&groups)
 }
 
 fn kiss_source_text(s: &KissSource) -> String {
@@ -183,131 +194,188 @@ fn kiss_source_text(s: &KissSource) -> String {
     }
 }
 
-fn outcome_text(st: &TaskSession) -> Option<String> {
+/// What the closed task came to, beyond its title: the failure's
+/// consequence, margin and criticals, a force-close or a void.
+fn outcome_lines(st: &TaskSession) -> Vec<String> {
     let t = &st.task;
+    let mut out = Vec::new();
     if t.close_kind == Some(CloseKind::Voided) {
-        return Some("Voided by the FC: no exp, spent Lots and Ego given back.".into());
+        out.push(format!(
+            "Voided by the {}: no exp, spent Lots and Ego given back.",
+            super::GM
+        ));
+        return out;
     }
-    let o = t.outcome.as_ref()?;
-    let mut s = if o.success {
-        match t.edition {
-            Edition::One => "✅ **Success**: the primary consequence was bought.".to_string(),
-            Edition::Two => format!(
-                "✅ **Success**: {} {} against {}.",
-                o.successes,
-                word(t.edition, o.successes),
-                o.threshold
-            ),
-        }
-    } else {
-        match t.edition {
-            Edition::One if o.declined_primary => format!(
-                "❌ **Failure**: {} did not buy the primary consequence.{}",
-                st.roller.name,
-                consequence_tail(&t.consequence)
-            ),
-            _ => format!(
-                "❌ **Failure**: {} {} against {}.{}",
-                o.successes,
-                word(t.edition, o.successes),
-                o.threshold,
-                consequence_tail(&t.consequence)
-            ),
-        }
+    let Some(o) = t.outcome.as_ref() else {
+        return out;
     };
-    if let Some(m) = o.margin_percent {
-        s.push_str(&format!("\nMargin {m}%"));
+    if !o.success {
+        if t.edition == Edition::One && o.declined_primary {
+            out.push(format!(
+                "{} did not buy the primary consequence.",
+                st.roller.name
+            ));
+        }
+        let c = t.consequence.trim();
+        if !c.is_empty() {
+            out.push(format!("**It fails:** {c}"));
+        }
     }
-    match o.crit {
-        Some(Crit::Success) => s.push_str(" · **critical success**"),
-        Some(Crit::Failure) => s.push_str(" · **critical failure**"),
-        None => {}
+    if let Some(m) = o.margin_percent {
+        out.push(format!("Margin {m}%"));
     }
     if t.close_kind == Some(CloseKind::ForceClosed) {
-        s.push_str("\n(Force-closed by the FC.)");
+        out.push(format!("Force-closed by the {}.", super::GM));
     }
-    Some(s)
+    out
+}
+
+/// The title's outcome and text: waiting for whom, or what the task came to
+/// (`✅ Success · 3 beats`, `❌ Failure · 2 of 3 beats`).
+pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
+    let t = &st.task;
+    let r = &st.roller.name;
+    let n = t.successes();
+    let need = t.threshold;
+    if t.close_kind == Some(CloseKind::Voided) {
+        return (Outcome::Closed, "Voided".into());
+    }
+    if status == Status::Expired && t.phase != TaskPhase::Closed {
+        return (Outcome::Closed, "Timed out".into());
+    }
+    let of = format!("{n} of {need} {}", word(t.edition, need));
+    match t.phase {
+        TaskPhase::AidOffers => {
+            let pending: Vec<String> = t
+                .allies
+                .iter()
+                .filter(|a| a.status == AidStatus::Offered)
+                .map(|a| st.name_of(a.id))
+                .collect();
+            if pending.is_empty() {
+                (Outcome::Pending, format!("Waiting for {r} to roll"))
+            } else {
+                (
+                    Outcome::Pending,
+                    format!("Waiting for {r} to answer {}", pending.join(" and ")),
+                )
+            }
+        }
+        TaskPhase::KissDeclaration => (Outcome::Pending, format!("Waiting for {r} · KISS · {of}")),
+        TaskPhase::EgoOffer => (Outcome::Pending, format!("Waiting for {r} · Ego? · {of}")),
+        TaskPhase::Spending => {
+            let left = t.beats_left();
+            if left == 0 {
+                (Outcome::Pending, format!("Waiting for {r} to finish"))
+            } else {
+                (
+                    Outcome::Pending,
+                    format!("Waiting for {r} to spend {left} {}", word(t.edition, left)),
+                )
+            }
+        }
+        TaskPhase::GmSubversion => (Outcome::Pending, format!("Waiting for the {}", super::GM)),
+        TaskPhase::Closed => match &t.outcome {
+            None => (Outcome::Closed, "Closed".into()),
+            Some(o) => {
+                let crit = |s: &str| match o.crit {
+                    Some(Crit::Success) => format!("Critical success · {s}"),
+                    Some(Crit::Failure) => format!("Critical failure · {s}"),
+                    None if o.success => format!("Success · {s}"),
+                    None => format!("Failure · {s}"),
+                };
+                let count = format!("{} {}", o.successes, word(t.edition, o.successes));
+                let text = if o.success {
+                    crit(&count)
+                } else if t.edition == Edition::One && o.declined_primary {
+                    crit(&format!("{count}, primary not bought"))
+                } else {
+                    crit(&format!(
+                        "{} of {} {}",
+                        o.successes,
+                        o.threshold,
+                        word(t.edition, o.threshold)
+                    ))
+                };
+                let kind = match (o.success, o.crit) {
+                    (true, _) => Outcome::Success,
+                    (false, Some(Crit::Failure)) => Outcome::Botch,
+                    (false, _) => Outcome::Failure,
+                };
+                (kind, text)
+            }
+        },
+    }
 }
 
 fn phase_hint(st: &TaskSession) -> String {
     let t = &st.task;
     let r = &st.roller.name;
+    let gm = super::GM;
     match t.phase {
         TaskPhase::AidOffers => format!(
-            "Allies: **Offer aid** (up to {}, with a job of level 1+ that inherits {}). {r}: accept or refuse each offer, then **Roll**.",
+            "Allies: **Offer aid** (up to {}, a job of level 1+ inheriting {}); {r} answers, then **Roll**.",
             t.max_allies(),
             t.ability
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
-                "One KISS round: pick dice in the menu and pay for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Allies' dice need their consent. Then {r} presses **Re-roll** (or **No KISS**)."
+                "One KISS round: pick dice and how you pay in the KISS menu (each die once; allies' dice need their consent), then {r} presses **Re-roll** (or **No KISS**)."
             ),
             Edition::Two => format!(
-                "Still short: one KISS round. Each of you picks your own dice in the menu and pays for them (Lot, stunt, or the specialty or insight you choose for each die); each die once. Then {r} presses **Re-roll** (or **No KISS**)."
+                "Still short: one KISS round. Each of you picks your own dice and how you pay in the KISS menu, then {r} presses **Re-roll** (or **No KISS**)."
             ),
         },
         TaskPhase::Spending => format!(
-            "{r} spends the beats: the primary consequence (success) costs {}, each other consequence 1 beat, once each. Then **Finish**; unspent beats are lost.",
+            "{r} spends the beats: **Primary** (success) costs {}, every other consequence 1 beat. Then **Finish**; unspent beats are lost.",
             t.threshold
         ),
         TaskPhase::GmSubversion => format!(
-            "The FC may turn one secondary consequence {r} did not buy against them, or pass."
+            "The {gm} may turn one secondary consequence {r} did not buy against them, or pass."
         ),
         TaskPhase::EgoOffer => format!(
             "Still short. {r} may spend Ego: every 10 on the table counts as two passes."
         ),
         TaskPhase::Closed if st.subversion_open => format!(
-            "The result is applied. The FC may still turn one secondary consequence {r} did not buy against them (no numbers change), or let everything stand."
+            "The {gm} may still turn one secondary consequence {r} did not buy against them."
         ),
         TaskPhase::Closed => String::new(),
     }
 }
 
-/// The task's message.
+/// The task's message: `author` who rolls what, the outcome as the
+/// title, the dice as the first line, the pool and threshold and the
+/// chance as the two fields.
 pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     let t = &st.task;
-    let mut e = Embed::new(title(st));
-    e = e.field("Pool", pool_text(t), false);
+    let (kind, text) = outcome(st, status);
+    let mut e = Embed::new(kind.title(&text)).author(author(st));
+    let mut pool = pool_text(t);
     let base = match t.edition {
         Edition::One => 1,
         Edition::Two => t.difficulty,
     };
-    e = e.field(
-        "Threshold",
-        format!("**{}** = {}", t.threshold, factor_sum(base, &t.factors)),
-        true,
-    );
+    pool.push_str(&format!(
+        "\nThreshold **{}** = {}",
+        t.threshold,
+        factor_sum(base, &t.factors)
+    ));
     if t.crits_active() {
-        e = e.field("Criticals", "on (margin and critical results)", true);
+        pool.push_str("\nCriticals on (margin and critical results)");
     }
-    if let Some(allies) = allies_text(st) {
-        e = e.field("Allies", allies, false);
-    }
+    e = e.field("Pool", pool, true);
     if let Some(chance) = chance_text(st) {
-        e = e.field("Chance", chance, false);
+        e = e.field("Chance", chance, true);
     }
-    if !t.dice.is_empty() {
-        for (title, value) in fields_of("Dice", &dice_lines(st), 3) {
-            e = e.field(title, value, false);
-        }
-    }
-    if !t.dice.is_empty() || t.phase != TaskPhase::AidOffers {
-        let title = match t.edition {
-            Edition::One => "Beats",
-            Edition::Two => "Passes",
-        };
-        e = e.field(title, count_text(t), false);
-    }
-    e = result_fields(e, st);
     let desc = description(st, status);
     if !desc.is_empty() {
-        e = e.description(desc.join("\n"));
+        e = e.description(cut(&desc.join("\n"), 4000));
     }
     let mut footer = format!("Venus Engine edition {} · task #{id}", t.edition);
     if let Some(n) = &st.note {
         footer.push_str(&format!(" · {n}"));
     }
-    e = e.footer(footer).colour(colour_of(t, status));
+    e = e.footer(footer).colour(kind.colour());
     let mut v = View::embed(e);
     if status == Status::Open && (t.phase != TaskPhase::Closed || st.subversion_open) {
         v.rows = rows(id, version, st);
@@ -315,8 +383,8 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     v
 }
 
-/// "🎲 Task — roller: ability via job (level)".
-fn title(st: &TaskSession) -> String {
+/// "Ada · Finesse task via Thief (level 3)".
+fn author(st: &TaskSession) -> String {
     let t = &st.task;
     let level = if t.learning {
         "learning".to_string()
@@ -324,21 +392,52 @@ fn title(st: &TaskSession) -> String {
         format!("level {}", t.job_level)
     };
     format!(
-        "🎲 Task — {}: {} via {} ({level})",
+        "{} · {} task via {} ({level})",
         st.roller.name, t.ability, t.job
     )
 }
 
-/// What failure means, what to do now, or that the task timed out.
+/// The dice first, then what failure means, the allies, KISSes,
+/// purchases, the outcome's details, what changed and what to do now.
 fn description(st: &TaskSession, status: Status) -> Vec<String> {
     let t = &st.task;
     let mut desc = Vec::new();
-    if !t.consequence.trim().is_empty() {
-        desc.push(format!("*If it fails:* {}", t.consequence.trim()));
+    if !t.dice.is_empty() {
+        desc.push(dice_line(st));
+    }
+    if let Some(extra) = count_extra(t) {
+        desc.push(extra);
+    }
+    let closed = t.phase == TaskPhase::Closed;
+    if !closed && !t.consequence.trim().is_empty() {
+        desc.push(format!("**If it fails:** {}", t.consequence.trim()));
+    }
+    if let Some(allies) = allies_text(st) {
+        desc.push(allies);
+    }
+    desc.extend(kiss_lines(st));
+    if !t.purchases.is_empty() {
+        let bought: Vec<String> = t
+            .purchases
+            .iter()
+            .map(|b| format!("{} ({} {})", b.text, b.cost, word(Edition::One, b.cost)))
+            .collect();
+        desc.push(format!("**Bought:** {}", bought.join("; ")));
+    }
+    if let Some(n) = t.subversion {
+        desc.push(format!(
+            "**Subverted by the {}:** {}",
+            super::GM,
+            subversion_text(st, n)
+        ));
+    }
+    desc.extend(outcome_lines(st));
+    if !st.changes.is_empty() {
+        desc.push(st.changes.join("\n"));
     }
     let hint = phase_hint(st);
     if status == Status::Open && !hint.is_empty() {
-        desc.push(hint);
+        desc.push(format!("-# {hint}"));
     }
     if status == Status::Expired {
         desc.push("**Timed out**: nothing more can be done with this task.".into());
@@ -352,7 +451,12 @@ fn pool_text(t: &TaskState) -> String {
         Edition::One => ("D6", format!("beat on {}+", t.rank.d6_beat_min())),
         Edition::Two => ("D10", format!("pass on {}+", t.rank.d10_pass_min())),
     };
-    let mut pool = format!("{} {die} · {} ({min})", t.pool, rank_label(t.rank));
+    let mut pool = format!(
+        "{}: {} {die} · {} ({min})",
+        t.ability,
+        t.pool,
+        rank_label(t.rank)
+    );
     if t.learning {
         pool.push_str(&format!(" · the {} score, while learning", t.ability));
     }
@@ -381,7 +485,14 @@ fn allies_text(st: &TaskSession) -> Option<String> {
     let lines: Vec<String> = t
         .allies
         .iter()
-        .filter(|a| a.status != AidStatus::Withdrawn || t.phase == TaskPhase::AidOffers)
+        .filter(|a| match t.phase {
+            TaskPhase::AidOffers => true,
+            TaskPhase::KissDeclaration => a.status == AidStatus::Accepted,
+            _ => {
+                a.status == AidStatus::Accepted
+                    && (a.demand.is_some() || a.rank_overridden || a.magic)
+            }
+        })
         .map(|a| {
             let status = match a.status {
                 AidStatus::Offered => format!("offered, waiting for {}", st.roller.name),
@@ -473,63 +584,33 @@ fn kiss_chance_text(t: &TaskState) -> Option<String> {
     }
 }
 
-/// Beats (or passes) against the threshold, with Ego, explosions, the
-/// edition-2 Ego offer and the beats left to spend.
-fn count_text(t: &TaskState) -> String {
-    let n = t.successes();
-    let mut s = format!("**{n}** {} (need {})", word(t.edition, n), t.threshold);
+/// What the title's count does not say: the Ego effect, explosions
+/// stopped at the cap, and (edition 2, Ego offered) the count with Ego.
+fn count_extra(t: &TaskState) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
     match t.ego_mode {
-        EgoMode::DoubleSixes => s.push_str(" · Ego: every 6 strikes two beats"),
-        EgoMode::RerollAll => s.push_str(" · Ego: every miss was re-rolled"),
-        EgoMode::TensDouble => s.push_str(" · Ego: every 10 counts twice"),
+        EgoMode::DoubleSixes => parts.push("Ego: every 6 strikes two beats".into()),
+        EgoMode::RerollAll => parts.push("Ego: every miss was re-rolled".into()),
+        EgoMode::TensDouble => parts.push("Ego: every 10 counts twice".into()),
         EgoMode::None => {}
     }
     if t.explosion_capped {
-        s.push_str(" · explosions stopped at the safety cap");
+        parts.push("explosions stopped at the safety cap".into());
     }
     if t.phase == TaskPhase::EgoOffer {
+        let n = t.successes();
         let tens = t
             .dice
             .iter()
             .filter(|d| d.face == 10 && d.succeeds(t.edition))
             .count() as u32;
-        s.push_str(&format!(
-            " · with Ego: **{}** ({tens} {} on the table)",
-            n + tens,
+        parts.push(format!(
+            "with Ego: **{}** ({tens} {} on the table)",
+            n.saturating_add(tens),
             if tens == 1 { "ten" } else { "tens" }
         ));
     }
-    if t.edition == Edition::One && matches!(t.phase, TaskPhase::Spending) {
-        s.push_str(&format!(" · **{}** left to spend", t.beats_left()));
-    }
-    s
-}
-
-/// The KISSes, purchases, subversion, outcome and sheet changes.
-fn result_fields(mut e: Embed, st: &TaskSession) -> Embed {
-    let t = &st.task;
-    let kl = kiss_lines(st);
-    if !kl.is_empty() {
-        e = e.field("KISSes", kl.join("\n"), false);
-    }
-    if !t.purchases.is_empty() {
-        let lines: Vec<String> = t
-            .purchases
-            .iter()
-            .map(|b| format!("• {} — {} {}", b.text, b.cost, word(Edition::One, b.cost)))
-            .collect();
-        e = e.field("Bought", lines.join("\n"), false);
-    }
-    if let Some(n) = t.subversion {
-        e = e.field("Subverted by the FC", subversion_text(st, n), false);
-    }
-    if let Some(o) = outcome_text(st) {
-        e = e.field("Outcome", o, false);
-    }
-    for (title, value) in fields_of("What changed", &st.changes, 2) {
-        e = e.field(title, value, false);
-    }
-    e
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// The KISSes: those re-rolled once the round is done; before, those
@@ -543,10 +624,21 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
             .iter()
             .filter(|d| d.kissed)
             .map(|d| {
+                let by = d.kissed_by.map(|b| st.name_of(b)).unwrap_or_default();
+                let was = d
+                    .history
+                    .len()
+                    .checked_sub(2)
+                    .and_then(|i| d.history.get(i))
+                    .copied()
+                    .unwrap_or(d.face);
+                let owner = if d.kissed_by == Some(d.owner) {
+                    String::new()
+                } else {
+                    format!(" ({}'s)", st.name_of(d.owner))
+                };
                 format!(
-                    "#{} by {} with {}",
-                    d.id,
-                    d.kissed_by.map(|b| st.name_of(b)).unwrap_or_default(),
+                    "{by}'s {was}{owner} with {}",
                     d.kiss_source
                         .as_ref()
                         .map(kiss_source_text)
@@ -555,18 +647,34 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
             })
             .collect();
         if !kissed.is_empty() {
-            kl.push(format!("KISSed: {}", kissed.join("; ")));
+            kl.push(format!("**KISSed:** {}", kissed.join("; ")));
         }
         return kl;
     }
-    for k in &t.kisses {
-        kl.push(format!(
-            "#{} — {} pays with {}{}",
-            k.die,
-            st.name_of(k.by),
-            kiss_source_text(&k.source),
-            if k.approved { "" } else { " (awaiting the FC)" }
-        ));
+    let declared: Vec<String> = t
+        .kisses
+        .iter()
+        .map(|k| {
+            let face = t.die(k.die).map(|d| d.face).unwrap_or_default();
+            let owner = t.die(k.die).map(|d| d.owner).unwrap_or(k.by);
+            let whose = if owner == k.by {
+                format!("{}'s {face}", st.name_of(k.by))
+            } else {
+                format!("{}: {}'s {face}", st.name_of(k.by), st.name_of(owner))
+            };
+            format!(
+                "{whose} with {}{}",
+                kiss_source_text(&k.source),
+                if k.approved {
+                    String::new()
+                } else {
+                    format!(", awaiting the {}", super::GM)
+                }
+            )
+        })
+        .collect();
+    if !declared.is_empty() {
+        kl.push(format!("**KISS declared:** {}", declared.join("; ")));
     }
     if t.ego_reroll_pending {
         kl.push(format!(
@@ -610,33 +718,6 @@ fn lower_first(text: &str) -> String {
     }
 }
 
-/// The failure's consequence in italics after a space, or nothing when the
-/// task has none (never an empty `**`).
-fn consequence_tail(consequence: &str) -> String {
-    let c = consequence.trim();
-    if c.is_empty() {
-        String::new()
-    } else {
-        format!(" *{c}*")
-    }
-}
-
-/// The embed's colour: pending, success, failure or closed.
-fn colour_of(t: &TaskState, status: Status) -> u32 {
-    match (t.phase, &t.outcome, status) {
-        (_, _, Status::Expired) => colour::CLOSED,
-        (TaskPhase::Closed, Some(o), _) if t.close_kind != Some(CloseKind::Voided) => {
-            if o.success {
-                colour::SUCCESS
-            } else {
-                colour::FAILURE
-            }
-        }
-        (TaskPhase::Closed, _, _) => colour::CLOSED,
-        _ => colour::PENDING,
-    }
-}
-
 /// Draws the buttons and menus of task `id` at `version`.
 struct Draw {
     id: i64,
@@ -676,10 +757,12 @@ impl Draw {
         })
     }
 
-    /// `r` followed by the FC's **Void** and **Force close**.
-    fn fc_row(&self, mut r: Vec<Button>) -> Row {
-        r.push(self.b(TaskButton::Void, "Void", Style::Danger));
-        r.push(self.b(TaskButton::Force, "Force close", Style::Danger));
+    /// The game master's row: `r` (their own tools) then **Void** and
+    /// **Force close**, every one marked for the game master's panel.
+    fn gm_row(&self, r: Vec<Button>) -> Row {
+        let mut r: Vec<Button> = r.into_iter().map(Button::gm_only).collect();
+        r.push(self.b(TaskButton::Void, "Void", Style::Danger).gm_only());
+        r.push(self.b(TaskButton::Force, "Force close", Style::Danger).gm_only());
         Row::Buttons(r)
     }
 }
@@ -691,11 +774,14 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
         TaskPhase::AidOffers => aid_rows(&d, st),
         TaskPhase::KissDeclaration => kiss_rows(&d, st),
         TaskPhase::Spending => spending_rows(&d, st),
-        TaskPhase::GmSubversion => vec![subversion_row(&d, t.subvertible()), d.fc_row(Vec::new())],
-        TaskPhase::EgoOffer => vec![d.fc_row(vec![
-            d.b(TaskButton::EgoYes, "Spend Ego", Style::Primary),
-            d.b(TaskButton::EgoNo, "Keep Ego", Style::Secondary),
-        ])],
+        TaskPhase::GmSubversion => vec![subversion_row(&d, t.subvertible()), d.gm_row(Vec::new())],
+        TaskPhase::EgoOffer => vec![
+            Row::Buttons(vec![
+                d.b(TaskButton::EgoYes, "Spend Ego", Style::Primary),
+                d.b(TaskButton::EgoNo, "Keep Ego", Style::Secondary),
+            ]),
+            d.gm_row(Vec::new()),
+        ],
         TaskPhase::Closed if st.subversion_open => {
             let unbought = (1..=4u8)
                 .filter(|n| !t.purchases.iter().any(|b| b.item == Purchase::Secondary(*n)));
@@ -707,9 +793,10 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
     rows
 }
 
-/// Before the roll: **Roll**, **Offer aid**, **Withdraw aid** and the FC's
-/// row; the "Aid with a job" menu; the roller's answers to each offer; the
-/// "Use job" menu.
+/// Before the roll: **Roll**, **Offer aid**, **Withdraw aid** and the
+/// roller's answer to each offer (on one row while they fit); the "Aid with
+/// a job" menu when someone could aid with more than one job; the "Use
+/// job" menu; the game master's row.
 fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let pending: Vec<_> = t
@@ -726,32 +813,32 @@ fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
         .iter()
         .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
         .count();
-    let mut offer = d.b(TaskButton::Offer, "Offer aid", Style::Secondary);
-    if standing >= t.max_allies() {
-        offer = offer.disabled();
+    let mut buttons = vec![roll];
+    if standing < t.max_allies() {
+        buttons.push(d.b(TaskButton::Offer, "Offer aid", Style::Secondary));
     }
-    let mut main = vec![roll, offer];
     if standing > 0 {
-        main.push(d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary));
+        buttons.push(d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary));
     }
-    let mut rows = vec![d.fc_row(main)];
-    if standing < t.max_allies() && !st.candidates.is_empty() {
-        rows.push(aid_job_menu(d, st));
-    }
-    let mut answers = Vec::new();
     for a in &pending {
         let n = cut(&st.name_of(a.id), 30);
         let accept = format!("Accept {n}");
-        answers.push(d.named(TaskButton::Accept(a.id), &accept, Style::Success));
+        buttons.push(d.named(TaskButton::Accept(a.id), &accept, Style::Success));
         let refuse = format!("Refuse {n}");
-        answers.push(d.named(TaskButton::Refuse(a.id), &refuse, Style::Secondary));
+        buttons.push(d.named(TaskButton::Refuse(a.id), &refuse, Style::Secondary));
     }
-    for chunk in answers.chunks(4) {
-        rows.push(Row::Buttons(chunk.to_vec()));
+    let mut rows: Vec<Row> = buttons
+        .chunks(5)
+        .map(|c| Row::Buttons(c.to_vec()))
+        .collect();
+    let choice = st.candidates.iter().any(|c| c.jobs.len() > 1);
+    if standing < t.max_allies() && choice {
+        rows.push(aid_job_menu(d, st));
     }
-    if st.roller_jobs.len() > 1 && rows.len() < 5 {
+    if st.roller_jobs.len() > 1 && rows.len() < 4 {
         rows.push(use_job_menu(d, st));
     }
+    rows.push(d.gm_row(Vec::new()));
     rows
 }
 
@@ -798,34 +885,34 @@ fn use_job_menu(d: &Draw, st: &TaskSession) -> Row {
     d.select(TaskButton::UseJob, "Use job", options, 1)
 }
 
-/// The KISS round: the "KISS dice" menu, the ways to pay, **Re-roll** with
-/// the Ego and consent buttons, and the FC's row.
+/// The KISS round: the "KISS" menu (a die and its payment in one pick),
+/// **Re-roll** (or **No KISS**) with **Withdraw my KISSes**, the Ego and
+/// consent buttons, and the game master's row.
 fn kiss_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let mut rows = Vec::new();
     rows.extend(kiss_menu(d, st));
     rows.extend(pay_menu(d, st));
-    rows.push(Row::Buttons(vec![
-        d.b(TaskButton::Kiss(Payment::Lot), "KISS with Lot", Style::Primary),
-        d.b(TaskButton::Kiss(Payment::Stunt), "KISS with stunt", Style::Primary),
-        d.b(TaskButton::Kiss(Payment::Specialty), "KISS with specialty", Style::Primary),
-        d.b(TaskButton::Kiss(Payment::Insight), "KISS with insight", Style::Primary),
-        d.b(TaskButton::KissClear, "Withdraw my KISSes", Style::Secondary),
-    ]));
     rows.push(Row::Buttons(kiss_roll_row(d, st)));
-    let mut fc = Vec::new();
+    let mut gm = Vec::new();
     if t.kisses.iter().any(|k| !k.approved) {
-        fc.push(d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success));
+        gm.push(d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success));
     }
     if !t.kisses.is_empty() {
-        fc.push(d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger));
+        gm.push(d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger));
     }
-    rows.push(d.fc_row(fc));
+    rows.push(d.gm_row(gm));
     rows
 }
 
-/// "KISS dice": every die not yet KISSed, misses first (a big pool pages,
-/// so every die stays reachable).
+/// The longest attribute or insight kept in a "KISS" menu value (with the
+/// die and the kind in front, a value stays within Discord's 100).
+pub const KISS_VALUE_TEXT: usize = 88;
+
+/// "KISS": one option per die not yet KISSed and way to pay for it (a
+/// Lot, a stunt, each unused attribute and insight of the roller and of
+/// the die's owner), misses first; several may be picked at once, each die
+/// once. A big pool pages, so every pair stays reachable.
 fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
     let t = &st.task;
     let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
@@ -835,30 +922,50 @@ fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
         .filter(|d| !declared.contains(&d.id))
         .collect();
     dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
-    let options: Vec<SelectOption> = dice
-        .into_iter()
-        .map(|d| SelectOption {
-            label: format!("#{} · {} · {}", d.id, cut(&st.name_of(d.owner), 40), d.face),
-            value: d.id.to_string(),
-            description: Some(format!(
-                "{}, {}",
-                d.rank,
-                if d.succeeds(t.edition) {
-                    word(t.edition, 1)
-                } else {
-                    "miss".into()
+    let mut options = Vec::new();
+    for die in dice {
+        let owner = st.name_of(die.owner);
+        let state = if die.succeeds(t.edition) {
+            word(t.edition, 1)
+        } else {
+            "miss".into()
+        };
+        let mut pays: Vec<(String, String, String)> = vec![
+            ("lot".into(), "a Lot".into(), "pay a Lot".into()),
+            ("stunt".into(), "a stunt".into(), "pay with a stunt".into()),
+        ];
+        let mut payers = vec![t.roller];
+        if die.owner != t.roller {
+            payers.push(die.owner);
+        }
+        for p in payers {
+            for o in st.kiss_names.get(&p).into_iter().flatten() {
+                let value: String = o.value.chars().take(KISS_VALUE_TEXT + 3).collect();
+                if pays.iter().any(|(v, _, _)| *v == value) {
+                    continue;
                 }
-            )),
-        })
-        .collect();
+                pays.push((value, cut(&o.label, 60), o.description.clone()));
+            }
+        }
+        for (value, label, what) in pays {
+            options.push(SelectOption {
+                label: cut(&format!("{owner}'s {} · {label}", die.face), 100),
+                value: format!("{}:{value}", die.id),
+                description: Some(cut(&format!("die #{} · {state} · {what}", die.id), 100)),
+            });
+        }
+    }
     let options = crate::app::view::paged_options(options, st.kiss_page);
     let n = options.len();
-    (n > 0).then(|| d.select(TaskButton::Pick, "KISS dice", options, n))
+    (n > 0).then(|| d.select(TaskButton::KissPairs, KISS_MENU, options, n))
 }
 
-/// "Pay with a specialty or insight": the unused attributes and insights
-/// of whoever has dice picked and not paid for; the one picked pays for
-/// the clicker's first picked die.
+/// The placeholder of the menu declaring KISSes.
+pub const KISS_MENU: &str = "KISS: pick dice and how to pay";
+
+/// "Pay with a specialty or insight" (the older two-step way, still
+/// answered for a pick made on a message drawn before): the unused
+/// attributes and insights of whoever has dice picked and not paid for.
 fn pay_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
     if st.drafts.values().all(|x| x.is_empty()) || st.pay_menu.is_empty() {
         return None;
@@ -879,8 +986,8 @@ fn pay_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
 /// The placeholder of the menu choosing what pays for a picked die.
 pub const PAY_WITH: &str = "Pay with a specialty or insight";
 
-/// **Re-roll** (or **No KISS**), and in edition 1 the Ego buttons and
-/// **Consent to KISS**.
+/// **Re-roll** (or **No KISS**), **Withdraw my KISSes** once any is
+/// declared, and in edition 1 the Ego buttons and **Consent to KISS**.
 fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
     let t = &st.task;
     let mut r = Vec::new();
@@ -890,6 +997,9 @@ fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
     } else {
         d.b(TaskButton::KissRoll, "No KISS", Style::Success)
     });
+    if !t.kisses.is_empty() || st.drafts.values().any(|x| !x.is_empty()) {
+        r.push(d.b(TaskButton::KissClear, "Withdraw my KISSes", Style::Secondary));
+    }
     if t.edition == Edition::One {
         if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
             let label = if t.ego_reroll_pending {
@@ -906,63 +1016,72 @@ fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
             r.push(d.b(TaskButton::Consent, "Consent to KISS", Style::Secondary));
         }
     }
+    r.truncate(5);
     r
 }
 
-/// Spending beats: the primary and S1-S4, T1-T4 and **Undo last**,
-/// **Finish** (and Ego) with the FC's row, the "Special consequence" menu.
+/// Spending beats: **Primary** (one button), **Undo last**, **Finish**
+/// (and Ego); the "Buy consequences" menu (S1-S4, T1-T4 and the special
+/// consequences, several at once); the overflow menu when a T3 Lot would
+/// pass 10; the game master's row.
 fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let left = t.beats_left();
-    let can = |p: Purchase| can_buy(t, p);
-    let buy = |c: Consequence, label: String| {
-        let p = c.purchase();
-        let style = if t.purchases.iter().any(|x| x.item == p) {
+    let bought = |p: Purchase| t.purchases.iter().any(|x| x.item == p);
+    let mut primary = d.named(
+        TaskButton::Buy(Consequence::Primary),
+        &format!("Primary: success ({})", t.threshold),
+        if bought(Purchase::Primary) {
             Style::Success
         } else {
-            Style::Secondary
-        };
-        let btn = d.named(TaskButton::Buy(c), &label, style);
-        if can(p) {
-            btn
-        } else {
-            btn.disabled()
-        }
-    };
-    let mut r1 = vec![buy(
-        Consequence::Primary,
-        format!("Primary: success ({})", t.threshold),
-    )];
-    let mut r2 = Vec::new();
+            Style::Primary
+        },
+    );
+    if !can_buy(t, Purchase::Primary) {
+        primary = primary.disabled();
+    }
+    let mut r1 = vec![primary];
+    if !t.purchases.is_empty() {
+        r1.push(d.b(TaskButton::Undo, "Undo last", Style::Secondary));
+    }
+    r1.push(d.b(TaskButton::Finish, "Finish", Style::Primary));
+    if t.ego_mode == EgoMode::None && t.purchases.is_empty() && st.roller_ego {
+        r1.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
+    }
+    let mut rows = vec![Row::Buttons(r1)];
+    let mut options: Vec<SelectOption> = Vec::new();
     for n in 1..=4u8 {
         let i = n as usize - 1;
-        r1.push(buy(Consequence::Secondary(n), format!("S{n} {}", SECONDARY_SHORT[i])));
-        r2.push(buy(Consequence::Tertiary(n), format!("T{n} {}", TERTIARY_SHORT[i])));
+        if can_buy(t, Purchase::Secondary(n)) {
+            options.push(SelectOption {
+                label: format!("S{n} {}", SECONDARY_SHORT[i]),
+                value: Consequence::Secondary(n).code(),
+                description: Some(cut(SECONDARY[i], 100)),
+            });
+        }
     }
-    let mut undo = d.b(TaskButton::Undo, "Undo last", Style::Secondary);
-    if t.purchases.is_empty() {
-        undo = undo.disabled();
+    for n in 1..=4u8 {
+        let i = n as usize - 1;
+        if can_buy(t, Purchase::Tertiary(n)) {
+            options.push(SelectOption {
+                label: format!("T{n} {}", TERTIARY_SHORT[i]),
+                value: Consequence::Tertiary(n).code(),
+                description: Some(cut(TERTIARY[i], 100)),
+            });
+        }
     }
-    r2.push(undo);
-    let mut r3 = vec![d.b(TaskButton::Finish, "Finish", Style::Primary)];
-    if t.ego_mode == EgoMode::None && t.purchases.is_empty() && st.roller_ego {
-        r3.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
+    for (i, c) in st.customs.iter().enumerate() {
+        if can_buy(t, Purchase::Custom(i)) && options.len() < 25 {
+            options.push(SelectOption {
+                label: cut(c, 100),
+                value: format!("c{}", i + 1),
+                description: Some("special consequence".into()),
+            });
+        }
     }
-    let mut rows = vec![Row::Buttons(r1), Row::Buttons(r2), d.fc_row(r3)];
-    let customs: Vec<SelectOption> = st
-        .customs
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| can(Purchase::Custom(*i)))
-        .take(25)
-        .map(|(i, c)| SelectOption {
-            label: cut(c, 100),
-            value: (i + 1).to_string(),
-            description: Some("special consequence, 1 beat".into()),
-        })
-        .collect();
-    if !customs.is_empty() && left > 0 {
-        rows.push(d.select(TaskButton::BuyCustom, "Special consequence", customs, 1));
+    if !options.is_empty() && left > 0 {
+        let max = (left as usize).min(options.len());
+        rows.push(d.select(TaskButton::BuyMany, BUY_MENU, options, max));
     }
     if !st.overflow_jobs.is_empty() {
         let options: Vec<SelectOption> = st
@@ -981,8 +1100,13 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
             .collect();
         rows.push(d.select(TaskButton::FinishWith, FINISH_WITH, options, 1));
     }
+    rows.push(d.gm_row(Vec::new()));
     rows
 }
+
+/// The placeholder of the menu buying S1-S4, T1-T4 and the special
+/// consequences, 1 beat each.
+pub const BUY_MENU: &str = "Buy consequences (1 beat each)";
 
 /// The placeholder of the menu that finishes the spending and names the job
 /// getting the exp of a T3 Lot over 10.
@@ -996,16 +1120,17 @@ fn can_buy(t: &TaskState, p: Purchase) -> bool {
     t.cost_of(p) <= t.beats_left() && (!bought || (repeat && p != Purchase::Primary))
 }
 
-/// The FC's **Subvert S<n>** for each of `secondaries`, and **No subversion**.
+/// The game master's **Subvert S<n>** for each of `secondaries`, and **No
+/// subversion**, all in the game master's panel.
 fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
     let mut r: Vec<Button> = secondaries
         .into_iter()
         .map(|n| {
             let label = format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]);
-            d.named(TaskButton::Subvert(n), &label, Style::Danger)
+            d.named(TaskButton::Subvert(n), &label, Style::Danger).gm_only()
         })
         .collect();
-    r.push(d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary));
+    r.push(d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary).gm_only());
     Row::Buttons(r)
 }
 
@@ -1013,19 +1138,14 @@ fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
 /// Lots, Ego and the job they used, as they stand now.
 pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
     let t = &st.task;
-    let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(
-        if t.outcome.as_ref().is_some_and(|o| o.success) {
-            colour::SUCCESS
-        } else {
-            colour::FAILURE
-        },
-    );
-    let changes = if st.changes.is_empty() {
-        "No sheet changed.".to_string()
+    let kind = if t.outcome.as_ref().is_some_and(|o| o.success) {
+        Outcome::Success
     } else {
-        st.changes.join("\n")
+        Outcome::Failure
     };
-    e = e.description(cut(&changes, 4000));
+    // The changes themselves are listed on the task's message just above:
+    // this one only shows where everyone stands now.
+    let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(kind.colour());
     let mut people: Vec<(i64, String)> = vec![(t.roller, t.job.clone())];
     people.extend(t.accepted_allies().map(|a| (a.id, a.job.clone())));
     for (who, job) in people.into_iter().take(10) {
@@ -1055,11 +1175,5 @@ mod tests {
             lower_first(SECONDARY[2]),
             "nobody I care about is put at risk or disturbed"
         );
-    }
-
-    #[test]
-    fn an_empty_consequence_adds_nothing() {
-        assert_eq!(consequence_tail("  "), "");
-        assert_eq!(consequence_tail("Caught"), " *Caught*");
     }
 }

@@ -1,9 +1,11 @@
-//! The KISS round: the "KISS dice" menu (**pick**), paying for the picked
-//! dice (**KISS with Lot/stunt/specialty/insight**, or the attribute or
-//! insight chosen in the "Pay with a specialty or insight" menu for the
-//! first picked die), **Withdraw my
-//! KISSes**, an ally's **Consent to KISS**, **Re-roll** (or **No KISS**),
-//! and the FC's **Approve KISSes** and **Veto last KISS**.
+//! The KISS round: the one-step "KISS: pick dice and how to pay" menu
+//! (**kiss**: each value a die and its payment), and the older two-step
+//! words still answered on messages drawn before (the "KISS dice" menu
+//! **pick**, then **KISS with Lot/stunt/specialty/insight** or the
+//! attribute or insight chosen in the "Pay with a specialty or insight"
+//! menu for the first picked die); **Withdraw my KISSes**, an ally's
+//! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
+//! **Approve KISSes** and **Veto last KISS**.
 
 use super::turn::{Step, Turn};
 use crate::app::AppError;
@@ -13,6 +15,7 @@ use crate::systems::venus::buttons::Payment;
 use crate::systems::venus::fc_words;
 use crate::systems::venus::state::{PayOption, TaskSession};
 use rand::SeedableRng;
+use std::collections::BTreeMap;
 
 /// `pick`: the dice the clicker picked, kept as a draft until paid for
 /// (or a page of the menu turned).
@@ -106,6 +109,141 @@ pub fn pay_with(t: &mut Turn<'_>) -> Result<Step, AppError> {
     let source = chosen_source(&t.st, &t.party.ctx, by, &value);
     let first = dice[0];
     declare(t, &dice, source.map(|s| vec![(first, s)]))
+}
+
+/// `kiss`: the "KISS" menu, a die and its payment in each value picked
+/// (`<die>:lot`, `<die>:stunt`, `<die>:sp:<attribute>`, `<die>:in:<insight>`):
+/// every pair is declared at once, paid by the clicker (the roller, for the
+/// FC). Each die once and each attribute or insight once; one refusal
+/// declares none of them.
+pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    if t.st.task.phase != TaskPhase::KissDeclaration {
+        return Err(AppError::user("KISSes are declared in the KISS round."));
+    }
+    if let Some(page) = crate::app::view::page_of(t.values) {
+        t.st.kiss_page = page;
+        return Ok(Step {
+            page: true,
+            ..Step::default()
+        });
+    }
+    let by = t.by();
+    let allowed = t.st.task.kissable_dice(by);
+    let free_specialties = free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default();
+    let free_insights = free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default();
+    let mut pairs: Vec<(u32, KissSource)> = Vec::new();
+    let mut named: Vec<String> = Vec::new();
+    for v in t.values {
+        let (die, pay) = v
+            .split_once(':')
+            .and_then(|(d, p)| Some((d.parse::<u32>().ok()?, p)))
+            .ok_or_else(|| AppError::user("That is not a die and a payment on the list."))?;
+        if !allowed.contains(&die) {
+            return Err(AppError::user(not_kissable(&t.st, by, die)));
+        }
+        if pairs.iter().any(|(d, _)| *d == die) {
+            return Err(AppError::user(format!(
+                "Die #{die} is picked twice: each die is KISSed once, paid one way."
+            )));
+        }
+        let source = match pay {
+            "lot" => KissSource::Lot,
+            "stunt" => KissSource::Stunt,
+            other => {
+                let (specialty, text) = match other.split_once(':') {
+                    Some(("sp", t)) => (true, t),
+                    Some(("in", t)) => (false, t),
+                    _ => {
+                        return Err(AppError::user(
+                            "That is not a die and a payment on the list.",
+                        ))
+                    }
+                };
+                let free = if specialty {
+                    &free_specialties
+                } else {
+                    &free_insights
+                };
+                let short = |x: &str| -> String {
+                    key_of(x)
+                        .chars()
+                        .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
+                        .collect()
+                };
+                let found = free.iter().find(|f| short(f) == short(text)).ok_or_else(|| {
+                    AppError::user(format!(
+                        "{} has no unused {} “{}” in this task.",
+                        t.st.name_of(by),
+                        if specialty {
+                            "specialty, discipline, asset or merit"
+                        } else {
+                            "insight"
+                        },
+                        text.trim()
+                    ))
+                })?;
+                let key = key_of(found);
+                if named.contains(&key) {
+                    return Err(AppError::user(format!(
+                        "“{}” pays for one die only: pick another payment for the other.",
+                        found.trim()
+                    )));
+                }
+                named.push(key);
+                source(found.clone(), specialty)
+            }
+        };
+        pairs.push((die, source));
+    }
+    if pairs.is_empty() {
+        return Err(AppError::user("Pick a die and how to pay in the menu."));
+    }
+    let actions: Vec<TaskAction> = pairs
+        .iter()
+        .map(|(die, source)| TaskAction::DeclareKiss {
+            actor: t.a,
+            by,
+            die: *die,
+            source: source.clone(),
+        })
+        .collect();
+    if let Err(why) = trial(t, &actions) {
+        return Err(AppError::user(why));
+    }
+    t.st.drafts.remove(&t.me());
+    let ids: Vec<String> = pairs.iter().map(|(d, _)| format!("#{d}")).collect();
+    t.st.note = Some(format!(
+        "{} declares KISSes on {}",
+        t.st.name_of(by),
+        ids.join(", ")
+    ));
+    Ok(Step::rules(actions))
+}
+
+/// The "KISS" menu's named payments: for each participant, their unused
+/// attributes and insights (values as the menu sends them back).
+pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOption>> {
+    let mut out = BTreeMap::new();
+    for who in st.task.participants() {
+        let mut opts = Vec::new();
+        for specialty in [true, false] {
+            let kind = if specialty { "specialty" } else { "insight" };
+            for text in free_names(st, ctx, who, specialty).unwrap_or_default() {
+                let cut: String = text
+                    .trim()
+                    .chars()
+                    .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
+                    .collect();
+                opts.push(PayOption {
+                    value: format!("{}:{cut}", if specialty { "sp" } else { "in" }),
+                    label: text.clone(),
+                    description: format!("{}'s {kind}", st.name_of(who)),
+                });
+            }
+        }
+        out.insert(who, opts);
+    }
+    out
 }
 
 /// The clicker's picked dice, not yet paid for.

@@ -1,7 +1,10 @@
-//! Spending beats (edition 1): **buy** a consequence, the "Special
-//! consequence" menu, **Undo last**, **Finish** (or, when the T3 Lot passes
-//! 10, the menu choosing which job gets its exp); then the FC's **Subvert**
-//! one unbought secondary consequence, or **No subversion**.
+//! Spending beats (edition 1): **buy** the primary consequence (one
+//! button), the "Buy consequences" menu (**buys**: S1-S4, T1-T4 and the
+//! special consequences together; the older **buy:s1**… buttons and the
+//! "Special consequence" menu still answer), **Undo last**, **Finish** (or,
+//! when the T3 Lot passes 10, the menu choosing which job gets its exp);
+//! then the FC's **Subvert** one unbought secondary consequence, or **No
+//! subversion**.
 
 use super::turn::{Step, Turn};
 use crate::app::AppError;
@@ -17,6 +20,40 @@ pub fn buy(t: &Turn<'_>, c: Consequence) -> Step {
         actor: t.a,
         item: c.purchase(),
     })
+}
+
+/// `buys`: buys every consequence picked in the "Buy consequences" menu
+/// (`s1`..`t4`, special ones `c<n>`), in the menu's order; one refusal
+/// buys none of them.
+pub fn buy_many(t: &Turn<'_>) -> Result<Step, AppError> {
+    if t.values.is_empty() {
+        return Err(AppError::user("Pick something in the menu."));
+    }
+    let mut items: Vec<Purchase> = Vec::new();
+    for v in t.values {
+        let item = match v.strip_prefix('c') {
+            Some(n) => n
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .filter(|i| *i < t.st.customs.len())
+                .map(Purchase::Custom),
+            None => match Consequence::of_code(v) {
+                Some(Consequence::Primary) | None => None,
+                Some(c) => Some(c.purchase()),
+            },
+        }
+        .ok_or_else(|| AppError::user("That consequence is not on the list."))?;
+        if !items.contains(&item) {
+            items.push(item);
+        }
+    }
+    Ok(Step::rules(
+        items
+            .into_iter()
+            .map(|item| TaskAction::Buy { actor: t.a, item })
+            .collect(),
+    ))
 }
 
 /// `buyc`: buys the special consequence picked in the menu (numbered from 1).

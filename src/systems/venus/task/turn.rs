@@ -183,10 +183,16 @@ impl<'a> Turn<'a> {
         } else {
             sync_roller(&mut self.st, &self.party.ctx);
         }
-        self.st.pay_menu = if self.st.task.phase == TaskPhase::KissDeclaration {
+        let kissing = self.st.task.phase == TaskPhase::KissDeclaration;
+        self.st.pay_menu = if kissing {
             super::kiss::pay_menu(&self.st, &self.party.ctx)
         } else {
             Vec::new()
+        };
+        self.st.kiss_names = if kissing {
+            super::kiss::names_menu(&self.st, &self.party.ctx)
+        } else {
+            Default::default()
         };
         self.party.save(&mut self.tx).await?;
         let status = status_of(&self.st);

@@ -620,7 +620,7 @@ impl Table {
         }
         let (who, rest) = line
             .split_once(':')
-            .ok_or_else(|| format!("`{line}`: expected `NAME: /command …`, `NAME: click LABEL` or `NAME: select PLACEHOLDER = values`"))?;
+            .ok_or_else(|| format!("`{line}`: expected `NAME: /command …`, `NAME: click LABEL`, `NAME: tool LABEL` or `NAME: select PLACEHOLDER = values`"))?;
         let who = who.trim();
         if who.is_empty()
             || !who
@@ -636,6 +636,10 @@ impl Table {
             self.command(who, rest).await?
         } else if let Some(label) = rest.strip_prefix("click ") {
             self.click(who, label.trim()).await?
+        } else if let Some(label) = rest.strip_prefix("tool ") {
+            // A game-master tool: ⚙, the tool, and its confirmation, each
+            // a click of its own; the exchange is the last one.
+            self.tool(who, label.trim()).await?
         } else if let Some(sel) = rest.strip_prefix("select ") {
             let (placeholder, values) = sel
                 .split_once('=')
@@ -648,7 +652,7 @@ impl Table {
             self.select(who, placeholder.trim(), &values).await?
         } else {
             return Err(format!(
-                "`{rest}`: expected `/command …`, `click LABEL` or `select PLACEHOLDER = values`"
+                "`{rest}`: expected `/command …`, `click LABEL`, `tool LABEL` or `select PLACEHOLDER = values`"
             ));
         };
         Ok(Some((who.to_string(), exchange)))

@@ -52,7 +52,8 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
         Some((what, inner)) => panel_click(app, caller, what, inner, values).await?,
         None => dispatch_id(app, caller, &id, values).await?,
     };
-    Ok(gm_panel::fold_response(&app.registry, response))
+    let response = gm_panel::fold_response(&app.registry, response);
+    Ok(super::verbosity::apply(app, caller, response).await)
 }
 
 /// A button of the game master's private panel ([`gm_panel`]): opens it,

@@ -15,6 +15,7 @@
 //! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
 //! - [`secret`]: secret rolls (the roller and the FC only).
 //! - [`registry`]: the registered systems, reached without naming them.
+//! - [`verbosity`]: the per-channel house rule that shortens results to one line.
 
 pub mod act;
 pub mod characters;
@@ -29,6 +30,7 @@ pub mod secret;
 pub mod sessions;
 pub mod settings;
 pub mod undo;
+pub mod verbosity;
 pub mod view;
 
 use rand::rngs::StdRng;

@@ -127,6 +127,8 @@ pub async fn save_scoped<S: Serialize>(
 pub struct ChannelSettings {
     /// The system this channel plays, overriding the guild's `system`.
     pub system: Option<String>,
+    /// How much a result says here (the house rule `verbosity`).
+    pub verbosity: super::verbosity::Verbosity,
 }
 
 /// The settings scope of a channel.

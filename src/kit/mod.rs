@@ -83,6 +83,11 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
     // one ⚙ button (see `app::gm_panel`).
     let registry = &ctx.data().app.registry;
     let result = result.map(|r| crate::app::gm_panel::fold_response(registry, r));
+    // A channel whose house rule `verbosity` is compact shows results in one line.
+    let result = match (result, caller_of(ctx)) {
+        (Ok(r), Ok(caller)) => Ok(crate::app::verbosity::apply(&ctx.data().app, &caller, r).await),
+        (result, _) => result,
+    };
     // Secrecy is decided here for every command: an answer that shows a
     // secret session (the FC adjusting, voiding or closing it, a bonus
     // claimed on it) goes out as that roll went, privately with the GM

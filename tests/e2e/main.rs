@@ -12,6 +12,7 @@ mod one_request;
 mod ore;
 mod ore_combat;
 mod platform;
+mod presentation;
 mod robust;
 mod roll;
 mod shards;

@@ -144,7 +144,15 @@ async fn ac_value(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("role", "settings", "set", "channel_system", "gm_channel", "undo"),
+    subcommands(
+        "role",
+        "settings",
+        "set",
+        "channel_system",
+        "gm_channel",
+        "verbosity",
+        "undo"
+    ),
     subcommand_required
 )]
 pub async fn fc(_: Context<'_>) -> Result<(), Error> {
@@ -230,6 +238,32 @@ pub async fn channel_system(
         .get(system as usize)
         .ok_or_else(|| AppError::user("That is not one of the listed systems."))?;
     let r = super::channel_system(app, &caller, system).await;
+    respond(ctx, r).await
+}
+
+/// How much a result says in this channel.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Level {
+    /// Everything: dice, derivation, odds.
+    #[name = "full"]
+    Full,
+    /// One line per result.
+    #[name = "compact"]
+    Compact,
+}
+
+/// FC: full results here, or one line per result
+#[poise::command(slash_command)]
+pub async fn verbosity(
+    ctx: Context<'_>,
+    #[description = "full (the default) or compact: one line per result"] level: Level,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let level = match level {
+        Level::Full => crate::app::verbosity::Verbosity::Full,
+        Level::Compact => crate::app::verbosity::Verbosity::Compact,
+    };
+    let r = super::verbosity(&ctx.data().app, &caller, level).await;
     respond(ctx, r).await
 }
 

@@ -196,9 +196,47 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
     Ok(Response::message(note("📌 Channel system", text, true)))
 }
 
+/// `/fc verbosity`: the house rule `verbosity` of the caller's channel
+/// (the FC only): full results, or one line per result.
+pub async fn verbosity(
+    app: &App,
+    caller: &Caller,
+    level: crate::app::verbosity::Verbosity,
+) -> AppResult {
+    let mut tx = Act::begin(app, caller).await?;
+    rights::require_fc(&mut tx, caller, "choose how much results say here").await?;
+    let mut c = app_settings::channel(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let before = c.verbosity;
+    c.verbosity = level;
+    app_settings::save_channel(&mut tx, caller.guild_id, caller.channel_id, &c).await?;
+    record(
+        &mut tx,
+        caller,
+        SYSTEM,
+        "settings",
+        json!({ "name": "verbosity", "channel": caller.channel_id, "value": level.word() }),
+        json!({ "before": before.word(), "after": level.word() }),
+    )
+    .await?;
+    tx.commit().await?;
+    let text = match level {
+        crate::app::verbosity::Verbosity::Compact => {
+            "Results in this channel now take one line each (dice and outcome; the buttons stay). `/fc verbosity level:full` shows them whole again."
+        }
+        crate::app::verbosity::Verbosity::Full => {
+            "Results in this channel are shown whole again: dice, derivation and odds."
+        }
+    };
+    Ok(Response::ephemeral(note(
+        &format!("📏 Verbosity: {}", level.word()),
+        text.to_string(),
+        true,
+    )))
+}
+
 async fn table(tx: &mut Tx, app: &App, caller: &Caller) -> Result<view::Table, AppError> {
     let g = app_settings::guild(tx, caller.guild_id).await?;
-    let ChannelSettings { system } =
+    let ChannelSettings { system, .. } =
         app_settings::channel(tx, caller.guild_id, caller.channel_id).await?;
     let name = |s: Option<String>| s.map(|s| app.registry.display(&s).to_string());
     Ok(view::Table {

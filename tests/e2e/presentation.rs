@@ -1,0 +1,176 @@
+//! What players see, checked over every bundled example script (issue 16):
+//! a result's title states its outcome, no message shows a player more than
+//! ten buttons, and no game-master tool is ever among the buttons of a
+//! message players see (they sit behind the ⚙ button, in a private panel).
+//! Also the per-channel house rule `verbosity`.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::Output;
+
+/// The title emojis of `systems::table::look::Outcome`.
+const OUTCOMES: [&str; 7] = ["✅", "🟡", "❌", "💥", "⏳", "🎲", "⏹️"];
+
+/// Labels (or label parts) of game-master tools: never on a message
+/// players see.
+const GM_LABELS: [&str; 16] = [
+    "Void",
+    "Force close",
+    "Force finish",
+    "Veto",
+    "Subvert",
+    "No subversion",
+    "Approve",
+    "Reject",
+    "Allow scene",
+    "Decline scene",
+    "End combat",
+    "Adjust",
+    "(FC)",
+    "(referee)",
+    "(storyteller)",
+    "(Compiler)",
+];
+
+/// Commands whose answer is a roll (it must carry an author line and an
+/// outcome title).
+const ROLLS: [&str; 6] = [
+    "/roll ",
+    "/st roll",
+    "/vr save",
+    "/ve fc npc",
+    "/vv roll",
+    "/r ",
+];
+
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+/// The game master's private panel (or its confirmation).
+fn is_panel(o: &Output) -> bool {
+    o.title().starts_with("⚙ ")
+}
+
+fn check(script: &str, line: &str, o: &Output, problems: &mut Vec<String>) {
+    let private_to_gm =
+        (o.kind == "ephemeral" && o.to == "fc") || o.kind.starts_with("channel") || is_panel(o);
+    let shown = labels(o);
+    if !private_to_gm {
+        if shown.len() > 10 {
+            problems.push(format!(
+                "{script}: {line}: {} buttons: {shown:?}",
+                shown.len()
+            ));
+        }
+        for l in &shown {
+            if GM_LABELS.iter().any(|g| l.contains(g)) {
+                problems.push(format!("{script}: {line}: game-master button `{l}` shown"));
+            }
+        }
+    }
+    for e in o.embeds() {
+        if e.get("author").is_none() {
+            continue;
+        }
+        let title = e["title"].as_str().unwrap_or("");
+        if !OUTCOMES.iter().any(|x| title.starts_with(x)) {
+            problems.push(format!("{script}: {line}: result titled `{title}`"));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_example_states_outcomes_and_keeps_gm_tools_private() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let mut scripts: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 15, "{scripts:?}");
+    let mut problems = Vec::new();
+    let mut results = 0;
+    for path in scripts {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let t = table(&format!("look-{name}"), 1).await;
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let Some((_, ex)) = t
+                .run_line(line)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {line}: {e}"))
+            else {
+                continue;
+            };
+            let command = line.split_once(':').map_or("", |(_, r)| r.trim());
+            if ROLLS.iter().any(|r| command.starts_with(r)) {
+                let authored = ex
+                    .outputs
+                    .iter()
+                    .any(|o| o.embeds().iter().any(|e| e.get("author").is_some()));
+                let refused = ex.outputs.iter().all(|o| o.kind == "ephemeral");
+                if !authored && !refused {
+                    problems.push(format!("{name}: {line}: a roll without an author line"));
+                }
+            }
+            for o in &ex.outputs {
+                results += o
+                    .embeds()
+                    .iter()
+                    .filter(|e| e.get("author").is_some())
+                    .count();
+                check(&name, line, o, &mut problems);
+            }
+        }
+        assert_schema_clean(&t);
+        t.stop().await;
+    }
+    assert!(results >= 30, "only {results} results seen");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `verbosity: compact` shortens results to one line in that channel
+/// only, keeps their buttons, and only the FC may set it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compact_channels_show_one_line_per_result() {
+    let t = table("verbosity", 1).await;
+    let npc = "/ve fc npc name:\"Guard: Wits\" rank:bronze score:3 difficulty:10";
+    let full = t.command("fc", npc).await.unwrap();
+    let e = &full.single().embeds()[0];
+    assert!(e.get("author").is_some(), "{e}");
+    let title = e["title"].as_str().unwrap().to_string();
+    assert!(OUTCOMES.iter().any(|x| title.starts_with(x)), "{title}");
+
+    let refused = t
+        .command("alice", "/fc verbosity level:compact")
+        .await
+        .unwrap();
+    assert_eq!(refused.single().kind, "ephemeral");
+    assert!(refused.single().text().contains("Only the FC"));
+    let set = t
+        .command("fc", "/fc verbosity level:compact")
+        .await
+        .unwrap();
+    assert!(
+        set.single().text().contains("one line each"),
+        "{}",
+        set.single().text()
+    );
+
+    let short = t.command("fc", npc).await.unwrap();
+    let e = &short.single().embeds()[0];
+    let line = e["description"].as_str().unwrap();
+    let no_fields = e
+        .get("fields")
+        .is_none_or(|f| f.as_array().is_some_and(|a| a.is_empty()));
+    assert!(e.get("title").is_none() && no_fields, "{e}");
+    assert!(!line.contains('\n'), "one line: {line}");
+    assert!(line.contains("Guard: Wits"), "{line}");
+
+    // Another channel keeps full results.
+    t.set_channel(t.channel_id() + 1);
+    let other = t.command("fc", npc).await.unwrap();
+    assert!(other.single().embeds()[0].get("author").is_some());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

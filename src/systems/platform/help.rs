@@ -203,6 +203,7 @@ fn overview(reg: &Registry, commands: &[CommandLine]) -> Embed {
         ))
         .colour(colour::NEUTRAL)
         .field("Start here", start, false)
+        .field("Reading a roll", crate::systems::table::look::LEGEND, false)
         .field("Systems", systems.join("\n"), false);
     let system_roots: Vec<&str> = reg.all().filter_map(|s| s.command_root()).collect();
     let table: Vec<String> = commands
@@ -308,6 +309,8 @@ mod tests {
         let lines: Vec<&str> = start.value.lines().collect();
         assert_eq!(lines.len(), 5, "{}", start.value);
         assert!(lines[1].contains("e.g. `/ve sheet create`"), "{}", lines[1]);
-        assert_eq!(e.fields[1].name, "Systems");
+        assert_eq!(e.fields[1].name, "Reading a roll");
+        assert!(e.fields[1].value.contains("1✗ counts against you"));
+        assert_eq!(e.fields[2].name, "Systems");
     }
 }

@@ -10,6 +10,10 @@
 
 use crate::app::view::colour;
 
+/// How to read a result, once for every system (shown by `/help`; the
+/// results themselves carry no legend).
+pub const LEGEND: &str = "The title says how it went: ✅ success · 🟡 partial · ❌ failure · 💥 botch · ⏳ waiting for someone · 🎲 a plain result. The first line shows the dice: **6** counts · **10**★ counts and does more (explodes, critical) · 3 does not count · 1✗ counts against you · (2) not used. **⚙** opens the game master's tools for that roll, privately.";
+
 /// What a result came to; decides the title's emoji and the colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {

@@ -509,7 +509,8 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     assert!(mine
         .content()
         .contains("🤫 **Secret roll**: only you and the game master (FC) see it."));
-    assert_eq!(mine.title(), "🎲 alice rolls 2d6");
+    // Issue 16: who rolled what is the author line; the title is the total.
+    assert_eq!(mine.embeds()[0]["author"]["name"], "alice · 2d6");
     assert_eq!(embeds_of(&mine.body), embeds_of(&copy.body));
     assert_eq!(mine.buttons()[0].1, "roll:1:0:reroll");
     assert_eq!(copy.buttons()[0].1, "roll:1:0:reroll");

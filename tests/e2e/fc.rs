@@ -170,14 +170,14 @@ async fn a_changed_house_rule_applies_from_the_next_roll() {
     let t = table("fc-next-roll", 3).await;
     let out = public(&t, "alice", "/st pool dice:5").await;
     assert!(
-        out.text().contains("Difficulty 6: the server's default."),
+        out.field("Pool").unwrap().ends_with("· difficulty 6"),
         "{}",
         out.text()
     );
     public(&t, "fc", "/fc set name:st_default_difficulty value:8").await;
     let out = public(&t, "alice", "/st pool dice:5").await;
     assert!(
-        out.text().contains("Difficulty 8: the server's default."),
+        out.field("Pool").unwrap().ends_with("· difficulty 8"),
         "{}",
         out.text()
     );

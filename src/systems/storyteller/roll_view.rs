@@ -95,6 +95,7 @@ pub fn summary_listing(r: &RollResult) -> String {
             counted(r, &r.bonus_counts(), true)
         ));
     }
+    line.push_str("\n*Too many dice to list; every face is in the roll log.*");
     line
 }
 

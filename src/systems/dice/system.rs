@@ -53,6 +53,10 @@ impl System for DiceSystem {
         ]
     }
 
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        super::view::history_line(entry)
+    }
+
     fn click<'a>(
         &'a self,
         app: &'a App,

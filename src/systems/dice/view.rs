@@ -231,6 +231,33 @@ pub fn embed(roller: &str, expression: &str, roll: &Roll, rerolls: u32) -> Embed
     embed
 }
 
+/// A generic roll's line in `/history`: the expression and its result,
+/// once (`2d6 + 3 = 11`, `1d20 + 5 >= 15 = 17, pass`, `6#4d6kh3 = 13 · 9 ·
+/// 12`, `… 4 of 6 pass`).
+pub fn history_line(entry: &crate::storage::log::LogEntry) -> Option<String> {
+    use serde_json::Value;
+    let inputs: Value = serde_json::from_str(&entry.inputs).ok()?;
+    let outcome: Value = serde_json::from_str(&entry.outcome).ok()?;
+    let expression = inputs["expression"].as_str()?;
+    let mut s = match outcome["totals"].as_array() {
+        Some(all) => {
+            let totals: Vec<String> = all.iter().map(Value::to_string).collect();
+            format!("{expression} = {}", totals.join(" · "))
+        }
+        None => format!("{expression} = {}", outcome["total"].as_i64()?),
+    };
+    match (outcome["passes"].as_u64(), outcome["pass"].as_bool()) {
+        (Some(n), _) => {
+            let of = outcome["totals"].as_array().map_or(0, Vec::len);
+            s.push_str(&format!(", {n} of {of} pass"));
+        }
+        (None, Some(true)) => s.push_str(", pass"),
+        (None, Some(false)) => s.push_str(", fail"),
+        _ => {}
+    }
+    Some(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +278,35 @@ mod tests {
             results: vec![Outcome { parts, total, pass }],
             capped: false,
         }
+    }
+
+    #[test]
+    fn a_history_line_states_expression_and_result() {
+        let e = |inputs: &str, outcome: &str| crate::storage::log::LogEntry {
+            inputs: inputs.into(),
+            outcome: outcome.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            history_line(&e(r#"{"expression":"2d6 + 3"}"#, r#"{"total":11}"#)).as_deref(),
+            Some("2d6 + 3 = 11")
+        );
+        assert_eq!(
+            history_line(&e(
+                r#"{"expression":"1d20 + 5 >= 15"}"#,
+                r#"{"total":17,"pass":true}"#
+            ))
+            .as_deref(),
+            Some("1d20 + 5 >= 15 = 17, pass")
+        );
+        assert_eq!(
+            history_line(&e(
+                r#"{"expression":"3#(1d20) >= 12"}"#,
+                r#"{"total":13,"totals":[13,4,20],"pass":true,"passes":2}"#
+            ))
+            .as_deref(),
+            Some("3#(1d20) >= 12 = 13 · 4 · 20, 2 of 3 pass")
+        );
     }
 
     #[test]

@@ -486,18 +486,24 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
     let mut footer: Vec<String> = spec
         .notes
         .iter()
-        .filter(|n| !matches!(n, PoolNote::DefaultDifficulty { .. }))
+        .filter(|n| {
+            !matches!(
+                n,
+                PoolNote::DefaultDifficulty { .. } | PoolNote::WillpowerPool { .. }
+            )
+        })
         .map(note_text)
         .collect();
-    footer.push(format!("Chance before rolling: {}", odds_text(&state.odds)));
-    let mut last = format!("Roll #{id}");
+    footer.push(format!("Chance before rolling: {}.", odds_text(&state.odds)));
+    let mut last = format!("Roll #{id}.");
     match status {
-        Status::Open => last.push_str(" · Keep lets the roll stand."),
-        Status::Expired => last.push_str(" · Timed out: the roll stands as rolled."),
+        Status::Open => last.push_str(" Keep lets the roll stand."),
+        Status::Expired => last.push_str(" Timed out: the roll stands as rolled."),
         _ => {}
     }
     footer.push(last);
-    let mut footer = footer.join("\n");
+    // Sentences on one line: a phone shows the footer as one paragraph.
+    let mut footer = footer.join(" ");
     crate::app::view::truncate(&mut footer, 1500);
     let c = match status {
         Status::Open => look::Outcome::Pending.colour(),

@@ -100,7 +100,7 @@ pub fn dice(faces: impl IntoIterator<Item = (u32, Mark)>) -> String {
 
 /// Faces sorted highest first (for pools, where order means nothing).
 pub fn sorted(mut faces: Vec<(u32, Mark)>) -> Vec<(u32, Mark)> {
-    faces.sort_by(|a, b| b.0.cmp(&a.0));
+    faces.sort_by_key(|f| std::cmp::Reverse(f.0));
     faces
 }
 

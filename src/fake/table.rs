@@ -142,12 +142,12 @@ impl Output {
         })
     }
 
-    /// All text of the reply (content, titles, descriptions, fields,
-    /// footers), for assertions.
+    /// All text of the reply (content, author lines, titles, descriptions,
+    /// fields, footers), for assertions.
     pub fn text(&self) -> String {
         let mut out = self.content().to_string();
         for e in self.embeds() {
-            for p in ["/title", "/description", "/footer/text"] {
+            for p in ["/author/name", "/title", "/description", "/footer/text"] {
                 if let Some(s) = e.pointer(p).and_then(Value::as_str) {
                     out.push('\n');
                     out.push_str(s);

@@ -24,8 +24,8 @@ async fn a_roll_logs_its_dice_and_reroll_moves_it_on_exactly_once() {
     let total: i64 = serde_json::from_str::<serde_json::Value>(&log[0].outcome).unwrap()["total"]
         .as_i64()
         .unwrap();
-    let text = format!("{:?}", v.embeds[0]);
-    assert!(text.contains(&format!("**{total}**")), "{text}");
+    // Issue 16: the title states the total once.
+    assert_eq!(v.embeds[0].title, format!("🎲 {total}"));
     assert!((5..=20).contains(&total), "3d6+2 = {total}");
 
     // A stranger may not reroll; nothing is logged.

@@ -18,13 +18,14 @@ fn field(v: &View, name: &str) -> String {
         .clone()
 }
 
-/// The bold faces of a description line such as `**Base** (5): **9**, 4`.
+/// The faces of the description's first line, marked in the shared look
+/// (`**9** 4 1✗`, sorted highest first).
 fn faces(v: &View) -> Vec<u32> {
     let d = v.embeds[0].description.clone().unwrap_or_default();
-    let list = d.split("): ").nth(1).expect("a line of faces");
-    list.split(", ")
+    let list = d.lines().next().expect("a line of faces");
+    list.split(' ')
         .map(|f| {
-            f.trim_matches(|c| c == '*' || c == '~')
+            f.trim_matches(['*', '★', '✗', '(', ')'])
                 .parse()
                 .expect("a face")
         })
@@ -53,18 +54,21 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
     let r = rolls::willpower(&app, &alice, args).await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");
-    assert_eq!(v.embeds[0].title, "🎲 Ada: willpower roll");
-    assert_eq!(field(v, "Pool"), "Current willpower = **5 dice**");
+    // Issue 16: the title states the outcome (here: waiting for the
+    // choice), the author who rolled what.
+    assert_eq!(v.embeds[0].title, "⏳ Waiting for Ada");
+    assert_eq!(v.embeds[0].author.as_deref(), Some("Ada · Willpower"));
+    assert_eq!(field(v, "Pool"), "Willpower = **5 dice** · difficulty 6");
     // The outcome is recomputed from the faces shown: successes at 6+, ones cancel.
     let f = faces(v);
     assert_eq!(f.len(), 5);
     let hits = f.iter().filter(|&&x| x >= 6).count() as i64;
     let ones = f.iter().filter(|&&x| x == 1).count() as i64;
     let net = hits - ones;
-    // Seed 11: 3, 2, 5, a 1 and an 8: the 1 cancels the 8.
-    assert_eq!(f, [3, 2, 5, 1, 8]);
+    // Seed 11: 3, 2, 5, a 1 and an 8 (shown sorted): the 1 cancels the 8.
+    assert_eq!(f, [8, 5, 3, 2, 1]);
     assert_eq!(net, 0);
-    assert_eq!(field(v, "Outcome"), "➖ **Simple failure**");
+    assert_eq!(field(v, "Successes"), "1 − 1 botch = **0**");
     let spend = button(v, "Spend willpower");
     let id = ButtonId::parse(&spend).unwrap();
     assert_eq!((id.kind.as_str(), id.action.as_str()), ("st", "spend"));
@@ -83,10 +87,14 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
     let up = dispatch(&app, &alice, &spend, &[]).await;
     let (kind, v) = first(&up);
     assert_eq!(kind, "update");
-    assert!(field(v, "Outcome").starts_with("✅ **Automatic success**"));
+    assert_eq!(v.embeds[0].title, "✅ Automatic success · 4 successes");
+    let d = v.embeds[0].description.clone().unwrap_or_default();
     assert_eq!(
-        field(v, "Willpower"),
-        "5 → 4\n1 willpower spent for an automatic success (now 4)."
+        d.lines().skip(1).collect::<Vec<_>>(),
+        [
+            "Willpower 5 → 4",
+            "1 willpower spent for an automatic success (now 4)."
+        ]
     );
     assert!(v.all_buttons().next().is_none(), "the roll is decided");
     let again = dispatch(&app, &alice, &spend, &[]).await;
@@ -104,7 +112,10 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
         target: own(),
     };
     let r = rolls::willpower(&app, &alice, args).await;
-    assert_eq!(field(first(&r).1, "Pool"), "Current willpower = **4 dice**");
+    assert_eq!(
+        field(first(&r).1, "Pool"),
+        "Willpower = **4 dice** · difficulty 6"
+    );
 }
 
 #[tokio::test]
@@ -134,7 +145,10 @@ async fn keep_closes_the_roll_and_the_fc_may_void_another() {
 
     // The FC voids a second roll; a player may not.
     let r = rolls::willpower(&app, &alice, args()).await;
-    let void = button(first(&r).1, "Void (storyteller)");
+    // The storyteller's Void is a game-master tool (issue 16): no
+    // "(storyteller)" in its label, marked for the ⚙ panel.
+    let void = button(first(&r).1, "Void");
+    assert!(first(&r).1.all_buttons().any(|b| b.label == "Void" && b.gm));
     let no = dispatch(&app, &alice, &void, &[]).await;
     assert_eq!(refusal(&no), "Only the storyteller can do that.");
     let fc = caller("fc");
@@ -166,5 +180,8 @@ async fn the_fc_alone_creates_a_character_for_another_member() {
         target: own(),
     };
     let r = rolls::willpower(&app, &bob, args).await;
-    assert_eq!(first(&r).1.embeds[0].title, "🎲 Bea: willpower roll");
+    assert_eq!(
+        first(&r).1.embeds[0].author.as_deref(),
+        Some("Bea · Willpower")
+    );
 }

@@ -266,15 +266,15 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
                 break;
             }
             let ex = t.command(p, "/st willpower difficulty:10").await.unwrap();
-            let few = ex
-                .outputs
-                .first()
-                .and_then(|o| o.field("Outcome"))
-                .is_some_and(|o| {
-                    ["Simple failure", ": 1 success", ": 2 successes"]
-                        .iter()
-                        .any(|n| o.contains(n))
-                });
+            // Issue 16: the open roll's title says what was rolled so far
+            // (`⏳ Waiting for X · 2 successes rolled`; nothing after a
+            // simple failure).
+            let few = ex.outputs.first().map(|o| o.title()).is_some_and(|t| {
+                t.starts_with("⏳")
+                    && (!t.contains(" · ")
+                        || t.contains(" · 1 success ")
+                        || t.contains(" · 2 successes "))
+            });
             if let Some(id) = button(&ex, "Spend willpower").filter(|_| few) {
                 offers.push(id);
             }

@@ -54,27 +54,23 @@ async fn stats_count_veracity_saves_facet_dice_and_stress_dice() {
     t.stop().await;
 }
 
-/// The base and bonus dice a Storyteller roll shows (`**Base** (10): …`,
-/// `**Bonus …** (3): …`).
-fn shown(text: &str) -> (u64, u64) {
-    let count = |l: &str| {
-        l.split(" (")
-            .nth(1)
-            .and_then(|r| r.split(')').next())
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("no count in {l}"))
+/// The base and bonus dice a Storyteller roll shows on its first line
+/// (`**10**★ 9 4 · bonus **10**★ 3 → 5`, issue 16's look).
+fn shown(out: &kismet::fake::table::Output) -> (u64, u64) {
+    let d = out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let line = d.lines().next().unwrap_or("");
+    let faces = |part: &str| {
+        part.split(' ')
+            .filter(|f| f.chars().any(|c| c.is_ascii_digit()))
+            .count() as u64
     };
-    let base = text
-        .lines()
-        .filter(|l| l.starts_with("**Base**"))
-        .map(count)
-        .sum();
-    let bonus = text
-        .lines()
-        .filter(|l| l.starts_with("**Bonus"))
-        .map(count)
-        .sum();
-    (base, bonus)
+    match line.split_once(" · bonus ") {
+        Some((base, bonus)) => (faces(base), faces(bonus)),
+        None => (faces(line), 0),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -88,7 +84,7 @@ async fn stats_count_storyteller_base_and_bonus_dice() {
     let mut bonus_seen = 0;
     for _ in 0..6 {
         let ex = run(&t, "alice", "/st pool dice:10 specialties:5").await;
-        let (base, bonus) = shown(&ex.single().text());
+        let (base, bonus) = shown(ex.single());
         assert_eq!(base, 10);
         bonus_seen += bonus;
         expected += base + bonus;
@@ -97,7 +93,7 @@ async fn stats_count_storyteller_base_and_bonus_dice() {
     // A willpower roll, and its Keep click that throws nothing.
     run(&t, "alice", "/st sheet create name:Ann willpower:4").await;
     let ex = run(&t, "alice", "/st willpower").await;
-    let (base, bonus) = shown(&ex.single().text());
+    let (base, bonus) = shown(ex.single());
     expected += base + bonus;
     let _ = t.click("alice", "Keep").await; // offered unless it botched
     assert_eq!(tally(&t).await, vec![(10, expected)]);

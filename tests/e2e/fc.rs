@@ -170,14 +170,14 @@ async fn a_changed_house_rule_applies_from_the_next_roll() {
     let t = table("fc-next-roll", 3).await;
     let out = public(&t, "alice", "/st pool dice:5").await;
     assert!(
-        out.text().contains("Difficulty 6: the server's default."),
+        out.field("Pool").unwrap().ends_with("· difficulty 6"),
         "{}",
         out.text()
     );
     public(&t, "fc", "/fc set name:st_default_difficulty value:8").await;
     let out = public(&t, "alice", "/st pool dice:5").await;
     assert!(
-        out.text().contains("Difficulty 8: the server's default."),
+        out.field("Pool").unwrap().ends_with("· difficulty 8"),
         "{}",
         out.text()
     );
@@ -509,7 +509,8 @@ async fn a_secret_roll_reaches_only_the_roller_and_the_fc_and_both_copies_work()
     assert!(mine
         .content()
         .contains("🤫 **Secret roll**: only you and the game master (FC) see it."));
-    assert_eq!(mine.title(), "🎲 alice rolls 2d6");
+    // Issue 16: who rolled what is the author line; the title is the total.
+    assert_eq!(mine.embeds()[0]["author"]["name"], "alice · 2d6");
     assert_eq!(embeds_of(&mine.body), embeds_of(&copy.body));
     assert_eq!(mine.buttons()[0].1, "roll:1:0:reroll");
     assert_eq!(copy.buttons()[0].1, "roll:1:0:reroll");

@@ -78,13 +78,19 @@ fn charts(t: &Table, ex: &Exchange, stem: &str) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The faces of a generic roll's message (`[1, 3, 3]`).
+/// The faces of a generic roll's first dice term (`` `3d6` 1 3 3 ``,
+/// issue 16's look: dropped dice in brackets, successes bold).
 fn faces(out: &Output) -> Vec<u32> {
     let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
-    let inner = d.split('[').nth(1).unwrap().split(']').next().unwrap();
+    let inner = d.split("` ").nth(1).unwrap().split(" + ").next().unwrap();
     inner
-        .split(", ")
-        .map(|f| f.trim_matches('~').trim_start_matches('↯').parse().unwrap())
+        .split(' ')
+        .map(|f| {
+            f.trim_start_matches('↯')
+                .trim_matches(['*', '★', '✗', '(', ')'])
+                .parse()
+                .unwrap()
+        })
         .collect()
 }
 
@@ -128,7 +134,8 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
         newest.contains(&format!("d6: {}", listed.join(" "))),
         "{newest}"
     );
-    assert!(newest.contains("expression: 12d6"), "{newest}");
+    // Issue 16: the roller's own line, expression and total once.
+    assert!(newest.contains("— 12d6 = "), "{newest}");
     assert!(newest.contains(":R>"), "when: {newest}");
     assert!(
         !newest.contains("<@"),
@@ -150,7 +157,7 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     assert!(page2.text().contains("Page 2/2"));
     assert!(page2.text().contains("entries 11–12 of the latest 12"));
     assert_eq!(entry_lines(&page2).len(), 2);
-    assert!(page2.text().contains("expression: 1d6"));
+    assert!(page2.text().contains("— 1d6 = "), "{}", page2.text());
     assert!(page2.buttons()[1].2, "Next is disabled on the last page");
 
     // The same Next again (a double click): shows page 2, turns nothing.

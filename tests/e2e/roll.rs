@@ -11,9 +11,38 @@ fn description(out: &kismet::fake::table::Output) -> String {
         .to_string()
 }
 
-/// The number in `**n**`.
-fn bold_number(s: &str) -> i64 {
-    s.split("**").nth(1).unwrap().parse().unwrap()
+/// The author line: who rolled which expression.
+fn author(out: &kismet::fake::table::Output) -> String {
+    out.embeds()[0]["author"]["name"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The number a title states after its first `prefix` (`🎲 17` → 17).
+fn number_after(title: &str, prefix: &str) -> i64 {
+    title
+        .split(prefix)
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The faces of the description's first dice term (`` `1d20` **20**★ + 5 ``).
+fn faces(d: &str) -> Vec<u32> {
+    d.split("` ")
+        .nth(1)
+        .unwrap()
+        .split(" + ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|f| f.trim_matches(['*', '★', '✗', '(', ')']).parse().unwrap())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -25,33 +54,26 @@ async fn a_target_says_pass_or_fail_and_rerolls_keep_it() {
         .unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "message");
-    assert_eq!(out.title(), "🎲 alice rolls 1d20 + 5 >= 15");
-    let total = bold_number(&out.field("Total").unwrap());
-    let result = out.field("Result").unwrap();
+    // The author says who rolled what; the title states the result once
+    // (issue 16: it used to be `🎲 alice rolls …` with Total and Result fields).
+    assert_eq!(author(out), "alice · 1d20 + 5 >= 15");
+    let title = out.title();
+    let total = number_after(&title, " · ");
     if total >= 15 {
-        assert!(result.starts_with("✅ **Pass**"), "{total}: {result}");
+        assert!(title.starts_with("✅ Pass · "), "{total}: {title}");
     } else {
-        assert!(result.starts_with("❌ **Fail**"), "{total}: {result}");
+        assert!(title.starts_with("❌ Fail · "), "{total}: {title}");
     }
-    assert!(result.contains("needed ≥ 15"), "{result}");
+    assert!(title.contains("(needed ≥ 15)"), "{title}");
+    assert!(out.field("Total").is_none() && out.field("Result").is_none());
     // The die's line shows the face, and the total adds 5 to it.
     let d = description(out);
-    let face: i64 = d
-        .split('[')
-        .nth(1)
-        .unwrap()
-        .split(']')
-        .next()
-        .unwrap()
-        .trim_matches('*')
-        .parse()
-        .unwrap();
-    assert_eq!(total, face + 5, "{d}");
+    assert_eq!(total, i64::from(faces(&d)[0]) + 5, "{d}");
     let ex = t.click("alice", "Reroll").await.unwrap();
     let up = ex.single();
     assert_eq!(up.kind, "update");
-    assert!(up.field("Result").is_some());
-    assert_eq!(up.title(), "🎲 alice rolls 1d20 + 5 >= 15");
+    assert!(up.title().contains("(needed ≥ 15)"), "{}", up.title());
+    assert_eq!(author(up), "alice · 1d20 + 5 >= 15");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -66,20 +88,12 @@ async fn success_counting_repeats_labels_and_zero_dice() {
         .unwrap();
     let out = ex.single();
     let d = description(out);
-    let faces: Vec<u32> = d
-        .split('[')
-        .nth(1)
-        .unwrap()
-        .split(']')
-        .next()
-        .unwrap()
-        .split(", ")
-        .map(|f| f.trim_matches('*').parse().unwrap())
-        .collect();
+    let faces = faces(&d);
     assert_eq!(faces.len(), 5);
     let expect = faces.iter().filter(|f| **f >= 8).count() as i64
         - faces.iter().filter(|f| **f == 1).count() as i64;
-    assert_eq!(bold_number(&out.field("Successes").unwrap()), expect, "{d}");
+    assert_eq!(number_after(&out.title(), "🎲 "), expect, "{d}");
+    assert!(out.title().contains("success"), "{}", out.title());
 
     let ex = t
         .command("alice", "/roll expression:6#4d6kh3")
@@ -89,15 +103,15 @@ async fn success_counting_repeats_labels_and_zero_dice() {
     let lines: Vec<String> = description(out).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 6, "{lines:?}");
     let totals: Vec<i64> = out
-        .field("Totals")
-        .unwrap()
+        .title()
+        .trim_start_matches("🎲 ")
         .split(" · ")
         .map(|x| x.parse().unwrap())
         .collect();
     assert_eq!(totals.len(), 6);
     for (i, (line, total)) in lines.iter().zip(&totals).enumerate() {
         assert!(line.starts_with(&format!("**#{}**", i + 1)), "{line}");
-        assert!(line.ends_with(&format!("= **{total}**")), "{line}");
+        assert!(line.ends_with(&format!("→ **{total}**")), "{line}");
         assert!((3..=18).contains(total));
     }
 
@@ -107,11 +121,11 @@ async fn success_counting_repeats_labels_and_zero_dice() {
         .unwrap();
     let out = ex.single();
     let d = description(out);
-    assert!(d.contains("+ 5 · *fire*"), "{d}");
-    assert!(d.contains("**2d6** · *cold*: ["), "{d}");
+    assert!(d.contains("+ 5 [fire]"), "{d}");
+    assert!(d.contains("+ `2d6` ") && d.ends_with("[cold]"), "{d}");
 
     let ex = t.command("alice", "/roll expression:0d6").await.unwrap();
-    assert_eq!(ex.single().field("Total").unwrap(), "**0**");
+    assert_eq!(ex.single().title(), "🎲 0");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -124,13 +138,13 @@ async fn a_natural_20_is_called_out() {
         let ex = t.command("alice", "/roll expression:1d20").await.unwrap();
         let out = ex.single();
         let d = description(out);
-        if d.contains("[**20**]") {
-            assert!(d.contains("Natural 20!"), "{d}");
-            assert_eq!(out.embeds()[0]["color"], 0x57F287);
+        if d.contains("**20**★") {
+            assert!(out.title().ends_with(" · natural 20"), "{}", out.title());
+            assert_eq!(out.title(), "🎲 20 · natural 20");
             seen = true;
             break;
         }
-        assert!(!d.contains("Natural 20"), "{d}");
+        assert!(!out.title().contains("natural 20"), "{d}");
     }
     assert!(seen, "no natural 20 in 200 seeded rolls");
     t.stop().await;
@@ -220,7 +234,7 @@ async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
     let ex = t.command("alice", "/roll name:fireball").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "message");
-    assert_eq!(out.title(), "🎲 alice rolls 8d6 [fire]");
+    assert_eq!(author(out), "alice · 8d6 [fire]");
     let ex = t.command("bob", "/roll name:Fireball").await.unwrap();
     assert!(ex.single().content().contains("no saved roll named"));
     let ex = t.command("alice", "/roll").await.unwrap();

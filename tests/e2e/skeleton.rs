@@ -6,17 +6,24 @@ use serde_json::json;
 use std::time::Duration;
 
 /// Parses the faces out of a roll description like `**3d6**: [1, 2, 3] → **6**`.
+/// The faces of the first dice term of a roll's first line
+/// (`` `3d6` 1 3 3 + 2 ``; dropped dice in brackets, successes bold).
 fn faces(description: &str) -> Vec<u32> {
     let inner = description
-        .split('[')
+        .split("` ")
         .nth(1)
         .unwrap()
-        .split(']')
+        .split(" + ")
         .next()
         .unwrap();
     inner
-        .split(", ")
-        .map(|f| f.trim_matches('~').trim_start_matches('↯').parse().unwrap())
+        .split(' ')
+        .map(|f| {
+            f.trim_start_matches('↯')
+                .trim_matches(['*', '★', '✗', '(', ')'])
+                .parse()
+                .unwrap()
+        })
         .collect()
 }
 
@@ -56,11 +63,12 @@ async fn roll_3d6_plus_2_shows_three_faces_and_the_seeded_total() {
     let ex = t.command("alice", "/roll expression:3d6+2").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "message");
-    assert_eq!(out.title(), "🎲 alice rolls 3d6 + 2");
+    // Issue 16: the title states the total once, the author who rolled what.
+    assert_eq!(out.embeds()[0]["author"]["name"], "alice · 3d6 + 2");
     let f = faces(&description(out));
     assert_eq!(f.len(), 3);
     let total: u32 = f.iter().sum::<u32>() + 2;
-    assert_eq!(out.field("Total").unwrap(), format!("**{total}**"));
+    assert_eq!(out.title(), format!("🎲 {total}"));
     // Seed 7 always gives these faces (the first action of a seeded bot).
     assert_eq!(f, vec![1, 3, 3], "seeded faces changed");
     assert_eq!(
@@ -231,7 +239,7 @@ async fn twenty_concurrent_rolls_are_all_answered() {
         let ex = r.unwrap_or_else(|e| panic!("{n}: {e}"));
         let out = ex.single();
         assert_eq!(out.kind, "message");
-        assert_eq!(out.title(), format!("🎲 {n} rolls 2d10 + 1"));
+        assert_eq!(out.embeds()[0]["author"]["name"], format!("{n} · 2d10 + 1"));
         latencies.push(ex.latency.unwrap());
     }
     latencies.sort();

@@ -47,10 +47,14 @@ impl System for DiceSystem {
                     ("Successes and targets", "Straight after dice, a comparison counts the dice meeting it: `5d10>=8` (also `>`, `<=`, `<`, `=`); `f1` (or `f<3`) counts failures subtracted from successes: `5d10>=8f1`. After anything else it is a target and the roll passes or fails: `1d20+5 >= 15`, `(1d20) >= 12`, `2d6+0 == 7`."),
                     ("Labels and repeats", "`1d20+5 [fire] + 2d6 [cold]` labels each term. `6#4d6kh3` rolls six separate results (at most 20). Caps: 500 dice and 1000 sides in one roll, numbers up to 1000000, 50 terms, 200 characters; an error names the limit and points at the place as you typed it."),
                     ("Saved rolls", "`/rolls save name:Fireball expression:8d6 [fire]` saves a roll under a name (yours, in this server, at most 50); `/roll name:Fireball` rolls it (the name is suggested as you type), `/rolls list` shows yours and `/rolls forget name:` removes one. `/odds roll expression:` gives the exact chances of any expression."),
-                    ("What you see", "Every face is shown (dropped dice struck through, exploded ones marked ↯, rerolled ones as `5⟲1`, successes in bold), natural 20s and 1s on d20s called out, pass/fail against a target, and the total. The roller or the FC can press **Reroll** to throw the same expression again in place; every throw is logged and counted in `/stats`."),
+                    ("What you see", "The title states the total (or the successes, or pass/fail against a target); the first line shows every face (successes in **bold**, counted failures and a d20's natural 1 as `1✗`, a natural 20 as **20**★, dropped dice in brackets `(1)`, exploded ones marked ↯, rerolled ones as `5⟲1`). The roller or the FC can press **Reroll** to throw the same expression again in place; every throw is logged and counted in `/stats`."),
         ],
     },
         ]
+    }
+
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        super::view::history_line(entry)
     }
 
     fn click<'a>(

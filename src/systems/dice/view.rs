@@ -1,20 +1,45 @@
-//! The message of a generic roll: one line per term (labelled, faces shown,
-//! dropped dice struck through), pass/fail against a target, successes
-//! counted, natural 20s and 1s on d20s called out, and a repeat's results
-//! one by one.
+//! The message of a generic roll in the shared look
+//! ([`crate::systems::table::look`]): the author line says who rolled which
+//! expression, the title states the result once (`🎲 17`, `🎲 3 successes`,
+//! `✅ Pass · 17 (needed ≥ 15)`, natural 20s and 1s on d20s called out),
+//! and the description's first line shows the dice (successes bold, counted
+//! failures `1✗`, dropped dice in brackets), a repeat's results one by one.
 
 use std::collections::BTreeMap;
 
-use crate::app::view::{colour, Embed};
+use crate::app::view::Embed;
+use crate::systems::table::look::{self, Mark};
 use crate::rules::expr::{self, DiceRoll, Outcome, Part, Roll};
 
 /// Faces listed one by one up to this many per term; beyond, counts per face.
 pub const LIST_FACES: usize = 40;
 
-/// A face as shown: `~~1~~` dropped, `↯6` added by an explosion, `**9**`
-/// a success, `*1*` a failure, `2⟲1` rerolled from 1, a d20's 20 and 1 in bold.
+/// How a face counts: a counted success bold, a counted failure `1✗`, a
+/// dropped die in brackets, a kept d20's natural 20 bold★ and natural 1
+/// `1✗`; other kept dice plain.
+fn mark(d: &DiceRoll, f: &expr::Face) -> Mark {
+    if !f.kept {
+        return Mark::Dropped;
+    }
+    match f.hit {
+        1 => return Mark::Hit,
+        -1 => return Mark::Bad,
+        _ => {}
+    }
+    if d.sides == 20 && !d.counting {
+        match f.value {
+            20 => return Mark::Crit,
+            1 => return Mark::Bad,
+            _ => {}
+        }
+    }
+    Mark::Miss
+}
+
+/// A face as shown: marked ([`mark`]), `↯6` added by an explosion, `2⟲1`
+/// rerolled from 1.
 fn face(d: &DiceRoll, f: &expr::Face) -> String {
-    let mut s = f.value.to_string();
+    let mut s = look::die(f.value, mark(d, f));
     if !f.rerolled.is_empty() {
         let from: Vec<String> = f.rerolled.iter().map(u32::to_string).collect();
         s = format!("{s}⟲{}", from.join("⟲"));
@@ -22,25 +47,15 @@ fn face(d: &DiceRoll, f: &expr::Face) -> String {
     if f.exploded {
         s = format!("↯{s}");
     }
-    if !f.kept {
-        return format!("~~{s}~~");
-    }
-    match f.hit {
-        1 => return format!("**{s}**"),
-        -1 => return format!("*{s}*"),
-        _ => {}
-    }
-    if d.sides == 20 && !d.counting && (f.value == 20 || f.value == 1) {
-        s = format!("**{s}**");
-    }
     s
 }
 
-/// Faces as text: each die when few, counts per face when many.
+/// Faces as text: each die when few (in the order thrown), counts per face
+/// when many.
 pub fn faces_text(d: &DiceRoll) -> String {
     if d.faces.len() <= LIST_FACES {
         let parts: Vec<String> = d.faces.iter().map(|f| face(d, f)).collect();
-        return format!("[{}]", parts.join(", "));
+        return parts.join(" ");
     }
     let mut counts = BTreeMap::new();
     for f in &d.faces {
@@ -55,81 +70,54 @@ pub fn faces_text(d: &DiceRoll) -> String {
     format!("{} dice ({} kept): {}", d.faces.len(), kept, parts.join(" "))
 }
 
-/// `3 successes` / `2 successes, 1 failure` for a counting term.
-fn successes(d: &DiceRoll) -> String {
-    let s = d.faces.iter().filter(|f| f.hit == 1).count();
-    let x = d.faces.iter().filter(|f| f.hit == -1).count();
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    if x == 0 {
-        plural(s, "success").replace("successs", "successes")
-    } else {
-        format!(
-            "{}, {}",
-            plural(s, "success").replace("successs", "successes"),
-            plural(x, "failure")
-        )
-    }
-}
-
 fn label(p: &Part) -> String {
     p.label
         .as_deref()
-        .map_or(String::new(), |l| format!(" · *{l}*"))
+        .map_or(String::new(), |l| format!(" [{l}]"))
 }
 
-/// One term's line: `+ **2d6** · *cold*: [3, 4] → **7**`.
-fn part_line(p: &Part) -> String {
-    let sign = if p.negative { "−" } else { "+" };
-    match p.dice.as_slice() {
-        [] => format!("{sign} {}{}", p.notation, label(p)),
+/// One term: `` `2d6` 3 4 ``, `5`, `` `(1d6+1)*2` 1d6 4 = 10 ``; a labelled
+/// term with dice adds its value (`` `2d6` 3 4 = 7 [cold] ``).
+fn part_text(p: &Part) -> String {
+    let body = match p.dice.as_slice() {
+        [] => p.notation.clone(),
         [d] if d.notation == p.notation => {
-            let counted = if d.counting {
-                format!(" ({})", successes(d))
-            } else {
-                String::new()
-            };
-            format!(
-                "{sign} **{}**{}: {} → **{}**{counted}",
-                p.notation,
-                label(p),
-                faces_text(d),
-                p.value
-            )
+            let mut s = format!("`{}` {}", p.notation, faces_text(d));
+            if p.label.is_some() {
+                s.push_str(&format!(" = {}", p.value));
+            }
+            s
         }
         dice => {
             let each: Vec<String> = dice
                 .iter()
                 .map(|d| format!("{} {}", d.notation, faces_text(d)))
                 .collect();
-            format!(
-                "{sign} **{}**{}: {} → **{}**",
-                p.notation,
-                label(p),
-                each.join(" · "),
-                p.value
-            )
+            format!("`{}` {} = {}", p.notation, each.join(" · "), p.value)
         }
-    }
+    };
+    format!("{body}{}", label(p))
 }
 
-/// A result on one line, for repeats: `**#2** [5, 3, 3, ~~1~~] + 2 = **13**`.
-fn compact(i: usize, o: &Outcome) -> String {
-    let mut s = format!("**#{}**", i + 1);
+/// A result's terms on one line: `` `1d20` 17 + 5 ``.
+fn parts_line(o: &Outcome) -> String {
+    let mut s = String::new();
     for (k, p) in o.parts.iter().enumerate() {
         let sign = match (k, p.negative) {
             (0, false) => "",
             (0, true) => "−",
-            (_, false) => " +",
-            (_, true) => " −",
+            (_, false) => " + ",
+            (_, true) => " − ",
         };
-        let body = if p.dice.is_empty() {
-            p.notation.clone()
-        } else {
-            p.dice.iter().map(faces_text).collect::<Vec<_>>().join(" ")
-        };
-        s.push_str(&format!("{sign} {body}{}", label(p)));
+        s.push_str(sign);
+        s.push_str(&part_text(p));
     }
-    s.push_str(&format!(" = **{}**", o.total));
+    s
+}
+
+/// A result on one line, for repeats: `**#2** `4d6kh3` 5 3 3 (1) + 2 → **13** ✅`.
+fn compact(i: usize, o: &Outcome) -> String {
+    let mut s = format!("**#{}** {} → **{}**", i + 1, parts_line(o), o.total);
     match o.pass {
         Some(true) => s.push_str(" ✅"),
         Some(false) => s.push_str(" ❌"),
@@ -152,69 +140,75 @@ fn naturals(o: &Outcome) -> (usize, usize) {
     })
 }
 
-/// The embed of a roll: title, lines, total (or results), pass/fail.
-pub fn embed(roller: &str, expression: &str, roll: &Roll, rerolls: u32) -> Embed {
+/// `3 successes`, `1 success`.
+fn successes(n: i64) -> String {
+    format!("{n} {}", if n == 1 { "success" } else { "successes" })
+}
+
+/// The title and look of a roll: the total once (`🎲 17`), successes
+/// counted (`🎲 3 successes`), pass or fail against a target (`✅ Pass · 17
+/// (needed ≥ 15)`), a repeat's totals (`🎲 13 · 9 · 12`), natural 20s and
+/// 1s called out.
+pub fn title(expression: &str, roll: &Roll) -> (String, look::Outcome) {
     let target = expr::parse(expression, expr::Caps::default())
         .ok()
         .and_then(|e| e.target);
-    let counting_only = roll.results.first().is_some_and(|o| {
-        !o.parts.is_empty()
-            && o.parts
-                .iter()
-                .all(|p| p.dice.len() == 1 && p.dice[0].counting && p.dice[0].notation == p.notation)
-    });
-    let mut embed = Embed::new(format!("🎲 {roller} rolls {expression}"));
-    let mut colour_of = colour::NEUTRAL;
-    let mut lines = Vec::new();
+    let needed = target
+        .map(|t| format!(" (needed {} {})", t.op.pretty(), t.value))
+        .unwrap_or_default();
     if let [o] = roll.results.as_slice() {
-        for p in &o.parts {
-            lines.push(part_line(p));
-        }
-        if let Some(first) = lines.first_mut() {
-            if let Some(rest) = first.strip_prefix("+ ") {
-                *first = rest.to_string();
-            }
+        let counting_only = !o.parts.is_empty()
+            && o.parts.iter().all(|p| {
+                p.dice.len() == 1 && p.dice[0].counting && p.dice[0].notation == p.notation
+            });
+        let total = if counting_only {
+            successes(o.total)
+        } else {
+            o.total.to_string()
+        };
+        let mut text = total.clone();
+        let mut outcome = look::Outcome::Info;
+        if let (Some(pass), Some(_)) = (o.pass, target) {
+            outcome = if pass {
+                look::Outcome::Success
+            } else {
+                look::Outcome::Failure
+            };
+            let verdict = if pass { "Pass" } else { "Fail" };
+            text = format!("{verdict} · {total}{needed}");
         }
         let (twenty, one) = naturals(o);
         if twenty > 0 {
-            lines.push("✨ **Natural 20!**".into());
-            colour_of = colour::SUCCESS;
+            text.push_str(" · natural 20");
         }
         if one > 0 {
-            lines.push("💀 **Natural 1.**".into());
-            if twenty == 0 {
-                colour_of = colour::FAILURE;
-            }
+            text.push_str(" · natural 1");
         }
-        let name = if counting_only { "Successes" } else { "Total" };
-        embed = embed.field(name, format!("**{}**", o.total), true);
-        if let (Some(pass), Some(t)) = (o.pass, target) {
-            colour_of = if pass { colour::SUCCESS } else { colour::FAILURE };
-            let verdict = if pass { "✅ **Pass**" } else { "❌ **Fail**" };
-            embed = embed.field(
-                "Result",
-                format!("{verdict} (needed {} {})", t.op.pretty(), t.value),
-                true,
-            );
-        }
+        return (outcome.title(&text), outcome);
+    }
+    let text = if target.is_some() {
+        let passes = roll.results.iter().filter(|o| o.pass == Some(true)).count();
+        format!("{passes} of {} pass{needed}", roll.results.len())
+    } else {
+        let totals: Vec<String> = roll.results.iter().map(|o| o.total.to_string()).collect();
+        let mut t = totals.join(" · ");
+        crate::app::view::truncate(&mut t, 200);
+        t
+    };
+    (look::Outcome::Info.title(&text), look::Outcome::Info)
+}
+
+/// The embed of a roll: the author says who rolled which expression, the
+/// title states the result once, the first line of the description shows
+/// the dice (a repeat: one line per result).
+pub fn embed(roller: &str, expression: &str, roll: &Roll, rerolls: u32) -> Embed {
+    let (title, outcome) = title(expression, roll);
+    let mut lines = Vec::new();
+    if let [o] = roll.results.as_slice() {
+        lines.push(parts_line(o));
     } else {
         for (i, o) in roll.results.iter().enumerate() {
             lines.push(compact(i, o));
-        }
-        let totals: Vec<String> = roll.results.iter().map(|o| o.total.to_string()).collect();
-        embed = embed.field("Totals", totals.join(" · "), true);
-        if let Some(t) = target {
-            let passes = roll.results.iter().filter(|o| o.pass == Some(true)).count();
-            embed = embed.field(
-                "Passes",
-                format!(
-                    "**{passes}** of {} (needed {} {})",
-                    roll.results.len(),
-                    t.op.pretty(),
-                    t.value
-                ),
-                true,
-            );
         }
     }
     let mut description = lines.join("\n");
@@ -227,9 +221,147 @@ pub fn embed(roller: &str, expression: &str, roll: &Roll, rerolls: u32) -> Embed
         ));
     }
     crate::app::view::truncate(&mut description, crate::app::view::limits::DESCRIPTION);
-    embed = embed.description(description).colour(colour_of);
+    let mut embed = Embed::new(title)
+        .author(format!("{roller} · {expression}"))
+        .description(description)
+        .colour(outcome.colour());
     if rerolls > 0 {
         embed = embed.footer(format!("Rerolled {rerolls} time(s)"));
     }
     embed
+}
+
+/// A generic roll's line in `/history`: the expression and its result,
+/// once (`2d6 + 3 = 11`, `1d20 + 5 >= 15 = 17, pass`, `6#4d6kh3 = 13 · 9 ·
+/// 12`, `… 4 of 6 pass`).
+pub fn history_line(entry: &crate::storage::log::LogEntry) -> Option<String> {
+    use serde_json::Value;
+    let inputs: Value = serde_json::from_str(&entry.inputs).ok()?;
+    let outcome: Value = serde_json::from_str(&entry.outcome).ok()?;
+    let expression = inputs["expression"].as_str()?;
+    let mut s = match outcome["totals"].as_array() {
+        Some(all) => {
+            let totals: Vec<String> = all.iter().map(Value::to_string).collect();
+            format!("{expression} = {}", totals.join(" · "))
+        }
+        None => format!("{expression} = {}", outcome["total"].as_i64()?),
+    };
+    match (outcome["passes"].as_u64(), outcome["pass"].as_bool()) {
+        (Some(n), _) => {
+            let of = outcome["totals"].as_array().map_or(0, Vec::len);
+            s.push_str(&format!(", {n} of {of} pass"));
+        }
+        (None, Some(true)) => s.push_str(", pass"),
+        (None, Some(false)) => s.push_str(", fail"),
+        _ => {}
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::expr::Face;
+
+    fn f(value: u32) -> Face {
+        Face {
+            value,
+            kept: true,
+            exploded: false,
+            rerolled: Vec::new(),
+            hit: 0,
+        }
+    }
+
+    fn roll(parts: Vec<Part>, total: i64, pass: Option<bool>) -> Roll {
+        Roll {
+            results: vec![Outcome { parts, total, pass }],
+            capped: false,
+        }
+    }
+
+    #[test]
+    fn a_history_line_states_expression_and_result() {
+        let e = |inputs: &str, outcome: &str| crate::storage::log::LogEntry {
+            inputs: inputs.into(),
+            outcome: outcome.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            history_line(&e(r#"{"expression":"2d6 + 3"}"#, r#"{"total":11}"#)).as_deref(),
+            Some("2d6 + 3 = 11")
+        );
+        assert_eq!(
+            history_line(&e(
+                r#"{"expression":"1d20 + 5 >= 15"}"#,
+                r#"{"total":17,"pass":true}"#
+            ))
+            .as_deref(),
+            Some("1d20 + 5 >= 15 = 17, pass")
+        );
+        assert_eq!(
+            history_line(&e(
+                r#"{"expression":"3#(1d20) >= 12"}"#,
+                r#"{"total":13,"totals":[13,4,20],"pass":true,"passes":2}"#
+            ))
+            .as_deref(),
+            Some("3#(1d20) >= 12 = 13 · 4 · 20, 2 of 3 pass")
+        );
+    }
+
+    #[test]
+    fn the_total_is_stated_once_and_dropped_dice_are_bracketed() {
+        let mut low = f(1);
+        low.kept = false;
+        let d = DiceRoll {
+            notation: "4d6kh3".into(),
+            sides: 6,
+            faces: vec![f(6), low, f(5), f(4)],
+            value: 15,
+            counting: false,
+        };
+        let parts = vec![
+            Part {
+                negative: false,
+                notation: "4d6kh3".into(),
+                label: None,
+                dice: vec![d],
+                value: 15,
+            },
+            Part {
+                negative: false,
+                notation: "2".into(),
+                label: None,
+                dice: vec![],
+                value: 2,
+            },
+        ];
+        let e = embed("Ada", "4d6kh3 + 2", &roll(parts, 17, None), 0);
+        assert_eq!(e.title, "🎲 17");
+        assert_eq!(e.description.as_deref(), Some("`4d6kh3` 6 (1) 5 4 + 2"));
+        assert!(e.fields.is_empty());
+        assert_eq!(e.colour, Some(look::Outcome::Info.colour()));
+    }
+
+    #[test]
+    fn a_target_passes_or_fails_in_the_title_and_a_natural_20_shows() {
+        let d = DiceRoll {
+            notation: "1d20".into(),
+            sides: 20,
+            faces: vec![f(20)],
+            value: 20,
+            counting: false,
+        };
+        let parts = vec![Part {
+            negative: false,
+            notation: "1d20".into(),
+            label: None,
+            dice: vec![d],
+            value: 20,
+        }];
+        let e = embed("Ada", "(1d20) >= 15", &roll(parts, 20, Some(true)), 0);
+        assert_eq!(e.title, "✅ Pass · 20 (needed ≥ 15) · natural 20");
+        assert_eq!(e.description.as_deref(), Some("`1d20` **20**★"));
+        assert_eq!(e.colour, Some(look::Outcome::Success.colour()));
+    }
 }

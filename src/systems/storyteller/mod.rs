@@ -30,6 +30,7 @@ pub mod config;
 pub mod context;
 pub mod decide;
 pub mod governed;
+pub mod history;
 pub mod recovery;
 pub mod roll_view;
 pub mod rolls;

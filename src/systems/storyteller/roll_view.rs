@@ -1,13 +1,17 @@
-//! How a Storyteller roll looks (ST-9): the pool and its parameters, every
-//! rule that fired, the base dice and each bonus generation with successes
-//! in bold, botches struck and ignored bonus 1s in italics, the successes
-//! removed by the threshold, the botches cancelled, the outcome and the
-//! chance of success computed before the roll. Long dice lists become counts
-//! per face (the full list is in the roll log), so the message always fits.
-//! Pure: no I/O.
+//! How a Storyteller roll looks (ST-9) in the shared look
+//! ([`crate::systems::table::look`]): the author line says who rolled what,
+//! the title states the outcome in the seed's words and picks the colour,
+//! the description's first line is the dice (successes bold, 10s that add
+//! bonus dice bold★, base 1s that cancel a success `1✗`, ignored bonus 1s
+//! in brackets, sorted), the pool and the arithmetic from successes rolled
+//! to the net result are two short fields, and the rules that fired and the
+//! chance computed before the roll are in the footer. Long dice lists
+//! become counts per face (the full list is in the roll log), so the
+//! message always fits. Pure: no I/O.
 
 use crate::app::component::Action;
-use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::view::{Button, Embed, Style, View};
+use crate::systems::table::look::{self, Mark};
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
@@ -23,113 +27,83 @@ use crate::storage::sessions::Status;
 
 /// Characters the full dice listing may use before it is summarised.
 pub const DICE_BUDGET: usize = 1800;
-/// Bonus generations listed one per line in a summary; beyond, one line.
-const SUMMARY_GENERATIONS: usize = 8;
 
-/// One face, marked: successes bold, botches struck, ignored bonus 1s italic.
-pub fn face(value: u32, mark: DieMark) -> String {
-    match mark {
-        DieMark::Success => format!("**{value}**"),
-        DieMark::Botch => format!("~~{value}~~"),
-        DieMark::Ignored => format!("*{value}*"),
-        DieMark::Failure => value.to_string(),
+/// How one face counts: successes bold (a 10 that adds bonus dice bold★),
+/// base 1s that cancel a success `1✗`, ignored bonus 1s in brackets.
+fn mark(r: &RollResult, face: u32, bonus: bool) -> Mark {
+    match r.mark(face, bonus) {
+        DieMark::Success if face == 10 && r.spec.bonus_dice_per_ten > 0 && !r.chance_die => {
+            Mark::Crit
+        }
+        DieMark::Success => Mark::Hit,
+        DieMark::Botch => Mark::Bad,
+        DieMark::Ignored => Mark::Dropped,
+        DieMark::Failure => Mark::Miss,
     }
 }
 
-fn faces(r: &RollResult, list: &[u32], bonus: bool) -> String {
-    list.iter()
-        .map(|&f| face(f, r.mark(f, bonus)))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// One list of dice, marked and sorted highest first (a pool's order
+/// means nothing).
+fn marked(r: &RollResult, list: &[u32], bonus: bool) -> String {
+    look::dice(look::sorted(
+        list.iter().map(|&f| (f, mark(r, f, bonus))).collect(),
+    ))
 }
 
-/// Every die, one line for the base dice and one per bonus generation.
+/// Every die on one line: the base dice, then each bonus generation
+/// (`**10**★ **9** 4 1✗ · bonus **10**★ (1) → **8**`).
 pub fn full_listing(r: &RollResult) -> String {
-    let mut lines = Vec::new();
-    if r.chance_die {
-        lines.push(format!(
-            "**Chance die**: {} (only a 10 succeeds; a 1 botches)",
-            faces(r, &r.base, false)
-        ));
+    let mut line = if r.chance_die {
+        format!("Chance die {}", marked(r, &r.base, false))
     } else {
-        lines.push(format!(
-            "**Base** ({}): {}",
-            r.base.len(),
-            faces(r, &r.base, false)
-        ));
+        marked(r, &r.base, false)
+    };
+    if !r.bonus.is_empty() {
+        let gens: Vec<String> = r.bonus.iter().map(|g| marked(r, g, true)).collect();
+        line.push_str(&format!(" · bonus {}", gens.join(" → ")));
     }
-    for (i, g) in r.bonus.iter().enumerate() {
-        lines.push(format!(
-            "**Bonus {}** ({}): {}",
-            i + 1,
-            g.len(),
-            faces(r, g, true)
-        ));
-    }
-    lines.join("\n")
+    line
 }
 
-fn counted(c: &FaceCounts, successes: u32, ones: u32, ones_word: &str) -> String {
-    let mut s = format!(
-        "{} → {successes} {}",
-        c.compact(),
-        plural(successes, "success", "successes")
-    );
-    if ones > 0 {
-        s.push_str(&format!(", {ones} {ones_word}"));
-    }
-    s
+/// Counts per face, marked like the faces: `**10**×3 **7**×2 4×1 1✗×1`.
+fn counted(r: &RollResult, c: &FaceCounts, bonus: bool) -> String {
+    (1..=10u32)
+        .rev()
+        .filter_map(|f| {
+            let n = c.counts[(f - 1) as usize];
+            (n > 0).then(|| format!("{}×{n}", look::die(f, mark(r, f, bonus))))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Counts per face instead of every die (A-S11).
+/// Counts per face instead of every die (A-S11); the full list is in the
+/// roll log.
 pub fn summary_listing(r: &RollResult) -> String {
-    let mut lines = vec![format!(
-        "**Base** ({} {}): {}",
+    let mut line = format!(
+        "{} {}: {}",
         r.base.len(),
         plural(r.base.len() as u32, "die", "dice"),
-        counted(
-            &r.base_counts(),
-            r.base_successes,
-            r.botches,
-            plural(r.botches, "botch", "botches")
-        )
-    )];
-    let difficulty = r.spec.difficulty;
-    let succ = |g: &[u32]| g.iter().filter(|&&f| f != 1 && f >= difficulty).count() as u32;
-    let ones = |g: &[u32]| g.iter().filter(|&&f| f == 1).count() as u32;
-    if r.bonus.len() <= SUMMARY_GENERATIONS {
-        for (i, g) in r.bonus.iter().enumerate() {
-            lines.push(format!(
-                "**Bonus {}** ({}): {}",
-                i + 1,
-                g.len(),
-                counted(&FaceCounts::of(g), succ(g), ones(g), "ignored 1s")
-            ));
-        }
-    } else {
-        lines.push(format!(
-            "**Bonus** ({} dice in {} generations): {}",
+        counted(r, &r.base_counts(), false)
+    );
+    if !r.bonus.is_empty() {
+        line.push_str(&format!(
+            " · bonus {} in {} {}: {}",
             r.bonus_dice(),
             r.bonus.len(),
-            counted(
-                &r.bonus_counts(),
-                r.bonus_successes,
-                r.ignored_bonus_ones,
-                "ignored 1s"
-            )
+            plural(r.bonus.len() as u32, "generation", "generations"),
+            counted(r, &r.bonus_counts(), true)
         ));
     }
-    lines.push("*Too many dice to list; every face is in the roll log.*".to_string());
-    lines.join("\n")
+    line.push_str("\n*Too many dice to list; every face is in the roll log.*");
+    line
 }
 
-/// The dice as shown: every face when it fits, else counts per face.
+/// The dice as shown: every face when it fits, else counts per face
+/// (`false`).
 pub fn dice_text(r: &RollResult) -> (String, bool) {
     if r.auto_fail {
-        return (
-            "No dice to roll: an automatic simple failure, which cannot botch.".to_string(),
-            false,
-        );
+        return ("No dice to roll: it cannot botch.".to_string(), false);
     }
     if !r.is_long() {
         let full = full_listing(r);
@@ -304,201 +278,246 @@ fn spend_withheld(s: &RollSession) -> Option<u32> {
     .then(|| u32::from(before - 1))
 }
 
-/// The outcome in words.
-pub fn outcome_text(outcome: Outcome, automatic: bool) -> String {
+/// The outcome as a title (ST-6 in the seed's words): `✅ Success · 3
+/// successes`, `❌ Simple failure`, `💥 Botch of size 2`.
+pub fn outcome_title(outcome: Outcome, automatic: bool) -> String {
     match outcome {
-        Outcome::Success { successes } if automatic => format!(
-            "✅ **Automatic success**: {successes} {}",
+        Outcome::Success { successes } => look::Outcome::Success.title(&format!(
+            "{} · {successes} {}",
+            if automatic {
+                "Automatic success"
+            } else {
+                "Success"
+            },
             plural(successes, "success", "successes")
-        ),
-        Outcome::Success { successes } => {
-            let how = match successes {
-                1 => " (barely)",
-                s if s >= 3 => " (very good)",
-                _ => "",
-            };
-            format!(
-                "✅ **Success**: {successes} {}{how}",
-                plural(successes, "success", "successes")
-            )
-        }
-        Outcome::Failure => "➖ **Simple failure**".to_string(),
-        Outcome::Botch { botches } => format!("💥 **Botch** of size {botches}"),
+        )),
+        Outcome::Failure => look::Outcome::Failure.title("Simple failure"),
+        Outcome::Botch { botches: 1 } => look::Outcome::Botch.title("Botch"),
+        Outcome::Botch { botches } => look::Outcome::Botch.title(&format!("Botch of size {botches}")),
     }
 }
 
-/// The arithmetic from successes rolled to the net result (ST-5, ST-6).
-pub fn successes_text(r: &RollResult) -> String {
-    if r.auto_fail {
-        return "None: no dice were rolled.".to_string();
+/// The look of an outcome (its title's emoji and the colour).
+pub fn outcome_look(outcome: Outcome) -> look::Outcome {
+    match outcome {
+        Outcome::Success { .. } => look::Outcome::Success,
+        Outcome::Failure => look::Outcome::Failure,
+        Outcome::Botch { .. } => look::Outcome::Botch,
     }
-    let rolled = r.successes_rolled();
-    let mut lines = vec![if r.bonus.is_empty() {
-        format!("{rolled} rolled")
-    } else {
-        format!(
-            "{rolled} rolled ({} base + {} bonus)",
-            r.base_successes, r.bonus_successes
-        )
-    }];
-    if r.spec.threshold > 0 {
-        lines.push(format!(
-            "−{} removed by threshold {}",
-            r.threshold_removed, r.spec.threshold
-        ));
+}
+
+/// The outcome in words, for the log and `/history`: `success, 4
+/// successes`, `simple failure`, `botch of size 2`.
+pub fn outcome_words(outcome: Outcome, automatic: bool) -> String {
+    match outcome {
+        Outcome::Success { successes } => format!(
+            "{}, {successes} {}",
+            if automatic {
+                "automatic success"
+            } else {
+                "success"
+            },
+            plural(successes, "success", "successes")
+        ),
+        Outcome::Failure => "simple failure".to_string(),
+        Outcome::Botch { botches } => format!("botch of size {botches}"),
+    }
+}
+
+/// The arithmetic from successes rolled to the net result (ST-5, ST-6),
+/// on one line, or `None` when the title already says it all (no bonus
+/// dice, no threshold, no botch): `3 + 2 bonus − 1 botch = **4**`.
+pub fn successes_text(r: &RollResult) -> Option<String> {
+    if r.auto_fail || r.chance_die {
+        return None;
+    }
+    if r.bonus_successes == 0 && r.threshold_removed == 0 && r.botches == 0 {
+        return None;
+    }
+    let mut s = r.base_successes.to_string();
+    if r.bonus_successes > 0 {
+        s.push_str(&format!(" + {} bonus", r.bonus_successes));
+    }
+    if r.threshold_removed > 0 {
+        s.push_str(&format!(" − {} threshold", r.threshold_removed));
     }
     if r.botches > 0 {
-        let what = if r.cancelled == 0 {
-            "nothing to cancel".to_string()
-        } else {
-            format!(
-                "cancelling {} {}",
-                r.cancelled,
-                plural(r.cancelled, "success", "successes")
-            )
-        };
-        lines.push(format!(
-            "{} {}, {what}",
+        s.push_str(&format!(
+            " − {} {}",
             r.botches,
             plural(r.botches, "botch", "botches")
         ));
     }
-    if r.ignored_bonus_ones > 0 {
-        lines.push(format!("Bonus-die 1s ignored: {}", r.ignored_bonus_ones));
+    s.push_str(&format!(" = **{}**", minus(r.net)));
+    match r.outcome {
+        Outcome::Success { successes: 1 } => s.push_str(" (barely)"),
+        Outcome::Success { successes } if successes >= 3 => s.push_str(" (very good)"),
+        _ => {}
     }
-    lines.push(format!("Net: **{}**", minus(r.net)));
-    lines.join("\n")
+    Some(s)
 }
 
-fn pool_text(kind: RollKind, traits: &[TraitUse], dice: u32) -> String {
+/// What was rolled: the pool, its difficulty and what else shaped it
+/// (`Wits 3 + Alertness 2 = **5 dice** · difficulty 6 · threshold 1 · Night
+/// Vision +1 die per 10`); a threshold of 0 and no specialties are left out.
+pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
+    let dice = spec.dice;
     let n = format!("**{dice} {}**", plural(dice, "die", "dice"));
-    match kind {
+    let mut s = match spec.kind {
         RollKind::Action => {
-            let parts: Vec<String> = traits
+            let parts: Vec<String> = spec
+                .traits
                 .iter()
-                .map(|t| format!("{} {}", t.name, t.dots))
+                .map(|t: &TraitUse| format!("{} {}", t.name, t.dots))
                 .collect();
-            let sum: u32 = traits.iter().map(|t| u32::from(t.dots)).sum();
+            let sum: u32 = spec.traits.iter().map(|t| u32::from(t.dots)).sum();
             if sum == dice {
                 format!("{} = {n}", parts.join(" + "))
             } else {
                 format!("{} = {sum} → {n}", parts.join(" + "))
             }
         }
-        RollKind::Willpower | RollKind::Rest => format!("Current willpower = {n}"),
+        RollKind::Willpower | RollKind::Rest => format!("Willpower = {n}"),
         RollKind::AdHoc => n,
+    };
+    if spec.success_possible() {
+        s.push_str(&format!(" · difficulty {}", spec.difficulty));
+    } else {
+        s.push_str(&format!(" · difficulty {} (impossible)", spec.difficulty));
+    }
+    if spec.threshold > 0 {
+        s.push_str(&format!(" · threshold {}", spec.threshold));
+    }
+    if spec.specialties_in_use > 0 {
+        let names = if spec.specialties.is_empty() {
+            format!(
+                "{} {}",
+                spec.specialties_in_use,
+                plural(spec.specialties_in_use, "specialty", "specialties")
+            )
+        } else {
+            spec.specialties.join(", ")
+        };
+        s.push_str(&format!(
+            " · {names} +{} {} per 10",
+            spec.bonus_dice_per_ten,
+            plural(spec.bonus_dice_per_ten, "die", "dice")
+        ));
+    }
+    s
+}
+
+/// What was rolled, for the author line: `Wits + Alertness`, `6 dice`,
+/// `Willpower`, `Active rest`.
+pub fn what(state: &RollState) -> String {
+    match state.session.result.spec.kind {
+        RollKind::Action | RollKind::AdHoc => state.label.clone(),
+        RollKind::Willpower => "Willpower".to_string(),
+        RollKind::Rest => "Active rest".to_string(),
     }
 }
 
-/// The title of a roll.
-pub fn title(state: &RollState) -> String {
-    let who = state.who();
-    match state.session.result.spec.kind {
-        RollKind::Action => format!("🎲 {who} rolls {}", state.label),
-        RollKind::Willpower => format!("🎲 {who}: willpower roll"),
-        RollKind::Rest => format!("🛏️ {who}: a day of active rest"),
-        RollKind::AdHoc => format!("🎲 {who} rolls {}", state.label),
+/// The author line: `Ada · Wits + Alertness`.
+pub fn author(state: &RollState) -> String {
+    format!("{} · {}", state.who(), what(state))
+}
+
+/// The title: the outcome (`✅ Success · 3 successes`), `⏳ Waiting for Ada`
+/// while the willpower choice is open, `⏹️ Voided by the storyteller`.
+pub fn title(status: Status, state: &RollState) -> String {
+    let s = &state.session;
+    match status {
+        Status::Open => {
+            let so_far = match s.outcome {
+                Outcome::Success { successes } => format!(
+                    " · {successes} {} rolled",
+                    plural(successes, "success", "successes")
+                ),
+                _ => String::new(),
+            };
+            look::Outcome::Pending.title(&format!("Waiting for {}{so_far}", state.who()))
+        }
+        Status::Voided => look::Outcome::Closed.title(&format!("Voided by the {GM}")),
+        _ => outcome_title(s.outcome, s.automatic),
     }
 }
 
 /// The roll's embed. `status` is the session's (`open`, `closed`, `voided`,
-/// `expired`).
+/// `expired`). The first line of the description is the dice; what
+/// happened to willpower follows; the pool and the arithmetic are two short
+/// fields; the rules that fired, the odds and the roll's number are in the
+/// footer.
 pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
     let s = &state.session;
     let r = &s.result;
     let spec = &r.spec;
-    let (dice, listed) = dice_text(r);
-    let mut description = String::new();
-    for line in &state.before {
-        description.push_str(line);
-        description.push('\n');
-    }
-    description.push_str(&dice);
-    let difficulty = if spec.success_possible() {
-        spec.difficulty.to_string()
-    } else {
-        format!("{} (impossible)", spec.difficulty)
-    };
-    let specialties = if spec.specialties_in_use == 0 {
-        "none".to_string()
-    } else {
-        let names = if spec.specialties.is_empty() {
-            format!("{} in use", spec.specialties_in_use)
-        } else {
-            spec.specialties.join(", ")
-        };
-        format!(
-            "{names} ({} bonus {} per 10)",
-            spec.bonus_dice_per_ten,
-            plural(spec.bonus_dice_per_ten, "die", "dice")
-        )
-    };
-    let mut e = Embed::new(title(state))
-        .description(description)
-        .field("Pool", pool_text(spec.kind, &spec.traits, spec.dice), true)
-        .field("Difficulty", difficulty, true)
-        .field("Threshold", spec.threshold.to_string(), true);
-    if spec.kind == RollKind::Action || spec.kind == RollKind::AdHoc {
-        e = e.field("Specialties", specialties, true);
-    }
-    if !spec.notes.is_empty() {
-        let notes: Vec<String> = spec.notes.iter().map(note_text).collect();
-        e = e.field("Rules applied", super::sheet_view::fit(&notes, 1000), false);
-    }
-    e = e.field("Successes", successes_text(r), true);
-    let outcome = if status == Status::Voided {
-        format!("🚫 **Voided** by the {GM}: this roll does not count.")
-    } else {
-        outcome_text(s.outcome, s.automatic)
-    };
-    e = e.field("Outcome", outcome, true);
+    let (dice, _listed) = dice_text(r);
+    let mut lines = vec![dice];
+    lines.extend(state.before.iter().cloned());
     let who = state.who();
     let after: Vec<String> = s.log.iter().filter_map(|ev| event_text(ev, who)).collect();
     if let (Some(b), Some(a)) = (s.willpower_before, s.willpower_after) {
-        let first = match (status, spend) {
+        lines.push(match (status, spend) {
             (Status::Open, Some(n)) => format!(
-                "{b} now · **Spend willpower**: 1 dot turns this roll into an automatic success with {n} {}.",
+                "Willpower {b} · **Spend willpower**: 1 dot makes this an automatic success with {n} {}.",
                 plural(u32::from(n), "success", "successes")
             ),
-            (Status::Open, None) => format!("{b} now"),
-            _ if a == b => format!("{b} (unchanged)"),
-            _ => format!("{b} → {a}"),
-        };
-        let mut lines = vec![first];
-        lines.extend(after.iter().cloned());
+            (Status::Open, None) => format!("Willpower {b}"),
+            _ if a == b => format!("Willpower {b} (unchanged)"),
+            _ => format!("Willpower {b} → {a}"),
+        });
+        lines.extend(after);
         if let Some(n) = spend_withheld(s) {
             lines.push(format!(
-                "No **Spend willpower**: it would give {n} {}, no more than this roll (ST-11).",
+                "Spend willpower not offered: it would give {n} {}, no more than this roll.",
                 plural(n, "success", "successes")
             ));
         }
-        e = e.field("Willpower", super::sheet_view::fit(&lines, 1000), false);
-    } else if !after.is_empty() {
-        e = e.field("Afterwards", super::sheet_view::fit(&after, 1000), false);
+    } else {
+        lines.extend(after);
     }
-    e = e.field("Chance before rolling", odds_text(&state.odds), false);
-    let mut footer = format!("Roll #{id}");
+    let mut e = Embed::new(title(status, state))
+        .author(author(state))
+        .description(super::sheet_view::fit(&lines, 3000))
+        .field("Pool", pool_text(spec), true);
+    if let Some(arithmetic) = successes_text(r) {
+        e = e.field("Successes", arithmetic, true);
+    }
+    let mut footer: Vec<String> = spec
+        .notes
+        .iter()
+        .filter(|n| {
+            !matches!(
+                n,
+                PoolNote::DefaultDifficulty { .. } | PoolNote::WillpowerPool { .. }
+            )
+        })
+        .map(note_text)
+        .collect();
+    footer.push(format!("Chance before rolling: {}.", odds_text(&state.odds)));
+    let mut last = format!("Roll #{id}.");
     match status {
-        Status::Open => footer.push_str(" · Keep lets the roll stand."),
-        Status::Expired => footer.push_str(" · Timed out: the roll stands as rolled."),
+        Status::Open => last.push_str(" Keep lets the roll stand."),
+        Status::Expired => last.push_str(" Timed out: the roll stands as rolled."),
         _ => {}
     }
-    if listed {
-        footer.push_str(" · bold: success · struck: botch · italic: ignored bonus 1");
-    }
-    let c = match (status, s.outcome) {
-        (Status::Open, _) => colour::PENDING,
-        (Status::Voided, _) => colour::CLOSED,
-        (_, Outcome::Success { .. }) => colour::SUCCESS,
-        (_, Outcome::Failure) => colour::NEUTRAL,
-        (_, Outcome::Botch { .. }) => colour::FAILURE,
+    footer.push(last);
+    // Sentences on one line: a phone shows the footer as one paragraph.
+    let mut footer = footer.join(" ");
+    crate::app::view::truncate(&mut footer, 1500);
+    let c = match status {
+        Status::Open => look::Outcome::Pending.colour(),
+        Status::Voided => look::Outcome::Closed.colour(),
+        _ => outcome_look(s.outcome).colour(),
     };
     e.colour(c).footer(footer)
 }
 
 /// The roll's message: the embed, and while the willpower choice is open,
-/// its buttons. `spend` is the automatic success on offer (current
-/// willpower − 1) when buying one is allowed now (ST-11), else `None`.
+/// its buttons (the storyteller's Void is a game-master tool, folded into
+/// the private ⚙ panel). `spend` is the automatic success on offer
+/// (current willpower − 1) when buying one is allowed now (ST-11), else
+/// `None`.
 pub fn roll_view(
     id: i64,
     version: i64,
@@ -520,7 +539,7 @@ pub fn roll_view(
         ));
     }
     buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
-    buttons.push(Button::new(b(RollButton::Void), "Void (storyteller)", Style::Danger));
+    buttons.push(Button::new(b(RollButton::Void), "Void", Style::Danger).gm_only());
     view.buttons(buttons)
 }
 
@@ -561,18 +580,31 @@ mod tests {
         );
         let (text, listed) = dice_text(&r);
         assert!(listed);
+        assert_eq!(text, "**10**★ **10**★ **8** 4 1✗ · bonus **10**★ (1) → **8**");
+        assert!(!text.contains('~'));
         assert_eq!(
-            text,
-            "**Base** (5): ~~1~~, 4, **8**, **10**, **10**\n**Bonus 1** (2): *1*, **10**\n**Bonus 2** (1): **8**"
+            successes_text(&r).as_deref(),
+            Some("3 + 2 bonus − 1 botch = **4** (very good)")
         );
+        assert_eq!(outcome_title(r.outcome, false), "✅ Success · 4 successes");
+        assert_eq!(outcome_title(Outcome::Failure, false), "❌ Simple failure");
+        assert_eq!(outcome_title(Outcome::Botch { botches: 1 }, false), "💥 Botch");
         assert_eq!(
-            successes_text(&r),
-            "5 rolled (3 base + 2 bonus)\n1 botch, cancelling 1 success\nBonus-die 1s ignored: 1\nNet: **4**"
+            outcome_title(Outcome::Botch { botches: 2 }, false),
+            "💥 Botch of size 2"
         );
-        assert_eq!(
-            outcome_text(r.outcome, false),
-            "✅ **Success**: 4 successes (very good)"
-        );
+        assert_eq!(pool_text(&r.spec), "**5 dice** · difficulty 8 · 1 specialty +1 die per 10");
+    }
+
+    #[test]
+    fn a_plain_roll_shows_no_arithmetic_and_no_empty_lines() {
+        let r = resolve(&spec(4, 6, 0, 0), vec![9, 6, 3, 10], vec![], false);
+        assert_eq!(dice_text(&r).0, "**10** **9** **6** 3");
+        assert_eq!(successes_text(&r), None);
+        assert_eq!(pool_text(&r.spec), "**4 dice** · difficulty 6");
+        let r = resolve(&spec(4, 6, 2, 0), vec![9, 6, 1, 10], vec![], false);
+        assert_eq!(successes_text(&r).as_deref(), Some("3 − 2 threshold − 1 botch = **0**"));
+        assert_eq!(pool_text(&r.spec), "**4 dice** · difficulty 6 · threshold 2");
     }
 
     #[test]
@@ -582,8 +614,9 @@ mod tests {
         let r = resolve(&spec(100, 6, 2, 2), base, bonus, false);
         let (text, listed) = dice_text(&r);
         assert!(!listed);
-        assert!(text.contains("**Base** (100 dice): 10×10, 9×10"), "{text}");
-        assert!(text.contains("90 dice in 30 generations"), "{text}");
+        assert!(text.starts_with("100 dice: **10**★×10 **9**×10"), "{text}");
+        assert!(text.contains("1✗×10"), "{text}");
+        assert!(text.contains("bonus 90 in 30 generations"), "{text}");
         assert!(text.chars().count() < 1000, "{}", text.chars().count());
     }
 
@@ -596,7 +629,7 @@ mod tests {
         assert_eq!(r.bonus_dice(), 2000);
         let (text, listed) = dice_text(&r);
         assert!(!listed);
-        assert!(text.contains("2000 dice in 400 generations"), "{text}");
+        assert!(text.contains("bonus 2000 in 400 generations"), "{text}");
         assert!(text.chars().count() < 600, "{text}");
         let events = crate::rules::storyteller::willpower::roll_events(&r);
         let lines: Vec<String> = events.iter().filter_map(|e| event_text(e, "Ada")).collect();

@@ -12,7 +12,8 @@ use serde_json::json;
 use crate::app::characters::Loaded;
 use crate::app::log::{self, What};
 use crate::app::App;
-use crate::app::view::{colour, Embed};
+use crate::app::view::Embed;
+use crate::systems::table::look;
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{
     active_rest_rolls, recover_daily, spend_to_ignore_wounds,
@@ -442,14 +443,13 @@ async fn rest_without_roll(
     );
     let w = ch.sheet.willpower();
     Ok(Response::message(View::embed(
-        Embed::new(format!("🛏️ {}: a day of active rest", ch.name()))
-            .description(lines.join("\n"))
-            .field(
-                "Willpower",
-                super::sheet_view::willpower_track(w.current, w.permanent),
-                false,
-            )
-            .colour(colour::SUCCESS),
+        Embed::new(look::Outcome::Success.title(&format!(
+            "Rested · willpower {}/{}",
+            w.current, w.permanent
+        )))
+        .author(format!("{} · Active rest", ch.name()))
+        .description(lines.join("\n"))
+        .colour(look::Outcome::Success.colour()),
     )))
 }
 

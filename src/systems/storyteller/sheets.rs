@@ -85,7 +85,12 @@ async fn post_card(mut tx: Act, caller: &Caller, c: &Loaded<StorytellerSheet>) -
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::message(card(id, 0, c)))
+    let mut view = card(id, 0, c);
+    // A new sheet's card leaves the legend to `/st sheet show`.
+    if let Some(e) = view.embeds.first_mut() {
+        e.footer = None;
+    }
+    Ok(Response::message(view))
 }
 
 /// `/st sheet create`: a new character (attributes at 1, abilities at 0,

@@ -1,0 +1,115 @@
+//! Storyteller's lines in `/history` ([`crate::app::registry::System::history_line`]):
+//! one short line of words per roll or willpower choice, what was rolled
+//! and what came of it (`Wits + Alertness → success, 4 successes`,
+//! `simple failure · willpower 5 → 4`), never raw data and short enough
+//! that `/history` does not cut it off.
+
+use serde_json::Value;
+
+use crate::rules::storyteller::Outcome;
+use crate::storage::log::LogEntry;
+
+use super::roll_view::outcome_words;
+
+/// The line for one of Storyteller's log entries, or `None` for an entry
+/// the shared summary reads well enough (sheet edits record their text).
+pub fn line(entry: &LogEntry) -> Option<String> {
+    let inputs: Value = serde_json::from_str(&entry.inputs).unwrap_or(Value::Null);
+    let outcome: Value = serde_json::from_str(&entry.outcome).unwrap_or(Value::Null);
+    let what = match entry.action.as_str() {
+        "roll" => {
+            let traits: Vec<&str> = inputs["request"]["traits"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let mut w = traits.join(" + ");
+            if let Some(d) = inputs["request"]["difficulty"].as_u64() {
+                w.push_str(&format!(" at {d}"));
+            }
+            Some(w)
+        }
+        "pool" => {
+            let n = inputs["request"]["dice"].as_u64()?;
+            let mut w = format!("{n} {}", if n == 1 { "die" } else { "dice" });
+            if let Some(d) = inputs["request"]["difficulty"].as_u64() {
+                w.push_str(&format!(" at {d}"));
+            }
+            Some(w)
+        }
+        "willpower" | "rest" | "spend" | "keep" | "void" => None,
+        _ => return None,
+    };
+    let result = result(&outcome)?;
+    Some(match what {
+        Some(w) if !w.is_empty() => format!("{w} → {result}"),
+        _ => result,
+    })
+}
+
+/// What came of a roll: its outcome in words, `voided`, and a change of
+/// willpower.
+fn result(outcome: &Value) -> Option<String> {
+    if outcome["rolled"] == Value::Bool(false) {
+        return Some("a day of rest, no roll: willpower at its permanent rating".to_string());
+    }
+    let o: Outcome = serde_json::from_value(outcome.get("outcome")?.clone()).ok()?;
+    let automatic = outcome["automatic"].as_bool().unwrap_or(false);
+    let mut s = if outcome["phase"].as_str() == Some("voided") {
+        "voided by the storyteller".to_string()
+    } else {
+        outcome_words(o, automatic)
+    };
+    if outcome["phase"].as_str() == Some("willpower_choice") {
+        s.push_str(", waiting for the willpower choice");
+    }
+    if let (Some(b), Some(a)) = (
+        outcome["willpower_before"].as_u64(),
+        outcome["willpower_after"].as_u64(),
+    ) {
+        if a != b {
+            s.push_str(&format!(" · willpower {b} → {a}"));
+        }
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
+        LogEntry {
+            action: action.into(),
+            inputs: inputs.into(),
+            outcome: outcome.into(),
+            ..LogEntry::default()
+        }
+    }
+
+    #[test]
+    fn a_roll_reads_as_one_short_line() {
+        let e = entry(
+            "roll",
+            r#"{"request":{"traits":["Wits","Alertness"],"difficulty":null,"threshold":0}}"#,
+            r#"{"outcome":{"result":"success","successes":4},"automatic":false,"phase":"closed","willpower_before":null,"willpower_after":null,"events":[]}"#,
+        );
+        assert_eq!(line(&e).as_deref(), Some("Wits + Alertness → success, 4 successes"));
+        let e = entry(
+            "spend",
+            r#"{"button":"spend"}"#,
+            r#"{"outcome":{"result":"success","successes":4},"automatic":true,"phase":"closed","willpower_before":5,"willpower_after":4,"events":[]}"#,
+        );
+        assert_eq!(
+            line(&e).as_deref(),
+            Some("automatic success, 4 successes · willpower 5 → 4")
+        );
+        let e = entry(
+            "pool",
+            r#"{"request":{"dice":6,"difficulty":7}}"#,
+            r#"{"outcome":{"result":"botch","botches":2},"automatic":false,"phase":"closed"}"#,
+        );
+        assert_eq!(line(&e).as_deref(), Some("6 dice at 7 → botch of size 2"));
+        assert_eq!(line(&entry("sheet_set", "{}", r#"{"text":"x"}"#)), None);
+    }
+}

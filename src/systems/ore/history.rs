@@ -13,12 +13,18 @@ use super::text;
 /// main actions.
 pub fn line(e: &LogEntry) -> Option<String> {
     let events: Vec<OreEvent> = serde_json::from_str(&e.outcome).ok()?;
+    let inputs: serde_json::Value = serde_json::from_str(&e.inputs).unwrap_or_default();
     match e.action.as_str() {
         "roll" => events.iter().find_map(|ev| match ev {
             OreEvent::Rolled { stat, pool, faces, .. } => {
-                let what = match stat {
-                    Some(s) => format!("{} ({})", s.name(), text::count(*pool, "die", "dice")),
-                    None => text::count(*pool, "die", "dice"),
+                // The pool as the roll showed it (it says when `dice:`
+                // overrode the stat), else from the event.
+                let what = match (&inputs["pool"], stat) {
+                    (serde_json::Value::String(p), _) => p.clone(),
+                    (_, Some(s)) => {
+                        format!("{} ({})", s.name(), text::count(*pool, "die", "dice"))
+                    }
+                    (_, None) => text::count(*pool, "die", "dice"),
                 };
                 let r = read(faces);
                 let result = match r.sets.first() {

@@ -271,7 +271,8 @@ pub async fn order(
     let order_text: Vec<String> = order_ids.iter().map(|id| name_of(*id)).collect();
     // The outcome is the order: it is the title (issue 16); what the
     // order means ("lowest Outthink first") is in the footer.
-    let mut heading = chain(&order_text, 200);
+    let short = order_name.split(" (").next().unwrap_or(order_name);
+    let mut heading = format!("{short}: {}", chain(&order_text, 200));
     crate::app::view::truncate(&mut heading, 200);
     let mut embed = Embed::new(Outcome::Info.title(&heading))
         .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))

@@ -491,8 +491,8 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
             s.name
         ),
         Status::Open => need,
-        Status::Expired => format!("{need} · timed out: this register is finished."),
-        _ => format!("{need} · register cleared."),
+        Status::Expired => format!("Timed out: this register is finished. {need}"),
+        _ => format!("Register cleared. {need}"),
     };
     embed = embed.footer(footer);
     let mut v = View::embed(embed);

@@ -476,8 +476,18 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         );
         embed = embed.field("Actions", text::join_capped(&lines, 1000), false);
     }
+    // What the last click did, less the actions the list above shows.
     let mut news: Vec<String> = r.warnings.clone();
-    news.extend(s.notes.iter().cloned());
+    news.extend(
+        s.notes
+            .iter()
+            .filter(|n| {
+                !(n.starts_with("Basic action with")
+                    || n.starts_with("Special action ")
+                    || n.starts_with("Minor action: "))
+            })
+            .cloned(),
+    );
     if !news.is_empty() {
         embed = embed.field("Just now", text::join_capped(&news, 1000), false);
     }

@@ -893,6 +893,16 @@ mod tests {
             let v = view(123_456, 789, Status::Open, &s, Some(&sheet));
             assert_eq!(v.clone().clamp(), v, "{picker:?} needed clamping");
             assert!(v.rows.len() <= 5);
+            // Issue 16: at most two rows of buttons, ten in all.
+            let rows: Vec<usize> = v
+                .rows
+                .iter()
+                .filter_map(|r| match r {
+                    Row::Buttons(b) => Some(b.len()),
+                    Row::Select(_) => None,
+                })
+                .collect();
+            assert!(rows.len() <= 2 && rows.iter().sum::<usize>() <= 10, "{rows:?}");
         }
     }
 

@@ -229,7 +229,12 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     // Ann's call posts her usual roll, with its buttons; the tracker moves on.
     let ex = select(&t, "alice", "Call a stat for Ann", "agility").await;
     let roll = redrawn(&ex, "message");
-    assert_eq!(roll.title(), "🎲 Ann rolls Agility (4 dice)");
+    // Issue 16: the outcome is the title, who rolled what the author line.
+    assert_eq!(roll.title(), "✅ Best set 3×8");
+    assert_eq!(
+        roll.embeds()[0]["author"]["name"],
+        "Ann · Agility (4 dice) · Called Stat"
+    );
     assert!(roll.buttons().iter().any(|b| b.0 == "Use 3×8 (38)"));
     let (_, desc, field, _) = tracker(&t, id);
     assert!(
@@ -464,14 +469,19 @@ async fn the_combat_example_plays_clean() {
         .iter()
         .filter_map(|m| t.fake.message_object(m.id))
         .filter(|o| {
-            o["embeds"][0]["title"]
+            o["embeds"][0]["author"]["name"]
                 .as_str()
-                .is_some_and(|t| t.contains(" rolls "))
+                .is_some_and(|t| t.ends_with(" · Called Stat"))
         })
         .collect();
     assert_eq!(rolls.len(), 4);
     for r in &rolls {
-        assert_eq!(r["embeds"][0]["footer"]["text"], "Register cleared.", "{r}");
+        assert!(
+            r["embeds"][0]["footer"]["text"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("Register cleared.")),
+            "{r}"
+        );
         assert!(
             r["components"].as_array().is_none_or(|c| c.is_empty()),
             "{r}"

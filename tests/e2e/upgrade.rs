@@ -11,7 +11,7 @@ const OLD_BUTTONS: [(&str, &str, &str); 6] = [
     ("alice", "roll:1:0:reroll", "2d6"),
     ("alice", "ve:2:0:roll", "Finesse"),
     ("bob", "st:4:0:keep", "Bo"),
-    ("carol", "vv:5:0:basic:9", "Ann"),
+    ("carol", "vv:5:0:basic:9", "Best set 2×9"),
     ("dave", "vr:6:0:rest_stress", "Vi"),
     ("alice", "ve:7:0:roll", "Finesse"),
 ];

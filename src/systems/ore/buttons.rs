@@ -22,11 +22,20 @@ pub enum Picker {
     /// A die and a face modifier (VV-5, issue 15): each option is one
     /// unused die and a change, "7 → 8 (+1)".
     Modify,
+    /// A named Special action, when they do not fit on the first row of
+    /// buttons (only `sel:special`; issue 16).
+    Special,
 }
 
 impl Picker {
     /// Every picker.
-    pub const ALL: [Picker; 4] = [Picker::Cache, Picker::Load, Picker::Minor, Picker::Modify];
+    pub const ALL: [Picker; 5] = [
+        Picker::Cache,
+        Picker::Load,
+        Picker::Minor,
+        Picker::Modify,
+        Picker::Special,
+    ];
 
     /// Reads a picker's word.
     pub fn parse(s: &str) -> Option<Self> {
@@ -35,6 +44,7 @@ impl Picker {
             "load" => Some(Picker::Load),
             "minor" => Some(Picker::Minor),
             "modify" => Some(Picker::Modify),
+            "special" => Some(Picker::Special),
             _ => None,
         }
     }
@@ -46,6 +56,7 @@ impl Picker {
             Picker::Load => "load",
             Picker::Minor => "minor",
             Picker::Modify => "modify",
+            Picker::Special => "special",
         }
     }
 }

@@ -100,8 +100,10 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
             let r = read(faces);
             if faces.is_empty() {
                 l.push_str(": no dice");
+            } else if r.sets.is_empty() {
+                l.push_str(&format!(": no set · {}", text::grouped_reading(&r)));
             } else {
-                l.push_str(&format!(": {r}"));
+                l.push_str(&format!(": {}", text::grouped_reading(&r)));
             }
         }
     }
@@ -319,11 +321,9 @@ pub fn view(
         )),
         Phase::Call => {}
     }
-    buttons.push(Button::new(
-        bid(CombatButton::End),
-        "End combat",
-        Style::Danger,
-    ));
+    // The Compiler's tool (issue 16): moved into the private ⚙ panel,
+    // which asks to confirm it.
+    buttons.push(Button::new(bid(CombatButton::End), "End combat", Style::Danger).gm_only());
     v.buttons(buttons)
 }
 

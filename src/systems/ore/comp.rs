@@ -111,7 +111,7 @@ pub async fn act(
         caller,
         &ch,
         &settings,
-        title,
+        (None, title),
         lines,
         if ch.sheet.comp.session_active {
             colour::SUCCESS

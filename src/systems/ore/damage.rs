@@ -15,6 +15,7 @@ use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage::{self, Tx};
 use crate::app::Act;
+use crate::systems::table::look::Outcome;
 
 /// The most damage one command deals.
 pub const MAX_DAMAGE: i64 = 999;
@@ -92,19 +93,20 @@ pub async fn damage(
             ));
         }
     }
-    let title = format!(
-        "💥 {} takes {amount} {} damage",
+    let author = format!(
+        "{} · {amount} {} damage",
         ch.name(),
         text::track_name(s, track)
     );
+    let (outcome, title) = damage_outcome(&events, s, track);
     let (view, session) = report::finish(
         &mut tx,
         caller,
         &ch,
         &settings,
-        title,
+        (Some(author), outcome.title(&title)),
         lines,
-        colour::FAILURE,
+        outcome.colour(),
     )
     .await?;
     log_events(
@@ -119,6 +121,41 @@ pub async fn damage(
     .await?;
     tx.commit().await?;
     Ok(Response::message(view))
+}
+
+/// What a hit came to, for the title: down or dead (a botch), an Injury, a
+/// defense that stopped it all (a success), else the track and the Fault
+/// die (a failure): `Vitality 3/5 · Fault die 2`.
+pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (Outcome, String) {
+    let mut fault = None;
+    let mut injury = None;
+    for ev in events {
+        match ev {
+            OreEvent::Incapacitated { condition } => {
+                let what = if s.mob_mode {
+                    "down".to_string()
+                } else {
+                    text::condition(*condition).to_string()
+                };
+                return (Outcome::Botch, format!("Incapacitated: {what}"));
+            }
+            OreEvent::DamageAbsorbed { .. } => {
+                return (Outcome::Success, "No damage: stopped by the defense".into())
+            }
+            OreEvent::FaultDie { face } => fault = Some(*face),
+            OreEvent::InjuryFormed { severity, .. } => injury = Some(*severity),
+            _ => {}
+        }
+    }
+    let t = s.track(track);
+    let mut title = format!("{} {}/{}", text::track_name(s, track), t.current, t.max);
+    if let Some(sev) = injury {
+        title.push_str(&format!(" · Injury: {}", sev.name()));
+    }
+    if let Some(f) = fault {
+        title.push_str(&format!(" · Fault die {f}"));
+    }
+    (Outcome::Failure, title)
 }
 
 /// Whom an End phase or end of combat is for.
@@ -175,7 +212,26 @@ async fn each_sheet(
         }
     }
     tx.commit().await?;
-    let mut embed = Embed::new(title).colour(colour::NEUTRAL);
+    let hurt: Vec<&str> = changed
+        .iter()
+        .filter(|(_, lines)| {
+            lines
+                .iter()
+                .any(|l| l.contains("**Injury") || l.contains("**Incapacitated"))
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let mut embed = if hurt.is_empty() {
+        Embed::new(title).colour(Outcome::Info.colour())
+    } else {
+        let mut t = Outcome::Failure.title(&format!(
+            "{} · {} hurt",
+            title.trim_start_matches(|c: char| !c.is_alphanumeric()),
+            hurt.join(", ")
+        ));
+        crate::app::view::truncate(&mut t, 200);
+        Embed::new(t).colour(Outcome::Failure.colour())
+    };
     let mut overflow: Vec<String> = Vec::new();
     for (k, (name, lines)) in changed.iter().enumerate() {
         if k < MAX_LISTED {
@@ -377,37 +433,38 @@ pub async fn repair(
     )
     .await?;
     tx.commit().await?;
-    let mut lines = vec![if engineering.is_some() {
-        format!("{by} → **{}**", text::faces(&outcome.faces))
+    let author = if engineering.is_some() {
+        format!("{by} · repairs {}'s Cyber", ch.name())
     } else {
         format!(
-            "{by} ({}) → **{}**",
+            "{by} ({}) · repairs {}'s Cyber",
             text::count(outcome.pool, "die", "dice"),
-            text::faces(&outcome.faces)
+            ch.name()
         )
-    }];
-    lines.push(match outcome.best {
-        Some(b) => format!("Best set: **{b}**"),
-        None => "No set.".into(),
-    });
-    let mut need = format!(
-        "Restoring Cyber to {} needs {}",
-        outcome.target_value, outcome.needed
-    );
-    if let Some(c) = chance {
-        need.push_str(&format!(" · chance {c}"));
-    }
-    lines.push(need);
+    };
+    let (result, title) = match (outcome.success, outcome.best) {
+        (true, Some(b)) => (
+            Outcome::Success,
+            format!("Best set {} · Cyber repaired", text::set_short(&b)),
+        ),
+        (true, None) => (Outcome::Success, "Cyber repaired".to_string()),
+        (false, Some(b)) => (
+            Outcome::Failure,
+            format!("Best set {} · too low", text::set_short(&b)),
+        ),
+        (false, None) => (Outcome::Failure, "No set".to_string()),
+    };
+    let mut lines = vec![text::grouped(&outcome.faces)];
     if outcome.success {
         lines.push(format!(
-            "✅ **Repaired**: Cyber {}/{} (takes {}).",
+            "Cyber {}/{} (takes {}).",
             ch.sheet.cyber.current,
             ch.sheet.cyber.max,
             text::count(outcome.hours, "hour", "hours")
         ));
     } else {
         lines.push(format!(
-            "❌ **Failed** after {}: wait a day before the next try (`/vv heal days`).",
+            "Failed after {}: wait a day before the next try (`/vv heal days`).",
             text::count(outcome.hours, "hour", "hours")
         ));
     }
@@ -416,13 +473,18 @@ pub async fn repair(
             .into_iter()
             .filter(|l| !l.starts_with("Cyber +")),
     );
+    let mut need = format!(
+        "Restoring Cyber to {} needs {}",
+        outcome.target_value, outcome.needed
+    );
+    if let Some(c) = chance {
+        need.push_str(&format!(" · chance {c}"));
+    }
     Ok(Response::message(View::embed(
-        Embed::new(format!("🔧 Repairing {}'s Cyber", ch.name()))
+        Embed::new(result.title(&title))
+            .author(author)
             .description(lines.join("\n"))
-            .colour(if outcome.success {
-                colour::SUCCESS
-            } else {
-                colour::FAILURE
-            }),
+            .footer(need)
+            .colour(result.colour()),
     )))
 }

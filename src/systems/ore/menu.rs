@@ -22,6 +22,9 @@ pub async fn toggle(
     sheet: &OreSheet,
     p: Picker,
 ) -> AppResult {
+    if p == Picker::Special {
+        return Err(AppError::user("Unknown menu."));
+    }
     if state.roll.phase != RollPhase::Open {
         return Err(AppError::user(
             "Your cache is over its maximum: discard a die first.",
@@ -72,6 +75,7 @@ pub fn picked(
             die: Some(register_picks(values, roll, 1)?[0]),
             label: None,
         },
+        Picker::Special => return Err(AppError::user("Pick one Special action.")),
         Picker::Modify => {
             let (die, delta) = modify_pick(values, roll)?;
             RollAction::ModifyFace {

@@ -37,6 +37,7 @@ pub mod damage;
 pub mod discard;
 pub mod faces;
 pub mod governed;
+pub mod history;
 pub mod menu;
 pub mod order;
 pub mod report;

@@ -7,13 +7,14 @@ use serde_json::json;
 
 use super::{decode, load_settings, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
-use crate::app::view::{colour, Embed, View};
+use crate::app::view::{Embed, View};
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::OreSheet;
 use crate::storage;
 use crate::app::Act;
+use crate::systems::table::look::Outcome;
 
 /// The most entities one order roll takes here.
 pub const MAX_ORDER: usize = 50;
@@ -241,7 +242,7 @@ pub async fn order(
             entry.stat
         );
         if entry.faces.len() <= LIST_FACES && !entry.faces.is_empty() {
-            l.push_str(&format!(": {}", text::faces(&entry.faces)));
+            l.push_str(&format!(": {}", text::grouped(&entry.faces)));
         }
         if entry.pool < entry.stat.min(cap) {
             l.push_str(" (−1 Power)");
@@ -268,14 +269,15 @@ pub async fn order(
         ),
     };
     let order_text: Vec<String> = order_ids.iter().map(|id| name_of(*id)).collect();
-    let mut embed = Embed::new(title)
+    // The outcome is the order: it is the title (issue 16); what the
+    // order means ("lowest Outthink first") is in the footer.
+    let short = order_name.split(" (").next().unwrap_or(order_name);
+    let mut heading = format!("{short}: {}", chain(&order_text, 200));
+    crate::app::view::truncate(&mut heading, 200);
+    let mut embed = Embed::new(Outcome::Info.title(&heading))
+        .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))
         .description(text::join_capped(&lines, 3500))
-        .colour(colour::NEUTRAL)
-        .field(
-            order_name,
-            chain(&order_text, 1000),
-            false,
-        );
+        .colour(Outcome::Info.colour());
     if !result.ties.is_empty() {
         let ties: Vec<String> = result
             .ties
@@ -319,15 +321,11 @@ pub async fn order(
             false,
         );
     }
+    let mut foot = vec![order_name.to_string()];
     if !recorded.is_empty() {
-        embed = embed.footer(text::join_capped(
-            &[format!(
-                "Recorded on the sheets of {}.",
-                recorded.join(", ")
-            )],
-            2000,
-        ));
+        foot.push(format!("recorded on the sheets of {}.", recorded.join(", ")));
     }
+    embed = embed.footer(text::join_capped(&[foot.join(" · ")], 2000));
     Ok(Response::message(View::embed(embed)))
 }
 

@@ -12,7 +12,8 @@ use super::buttons::VvButton;
 use super::{text, timeout, VvState, KIND};
 use crate::app::characters::Loaded;
 use crate::app::component::Action;
-use crate::app::view::{colour, Embed, Row, Select, SelectOption, View};
+use crate::app::view::{Embed, Row, Select, SelectOption, View};
+use crate::systems::table::look::Outcome;
 use crate::app::{sessions, AppError, Caller};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
@@ -31,6 +32,10 @@ pub struct ReportState {
     pub name: String,
     /// Its owner (who chooses the discard, besides the Compiler).
     pub owner: i64,
+    /// The author line, who and what (issue 16; none on reports posted
+    /// before it).
+    #[serde(default)]
+    pub author: Option<String>,
     /// The embed title.
     pub title: String,
     /// What happened, one line each.
@@ -41,20 +46,23 @@ pub struct ReportState {
 
 /// Builds the view of a report about `ch`; if its cache is now over the
 /// maximum, stores a session so the owner can choose the discard.
-/// Returns the view and the session id, if one was made.
+/// `head` is the author line (who · what) and the title. Returns the view
+/// and the session id, if one was made.
 pub async fn finish(
     tx: &mut Tx,
     caller: &Caller,
     ch: &Loaded<OreSheet>,
     settings: &OreSettings,
-    title: String,
+    head: (Option<String>, String),
     lines: Vec<String>,
     colour: u32,
 ) -> Result<(View, Option<i64>), AppError> {
+    let (author, title) = head;
     let state = ReportState {
         character: ch.row.id,
         name: ch.name().to_string(),
         owner: ch.row.owner_id,
+        author,
         title,
         lines,
         colour,
@@ -92,6 +100,9 @@ pub fn view(
     let mut embed = Embed::new(s.title.clone())
         .description(text::join_capped(&s.lines, 4000))
         .colour(s.colour);
+    if let Some(a) = &s.author {
+        embed = embed.author(a.clone());
+    }
     let mut rows = Vec::new();
     if let Some(sheet) = sheet {
         let excess = sheet.cache_excess(settings);
@@ -102,7 +113,7 @@ pub fn view(
                         "The cache is {excess} over its maximum ({}): {}'s player or the Compiler picks the die to discard.",
                         sheet.comp.cache_max, s.name
                     ))
-                    .colour(colour::PENDING);
+                    .colour(Outcome::Pending.colour());
                 if let Some(r) = discard_row(id, version, sheet, settings) {
                     rows.push(r);
                 }

@@ -20,16 +20,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::{load_settings, target, text, timeout, Target, VvState, KIND, SYSTEM};
+use super::{load_settings, target, text, timeout, Target, VvState, GM, KIND, SYSTEM};
 use super::buttons::VvButton;
 use crate::app::component::Action;
-use crate::app::view::{
-    colour, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
-};
+use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::app::{log, sessions, settings as app_settings, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{ActionKind, ActionRecord, DieStatus, RollPhase, RollRequest};
-use crate::rules::ore::sets::SetRequirement;
+use crate::rules::ore::sets::{Set, SetRequirement};
+use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::{OreRoll, OreSheet};
 use crate::rules::Actor;
@@ -49,8 +48,9 @@ pub const MODIFY_PLACEHOLDER: &str = "Pick a die and a modifier";
 pub const MAX_MENU_DELTA: i32 = 3;
 /// The most "Use …" buttons.
 const MAX_SET_BUTTONS: usize = 5;
-/// The most "Special: …" buttons (one row).
-const MAX_SPECIAL_BUTTONS: usize = 5;
+/// Placeholder of the select of named Special actions, shown when they
+/// do not fit on the first row of buttons.
+pub const SPECIAL_PLACEHOLDER: &str = "Special action…";
 /// Actions listed on the message (older ones are counted).
 const LIST_ACTIONS: usize = 8;
 
@@ -314,24 +314,83 @@ pub fn pool_text(r: &OreRoll) -> String {
     }
 }
 
+/// What the roll came to, for its title and colour: the best set used or
+/// still in the register that meets the action's need (a success), a
+/// named Special action used, a set below the need (information), or no
+/// set at all (a failure). `Best set 3×4`, `Special Burst`, `No set`.
+pub fn outcome(s: &RollState) -> (Outcome, String) {
+    let r = &s.roll;
+    let mut sets: Vec<Set> = r.actions.iter().filter_map(|a| a.set).collect();
+    sets.extend(r.reading().sets);
+    let best = |v: &mut dyn Iterator<Item = Set>| v.max_by_key(|set| (set.width, set.height));
+    if let Some(b) = best(&mut sets.iter().copied().filter(|set| s.requirement.meets(set))) {
+        return (Outcome::Success, format!("Best set {}", text::set_short(&b)));
+    }
+    if let Some(a) = r.actions.iter().find(|a| a.kind == ActionKind::Special) {
+        let name = a
+            .label
+            .clone()
+            .or_else(|| a.pattern.as_ref().map(|p| p.to_string()))
+            .unwrap_or_default();
+        return (Outcome::Success, format!("Special {name}"));
+    }
+    match best(&mut sets.into_iter()) {
+        Some(b) => (
+            Outcome::Info,
+            format!("Best set {} · needs {}", text::set_short(&b), s.requirement.describe()),
+        ),
+        None => (Outcome::Failure, "No set".into()),
+    }
+}
+
+/// The first line of a roll: the unused register dice in sets (bold) and
+/// loose (plain), then the dice actions used, in brackets.
+fn dice_line(r: &OreRoll) -> String {
+    let mut line = if r.register.iter().any(|d| d.is_unused()) {
+        text::grouped_reading(&r.reading())
+    } else {
+        String::new()
+    };
+    let used: Vec<(u32, Mark)> = look::sorted(
+        r.register
+            .iter()
+            .filter(|d| matches!(d.status, DieStatus::Used(_)))
+            .map(|d| (d.face, Mark::Dropped))
+            .collect(),
+    );
+    if !used.is_empty() {
+        if !line.is_empty() {
+            line.push_str(" · ");
+        }
+        line.push_str(&format!("used {}", look::dice(used)));
+    }
+    if line.is_empty() {
+        line = "—".into();
+    }
+    line
+}
+
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
 /// if it still exists.
 pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<&OreSheet>) -> View {
     let r = &s.roll;
-    let what = pool_text(r);
-    let title = format!("🎲 {} rolls {what}", s.name);
-    let mut desc = Vec::new();
+    let open = status == Status::Open;
+    let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
+    let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
+    let mut author = format!("{} · {}", s.name, pool_text(r));
     if let Some(l) = &r.label {
-        desc.push(format!("*{l}*"));
+        author.push_str(&format!(" · {l}"));
     }
-    let reading = r.reading();
-    let register = if reading.sets.is_empty() && reading.loose.is_empty() {
-        "empty".to_string()
+    crate::app::view::truncate(&mut author, crate::app::view::limits::AUTHOR);
+    let (outcome, title) = if overflow {
+        (
+            Outcome::Pending,
+            format!("Waiting for {} · discard a cache die", s.name),
+        )
     } else {
-        reading.to_string()
+        outcome(s)
     };
-    desc.push(format!("**Register:** {register}"));
-    desc.push(format!("Rolled: {}", text::faces(&r.natural)));
+    let mut desc = vec![dice_line(r)];
     if !r.modified.is_empty() {
         let changes: Vec<String> = r
             .modified
@@ -379,31 +438,29 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
     if !loaded.is_empty() {
         desc.push(format!("Loaded into the cache: {}", text::faces(&loaded)));
     }
-    let mut need = format!("Needs {}", s.requirement.describe());
-    if let Some(c) = &s.chance {
-        need.push_str(&format!(" · chance before the roll **{c}**"));
-    }
-    desc.push(need);
-    let mut embed = Embed::new(title).description(desc.join("\n"));
     // Cache and error dice.
     if let Some(sh) = sheet.filter(|sh| sh.comp.session_active || sh.comp.cache_max > 0) {
-        let value = text::cache(sh, &r.settings);
-        embed = embed.field("Cache", value, true);
+        desc.push(format!("Cache: {}", text::cache(sh, &r.settings)));
     }
     if r.error_dice_per_action > 0 {
         let first_used = r
             .actions
             .iter()
             .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
-        let mut v = format!("{} per action (Injuries)", r.error_dice_per_action);
-        if !first_used {
-            v.push_str(&format!(
-                "\nWith the first action: **{}**",
+        let per = text::count(r.error_dice_per_action, "error die", "error dice");
+        desc.push(if first_used {
+            format!("⚠️ {per} per action (Injuries)")
+        } else {
+            format!(
+                "⚠️ {per} per action (Injuries); with the first: **{}**",
                 text::faces(&r.error_dice)
-            ));
-        }
-        embed = embed.field("⚠️ Error dice", v, true);
+            )
+        });
     }
+    let mut embed = Embed::new(outcome.title(&title))
+        .author(author)
+        .description(desc.join("\n"))
+        .colour(outcome.colour());
     if !r.actions.is_empty() {
         let skip = r.actions.len().saturating_sub(LIST_ACTIONS);
         let mut lines: Vec<String> = Vec::new();
@@ -419,29 +476,35 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         );
         embed = embed.field("Actions", text::join_capped(&lines, 1000), false);
     }
-    if !r.warnings.is_empty() {
-        embed = embed.field("Warnings", text::join_capped(&r.warnings, 1000), false);
+    // What the last click did, less the actions the list above shows.
+    let mut news: Vec<String> = r.warnings.clone();
+    news.extend(
+        s.notes
+            .iter()
+            .filter(|n| {
+                !(n.starts_with("Basic action with")
+                    || n.starts_with("Special action ")
+                    || n.starts_with("Minor action: "))
+            })
+            .cloned(),
+    );
+    if !news.is_empty() {
+        embed = embed.field("Just now", text::join_capped(&news, 1000), false);
     }
-    if !s.notes.is_empty() {
-        embed = embed.field("Just now", text::join_capped(&s.notes, 1000), false);
+    let mut need = format!("Needs {}", s.requirement.describe());
+    if let Some(c) = &s.chance {
+        need.push_str(&format!(" · {c} before the roll"));
     }
-    let open = status == Status::Open;
-    let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
-    let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
     let footer = match status {
         Status::Open if overflow => format!(
-            "The cache is over its maximum: {}'s player (or the Compiler) picks a die to discard.",
+            "The cache is over its maximum: {}'s player (or the {GM}) picks a die to discard.",
             s.name
         ),
-        Status::Open => format!("Buttons: {}'s player or the Compiler.", s.name),
-        Status::Expired => "Timed out: this register is finished.".into(),
-        _ => "Register cleared.".into(),
+        Status::Open => need,
+        Status::Expired => format!("Timed out: this register is finished. {need}"),
+        _ => format!("Register cleared. {need}"),
     };
-    embed = embed.footer(footer).colour(match status {
-        Status::Open if overflow => colour::PENDING,
-        Status::Open => colour::NEUTRAL,
-        _ => colour::CLOSED,
-    });
+    embed = embed.footer(footer);
     let mut v = View::embed(embed);
     if !open {
         return v;
@@ -463,7 +526,9 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         Some(sh) => r.available_actions(owner, sh),
         None => Default::default(),
     };
-    let mut sets: Vec<Button> = avail
+    // First row: what uses a set (sets, split sets, named Special
+    // actions); Special actions that do not fit go into a select.
+    let mut first: Vec<Button> = avail
         .basic
         .iter()
         .filter(|set| s.requirement.meets(set))
@@ -494,26 +559,51 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
                 )
             })
             .collect();
-        sets.extend(splits);
-        sets.truncate(MAX_SET_BUTTONS);
+        first.extend(splits);
+        first.truncate(MAX_SET_BUTTONS);
     }
-    v = v.buttons(sets);
     // The sheet's named Special actions whose pattern (and cache cost) the
     // register holds now (VV-6, issue 15).
-    let specials: Vec<Button> = sheet
+    let specials: Vec<(u32, String)> = sheet
         .map(|sh| r.offered_specials(owner, sh))
         .unwrap_or_default()
         .into_iter()
-        .take(MAX_SPECIAL_BUTTONS)
-        .map(|(sp, _)| {
+        .map(|(sp, _)| (sp.id, sp.name.clone()))
+        .collect();
+    let room = MAX_SET_BUTTONS.saturating_sub(first.len());
+    let special_select = if specials.len() > room {
+        Some(specials.clone())
+    } else {
+        None
+    };
+    if special_select.is_none() {
+        first.extend(specials.into_iter().map(|(sid, name)| {
             Button::new(
-                bid(VvButton::Special(sp.id)),
-                format!("Special: {}", sp.name),
+                bid(VvButton::Special(sid)),
+                format!("Special: {name}"),
                 Style::Success,
             )
-        })
-        .collect();
-    v = v.buttons(specials);
+        }));
+    }
+    v = v.buttons(first);
+    if let Some(list) = special_select {
+        let options: Vec<SelectOption> = list
+            .into_iter()
+            .take(25)
+            .map(|(sid, name)| SelectOption {
+                label: format!("Special: {name}"),
+                value: sid.to_string(),
+                description: None,
+            })
+            .collect();
+        v.rows.push(Row::Select(Select {
+            custom_id: bid(VvButton::Select(Picker::Special)),
+            placeholder: SPECIAL_PLACEHOLDER.into(),
+            options,
+            min: 1,
+            max: 1,
+        }));
+    }
     let mut controls = Vec::new();
     if avail.add_cache {
         controls.push(Button::new(
@@ -550,6 +640,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         Picker::Load => avail.load,
         Picker::Minor => avail.minor,
         Picker::Modify => avail.modify_face,
+        Picker::Special => false,
     });
     if let (Some(p), Some(sh)) = (picker, sheet) {
         let custom_id = bid(VvButton::Select(p));
@@ -660,6 +751,7 @@ fn picker_row(
             (MINOR_PLACEHOLDER, options, 1)
         }
         Picker::Modify => (MODIFY_PLACEHOLDER, paged_options(modify_options(r), page), 1),
+        Picker::Special => return None,
     };
     if options.is_empty() {
         return None;
@@ -801,6 +893,16 @@ mod tests {
             let v = view(123_456, 789, Status::Open, &s, Some(&sheet));
             assert_eq!(v.clone().clamp(), v, "{picker:?} needed clamping");
             assert!(v.rows.len() <= 5);
+            // Issue 16: at most two rows of buttons, ten in all.
+            let rows: Vec<usize> = v
+                .rows
+                .iter()
+                .filter_map(|r| match r {
+                    Row::Buttons(b) => Some(b.len()),
+                    Row::Select(_) => None,
+                })
+                .collect();
+            assert!(rows.len() <= 2 && rows.iter().sum::<usize>() <= 10, "{rows:?}");
         }
     }
 
@@ -809,9 +911,8 @@ mod tests {
         let (s, sheet) = state(10, 0, OreSettings::default());
         let v = view(1, 0, Status::Open, &s, Some(&sheet));
         let d = v.embeds[0].description.clone().unwrap();
-        assert!(
-            d.contains(&format!("**Register:** {}", s.roll.reading())),
-            "{d}"
-        );
+        let first = d.lines().next().unwrap_or_default();
+        assert_eq!(first, text::grouped_reading(&s.roll.reading()), "{d}");
+        assert_eq!(first, "**7 7** · **2 2** · 10 8 5 4 3 1");
     }
 }

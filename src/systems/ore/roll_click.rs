@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::buttons::VvButton;
+use super::buttons::{Picker, VvButton};
 use super::roll::{save_and_show, RollState};
 use super::{by_id, discard, menu, text, SYSTEM};
 use crate::app::characters::Loaded;
@@ -41,6 +41,16 @@ pub async fn click(
     let action = match button {
         VvButton::Pick(p) => {
             return menu::toggle(tx, caller, &session, state, &ch.sheet, p).await;
+        }
+        // A named Special action picked in the select that holds them when
+        // they do not fit on the buttons (issue 16).
+        VvButton::Select(Picker::Special) => {
+            let id = match click.values {
+                [v] => v.parse::<u32>().ok(),
+                _ => None,
+            }
+            .ok_or_else(|| AppError::user("Pick one Special action."))?;
+            special(&state, &ch.sheet, id, who)?
         }
         VvButton::Select(p) => match crate::app::view::page_of(click.values) {
             Some(page) => {

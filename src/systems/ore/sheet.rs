@@ -144,7 +144,6 @@ pub async fn set_stat(
     }
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
     let old = ch.sheet.stats.get(stat);
     ch.sheet.stats.set(stat, value)?;
     let track = match stat {
@@ -173,8 +172,11 @@ pub async fn set_stat(
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
+    // One line (issue 16): the full card is `/vv sheet show`'s.
+    Ok(Response::ephemeral(View::text(format!(
+        "📇 {}: {} {old} → {value}.",
+        ch.name(),
+        stat.name()
     ))))
 }
 
@@ -200,7 +202,6 @@ pub async fn set_track(
     }
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
     if let Some(m) = max {
         ch.sheet.set_track_max(track, m)?;
     }
@@ -217,8 +218,15 @@ pub async fn set_track(
     )
     .await?;
     tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
+    // One line (issue 16): a change the Compiler approves is posted, and
+    // the full card is `/vv sheet show`'s.
+    let t = ch.sheet.track(track);
+    Ok(Response::ephemeral(View::text(format!(
+        "📇 {}: {} {}/{}.",
+        ch.name(),
+        text::track_name(&ch.sheet, track),
+        t.current,
+        t.max
     ))))
 }
 
@@ -407,7 +415,7 @@ pub async fn set_comp(
             caller,
             &ch,
             &settings,
-            format!("💻 {}'s COMP changed", ch.name()),
+            (None, format!("💻 {}'s COMP changed", ch.name())),
             vec![format!(
                 "Cache size now {}, but the cache holds {}.",
                 ch.sheet.comp.cache_max,
@@ -668,7 +676,7 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
         .enumerate()
         .map(|(i, inj)| {
             if inj.healed {
-                format!("{}. ~~{}~~ healed", i + 1, inj.severity.name())
+                format!("{}. {} — healed", i + 1, inj.severity.name())
             } else {
                 format!("{}. {}", i + 1, text::severity(inj.severity))
             }

@@ -94,6 +94,10 @@ impl System for VirtualVeilSystem {
         super::governed::LIST
     }
 
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        super::history::line(entry)
+    }
+
     fn has_sheets(&self) -> bool {
         true
     }

@@ -6,7 +6,8 @@
 
 use crate::rules::ore::events::{Condition, LogoutReason, OreEvent};
 use crate::rules::ore::odds;
-use crate::rules::ore::sets::SetRequirement;
+use crate::rules::ore::sets::{read, Reading, Set, SetRequirement};
+use crate::systems::table::look::{self, Mark};
 use crate::rules::ore::sheet::{CacheRef, Damageable, OreSheet, Severity};
 use crate::rules::ore::OreSettings;
 
@@ -16,6 +17,36 @@ pub fn faces(f: &[u32]) -> String {
         return "—".into();
     }
     f.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// A set by its short name, `3×4` (width × height).
+pub fn set_short(s: &Set) -> String {
+    format!("{}×{}", s.width, s.height)
+}
+
+/// Dice read into sets, each set bold, then the loose dice plain, highest
+/// first: `**4 4 4** · **7 7** · 9 3 1` (the first line of a roll).
+pub fn grouped(faces: &[u32]) -> String {
+    grouped_reading(&read(faces))
+}
+
+/// A reading as [`grouped`] shows it; `—` when it holds no die.
+pub fn grouped_reading(r: &Reading) -> String {
+    let mut parts: Vec<String> = r
+        .sets
+        .iter()
+        .map(|s| {
+            let faces = vec![s.height.to_string(); s.width as usize];
+            format!("**{}**", faces.join(" "))
+        })
+        .collect();
+    if !r.loose.is_empty() {
+        parts.push(look::dice(r.loose.iter().map(|&f| (f, Mark::Miss))));
+    }
+    if parts.is_empty() {
+        return "—".into();
+    }
+    parts.join(" · ")
 }
 
 /// Faces highest first, as `9 7 7 2`.

@@ -733,8 +733,8 @@ impl Table {
     /// Uses a game-master tool labelled `label` on the most recent roll
     /// `who` can see: presses its ⚙ button (which opens the private panel,
     /// [`crate::app::gm_panel`]), the tool, and "Yes, …" when the panel asks
-    /// to confirm. Returns the last exchange (the tool's own). A tool
-    /// still shown on the message itself is pressed directly.
+    /// to confirm. Returns the last exchange (the tool's own). Without a ⚙
+    /// button in sight, a tool shown on a message is pressed directly.
     pub async fn tool(&self, who: &str, label: &str) -> Result<Exchange, String> {
         let uid = Self::user_id(who);
         let shown = |l: &str| {
@@ -746,14 +746,13 @@ impl Table {
                         .is_some_and(|x| x.eq_ignore_ascii_case(&want))
             })
         };
-        if shown(label).is_none() {
-            let (message_id, open) = self
-                .find_component(uid, |c| {
-                    c.get("custom_id")
-                        .and_then(Value::as_str)
-                        .is_some_and(|id| id.ends_with(crate::app::gm_panel::OPEN))
-                })
-                .ok_or_else(|| format!("{who} sees no ⚙ button (looking for `{label}`)"))?;
+        // A fresh panel from the newest ⚙ (an older panel may be stale).
+        let opener = self.find_component(uid, |c| {
+            c.get("custom_id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| id.ends_with(crate::app::gm_panel::OPEN))
+        });
+        if let Some((message_id, open)) = opener {
             let ex = self.click_custom_id(who, message_id, &open, None).await?;
             if shown(label).is_none() {
                 let said: Vec<String> = ex.outputs.iter().map(Output::text).collect();
@@ -765,7 +764,11 @@ impl Table {
         }
         let mut ex = self.click(who, label).await?;
         let yes = format!("Yes, {label}");
-        if shown(&yes).is_some() {
+        let asks = ex
+            .outputs
+            .iter()
+            .any(|o| o.buttons().iter().any(|b| b.0.eq_ignore_ascii_case(&yes)));
+        if asks {
             ex = self.click(who, &yes).await?;
         }
         // What the tool did to the roll, as a direct press would show it:

@@ -203,7 +203,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
         ex.single().text()
     );
     assert_eq!(sheet_of(&t, "alice", "Ann").await.stats.vitality, 5);
-    t.click("fc", "Approve").await.unwrap();
+    t.tool("fc", "Approve").await.unwrap();
     // A track is the Compiler's (issue 13): alice's change waits for approval.
     let ex = cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
     assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
@@ -213,7 +213,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
         ex.single().text()
     );
     assert_eq!(sheet_of(&t, "alice", "Ann").await.confidence.current, 4);
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Change approved");
     cmd(&t, "alice", "/vv sheet defense integrity:2 resolve:1").await;
     let ex = cmd(
@@ -875,7 +875,7 @@ async fn vv_repair_checks_restore_one_point() {
         ex.single().text()
     );
     assert_eq!(sheet_of(&t, "alice", "Ann").await.cyber.current, 2);
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Change approved");
     let d = desc(&ex.outputs[1]);
     assert!(
@@ -1179,7 +1179,7 @@ async fn vv_largest_pools_stay_within_discord_limits() {
     // (A number of dice is the Compiler's override: asked, then approved.)
     let ex = cmd(&t, "alice", "/vv roll dice:100").await;
     assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(author(&ex.outputs[1]), "Max · 30 dice (overridden)");
     within_limits(&ex.outputs[1]);
     let ex = cmd(&t, "alice", "/vv sheet show").await;
@@ -1543,7 +1543,7 @@ async fn vv_dice_overrides_are_the_compilers_and_say_so() {
     );
     assert_eq!(log_count(&t).await, before);
     // Approved: the roll is Ann's, and it says the pool was overridden.
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Change approved");
     let roll = &ex.outputs[1];
     assert_eq!(author(roll), "Ann · Wit (overridden: 10 dice)");
@@ -1566,7 +1566,7 @@ async fn vv_dice_overrides_are_the_compilers_and_say_so() {
     // Rejected: nothing rolled.
     let before = log_count(&t).await;
     cmd(&t, "alice", "/vv roll dice:3").await;
-    let ex = t.click("fc", "Reject").await.unwrap();
+    let ex = t.tool("fc", "Reject").await.unwrap();
     assert_eq!(ex.single().title(), "❌ Change rejected");
     assert_eq!(log_count(&t).await, before);
     // fc_only: refused, naming who can; the Compiler's own override is
@@ -1661,7 +1661,7 @@ async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
     let ex = t.click("alice", "Approve").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     t.restart().await.unwrap();
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Change approved");
     assert_eq!(ex.outputs[1].title(), "❌ Confidence 3/4 · Fault die 1");
     let again = t

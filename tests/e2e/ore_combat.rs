@@ -25,6 +25,13 @@ async fn click(t: &Table, who: &str, label: &str) -> Exchange {
         .unwrap_or_else(|e| panic!("{who} click {label}: {e}"))
 }
 
+/// A Compiler's tool, through the private ⚙ panel.
+async fn tool(t: &Table, who: &str, label: &str) -> Exchange {
+    t.tool(who, label)
+        .await
+        .unwrap_or_else(|e| panic!("{who} tool {label}: {e}"))
+}
+
 async fn select(t: &Table, who: &str, placeholder: &str, value: &str) -> Exchange {
     t.select(who, placeholder, &[value.to_string()])
         .await
@@ -140,7 +147,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         desc,
         "In the physical world · Initiative: Agility\n• **Ann** · Vit 5/5\n• **Bo** · Vit 4/4\n• **Goblin** (mob) · Health 2/2\n• **Guard** · Vit 3/3"
     );
-    assert_eq!(labels, ["Begin", "End combat"]);
+    assert_eq!(labels, ["⚙ Compiler"], "the Compiler's tools are private");
     refused(
         &cmd(&t, "fc", "/vv combat start").await,
         "A fight is already running in this channel: end it first with `/vv combat end`.",
@@ -185,8 +192,8 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         "A mob has a single Health stat",
     );
     refused(
-        &click(&t, "bob", "Begin").await,
-        "Only the Compiler can begin the fight.",
+        &click(&t, "bob", "⚙ Compiler").await,
+        "Only the Compiler can use these tools",
     );
     assert_eq!(tracker(&t, id).0, "⚔ Combat · Setting up");
     // The Compiler removes and re-adds a combatant.
@@ -202,7 +209,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         "/vv combat add name:Guard wit:5 agility:3 vitality:3",
     )
     .await;
-    click(&t, "fc", "Begin").await;
+    tool(&t, "fc", "Begin").await;
     let (title, desc, field, _) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 1 · Call phase");
     assert!(
@@ -244,8 +251,13 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     assert!(field.starts_with("📣 Bo calls a stat"), "{field}");
     // The Compiler's End combat button closes the tracker and clears Ann's
     // register (its message is redrawn without buttons).
-    let ex = click(&t, "fc", "End combat").await;
-    assert_eq!(ex.outputs[0].kind, "update");
+    let ex = tool(&t, "fc", "End combat").await;
+    assert_eq!(
+        ex.outputs.first().map(|o| o.kind.as_str()),
+        Some("update"),
+        "{:#?}",
+        ex.outputs
+    );
     let (title, desc, _, labels) = tracker(&t, id);
     assert_eq!(title, "🏁 Combat over · round 1");
     assert!(
@@ -271,7 +283,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
 async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     let t = table("vvc-round", 1).await;
     let id = set_up(&t).await;
-    click(&t, "fc", "Begin").await;
+    tool(&t, "fc", "Begin").await;
     select(&t, "fc", "Call a stat for Goblin", "agility").await;
     select(&t, "alice", "Call a stat for Ann", "agility").await;
     select(&t, "bob", "Call a stat for Bo", "agility").await;
@@ -293,7 +305,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     );
     assert!(field.contains("Close 1 square · Short ≤ 3 · Long 4–6"));
     assert!(field.contains("No one out-thinks Initiative 22"));
-    assert_eq!(labels, ["Next turn", "End combat"]);
+    assert_eq!(labels, ["Next turn", "⚙ Compiler"]);
     // Out of turn: Bo cannot end Ann's turn.
     refused(
         &click(&t, "bob", "Next turn").await,
@@ -309,7 +321,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         field.contains("↩ May react (Outthink > Init 20): Bo, Guard"),
         "{field}"
     );
-    assert_eq!(labels, ["React out of turn…", "Next turn", "End combat"]);
+    assert_eq!(labels, ["React out of turn…", "Next turn", "⚙ Compiler"]);
     // Ann may not react (Outthink 20 is not above 20), nor for Bo.
     refused(
         &select(&t, "alice", "React out of turn…", "2").await,
@@ -361,14 +373,14 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     click(&t, "fc", "Next turn").await;
     let (title, _, _, labels) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 1 · End phase");
-    assert_eq!(labels, ["Next round", "End combat"]);
+    assert_eq!(labels, ["⚙ Compiler"], "the Compiler's tools are private");
     refused(
-        &click(&t, "alice", "Next round").await,
-        "Only the Compiler can end the round.",
+        &click(&t, "alice", "⚙ Compiler").await,
+        "Only the Compiler can use these tools",
     );
     // Ann's register is still open until the End phase clears it.
     assert!(t.click("alice", "Use 3×8 (38)").await.is_ok());
-    click(&t, "fc", "Next round").await;
+    tool(&t, "fc", "Next round").await;
     let (title, desc, _, _) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 2 · Call phase");
     assert!(
@@ -398,14 +410,14 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     for _ in 0..3 {
         click(&t, "fc", "Next turn").await;
     }
-    click(&t, "fc", "Next round").await;
+    tool(&t, "fc", "Next round").await;
     let (title, desc, _, _) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 3 · Call phase");
     assert!(desc.contains("✖ **Guard**"), "{desc}");
     // The end: a player cannot; the Compiler can, and the tracker closes.
     refused(
-        &click(&t, "bob", "End combat").await,
-        "Only the Compiler can end the fight.",
+        &click(&t, "bob", "⚙ Compiler").await,
+        "Only the Compiler can use these tools",
     );
     let ex = cmd(&t, "fc", "/vv combat end stable:true").await;
     assert_eq!(redrawn(&ex, "ephemeral").content(), "✅ The fight is over.");
@@ -454,10 +466,10 @@ async fn the_combat_example_plays_clean() {
     assert_eq!(
         refusals,
         [
-            "bob: click Begin",
+            "bob: click ⚙ Compiler",
             "bob: select Call a stat for Ann = wit",
             "alice: click Next turn",
-            "alice: click Next round",
+            "alice: click ⚙ Compiler",
             "bob: /vv combat end",
         ]
     );

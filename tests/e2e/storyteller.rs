@@ -251,13 +251,16 @@ async fn the_game_master_is_the_storyteller_in_every_text() {
     )
     .await;
     let out = public(&t, "alice", "/st willpower difficulty:9").await;
-    assert_eq!(labels(&out), vec!["Spend willpower", "Keep", "Void"]);
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "⚙ Storyteller"]
+    );
     let ex = t.click("bob", "Keep").await.unwrap();
     assert_eq!(
         ex.single().text(),
         "⚠️ Only Ada's player or the storyteller can decide this roll."
     );
-    let ex = t.click("fc", "Void").await.unwrap();
+    let ex = t.tool("fc", "Void").await.unwrap();
     assert_eq!(ex.single().title(), "⏹️ Voided by the storyteller");
     t.stop().await;
 }
@@ -789,7 +792,10 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
         after_dice(&out),
         "Willpower 5 · **Spend willpower**: 1 dot makes this an automatic success with 4 successes."
     );
-    assert_eq!(labels(&out), vec!["Spend willpower", "Keep", "Void"]);
+    assert_eq!(
+        labels(&out),
+        vec!["Spend willpower", "Keep", "⚙ Storyteller"]
+    );
     assert_eq!(out.buttons()[0].1, "st:2:0:spend");
 
     // A stranger cannot decide it.
@@ -919,13 +925,17 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
     // The player cannot void; the FC can, and may also decide for them.
     let out = public(&t, "alice", "/st willpower difficulty:3").await;
     assert_eq!(dice(&out), "**10** **9** **6** 2 1✗");
-    let ex = t.click("alice", "Void").await.unwrap();
+    assert!(
+        t.click("alice", "Void").await.is_err(),
+        "players never see Void"
+    );
+    let ex = t.click("alice", "⚙ Storyteller").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     assert!(ex
         .single()
         .text()
-        .contains("Only the storyteller can do that."));
-    let ex = t.click("fc", "Void").await.unwrap();
+        .contains("Only the storyteller can use these tools"));
+    let ex = t.tool("fc", "Void").await.unwrap();
     let up = ex.single();
     assert_eq!(up.title(), "⏹️ Voided by the storyteller");
     assert!(up.buttons().is_empty());

@@ -304,21 +304,18 @@ pub fn view(
     }
     let mut buttons = Vec::new();
     match fight.phase {
-        Phase::Setup => buttons.push(Button::new(
-            bid(CombatButton::Begin),
-            "Begin",
-            Style::Success,
-        )),
+        // Beginning and ending a round are the Compiler's: in the ⚙ panel.
+        Phase::Setup => buttons.push(
+            Button::new(bid(CombatButton::Begin), "Begin", Style::Success).gm_only(),
+        ),
         Phase::Resolution => buttons.push(Button::new(
             bid(CombatButton::Next),
             "Next turn",
             Style::Primary,
         )),
-        Phase::End => buttons.push(Button::new(
-            bid(CombatButton::NextRound),
-            "Next round",
-            Style::Success,
-        )),
+        Phase::End => buttons.push(
+            Button::new(bid(CombatButton::NextRound), "Next round", Style::Success).gm_only(),
+        ),
         Phase::Call => {}
     }
     // The Compiler's tool (issue 16): moved into the private ⚙ panel,

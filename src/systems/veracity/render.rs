@@ -740,7 +740,20 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
 pub fn change_embed(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> Embed {
     let (outcome, title) =
         change_outcome(name, events).unwrap_or((look::Outcome::Info, what.to_string()));
-    let mut lines = event_lines(events);
+    // Lines the title already says are left out.
+    let wounds_titled = outcome == look::Outcome::Failure;
+    let stress_titled = title.starts_with('+');
+    let shown: Vec<Event> = events
+        .iter()
+        .filter(|e| match e {
+            Event::StressAdded { .. } => !stress_titled,
+            Event::WoundAdded { .. } => !wounds_titled,
+            Event::LevelledUp { .. } => false,
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    let mut lines = event_lines(&shown);
     if let Some(d) = dice_line(events) {
         lines.insert(0, d);
     }
@@ -885,7 +898,7 @@ pub fn save_view(
         sum.push_str(&term(f.shift));
     }
     sum.push_str(&format!(" = **{}**", minus(r.total)));
-    let e = Embed::new(outcome.title(&title))
+    let mut e = Embed::new(outcome.title(&title))
         .author(format!("{name} · {what}"))
         .description(format!(
             "{}\n**{}** {}",
@@ -893,10 +906,12 @@ pub fn save_view(
             r.inventory,
             slot_bar(inv, r.slot)
         ))
-        .colour(outcome.colour())
-        .field("Total", sum, true)
-        .field("Chance before rolling", percent(r.chance), true);
-    View::embed(e)
+        .colour(outcome.colour());
+    // A bare d20 is its own total: no sum to show.
+    if r.modifier != 0 || !r.facets.is_empty() {
+        e = e.field("Total", sum, true);
+    }
+    View::embed(e.footer(format!("Chance before rolling {}", percent(r.chance))))
 }
 
 /// The name shown for a Convention cost.

@@ -603,6 +603,9 @@ async fn named_causes_of_stress_show_and_are_logged() {
         text.contains("stress_own_secret") || text.contains("stress own secret"),
         "{text}"
     );
+    // One readable line per entry (issue 16): the outcome, not raw data.
+    assert!(text.contains("🟡 +1 Stress · Light slot 1"), "{text}");
+    assert!(!text.contains("{"), "{text}");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -1031,6 +1031,57 @@ mod tests {
     }
 
     #[test]
+    fn the_slot_bar_fits_a_phone_line() {
+        let mut s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        assert_eq!(slot_bar(s.light(), None), "⬜×6 🔒×12");
+        s.add_item(Item::new(ItemKind::Secret, "The mayor is a ghoul").unwrap())
+            .unwrap();
+        assert_eq!(slot_bar(s.light(), None), "🤫 ⬜×5 🔒×12");
+        // The slot a save looked at stands alone, never inside a run.
+        assert_eq!(slot_bar(s.light(), Some(7)), "🤫 ⬜×5 👉🔒 🔒×11");
+        assert_eq!(slot_bar(s.light(), Some(3)), "🤫⬜👉⬜⬜⬜⬜ 🔒×12");
+        // Eighteen unlocked slots of alternating kinds: at most 18 symbols.
+        let mut big = Sheet::new_npc(18, 18).unwrap();
+        for i in 0..18 {
+            let kind = if i % 2 == 0 { ItemKind::Secret } else { ItemKind::Ruse };
+            big.add_item(Item::new(kind, &format!("x{i}")).unwrap()).unwrap();
+        }
+        assert!(slot_bar(big.light(), None).chars().count() <= 20);
+    }
+
+    #[test]
+    fn a_change_states_its_outcome_and_bookkeeping_is_one_line() {
+        let s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        let stress = vec![
+            Event::Rolled {
+                purpose: RollPurpose::Stress,
+                sides: 4,
+                faces: vec![3],
+                total: 3,
+            },
+            Event::StressAdded {
+                slots: vec![1, 2, 3],
+            },
+        ];
+        let e = change_embed("Ada", "gains d4 Stress", &s, &stress);
+        assert_eq!(e.title, "🟡 +3 Stress · Light slots 1–3");
+        assert_eq!(e.author.as_deref(), Some("Ada · gains d4 Stress"));
+        assert_eq!(e.description.as_deref(), Some("Stress d4 **3**"));
+        assert_eq!(e.colour, Some(look::Outcome::Partial.colour()));
+        let added = vec![Event::ItemAdded {
+            inventory: crate::rules::veracity::InventoryKind::Light,
+            slot: 1,
+            item: Item::new(ItemKind::Secret, "The well").unwrap(),
+        }];
+        let v = change_view("Ada", "adds a Secret", &s, &added);
+        assert!(v.embeds.is_empty());
+        assert_eq!(
+            v.content.as_deref(),
+            Some("**Ada** adds a Secret: ➕ Light slot 1: 🤫 Secret *The well*")
+        );
+    }
+
+    #[test]
     fn long_item_lists_fit_a_field() {
         let mut s = Sheet::new_npc(18, 18).unwrap();
         for i in 0..18 {

@@ -190,13 +190,19 @@ async fn a_changed_house_rule_applies_from_the_next_roll() {
     )
     .await;
     let before = public(&t, "alice", "/vr save inventory:light").await;
-    assert_eq!(before.field("Chance before rolling").unwrap(), "30%");
+    assert_eq!(
+        before.embeds()[0]["footer"]["text"],
+        "Chance before rolling 30%"
+    );
     let out = public(&t, "fc", "/fc set name:vr_locked_slot value:success").await;
     assert!(out
         .text()
         .contains("**vr_locked_slot**: fail → **success**"));
     let after = public(&t, "alice", "/vr save inventory:light").await;
-    assert_eq!(after.field("Chance before rolling").unwrap(), "90%");
+    assert_eq!(
+        after.embeds()[0]["footer"]["text"],
+        "Chance before rolling 90%"
+    );
 
     // The shared dice cap and session timeout.
     public(&t, "fc", "/fc set name:max_dice_per_roll value:10").await;

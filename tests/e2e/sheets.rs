@@ -464,7 +464,11 @@ async fn veracity_commands_name_a_character_as_well_as_a_player() {
         "/vr item add kind:secret text:Hidden character:Ann",
     )
     .await;
-    assert_eq!(out.title(), "Ann adds a Secret");
+    assert!(
+        out.content().starts_with("**Ann** adds a Secret: "),
+        "{}",
+        out.content()
+    );
     // A stranger cannot name it; the FC names it with its player.
     refused(
         &t,
@@ -479,7 +483,11 @@ async fn veracity_commands_name_a_character_as_well_as_a_player() {
         "/vr item add kind:means text:Coin character:Ann player:@alice",
     )
     .await;
-    assert_eq!(out.title(), "Ann adds Means");
+    assert!(
+        out.content().starts_with("**Ann** adds Means: "),
+        "{}",
+        out.content()
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

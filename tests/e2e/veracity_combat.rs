@@ -68,6 +68,14 @@ async fn click_refused(t: &Table, who: &str, label: &str, needle: &str) {
 }
 
 /// The tracker session id from the message `/vr combat start` posted.
+/// An embed's author line ("<who> · <what>").
+fn author(out: &Output) -> String {
+    out.embeds()[0]["author"]["name"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
 fn tracker_id(out: &Output) -> i64 {
     let (_, id, _) = out
         .buttons()
@@ -200,7 +208,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
     let start = ex.single().clone();
     assert_eq!(start.kind, "message");
-    assert_eq!(start.title(), "⚔️ Fight · roll initiative");
+    assert_eq!(start.title(), "⏳ Waiting for Ada · initiative");
     let id = tracker_id(&start);
     let message = ex.message_id.unwrap();
     refused(&t, "fc", "/vr combat start leader:Ada", "already running").await;
@@ -265,7 +273,12 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         .iter()
         .find(|o| o.kind == "message")
         .expect("the leader's save is posted");
-    assert!(save.title().contains("Ada: Light save"), "{}", save.title());
+    assert_eq!(author(save), "Ada · Light save · initiative");
+    assert!(
+        save.title().starts_with("✅ Success · "),
+        "{}",
+        save.title()
+    );
     assert!(
         save.content().contains("the players act first"),
         "{}",
@@ -278,7 +291,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     assert!(seat(&f, "Bram").data.seen);
     assert_eq!(
         posted_title(&t, message),
-        "⚔️ Round 1 · Players' turn (surprise)"
+        "⚔️ Round 1 · Players' turn (surprise) · Ada"
     );
     refused(&t, "alice", "/vr combat initiative", "already set").await;
     refused(
@@ -390,7 +403,10 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     assert_eq!((f.turns.round, whose(&f)), (2, "Ada"));
     assert!(!f.surprise());
     assert_eq!(seat(&f, "Ada").data.ap, 6, "AP come back each turn");
-    assert_eq!(posted_title(&t, message), "⚔️ Round 2 · Players' turn");
+    assert_eq!(
+        posted_title(&t, message),
+        "⚔️ Round 2 · Players' turn · Ada"
+    );
     // Round 2: damage goes to HP again.
     public(&t, "fc", "/vr damage amount:1 character:Ada").await;
     let ada = sheet(&t, "alice").await;
@@ -443,7 +459,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     let (f, status) = fight(&t, id).await;
     assert!(f.ended);
     assert_eq!(status, Status::Closed);
-    assert_eq!(posted_title(&t, message), "⚔️ Fight over · 2 rounds");
+    assert_eq!(posted_title(&t, message), "⏹️ Fight over · 2 rounds");
     refused(&t, "fc", "/vr combat end-turn", "No fight is running").await;
     // A new fight may start once the old one ended; the referee seats an
     // NPC sheet among the enemies and marks it unsuspecting: Wounds.
@@ -477,7 +493,7 @@ async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
     done(&t, "bob", "/vr combat join").await;
     done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
     let save = public(&t, "fc", "/vr combat initiative modifier:10").await;
-    assert!(save.title().contains("Light save"), "{}", save.title());
+    assert!(author(&save).contains("Light save"), "{}", author(&save));
     let (f, _) = fight(&t, id).await;
     assert_eq!(f.first, Some(Side::Npcs));
     assert_eq!(whose(&f), "Wolf");
@@ -490,7 +506,7 @@ async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
     done(&t, "fc", "/vr combat end-turn").await;
     // Ada flees: a Flesh save, whatever it says the tracker follows.
     let out = public(&t, "alice", "/vr combat flee").await;
-    assert!(out.title().contains("Ada: Flesh save"), "{}", out.title());
+    assert_eq!(author(&out), "Ada · Flesh save · flee");
     let (f, _) = fight(&t, id).await;
     let fled = out.content().contains("flees the fight");
     assert_eq!(seat(&f, "Ada").out, fled, "{}", out.content());
@@ -524,7 +540,8 @@ async fn named_causes_of_stress_show_and_are_logged() {
     )
     .await;
     let out = public(&t, "alice", "/vr stress cause:\"fled a social conflict\"").await;
-    assert_eq!(out.title(), "Ada flees a social conflict (+1 Stress)");
+    assert_eq!(out.title(), "🟡 +1 Stress · Light slot 1");
+    assert_eq!(author(&out), "Ada · flees a social conflict (+1 Stress)");
     assert!(
         out.text()
             .contains("1 Stress** for fleeing a social conflict"),
@@ -533,10 +550,9 @@ async fn named_causes_of_stress_show_and_are_logged() {
     );
     let out = public(&t, "alice", "/vr stress cause:\"shocked by a Secret\"").await;
     assert!(
-        out.title()
-            .starts_with("Ada is shocked by a revealed Secret"),
+        author(&out).starts_with("Ada · is shocked by a revealed Secret"),
         "{}",
-        out.title()
+        author(&out)
     );
     assert!(
         out.text().contains("from being shocked by a Secret"),
@@ -587,6 +603,9 @@ async fn named_causes_of_stress_show_and_are_logged() {
         text.contains("stress_own_secret") || text.contains("stress own secret"),
         "{text}"
     );
+    // One readable line per entry (issue 16): the outcome, not raw data.
+    assert!(text.contains("🟡 +1 Stress · Light slot 1"), "{text}");
+    assert!(!text.contains("{"), "{text}");
     assert_schema_clean(&t);
     t.stop().await;
 }

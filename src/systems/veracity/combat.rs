@@ -398,7 +398,7 @@ async fn apply(
                 Side::Players => "the players act first",
                 Side::Npcs => "the enemies act first",
             };
-            let mut v = render::save_view(&name, sheet.inventory(InventoryKind::Light), &[], &r.save);
+            let mut v = render::save_view(&name, "Light save · initiative", sheet.inventory(InventoryKind::Light), &[], &r.save);
             v.content = Some(format!("⚔️ Initiative: {said}."));
             Ok(Done {
                 note: format!("✅ Initiative: {said}."),
@@ -446,7 +446,7 @@ async fn apply(
             if r.escaped {
                 f.take_out(id, Gone::Fled)?;
             }
-            let mut v = render::save_view(&who, sheet.inventory(InventoryKind::Flesh), &[], &r.save);
+            let mut v = render::save_view(&who, "Flesh save · flee", sheet.inventory(InventoryKind::Flesh), &[], &r.save);
             v.content = Some(format!("{line}."));
             Ok(Done {
                 note: format!("{line}."),

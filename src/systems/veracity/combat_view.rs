@@ -5,28 +5,51 @@
 use super::combat::KIND;
 use super::combat_buttons::CombatButton;
 use crate::app::component::Action;
-use crate::app::view::{colour, truncate, Button, Embed, Style, View};
+use crate::app::view::{truncate, Button, Embed, Style, View};
+use crate::systems::table::look;
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{ApAction, Side};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
 
-/// The title: the round and whose turn, or the setup, or the end.
+/// The title: the round and whose turn (`⚔️ Round 2 · Players' turn ·
+/// Ada`), or the wait for initiative (`⏳ Waiting for Ada · initiative`),
+/// or the end (`⏹️ Fight over · 3 rounds`).
 pub fn title(f: &Fight) -> String {
     if f.ended {
-        return format!("⚔️ Fight over · {} round{}", f.turns.round, plural(f.turns.round));
+        return look::Outcome::Closed.title(&format!(
+            "Fight over · {} round{}",
+            f.turns.round,
+            plural(f.turns.round)
+        ));
     }
     if !f.started() {
-        return "⚔️ Fight · roll initiative".into();
+        let leader = f
+            .turns
+            .seat(f.leader)
+            .map_or_else(|| "the leader".to_string(), |s| clean(&s.name));
+        return look::Outcome::Pending.title(&format!("Waiting for {leader} · initiative"));
     }
     match f.acting_side() {
-        Some(side) => format!(
-            "⚔️ Round {} · {}' turn{}",
-            f.turns.round,
-            side_name(side),
-            if f.surprise() { " (surprise)" } else { "" }
-        ),
+        Some(side) => {
+            let mut t = format!(
+                "⚔️ Round {} · {}' turn{}",
+                f.turns.round,
+                side_name(side),
+                if f.surprise() { " (surprise)" } else { "" }
+            );
+            if let Some(s) = f.turns.current_seat() {
+                t.push_str(&format!(" · {}", clean(&s.name)));
+            }
+            t
+        }
         None => format!("⚔️ Round {} · no one can act", f.turns.round),
     }
+}
+
+fn clean(name: &str) -> String {
+    let mut name = name.replace(['*', '_', '`', '~', '|'], "");
+    truncate(&mut name, 40);
+    name
 }
 
 fn plural(n: u32) -> &'static str {
@@ -121,18 +144,19 @@ pub fn embed(f: &Fight) -> Embed {
     let mut description = blocks.join("\n\n");
     truncate(&mut description, 3800);
     let mut e = Embed::new(title(f)).description(description).colour(if f.ended {
-        colour::CLOSED
-    } else if f.surprise() {
-        colour::PENDING
+        look::Outcome::Closed.colour()
+    } else if !f.started() || f.surprise() {
+        look::Outcome::Pending.colour()
     } else {
-        colour::NEUTRAL
+        look::Outcome::Info.colour()
     });
     if !f.log.is_empty() {
         let mut log = f.log.join("\n");
         truncate(&mut log, 1000);
         e = e.field("Log", log, false);
     }
-    e.footer("AP: attack 4 · reveal a Secret 4 · pick up/drop 4 · fall/stand 2 · draw/stow 0")
+    // The buttons carry the AP costs: no footer legend.
+    e
 }
 
 /// The tracker with its buttons (greyed out once closed).

@@ -13,6 +13,7 @@
 //! - [`saves`]: the d20 slot save.
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`settings`]: `/vr settings show|set`.
+//! - [`history`]: one readable `/history` line per logged action.
 //! - [`governed`]: the changes `player_edits` governs (the referee's).
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
 //! - [`state`]: what an interactive message shows (a sheet or a board).
@@ -34,6 +35,7 @@ pub mod combat_view;
 pub mod commands;
 pub mod conventions;
 pub mod governed;
+pub mod history;
 pub mod render;
 pub mod rest;
 pub mod reveal;

@@ -9,11 +9,11 @@ use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOptio
 use crate::rules::veracity::convention::{ConventionCost, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
-use crate::rules::veracity::settings::LockedSlot;
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
 use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
 
 use super::buttons::VrButton;
+use crate::systems::table::look::{self, Mark};
 use super::KIND;
 
 /// What each slot symbol means (shown under every grid).
@@ -70,18 +70,53 @@ pub fn grid_symbols(inv: &Inventory, mark: Option<u32>) -> String {
     s
 }
 
-/// `**Light** 🤫⬜⬜… (2 free of 6)`.
+/// One inventory as a bar short enough for one line on a phone (about 20
+/// symbols): slots in order, runs of four or more of one symbol (two or
+/// more locked slots) written once with a count, `⬜×5 🔒×11`; `mark` puts
+/// 👉 before the slot a save looked at (never inside a run).
+pub fn slot_bar(inv: &Inventory, mark: Option<u32>) -> String {
+    // (symbol, count, marked)
+    let mut runs: Vec<(&'static str, u32, bool)> = Vec::new();
+    for n in 1..=MAX_SLOTS {
+        let sym = cell_symbol(inv.cell(n));
+        let marked = mark == Some(n);
+        match runs.last_mut() {
+            Some((last, count, false)) if !marked && *last == sym => *count += 1,
+            _ => runs.push((sym, 1, marked)),
+        }
+    }
+    let mut out = String::new();
+    for (sym, count, marked) in runs {
+        let short = count >= 4 || (sym == "🔒" && count >= 2);
+        if short {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            out.push_str(&format!("{sym}×{count} "));
+        } else {
+            if marked {
+                out.push('👉');
+            }
+            for _ in 0..count {
+                out.push_str(sym);
+            }
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// `**Light** 🤫⬜⬜⬜ 🔒×14 · 3 free of 4`: a phone-width line.
 pub fn grid_line(inv: &Inventory, mark: Option<u32>) -> String {
     format!(
-        "**{}** {} ({} free of {})",
+        "**{}** {} · {} free of {}",
         inv.kind(),
-        grid_symbols(inv, mark),
+        slot_bar(inv, mark),
         inv.empty_count(),
         inv.unlocked()
     )
 }
 
-/// Both inventories, one line each.
+/// Both inventories, one short line each.
 pub fn grid(sheet: &Sheet) -> String {
     format!(
         "{}\n{}",
@@ -246,7 +281,7 @@ pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
     if let Some(r) = revelations_text(sheet) {
         e = e.field("Revelations", r, false);
     }
-    e.footer(LEGEND)
+    e
 }
 
 /// The sheet with its rest buttons (drawn for session `id` at `version`).
@@ -258,12 +293,17 @@ pub fn sheet_view(
     sheet: &Sheet,
     note: Option<&str>,
 ) -> View {
-    let mut e = sheet_embed(name, sheet);
+    // The legend lives here (and in /help) only.
+    let mut e = sheet_embed(name, sheet).footer(LEGEND);
     if let Some(n) = note {
         let d = e.description.take().unwrap_or_default();
         e = e.description(format!("{n}\n\n{d}"));
     }
     let alive = !sheet.is_dead() && open;
+    if alive && sheet.pending_wounds() > 0 {
+        // The owner's choice comes first: its buttons take both rows.
+        return displace_rows(View::embed(e), id, version, sheet, open);
+    }
     let mut stress = Button::new(
         VrButton::RestStress.button(KIND, id, version).encode(),
         "Rest: remove a Stress",
@@ -284,7 +324,8 @@ pub fn sheet_view(
 }
 
 /// Adds, while heart-attack Wounds wait (issue 14, A-R4), one button per
-/// non-Wound Flesh item: the owner picks what each Wound displaces.
+/// non-Wound Flesh item (the ten lowest, in two rows): the owner picks
+/// what each Wound displaces.
 pub fn displace_rows(mut v: View, id: i64, version: i64, sheet: &Sheet, open: bool) -> View {
     if sheet.pending_wounds() == 0 || sheet.is_dead() || !open {
         return v;
@@ -304,7 +345,7 @@ pub fn displace_rows(mut v: View, id: i64, version: i64, sheet: &Sheet, open: bo
             ))
         })
         .collect();
-    for row in buttons.chunks(5).take(4) {
+    for row in buttons.chunks(5).take(2) {
         v = v.buttons(row.to_vec());
     }
     v
@@ -401,6 +442,10 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
         }
         if let Event::ConventionViolated { .. } = e {
             // Said by the Stress line ("for violating …").
+            continue;
+        }
+        if let Event::Rolled { .. } = e {
+            // The dice are the answer's first line ([`dice_line`]).
             continue;
         }
         flush(&mut wounds, &mut out);
@@ -549,23 +594,178 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
     out
 }
 
-/// True when the events contain a Break or a death.
-fn grave(events: &[Event]) -> bool {
-    events
+/// The dice an action threw, as the first line of its answer:
+/// `Stress d6 **4** · Heart attack d20 **11**` (each die counts: bold).
+pub fn dice_line(events: &[Event]) -> Option<String> {
+    let parts: Vec<String> = events
         .iter()
-        .any(|e| matches!(e, Event::Broke { .. } | Event::Died))
+        .filter_map(|e| match e {
+            Event::Rolled {
+                purpose: p,
+                sides,
+                faces: f,
+                total,
+            } => {
+                let marked = look::dice(f.iter().map(|x| (*x, Mark::Hit)));
+                Some(if f.len() > 1 {
+                    format!("{} {}d{sides} {marked} = **{total}**", purpose(*p), f.len())
+                } else {
+                    format!("{} d{sides} {marked}", purpose(*p))
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
-/// The embed describing a change: what happened, then the slots.
-pub fn change_embed(name: &str, headline: &str, sheet: &Sheet, events: &[Event]) -> Embed {
-    let lines = event_lines(events);
+/// Slot numbers as a short range list: `3`, `3, 4`, `1–4`.
+fn slot_list(slots: &[u32]) -> String {
+    let contiguous = slots.len() > 2 && slots.windows(2).all(|w| w[1] == w[0] + 1);
+    match (contiguous, slots.first(), slots.last()) {
+        (true, Some(a), Some(b)) => format!("{a}–{b}"),
+        _ => list(slots),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// What a change came to, for its title, its colour and `/history`: a
+/// death or a Break first, then Wounds waiting for the owner, a level up,
+/// Wounds, lost HP, Stress, recovery. `None` for plain bookkeeping (items,
+/// Facets, HP set), which answers in one line.
+pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, String)> {
+    let any = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
+    if any(&|e| matches!(e, Event::Died)) {
+        return Some((
+            look::Outcome::Botch,
+            "Dead · every Flesh slot holds a Wound".into(),
+        ));
+    }
+    let wounds: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::WoundAdded { slot } => Some(*slot),
+            _ => None,
+        })
+        .collect();
+    if let Some(count) = events.iter().rev().find_map(|e| match e {
+        Event::Broke { count } => Some(*count),
+        _ => None,
+    }) {
+        let heart = events.iter().find_map(|e| match e {
+            Event::HeartAttack { wounds } => Some(*wounds),
+            _ => None,
+        });
+        return Some((
+            look::Outcome::Botch,
+            match heart {
+                Some(n) => format!("Break {count} · heart attack, {n} Wound{}", plural(n as usize)),
+                None if count == 1 => "Break · can no longer level up".into(),
+                None => format!("Break {count}"),
+            },
+        ));
+    }
+    if let Some(n) = events.iter().find_map(|e| match e {
+        Event::WoundsPending { n } => Some(*n),
+        _ => None,
+    }) {
+        return Some((
+            look::Outcome::Pending,
+            format!(
+                "Waiting for {name} · {n} Wound{} need{} room",
+                plural(n as usize),
+                if n == 1 { "s" } else { "" }
+            ),
+        ));
+    }
+    if let Some((inventory, slot)) = events.iter().find_map(|e| match e {
+        Event::LevelledUp { inventory, slot } => Some((*inventory, *slot)),
+        _ => None,
+    }) {
+        return Some((
+            look::Outcome::Success,
+            format!("Level up · {inventory} slot {slot} unlocked"),
+        ));
+    }
+    if !wounds.is_empty() {
+        let n = wounds.len();
+        return Some((
+            look::Outcome::Failure,
+            format!("{n} Wound{} · Flesh slot{} {}", plural(n), plural(n), slot_list(&wounds)),
+        ));
+    }
+    if let Some((amount, after)) = events.iter().find_map(|e| match e {
+        Event::HpLost { amount, after, .. } => Some((*amount, *after)),
+        _ => None,
+    }) {
+        return Some((look::Outcome::Partial, format!("−{amount} HP · {after} left")));
+    }
+    if let Some(slots) = events.iter().find_map(|e| match e {
+        Event::StressAdded { slots } => Some(slots.clone()),
+        _ => None,
+    }) {
+        let n = slots.len();
+        let lost = events.iter().find_map(|e| match e {
+            Event::StressDiscarded { n } => Some(*n),
+            _ => None,
+        });
+        let mut t = format!("+{n} Stress · Light slot{} {}", plural(n), slot_list(&slots));
+        if let Some(d) = lost {
+            t.push_str(&format!(" · {d} discarded"));
+        }
+        return Some((look::Outcome::Partial, t));
+    }
+    if any(&|e| matches!(e, Event::StressDiscarded { .. } | Event::WoundsDiscarded { .. })) {
+        return Some((look::Outcome::Info, "No room · discarded".into()));
+    }
+    if any(&|e| matches!(e, Event::HpExcessLost { .. } | Event::DamageAsWounds { .. })) {
+        return Some((look::Outcome::Info, "No damage taken".into()));
+    }
+    if any(&|e| matches!(e, Event::Rolled { .. } | Event::StressIncoming { .. })) {
+        return Some((look::Outcome::Info, "Nothing changed".into()));
+    }
+    None
+}
+
+/// The embed describing a change: the outcome in the title, who and what
+/// in the author line, the dice first, what happened, then the slots
+/// (status in the footer).
+pub fn change_embed(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> Embed {
+    let (outcome, title) =
+        change_outcome(name, events).unwrap_or((look::Outcome::Info, what.to_string()));
+    // Lines the title already says are left out.
+    let wounds_titled = outcome == look::Outcome::Failure;
+    let stress_titled = title.starts_with('+');
+    let shown: Vec<Event> = events
+        .iter()
+        .filter(|e| match e {
+            Event::StressAdded { .. } => !stress_titled,
+            Event::WoundAdded { .. } => !wounds_titled,
+            Event::LevelledUp { .. } => false,
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    let mut lines = event_lines(&shown);
+    if let Some(d) = dice_line(events) {
+        lines.insert(0, d);
+    }
     let mut description = if lines.is_empty() {
         "Nothing changed.".to_string()
     } else {
         lines.join("\n")
     };
     truncate(&mut description, DESCRIPTION_MAX);
-    let mut e = Embed::new(format!("{name} {headline}")).description(description);
+    let mut e = Embed::new(outcome.title(&title))
+        .author(format!("{name} · {what}"))
+        .description(description);
     for ev in events {
         if let Event::RevelationLogged { index, .. } = ev {
             if let Some(r) = sheet.revelation_log().get(*index) {
@@ -582,19 +782,38 @@ pub fn change_embed(name: &str, headline: &str, sheet: &Sheet, events: &[Event])
             }
         }
     }
-    e.colour(if grave(events) {
-        colour::FAILURE
-    } else {
-        colour::NEUTRAL
-    })
-    .field("Slots", grid(sheet), false)
-    .field("Status", status(sheet), false)
-    .footer(LEGEND)
+    e.colour(outcome.colour())
+        .field("Slots", grid(sheet), false)
+        .footer(plain_status(sheet))
 }
 
-/// A public reply with one change embed.
-pub fn change_view(name: &str, headline: &str, sheet: &Sheet, events: &[Event]) -> View {
-    View::embed(change_embed(name, headline, sheet, events))
+/// The status line without markdown (footers show it raw).
+pub fn plain_status(sheet: &Sheet) -> String {
+    status(sheet).replace("**", "")
+}
+
+/// A change as players see it: plain bookkeeping (items, Facets, HP set,
+/// a rest) in one public line; anything with an outcome (Stress, Wounds,
+/// damage, a Break, death, a level up) as an outcome embed.
+pub fn change_view(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> View {
+    if change_outcome(name, events).is_some() {
+        return View::embed(change_embed(name, what, sheet, events));
+    }
+    View::text(quiet_line(name, what, events))
+}
+
+/// One line for a bookkeeping change: `**Ada** adds a Secret: ➕ Light
+/// slot 1: 🤫 Secret *The well*`.
+pub fn quiet_line(name: &str, what: &str, events: &[Event]) -> String {
+    let lines = event_lines(events);
+    let mut line = format!("**{name}** {what}");
+    if lines.is_empty() {
+        line.push_str(": nothing changed.");
+    } else {
+        line.push_str(&format!(": {}", lines.join("; ")));
+    }
+    truncate(&mut line, 1900);
+    line
 }
 
 /// A chance as `35%` or `42.9%`.
@@ -617,91 +836,82 @@ fn minus(n: i32) -> String {
     }
 }
 
-fn signed(n: i32) -> String {
+/// ` + 2`, ` − 3`: a term of a sum.
+fn term(n: i32) -> String {
     if n < 0 {
-        format!("−{}", n.unsigned_abs())
+        format!(" − {}", n.unsigned_abs())
     } else {
-        format!("+{n}")
+        format!(" + {n}")
     }
 }
 
-/// The result of a save: d20, modifiers, total, the slot looked at, the
-/// outcome and the chance before rolling.
-pub fn save_view(name: &str, inv: &Inventory, facets: &[String], r: &SaveResult) -> View {
-    let mut parts = vec![
-        format!("d20 **{}**", r.d20),
-        format!("modifier **{}**", signed(r.modifier)),
-    ];
-    for (f, label) in r.facets.iter().zip(facets) {
-        parts.push(format!(
-            "Facet *{label}* {} [{}] → **{}**",
-            f.bonus.die,
-            f.roll,
-            signed(f.shift)
-        ));
-    }
-    parts.push(format!("total **{}**", minus(r.total)));
+/// A save's outcome in the seed's words: "On a 0 or lower, you succeed. On
+/// an 19+ you fail. Otherwise, look at the corresponding slot: if the slot
+/// is empty you succeed, otherwise you fail."
+pub fn save_outcome(r: &SaveResult) -> (look::Outcome, String) {
     let success = r.outcome == Outcome::Success;
-    let word = if success {
-        "**success**"
+    let (o, word) = if success {
+        (look::Outcome::Success, "Success")
     } else {
-        "**failure**"
+        (look::Outcome::Failure, "Failure")
     };
+    let slot = r.slot.unwrap_or(0);
     let why = match r.reason {
-        SaveReason::TotalAtMostZero => format!("Total {} is 0 or less: {word}.", minus(r.total)),
-        SaveReason::TotalAtLeast19 => format!("Total {} is 19 or more: {word}.", minus(r.total)),
-        SaveReason::SlotEmpty => format!(
-            "{} slot {} is ⬜ empty: {word}.",
-            r.inventory,
-            r.slot.unwrap_or(0)
-        ),
-        SaveReason::SlotFilled(kind) => format!(
-            "{} slot {} holds {} {}: {word}.",
-            r.inventory,
-            r.slot.unwrap_or(0),
-            kind_symbol(kind),
-            a_kind(kind)
-        ),
-        SaveReason::SlotLocked => format!(
-            "{} slot {} is 🔒 locked, and locked slots {}: {word}.",
-            r.inventory,
-            r.slot.unwrap_or(0),
-            match r.locked_rule {
-                LockedSlot::Fail => "fail",
-                LockedSlot::Success => "succeed",
-            }
-        ),
+        SaveReason::TotalAtMostZero => format!("total {} is 0 or lower", minus(r.total)),
+        SaveReason::TotalAtLeast19 => format!("total {} is 19+", r.total),
+        SaveReason::SlotEmpty => format!("{} slot {slot} is empty", r.inventory),
+        SaveReason::SlotFilled(kind) => {
+            format!("{} slot {slot} holds {}", r.inventory, a_kind(kind))
+        }
+        SaveReason::SlotLocked => format!("{} slot {slot} is locked", r.inventory),
     };
-    let e = Embed::new(format!("🎲 {name}: {} save", r.inventory))
-        .description(format!("{}\n{why}", parts.join(" · ")))
-        .colour(if success {
-            colour::SUCCESS
-        } else {
-            colour::FAILURE
-        })
-        .field(
-            "Result",
-            if success {
-                "✅ Success"
-            } else {
-                "❌ Failure"
-            },
-            true,
-        )
-        .field("Total", minus(r.total), true)
-        .field(
-            "Slot looked at",
-            r.slot.map_or("none".to_string(), |s| s.to_string()),
-            true,
-        )
-        .field("Chance before rolling", percent(r.chance), true)
-        .field(
-            r.inventory.name(),
-            grid_line(inv, r.slot).replacen(&format!("**{}** ", r.inventory), "", 1),
-            false,
-        )
-        .footer(LEGEND);
-    View::embed(e)
+    (o, format!("{word} · {why}"))
+}
+
+/// The result of a save: the outcome in the title, who and which save in
+/// the author line, the dice first, the inventory with the slot looked
+/// at, then the sum and the chance before rolling. `what` names the save
+/// ("Light save", "Light save · initiative").
+pub fn save_view(
+    name: &str,
+    what: &str,
+    inv: &Inventory,
+    facets: &[String],
+    r: &SaveResult,
+) -> View {
+    let (outcome, title) = save_outcome(r);
+    let d20 = if r.outcome == Outcome::Success {
+        Mark::Hit
+    } else {
+        Mark::Miss
+    };
+    let mut dice = vec![format!("d20 {}", look::die(r.d20, d20))];
+    let mut sum = r.d20.to_string();
+    if r.modifier != 0 {
+        sum.push_str(&term(r.modifier));
+    }
+    for (i, f) in r.facets.iter().enumerate() {
+        let label = facets.get(i).cloned().unwrap_or_default();
+        // A die that lowers the total helps the saver.
+        let mark = if f.shift < 0 { Mark::Hit } else { Mark::Miss };
+        dice.push(format!("{} {} *{label}*", f.bonus.die, look::die(f.roll, mark)));
+        sum.push_str(&term(f.shift));
+    }
+    sum.push_str(&format!(" = **{}**", minus(r.total)));
+    let mut e = Embed::new(outcome.title(&title))
+        .author(format!("{name} · {what}"))
+        .description(format!(
+            "{}\n**{}** {}",
+            dice.join(" · "),
+            r.inventory,
+            slot_bar(inv, r.slot)
+        ))
+        .colour(outcome.colour());
+    // A bare d20 is its own total: no sum to show.
+    if r.modifier != 0 || !r.facets.is_empty() {
+        e = e.field("Total", sum, true);
+    }
+    View::embed(e.footer(format!("Chance before rolling {}", percent(r.chance))))
 }
 
 /// The name shown for a Convention cost.
@@ -817,6 +1027,57 @@ mod tests {
         assert_eq!(
             grid_symbols(s.light(), Some(7)),
             "🤫⬜⬜⬜⬜⬜ 👉🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒"
+        );
+    }
+
+    #[test]
+    fn the_slot_bar_fits_a_phone_line() {
+        let mut s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        assert_eq!(slot_bar(s.light(), None), "⬜×6 🔒×12");
+        s.add_item(Item::new(ItemKind::Secret, "The mayor is a ghoul").unwrap())
+            .unwrap();
+        assert_eq!(slot_bar(s.light(), None), "🤫 ⬜×5 🔒×12");
+        // The slot a save looked at stands alone, never inside a run.
+        assert_eq!(slot_bar(s.light(), Some(7)), "🤫 ⬜×5 👉🔒 🔒×11");
+        assert_eq!(slot_bar(s.light(), Some(3)), "🤫⬜👉⬜⬜⬜⬜ 🔒×12");
+        // Eighteen unlocked slots of alternating kinds: at most 18 symbols.
+        let mut big = Sheet::new_npc(18, 18).unwrap();
+        for i in 0..18 {
+            let kind = if i % 2 == 0 { ItemKind::Secret } else { ItemKind::Ruse };
+            big.add_item(Item::new(kind, &format!("x{i}")).unwrap()).unwrap();
+        }
+        assert!(slot_bar(big.light(), None).chars().count() <= 20);
+    }
+
+    #[test]
+    fn a_change_states_its_outcome_and_bookkeeping_is_one_line() {
+        let s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        let stress = vec![
+            Event::Rolled {
+                purpose: RollPurpose::Stress,
+                sides: 4,
+                faces: vec![3],
+                total: 3,
+            },
+            Event::StressAdded {
+                slots: vec![1, 2, 3],
+            },
+        ];
+        let e = change_embed("Ada", "gains d4 Stress", &s, &stress);
+        assert_eq!(e.title, "🟡 +3 Stress · Light slots 1–3");
+        assert_eq!(e.author.as_deref(), Some("Ada · gains d4 Stress"));
+        assert_eq!(e.description.as_deref(), Some("Stress d4 **3**"));
+        assert_eq!(e.colour, Some(look::Outcome::Partial.colour()));
+        let added = vec![Event::ItemAdded {
+            inventory: crate::rules::veracity::InventoryKind::Light,
+            slot: 1,
+            item: Item::new(ItemKind::Secret, "The well").unwrap(),
+        }];
+        let v = change_view("Ada", "adds a Secret", &s, &added);
+        assert!(v.embeds.is_empty());
+        assert_eq!(
+            v.content.as_deref(),
+            Some("**Ada** adds a Secret: ➕ Light slot 1: 🤫 Secret *The well*")
         );
     }
 

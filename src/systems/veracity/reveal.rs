@@ -15,7 +15,8 @@ use super::{render, GM, SYSTEM};
 use crate::app::characters::{self, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
 use crate::app::settings as app_settings;
-use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::view::{Button, Embed, Style, View};
+use crate::systems::table::look;
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
@@ -313,39 +314,45 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
         },
         input.gain
     );
-    let (title, text, col) = match outcome.as_deref() {
+    let (look_outcome, title, text) = match outcome.as_deref() {
         Some("shocked") => (
-            "😱 Revelation: shocked",
-            format!("{what}\nThe referee judged it shocking and greater than the last: one {} slot.", input.gain),
-            colour::SUCCESS,
+            look::Outcome::Success,
+            format!("Shocked · one {} slot", input.gain),
+            format!("{what}\nThe referee judged it shocking and greater than the last."),
         ),
         Some("not_shocked") => (
-            "📰 Revelation: not shocked",
-            format!("{what}\nThe referee judged the NPC not shocked: no slot. The Secrets are news now."),
-            colour::CLOSED,
+            look::Outcome::Failure,
+            "Not shocked · no slot".to_string(),
+            format!("{what}\nThe Secrets are news now."),
         ),
         Some(_) => (
-            "📰 Revelation: not greater than the last",
-            format!("{what}\nThe referee judged it not greater than the last revelation: no slot. The Secrets are news now."),
-            colour::CLOSED,
+            look::Outcome::Failure,
+            "Not greater than the last · no slot".to_string(),
+            format!("{what}\nThe Secrets are news now."),
         ),
         None if !open => (
-            "⌛ Revelation not judged",
-            format!("{what}\nThe request timed out: nothing changed."),
-            colour::CLOSED,
+            look::Outcome::Closed,
+            "Not judged · the request timed out".to_string(),
+            format!("{what}\nNothing changed."),
         ),
         None => (
-            "🙋 A revelation waits for the referee",
-            format!("{what}\nOnly the referee judges it: is the NPC shocked, and is it greater than the last?"),
-            colour::NEUTRAL,
+            look::Outcome::Pending,
+            "Waiting for the referee".to_string(),
+            format!("{what}\nIs the NPC shocked, and is it greater than the last?"),
         ),
     };
-    let v = View::embed(Embed::new(title).description(text).colour(col));
+    let v = View::embed(
+        Embed::new(look_outcome.title(&title))
+            .author(format!("{name} · revelation to {}", input.target))
+            .description(text)
+            .colour(look_outcome.colour()),
+    );
     if outcome.is_some() || !open {
         return v;
     }
+    // The referee's judgement: tools for the referee's private panel.
     let b = |a: VrButton, label: &str, style| {
-        Button::new(a.button(super::KIND, id, version).encode(), label, style)
+        Button::new(a.button(super::KIND, id, version).encode(), label, style).gm_only()
     };
     v.buttons(vec![
         b(VrButton::RevealShocked, "Confirm — shocked", Style::Success),

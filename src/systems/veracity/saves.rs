@@ -109,6 +109,7 @@ pub async fn save_with_help(
     tx.commit().await?;
     Ok(Response::message(render::save_view(
         c.name(),
+        &format!("{inventory} save"),
         c.sheet.inventory(inventory),
         &labels,
         &result,

@@ -88,6 +88,10 @@ impl System for VeracitySystem {
         ))
     }
 
+    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
+        super::history::line(entry)
+    }
+
     fn governed(&self) -> &'static [crate::app::registry::Governed] {
         super::governed::LIST
     }

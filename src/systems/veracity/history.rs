@@ -1,0 +1,129 @@
+//! Veracity's entries as `/history` shows them: one readable line of what
+//! came of each main action (a save's outcome and slot, the outcome of a
+//! Stress, Wound, damage or level-up change, what a sheet edit did), read
+//! back from the stored outcome. Raw data stays in the CSV export.
+
+use serde_json::Value;
+
+use super::render;
+use crate::rules::veracity::save::SaveResult;
+use crate::rules::veracity::Event;
+use crate::storage::log::LogEntry;
+
+/// The line for one logged entry, or `None` to leave it to the shared
+/// summary (Conventions, the end of a scene, anything unreadable).
+pub fn line(entry: &LogEntry) -> Option<String> {
+    let out = match entry.action.as_str() {
+        "save" | "initiative" | "flee" => save_line(&entry.outcome)?,
+        "reveal_judged" => judged_line(&entry.inputs)?,
+        "sheet_create" => created_line(&entry.inputs)?,
+        "convention_add" | "convention_edit" | "convention_remove" | "end_scene" => return None,
+        _ => events_line(&entry.outcome)?,
+    };
+    Some(out.replace("**", ""))
+}
+
+/// `✅ Success · Light slot 5 is empty (total 5, chance 20%)`.
+fn save_line(outcome: &str) -> Option<String> {
+    let r: SaveResult = serde_json::from_str(outcome).ok()?;
+    let (o, title) = render::save_outcome(&r);
+    Some(format!(
+        "{} (d20 {}, chance {})",
+        o.title(&title),
+        r.d20,
+        render::percent(r.chance)
+    ))
+}
+
+/// The outcome of a sheet change (`🟡 +2 Stress · Light slots 3, 4`), or
+/// what a bookkeeping change did (`➕ Light slot 1: 🤫 Secret …`).
+fn events_line(outcome: &str) -> Option<String> {
+    let events: Vec<Event> = serde_json::from_str(outcome).ok()?;
+    if events.is_empty() {
+        return None;
+    }
+    if let Some((o, title)) = render::change_outcome("the owner", &events) {
+        return Some(o.title(&title));
+    }
+    let lines = render::event_lines(&events);
+    (!lines.is_empty()).then(|| lines.join("; "))
+}
+
+/// A revelation the referee judged without a slot.
+fn judged_line(inputs: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(inputs).ok()?;
+    let target = v
+        .get("input")
+        .and_then(|i| i.get("target"))
+        .and_then(Value::as_str)
+        .unwrap_or("the NPC");
+    let why = match v.get("judgement").and_then(Value::as_str)? {
+        "not_shocked" => "not shocked",
+        "not_greater" => "not greater than the last",
+        other => other,
+    };
+    Some(format!("❌ Revelation to {target}: {why} · no slot"))
+}
+
+/// `New sheet · Light 7, Flesh 5 · Facet Cruel`.
+fn created_line(inputs: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(inputs).ok()?;
+    let n = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut line = format!(
+        "New {} · Light {}, Flesh {}",
+        if v.get("npc").and_then(Value::as_bool) == Some(true) {
+            "NPC"
+        } else {
+            "sheet"
+        },
+        n("light"),
+        n("flesh")
+    );
+    if let Some(f) = v.get("facet").and_then(Value::as_str) {
+        line.push_str(&format!(" · Facet {f}"));
+    }
+    Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
+        LogEntry {
+            id: 1,
+            guild_id: 1,
+            channel_id: 1,
+            user_id: 1,
+            character_id: None,
+            session_id: None,
+            system: "veracity".into(),
+            action: action.into(),
+            secret: false,
+            inputs: inputs.into(),
+            dice: "[]".into(),
+            outcome: outcome.into(),
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn stress_and_items_read_as_words() {
+        let stress = serde_json::to_string(&vec![
+            Event::StressAdded { slots: vec![3, 4] },
+            Event::StressDiscarded { n: 1 },
+        ])
+        .unwrap();
+        assert_eq!(
+            line(&entry("stress", "{}", &stress)).unwrap(),
+            "🟡 +2 Stress · Light slots 3, 4 · 1 discarded"
+        );
+        let created = r#"{"name":"Ada","light":7,"flesh":5,"facet":"Cruel","npc":false}"#;
+        assert_eq!(
+            line(&entry("sheet_create", created, "[]")).unwrap(),
+            "New sheet · Light 7, Flesh 5 · Facet Cruel"
+        );
+        assert_eq!(line(&entry("end_scene", "{}", "[]")), None);
+        assert_eq!(line(&entry("stress", "{}", "not json")), None);
+    }
+}

@@ -1655,20 +1655,33 @@ async fn vv_a_request_survives_a_restart_and_a_double_approve_applies_once() {
         "{}",
         out.text()
     );
-    let approve = out.buttons()[0].1.clone();
-    let message = ex.message_id.unwrap();
+    assert_eq!(out.buttons()[0].0, "⚙ Compiler");
     // Only the Compiler answers; a player's click changes nothing.
-    let ex = t.click("alice", "Approve").await.unwrap();
+    let ex = t.click("alice", "⚙ Compiler").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .text()
+        .contains("Only the Compiler can use these tools"));
     t.restart().await.unwrap();
-    let ex = t.tool("fc", "Approve").await.unwrap();
-    assert_eq!(ex.outputs[0].title(), "✅ Change approved");
-    assert_eq!(ex.outputs[1].title(), "❌ Confidence 3/4 · Fault die 1");
-    let again = t
-        .click_custom_id("fc", message, &approve, None)
+    let panel = t.click("fc", "⚙ Compiler").await.unwrap();
+    let (panel_id, approve) = (
+        panel.message_id.unwrap(),
+        panel.single().buttons()[0].1.clone(),
+    );
+    let ex = t
+        .click_custom_id("fc", panel_id, &approve, None)
         .await
         .unwrap();
-    assert_eq!(again.outputs[0].kind, "update");
+    assert_eq!(ex.outputs[1].title(), "✅ Change approved");
+    assert_eq!(ex.outputs[2].title(), "❌ Confidence 3/4 · Fault die 1");
+    // A second press of the panel's Approve finds the request answered.
+    let again = t
+        .click_custom_id("fc", panel_id, &approve, None)
+        .await
+        .unwrap();
+    assert_eq!(again.single().kind, "update");
+    assert!(again.single().text().contains("changed meanwhile"));
     let s = sheet_of(&t, "alice", "Ann").await;
     assert_eq!((s.confidence.current, s.fault_dice.len()), (3, 1));
     assert_schema_clean(&t);

@@ -939,10 +939,10 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
     let up = ex.single();
     assert_eq!(up.title(), "⏹️ Voided by the storyteller");
     assert!(up.buttons().is_empty());
-    // Difficulty 9: 2 successes, so buying 4 raises the result (ST-11; at
-    // difficulty 3 this throw has 5 and nothing is offered).
+    // Difficulty 9: one success cancelled by a 1, so buying 4 raises the
+    // result (ST-11).
     let out = public(&t, "alice", "/st willpower difficulty:9").await;
-    assert_eq!(dice(&out), "**10** **9** 5 4 3");
+    assert_eq!(dice(&out), "**10** 5 4 4 1✗");
     let ex = t.click("fc", "Spend willpower").await.unwrap();
     assert!(ex.single().title().starts_with("✅ Automatic success"));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);

@@ -553,7 +553,7 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
     let out = ok(&t, "alice", "/vr sheet hp current:3 max:3").await;
     assert_eq!(out.title(), "🙋 A change waits for the referee");
     assert!(out.text().contains("Ada's HP 0/0 → 3/3"), "{}", out.text());
-    t.click("fc", "Reject").await.unwrap();
+    t.tool("fc", "Reject").await.unwrap();
     assert_eq!(sheet_of(&t, "alice").await.0.hp_max(), 0);
     let out = ok(&t, "fc", "/vr sheet hp current:3 max:3 player:alice").await;
     assert!(out.text().contains("❤️ HP 0 → **3**/3"));
@@ -1158,26 +1158,24 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
     .await;
     assert_eq!(out.title(), "⏳ Waiting for the referee");
     assert_eq!(author(&out), "Ada · revelation to Lady Vane");
-    // The judgement is the referee's: every button is a referee tool.
-    let gm_only = out.body["components"][0]["components"]
-        .as_array()
-        .unwrap()
-        .len();
-    assert_eq!(gm_only, 3);
+    // The judgement is the referee's: its three tools sit behind ⚙.
+    let labels: Vec<String> = out.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, ["⚙ Referee"]);
     let (s, _) = sheet_of(&t, "alice").await;
     assert_eq!(
         s.light().unlocked(),
         6,
         "no slot before the referee confirms"
     );
+    assert!(t.click("alice", "Confirm — shocked").await.is_err());
     assert!(t
-        .click("alice", "Confirm — shocked")
+        .click("alice", "⚙ Referee")
         .await
         .unwrap()
         .single()
         .content()
-        .contains("Only the referee"));
-    let ex = t.click("fc", "Confirm — shocked").await.unwrap();
+        .contains("Only the referee can use these tools"));
+    let ex = t.tool("fc", "Confirm — shocked").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Shocked · one Light slot");
     let out = ex.outputs[1].clone();
     assert!(ex.outputs[2]
@@ -1207,7 +1205,7 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
     )
     .await;
     ok(&t, "alice", "/vr reveal target:Duke secrets:2 gain:flesh").await;
-    t.click("fc", "Confirm — shocked").await.unwrap();
+    t.tool("fc", "Confirm — shocked").await.unwrap();
     let (s, _) = sheet_of(&t, "alice").await;
     assert_eq!((s.light().unlocked(), s.flesh().unlocked()), (7, 7));
     assert_eq!(s.revelation_log().len(), 2);
@@ -1233,13 +1231,13 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
     // the player's ask, the referee approves.
     let out = ok(&t, "alice", "/vr facet step facet:Cruel direction:up").await;
     assert_eq!(out.title(), "🙋 A change waits for the referee");
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(
         ex.outputs[1].content(),
         "**Ada** steps a Facet up: 📶 Facet 1: d6 → **d8**"
     );
     ok(&t, "alice", "/vr facet add phrase:Blacksmith die:d10").await;
-    let ex = t.click("fc", "Approve").await.unwrap();
+    let ex = t.tool("fc", "Approve").await.unwrap();
     assert!(ex.outputs[1]
         .text()
         .contains("✨ Facet 2: **d10** *Blacksmith*"));
@@ -1452,7 +1450,7 @@ async fn facet_autocomplete_fits_discord_with_the_longest_phrase() {
 
 /// The referee presses a button, and the click must be answered.
 async fn referee_clicks(t: &Table, label: &str) -> kismet::fake::table::Exchange {
-    t.click("fc", label)
+    t.tool("fc", label)
         .await
         .unwrap_or_else(|e| panic!("{label}: {e}"))
 }
@@ -1583,7 +1581,8 @@ async fn issue_14_the_referee_judges_a_revelation() {
             .iter()
             .map(|b| b.0.as_str())
             .collect::<Vec<_>>(),
-        vec!["Confirm — shocked", "Confirm — not shocked", "Not greater"]
+        vec!["⚙ Referee"],
+        "the referee judges privately"
     );
     let ex = referee_clicks(&t, "Not greater").await;
     assert_eq!(

@@ -385,3 +385,97 @@ async fn two_processes_split_the_shards_and_survive_a_kill() {
     db.close().await;
     assert_schema_clean(&t);
 }
+
+/// The expiry sweeper of a process with a shard range expires only the
+/// sessions of the guilds its shards own, also when the others' sessions
+/// (expiring earlier) outnumber a sweep's batch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_process_expires_only_its_own_guilds_sessions() {
+    use kismet::app::{expiry, App, Caller, RngSource};
+    use kismet::config::{Config, ShardRange};
+    let database = shared_database("sweep");
+    let db = Db::open(&database, 2).await.unwrap();
+    let app = App::new(
+        db.clone(),
+        Config::defaults(),
+        RngSource::seeded(7),
+        kismet::systems::registry(),
+    );
+    let caller = |guild: u64| Caller {
+        guild_id: guild as i64,
+        channel_id: 42,
+        user_id: 7,
+        name: "alice".into(),
+        ..Caller::default()
+    };
+    let (a, b) = (guild_on(0, 2, 3003), guild_on(1, 2, 4004));
+    // A real roll's state, copied into sessions that time out (a roll's
+    // own never does): guild B (shard 1) has 150 that expire before guild
+    // A's one.
+    let r = kismet::systems::dice::roll(&app, &caller(a), "1d20")
+        .await
+        .unwrap();
+    let first = session_of(&r).expect("a roll session");
+    let state = {
+        let mut tx = db.read().await.unwrap();
+        storage::sessions::get(&mut tx, a as i64, first)
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+    };
+    let now = storage::now_ms();
+    let mut tx = db.write().await.unwrap();
+    let mut insert = async |guild: u64, expires: i64| {
+        let new = storage::sessions::NewSession {
+            guild_id: guild as i64,
+            channel_id: 42,
+            owner_id: 7,
+            kind: "roll",
+            state: &state,
+            expires_at: Some(expires),
+            now,
+        };
+        storage::sessions::insert(&mut tx, new).await.unwrap()
+    };
+    let mut b_sessions = Vec::new();
+    for i in 0..150 {
+        b_sessions.push(insert(b, now + 1000 + i).await);
+    }
+    let a_session = insert(a, now + 5000).await;
+    drop(insert);
+    tx.commit().await.unwrap();
+    let later = now + 60_000;
+
+    let shard0 = ShardRange::parse("0", 2).unwrap();
+    let swept = expiry::sweep_shards(&app, later, 100, Some(shard0))
+        .await
+        .unwrap();
+    let ids: Vec<i64> = swept.iter().map(|e| e.session).collect();
+    assert_eq!(ids, vec![a_session], "shard 0 expires guild A's roll only");
+
+    let shard1 = ShardRange::parse("1", 2).unwrap();
+    let mut expired = Vec::new();
+    for _ in 0..3 {
+        let swept = expiry::sweep_shards(&app, later, 100, Some(shard1))
+            .await
+            .unwrap();
+        expired.extend(swept.iter().map(|e| e.session));
+    }
+    expired.sort_unstable();
+    assert_eq!(
+        expired, b_sessions,
+        "shard 1 expires guild B's, a batch at a time"
+    );
+    // Nothing is left for anyone.
+    assert!(expiry::sweep(&app, later, 100).await.unwrap().is_empty());
+    db.close().await;
+}
+
+/// The session a reply shows.
+fn session_of(r: &kismet::app::Response) -> Option<i64> {
+    use kismet::app::Reply;
+    match &r.reply {
+        Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v) => v.session(),
+    }
+}

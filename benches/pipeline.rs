@@ -22,11 +22,29 @@
 //! Output: a section per case, a summary table, and last one JSON line
 //! (the run with the most stored characters).
 //!
+//! Bot processes: by default the bot runs inside the case's process, as
+//! above. With `KISMET_BENCH_PROCESSES=1` it runs as the real `kismet run`
+//! in a child process of its own (one gateway shard), and with `2` as two
+//! such processes on one database with the fake Discord's two shards split
+//! between them (`--shards 0 --shard-count 2`, `--shards 1 …`); the
+//! benchmark's guilds spread over the shards. Those modes measure the bot
+//! processes alone: their CPU time (from `/proc/<pid>/task`) and their peak
+//! RSS (`VmHWM`). The stage split needs the bot in-process and is skipped.
+//!
+//! Backend: SQLite in a file on disk by default;
+//! `KISMET_BENCH_DATABASE=postgres://…` (or any other database URL the
+//! binary takes) runs the bot processes on it instead; it needs
+//! `KISMET_BENCH_PROCESSES` 1 or 2 and a fresh, empty database (every case
+//! runs on it in turn).
+//!
 //! Environment: `KISMET_BENCH_RATE` (interactions/s, 200),
 //! `KISMET_BENCH_SECONDS` (10), `KISMET_BENCH_WARMUP` (seconds, 3),
 //! `KISMET_BENCH_GUILDS` (20), `KISMET_BENCH_USERS` (per guild, 10),
 //! `KISMET_BENCH_CHARACTERS` (100000; 0 skips that case),
-//! `KISMET_BENCH_VALIDATE` (1: also run with schema validation; 0: skip).
+//! `KISMET_BENCH_VALIDATE` (1: also run with schema validation; 0: skip),
+//! `KISMET_BENCH_PROCESSES` (0: the bot in this process; 1 or 2 bot
+//! processes), `KISMET_BENCH_DATABASE` (a database URL; SQLite file when
+//! unset).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,6 +63,9 @@ use kismet::fake::table::{Exchange, Table, TableOptions};
 use kismet::storage::{self, characters, Db};
 use kismet::systems::dice;
 
+/// The benchmark's guilds are `GUILD_BASE + (g << 22)`: consecutive
+/// gateway shards (`(id >> 22) % count`), so they spread over the bot
+/// processes.
 const GUILD_BASE: u64 = 900_000_000_000_000_000;
 const SEED_GUILD_BASE: u64 = 910_000_000_000_000_000;
 const SEED_OWNER_BASE: i64 = 500_000_000_000_000_000;
@@ -64,6 +85,10 @@ struct Settings {
     users: usize,
     characters: usize,
     validate: bool,
+    /// 0: the bot in the case's process; 1 or more: `kismet run` processes.
+    processes: u32,
+    /// The bot processes' database URL (`None`: an SQLite file per case).
+    database: Option<String>,
 }
 
 impl Settings {
@@ -82,6 +107,10 @@ impl Settings {
             users: get("KISMET_BENCH_USERS", 10_usize).max(1),
             characters: get("KISMET_BENCH_CHARACTERS", 100_000_usize),
             validate: get("KISMET_BENCH_VALIDATE", 1_u8) != 0,
+            processes: get("KISMET_BENCH_PROCESSES", 0_u32).min(8),
+            database: std::env::var("KISMET_BENCH_DATABASE")
+                .ok()
+                .filter(|u| !u.trim().is_empty()),
         }
     }
 }
@@ -91,15 +120,20 @@ impl Settings {
 struct Case {
     characters: usize,
     validate: bool,
+    processes: u32,
 }
 
 impl Case {
     fn label(&self) -> String {
-        format!(
+        let mut label = format!(
             "{} characters, validation {}",
             self.characters,
             if self.validate { "on" } else { "off" }
-        )
+        );
+        if self.processes > 0 {
+            label.push_str(&format!(", {} bot proc", self.processes));
+        }
+        label
     }
 }
 
@@ -108,31 +142,50 @@ fn main() {
         std::process::exit(child(&spec));
     }
     let s = Settings::from_env();
+    if s.database.is_some() && s.processes == 0 {
+        eprintln!(
+            "KISMET_BENCH_DATABASE needs KISMET_BENCH_PROCESSES=1 or 2: the bot in the benchmark's own process uses an SQLite file"
+        );
+        std::process::exit(2);
+    }
+    let processes = s.processes;
     let mut cases = vec![Case {
         characters: 0,
         validate: false,
+        processes,
     }];
     if s.validate {
         cases.push(Case {
             characters: 0,
             validate: true,
+            processes,
         });
     }
     if s.characters > 0 {
         cases.push(Case {
             characters: s.characters,
             validate: false,
+            processes,
         });
     }
     println!("# Kismet pipeline benchmark");
     println!("machine: {}", machine());
     println!(
-        "load: {} interactions/s for {} s after {} s warm-up; {} users in {} guilds\n",
+        "load: {} interactions/s for {} s after {} s warm-up; {} users in {} guilds",
         s.rate,
         s.seconds,
         s.warmup,
         s.guilds * s.users,
         s.guilds
+    );
+    println!(
+        "bot: {}; database: {}\n",
+        match s.processes {
+            0 => "in the benchmark's process".to_string(),
+            1 => "one `kismet run` process".to_string(),
+            n => format!("{n} `kismet run` processes, the shards split between them"),
+        },
+        s.database.as_deref().map_or("SQLite file", backend_name)
     );
     let exe = std::env::current_exe().expect("current exe");
     let mut results: Vec<(Case, Value)> = Vec::new();
@@ -140,7 +193,12 @@ fn main() {
         let out = std::process::Command::new(&exe)
             .env(
                 "KISMET_BENCH_CASE",
-                format!("{}:{}", case.characters, u8::from(case.validate)),
+                format!(
+                    "{}:{}:{}",
+                    case.characters,
+                    u8::from(case.validate),
+                    case.processes
+                ),
             )
             .stderr(std::process::Stdio::inherit())
             .output()
@@ -163,12 +221,30 @@ fn main() {
     }
     println!("== summary (latency = gateway event sent -> first callback received)");
     println!(
-        "{:<36} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8}",
-        "case", "rate", "thru/s", "p50 ms", "p99 ms", "max ms", "errors", "RSS MB"
+        "(req/int: HTTP requests to Discord per interaction; bot CPU: on-CPU µs per interaction of the bot's threads, \
+         over all its processes; bot RSS: the peak of the largest bot process alone, `-` when the bot shares the \
+         benchmark's process; RSS: the case's process)"
+    );
+    println!(
+        "{:<48} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>8} {:>8}",
+        "case",
+        "rate",
+        "thru/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "errors",
+        "req/int",
+        "bot CPU",
+        "bot RSS",
+        "RSS MB"
     );
     for (case, r) in &results {
+        let bot_rss = r["bot_rss_mb"]
+            .as_f64()
+            .map_or("-".to_string(), |m| format!("{m:.1}"));
         println!(
-            "{:<36} {:>7.0} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.1}",
+            "{:<48} {:>7.0} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.2} {:>8.0} {:>8} {:>8.1}",
             case.label(),
             r["rate"].as_f64().unwrap_or(0.0),
             r["throughput"].as_f64().unwrap_or(0.0),
@@ -176,6 +252,9 @@ fn main() {
             r["p99_ms"].as_f64().unwrap_or(0.0),
             r["max_ms"].as_f64().unwrap_or(0.0),
             r["errors"].as_u64().unwrap_or(0),
+            r["requests_per_interaction"].as_f64().unwrap_or(0.0),
+            r["bot_cpu_us_per_interaction"].as_f64().unwrap_or(0.0),
+            bot_rss,
             r["rss_mb"].as_f64().unwrap_or(0.0),
         );
     }
@@ -188,15 +267,31 @@ fn main() {
         .map(|(_, r)| r)
         .expect("a result");
     let line = json!({
+        "processes": s.processes,
+        "backend": s.database.as_deref().map_or("sqlite", backend_name),
         "rate": last["rate"],
         "p50_ms": last["p50_ms"],
         "p99_ms": last["p99_ms"],
         "max_ms": last["max_ms"],
         "errors": last["errors"],
         "rss_mb": last["rss_mb"],
+        "bot_rss_mb": last["bot_rss_mb"],
+        "requests_per_interaction": last["requests_per_interaction"],
+        "bot_cpu_us_per_interaction": last["bot_cpu_us_per_interaction"],
         "characters": last["characters"],
     });
     println!("{line}");
+}
+
+/// A database URL's kind, never its credentials.
+fn backend_name(url: &str) -> &'static str {
+    if url.starts_with("postgres") {
+        "PostgreSQL"
+    } else if url.starts_with("sqlite") {
+        "SQLite"
+    } else {
+        "other"
+    }
 }
 
 fn machine() -> String {
@@ -233,10 +328,11 @@ fn child(spec: &str) -> i32 {
         .with(log)
         .with(stages)
         .try_init();
-    let (chars, validate) = spec.split_once(':').unwrap_or((spec, "0"));
+    let mut parts = spec.split(':');
     let case = Case {
-        characters: chars.parse().unwrap_or(0),
-        validate: validate == "1",
+        characters: parts.next().and_then(|c| c.parse().ok()).unwrap_or(0),
+        validate: parts.next() == Some("1"),
+        processes: parts.next().and_then(|p| p.parse().ok()).unwrap_or(0),
     };
     let s = Settings::from_env();
     // The bot gets what production gets (one worker per core); the fake and
@@ -353,7 +449,32 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     opts.validate = case.validate;
     opts.require_schema = case.validate;
     opts.bot_runtime = Some(bot);
-    let t = Arc::new(Table::start(opts).await?);
+    let database = s
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", db_path.display()));
+    let external = case.processes > 0;
+    let t = Arc::new(if external {
+        Table::start_external(opts).await?
+    } else {
+        Table::start(opts).await?
+    });
+    // Bot processes (`KISMET_BENCH_PROCESSES`), each with its share of the
+    // shards; killed when the case ends (or fails).
+    let mut bots = Vec::new();
+    if external {
+        t.fake.set_shard_count(case.processes);
+        for p in 0..case.processes {
+            bots.push(BotProcess::start(&t, &database, &dir, p, case.processes).await?);
+        }
+        let all: Vec<u32> = (0..case.processes).collect();
+        t.fake
+            .wait_for(Duration::from_secs(15), |f| {
+                (f.connected_shards() == all).then_some(())
+            })
+            .await
+            .ok_or_else(|| format!("shards connected: {:?}", t.fake.connected_shards()))?;
+    }
     // The fake keeps only its recent history; a tally reads it as it goes.
     t.fake.set_retention(Some(RETAIN));
     if case.validate && !t.validating() {
@@ -372,7 +493,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
                 (0..s.users).map(move |u| {
                     let name = format!("g{g}u{u}");
                     User {
-                        guild: GUILD_BASE + g as u64,
+                        guild: GUILD_BASE + ((g as u64) << 22),
                         id: Table::user_id(&name) as i64,
                         name,
                         roll: Mutex::new(None),
@@ -388,7 +509,13 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         users.len(),
         setup.elapsed().as_secs_f64()
     );
-    let db = t.db().await.ok_or("the bot has no database")?;
+    // The bot's database, or (bot processes) a connection of our own to it.
+    let db = match t.db().await {
+        Some(db) => db,
+        None => Db::open(&database, 4)
+            .await
+            .map_err(|e| format!("database: {e}"))?,
+    };
     if case.characters > 0 {
         let started = Instant::now();
         seed(&db, &users, case.characters).await?;
@@ -424,8 +551,17 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         })
     };
     STAGES.lock().unwrap_or_else(|e| e.into_inner()).clear();
-    // The write-ahead log's file, sampled every 50 ms (issue 11: bounded disk).
-    let wal_path = PathBuf::from(format!("{}-wal", db_path.display()));
+    // The write-ahead log's file, sampled every 50 ms (issue 11: bounded
+    // disk); none for a database that is not an SQLite file here.
+    let wal_path = PathBuf::from(format!(
+        "{}-wal",
+        database
+            .strip_prefix("sqlite://")
+            .unwrap_or("/nonexistent")
+            .split('?')
+            .next()
+            .unwrap_or_default()
+    ));
     let wal_size = move || std::fs::metadata(&wal_path).map_or(0, |m| m.len());
     let wal_peak = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let wal_task = {
@@ -438,11 +574,13 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         })
     };
     let cpu0 = cpu_by_group();
+    let bots0: Vec<(f64, f64)> = bots.iter().map(|b| b.cpu()).collect();
     let machine0 = machine_cpu();
     let wall0 = Instant::now();
     let samples = run_mix(&t, &users, s.rate, s.seconds, 42).await;
     let wall = wall0.elapsed();
     let cpu1 = cpu_by_group();
+    let bots1: Vec<(f64, f64)> = bots.iter().map(|b| b.cpu()).collect();
     let machine1 = machine_cpu();
     tally_task.abort();
     let tally = {
@@ -509,10 +647,8 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     print_stages(&samples);
 
     // HTTP requests the bot made per interaction.
-    println!(
-        "HTTP requests to Discord per interaction: {:.2}",
-        tally.requests as f64 / n.max(1) as f64
-    );
+    let requests_per_interaction = tally.requests as f64 / n.max(1) as f64;
+    println!("HTTP requests to Discord per interaction: {requests_per_interaction:.2}");
     for (route, count) in &tally.routes {
         println!("  {:<52} {:>6.2}", route, *count as f64 / n.max(1) as f64);
     }
@@ -549,12 +685,39 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         per(total_wait),
         100.0 * total / (wall.as_secs_f64() * cores)
     );
+    // The bot's own CPU per interaction: its threads here, or its processes.
+    let mut bot_cpu = 0.0;
+    for group in ["bot", "sqlite"] {
+        let a = cpu0.get(group).copied().unwrap_or_default();
+        let b = cpu1.get(group).copied().unwrap_or_default();
+        bot_cpu += b.0 - a.0;
+    }
+    if external {
+        bot_cpu = 0.0;
+        let mut bot_wait = 0.0;
+        for (i, (a, b)) in bots0.iter().zip(&bots1).enumerate() {
+            let (d, w) = (b.0 - a.0, b.1 - a.1);
+            bot_cpu += d;
+            bot_wait += w;
+            println!(
+                "  {:<36} {:>7.0} µs {:>7.0} µs wait  {:>5.1} %",
+                format!("bot process {i} (pid {})", bots[i].pid),
+                per(d),
+                per(w),
+                100.0 * d / (wall.as_secs_f64() * cores)
+            );
+            cpu_json.insert(format!("bot process {i}"), json!(round(per(d), 0)));
+        }
+        total += bot_cpu;
+        total_wait += bot_wait;
+    }
     let (busy, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
     let machine_busy = if all_ticks > 0.0 {
         busy / all_ticks
     } else {
         0.0
     };
+    // (With bot processes, `total` counts them too.)
     let others = (machine_busy - total / (wall.as_secs_f64() * cores)).max(0.0);
     println!(
         "  machine busy {:.1} %, of which other processes {:.1} % (load average {})",
@@ -597,14 +760,28 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     );
     let rss = peak_rss_mb();
     println!(
-        "peak RSS: {rss:.1} MB (the whole process: bot, fake Discord keeping its last {RETAIN} requests and messages, driver{})\n",
+        "peak RSS: {rss:.1} MB (the whole process: {}fake Discord keeping its last {RETAIN} requests and messages, driver{})",
+        if external { "" } else { "bot, " },
         if case.validate {
             ", OpenAPI document"
         } else {
             ""
         }
     );
+    let bot_rss: Vec<f64> = bots.iter().map(|b| b.peak_rss_mb()).collect();
+    if external {
+        let list: Vec<String> = bot_rss.iter().map(|m| format!("{m:.1} MB")).collect();
+        println!(
+            "bot processes alone, peak RSS: {} (together {:.1} MB)",
+            list.join(", "),
+            bot_rss.iter().sum::<f64>()
+        );
+    }
+    println!();
     t.stop().await;
+    for b in bots {
+        b.stop().await;
+    }
 
     let result = json!({
         "rate": s.rate,
@@ -613,6 +790,15 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         "max_ms": round(ms(all.last().copied().unwrap_or_default()), 3),
         "errors": errors,
         "rss_mb": round(rss, 1),
+        "bot_rss_mb": if external {
+            json!(round(bot_rss.iter().copied().fold(0.0, f64::max), 1))
+        } else {
+            Value::Null
+        },
+        "bot_rss_mb_each": bot_rss.iter().map(|m| round(*m, 1)).collect::<Vec<_>>(),
+        "processes": case.processes,
+        "requests_per_interaction": round(requests_per_interaction, 2),
+        "bot_cpu_us_per_interaction": round(per(bot_cpu), 0),
         "wal_peak_mb": round(wal_peak_mb, 1),
         "wal_final_mb": round(wal_final_mb, 2),
         "characters": case.characters,
@@ -627,6 +813,91 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     });
     println!("case json: {result}\n");
     Ok(result)
+}
+
+/// One `kismet run` bot process of a case (`KISMET_BENCH_PROCESSES`).
+struct BotProcess {
+    child: tokio::process::Child,
+    pid: u32,
+    log: PathBuf,
+}
+
+impl BotProcess {
+    /// Starts bot `index` of `count` on `database` against the table's fake
+    /// (with `count` > 1, it runs shard `index` of `count`) and waits until
+    /// it registered its commands.
+    async fn start(
+        t: &Table,
+        database: &str,
+        dir: &std::path::Path,
+        index: u32,
+        count: u32,
+    ) -> Result<BotProcess, String> {
+        let log = dir.join(format!("bot-{index}.log"));
+        let mut args = vec!["run".to_string(), "--api-base".into(), t.fake.base_url()];
+        if count > 1 {
+            args.extend([
+                "--shards".into(),
+                index.to_string(),
+                "--shard-count".into(),
+                count.to_string(),
+            ]);
+        }
+        let before = t.registration_count();
+        let stderr = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_kismet"))
+            .args(&args)
+            .current_dir(dir)
+            .env("DISCORD_TOKEN", "fake.token.kismet")
+            .env("DATABASE_URL", database)
+            .env("KISMET_REGISTER", "global")
+            .env("RUST_LOG", "warn,serenity=error,poise=error")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(stderr)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("kismet run: {e}"))?;
+        let pid = child.id().unwrap_or(0);
+        let bot = BotProcess { child, pid, log };
+        if let Err(e) = t.await_registration(before).await {
+            return Err(format!(
+                "bot process {index}: {e}\n{}",
+                std::fs::read_to_string(&bot.log).unwrap_or_default()
+            ));
+        }
+        Ok(bot)
+    }
+
+    /// CPU seconds its threads used so far, and seconds they waited for a
+    /// CPU (`/proc/<pid>/task/*/schedstat`).
+    fn cpu(&self) -> (f64, f64) {
+        let mut out = (0.0, 0.0);
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid)) else {
+            return out;
+        };
+        for task in tasks.flatten() {
+            let sched: Vec<f64> = std::fs::read_to_string(task.path().join("schedstat"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            out.0 += sched.first().map_or(0.0, |ns| ns / 1e9);
+            out.1 += sched.get(1).map_or(0.0, |ns| ns / 1e9);
+        }
+        out
+    }
+
+    /// Its peak resident memory so far (`VmHWM`).
+    fn peak_rss_mb(&self) -> f64 {
+        vm_hwm_mb(&format!("/proc/{}/status", self.pid))
+    }
+
+    /// SIGKILL (the case is over; the database is not measured after).
+    async fn stop(mut self) {
+        let _ = self.child.start_kill();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+    }
 }
 
 /// The bot's `kismet::stage` events: (interaction id, stage, when).
@@ -1118,7 +1389,12 @@ fn round(x: f64, places: i32) -> f64 {
 }
 
 fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
+    vm_hwm_mb("/proc/self/status")
+}
+
+/// The `VmHWM` (peak resident set) of a `/proc/…/status` file, in MB.
+fn vm_hwm_mb(status: &str) -> f64 {
+    std::fs::read_to_string(status)
         .ok()
         .and_then(|s| {
             s.lines()

@@ -126,6 +126,109 @@ impl Config {
     }
 }
 
+/// The most gateway shards `--shard-count` accepts. Discord asks for one
+/// shard per 2,500 guilds; 4,096 shards serve ten million guilds.
+pub const MAX_SHARD_COUNT: u32 = 4096;
+
+/// The gateway shards one process runs: `first..=last` of `count`
+/// (`kismet run --shards 0-3 --shard-count 8`). A guild belongs to the
+/// shard `(guild_id >> 22) % count`, as Discord routes its events; the
+/// process's background work (session expiry) handles only the guilds its
+/// shards own ([`ShardRange::owns`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardRange {
+    /// The first shard this process runs.
+    pub first: u32,
+    /// The last shard this process runs (inclusive).
+    pub last: u32,
+    /// The bot's total shard count (over every process).
+    pub count: u32,
+}
+
+impl ShardRange {
+    /// Reads `--shards` (`5`, or `0-3`, inclusive) against `--shard-count`;
+    /// the error says what is wrong and what is allowed.
+    pub fn parse(shards: &str, count: u32) -> Result<Self, ConfigError> {
+        if count == 0 || count > MAX_SHARD_COUNT {
+            return Err(ConfigError(format!(
+                "--shard-count must be between 1 and {MAX_SHARD_COUNT}, not {count}"
+            )));
+        }
+        let bad = || {
+            ConfigError(format!(
+                "--shards `{shards}` is not a shard or a range of shards (write `5` or `0-3`)"
+            ))
+        };
+        let number = |s: &str| -> Result<u32, ConfigError> {
+            let s = s.trim();
+            if s.is_empty() || s.len() > 10 || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            s.parse().map_err(|_| bad())
+        };
+        let (first, last) = match shards.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(shards)?;
+                (n, n)
+            }
+        };
+        if first > last {
+            return Err(ConfigError(format!(
+                "--shards `{shards}`: the range runs backwards (write the lower shard first)"
+            )));
+        }
+        if last >= count {
+            return Err(ConfigError(format!(
+                "--shards `{shards}`: shards are numbered 0 to {} of --shard-count {count}",
+                count - 1
+            )));
+        }
+        Ok(Self { first, last, count })
+    }
+
+    /// Every shard of `count` (one process running them all).
+    pub fn all(count: u32) -> Self {
+        let count = count.clamp(1, MAX_SHARD_COUNT);
+        Self {
+            first: 0,
+            last: count - 1,
+            count,
+        }
+    }
+
+    /// The shard Discord sends `guild_id`'s events on.
+    pub fn shard_of(&self, guild_id: i64) -> u32 {
+        let id = guild_id as u64;
+        ((id >> 22) % u64::from(self.count.max(1))) as u32
+    }
+
+    /// Whether one of this range's shards owns `guild_id`.
+    pub fn owns(&self, guild_id: i64) -> bool {
+        (self.first..=self.last).contains(&self.shard_of(guild_id))
+    }
+
+    /// How many shards the range holds.
+    pub fn len(&self) -> u32 {
+        self.last - self.first + 1
+    }
+
+    /// Always false: a range holds at least one shard.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+impl std::fmt::Display for ShardRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.last {
+            write!(f, "shard {} of {}", self.first, self.count)
+        } else {
+            write!(f, "shards {}-{} of {}", self.first, self.last, self.count)
+        }
+    }
+}
+
 /// The bot token, kept apart from [`Config`] so it is never logged.
 #[derive(Clone)]
 pub struct Secrets {
@@ -192,5 +295,50 @@ mod tests {
     fn secrets_never_print_the_token() {
         let s = Secrets::new("abc.def");
         assert!(!format!("{s:?}").contains("abc"));
+    }
+
+    #[test]
+    fn shard_ranges_are_read_and_checked() {
+        let r = ShardRange::parse("0-3", 8).unwrap();
+        assert_eq!((r.first, r.last, r.count, r.len()), (0, 3, 8, 4));
+        assert_eq!(r.to_string(), "shards 0-3 of 8");
+        let one = ShardRange::parse("5", 8).unwrap();
+        assert_eq!((one.first, one.last), (5, 5));
+        assert_eq!(one.to_string(), "shard 5 of 8");
+        assert_eq!(ShardRange::parse(" 7 - 7 ", 8).unwrap().len(), 1);
+        for (spec, count, says) in [
+            ("0-8", 8, "numbered 0 to 7"),
+            ("8", 8, "numbered 0 to 7"),
+            ("3-1", 8, "backwards"),
+            ("0", 0, "between 1 and 4096"),
+            ("0", 4097, "between 1 and 4096"),
+            ("", 2, "not a shard"),
+            ("a-b", 2, "not a shard"),
+            ("-1", 2, "not a shard"),
+            ("1-", 2, "not a shard"),
+            ("0-1-2", 4, "not a shard"),
+            ("99999999999", 4, "not a shard"),
+            ("+1", 4, "not a shard"),
+        ] {
+            let e = ShardRange::parse(spec, count).unwrap_err().to_string();
+            assert!(e.contains(says), "{spec} of {count}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_range_owns_the_guilds_discord_routes_to_its_shards() {
+        let r = ShardRange::parse("1-2", 4).unwrap();
+        // Discord's formula: the id's timestamp bits (above 22) modulo count.
+        let on = |shard: i64| ((shard + 4 * 1000) << 22) | 0x2a;
+        assert!(!r.owns(on(0)));
+        assert!(r.owns(on(1)));
+        assert!(r.owns(on(2)));
+        assert!(!r.owns(on(3)));
+        assert_eq!(
+            r.shard_of(41_771_983_423_143_937),
+            ((41_771_983_423_143_937u64 >> 22) % 4) as u32
+        );
+        let all = ShardRange::all(1);
+        assert!(all.owns(on(3)) && all.owns(0));
     }
 }

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use kismet::app::{App, RngSource};
 use kismet::bot::{self, BotOptions};
-use kismet::config::{Config, Secrets};
+use kismet::config::{Config, Secrets, ShardRange};
 use kismet::lifecycle::{self, InFlight};
 use kismet::storage::Db;
 
@@ -38,6 +38,15 @@ enum Command {
         /// way (tests/e2e/crash.rs).
         #[arg(long, hide = true, value_parser = loopback_api_base)]
         api_base: Option<String>,
+        /// Run only these gateway shards, `5` or a range `0-3` (inclusive),
+        /// of `--shard-count`: several processes on one database serve one
+        /// bot. Each process expires only its own guilds' sessions.
+        #[arg(long, value_name = "N|FIRST-LAST", requires = "shard_count")]
+        shards: Option<String>,
+        /// The bot's total number of gateway shards (Discord wants one per
+        /// 2,500 guilds), 1 to 4096. Alone, this process runs all of them.
+        #[arg(long, value_name = "COUNT")]
+        shard_count: Option<u32>,
     },
     /// Play the real bot from the terminal against a fake Discord (no token).
     Sandbox {
@@ -93,7 +102,12 @@ fn init_tracing(default: &str, secret: &str) {
 fn main() -> ExitCode {
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Run { api_base: None }) {
+    let default = Command::Run {
+        api_base: None,
+        shards: None,
+        shard_count: None,
+    };
+    match cli.command.unwrap_or(default) {
         Command::Odds(args) => kismet::odds_cli::run(&args),
         Command::Health => {
             let config = match Config::from_env() {
@@ -129,7 +143,18 @@ fn main() -> ExitCode {
             attachments,
         }),
         Command::FakeDiscord { shards } => fake_discord(shards),
-        Command::Run { api_base } => {
+        Command::Run {
+            api_base,
+            shards,
+            shard_count,
+        } => {
+            let shards = match shard_range(shards.as_deref(), shard_count) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("kismet: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let Some(secrets) = Secrets::from_env() else {
                 eprintln!(
                     "kismet: DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it \
@@ -147,7 +172,7 @@ fn main() -> ExitCode {
                 }
             };
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(run_bot(config, secrets, api_base)) {
+            match rt.block_on(run_bot(config, secrets, api_base, shards)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kismet: {e}");
@@ -238,6 +263,23 @@ fn fake_discord(shards: u32) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The shards `kismet run` runs: `--shards` of `--shard-count`, all of
+/// `--shard-count` without `--shards`, `None` (one shard, today's
+/// default) without either.
+fn shard_range(
+    shards: Option<&str>,
+    count: Option<u32>,
+) -> Result<Option<ShardRange>, kismet::config::ConfigError> {
+    match (shards, count) {
+        (None, None) => Ok(None),
+        (Some(spec), Some(count)) => ShardRange::parse(spec, count).map(Some),
+        (None, Some(count)) => ShardRange::parse("0", count).map(|_| Some(ShardRange::all(count))),
+        (Some(_), None) => Err(kismet::config::ConfigError(
+            "--shards needs --shard-count (the bot's total number of shards)".into(),
+        )),
+    }
+}
+
 /// Accepts only `http://` URLs on the loopback interface (127.0.0.1,
 /// localhost, ::1), with an optional port and no path.
 fn loopback_api_base(s: &str) -> Result<String, String> {
@@ -280,6 +322,7 @@ async fn run_bot(
     config: Config,
     secrets: Secrets,
     api_base: Option<String>,
+    shards: Option<ShardRange>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let registration = config.registration()?;
     let url = config.database.url.clone();
@@ -292,7 +335,10 @@ async fn run_bot(
         kismet::systems::registry(),
     );
     let inflight = InFlight::default();
-    let mut client = bot::client(
+    if let Some(r) = shards {
+        tracing::info!(%r, "running a range of the gateway shards");
+    }
+    let mut client = bot::client_sharded(
         app,
         &secrets,
         BotOptions {
@@ -302,14 +348,16 @@ async fn run_bot(
             inflight: inflight.clone(),
         },
         kismet::systems::commands(),
+        shards,
     )
     .await?;
+    let range = shards;
     let shards = client.shard_manager.clone();
     if let Some(path) = lifecycle::heartbeat_path(&url) {
         tokio::spawn(heartbeat(shards.clone(), path));
     }
     let signal = tokio::select! {
-        ended = client.start() => {
+        ended = bot::start(&mut client, range) => {
             ended?;
             None
         }
@@ -405,6 +453,28 @@ mod tests {
         ] {
             assert!(loopback_api_base(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn shard_flags_are_read_together() {
+        assert_eq!(shard_range(None, None).unwrap(), None);
+        let r = shard_range(Some("0-3"), Some(8)).unwrap().unwrap();
+        assert_eq!((r.first, r.last, r.count), (0, 3, 8));
+        let all = shard_range(None, Some(4)).unwrap().unwrap();
+        assert_eq!((all.first, all.last, all.count), (0, 3, 4));
+        for (spec, count) in [
+            (Some("5"), None),
+            (Some("2-9"), Some(8)),
+            (None, Some(0)),
+            (None, Some(100_000)),
+        ] {
+            assert!(shard_range(spec, count).is_err(), "{spec:?} {count:?}");
+        }
+        // clap refuses --shards without --shard-count, before any of it.
+        let parsed = Cli::try_parse_from(["kismet", "run", "--shards", "1"]);
+        assert!(parsed.is_err());
+        let parsed = Cli::try_parse_from(["kismet", "run", "--shards", "1", "--shard-count", "2"]);
+        assert!(parsed.is_ok());
     }
 
     #[test]

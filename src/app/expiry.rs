@@ -1,12 +1,15 @@
 //! Session expiry: interactive rolls left alone past the guild's timeout are
 //! closed, and their message is re-drawn with the buttons disabled.
 //!
-//! The adapter calls [`sweep`] periodically and edits each returned message;
-//! [`attach`] records which message (and token) shows a session.
+//! The adapter calls [`sweep`] periodically and edits each returned message
+//! ([`sweep_shards`] in a process that runs a range of the bot's gateway
+//! shards: it expires only its own guilds' sessions); [`attach`] records
+//! which message (and token) shows a session.
 
 use super::view::View;
 use super::{App, AppError, Caller};
 use crate::app::Act;
+use crate::config::ShardRange;
 use crate::storage;
 use crate::storage::sessions::Status;
 
@@ -75,9 +78,44 @@ pub async fn attach(
 /// Expires every open session past its time (at most `limit` per call) and
 /// returns what their messages should show.
 pub async fn sweep(app: &App, now: i64, limit: i64) -> Result<Vec<Expired>, AppError> {
+    sweep_shards(app, now, limit, None).await
+}
+
+/// The most due sessions one sweep of a shard range reads to find its own.
+const SHARD_WINDOW: i64 = 5000;
+
+/// [`sweep`] in one process of several sharing the database: with
+/// `shards`, only the sessions of guilds those shards own are expired (the
+/// other processes expire theirs; a session is edited by the process that
+/// gets its guild's clicks). `None`: every guild's.
+///
+/// The filter runs here, after the read: a sweep reads up to [`SHARD_WINDOW`]
+/// due sessions (in order of expiry) and keeps its own, so sessions that
+/// other processes are about to expire cannot crowd out this process's.
+pub async fn sweep_shards(
+    app: &App,
+    now: i64,
+    limit: i64,
+    shards: Option<ShardRange>,
+) -> Result<Vec<Expired>, AppError> {
     let due = {
         let mut tx = app.db.read().await?;
-        storage::sessions::due_for_expiry(&mut tx, now, limit).await?
+        match shards {
+            None => storage::sessions::due_for_expiry(&mut tx, now, limit).await?,
+            Some(range) => {
+                // About `limit` of ours among the others' (ours are roughly
+                // `len / count` of all), twice over, within the window.
+                let share = i64::from(range.count.div_ceil(range.len()));
+                let window = limit
+                    .saturating_mul(share)
+                    .saturating_mul(2)
+                    .clamp(limit, SHARD_WINDOW.max(limit));
+                let mut due = storage::sessions::due_for_expiry(&mut tx, now, window).await?;
+                due.retain(|s| range.owns(s.guild_id));
+                due.truncate(usize::try_from(limit).unwrap_or(0));
+                due
+            }
+        }
     };
     let mut out = Vec::new();
     for s in due {

@@ -18,7 +18,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::view::View;
 use crate::app::{component, expiry, App, AppError, AppResult, Reply};
-use crate::config::{Registration, Secrets};
+use crate::config::{Registration, Secrets, ShardRange};
 use crate::kit::{caller, deliver, render, secret, signal_done, stage, Data, Error};
 
 /// How to start the bot.
@@ -41,6 +41,20 @@ pub async fn client(
     secrets: &Secrets,
     opts: BotOptions,
     commands: Vec<poise::Command<Data, Error>>,
+) -> Result<serenity::Client, serenity::Error> {
+    client_sharded(app, secrets, opts, commands, None).await
+}
+
+/// [`client`] for a process that runs `shards` of the bot's gateway shards
+/// (start it with [`start`] and the same range): its background work (the
+/// expiry sweeper) handles only the guilds those shards own. `None`: every
+/// guild (one process).
+pub async fn client_sharded(
+    app: App,
+    secrets: &Secrets,
+    opts: BotOptions,
+    commands: Vec<poise::Command<Data, Error>>,
+    shards: Option<ShardRange>,
 ) -> Result<serenity::Client, serenity::Error> {
     let mut http = HttpBuilder::new(secrets.token());
     if let Some(base) = &opts.api_base {
@@ -83,7 +97,7 @@ pub async fn client(
                 tokio::spawn(register(ctx.http.clone(), commands, registration));
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
-                tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every));
+                tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every, shards));
                 Ok(data)
             })
         })
@@ -91,6 +105,22 @@ pub async fn client(
     ClientBuilder::new_with_http(http, GatewayIntents::empty())
         .framework(framework)
         .await
+}
+
+/// Connects the client's gateway shards and runs until they stop: with
+/// `shards`, that range of the bot's shard count (serenity's shard range),
+/// else one shard, as a bot in fewer than 2,500 guilds needs.
+pub async fn start(
+    client: &mut serenity::Client,
+    shards: Option<ShardRange>,
+) -> Result<(), serenity::Error> {
+    match shards {
+        // serenity 0.12 runs `range.start..=range.end` (its end is
+        // inclusive, unlike a Rust range's): `first..last` starts `first`
+        // to `last`. tests/e2e/multiprocess.rs checks which shards connect.
+        Some(r) => client.start_shard_range(r.first..r.last, r.count).await,
+        None => client.start().await,
+    }
 }
 
 /// Registers the slash commands (with [`deliver::retry`]).
@@ -447,13 +477,21 @@ async fn answer_click(
     }
 }
 
-/// Expires idle sessions every `every` and disables their buttons.
-async fn sweeper(http: std::sync::Arc<serenity::Http>, app: App, every: std::time::Duration) {
+/// Expires idle sessions every `every` and disables their buttons: every
+/// guild's, or with `shards` only those of the guilds its shards own (the
+/// first sweep, at start, also catches what expired while it was down).
+async fn sweeper(
+    http: std::sync::Arc<serenity::Http>,
+    app: App,
+    every: std::time::Duration,
+    shards: Option<ShardRange>,
+) {
     let mut ticker = tokio::time::interval(every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticker.tick().await;
-        let expired = match expiry::sweep(&app, crate::storage::now_ms(), 100).await {
+        let swept = expiry::sweep_shards(&app, crate::storage::now_ms(), 100, shards).await;
+        let expired = match swept {
             Ok(list) => list,
             Err(e) => {
                 tracing::warn!(error = %e, "expiry sweep failed");

@@ -137,6 +137,8 @@ struct Inner {
     seq: AtomicU64,
     next_id: AtomicU64,
     identifies: AtomicU64,
+    /// IDENTIFYs refused for naming a wrong shard (close 4010 or 4011).
+    refused: AtomicU64,
     resumes: AtomicU64,
     /// The last sequence number sent on each shard's session.
     gw_seqs: Mutex<HashMap<u32, u64>>,
@@ -183,6 +185,7 @@ impl FakeDiscord {
             seq: AtomicU64::new(0),
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
             identifies: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
             resumes: AtomicU64::new(0),
             gw_seqs: Mutex::new(HashMap::new()),
             gateway_frames_in: Mutex::new(Vec::new()),
@@ -233,6 +236,12 @@ impl FakeDiscord {
     /// How many times the bot identified (connected from scratch).
     pub fn identifies(&self) -> u64 {
         self.inner.identifies.load(Ordering::SeqCst)
+    }
+
+    /// How many IDENTIFYs were refused for naming a shard the count in
+    /// force does not have (closed with 4010 or 4011, as Discord does).
+    pub fn refused_identifies(&self) -> u64 {
+        self.inner.refused.load(Ordering::SeqCst)
     }
 
     /// How many times the bot resumed a dropped session.
@@ -598,6 +607,8 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
                         let shard = match identify_shard(&frame["d"], count) {
                             Ok(shard) => shard,
                             Err((code, reason)) => {
+                                inner.refused.fetch_add(1, Ordering::SeqCst);
+                                inner.changed.notify_waiters();
                                 let _ = sink
                                     .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
                                         code,

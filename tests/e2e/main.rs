@@ -8,6 +8,7 @@ mod crash;
 mod faces;
 mod fc;
 mod logs;
+mod multiprocess;
 mod one_request;
 mod ore;
 mod ore_combat;

@@ -4,6 +4,7 @@
 //! arrive on the shard `(guild_id >> 22) % shard_count`. Checked with
 //! serenity's own sharded client, two shards.
 
+use crate::multiprocess::{scratch, shared_database, Bot};
 use kismet::fake::payloads::{self, Envelope};
 use kismet::fake::{shard_of, FakeDiscord};
 use poise::serenity_prelude as serenity;
@@ -149,29 +150,73 @@ async fn each_guild_s_events_arrive_on_its_shard() {
 }
 
 /// A client that identifies with the wrong shard count is refused, as
-/// Discord refuses it (close 4010), and never gets READY.
+/// Discord refuses it (close 4010), and never gets READY. The client is the
+/// real `kismet run` in a child process (`--shards 0 --shard-count 1`
+/// where the fake wants two), killed when the test is done: serenity's
+/// shard runner retries a refused shard forever, and no runtime of this
+/// test binary has to stop it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "flaky: serenity's shard runner can spin after the refusal and block the runtime's shutdown (seen hanging once in CI); run with --ignored"]
 async fn a_wrong_shard_count_is_refused() {
     let fake = FakeDiscord::start(None).await.unwrap();
     fake.set_shard_count(2);
-    let http = serenity::HttpBuilder::new("fake-token")
-        .proxy(fake.base_url())
-        .ratelimiter_disabled(true)
-        .build();
-    let mut client =
-        serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::empty())
-            .await
-            .unwrap();
-    let shards = client.shard_manager.clone();
-    // One shard of one, where the fake wants two.
-    let task = tokio::spawn(async move { client.start().await });
+    let dir = scratch("wrong-count");
+    let database = shared_database("wrong-count");
+    let bot = Bot::spawn(&fake.base_url(), &database, &dir, "bot", Some(("0", 1)));
+    // It identifies and is refused (serenity retries it every ~10 s).
+    let refused = fake
+        .wait_for(Duration::from_secs(30), |f| {
+            (f.refused_identifies() >= 1).then_some(())
+        })
+        .await;
+    assert!(refused.is_some(), "{}", bot.stderr());
     let connected = fake
         .wait_for(Duration::from_secs(2), |f| f.connected().then_some(()))
         .await;
     assert!(connected.is_none(), "{:?}", fake.connected_shards());
     assert_eq!(fake.identifies(), 0);
-    // Bounded: a manager whose shard never got READY can wait forever.
-    let _ = tokio::time::timeout(Duration::from_secs(2), shards.shutdown_all()).await;
-    task.abort();
+    bot.kill_9().await;
+}
+
+/// `kismet run --shards 1-2 --shard-count 4` runs exactly shards 1 and 2
+/// (serenity's shard range counts its end in; `bot::start` accounts for
+/// it), and a range outside the count is refused before anything starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_runs_exactly_its_range_of_shards() {
+    let fake = FakeDiscord::start(None).await.unwrap();
+    fake.set_shard_count(4);
+    let dir = scratch("range");
+    let database = shared_database("range");
+    let bot = Bot::spawn(&fake.base_url(), &database, &dir, "bot", Some(("1-2", 4)));
+    let two = fake
+        .wait_for(Duration::from_secs(15), |f| {
+            (f.connected_shards().len() >= 2).then_some(())
+        })
+        .await;
+    assert!(
+        two.is_some(),
+        "{:?}\n{}",
+        fake.connected_shards(),
+        bot.stderr()
+    );
+    // Give a stray third shard the time to show up.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(fake.connected_shards(), vec![1, 2], "{}", bot.stderr());
+    bot.kill_9().await;
+
+    let mut refused = Bot::spawn(
+        &fake.base_url(),
+        &database,
+        &dir,
+        "refused",
+        Some(("2-4", 4)),
+    );
+    let status = tokio::time::timeout(Duration::from_secs(10), refused.wait())
+        .await
+        .expect("a refused range exits at once");
+    assert_eq!(status.code(), Some(2), "{}", refused.stderr());
+    assert!(
+        refused.stderr().contains("shards are numbered 0 to 3"),
+        "{}",
+        refused.stderr()
+    );
 }

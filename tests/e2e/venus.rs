@@ -50,6 +50,19 @@ async fn refused(t: &Table, line: &str) -> String {
     o.content().to_string()
 }
 
+/// A player sees none of the FC's tools: no `label` button in any message
+/// they are shown, and the ⚙ FC button refuses to open the panel for them.
+async fn no_tool(t: &Table, who: &str, label: &str) {
+    assert!(
+        t.click(who, label).await.is_err(),
+        "{who} sees the FC's {label}"
+    );
+    assert!(refused(t, &format!("{who}: click ⚙ FC"))
+        .await
+        .contains("Only the FC can use these tools"));
+    assert!(t.tool(who, label).await.is_err(), "{who} ran {label}");
+}
+
 /// The refusal of a KISS payment: the message is redrawn without the pick,
 /// and the clicker alone reads why.
 async fn refused_payment(t: &Table, line: &str) -> String {
@@ -212,7 +225,7 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
     // /history reads each step as words: what was done, what came of it.
     let history = one(&t, "alice: /history show").await.text();
     assert!(
-        history.contains("**task finish** — finished spending → ❌ Failure · 1 of 3"),
+        history.contains("**task buys** — bought consequences → ❌ Failure · 1 of 3"),
         "{history}"
     );
     assert!(
@@ -230,7 +243,8 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
 }
 
 /// Issue 16: the bundled edition-1 task (from the FC's call to the FC's
-/// subversion) plays in at most 9 interactions, every one answered
+/// subversion) plays in at most 9 interactions (every press counts: the
+/// FC's ⚙, the tool and any confirmation), every one answered
 /// without a refusal, no message showing a player more than two rows of
 /// player buttons or any of the FC's tools unmarked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -251,17 +265,56 @@ async fn ve_example_task_plays_clean_in_at_most_nine_interactions() {
         if counting && body.contains("/ve sheet show") {
             counting = false;
         }
-        let Some((_, ex)) = t
-            .run_line(line)
-            .await
-            .unwrap_or_else(|e| panic!("{line}: {e}"))
-        else {
-            continue;
-        };
-        if counting {
-            interactions += 1;
+        // A tool of the FC's panel counts every press: ⚙, the tool and,
+        // for a red one, its confirmation.
+        let mut exchanges = Vec::new();
+        if let Some((who, label)) = body.split_once(": tool ") {
+            let open = t.click(who, "⚙ FC").await.unwrap();
+            assert_eq!(
+                open.single().kind,
+                "ephemeral",
+                "{line}: the panel is private"
+            );
+            let ex = t.click(who, label).await.unwrap();
+            let yes = format!("Yes, {label}");
+            let confirm = ex
+                .outputs
+                .iter()
+                .any(|o| o.buttons().iter().any(|b| b.0 == yes));
+            let mut presses = 2;
+            exchanges.push(ex);
+            if confirm {
+                exchanges.push(t.click(who, &yes).await.unwrap());
+                presses += 1;
+            }
+            if counting {
+                interactions += presses;
+            }
+        } else {
+            let Some((_, ex)) = t
+                .run_line(line)
+                .await
+                .unwrap_or_else(|e| panic!("{line}: {e}"))
+            else {
+                continue;
+            };
+            if counting {
+                interactions += 1;
+            }
+            exchanges.push(ex);
         }
-        for o in &ex.outputs {
+        for o in exchanges.iter().flat_map(|ex| ex.outputs.iter()) {
+            if o.kind != "ephemeral" && !o.title().starts_with("⚙ ") {
+                for (label, _, _) in o.buttons() {
+                    assert!(
+                        !["Void", "Force close", "Veto last KISS", "No subversion"]
+                            .contains(&label.as_str())
+                            && !label.starts_with("Subvert")
+                            && !label.starts_with("Approve"),
+                        "{line}: players see the FC's {label}"
+                    );
+                }
+            }
             assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
             assert!(!o.text().contains("~~"), "{line}: strike-through");
             for (label, _, _) in o.buttons() {
@@ -278,7 +331,7 @@ async fn ve_example_task_plays_clean_in_at_most_nine_interactions() {
                                         .as_str()
                                         .and_then(|id| id.split(':').nth(3))
                                         .unwrap_or("");
-                                    !["void", "force", "subvert", "nosub", "kveto", "kok"]
+                                    !["void", "force", "subvert", "nosub", "kveto", "kok", "__gm"]
                                         .contains(&w)
                                 })
                             })
@@ -458,7 +511,7 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
         .contains("Only Ada (the roller), their allies and the FC"));
     // Bo offers; only Ada (or the FC) answers, and only the FC voids.
     one(&t, "bob: click Offer aid").await;
-    assert!(refused(&t, "bob: click Void").await.contains("Only the FC"));
+    no_tool(&t, "bob", "Void").await;
     assert!(refused(&t, "bob: click Accept Bo")
         .await
         .contains("Only the roller"));
@@ -542,7 +595,7 @@ alice: click No KISS
 alice: click Primary: success (1)
 alice: select Buy consequences (1 beat each) = t2
 alice: click Finish
-fc: click No subversion
+fc: tool No subversion
 "#,
     )
     .await;
@@ -1005,10 +1058,8 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert!(refused(&t, "alice: click Re-roll")
         .await
         .contains("still awaits the FC's approval"));
-    assert!(refused(&t, "alice: click Approve KISSes")
-        .await
-        .contains("Only the FC"));
-    play(&t, "fc: click Approve KISSes").await;
+    no_tool(&t, "alice", "Approve KISSes").await;
+    play(&t, "fc: tool Approve KISSes").await;
     let ego = one(&t, "alice: click Ego: double 6s").await;
     assert!(ego
         .text()
@@ -1019,20 +1070,24 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert_eq!(dice(&spend), "(1)→**5** **5** **6**★");
     assert_eq!(spend.title(), "⏳ Waiting for Ada to spend 4 beats");
     assert!(desc(&spend).contains("Ego: every 6 strikes two beats"));
-    play(
+    // Spending the last beat finishes by itself (VE1-S4: nothing is left
+    // to decide): the task closes and "After the task" follows.
+    let spent = play(
         &t,
         "alice: click Primary: success (2)\nalice: select Buy consequences (1 beat each) = c1, t2",
     )
     .await;
-    // Spent out: the menu is gone, and a refused buy (an older message's
-    // S1 button) spends nothing.
-    let ex = legacy(&t, "alice", "buy:s1", None).await;
+    let closed = &spent[1].outputs;
     assert!(
-        ex[0].content().contains("you have 0 left"),
+        closed[0].title().starts_with("✅ Success"),
         "{}",
-        ex[0].content()
+        closed[0].title()
     );
-    play(&t, "alice: click Finish\nfc: click No subversion").await;
+    assert!(closed
+        .iter()
+        .any(|o| o.title() == "📈 After the task — Ada"));
+    assert!(t.click("alice", "Finish").await.is_err(), "no Finish left");
+    play(&t, "fc: tool No subversion").await;
     let ada = sheet(&t, "alice", "Ada").await;
     // VE1-T8: success (no failure exp), learning +1, T2 +1: Sage at 2/16.
     assert_eq!(job(&ada, "Sage"), (0, 2));
@@ -1058,7 +1113,7 @@ alice: click Re-roll
     )
     .await;
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 8);
-    let voided = one(&t, "fc: click Void").await;
+    let voided = one(&t, "fc: tool Void").await;
     assert_eq!(voided.title(), "⏹️ Voided");
     assert!(desc(&voided).contains("Voided by the FC: no exp, spent Lots and Ego given back."));
     assert!(voided.buttons().is_empty());
@@ -1533,20 +1588,18 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
     assert!(desc(&spent).contains("**KISSed:** Ada's 2 with Ego; Ada's 4 (Bo's) with Ego"));
     // Two beats, threshold 4: no primary; S1 and S3 bought, then the FC
     // subverts S2.
-    play(&t, "alice: select Buy consequences (1 beat each) = s1, s3").await;
+    play(&t, "alice: select Buy consequences (1 beat each) = s3").await;
     let undone = one(&t, "alice: click Undo last").await;
     assert!(undone.text().contains("undid S3"));
-    play(&t, "alice: select Buy consequences (1 beat each) = s3").await;
-    let finished = all(&t, "alice: click Finish").await;
-    // Finish applies the result at once (VE1-T8) and posts what changed; the
-    // FC's subversion window stays open.
+    // Spending the last beat finishes by itself: the result applies at once
+    // (VE1-T8) and what changed is posted; the FC's subversion window stays
+    // open.
+    let finished = all(&t, "alice: select Buy consequences (1 beat each) = s1, s3").await;
     assert_eq!(finished[0].title(), "❌ Failure · 2 of 4 beats");
     assert_eq!(finished[1].title(), "📈 After the task — Ada");
     assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (4, 0));
-    assert!(refused(&t, "alice: click No subversion")
-        .await
-        .contains("Only the FC"));
-    let closed = all(&t, "fc: click Subvert S2 Graceful").await;
+    no_tool(&t, "alice", "No subversion").await;
+    let closed = all(&t, "fc: tool Subvert S2 Graceful").await;
     assert!(desc(&closed[0]).contains(
         "**Subverted by the FC:** S2 (the action was graceful or efficient) turns against Ada: the action is clumsy or wasteful."
     ));
@@ -1575,7 +1628,7 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
     assert!(refused(&t, "alice: click Roll d20")
         .await
         .contains("Cleo's character sheet is gone"));
-    let v = one(&t, "fc: click Void").await;
+    let v = one(&t, "fc: tool Void").await;
     assert!(v.text().contains("Voided by the FC"));
     assert!(v.buttons().is_empty());
     assert_schema_clean(&t);
@@ -1703,7 +1756,7 @@ alice: /ve task ability:Wits job:Sage learn:Wits consequence:"You misread the ma
         .iter()
         .any(|o| o.title().starts_with("📈 After the task")));
     assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Sage"), (0, 2));
-    let sub = one(&t, "fc: click No subversion").await;
+    let sub = one(&t, "fc: tool No subversion").await;
     assert!(sub.buttons().is_empty());
     assert_schema_clean(&t);
     t.stop().await;

@@ -217,16 +217,20 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     assert!(tr
         .text()
         .contains("Bo offers to introduce the next scene: *Bo's safehouse*"));
-    assert_eq!(labels(&tr), ["Pass", "Allow scene", "Decline scene"]);
+    // The FC's answers sit in the FC's panel, behind ⚙ FC.
+    assert_eq!(labels(&tr), ["Pass", "⚙ FC"]);
     assert!(!sheet(&t, "bob", "Bo").await.ego);
     // Only the FC answers.
-    let ex = run(&t, "alice: click Allow scene").await;
+    assert!(t.click("alice", "Allow scene").await.is_err());
+    let ex = run(&t, "alice: click ⚙ FC").await;
     assert!(ex
         .single()
         .text()
-        .contains("Only the FC can allow a player to introduce a scene"));
+        .contains("Only the FC can use these tools"));
+    assert!(t.tool("alice", "Allow scene").await.is_err());
+    assert!(!sheet(&t, "bob", "Bo").await.ego);
     // The FC allows it: Bo starts scene 2 and earns Ego.
-    let ex = run(&t, "fc: click Allow scene").await;
+    let ex = run(&t, "fc: tool Allow scene").await;
     let o = ex.single();
     assert_eq!(o.kind, "update");
     assert_eq!(o.title(), "🔦 Scene 2: Bo's safehouse · round 1");
@@ -241,11 +245,11 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     assert!(ex.single().text().contains("Round 2 begins with Bo."));
     // Bo, holding Ego, introduces another scene: no second Ego.
     note(&t, "bob: /ve spotlight scene title:\"The roof\"").await;
-    let ex = run(&t, "fc: click Allow scene").await;
+    let ex = run(&t, "fc: tool Allow scene").await;
     assert!(ex.single().text().contains("(Bo already holds Ego)"));
     // A declined offer changes nothing.
     note(&t, "alice: /ve spotlight scene title:\"Elsewhere\"").await;
-    let ex = run(&t, "fc: click Decline scene").await;
+    let ex = run(&t, "fc: tool Decline scene").await;
     let o = ex.single();
     assert_eq!(o.title(), "🔦 Scene 3: The roof · round 1");
     assert!(o.text().contains("✋ The FC declines Ada's scene."));
@@ -285,7 +289,7 @@ async fn ve_the_spotlight_survives_a_restart_mid_scene() {
     assert!(ex.single().text().contains("It is Bo's turn"));
     let ex = run(&t, "bob: click Pass").await;
     assert_eq!(ex.single().title(), "🔦 Scene 1: The docks · round 2");
-    let ex = run(&t, "fc: click Allow scene").await;
+    let ex = run(&t, "fc: tool Allow scene").await;
     assert_eq!(ex.single().title(), "🔦 Scene 2: Ada's den · round 1");
     assert!(sheet(&t, "alice", "Ada").await.ego);
     // Commands after the restart still redraw the same message.

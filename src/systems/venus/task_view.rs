@@ -327,7 +327,7 @@ fn phase_hint(st: &TaskSession) -> String {
             ),
         },
         TaskPhase::Spending => format!(
-            "{r} spends the beats: **Primary** (success) costs {}, every other consequence 1 beat. Then **Finish**; unspent beats are lost.",
+            "{r} spends the beats: **Primary** (success) costs {}, every other consequence 1 beat. Spending the last beat finishes; **Finish** earlier loses the rest.",
             t.threshold
         ),
         TaskPhase::GmSubversion => format!(
@@ -1127,7 +1127,7 @@ fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
         .into_iter()
         .map(|n| {
             let label = format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]);
-            d.named(TaskButton::Subvert(n), &label, Style::Danger).gm_only()
+            d.named(TaskButton::Subvert(n), &label, Style::Primary).gm_only()
         })
         .collect();
     r.push(d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary).gm_only());

@@ -225,7 +225,30 @@ impl<'a> Turn<'a> {
             task = t;
             events.extend(ev);
         }
-        if step.finishing && task.phase == TaskPhase::GmSubversion {
+        // VE1-S4: once a purchase spends the last beat there is nothing
+        // left to decide, so spending finishes by itself (unless the exp of
+        // a Lot over 10 still needs its job chosen).
+        let mut finishing = step.finishing;
+        let bought = step
+            .actions
+            .iter()
+            .any(|a| matches!(a, TaskAction::Buy { .. }));
+        if bought && task.phase == TaskPhase::Spending && task.beats_left() == 0 {
+            let jobs = super::spend::overflow_choices(&task, &self.party.ctx);
+            if jobs.len() <= 1 {
+                let done = TaskAction::FinishSpending {
+                    actor: self.a,
+                    overflow_job: jobs.into_iter().next(),
+                };
+                let (t, ev) = task
+                    .apply(&mut self.party.ctx, done, &mut self.rng)
+                    .map_err(fc_words)?;
+                task = t;
+                events.extend(ev);
+                finishing = true;
+            }
+        }
+        if finishing && task.phase == TaskPhase::GmSubversion {
             let skip = TaskAction::SkipSubversion {
                 actor: Actor {
                     id: self.a.id,

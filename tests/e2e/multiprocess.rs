@@ -426,24 +426,26 @@ async fn each_process_expires_only_its_own_guilds_sessions() {
     };
     let now = storage::now_ms();
     let mut tx = db.write().await.unwrap();
-    let mut insert = async |guild: u64, expires: i64| {
-        let new = storage::sessions::NewSession {
-            guild_id: guild as i64,
-            channel_id: 42,
-            owner_id: 7,
-            kind: "roll",
-            state: &state,
-            expires_at: Some(expires),
-            now,
-        };
-        storage::sessions::insert(&mut tx, new).await.unwrap()
+    let insert = |guild: u64, expires: i64| storage::sessions::NewSession {
+        guild_id: guild as i64,
+        channel_id: 42,
+        owner_id: 7,
+        kind: "roll",
+        state: &state,
+        expires_at: Some(expires),
+        now,
     };
     let mut b_sessions = Vec::new();
     for i in 0..150 {
-        b_sessions.push(insert(b, now + 1000 + i).await);
+        b_sessions.push(
+            storage::sessions::insert(&mut tx, insert(b, now + 1000 + i))
+                .await
+                .unwrap(),
+        );
     }
-    let a_session = insert(a, now + 5000).await;
-    drop(insert);
+    let a_session = storage::sessions::insert(&mut tx, insert(a, now + 5000))
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let later = now + 60_000;
 

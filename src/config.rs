@@ -29,9 +29,11 @@ pub struct SessionsConfig {
 /// Database settings.
 #[derive(Debug, Clone, Deserialize)]
 pub struct DatabaseConfig {
-    /// An sqlx URL, e.g. `sqlite://data/kismet.db`.
+    /// An sqlx URL: `sqlite://data/kismet.db` (one process), or
+    /// `postgres://user:password@host/db` (several processes sharing it).
     pub url: String,
-    /// Pool size.
+    /// Pool size (on PostgreSQL, of each of the writers' and the readers'
+    /// pools).
     pub max_connections: u32,
 }
 

@@ -22,10 +22,11 @@ pub struct Act {
 }
 
 impl Act {
-    /// Begins `caller`'s action (waits for the database's one writer).
+    /// Begins `caller`'s action (waits for the writer before it in the
+    /// guild: SQLite's one writer, or the guild's lock on PostgreSQL).
     pub async fn begin(app: &App, caller: &Caller) -> Result<Act, AppError> {
         Ok(Act {
-            tx: app.db.write().await?,
+            tx: app.db.write_in(caller.guild_id).await?,
             caller: caller.clone(),
             fc: None,
         })
@@ -35,7 +36,7 @@ impl Act {
     /// no member acts, and nobody is the game master.
     pub async fn housekeeping(app: &App, guild_id: i64) -> Result<Act, AppError> {
         Ok(Act {
-            tx: app.db.write().await?,
+            tx: app.db.write_in(guild_id).await?,
             caller: Caller {
                 guild_id,
                 ..Caller::default()
@@ -187,7 +188,9 @@ mod tests {
     fn opened_at(text: &str) -> Vec<usize> {
         text.lines()
             .enumerate()
-            .filter(|(_, l)| l.contains(".write().await") || l.contains("db.write()"))
+            .filter(|(_, l)| {
+                l.contains(".write().await") || l.contains("db.write()") || l.contains(".write_in(")
+            })
             .map(|(n, _)| n + 1)
             .collect()
     }
@@ -196,6 +199,10 @@ mod tests {
     fn the_scan_finds_a_hand_opened_transaction() {
         let doctored = "fn f() {\n    let mut tx = app.db.write().await?;\n}\n";
         assert_eq!(opened_at(doctored), vec![2]);
+        assert_eq!(
+            opened_at("let tx = app.db.write_in(guild).await?;"),
+            vec![1]
+        );
         assert!(opened_at("let act = Act::begin(app, caller).await?;").is_empty());
     }
 

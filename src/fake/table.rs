@@ -32,8 +32,12 @@ pub const TIMEOUT: Duration = Duration::from_secs(15);
 /// How a table is set up.
 #[derive(Clone)]
 pub struct TableOptions {
-    /// The SQLite file.
+    /// The SQLite file (unless [`TableOptions::database`] is set).
     pub db_path: PathBuf,
+    /// A PostgreSQL database to use instead of the SQLite file (the tests
+    /// with `KISMET_TEST_POSTGRES`); it is dropped with the last clone of
+    /// these options.
+    pub database: Option<std::sync::Arc<crate::storage::scratch::ScratchDb>>,
     /// Seed for every roll (reproducible runs).
     pub seed: Option<u64>,
     /// Member names that hold the FC role (and Manage Server).
@@ -56,6 +60,7 @@ impl TableOptions {
     pub fn new(db_path: impl Into<PathBuf>) -> Self {
         Self {
             db_path: db_path.into(),
+            database: None,
             seed: None,
             fc_names: vec!["fc".into()],
             require_schema: true,
@@ -375,7 +380,10 @@ impl Table {
     }
 
     async fn start_bot(&self) -> Result<(), String> {
-        let url = format!("sqlite://{}", self.opts.db_path.display());
+        let url = match &self.opts.database {
+            Some(db) => db.url().to_string(),
+            None => format!("sqlite://{}", self.opts.db_path.display()),
+        };
         let rng = match self.opts.seed {
             Some(s) => RngSource::seeded(s),
             None => RngSource::Os,

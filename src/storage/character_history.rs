@@ -6,7 +6,9 @@
 //! who acted and what it was from the roll-log entry of the same
 //! transaction ([`link`], called by [`super::log::append`]): two temporary
 //! (per-connection) tables remember the rows and entries of the current
-//! write transaction, and [`begin`] empties them when one starts.
+//! write transaction, and [`begin`] empties them when one starts on
+//! SQLite; on PostgreSQL they are created with each connection
+//! ([`POSTGRES_TEMP_TABLES`]) and emptied by every commit or rollback.
 
 use super::{StorageError, Tx};
 use sqlx::Row;
@@ -36,7 +38,15 @@ pub struct Change {
     pub created_at: i64,
 }
 
-/// Prepares a new write transaction: empties the notes of the previous one.
+/// The per-transaction notes on PostgreSQL: temporary tables of the
+/// connection, created once when it opens, emptied at every commit.
+pub const POSTGRES_TEMP_TABLES: &[&str] = &[
+    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id BIGINT PRIMARY KEY, character_id BIGINT NOT NULL) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id BIGINT PRIMARY KEY, character_id BIGINT, user_id BIGINT NOT NULL, action TEXT NOT NULL) ON COMMIT DELETE ROWS",
+];
+
+/// Prepares a new SQLite write transaction: empties the notes of the
+/// previous one.
 pub async fn begin(tx: &mut Tx) -> Result<(), StorageError> {
     sqlx::query(
         "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id INTEGER PRIMARY KEY, character_id INTEGER NOT NULL)",
@@ -81,7 +91,7 @@ pub async fn record(
     .await?
     .try_get(0)?;
     let earlier = sqlx::query(
-        "SELECT id, user_id, action FROM temp.kismet_tx_log
+        "SELECT id, user_id, action FROM kismet_tx_log
          WHERE character_id = $1 ORDER BY id DESC LIMIT 1",
     )
     .bind(character_id)
@@ -100,7 +110,7 @@ pub async fn record(
             .await?;
         }
         None => {
-            sqlx::query("INSERT INTO temp.kismet_tx_history (id, character_id) VALUES ($1, $2)")
+            sqlx::query("INSERT INTO kismet_tx_history (id, character_id) VALUES ($1, $2)")
                 .bind(id)
                 .bind(character_id)
                 .execute(&mut **tx)
@@ -122,7 +132,7 @@ pub async fn link(
 ) -> Result<(), StorageError> {
     sqlx::query(
         "UPDATE character_history SET log_id = $1, user_id = $2, action = $3
-         WHERE id IN (SELECT id FROM temp.kismet_tx_history WHERE $4 IS NULL OR character_id = $4)",
+         WHERE id IN (SELECT id FROM kismet_tx_history WHERE $4 IS NULL OR character_id = $4)",
     )
     .bind(log_id)
     .bind(user_id)
@@ -130,12 +140,12 @@ pub async fn link(
     .bind(character_id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("DELETE FROM temp.kismet_tx_history WHERE $1 IS NULL OR character_id = $1")
+    sqlx::query("DELETE FROM kismet_tx_history WHERE $1 IS NULL OR character_id = $1")
         .bind(character_id)
         .execute(&mut **tx)
         .await?;
     sqlx::query(
-        "INSERT INTO temp.kismet_tx_log (id, character_id, user_id, action) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO kismet_tx_log (id, character_id, user_id, action) VALUES ($1, $2, $3, $4)",
     )
     .bind(log_id)
     .bind(character_id)
@@ -229,7 +239,7 @@ pub async fn mark_undo(tx: &mut Tx, undo: i64, target: i64) -> Result<(), Storag
     Ok(())
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Change, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<Change, StorageError> {
     Ok(Change {
         id: r.try_get("id")?,
         character_id: r.try_get("character_id")?,

@@ -44,7 +44,8 @@ pub async fn insert(
 ) -> Result<Option<i64>, StorageError> {
     let res = sqlx::query(
         "INSERT INTO characters (guild_id, owner_id, system, name, name_key, sheet, active, version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7, $7) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7, $7)
+         ON CONFLICT (guild_id, system, owner_id, name_key) DO NOTHING RETURNING id",
     )
     .bind(guild_id)
     .bind(owner_id)
@@ -53,13 +54,11 @@ pub async fn insert(
     .bind(name_key(name))
     .bind(sheet)
     .bind(now)
-    .fetch_one(&mut **tx)
-    .await;
-    match res {
-        Ok(row) => Ok(Some(row.try_get(0)?)),
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
-        Err(e) => Err(e),
-    }
+    .fetch_optional(&mut **tx)
+    .await?;
+    // No error for a taken name: on PostgreSQL an error would abort the
+    // whole transaction.
+    res.map(|row| row.try_get(0)).transpose()
 }
 
 /// A character of the guild by id.
@@ -229,7 +228,7 @@ pub async fn count_all(tx: &mut Tx) -> Result<i64, StorageError> {
     row.try_get(0)
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Character, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<Character, StorageError> {
     Ok(Character {
         id: r.try_get("id")?,
         guild_id: r.try_get("guild_id")?,

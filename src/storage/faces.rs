@@ -82,7 +82,7 @@ pub async fn tally_visible(
     let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
     let hide = hide_secrets_from.map(|_| format!(" AND (l.secret = 0 OR l.user_id = ${})", next()));
     let sql = format!(
-        "SELECT f.sides, f.face, SUM(f.n) AS n
+        "SELECT f.sides, f.face, CAST(SUM(f.n) AS BIGINT) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id
          WHERE l.guild_id = $1{}{}
          GROUP BY f.sides, f.face ORDER BY f.sides, f.face",
@@ -124,7 +124,7 @@ pub async fn of_entries(
         .collect()
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<FaceCount, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<FaceCount, StorageError> {
     Ok(FaceCount {
         sides: r.try_get::<i64, _>("sides")? as u32,
         face: r.try_get::<i64, _>("face")? as u32,

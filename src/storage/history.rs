@@ -233,7 +233,7 @@ pub async fn character_names(
     rows.iter().map(|r| r.try_get("name")).collect()
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<HistoryRow, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<HistoryRow, StorageError> {
     Ok(HistoryRow {
         entry: LogEntry {
             id: r.try_get("id")?,
@@ -244,7 +244,7 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<HistoryRow, StorageError> {
             session_id: r.try_get("session_id")?,
             system: r.try_get("system")?,
             action: r.try_get("action")?,
-            secret: r.try_get("secret")?,
+            secret: r.try_get::<i64, _>("secret")? != 0,
             inputs: r.try_get("inputs")?,
             dice: r.try_get("dice")?,
             outcome: r.try_get("outcome")?,

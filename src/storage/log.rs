@@ -64,7 +64,7 @@ pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     .bind(&e.dice)
     .bind(&e.outcome)
     .bind(e.created_at)
-    .bind(e.secret)
+    .bind(i64::from(e.secret))
     .fetch_one(&mut **tx)
     .await?;
     let id = row.try_get(0)?;
@@ -98,7 +98,7 @@ pub async fn count(tx: &mut Tx, guild_id: i64) -> Result<i64, StorageError> {
     row.try_get(0)
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<LogEntry, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<LogEntry, StorageError> {
     Ok(LogEntry {
         id: r.try_get("id")?,
         guild_id: r.try_get("guild_id")?,
@@ -108,7 +108,7 @@ fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<LogEntry, StorageError> {
         session_id: r.try_get("session_id")?,
         system: r.try_get("system")?,
         action: r.try_get("action")?,
-        secret: r.try_get("secret")?,
+        secret: r.try_get::<i64, _>("secret")? != 0,
         inputs: r.try_get("inputs")?,
         dice: r.try_get("dice")?,
         outcome: r.try_get("outcome")?,

@@ -1,9 +1,17 @@
 //! Storage: the only module that speaks SQL.
 //!
-//! SQLite through sqlx, in WAL mode with foreign keys on and a busy timeout;
-//! the migrations in `migrations/` are compiled in and applied at start-up.
-//! Discord ids are stored as `i64`. Every user action runs in one write
-//! transaction ([`Db::write`]), so a crash leaves either all of it or none.
+//! Two engines behind one API, through sqlx's `Any` driver: SQLite (the
+//! default, one process, one file) and PostgreSQL (`DATABASE_URL=
+//! postgres://…`, several processes sharing one server). The SQL is
+//! portable (`$1` placeholders, `ON CONFLICT`, `RETURNING`, 64-bit
+//! integers read as `i64`, flags as integers); each engine has its own
+//! migrations with the same version numbers (`migrations/` for SQLite,
+//! `migrations/postgres/`), compiled in and applied at start-up. Discord
+//! ids are stored as `i64`. Every user action runs in one write
+//! transaction ([`Db::write_in`]), so a crash leaves either all of it or
+//! none.
+//!
+//! SQLite runs in WAL mode with foreign keys on and a busy timeout.
 //! Write transactions go through a pool of one connection, so concurrent
 //! writers queue in order inside the process instead of sleeping in
 //! SQLite's busy handler (1, 2, 5 … 100 ms naps, which made the slowest
@@ -12,8 +20,11 @@
 //! checkpoints the write-ahead log itself: a background task does it every
 //! second, so no action waits for a checkpoint's fsyncs, and it keeps the
 //! log's file bounded on disk ([`checkpointer`]).
-//! The SQL is kept portable (no SQLite-only syntax in queries) so a
-//! PostgreSQL backend can follow.
+//!
+//! PostgreSQL has a pool of writers: the write transactions of one guild
+//! take turns by a transaction-scoped advisory lock keyed by the guild id,
+//! across every process on the server, so racing clicks apply exactly once
+//! there too; other guilds' writers run beside them.
 //!
 //! Module map:
 //! - [`sessions`]: the state behind buttons.
@@ -29,62 +40,110 @@ pub mod faces;
 pub mod history;
 pub mod log;
 pub mod named_rolls;
+pub mod scratch;
 pub mod sessions;
 pub mod settings;
 pub mod veracity;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+#[cfg(test)]
+mod backend_tests;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{Any, AnyConnection, AnyPool, Executor, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 
-/// A write transaction; commit it or it rolls back when dropped.
-pub type Tx = Transaction<'static, Sqlite>;
+/// A transaction (write or read); commit it or it rolls back when dropped.
+/// It runs on sqlx's `Any` driver, so the same portable SQL serves SQLite
+/// and PostgreSQL.
+pub type Tx = Transaction<'static, Any>;
 
 /// A storage failure (never the user's fault).
 pub type StorageError = sqlx::Error;
 
+/// Which database engine a [`Db`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// One file, one process (the default): `sqlite://…`.
+    Sqlite,
+    /// A server shared by several processes: `postgres://…`.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a database URL names: `postgres://` and `postgresql://`
+    /// are PostgreSQL, anything else SQLite.
+    pub fn of_url(url: &str) -> Backend {
+        let lower = url.trim_start().to_ascii_lowercase();
+        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
 /// The database handle (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Db {
-    /// One connection: every write transaction, one at a time.
-    writer: SqlitePool,
+    /// SQLite: one connection, every write transaction one at a time.
+    /// PostgreSQL: several; writers of one guild take turns by an
+    /// advisory lock ([`Db::write_in`]).
+    writer: AnyPool,
     /// Read-only views, several at once.
-    reader: SqlitePool,
+    reader: AnyPool,
+    /// Which engine.
+    backend: Backend,
 }
 
+/// Registers sqlx's drivers for the `Any` pools (once per process).
+fn install_drivers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(sqlx::any::install_default_drivers);
+}
+
+/// The advisory-lock key every PostgreSQL write transaction holds shared
+/// and [`Db::write`] holds alone: no guild id (a Discord snowflake, or 0
+/// outside a guild) is negative.
+const ALL_GUILDS: i64 = i64::MIN;
+
 impl Db {
-    /// Opens (creating if needed) the database at `url` and applies every
-    /// pending migration. `max_connections` counts the writer's connection
-    /// and the readers' (at least one of each).
+    /// Opens the database at `url` and applies every pending migration:
+    /// `postgres://…` is a PostgreSQL server (see [`Backend::of_url`]),
+    /// anything else an SQLite file, created if needed. `max_connections`
+    /// counts SQLite's writer connection and its readers (at least one of
+    /// each); on PostgreSQL it is the size of the writers' pool and of the
+    /// readers' pool each.
     pub async fn open(url: &str, max_connections: u32) -> Result<Self, StorageError> {
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT);
-        if let Some(dir) = options.get_filename().parent() {
+        install_drivers();
+        match Backend::of_url(url) {
+            Backend::Sqlite => Self::open_sqlite(url, max_connections).await,
+            Backend::Postgres => Self::open_postgres(url, max_connections).await,
+        }
+    }
+
+    async fn open_sqlite(url: &str, max_connections: u32) -> Result<Self, StorageError> {
+        let typed = SqliteConnectOptions::from_str(url)?;
+        if let Some(dir) = typed.get_filename().parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
             }
         }
+        let options = AnyConnectOptions::from_str(&sqlite_create_url(url))?;
         // No ping before handing out a connection: SQLite is in-process,
         // and each ping is one more round trip to its thread per action.
-        let writer = SqlitePoolOptions::new()
+        let writer = AnyPoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
-            .connect_with(
-                options
-                    .clone()
-                    .pragma("wal_autocheckpoint", "0")
-                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT.to_string()),
-            )
+            .after_connect(|conn, _| Box::pin(sqlite_setup(conn, true)))
+            .connect_with(options.clone())
             .await?;
         sqlx::migrate!("./migrations").run(&writer).await?;
-        let reader = SqlitePoolOptions::new()
+        let reader = AnyPoolOptions::new()
             .max_connections(max_connections.saturating_sub(1).max(1))
             .test_before_acquire(false)
+            .after_connect(|conn, _| Box::pin(sqlite_setup(conn, false)))
             .connect_with(options)
             .await?;
         tokio::spawn(checkpointer(
@@ -92,23 +151,96 @@ impl Db {
             writer.clone(),
             CHECKPOINT_EVERY,
         ));
-        Ok(Self { writer, reader })
+        Ok(Self {
+            writer,
+            reader,
+            backend: Backend::Sqlite,
+        })
+    }
+
+    async fn open_postgres(url: &str, max_connections: u32) -> Result<Self, StorageError> {
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = |n: u32| {
+            AnyPoolOptions::new()
+                .max_connections(n.max(2))
+                .after_connect(|conn, _| Box::pin(postgres_setup(conn)))
+        };
+        let writer = pool(max_connections).connect_with(options.clone()).await?;
+        // Several processes may start at once: sqlx takes an advisory lock
+        // around the migrations on PostgreSQL.
+        sqlx::migrate!("./migrations/postgres").run(&writer).await?;
+        let reader = pool(max_connections).connect_with(options).await?;
+        Ok(Self {
+            writer,
+            reader,
+            backend: Backend::Postgres,
+        })
+    }
+
+    /// Which engine this database is.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Copies the whole write-ahead log into the database file and
     /// truncates it (waiting for the writer to be free, and for at most
     /// [`TRUNCATE_WAIT`] for readers still in the log). `Ok(true)` when the
     /// log was emptied. Used at shutdown and by the background checkpointer.
+    /// PostgreSQL has no such log to empty: `Ok(true)`.
     pub async fn checkpoint_truncate(&self) -> Result<bool, StorageError> {
-        truncate(&self.writer).await
+        match self.backend {
+            Backend::Sqlite => truncate(&self.writer).await,
+            Backend::Postgres => Ok(true),
+        }
     }
 
-    /// Starts a write transaction on the writer connection (waiting, in
-    /// order, for the one before to finish). It takes SQLite's write lock at
-    /// once (`BEGIN IMMEDIATE`), so it never fails half-way with a lock
-    /// upgrade error; another process on the same file is waited for by the
-    /// busy timeout.
+    /// Starts a write transaction that excludes every other writer of the
+    /// database (the storage layer's tests, maintenance).
+    ///
+    /// SQLite: on the writer connection (waiting, in order, for the one
+    /// before to finish). It takes SQLite's write lock at once (`BEGIN
+    /// IMMEDIATE`), so it never fails half-way with a lock upgrade error;
+    /// another process on the same file is waited for by the busy timeout.
+    /// PostgreSQL: it holds the advisory lock that every write transaction
+    /// of every process holds shared, so it waits for them all and they
+    /// wait for it.
     pub async fn write(&self) -> Result<Tx, StorageError> {
+        match self.backend {
+            Backend::Sqlite => self.write_sqlite().await,
+            Backend::Postgres => {
+                self.writer
+                    .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
+                    .await
+            }
+        }
+    }
+
+    /// Starts a write transaction for an action in one guild (`0` outside a
+    /// guild): the way `app::Act` begins.
+    ///
+    /// SQLite: exactly [`Db::write`] (one writer at a time anyway).
+    /// PostgreSQL: the transaction first takes a transaction-scoped
+    /// advisory lock keyed by the guild id (and the all-guilds key shared),
+    /// so the writers of one guild take turns across every process sharing
+    /// the server, as on SQLite, while other guilds' writers run beside
+    /// them. Every read after the lock (READ COMMITTED takes a fresh
+    /// snapshot per statement) sees what the previous writer of the guild
+    /// committed, so a read-check-write of a session or a sheet applies
+    /// exactly once however many processes race.
+    pub async fn write_in(&self, guild_id: i64) -> Result<Tx, StorageError> {
+        match self.backend {
+            Backend::Sqlite => self.write_sqlite().await,
+            Backend::Postgres => {
+                self.writer
+                    .begin_with(format!(
+                        "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
+                    ))
+                    .await
+            }
+        }
+    }
+
+    async fn write_sqlite(&self) -> Result<Tx, StorageError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         character_history::begin(&mut tx).await?;
         Ok(tx)
@@ -121,10 +253,14 @@ impl Db {
     }
 
     /// Runs SQLite's integrity check; `Ok(true)` when the file is sound.
+    /// On PostgreSQL (which checks its own pages) it asks the server to
+    /// answer.
     pub async fn integrity_ok(&self) -> Result<bool, StorageError> {
-        let (result,): (String,) = sqlx::query_as("PRAGMA integrity_check")
-            .fetch_one(&self.reader)
-            .await?;
+        let sql = match self.backend {
+            Backend::Sqlite => "PRAGMA integrity_check",
+            Backend::Postgres => "SELECT 'ok'",
+        };
+        let (result,): (String,) = sqlx::query_as(sql).fetch_one(&self.reader).await?;
         Ok(result == "ok")
     }
 
@@ -133,6 +269,48 @@ impl Db {
         self.reader.close().await;
         self.writer.close().await;
     }
+}
+
+/// The SQLite URL with `mode=rwc` (create the file if missing) unless it
+/// names a mode itself.
+fn sqlite_create_url(url: &str) -> String {
+    if url.contains("mode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    }
+}
+
+/// Every SQLite connection: write-ahead log, `synchronous=NORMAL`, foreign
+/// keys, the busy timeout; the writer also never checkpoints by itself
+/// (the [`checkpointer`] does) and cuts the log's file back to
+/// [`JOURNAL_SIZE_LIMIT`] when it restarts.
+async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), StorageError> {
+    let mut pragmas = vec![
+        "PRAGMA journal_mode = WAL".to_string(),
+        "PRAGMA synchronous = NORMAL".to_string(),
+        "PRAGMA foreign_keys = ON".to_string(),
+        format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis()),
+    ];
+    if writer {
+        pragmas.push("PRAGMA wal_autocheckpoint = 0".into());
+        pragmas.push(format!("PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}"));
+    }
+    for p in pragmas {
+        conn.execute(p.as_str()).await?;
+    }
+    Ok(())
+}
+
+/// Every PostgreSQL connection: the per-transaction notes of
+/// [`character_history`], as temporary tables emptied at every commit.
+async fn postgres_setup(conn: &mut AnyConnection) -> Result<(), StorageError> {
+    for sql in character_history::POSTGRES_TEMP_TABLES {
+        conn.execute(*sql).await?;
+    }
+    Ok(())
 }
 
 /// How often the write-ahead log is copied into the database file.
@@ -174,7 +352,7 @@ pub const TRUNCATE_WAIT: Duration = Duration::from_millis(100);
 /// to zero. Readers still in the log are waited for at most
 /// [`TRUNCATE_WAIT`]; then it gives up until the next tick.
 /// `journal_size_limit` is the backstop when the log restarts by itself.
-async fn checkpointer(reader: SqlitePool, writer: SqlitePool, every: Duration) {
+async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -209,7 +387,7 @@ async fn checkpointer(reader: SqlitePool, writer: SqlitePool, every: Duration) {
 
 /// `PRAGMA wal_checkpoint(TRUNCATE)` on the writer connection, waiting at
 /// most [`TRUNCATE_WAIT`] for readers; `Ok(true)` when the log was emptied.
-async fn truncate(writer: &SqlitePool) -> Result<bool, StorageError> {
+async fn truncate(writer: &AnyPool) -> Result<bool, StorageError> {
     let mut conn = writer.acquire().await?;
     let wait = TRUNCATE_WAIT.as_millis().to_string();
     sqlx::query(&format!("PRAGMA busy_timeout = {wait}"))

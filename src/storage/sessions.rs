@@ -288,12 +288,12 @@ pub async fn is_secret(tx: &mut Tx, guild_id: i64, id: i64) -> Result<bool, Stor
         .fetch_optional(&mut **tx)
         .await?;
     match row {
-        Some(r) => r.try_get("secret"),
+        Some(r) => Ok(r.try_get::<i64, _>("secret")? != 0),
         None => Ok(false),
     }
 }
 
-fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Session, StorageError> {
+fn from_row(r: &sqlx::any::AnyRow) -> Result<Session, StorageError> {
     Ok(Session {
         id: r.try_get("id")?,
         guild_id: r.try_get("guild_id")?,

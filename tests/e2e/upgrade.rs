@@ -56,12 +56,12 @@ async fn a_database_from_9b2827a_keeps_its_buttons_working() {
         // The migration moved secrecy into columns: the old entry is secret
         // without its prefix, the old secret session is secret, no other is.
         let mut tx = db.read().await.unwrap();
-        let rows: Vec<(String, bool)> =
+        let rows: Vec<(String, i64)> =
             sqlx::query_as("SELECT action, secret FROM roll_log WHERE inputs LIKE '%9d9%'")
                 .fetch_all(&mut *tx)
                 .await
                 .unwrap();
-        assert_eq!(rows, vec![("roll".to_string(), true)]);
+        assert_eq!(rows, vec![("roll".to_string(), 1)]);
         let secret: Vec<(i64,)> = sqlx::query_as("SELECT id FROM sessions WHERE secret = 1")
             .fetch_all(&mut *tx)
             .await

@@ -1,0 +1,133 @@
+//! Throw-away PostgreSQL databases for tests.
+//!
+//! With `KISMET_TEST_POSTGRES` set to an administrator's URL (for example
+//! `postgres://postgres@127.0.0.1:5432/postgres`), the end-to-end tables
+//! and the storage tests run on PostgreSQL: each creates a fresh database
+//! on that server ([`ScratchDb::create`]), named `kismet_t_<pid>_<n>`, and
+//! drops it when the handle is dropped. Without the variable the tests use
+//! SQLite files as before.
+
+use super::StorageError;
+use sqlx::{Connection, Executor, PgConnection};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The variable naming the PostgreSQL server the tests may use.
+pub const TEST_POSTGRES_VAR: &str = "KISMET_TEST_POSTGRES";
+
+/// The administrator URL of the tests' PostgreSQL server, when set.
+pub fn test_postgres() -> Option<String> {
+    std::env::var(TEST_POSTGRES_VAR)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// A fresh database on a PostgreSQL server, dropped with the handle.
+#[derive(Debug)]
+pub struct ScratchDb {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+impl ScratchDb {
+    /// Creates an empty database on the server `admin_url` connects to
+    /// (the role needs `CREATEDB`).
+    pub async fn create(admin_url: &str) -> Result<Self, StorageError> {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("kismet_t_{}_{n}", std::process::id());
+        let mut admin = PgConnection::connect(admin_url).await?;
+        // A leftover of an earlier process with the same id.
+        admin
+            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+            .await?;
+        admin
+            .execute(format!("CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'").as_str())
+            .await?;
+        let _ = admin.close().await;
+        let url = with_database(admin_url, &name).ok_or_else(|| {
+            sqlx::Error::Configuration(format!("not a PostgreSQL URL: {admin_url}").into())
+        })?;
+        Ok(Self {
+            admin: admin_url.to_string(),
+            name,
+            url,
+        })
+    }
+
+    /// The URL of the new database (for [`super::Db::open`]).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The database's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Drop for ScratchDb {
+    /// Drops the database (closing any connection still open to it), on a
+    /// thread of its own so that dropping works inside or outside a runtime.
+    fn drop(&mut self) {
+        let admin = self.admin.clone();
+        let name = self.name.clone();
+        let dropped = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
+            rt.block_on(async {
+                let mut c = PgConnection::connect(&admin).await.ok()?;
+                c.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+                    .await
+                    .ok()?;
+                c.close().await.ok()
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Some(()))) {
+            eprintln!("could not drop the test database {}", self.name);
+        }
+    }
+}
+
+/// `url` with its database name replaced by `name` (the path after the
+/// host); `None` when `url` is not a `postgres://` URL.
+pub fn with_database(url: &str, name: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("postgres") && !scheme.eq_ignore_ascii_case("postgresql") {
+        return None;
+    }
+    let (before_query, query) = match rest.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (rest, None),
+    };
+    let authority = before_query.split('/').next().unwrap_or_default();
+    let mut out = format!("{scheme}://{authority}/{name}");
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_name_is_replaced_and_the_rest_kept() {
+        assert_eq!(
+            with_database("postgres://u:p@127.0.0.1:5432/postgres", "x").as_deref(),
+            Some("postgres://u:p@127.0.0.1:5432/x")
+        );
+        assert_eq!(
+            with_database("postgresql://127.0.0.1?sslmode=disable", "x").as_deref(),
+            Some("postgresql://127.0.0.1/x?sslmode=disable")
+        );
+        assert_eq!(with_database("sqlite://a.db", "x"), None);
+    }
+}

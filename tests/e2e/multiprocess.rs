@@ -26,9 +26,22 @@ use tokio::process::{Child, Command};
 /// URL in `KISMET_TEST_POSTGRES` when set, else a fresh SQLite file named
 /// after `tag`. Every test of several processes takes its URL here.
 pub fn shared_database(tag: &str) -> String {
-    match std::env::var("KISMET_TEST_POSTGRES") {
-        Ok(url) if !url.trim().is_empty() => url,
-        _ => format!("sqlite://{}", db_path(tag).display()),
+    match kismet::storage::scratch::test_postgres() {
+        // A fresh database of its own on the tests' server, kept for the
+        // rest of the run (the CI's throw-away server goes with it).
+        Some(admin) => std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let db = rt
+                .block_on(kismet::storage::scratch::ScratchDb::create(&admin))
+                .expect("a scratch PostgreSQL database");
+            Box::leak(Box::new(db)).url().to_string()
+        })
+        .join()
+        .unwrap(),
+        None => format!("sqlite://{}", db_path(tag).display()),
     }
 }
 

@@ -6,16 +6,18 @@
 //! checkpointed and the database closed; every step is bounded, so the
 //! process exits 0 within [`STOP_BUDGET`] even when Discord cannot be
 //! reached. Health: while a gateway shard is connected the bot writes the
-//! time into a small file beside the database every [`BEAT_EVERY`];
-//! `kismet health` checks that the database answers and that the beat is
-//! recent.
+//! time into a small file every [`BEAT_EVERY`]; `kismet health` checks
+//! that the database answers and that the beat is recent. Where the file
+//! is: [`heartbeat_file`] (beside an SQLite database, else in the temporary
+//! directory under a name of the process's shards, unless given).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::storage::{now_ms, Db};
+use crate::config::ShardRange;
+use crate::storage::{now_ms, Backend, Db};
 
 /// The whole stop, from the signal to exit.
 pub const STOP_BUDGET: Duration = Duration::from_secs(10);
@@ -98,25 +100,59 @@ pub fn heartbeat_path(url: &str) -> Option<PathBuf> {
     Some(PathBuf::from(format!("{path}.heartbeat")))
 }
 
+/// The environment variable naming the heartbeat file, like `--heartbeat`
+/// (the option wins when both are given).
+pub const HEARTBEAT_VAR: &str = "KISMET_HEARTBEAT";
+
+/// The heartbeat file `kismet run` writes and `kismet health` reads:
+/// `explicit` when given (`--heartbeat FILE` or [`HEARTBEAT_VAR`]), else
+/// beside an SQLite database file ([`heartbeat_path`]), else (PostgreSQL,
+/// an in-memory SQLite) in the temporary directory: `kismet.heartbeat`, or
+/// `kismet-shards-FIRST-LAST-of-COUNT.heartbeat` for a process running a
+/// range of the shards, so that processes of one host each have their own
+/// and `kismet health` given the same shard options reads the right one.
+pub fn heartbeat_file(url: &str, explicit: Option<&Path>, shards: Option<ShardRange>) -> PathBuf {
+    if let Some(path) = explicit.filter(|p| !p.as_os_str().is_empty()) {
+        return path.to_path_buf();
+    }
+    if let Some(path) = heartbeat_path(url) {
+        return path;
+    }
+    let name = match shards {
+        Some(r) => format!(
+            "kismet-shards-{}-{}-of-{}.heartbeat",
+            r.first, r.last, r.count
+        ),
+        None => "kismet.heartbeat".to_string(),
+    };
+    std::env::temp_dir().join(name)
+}
+
 /// Records that the gateway is connected now.
 pub fn beat(path: &Path) -> std::io::Result<()> {
     std::fs::write(path, now_ms().to_string())
 }
 
-/// Whether the bot is healthy: the database answers, and a heartbeat was
-/// written less than [`BEAT_STALE`] ago. The error says what is wrong.
-pub async fn health(url: &str) -> Result<(), String> {
-    let db = tokio::time::timeout(Duration::from_secs(5), Db::open(url, 2))
-        .await
-        .map_err(|_| "the database did not answer within 5 s".to_string())?
-        .map_err(|e| format!("the database cannot be opened: {e}"))?;
-    let ok = db.integrity_ok().await;
-    db.close().await;
-    if !ok.map_err(|e| format!("the database does not answer: {e}"))? {
-        return Err("the database failed its integrity check".into());
+/// How long `kismet health` waits for the database.
+const DB_ANSWER: Duration = Duration::from_secs(5);
+
+/// Whether the bot is healthy: the database at `url` answers, and a
+/// heartbeat was written into `beat_file` ([`heartbeat_file`]) less than
+/// [`BEAT_STALE`] ago. The error says what is wrong.
+///
+/// SQLite: the file is opened and its integrity checked. PostgreSQL: one
+/// connection asks the server a trivial query ([`crate::storage::ping`]);
+/// no pool, no migrations.
+pub async fn health(url: &str, beat_file: &Path) -> Result<(), String> {
+    match Backend::of_url(url) {
+        Backend::Sqlite => sqlite_answers(url).await?,
+        Backend::Postgres => tokio::time::timeout(DB_ANSWER, crate::storage::ping(url))
+            .await
+            .map_err(|_| "the database did not answer within 5 s".to_string())?
+            .map_err(|e| format!("the database did not answer: {e}"))?,
     }
-    let path = heartbeat_path(url).ok_or("this database keeps no heartbeat file")?;
-    let text = std::fs::read_to_string(&path)
+    let path = beat_file;
+    let text = std::fs::read_to_string(path)
         .map_err(|_| format!("no heartbeat at {} (is the bot connected?)", path.display()))?;
     let at: i64 = text
         .trim()
@@ -128,6 +164,20 @@ pub async fn health(url: &str) -> Result<(), String> {
             "the gateway's last heartbeat is {} s old",
             age / 1000
         ));
+    }
+    Ok(())
+}
+
+/// Opens the SQLite database and runs its integrity check.
+async fn sqlite_answers(url: &str) -> Result<(), String> {
+    let db = tokio::time::timeout(DB_ANSWER, Db::open(url, 2))
+        .await
+        .map_err(|_| "the database did not answer within 5 s".to_string())?
+        .map_err(|e| format!("the database cannot be opened: {e}"))?;
+    let ok = db.integrity_ok().await;
+    db.close().await;
+    if !ok.map_err(|e| format!("the database does not answer: {e}"))? {
+        return Err("the database failed its integrity check".into());
     }
     Ok(())
 }
@@ -148,6 +198,48 @@ mod tests {
         );
         assert_eq!(heartbeat_path("sqlite::memory:"), None);
         assert_eq!(heartbeat_path("postgres://x"), None);
+    }
+
+    #[test]
+    fn the_heartbeat_file_is_chosen_by_option_database_and_shards() {
+        let tmp = std::env::temp_dir();
+        let pg = "postgres://kismet:pw@db:5432/kismet";
+        // PostgreSQL: the temporary directory, named after the shards.
+        assert_eq!(heartbeat_file(pg, None, None), tmp.join("kismet.heartbeat"));
+        let r = ShardRange::parse("4-7", 8).unwrap();
+        assert_eq!(
+            heartbeat_file(pg, None, Some(r)),
+            tmp.join("kismet-shards-4-7-of-8.heartbeat")
+        );
+        let other = ShardRange::parse("0-3", 8).unwrap();
+        assert_ne!(
+            heartbeat_file(pg, None, Some(r)),
+            heartbeat_file(pg, None, Some(other)),
+            "two processes of one host keep two files"
+        );
+        assert_eq!(
+            heartbeat_file("postgresql://x/y", None, Some(ShardRange::all(1))),
+            tmp.join("kismet-shards-0-0-of-1.heartbeat")
+        );
+        // An in-memory SQLite has no file to sit beside.
+        assert_eq!(
+            heartbeat_file("sqlite::memory:", None, None),
+            tmp.join("kismet.heartbeat")
+        );
+        // SQLite: beside the file, whatever the shards.
+        assert_eq!(
+            heartbeat_file("sqlite://data/k.db", None, Some(r)),
+            PathBuf::from("data/k.db.heartbeat")
+        );
+        // An explicit file wins on every database; an empty one is none.
+        let mine = Path::new("/run/kismet/beat");
+        for url in [pg, "sqlite://data/k.db"] {
+            assert_eq!(heartbeat_file(url, Some(mine), Some(r)), mine);
+        }
+        assert_eq!(
+            heartbeat_file(pg, Some(Path::new("")), None),
+            tmp.join("kismet.heartbeat")
+        );
     }
 
     #[tokio::test]
@@ -174,13 +266,60 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kismet-health-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let url = format!("sqlite://{}", dir.join("h.db").display());
-        let e = health(&url).await.unwrap_err();
+        let beat_file = heartbeat_file(&url, None, None);
+        assert_eq!(beat_file, heartbeat_path(&url).unwrap());
+        let e = health(&url, &beat_file).await.unwrap_err();
         assert!(e.contains("no heartbeat"), "{e}");
-        let beat_file = heartbeat_path(&url).unwrap();
         std::fs::write(&beat_file, (now_ms() - 120_000).to_string()).unwrap();
-        assert!(health(&url).await.unwrap_err().contains("120 s old"));
+        assert!(health(&url, &beat_file)
+            .await
+            .unwrap_err()
+            .contains("120 s old"));
         beat(&beat_file).unwrap();
-        health(&url).await.unwrap();
+        health(&url, &beat_file).await.unwrap();
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A heartbeat file of this test alone.
+    fn scratch_beat(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kismet-beat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{tag}.heartbeat"));
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    #[tokio::test]
+    async fn health_says_when_postgresql_does_not_answer() {
+        let beat_file = scratch_beat("no-server");
+        beat(&beat_file).unwrap();
+        // Nothing listens on port 1: refused at once.
+        let e = health("postgres://kismet@127.0.0.1:1/kismet", &beat_file)
+            .await
+            .unwrap_err();
+        assert!(e.starts_with("the database did not answer"), "{e}");
+        let _ = std::fs::remove_file(&beat_file);
+    }
+
+    #[tokio::test]
+    async fn health_on_postgresql_needs_the_server_and_a_recent_beat() {
+        let Some(url) = crate::storage::scratch::test_postgres() else {
+            return;
+        };
+        let beat_file = scratch_beat("postgres");
+        let e = health(&url, &beat_file).await.unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "no heartbeat at {} (is the bot connected?)",
+                beat_file.display()
+            )
+        );
+        std::fs::write(&beat_file, (now_ms() - 90_000).to_string()).unwrap();
+        let e = health(&url, &beat_file).await.unwrap_err();
+        assert!(e.contains("90 s old"), "{e}");
+        beat(&beat_file).unwrap();
+        health(&url, &beat_file).await.unwrap();
+        let _ = std::fs::remove_file(&beat_file);
     }
 }

@@ -47,6 +47,13 @@ enum Command {
         /// 2,500 guilds), 1 to 4096. Alone, this process runs all of them.
         #[arg(long, value_name = "COUNT")]
         shard_count: Option<u32>,
+        /// Write the heartbeat that `kismet health` reads into FILE (also
+        /// `KISMET_HEARTBEAT=FILE`). Default: beside an SQLite database's
+        /// file; on PostgreSQL, `kismet.heartbeat` in the temporary
+        /// directory, or `kismet-shards-FIRST-LAST-of-COUNT.heartbeat` with
+        /// `--shards`/`--shard-count`.
+        #[arg(long, value_name = "FILE")]
+        heartbeat: Option<PathBuf>,
     },
     /// Play the real bot from the terminal against a fake Discord (no token).
     Sandbox {
@@ -79,8 +86,22 @@ enum Command {
         shards: u32,
     },
     /// Exit 0 when the bot is healthy: its database answers and its gateway
-    /// connection beat within the last minute (Docker's HEALTHCHECK).
-    Health,
+    /// connection beat within the last minute (Docker's HEALTHCHECK). Give
+    /// it the `--heartbeat` (or `KISMET_HEARTBEAT`), `--shards` and
+    /// `--shard-count` that `kismet run` got, to find its heartbeat.
+    Health {
+        /// The heartbeat file `kismet run --heartbeat FILE` writes (also
+        /// `KISMET_HEARTBEAT=FILE`).
+        #[arg(long, value_name = "FILE")]
+        heartbeat: Option<PathBuf>,
+        /// The `--shards` of the process to check (PostgreSQL: its
+        /// heartbeat file is named after them).
+        #[arg(long, value_name = "N|FIRST-LAST", requires = "shard_count")]
+        shards: Option<String>,
+        /// The `--shard-count` of the process to check.
+        #[arg(long, value_name = "COUNT")]
+        shard_count: Option<u32>,
+    },
 }
 
 /// Logs to standard error at `RUST_LOG` (else `default`), with `secret`
@@ -106,10 +127,22 @@ fn main() -> ExitCode {
         api_base: None,
         shards: None,
         shard_count: None,
+        heartbeat: None,
     };
     match cli.command.unwrap_or(default) {
         Command::Odds(args) => kismet::odds_cli::run(&args),
-        Command::Health => {
+        Command::Health {
+            heartbeat,
+            shards,
+            shard_count,
+        } => {
+            let shards = match shard_range(shards.as_deref(), shard_count) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("kismet: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let config = match Config::from_env() {
                 Ok(c) => c,
                 Err(e) => {
@@ -117,8 +150,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let url = &config.database.url;
+            let beat_file = heartbeat_file(url, heartbeat, shards);
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(lifecycle::health(&config.database.url)) {
+            match rt.block_on(lifecycle::health(url, &beat_file)) {
                 Ok(()) => {
                     println!("healthy");
                     ExitCode::SUCCESS
@@ -147,6 +182,7 @@ fn main() -> ExitCode {
             api_base,
             shards,
             shard_count,
+            heartbeat,
         } => {
             let shards = match shard_range(shards.as_deref(), shard_count) {
                 Ok(r) => r,
@@ -171,8 +207,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let beat_file = heartbeat_file(&config.database.url, heartbeat, shards);
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(run_bot(config, secrets, api_base, shards)) {
+            match rt.block_on(run_bot(config, secrets, api_base, shards, beat_file)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kismet: {e}");
@@ -280,6 +317,18 @@ fn shard_range(
     }
 }
 
+/// The heartbeat file of `kismet run` and `kismet health`: `--heartbeat`,
+/// else `KISMET_HEARTBEAT`, else the default of the database and shards
+/// ([`lifecycle::heartbeat_file`]).
+fn heartbeat_file(url: &str, option: Option<PathBuf>, shards: Option<ShardRange>) -> PathBuf {
+    let explicit = option.or_else(|| {
+        std::env::var_os(lifecycle::HEARTBEAT_VAR)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    });
+    lifecycle::heartbeat_file(url, explicit.as_deref(), shards)
+}
+
 /// Accepts only `http://` URLs on the loopback interface (127.0.0.1,
 /// localhost, ::1), with an optional port and no path.
 fn loopback_api_base(s: &str) -> Result<String, String> {
@@ -323,6 +372,7 @@ async fn run_bot(
     secrets: Secrets,
     api_base: Option<String>,
     shards: Option<ShardRange>,
+    beat_file: PathBuf,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let registration = config.registration()?;
     let url = config.database.url.clone();
@@ -353,9 +403,8 @@ async fn run_bot(
     .await?;
     let range = shards;
     let shards = client.shard_manager.clone();
-    if let Some(path) = lifecycle::heartbeat_path(&url) {
-        tokio::spawn(heartbeat(shards.clone(), path));
-    }
+    tracing::debug!(heartbeat = %beat_file.display(), "heartbeat file");
+    tokio::spawn(heartbeat(shards.clone(), beat_file));
     let signal = tokio::select! {
         ended = bot::start(&mut client, range) => {
             ended?;
@@ -475,6 +524,32 @@ mod tests {
         assert!(parsed.is_err());
         let parsed = Cli::try_parse_from(["kismet", "run", "--shards", "1", "--shard-count", "2"]);
         assert!(parsed.is_ok());
+        // `kismet health` takes the same shard options and a heartbeat file.
+        let parsed = Cli::try_parse_from(["kismet", "health", "--shards", "1"]);
+        assert!(parsed.is_err());
+        let parsed = Cli::try_parse_from([
+            "kismet",
+            "health",
+            "--shards",
+            "4-7",
+            "--shard-count",
+            "8",
+            "--heartbeat",
+            "/run/k.beat",
+        ]);
+        let Ok(Cli {
+            command:
+                Some(Command::Health {
+                    heartbeat,
+                    shards,
+                    shard_count,
+                }),
+        }) = parsed
+        else {
+            panic!("health's options are read");
+        };
+        assert_eq!(heartbeat, Some(PathBuf::from("/run/k.beat")));
+        assert_eq!((shards.as_deref(), shard_count), (Some("4-7"), Some(8)));
     }
 
     #[test]

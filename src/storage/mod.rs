@@ -410,6 +410,18 @@ async fn truncate(writer: &AnyPool) -> Result<bool, StorageError> {
 /// How long a writer from another process is waited for.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Whether the database server at `url` answers: one connection, one
+/// trivial query, closed again; no pool and no migrations (`kismet health`
+/// on PostgreSQL).
+pub async fn ping(url: &str) -> Result<(), StorageError> {
+    use sqlx::Connection;
+    install_drivers();
+    let mut conn = AnyConnection::connect(url).await?;
+    let answered = sqlx::query("SELECT 1").execute(&mut conn).await;
+    let _ = conn.close().await;
+    answered.map(|_| ())
+}
+
 /// Milliseconds since the Unix epoch, the time format of every table.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()

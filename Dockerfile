@@ -28,6 +28,9 @@ VOLUME ["/app/data"]
 # interactions in flight, checkpoints the database and exits 0 within 10 s.
 STOPSIGNAL SIGTERM
 # Healthy while the database answers and the gateway beat within a minute.
+# The heartbeat file sits beside the SQLite file; with PostgreSQL it is in
+# the temporary directory (KISMET_HEARTBEAT names another place; see README,
+# "Many servers", and docker-compose.yml).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
   CMD ["kismet", "health"]
 ENTRYPOINT ["kismet"]

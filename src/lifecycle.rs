@@ -280,13 +280,19 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A heartbeat file of this test alone.
+    /// A heartbeat file of this test alone, in a folder of its own (remove
+    /// it with [`drop_beat`]).
     fn scratch_beat(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kismet-beat-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("kismet-beat-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{tag}.heartbeat"));
-        let _ = std::fs::remove_file(&path);
-        path
+        dir.join("kismet.heartbeat")
+    }
+
+    fn drop_beat(file: &Path) {
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 
     #[tokio::test]
@@ -298,7 +304,7 @@ mod tests {
             .await
             .unwrap_err();
         assert!(e.starts_with("the database did not answer"), "{e}");
-        let _ = std::fs::remove_file(&beat_file);
+        drop_beat(&beat_file);
     }
 
     #[tokio::test]
@@ -320,6 +326,6 @@ mod tests {
         assert!(e.contains("90 s old"), "{e}");
         beat(&beat_file).unwrap();
         health(&url, &beat_file).await.unwrap();
-        let _ = std::fs::remove_file(&beat_file);
+        drop_beat(&beat_file);
     }
 }

@@ -6,8 +6,9 @@
 //! who acted and what it was from the roll-log entry of the same
 //! transaction ([`link`], called by [`super::log::append`]): two temporary
 //! (per-connection) tables remember the rows and entries of the current
-//! write transaction, and [`begin`] empties them when one starts on
-//! SQLite; on PostgreSQL they are created with each connection
+//! write transaction: on SQLite they are created with the writer connection
+//! ([`SQLITE_TEMP_TABLES`]) and [`begin`] empties them when a transaction
+//! starts; on PostgreSQL they are created with each connection
 //! ([`POSTGRES_TEMP_TABLES`]) and emptied by every commit or rollback.
 
 use super::{StorageError, Tx};
@@ -45,24 +46,21 @@ pub const POSTGRES_TEMP_TABLES: &[&str] = &[
     "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id BIGINT PRIMARY KEY, character_id BIGINT, user_id BIGINT NOT NULL, action TEXT NOT NULL) ON COMMIT DELETE ROWS",
 ];
 
+/// The per-transaction notes on SQLite: temporary tables of the writer
+/// connection, created once when it opens ([`super::Db`]'s set-up), emptied
+/// when each write transaction begins ([`begin`]).
+pub const SQLITE_TEMP_TABLES: &[&str] = &[
+    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id INTEGER PRIMARY KEY, character_id INTEGER NOT NULL)",
+    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id INTEGER PRIMARY KEY, character_id INTEGER, user_id INTEGER NOT NULL, action TEXT NOT NULL)",
+];
+
 /// Prepares a new SQLite write transaction: empties the notes of the
-/// previous one.
+/// previous one, in one round trip to the connection's thread (both
+/// statements in one string).
 pub async fn begin(tx: &mut Tx) -> Result<(), StorageError> {
-    sqlx::query(
-        "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id INTEGER PRIMARY KEY, character_id INTEGER NOT NULL)",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id INTEGER PRIMARY KEY, character_id INTEGER, user_id INTEGER NOT NULL, action TEXT NOT NULL)",
-    )
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("DELETE FROM temp.kismet_tx_history")
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM temp.kismet_tx_log")
-        .execute(&mut **tx)
+    use sqlx::Executor;
+    (&mut **tx)
+        .execute("DELETE FROM temp.kismet_tx_history; DELETE FROM temp.kismet_tx_log")
         .await?;
     Ok(())
 }

@@ -286,7 +286,8 @@ fn sqlite_create_url(url: &str) -> String {
 /// Every SQLite connection: write-ahead log, `synchronous=NORMAL`, foreign
 /// keys, the busy timeout; the writer also never checkpoints by itself
 /// (the [`checkpointer`] does) and cuts the log's file back to
-/// [`JOURNAL_SIZE_LIMIT`] when it restarts.
+/// [`JOURNAL_SIZE_LIMIT`] when it restarts, and holds the temporary
+/// tables of [`character_history`].
 async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), StorageError> {
     let mut pragmas = vec![
         "PRAGMA journal_mode = WAL".to_string(),
@@ -300,6 +301,11 @@ async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), Stor
     }
     for p in pragmas {
         conn.execute(p.as_str()).await?;
+    }
+    if writer {
+        for sql in character_history::SQLITE_TEMP_TABLES {
+            conn.execute(*sql).await?;
+        }
     }
     Ok(())
 }

@@ -79,7 +79,7 @@ pub async fn client_sharded(
                 Box::pin(async move {
                     ctx.data().inflight.start();
                     crate::kit::deliver::watch(ctx);
-                    stage(ctx.id(), "start")
+                    stage(crate::kit::invocation_id(ctx), "start")
                 })
             },
             event_handler: |ctx, event| Box::pin(event_handler(ctx, event)),
@@ -239,7 +239,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         if let Err(e) = deliver::send_first(ctx, reply, true, deliver::Want::Nothing).await {
             tracing::error!(%e, "could not send an error reply");
         }
-        signal_done(ctx.data(), ctx.id());
+        signal_done(ctx.data(), crate::kit::invocation_id(ctx));
     }
 }
 

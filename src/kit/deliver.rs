@@ -167,7 +167,7 @@ pub fn watch(ctx: Context<'_>) {
         .0
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(ctx.id(), lock.clone());
+        .insert(super::invocation_id(ctx), lock.clone());
     let http = ctx.serenity_context().http.clone();
     let (id, token) = (a.interaction.id, a.interaction.token.clone());
     tokio::spawn(async move {
@@ -194,7 +194,7 @@ pub fn watch(ctx: Context<'_>) {
 /// guard (held while the answer goes out), noting a watchdog's deferral in
 /// the command's invocation data first.
 async fn first_turn(ctx: Context<'_>) -> Option<tokio::sync::OwnedMutexGuard<FirstAnswer>> {
-    let lock = ctx.data().watches.get(ctx.id())?;
+    let lock = ctx.data().watches.get(super::invocation_id(ctx))?;
     let mut state = lock.lock_owned().await;
     if *state == FirstAnswer::Deferred {
         if let poise::Context::Application(a) = ctx {

@@ -28,6 +28,15 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 /// The poise context.
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
+/// The id of one command invocation: its interaction's id (poise's own
+/// `Context::id` needs its `chrono` feature, which the bot leaves out).
+pub fn invocation_id(ctx: Context<'_>) -> u64 {
+    match ctx {
+        poise::Context::Application(a) => a.interaction.id.get(),
+        poise::Context::Prefix(p) => p.msg.id.get(),
+    }
+}
+
 /// What every command and handler can reach.
 pub struct Data {
     /// The application layer.
@@ -100,7 +109,7 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
         }
     }
     let sent = send(ctx, result).await;
-    signal_done(ctx.data(), ctx.id());
+    signal_done(ctx.data(), invocation_id(ctx));
     sent
 }
 
@@ -127,7 +136,7 @@ async fn shows_a_secret_session(ctx: Context<'_>, r: &crate::app::Response) -> b
 /// [`respond`] without telling the tests the interaction is done (the
 /// caller has more to send, such as a secret roll's GM copy).
 pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
-    stage(ctx.id(), "app done");
+    stage(invocation_id(ctx), "app done");
     let response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -155,7 +164,7 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         (Some(_), false) => deliver::Want::MessageWithFiles,
     };
     let sent = deliver::send_first(ctx, render::reply(first, ephemeral), ephemeral, want).await?;
-    stage(ctx.id(), "sent");
+    stage(invocation_id(ctx), "sent");
     if let (Some(session), Some(msg), poise::Context::Application(a)) = (session, sent, ctx) {
         // Remember which message shows the session, so an expiry can disable its buttons.
         let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);

@@ -95,7 +95,7 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
             tracing::warn!(error = %e, "could not tell the roller about the GM copy");
         }
     }
-    signal_done(ctx.data(), ctx.id());
+    signal_done(ctx.data(), super::invocation_id(ctx));
     answered
 }
 

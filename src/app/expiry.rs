@@ -46,10 +46,36 @@ pub async fn attach(
     message_id: i64,
     token: Option<&str>,
 ) -> Result<(), AppError> {
+    attach_as(app, guild_id, session, message_id, token, Posting::Maybe).await
+}
+
+/// Whether the message [`attach`] records may already be on file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Posting {
+    /// A message the action just posted: no session knows it yet, so it is
+    /// written without looking first.
+    New,
+    /// Perhaps known (a click that redrew the message it was on): when it
+    /// is, with a fresh enough token, nothing is written.
+    Maybe,
+}
+
+/// [`attach`], told whether the message is new ([`Posting::New`] saves a
+/// read per answer).
+pub async fn attach_as(
+    app: &App,
+    guild_id: i64,
+    session: i64,
+    message_id: i64,
+    token: Option<&str>,
+    posting: Posting,
+) -> Result<(), AppError> {
     // Already known with a fresh enough token: skip the write (every click
     // on a message would otherwise queue for the write lock once more).
     let now = storage::now_ms();
-    let known = {
+    let known = if posting == Posting::New {
+        None
+    } else {
         let mut rtx = app.db.read().await?;
         storage::sessions::get(&mut rtx, guild_id, session).await?
     };

@@ -128,10 +128,23 @@ pub async fn lookup(
     session_id: i64,
 ) -> Result<Option<SecretSession>, AppError> {
     let mut tx = app.db.read().await?;
-    let Some(session) = storage::sessions::get(&mut tx, guild_id, session_id).await? else {
+    lookup_in(&mut tx, guild_id, session_id).await
+}
+
+/// [`lookup`] in a transaction the caller holds. Most sessions are not
+/// secret: that is one query, and only a secret one reads the rest.
+pub async fn lookup_in(
+    tx: &mut Tx,
+    guild_id: i64,
+    session_id: i64,
+) -> Result<Option<SecretSession>, AppError> {
+    if !storage::sessions::is_secret(tx, guild_id, session_id).await? {
+        return Ok(None);
+    }
+    let Some(session) = storage::sessions::get(tx, guild_id, session_id).await? else {
         return Ok(None);
     };
-    of_session(&mut tx, &session).await
+    of_session(tx, &session).await
 }
 
 /// Changes a secret session's marker (where its copies are); does nothing

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::settings;
 use super::view::{Embed, View};
 use super::{App, Caller, Reply, Response};
+use crate::storage::Tx;
 
 /// How much a result says in a channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -77,20 +78,35 @@ pub fn compact(mut view: View) -> View {
 /// `compact` (one read of the channel's settings, only when the response
 /// carries a result).
 pub async fn apply(app: &App, caller: &Caller, r: Response) -> Response {
+    if !has_result(&r) {
+        return r;
+    }
+    match app.db.read().await {
+        Ok(mut tx) => apply_in(&mut tx, caller, r).await,
+        Err(_) => r,
+    }
+}
+
+/// Whether a response carries a result (an embed with an author line), so
+/// the channel's verbosity matters to it.
+pub fn has_result(r: &Response) -> bool {
     let is_result = |reply: &Reply| {
         let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) = reply;
         v.embeds.iter().any(|e| e.author.is_some())
     };
-    if !is_result(&r.reply) && !r.followups.iter().any(is_result) {
+    is_result(&r.reply) || r.followups.iter().any(is_result)
+}
+
+/// [`apply`] reading the channel's settings in a transaction the caller
+/// holds (one read for everything said after an action).
+pub async fn apply_in(tx: &mut Tx, caller: &Caller, r: Response) -> Response {
+    if !has_result(&r) {
         return r;
     }
-    let verbosity = match app.db.read().await {
-        Ok(mut tx) => settings::channel(&mut tx, caller.guild_id, caller.channel_id)
-            .await
-            .map(|c| c.verbosity)
-            .unwrap_or_default(),
-        Err(_) => Verbosity::Full,
-    };
+    let verbosity = settings::channel(tx, caller.guild_id, caller.channel_id)
+        .await
+        .map(|c| c.verbosity)
+        .unwrap_or_default();
     if verbosity == Verbosity::Full {
         return r;
     }

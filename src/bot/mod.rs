@@ -384,7 +384,15 @@ async fn send_component_response(
             // can edit a new message only when that message is the click's
             // own answer, not a follow-up after a deferred update.
             let token = (updated || !deferred).then_some(ci.token.as_str());
-            if let Err(e) = expiry::attach(&data.app, guild, session, mid as i64, token).await {
+            // Only the clicked message may be on file already.
+            let posting = if updated {
+                expiry::Posting::Maybe
+            } else {
+                expiry::Posting::New
+            };
+            if let Err(e) =
+                expiry::attach_as(&data.app, guild, session, mid as i64, token, posting).await
+            {
                 tracing::warn!(error = %e, "could not record a session's message");
             }
         }

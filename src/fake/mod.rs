@@ -92,7 +92,7 @@ pub struct Fault {
     pub times: u32,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 struct TokenInfo {
     user_id: u64,
     channel_id: u64,
@@ -103,6 +103,25 @@ struct TokenInfo {
     sent: Option<Instant>,
     /// Whether its one initial callback was received.
     answered: bool,
+    /// Told when that callback is recorded ([`FakeDiscord::callback_of`]).
+    waiter: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+/// A copy of what is known of a token (without its waiter, which only the
+/// stored entry keeps).
+impl Clone for TokenInfo {
+    fn clone(&self) -> Self {
+        TokenInfo {
+            user_id: self.user_id,
+            channel_id: self.channel_id,
+            source_message: self.source_message,
+            original: self.original,
+            deferred_flags: self.deferred_flags,
+            sent: self.sent,
+            answered: self.answered,
+            waiter: None,
+        }
+    }
 }
 
 /// The largest request body the fake takes (Discord's largest uploads).
@@ -273,6 +292,24 @@ impl FakeDiscord {
     /// click answered in place, the clicked message).
     pub fn original_message(&self, token: &str) -> Option<u64> {
         lock(&self.inner.tokens).get(token)?.original
+    }
+
+    /// Resolves once the interaction of `token` has its first successful
+    /// callback recorded (at once if it has one already; never for a token
+    /// the fake was not told of). One waiter per token: a second call
+    /// replaces the first. Cheaper than [`FakeDiscord::wait_for`], which
+    /// wakes on every request.
+    pub fn callback_of(&self, token: &str) -> tokio::sync::oneshot::Receiver<()> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let mut tokens = lock(&self.inner.tokens);
+        match tokens.get_mut(token) {
+            Some(info) if info.answered => {
+                let _ = tx.send(());
+            }
+            Some(info) => info.waiter = Some(tx),
+            None => {}
+        }
+        rx
     }
 
     /// The highest request sequence number so far.
@@ -880,12 +917,14 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     if let (Some(route), Some(schemas), Some(answer)) = (route, &inner.schemas, &answer) {
         violations.extend(schemas.check_response(method.as_str(), route, status.as_u16(), answer));
     }
+    let mut answered_waiter = None;
     if status.is_success()
         && route == Some("/interactions/{interaction_id}/{interaction_token}/callback")
     {
         let mut tokens = lock(&inner.tokens);
         if let Some(info) = token.as_deref().and_then(|t| tokens.get_mut(t)) {
             info.answered = true;
+            answered_waiter = info.waiter.take();
         }
     }
     // Numbered under the lock, so the list stays sorted by `seq`.
@@ -904,6 +943,9 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         status: status.as_u16(),
     });
     drop(requests);
+    if let Some(waiter) = answered_waiter {
+        let _ = waiter.send(());
+    }
     inner.changed.notify_waiters();
     reply
 }

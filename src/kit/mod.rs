@@ -92,45 +92,69 @@ pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
     // one ⚙ button (see `app::gm_panel`).
     let registry = &ctx.data().app.registry;
     let result = result.map(|r| crate::app::gm_panel::fold_response(registry, r));
-    // A channel whose house rule `verbosity` is compact shows results in one line.
+    // One read for what the answer depends on besides the action itself:
+    // a channel whose house rule `verbosity` is compact shows results in
+    // one line, and secrecy is decided here for every command: an answer
+    // that shows a secret session (the FC adjusting, voiding or closing
+    // it, a bonus claimed on it) goes out as that roll went, privately
+    // with the GM channel's copy, whoever asked.
     let result = match (result, caller_of(ctx)) {
-        (Ok(r), Ok(caller)) => Ok(crate::app::verbosity::apply(&ctx.data().app, &caller, r).await),
+        (Ok(r), Ok(caller)) => {
+            let (r, secret) = after_action(ctx, &caller, r).await;
+            if secret {
+                return Box::pin(respond_as(ctx, &caller.secretly(true), Ok(r))).await;
+            }
+            Ok(r)
+        }
         (result, _) => result,
     };
-    // Secrecy is decided here for every command: an answer that shows a
-    // secret session (the FC adjusting, voiding or closing it, a bonus
-    // claimed on it) goes out as that roll went, privately with the GM
-    // channel's copy, whoever asked.
-    if let Ok(r) = &result {
-        if shows_a_secret_session(ctx, r).await {
-            if let Ok(caller) = caller_of(ctx) {
-                return Box::pin(respond_as(ctx, &caller.secretly(true), result)).await;
-            }
-        }
-    }
     let sent = send(ctx, result).await;
     signal_done(ctx.data(), invocation_id(ctx));
     sent
 }
 
-async fn shows_a_secret_session(ctx: Context<'_>, r: &crate::app::Response) -> bool {
-    let Some(guild) = ctx.guild_id() else {
-        return false;
+/// The channel's verbosity applied to a response, and whether it shows a
+/// secret session, from one read (none when neither can matter).
+async fn after_action(
+    ctx: Context<'_>,
+    caller: &Caller,
+    r: crate::app::Response,
+) -> (crate::app::Response, bool) {
+    let views = || std::iter::once(&r.reply).chain(r.followups.iter());
+    let sessions: Vec<i64> = views()
+        .filter_map(|reply| {
+            let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
+                reply;
+            v.session()
+        })
+        .collect();
+    let guild = ctx.guild_id().map(|g| g.get() as i64);
+    let sessions = if guild.is_some() {
+        sessions
+    } else {
+        Vec::new()
     };
-    let views = std::iter::once(&r.reply).chain(r.followups.iter());
-    for reply in views {
-        let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) = reply;
-        if let Some(id) = v.session() {
-            let app = &ctx.data().app;
-            if matches!(
-                crate::app::secret::lookup(app, guild.get() as i64, id).await,
-                Ok(Some(_))
-            ) {
-                return true;
-            }
+    if sessions.is_empty() && !crate::app::verbosity::has_result(&r) {
+        return (r, false);
+    }
+    let Ok(mut tx) = ctx.data().app.db.read().await else {
+        return (r, false);
+    };
+    let mut secret = false;
+    for id in sessions {
+        let guild = guild.unwrap_or_default();
+        if matches!(
+            crate::app::secret::lookup_in(&mut tx, guild, id).await,
+            Ok(Some(_))
+        ) {
+            secret = true;
+            break;
         }
     }
-    false
+    (
+        crate::app::verbosity::apply_in(&mut tx, caller, r).await,
+        secret,
+    )
 }
 
 /// [`respond`] without telling the tests the interaction is done (the
@@ -170,7 +194,16 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         let guild = a.interaction.guild_id.map_or(0, |g| g.get() as i64);
         let token = &a.interaction.token;
         let mid = msg.id.get() as i64;
-        if let Err(e) = expiry::attach(&ctx.data().app, guild, session, mid, Some(token)).await {
+        if let Err(e) = expiry::attach_as(
+            &ctx.data().app,
+            guild,
+            session,
+            mid,
+            Some(token),
+            expiry::Posting::New,
+        )
+        .await
+        {
             tracing::warn!(error = %e, "could not record a session's message");
         }
     }

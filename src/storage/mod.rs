@@ -118,12 +118,20 @@ impl Db {
     pub async fn open(url: &str, max_connections: u32) -> Result<Self, StorageError> {
         install_drivers();
         match Backend::of_url(url) {
-            Backend::Sqlite => Self::open_sqlite(url, max_connections).await,
+            Backend::Sqlite => {
+                Self::open_sqlite(url, max_connections, Some(CHECKPOINT_EVERY)).await
+            }
             Backend::Postgres => Self::open_postgres(url, max_connections).await,
         }
     }
 
-    async fn open_sqlite(url: &str, max_connections: u32) -> Result<Self, StorageError> {
+    /// SQLite, with the background [`checkpointer`] every `checkpoint_every`
+    /// (`None`: none, for tests that checkpoint by hand).
+    async fn open_sqlite(
+        url: &str,
+        max_connections: u32,
+        checkpoint_every: Option<Duration>,
+    ) -> Result<Self, StorageError> {
         let typed = SqliteConnectOptions::from_str(url)?;
         if let Some(dir) = typed.get_filename().parent() {
             if !dir.as_os_str().is_empty() {
@@ -146,11 +154,9 @@ impl Db {
             .after_connect(|conn, _| Box::pin(sqlite_setup(conn, false)))
             .connect_with(options)
             .await?;
-        tokio::spawn(checkpointer(
-            reader.clone(),
-            writer.clone(),
-            CHECKPOINT_EVERY,
-        ));
+        if let Some(every) = checkpoint_every {
+            tokio::spawn(checkpointer(reader.clone(), writer.clone(), every));
+        }
         Ok(Self {
             writer,
             reader,
@@ -189,7 +195,7 @@ impl Db {
     /// PostgreSQL has no such log to empty: `Ok(true)`.
     pub async fn checkpoint_truncate(&self) -> Result<bool, StorageError> {
         match self.backend {
-            Backend::Sqlite => truncate(&self.writer).await,
+            Backend::Sqlite => truncate(&self.writer, TRUNCATE_WAIT).await,
             Backend::Postgres => Ok(true),
         }
     }
@@ -330,8 +336,9 @@ const JOURNAL_SIZE_LIMIT: i64 = 4 * 1024 * 1024;
 /// passive checkpoint is truncated by the checkpointer.
 const TRUNCATE_AFTER_PAGES: i64 = 1000;
 
-/// How long a truncating checkpoint waits for readers still in the log
-/// before giving up until the next tick (it holds the writer meanwhile).
+/// How long the truncating checkpoint at shutdown waits for readers still
+/// in the log (it holds the writer meanwhile). The background checkpointer
+/// never waits for them (see [`checkpointer`]).
 pub const TRUNCATE_WAIT: Duration = Duration::from_millis(100);
 
 /// Checkpoints the write-ahead log every `every`, until the pools close.
@@ -355,9 +362,14 @@ pub const TRUNCATE_WAIT: Duration = Duration::from_millis(100);
 /// like any write transaction, so no writer sleeps in SQLite's busy
 /// handler) and runs `TRUNCATE`: the passive pass already copied almost
 /// everything, so it only copies the last second's pages and cuts the file
-/// to zero. Readers still in the log are waited for at most
-/// [`TRUNCATE_WAIT`]; then it gives up until the next tick.
-/// `journal_size_limit` is the backstop when the log restarts by itself.
+/// to zero. It does not wait for readers still in the log: under load there
+/// always is one, and waiting for them in SQLite's busy handler (naps of
+/// 1, 2, 5, 10 … ms, up to 100 ms) while holding the writer was the
+/// benchmark's periodic stall (p99 about 55 ms at 500/s with two thirds of
+/// the CPU idle). When a reader is in, it still copies every page, so the
+/// next write transaction finds the log fully copied and restarts it from
+/// the beginning itself, and `journal_size_limit` cuts the file back on
+/// that commit.
 async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -383,7 +395,7 @@ async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
         if !pending {
             continue;
         }
-        match truncate(&writer).await {
+        match truncate(&writer, Duration::ZERO).await {
             Ok(_) => {}
             Err(_) if writer.is_closed() => return,
             Err(e) => tracing::warn!(error = %e, "WAL truncation failed"),
@@ -392,10 +404,10 @@ async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
 }
 
 /// `PRAGMA wal_checkpoint(TRUNCATE)` on the writer connection, waiting at
-/// most [`TRUNCATE_WAIT`] for readers; `Ok(true)` when the log was emptied.
-async fn truncate(writer: &AnyPool) -> Result<bool, StorageError> {
+/// most `wait` for readers; `Ok(true)` when the log was emptied.
+async fn truncate(writer: &AnyPool, wait: Duration) -> Result<bool, StorageError> {
     let mut conn = writer.acquire().await?;
-    let wait = TRUNCATE_WAIT.as_millis().to_string();
+    let wait = wait.as_millis().to_string();
     sqlx::query(&format!("PRAGMA busy_timeout = {wait}"))
         .execute(&mut *conn)
         .await?;
@@ -446,9 +458,9 @@ mod tests {
             .unwrap_or(0)
     }
 
-    /// A burst of writes with readers alongside (so SQLite never restarts
-    /// the log by itself) leaves a large log; the checkpointer cuts the
-    /// file back below 4 MB once the burst is over.
+    /// A burst of writes with readers alongside (about 24 MB through the
+    /// log) leaves at most a short log: the checkpointer cuts the file back
+    /// below 4 MB once the burst is over.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_checkpointer_cuts_the_log_back_after_a_burst() {
         let dir = std::env::temp_dir().join(format!("kismet-wal-{}", std::process::id()));
@@ -493,11 +505,7 @@ mod tests {
         for r in readers {
             r.await.unwrap();
         }
-        // About 24 MB went through the log.
-        assert!(
-            peak > 8 << 20,
-            "the burst should have grown the log: {peak}"
-        );
+        tracing::debug!(peak, "largest log during the burst");
         let mut size = wal_bytes(&path);
         for _ in 0..100 {
             if size < 4 << 20 {
@@ -509,6 +517,57 @@ mod tests {
         assert!(size < 4 << 20, "the log stayed at {size} bytes");
         let mut tx = db.read().await.unwrap();
         assert_eq!(log::count(&mut tx, 1).await.unwrap(), 12_000);
+        drop(tx);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The background checkpointer's truncation does not wait for a reader
+    /// in the log (it would hold the writer meanwhile): it answers busy at
+    /// once, having copied every page, and the next write transaction then
+    /// restarts the log from the beginning and cuts its file back.
+    #[tokio::test]
+    async fn truncation_leaves_readers_alone_and_the_next_write_restarts_the_log() {
+        let dir = std::env::temp_dir().join(format!("kismet-walr-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("wal.db");
+        install_drivers();
+        let db = Db::open_sqlite(&format!("sqlite://{}", path.display()), 4, None)
+            .await
+            .unwrap();
+        let entry = |n: i64| log::LogEntry {
+            guild_id: 1,
+            user_id: n,
+            system: "generic".into(),
+            action: "roll".into(),
+            outcome: "x".repeat(2000),
+            ..log::LogEntry::default()
+        };
+        for batch in 0..30 {
+            let mut tx = db.write().await.unwrap();
+            for i in 0..100 {
+                log::append(&mut tx, &entry(batch * 100 + i)).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+        assert!(wal_bytes(&path) > 4 << 20, "{}", wal_bytes(&path));
+        // A reader inside the log.
+        let mut reader = db.read().await.unwrap();
+        assert_eq!(log::count(&mut reader, 1).await.unwrap(), 3000);
+        assert!(!truncate(&db.writer, Duration::ZERO).await.unwrap());
+        let (_, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&db.reader)
+            .await
+            .unwrap();
+        assert_eq!(copied, log, "every page copied although a reader is in");
+        assert!(wal_bytes(&path) > 4 << 20, "not cut while the reader is in");
+        reader.rollback().await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        log::append(&mut tx, &entry(3000)).await.unwrap();
+        tx.commit().await.unwrap();
+        assert!(wal_bytes(&path) <= 4 << 20, "{}", wal_bytes(&path));
+        let mut tx = db.read().await.unwrap();
+        assert_eq!(log::count(&mut tx, 1).await.unwrap(), 3001);
         drop(tx);
         db.close().await;
         let _ = std::fs::remove_dir_all(&dir);

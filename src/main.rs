@@ -109,8 +109,15 @@ enum Command {
 /// WebSocket frames (which carry the token) never logged.
 fn init_tracing(default: &str, secret: &str) {
     use tracing_subscriber::prelude::*;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // `Targets` reads `RUST_LOG`'s usual `level,target=level` form; the
+    // span and field filters of `EnvFilter` would compile a regex engine
+    // into the binary for nothing the bot's logs need.
+    use tracing_subscriber::filter::Targets;
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse::<Targets>().ok())
+        .or_else(|| default.parse::<Targets>().ok())
+        .unwrap_or_default();
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(kismet::redact::RedactingStderr::new(secret))
         .with_filter(filter)

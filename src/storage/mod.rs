@@ -364,9 +364,8 @@ pub const TRUNCATE_WAIT: Duration = Duration::from_millis(100);
 /// everything, so it only copies the last second's pages and cuts the file
 /// to zero. It does not wait for readers still in the log: under load there
 /// always is one, and waiting for them in SQLite's busy handler (naps of
-/// 1, 2, 5, 10 … ms, up to 100 ms) while holding the writer was the
-/// benchmark's periodic stall (p99 about 55 ms at 500/s with two thirds of
-/// the CPU idle). When a reader is in, it still copies every page, so the
+/// 1, 2, 5, 10 … ms, up to 100 ms) while holding the writer held up every
+/// write queued behind it. When a reader is in, it still copies every page, so the
 /// next write transaction finds the log fully copied and restarts it from
 /// the beginning itself, and `journal_size_limit` cuts the file back on
 /// that commit.

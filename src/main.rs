@@ -145,17 +145,11 @@ fn main() -> ExitCode {
         } => {
             let shards = match shard_range(shards.as_deref(), shard_count) {
                 Ok(r) => r,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return usage_error(e),
             };
             let config = match Config::from_env() {
                 Ok(c) => c,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return usage_error(e),
             };
             let url = &config.database.url;
             let beat_file = heartbeat_file(url, heartbeat, shards);
@@ -193,10 +187,7 @@ fn main() -> ExitCode {
         } => {
             let shards = match shard_range(shards.as_deref(), shard_count) {
                 Ok(r) => r,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return usage_error(e),
             };
             let Some(secrets) = Secrets::from_env() else {
                 eprintln!(
@@ -209,10 +200,7 @@ fn main() -> ExitCode {
             init_tracing("info,serenity=warn", secrets.token());
             let config = match Config::from_env() {
                 Ok(c) => c,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return usage_error(e),
             };
             let beat_file = heartbeat_file(&config.database.url, heartbeat, shards);
             let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
@@ -243,10 +231,7 @@ fn sandbox(args: SandboxArgs) -> ExitCode {
     init_tracing("warn,serenity=error,poise=error", "");
     let config = match Config::from_env() {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("kismet: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return usage_error(e),
     };
     let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
     let code = rt.block_on(sandbox::run(
@@ -304,6 +289,13 @@ fn fake_discord(shards: u32) -> ExitCode {
 fn fake_discord(shards: u32) -> ExitCode {
     let _ = shards;
     eprintln!("kismet: {NO_FAKE}");
+    ExitCode::from(2)
+}
+
+/// Says what was wrong with the command line or the configuration and
+/// gives the exit code for it (2).
+fn usage_error(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("kismet: {e}");
     ExitCode::from(2)
 }
 

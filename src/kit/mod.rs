@@ -120,29 +120,26 @@ async fn after_action(
     caller: &Caller,
     r: crate::app::Response,
 ) -> (crate::app::Response, bool) {
-    let views = || std::iter::once(&r.reply).chain(r.followups.iter());
-    let sessions: Vec<i64> = views()
-        .filter_map(|reply| {
-            let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
-                reply;
-            v.session()
-        })
-        .collect();
-    let guild = ctx.guild_id().map(|g| g.get() as i64);
-    let sessions = if guild.is_some() {
-        sessions
-    } else {
-        Vec::new()
+    // The sessions the answer shows, with their guild (none outside one).
+    let shown: Vec<(i64, i64)> = match ctx.guild_id() {
+        Some(g) => std::iter::once(&r.reply)
+            .chain(r.followups.iter())
+            .filter_map(|reply| {
+                let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
+                    reply;
+                v.session().map(|id| (g.get() as i64, id))
+            })
+            .collect(),
+        None => Vec::new(),
     };
-    if sessions.is_empty() && !crate::app::verbosity::has_result(&r) {
+    if shown.is_empty() && !crate::app::verbosity::has_result(&r) {
         return (r, false);
     }
     let Ok(mut tx) = ctx.data().app.db.read().await else {
         return (r, false);
     };
     let mut secret = false;
-    for id in sessions {
-        let guild = guild.unwrap_or_default();
+    for (guild, id) in shown {
         if matches!(
             crate::app::secret::lookup_in(&mut tx, guild, id).await,
             Ok(Some(_))

@@ -14,8 +14,8 @@
 //! on its own tokio runtime (threads `bot`), the fake and this driver on
 //! another (threads `fake` and the main thread), and SQLite on sqlx's
 //! worker threads, so CPU time can be split between them (`/proc` task
-//! stats). Each latency is also split at the bot's `kismet::stage` debug
-//! events (command start, application done): WebSocket + serenity + poise,
+//! stats). Each latency is also split at the bot's stage marks
+//! (`kismet::kit::stage`: command start, application done): WebSocket + serenity + poise,
 //! the application layer with SQLite, then rendering + HTTP. A few direct
 //! application-layer calls are timed with the bot idle.
 //!
@@ -320,14 +320,8 @@ fn child(spec: &str) -> i32 {
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "warn,serenity=error,poise=error".into()),
         );
-    let stages = StageLayer.with_filter(
-        tracing_subscriber::filter::Targets::new()
-            .with_target("kismet::stage", tracing::Level::DEBUG),
-    );
-    let _ = tracing_subscriber::registry()
-        .with(log)
-        .with(stages)
-        .try_init();
+    let _ = tracing_subscriber::registry().with(log).try_init();
+    let _ = kismet::kit::STAGE_SINK.set(record_stage);
     let mut parts = spec.split(':');
     let case = Case {
         characters: parts.next().and_then(|c| c.parse().ok()).unwrap_or(0),
@@ -900,41 +894,20 @@ impl BotProcess {
     }
 }
 
-/// The bot's `kismet::stage` events: (interaction id, stage, when).
+/// The bot's stage marks: (interaction id, stage, when).
 static STAGES: Mutex<Vec<(u64, usize, Instant)>> = Mutex::new(Vec::new());
 
 /// The stages the bot marks, in order.
 const STAGE_NAMES: [&str; 3] = ["start", "app done", "sent"];
 
-/// Collects the bot's `kismet::stage` events into [`STAGES`].
-struct StageLayer;
-
-impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for StageLayer {
-    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
-        let now = Instant::now();
-        #[derive(Default)]
-        struct Visit(Option<u64>, Option<usize>);
-        impl tracing::field::Visit for Visit {
-            fn record_u64(&mut self, f: &tracing::field::Field, v: u64) {
-                if f.name() == "id" {
-                    self.0 = Some(v);
-                }
-            }
-            fn record_str(&mut self, f: &tracing::field::Field, v: &str) {
-                if f.name() == "stage" {
-                    self.1 = STAGE_NAMES.iter().position(|s| *s == v);
-                }
-            }
-            fn record_debug(&mut self, _: &tracing::field::Field, _: &dyn std::fmt::Debug) {}
-        }
-        let mut v = Visit::default();
-        event.record(&mut v);
-        if let (Some(id), Some(stage)) = (v.0, v.1) {
-            STAGES
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((id, stage, now));
-        }
+/// Collects the bot's stage marks ([`kismet::kit::stage`]) into [`STAGES`].
+fn record_stage(id: u64, stage: &'static str) {
+    let now = Instant::now();
+    if let Some(stage) = STAGE_NAMES.iter().position(|s| *s == stage) {
+        STAGES
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((id, stage, now));
     }
 }
 

@@ -226,11 +226,20 @@ fn error_reply(e: &AppError) -> poise::CreateReply {
     render::note_reply(render::refusal(&e.user_message()), true)
 }
 
+/// Where [`stage`] marks go: the pipeline benchmark sets it (builds with
+/// the fake Discord only; production has no listener and no cost).
+#[cfg(feature = "fake")]
+pub static STAGE_SINK: std::sync::OnceLock<fn(u64, &'static str)> = std::sync::OnceLock::new();
+
 /// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
-/// as a `kismet::stage` debug event, for the pipeline benchmark; free when
-/// nothing listens at that level.
+/// for the pipeline benchmark ([`STAGE_SINK`]); does nothing otherwise.
 pub fn stage(interaction_id: u64, stage: &'static str) {
-    tracing::debug!(target: "kismet::stage", id = interaction_id, stage);
+    #[cfg(feature = "fake")]
+    if let Some(sink) = STAGE_SINK.get() {
+        sink(interaction_id, stage);
+    }
+    #[cfg(not(feature = "fake"))]
+    let _ = (interaction_id, stage);
 }
 
 pub fn signal_done(data: &Data, interaction_id: u64) {

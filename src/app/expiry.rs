@@ -76,7 +76,7 @@ pub async fn attach_as(
     let known = if posting == Posting::New {
         None
     } else {
-        let mut rtx = app.db.read().await?;
+        let mut rtx = app.db.glance().await?;
         storage::sessions::get(&mut rtx, guild_id, session).await?
     };
     if token.is_some()
@@ -87,7 +87,9 @@ pub async fn attach_as(
     {
         return Ok(());
     }
-    let mut tx = Act::housekeeping(app, guild_id).await?;
+    // One statement that stands alone (it records where the session is
+    // shown, whatever else happened to it): committed as it runs.
+    let mut tx = app.db.write_one().await?;
     storage::sessions::attach(
         &mut tx,
         guild_id,

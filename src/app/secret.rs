@@ -75,7 +75,7 @@ pub async fn check(app: &App, caller: &Caller) -> Result<Option<i64>, AppError> 
     if !caller.secret {
         return Ok(None);
     }
-    let mut tx = app.db.read().await?;
+    let mut tx = app.db.glance().await?;
     gm_channel(&mut tx, caller).await.map(Some)
 }
 
@@ -127,7 +127,7 @@ pub async fn lookup(
     guild_id: i64,
     session_id: i64,
 ) -> Result<Option<SecretSession>, AppError> {
-    let mut tx = app.db.read().await?;
+    let mut tx = app.db.glance().await?;
     lookup_in(&mut tx, guild_id, session_id).await
 }
 

@@ -78,7 +78,7 @@ pub struct Posted {
 
 /// Where the message of session `id` in `guild_id` is, if the session exists.
 pub async fn posted(app: &super::App, guild_id: i64, id: i64) -> Result<Option<Posted>, AppError> {
-    let mut tx = app.db.read().await?;
+    let mut tx = app.db.glance().await?;
     let s = storage::sessions::get(&mut tx, guild_id, id).await?;
     Ok(s.map(|s| Posted {
         channel_id: s.channel_id,

@@ -81,7 +81,7 @@ pub async fn apply(app: &App, caller: &Caller, r: Response) -> Response {
     if !has_result(&r) {
         return r;
     }
-    match app.db.read().await {
+    match app.db.glance().await {
         Ok(mut tx) => apply_in(&mut tx, caller, r).await,
         Err(_) => r,
     }

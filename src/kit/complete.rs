@@ -24,7 +24,7 @@ pub async fn complete_character(
     // A command of no system (`/fc undo`) means the channel's system.
     let mut here = None;
     let mut fc = false;
-    if let Ok(mut tx) = app.db.read().await {
+    if let Ok(mut tx) = app.db.glance().await {
         fc = rights::is_fc(&mut tx, &caller).await.unwrap_or(false);
         if app.registry.by_root(&root).is_none() {
             here = settings::active_system(&mut tx, caller.guild_id, caller.channel_id)

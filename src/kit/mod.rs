@@ -135,7 +135,7 @@ async fn after_action(
     if shown.is_empty() && !crate::app::verbosity::has_result(&r) {
         return (r, false);
     }
-    let Ok(mut tx) = ctx.data().app.db.read().await else {
+    let Ok(mut tx) = ctx.data().app.db.glance().await else {
         return (r, false);
     };
     let mut secret = false;

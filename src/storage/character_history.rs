@@ -4,12 +4,10 @@
 //! [`record`] is called by [`super::characters::update`] for every saved
 //! sheet that changed, so no system writes history itself. The row learns
 //! who acted and what it was from the roll-log entry of the same
-//! transaction ([`link`], called by [`super::log::append`]): two temporary
-//! (per-connection) tables remember the rows and entries of the current
-//! write transaction: on SQLite they are created with the writer connection
-//! ([`SQLITE_TEMP_TABLES`]) and [`begin`] empties them when a transaction
-//! starts; on PostgreSQL they are created with each connection
-//! ([`POSTGRES_TEMP_TABLES`]) and emptied by every commit or rollback.
+//! transaction ([`link`], called by [`super::log::append`]). The
+//! transaction's [`Notes`] (kept in memory beside it, in [`Tx`]) remember
+//! the entries logged and the changes not yet linked, so linking costs no
+//! statement unless a sheet was saved before its entry was logged.
 
 use super::{StorageError, Tx};
 use sqlx::Row;
@@ -39,30 +37,16 @@ pub struct Change {
     pub created_at: i64,
 }
 
-/// The per-transaction notes on PostgreSQL: temporary tables of the
-/// connection, created once when it opens, emptied at every commit.
-pub const POSTGRES_TEMP_TABLES: &[&str] = &[
-    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id BIGINT PRIMARY KEY, character_id BIGINT NOT NULL) ON COMMIT DELETE ROWS",
-    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id BIGINT PRIMARY KEY, character_id BIGINT, user_id BIGINT NOT NULL, action TEXT NOT NULL) ON COMMIT DELETE ROWS",
-];
-
-/// The per-transaction notes on SQLite: temporary tables of the writer
-/// connection, created once when it opens ([`super::Db`]'s set-up), emptied
-/// when each write transaction begins ([`begin`]).
-pub const SQLITE_TEMP_TABLES: &[&str] = &[
-    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_history (id INTEGER PRIMARY KEY, character_id INTEGER NOT NULL)",
-    "CREATE TEMP TABLE IF NOT EXISTS kismet_tx_log (id INTEGER PRIMARY KEY, character_id INTEGER, user_id INTEGER NOT NULL, action TEXT NOT NULL)",
-];
-
-/// Prepares a new SQLite write transaction: empties the notes of the
-/// previous one, in one round trip to the connection's thread (both
-/// statements in one string).
-pub async fn begin(tx: &mut Tx) -> Result<(), StorageError> {
-    use sqlx::Executor;
-    (&mut **tx)
-        .execute("DELETE FROM temp.kismet_tx_history; DELETE FROM temp.kismet_tx_log")
-        .await?;
-    Ok(())
+/// What one write transaction has logged and recorded so far: its
+/// character-history rows still waiting for their log entry, and its log
+/// entries (newest last). Lives and dies with the transaction ([`Tx`]), so
+/// a rollback forgets it with the rows it described.
+#[derive(Debug, Default)]
+pub struct Notes {
+    /// `(history row, character)` of changes not linked to an entry yet.
+    unlinked: Vec<(i64, i64)>,
+    /// `(entry id, character, user, action)` of the entries logged.
+    logged: Vec<(i64, Option<i64>, i64, String)>,
 }
 
 /// Records a change of a character's sheet; links it at once to this
@@ -76,44 +60,36 @@ pub async fn record(
     after: &str,
     now: i64,
 ) -> Result<i64, StorageError> {
+    // The newest entry of this transaction about the character, if any:
+    // the change belongs to it.
+    let earlier = tx
+        .notes
+        .logged
+        .iter()
+        .rev()
+        .find(|(_, c, _, _)| *c == Some(character_id))
+        .map(|(id, _, user, action)| (*id, *user, action.clone()));
+    let (log_id, user_id, action) = match &earlier {
+        Some((id, user, action)) => (Some(*id), *user, action.as_str()),
+        None => (None, 0, ""),
+    };
     let id: i64 = sqlx::query(
-        "INSERT INTO character_history (guild_id, character_id, before, after, created_at)
-         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        "INSERT INTO character_history (guild_id, character_id, before, after, created_at, log_id, user_id, action)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(guild_id)
     .bind(character_id)
     .bind(before)
     .bind(after)
     .bind(now)
+    .bind(log_id)
+    .bind(user_id)
+    .bind(action)
     .fetch_one(&mut **tx)
     .await?
     .try_get(0)?;
-    let earlier = sqlx::query(
-        "SELECT id, user_id, action FROM kismet_tx_log
-         WHERE character_id = $1 ORDER BY id DESC LIMIT 1",
-    )
-    .bind(character_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    match earlier {
-        Some(r) => {
-            sqlx::query(
-                "UPDATE character_history SET log_id = $1, user_id = $2, action = $3 WHERE id = $4",
-            )
-            .bind(r.try_get::<i64, _>("id")?)
-            .bind(r.try_get::<i64, _>("user_id")?)
-            .bind(r.try_get::<String, _>("action")?)
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
-        }
-        None => {
-            sqlx::query("INSERT INTO kismet_tx_history (id, character_id) VALUES ($1, $2)")
-                .bind(id)
-                .bind(character_id)
-                .execute(&mut **tx)
-                .await?;
-        }
+    if earlier.is_none() {
+        tx.notes.unlinked.push((id, character_id));
     }
     Ok(id)
 }
@@ -128,29 +104,24 @@ pub async fn link(
     user_id: i64,
     action: &str,
 ) -> Result<(), StorageError> {
-    sqlx::query(
-        "UPDATE character_history SET log_id = $1, user_id = $2, action = $3
-         WHERE id IN (SELECT id FROM kismet_tx_history WHERE $4 IS NULL OR character_id = $4)",
-    )
-    .bind(log_id)
-    .bind(user_id)
-    .bind(action)
-    .bind(character_id)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("DELETE FROM kismet_tx_history WHERE $1 IS NULL OR character_id = $1")
-        .bind(character_id)
+    let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut tx.notes.unlinked)
+        .into_iter()
+        .partition(|(_, c)| character_id.is_none_or(|id| id == *c));
+    tx.notes.unlinked = others;
+    for (row, _) in mine {
+        sqlx::query(
+            "UPDATE character_history SET log_id = $1, user_id = $2, action = $3 WHERE id = $4",
+        )
+        .bind(log_id)
+        .bind(user_id)
+        .bind(action)
+        .bind(row)
         .execute(&mut **tx)
         .await?;
-    sqlx::query(
-        "INSERT INTO kismet_tx_log (id, character_id, user_id, action) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(log_id)
-    .bind(character_id)
-    .bind(user_id)
-    .bind(action)
-    .execute(&mut **tx)
-    .await?;
+    }
+    tx.notes
+        .logged
+        .push((log_id, character_id, user_id, action.to_string()));
     Ok(())
 }
 
@@ -250,4 +221,67 @@ fn from_row(r: &sqlx::any::AnyRow) -> Result<Change, StorageError> {
         undone_by: r.try_get("undone_by")?,
         created_at: r.try_get("created_at")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{log, Db};
+
+    fn entry(character_id: Option<i64>, user_id: i64, action: &str) -> log::LogEntry {
+        log::LogEntry {
+            guild_id: 1,
+            user_id,
+            character_id,
+            system: "venus".into(),
+            action: action.into(),
+            ..log::LogEntry::default()
+        }
+    }
+
+    /// `(log_id, user_id, action)` of a history row.
+    async fn told(tx: &mut Tx, id: i64) -> (Option<i64>, i64, String) {
+        let c = get(tx, 1, id).await.unwrap().unwrap();
+        (c.log_id, c.user_id, c.action)
+    }
+
+    #[tokio::test]
+    async fn changes_learn_their_entry_in_either_order_and_only_their_characters() {
+        let dir = std::env::temp_dir().join(format!("kismet-chist-{}", std::process::id()));
+        let db = Db::open(&format!("sqlite://{}", dir.join("h.db").display()), 2)
+            .await
+            .unwrap();
+        let mut tx = db.write().await.unwrap();
+        // Saved before the entry: linked when the entry about it comes.
+        let a1 = record(&mut tx, 1, 10, "{}", "{\"a\":1}", 5).await.unwrap();
+        let b1 = record(&mut tx, 1, 20, "{}", "{\"b\":1}", 5).await.unwrap();
+        assert_eq!(told(&mut tx, a1).await, (None, 0, String::new()));
+        let la = log::append(&mut tx, &entry(Some(10), 7, "stress")).await.unwrap();
+        assert_eq!(told(&mut tx, a1).await, (Some(la), 7, "stress".into()));
+        // Another character's entry leaves b1 alone …
+        assert_eq!(told(&mut tx, b1).await, (None, 0, String::new()));
+        // … saved after its entry: linked at once, to the newest about it.
+        let a2 = record(&mut tx, 1, 10, "{\"a\":1}", "{\"a\":2}", 6).await.unwrap();
+        assert_eq!(told(&mut tx, a2).await, (Some(la), 7, "stress".into()));
+        let la2 = log::append(&mut tx, &entry(Some(10), 8, "heal")).await.unwrap();
+        let a3 = record(&mut tx, 1, 10, "{\"a\":2}", "{\"a\":3}", 7).await.unwrap();
+        assert_eq!(told(&mut tx, a3).await, (Some(la2), 8, "heal".into()));
+        // An entry naming no character claims every change still unlinked.
+        let lall = log::append(&mut tx, &entry(None, 9, "party")).await.unwrap();
+        assert_eq!(told(&mut tx, b1).await, (Some(lall), 9, "party".into()));
+        assert_eq!(told(&mut tx, a1).await, (Some(la), 7, "stress".into()));
+        tx.commit().await.unwrap();
+
+        // The notes do not outlive their transaction: an entry logged in
+        // one does not claim a change saved in the next.
+        let mut tx = db.write().await.unwrap();
+        let a4 = record(&mut tx, 1, 10, "{\"a\":3}", "{\"a\":4}", 8).await.unwrap();
+        assert_eq!(told(&mut tx, a4).await, (None, 0, String::new()));
+        tx.rollback().await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        assert!(get(&mut tx, 1, a4).await.unwrap().is_none());
+        drop(tx);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -56,8 +56,84 @@ use std::time::Duration;
 
 /// A transaction (write or read); commit it or it rolls back when dropped.
 /// It runs on sqlx's `Any` driver, so the same portable SQL serves SQLite
-/// and PostgreSQL.
-pub type Tx = Transaction<'static, Any>;
+/// and PostgreSQL: `&mut **tx` is the connection to run statements on.
+/// Beside it, the notes the character history keeps for the transaction
+/// ([`character_history::Notes`]), in memory: dropped with it.
+///
+/// [`Db::glance`] and [`Db::write_one`] give a `Tx` that is no transaction
+/// at all: each statement commits by itself (one round trip to the
+/// database where `BEGIN`, the statement and `COMMIT` take three). For one
+/// statement, or reads that need no common snapshot.
+pub struct Tx {
+    inner: Inner,
+    notes: character_history::Notes,
+}
+
+/// What a [`Tx`] runs on.
+enum Inner {
+    /// A transaction.
+    Transaction(Transaction<'static, Any>),
+    /// A bare connection: every statement its own transaction.
+    Single(sqlx::pool::PoolConnection<Any>),
+}
+
+impl Tx {
+    fn new(inner: Transaction<'static, Any>) -> Self {
+        Self {
+            inner: Inner::Transaction(inner),
+            notes: character_history::Notes::default(),
+        }
+    }
+
+    fn single(conn: sqlx::pool::PoolConnection<Any>) -> Self {
+        Self {
+            inner: Inner::Single(conn),
+            notes: character_history::Notes::default(),
+        }
+    }
+
+    /// Commits the transaction (nothing to do for [`Db::glance`] and
+    /// [`Db::write_one`]: their statements committed as they ran).
+    pub async fn commit(self) -> Result<(), StorageError> {
+        match self.inner {
+            Inner::Transaction(t) => t.commit().await,
+            Inner::Single(_) => Ok(()),
+        }
+    }
+
+    /// Rolls the transaction back (dropping it does the same, later).
+    pub async fn rollback(self) -> Result<(), StorageError> {
+        match self.inner {
+            Inner::Transaction(t) => t.rollback().await,
+            Inner::Single(_) => Ok(()),
+        }
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = AnyConnection;
+    fn deref(&self) -> &AnyConnection {
+        match &self.inner {
+            Inner::Transaction(t) => t,
+            Inner::Single(c) => c,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        match &mut self.inner {
+            Inner::Transaction(t) => t,
+            Inner::Single(c) => c,
+        }
+    }
+}
+
+impl std::fmt::Debug for Tx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tx").field("notes", &self.notes).finish()
+    }
+}
 
 /// A storage failure (never the user's fault).
 pub type StorageError = sqlx::Error;
@@ -169,7 +245,6 @@ impl Db {
         let pool = |n: u32| {
             AnyPoolOptions::new()
                 .max_connections(n.max(2))
-                .after_connect(|conn, _| Box::pin(postgres_setup(conn)))
         };
         let writer = pool(max_connections).connect_with(options.clone()).await?;
         // Several processes may start at once: sqlx takes an advisory lock
@@ -214,9 +289,11 @@ impl Db {
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
-                self.writer
+                let tx = self
+                    .writer
                     .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
-                    .await
+                    .await?;
+                Ok(Tx::new(tx))
             }
         }
     }
@@ -237,25 +314,42 @@ impl Db {
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
-                self.writer
+                let tx = self
+                    .writer
                     .begin_with(format!(
                         "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
                     ))
-                    .await
+                    .await?;
+                Ok(Tx::new(tx))
             }
         }
     }
 
     async fn write_sqlite(&self) -> Result<Tx, StorageError> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        character_history::begin(&mut tx).await?;
-        Ok(tx)
+        Ok(Tx::new(self.writer.begin_with("BEGIN IMMEDIATE").await?))
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader
     /// connection; do not write through it.
     pub async fn read(&self) -> Result<Tx, StorageError> {
-        self.reader.begin().await
+        Ok(Tx::new(self.reader.begin().await?))
+    }
+
+    /// A read-only connection whose statements each see the database as it
+    /// is when they run (no common snapshot): for an answer's one or two
+    /// unrelated lookups, saving `BEGIN` and `ROLLBACK`. Do not write
+    /// through it.
+    pub async fn glance(&self) -> Result<Tx, StorageError> {
+        Ok(Tx::single(self.reader.acquire().await?))
+    }
+
+    /// The writer connection for one write statement that commits by
+    /// itself, with no transaction around it (one round trip instead of
+    /// three). Only for a statement whose effect stands alone: it does not
+    /// take the guild's turn among PostgreSQL writers ([`Db::write_in`]),
+    /// so it must not act on something read before.
+    pub async fn write_one(&self) -> Result<Tx, StorageError> {
+        Ok(Tx::single(self.writer.acquire().await?))
     }
 
     /// Runs SQLite's integrity check; `Ok(true)` when the file is sound.
@@ -292,8 +386,7 @@ fn sqlite_create_url(url: &str) -> String {
 /// Every SQLite connection: write-ahead log, `synchronous=NORMAL`, foreign
 /// keys, the busy timeout; the writer also never checkpoints by itself
 /// (the [`checkpointer`] does) and cuts the log's file back to
-/// [`JOURNAL_SIZE_LIMIT`] when it restarts, and holds the temporary
-/// tables of [`character_history`].
+/// [`JOURNAL_SIZE_LIMIT`] when it restarts.
 async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), StorageError> {
     let mut pragmas = vec![
         "PRAGMA journal_mode = WAL".to_string(),
@@ -308,22 +401,9 @@ async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), Stor
     for p in pragmas {
         conn.execute(p.as_str()).await?;
     }
-    if writer {
-        for sql in character_history::SQLITE_TEMP_TABLES {
-            conn.execute(*sql).await?;
-        }
-    }
     Ok(())
 }
 
-/// Every PostgreSQL connection: the per-transaction notes of
-/// [`character_history`], as temporary tables emptied at every commit.
-async fn postgres_setup(conn: &mut AnyConnection) -> Result<(), StorageError> {
-    for sql in character_history::POSTGRES_TEMP_TABLES {
-        conn.execute(*sql).await?;
-    }
-    Ok(())
-}
 
 /// How often the write-ahead log is copied into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);

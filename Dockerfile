@@ -3,7 +3,7 @@
 # stripped (see `[profile.release]`).
 FROM rust:1.95-slim-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY migrations ./migrations
 COPY config ./config

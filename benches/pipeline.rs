@@ -639,6 +639,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     }
     print_row("all", &all, &complete);
     print_stages(&samples);
+    print_tail(&samples, wall0, pct(&all, 0.99));
 
     // HTTP requests the bot made per interaction.
     let requests_per_interaction = tally.requests as f64 / n.max(1) as f64;
@@ -909,6 +910,36 @@ fn record_stage(id: u64, stage: &'static str) {
             .unwrap_or_else(|e| e.into_inner())
             .push((id, stage, now));
     }
+}
+
+/// Where in time the slowest interactions (latency at or above `p99`)
+/// were sent: per tenth of a second within each second (a periodic stall,
+/// such as a checkpoint every second, piles into one tenth) and per second
+/// of the run (a burst piles into one or two seconds).
+fn print_tail(samples: &[Sample], start: Instant, p99: Duration) {
+    let slow: Vec<Duration> = samples
+        .iter()
+        .filter(|x| x.latency.is_some_and(|l| l >= p99 && l > Duration::ZERO))
+        .filter_map(|x| x.sent.map(|(_, at)| at.saturating_duration_since(start)))
+        .collect();
+    if slow.is_empty() {
+        return;
+    }
+    let mut tenths = [0usize; 10];
+    let mut seconds: BTreeMap<u64, usize> = BTreeMap::new();
+    for at in &slow {
+        tenths[(at.subsec_millis() / 100) as usize] += 1;
+        *seconds.entry(at.as_secs()).or_default() += 1;
+    }
+    let tenths: Vec<String> = tenths.iter().map(|n| n.to_string()).collect();
+    let seconds: Vec<String> = seconds.iter().map(|(s, n)| format!("{s}s:{n}")).collect();
+    println!(
+        "slowest 1% ({} at >= {:.1} ms) by tenth of each second sent: [{}]",
+        slow.len(),
+        ms(p99),
+        tenths.join(" ")
+    );
+    println!("  by second of the run: {}", seconds.join(" "));
 }
 
 /// Splits each latency at the bot's stage marks: gateway event sent ->

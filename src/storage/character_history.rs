@@ -256,18 +256,28 @@ mod tests {
         let a1 = record(&mut tx, 1, 10, "{}", "{\"a\":1}", 5).await.unwrap();
         let b1 = record(&mut tx, 1, 20, "{}", "{\"b\":1}", 5).await.unwrap();
         assert_eq!(told(&mut tx, a1).await, (None, 0, String::new()));
-        let la = log::append(&mut tx, &entry(Some(10), 7, "stress")).await.unwrap();
+        let la = log::append(&mut tx, &entry(Some(10), 7, "stress"))
+            .await
+            .unwrap();
         assert_eq!(told(&mut tx, a1).await, (Some(la), 7, "stress".into()));
         // Another character's entry leaves b1 alone …
         assert_eq!(told(&mut tx, b1).await, (None, 0, String::new()));
         // … saved after its entry: linked at once, to the newest about it.
-        let a2 = record(&mut tx, 1, 10, "{\"a\":1}", "{\"a\":2}", 6).await.unwrap();
+        let a2 = record(&mut tx, 1, 10, "{\"a\":1}", "{\"a\":2}", 6)
+            .await
+            .unwrap();
         assert_eq!(told(&mut tx, a2).await, (Some(la), 7, "stress".into()));
-        let la2 = log::append(&mut tx, &entry(Some(10), 8, "heal")).await.unwrap();
-        let a3 = record(&mut tx, 1, 10, "{\"a\":2}", "{\"a\":3}", 7).await.unwrap();
+        let la2 = log::append(&mut tx, &entry(Some(10), 8, "heal"))
+            .await
+            .unwrap();
+        let a3 = record(&mut tx, 1, 10, "{\"a\":2}", "{\"a\":3}", 7)
+            .await
+            .unwrap();
         assert_eq!(told(&mut tx, a3).await, (Some(la2), 8, "heal".into()));
         // An entry naming no character claims every change still unlinked.
-        let lall = log::append(&mut tx, &entry(None, 9, "party")).await.unwrap();
+        let lall = log::append(&mut tx, &entry(None, 9, "party"))
+            .await
+            .unwrap();
         assert_eq!(told(&mut tx, b1).await, (Some(lall), 9, "party".into()));
         assert_eq!(told(&mut tx, a1).await, (Some(la), 7, "stress".into()));
         tx.commit().await.unwrap();
@@ -275,7 +285,9 @@ mod tests {
         // The notes do not outlive their transaction: an entry logged in
         // one does not claim a change saved in the next.
         let mut tx = db.write().await.unwrap();
-        let a4 = record(&mut tx, 1, 10, "{\"a\":3}", "{\"a\":4}", 8).await.unwrap();
+        let a4 = record(&mut tx, 1, 10, "{\"a\":3}", "{\"a\":4}", 8)
+            .await
+            .unwrap();
         assert_eq!(told(&mut tx, a4).await, (None, 0, String::new()));
         tx.rollback().await.unwrap();
         let mut tx = db.read().await.unwrap();

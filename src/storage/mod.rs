@@ -242,10 +242,7 @@ impl Db {
 
     async fn open_postgres(url: &str, max_connections: u32) -> Result<Self, StorageError> {
         let options = AnyConnectOptions::from_str(url)?;
-        let pool = |n: u32| {
-            AnyPoolOptions::new()
-                .max_connections(n.max(2))
-        };
+        let pool = |n: u32| AnyPoolOptions::new().max_connections(n.max(2));
         let writer = pool(max_connections).connect_with(options.clone()).await?;
         // Several processes may start at once: sqlx takes an advisory lock
         // around the migrations on PostgreSQL.
@@ -403,7 +400,6 @@ async fn sqlite_setup(conn: &mut AnyConnection, writer: bool) -> Result<(), Stor
     }
     Ok(())
 }
-
 
 /// How often the write-ahead log is copied into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);

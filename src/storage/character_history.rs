@@ -45,8 +45,17 @@ pub struct Change {
 pub struct Notes {
     /// `(history row, character)` of changes not linked to an entry yet.
     unlinked: Vec<(i64, i64)>,
-    /// `(entry id, character, user, action)` of the entries logged.
-    logged: Vec<(i64, Option<i64>, i64, String)>,
+    /// The entries logged.
+    logged: Vec<Logged>,
+}
+
+/// A log entry of the transaction, as the changes of its character learn it.
+#[derive(Debug)]
+struct Logged {
+    id: i64,
+    character_id: Option<i64>,
+    user_id: i64,
+    action: String,
 }
 
 /// Records a change of a character's sheet; links it at once to this
@@ -67,12 +76,10 @@ pub async fn record(
         .logged
         .iter()
         .rev()
-        .find(|(_, c, _, _)| *c == Some(character_id))
-        .map(|(id, _, user, action)| (*id, *user, action.clone()));
-    let (log_id, user_id, action) = match &earlier {
-        Some((id, user, action)) => (Some(*id), *user, action.as_str()),
-        None => (None, 0, ""),
-    };
+        .find(|e| e.character_id == Some(character_id));
+    let log_id = earlier.map(|e| e.id);
+    let user_id = earlier.map_or(0, |e| e.user_id);
+    let action = earlier.map_or(String::new(), |e| e.action.clone());
     let id: i64 = sqlx::query(
         "INSERT INTO character_history (guild_id, character_id, before, after, created_at, log_id, user_id, action)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -88,7 +95,7 @@ pub async fn record(
     .fetch_one(&mut **tx)
     .await?
     .try_get(0)?;
-    if earlier.is_none() {
+    if log_id.is_none() {
         tx.notes.unlinked.push((id, character_id));
     }
     Ok(id)
@@ -104,11 +111,15 @@ pub async fn link(
     user_id: i64,
     action: &str,
 ) -> Result<(), StorageError> {
-    let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut tx.notes.unlinked)
-        .into_iter()
-        .partition(|(_, c)| character_id.is_none_or(|id| id == *c));
-    tx.notes.unlinked = others;
-    for (row, _) in mine {
+    let mut mine = Vec::new();
+    tx.notes.unlinked.retain(|&(row, c)| {
+        let claimed = character_id.is_none_or(|id| id == c);
+        if claimed {
+            mine.push(row);
+        }
+        !claimed
+    });
+    for row in mine {
         sqlx::query(
             "UPDATE character_history SET log_id = $1, user_id = $2, action = $3 WHERE id = $4",
         )
@@ -119,9 +130,12 @@ pub async fn link(
         .execute(&mut **tx)
         .await?;
     }
-    tx.notes
-        .logged
-        .push((log_id, character_id, user_id, action.to_string()));
+    tx.notes.logged.push(Logged {
+        id: log_id,
+        character_id,
+        user_id,
+        action: action.to_string(),
+    });
     Ok(())
 }
 

@@ -78,16 +78,9 @@ enum Inner {
 }
 
 impl Tx {
-    fn new(inner: Transaction<'static, Any>) -> Self {
+    fn new(inner: Inner) -> Self {
         Self {
-            inner: Inner::Transaction(inner),
-            notes: character_history::Notes::default(),
-        }
-    }
-
-    fn single(conn: sqlx::pool::PoolConnection<Any>) -> Self {
-        Self {
-            inner: Inner::Single(conn),
+            inner,
             notes: character_history::Notes::default(),
         }
     }
@@ -290,7 +283,7 @@ impl Db {
                     .writer
                     .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
                     .await?;
-                Ok(Tx::new(tx))
+                Ok(Tx::new(Inner::Transaction(tx)))
             }
         }
     }
@@ -317,19 +310,21 @@ impl Db {
                         "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
                     ))
                     .await?;
-                Ok(Tx::new(tx))
+                Ok(Tx::new(Inner::Transaction(tx)))
             }
         }
     }
 
     async fn write_sqlite(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(self.writer.begin_with("BEGIN IMMEDIATE").await?))
+        Ok(Tx::new(Inner::Transaction(
+            self.writer.begin_with("BEGIN IMMEDIATE").await?,
+        )))
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader
     /// connection; do not write through it.
     pub async fn read(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(self.reader.begin().await?))
+        Ok(Tx::new(Inner::Transaction(self.reader.begin().await?)))
     }
 
     /// A read-only connection whose statements each see the database as it
@@ -337,7 +332,7 @@ impl Db {
     /// unrelated lookups, saving `BEGIN` and `ROLLBACK`. Do not write
     /// through it.
     pub async fn glance(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::single(self.reader.acquire().await?))
+        Ok(Tx::new(Inner::Single(self.reader.acquire().await?)))
     }
 
     /// The writer connection for one write statement that commits by
@@ -346,7 +341,7 @@ impl Db {
     /// take the guild's turn among PostgreSQL writers ([`Db::write_in`]),
     /// so it must not act on something read before.
     pub async fn write_one(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::single(self.writer.acquire().await?))
+        Ok(Tx::new(Inner::Single(self.writer.acquire().await?)))
     }
 
     /// Runs SQLite's integrity check; `Ok(true)` when the file is sound.
@@ -559,7 +554,6 @@ mod tests {
             })
             .collect();
         let outcome = "x".repeat(2000);
-        let mut peak = 0;
         for batch in 0..120 {
             let mut tx = db.write().await.unwrap();
             for i in 0..100 {
@@ -574,13 +568,11 @@ mod tests {
                 log::append(&mut tx, &e).await.unwrap();
             }
             tx.commit().await.unwrap();
-            peak = peak.max(wal_bytes(&path));
         }
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         for r in readers {
             r.await.unwrap();
         }
-        tracing::debug!(peak, "largest log during the burst");
         let mut size = wal_bytes(&path);
         for _ in 0..100 {
             if size < 4 << 20 {

@@ -25,8 +25,10 @@ impl Act {
     /// Begins `caller`'s action (waits for the writer before it in the
     /// guild: SQLite's one writer, or the guild's lock on PostgreSQL).
     pub async fn begin(app: &App, caller: &Caller) -> Result<Act, AppError> {
+        let mut tx = app.db.write_in(caller.guild_id).await?;
+        super::settings::hint_caller(&mut tx, caller);
         Ok(Act {
-            tx: app.db.write_in(caller.guild_id).await?,
+            tx,
             caller: caller.clone(),
             fc: None,
         })

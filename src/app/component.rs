@@ -119,8 +119,9 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
     // Unknown and stale clicks (double clicks, old messages) are answered
     // from a read, without queueing for the write lock: under a burst of
     // clicks most are stale. Versions only grow, so a stale read is final.
+    // One lookup: no transaction around it.
     let known = {
-        let mut rtx = app.db.read().await?;
+        let mut rtx = app.db.glance().await?;
         storage::sessions::get(&mut rtx, caller.guild_id, id.session).await?
     };
     match known.filter(|s| s.kind == id.kind) {

@@ -100,11 +100,11 @@ pub async fn mark(tx: &mut Tx, caller: &Caller, session_id: i64) -> Result<(), A
     Ok(())
 }
 
-/// The secret marker of a session, if it is secret (its `secret` column;
-/// where its copies are comes from its `channel_state` row, empty when it
-/// has none).
+/// The secret marker of a session, if it is secret (its `secret` column,
+/// read with the row; where its copies are comes from its `channel_state`
+/// row, empty when it has none). `session` must have been read in `tx`.
 pub async fn of_session(tx: &mut Tx, session: &Session) -> Result<Option<SecretSession>, AppError> {
-    if !storage::sessions::is_secret(tx, session.guild_id, session.id).await? {
+    if !session.secret {
         return Ok(None);
     }
     match storage::settings::channel_get(tx, session.guild_id, session.channel_id, &key(session.id))
@@ -132,15 +132,13 @@ pub async fn lookup(
 }
 
 /// [`lookup`] in a transaction the caller holds. Most sessions are not
-/// secret: that is one query, and only a secret one reads the rest.
+/// secret: that is one query (the session's row), and only a secret one
+/// reads the rest.
 pub async fn lookup_in(
     tx: &mut Tx,
     guild_id: i64,
     session_id: i64,
 ) -> Result<Option<SecretSession>, AppError> {
-    if !storage::sessions::is_secret(tx, guild_id, session_id).await? {
-        return Ok(None);
-    }
     let Some(session) = storage::sessions::get(tx, guild_id, session_id).await? else {
         return Ok(None);
     };

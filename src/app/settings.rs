@@ -155,6 +155,17 @@ pub async fn save_channel(
     save_scoped(tx, guild_id, &channel_scope(channel_id), s).await
 }
 
+/// Tells `tx` that the guild's settings and the caller's channel's are
+/// likely read (rights, the channel's system, house rules): the first read
+/// of either reads both in one query.
+pub fn hint_caller(tx: &mut Tx, caller: &super::Caller) {
+    storage::settings::hint(
+        tx,
+        caller.guild_id,
+        &[GUILD_SCOPE, &channel_scope(caller.channel_id)],
+    );
+}
+
 /// The system played in a channel: the channel's override, else the
 /// guild's `system`, else none (a scope name such as `storyteller`).
 pub async fn active_system(
@@ -180,7 +191,9 @@ pub async fn allows_here(
     let Some(system) = app.registry.by_root(root).filter(|s| s.playable()) else {
         return Ok(());
     };
-    let mut tx = app.db.read().await?;
+    // One lookup before every system command: no transaction around it.
+    let mut tx = app.db.glance().await?;
+    hint_caller(&mut tx, caller);
     let here = active_system(&mut tx, caller.guild_id, caller.channel_id).await?;
     drop(tx);
     match here {

@@ -361,3 +361,59 @@ async fn every_module_reads_back_what_it_wrote() {
     drop(tx);
     db.close().await;
 }
+
+/// A transaction reads each settings scope once: a hinted scope's first
+/// read brings the guild's other hinted scopes along (absent ones too),
+/// later reads answer from what it saw, a write is seen by the reads after
+/// it, and another guild's scope of the same name is its own.
+#[tokio::test]
+async fn a_transaction_reads_each_settings_scope_once() {
+    let t = TestDb::new("seen").await;
+    let db = t.open().await;
+    let mut w = db.write().await.unwrap();
+    settings::put(&mut w, GUILD, "guild", r#"{"g":1}"#, 1)
+        .await
+        .unwrap();
+    settings::put(&mut w, GUILD, "channel:5", r#"{"c":1}"#, 1)
+        .await
+        .unwrap();
+    settings::put(&mut w, GUILD + 1, "guild", r#"{"o":1}"#, 1)
+        .await
+        .unwrap();
+    w.commit().await.unwrap();
+
+    let mut look = db.glance().await.unwrap();
+    settings::hint(&mut look, GUILD, &["guild", "channel:5", "channel:6"]);
+    let read = settings::get(&mut look, GUILD, "guild").await.unwrap();
+    assert_eq!(read.as_deref(), Some(r#"{"g":1}"#));
+    // Another writer changes the channels after that first read ...
+    let mut w = db.write().await.unwrap();
+    settings::put(&mut w, GUILD, "channel:5", r#"{"c":2}"#, 2)
+        .await
+        .unwrap();
+    settings::put(&mut w, GUILD, "channel:6", r#"{"c":6}"#, 2)
+        .await
+        .unwrap();
+    w.commit().await.unwrap();
+    // ... which the lookup does not see: it read them with the first.
+    let read = settings::get(&mut look, GUILD, "channel:5").await.unwrap();
+    assert_eq!(read.as_deref(), Some(r#"{"c":1}"#));
+    assert_eq!(
+        settings::get(&mut look, GUILD, "channel:6").await.unwrap(),
+        None
+    );
+    // Not hinted, so read now; and another guild's `guild` is its own.
+    let read = settings::get(&mut look, GUILD + 1, "guild").await.unwrap();
+    assert_eq!(read.as_deref(), Some(r#"{"o":1}"#));
+    drop(look);
+
+    let mut w = db.write().await.unwrap();
+    let read = settings::get(&mut w, GUILD, "channel:6").await.unwrap();
+    assert_eq!(read.as_deref(), Some(r#"{"c":6}"#));
+    settings::put(&mut w, GUILD, "channel:6", r#"{"c":7}"#, 3)
+        .await
+        .unwrap();
+    let read = settings::get(&mut w, GUILD, "channel:6").await.unwrap();
+    assert_eq!(read.as_deref(), Some(r#"{"c":7}"#), "its own write");
+    w.rollback().await.unwrap();
+}

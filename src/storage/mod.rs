@@ -67,6 +67,7 @@ use std::time::Duration;
 pub struct Tx {
     inner: Inner,
     notes: character_history::Notes,
+    settings: settings::Seen,
 }
 
 /// What a [`Tx`] runs on.
@@ -82,6 +83,7 @@ impl Tx {
         Self {
             inner,
             notes: character_history::Notes::default(),
+            settings: settings::Seen::default(),
         }
     }
 

@@ -30,6 +30,9 @@ pub struct Session {
     pub token: Option<String>,
     /// When that token was issued (tokens last 15 minutes).
     pub token_at: Option<i64>,
+    /// Whether it is secret ([`mark_secret`]): read with the row, so
+    /// secrecy costs no query of its own.
+    pub secret: bool,
 }
 
 /// Where a session stands. Stored as text (`open`, `closed`, `voided`,
@@ -129,7 +132,7 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
 /// Loads a session of `guild_id` (another guild's session is never found).
 pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Session>, StorageError> {
     let row = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE id = $1 AND guild_id = $2",
     )
     .bind(id)
@@ -212,7 +215,7 @@ pub async fn latest_open_in_channel(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
          ORDER BY id DESC LIMIT $4",
     )
@@ -235,7 +238,7 @@ pub async fn open_in_channel_aged(
     limit: i64,
 ) -> Result<Vec<(Session, i64)>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, created_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret, created_at
          FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
          ORDER BY id DESC LIMIT $4",
     )
@@ -257,7 +260,7 @@ pub async fn due_for_expiry(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1
          ORDER BY expires_at LIMIT $2",
     )
@@ -307,5 +310,6 @@ fn from_row(r: &sqlx::any::AnyRow) -> Result<Session, StorageError> {
         message_id: r.try_get("message_id")?,
         token: r.try_get("token")?,
         token_at: r.try_get("token_at")?,
+        secret: r.try_get::<i64, _>("secret")? != 0,
     })
 }

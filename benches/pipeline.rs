@@ -219,14 +219,14 @@ fn main() {
             }
         }
     }
-    println!("== summary (latency = gateway event sent -> first callback received)");
+    println!("== summary (latency = gateway event sent -> first callback received, of the interactions served)");
     println!(
-        "(req/int: HTTP requests to Discord per interaction; bot CPU: on-CPU µs per interaction of the bot's threads, \
+        "(busy: turned away at once at `[load] max_in_flight`, neither served nor errors; req/int: HTTP requests to Discord per interaction; bot CPU: on-CPU µs per interaction of the bot's threads, \
          over all its processes; bot RSS: the peak of the largest bot process alone, `-` when the bot shares the \
          benchmark's process; RSS: the case's process)"
     );
     println!(
-        "{:<48} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>8} {:>8} {:>8}",
+        "{:<48} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>6} {:>8} {:>8} {:>8} {:>8}",
         "case",
         "rate",
         "thru/s",
@@ -234,6 +234,7 @@ fn main() {
         "p99 ms",
         "max ms",
         "errors",
+        "busy",
         "req/int",
         "bot CPU",
         "bot RSS",
@@ -244,7 +245,7 @@ fn main() {
             .as_f64()
             .map_or("-".to_string(), |m| format!("{m:.1}"));
         println!(
-            "{:<48} {:>7.0} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>8.2} {:>8.0} {:>8} {:>8.1}",
+            "{:<48} {:>7.0} {:>9.1} {:>8.2} {:>8.2} {:>8.2} {:>7} {:>6} {:>8.2} {:>8.0} {:>8} {:>8.1}",
             case.label(),
             r["rate"].as_f64().unwrap_or(0.0),
             r["throughput"].as_f64().unwrap_or(0.0),
@@ -252,6 +253,7 @@ fn main() {
             r["p99_ms"].as_f64().unwrap_or(0.0),
             r["max_ms"].as_f64().unwrap_or(0.0),
             r["errors"].as_u64().unwrap_or(0),
+            r["busy"].as_u64().unwrap_or(0),
             r["requests_per_interaction"].as_f64().unwrap_or(0.0),
             r["bot_cpu_us_per_interaction"].as_f64().unwrap_or(0.0),
             bot_rss,
@@ -274,6 +276,7 @@ fn main() {
         "p99_ms": last["p99_ms"],
         "max_ms": last["max_ms"],
         "errors": last["errors"],
+        "busy": last["busy"],
         "rss_mb": last["rss_mb"],
         "bot_rss_mb": last["bot_rss_mb"],
         "requests_per_interaction": last["requests_per_interaction"],
@@ -423,6 +426,9 @@ struct Sample {
     /// Scheduled time -> the driver starting it.
     lag: Duration,
     error: Option<String>,
+    /// Turned away at once, "busy" (the bot at `[load] max_in_flight`):
+    /// neither an error nor a served interaction.
+    busy: bool,
     /// The interaction id and when its gateway event was sent.
     sent: Option<(u64, Instant)>,
 }
@@ -589,17 +595,24 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     let failed: Vec<&Sample> = samples.iter().filter(|x| x.error.is_some()).collect();
     let (http_errors, violations) = (tally.http_errors, tally.violations);
     let errors = failed.len() + http_errors + violations + tally.lost;
-    let mut all: Vec<Duration> = samples.iter().filter_map(|x| x.latency).collect();
+    // Latency of the interactions served (a busy answer is quick and
+    // would flatter it).
+    let mut all: Vec<Duration> = samples
+        .iter()
+        .filter(|x| !x.busy)
+        .filter_map(|x| x.latency)
+        .collect();
     all.sort();
     let mut complete: Vec<Duration> = samples.iter().filter_map(|x| x.complete).collect();
     complete.sort();
     let mut lags: Vec<Duration> = samples.iter().map(|x| x.lag).collect();
     lags.sort();
-    let answered = samples.iter().filter(|x| x.error.is_none()).count();
+    let busy = samples.iter().filter(|x| x.busy).count();
+    let answered = samples.iter().filter(|x| x.error.is_none()).count() - busy;
     let throughput = answered as f64 / wall.as_secs_f64();
 
     println!(
-        "interactions: {n} sent, {answered} answered without error in {:.2} s -> {throughput:.1}/s sustained",
+        "interactions: {n} sent, {answered} answered without error in {:.2} s -> {throughput:.1}/s sustained; {busy} turned away busy (max_in_flight)",
         wall.as_secs_f64()
     );
     println!(
@@ -784,6 +797,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         "p99_ms": round(ms(pct(&all, 0.99)), 3),
         "max_ms": round(ms(all.last().copied().unwrap_or_default()), 3),
         "errors": errors,
+        "busy": busy,
         "rss_mb": round(rss, 1),
         "bot_rss_mb": if external {
             json!(round(bot_rss.iter().copied().fold(0.0, f64::max), 1))
@@ -1207,6 +1221,7 @@ async fn run_mix(
                 complete: None,
                 lag: Duration::ZERO,
                 error: Some(format!("driver task: {e}")),
+                busy: false,
                 sent: None,
             }),
         }
@@ -1251,7 +1266,8 @@ async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Samp
     };
     match result {
         Ok(ex) => {
-            let error = problem(&ex);
+            let busy = is_busy(&ex);
+            let error = if busy { None } else { problem(&ex) };
             if matches!(kind, Kind::Roll | Kind::Reroll) {
                 remember_roll(u, &ex);
             }
@@ -1261,6 +1277,7 @@ async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Samp
                 complete: Some(ex.sent.elapsed()),
                 lag,
                 error,
+                busy,
                 sent: Some((ex.interaction_id, ex.sent)),
             }
         }
@@ -1270,9 +1287,19 @@ async fn one(t: &Table, u: &User, kind: Kind, expr: &str, lag: Duration) -> Samp
             complete: None,
             lag,
             error: Some(e),
+            busy: false,
             sent: None,
         },
     }
+}
+
+/// Whether the bot turned the interaction away as busy (`kit::BUSY`).
+fn is_busy(ex: &Exchange) -> bool {
+    ex.outputs.first().is_some_and(|o| {
+        o.content()
+            .trim_start_matches("⚠️ ")
+            .starts_with(&kismet::kit::BUSY[..40])
+    })
 }
 
 /// What is wrong with an answer, if anything.

@@ -15,6 +15,8 @@ pub struct Config {
     pub discord: DiscordConfig,
     /// Session housekeeping.
     pub sessions: SessionsConfig,
+    /// Admission control under overload.
+    pub load: LoadConfig,
     /// Input limits.
     pub limits: Limits,
 }
@@ -24,6 +26,15 @@ pub struct Config {
 pub struct SessionsConfig {
     /// Seconds between expiry sweeps.
     pub sweep_seconds: u64,
+}
+
+/// Admission control under overload.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LoadConfig {
+    /// Most interactions worked on at once (0: no cap); more wait their
+    /// turn, and one not let in within [`crate::lifecycle::ADMISSION_WAIT`]
+    /// is answered "busy" and nothing is done.
+    pub max_in_flight: usize,
 }
 
 /// Database settings.
@@ -106,6 +117,13 @@ impl Config {
             self.discord.dev_guild_id = g
                 .parse()
                 .map_err(|_| ConfigError(format!("KISMET_DEV_GUILD_ID `{g}` is not a guild id")))?;
+        }
+        if let Some(n) = get("KISMET_MAX_IN_FLIGHT").filter(|s| !s.is_empty()) {
+            self.load.max_in_flight = n.parse().map_err(|_| {
+                ConfigError(format!(
+                    "KISMET_MAX_IN_FLIGHT `{n}` is not a count (0 means no cap)"
+                ))
+            })?;
         }
         self.registration()?;
         Ok(self)
@@ -284,6 +302,19 @@ mod tests {
             .unwrap();
         assert_eq!(c.database.url, "sqlite://x.db");
         assert_eq!(c.registration().unwrap(), Registration::Guild(42));
+        assert_eq!(c.load.max_in_flight, 256, "the default");
+    }
+
+    #[test]
+    fn the_in_flight_cap_is_read_and_checked() {
+        let with = |v: &'static str| {
+            Config::defaults()
+                .with_overrides(move |k| (k == "KISMET_MAX_IN_FLIGHT").then(|| v.into()))
+        };
+        assert_eq!(with("40").unwrap().load.max_in_flight, 40);
+        assert_eq!(with("0").unwrap().load.max_in_flight, 0);
+        let e = with("lots").unwrap_err().to_string();
+        assert!(e.contains("KISMET_MAX_IN_FLIGHT `lots`"), "{e}");
     }
 
     #[test]

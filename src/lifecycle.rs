@@ -11,10 +11,11 @@
 //! is: [`heartbeat_file`] (beside an SQLite database, else in the temporary
 //! directory under a name of the process's shards, unless given).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::ShardRange;
 use crate::storage::{now_ms, Backend, Db};
@@ -28,26 +29,82 @@ pub const BEAT_EVERY: Duration = Duration::from_secs(2);
 /// A heartbeat older than this is unhealthy.
 pub const BEAT_STALE: Duration = Duration::from_secs(60);
 
-/// Interactions being answered now (commands and clicks).
+/// Interactions being answered now (commands and clicks), by interaction
+/// id: counting one in or out twice changes nothing, so an interaction
+/// refused before it was counted (a failed check) cannot make the count
+/// drift. It is also the bot's admission control ([`InFlight::admit`]):
+/// with a cap ([`InFlight::set_cap`]), each interaction holds one of that
+/// many places until it is answered.
 #[derive(Clone, Default, Debug)]
-pub struct InFlight(Arc<AtomicUsize>);
+pub struct InFlight(Arc<Places>);
+
+#[derive(Default, Debug)]
+struct Places {
+    /// In flight, with the place each holds (none without a cap).
+    held: Mutex<HashMap<u64, Option<OwnedSemaphorePermit>>>,
+    /// The places, once a cap is set.
+    cap: OnceLock<Arc<Semaphore>>,
+}
+
+/// How long an interaction may wait for a place before it is turned away:
+/// with the second its answer then takes, still inside Discord's 3 s, and
+/// before a command's deferral watchdog ([`crate::kit::deliver`]) starts.
+pub const ADMISSION_WAIT: Duration = Duration::from_secs(1);
 
 impl InFlight {
-    /// One more interaction started.
-    pub fn start(&self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<OwnedSemaphorePermit>>> {
+        self.0.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// One interaction answered (never below zero).
-    pub fn finish(&self) {
-        let _ = self
+    /// Sets the most interactions worked on at once (0: no cap). Only the
+    /// first call counts.
+    pub fn set_cap(&self, cap: usize) {
+        if cap > 0 {
+            let _ = self.0.cap.set(Arc::new(Semaphore::new(cap)));
+        }
+    }
+
+    /// Counts interaction `id` in once a place is free, waiting for one
+    /// in turn (first come, first served) for at most `wait`; false when
+    /// none came free in time (it is not counted then). Already in, or no
+    /// cap: true at once.
+    pub async fn admit(&self, id: u64, wait: Duration) -> bool {
+        if self.held().contains_key(&id) {
+            return true;
+        }
+        let place = match self.0.cap.get() {
+            None => None,
+            Some(places) => {
+                match tokio::time::timeout(wait, places.clone().acquire_owned()).await {
+                    Ok(Ok(p)) => Some(p),
+                    _ => return false,
+                }
+            }
+        };
+        self.held().entry(id).or_insert(place);
+        true
+    }
+
+    /// Counts interaction `id` in without waiting: it takes a place if one
+    /// is free (never more than the cap's places are taken).
+    pub fn start(&self, id: u64) {
+        let place = self
             .0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            .cap
+            .get()
+            .and_then(|p| p.clone().try_acquire_owned().ok());
+        self.held().entry(id).or_insert(place);
+    }
+
+    /// Interaction `id` answered: its place is free (one never counted:
+    /// nothing happens).
+    pub fn finish(&self, id: u64) {
+        self.held().remove(&id);
     }
 
     /// How many are in flight.
     pub fn count(&self) -> usize {
-        self.0.load(Ordering::SeqCst)
+        self.held().len()
     }
 
     /// Waits until none is in flight, for at most `limit`; true if drained.
@@ -246,19 +303,56 @@ mod tests {
     async fn in_flight_work_is_waited_for_within_a_bound() {
         let f = InFlight::default();
         assert!(f.drained(Duration::from_millis(1)).await);
-        f.start();
-        f.start();
-        f.finish();
-        assert_eq!(f.count(), 1);
+        f.start(1);
+        f.start(2);
+        f.start(2);
+        f.finish(1);
+        assert_eq!(f.count(), 1, "an interaction counts once");
         assert!(!f.drained(Duration::from_millis(50)).await);
         let g = f.clone();
         tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(30)).await;
-            g.finish();
+            g.finish(2);
         });
         assert!(f.drained(Duration::from_secs(5)).await);
-        f.finish();
-        assert_eq!(f.count(), 0, "never below zero");
+        f.finish(3);
+        assert_eq!(f.count(), 0, "finishing one never counted changes nothing");
+    }
+
+    #[tokio::test]
+    async fn admission_waits_its_turn_for_a_place_and_gives_up_in_time() {
+        let wait = Duration::from_millis(50);
+        let f = InFlight::default();
+        assert!(f.admit(9, wait).await, "no cap: everyone");
+        f.finish(9);
+        f.set_cap(2);
+        f.set_cap(5); // only the first counts
+        assert!(f.admit(1, wait).await);
+        f.start(2);
+        let started = tokio::time::Instant::now();
+        assert!(!f.admit(3, wait).await, "a third is turned away at cap 2");
+        assert!(started.elapsed() >= wait, "after waiting its turn");
+        assert_eq!(f.count(), 2, "a turned-away one is not counted");
+        assert!(f.admit(2, wait).await, "one already in stays in");
+        f.finish(3);
+        assert_eq!(f.count(), 2, "finishing the turned-away one frees nothing");
+        // A place freed while one waits goes to it.
+        let g = f.clone();
+        let waiter = tokio::spawn(async move { g.admit(3, Duration::from_secs(5)).await });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        f.finish(1);
+        assert!(waiter.await.unwrap());
+        // Over the cap by `start` (a check that did not run): no place is
+        // made up, and finishing it frees none that others hold.
+        f.start(4);
+        assert_eq!(f.count(), 3);
+        f.finish(4);
+        assert!(
+            !f.admit(5, wait).await,
+            "still full: 2 and 3 hold the places"
+        );
+        f.finish(2);
+        assert!(f.admit(5, wait).await);
     }
 
     #[tokio::test]

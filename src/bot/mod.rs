@@ -62,6 +62,7 @@ pub async fn client_sharded(
     }
     let http = http.build();
     let registration = opts.registration;
+    opts.inflight.set_cap(app.config.load.max_in_flight);
     let data = Data {
         app,
         done: opts.done,
@@ -77,7 +78,9 @@ pub async fn client_sharded(
             allowed_mentions: Some(render::mentions(&[])),
             pre_command: |ctx| {
                 Box::pin(async move {
-                    ctx.data().inflight.start();
+                    // Counted in by `channel_check` already, unless
+                    // that check did not run; counting twice is harmless.
+                    ctx.data().inflight.start(crate::kit::invocation_id(ctx));
                     crate::kit::deliver::watch(ctx);
                     stage(crate::kit::invocation_id(ctx), "start")
                 })
@@ -158,6 +161,11 @@ async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
         if a.interaction_type == poise::CommandInteractionType::Autocomplete {
             return Ok(true);
         }
+    }
+    // Admission first: a bot at its most in-flight work waits its turn,
+    // or answers "busy" before it reads anything.
+    if !crate::kit::admit(ctx.data(), crate::kit::invocation_id(ctx)).await {
+        return Err(Box::new(AppError::user(crate::kit::BUSY)));
     }
     let caller = crate::kit::caller_of(ctx)?;
     let root = crate::kit::root_name(ctx);
@@ -257,7 +265,15 @@ async fn event_handler(
 }
 
 async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction) {
-    data.inflight.start();
+    if !crate::kit::admit(data, ci.id.get()).await {
+        let msg = render::note_message(render::refusal(crate::kit::BUSY), true);
+        if let Err(e) = answer_click(ctx, ci, CreateInteractionResponse::Message(msg), false).await
+        {
+            tracing::warn!(%e, "could not answer a click turned away");
+        }
+        signal_done(data, ci.id.get());
+        return;
+    }
     let work = async {
         match ci.guild_id {
             None => Err(AppError::user(

@@ -53,6 +53,9 @@ pub struct TableOptions {
     /// Run the bot on this runtime instead of the caller's (the benchmark
     /// keeps the bot's threads apart from the fake's to account CPU time).
     pub bot_runtime: Option<tokio::runtime::Handle>,
+    /// The bot's count of interactions in flight (a test can fill it up to
+    /// `[load] max_in_flight` to see the bot turn interactions away).
+    pub inflight: crate::lifecycle::InFlight,
 }
 
 impl TableOptions {
@@ -67,6 +70,7 @@ impl TableOptions {
             config: Config::defaults(),
             validate: true,
             bot_runtime: None,
+            inflight: Default::default(),
         }
     }
 }
@@ -402,6 +406,7 @@ impl Table {
         // The database, the client and everything they spawn live on the
         // bot's runtime (the caller's unless `bot_runtime` is set).
         let config = self.opts.config.clone();
+        let inflight = self.opts.inflight.clone();
         let api_base = self.fake.base_url();
         let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
         let launch = async move {
@@ -420,7 +425,7 @@ impl Table {
                     api_base: Some(api_base),
                     registration: Registration::Global,
                     done: Some(tx),
-                    inflight: Default::default(),
+                    inflight,
                 },
                 crate::systems::commands(),
             )

@@ -242,8 +242,46 @@ pub fn stage(interaction_id: u64, stage: &'static str) {
     let _ = (interaction_id, stage);
 }
 
+/// What an interaction turned away by [`admit`] is told (privately).
+pub const BUSY: &str = "Kismet has too many requests to answer at this moment, so it did nothing with this one. Please try again in a few seconds.";
+
+/// Counts an interaction in once one of the bot's places is free (`[load]
+/// max_in_flight`, waiting in turn for at most
+/// [`crate::lifecycle::ADMISSION_WAIT`]); false when none came free: the
+/// interaction must then be answered with [`BUSY`] at once, and nothing
+/// done. A burst is worked off in order; a bot overloaded for longer turns
+/// the excess away and keeps answering at its capacity, instead of slowing
+/// every answer past Discord's 3-second deadline. Logs a warning at most
+/// once a second while it turns interactions away.
+pub async fn admit(data: &Data, interaction_id: u64) -> bool {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static WARNED_AT: AtomicI64 = AtomicI64::new(0);
+    if data
+        .inflight
+        .admit(interaction_id, crate::lifecycle::ADMISSION_WAIT)
+        .await
+    {
+        return true;
+    }
+    let now = crate::storage::now_ms();
+    let last = WARNED_AT.load(Ordering::Relaxed);
+    if now - last >= 1000
+        && WARNED_AT
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        tracing::warn!(
+            in_flight = data.inflight.count(),
+            "busy: turning interactions away (max_in_flight)"
+        );
+    }
+    false
+}
+
+/// An interaction is fully answered: it no longer counts as in flight, and
+/// the tests and the sandbox hear of it.
 pub fn signal_done(data: &Data, interaction_id: u64) {
-    data.inflight.finish();
+    data.inflight.finish(interaction_id);
     data.watches.forget(interaction_id);
     if let Some(tx) = &data.done {
         let _ = tx.send(interaction_id);

@@ -12,6 +12,7 @@ mod multiprocess;
 mod one_request;
 mod ore;
 mod ore_combat;
+mod overload;
 mod platform;
 mod presentation;
 mod robust;

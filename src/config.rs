@@ -31,9 +31,9 @@ pub struct SessionsConfig {
 /// Admission control under overload.
 #[derive(Debug, Clone, Deserialize)]
 pub struct LoadConfig {
-    /// Most interactions worked on at once (0: no cap); more wait their
-    /// turn, and one not let in within [`crate::lifecycle::ADMISSION_WAIT`]
-    /// is answered "busy" and nothing is done.
+    /// Most interactions the application works on at once (0: no cap);
+    /// more wait their turn ([`crate::admission`]), and one not let in in
+    /// time is answered "busy" and nothing is done.
     pub max_in_flight: usize,
 }
 
@@ -302,7 +302,7 @@ mod tests {
             .unwrap();
         assert_eq!(c.database.url, "sqlite://x.db");
         assert_eq!(c.registration().unwrap(), Registration::Guild(42));
-        assert_eq!(c.load.max_in_flight, 256, "the default");
+        assert_eq!(c.load.max_in_flight, 32, "the default");
     }
 
     #[test]

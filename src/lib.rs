@@ -14,9 +14,13 @@
 //! - `sandbox`: `kismet sandbox`, the real bot played from a terminal
 //!   (feature `fake` too).
 //! - [`config`]: configuration from `config/default.toml` and the environment.
-//! - [`lifecycle`]: clean stop on SIGTERM/SIGINT, the health heartbeat.
+//! - [`lifecycle`]: clean stop on SIGTERM/SIGINT, the health heartbeat,
+//!   the interactions in flight.
+//! - [`admission`]: how many interactions are worked on at once, and which
+//!   wait or are turned away under overload.
 //! - [`redact`]: log output that never shows the bot token.
 
+pub mod admission;
 pub mod app;
 pub mod bot;
 pub mod config;

@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::admission::{Gate, Place};
 
 use crate::config::ShardRange;
 use crate::storage::{now_ms, Backend, Db};
@@ -32,74 +33,88 @@ pub const BEAT_STALE: Duration = Duration::from_secs(60);
 /// Interactions being answered now (commands and clicks), by interaction
 /// id: counting one in or out twice changes nothing, so an interaction
 /// refused before it was counted (a failed check) cannot make the count
-/// drift. It is also the bot's admission control ([`InFlight::admit`]):
-/// with a cap ([`InFlight::set_cap`]), each interaction holds one of that
-/// many places until it is answered.
+/// drift. It also holds the bot's admission control ([`InFlight::admit`]):
+/// with a cap ([`InFlight::set_cap`]), an interaction holds one of that
+/// many places of a [`Gate`] while the application works on it.
 #[derive(Clone, Default, Debug)]
 pub struct InFlight(Arc<Places>);
 
 #[derive(Default, Debug)]
 struct Places {
-    /// In flight, with the place each holds (none without a cap).
-    held: Mutex<HashMap<u64, Option<OwnedSemaphorePermit>>>,
+    /// In flight, with the place each holds (none without a cap, or once
+    /// its work is done).
+    held: Mutex<HashMap<u64, Option<Place>>>,
     /// The places, once a cap is set.
-    cap: OnceLock<Arc<Semaphore>>,
+    gate: OnceLock<Arc<Gate>>,
 }
 
-/// How long an interaction may wait for a place before it is turned away:
-/// with the second its answer then takes, still inside Discord's 3 s, and
-/// before a command's deferral watchdog ([`crate::kit::deliver`]) starts.
+/// How long an interaction may wait for a place before it is turned away
+/// (less under overload: [`crate::admission::SHORT_WAIT`]): with the second
+/// its answer may then take, still inside Discord's 3 s, and before a
+/// command's deferral watchdog ([`crate::kit::deliver`]) starts.
 pub const ADMISSION_WAIT: Duration = Duration::from_secs(1);
 
 impl InFlight {
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<OwnedSemaphorePermit>>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<Place>>> {
         self.0.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sets the most interactions worked on at once (0: no cap). Only the
-    /// first call counts.
+    /// Sets how many interactions the application works on at once (0: no
+    /// cap). Only the first call counts.
     pub fn set_cap(&self, cap: usize) {
         if cap > 0 {
-            let _ = self.0.cap.set(Arc::new(Semaphore::new(cap)));
+            let _ = self.0.gate.set(Gate::new(cap));
         }
     }
 
-    /// Counts interaction `id` in once a place is free, waiting for one
-    /// in turn (first come, first served) for at most `wait`; false when
-    /// none came free in time (it is not counted then). Already in, or no
-    /// cap: true at once.
+    /// Counts interaction `id` in once it has a place, waiting its turn
+    /// for at most `wait` ([`Gate::enter`]); false when it got none (it is
+    /// not counted then). Already in, or no cap: true at once.
     pub async fn admit(&self, id: u64, wait: Duration) -> bool {
         if self.held().contains_key(&id) {
             return true;
         }
-        let place = match self.0.cap.get() {
+        let place = match self.0.gate.get() {
             None => None,
-            Some(places) => {
-                match tokio::time::timeout(wait, places.clone().acquire_owned()).await {
-                    Ok(Ok(p)) => Some(p),
-                    _ => return false,
-                }
-            }
+            Some(gate) => match gate.enter(wait).await {
+                Some(p) => Some(p),
+                None => return false,
+            },
         };
-        self.held().entry(id).or_insert(place);
+        let mut held = self.held();
+        if held.contains_key(&id) {
+            // Counted in meanwhile: keep one place only.
+            drop(held);
+            drop(place);
+            return true;
+        }
+        held.insert(id, place);
         true
     }
 
     /// Counts interaction `id` in without waiting: it takes a place if one
     /// is free (never more than the cap's places are taken).
     pub fn start(&self, id: u64) {
-        let place = self
-            .0
-            .cap
-            .get()
-            .and_then(|p| p.clone().try_acquire_owned().ok());
-        self.held().entry(id).or_insert(place);
+        let mut held = self.held();
+        if !held.contains_key(&id) {
+            let place = self.0.gate.get().and_then(|g| g.try_enter());
+            held.insert(id, place);
+        }
     }
 
-    /// Interaction `id` answered: its place is free (one never counted:
-    /// nothing happens).
+    /// The application is done with interaction `id` (only its answer is
+    /// still being sent): its place goes to the next. It still counts as in
+    /// flight until [`InFlight::finish`].
+    pub fn release(&self, id: u64) {
+        let place = self.held().get_mut(&id).and_then(Option::take);
+        drop(place);
+    }
+
+    /// Interaction `id` answered: it no longer counts, and its place (if
+    /// still held) is free (one never counted: nothing happens).
     pub fn finish(&self, id: u64) {
-        self.held().remove(&id);
+        let place = self.held().remove(&id);
+        drop(place);
     }
 
     /// How many are in flight.
@@ -336,12 +351,15 @@ mod tests {
         assert!(f.admit(2, wait).await, "one already in stays in");
         f.finish(3);
         assert_eq!(f.count(), 2, "finishing the turned-away one frees nothing");
-        // A place freed while one waits goes to it.
+        // A place freed while one waits goes to it; the one whose work is
+        // done still counts as in flight.
         let g = f.clone();
         let waiter = tokio::spawn(async move { g.admit(3, Duration::from_secs(5)).await });
         tokio::time::sleep(Duration::from_millis(20)).await;
-        f.finish(1);
+        f.release(1);
         assert!(waiter.await.unwrap());
+        assert_eq!(f.count(), 3);
+        f.finish(1);
         // Over the cap by `start` (a check that did not run): no place is
         // made up, and finishing it frees none that others hold.
         f.start(4);

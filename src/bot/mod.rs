@@ -329,6 +329,8 @@ async fn send_component_response(
     result: AppResult,
     deferred: bool,
 ) -> Result<(), serenity::Error> {
+    // The application is done: its place goes to the next interaction.
+    data.inflight.release(ci.id.get());
     let response = match result {
         Ok(r) => r,
         Err(e) => {

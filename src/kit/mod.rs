@@ -158,6 +158,8 @@ async fn after_action(
 /// caller has more to send, such as a secret roll's GM copy).
 pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
     stage(invocation_id(ctx), "app done");
+    // The application is done: its place goes to the next interaction.
+    ctx.data().inflight.release(invocation_id(ctx));
     let response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -246,8 +248,8 @@ pub fn stage(interaction_id: u64, stage: &'static str) {
 pub const BUSY: &str = "Kismet has too many requests to answer at this moment, so it did nothing with this one. Please try again in a few seconds.";
 
 /// Counts an interaction in once one of the bot's places is free (`[load]
-/// max_in_flight`, waiting in turn for at most
-/// [`crate::lifecycle::ADMISSION_WAIT`]); false when none came free: the
+/// max_in_flight`, waiting its turn as [`crate::admission`] says, for at
+/// most [`crate::lifecycle::ADMISSION_WAIT`]); false when none came: the
 /// interaction must then be answered with [`BUSY`] at once, and nothing
 /// done. A burst is worked off in order; a bot overloaded for longer turns
 /// the excess away and keeps answering at its capacity, instead of slowing

@@ -95,11 +95,9 @@ impl InFlight {
     /// Counts interaction `id` in without waiting: it takes a place if one
     /// is free (never more than the cap's places are taken).
     pub fn start(&self, id: u64) {
-        let mut held = self.held();
-        if !held.contains_key(&id) {
-            let place = self.0.gate.get().and_then(|g| g.try_enter());
-            held.insert(id, place);
-        }
+        self.held()
+            .entry(id)
+            .or_insert_with(|| self.0.gate.get().and_then(|g| g.try_enter()));
     }
 
     /// The application is done with interaction `id` (only its answer is

@@ -238,27 +238,43 @@ mod tests {
         assert_eq!(g.free(), 2);
     }
 
-    #[tokio::test]
-    async fn a_young_queue_is_served_in_arrival_order() {
-        let g = Gate::new(1);
-        let held = g.try_enter().unwrap();
+    /// Three waiters queued in turn, each allowed `wait`; each notes in
+    /// the order served whether it got a place.
+    async fn three_waiters(
+        g: &Arc<Gate>,
+        wait: Duration,
+    ) -> (
+        Arc<Mutex<Vec<(i32, bool)>>>,
+        Vec<tokio::task::JoinHandle<()>>,
+    ) {
         let order = Arc::new(Mutex::new(Vec::new()));
         let mut tasks = Vec::new();
         for i in 0..3 {
             let (g, order) = (g.clone(), order.clone());
             tasks.push(tokio::spawn(async move {
-                let p = g.enter(Duration::from_secs(1)).await.expect("a place");
-                order.lock().unwrap().push(i);
+                let p = g.enter(wait).await;
+                order.lock().unwrap().push((i, p.is_some()));
                 drop(p);
             }));
             settle().await;
         }
+        (order, tasks)
+    }
+
+    #[tokio::test]
+    async fn a_young_queue_is_served_in_arrival_order() {
+        let g = Gate::new(1);
+        let held = g.try_enter().unwrap();
+        let (order, tasks) = three_waiters(&g, Duration::from_secs(1)).await;
         assert_eq!(g.waiting(), 3);
         drop(held); // at once: the queue is young
         for t in tasks {
             t.await.unwrap();
         }
-        assert_eq!(*order.lock().unwrap(), vec![0, 1, 2]);
+        assert_eq!(
+            *order.lock().unwrap(),
+            vec![(0, true), (1, true), (2, true)]
+        );
         assert_eq!(g.free(), 1);
     }
 
@@ -266,17 +282,7 @@ mod tests {
     async fn a_standing_queue_serves_the_newest_and_gives_newcomers_a_short_wait() {
         let g = Gate::new(1);
         let held = g.try_enter().unwrap();
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let mut tasks = Vec::new();
-        for i in 0..3 {
-            let (g, order) = (g.clone(), order.clone());
-            tasks.push(tokio::spawn(async move {
-                let p = g.enter(Duration::from_secs(10)).await;
-                order.lock().unwrap().push((i, p.is_some()));
-                drop(p);
-            }));
-            settle().await;
-        }
+        let (order, tasks) = three_waiters(&g, Duration::from_secs(10)).await;
         tokio::time::sleep(STANDING).await;
         // A newcomer under overload waits only SHORT_WAIT.
         let started = Instant::now();

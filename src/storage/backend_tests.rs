@@ -370,31 +370,37 @@ async fn every_module_reads_back_what_it_wrote() {
 async fn a_transaction_reads_each_settings_scope_once() {
     let t = TestDb::new("seen").await;
     let db = t.open().await;
-    let mut w = db.write().await.unwrap();
-    settings::put(&mut w, GUILD, "guild", r#"{"g":1}"#, 1)
-        .await
-        .unwrap();
-    settings::put(&mut w, GUILD, "channel:5", r#"{"c":1}"#, 1)
-        .await
-        .unwrap();
-    settings::put(&mut w, GUILD + 1, "guild", r#"{"o":1}"#, 1)
-        .await
-        .unwrap();
-    w.commit().await.unwrap();
+    /// Writes settings rows in one committed transaction.
+    async fn put_all(db: &Db, rows: &[(i64, &str, &str)]) {
+        let mut w = db.write().await.unwrap();
+        for (guild, scope, json) in rows {
+            settings::put(&mut w, *guild, scope, json, 1).await.unwrap();
+        }
+        w.commit().await.unwrap();
+    }
+    put_all(
+        &db,
+        &[
+            (GUILD, "guild", r#"{"g":1}"#),
+            (GUILD, "channel:5", r#"{"c":1}"#),
+            (GUILD + 1, "guild", r#"{"o":1}"#),
+        ],
+    )
+    .await;
 
     let mut look = db.glance().await.unwrap();
     settings::hint(&mut look, GUILD, &["guild", "channel:5", "channel:6"]);
     let read = settings::get(&mut look, GUILD, "guild").await.unwrap();
     assert_eq!(read.as_deref(), Some(r#"{"g":1}"#));
     // Another writer changes the channels after that first read ...
-    let mut w = db.write().await.unwrap();
-    settings::put(&mut w, GUILD, "channel:5", r#"{"c":2}"#, 2)
-        .await
-        .unwrap();
-    settings::put(&mut w, GUILD, "channel:6", r#"{"c":6}"#, 2)
-        .await
-        .unwrap();
-    w.commit().await.unwrap();
+    put_all(
+        &db,
+        &[
+            (GUILD, "channel:5", r#"{"c":2}"#),
+            (GUILD, "channel:6", r#"{"c":6}"#),
+        ],
+    )
+    .await;
     // ... which the lookup does not see: it read them with the first.
     let read = settings::get(&mut look, GUILD, "channel:5").await.unwrap();
     assert_eq!(read.as_deref(), Some(r#"{"c":1}"#));

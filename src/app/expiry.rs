@@ -182,6 +182,8 @@ pub async fn sweep_shards(
                 continue;
             }
         };
+        // As short as its channel showed it (`verbosity`).
+        let view = super::verbosity::apply_view(app, &owner, view).await;
         out.push(Expired {
             session: s.id,
             channel_id: s.channel_id,

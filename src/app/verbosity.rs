@@ -87,6 +87,14 @@ pub async fn apply(app: &App, caller: &Caller, r: Response) -> Response {
     }
 }
 
+/// [`apply`] to one view: an expired roll's redraw keeps the one line its
+/// channel showed it in.
+pub async fn apply_view(app: &App, caller: &Caller, view: View) -> View {
+    match apply(app, caller, Response::update(view)).await.reply {
+        Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v) => v,
+    }
+}
+
 /// Whether a response carries a result (an embed with an author line), so
 /// the channel's verbosity matters to it.
 pub fn has_result(r: &Response) -> bool {

@@ -6,6 +6,7 @@
 
 use crate::common::{assert_schema_clean, table};
 use kismet::fake::table::Output;
+use serde_json::json;
 
 /// The title emojis of `systems::table::look::Outcome`.
 const OUTCOMES: [&str; 7] = ["✅", "🟡", "❌", "💥", "⏳", "🎲", "⏹️"];
@@ -173,6 +174,60 @@ async fn compact_channels_show_one_line_per_result() {
     t.set_channel(t.channel_id() + 1);
     let other = t.command("fc", npc).await.unwrap();
     assert!(other.single().embeds()[0].get("author").is_some());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// A compact channel's roll keeps its one line when it expires: the
+/// sweeper's redraw greys its buttons out and stays short.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_roll_in_a_compact_channel_stays_one_line() {
+    let mut opts = kismet::fake::table::TableOptions::new(crate::common::db_path("compact-exp"));
+    opts.seed = Some(1);
+    opts.database = crate::common::scratch_postgres().await;
+    opts.config.sessions.sweep_seconds = 1;
+    let t = kismet::fake::table::Table::start(opts).await.unwrap();
+    t.command("fc", "/fc verbosity level:compact")
+        .await
+        .unwrap();
+    let roll = t.command("alice", "/roll expression:2d6").await.unwrap();
+    let shown = &roll.single().embeds()[0];
+    assert!(shown.get("author").is_none(), "shown in one line: {shown}");
+    let id = roll.message_id.expect("the roll's message");
+    let session = roll
+        .single()
+        .buttons()
+        .into_iter()
+        .find(|b| b.0 == "Reroll")
+        .map(|b| {
+            kismet::app::component::ButtonId::parse(&b.1)
+                .unwrap()
+                .session
+        })
+        .expect("a Reroll button");
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(
+        &mut tx,
+        kismet::fake::table::GUILD_ID as i64,
+        session,
+        Some(0),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let edited = t
+        .fake
+        .wait_for(std::time::Duration::from_secs(10), |f| {
+            f.messages().into_iter().find(|m| {
+                m.id == id && m.body["components"][0]["components"][0]["disabled"] == json!(true)
+            })
+        })
+        .await
+        .expect("the expired roll's button was disabled");
+    let e = &edited.body["embeds"][0];
+    assert!(e.get("author").is_none(), "still one line: {e}");
+    assert_eq!(e["description"], shown["description"], "the same line");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -22,6 +22,17 @@ async fn one(t: &Table, line: &str) -> Output {
     ex.outputs.first().cloned().expect("an answer")
 }
 
+/// The roll an FC command redrew in place (after its private note).
+async fn redrawn(t: &Table, line: &str) -> Output {
+    let ex = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1;
+    ex.of_kind("update").cloned().expect("a redraw")
+}
+
 /// The stored sheet of the only character named `name` in `system`.
 async fn sheet(t: &Table, system: &str, name: &str) -> String {
     let db = t.db().await.unwrap();
@@ -136,12 +147,12 @@ async fn the_fc_adjusts_the_chosen_roll() {
     assert!(names[0].starts_with("Bo · Finesse check · "), "{names:?}");
     assert!(names[1].starts_with("Ada · Finesse check · "), "{names:?}");
     let ada = choices[1]["value"].as_str().unwrap().to_string();
-    let adj = one(&t, &format!("fc: /ve fc adjust difficulty:3 roll:{ada}")).await;
-    assert_eq!(adj.kind, "message");
+    let adj = redrawn(&t, &format!("fc: /ve fc adjust difficulty:3 roll:{ada}")).await;
+    assert_eq!(adj.kind, "update", "redrawn in place");
     assert!(adj.text().contains("Ada"), "{}", adj.text());
     assert!(adj.text().contains("difficulty 3"), "{}", adj.text());
     // Without roll: the newest (Bo's).
-    let bo = one(&t, "fc: /ve fc adjust difficulty:4").await;
+    let bo = redrawn(&t, "fc: /ve fc adjust difficulty:4").await;
     assert!(bo.text().contains("Bo"), "{}", bo.text());
     assert!(bo.text().contains("difficulty 4"), "{}", bo.text());
     assert_schema_clean(&t);

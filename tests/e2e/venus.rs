@@ -42,6 +42,25 @@ async fn all(t: &Table, line: &str) -> Vec<Output> {
     ex.outputs
 }
 
+/// What an FC command that changes a roll shows: a private note first,
+/// then the roll's own message redrawn in place.
+async fn redrawn(t: &Table, line: &str) -> Output {
+    let out = all(t, line).await;
+    assert_eq!(out[0].kind, "ephemeral", "{line}: {}", out[0].text());
+    assert!(out[0].text().starts_with('✅'), "{line}: {}", out[0].text());
+    let redraw = out
+        .iter()
+        .find(|o| o.kind == "update")
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no redraw"));
+    assert!(
+        !out.iter()
+            .any(|o| o.kind == "message" && o.title() == redraw.title()),
+        "{line}: posted again"
+    );
+    redraw
+}
+
 /// The refusal text of a line that must be refused.
 async fn refused(t: &Table, line: &str) -> String {
     let o = one(t, line).await;
@@ -790,12 +809,26 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     assert!(refused(&t, "alice: /ve fc adjust difficulty:3")
         .await
         .contains("Only the FC"));
-    let adj = one(
+    let adj = redrawn(
         &t,
         "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"",
     )
     .await;
-    assert_eq!(adj.kind, "message");
+    // One message shows the check: the adjusted setup replaced the old.
+    let showing = |t: &Table| -> Vec<String> {
+        t.fake
+            .messages()
+            .into_iter()
+            .filter(|m| m.body.to_string().contains("Finesse check"))
+            .map(|m| {
+                m.body["embeds"][0]["title"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(showing(&t), vec!["⏳ Waiting for Ada to roll"]);
     assert_eq!(
         adj.field("Target").unwrap(),
         "**17** = 15 (difficulty 3) + Fog (+2)"
@@ -811,10 +844,15 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
         .await
         .contains("no roll waiting for its dice"));
     // The FC voids the check by command: nothing is spent.
-    let v = one(&t, "fc: /ve fc void").await;
+    let v = redrawn(&t, "fc: /ve fc void").await;
     assert_eq!(v.title(), "⏹️ Voided by the FC");
-    let late = one(&t, "alice: click Accept failure").await;
-    assert_eq!(late.kind, "update");
+    assert_eq!(
+        showing(&t),
+        vec!["⏹️ Voided by the FC"],
+        "the roll's own message"
+    );
+    // Redrawn in place: the player has no live button left on it.
+    assert!(v.buttons().iter().all(|b| b.2), "{:?}", v.buttons());
     assert!(refused(&t, "fc: /ve fc close")
         .await
         .contains("no Venus roll in progress"));
@@ -1124,14 +1162,13 @@ alice: click Re-roll
     // A second task, force-closed by the FC during the KISS round: the
     // failure applies (the primary was never bought).
     play(&t, "alice: /ve task ability:Finesse\nalice: click Roll").await;
-    let closed = all(&t, "fc: /ve fc close").await;
-    assert_eq!(closed[0].kind, "message");
+    let closed = redrawn(&t, "fc: /ve fc close").await;
     assert!(
-        closed[0].title().starts_with("❌ Failure · "),
+        closed.title().starts_with("❌ Failure · "),
         "{}",
-        closed[0].title()
+        closed.title()
     );
-    let outcome = desc(&closed[0]);
+    let outcome = desc(&closed);
     assert!(outcome.contains("Force-closed by the FC."));
     // No consequence was given: no empty "It fails" line.
     assert!(!outcome.contains("It fails"), "{outcome}");
@@ -1949,9 +1986,9 @@ async fn ve1_the_fc_may_leave_out_learning_the_ropes() {
     assert!(refused(&t, "alice: /ve fc adjust ropes:false")
         .await
         .contains("FC"));
-    let adjusted = one(&t, "fc: /ve fc adjust ropes:false").await;
+    let adjusted = redrawn(&t, "fc: /ve fc adjust ropes:false").await;
     assert_eq!(threshold(&adjusted), "Threshold **1** = 1");
-    let adjusted = one(&t, "fc: /ve fc adjust ropes:true").await;
+    let adjusted = redrawn(&t, "fc: /ve fc adjust ropes:true").await;
     assert_eq!(
         threshold(&adjusted),
         "Threshold **2** = 1 + Learning the ropes"

@@ -332,12 +332,13 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
     );
     // The FC adjusting the task keeps both.
     let ex = run(&t, "fc: /ve fc adjust factors:Wards").await;
+    let redrawn = ex.of_kind("update").expect("the task redrawn in place");
     assert!(
-        ex.outputs[0]
+        redrawn
             .text()
             .contains("🟡 **Bo** — Acrobat · accepted · ⚙ rank set by the FC · ✨ magical die"),
         "{}",
-        ex.outputs[0].text()
+        redrawn.text()
     );
     // Seed 3: Bo's Gold die rolls 10 and explodes twice (10, 9): three
     // passes, where a Bronze die under roller_only would not explode.

@@ -527,8 +527,9 @@ fn age(ms: i64) -> String {
 }
 
 /// Presses a button on the roll in progress from a command (`check` on a
-/// check, `task` on a task), and posts the result as a new message (the
-/// command cannot edit the roll's message).
+/// check, `task` on a task). The roll's message is redrawn in place and the
+/// caller reads a private note; a secret roll is posted again, privately
+/// and in the GM channel, as its other answers are.
 async fn act(
     app: &App,
     tx: Act,
@@ -537,24 +538,30 @@ async fn act(
     (check, task): (CheckButton, Option<TaskButton>),
     note: &str,
 ) -> AppResult {
-    let shown = session.id;
+    let (shown, secret) = (session.id, session.secret);
     let r = match (state, task) {
         (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
         (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
         _ => return Err(AppError::user("There is no roll in progress here.")),
     };
-    let reply = match r.reply {
-        Reply::Update(mut v) | Reply::Message(mut v) => {
-            v.content = Some(note.to_string());
-            v.shows = Some(shown);
-            Reply::Message(v)
+    let mut v = match r.reply {
+        Reply::Update(v) | Reply::Message(v) => v,
+        other => {
+            return Ok(Response {
+                reply: other,
+                followups: r.followups,
+            })
         }
-        other => other,
     };
-    Ok(Response {
-        reply,
-        followups: r.followups,
-    })
+    v.shows = Some(shown);
+    let mut out = if secret {
+        v.content = Some(note.to_string());
+        Response::message(v)
+    } else {
+        Response::edit(format!("✅ {note}"), v)
+    };
+    out.followups.extend(r.followups);
+    Ok(out)
 }
 
 /// `/ve bonus`: claims a named bonus factor on the caller's check in
@@ -664,7 +671,9 @@ pub async fn end_chosen_roll(
 }
 
 /// `/ve fc adjust`: changes the roll chosen with `roll:` (else the newest
-/// in this channel whose dice are not thrown yet), and posts it again.
+/// in this channel whose dice are not thrown yet) and redraws its message
+/// in place (a secret roll is posted again, privately and in the GM
+/// channel).
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     if adj.clone() == (Adjust { roll: adj.roll, ..Adjust::default() }) {
         return Err(AppError::user(
@@ -699,8 +708,11 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.shows = Some(session.id);
-    v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
-    Ok(Response::message(v))
+    if session.secret {
+        v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
+        return Ok(Response::message(v));
+    }
+    Ok(Response::edit("✅ The FC adjusted this roll; its message shows the new setup.", v))
 }
 
 /// `/ve fc adjust` on a check not yet thrown: the new setup, validated.

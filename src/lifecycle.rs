@@ -115,9 +115,11 @@ impl InFlight {
         drop(place);
     }
 
-    /// How many are in flight.
+    /// How many are in flight, counting those still waiting for a place
+    /// (a clean stop waits for them too: each is let in or turned away
+    /// within [`ADMISSION_WAIT`]).
     pub fn count(&self) -> usize {
-        self.held().len()
+        self.held().len() + self.0.gate.get().map_or(0, |g| g.waiting())
     }
 
     /// Waits until none is in flight, for at most `limit`; true if drained.
@@ -354,6 +356,7 @@ mod tests {
         let g = f.clone();
         let waiter = tokio::spawn(async move { g.admit(3, Duration::from_secs(5)).await });
         tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(f.count(), 3, "one waiting for a place counts too");
         f.release(1);
         assert!(waiter.await.unwrap());
         assert_eq!(f.count(), 3);

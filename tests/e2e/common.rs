@@ -48,3 +48,46 @@ pub fn assert_schema_clean(table: &Table) {
     let v = table.fake.violations();
     assert!(v.is_empty(), "schema violations:\n{}", v.join("\n"));
 }
+
+/// The session behind the first enabled button labelled `label` of a reply.
+pub fn session_of_button(out: &kismet::fake::table::Output, label: &str) -> i64 {
+    out.buttons()
+        .into_iter()
+        .find(|b| b.0 == label && !b.2)
+        .and_then(|b| kismet::app::component::ButtonId::parse(&b.1))
+        .unwrap_or_else(|| panic!("no `{label}` button in {}", out.text()))
+        .session
+}
+
+/// Makes a session of the table's guild due for expiry now; the sweeper
+/// (`sessions.sweep_seconds`) then expires it and redraws its message.
+pub async fn expire_now(t: &Table, session: i64) {
+    let db = t.db().await.expect("a database");
+    let mut tx = db.write().await.unwrap();
+    kismet::storage::sessions::set_expiry(
+        &mut tx,
+        kismet::fake::table::GUILD_ID as i64,
+        session,
+        Some(0),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+}
+
+/// Waits (up to 10 s) until message `id` holds a body for which `done`
+/// is true (redrawn by the sweeper, say), and returns it.
+pub async fn message_when(
+    t: &Table,
+    id: u64,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> kismet::fake::StoredMessage {
+    t.fake
+        .wait_for(std::time::Duration::from_secs(10), |f| {
+            f.messages()
+                .into_iter()
+                .find(|m| m.id == id && done(&m.body))
+        })
+        .await
+        .unwrap_or_else(|| panic!("message {id} never changed as expected"))
+}

@@ -3,7 +3,7 @@
 //! for a second, then turns it away, privately, and does nothing with it;
 //! as work finishes it acts again.
 
-use crate::common::{assert_schema_clean, db_path, scratch_postgres};
+use crate::common::{assert_schema_clean, db_path, scratch_postgres, session_of_button};
 use kismet::fake::table::{Table, TableOptions, GUILD_ID};
 use kismet::storage;
 
@@ -28,16 +28,7 @@ async fn at_capacity_a_command_and_a_click_are_turned_away_and_nothing_changes()
         0,
         "an answered interaction no longer counts"
     );
-    let session = first.outputs[0]
-        .buttons()
-        .into_iter()
-        .find(|b| b.0 == "Reroll")
-        .map(|b| {
-            kismet::app::component::ButtonId::parse(&b.1)
-                .unwrap()
-                .session
-        })
-        .expect("a Reroll button");
+    let session = session_of_button(&first.outputs[0], "Reroll");
 
     // Another interaction takes the one place, and keeps it.
     inflight.start(1);

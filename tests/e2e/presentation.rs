@@ -4,7 +4,7 @@
 //! message players see (they sit behind the ⚙ button, in a private panel).
 //! Also the per-channel house rule `verbosity`.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, expire_now, message_when, session_of_button, table};
 use kismet::fake::table::Output;
 use serde_json::json;
 
@@ -194,37 +194,11 @@ async fn an_expired_roll_in_a_compact_channel_stays_one_line() {
     let shown = &roll.single().embeds()[0];
     assert!(shown.get("author").is_none(), "shown in one line: {shown}");
     let id = roll.message_id.expect("the roll's message");
-    let session = roll
-        .single()
-        .buttons()
-        .into_iter()
-        .find(|b| b.0 == "Reroll")
-        .map(|b| {
-            kismet::app::component::ButtonId::parse(&b.1)
-                .unwrap()
-                .session
-        })
-        .expect("a Reroll button");
-    let db = t.db().await.unwrap();
-    let mut tx = db.write().await.unwrap();
-    kismet::storage::sessions::set_expiry(
-        &mut tx,
-        kismet::fake::table::GUILD_ID as i64,
-        session,
-        Some(0),
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
-    let edited = t
-        .fake
-        .wait_for(std::time::Duration::from_secs(10), |f| {
-            f.messages().into_iter().find(|m| {
-                m.id == id && m.body["components"][0]["components"][0]["disabled"] == json!(true)
-            })
-        })
-        .await
-        .expect("the expired roll's button was disabled");
+    expire_now(&t, session_of_button(roll.single(), "Reroll")).await;
+    let edited = message_when(&t, id, |b| {
+        b["components"][0]["components"][0]["disabled"] == json!(true)
+    })
+    .await;
     let e = &edited.body["embeds"][0];
     assert!(e.get("author").is_none(), "still one line: {e}");
     assert_eq!(e["description"], shown["description"], "the same line");

@@ -303,28 +303,14 @@ async fn an_expired_session_gets_its_buttons_disabled() {
     opts.seed = Some(1);
     opts.config.sessions.sweep_seconds = 1;
     let t = kismet::fake::table::Table::start(opts).await.unwrap();
-    t.command("alice", "/roll expression:1d6").await.unwrap();
-    let db = t.db().await.unwrap();
-    let mut tx = db.write().await.unwrap();
-    kismet::storage::sessions::set_expiry(
-        &mut tx,
-        kismet::fake::table::GUILD_ID as i64,
-        1,
-        Some(0),
-    )
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
+    let roll = t.command("alice", "/roll expression:1d6").await.unwrap();
+    crate::common::expire_now(&t, 1).await;
     // The sweeper edits the message with its token: the Reroll button greys out.
-    let edited = t
-        .fake
-        .wait_for(Duration::from_secs(10), |f| {
-            f.messages()
-                .into_iter()
-                .find(|m| m.body["components"][0]["components"][0]["disabled"] == json!(true))
-        })
-        .await
-        .expect("the expired roll's button was disabled");
+    let id = roll.message_id.expect("the roll's message");
+    let edited = crate::common::message_when(&t, id, |b| {
+        b["components"][0]["components"][0]["disabled"] == json!(true)
+    })
+    .await;
     assert_eq!(
         edited.body["components"][0]["components"][0]["label"],
         "Reroll"

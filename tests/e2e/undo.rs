@@ -12,24 +12,23 @@ async fn run(t: &Table, who: &str, line: &str) -> Exchange {
         .unwrap_or_else(|e| panic!("{line}: {e}"))
 }
 
-async fn one(t: &Table, line: &str) -> Output {
-    let ex = t
-        .run_line(line)
+/// Every reply to one script line.
+async fn replies(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
         .await
         .unwrap_or_else(|e| panic!("{line}: {e}"))
         .expect("a line")
-        .1;
+        .1
+}
+
+async fn one(t: &Table, line: &str) -> Output {
+    let ex = replies(t, line).await;
     ex.outputs.first().cloned().expect("an answer")
 }
 
 /// The roll an FC command redrew in place (after its private note).
 async fn redrawn(t: &Table, line: &str) -> Output {
-    let ex = t
-        .run_line(line)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .expect("a line")
-        .1;
+    let ex = replies(t, line).await;
     ex.of_kind("update").cloned().expect("a redraw")
 }
 

@@ -1538,22 +1538,12 @@ async fn ve_a_task_left_alone_expires_and_its_buttons_go() {
         .unwrap()
         .session;
     assert!(!task.buttons().is_empty());
-    let db = t.db().await.unwrap();
-    let mut tx = db.write().await.unwrap();
-    kismet::storage::sessions::set_expiry(&mut tx, GUILD_ID as i64, sid, Some(0))
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    crate::common::expire_now(&t, sid).await;
     // The sweeper re-draws the task without buttons.
-    let edited = t
-        .fake
-        .wait_for(std::time::Duration::from_secs(10), |f| {
-            f.messages().into_iter().find(|m| {
-                m.id == mid && m.body["components"].as_array().is_none_or(|c| c.is_empty())
-            })
-        })
-        .await
-        .expect("the expired task lost its buttons");
+    let edited = crate::common::message_when(&t, mid, |b| {
+        b["components"].as_array().is_none_or(|c| c.is_empty())
+    })
+    .await;
     let text = edited.body["embeds"][0]["description"].as_str().unwrap();
     assert!(text.contains("**Timed out**"), "{text}");
     // A click on the old button changes nothing and says why.

@@ -24,6 +24,11 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
+/// How long an interaction may wait for a place before it is turned away
+/// (less under overload: [`SHORT_WAIT`]): with the second its answer may
+/// then take, still inside Discord's 3 s, and before a command's deferral
+/// watchdog ([`crate::kit::deliver`]) starts.
+pub const ADMISSION_WAIT: Duration = Duration::from_secs(1);
 /// A queue that has not emptied for this long means overload, not a burst
 /// (a burst of clicks on one roll is read from the gateway in well under a
 /// second, and Discord allows 3 s for an answer).
@@ -202,8 +207,9 @@ impl Gate {
         None
     }
 
-    /// Places nobody holds (for tests and logs).
-    pub fn free(&self) -> usize {
+    /// Places nobody holds.
+    #[cfg(test)]
+    fn free(&self) -> usize {
         self.lock().free
     }
 

@@ -17,7 +17,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::admission::{Gate, Place};
-
 use crate::config::ShardRange;
 use crate::storage::{now_ms, Backend, Db};
 
@@ -47,12 +46,6 @@ struct Places {
     /// The places, once a cap is set.
     gate: OnceLock<Arc<Gate>>,
 }
-
-/// How long an interaction may wait for a place before it is turned away
-/// (less under overload: [`crate::admission::SHORT_WAIT`]): with the second
-/// its answer may then take, still inside Discord's 3 s, and before a
-/// command's deferral watchdog ([`crate::kit::deliver`]) starts.
-pub const ADMISSION_WAIT: Duration = Duration::from_secs(1);
 
 impl InFlight {
     fn held(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<Place>>> {
@@ -117,7 +110,7 @@ impl InFlight {
 
     /// How many are in flight, counting those still waiting for a place
     /// (a clean stop waits for them too: each is let in or turned away
-    /// within [`ADMISSION_WAIT`]).
+    /// within [`crate::admission::ADMISSION_WAIT`]).
     pub fn count(&self) -> usize {
         self.held().len() + self.0.gate.get().map_or(0, |g| g.waiting())
     }

@@ -249,7 +249,7 @@ pub const BUSY: &str = "Kismet has too many requests to answer at this moment, s
 
 /// Counts an interaction in once one of the bot's places is free (`[load]
 /// max_in_flight`, waiting its turn as [`crate::admission`] says, for at
-/// most [`crate::lifecycle::ADMISSION_WAIT`]); false when none came: the
+/// most [`crate::admission::ADMISSION_WAIT`]); false when none came: the
 /// interaction must then be answered with [`BUSY`] at once, and nothing
 /// done. A burst is worked off in order; a bot overloaded for longer turns
 /// the excess away and keeps answering at its capacity, instead of slowing
@@ -260,7 +260,7 @@ pub async fn admit(data: &Data, interaction_id: u64) -> bool {
     static WARNED_AT: AtomicI64 = AtomicI64::new(0);
     if data
         .inflight
-        .admit(interaction_id, crate::lifecycle::ADMISSION_WAIT)
+        .admit(interaction_id, crate::admission::ADMISSION_WAIT)
         .await
     {
         return true;

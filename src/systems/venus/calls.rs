@@ -554,12 +554,7 @@ async fn act(
         }
     };
     v.shows = Some(shown);
-    let mut out = if secret {
-        v.content = Some(note.to_string());
-        Response::message(v)
-    } else {
-        Response::edit(format!("✅ {note}"), v)
-    };
+    let mut out = shown_again(v, secret, &format!("✅ {note}"), note);
     out.followups.extend(r.followups);
     Ok(out)
 }
@@ -708,11 +703,24 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.shows = Some(session.id);
-    if session.secret {
-        v.content = Some("The FC adjusted this roll (this message replaces the one above).".into());
-        return Ok(Response::message(v));
+    Ok(shown_again(
+        v,
+        session.secret,
+        "✅ The FC adjusted this roll; its message shows the new setup.",
+        "The FC adjusted this roll (this message replaces the one above).",
+    ))
+}
+
+/// A roll an FC command changed: its posted message redrawn in place, with
+/// `note` to the caller privately; a secret roll is posted again with
+/// `secret_note` above it (privately and in the GM channel, as its other
+/// answers are: its private copy cannot always be edited).
+fn shown_again(mut v: crate::app::view::View, secret: bool, note: &str, secret_note: &str) -> Response {
+    if secret {
+        v.content = Some(secret_note.to_string());
+        return Response::message(v);
     }
-    Ok(Response::edit("✅ The FC adjusted this roll; its message shows the new setup.", v))
+    Response::edit(note, v)
 }
 
 /// `/ve fc adjust` on a check not yet thrown: the new setup, validated.

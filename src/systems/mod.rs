@@ -6,7 +6,8 @@
 //! (`/fc`, `/history`, `/stats`, `/odds`, `/help`, and the [`table`]'s
 //! `/<root> sheet` commands) register the same way.
 //! Adding a system means one new folder and one word in the
-//! [`register!`] line below; `docs/architecture.md` has the steps.
+//! [`entries`] list below (and its `pub mod` line); `docs/architecture.md`
+//! has the steps.
 
 use std::sync::Arc;
 
@@ -30,27 +31,28 @@ pub struct Entry {
     pub odds: Option<platform::odds::Odds>,
 }
 
-/// Declares each folder as a module and lists its `entry()` in order.
-macro_rules! register {
-    ($($folder:ident => $entry:path),* $(,)?) => {
-        $(pub mod $folder;)*
+pub mod dice;
+pub mod fc;
+pub mod ore;
+pub mod platform;
+pub mod storyteller;
+pub mod table;
+pub mod venus;
+pub mod veracity;
 
-        /// Every registered folder, in display order.
-        pub fn entries() -> Vec<Entry> {
-            vec![$($entry()),*]
-        }
-    };
-}
-
-register! {
-    dice => dice::system::entry,
-    venus => venus::system::entry,
-    veracity => veracity::system::entry,
-    storyteller => storyteller::system::entry,
-    ore => ore::system::entry,
-    platform => platform::system::entry,
-    fc => fc::entry,
-    table => table::system::entry,
+/// Every registered folder, in display order: the one registry line of
+/// each system or shared table feature.
+pub fn entries() -> Vec<Entry> {
+    vec![
+        dice::system::entry(),
+        venus::system::entry(),
+        veracity::system::entry(),
+        storyteller::system::entry(),
+        ore::system::entry(),
+        platform::system::entry(),
+        fc::entry(),
+        table::system::entry(),
+    ]
 }
 
 /// The registry of every system, for the application layer.

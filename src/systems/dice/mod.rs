@@ -3,25 +3,25 @@
 //! Parse, roll, store the session, answer with an embed; a Reroll click by
 //! the roller (or the FC) throws the same expression again in place.
 
-pub mod system;
 pub mod buttons;
 pub mod commands;
-pub mod reroll;
 mod legacy;
 pub mod named;
 pub mod odds;
+pub mod reroll;
+pub mod system;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
 use crate::app::view::{Button, Style, View};
-use buttons::DiceButton;
+use crate::app::Act;
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll};
-use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
+use buttons::DiceButton;
 
 /// The session kind (custom_id prefix) of generic rolls.
 pub const KIND: &str = "roll";
@@ -155,7 +155,12 @@ fn outcome(roll: &Roll) -> serde_json::Value {
     if let Some(pass) = roll.results.first().and_then(|o| o.pass) {
         v["pass"] = pass.into();
         if roll.results.len() > 1 {
-            v["passes"] = roll.results.iter().filter(|o| o.pass == Some(true)).count().into();
+            v["passes"] = roll
+                .results
+                .iter()
+                .filter(|o| o.pass == Some(true))
+                .count()
+                .into();
         }
     }
     v
@@ -165,7 +170,12 @@ fn outcome(roll: &Roll) -> serde_json::Value {
 /// fairness record.
 fn thrown(roll: &Roll) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    for d in roll.results.iter().flat_map(|o| &o.parts).flat_map(|p| &p.dice) {
+    for d in roll
+        .results
+        .iter()
+        .flat_map(|o| &o.parts)
+        .flat_map(|p| &p.dice)
+    {
         for f in &d.faces {
             out.extend(f.rerolled.iter().map(|r| (d.sides, *r)));
             out.push((d.sides, f.value));

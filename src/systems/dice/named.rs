@@ -56,9 +56,7 @@ pub async fn save(app: &App, caller: &Caller, name: &str, expression: &str) -> A
     let verb = if replaced { "Replaced" } else { "Saved" };
     Ok(Response::ephemeral(View::embed(
         Embed::new(format!("💾 {verb} **{name}**"))
-            .description(format!(
-                "`{canonical}` — roll it with `/roll name:{name}`."
-            ))
+            .description(format!("`{canonical}` — roll it with `/roll name:{name}`."))
             .colour(colour::SUCCESS),
     )))
 }

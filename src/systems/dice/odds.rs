@@ -38,8 +38,7 @@ pub fn odds() -> Odds {
             ask: |m| {
                 let Question::Roll { expression } = Question::from_arg_matches(m)
                     .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&expression)
-                    .map_err(|e| OddsError::new("expression", expression, e))
+                printed(&expression).map_err(|e| OddsError::new("expression", expression, e))
             },
         },
     }
@@ -135,9 +134,8 @@ pub fn answer(expression: &str, caps: Caps) -> AppResult {
             Bar::new(label, p).highlighted(c.iter().any(|(v, _)| meets(*v)))
         })
         .collect();
-    let mut description = format!(
-        "`{e}`: the exact chance of each total, computed rather than simulated."
-    );
+    let mut description =
+        format!("`{e}`: the exact chance of each total, computed rather than simulated.");
     if e.repeat > 1 {
         description.push_str(&format!(
             " Each of the {} results is alike and independent.",
@@ -167,7 +165,11 @@ pub fn answer(expression: &str, caps: Caps) -> AppResult {
         );
     }
     embed = embed
-        .field("Chance of each total", format!("```\n{}\n```", lines.join("\n")), false)
+        .field(
+            "Chance of each total",
+            format!("```\n{}\n```", lines.join("\n")),
+            false,
+        )
         .footer(if e.target.is_some() {
             "Exact figures. Highlighted bars meet the target."
         } else {

@@ -2,11 +2,11 @@
 //! same expression again in place.
 
 use super::{log, view, DiceState};
-use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::app::Act;
-use crate::storage::sessions::{Session, Status};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::expr;
 use crate::storage;
+use crate::storage::sessions::{Session, Status};
 
 /// Rerolls `session`'s expression, saves, logs and shows the new throw.
 pub async fn apply(app: &App, mut tx: Act, session: Session, caller: &Caller) -> AppResult {
@@ -28,5 +28,10 @@ pub async fn apply(app: &App, mut tx: Act, session: Session, caller: &Caller) ->
     .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))?;
     log(&mut tx, caller, session.id, "reroll", &state, now).await?;
     tx.commit().await?;
-    Ok(Response::update(view(session.id, version, Status::Open, &state)))
+    Ok(Response::update(view(
+        session.id,
+        version,
+        Status::Open,
+        &state,
+    )))
 }

@@ -3,9 +3,9 @@
 
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, HelpTopic, System};
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::sessions::Session;
-use crate::app::Act;
 
 /// Generic dice as a registered system.
 pub struct DiceSystem;

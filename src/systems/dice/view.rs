@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 
 use crate::app::view::Embed;
-use crate::systems::table::look::{self, Mark};
 use crate::rules::expr::{self, DiceRoll, Outcome, Part, Roll};
+use crate::systems::table::look::{self, Mark};
 
 /// Faces listed one by one up to this many per term; beyond, counts per face.
 pub const LIST_FACES: usize = 40;
@@ -67,7 +67,12 @@ pub fn faces_text(d: &DiceRoll) -> String {
         .rev()
         .map(|(face, n)| format!("{face}×{n}"))
         .collect();
-    format!("{} dice ({} kept): {}", d.faces.len(), kept, parts.join(" "))
+    format!(
+        "{} dice ({} kept): {}",
+        d.faces.len(),
+        kept,
+        parts.join(" ")
+    )
 }
 
 fn label(p: &Part) -> String {
@@ -136,7 +141,10 @@ fn naturals(o: &Outcome) -> (usize, usize) {
         .flat_map(|d| &d.faces)
         .filter(|f| f.kept);
     d20s.fold((0, 0), |(t, o), f| {
-        (t + usize::from(f.value == 20), o + usize::from(f.value == 1))
+        (
+            t + usize::from(f.value == 20),
+            o + usize::from(f.value == 1),
+        )
     })
 }
 

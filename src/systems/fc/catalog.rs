@@ -383,7 +383,9 @@ pub fn suggestions(reg: &Registry, info: &Info) -> Vec<String> {
         }
     };
     let own: Option<&[&str]> = match info.name.as_str() {
-        "session_timeout_minutes" => Some(&["5", "10", "15", "30", "60", "120", "240", "720", "1440"]),
+        "session_timeout_minutes" => {
+            Some(&["5", "10", "15", "30", "60", "120", "240", "720", "1440"])
+        }
         "max_dice_per_roll" => Some(&["10", "20", "30", "50", "100", "200", "500"]),
         "gm_channel" => Some(&["none"]),
         "player_edits" => Some(&app_settings::PlayerEdits::WORDS),
@@ -442,7 +444,10 @@ mod tests {
             assert!(seen.insert(*n), "{n} twice");
             assert!(n.len() <= 100);
         }
-        assert_eq!(Scope::of(&reg, "VR_LOCKED_SLOT").map(Scope::key), Some("veracity"));
+        assert_eq!(
+            Scope::of(&reg, "VR_LOCKED_SLOT").map(Scope::key),
+            Some("veracity")
+        );
         assert_eq!(Scope::of(&reg, "ve2_crits").map(Scope::key), Some("venus"));
         assert_eq!(Scope::of(&reg, "gm_channel"), Some(Scope::Shared));
         assert_eq!(Scope::of(&reg, "nope"), None);

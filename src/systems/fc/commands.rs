@@ -83,8 +83,12 @@ async fn ac_system_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAuto
         Ok(scope) => super::name_choices(&ctx.data().app.registry, Some(scope), partial),
         Err(_) => Vec::new(),
     };
-    serenity::CreateAutocompleteResponse::new()
-        .set_choices(choices.into_iter().map(serenity::AutocompleteChoice::from).collect())
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
 }
 
 /// Change one of this system's house rules (game master only)

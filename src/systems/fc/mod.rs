@@ -23,10 +23,10 @@ use serde_json::json;
 use crate::app::log::{self, What};
 use crate::app::settings::{self as app_settings, ChannelSettings};
 use crate::app::view::{colour, Embed};
+use crate::app::Act;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::storage::Tx;
 use catalog::Scope;
-use crate::app::Act;
 
 /// The log's system name for table-wide changes (FC role, GM channel,
 /// shared settings).
@@ -262,7 +262,10 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
         None => {
             let mut all = Vec::new();
             for s in Scope::all(reg) {
-                all.push((s, catalog::describe(&mut tx, reg, caller.guild_id, s).await?));
+                all.push((
+                    s,
+                    catalog::describe(&mut tx, reg, caller.guild_id, s).await?,
+                ));
             }
             view::overview(&t, &all)
         }
@@ -291,7 +294,9 @@ pub async fn set(
     let mut tx = Act::begin(app, caller).await?;
     let reg = &app.registry;
     let (what, gm) = match only {
-        Some(s @ Scope::System { id, .. }) => (format!("change the {} settings", s.title()), reg.gm(id)),
+        Some(s @ Scope::System { id, .. }) => {
+            (format!("change the {} settings", s.title()), reg.gm(id))
+        }
         _ => ("change the house rules".to_string(), "FC"),
     };
     rights::require_gm(&mut tx, caller, gm, &what).await?;
@@ -342,11 +347,7 @@ pub async fn set(
 }
 
 /// Setting names for autocomplete (`only` one scope's, if given).
-pub fn name_choices(
-    reg: &crate::app::Registry,
-    only: Option<Scope>,
-    partial: &str,
-) -> Vec<String> {
+pub fn name_choices(reg: &crate::app::Registry, only: Option<Scope>, partial: &str) -> Vec<String> {
     catalog::complete_names(reg, partial, usize::MAX)
         .into_iter()
         .filter(|n| only.is_none() || catalog::Scope::of(reg, n) == only)

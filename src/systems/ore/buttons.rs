@@ -173,15 +173,27 @@ mod tests {
         ] {
             assert!(VvButton::parse(word, arg).is_some(), "{word} {arg:?}");
         }
-        assert_eq!(VvButton::parse("basic", Some("7")), Some(VvButton::Basic(7)));
+        assert_eq!(
+            VvButton::parse("basic", Some("7")),
+            Some(VvButton::Basic(7))
+        );
         assert!(VvButton::parse("basic", Some("x")).is_none());
         assert!(VvButton::parse("pick", Some("dice")).is_none());
         assert!(VvButton::parse("explode", None).is_none());
-        assert_eq!(VvButton::parse("spec", Some("3")), Some(VvButton::Special(3)));
+        assert_eq!(
+            VvButton::parse("spec", Some("3")),
+            Some(VvButton::Special(3))
+        );
         assert!(VvButton::parse("spec", None).is_none());
         assert!(VvButton::parse("spec", Some("-1")).is_none());
-        assert_eq!(VvButton::parse("split", Some("7")), Some(VvButton::Split(7)));
-        assert_eq!(VvButton::parse("pick", Some("modify")), Some(VvButton::Pick(Picker::Modify)));
+        assert_eq!(
+            VvButton::parse("split", Some("7")),
+            Some(VvButton::Split(7))
+        );
+        assert_eq!(
+            VvButton::parse("pick", Some("modify")),
+            Some(VvButton::Pick(Picker::Modify))
+        );
         assert!(VvButton::parse("split", None).is_none());
     }
 }

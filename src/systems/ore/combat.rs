@@ -200,7 +200,10 @@ pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
             super::sheet::save(&mut act, ch).await?;
         }
     }
-    let note = format!("{who} joins the fight.{}", rolled.clone().unwrap_or_default());
+    let note = format!(
+        "{who} joins the fight.{}",
+        rolled.clone().unwrap_or_default()
+    );
     fight.note(note.clone());
     let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
     act.commit().await?;
@@ -337,21 +340,21 @@ pub async fn damage(
         .seat(id)
         .map(|s| s.name.clone())
         .unwrap_or_default();
-    let (events, sheet, character) = match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut())
-    {
-        Some(npc) => {
-            let ev = npc.take_damage(&settings, track, amount, &mut rng)?;
-            (ev, npc.clone(), None)
-        }
-        None => {
-            let ch = pcs.get_mut(&id).ok_or_else(|| {
-                AppError::user(format!("{who}'s sheet no longer exists."))
-            })?;
-            let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
-            super::sheet::save(&mut act, ch).await?;
-            (ev, ch.sheet.clone(), Some(ch.row.id))
-        }
-    };
+    let (events, sheet, character) =
+        match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut()) {
+            Some(npc) => {
+                let ev = npc.take_damage(&settings, track, amount, &mut rng)?;
+                (ev, npc.clone(), None)
+            }
+            None => {
+                let ch = pcs
+                    .get_mut(&id)
+                    .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
+                let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
+                super::sheet::save(&mut act, ch).await?;
+                (ev, ch.sheet.clone(), Some(ch.row.id))
+            }
+        };
     fight.settle(id, &sheet)?;
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
@@ -594,8 +597,7 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                     super::sheet::save(&mut act, ch).await?;
                 }
             }
-            let faces: Vec<(u32, u32)> =
-                rolls.iter().flat_map(super::faces::of_order).collect();
+            let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
             log::record_rolled(
                 &mut act,
                 caller,
@@ -690,8 +692,8 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                 let Some(seat) = fight.turns.seat(e.seat) else {
                     continue;
                 };
-                let Some(sheet) = crate::rules::ore::tracker::sheet_of(seat, &sheets(&pcs))
-                    .cloned()
+                let Some(sheet) =
+                    crate::rules::ore::tracker::sheet_of(seat, &sheets(&pcs)).cloned()
                 else {
                     continue;
                 };
@@ -721,7 +723,10 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                 },
                 &json!({ "round": fight.turns.round.saturating_sub(1) }),
                 &json!(null),
-                &json!(ends.iter().map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out})).collect::<Vec<_>>()),
+                &json!(ends
+                    .iter()
+                    .map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out}))
+                    .collect::<Vec<_>>()),
             )
             .await?;
             let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;

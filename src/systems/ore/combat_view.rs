@@ -45,7 +45,10 @@ fn health(s: &OreSheet) -> String {
     };
     if !s.mob_mode {
         if s.confidence.current < s.confidence.max {
-            out.push_str(&format!(" · Conf {}/{}", s.confidence.current, s.confidence.max));
+            out.push_str(&format!(
+                " · Conf {}/{}",
+                s.confidence.current, s.confidence.max
+            ));
         }
         if s.cyber.current < s.cyber.max {
             out.push_str(&format!(" · Cyber {}/{}", s.cyber.current, s.cyber.max));
@@ -55,7 +58,10 @@ fn health(s: &OreSheet) -> String {
         }
         let injuries = s.active_injuries().count();
         if injuries > 0 {
-            out.push_str(&format!(" · {}", text::count(injuries as u32, "Injury", "Injuries")));
+            out.push_str(&format!(
+                " · {}",
+                text::count(injuries as u32, "Injury", "Injuries")
+            ));
         }
     }
     if s.combat.incapacitated_pending_end_of_round {
@@ -285,10 +291,7 @@ pub fn view(
                     .map(|s| SelectOption {
                         label: format!("{} reacts", s.name),
                         value: s.id.to_string(),
-                        description: Some(format!(
-                            "Outthink {}",
-                            s.data.outthink.unwrap_or(0)
-                        )),
+                        description: Some(format!("Outthink {}", s.data.outthink.unwrap_or(0))),
                     })
                     .collect();
                 v.rows.push(Row::Select(Select {
@@ -305,9 +308,9 @@ pub fn view(
     let mut buttons = Vec::new();
     match fight.phase {
         // Beginning and ending a round are the Compiler's: in the ⚙ panel.
-        Phase::Setup => buttons.push(
-            Button::new(bid(CombatButton::Begin), "Begin", Style::Success).gm_only(),
-        ),
+        Phase::Setup => {
+            buttons.push(Button::new(bid(CombatButton::Begin), "Begin", Style::Success).gm_only())
+        }
         Phase::Resolution => buttons.push(Button::new(
             bid(CombatButton::Next),
             "Next turn",
@@ -337,7 +340,12 @@ mod tests {
         for i in 0..crate::rules::turns::MAX_SEATS {
             let name = format!("{i:02}{}", "W".repeat(crate::rules::turns::MAX_NAME - 2));
             f.turns
-                .add(&name, None, None, Fighter::npc(OreSheet::mob(Stats::all(10), 99)))
+                .add(
+                    &name,
+                    None,
+                    None,
+                    Fighter::npc(OreSheet::mob(Stats::all(10), 99)),
+                )
                 .unwrap();
         }
         let s = OreSettings::default();

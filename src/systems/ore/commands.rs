@@ -5,12 +5,12 @@ use poise::serenity_prelude as serenity;
 use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
-use crate::systems::table::approval;
 use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
+use crate::systems::table::approval;
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -503,7 +503,9 @@ pub async fn sheet_status(
     #[description = "Mob mode (one Health track, no Fault dice)"] mob: Option<bool>,
     #[description = "A living creature"] living: Option<bool>,
     #[description = "A natively digital entity"] digital: Option<bool>,
-    #[description = "Clear the glitch of more than 3 Injuries (Compiler)"] clear_glitch: Option<bool>,
+    #[description = "Clear the glitch of more than 3 Injuries (Compiler)"] clear_glitch: Option<
+        bool,
+    >,
     #[description = "Character (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -838,7 +840,9 @@ pub async fn repair(
     let caller = caller_of(ctx)?;
     let edit = Edit::Repair {
         engineering,
-        engineer: engineer.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()),
+        engineer: engineer
+            .map(|e| e.trim().to_string())
+            .filter(|e| !e.is_empty()),
         who: Who::new(name.as_deref(), uid(&player)),
     };
     let result = approval::govern(&ctx.data().app, &caller, edit).await;

@@ -5,10 +5,10 @@ use serde_json::json;
 
 use super::{load_settings, report, target, text, Target, SYSTEM};
 use crate::app::view::colour;
+use crate::app::Act;
 use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::events::LogoutReason;
 use crate::rules::ore::OreEvent;
-use crate::app::Act;
 
 /// Which COMP action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,13 +8,13 @@ use serde_json::json;
 use super::{load_settings, report, target, text, Target, GM, SYSTEM};
 use crate::app::characters::Loaded;
 use crate::app::view::{colour, Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sets::read;
 use crate::rules::ore::settings::{DefenseMode, FaultCheck};
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage::{self, Tx};
-use crate::app::Act;
 use crate::systems::table::look::Outcome;
 
 /// The most damage one command deals.

@@ -206,7 +206,10 @@ impl Edit {
         };
         let what = match &self {
             Edit::Track {
-                track, max, current, ..
+                track,
+                max,
+                current,
+                ..
             } => {
                 if max.is_none() && current.is_none() {
                     return Err(AppError::user(
@@ -316,7 +319,9 @@ impl Edit {
             }
             Edit::Roll { stat, dice, .. } => {
                 if caller.secret
-                    && settings::guild(&mut tx, caller.guild_id).await?.player_edits
+                    && settings::guild(&mut tx, caller.guild_id)
+                        .await?
+                        .player_edits
                         == PlayerEdits::Approval
                 {
                     return Err(AppError::user(format!(

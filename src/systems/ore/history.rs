@@ -16,7 +16,9 @@ pub fn line(e: &LogEntry) -> Option<String> {
     let inputs: serde_json::Value = serde_json::from_str(&e.inputs).unwrap_or_default();
     match e.action.as_str() {
         "roll" => events.iter().find_map(|ev| match ev {
-            OreEvent::Rolled { stat, pool, faces, .. } => {
+            OreEvent::Rolled {
+                stat, pool, faces, ..
+            } => {
                 // The pool as the roll showed it (it says when `dice:`
                 // overrode the stat), else from the event.
                 let what = match (&inputs["pool"], stat) {
@@ -57,9 +59,12 @@ pub fn line(e: &LogEntry) -> Option<String> {
             let mut parts = Vec::new();
             for ev in &events {
                 match ev {
-                    OreEvent::DamageTaken { target, taken, current, .. } => {
-                        parts.push(format!("{} −{taken} → {current}", target.name()))
-                    }
+                    OreEvent::DamageTaken {
+                        target,
+                        taken,
+                        current,
+                        ..
+                    } => parts.push(format!("{} −{taken} → {current}", target.name())),
                     OreEvent::DamageAbsorbed { target, .. } => {
                         parts.push(format!("{} damage stopped by the defense", target.name()))
                     }
@@ -76,7 +81,13 @@ pub fn line(e: &LogEntry) -> Option<String> {
             (!parts.is_empty()).then(|| parts.join(" · "))
         }
         "repair" => events.iter().find_map(|ev| match ev {
-            OreEvent::RepairCheck { faces, target_value, best, success, .. } => {
+            OreEvent::RepairCheck {
+                faces,
+                target_value,
+                best,
+                success,
+                ..
+            } => {
                 let set = match best {
                     Some(b) => format!("best set {}", text::set_short(b)),
                     None => "no set".to_string(),
@@ -158,7 +169,10 @@ mod tests {
             "basic",
             &[OreEvent::BasicAction {
                 action: 0,
-                set: Set { width: 2, height: 10 },
+                set: Set {
+                    width: 2,
+                    height: 10,
+                },
                 positions: vec![3, 6],
                 cache_dice: 1,
                 suggested_damage: None,

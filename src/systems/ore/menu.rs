@@ -168,4 +168,3 @@ fn register_picks(values: &[String], roll: &OreRoll, max: usize) -> Result<Vec<u
         })
         .collect()
 }
-

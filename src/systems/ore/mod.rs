@@ -25,8 +25,6 @@
 //! - [`faces`]: the dice each action threw, for `/stats`.
 //! - [`commands`]: the thin poise commands.
 
-pub mod odds;
-pub mod system;
 pub mod buttons;
 pub mod combat;
 pub mod combat_buttons;
@@ -39,22 +37,24 @@ pub mod faces;
 pub mod governed;
 pub mod history;
 pub mod menu;
+pub mod odds;
 pub mod order;
 pub mod report;
 pub mod roll;
 pub mod roll_click;
 pub mod settings;
 pub mod sheet;
+pub mod system;
 pub mod text;
 
 use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{self, Loaded};
 use crate::app::component::Click;
+use crate::app::Act;
 use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller, View};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, sessions::Session, Tx};
-use crate::app::Act;
 
 /// The session kind (custom_id prefix) of every Virtual Veil message.
 pub const KIND: &str = "vv";
@@ -99,8 +99,16 @@ pub async fn target(
 ) -> Result<Target, AppError> {
     let fc = rights::is_fc(tx, caller).await?;
     let pick = characters::Pick::new(name, player);
-    let ch = characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT)
-        .await?;
+    let ch = characters::resolve(
+        tx,
+        caller,
+        fc,
+        SYSTEM,
+        pick,
+        characters::Access::Owner,
+        HINT,
+    )
+    .await?;
     Ok(Target { ch, fc })
 }
 

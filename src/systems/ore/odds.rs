@@ -114,7 +114,6 @@ pub async fn odds_ore(
     reply(ctx, move || view(&Question::Ore { dice })).await
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,12 +8,12 @@ use serde_json::json;
 use super::{decode, load_settings, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::view::{Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::OreSheet;
 use crate::storage;
-use crate::app::Act;
 use crate::systems::table::look::Outcome;
 
 /// The most entities one order roll takes here.
@@ -323,7 +323,10 @@ pub async fn order(
     }
     let mut foot = vec![order_name.to_string()];
     if !recorded.is_empty() {
-        foot.push(format!("recorded on the sheets of {}.", recorded.join(", ")));
+        foot.push(format!(
+            "recorded on the sheets of {}.",
+            recorded.join(", ")
+        ));
     }
     embed = embed.footer(text::join_capped(&[foot.join(" · ")], 2000));
     Ok(Response::message(View::embed(embed)))

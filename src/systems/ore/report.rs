@@ -13,12 +13,12 @@ use super::{text, timeout, VvState, KIND};
 use crate::app::characters::Loaded;
 use crate::app::component::Action;
 use crate::app::view::{Embed, Row, Select, SelectOption, View};
-use crate::systems::table::look::Outcome;
 use crate::app::{sessions, AppError, Caller};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::sessions::Status;
 use crate::storage::Tx;
+use crate::systems::table::look::Outcome;
 
 /// The placeholder of the discard select.
 pub const DISCARD_PLACEHOLDER: &str = "Discard which?";

@@ -20,21 +20,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::{load_settings, target, text, timeout, Target, VvState, GM, KIND, SYSTEM};
 use super::buttons::VvButton;
+use super::{load_settings, target, text, timeout, Target, VvState, GM, KIND, SYSTEM};
 use crate::app::component::Action;
 use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::Act;
 use crate::app::{log, sessions, settings as app_settings, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{ActionKind, ActionRecord, DieStatus, RollPhase, RollRequest};
 use crate::rules::ore::sets::{Set, SetRequirement};
-use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::{OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::systems::table::look::{self, Mark, Outcome};
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -121,8 +121,14 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
     };
     requirement.validate()?;
     let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, fc } =
-        target(&mut tx, caller, args.name.as_deref(), args.player, "roll for them").await?;
+    let Target { mut ch, fc } = target(
+        &mut tx,
+        caller,
+        args.name.as_deref(),
+        args.player,
+        "roll for them",
+    )
+    .await?;
     let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
     let mut settings = load_settings(&mut tx, caller.guild_id).await?;
     let guild_cap = guild.max_dice_per_roll.max(1);
@@ -324,7 +330,10 @@ pub fn outcome(s: &RollState) -> (Outcome, String) {
     sets.extend(r.reading().sets);
     let best = |v: &mut dyn Iterator<Item = Set>| v.max_by_key(|set| (set.width, set.height));
     if let Some(b) = best(&mut sets.iter().copied().filter(|set| s.requirement.meets(set))) {
-        return (Outcome::Success, format!("Best set {}", text::set_short(&b)));
+        return (
+            Outcome::Success,
+            format!("Best set {}", text::set_short(&b)),
+        );
     }
     if let Some(a) = r.actions.iter().find(|a| a.kind == ActionKind::Special) {
         let name = a
@@ -337,7 +346,11 @@ pub fn outcome(s: &RollState) -> (Outcome, String) {
     match best(&mut sets.into_iter()) {
         Some(b) => (
             Outcome::Info,
-            format!("Best set {} · needs {}", text::set_short(&b), s.requirement.describe()),
+            format!(
+                "Best set {} · needs {}",
+                text::set_short(&b),
+                s.requirement.describe()
+            ),
         ),
         None => (Outcome::Failure, "No set".into()),
     }
@@ -372,7 +385,13 @@ fn dice_line(r: &OreRoll) -> String {
 
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
 /// if it still exists.
-pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<&OreSheet>) -> View {
+pub fn view(
+    id: i64,
+    version: i64,
+    status: Status,
+    s: &RollState,
+    sheet: Option<&OreSheet>,
+) -> View {
     let r = &s.roll;
     let open = status == Status::Open;
     let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
@@ -407,7 +426,10 @@ pub fn view(id: i64, version: i64, status: Status, s: &RollState, sheet: Option<
         if !skills.is_empty() {
             let names: Vec<String> = skills
                 .iter()
-                .map(|id| sh.special(*id).map_or_else(|| "?".to_string(), |sp| sp.name.clone()))
+                .map(|id| {
+                    sh.special(*id)
+                        .map_or_else(|| "?".to_string(), |sp| sp.name.clone())
+                })
                 .collect();
             desc.push(format!(
                 "Threads: {}/{} ({})",
@@ -750,7 +772,11 @@ fn picker_row(
             options.truncate(25);
             (MINOR_PLACEHOLDER, options, 1)
         }
-        Picker::Modify => (MODIFY_PLACEHOLDER, paged_options(modify_options(r), page), 1),
+        Picker::Modify => (
+            MODIFY_PLACEHOLDER,
+            paged_options(modify_options(r), page),
+            1,
+        ),
         Picker::Special => return None,
     };
     if options.is_empty() {
@@ -794,7 +820,10 @@ pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
                 let mut effects = Vec::new();
                 let before = count(face);
                 if before == 2 {
-                    let set = Set { width: 2, height: face };
+                    let set = Set {
+                        width: 2,
+                        height: face,
+                    };
                     effects.push(format!("breaks {set}"));
                 } else if before > 2 {
                     let set = Set {
@@ -902,7 +931,10 @@ mod tests {
                     Row::Select(_) => None,
                 })
                 .collect();
-            assert!(rows.len() <= 2 && rows.iter().sum::<usize>() <= 10, "{rows:?}");
+            assert!(
+                rows.len() <= 2 && rows.iter().sum::<usize>() <= 10,
+                "{rows:?}"
+            );
         }
     }
 

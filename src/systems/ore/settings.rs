@@ -5,9 +5,9 @@ use serde_json::json;
 
 use super::{load_settings, SYSTEM};
 use crate::app::view::{colour, Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, settings as app_settings, App, AppResult, Caller, Response};
 use crate::rules::ore::settings::SETTING_NAMES;
-use crate::app::Act;
 
 fn embed(settings: &crate::rules::ore::OreSettings, title: &str) -> Embed {
     let mut e = Embed::new(title).colour(colour::NEUTRAL);
@@ -34,7 +34,13 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
 /// `/vv settings set`: one setting (the Compiler only).
 pub async fn set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_gm(&mut tx, caller, super::GM, "change the Virtual Veil settings").await?;
+    rights::require_gm(
+        &mut tx,
+        caller,
+        super::GM,
+        "change the Virtual Veil settings",
+    )
+    .await?;
     let mut s = load_settings(&mut tx, caller.guild_id).await?;
     let before = s.get(name);
     s.set(name, value)?;

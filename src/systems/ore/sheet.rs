@@ -11,12 +11,12 @@ use serde_json::json;
 use super::{load_settings, report, target, text, Target, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::view::{colour, Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sets::{CacheCost, Pattern};
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, Tx};
-use crate::app::Act;
 
 /// The most a stat may be set to from Discord (pools are capped anyway).
 pub const MAX_STAT: i64 = 99;
@@ -72,7 +72,13 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let owner = args.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_gm(&mut tx, caller, super::GM, "create a sheet for another member").await?;
+        rights::require_gm(
+            &mut tx,
+            caller,
+            super::GM,
+            "create a sheet for another member",
+        )
+        .await?;
     }
     let mut stats = Stats::default();
     for (stat, v) in Stat::ALL.iter().zip(args.stats) {
@@ -508,10 +514,7 @@ pub async fn set_special(
     .await?;
     tx.commit().await?;
     let mut embed = sheet_embed(&ch, &settings);
-    embed.description = Some(format!(
-        "{}\n{note}",
-        embed.description.unwrap_or_default()
-    ));
+    embed.description = Some(format!("{}\n{note}", embed.description.unwrap_or_default()));
     Ok(Response::ephemeral(View::embed(embed)))
 }
 

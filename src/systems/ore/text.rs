@@ -7,9 +7,9 @@
 use crate::rules::ore::events::{Condition, LogoutReason, OreEvent};
 use crate::rules::ore::odds;
 use crate::rules::ore::sets::{read, Reading, Set, SetRequirement};
-use crate::systems::table::look::{self, Mark};
 use crate::rules::ore::sheet::{CacheRef, Damageable, OreSheet, Severity};
 use crate::rules::ore::OreSettings;
+use crate::systems::table::look::{self, Mark};
 
 /// Faces as `9 7 7 2`, or `—` for none.
 pub fn faces(f: &[u32]) -> String {
@@ -465,5 +465,3 @@ mod tests {
         assert_eq!(percent(1e-9), "<0.01%");
     }
 }
-
-

@@ -43,7 +43,6 @@ pub fn finish(c: &mut poise::Command<Data, Error>, reg: &crate::app::Registry) {
     }
 }
 
-
 fn member_of(ctx: Context<'_>, user: Option<serenity::User>) -> Option<(i64, String)> {
     user.map(|u| {
         let name = match ctx {

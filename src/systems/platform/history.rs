@@ -15,11 +15,11 @@ use serde_json::Value;
 use super::text::{faces_text, logged_system, system_name};
 use crate::app::component::{Action, Click};
 use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::Act;
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
 use crate::storage::history::{self, Filter, HistoryRow};
-use crate::storage::{self, faces::FaceCount, sessions::Session, Tx};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, faces::FaceCount, sessions::Session, Tx};
 
 /// The session kind (custom_id prefix) of history pagers.
 pub const KIND: &str = "hist";
@@ -174,7 +174,11 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
             )));
         }
         let label = if found.len() == 1 {
-            format!("{} ({})", found[0].name, system_name(&app.registry, &found[0].system))
+            format!(
+                "{} ({})",
+                found[0].name,
+                system_name(&app.registry, &found[0].system)
+            )
         } else {
             format!(
                 "{} ({} characters of that name)",
@@ -218,7 +222,16 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
     } else {
         (None, 0)
     };
-    let view = page_view(&mut tx, &app.registry, caller.guild_id, id, version, Status::Open, &state).await?;
+    let view = page_view(
+        &mut tx,
+        &app.registry,
+        caller.guild_id,
+        id,
+        version,
+        Status::Open,
+        &state,
+    )
+    .await?;
     tx.commit().await?;
     Ok(Response::ephemeral(view))
 }
@@ -386,7 +399,8 @@ fn words(action: &str) -> String {
 /// text, what an undo restored, or the scalar figures of its outcome (or
 /// of its last event), with the pool or expression it was about.
 pub fn summary(e: &crate::storage::log::LogEntry) -> String {
-    let parse = |raw: &str| serde_json::from_str::<Value>(raw).unwrap_or(Value::String(raw.to_string()));
+    let parse =
+        |raw: &str| serde_json::from_str::<Value>(raw).unwrap_or(Value::String(raw.to_string()));
     let inputs = parse(&e.inputs);
     let outcome = parse(&e.outcome);
     let mut parts = Vec::new();
@@ -402,7 +416,10 @@ pub fn summary(e: &crate::storage::log::LogEntry) -> String {
             if let Some(Value::String(t)) = o.get("text") {
                 t.lines().next().unwrap_or("").to_string()
             } else if let Some(Value::Array(r)) = o.get("restored") {
-                let items: Vec<String> = r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+                let items: Vec<String> = r
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect();
                 format!("restored {}", items.join("; "))
             } else {
                 let inner = match o.get("outcome") {
@@ -448,14 +465,19 @@ fn pairs(o: &serde_json::Map<String, Value>) -> String {
     }
     o.iter()
         .filter(|(k, _)| {
-            k.as_str() != "event" && k.as_str() != "id" && !k.ends_with("_id") && k.as_str() != "owner"
+            k.as_str() != "event"
+                && k.as_str() != "id"
+                && !k.ends_with("_id")
+                && k.as_str() != "owner"
         })
         .filter_map(|(k, v)| {
             let v = match v {
                 Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
                 Value::Number(n) => n.to_string(),
                 Value::String(s) if !s.is_empty() && s.chars().count() <= 40 => s.clone(),
-                Value::Array(a) if !a.is_empty() && a.len() <= 12 && a.iter().all(Value::is_number) => {
+                Value::Array(a)
+                    if !a.is_empty() && a.len() <= 12 && a.iter().all(Value::is_number) =>
+                {
                     a.iter().map(Value::to_string).collect::<Vec<_>>().join(" ")
                 }
                 _ => return None,
@@ -483,18 +505,33 @@ mod tests {
     #[test]
     fn shared_summaries_read_as_words() {
         let s = |i: &str, o: &str| summary(&entry(i, o));
-        assert_eq!(s(r#"{"expression":"8d6"}"#, r#"{"total":27}"#), "expression: 8d6 · total: 27");
+        assert_eq!(
+            s(r#"{"expression":"8d6"}"#, r#"{"total":27}"#),
+            "expression: 8d6 · total: 27"
+        );
         assert_eq!(s("{}", r#""Lots 10 → 9""#), "Lots 10 → 9");
         assert_eq!(
-            s(r#"{"pool":"Wit (3 dice)"}"#, r#"[{"event":"rolled","faces":[9,10,7]},{"event":"roll_closed"}]"#),
+            s(
+                r#"{"pool":"Wit (3 dice)"}"#,
+                r#"[{"event":"rolled","faces":[9,10,7]},{"event":"roll_closed"}]"#
+            ),
             "pool: Wit (3 dice) · rolled · faces: 9 10 7"
         );
         assert_eq!(
-            s("{}", r#"{"automatic":true,"outcome":{"result":"success","successes":4}}"#),
+            s(
+                "{}",
+                r#"{"automatic":true,"outcome":{"result":"success","successes":4}}"#
+            ),
             "result: success, successes: 4"
         );
-        assert_eq!(s("{}", r#"{"restored":["willpower.current: 1 → 4"]}"#), "restored willpower.current: 1 → 4");
-        assert_eq!(s("{}", r#"{"text":"Willpower 6/6 → 4/6\nmore"}"#), "Willpower 6/6 → 4/6");
+        assert_eq!(
+            s("{}", r#"{"restored":["willpower.current: 1 → 4"]}"#),
+            "restored willpower.current: 1 → 4"
+        );
+        assert_eq!(
+            s("{}", r#"{"text":"Willpower 6/6 → 4/6\nmore"}"#),
+            "Willpower 6/6 → 4/6"
+        );
         assert_eq!(s("{}", "[]"), "");
         assert_eq!(s("not json", "not json either"), "not json either");
     }
@@ -504,7 +541,10 @@ mod tests {
         for b in PageButton::ALL {
             let id = b.button(KIND, 9, 4).encode();
             let back = crate::app::component::ButtonId::parse(&id).unwrap();
-            assert_eq!(PageButton::parse(&back.action, back.arg.as_deref()), Some(b));
+            assert_eq!(
+                PageButton::parse(&back.action, back.arg.as_deref()),
+                Some(b)
+            );
         }
     }
 

@@ -14,7 +14,6 @@
 //! - [`text`]: small formatting helpers.
 //! - [`commands`]: the thin poise commands.
 
-pub mod system;
 pub mod chart;
 pub mod commands;
 pub mod export;
@@ -23,4 +22,5 @@ pub mod help;
 pub mod history;
 pub mod odds;
 pub mod stats;
+pub mod system;
 pub mod text;

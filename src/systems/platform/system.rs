@@ -4,9 +4,9 @@
 
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, System};
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::sessions::Session;
-use crate::app::Act;
 
 /// The roll log's pages, as a registered (not playable) system.
 pub struct HistoryFeature;

@@ -5,12 +5,12 @@ use poise::serenity_prelude as serenity;
 
 use super::complete::{self, Choice};
 use super::context::Target;
-use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
 use super::governed::{who_of, Edit};
+use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
 use super::{config, recovery, rolls, sheets};
-use crate::systems::table::approval;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
+use crate::systems::table::approval;
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -221,8 +221,9 @@ pub async fn sheet_specialty(
     #[autocomplete = "ac_new_specialty"]
     #[max_length = 40]
     name: String,
-    #[description = "Advanced specialty? (default: the source's, else general)"]
-    advanced: Option<bool>,
+    #[description = "Advanced specialty? (default: the source's, else general)"] advanced: Option<
+        bool,
+    >,
     #[description = "Remove this specialty instead"] remove: Option<bool>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
@@ -509,8 +510,9 @@ pub async fn rest(
 #[poise::command(slash_command, guild_only)]
 pub async fn recover(
     ctx: Context<'_>,
-    #[description = "At 0 willpower: the first dot, out of danger a full turn"]
-    first_dot: Option<bool>,
+    #[description = "At 0 willpower: the first dot, out of danger a full turn"] first_dot: Option<
+        bool,
+    >,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]

@@ -71,8 +71,7 @@ pub async fn character(
     target: Target<'_>,
 ) -> Result<Loaded<StorytellerSheet>, AppError> {
     let pick = Pick::new(target.character, target.player);
-    let loaded =
-        characters::resolve(tx, caller, ctx.fc, SYSTEM, pick, Access::Owner, HINT).await?;
+    let loaded = characters::resolve(tx, caller, ctx.fc, SYSTEM, pick, Access::Owner, HINT).await?;
     checked(loaded)
 }
 

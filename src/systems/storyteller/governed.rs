@@ -138,10 +138,10 @@ impl Edit {
             )
             .await?;
             *helper = Some(h.row.name.clone());
-            let name = who
-                .character
-                .clone()
-                .unwrap_or_else(|| who.player.map_or_else(String::new, |p| format!("<@{p}>'s character")));
+            let name = who.character.clone().unwrap_or_else(|| {
+                who.player
+                    .map_or_else(String::new, |p| format!("<@{p}>'s character"))
+            });
             let w = h.sheet.willpower();
             return Ok(Prepared {
                 what: format!(

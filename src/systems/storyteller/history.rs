@@ -94,7 +94,10 @@ mod tests {
             r#"{"request":{"traits":["Wits","Alertness"],"difficulty":null,"threshold":0}}"#,
             r#"{"outcome":{"result":"success","successes":4},"automatic":false,"phase":"closed","willpower_before":null,"willpower_after":null,"events":[]}"#,
         );
-        assert_eq!(line(&e).as_deref(), Some("Wits + Alertness → success, 4 successes"));
+        assert_eq!(
+            line(&e).as_deref(),
+            Some("Wits + Alertness → success, 4 successes")
+        );
         let e = entry(
             "spend",
             r#"{"button":"spend"}"#,

@@ -21,8 +21,6 @@
 //! - [`complete`]: autocomplete suggestions (traits, specialties, settings).
 //! - [`commands`]: the thin poise commands.
 
-pub mod odds;
-pub mod system;
 pub mod buttons;
 pub mod commands;
 pub mod complete;
@@ -31,17 +29,19 @@ pub mod context;
 pub mod decide;
 pub mod governed;
 pub mod history;
+pub mod odds;
 pub mod recovery;
 pub mod roll_view;
 pub mod rolls;
 pub mod sheet_view;
 pub mod sheets;
 pub mod state;
+pub mod system;
 
 use crate::app::component::Click;
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::sessions::Session;
-use crate::app::Act;
 
 /// The system's name in the `characters` table, settings scope and roll log.
 pub const SYSTEM: &str = "storyteller";

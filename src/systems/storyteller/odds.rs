@@ -9,9 +9,7 @@ use crate::app::{settings, App, AppResult, Caller};
 use crate::kit::{caller_of, defer, respond, Context, Error};
 use crate::rules::odds::OddsError;
 use crate::rules::storyteller::odds::StQuestion;
-use crate::rules::storyteller::{
-    roll_odds_with, BonusDicePerTen, Outcome3, StorytellerSettings,
-};
+use crate::rules::storyteller::{roll_odds_with, BonusDicePerTen, Outcome3, StorytellerSettings};
 use crate::systems::platform::chart::{Axis, Bar, Panel, Tone};
 use crate::systems::platform::odds::{answer, render, scalar, sweep, CliOdds, Odds, Printed};
 use crate::systems::platform::text::pct;
@@ -189,7 +187,6 @@ pub async fn odds_st(
     .await;
     respond(ctx, result).await
 }
-
 
 #[cfg(test)]
 mod tests {

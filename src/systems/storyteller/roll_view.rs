@@ -11,17 +11,17 @@
 
 use crate::app::component::Action;
 use crate::app::view::{Button, Embed, Style, View};
-use crate::systems::table::look::{self, Mark};
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
 use crate::rules::storyteller::{
     Event, FaceCounts, Outcome, Outcome3, PoolNote, RollKind, RollResult, RollSession, ZeroPool,
 };
+use crate::systems::table::look::{self, Mark};
 
 use super::buttons::RollButton;
-use super::state::RollState;
 use super::sheet_view::plural;
+use super::state::RollState;
 use super::{GM, KIND};
 use crate::storage::sessions::Status;
 
@@ -293,7 +293,9 @@ pub fn outcome_title(outcome: Outcome, automatic: bool) -> String {
         )),
         Outcome::Failure => look::Outcome::Failure.title("Simple failure"),
         Outcome::Botch { botches: 1 } => look::Outcome::Botch.title("Botch"),
-        Outcome::Botch { botches } => look::Outcome::Botch.title(&format!("Botch of size {botches}")),
+        Outcome::Botch { botches } => {
+            look::Outcome::Botch.title(&format!("Botch of size {botches}"))
+        }
     }
 }
 
@@ -494,7 +496,10 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
         })
         .map(note_text)
         .collect();
-    footer.push(format!("Chance before rolling: {}.", odds_text(&state.odds)));
+    footer.push(format!(
+        "Chance before rolling: {}.",
+        odds_text(&state.odds)
+    ));
     let mut last = format!("Roll #{id}.");
     match status {
         Status::Open => last.push_str(" Keep lets the roll stand."),
@@ -580,7 +585,10 @@ mod tests {
         );
         let (text, listed) = dice_text(&r);
         assert!(listed);
-        assert_eq!(text, "**10**★ **10**★ **8** 4 1✗ · bonus **10**★ (1) → **8**");
+        assert_eq!(
+            text,
+            "**10**★ **10**★ **8** 4 1✗ · bonus **10**★ (1) → **8**"
+        );
         assert!(!text.contains('~'));
         assert_eq!(
             successes_text(&r).as_deref(),
@@ -588,12 +596,18 @@ mod tests {
         );
         assert_eq!(outcome_title(r.outcome, false), "✅ Success · 4 successes");
         assert_eq!(outcome_title(Outcome::Failure, false), "❌ Simple failure");
-        assert_eq!(outcome_title(Outcome::Botch { botches: 1 }, false), "💥 Botch");
+        assert_eq!(
+            outcome_title(Outcome::Botch { botches: 1 }, false),
+            "💥 Botch"
+        );
         assert_eq!(
             outcome_title(Outcome::Botch { botches: 2 }, false),
             "💥 Botch of size 2"
         );
-        assert_eq!(pool_text(&r.spec), "**5 dice** · difficulty 8 · 1 specialty +1 die per 10");
+        assert_eq!(
+            pool_text(&r.spec),
+            "**5 dice** · difficulty 8 · 1 specialty +1 die per 10"
+        );
     }
 
     #[test]
@@ -603,8 +617,14 @@ mod tests {
         assert_eq!(successes_text(&r), None);
         assert_eq!(pool_text(&r.spec), "**4 dice** · difficulty 6");
         let r = resolve(&spec(4, 6, 2, 0), vec![9, 6, 1, 10], vec![], false);
-        assert_eq!(successes_text(&r).as_deref(), Some("3 − 2 threshold − 1 botch = **0**"));
-        assert_eq!(pool_text(&r.spec), "**4 dice** · difficulty 6 · threshold 2");
+        assert_eq!(
+            successes_text(&r).as_deref(),
+            Some("3 − 2 threshold − 1 botch = **0**")
+        );
+        assert_eq!(
+            pool_text(&r.spec),
+            "**4 dice** · difficulty 6 · threshold 2"
+        );
     }
 
     #[test]

@@ -11,26 +11,26 @@ use serde_json::json;
 
 use crate::app::characters::Loaded;
 use crate::app::log::{self, What};
-use crate::app::App;
 use crate::app::view::Embed;
-use crate::systems::table::look;
+use crate::app::App;
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{
     active_rest_rolls, recover_daily, spend_to_ignore_wounds,
 };
 use crate::rules::storyteller::{
-    spec_odds, ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession,
-    StorytellerSheet, WillpowerRequest,
+    spec_odds, ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession, StorytellerSheet,
+    WillpowerRequest,
 };
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
+use crate::systems::table::look;
 
 use super::context::{self, check_len, split_list, Ctx, Target};
 use super::roll_view::{event_text, roll_view};
 pub use super::state::RollState;
 use super::{KIND, SYSTEM};
-use crate::storage::sessions::Status;
 use crate::app::Act;
+use crate::storage::sessions::Status;
 
 /// The options of `/st roll`.
 #[derive(Debug, Clone, Default)]
@@ -443,10 +443,10 @@ async fn rest_without_roll(
     );
     let w = ch.sheet.willpower();
     Ok(Response::message(View::embed(
-        Embed::new(look::Outcome::Success.title(&format!(
-            "Rested · willpower {}/{}",
-            w.current, w.permanent
-        )))
+        Embed::new(
+            look::Outcome::Success
+                .title(&format!("Rested · willpower {}/{}", w.current, w.permanent)),
+        )
         .author(format!("{} · Active rest", ch.name()))
         .description(lines.join("\n"))
         .colour(look::Outcome::Success.colour()),

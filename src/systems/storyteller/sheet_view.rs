@@ -177,7 +177,8 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
 
 /// The sheet card's legend, shown by `/st sheet show` only (issue 16:
 /// legends live in `/help` and the sheet).
-pub const LEGEND: &str = "At 0 dots: a talent rolls the attribute alone; a skill does too, at difficulty +1; \
+pub const LEGEND: &str =
+    "At 0 dots: a talent rolls the attribute alone; a skill does too, at difficulty +1; \
          a knowledge only with figure_it_out.";
 
 #[cfg(test)]

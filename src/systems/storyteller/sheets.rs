@@ -24,8 +24,8 @@ use super::context::{self, check_len, Ctx, Target};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{GM, SHEET_KIND, SYSTEM};
-use crate::storage::sessions::Status;
 use crate::app::Act;
+use crate::storage::sessions::Status;
 
 /// What a sheet card's session keeps.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -26,11 +26,11 @@
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
+use crate::app::act::{self, Rider};
 use crate::app::component::{Action, Click};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
-use crate::app::act::{self, Rider};
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::storage::sessions::{Session, Status};
 
@@ -307,9 +307,11 @@ async fn answered_meanwhile(app: &App, session: &Session, caller: &Caller) -> Ap
         .await?
         .ok_or_else(|| AppError::Internal("an approval request vanished".into()))?;
     drop(tx);
-    Ok(Response::update(render(&now)?).then(Reply::Ephemeral(View::text(
-        "That request was already answered.",
-    ))))
+    Ok(
+        Response::update(render(&now)?).then(Reply::Ephemeral(View::text(
+            "That request was already answered.",
+        ))),
+    )
 }
 
 /// The applied change's answer, posted for the channel.

@@ -20,16 +20,12 @@ pub async fn running_in(
     caller: &Caller,
     kind: &str,
 ) -> Result<Option<Session>, AppError> {
-    Ok(storage::sessions::latest_open_in_channel(
-        tx,
-        caller.guild_id,
-        caller.channel_id,
-        kind,
-        1,
+    Ok(
+        storage::sessions::latest_open_in_channel(tx, caller.guild_id, caller.channel_id, kind, 1)
+            .await?
+            .into_iter()
+            .next(),
     )
-    .await?
-    .into_iter()
-    .next())
 }
 
 /// The running tracker of `kind`, or a refusal naming the command that

@@ -140,11 +140,17 @@ mod tests {
 
     #[test]
     fn titles_and_colours_follow_the_outcome() {
-        assert_eq!(Outcome::Success.title("Success · 3 successes"), "✅ Success · 3 successes");
+        assert_eq!(
+            Outcome::Success.title("Success · 3 successes"),
+            "✅ Success · 3 successes"
+        );
         assert_eq!(Outcome::Botch.colour(), Outcome::Failure.colour());
         assert_ne!(Outcome::Partial.colour(), Outcome::Success.colour());
         assert_eq!(
-            owned(&[("Ada".into(), "**6** 3".into()), ("Bo".into(), "**5**".into())]),
+            owned(&[
+                ("Ada".into(), "**6** 3".into()),
+                ("Bo".into(), "**5**".into())
+            ]),
             "Ada **6** 3 · Bo **5**"
         );
         assert_eq!(owned(&[(String::new(), "**6**".into())]), "**6**");

@@ -98,8 +98,7 @@ pub async fn list(app: &App, caller: &Caller, system: &dyn System) -> AppResult 
     let mut tx = app.db.read().await?;
     let fc = rights::is_fc(&mut tx, caller).await?;
     let owner = (!fc).then_some(caller.user_id);
-    let rows =
-        storage::characters::list(&mut tx, caller.guild_id, system.id(), owner, 200).await?;
+    let rows = storage::characters::list(&mut tx, caller.guild_id, system.id(), owner, 200).await?;
     if rows.is_empty() {
         return Ok(Response::ephemeral(View::text(format!(
             "No {} characters yet: {}",
@@ -185,7 +184,15 @@ pub async fn use_character(
     )
     .await?;
     storage::characters::set_active(&mut act, &row).await?;
-    log_sheet(&mut act, caller, system, "sheet_use", &row, json!({ "name": row.name })).await?;
+    log_sheet(
+        &mut act,
+        caller,
+        system,
+        "sheet_use",
+        &row,
+        json!({ "name": row.name }),
+    )
+    .await?;
     act.commit().await?;
     Ok(Response::ephemeral(View::text(format!(
         "✅ **{}** is now {} active {} character.",

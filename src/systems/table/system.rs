@@ -26,7 +26,11 @@ impl System for TableFeature {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::delete::KIND, super::undo::KIND, super::approval::KIND]
+        &[
+            super::delete::KIND,
+            super::undo::KIND,
+            super::approval::KIND,
+        ]
     }
 
     fn click<'a>(

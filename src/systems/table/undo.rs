@@ -13,9 +13,9 @@ use super::answer::{self, Words};
 use super::hint;
 use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
+use crate::app::registry::System;
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{sessions, settings, undo, Act, App, AppError, AppResult, Caller, Response};
-use crate::app::registry::System;
 use crate::storage::character_history::Change;
 use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
@@ -97,16 +97,31 @@ async fn find<'a>(
         .and_then(|id| app.registry.get(id))
         .filter(|s| s.has_sheets())
     {
-        let row =
-            characters::resolve_row(act, caller, true, system.id(), pick, Access::Owner, &hint(system))
-                .await?;
+        let row = characters::resolve_row(
+            act,
+            caller,
+            true,
+            system.id(),
+            pick,
+            Access::Owner,
+            &hint(system),
+        )
+        .await?;
         return Ok((system, row));
     }
     let mut found = Vec::new();
     let mut first_err = None;
     for system in app.registry.all().filter(|s| s.has_sheets()) {
-        match characters::resolve_row(act, caller, true, system.id(), pick, Access::Owner, &hint(system))
-            .await
+        match characters::resolve_row(
+            act,
+            caller,
+            true,
+            system.id(),
+            pick,
+            Access::Owner,
+            &hint(system),
+        )
+        .await
         {
             Ok(row) => found.push((system, row)),
             Err(AppError::User(m)) => {
@@ -192,7 +207,9 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
     if p.done.is_some() || status != Status::Open {
         return v;
     }
-    let b = |a: Answer, label: &str, style| Button::new(a.button(KIND, id, version).encode(), label, style);
+    let b = |a: Answer, label: &str, style| {
+        Button::new(a.button(KIND, id, version).encode(), label, style)
+    };
     v.buttons(vec![
         b(Answer::YES, "Undo", Style::Danger),
         b(Answer::NO, "Keep", Style::Secondary),

@@ -8,12 +8,12 @@ use super::changes;
 use super::{venus_settings, HINT, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::view::{colour, Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, settings, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::settings::SETTING_NAMES;
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{VenusSettings, VenusSheet};
 use crate::storage::{self, Tx};
-use crate::app::Act;
 
 /// `/ve settings show`: every Venus setting with its value and meaning.
 pub async fn settings_show(app: &App, caller: &Caller) -> AppResult {

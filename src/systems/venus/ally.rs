@@ -46,9 +46,12 @@ pub async fn ally_die(app: &App, caller: &Caller, die: AllyDie, roll: Option<i64
     )
     .await?;
     let a = actor(&mut act, caller).await?;
-    let found = chosen_roll(&mut act, caller, roll, |s| {
-        matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers)
-    })
+    let found = chosen_roll(
+        &mut act,
+        caller,
+        roll,
+        |s| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers),
+    )
     .await?;
     let Some((session, VeState::Task(mut t))) = found else {
         return Err(AppError::user(
@@ -79,7 +82,14 @@ pub async fn ally_die(app: &App, caller: &Caller, die: AllyDie, roll: Option<i64
             ally: die.ally,
             magic,
         });
-        parts.push(if magic { "is magical (it explodes)" } else { "is not magical" }.to_string());
+        parts.push(
+            if magic {
+                "is magical (it explodes)"
+            } else {
+                "is not magical"
+            }
+            .to_string(),
+        );
     }
     let mut task = t.task.clone();
     let mut events = Vec::new();

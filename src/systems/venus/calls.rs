@@ -11,15 +11,15 @@ use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{actor, check, task, timeout, venus_settings, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
+use crate::app::Act;
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
 use crate::rules::venus::{
     CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
 };
 use crate::rules::Actor;
-use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, sessions::Session, Tx};
 
 /// What a check or task call says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -107,7 +107,16 @@ async fn roller_of(
     // The shared way to name a character (the FC's name alone may be
     // anyone's; a name two members share needs the called player).
     let pick = characters::Pick::new(character, (player != caller.user_id).then_some(player));
-    characters::resolve(tx, caller, fc, SYSTEM, pick, characters::Access::Owner, HINT).await
+    characters::resolve(
+        tx,
+        caller,
+        fc,
+        SYSTEM,
+        pick,
+        characters::Access::Owner,
+        HINT,
+    )
+    .await
 }
 
 fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {
@@ -670,7 +679,12 @@ pub async fn end_chosen_roll(
 /// in place (a secret roll is posted again, privately and in the GM
 /// channel).
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
-    if adj.clone() == (Adjust { roll: adj.roll, ..Adjust::default() }) {
+    if adj.clone()
+        == (Adjust {
+            roll: adj.roll,
+            ..Adjust::default()
+        })
+    {
         return Err(AppError::user(
             "Say what to change: difficulty, factors, consequence, ability, job, magic, crits or ropes.",
         ));
@@ -699,7 +713,8 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
         VeState::Task(t) => adjust_task(&mut tx, caller, t, &adj, &set, a).await?,
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
-    let version = sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
+    let version =
+        sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.shows = Some(session.id);
@@ -715,7 +730,12 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
 /// `note` to the caller privately; a secret roll is posted again with
 /// `secret_note` above it (privately and in the GM channel, as its other
 /// answers are: its private copy cannot always be edited).
-fn shown_again(mut v: crate::app::view::View, secret: bool, note: &str, secret_note: &str) -> Response {
+fn shown_again(
+    mut v: crate::app::view::View,
+    secret: bool,
+    note: &str,
+    secret_note: &str,
+) -> Response {
     if secret {
         v.content = Some(secret_note.to_string());
         return Response::message(v);

@@ -21,14 +21,14 @@ use super::party::Party;
 use super::state::{BonusOption, CheckSession, VeState};
 use super::{actor, timeout, SYSTEM};
 use crate::app::component::{Action, Click};
+use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResult, FactorKind};
-use crate::rules::Actor;
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{CheckState, Edition, VenusSheet};
-use crate::storage::{sessions::Session, Tx};
+use crate::rules::Actor;
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{sessions::Session, Tx};
 
 /// The most options in a select menu.
 const MENU_MAX: usize = 25;
@@ -353,7 +353,16 @@ async fn settle(
     let state = VeState::Check(Box::new(st.clone()));
     let version = sessions::save(&mut tx, &session, &state, status, Some(minutes)).await?;
     let (word, _) = button.encode();
-    log_check(&mut tx, caller, session.id, st.roller.character, word, &st, events).await?;
+    log_check(
+        &mut tx,
+        caller,
+        session.id,
+        st.roller.character,
+        word,
+        &st,
+        events,
+    )
+    .await?;
     tx.commit().await?;
     Ok(Response::update(super::check_view::view(
         session.id, version, status, &st,

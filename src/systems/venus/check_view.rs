@@ -9,10 +9,10 @@ use super::buttons::{custom_id, CheckButton};
 use super::format::{check_target, factor_sum, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
+use crate::systems::table::look::{self, Mark, Outcome};
 
 fn difficulty_name(edition: Edition, d: u32) -> String {
     match (edition, d) {
@@ -125,19 +125,14 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
         ),
         Some(r) => match r {
             CheckResult::AutoFailNatural1 => (Outcome::Botch, "Fail · natural 1".into()),
-            CheckResult::AutoPass => (
-                Outcome::Success,
-                format!("Pass · natural {}", c.natural),
-            ),
+            CheckResult::AutoPass => (Outcome::Success, format!("Pass · natural {}", c.natural)),
             CheckResult::Pass => (Outcome::Success, format!("Pass · {against}")),
-            CheckResult::FailOutOfReach => (
-                Outcome::Failure,
-                format!("Fail · {against}, out of reach"),
-            ),
-            CheckResult::PassWithBonus => (
-                Outcome::Success,
-                format!("Pass with the bonus · {against}"),
-            ),
+            CheckResult::FailOutOfReach => {
+                (Outcome::Failure, format!("Fail · {against}, out of reach"))
+            }
+            CheckResult::PassWithBonus => {
+                (Outcome::Success, format!("Pass with the bonus · {against}"))
+            }
             CheckResult::FailWithBonus => (
                 Outcome::Failure,
                 format!("Fail even with the bonus · {against}"),

@@ -169,11 +169,12 @@ mod tests {
             r#"{"actions":[],"values":[]}"#,
             r#"{"events":[],"phase":"closed","outcome":{"success":false,"successes":1,"threshold":3,"declined_primary":false,"margin_percent":null,"crit":null}}"#,
         );
-        assert_eq!(
-            line(&e).unwrap(),
-            "finished spending → ❌ Failure · 1 of 3"
+        assert_eq!(line(&e).unwrap(), "finished spending → ❌ Failure · 1 of 3");
+        let e = entry(
+            "task_kiss",
+            r#"{"actions":[],"values":[]}"#,
+            r#"{"phase":"kiss_declaration","outcome":null}"#,
         );
-        let e = entry("task_kiss", r#"{"actions":[],"values":[]}"#, r#"{"phase":"kiss_declaration","outcome":null}"#);
         assert_eq!(line(&e).unwrap(), "declared KISSes");
     }
 

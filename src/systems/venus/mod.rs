@@ -31,8 +31,6 @@
 //! - [`changes`], [`format`]: text helpers.
 //! - [`commands`]: the `/ve` slash commands.
 
-pub mod odds;
-pub mod system;
 pub mod admin;
 pub mod ally;
 pub mod buttons;
@@ -44,6 +42,7 @@ pub mod commands;
 pub mod format;
 pub mod governed;
 pub mod history;
+pub mod odds;
 pub mod party;
 pub mod sheet_view;
 pub mod sheets;
@@ -51,17 +50,18 @@ pub mod spotlight;
 pub mod spotlight_buttons;
 pub mod spotlight_view;
 pub mod state;
+pub mod system;
 pub mod task;
 pub mod task_view;
 
 use crate::app::component::Click;
+use crate::app::Act;
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, View};
 use crate::rules::venus::VenusSettings;
 use crate::rules::Actor;
+use crate::storage::sessions::Status;
 use crate::storage::{sessions::Session, Tx};
 use state::VeState;
-use crate::storage::sessions::Status;
-use crate::app::Act;
 
 /// The session kind (custom_id prefix) of every Venus session.
 pub const KIND: &str = "ve";
@@ -176,7 +176,14 @@ mod tests {
     #[test]
     fn views_import_no_action_module() {
         let flows = [
-            "task", "check", "calls", "admin", "sheets", "party", "commands", "spotlight",
+            "task",
+            "check",
+            "calls",
+            "admin",
+            "sheets",
+            "party",
+            "commands",
+            "spotlight",
         ];
         for (file, src) in [
             ("task_view.rs", include_str!("task_view.rs")),

@@ -485,7 +485,6 @@ pub async fn odds_ve2_task(
     ask(ctx, q).await
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,14 +12,14 @@ use super::{sheet_view, venus_settings, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::view::View;
+use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
-use crate::storage::characters::Character;
-use crate::systems::table::delete::{self, Answer, Prompt};
 use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
-use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::characters::Character;
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, sessions::Session, Tx};
+use crate::systems::table::delete::{self, Answer, Prompt};
 
 /// What `/ve sheet note` adds to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,12 +312,7 @@ pub async fn job(
 }
 
 /// `/ve sheet set`: tier, Lots, Ego, name.
-pub async fn set(
-    app: &App,
-    caller: &Caller,
-    edits: SetEdits,
-    pick: Pick<'_>,
-) -> AppResult {
+pub async fn set(app: &App, caller: &Caller, edits: SetEdits, pick: Pick<'_>) -> AppResult {
     if edits == SetEdits::default() {
         return Err(AppError::user(
             "Say what to change: tier, lots, ego or rename.",

@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::spotlight_buttons::SpotlightButton;
 use super::spotlight_view::view;
-use super::{fc_words, HINT, GM, SYSTEM};
+use super::{fc_words, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
@@ -227,7 +227,10 @@ pub async fn scene(
         let line = match &named {
             Some(seat) => {
                 let r = reward(&mut act, &sp, seat.id).await?;
-                format!("🎬 Scene {}: {}, introduced by {} ({r}).", sp.scene, sp.title, seat.name)
+                format!(
+                    "🎬 Scene {}: {}, introduced by {} ({r}).",
+                    sp.scene, sp.title, seat.name
+                )
             }
             None => format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
         };
@@ -240,8 +243,8 @@ pub async fn scene(
         Some(s) if s.owner == Some(caller.user_id) => s,
         Some(_) => {
             return Err(AppError::user(format!(
-                "You can only offer to introduce a scene yourself; the {GM} names who introduces it."
-            )))
+            "You can only offer to introduce a scene yourself; the {GM} names who introduces it."
+        )))
         }
         None => mine.into_iter().next().ok_or_else(|| {
             AppError::user(
@@ -250,7 +253,10 @@ pub async fn scene(
         })?,
     };
     sp.offer(seat.id, title).map_err(fc_words)?;
-    sp.note(format!("🙋 {} offers to introduce the next scene.", seat.name));
+    sp.note(format!(
+        "🙋 {} offers to introduce the next scene.",
+        seat.name
+    ));
     let note = format!("🙋 Your offer to introduce the next scene waits for the {GM}.");
     changed(act, &session, &sp, "offer", seat.character, note).await
 }
@@ -311,8 +317,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
             ("pass", None)
         }
         SpotlightButton::Confirm => {
-            rights::require_gm(&mut act, caller, GM, "allow a player to introduce a scene")
-                .await?;
+            rights::require_gm(&mut act, caller, GM, "allow a player to introduce a scene").await?;
             let seat = sp.confirm().map_err(fc_words)?;
             let r = reward(&mut act, &sp, seat).await?;
             let name = sp.name_of(seat);

@@ -155,8 +155,13 @@ mod tests {
             e.description.as_deref(),
             Some("▶ **Bo** · <@20> · introduced this scene\n• Ada · <@10>")
         );
-        assert!(e.fields[0].value.contains("Ada offers to introduce the next scene: *The tower*"));
-        assert_eq!(ids(&v), ["vesp:5:3:pass", "vesp:5:3:confirm", "vesp:5:3:decline"]);
+        assert!(e.fields[0]
+            .value
+            .contains("Ada offers to introduce the next scene: *The tower*"));
+        assert_eq!(
+            ids(&v),
+            ["vesp:5:3:pass", "vesp:5:3:confirm", "vesp:5:3:decline"]
+        );
         assert_eq!(v.rows.len(), 2);
     }
 
@@ -178,6 +183,9 @@ mod tests {
         s.new_scene("The docks", None).unwrap();
         let v = view(5, 4, Status::Closed, &s);
         assert!(ids(&v).is_empty());
-        assert_eq!(v.embeds[0].title, "🔦 Spotlight ended · after scene 1: The docks");
+        assert_eq!(
+            v.embeds[0].title,
+            "🔦 Spotlight ended · after scene 1: The docks"
+        );
     }
 }

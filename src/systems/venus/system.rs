@@ -3,10 +3,10 @@
 
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
-use crate::app::Act;
 
 /// Venus Engine as a registered system.
 pub struct VenusSystem;
@@ -95,9 +95,9 @@ impl System for VenusSystem {
         caller: &'a Caller,
         change: &'a serde_json::Value,
     ) -> BoxFuture<'a, AppResult> {
-        Box::pin(crate::systems::table::approval::apply_stored::<super::governed::Edit>(
-            app, caller, change,
-        ))
+        Box::pin(crate::systems::table::approval::apply_stored::<
+            super::governed::Edit,
+        >(app, caller, change))
     }
 
     fn governed(&self) -> &'static [crate::app::registry::Governed] {

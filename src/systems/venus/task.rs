@@ -36,12 +36,12 @@ use super::buttons::TaskButton;
 use super::state::{AidCandidate, TaskSession};
 use super::SYSTEM;
 use crate::app::component::Click;
+use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller};
 use crate::rules::venus::task::{AidStatus, TaskAction, TaskPhase};
 use crate::rules::venus::{TaskSetup, TaskState, VenusCtx, VenusSettings, VenusSheet};
 use crate::rules::Actor;
 use crate::storage::{self, sessions::Session, Tx};
-use crate::app::Act;
 use turn::Turn;
 
 /// A sheet's jobs that can aid a task on `ability`: level ≥ 1 and

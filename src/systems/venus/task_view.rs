@@ -9,12 +9,11 @@
 //! step (the FC's tools marked `gm_only`; none once it is over). Also the
 //! "after the task" summary of where everyone stands.
 
+use super::buttons::{custom_id, Consequence, TaskButton};
 use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
-use super::buttons::{custom_id, Consequence, TaskButton};
 use super::state::TaskSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::systems::table::look::{self, Mark, Outcome};
 use crate::rules::venus::odds;
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
@@ -22,6 +21,7 @@ use crate::rules::venus::task::{
 };
 use crate::rules::venus::{Edition, TaskState, VenusCtx};
 use crate::storage::sessions::Status;
+use crate::systems::table::look::{self, Mark, Outcome};
 
 /// Faces listed one by one up to this many dice per owner; beyond, counts.
 const LIST_DICE: usize = 40;
@@ -165,7 +165,9 @@ pub fn dice_line(st: &TaskSession) -> String {
             } else {
                 let mut counts = std::collections::BTreeMap::new();
                 for d in &dice {
-                    *counts.entry((d.face, d.succeeds(t.edition))).or_insert(0u32) += 1;
+                    *counts
+                        .entry((d.face, d.succeeds(t.edition)))
+                        .or_insert(0u32) += 1;
                 }
                 let parts: Vec<String> = counts
                     .iter()
@@ -762,7 +764,10 @@ impl Draw {
     fn gm_row(&self, r: Vec<Button>) -> Row {
         let mut r: Vec<Button> = r.into_iter().map(Button::gm_only).collect();
         r.push(self.b(TaskButton::Void, "Void", Style::Danger).gm_only());
-        r.push(self.b(TaskButton::Force, "Force close", Style::Danger).gm_only());
+        r.push(
+            self.b(TaskButton::Force, "Force close", Style::Danger)
+                .gm_only(),
+        );
         Row::Buttons(r)
     }
 }
@@ -783,8 +788,11 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
             d.gm_row(Vec::new()),
         ],
         TaskPhase::Closed if st.subversion_open => {
-            let unbought = (1..=4u8)
-                .filter(|n| !t.purchases.iter().any(|b| b.item == Purchase::Secondary(*n)));
+            let unbought = (1..=4u8).filter(|n| {
+                !t.purchases
+                    .iter()
+                    .any(|b| b.item == Purchase::Secondary(*n))
+            });
             vec![subversion_row(&d, unbought)]
         }
         TaskPhase::Closed => Vec::new(),
@@ -998,7 +1006,11 @@ fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
         d.b(TaskButton::KissRoll, "No KISS", Style::Success)
     });
     if !t.kisses.is_empty() || st.drafts.values().any(|x| !x.is_empty()) {
-        r.push(d.b(TaskButton::KissClear, "Withdraw my KISSes", Style::Secondary));
+        r.push(d.b(
+            TaskButton::KissClear,
+            "Withdraw my KISSes",
+            Style::Secondary,
+        ));
     }
     if t.edition == Edition::One {
         if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
@@ -1127,10 +1139,14 @@ fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
         .into_iter()
         .map(|n| {
             let label = format!("Subvert S{n} {}", SECONDARY_SHORT[n as usize - 1]);
-            d.named(TaskButton::Subvert(n), &label, Style::Primary).gm_only()
+            d.named(TaskButton::Subvert(n), &label, Style::Primary)
+                .gm_only()
         })
         .collect();
-    r.push(d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary).gm_only());
+    r.push(
+        d.b(TaskButton::NoSubversion, "No subversion", Style::Secondary)
+            .gm_only(),
+    );
     Row::Buttons(r)
 }
 

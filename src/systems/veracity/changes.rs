@@ -3,17 +3,17 @@
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
 //! one transaction by [`target::apply_with`].
 
-use crate::app::characters::{self, Pick};
-use crate::app::settings as app_settings;
-use crate::app::{sessions, Act, Response};
-use crate::storage::sessions::{Session, Status};
 use super::render;
 use super::state::VrState;
 use super::target::{self, apply, apply_with, facet_index};
+use crate::app::characters::{self, Pick};
+use crate::app::settings as app_settings;
+use crate::app::{sessions, Act, Response};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::{Action, Amount, InventoryKind};
+use crate::storage::sessions::{Session, Status};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
 pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Pick<'_>) -> AppResult {
@@ -203,12 +203,7 @@ pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
 }
 
 /// `/vr facet against`: acting against a Facet costs Stress equal to its die.
-pub async fn against_facet(
-    app: &App,
-    caller: &Caller,
-    facet: &str,
-    player: Pick<'_>,
-) -> AppResult {
+pub async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
     apply_with(
         app,
         caller,
@@ -255,7 +250,12 @@ pub async fn displace_click(
     )
     .await?;
     tx.commit().await?;
-    let v = render::change_view(c.name(), "gives up a Flesh item to a Wound", &c.sheet, &events);
+    let v = render::change_view(
+        c.name(),
+        "gives up a Flesh item to a Wound",
+        &c.sheet,
+        &events,
+    );
     Ok(Response::update(render::displace_rows(
         v, session.id, version, &c.sheet, true,
     )))

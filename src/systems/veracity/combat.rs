@@ -16,7 +16,9 @@ use super::target;
 use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::app::{
+    log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View,
+};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::stress::DamageMode;
@@ -111,12 +113,32 @@ pub struct Marks {
 
 /// One change to a running fight.
 enum Op<'a> {
-    Join { pick: Pick<'a>, side: Option<Side> },
-    Add { name: &'a str, hp: u32, flesh: u32, side: Option<Side> },
-    Mark { name: &'a str, marks: Marks },
-    Initiative { modifier: i32 },
-    Act { what: Move, name: Option<&'a str>, note: Option<&'a str> },
-    Flee { name: Option<&'a str>, modifier: i32 },
+    Join {
+        pick: Pick<'a>,
+        side: Option<Side>,
+    },
+    Add {
+        name: &'a str,
+        hp: u32,
+        flesh: u32,
+        side: Option<Side>,
+    },
+    Mark {
+        name: &'a str,
+        marks: Marks,
+    },
+    Initiative {
+        modifier: i32,
+    },
+    Act {
+        what: Move,
+        name: Option<&'a str>,
+        note: Option<&'a str>,
+    },
+    Flee {
+        name: Option<&'a str>,
+        modifier: i32,
+    },
     EndTurn,
     End,
 }
@@ -279,12 +301,19 @@ async fn apply(
             let c: Loaded<Sheet> =
                 characters::resolve(act, caller, gm, SYSTEM, pick, Access::Owner, HINT).await?;
             if c.sheet.is_dead() {
-                return Err(AppError::user(format!("{} is dead and cannot fight.", c.name())));
+                return Err(AppError::user(format!(
+                    "{} is dead and cannot fight.",
+                    c.name()
+                )));
             }
             let fighter = Fighter::new(side, &c.sheet, &settings);
             f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
             f.settle();
-            let line = format!("{} joins the {}", clean(c.name()), side_name(side).to_lowercase());
+            let line = format!(
+                "{} joins the {}",
+                clean(c.name()),
+                side_name(side).to_lowercase()
+            );
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
         }
@@ -303,7 +332,11 @@ async fn apply(
             let name = name.trim();
             f.add(name, None, None, fighter)?;
             f.settle();
-            let line = format!("{} joins the {}", clean(name), side_name(side).to_lowercase());
+            let line = format!(
+                "{} joins the {}",
+                clean(name),
+                side_name(side).to_lowercase()
+            );
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
         }
@@ -321,13 +354,21 @@ async fn apply(
                 if let Some(s) = f.turns.seat_mut(id) {
                     s.data.visible = v;
                 }
-                said.push(if v { "visible to the enemy" } else { "hidden from the enemy" });
+                said.push(if v {
+                    "visible to the enemy"
+                } else {
+                    "hidden from the enemy"
+                });
             }
             if let Some(v) = marks.immobilised {
                 if let Some(s) = f.turns.seat_mut(id) {
                     s.data.immobilised = v;
                 }
-                said.push(if v { "immobilised" } else { "no longer immobilised" });
+                said.push(if v {
+                    "immobilised"
+                } else {
+                    "no longer immobilised"
+                });
             }
             if let Some(v) = marks.unsuspecting {
                 if let Some(s) = f.turns.seat_mut(id) {
@@ -380,7 +421,9 @@ async fn apply(
             let name = leader.name.clone();
             let (row, sheet) = seat_sheet(act, f, f.leader).await?;
             if sheet.is_dead() {
-                return Err(AppError::user(format!("{name} is dead and cannot make saves.")));
+                return Err(AppError::user(format!(
+                    "{name} is dead and cannot make saves."
+                )));
             }
             let r = roll_initiative(&sheet, modifier, Vec::new(), &settings, &mut app.rng.fork())?;
             record_save(
@@ -398,7 +441,13 @@ async fn apply(
                 Side::Players => "the players act first",
                 Side::Npcs => "the enemies act first",
             };
-            let mut v = render::save_view(&name, "Light save · initiative", sheet.inventory(InventoryKind::Light), &[], &r.save);
+            let mut v = render::save_view(
+                &name,
+                "Light save · initiative",
+                sheet.inventory(InventoryKind::Light),
+                &[],
+                &r.save,
+            );
             v.content = Some(format!("⚔️ Initiative: {said}."));
             Ok(Done {
                 note: format!("✅ Initiative: {said}."),
@@ -426,7 +475,14 @@ async fn apply(
             let id = acting_seat(f, caller, gm, name)?;
             let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
             let (row, sheet) = seat_sheet(act, f, id).await?;
-            let r = flee_combat(&sheet, true, modifier, Vec::new(), &settings, &mut app.rng.fork())?;
+            let r = flee_combat(
+                &sheet,
+                true,
+                modifier,
+                Vec::new(),
+                &settings,
+                &mut app.rng.fork(),
+            )?;
             record_save(
                 act,
                 caller,
@@ -446,7 +502,13 @@ async fn apply(
             if r.escaped {
                 f.take_out(id, Gone::Fled)?;
             }
-            let mut v = render::save_view(&who, "Flesh save · flee", sheet.inventory(InventoryKind::Flesh), &[], &r.save);
+            let mut v = render::save_view(
+                &who,
+                "Flesh save · flee",
+                sheet.inventory(InventoryKind::Flesh),
+                &[],
+                &r.save,
+            );
             v.content = Some(format!("{line}."));
             Ok(Done {
                 note: format!("{line}."),
@@ -469,7 +531,9 @@ async fn apply(
                 .turns
                 .current_seat()
                 .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
-            Ok(Done::note(format!("✅ {who} ends their turn: it is {now} turn.")))
+            Ok(Done::note(format!(
+                "✅ {who} ends their turn: it is {now} turn."
+            )))
         }
         Op::End => {
             rights::require_gm(act, caller, GM, "end the fight").await?;
@@ -495,7 +559,11 @@ async fn by_command(app: &App, caller: &Caller, op: Op<'_>) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
     let (session, mut f) = running(&mut act).await?;
     let done = apply(app, &mut act, caller, &session, &mut f, op).await?;
-    let status = if f.ended { Status::Closed } else { Status::Open };
+    let status = if f.ended {
+        Status::Closed
+    } else {
+        Status::Open
+    };
     let version = sessions::save(&mut act, &session, &f, status, None).await?;
     act.commit().await?;
     let view = combat_view::view(session.id, version, !f.ended, &f);
@@ -517,7 +585,10 @@ pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
     let c: Loaded<Sheet> =
         characters::resolve(&mut act, caller, true, SYSTEM, leader, Access::Anyone, HINT).await?;
     if c.sheet.is_dead() {
-        return Err(AppError::user(format!("{} is dead and cannot lead.", c.name())));
+        return Err(AppError::user(format!(
+            "{} is dead and cannot lead.",
+            c.name()
+        )));
     }
     let settings = target::settings(&mut act, caller.guild_id).await?;
     let fighter = Fighter::new(Side::Players, &c.sheet, &settings);
@@ -612,7 +683,11 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
         },
     };
     let done = apply(app, &mut act, click.caller, &session, &mut f, op).await?;
-    let status = if f.ended { Status::Closed } else { Status::Open };
+    let status = if f.ended {
+        Status::Closed
+    } else {
+        Status::Open
+    };
     let version = sessions::save(&mut act, &session, &f, status, None).await?;
     act.commit().await?;
     let mut r = Response::update(combat_view::view(session.id, version, !f.ended, &f));
@@ -663,7 +738,9 @@ fn damage_line(name: &str, events: &[Event]) -> String {
     let mut parts = Vec::new();
     for e in events {
         match e {
-            Event::HpLost { amount, after, .. } => parts.push(format!("−{amount} HP ({after} left)")),
+            Event::HpLost { amount, after, .. } => {
+                parts.push(format!("−{amount} HP ({after} left)"))
+            }
             Event::DamageAsWounds { n, reasons } => {
                 let why: Vec<&str> = reasons
                     .iter()
@@ -678,7 +755,11 @@ fn damage_line(name: &str, events: &[Event]) -> String {
                         crate::rules::veracity::event::WoundReason::HpOverflow => "beyond the HP",
                     })
                     .collect();
-                parts.push(format!("{n} Wound{} ({})", if *n == 1 { "" } else { "s" }, why.join(", ")));
+                parts.push(format!(
+                    "{n} Wound{} ({})",
+                    if *n == 1 { "" } else { "s" },
+                    why.join(", ")
+                ));
             }
             _ => {}
         }
@@ -732,16 +813,31 @@ pub async fn damage(
             if let Some(s) = f.turns.seat_mut(id) {
                 s.data.npc = Some(sheet.clone());
             }
-            target::record(&mut act, caller, "damage", Some(session.id), None, &action, &events)
-                .await?;
+            target::record(
+                &mut act,
+                caller,
+                "damage",
+                Some(session.id),
+                None,
+                &action,
+                &events,
+            )
+            .await?;
             f.note(damage_line(&clean(&seat_name), &events));
             sync(&mut act, &mut f, &settings).await?;
             let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
             act.commit().await?;
-            let v = render::change_view(&seat_name, &format!("takes {amount} damage"), &sheet, &events);
+            let v = render::change_view(
+                &seat_name,
+                &format!("takes {amount} damage"),
+                &sheet,
+                &events,
+            );
             return Ok(Response {
                 reply: Reply::Message(v),
-                followups: vec![Reply::Edit(combat_view::view(session.id, version, true, &f))],
+                followups: vec![Reply::Edit(combat_view::view(
+                    session.id, version, true, &f,
+                ))],
             });
         }
     }
@@ -770,7 +866,10 @@ pub async fn damage(
         &mut act,
         caller,
         "damage",
-        fight.as_ref().filter(|_| seated.is_some()).map(|(s, _)| s.id),
+        fight
+            .as_ref()
+            .filter(|_| seated.is_some())
+            .map(|(s, _)| s.id),
         Some(c.row.id),
         &action,
         &events,
@@ -786,7 +885,12 @@ pub async fn damage(
         _ => None,
     };
     act.commit().await?;
-    let v = render::change_view(c.name(), &format!("takes {amount} damage"), &c.sheet, &events);
+    let v = render::change_view(
+        c.name(),
+        &format!("takes {amount} damage"),
+        &c.sheet,
+        &events,
+    );
     Ok(match redraw {
         Some(t) => Response {
             reply: Reply::Message(v),

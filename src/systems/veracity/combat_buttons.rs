@@ -97,7 +97,8 @@ mod tests {
     #[test]
     fn every_button_round_trips() {
         for b in CombatButton::ALL {
-            let id = ButtonId::parse(&b.button(super::super::combat::KIND, 36, 1).encode()).unwrap();
+            let id =
+                ButtonId::parse(&b.button(super::super::combat::KIND, 36, 1).encode()).unwrap();
             assert_eq!(CombatButton::parse(&id.action, id.arg.as_deref()), Some(b));
         }
     }

@@ -6,10 +6,10 @@ use super::combat::KIND;
 use super::combat_buttons::CombatButton;
 use crate::app::component::Action;
 use crate::app::view::{truncate, Button, Embed, Style, View};
-use crate::systems::table::look;
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{ApAction, Side};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
+use crate::systems::table::look;
 
 /// The title: the round and whose turn (`⚔️ Round 2 · Players' turn ·
 /// Ada`), or the wait for initiative (`⏳ Waiting for Ada · initiative`),
@@ -143,13 +143,15 @@ pub fn embed(f: &Fight) -> Embed {
     }
     let mut description = blocks.join("\n\n");
     truncate(&mut description, 3800);
-    let mut e = Embed::new(title(f)).description(description).colour(if f.ended {
-        look::Outcome::Closed.colour()
-    } else if !f.started() || f.surprise() {
-        look::Outcome::Pending.colour()
-    } else {
-        look::Outcome::Info.colour()
-    });
+    let mut e = Embed::new(title(f))
+        .description(description)
+        .colour(if f.ended {
+            look::Outcome::Closed.colour()
+        } else if !f.started() || f.surprise() {
+            look::Outcome::Pending.colour()
+        } else {
+            look::Outcome::Info.colour()
+        });
     if !f.log.is_empty() {
         let mut log = f.log.join("\n");
         truncate(&mut log, 1000);

@@ -6,9 +6,9 @@ use poise::serenity_prelude as serenity;
 use super::changes::{self, Rest, Reveal, StressCause};
 use super::combat::{self, Marks, Move};
 use super::{conventions, saves, settings, sheets};
-use crate::rules::veracity::initiative::Side;
 use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Data, Error};
+use crate::rules::veracity::initiative::Side;
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::InventoryKind;
 
@@ -209,7 +209,14 @@ pub async fn sheet_hp(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set_hp(&ctx.data().app, &caller, current, max, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = sheets::set_hp(
+        &ctx.data().app,
+        &caller,
+        current,
+        max,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -263,7 +270,14 @@ pub async fn item_add(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::add_item(&ctx.data().app, &caller, &kind, &text, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = sheets::add_item(
+        &ctx.data().app,
+        &caller,
+        &kind,
+        &text,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -381,7 +395,14 @@ pub async fn facet_step(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let up = matches!(direction, Step::Up);
-    let r = sheets::step_facet(&ctx.data().app, &caller, &facet, up, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = sheets::step_facet(
+        &ctx.data().app,
+        &caller,
+        &facet,
+        up,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -400,7 +421,13 @@ pub async fn facet_remove(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::remove_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = sheets::remove_facet(
+        &ctx.data().app,
+        &caller,
+        &facet,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -419,7 +446,13 @@ pub async fn facet_against(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = changes::against_facet(&ctx.data().app, &caller, &facet, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = changes::against_facet(
+        &ctx.data().app,
+        &caller,
+        &facet,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -611,7 +644,14 @@ pub async fn rest(
         RestWhat::Stress => Rest::Stress,
         RestWhat::Wound => Rest::Wound,
     };
-    let r = changes::rest(&ctx.data().app, &caller, what, slot, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = changes::rest(
+        &ctx.data().app,
+        &caller,
+        what,
+        slot,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -756,7 +796,13 @@ pub async fn conv_violate(
     #[description = "Referee: the violator"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = conventions::violate(&ctx.data().app, &caller, number as usize, Pick::new(character.as_deref(), uid(&player))).await;
+    let r = conventions::violate(
+        &ctx.data().app,
+        &caller,
+        number as usize,
+        Pick::new(character.as_deref(), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -905,7 +951,12 @@ pub async fn combat_start(
     #[description = "Their player"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = combat::start(&ctx.data().app, &caller, Pick::new(Some(&leader), uid(&player))).await;
+    let r = combat::start(
+        &ctx.data().app,
+        &caller,
+        Pick::new(Some(&leader), uid(&player)),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -1036,7 +1087,14 @@ pub async fn combat_act(
             }
         },
     };
-    let r = combat::act(&ctx.data().app, &caller, what, name.as_deref(), note.as_deref()).await;
+    let r = combat::act(
+        &ctx.data().app,
+        &caller,
+        what,
+        name.as_deref(),
+        note.as_deref(),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -1054,7 +1112,13 @@ pub async fn combat_flee(
     name: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = combat::flee(&ctx.data().app, &caller, name.as_deref(), modifier.unwrap_or(0)).await;
+    let r = combat::flee(
+        &ctx.data().app,
+        &caller,
+        name.as_deref(),
+        modifier.unwrap_or(0),
+    )
+    .await;
     respond(ctx, r).await
 }
 

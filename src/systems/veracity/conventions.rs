@@ -20,14 +20,14 @@ use super::{KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::component::Click;
 use crate::app::view::{Embed, View};
+use crate::app::Act;
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::convention::{
     self, ConventionCost, ConventionEdit, ConventionList, ConventionRef,
 };
 use crate::rules::veracity::{Event, Sheet};
-use crate::storage::{self, sessions::Session, Tx};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, sessions::Session, Tx};
 
 /// `channel_state` key of the Convention list.
 pub const LIST_KEY: &str = "vr_conventions";

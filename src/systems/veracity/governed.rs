@@ -210,7 +210,9 @@ impl Edit {
             Edit::ItemRemove {
                 inventory, slot, ..
             } => ("item_remove", format!("empties {inventory} slot {slot}")),
-            Edit::Unlock { inventory, .. } => ("unlock_slot", format!("unlocks a {inventory} slot")),
+            Edit::Unlock { inventory, .. } => {
+                ("unlock_slot", format!("unlocks a {inventory} slot"))
+            }
             Edit::Hp { .. } => ("set_hp", "has new HP".into()),
         }
     }
@@ -255,9 +257,16 @@ impl Edit {
     async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
-        let c: Loaded<Sheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, self.who().pick(), Access::Owner, HINT)
-                .await?;
+        let c: Loaded<Sheet> = characters::resolve(
+            &mut tx,
+            caller,
+            fc,
+            SYSTEM,
+            self.who().pick(),
+            Access::Owner,
+            HINT,
+        )
+        .await?;
         // The rules check the change on a copy: what they would refuse is
         // refused now, not after approval.
         let settings = settings(&mut tx, caller.guild_id).await?;

@@ -25,8 +25,6 @@
 //! - [`combat_view`]: how the tracker looks; [`combat_buttons`]: its buttons.
 //! - [`commands`]: the thin poise commands.
 
-pub mod odds;
-pub mod system;
 pub mod buttons;
 pub mod changes;
 pub mod combat;
@@ -36,6 +34,7 @@ pub mod commands;
 pub mod conventions;
 pub mod governed;
 pub mod history;
+pub mod odds;
 pub mod render;
 pub mod rest;
 pub mod reveal;
@@ -44,6 +43,7 @@ pub mod session;
 pub mod settings;
 pub mod sheets;
 pub mod state;
+pub mod system;
 pub mod target;
 
 pub use session::{click, render_session as render};

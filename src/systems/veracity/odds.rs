@@ -120,7 +120,6 @@ pub async fn odds_veracity_save(
     reply(ctx, move || view(&q)).await
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

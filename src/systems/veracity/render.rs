@@ -13,8 +13,8 @@ use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
 use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
 
 use super::buttons::VrButton;
-use crate::systems::table::look::{self, Mark};
 use super::KIND;
+use crate::systems::table::look::{self, Mark};
 
 /// What each slot symbol means (shown under every grid).
 pub const LEGEND: &str =
@@ -320,7 +320,13 @@ pub fn sheet_view(
     if !alive || sheet.flesh().count(ItemKind::Wound) == 0 {
         wound = wound.disabled();
     }
-    displace_rows(View::embed(e).buttons(vec![stress, wound]), id, version, sheet, open)
+    displace_rows(
+        View::embed(e).buttons(vec![stress, wound]),
+        id,
+        version,
+        sheet,
+        open,
+    )
 }
 
 /// Adds, while heart-attack Wounds wait (issue 14, A-R4), one button per
@@ -666,7 +672,10 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
         return Some((
             look::Outcome::Botch,
             match heart {
-                Some(n) => format!("Break {count} · heart attack, {n} Wound{}", plural(n as usize)),
+                Some(n) => format!(
+                    "Break {count} · heart attack, {n} Wound{}",
+                    plural(n as usize)
+                ),
                 None if count == 1 => "Break · can no longer level up".into(),
                 None => format!("Break {count}"),
             },
@@ -698,14 +707,22 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
         let n = wounds.len();
         return Some((
             look::Outcome::Failure,
-            format!("{n} Wound{} · Flesh slot{} {}", plural(n), plural(n), slot_list(&wounds)),
+            format!(
+                "{n} Wound{} · Flesh slot{} {}",
+                plural(n),
+                plural(n),
+                slot_list(&wounds)
+            ),
         ));
     }
     if let Some((amount, after)) = events.iter().find_map(|e| match e {
         Event::HpLost { amount, after, .. } => Some((*amount, *after)),
         _ => None,
     }) {
-        return Some((look::Outcome::Partial, format!("−{amount} HP · {after} left")));
+        return Some((
+            look::Outcome::Partial,
+            format!("−{amount} HP · {after} left"),
+        ));
     }
     if let Some(slots) = events.iter().find_map(|e| match e {
         Event::StressAdded { slots } => Some(slots.clone()),
@@ -716,13 +733,22 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
             Event::StressDiscarded { n } => Some(*n),
             _ => None,
         });
-        let mut t = format!("+{n} Stress · Light slot{} {}", plural(n), slot_list(&slots));
+        let mut t = format!(
+            "+{n} Stress · Light slot{} {}",
+            plural(n),
+            slot_list(&slots)
+        );
         if let Some(d) = lost {
             t.push_str(&format!(" · {d} discarded"));
         }
         return Some((look::Outcome::Partial, t));
     }
-    if any(&|e| matches!(e, Event::StressDiscarded { .. } | Event::WoundsDiscarded { .. })) {
+    if any(&|e| {
+        matches!(
+            e,
+            Event::StressDiscarded { .. } | Event::WoundsDiscarded { .. }
+        )
+    }) {
         return Some((look::Outcome::Info, "No room · discarded".into()));
     }
     if any(&|e| matches!(e, Event::HpExcessLost { .. } | Event::DamageAsWounds { .. })) {
@@ -894,7 +920,11 @@ pub fn save_view(
         let label = facets.get(i).cloned().unwrap_or_default();
         // A die that lowers the total helps the saver.
         let mark = if f.shift < 0 { Mark::Hit } else { Mark::Miss };
-        dice.push(format!("{} {} *{label}*", f.bonus.die, look::die(f.roll, mark)));
+        dice.push(format!(
+            "{} {} *{label}*",
+            f.bonus.die,
+            look::die(f.roll, mark)
+        ));
         sum.push_str(&term(f.shift));
     }
     sum.push_str(&format!(" = **{}**", minus(r.total)));
@@ -931,7 +961,8 @@ pub fn board_view(
     let items = list.items();
     let mut e = Embed::new("📜 Conventions of this scene").colour(colour::NEUTRAL);
     let body = if items.is_empty() {
-        "*No Conventions declared here.* The referee adds one with `/vr convention add`.".to_string()
+        "*No Conventions declared here.* The referee adds one with `/vr convention add`."
+            .to_string()
     } else {
         let lines: Vec<(String, String)> = items
             .iter()
@@ -1043,8 +1074,13 @@ mod tests {
         // Eighteen unlocked slots of alternating kinds: at most 18 symbols.
         let mut big = Sheet::new_npc(18, 18).unwrap();
         for i in 0..18 {
-            let kind = if i % 2 == 0 { ItemKind::Secret } else { ItemKind::Ruse };
-            big.add_item(Item::new(kind, &format!("x{i}")).unwrap()).unwrap();
+            let kind = if i % 2 == 0 {
+                ItemKind::Secret
+            } else {
+                ItemKind::Ruse
+            };
+            big.add_item(Item::new(kind, &format!("x{i}")).unwrap())
+                .unwrap();
         }
         assert!(slot_bar(big.light(), None).chars().count() <= 20);
     }

@@ -65,4 +65,3 @@ pub async fn apply(
         Some(&note),
     )))
 }
-

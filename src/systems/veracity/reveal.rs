@@ -16,13 +16,13 @@ use crate::app::characters::{self, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
 use crate::app::settings as app_settings;
 use crate::app::view::{Button, Embed, Style, View};
-use crate::systems::table::look;
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
 use crate::rules::veracity::{Action, Sheet};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
+use crate::systems::table::look;
 
 /// The referee's judgement of a revelation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +71,12 @@ async fn check(
 
 /// `/vr reveal`: a player's revelation waits for the referee; the
 /// referee's own applies at once.
-pub async fn ask(app: &App, caller: &Caller, player: Pick<'_>, input: RevelationInput) -> AppResult {
+pub async fn ask(
+    app: &App,
+    caller: &Caller,
+    player: Pick<'_>,
+    input: RevelationInput,
+) -> AppResult {
     // This action's dice, drawn first as every sheet action does (so the
     // table's seeded dice stay in step whatever the answer).
     let mut rng = app.rng.fork();
@@ -356,7 +361,11 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
     };
     v.buttons(vec![
         b(VrButton::RevealShocked, "Confirm — shocked", Style::Success),
-        b(VrButton::RevealNotShocked, "Confirm — not shocked", Style::Secondary),
+        b(
+            VrButton::RevealNotShocked,
+            "Confirm — not shocked",
+            Style::Secondary,
+        ),
         b(VrButton::RevealNotGreater, "Not greater", Style::Danger),
     ])
 }

@@ -10,11 +10,11 @@ use super::render;
 use super::target::{self, facet_index, sheet_for};
 use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
+use crate::app::Act;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response};
-use crate::rules::veracity::Sheet;
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::InventoryKind;
-use crate::app::Act;
+use crate::rules::veracity::Sheet;
 
 /// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
 pub async fn save(
@@ -69,7 +69,13 @@ pub async fn save_with_help(
         facets.push(FacetBonus::owner_saving(f.die));
     }
     if let Some(o) = other {
-        rights::require_gm(&mut tx, caller, GM, "apply another character's Facet to a save").await?;
+        rights::require_gm(
+            &mut tx,
+            caller,
+            GM,
+            "apply another character's Facet to a save",
+        )
+        .await?;
         let fc = tx.is_fc().await?;
         let owner: Loaded<Sheet> =
             characters::resolve(&mut tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;

@@ -5,11 +5,11 @@
 use super::buttons::VrButton;
 use super::{changes, conventions, render, rest, reveal};
 use crate::app::component::{Action, Click};
+use crate::app::Act;
 use crate::app::{sessions, App, AppError, AppResult, Caller, View};
 use crate::rules::veracity::Sheet;
-use crate::storage::{self, sessions::Session};
 use crate::storage::sessions::Status;
-use crate::app::Act;
+use crate::storage::{self, sessions::Session};
 
 pub use super::state::VrState;
 

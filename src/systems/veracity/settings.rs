@@ -7,10 +7,10 @@ use super::target::{record, settings};
 use super::SYSTEM;
 use crate::app::settings as app_settings;
 use crate::app::view::{colour, Embed, View};
+use crate::app::Act;
 use crate::app::{rights, App, AppResult, Caller, Response};
 use crate::rules::veracity::settings::SETTING_NAMES;
 use crate::rules::veracity::VeracitySettings;
-use crate::app::Act;
 
 fn embed(s: &VeracitySettings, note: Option<&str>) -> Embed {
     let mut e = Embed::new("⚙️ Veracity settings").colour(colour::NEUTRAL);

@@ -5,18 +5,18 @@
 use crate::app::characters::Pick;
 use serde_json::json;
 
-use super::session::VrState;
 use super::governed::{Edit, Who};
+use super::session::VrState;
 use super::target::{self, apply, record};
-use crate::systems::table::approval;
 use super::{render, SYSTEM};
 use crate::app::characters;
 use crate::app::settings as app_settings;
 use crate::app::view::View;
+use crate::app::Act;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
-use crate::app::Act;
+use crate::systems::table::approval;
 
 /// What `/vr sheet create` asks for.
 pub struct NewSheet<'a> {
@@ -39,7 +39,13 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     let owner = n.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_gm(&mut tx, caller, super::GM, "create a sheet for another member").await?;
+        rights::require_gm(
+            &mut tx,
+            caller,
+            super::GM,
+            "create a sheet for another member",
+        )
+        .await?;
     }
     if n.npc {
         rights::require_gm(&mut tx, caller, super::GM, "create an NPC").await?;
@@ -260,12 +266,7 @@ pub async fn step_facet(
 }
 
 /// `/vr facet remove` (governed).
-pub async fn remove_facet(
-    app: &App,
-    caller: &Caller,
-    facet: &str,
-    player: Pick<'_>,
-) -> AppResult {
+pub async fn remove_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
     let edit = Edit::FacetRemove {
         facet: facet.to_string(),
         who: Who::of(player),

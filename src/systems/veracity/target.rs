@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::{render, HINT, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::settings as app_settings;
+use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
 use crate::storage::{self, Tx};
-use crate::app::Act;
 
 /// The guild's Veracity settings (defaults when never set).
 pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, AppError> {
@@ -26,7 +26,16 @@ pub async fn sheet_for(
     player: Pick<'_>,
 ) -> Result<Loaded<Sheet>, AppError> {
     let fc = rights::is_fc(tx, caller).await?;
-    characters::resolve(tx, caller, fc, SYSTEM, player, characters::Access::Owner, HINT).await
+    characters::resolve(
+        tx,
+        caller,
+        fc,
+        SYSTEM,
+        player,
+        characters::Access::Owner,
+        HINT,
+    )
+    .await
 }
 
 /// A sheet by its row id, if the caller owns it or is the FC.
@@ -260,7 +269,10 @@ pub async fn apply_as(
         let state = super::state::VrState::Sheet {
             character: c.row.id,
         };
-        Some(crate::app::sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout)).await?)
+        Some(
+            crate::app::sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout))
+                .await?,
+        )
     } else {
         None
     };

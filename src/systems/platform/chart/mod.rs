@@ -239,7 +239,13 @@ fn value_label(v: f64, axis: Axis) -> String {
 
 fn draw_panel(c: &mut Canvas, p: &Panel) {
     let bars = &p.bars[..p.bars.len().min(MAX_BARS)];
-    c.text(MARGIN, MARGIN, &fit(&p.title, WIDTH - 2 * MARGIN), SCALE, ink::TEXT);
+    c.text(
+        MARGIN,
+        MARGIN,
+        &fit(&p.title, WIDTH - 2 * MARGIN),
+        SCALE,
+        ink::TEXT,
+    );
 
     let max_v = bars
         .iter()
@@ -297,7 +303,13 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
     if !p.x_title.is_empty() {
         let cx = plot_left + plot_w / 2;
         let title = fit(&p.x_title, plot_w);
-        c.text_centred(cx, PANEL_HEIGHT - MARGIN - TEXT_H, &title, SCALE, ink::MUTED);
+        c.text_centred(
+            cx,
+            PANEL_HEIGHT - MARGIN - TEXT_H,
+            &title,
+            SCALE,
+            ink::MUTED,
+        );
     }
 
     if bars.is_empty() {
@@ -410,7 +422,12 @@ mod tests {
             (y0..y1).any(|y| (x0..x1).any(|x| at(x, y) == ink::MUTED))
         };
         assert!(lit(MARGIN, MARGIN + TEXT_H, TOP, PANEL_HEIGHT - BOTTOM));
-        assert!(lit(left, WIDTH, PANEL_HEIGHT - MARGIN - TEXT_H, PANEL_HEIGHT - MARGIN));
+        assert!(lit(
+            left,
+            WIDTH,
+            PANEL_HEIGHT - MARGIN - TEXT_H,
+            PANEL_HEIGHT - MARGIN
+        ));
         assert!(bytes.len() < 40_000, "{} bytes", bytes.len());
     }
 

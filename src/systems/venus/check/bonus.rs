@@ -9,7 +9,11 @@ use crate::rules::Actor;
 use crate::systems::venus::state::CheckSession;
 
 /// `bonus`: one factor per value picked in the menu.
-pub fn picked(st: &CheckSession, a: Actor, values: &[String]) -> Result<Vec<CheckAction>, AppError> {
+pub fn picked(
+    st: &CheckSession,
+    a: Actor,
+    values: &[String],
+) -> Result<Vec<CheckAction>, AppError> {
     let mut v = Vec::new();
     for value in values {
         let o = st

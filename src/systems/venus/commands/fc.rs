@@ -57,9 +57,7 @@ pub async fn call(
     #[max_length = 140]
     learn: Option<String>,
     #[description = "Task: magic or advanced technology (10s explode; edition 1: 6s, house rule ve1_explosions)"]
-    magic: Option<
-        bool,
-    >,
+    magic: Option<bool>,
     #[description = "Edition-2 task: critical results and margin"] crits: Option<bool>,
     #[description = "Edition-1 task, level-0 job: count \"learning the ropes\" (default true)"]
     ropes: Option<bool>,

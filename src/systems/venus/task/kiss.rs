@@ -170,18 +170,21 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
                         .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
                         .collect()
                 };
-                let found = free.iter().find(|f| short(f) == short(text)).ok_or_else(|| {
-                    AppError::user(format!(
-                        "{} has no unused {} “{}” in this task.",
-                        t.st.name_of(by),
-                        if specialty {
-                            "specialty, discipline, asset or merit"
-                        } else {
-                            "insight"
-                        },
-                        text.trim()
-                    ))
-                })?;
+                let found = free
+                    .iter()
+                    .find(|f| short(f) == short(text))
+                    .ok_or_else(|| {
+                        AppError::user(format!(
+                            "{} has no unused {} “{}” in this task.",
+                            t.st.name_of(by),
+                            if specialty {
+                                "specialty, discipline, asset or merit"
+                            } else {
+                                "insight"
+                            },
+                            text.trim()
+                        ))
+                    })?;
                 let key = key_of(found);
                 if named.contains(&key) {
                     return Err(AppError::user(format!(
@@ -248,8 +251,7 @@ pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOpti
 
 /// The clicker's picked dice, not yet paid for.
 fn drafted(t: &Turn<'_>) -> Result<Vec<u32>, AppError> {
-    t.st
-        .drafts
+    t.st.drafts
         .get(&t.me())
         .cloned()
         .filter(|d| !d.is_empty())
@@ -379,7 +381,11 @@ fn named_sources(
             free.len()
         ));
     }
-    Ok(free.into_iter().take(n).map(|t| source(t, specialty)).collect())
+    Ok(free
+        .into_iter()
+        .take(n)
+        .map(|t| source(t, specialty))
+        .collect())
 }
 
 fn source(text: String, specialty: bool) -> KissSource {
@@ -474,14 +480,13 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
 pub fn clear(t: &mut Turn<'_>) -> Result<Step, AppError> {
     let by = t.by();
     let everyone = t.a.gm && !t.participant();
-    let mine: Vec<u32> = t
-        .st
-        .task
-        .kisses
-        .iter()
-        .filter(|k| k.by == by || everyone)
-        .map(|k| k.die)
-        .collect();
+    let mine: Vec<u32> =
+        t.st.task
+            .kisses
+            .iter()
+            .filter(|k| k.by == by || everyone)
+            .map(|k| k.die)
+            .collect();
     let mut step = Step::rules(
         mine.into_iter()
             .map(|die| TaskAction::WithdrawKiss { actor: t.a, die })
@@ -500,14 +505,13 @@ pub fn clear(t: &mut Turn<'_>) -> Result<Step, AppError> {
 /// `consent`: an ally allows (or no longer allows) KISSes on their die.
 pub fn consent(t: &Turn<'_>) -> Result<Step, AppError> {
     let me = t.me();
-    let current = t
-        .st
-        .task
-        .allies
-        .iter()
-        .find(|x| x.id == me)
-        .map(|x| x.consented_kiss)
-        .ok_or_else(|| AppError::user("Only an ally consents to KISSes on their own die."))?;
+    let current =
+        t.st.task
+            .allies
+            .iter()
+            .find(|x| x.id == me)
+            .map(|x| x.consented_kiss)
+            .ok_or_else(|| AppError::user("Only an ally consents to KISSes on their own die."))?;
     Ok(Step::one(TaskAction::ConsentKiss {
         actor: t.a,
         ally: me,
@@ -523,17 +527,16 @@ pub fn roll(t: &Turn<'_>) -> Step {
 /// `kok` (FC): approves every KISS awaiting approval.
 pub fn approve(t: &Turn<'_>) -> Result<Step, AppError> {
     t.fc_only("approve KISSes")?;
-    let actions: Vec<TaskAction> = t
-        .st
-        .task
-        .kisses
-        .iter()
-        .filter(|k| !k.approved)
-        .map(|k| TaskAction::ApproveKiss {
-            actor: t.a,
-            die: k.die,
-        })
-        .collect();
+    let actions: Vec<TaskAction> =
+        t.st.task
+            .kisses
+            .iter()
+            .filter(|k| !k.approved)
+            .map(|k| TaskAction::ApproveKiss {
+                actor: t.a,
+                die: k.die,
+            })
+            .collect();
     if actions.is_empty() {
         return Err(AppError::user("No KISS awaits approval."));
     }
@@ -543,12 +546,11 @@ pub fn approve(t: &Turn<'_>) -> Result<Step, AppError> {
 /// `kveto` (FC): vetoes the last KISS declared.
 pub fn veto(t: &Turn<'_>) -> Result<Step, AppError> {
     t.fc_only("veto a KISS")?;
-    let k = t
-        .st
-        .task
-        .kisses
-        .last()
-        .ok_or_else(|| AppError::user("No KISS is declared."))?;
+    let k =
+        t.st.task
+            .kisses
+            .last()
+            .ok_or_else(|| AppError::user("No KISS is declared."))?;
     Ok(Step::one(TaskAction::VetoKiss {
         actor: t.a,
         die: k.die,

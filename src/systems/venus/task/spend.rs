@@ -72,13 +72,12 @@ pub fn buy_custom(t: &Turn<'_>) -> Result<Step, AppError> {
 
 /// `undo`: refunds the last purchase.
 pub fn undo(t: &Turn<'_>) -> Result<Step, AppError> {
-    let item = t
-        .st
-        .task
-        .purchases
-        .last()
-        .map(|b| b.item)
-        .ok_or_else(|| AppError::user("Nothing has been bought yet."))?;
+    let item =
+        t.st.task
+            .purchases
+            .last()
+            .map(|b| b.item)
+            .ok_or_else(|| AppError::user("Nothing has been bought yet."))?;
     Ok(Step::one(TaskAction::Refund { actor: t.a, item }))
 }
 
@@ -102,15 +101,12 @@ pub fn finish(t: &Turn<'_>) -> Result<Step, AppError> {
 pub fn finish_with(t: &Turn<'_>) -> Result<Step, AppError> {
     let job = t.value()?;
     let jobs = overflow_choices(&t.st.task, &t.party.ctx);
-    let key = jobs
-        .into_iter()
-        .find(|j| same(j, &job))
-        .ok_or_else(|| {
-            AppError::user(format!(
-                "{} cannot take the exp of a Lot over 10 now: pick a job from the menu.",
-                job.trim()
-            ))
-        })?;
+    let key = jobs.into_iter().find(|j| same(j, &job)).ok_or_else(|| {
+        AppError::user(format!(
+            "{} cannot take the exp of a Lot over 10 now: pick a job from the menu.",
+            job.trim()
+        ))
+    })?;
     Ok(finishing(t, Some(key)))
 }
 
@@ -129,9 +125,7 @@ fn finishing(t: &Turn<'_>, overflow_job: Option<String>) -> Step {
 /// job used first, then the others in sheet order; a job being learned
 /// counts once it is on the sheet, or as the task's job). Empty otherwise.
 pub fn overflow_choices(task: &TaskState, ctx: &VenusCtx) -> Vec<String> {
-    if task.phase != TaskPhase::Spending
-        || task.settings.ve_lot_overflow == LotOverflow::Discard
-    {
+    if task.phase != TaskPhase::Spending || task.settings.ve_lot_overflow == LotOverflow::Discard {
         return Vec::new();
     }
     let lots = task
@@ -170,12 +164,11 @@ pub fn subvert(t: &mut Turn<'_>, secondary: Option<u8>) -> Result<Step, AppError
     }
     match secondary {
         Some(n) => {
-            let bought = t
-                .st
-                .task
-                .purchases
-                .iter()
-                .any(|b| b.item == Purchase::Secondary(n));
+            let bought =
+                t.st.task
+                    .purchases
+                    .iter()
+                    .any(|b| b.item == Purchase::Secondary(n));
             if bought {
                 return Err(AppError::user(
                     "Only a secondary consequence the roller did not buy can be subverted.",

@@ -21,7 +21,7 @@ use kismet::storage::Db;
 #[command(
     name = "kismet",
     version,
-    about = "A Discord bot for five indie tabletop-RPG systems"
+    about = "A Discord bot for indie tabletop-RPG systems"
 )]
 struct Cli {
     #[command(subcommand)]

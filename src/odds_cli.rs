@@ -209,23 +209,33 @@ mod tests {
         assert!(parse(["no-such-question"]).is_err());
     }
 
+    /// Each registered system's questions are subcommands of `kismet odds`,
+    /// each name once and answered by the system that declares it.
     #[test]
     fn every_registered_question_is_offered_once() {
         let cmd = OddsArgs::augment_args(clap::Command::new("odds"));
         let mut names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         names.sort_unstable();
-        assert_eq!(
-            names,
-            [
-                "ore",
-                "roll",
-                "st",
-                "ve1-check",
-                "ve1-task",
-                "ve2-check",
-                "ve2-task",
-                "veracity-save"
-            ]
-        );
+        let mut expected = Vec::new();
+        for q in odds_questions() {
+            let own = (q.augment)(clap::Command::new("odds"));
+            for c in own.get_subcommands() {
+                assert!(
+                    (q.has)(c.get_name()),
+                    "{} is not its system's",
+                    c.get_name()
+                );
+                let others = odds_questions()
+                    .iter()
+                    .filter(|o| (o.has)(c.get_name()))
+                    .count();
+                assert_eq!(others, 1, "{} is claimed {others} times", c.get_name());
+                expected.push(c.get_name().to_string());
+            }
+        }
+        expected.sort_unstable();
+        assert!(!expected.is_empty());
+        assert_eq!(names, expected);
+        assert!(names.windows(2).all(|w| w[0] != w[1]), "{names:?}");
     }
 }

@@ -1100,6 +1100,21 @@ async fn fuzzed_commands_and_clicks_never_fail_leak_or_change_on_refusal() {
     t.stop().await;
 }
 
+/// Every registered system's session kinds (the first word of a
+/// custom_id), read from the registry, and one that no system owns.
+fn session_kinds() -> &'static [&'static str] {
+    static KINDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        let reg = kismet::systems::registry();
+        let mut kinds: Vec<&'static str> = reg
+            .all()
+            .flat_map(|s| s.session_kinds().iter().copied())
+            .collect();
+        kinds.push("x");
+        kinds
+    })
+}
+
 /// A custom_id (and select values) a forger might send.
 fn forged_click(
     rng: &mut StdRng,
@@ -1146,9 +1161,8 @@ fn forged_click(
             match ButtonId::parse(id) {
                 Some(mut b) => {
                     if rng.random_bool(0.5) {
-                        b.kind = ["roll", "st", "st_sheet", "vr", "ore", "history", "x"]
-                            [rng.random_range(0..7)]
-                        .into();
+                        let kinds = session_kinds();
+                        b.kind = kinds[rng.random_range(0..kinds.len())].into();
                     } else {
                         b.action = [
                             "spend",
@@ -1174,7 +1188,7 @@ fn forged_click(
         // Sessions that do not exist, or ids out of range.
         4 => format!(
             "{}:{}:{}:{}",
-            ["roll", "st", "vr", "ore"][rng.random_range(0..4)],
+            session_kinds()[rng.random_range(0..session_kinds().len())],
             ["0", "zzzzzzzzzzzz", "1", "-1", "abc", "9999", ""][rng.random_range(0..7)],
             ["0", "-1", "zzzzzzzzzzzzz", "1"][rng.random_range(0..4)],
             ["reroll", "spend", "x"][rng.random_range(0..3)]

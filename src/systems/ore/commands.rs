@@ -148,15 +148,6 @@ async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplet
     )
 }
 
-async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        super::settings::names(partial)
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect(),
-    )
-}
-
 /// Virtual Veil (One-Roll Engine): sheets, rolls, the COMP, damage and combat.
 #[poise::command(
     slash_command,
@@ -173,8 +164,7 @@ async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         "heal",
         "repair",
         "order",
-        "combat",
-        "vv_settings"
+        "combat"
     ),
     subcommand_required
 )]
@@ -1016,42 +1006,5 @@ pub async fn combat_end(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let result = super::combat::end(&ctx.data().app, &caller, stable.unwrap_or(false)).await;
-    respond(ctx, result).await
-}
-
-/// Virtual Veil settings (the Compiler changes them).
-#[poise::command(
-    slash_command,
-    guild_only,
-    rename = "settings",
-    subcommands("settings_show", "settings_set"),
-    subcommand_required
-)]
-pub async fn vv_settings(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Show every Virtual Veil setting.
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let result = super::settings::show(&ctx.data().app, &caller).await;
-    respond(ctx, result).await
-}
-
-/// Change one Virtual Veil setting (Compiler).
-#[poise::command(slash_command, guild_only, rename = "set")]
-pub async fn settings_set(
-    ctx: Context<'_>,
-    #[description = "Setting, e.g. vv_max_pool"]
-    #[autocomplete = "ac_setting"]
-    #[max_length = 40]
-    name: String,
-    #[description = "New value"]
-    #[max_length = 40]
-    value: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let result = super::settings::set(&ctx.data().app, &caller, &name, &value).await;
     respond(ctx, result).await
 }

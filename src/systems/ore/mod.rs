@@ -17,7 +17,6 @@
 //! - [`order`]: Outthink and Initiative orders for the Compiler.
 //! - [`combat`], [`combat_buttons`], [`combat_view`]: the combat tracker
 //!   (`/vv combat …`, a session of kind `vvc`).
-//! - [`settings`]: `/vv settings show|set`.
 //! - [`governed`]: the changes `player_edits` leaves to the Compiler (tracks,
 //!   healing, repair, damage, dice-count overrides).
 //! - [`report`]: reports that may need a cache discard (overflow prompt).
@@ -42,7 +41,6 @@ pub mod order;
 pub mod report;
 pub mod roll;
 pub mod roll_click;
-pub mod settings;
 pub mod sheet;
 pub mod system;
 pub mod text;

@@ -5,10 +5,10 @@ use crate::app::registry::{HelpTopic, Registry, System};
 use crate::app::view::{colour, Embed, View};
 use crate::app::{AppResult, Response};
 
-/// The five commands a new player needs, as `/help` opens with them:
+/// The commands a new player needs, as `/help` opens with them:
 /// usage (`<system>` stands for a system's root) and what it does
 /// (`{example}` becomes a real root).
-pub const START: [(&str, &str); 5] = [
+pub const START: &[(&str, &str)] = &[
     (
         "/roll expression:2d6+1",
         "any dice, with the odds and a Reroll button",
@@ -198,8 +198,9 @@ fn overview(reg: &Registry, commands: &[CommandLine]) -> Embed {
         .join("\n");
     let mut e = Embed::new("📖 Kismet help")
         .description(format!(
-            "Kismet rolls the dice of five tabletop systems, keeps your character sheet and a log of every roll, and shows the exact odds before you roll.\nEach system has its own command ({}); your game master sets which one a channel plays.\nNew here? These five commands are all you need to begin.",
-            roots.join(" ")
+            "Kismet rolls the dice of your tabletop role-playing game, keeps your character sheet and a log of every roll, and shows the exact odds before you roll.\nEach system has its own command ({}); your game master sets which one a channel plays.\nNew here? These {} commands are all you need to begin.",
+            roots.join(" "),
+            START.len()
         ))
         .colour(colour::NEUTRAL)
         .field("Start here", start, false)

@@ -7,7 +7,7 @@ use super::complete::{self, Choice};
 use super::context::Target;
 use super::governed::{who_of, Edit};
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
-use super::{config, recovery, rolls, sheets};
+use super::{recovery, rolls, sheets};
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
 use crate::systems::table::approval;
@@ -81,10 +81,6 @@ async fn ac_any_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAu
     choices(complete::any_character_names(&ctx.data().app, &c, partial).await)
 }
 
-async fn ac_setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    choices(complete::settings(partial))
-}
-
 fn target<'a>(character: &'a Option<String>, player: &Option<serenity::User>) -> Target<'a> {
     Target {
         character: character.as_deref(),
@@ -133,8 +129,7 @@ impl From<KindChoice> for TraitKind {
         "turn",
         "rest",
         "recover",
-        "revive",
-        "settings"
+        "revive"
     )
 )]
 pub async fn st(_ctx: Context<'_>) -> Result<(), Error> {
@@ -548,41 +543,5 @@ pub async fn revive(
         who: who_of(target(&character, &player)),
     };
     let r = approval::govern(&ctx.data().app, &caller, edit).await;
-    respond(ctx, r).await
-}
-
-/// The server's Storyteller settings.
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommand_required,
-    subcommands("settings_show", "settings_set")
-)]
-pub async fn settings(_ctx: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Show every Storyteller setting.
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = config::show(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Storyteller only: change a Storyteller setting.
-#[poise::command(slash_command, guild_only, rename = "set")]
-pub async fn settings_set(
-    ctx: Context<'_>,
-    #[description = "The setting"]
-    #[autocomplete = "ac_setting"]
-    #[max_length = 100]
-    name: String,
-    #[description = "The new value (see /st settings show)"]
-    #[max_length = 1000]
-    value: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = config::set(&ctx.data().app, &caller, &name, &value).await;
     respond(ctx, r).await
 }

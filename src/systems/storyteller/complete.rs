@@ -7,7 +7,6 @@
 use crate::app::characters::Loaded;
 use crate::app::settings::scoped;
 use crate::app::{characters, App, Caller};
-use crate::rules::storyteller::settings::SETTING_NAMES;
 use crate::rules::storyteller::sheet::{name_key, ResolvedTrait, SUGGESTED_SPECIALTIES};
 use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitKind};
 
@@ -183,16 +182,6 @@ pub fn suggested_specialties(ability: Option<&str>, partial: &str) -> Vec<Choice
     finish(out)
 }
 
-/// Setting names.
-pub fn settings(partial: &str) -> Vec<Choice> {
-    let key = partial.trim().to_ascii_lowercase();
-    SETTING_NAMES
-        .iter()
-        .filter(|n| n.contains(&key))
-        .map(|n| (n.to_string(), n.to_string()))
-        .collect()
-}
-
 /// Any character name in the guild (for naming whom to revive).
 pub async fn any_character_names(app: &App, caller: &Caller, partial: &str) -> Vec<Choice> {
     characters::autocomplete(&app.db, caller, SYSTEM, partial, true)
@@ -222,6 +211,5 @@ mod tests {
         let s = suggested_specialties(Some("Alertness"), "night");
         assert_eq!(s[0].1, "Night Vision");
         assert!(s[0].0.contains("advanced"));
-        assert!(settings("zero").iter().any(|(n, _)| n == "st_zero_pool"));
     }
 }

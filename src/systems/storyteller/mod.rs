@@ -17,14 +17,12 @@
 //! - [`roll_view`]: how a roll looks (pure): dice, bonus generations,
 //!   threshold, botches, outcome and odds, summarised when long.
 //! - [`recovery`]: `/st turn`, `/st recover`, `/st revive`.
-//! - [`config`]: `/st settings show|set`.
 //! - [`complete`]: autocomplete suggestions (traits, specialties, settings).
 //! - [`commands`]: the thin poise commands.
 
 pub mod buttons;
 pub mod commands;
 pub mod complete;
-pub mod config;
 pub mod context;
 pub mod decide;
 pub mod governed;

@@ -10,30 +10,14 @@ use crate::app::characters::{self, Loaded};
 use crate::app::view::{colour, Embed, View};
 use crate::app::Act;
 use crate::app::{log, rights, settings, App, AppError, AppResult, Caller, Response};
-use crate::rules::venus::settings::SETTING_NAMES;
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{VenusSettings, VenusSheet};
 use crate::storage::{self, Tx};
 
-/// `/ve settings show`: every Venus setting with its value and meaning.
-pub async fn settings_show(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let s = venus_settings(&mut tx, caller.guild_id).await?;
-    let mut e = Embed::new("⚙ Venus Engine settings")
-        .colour(colour::NEUTRAL)
-        .description("The FC changes them with `/ve settings set`.");
-    for i in s.describe() {
-        e = e.field(
-            format!("{} = {}", i.name, i.value),
-            format!("{}\n*{}*", i.help, i.allowed),
-            false,
-        );
-    }
-    Ok(Response::ephemeral(View::embed(e)))
-}
-
-/// `/ve settings set`: changes one setting (FC only).
-pub async fn settings_set(app: &App, caller: &Caller, name: &str, value: &str) -> AppResult {
+/// `/ve fc edition`: sets the guild's `ve_edition` (FC only), with a line
+/// on what the edition plays.
+pub async fn set_edition(app: &App, caller: &Caller, value: &str) -> AppResult {
+    let name = "ve_edition";
     let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "change the Venus settings").await?;
     let mut s = venus_settings(&mut tx, caller.guild_id).await?;
@@ -58,31 +42,16 @@ pub async fn settings_set(app: &App, caller: &Caller, name: &str, value: &str) -
     let shown = s
         .describe()
         .into_iter()
-        .find(|i| i.name == name.trim())
+        .find(|i| i.name == name)
         .map(|i| i.value)
         .unwrap_or_else(|| value.to_string());
-    let extra = if name.trim() == "ve_edition" {
-        match s.ve_edition.number() {
-            1 => " Edition 1 (1st Playtest): d20 checks with a best-of-d6 bonus; D6 task pools whose beats are spent.",
-            _ => " Edition 2 (Playsheet): d20 checks with a flat bonus; D10 task pools against a threshold.",
-        }
-    } else {
-        ""
+    let extra = match s.ve_edition.number() {
+        1 => " Edition 1 (1st Playtest): d20 checks with a best-of-d6 bonus; D6 task pools whose beats are spent.",
+        _ => " Edition 2 (Playsheet): d20 checks with a flat bonus; D10 task pools against a threshold.",
     };
     Ok(Response::message(View::text(format!(
-        "⚙ `{}` is now `{shown}`.{extra}",
-        name.trim()
+        "⚙ `{name}` is now `{shown}`.{extra}"
     ))))
-}
-
-/// Setting names matching `partial`, for autocomplete.
-pub fn setting_names(partial: &str) -> Vec<String> {
-    let p = partial.trim().to_lowercase();
-    SETTING_NAMES
-        .iter()
-        .filter(|n| n.contains(&p))
-        .map(|n| n.to_string())
-        .collect()
 }
 
 async fn member_sheet(

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::changes::{self, Rest, Reveal, StressCause};
 use super::combat::{self, Marks, Move};
-use super::{conventions, saves, settings, sheets};
+use super::{conventions, saves, sheets};
 use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::veracity::initiative::Side;
@@ -109,14 +109,6 @@ async fn facets(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplete
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-async fn setting_names(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let choices = settings::names(partial)
-        .into_iter()
-        .map(serenity::AutocompleteChoice::from)
-        .collect();
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
-}
-
 /// Veracity: slot sheets, saves, Stress, Wounds, Conventions
 #[poise::command(
     slash_command,
@@ -133,7 +125,6 @@ async fn setting_names(_ctx: Context<'_>, partial: &str) -> serenity::CreateAuto
         "reveal",
         "convention",
         "scene",
-        "settings_group",
         "combat"
     ),
     subcommand_required
@@ -817,42 +808,6 @@ pub async fn scene(_: Context<'_>) -> Result<(), Error> {
 pub async fn scene_end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = conventions::end_scene(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Rules settings
-#[poise::command(
-    slash_command,
-    rename = "settings",
-    subcommands("settings_show", "settings_set"),
-    subcommand_required
-)]
-pub async fn settings_group(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Show the settings
-#[poise::command(slash_command, rename = "show")]
-pub async fn settings_show(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = settings::show(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Referee: change a setting
-#[poise::command(slash_command, rename = "set")]
-pub async fn settings_set(
-    ctx: Context<'_>,
-    #[description = "Setting"]
-    #[autocomplete = "setting_names"]
-    #[max_length = 40]
-    name: String,
-    #[description = "Value"]
-    #[max_length = 20]
-    value: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = settings::set(&ctx.data().app, &caller, &name, &value).await;
     respond(ctx, r).await
 }
 

@@ -12,7 +12,6 @@
 //! - [`changes`]: Stress, Wounds, damage, rest, revelations, acting against a Facet.
 //! - [`saves`]: the d20 slot save.
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
-//! - [`settings`]: `/vr settings show|set`.
 //! - [`history`]: one readable `/history` line per logged action.
 //! - [`governed`]: the changes `player_edits` governs (the referee's).
 //! - [`session`]: the interactive messages (sheet buttons, the Convention board).
@@ -40,7 +39,6 @@ pub mod rest;
 pub mod reveal;
 pub mod saves;
 pub mod session;
-pub mod settings;
 pub mod sheets;
 pub mod state;
 pub mod system;

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use crate::app::{characters, rights};
 use crate::kit::{caller_of, Context};
-use crate::systems::venus::{admin, sheets, SYSTEM};
+use crate::systems::venus::{sheets, SYSTEM};
 
 fn answer(names: Vec<String>) -> serenity::CreateAutocompleteResponse {
     serenity::CreateAutocompleteResponse::new().set_choices(
@@ -43,11 +43,6 @@ pub async fn job(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplet
         return answer(Vec::new());
     };
     answer(sheets::job_names(&ctx.data().app, &caller, partial).await)
-}
-
-/// Venus setting names.
-pub async fn setting(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    answer(admin::setting_names(partial))
 }
 
 /// The open rolls in this channel for a `roll:` option: who, what, how old.

@@ -251,7 +251,7 @@ pub async fn edition(
         EditionChoice::One => "1",
         EditionChoice::Two => "2",
     };
-    let r = admin::settings_set(&ctx.data().app, &caller, "ve_edition", v).await;
+    let r = admin::set_edition(&ctx.data().app, &caller, v).await;
     respond(ctx, r).await
 }
 

@@ -1,14 +1,12 @@
 //! The `/ve` slash commands (thin: options in, application call, view
 //! out). Sub-modules: [`sheet`] (`/ve sheet …`), [`roll`] (`/ve check`,
-//! `/ve task`, `/ve bonus`), [`fc`] (`/ve fc …`), [`settings`]
-//! (`/ve settings …`), [`spotlight`] (`/ve spotlight …`), [`complete`] (autocomplete) and [`choices`] (the
+//! `/ve task`, `/ve bonus`), [`fc`] (`/ve fc …`), [`spotlight`] (`/ve spotlight …`), [`complete`] (autocomplete) and [`choices`] (the
 //! fixed option lists).
 
 pub mod choices;
 pub mod complete;
 pub mod fc;
 pub mod roll;
-pub mod settings;
 pub mod sheet;
 pub mod spotlight;
 
@@ -29,7 +27,6 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "roll::task",
         "roll::bonus",
         "fc::fc",
-        "settings::settings",
         "spotlight::spotlight"
     ),
     subcommand_required

@@ -70,8 +70,8 @@ impl Act {
     /// Makes every change of the action durable at once. Inside
     /// [`with_rider`], the first commit also saves the rider's session,
     /// version-checked: if that session changed meanwhile, nothing of the
-    /// action is committed.
-    pub async fn commit(mut self) -> Result<(), crate::storage::StorageError> {
+    /// action is committed and the answer is [`AppError::Conflict`].
+    pub async fn commit(mut self) -> Result<(), AppError> {
         let ride = RIDER
             .try_with(|r| r.borrow_mut().pending.take())
             .ok()
@@ -90,12 +90,12 @@ impl Act {
             .await?;
             let _ = RIDER.try_with(|r| r.borrow_mut().outcome = Some(saved));
             if saved.is_none() {
-                return Err(crate::storage::StorageError::Protocol(
+                return Err(AppError::Conflict(
                     "the session the action rides with changed meanwhile".into(),
                 ));
             }
         }
-        self.tx.commit().await
+        Ok(self.tx.commit().await?)
     }
 }
 

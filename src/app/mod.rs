@@ -200,10 +200,21 @@ impl Response {
 pub enum AppError {
     /// The user asked for something not allowed; the text says why.
     User(String),
+    /// Another action changed the same state first (a version check
+    /// failed), so nothing of this one was committed; the text says what.
+    Conflict(String),
     /// The database failed; nothing was changed.
     Storage(StorageError),
     /// A bug or an impossible state.
     Internal(String),
+    /// A bug or an impossible state, with the error that caused it (kept
+    /// for the logs as [`std::error::Error::source`]).
+    Caused {
+        /// What the application was doing.
+        doing: &'static str,
+        /// The cause.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
 }
 
 impl AppError {
@@ -216,11 +227,36 @@ impl AppError {
     pub fn user_message(&self) -> String {
         match self {
             AppError::User(m) => m.clone(),
-            AppError::Storage(_) | AppError::Internal(_) => {
+            AppError::Conflict(_) => {
+                "Someone changed this at the same moment, so nothing was changed. Look at it again and retry."
+                    .to_string()
+            }
+            AppError::Storage(_) | AppError::Internal(_) | AppError::Caused { .. } => {
                 "Something went wrong on our side, and nothing was changed. Please try again."
                     .to_string()
             }
         }
+    }
+
+    /// Whether the error is the application's or the database's fault (a
+    /// refusal or a lost race is not): such errors are logged as errors.
+    pub fn is_fault(&self) -> bool {
+        !matches!(self, AppError::User(_) | AppError::Conflict(_))
+    }
+
+    /// The error and every cause under it, for the logs:
+    /// `storage error: <the database's error>: <its cause>: …`. The
+    /// [`Display`](std::fmt::Display) form names the direct cause already,
+    /// so the chain is walked from the cause's own source.
+    pub fn report(&self) -> String {
+        let mut out = self.to_string();
+        let mut cause = std::error::Error::source(self).and_then(|c| c.source());
+        while let Some(c) = cause {
+            out.push_str(": ");
+            out.push_str(&c.to_string());
+            cause = c.source();
+        }
+        out
     }
 }
 
@@ -228,13 +264,23 @@ impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AppError::User(m) => write!(f, "refused: {m}"),
+            AppError::Conflict(m) => write!(f, "conflict: {m}"),
             AppError::Storage(e) => write!(f, "storage error: {e}"),
             AppError::Internal(m) => write!(f, "internal error: {m}"),
+            AppError::Caused { doing, source } => write!(f, "internal error: {doing}: {source}"),
         }
     }
 }
 
-impl std::error::Error for AppError {}
+impl std::error::Error for AppError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AppError::Storage(e) => Some(e),
+            AppError::Caused { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+}
 
 impl From<StorageError> for AppError {
     fn from(e: StorageError) -> Self {
@@ -250,9 +296,51 @@ impl From<RuleError> for AppError {
 
 impl From<serde_json::Error> for AppError {
     fn from(e: serde_json::Error) -> Self {
-        AppError::Internal(format!("state (de)serialisation: {e}"))
+        AppError::Caused {
+            doing: "state (de)serialisation",
+            source: Box::new(e),
+        }
     }
 }
 
 /// The result of an action.
 pub type AppResult = Result<Response, AppError>;
+
+#[cfg(test)]
+mod tests {
+    use super::AppError;
+    use std::error::Error as _;
+
+    /// An internal error keeps its cause: the typed source for code, the
+    /// whole chain for the logs, a plain apology for the user.
+    #[test]
+    fn internal_errors_keep_their_cause() {
+        let bad = serde_json::from_str::<u8>("300").unwrap_err();
+        let e = AppError::from(bad);
+        let source = e.source().expect("a source");
+        assert!(source.downcast_ref::<serde_json::Error>().is_some());
+        assert!(e.is_fault());
+        assert!(e
+            .report()
+            .starts_with("internal error: state (de)serialisation: "));
+        assert!(e.report().contains("expected u8"), "{}", e.report());
+        assert!(e
+            .user_message()
+            .starts_with("Something went wrong on our side"));
+        let io = std::io::Error::other("disk on fire");
+        let e = AppError::from(sqlx::Error::Io(io));
+        assert!(e.source().unwrap().downcast_ref::<sqlx::Error>().is_some());
+        assert!(e.report().contains("disk on fire"), "{}", e.report());
+    }
+
+    /// A lost race is neither the user's fault nor a bug: it says what to
+    /// do, and is not logged as an error.
+    #[test]
+    fn a_conflict_is_typed_and_not_a_fault() {
+        let e = AppError::Conflict("the session changed meanwhile".into());
+        assert!(!e.is_fault());
+        assert!(e.user_message().contains("nothing was changed"));
+        assert!(e.source().is_none());
+        assert!(!AppError::user("no").is_fault());
+    }
+}

@@ -334,8 +334,8 @@ async fn send_component_response(
     let response = match result {
         Ok(r) => r,
         Err(e) => {
-            if !matches!(e, AppError::User(_)) {
-                tracing::error!(error = %e, custom_id = %ci.data.custom_id, "click failed");
+            if e.is_fault() {
+                tracing::error!(error = %e.report(), custom_id = %ci.data.custom_id, "click failed");
             }
             let text = render::refusal(&e.user_message());
             if deferred {

@@ -163,8 +163,8 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
     let response = match result {
         Ok(r) => r,
         Err(e) => {
-            if !matches!(e, AppError::User(_)) {
-                tracing::error!(error = %e, command = %ctx.command().qualified_name, "command failed");
+            if e.is_fault() {
+                tracing::error!(error = %e.report(), command = %ctx.command().qualified_name, "command failed");
             }
             deliver::send_first(ctx, error_reply(&e), true, deliver::Want::Nothing).await?;
             return Ok(());

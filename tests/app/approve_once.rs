@@ -89,7 +89,10 @@ async fn a_stale_approval_commits_nothing_of_its_change() {
     // A second run from the same read is refused at its commit, and its
     // change with it.
     let (r, outcome) = with_rider(rider, system.apply_change(&a, &fc, &req["change"])).await;
-    assert!(r.is_err());
+    assert!(
+        matches!(r, Err(kismet::app::AppError::Conflict(_))),
+        "a lost race is a typed conflict: {r:?}"
+    );
     assert_eq!(outcome, Some(None));
     assert_eq!(willpower(&a).await, 3);
     let mut tx = a.db.read().await.unwrap();

@@ -84,6 +84,14 @@ pub async fn record_id(
     Ok(storage::log::append(tx, &entry).await?)
 }
 
+/// A log column (`inputs`, `dice` or `outcome`) read back as the type
+/// that wrote it; `None` for a row of another kind (another action's, or
+/// one no longer readable). Games write their records with [`record`] and
+/// read them with this, the same serde type both ways.
+pub fn column<T: serde::de::DeserializeOwned>(json: &str) -> Option<T> {
+    serde_json::from_str(json).ok()
+}
+
 /// Records the dice thrown by the action logged as `log_id`, one
 /// `(sides, face)` pair per die, in the same transaction. Order does not
 /// matter; an empty slice records nothing. A face outside `1..=sides` (or

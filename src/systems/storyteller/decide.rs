@@ -2,12 +2,11 @@
 //! **Spend willpower**, **Keep** and **Void (storyteller)** ([`RollButton`]). Who may
 //! press them, how each becomes a rules-core action, and the answer.
 
-use serde_json::json;
-
 use super::buttons::RollButton;
 use super::context::Ctx;
+use super::record;
 use super::roll_view::roll_view;
-use super::rolls::{load_character, outcome_json, spend_offer, status_of, RollState};
+use super::rolls::{load_character, spend_offer, status_of, RollState};
 use super::{GM, SYSTEM};
 use crate::app::component::Click;
 use crate::app::log::{self, What};
@@ -58,9 +57,12 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
             session: Some(session.id),
             character: Some(ch.row.id),
         },
-        &json!({ "button": button.word(), "fc": ctx.fc }),
-        &json!(null),
-        &outcome_json(&state.session, &events),
+        &record::ChoiceInputs {
+            button: button.word().to_string(),
+            fc: ctx.fc,
+        },
+        &(),
+        &record::RollOutcome::of(&state.session, &events),
     )
     .await?;
     tx.commit().await?;

@@ -4,35 +4,30 @@
 //! `simple failure · willpower 5 → 4`), never raw data and short enough
 //! that `/history` does not cut it off.
 
-use serde_json::Value;
-
-use crate::rules::storyteller::Outcome;
+use crate::app::log::column;
+use crate::rules::storyteller::Phase;
 use crate::storage::log::LogEntry;
 
+use super::record::{PoolInputs, RollInputs, RollOutcome, Written};
 use super::roll_view::outcome_words;
 
 /// The line for one of Storyteller's log entries, or `None` for an entry
 /// the shared summary reads well enough (sheet edits record their text).
 pub fn line(entry: &LogEntry) -> Option<String> {
-    let inputs: Value = serde_json::from_str(&entry.inputs).unwrap_or(Value::Null);
-    let outcome: Value = serde_json::from_str(&entry.outcome).unwrap_or(Value::Null);
     let what = match entry.action.as_str() {
         "roll" => {
-            let traits: Vec<&str> = inputs["request"]["traits"]
-                .as_array()?
-                .iter()
-                .filter_map(Value::as_str)
-                .collect();
-            let mut w = traits.join(" + ");
-            if let Some(d) = inputs["request"]["difficulty"].as_u64() {
+            let inputs: RollInputs = column(&entry.inputs)?;
+            let mut w = inputs.request.traits.join(" + ");
+            if let Some(d) = inputs.request.difficulty {
                 w.push_str(&format!(" at {d}"));
             }
             Some(w)
         }
         "pool" => {
-            let n = inputs["request"]["dice"].as_u64()?;
+            let request = column::<PoolInputs>(&entry.inputs)?.request;
+            let n = request.dice;
             let mut w = format!("{n} {}", if n == 1 { "die" } else { "dice" });
-            if let Some(d) = inputs["request"]["difficulty"].as_u64() {
+            if let Some(d) = request.difficulty {
                 w.push_str(&format!(" at {d}"));
             }
             Some(w)
@@ -40,7 +35,12 @@ pub fn line(entry: &LogEntry) -> Option<String> {
         "willpower" | "rest" | "spend" | "keep" | "void" => None,
         _ => return None,
     };
-    let result = result(&outcome)?;
+    let result = match Written::read(&entry.outcome)? {
+        Written::NoRoll(_) => {
+            "a day of rest, no roll: willpower at its permanent rating".to_string()
+        }
+        Written::Roll(o) => result(&o)?,
+    };
     Some(match what {
         Some(w) if !w.is_empty() => format!("{w} → {result}"),
         _ => result,
@@ -49,24 +49,16 @@ pub fn line(entry: &LogEntry) -> Option<String> {
 
 /// What came of a roll: its outcome in words, `voided`, and a change of
 /// willpower.
-fn result(outcome: &Value) -> Option<String> {
-    if outcome["rolled"] == Value::Bool(false) {
-        return Some("a day of rest, no roll: willpower at its permanent rating".to_string());
-    }
-    let o: Outcome = serde_json::from_value(outcome.get("outcome")?.clone()).ok()?;
-    let automatic = outcome["automatic"].as_bool().unwrap_or(false);
-    let mut s = if outcome["phase"].as_str() == Some("voided") {
+fn result(o: &RollOutcome) -> Option<String> {
+    let mut s = if o.phase == Some(Phase::Voided) {
         "voided by the storyteller".to_string()
     } else {
-        outcome_words(o, automatic)
+        outcome_words(o.outcome?, o.automatic)
     };
-    if outcome["phase"].as_str() == Some("willpower_choice") {
+    if o.phase == Some(Phase::WillpowerChoice) {
         s.push_str(", waiting for the willpower choice");
     }
-    if let (Some(b), Some(a)) = (
-        outcome["willpower_before"].as_u64(),
-        outcome["willpower_after"].as_u64(),
-    ) {
+    if let (Some(b), Some(a)) = (o.willpower_before, o.willpower_after) {
         if a != b {
             s.push_str(&format!(" · willpower {b} → {a}"));
         }

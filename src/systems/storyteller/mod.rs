@@ -17,6 +17,7 @@
 //! - [`roll_view`]: how a roll looks (pure): dice, bonus generations,
 //!   threshold, botches, outcome and odds, summarised when long.
 //! - [`recovery`]: `/st turn`, `/st recover`, `/st revive`.
+//! - [`record`]: the typed roll-log records (`inputs`, `dice`, `outcome`).
 //! - [`complete`]: autocomplete suggestions (traits, specialties, settings).
 //! - [`commands`]: the thin poise commands.
 
@@ -28,6 +29,7 @@ pub mod decide;
 pub mod governed;
 pub mod history;
 pub mod odds;
+pub mod record;
 pub mod recovery;
 pub mod roll_view;
 pub mod rolls;

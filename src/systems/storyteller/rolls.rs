@@ -7,8 +7,6 @@
 //! choice is pending), so its message can be re-rendered and its log entry
 //! points at it. One transaction per action: load, roll, save, log, commit.
 
-use serde_json::json;
-
 use crate::app::characters::Loaded;
 use crate::app::log::{self, What};
 use crate::app::view::Embed;
@@ -26,6 +24,7 @@ use crate::storage::{self, sessions::Session, Tx};
 use crate::systems::table::look;
 
 use super::context::{self, check_len, split_list, Ctx, Target};
+use super::record;
 use super::roll_view::{event_text, roll_view};
 pub use super::state::RollState;
 use super::{KIND, SYSTEM};
@@ -103,15 +102,6 @@ pub fn spend_offer(state: &RollState, sheet: Option<&StorytellerSheet>) -> Optio
         .then(|| sheet.willpower().current.saturating_sub(1))
 }
 
-fn dice_json(s: &RollSession) -> serde_json::Value {
-    json!({
-        "base": s.result.base,
-        "bonus": s.result.bonus,
-        "cap_hit": s.result.cap_hit,
-        "chance_die": s.result.chance_die,
-    })
-}
-
 /// Every d10 a roll threw (base dice, the chance die, every bonus
 /// generation), as (sides, face), for `/stats`.
 fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
@@ -123,17 +113,6 @@ fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
         .collect()
 }
 
-pub(super) fn outcome_json(s: &RollSession, events: &[Event]) -> serde_json::Value {
-    json!({
-        "outcome": s.outcome,
-        "automatic": s.automatic,
-        "phase": s.phase,
-        "willpower_before": s.willpower_before,
-        "willpower_after": s.willpower_after,
-        "events": events,
-    })
-}
-
 /// Stores a fresh roll as a session (open while a choice is pending), logs
 /// it, commits and answers with its message.
 #[allow(clippy::too_many_arguments)]
@@ -142,7 +121,7 @@ async fn finish(
     caller: &Caller,
     ctx: &Ctx,
     action: &str,
-    inputs: serde_json::Value,
+    inputs: &(impl serde::Serialize + Sync),
     state: RollState,
     events: &[Event],
     sheet: Option<&mut Loaded<StorytellerSheet>>,
@@ -174,9 +153,9 @@ async fn finish(
             session: Some(id),
             character,
         },
-        &inputs,
-        &dice_json(&state.session),
-        &outcome_json(&state.session, events),
+        inputs,
+        &record::Dice::of(&state.session),
+        &record::RollOutcome::of(&state.session, events),
         &thrown(&state.session),
     )
     .await?;
@@ -253,14 +232,17 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         session,
         before,
     };
-    let inputs =
-        json!({ "request": req, "ignore_wounds": args.ignore_wounds, "character": ch.name() });
+    let inputs = record::RollInputs {
+        request: req,
+        ignore_wounds: args.ignore_wounds,
+        character: ch.name().to_string(),
+    };
     finish(
         tx,
         caller,
         &ctx,
         "roll",
-        inputs,
+        &inputs,
         state,
         &events,
         Some(&mut ch),
@@ -303,7 +285,7 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
         caller,
         &ctx,
         "pool",
-        json!({ "request": req }),
+        &record::PoolInputs { request: req },
         state,
         &events,
         None,
@@ -341,13 +323,16 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         session,
         before: Vec::new(),
     };
-    let inputs = json!({ "request": req, "character": ch.name() });
+    let inputs = record::WillpowerInputs {
+        request: req,
+        character: ch.name().to_string(),
+    };
     finish(
         tx,
         caller,
         &ctx,
         "willpower",
-        inputs,
+        &inputs,
         state,
         &events,
         Some(&mut ch),
@@ -396,13 +381,16 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
         session,
         before,
     };
-    let inputs = json!({ "character": ch.name(), "willpower_at_start": start });
+    let inputs = record::RestInputs {
+        character: ch.name().to_string(),
+        willpower_at_start: start,
+    };
     finish(
         tx,
         caller,
         &ctx,
         "rest",
-        inputs,
+        &inputs,
         state,
         &events,
         Some(&mut ch),
@@ -431,9 +419,12 @@ async fn rest_without_roll(
             session: None,
             character: Some(ch.row.id),
         },
-        &json!({ "character": ch.name(), "willpower_at_start": start }),
-        &json!(null),
-        &json!({ "rolled": false, "events": events }),
+        &record::RestInputs {
+            character: ch.name().to_string(),
+            willpower_at_start: start,
+        },
+        &(),
+        &record::NoRoll::new(events),
     )
     .await?;
     tx.commit().await?;

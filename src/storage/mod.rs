@@ -215,6 +215,7 @@ impl Db {
         let writer = AnyPoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
+            .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
             .after_connect(|conn, _| Box::pin(sqlite_setup(conn, true)))
             .connect_with(options.clone())
             .await?;
@@ -222,6 +223,7 @@ impl Db {
         let reader = AnyPoolOptions::new()
             .max_connections(max_connections.saturating_sub(1).max(1))
             .test_before_acquire(false)
+            .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
             .after_connect(|conn, _| Box::pin(sqlite_setup(conn, false)))
             .connect_with(options)
             .await?;
@@ -237,7 +239,11 @@ impl Db {
 
     async fn open_postgres(url: &str, max_connections: u32) -> Result<Self, StorageError> {
         let options = AnyConnectOptions::from_str(url)?;
-        let pool = |n: u32| AnyPoolOptions::new().max_connections(n.max(2));
+        let pool = |n: u32| {
+            AnyPoolOptions::new()
+                .max_connections(n.max(2))
+                .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
+        };
         let writer = pool(max_connections).connect_with(options.clone()).await?;
         // Several processes may start at once: sqlx takes an advisory lock
         // around the migrations on PostgreSQL.
@@ -363,6 +369,34 @@ impl Db {
         self.reader.close().await;
         self.writer.close().await;
     }
+}
+
+/// Whether a connection given back to its pool may serve again: not while
+/// it still counts a transaction as open, which it would begin every later
+/// transaction inside of (sqlx refuses: "attempted to call begin_with at
+/// non-zero transaction depth"), so it is closed and the pool opens a
+/// fresh one when next asked.
+///
+/// This happens when SQLite rolls a transaction back by itself: a
+/// `COMMIT` or a write that fails with `SQLITE_FULL` (a full disk) or an
+/// I/O error ends the transaction inside SQLite, the rollback of the
+/// dropped transaction then fails ("no transaction is active"), and sqlx
+/// keeps counting it. On the single writer connection, every write after
+/// one full disk failed until a restart.
+///
+/// A dropped transaction's rollback is queued on the connection's worker,
+/// so one round trip (a ping) lets it run before the count is trusted.
+async fn no_transaction_left(conn: &mut AnyConnection) -> Result<bool, StorageError> {
+    use sqlx::Connection;
+    if !conn.is_in_transaction() {
+        return Ok(true);
+    }
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("a database connection was left inside a failed transaction; replacing it");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// The SQLite URL with `mode=rwc` (create the file if missing) unless it
@@ -528,6 +562,57 @@ mod tests {
         std::fs::metadata(format!("{}-wal", db.display()))
             .map(|m| m.len())
             .unwrap_or(0)
+    }
+
+    /// A full disk fails the writes that do not fit (SQLite then rolls the
+    /// transaction back itself) and nothing else: reads answer meanwhile,
+    /// and once there is room the next write goes through, instead of every
+    /// write failing for ever with "attempted to call begin_with at
+    /// non-zero transaction depth". Needs the right to mount a tmpfs (root);
+    /// skipped, saying so, without it.
+    #[tokio::test]
+    async fn a_full_disk_fails_writes_only_while_it_is_full() {
+        let Some(disk) = scratch::SmallDisk::mount("full", 1 << 20) else {
+            eprintln!("skipped: cannot mount a tmpfs here (not root)");
+            return;
+        };
+        let path = disk.dir().join("full.db");
+        install_drivers();
+        let db = Db::open_sqlite(&format!("sqlite://{}", path.display()), 4, None)
+            .await
+            .unwrap();
+        let entry = |n: i64| log::LogEntry {
+            guild_id: 1,
+            user_id: n,
+            system: "generic".into(),
+            action: "roll".into(),
+            outcome: "x".repeat(20_000),
+            ..log::LogEntry::default()
+        };
+        let write = |n: i64| {
+            let db = db.clone();
+            async move {
+                let mut tx = db.write().await?;
+                log::append(&mut tx, &entry(n)).await?;
+                tx.commit().await
+            }
+        };
+        write(0).await.unwrap();
+        disk.fill();
+        for n in 1..4 {
+            let e = write(n).await.expect_err("the disk is full");
+            assert!(e.to_string().contains("full"), "{e}");
+            let mut tx = db.read().await.unwrap();
+            assert_eq!(log::count(&mut tx, 1).await.unwrap(), 1, "reads answer");
+        }
+        disk.free();
+        write(4)
+            .await
+            .expect("room again: the next write is stored");
+        let mut tx = db.read().await.unwrap();
+        assert_eq!(log::count(&mut tx, 1).await.unwrap(), 2);
+        drop(tx);
+        db.close().await;
     }
 
     /// A burst of writes with readers alongside (about 24 MB through the

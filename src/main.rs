@@ -403,18 +403,21 @@ async fn run_bot(
     let range = shards;
     let shards = client.shard_manager.clone();
     tracing::debug!(heartbeat = %beat_file.display(), "heartbeat file");
-    tokio::spawn(heartbeat(shards.clone(), beat_file));
+    let beating = tokio::spawn(heartbeat(shards.clone(), beat_file.clone()));
     let signal = tokio::select! {
         ended = bot::start(&mut client, range) => {
-            ended?;
-            None
+            ended.map(|()| None)
         }
-        signal = lifecycle::stop_signal() => Some(signal),
+        signal = lifecycle::stop_signal() => Ok(Some(signal)),
     };
-    if let Some(signal) = signal {
-        stop(signal, &shards, &inflight, &db).await;
-    } else {
-        db.close().await;
+    // Stopping or stopped: no more beats, and none left behind for
+    // `kismet health` to take for a running bot.
+    beating.abort();
+    let _ = beating.await;
+    lifecycle::stop_beating(&beat_file);
+    match signal? {
+        Some(signal) => stop(signal, &shards, &inflight, &db).await,
+        None => db.close().await,
     }
     Ok(())
 }

@@ -364,6 +364,36 @@ impl Db {
         Ok(result == "ok")
     }
 
+    /// Whether the database can store a write now: one write transaction
+    /// that changes nothing of Kismet's (SQLite: it rewrites the file
+    /// header's `user_version`, which Kismet does not use, with its own
+    /// value; that still appends a page to the write-ahead log, so a full
+    /// disk or a read-only file fails it). `kismet health` runs it.
+    /// PostgreSQL: the server answers a write transaction (a temporary
+    /// table, gone at commit).
+    pub async fn write_probe(&self) -> Result<(), StorageError> {
+        let mut tx = self.write().await?;
+        match self.backend {
+            Backend::Sqlite => {
+                let (version,): (i64,) = sqlx::query_as("PRAGMA user_version")
+                    .fetch_one(&mut *tx)
+                    .await?;
+                sqlx::query(&format!("PRAGMA user_version = {version}"))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Backend::Postgres => {
+                sqlx::query("CREATE TEMPORARY TABLE kismet_write_probe (x BIGINT) ON COMMIT DROP")
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("INSERT INTO kismet_write_probe VALUES (1)")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await
+    }
+
     /// Closes every connection (checkpointing the WAL).
     pub async fn close(&self) {
         self.reader.close().await;

@@ -1,0 +1,99 @@
+//! Failure of the ground under the bot: a full disk (a small tmpfs the
+//! test fills and frees) fails the writes while it lasts, `kismet health`
+//! says so, and the bot answers again by itself once there is room.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::common::db_path;
+use kismet::fake::table::{Table, TableOptions};
+use kismet::storage::scratch::SmallDisk;
+use tokio::process::{Child, Command};
+
+/// `kismet run` on the SQLite file `db`, its heartbeat in `beat`.
+fn spawn_bot(t: &Table, db: &Path, beat: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_kismet"))
+        .args(["run", "--api-base", &t.fake.base_url(), "--heartbeat"])
+        .arg(beat)
+        .current_dir(beat.parent().unwrap())
+        .env("DISCORD_TOKEN", "fake.token.kismet")
+        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .env("KISMET_REGISTER", "global")
+        .env("RUST_LOG", "warn")
+        .env_remove("KISMET_HEARTBEAT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the kismet binary starts")
+}
+
+/// `kismet health` of that bot: its exit code and standard error.
+async fn health(db: &Path, beat: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kismet"))
+        .arg("health")
+        .arg("--heartbeat")
+        .arg(beat)
+        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .env_remove("KISMET_HEARTBEAT")
+        .output()
+        .await
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_fails_writes_until_there_is_room_and_health_says_so() {
+    let Some(disk) = SmallDisk::mount("e2e", 4 << 20) else {
+        eprintln!("skipped: cannot mount a tmpfs here (not root)");
+        return;
+    };
+    let db = disk.dir().join("kismet.db");
+    let beat = db_path("full-disk").with_extension("heartbeat");
+    let t = Table::start_external(TableOptions::new(db_path("full-disk-fake")))
+        .await
+        .unwrap();
+    let before = t.registration_count();
+    let mut child = spawn_bot(&t, &db, &beat);
+    t.await_registration(before).await.unwrap();
+    for _ in 0..400 {
+        if beat.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let ex = t.command("alice", "/roll expression:2d6").await.unwrap();
+    assert_eq!(ex.single().kind, "message");
+    let (code, err) = health(&db, &beat).await;
+    assert_eq!(code, Some(0), "{err}");
+
+    disk.fill();
+    for _ in 0..3 {
+        let ex = t.command("alice", "/roll expression:2d6").await.unwrap();
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "a roll that cannot be stored");
+        assert!(out.text().contains("nothing was changed"), "{}", out.text());
+    }
+    let (code, err) = health(&db, &beat).await;
+    assert_eq!(code, Some(1), "unhealthy while the disk is full");
+    assert!(err.contains("the database cannot write"), "{err}");
+
+    disk.free();
+    let ex = t.command("alice", "/roll expression:3d6").await.unwrap();
+    assert_eq!(
+        ex.single().kind,
+        "message",
+        "the bot answers again once there is room: {}",
+        ex.single().text()
+    );
+    let (code, err) = health(&db, &beat).await;
+    assert_eq!(code, Some(0), "healthy again: {err}");
+    assert!(child.try_wait().unwrap().is_none(), "the bot kept running");
+    let _ = child.kill().await;
+    t.stop().await;
+}

@@ -210,6 +210,7 @@ impl Db {
             }
         }
         let options = AnyConnectOptions::from_str(&sqlite_create_url(url))?;
+        usable(typed.get_filename(), &options).await?;
         // No ping before handing out a connection: SQLite is in-process,
         // and each ping is one more round trip to its thread per action.
         let writer = AnyPoolOptions::new()
@@ -364,36 +365,6 @@ impl Db {
         Ok(result == "ok")
     }
 
-    /// Whether the database can store a write now: one write transaction
-    /// that changes nothing of Kismet's (SQLite: it rewrites the file
-    /// header's `user_version`, which Kismet does not use, with its own
-    /// value; that still appends a page to the write-ahead log, so a full
-    /// disk or a read-only file fails it). `kismet health` runs it.
-    /// PostgreSQL: the server answers a write transaction (a temporary
-    /// table, gone at commit).
-    pub async fn write_probe(&self) -> Result<(), StorageError> {
-        let mut tx = self.write().await?;
-        match self.backend {
-            Backend::Sqlite => {
-                let (version,): (i64,) = sqlx::query_as("PRAGMA user_version")
-                    .fetch_one(&mut *tx)
-                    .await?;
-                sqlx::query(&format!("PRAGMA user_version = {version}"))
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Backend::Postgres => {
-                sqlx::query("CREATE TEMPORARY TABLE kismet_write_probe (x BIGINT) ON COMMIT DROP")
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("INSERT INTO kismet_write_probe VALUES (1)")
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await
-    }
-
     /// Closes every connection (checkpointing the WAL).
     pub async fn close(&self) {
         self.reader.close().await;
@@ -427,6 +398,83 @@ async fn no_transaction_left(conn: &mut AnyConnection) -> Result<bool, StorageEr
         return Ok(false);
     }
     Ok(true)
+}
+
+/// Rewrites SQLite's `user_version` (which Kismet does not use) with its
+/// own value, in the caller's write transaction: a write that changes
+/// nothing yet needs the disk (a page appended to the write-ahead log),
+/// so a full disk or a read-only file fails it.
+async fn rewrite_user_version(conn: &mut AnyConnection) -> Result<(), StorageError> {
+    let (version,): (i64,) = sqlx::query_as("PRAGMA user_version")
+        .fetch_one(&mut *conn)
+        .await?;
+    sqlx::query(&format!("PRAGMA user_version = {version}"))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Checks, on one connection of its own, that the SQLite file can serve:
+/// it opens, its header and schema read (a garbage or truncated file fails
+/// here), and it takes a write (a read-only file, folder or disk, or a full
+/// disk, fails here). The pools would instead retry a connection that
+/// fails its setup until their 30 s timeout and then say only "pool timed
+/// out"; and a read-only file would open and fail every action later. The
+/// error names the file, what failed and why ([`unusable`]).
+async fn usable(file: &std::path::Path, options: &AnyConnectOptions) -> Result<(), StorageError> {
+    use sqlx::{ConnectOptions, Connection};
+    let mut conn = options
+        .connect()
+        .await
+        .map_err(|e| unusable(file, "cannot be opened", e))?;
+    let checked = async {
+        sqlite_setup(&mut conn, true)
+            .await
+            .map_err(|e| unusable(file, "cannot be opened", e))?;
+        sqlx::query("SELECT count(*) FROM sqlite_master")
+            .execute(&mut conn)
+            .await
+            .map_err(|e| unusable(file, "cannot be read", e))?;
+        let write = async {
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            rewrite_user_version(&mut tx).await?;
+            tx.commit().await
+        };
+        write
+            .await
+            .map_err(|e| unusable(file, "cannot take a write", e))
+    }
+    .await;
+    let _ = conn.close().await;
+    checked
+}
+
+/// The error of an SQLite file that cannot serve ([`usable`]): the file,
+/// what it cannot do and why. SQLite says only "unable to open database
+/// file" when the file or its folder cannot be written (the write-ahead
+/// log lives beside the file), so the file and the folder are tried too.
+fn unusable(file: &std::path::Path, what: &str, cause: StorageError) -> StorageError {
+    let mut cause = match &cause {
+        sqlx::Error::Database(e) => e.message().to_string(),
+        other => other.to_string(),
+    };
+    if let Err(e) = std::fs::OpenOptions::new().append(true).open(file) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            cause.push_str(&format!(" (the file: {e})"));
+        }
+    } else if let Some(dir) = file.parent() {
+        let probe = dir.join(format!(".kismet-probe-{}", std::process::id()));
+        match std::fs::File::create(&probe) {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+            }
+            Err(e) => cause.push_str(&format!(" (its folder: {e})")),
+        }
+    }
+    sqlx::Error::InvalidArgument(format!(
+        "the database file {} {what}: {cause}",
+        file.display()
+    ))
 }
 
 /// The SQLite URL with `mode=rwc` (create the file if missing) unless it

@@ -151,6 +151,20 @@ impl SmallDisk {
         let _ = f.flush();
     }
 
+    /// Remounts the disk read-only (`false`: read-write again).
+    pub fn read_only(&self, read_only: bool) -> bool {
+        let mode = if read_only {
+            "remount,ro"
+        } else {
+            "remount,rw"
+        };
+        std::process::Command::new("mount")
+            .args(["-o", mode])
+            .arg(&self.dir)
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
     /// Gives the filler's space back.
     pub fn free(&self) {
         let _ = std::fs::remove_file(self.filler());

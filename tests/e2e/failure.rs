@@ -172,3 +172,41 @@ async fn a_read_only_database_stops_the_bot_at_start_up() {
     refused_at_once(&file, "Read-only file system").await;
     assert!(disk.read_only(false));
 }
+
+/// A NUL character in any text option is refused before the command runs,
+/// alike on SQLite (which would store it) and PostgreSQL (which cannot, and
+/// said "Something went wrong"): privately, saying which character, and
+/// nothing is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nul_character_in_text_is_refused_alike_on_every_database() {
+    let t = crate::common::table("nul", 7).await;
+    let ex = t
+        .command(
+            "alice",
+            "/vr sheet create name:Ann light:6 flesh:6 facet:Calm",
+        )
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "message", "{}", ex.single().text());
+    for command in [
+        "/vr item add kind:means text:Co\u{0}in",
+        "/roll expression:2d6\u{0}",
+        "/st sheet create name:Ada\u{0}Bo willpower:5",
+    ] {
+        let ex = t.command("alice", command).await.unwrap();
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{command:?}");
+        assert!(out.text().contains("NUL character"), "{}", out.text());
+    }
+    // Nothing was stored; the same text without the NUL is.
+    let ex = t.command("alice", "/vr sheet show").await.unwrap();
+    let text = ex.single().text();
+    assert!(!text.contains("Co"), "{text}");
+    let ex = t
+        .command("alice", "/vr item add kind:means text:Coin")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "message", "{}", ex.single().text());
+    crate::common::assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -6,8 +6,9 @@
 //! checkpointed and the database closed; every step is bounded, so the
 //! process exits 0 within [`STOP_BUDGET`] even when Discord cannot be
 //! reached. Health: while a gateway shard is connected the bot writes the
-//! time into a small file every [`BEAT_EVERY`]; `kismet health` checks
-//! that the database answers and that the beat is recent. Where the file
+//! time into a small file every [`BEAT_EVERY`], and removes it when it
+//! stops ([`stop_beating`]); `kismet health` checks that the database
+//! answers and takes a write, and that the beat is recent. Where the file
 //! is: [`heartbeat_file`] (beside an SQLite database, else in the temporary
 //! directory under a name of the process's shards, unless given).
 
@@ -198,6 +199,19 @@ pub fn beat(path: &Path) -> std::io::Result<()> {
     std::fs::write(path, now_ms().to_string())
 }
 
+/// Removes the heartbeat file at a stop, so that `kismet health` says the
+/// bot is not running at once rather than a minute later (a file already
+/// gone is fine; another failure is logged).
+pub fn stop_beating(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            tracing::warn!(error = %e, path = %path.display(), "could not remove the heartbeat")
+        }
+    }
+}
+
 /// How long `kismet health` waits for the database.
 const DB_ANSWER: Duration = Duration::from_secs(5);
 
@@ -233,12 +247,18 @@ pub async fn health(url: &str, beat_file: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Opens the SQLite database and runs its integrity check.
+/// Opens the SQLite database (which checks that it takes a write: a full
+/// disk or a read-only file is unhealthy although every read still
+/// answers) and runs its integrity check.
 async fn sqlite_answers(url: &str) -> Result<(), String> {
     let db = tokio::time::timeout(DB_ANSWER, Db::open(url, 2))
         .await
         .map_err(|_| "the database did not answer within 5 s".to_string())?
-        .map_err(|e| format!("the database cannot be opened: {e}"))?;
+        .map_err(|e| match e {
+            // Names the file and the cause already.
+            sqlx::Error::InvalidArgument(e) => e,
+            e => format!("the database cannot be opened: {e}"),
+        })?;
     let ok = db.integrity_ok().await;
     db.close().await;
     if !ok.map_err(|e| format!("the database does not answer: {e}"))? {
@@ -384,6 +404,66 @@ mod tests {
         beat(&beat_file).unwrap();
         health(&url, &beat_file).await.unwrap();
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// While the database cannot write (a full disk), health says so; once
+    /// there is room again it is healthy again. Needs the right to mount a
+    /// tmpfs (root); skipped, saying so, without it.
+    #[tokio::test]
+    async fn health_is_unhealthy_while_the_database_cannot_write() {
+        let Some(disk) = crate::storage::scratch::SmallDisk::mount("health", 1 << 20) else {
+            eprintln!("skipped: cannot mount a tmpfs here (not root)");
+            return;
+        };
+        let url = format!("sqlite://{}", disk.dir().join("h.db").display());
+        // The bot's own connections stay open, as they would.
+        let bot = Db::open(&url, 2).await.unwrap();
+        let beat_file = scratch_beat("full-disk");
+        beat(&beat_file).unwrap();
+        health(&url, &beat_file).await.unwrap();
+        disk.fill();
+        let e = health(&url, &beat_file).await.unwrap_err();
+        assert!(e.contains("h.db cannot take a write"), "{e}");
+        assert!(e.contains("full"), "{e}");
+        disk.free();
+        health(&url, &beat_file).await.unwrap();
+        bot.close().await;
+        drop_beat(&beat_file);
+    }
+
+    /// A database file with a damaged page is unhealthy.
+    #[tokio::test]
+    async fn health_is_unhealthy_when_a_page_is_corrupt() {
+        use std::io::{Seek, SeekFrom, Write};
+        let beat_file = scratch_beat("corrupt");
+        let path = beat_file.with_file_name("c.db");
+        let url = format!("sqlite://{}", path.display());
+        let db = Db::open(&url, 2).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        for n in 0..200 {
+            let e = crate::storage::log::LogEntry {
+                guild_id: 1,
+                user_id: n,
+                system: "generic".into(),
+                action: "roll".into(),
+                outcome: "x".repeat(500),
+                ..Default::default()
+            };
+            crate::storage::log::append(&mut tx, &e).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+        db.close().await;
+        beat(&beat_file).unwrap();
+        health(&url, &beat_file).await.unwrap();
+        // Garbage over the last pages (the log's rows).
+        let len = std::fs::metadata(&path).unwrap().len();
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.seek(SeekFrom::Start(len - 3 * 4096)).unwrap();
+        f.write_all(&[0xA5; 2 * 4096]).unwrap();
+        drop(f);
+        let e = health(&url, &beat_file).await.unwrap_err();
+        assert!(e.contains("corrupt") || e.contains("integrity"), "{e}");
+        drop_beat(&beat_file);
     }
 
     /// A heartbeat file of this test alone, in a folder of its own (remove

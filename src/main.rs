@@ -118,6 +118,7 @@ fn init_tracing(default: &str, secret: &str) {
         .and_then(|v| v.parse::<Targets>().ok())
         .or_else(|| default.parse::<Targets>().ok())
         .unwrap_or_default();
+    let note = compiled_out(&filter, tracing::level_filters::STATIC_MAX_LEVEL);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(kismet::redact::RedactingStderr::new(secret))
         .with_filter(filter)
@@ -125,6 +126,31 @@ fn init_tracing(default: &str, secret: &str) {
             !kismet::redact::frame_logger(m.target(), m.level())
         }));
     let _ = tracing_subscriber::registry().with(layer).try_init();
+    if let Some(note) = note {
+        tracing::warn!("{note}");
+    }
+}
+
+/// What `filter` asks for that this build cannot log: a release build
+/// compiles out every line below `compiled` (info: the `tracing` crate's
+/// `release_max_level_info`), so `RUST_LOG=debug` or `trace` would
+/// silently log as `info`. `None` when the build logs all it asks for.
+fn compiled_out(
+    filter: &tracing_subscriber::filter::Targets,
+    compiled: tracing::level_filters::LevelFilter,
+) -> Option<String> {
+    let asked = filter
+        .iter()
+        .map(|(_, level)| level)
+        .chain(filter.default_level())
+        .max()?;
+    (asked > compiled).then(|| {
+        format!(
+            "RUST_LOG asks for {asked} lines, but this build logs at most {compiled}: \
+             a release build leaves finer lines out (see README, Logs); \
+             run a debug build (`cargo run -- run`) for them"
+        )
+    })
 }
 
 fn main() -> ExitCode {
@@ -403,18 +429,21 @@ async fn run_bot(
     let range = shards;
     let shards = client.shard_manager.clone();
     tracing::debug!(heartbeat = %beat_file.display(), "heartbeat file");
-    tokio::spawn(heartbeat(shards.clone(), beat_file));
+    let beating = tokio::spawn(heartbeat(shards.clone(), beat_file.clone()));
     let signal = tokio::select! {
         ended = bot::start(&mut client, range) => {
-            ended?;
-            None
+            ended.map(|()| None)
         }
-        signal = lifecycle::stop_signal() => Some(signal),
+        signal = lifecycle::stop_signal() => Ok(Some(signal)),
     };
-    if let Some(signal) = signal {
-        stop(signal, &shards, &inflight, &db).await;
-    } else {
-        db.close().await;
+    // Stopping or stopped: no more beats, and none left behind for
+    // `kismet health` to take for a running bot.
+    beating.abort();
+    let _ = beating.await;
+    lifecycle::stop_beating(&beat_file);
+    match signal? {
+        Some(signal) => stop(signal, &shards, &inflight, &db).await,
+        None => db.close().await,
     }
     Ok(())
 }
@@ -549,6 +578,22 @@ mod tests {
         };
         assert_eq!(heartbeat, Some(PathBuf::from("/run/k.beat")));
         assert_eq!((shards.as_deref(), shard_count), (Some("4-7"), Some(8)));
+    }
+
+    #[test]
+    fn a_level_the_build_left_out_is_named() {
+        use tracing::level_filters::LevelFilter;
+        let targets = |s: &str| s.parse::<tracing_subscriber::filter::Targets>().unwrap();
+        let note = compiled_out(&targets("trace"), LevelFilter::INFO).unwrap();
+        assert!(note.contains("asks for trace"), "{note}");
+        assert!(note.contains("at most info"), "{note}");
+        let note = compiled_out(&targets("warn,kismet=debug"), LevelFilter::INFO).unwrap();
+        assert!(note.contains("asks for debug"), "{note}");
+        assert_eq!(
+            compiled_out(&targets("info,serenity=warn"), LevelFilter::INFO),
+            None
+        );
+        assert_eq!(compiled_out(&targets("trace"), LevelFilter::TRACE), None);
     }
 
     #[test]

@@ -154,7 +154,8 @@ async fn register(
 }
 
 /// Refuses a system's command in a channel that plays another system
-/// ([`crate::app::settings::allows_here`]).
+/// ([`crate::app::settings::allows_here`]), and any command whose text
+/// holds a NUL character ([`has_nul`]).
 async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
     // Autocomplete only suggests; the command itself is checked when run.
     if let poise::Context::Application(a) = ctx {
@@ -167,10 +168,34 @@ async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
     if !crate::kit::admit(ctx.data(), crate::kit::invocation_id(ctx)).await {
         return Err(Box::new(AppError::user(crate::kit::BUSY)));
     }
+    if let poise::Context::Application(a) = ctx {
+        if has_nul(&a.interaction.data.options) {
+            return Err(Box::new(AppError::user(NUL_REFUSED)));
+        }
+    }
     let caller = crate::kit::caller_of(ctx)?;
     let root = crate::kit::root_name(ctx);
     crate::app::settings::allows_here(&ctx.data().app, &caller, &root).await?;
     Ok(true)
+}
+
+/// The refusal of a command whose text holds a NUL character.
+const NUL_REFUSED: &str =
+    "Text cannot contain the NUL character (U+0000). Please remove it and try again.";
+
+/// Whether any text option of a command (in its subcommands too) holds a
+/// NUL character. Checked here, once for every command, before any of
+/// them runs: SQLite would store it, PostgreSQL refuses it in text
+/// ("invalid byte sequence"), and a name or a note with it shows as
+/// nothing in Discord; so both refuse it alike, with a clear message.
+fn has_nul(options: &[serenity::CommandDataOption]) -> bool {
+    use serenity::CommandDataOptionValue as V;
+    options.iter().any(|o| match &o.value {
+        V::String(s) => s.contains('\0'),
+        V::Autocomplete { value, .. } => value.contains('\0'),
+        V::SubCommand(inner) | V::SubCommandGroup(inner) => has_nul(inner),
+        _ => false,
+    })
 }
 
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {

@@ -210,11 +210,13 @@ impl Db {
             }
         }
         let options = AnyConnectOptions::from_str(&sqlite_create_url(url))?;
+        usable(typed.get_filename(), &options).await?;
         // No ping before handing out a connection: SQLite is in-process,
         // and each ping is one more round trip to its thread per action.
         let writer = AnyPoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
+            .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
             .after_connect(|conn, _| Box::pin(sqlite_setup(conn, true)))
             .connect_with(options.clone())
             .await?;
@@ -222,6 +224,7 @@ impl Db {
         let reader = AnyPoolOptions::new()
             .max_connections(max_connections.saturating_sub(1).max(1))
             .test_before_acquire(false)
+            .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
             .after_connect(|conn, _| Box::pin(sqlite_setup(conn, false)))
             .connect_with(options)
             .await?;
@@ -237,7 +240,11 @@ impl Db {
 
     async fn open_postgres(url: &str, max_connections: u32) -> Result<Self, StorageError> {
         let options = AnyConnectOptions::from_str(url)?;
-        let pool = |n: u32| AnyPoolOptions::new().max_connections(n.max(2));
+        let pool = |n: u32| {
+            AnyPoolOptions::new()
+                .max_connections(n.max(2))
+                .after_release(|conn, _| Box::pin(no_transaction_left(conn)))
+        };
         let writer = pool(max_connections).connect_with(options.clone()).await?;
         // Several processes may start at once: sqlx takes an advisory lock
         // around the migrations on PostgreSQL.
@@ -363,6 +370,111 @@ impl Db {
         self.reader.close().await;
         self.writer.close().await;
     }
+}
+
+/// Whether a connection given back to its pool may serve again: not while
+/// it still counts a transaction as open, which it would begin every later
+/// transaction inside of (sqlx refuses: "attempted to call begin_with at
+/// non-zero transaction depth"), so it is closed and the pool opens a
+/// fresh one when next asked.
+///
+/// This happens when SQLite rolls a transaction back by itself: a
+/// `COMMIT` or a write that fails with `SQLITE_FULL` (a full disk) or an
+/// I/O error ends the transaction inside SQLite, the rollback of the
+/// dropped transaction then fails ("no transaction is active"), and sqlx
+/// keeps counting it. On the single writer connection, every write after
+/// one full disk failed until a restart.
+///
+/// A dropped transaction's rollback is queued on the connection's worker,
+/// so one round trip (a ping) lets it run before the count is trusted.
+async fn no_transaction_left(conn: &mut AnyConnection) -> Result<bool, StorageError> {
+    use sqlx::Connection;
+    if !conn.is_in_transaction() {
+        return Ok(true);
+    }
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("a database connection was left inside a failed transaction; replacing it");
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Rewrites SQLite's `user_version` (which Kismet does not use) with its
+/// own value, in the caller's write transaction: a write that changes
+/// nothing yet needs the disk (a page appended to the write-ahead log),
+/// so a full disk or a read-only file fails it.
+async fn rewrite_user_version(conn: &mut AnyConnection) -> Result<(), StorageError> {
+    let (version,): (i64,) = sqlx::query_as("PRAGMA user_version")
+        .fetch_one(&mut *conn)
+        .await?;
+    sqlx::query(&format!("PRAGMA user_version = {version}"))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Checks, on one connection of its own, that the SQLite file can serve:
+/// it opens, its header and schema read (a garbage or truncated file fails
+/// here), and it takes a write (a read-only file, folder or disk, or a full
+/// disk, fails here). The pools would instead retry a connection that
+/// fails its setup until their 30 s timeout and then say only "pool timed
+/// out"; and a read-only file would open and fail every action later. The
+/// error names the file, what failed and why ([`unusable`]).
+async fn usable(file: &std::path::Path, options: &AnyConnectOptions) -> Result<(), StorageError> {
+    use sqlx::{ConnectOptions, Connection};
+    let mut conn = options
+        .connect()
+        .await
+        .map_err(|e| unusable(file, "cannot be opened", e))?;
+    let checked = async {
+        sqlite_setup(&mut conn, true)
+            .await
+            .map_err(|e| unusable(file, "cannot be opened", e))?;
+        sqlx::query("SELECT count(*) FROM sqlite_master")
+            .execute(&mut conn)
+            .await
+            .map_err(|e| unusable(file, "cannot be read", e))?;
+        let write = async {
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            rewrite_user_version(&mut tx).await?;
+            tx.commit().await
+        };
+        write
+            .await
+            .map_err(|e| unusable(file, "cannot take a write", e))
+    }
+    .await;
+    let _ = conn.close().await;
+    checked
+}
+
+/// The error of an SQLite file that cannot serve ([`usable`]): the file,
+/// what it cannot do and why. SQLite says only "unable to open database
+/// file" when the file or its folder cannot be written (the write-ahead
+/// log lives beside the file), so the file and the folder are tried too.
+fn unusable(file: &std::path::Path, what: &str, cause: StorageError) -> StorageError {
+    let mut cause = match &cause {
+        sqlx::Error::Database(e) => e.message().to_string(),
+        other => other.to_string(),
+    };
+    if let Err(e) = std::fs::OpenOptions::new().append(true).open(file) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            cause.push_str(&format!(" (the file: {e})"));
+        }
+    } else if let Some(dir) = file.parent() {
+        let probe = dir.join(format!(".kismet-probe-{}", std::process::id()));
+        match std::fs::File::create(&probe) {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+            }
+            Err(e) => cause.push_str(&format!(" (its folder: {e})")),
+        }
+    }
+    sqlx::Error::InvalidArgument(format!(
+        "the database file {} {what}: {cause}",
+        file.display()
+    ))
 }
 
 /// The SQLite URL with `mode=rwc` (create the file if missing) unless it
@@ -528,6 +640,57 @@ mod tests {
         std::fs::metadata(format!("{}-wal", db.display()))
             .map(|m| m.len())
             .unwrap_or(0)
+    }
+
+    /// A full disk fails the writes that do not fit (SQLite then rolls the
+    /// transaction back itself) and nothing else: reads answer meanwhile,
+    /// and once there is room the next write goes through, instead of every
+    /// write failing for ever with "attempted to call begin_with at
+    /// non-zero transaction depth". Needs the right to mount a tmpfs (root);
+    /// skipped, saying so, without it.
+    #[tokio::test]
+    async fn a_full_disk_fails_writes_only_while_it_is_full() {
+        let Some(disk) = scratch::SmallDisk::mount("full", 1 << 20) else {
+            eprintln!("skipped: cannot mount a tmpfs here (not root)");
+            return;
+        };
+        let path = disk.dir().join("full.db");
+        install_drivers();
+        let db = Db::open_sqlite(&format!("sqlite://{}", path.display()), 4, None)
+            .await
+            .unwrap();
+        let entry = |n: i64| log::LogEntry {
+            guild_id: 1,
+            user_id: n,
+            system: "generic".into(),
+            action: "roll".into(),
+            outcome: "x".repeat(20_000),
+            ..log::LogEntry::default()
+        };
+        let write = |n: i64| {
+            let db = db.clone();
+            async move {
+                let mut tx = db.write().await?;
+                log::append(&mut tx, &entry(n)).await?;
+                tx.commit().await
+            }
+        };
+        write(0).await.unwrap();
+        disk.fill();
+        for n in 1..4 {
+            let e = write(n).await.expect_err("the disk is full");
+            assert!(e.to_string().contains("full"), "{e}");
+            let mut tx = db.read().await.unwrap();
+            assert_eq!(log::count(&mut tx, 1).await.unwrap(), 1, "reads answer");
+        }
+        disk.free();
+        write(4)
+            .await
+            .expect("room again: the next write is stored");
+        let mut tx = db.read().await.unwrap();
+        assert_eq!(log::count(&mut tx, 1).await.unwrap(), 2);
+        drop(tx);
+        db.close().await;
     }
 
     /// A burst of writes with readers alongside (about 24 MB through the

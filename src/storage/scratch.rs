@@ -6,6 +6,9 @@
 //! on that server ([`ScratchDb::create`]), named `kismet_t_<pid>_<n>`, and
 //! drops it when the handle is dropped. Without the variable the tests use
 //! SQLite files as before.
+//!
+//! [`SmallDisk`]: a tiny tmpfs that a test fills and frees, for the
+//! full-disk tests (it needs the right to mount, as root has).
 
 use super::StorageError;
 use sqlx::{Connection, Executor, PgConnection};
@@ -91,6 +94,90 @@ impl Drop for ScratchDb {
         if !matches!(dropped, Ok(Some(()))) {
             eprintln!("could not drop the test database {}", self.name);
         }
+    }
+}
+
+/// A small tmpfs mounted for one test, unmounted (and its folder removed)
+/// when dropped: a disk a test can fill ([`SmallDisk::fill`]) and free
+/// again ([`SmallDisk::free`]).
+#[derive(Debug)]
+pub struct SmallDisk {
+    dir: std::path::PathBuf,
+}
+
+impl SmallDisk {
+    /// Mounts a tmpfs of `bytes` at a fresh folder named after `tag`;
+    /// `None` where this process may not mount (not root): the caller
+    /// says so and skips.
+    pub fn mount(tag: &str, bytes: u64) -> Option<Self> {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir =
+            std::env::temp_dir().join(format!("kismet-disk-{tag}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={bytes}"), "tmpfs"])
+            .arg(&dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            let _ = std::fs::remove_dir(&dir);
+            return None;
+        }
+        Some(Self { dir })
+    }
+
+    /// The mounted folder.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    fn filler(&self) -> std::path::PathBuf {
+        self.dir.join("filler")
+    }
+
+    /// Takes every free byte with a filler file.
+    pub fn fill(&self) {
+        use std::io::Write;
+        let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.filler())
+        else {
+            return;
+        };
+        let block = [0u8; 4096];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.flush();
+    }
+
+    /// Remounts the disk read-only (`false`: read-write again).
+    pub fn read_only(&self, read_only: bool) -> bool {
+        let mode = if read_only {
+            "remount,ro"
+        } else {
+            "remount,rw"
+        };
+        std::process::Command::new("mount")
+            .args(["-o", mode])
+            .arg(&self.dir)
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// Gives the filler's space back.
+    pub fn free(&self) {
+        let _ = std::fs::remove_file(self.filler());
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.dir)
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

@@ -6,6 +6,7 @@ mod approval;
 mod common;
 mod crash;
 mod faces;
+mod failure;
 mod fc;
 mod logs;
 mod multiprocess;

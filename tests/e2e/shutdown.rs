@@ -149,6 +149,11 @@ async fn health_reports_the_heartbeat_of_a_connected_bot() {
     );
     signal(&child, "-TERM");
     assert_eq!(exit_code(child).await, Some(0));
+    // Stopped: unhealthy at once, not for the next minute of a stale beat.
+    assert!(!beat.exists(), "the heartbeat is removed at a clean stop");
+    let out = health(&path);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no heartbeat"));
     t.stop().await;
 }
 

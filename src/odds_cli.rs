@@ -209,6 +209,19 @@ mod tests {
         assert!(parse(["no-such-question"]).is_err());
     }
 
+    /// Issue 29 item 20: refused from the estimate, before anything is
+    /// built, with the limit named.
+    #[test]
+    fn a_huge_roll_expression_is_refused_naming_the_limit() {
+        let e = json(&["roll", "--expression", "11d1000*11d1000"]).unwrap_err();
+        assert_eq!(
+            e,
+            "--expression 11d1000*11d1000: That expression is too large to compute exactly: \
+             it would take 121000000 steps, and the limit is 100000000. \
+             Try fewer dice, fewer sides or smaller numbers."
+        );
+    }
+
     /// Each registered system's questions are subcommands of `kismet odds`,
     /// each name once and answered by the system that declares it.
     #[test]

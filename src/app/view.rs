@@ -359,6 +359,15 @@ pub fn plain(text: &str) -> String {
     out
 }
 
+/// User text as every reply shows it: [`plain`] (no mention, no
+/// `@everyone`) and no masked link (a zero-width space between `]` and `(`
+/// keeps `[text](url)` as typed). Every string option of every command
+/// passes through it on its way in ([`crate::kit::render::literal_options`]),
+/// so no command has to remember it.
+pub fn literal(text: &str) -> String {
+    plain(text).replace("](", "]\u{200B}(")
+}
+
 impl View {
     /// A view with one embed.
     pub fn embed(embed: Embed) -> Self {
@@ -600,6 +609,16 @@ mod tests {
             format!("@{z}everyone <@{z}111> <@{z}!2> <@{z}&3> <#{z}4> @{z}here a@b")
         );
         assert_eq!(plain("Ada"), "Ada");
+    }
+
+    #[test]
+    fn user_text_is_made_literal() {
+        let z = '\u{200B}';
+        assert_eq!(
+            literal("<@1> <@&2> <#3> [x](http://e.com) [fire] (2)"),
+            format!("<@{z}1> <@{z}&2> <#{z}3> [x]{z}(http://e.com) [fire] (2)")
+        );
+        assert_eq!(literal("1d20+5 [fire] >= 15"), "1d20+5 [fire] >= 15");
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub async fn client_sharded(
         })
         .build();
     ClientBuilder::new_with_http(http, GatewayIntents::empty())
-        .framework(framework)
+        .framework(Literal(framework))
         .await
 }
 
@@ -150,6 +150,28 @@ async fn register(
             %e,
             "could not register the commands; the ones Discord has stay in use"
         ),
+    }
+}
+
+/// The poise framework behind one door: every command's string options
+/// are made literal ([`render::literal_options`]) before poise reads them,
+/// so no user text reaches a reply as a mention or a masked link.
+struct Literal(poise::Framework<Data, Error>);
+
+#[serenity::async_trait]
+impl serenity::Framework for Literal {
+    async fn init(&mut self, client: &serenity::Client) {
+        self.0.init(client).await;
+    }
+
+    async fn dispatch(&self, ctx: serenity::Context, mut event: FullEvent) {
+        if let FullEvent::InteractionCreate {
+            interaction: Interaction::Command(ci),
+        } = &mut event
+        {
+            render::literal_options(&mut ci.data.options);
+        }
+        self.0.dispatch(ctx, event).await;
     }
 }
 

@@ -128,6 +128,21 @@ pub fn neutralise(text: &str) -> String {
         .replace("@here", "@\u{200B}here")
 }
 
+/// Every string option of a command, in its subcommands too, made
+/// [`literal`](crate::app::view::literal): user text reaches the application,
+/// and so any reply or embed, as text only, never as a mention chip or a
+/// masked link. The bot calls it on each command before poise reads it.
+pub fn literal_options(options: &mut [serenity::CommandDataOption]) {
+    for o in options {
+        match &mut o.value {
+            serenity::CommandDataOptionValue::String(s) => *s = crate::app::view::literal(s),
+            serenity::CommandDataOptionValue::SubCommand(inner)
+            | serenity::CommandDataOptionValue::SubCommandGroup(inner) => literal_options(inner),
+            _ => {}
+        }
+    }
+}
+
 /// A text-only note (refusals, errors) as a poise reply.
 pub fn note_reply(text: String, ephemeral: bool) -> poise::CreateReply {
     reply(View::text(text), ephemeral)
@@ -297,6 +312,25 @@ mod tests {
         let c = serde_json::to_value(channel_message(View::text("@here"))).unwrap();
         assert_eq!(c["allowed_mentions"]["parse"], serde_json::json!([]));
         assert!(c["content"].as_str().unwrap().contains('\u{200B}'));
+    }
+
+    #[test]
+    fn string_options_are_made_literal_in_subcommands_too() {
+        let mut options: Vec<serenity::CommandDataOption> =
+            serde_json::from_value(serde_json::json!([
+                {"name": "sheet", "type": 2, "options": [
+                    {"name": "note", "type": 1, "options": [
+                        {"name": "text", "type": 3, "value": "<@1> [x](http://e.com)"},
+                        {"name": "count", "type": 4, "value": 3}
+                    ]}
+                ]}
+            ]))
+            .unwrap();
+        literal_options(&mut options);
+        let back = serde_json::to_value(&options).unwrap();
+        let inner = &back[0]["options"][0]["options"];
+        assert_eq!(inner[0]["value"], "<@\u{200B}1> [x]\u{200B}(http://e.com)");
+        assert_eq!(inner[1]["value"], 3);
     }
 
     #[test]

@@ -205,3 +205,42 @@ async fn an_expired_roll_in_a_compact_channel_stays_one_line() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 29 item 25: mentions and masked links typed by a user (a `/roll`
+/// label, a character's name, a note) are shown as typed: never as a
+/// mention chip, never as a link, in message text or in embeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_text_is_shown_literally() {
+    let t = table("literal-text", 1).await;
+    // Each typed text, and where it must show (ZWSPs aside).
+    let checks = [
+        (
+            "alice",
+            "/roll expression:\"1d6 [<@123> <@&9> <#55>]\"",
+            "<@123> <@&9> <#55>",
+        ),
+        (
+            "fc",
+            "/ve fc npc name:\"<@123> [x](http://e.com)\" rank:bronze score:3 difficulty:10",
+            "<@123> [x](http://e.com)",
+        ),
+        ("alice", "/ve sheet create name:Ada", "Ada"),
+        (
+            "alice",
+            "/ve sheet note kind:asset text:\"<@&9> <#55> [x](http://e.com)\"",
+            "<@&9> <#55> [x](http://e.com)",
+        ),
+        ("alice", "/ve sheet show", "<@&9> <#55> [x](http://e.com)"),
+    ];
+    for (who, line, shown) in checks {
+        let ex = t.command(who, line).await.unwrap();
+        let out = ex.single();
+        let body = serde_json::to_string(&out.body).unwrap();
+        for chip in ["<@123>", "<@&9>", "<#55>", "](http"] {
+            assert!(!body.contains(chip), "{line}: `{chip}` in {body}");
+        }
+        let text = out.text().replace('\u{200B}', "");
+        assert!(text.contains(shown), "{line}: {text}");
+    }
+    t.stop().await;
+}

@@ -282,3 +282,60 @@ async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 29 item 9: a reroll-once on every face always ends (each die is
+/// thrown again once and the second face stands); `rr` on every face is
+/// still refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reroll_once_on_every_face_is_rolled() {
+    let t = table("roll-ro-every", 5).await;
+    let ex = t
+        .command("alice", "/roll expression:10d1ro<2")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message", "{}", out.content());
+    assert_eq!(author(out), "alice · 10d1ro<2");
+    assert_eq!(number_after(&out.title(), "🎲 "), 10);
+    let ex = t
+        .command("alice", "/roll expression:10d1rr<2")
+        .await
+        .unwrap();
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert!(ex
+        .single()
+        .content()
+        .contains("rerolls every face of a d1: it would never stop"));
+    t.stop().await;
+}
+
+/// Issue 29 item 20: an expression whose odds would take too long is
+/// refused at once, privately, naming the limit; nothing is posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odds_too_large_are_refused_naming_the_limit() {
+    let t = table("roll-odds-huge", 1).await;
+    let ex = t
+        .command("alice", "/odds roll expression:11d1000*11d1000")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(
+        out.content()
+            .contains("it would take 121000000 steps, and the limit is 100000000"),
+        "{}",
+        out.content()
+    );
+    let ex = t
+        .command("alice", "/odds roll expression:1d1000*1d1000")
+        .await
+        .unwrap();
+    assert!(
+        ex.single()
+            .content()
+            .contains("1000000 different totals, and the limit is 200000"),
+        "{}",
+        ex.single().content()
+    );
+    t.stop().await;
+}

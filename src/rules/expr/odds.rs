@@ -20,8 +20,13 @@
 //!   of its value, so the same machinery counts successes;
 //! - a target sums the probability of the totals meeting it.
 //!
-//! Size cap: at most [`MAX_SUPPORT`] distinct totals at any step and about
-//! [`MAX_WORK`] multiply-adds in all; beyond, a clear error. Not covered
+//! Size cap: before any distribution is built, [`cost`] estimates from the
+//! tree alone (each node's range of values) an upper bound of the steps and
+//! of the largest table the computation will take; beyond [`MAX_SUPPORT`]
+//! distinct totals in one distribution, [`MAX_CELLS`] numbers in one table
+//! or [`MAX_WORK`] multiply-adds in all, the expression is refused at once
+//! with the limit named. The builder keeps counting its steps as a
+//! backstop. Not covered
 //! exactly: keep or drop on exploding dice (the pool's size is random), and
 //! the roller's cap of [`super::MAX_GENERATED_DICE`] dice in one roll.
 
@@ -30,10 +35,15 @@ use super::eval::div_floor;
 use super::{MAX_EXPLOSION_ROUNDS, MAX_REROLLS};
 use crate::rules::RuleError;
 
-/// Most distinct totals a distribution may have.
-pub const MAX_SUPPORT: usize = 1_000_000;
-/// Most multiply-adds one question may take.
-pub const MAX_WORK: u64 = 400_000_000;
+/// Most distinct totals a distribution may have (its table, JSON and chart
+/// stay within a few megabytes).
+pub const MAX_SUPPORT: usize = 200_000;
+/// Most numbers one table of the computation may hold (keep and drop hold
+/// one row per die): 32 MB of `f64`.
+pub const MAX_CELLS: u64 = 4_000_000;
+/// Most multiply-adds one question may take (a small fraction of a second
+/// in a release build).
+pub const MAX_WORK: u64 = 100_000_000;
 /// Explosion chains are followed until going on is at most this likely.
 pub const TAIL_BOUND: f64 = 1e-15;
 
@@ -60,6 +70,13 @@ pub struct Odds {
 fn too_big(what: &str) -> RuleError {
     RuleError::new(format!(
         "That expression is too large to compute exactly ({what}): at most {MAX_SUPPORT} different totals and {MAX_WORK} steps."
+    ))
+}
+
+/// The refusal of an estimate over a limit: what it would take, and the limit.
+fn over(what: &str, needed: u64, limit: u64) -> RuleError {
+    RuleError::new(format!(
+        "That expression is too large to compute exactly: it would take {needed} {what}, and the limit is {limit}. Try fewer dice, fewer sides or smaller numbers."
     ))
 }
 
@@ -173,38 +190,233 @@ impl Dist {
         })
     }
 
-    /// Every pair of values combined by `f` (products, quotients).
-    fn combine(
-        &self,
-        other: &Dist,
-        b: &mut Budget,
-        f: impl Fn(i64, i64) -> Result<i64, RuleError>,
-    ) -> Result<Dist, RuleError> {
+    /// Every pair of values combined by `op` (products, quotients): the
+    /// result's range comes from the two ranges' corners and is checked
+    /// before anything is allocated.
+    fn combine(&self, op: Op, other: &Dist, b: &mut Budget) -> Result<Dist, RuleError> {
         b.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
-        let mut pairs = Vec::new();
-        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        let span = |d: &Dist| Span {
+            lo: d.min,
+            hi: d.max(),
+        };
+        let s = Span::combined(op, span(self), span(other))
+            .ok_or_else(|| too_big("numbers too large"))?;
+        if s.len() > MAX_SUPPORT as u64 {
+            return Err(too_big("too many totals"));
+        }
+        let mut p = vec![0.0; s.len() as usize];
         for (x, px) in self.iter() {
             for (y, py) in other.iter() {
-                let v = f(x, y)?;
-                lo = lo.min(v);
-                hi = hi.max(v);
-                pairs.push((v, px * py));
+                let v = match op {
+                    Op::Div if y == 0 => continue,
+                    Op::Div => div_floor(x, y),
+                    _ => x.checked_mul(y),
+                }
+                .ok_or_else(|| too_big("numbers too large"))?;
+                let k = v
+                    .checked_sub(s.lo)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k < p.len())
+                    .ok_or_else(|| too_big("numbers too large"))?;
+                p[k] += px * py;
             }
         }
-        if pairs.is_empty() {
-            return Ok(Dist::point(0));
-        }
-        let span = hi
-            .checked_sub(lo)
-            .and_then(|s| usize::try_from(s).ok())
-            .filter(|s| *s < MAX_SUPPORT)
-            .ok_or_else(|| too_big("too many totals"))?;
-        let mut p = vec![0.0; span + 1];
-        for (v, q) in pairs {
-            p[(v - lo) as usize] += q;
-        }
-        Ok(Dist { min: lo, p })
+        Ok(Dist { min: s.lo, p }.trim())
     }
+}
+
+/// A node's possible values, `lo..=hi`, as the estimate sees them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    lo: i64,
+    hi: i64,
+}
+
+impl Span {
+    fn point(v: i64) -> Self {
+        Span { lo: v, hi: v }
+    }
+
+    /// How many whole numbers it holds.
+    fn len(self) -> u64 {
+        u64::try_from(i128::from(self.hi) - i128::from(self.lo) + 1).unwrap_or(u64::MAX)
+    }
+
+    /// The span of `a op b` for `*` and `/` (division rounded down, by
+    /// anything but 0): the extremes lie at the corners, or for a divisor
+    /// around 0 at ±1. `None` when a value leaves the `i64` range.
+    fn combined(op: Op, a: Span, b: Span) -> Option<Span> {
+        let mut ys = vec![b.lo, b.hi];
+        if op == Op::Div {
+            ys.extend([-1, 1].into_iter().filter(|y| (b.lo..=b.hi).contains(y)));
+            ys.retain(|y| *y != 0);
+            if ys.is_empty() {
+                return Some(Span::point(0));
+            }
+        }
+        let mut out: Option<Span> = None;
+        for x in [a.lo, a.hi] {
+            for &y in &ys {
+                let v = match op {
+                    Op::Div => div_floor(x, y)?,
+                    _ => x.checked_mul(y)?,
+                };
+                out = Some(match out {
+                    None => Span::point(v),
+                    Some(s) => Span {
+                        lo: s.lo.min(v),
+                        hi: s.hi.max(v),
+                    },
+                });
+            }
+        }
+        out
+    }
+}
+
+/// What computing one expression's odds takes, estimated from the tree
+/// alone before anything is built: upper bounds of the builder's work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cost {
+    /// Multiply-adds in all.
+    pub steps: u64,
+    /// Distinct totals of the largest distribution.
+    pub totals: u64,
+    /// Numbers held by the largest table.
+    pub cells: u64,
+}
+
+impl Cost {
+    fn step(&mut self, n: u64) -> Result<(), RuleError> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_WORK {
+            return Err(over("steps", self.steps, MAX_WORK));
+        }
+        Ok(())
+    }
+
+    fn totals(&mut self, s: Span) -> Result<Span, RuleError> {
+        let n = s.len();
+        self.totals = self.totals.max(n);
+        if n > MAX_SUPPORT as u64 {
+            return Err(over("different totals", n, MAX_SUPPORT as u64));
+        }
+        self.hold(n)?;
+        Ok(s)
+    }
+
+    fn hold(&mut self, cells: u64) -> Result<(), RuleError> {
+        self.cells = self.cells.max(cells);
+        if cells > MAX_CELLS {
+            return Err(over("numbers held at once", cells, MAX_CELLS));
+        }
+        Ok(())
+    }
+
+    /// The span of a sum or difference of two spans.
+    fn add(&mut self, a: Span, b: Span) -> Result<Span, RuleError> {
+        self.step(a.len().saturating_mul(b.len()))?;
+        let s = match (a.lo.checked_add(b.lo), a.hi.checked_add(b.hi)) {
+            (Some(lo), Some(hi)) => Span { lo, hi },
+            _ => return Err(too_big("numbers too large")),
+        };
+        self.totals(s)
+    }
+
+    fn dice(&mut self, d: &Dice) -> Result<Span, RuleError> {
+        if d.count == 0 {
+            return Ok(Span::point(0));
+        }
+        let worths = (1..=d.sides).map(|f| worth(d, f));
+        let (lo, hi) = (worths.clone().min().unwrap_or(0), worths.max().unwrap_or(0));
+        let n = u64::from(d.count);
+        if let Some(k) = d.keep {
+            // keep(): one row per die of kept worths in k·lo ..= k·hi (0
+            // included), filled once per face.
+            let (kept, _) = k.kept_of(d.count as usize);
+            let (lo, hi) = (lo.min(0), hi.max(0));
+            let kept = kept as i64;
+            let s = self.totals(Span {
+                lo: kept * lo,
+                hi: kept * hi,
+            })?;
+            self.hold((n + 1).saturating_mul(s.len()).saturating_mul(2))?;
+            self.step(
+                u64::from(d.sides)
+                    .saturating_mul((n + 1).pow(2) / 2 + 1)
+                    .saturating_mul(s.len()),
+            )?;
+            return Ok(s);
+        }
+        let mut one = Span { lo, hi };
+        if d.explode.is_some() {
+            // chain(): each level adds a die's worth to the chain below.
+            let (depth, _) = chain_depth(d, &face_probabilities(d));
+            for _ in 0..depth {
+                self.step(u64::from(d.sides).saturating_mul(one.len()))?;
+                one = self.totals(Span {
+                    lo: lo.min(lo + one.lo),
+                    hi: hi.max(hi + one.hi),
+                })?;
+            }
+        }
+        // dice(): n chains added one by one, about n²·w²/2 steps.
+        let w = one.len();
+        self.step(n.saturating_mul(n).saturating_mul(w).saturating_mul(w) / 2)?;
+        let s = match (one.lo.checked_mul(n as i64), one.hi.checked_mul(n as i64)) {
+            (Some(lo), Some(hi)) => Span { lo, hi },
+            _ => return Err(too_big("numbers too large")),
+        };
+        self.totals(s)
+    }
+
+    fn node(&mut self, n: &Node) -> Result<Span, RuleError> {
+        match n {
+            Node::Num(v) => Ok(Span::point(*v)),
+            Node::Dice(d) => self.dice(d),
+            Node::Neg(x) => {
+                let s = self.node(x)?;
+                match (s.hi.checked_neg(), s.lo.checked_neg()) {
+                    (Some(lo), Some(hi)) => Ok(Span { lo, hi }),
+                    _ => Err(too_big("numbers too large")),
+                }
+            }
+            Node::Labelled(x, _) => self.node(x),
+            Node::Bin(op, x, y) => {
+                let (a, b) = (self.node(x)?, self.node(y)?);
+                match op {
+                    Op::Add => self.add(a, b),
+                    Op::Sub => self.add(
+                        a,
+                        Span {
+                            lo: b
+                                .hi
+                                .checked_neg()
+                                .ok_or_else(|| too_big("numbers too large"))?,
+                            hi: b
+                                .lo
+                                .checked_neg()
+                                .ok_or_else(|| too_big("numbers too large"))?,
+                        },
+                    ),
+                    Op::Mul | Op::Div => {
+                        self.step(a.len().saturating_mul(b.len()))?;
+                        let s = Span::combined(*op, a, b)
+                            .ok_or_else(|| too_big("numbers too large"))?;
+                        self.totals(s)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What computing the odds of `e` would take, or the refusal naming the
+/// limit it passes; nothing is built. [`odds`] asks this first.
+pub fn cost(e: &Expr) -> Result<Cost, RuleError> {
+    let mut c = Cost::default();
+    c.node(&e.body)?;
+    Ok(c)
 }
 
 /// One die's face probabilities after its rerolls: `q[f - 1]` = P(face f).
@@ -244,6 +456,26 @@ fn worth(d: &Dice, f: u32) -> i64 {
     }
 }
 
+/// How deep an explosion chain is followed, and the chance of going on
+/// past it: deep enough that going on is at most [`TAIL_BOUND`] likely, never
+/// deeper than [`MAX_EXPLOSION_ROUNDS`]. No explosion: depth 0.
+fn chain_depth(d: &Dice, q: &[f64]) -> (usize, f64) {
+    let Some(e) = d.explode else {
+        return (0, 0.0);
+    };
+    let pe: f64 = (1..=d.sides)
+        .filter(|f| e.holds(*f))
+        .map(|f| q[f as usize - 1])
+        .sum();
+    let mut depth = 0usize;
+    let mut on = 1.0;
+    while on > TAIL_BOUND && depth < MAX_EXPLOSION_ROUNDS {
+        on *= pe;
+        depth += 1;
+    }
+    (depth, on)
+}
+
 /// The worth of one die with its explosion chain.
 fn chain(d: &Dice, q: &[f64], b: &mut Budget) -> Result<Dist, RuleError> {
     let mut one = Dist {
@@ -260,17 +492,7 @@ fn chain(d: &Dice, q: &[f64], b: &mut Budget) -> Result<Dist, RuleError> {
     let Some(e) = d.explode else {
         return Ok(one);
     };
-    let pe: f64 = (1..=d.sides)
-        .filter(|f| e.holds(*f))
-        .map(|f| q[f as usize - 1])
-        .sum();
-    // Depth: the chain goes on past it with chance pe^depth <= TAIL_BOUND.
-    let mut depth = 0usize;
-    let mut on = 1.0;
-    while on > TAIL_BOUND && depth < MAX_EXPLOSION_ROUNDS {
-        on *= pe;
-        depth += 1;
-    }
+    let (depth, on) = chain_depth(d, q);
     b.tail = b.tail.max(on.min(1.0));
     // From the last die back: T = Σ_f q_f · (worth f + (explodes ? T : 0)).
     let mut t = one.clone();
@@ -392,13 +614,12 @@ fn dice(d: &Dice, b: &mut Budget) -> Result<Dist, RuleError> {
         return keep(d, &q, kept, top, b);
     }
     let one = chain(d, &q, b)?;
-    // Adding n dice of w totals each takes about n²·w²/2 steps: refuse
-    // before starting rather than half-way.
+    // Adding n dice of w totals each takes about n²·w²/2 steps ([`cost`]
+    // refused it before if too many).
     let (n, w) = (u64::from(d.count), one.p.len() as u64);
     if n.saturating_mul(w) > MAX_SUPPORT as u64 {
         return Err(too_big("too many totals"));
     }
-    b.spend(n.saturating_mul(n).saturating_mul(w).saturating_mul(w) / 2)?;
     let mut total = one.clone();
     for _ in 1..d.count {
         total = total.sum(&one, b)?;
@@ -417,18 +638,14 @@ fn node(n: &Node, b: &mut Budget) -> Result<Dist, RuleError> {
             match op {
                 Op::Add => x.sum(&y, b),
                 Op::Sub => x.sum(&y.neg(), b),
-                Op::Mul => x.combine(&y, b, |a, c| {
-                    a.checked_mul(c).ok_or_else(|| too_big("numbers too large"))
-                }),
+                Op::Mul => x.combine(*op, &y, b),
                 Op::Div => {
                     if y.at(0) > 0.0 {
                         return Err(RuleError::new(
                             "The divisor can come out as 0, so those odds have no answer.",
                         ));
                     }
-                    x.combine(&y, b, |a, c| {
-                        div_floor(a, c).ok_or_else(|| too_big("numbers too large"))
-                    })
+                    x.combine(*op, &y, b)
                 }
             }
         }
@@ -438,6 +655,13 @@ fn node(n: &Node, b: &mut Budget) -> Result<Dist, RuleError> {
 /// The exact distribution of one result of `e` (a repeat's results are
 /// independent and alike), and its chance of meeting the target.
 pub fn odds(e: &Expr) -> Result<Odds, RuleError> {
+    build(e).map(|(o, _)| o)
+}
+
+/// [`odds`] and the steps it took; refused by [`cost`] before anything is
+/// built when it would take too much.
+fn build(e: &Expr) -> Result<(Odds, u64), RuleError> {
+    cost(e)?;
     let mut b = Budget { work: 0, tail: 0.0 };
     let dist = node(&e.body, &mut b)?.trim();
     let pass = e.target.map(|t| {
@@ -446,11 +670,14 @@ pub fn odds(e: &Expr) -> Result<Odds, RuleError> {
             .map(|(_, p)| p)
             .sum()
     });
-    Ok(Odds {
-        dist,
-        pass,
-        tail: b.tail,
-    })
+    Ok((
+        Odds {
+            dist,
+            pass,
+            tail: b.tail,
+        },
+        b.work,
+    ))
 }
 
 #[cfg(test)]
@@ -614,6 +841,84 @@ mod tests {
     }
 
     #[test]
+    fn reroll_once_on_every_face_is_the_second_throw() {
+        // Issue 29 item 9: a reroll-once on every face has odds like a plain die.
+        assert_eq!(of("10d1ro<2").dist, Dist::point(10));
+        let (a, b) = (of("2d6ro<7").dist, of("2d6").dist);
+        assert_eq!(a.min, b.min);
+        for (x, y) in a.p.iter().zip(&b.p) {
+            assert!((x - y).abs() < 1e-15);
+        }
+    }
+
+    fn parsed(s: &str) -> Expr {
+        parse(s, Caps::default()).unwrap()
+    }
+
+    /// Issue 29 item 20: the estimate refuses before anything is built, and
+    /// names the limit.
+    #[test]
+    fn the_estimate_refuses_at_once_naming_the_limit() {
+        let e = cost(&parsed("11d1000*11d1000")).unwrap_err().message;
+        assert_eq!(
+            e,
+            format!(
+                "That expression is too large to compute exactly: it would take {} steps, and the limit is {MAX_WORK}. Try fewer dice, fewer sides or smaller numbers.",
+                // 11d1000 twice: 11²·1000²/2 each.
+                2 * (121 * 1000u64 * 1000 / 2)
+            )
+        );
+        assert_eq!(odds(&parsed("11d1000*11d1000")).unwrap_err().message, e);
+        // Few steps, too many totals: the product of two 1d1000 spans a million.
+        let e = cost(&parsed("1d1000*1d1000")).unwrap_err().message;
+        assert!(
+            e.contains(&format!(
+                "it would take 1000000 different totals, and the limit is {MAX_SUPPORT}"
+            )),
+            "{e}"
+        );
+        // Three dice products: refused by totals long before the work.
+        assert!(cost(&parsed("1d1000*1d1000*1d1000")).is_err());
+        let c = cost(&parsed("4d6kh3")).unwrap();
+        // keep: 6 faces × ((4+1)²/2 + 1) rows × 19 kept worths (0 to 18).
+        assert_eq!(c.steps, 6 * 13 * 19);
+        assert_eq!(c.totals, 19);
+        assert_eq!(c.cells, 5 * 19 * 2);
+        let c = cost(&parsed("2d6 + 3")).unwrap();
+        // 2²·6²/2 for the dice, 11·1 for adding the 3.
+        assert_eq!(c.steps, 72 + 11);
+        assert_eq!(c.totals, 11);
+        // Every node of the budget is within the limits for what is accepted.
+        let c = cost(&parsed("20d100 + 1d100*1d100")).unwrap();
+        assert!(c.steps <= MAX_WORK && c.totals <= MAX_SUPPORT as u64);
+    }
+
+    /// The estimate bounds the work the builder really does.
+    #[test]
+    fn the_estimate_bounds_the_real_work() {
+        for s in [
+            "4d6kh3",
+            "3d6!",
+            "5d10!>=8",
+            "5d10>=8f1",
+            "20d10 - 1d6*1d8",
+            "-1d4/1d4 + 1d20",
+            "(1d6-3)/1d2",
+            "100d6",
+            "1d6rr1 + 2d20kl1",
+            "10d100*1d10",
+            "6d6!>4",
+            "3d10!>=8>=2",
+        ] {
+            let e = parsed(s);
+            let c = cost(&e).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let (o, work) = build(&e).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert!(work <= c.steps, "{s}: {work} > {}", c.steps);
+            assert!(o.dist.p.len() as u64 <= c.totals, "{s}");
+        }
+    }
+
+    #[test]
     fn refusals_are_clear() {
         let e = |s: &str| {
             odds(&parse(s, Caps::default()).unwrap())
@@ -624,5 +929,6 @@ mod tests {
         assert!(e("1d6/(1d2-1)").contains("divisor"));
         assert!(e("1d1000*1d1000*1d1000").contains("too large"));
         assert!(e("500d1000").contains("too large"));
+        assert!(e("11d1000*11d1000").contains("the limit is"));
     }
 }

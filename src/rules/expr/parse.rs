@@ -342,7 +342,9 @@ impl Parser<'_> {
                     }
                     self.i += 1;
                     let cond = self.cond("say which faces to reroll, e.g. `rr1` or `ro<3`.")?;
-                    if cond.faces_meeting(sides) == sides {
+                    // `ro` rerolls once, so it always ends; only `rr` on
+                    // every face would go on for ever.
+                    if repeat && cond.faces_meeting(sides) == sides {
                         return Err(RuleError::new(format!(
                             "`{}` rerolls every face of a d{sides}: it would never stop.",
                             self.typed(at)

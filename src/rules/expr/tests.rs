@@ -193,6 +193,31 @@ fn rerolls() {
     }
 }
 
+/// Issue 29 item 9: `ro` rerolls once, so on every face it still ends: each
+/// die is thrown twice and the second face stands.
+#[test]
+fn reroll_once_on_every_face_ends() {
+    let r = roll("10d1ro<2", 3);
+    assert_eq!(r.results[0].total, 10);
+    assert!(!r.capped);
+    let faces = &r.results[0].parts[0].dice[0].faces;
+    assert_eq!(faces.len(), 10);
+    assert!(faces.iter().all(|f| f.value == 1 && f.rerolled == [1]));
+    for seed in 0..20 {
+        let f = draws(seed, &[6, 6, 6, 6]);
+        // Each die's first throw is rerolled; the second counts.
+        let r = roll("2d6ro<7", seed);
+        let faces = &r.results[0].parts[0].dice[0].faces;
+        assert_eq!(faces[0].rerolled, [f[0]]);
+        assert_eq!(faces[0].value, f[1]);
+        assert_eq!(faces[1].rerolled, [f[2]]);
+        assert_eq!(r.results[0].total, i64::from(f[1] + f[3]), "seed {seed}");
+    }
+    assert_eq!(p("2d6ro<7").unwrap().to_string(), "2d6ro<7");
+    // `rr` on every face would never end: still refused.
+    assert!(err("10d1rr<2").contains("rerolls every face of a d1"));
+}
+
 #[test]
 fn success_counting_with_failures() {
     for seed in 0..30 {

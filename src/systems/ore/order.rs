@@ -106,7 +106,9 @@ pub async fn order(
         let entry = if let Some(uid) = item
             .strip_prefix("<@")
             .and_then(|r| r.strip_suffix('>'))
-            .map(|r| r.trim_start_matches('!'))
+            // Typed mentions arrive made literal (a zero-width space after
+            // `@`, `kit::render::literal_options`).
+            .map(|r| r.trim_start_matches(['\u{200B}', '!']))
         {
             let uid: i64 = uid
                 .parse()

@@ -6,6 +6,12 @@
 //! slot unlocked outside a revelation (VR-24), and HP (VR-19: from gear and
 //! magic, entered by the referee). Rolls, saves, rest and a player's own
 //! Secrets, Ruses, Evidence and Means are never governed.
+//!
+//! Some of these never apply on a player's word, even under `free` (issue
+//! 29): a Stress or a Wound leaves only by rest or a Break, and only a d4
+//! Facet may be replaced ([`Edit::rules_way`] names the way); under
+//! `approval` they still wait for the referee, who may always correct a
+//! sheet.
 
 use serde::{Deserialize, Serialize};
 

@@ -95,7 +95,7 @@ async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
         [Reply::Edit(t)] => assert_eq!(t.session(), Some(session)),
         other => panic!("expected one Edit, got {other:?}"),
     }
-    let r = combat::initiative(&app, &alice, 0).await;
+    let r = combat::initiative(&app, &alice, 0, None).await;
     let (kind, save) = first(&r);
     assert_eq!(kind, "message");
     assert!(format!("{:?}", save.embeds[0]).contains("Light save"));

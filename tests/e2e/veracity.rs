@@ -1180,7 +1180,7 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
     let out = ex.outputs[1].clone();
     assert!(ex.outputs[2]
         .content()
-        .contains("`/vr stress amount:d6 character:Lady Vane`"));
+        .contains("`/vr stress cause:\"shocked by a Secret\" character:\"Lady Vane\"`"));
     assert_eq!(
         out.embeds()[0]["description"].as_str().unwrap(),
         "📣 Revelation 1: *Lady Vane* is shocked"
@@ -1860,6 +1860,149 @@ async fn the_referee_table_example_plays_clean() {
     assert_eq!(ada.break_count(), 0);
     assert!(ada.can_level_up());
     assert_eq!(ada.light().count(ItemKind::Stress), 6);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_stress_wounds_and_facets_change_only_the_rules_ways() {
+    let t = table("vr-i29-ways", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(&t, "fc", "/vr facet add phrase:Cruel die:d12 character:Ada").await;
+    ok(&t, "alice", "/vr stress amount:2").await;
+    ok(&t, "alice", "/vr wound amount:1").await;
+    ok(&t, "fc", "/fc set name:player_edits value:free").await;
+    // Under `free` the player's word still empties no Stress or Wound and
+    // drops no Facet above d4: each refusal points to the rules' way.
+    refused(
+        &t,
+        "alice",
+        "/vr item remove inventory:light slot:1",
+        "`/vr rest what:stress slot:1`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr item remove inventory:flesh slot:1",
+        "`/vr rest what:wound slot:1`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr facet remove facet:Cruel",
+        "Only a d4 Facet can be replaced",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr facet remove facet:Nosy",
+        "\"Nosy\" is a d6",
+    )
+    .await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        (
+            s.light().count(ItemKind::Stress),
+            s.flesh().count(ItemKind::Wound),
+            s.facets().len()
+        ),
+        (2, 1, 2),
+        "nothing changed"
+    );
+    // A d4 Facet may be replaced; the player's own items leave freely.
+    for line in [
+        "/vr facet step facet:Nosy direction:down",
+        "/vr facet remove facet:Nosy",
+    ] {
+        let ex = t.command("alice", line).await.unwrap();
+        let said = ex.outputs.last().unwrap().content().to_string();
+        assert!(said.starts_with("📣"), "{line}: {said}");
+    }
+    ok(&t, "alice", "/vr item add kind:ruse text:\"I am a priest\"").await;
+    ok(&t, "alice", "/vr item remove inventory:light slot:3").await;
+    // Rest is the rules' way; the referee may always correct a sheet.
+    ok(&t, "alice", "/vr rest what:stress").await;
+    ok(
+        &t,
+        "fc",
+        "/vr item remove inventory:flesh slot:1 character:Ada",
+    )
+    .await;
+    ok(&t, "fc", "/vr facet remove facet:Cruel character:Ada").await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        (
+            s.light().count(ItemKind::Stress),
+            s.flesh().count(ItemKind::Wound),
+            s.facets().len()
+        ),
+        (1, 0, 0)
+    );
+    // Under `approval` the player's removal still waits for the referee.
+    ok(&t, "fc", "/fc set name:player_edits value:approval").await;
+    let out = ok(&t, "alice", "/vr item remove inventory:light slot:1").await;
+    assert_eq!(out.title(), "🙋 A change waits for the referee");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_a_revealed_secret_is_news_for_the_revealer_too() {
+    let t = table("vr-i29-news", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The abbot hoards grain\"",
+    )
+    .await;
+    // Shocked: the slot is gained and Ada's own copy is news.
+    ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    let ex = referee_clicks(&t, "Confirm — shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains(
+            "Ada's Secret \"The Duke poisoned the well\" (Light slot 1) is just news now"
+        ) && news.contains("`/vr item remove inventory:light slot:1 character:Ada`"),
+        "{news}"
+    );
+    assert!(
+        news.contains("`/vr stress cause:\"shocked by a Secret\" character:Vane`"),
+        "{news}"
+    );
+    // Not shocked: the Secret is out all the same.
+    ok(&t, "alice", "/vr reveal target:Orlok secrets:2 gain:light").await;
+    let ex = referee_clicks(&t, "Confirm — not shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains("`/vr item remove inventory:light slot:2 character:Ada`"),
+        "{news}"
+    );
+    ok(&t, "alice", "/vr item remove inventory:light slot:1").await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(
+        (s.light().unlocked(), s.light().count(ItemKind::Secret)),
+        (7, 1)
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -317,7 +317,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         &t,
         "alice",
         "/vr combat act action:attack name:Goblin",
-        "It is Ada's turn",
+        "`name` is the referee's",
     )
     .await;
     refused(
@@ -606,6 +606,124 @@ async fn named_causes_of_stress_show_and_are_logged() {
     // One readable line per entry (issue 16): the outcome, not raw data.
     assert!(text.contains("🟡 +1 Stress · Light slot 1"), "{text}");
     assert!(!text.contains("{"), "{text}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_a_facet_bears_on_initiative_and_flee() {
+    let t = table("vrc-i29-facet", 1).await;
+    party(&t).await;
+    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(&start);
+    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    refused(&t, "alice", "/vr combat initiative facet:Brave", "Facet").await;
+    let out = public(&t, "alice", "/vr combat initiative facet:Cruel").await;
+    assert_eq!(author(&out), "Ada · Light save · initiative");
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("*Cruel*"), "{d}");
+    // Seed 1: d20 1, the d6 of Cruel 6 off the total.
+    assert_eq!(out.field("Total").unwrap(), "1 − 6 = **−5**");
+    let (f, _) = fight(&t, id).await;
+    if whose(&f) == "Wolf" {
+        done(&t, "fc", "/vr combat end-turn").await;
+    }
+    let out = public(&t, "alice", "/vr combat flee facet:Cruel modifier:3").await;
+    assert_eq!(author(&out), "Ada · Flesh save · flee");
+    let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("*Cruel*"), "{d}");
+    // Seed 1: d20 15, +3, the d6 of Cruel 5 off the total.
+    assert_eq!(out.field("Total").unwrap(), "15 + 3 − 5 = **13**");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_refusals_name_the_right_thing_in_a_fight() {
+    let t = table("vrc-i29-names", 1).await;
+    party(&t).await;
+    public(&t, "fc", "/vr combat start leader:Ada").await;
+    done(&t, "bob", "/vr combat join").await;
+    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    // Ada's own player with the referee's option: not "only their player".
+    let ex = run(&t, "alice", "/vr combat act action:attack name:Wolf").await;
+    let said = ex.single().content().to_string();
+    assert!(
+        said.contains("`name` is the referee's") && !said.contains("only their player"),
+        "{said}"
+    );
+    // Bram is seated: not an unknown name, another player's sheet.
+    for line in [
+        "/vr damage amount:1 character:Bram",
+        "/vr save inventory:flesh character:Bram",
+    ] {
+        refused(
+            &t,
+            "alice",
+            line,
+            "Only the referee can act on another player's sheet",
+        )
+        .await;
+    }
+    assert_eq!(sheet(&t, "bob").await.flesh().count(ItemKind::Wound), 0);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_npcs_added_to_a_fight_make_the_defenders_save() {
+    let t = table("vrc-i29-npc-save", 1).await;
+    party(&t).await;
+    public(&t, "fc", "/vr combat start leader:Ada").await;
+    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    // The referee's NPC makes the defender's save; a player may not.
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh character:Wolf",
+        "Only the referee",
+    )
+    .await;
+    let out = public(&t, "fc", "/vr save inventory:flesh character:Wolf").await;
+    assert_eq!(author(&out), "Wolf · Flesh save");
+    // Seed 1: d20 15, past the Wolf's six Flesh slots.
+    assert_eq!(out.title(), "❌ Failure · Flesh slot 15 is locked");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_29_a_fight_everyone_fled_says_so_and_offers_the_end() {
+    let t = table("vrc-i29-fled", 1).await;
+    party(&t).await;
+    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(ex.single());
+    let message = ex.message_id.unwrap();
+    done(&t, "bob", "/vr combat join").await;
+    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    // A save of 0 or lower always succeeds: everyone gets away.
+    public(&t, "alice", "/vr combat flee modifier:-100").await;
+    public(&t, "bob", "/vr combat flee modifier:-100").await;
+    let out = public(&t, "fc", "/vr combat flee name:Wolf modifier:-100").await;
+    assert!(
+        out.content().contains("Everyone has fled"),
+        "{}",
+        out.content()
+    );
+    assert_eq!(posted_title(&t, message), "⚔️ Round 1 · everyone has fled");
+    let (f, status) = fight(&t, id).await;
+    assert!(f.turns.active().next().is_none());
+    assert_eq!(status, Status::Open);
+    // The referee's button ends it; a player cannot.
+    click_refused(&t, "alice", "⚙ Referee", "Only the referee").await;
+    t.tool("fc", "End the fight").await.unwrap();
+    let (f, status) = fight(&t, id).await;
+    assert!(f.ended);
+    assert_eq!(status, Status::Closed);
+    assert_eq!(posted_title(&t, message), "⏹️ Fight over · 1 round");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -20,7 +20,7 @@ use crate::app::{
     log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View,
 };
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
-use crate::rules::veracity::save::SaveResult;
+use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
@@ -129,6 +129,7 @@ enum Op<'a> {
     },
     Initiative {
         modifier: i32,
+        facet: Option<&'a str>,
     },
     Act {
         what: Move,
@@ -138,6 +139,7 @@ enum Op<'a> {
     Flee {
         name: Option<&'a str>,
         modifier: i32,
+        facet: Option<&'a str>,
     },
     EndTurn,
     End,
@@ -242,11 +244,20 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
     };
     if !gm {
         encounter::require_turn(&f.turns, caller, false, GM)?;
+        // The caller plays the seat whose turn it is: naming another seat
+        // is the wrong option, not someone else's turn.
         if f.turns.current != Some(id) {
             let now = f.turns.current_seat().map_or("no one", |s| s.name.as_str());
-            return Err(AppError::user(format!(
-                "It is {now}'s turn: only their player or the {GM} can act now."
-            )));
+            let named = f.turns.seat(id).map_or("them", |s| s.name.as_str());
+            let theirs = f
+                .turns
+                .seat(id)
+                .is_some_and(|s| s.owner == Some(caller.user_id));
+            return Err(AppError::user(if theirs {
+                format!("It is {now}'s turn, not {named}'s: {named} acts on their own turn. Leave `name` out to act as {now}.")
+            } else {
+                format!("`name` is the {GM}'s, to act for another combatant: it is your turn as {now}. Leave `name` out to act as {now}.")
+            }));
         }
     }
     f.require_can_act(id)?;
@@ -262,7 +273,8 @@ async fn record_save(
     inputs: &serde_json::Value,
     r: &SaveResult,
 ) -> Result<(), AppError> {
-    let faces = vec![(20, r.d20)];
+    let mut faces = vec![(20, r.d20)];
+    faces.extend(r.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
     log::record_rolled(
         act,
         caller,
@@ -273,12 +285,30 @@ async fn record_save(
             character,
         },
         inputs,
-        &json!({"d20": r.d20}),
+        &json!({"d20": r.d20, "facets": r.facets}),
         r,
         &faces,
     )
     .await
     .map(drop)
+}
+
+/// The saver's own Facet on a fight's save (VR-12: rolled and taken off
+/// the total), by number or words: its label and bonus.
+fn own_facet(
+    sheet: &Sheet,
+    facet: Option<&str>,
+) -> Result<(Vec<String>, Vec<FacetBonus>), AppError> {
+    match facet.map(str::trim).filter(|f| !f.is_empty()) {
+        None => Ok((Vec::new(), Vec::new())),
+        Some(text) => {
+            let f = &sheet.facets()[target::facet_index(sheet, text)?];
+            Ok((
+                vec![f.phrase.clone()],
+                vec![FacetBonus::owner_saving(f.die)],
+            ))
+        }
+    }
 }
 
 async fn apply(
@@ -404,7 +434,7 @@ async fn apply(
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
         }
-        Op::Initiative { modifier } => {
+        Op::Initiative { modifier, facet } => {
             if f.started() {
                 return Err(AppError::user("Initiative is already set for this fight."));
             }
@@ -425,14 +455,15 @@ async fn apply(
                     "{name} is dead and cannot make saves."
                 )));
             }
-            let r = roll_initiative(&sheet, modifier, Vec::new(), &settings, &mut app.rng.fork())?;
+            let (labels, facets) = own_facet(&sheet, facet)?;
+            let r = roll_initiative(&sheet, modifier, facets, &settings, &mut app.rng.fork())?;
             record_save(
                 act,
                 caller,
                 "initiative",
                 session.id,
                 row.as_ref().map(|c| c.row.id),
-                &json!({"modifier": modifier}),
+                &json!({"modifier": modifier, "facet": labels.first()}),
                 &r.save,
             )
             .await?;
@@ -445,7 +476,7 @@ async fn apply(
                 &name,
                 "Light save · initiative",
                 sheet.inventory(InventoryKind::Light),
-                &[],
+                &labels,
                 &r.save,
             );
             v.content = Some(format!("⚔️ Initiative: {said}."));
@@ -471,15 +502,20 @@ async fn apply(
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
         }
-        Op::Flee { name, modifier } => {
+        Op::Flee {
+            name,
+            modifier,
+            facet,
+        } => {
             let id = acting_seat(f, caller, gm, name)?;
             let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
             let (row, sheet) = seat_sheet(act, f, id).await?;
+            let (labels, facets) = own_facet(&sheet, facet)?;
             let r = flee_combat(
                 &sheet,
                 true,
                 modifier,
-                Vec::new(),
+                facets,
                 &settings,
                 &mut app.rng.fork(),
             )?;
@@ -489,7 +525,7 @@ async fn apply(
                 "flee",
                 session.id,
                 row.as_ref().map(|c| c.row.id),
-                &json!({"modifier": modifier}),
+                &json!({"modifier": modifier, "facet": labels.first()}),
                 &r.save,
             )
             .await?;
@@ -502,16 +538,20 @@ async fn apply(
             if r.escaped {
                 f.take_out(id, Gone::Fled)?;
             }
+            let mut said = format!("{line}.");
+            if let Some(n) = combat_view::nobody_left(f) {
+                said = format!("{said}\n{n}");
+            }
             let mut v = render::save_view(
                 &who,
                 "Flesh save · flee",
                 sheet.inventory(InventoryKind::Flesh),
-                &[],
+                &labels,
                 &r.save,
             );
-            v.content = Some(format!("{line}."));
+            v.content = Some(said.clone());
             Ok(Done {
-                note: format!("{line}."),
+                note: said,
                 shown: Some(v),
             })
         }
@@ -635,8 +675,13 @@ pub async fn mark(app: &App, caller: &Caller, name: &str, marks: Marks) -> AppRe
 }
 
 /// `/vr combat initiative`: the party leader's Light save (VR-22).
-pub async fn initiative(app: &App, caller: &Caller, modifier: i32) -> AppResult {
-    by_command(app, caller, Op::Initiative { modifier }).await
+pub async fn initiative(
+    app: &App,
+    caller: &Caller,
+    modifier: i32,
+    facet: Option<&str>,
+) -> AppResult {
+    by_command(app, caller, Op::Initiative { modifier, facet }).await
 }
 
 /// `/vr combat act`: spend AP on an action (VR-21).
@@ -650,9 +695,25 @@ pub async fn act(
     by_command(app, caller, Op::Act { what, name, note }).await
 }
 
-/// `/vr combat flee`: a Flesh save to leave the fight (VR-23).
-pub async fn flee(app: &App, caller: &Caller, name: Option<&str>, modifier: i32) -> AppResult {
-    by_command(app, caller, Op::Flee { name, modifier }).await
+/// `/vr combat flee`: a Flesh save to leave the fight (VR-23), the
+/// fleeing combatant's own Facet (`facet`) rolled in their favour.
+pub async fn flee(
+    app: &App,
+    caller: &Caller,
+    name: Option<&str>,
+    modifier: i32,
+    facet: Option<&str>,
+) -> AppResult {
+    by_command(
+        app,
+        caller,
+        Op::Flee {
+            name,
+            modifier,
+            facet,
+        },
+    )
+    .await
 }
 
 /// `/vr combat end-turn`: the turn passes on.
@@ -670,11 +731,16 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     let button: CombatButton = click.action()?;
     let mut f: Fight = sessions::load(&session)?;
     let op = match button {
-        CombatButton::Initiative => Op::Initiative { modifier: 0 },
+        CombatButton::Initiative => Op::Initiative {
+            modifier: 0,
+            facet: None,
+        },
         CombatButton::EndTurn => Op::EndTurn,
+        CombatButton::End => Op::End,
         CombatButton::Flee => Op::Flee {
             name: None,
             modifier: 0,
+            facet: None,
         },
         CombatButton::Act(a) => Op::Act {
             what: Move::of_button(a),
@@ -771,6 +837,71 @@ fn damage_line(name: &str, events: &[Event]) -> String {
     }
 }
 
+/// A sheet a `character:` name picks among the seats of the channel's
+/// running fight.
+pub enum Seated {
+    /// An NPC the referee added with `/vr combat add`: its kept sheet.
+    Npc {
+        /// The fight's session.
+        session: i64,
+        /// Its name in the order.
+        name: String,
+        /// Its kept sheet.
+        sheet: Sheet,
+    },
+    /// A seated character: its own sheet, the caller's rights checked.
+    Character(Loaded<Sheet>),
+}
+
+/// What `pick` names among the seats of the channel's running fight: a
+/// name alone (no `player:`) that is none of the caller's own characters.
+/// An NPC without a sheet is the referee's (`gm_what` says what they do
+/// with it, for the refusal); another member's seated character is refused
+/// to a player as any other sheet is, not as an unknown name. `None`: no
+/// fight, or no such seat: the command picks its sheet as usual.
+pub async fn seated(
+    act: &mut Act,
+    caller: &Caller,
+    pick: Pick<'_>,
+    gm_what: &str,
+) -> Result<Option<Seated>, AppError> {
+    let (Some(name), None) = (pick.character, pick.player) else {
+        return Ok(None);
+    };
+    let Some(session) = encounter::running(act, KIND).await? else {
+        return Ok(None);
+    };
+    let f: Fight = sessions::load(&session)?;
+    let Some(seat) = f.turns.by_name(name) else {
+        return Ok(None);
+    };
+    if let Some(sheet) = &seat.data.npc {
+        rights::require_gm(act, caller, GM, gm_what).await?;
+        return Ok(Some(Seated::Npc {
+            session: session.id,
+            name: seat.name.clone(),
+            sheet: sheet.clone(),
+        }));
+    }
+    let Some(id) = seat.character else {
+        return Ok(None);
+    };
+    let own =
+        storage::characters::by_name(act, caller.guild_id, SYSTEM, caller.user_id, name).await?;
+    if own.is_some() {
+        return Ok(None);
+    }
+    let row = storage::characters::get(act, caller.guild_id, id)
+        .await?
+        .filter(|r| r.system == SYSTEM)
+        .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+    if row.owner_id != caller.user_id && !act.is_fc().await? {
+        return Err(AppError::user(characters::not_yours(SYSTEM)));
+    }
+    let sheet = serde_json::from_str(&row.sheet)?;
+    Ok(Some(Seated::Character(Loaded { row, sheet })))
+}
+
 /// `/vr damage`, aware of the channel's running fight: an NPC seated there
 /// without a sheet takes it on its kept sheet (the referee's call); a seated
 /// character takes it with the fight's conditions (the surprise turn, the
@@ -841,7 +972,12 @@ pub async fn damage(
             });
         }
     }
-    let mut c = target::sheet_for(&mut act, caller, pick).await?;
+    // A seated character by its seat (a player naming another's is told
+    // it is not theirs, not that it does not exist).
+    let mut c = match seated(&mut act, caller, pick, "damage the fight's NPCs").await? {
+        Some(Seated::Character(c)) => c,
+        _ => target::sheet_for(&mut act, caller, pick).await?,
+    };
     let seated = fight.as_ref().and_then(|(_, f)| {
         f.turns
             .seats

@@ -1,6 +1,6 @@
 //! The buttons of Veracity's combat tracker (session kind `vrc`) as one
 //! typed enum: roll initiative, end the turn, spend AP on the common actions,
-//! flee. The action words are in messages already posted: never rename them.
+//! flee, and the referee's end of a fight no one is left in. The action words are in messages already posted: never rename them.
 
 use crate::app::component::Action;
 use crate::app::AppError;
@@ -17,6 +17,9 @@ pub enum CombatButton {
     Act(ApAction),
     /// "Flee": the acting combatant's Flesh save (`flee`).
     Flee,
+    /// "End the fight": the referee's, offered once no one is left in the
+    /// order (`end`).
+    End,
 }
 
 /// The word of each priced action a button spends AP on.
@@ -44,7 +47,7 @@ fn act_of(word: &str) -> Option<ApAction> {
 
 impl CombatButton {
     /// Every button, for tests and listings.
-    pub const ALL: [CombatButton; 8] = [
+    pub const ALL: [CombatButton; 9] = [
         CombatButton::Initiative,
         CombatButton::EndTurn,
         CombatButton::Act(ApAction::Attack),
@@ -53,6 +56,7 @@ impl CombatButton {
         CombatButton::Act(ApAction::ProneOrStand),
         CombatButton::Act(ApAction::DrawOrStow),
         CombatButton::Flee,
+        CombatButton::End,
     ];
 
     /// Reads a clicked action word.
@@ -61,6 +65,7 @@ impl CombatButton {
             ("init", None) => Ok(CombatButton::Initiative),
             ("end_turn", None) => Ok(CombatButton::EndTurn),
             ("flee", None) => Ok(CombatButton::Flee),
+            ("end", None) => Ok(CombatButton::End),
             ("act", Some(w)) => act_of(w)
                 .map(CombatButton::Act)
                 .ok_or_else(|| Self::unknown(action)),
@@ -80,6 +85,7 @@ impl Action for CombatButton {
             CombatButton::Initiative => ("init", None),
             CombatButton::EndTurn => ("end_turn", None),
             CombatButton::Flee => ("flee", None),
+            CombatButton::End => ("end", None),
             CombatButton::Act(a) => ("act", act_word(*a).map(str::to_string)),
         }
     }

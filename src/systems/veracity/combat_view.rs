@@ -42,8 +42,33 @@ pub fn title(f: &Fight) -> String {
             }
             t
         }
+        None if everyone_fled(f) => format!("⚔️ Round {} · everyone has fled", f.turns.round),
         None => format!("⚔️ Round {} · no one can act", f.turns.round),
     }
+}
+
+/// True when every combatant fled the fight (VR-23).
+fn everyone_fled(f: &Fight) -> bool {
+    f.turns
+        .seats
+        .iter()
+        .all(|s| s.data.gone == Some(Gone::Fled))
+}
+
+/// When initiative is set and no one is left in the order (everyone fled,
+/// or is dead or out): the line that says so and how the fight ends.
+pub fn nobody_left(f: &Fight) -> Option<String> {
+    if !f.started() || f.ended || f.turns.active().next().is_some() {
+        return None;
+    }
+    Some(format!(
+        "{}: the referee can end the fight (`/vr combat end`, or **End the fight** behind ⚙)",
+        if everyone_fled(f) {
+            "Everyone has fled"
+        } else {
+            "No one is left in the fight"
+        }
+    ))
 }
 
 fn clean(name: &str) -> String {
@@ -135,6 +160,8 @@ pub fn embed(f: &Fight) -> Embed {
             "**{name}** may move {MOVE_FEET} ft and spend {} AP.",
             s.data.ap
         ));
+    } else if let Some(n) = nobody_left(f) {
+        blocks.push(format!("{n}."));
     } else if !f.started() && !f.ended {
         blocks.push(
             "Players join with `/vr combat join`; the referee adds NPCs and marks who the enemy can see. Then the leader's Light save: on a success the players act first."
@@ -177,6 +204,11 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
             "Roll initiative",
             Style::Primary,
         )]);
+    } else if nobody_left(f).is_some() {
+        // No one can act: the referee's way out is the only button.
+        v = v.buttons(vec![
+            b(CombatButton::End, "End the fight", Style::Primary).gm_only()
+        ]);
     } else {
         v = v.buttons(vec![
             b(CombatButton::EndTurn, "End turn", Style::Primary),

@@ -999,9 +999,19 @@ pub async fn combat_initiative(
     #[min = -100]
     #[max = 100]
     modifier: Option<i32>,
+    #[description = "The leader's Facet this save acts on"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = combat::initiative(&ctx.data().app, &caller, modifier.unwrap_or(0)).await;
+    let r = combat::initiative(
+        &ctx.data().app,
+        &caller,
+        modifier.unwrap_or(0),
+        facet.as_deref(),
+    )
+    .await;
     respond(ctx, r).await
 }
 
@@ -1065,6 +1075,10 @@ pub async fn combat_flee(
     #[autocomplete = "seats"]
     #[max_length = 60]
     name: Option<String>,
+    #[description = "Your Facet this save acts on"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    facet: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = combat::flee(
@@ -1072,6 +1086,7 @@ pub async fn combat_flee(
         &caller,
         name.as_deref(),
         modifier.unwrap_or(0),
+        facet.as_deref(),
     )
     .await;
     respond(ctx, r).await

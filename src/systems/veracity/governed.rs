@@ -6,6 +6,12 @@
 //! slot unlocked outside a revelation (VR-24), and HP (VR-19: from gear and
 //! magic, entered by the referee). Rolls, saves, rest and a player's own
 //! Secrets, Ruses, Evidence and Means are never governed.
+//!
+//! Some of these never apply on a player's word, even under `free` (issue
+//! 29): a Stress or a Wound leaves only by rest or a Break, and only a d4
+//! Facet may be replaced ([`Edit::rules_way`] names the way); under
+//! `approval` they still wait for the referee, who may always correct a
+//! sheet.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +19,7 @@ use super::target::{apply_with, facet_index, settings};
 use super::{HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
 use crate::app::registry::{BoxFuture, Governed};
+use crate::app::settings::{self as app_settings, PlayerEdits};
 use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
@@ -148,6 +155,38 @@ impl Edit {
             .is_some_and(|i| matches!(i.kind, ItemKind::Stress | ItemKind::Wound))
     }
 
+    /// The rules' way a player must take instead of this change, when the
+    /// player's own word is never enough for it (even under `free`): Stress
+    /// leaves by a day relaxing in daylight or a Break (VR-18, VR-15), a
+    /// Wound by a day of rest with medical care (VR-17), and only a d4 Facet
+    /// may be replaced (VR-13). `None`: the change is the house rule's.
+    pub fn rules_way(&self, name: &str, sheet: &Sheet) -> Result<Option<String>, AppError> {
+        const REFEREE: &str = "the referee can still correct a sheet.";
+        Ok(match self {
+            Edit::ItemRemove {
+                inventory, slot, ..
+            } => match sheet.inventory(*inventory).get(*slot).map(|i| i.kind) {
+                Some(ItemKind::Stress) => Some(format!(
+                    "Stress leaves {name}'s Light slot {slot} only the rules' ways: a full day relaxing in daylight removes one (`/vr rest what:stress slot:{slot}`), and a Break removes it all (VR-18, VR-15). A player's word does not empty it; {REFEREE}"
+                )),
+                Some(ItemKind::Wound) => Some(format!(
+                    "A Wound leaves {name}'s Flesh slot {slot} only by rest: a full day resting in a safe area with medical treatment removes one (`/vr rest what:wound slot:{slot}`, VR-17). A player's word does not empty it; {REFEREE}"
+                )),
+                _ => None,
+            },
+            Edit::FacetRemove { facet, .. } => {
+                let f = &sheet.facets()[facet_index(sheet, facet)?];
+                (f.die > FacetDie::D4).then(|| {
+                    format!(
+                        "Only a d4 Facet can be replaced, given appropriate fictional positioning (VR-13): {name}'s \"{}\" is a {}. Its die moves a step when {name} takes an extreme action for or against it (`/vr facet step`); {REFEREE}",
+                        f.phrase, f.die
+                    )
+                })
+            }
+            _ => None,
+        })
+    }
+
     fn who(&self) -> &Who {
         match self {
             Edit::FacetAdd { who, .. }
@@ -275,6 +314,18 @@ impl Edit {
         // dice untouched.
         let mut none = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
         after.apply(&self.action(&c.sheet)?, &settings, &mut none)?;
+        // Under `free` a player's word still does not empty Stress or a
+        // Wound, nor drop a Facet above d4: only the rules' ways do (the
+        // referee, who never comes here, may always correct a sheet).
+        if app_settings::guild(&mut tx, caller.guild_id)
+            .await?
+            .player_edits
+            == PlayerEdits::Free
+        {
+            if let Some(way) = self.rules_way(&c.row.name, &c.sheet)? {
+                return Err(AppError::user(way));
+            }
+        }
         let what = self.describe(&c.row.name, &c.sheet, &after);
         *self.who_mut() = Who::pinned(&c.row);
         Ok(Prepared { change: self, what })

@@ -4,8 +4,8 @@
 //! referee's three buttons (**Shocked**, **Not shocked**, **Not greater**);
 //! only **Shocked** gains the slot (and prompts the NPC's +d6 Stress). Either
 //! way the Secrets are out: they go into the guild's record of revealed
-//! Secrets, so they level nobody up again, and every other holder is told
-//! how to drop their copy. The referee's own `/vr reveal` is their judgement
+//! Secrets, so they level nobody up again, and every holder (the revealer
+//! too) is told how to drop their copy. The referee's own `/vr reveal` is their judgement
 //! already: it applies at once as shocked.
 
 use super::buttons::VrButton;
@@ -179,9 +179,15 @@ async fn judge(
             &events,
         )
         .await?;
+        // The named cause rolls the d6 itself and logs why (VR-16).
+        let name = if input.target.contains(char::is_whitespace) {
+            format!("\"{}\"", input.target)
+        } else {
+            input.target.clone()
+        };
         lines.push(format!(
-            "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress amount:d6 character:{}` if they have a sheet.",
-            input.target, input.target
+            "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
+            input.target
         ));
     } else {
         record(
@@ -256,8 +262,10 @@ async fn judge(
     Ok(out)
 }
 
-/// A line for every other character holding one of these Secrets: it is
-/// just news now (VR-5), and how to drop it.
+/// A line for every character holding one of these Secrets, the
+/// revealer's first (their slot still holds it): it is just news now
+/// (VR-5: "once a Secret is revealed by anyone, it's just news"), and how
+/// to drop it.
 async fn holders(
     tx: &mut Tx,
     guild_id: i64,
@@ -265,10 +273,9 @@ async fn holders(
     secrets: &[String],
 ) -> Result<Vec<String>, AppError> {
     let mut out = Vec::new();
-    for row in storage::characters::list(tx, guild_id, SYSTEM, None, 1000).await? {
-        if row.id == revealer {
-            continue;
-        }
+    let mut rows = storage::characters::list(tx, guild_id, SYSTEM, None, 1000).await?;
+    rows.sort_by_key(|r| r.id != revealer);
+    for row in rows {
         let Ok(sheet) = serde_json::from_str::<Sheet>(&row.sheet) else {
             continue;
         };

@@ -2,10 +2,13 @@
 //! by one of the saver's Facet dice in their favour, read against a slot of
 //! the Light or Flesh inventory. The chance is computed before rolling. The
 //! referee may add another character's Facet (VR-12); the dead make no saves.
+//! In a fight, the referee's NPCs added with `/vr combat add` save too (the
+//! defender always saves).
 
 use crate::app::characters::Pick;
 use serde_json::json;
 
+use super::combat::{self, Seated};
 use super::render;
 use super::target::{self, facet_index, sheet_for};
 use super::{GM, HINT, SYSTEM};
@@ -52,19 +55,32 @@ pub async fn save_with_help(
     other: Option<OtherFacet<'_>>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
-    let c = sheet_for(&mut tx, caller, player).await?;
-    if c.sheet.is_dead() {
+    // A fight's NPC without a sheet saves on its kept sheet (the defender
+    // always saves: seed 002), logged with the fight.
+    let (name, sheet, character, session) =
+        match combat::seated(&mut tx, caller, player, "roll the fight's NPCs' saves").await? {
+            Some(Seated::Npc {
+                session,
+                name,
+                sheet,
+            }) => (name, sheet, None, Some(session)),
+            Some(Seated::Character(c)) => (c.row.name, c.sheet, Some(c.row.id), None),
+            None => {
+                let c = sheet_for(&mut tx, caller, player).await?;
+                (c.row.name, c.sheet, Some(c.row.id), None)
+            }
+        };
+    if sheet.is_dead() {
         return Err(AppError::user(format!(
-            "{} is dead and cannot make saves.",
-            c.name()
+            "{name} is dead and cannot make saves."
         )));
     }
     let settings = target::settings(&mut tx, caller.guild_id).await?;
     let mut labels = Vec::new();
     let mut facets = Vec::new();
     if let Some(f) = facet.map(str::trim).filter(|f| !f.is_empty()) {
-        let i = facet_index(&c.sheet, f)?;
-        let f = &c.sheet.facets()[i];
+        let i = facet_index(&sheet, f)?;
+        let f = &sheet.facets()[i];
         labels.push(f.phrase.clone());
         facets.push(FacetBonus::owner_saving(f.die));
     }
@@ -79,7 +95,7 @@ pub async fn save_with_help(
         let fc = tx.is_fc().await?;
         let owner: Loaded<Sheet> =
             characters::resolve(&mut tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;
-        if owner.row.id == c.row.id {
+        if Some(owner.row.id) == character {
             return Err(AppError::user(
                 "That is the saver's own Facet: give it as `facet`.",
             ));
@@ -94,7 +110,7 @@ pub async fn save_with_help(
         modifier,
         facets,
     };
-    let result = c.sheet.save(&request, &settings, &mut app.rng.fork())?;
+    let result = sheet.save(&request, &settings, &mut app.rng.fork())?;
     let mut faces = vec![(20, result.d20)];
     faces.extend(result.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
     crate::app::log::record_rolled(
@@ -103,8 +119,8 @@ pub async fn save_with_help(
         crate::app::log::What {
             system: super::SYSTEM,
             action: "save",
-            session: None,
-            character: Some(c.row.id),
+            session,
+            character,
         },
         &request,
         &json!({"d20": result.d20, "facets": result.facets}),
@@ -114,9 +130,9 @@ pub async fn save_with_help(
     .await?;
     tx.commit().await?;
     Ok(Response::message(render::save_view(
-        c.name(),
+        &name,
         &format!("{inventory} save"),
-        c.sheet.inventory(inventory),
+        sheet.inventory(inventory),
         &labels,
         &result,
     )))

@@ -238,12 +238,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
 
 /// A click on a pager's Prev or Next.
 pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    let caller = click.caller;
-    if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
-        return Err(AppError::user(
-            "This list belongs to whoever asked for it; use `/history show` to browse your own.",
-        ));
-    }
+    require_reader(&mut tx, &session, click.caller).await?;
     let mut state: PagerState = sessions::load(&session)?;
     let last = state.pages() - 1;
     state.page = match PageButton::read(&click.id.action, click.id.arg.as_deref())? {
@@ -268,10 +263,24 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     Ok(Response::update(view))
 }
 
-/// The pager's message as it stands (stale, expired or closed clicks).
-pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+/// Refuses anyone but the member who asked for a list (and the game
+/// master): what it shows was chosen for them (their own secret entries,
+/// or all of them for the game master).
+async fn require_reader(tx: &mut Tx, session: &Session, caller: &Caller) -> Result<(), AppError> {
+    if !crate::app::secret::is_reader(tx, session, caller).await? {
+        return Err(AppError::user(
+            "This list belongs to whoever asked for it; use `/history show` to browse your own.",
+        ));
+    }
+    Ok(())
+}
+
+/// The pager's message as it stands (stale, expired or closed clicks),
+/// for its reader only ([`require_reader`]).
+pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
     let state: PagerState = sessions::load(session)?;
     let mut tx = app.db.read().await?;
+    require_reader(&mut tx, session, caller).await?;
     page_view(
         &mut tx,
         &app.registry,

@@ -1,0 +1,101 @@
+//! Secrecy of issue 29: a click is answered only after who may see the
+//! roll is checked (stale clicks included); `/stats` that counts secret
+//! dice answers privately; `/fc undo` lists changes made by secret rolls
+//! privately; `/history` numbers only what its reader may see.
+
+use crate::common::{assert_schema_clean, session_of_button, table};
+use kismet::app::component::to_base36;
+use kismet::fake::table::{Exchange, Output, Table};
+
+async fn run(t: &Table, who: &str, line: &str) -> Exchange {
+    t.command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// A table whose FC has set a GM channel, so secret rolls may be made.
+async fn secret_table(tag: &str, seed: u64) -> Table {
+    let t = table(tag, seed).await;
+    run(&t, "fc", "/fc gm-channel channel:#gm").await;
+    t
+}
+
+/// The one answer of an exchange, of kind `kind`.
+fn answer<'a>(ex: &'a Exchange, kind: &str, what: &str) -> &'a Output {
+    let out = ex.single();
+    assert_eq!(out.kind, kind, "{what}: {}", out.text());
+    out
+}
+
+/// Item 16: a click on another member's secret roll, stale or not, is
+/// answered as one on a roll that never was: neither the roll's current
+/// state nor its roller's name reaches the clicker. The roller's and the
+/// FC's stale clicks still show it as it stands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicks_on_another_members_secret_roll_show_nothing_of_it() {
+    let t = secret_table("secrecy-click", 7).await;
+    let ex = run(&t, "alice", "/roll expression:2d6 secret:true").await;
+    let mine = ex.of_kind("ephemeral").expect("alice's private copy");
+    let id = to_base36(session_of_button(mine, "Reroll"));
+    t.click("alice", "Reroll").await.unwrap();
+    // Bob's own public roll: a message of his to send forged clicks from.
+    run(&t, "bob", "/roll expression:1d6").await;
+    let msg = t.last_message_for("bob").unwrap().id;
+    for version in [0, 1] {
+        let forged = format!("roll:{id}:{version}:reroll");
+        let ex = t.click_custom_id("bob", msg, &forged, None).await.unwrap();
+        let out = answer(&ex, "ephemeral", &forged);
+        assert_eq!(out.text(), "⚠️ That roll no longer exists (or never did).");
+    }
+    // The roller's and the FC's stale clicks show the roll as it stands.
+    for who in ["alice", "fc"] {
+        let ex = t
+            .click_custom_id(who, msg, &format!("roll:{id}:0:reroll"), None)
+            .await
+            .unwrap();
+        let out = ex.of_kind("update").expect("the current state");
+        assert!(out.text().contains("Rerolled 1 time(s)"), "{}", out.text());
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Item 16: the FC's `/history` list shows secret entries; a stale click
+/// on its pager from a player is refused and shows none of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_click_on_the_fcs_history_list_shows_a_player_nothing() {
+    let t = secret_table("secrecy-pager", 7).await;
+    run(&t, "alice", "/roll expression:9d9 secret:true").await;
+    for _ in 0..11 {
+        run(&t, "alice", "/roll expression:1d6").await;
+    }
+    let ex = run(&t, "fc", "/history show user:alice").await;
+    let list = answer(&ex, "ephemeral", "the FC's list");
+    let next = list
+        .buttons()
+        .into_iter()
+        .find(|b| b.0 == "Next")
+        .expect("a Next button")
+        .1;
+    // The FC turns the page (the list moves to version 1) and sees the
+    // secret roll there.
+    let ex = t
+        .click_custom_id("fc", t.last_message_for("fc").unwrap().id, &next, None)
+        .await
+        .unwrap();
+    assert!(ex.single().text().contains("9d9"), "{}", ex.single().text());
+    // Bob forges the old Next: refused, nothing of the list shown.
+    run(&t, "bob", "/roll expression:1d6").await;
+    let msg = t.last_message_for("bob").unwrap().id;
+    let ex = t.click_custom_id("bob", msg, &next, None).await.unwrap();
+    let out = answer(&ex, "ephemeral", "bob's stale click");
+    assert!(
+        out.text()
+            .contains("This list belongs to whoever asked for it"),
+        "{}",
+        out.text()
+    );
+    assert!(!out.text().contains("9d9"), "{}", out.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

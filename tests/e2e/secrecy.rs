@@ -99,3 +99,49 @@ async fn a_stale_click_on_the_fcs_history_list_shows_a_player_nothing() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Item 14: `/stats` answers privately whenever secret dice are in its
+/// counts (the roller's own, or everyone's for the FC), publicly otherwise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_with_secret_dice_in_them_answer_privately() {
+    let t = secret_table("secrecy-stats", 7).await;
+    run(&t, "alice", "/roll expression:3d6 secret:true").await;
+    run(&t, "alice", "/roll expression:2d6").await;
+    let ex = run(&t, "alice", "/stats").await;
+    let out = answer(&ex, "ephemeral", "alice's own stats");
+    assert!(
+        out.text().contains("**5** dice recorded (d6)"),
+        "{}",
+        out.text()
+    );
+    let ex = run(&t, "fc", "/stats user:alice").await;
+    let out = answer(&ex, "ephemeral", "the FC's stats of alice");
+    assert!(
+        out.text().contains("**5** dice recorded (d6)"),
+        "{}",
+        out.text()
+    );
+    let ex = run(&t, "fc", "/stats server:true die:6").await;
+    answer(&ex, "ephemeral", "the FC's server stats");
+    // What every member may see stays public.
+    let ex = run(&t, "bob", "/stats user:alice").await;
+    let out = answer(&ex, "message", "bob's stats of alice");
+    assert!(
+        out.text().contains("**2** dice recorded (d6)"),
+        "{}",
+        out.text()
+    );
+    let ex = run(&t, "bob", "/stats server:true").await;
+    answer(&ex, "message", "bob's server stats");
+    // No secret die of that size: nothing secret is counted.
+    run(&t, "alice", "/roll expression:1d20").await;
+    let ex = run(&t, "alice", "/stats die:20").await;
+    let out = answer(&ex, "message", "alice's d20 stats");
+    assert!(
+        out.text().contains("**1** dice recorded (d20)"),
+        "{}",
+        out.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

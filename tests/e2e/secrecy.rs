@@ -145,3 +145,40 @@ async fn stats_with_secret_dice_in_them_answer_privately() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Item 15: `/fc undo` lists a change made by a secret roll privately, and
+/// the undo of it is logged secret; a character with only public changes
+/// gets the public list as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_lists_changes_of_secret_rolls_privately() {
+    let t = secret_table("secrecy-undo", 3).await;
+    run(&t, "alice", "/st sheet create name:Ann willpower:5").await;
+    run(&t, "bob", "/st sheet create name:Bo willpower:5").await;
+    // Difficulty 9: fewer successes than buying gives, so it is offered.
+    run(&t, "alice", "/st willpower difficulty:9 secret:true").await;
+    let ex = t.click("alice", "Spend willpower").await.unwrap();
+    assert!(ex.of_kind("update").is_some(), "{:?}", ex.outputs);
+    let ex = run(&t, "fc", "/fc undo character:Ann").await;
+    let out = answer(&ex, "ephemeral", "the undo list of Ann");
+    assert!(out.text().contains("willpower"), "{}", out.text());
+    let ex = t.click("fc", "Undo").await.unwrap();
+    let done = ex.of_kind("update").expect("the result");
+    assert!(done.text().contains("Undone on **Ann**"), "{}", done.text());
+    // What the undo put back is not for the table either.
+    let ex = run(&t, "bob", "/history show user:fc").await;
+    let text = ex.single().text();
+    assert!(!text.contains("undo"), "{text}");
+    let ex = run(&t, "fc", "/history show user:fc").await;
+    assert!(
+        ex.single().text().contains("secret undo"),
+        "{}",
+        ex.single().text()
+    );
+    // Bo's public change is listed publicly.
+    run(&t, "bob", "/st willpower difficulty:9").await;
+    t.click("bob", "Spend willpower").await.unwrap();
+    let ex = run(&t, "fc", "/fc undo character:Bo").await;
+    answer(&ex, "message", "the undo list of Bo");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

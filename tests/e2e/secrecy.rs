@@ -27,6 +27,18 @@ fn answer<'a>(ex: &'a Exchange, kind: &str, what: &str) -> &'a Output {
     out
 }
 
+/// The numbers the entry lines of a `/history` page start with (`#N`),
+/// newest first.
+fn numbers(out: &Output) -> Vec<u32> {
+    out.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.strip_prefix("`#"))
+        .filter_map(|l| l.split('`').next()?.parse().ok())
+        .collect()
+}
+
 /// Item 16: a click on another member's secret roll, stale or not, is
 /// answered as one on a roll that never was: neither the roll's current
 /// state nor its roller's name reaches the clicker. The roller's and the
@@ -179,6 +191,33 @@ async fn undo_lists_changes_of_secret_rolls_privately() {
     t.click("bob", "Spend willpower").await.unwrap();
     let ex = run(&t, "fc", "/fc undo character:Bo").await;
     answer(&ex, "message", "the undo list of Bo");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Item 17: `/history` numbers the entries each reader may see, with no
+/// gap where another member's secret entry lies; the FC's numbers count
+/// every entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_numbers_leave_no_gap_where_a_secret_entry_lies() {
+    let t = secret_table("secrecy-numbers", 7).await;
+    run(&t, "alice", "/roll expression:1d6").await;
+    run(&t, "alice", "/roll expression:2d6 secret:true").await;
+    run(&t, "alice", "/roll expression:3d6").await;
+    let ex = run(&t, "bob", "/history show user:alice").await;
+    let bob = numbers(ex.single());
+    let ex = run(&t, "alice", "/history show").await;
+    let alice = numbers(ex.single());
+    let ex = run(&t, "fc", "/history show user:alice").await;
+    let fc = numbers(ex.single());
+    assert_eq!(fc.len(), 3, "{}", ex.single().text());
+    assert_eq!(alice, fc);
+    assert_eq!(
+        fc.windows(2).map(|w| w[0] - w[1]).collect::<Vec<_>>(),
+        [1, 1]
+    );
+    // Bob sees two entries, numbered one after the other.
+    assert_eq!(bob, vec![fc[0] - 1, fc[2]]);
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -130,6 +130,18 @@ pub async fn is_reader(tx: &mut Tx, session: &Session, caller: &Caller) -> Resul
     Ok(caller.user_id == session.owner_id || super::rights::is_fc(tx, caller).await?)
 }
 
+/// A session's number as the readers of its message see it (a roll's
+/// "Roll #N"): a public session's place among the guild's public sessions
+/// of its kind, a secret one's among its roller's own secret ones. Its id
+/// would leave gaps where hidden sessions (and other servers') started.
+pub async fn number(tx: &mut Tx, session: &Session) -> Result<i64, AppError> {
+    let secret_of = session.secret.then_some(session.owner_id);
+    Ok(
+        storage::sessions::count_seen(tx, session.guild_id, &session.kind, session.id, secret_of)
+            .await?,
+    )
+}
+
 /// Whether the session `session_id` of the guild is secret (in the
 /// caller's transaction).
 pub async fn is_secret(tx: &mut Tx, guild_id: i64, session_id: i64) -> Result<bool, AppError> {

@@ -221,3 +221,38 @@ async fn history_numbers_leave_no_gap_where_a_secret_entry_lies() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Item 17: a Storyteller roll's "Roll #N" counts the rolls its readers
+/// may see: a public roll among the public ones, a secret roll among its
+/// roller's own secret ones; no gap tells when a secret roll was made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
+    let t = secret_table("secrecy-roll-numbers", 7).await;
+    run(&t, "alice", "/st sheet create name:Ann willpower:5").await;
+    run(&t, "bob", "/st sheet create name:Bo willpower:5").await;
+    let footer = |ex: &Exchange, kind: &str| {
+        let out = ex.of_kind(kind).unwrap_or_else(|| panic!("no {kind}"));
+        out.embeds()[0]["footer"]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let ex = run(&t, "alice", "/st pool dice:4").await;
+    assert!(
+        footer(&ex, "message").contains("Roll #1."),
+        "{}",
+        footer(&ex, "message")
+    );
+    let ex = run(&t, "alice", "/st pool dice:4 secret:true").await;
+    let secret = footer(&ex, "ephemeral");
+    assert!(secret.contains("Roll #1."), "{secret}");
+    assert_eq!(secret, footer(&ex, "channel"));
+    let ex = run(&t, "bob", "/st pool dice:3").await;
+    assert!(
+        footer(&ex, "message").contains("Roll #2."),
+        "{}",
+        footer(&ex, "message")
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -119,21 +119,30 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
     // Unknown and stale clicks (double clicks, old messages) are answered
     // from a read, without queueing for the write lock: under a burst of
     // clicks most are stale. Versions only grow, so a stale read is final.
-    // One lookup: no transaction around it.
+    // No transaction around it (one lookup, and the guild's settings only
+    // for a secret session).
     let known = {
         let mut rtx = app.db.glance().await?;
-        storage::sessions::get(&mut rtx, caller.guild_id, id.session).await?
+        let known = storage::sessions::get(&mut rtx, caller.guild_id, id.session)
+            .await?
+            .filter(|s| s.kind == id.kind)
+            .ok_or_else(gone)?;
+        // Who may see the roll is settled before anything about it is
+        // shown (its current state for a stale click, a refusal naming its
+        // roller): to anyone else a secret roll is one that never was.
+        if !super::secret::may_see(&mut rtx, &known, caller).await? {
+            return Err(gone());
+        }
+        known
     };
-    match known.filter(|s| s.kind == id.kind) {
-        None => return Err(AppError::user("That roll no longer exists (or never did).")),
-        Some(s) if s.version != id.version => return stale(app, &s, caller).await,
-        Some(_) => {}
+    if known.version != id.version {
+        return stale(app, &known, caller).await;
     }
     let mut tx = Act::begin(app, caller).await?;
     let session = storage::sessions::get(&mut tx, caller.guild_id, id.session)
         .await?
         .filter(|s| s.kind == id.kind)
-        .ok_or_else(|| AppError::user("That roll no longer exists (or never did)."))?;
+        .ok_or_else(gone)?;
     // Clicks on a secret roll stay secret (logged as such, new sessions marked).
     let secret_caller;
     let caller = if !caller.secret
@@ -187,6 +196,12 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
         return Ok(Response::update(view).then(Reply::Ephemeral(View::text(note))));
     }
     app.registry.click(app, tx, session, &click).await
+}
+
+/// The answer to a click on a roll the caller cannot reach: one that no
+/// longer exists, never did, or is another member's secret.
+fn gone() -> AppError {
+    AppError::user("That roll no longer exists (or never did).")
 }
 
 async fn stale(app: &App, session: &Session, caller: &Caller) -> AppResult {

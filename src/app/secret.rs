@@ -115,6 +115,33 @@ pub async fn of_session(tx: &mut Tx, session: &Session) -> Result<Option<SecretS
     }
 }
 
+/// Whether `caller` may see `session` at all: anyone a public one, a
+/// secret one only its roller and the game master. Checked before
+/// anything about a session is shown or done (a click's answer, even a
+/// stale one's); `session` must have been read in `tx` or before it.
+pub async fn may_see(tx: &mut Tx, session: &Session, caller: &Caller) -> Result<bool, AppError> {
+    Ok(!session.secret || is_reader(tx, session, caller).await?)
+}
+
+/// Whether `caller` is the one `session` was made for or the game master:
+/// who may see a secret session, or a private one (a `/history` list, an
+/// undo prompt) drawn again for a click.
+pub async fn is_reader(tx: &mut Tx, session: &Session, caller: &Caller) -> Result<bool, AppError> {
+    Ok(caller.user_id == session.owner_id || super::rights::is_fc(tx, caller).await?)
+}
+
+/// A session's number as the readers of its message see it (a roll's
+/// "Roll #N"): a public session's place among the guild's public sessions
+/// of its kind, a secret one's among its roller's own secret ones. Its id
+/// would leave gaps where hidden sessions (and other servers') started.
+pub async fn number(tx: &mut Tx, session: &Session) -> Result<i64, AppError> {
+    let secret_of = session.secret.then_some(session.owner_id);
+    Ok(
+        storage::sessions::count_seen(tx, session.guild_id, &session.kind, session.id, secret_of)
+            .await?,
+    )
+}
+
 /// Whether the session `session_id` of the guild is secret (in the
 /// caller's transaction).
 pub async fn is_secret(tx: &mut Tx, guild_id: i64, session_id: i64) -> Result<bool, AppError> {

@@ -35,6 +35,14 @@ pub async fn next(tx: &mut Tx, c: &Character) -> Result<Option<Change>, AppError
     Ok(storage::character_history::newest_undoable(tx, c.guild_id, c.id).await?)
 }
 
+/// Whether any of `changes` was made by a secret action (its log entry is
+/// secret): such a change is shown only to the game master, privately, and
+/// its undo is logged secret too.
+pub async fn any_secret(tx: &mut Tx, guild_id: i64, changes: &[&Change]) -> Result<bool, AppError> {
+    let ids: Vec<i64> = changes.iter().filter_map(|c| c.log_id).collect();
+    Ok(storage::log::any_secret(tx, guild_id, &ids).await?)
+}
+
 /// What an undo did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Undone {
@@ -93,9 +101,11 @@ pub async fn undo(
     let lines = diff(&change.after, &change.before);
     row.sheet = change.before.clone();
     storage::characters::update(act, &row, storage::now_ms()).await?;
+    // Undoing a secret change tells what it did: the undo stays secret too.
+    let secret = any_secret(act, guild, &[&change]).await?;
     log::record(
         act,
-        caller,
+        &caller.clone().secretly(caller.secret || secret),
         log::What {
             system,
             action: "undo",

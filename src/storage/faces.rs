@@ -62,7 +62,7 @@ pub async fn tally(
     guild_id: i64,
     user_id: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
-    tally_visible(tx, guild_id, user_id, None).await
+    tally_of(tx, guild_id, user_id, Secrets::All).await
 }
 
 /// Like [`tally`], leaving out other members' secret entries (the
@@ -74,26 +74,60 @@ pub async fn tally_visible(
     user_id: Option<i64>,
     hide_secrets_from: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
+    let secrets = hide_secrets_from.map_or(Secrets::All, Secrets::VisibleTo);
+    tally_of(tx, guild_id, user_id, secrets).await
+}
+
+/// Like [`tally`], without any secret entry: what every member may see
+/// (a count with secret dice in it is not for a public message).
+pub async fn tally_public(
+    tx: &mut Tx,
+    guild_id: i64,
+    user_id: Option<i64>,
+) -> Result<Vec<FaceCount>, StorageError> {
+    tally_of(tx, guild_id, user_id, Secrets::None).await
+}
+
+/// Which secret entries a tally counts.
+#[derive(Debug, Clone, Copy)]
+enum Secrets {
+    /// Every one.
+    All,
+    /// Only this member's own.
+    VisibleTo(i64),
+    /// None.
+    None,
+}
+
+async fn tally_of(
+    tx: &mut Tx,
+    guild_id: i64,
+    user_id: Option<i64>,
+    secrets: Secrets,
+) -> Result<Vec<FaceCount>, StorageError> {
     let mut n = 1;
     let mut next = || {
         n += 1;
         n
     };
     let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
-    let hide = hide_secrets_from.map(|_| format!(" AND (l.secret = 0 OR l.user_id = ${})", next()));
+    let hide = match secrets {
+        Secrets::All => String::new(),
+        Secrets::VisibleTo(_) => format!(" AND (l.secret = 0 OR l.user_id = ${})", next()),
+        Secrets::None => " AND l.secret = 0".to_string(),
+    };
     let sql = format!(
         "SELECT f.sides, f.face, CAST(SUM(f.n) AS BIGINT) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id
-         WHERE l.guild_id = $1{}{}
+         WHERE l.guild_id = $1{}{hide}
          GROUP BY f.sides, f.face ORDER BY f.sides, f.face",
         by_user.unwrap_or_default(),
-        hide.unwrap_or_default()
     );
     let mut q = sqlx::query(&sql).bind(guild_id);
     if let Some(u) = user_id {
         q = q.bind(u);
     }
-    if let Some(v) = hide_secrets_from {
+    if let Secrets::VisibleTo(v) = secrets {
         q = q.bind(v);
     }
     let rows = q.fetch_all(&mut **tx).await?;

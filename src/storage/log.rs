@@ -89,6 +89,24 @@ pub async fn for_session(
     rows.iter().map(from_row).collect()
 }
 
+/// Whether any of the guild's entries `ids` is secret (none for no ids).
+pub async fn any_secret(tx: &mut Tx, guild_id: i64, ids: &[i64]) -> Result<bool, StorageError> {
+    if ids.is_empty() {
+        return Ok(false);
+    }
+    let marks: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT COUNT(*) FROM roll_log WHERE guild_id = $1 AND secret <> 0 AND id IN ({})",
+        marks.join(", ")
+    );
+    let mut q = sqlx::query(&sql).bind(guild_id);
+    for id in ids {
+        q = q.bind(id);
+    }
+    let n: i64 = q.fetch_one(&mut **tx).await?.try_get(0)?;
+    Ok(n > 0)
+}
+
 /// Counts a guild's entries (all users).
 pub async fn count(tx: &mut Tx, guild_id: i64) -> Result<i64, StorageError> {
     let row = sqlx::query("SELECT COUNT(*) FROM roll_log WHERE guild_id = $1")

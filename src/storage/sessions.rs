@@ -282,6 +282,38 @@ pub async fn mark_secret(tx: &mut Tx, guild_id: i64, id: i64) -> Result<(), Stor
     Ok(())
 }
 
+/// How many sessions of `kind` in `guild_id`, up to `upto_id`, are public
+/// (`secret_of` none) or secret ones of the member `secret_of`.
+pub async fn count_seen(
+    tx: &mut Tx,
+    guild_id: i64,
+    kind: &str,
+    upto_id: i64,
+    secret_of: Option<i64>,
+) -> Result<i64, StorageError> {
+    let base = "SELECT COUNT(*) FROM sessions WHERE guild_id = $1 AND kind = $2 AND id <= $3";
+    let row = match secret_of {
+        None => {
+            sqlx::query(&format!("{base} AND secret = 0"))
+                .bind(guild_id)
+                .bind(kind)
+                .bind(upto_id)
+                .fetch_one(&mut **tx)
+                .await?
+        }
+        Some(owner) => {
+            sqlx::query(&format!("{base} AND secret <> 0 AND owner_id = $4"))
+                .bind(guild_id)
+                .bind(kind)
+                .bind(upto_id)
+                .bind(owner)
+                .fetch_one(&mut **tx)
+                .await?
+        }
+    };
+    row.try_get(0)
+}
+
 /// Whether the session `id` of `guild_id` is secret (false when there is no
 /// such session in that guild).
 pub async fn is_secret(tx: &mut Tx, guild_id: i64, id: i64) -> Result<bool, StorageError> {

@@ -18,6 +18,7 @@ mod platform;
 mod presentation;
 mod robust;
 mod roll;
+mod secrecy;
 mod shards;
 mod sheets;
 mod shutdown;

@@ -238,12 +238,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
 
 /// A click on a pager's Prev or Next.
 pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    let caller = click.caller;
-    if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
-        return Err(AppError::user(
-            "This list belongs to whoever asked for it; use `/history show` to browse your own.",
-        ));
-    }
+    require_reader(&mut tx, &session, click.caller).await?;
     let mut state: PagerState = sessions::load(&session)?;
     let last = state.pages() - 1;
     state.page = match PageButton::read(&click.id.action, click.id.arg.as_deref())? {
@@ -268,10 +263,24 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     Ok(Response::update(view))
 }
 
-/// The pager's message as it stands (stale, expired or closed clicks).
-pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+/// Refuses anyone but the member who asked for a list (and the game
+/// master): what it shows was chosen for them (their own secret entries,
+/// or all of them for the game master).
+async fn require_reader(tx: &mut Tx, session: &Session, caller: &Caller) -> Result<(), AppError> {
+    if !crate::app::secret::is_reader(tx, session, caller).await? {
+        return Err(AppError::user(
+            "This list belongs to whoever asked for it; use `/history show` to browse your own.",
+        ));
+    }
+    Ok(())
+}
+
+/// The pager's message as it stands (stale, expired or closed clicks),
+/// for its reader only ([`require_reader`]).
+pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
     let state: PagerState = sessions::load(session)?;
     let mut tx = app.db.read().await?;
+    require_reader(&mut tx, session, caller).await?;
     page_view(
         &mut tx,
         &app.registry,
@@ -299,6 +308,10 @@ async fn page_view(
     let rows = history::newest(tx, &state.filter(guild_id), limit, offset).await?;
     let ids: Vec<i64> = rows.iter().map(|r| r.entry.id).collect();
     let faces = storage::faces::of_entries(tx, &ids).await?;
+    let mut numbers = Vec::with_capacity(rows.len());
+    for id in &ids {
+        numbers.push(number(tx, guild_id, state.hide_secrets_from, *id).await?);
+    }
     let first = offset + 1;
     let last = offset + rows.len() as i64;
     let mut embed = Embed::new(format!("📜 Roll log · {}", state.subject))
@@ -318,13 +331,14 @@ async fn page_view(
         ));
     let lines: Vec<String> = rows
         .iter()
-        .map(|row| {
+        .zip(numbers)
+        .map(|(row, n)| {
             let mine: Vec<FaceCount> = faces
                 .iter()
                 .filter(|(id, _)| *id == row.entry.id)
                 .map(|(_, f)| *f)
                 .collect();
-            entry_line(reg, row, &mine, state.user_id.is_none())
+            entry_line(reg, row, n, &mine, state.user_id.is_none())
         })
         .collect();
     let intro = embed.description.take().unwrap_or_default();
@@ -353,17 +367,33 @@ async fn page_view(
     Ok(view)
 }
 
-/// One entry as a line: when, who (`with_who`: the page is not one
-/// member's), as which character, which system, what, its result and its
-/// dice, each part short.
+/// The number of entry `id` as its reader sees it: its place in the
+/// server's log counting only the entries the reader may see (`hide`: the
+/// reader, when other members' secret entries are hidden from them), so
+/// no gap tells when a hidden entry was logged (the entry's id would:
+/// ids also count secret entries and other servers').
+async fn number(tx: &mut Tx, guild_id: i64, hide: Option<i64>, id: i64) -> Result<i64, AppError> {
+    let seen = Filter {
+        guild_id,
+        upto_id: Some(id),
+        hide_secrets_from: hide,
+        ..Filter::default()
+    };
+    Ok(history::count(tx, &seen).await?)
+}
+
+/// One entry as a line: its number for this reader (`n`, see [`number`]),
+/// when, who (`with_who`: the page is not one member's), as which
+/// character, which system, what, its result and its dice, each part short.
 fn entry_line(
     reg: &crate::app::Registry,
     row: &HistoryRow,
+    n: i64,
     faces: &[FaceCount],
     with_who: bool,
 ) -> String {
     let e = &row.entry;
-    let mut line = format!("`#{}` <t:{}:R>", e.id, e.created_at.div_euclid(1000));
+    let mut line = format!("`#{n}` <t:{}:R>", e.created_at.div_euclid(1000));
     if with_who {
         line.push_str(&format!(" <@{}>", e.user_id));
     }

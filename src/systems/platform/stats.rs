@@ -123,15 +123,30 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
     let fc = crate::app::rights::is_fc(&mut tx, caller).await?;
     let hide = (!fc).then_some(caller.user_id);
     let tally = storage::faces::tally_visible(&mut tx, caller.guild_id, user, hide).await?;
+    let public = storage::faces::tally_public(&mut tx, caller.guild_id, user).await?;
     drop(tx);
-    let mut dice = analyse(&tally);
-    if let Some(d) = q.die {
-        dice.retain(|s| s.sides == d);
-    }
+    let pick = |tally: &[_]| {
+        let mut dice = analyse(tally);
+        if let Some(d) = q.die {
+            dice.retain(|s| s.sides == d);
+        }
+        dice
+    };
+    let dice = pick(&tally);
+    // Secret dice in the counts (the game master's, or the roller's own)
+    // keep the whole answer private: a public one would show them.
+    let counts = |dice: &[DieStats]| -> Vec<(u32, Vec<u64>)> {
+        dice.iter().map(|d| (d.sides, d.counts.clone())).collect()
+    };
+    let answer = if counts(&dice) == counts(&pick(&public)) {
+        Response::message
+    } else {
+        Response::ephemeral
+    };
     let title = format!("📊 Dice fairness · {subject}");
     if dice.is_empty() {
         let what = q.die.map_or("dice".to_string(), |d| format!("d{d}s"));
-        return Ok(Response::message(View::embed(
+        return Ok(answer(View::embed(
             Embed::new(title)
                 .description(format!(
                     "No {what} recorded yet. Every die thrown from now on is counted, face by face."
@@ -139,7 +154,7 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
                 .colour(colour::NEUTRAL),
         )));
     }
-    Ok(Response::message(report(&title, &dice)))
+    Ok(answer(report(&title, &dice)))
 }
 
 /// The embed and chart for analysed dice.

@@ -47,6 +47,7 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     state.session = next;
     let status = status_of(state.session.phase);
     let version = sessions::save(&mut tx, &session, &state, status, ctx.timeout()).await?;
+    let number = crate::app::secret::number(&mut tx, &session).await?;
     crate::app::characters::save(&mut tx, &mut ch).await?;
     log::record(
         &mut tx,
@@ -68,6 +69,6 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     tx.commit().await?;
     let offer = spend_offer(&state, Some(&ch.sheet));
     Ok(Response::update(roll_view(
-        session.id, version, status, &state, offer,
+        session.id, number, version, status, &state, offer,
     )))
 }

@@ -447,9 +447,9 @@ pub fn title(status: Status, state: &RollState) -> String {
 /// The roll's embed. `status` is the session's (`open`, `closed`, `voided`,
 /// `expired`). The first line of the description is the dice; what
 /// happened to willpower follows; the pool and the arithmetic are two short
-/// fields; the rules that fired, the odds and the roll's number are in the
-/// footer.
-pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
+/// fields; the rules that fired, the odds and the roll's number (`number`,
+/// [`crate::app::secret::number`]) are in the footer.
+pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
     let s = &state.session;
     let r = &s.result;
     let spec = &r.spec;
@@ -500,7 +500,7 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
         "Chance before rolling: {}.",
         odds_text(&state.odds)
     ));
-    let mut last = format!("Roll #{id}.");
+    let mut last = format!("Roll #{number}.");
     match status {
         Status::Open => last.push_str(" Keep lets the roll stand."),
         Status::Expired => last.push_str(" Timed out: the roll stands as rolled."),
@@ -522,15 +522,17 @@ pub fn roll_embed(id: i64, status: Status, state: &RollState, spend: Option<u8>)
 /// its buttons (the storyteller's Void is a game-master tool, folded into
 /// the private ⚙ panel). `spend` is the automatic success on offer
 /// (current willpower − 1) when buying one is allowed now (ST-11), else
-/// `None`.
+/// `None`. `id` is the session's, `number` the roll's as its readers see
+/// it ([`crate::app::secret::number`]).
 pub fn roll_view(
     id: i64,
+    number: i64,
     version: i64,
     status: Status,
     state: &RollState,
     spend: Option<u8>,
 ) -> View {
-    let view = View::embed(roll_embed(id, status, state, spend));
+    let view = View::embed(roll_embed(number, status, state, spend));
     if status != Status::Open {
         return view;
     }

@@ -129,6 +129,10 @@ async fn finish(
     let status = status_of(state.session.phase);
     let timeout = (status == Status::Open).then(|| ctx.timeout()).flatten();
     let id = sessions::create(&mut tx, caller, KIND, &state, timeout).await?;
+    let row = storage::sessions::get(&mut tx, caller.guild_id, id)
+        .await?
+        .ok_or_else(|| AppError::Internal("a new session is missing".into()))?;
+    let number = crate::app::secret::number(&mut tx, &row).await?;
     let mut version = 0;
     if status != Status::Open {
         let json = serde_json::to_string(&state)?;
@@ -161,7 +165,7 @@ async fn finish(
     .await?;
     tx.commit().await?;
     Ok(Response::message(roll_view(
-        id, version, status, &state, offer,
+        id, number, version, status, &state, offer,
     )))
 }
 
@@ -464,6 +468,7 @@ pub async fn render(tx: &mut Tx, session: &Session) -> Result<View, AppError> {
     let offer = spend_offer(&state, ch.as_ref().map(|c| &c.sheet));
     Ok(roll_view(
         session.id,
+        crate::app::secret::number(tx, session).await?,
         session.version,
         session.status,
         &state,

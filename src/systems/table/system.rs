@@ -53,10 +53,10 @@ impl System for TableFeature {
         &'a self,
         app: &'a App,
         session: &'a Session,
-        _caller: &'a Caller,
+        caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
         if session.kind == super::undo::KIND {
-            return Box::pin(std::future::ready(super::undo::render(session)));
+            return Box::pin(super::undo::render(app, session, caller));
         }
         if session.kind == super::approval::KIND {
             return Box::pin(std::future::ready(super::approval::render(session)));

@@ -157,6 +157,9 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
         )));
     };
     let recent = undo::recent(&mut act, &row, undo::SHOWN).await?;
+    // Changes made by secret rolls are listed to the game master only.
+    let shown: Vec<&Change> = recent.iter().chain([&target]).collect();
+    let private = undo::any_secret(&mut act, caller.guild_id, &shown).await?;
     let timeout = settings::guild(&mut act, caller.guild_id)
         .await?
         .session_timeout_minutes;
@@ -172,7 +175,12 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
     };
     let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
     act.commit().await?;
-    Ok(Response::message(view(id, 0, Status::Open, &prompt)))
+    let view = view(id, 0, Status::Open, &prompt);
+    Ok(if private {
+        Response::ephemeral(view)
+    } else {
+        Response::message(view)
+    })
 }
 
 /// The prompt (or its result).
@@ -238,9 +246,15 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
     Ok(Response::update(view(session.id, v, Status::Closed, &p)))
 }
 
-/// Draws a prompt as it stands.
-pub fn render(session: &Session) -> Result<View, AppError> {
+/// Draws a prompt as it stands, for the game master who asked (or
+/// another): only they may press it, and it may list changes made by
+/// secret rolls.
+pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
     let p: Prompt = serde_json::from_str(&session.state)?;
+    let mut tx = app.db.glance().await?;
+    if !crate::app::secret::is_reader(&mut tx, session, caller).await? {
+        return Err(AppError::user(undo::ONLY_FC));
+    }
     Ok(view(session.id, session.version, session.status, &p))
 }
 

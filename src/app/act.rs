@@ -186,9 +186,17 @@ mod tests {
         }
     }
 
-    /// The lines (from 1) of `text` that open a write transaction.
+    /// The lines (from 1) of `text` that open a write transaction, up to
+    /// its test module (`#[cfg(test)]` on a `mod`: tests may seed a
+    /// database by hand).
     fn opened_at(text: &str) -> Vec<usize> {
-        text.lines()
+        let lines: Vec<&str> = text.lines().collect();
+        let tests = lines
+            .windows(2)
+            .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
+            .unwrap_or(lines.len());
+        lines[..tests]
+            .iter()
             .enumerate()
             .filter(|(_, l)| {
                 l.contains(".write().await") || l.contains("db.write()") || l.contains(".write_in(")
@@ -206,6 +214,12 @@ mod tests {
             vec![1]
         );
         assert!(opened_at("let act = Act::begin(app, caller).await?;").is_empty());
+        let tested = "fn f() {}\n#[cfg(test)]\nmod tests {\n    let tx = db.write().await;\n}\n";
+        assert!(opened_at(tested).is_empty());
+        assert_eq!(
+            opened_at(&format!("let t = db.write().await;\n{tested}")),
+            vec![1]
+        );
     }
 
     #[test]

@@ -1689,6 +1689,38 @@ async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
     t.stop().await;
 }
 
+/// The labels the `roll:` option of `/ve fc void` offers `who`.
+async fn roll_choices(t: &Table, who: &str) -> Vec<String> {
+    t.autocomplete(who, "/ve fc void roll:", "roll")
+        .await
+        .unwrap_or_else(|e| panic!("{who}: {e}"))
+        .iter()
+        .map(|c| c["name"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_roll_list_offers_a_secret_roll_only_to_its_roller_and_the_fc() {
+    let t = table("ve-secret-list", 4).await;
+    play(&t, "fc: /fc gm-channel channel:#gm").await;
+    play(&t, ADA_AND_BO).await;
+    t.command(
+        "alice",
+        "/ve check ability:Finesse difficulty:15 secret:true",
+    )
+    .await
+    .unwrap();
+    play(&t, "bob: /ve check ability:Finesse difficulty:10").await;
+    let ada = "Ada · Finesse check · just now";
+    let bo = "Bo · Finesse check · just now";
+    assert_eq!(roll_choices(&t, "fc").await, vec![bo, ada]);
+    assert_eq!(roll_choices(&t, "alice").await, vec![bo, ada]);
+    // Bob and a bystander see the public roll only.
+    assert_eq!(roll_choices(&t, "bob").await, vec![bo]);
+    assert_eq!(roll_choices(&t, "carol").await, vec![bo]);
+    t.stop().await;
+}
+
 /// The values of the KISS menu in alice's newest message.
 fn kiss_menu(t: &Table) -> Vec<String> {
     let m = t.last_message_for("alice").unwrap();

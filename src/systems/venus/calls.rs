@@ -483,11 +483,13 @@ pub fn parse_roll(text: Option<&str>) -> Result<Option<i64>, AppError> {
 }
 
 /// The open Venus rolls in the caller's channel, newest first, for the
-/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id).
+/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id). A
+/// secret roll is listed only to its roller and the FC.
 pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(String, String)> {
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
     };
+    let fc = rights::is_fc(&mut tx, caller).await.unwrap_or(false);
     let rows = storage::sessions::open_in_channel_aged(
         &mut tx,
         caller.guild_id,
@@ -503,6 +505,15 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
         .filter(|(s, _)| s.expires_at.is_none_or(|t| t > now))
         .filter_map(|(s, at)| {
             let st: VeState = sessions::load(&s).ok()?;
+            let roller = match &st {
+                VeState::Check(c) => Some(c.roller.user),
+                VeState::Task(t) => Some(t.roller.user),
+                VeState::Delete(_) => None,
+            };
+            let mine = s.owner_id == caller.user_id || roller == Some(caller.user_id);
+            if s.secret && !fc && !mine {
+                return None;
+            }
             let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));
             label
                 .to_lowercase()

@@ -1721,6 +1721,36 @@ async fn ve_the_roll_list_offers_a_secret_roll_only_to_its_roller_and_the_fc() {
     t.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_notes_and_factors_take_as_much_text_as_their_options_allow() {
+    let t = table("ve-long-text", 4).await;
+    play(&t, ADA_CHECK).await;
+    let asset = format!("A {}", "grappling hook ".repeat(13).trim_end());
+    assert_eq!(asset.chars().count(), 196);
+    let noted = one(
+        &t,
+        &format!("alice: /ve sheet note kind:asset text:\"{asset}\""),
+    )
+    .await;
+    assert!(noted.text().contains("Ada: noted."), "{}", noted.text());
+    assert_eq!(sheet(&t, "alice", "Ada").await.attributes.assets[1], asset);
+    // Discord itself refuses what is longer than the option allows.
+    let too_long = format!("alice: /ve sheet note kind:asset text:{}", "x".repeat(201));
+    assert!(t.run_line(&too_long).await.is_err());
+    let fog = format!("Fog {}", "thick ".repeat(15).trim_end());
+    assert_eq!(fog.chars().count(), 93);
+    let asked = one(
+        &t,
+        &format!("alice: /ve check ability:Finesse difficulty:2 factors:\"{fog}+1, Night\""),
+    )
+    .await;
+    assert_eq!(
+        asked.field("Target").unwrap(),
+        format!("**12** = 10 (difficulty 2) + {fog} + Night")
+    );
+    t.stop().await;
+}
+
 /// The values of the KISS menu in alice's newest message.
 fn kiss_menu(t: &Table) -> Vec<String> {
     let m = t.last_message_for("alice").unwrap();

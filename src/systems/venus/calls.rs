@@ -14,6 +14,7 @@ use crate::app::characters::{self, Loaded};
 use crate::app::Act;
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
+use crate::rules::venus::sheet::MAX_NOTE_LEN;
 use crate::rules::venus::{
     CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
 };
@@ -84,11 +85,15 @@ fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
 
 /// The factors of a command's `factors:` text; `-` means none, for players
 /// as for the FC's `/ve fc adjust`.
-fn factors_of(app: &App, text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
+fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
     };
-    cap(app, "list of factors", t)?;
+    if t.chars().count() > MAX_NOTE_LEN {
+        return Err(AppError::user(format!(
+            "The list of factors is too long: at most {MAX_NOTE_LEN} characters."
+        )));
+    }
     Ok(parse_factors(t))
 }
 
@@ -133,7 +138,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
     }
-    let factors = factors_of(app, req.factors.as_deref())?;
+    let factors = factors_of(req.factors.as_deref())?;
     let difficulty = req.difficulty.ok_or_else(|| {
         AppError::user("A check needs a difficulty: 5, 10, 15, 20 (or 25 in edition 1).")
     })?;
@@ -207,7 +212,7 @@ pub async fn npc_check(
         cap(app, "consequence", c)?;
     }
     cap(app, "name", name)?;
-    let factors = factors_of(app, factors)?;
+    let factors = factors_of(factors)?;
     let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "roll NPC checks").await?;
     let a = actor(&mut tx, caller).await?;
@@ -293,7 +298,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
     }
-    let factors = factors_of(app, req.factors.as_deref())?;
+    let factors = factors_of(req.factors.as_deref())?;
     let mut tx = Act::begin(app, caller).await?;
     let a = actor(&mut tx, caller).await?;
     if (req.magic || req.crits) && !a.gm {

@@ -1689,6 +1689,58 @@ async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
     t.stop().await;
 }
 
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_player_no_fc_tools() {
+    let t = table("ve-secret-adjust", 4).await;
+    play(&t, "fc: /fc gm-channel channel:#gm").await;
+    play(&t, ADA_CHECK).await;
+    let ex = t
+        .command(
+            "alice",
+            "/ve check ability:Finesse difficulty:2 secret:true",
+        )
+        .await
+        .unwrap();
+    // The FC's tools sit behind ⚙ FC on both copies, as on a public roll.
+    for o in [
+        ex.of_kind("ephemeral").unwrap(),
+        ex.of_kind("channel").unwrap(),
+    ] {
+        let l = labels(o);
+        assert!(
+            !l.iter().any(|l| l == "Void" || l == "Force close"),
+            "{l:?}"
+        );
+        assert!(l.iter().any(|l| l == "⚙ FC"), "{l:?}");
+    }
+    let ex = t.command("fc", "/ve fc adjust difficulty:3").await.unwrap();
+    assert!(ex.outputs[0].text().starts_with('✅'), "{:?}", ex.outputs);
+    // Nothing new is posted (no copy naming the FC as the roller): the GM
+    // channel's copy and Ada's private copy are redrawn in place.
+    assert!(
+        ex.outputs
+            .iter()
+            .all(|o| o.kind != "channel" && o.kind != "message"),
+        "{:?}",
+        ex.outputs
+    );
+    assert_eq!(
+        ex.outputs.iter().filter(|o| o.kind == "ephemeral").count(),
+        1
+    );
+    let gm = ex.of_kind("channel-update").expect("the GM copy redrawn");
+    let mine = ex.of_kind("update").expect("Ada's private copy redrawn");
+    for o in [gm, mine] {
+        assert_eq!(o.field("Target").unwrap(), "**15** = 15 (difficulty 3)");
+        assert!(!labels(o).iter().any(|l| l == "Void"), "{:?}", labels(o));
+    }
+    t.stop().await;
+}
+
 /// The labels the `roll:` option of `/ve fc void` offers `who`.
 async fn roll_choices(t: &Table, who: &str) -> Vec<String> {
     t.autocomplete(who, "/ve fc void roll:", "roll")

@@ -553,8 +553,8 @@ fn age(ms: i64) -> String {
 
 /// Presses a button on the roll in progress from a command (`check` on a
 /// check, `task` on a task). The roll's message is redrawn in place and the
-/// caller reads a private note; a secret roll is posted again, privately
-/// and in the GM channel, as its other answers are.
+/// caller reads a private note; a secret roll's two copies (the roller's
+/// and the GM channel's) are both redrawn.
 async fn act(
     app: &App,
     tx: Act,
@@ -563,7 +563,7 @@ async fn act(
     (check, task): (CheckButton, Option<TaskButton>),
     note: &str,
 ) -> AppResult {
-    let (shown, secret) = (session.id, session.secret);
+    let shown = session.id;
     let r = match (state, task) {
         (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
         (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
@@ -579,7 +579,7 @@ async fn act(
         }
     };
     v.shows = Some(shown);
-    let mut out = shown_again(v, secret, &format!("✅ {note}"), note);
+    let mut out = Response::edit(format!("✅ {note}"), v);
     out.followups.extend(r.followups);
     Ok(out)
 }
@@ -692,8 +692,7 @@ pub async fn end_chosen_roll(
 
 /// `/ve fc adjust`: changes the roll chosen with `roll:` (else the newest
 /// in this channel whose dice are not thrown yet) and redraws its message
-/// in place (a secret roll is posted again, privately and in the GM
-/// channel).
+/// in place (a secret roll's two copies both).
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     if adj.clone()
         == (Adjust {
@@ -734,29 +733,11 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.shows = Some(session.id);
-    Ok(shown_again(
-        v,
-        session.secret,
+    // A secret roll's two copies are redrawn alike (the kit's edit).
+    Ok(Response::edit(
         "✅ The FC adjusted this roll; its message shows the new setup.",
-        "The FC adjusted this roll (this message replaces the one above).",
+        v,
     ))
-}
-
-/// A roll an FC command changed: its posted message redrawn in place, with
-/// `note` to the caller privately; a secret roll is posted again with
-/// `secret_note` above it (privately and in the GM channel, as its other
-/// answers are: its private copy cannot always be edited).
-fn shown_again(
-    mut v: crate::app::view::View,
-    secret: bool,
-    note: &str,
-    secret_note: &str,
-) -> Response {
-    if secret {
-        v.content = Some(secret_note.to_string());
-        return Response::message(v);
-    }
-    Response::edit(note, v)
 }
 
 /// `/ve fc adjust` on a check not yet thrown: the new setup, validated.

@@ -47,6 +47,12 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
         other => return respond(ctx, other).await,
     };
     let app = &ctx.data().app;
+    // The game master's tools fold behind one ⚙ button here too: the
+    // roller's private copy shows none of them.
+    let response = crate::app::gm_panel::fold_response(&app.registry, response);
+    // A secret session redrawn in place ([`Reply::Edit`]): both its copies
+    // are, after the answer (its own posted message is the roller's copy).
+    let (response, edits) = secret_edits(app, caller.guild_id, response).await;
     let gm = secret::check(app, caller).await.ok().flatten();
     let root = ctx.command().qualified_name.split(' ').next().unwrap_or("");
     let word = app
@@ -63,6 +69,9 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
         .await;
     }
     let answered = super::send(ctx, Ok(private)).await;
+    for (marker, view) in edits {
+        edit_copies(ctx.http(), &marker, view).await;
+    }
     let note = secret::gm_note(&caller.name, caller.channel_id);
     let mut problems = Vec::new();
     for view in copies {
@@ -207,6 +216,46 @@ pub async fn finish_click(
                 }
             }
             Err(e) => tracing::warn!(error = %e, gm, "could not post a secret roll's copy"),
+        }
+    }
+}
+
+/// Takes the [`Reply::Edit`]s of secret sessions out of a response, each
+/// with its session's copies; other replies stay.
+async fn secret_edits(
+    app: &App,
+    guild: i64,
+    response: Response,
+) -> (Response, Vec<(SecretSession, View)>) {
+    let mut edits = Vec::new();
+    let mut followups = Vec::new();
+    for f in response.followups {
+        let marker = match &f {
+            Reply::Edit(v) => match v.session() {
+                Some(s) => secret::lookup(app, guild, s).await.ok().flatten(),
+                None => None,
+            },
+            _ => None,
+        };
+        match (marker, f) {
+            (Some(m), Reply::Edit(v)) => edits.push((m, v)),
+            (_, f) => followups.push(f),
+        }
+    }
+    let reply = response.reply;
+    (Response { reply, followups }, edits)
+}
+
+/// Redraws both copies of a secret session: the GM channel's through the
+/// channel API, the roller's private copy through their latest interaction
+/// token while it is fresh (a stale copy re-draws itself on its next click).
+async fn edit_copies(http: &serenity::Http, marker: &SecretSession, view: View) {
+    if let (Some(ch), Some(mid)) = (marker.gm_channel, marker.gm_message) {
+        edit_in_channel(http, ch, mid, view.clone()).await;
+    }
+    if let (Some(token), Some(at)) = (&marker.token, marker.token_at) {
+        if crate::storage::now_ms() - at < TOKEN_FRESH_MS {
+            edit_by_token(http, token, view).await;
         }
     }
 }

@@ -1689,6 +1689,120 @@ async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
     t.stop().await;
 }
 
+fn labels(o: &Output) -> Vec<String> {
+    o.buttons().into_iter().map(|b| b.0).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_player_no_fc_tools() {
+    let t = table("ve-secret-adjust", 4).await;
+    play(&t, "fc: /fc gm-channel channel:#gm").await;
+    play(&t, ADA_CHECK).await;
+    let ex = t
+        .command(
+            "alice",
+            "/ve check ability:Finesse difficulty:2 secret:true",
+        )
+        .await
+        .unwrap();
+    // The FC's tools sit behind ⚙ FC on both copies, as on a public roll.
+    for o in [
+        ex.of_kind("ephemeral").unwrap(),
+        ex.of_kind("channel").unwrap(),
+    ] {
+        let l = labels(o);
+        assert!(
+            !l.iter().any(|l| l == "Void" || l == "Force close"),
+            "{l:?}"
+        );
+        assert!(l.iter().any(|l| l == "⚙ FC"), "{l:?}");
+    }
+    let ex = t.command("fc", "/ve fc adjust difficulty:3").await.unwrap();
+    assert!(ex.outputs[0].text().starts_with('✅'), "{:?}", ex.outputs);
+    // Nothing new is posted (no copy naming the FC as the roller): the GM
+    // channel's copy and Ada's private copy are redrawn in place.
+    assert!(
+        ex.outputs
+            .iter()
+            .all(|o| o.kind != "channel" && o.kind != "message"),
+        "{:?}",
+        ex.outputs
+    );
+    assert_eq!(
+        ex.outputs.iter().filter(|o| o.kind == "ephemeral").count(),
+        1
+    );
+    let gm = ex.of_kind("channel-update").expect("the GM copy redrawn");
+    let mine = ex.of_kind("update").expect("Ada's private copy redrawn");
+    for o in [gm, mine] {
+        assert_eq!(o.field("Target").unwrap(), "**15** = 15 (difficulty 3)");
+        assert!(!labels(o).iter().any(|l| l == "Void"), "{:?}", labels(o));
+    }
+    t.stop().await;
+}
+
+/// The labels the `roll:` option of `/ve fc void` offers `who`.
+async fn roll_choices(t: &Table, who: &str) -> Vec<String> {
+    t.autocomplete(who, "/ve fc void roll:", "roll")
+        .await
+        .unwrap_or_else(|e| panic!("{who}: {e}"))
+        .iter()
+        .map(|c| c["name"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_the_roll_list_offers_a_secret_roll_only_to_its_roller_and_the_fc() {
+    let t = table("ve-secret-list", 4).await;
+    play(&t, "fc: /fc gm-channel channel:#gm").await;
+    play(&t, ADA_AND_BO).await;
+    t.command(
+        "alice",
+        "/ve check ability:Finesse difficulty:15 secret:true",
+    )
+    .await
+    .unwrap();
+    play(&t, "bob: /ve check ability:Finesse difficulty:10").await;
+    let ada = "Ada · Finesse check · just now";
+    let bo = "Bo · Finesse check · just now";
+    assert_eq!(roll_choices(&t, "fc").await, vec![bo, ada]);
+    assert_eq!(roll_choices(&t, "alice").await, vec![bo, ada]);
+    // Bob and a bystander see the public roll only.
+    assert_eq!(roll_choices(&t, "bob").await, vec![bo]);
+    assert_eq!(roll_choices(&t, "carol").await, vec![bo]);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_notes_and_factors_take_as_much_text_as_their_options_allow() {
+    let t = table("ve-long-text", 4).await;
+    play(&t, ADA_CHECK).await;
+    let asset = format!("A {}", "grappling hook ".repeat(13).trim_end());
+    assert_eq!(asset.chars().count(), 196);
+    let noted = one(
+        &t,
+        &format!("alice: /ve sheet note kind:asset text:\"{asset}\""),
+    )
+    .await;
+    assert!(noted.text().contains("Ada: noted."), "{}", noted.text());
+    assert_eq!(sheet(&t, "alice", "Ada").await.attributes.assets[1], asset);
+    // Discord itself refuses what is longer than the option allows.
+    let too_long = format!("alice: /ve sheet note kind:asset text:{}", "x".repeat(201));
+    assert!(t.run_line(&too_long).await.is_err());
+    let fog = format!("Fog {}", "thick ".repeat(15).trim_end());
+    assert_eq!(fog.chars().count(), 93);
+    let asked = one(
+        &t,
+        &format!("alice: /ve check ability:Finesse difficulty:2 factors:\"{fog}+1, Night\""),
+    )
+    .await;
+    assert_eq!(
+        asked.field("Target").unwrap(),
+        format!("**12** = 10 (difficulty 2) + {fog} + Night")
+    );
+    t.stop().await;
+}
+
 /// The values of the KISS menu in alice's newest message.
 fn kiss_menu(t: &Table) -> Vec<String> {
     let m = t.last_message_for("alice").unwrap();

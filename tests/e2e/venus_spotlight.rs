@@ -153,7 +153,7 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     // The FC passes for anyone, by command: the tracker is redrawn.
     assert_eq!(
         note(&t, "fc: /ve spotlight pass").await,
-        "↪ Ada passes to Bo."
+        "↪ The FC passes Ada's turn to Bo."
     );
     assert!(tracker(&t, id).text().contains("▶ **Bo**"));
     // A new scene the FC sets starts again at round 1 with the first seat.
@@ -272,6 +272,59 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     )
     .await
     .contains("You can only offer to introduce a scene yourself"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_any_player_may_offer_a_scene_and_the_fcs_own_scene_declines_it_visibly() {
+    let t = table("ve-spot-any-offer", 1).await;
+    let id = seated(&t, "The docks").await;
+    play(&t, "carol: /ve sheet create name:Cy").await;
+    // Cy is not seated, and may still offer (seed 000: "any player can offer").
+    assert_eq!(
+        note(&t, "carol: /ve spotlight scene title:\"Cy's bar\"").await,
+        "🙋 Your offer to introduce the next scene waits for the FC."
+    );
+    assert!(tracker(&t, id)
+        .text()
+        .contains("Cy offers to introduce the next scene: *Cy's bar*"));
+    // The FC sets a scene of their own: the offer is declined, visibly.
+    assert_eq!(
+        note(&t, "fc: /ve spotlight scene title:\"The tower\"").await,
+        "✋ The FC declines Cy's scene.\n🎬 The FC sets scene 2: The tower."
+    );
+    let tr = tracker(&t, id);
+    assert!(
+        tr.text().contains("✋ The FC declines Cy's scene."),
+        "{}",
+        tr.text()
+    );
+    // No offer waits any more.
+    assert!(
+        !tr.text().contains("offers to introduce the next scene: *"),
+        "{}",
+        tr.text()
+    );
+    // Cy offers again and the FC allows it: Cy takes a seat and starts.
+    note(&t, "carol: /ve spotlight scene title:\"Cy's bar\"").await;
+    let ex = run(&t, "fc: tool Allow scene").await;
+    let o = ex.single();
+    assert_eq!(o.title(), "🔦 Scene 3: Cy's bar · round 1");
+    assert!(o.text().contains("▶ **Cy** · <@"), "{}", o.text());
+    assert!(o.text().contains("(Cy earns Ego)"), "{}", o.text());
+    assert!(sheet(&t, "carol", "Cy").await.ego);
+    // The FC passes Cy's turn: the log says the FC did, not Cy.
+    assert_eq!(
+        note(&t, "fc: /ve spotlight pass").await,
+        "↪ The FC passes Cy's turn to Ada."
+    );
+    assert!(tracker(&t, id)
+        .text()
+        .contains("↪ The FC passes Cy's turn to Ada."));
+    // Ada passes her own turn herself.
+    let ex = run(&t, "alice: click Pass").await;
+    assert!(ex.single().text().contains("↪ Ada passes to Bo."));
     assert_schema_clean(&t);
     t.stop().await;
 }

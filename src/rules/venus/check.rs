@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rank::Rank;
 use super::settings::{Edition, VenusSettings};
-use super::sheet::{clean_name, clean_text, SheetEvent, VenusCtx};
+use super::sheet::{clean_name, clean_note, clean_text, SheetEvent, VenusCtx};
 use crate::rules::dice::d;
 use crate::rules::{Actor, RuleError};
 
@@ -821,7 +821,7 @@ pub(crate) fn check_relative_factors(
                 }));
             }
             Ok(NamedFactor {
-                name: clean_name("factor", &f.name)?,
+                name: clean_note("factor", &f.name)?,
                 value: f.value,
             })
         })

@@ -23,10 +23,16 @@ pub const MAX_LOTS: u32 = 10;
 pub const LEARNING_EXP: u32 = 16;
 /// The highest job level the bot accepts (a sanity cap; pools are capped separately).
 pub const MAX_LEVEL: u32 = 100;
-/// The longest ability, job or attribute name.
+/// The longest ability or job name.
 pub const MAX_NAME_LEN: usize = 64;
-/// The longest free text (insight, consequence, attribute entry).
+/// The longest free text (insight, consequence).
 pub const MAX_TEXT_LEN: usize = 500;
+/// The longest note (`/ve sheet note text:`: an attribute entry such as an
+/// asset or specialty, an insight, a special consequence), list of
+/// relative factors (`factors:`) and so any one factor's name. The options
+/// are registered with this maximum (a test holds them together), so what
+/// Discord lets through is never refused as too long.
+pub const MAX_NOTE_LEN: usize = 200;
 /// The most entries in any one list or map on the sheet.
 pub const MAX_ENTRIES: usize = 100;
 
@@ -400,6 +406,21 @@ pub(crate) fn clean_name(what: &str, name: &str) -> Result<String, RuleError> {
         )));
     }
     Ok(n.to_string())
+}
+
+/// Checks a note or factor: non-empty after trimming, at most
+/// [`MAX_NOTE_LEN`] characters.
+pub(crate) fn clean_note(what: &str, text: &str) -> Result<String, RuleError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(RuleError::new(format!("The {what} needs some text.")));
+    }
+    if t.chars().count() > MAX_NOTE_LEN {
+        return Err(RuleError::new(format!(
+            "The {what} is too long (at most {MAX_NOTE_LEN} characters)."
+        )));
+    }
+    Ok(t.to_string())
 }
 
 /// Checks free text: at most [`MAX_TEXT_LEN`] characters, trimmed.
@@ -950,7 +971,7 @@ impl VenusSheet {
 
     /// Adds a free-text attribute entry (VE-7).
     pub fn add_attribute(&mut self, kind: AttributeKind, text: &str) -> Result<(), RuleError> {
-        let text = clean_name("attribute", text)?;
+        let text = clean_note("attribute", text)?;
         let list = self.attributes.list_mut(kind);
         if list.len() >= MAX_ENTRIES {
             return Err(RuleError::new(format!(

@@ -30,13 +30,23 @@ pub const MAX_SCENE: u32 = 10_000;
 pub struct SeatData {}
 
 /// A player's offer to introduce and set the next scene, waiting for the
-/// FC.
+/// FC. Any player can offer (seed 000), seated or not: one not seated yet
+/// takes a seat when the FC allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Offer {
-    /// The seat of the player who offers.
-    pub seat: u32,
+    /// The seat of the player who offers; `None` while they have none.
+    pub seat: Option<u32>,
     /// The scene they would set.
     pub title: String,
+    /// Who offers, when not seated: their character's name.
+    #[serde(default)]
+    pub name: String,
+    /// Who offers, when not seated: the player.
+    #[serde(default)]
+    pub owner: Option<i64>,
+    /// Who offers, when not seated: their character.
+    #[serde(default)]
+    pub character: Option<i64>,
 }
 
 /// The spotlight of one table.
@@ -187,7 +197,7 @@ impl Spotlight {
         if self.lead == Some(id) {
             self.lead = None;
         }
-        if self.offer.as_ref().is_some_and(|o| o.seat == id) {
+        if self.offer.as_ref().is_some_and(|o| o.seat == Some(id)) {
             self.offer = None;
         }
         self.pass_from_gone(next)?;
@@ -319,31 +329,67 @@ impl Spotlight {
     /// A player (at `seat`) offers to introduce and set the next scene.
     /// One offer waits at a time.
     pub fn offer(&mut self, seat: u32, title: &str) -> Result<(), RuleError> {
-        let title = clean_title(title)?;
         if self.turns.seat(seat).is_none() {
             return Err(RuleError::new(
                 "Only a character in the spotlight's order can introduce a scene.",
             ));
         }
+        self.put_offer(Offer {
+            seat: Some(seat),
+            title: title.to_string(),
+            name: String::new(),
+            owner: None,
+            character: None,
+        })
+    }
+
+    /// A player not seated (their character `name`) offers to introduce
+    /// and set the next scene; they take a seat if the FC allows it.
+    pub fn offer_unseated(
+        &mut self,
+        name: &str,
+        owner: Option<i64>,
+        character: Option<i64>,
+        title: &str,
+    ) -> Result<(), RuleError> {
+        self.put_offer(Offer {
+            seat: None,
+            title: title.to_string(),
+            name: name.trim().to_string(),
+            owner,
+            character,
+        })
+    }
+
+    fn put_offer(&mut self, mut offer: Offer) -> Result<(), RuleError> {
+        offer.title = clean_title(&offer.title)?;
         if let Some(o) = &self.offer {
-            let name = self.name_of(o.seat);
+            let name = self.offerer(o);
             return Err(RuleError::new(format!(
                 "{name}'s offer to introduce the next scene waits for the GM's answer."
             )));
         }
-        self.offer = Some(Offer { seat, title });
+        self.offer = Some(offer);
         Ok(())
     }
 
     /// The GM allows the waiting offer: the offering seat starts the new
-    /// scene. Returns that seat.
+    /// scene (an offerer not seated takes a seat first). Returns that seat.
     pub fn confirm(&mut self) -> Result<u32, RuleError> {
         let o = self
             .offer
             .clone()
             .ok_or_else(|| RuleError::new("No offer to introduce a scene is waiting."))?;
-        self.new_scene(&o.title, Some(o.seat))?;
-        Ok(o.seat)
+        let before = self.clone();
+        let seat = match o.seat {
+            Some(seat) => seat,
+            None => self.join(&o.name, o.owner, o.character)?,
+        };
+        if let Err(e) = self.new_scene(&o.title, Some(seat)) {
+            *self = before;
+            return Err(e);
+        }
+        Ok(seat)
     }
 
     /// The GM declines the waiting offer; returns it.
@@ -351,6 +397,14 @@ impl Spotlight {
         self.offer
             .take()
             .ok_or_else(|| RuleError::new("No offer to introduce a scene is waiting."))
+    }
+
+    /// The name of who made an offer.
+    pub fn offerer(&self, o: &Offer) -> String {
+        match o.seat {
+            Some(seat) => self.name_of(seat),
+            None => o.name.clone(),
+        }
     }
 
     /// A seat's name ("someone" when it is gone).
@@ -421,7 +475,7 @@ mod tests {
         s.pass().unwrap();
         let before = (s.scene, s.round, s.turns.current);
         s.offer(3, "Elsewhere").unwrap();
-        assert_eq!(s.decline().map(|o| o.seat), Ok(3));
+        assert_eq!(s.decline().map(|o| o.seat), Ok(Some(3)));
         assert_eq!((s.scene, s.round, s.turns.current), before);
         assert!(s.confirm().is_err());
         assert!(s.decline().is_err());
@@ -528,5 +582,28 @@ mod tests {
         s.offer(1, "Next").unwrap();
         let back: Spotlight = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn a_player_not_seated_offers_and_takes_a_seat_when_allowed() {
+        let mut s = table();
+        s.new_scene("The docks", None).unwrap();
+        s.offer_unseated("Dee", Some(40), Some(4), "Dee's bar")
+            .unwrap();
+        assert_eq!(s.offerer(s.offer.as_ref().unwrap()), "Dee");
+        // One offer at a time, seated or not.
+        assert!(s
+            .offer(1, "Elsewhere")
+            .unwrap_err()
+            .message
+            .contains("Dee's offer"));
+        let seat = s.confirm().unwrap();
+        assert_eq!((s.scene, s.lead, now(&s)), (2, Some(seat), "Dee"));
+        assert_eq!(s.turns.seat(seat).unwrap().character, Some(4));
+        // A name already taken: refused, and the offer still waits.
+        s.offer_unseated("Ada", Some(50), Some(5), "Twin").unwrap();
+        assert!(s.confirm().is_err());
+        assert_eq!(s.scene, 2);
+        assert!(s.offer.is_some());
     }
 }

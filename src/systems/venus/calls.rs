@@ -14,6 +14,7 @@ use crate::app::characters::{self, Loaded};
 use crate::app::Act;
 use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
+use crate::rules::venus::sheet::MAX_NOTE_LEN;
 use crate::rules::venus::{
     CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
 };
@@ -84,11 +85,15 @@ fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
 
 /// The factors of a command's `factors:` text; `-` means none, for players
 /// as for the FC's `/ve fc adjust`.
-fn factors_of(app: &App, text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
+fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
     };
-    cap(app, "list of factors", t)?;
+    if t.chars().count() > MAX_NOTE_LEN {
+        return Err(AppError::user(format!(
+            "The list of factors is too long: at most {MAX_NOTE_LEN} characters."
+        )));
+    }
     Ok(parse_factors(t))
 }
 
@@ -133,7 +138,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
     }
-    let factors = factors_of(app, req.factors.as_deref())?;
+    let factors = factors_of(req.factors.as_deref())?;
     let difficulty = req.difficulty.ok_or_else(|| {
         AppError::user("A check needs a difficulty: 5, 10, 15, 20 (or 25 in edition 1).")
     })?;
@@ -207,7 +212,7 @@ pub async fn npc_check(
         cap(app, "consequence", c)?;
     }
     cap(app, "name", name)?;
-    let factors = factors_of(app, factors)?;
+    let factors = factors_of(factors)?;
     let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(&mut tx, caller, "roll NPC checks").await?;
     let a = actor(&mut tx, caller).await?;
@@ -293,7 +298,7 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
     }
-    let factors = factors_of(app, req.factors.as_deref())?;
+    let factors = factors_of(req.factors.as_deref())?;
     let mut tx = Act::begin(app, caller).await?;
     let a = actor(&mut tx, caller).await?;
     if (req.magic || req.crits) && !a.gm {
@@ -483,11 +488,13 @@ pub fn parse_roll(text: Option<&str>) -> Result<Option<i64>, AppError> {
 }
 
 /// The open Venus rolls in the caller's channel, newest first, for the
-/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id).
+/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id). A
+/// secret roll is listed only to its roller and the FC.
 pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(String, String)> {
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
     };
+    let fc = rights::is_fc(&mut tx, caller).await.unwrap_or(false);
     let rows = storage::sessions::open_in_channel_aged(
         &mut tx,
         caller.guild_id,
@@ -503,6 +510,15 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
         .filter(|(s, _)| s.expires_at.is_none_or(|t| t > now))
         .filter_map(|(s, at)| {
             let st: VeState = sessions::load(&s).ok()?;
+            let roller = match &st {
+                VeState::Check(c) => Some(c.roller.user),
+                VeState::Task(t) => Some(t.roller.user),
+                VeState::Delete(_) => None,
+            };
+            let mine = s.owner_id == caller.user_id || roller == Some(caller.user_id);
+            if s.secret && !fc && !mine {
+                return None;
+            }
             let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));
             label
                 .to_lowercase()
@@ -537,8 +553,8 @@ fn age(ms: i64) -> String {
 
 /// Presses a button on the roll in progress from a command (`check` on a
 /// check, `task` on a task). The roll's message is redrawn in place and the
-/// caller reads a private note; a secret roll is posted again, privately
-/// and in the GM channel, as its other answers are.
+/// caller reads a private note; a secret roll's two copies (the roller's
+/// and the GM channel's) are both redrawn.
 async fn act(
     app: &App,
     tx: Act,
@@ -547,7 +563,7 @@ async fn act(
     (check, task): (CheckButton, Option<TaskButton>),
     note: &str,
 ) -> AppResult {
-    let (shown, secret) = (session.id, session.secret);
+    let shown = session.id;
     let r = match (state, task) {
         (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
         (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
@@ -563,7 +579,7 @@ async fn act(
         }
     };
     v.shows = Some(shown);
-    let mut out = shown_again(v, secret, &format!("✅ {note}"), note);
+    let mut out = Response::edit(format!("✅ {note}"), v);
     out.followups.extend(r.followups);
     Ok(out)
 }
@@ -676,8 +692,7 @@ pub async fn end_chosen_roll(
 
 /// `/ve fc adjust`: changes the roll chosen with `roll:` (else the newest
 /// in this channel whose dice are not thrown yet) and redraws its message
-/// in place (a secret roll is posted again, privately and in the GM
-/// channel).
+/// in place (a secret roll's two copies both).
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     if adj.clone()
         == (Adjust {
@@ -718,29 +733,11 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     tx.commit().await?;
     let mut v = super::view_of(session.id, version, Status::Open, &new_state);
     v.shows = Some(session.id);
-    Ok(shown_again(
-        v,
-        session.secret,
+    // A secret roll's two copies are redrawn alike (the kit's edit).
+    Ok(Response::edit(
         "✅ The FC adjusted this roll; its message shows the new setup.",
-        "The FC adjusted this roll (this message replaces the one above).",
+        v,
     ))
-}
-
-/// A roll an FC command changed: its posted message redrawn in place, with
-/// `note` to the caller privately; a secret roll is posted again with
-/// `secret_note` above it (privately and in the GM channel, as its other
-/// answers are: its private copy cannot always be edited).
-fn shown_again(
-    mut v: crate::app::view::View,
-    secret: bool,
-    note: &str,
-    secret_note: &str,
-) -> Response {
-    if secret {
-        v.content = Some(secret_note.to_string());
-        return Response::message(v);
-    }
-    Response::edit(note, v)
 }
 
 /// `/ve fc adjust` on a check not yet thrown: the new setup, validated.

@@ -122,47 +122,106 @@ pub fn split_names(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Packs lines into embed fields named `name`, `name (2)`, … so that no
-/// value passes Discord's 1024 characters, at most `max_fields` fields; a
-/// last line says how many lines were left out.
-pub fn fields_of(name: &str, lines: &[String], max_fields: usize) -> Vec<(String, String)> {
-    let budget = limits::FIELD_VALUE - 40;
+/// Room left in an embed for more fields: characters (field names and
+/// values count, as Discord counts them) and fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Room {
+    /// Characters left.
+    pub chars: usize,
+    /// Fields left.
+    pub fields: usize,
+}
+
+/// The longest "\n… and N more" line (any count of lines).
+const MORE: usize = 24;
+
+impl Room {
+    /// What a section needs at the least: its heading and "… and N more".
+    pub fn least(name: &str) -> Self {
+        Self {
+            chars: name.chars().count() + MORE,
+            fields: 1,
+        }
+    }
+
+    /// This room less `other` (none left when it is larger).
+    pub fn less(self, other: Self) -> Self {
+        Self {
+            chars: self.chars.saturating_sub(other.chars),
+            fields: self.fields.saturating_sub(other.fields),
+        }
+    }
+}
+
+/// Packs lines into embed fields named `name`, `name (2)`, … within
+/// `room` (which is reduced by what the fields take) and at most
+/// `max_fields` fields, no value past Discord's 1024 characters: the lines
+/// that fit, and a last line "… and N more" for the rest, so nothing is
+/// dropped unsaid. Returns nothing only when not even the heading and that
+/// line fit.
+pub fn fields_within(
+    name: &str,
+    lines: &[String],
+    max_fields: usize,
+    room: &mut Room,
+) -> Vec<(String, String)> {
+    let per_field = limits::FIELD_VALUE - MORE;
+    let cap = max_fields.min(room.fields);
+    let title = |i: usize| {
+        if i == 0 {
+            name.to_string()
+        } else {
+            format!("{name} ({})", i + 1)
+        }
+    };
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut cur = String::new();
-    let mut used = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let line: String = line.chars().take(budget).collect();
-        if !cur.is_empty() && cur.chars().count() + line.chars().count() + 1 > budget {
-            out.push((String::new(), std::mem::take(&mut cur)));
-            if out.len() >= max_fields {
-                let last = out.last_mut().expect("just pushed");
-                last.1
-                    .push_str(&format!("\n… and {} more", lines.len() - i));
-                used = lines.len();
+    // Characters taken by `out`, names included.
+    let mut used = 0usize;
+    let mut shown = 0;
+    for line in lines {
+        let line: String = line.chars().take(per_field).collect();
+        let n = line.chars().count();
+        let here = out
+            .last()
+            .is_some_and(|(_, v)| v.chars().count() + 1 + n <= per_field);
+        if here && used + 1 + n + MORE <= room.chars {
+            if let Some((_, v)) = out.last_mut() {
+                v.push('\n');
+                v.push_str(&line);
+            }
+            used += 1 + n;
+        } else {
+            let t = title(out.len());
+            let cost = t.chars().count() + n;
+            if out.len() >= cap || used + cost + MORE > room.chars {
                 break;
             }
+            out.push((t, line));
+            used += cost;
         }
-        if !cur.is_empty() {
-            cur.push('\n');
+        shown += 1;
+    }
+    let left = lines.len() - shown;
+    if left > 0 {
+        let more = format!("… and {left} more");
+        match out.last_mut() {
+            Some((_, v)) => {
+                v.push('\n');
+                v.push_str(&more);
+                used += 1 + more.chars().count();
+            }
+            None if cap > 0 && name.chars().count() + more.chars().count() <= room.chars => {
+                used += name.chars().count() + more.chars().count();
+                out.push((name.to_string(), more));
+            }
+            None => {}
         }
-        cur.push_str(&line);
-        used = i + 1;
     }
-    if !cur.is_empty() && used == lines.len() && out.len() < max_fields {
-        out.push((String::new(), cur));
-    }
-    let n = out.len();
-    out.into_iter()
-        .enumerate()
-        .map(|(i, (_, v))| {
-            let title = if i == 0 || n == 1 {
-                name.to_string()
-            } else {
-                format!("{name} ({})", i + 1)
-            };
-            (title, v)
-        })
-        .collect()
+    *room = room.less(Room {
+        chars: used,
+        fields: out.len(),
+    });
+    out
 }
 
 /// Cuts text to `max` characters with an ellipsis.
@@ -234,13 +293,17 @@ mod tests {
         let lines: Vec<String> = (0..200)
             .map(|i| format!("line {i} {}", "x".repeat(40)))
             .collect();
-        let f = fields_of("Jobs", &lines, 3);
+        let wide = || Room {
+            chars: 100_000,
+            fields: 25,
+        };
+        let f = fields_within("Jobs", &lines, 3, &mut wide());
         assert_eq!(f.len(), 3);
         assert_eq!(f[0].0, "Jobs");
         assert_eq!(f[1].0, "Jobs (2)");
         assert!(f.iter().all(|(_, v)| v.chars().count() <= 1024));
         assert!(f[2].1.contains("more"));
-        let short = fields_of("Jobs", &["a".into(), "b".into()], 3);
+        let short = fields_within("Jobs", &["a".into(), "b".into()], 3, &mut wide());
         assert_eq!(short, vec![("Jobs".to_string(), "a\nb".to_string())]);
     }
 }

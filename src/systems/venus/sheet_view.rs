@@ -3,8 +3,8 @@
 //! Ego held or not, tier, the free-text lists, insights and special
 //! consequences; tier warnings in the footer.
 
-use super::format::{ego_text, exp_bar, fields_of, lot_pips, rank_mark};
-use crate::app::view::{colour, Embed};
+use super::format::{ego_text, exp_bar, fields_within, lot_pips, rank_mark, Room};
+use crate::app::view::{colour, limits, Embed};
 use crate::rules::venus::sheet::{AttributeKind, Job};
 use crate::rules::venus::{VenusSettings, VenusSheet};
 
@@ -70,61 +70,110 @@ pub fn embed(
     if let Some(t) = sheet.tier {
         e = e.field("Tier", t.name(), true);
     }
+    let warnings = sheet.tier_warnings();
+    let footer = (!warnings.is_empty()).then(|| format!("⚠ {}", warnings.join(" ")));
+    // Every section gets its place within Discord's limits for the whole
+    // embed: what does not fit is counted ("… and N more"), never dropped
+    // unsaid. Each later section keeps room for at least its heading.
+    let sections = sections(sheet, settings);
+    let fixed: usize = e.title.chars().count()
+        + e.description.as_deref().map_or(0, |d| d.chars().count())
+        + footer.as_deref().map_or(0, |f| f.chars().count())
+        + e.fields
+            .iter()
+            .map(|f| f.name.chars().count() + f.value.chars().count())
+            .sum::<usize>();
+    let mut room = Room {
+        chars: limits::EMBED_TOTAL.saturating_sub(fixed),
+        fields: limits::FIELDS.saturating_sub(e.fields.len()),
+    };
+    for (i, (heading, lines, max_fields)) in sections.iter().enumerate() {
+        let later = sections[i + 1..]
+            .iter()
+            .map(|(h, _, _)| Room::least(h))
+            .fold(
+                Room {
+                    chars: 0,
+                    fields: 0,
+                },
+                |a, b| Room {
+                    chars: a.chars + b.chars,
+                    fields: a.fields + b.fields,
+                },
+            );
+        let mut mine = room.less(later);
+        let before = mine;
+        let fields = fields_within(heading, lines, *max_fields, &mut mine);
+        room = room.less(before.less(mine));
+        for (title, value) in fields {
+            e = e.field(title, value, false);
+        }
+    }
+    if let Some(f) = footer {
+        e = e.footer(f);
+    }
+    e
+}
+
+/// The sheet's sections after its header: (heading, lines, most fields).
+fn sections(
+    sheet: &VenusSheet,
+    settings: &VenusSettings,
+) -> Vec<(&'static str, Vec<String>, usize)> {
+    let mut out = Vec::new();
     let abilities: Vec<String> = sheet
         .abilities
         .iter()
         .map(|(n, a)| format!("{} **{n}** — {} {}", rank_mark(a.rank), a.rank, a.score))
         .collect();
-    if abilities.is_empty() {
-        e = e.field("Abilities", "none yet: `/ve sheet ability`", false);
-    }
-    for (title, value) in fields_of("Abilities", &abilities, 3) {
-        e = e.field(title, value, false);
-    }
+    out.push((
+        "Abilities",
+        if abilities.is_empty() {
+            vec!["none yet: `/ve sheet ability`".to_string()]
+        } else {
+            abilities
+        },
+        3,
+    ));
     let jobs: Vec<String> = sheet
         .jobs
         .iter()
         .map(|(n, j)| job_line(n, j, settings))
         .collect();
-    if jobs.is_empty() {
-        e = e.field("Jobs", "none yet: `/ve sheet job`", false);
-    }
-    for (title, value) in fields_of("Jobs", &jobs, 4) {
-        e = e.field(title, value, false);
-    }
+    out.push((
+        "Jobs",
+        if jobs.is_empty() {
+            vec!["none yet: `/ve sheet job`".to_string()]
+        } else {
+            jobs
+        },
+        4,
+    ));
     for (kind, heading) in ATTRIBUTE_LISTS {
-        let list = sheet.attributes.list(kind);
-        let lines: Vec<String> = list
+        let lines: Vec<String> = sheet
+            .attributes
+            .list(kind)
             .iter()
             .enumerate()
             .map(|(i, t)| format!("{}. {t}", i + 1))
             .collect();
-        for (title, value) in fields_of(heading, &lines, 1) {
-            e = e.field(title, value, false);
-        }
+        out.push((heading, lines, 1));
     }
     let insights: Vec<String> = sheet
         .insights
         .iter()
         .map(|i| format!("#{} {}{}", i.id, i.text, if i.approved { " ✔" } else { "" }))
         .collect();
-    for (title, value) in fields_of("Insights", &insights, 2) {
-        e = e.field(title, value, false);
-    }
+    out.push(("Insights", insights, 2));
     let special: Vec<String> = sheet
         .custom_consequences
         .iter()
         .enumerate()
         .map(|(i, t)| format!("{}. {t}", i + 1))
         .collect();
-    for (title, value) in fields_of("Special consequences", &special, 1) {
-        e = e.field(title, value, false);
-    }
-    let warnings = sheet.tier_warnings();
-    if !warnings.is_empty() {
-        e = e.footer(format!("⚠ {}", warnings.join(" ")));
-    }
-    e
+    out.push(("Special consequences", special, 1));
+    out.retain(|(_, lines, _)| !lines.is_empty());
+    out
 }
 
 #[cfg(test)]
@@ -170,5 +219,72 @@ mod tests {
             "{jobs}"
         );
         assert!(field("Abilities").contains("🟡 **Finesse** — Gold 4"));
+    }
+
+    /// How many entries a section shows and how many it says are left out
+    /// ("… and N more"), over all its fields.
+    fn shown_and_more(e: &Embed, heading: &str) -> (usize, usize) {
+        let mut shown = 0;
+        let mut more = 0;
+        for f in e
+            .fields
+            .iter()
+            .filter(|f| f.name == heading || f.name.starts_with(&format!("{heading} (")))
+        {
+            for line in f.value.lines() {
+                match line.strip_prefix("… and ") {
+                    Some(n) => more += n.trim_end_matches(" more").parse::<usize>().unwrap(),
+                    None => shown += 1,
+                }
+            }
+        }
+        (shown, more)
+    }
+
+    #[test]
+    fn a_sheet_past_the_embed_budget_says_how_many_more_instead_of_dropping_them() {
+        let set = VenusSettings::default();
+        let mut s = VenusSheet::new("Ada", &set).unwrap();
+        let abilities: Vec<String> = (0..40)
+            .map(|i| format!("Ability {i:02} {}", "a".repeat(40)))
+            .collect();
+        for a in &abilities {
+            s.set_ability(a, Rank::Gold, 4, &set).unwrap();
+        }
+        for j in 0..60 {
+            let name = format!("Job {j:02} {}", "j".repeat(50));
+            s.add_job(&name, &abilities[..2], 3).unwrap();
+        }
+        for i in 0..30 {
+            s.add_attribute(
+                AttributeKind::Asset,
+                &format!("Asset {i} {}", "s".repeat(150)),
+            )
+            .unwrap();
+            s.add_attribute(AttributeKind::Specialty, &format!("Specialty {i}"))
+                .unwrap();
+            s.add_insight(&format!("Insight {i} {}", "i".repeat(100)), false)
+                .unwrap();
+        }
+        let e = embed("Ada", 42, true, &s, &set);
+        // Nothing is left for the last-resort clamp to drop or cut.
+        let view = crate::app::view::View::embed(e.clone());
+        assert_eq!(view.clone().clamp(), view);
+        assert!(e.fields.len() <= 25);
+        for (heading, total) in [
+            ("Abilities", 40),
+            ("Jobs", 60),
+            ("Assets", 30),
+            ("Specialties", 30),
+            ("Insights", 30),
+        ] {
+            let (shown, more) = shown_and_more(&e, heading);
+            assert_eq!(shown + more, total, "{heading}: {shown} shown, {more} more");
+        }
+        assert!(shown_and_more(&e, "Jobs").1 > 0, "the jobs did not all fit");
+        assert!(
+            shown_and_more(&e, "Insights").1 > 0,
+            "the insights did not all fit"
+        );
     }
 }

@@ -14,7 +14,7 @@ use crate::app::component::Click;
 use crate::app::view::View;
 use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
-use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier};
+use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier, MAX_NOTE_LEN};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::characters::Character;
 use crate::storage::sessions::Status;
@@ -69,11 +69,11 @@ pub struct JobEdits {
     pub qualified: Option<bool>,
 }
 
-fn cap_text(app: &App, what: &str, text: &str) -> Result<(), AppError> {
-    let max = app.config.limits.max_text_len;
-    if text.chars().count() > max {
+/// Refuses a note longer than [`MAX_NOTE_LEN`] (the `text:` option's own limit).
+fn cap_note(text: &str) -> Result<(), AppError> {
+    if text.chars().count() > MAX_NOTE_LEN {
         return Err(AppError::user(format!(
-            "The {what} is too long: at most {max} characters."
+            "The text is too long: at most {MAX_NOTE_LEN} characters."
         )));
     }
     Ok(())
@@ -382,7 +382,7 @@ pub async fn note(
     text: &str,
     pick: Pick<'_>,
 ) -> AppResult {
-    cap_text(app, "text", text)?;
+    cap_note(text)?;
     edit(
         app,
         caller,

@@ -222,8 +222,19 @@ pub async fn scene(
         None => None,
     };
     if fc {
+        // A player's offer still waiting is declined by the FC's own scene
+        // (unless the FC names that player as the introducer).
+        let declined = sp
+            .offer
+            .clone()
+            .filter(|o| o.seat.is_none() || o.seat != named.as_ref().map(|s| s.id));
         sp.new_scene(title, named.as_ref().map(|s| s.id))
             .map_err(fc_words)?;
+        let declined =
+            declined.map(|o| format!("✋ The {GM} declines {}'s scene.", sp.offerer(&o)));
+        if let Some(d) = &declined {
+            sp.note(d.clone());
+        }
         let line = match &named {
             Some(seat) => {
                 let r = reward(&mut act, &sp, seat.id).await?;
@@ -236,42 +247,62 @@ pub async fn scene(
         };
         sp.note(line.clone());
         let character = named.and_then(|s| s.character);
-        return changed(act, &session, &sp, "scene", character, line).await;
+        let note = match declined {
+            Some(d) => format!("{d}\n{line}"),
+            None => line,
+        };
+        return changed(act, &session, &sp, "scene", character, note).await;
     }
-    let mine: Vec<_> = sp.turns.owned_by(caller.user_id).cloned().collect();
-    let seat = match named {
-        Some(s) if s.owner == Some(caller.user_id) => s,
-        Some(_) => {
+    let mine = sp.turns.owned_by(caller.user_id).next().cloned();
+    let (name, character) = match (named, mine) {
+        (Some(s), _) if s.owner == Some(caller.user_id) => {
+            sp.offer(s.id, title).map_err(fc_words)?;
+            (s.name, s.character)
+        }
+        (Some(_), _) => {
             return Err(AppError::user(format!(
             "You can only offer to introduce a scene yourself; the {GM} names who introduces it."
         )))
         }
-        None => mine.into_iter().next().ok_or_else(|| {
-            AppError::user(
-                "Join the spotlight first with `/ve spotlight join` to introduce a scene.",
+        (None, Some(s)) => {
+            sp.offer(s.id, title).map_err(fc_words)?;
+            (s.name, s.character)
+        }
+        // Any player can offer (seed 000), seated or not: with their
+        // active character, seated when the FC allows the offer.
+        (None, None) => {
+            let row = characters::resolve_row(
+                &mut act,
+                caller,
+                false,
+                SYSTEM,
+                Pick::new(None, None),
+                Access::Owner,
+                HINT,
             )
-        })?,
+            .await?;
+            sp.offer_unseated(&row.name, Some(row.owner_id), Some(row.id), title)
+                .map_err(fc_words)?;
+            (row.name, Some(row.id))
+        }
     };
-    sp.offer(seat.id, title).map_err(fc_words)?;
-    sp.note(format!(
-        "🙋 {} offers to introduce the next scene.",
-        seat.name
-    ));
+    sp.note(format!("🙋 {name} offers to introduce the next scene."));
     let note = format!("🙋 Your offer to introduce the next scene waits for the {GM}.");
-    changed(act, &session, &sp, "offer", seat.character, note).await
+    changed(act, &session, &sp, "offer", character, note).await
 }
 
-/// Passes the turn; the log line.
-fn pass_turn(sp: &mut Spotlight) -> Result<String, AppError> {
-    let from = sp
-        .turns
-        .current_seat()
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| "No one".into());
+/// Passes the turn for `caller`; the log line, which says the FC passed
+/// when the FC passes another player's turn.
+fn pass_turn(sp: &mut Spotlight, caller: &Caller) -> Result<String, AppError> {
+    let passes = match sp.turns.current_seat() {
+        Some(s) if s.owner == Some(caller.user_id) => format!("{} passes", s.name),
+        Some(s) => format!("The {GM} passes {}'s turn", s.name),
+        None => format!("The {GM} passes"),
+    };
     Ok(match sp.pass().map_err(fc_words)? {
-        Passed::To(id) => format!("↪ {from} passes to {}.", sp.name_of(id)),
+        Passed::To(id) => format!("↪ {passes} to {}.", sp.name_of(id)),
         Passed::NewRound { round, seat } => format!(
-            "🔁 {from} passes: everyone has had a turn. Round {round} begins with {}.",
+            "🔁 {passes}: everyone has had a turn. Round {round} begins with {}.",
             sp.name_of(seat)
         ),
     })
@@ -284,7 +315,7 @@ pub async fn pass(app: &App, caller: &Caller) -> AppResult {
     let fc = act.is_fc().await?;
     let (session, mut sp) = running(&mut act).await?;
     encounter::require_turn(&sp.turns, caller, fc, GM)?;
-    let line = pass_turn(&mut sp)?;
+    let line = pass_turn(&mut sp, caller)?;
     sp.note(line.clone());
     changed(act, &session, &sp, "pass", None, line).await
 }
@@ -312,7 +343,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
         SpotlightButton::Pass => {
             let fc = act.is_fc().await?;
             encounter::require_turn(&sp.turns, caller, fc, GM)?;
-            let line = pass_turn(&mut sp)?;
+            let line = pass_turn(&mut sp, caller)?;
             sp.note(line);
             ("pass", None)
         }
@@ -330,10 +361,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
         SpotlightButton::Decline => {
             rights::require_gm(&mut act, caller, GM, "decline a scene introduction").await?;
             let o = sp.decline().map_err(fc_words)?;
-            sp.note(format!(
-                "✋ The {GM} declines {}'s scene.",
-                sp.name_of(o.seat)
-            ));
+            sp.note(format!("✋ The {GM} declines {}'s scene.", sp.offerer(&o)));
             ("decline", None)
         }
     };

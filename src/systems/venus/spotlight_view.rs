@@ -85,7 +85,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
             format!("🙋 Waiting for the {GM}"),
             format!(
                 "{} offers to introduce the next scene: *{}*",
-                s.name_of(o.seat),
+                s.offerer(o),
                 o.title
             ),
             false,

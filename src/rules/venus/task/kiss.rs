@@ -11,7 +11,7 @@ use super::{
 };
 use crate::rules::dice::d;
 use crate::rules::venus::settings::{Edition, KissLimits};
-use crate::rules::venus::sheet::{clean_name, clean_text, same, VenusCtx};
+use crate::rules::venus::sheet::{clean_note, clean_text, same, VenusCtx};
 use crate::rules::{Actor, RuleError};
 
 impl TaskState {
@@ -120,7 +120,7 @@ impl TaskState {
                 (KissSource::Stunt, true)
             }
             KissSource::Specialty { attribute } => {
-                let attribute = clean_name("specialty", &attribute)?;
+                let attribute = clean_note("specialty", &attribute)?;
                 let used: Vec<&KissDecl> = mine()
                     .filter(|k| matches!(k.source, KissSource::Specialty { .. }))
                     .collect();

@@ -34,3 +34,41 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
 pub async fn ve(_ctx: crate::kit::Context<'_>) -> Result<(), Error> {
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::venus::sheet::MAX_NOTE_LEN;
+
+    /// Every (command name, option name, registered max_length) under `c`.
+    fn lengths(c: &poise::Command<Data, Error>, out: &mut Vec<(String, String, Option<u64>)>) {
+        for p in &c.parameters {
+            let Some(o) = p.create_as_slash_command_option() else {
+                continue;
+            };
+            let json = serde_json::to_value(o).unwrap();
+            let max = json.get("max_length").and_then(|v| v.as_u64());
+            out.push((c.name.to_string(), p.name.to_string(), max));
+        }
+        for s in &c.subcommands {
+            lengths(s, out);
+        }
+    }
+
+    #[test]
+    fn note_text_and_factors_are_registered_with_the_limit_the_rules_check() {
+        let mut all_options = Vec::new();
+        for c in all() {
+            lengths(&c, &mut all_options);
+        }
+        let limited: Vec<_> = all_options
+            .iter()
+            .filter(|(c, o, _)| o == "factors" || (c == "note" && o == "text"))
+            .collect();
+        // note text; factors of check, task, fc call, fc npc, fc adjust.
+        assert_eq!(limited.len(), 6, "{limited:?}");
+        for (c, o, max) in limited {
+            assert_eq!(*max, Some(MAX_NOTE_LEN as u64), "/ve … {c} {o}:");
+        }
+    }
+}

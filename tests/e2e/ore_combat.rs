@@ -378,8 +378,12 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         &click(&t, "alice", "⚙ Compiler").await,
         "Only the Compiler can use these tools",
     );
-    // Ann's register is still open until the End phase clears it.
-    assert!(t.click("alice", "Use 3×8 (38)").await.is_ok());
+    // Ann's register stays on the board until the End phase clears it,
+    // but every turn is taken: it acts no more this round.
+    refused(
+        &click(&t, "alice", "Use 3×8 (38)").await,
+        "Every turn of round 1 is taken: Ann's register acts no more this round.",
+    );
     tool(&t, "fc", "Next round").await;
     let (title, desc, _, _) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 2 · Call phase");
@@ -509,5 +513,88 @@ async fn the_combat_example_plays_clean() {
     assert_eq!(ann.vitality.current, 2);
     assert!(ann.fault_dice.is_empty());
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Set up, Begin and the Call phase of seed 1 up to Bo's call: Goblin and
+/// Ann have called (Ann's register is posted with "Use 3×8 (38)").
+async fn called_to_bo(t: &Table) -> u64 {
+    let id = set_up(t).await;
+    tool(t, "fc", "Begin").await;
+    select(t, "fc", "Call a stat for Goblin", "agility").await;
+    select(t, "alice", "Call a stat for Ann", "agility").await;
+    id
+}
+
+/// Issue 29 item 1: a register's buttons act only on its entity's turn in
+/// the Resolution phase, or as that entity's Reaction when its Outthink
+/// beats the acting Initiative (seed 004); the refusal says which, for the
+/// player and the Compiler alike, and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registers_follow_the_turn() {
+    let t = table("vvc-register-turn", 1).await;
+    called_to_bo(&t).await;
+    // The Call phase: the register waits for Ann's turn.
+    refused(
+        &click(&t, "alice", "Use 3×8 (38)").await,
+        "It is the Call phase: Ann's register acts on Ann's turn in the Resolution phase, or as a Reaction.",
+    );
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "wit").await;
+    // Ann's turn (Initiative 22): Bo (Outthink 21) cannot react.
+    let out_of_turn = "It is Ann's turn: Bo's register acts on Bo's own turn, or as a Reaction with an Outthink higher than Ann's Initiative (22); Bo's Outthink is 21.";
+    refused(&click(&t, "bob", "Use 2×4 (24)").await, out_of_turn);
+    refused(&click(&t, "fc", "Use 2×4 (24)").await, out_of_turn);
+    let bo = sheet_of(&t, "bob", "Bo").await;
+    assert!(bo.combat.called_stat.is_some(), "nothing changed");
+    // Ann acts on her own turn.
+    let ex = click(&t, "alice", "Use 3×8 (38)").await;
+    assert_eq!(ex.single().kind, "update", "{:#?}", ex.outputs);
+    click(&t, "alice", "Next turn").await;
+    click(&t, "bob", "Next turn").await;
+    // The goblin's turn (Initiative 20): Bo (Outthink 21) reacts with his
+    // register.
+    let ex = click(&t, "bob", "Use 2×4 (24)").await;
+    assert_eq!(ex.single().kind, "update", "{:#?}", ex.outputs);
+    click(&t, "fc", "Next turn").await;
+    click(&t, "fc", "Next turn").await;
+    // Every turn is taken: the registers wait for the End phase.
+    refused(
+        &click(&t, "bob", "Close").await,
+        "Every turn of round 1 is taken: Bo's register acts no more this round.",
+    );
+    t.stop().await;
+}
+
+/// Issue 29 item 4: a React refusal names the right numbers: not on one's
+/// own turn, not when out of the fight, and the reactor's own Outthink
+/// beside the acting Initiative.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn react_refusals_name_the_right_numbers() {
+    let t = table("vvc-react-refusals", 1).await;
+    called_to_bo(&t).await;
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "wit").await;
+    // Ann's turn: the goblin mob drops at once and is out.
+    cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Goblin target:Vitality amount:2",
+    )
+    .await;
+    click(&t, "alice", "Next turn").await;
+    // Bo's turn (Initiative 20): the Guard may react, so the select shows.
+    refused(
+        &select(&t, "bob", "React out of turn…", "2").await,
+        "It is Bo's own turn: a Reaction is taken on another's turn.",
+    );
+    refused(
+        &select(&t, "fc", "React out of turn…", "3").await,
+        "Goblin is out of the fight and cannot react.",
+    );
+    refused(
+        &select(&t, "alice", "React out of turn…", "1").await,
+        "Ann cannot react now: a reaction needs an Outthink higher than Bo's Initiative (20); Ann's Outthink is 20.",
+    );
     t.stop().await;
 }

@@ -115,6 +115,15 @@ impl Fighter {
     }
 }
 
+/// When a register may act ([`Fight::register_timing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    /// On its entity's own turn.
+    OwnTurn,
+    /// As its entity's Reaction on another's turn (A-O16).
+    Reaction,
+}
+
 /// The sheets of the player characters in a fight, by seat id.
 pub type Sheets = BTreeMap<u32, OreSheet>;
 
@@ -392,27 +401,97 @@ impl Fight {
             .collect()
     }
 
+    /// Why seat `id` may not react now (VV-11, A-O16), or `None` if it may:
+    /// the refusal names the seat's own Outthink beside the acting seat's
+    /// Initiative, and says so plainly on the seat's own turn or when it is
+    /// out of the fight.
+    pub fn reaction_refusal(&self, id: u32) -> Option<String> {
+        if self.phase != Phase::Resolution {
+            return Some("Reactions happen during the Resolution phase.".into());
+        }
+        let Some(seat) = self.turns.seat(id) else {
+            return Some("That combatant is no longer in the fight.".into());
+        };
+        let name = &seat.name;
+        if seat.out {
+            return Some(format!("{name} is out of the fight and cannot react."));
+        }
+        let Some(acting) = self.turns.current_seat() else {
+            return Some("No one is acting now.".into());
+        };
+        if acting.id == id {
+            return Some(format!(
+                "It is {name}'s own turn: a Reaction is taken on another's turn."
+            ));
+        }
+        let init = acting.data.initiative.unwrap_or(0);
+        let outthink = seat.data.outthink.unwrap_or(0);
+        if can_react(outthink, init) {
+            return None;
+        }
+        Some(format!(
+            "{name} cannot react now: a reaction needs an Outthink higher than {}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
+            acting.name
+        ))
+    }
+
+    /// Whether seat `id`'s register may act now (VV-11, A-O16): on its own
+    /// turn in the Resolution phase, or as its Reaction on another's turn
+    /// when its Outthink is higher than the acting Initiative. The refusal
+    /// says which would do.
+    pub fn register_timing(&self, id: u32) -> Result<Timing, RuleError> {
+        let name = self
+            .turns
+            .seat(id)
+            .map_or_else(|| "This combatant".to_string(), |s| s.name.clone());
+        match self.phase {
+            Phase::Setup | Phase::Call => Err(RuleError::new(format!(
+                "It is the Call phase: {name}'s register acts on {name}'s turn in the Resolution phase, or as a Reaction."
+            ))),
+            Phase::End => Err(RuleError::new(format!(
+                "Every turn of round {} is taken: {name}'s register acts no more this round.",
+                self.turns.round
+            ))),
+            Phase::Resolution => {
+                let seat = self
+                    .turns
+                    .seat(id)
+                    .ok_or_else(|| RuleError::new("That combatant is no longer in the fight."))?;
+                if seat.out {
+                    return Err(RuleError::new(format!(
+                        "{name} is out of the fight: their register cannot act."
+                    )));
+                }
+                let acting = self
+                    .turns
+                    .current_seat()
+                    .ok_or_else(|| RuleError::new("No one is acting now."))?;
+                if acting.id == id {
+                    return Ok(Timing::OwnTurn);
+                }
+                let init = acting.data.initiative.unwrap_or(0);
+                let outthink = seat.data.outthink.unwrap_or(0);
+                if can_react(outthink, init) {
+                    return Ok(Timing::Reaction);
+                }
+                Err(RuleError::new(format!(
+                    "It is {0}'s turn: {name}'s register acts on {name}'s own turn, or as a Reaction with an Outthink higher than {0}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
+                    acting.name
+                )))
+            }
+        }
+    }
+
     /// A reaction out of turn by seat `id` (VV-11, A-O16).
     pub fn react(&mut self, id: u32) -> Result<String, RuleError> {
-        if self.phase != Phase::Resolution {
-            return Err(RuleError::new(
-                "Reactions happen during the Resolution phase.",
-            ));
+        if let Some(refusal) = self.reaction_refusal(id) {
+            return Err(RuleError::new(refusal));
         }
         let acting = self
             .turns
             .current_seat()
             .ok_or_else(|| RuleError::new("No one is acting now."))?;
         let (acting_name, init) = (acting.name.clone(), acting.data.initiative.unwrap_or(0));
-        if !self.reactors().iter().any(|s| s.id == id) {
-            let name = self
-                .turns
-                .seat(id)
-                .map_or_else(|| "That combatant".to_string(), |s| s.name.clone());
-            return Err(RuleError::new(format!(
-                "{name} cannot react now: a reaction needs an Outthink higher than {acting_name}'s Initiative ({init})."
-            )));
-        }
         let seat = self
             .turns
             .seat_mut(id)
@@ -708,7 +787,17 @@ mod tests {
             .unwrap()
             .starts_with("↩ Ada reacts during Goblin's turn"));
         let err = f.react(acting.id).unwrap_err().message;
-        assert!(err.contains("cannot react now"), "{err}");
+        assert_eq!(
+            err,
+            "It is Goblin's own turn: a Reaction is taken on another's turn."
+        );
+        assert_eq!(f.register_timing(acting.id), Ok(Timing::OwnTurn));
+        assert_eq!(f.register_timing(ada), Ok(Timing::Reaction));
+        let drone = f.turns.by_name("Drone").unwrap().id;
+        assert_eq!(
+            f.register_timing(drone).unwrap_err().message,
+            format!("It is Goblin's turn: Drone's register acts on Drone's own turn, or as a Reaction with an Outthink higher than Goblin's Initiative ({init}); Drone's Outthink is 20.")
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ use crate::rules::ore::tracker::{roll_call, Fight, Fighter, Phase, Register, She
 use crate::rules::ore::{OreRoll, OreSettings, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
+use crate::storage::{self, Tx};
 use crate::systems::table::encounter;
 
 /// The session kind of a combat tracker.
@@ -440,6 +441,32 @@ fn linked(fight: &Fight) -> Vec<(u32, i64)> {
             _ => None,
         })
         .collect()
+}
+
+/// Refuses an action on a roll out of its turn (issue 29 item 1): when
+/// the roll is a seat's register in the fight running in the roll's
+/// channel, it acts only on that seat's turn or as its Reaction
+/// ([`Fight::register_timing`]). Any other roll is left alone.
+pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), AppError> {
+    let Some(tracker) =
+        storage::sessions::latest_open_in_channel(tx, roll.guild_id, roll.channel_id, KIND, 1)
+            .await?
+            .into_iter()
+            .next()
+    else {
+        return Ok(());
+    };
+    let fight: Fight = sessions::load(&tracker)?;
+    let seat = fight.turns.seats.iter().find(
+        |s| matches!(s.data.register, Some(Register::Linked { session }) if session == roll.id),
+    );
+    match seat {
+        Some(seat) => {
+            fight.register_timing(seat.id)?;
+            Ok(())
+        }
+        None => Ok(()),
+    }
 }
 
 /// Clears the linked registers of this round (VV-11): each open roll is

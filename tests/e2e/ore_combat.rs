@@ -598,3 +598,32 @@ async fn react_refusals_name_the_right_numbers() {
     );
     t.stop().await;
 }
+
+/// Issue 29 item 3: Cyber 0 locks a living character out of cosmOS and
+/// the COMP (seed 004: "Living entities lose access to any and all
+/// supernatural abilities") but does not incapacitate them: the replies
+/// say so and the tracker keeps them in the fight.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cyber_zero_locks_a_living_character_out_without_incapacitating() {
+    let t = table("vvc-cyber-zero", 1).await;
+    let id = set_up(&t).await;
+    tool(&t, "fc", "Begin").await;
+    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let note = redrawn(&ex, "ephemeral").content();
+    assert!(!note.contains("Incapacitated"), "{note}");
+    assert!(
+        note.contains("**Locked out: Cyber 0** (no COMP, no supernatural abilities until repaired); still in the fight."),
+        "{note}"
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5 · Cyber 0/3 · Fault"),
+        "{desc}"
+    );
+    assert!(!desc.contains("✖ **Ann**"), "{desc}");
+    // Outside the tracker too: the damage report is no botch.
+    let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:2 player:bob").await;
+    let title = ex.single().title();
+    assert!(title.starts_with("❌ Cyber 0/2 · locked out"), "{title}");
+    t.stop().await;
+}

@@ -129,8 +129,12 @@ pub async fn damage(
 pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (Outcome, String) {
     let mut fault = None;
     let mut injury = None;
+    let mut locked_out = false;
     for ev in events {
         match ev {
+            OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
+                locked_out = true;
+            }
             OreEvent::Incapacitated { condition } => {
                 let what = if s.mob_mode {
                     "down".to_string()
@@ -149,6 +153,9 @@ pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (
     }
     let t = s.track(track);
     let mut title = format!("{} {}/{}", text::track_name(s, track), t.current, t.max);
+    if locked_out {
+        title.push_str(" · locked out");
+    }
     if let Some(sev) = injury {
         title.push_str(&format!(" · Injury: {}", sev.name()));
     }

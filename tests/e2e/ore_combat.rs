@@ -627,3 +627,78 @@ async fn cyber_zero_locks_a_living_character_out_without_incapacitating() {
     assert!(title.starts_with("❌ Cyber 0/2 · locked out"), "{title}");
     t.stop().await;
 }
+
+/// Calls a stat for whoever calls now, as their player (or the Compiler
+/// for an NPC), until the Call phase is over.
+async fn call_all(t: &Table, id: u64, stat: &str) {
+    for _ in 0..10 {
+        let (title, _, field, _) = tracker(t, id);
+        if !title.ends_with("Call phase") {
+            return;
+        }
+        let name = field
+            .strip_prefix("📣 ")
+            .and_then(|f| f.split(" calls a stat").next())
+            .unwrap_or_else(|| panic!("{field}"))
+            .to_string();
+        let who = match name.as_str() {
+            "Ann" => "alice",
+            "Bo" => "bob",
+            _ => "fc",
+        };
+        select(t, who, &format!("Call a stat for {name}"), stat).await;
+    }
+}
+
+/// Issue 29 item 2: an NPC whose Fault dice made an Injury rolls its Error
+/// Dice with its tracker call (seed 004: "Minor Injury (dub): 1 Error Die
+/// rolled for each action"), as players' rolls do, and the tracker shows
+/// them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
+    let t = table("vvc-npc-error-dice", 1).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_check value:immediate",
+    )
+    .await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+    )
+    .await;
+    let mut hits = 0;
+    loop {
+        hits += 1;
+        assert!(hits <= 10, "no Injury after 10 hits");
+        let ex = cmd(
+            &t,
+            "fc",
+            "/vv combat damage name:Ogre target:Vitality amount:1",
+        )
+        .await;
+        if redrawn(&ex, "ephemeral")
+            .content()
+            .contains("**Injury: Minor (")
+        {
+            break;
+        }
+    }
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "agility").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let ogre = desc
+        .lines()
+        .find(|l| l.contains("**Ogre**"))
+        .unwrap()
+        .to_string();
+    assert_eq!(hits, 4, "the fourth Fault die matched one before");
+    assert_eq!(
+        ogre,
+        "• **Ogre** · Outthink 17 · Init 17 · Vit 36/40 · Fault 9 8 · 1 Injury · calls Agility: no set · 5 1 · ⚠️ error dice **2**"
+    );
+    t.stop().await;
+}

@@ -440,11 +440,7 @@ impl OreRoll {
             pool: dice,
             faces: faces.clone(),
         });
-        let error_dice_per_action = if sheet.mob_mode {
-            0
-        } else {
-            sheet.error_dice_count(settings).min(MAX_ERROR_DICE)
-        };
+        let error_dice_per_action = sheet.error_dice_per_action(settings);
         let error_dice = pool(rng, error_dice_per_action as usize, 10);
         if !error_dice.is_empty() {
             events.push(OreEvent::ErrorDice {

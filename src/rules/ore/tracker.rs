@@ -62,6 +62,10 @@ pub enum Register {
     Rolled {
         /// The faces.
         faces: Vec<u32>,
+        /// The Error Dice rolled with the call (A-O13): an injured NPC's,
+        /// as a player's roll has them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        error_dice: Vec<u32>,
     },
 }
 
@@ -604,14 +608,16 @@ impl Fight {
     }
 }
 
-/// Rolls an NPC's Called Stat (VV-1, A-O24): the stat's dice, capped at
-/// `vv_max_pool`, one fewer under the −1 Power penalty (A-O19).
+/// Rolls an NPC's Called Stat (VV-1, A-O24) into its register: the stat's
+/// dice, capped at `vv_max_pool`, one fewer under the −1 Power penalty
+/// (A-O19), and an injured NPC's Error Dice beside them (A-O13), as a
+/// player's roll has them.
 pub fn roll_call<R: Rng + ?Sized>(
     sheet: &OreSheet,
     stat: Stat,
     settings: &OreSettings,
     rng: &mut R,
-) -> Vec<u32> {
+) -> Register {
     let cap = settings
         .max_pool
         .clamp(1, super::settings::MAX_SUPPORTED_POOL);
@@ -619,7 +625,9 @@ pub fn roll_call<R: Rng + ?Sized>(
     if sheet.combat.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
         n = n.saturating_sub(1);
     }
-    pool(rng, n as usize, 10)
+    let faces = pool(rng, n as usize, 10);
+    let error_dice = pool(rng, sheet.error_dice_per_action(settings) as usize, 10);
+    Register::Rolled { faces, error_dice }
 }
 
 /// Squares a combatant may move this turn (VV-9): Agility, +⌊Agility/2⌋
@@ -720,7 +728,10 @@ mod tests {
         let s = OreSettings::default();
         assert!(f.next_turn().is_err(), "no turns in the Call phase");
         for k in 0..3 {
-            let r = Register::Rolled { faces: vec![k + 1] };
+            let r = Register::Rolled {
+                faces: vec![k + 1],
+                error_dice: vec![],
+            };
             f.call(Stat::Agility, r).unwrap();
         }
         assert_eq!(f.phase, Phase::Resolution);
@@ -730,7 +741,13 @@ mod tests {
             "highest first: {init:?}"
         );
         assert!(f
-            .call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                }
+            )
             .is_err());
         assert!(f.end_round(&mut pcs, &s).is_err(), "turns are not over");
         for _ in 0..3 {
@@ -754,8 +771,14 @@ mod tests {
         s.set("vv_initiative_order", "ascending").unwrap();
         f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
         assert!(init.windows(2).all(|w| w[0] <= w[1]), "{init:?}");
@@ -765,8 +788,14 @@ mod tests {
     fn reactions_need_an_outthink_above_the_acting_initiative() {
         let (mut f, _) = begun();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         let acting = f.acting().unwrap().clone();
         let init = acting.data.initiative.unwrap();
@@ -837,8 +866,14 @@ mod tests {
             .unwrap();
         assert!(!f.settle(ada, &ada_sheet.clone()).unwrap());
         while f.phase == Phase::Call {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         while f.phase == Phase::Resolution {
             assert_ne!(f.acting().unwrap().id, goblin, "the goblin is skipped");
@@ -854,10 +889,22 @@ mod tests {
     #[test]
     fn removing_the_last_caller_moves_to_resolution() {
         let (mut f, _) = begun();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-            .unwrap();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-            .unwrap();
+        f.call(
+            Stat::Wit,
+            Register::Rolled {
+                faces: vec![],
+                error_dice: vec![],
+            },
+        )
+        .unwrap();
+        f.call(
+            Stat::Wit,
+            Register::Rolled {
+                faces: vec![],
+                error_dice: vec![],
+            },
+        )
+        .unwrap();
         let last = f.turns.current.unwrap();
         f.remove(last).unwrap();
         assert_eq!(f.phase, Phase::Resolution);
@@ -902,9 +949,22 @@ mod tests {
         let s = OreSettings::default();
         let mut sheet = OreSheet::new(stats(3, 6, 2));
         let mut rng = StdRng::seed_from_u64(4);
-        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 6);
+        let dice = |r: Register| match r {
+            Register::Rolled { faces, error_dice } => (faces.len(), error_dice.len()),
+            Register::Linked { .. } => panic!("an NPC's register is rolled"),
+        };
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (6, 0));
         sheet.combat.power_penalty = true;
-        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 5);
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 0));
+        // A Minor and a Moderate Injury: 1 + 2 Error Dice (A-O13, sum).
+        for width in [2, 3] {
+            sheet.injuries.push(crate::rules::ore::sheet::Injury {
+                severity: crate::rules::ore::sheet::Severity::from_width(width).unwrap(),
+                healed: false,
+                losses: None,
+            });
+        }
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 3));
         assert_eq!(moves(&sheet, Some(Stat::Agility)), 9);
         assert_eq!(moves(&sheet, Some(Stat::Wit)), 6);
         assert_eq!(moves(&sheet, None), 6);

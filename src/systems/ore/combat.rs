@@ -662,7 +662,12 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             match seat.data.npc.as_ref() {
                 Some(npc) => {
                     let mut rng = app.rng.fork();
-                    let faces = roll_call(npc, stat, &settings, &mut rng);
+                    let register = roll_call(npc, stat, &settings, &mut rng);
+                    let Register::Rolled { faces, error_dice } = &register else {
+                        return Err(AppError::user(
+                            "An NPC's register is rolled on the tracker.",
+                        ));
+                    };
                     log::record_rolled(
                         &mut act,
                         caller,
@@ -673,12 +678,16 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                             character: None,
                         },
                         &json!({ "combatant": seat.name, "stat": stat }),
-                        &faces,
-                        &json!({ "reading": crate::rules::ore::sets::read(&faces).to_string() }),
-                        &faces.iter().map(|f| (10, *f)).collect::<Vec<_>>(),
+                        &json!({ "faces": faces, "error_dice": error_dice }),
+                        &json!({ "reading": crate::rules::ore::sets::read(faces).to_string() }),
+                        &faces
+                            .iter()
+                            .chain(error_dice)
+                            .map(|f| (10, *f))
+                            .collect::<Vec<_>>(),
                     )
                     .await?;
-                    fight.call(stat, Register::Rolled { faces })?;
+                    fight.call(stat, register)?;
                     let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
                     act.commit().await?;
                     Ok(Response::update(v))

@@ -102,7 +102,7 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     }
     if let Some(stat) = seat.data.called {
         l.push_str(&format!(" · calls {}", stat.name()));
-        if let Some(Register::Rolled { faces }) = &seat.data.register {
+        if let Some(Register::Rolled { faces, error_dice }) = &seat.data.register {
             let r = read(faces);
             if faces.is_empty() {
                 l.push_str(": no dice");
@@ -110,6 +110,9 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
                 l.push_str(&format!(": no set · {}", text::grouped_reading(&r)));
             } else {
                 l.push_str(&format!(": {}", text::grouped_reading(&r)));
+            }
+            if !error_dice.is_empty() {
+                l.push_str(&format!(" · ⚠️ error dice **{}**", text::faces(error_dice)));
             }
         }
     }
@@ -361,8 +364,14 @@ mod tests {
             assert_eq!(v.clone().clamp(), v, "phase {phase}");
             assert!(v.rows.len() <= 2);
             while f.phase == Phase::Call {
-                f.call(Stat::Agility, Register::Rolled { faces: vec![1; 10] })
-                    .unwrap();
+                f.call(
+                    Stat::Agility,
+                    Register::Rolled {
+                        faces: vec![1; 10],
+                        error_dice: vec![],
+                    },
+                )
+                .unwrap();
             }
             if phase == 1 {
                 while f.phase == Phase::Resolution {

@@ -749,8 +749,10 @@ impl OreRoll {
 
     /// Cache dice still unused in the register whose COMP has shut down
     /// since they were taken go with the cache (VV-8): they are marked
-    /// [`DieStatus::Lost`] and no longer form sets.
-    fn drop_lost_cache(&mut self, sheet: &OreSheet) -> Vec<OreEvent> {
+    /// [`DieStatus::Lost`] and no longer form sets. Every action does this
+    /// first; a logout does it at once to the roller's open registers, and
+    /// a register is shown as it stands after it.
+    pub fn drop_lost_cache(&mut self, sheet: &OreSheet) -> Vec<OreEvent> {
         let shut = !sheet.comp.session_active || sheet.comp.shutdowns != self.comp_shutdowns;
         let mut faces = Vec::new();
         if shut {

@@ -341,6 +341,7 @@ pub async fn damage(
         .seat(id)
         .map(|s| s.name.clone())
         .unwrap_or_default();
+    let mut registers = Vec::new();
     let (events, sheet, character) =
         match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut()) {
             Some(npc) => {
@@ -353,6 +354,11 @@ pub async fn damage(
                     .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
                 let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
                 super::sheet::save(&mut act, ch).await?;
+                // Cyber 0 logged them out: the cache dice leave their registers.
+                if super::damage::logged_out(&ev) {
+                    registers =
+                        super::roll::drop_lost_cache(&mut act, ch.row.id, &ch.sheet).await?;
+                }
                 (ev, ch.sheet.clone(), Some(ch.row.id))
             }
         };
@@ -385,7 +391,9 @@ pub async fn damage(
     act.commit().await?;
     let mut note = vec![head];
     note.extend(lines);
-    Ok(Response::edit(text::join_capped(&note, 1800), v))
+    let mut r = Response::edit(text::join_capped(&note, 1800), v);
+    r.followups.extend(registers.into_iter().map(Reply::Edit));
+    Ok(r)
 }
 
 /// `/vv combat end` (or **End combat**): the Compiler ends the fight.

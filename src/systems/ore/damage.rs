@@ -119,8 +119,24 @@ pub async fn damage(
         &events,
     )
     .await?;
+    // Cyber 0 logged them out: the cache dice leave their registers too.
+    let registers = if logged_out(&events) {
+        super::roll::drop_lost_cache(&mut tx, ch.row.id, &ch.sheet).await?
+    } else {
+        Vec::new()
+    };
     tx.commit().await?;
-    Ok(Response::message(view))
+    let mut r = Response::message(view);
+    r.followups
+        .extend(registers.into_iter().map(crate::app::Reply::Edit));
+    Ok(r)
+}
+
+/// True if the events end a COMP session (VV-8, VV-13).
+pub fn logged_out(events: &[OreEvent]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, OreEvent::LoggedOut { .. }))
 }
 
 /// What a hit came to, for the title: down or dead (a botch), an Injury, a

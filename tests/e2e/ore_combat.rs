@@ -702,3 +702,47 @@ async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
     );
     t.stop().await;
 }
+
+/// Issue 29 item 5 (`/vv combat add`): a quick-added NPC has every stat
+/// the Call can ask for (`others:` for those not named), and a natively
+/// digital one (`digital:true`) is wiped at Cyber 0 and leaves the fight
+/// (seed 004: "If they are a natively digital entity, they are completely
+/// wiped from reality").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
+    let t = table("vvc-npc-stats", 1).await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Drone wit:2 agility:2 vitality:3 physique:4 others:1 digital:true",
+    )
+    .await;
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "physique").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();
+    assert!(
+        drone.starts_with("• **Drone** (digital) · ") && drone.contains("calls Physique: "),
+        "{drone}"
+    );
+    assert!(!drone.contains("no dice"), "{drone}");
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Drone target:Cyber amount:1",
+    )
+    .await;
+    assert!(
+        redrawn(&ex, "ephemeral")
+            .content()
+            .contains("**Incapacitated: deleted.**"),
+        "{:?}",
+        ex.outputs
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();
+    assert!(drone.starts_with("✖ **Drone** (digital)"), "{drone}");
+    assert!(drone.contains(" · out"), "{drone}");
+    t.stop().await;
+}

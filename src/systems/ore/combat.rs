@@ -232,6 +232,13 @@ pub struct NpcArgs {
     pub mob: bool,
     /// Living (0 Vitality waits for the End phase); default: NPCs yes, mobs no.
     pub living: Option<bool>,
+    /// Natively digital: wiped at 0 Cyber, and out of the fight (VV-13).
+    pub digital: Option<bool>,
+    /// The dice of every stat not given (default 0), so any stat the Call
+    /// asks for rolls.
+    pub others: Option<i64>,
+    /// The other stats given by name (Physique, Engineering, …).
+    pub more: Vec<(Stat, i64)>,
 }
 
 fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
@@ -247,10 +254,14 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
             .filter(|v| (1..=MAX_TRACK).contains(&i64::from(*v)))
             .ok_or_else(|| AppError::user(format!("{what} must be from 1 to {MAX_TRACK}.")))
     };
-    let mut stats = Stats::all(0);
+    let others = stat("Others", a.others.unwrap_or(0))?;
+    let mut stats = Stats::all(others);
     stats.wit = stat("Wit", a.wit)?;
     stats.agility = stat("Agility", a.agility)?;
-    stats.precision = stat("Precision", a.precision.unwrap_or(0))?;
+    stats.precision = stat("Precision", a.precision.unwrap_or(i64::from(others)))?;
+    for (s, v) in &a.more {
+        stats.set(*s, i64::from(stat(s.name(), *v)?))?;
+    }
     let vitality = track(if a.mob { "Health" } else { "Vitality" }, a.vitality)?;
     stats.vitality = vitality;
     let mut sheet = if a.mob {
@@ -261,12 +272,16 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
         }
         OreSheet::mob(stats, vitality)
     } else {
-        stats.confidence = track("Confidence", a.confidence.unwrap_or(1))?;
-        stats.cyber = track("Cyber", a.cyber.unwrap_or(1))?;
+        let default = i64::from(others.max(1));
+        stats.confidence = track("Confidence", a.confidence.unwrap_or(default))?;
+        stats.cyber = track("Cyber", a.cyber.unwrap_or(default))?;
         OreSheet::new(stats)
     };
     if let Some(l) = a.living {
         sheet.living = l;
+    }
+    if let Some(d) = a.digital {
+        sheet.native_digital = d;
     }
     Ok(sheet)
 }

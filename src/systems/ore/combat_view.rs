@@ -83,6 +83,9 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     if seat.data.npc.as_ref().is_some_and(|s| s.mob_mode) {
         l.push_str(" (mob)");
     }
+    if sheet_of(seat, pcs).is_some_and(|s| s.native_digital) {
+        l.push_str(" (digital)");
+    }
     if let Some(o) = seat.data.outthink {
         l.push_str(&format!(" · Outthink {o}"));
     }

@@ -698,7 +698,7 @@ async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
     assert_eq!(hits, 4, "the fourth Fault die matched one before");
     assert_eq!(
         ogre,
-        "• **Ogre** · Outthink 17 · Init 17 · Vit 36/40 · Fault 9 8 · 1 Injury · calls Agility: no set · 5 1 · ⚠️ error dice **2**"
+        "• **Ogre** · Outthink 17 · Init 17 · Vit 36/40 · Fault 9 8 · Injury: Minor · calls Agility: no set · 5 1 · ⚠️ error dice **2**"
     );
     t.stop().await;
 }
@@ -744,5 +744,72 @@ async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
     let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();
     assert!(drone.starts_with("✖ **Drone** (digital)"), "{drone}");
     assert!(drone.contains(" · out"), "{drone}");
+    t.stop().await;
+}
+
+/// The tracker's fields by name.
+fn field_named(t: &Table, id: u64, name: &str) -> Option<String> {
+    let m = t.fake.message_object(id).expect("the tracker message");
+    m["embeds"][0]["fields"]
+        .as_array()?
+        .iter()
+        .find(|f| f["name"].as_str().is_some_and(|n| n.starts_with(name)))
+        .and_then(|f| f["value"].as_str())
+        .map(str::to_string)
+}
+
+/// Issue 29 item 6: the tracker shows the Prediction and Initiative dice
+/// (not only the values), players' called faces, every Injury with its
+/// severity, and a log that never drops an Injury line however much
+/// happens after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trackers_show_the_dice_called_faces_and_every_injury() {
+    let t = table("vvc-tracker-shows", 1).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_check value:immediate",
+    )
+    .await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+    )
+    .await;
+    for _ in 0..4 {
+        cmd(
+            &t,
+            "fc",
+            "/vv combat damage name:Ogre target:Vitality amount:1",
+        )
+        .await;
+    }
+    tool(&t, "fc", "Begin").await;
+    let dice = field_named(&t, id, "🎲 Prediction").expect("the dice field");
+    assert_eq!(
+        dice,
+        "Ogre: 7 1 → 17 · 7 6 → 17\nBo: 7 6 4 → 17 · 8 5 3 2 1 → 18\nGoblin: 10 → 20 · 4 3 → 14\nGuard: 10 8 7 5 2 → 20 · 9 7 4 → 19\nAnn: 10 9 7 5 4 3 → 20 · 6 5 4 3 → 16"
+    );
+    call_all(&t, id, "agility").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let ann = desc.lines().find(|l| l.contains("**Ann**")).unwrap();
+    assert_eq!(
+        ann,
+        "• **Ann** · Outthink 20 · Init 16 · Vit 5/5 · calls Agility: **7 7** · 9 3"
+    );
+    let ogre = desc.lines().find(|l| l.contains("**Ogre**")).unwrap();
+    assert!(ogre.contains(" · Injury: Minor · "), "{ogre}");
+    // Many lines later, the Injury is still in the log.
+    for _ in 0..4 {
+        click(&t, "fc", "Next turn").await;
+    }
+    let log = field_named(&t, id, "Log").unwrap();
+    assert!(log.lines().count() > 6, "{log}");
+    assert!(
+        log.starts_with("🩸 Ogre: **Injury: Minor (1 error die per action)**"),
+        "{log}"
+    );
     t.stop().await;
 }

@@ -31,8 +31,14 @@ use crate::rules::dice::pool;
 use crate::rules::turns::{Seat, Turns};
 use crate::rules::RuleError;
 
-/// Lines kept in the fight's log.
+/// Lines kept in the fight's log (besides Injury lines).
 pub const LOG_LINES: usize = 6;
+/// The start of a log line about an Injury: such lines are never dropped
+/// for newer ones ([`Fight::note_injury`]), up to [`MAX_INJURY_LINES`].
+pub const INJURY_MARK: &str = "🩸 ";
+/// The most Injury lines the log keeps (every entity is out after its
+/// fourth Injury, so a fight of 40 seats stays within this).
+pub const MAX_INJURY_LINES: usize = 160;
 
 /// Where the round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +63,9 @@ pub enum Register {
     Linked {
         /// The roll's session id.
         session: i64,
+        /// The faces the call rolled (shown on the tracker).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        faces: Vec<u32>,
     },
     /// An NPC's register, rolled on the tracker.
     Rolled {
@@ -83,6 +92,12 @@ pub struct Fighter {
     /// Breaks equal Initiative values likewise.
     #[serde(default)]
     pub initiative_tie: u32,
+    /// The Prediction roll's faces (Wit), once rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outthink_dice: Vec<u32>,
+    /// The Initiative roll's faces, once rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initiative_dice: Vec<u32>,
     /// This round's Called Stat.
     pub called: Option<Stat>,
     /// This round's register.
@@ -103,6 +118,8 @@ impl Fighter {
             initiative: None,
             outthink_tie: 0,
             initiative_tie: 0,
+            outthink_dice: Vec::new(),
+            initiative_dice: Vec::new(),
             called: None,
             register: None,
             reactions: 0,
@@ -184,11 +201,29 @@ impl Fight {
         }
     }
 
-    /// Adds a line to the log, keeping the last [`LOG_LINES`].
+    /// Adds a line to the log, keeping the last [`LOG_LINES`] besides the
+    /// Injury lines ([`Fight::note_injury`]), which stay.
     pub fn note(&mut self, line: impl Into<String>) {
         self.log.push(line.into());
-        let extra = self.log.len().saturating_sub(LOG_LINES);
-        self.log.drain(..extra);
+        let injury = |l: &String| l.starts_with(INJURY_MARK);
+        while self.log.iter().filter(|l| !injury(l)).count() > LOG_LINES {
+            match self.log.iter().position(|l| !injury(l)) {
+                Some(k) => self.log.remove(k),
+                None => break,
+            };
+        }
+        while self.log.iter().filter(|l| injury(l)).count() > MAX_INJURY_LINES {
+            match self.log.iter().position(injury) {
+                Some(k) => self.log.remove(k),
+                None => break,
+            };
+        }
+    }
+
+    /// Adds a line about an Injury to the log: it is never dropped for
+    /// newer lines (issue 29 item 6).
+    pub fn note_injury(&mut self, line: impl AsRef<str>) {
+        self.note(format!("{INJURY_MARK}{}", line.as_ref()));
     }
 
     /// True once Outthink and Initiative have been rolled (after Begin).
@@ -235,6 +270,12 @@ impl Fight {
             for (pos, id) in roll.ranking.iter().enumerate() {
                 let tie = n.saturating_sub(u32::try_from(pos).unwrap_or(u32::MAX));
                 let value = roll.value_of(*id);
+                let faces = roll
+                    .entries
+                    .iter()
+                    .find(|e| e.id == *id)
+                    .map(|e| e.faces.clone())
+                    .unwrap_or_default();
                 let Some(seat) = u32::try_from(*id).ok().and_then(|i| self.turns.seat_mut(i))
                 else {
                     continue;
@@ -243,10 +284,12 @@ impl Fight {
                     OrderKind::Outthink => {
                         seat.data.outthink = value;
                         seat.data.outthink_tie = tie;
+                        seat.data.outthink_dice = faces;
                     }
                     OrderKind::Initiative => {
                         seat.data.initiative = value;
                         seat.data.initiative_tie = tie;
+                        seat.data.initiative_dice = faces;
                     }
                 }
             }

@@ -25,7 +25,7 @@ use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{roll_call, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreRoll, OreSettings, RollAction};
+use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -387,6 +387,7 @@ pub async fn damage(
         text::track_name(&sheet, track)
     );
     fight.note(head.clone());
+    note_injuries(&mut fight, &who, &events, &sheet);
     log::record_rolled(
         &mut act,
         caller,
@@ -460,10 +461,22 @@ fn linked(fight: &Fight) -> Vec<(u32, i64)> {
         .seats
         .iter()
         .filter_map(|s| match s.data.register {
-            Some(Register::Linked { session }) => Some((s.id, session)),
+            Some(Register::Linked { session, .. }) => Some((s.id, session)),
             _ => None,
         })
         .collect()
+}
+
+/// Logs each Injury among `events` on its own line, which the log never
+/// drops (issue 29 item 6).
+fn note_injuries(fight: &mut Fight, who: &str, events: &[OreEvent], sheet: &OreSheet) {
+    for ev in events {
+        if matches!(ev, OreEvent::InjuryFormed { .. }) {
+            if let Some(line) = text::event(ev, sheet) {
+                fight.note_injury(format!("{who}: {line}"));
+            }
+        }
+    }
 }
 
 /// Refuses an action on a roll out of its turn (issue 29 item 1): when
@@ -481,7 +494,7 @@ pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), Ap
     };
     let fight: Fight = sessions::load(&tracker)?;
     let seat = fight.turns.seats.iter().find(
-        |s| matches!(s.data.register, Some(Register::Linked { session }) if session == roll.id),
+        |s| matches!(s.data.register, Some(Register::Linked { session, .. }) if session == roll.id),
     );
     match seat {
         Some(seat) => {
@@ -547,14 +560,15 @@ async fn clear_registers(
 }
 
 /// Starts a player character's register: the Called Stat rolled as a
-/// usual Virtual Veil roll (with its buttons), linked to the seat.
+/// usual Virtual Veil roll (with its buttons), linked to the seat. Gives
+/// the roll's session id, its message and the faces rolled.
 async fn call_roll(
     app: &App,
     act: &mut Act,
     ch: &mut Loaded<OreSheet>,
     stat: Stat,
     gm: bool,
-) -> Result<(i64, crate::app::View), AppError> {
+) -> Result<(i64, crate::app::View, Vec<u32>), AppError> {
     let caller = act.caller().clone();
     let mut settings = load_settings(act, caller.guild_id).await?;
     let guild = crate::app::settings::guild(act, caller.guild_id).await?;
@@ -617,6 +631,7 @@ async fn call_roll(
     Ok((
         id,
         super::roll::view(id, 0, Status::Open, &state, Some(&ch.sheet)),
+        state.roll.natural.clone(),
     ))
 }
 
@@ -719,8 +734,14 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                     let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
                         AppError::user(format!("{}'s sheet no longer exists.", seat.name))
                     })?;
-                    let (rid, roll_view) = call_roll(app, &mut act, ch, stat, fc).await?;
-                    fight.call(stat, Register::Linked { session: rid })?;
+                    let (rid, roll_view, faces) = call_roll(app, &mut act, ch, stat, fc).await?;
+                    fight.call(
+                        stat,
+                        Register::Linked {
+                            session: rid,
+                            faces,
+                        },
+                    )?;
                     let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
                     act.commit().await?;
                     Ok(Response::message(roll_view).then(Reply::Edit(v)))
@@ -747,6 +768,7 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             let edits = clear_registers(&mut act, &registers, &mut changed).await?;
             store(&mut act, &mut pcs, changed).await?;
             let mut lines = Vec::new();
+            let mut injuries = Vec::new();
             for e in &ends {
                 let Some(seat) = fight.turns.seat(e.seat) else {
                     continue;
@@ -756,13 +778,20 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                 else {
                     continue;
                 };
-                let said: Vec<String> = text::events(&e.events, &sheet)
-                    .into_iter()
+                let said: Vec<String> = e
+                    .events
+                    .iter()
+                    .filter(|ev| !matches!(ev, OreEvent::InjuryFormed { .. }))
+                    .filter_map(|ev| text::event(ev, &sheet))
                     .filter(|l| !l.is_empty())
                     .collect();
                 if !said.is_empty() {
                     lines.push(format!("{}: {}", seat.name, said.join(" ")));
                 }
+                injuries.push((seat.name.clone(), e.events.clone(), sheet));
+            }
+            for (name, events, sheet) in injuries {
+                note_injuries(&mut fight, &name, &events, &sheet);
             }
             for l in lines {
                 fight.note(l);

@@ -733,12 +733,13 @@ async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
         "/vv combat damage name:Drone target:Cyber amount:1",
     )
     .await;
+    let note = redrawn(&ex, "ephemeral").content();
+    assert!(note.contains("**Incapacitated: deleted.**"), "{note}");
+    assert!(!note.contains("still in the fight"), "{note}");
+    let log = field_named(&t, id, "Log").unwrap();
     assert!(
-        redrawn(&ex, "ephemeral")
-            .content()
-            .contains("**Incapacitated: deleted.**"),
-        "{:?}",
-        ex.outputs
+        log.ends_with("💥 Drone takes 1 Cyber damage.\n✖ Drone is incapacitated."),
+        "{log}"
     );
     let (_, desc, _, _) = tracker(&t, id);
     let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();

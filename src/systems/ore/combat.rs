@@ -377,7 +377,6 @@ pub async fn damage(
                 (ev, ch.sheet.clone(), Some(ch.row.id))
             }
         };
-    fight.settle(id, &sheet)?;
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
@@ -388,6 +387,7 @@ pub async fn damage(
     );
     fight.note(head.clone());
     note_injuries(&mut fight, &who, &events, &sheet);
+    fight.settle(id, &sheet)?;
     log::record_rolled(
         &mut act,
         caller,

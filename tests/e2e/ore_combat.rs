@@ -814,3 +814,65 @@ async fn trackers_show_the_dice_called_faces_and_every_injury() {
     );
     t.stop().await;
 }
+
+/// Issue 29 item 12 in a fight: Cyber 0 throws Ann out of her COMP, and
+/// the cache dice she added to her register leave with it; the register
+/// is redrawn at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
+    let t = table("vvc-cyber-cache", 1).await;
+    cmd(&t, "alice", ANN).await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:2 battery_max:5 battery:5",
+    )
+    .await;
+    cmd(&t, "alice", "/vv boot").await;
+    cmd(&t, "bob", BO).await;
+    let id = cmd(&t, "fc", "/vv combat start world:physical")
+        .await
+        .message_id
+        .unwrap();
+    cmd(&t, "alice", "/vv combat join").await;
+    cmd(&t, "bob", "/vv combat join").await;
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "agility").await;
+    while !tracker(&t, id).2.starts_with("⚔ Ann's turn") {
+        click(&t, "fc", "Next turn").await;
+    }
+    // Ann's turn: she adds her whole cache to the register.
+    let ex = click(&t, "alice", "Add cache dice").await;
+    let options: Vec<String> = ex.single().body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Pick cache dice to add")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(options.len(), 2, "{options:?}");
+    let ex = select(&t, "alice", "Pick cache dice to add", &options[0]).await;
+    let d = ex.single().embeds()[0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(d.contains("Unused from the cache: "), "{d}");
+    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let roll = ex
+        .outputs
+        .iter()
+        .find(|o| {
+            o.embeds()
+                .first()
+                .is_some_and(|e| e["author"]["name"] == "Ann · Agility (4 dice) · Called Stat")
+        })
+        .unwrap_or_else(|| panic!("Ann's register is redrawn: {:#?}", ex.outputs));
+    let d = roll.embeds()[0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!d.contains("Unused from the cache"), "{d}");
+    t.stop().await;
+}

@@ -472,6 +472,7 @@ async fn the_combat_example_plays_clean() {
         [
             "bob: click ⚙ Compiler",
             "bob: select Call a stat for Ann = wit",
+            "bob: click Use 2×4 (24)",
             "alice: click Next turn",
             "alice: click ⚙ Compiler",
             "bob: /vv combat end",

@@ -2309,3 +2309,65 @@ async fn vv_modifiers_example_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The body of the newest message in the channel whose author line starts
+/// with `author`: its description and its button labels.
+fn posted_by(t: &Table, author: &str) -> (String, Vec<String>) {
+    let m = t
+        .fake
+        .messages()
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.body["embeds"][0]["author"]["name"]
+                .as_str()
+                .is_some_and(|a| a.starts_with(author))
+        })
+        .unwrap_or_else(|| panic!("no message by {author}"));
+    let desc = m.body["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let labels = m.body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["label"].as_str().map(str::to_string))
+        .collect();
+    (desc, labels)
+}
+
+/// Issue 29 item 12: cache dice leave with the COMP (seed 004: "you keep
+/// your dice in the data cache as long as your comp is still running"; a
+/// logged-out user "cannot use any of its features"). After `/vv logout`
+/// the open register is redrawn without its cache dice or the sets built
+/// from them, and they cannot be used.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_logout_takes_the_cache_dice_out_of_an_open_register() {
+    let t = table("vv-logout-register", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    t.select(
+        "alice",
+        "Pick cache dice to add",
+        &["10.1".into(), "9.1".into()],
+    )
+    .await
+    .unwrap();
+    let (d, l) = posted_by(&t, "Ann · Wit");
+    assert!(d.contains("Unused from the cache: 10 9"), "{d}");
+    assert_eq!(l[..2], ["Use 2×10 (30)", "Use 2×9 (29)"]);
+    let ex = cmd(&t, "alice", "/vv logout").await;
+    assert!(
+        desc(&ex.outputs[0]).contains("COMP off (logged out)"),
+        "{:#?}",
+        ex.outputs
+    );
+    let (d, l) = posted_by(&t, "Ann · Wit");
+    assert!(d.starts_with("**2 2** · 10 9 6 1\n"), "{d}");
+    assert!(!d.contains("Unused from the cache"), "{d}");
+    assert_eq!(l.first().map(String::as_str), Some("Use 2×2 (22)"), "{l:?}");
+    assert!(!l.iter().any(|b| b == "Add cache dice"), "{l:?}");
+    t.stop().await;
+}

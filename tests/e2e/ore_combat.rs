@@ -378,8 +378,12 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         &click(&t, "alice", "⚙ Compiler").await,
         "Only the Compiler can use these tools",
     );
-    // Ann's register is still open until the End phase clears it.
-    assert!(t.click("alice", "Use 3×8 (38)").await.is_ok());
+    // Ann's register stays on the board until the End phase clears it,
+    // but every turn is taken: it acts no more this round.
+    refused(
+        &click(&t, "alice", "Use 3×8 (38)").await,
+        "Every turn of round 1 is taken: Ann's register acts no more this round.",
+    );
     tool(&t, "fc", "Next round").await;
     let (title, desc, _, _) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 2 · Call phase");
@@ -468,6 +472,7 @@ async fn the_combat_example_plays_clean() {
         [
             "bob: click ⚙ Compiler",
             "bob: select Call a stat for Ann = wit",
+            "bob: click Use 2×4 (24)",
             "alice: click Next turn",
             "alice: click ⚙ Compiler",
             "bob: /vv combat end",
@@ -509,5 +514,366 @@ async fn the_combat_example_plays_clean() {
     assert_eq!(ann.vitality.current, 2);
     assert!(ann.fault_dice.is_empty());
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Set up, Begin and the Call phase of seed 1 up to Bo's call: Goblin and
+/// Ann have called (Ann's register is posted with "Use 3×8 (38)").
+async fn called_to_bo(t: &Table) -> u64 {
+    let id = set_up(t).await;
+    tool(t, "fc", "Begin").await;
+    select(t, "fc", "Call a stat for Goblin", "agility").await;
+    select(t, "alice", "Call a stat for Ann", "agility").await;
+    id
+}
+
+/// Issue 29 item 1: a register's buttons act only on its entity's turn in
+/// the Resolution phase, or as that entity's Reaction when its Outthink
+/// beats the acting Initiative (seed 004); the refusal says which, for the
+/// player and the Compiler alike, and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registers_follow_the_turn() {
+    let t = table("vvc-register-turn", 1).await;
+    called_to_bo(&t).await;
+    // The Call phase: the register waits for Ann's turn.
+    refused(
+        &click(&t, "alice", "Use 3×8 (38)").await,
+        "It is the Call phase: Ann's register acts on Ann's turn in the Resolution phase, or as a Reaction.",
+    );
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "wit").await;
+    // Ann's turn (Initiative 22): Bo (Outthink 21) cannot react.
+    let out_of_turn = "It is Ann's turn: Bo's register acts on Bo's own turn, or as a Reaction with an Outthink higher than Ann's Initiative (22); Bo's Outthink is 21.";
+    refused(&click(&t, "bob", "Use 2×4 (24)").await, out_of_turn);
+    refused(&click(&t, "fc", "Use 2×4 (24)").await, out_of_turn);
+    let bo = sheet_of(&t, "bob", "Bo").await;
+    assert!(bo.combat.called_stat.is_some(), "nothing changed");
+    // Ann acts on her own turn.
+    let ex = click(&t, "alice", "Use 3×8 (38)").await;
+    assert_eq!(ex.single().kind, "update", "{:#?}", ex.outputs);
+    click(&t, "alice", "Next turn").await;
+    click(&t, "bob", "Next turn").await;
+    // The goblin's turn (Initiative 20): Bo (Outthink 21) reacts with his
+    // register.
+    let ex = click(&t, "bob", "Use 2×4 (24)").await;
+    assert_eq!(ex.single().kind, "update", "{:#?}", ex.outputs);
+    click(&t, "fc", "Next turn").await;
+    click(&t, "fc", "Next turn").await;
+    // Every turn is taken: the registers wait for the End phase.
+    refused(
+        &click(&t, "bob", "Close").await,
+        "Every turn of round 1 is taken: Bo's register acts no more this round.",
+    );
+    t.stop().await;
+}
+
+/// Issue 29 item 4: a React refusal names the right numbers: not on one's
+/// own turn, not when out of the fight, and the reactor's own Outthink
+/// beside the acting Initiative.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn react_refusals_name_the_right_numbers() {
+    let t = table("vvc-react-refusals", 1).await;
+    called_to_bo(&t).await;
+    select(&t, "bob", "Call a stat for Bo", "agility").await;
+    select(&t, "fc", "Call a stat for Guard", "wit").await;
+    // Ann's turn: the goblin mob drops at once and is out.
+    cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Goblin target:Vitality amount:2",
+    )
+    .await;
+    click(&t, "alice", "Next turn").await;
+    // Bo's turn (Initiative 20): the Guard may react, so the select shows.
+    refused(
+        &select(&t, "bob", "React out of turn…", "2").await,
+        "It is Bo's own turn: a Reaction is taken on another's turn.",
+    );
+    refused(
+        &select(&t, "fc", "React out of turn…", "3").await,
+        "Goblin is out of the fight and cannot react.",
+    );
+    refused(
+        &select(&t, "alice", "React out of turn…", "1").await,
+        "Ann cannot react now: a reaction needs an Outthink higher than Bo's Initiative (20); Ann's Outthink is 20.",
+    );
+    t.stop().await;
+}
+
+/// Issue 29 item 3: Cyber 0 locks a living character out of cosmOS and
+/// the COMP (seed 004: "Living entities lose access to any and all
+/// supernatural abilities") but does not incapacitate them: the replies
+/// say so and the tracker keeps them in the fight.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cyber_zero_locks_a_living_character_out_without_incapacitating() {
+    let t = table("vvc-cyber-zero", 1).await;
+    let id = set_up(&t).await;
+    tool(&t, "fc", "Begin").await;
+    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let note = redrawn(&ex, "ephemeral").content();
+    assert!(!note.contains("Incapacitated"), "{note}");
+    assert!(
+        note.contains("**Locked out: Cyber 0** (no COMP, no supernatural abilities until repaired); still in the fight."),
+        "{note}"
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5 · Cyber 0/3 · Fault"),
+        "{desc}"
+    );
+    assert!(!desc.contains("✖ **Ann**"), "{desc}");
+    // Outside the tracker too: the damage report is no botch.
+    let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:2 player:bob").await;
+    let title = ex.single().title();
+    assert!(title.starts_with("❌ Cyber 0/2 · locked out"), "{title}");
+    t.stop().await;
+}
+
+/// Calls a stat for whoever calls now, as their player (or the Compiler
+/// for an NPC), until the Call phase is over.
+async fn call_all(t: &Table, id: u64, stat: &str) {
+    for _ in 0..10 {
+        let (title, _, field, _) = tracker(t, id);
+        if !title.ends_with("Call phase") {
+            return;
+        }
+        let name = field
+            .strip_prefix("📣 ")
+            .and_then(|f| f.split(" calls a stat").next())
+            .unwrap_or_else(|| panic!("{field}"))
+            .to_string();
+        let who = match name.as_str() {
+            "Ann" => "alice",
+            "Bo" => "bob",
+            _ => "fc",
+        };
+        select(t, who, &format!("Call a stat for {name}"), stat).await;
+    }
+}
+
+/// Issue 29 item 2: an NPC whose Fault dice made an Injury rolls its Error
+/// Dice with its tracker call (seed 004: "Minor Injury (dub): 1 Error Die
+/// rolled for each action"), as players' rolls do, and the tracker shows
+/// them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
+    let t = table("vvc-npc-error-dice", 1).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_check value:immediate",
+    )
+    .await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+    )
+    .await;
+    let mut hits = 0;
+    loop {
+        hits += 1;
+        assert!(hits <= 10, "no Injury after 10 hits");
+        let ex = cmd(
+            &t,
+            "fc",
+            "/vv combat damage name:Ogre target:Vitality amount:1",
+        )
+        .await;
+        if redrawn(&ex, "ephemeral")
+            .content()
+            .contains("**Injury: Minor (")
+        {
+            break;
+        }
+    }
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "agility").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let ogre = desc
+        .lines()
+        .find(|l| l.contains("**Ogre**"))
+        .unwrap()
+        .to_string();
+    assert_eq!(hits, 4, "the fourth Fault die matched one before");
+    assert_eq!(
+        ogre,
+        "• **Ogre** · Outthink 17 · Init 17 · Vit 36/40 · Fault 9 8 · Injury: Minor · calls Agility: no set · 5 1 · ⚠️ error dice **2**"
+    );
+    t.stop().await;
+}
+
+/// Issue 29 item 5 (`/vv combat add`): a quick-added NPC has every stat
+/// the Call can ask for (`others:` for those not named), and a natively
+/// digital one (`digital:true`) is wiped at Cyber 0 and leaves the fight
+/// (seed 004: "If they are a natively digital entity, they are completely
+/// wiped from reality").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
+    let t = table("vvc-npc-stats", 1).await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Drone wit:2 agility:2 vitality:3 physique:4 others:1 digital:true",
+    )
+    .await;
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "physique").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();
+    assert!(
+        drone.starts_with("• **Drone** (digital) · ") && drone.contains("calls Physique: "),
+        "{drone}"
+    );
+    assert!(!drone.contains("no dice"), "{drone}");
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv combat damage name:Drone target:Cyber amount:1",
+    )
+    .await;
+    let note = redrawn(&ex, "ephemeral").content();
+    assert!(note.contains("**Incapacitated: deleted.**"), "{note}");
+    assert!(!note.contains("still in the fight"), "{note}");
+    let log = field_named(&t, id, "Log").unwrap();
+    assert!(
+        log.ends_with("💥 Drone takes 1 Cyber damage.\n✖ Drone is incapacitated."),
+        "{log}"
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    let drone = desc.lines().find(|l| l.contains("**Drone**")).unwrap();
+    assert!(drone.starts_with("✖ **Drone** (digital)"), "{drone}");
+    assert!(drone.contains(" · out"), "{drone}");
+    t.stop().await;
+}
+
+/// The tracker's fields by name.
+fn field_named(t: &Table, id: u64, name: &str) -> Option<String> {
+    let m = t.fake.message_object(id).expect("the tracker message");
+    m["embeds"][0]["fields"]
+        .as_array()?
+        .iter()
+        .find(|f| f["name"].as_str().is_some_and(|n| n.starts_with(name)))
+        .and_then(|f| f["value"].as_str())
+        .map(str::to_string)
+}
+
+/// Issue 29 item 6: the tracker shows the Prediction and Initiative dice
+/// (not only the values), players' called faces, every Injury with its
+/// severity, and a log that never drops an Injury line however much
+/// happens after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trackers_show_the_dice_called_faces_and_every_injury() {
+    let t = table("vvc-tracker-shows", 1).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv settings set name:vv_fault_check value:immediate",
+    )
+    .await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+    )
+    .await;
+    for _ in 0..4 {
+        cmd(
+            &t,
+            "fc",
+            "/vv combat damage name:Ogre target:Vitality amount:1",
+        )
+        .await;
+    }
+    tool(&t, "fc", "Begin").await;
+    let dice = field_named(&t, id, "🎲 Prediction").expect("the dice field");
+    assert_eq!(
+        dice,
+        "Ogre: 7 1 → 17 · 7 6 → 17\nBo: 7 6 4 → 17 · 8 5 3 2 1 → 18\nGoblin: 10 → 20 · 4 3 → 14\nGuard: 10 8 7 5 2 → 20 · 9 7 4 → 19\nAnn: 10 9 7 5 4 3 → 20 · 6 5 4 3 → 16"
+    );
+    call_all(&t, id, "agility").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let ann = desc.lines().find(|l| l.contains("**Ann**")).unwrap();
+    assert_eq!(
+        ann,
+        "• **Ann** · Outthink 20 · Init 16 · Vit 5/5 · calls Agility: **7 7** · 9 3"
+    );
+    let ogre = desc.lines().find(|l| l.contains("**Ogre**")).unwrap();
+    assert!(ogre.contains(" · Injury: Minor · "), "{ogre}");
+    // Many lines later, the Injury is still in the log.
+    for _ in 0..4 {
+        click(&t, "fc", "Next turn").await;
+    }
+    let log = field_named(&t, id, "Log").unwrap();
+    assert!(log.lines().count() > 6, "{log}");
+    assert!(
+        log.starts_with("🩸 Ogre: **Injury: Minor (1 error die per action)**"),
+        "{log}"
+    );
+    t.stop().await;
+}
+
+/// Issue 29 item 12 in a fight: Cyber 0 throws Ann out of her COMP, and
+/// the cache dice she added to her register leave with it; the register
+/// is redrawn at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
+    let t = table("vvc-cyber-cache", 1).await;
+    cmd(&t, "alice", ANN).await;
+    cmd(
+        &t,
+        "alice",
+        "/vv sheet comp cache_size:2 battery_max:5 battery:5",
+    )
+    .await;
+    cmd(&t, "alice", "/vv boot").await;
+    cmd(&t, "bob", BO).await;
+    let id = cmd(&t, "fc", "/vv combat start world:physical")
+        .await
+        .message_id
+        .unwrap();
+    cmd(&t, "alice", "/vv combat join").await;
+    cmd(&t, "bob", "/vv combat join").await;
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "agility").await;
+    while !tracker(&t, id).2.starts_with("⚔ Ann's turn") {
+        click(&t, "fc", "Next turn").await;
+    }
+    // Ann's turn: she adds her whole cache to the register.
+    let ex = click(&t, "alice", "Add cache dice").await;
+    let options: Vec<String> = ex.single().body["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Pick cache dice to add")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["value"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(options.len(), 2, "{options:?}");
+    let ex = select(&t, "alice", "Pick cache dice to add", &options[0]).await;
+    let d = ex.single().embeds()[0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(d.contains("Unused from the cache: "), "{d}");
+    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let roll = ex
+        .outputs
+        .iter()
+        .find(|o| {
+            o.embeds()
+                .first()
+                .is_some_and(|e| e["author"]["name"] == "Ann · Agility (4 dice) · Called Stat")
+        })
+        .unwrap_or_else(|| panic!("Ann's register is redrawn: {:#?}", ex.outputs));
+    let d = roll.embeds()[0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!d.contains("Unused from the cache"), "{d}");
     t.stop().await;
 }

@@ -28,6 +28,15 @@ pub enum Condition {
     Deleted,
 }
 
+impl Condition {
+    /// True if the condition stops the entity acting (VV-13). Cyber 0
+    /// does not: a living entity is locked out of cosmOS, the COMP and its
+    /// supernatural abilities, but fights on.
+    pub fn incapacitates(self) -> bool {
+        !matches!(self, Condition::SupernaturalLost)
+    }
+}
+
 /// Why a COMP session ended (VV-8, VV-13, VV-17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -440,11 +440,7 @@ impl OreRoll {
             pool: dice,
             faces: faces.clone(),
         });
-        let error_dice_per_action = if sheet.mob_mode {
-            0
-        } else {
-            sheet.error_dice_count(settings).min(MAX_ERROR_DICE)
-        };
+        let error_dice_per_action = sheet.error_dice_per_action(settings);
         let error_dice = pool(rng, error_dice_per_action as usize, 10);
         if !error_dice.is_empty() {
             events.push(OreEvent::ErrorDice {
@@ -753,8 +749,10 @@ impl OreRoll {
 
     /// Cache dice still unused in the register whose COMP has shut down
     /// since they were taken go with the cache (VV-8): they are marked
-    /// [`DieStatus::Lost`] and no longer form sets.
-    fn drop_lost_cache(&mut self, sheet: &OreSheet) -> Vec<OreEvent> {
+    /// [`DieStatus::Lost`] and no longer form sets. Every action does this
+    /// first; a logout does it at once to the roller's open registers, and
+    /// a register is shown as it stands after it.
+    pub fn drop_lost_cache(&mut self, sheet: &OreSheet) -> Vec<OreEvent> {
         let shut = !sheet.comp.session_active || sheet.comp.shutdowns != self.comp_shutdowns;
         let mut faces = Vec::new();
         if shut {

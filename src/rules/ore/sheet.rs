@@ -815,6 +815,18 @@ impl OreSheet {
         }
     }
 
+    /// The Error Dice rolled with each of this entity's actions (A-O13):
+    /// [`OreSheet::error_dice_count`], none for a mob, at most
+    /// [`super::roll::MAX_ERROR_DICE`].
+    pub fn error_dice_per_action(&self, settings: &OreSettings) -> u32 {
+        if self.mob_mode {
+            0
+        } else {
+            self.error_dice_count(settings)
+                .min(super::roll::MAX_ERROR_DICE)
+        }
+    }
+
     /// How many dice count toward the cache maximum: the cache, plus the Fault
     /// dice when `vv_fault_counts_toward_cache` is on (A-O11).
     pub fn cache_load(&self, settings: &OreSettings) -> usize {

@@ -31,8 +31,14 @@ use crate::rules::dice::pool;
 use crate::rules::turns::{Seat, Turns};
 use crate::rules::RuleError;
 
-/// Lines kept in the fight's log.
+/// Lines kept in the fight's log (besides Injury lines).
 pub const LOG_LINES: usize = 6;
+/// The start of a log line about an Injury: such lines are never dropped
+/// for newer ones ([`Fight::note_injury`]), up to [`MAX_INJURY_LINES`].
+pub const INJURY_MARK: &str = "🩸 ";
+/// The most Injury lines the log keeps (every entity is out after its
+/// fourth Injury, so a fight of 40 seats stays within this).
+pub const MAX_INJURY_LINES: usize = 160;
 
 /// Where the round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,11 +63,18 @@ pub enum Register {
     Linked {
         /// The roll's session id.
         session: i64,
+        /// The faces the call rolled (shown on the tracker).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        faces: Vec<u32>,
     },
     /// An NPC's register, rolled on the tracker.
     Rolled {
         /// The faces.
         faces: Vec<u32>,
+        /// The Error Dice rolled with the call (A-O13): an injured NPC's,
+        /// as a player's roll has them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        error_dice: Vec<u32>,
     },
 }
 
@@ -79,6 +92,12 @@ pub struct Fighter {
     /// Breaks equal Initiative values likewise.
     #[serde(default)]
     pub initiative_tie: u32,
+    /// The Prediction roll's faces (Wit), once rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outthink_dice: Vec<u32>,
+    /// The Initiative roll's faces, once rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initiative_dice: Vec<u32>,
     /// This round's Called Stat.
     pub called: Option<Stat>,
     /// This round's register.
@@ -99,6 +118,8 @@ impl Fighter {
             initiative: None,
             outthink_tie: 0,
             initiative_tie: 0,
+            outthink_dice: Vec::new(),
+            initiative_dice: Vec::new(),
             called: None,
             register: None,
             reactions: 0,
@@ -113,6 +134,15 @@ impl Fighter {
             ..Fighter::pc()
         }
     }
+}
+
+/// When a register may act ([`Fight::register_timing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    /// On its entity's own turn.
+    OwnTurn,
+    /// As its entity's Reaction on another's turn (A-O16).
+    Reaction,
 }
 
 /// The sheets of the player characters in a fight, by seat id.
@@ -171,11 +201,29 @@ impl Fight {
         }
     }
 
-    /// Adds a line to the log, keeping the last [`LOG_LINES`].
+    /// Adds a line to the log, keeping the last [`LOG_LINES`] besides the
+    /// Injury lines ([`Fight::note_injury`]), which stay.
     pub fn note(&mut self, line: impl Into<String>) {
         self.log.push(line.into());
-        let extra = self.log.len().saturating_sub(LOG_LINES);
-        self.log.drain(..extra);
+        let injury = |l: &String| l.starts_with(INJURY_MARK);
+        while self.log.iter().filter(|l| !injury(l)).count() > LOG_LINES {
+            match self.log.iter().position(|l| !injury(l)) {
+                Some(k) => self.log.remove(k),
+                None => break,
+            };
+        }
+        while self.log.iter().filter(|l| injury(l)).count() > MAX_INJURY_LINES {
+            match self.log.iter().position(injury) {
+                Some(k) => self.log.remove(k),
+                None => break,
+            };
+        }
+    }
+
+    /// Adds a line about an Injury to the log: it is never dropped for
+    /// newer lines (issue 29 item 6).
+    pub fn note_injury(&mut self, line: impl AsRef<str>) {
+        self.note(format!("{INJURY_MARK}{}", line.as_ref()));
     }
 
     /// True once Outthink and Initiative have been rolled (after Begin).
@@ -222,6 +270,12 @@ impl Fight {
             for (pos, id) in roll.ranking.iter().enumerate() {
                 let tie = n.saturating_sub(u32::try_from(pos).unwrap_or(u32::MAX));
                 let value = roll.value_of(*id);
+                let faces = roll
+                    .entries
+                    .iter()
+                    .find(|e| e.id == *id)
+                    .map(|e| e.faces.clone())
+                    .unwrap_or_default();
                 let Some(seat) = u32::try_from(*id).ok().and_then(|i| self.turns.seat_mut(i))
                 else {
                     continue;
@@ -230,10 +284,12 @@ impl Fight {
                     OrderKind::Outthink => {
                         seat.data.outthink = value;
                         seat.data.outthink_tie = tie;
+                        seat.data.outthink_dice = faces;
                     }
                     OrderKind::Initiative => {
                         seat.data.initiative = value;
                         seat.data.initiative_tie = tie;
+                        seat.data.initiative_dice = faces;
                     }
                 }
             }
@@ -392,27 +448,97 @@ impl Fight {
             .collect()
     }
 
+    /// Why seat `id` may not react now (VV-11, A-O16), or `None` if it may:
+    /// the refusal names the seat's own Outthink beside the acting seat's
+    /// Initiative, and says so plainly on the seat's own turn or when it is
+    /// out of the fight.
+    pub fn reaction_refusal(&self, id: u32) -> Option<String> {
+        if self.phase != Phase::Resolution {
+            return Some("Reactions happen during the Resolution phase.".into());
+        }
+        let Some(seat) = self.turns.seat(id) else {
+            return Some("That combatant is no longer in the fight.".into());
+        };
+        let name = &seat.name;
+        if seat.out {
+            return Some(format!("{name} is out of the fight and cannot react."));
+        }
+        let Some(acting) = self.turns.current_seat() else {
+            return Some("No one is acting now.".into());
+        };
+        if acting.id == id {
+            return Some(format!(
+                "It is {name}'s own turn: a Reaction is taken on another's turn."
+            ));
+        }
+        let init = acting.data.initiative.unwrap_or(0);
+        let outthink = seat.data.outthink.unwrap_or(0);
+        if can_react(outthink, init) {
+            return None;
+        }
+        Some(format!(
+            "{name} cannot react now: a reaction needs an Outthink higher than {}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
+            acting.name
+        ))
+    }
+
+    /// Whether seat `id`'s register may act now (VV-11, A-O16): on its own
+    /// turn in the Resolution phase, or as its Reaction on another's turn
+    /// when its Outthink is higher than the acting Initiative. The refusal
+    /// says which would do.
+    pub fn register_timing(&self, id: u32) -> Result<Timing, RuleError> {
+        let name = self
+            .turns
+            .seat(id)
+            .map_or_else(|| "This combatant".to_string(), |s| s.name.clone());
+        match self.phase {
+            Phase::Setup | Phase::Call => Err(RuleError::new(format!(
+                "It is the Call phase: {name}'s register acts on {name}'s turn in the Resolution phase, or as a Reaction."
+            ))),
+            Phase::End => Err(RuleError::new(format!(
+                "Every turn of round {} is taken: {name}'s register acts no more this round.",
+                self.turns.round
+            ))),
+            Phase::Resolution => {
+                let seat = self
+                    .turns
+                    .seat(id)
+                    .ok_or_else(|| RuleError::new("That combatant is no longer in the fight."))?;
+                if seat.out {
+                    return Err(RuleError::new(format!(
+                        "{name} is out of the fight: their register cannot act."
+                    )));
+                }
+                let acting = self
+                    .turns
+                    .current_seat()
+                    .ok_or_else(|| RuleError::new("No one is acting now."))?;
+                if acting.id == id {
+                    return Ok(Timing::OwnTurn);
+                }
+                let init = acting.data.initiative.unwrap_or(0);
+                let outthink = seat.data.outthink.unwrap_or(0);
+                if can_react(outthink, init) {
+                    return Ok(Timing::Reaction);
+                }
+                Err(RuleError::new(format!(
+                    "It is {0}'s turn: {name}'s register acts on {name}'s own turn, or as a Reaction with an Outthink higher than {0}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
+                    acting.name
+                )))
+            }
+        }
+    }
+
     /// A reaction out of turn by seat `id` (VV-11, A-O16).
     pub fn react(&mut self, id: u32) -> Result<String, RuleError> {
-        if self.phase != Phase::Resolution {
-            return Err(RuleError::new(
-                "Reactions happen during the Resolution phase.",
-            ));
+        if let Some(refusal) = self.reaction_refusal(id) {
+            return Err(RuleError::new(refusal));
         }
         let acting = self
             .turns
             .current_seat()
             .ok_or_else(|| RuleError::new("No one is acting now."))?;
         let (acting_name, init) = (acting.name.clone(), acting.data.initiative.unwrap_or(0));
-        if !self.reactors().iter().any(|s| s.id == id) {
-            let name = self
-                .turns
-                .seat(id)
-                .map_or_else(|| "That combatant".to_string(), |s| s.name.clone());
-            return Err(RuleError::new(format!(
-                "{name} cannot react now: a reaction needs an Outthink higher than {acting_name}'s Initiative ({init})."
-            )));
-        }
         let seat = self
             .turns
             .seat_mut(id)
@@ -525,14 +651,16 @@ impl Fight {
     }
 }
 
-/// Rolls an NPC's Called Stat (VV-1, A-O24): the stat's dice, capped at
-/// `vv_max_pool`, one fewer under the −1 Power penalty (A-O19).
+/// Rolls an NPC's Called Stat (VV-1, A-O24) into its register: the stat's
+/// dice, capped at `vv_max_pool`, one fewer under the −1 Power penalty
+/// (A-O19), and an injured NPC's Error Dice beside them (A-O13), as a
+/// player's roll has them.
 pub fn roll_call<R: Rng + ?Sized>(
     sheet: &OreSheet,
     stat: Stat,
     settings: &OreSettings,
     rng: &mut R,
-) -> Vec<u32> {
+) -> Register {
     let cap = settings
         .max_pool
         .clamp(1, super::settings::MAX_SUPPORTED_POOL);
@@ -540,7 +668,9 @@ pub fn roll_call<R: Rng + ?Sized>(
     if sheet.combat.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
         n = n.saturating_sub(1);
     }
-    pool(rng, n as usize, 10)
+    let faces = pool(rng, n as usize, 10);
+    let error_dice = pool(rng, sheet.error_dice_per_action(settings) as usize, 10);
+    Register::Rolled { faces, error_dice }
 }
 
 /// Squares a combatant may move this turn (VV-9): Agility, +⌊Agility/2⌋
@@ -641,7 +771,10 @@ mod tests {
         let s = OreSettings::default();
         assert!(f.next_turn().is_err(), "no turns in the Call phase");
         for k in 0..3 {
-            let r = Register::Rolled { faces: vec![k + 1] };
+            let r = Register::Rolled {
+                faces: vec![k + 1],
+                error_dice: vec![],
+            };
             f.call(Stat::Agility, r).unwrap();
         }
         assert_eq!(f.phase, Phase::Resolution);
@@ -651,7 +784,13 @@ mod tests {
             "highest first: {init:?}"
         );
         assert!(f
-            .call(Stat::Wit, Register::Rolled { faces: vec![] })
+            .call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                }
+            )
             .is_err());
         assert!(f.end_round(&mut pcs, &s).is_err(), "turns are not over");
         for _ in 0..3 {
@@ -675,8 +814,14 @@ mod tests {
         s.set("vv_initiative_order", "ascending").unwrap();
         f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         let init: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::initiative_key).collect();
         assert!(init.windows(2).all(|w| w[0] <= w[1]), "{init:?}");
@@ -686,8 +831,14 @@ mod tests {
     fn reactions_need_an_outthink_above_the_acting_initiative() {
         let (mut f, _) = begun();
         for _ in 0..3 {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         let acting = f.acting().unwrap().clone();
         let init = acting.data.initiative.unwrap();
@@ -708,7 +859,17 @@ mod tests {
             .unwrap()
             .starts_with("↩ Ada reacts during Goblin's turn"));
         let err = f.react(acting.id).unwrap_err().message;
-        assert!(err.contains("cannot react now"), "{err}");
+        assert_eq!(
+            err,
+            "It is Goblin's own turn: a Reaction is taken on another's turn."
+        );
+        assert_eq!(f.register_timing(acting.id), Ok(Timing::OwnTurn));
+        assert_eq!(f.register_timing(ada), Ok(Timing::Reaction));
+        let drone = f.turns.by_name("Drone").unwrap().id;
+        assert_eq!(
+            f.register_timing(drone).unwrap_err().message,
+            format!("It is Goblin's turn: Drone's register acts on Drone's own turn, or as a Reaction with an Outthink higher than Goblin's Initiative ({init}); Drone's Outthink is 20.")
+        );
     }
 
     #[test]
@@ -748,8 +909,14 @@ mod tests {
             .unwrap();
         assert!(!f.settle(ada, &ada_sheet.clone()).unwrap());
         while f.phase == Phase::Call {
-            f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-                .unwrap();
+            f.call(
+                Stat::Wit,
+                Register::Rolled {
+                    faces: vec![],
+                    error_dice: vec![],
+                },
+            )
+            .unwrap();
         }
         while f.phase == Phase::Resolution {
             assert_ne!(f.acting().unwrap().id, goblin, "the goblin is skipped");
@@ -765,10 +932,22 @@ mod tests {
     #[test]
     fn removing_the_last_caller_moves_to_resolution() {
         let (mut f, _) = begun();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-            .unwrap();
-        f.call(Stat::Wit, Register::Rolled { faces: vec![] })
-            .unwrap();
+        f.call(
+            Stat::Wit,
+            Register::Rolled {
+                faces: vec![],
+                error_dice: vec![],
+            },
+        )
+        .unwrap();
+        f.call(
+            Stat::Wit,
+            Register::Rolled {
+                faces: vec![],
+                error_dice: vec![],
+            },
+        )
+        .unwrap();
         let last = f.turns.current.unwrap();
         f.remove(last).unwrap();
         assert_eq!(f.phase, Phase::Resolution);
@@ -813,9 +992,22 @@ mod tests {
         let s = OreSettings::default();
         let mut sheet = OreSheet::new(stats(3, 6, 2));
         let mut rng = StdRng::seed_from_u64(4);
-        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 6);
+        let dice = |r: Register| match r {
+            Register::Rolled { faces, error_dice } => (faces.len(), error_dice.len()),
+            Register::Linked { .. } => panic!("an NPC's register is rolled"),
+        };
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (6, 0));
         sheet.combat.power_penalty = true;
-        assert_eq!(roll_call(&sheet, Stat::Agility, &s, &mut rng).len(), 5);
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 0));
+        // A Minor and a Moderate Injury: 1 + 2 Error Dice (A-O13, sum).
+        for width in [2, 3] {
+            sheet.injuries.push(crate::rules::ore::sheet::Injury {
+                severity: crate::rules::ore::sheet::Severity::from_width(width).unwrap(),
+                healed: false,
+                losses: None,
+            });
+        }
+        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 3));
         assert_eq!(moves(&sheet, Some(Stat::Agility)), 9);
         assert_eq!(moves(&sheet, Some(Stat::Wit)), 6);
         assert_eq!(moves(&sheet, None), 6);

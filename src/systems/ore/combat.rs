@@ -25,9 +25,10 @@ use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{roll_call, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreRoll, OreSettings, RollAction};
+use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
+use crate::storage::{self, Tx};
 use crate::systems::table::encounter;
 
 /// The session kind of a combat tracker.
@@ -231,6 +232,13 @@ pub struct NpcArgs {
     pub mob: bool,
     /// Living (0 Vitality waits for the End phase); default: NPCs yes, mobs no.
     pub living: Option<bool>,
+    /// Natively digital: wiped at 0 Cyber, and out of the fight (VV-13).
+    pub digital: Option<bool>,
+    /// The dice of every stat not given (default 0), so any stat the Call
+    /// asks for rolls.
+    pub others: Option<i64>,
+    /// The other stats given by name (Physique, Engineering, …).
+    pub more: Vec<(Stat, i64)>,
 }
 
 fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
@@ -246,10 +254,14 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
             .filter(|v| (1..=MAX_TRACK).contains(&i64::from(*v)))
             .ok_or_else(|| AppError::user(format!("{what} must be from 1 to {MAX_TRACK}.")))
     };
-    let mut stats = Stats::all(0);
+    let others = stat("Others", a.others.unwrap_or(0))?;
+    let mut stats = Stats::all(others);
     stats.wit = stat("Wit", a.wit)?;
     stats.agility = stat("Agility", a.agility)?;
-    stats.precision = stat("Precision", a.precision.unwrap_or(0))?;
+    stats.precision = stat("Precision", a.precision.unwrap_or(i64::from(others)))?;
+    for (s, v) in &a.more {
+        stats.set(*s, i64::from(stat(s.name(), *v)?))?;
+    }
     let vitality = track(if a.mob { "Health" } else { "Vitality" }, a.vitality)?;
     stats.vitality = vitality;
     let mut sheet = if a.mob {
@@ -260,12 +272,16 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
         }
         OreSheet::mob(stats, vitality)
     } else {
-        stats.confidence = track("Confidence", a.confidence.unwrap_or(1))?;
-        stats.cyber = track("Cyber", a.cyber.unwrap_or(1))?;
+        let default = i64::from(others.max(1));
+        stats.confidence = track("Confidence", a.confidence.unwrap_or(default))?;
+        stats.cyber = track("Cyber", a.cyber.unwrap_or(default))?;
         OreSheet::new(stats)
     };
     if let Some(l) = a.living {
         sheet.living = l;
+    }
+    if let Some(d) = a.digital {
+        sheet.native_digital = d;
     }
     Ok(sheet)
 }
@@ -340,6 +356,7 @@ pub async fn damage(
         .seat(id)
         .map(|s| s.name.clone())
         .unwrap_or_default();
+    let mut registers = Vec::new();
     let (events, sheet, character) =
         match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut()) {
             Some(npc) => {
@@ -352,10 +369,14 @@ pub async fn damage(
                     .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
                 let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
                 super::sheet::save(&mut act, ch).await?;
+                // Cyber 0 logged them out: the cache dice leave their registers.
+                if super::damage::logged_out(&ev) {
+                    registers =
+                        super::roll::drop_lost_cache(&mut act, ch.row.id, &ch.sheet).await?;
+                }
                 (ev, ch.sheet.clone(), Some(ch.row.id))
             }
         };
-    fight.settle(id, &sheet)?;
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
@@ -365,6 +386,8 @@ pub async fn damage(
         text::track_name(&sheet, track)
     );
     fight.note(head.clone());
+    note_injuries(&mut fight, &who, &events, &sheet);
+    fight.settle(id, &sheet)?;
     log::record_rolled(
         &mut act,
         caller,
@@ -384,7 +407,9 @@ pub async fn damage(
     act.commit().await?;
     let mut note = vec![head];
     note.extend(lines);
-    Ok(Response::edit(text::join_capped(&note, 1800), v))
+    let mut r = Response::edit(text::join_capped(&note, 1800), v);
+    r.followups.extend(registers.into_iter().map(Reply::Edit));
+    Ok(r)
 }
 
 /// `/vv combat end` (or **End combat**): the Compiler ends the fight.
@@ -436,10 +461,48 @@ fn linked(fight: &Fight) -> Vec<(u32, i64)> {
         .seats
         .iter()
         .filter_map(|s| match s.data.register {
-            Some(Register::Linked { session }) => Some((s.id, session)),
+            Some(Register::Linked { session, .. }) => Some((s.id, session)),
             _ => None,
         })
         .collect()
+}
+
+/// Logs each Injury among `events` on its own line, which the log never
+/// drops (issue 29 item 6).
+fn note_injuries(fight: &mut Fight, who: &str, events: &[OreEvent], sheet: &OreSheet) {
+    for ev in events {
+        if matches!(ev, OreEvent::InjuryFormed { .. }) {
+            if let Some(line) = text::event(ev, sheet) {
+                fight.note_injury(format!("{who}: {line}"));
+            }
+        }
+    }
+}
+
+/// Refuses an action on a roll out of its turn (issue 29 item 1): when
+/// the roll is a seat's register in the fight running in the roll's
+/// channel, it acts only on that seat's turn or as its Reaction
+/// ([`Fight::register_timing`]). Any other roll is left alone.
+pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), AppError> {
+    let Some(tracker) =
+        storage::sessions::latest_open_in_channel(tx, roll.guild_id, roll.channel_id, KIND, 1)
+            .await?
+            .into_iter()
+            .next()
+    else {
+        return Ok(());
+    };
+    let fight: Fight = sessions::load(&tracker)?;
+    let seat = fight.turns.seats.iter().find(
+        |s| matches!(s.data.register, Some(Register::Linked { session, .. }) if session == roll.id),
+    );
+    match seat {
+        Some(seat) => {
+            fight.register_timing(seat.id)?;
+            Ok(())
+        }
+        None => Ok(()),
+    }
 }
 
 /// Clears the linked registers of this round (VV-11): each open roll is
@@ -497,14 +560,15 @@ async fn clear_registers(
 }
 
 /// Starts a player character's register: the Called Stat rolled as a
-/// usual Virtual Veil roll (with its buttons), linked to the seat.
+/// usual Virtual Veil roll (with its buttons), linked to the seat. Gives
+/// the roll's session id, its message and the faces rolled.
 async fn call_roll(
     app: &App,
     act: &mut Act,
     ch: &mut Loaded<OreSheet>,
     stat: Stat,
     gm: bool,
-) -> Result<(i64, crate::app::View), AppError> {
+) -> Result<(i64, crate::app::View, Vec<u32>), AppError> {
     let caller = act.caller().clone();
     let mut settings = load_settings(act, caller.guild_id).await?;
     let guild = crate::app::settings::guild(act, caller.guild_id).await?;
@@ -567,6 +631,7 @@ async fn call_roll(
     Ok((
         id,
         super::roll::view(id, 0, Status::Open, &state, Some(&ch.sheet)),
+        state.roll.natural.clone(),
     ))
 }
 
@@ -635,7 +700,12 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             match seat.data.npc.as_ref() {
                 Some(npc) => {
                     let mut rng = app.rng.fork();
-                    let faces = roll_call(npc, stat, &settings, &mut rng);
+                    let register = roll_call(npc, stat, &settings, &mut rng);
+                    let Register::Rolled { faces, error_dice } = &register else {
+                        return Err(AppError::user(
+                            "An NPC's register is rolled on the tracker.",
+                        ));
+                    };
                     log::record_rolled(
                         &mut act,
                         caller,
@@ -646,12 +716,16 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                             character: None,
                         },
                         &json!({ "combatant": seat.name, "stat": stat }),
-                        &faces,
-                        &json!({ "reading": crate::rules::ore::sets::read(&faces).to_string() }),
-                        &faces.iter().map(|f| (10, *f)).collect::<Vec<_>>(),
+                        &json!({ "faces": faces, "error_dice": error_dice }),
+                        &json!({ "reading": crate::rules::ore::sets::read(faces).to_string() }),
+                        &faces
+                            .iter()
+                            .chain(error_dice)
+                            .map(|f| (10, *f))
+                            .collect::<Vec<_>>(),
                     )
                     .await?;
-                    fight.call(stat, Register::Rolled { faces })?;
+                    fight.call(stat, register)?;
                     let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
                     act.commit().await?;
                     Ok(Response::update(v))
@@ -660,8 +734,14 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                     let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
                         AppError::user(format!("{}'s sheet no longer exists.", seat.name))
                     })?;
-                    let (rid, roll_view) = call_roll(app, &mut act, ch, stat, fc).await?;
-                    fight.call(stat, Register::Linked { session: rid })?;
+                    let (rid, roll_view, faces) = call_roll(app, &mut act, ch, stat, fc).await?;
+                    fight.call(
+                        stat,
+                        Register::Linked {
+                            session: rid,
+                            faces,
+                        },
+                    )?;
                     let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
                     act.commit().await?;
                     Ok(Response::message(roll_view).then(Reply::Edit(v)))
@@ -688,6 +768,7 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             let edits = clear_registers(&mut act, &registers, &mut changed).await?;
             store(&mut act, &mut pcs, changed).await?;
             let mut lines = Vec::new();
+            let mut injuries = Vec::new();
             for e in &ends {
                 let Some(seat) = fight.turns.seat(e.seat) else {
                     continue;
@@ -697,13 +778,20 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                 else {
                     continue;
                 };
-                let said: Vec<String> = text::events(&e.events, &sheet)
-                    .into_iter()
+                let said: Vec<String> = e
+                    .events
+                    .iter()
+                    .filter(|ev| !matches!(ev, OreEvent::InjuryFormed { .. }))
+                    .filter_map(|ev| text::event(ev, &sheet))
                     .filter(|l| !l.is_empty())
                     .collect();
                 if !said.is_empty() {
                     lines.push(format!("{}: {}", seat.name, said.join(" ")));
                 }
+                injuries.push((seat.name.clone(), e.events.clone(), sheet));
+            }
+            for (name, events, sheet) in injuries {
+                note_injuries(&mut fight, &name, &events, &sheet);
             }
             for l in lines {
                 fight.note(l);

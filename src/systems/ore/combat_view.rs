@@ -11,7 +11,9 @@ use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::ore::sets::read;
 use crate::rules::ore::sheet::{OreSheet, Stat, World};
-use crate::rules::ore::tracker::{moves, sheet_of, Fight, Fighter, Phase, Register, Sheets};
+use crate::rules::ore::tracker::{
+    moves, sheet_of, Fight, Fighter, Phase, Register, Sheets, INJURY_MARK,
+};
 use crate::rules::turns::Seat;
 use crate::storage::sessions::Status;
 
@@ -56,11 +58,16 @@ fn health(s: &OreSheet) -> String {
         if !s.fault_dice.is_empty() {
             out.push_str(&format!(" · Fault {}", text::faces(&s.fault_dice)));
         }
-        let injuries = s.active_injuries().count();
-        if injuries > 0 {
+        let injuries: Vec<&str> = s.active_injuries().map(|i| i.severity.name()).collect();
+        if !injuries.is_empty() {
             out.push_str(&format!(
-                " · {}",
-                text::count(injuries as u32, "Injury", "Injuries")
+                " · {}: {}",
+                if injuries.len() == 1 {
+                    "Injury"
+                } else {
+                    "Injuries"
+                },
+                injuries.join(", ")
             ));
         }
     }
@@ -83,6 +90,9 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     if seat.data.npc.as_ref().is_some_and(|s| s.mob_mode) {
         l.push_str(" (mob)");
     }
+    if sheet_of(seat, pcs).is_some_and(|s| s.native_digital) {
+        l.push_str(" (digital)");
+    }
     if let Some(o) = seat.data.outthink {
         l.push_str(&format!(" · Outthink {o}"));
     }
@@ -102,7 +112,12 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     }
     if let Some(stat) = seat.data.called {
         l.push_str(&format!(" · calls {}", stat.name()));
-        if let Some(Register::Rolled { faces }) = &seat.data.register {
+        let rolled = match &seat.data.register {
+            Some(Register::Rolled { faces, error_dice }) => Some((faces, error_dice.as_slice())),
+            Some(Register::Linked { faces, .. }) if !faces.is_empty() => Some((faces, &[][..])),
+            _ => None,
+        };
+        if let Some((faces, error_dice)) = rolled {
             let r = read(faces);
             if faces.is_empty() {
                 l.push_str(": no dice");
@@ -110,6 +125,9 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
                 l.push_str(&format!(": no set · {}", text::grouped_reading(&r)));
             } else {
                 l.push_str(&format!(": {}", text::grouped_reading(&r)));
+            }
+            if !error_dice.is_empty() {
+                l.push_str(&format!(" · ⚠️ error dice **{}**", text::faces(error_dice)));
             }
         }
     }
@@ -199,6 +217,59 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
     }
 }
 
+/// Characters of the log and of the dice field.
+const LOG_CHARS: usize = 1000;
+/// Characters a whole embed may hold (Discord's limit, with a margin).
+const EMBED_CHARS: usize = 5900;
+/// Room kept for the footer and the dice field's name.
+const FOOTER_ROOM: usize = 160;
+/// The least room worth a dice field.
+const MIN_DICE_ROOM: usize = 120;
+
+/// The log within `max` characters: the oldest lines go first, but never
+/// an Injury line while another line can go ([`INJURY_MARK`]).
+fn log_text(log: &[String], max: usize) -> String {
+    let mut lines: Vec<&String> = log.iter().collect();
+    let size = |ls: &[&String]| ls.iter().map(|l| l.chars().count() + 1).sum::<usize>();
+    while size(&lines) > max {
+        match lines.iter().position(|l| !l.starts_with(INJURY_MARK)) {
+            Some(k) if lines.len() > 1 => {
+                lines.remove(k);
+            }
+            _ => break,
+        }
+    }
+    let lines: Vec<String> = lines.into_iter().cloned().collect();
+    text::join_capped(&lines, max)
+}
+
+/// One line per combatant with its Prediction and Initiative dice and
+/// values: `Ann: **2 2** 6 1 → 22 · 9 5 3 1 → 19`.
+fn order_dice(fight: &Fight) -> Vec<String> {
+    let dice = |faces: &[u32], value: Option<u32>| {
+        let shown = if faces.is_empty() {
+            "no dice".to_string()
+        } else {
+            text::grouped_reading(&read(faces))
+        };
+        format!("{shown} → {}", value.unwrap_or(0))
+    };
+    fight
+        .turns
+        .seats
+        .iter()
+        .filter(|s| s.data.outthink.is_some() || s.data.initiative.is_some())
+        .map(|s| {
+            format!(
+                "{}: {} · {}",
+                s.name,
+                dice(&s.data.outthink_dice, s.data.outthink),
+                dice(&s.data.initiative_dice, s.data.initiative)
+            )
+        })
+        .collect()
+}
+
 /// The tracker's message: session `id` at `version`.
 pub fn view(
     id: i64,
@@ -229,8 +300,11 @@ pub fn view(
         lines.push("*No one has joined yet.*".into());
     }
     lines.extend(fight.turns.seats.iter().map(|s| line(fight, s, pcs)));
+    let description = text::join_capped(&lines, ORDER_CHARS);
+    // What the embed holds so far, for the dice field's room below.
+    let mut used = title.chars().count() + description.chars().count() + FOOTER_ROOM;
     let mut embed = Embed::new(title)
-        .description(text::join_capped(&lines, ORDER_CHARS))
+        .description(description)
         .colour(match (open, fight.phase) {
             (false, _) => colour::CLOSED,
             (true, Phase::End) => colour::PENDING,
@@ -238,10 +312,25 @@ pub fn view(
         });
     if open {
         let (name, value) = turn_field(fight, pcs);
+        used += name.chars().count() + value.chars().count();
         embed = embed.field(name, value, false);
     }
     if !fight.log.is_empty() {
-        embed = embed.field("Log", text::join_capped(&fight.log, 1000), false);
+        let log = log_text(&fight.log, LOG_CHARS);
+        used += log.chars().count() + 3;
+        embed = embed.field("Log", log, false);
+    }
+    let dice = order_dice(fight);
+    let room = EMBED_CHARS.saturating_sub(used).min(LOG_CHARS);
+    if !dice.is_empty() && room >= MIN_DICE_ROOM {
+        embed = embed.field(
+            format!(
+                "🎲 Prediction (Wit) · Initiative ({})",
+                fight.initiative_stat().name()
+            ),
+            text::join_capped(&dice, room),
+            false,
+        );
     }
     embed = embed.footer(if open {
         "The Compiler begins, adds, removes, damages and ends; players act on their own turn."
@@ -361,8 +450,14 @@ mod tests {
             assert_eq!(v.clone().clamp(), v, "phase {phase}");
             assert!(v.rows.len() <= 2);
             while f.phase == Phase::Call {
-                f.call(Stat::Agility, Register::Rolled { faces: vec![1; 10] })
-                    .unwrap();
+                f.call(
+                    Stat::Agility,
+                    Register::Rolled {
+                        faces: vec![1; 10],
+                        error_dice: vec![],
+                    },
+                )
+                .unwrap();
             }
             if phase == 1 {
                 while f.phase == Phase::Resolution {

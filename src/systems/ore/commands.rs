@@ -949,8 +949,49 @@ pub async fn combat_add(
     #[max = 999]
     cyber: Option<i64>,
     #[description = "Living: down at the End phase (NPC yes, mob no)"] living: Option<bool>,
+    #[description = "Natively digital: wiped at Cyber 0"] digital: Option<bool>,
+    #[description = "Every stat not given here (default 0)"]
+    #[min = 0]
+    #[max = 30]
+    others: Option<i64>,
+    #[description = "Physique"]
+    #[min = 0]
+    #[max = 30]
+    physique: Option<i64>,
+    #[description = "Engineering"]
+    #[min = 0]
+    #[max = 30]
+    engineering: Option<i64>,
+    #[description = "Ingenuity"]
+    #[min = 0]
+    #[max = 30]
+    ingenuity: Option<i64>,
+    #[description = "Charisma"]
+    #[min = 0]
+    #[max = 30]
+    charisma: Option<i64>,
+    #[description = "Performance"]
+    #[min = 0]
+    #[max = 30]
+    performance: Option<i64>,
+    #[description = "Stealth"]
+    #[min = 0]
+    #[max = 30]
+    stealth: Option<i64>,
 ) -> Result<(), Error> {
+    use crate::rules::ore::sheet::Stat;
     let caller = caller_of(ctx)?;
+    let more = [
+        (Stat::Physique, physique),
+        (Stat::Engineering, engineering),
+        (Stat::Ingenuity, ingenuity),
+        (Stat::Charisma, charisma),
+        (Stat::Performance, performance),
+        (Stat::Stealth, stealth),
+    ]
+    .into_iter()
+    .filter_map(|(s, v)| v.map(|v| (s, v)))
+    .collect();
     let args = super::combat::NpcArgs {
         name,
         wit,
@@ -961,6 +1002,9 @@ pub async fn combat_add(
         cyber,
         mob: mob.unwrap_or(false),
         living,
+        digital,
+        others,
+        more,
     };
     let result = super::combat::add(&ctx.data().app, &caller, args).await;
     respond(ctx, result).await

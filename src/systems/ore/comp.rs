@@ -6,7 +6,7 @@ use serde_json::json;
 use super::{load_settings, report, target, text, Target, SYSTEM};
 use crate::app::view::colour;
 use crate::app::Act;
-use crate::app::{log, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::ore::events::LogoutReason;
 use crate::rules::ore::OreEvent;
 
@@ -135,6 +135,14 @@ pub async fn act(
         &super::faces::thrown(&events),
     )
     .await?;
+    // The cache dice left with the COMP: out of the open registers too.
+    let registers = if ch.sheet.comp.session_active {
+        Vec::new()
+    } else {
+        super::roll::drop_lost_cache(&mut tx, ch.row.id, &ch.sheet).await?
+    };
     tx.commit().await?;
-    Ok(Response::message(view))
+    let mut r = Response::message(view);
+    r.followups.extend(registers.into_iter().map(Reply::Edit));
+    Ok(r)
 }

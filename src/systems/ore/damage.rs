@@ -119,8 +119,24 @@ pub async fn damage(
         &events,
     )
     .await?;
+    // Cyber 0 logged them out: the cache dice leave their registers too.
+    let registers = if logged_out(&events) {
+        super::roll::drop_lost_cache(&mut tx, ch.row.id, &ch.sheet).await?
+    } else {
+        Vec::new()
+    };
     tx.commit().await?;
-    Ok(Response::message(view))
+    let mut r = Response::message(view);
+    r.followups
+        .extend(registers.into_iter().map(crate::app::Reply::Edit));
+    Ok(r)
+}
+
+/// True if the events end a COMP session (VV-8, VV-13).
+pub fn logged_out(events: &[OreEvent]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, OreEvent::LoggedOut { .. }))
 }
 
 /// What a hit came to, for the title: down or dead (a botch), an Injury, a
@@ -129,8 +145,12 @@ pub async fn damage(
 pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (Outcome, String) {
     let mut fault = None;
     let mut injury = None;
+    let mut locked_out = false;
     for ev in events {
         match ev {
+            OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
+                locked_out = true;
+            }
             OreEvent::Incapacitated { condition } => {
                 let what = if s.mob_mode {
                     "down".to_string()
@@ -149,6 +169,9 @@ pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (
     }
     let t = s.track(track);
     let mut title = format!("{} {}/{}", text::track_name(s, track), t.current, t.max);
+    if locked_out {
+        title.push_str(" · locked out");
+    }
     if let Some(sev) = injury {
         title.push_str(&format!(" · Injury: {}", sev.name()));
     }

@@ -72,6 +72,9 @@ pub fn line(e: &LogEntry) -> Option<String> {
                     OreEvent::InjuryFormed { severity, .. } => {
                         parts.push(format!("Injury: {}", severity.name()))
                     }
+                    OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
+                        parts.push(text::condition(*condition).to_string())
+                    }
                     OreEvent::Incapacitated { condition } => {
                         parts.push(format!("incapacitated: {}", text::condition(*condition)))
                     }

@@ -383,8 +383,51 @@ fn dice_line(r: &OreRoll) -> String {
     line
 }
 
+/// The roller's open registers in the caller's channel whose cache dice
+/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8): the
+/// dice are dropped from each register now, and each is redrawn.
+pub async fn drop_lost_cache(
+    act: &mut Act,
+    character: i64,
+    sheet: &OreSheet,
+) -> Result<Vec<View>, AppError> {
+    /// Open rolls of a channel looked at.
+    const LOOK_AT: i64 = 50;
+    let caller = act.caller().clone();
+    let open = crate::storage::sessions::latest_open_in_channel(
+        act,
+        caller.guild_id,
+        caller.channel_id,
+        KIND,
+        LOOK_AT,
+    )
+    .await?;
+    let minutes = timeout(act, caller.guild_id).await?;
+    let mut views = Vec::new();
+    for s in open {
+        let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
+            continue;
+        };
+        if state.character != character || state.roll.drop_lost_cache(sheet).is_empty() {
+            continue;
+        }
+        state.picker = None;
+        let version = sessions::save(
+            act,
+            &s,
+            &VvState::Roll(state.clone()),
+            Status::Open,
+            Some(minutes),
+        )
+        .await?;
+        views.push(view(s.id, version, Status::Open, &state, Some(sheet)));
+    }
+    Ok(views)
+}
+
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
-/// if it still exists.
+/// if it still exists: cache dice its COMP took away since they were
+/// added are not shown or offered ([`OreRoll::drop_lost_cache`]).
 pub fn view(
     id: i64,
     version: i64,
@@ -392,6 +435,11 @@ pub fn view(
     s: &RollState,
     sheet: Option<&OreSheet>,
 ) -> View {
+    let mut settled = s.clone();
+    if let Some(sh) = sheet.filter(|_| status == Status::Open) {
+        settled.roll.drop_lost_cache(sh);
+    }
+    let s = &settled;
     let r = &s.roll;
     let open = status == Status::Open;
     let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));

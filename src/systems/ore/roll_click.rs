@@ -38,6 +38,12 @@ pub async fn click(
         };
     }
     let button = VvButton::read(&click.id.action, click.id.arg.as_deref())?;
+    // A register in a running fight acts on its entity's turn or as its
+    // Reaction (seed 004); opening a menu and an overflow's discard (a
+    // cache rule, not an action) wait for no turn.
+    if !matches!(button, VvButton::Pick(_) | VvButton::Discard) {
+        super::combat::require_register_turn(&mut tx, &session).await?;
+    }
     let action = match button {
         VvButton::Pick(p) => {
             return menu::toggle(tx, caller, &session, state, &ch.sheet, p).await;

@@ -342,6 +342,13 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::Incapacitated {
             condition: Condition::VitalityDown,
         } if sheet.mob_mode => "**Incapacitated: down (Health 0).**".into(),
+        // A natively digital entity is wiped at once (the next event).
+        OreEvent::Incapacitated { condition: c } if !c.incapacitates() && sheet.native_digital => {
+            "**Locked out: Cyber 0.**".into()
+        }
+        OreEvent::Incapacitated { condition: c } if !c.incapacitates() => {
+            "**Locked out: Cyber 0** (no COMP, no supernatural abilities until repaired); still in the fight.".into()
+        }
         OreEvent::Incapacitated { condition: c } => {
             format!("**Incapacitated: {}.**", condition(*c))
         }

@@ -151,8 +151,8 @@ async fn vr_registers_within_discord_size_limits() {
             "reveal",
             "convention",
             "scene",
-            "settings",
-            "combat"
+            "combat",
+            "settings"
         ]
     );
     assert_schema_clean(&t);

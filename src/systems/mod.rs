@@ -33,6 +33,7 @@ pub struct Entry {
 
 pub mod dice;
 pub mod fc;
+pub mod game;
 pub mod ore;
 pub mod platform;
 pub mod storyteller;

@@ -792,7 +792,7 @@ async fn trackers_show_the_dice_called_faces_and_every_injury() {
     let dice = field_named(&t, id, "🎲 Prediction").expect("the dice field");
     assert_eq!(
         dice,
-        "Ogre: 7 1 → 17 · 7 6 → 17\nBo: 7 6 4 → 17 · 8 5 3 2 1 → 18\nGoblin: 10 → 20 · 4 3 → 14\nGuard: 10 8 7 5 2 → 20 · 9 7 4 → 19\nAnn: 10 9 7 5 4 3 → 20 · 6 5 4 3 → 16"
+        "Ogre: 7 1 → 17 │ 7 6 → 17\nBo: 7 6 4 → 17 │ 8 5 3 2 1 → 18\nGoblin: 10 → 20 │ 4 3 → 14\nGuard: 10 8 7 5 2 → 20 │ 9 7 4 → 19\nAnn: 10 9 7 5 4 3 → 20 │ 6 5 4 3 → 16"
     );
     call_all(&t, id, "agility").await;
     let (_, desc, _, _) = tracker(&t, id);

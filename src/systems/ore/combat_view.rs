@@ -261,7 +261,7 @@ fn order_dice(fight: &Fight) -> Vec<String> {
         .filter(|s| s.data.outthink.is_some() || s.data.initiative.is_some())
         .map(|s| {
             format!(
-                "{}: {} · {}",
+                "{}: {} │ {}",
                 s.name,
                 dice(&s.data.outthink_dice, s.data.outthink),
                 dice(&s.data.initiative_dice, s.data.initiative)
@@ -325,7 +325,7 @@ pub fn view(
     if !dice.is_empty() && room >= MIN_DICE_ROOM {
         embed = embed.field(
             format!(
-                "🎲 Prediction (Wit) · Initiative ({})",
+                "🎲 Prediction (Wit) │ Initiative ({})",
                 fight.initiative_stat().name()
             ),
             text::join_capped(&dice, room),

@@ -1,48 +1,28 @@
 //! How Virtual Veil registers with the application layer: its names, session
 //! kinds, house rules, help and entry points ([`crate::app::registry`]).
 
+use std::future::Future;
+
 use crate::app::component::Click;
-use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
-use crate::app::Act;
-use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
+use crate::systems::game::Game;
 
-/// Virtual Veil as a registered system.
-pub struct VirtualVeilSystem;
+/// Virtual Veil as a game at the table.
+pub struct VirtualVeil;
 
-impl System for VirtualVeilSystem {
-    fn id(&self) -> &'static str {
-        "ore"
-    }
-
-    fn gm(&self) -> &'static str {
-        super::GM
-    }
-
-    fn name(&self) -> &'static str {
-        "Virtual Veil"
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        &["vv", "virtualveil", "vv ore", "one roll engine"]
-    }
-
-    fn command_root(&self) -> Option<&'static str> {
-        Some("vv")
-    }
-
-    fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND, super::combat::KIND]
-    }
-
-    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        static RULES: Rules<crate::rules::ore::OreSettings> = Rules::new();
-        Some(&RULES)
-    }
-
-    fn help(&self) -> &'static [HelpTopic] {
-        &[
+impl Game for VirtualVeil {
+    const ID: &'static str = "ore";
+    const NAME: &'static str = "Virtual Veil";
+    const ALIASES: &'static [&'static str] = &["vv", "virtualveil", "vv ore", "one roll engine"];
+    const GM: &'static str = super::GM;
+    const ROOT: &'static str = "vv";
+    const KINDS: &'static [&'static str] = &[super::KIND, super::combat::KIND];
+    const GOVERNED: &'static [Governed] = super::governed::LIST;
+    const HELP: &'static [HelpTopic] = &[
     HelpTopic {
         label: "Virtual Veil",
         title: "Virtual Veil · One-Roll Engine",
@@ -55,67 +35,41 @@ impl System for VirtualVeilSystem {
                     ("Combat tracker", "The Compiler runs a fight with `/vv combat start`: players `join`, NPCs and mobs are `add`ed, **Begin** rolls Outthink and Initiative, then each round's Call, Resolution (turns, reactions, movement) and End phases run on one message."),
         ],
     },
-        ]
-    }
+        ];
+
+    type Settings = crate::rules::ore::OreSettings;
+    type Change = super::governed::Edit;
 
     fn click<'a>(
-        &'a self,
         app: &'a App,
         tx: Act,
         session: Session,
         click: &'a Click<'a>,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(super::click(app, tx, session, click))
+    ) -> impl Future<Output = AppResult> + Send + 'a {
+        super::click(app, tx, session, click)
     }
 
     fn render<'a>(
-        &'a self,
         app: &'a App,
         session: &'a Session,
         caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::render(app, session, caller))
-    }
-
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(crate::systems::table::approval::apply_stored::<
-            super::governed::Edit,
-        >(app, caller, change))
-    }
-
-    fn governed(&self) -> &'static [crate::app::registry::Governed] {
-        super::governed::LIST
-    }
-
-    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
-        super::history::line(entry)
-    }
-
-    fn has_sheets(&self) -> bool {
-        true
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::render(app, session, caller)
     }
 
     fn sheet_card<'a>(
-        &'a self,
-        _app: &'a App,
         act: &'a mut Act,
         character: &'a Character,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::sheet::card(act, character))
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::sheet::card(act, character)
+    }
+
+    fn history_line(entry: &LogEntry) -> Option<String> {
+        super::history::line(entry)
     }
 }
 
-/// The registration: the system and its slash commands.
+/// The registration: the game, its slash commands and its odds questions.
 pub fn entry() -> crate::systems::Entry {
-    crate::systems::Entry {
-        system: Some(std::sync::Arc::new(VirtualVeilSystem)),
-        commands: super::commands::all,
-        finish: None,
-        odds: Some(super::odds::odds()),
-    }
+    crate::systems::game::entry::<VirtualVeil>(super::commands::all, Some(super::odds::odds()))
 }

@@ -1,48 +1,28 @@
 //! How Storyteller registers with the application layer: its names, session
 //! kinds, house rules, help and entry points ([`crate::app::registry`]).
 
+use std::future::Future;
+
 use crate::app::component::Click;
-use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
-use crate::app::Act;
-use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
+use crate::systems::game::Game;
 
-/// Storyteller as a registered system.
-pub struct StorytellerSystem;
+/// Storyteller as a game at the table.
+pub struct Storyteller;
 
-impl System for StorytellerSystem {
-    fn id(&self) -> &'static str {
-        "storyteller"
-    }
-
-    fn gm(&self) -> &'static str {
-        super::GM
-    }
-
-    fn name(&self) -> &'static str {
-        "Storyteller"
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        &["st", "storyteller d10"]
-    }
-
-    fn command_root(&self) -> Option<&'static str> {
-        Some("st")
-    }
-
-    fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND, super::SHEET_KIND]
-    }
-
-    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        static RULES: Rules<crate::rules::storyteller::StorytellerSettings> = Rules::new();
-        Some(&RULES)
-    }
-
-    fn help(&self) -> &'static [HelpTopic] {
-        &[
+impl Game for Storyteller {
+    const ID: &'static str = "storyteller";
+    const NAME: &'static str = "Storyteller";
+    const ALIASES: &'static [&'static str] = &["st", "storyteller d10"];
+    const GM: &'static str = super::GM;
+    const ROOT: &'static str = "st";
+    const KINDS: &'static [&'static str] = &[super::KIND, super::SHEET_KIND];
+    const GOVERNED: &'static [Governed] = super::governed::LIST;
+    const HELP: &'static [HelpTopic] = &[
     HelpTopic {
         label: "Storyteller",
         title: "Storyteller d10 rules",
@@ -54,67 +34,41 @@ impl System for StorytellerSystem {
                     ("Willpower", "A willpower roll uses current willpower alone; its botches cost willpower. After a willpower roll that did not botch, you may spend 1 (keeping at least 1) to make it an automatic success with as many successes as willpower left, offered when that beats the roll. Once per turn, spend 1 to ignore wound penalties. At 0 you are incapacitated."),
         ],
     },
-        ]
-    }
+        ];
+
+    type Settings = crate::rules::storyteller::StorytellerSettings;
+    type Change = super::governed::Edit;
 
     fn click<'a>(
-        &'a self,
         app: &'a App,
         tx: Act,
         session: Session,
         click: &'a Click<'a>,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(super::click(app, tx, session, click))
+    ) -> impl Future<Output = AppResult> + Send + 'a {
+        super::click(app, tx, session, click)
     }
 
     fn render<'a>(
-        &'a self,
         app: &'a App,
         session: &'a Session,
         caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::render(app, session, caller))
-    }
-
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(crate::systems::table::approval::apply_stored::<
-            super::governed::Edit,
-        >(app, caller, change))
-    }
-
-    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
-        super::history::line(entry)
-    }
-
-    fn governed(&self) -> &'static [crate::app::registry::Governed] {
-        super::governed::LIST
-    }
-
-    fn has_sheets(&self) -> bool {
-        true
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::render(app, session, caller)
     }
 
     fn sheet_card<'a>(
-        &'a self,
-        _app: &'a App,
         act: &'a mut Act,
         character: &'a Character,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::sheets::card_of(act, character))
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::sheets::card_of(act, character)
+    }
+
+    fn history_line(entry: &LogEntry) -> Option<String> {
+        super::history::line(entry)
     }
 }
 
-/// The registration: the system and its slash commands.
+/// The registration: the game, its slash commands and its odds questions.
 pub fn entry() -> crate::systems::Entry {
-    crate::systems::Entry {
-        system: Some(std::sync::Arc::new(StorytellerSystem)),
-        commands: super::commands::all,
-        finish: None,
-        odds: Some(super::odds::odds()),
-    }
+    crate::systems::game::entry::<Storyteller>(super::commands::all, Some(super::odds::odds()))
 }

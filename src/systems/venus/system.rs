@@ -1,48 +1,28 @@
 //! How Venus Engine registers with the application layer: its names, session
 //! kinds, house rules, help and entry points ([`crate::app::registry`]).
 
+use std::future::Future;
+
 use crate::app::component::Click;
-use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
-use crate::app::Act;
-use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
+use crate::systems::game::Game;
 
-/// Venus Engine as a registered system.
-pub struct VenusSystem;
+/// Venus Engine as a game at the table.
+pub struct Venus;
 
-impl System for VenusSystem {
-    fn id(&self) -> &'static str {
-        "venus"
-    }
-
-    fn gm(&self) -> &'static str {
-        super::GM
-    }
-
-    fn name(&self) -> &'static str {
-        "Venus Engine"
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        &["ve", "venus engine", "ve1", "ve2"]
-    }
-
-    fn command_root(&self) -> Option<&'static str> {
-        Some("ve")
-    }
-
-    fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND, super::spotlight::KIND]
-    }
-
-    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        static RULES: Rules<crate::rules::venus::VenusSettings> = Rules::new();
-        Some(&RULES)
-    }
-
-    fn help(&self) -> &'static [HelpTopic] {
-        &[
+impl Game for Venus {
+    const ID: &'static str = "venus";
+    const NAME: &'static str = "Venus Engine";
+    const ALIASES: &'static [&'static str] = &["ve", "venus engine", "ve1", "ve2"];
+    const GM: &'static str = super::GM;
+    const ROOT: &'static str = "ve";
+    const KINDS: &'static [&'static str] = &[super::KIND, super::spotlight::KIND];
+    const GOVERNED: &'static [Governed] = super::governed::LIST;
+    const HELP: &'static [HelpTopic] = &[
     HelpTopic {
         label: "Venus Engine (1st Playtest)",
         title: "Venus Engine · 1st Playtest Rules",
@@ -67,71 +47,45 @@ impl System for VenusSystem {
                     ("Spotlight", "`/ve spotlight`: turns passed around the table, rounds and scenes, as in edition 1 (a player who introduces a scene the FC allows earns Ego)."),
         ],
     },
-        ]
-    }
+        ];
+
+    type Settings = crate::rules::venus::VenusSettings;
+    type Change = super::governed::Edit;
 
     fn click<'a>(
-        &'a self,
         app: &'a App,
         tx: Act,
         session: Session,
         click: &'a Click<'a>,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(super::click(app, tx, session, click))
+    ) -> impl Future<Output = AppResult> + Send + 'a {
+        super::click(app, tx, session, click)
     }
 
     fn render<'a>(
-        &'a self,
         app: &'a App,
         session: &'a Session,
         caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(std::future::ready(super::render(app, session, caller)))
-    }
-
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(crate::systems::table::approval::apply_stored::<
-            super::governed::Edit,
-        >(app, caller, change))
-    }
-
-    fn governed(&self) -> &'static [crate::app::registry::Governed] {
-        super::governed::LIST
-    }
-
-    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
-        super::history::line(entry)
-    }
-
-    fn has_sheets(&self) -> bool {
-        true
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        std::future::ready(super::render(app, session, caller))
     }
 
     fn sheet_card<'a>(
-        &'a self,
-        _app: &'a App,
         act: &'a mut Act,
         character: &'a Character,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::sheets::card(act, character))
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::sheets::card(act, character)
     }
 
-    fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
+    fn history_line(entry: &LogEntry) -> Option<String> {
+        super::history::line(entry)
+    }
+
+    fn renamed(sheet: &str, name: &str) -> Result<String, AppError> {
         super::sheets::renamed(sheet, name)
     }
 }
 
-/// The registration: the system and its slash commands.
+/// The registration: the game, its slash commands and its odds questions.
 pub fn entry() -> crate::systems::Entry {
-    crate::systems::Entry {
-        system: Some(std::sync::Arc::new(VenusSystem)),
-        commands: super::commands::all,
-        finish: None,
-        odds: Some(super::odds::odds()),
-    }
+    crate::systems::game::entry::<Venus>(super::commands::all, Some(super::odds::odds()))
 }

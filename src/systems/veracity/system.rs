@@ -1,48 +1,28 @@
 //! How Veracity registers with the application layer: its names, session
 //! kinds, house rules, help and entry points ([`crate::app::registry`]).
 
+use std::future::Future;
+
 use crate::app::component::Click;
-use crate::app::registry::{BoxFuture, Catalogue, HelpTopic, Rules, System};
-use crate::app::Act;
-use crate::app::{App, AppError, AppResult, Caller, View};
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
+use crate::systems::game::Game;
 
-/// Veracity as a registered system.
-pub struct VeracitySystem;
+/// Veracity as a game at the table.
+pub struct Veracity;
 
-impl System for VeracitySystem {
-    fn id(&self) -> &'static str {
-        "veracity"
-    }
-
-    fn gm(&self) -> &'static str {
-        super::GM
-    }
-
-    fn name(&self) -> &'static str {
-        "Veracity"
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        &["vr"]
-    }
-
-    fn command_root(&self) -> Option<&'static str> {
-        Some("vr")
-    }
-
-    fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::KIND, super::combat::KIND]
-    }
-
-    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
-        static RULES: Rules<crate::rules::veracity::VeracitySettings> = Rules::new();
-        Some(&RULES)
-    }
-
-    fn help(&self) -> &'static [HelpTopic] {
-        &[
+impl Game for Veracity {
+    const ID: &'static str = "veracity";
+    const NAME: &'static str = "Veracity";
+    const ALIASES: &'static [&'static str] = &["vr"];
+    const GM: &'static str = super::GM;
+    const ROOT: &'static str = "vr";
+    const KINDS: &'static [&'static str] = &[super::KIND, super::combat::KIND];
+    const GOVERNED: &'static [Governed] = super::governed::LIST;
+    const HELP: &'static [HelpTopic] = &[
     HelpTopic {
         label: "Veracity",
         title: "Veracity",
@@ -55,67 +35,41 @@ impl System for VeracitySystem {
                     ("Wounds and levelling", "Damage lowers HP, or becomes Wounds when the target is at 0 HP, immobilised, unsuspecting or surprised. You die when every unlocked Flesh slot holds a Wound. Shocking an NPC with revealed Secrets unlocks one more slot."),
         ],
     },
-        ]
-    }
+        ];
+
+    type Settings = crate::rules::veracity::VeracitySettings;
+    type Change = super::governed::Edit;
 
     fn click<'a>(
-        &'a self,
         app: &'a App,
         tx: Act,
         session: Session,
         click: &'a Click<'a>,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(super::session::click(app, tx, session, click))
+    ) -> impl Future<Output = AppResult> + Send + 'a {
+        super::session::click(app, tx, session, click)
     }
 
     fn render<'a>(
-        &'a self,
         app: &'a App,
         session: &'a Session,
         caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::session::render_session(app, session, caller))
-    }
-
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(crate::systems::table::approval::apply_stored::<
-            super::governed::Edit,
-        >(app, caller, change))
-    }
-
-    fn history_line(&self, entry: &crate::storage::log::LogEntry) -> Option<String> {
-        super::history::line(entry)
-    }
-
-    fn governed(&self) -> &'static [crate::app::registry::Governed] {
-        super::governed::LIST
-    }
-
-    fn has_sheets(&self) -> bool {
-        true
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::session::render_session(app, session, caller)
     }
 
     fn sheet_card<'a>(
-        &'a self,
-        _app: &'a App,
         act: &'a mut Act,
         character: &'a Character,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(super::sheets::card(act, character))
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
+        super::sheets::card(act, character)
+    }
+
+    fn history_line(entry: &LogEntry) -> Option<String> {
+        super::history::line(entry)
     }
 }
 
-/// The registration: the system and its slash commands.
+/// The registration: the game, its slash commands and its odds questions.
 pub fn entry() -> crate::systems::Entry {
-    crate::systems::Entry {
-        system: Some(std::sync::Arc::new(VeracitySystem)),
-        commands: super::commands::all,
-        finish: None,
-        odds: Some(super::odds::odds()),
-    }
+    crate::systems::game::entry::<Veracity>(super::commands::all, Some(super::odds::odds()))
 }

@@ -1,0 +1,200 @@
+//! The typed game contract (issue 28, item 1): what a game at the table
+//! declares, as constants and types (its id and names, the game master's
+//! word, its command root and session kinds, its house rules, its governed
+//! changes, its help), and its entry points as plain functions. [`Played`]
+//! makes any [`Game`] a registered [`System`], so a game writes no
+//! forwarding code; [`entry`] is its registration.
+
+use std::future::Future;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::app::component::Click;
+use crate::app::registry::{BoxFuture, Catalogue, Governed, HelpTopic, Rules, System};
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
+use crate::rules::HouseRules;
+use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
+use crate::storage::sessions::Session;
+use crate::systems::table::approval::{apply_stored, Change};
+
+/// A game at the table: a system with its own command root, character
+/// sheets, house rules and changes the house rule `player_edits` governs.
+pub trait Game: Send + Sync + 'static {
+    /// The stable id: settings scope, log system name, `system` setting.
+    const ID: &'static str;
+    /// The name players read.
+    const NAME: &'static str;
+    /// Other names players type for it.
+    const ALIASES: &'static [&'static str];
+    /// What its rules call the game master, mid-sentence.
+    const GM: &'static str;
+    /// Its slash-command root (`vv`).
+    const ROOT: &'static str;
+    /// The session kinds (first part of a button's custom_id) it owns.
+    const KINDS: &'static [&'static str];
+    /// Its help topics, in menu order.
+    const HELP: &'static [HelpTopic];
+    /// The changes `player_edits` governs, as `/help` lists them.
+    const GOVERNED: &'static [Governed];
+
+    /// Its house rules: the rules core's typed settings.
+    type Settings: HouseRules + Default + Serialize + DeserializeOwned + 'static;
+    /// A governed change, typed (stored as JSON while it waits).
+    type Change: Change;
+
+    /// Applies a checked click on one of its open sessions, inside the
+    /// action's write transaction (which it commits).
+    fn click<'a>(
+        app: &'a App,
+        tx: Act,
+        session: Session,
+        click: &'a Click<'a>,
+    ) -> impl Future<Output = AppResult> + Send + 'a;
+
+    /// Draws a session's message as it stands.
+    fn render<'a>(
+        app: &'a App,
+        session: &'a Session,
+        caller: &'a Caller,
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a;
+
+    /// Draws one of its characters for `/<root> sheet show`.
+    fn sheet_card<'a>(
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a;
+
+    /// One of its log entries as a `/history` line (`None`: the shared
+    /// summary).
+    fn history_line(entry: &LogEntry) -> Option<String>;
+
+    /// The stored sheet JSON of a character renamed to `name` (unchanged
+    /// unless the game keeps the name inside its sheet).
+    fn renamed(sheet: &str, name: &str) -> Result<String, AppError> {
+        let _ = name;
+        Ok(sheet.to_string())
+    }
+}
+
+/// A [`Game`] as the application layer sees it.
+pub struct Played<G>(PhantomData<fn() -> G>);
+
+impl<G> Played<G> {
+    /// The registered form of `G`.
+    pub const fn new() -> Self {
+        Played(PhantomData)
+    }
+}
+
+impl<G> Default for Played<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> System for Played<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        G::ALIASES
+    }
+
+    fn gm(&self) -> &'static str {
+        G::GM
+    }
+
+    fn command_root(&self) -> Option<&'static str> {
+        Some(G::ROOT)
+    }
+
+    fn session_kinds(&self) -> &'static [&'static str] {
+        G::KINDS
+    }
+
+    fn house_rules(&self) -> Option<&'static dyn Catalogue> {
+        // `Rules` is zero-sized: leaking one allocates nothing, and a
+        // generic function cannot have a `static` of its own.
+        let rules: &'static Rules<G::Settings> = Box::leak(Box::new(Rules::new()));
+        Some(rules)
+    }
+
+    fn help(&self) -> &'static [HelpTopic] {
+        G::HELP
+    }
+
+    fn click<'a>(
+        &'a self,
+        app: &'a App,
+        tx: Act,
+        session: Session,
+        click: &'a Click<'a>,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(G::click(app, tx, session, click))
+    }
+
+    fn render<'a>(
+        &'a self,
+        app: &'a App,
+        session: &'a Session,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(G::render(app, session, caller))
+    }
+
+    fn has_sheets(&self) -> bool {
+        true
+    }
+
+    fn sheet_card<'a>(
+        &'a self,
+        _app: &'a App,
+        act: &'a mut Act,
+        character: &'a Character,
+    ) -> BoxFuture<'a, Result<View, AppError>> {
+        Box::pin(G::sheet_card(act, character))
+    }
+
+    fn apply_change<'a>(
+        &'a self,
+        app: &'a App,
+        caller: &'a Caller,
+        change: &'a serde_json::Value,
+    ) -> BoxFuture<'a, AppResult> {
+        Box::pin(apply_stored::<G::Change>(app, caller, change))
+    }
+
+    fn history_line(&self, entry: &LogEntry) -> Option<String> {
+        G::history_line(entry)
+    }
+
+    fn governed(&self) -> &'static [Governed] {
+        G::GOVERNED
+    }
+
+    fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
+        G::renamed(sheet, name)
+    }
+}
+
+/// A game's registration: the game, its slash commands and its odds
+/// questions.
+pub fn entry<G: Game>(
+    commands: fn() -> Vec<super::Command>,
+    odds: Option<super::platform::odds::Odds>,
+) -> super::Entry {
+    super::Entry {
+        system: Some(std::sync::Arc::new(Played::<G>::new())),
+        commands,
+        finish: None,
+        odds,
+    }
+}

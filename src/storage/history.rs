@@ -235,21 +235,7 @@ pub async fn character_names(
 
 fn from_row(r: &sqlx::any::AnyRow) -> Result<HistoryRow, StorageError> {
     Ok(HistoryRow {
-        entry: LogEntry {
-            id: r.try_get("id")?,
-            guild_id: r.try_get("guild_id")?,
-            channel_id: r.try_get("channel_id")?,
-            user_id: r.try_get("user_id")?,
-            character_id: r.try_get("character_id")?,
-            session_id: r.try_get("session_id")?,
-            system: r.try_get("system")?,
-            action: r.try_get("action")?,
-            secret: r.try_get::<i64, _>("secret")? != 0,
-            inputs: r.try_get("inputs")?,
-            dice: r.try_get("dice")?,
-            outcome: r.try_get("outcome")?,
-            created_at: r.try_get("created_at")?,
-        },
+        entry: super::log::from_row(r)?,
         character_name: r.try_get("character_name")?,
     })
 }

@@ -116,7 +116,8 @@ pub async fn count(tx: &mut Tx, guild_id: i64) -> Result<i64, StorageError> {
     row.try_get(0)
 }
 
-fn from_row(r: &sqlx::any::AnyRow) -> Result<LogEntry, StorageError> {
+/// A `roll_log` row (any query selecting its columns by name) as an entry.
+pub(crate) fn from_row(r: &sqlx::any::AnyRow) -> Result<LogEntry, StorageError> {
     Ok(LogEntry {
         id: r.try_get("id")?,
         guild_id: r.try_get("guild_id")?,

@@ -478,8 +478,9 @@ async fn the_combat_example_plays_clean() {
             "bob: /vv combat end",
         ]
     );
-    // Every Called Stat roll was cleared by an End phase or the end of
-    // combat, and redrawn in place without buttons.
+    // Every Called Stat roll, the players' and the NPCs' (issue 29 item
+    // 5), was cleared by an End phase or the end of combat, and redrawn in
+    // place without buttons.
     let rolls: Vec<Value> = t
         .fake
         .messages()
@@ -491,7 +492,7 @@ async fn the_combat_example_plays_clean() {
                 .is_some_and(|t| t.ends_with(" · Called Stat"))
         })
         .collect();
-    assert_eq!(rolls.len(), 4);
+    assert_eq!(rolls.len(), 7);
     for r in &rolls {
         assert!(
             r["embeds"][0]["footer"]["text"]
@@ -561,7 +562,7 @@ async fn registers_follow_the_turn() {
     click(&t, "fc", "Next turn").await;
     // Every turn is taken: the registers wait for the End phase.
     refused(
-        &click(&t, "bob", "Close").await,
+        &click_on(&t, "bob", register_of(&t, "Bo"), "Close").await,
         "Every turn of round 1 is taken: Bo's register acts no more this round.",
     );
     t.stop().await;
@@ -875,5 +876,133 @@ async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
         .unwrap()
         .to_string();
     assert!(!d.contains("Unused from the cache"), "{d}");
+    t.stop().await;
+}
+
+/// The newest register message posted for `name` (its author line starts
+/// with the name): its id.
+fn register_of(t: &Table, name: &str) -> u64 {
+    let head = format!("{name} · ");
+    t.fake
+        .messages()
+        .iter()
+        .rev()
+        .find(|m| {
+            m.body["embeds"][0]["author"]["name"]
+                .as_str()
+                .is_some_and(|a| a.starts_with(&head))
+        })
+        .map(|m| m.id)
+        .unwrap_or_else(|| panic!("no register for {name}"))
+}
+
+/// Presses the button labelled `label` on the message `message`.
+async fn click_on(t: &Table, who: &str, message: u64, label: &str) -> Exchange {
+    let m = t.fake.message_object(message).expect("the message");
+    let id = m["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["label"].as_str() == Some(label))
+        .and_then(|c| c["custom_id"].as_str().map(str::to_string))
+        .unwrap_or_else(|| panic!("no `{label}` on {m:#}"));
+    t.click_custom_id(who, message, &id, None)
+        .await
+        .unwrap_or_else(|e| panic!("{who} click {label}: {e}"))
+}
+
+/// The labels of a message's buttons.
+fn labels_of(t: &Table, message: u64) -> Vec<String> {
+    let m = t.fake.message_object(message).expect("the message");
+    m["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["label"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Issue 29 item 5: a quick-added NPC's call posts its register with the
+/// buttons a player's register has, acting on the NPC's sheet kept in the
+/// fight: held to the turn like players' registers, pressed only by the
+/// Compiler, and the tracker logs what it did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_added_npcs_act_through_their_register() {
+    let t = table("vvc-npc-register", 1).await;
+    let id = set_up(&t).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv combat add name:Ogre wit:2 agility:2 vitality:40 others:8",
+    )
+    .await;
+    tool(&t, "fc", "Begin").await;
+    call_all(&t, id, "engineering").await;
+    // The Ogre's call is posted as a register with a player's buttons.
+    let ogre = register_of(&t, "Ogre");
+    assert_eq!(
+        labels_of(&t, ogre),
+        [
+            "Use 3×8 (38)",
+            "Use 2×9 (29)",
+            "Minor action",
+            "± Modify a die",
+            "Close"
+        ]
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("\n• **Ogre** · Outthink 20 · Init 14 · Vit 40/40 · calls Engineering: **8 8 8** · **9 9** · 6 5 1\n"),
+        "{desc}"
+    );
+    // Bo's turn (Initiative 30): the register waits, for the Compiler too.
+    refused(
+        &click_on(&t, "fc", ogre, "Use 3×8 (38)").await,
+        "It is Bo's turn: Ogre's register acts on Ogre's own turn, or as a Reaction with an Outthink higher than Bo's Initiative (30); Ogre's Outthink is 20.",
+    );
+    for _ in 0..3 {
+        click(&t, "fc", "Next turn").await;
+    }
+    let (_, _, field, _) = tracker(&t, id);
+    assert!(field.starts_with("⚔ Ogre's turn"), "{field}");
+    // A player cannot press it, even on its turn; nothing is spent.
+    refused(
+        &click_on(&t, "alice", ogre, "Use 3×8 (38)").await,
+        "Only the Compiler can use Ogre's register.",
+    );
+    assert!(labels_of(&t, ogre).contains(&"Use 3×8 (38)".to_string()));
+    // The Compiler uses the set: the register and the tracker show it.
+    let ex = click_on(&t, "fc", ogre, "Use 3×8 (38)").await;
+    let kinds: Vec<(String, String)> = ex
+        .outputs
+        .iter()
+        .map(|o| (o.kind.clone(), o.title()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("update".to_string(), "✅ Best set 3×8".to_string()),
+            (
+                "update".to_string(),
+                "⚔ Combat · Round 1 · Resolution phase".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        labels_of(&t, ogre),
+        ["Use 2×9 (29)", "Minor action", "± Modify a die", "Close"]
+    );
+    let m = t.fake.message_object(ogre).unwrap();
+    assert_eq!(
+        m["embeds"][0]["description"].as_str().unwrap_or(""),
+        "**9 9** · 6 5 1 · used (8) (8) (8)"
+    );
+    let log = field_named(&t, id, "Log").unwrap();
+    assert!(
+        log.ends_with("Guard ends their turn.\nOgre: Basic action with **3×8 (38)**."),
+        "{log}"
+    );
     t.stop().await;
 }

@@ -25,9 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use super::combat::{can_react, movement, prediction_works, roll_order, Entrant, OrderKind};
 use super::events::OreEvent;
-use super::settings::{InitiativeOrder, OreSettings, PowerPenalty};
+use super::settings::{InitiativeOrder, OreSettings};
 use super::sheet::{OreSheet, Stat, World};
-use crate::rules::dice::pool;
 use crate::rules::turns::{Seat, Turns};
 use crate::rules::RuleError;
 
@@ -58,16 +57,21 @@ pub enum Phase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Register {
-    /// A player character's register: the Virtual Veil roll with this
-    /// session id (its message carries the buttons).
+    /// A register posted as a Virtual Veil roll with this session id (its
+    /// message carries the buttons): a player character's, or a
+    /// quick-added NPC's acting on the sheet in its seat.
     Linked {
         /// The roll's session id.
         session: i64,
         /// The faces the call rolled (shown on the tracker).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         faces: Vec<u32>,
+        /// The Error Dice rolled with the call (A-O13), shown beside them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        error_dice: Vec<u32>,
     },
-    /// An NPC's register, rolled on the tracker.
+    /// A register rolled on the tracker, with no message: an NPC's call
+    /// that rolled no dice (nothing to act with).
     Rolled {
         /// The faces.
         faces: Vec<u32>,
@@ -651,28 +655,6 @@ impl Fight {
     }
 }
 
-/// Rolls an NPC's Called Stat (VV-1, A-O24) into its register: the stat's
-/// dice, capped at `vv_max_pool`, one fewer under the −1 Power penalty
-/// (A-O19), and an injured NPC's Error Dice beside them (A-O13), as a
-/// player's roll has them.
-pub fn roll_call<R: Rng + ?Sized>(
-    sheet: &OreSheet,
-    stat: Stat,
-    settings: &OreSettings,
-    rng: &mut R,
-) -> Register {
-    let cap = settings
-        .max_pool
-        .clamp(1, super::settings::MAX_SUPPORTED_POOL);
-    let mut n = sheet.stats.get(stat).min(cap);
-    if sheet.combat.power_penalty && settings.power_penalty == PowerPenalty::MinusOneDie {
-        n = n.saturating_sub(1);
-    }
-    let faces = pool(rng, n as usize, 10);
-    let error_dice = pool(rng, sheet.error_dice_per_action(settings) as usize, 10);
-    Register::Rolled { faces, error_dice }
-}
-
 /// Squares a combatant may move this turn (VV-9): Agility, +⌊Agility/2⌋
 /// when Agility is its Called Stat; each Minor action adds one more.
 pub fn moves(sheet: &OreSheet, called: Option<Stat>) -> u32 {
@@ -992,13 +974,25 @@ mod tests {
         let s = OreSettings::default();
         let mut sheet = OreSheet::new(stats(3, 6, 2));
         let mut rng = StdRng::seed_from_u64(4);
-        let dice = |r: Register| match r {
-            Register::Rolled { faces, error_dice } => (faces.len(), error_dice.len()),
-            Register::Linked { .. } => panic!("an NPC's register is rolled"),
+        // An NPC's call is the usual roll of its sheet (issue 29 item 5).
+        let dice = |sheet: &OreSheet, rng: &mut StdRng| {
+            let (r, _) = crate::rules::ore::OreRoll::start(
+                sheet,
+                &s,
+                crate::rules::Actor { id: 1, gm: true },
+                crate::rules::ore::roll::RollRequest {
+                    stat: Some(Stat::Agility),
+                    dice: None,
+                    label: None,
+                },
+                rng,
+            )
+            .unwrap();
+            (r.natural.len(), r.error_dice.len())
         };
-        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (6, 0));
+        assert_eq!(dice(&sheet, &mut rng), (6, 0));
         sheet.combat.power_penalty = true;
-        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 0));
+        assert_eq!(dice(&sheet, &mut rng), (5, 0));
         // A Minor and a Moderate Injury: 1 + 2 Error Dice (A-O13, sum).
         for width in [2, 3] {
             sheet.injuries.push(crate::rules::ore::sheet::Injury {
@@ -1007,7 +1001,7 @@ mod tests {
                 losses: None,
             });
         }
-        assert_eq!(dice(roll_call(&sheet, Stat::Agility, &s, &mut rng)), (5, 3));
+        assert_eq!(dice(&sheet, &mut rng), (5, 3));
         assert_eq!(moves(&sheet, Some(Stat::Agility)), 9);
         assert_eq!(moves(&sheet, Some(Stat::Wit)), 6);
         assert_eq!(moves(&sheet, None), 6);

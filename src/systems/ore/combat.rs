@@ -6,9 +6,11 @@
 //! characters' sheets are read by seat, the rules core moves the fight on,
 //! the sheets and the session are saved, and the tracker is redrawn: in
 //! place for a click, with [`Response::edit`] for a command (a private note
-//! for the caller, the posted tracker redrawn). A player character's Called
-//! Stat roll is the usual Virtual Veil roll ([`super::roll`]), posted with
-//! its buttons and linked to the seat; the End phase clears it.
+//! for the caller, the posted tracker redrawn). A combatant's Called Stat
+//! roll is the usual Virtual Veil roll ([`super::roll`]), posted with its
+//! buttons and linked to the seat; the End phase clears it. A quick-added
+//! NPC's acts on the sheet kept in its seat ([`super::held`], issue 29
+//! item 5), pressed by the Compiler only.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +18,7 @@ use serde_json::json;
 
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
-use super::roll::{settle_overflow, RollState};
+use super::roll::{settle_overflow, RollState, Whose};
 use super::{by_id, load_settings, text, timeout, VvState, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::component::Click;
@@ -24,7 +26,7 @@ use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, R
 use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
-use crate::rules::ore::tracker::{roll_call, Fight, Fighter, Phase, Register, Sheets};
+use crate::rules::ore::tracker::{Fight, Fighter, Phase, Register, Sheets};
 use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
@@ -99,6 +101,31 @@ async fn save(
         &sheets(pcs),
         settings.max_pool,
     ))
+}
+
+/// Puts an NPC's sheet, changed through its register's buttons, back in
+/// its seat, logs `lines` (what the step did) as the NPC's, puts the NPC
+/// out if the step incapacitated it, saves the fight and draws it.
+pub async fn save_npc(
+    act: &mut Act,
+    session: &Session,
+    fight: &mut Fight,
+    seat: u32,
+    sheet: &OreSheet,
+    name: &str,
+    lines: &[String],
+) -> Result<crate::app::View, AppError> {
+    if let Some(s) = fight.turns.seat_mut(seat) {
+        s.data.npc = Some(sheet.clone());
+    }
+    for l in lines {
+        fight.note(format!("{name}: {l}"));
+    }
+    fight.settle(seat, sheet)?;
+    let guild = act.caller().guild_id;
+    let settings = load_settings(act, guild).await?;
+    let pcs = load_pcs(act, fight).await?;
+    save(act, session, fight, Status::Open, &pcs, &settings).await
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
@@ -444,7 +471,7 @@ async fn finish(
             npc.end_combat(stable);
         }
     }
-    let edits = clear_registers(act, &linked(&fight), &mut changed).await?;
+    let edits = clear_registers(act, &fight, &linked(&fight), &mut changed).await?;
     store(act, &mut pcs, changed).await?;
     fight.note(format!(
         "🏁 Combat ends{}.",
@@ -509,6 +536,7 @@ pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), Ap
 /// closed through the rules core (cache dice taken go back) and redrawn.
 async fn clear_registers(
     act: &mut Act,
+    fight: &Fight,
     registers: &[(u32, i64)],
     changed: &mut Sheets,
 ) -> Result<Vec<crate::app::View>, AppError> {
@@ -524,7 +552,9 @@ async fn clear_registers(
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
         };
-        let Some(sheet) = changed.get_mut(&seat) else {
+        // An NPC's sheet is its seat's (closing takes nothing from it).
+        let mut npc = fight.turns.seat(seat).and_then(|s| s.data.npc.clone());
+        let Some(sheet) = changed.get_mut(&seat).or(npc.as_mut()) else {
             continue;
         };
         let actor = Actor {
@@ -559,30 +589,37 @@ async fn clear_registers(
     Ok(views)
 }
 
-/// Starts a player character's register: the Called Stat rolled as a
-/// usual Virtual Veil roll (with its buttons), linked to the seat. Gives
-/// the roll's session id, its message and the faces rolled.
+/// Whose register [`call_roll`] starts: the sheet, where it lives, its
+/// name and who plays it.
+struct Calling<'a> {
+    sheet: &'a mut OreSheet,
+    whose: Whose,
+    name: &'a str,
+    owner: Actor,
+}
+
+/// Starts a combatant's register: the Called Stat rolled as a usual
+/// Virtual Veil roll, posted with its buttons and linked to the seat (a
+/// player character's acts on the character's sheet, a quick-added NPC's
+/// on the sheet in its seat). Gives the register and the roll's message;
+/// an NPC whose call rolls no dice gets no message (nothing to act with).
 async fn call_roll(
     app: &App,
     act: &mut Act,
-    ch: &mut Loaded<OreSheet>,
+    tracker: i64,
+    who: Calling<'_>,
     stat: Stat,
-    gm: bool,
-) -> Result<(i64, crate::app::View, Vec<u32>), AppError> {
+) -> Result<(Register, Option<crate::app::View>), AppError> {
     let caller = act.caller().clone();
     let mut settings = load_settings(act, caller.guild_id).await?;
     let guild = crate::app::settings::guild(act, caller.guild_id).await?;
     settings.max_pool = settings.max_pool.min(guild.max_dice_per_roll.max(1));
-    let notes = settle_overflow(&mut ch.sheet, &settings);
-    let owner = Actor {
-        id: ch.row.owner_id,
-        gm,
-    };
+    let notes = settle_overflow(who.sheet, &settings);
     let mut rng = app.rng.fork();
     let (roll, events) = OreRoll::start(
-        &ch.sheet,
+        who.sheet,
         &settings,
-        owner,
+        who.owner,
         RollRequest {
             stat: Some(stat),
             dice: None,
@@ -590,49 +627,68 @@ async fn call_roll(
         },
         &mut rng,
     )?;
-    ch.sheet.combat.called_stat = Some(stat);
-    let requirement = SetRequirement::default();
-    let state = RollState {
-        character: ch.row.id,
-        name: ch.name().to_string(),
-        chance: text::chance(roll.pool, &requirement),
-        roll,
-        requirement,
-        picker: None,
-        page: 0,
-        notes,
+    who.sheet.combat.called_stat = Some(stat);
+    let character = match who.whose {
+        Whose::Character(id) => Some(id),
+        Whose::Seat { .. } => None,
     };
-    super::sheet::save(act, ch).await?;
-    let minutes = timeout(act, caller.guild_id).await?;
-    let id = sessions::create(
-        act,
-        &caller,
-        super::KIND,
-        &VvState::Roll(state.clone()),
-        Some(minutes),
-    )
-    .await?;
+    let faces = roll.natural.clone();
+    let error_dice = roll.error_dice.clone();
+    let inputs = json!({ "stat": stat, "called": true, "combatant": who.name,
+                         "pool": super::roll::pool_text(&roll) });
+    let result = json!({ "faces": faces, "error_dice": error_dice });
+    let posted = if faces.is_empty() && character.is_none() {
+        None
+    } else {
+        let requirement = SetRequirement::default();
+        let state = RollState {
+            whose: who.whose,
+            name: who.name.to_string(),
+            chance: text::chance(roll.pool, &requirement),
+            roll,
+            requirement,
+            picker: None,
+            page: 0,
+            notes,
+        };
+        let minutes = timeout(act, caller.guild_id).await?;
+        let id = sessions::create(
+            act,
+            &caller,
+            super::KIND,
+            &VvState::Roll(state.clone()),
+            Some(minutes),
+        )
+        .await?;
+        let view = super::roll::view(id, 0, Status::Open, &state, Some(who.sheet));
+        Some((id, view))
+    };
     log::record_rolled(
         act,
         &caller,
         log::What {
             system: SYSTEM,
             action: "roll",
-            session: Some(id),
-            character: Some(ch.row.id),
+            session: Some(posted.as_ref().map_or(tracker, |p| p.0)),
+            character,
         },
-        &json!({ "stat": stat, "requirement": requirement, "called": true,
-                 "pool": super::roll::pool_text(&state.roll) }),
-        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
+        &inputs,
+        &result,
         &events,
         &super::faces::thrown(&events),
     )
     .await?;
-    Ok((
-        id,
-        super::roll::view(id, 0, Status::Open, &state, Some(&ch.sheet)),
-        state.roll.natural.clone(),
-    ))
+    Ok(match posted {
+        Some((session, view)) => (
+            Register::Linked {
+                session,
+                faces,
+                error_dice,
+            },
+            Some(view),
+        ),
+        None => (Register::Rolled { faces, error_dice }, None),
+    })
 }
 
 /// A click on the tracker.
@@ -697,56 +753,52 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
                 .cloned()
                 .ok_or_else(|| AppError::user("No one is calling now."))?;
             let mut pcs = load_pcs(&mut act, &fight).await?;
-            match seat.data.npc.as_ref() {
-                Some(npc) => {
-                    let mut rng = app.rng.fork();
-                    let register = roll_call(npc, stat, &settings, &mut rng);
-                    let Register::Rolled { faces, error_dice } = &register else {
-                        return Err(AppError::user(
-                            "An NPC's register is rolled on the tracker.",
-                        ));
-                    };
-                    log::record_rolled(
-                        &mut act,
-                        caller,
-                        log::What {
-                            system: SYSTEM,
-                            action: "combat_call",
-                            session: Some(session.id),
-                            character: None,
+            let (register, roll_view) = match seat.data.npc.clone() {
+                Some(mut npc) => {
+                    let who = Calling {
+                        sheet: &mut npc,
+                        whose: Whose::Seat {
+                            tracker: session.id,
+                            seat: seat.id,
                         },
-                        &json!({ "combatant": seat.name, "stat": stat }),
-                        &json!({ "faces": faces, "error_dice": error_dice }),
-                        &json!({ "reading": crate::rules::ore::sets::read(faces).to_string() }),
-                        &faces
-                            .iter()
-                            .chain(error_dice)
-                            .map(|f| (10, *f))
-                            .collect::<Vec<_>>(),
-                    )
-                    .await?;
-                    fight.call(stat, register)?;
-                    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-                    act.commit().await?;
-                    Ok(Response::update(v))
+                        name: &seat.name,
+                        owner: Actor {
+                            id: caller.user_id,
+                            gm: true,
+                        },
+                    };
+                    let called = call_roll(app, &mut act, session.id, who, stat).await?;
+                    if let Some(s) = fight.turns.seat_mut(seat.id) {
+                        s.data.npc = Some(npc);
+                    }
+                    called
                 }
                 None => {
                     let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
                         AppError::user(format!("{}'s sheet no longer exists.", seat.name))
                     })?;
-                    let (rid, roll_view, faces) = call_roll(app, &mut act, ch, stat, fc).await?;
-                    fight.call(
-                        stat,
-                        Register::Linked {
-                            session: rid,
-                            faces,
+                    let name = ch.name().to_string();
+                    let who = Calling {
+                        whose: Whose::Character(ch.row.id),
+                        owner: Actor {
+                            id: ch.row.owner_id,
+                            gm: fc,
                         },
-                    )?;
-                    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-                    act.commit().await?;
-                    Ok(Response::message(roll_view).then(Reply::Edit(v)))
+                        sheet: &mut ch.sheet,
+                        name: &name,
+                    };
+                    let called = call_roll(app, &mut act, session.id, who, stat).await?;
+                    super::sheet::save(&mut act, ch).await?;
+                    called
                 }
-            }
+            };
+            fight.call(stat, register)?;
+            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
+            act.commit().await?;
+            Ok(match roll_view {
+                Some(r) => Response::message(r).then(Reply::Edit(v)),
+                None => Response::update(v),
+            })
         }
         CombatButton::Next => {
             if fight.phase != Phase::Resolution {
@@ -765,7 +817,7 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             let mut changed = sheets(&pcs);
             let registers = linked(&fight);
             let ends = fight.end_round(&mut changed, &settings)?;
-            let edits = clear_registers(&mut act, &registers, &mut changed).await?;
+            let edits = clear_registers(&mut act, &fight, &registers, &mut changed).await?;
             store(&mut act, &mut pcs, changed).await?;
             let mut lines = Vec::new();
             let mut injuries = Vec::new();

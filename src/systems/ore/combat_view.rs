@@ -114,7 +114,9 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
         l.push_str(&format!(" · calls {}", stat.name()));
         let rolled = match &seat.data.register {
             Some(Register::Rolled { faces, error_dice }) => Some((faces, error_dice.as_slice())),
-            Some(Register::Linked { faces, .. }) if !faces.is_empty() => Some((faces, &[][..])),
+            Some(Register::Linked {
+                faces, error_dice, ..
+            }) if !faces.is_empty() => Some((faces, error_dice.as_slice())),
             _ => None,
         };
         if let Some((faces, error_dice)) = rolled {

@@ -34,6 +34,7 @@ pub mod damage;
 pub mod discard;
 pub mod faces;
 pub mod governed;
+pub mod held;
 pub mod history;
 pub mod menu;
 pub mod odds;
@@ -175,10 +176,16 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
     }
     let state: VvState = crate::app::sessions::load(session)?;
     let mut tx = app.db.read().await?;
-    let sheet = by_id(&mut tx, session.guild_id, state_character(&state))
-        .await
-        .ok()
-        .map(|c| c.sheet);
+    let sheet = match &state {
+        VvState::Roll(r) => held::Held::load(&mut tx, session.guild_id, r.whose)
+            .await
+            .ok()
+            .map(|h| h.sheet().clone()),
+        VvState::Report(r) => by_id(&mut tx, session.guild_id, r.character)
+            .await
+            .ok()
+            .map(|c| c.sheet),
+    };
     let settings = load_settings(&mut tx, session.guild_id).await?;
     drop(tx);
     Ok(match &state {
@@ -198,13 +205,6 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
             &settings,
         ),
     })
-}
-
-fn state_character(s: &VvState) -> i64 {
-    match s {
-        VvState::Roll(r) => r.character,
-        VvState::Report(r) => r.character,
-    }
 }
 
 /// Character names for autocomplete: the caller's (every sheet's for the Compiler).

@@ -59,8 +59,9 @@ pub use super::buttons::Picker;
 /// What a roll message keeps between clicks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RollState {
-    /// The roller's character id.
-    pub character: i64,
+    /// Whose sheet the roll acts on (stored rolls say `character`).
+    #[serde(alias = "character")]
+    pub whose: Whose,
     /// Its name.
     pub name: String,
     /// The roll and its register.
@@ -77,6 +78,23 @@ pub struct RollState {
     pub page: usize,
     /// What the last step did, one line each.
     pub notes: Vec<String>,
+}
+
+/// Whose sheet a roll acts on: a character row's, or a quick-added NPC's
+/// kept in a fight (issue 29 item 5). A stored character id (a number)
+/// still reads as [`Whose::Character`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Whose {
+    /// The character with this id.
+    Character(i64),
+    /// The NPC in this seat of the fight with this tracker session.
+    Seat {
+        /// The tracker's session id.
+        tracker: i64,
+        /// The seat's id.
+        seat: u32,
+    },
 }
 
 /// Options of `/vv roll`.
@@ -161,7 +179,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         ));
     }
     let state = RollState {
-        character: ch.row.id,
+        whose: Whose::Character(ch.row.id),
         name: ch.name().to_string(),
         roll,
         requirement,
@@ -408,7 +426,9 @@ pub async fn drop_lost_cache(
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
         };
-        if state.character != character || state.roll.drop_lost_cache(sheet).is_empty() {
+        if state.whose != Whose::Character(character)
+            || state.roll.drop_lost_cache(sheet).is_empty()
+        {
             continue;
         }
         state.picker = None;
@@ -939,7 +959,7 @@ mod tests {
         .unwrap();
         (
             RollState {
-                character: 1,
+                whose: Whose::Character(1),
                 name: "N".repeat(64),
                 roll,
                 requirement: SetRequirement::default(),
@@ -950,6 +970,34 @@ mod tests {
             },
             sheet,
         )
+    }
+
+    /// A roll stored before NPC registers (`"character": id`) still loads
+    /// as that character's, and an NPC's names its fight and seat.
+    #[test]
+    fn stored_rolls_still_load_and_npc_rolls_name_their_seat() {
+        let (state, _) = state(3, 0, OreSettings::default());
+        let mut old = serde_json::to_value(&state).unwrap();
+        let whose = old.as_object_mut().unwrap().remove("whose").unwrap();
+        assert_eq!(whose, json!(1));
+        old["character"] = json!(7);
+        let back: RollState = serde_json::from_value(old).unwrap();
+        assert_eq!(back.whose, Whose::Character(7));
+        let npc = RollState {
+            whose: Whose::Seat {
+                tracker: 12,
+                seat: 3,
+            },
+            ..state
+        };
+        let back: RollState = serde_json::from_str(&serde_json::to_string(&npc).unwrap()).unwrap();
+        assert_eq!(
+            back.whose,
+            Whose::Seat {
+                tracker: 12,
+                seat: 3
+            }
+        );
     }
 
     #[test]

@@ -7,11 +7,11 @@
 use serde_json::json;
 
 use super::buttons::{Picker, VvButton};
+use super::held::Held;
 use super::roll::{save_and_show, RollState};
-use super::{by_id, discard, menu, text, SYSTEM};
-use crate::app::characters::Loaded;
+use super::{discard, menu, text, SYSTEM};
 use crate::app::component::{Action, Click};
-use crate::app::{log, rights, Act, App, AppError, AppResult, Caller};
+use crate::app::{log, rights, Act, App, AppError, AppResult, Caller, Reply};
 use crate::rules::ore::roll::{ActionKind, RollPhase};
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
@@ -27,10 +27,11 @@ pub async fn click(
     click: &Click<'_>,
 ) -> AppResult {
     let caller = click.caller;
-    let who = may_press(&mut tx, &session, &state, caller).await?;
-    let ch = by_id(&mut tx, caller.guild_id, state.character).await?;
+    let ch = Held::load(&mut tx, caller.guild_id, state.whose).await?;
+    let who = may_press(&mut tx, &session, &state, &ch, caller).await?;
     // A discard made elsewhere may already have settled an overflow.
-    if state.roll.phase == RollPhase::Overflow && ch.sheet.cache_excess(&state.roll.settings) == 0 {
+    if state.roll.phase == RollPhase::Overflow && ch.sheet().cache_excess(&state.roll.settings) == 0
+    {
         state.roll.phase = if state.roll.closing {
             RollPhase::Closed
         } else {
@@ -46,7 +47,7 @@ pub async fn click(
     }
     let action = match button {
         VvButton::Pick(p) => {
-            return menu::toggle(tx, caller, &session, state, &ch.sheet, p).await;
+            return menu::toggle(tx, caller, &session, state, ch.sheet(), p).await;
         }
         // A named Special action picked in the select that holds them when
         // they do not fit on the buttons (issue 16).
@@ -56,13 +57,13 @@ pub async fn click(
                 _ => None,
             }
             .ok_or_else(|| AppError::user("Pick one Special action."))?;
-            special(&state, &ch.sheet, id, who)?
+            special(&state, ch.sheet(), id, who)?
         }
         VvButton::Select(p) => match crate::app::view::page_of(click.values) {
             Some(page) => {
-                return menu::turn_page(tx, caller, &session, state, &ch.sheet, page).await;
+                return menu::turn_page(tx, caller, &session, state, ch.sheet(), page).await;
             }
-            None => menu::picked(p, click.values, &ch.sheet, &state.roll, who)?,
+            None => menu::picked(p, click.values, ch.sheet(), &state.roll, who)?,
         },
         VvButton::Basic(height) => RollAction::Basic {
             actor: who,
@@ -86,12 +87,12 @@ pub async fn click(
             actor: who,
             die: Some(discard::parse_discard(
                 click.values,
-                &ch.sheet,
+                ch.sheet(),
                 &state.roll.settings,
             )?),
         },
         VvButton::Close => RollAction::Close { actor: who },
-        VvButton::Special(id) => special(&state, &ch.sheet, id, who)?,
+        VvButton::Special(id) => special(&state, ch.sheet(), id, who)?,
     };
     let (word, arg) = button.encode();
     let inputs = json!({ "action": word, "arg": arg, "values": click.values });
@@ -139,14 +140,22 @@ fn special(
 }
 
 /// The roller's player, whoever posted the roll, or the Compiler may press its
-/// buttons; returns who acts (as the GM when not the roller's player).
+/// buttons (only the Compiler an NPC's); returns who acts (as the GM when
+/// not the roller's player).
 async fn may_press(
     tx: &mut Act,
     session: &Session,
     state: &RollState,
+    held: &Held,
     caller: &Caller,
 ) -> Result<Actor, AppError> {
     let fc = rights::is_fc(tx, caller).await?;
+    if held.gm_only() && !fc {
+        return Err(AppError::user(format!(
+            "Only the Compiler can use {}'s register.",
+            state.name
+        )));
+    }
     if caller.user_id != state.roll.owner && caller.user_id != session.owner_id && !fc {
         return Err(AppError::user(format!(
             "Only {}'s player (or the Compiler) can use this roll.",
@@ -167,14 +176,14 @@ async fn apply(
     mut tx: Act,
     session: &Session,
     mut state: RollState,
-    mut ch: Loaded<OreSheet>,
+    mut ch: Held,
     action: RollAction,
     inputs: &serde_json::Value,
     caller: &Caller,
 ) -> AppResult {
     let kind = action_name(&action);
     let mut rng = app.rng.fork();
-    let (roll, events) = state.roll.clone().apply(&mut ch.sheet, action, &mut rng)?;
+    let (roll, events) = state.roll.clone().apply(ch.sheet_mut(), action, &mut rng)?;
     if generated(&roll) > super::MAX_GENERATED {
         return Err(AppError::user(format!(
             "This roll has generated {} dice in all; no more can be rolled for it.",
@@ -183,11 +192,11 @@ async fn apply(
     }
     state.roll = roll;
     state.picker = None;
-    state.notes = text::events(&events, &ch.sheet)
+    state.notes = text::events(&events, ch.sheet())
         .into_iter()
         .filter(|l| !l.starts_with("Error dice") && l != "Register cleared.")
         .collect();
-    super::sheet::save(&mut tx, &mut ch).await?;
+    let tracker = ch.save(&mut tx, &state.name, &state.notes).await?;
     log::record_rolled(
         &mut tx,
         caller,
@@ -195,15 +204,17 @@ async fn apply(
             system: SYSTEM,
             action: kind,
             session: Some(session.id),
-            character: Some(ch.row.id),
+            character: ch.character(),
         },
         inputs,
-        &json!({ "register": state.roll.register, "cache": ch.sheet.cache }),
+        &json!({ "register": state.roll.register, "cache": ch.sheet().cache }),
         &events,
         &super::faces::thrown(&events),
     )
     .await?;
-    save_and_show(tx, caller, session, state, &ch.sheet).await
+    let mut r = save_and_show(tx, caller, session, state, ch.sheet()).await?;
+    r.followups.extend(tracker.map(Reply::Edit));
+    Ok(r)
 }
 
 /// Dice generated by a roll so far (pool, Error Dice of every action).

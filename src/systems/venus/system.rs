@@ -86,7 +86,7 @@ impl System for VenusSystem {
         session: &'a Session,
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
-        Box::pin(std::future::ready(super::render(app, session, caller)))
+        Box::pin(super::render(app, session, caller))
     }
 
     fn apply_change<'a>(

@@ -322,6 +322,21 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
         "{}",
         refused.text()
     );
+    // The list names each: voiding alice's secret check (newer than her
+    // public one) leaves `#1` naming her public check alone.
+    let choices = t
+        .autocomplete("fc", "/ve fc void roll:", "roll")
+        .await
+        .unwrap();
+    let names: Vec<&str> = choices.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[1].starts_with("Ada · Finesse check"), "{names:?}");
+    let secret = choices[1]["value"].as_str().unwrap().to_string();
+    run(&t, "fc", &format!("/ve fc void roll:{secret}")).await;
+    let ex = run(&t, "fc", "/ve fc void roll:#1").await;
+    let voided = ex.of_kind("update").expect("alice's public check redrawn");
+    assert!(voided.text().contains("Ada"), "{}", voided.text());
+    assert_eq!(footer(&ex, "update"), first);
     assert_schema_clean(&t);
     t.stop().await;
 }

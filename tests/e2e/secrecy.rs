@@ -256,3 +256,87 @@ async fn roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Item 17: a Venus check's "check #N" and a task's "task #N" count the
+/// rolls their readers may see, as Storyteller's "Roll #N" does: after
+/// alice's secret check, bob's public check follows alice's public one
+/// with no gap; the secret check is its roller's first secret one. The FC's
+/// `roll:#N` means the number the FC reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
+    let t = secret_table("secrecy-venus-numbers", 7).await;
+    for line in [
+        "/ve sheet create name:Ada",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    ] {
+        run(&t, "alice", line).await;
+    }
+    for line in [
+        "/ve sheet create name:Bo",
+        "/ve sheet ability name:Finesse rank:bronze score:2",
+        "/ve sheet job name:Acrobat inherits:Finesse level:2 exp:3",
+    ] {
+        run(&t, "bob", line).await;
+    }
+    let footer = |ex: &Exchange, kind: &str| {
+        let out = ex.of_kind(kind).unwrap_or_else(|| panic!("no {kind}"));
+        out.embeds()[0]["footer"]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let ex = run(&t, "alice", "/ve check ability:Finesse difficulty:20").await;
+    let first = footer(&ex, "message");
+    assert!(first.ends_with("check #1"), "{first}");
+    let ex = run(
+        &t,
+        "alice",
+        "/ve check ability:Finesse difficulty:20 secret:true",
+    )
+    .await;
+    let secret = footer(&ex, "ephemeral");
+    assert!(secret.ends_with("check #1"), "{secret}");
+    assert_eq!(secret, footer(&ex, "channel"));
+    let ex = run(&t, "bob", "/ve check ability:Finesse difficulty:20").await;
+    let second = footer(&ex, "message");
+    assert!(second.ends_with("check #2"), "{second}");
+    let ex = run(&t, "bob", "/ve task ability:Finesse difficulty:2").await;
+    let task = footer(&ex, "message");
+    assert!(task.ends_with("task #3"), "{task}");
+    // The FC's `roll:#2` is bob's check (the session id 2 is alice's
+    // secret one), and the redrawn check keeps its number.
+    let ex = run(&t, "fc", "/ve fc void roll:#2").await;
+    let voided = ex.of_kind("update").expect("bob's check redrawn");
+    assert!(voided.text().contains("Bo"), "{}", voided.text());
+    assert!(
+        footer(&ex, "update").ends_with("check #2"),
+        "{}",
+        footer(&ex, "update")
+    );
+    // Two open rolls read "#1" to the FC: a typed `#1` is refused, and
+    // nothing changes.
+    let ex = run(&t, "fc", "/ve fc void roll:#1").await;
+    let refused = answer(&ex, "ephemeral", "an ambiguous #1");
+    assert!(
+        refused.text().contains("pick one from the list"),
+        "{}",
+        refused.text()
+    );
+    // The list names each: voiding alice's secret check (newer than her
+    // public one) leaves `#1` naming her public check alone.
+    let choices = t
+        .autocomplete("fc", "/ve fc void roll:", "roll")
+        .await
+        .unwrap();
+    let names: Vec<&str> = choices.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[1].starts_with("Ada · Finesse check"), "{names:?}");
+    let secret = choices[1]["value"].as_str().unwrap().to_string();
+    run(&t, "fc", &format!("/ve fc void roll:{secret}")).await;
+    let ex = run(&t, "fc", "/ve fc void roll:#1").await;
+    let voided = ex.of_kind("update").expect("alice's public check redrawn");
+    assert!(voided.text().contains("Ada"), "{}", voided.text());
+    assert_eq!(footer(&ex, "update"), first);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -31,7 +31,12 @@ pub struct AllyDie {
 
 /// `/ve fc ally`: overrides an ally's rank and/or flags their die as
 /// magical on the task `roll` (else the newest waiting for its dice).
-pub async fn ally_die(app: &App, caller: &Caller, die: AllyDie, roll: Option<i64>) -> AppResult {
+pub async fn ally_die(
+    app: &App,
+    caller: &Caller,
+    die: AllyDie,
+    roll: Option<super::calls::RollRef>,
+) -> AppResult {
     if die.rank.is_none() && die.magic.is_none() {
         return Err(AppError::user(
             "Say what to change: the ally's `rank:` or `magic:`.",
@@ -124,12 +129,13 @@ pub async fn ally_die(app: &App, caller: &Caller, die: AllyDie, roll: Option<i64
         &json!({ "events": events }),
     )
     .await?;
+    let number = crate::app::secret::number(&mut act, &session).await?;
     act.commit().await?;
     let VeState::Task(t) = &state else {
         return Err(AppError::Internal("not a task".into()));
     };
     Ok(Response::edit(
         format!("✅ {line}"),
-        task_view::view(session.id, version, Status::Open, t),
+        task_view::view(session.id, number, version, Status::Open, t),
     ))
 }

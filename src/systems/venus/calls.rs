@@ -69,8 +69,8 @@ pub struct Adjust {
     pub crits: Option<bool>,
     /// Whether "learning the ropes" counts (edition-1 tasks, level-0 job).
     pub ropes: Option<bool>,
-    /// The roll to change (its session id); `None`: the newest waiting.
-    pub roll: Option<i64>,
+    /// The roll to change (`roll:`); `None`: the newest waiting.
+    pub roll: Option<RollRef>,
 }
 
 fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
@@ -181,8 +181,9 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let minutes = timeout(&mut tx, caller.guild_id).await?;
     let state = VeState::Check(Box::new(st.clone()));
     let id = sessions::create(&mut tx, caller, KIND, &state, Some(minutes)).await?;
+    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
     tx.commit().await?;
-    let view = super::check_view::view(id, 0, Status::Open, &st);
+    let view = super::check_view::view(id, number, 0, Status::Open, &st);
     Ok(Response::message(called(view, req.player, caller)))
 }
 
@@ -255,9 +256,10 @@ pub async fn npc_check(
     let status = check::status_of(&st);
     let (id, version) = store_npc_check(&mut tx, caller, &st, status).await?;
     check::log_check(&mut tx, caller, id, None, "npc", &st, &events).await?;
+    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
     tx.commit().await?;
     Ok(Response::message(super::check_view::view(
-        id, version, status, &st,
+        id, number, version, status, &st,
     )))
 }
 
@@ -353,8 +355,9 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         Some(minutes),
     )
     .await?;
+    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
     tx.commit().await?;
-    let view = super::task_view::view(id, 0, Status::Open, &st);
+    let view = super::task_view::view(id, number, 0, Status::Open, &st);
     Ok(Response::message(called(view, req.player, caller)))
 }
 
@@ -442,30 +445,103 @@ pub async fn latest_roll(
     Ok(None)
 }
 
-/// The roll a game-master command acts on: `roll` (a session id from the
-/// `roll:` option) when given, which must be an open Venus roll of this
-/// channel that `want` accepts; else the newest that `want` accepts.
+/// A roll named by a `roll:` option: its number as the caller reads it in
+/// its footer ("check #N", "task #N", [`super::number_of`]), and which of
+/// the rolls that read so it is. A public roll and each roller's secret
+/// rolls are numbered apart, so one number may name several open rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RollRef {
+    /// The number in the roll's footer.
+    pub number: i64,
+    /// Which roll of that number: typed, any; offered by the list, the
+    /// public one or one member's secret one.
+    pub whose: Whose,
+}
+
+/// Which of the rolls numbered alike a [`RollRef`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    /// Any (a typed `#N`): refused when several open rolls read `#N`.
+    Any,
+    /// The public roll.
+    Public,
+    /// The secret roll of this member (the session's owner).
+    SecretOf(i64),
+}
+
+impl RollRef {
+    /// The value the `roll:` list gives for `session` numbered `number`:
+    /// `#N:public` or `#N:secret:OWNER` (read back by [`parse_roll`]).
+    fn value(session: &Session, number: i64) -> String {
+        if session.secret {
+            format!("#{number}:secret:{}", session.owner_id)
+        } else {
+            format!("#{number}:public")
+        }
+    }
+
+    /// Whether `session`, numbered `number` for its readers, is this roll.
+    fn names(&self, session: &Session, number: i64) -> bool {
+        number == self.number
+            && match self.whose {
+                Whose::Any => true,
+                Whose::Public => !session.secret,
+                Whose::SecretOf(owner) => session.secret && session.owner_id == owner,
+            }
+    }
+}
+
+/// How many open rolls of a channel `roll:` may name (the newest).
+const NAMEABLE: i64 = 100;
+
+/// The roll a game-master command acts on: `roll` (the `roll:` option)
+/// when given, which must name one open Venus roll of this channel that
+/// the caller may read and `want` accepts; else the newest that `want`
+/// accepts.
 pub async fn chosen_roll(
     tx: &mut Tx,
     caller: &Caller,
-    roll: Option<i64>,
+    roll: Option<RollRef>,
     want: impl Fn(&VeState) -> bool,
 ) -> Result<Option<(Session, VeState)>, AppError> {
-    let Some(id) = roll else {
+    let Some(roll) = roll else {
         return latest_roll(tx, caller, want).await;
     };
     let now = storage::now_ms();
-    let s = storage::sessions::get(tx, caller.guild_id, id)
-        .await?
-        .filter(|s| {
-            s.kind == KIND
-                && s.channel_id == caller.channel_id
-                && s.status == Status::Open
-                && s.expires_at.is_none_or(|t| t > now)
-        })
-        .ok_or_else(|| {
-            AppError::user("That roll is not open in this channel: pick one from the list.")
-        })?;
+    let open = storage::sessions::latest_open_in_channel(
+        tx,
+        caller.guild_id,
+        caller.channel_id,
+        KIND,
+        NAMEABLE,
+    )
+    .await?;
+    let mut named = Vec::new();
+    for s in open {
+        if s.expires_at.is_some_and(|t| t <= now)
+            || !crate::app::secret::is_reader(tx, &s, caller).await?
+        {
+            continue;
+        }
+        let number = crate::app::secret::number(tx, &s).await?;
+        if roll.names(&s, number) {
+            named.push(s);
+        }
+    }
+    let s = match named.len() {
+        0 => {
+            return Err(AppError::user(
+                "That roll is not open in this channel: pick one from the list.",
+            ))
+        }
+        1 => named.remove(0),
+        _ => {
+            return Err(AppError::user(format!(
+                "Several open rolls here read #{}: pick one from the list.",
+                roll.number
+            )))
+        }
+    };
     let st: VeState = sessions::load(&s)?;
     if !want(&st) {
         return Err(AppError::user(
@@ -475,21 +551,35 @@ pub async fn chosen_roll(
     Ok(Some((s, st)))
 }
 
-/// Reads a `roll:` option (a session id, as the autocomplete offers it).
-pub fn parse_roll(text: Option<&str>) -> Result<Option<i64>, AppError> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(t) => t
-            .trim_start_matches('#')
-            .parse::<i64>()
-            .map(Some)
-            .map_err(|_| AppError::user("Pick a roll from the list offered for `roll:`.")),
-    }
+/// Reads a `roll:` option: a typed `#N` or `N` (the number in the roll's
+/// footer), or a value the list offers ([`RollRef::value`]).
+pub fn parse_roll(text: Option<&str>) -> Result<Option<RollRef>, AppError> {
+    let Some(t) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let bad = || AppError::user("Pick a roll from the list offered for `roll:`.");
+    let mut parts = t.split(':');
+    let number = parts
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(bad)?;
+    let whose = match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Whose::Any,
+        (Some("public"), None, _) => Whose::Public,
+        (Some("secret"), Some(owner), None) => Whose::SecretOf(owner.parse().map_err(|_| bad())?),
+        _ => return Err(bad()),
+    };
+    Ok(Some(RollRef { number, whose }))
 }
 
 /// The open Venus rolls in the caller's channel, newest first, for the
-/// `roll:` option: ("Ada · Finesse check · 3 min ago", session id). A
-/// secret roll is listed only to its roller and the FC.
+/// `roll:` option: ("Ada · Finesse check · 3 min ago", [`RollRef::value`]).
+/// A secret roll is listed only to its roller and the FC.
 pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(String, String)> {
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
@@ -506,9 +596,19 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
     .unwrap_or_default();
     let now = storage::now_ms();
     let p = partial.trim().to_lowercase();
-    rows.into_iter()
-        .filter(|(s, _)| s.expires_at.is_none_or(|t| t > now))
-        .filter_map(|(s, at)| {
+    let mut numbered = Vec::with_capacity(rows.len());
+    for (s, at) in rows {
+        if s.expires_at.is_some_and(|t| t <= now) {
+            continue;
+        }
+        let Ok(number) = crate::app::secret::number(&mut tx, &s).await else {
+            continue;
+        };
+        numbered.push((s, at, number));
+    }
+    numbered
+        .into_iter()
+        .filter_map(|(s, at, number)| {
             let st: VeState = sessions::load(&s).ok()?;
             let roller = match &st {
                 VeState::Check(c) => Some(c.roller.user),
@@ -523,7 +623,7 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
             label
                 .to_lowercase()
                 .contains(&p)
-                .then(|| (label, s.id.to_string()))
+                .then(|| (label, RollRef::value(&s, number)))
         })
         .collect()
 }
@@ -646,13 +746,13 @@ pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
     end_chosen_roll(app, caller, void, None).await
 }
 
-/// [`end_roll`] on the roll chosen with `roll:` (a session id), or the
-/// newest when `None`.
+/// [`end_roll`] on the roll chosen with `roll:`, or the newest when
+/// `None`.
 pub async fn end_chosen_roll(
     app: &App,
     caller: &Caller,
     void: bool,
-    roll: Option<i64>,
+    roll: Option<RollRef>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
     rights::require_fc(
@@ -730,8 +830,9 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     };
     let version =
         sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
+    let number = crate::app::secret::number(&mut tx, &session).await?;
     tx.commit().await?;
-    let mut v = super::view_of(session.id, version, Status::Open, &new_state);
+    let mut v = super::view_of(session.id, number, version, Status::Open, &new_state);
     v.shows = Some(session.id);
     // A secret roll's two copies are redrawn alike (the kit's edit).
     Ok(Response::edit(

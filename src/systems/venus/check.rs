@@ -363,9 +363,10 @@ async fn settle(
         events,
     )
     .await?;
+    let number = crate::app::secret::number(&mut tx, &session).await?;
     tx.commit().await?;
     Ok(Response::update(super::check_view::view(
-        session.id, version, status, &st,
+        session.id, number, version, status, &st,
     )))
 }
 

@@ -182,7 +182,9 @@ pub fn dice_line(c: &CheckState) -> String {
 
 /// The check's message: who checks what as the author, the outcome as
 /// the title, the dice first, the total and the target as the two fields.
-pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
+/// `id` is the session's (its buttons carry it), `number` the check's as
+/// its readers see it in the footer ([`crate::app::secret::number`]).
+pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSession) -> View {
     let c = st.check.as_ref();
     let edition = c.map(|c| c.edition).or(st.edition);
     let (kind, text) = outcome(st, status);
@@ -231,7 +233,7 @@ pub fn view(id: i64, version: i64, status: Status, st: &CheckSession) -> View {
         e = e.description(desc.join("\n"));
     }
     let mut footer = format!(
-        "Venus Engine{} · check #{id}",
+        "Venus Engine{} · check #{number}",
         edition.map(|e| format!(" edition {e}")).unwrap_or_default()
     );
     if let Some(n) = &st.note {

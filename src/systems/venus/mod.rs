@@ -123,19 +123,38 @@ pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> A
 
 /// The message of a Venus session as it stands (disabled or no buttons once
 /// it is no longer open).
-pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
     if session.kind == spotlight::KIND {
         return spotlight::render(session);
     }
     let st = sessions::load::<VeState>(session)?;
-    Ok(view_of(session.id, session.version, session.status, &st))
+    let mut tx = app.db.read().await?;
+    let number = crate::app::secret::number(&mut tx, session).await?;
+    Ok(view_of(
+        session.id,
+        number,
+        session.version,
+        session.status,
+        &st,
+    ))
 }
 
-/// The message of a session's state at `version` with `status`.
-pub fn view_of(id: i64, version: i64, status: Status, st: &VeState) -> View {
+/// The number of the Venus roll `id` of `guild_id` as its readers see it
+/// ("check #N", "task #N"): [`crate::app::secret::number`], so no gap tells
+/// when a secret roll was made.
+pub async fn number_of(tx: &mut Tx, guild_id: i64, id: i64) -> Result<i64, AppError> {
+    let session = crate::storage::sessions::get(tx, guild_id, id)
+        .await?
+        .ok_or_else(|| AppError::Internal("a Venus roll is missing".into()))?;
+    crate::app::secret::number(tx, &session).await
+}
+
+/// The message of a session's state at `version` with `status`; `number`
+/// is the roll's as its readers see it ([`number_of`]).
+pub fn view_of(id: i64, number: i64, version: i64, status: Status, st: &VeState) -> View {
     match st {
-        VeState::Check(c) => check_view::view(id, version, status, c),
-        VeState::Task(t) => task_view::view(id, version, status, t),
+        VeState::Check(c) => check_view::view(id, number, version, status, c),
+        VeState::Task(t) => task_view::view(id, number, version, status, t),
         VeState::Delete(d) => sheets::delete_view(id, version, status, d),
     }
 }

@@ -66,7 +66,7 @@ impl Game for Venus {
         session: &'a Session,
         caller: &'a Caller,
     ) -> impl Future<Output = Result<View, AppError>> + Send + 'a {
-        std::future::ready(super::render(app, session, caller))
+        super::render(app, session, caller)
     }
 
     fn sheet_card<'a>(

@@ -347,8 +347,10 @@ fn phase_hint(st: &TaskSession) -> String {
 
 /// The task's message: `author` who rolls what, the outcome as the
 /// title, the dice as the first line, the pool and threshold and the
-/// chance as the two fields.
-pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
+/// chance as the two fields. `id` is the session's (its buttons carry
+/// it), `number` the task's as its readers see it in the footer
+/// ([`crate::app::secret::number`]).
+pub fn view(id: i64, number: i64, version: i64, status: Status, st: &TaskSession) -> View {
     let t = &st.task;
     let (kind, text) = outcome(st, status);
     let mut e = Embed::new(kind.title(&text)).author(author(st));
@@ -373,7 +375,7 @@ pub fn view(id: i64, version: i64, status: Status, st: &TaskSession) -> View {
     if !desc.is_empty() {
         e = e.description(cut(&desc.join("\n"), 4000));
     }
-    let mut footer = format!("Venus Engine edition {} · task #{id}", t.edition);
+    let mut footer = format!("Venus Engine edition {} · task #{number}", t.edition);
     if let Some(n) = &st.note {
         footer.push_str(&format!(" · {n}"));
     }

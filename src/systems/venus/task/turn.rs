@@ -198,7 +198,8 @@ impl<'a> Turn<'a> {
         let status = status_of(&self.st);
         let version = self.save(status).await?;
         self.log(button, &step.actions, &events).await?;
-        let response = self.answer(version, status, step.whisper);
+        let number = crate::app::secret::number(&mut self.tx, &self.session).await?;
+        let response = self.answer(number, version, status, step.whisper);
         self.tx.commit().await?;
         Ok(response)
     }
@@ -206,8 +207,9 @@ impl<'a> Turn<'a> {
     /// Turning the KISS menu's page picks nothing and rolls nothing.
     async fn turn_page(mut self) -> AppResult {
         let version = self.save(Status::Open).await?;
+        let number = crate::app::secret::number(&mut self.tx, &self.session).await?;
         self.tx.commit().await?;
-        let view = task_view::view(self.session.id, version, Status::Open, &self.st);
+        let view = task_view::view(self.session.id, number, version, Status::Open, &self.st);
         Ok(Response::update(view))
     }
 
@@ -332,11 +334,24 @@ impl<'a> Turn<'a> {
         .map(drop)
     }
 
-    /// The updated message, the clicker's private note, and the "after
-    /// the task" summary when the task just ended with an outcome.
-    fn answer(&self, version: i64, status: Status, whisper: Option<String>) -> Response {
+    /// The updated message (`number`: the task's as its readers see it),
+    /// the clicker's private note, and the "after the task" summary when
+    /// the task just ended with an outcome.
+    fn answer(
+        &self,
+        number: i64,
+        version: i64,
+        status: Status,
+        whisper: Option<String>,
+    ) -> Response {
         let st = &self.st;
-        let mut response = Response::update(task_view::view(self.session.id, version, status, st));
+        let mut response = Response::update(task_view::view(
+            self.session.id,
+            number,
+            version,
+            status,
+            st,
+        ));
         if let Some(w) = whisper {
             response = response.then(Reply::Ephemeral(View::text(w)));
         }

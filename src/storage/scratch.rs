@@ -152,17 +152,30 @@ impl SmallDisk {
     }
 
     /// Remounts the disk read-only (`false`: read-write again).
+    ///
+    /// A remount to read-only is refused while a file on the disk is still
+    /// open for writing (SQLite's connection thread closes its files a
+    /// moment after its pool is closed), so it is tried again for up to
+    /// ten seconds.
     pub fn read_only(&self, read_only: bool) -> bool {
         let mode = if read_only {
             "remount,ro"
         } else {
             "remount,rw"
         };
-        std::process::Command::new("mount")
-            .args(["-o", mode])
-            .arg(&self.dir)
-            .status()
-            .is_ok_and(|s| s.success())
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let done = std::process::Command::new("mount")
+                .args(["-o", mode])
+                .arg(&self.dir)
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if done || std::time::Instant::now() >= deadline {
+                return done;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 
     /// Gives the filler's space back.

@@ -125,6 +125,23 @@ async fn run_until_exit(database: &str) -> (Option<i32>, String, Duration) {
     )
 }
 
+/// Waits (up to 10 s) until SQLite has let go of `file`: its connection
+/// thread closes the file a moment after the pool is closed, and its last
+/// checkpoint (which rewrites the file and removes the `-wal`) must not
+/// land after the test has damaged the file or remounted its disk.
+async fn closed(file: &Path) {
+    let wal = file.with_file_name(format!(
+        "{}-wal",
+        file.file_name().unwrap().to_string_lossy()
+    ));
+    for _ in 0..200 {
+        if !wal.exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Asserts that the bot refused `file` at once, naming it and `cause`.
 async fn refused_at_once(file: &Path, cause: &str) {
     let (code, err, took) = run_until_exit(&format!("sqlite://{}", file.display())).await;
@@ -148,6 +165,7 @@ async fn an_unusable_database_file_stops_the_bot_at_once_naming_it() {
     let url = format!("sqlite://{}", truncated.display());
     let db = kismet::storage::Db::open(&url, 2).await.unwrap();
     db.close().await;
+    closed(&truncated).await;
     let f = std::fs::OpenOptions::new()
         .write(true)
         .open(&truncated)
@@ -168,6 +186,7 @@ async fn a_read_only_database_stops_the_bot_at_start_up() {
         .await
         .unwrap();
     db.close().await;
+    closed(&file).await;
     assert!(disk.read_only(true));
     refused_at_once(&file, "Read-only file system").await;
     assert!(disk.read_only(false));

@@ -409,6 +409,7 @@ async fn run_bot(
         RngSource::Os,
         kismet::systems::registry(),
     );
+    let stopping = app.stopping.clone();
     let inflight = InFlight::default();
     if let Some(r) = shards {
         tracing::info!(%r, "running a range of the gateway shards");
@@ -442,7 +443,12 @@ async fn run_bot(
     let _ = beating.await;
     lifecycle::stop_beating(&beat_file);
     match signal? {
-        Some(signal) => stop(signal, &shards, &inflight, &db).await,
+        Some(signal) => {
+            // Odds in flight end at their next step rather than hold the
+            // drain.
+            stopping.store(true, std::sync::atomic::Ordering::Relaxed);
+            stop(signal, &shards, &inflight, &db).await
+        }
         None => db.close().await,
     }
     Ok(())

@@ -35,6 +35,7 @@ pub mod view;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use crate::config::Config;
@@ -56,6 +57,9 @@ pub struct App {
     pub rng: Arc<RngSource>,
     /// Every registered system.
     pub registry: Arc<Registry>,
+    /// Set when the bot stops: long computations (odds) end at their next
+    /// step instead of delaying the exit.
+    pub stopping: Arc<AtomicBool>,
 }
 
 impl App {
@@ -66,6 +70,7 @@ impl App {
             config: Arc::new(config),
             rng: Arc::new(rng),
             registry: Arc::new(registry),
+            stopping: Arc::new(AtomicBool::new(false)),
         }
     }
 }

@@ -26,9 +26,16 @@
 //! distinct totals in one distribution, [`MAX_CELLS`] numbers in one table
 //! or [`MAX_WORK`] multiply-adds in all, the expression is refused at once
 //! with the limit named. The builder keeps counting its steps as a
-//! backstop. Not covered
+//! backstop.
+//!
+//! Stopping: [`odds_until`] takes a flag the caller may set from another
+//! thread (the bot sets it when it shuts down); the builder looks at it
+//! before every table and in every outer loop, and returns the
+//! [`stopped`] error at its next step. Not covered
 //! exactly: keep or drop on exploding dice (the pool's size is random), and
 //! the roller's cap of [`super::MAX_GENERATED_DICE`] dice in one roll.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::ast::{Dice, Expr, Node, Op};
 use super::eval::div_floor;
@@ -80,13 +87,32 @@ fn over(what: &str, needed: u64, limit: u64) -> RuleError {
     ))
 }
 
-struct Budget {
-    work: u64,
-    tail: f64,
+/// The message of a computation stopped by its flag ([`odds_until`]).
+pub const STOPPED: &str = "The odds computation was stopped: the bot is shutting down.";
+
+/// The error of a computation stopped by its flag ([`odds_until`]).
+pub fn stopped() -> RuleError {
+    RuleError::new(STOPPED)
 }
 
-impl Budget {
+struct Budget<'a> {
+    work: u64,
+    tail: f64,
+    /// Set from outside: stop at the next step.
+    stop: &'a AtomicBool,
+}
+
+impl Budget<'_> {
+    /// The stopped error once the flag is set.
+    fn check(&self) -> Result<(), RuleError> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(stopped());
+        }
+        Ok(())
+    }
+
     fn spend(&mut self, n: u64) -> Result<(), RuleError> {
+        self.check()?;
         if n > MAX_WORK {
             return Err(too_big("too many steps"));
         }
@@ -166,7 +192,7 @@ impl Dist {
         }
     }
 
-    fn sum(&self, other: &Dist, b: &mut Budget) -> Result<Dist, RuleError> {
+    fn sum(&self, other: &Dist, b: &mut Budget<'_>) -> Result<Dist, RuleError> {
         let len = self.p.len() + other.p.len() - 1;
         if len > MAX_SUPPORT {
             return Err(too_big("too many totals"));
@@ -174,6 +200,7 @@ impl Dist {
         b.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
         let mut p = vec![0.0; len];
         for (i, &x) in self.p.iter().enumerate() {
+            b.check()?;
             if x == 0.0 {
                 continue;
             }
@@ -193,7 +220,7 @@ impl Dist {
     /// Every pair of values combined by `op` (products, quotients): the
     /// result's range comes from the two ranges' corners and is checked
     /// before anything is allocated.
-    fn combine(&self, op: Op, other: &Dist, b: &mut Budget) -> Result<Dist, RuleError> {
+    fn combine(&self, op: Op, other: &Dist, b: &mut Budget<'_>) -> Result<Dist, RuleError> {
         b.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
         let span = |d: &Dist| Span {
             lo: d.min,
@@ -206,6 +233,7 @@ impl Dist {
         }
         let mut p = vec![0.0; s.len() as usize];
         for (x, px) in self.iter() {
+            b.check()?;
             for (y, py) in other.iter() {
                 let v = match op {
                     Op::Div if y == 0 => continue,
@@ -477,7 +505,7 @@ fn chain_depth(d: &Dice, q: &[f64]) -> (usize, f64) {
 }
 
 /// The worth of one die with its explosion chain.
-fn chain(d: &Dice, q: &[f64], b: &mut Budget) -> Result<Dist, RuleError> {
+fn chain(d: &Dice, q: &[f64], b: &mut Budget<'_>) -> Result<Dist, RuleError> {
     let mut one = Dist {
         min: 0,
         p: Vec::new(),
@@ -511,6 +539,7 @@ fn chain(d: &Dice, q: &[f64], b: &mut Budget) -> Result<Dist, RuleError> {
         next.min = tmin;
         next.p = vec![0.0; len];
         for f in 1..=d.sides {
+            b.check()?;
             let qf = q[f as usize - 1];
             let w = worth(d, f);
             if e.holds(f) {
@@ -539,7 +568,7 @@ fn binomials(n: usize) -> Vec<Vec<f64>> {
 }
 
 /// Keep `k` of `n` dice (the highest when `top`), each worth `worth(face)`.
-fn keep(d: &Dice, q: &[f64], k: usize, top: bool, b: &mut Budget) -> Result<Dist, RuleError> {
+fn keep(d: &Dice, q: &[f64], k: usize, top: bool, b: &mut Budget<'_>) -> Result<Dist, RuleError> {
     let n = d.count as usize;
     let lo = (1..=d.sides).map(|f| worth(d, f)).min().unwrap_or(0).min(0);
     let hi = (1..=d.sides).map(|f| worth(d, f)).max().unwrap_or(0).max(0);
@@ -571,6 +600,7 @@ fn keep(d: &Dice, q: &[f64], k: usize, top: bool, b: &mut Budget) -> Result<Dist
         let w = worth(d, f);
         let mut next = vec![vec![0.0; width]; n + 1];
         for j in 0..=n {
+            b.check()?;
             if dp[j].iter().all(|x| *x == 0.0) {
                 continue;
             }
@@ -599,7 +629,7 @@ fn keep(d: &Dice, q: &[f64], k: usize, top: bool, b: &mut Budget) -> Result<Dist
     .trim())
 }
 
-fn dice(d: &Dice, b: &mut Budget) -> Result<Dist, RuleError> {
+fn dice(d: &Dice, b: &mut Budget<'_>) -> Result<Dist, RuleError> {
     if d.count == 0 {
         return Ok(Dist::point(0));
     }
@@ -627,7 +657,7 @@ fn dice(d: &Dice, b: &mut Budget) -> Result<Dist, RuleError> {
     Ok(total)
 }
 
-fn node(n: &Node, b: &mut Budget) -> Result<Dist, RuleError> {
+fn node(n: &Node, b: &mut Budget<'_>) -> Result<Dist, RuleError> {
     match n {
         Node::Num(v) => Ok(Dist::point(*v)),
         Node::Dice(d) => dice(d, b),
@@ -655,14 +685,24 @@ fn node(n: &Node, b: &mut Budget) -> Result<Dist, RuleError> {
 /// The exact distribution of one result of `e` (a repeat's results are
 /// independent and alike), and its chance of meeting the target.
 pub fn odds(e: &Expr) -> Result<Odds, RuleError> {
-    build(e).map(|(o, _)| o)
+    odds_until(e, &AtomicBool::new(false))
 }
 
-/// [`odds`] and the steps it took; refused by [`cost`] before anything is
-/// built when it would take too much.
-fn build(e: &Expr) -> Result<(Odds, u64), RuleError> {
+/// [`odds`], stopped with the [`stopped`] error at the next step once
+/// `stop` is set (by another thread: the bot sets it when it shuts down).
+pub fn odds_until(e: &Expr, stop: &AtomicBool) -> Result<Odds, RuleError> {
+    build(e, stop).map(|(o, _)| o)
+}
+
+/// [`odds_until`] and the steps it took; refused by [`cost`] before
+/// anything is built when it would take too much.
+fn build(e: &Expr, stop: &AtomicBool) -> Result<(Odds, u64), RuleError> {
     cost(e)?;
-    let mut b = Budget { work: 0, tail: 0.0 };
+    let mut b = Budget {
+        work: 0,
+        tail: 0.0,
+        stop,
+    };
     let dist = node(&e.body, &mut b)?.trim();
     let pass = e.target.map(|t| {
         dist.iter()
@@ -912,10 +952,46 @@ mod tests {
         ] {
             let e = parsed(s);
             let c = cost(&e).unwrap_or_else(|e| panic!("{s}: {e}"));
-            let (o, work) = build(&e).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let (o, work) =
+                build(&e, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{s}: {e}"));
             assert!(work <= c.steps, "{s}: {work} > {}", c.steps);
             assert!(o.dist.p.len() as u64 <= c.totals, "{s}");
         }
+    }
+
+    /// A set flag stops every kind of table (sums, keep and drop,
+    /// explosions, products) with the stopped error, whatever the size.
+    #[test]
+    fn a_set_flag_stops_the_computation_with_the_stopped_error() {
+        let set = AtomicBool::new(true);
+        for s in ["14d1000", "30d100kh15", "3d6!", "1d100*1d100", "2d6 + 3"] {
+            let e = parsed(s);
+            assert!(cost(&e).is_ok(), "{s} is accepted");
+            let r = odds_until(&e, &set).map(|o| o.dist.p.len());
+            assert_eq!(r.unwrap_err().message, STOPPED, "{s}");
+        }
+        // Unset, the same flag changes nothing.
+        let o = odds_until(&parsed("2d6 + 3"), &AtomicBool::new(false)).unwrap();
+        assert_eq!(o.dist.min, 5);
+    }
+
+    /// A flag set while a large computation runs on another thread stops
+    /// it at its next step: the answer is the stopped error, not the
+    /// distribution (14d1000 takes seconds in a debug build; the flag is set
+    /// microseconds after the thread starts).
+    #[test]
+    fn a_flag_set_in_flight_stops_a_large_computation() {
+        use std::sync::Arc;
+        let stop = Arc::new(AtomicBool::new(false));
+        let e = parsed("14d1000");
+        assert!(cost(&e).is_ok());
+        let running = {
+            let stop = stop.clone();
+            std::thread::spawn(move || odds_until(&e, &stop))
+        };
+        stop.store(true, Ordering::Relaxed);
+        let r = running.join().unwrap().map(|o| o.dist.p.len());
+        assert_eq!(r.unwrap_err().message, STOPPED);
     }
 
     #[test]

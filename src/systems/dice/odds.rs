@@ -5,6 +5,8 @@
 //! chart; as JSON `{"expression", "repeat", "min", "pmf": [P(min), P(min+1),
 //! …], "mean", "sd", "tail"}` plus `"pass"` when the expression has a target.
 
+use std::sync::atomic::AtomicBool;
+
 use clap::{FromArgMatches, Subcommand};
 use serde_json::{json, Value};
 
@@ -95,10 +97,11 @@ const MAX_LINES: usize = 30;
 /// Most bars in the chart (wider ranges are grouped).
 const MAX_BARS: usize = 60;
 
-/// The answer's view, or the reason there is none.
-pub fn answer(expression: &str, caps: Caps) -> AppResult {
+/// The answer's view, or the reason there is none; stopped at the next
+/// step once `stop` is set ([`odds::odds_until`]).
+pub fn answer(expression: &str, caps: Caps, stop: &AtomicBool) -> AppResult {
     let e = expr::parse(expression, caps)?;
-    let o = odds::odds(&e)?;
+    let o = odds::odds_until(&e, stop)?;
     let d = &o.dist;
     // The range worth showing: drop negligible totals at both ends.
     let shown: Vec<(i64, f64)> = {
@@ -200,7 +203,8 @@ pub async fn odds_roll(
     caller_of(ctx)?;
     defer(ctx, false).await?;
     let caps = crate::systems::dice::caps(&ctx.data().app);
-    let r = tokio::task::spawn_blocking(move || answer(&expression, caps))
+    let stop = ctx.data().app.stopping.clone();
+    let r = tokio::task::spawn_blocking(move || answer(&expression, caps, &stop))
         .await
         .unwrap_or_else(|e| Err(AppError::Internal(format!("odds: {e}"))));
     respond(ctx, r).await
@@ -213,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_target_and_a_chart_within_limits() {
-        let r = answer("1d20+5 >= 15", Caps::default()).unwrap();
+        let r = answer("1d20+5 >= 15", Caps::default(), &AtomicBool::new(false)).unwrap();
         let Reply::Message(v) = r.reply else {
             panic!("{:?}", r.reply)
         };
@@ -226,10 +230,10 @@ mod tests {
         assert_eq!(f.value, "**55.00%**");
         assert!(chart::png::dimensions(&v.files[0].bytes).is_some());
         for e in ["500d6", "3d6!", "6#4d6kh3", "20d10>=7f1", "1d100*1d100"] {
-            let r = answer(e, Caps::default()).unwrap();
+            let r = answer(e, Caps::default(), &AtomicBool::new(false)).unwrap();
             let Reply::Message(v) = r.reply else { panic!() };
             assert_eq!(v.clone().clamp(), v, "{e}");
         }
-        assert!(answer("4d6!kh3", Caps::default()).is_err());
+        assert!(answer("4d6!kh3", Caps::default(), &AtomicBool::new(false)).is_err());
     }
 }

@@ -8,8 +8,6 @@
 //! unsuspecting. A command that changes the fight answers with a private note
 //! and redraws the posted tracker; a button on it updates it in place.
 
-use serde_json::json;
-
 use super::combat_view;
 use super::render;
 use super::target;
@@ -270,7 +268,7 @@ async fn record_save(
     what: &str,
     session: i64,
     character: Option<i64>,
-    inputs: &serde_json::Value,
+    inputs: &super::record::FightSave,
     r: &SaveResult,
 ) -> Result<(), AppError> {
     let mut faces = vec![(20, r.d20)];
@@ -285,7 +283,10 @@ async fn record_save(
             character,
         },
         inputs,
-        &json!({"d20": r.d20, "facets": r.facets}),
+        &super::record::SaveDice {
+            d20: r.d20,
+            facets: r.facets.clone(),
+        },
         r,
         &faces,
     )
@@ -463,7 +464,10 @@ async fn apply(
                 "initiative",
                 session.id,
                 row.as_ref().map(|c| c.row.id),
-                &json!({"modifier": modifier, "facet": labels.first()}),
+                &super::record::FightSave {
+                    modifier,
+                    facet: labels.first().cloned(),
+                },
                 &r.save,
             )
             .await?;
@@ -525,7 +529,10 @@ async fn apply(
                 "flee",
                 session.id,
                 row.as_ref().map(|c| c.row.id),
-                &json!({"modifier": modifier, "facet": labels.first()}),
+                &super::record::FightSave {
+                    modifier,
+                    facet: labels.first().cloned(),
+                },
                 &r.save,
             )
             .await?;

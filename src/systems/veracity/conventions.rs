@@ -11,8 +11,6 @@
 use crate::app::characters::Pick;
 use std::collections::HashMap;
 
-use serde_json::json;
-
 use super::render;
 use super::state::VrState;
 use super::target::{self, record, sheet_for};
@@ -141,7 +139,7 @@ async fn change(
     app: &App,
     caller: &Caller,
     log_action: &str,
-    inputs: serde_json::Value,
+    inputs: impl serde::Serialize,
     f: impl FnOnce(&mut ConventionList) -> Result<String, AppError>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
@@ -184,7 +182,11 @@ pub async fn add(app: &App, caller: &Caller, text: &str, cost: &str, once: bool)
         app,
         caller,
         "convention_add",
-        json!({"text": text, "cost": cost, "once_per_scene": once}),
+        super::record::ConventionAdded {
+            text: text.clone(),
+            cost,
+            once_per_scene: once,
+        },
         |list| {
             list.add(&text, cost, once)?;
             Ok(format!(
@@ -219,7 +221,10 @@ pub async fn edit(
         app,
         caller,
         "convention_edit",
-        json!({"number": number, "edit": edit}),
+        super::record::ConventionEdited {
+            number,
+            edit: edit.clone(),
+        },
         |list| {
             list.edit(ConventionRef::Index(number), edit.clone())?;
             Ok(format!("✏️ Convention {number} changed."))
@@ -234,7 +239,7 @@ pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
         app,
         caller,
         "convention_remove",
-        json!({"number": number}),
+        super::record::ConventionRemoved { number },
         |list| {
             let c = list.remove(ConventionRef::Index(number))?;
             let mut t = c.text;
@@ -284,7 +289,10 @@ async fn apply_violation(
         "convention_violate",
         Some(session.id),
         Some(c.row.id),
-        &json!({"convention": r, "channel": channel_id}),
+        &super::record::ConventionViolated {
+            convention: r,
+            channel: channel_id,
+        },
         &events,
     )
     .await?;
@@ -385,7 +393,9 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
         "end_scene",
         Some(session.id),
         None,
-        &json!({"channel": caller.channel_id}),
+        &super::record::SceneEnded {
+            channel: caller.channel_id,
+        },
         &[],
     )
     .await?;

@@ -3,9 +3,9 @@
 //! Stress, Wound, damage or level-up change, what a sheet edit did), read
 //! back from the stored outcome. Raw data stays in the CSV export.
 
-use serde_json::Value;
-
+use super::record::{Created, Judged};
 use super::render;
+use crate::app::log::column;
 use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::Event;
 use crate::storage::log::LogEntry;
@@ -25,7 +25,7 @@ pub fn line(entry: &LogEntry) -> Option<String> {
 
 /// `✅ Success · Light slot 5 is empty (total 5, chance 20%)`.
 fn save_line(outcome: &str) -> Option<String> {
-    let r: SaveResult = serde_json::from_str(outcome).ok()?;
+    let r: SaveResult = column(outcome)?;
     let (o, title) = render::save_outcome(&r);
     Some(format!(
         "{} (d20 {}, chance {})",
@@ -38,7 +38,7 @@ fn save_line(outcome: &str) -> Option<String> {
 /// The outcome of a sheet change (`🟡 +2 Stress · Light slots 3, 4`), or
 /// what a bookkeeping change did (`➕ Light slot 1: 🤫 Secret …`).
 fn events_line(outcome: &str) -> Option<String> {
-    let events: Vec<Event> = serde_json::from_str(outcome).ok()?;
+    let events: Vec<Event> = column(outcome)?;
     if events.is_empty() {
         return None;
     }
@@ -51,35 +51,28 @@ fn events_line(outcome: &str) -> Option<String> {
 
 /// A revelation the referee judged without a slot.
 fn judged_line(inputs: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(inputs).ok()?;
-    let target = v
-        .get("input")
-        .and_then(|i| i.get("target"))
-        .and_then(Value::as_str)
-        .unwrap_or("the NPC");
-    let why = match v.get("judgement").and_then(Value::as_str)? {
+    let j: Judged = column(inputs)?;
+    let why = match j.judgement.as_str() {
         "not_shocked" => "not shocked",
         "not_greater" => "not greater than the last",
         other => other,
     };
-    Some(format!("❌ Revelation to {target}: {why} · no slot"))
+    Some(format!(
+        "❌ Revelation to {}: {why} · no slot",
+        j.input.target
+    ))
 }
 
 /// `New sheet · Light 7, Flesh 5 · Facet Cruel`.
 fn created_line(inputs: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(inputs).ok()?;
-    let n = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let c: Created = column(inputs)?;
     let mut line = format!(
         "New {} · Light {}, Flesh {}",
-        if v.get("npc").and_then(Value::as_bool) == Some(true) {
-            "NPC"
-        } else {
-            "sheet"
-        },
-        n("light"),
-        n("flesh")
+        if c.npc { "NPC" } else { "sheet" },
+        c.light,
+        c.flesh
     );
-    if let Some(f) = v.get("facet").and_then(Value::as_str) {
+    if let Some(f) = c.facet {
         line.push_str(&format!(" · Facet {f}"));
     }
     Some(line)

@@ -34,6 +34,7 @@ pub mod conventions;
 pub mod governed;
 pub mod history;
 pub mod odds;
+pub mod record;
 pub mod render;
 pub mod rest;
 pub mod reveal;

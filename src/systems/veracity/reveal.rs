@@ -196,7 +196,10 @@ async fn judge(
             "reveal_judged",
             session.as_ref().map(|s| s.id),
             Some(c.row.id),
-            &serde_json::json!({ "judgement": judgement.word(), "input": input }),
+            &super::record::Judged {
+                judgement: judgement.word().to_string(),
+                input: input.clone(),
+            },
             &[],
         )
         .await?;

@@ -6,7 +6,6 @@
 //! defender always saves).
 
 use crate::app::characters::Pick;
-use serde_json::json;
 
 use super::combat::{self, Seated};
 use super::render;
@@ -123,7 +122,10 @@ pub async fn save_with_help(
             character,
         },
         &request,
-        &json!({"d20": result.d20, "facets": result.facets}),
+        &super::record::SaveDice {
+            d20: result.d20,
+            facets: result.facets.clone(),
+        },
         &result,
         &faces,
     )

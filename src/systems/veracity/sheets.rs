@@ -3,7 +3,6 @@
 //! Facets.
 
 use crate::app::characters::Pick;
-use serde_json::json;
 
 use super::governed::{Edit, Who};
 use super::session::VrState;
@@ -71,7 +70,14 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         "sheet_create",
         None,
         Some(row.id),
-        &json!({"name": row.name, "light": n.light, "flesh": n.flesh, "facet": facet, "npc": n.npc, "owner": owner}),
+        &super::record::Created {
+            name: row.name.clone(),
+            light: n.light,
+            flesh: n.flesh,
+            facet: facet.map(str::to_string),
+            npc: n.npc,
+            owner,
+        },
         &[],
     )
     .await?;

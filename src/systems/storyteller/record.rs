@@ -8,8 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::storyteller::sheet::TraitKind;
 use crate::rules::storyteller::{
-    AdHocRequest, Event, Outcome, Phase, RollRequest, RollSession, WillpowerRequest,
+    AdHocRequest, Event, Outcome, Phase, RollRequest, RollSession, StorytellerSheet,
+    WillpowerRequest,
 };
 
 /// `inputs` of `/st roll`: the request, whether willpower bought ignoring
@@ -163,6 +165,130 @@ impl Written {
         let o: RollOutcome = serde_json::from_str(outcome).ok()?;
         o.outcome.is_some().then_some(Written::Roll(o))
     }
+}
+
+/// `inputs` of an action that takes none (written as `{}`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Empty {}
+
+/// `outcome` of a change that only records its events (`turn`,
+/// `recover`, `revive`, `ignore_wounds`, …).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Events {
+    /// What happened.
+    pub events: Vec<Event>,
+}
+
+/// `outcome` of a sheet edit: what it did, in words (the shared `/history`
+/// summary shows it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Edited {
+    /// The edit in words.
+    pub text: String,
+}
+
+/// `inputs` of `sheet_create`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Created {
+    /// The character's name.
+    pub name: String,
+    /// Starting willpower.
+    pub willpower: u8,
+    /// The owning member.
+    pub owner: i64,
+}
+
+/// `outcome` of `sheet_create`: the new sheet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewSheet {
+    /// The sheet as created.
+    pub sheet: StorytellerSheet,
+}
+
+/// `inputs` of `sheet_set`: a trait's dots.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TraitSet {
+    /// The trait, as typed.
+    #[serde(rename = "trait")]
+    pub name: String,
+    /// Its new dots.
+    pub dots: u8,
+}
+
+/// `inputs` of `sheet_specialty` and `sheet_specialty_remove`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SpecialtySet {
+    /// The ability it belongs to.
+    pub ability: String,
+    /// The specialty.
+    pub specialty: String,
+    /// Marked advanced (or not), if said.
+    pub advanced: Option<bool>,
+    /// Removed rather than added.
+    pub remove: bool,
+}
+
+/// `inputs` of `sheet_trait`: a custom trait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomTrait {
+    /// Its name.
+    pub name: String,
+    /// Attribute, ability kind, …
+    pub kind: TraitKind,
+    /// Its dots, if set.
+    #[serde(default)]
+    pub dots: Option<u8>,
+}
+
+/// `inputs` of `sheet_willpower`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WillpowerSet {
+    /// New current willpower, if given.
+    pub current: Option<u8>,
+    /// New permanent willpower, if given.
+    pub permanent: Option<u8>,
+}
+
+/// `inputs` of `sheet_wounds`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WoundsSet {
+    /// Dice penalty.
+    pub dice: u8,
+    /// Difficulty penalty.
+    pub difficulty: u8,
+}
+
+/// `inputs` of `turn` for the whole table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EveryoneTurn {
+    /// Always `true`: every character of the table.
+    pub everyone: bool,
+}
+
+/// `inputs` of `recover`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Recovered {
+    /// The first dot back for an incapacitated character (ST-13).
+    pub first_dot: bool,
+}
+
+/// `inputs` of `revive`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Revived {
+    /// The helper's character row.
+    pub helper: i64,
+    /// The revived character's row.
+    pub target: i64,
 }
 
 #[cfg(test)]

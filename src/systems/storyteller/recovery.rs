@@ -3,7 +3,7 @@
 //! back at 0, ST-13/ST-14) and `/st revive` (spending one's own willpower
 //! to bring an incapacitated character back to 1, ST-13).
 
-use serde_json::json;
+use super::record;
 
 use crate::app::characters::{self, Loaded};
 use crate::app::log::{self, What};
@@ -29,7 +29,7 @@ async fn record(
     caller: &Caller,
     action: &str,
     character: Option<i64>,
-    inputs: serde_json::Value,
+    inputs: impl serde::Serialize,
     events: &[Event],
 ) -> Result<(), AppError> {
     log::record(
@@ -42,8 +42,10 @@ async fn record(
             character,
         },
         &inputs,
-        &json!(null),
-        &json!({ "events": events }),
+        &(),
+        &record::Events {
+            events: events.to_vec(),
+        },
     )
     .await
 }
@@ -70,7 +72,7 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
                     caller,
                     "turn",
                     Some(c.row.id),
-                    json!({ "everyone": true }),
+                    record::EveryoneTurn { everyone: true },
                     &events,
                 )
                 .await?;
@@ -93,7 +95,15 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let events = start_turn(&mut c.sheet);
     characters::save(&mut tx, &mut c).await?;
-    record(&mut tx, caller, "turn", Some(c.row.id), json!({}), &events).await?;
+    record(
+        &mut tx,
+        caller,
+        "turn",
+        Some(c.row.id),
+        record::Empty {},
+        &events,
+    )
+    .await?;
     tx.commit().await?;
     let mut text = "Willpower may again be spent to ignore wound penalties this turn.".to_string();
     if c.sheet.ignores_wounds_next_action() {
@@ -129,7 +139,7 @@ pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: 
             "recover"
         },
         Some(c.row.id),
-        json!({ "first_dot": first_dot }),
+        record::Recovered { first_dot },
         &events,
     )
     .await?;
@@ -210,7 +220,10 @@ pub async fn revive(
         caller,
         "revive",
         Some(t.row.id),
-        json!({ "helper": h.row.id, "target": t.row.id }),
+        record::Revived {
+            helper: h.row.id,
+            target: t.row.id,
+        },
         &events,
     )
     .await?;

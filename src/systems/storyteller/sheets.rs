@@ -7,8 +7,8 @@
 //! showing a sheet post its card, whose button works until the character
 //! is gone (it acts on the sheet as it is when clicked).
 
+use super::record;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::app::characters::{self, Loaded};
 use crate::app::component::{Action, Click};
@@ -53,8 +53,8 @@ async fn record(
     caller: &Caller,
     action: &str,
     c: &Loaded<StorytellerSheet>,
-    inputs: serde_json::Value,
-    outcome: serde_json::Value,
+    inputs: impl serde::Serialize,
+    outcome: impl serde::Serialize,
 ) -> Result<(), AppError> {
     log::record(
         tx,
@@ -66,7 +66,7 @@ async fn record(
             character: Some(c.row.id),
         },
         &inputs,
-        &json!(null),
+        &(),
         &outcome,
     )
     .await
@@ -120,8 +120,14 @@ pub async fn create(
         caller,
         "sheet_create",
         &c,
-        json!({ "name": name, "willpower": willpower, "owner": owner }),
-        json!({ "sheet": c.sheet }),
+        record::Created {
+            name: name.to_string(),
+            willpower,
+            owner,
+        },
+        record::NewSheet {
+            sheet: c.sheet.clone(),
+        },
     )
     .await?;
     post_card(tx, caller, &c).await
@@ -158,7 +164,7 @@ async fn edit(
     caller: &Caller,
     target: Target<'_>,
     action: &str,
-    inputs: serde_json::Value,
+    inputs: impl serde::Serialize,
     edit: impl FnOnce(&Ctx, &mut StorytellerSheet) -> Result<String, AppError>,
 ) -> AppResult {
     let mut tx = Act::begin(app, caller).await?;
@@ -166,7 +172,15 @@ async fn edit(
     let mut c = context::character(&mut tx, caller, &ctx, target).await?;
     let text = edit(&ctx, &mut c.sheet)?;
     characters::save(&mut tx, &mut c).await?;
-    record(&mut tx, caller, action, &c, inputs, json!({ "text": text })).await?;
+    record(
+        &mut tx,
+        caller,
+        action,
+        &c,
+        inputs,
+        record::Edited { text: text.clone() },
+    )
+    .await?;
     tx.commit().await?;
     Ok(Response::ephemeral(View::embed(
         Embed::new(format!("📜 {}", c.name()))
@@ -189,7 +203,10 @@ pub async fn set(
         caller,
         target,
         "sheet_set",
-        json!({ "trait": trait_name, "dots": value }),
+        record::TraitSet {
+            name: trait_name.to_string(),
+            dots: value,
+        },
         |ctx, sheet| {
             let catalog = ctx.catalog();
             let before = sheet.lookup(&catalog, trait_name).map(|(_, d)| d).ok();
@@ -236,7 +253,12 @@ pub async fn specialty(
         } else {
             "sheet_specialty"
         },
-        json!({ "ability": ability, "specialty": name, "advanced": advanced, "remove": remove }),
+        record::SpecialtySet {
+            ability: ability.to_string(),
+            specialty: name.to_string(),
+            advanced,
+            remove,
+        },
         |ctx, sheet| {
             let catalog = ctx.catalog();
             if remove {
@@ -281,7 +303,11 @@ pub async fn custom_trait(
         caller,
         target,
         "sheet_trait",
-        json!({ "name": name, "kind": kind, "dots": value }),
+        record::CustomTrait {
+            name: name.to_string(),
+            kind,
+            dots: value,
+        },
         |ctx, sheet| {
             let catalog = ctx.catalog();
             let t = sheet.add_custom_trait(&catalog, name, kind)?;
@@ -317,7 +343,7 @@ pub async fn willpower(
         caller,
         target,
         "sheet_willpower",
-        json!({ "current": current, "permanent": permanent }),
+        record::WillpowerSet { current, permanent },
         |_, sheet| {
             let was = sheet.willpower();
             if let Some(p) = permanent {
@@ -355,7 +381,7 @@ pub async fn wounds(
         caller,
         target,
         "sheet_wounds",
-        json!({ "dice": dice, "difficulty": difficulty }),
+        record::WoundsSet { dice, difficulty },
         |_, sheet| {
             sheet.set_wound_penalty(dice, difficulty)?;
             Ok(format!(
@@ -412,8 +438,13 @@ async fn ignore_wounds(
         caller,
         "ignore_wounds",
         &c,
-        json!({ "button": SheetButton::Ignore.word() }),
-        json!({ "events": events }),
+        record::ChoiceInputs {
+            button: SheetButton::Ignore.word().to_string(),
+            fc: false,
+        },
+        record::Events {
+            events: events.clone(),
+        },
     )
     .await?;
     tx.commit().await?;

@@ -624,8 +624,9 @@ async fn cyber_zero_locks_a_living_character_out_without_incapacitating() {
     );
     assert!(!desc.contains("✖ **Ann**"), "{desc}");
     // Outside the tracker too: the damage report is no botch.
+    // Bo is seated: the tracker is redrawn with it (issue 28).
     let ex = cmd(&t, "fc", "/vv damage target:Cyber amount:2 player:bob").await;
-    let title = ex.single().title();
+    let title = redrawn(&ex, "message").title();
     assert!(title.starts_with("❌ Cyber 0/2 · locked out"), "{title}");
     t.stop().await;
 }
@@ -1003,6 +1004,52 @@ async fn quick_added_npcs_act_through_their_register() {
     assert!(
         log.ends_with("Guard ends their turn.\nOgre: Basic action with **3×8 (38)**."),
         "{log}"
+    );
+    t.stop().await;
+}
+
+/// Issue 28: a player's own `/vv damage` on a seated character redraws the
+/// running tracker at once, as the Compiler's `/vv combat damage` does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_players_own_damage_redraws_the_tracker() {
+    let t = table("vvc-own-damage", 1).await;
+    let id = set_up(&t).await;
+    tool(&t, "fc", "Begin").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 5/5"),
+        "{desc}"
+    );
+    // Asked for, then approved by the Compiler: the approval redraws it.
+    cmd(&t, "alice", "/vv damage target:Vitality amount:2").await;
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.vitality.current, 5);
+    let ex = tool(&t, "fc", "Approve").await;
+    assert!(
+        ex.outputs
+            .iter()
+            .any(|o| o.kind == "message" && o.title().contains("Vitality 3/5")),
+        "{:#?}",
+        ex.outputs
+    );
+    assert_eq!(sheet_of(&t, "alice", "Ann").await.vitality.current, 3);
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 3/5"),
+        "{desc}"
+    );
+    // Free to change their sheet: the damage redraws it at once.
+    cmd(&t, "fc", "/fc set name:player_edits value:free").await;
+    let ex = cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
+    let report = redrawn(&ex, "message");
+    assert!(
+        report.title().contains("Vitality 2/5"),
+        "{}",
+        report.title()
+    );
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(
+        desc.contains("• **Ann** · Outthink 20 · Init 22 · Vit 2/5"),
+        "{desc}"
     );
     t.stop().await;
 }

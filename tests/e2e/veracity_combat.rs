@@ -727,3 +727,56 @@ async fn issue_29_a_fight_everyone_fled_says_so_and_offers_the_end() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The posted tracker's whole embed as text, as the fake holds it now.
+fn posted_text(t: &Table, message: u64) -> String {
+    t.fake.message_object(message).expect("the tracker message")["embeds"].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_wound_and_stress_redraw_the_running_tracker() {
+    let t = table("vrc-redraw", 1).await;
+    party(&t).await;
+    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(ex.single());
+    let message = ex.message_id.unwrap();
+    done(&t, "bob", "/vr combat join").await;
+    // `/vr wound` kills Bram (Flesh 5): the tracker shows him dead at once.
+    public(&t, "fc", "/vr wound amount:5 character:Bram").await;
+    assert!(sheet(&t, "bob").await.is_dead());
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Bram").data.gone, Some(Gone::Dead));
+    assert_eq!(seat(&f, "Bram").data.wounds, 5);
+    assert!(
+        posted_text(&t, message).contains("Bram is dead: out of the fight"),
+        "{}",
+        posted_text(&t, message)
+    );
+    // Two Breaks through `/vr stress` (Light 6, each Break after the slots
+    // fill): the second one's heart attack (d20 = 1 with this seed) puts a
+    // Wound on Ada, and the tracker shows it at once.
+    for _ in 0..3 {
+        public(&t, "fc", "/vr stress amount:7 character:Ada").await;
+    }
+    assert!(posted_text(&t, message).contains("Wounds 0/6"));
+    let out = public(&t, "fc", "/vr stress amount:7 character:Ada").await;
+    assert!(
+        out.text().contains("Heart attack d20 **1**"),
+        "{}",
+        out.text()
+    );
+    let ada = sheet(&t, "alice").await;
+    assert_eq!(
+        (ada.break_count(), ada.flesh().count(ItemKind::Wound)),
+        (2, 1)
+    );
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Ada").data.wounds, 1);
+    assert!(
+        posted_text(&t, message).contains("Wounds 1/6"),
+        "{}",
+        posted_text(&t, message)
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -128,6 +128,44 @@ pub async fn save_npc(
     save(act, session, fight, Status::Open, &pcs, &settings).await
 }
 
+/// Redraws the channel's running fight after a change to `character`'s
+/// sheet outside the tracker (issue 28: a player's own `/vv damage`): when
+/// the character is seated there, the fight notes `head` and the Injuries
+/// among `events`, puts the seat out if the sheet now incapacitates it, is
+/// saved, and its view comes back for a [`Reply::Edit`]; with no fight here,
+/// or the character not in it, `None`. Call it inside the change's
+/// transaction, after saving the sheet.
+pub async fn redraw_seated(
+    act: &mut Act,
+    character: i64,
+    sheet: &OreSheet,
+    head: &str,
+    events: &[OreEvent],
+) -> Result<Option<crate::app::View>, AppError> {
+    let Some(session) = encounter::running(act, KIND).await? else {
+        return Ok(None);
+    };
+    let mut fight: Fight = sessions::load(&session)?;
+    let Some((id, who)) = fight
+        .turns
+        .seats
+        .iter()
+        .find(|s| s.character == Some(character))
+        .map(|s| (s.id, s.name.clone()))
+    else {
+        return Ok(None);
+    };
+    fight.note(head.to_string());
+    note_injuries(&mut fight, &who, events, sheet);
+    fight.settle(id, sheet)?;
+    let guild = act.caller().guild_id;
+    let settings = load_settings(act, guild).await?;
+    let pcs = load_pcs(act, &fight).await?;
+    save(act, &session, &fight, Status::Open, &pcs, &settings)
+        .await
+        .map(Some)
+}
+
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
     fight.turns.by_name(name).map(|s| s.id).ok_or_else(|| {
         AppError::user(format!(

@@ -125,10 +125,21 @@ pub async fn damage(
     } else {
         Vec::new()
     };
+    let head = format!(
+        "💥 {} takes {amount} {} damage.",
+        ch.name(),
+        text::track_name(&ch.sheet, track)
+    );
+    let tracker =
+        super::combat::redraw_seated(&mut tx, ch.row.id, &ch.sheet, &head, &events).await?;
     tx.commit().await?;
     let mut r = Response::message(view);
-    r.followups
-        .extend(registers.into_iter().map(crate::app::Reply::Edit));
+    r.followups.extend(
+        tracker
+            .into_iter()
+            .chain(registers)
+            .map(crate::app::Reply::Edit),
+    );
     Ok(r)
 }
 

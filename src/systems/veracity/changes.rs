@@ -249,6 +249,7 @@ pub async fn displace_click(
         &events,
     )
     .await?;
+    let redraw = super::combat::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
     tx.commit().await?;
     let v = render::change_view(
         c.name(),
@@ -256,7 +257,10 @@ pub async fn displace_click(
         &c.sheet,
         &events,
     );
-    Ok(Response::update(render::displace_rows(
-        v, session.id, version, &c.sheet, true,
-    )))
+    Ok(super::combat::with_redraw(
+        Response::update(render::displace_rows(
+            v, session.id, version, &c.sheet, true,
+        )),
+        redraw,
+    ))
 }

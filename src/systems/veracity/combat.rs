@@ -222,6 +222,39 @@ async fn sync(act: &mut Act, f: &mut Fight, settings: &VeracitySettings) -> Resu
     Ok(())
 }
 
+/// Redraws the channel's running fight after a change to `character`'s
+/// sheet (issue 28): when the character is seated there, the fight notes
+/// `line` (if any), takes the saved sheets again (a death puts the seat out),
+/// is saved, and its tracker view comes back for a [`Reply::Edit`]; with no
+/// fight here, or the character not in it, `None`. Every Veracity action
+/// that changes a sheet a fight shows calls this inside its transaction,
+/// after saving the sheet.
+pub async fn redraw_seated(
+    act: &mut Act,
+    character: i64,
+    settings: &VeracitySettings,
+    line: Option<String>,
+) -> Result<Option<View>, AppError> {
+    let Some(session) = encounter::running(act, KIND).await? else {
+        return Ok(None);
+    };
+    let mut f: Fight = sessions::load(&session)?;
+    if !f.turns.seats.iter().any(|s| s.character == Some(character)) {
+        return Ok(None);
+    }
+    if let Some(line) = line {
+        f.note(line);
+    }
+    sync(act, &mut f, settings).await?;
+    let status = if f.ended {
+        Status::Closed
+    } else {
+        Status::Open
+    };
+    let version = sessions::save(act, &session, &f, status, None).await?;
+    Ok(Some(combat_view::view(session.id, version, !f.ended, &f)))
+}
+
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
 /// player: only their own seat whose turn it is), else the seat whose turn it is.
 fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Result<u32, AppError> {
@@ -1018,15 +1051,13 @@ pub async fn damage(
         &events,
     )
     .await?;
-    let redraw = match (fight, seated) {
-        (Some((session, mut f)), Some(_)) => {
-            f.note(damage_line(&clean(c.name()), &events));
-            sync(&mut act, &mut f, &settings).await?;
-            let version = sessions::save(&mut act, &session, &f, Status::Open, None).await?;
-            Some(combat_view::view(session.id, version, true, &f))
-        }
-        _ => None,
-    };
+    let redraw = redraw_seated(
+        &mut act,
+        c.row.id,
+        &settings,
+        Some(damage_line(&clean(c.name()), &events)),
+    )
+    .await?;
     act.commit().await?;
     let v = render::change_view(
         c.name(),
@@ -1034,11 +1065,11 @@ pub async fn damage(
         &c.sheet,
         &events,
     );
-    Ok(match redraw {
-        Some(t) => Response {
-            reply: Reply::Message(v),
-            followups: vec![Reply::Edit(t)],
-        },
-        None => Response::message(v),
-    })
+    Ok(with_redraw(Response::message(v), redraw))
+}
+
+/// `response` followed by the redrawn tracker, if any ([`redraw_seated`]).
+pub fn with_redraw(mut response: Response, redraw: Option<View>) -> Response {
+    response.followups.extend(redraw.map(Reply::Edit));
+    response
 }

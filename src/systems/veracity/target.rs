@@ -276,10 +276,14 @@ pub async fn apply_as(
     } else {
         None
     };
+    let redraw = super::combat::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
     tx.commit().await?;
     let v = render::change_view(c.name(), headline, &c.sheet, &events);
-    Ok(Response::message(match buttons {
-        Some(id) => render::displace_rows(v, id, 0, &c.sheet, true),
-        None => v,
-    }))
+    Ok(super::combat::with_redraw(
+        Response::message(match buttons {
+            Some(id) => render::displace_rows(v, id, 0, &c.sheet, true),
+            None => v,
+        }),
+        redraw,
+    ))
 }

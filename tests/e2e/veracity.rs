@@ -467,6 +467,8 @@ async fn wounds_displace_items_and_death_comes_when_every_flesh_slot_is_wounded(
     let out = ok(&t, "alice", "/vr wound amount:1").await;
     assert_eq!(out.title(), "❌ 1 Wound · Flesh slot 4");
     assert_eq!(author(&out), "Ada · takes 1 Wound");
+    // The title says what changed; nothing below it says otherwise.
+    assert!(!out.text().contains("Nothing changed"), "{}", out.text());
     // No room: the owner gives up slot 1 (the Horse) first (A-R4).
     let out = ok(&t, "alice", "/vr wound amount:1 displace:1").await;
     let d = out.embeds()[0]["description"].as_str().unwrap().to_string();

@@ -783,15 +783,17 @@ pub fn change_embed(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> 
     if let Some(d) = dice_line(events) {
         lines.insert(0, d);
     }
-    let mut description = if lines.is_empty() {
-        "Nothing changed.".to_string()
-    } else {
-        lines.join("\n")
+    // With no line left, the title says it all: "Nothing changed." only
+    // where nothing happened (it read under "❌ 1 Wound · Flesh slot 1").
+    let mut description = match (lines.is_empty(), events.is_empty()) {
+        (true, true) => "Nothing changed.".to_string(),
+        _ => lines.join("\n"),
     };
     truncate(&mut description, DESCRIPTION_MAX);
-    let mut e = Embed::new(outcome.title(&title))
-        .author(format!("{name} · {what}"))
-        .description(description);
+    let mut e = Embed::new(outcome.title(&title)).author(format!("{name} · {what}"));
+    if !description.is_empty() {
+        e = e.description(description);
+    }
     for ev in events {
         if let Event::RevelationLogged { index, .. } = ev {
             if let Some(r) = sheet.revelation_log().get(*index) {

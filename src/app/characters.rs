@@ -81,15 +81,28 @@ pub async fn create_for<S: Serialize>(
     name: &str,
     sheet: &S,
 ) -> Result<Character, AppError> {
-    let name = check_name(name)?;
     let json = serde_json::to_string(sheet)?;
+    create_stored(tx, guild_id, owner_id, system, name, &json).await
+}
+
+/// [`create_for`] with the sheet as the JSON to store (an imported sheet,
+/// already checked by its system).
+pub async fn create_stored(
+    tx: &mut Tx,
+    guild_id: i64,
+    owner_id: i64,
+    system: &str,
+    name: &str,
+    json: &str,
+) -> Result<Character, AppError> {
+    let name = check_name(name)?;
     let id = storage::characters::insert(
         tx,
         guild_id,
         owner_id,
         system,
         &name,
-        &json,
+        json,
         storage::now_ms(),
     )
     .await?

@@ -197,6 +197,30 @@ pub trait System: Send + Sync + 'static {
         let _ = name;
         Ok(sheet.to_string())
     }
+
+    /// The version of its sheet schema in exported sheet documents
+    /// (`docs/sheets.md`); 0 when its sheets do not travel.
+    fn sheet_version(&self) -> u32 {
+        0
+    }
+
+    /// Reads an imported sheet (the `sheet` of a document of schema
+    /// `version`, at most [`System::sheet_version`]) for a character named
+    /// `name` in the action's server: brought up to the current schema,
+    /// checked as its sheet commands check a sheet under the server's
+    /// settings, and returned as the JSON to store. A refusal names the
+    /// field (`sheet.abilities[2].dots: …`).
+    fn import_sheet<'a>(
+        &'a self,
+        act: &'a mut Act,
+        version: u32,
+        name: &'a str,
+        sheet: serde_json::Value,
+    ) -> BoxFuture<'a, Result<String, AppError>> {
+        let _ = (act, version, name, sheet);
+        let msg = format!("{} sheets cannot be imported.", self.name());
+        Box::pin(async move { Err(AppError::user(msg)) })
+    }
 }
 
 /// A system's house rules, stored per guild as JSON under the system's id.

@@ -166,6 +166,11 @@ struct Inner {
     drop_now: Notify,
     /// Keep about this many requests and messages (0: all).
     retain: AtomicU64,
+    /// Files members attached to commands, by attachment id: (file name,
+    /// bytes), served at [`FakeDiscord::attachment_url`].
+    uploads: Mutex<HashMap<u64, (String, Vec<u8>)>>,
+    /// How many times an attached file was downloaded.
+    downloads: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -211,11 +216,14 @@ impl FakeDiscord {
             drops: AtomicU64::new(0),
             drop_now: Notify::new(),
             retain: AtomicU64::new(0),
+            uploads: Mutex::new(HashMap::new()),
+            downloads: AtomicU64::new(0),
         });
         // Discord takes uploads up to the interaction's
         // `attachment_size_limit` (tens of MB), not a web server's 2 MB default.
         let app = Router::new()
             .route("/gateway", get(gateway))
+            .route("/attachments/{id}/{name}", get(serve_upload))
             .fallback(api)
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
             .with_state(inner.clone());
@@ -250,6 +258,46 @@ impl FakeDiscord {
     /// A fresh snowflake.
     pub fn next_id(&self) -> u64 {
         self.inner.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Keeps a file a member attaches to a command, as Discord's CDN does,
+    /// and returns its attachment object (`id`, `filename`, `size`, `url`,
+    /// `proxy_url`, `content_type`) for the interaction's
+    /// `data.resolved.attachments`. The URL is on this fake's loopback
+    /// address; the bytes are served there.
+    pub fn upload(&self, filename: &str, bytes: Vec<u8>) -> Value {
+        let id = self.next_id();
+        let size = bytes.len();
+        let name: String = filename
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let url = format!("{}/attachments/{id}/{name}", self.base_url());
+        let content_type = if name.ends_with(".json") {
+            "application/json; charset=utf-8"
+        } else {
+            "application/octet-stream"
+        };
+        lock(&self.inner.uploads).insert(id, (name.clone(), bytes));
+        json!({
+            "id": id.to_string(),
+            "filename": name,
+            "size": size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": content_type,
+        })
+    }
+
+    /// How many times an attached file was downloaded from the fake.
+    pub fn downloads(&self) -> u64 {
+        self.inner.downloads.load(Ordering::SeqCst)
     }
 
     /// How many times the bot identified (connected from scratch).
@@ -606,6 +654,21 @@ fn message_body(body: &Value, old: Option<&Value>) -> Value {
         );
     }
     out
+}
+
+/// Serves an attached file's bytes (see [`FakeDiscord::upload`]).
+async fn serve_upload(
+    State(inner): State<Arc<Inner>>,
+    axum::extract::Path((id, name)): axum::extract::Path<(u64, String)>,
+) -> Response {
+    let file = lock(&inner.uploads).get(&id).cloned();
+    match file {
+        Some((stored, bytes)) if stored == name => {
+            inner.downloads.fetch_add(1, Ordering::SeqCst);
+            (StatusCode::OK, bytes).into_response()
+        }
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 async fn gateway(ws: WebSocketUpgrade, State(inner): State<Arc<Inner>>) -> Response {

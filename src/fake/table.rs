@@ -1176,6 +1176,21 @@ impl Table {
                 resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null}, "icon": null, "unicode_emoji": null});
                 Ok(json!(id.to_string()))
             }
+            11 => {
+                // `file:@PATH`: a local file, sent as Discord sends an
+                // attachment (kept by the fake, named in `resolved`).
+                let path = raw
+                    .strip_prefix('@')
+                    .ok_or_else(|| format!("`{raw}`: an attachment is written `@PATH`"))?;
+                let bytes = std::fs::read(path).map_err(|e| format!("`{path}`: {e}"))?;
+                let filename = std::path::Path::new(path)
+                    .file_name()
+                    .map_or("file".into(), |n| n.to_string_lossy().into_owned());
+                let attachment = self.fake.upload(&filename, bytes);
+                let id = attachment["id"].clone();
+                resolved["attachments"][id.as_str().unwrap_or("0")] = attachment;
+                Ok(id)
+            }
             other => Err(format!(
                 "option type {other} is not supported by the driver"
             )),

@@ -11,6 +11,7 @@
 
 pub mod complete;
 pub mod deliver;
+pub mod download;
 pub mod render;
 pub mod secret;
 

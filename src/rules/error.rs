@@ -11,6 +11,11 @@ use std::fmt;
 pub struct RuleError {
     /// The explanation, ready to show.
     pub message: String,
+    /// The field of a checked document it is about (`abilities[2].dots`),
+    /// when a whole sheet was checked ([`RuleError::at`]); shown before the
+    /// message by `Display`, left out of the player-facing `message`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 impl RuleError {
@@ -18,13 +23,29 @@ impl RuleError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            field: None,
         }
+    }
+
+    /// The same error about the field at `path` (an inner path already set
+    /// is kept after it: `abilities[2]` then `dots` gives `abilities[2].dots`).
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        let path = path.into();
+        self.field = Some(match self.field.take() {
+            None => path,
+            Some(inner) if inner.starts_with('[') => format!("{path}{inner}"),
+            Some(inner) => format!("{path}.{inner}"),
+        });
+        self
     }
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match &self.field {
+            Some(field) => write!(f, "{field}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, Catalogue, Governed, HelpTopic, Rules, System};
 use crate::app::{Act, App, AppError, AppResult, Caller, View};
-use crate::rules::HouseRules;
+use crate::rules::{HouseRules, RuleError};
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
@@ -44,6 +44,31 @@ pub trait Game: Send + Sync + 'static {
     type Settings: HouseRules + Default + Serialize + DeserializeOwned + 'static;
     /// A governed change, typed (stored as JSON while it waits).
     type Change: Change;
+    /// Its character sheet, as stored (the character row's JSON) and as
+    /// exported (the `sheet` of a sheet document, `docs/sheets.md`).
+    type Sheet: Serialize + DeserializeOwned + Send;
+
+    /// The version of its sheet schema in exported sheet documents
+    /// (`docs/sheets.md` keeps each game's version history).
+    const SHEET_VERSION: u32 = 1;
+
+    /// Brings the `sheet` of a document of an older schema `version` up to
+    /// [`Game::SHEET_VERSION`] (unchanged by default: every field added
+    /// since has a default).
+    fn upgrade_sheet(version: u32, sheet: serde_json::Value) -> serde_json::Value {
+        let _ = version;
+        sheet
+    }
+
+    /// Checks an imported sheet with the same checks its sheet commands
+    /// enforce, under the importing server's settings, for a character
+    /// named `name`; returns it as it is stored. A refusal names the field
+    /// ([`RuleError::at`]).
+    fn checked_sheet(
+        sheet: Self::Sheet,
+        name: &str,
+        settings: &Self::Settings,
+    ) -> Result<Self::Sheet, RuleError>;
 
     /// Applies a checked click on one of its open sessions, inside the
     /// action's write transaction (which it commits).
@@ -183,6 +208,64 @@ impl<G: Game> System for Played<G> {
     fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
         G::renamed(sheet, name)
     }
+
+    fn sheet_version(&self) -> u32 {
+        G::SHEET_VERSION
+    }
+
+    fn import_sheet<'a>(
+        &'a self,
+        act: &'a mut Act,
+        version: u32,
+        name: &'a str,
+        sheet: serde_json::Value,
+    ) -> BoxFuture<'a, Result<String, AppError>> {
+        Box::pin(async move {
+            let sheet = G::upgrade_sheet(version, sheet);
+            let typed: G::Sheet = serde_path_to_error::deserialize(sheet).map_err(|e| {
+                AppError::user(field_message(&e.path().to_string(), &e.inner().to_string()))
+            })?;
+            let guild = act.guild_id();
+            let settings: G::Settings = crate::app::settings::scoped(act, guild, G::ID).await?;
+            let checked = G::checked_sheet(typed, name, &settings).map_err(|e| {
+                let field = e
+                    .field
+                    .map_or("sheet".into(), |f| match f.starts_with('[') {
+                        true => format!("sheet{f}"),
+                        false => format!("sheet.{f}"),
+                    });
+                AppError::user(format!("{field}: {}", e.message))
+            })?;
+            Ok(serde_json::to_string(&checked)?)
+        })
+    }
+}
+
+/// A refusal of an imported sheet naming its field: `path` is where in the
+/// sheet it was found (`.` for the sheet itself); `message` may begin with
+/// a path inside that (a sheet's own check, [`RuleError::at`]), which is
+/// joined on: `sheet.light.slots[2].item.text: …`.
+fn field_message(path: &str, message: &str) -> String {
+    let mut field = String::from("sheet");
+    if path != "." {
+        field.push('.');
+        field.push_str(path);
+    }
+    let mut message = message;
+    if let Some((inner, rest)) = message.split_once(": ") {
+        let is_path = !inner.is_empty()
+            && inner
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_.[]\"".contains(c));
+        if is_path {
+            if !inner.starts_with('[') {
+                field.push('.');
+            }
+            field.push_str(inner);
+            message = rest;
+        }
+    }
+    format!("{field}: {message}")
 }
 
 /// A game's registration: the game, its slash commands and its odds
@@ -196,5 +279,40 @@ pub fn entry<G: Game>(
         commands,
         finish: None,
         odds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_message;
+
+    #[test]
+    fn a_type_error_names_its_path_inside_the_sheet() {
+        assert_eq!(
+            field_message(
+                "abilities[2].dots",
+                "invalid type: string \"x\", expected u8"
+            ),
+            "sheet.abilities[2].dots: invalid type: string \"x\", expected u8"
+        );
+        // A sheet's own loader (Veracity's) names the field inside.
+        assert_eq!(
+            field_message(
+                "light",
+                "slots[3].item.text: An item's text can be at most 200 characters long."
+            ),
+            "sheet.light.slots[3].item.text: An item's text can be at most 200 characters long."
+        );
+        assert_eq!(
+            field_message(
+                ".",
+                "hp_current: A stored Veracity sheet has more HP than its maximum."
+            ),
+            "sheet.hp_current: A stored Veracity sheet has more HP than its maximum."
+        );
+        assert_eq!(
+            field_message(".", "missing field `light`"),
+            "sheet: missing field `light`"
+        );
     }
 }

@@ -21,6 +21,7 @@ mod roll;
 mod secrecy;
 mod shards;
 mod sheets;
+mod sheets_travel;
 mod shutdown;
 mod skeleton;
 mod storyteller;

@@ -15,6 +15,10 @@ use super::settings::{ErrorDiceStacking, OreSettings};
 
 /// The largest cache a COMP may have (dice rolled at boot).
 pub const MAX_CACHE: u32 = 50;
+/// The most a stat may be set to (pools are capped anyway).
+pub const MAX_STAT: u32 = 99;
+/// The most a track, defense, Thread Count or battery value may be set to.
+pub const MAX_VALUE: u32 = 999;
 
 /// The twelve stats (VV-1: the Called Stat decides the pool).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -702,12 +706,7 @@ impl OreSheet {
 
     /// Installs a Chip, refusing more than the Processing Power allows (VV-17).
     pub fn add_chip(&mut self, name: &str) -> Result<(), RuleError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > 100 {
-            return Err(RuleError::new(
-                "A Chip needs a name of 1 to 100 characters.",
-            ));
-        }
+        let name = check_chip_name(name)?;
         if self.comp.chips.len() >= self.comp.processing_power as usize {
             return Err(RuleError::new(format!(
                 "The COMP's Processing Power allows only {} Chips.",
@@ -740,15 +739,7 @@ impl OreSheet {
         pattern: Pattern,
         cache_cost: CacheCost,
     ) -> Result<&SpecialAction, RuleError> {
-        let name = name.trim();
-        if name.is_empty()
-            || name.chars().count() > MAX_SPECIAL_NAME
-            || name.chars().any(char::is_control)
-        {
-            return Err(RuleError::new(format!(
-                "A Special action needs a name of 1 to {MAX_SPECIAL_NAME} characters."
-            )));
-        }
+        let name = check_special_name(name)?;
         pattern.validate()?;
         if let Some(old) = self.special_named(name) {
             return Err(RuleError::new(format!(
@@ -848,39 +839,181 @@ impl OreSheet {
             .saturating_sub(self.comp.cache_max as usize)
     }
 
-    /// Checks the sheet's invariants (useful after hand edits).
+    /// Checks the sheet's invariants (after hand edits, or an imported
+    /// sheet): the same checks as the sheet commands, each error naming its
+    /// field ([`RuleError::field`], e.g. `comp.cache_max`).
     pub fn validate(&self) -> Result<(), RuleError> {
+        for stat in Stat::ALL {
+            let v = self.stats.get(stat);
+            if v > MAX_STAT {
+                return Err(
+                    RuleError::new(format!("{v} is above the maximum {MAX_STAT}."))
+                        .at(format!("stats.{}", stat.name().to_lowercase())),
+                );
+            }
+        }
+        let values = [
+            ("vitality.max", self.vitality.max),
+            ("confidence.max", self.confidence.max),
+            ("cyber.max", self.cyber.max),
+            ("defenses.defense", self.defenses.defense),
+            ("defenses.integrity", self.defenses.integrity),
+            ("defenses.resolve", self.defenses.resolve),
+            ("comp.thread_count", self.comp.thread_count),
+            ("comp.battery_max", self.comp.battery_max),
+        ];
+        for (field, v) in values {
+            if v > MAX_VALUE {
+                return Err(
+                    RuleError::new(format!("{v} is above the maximum {MAX_VALUE}.")).at(field),
+                );
+            }
+        }
         for t in Damageable::ALL {
             let tr = self.track(t);
             if tr.current > tr.max {
-                return Err(RuleError::new(format!(
-                    "{} is above its maximum.",
-                    t.name()
-                )));
+                return Err(
+                    RuleError::new(format!("{} is above its maximum.", t.name()))
+                        .at(format!("{}.current", t.name().to_lowercase())),
+                );
             }
         }
         if self.comp.battery_current > self.comp.battery_max {
-            return Err(RuleError::new("The battery is charged above its maximum."));
+            return Err(RuleError::new("The battery is charged above its maximum.")
+                .at("comp.battery_current"));
         }
         if self.comp.cache_max > MAX_CACHE {
-            return Err(RuleError::new(format!(
-                "The cache size must be from 0 to {MAX_CACHE}."
-            )));
+            return Err(
+                RuleError::new(format!("The cache size must be from 0 to {MAX_CACHE}."))
+                    .at("comp.cache_max"),
+            );
         }
-        if self.cache.iter().any(|d| !(1..=10).contains(&d.face))
-            || self.fault_dice.iter().any(|f| !(1..=10).contains(f))
-        {
-            return Err(RuleError::new(
-                "Every cache and Fault die must show 1 to 10.",
-            ));
+        let bad_die = || RuleError::new("Every cache and Fault die must show 1 to 10.");
+        if let Some(i) = self.cache.iter().position(|d| !(1..=10).contains(&d.face)) {
+            return Err(bad_die().at(format!("cache[{i}].face")));
+        }
+        if let Some(i) = self.fault_dice.iter().position(|f| !(1..=10).contains(f)) {
+            return Err(bad_die().at(format!("fault_dice[{i}]")));
+        }
+        if self.comp.processing_power > MAX_PROCESSING_POWER {
+            return Err(RuleError::new(format!(
+                "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
+            ))
+            .at("comp.processing_power"));
+        }
+        if self.comp.chips.len() > self.comp.processing_power as usize {
+            return Err(RuleError::new(format!(
+                "The COMP's Processing Power allows only {} Chips ({} here).",
+                self.comp.processing_power,
+                self.comp.chips.len()
+            ))
+            .at("comp.chips"));
+        }
+        for (i, chip) in self.comp.chips.iter().enumerate() {
+            check_chip_name(chip).map_err(|e| e.at(format!("comp.chips[{i}]")))?;
+        }
+        if self.specials.len() > MAX_SPECIALS {
+            return Err(RuleError::new(format!(
+                "A sheet keeps at most {MAX_SPECIALS} Special actions ({} here).",
+                self.specials.len()
+            ))
+            .at("specials"));
+        }
+        for (i, sp) in self.specials.iter().enumerate() {
+            check_special_name(&sp.name).map_err(|e| e.at(format!("specials[{i}].name")))?;
+            sp.pattern
+                .validate()
+                .map_err(|e| e.at(format!("specials[{i}].pattern")))?;
         }
         Ok(())
     }
 }
 
+/// The most Processing Power a COMP may have.
+pub const MAX_PROCESSING_POWER: u32 = 100;
+
+/// The longest Chip name.
+pub const MAX_CHIP_NAME: usize = 100;
+
+/// A Chip's name, trimmed: 1 to [`MAX_CHIP_NAME`] characters.
+fn check_chip_name(name: &str) -> Result<&str, RuleError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_CHIP_NAME {
+        return Err(RuleError::new(format!(
+            "A Chip needs a name of 1 to {MAX_CHIP_NAME} characters."
+        )));
+    }
+    Ok(name)
+}
+
+/// A Special action's name, trimmed: 1 to [`MAX_SPECIAL_NAME`] characters,
+/// no control characters.
+fn check_special_name(name: &str) -> Result<&str, RuleError> {
+    let name = name.trim();
+    if name.is_empty()
+        || name.chars().count() > MAX_SPECIAL_NAME
+        || name.chars().any(char::is_control)
+    {
+        return Err(RuleError::new(format!(
+            "A Special action needs a name of 1 to {MAX_SPECIAL_NAME} characters."
+        )));
+    }
+    Ok(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validate_names_the_field_of_each_broken_check() {
+        let good = OreSheet::new(Stats::all(3));
+        assert!(good.validate().is_ok());
+        let field = |s: &OreSheet| s.validate().unwrap_err().field.unwrap();
+
+        let mut s = good.clone();
+        s.stats.wit = MAX_STAT + 1;
+        assert_eq!(
+            s.validate().unwrap_err().to_string(),
+            "stats.wit: 100 is above the maximum 99."
+        );
+
+        let mut s = good.clone();
+        s.cyber.current = s.cyber.max + 1;
+        assert_eq!(field(&s), "cyber.current");
+
+        let mut s = good.clone();
+        s.defenses.resolve = MAX_VALUE + 1;
+        assert_eq!(field(&s), "defenses.resolve");
+
+        let mut s = good.clone();
+        s.comp.cache_max = MAX_CACHE + 1;
+        assert_eq!(field(&s), "comp.cache_max");
+
+        let mut s = good.clone();
+        s.comp.processing_power = 1;
+        s.comp.chips = vec!["Blade".into(), "Gun".into()];
+        assert_eq!(field(&s), "comp.chips");
+
+        let mut s = good.clone();
+        s.comp.processing_power = 1;
+        s.comp.chips = vec!["c".repeat(MAX_CHIP_NAME + 1)];
+        assert_eq!(field(&s), "comp.chips[0]");
+
+        let mut s = good.clone();
+        s.fault_dice = vec![3, 11];
+        assert_eq!(field(&s), "fault_dice[1]");
+
+        let mut s = good;
+        s.add_special(
+            "Burst",
+            Pattern::parse("226").unwrap(),
+            CacheCost::default(),
+        )
+        .unwrap();
+        s.specials[0].name = "n".repeat(MAX_SPECIAL_NAME + 1);
+        assert_eq!(field(&s), "specials[0].name");
+    }
 
     #[test]
     fn a_o25_new_sheet_defaults_and_non_negative_stats() {

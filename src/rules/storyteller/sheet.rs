@@ -777,34 +777,53 @@ impl StorytellerSheet {
         })
     }
 
-    /// Checks every invariant (use after deserialising stored JSON).
+    /// Checks every invariant (use after deserialising stored JSON, or an
+    /// imported sheet): the same checks as the sheet commands, each error
+    /// naming its field ([`RuleError::field`], e.g. `abilities[3].dots`).
     pub fn validate(&self) -> Result<(), RuleError> {
-        check_willpower_permanent(self.willpower.permanent)?;
+        check_willpower_permanent(self.willpower.permanent)
+            .map_err(|e| e.at("willpower.permanent"))?;
         ensure(self.willpower.current <= self.willpower.permanent, || {
             "Current willpower cannot exceed permanent willpower.".to_string()
-        })?;
-        for a in &self.attributes {
-            clean_name(&a.name, false)?;
-            check_dots(&a.name, a.dots)?;
+        })
+        .map_err(|e| e.at("willpower.current"))?;
+        for (i, a) in self.attributes.iter().enumerate() {
+            clean_name(&a.name, false).map_err(|e| e.at(format!("attributes[{i}].name")))?;
+            check_dots(&a.name, a.dots).map_err(|e| e.at(format!("attributes[{i}].dots")))?;
         }
-        for a in &self.abilities {
-            clean_name(&a.name, false)?;
-            check_dots(&a.name, a.dots)?;
+        for (i, a) in self.abilities.iter().enumerate() {
+            let at = |field: &str| format!("abilities[{i}].{field}");
+            clean_name(&a.name, false).map_err(|e| e.at(at("name")))?;
+            check_dots(&a.name, a.dots).map_err(|e| e.at(at("dots")))?;
             ensure(a.specialties.len() <= MAX_SPECIALTIES_PER_ABILITY, || {
-                format!("{} has too many specialties.", a.name)
-            })?;
-            for s in &a.specialties {
-                clean_name(&s.name, true)?;
+                format!(
+                    "{} has too many specialties ({}; at most {MAX_SPECIALTIES_PER_ABILITY}).",
+                    a.name,
+                    a.specialties.len()
+                )
+            })
+            .map_err(|e| e.at(at("specialties")))?;
+            for (j, sp) in a.specialties.iter().enumerate() {
+                clean_name(&sp.name, true)
+                    .map_err(|e| e.at(at(&format!("specialties[{j}].name"))))?;
             }
         }
         ensure(self.custom_traits.len() <= MAX_SHEET_CUSTOM_TRAITS, || {
-            "This sheet has too many custom traits.".to_string()
-        })?;
+            format!("This sheet has too many custom traits (at most {MAX_SHEET_CUSTOM_TRAITS}).")
+        })
+        .map_err(|e| e.at("custom_traits"))?;
+        for (i, t) in self.custom_traits.iter().enumerate() {
+            clean_name(&t.name, false).map_err(|e| e.at(format!("custom_traits[{i}].name")))?;
+        }
+        ensure(self.wound_penalty.dice <= MAX_WOUND_DICE, || {
+            format!("A wound penalty can remove at most {MAX_WOUND_DICE} dice.")
+        })
+        .map_err(|e| e.at("wound_penalty.dice"))?;
         ensure(
-            self.wound_penalty.dice <= MAX_WOUND_DICE
-                && self.wound_penalty.difficulty <= MAX_WOUND_DIFFICULTY,
-            || "The wound penalty is out of range.".to_string(),
+            self.wound_penalty.difficulty <= MAX_WOUND_DIFFICULTY,
+            || format!("A wound penalty can add at most {MAX_WOUND_DIFFICULTY} to the difficulty."),
         )
+        .map_err(|e| e.at("wound_penalty.difficulty"))
     }
 
     /// The attributes, canonical ones first.
@@ -1158,5 +1177,81 @@ fn or_list(names: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn validate_names_the_field_of_each_broken_check() {
+        let good = StorytellerSheet::new(5).unwrap();
+        assert!(good.validate().is_ok());
+        let alert = good
+            .abilities
+            .iter()
+            .position(|a| a.name == "Alertness")
+            .unwrap();
+
+        let mut s = good.clone();
+        s.abilities[alert].dots = 7;
+        let e = s.validate().unwrap_err();
+        assert_eq!(
+            e.field.as_deref(),
+            Some(format!("abilities[{alert}].dots").as_str())
+        );
+        assert_eq!(e.message, "Alertness must be between 0 and 5 dots.");
+        assert_eq!(
+            e.to_string(),
+            format!("abilities[{alert}].dots: Alertness must be between 0 and 5 dots.")
+        );
+
+        let mut s = good.clone();
+        s.willpower.current = 6;
+        assert_eq!(
+            s.validate().unwrap_err().field.as_deref(),
+            Some("willpower.current")
+        );
+
+        let mut s = good.clone();
+        s.willpower.permanent = 11;
+        s.willpower.current = 11;
+        assert_eq!(
+            s.validate().unwrap_err().field.as_deref(),
+            Some("willpower.permanent")
+        );
+
+        let mut s = good.clone();
+        s.abilities[alert].specialties = (0..=MAX_SPECIALTIES_PER_ABILITY)
+            .map(|i| Specialty {
+                name: format!("S{i}"),
+                kind: SpecialtyType::General,
+            })
+            .collect();
+        let field = format!("abilities[{alert}].specialties");
+        assert_eq!(s.validate().unwrap_err().field, Some(field));
+
+        let mut s = good.clone();
+        s.abilities[alert].specialties = vec![Specialty {
+            name: "x".repeat(MAX_NAME_CHARS + 1),
+            kind: SpecialtyType::General,
+        }];
+        let field = format!("abilities[{alert}].specialties[0].name");
+        assert_eq!(s.validate().unwrap_err().field, Some(field));
+
+        let mut s = good.clone();
+        s.attributes[2].name = "Wits: and more".into();
+        assert_eq!(
+            s.validate().unwrap_err().field.as_deref(),
+            Some("attributes[2].name")
+        );
+
+        let mut s = good;
+        s.wound_penalty.difficulty = MAX_WOUND_DIFFICULTY + 1;
+        assert_eq!(
+            s.validate().unwrap_err().field.as_deref(),
+            Some("wound_penalty.difficulty")
+        );
     }
 }

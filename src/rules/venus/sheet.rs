@@ -1098,63 +1098,104 @@ impl VenusSheet {
         out
     }
 
-    /// Checks every invariant (for a sheet read from storage or edited by hand).
+    /// Checks every invariant (for a sheet read from storage, edited by
+    /// hand or imported): the same checks as the sheet commands, each error
+    /// naming its field ([`RuleError::field`], e.g. `abilities["Wits"].score`).
     pub fn validate(&self, settings: &VenusSettings) -> Result<(), RuleError> {
-        clean_name("character", &self.name)?;
+        clean_name("character", &self.name).map_err(|e| e.at("name"))?;
         if self.lots > MAX_LOTS {
-            return Err(RuleError::new(format!("Lots run from 0 to {MAX_LOTS}.")));
+            return Err(
+                RuleError::new(format!("{} is above the maximum {MAX_LOTS}.", self.lots))
+                    .at("lots"),
+            );
         }
-        if self.abilities.len() > MAX_ENTRIES || self.jobs.len() > MAX_ENTRIES {
-            return Err(RuleError::new(format!(
-                "A sheet can hold at most {MAX_ENTRIES} abilities and jobs."
-            )));
+        for (field, len) in [
+            ("abilities", self.abilities.len()),
+            ("jobs", self.jobs.len()),
+        ] {
+            if len > MAX_ENTRIES {
+                return Err(RuleError::new(format!(
+                    "A sheet can hold at most {MAX_ENTRIES} abilities and jobs ({len} here)."
+                ))
+                .at(field));
+            }
         }
         for (name, a) in &self.abilities {
-            clean_name("ability", name)?;
+            let at = |field: &str| format!("abilities[{name:?}]{field}");
+            clean_name("ability", name).map_err(|e| e.at(at("")))?;
             if a.score > settings.ve_max_score {
                 return Err(RuleError::new(format!(
                     "The ability {name} has score {}, above the guild's maximum of {}.",
                     a.score, settings.ve_max_score
-                )));
+                ))
+                .at(at(".score")));
             }
         }
         for (name, j) in &self.jobs {
-            clean_name("job", name)?;
+            let at = |field: &str| format!("jobs[{name:?}]{field}");
+            clean_name("job", name).map_err(|e| e.at(at("")))?;
             if j.level > MAX_LEVEL {
-                return Err(RuleError::new(format!(
-                    "The job {name} is above level {MAX_LEVEL}."
-                )));
+                return Err(
+                    RuleError::new(format!("The job {name} is above level {MAX_LEVEL}."))
+                        .at(at(".level")),
+                );
             }
             if j.learning != (j.level == 0) {
                 return Err(RuleError::new(format!(
                     "The job {name} must be learning exactly when it is at level 0."
-                )));
+                ))
+                .at(at(".learning")));
             }
             if j.inherits.is_empty() || j.inherits.len() > 2 {
                 return Err(RuleError::new(format!(
                     "The job {name} must inherit one or two abilities."
-                )));
+                ))
+                .at(at(".inherits")));
             }
             if let Some(a) = j.inherits.iter().find(|a| self.ability(a).is_none()) {
                 return Err(RuleError::new(format!(
                     "The job {name} inherits {a}, which is not on the sheet."
-                )));
+                ))
+                .at(at(".inherits")));
             }
         }
         let lists = [
-            &self.attributes.assets,
-            &self.attributes.features,
-            &self.attributes.merits,
-            &self.attributes.disciplines,
-            &self.attributes.specialties,
-            &self.attributes.lifepaths,
-            &self.attributes.principles,
-            &self.custom_consequences,
+            ("attributes.assets", &self.attributes.assets),
+            ("attributes.features", &self.attributes.features),
+            ("attributes.merits", &self.attributes.merits),
+            ("attributes.disciplines", &self.attributes.disciplines),
+            ("attributes.specialties", &self.attributes.specialties),
+            ("attributes.lifepaths", &self.attributes.lifepaths),
+            ("attributes.principles", &self.attributes.principles),
+            ("custom_consequences", &self.custom_consequences),
         ];
-        if lists.iter().any(|l| l.len() > MAX_ENTRIES) || self.insights.len() > MAX_ENTRIES {
+        for (field, list) in lists {
+            if list.len() > MAX_ENTRIES {
+                return Err(RuleError::new(format!(
+                    "A list can hold at most {MAX_ENTRIES} entries ({} here).",
+                    list.len()
+                ))
+                .at(field));
+            }
+            for (i, text) in list.iter().enumerate() {
+                let checked = if field == "custom_consequences" {
+                    clean_text("consequence", text)
+                } else {
+                    clean_note("attribute", text)
+                };
+                checked.map_err(|e| e.at(format!("{field}[{i}]")))?;
+            }
+        }
+        if self.insights.len() > MAX_ENTRIES {
             return Err(RuleError::new(format!(
-                "A list can hold at most {MAX_ENTRIES} entries."
-            )));
+                "A sheet can hold at most {MAX_ENTRIES} insights ({} here).",
+                self.insights.len()
+            ))
+            .at("insights"));
+        }
+        for (i, insight) in self.insights.iter().enumerate() {
+            clean_text("insight", &insight.text)
+                .map_err(|e| e.at(format!("insights[{i}].text")))?;
         }
         Ok(())
     }
@@ -1163,6 +1204,47 @@ impl VenusSheet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validate_names_the_field_of_each_broken_check() {
+        let set = VenusSettings::default();
+        let good = sheet(&set);
+        assert!(good.validate(&set).is_ok());
+        let field = |s: &VenusSheet| s.validate(&set).unwrap_err().field.unwrap();
+
+        let mut s = good.clone();
+        s.lots = MAX_LOTS + 1;
+        let e = s.validate(&set).unwrap_err();
+        assert_eq!(e.to_string(), "lots: 11 is above the maximum 10.");
+
+        let mut s = good.clone();
+        s.abilities.get_mut("Wits").unwrap().score = set.ve_max_score + 1;
+        assert_eq!(field(&s), "abilities[\"Wits\"].score");
+
+        let mut s = good.clone();
+        s.jobs.get_mut("Thief").unwrap().inherits = vec!["Nothing".into()];
+        assert_eq!(field(&s), "jobs[\"Thief\"].inherits");
+
+        let mut s = good.clone();
+        s.attributes.assets = vec!["x".repeat(MAX_NOTE_LEN + 1)];
+        assert_eq!(field(&s), "attributes.assets[0]");
+
+        let mut s = good.clone();
+        s.custom_consequences = vec!["c".into(); MAX_ENTRIES + 1];
+        assert_eq!(field(&s), "custom_consequences");
+
+        let mut s = good.clone();
+        s.name = String::new();
+        assert_eq!(field(&s), "name");
+
+        let mut s = good;
+        s.insights.push(Insight {
+            id: 1,
+            text: "i".repeat(MAX_TEXT_LEN + 1),
+            approved: false,
+        });
+        assert_eq!(field(&s), "insights[0].text");
+    }
 
     fn s1() -> VenusSettings {
         VenusSettings {

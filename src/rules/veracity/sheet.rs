@@ -312,20 +312,32 @@ impl TryFrom<InventoryData> for Inventory {
     type Error = RuleError;
 
     fn try_from(d: InventoryData) -> Result<Self, RuleError> {
-        if d.unlocked > MAX_SLOTS || d.slots.len() != d.unlocked as usize {
-            return Err(RuleError::new(
-                "A stored inventory has an impossible number of slots.",
-            ));
+        if d.unlocked > MAX_SLOTS {
+            return Err(RuleError::new(format!(
+                "{} is above the maximum {MAX_SLOTS}.",
+                d.unlocked
+            ))
+            .at("unlocked"));
         }
-        for s in &d.slots {
+        if d.slots.len() != d.unlocked as usize {
+            return Err(RuleError::new(format!(
+                "A stored inventory has an impossible number of slots ({} listed, {} unlocked).",
+                d.slots.len(),
+                d.unlocked
+            ))
+            .at("slots"));
+        }
+        for (n, s) in d.slots.iter().enumerate() {
             if let Slot::Item(i) = s {
-                i.validate()?;
+                let at = format!("slots[{n}].item");
+                i.validate().map_err(|e| e.at(format!("{at}.text")))?;
                 if i.kind.inventory() != d.kind {
                     return Err(RuleError::new(format!(
                         "A stored {} inventory holds {}.",
                         d.kind,
                         i.kind.with_article()
-                    )));
+                    ))
+                    .at(format!("{at}.kind")));
                 }
             }
         }
@@ -752,26 +764,72 @@ impl TryFrom<SheetData> for Sheet {
     type Error = RuleError;
 
     fn try_from(d: SheetData) -> Result<Self, RuleError> {
-        let bad = |what: &str| RuleError::new(format!("A stored Veracity sheet has {what}."));
-        if d.light.kind != InventoryKind::Light || d.flesh.kind != InventoryKind::Flesh {
-            return Err(bad("its inventories swapped"));
+        let bad = |what: &str, field: &str| {
+            RuleError::new(format!("A stored Veracity sheet has {what}.")).at(field)
+        };
+        if d.light.kind != InventoryKind::Light {
+            return Err(bad("its inventories swapped", "light.kind"));
         }
-        if d.hp_max > MAX_HP || d.hp_current > d.hp_max {
-            return Err(bad("impossible HP"));
+        if d.flesh.kind != InventoryKind::Flesh {
+            return Err(bad("its inventories swapped", "flesh.kind"));
+        }
+        if d.hp_max > MAX_HP {
+            return Err(bad(&format!("HP above the maximum {MAX_HP}"), "hp_max"));
+        }
+        if d.hp_current > d.hp_max {
+            return Err(bad("more HP than its maximum", "hp_current"));
         }
         if d.ap_current > 2 * MAX_SLOTS {
-            return Err(bad("impossible AP"));
+            return Err(bad("impossible AP", "ap_current"));
         }
         if d.facets.len() > MAX_FACETS {
-            return Err(bad("too many Facets"));
+            return Err(bad(
+                &format!("too many Facets (at most {MAX_FACETS})"),
+                "facets",
+            ));
         }
-        for f in &d.facets {
-            check_phrase(&f.phrase)?;
+        for (i, f) in d.facets.iter().enumerate() {
+            check_phrase(&f.phrase).map_err(|e| e.at(format!("facets[{i}].phrase")))?;
         }
-        if d.known_secrets.len() > MAX_KNOWN_SECRETS
-            || d.revelation_log.len() > 4 * MAX_SLOTS as usize
+        if d.known_secrets.len() > MAX_KNOWN_SECRETS {
+            return Err(bad("too long a history", "known_secrets"));
+        }
+        if d.revelation_log.len() > 4 * MAX_SLOTS as usize {
+            return Err(bad("too long a history", "revelation_log"));
+        }
+        // The texts a revelation keeps are as long as what made them may be:
+        // a target and a note (`check_revelation`), items' texts.
+        let too_long = |text: &str, max: usize| text.chars().count() > max;
+        let text_error = |max: usize, field: String| {
+            RuleError::new(format!("Too long: at most {max} characters.")).at(field)
+        };
+        for (i, r) in d.revelation_log.iter().enumerate() {
+            for (field, text) in [("target", &r.target), ("note", &r.note)] {
+                if too_long(text, MAX_NOTE) {
+                    return Err(text_error(MAX_NOTE, format!("revelation_log[{i}].{field}")));
+                }
+            }
+            for (field, list) in [("secrets", &r.secrets), ("evidence", &r.evidence)] {
+                if list.len() > 2 * MAX_SLOTS as usize {
+                    return Err(bad(
+                        "too many items in a revelation",
+                        &format!("revelation_log[{i}].{field}"),
+                    ));
+                }
+                if let Some(j) = list.iter().position(|t| too_long(t, MAX_ITEM_TEXT)) {
+                    return Err(text_error(
+                        MAX_ITEM_TEXT,
+                        format!("revelation_log[{i}].{field}[{j}]"),
+                    ));
+                }
+            }
+        }
+        if let Some(i) = d
+            .known_secrets
+            .iter()
+            .position(|t| too_long(t, MAX_ITEM_TEXT))
         {
-            return Err(bad("too long a history"));
+            return Err(text_error(MAX_ITEM_TEXT, format!("known_secrets[{i}]")));
         }
         let mut sheet = Sheet {
             light: d.light,

@@ -1985,3 +1985,30 @@ fn issue_14_a_secret_levels_up_once_whatever_its_wording() {
         "the text changed, and the old log only knows the old text"
     );
 }
+
+/// An imported or stored sheet is checked on load, each refusal naming
+/// its field (issue 33: sheets travel).
+#[test]
+fn a_loaded_sheet_names_the_field_of_each_broken_check() {
+    let good = Sheet::new_pc(6, 6, "Cruel").unwrap();
+    let good = serde_json::to_value(&good).unwrap();
+    let refused = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = good.clone();
+        f(&mut v);
+        serde_json::from_value::<Sheet>(v).unwrap_err().to_string()
+    };
+    assert!(serde_json::from_value::<Sheet>(good.clone()).is_ok());
+    let e = refused(&|v| v["hp_current"] = serde_json::json!(v["hp_max"].as_u64().unwrap() + 1));
+    assert!(e.starts_with("hp_current: "), "{e}");
+    let e = refused(&|v| v["hp_max"] = serde_json::json!(super::sheet::MAX_HP + 1));
+    assert!(e.starts_with("hp_max: "), "{e}");
+    let e = refused(&|v| v["facets"][0]["phrase"] = serde_json::json!("p".repeat(101)));
+    assert!(e.starts_with("facets[0].phrase: "), "{e}");
+    let e = refused(&|v| v["light"]["unlocked"] = serde_json::json!(19));
+    assert!(
+        e.starts_with("unlocked: 19 is above the maximum 18."),
+        "{e}"
+    );
+    let e = refused(&|v| v["known_secrets"] = serde_json::json!(["s".repeat(201)]));
+    assert!(e.starts_with("known_secrets[0]: Too long"), "{e}");
+}

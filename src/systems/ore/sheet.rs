@@ -18,10 +18,13 @@ use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::{self, Tx};
 
-/// The most a stat may be set to from Discord (pools are capped anyway).
-pub const MAX_STAT: i64 = 99;
-/// The most a track, defense or battery value may be set to.
-pub const MAX_VALUE: i64 = 999;
+/// The most a stat may be set to from Discord (the rules core's limit,
+/// which [`OreSheet::validate`] checks too).
+pub const MAX_STAT: i64 = crate::rules::ore::sheet::MAX_STAT as i64;
+/// The most a track, defense or battery value may be set to (as above).
+pub const MAX_VALUE: i64 = crate::rules::ore::sheet::MAX_VALUE as i64;
+
+use crate::rules::ore::sheet::MAX_PROCESSING_POWER;
 
 /// Saves a sheet (checking its invariants first).
 pub async fn save(tx: &mut Tx, ch: &mut Loaded<OreSheet>) -> Result<(), AppError> {
@@ -341,8 +344,12 @@ pub async fn set_comp(
     if let Some(pp) = args.processing_power {
         let pp = u32::try_from(pp)
             .ok()
-            .filter(|p| *p <= 100)
-            .ok_or_else(|| AppError::user("Processing Power must be from 0 to 100."))?;
+            .filter(|p| *p <= MAX_PROCESSING_POWER)
+            .ok_or_else(|| {
+                AppError::user(format!(
+                    "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
+                ))
+            })?;
         if (pp as usize) < s.comp.chips.len() {
             return Err(AppError::user(format!(
                 "{} installed; remove some before lowering Processing Power to {pp}.",

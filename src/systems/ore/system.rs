@@ -39,6 +39,16 @@ impl Game for VirtualVeil {
 
     type Settings = crate::rules::ore::OreSettings;
     type Change = super::governed::Edit;
+    type Sheet = crate::rules::ore::OreSheet;
+
+    fn checked_sheet(
+        sheet: Self::Sheet,
+        _name: &str,
+        _settings: &Self::Settings,
+    ) -> Result<Self::Sheet, crate::rules::RuleError> {
+        sheet.validate()?;
+        Ok(sheet)
+    }
 
     fn click<'a>(
         app: &'a App,

@@ -38,6 +38,16 @@ impl Game for Storyteller {
 
     type Settings = crate::rules::storyteller::StorytellerSettings;
     type Change = super::governed::Edit;
+    type Sheet = crate::rules::storyteller::StorytellerSheet;
+
+    fn checked_sheet(
+        sheet: Self::Sheet,
+        _name: &str,
+        _settings: &Self::Settings,
+    ) -> Result<Self::Sheet, crate::rules::RuleError> {
+        sheet.validate()?;
+        Ok(sheet)
+    }
 
     fn click<'a>(
         app: &'a App,

@@ -8,7 +8,7 @@ use poise::serenity_prelude as serenity;
 
 use super::system_of;
 use crate::app::characters::Pick;
-use crate::kit::{caller_of, respond, root_name, Context, Data, Error};
+use crate::kit::{caller_of, defer, download, respond, root_name, Context, Data, Error};
 
 /// The shared sheet subcommands, to graft.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -18,6 +18,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         sheet_use(),
         sheet_rename(),
         sheet_delete(),
+        sheet_export(),
+        sheet_import(),
     ]
 }
 
@@ -116,6 +118,54 @@ pub async fn sheet_delete(
     let pick = Pick::new(Some(&character), uid(&player));
     let r = match system_of(app, &root_name(ctx)) {
         Ok(s) => super::delete::ask(app, &caller, s, pick).await,
+        Err(e) => Err(e),
+    };
+    respond(ctx, r).await
+}
+
+/// Download a character as a sheet file
+#[poise::command(slash_command, guild_only, rename = "export")]
+pub async fn sheet_export(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "Whose (game master only)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let app = &ctx.data().app;
+    let pick = Pick::new(character.as_deref(), uid(&player));
+    let r = match system_of(app, &root_name(ctx)) {
+        Ok(s) => super::travel::export(app, &caller, s, pick).await,
+        Err(e) => Err(e),
+    };
+    respond(ctx, r).await
+}
+
+/// Import a character from a sheet file
+#[poise::command(slash_command, guild_only, rename = "import")]
+pub async fn sheet_import(
+    ctx: Context<'_>,
+    #[description = "A sheet file from sheet export (at most 64 kB)"] file: serenity::Attachment,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let app = &ctx.data().app;
+    let r = match system_of(app, &root_name(ctx)) {
+        Ok(s) => {
+            // A download may take longer than Discord waits for a first answer.
+            defer(ctx, true).await?;
+            match download::attachment(
+                &ctx.serenity_context().http,
+                &file,
+                super::travel::MAX_BYTES,
+            )
+            .await
+            {
+                Ok(bytes) => super::travel::import(app, &caller, s, &bytes).await,
+                Err(e) => Err(e),
+            }
+        }
         Err(e) => Err(e),
     };
     respond(ctx, r).await

@@ -2,7 +2,8 @@
 //! offers alike, written once and grafted onto each playable system's
 //! `/<root> sheet` (see [`crate::systems::commands`]).
 //!
-//! `/<root> sheet list`, `show`, `use`, `rename` and `delete` name no
+//! `/<root> sheet list`, `show`, `use`, `rename`, `delete`, `export` and
+//! `import` ([`travel`]) name no
 //! system: the command's root finds it in the registry, characters are
 //! named one way ([`crate::app::characters::Pick`]), and the system only
 //! draws its sheet ([`System::sheet_card`]) and, if it keeps the name
@@ -17,6 +18,7 @@ pub mod delete;
 pub mod encounter;
 pub mod look;
 pub mod system;
+pub mod travel;
 pub mod undo;
 
 use serde_json::json;

@@ -51,6 +51,18 @@ impl Game for Venus {
 
     type Settings = crate::rules::venus::VenusSettings;
     type Change = super::governed::Edit;
+    type Sheet = crate::rules::venus::VenusSheet;
+
+    fn checked_sheet(
+        mut sheet: Self::Sheet,
+        name: &str,
+        settings: &Self::Settings,
+    ) -> Result<Self::Sheet, crate::rules::RuleError> {
+        // The name travels in the document's envelope; the sheet keeps it too.
+        sheet.name = name.to_string();
+        sheet.validate(settings)?;
+        Ok(sheet)
+    }
 
     fn click<'a>(
         app: &'a App,

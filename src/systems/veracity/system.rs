@@ -39,6 +39,23 @@ impl Game for Veracity {
 
     type Settings = crate::rules::veracity::VeracitySettings;
     type Change = super::governed::Edit;
+    type Sheet = crate::rules::veracity::Sheet;
+
+    /// Version 1: items had no identities (`id`); version 2 (issue 14)
+    /// numbers them. A version-1 sheet is brought up by the sheet's own
+    /// loader, which numbers the items of sheets stored before identities
+    /// (`Sheet::number_items`), so its JSON is read as it is.
+    const SHEET_VERSION: u32 = 2;
+
+    fn checked_sheet(
+        sheet: Self::Sheet,
+        _name: &str,
+        _settings: &Self::Settings,
+    ) -> Result<Self::Sheet, crate::rules::RuleError> {
+        // Every check ran when the sheet was read (`Sheet`'s validating
+        // loader, the one stored sheets go through).
+        Ok(sheet)
+    }
 
     fn click<'a>(
         app: &'a App,

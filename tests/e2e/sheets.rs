@@ -354,8 +354,10 @@ async fn every_sheet_group_registers_the_shared_subcommands_within_limits() {
         // /ve and /vv were over Discord's limit before the sheet features
         // were shared (their FC, roll and sheet groups are long: work left
         // to a later change); /vr and /st stay within it.
+        // /st gained `sheet export` and `sheet import` (issue 33): within
+        // Discord's 8000 (src/fake/rules.rs), with room kept as for /vr.
         if root == "st" {
-            assert!(n <= 4000, "/{root} uses {n} of Discord's 4000 characters");
+            assert!(n <= 6000, "/{root} uses {n} of 6000 characters");
         }
         // /vr gained its combat group (issue 15): Discord's limit is 8000.
         if root == "vr" {

@@ -123,7 +123,7 @@ pub async fn sheet_delete(
     respond(ctx, r).await
 }
 
-/// Download a character as a sheet file
+/// Save a character as a file
 #[poise::command(slash_command, guild_only, rename = "export")]
 pub async fn sheet_export(
     ctx: Context<'_>,
@@ -143,11 +143,11 @@ pub async fn sheet_export(
     respond(ctx, r).await
 }
 
-/// Import a character from a sheet file
+/// Load a character from a file
 #[poise::command(slash_command, guild_only, rename = "import")]
 pub async fn sheet_import(
     ctx: Context<'_>,
-    #[description = "A sheet file from sheet export (at most 64 kB)"] file: serenity::Attachment,
+    #[description = "A file from sheet export (64 kB at most)"] file: serenity::Attachment,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;

@@ -1,5 +1,5 @@
-//! The shared `/<root> sheet list|show|use|rename|delete` slash commands
-//! (thin: options in, view out). Written once; [`all`] hands fresh copies
+//! The shared `/<root> sheet list|show|use|rename|delete|export|import` slash
+//! commands (thin: options in, view out). Written once; [`all`] hands fresh copies
 //! to [`crate::systems::commands`], which grafts them onto every playable
 //! system's `/<root> sheet` that keeps sheets. Descriptions are terse:
 //! Discord caps a command's total text.

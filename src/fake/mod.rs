@@ -391,9 +391,9 @@ impl FakeDiscord {
 
     /// Sends a gateway dispatch (`op` 0) to the shard Discord would send
     /// it on: the shard of its guild (`d.guild_id`, or `d.id` for
-    /// GUILD_CREATE), shard 0 for an event with no guild.
+    /// GUILD_CREATE and GUILD_DELETE), shard 0 for an event with no guild.
     pub fn dispatch(&self, event: &str, d: Value) -> Result<(), String> {
-        let guild = if event == "GUILD_CREATE" {
+        let guild = if event == "GUILD_CREATE" || event == "GUILD_DELETE" {
             snowflake(d.get("id"))
         } else {
             snowflake(d.get("guild_id"))
@@ -429,6 +429,51 @@ impl FakeDiscord {
                 payloads::guild(guild_id, self.inner.bot_id),
             );
         }
+    }
+
+    /// Removes the bot from `guild_id` (kicked, or the guild deleted): it is
+    /// no longer one of the bot's guilds, and a shard that asked for the
+    /// `GUILDS` intent gets GUILD_DELETE with an unavailable guild object
+    /// whose `unavailable` field is not set, which Discord documents as
+    /// "the user was removed from the guild". False if no shard was told.
+    pub fn remove_guild(&self, guild_id: u64) -> bool {
+        lock(&self.inner.guilds).retain(|g| *g != guild_id);
+        self.guild_delete(guild_id, json!({"id": guild_id.to_string()}))
+    }
+
+    /// An outage of `guild_id`: GUILD_DELETE with `unavailable: true` (the
+    /// bot stays in the guild; GUILD_CREATE follows when it is back, see
+    /// [`FakeDiscord::guild_available`]). False if no shard was told.
+    pub fn guild_outage(&self, guild_id: u64) -> bool {
+        self.guild_delete(
+            guild_id,
+            json!({"id": guild_id.to_string(), "unavailable": true}),
+        )
+    }
+
+    /// `guild_id` is available again after an outage: its GUILD_CREATE,
+    /// to a shard that asked for the `GUILDS` intent.
+    pub fn guild_available(&self, guild_id: u64) -> bool {
+        self.guild_event(
+            guild_id,
+            "GUILD_CREATE",
+            payloads::guild(guild_id, self.inner.bot_id),
+        )
+    }
+
+    fn guild_delete(&self, guild_id: u64, d: Value) -> bool {
+        self.guild_event(guild_id, "GUILD_DELETE", d)
+    }
+
+    /// Sends a guild event to the guild's shard if it asked for `GUILDS`.
+    fn guild_event(&self, guild_id: u64, event: &str, d: Value) -> bool {
+        let shard = shard_of(guild_id, self.shard_count());
+        let wants = lock(&self.inner.guild_intent).contains(&shard);
+        wants
+            && self
+                .inner
+                .send_dispatch(shard, event, Some(guild_id), d)
+                .is_ok()
     }
 
     /// Every dispatch sent so far: (shard, event, guild id).

@@ -368,6 +368,11 @@ impl Db {
         Ok(result == "ok")
     }
 
+    /// Whether [`Db::close`] was called: background work stops then.
+    pub fn is_closed(&self) -> bool {
+        self.writer.is_closed()
+    }
+
     /// Closes every connection (checkpointing the WAL).
     pub async fn close(&self) {
         self.reader.close().await;

@@ -12,7 +12,6 @@
 //! row counts only.
 
 use super::{Act, App, AppError};
-use crate::config::ShardRange;
 use crate::storage;
 use crate::storage::departures::Purged;
 use std::sync::atomic::Ordering;
@@ -64,14 +63,15 @@ pub async fn returned(app: &App, guild_id: i64) -> Result<bool, AppError> {
 }
 
 /// Deletes the data of every server the bot left a grace period or more
-/// before `now` (with `shards`, of the servers those shards own), one
-/// transaction per server; returns what each lost. Stops between servers
-/// when the bot is stopping.
-pub async fn sweep(
-    app: &App,
-    now: i64,
-    shards: Option<ShardRange>,
-) -> Result<Vec<Purged>, AppError> {
+/// before `now`, one transaction per server; returns what each lost. Stops
+/// between servers when the bot is stopping.
+///
+/// Every process sharing the database sweeps every server (a removal is
+/// recorded by the process of the server's shard, but any may delete it):
+/// the server's transaction checks that its departure is still due, so
+/// two processes sweeping at once delete it once, and servers of a process
+/// that is down are not left waiting.
+pub async fn sweep(app: &App, now: i64) -> Result<Vec<Purged>, AppError> {
     // At most a year (`config::GRACE_DAYS`); a longer one deletes nothing.
     let grace = i64::try_from(app.config.data.grace().as_millis()).unwrap_or(i64::MAX);
     let cutoff = now.saturating_sub(grace);
@@ -81,9 +81,6 @@ pub async fn sweep(
     };
     let mut out = Vec::new();
     for guild_id in due {
-        if shards.is_some_and(|r| !r.owns(guild_id)) {
-            continue;
-        }
         if app.stopping.load(Ordering::Relaxed) {
             break;
         }

@@ -101,7 +101,7 @@ pub async fn client_sharded(
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
                 tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every, shards));
-                tokio::spawn(departure_sweeper(data.app.clone(), shards));
+                tokio::spawn(departure_sweeper(data.app.clone()));
                 Ok(data)
             })
         })
@@ -598,19 +598,18 @@ async fn sweeper(
 }
 
 /// Deletes the data of the servers that removed the bot longer than the
-/// grace period ago ([`departures::sweep`]; with `shards`, of the servers
-/// its shards own): at start-up, then every [`departures::SWEEP_EVERY`] by
-/// the application's clock. It stops with the bot: between servers once
+/// grace period ago ([`departures::sweep`]): at start-up, then every
+/// [`departures::SWEEP_EVERY`] by the application's clock. It stops with the bot: between servers once
 /// the bot is stopping or its database closed, and a sweep cut off
 /// mid-server rolls that server's transaction back whole.
-async fn departure_sweeper(app: App, shards: Option<ShardRange>) {
+async fn departure_sweeper(app: App) {
     let every = i64::try_from(departures::SWEEP_EVERY.as_millis()).unwrap_or(i64::MAX);
     loop {
         if app.stopping.load(std::sync::atomic::Ordering::Relaxed) || app.db.is_closed() {
             return;
         }
         let now = app.clock.now_ms();
-        if let Err(e) = departures::sweep(&app, now, shards).await {
+        if let Err(e) = departures::sweep(&app, now).await {
             tracing::warn!(error = %e.report(), "departed servers' sweep failed");
         }
         // From the time the sweep read: a clock moved meanwhile (a test's)

@@ -62,16 +62,37 @@ pub async fn returned(app: &App, guild_id: i64) -> Result<bool, AppError> {
     Ok(cancelled)
 }
 
+/// Whether the bot is in a server, as Discord answers when asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// It is: a departure on file is stale (the GUILD_CREATE that should
+    /// have cancelled it was lost, or handled before the GUILD_DELETE).
+    Member,
+    /// It is not (Discord knows no such server for the bot).
+    Gone,
+    /// No answer (Discord could not be reached): asked again next sweep.
+    Unknown,
+}
+
 /// Deletes the data of every server the bot left a grace period or more
 /// before `now`, one transaction per server; returns what each lost. Stops
 /// between servers when the bot is stopping.
+///
+/// Before deleting, Discord is asked whether the bot is in the server
+/// after all (`presence`, the adapter's question): only a server Discord
+/// says it is not in ([`Presence::Gone`]) is deleted; one it is in has its
+/// departure dropped, and one with no answer waits for the next sweep.
 ///
 /// Every process sharing the database sweeps every server (a removal is
 /// recorded by the process of the server's shard, but any may delete it):
 /// the server's transaction checks that its departure is still due, so
 /// two processes sweeping at once delete it once, and servers of a process
 /// that is down are not left waiting.
-pub async fn sweep(app: &App, now: i64) -> Result<Vec<Purged>, AppError> {
+pub async fn sweep<F, Fut>(app: &App, now: i64, presence: F) -> Result<Vec<Purged>, AppError>
+where
+    F: Fn(i64) -> Fut,
+    Fut: std::future::Future<Output = Presence>,
+{
     // At most a year (`config::GRACE_DAYS`); a longer one deletes nothing.
     let grace = i64::try_from(app.config.data.grace().as_millis()).unwrap_or(i64::MAX);
     let cutoff = now.saturating_sub(grace);
@@ -83,6 +104,18 @@ pub async fn sweep(app: &App, now: i64) -> Result<Vec<Purged>, AppError> {
     for guild_id in due {
         if app.stopping.load(Ordering::Relaxed) {
             break;
+        }
+        match presence(guild_id).await {
+            Presence::Gone => {}
+            Presence::Member => {
+                tracing::warn!(
+                    guild_id,
+                    "a server on file as having removed the bot still has it"
+                );
+                returned(app, guild_id).await?;
+                continue;
+            }
+            Presence::Unknown => continue,
         }
         let mut act = Act::housekeeping(app, guild_id).await?;
         // Still due inside the guild's transaction (the bot may be back).

@@ -431,6 +431,13 @@ impl FakeDiscord {
         }
     }
 
+    /// Makes `guild_id` one of the bot's guilds without telling the bot (a
+    /// GUILD_CREATE lost or handled out of order): only `GET
+    /// /guilds/{id}` knows.
+    pub fn add_guild_unannounced(&self, guild_id: u64) {
+        lock(&self.inner.guilds).push(guild_id);
+    }
+
     /// Removes the bot from `guild_id` (kicked, or the guild deleted): it is
     /// no longer one of the bot's guilds, and a shard that asked for the
     /// `GUILDS` intent gets GUILD_DELETE with an unavailable guild object
@@ -1072,6 +1079,16 @@ fn not_found(what: &str) -> Answer {
     )
 }
 
+/// Discord's answer for a guild the bot is not in (or that does not exist).
+fn unknown_guild() -> Answer {
+    let body = json!({"message": "Unknown Guild", "code": 10004});
+    (
+        StatusCode::NOT_FOUND,
+        (StatusCode::NOT_FOUND, axum::Json(body)).into_response(),
+        None,
+    )
+}
+
 fn handle(
     inner: &Inner,
     method: &Method,
@@ -1090,6 +1107,11 @@ fn handle(
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         })),
         ("GET", ["users", "@me"]) => ok_json(payloads::bot_user(inner.bot_id)),
+        // A guild the bot is in; another is Discord's 404 Unknown Guild.
+        ("GET", ["guilds", id]) => match id.parse::<u64>() {
+            Ok(g) if lock(&inner.guilds).contains(&g) => ok_json(payloads::guild(g, inner.bot_id)),
+            _ => unknown_guild(),
+        },
         ("GET", ["oauth2", "applications", "@me"]) => ok_json(json!({
             "id": inner.app_id.to_string(), "name": "Kismet", "icon": null, "description": "",
             "bot_public": true, "bot_require_code_grant": false, "verify_key": "", "flags": 0,

@@ -181,3 +181,28 @@ async fn an_outage_never_schedules_a_deletion() {
     t.command("alice", "/roll expression:1d6").await.unwrap();
     assert_schema_clean(&t);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_the_bot_is_still_in_is_never_deleted() {
+    let clock = Clock::manual(START);
+    let t = table_on("depart-member", &clock).await;
+    let a = fill(&t, A).await;
+    fill(&t, C).await;
+    // The bot is in A, yet a departure is on file (its GUILD_CREATE was
+    // handled before the GUILD_DELETE it followed, or lost).
+    t.fake.add_guild_unannounced(A);
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    departures::record(&mut tx, A as i64, START).await.unwrap();
+    tx.commit().await.unwrap();
+    assert!(t.fake.remove_guild(C));
+    departure_becomes(&t, C, Some(START)).await;
+
+    // Day 31: Discord says the bot is in A: its departure is dropped and
+    // its data kept; C's is deleted.
+    clock.advance(DAY * 31).unwrap();
+    deleted(&t, C).await;
+    departure_becomes(&t, A, None).await;
+    assert_eq!(held(&t, A).await, a);
+    assert_schema_clean(&t);
+}

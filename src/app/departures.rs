@@ -8,8 +8,9 @@
 //! connection), and runs [`sweep`] at start-up and every
 //! [`SWEEP_EVERY`], on the application's [`super::Clock`]. A sweep deletes
 //! every row of every guild-scoped table of each server whose grace period
-//! is over, one transaction per server, and logs the server's id and the
-//! row counts only.
+//! is over and which Discord confirms the bot is not in ([`Presence`]),
+//! one transaction per server, and logs the server's id and the row counts
+//! only.
 
 use super::{Act, App, AppError};
 use crate::storage;

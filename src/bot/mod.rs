@@ -600,9 +600,10 @@ async fn sweeper(
 /// Deletes the data of the servers that removed the bot longer than the
 /// grace period ago ([`departures::sweep`], asking Discord first whether
 /// the bot is there after all, [`presence`]): at start-up, then every
-/// [`departures::SWEEP_EVERY`] by the application's clock. It stops with the bot: between servers once
-/// the bot is stopping or its database closed, and a sweep cut off
-/// mid-server rolls that server's transaction back whole.
+/// [`departures::SWEEP_EVERY`] by the application's clock. It stops with
+/// the bot: between servers once the bot is stopping or its database is
+/// closed, and a sweep cut off mid-server rolls that server's transaction
+/// back whole.
 async fn departure_sweeper(http: std::sync::Arc<serenity::Http>, app: App) {
     let every = i64::try_from(departures::SWEEP_EVERY.as_millis()).unwrap_or(i64::MAX);
     loop {

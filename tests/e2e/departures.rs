@@ -206,3 +206,33 @@ async fn a_server_the_bot_is_still_in_is_never_deleted() {
     assert_eq!(held(&t, A).await, a);
     assert_schema_clean(&t);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_discord_s_answer_the_deletion_waits_for_the_next_sweep() {
+    let clock = Clock::manual(START);
+    let t = table_on("depart-unknown", &clock).await;
+    let a = fill(&t, A).await;
+    fill(&t, C).await;
+    assert!(t.fake.remove_guild(A));
+    assert!(t.fake.remove_guild(C));
+    departure_becomes(&t, A, Some(START)).await;
+    departure_becomes(&t, C, Some(START)).await;
+    // Asked whether the bot is in A, Discord fails every try.
+    t.fake.inject(kismet::fake::Fault {
+        path_contains: format!("/guilds/{A}"),
+        status: 500,
+        retry_after: None,
+        times: kismet::kit::deliver::MAX_TRIES,
+    });
+
+    // Day 31: A is swept first (it left first, and has the lower id), gets
+    // no answer and keeps its data; C is deleted.
+    clock.advance(DAY * 31).unwrap();
+    deleted(&t, C).await;
+    assert_eq!(held(&t, A).await, with_departure(&a, 1));
+
+    // The next sweep, an hour later, gets its answer: A is deleted.
+    clock.advance(Duration::from_secs(3600)).unwrap();
+    deleted(&t, A).await;
+    assert_schema_clean(&t);
+}

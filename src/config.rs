@@ -15,6 +15,8 @@ pub struct Config {
     pub discord: DiscordConfig,
     /// Session housekeeping.
     pub sessions: SessionsConfig,
+    /// What happens to a server's data.
+    pub data: DataConfig,
     /// Admission control under overload.
     pub load: LoadConfig,
     /// Input limits.
@@ -26,6 +28,26 @@ pub struct Config {
 pub struct SessionsConfig {
     /// Seconds between expiry sweeps.
     pub sweep_seconds: u64,
+}
+
+/// What happens to a server's data.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DataConfig {
+    /// Days after the bot is removed from a server before that server's
+    /// data is deleted (cancelled if the bot is added back meanwhile),
+    /// [`GRACE_DAYS`]; `KISMET_REMOVED_GUILD_GRACE_DAYS`.
+    pub removed_guild_grace_days: u32,
+}
+
+/// The grace periods [`DataConfig::removed_guild_grace_days`] accepts: at
+/// least a day (a kick by mistake can be undone), at most a year.
+pub const GRACE_DAYS: std::ops::RangeInclusive<u32> = 1..=365;
+
+impl DataConfig {
+    /// The grace period.
+    pub fn grace(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.removed_guild_grace_days) * 86_400)
+    }
 }
 
 /// Admission control under overload.
@@ -124,6 +146,21 @@ impl Config {
                     "KISMET_MAX_IN_FLIGHT `{n}` is not a count (0 means no cap)"
                 ))
             })?;
+        }
+        if let Some(d) = get("KISMET_REMOVED_GUILD_GRACE_DAYS").filter(|s| !s.is_empty()) {
+            self.data.removed_guild_grace_days = d.trim().parse().map_err(|_| {
+                ConfigError(format!(
+                    "KISMET_REMOVED_GUILD_GRACE_DAYS `{d}` is not a number of days"
+                ))
+            })?;
+        }
+        let days = self.data.removed_guild_grace_days;
+        if !GRACE_DAYS.contains(&days) {
+            return Err(ConfigError(format!(
+                "removed_guild_grace_days (KISMET_REMOVED_GUILD_GRACE_DAYS) must be {} to {} days, not {days}",
+                GRACE_DAYS.start(),
+                GRACE_DAYS.end()
+            )));
         }
         self.registration()?;
         Ok(self)
@@ -315,6 +352,23 @@ mod tests {
         assert_eq!(with("0").unwrap().load.max_in_flight, 0);
         let e = with("lots").unwrap_err().to_string();
         assert!(e.contains("KISMET_MAX_IN_FLIGHT `lots`"), "{e}");
+    }
+
+    #[test]
+    fn the_grace_period_is_read_and_checked() {
+        let with = |v: &'static str| {
+            Config::defaults()
+                .with_overrides(move |k| (k == "KISMET_REMOVED_GUILD_GRACE_DAYS").then(|| v.into()))
+        };
+        let c = Config::defaults();
+        assert_eq!(c.data.removed_guild_grace_days, 30, "the default");
+        assert_eq!(c.data.grace(), std::time::Duration::from_secs(30 * 86_400));
+        assert_eq!(with("7").unwrap().data.removed_guild_grace_days, 7);
+        assert_eq!(with("365").unwrap().data.removed_guild_grace_days, 365);
+        for bad in ["0", "366", "-1", "a week"] {
+            let e = with(bad).unwrap_err().to_string();
+            assert!(e.contains("KISMET_REMOVED_GUILD_GRACE_DAYS"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
+//! - [`clock`]: the time, injected (the wall clock, or one moved by hand in tests).
+//! - [`departures`]: a server that removed the bot: its data deleted after the grace period.
 //! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
 //! - [`secret`]: secret rolls (the roller and the FC only).
 //! - [`registry`]: the registered systems, reached without naming them.
@@ -19,8 +21,10 @@
 
 pub mod act;
 pub mod characters;
+pub mod clock;
 pub mod component;
 pub mod custom_id;
+pub mod departures;
 pub mod expiry;
 pub mod gm_panel;
 pub mod log;
@@ -42,6 +46,7 @@ use crate::config::Config;
 use crate::rules::RuleError;
 use crate::storage::{Db, StorageError};
 pub use act::Act;
+pub use clock::Clock;
 pub use registry::Registry;
 pub use view::View;
 
@@ -60,6 +65,9 @@ pub struct App {
     /// Set when the bot stops: long computations (odds) end at their next
     /// step instead of delaying the exit.
     pub stopping: Arc<AtomicBool>,
+    /// What time it is, for the work that waits days (the deletion of a
+    /// departed guild's data): the wall clock unless a test moves it.
+    pub clock: Clock,
 }
 
 impl App {
@@ -71,7 +79,14 @@ impl App {
             rng: Arc::new(rng),
             registry: Arc::new(registry),
             stopping: Arc::new(AtomicBool::new(false)),
+            clock: Clock::system(),
         }
+    }
+
+    /// The same, telling the time by `clock` (tests move a manual one).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 }
 

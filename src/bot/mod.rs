@@ -17,7 +17,7 @@ use serenity::{
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::view::View;
-use crate::app::{component, expiry, App, AppError, AppResult, Reply};
+use crate::app::{component, departures, expiry, App, AppError, AppResult, Reply};
 use crate::config::{Registration, Secrets, ShardRange};
 use crate::kit::{caller, deliver, render, secret, signal_done, stage, Data, Error};
 
@@ -101,11 +101,14 @@ pub async fn client_sharded(
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
                 tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every, shards));
+                tokio::spawn(departure_sweeper(ctx.http.clone(), data.app.clone()));
                 Ok(data)
             })
         })
         .build();
-    ClientBuilder::new_with_http(http, GatewayIntents::empty())
+    // `GUILDS` (not privileged) only for GUILD_CREATE and GUILD_DELETE:
+    // the bot learns it was removed from a server, or is back.
+    ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
         .framework(Literal(framework))
         .await
 }
@@ -302,11 +305,27 @@ async fn event_handler(
     ctx: poise::FrameworkContext<'_, Data, Error>,
     event: &FullEvent,
 ) -> Result<(), Error> {
-    if let FullEvent::InteractionCreate {
-        interaction: Interaction::Component(ci),
-    } = event
-    {
-        handle_component(ctx.serenity_context, ctx.user_data, ci).await;
+    match event {
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(ci),
+        } => handle_component(ctx.serenity_context, ctx.user_data, ci).await,
+        // Removed from a server (no `unavailable`: an outage is not a
+        // removal): its data goes after the grace period.
+        FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            let guild = incomplete.id.get() as i64;
+            if let Err(e) = departures::left(&ctx.user_data.app, guild).await {
+                tracing::error!(guild, error = %e.report(), "could not record a removal from a server");
+            }
+        }
+        // In the server (at every connection, after an outage, or added
+        // back): a pending deletion is cancelled.
+        FullEvent::GuildCreate { guild, .. } => {
+            let guild = guild.id.get() as i64;
+            if let Err(e) = departures::returned(&ctx.user_data.app, guild).await {
+                tracing::error!(guild, error = %e.report(), "could not cancel a server's deletion");
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -574,6 +593,52 @@ async fn sweeper(
         for e in expired {
             secret::edit_expired_copies(&http, &e).await;
             edit_expired(&http, e).await;
+        }
+    }
+}
+
+/// Deletes the data of the servers that removed the bot longer than the
+/// grace period ago ([`departures::sweep`], asking Discord first whether
+/// the bot is there after all, [`presence`]): at start-up, then every
+/// [`departures::SWEEP_EVERY`] by the application's clock. It stops with
+/// the bot: between servers once the bot is stopping or its database is
+/// closed, and a sweep cut off mid-server rolls that server's transaction
+/// back whole.
+async fn departure_sweeper(http: std::sync::Arc<serenity::Http>, app: App) {
+    let every = i64::try_from(departures::SWEEP_EVERY.as_millis()).unwrap_or(i64::MAX);
+    loop {
+        if app.stopping.load(std::sync::atomic::Ordering::Relaxed) || app.db.is_closed() {
+            return;
+        }
+        let now = app.clock.now_ms();
+        if let Err(e) = departures::sweep(&app, now, |g| presence(&http, g)).await {
+            tracing::warn!(error = %e.report(), "departed servers' sweep failed");
+        }
+        // From the time the sweep read: a clock moved meanwhile (a test's)
+        // past the next sweep's time starts it at once.
+        app.clock.sleep_until(now.saturating_add(every)).await;
+    }
+}
+
+/// Whether the bot is in server `guild`, asking Discord (`GET
+/// /guilds/{id}`, retried on transient failures): 404 (unknown guild) or
+/// 403 (no access) mean it is not.
+async fn presence(http: &serenity::Http, guild: i64) -> departures::Presence {
+    use departures::Presence;
+    let Some(id) = u64::try_from(guild).ok().filter(|g| *g != 0) else {
+        return Presence::Gone;
+    };
+    let id = serenity::GuildId::new(id);
+    match deliver::retry("guild presence", || http.get_guild(id)).await {
+        Ok(_) => Presence::Member,
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
+            if matches!(r.status_code.as_u16(), 403 | 404) =>
+        {
+            Presence::Gone
+        }
+        Err(e) => {
+            tracing::warn!(guild, %e, "could not ask Discord whether the bot is in a server; its deletion waits");
+            Presence::Unknown
         }
     }
 }

@@ -439,9 +439,9 @@ impl FakeDiscord {
 
     /// Sends a gateway dispatch (`op` 0) to the shard Discord would send
     /// it on: the shard of its guild (`d.guild_id`, or `d.id` for
-    /// GUILD_CREATE), shard 0 for an event with no guild.
+    /// GUILD_CREATE and GUILD_DELETE), shard 0 for an event with no guild.
     pub fn dispatch(&self, event: &str, d: Value) -> Result<(), String> {
-        let guild = if event == "GUILD_CREATE" {
+        let guild = if event == "GUILD_CREATE" || event == "GUILD_DELETE" {
             snowflake(d.get("id"))
         } else {
             snowflake(d.get("guild_id"))
@@ -477,6 +477,58 @@ impl FakeDiscord {
                 payloads::guild(guild_id, self.inner.bot_id),
             );
         }
+    }
+
+    /// Makes `guild_id` one of the bot's guilds without telling the bot (a
+    /// GUILD_CREATE lost or handled out of order): only `GET
+    /// /guilds/{id}` knows.
+    pub fn add_guild_unannounced(&self, guild_id: u64) {
+        lock(&self.inner.guilds).push(guild_id);
+    }
+
+    /// Removes the bot from `guild_id` (kicked, or the guild deleted): it is
+    /// no longer one of the bot's guilds, and a shard that asked for the
+    /// `GUILDS` intent gets GUILD_DELETE with an unavailable guild object
+    /// whose `unavailable` field is not set, which Discord documents as
+    /// "the user was removed from the guild". False if no shard was told.
+    pub fn remove_guild(&self, guild_id: u64) -> bool {
+        lock(&self.inner.guilds).retain(|g| *g != guild_id);
+        self.guild_delete(guild_id, json!({"id": guild_id.to_string()}))
+    }
+
+    /// An outage of `guild_id`: GUILD_DELETE with `unavailable: true` (the
+    /// bot stays in the guild; GUILD_CREATE follows when it is back, see
+    /// [`FakeDiscord::guild_available`]). False if no shard was told.
+    pub fn guild_outage(&self, guild_id: u64) -> bool {
+        self.guild_delete(
+            guild_id,
+            json!({"id": guild_id.to_string(), "unavailable": true}),
+        )
+    }
+
+    /// `guild_id` is available again after an outage: its GUILD_CREATE,
+    /// to a shard that asked for the `GUILDS` intent.
+    pub fn guild_available(&self, guild_id: u64) -> bool {
+        self.guild_event(
+            guild_id,
+            "GUILD_CREATE",
+            payloads::guild(guild_id, self.inner.bot_id),
+        )
+    }
+
+    fn guild_delete(&self, guild_id: u64, d: Value) -> bool {
+        self.guild_event(guild_id, "GUILD_DELETE", d)
+    }
+
+    /// Sends a guild event to the guild's shard if it asked for `GUILDS`.
+    fn guild_event(&self, guild_id: u64, event: &str, d: Value) -> bool {
+        let shard = shard_of(guild_id, self.shard_count());
+        let wants = lock(&self.inner.guild_intent).contains(&shard);
+        wants
+            && self
+                .inner
+                .send_dispatch(shard, event, Some(guild_id), d)
+                .is_ok()
     }
 
     /// Every dispatch sent so far: (shard, event, guild id).
@@ -1090,6 +1142,16 @@ fn not_found(what: &str) -> Answer {
     )
 }
 
+/// Discord's answer for a guild the bot is not in (or that does not exist).
+fn unknown_guild() -> Answer {
+    let body = json!({"message": "Unknown Guild", "code": 10004});
+    (
+        StatusCode::NOT_FOUND,
+        (StatusCode::NOT_FOUND, axum::Json(body)).into_response(),
+        None,
+    )
+}
+
 fn handle(
     inner: &Inner,
     method: &Method,
@@ -1108,6 +1170,11 @@ fn handle(
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         })),
         ("GET", ["users", "@me"]) => ok_json(payloads::bot_user(inner.bot_id)),
+        // A guild the bot is in; another is Discord's 404 Unknown Guild.
+        ("GET", ["guilds", id]) => match id.parse::<u64>() {
+            Ok(g) if lock(&inner.guilds).contains(&g) => ok_json(payloads::guild(g, inner.bot_id)),
+            _ => unknown_guild(),
+        },
         ("GET", ["oauth2", "applications", "@me"]) => ok_json(json!({
             "id": inner.app_id.to_string(), "name": "Kismet", "icon": null, "description": "",
             "bot_public": true, "bot_require_code_grant": false, "verify_key": "", "flags": 0,

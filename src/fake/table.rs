@@ -56,6 +56,9 @@ pub struct TableOptions {
     /// The bot's count of interactions in flight (a test can fill it up to
     /// `[load] max_in_flight` to see the bot turn interactions away).
     pub inflight: crate::lifecycle::InFlight,
+    /// The bot's clock (a test moves a [`crate::app::Clock::manual`] one
+    /// by days); the wall clock by default.
+    pub clock: crate::app::Clock,
 }
 
 impl TableOptions {
@@ -71,6 +74,7 @@ impl TableOptions {
             validate: true,
             bot_runtime: None,
             inflight: Default::default(),
+            clock: crate::app::Clock::system(),
         }
     }
 }
@@ -407,6 +411,7 @@ impl Table {
         // bot's runtime (the caller's unless `bot_runtime` is set).
         let config = self.opts.config.clone();
         let inflight = self.opts.inflight.clone();
+        let clock = self.opts.clock.clone();
         let api_base = self.fake.base_url();
         let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
         let launch = async move {
@@ -417,7 +422,8 @@ impl Table {
                     return;
                 }
             };
-            let app = App::new(db.clone(), config, rng, crate::systems::registry());
+            let app =
+                App::new(db.clone(), config, rng, crate::systems::registry()).with_clock(clock);
             let built = bot::client(
                 app,
                 &Secrets::new("fake.token.kismet"),

@@ -423,3 +423,152 @@ async fn a_transaction_reads_each_settings_scope_once() {
     assert_eq!(read.as_deref(), Some(r#"{"c":7}"#), "its own write");
     w.rollback().await.unwrap();
 }
+
+/// Fills every guild-scoped table with rows of `guild`.
+async fn fill_guild(db: &Db, guild: i64) {
+    let mut tx = db.write_in(guild).await.unwrap();
+    let ada = characters::insert(&mut tx, guild, 7, "venus", "Ada", "{\"a\":1}", 5)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut c = characters::get(&mut tx, guild, ada).await.unwrap().unwrap();
+    let entry = log::LogEntry {
+        guild_id: guild,
+        channel_id: 3,
+        user_id: 7,
+        character_id: Some(ada),
+        system: "venus".into(),
+        action: "stress".into(),
+        inputs: "{}".into(),
+        dice: "[]".into(),
+        outcome: "ok".into(),
+        created_at: 6,
+        ..log::LogEntry::default()
+    };
+    let log_id = log::append(&mut tx, &entry).await.unwrap();
+    c.sheet = "{\"a\":2}".into();
+    characters::update(&mut tx, &c, 6).await.unwrap();
+    let face = faces::FaceCount {
+        sides: 6,
+        face: 6,
+        n: 2,
+    };
+    faces::append(&mut tx, log_id, &[face]).await.unwrap();
+    settings::put(&mut tx, guild, "guild", "{\"x\":1}", 6)
+        .await
+        .unwrap();
+    settings::channel_put(&mut tx, guild, 3, "k", "v", 6)
+        .await
+        .unwrap();
+    named_rolls::save(&mut tx, guild, 7, "Fire", "8d6", 6)
+        .await
+        .unwrap();
+    let secret = veracity::Revealed {
+        key: "the key",
+        secret: "The key",
+        character_id: ada,
+        revealed_by: 7,
+        target: "Guard",
+    };
+    veracity::record(&mut tx, guild, &secret).await.unwrap();
+    sessions::insert(
+        &mut tx,
+        sessions::NewSession {
+            guild_id: guild,
+            channel_id: 3,
+            owner_id: 7,
+            kind: "k",
+            state: "{}",
+            expires_at: None,
+            now: 6,
+        },
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+}
+
+/// A departed guild's data: recorded, cancelled, due only after the
+/// cutoff, and purged from every table (one guild only, the departure
+/// included); a guild whose departure was cancelled is never purged.
+#[tokio::test]
+async fn a_departed_guild_is_purged_from_every_table_and_no_other() {
+    let t = TestDb::new("departures").await;
+    let db = t.open().await;
+    let (a, b) = (GUILD, GUILD + 1);
+    fill_guild(&db, a).await;
+    fill_guild(&db, b).await;
+    let day = 86_400_000;
+    let mut tx = db.write_in(a).await.unwrap();
+    departures::record(&mut tx, a, 10 * day).await.unwrap();
+    // A second removal keeps the first time.
+    departures::record(&mut tx, a, 12 * day).await.unwrap();
+    departures::record(&mut tx, b, 10 * day).await.unwrap();
+    assert_eq!(
+        departures::left_at(&mut tx, a).await.unwrap(),
+        Some(10 * day)
+    );
+    assert!(departures::cancel(&mut tx, b).await.unwrap(), "B came back");
+    assert!(!departures::cancel(&mut tx, b).await.unwrap());
+    tx.commit().await.unwrap();
+
+    let before_b = {
+        let mut tx = db.read().await.unwrap();
+        departures::held(&mut tx, b).await.unwrap()
+    };
+    assert!(
+        before_b
+            .iter()
+            .all(|(t, n)| *n >= 1 || *t == "guild_departures"),
+        "every table holds B's rows: {before_b:?}"
+    );
+    let mut tx = db.read().await.unwrap();
+    assert_eq!(
+        departures::due(&mut tx, 10 * day - 1, 10).await.unwrap(),
+        Vec::<i64>::new()
+    );
+    assert_eq!(departures::due(&mut tx, 10 * day, 10).await.unwrap(), [a]);
+    drop(tx);
+
+    // Not yet due: nothing happens.
+    let mut tx = db.write_in(a).await.unwrap();
+    assert_eq!(
+        departures::purge(&mut tx, a, 10 * day - 1).await.unwrap(),
+        None
+    );
+    assert_eq!(departures::purge(&mut tx, b, 40 * day).await.unwrap(), None);
+    tx.commit().await.unwrap();
+
+    let mut tx = db.write_in(a).await.unwrap();
+    let purged = departures::purge(&mut tx, a, 10 * day)
+        .await
+        .unwrap()
+        .expect("due");
+    tx.commit().await.unwrap();
+    assert_eq!(purged.guild_id, a);
+    let deleted: std::collections::HashMap<_, _> = purged.rows.iter().copied().collect();
+    for (table, n) in &before_b {
+        let expected = if *table == "guild_departures" {
+            1
+        } else {
+            *n as u64
+        };
+        assert_eq!(deleted.get(table), Some(&expected), "{table}: {purged:?}");
+    }
+    assert!(
+        purged.summary().contains("roll_log=1"),
+        "{}",
+        purged.summary()
+    );
+
+    let mut tx = db.read().await.unwrap();
+    let after_a = departures::held(&mut tx, a).await.unwrap();
+    assert!(after_a.iter().all(|(_, n)| *n == 0), "{after_a:?}");
+    assert_eq!(departures::held(&mut tx, b).await.unwrap(), before_b);
+    assert_eq!(
+        departures::due(&mut tx, 99 * day, 10).await.unwrap(),
+        Vec::<i64>::new()
+    );
+    drop(tx);
+    db.close().await;
+}

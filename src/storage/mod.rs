@@ -33,9 +33,12 @@
 //! - [`settings`]: guild settings and per-channel state.
 //! - [`faces`]: every die face thrown, for the fairness statistics.
 //! - [`history`]: reading the log for `/history` and its CSV export.
+//! - [`departures`]: guilds the bot was removed from, and the deletion of
+//!   their data after the grace period.
 
 pub mod character_history;
 pub mod characters;
+pub mod departures;
 pub mod faces;
 pub mod history;
 pub mod log;
@@ -363,6 +366,11 @@ impl Db {
         };
         let (result,): (String,) = sqlx::query_as(sql).fetch_one(&self.reader).await?;
         Ok(result == "ok")
+    }
+
+    /// Whether [`Db::close`] was called: background work stops then.
+    pub fn is_closed(&self) -> bool {
+        self.writer.is_closed()
     }
 
     /// Closes every connection (checkpointing the WAL).

@@ -21,6 +21,12 @@ pub fn db_path(tag: &str) -> PathBuf {
 
 /// A table with a seeded bot on a fresh database.
 pub async fn table(tag: &str, seed: u64) -> Table {
+    table_with(tag, seed, |_| {}).await
+}
+
+/// [`table`], with its options changed by `adjust` first (a manual clock,
+/// say).
+pub async fn table_with(tag: &str, seed: u64, adjust: impl FnOnce(&mut TableOptions)) -> Table {
     // The bot's errors show with a failing test's output (RUST_LOG=debug
     // for more).
     let _ = tracing_subscriber::fmt()
@@ -30,6 +36,7 @@ pub async fn table(tag: &str, seed: u64) -> Table {
     let mut opts = TableOptions::new(db_path(tag));
     opts.seed = Some(seed);
     opts.database = scratch_postgres().await;
+    adjust(&mut opts);
     Table::start(opts).await.expect("table starts")
 }
 

@@ -5,6 +5,7 @@
 mod approval;
 mod common;
 mod crash;
+mod departures;
 mod faces;
 mod failure;
 mod fc;

@@ -33,9 +33,11 @@
 //! - [`settings`]: guild settings and per-channel state.
 //! - [`faces`]: every die face thrown, for the fairness statistics.
 //! - [`history`]: reading the log for `/history` and its CSV export.
+//! - [`erase`]: a member's data: all of it (`/me export`), and its erasure.
 
 pub mod character_history;
 pub mod characters;
+pub mod erase;
 pub mod faces;
 pub mod history;
 pub mod log;

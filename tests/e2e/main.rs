@@ -8,6 +8,7 @@ mod crash;
 mod faces;
 mod failure;
 mod fc;
+mod forget;
 mod logs;
 mod multiprocess;
 mod one_request;

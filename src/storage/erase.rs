@@ -35,6 +35,10 @@ use sqlx::Row;
 /// The user id an erased member's log entries and changes carry instead.
 pub const ERASED: i64 = 0;
 
+/// What a text naming an erased member becomes in a running tracker (a
+/// seat's name), so that it still reads as a sentence.
+pub const ERASED_NAME: &str = "(erased)";
+
 /// The shortest typed text (besides a character's name) looked for in
 /// other rows.
 const MIN_TEXT: usize = 3;
@@ -159,7 +163,8 @@ pub enum Depth {
     AllText,
     /// Texts holding the id, a name or any other text of theirs.
     Theirs,
-    /// Texts holding the id or one of their characters' names.
+    /// Texts holding the id or one of their characters' names, which
+    /// become [`ERASED_NAME`] (a running tracker's seat keeps a name).
     Mentions,
 }
 
@@ -220,6 +225,9 @@ pub fn scrub(v: &mut Value, n: &Needles, depth: Depth) -> bool {
             };
             if gone {
                 s.clear();
+                if depth == Depth::Mentions {
+                    s.push_str(ERASED_NAME);
+                }
             }
             gone
         }
@@ -247,7 +255,7 @@ pub fn scrub_text(text: &str, n: &Needles, depth: Depth) -> Option<String> {
         Ok(mut v) => scrub(&mut v, n, depth).then(|| v.to_string()),
         Err(_) => {
             let mut v = Value::String(text.to_string());
-            scrub(&mut v, n, depth).then(String::new)
+            scrub(&mut v, n, depth).then(|| v.as_str().unwrap_or_default().to_string())
         }
     }
 }
@@ -624,8 +632,8 @@ mod tests {
         let mut v = json!({"note": "anything", "n": 2});
         assert!(!scrub(&mut v, &n, Depth::Mentions));
         assert_eq!(
-            scrub_text("plain Ann", &n, Depth::Mentions),
-            Some(String::new())
+            scrub_text("plain Ann", &n, Depth::Mentions).as_deref(),
+            Some("(erased)")
         );
         assert_eq!(scrub_text("plain Bob", &n, Depth::Mentions), None);
     }

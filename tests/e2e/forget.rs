@@ -127,6 +127,15 @@ fn ephemeral(ex: &Exchange) -> &kismet::fake::table::Output {
 async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
     let t = table("forget-all", 7).await;
     play(&t, PLAY).await;
+    // A fight runs with her character seated as the leader.
+    play(
+        &t,
+        &[
+            "fc: /vr combat start leader:Quxveracity",
+            "bob: /vr combat join",
+        ],
+    )
+    .await;
     let before = cells(&t).await;
     assert!(
         traces_of_alice(&before).len() > 20,
@@ -191,6 +200,15 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         .unwrap();
     assert_eq!(anonymous, 13, "her 12 entries and the erasure's");
     drop(tx);
+
+    // The fight runs on without her name, and ends.
+    let ended = t.command("fc", "/vr combat end").await.unwrap();
+    assert!(
+        ended.outputs.iter().any(|o| o.text().contains("(erased)")),
+        "{:#?}",
+        ended.outputs
+    );
+    assert!(traces_of_alice(&cells(&t).await).is_empty());
 
     // She can start again, from nothing.
     let again = t.command("alice", "/me forget").await.unwrap();

@@ -435,7 +435,7 @@ pub async fn erase_member(
     }
 
     // Others' entries about their characters or naming them.
-    let mut about: Vec<i64> = Vec::new();
+    let mut about: std::collections::BTreeSet<i64> = std::collections::BTreeSet::new();
     for chunk in ids.chunks(500) {
         let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
         let sql = format!(
@@ -447,7 +447,7 @@ pub async fn erase_member(
             q = q.bind(id);
         }
         for r in q.fetch_all(&mut **tx).await? {
-            about.push(r.try_get(0)?);
+            about.insert(r.try_get(0)?);
         }
     }
     let (wi, bi) = mention_clause("inputs", &n, 2);
@@ -465,8 +465,8 @@ pub async fn erase_member(
         let named = (1..4).try_fold(false, |any, i| {
             Ok::<_, StorageError>(any || n.mentions(&r.try_get::<String, _>(i)?))
         })?;
-        if named && !about.contains(&id) {
-            about.push(id);
+        if named {
+            about.insert(id);
         }
     }
     for id in about {

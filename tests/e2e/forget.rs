@@ -360,6 +360,14 @@ async fn the_game_master_forgets_a_departed_member_by_id() {
         .unwrap();
     assert_eq!(by, vec![Table::user_id("fc") as i64]);
     drop(tx);
+
+    // By mention, for a member still here: Keep leaves bob as he was.
+    let bob = data_of(&t, "bob").await;
+    let ask = t.command("fc", "/fc forget member:@bob").await.unwrap();
+    let asked = ephemeral(&ask).text();
+    assert!(asked.contains("4 character(s), 1 saved roll(s)"), "{asked}");
+    t.click("fc", "Keep").await.unwrap();
+    assert_eq!(data_of(&t, "bob").await, bob);
     assert_schema_clean(&t);
 }
 

@@ -115,6 +115,50 @@ pub async fn member_data(
     Ok(out)
 }
 
+/// How much is held about a member in a guild (what [`member_data`] would
+/// read), counted without reading it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Held {
+    /// Their characters.
+    pub characters: i64,
+    /// Their saved rolls.
+    pub named_rolls: i64,
+    /// The log entries they made.
+    pub log_entries: i64,
+}
+
+impl Held {
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        *self == Held::default()
+    }
+}
+
+/// Counts what is held about `user_id` in `guild_id`.
+pub async fn held(tx: &mut Tx, guild_id: i64, user_id: i64) -> Result<Held, StorageError> {
+    let mut n = [0i64; 3];
+    for (i, table) in [
+        "characters WHERE guild_id = $1 AND owner_id = $2",
+        "named_rolls WHERE guild_id = $1 AND user_id = $2",
+        "roll_log WHERE guild_id = $1 AND user_id = $2",
+    ]
+    .iter()
+    .enumerate()
+    {
+        n[i] = sqlx::query(&format!("SELECT COUNT(*) FROM {table}"))
+            .bind(guild_id)
+            .bind(user_id)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get(0)?;
+    }
+    Ok(Held {
+        characters: n[0],
+        named_rolls: n[1],
+        log_entries: n[2],
+    })
+}
+
 /// Every character `user_id` owns in `guild_id`, by id.
 async fn characters_of(
     tx: &mut Tx,

@@ -16,7 +16,7 @@ use crate::app::view::{colour, Button, Embed, File, Style, View};
 use crate::app::{
     log, rights, sessions, settings, Act, App, AppError, AppResult, Caller, Response,
 };
-use crate::storage::erase::{self, MemberData, ERASED};
+use crate::storage::erase::{self, Held, MemberData, ERASED};
 use crate::storage::sessions::{Session, Status};
 use crate::systems::table::answer::{self, Words};
 
@@ -163,8 +163,8 @@ pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
         rights::require_fc(&mut act, caller, "erase another member's data").await?;
     }
     let who = target.unwrap_or(caller.user_id);
-    let data = erase::member_data(&mut act, caller.guild_id, who).await?;
-    if data.characters.is_empty() && data.named_rolls.is_empty() && data.log.is_empty() {
+    let held = erase::held(&mut act, caller.guild_id, who).await?;
+    if held.is_empty() {
         let whose = match target {
             Some(_) => "that member",
             None => "you",
@@ -188,12 +188,12 @@ pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
         0,
         Status::Open,
         &prompt,
-        Some(&data),
+        Some(held),
     )))
 }
 
 /// The question (with what it would erase, when known) or its result.
-pub fn view(id: i64, version: i64, status: Status, p: &Prompt, data: Option<&MemberData>) -> View {
+pub fn view(id: i64, version: i64, status: Status, p: &Prompt, held: Option<Held>) -> View {
     let (whose, their) = if p.by_gm {
         (format!("<@{}>", p.target), "their")
     } else {
@@ -213,12 +213,10 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt, data: Option<&Mem
             colour::CLOSED,
         ),
         None => {
-            let counts = data.map_or_else(String::new, |d| {
+            let counts = held.map_or_else(String::new, |h| {
                 format!(
                     " ({} character(s), {} saved roll(s), {} log entries)",
-                    d.characters.len(),
-                    d.named_rolls.len(),
-                    d.log.len()
+                    h.characters, h.named_rolls, h.log_entries
                 )
             });
             let owner = if p.by_gm {

@@ -22,8 +22,10 @@
 //! "Their texts" are what they typed or what was kept for them: their
 //! characters' names and every text of their sheets, their saved rolls,
 //! and every text of their log entries' inputs (texts of three characters
-//! or more, besides the names, so that a one-letter input does not wipe
-//! every other text).
+//! or more, and names of two or more, so that a one-letter input does not
+//! wipe every other text). A name is looked for as a whole word: another
+//! member's text that happens to use the same word as one of their
+//! characters' names loses that text too (erring on the side of erasing).
 //!
 //! The SQL is portable (SQLite and PostgreSQL); the JSON is rewritten in
 //! Rust, which knows nothing of any system: it walks the values.
@@ -346,8 +348,11 @@ async fn needles(
         ..Needles::default()
     };
     for c in characters {
+        // A one-letter name ("A") is a word of every other sentence: it
+        // is looked for as any other text (not at all: shorter than
+        // MIN_TEXT), not as a name.
         let name = c.name.trim().to_lowercase();
-        if !name.is_empty() && !n.names.contains(&name) {
+        if name.chars().count() >= 2 && !n.names.contains(&name) {
             n.names.push(name);
         }
         if let Ok(sheet) = serde_json::from_str::<Value>(&c.sheet) {

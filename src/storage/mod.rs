@@ -35,10 +35,12 @@
 //! - [`history`]: reading the log for `/history` and its CSV export.
 //! - [`departures`]: guilds the bot was removed from, and the deletion of
 //!   their data after the grace period.
+//! - [`erase`]: a member's data: all of it (`/me export`), and its erasure.
 
 pub mod character_history;
 pub mod characters;
 pub mod departures;
+pub mod erase;
 pub mod faces;
 pub mod history;
 pub mod log;

@@ -9,6 +9,10 @@
 //!
 //! [`SmallDisk`]: a tiny tmpfs that a test fills and frees, for the
 //! full-disk tests (it needs the right to mount, as root has).
+//!
+//! [`every_value`]: every value of every column of every table, listed
+//! from the database's own catalogue, for the tests that prove something
+//! is gone everywhere (an erased member's data).
 
 use super::StorageError;
 use sqlx::{Connection, Executor, PgConnection};
@@ -192,6 +196,71 @@ impl Drop for SmallDisk {
             .status();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// One stored value: its table, its column and its text (`CAST … AS TEXT`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// The table.
+    pub table: String,
+    /// The column.
+    pub column: String,
+    /// The value as text.
+    pub value: String,
+}
+
+/// Every non-null value of every column of every table of `db` (SQLite's
+/// `sqlite_master` and `pragma_table_info`, PostgreSQL's
+/// `information_schema`), except the engines' and sqlx's own bookkeeping
+/// (`sqlite_*`, `_sqlx_migrations`). No table is named by hand, so a table
+/// added later is scanned too.
+pub async fn every_value(db: &super::Db) -> Result<Vec<Cell>, StorageError> {
+    use sqlx::Row;
+    let mut tx = db.read().await?;
+    let (tables_sql, columns_sql) = match db.backend() {
+        super::Backend::Sqlite => (
+            "SELECT name FROM sqlite_master WHERE type = 'table'",
+            "SELECT name FROM pragma_table_info($1)",
+        ),
+        super::Backend::Postgres => (
+            "SELECT CAST(table_name AS TEXT) FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+            "SELECT CAST(column_name AS TEXT) FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = $1",
+        ),
+    };
+    let tables: Vec<String> = sqlx::query(tables_sql)
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::new();
+    for table in tables {
+        if table.starts_with("sqlite_") || table.starts_with("_sqlx") {
+            continue;
+        }
+        let columns: Vec<String> = sqlx::query(columns_sql)
+            .bind(&table)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()?;
+        for column in columns {
+            let sql = format!("SELECT CAST(\"{column}\" AS TEXT) FROM \"{table}\"");
+            for r in sqlx::query(&sql).fetch_all(&mut *tx).await? {
+                if let Some(value) = r.try_get::<Option<String>, _>(0)? {
+                    out.push(Cell {
+                        table: table.clone(),
+                        column: column.clone(),
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `url` with its database name replaced by `name` (the path after the

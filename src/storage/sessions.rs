@@ -142,6 +142,16 @@ pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Session>,
     row.map(|r| from_row(&r)).transpose()
 }
 
+/// Deletes a session of `guild_id`; true when there was one.
+pub async fn delete(tx: &mut Tx, guild_id: i64, id: i64) -> Result<bool, StorageError> {
+    let done = sqlx::query("DELETE FROM sessions WHERE id = $1 AND guild_id = $2")
+        .bind(id)
+        .bind(guild_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Replaces the state if the stored version is still `expected_version`,
 /// bumping the version. Returns the new version, or `None` when someone else
 /// changed the session first (the caller re-reads and re-renders).

@@ -9,6 +9,7 @@ mod departures;
 mod faces;
 mod failure;
 mod fc;
+mod forget;
 mod logs;
 mod multiprocess;
 mod one_request;

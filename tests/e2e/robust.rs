@@ -831,7 +831,10 @@ async fn snapshot(db: &storage::Db) -> (i64, i64, Vec<storage::characters::Chara
 /// Whether this guild has a character named `name` (any system, any case).
 async fn named_here(db: &storage::Db, name: &str) -> bool {
     let mut tx = db.read().await.unwrap();
-    for sys in ["storyteller", "veracity", "ore"] {
+    // Every system that keeps sheets (Venus Engine's too: its spotlight
+    // suggests its characters).
+    let reg = kismet::systems::registry();
+    for sys in reg.all().filter(|s| s.has_sheets()).map(|s| s.id()) {
         let rows = storage::characters::list(&mut tx, GUILD_ID as i64, sys, None, 10_000)
             .await
             .unwrap();

@@ -144,7 +144,7 @@ async fn ac_value(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-/// FC: house rules, the FC role, channel systems, the GM channel and undo
+/// FC: house rules, the FC role, channel systems, the GM channel, undo, forget
 #[poise::command(
     slash_command,
     guild_only,
@@ -155,7 +155,8 @@ async fn ac_value(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
         "channel_system",
         "gm_channel",
         "verbosity",
-        "undo"
+        "undo",
+        "forget"
     ),
     subcommand_required
 )]
@@ -306,5 +307,30 @@ pub async fn undo(
     let caller = caller_of(ctx)?;
     let pick = crate::app::characters::Pick::new(Some(&character), player.map(|u| u.get() as i64));
     let r = crate::systems::table::undo::ask(&ctx.data().app, &caller, pick).await;
+    respond(ctx, r).await
+}
+
+/// FC: erase a member's data here (asks first)
+#[poise::command(slash_command)]
+pub async fn forget(
+    ctx: Context<'_>,
+    #[description = "The member"] member: Option<serenity::UserId>,
+    #[description = "Or their id, for a member who left"]
+    #[max_length = 40]
+    user_id: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let target = match (member, user_id.as_deref()) {
+        (Some(m), None) => Ok(m.get() as i64),
+        (None, Some(raw)) => crate::systems::platform::me::parse_user_id(raw),
+        (Some(_), Some(_)) => Err(AppError::user("Give `member` or `user_id`, not both.")),
+        (None, None) => Err(AppError::user(
+            "Whose data? Give `member` (or `user_id` for a member who left).",
+        )),
+    };
+    let r = match target {
+        Ok(t) => crate::systems::platform::me::ask(&ctx.data().app, &caller, Some(t)).await,
+        Err(e) => Err(e),
+    };
     respond(ctx, r).await
 }

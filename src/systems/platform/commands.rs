@@ -4,14 +4,15 @@ use poise::serenity_prelude as serenity;
 
 use super::help::CommandLine;
 use super::{
-    export, help as help_app, history as history_app, odds as odds_app, stats as stats_app,
+    export, help as help_app, history as history_app, me as me_app, odds as odds_app,
+    stats as stats_app,
 };
 use crate::app::AppError;
 use crate::kit::{caller_of, defer, respond, Context, Data, Error};
 
 /// Every command of the platform.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
-    vec![history(), stats(), odds_app::root(), help()]
+    vec![history(), stats(), odds_app::root(), help(), me()]
 }
 
 /// The systems `/history show system:` offers, those with dice to roll
@@ -154,6 +155,32 @@ pub async fn history_export(
         days,
     };
     respond(ctx, export::export(&ctx.data().app, &caller, q).await).await
+}
+
+/// Your data in this server: download it or erase it
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("me_export", "me_forget"),
+    subcommand_required
+)]
+pub async fn me(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Download everything I hold about you here (private JSON file)
+#[poise::command(slash_command, guild_only, rename = "export")]
+pub async fn me_export(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    defer(ctx, true).await?;
+    respond(ctx, me_app::export(&ctx.data().app, &caller).await).await
+}
+
+/// Erase your characters, saved rolls and rolls here (asks first)
+#[poise::command(slash_command, guild_only, rename = "forget")]
+pub async fn me_forget(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    respond(ctx, me_app::ask(&ctx.data().app, &caller, None).await).await
 }
 
 /// How the dice really fell: counts per face against a fair die, with a chart.

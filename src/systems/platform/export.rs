@@ -1,5 +1,10 @@
 //! `/history export`: the FC downloads the server's roll log (optionally
 //! one channel's, or the last days') as a CSV attachment.
+//!
+//! An erased member's entries are already anonymous in the log (user id 0,
+//! no text, no character: `storage::erase`), and the export adds nothing
+//! back: a character's name comes only from a character that still exists.
+//! A deleted character's sheet is left out ([`without_sheet`]).
 
 use super::text::{faces_text, iso_utc};
 use crate::app::view::{colour, Embed, File, View};
@@ -136,14 +141,25 @@ fn csv_line(row: &HistoryRow, faces: &[FaceCount]) -> String {
         opt(e.session_id),
         e.system.clone(),
         e.label(),
-        e.inputs.clone(),
+        without_sheet(row, &e.inputs),
         e.dice.clone(),
         faces,
-        e.outcome.clone(),
+        without_sheet(row, &e.outcome),
     ];
     let mut line = cells.iter().map(|c| cell(c)).collect::<Vec<_>>().join(",");
     line.push_str("\r\n");
     line
+}
+
+/// A log column as exported: as logged, unless the entry's character no
+/// longer exists (deleted, or its owner's data erased). Then the sheet it
+/// may carry is left out ([`storage::erase::strip_sheet`]).
+fn without_sheet(row: &HistoryRow, column: &str) -> String {
+    let e = &row.entry;
+    if e.character_id.is_none() || row.character_name.is_some() {
+        return column.to_string();
+    }
+    storage::erase::strip_sheet(&e.action, column).unwrap_or_else(|| column.to_string())
 }
 
 /// A CSV cell: quoted when needed, and defused when a spreadsheet would
@@ -178,6 +194,29 @@ mod tests {
         assert_eq!(cell("-3"), "-3");
         assert_eq!(cell("-cmd"), "'-cmd");
         assert_eq!(cell("line\nbreak"), "\"line\nbreak\"");
+    }
+
+    #[test]
+    fn a_deleted_characters_sheet_is_left_out() {
+        let mut row = HistoryRow {
+            entry: LogEntry {
+                character_id: Some(4),
+                action: "sheet_create".into(),
+                ..LogEntry::default()
+            },
+            character_name: None,
+        };
+        let sheet = r#"{"name":"Vex","wit":3}"#;
+        assert_eq!(without_sheet(&row, sheet), "{}");
+        row.entry.action = "roll".into();
+        assert_eq!(
+            without_sheet(&row, r#"{"sheet":{"wit":3},"total":9}"#),
+            r#"{"total":9}"#
+        );
+        assert_eq!(without_sheet(&row, "[1,2]"), "[1,2]");
+        row.character_name = Some("Vex".into());
+        row.entry.action = "sheet_create".into();
+        assert_eq!(without_sheet(&row, sheet), sheet);
     }
 
     #[test]

@@ -395,7 +395,11 @@ fn entry_line(
     let e = &row.entry;
     let mut line = format!("`#{n}` <t:{}:R>", e.created_at.div_euclid(1000));
     if with_who {
-        line.push_str(&format!(" <@{}>", e.user_id));
+        if e.user_id == crate::storage::erase::ERASED {
+            line.push_str(" (a former member)");
+        } else {
+            line.push_str(&format!(" <@{}>", e.user_id));
+        }
     }
     if let Some(c) = &row.character_name {
         let mut c = c.replace(['*', '_', '`', '~', '|'], "");

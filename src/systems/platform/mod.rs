@@ -10,6 +10,8 @@
 //! - [`gamma`]: the incomplete gamma function behind the p-value.
 //! - [`odds`]: `/odds`, the `kismet odds` answers in words and a chart.
 //! - [`help`]: `/help`, each system's procedure and commands.
+//! - [`me`]: `/me export` and `/me forget` (and `/fc forget`): a member's
+//!   own data, downloaded or erased.
 //! - [`chart`]: bar charts as PNG (hand-drawn, no font files).
 //! - [`text`]: small formatting helpers.
 //! - [`commands`]: the thin poise commands.
@@ -20,6 +22,7 @@ pub mod export;
 pub mod gamma;
 pub mod help;
 pub mod history;
+pub mod me;
 pub mod odds;
 pub mod stats;
 pub mod system;

@@ -1,6 +1,8 @@
 //! How the platform features register with the application layer: `/roll
-//! history` paging owns sessions of its own ([`super::history::KIND`]); the
-//! commands (`/history`, `/stats`, `/odds`, `/help`) come along.
+//! history` paging owns sessions of its own ([`super::history::KIND`]), and
+//! so do the erasure questions of `/me forget` and `/fc forget`
+//! ([`super::me::KIND`]); the commands (`/history`, `/stats`, `/odds`,
+//! `/help`, `/me`) come along.
 
 use crate::app::component::Click;
 use crate::app::registry::{BoxFuture, System};
@@ -8,12 +10,15 @@ use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::sessions::Session;
 
+/// The feature's id (the log's system name of its own entries).
+pub const ID: &str = "history";
+
 /// The roll log's pages, as a registered (not playable) system.
 pub struct HistoryFeature;
 
 impl System for HistoryFeature {
     fn id(&self) -> &'static str {
-        "history"
+        ID
     }
 
     fn name(&self) -> &'static str {
@@ -25,7 +30,7 @@ impl System for HistoryFeature {
     }
 
     fn session_kinds(&self) -> &'static [&'static str] {
-        &[super::history::KIND]
+        &[super::history::KIND, super::me::KIND]
     }
 
     fn click<'a>(
@@ -35,6 +40,9 @@ impl System for HistoryFeature {
         session: Session,
         click: &'a Click<'a>,
     ) -> BoxFuture<'a, AppResult> {
+        if session.kind == super::me::KIND {
+            return Box::pin(super::me::click(app, tx, session, click));
+        }
         Box::pin(super::history::click(app, tx, session, click))
     }
 
@@ -44,6 +52,9 @@ impl System for HistoryFeature {
         session: &'a Session,
         caller: &'a Caller,
     ) -> BoxFuture<'a, Result<View, AppError>> {
+        if session.kind == super::me::KIND {
+            return Box::pin(std::future::ready(super::me::render(session)));
+        }
         Box::pin(super::history::render(app, session, caller))
     }
 }

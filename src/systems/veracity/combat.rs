@@ -345,6 +345,16 @@ fn own_facet(
     }
 }
 
+/// What every change to a fight is decided with.
+struct Ctx<'a> {
+    app: &'a App,
+    caller: &'a Caller,
+    session: &'a Session,
+    /// The caller is the game master.
+    gm: bool,
+    settings: VeracitySettings,
+}
+
 async fn apply(
     app: &App,
     act: &mut Act,
@@ -356,31 +366,15 @@ async fn apply(
     let gm = act.is_fc().await?;
     let settings = target::settings(act, caller.guild_id).await?;
     sync(act, f, &settings).await?;
+    let cx = Ctx {
+        app,
+        caller,
+        session,
+        gm,
+        settings,
+    };
     match op {
-        Op::Join { pick, side } => {
-            let side = side.unwrap_or(Side::Players);
-            if side == Side::Npcs && !gm {
-                return Err(rights_refusal("seat a character among the enemies"));
-            }
-            let c: Loaded<Sheet> =
-                characters::resolve(act, caller, gm, SYSTEM, pick, Access::Owner, HINT).await?;
-            if c.sheet.is_dead() {
-                return Err(AppError::user(format!(
-                    "{} is dead and cannot fight.",
-                    c.name()
-                )));
-            }
-            let fighter = Fighter::new(side, &c.sheet, &settings);
-            f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
-            f.settle();
-            let line = format!(
-                "{} joins the {}",
-                clean(c.name()),
-                side_name(side).to_lowercase()
-            );
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
-        }
+        Op::Join { pick, side } => seat_character(act, &cx, f, pick, side).await,
         Op::Add {
             name,
             hp,
@@ -388,233 +382,22 @@ async fn apply(
             side,
         } => {
             rights::require_gm(act, caller, GM, "add NPCs to a fight").await?;
-            let side = side.unwrap_or(Side::Npcs);
-            let mut sheet = Sheet::new_npc(0, flesh)?;
-            sheet.set_hp(hp, hp)?;
-            let mut fighter = Fighter::new(side, &sheet, &settings);
-            fighter.npc = Some(sheet);
-            let name = name.trim();
-            f.add(name, None, None, fighter)?;
-            f.settle();
-            let line = format!(
-                "{} joins the {}",
-                clean(name),
-                side_name(side).to_lowercase()
-            );
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
+            seat_npc(&cx, f, name, hp, flesh, side)
         }
         Op::Mark { name, marks } => {
             rights::require_gm(act, caller, GM, "mark combatants").await?;
-            let id = f.seat_named(name)?.id;
-            let seat_name = clean(&f.seat_named(name)?.name);
-            let mut said = Vec::new();
-            if let Some(v) = marks.visible {
-                if f.started() {
-                    return Err(AppError::user(
-                        "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
-                    ));
-                }
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.visible = v;
-                }
-                said.push(if v {
-                    "visible to the enemy"
-                } else {
-                    "hidden from the enemy"
-                });
-            }
-            if let Some(v) = marks.immobilised {
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.immobilised = v;
-                }
-                said.push(if v {
-                    "immobilised"
-                } else {
-                    "no longer immobilised"
-                });
-            }
-            if let Some(v) = marks.unsuspecting {
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.unsuspecting = v;
-                }
-                said.push(if v { "unsuspecting" } else { "on guard" });
-            }
-            if let Some(out) = marks.out {
-                let gone = f.turns.seat(id).and_then(|s| s.data.gone);
-                if out {
-                    if gone.is_none() {
-                        f.take_out(id, Gone::Out)?;
-                    }
-                    said.push("out of the fight");
-                } else {
-                    if gone == Some(Gone::Dead) {
-                        return Err(AppError::user(format!(
-                            "{seat_name} is dead: only a sheet brought back to life returns."
-                        )));
-                    }
-                    if gone.is_some() {
-                        f.bring_back(id)?;
-                    }
-                    said.push("back in the fight");
-                }
-            }
-            if said.is_empty() {
-                return Err(AppError::user(
-                    "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
-                ));
-            }
-            let line = format!("{seat_name}: {}", said.join(", "));
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
+            mark_seat(f, name, marks)
         }
         Op::Initiative { modifier, facet } => {
-            if f.started() {
-                return Err(AppError::user("Initiative is already set for this fight."));
-            }
-            let leader = f
-                .turns
-                .seat(f.leader)
-                .ok_or_else(|| AppError::user("The party leader left the fight."))?;
-            if !gm && leader.owner != Some(caller.user_id) {
-                return Err(AppError::user(format!(
-                    "Only {}'s player (the party leader) or the {GM} rolls initiative.",
-                    leader.name
-                )));
-            }
-            let name = leader.name.clone();
-            let (row, sheet) = seat_sheet(act, f, f.leader).await?;
-            if sheet.is_dead() {
-                return Err(AppError::user(format!(
-                    "{name} is dead and cannot make saves."
-                )));
-            }
-            let (labels, facets) = own_facet(&sheet, facet)?;
-            let r = roll_initiative(&sheet, modifier, facets, &settings, &mut app.rng.fork())?;
-            record_save(
-                act,
-                caller,
-                "initiative",
-                session.id,
-                row.as_ref().map(|c| c.row.id),
-                &super::record::FightSave {
-                    modifier,
-                    facet: labels.first().cloned(),
-                },
-                &r.save,
-            )
-            .await?;
-            f.set_initiative(r.first)?;
-            let said = match r.first {
-                Side::Players => "the players act first",
-                Side::Npcs => "the enemies act first",
-            };
-            let mut v = render::save_view(
-                &name,
-                "Light save · initiative",
-                sheet.inventory(InventoryKind::Light),
-                &labels,
-                &r.save,
-            );
-            v.content = Some(format!("⚔️ Initiative: {said}."));
-            Ok(Done {
-                note: format!("✅ Initiative: {said}."),
-                shown: Some(v),
-            })
+            roll_side_initiative(act, &cx, f, modifier, facet).await
         }
-        Op::Act { what, name, note } => {
-            if matches!(what, Move::Other(_)) && !gm {
-                return Err(rights_refusal("price other actions"));
-            }
-            let id = acting_seat(f, caller, gm, name)?;
-            let left = f.spend(id, what.ap())?;
-            let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
-            let mut line = format!("{who} {}", what.verb());
-            if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
-                let mut n = clean(n);
-                crate::app::view::truncate(&mut n, 80);
-                line.push_str(&format!(": {n}"));
-            }
-            line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
-        }
+        Op::Act { what, name, note } => spend_ap(&cx, f, what, name, note),
         Op::Flee {
             name,
             modifier,
             facet,
-        } => {
-            let id = acting_seat(f, caller, gm, name)?;
-            let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-            let (row, sheet) = seat_sheet(act, f, id).await?;
-            let (labels, facets) = own_facet(&sheet, facet)?;
-            let r = flee_combat(
-                &sheet,
-                true,
-                modifier,
-                facets,
-                &settings,
-                &mut app.rng.fork(),
-            )?;
-            record_save(
-                act,
-                caller,
-                "flee",
-                session.id,
-                row.as_ref().map(|c| c.row.id),
-                &super::record::FightSave {
-                    modifier,
-                    facet: labels.first().cloned(),
-                },
-                &r.save,
-            )
-            .await?;
-            let line = if r.escaped {
-                format!("🏃 {} flees the fight", clean(&who))
-            } else {
-                format!("{} tries to flee and cannot get away", clean(&who))
-            };
-            f.note(line.clone());
-            if r.escaped {
-                f.take_out(id, Gone::Fled)?;
-            }
-            let mut said = format!("{line}.");
-            if let Some(n) = combat_view::nobody_left(f) {
-                said = format!("{said}\n{n}");
-            }
-            let mut v = render::save_view(
-                &who,
-                "Flesh save · flee",
-                sheet.inventory(InventoryKind::Flesh),
-                &labels,
-                &r.save,
-            );
-            v.content = Some(said.clone());
-            Ok(Done {
-                note: said,
-                shown: Some(v),
-            })
-        }
-        Op::EndTurn => {
-            if !f.started() {
-                return Err(AppError::user(
-                    "Roll initiative first: the party leader's Light save decides who acts first.",
-                ));
-            }
-            encounter::require_turn(&f.turns, caller, gm, GM)?;
-            let who = f
-                .turns
-                .current_seat()
-                .map_or(String::new(), |s| clean(&s.name));
-            f.end_turn()?;
-            let now = f
-                .turns
-                .current_seat()
-                .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
-            Ok(Done::note(format!(
-                "✅ {who} ends their turn: it is {now} turn."
-            )))
-        }
+        } => try_flee(act, &cx, f, name, modifier, facet).await,
+        Op::EndTurn => pass_turn(&cx, f),
         Op::End => {
             rights::require_gm(act, caller, GM, "end the fight").await?;
             f.ended = true;
@@ -627,6 +410,311 @@ async fn apply(
             Ok(Done::note(format!("✅ {line}.")))
         }
     }
+}
+
+/// A new seat is noted: "NAME joins the players".
+fn joined(f: &mut Fight, name: &str, side: Side) -> Done {
+    let line = format!(
+        "{} joins the {}",
+        clean(name),
+        side_name(side).to_lowercase()
+    );
+    f.note(line.clone());
+    Done::note(format!("✅ {line}."))
+}
+
+/// A character takes a seat (among the enemies only by the game master's
+/// hand); the dead do not fight.
+async fn seat_character(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    pick: Pick<'_>,
+    side: Option<Side>,
+) -> Result<Done, AppError> {
+    let side = side.unwrap_or(Side::Players);
+    if side == Side::Npcs && !cx.gm {
+        return Err(rights_refusal("seat a character among the enemies"));
+    }
+    let c: Loaded<Sheet> =
+        characters::resolve(act, cx.caller, cx.gm, SYSTEM, pick, Access::Owner, HINT).await?;
+    if c.sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{} is dead and cannot fight.",
+            c.name()
+        )));
+    }
+    let fighter = Fighter::new(side, &c.sheet, &cx.settings);
+    f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
+    f.settle();
+    Ok(joined(f, c.name(), side))
+}
+
+/// A quick NPC takes a seat, its sheet kept in the fight.
+fn seat_npc(
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    name: &str,
+    hp: u32,
+    flesh: u32,
+    side: Option<Side>,
+) -> Result<Done, AppError> {
+    let side = side.unwrap_or(Side::Npcs);
+    let mut sheet = Sheet::new_npc(0, flesh)?;
+    sheet.set_hp(hp, hp)?;
+    let mut fighter = Fighter::new(side, &sheet, &cx.settings);
+    fighter.npc = Some(sheet);
+    let name = name.trim();
+    f.add(name, None, None, fighter)?;
+    f.settle();
+    Ok(joined(f, name, side))
+}
+
+/// The game master marks a seat: visible, immobilised, unsuspecting, out
+/// of the fight or back in.
+fn mark_seat(f: &mut Fight, name: &str, marks: Marks) -> Result<Done, AppError> {
+    let id = f.seat_named(name)?.id;
+    let seat_name = clean(&f.seat_named(name)?.name);
+    let mut said = Vec::new();
+    if let Some(v) = marks.visible {
+        if f.started() {
+            return Err(AppError::user(
+                "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
+            ));
+        }
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.visible = v;
+        }
+        said.push(if v {
+            "visible to the enemy"
+        } else {
+            "hidden from the enemy"
+        });
+    }
+    if let Some(v) = marks.immobilised {
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.immobilised = v;
+        }
+        said.push(if v {
+            "immobilised"
+        } else {
+            "no longer immobilised"
+        });
+    }
+    if let Some(v) = marks.unsuspecting {
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.unsuspecting = v;
+        }
+        said.push(if v { "unsuspecting" } else { "on guard" });
+    }
+    if let Some(out) = marks.out {
+        said.push(mark_out(f, id, &seat_name, out)?);
+    }
+    if said.is_empty() {
+        return Err(AppError::user(
+            "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
+        ));
+    }
+    let line = format!("{seat_name}: {}", said.join(", "));
+    f.note(line.clone());
+    Ok(Done::note(format!("✅ {line}.")))
+}
+
+/// Takes seat `id` out of the fight, or brings it back (not the dead).
+fn mark_out(f: &mut Fight, id: u32, seat_name: &str, out: bool) -> Result<&'static str, AppError> {
+    let gone = f.turns.seat(id).and_then(|s| s.data.gone);
+    if out {
+        if gone.is_none() {
+            f.take_out(id, Gone::Out)?;
+        }
+        return Ok("out of the fight");
+    }
+    if gone == Some(Gone::Dead) {
+        return Err(AppError::user(format!(
+            "{seat_name} is dead: only a sheet brought back to life returns."
+        )));
+    }
+    if gone.is_some() {
+        f.bring_back(id)?;
+    }
+    Ok("back in the fight")
+}
+
+/// The party leader's Light save decides which side acts first.
+async fn roll_side_initiative(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    modifier: i32,
+    facet: Option<&str>,
+) -> Result<Done, AppError> {
+    if f.started() {
+        return Err(AppError::user("Initiative is already set for this fight."));
+    }
+    let leader = f
+        .turns
+        .seat(f.leader)
+        .ok_or_else(|| AppError::user("The party leader left the fight."))?;
+    if !cx.gm && leader.owner != Some(cx.caller.user_id) {
+        return Err(AppError::user(format!(
+            "Only {}'s player (the party leader) or the {GM} rolls initiative.",
+            leader.name
+        )));
+    }
+    let name = leader.name.clone();
+    let (row, sheet) = seat_sheet(act, f, f.leader).await?;
+    if sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{name} is dead and cannot make saves."
+        )));
+    }
+    let (labels, facets) = own_facet(&sheet, facet)?;
+    let r = roll_initiative(
+        &sheet,
+        modifier,
+        facets,
+        &cx.settings,
+        &mut cx.app.rng.fork(),
+    )?;
+    record_save(
+        act,
+        cx.caller,
+        "initiative",
+        cx.session.id,
+        row.as_ref().map(|c| c.row.id),
+        &super::record::FightSave {
+            modifier,
+            facet: labels.first().cloned(),
+        },
+        &r.save,
+    )
+    .await?;
+    f.set_initiative(r.first)?;
+    let said = match r.first {
+        Side::Players => "the players act first",
+        Side::Npcs => "the enemies act first",
+    };
+    let mut v = render::save_view(
+        &name,
+        "Light save · initiative",
+        sheet.inventory(InventoryKind::Light),
+        &labels,
+        &r.save,
+    );
+    v.content = Some(format!("⚔️ Initiative: {said}."));
+    Ok(Done {
+        note: format!("✅ Initiative: {said}."),
+        shown: Some(v),
+    })
+}
+
+/// A seat spends AP on an action (an "other" action priced by the game
+/// master).
+fn spend_ap(
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    what: Move,
+    name: Option<&str>,
+    note: Option<&str>,
+) -> Result<Done, AppError> {
+    if matches!(what, Move::Other(_)) && !cx.gm {
+        return Err(rights_refusal("price other actions"));
+    }
+    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let left = f.spend(id, what.ap())?;
+    let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
+    let mut line = format!("{who} {}", what.verb());
+    if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
+        let mut n = clean(n);
+        crate::app::view::truncate(&mut n, 80);
+        line.push_str(&format!(": {n}"));
+    }
+    line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
+    f.note(line.clone());
+    Ok(Done::note(format!("✅ {line}.")))
+}
+
+/// A seat tries to flee: a Flesh save; on a success it leaves the fight.
+async fn try_flee(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    name: Option<&str>,
+    modifier: i32,
+    facet: Option<&str>,
+) -> Result<Done, AppError> {
+    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
+    let (row, sheet) = seat_sheet(act, f, id).await?;
+    let (labels, facets) = own_facet(&sheet, facet)?;
+    let r = flee_combat(
+        &sheet,
+        true,
+        modifier,
+        facets,
+        &cx.settings,
+        &mut cx.app.rng.fork(),
+    )?;
+    record_save(
+        act,
+        cx.caller,
+        "flee",
+        cx.session.id,
+        row.as_ref().map(|c| c.row.id),
+        &super::record::FightSave {
+            modifier,
+            facet: labels.first().cloned(),
+        },
+        &r.save,
+    )
+    .await?;
+    let line = if r.escaped {
+        format!("🏃 {} flees the fight", clean(&who))
+    } else {
+        format!("{} tries to flee and cannot get away", clean(&who))
+    };
+    f.note(line.clone());
+    if r.escaped {
+        f.take_out(id, Gone::Fled)?;
+    }
+    let mut said = format!("{line}.");
+    if let Some(n) = combat_view::nobody_left(f) {
+        said = format!("{said}\n{n}");
+    }
+    let mut v = render::save_view(
+        &who,
+        "Flesh save · flee",
+        sheet.inventory(InventoryKind::Flesh),
+        &labels,
+        &r.save,
+    );
+    v.content = Some(said.clone());
+    Ok(Done {
+        note: said,
+        shown: Some(v),
+    })
+}
+
+/// The seat whose turn it is (or the game master) ends the turn.
+fn pass_turn(cx: &Ctx<'_>, f: &mut Fight) -> Result<Done, AppError> {
+    if !f.started() {
+        return Err(AppError::user(
+            "Roll initiative first: the party leader's Light save decides who acts first.",
+        ));
+    }
+    encounter::require_turn(&f.turns, cx.caller, cx.gm, GM)?;
+    let who = f
+        .turns
+        .current_seat()
+        .map_or(String::new(), |s| clean(&s.name));
+    f.end_turn()?;
+    let now = f
+        .turns
+        .current_seat()
+        .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
+    Ok(Done::note(format!(
+        "✅ {who} ends their turn: it is {now} turn."
+    )))
 }
 
 fn rights_refusal(what: &str) -> AppError {

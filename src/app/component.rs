@@ -12,29 +12,7 @@ use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session};
 
-pub use super::custom_id::{from_base36, to_base36, Action, ButtonId};
-
-impl Click<'_> {
-    /// The clicked action, typed; a click that is not one of `A`'s is
-    /// refused with a clear message (and changes nothing).
-    pub fn action<A: Action>(&self) -> Result<A, AppError> {
-        A::parse(&self.id.action, self.id.arg.as_deref()).ok_or_else(|| {
-            AppError::user(
-                "That button is not one I recognise; it may belong to an older version of the bot.",
-            )
-        })
-    }
-}
-
-/// A click, after the session was found and checked.
-pub struct Click<'a> {
-    /// The parsed custom_id.
-    pub id: &'a ButtonId,
-    /// Values picked in a select menu (empty for buttons).
-    pub values: &'a [String],
-    /// Who clicked.
-    pub caller: &'a Caller,
-}
+pub use super::custom_id::{from_base36, to_base36, Action, ButtonId, Click};
 
 /// Handles any click: finds the session (in the caller's guild only),
 /// answers stale clicks with the current state, and hands the rest to the

@@ -15,6 +15,8 @@ use super::settings::{ErrorDiceStacking, OreSettings};
 
 /// The largest cache a COMP may have (dice rolled at boot).
 pub const MAX_CACHE: u32 = 50;
+/// The most Error Dice rolled with one action.
+pub const MAX_ERROR_DICE: u32 = 50;
 
 /// The twelve stats (VV-1: the Called Stat decides the pool).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -817,13 +819,12 @@ impl OreSheet {
 
     /// The Error Dice rolled with each of this entity's actions (A-O13):
     /// [`OreSheet::error_dice_count`], none for a mob, at most
-    /// [`super::roll::MAX_ERROR_DICE`].
+    /// [`MAX_ERROR_DICE`].
     pub fn error_dice_per_action(&self, settings: &OreSettings) -> u32 {
         if self.mob_mode {
             0
         } else {
-            self.error_dice_count(settings)
-                .min(super::roll::MAX_ERROR_DICE)
+            self.error_dice_count(settings).min(MAX_ERROR_DICE)
         }
     }
 

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+pub use super::combat_buttons::KIND;
+
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::roll::{settle_overflow, RollState, Whose};
@@ -33,8 +35,6 @@ use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 use crate::systems::table::encounter;
 
-/// The session kind of a combat tracker.
-pub const KIND: &str = "vvc";
 const WHAT: &str = "fight";
 const START: &str = "`/vv combat start`";
 const END: &str = "`/vv combat end`";
@@ -402,11 +402,11 @@ pub async fn damage(
 ) -> AppResult {
     let amount = u32::try_from(amount)
         .ok()
-        .filter(|a| (1..=super::damage::MAX_DAMAGE as u32).contains(a))
+        .filter(|a| (1..=super::MAX_DAMAGE as u32).contains(a))
         .ok_or_else(|| {
             AppError::user(format!(
                 "Damage must be from 1 to {}.",
-                super::damage::MAX_DAMAGE
+                super::MAX_DAMAGE
             ))
         })?;
     let mut act = Act::begin(app, caller).await?;
@@ -435,7 +435,7 @@ pub async fn damage(
                 let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
                 super::sheet::save(&mut act, ch).await?;
                 // Cyber 0 logged them out: the cache dice leave their registers.
-                if super::damage::logged_out(&ev) {
+                if super::logged_out(&ev) {
                     registers =
                         super::roll::drop_lost_cache(&mut act, ch.row.id, &ch.sheet).await?;
                 }

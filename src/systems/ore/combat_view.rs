@@ -4,8 +4,7 @@
 //! is with movement, ranges, reactions and Prediction, a short log, and at
 //! most two rows of controls (a select and a row of buttons).
 
-use super::combat::KIND;
-use super::combat_buttons::CombatButton;
+use super::combat_buttons::{CombatButton, KIND};
 use super::text;
 use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{load_settings, report, target, text, Target, GM, SYSTEM};
+use super::{load_settings, logged_out, report, target, text, Target, GM, MAX_DAMAGE, SYSTEM};
 use crate::app::characters::Loaded;
 use crate::app::view::{colour, Embed, View};
 use crate::app::Act;
@@ -17,8 +17,6 @@ use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage::{self, Tx};
 use crate::systems::table::look::Outcome;
 
-/// The most damage one command deals.
-pub const MAX_DAMAGE: i64 = 999;
 /// The most sheets one End phase or end of combat lists by name.
 const MAX_LISTED: usize = 20;
 
@@ -141,13 +139,6 @@ pub async fn damage(
             .map(crate::app::Reply::Edit),
     );
     Ok(r)
-}
-
-/// True if the events end a COMP session (VV-8, VV-13).
-pub fn logged_out(events: &[OreEvent]) -> bool {
-    events
-        .iter()
-        .any(|e| matches!(e, OreEvent::LoggedOut { .. }))
 }
 
 /// What a hit came to, for the title: down or dead (a botch), an Injury, a

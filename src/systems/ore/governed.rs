@@ -21,7 +21,7 @@ use crate::app::{App, AppError, AppResult, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::damage::MAX_DAMAGE;
+use super::MAX_DAMAGE;
 use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
 
 /// Every governed change, in `/help` order.

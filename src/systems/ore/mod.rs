@@ -66,6 +66,15 @@ pub const GM: &str = "Compiler";
 pub const HINT: &str = "create one with `/vv sheet create`.";
 /// The most dice one action may generate in all (rolls, error dice, tie re-rolls).
 pub const MAX_GENERATED: usize = 2000;
+/// The most damage one command deals.
+pub const MAX_DAMAGE: i64 = 999;
+
+/// True if the events end a COMP session (VV-8, VV-13).
+pub fn logged_out(events: &[crate::rules::ore::OreEvent]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, crate::rules::ore::OreEvent::LoggedOut { .. }))
+}
 
 /// What a `vv` session holds.
 #[derive(Debug, Clone, Serialize, Deserialize)]

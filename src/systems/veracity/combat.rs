@@ -14,12 +14,9 @@ use super::target;
 use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{
-    log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View,
-};
+use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
-use crate::rules::veracity::save::{FacetBonus, SaveResult};
-use crate::rules::veracity::stress::DamageMode;
+use crate::rules::veracity::stress::{DamageConditions, DamageMode};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
 use crate::storage::sessions::{Session, Status};
@@ -27,9 +24,10 @@ use crate::storage::{self};
 use crate::systems::table::encounter;
 
 use super::combat_buttons::CombatButton;
+pub use super::combat_buttons::KIND;
+use super::combat_redraw::{redraw_seated, sync, with_redraw};
+use super::combat_view::clean;
 
-/// The session kind of the combat tracker.
-pub const KIND: &str = "vrc";
 const WHAT: &str = "fight";
 const START: &str = "`/vr combat start`";
 const END: &str = "`/vr combat end`";
@@ -158,10 +156,6 @@ impl Done {
     }
 }
 
-fn clean(name: &str) -> String {
-    name.replace(['*', '_', '`', '~', '|'], "")
-}
-
 /// The running fight of the caller's channel.
 async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
     let s = encounter::require_running(act, KIND, WHAT, START).await?;
@@ -197,62 +191,6 @@ async fn seat_sheet(
         }),
         sheet,
     ))
-}
-
-/// Copies every seat's HP, Wounds and AP per turn from its sheet and puts
-/// the dead out of the order.
-async fn sync(act: &mut Act, f: &mut Fight, settings: &VeracitySettings) -> Result<(), AppError> {
-    let guild = act.guild_id();
-    for i in 0..f.turns.seats.len() {
-        let seat = &f.turns.seats[i];
-        let sheet: Option<Sheet> = match (&seat.data.npc, seat.character) {
-            (Some(npc), _) => Some(npc.clone()),
-            (None, Some(c)) => storage::characters::get(act, guild, c)
-                .await?
-                .and_then(|r| serde_json::from_str(&r.sheet).ok()),
-            (None, None) => None,
-        };
-        if let Some(sheet) = sheet {
-            f.turns.seats[i].data.sync(&sheet, settings);
-        }
-    }
-    for name in f.out_the_dead() {
-        f.note(format!("💀 {} is dead: out of the fight", clean(&name)));
-    }
-    Ok(())
-}
-
-/// Redraws the channel's running fight after a change to `character`'s
-/// sheet (issue 28): when the character is seated there, the fight notes
-/// `line` (if any), takes the saved sheets again (a death puts the seat out),
-/// is saved, and its tracker view comes back for a [`Reply::Edit`]; with no
-/// fight here, or the character not in it, `None`. Every Veracity action
-/// that changes a sheet a fight shows calls this inside its transaction,
-/// after saving the sheet.
-pub async fn redraw_seated(
-    act: &mut Act,
-    character: i64,
-    settings: &VeracitySettings,
-    line: Option<String>,
-) -> Result<Option<View>, AppError> {
-    let Some(session) = encounter::running(act, KIND).await? else {
-        return Ok(None);
-    };
-    let mut f: Fight = sessions::load(&session)?;
-    if !f.turns.seats.iter().any(|s| s.character == Some(character)) {
-        return Ok(None);
-    }
-    if let Some(line) = line {
-        f.note(line);
-    }
-    sync(act, &mut f, settings).await?;
-    let status = if f.ended {
-        Status::Closed
-    } else {
-        Status::Open
-    };
-    let version = sessions::save(act, &session, &f, status, None).await?;
-    Ok(Some(combat_view::view(session.id, version, !f.ended, &f)))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -293,56 +231,6 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
     }
     f.require_can_act(id)?;
     Ok(id)
-}
-
-async fn record_save(
-    act: &mut Act,
-    caller: &Caller,
-    what: &str,
-    session: i64,
-    character: Option<i64>,
-    inputs: &super::record::FightSave,
-    r: &SaveResult,
-) -> Result<(), AppError> {
-    let mut faces = vec![(20, r.d20)];
-    faces.extend(r.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
-    log::record_rolled(
-        act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: what,
-            session: Some(session),
-            character,
-        },
-        inputs,
-        &super::record::SaveDice {
-            d20: r.d20,
-            facets: r.facets.clone(),
-        },
-        r,
-        &faces,
-    )
-    .await
-    .map(drop)
-}
-
-/// The saver's own Facet on a fight's save (VR-12: rolled and taken off
-/// the total), by number or words: its label and bonus.
-fn own_facet(
-    sheet: &Sheet,
-    facet: Option<&str>,
-) -> Result<(Vec<String>, Vec<FacetBonus>), AppError> {
-    match facet.map(str::trim).filter(|f| !f.is_empty()) {
-        None => Ok((Vec::new(), Vec::new())),
-        Some(text) => {
-            let f = &sheet.facets()[target::facet_index(sheet, text)?];
-            Ok((
-                vec![f.phrase.clone()],
-                vec![FacetBonus::owner_saving(f.die)],
-            ))
-        }
-    }
 }
 
 /// What every change to a fight is decided with.
@@ -568,7 +456,7 @@ async fn roll_side_initiative(
             "{name} is dead and cannot make saves."
         )));
     }
-    let (labels, facets) = own_facet(&sheet, facet)?;
+    let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = roll_initiative(
         &sheet,
         modifier,
@@ -576,11 +464,11 @@ async fn roll_side_initiative(
         &cx.settings,
         &mut cx.app.rng.fork(),
     )?;
-    record_save(
+    target::record_save(
         act,
         cx.caller,
         "initiative",
-        cx.session.id,
+        Some(cx.session.id),
         row.as_ref().map(|c| c.row.id),
         &super::record::FightSave {
             modifier,
@@ -646,7 +534,7 @@ async fn try_flee(
     let id = acting_seat(f, cx.caller, cx.gm, name)?;
     let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
     let (row, sheet) = seat_sheet(act, f, id).await?;
-    let (labels, facets) = own_facet(&sheet, facet)?;
+    let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = flee_combat(
         &sheet,
         true,
@@ -655,11 +543,11 @@ async fn try_flee(
         &cx.settings,
         &mut cx.app.rng.fork(),
     )?;
-    record_save(
+    target::record_save(
         act,
         cx.caller,
         "flee",
-        cx.session.id,
+        Some(cx.session.id),
         row.as_ref().map(|c| c.row.id),
         &super::record::FightSave {
             modifier,
@@ -1052,54 +940,107 @@ pub async fn damage(
         None => None,
     };
     let settings = target::settings(&mut act, caller.guild_id).await?;
+    let hit = Hit {
+        amount,
+        mode,
+        displace,
+    };
     // An NPC kept in the fight.
     if let (Some((session, f)), Some(name), None) = (&fight, pick.character, pick.player) {
         if let Some(seat) = f.turns.by_name(name).filter(|s| s.data.npc.is_some()) {
             rights::require_gm(&mut act, caller, GM, "damage the fight's NPCs").await?;
-            let (id, seat_name) = (seat.id, seat.name.clone());
-            let mut f = f.clone();
-            let action = Action::Damage {
-                amount,
-                mode,
-                conditions: f.damage_conditions(id),
-                displace,
-            };
-            target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
-            let Some(mut sheet) = seat.data.npc.clone() else {
-                return Err(AppError::Internal("an NPC seat without its sheet".into()));
-            };
-            let events = sheet.apply(&action, &settings, &mut app.rng.fork())?;
-            if let Some(s) = f.turns.seat_mut(id) {
-                s.data.npc = Some(sheet.clone());
-            }
-            target::record(
-                &mut act,
-                caller,
-                "damage",
-                Some(session.id),
-                None,
-                &action,
-                &events,
-            )
-            .await?;
-            f.note(damage_line(&clean(&seat_name), &events));
-            sync(&mut act, &mut f, &settings).await?;
-            let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
-            act.commit().await?;
-            let v = render::change_view(
-                &seat_name,
-                &format!("takes {amount} damage"),
-                &sheet,
-                &events,
-            );
-            return Ok(Response {
-                reply: Reply::Message(v),
-                followups: vec![Reply::Edit(combat_view::view(
-                    session.id, version, true, &f,
-                ))],
-            });
+            let seat = seat.id;
+            return damage_npc(app, act, caller, (session, f.clone()), seat, &settings, hit).await;
         }
     }
+    damage_character(app, act, caller, fight, &settings, hit, pick).await
+}
+
+/// Damage as typed: the amount, where it goes, the Flesh items Wounds
+/// displace.
+struct Hit {
+    amount: Amount,
+    mode: DamageMode,
+    displace: Vec<u32>,
+}
+
+impl Hit {
+    /// The rules' action, under the fight's conditions for the target.
+    fn action(self, conditions: DamageConditions) -> Action {
+        Action::Damage {
+            amount: self.amount,
+            mode: self.mode,
+            conditions,
+            displace: self.displace,
+        }
+    }
+}
+
+/// Damage to an NPC kept in seat `id` of the fight: its sheet changes in
+/// the fight, and the tracker is redrawn.
+async fn damage_npc(
+    app: &App,
+    mut act: Act,
+    caller: &Caller,
+    (session, mut f): (&Session, Fight),
+    id: u32,
+    settings: &VeracitySettings,
+    hit: Hit,
+) -> AppResult {
+    let amount = hit.amount;
+    let action = hit.action(f.damage_conditions(id));
+    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    let seat = f
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::Internal("the NPC's seat is gone".into()))?;
+    let seat_name = seat.name.clone();
+    let Some(mut sheet) = seat.data.npc.clone() else {
+        return Err(AppError::Internal("an NPC seat without its sheet".into()));
+    };
+    let events = sheet.apply(&action, settings, &mut app.rng.fork())?;
+    if let Some(s) = f.turns.seat_mut(id) {
+        s.data.npc = Some(sheet.clone());
+    }
+    target::record(
+        &mut act,
+        caller,
+        "damage",
+        Some(session.id),
+        None,
+        &action,
+        &events,
+    )
+    .await?;
+    f.note(damage_line(&clean(&seat_name), &events));
+    sync(&mut act, &mut f, settings).await?;
+    let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
+    act.commit().await?;
+    let v = render::change_view(
+        &seat_name,
+        &format!("takes {amount} damage"),
+        &sheet,
+        &events,
+    );
+    Ok(Response {
+        reply: Reply::Message(v),
+        followups: vec![Reply::Edit(combat_view::view(
+            session.id, version, true, &f,
+        ))],
+    })
+}
+
+/// Damage to a character's sheet (seated in the fight or not); a fight it
+/// sits in is redrawn.
+async fn damage_character(
+    app: &App,
+    mut act: Act,
+    caller: &Caller,
+    fight: Option<(Session, Fight)>,
+    settings: &VeracitySettings,
+    hit: Hit,
+    pick: Pick<'_>,
+) -> AppResult {
     // A seated character by its seat (a player naming another's is told
     // it is not theirs, not that it does not exist).
     let mut c = match seated(&mut act, caller, pick, "damage the fight's NPCs").await? {
@@ -1117,14 +1058,10 @@ pub async fn damage(
         (Some((_, f)), Some(id)) => f.damage_conditions(id),
         _ => Default::default(),
     };
-    let action = Action::Damage {
-        amount,
-        mode,
-        conditions,
-        displace,
-    };
+    let amount = hit.amount;
+    let action = hit.action(conditions);
     target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
-    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
+    let events = c.sheet.apply(&action, settings, &mut app.rng.fork())?;
     characters::save(&mut act, &mut c).await?;
     target::record(
         &mut act,
@@ -1142,7 +1079,7 @@ pub async fn damage(
     let redraw = redraw_seated(
         &mut act,
         c.row.id,
-        &settings,
+        settings,
         Some(damage_line(&clean(c.name()), &events)),
     )
     .await?;
@@ -1154,10 +1091,4 @@ pub async fn damage(
         &events,
     );
     Ok(with_redraw(Response::message(v), redraw))
-}
-
-/// `response` followed by the redrawn tracker, if any ([`redraw_seated`]).
-pub fn with_redraw(mut response: Response, redraw: Option<View>) -> Response {
-    response.followups.extend(redraw.map(Reply::Edit));
-    response
 }

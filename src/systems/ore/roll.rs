@@ -32,7 +32,7 @@ use crate::rules::ore::roll::{
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
-use crate::rules::ore::{OreRoll, OreSheet};
+use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
@@ -121,25 +121,7 @@ pub struct RollArgs {
 /// `/vv roll`: rolls the stat into a new register and posts it.
 pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
     let label = super::check_text(app, "label", args.label.as_deref())?;
-    if args.stat.is_none() && args.dice.is_none() {
-        return Err(AppError::user(
-            "Choose a `stat` to roll, or a number of `dice`.",
-        ));
-    }
-    let dice = match args.dice {
-        Some(d) => Some(
-            u32::try_from(d)
-                .ok()
-                .filter(|d| (1..=100).contains(d))
-                .ok_or_else(|| AppError::user("`dice` must be from 1 to 100."))?,
-        ),
-        None => None,
-    };
-    let requirement = SetRequirement {
-        min_width: u32::try_from(args.min_width.unwrap_or(2)).unwrap_or(0),
-        min_height: args.min_height.map(|h| u32::try_from(h).unwrap_or(0)),
-    };
-    requirement.validate()?;
+    let (dice, requirement) = checked(&args)?;
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, fc } = target(
         &mut tx,
@@ -200,24 +182,11 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         Some(minutes),
     )
     .await?;
-    log::record_rolled(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "roll",
-            session: Some(id),
-            character: Some(ch.row.id),
-        },
-        &json!({
-            "stat": args.stat, "dice": dice, "requirement": requirement,
-            "pool": pool_text(&state.roll),
-        }),
-        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
-        &events,
-        &super::faces::thrown(&events),
-    )
-    .await?;
+    let inputs = json!({
+        "stat": args.stat, "dice": dice, "requirement": requirement,
+        "pool": pool_text(&state.roll),
+    });
+    log_start(&mut tx, caller, id, ch.row.id, &inputs, &state, &events).await?;
     tx.commit().await?;
     Ok(Response::message(view(
         id,
@@ -226,6 +195,59 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         &state,
         Some(&ch.sheet),
     )))
+}
+
+/// The options of `/vv roll` checked: the ad-hoc dice (1 to 100) and the
+/// set the action needs. A stat or dice must be given.
+fn checked(args: &RollArgs) -> Result<(Option<u32>, SetRequirement), AppError> {
+    if args.stat.is_none() && args.dice.is_none() {
+        return Err(AppError::user(
+            "Choose a `stat` to roll, or a number of `dice`.",
+        ));
+    }
+    let dice = match args.dice {
+        Some(d) => Some(
+            u32::try_from(d)
+                .ok()
+                .filter(|d| (1..=100).contains(d))
+                .ok_or_else(|| AppError::user("`dice` must be from 1 to 100."))?,
+        ),
+        None => None,
+    };
+    let requirement = SetRequirement {
+        min_width: u32::try_from(args.min_width.unwrap_or(2)).unwrap_or(0),
+        min_height: args.min_height.map(|h| u32::try_from(h).unwrap_or(0)),
+    };
+    requirement.validate()?;
+    Ok((dice, requirement))
+}
+
+/// Logs a new register: what was asked, the faces and error dice rolled.
+async fn log_start(
+    tx: &mut Act,
+    caller: &Caller,
+    id: i64,
+    character: i64,
+    inputs: &serde_json::Value,
+    state: &RollState,
+    events: &[OreEvent],
+) -> Result<(), AppError> {
+    log::record_rolled(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "roll",
+            session: Some(id),
+            character: Some(character),
+        },
+        inputs,
+        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
+        &events,
+        &super::faces::thrown(events),
+    )
+    .await
+    .map(drop)
 }
 
 /// Discards by default (A-O10: the lowest face) while a sheet's cache is
@@ -844,89 +866,13 @@ fn picker_row(
     page: usize,
 ) -> Option<Row> {
     let (placeholder, options, max) = match p {
-        Picker::Cache => {
-            let mut dice: Vec<(u32, &str)> = sheet
-                .cache
-                .iter()
-                .map(|d| {
-                    (
-                        d.face,
-                        match d.source {
-                            crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
-                            crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
-                        },
-                    )
-                })
-                .collect();
-            dice.sort_by_key(|d| std::cmp::Reverse(d.0));
-            let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
-            let options: Vec<SelectOption> = dice
-                .into_iter()
-                .map(|(face, src)| {
-                    let k = seen.entry(face).or_default();
-                    *k += 1;
-                    SelectOption {
-                        label: format!("Cache die {face}"),
-                        value: format!("{face}.{k}"),
-                        description: Some(src.to_string()),
-                    }
-                })
-                .collect();
-            (CACHE_PLACEHOLDER, paged_options(options, page), 25)
-        }
-        Picker::Load => {
-            let mut dice: Vec<(usize, u32, bool)> = r
-                .register
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.is_unused())
-                .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-                .collect();
-            dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            let options = dice
-                .into_iter()
-                .map(|(i, face, cache)| SelectOption {
-                    label: format!("Die {}: {face}", i + 1),
-                    value: i.to_string(),
-                    description: cache.then(|| "came from the cache".to_string()),
-                })
-                .collect();
-            (LOAD_PLACEHOLDER, paged_options(options, page), 25)
-        }
-        Picker::Minor => {
-            let reading = r.reading();
-            let mut seen: Vec<(u32, bool)> = Vec::new();
-            let mut options = Vec::new();
-            let mut dice: Vec<(usize, u32, bool)> = r
-                .register
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.is_unused())
-                .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-                .collect();
-            dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-            for (i, face, cache) in dice {
-                if seen.contains(&(face, cache)) {
-                    continue;
-                }
-                seen.push((face, cache));
-                let set = reading.sets.iter().find(|s| s.height == face);
-                let mut desc = match set {
-                    Some(s) => format!("breaks {s}"),
-                    None => "a loose die".to_string(),
-                };
-                if cache {
-                    desc.push_str(", from the cache");
-                }
-                options.push(SelectOption {
-                    label: format!("A {face}"),
-                    value: i.to_string(),
-                    description: Some(desc),
-                });
-            }
-            options.truncate(25);
-            (MINOR_PLACEHOLDER, options, 1)
-        }
+        Picker::Cache => (
+            CACHE_PLACEHOLDER,
+            paged_options(cache_options(sheet), page),
+            25,
+        ),
+        Picker::Load => (LOAD_PLACEHOLDER, paged_options(load_options(r), page), 25),
+        Picker::Minor => (MINOR_PLACEHOLDER, minor_options(r), 1),
         Picker::Modify => (
             MODIFY_PLACEHOLDER,
             paged_options(modify_options(r), page),
@@ -945,6 +891,94 @@ fn picker_row(
         min: 1,
         max,
     }))
+}
+
+/// The cache-dice select's options: each cache die, highest first, with
+/// where it came from. The value is `<face>.<n>` (the n-th die of that face).
+fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
+    let mut dice: Vec<(u32, &str)> = sheet
+        .cache
+        .iter()
+        .map(|d| {
+            (
+                d.face,
+                match d.source {
+                    crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
+                    crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
+                },
+            )
+        })
+        .collect();
+    dice.sort_by_key(|d| std::cmp::Reverse(d.0));
+    let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
+    dice.into_iter()
+        .map(|(face, src)| {
+            let k = seen.entry(face).or_default();
+            *k += 1;
+            SelectOption {
+                label: format!("Cache die {face}"),
+                value: format!("{face}.{k}"),
+                description: Some(src.to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The load select's options: each unused register die, highest first.
+/// The value is its register position.
+fn load_options(r: &OreRoll) -> Vec<SelectOption> {
+    let mut dice: Vec<(usize, u32, bool)> = r
+        .register
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.is_unused())
+        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
+        .collect();
+    dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    dice.into_iter()
+        .map(|(i, face, cache)| SelectOption {
+            label: format!("Die {}: {face}", i + 1),
+            value: i.to_string(),
+            description: cache.then(|| "came from the cache".to_string()),
+        })
+        .collect()
+}
+
+/// The Minor-action select's options: one unused die per face (rolled
+/// and cache dice apart), lowest first, with the set it breaks; at most 25.
+fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
+    let reading = r.reading();
+    let mut seen: Vec<(u32, bool)> = Vec::new();
+    let mut options = Vec::new();
+    let mut dice: Vec<(usize, u32, bool)> = r
+        .register
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.is_unused())
+        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
+        .collect();
+    dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+    for (i, face, cache) in dice {
+        if seen.contains(&(face, cache)) {
+            continue;
+        }
+        seen.push((face, cache));
+        let set = reading.sets.iter().find(|s| s.height == face);
+        let mut desc = match set {
+            Some(s) => format!("breaks {s}"),
+            None => "a loose die".to_string(),
+        };
+        if cache {
+            desc.push_str(", from the cache");
+        }
+        options.push(SelectOption {
+            label: format!("A {face}"),
+            value: i.to_string(),
+            description: Some(desc),
+        });
+    }
+    options.truncate(25);
+    options
 }
 
 /// The face-modifier select's options (VV-5): for each unused die (one per

@@ -129,8 +129,10 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     }
     let by = t.by();
     let allowed = t.st.task.kissable_dice(by);
-    let free_specialties = free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default();
-    let free_insights = free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default();
+    let free = Free {
+        specialties: free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default(),
+        insights: free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default(),
+    };
     let mut pairs: Vec<(u32, KissSource)> = Vec::new();
     let mut named: Vec<String> = Vec::new();
     for v in t.values {
@@ -149,52 +151,7 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
         let source = match pay {
             "lot" => KissSource::Lot,
             "stunt" => KissSource::Stunt,
-            other => {
-                let (specialty, text) = match other.split_once(':') {
-                    Some(("sp", t)) => (true, t),
-                    Some(("in", t)) => (false, t),
-                    _ => {
-                        return Err(AppError::user(
-                            "That is not a die and a payment on the list.",
-                        ))
-                    }
-                };
-                let free = if specialty {
-                    &free_specialties
-                } else {
-                    &free_insights
-                };
-                let short = |x: &str| -> String {
-                    key_of(x)
-                        .chars()
-                        .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
-                        .collect()
-                };
-                let found = free
-                    .iter()
-                    .find(|f| short(f) == short(text))
-                    .ok_or_else(|| {
-                        AppError::user(format!(
-                            "{} has no unused {} “{}” in this task.",
-                            t.st.name_of(by),
-                            if specialty {
-                                "specialty, discipline, asset or merit"
-                            } else {
-                                "insight"
-                            },
-                            text.trim()
-                        ))
-                    })?;
-                let key = key_of(found);
-                if named.contains(&key) {
-                    return Err(AppError::user(format!(
-                        "“{}” pays for one die only: pick another payment for the other.",
-                        found.trim()
-                    )));
-                }
-                named.push(key);
-                source(found.clone(), specialty)
-            }
+            other => named_payment(other, &t.st.name_of(by), &free, &mut named)?,
         };
         pairs.push((die, source));
     }
@@ -221,6 +178,67 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
         ids.join(", ")
     ));
     Ok(Step::rules(actions))
+}
+
+/// The unused attributes and insights of the one who KISSes ([`free_names`]).
+struct Free {
+    specialties: Vec<String>,
+    insights: Vec<String>,
+}
+
+/// The attribute (`sp:…`) or insight (`in:…`) a menu payment names among
+/// `who`'s unused ones; each pays for one die only (`named` keeps those
+/// already paid with).
+fn named_payment(
+    pay: &str,
+    who: &str,
+    free: &Free,
+    named: &mut Vec<String>,
+) -> Result<KissSource, AppError> {
+    let (specialty, text) = match pay.split_once(':') {
+        Some(("sp", t)) => (true, t),
+        Some(("in", t)) => (false, t),
+        _ => {
+            return Err(AppError::user(
+                "That is not a die and a payment on the list.",
+            ))
+        }
+    };
+    let free = if specialty {
+        &free.specialties
+    } else {
+        &free.insights
+    };
+    let short = |x: &str| -> String {
+        key_of(x)
+            .chars()
+            .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
+            .collect()
+    };
+    let found = free
+        .iter()
+        .find(|f| short(f) == short(text))
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "{} has no unused {} “{}” in this task.",
+                who,
+                if specialty {
+                    "specialty, discipline, asset or merit"
+                } else {
+                    "insight"
+                },
+                text.trim()
+            ))
+        })?;
+    let key = key_of(found);
+    if named.contains(&key) {
+        return Err(AppError::user(format!(
+            "“{}” pays for one die only: pick another payment for the other.",
+            found.trim()
+        )));
+    }
+    named.push(key);
+    Ok(source(found.clone(), specialty))
 }
 
 /// The clicker's picked dice, not yet paid for.

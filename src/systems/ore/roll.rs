@@ -924,16 +924,21 @@ fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
         .collect()
 }
 
-/// The load select's options: each unused register die, highest first.
-/// The value is its register position.
-fn load_options(r: &OreRoll) -> Vec<SelectOption> {
-    let mut dice: Vec<(usize, u32, bool)> = r
-        .register
+/// The register's unused dice: position, face, and whether it came from
+/// the cache.
+fn unused_dice(r: &OreRoll) -> Vec<(usize, u32, bool)> {
+    r.register
         .iter()
         .enumerate()
         .filter(|(_, d)| d.is_unused())
         .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-        .collect();
+        .collect()
+}
+
+/// The load select's options: each unused register die, highest first.
+/// The value is its register position.
+fn load_options(r: &OreRoll) -> Vec<SelectOption> {
+    let mut dice = unused_dice(r);
     dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     dice.into_iter()
         .map(|(i, face, cache)| SelectOption {
@@ -950,13 +955,7 @@ fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
     let reading = r.reading();
     let mut seen: Vec<(u32, bool)> = Vec::new();
     let mut options = Vec::new();
-    let mut dice: Vec<(usize, u32, bool)> = r
-        .register
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.is_unused())
-        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-        .collect();
+    let mut dice = unused_dice(r);
     dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
     for (i, face, cache) in dice {
         if seen.contains(&(face, cache)) {

@@ -16,6 +16,7 @@ use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
+use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
@@ -464,19 +465,8 @@ async fn roll_side_initiative(
         &cx.settings,
         &mut cx.app.rng.fork(),
     )?;
-    target::record_save(
-        act,
-        cx.caller,
-        "initiative",
-        Some(cx.session.id),
-        row.as_ref().map(|c| c.row.id),
-        &super::record::FightSave {
-            modifier,
-            facet: labels.first().cloned(),
-        },
-        &r.save,
-    )
-    .await?;
+    let character = row.as_ref().map(|c| c.row.id);
+    record_fight_save(act, cx, "initiative", character, modifier, &labels, &r.save).await?;
     f.set_initiative(r.first)?;
     let said = match r.first {
         Side::Players => "the players act first",
@@ -543,19 +533,8 @@ async fn try_flee(
         &cx.settings,
         &mut cx.app.rng.fork(),
     )?;
-    target::record_save(
-        act,
-        cx.caller,
-        "flee",
-        Some(cx.session.id),
-        row.as_ref().map(|c| c.row.id),
-        &super::record::FightSave {
-            modifier,
-            facet: labels.first().cloned(),
-        },
-        &r.save,
-    )
-    .await?;
+    let character = row.as_ref().map(|c| c.row.id);
+    record_fight_save(act, cx, "flee", character, modifier, &labels, &r.save).await?;
     let line = if r.escaped {
         format!("🏃 {} flees the fight", clean(&who))
     } else {
@@ -581,6 +560,32 @@ async fn try_flee(
         note: said,
         shown: Some(v),
     })
+}
+
+/// Logs a save made in the fight (initiative, flee) with the fight.
+async fn record_fight_save(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    what: &str,
+    character: Option<i64>,
+    modifier: i32,
+    labels: &[String],
+    save: &SaveResult,
+) -> Result<(), AppError> {
+    let inputs = super::record::FightSave {
+        modifier,
+        facet: labels.first().cloned(),
+    };
+    target::record_save(
+        act,
+        cx.caller,
+        what,
+        Some(cx.session.id),
+        character,
+        &inputs,
+        save,
+    )
+    .await
 }
 
 /// The seat whose turn it is (or the game master) ends the turn.

@@ -168,29 +168,7 @@ fn main() -> ExitCode {
             heartbeat,
             shards,
             shard_count,
-        } => {
-            let shards = match shard_range(shards.as_deref(), shard_count) {
-                Ok(r) => r,
-                Err(e) => return usage_error(e),
-            };
-            let config = match Config::from_env() {
-                Ok(c) => c,
-                Err(e) => return usage_error(e),
-            };
-            let url = &config.database.url;
-            let beat_file = heartbeat_file(url, heartbeat, shards);
-            let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(lifecycle::health(url, &beat_file)) {
-                Ok(()) => {
-                    println!("healthy");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("kismet health: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        } => health(heartbeat, shards, shard_count),
         Command::Sandbox {
             db,
             seed,
@@ -210,33 +188,70 @@ fn main() -> ExitCode {
             shards,
             shard_count,
             heartbeat,
-        } => {
-            let shards = match shard_range(shards.as_deref(), shard_count) {
-                Ok(r) => r,
-                Err(e) => return usage_error(e),
-            };
-            let Some(secrets) = Secrets::from_env() else {
-                eprintln!(
-                    "kismet: DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it \
-                     (Discord developer portal → your application → Bot → Reset Token). \
-                     To try Kismet without a token, run `kismet sandbox`."
-                );
-                return ExitCode::from(2);
-            };
-            init_tracing("info,serenity=warn", secrets.token());
-            let config = match Config::from_env() {
-                Ok(c) => c,
-                Err(e) => return usage_error(e),
-            };
-            let beat_file = heartbeat_file(&config.database.url, heartbeat, shards);
-            let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
-            match rt.block_on(run_bot(config, secrets, api_base, shards, beat_file)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("kismet: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+        } => run(api_base, shards, shard_count, heartbeat),
+    }
+}
+
+/// `kismet health`: whether the running bot's heartbeat is fresh.
+fn health(
+    heartbeat: Option<PathBuf>,
+    shards: Option<String>,
+    shard_count: Option<u32>,
+) -> ExitCode {
+    let shards = match shard_range(shards.as_deref(), shard_count) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
+    let url = &config.database.url;
+    let beat_file = heartbeat_file(url, heartbeat, shards);
+    let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+    match rt.block_on(lifecycle::health(url, &beat_file)) {
+        Ok(()) => {
+            println!("healthy");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kismet health: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kismet run`: the bot, until it is stopped.
+fn run(
+    api_base: Option<String>,
+    shards: Option<String>,
+    shard_count: Option<u32>,
+    heartbeat: Option<PathBuf>,
+) -> ExitCode {
+    let shards = match shard_range(shards.as_deref(), shard_count) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let Some(secrets) = Secrets::from_env() else {
+        eprintln!(
+            "kismet: DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it \
+             (Discord developer portal → your application → Bot → Reset Token). \
+             To try Kismet without a token, run `kismet sandbox`."
+        );
+        return ExitCode::from(2);
+    };
+    init_tracing("info,serenity=warn", secrets.token());
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
+    let beat_file = heartbeat_file(&config.database.url, heartbeat, shards);
+    let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+    match rt.block_on(run_bot(config, secrets, api_base, shards, beat_file)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kismet: {e}");
+            ExitCode::FAILURE
         }
     }
 }

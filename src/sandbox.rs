@@ -159,44 +159,7 @@ pub fn pretty(out: &Output) -> String {
         s.push_str(&format!("{}\n", out.content()));
     }
     for e in out.embeds() {
-        let get = |p: &str| {
-            e.pointer(p)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        let author = get("/author/name");
-        if !author.is_empty() {
-            s.push_str(&format!("▌ {author}\n"));
-        }
-        let title = get("/title");
-        if !title.is_empty() {
-            s.push_str(&format!("▌ {title}\n"));
-        }
-        let d = get("/description");
-        if !d.is_empty() {
-            for l in d.lines() {
-                s.push_str(&format!("  {l}\n"));
-            }
-        }
-        for f in e
-            .get("fields")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-        {
-            let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-            let value = f.get("value").and_then(Value::as_str).unwrap_or("");
-            let mut lines = value.lines();
-            s.push_str(&format!("  {name}: {}\n", lines.next().unwrap_or("")));
-            for l in lines {
-                s.push_str(&format!("    {l}\n"));
-            }
-        }
-        let footer = get("/footer/text");
-        if !footer.is_empty() {
-            s.push_str(&format!("  ({footer})\n"));
-        }
+        pretty_embed(&mut s, &e);
     }
     for row in out
         .body
@@ -211,41 +174,86 @@ pub fn pretty(out: &Output) -> String {
             .cloned()
             .unwrap_or_default()
             .iter()
-            .map(|c| {
-                let disabled = c.get("disabled").and_then(Value::as_bool).unwrap_or(false);
-                match c.get("type").and_then(Value::as_u64) {
-                    Some(3) => {
-                        let opts: Vec<&str> = c
-                            .get("options")
-                            .and_then(Value::as_array)
-                            .map(|o| {
-                                o.iter()
-                                    .filter_map(|x| x.get("value").and_then(Value::as_str))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        format!(
-                            "⟨{}: {}⟩",
-                            c.get("placeholder")
-                                .and_then(Value::as_str)
-                                .unwrap_or("select"),
-                            opts.join(", ")
-                        )
-                    }
-                    _ => {
-                        let label = c.get("label").and_then(Value::as_str).unwrap_or("?");
-                        if disabled {
-                            format!("[{label} (disabled)]")
-                        } else {
-                            format!("[{label}]")
-                        }
-                    }
-                }
-            })
+            .map(pretty_component)
             .collect();
         if !items.is_empty() {
             s.push_str(&format!("  {}\n", items.join(" ")));
         }
     }
     s
+}
+
+/// An embed as text: author, title, description, fields, footer.
+fn pretty_embed(s: &mut String, e: &Value) {
+    let get = |p: &str| {
+        e.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let author = get("/author/name");
+    if !author.is_empty() {
+        s.push_str(&format!("▌ {author}\n"));
+    }
+    let title = get("/title");
+    if !title.is_empty() {
+        s.push_str(&format!("▌ {title}\n"));
+    }
+    let d = get("/description");
+    if !d.is_empty() {
+        for l in d.lines() {
+            s.push_str(&format!("  {l}\n"));
+        }
+    }
+    for f in e
+        .get("fields")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+    {
+        let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+        let value = f.get("value").and_then(Value::as_str).unwrap_or("");
+        let mut lines = value.lines();
+        s.push_str(&format!("  {name}: {}\n", lines.next().unwrap_or("")));
+        for l in lines {
+            s.push_str(&format!("    {l}\n"));
+        }
+    }
+    let footer = get("/footer/text");
+    if !footer.is_empty() {
+        s.push_str(&format!("  ({footer})\n"));
+    }
+}
+
+/// A button as `[label]`, a select as `⟨placeholder: values⟩`.
+fn pretty_component(c: &Value) -> String {
+    let disabled = c.get("disabled").and_then(Value::as_bool).unwrap_or(false);
+    match c.get("type").and_then(Value::as_u64) {
+        Some(3) => {
+            let opts: Vec<&str> = c
+                .get("options")
+                .and_then(Value::as_array)
+                .map(|o| {
+                    o.iter()
+                        .filter_map(|x| x.get("value").and_then(Value::as_str))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "⟨{}: {}⟩",
+                c.get("placeholder")
+                    .and_then(Value::as_str)
+                    .unwrap_or("select"),
+                opts.join(", ")
+            )
+        }
+        _ => {
+            let label = c.get("label").and_then(Value::as_str).unwrap_or("?");
+            if disabled {
+                format!("[{label} (disabled)]")
+            } else {
+                format!("[{label}]")
+            }
+        }
+    }
 }

@@ -12,29 +12,7 @@ use crate::app::{App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session};
 
-pub use super::custom_id::{from_base36, to_base36, Action, ButtonId};
-
-impl Click<'_> {
-    /// The clicked action, typed; a click that is not one of `A`'s is
-    /// refused with a clear message (and changes nothing).
-    pub fn action<A: Action>(&self) -> Result<A, AppError> {
-        A::parse(&self.id.action, self.id.arg.as_deref()).ok_or_else(|| {
-            AppError::user(
-                "That button is not one I recognise; it may belong to an older version of the bot.",
-            )
-        })
-    }
-}
-
-/// A click, after the session was found and checked.
-pub struct Click<'a> {
-    /// The parsed custom_id.
-    pub id: &'a ButtonId,
-    /// Values picked in a select menu (empty for buttons).
-    pub values: &'a [String],
-    /// Who clicked.
-    pub caller: &'a Caller,
-}
+pub use super::custom_id::{from_base36, to_base36, Action, ButtonId, Click};
 
 /// Handles any click: finds the session (in the caller's guild only),
 /// answers stale clicks with the current state, and hands the rest to the
@@ -117,24 +95,8 @@ async fn panel_click(
 async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String]) -> AppResult {
     let id = id.clone();
     // Unknown and stale clicks (double clicks, old messages) are answered
-    // from a read, without queueing for the write lock: under a burst of
-    // clicks most are stale. Versions only grow, so a stale read is final.
-    // No transaction around it (one lookup, and the guild's settings only
-    // for a secret session).
-    let known = {
-        let mut rtx = app.db.glance().await?;
-        let known = storage::sessions::get(&mut rtx, caller.guild_id, id.session)
-            .await?
-            .filter(|s| s.kind == id.kind)
-            .ok_or_else(gone)?;
-        // Who may see the roll is settled before anything about it is
-        // shown (its current state for a stale click, a refusal naming its
-        // roller): to anyone else a secret roll is one that never was.
-        if !super::secret::may_see(&mut rtx, &known, caller).await? {
-            return Err(gone());
-        }
-        known
-    };
+    // from a read ([`readable`]).
+    let known = readable(app, caller, &id).await?;
     if known.version != id.version {
         return stale(app, &known, caller).await;
     }
@@ -167,26 +129,7 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
     }
     let now = storage::now_ms();
     if session.status == Status::Open && session.expires_at.is_some_and(|t| t <= now) {
-        let mut expired = session.clone();
-        if let Some(v) = storage::sessions::update(
-            &mut tx,
-            session.id,
-            session.version,
-            &session.state,
-            Status::Expired,
-            session.expires_at,
-            now,
-        )
-        .await?
-        {
-            expired.version = v;
-            expired.status = Status::Expired;
-        }
-        tx.commit().await?;
-        let view = app.registry.render(app, &expired, caller).await?;
-        return Ok(Response::update(view).then(Reply::Ephemeral(View::text(
-            "That roll timed out, so its buttons no longer do anything.",
-        ))));
+        return expire(app, tx, &session, caller, now).await;
     }
     if session.status != Status::Open {
         drop(tx);
@@ -196,6 +139,51 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
         return Ok(Response::update(view).then(Reply::Ephemeral(View::text(note))));
     }
     app.registry.click(app, tx, session, &click).await
+}
+
+/// The clicked session, read without queueing for the write lock, if the
+/// caller may see it (unknown and stale clicks are answered from this read:
+/// under a burst of clicks most are stale, and versions only grow, so a
+/// stale read is final). No transaction around it (one lookup, and the
+/// guild's settings only for a secret session).
+async fn readable(app: &App, caller: &Caller, id: &ButtonId) -> Result<Session, AppError> {
+    let mut rtx = app.db.glance().await?;
+    let known = storage::sessions::get(&mut rtx, caller.guild_id, id.session)
+        .await?
+        .filter(|s| s.kind == id.kind)
+        .ok_or_else(gone)?;
+    // Who may see the roll is settled before anything about it is
+    // shown (its current state for a stale click, a refusal naming its
+    // roller): to anyone else a secret roll is one that never was.
+    if !super::secret::may_see(&mut rtx, &known, caller).await? {
+        return Err(gone());
+    }
+    Ok(known)
+}
+
+/// A click on a roll whose time ran out: it is marked expired now and
+/// redrawn so, and the clicker told.
+async fn expire(app: &App, mut tx: Act, session: &Session, caller: &Caller, now: i64) -> AppResult {
+    let mut expired = session.clone();
+    if let Some(v) = storage::sessions::update(
+        &mut tx,
+        session.id,
+        session.version,
+        &session.state,
+        Status::Expired,
+        session.expires_at,
+        now,
+    )
+    .await?
+    {
+        expired.version = v;
+        expired.status = Status::Expired;
+    }
+    tx.commit().await?;
+    let view = app.registry.render(app, &expired, caller).await?;
+    Ok(Response::update(view).then(Reply::Ephemeral(View::text(
+        "That roll timed out, so its buttons no longer do anything.",
+    ))))
 }
 
 /// The answer to a click on a roll the caller cannot reach: one that no

@@ -1,8 +1,33 @@
 //! The custom_id of a button or menu: `kind:session:version:action[:arg]`,
 //! with the session id and version in base 36 (e.g. `roll:1z:3:reroll`),
-//! and the [`Action`] trait a system's typed buttons implement. A leaf
-//! module: views draw buttons with it and the click dispatcher
-//! ([`super::component`]) reads them back.
+//! the [`Action`] trait a system's typed buttons implement, and a
+//! [`Click`] as the owning system receives it. Views draw buttons with it,
+//! the click dispatcher ([`super::component`]) reads them back, and the
+//! registry ([`super::registry`]) hands them on.
+
+use super::{AppError, Caller};
+
+/// A click, after the session was found and checked.
+pub struct Click<'a> {
+    /// The parsed custom_id.
+    pub id: &'a ButtonId,
+    /// Values picked in a select menu (empty for buttons).
+    pub values: &'a [String],
+    /// Who clicked.
+    pub caller: &'a Caller,
+}
+
+impl Click<'_> {
+    /// The clicked action, typed; a click that is not one of `A`'s is
+    /// refused with a clear message (and changes nothing).
+    pub fn action<A: Action>(&self) -> Result<A, AppError> {
+        A::parse(&self.id.action, self.id.arg.as_deref()).ok_or_else(|| {
+            AppError::user(
+                "That button is not one I recognise; it may belong to an older version of the bot.",
+            )
+        })
+    }
+}
 
 /// A parsed custom_id.
 #[derive(Debug, Clone, PartialEq, Eq)]

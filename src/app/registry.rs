@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde::{de::DeserializeOwned, Serialize};
 
-use super::component::Click;
+use super::custom_id::Click;
 use super::{AppError, AppResult, Caller, View};
 use crate::app::Act;
 use crate::rules::{HouseRules, SettingInfo};

@@ -128,7 +128,40 @@ pub struct ChannelSettings {
     /// The system this channel plays, overriding the guild's `system`.
     pub system: Option<String>,
     /// How much a result says here (the house rule `verbosity`).
-    pub verbosity: super::verbosity::Verbosity,
+    pub verbosity: Verbosity,
+}
+
+/// How much a result says in a channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verbosity {
+    /// Everything: the dice, the derivation, the odds.
+    #[default]
+    Full,
+    /// One line per result.
+    Compact,
+}
+
+impl Verbosity {
+    /// Every value, as `/fc verbosity` offers it.
+    pub const WORDS: [&'static str; 2] = ["full", "compact"];
+
+    /// The value's word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verbosity::Full => "full",
+            Verbosity::Compact => "compact",
+        }
+    }
+
+    /// Reads a word (any case).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "full" => Some(Verbosity::Full),
+            "compact" | "short" => Some(Verbosity::Compact),
+            _ => None,
+        }
+    }
 }
 
 /// The settings scope of a channel.

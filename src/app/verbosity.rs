@@ -7,45 +7,12 @@
 //! A result is an embed with an author line ("Ada · Wits + Alertness", see
 //! `systems::table::look`); [`compact`] shortens exactly those.
 
-use serde::{Deserialize, Serialize};
-
 use super::settings;
 use super::view::{Embed, View};
 use super::{App, Caller, Reply, Response};
 use crate::storage::Tx;
 
-/// How much a result says in a channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verbosity {
-    /// Everything: the dice, the derivation, the odds.
-    #[default]
-    Full,
-    /// One line per result.
-    Compact,
-}
-
-impl Verbosity {
-    /// Every value, as `/fc verbosity` offers it.
-    pub const WORDS: [&'static str; 2] = ["full", "compact"];
-
-    /// The value's word.
-    pub fn word(self) -> &'static str {
-        match self {
-            Verbosity::Full => "full",
-            Verbosity::Compact => "compact",
-        }
-    }
-
-    /// Reads a word (any case).
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "full" => Some(Verbosity::Full),
-            "compact" | "short" => Some(Verbosity::Compact),
-            _ => None,
-        }
-    }
-}
+pub use super::settings::Verbosity;
 
 /// A result in one line: `✅ Success · 3 successes · Ada · Wits +
 /// Alertness · **8** **7** 3`, in the result's colour, with its buttons.

@@ -399,24 +399,7 @@ async fn send_component_response(
     data.inflight.release(ci.id.get());
     let response = match result {
         Ok(r) => r,
-        Err(e) => {
-            if e.is_fault() {
-                tracing::error!(error = %e.report(), custom_id = %ci.data.custom_id, "click failed");
-            }
-            let text = render::refusal(&e.user_message());
-            if deferred {
-                let note = render::note_followup(text, true);
-                return deliver::retry("late click refusal", || {
-                    ci.create_followup(&ctx.http, note.clone())
-                })
-                .await
-                .map(drop);
-            }
-            let msg = render::note_message(text, true);
-            return answer_click(ctx, ci, CreateInteractionResponse::Message(msg), false)
-                .await
-                .map(drop);
-        }
+        Err(e) => return refuse_click(ctx, ci, &e, deferred).await,
     };
     // Which session the reply shows, and whether it replaced the clicked message.
     let (session, updated) = match &response.reply {
@@ -437,49 +420,17 @@ async fn send_component_response(
     let shown = if deferred {
         answer_deferred_click(ctx, ci, response.reply).await?
     } else {
-        let first = match response.reply {
-            Reply::Update(v) => {
-                CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
-            }
-            Reply::Message(v) => {
-                CreateInteractionResponse::Message(render::response_message(v, false))
-            }
-            Reply::Ephemeral(v) => {
-                CreateInteractionResponse::Message(render::response_message(v, true))
-            }
-            Reply::Edit(_) => {
-                CreateInteractionResponse::Message(render::response_message(View::text(DONE), true))
-            }
-        };
-        answer_click(ctx, ci, first, with_message).await?
+        answer_click(ctx, ci, first_answer(response.reply), with_message).await?
     };
     stage(ci.id.get(), "sent");
-    if let (Some(session), Some(guild)) = (session, ci.guild_id) {
-        let message_id = if updated {
-            Some(ci.message.id.get())
-        } else if shown.is_some() {
-            shown
-        } else {
-            ci.get_response(&ctx.http).await.ok().map(|m| m.id.get())
+    if let Some(session) = session {
+        let shown = Shown {
+            session,
+            updated,
+            deferred,
+            message: shown,
         };
-        if let Some(mid) = message_id {
-            let guild = guild.get() as i64;
-            // The click's token edits the clicked message (@original): it
-            // can edit a new message only when that message is the click's
-            // own answer, not a follow-up after a deferred update.
-            let token = (updated || !deferred).then_some(ci.token.as_str());
-            // Only the clicked message may be on file already.
-            let posting = if updated {
-                expiry::Posting::Maybe
-            } else {
-                expiry::Posting::New
-            };
-            if let Err(e) =
-                expiry::attach_as(&data.app, guild, session, mid as i64, token, posting).await
-            {
-                tracing::warn!(error = %e, "could not record a session's message");
-            }
-        }
+        record_shown(ctx, data, ci, shown).await;
     }
     let guild = ci.guild_id.map_or(0, |g| g.get() as i64);
     for v in edits {
@@ -501,6 +452,91 @@ async fn send_component_response(
         .await?;
     }
     Ok(())
+}
+
+/// A click's refusal, private: logged first when it is a fault.
+async fn refuse_click(
+    ctx: &serenity::Context,
+    ci: &ComponentInteraction,
+    e: &AppError,
+    deferred: bool,
+) -> Result<(), serenity::Error> {
+    if e.is_fault() {
+        tracing::error!(error = %e.report(), custom_id = %ci.data.custom_id, "click failed");
+    }
+    let text = render::refusal(&e.user_message());
+    if deferred {
+        let note = render::note_followup(text, true);
+        return deliver::retry("late click refusal", || {
+            ci.create_followup(&ctx.http, note.clone())
+        })
+        .await
+        .map(drop);
+    }
+    let msg = render::note_message(text, true);
+    answer_click(ctx, ci, CreateInteractionResponse::Message(msg), false)
+        .await
+        .map(drop)
+}
+
+/// The answer to a click not yet acknowledged.
+fn first_answer(reply: Reply) -> CreateInteractionResponse {
+    match reply {
+        Reply::Update(v) => {
+            CreateInteractionResponse::UpdateMessage(render::response_message(v, false))
+        }
+        Reply::Message(v) => CreateInteractionResponse::Message(render::response_message(v, false)),
+        Reply::Ephemeral(v) => {
+            CreateInteractionResponse::Message(render::response_message(v, true))
+        }
+        Reply::Edit(_) => {
+            CreateInteractionResponse::Message(render::response_message(View::text(DONE), true))
+        }
+    }
+}
+
+/// A session a click's answer shows, and how it was shown.
+struct Shown {
+    session: i64,
+    /// The answer replaced the clicked message.
+    updated: bool,
+    /// The click was acknowledged before the answer.
+    deferred: bool,
+    /// The new message's id, when the answer told it.
+    message: Option<u64>,
+}
+
+/// Records the message that shows a session after a click, so that it
+/// expires and is redrawn in place.
+async fn record_shown(ctx: &serenity::Context, data: &Data, ci: &ComponentInteraction, s: Shown) {
+    let Some(guild) = ci.guild_id else {
+        return;
+    };
+    let message_id = if s.updated {
+        Some(ci.message.id.get())
+    } else if s.message.is_some() {
+        s.message
+    } else {
+        ci.get_response(&ctx.http).await.ok().map(|m| m.id.get())
+    };
+    let Some(mid) = message_id else {
+        return;
+    };
+    let guild = guild.get() as i64;
+    // The click's token edits the clicked message (@original): it can edit
+    // a new message only when that message is the click's own answer, not
+    // a follow-up after a deferred update.
+    let token = (s.updated || !s.deferred).then_some(ci.token.as_str());
+    // Only the clicked message may be on file already.
+    let posting = if s.updated {
+        expiry::Posting::Maybe
+    } else {
+        expiry::Posting::New
+    };
+    if let Err(e) = expiry::attach_as(&data.app, guild, s.session, mid as i64, token, posting).await
+    {
+        tracing::warn!(error = %e, "could not record a session's message");
+    }
 }
 
 /// The answer to a click acknowledged earlier: an update edits the clicked

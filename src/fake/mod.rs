@@ -727,6 +727,64 @@ async fn gateway(ws: WebSocketUpgrade, State(inner): State<Arc<Inner>>) -> Respo
     ws.on_upgrade(move |socket| run_gateway(socket, inner))
 }
 
+/// An accepted IDENTIFY for `shard` of `count`: the connection serves the
+/// shard; READY, then (with the GUILDS intent) each of its guilds whole.
+fn ready(inner: &Inner, frame: &Value, shard: u32, count: u32, tx: &mpsc::UnboundedSender<String>) {
+    lock(&inner.gateways).insert(shard, tx.clone());
+    let url = lock(&inner.ws_url).clone();
+    lock(&inner.gw_seqs).insert(shard, 0);
+    let s = inner.seq_gateway(shard);
+    let mine: Vec<u64> = lock(&inner.guilds)
+        .iter()
+        .copied()
+        .filter(|g| shard_of(*g, count) == shard)
+        .collect();
+    let ready = payloads::ready_shard(inner.bot_id, inner.app_id, &url, [shard, count], &mine);
+    let ready = json!({"op": 0, "t": "READY", "s": s, "d": ready});
+    let _ = tx.send(ready.to_string());
+    // With the GUILDS intent, each guild then arrives whole.
+    let intents = frame["d"]["intents"].as_u64().unwrap_or(0);
+    let mut wants = lock(&inner.guild_intent);
+    wants.retain(|s| *s != shard);
+    if intents & 1 != 0 {
+        wants.insert(shard);
+        drop(wants);
+        for g in mine {
+            let _ = inner.send_dispatch(
+                shard,
+                "GUILD_CREATE",
+                Some(g),
+                payloads::guild(g, inner.bot_id),
+            );
+        }
+    }
+    inner.identifies.fetch_add(1, Ordering::SeqCst);
+    inner.changed.notify_waiters();
+}
+
+/// A RESUME: the connection serves the shard its session id names again
+/// (RESUMED); that shard.
+fn resume(inner: &Inner, frame: &Value, tx: &mpsc::UnboundedSender<String>) -> u32 {
+    // The session id names the shard (see READY).
+    let shard = frame["d"]["session_id"]
+        .as_str()
+        .and_then(payloads::session_shard)
+        .unwrap_or(0);
+    lock(&inner.gateways).insert(shard, tx.clone());
+    let s = inner.seq_gateway(shard);
+    let _ = tx.send(json!({"op": 0, "t": "RESUMED", "s": s, "d": {}}).to_string());
+    inner.resumes.fetch_add(1, Ordering::SeqCst);
+    inner.changed.notify_waiters();
+    shard
+}
+
+/// Whether this connection (its sender `tx`) still serves `shard`.
+fn serves(inner: &Inner, shard: u32, tx: &mpsc::UnboundedSender<String>) -> bool {
+    lock(&inner.gateways)
+        .get(&shard)
+        .is_some_and(|g| g.same_channel(tx))
+}
+
 async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
@@ -770,46 +828,10 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
                                 break;
                             }
                         };
-                        lock(&inner.gateways).insert(shard, tx.clone());
+                        ready(&inner, &frame, shard, count, &tx);
                         identified = Some(shard);
-                        let url = lock(&inner.ws_url).clone();
-                        lock(&inner.gw_seqs).insert(shard, 0);
-                        let s = inner.seq_gateway(shard);
-                        let mine: Vec<u64> = lock(&inner.guilds)
-                            .iter()
-                            .copied()
-                            .filter(|g| shard_of(*g, count) == shard)
-                            .collect();
-                        let ready = payloads::ready_shard(inner.bot_id, inner.app_id, &url, [shard, count], &mine);
-                        let ready = json!({"op": 0, "t": "READY", "s": s, "d": ready});
-                        let _ = tx.send(ready.to_string());
-                        // With the GUILDS intent, each guild then arrives whole.
-                        let intents = frame["d"]["intents"].as_u64().unwrap_or(0);
-                        let mut wants = lock(&inner.guild_intent);
-                        wants.retain(|s| *s != shard);
-                        if intents & 1 != 0 {
-                            wants.insert(shard);
-                            drop(wants);
-                            for g in mine {
-                                let _ = inner.send_dispatch(shard, "GUILD_CREATE", Some(g), payloads::guild(g, inner.bot_id));
-                            }
-                        }
-                        inner.identifies.fetch_add(1, Ordering::SeqCst);
-                        inner.changed.notify_waiters();
                     }
-                    Some(6) => {
-                        // The session id names the shard (see READY).
-                        let shard = frame["d"]["session_id"]
-                            .as_str()
-                            .and_then(payloads::session_shard)
-                            .unwrap_or(0);
-                        lock(&inner.gateways).insert(shard, tx.clone());
-                        identified = Some(shard);
-                        let s = inner.seq_gateway(shard);
-                        let _ = tx.send(json!({"op": 0, "t": "RESUMED", "s": s, "d": {}}).to_string());
-                        inner.resumes.fetch_add(1, Ordering::SeqCst);
-                        inner.changed.notify_waiters();
-                    }
+                    Some(6) => identified = Some(resume(&inner, &frame, &tx)),
                     _ => {}
                 }
             }
@@ -823,11 +845,7 @@ async fn run_gateway(socket: WebSocket, inner: Arc<Inner>) {
             }
         }
         // A dropped gateway (see `drop_gateway`) closes this connection.
-        if identified.is_some_and(|shard| {
-            lock(&inner.gateways)
-                .get(&shard)
-                .is_none_or(|g| !g.same_channel(&tx))
-        }) {
+        if identified.is_some_and(|shard| !serves(&inner, shard, &tx)) {
             let _ = sink
                 .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
                     code: 4000,
@@ -940,6 +958,78 @@ async fn read_body(req: Request) -> (Value, Vec<(String, String, Vec<u8>)>) {
     }
 }
 
+/// The route of an interaction's initial callback.
+const CALLBACK: &str = "/interactions/{interaction_id}/{interaction_token}/callback";
+
+/// The delay injected for a request to `path`, if any (one use of it).
+fn take_delay(inner: &Inner, path: &str) -> Option<Duration> {
+    let mut delays = lock(&inner.delays);
+    let hit = delays.iter().position(|d| path.contains(&d.0) && d.2 > 0);
+    hit.map(|i| {
+        delays[i].2 -= 1;
+        delays[i].1
+    })
+}
+
+/// The fault injected for a request to `path`, if any (one use of it).
+fn take_fault(inner: &Inner, path: &str) -> Option<Fault> {
+    let mut faults = lock(&inner.faults);
+    let pos = faults.iter().position(|f| path.contains(&f.path_contains));
+    pos.map(|i| {
+        let f = &mut faults[i];
+        f.times = f.times.saturating_sub(1);
+        let out = f.clone();
+        if f.times == 0 {
+            faults.remove(i);
+        }
+        out
+    })
+}
+
+/// One initial callback per interaction, within 3 s of the interaction:
+/// notes a breach in `violations`; true for a second callback.
+fn check_callback(
+    inner: &Inner,
+    token: Option<&str>,
+    at: Instant,
+    violations: &mut Vec<String>,
+) -> bool {
+    let mut tokens = lock(&inner.tokens);
+    let Some(info) = token.and_then(|t| tokens.get_mut(t)) else {
+        return false;
+    };
+    if info.answered {
+        violations.push("a second initial callback for one interaction".into());
+        return true;
+    }
+    if let Some(sent) = info.sent {
+        let took = at.saturating_duration_since(sent);
+        if took > ANSWER_WITHIN {
+            violations.push(format!(
+                "the first answer came {} ms after the interaction (Discord allows 3 s)",
+                took.as_millis()
+            ));
+        }
+    }
+    false
+}
+
+/// Marks the interaction answered: whoever waits for its callback.
+fn mark_answered(inner: &Inner, token: Option<&str>) -> Option<tokio::sync::oneshot::Sender<()>> {
+    let mut tokens = lock(&inner.tokens);
+    let info = token.and_then(|t| tokens.get_mut(t))?;
+    info.answered = true;
+    info.waiter.take()
+}
+
+/// Keeps a request, numbered under the lock so the list stays sorted by
+/// `seq`.
+fn record(inner: &Inner, mut r: Recorded) {
+    let mut requests = lock(&inner.requests);
+    r.seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+    requests.push(r);
+}
+
 async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let method = req.method().clone();
     let full = req.uri().path().to_string();
@@ -959,55 +1049,17 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
         _ => None,
     };
-    let delay = {
-        let mut delays = lock(&inner.delays);
-        let hit = delays.iter().position(|d| path.contains(&d.0) && d.2 > 0);
-        hit.map(|i| {
-            delays[i].2 -= 1;
-            delays[i].1
-        })
-    };
-    if let Some(d) = delay {
+    if let Some(d) = take_delay(&inner, &path) {
         tokio::time::sleep(d).await;
     }
     let mut violations = Vec::new();
     if let (Some(route), Some(schemas)) = (route, &inner.schemas) {
         violations = schemas.check(method.as_str(), route, &body);
     }
-    // One initial callback per interaction, within 3 s of the interaction.
-    let mut twice = false;
-    if route == Some("/interactions/{interaction_id}/{interaction_token}/callback") {
-        let mut tokens = lock(&inner.tokens);
-        if let Some(info) = token.as_deref().and_then(|t| tokens.get_mut(t)) {
-            if info.answered {
-                twice = true;
-                violations.push("a second initial callback for one interaction".into());
-            } else if let Some(sent) = info.sent {
-                let took = at.saturating_duration_since(sent);
-                if took > ANSWER_WITHIN {
-                    violations.push(format!(
-                        "the first answer came {} ms after the interaction (Discord allows 3 s)",
-                        took.as_millis()
-                    ));
-                }
-            }
-        }
-    }
+    let callback = route == Some(CALLBACK);
+    let twice = callback && check_callback(&inner, token.as_deref(), at, &mut violations);
     // Injected faults come first.
-    let fault = {
-        let mut faults = lock(&inner.faults);
-        let pos = faults.iter().position(|f| path.contains(&f.path_contains));
-        pos.map(|i| {
-            let f = &mut faults[i];
-            f.times = f.times.saturating_sub(1);
-            let out = f.clone();
-            if f.times == 0 {
-                faults.remove(i);
-            }
-            out
-        })
-    };
-    let (status, reply, answer) = match fault {
+    let (status, reply, answer) = match take_fault(&inner, &path) {
         Some(f) => fault_response(&f),
         None if twice => {
             let body =
@@ -1032,32 +1084,26 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     if let (Some(route), Some(schemas), Some(answer)) = (route, &inner.schemas, &answer) {
         violations.extend(schemas.check_response(method.as_str(), route, status.as_u16(), answer));
     }
-    let mut answered_waiter = None;
-    if status.is_success()
-        && route == Some("/interactions/{interaction_id}/{interaction_token}/callback")
-    {
-        let mut tokens = lock(&inner.tokens);
-        if let Some(info) = token.as_deref().and_then(|t| tokens.get_mut(t)) {
-            info.answered = true;
-            answered_waiter = info.waiter.take();
-        }
-    }
-    // Numbered under the lock, so the list stays sorted by `seq`.
-    let mut requests = lock(&inner.requests);
-    let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
-    requests.push(Recorded {
-        seq,
-        at,
-        method: method.to_string(),
-        path,
-        route: route.map(str::to_string),
-        token,
-        body,
-        files,
-        violations,
-        status: status.as_u16(),
-    });
-    drop(requests);
+    let answered_waiter = if status.is_success() && callback {
+        mark_answered(&inner, token.as_deref())
+    } else {
+        None
+    };
+    record(
+        &inner,
+        Recorded {
+            seq: 0,
+            at,
+            method: method.to_string(),
+            path,
+            route: route.map(str::to_string),
+            token,
+            body,
+            files,
+            violations,
+            status: status.as_u16(),
+        },
+    );
     if let Some(waiter) = answered_waiter {
         let _ = waiter.send(());
     }
@@ -1152,6 +1198,87 @@ fn unknown_guild() -> Answer {
     )
 }
 
+/// An interaction's initial callback: the message it posts, defers,
+/// or updates; with `with_response`, the callback response.
+fn interaction_callback(
+    inner: &Inner,
+    interaction: &str,
+    body: &Value,
+    token: Option<&str>,
+    with_response: bool,
+) -> Answer {
+    let token = token.unwrap_or_default();
+    let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
+    let data = body.get("data").cloned().unwrap_or(json!({}));
+    let mut tokens = lock(&inner.tokens);
+    let info = tokens.entry(token.to_string()).or_default();
+    match kind {
+        4 => {
+            let id = inner.create_message(info.channel_id, &data, Some(info.user_id));
+            info.original = Some(id);
+        }
+        5 => {
+            info.deferred_flags = data.get("flags").and_then(Value::as_u64).unwrap_or(0);
+            let placeholder = json!({"content": "", "flags": info.deferred_flags});
+            let id = inner.create_message(info.channel_id, &placeholder, Some(info.user_id));
+            info.original = Some(id);
+        }
+        6 => info.original = info.source_message,
+        7 => {
+            if let Some(src) = info.source_message {
+                inner.edit_message(src, &data);
+            }
+            info.original = info.source_message;
+        }
+        _ => {}
+    };
+    if !with_response {
+        return no_content();
+    }
+    let info = info.clone();
+    drop(tokens);
+    ok_json(callback_response(inner, interaction, kind, &info))
+}
+
+/// A webhook message (`@original` or by id): edited, read or deleted.
+fn webhook_message(
+    inner: &Inner,
+    method: &str,
+    which: &str,
+    body: &Value,
+    token: Option<&str>,
+) -> Answer {
+    let info = lock(&inner.tokens)
+        .get(token.unwrap_or_default())
+        .cloned()
+        .unwrap_or_default();
+    let id = if which == "@original" {
+        info.original
+    } else {
+        which.parse().ok()
+    };
+    let Some(id) = id else {
+        return not_found("no original message");
+    };
+    match method {
+        "PATCH" => {
+            if !inner.edit_message(id, body) {
+                return not_found("unknown message");
+            }
+            ok_json(inner.message_json(id))
+        }
+        "GET" => match inner.message_json(id) {
+            Value::Null => not_found("unknown message"),
+            v => ok_json(v),
+        },
+        "DELETE" => {
+            lock(&inner.messages).retain(|m| m.id != id);
+            no_content()
+        }
+        _ => not_found("method"),
+    }
+}
+
 fn handle(
     inner: &Inner,
     method: &Method,
@@ -1183,38 +1310,7 @@ fn handle(
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok_json(json!([])),
         ("POST", ["interactions", interaction, _, "callback"]) => {
-            let token = token.unwrap_or_default();
-            let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
-            let data = body.get("data").cloned().unwrap_or(json!({}));
-            let mut tokens = lock(&inner.tokens);
-            let info = tokens.entry(token.to_string()).or_default();
-            match kind {
-                4 => {
-                    let id = inner.create_message(info.channel_id, &data, Some(info.user_id));
-                    info.original = Some(id);
-                }
-                5 => {
-                    info.deferred_flags = data.get("flags").and_then(Value::as_u64).unwrap_or(0);
-                    let placeholder = json!({"content": "", "flags": info.deferred_flags});
-                    let id =
-                        inner.create_message(info.channel_id, &placeholder, Some(info.user_id));
-                    info.original = Some(id);
-                }
-                6 => info.original = info.source_message,
-                7 => {
-                    if let Some(src) = info.source_message {
-                        inner.edit_message(src, &data);
-                    }
-                    info.original = info.source_message;
-                }
-                _ => {}
-            };
-            if !with_response {
-                return no_content();
-            }
-            let info = info.clone();
-            drop(tokens);
-            ok_json(callback_response(inner, interaction, kind, &info))
+            interaction_callback(inner, interaction, body, token, with_response)
         }
         ("POST", ["webhooks", _, _]) => {
             let info = lock(&inner.tokens)
@@ -1224,37 +1320,7 @@ fn handle(
             let id = inner.create_message(info.channel_id, body, Some(info.user_id));
             ok_json(inner.message_json(id))
         }
-        (m, ["webhooks", _, _, "messages", which]) => {
-            let info = lock(&inner.tokens)
-                .get(token.unwrap_or_default())
-                .cloned()
-                .unwrap_or_default();
-            let id = if *which == "@original" {
-                info.original
-            } else {
-                which.parse().ok()
-            };
-            let Some(id) = id else {
-                return not_found("no original message");
-            };
-            match m {
-                "PATCH" => {
-                    if !inner.edit_message(id, body) {
-                        return not_found("unknown message");
-                    }
-                    ok_json(inner.message_json(id))
-                }
-                "GET" => match inner.message_json(id) {
-                    Value::Null => not_found("unknown message"),
-                    v => ok_json(v),
-                },
-                "DELETE" => {
-                    lock(&inner.messages).retain(|m| m.id != id);
-                    no_content()
-                }
-                _ => not_found("method"),
-            }
-        }
+        (m, ["webhooks", _, _, "messages", which]) => webhook_message(inner, m, which, body, token),
         ("POST", ["channels", c, "messages"]) => {
             let channel = c.parse().unwrap_or(0);
             let id = inner.create_message(channel, body, None);

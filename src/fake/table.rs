@@ -1090,42 +1090,9 @@ impl Table {
             .and_then(Value::as_array)
             .filter(|c| !c.is_empty())
         {
-            let hit = choices.iter().find(|c| {
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .is_some_and(|n| n.eq_ignore_ascii_case(raw))
-                    || c.get("value").is_some_and(|v| {
-                        v.as_str()
-                            .map_or(raw.parse::<f64>().ok() == v.as_f64(), |s| {
-                                s.eq_ignore_ascii_case(raw)
-                            })
-                    })
-            });
-            return match hit {
-                Some(c) => Ok(c["value"].clone()),
-                None => {
-                    let names: Vec<&str> = choices
-                        .iter()
-                        .filter_map(|c| c.get("name").and_then(Value::as_str))
-                        .collect();
-                    Err(format!("`{raw}` is not one of: {}", names.join(", ")))
-                }
-            };
+            return choice_value(choices, raw);
         }
         let kind = o.get("type").and_then(Value::as_u64).unwrap_or(3);
-        let num_bounds = |v: f64| -> Result<(), String> {
-            if let Some(min) = o.get("min_value").and_then(Value::as_f64) {
-                if v < min {
-                    return Err(format!("{v} is below the minimum {min}"));
-                }
-            }
-            if let Some(max) = o.get("max_value").and_then(Value::as_f64) {
-                if v > max {
-                    return Err(format!("{v} is above the maximum {max}"));
-                }
-            }
-            Ok(())
-        };
         match kind {
             3 => {
                 let len = raw.chars().count() as u64;
@@ -1145,14 +1112,14 @@ impl Table {
                 let v: i64 = raw
                     .parse()
                     .map_err(|_| format!("`{raw}` is not a whole number"))?;
-                num_bounds(v as f64)?;
+                num_bounds(o, v as f64)?;
                 Ok(json!(v))
             }
             10 => {
                 let v: f64 = raw
                     .parse()
                     .map_err(|_| format!("`{raw}` is not a number"))?;
-                num_bounds(v)?;
+                num_bounds(o, v)?;
                 Ok(json!(v))
             }
             5 => match raw.to_ascii_lowercase().as_str() {
@@ -1160,7 +1127,46 @@ impl Table {
                 "false" | "no" => Ok(json!(false)),
                 _ => Err(format!("`{raw}` is not true or false")),
             },
-            6 | 9 => {
+            6..=9 => Ok(self.resolved_value(kind, raw, resolved)),
+            11 => self.attachment_value(raw, resolved),
+            other => Err(format!(
+                "option type {other} is not supported by the driver"
+            )),
+        }
+    }
+
+    /// An attachment option (type 11), written `@PATH`: a local file, sent
+    /// as Discord sends an attachment (kept by the fake, named in
+    /// `resolved`); its value is the attachment's id.
+    fn attachment_value(&self, raw: &str, resolved: &mut Value) -> Result<Value, String> {
+        let path = raw
+            .strip_prefix('@')
+            .ok_or_else(|| format!("`{raw}`: an attachment is written `@PATH`"))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("`{path}`: {e}"))?;
+        let filename = std::path::Path::new(path)
+            .file_name()
+            .map_or("file".into(), |n| n.to_string_lossy().into_owned());
+        let attachment = self.fake.upload(&filename, bytes);
+        let id = attachment["id"].clone();
+        resolved["attachments"][id.as_str().unwrap_or("0")] = attachment;
+        Ok(id)
+    }
+
+    /// A user, member, channel or role option (types 6 to 9): its id, the
+    /// object itself added to the interaction's `resolved`.
+    fn resolved_value(&self, kind: u64, raw: &str, resolved: &mut Value) -> Value {
+        match kind {
+            7 => {
+                let id = self.channel_id_of(raw);
+                resolved["channels"][id.to_string()] = json!({"id": id.to_string(), "type": 0, "name": raw, "permissions": "2147483647"});
+                json!(id.to_string())
+            }
+            8 => {
+                let id = Self::role_id(raw);
+                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null}, "icon": null, "unicode_emoji": null});
+                json!(id.to_string())
+            }
+            _ => {
                 let name = raw.trim_start_matches('@');
                 let id = Self::user_id(name);
                 let member = self.member(name);
@@ -1170,38 +1176,51 @@ impl Table {
                     o.remove("user");
                 }
                 resolved["members"][id.to_string()] = m;
-                Ok(json!(id.to_string()))
+                json!(id.to_string())
             }
-            7 => {
-                let id = self.channel_id_of(raw);
-                resolved["channels"][id.to_string()] = json!({"id": id.to_string(), "type": 0, "name": raw, "permissions": "2147483647"});
-                Ok(json!(id.to_string()))
-            }
-            8 => {
-                let id = Self::role_id(raw);
-                resolved["roles"][id.to_string()] = json!({"id": id.to_string(), "name": raw, "color": 0, "hoist": false, "position": 1, "permissions": "0", "managed": false, "mentionable": true, "flags": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null}, "icon": null, "unicode_emoji": null});
-                Ok(json!(id.to_string()))
-            }
-            11 => {
-                // `file:@PATH`: a local file, sent as Discord sends an
-                // attachment (kept by the fake, named in `resolved`).
-                let path = raw
-                    .strip_prefix('@')
-                    .ok_or_else(|| format!("`{raw}`: an attachment is written `@PATH`"))?;
-                let bytes = std::fs::read(path).map_err(|e| format!("`{path}`: {e}"))?;
-                let filename = std::path::Path::new(path)
-                    .file_name()
-                    .map_or("file".into(), |n| n.to_string_lossy().into_owned());
-                let attachment = self.fake.upload(&filename, bytes);
-                let id = attachment["id"].clone();
-                resolved["attachments"][id.as_str().unwrap_or("0")] = attachment;
-                Ok(id)
-            }
-            other => Err(format!(
-                "option type {other} is not supported by the driver"
-            )),
         }
     }
+}
+
+/// A typed value of an option with choices: the choice it names (by name
+/// or value, any case), else why not.
+fn choice_value(choices: &[Value], raw: &str) -> Result<Value, String> {
+    let hit = choices.iter().find(|c| {
+        c.get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| n.eq_ignore_ascii_case(raw))
+            || c.get("value").is_some_and(|v| {
+                v.as_str()
+                    .map_or(raw.parse::<f64>().ok() == v.as_f64(), |s| {
+                        s.eq_ignore_ascii_case(raw)
+                    })
+            })
+    });
+    match hit {
+        Some(c) => Ok(c["value"].clone()),
+        None => {
+            let names: Vec<&str> = choices
+                .iter()
+                .filter_map(|c| c.get("name").and_then(Value::as_str))
+                .collect();
+            Err(format!("`{raw}` is not one of: {}", names.join(", ")))
+        }
+    }
+}
+
+/// Checks a number against the option's `min_value` and `max_value`.
+fn num_bounds(o: &Value, v: f64) -> Result<(), String> {
+    if let Some(min) = o.get("min_value").and_then(Value::as_f64) {
+        if v < min {
+            return Err(format!("{v} is below the minimum {min}"));
+        }
+    }
+    if let Some(max) = o.get("max_value").and_then(Value::as_f64) {
+        if v > max {
+            return Err(format!("{v} is above the maximum {max}"));
+        }
+    }
+    Ok(())
 }
 
 fn mark_focused(options: &mut Value, focused: &str) {

@@ -9,12 +9,14 @@
 //! secret. Every answer goes through [`deliver`] (retries of transient
 //! Discord failures; deferred answers) and is drawn by [`render`].
 
+pub mod choice;
 pub mod complete;
 pub mod deliver;
 pub mod download;
 pub mod render;
 pub mod secret;
 
+pub(crate) use choice::slash_choice;
 pub use complete::complete_character;
 pub use deliver::defer;
 pub use secret::{respond_as, secret_caller};

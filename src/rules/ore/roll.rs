@@ -44,8 +44,6 @@ use crate::rules::{Actor, RuleError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// The most Error Dice rolled with one action.
-pub const MAX_ERROR_DICE: u32 = 50;
 /// The most actions recorded on one register.
 pub const MAX_ACTIONS: usize = 100;
 /// The longest label an action may carry, in characters.

@@ -19,6 +19,8 @@ pub const MAX_CACHE: u32 = 50;
 pub const MAX_STAT: u32 = 99;
 /// The most a track, defense, Thread Count or battery value may be set to.
 pub const MAX_VALUE: u32 = 999;
+/// The most Error Dice rolled with one action.
+pub const MAX_ERROR_DICE: u32 = 50;
 
 /// The twelve stats (VV-1: the Called Stat decides the pool).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -808,13 +810,12 @@ impl OreSheet {
 
     /// The Error Dice rolled with each of this entity's actions (A-O13):
     /// [`OreSheet::error_dice_count`], none for a mob, at most
-    /// [`super::roll::MAX_ERROR_DICE`].
+    /// [`MAX_ERROR_DICE`].
     pub fn error_dice_per_action(&self, settings: &OreSettings) -> u32 {
         if self.mob_mode {
             0
         } else {
-            self.error_dice_count(settings)
-                .min(super::roll::MAX_ERROR_DICE)
+            self.error_dice_count(settings).min(MAX_ERROR_DICE)
         }
     }
 

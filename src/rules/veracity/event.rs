@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sheet::{FacetDie, InventoryKind, Item};
+use super::item::{FacetDie, InventoryKind, Item};
 
 /// Why dice were rolled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -3,6 +3,8 @@
 //! levelling by revealing Secrets (spec §3, VR-1..VR-24, A-R1..A-R15).
 //!
 //! Module map:
+//! - [`item`]: the inventories, item kinds, items and Facet dice the sheet
+//!   and its events are made of (VR-1, VR-4, VR-12).
 //! - [`sheet`]: the character sheet: inventories, items, slots, Facets, HP, the
 //!   revelation log and known Secrets (VR-1..VR-6, VR-12, VR-13).
 //! - [`settings`]: [`VeracitySettings`] (the `vr_*` settings) and [`SettingInfo`].
@@ -26,6 +28,7 @@ pub mod amount;
 pub mod convention;
 pub mod event;
 pub mod initiative;
+pub mod item;
 pub mod level;
 pub mod save;
 pub mod settings;

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::app::view::{colour, Embed, File, View};
 use crate::app::{AppError, AppResult, Response};
 use crate::kit::{caller_of, defer, respond, Context, Error};
+use crate::rules::expr::odds::Dist;
 use crate::rules::expr::{self, odds, Caps};
 use crate::rules::odds::OddsError;
 use crate::systems::platform::chart::{self, Axis, Bar, Panel};
@@ -104,39 +105,10 @@ pub fn answer(expression: &str, caps: Caps, stop: &AtomicBool) -> AppResult {
     let o = odds::odds_until(&e, stop)?;
     let d = &o.dist;
     // The range worth showing: drop negligible totals at both ends.
-    let shown: Vec<(i64, f64)> = {
-        let all: Vec<(i64, f64)> = (d.min..=d.max()).map(|v| (v, d.at(v))).collect();
-        let first = all.iter().position(|(_, p)| *p >= TAIL).unwrap_or(0);
-        let last = all
-            .iter()
-            .rposition(|(_, p)| *p >= TAIL)
-            .unwrap_or(all.len().saturating_sub(1));
-        all[first..=last.max(first)].to_vec()
-    };
+    let shown = shown_totals(d);
     let meets = |v: i64| e.target.is_some_and(|t| t.op.holds(v, t.value));
-    let at_least = |v: i64| -> f64 { d.iter().filter(|(x, _)| *x >= v).map(|(_, p)| p).sum() };
-    let step = shown.len().div_ceil(MAX_LINES).max(1);
-    let mut lines = vec![format!("{:>7} {:>9} {:>9}", "total", "exactly", "at least")];
-    for (v, p) in shown.iter().step_by(step) {
-        lines.push(format!("{v:>7} {:>9} {:>9}", pct(*p), pct(at_least(*v))));
-    }
-    if step > 1 {
-        lines.push(format!("(every {step}th total)"));
-    }
-    let group = shown.len().div_ceil(MAX_BARS).max(1);
-    let bars: Vec<Bar> = shown
-        .chunks(group)
-        .map(|c| {
-            let (lo, hi) = (c[0].0, c[c.len() - 1].0);
-            let label = if lo == hi {
-                lo.to_string()
-            } else {
-                format!("{lo}-{hi}")
-            };
-            let p: f64 = c.iter().map(|(_, p)| p).sum();
-            Bar::new(label, p).highlighted(c.iter().any(|(v, _)| meets(*v)))
-        })
-        .collect();
+    let lines = total_lines(d, &shown);
+    let bars = total_bars(&shown, meets);
     let mut description =
         format!("`{e}`: the exact chance of each total, computed rather than simulated.");
     if e.repeat > 1 {
@@ -190,6 +162,51 @@ pub fn answer(expression: &str, caps: Caps, stop: &AtomicBool) -> AppResult {
         )),
     });
     Ok(Response::message(view))
+}
+
+/// The totals worth showing, each with its chance: the negligible ones
+/// at both ends dropped.
+fn shown_totals(d: &Dist) -> Vec<(i64, f64)> {
+    let all: Vec<(i64, f64)> = (d.min..=d.max()).map(|v| (v, d.at(v))).collect();
+    let first = all.iter().position(|(_, p)| *p >= TAIL).unwrap_or(0);
+    let last = all
+        .iter()
+        .rposition(|(_, p)| *p >= TAIL)
+        .unwrap_or(all.len().saturating_sub(1));
+    all[first..=last.max(first)].to_vec()
+}
+
+/// The table of totals: exactly and at least, at most [`MAX_LINES`] rows.
+fn total_lines(d: &Dist, shown: &[(i64, f64)]) -> Vec<String> {
+    let at_least = |v: i64| -> f64 { d.iter().filter(|(x, _)| *x >= v).map(|(_, p)| p).sum() };
+    let step = shown.len().div_ceil(MAX_LINES).max(1);
+    let mut lines = vec![format!("{:>7} {:>9} {:>9}", "total", "exactly", "at least")];
+    for (v, p) in shown.iter().step_by(step) {
+        lines.push(format!("{v:>7} {:>9} {:>9}", pct(*p), pct(at_least(*v))));
+    }
+    if step > 1 {
+        lines.push(format!("(every {step}th total)"));
+    }
+    lines
+}
+
+/// The chart's bars: totals grouped to at most [`MAX_BARS`], those that
+/// meet the target highlighted.
+fn total_bars(shown: &[(i64, f64)], meets: impl Fn(i64) -> bool) -> Vec<Bar> {
+    let group = shown.len().div_ceil(MAX_BARS).max(1);
+    shown
+        .chunks(group)
+        .map(|c| {
+            let (lo, hi) = (c[0].0, c[c.len() - 1].0);
+            let label = if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}-{hi}")
+            };
+            let p: f64 = c.iter().map(|(_, p)| p).sum();
+            Bar::new(label, p).highlighted(c.iter().any(|(v, _)| meets(*v)))
+        })
+        .collect()
 }
 
 /// Exact odds of any dice expression, e.g. 4d6kh3, 5d10>=8f1, 1d20+5 >= 15.

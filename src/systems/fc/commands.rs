@@ -5,8 +5,11 @@ use poise::serenity_prelude as serenity;
 
 use super::catalog::Scope;
 use crate::app::registry::Registry;
+use crate::app::verbosity::Verbosity;
 use crate::app::AppError;
-use crate::kit::{caller_of, respond, root_name, set_choices, subcommand, Context, Data, Error};
+use crate::kit::{
+    caller_of, respond, root_name, set_choices, slash_choice, subcommand, Context, Data, Error,
+};
 
 /// Every command of the FC controls.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -246,28 +249,18 @@ pub async fn channel_system(
     respond(ctx, r).await
 }
 
-/// How much a result says in this channel.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Level {
-    /// Everything: dice, derivation, odds.
-    #[name = "full"]
-    Full,
-    /// One line per result.
-    #[name = "compact"]
-    Compact,
-}
+slash_choice!(Verbosity {
+    Full => "full",
+    Compact => "compact",
+});
 
 /// FC: full results here, or one line per result
 #[poise::command(slash_command)]
 pub async fn verbosity(
     ctx: Context<'_>,
-    #[description = "full (the default) or compact: one line per result"] level: Level,
+    #[description = "full (the default) or compact: one line per result"] level: Verbosity,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let level = match level {
-        Level::Full => crate::app::verbosity::Verbosity::Full,
-        Level::Compact => crate::app::verbosity::Verbosity::Compact,
-    };
     let r = super::verbosity(&ctx.data().app, &caller, level).await;
     respond(ctx, r).await
 }

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+pub use super::combat_buttons::KIND;
+
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::roll::{settle_overflow, RollState, Whose};
@@ -26,15 +28,13 @@ use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, R
 use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
-use crate::rules::ore::tracker::{Fight, Fighter, Phase, Register, Sheets};
+use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
 use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 use crate::systems::table::encounter;
 
-/// The session kind of a combat tracker.
-pub const KIND: &str = "vvc";
 const WHAT: &str = "fight";
 const START: &str = "`/vv combat start`";
 const END: &str = "`/vv combat end`";
@@ -400,15 +400,7 @@ pub async fn damage(
     track: Damageable,
     amount: i64,
 ) -> AppResult {
-    let amount = u32::try_from(amount)
-        .ok()
-        .filter(|a| (1..=super::damage::MAX_DAMAGE as u32).contains(a))
-        .ok_or_else(|| {
-            AppError::user(format!(
-                "Damage must be from 1 to {}.",
-                super::damage::MAX_DAMAGE
-            ))
-        })?;
+    let amount = super::damage_amount(amount)?;
     let mut act = Act::begin(app, caller).await?;
     rights::require_gm(&mut act, caller, GM, "deal damage in a fight").await?;
     let (session, mut fight) = running(&mut act).await?;
@@ -435,7 +427,7 @@ pub async fn damage(
                 let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
                 super::sheet::save(&mut act, ch).await?;
                 // Cyber 0 logged them out: the cache dice leave their registers.
-                if super::damage::logged_out(&ev) {
+                if super::logged_out(&ev) {
                     registers =
                         super::roll::drop_lost_cache(&mut act, ch.row.id, &ch.sheet).await?;
                 }
@@ -678,28 +670,7 @@ async fn call_roll(
     let posted = if faces.is_empty() && character.is_none() {
         None
     } else {
-        let requirement = SetRequirement::default();
-        let state = RollState {
-            whose: who.whose,
-            name: who.name.to_string(),
-            chance: text::chance(roll.pool, &requirement),
-            roll,
-            requirement,
-            picker: None,
-            page: 0,
-            notes,
-        };
-        let minutes = timeout(act, caller.guild_id).await?;
-        let id = sessions::create(
-            act,
-            &caller,
-            super::KIND,
-            &VvState::Roll(state.clone()),
-            Some(minutes),
-        )
-        .await?;
-        let view = super::roll::view(id, 0, Status::Open, &state, Some(who.sheet));
-        Some((id, view))
+        Some(post_register(act, &caller, &who, roll, notes).await?)
     };
     log::record_rolled(
         act,
@@ -729,6 +700,69 @@ async fn call_roll(
     })
 }
 
+/// Posts a called register as a usual roll message (its session and view).
+async fn post_register(
+    act: &mut Act,
+    caller: &Caller,
+    who: &Calling<'_>,
+    roll: OreRoll,
+    notes: Vec<String>,
+) -> Result<(i64, crate::app::View), AppError> {
+    let requirement = SetRequirement::default();
+    let state = RollState {
+        whose: who.whose,
+        name: who.name.to_string(),
+        chance: text::chance(roll.pool, &requirement),
+        roll,
+        requirement,
+        picker: None,
+        page: 0,
+        notes,
+    };
+    let minutes = timeout(act, caller.guild_id).await?;
+    let id = sessions::create(
+        act,
+        caller,
+        super::KIND,
+        &VvState::Roll(state.clone()),
+        Some(minutes),
+    )
+    .await?;
+    let view = super::roll::view(id, 0, Status::Open, &state, Some(&*who.sheet));
+    Ok((id, view))
+}
+
+/// What every click on the tracker is decided with.
+struct Clicked<'a> {
+    app: &'a App,
+    session: &'a Session,
+    caller: &'a Caller,
+    /// The clicker is the Compiler.
+    fc: bool,
+    settings: OreSettings,
+}
+
+impl Clicked<'_> {
+    /// Refuses a player what only the Compiler does.
+    fn gm_only(&self, what: &str) -> Result<(), AppError> {
+        if self.fc {
+            Ok(())
+        } else {
+            Err(AppError::user(format!("Only the {GM} can {what}.")))
+        }
+    }
+
+    /// Saves the fight and redraws the tracker.
+    async fn redraw(
+        &self,
+        act: &mut Act,
+        fight: &Fight,
+        pcs: &Pcs,
+    ) -> Result<crate::app::View, AppError> {
+        save(act, self.session, fight, Status::Open, pcs, &self.settings).await
+    }
+}
+
 /// A click on the tracker.
 pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
@@ -736,108 +770,19 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     let button = click.action::<CombatButton>()?;
     let fc = act.is_fc().await?;
     let settings = load_settings(&mut act, caller.guild_id).await?;
-    let gm_only = |what: &str| -> Result<(), AppError> {
-        if fc {
-            Ok(())
-        } else {
-            Err(AppError::user(format!("Only the {GM} can {what}.")))
-        }
+    let cx = Clicked {
+        app,
+        session: &session,
+        caller,
+        fc,
+        settings,
     };
-    match button {
+    let response = match button {
         CombatButton::Begin => {
-            gm_only("begin the fight")?;
-            let mut pcs = load_pcs(&mut act, &fight).await?;
-            let mut rng = app.rng.fork();
-            let rolls = fight.begin(&sheets(&pcs), &settings, &mut rng)?;
-            for (id, ch) in pcs.iter_mut() {
-                if let Some(seat) = fight.turns.seat(*id) {
-                    ch.sheet.combat.outthink = seat.data.outthink;
-                    ch.sheet.combat.initiative = seat.data.initiative;
-                    super::sheet::save(&mut act, ch).await?;
-                }
-            }
-            let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
-            log::record_rolled(
-                &mut act,
-                caller,
-                log::What {
-                    system: SYSTEM,
-                    action: "combat_begin",
-                    session: Some(session.id),
-                    character: None,
-                },
-                &json!({ "world": fight.world }),
-                &rolls,
-                &json!({ "round": fight.turns.round }),
-                &faces,
-            )
-            .await?;
-            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-            act.commit().await?;
-            Ok(Response::update(v))
+            cx.gm_only("begin the fight")?;
+            begin(&cx, &mut act, &mut fight).await?
         }
-        CombatButton::Call => {
-            if fight.phase != Phase::Call {
-                return Err(AppError::user("Stats are called in the Call phase only."));
-            }
-            encounter::require_turn(&fight.turns, caller, fc, GM)?;
-            let stat = click
-                .values
-                .first()
-                .and_then(|v| Stat::parse(v).ok())
-                .ok_or_else(|| AppError::user("Pick one stat to call."))?;
-            let seat = fight
-                .acting()
-                .cloned()
-                .ok_or_else(|| AppError::user("No one is calling now."))?;
-            let mut pcs = load_pcs(&mut act, &fight).await?;
-            let (register, roll_view) = match seat.data.npc.clone() {
-                Some(mut npc) => {
-                    let who = Calling {
-                        sheet: &mut npc,
-                        whose: Whose::Seat {
-                            tracker: session.id,
-                            seat: seat.id,
-                        },
-                        name: &seat.name,
-                        owner: Actor {
-                            id: caller.user_id,
-                            gm: true,
-                        },
-                    };
-                    let called = call_roll(app, &mut act, session.id, who, stat).await?;
-                    if let Some(s) = fight.turns.seat_mut(seat.id) {
-                        s.data.npc = Some(npc);
-                    }
-                    called
-                }
-                None => {
-                    let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
-                        AppError::user(format!("{}'s sheet no longer exists.", seat.name))
-                    })?;
-                    let name = ch.name().to_string();
-                    let who = Calling {
-                        whose: Whose::Character(ch.row.id),
-                        owner: Actor {
-                            id: ch.row.owner_id,
-                            gm: fc,
-                        },
-                        sheet: &mut ch.sheet,
-                        name: &name,
-                    };
-                    let called = call_roll(app, &mut act, session.id, who, stat).await?;
-                    super::sheet::save(&mut act, ch).await?;
-                    called
-                }
-            };
-            fight.call(stat, register)?;
-            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-            act.commit().await?;
-            Ok(match roll_view {
-                Some(r) => Response::message(r).then(Reply::Edit(v)),
-                None => Response::update(v),
-            })
-        }
+        CombatButton::Call => call_stat(&cx, &mut act, &mut fight, click.values).await?,
         CombatButton::Next => {
             if fight.phase != Phase::Resolution {
                 return Err(AppError::user("Turns are taken in the Resolution phase."));
@@ -845,105 +790,221 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             encounter::require_turn(&fight.turns, caller, fc, GM)?;
             fight.next_turn()?;
             let pcs = load_pcs(&mut act, &fight).await?;
-            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-            act.commit().await?;
-            Ok(Response::update(v))
+            Response::update(cx.redraw(&mut act, &fight, &pcs).await?)
         }
         CombatButton::NextRound => {
-            gm_only("end the round")?;
-            let mut pcs = load_pcs(&mut act, &fight).await?;
-            let mut changed = sheets(&pcs);
-            let registers = linked(&fight);
-            let ends = fight.end_round(&mut changed, &settings)?;
-            let edits = clear_registers(&mut act, &fight, &registers, &mut changed).await?;
-            store(&mut act, &mut pcs, changed).await?;
-            let mut lines = Vec::new();
-            let mut injuries = Vec::new();
-            for e in &ends {
-                let Some(seat) = fight.turns.seat(e.seat) else {
-                    continue;
-                };
-                let Some(sheet) =
-                    crate::rules::ore::tracker::sheet_of(seat, &sheets(&pcs)).cloned()
-                else {
-                    continue;
-                };
-                let said: Vec<String> = e
-                    .events
-                    .iter()
-                    .filter(|ev| !matches!(ev, OreEvent::InjuryFormed { .. }))
-                    .filter_map(|ev| text::event(ev, &sheet))
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                if !said.is_empty() {
-                    lines.push(format!("{}: {}", seat.name, said.join(" ")));
-                }
-                injuries.push((seat.name.clone(), e.events.clone(), sheet));
-            }
-            for (name, events, sheet) in injuries {
-                note_injuries(&mut fight, &name, &events, &sheet);
-            }
-            for l in lines {
-                fight.note(l);
-            }
-            fight.note(format!(
-                "⏱ End phase done: round {} begins.",
-                fight.turns.round
-            ));
-            log::record(
-                &mut act,
-                caller,
-                log::What {
-                    system: SYSTEM,
-                    action: "combat_end_round",
-                    session: Some(session.id),
-                    character: None,
-                },
-                &json!({ "round": fight.turns.round.saturating_sub(1) }),
-                &json!(null),
-                &json!(ends
-                    .iter()
-                    .map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out}))
-                    .collect::<Vec<_>>()),
-            )
-            .await?;
-            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-            act.commit().await?;
-            let mut r = Response::update(v);
-            r.followups.extend(edits.into_iter().map(Reply::Edit));
-            Ok(r)
+            cx.gm_only("end the round")?;
+            next_round(&cx, &mut act, &mut fight).await?
         }
-        CombatButton::React => {
-            let id: u32 = click
-                .values
-                .first()
-                .and_then(|v| v.parse().ok())
-                .ok_or_else(|| AppError::user("Pick who reacts."))?;
-            let seat = fight
-                .turns
-                .seat(id)
-                .ok_or_else(|| AppError::user("That combatant is no longer in the fight."))?;
-            if !fc && seat.owner != Some(caller.user_id) {
-                return Err(AppError::user(format!(
-                    "Only {}'s player (or the {GM}) can react for them.",
-                    seat.name
-                )));
-            }
-            fight.react(id)?;
-            let pcs = load_pcs(&mut act, &fight).await?;
-            let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-            act.commit().await?;
-            Ok(Response::update(v))
-        }
+        CombatButton::React => react(&cx, &mut act, &mut fight, click.values).await?,
         CombatButton::End => {
-            gm_only("end the fight")?;
+            cx.gm_only("end the fight")?;
             let (v, edits) = finish(&mut act, &session, fight, false).await?;
-            act.commit().await?;
             let mut r = Response::update(v);
             r.followups.extend(edits.into_iter().map(Reply::Edit));
-            Ok(r)
+            r
+        }
+    };
+    act.commit().await?;
+    Ok(response)
+}
+
+/// "Begin": Prediction and Initiative are rolled and kept on the sheets,
+/// and round 1 begins.
+async fn begin(cx: &Clicked<'_>, act: &mut Act, fight: &mut Fight) -> Result<Response, AppError> {
+    let mut pcs = load_pcs(act, fight).await?;
+    let mut rng = cx.app.rng.fork();
+    let rolls = fight.begin(&sheets(&pcs), &cx.settings, &mut rng)?;
+    for (id, ch) in pcs.iter_mut() {
+        if let Some(seat) = fight.turns.seat(*id) {
+            ch.sheet.combat.outthink = seat.data.outthink;
+            ch.sheet.combat.initiative = seat.data.initiative;
+            super::sheet::save(act, ch).await?;
         }
     }
+    let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
+    log::record_rolled(
+        act,
+        cx.caller,
+        log::What {
+            system: SYSTEM,
+            action: "combat_begin",
+            session: Some(cx.session.id),
+            character: None,
+        },
+        &json!({ "world": fight.world }),
+        &rolls,
+        &json!({ "round": fight.turns.round }),
+        &faces,
+    )
+    .await?;
+    Ok(Response::update(cx.redraw(act, fight, &pcs).await?))
+}
+
+/// The Call phase's stat select: the acting seat's register is rolled
+/// (its roll posted) and linked to the seat.
+async fn call_stat(
+    cx: &Clicked<'_>,
+    act: &mut Act,
+    fight: &mut Fight,
+    values: &[String],
+) -> Result<Response, AppError> {
+    if fight.phase != Phase::Call {
+        return Err(AppError::user("Stats are called in the Call phase only."));
+    }
+    encounter::require_turn(&fight.turns, cx.caller, cx.fc, GM)?;
+    let stat = values
+        .first()
+        .and_then(|v| Stat::parse(v).ok())
+        .ok_or_else(|| AppError::user("Pick one stat to call."))?;
+    let seat = fight
+        .acting()
+        .cloned()
+        .ok_or_else(|| AppError::user("No one is calling now."))?;
+    let mut pcs = load_pcs(act, fight).await?;
+    let (register, roll_view) = match seat.data.npc.clone() {
+        Some(mut npc) => {
+            let who = Calling {
+                sheet: &mut npc,
+                whose: Whose::Seat {
+                    tracker: cx.session.id,
+                    seat: seat.id,
+                },
+                name: &seat.name,
+                owner: Actor {
+                    id: cx.caller.user_id,
+                    gm: true,
+                },
+            };
+            let called = call_roll(cx.app, act, cx.session.id, who, stat).await?;
+            if let Some(s) = fight.turns.seat_mut(seat.id) {
+                s.data.npc = Some(npc);
+            }
+            called
+        }
+        None => {
+            let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
+                AppError::user(format!("{}'s sheet no longer exists.", seat.name))
+            })?;
+            let name = ch.name().to_string();
+            let who = Calling {
+                whose: Whose::Character(ch.row.id),
+                owner: Actor {
+                    id: ch.row.owner_id,
+                    gm: cx.fc,
+                },
+                sheet: &mut ch.sheet,
+                name: &name,
+            };
+            let called = call_roll(cx.app, act, cx.session.id, who, stat).await?;
+            super::sheet::save(act, ch).await?;
+            called
+        }
+    };
+    fight.call(stat, register)?;
+    let v = cx.redraw(act, fight, &pcs).await?;
+    Ok(match roll_view {
+        Some(r) => Response::message(r).then(Reply::Edit(v)),
+        None => Response::update(v),
+    })
+}
+
+/// "Next round": the End phase for every seat (VV-11, A-O12), the linked
+/// registers cleared and redrawn, what happened noted on the tracker.
+async fn next_round(
+    cx: &Clicked<'_>,
+    act: &mut Act,
+    fight: &mut Fight,
+) -> Result<Response, AppError> {
+    let mut pcs = load_pcs(act, fight).await?;
+    let mut changed = sheets(&pcs);
+    let registers = linked(fight);
+    let ends = fight.end_round(&mut changed, &cx.settings)?;
+    let edits = clear_registers(act, fight, &registers, &mut changed).await?;
+    store(act, &mut pcs, changed).await?;
+    note_end_phase(fight, &ends, &sheets(&pcs));
+    log::record(
+        act,
+        cx.caller,
+        log::What {
+            system: SYSTEM,
+            action: "combat_end_round",
+            session: Some(cx.session.id),
+            character: None,
+        },
+        &json!({ "round": fight.turns.round.saturating_sub(1) }),
+        &json!(null),
+        &json!(ends
+            .iter()
+            .map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out}))
+            .collect::<Vec<_>>()),
+    )
+    .await?;
+    let mut r = Response::update(cx.redraw(act, fight, &pcs).await?);
+    r.followups.extend(edits.into_iter().map(Reply::Edit));
+    Ok(r)
+}
+
+/// Notes what the End phase did to each seat (Injuries apart), and that
+/// the next round begins.
+fn note_end_phase(fight: &mut Fight, ends: &[EndOfRound], pcs: &Sheets) {
+    let mut lines = Vec::new();
+    let mut injuries = Vec::new();
+    for e in ends {
+        let Some(seat) = fight.turns.seat(e.seat) else {
+            continue;
+        };
+        let Some(sheet) = crate::rules::ore::tracker::sheet_of(seat, pcs).cloned() else {
+            continue;
+        };
+        let said: Vec<String> = e
+            .events
+            .iter()
+            .filter(|ev| !matches!(ev, OreEvent::InjuryFormed { .. }))
+            .filter_map(|ev| text::event(ev, &sheet))
+            .filter(|l| !l.is_empty())
+            .collect();
+        if !said.is_empty() {
+            lines.push(format!("{}: {}", seat.name, said.join(" ")));
+        }
+        injuries.push((seat.name.clone(), e.events.clone(), sheet));
+    }
+    for (name, events, sheet) in injuries {
+        note_injuries(fight, &name, &events, &sheet);
+    }
+    for l in lines {
+        fight.note(l);
+    }
+    fight.note(format!(
+        "⏱ End phase done: round {} begins.",
+        fight.turns.round
+    ));
+}
+
+/// The reaction select: a seat reacts (its player or the Compiler).
+async fn react(
+    cx: &Clicked<'_>,
+    act: &mut Act,
+    fight: &mut Fight,
+    values: &[String],
+) -> Result<Response, AppError> {
+    let id: u32 = values
+        .first()
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| AppError::user("Pick who reacts."))?;
+    let seat = fight
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::user("That combatant is no longer in the fight."))?;
+    if !cx.fc && seat.owner != Some(cx.caller.user_id) {
+        return Err(AppError::user(format!(
+            "Only {}'s player (or the {GM}) can react for them.",
+            seat.name
+        )));
+    }
+    fight.react(id)?;
+    let pcs = load_pcs(act, fight).await?;
+    Ok(Response::update(cx.redraw(act, fight, &pcs).await?))
 }
 
 /// The tracker's message as it stands (a stale click, a redraw).

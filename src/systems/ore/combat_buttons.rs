@@ -4,6 +4,9 @@
 
 use crate::app::component::Action;
 
+/// The session kind of a combat tracker.
+pub const KIND: &str = "vvc";
+
 /// A button or select on a Virtual Veil combat tracker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CombatButton {

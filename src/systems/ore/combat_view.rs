@@ -4,8 +4,7 @@
 //! is with movement, ranges, reactions and Prediction, a short log, and at
 //! most two rows of controls (a select and a row of buttons).
 
-use super::combat::KIND;
-use super::combat_buttons::CombatButton;
+use super::combat_buttons::{CombatButton, KIND};
 use super::text;
 use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
@@ -282,6 +281,19 @@ pub fn view(
     max_pool: u32,
 ) -> View {
     let open = status == Status::Open;
+    let mut v = View::embed(tracker_embed(fight, pcs, open));
+    v.shows = Some(id);
+    if !open {
+        return v;
+    }
+    let bid = |b: CombatButton| b.button(KIND, id, version).encode();
+    v.rows.extend(phase_select(fight, pcs, max_pool, &bid));
+    v.buttons(phase_buttons(fight, &bid))
+}
+
+/// The tracker's embed: the round and phase, one line per combatant,
+/// whose turn it is, the log and the order's dice (when they fit).
+fn tracker_embed(fight: &Fight, pcs: &Sheets, open: bool) -> Embed {
     let title = if !open {
         format!("🏁 Combat over · round {}", fight.turns.round)
     } else if fight.phase == Phase::Setup {
@@ -334,68 +346,74 @@ pub fn view(
             false,
         );
     }
-    embed = embed.footer(if open {
+    embed.footer(if open {
         "The Compiler begins, adds, removes, damages and ends; players act on their own turn."
     } else {
         "This fight is over."
-    });
-    let mut v = View::embed(embed);
-    v.shows = Some(id);
-    if !open {
-        return v;
-    }
-    let bid = |b: CombatButton| b.button(KIND, id, version).encode();
-    match fight.phase {
+    })
+}
+
+/// The phase's select: the stat to call (with each stat's dice), or who
+/// reacts out of turn.
+fn phase_select(
+    fight: &Fight,
+    pcs: &Sheets,
+    max_pool: u32,
+    bid: &impl Fn(CombatButton) -> String,
+) -> Option<Row> {
+    let (custom_id, placeholder, options) = match fight.phase {
         Phase::Call => {
-            if let Some(s) = fight.acting() {
-                let sheet = sheet_of(s, pcs);
-                let options = Stat::ALL
-                    .iter()
-                    .map(|st| SelectOption {
-                        label: match sheet {
-                            Some(sh) => format!(
-                                "{} ({})",
-                                st.name(),
-                                text::count(sh.stats.get(*st).min(max_pool), "die", "dice")
-                            ),
-                            None => st.name().to_string(),
-                        },
-                        value: st.name().to_lowercase(),
-                        description: None,
-                    })
-                    .collect();
-                v.rows.push(Row::Select(Select {
-                    custom_id: bid(CombatButton::Call),
-                    placeholder: format!("Call a stat for {}", s.name),
-                    options,
-                    min: 1,
-                    max: 1,
-                }));
-            }
+            let s = fight.acting()?;
+            let sheet = sheet_of(s, pcs);
+            let options = Stat::ALL
+                .iter()
+                .map(|st| SelectOption {
+                    label: match sheet {
+                        Some(sh) => format!(
+                            "{} ({})",
+                            st.name(),
+                            text::count(sh.stats.get(*st).min(max_pool), "die", "dice")
+                        ),
+                        None => st.name().to_string(),
+                    },
+                    value: st.name().to_lowercase(),
+                    description: None,
+                })
+                .collect();
+            let placeholder = format!("Call a stat for {}", s.name);
+            (bid(CombatButton::Call), placeholder, options)
         }
         Phase::Resolution => {
             let reactors = fight.reactors();
-            if !reactors.is_empty() {
-                let options = reactors
-                    .iter()
-                    .take(25)
-                    .map(|s| SelectOption {
-                        label: format!("{} reacts", s.name),
-                        value: s.id.to_string(),
-                        description: Some(format!("Outthink {}", s.data.outthink.unwrap_or(0))),
-                    })
-                    .collect();
-                v.rows.push(Row::Select(Select {
-                    custom_id: bid(CombatButton::React),
-                    placeholder: "React out of turn…".into(),
-                    options,
-                    min: 1,
-                    max: 1,
-                }));
+            if reactors.is_empty() {
+                return None;
             }
+            let options = reactors
+                .iter()
+                .take(25)
+                .map(|s| SelectOption {
+                    label: format!("{} reacts", s.name),
+                    value: s.id.to_string(),
+                    description: Some(format!("Outthink {}", s.data.outthink.unwrap_or(0))),
+                })
+                .collect();
+            let placeholder = "React out of turn…".to_string();
+            (bid(CombatButton::React), placeholder, options)
         }
-        Phase::Setup | Phase::End => {}
-    }
+        Phase::Setup | Phase::End => return None,
+    };
+    Some(Row::Select(Select {
+        custom_id,
+        placeholder,
+        options,
+        min: 1,
+        max: 1,
+    }))
+}
+
+/// The phase's buttons: Begin, Next turn or Next round, and End combat
+/// (the Compiler's in the ⚙ panel).
+fn phase_buttons(fight: &Fight, bid: &impl Fn(CombatButton) -> String) -> Vec<Button> {
     let mut buttons = Vec::new();
     match fight.phase {
         // Beginning and ending a round are the Compiler's: in the ⚙ panel.
@@ -415,7 +433,7 @@ pub fn view(
     // The Compiler's tool (issue 16): moved into the private ⚙ panel,
     // which asks to confirm it.
     buttons.push(Button::new(bid(CombatButton::End), "End combat", Style::Danger).gm_only());
-    v.buttons(buttons)
+    buttons
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
 use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
-use crate::kit::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, slash_choice, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
@@ -17,119 +17,43 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![vv()]
 }
 
-/// A stat (the Called Stat).
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum StatChoice {
-    /// Agility.
-    Agility,
-    /// Physique.
-    Physique,
-    /// Precision.
-    Precision,
-    /// Vitality.
-    Vitality,
-    /// Cyber.
-    Cyber,
-    /// Engineering.
-    Engineering,
-    /// Ingenuity.
-    Ingenuity,
-    /// Wit.
-    Wit,
-    /// Charisma.
-    Charisma,
-    /// Confidence.
-    Confidence,
-    /// Performance.
-    Performance,
-    /// Stealth.
-    Stealth,
-}
+slash_choice!(Stat {
+    Agility => "Agility",
+    Physique => "Physique",
+    Precision => "Precision",
+    Vitality => "Vitality",
+    Cyber => "Cyber",
+    Engineering => "Engineering",
+    Ingenuity => "Ingenuity",
+    Wit => "Wit",
+    Charisma => "Charisma",
+    Confidence => "Confidence",
+    Performance => "Performance",
+    Stealth => "Stealth",
+});
 
-impl From<StatChoice> for Stat {
-    fn from(s: StatChoice) -> Stat {
-        match s {
-            StatChoice::Agility => Stat::Agility,
-            StatChoice::Physique => Stat::Physique,
-            StatChoice::Precision => Stat::Precision,
-            StatChoice::Vitality => Stat::Vitality,
-            StatChoice::Cyber => Stat::Cyber,
-            StatChoice::Engineering => Stat::Engineering,
-            StatChoice::Ingenuity => Stat::Ingenuity,
-            StatChoice::Wit => Stat::Wit,
-            StatChoice::Charisma => Stat::Charisma,
-            StatChoice::Confidence => Stat::Confidence,
-            StatChoice::Performance => Stat::Performance,
-            StatChoice::Stealth => Stat::Stealth,
-        }
-    }
-}
+slash_choice!(Damageable {
+    Vitality => "Vitality",
+    Confidence => "Confidence",
+    Cyber => "Cyber",
+});
 
-/// A damageable track.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum TrackChoice {
-    /// Vitality (a mob's Health).
-    Vitality,
-    /// Confidence.
-    Confidence,
-    /// Cyber.
-    Cyber,
-}
+slash_choice!(OrderKind {
+    Outthink => "Outthink",
+    Initiative => "Initiative",
+});
 
-impl From<TrackChoice> for Damageable {
-    fn from(t: TrackChoice) -> Damageable {
-        match t {
-            TrackChoice::Vitality => Damageable::Vitality,
-            TrackChoice::Confidence => Damageable::Confidence,
-            TrackChoice::Cyber => Damageable::Cyber,
-        }
-    }
-}
+slash_choice!(CacheCost {
+    None => "none",
+    One => "one",
+    All => "all",
+});
 
-/// Which combat-start roll.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum OrderChoice {
-    /// Wit: the Outthink value.
-    Outthink,
-    /// Agility (Precision in cosmOS).
-    Initiative,
-}
-
-/// Which dice of a Special action's set must come from the cache (VV-6).
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum CacheChoice {
-    /// No cache die needed.
-    #[name = "none"]
-    None,
-    /// At least one die from the cache.
-    #[name = "one"]
-    One,
-    /// Every die from the cache.
-    #[name = "all"]
-    All,
-}
-
-impl From<CacheChoice> for CacheCost {
-    fn from(c: CacheChoice) -> CacheCost {
-        match c {
-            CacheChoice::None => CacheCost::None,
-            CacheChoice::One => CacheCost::One,
-            CacheChoice::All => CacheCost::All,
-        }
-    }
-}
-
-/// Where an entity is.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum WorldChoice {
-    /// The physical world.
-    Physical,
-    /// The Veil.
-    Veil,
-    /// Inside cosmOS.
-    #[name = "cosmOS"]
-    Cosmos,
-}
+slash_choice!(World {
+    Physical => "Physical",
+    Veil => "Veil",
+    CosmOS => "cosmOS",
+});
 
 fn uid(u: &Option<serenity::User>) -> Option<i64> {
     u.as_ref().map(|u| u.id.get() as i64)
@@ -283,7 +207,7 @@ pub async fn sheet_create(
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
-    #[description = "Stat"] stat: StatChoice,
+    #[description = "Stat"] stat: Stat,
     #[description = "New value"]
     #[min = 0]
     #[max = 99]
@@ -297,7 +221,6 @@ pub async fn sheet_set(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
-    let stat: Stat = stat.into();
     let result = if super::governed::is_track_stat(stat) {
         let edit = Edit::TrackStat {
             stat,
@@ -315,7 +238,7 @@ pub async fn sheet_set(
 #[poise::command(slash_command, guild_only, rename = "track")]
 pub async fn sheet_track(
     ctx: Context<'_>,
-    #[description = "Track"] track: TrackChoice,
+    #[description = "Track"] track: Damageable,
     #[description = "New maximum"]
     #[min = 0]
     #[max = 999]
@@ -333,7 +256,7 @@ pub async fn sheet_track(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Track {
-        track: track.into(),
+        track,
         max,
         current,
         who: Who::new(name.as_deref(), uid(&player)),
@@ -454,7 +377,7 @@ pub async fn sheet_special(
     #[max_length = 100]
     pattern: Option<String>,
     #[description = "Dice of the set that must come from the cache (default none)"] cache: Option<
-        CacheChoice,
+        CacheCost,
     >,
     #[description = "Remove the Special action of this name"]
     #[max_length = 40]
@@ -470,7 +393,7 @@ pub async fn sheet_special(
     let args = SpecialArgs {
         add,
         pattern,
-        cache: cache.map(CacheCost::from),
+        cache,
         remove,
     };
     let result = super::sheet::set_special(
@@ -489,7 +412,7 @@ pub async fn sheet_special(
 #[poise::command(slash_command, guild_only, rename = "status")]
 pub async fn sheet_status(
     ctx: Context<'_>,
-    #[description = "Where the entity is (picks the Initiative stat)"] world: Option<WorldChoice>,
+    #[description = "Where the entity is (picks the Initiative stat)"] world: Option<World>,
     #[description = "Mob mode (one Health track, no Fault dice)"] mob: Option<bool>,
     #[description = "A living creature"] living: Option<bool>,
     #[description = "A natively digital entity"] digital: Option<bool>,
@@ -505,11 +428,7 @@ pub async fn sheet_status(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let args = StatusArgs {
-        world: world.map(|w| match w {
-            WorldChoice::Physical => World::Physical,
-            WorldChoice::Veil => World::Veil,
-            WorldChoice::Cosmos => World::CosmOS,
-        }),
+        world,
         mob,
         living,
         digital,
@@ -531,7 +450,7 @@ pub async fn sheet_status(
 #[allow(clippy::too_many_arguments)]
 pub async fn vv_roll(
     ctx: Context<'_>,
-    #[description = "The Called Stat"] stat: Option<StatChoice>,
+    #[description = "The Called Stat"] stat: Option<Stat>,
     #[description = "Narrowest set the action accepts (2 = a dub)"]
     #[min = 2]
     #[max = 30]
@@ -562,7 +481,7 @@ pub async fn vv_roll(
         // A number of dice instead of the stat is the Compiler's override.
         Some(dice) => {
             let edit = Edit::Roll {
-                stat: stat.map(Into::into),
+                stat,
                 dice,
                 min_width,
                 min_height,
@@ -573,7 +492,7 @@ pub async fn vv_roll(
         }
         None => {
             let args = super::roll::RollArgs {
-                stat: stat.map(Into::into),
+                stat,
                 dice: None,
                 min_width,
                 min_height,
@@ -676,7 +595,7 @@ pub async fn battery(
 pub async fn damage(
     ctx: Context<'_>,
     #[description = "Vitality (physical), Confidence (mental) or Cyber (digital)"]
-    target: TrackChoice,
+    target: Damageable,
     #[description = "Damage"]
     #[min = 1]
     #[max = 999]
@@ -690,7 +609,7 @@ pub async fn damage(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let edit = Edit::Damage {
-        track: target.into(),
+        track: target,
         amount,
         who: Who::new(name.as_deref(), uid(&player)),
     };
@@ -843,18 +762,13 @@ pub async fn repair(
 #[poise::command(slash_command, guild_only)]
 pub async fn order(
     ctx: Context<'_>,
-    #[description = "Outthink (Wit) or Initiative (Agility; Precision in cosmOS)"]
-    kind: OrderChoice,
+    #[description = "Outthink (Wit) or Initiative (Agility; Precision in cosmOS)"] kind: OrderKind,
     #[description = "Sheet names, @members or Name:stat, comma-separated"]
     #[max_length = 1500]
     entities: String,
     #[description = "Record the values on the sheets (default: yes)"] record: Option<bool>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let kind = match kind {
-        OrderChoice::Outthink => OrderKind::Outthink,
-        OrderChoice::Initiative => OrderKind::Initiative,
-    };
     let result = super::order::order(
         &ctx.data().app,
         &caller,
@@ -888,14 +802,10 @@ pub async fn combat(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only, rename = "start")]
 pub async fn combat_start(
     ctx: Context<'_>,
-    #[description = "Where (Initiative: Agility; Precision in cosmOS)"] world: Option<WorldChoice>,
+    #[description = "Where (Initiative: Agility; Precision in cosmOS)"] world: Option<World>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let world = match world {
-        Some(WorldChoice::Veil) => World::Veil,
-        Some(WorldChoice::Cosmos) => World::CosmOS,
-        Some(WorldChoice::Physical) | None => World::Physical,
-    };
+    let world = world.unwrap_or(World::Physical);
     let result = super::combat::start(&ctx.data().app, &caller, world).await;
     respond(ctx, result).await
 }
@@ -1030,15 +940,14 @@ pub async fn combat_damage(
     #[description = "Combatant"]
     #[max_length = 64]
     name: String,
-    #[description = "Track"] target: TrackChoice,
+    #[description = "Track"] target: Damageable,
     #[description = "Damage"]
     #[min = 1]
     #[max = 999]
     amount: i64,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result =
-        super::combat::damage(&ctx.data().app, &caller, &name, target.into(), amount).await;
+    let result = super::combat::damage(&ctx.data().app, &caller, &name, target, amount).await;
     respond(ctx, result).await
 }
 

@@ -8,7 +8,8 @@ use crate::app::view::colour;
 use crate::app::Act;
 use crate::app::{log, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::ore::events::LogoutReason;
-use crate::rules::ore::OreEvent;
+use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
+use rand::rngs::StdRng;
 
 /// Which COMP action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,71 +37,13 @@ pub async fn act(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    if let CompAction::Battery {
-        used,
-        charged,
-        plugged,
-    } = action
-    {
-        if used.is_none() && charged.is_none() && plugged.is_none() {
-            return Err(AppError::user("Give `use`, `charge` or `plugged_in`."));
-        }
-        if used.is_some() && charged.is_some() {
-            return Err(AppError::user(
-                "Use or charge the battery, not both at once.",
-            ));
-        }
-    }
+    check(action)?;
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "work their COMP").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let mut rng = app.rng.fork();
-    let (verb, events): (&str, Vec<OreEvent>) = match action {
-        CompAction::Boot => ("boot", ch.sheet.boot(&settings, &mut rng)?),
-        CompAction::Logout => ("logout", ch.sheet.logout(LogoutReason::Manual)?),
-        CompAction::Battery {
-            used,
-            charged,
-            plugged,
-        } => {
-            let mut evs = Vec::new();
-            if let Some(p) = plugged {
-                ch.sheet.comp.plugged_in = p;
-            }
-            if let Some(u) = used {
-                evs.extend(ch.sheet.use_battery(u)?);
-            }
-            if let Some(c) = charged {
-                evs.extend(ch.sheet.charge(c)?);
-            }
-            ("battery", evs)
-        }
-    };
+    let (verb, events) = apply(&mut ch.sheet, action, &settings, &mut app.rng.fork())?;
     super::sheet::save(&mut tx, &mut ch).await?;
-    let c = &ch.sheet.comp;
-    let mut lines = text::events(&events, &ch.sheet);
-    if let CompAction::Battery {
-        plugged: Some(p), ..
-    } = action
-    {
-        lines.insert(
-            0,
-            if p {
-                "Plugged in: using the COMP drains no battery.".into()
-            } else {
-                "Unplugged.".into()
-            },
-        );
-    }
-    if c.session_active {
-        lines.push(format!("Cache now: {}.", text::cache(&ch.sheet, &settings)));
-    }
-    lines.push(format!(
-        "Battery {}/{}{}.",
-        c.battery_current,
-        c.battery_max,
-        if c.plugged_in { ", plugged in" } else { "" }
-    ));
+    let lines = report_lines(action, &ch.sheet, &settings, &events);
     let title = match action {
         CompAction::Boot => format!("💻 {} boots the COMP", ch.name()),
         CompAction::Logout => format!("💻 {} logs out", ch.name()),
@@ -145,4 +88,89 @@ pub async fn act(
     let mut r = Response::message(view);
     r.followups.extend(registers.into_iter().map(Reply::Edit));
     Ok(r)
+}
+
+/// Refuses a battery action that says nothing, or both uses and charges.
+fn check(action: CompAction) -> Result<(), AppError> {
+    if let CompAction::Battery {
+        used,
+        charged,
+        plugged,
+    } = action
+    {
+        if used.is_none() && charged.is_none() && plugged.is_none() {
+            return Err(AppError::user("Give `use`, `charge` or `plugged_in`."));
+        }
+        if used.is_some() && charged.is_some() {
+            return Err(AppError::user(
+                "Use or charge the battery, not both at once.",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The action on the sheet: its log word and the rules' events.
+fn apply(
+    sheet: &mut OreSheet,
+    action: CompAction,
+    settings: &OreSettings,
+    rng: &mut StdRng,
+) -> Result<(&'static str, Vec<OreEvent>), AppError> {
+    Ok(match action {
+        CompAction::Boot => ("boot", sheet.boot(settings, rng)?),
+        CompAction::Logout => ("logout", sheet.logout(LogoutReason::Manual)?),
+        CompAction::Battery {
+            used,
+            charged,
+            plugged,
+        } => {
+            let mut evs = Vec::new();
+            if let Some(p) = plugged {
+                sheet.comp.plugged_in = p;
+            }
+            if let Some(u) = used {
+                evs.extend(sheet.use_battery(u)?);
+            }
+            if let Some(c) = charged {
+                evs.extend(sheet.charge(c)?);
+            }
+            ("battery", evs)
+        }
+    })
+}
+
+/// The report's lines: what happened, the cache while the COMP runs, and
+/// the battery.
+fn report_lines(
+    action: CompAction,
+    sheet: &OreSheet,
+    settings: &OreSettings,
+    events: &[OreEvent],
+) -> Vec<String> {
+    let c = &sheet.comp;
+    let mut lines = text::events(events, sheet);
+    if let CompAction::Battery {
+        plugged: Some(p), ..
+    } = action
+    {
+        lines.insert(
+            0,
+            if p {
+                "Plugged in: using the COMP drains no battery.".into()
+            } else {
+                "Unplugged.".into()
+            },
+        );
+    }
+    if c.session_active {
+        lines.push(format!("Cache now: {}.", text::cache(sheet, settings)));
+    }
+    lines.push(format!(
+        "Battery {}/{}{}.",
+        c.battery_current,
+        c.battery_max,
+        if c.plugged_in { ", plugged in" } else { "" }
+    ));
+    lines
 }

@@ -5,11 +5,12 @@
 
 use serde_json::json;
 
-use super::{load_settings, report, target, text, Target, GM, SYSTEM};
+use super::{damage_amount, load_settings, logged_out, report, target, text, Target, GM, SYSTEM};
 use crate::app::characters::Loaded;
 use crate::app::view::{colour, Embed, View};
 use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::ore::damage::RepairOutcome;
 use crate::rules::ore::sets::read;
 use crate::rules::ore::settings::{DefenseMode, FaultCheck};
 use crate::rules::ore::sheet::Damageable;
@@ -17,8 +18,6 @@ use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage::{self, Tx};
 use crate::systems::table::look::Outcome;
 
-/// The most damage one command deals.
-pub const MAX_DAMAGE: i64 = 999;
 /// The most sheets one End phase or end of combat lists by name.
 const MAX_LISTED: usize = 20;
 
@@ -59,10 +58,7 @@ pub async fn damage(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let amount = u32::try_from(amount)
-        .ok()
-        .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
-        .ok_or_else(|| AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}.")))?;
+    let amount = damage_amount(amount)?;
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "damage them").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
@@ -70,29 +66,7 @@ pub async fn damage(
     let events = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
     super::sheet::save(&mut tx, &mut ch).await?;
     let s = &ch.sheet;
-    let mut lines = text::events(&events, s);
-    let defense = s.defenses.against(track);
-    if settings.defense_mode == DefenseMode::Display && defense > 0 && !s.mob_mode {
-        lines.push(format!(
-            "(Defense against {}: {defense}; shown only, the Compiler applies it.)",
-            track.name()
-        ));
-    }
-    if !s.mob_mode {
-        lines.push(format!("Fault dice now: {}.", text::faces(&s.fault_dice)));
-        let pending = read(&s.fault_dice);
-        if settings.fault_check == FaultCheck::EndOfRound && !pending.sets.is_empty() {
-            let sets: Vec<String> = pending
-                .sets
-                .iter()
-                .map(|set| format!("{}× {}", set.width, set.height))
-                .collect();
-            lines.push(format!(
-                "Matching Fault dice ({}) become an Injury at the End phase (`/vv endround`).",
-                sets.join(", ")
-            ));
-        }
-    }
+    let lines = damage_lines(&events, s, &settings, track);
     let author = format!(
         "{} · {amount} {} damage",
         ch.name(),
@@ -143,11 +117,38 @@ pub async fn damage(
     Ok(r)
 }
 
-/// True if the events end a COMP session (VV-8, VV-13).
-pub fn logged_out(events: &[OreEvent]) -> bool {
-    events
-        .iter()
-        .any(|e| matches!(e, OreEvent::LoggedOut { .. }))
+/// A hit's report: what happened, the defense (shown only), the Fault
+/// dice and the Injury they will make at the End phase.
+fn damage_lines(
+    events: &[OreEvent],
+    s: &OreSheet,
+    settings: &OreSettings,
+    track: Damageable,
+) -> Vec<String> {
+    let mut lines = text::events(events, s);
+    let defense = s.defenses.against(track);
+    if settings.defense_mode == DefenseMode::Display && defense > 0 && !s.mob_mode {
+        lines.push(format!(
+            "(Defense against {}: {defense}; shown only, the Compiler applies it.)",
+            track.name()
+        ));
+    }
+    if !s.mob_mode {
+        lines.push(format!("Fault dice now: {}.", text::faces(&s.fault_dice)));
+        let pending = read(&s.fault_dice);
+        if settings.fault_check == FaultCheck::EndOfRound && !pending.sets.is_empty() {
+            let sets: Vec<String> = pending
+                .sets
+                .iter()
+                .map(|set| format!("{}× {}", set.width, set.height))
+                .collect();
+            lines.push(format!(
+                "Matching Fault dice ({}) become an Injury at the End phase (`/vv endround`).",
+                sets.join(", ")
+            ));
+        }
+    }
+    lines
 }
 
 /// What a hit came to, for the title: down or dead (a botch), an Injury, a
@@ -420,34 +421,7 @@ pub async fn repair(
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, .. } = target(&mut tx, caller, name, player, "repair them").await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let (dice, by) = match (
-        engineering,
-        engineer.map(str::trim).filter(|e| !e.is_empty()),
-    ) {
-        (Some(n), _) => (
-            u32::try_from(n)
-                .ok()
-                .filter(|n| *n <= 100)
-                .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
-            // The Compiler's override (issue 14): the check says so.
-            format!(
-                "Engineering (overridden: {})",
-                text::count(u32::try_from(n).unwrap_or(0), "die", "dice")
-            ),
-        ),
-        (None, Some(e)) => {
-            let other: Loaded<OreSheet> =
-                crate::app::characters::named(&mut tx, caller, SYSTEM, e, true).await?;
-            (
-                other.sheet.stats.engineering,
-                format!("{}'s Engineering", other.name()),
-            )
-        }
-        (None, None) => (
-            ch.sheet.stats.engineering,
-            format!("{}'s Engineering", ch.name()),
-        ),
-    };
+    let (dice, by) = repair_dice(&mut tx, caller, &ch, engineering, engineer).await?;
     let cap = settings.max_pool;
     let target_value = ch.sheet.cyber.current.saturating_add(1);
     let chance = odds::repair_odds(dice.min(cap), target_value, settings.repair_check)
@@ -476,6 +450,62 @@ pub async fn repair(
             ch.name()
         )
     };
+    Ok(Response::message(repair_view(
+        author, &outcome, &events, &ch.sheet, chance,
+    )))
+}
+
+/// The dice of a repair check and whose Engineering they are: a number
+/// given (the Compiler's override, issue 14), another character's, or the
+/// repaired character's own.
+async fn repair_dice(
+    tx: &mut Act,
+    caller: &Caller,
+    ch: &Loaded<OreSheet>,
+    engineering: Option<i64>,
+    engineer: Option<&str>,
+) -> Result<(u32, String), AppError> {
+    Ok(
+        match (
+            engineering,
+            engineer.map(str::trim).filter(|e| !e.is_empty()),
+        ) {
+            (Some(n), _) => (
+                u32::try_from(n)
+                    .ok()
+                    .filter(|n| *n <= 100)
+                    .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
+                // The Compiler's override (issue 14): the check says so.
+                format!(
+                    "Engineering (overridden: {})",
+                    text::count(u32::try_from(n).unwrap_or(0), "die", "dice")
+                ),
+            ),
+            (None, Some(e)) => {
+                let other: Loaded<OreSheet> =
+                    crate::app::characters::named(tx, caller, SYSTEM, e, true).await?;
+                (
+                    other.sheet.stats.engineering,
+                    format!("{}'s Engineering", other.name()),
+                )
+            }
+            (None, None) => (
+                ch.sheet.stats.engineering,
+                format!("{}'s Engineering", ch.name()),
+            ),
+        },
+    )
+}
+
+/// A repair check's message: the best set, the faces, Cyber after (or the
+/// wait before the next try), and what the check needed.
+fn repair_view(
+    author: String,
+    outcome: &RepairOutcome,
+    events: &[OreEvent],
+    sheet: &OreSheet,
+    chance: Option<String>,
+) -> View {
     let (result, title) = match (outcome.success, outcome.best) {
         (true, Some(b)) => (
             Outcome::Success,
@@ -492,8 +522,8 @@ pub async fn repair(
     if outcome.success {
         lines.push(format!(
             "Cyber {}/{} (takes {}).",
-            ch.sheet.cyber.current,
-            ch.sheet.cyber.max,
+            sheet.cyber.current,
+            sheet.cyber.max,
             text::count(outcome.hours, "hour", "hours")
         ));
     } else {
@@ -503,7 +533,7 @@ pub async fn repair(
         ));
     }
     lines.extend(
-        text::events(&events, &ch.sheet)
+        text::events(events, sheet)
             .into_iter()
             .filter(|l| !l.starts_with("Cyber +")),
     );
@@ -514,11 +544,11 @@ pub async fn repair(
     if let Some(c) = chance {
         need.push_str(&format!(" · chance {c}"));
     }
-    Ok(Response::message(View::embed(
+    View::embed(
         Embed::new(result.title(&title))
             .author(author)
             .description(lines.join("\n"))
             .footer(need)
             .colour(result.colour()),
-    )))
+    )
 }

@@ -19,9 +19,10 @@ use crate::app::registry::{BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::{App, AppError, AppResult, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
+use crate::rules::ore::{OreSettings, OreSheet};
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::damage::MAX_DAMAGE;
+use super::damage_amount;
 use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
 
 /// Every governed change, in `/help` order.
@@ -128,6 +129,165 @@ pub enum Edit {
     },
 }
 
+/// A change tried on a copy of a sheet before it is asked for, worded as
+/// the request shows it ([`Edit::prepared`]).
+struct Trial<'a> {
+    /// The character's name.
+    name: &'a str,
+    /// The sheet now.
+    before: &'a OreSheet,
+    /// The copy the change is tried on.
+    after: OreSheet,
+}
+
+impl Trial<'_> {
+    /// A track as it reads now: `Vitality 3/5`.
+    fn track_now(&self, t: Damageable) -> String {
+        let tr = self.before.track(t);
+        format!(
+            "{} {}/{}",
+            text::track_name(self.before, t),
+            tr.current,
+            tr.max
+        )
+    }
+
+    /// A track now and after: `Vitality 3/5 → 2/5`.
+    fn track_change(&self, t: Damageable) -> String {
+        let tr = self.after.track(t);
+        format!("{} → {}/{}", self.track_now(t), tr.current, tr.max)
+    }
+
+    /// A new maximum, current value, or both.
+    fn track(
+        &mut self,
+        track: Damageable,
+        max: Option<i64>,
+        current: Option<i64>,
+    ) -> Result<String, AppError> {
+        if max.is_none() && current.is_none() {
+            return Err(AppError::user(
+                "Give a new `max`, a new `current`, or both.",
+            ));
+        }
+        if let Some(m) = max {
+            self.after.set_track_max(track, m)?;
+        }
+        if let Some(c) = current {
+            self.after.set_track_current(track, c)?;
+        }
+        Ok(format!("{}'s {}", self.name, self.track_change(track)))
+    }
+
+    /// Days of rest, tended or not: the tracks that recover.
+    fn heal_days(&mut self, days: i64, tended: bool) -> Result<String, AppError> {
+        let d = u32::try_from(days)
+            .map_err(|_| AppError::user("The number of days must be 1 or more."))?;
+        self.after.pass_days(d, tended)?;
+        let tracks: Vec<String> = [Damageable::Vitality, Damageable::Confidence]
+            .into_iter()
+            .filter(|t| self.after.track(*t) != self.before.track(*t))
+            .map(|t| self.track_change(t))
+            .collect();
+        Ok(format!(
+            "{}'s rest of {}{}: {}",
+            self.name,
+            text::count(d, "day", "days"),
+            if tended { ", tended" } else { "" },
+            if tracks.is_empty() {
+                "no track recovers".to_string()
+            } else {
+                tracks.join(", ")
+            }
+        ))
+    }
+
+    /// A repair check on Cyber, with the sheet's Engineering, another's,
+    /// or a number of dice given.
+    fn repair(
+        &mut self,
+        settings: &OreSettings,
+        engineering: Option<i64>,
+        engineer: Option<&str>,
+        rng: &mut StdRng,
+    ) -> Result<String, AppError> {
+        let name = self.name;
+        let dice = match (engineering, engineer) {
+            (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
+            (None, Some(e)) => format!("{e}'s Engineering"),
+            (None, None) => format!("{name}'s Engineering"),
+        };
+        let n = engineering
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(self.before.stats.engineering);
+        self.after.repair_cyber(settings, n, rng)?;
+        Ok(format!(
+            "{name}'s {} by a repair check with {dice}",
+            self.track_now(Damageable::Cyber)
+        ))
+    }
+
+    /// Damage on a track (and a Fault die, unless a mob).
+    fn damage(
+        &mut self,
+        settings: &OreSettings,
+        track: Damageable,
+        amount: i64,
+        rng: &mut StdRng,
+    ) -> Result<String, AppError> {
+        let a = damage_amount(amount)?;
+        self.after.take_damage(settings, track, a, rng)?;
+        Ok(format!(
+            "{}'s {} ({a} damage{})",
+            self.name,
+            self.track_change(track),
+            if self.before.mob_mode {
+                ""
+            } else {
+                " and a Fault die"
+            }
+        ))
+    }
+
+    /// A stat the game master keeps (its track's maximum follows).
+    fn track_stat(&mut self, stat: Stat, value: i64) -> Result<String, AppError> {
+        if !is_track_stat(stat) {
+            return Err(AppError::user(format!(
+                "{} is not one of the stats the {GM} keeps.",
+                stat.name()
+            )));
+        }
+        if value > super::sheet::MAX_STAT {
+            return Err(AppError::user(format!(
+                "{} can be at most {} here.",
+                stat.name(),
+                super::sheet::MAX_STAT
+            )));
+        }
+        self.after.stats.set(stat, value)?;
+        Ok(format!(
+            "{}'s {} {} → {value} (its track's maximum follows)",
+            self.name,
+            stat.name(),
+            self.before.stats.get(stat)
+        ))
+    }
+
+    /// A roll with its pool overridden.
+    fn roll(&self, stat: Option<Stat>, dice: i64) -> String {
+        let pool = text::count(u32::try_from(dice).unwrap_or(0), "die", "dice");
+        match stat {
+            Some(s) => format!(
+                "{}'s {} roll from {} to {pool} (overridden)",
+                self.name,
+                s.name(),
+                text::count(self.before.stats.get(s), "die", "dice")
+            ),
+            None => format!("{}'s roll to {pool} (overridden, no stat)", self.name),
+        }
+    }
+}
+
 impl Edit {
     /// An example of each governed change, acting on `who` (for tests that
     /// go through the whole list), in [`LIST`] order.
@@ -197,126 +357,29 @@ impl Edit {
         // The rules check the change on a copy: a request the rules would
         // refuse is refused now, not after approval. Where the change rolls
         // dice, a throwaway generator stands in (its faces are not shown).
-        let mut after = ch.sheet.clone();
-        let mut rng = StdRng::seed_from_u64(0);
-        let name = ch.row.name.clone();
-        let track_text = |s: &crate::rules::ore::OreSheet, t: Damageable| {
-            let tr = s.track(t);
-            format!("{} {}/{}", text::track_name(s, t), tr.current, tr.max)
+        let mut trial = Trial {
+            name: &ch.row.name,
+            before: &ch.sheet,
+            after: ch.sheet.clone(),
         };
+        let mut rng = StdRng::seed_from_u64(0);
         let what = match &self {
             Edit::Track {
                 track,
                 max,
                 current,
                 ..
-            } => {
-                if max.is_none() && current.is_none() {
-                    return Err(AppError::user(
-                        "Give a new `max`, a new `current`, or both.",
-                    ));
-                }
-                if let Some(m) = max {
-                    after.set_track_max(*track, *m)?;
-                }
-                if let Some(c) = current {
-                    after.set_track_current(*track, *c)?;
-                }
-                format!(
-                    "{name}'s {} → {}/{}",
-                    track_text(&ch.sheet, *track),
-                    after.track(*track).current,
-                    after.track(*track).max
-                )
-            }
-            Edit::HealDays { days, tended, .. } => {
-                let d = u32::try_from(*days)
-                    .map_err(|_| AppError::user("The number of days must be 1 or more."))?;
-                after.pass_days(d, *tended)?;
-                let tracks: Vec<String> = [Damageable::Vitality, Damageable::Confidence]
-                    .into_iter()
-                    .filter(|t| after.track(*t) != ch.sheet.track(*t))
-                    .map(|t| {
-                        format!(
-                            "{} → {}/{}",
-                            track_text(&ch.sheet, t),
-                            after.track(t).current,
-                            after.track(t).max
-                        )
-                    })
-                    .collect();
-                format!(
-                    "{name}'s rest of {}{}: {}",
-                    text::count(d, "day", "days"),
-                    if *tended { ", tended" } else { "" },
-                    if tracks.is_empty() {
-                        "no track recovers".to_string()
-                    } else {
-                        tracks.join(", ")
-                    }
-                )
-            }
+            } => trial.track(*track, *max, *current)?,
+            Edit::HealDays { days, tended, .. } => trial.heal_days(*days, *tended)?,
             Edit::Repair {
                 engineering,
                 engineer,
                 ..
-            } => {
-                let dice = match (engineering, engineer) {
-                    (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
-                    (None, Some(e)) => format!("{e}'s Engineering"),
-                    (None, None) => format!("{name}'s Engineering"),
-                };
-                let n = engineering
-                    .and_then(|n| u32::try_from(n).ok())
-                    .unwrap_or(ch.sheet.stats.engineering);
-                after.repair_cyber(&settings, n, &mut rng)?;
-                format!(
-                    "{name}'s {} by a repair check with {dice}",
-                    track_text(&ch.sheet, Damageable::Cyber)
-                )
-            }
+            } => trial.repair(&settings, *engineering, engineer.as_deref(), &mut rng)?,
             Edit::Damage { track, amount, .. } => {
-                let a = u32::try_from(*amount)
-                    .ok()
-                    .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
-                    .ok_or_else(|| {
-                        AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}."))
-                    })?;
-                after.take_damage(&settings, *track, a, &mut rng)?;
-                let tr = after.track(*track);
-                format!(
-                    "{name}'s {} → {}/{} ({a} damage{})",
-                    track_text(&ch.sheet, *track),
-                    tr.current,
-                    tr.max,
-                    if ch.sheet.mob_mode {
-                        ""
-                    } else {
-                        " and a Fault die"
-                    }
-                )
+                trial.damage(&settings, *track, *amount, &mut rng)?
             }
-            Edit::TrackStat { stat, value, .. } => {
-                if !is_track_stat(*stat) {
-                    return Err(AppError::user(format!(
-                        "{} is not one of the stats the {GM} keeps.",
-                        stat.name()
-                    )));
-                }
-                if *value > super::sheet::MAX_STAT {
-                    return Err(AppError::user(format!(
-                        "{} can be at most {} here.",
-                        stat.name(),
-                        super::sheet::MAX_STAT
-                    )));
-                }
-                after.stats.set(*stat, *value)?;
-                format!(
-                    "{name}'s {} {} → {value} (its track's maximum follows)",
-                    stat.name(),
-                    ch.sheet.stats.get(*stat)
-                )
-            }
+            Edit::TrackStat { stat, value, .. } => trial.track_stat(*stat, *value)?,
             Edit::Roll { stat, dice, .. } => {
                 if caller.secret
                     && settings::guild(&mut tx, caller.guild_id)
@@ -328,15 +391,7 @@ impl Edit {
                         "A secret roll with `dice:` cannot wait for the {GM}'s approval: roll without `secret`, or roll the stat."
                     )));
                 }
-                let pool = text::count(u32::try_from(*dice).unwrap_or(0), "die", "dice");
-                match stat {
-                    Some(s) => format!(
-                        "{name}'s {} roll from {} to {pool} (overridden)",
-                        s.name(),
-                        text::count(ch.sheet.stats.get(*s), "die", "dice")
-                    ),
-                    None => format!("{name}'s roll to {pool} (overridden, no stat)"),
-                }
+                trial.roll(*stat, *dice)
             }
         };
         Ok(Prepared { change: self, what })

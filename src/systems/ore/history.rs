@@ -15,28 +15,7 @@ pub fn line(e: &LogEntry) -> Option<String> {
     let events: Vec<OreEvent> = serde_json::from_str(&e.outcome).ok()?;
     let inputs: serde_json::Value = serde_json::from_str(&e.inputs).unwrap_or_default();
     match e.action.as_str() {
-        "roll" => events.iter().find_map(|ev| match ev {
-            OreEvent::Rolled {
-                stat, pool, faces, ..
-            } => {
-                // The pool as the roll showed it (it says when `dice:`
-                // overrode the stat), else from the event.
-                let what = match (&inputs["pool"], stat) {
-                    (serde_json::Value::String(p), _) => p.clone(),
-                    (_, Some(s)) => {
-                        format!("{} ({})", s.name(), text::count(*pool, "die", "dice"))
-                    }
-                    (_, None) => text::count(*pool, "die", "dice"),
-                };
-                let r = read(faces);
-                let result = match r.sets.first() {
-                    Some(best) => format!("best set {}", text::set_short(best)),
-                    None => "no set".to_string(),
-                };
-                Some(format!("{what}: {result} ({})", plain(&r)))
-            }
-            _ => None,
-        }),
+        "roll" => roll_line(&events, &inputs),
         "basic" => events.iter().find_map(|ev| match ev {
             OreEvent::BasicAction { set, label, .. } => Some(with_label(
                 format!("Basic action with {}", text::set_short(set)),
@@ -55,56 +34,90 @@ pub fn line(e: &LogEntry) -> Option<String> {
             OreEvent::MinorAction { face, .. } => Some(format!("Minor action: spent a {face}")),
             _ => None,
         }),
-        "damage" | "combat_damage" => {
-            let mut parts = Vec::new();
-            for ev in &events {
-                match ev {
-                    OreEvent::DamageTaken {
-                        target,
-                        taken,
-                        current,
-                        ..
-                    } => parts.push(format!("{} −{taken} → {current}", target.name())),
-                    OreEvent::DamageAbsorbed { target, .. } => {
-                        parts.push(format!("{} damage stopped by the defense", target.name()))
-                    }
-                    OreEvent::FaultDie { face } => parts.push(format!("Fault die {face}")),
-                    OreEvent::InjuryFormed { severity, .. } => {
-                        parts.push(format!("Injury: {}", severity.name()))
-                    }
-                    OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
-                        parts.push(text::condition(*condition).to_string())
-                    }
-                    OreEvent::Incapacitated { condition } => {
-                        parts.push(format!("incapacitated: {}", text::condition(*condition)))
-                    }
-                    _ => {}
-                }
-            }
-            (!parts.is_empty()).then(|| parts.join(" · "))
-        }
-        "repair" => events.iter().find_map(|ev| match ev {
-            OreEvent::RepairCheck {
-                faces,
-                target_value,
-                best,
-                success,
-                ..
-            } => {
-                let set = match best {
-                    Some(b) => format!("best set {}", text::set_short(b)),
-                    None => "no set".to_string(),
-                };
-                let result = if *success { "repaired" } else { "failed" };
-                Some(format!(
-                    "Cyber repair to {target_value}: {set} ({}), {result}",
-                    plain(&read(faces))
-                ))
-            }
-            _ => None,
-        }),
+        "damage" | "combat_damage" => damage_line(&events),
+        "repair" => repair_line(&events),
         _ => None,
     }
+}
+
+/// A roll: the pool and its best set.
+fn roll_line(events: &[OreEvent], inputs: &serde_json::Value) -> Option<String> {
+    events.iter().find_map(|ev| match ev {
+        OreEvent::Rolled {
+            stat, pool, faces, ..
+        } => {
+            // The pool as the roll showed it (it says when `dice:`
+            // overrode the stat), else from the event.
+            let what = match (&inputs["pool"], stat) {
+                (serde_json::Value::String(p), _) => p.clone(),
+                (_, Some(s)) => {
+                    format!("{} ({})", s.name(), text::count(*pool, "die", "dice"))
+                }
+                (_, None) => text::count(*pool, "die", "dice"),
+            };
+            let r = read(faces);
+            let result = match r.sets.first() {
+                Some(best) => format!("best set {}", text::set_short(best)),
+                None => "no set".to_string(),
+            };
+            Some(format!("{what}: {result} ({})", plain(&r)))
+        }
+        _ => None,
+    })
+}
+
+/// Damage: what each track took, the Fault die, Injuries, conditions.
+fn damage_line(events: &[OreEvent]) -> Option<String> {
+    let mut parts = Vec::new();
+    for ev in events {
+        match ev {
+            OreEvent::DamageTaken {
+                target,
+                taken,
+                current,
+                ..
+            } => parts.push(format!("{} −{taken} → {current}", target.name())),
+            OreEvent::DamageAbsorbed { target, .. } => {
+                parts.push(format!("{} damage stopped by the defense", target.name()))
+            }
+            OreEvent::FaultDie { face } => parts.push(format!("Fault die {face}")),
+            OreEvent::InjuryFormed { severity, .. } => {
+                parts.push(format!("Injury: {}", severity.name()))
+            }
+            OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
+                parts.push(text::condition(*condition).to_string())
+            }
+            OreEvent::Incapacitated { condition } => {
+                parts.push(format!("incapacitated: {}", text::condition(*condition)))
+            }
+            _ => {}
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// A repair check: its target, best set and result.
+fn repair_line(events: &[OreEvent]) -> Option<String> {
+    events.iter().find_map(|ev| match ev {
+        OreEvent::RepairCheck {
+            faces,
+            target_value,
+            best,
+            success,
+            ..
+        } => {
+            let set = match best {
+                Some(b) => format!("best set {}", text::set_short(b)),
+                None => "no set".to_string(),
+            };
+            let result = if *success { "repaired" } else { "failed" };
+            Some(format!(
+                "Cyber repair to {target_value}: {set} ({}), {result}",
+                plain(&read(faces))
+            ))
+        }
+        _ => None,
+    })
 }
 
 /// A reading without markdown, for a line of `/history`: `4 4 4 · 10 5 1`.

@@ -66,6 +66,23 @@ pub const GM: &str = "Compiler";
 pub const HINT: &str = "create one with `/vv sheet create`.";
 /// The most dice one action may generate in all (rolls, error dice, tie re-rolls).
 pub const MAX_GENERATED: usize = 2000;
+/// The most damage one command deals.
+pub const MAX_DAMAGE: i64 = 999;
+
+/// Damage as typed, checked: 1 to [`MAX_DAMAGE`].
+pub fn damage_amount(amount: i64) -> Result<u32, AppError> {
+    u32::try_from(amount)
+        .ok()
+        .filter(|a| (1..=MAX_DAMAGE as u32).contains(a))
+        .ok_or_else(|| AppError::user(format!("Damage must be from 1 to {MAX_DAMAGE}.")))
+}
+
+/// True if the events end a COMP session (VV-8, VV-13).
+pub fn logged_out(events: &[crate::rules::ore::OreEvent]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, crate::rules::ore::OreEvent::LoggedOut { .. }))
+}
 
 /// What a `vv` session holds.
 #[derive(Debug, Clone, Serialize, Deserialize)]

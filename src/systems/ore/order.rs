@@ -10,7 +10,8 @@ use crate::app::characters::{self, Loaded};
 use crate::app::view::{Embed, View};
 use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
-use crate::rules::ore::combat::{roll_order, Entrant, OrderKind};
+use crate::rules::ore::combat::{roll_order, Entrant, OrderKind, OrderRoll, TieBreakRecord};
+use crate::rules::ore::settings::{InitiativeOrder, OreSettings};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::OreSheet;
 use crate::storage;
@@ -81,93 +82,10 @@ pub async fn order(
     )
     .await?;
     let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let items: Vec<&str> = entities
-        .split([',', ';', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    if items.is_empty() {
-        return Err(AppError::user(
-            "List the entities, e.g. `Ann, Bob, goblin:3` (sheet names, @members, or Name:stat).",
-        ));
-    }
-    if items.len() > MAX_ORDER {
-        return Err(AppError::user(format!(
-            "At most {MAX_ORDER} entities can roll together."
-        )));
-    }
-    let default_stat = match kind {
-        OrderKind::Outthink => "Wit",
-        OrderKind::Initiative => "Agility",
-    };
+    let items = split_items(entities)?;
     let mut entries: Vec<Entry> = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
-        let id = k as i64 + 1;
-        let entry = if let Some(uid) = item
-            .strip_prefix("<@")
-            .and_then(|r| r.strip_suffix('>'))
-            // Typed mentions arrive made literal (a zero-width space after
-            // `@`, `kit::render::literal_options`).
-            .map(|r| r.trim_start_matches(['\u{200B}', '!']))
-        {
-            let uid: i64 = uid
-                .parse()
-                .map_err(|_| AppError::user(format!("`{item}` is not a member mention.")))?;
-            let ch: Loaded<OreSheet> =
-                characters::of_member(&mut tx, caller.guild_id, SYSTEM, uid, super::HINT).await?;
-            sheet_entry(id, ch, kind)
-        } else if let Some((name, value)) = item.rsplit_once(':') {
-            let name = name.trim();
-            if name.is_empty()
-                || name.chars().count() > MAX_NAME
-                || name.chars().any(char::is_control)
-            {
-                return Err(AppError::user(format!(
-                    "`{item}`: a name needs 1 to {MAX_NAME} characters."
-                )));
-            }
-            let stat: u32 = value
-                .trim()
-                .parse()
-                .ok()
-                .filter(|v| *v <= 99)
-                .ok_or_else(|| {
-                    AppError::user(format!(
-                        "`{item}`: the value after `:` is the {default_stat} stat, 0 to 99."
-                    ))
-                })?;
-            Entry {
-                name: name.to_string(),
-                sheet: None,
-                entrant: Entrant {
-                    id,
-                    stat,
-                    power_penalty: false,
-                },
-                stat_name: default_stat,
-            }
-        } else {
-            let rows =
-                storage::characters::by_name_any_owner(&mut tx, caller.guild_id, SYSTEM, item)
-                    .await?;
-            let row = match rows.len() {
-                0 => {
-                    return Err(AppError::user(format!(
-                        "No sheet named `{item}`; give its stat instead, like `{item}:3`."
-                    )))
-                }
-                1 => rows.into_iter().next().ok_or_else(|| AppError::Internal("row".into()))?,
-                _ => rows
-                    .into_iter()
-                    .find(|r| r.owner_id == caller.user_id)
-                    .ok_or_else(|| {
-                        AppError::user(format!(
-                            "Several members have a sheet named `{item}`; mention the member instead."
-                        ))
-                    })?,
-            };
-            sheet_entry(id, decode(row)?, kind)
-        };
+        let entry = entry_of(&mut tx, caller, k as i64 + 1, item, kind).await?;
         if let Some(ch) = &entry.sheet {
             if entries
                 .iter()
@@ -181,21 +99,13 @@ pub async fn order(
     let entrants: Vec<Entrant> = entries.iter().map(|e| e.entrant).collect();
     let mut rng = app.rng.fork();
     let result = roll_order(kind, &entrants, &settings, &mut rng)?;
-    let generated: usize = result.entries.iter().map(|e| e.faces.len()).sum::<usize>()
-        + result
-            .ties
-            .iter()
-            .flat_map(|t| t.rerolls.iter().flatten())
-            .map(|r| r.faces.len())
-            .sum::<usize>();
+    let generated = generated_dice(&result);
     if generated > super::MAX_GENERATED {
         return Err(AppError::user(format!(
             "That would roll {generated} dice; at most {} per command.",
             super::MAX_GENERATED
         )));
     }
-    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
-    let name_of = |id: i64| -> String { names.get((id - 1) as usize).cloned().unwrap_or_default() };
     let mut recorded = Vec::new();
     if record {
         for e in entries.iter_mut() {
@@ -223,34 +133,163 @@ pub async fn order(
     )
     .await?;
     tx.commit().await?;
+    let embed = order_embed(kind, &settings, &result, &entries, &recorded);
+    Ok(Response::message(View::embed(embed)))
+}
 
-    let cap = settings.max_pool;
-    let mut lines = Vec::new();
-    for (rank, id) in result.ranking.iter().enumerate() {
-        let Some(entry) = result.entries.iter().find(|e| e.id == *id) else {
-            continue;
-        };
-        let e = &entries[(*id - 1) as usize];
-        let best = match entry.best {
-            Some(b) if b.is_set() => format!("**{b}**"),
-            Some(b) => format!("**{}** (loose {})", entry.value, b.height),
-            None => "**0** (no dice)".into(),
-        };
-        let mut l = format!(
-            "{}. **{}** — {best} · {} {}",
-            rank + 1,
-            e.name,
-            e.stat_name,
-            entry.stat
-        );
-        if entry.faces.len() <= LIST_FACES && !entry.faces.is_empty() {
-            l.push_str(&format!(": {}", text::grouped(&entry.faces)));
-        }
-        if entry.pool < entry.stat.min(cap) {
-            l.push_str(" (−1 Power)");
-        }
-        lines.push(l);
+/// The typed list, one entity a piece (split at `,`, `;` or a line
+/// break), between 1 and [`MAX_ORDER`] of them.
+fn split_items(entities: &str) -> Result<Vec<&str>, AppError> {
+    let items: Vec<&str> = entities
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(AppError::user(
+            "List the entities, e.g. `Ann, Bob, goblin:3` (sheet names, @members, or Name:stat).",
+        ));
     }
+    if items.len() > MAX_ORDER {
+        return Err(AppError::user(format!(
+            "At most {MAX_ORDER} entities can roll together."
+        )));
+    }
+    Ok(items)
+}
+
+/// The stat an ad-hoc entity's value stands for.
+fn default_stat(kind: OrderKind) -> &'static str {
+    match kind {
+        OrderKind::Outthink => "Wit",
+        OrderKind::Initiative => "Agility",
+    }
+}
+
+/// One typed entity, with the id `id`: a member mention (their active
+/// sheet), `Name:stat` (ad hoc) or a sheet name.
+async fn entry_of(
+    tx: &mut Act,
+    caller: &Caller,
+    id: i64,
+    item: &str,
+    kind: OrderKind,
+) -> Result<Entry, AppError> {
+    if let Some(uid) = item
+        .strip_prefix("<@")
+        .and_then(|r| r.strip_suffix('>'))
+        // Typed mentions arrive made literal (a zero-width space after
+        // `@`, `kit::render::literal_options`).
+        .map(|r| r.trim_start_matches(['\u{200B}', '!']))
+    {
+        let uid: i64 = uid
+            .parse()
+            .map_err(|_| AppError::user(format!("`{item}` is not a member mention.")))?;
+        let ch: Loaded<OreSheet> =
+            characters::of_member(tx, caller.guild_id, SYSTEM, uid, super::HINT).await?;
+        Ok(sheet_entry(id, ch, kind))
+    } else if let Some((name, value)) = item.rsplit_once(':') {
+        ad_hoc_entry(id, item, name, value, kind)
+    } else {
+        let ch = named_sheet(tx, caller, item).await?;
+        Ok(sheet_entry(id, ch, kind))
+    }
+}
+
+/// An ad-hoc entity typed `name:value` (the value is its stat).
+fn ad_hoc_entry(
+    id: i64,
+    item: &str,
+    name: &str,
+    value: &str,
+    kind: OrderKind,
+) -> Result<Entry, AppError> {
+    let default_stat = default_stat(kind);
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(AppError::user(format!(
+            "`{item}`: a name needs 1 to {MAX_NAME} characters."
+        )));
+    }
+    let stat: u32 = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v| *v <= 99)
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "`{item}`: the value after `:` is the {default_stat} stat, 0 to 99."
+            ))
+        })?;
+    Ok(Entry {
+        name: name.to_string(),
+        sheet: None,
+        entrant: Entrant {
+            id,
+            stat,
+            power_penalty: false,
+        },
+        stat_name: default_stat,
+    })
+}
+
+/// The sheet named `item`, of any owner: the caller's own when several
+/// members have one of that name.
+async fn named_sheet(
+    tx: &mut Act,
+    caller: &Caller,
+    item: &str,
+) -> Result<Loaded<OreSheet>, AppError> {
+    let rows = storage::characters::by_name_any_owner(tx, caller.guild_id, SYSTEM, item).await?;
+    let row = match rows.len() {
+        0 => {
+            return Err(AppError::user(format!(
+                "No sheet named `{item}`; give its stat instead, like `{item}:3`."
+            )))
+        }
+        1 => rows
+            .into_iter()
+            .next()
+            .ok_or_else(|| AppError::Internal("row".into()))?,
+        _ => rows
+            .into_iter()
+            .find(|r| r.owner_id == caller.user_id)
+            .ok_or_else(|| {
+                AppError::user(format!(
+                    "Several members have a sheet named `{item}`; mention the member instead."
+                ))
+            })?,
+    };
+    decode(row)
+}
+
+/// How many dice the roll generated, tie re-rolls included.
+fn generated_dice(result: &OrderRoll) -> usize {
+    result.entries.iter().map(|e| e.faces.len()).sum::<usize>()
+        + result
+            .ties
+            .iter()
+            .flat_map(|t| t.rerolls.iter().flatten())
+            .map(|r| r.faces.len())
+            .sum::<usize>()
+}
+
+/// The ranked roll's message: the order as its title, one line per
+/// entity, how ties were broken, who was capped, what was recorded.
+fn order_embed(
+    kind: OrderKind,
+    settings: &OreSettings,
+    result: &OrderRoll,
+    entries: &[Entry],
+    recorded: &[String],
+) -> Embed {
+    let name_of = |id: i64| -> String {
+        usize::try_from(id - 1)
+            .ok()
+            .and_then(|k| entries.get(k))
+            .map(|e| e.name.clone())
+            .unwrap_or_default()
+    };
     let (title, order_name, order_ids) = match kind {
         OrderKind::Outthink => (
             "🧠 Outthink (Wit)",
@@ -260,14 +299,10 @@ pub async fn order(
         OrderKind::Initiative => (
             "⚡ Initiative",
             match settings.initiative_order {
-                crate::rules::ore::settings::InitiativeOrder::Descending => {
-                    "Resolution order (highest first)"
-                }
-                crate::rules::ore::settings::InitiativeOrder::Ascending => {
-                    "Resolution order (lowest first)"
-                }
+                InitiativeOrder::Descending => "Resolution order (highest first)",
+                InitiativeOrder::Ascending => "Resolution order (lowest first)",
             },
-            result.resolution_order(&settings),
+            result.resolution_order(settings),
         ),
     };
     let order_text: Vec<String> = order_ids.iter().map(|id| name_of(*id)).collect();
@@ -276,35 +311,16 @@ pub async fn order(
     let short = order_name.split(" (").next().unwrap_or(order_name);
     let mut heading = format!("{short}: {}", chain(&order_text, 200));
     crate::app::view::truncate(&mut heading, 200);
+    let lines = rank_lines(result, entries, settings.max_pool);
     let mut embed = Embed::new(Outcome::Info.title(&heading))
         .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))
         .description(text::join_capped(&lines, 3500))
         .colour(Outcome::Info.colour());
     if !result.ties.is_empty() {
-        let ties: Vec<String> = result
-            .ties
-            .iter()
-            .map(|t| {
-                let names: Vec<String> = t.ids.iter().map(|id| name_of(*id)).collect();
-                let mut s = format!("{} tied at {}", names.join(", "), t.value);
-                if t.by_stat {
-                    s.push_str(": higher stat first");
-                }
-                for round in &t.rerolls {
-                    let r: Vec<String> = round
-                        .iter()
-                        .map(|r| format!("{} {}", name_of(r.id), r.value))
-                        .collect();
-                    s.push_str(&format!("; re-roll: {}", r.join(", ")));
-                }
-                if t.fell_back_to_input_order {
-                    s.push_str("; still tied: listed order");
-                }
-                s
-            })
-            .collect();
+        let ties: Vec<String> = result.ties.iter().map(|t| tie_line(t, &name_of)).collect();
         embed = embed.field("Ties", text::join_capped(&ties, 1000), false);
     }
+    let cap = settings.max_pool;
     let capped: Vec<String> = entries
         .iter()
         .filter(|e| e.entrant.stat > cap)
@@ -330,8 +346,60 @@ pub async fn order(
             recorded.join(", ")
         ));
     }
-    embed = embed.footer(text::join_capped(&[foot.join(" · ")], 2000));
-    Ok(Response::message(View::embed(embed)))
+    embed.footer(text::join_capped(&[foot.join(" · ")], 2000))
+}
+
+/// One line per entity, best first: its value, stat and faces.
+fn rank_lines(result: &OrderRoll, entries: &[Entry], cap: u32) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (rank, id) in result.ranking.iter().enumerate() {
+        let Some(entry) = result.entries.iter().find(|e| e.id == *id) else {
+            continue;
+        };
+        let Some(e) = usize::try_from(*id - 1).ok().and_then(|k| entries.get(k)) else {
+            continue;
+        };
+        let best = match entry.best {
+            Some(b) if b.is_set() => format!("**{b}**"),
+            Some(b) => format!("**{}** (loose {})", entry.value, b.height),
+            None => "**0** (no dice)".into(),
+        };
+        let mut l = format!(
+            "{}. **{}** — {best} · {} {}",
+            rank + 1,
+            e.name,
+            e.stat_name,
+            entry.stat
+        );
+        if entry.faces.len() <= LIST_FACES && !entry.faces.is_empty() {
+            l.push_str(&format!(": {}", text::grouped(&entry.faces)));
+        }
+        if entry.pool < entry.stat.min(cap) {
+            l.push_str(" (−1 Power)");
+        }
+        lines.push(l);
+    }
+    lines
+}
+
+/// How one tie was broken, in a line.
+fn tie_line(t: &TieBreakRecord, name_of: &impl Fn(i64) -> String) -> String {
+    let names: Vec<String> = t.ids.iter().map(|id| name_of(*id)).collect();
+    let mut s = format!("{} tied at {}", names.join(", "), t.value);
+    if t.by_stat {
+        s.push_str(": higher stat first");
+    }
+    for round in &t.rerolls {
+        let r: Vec<String> = round
+            .iter()
+            .map(|r| format!("{} {}", name_of(r.id), r.value))
+            .collect();
+        s.push_str(&format!("; re-roll: {}", r.join(", ")));
+    }
+    if t.fell_back_to_input_order {
+        s.push_str("; still tied: listed order");
+    }
+    s
 }
 
 fn sheet_entry(id: i64, ch: Loaded<OreSheet>, kind: OrderKind) -> Entry {

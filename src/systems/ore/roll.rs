@@ -27,10 +27,12 @@ use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, 
 use crate::app::Act;
 use crate::app::{log, sessions, settings as app_settings, App, AppError, AppResult};
 use crate::app::{Caller, Response};
-use crate::rules::ore::roll::{ActionKind, ActionRecord, DieStatus, RollPhase, RollRequest};
+use crate::rules::ore::roll::{
+    ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest,
+};
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
-use crate::rules::ore::{OreRoll, OreSheet};
+use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
@@ -119,25 +121,7 @@ pub struct RollArgs {
 /// `/vv roll`: rolls the stat into a new register and posts it.
 pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
     let label = super::check_text(app, "label", args.label.as_deref())?;
-    if args.stat.is_none() && args.dice.is_none() {
-        return Err(AppError::user(
-            "Choose a `stat` to roll, or a number of `dice`.",
-        ));
-    }
-    let dice = match args.dice {
-        Some(d) => Some(
-            u32::try_from(d)
-                .ok()
-                .filter(|d| (1..=100).contains(d))
-                .ok_or_else(|| AppError::user("`dice` must be from 1 to 100."))?,
-        ),
-        None => None,
-    };
-    let requirement = SetRequirement {
-        min_width: u32::try_from(args.min_width.unwrap_or(2)).unwrap_or(0),
-        min_height: args.min_height.map(|h| u32::try_from(h).unwrap_or(0)),
-    };
-    requirement.validate()?;
+    let (dice, requirement) = checked(&args)?;
     let mut tx = Act::begin(app, caller).await?;
     let Target { mut ch, fc } = target(
         &mut tx,
@@ -198,24 +182,11 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         Some(minutes),
     )
     .await?;
-    log::record_rolled(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "roll",
-            session: Some(id),
-            character: Some(ch.row.id),
-        },
-        &json!({
-            "stat": args.stat, "dice": dice, "requirement": requirement,
-            "pool": pool_text(&state.roll),
-        }),
-        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
-        &events,
-        &super::faces::thrown(&events),
-    )
-    .await?;
+    let inputs = json!({
+        "stat": args.stat, "dice": dice, "requirement": requirement,
+        "pool": pool_text(&state.roll),
+    });
+    log_start(&mut tx, caller, id, ch.row.id, &inputs, &state, &events).await?;
     tx.commit().await?;
     Ok(Response::message(view(
         id,
@@ -224,6 +195,59 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         &state,
         Some(&ch.sheet),
     )))
+}
+
+/// The options of `/vv roll` checked: the ad-hoc dice (1 to 100) and the
+/// set the action needs. A stat or dice must be given.
+fn checked(args: &RollArgs) -> Result<(Option<u32>, SetRequirement), AppError> {
+    if args.stat.is_none() && args.dice.is_none() {
+        return Err(AppError::user(
+            "Choose a `stat` to roll, or a number of `dice`.",
+        ));
+    }
+    let dice = match args.dice {
+        Some(d) => Some(
+            u32::try_from(d)
+                .ok()
+                .filter(|d| (1..=100).contains(d))
+                .ok_or_else(|| AppError::user("`dice` must be from 1 to 100."))?,
+        ),
+        None => None,
+    };
+    let requirement = SetRequirement {
+        min_width: u32::try_from(args.min_width.unwrap_or(2)).unwrap_or(0),
+        min_height: args.min_height.map(|h| u32::try_from(h).unwrap_or(0)),
+    };
+    requirement.validate()?;
+    Ok((dice, requirement))
+}
+
+/// Logs a new register: what was asked, the faces and error dice rolled.
+async fn log_start(
+    tx: &mut Act,
+    caller: &Caller,
+    id: i64,
+    character: i64,
+    inputs: &serde_json::Value,
+    state: &RollState,
+    events: &[OreEvent],
+) -> Result<(), AppError> {
+    log::record_rolled(
+        tx,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: "roll",
+            session: Some(id),
+            character: Some(character),
+        },
+        inputs,
+        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
+        &events,
+        &super::faces::thrown(events),
+    )
+    .await
+    .map(drop)
 }
 
 /// Discards by default (A-O10: the lowest face) while a sheet's cache is
@@ -445,6 +469,85 @@ pub async fn drop_lost_cache(
     Ok(views)
 }
 
+/// What a roll's message shows that the rules work out, computed once
+/// before anything is drawn ([`view`] only draws it).
+struct Facts<'a> {
+    /// The state, less the cache dice the COMP took away since they were
+    /// added ([`OreRoll::drop_lost_cache`]).
+    s: RollState,
+    /// The roller's sheet now, if it still exists.
+    sheet: Option<&'a OreSheet>,
+    /// The register still takes clicks.
+    open: bool,
+    /// The cache is over its maximum: a die is discarded before anything
+    /// else.
+    overflow: bool,
+    /// The names of the Special actions whose threads the register used.
+    threads: Vec<String>,
+    /// What the owner may do now (nothing unless open and not
+    /// overflowing).
+    avail: AvailableActions,
+    /// The wide sets that may be split (A-O7), each with the width to use.
+    splits: Vec<(Set, u32)>,
+    /// The sheet's named Special actions whose pattern (and cache cost)
+    /// the register holds now (VV-6, issue 15): id and name.
+    specials: Vec<(u32, String)>,
+}
+
+impl<'a> Facts<'a> {
+    /// Asks the rules core what the message of `s` shows.
+    fn new(status: Status, s: &RollState, sheet: Option<&'a OreSheet>) -> Facts<'a> {
+        let open = status == Status::Open;
+        let mut s = s.clone();
+        if let Some(sh) = sheet.filter(|_| open) {
+            s.roll.drop_lost_cache(sh);
+        }
+        let r = &s.roll;
+        let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
+        let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
+        let threads = sheet.map_or_else(Vec::new, |sh| {
+            r.skills_used()
+                .iter()
+                .map(|id| {
+                    sh.special(*id)
+                        .map_or_else(|| "?".to_string(), |sp| sp.name.clone())
+                })
+                .collect()
+        });
+        let owner = Actor {
+            id: r.owner,
+            gm: true,
+        };
+        let (avail, splits, specials) = match sheet.filter(|_| open && !overflow) {
+            Some(sh) => {
+                let avail = r.available_actions(owner, sh);
+                let splits = if avail.basic.is_empty() {
+                    Vec::new()
+                } else {
+                    r.splits(&s.requirement)
+                };
+                let specials = r
+                    .offered_specials(owner, sh)
+                    .into_iter()
+                    .map(|(sp, _)| (sp.id, sp.name.clone()))
+                    .collect();
+                (avail, splits, specials)
+            }
+            None => Default::default(),
+        };
+        Facts {
+            s,
+            sheet,
+            open,
+            overflow,
+            threads,
+            avail,
+            splits,
+            specials,
+        }
+    }
+}
+
 /// The roll's message. `sheet` is the roller's sheet now (for the cache),
 /// if it still exists: cache dice its COMP took away since they were
 /// added are not shown or offered ([`OreRoll::drop_lost_cache`]).
@@ -455,21 +558,51 @@ pub fn view(
     s: &RollState,
     sheet: Option<&OreSheet>,
 ) -> View {
-    let mut settled = s.clone();
-    if let Some(sh) = sheet.filter(|_| status == Status::Open) {
-        settled.roll.drop_lost_cache(sh);
+    let f = Facts::new(status, s, sheet);
+    let mut v = View::embed(roll_embed(&f, status));
+    if !f.open {
+        return v;
     }
-    let s = &settled;
+    let bid = |b: VvButton| b.button(KIND, id, version).encode();
+    if f.overflow {
+        if let Some(row) =
+            sheet.and_then(|sh| super::report::discard_row(id, version, sh, &f.s.roll.settings))
+        {
+            v.rows.push(row);
+        }
+        return v;
+    }
+    let (first, special_select) = set_buttons(&f, &bid);
+    v = v.buttons(first);
+    v.rows.extend(special_select);
+    v = v.buttons(control_buttons(&f, &bid));
+    let avail = &f.avail;
+    let picker = f.s.picker.filter(|p| match p {
+        Picker::Cache => avail.add_cache,
+        Picker::Load => avail.load,
+        Picker::Minor => avail.minor,
+        Picker::Modify => avail.modify_face,
+        Picker::Special => false,
+    });
+    if let (Some(p), Some(sh)) = (picker, sheet) {
+        if let Some(row) = picker_row(p, bid(VvButton::Select(p)), &f.s.roll, sh, f.s.page) {
+            v.rows.push(row);
+        }
+    }
+    v
+}
+
+/// The roll's embed: who rolls what, the register, the actions so far,
+/// what the last click did and what the register needs.
+fn roll_embed(f: &Facts, status: Status) -> Embed {
+    let s = &f.s;
     let r = &s.roll;
-    let open = status == Status::Open;
-    let excess = sheet.map_or(0, |sh| sh.cache_excess(&r.settings));
-    let overflow = open && (r.phase == RollPhase::Overflow || excess > 0);
     let mut author = format!("{} · {}", s.name, pool_text(r));
     if let Some(l) = &r.label {
         author.push_str(&format!(" · {l}"));
     }
     crate::app::view::truncate(&mut author, crate::app::view::limits::AUTHOR);
-    let (outcome, title) = if overflow {
+    let (outcome, title) = if f.overflow {
         (
             Outcome::Pending,
             format!("Waiting for {} · discard a cache die", s.name),
@@ -477,6 +610,24 @@ pub fn view(
     } else {
         outcome(s)
     };
+    let mut embed = Embed::new(outcome.title(&title))
+        .author(author)
+        .description(description(f).join("\n"))
+        .colour(outcome.colour());
+    if !r.actions.is_empty() {
+        embed = embed.field("Actions", text::join_capped(&action_lines(r), 1000), false);
+    }
+    let news = news(s);
+    if !news.is_empty() {
+        embed = embed.field("Just now", text::join_capped(&news, 1000), false);
+    }
+    embed.footer(footer(f, status))
+}
+
+/// The embed's description: the dice, the modified faces, the threads
+/// used, the cache and the error dice.
+fn description(f: &Facts) -> Vec<String> {
+    let r = &f.s.roll;
     let mut desc = vec![dice_line(r)];
     if !r.modified.is_empty() {
         let changes: Vec<String> = r
@@ -489,24 +640,26 @@ pub fn view(
             text::join_capped(&changes, 300).replace('\n', ", ")
         ));
     }
-    if let Some(sh) = sheet {
-        let skills = r.skills_used();
-        if !skills.is_empty() {
-            let names: Vec<String> = skills
-                .iter()
-                .map(|id| {
-                    sh.special(*id)
-                        .map_or_else(|| "?".to_string(), |sp| sp.name.clone())
-                })
-                .collect();
-            desc.push(format!(
-                "Threads: {}/{} ({})",
-                skills.len(),
-                sh.comp.thread_count.max(1),
-                names.join(", ")
-            ));
-        }
+    if let Some(sh) = f.sheet.filter(|_| !f.threads.is_empty()) {
+        desc.push(format!(
+            "Threads: {}/{} ({})",
+            f.threads.len(),
+            sh.comp.thread_count.max(1),
+            f.threads.join(", ")
+        ));
     }
+    desc.extend(cache_lines(f));
+    if let Some(line) = error_dice_line(r) {
+        desc.push(line);
+    }
+    desc
+}
+
+/// The cache's lines: the unused dice that came from it, the dice loaded
+/// into it, and the cache itself while the COMP runs or has room.
+fn cache_lines(f: &Facts) -> Vec<String> {
+    let r = &f.s.roll;
+    let mut lines = Vec::new();
     let from_cache: Vec<u32> = r
         .register
         .iter()
@@ -514,7 +667,7 @@ pub fn view(
         .map(|d| d.face)
         .collect();
     if !from_cache.is_empty() {
-        desc.push(format!(
+        lines.push(format!(
             "Unused from the cache: {}",
             text::faces_desc(&from_cache)
         ));
@@ -526,48 +679,58 @@ pub fn view(
         .map(|d| d.face)
         .collect();
     if !loaded.is_empty() {
-        desc.push(format!("Loaded into the cache: {}", text::faces(&loaded)));
+        lines.push(format!("Loaded into the cache: {}", text::faces(&loaded)));
     }
-    // Cache and error dice.
-    if let Some(sh) = sheet.filter(|sh| sh.comp.session_active || sh.comp.cache_max > 0) {
-        desc.push(format!("Cache: {}", text::cache(sh, &r.settings)));
+    if let Some(sh) = f
+        .sheet
+        .filter(|sh| sh.comp.session_active || sh.comp.cache_max > 0)
+    {
+        lines.push(format!("Cache: {}", text::cache(sh, &r.settings)));
     }
-    if r.error_dice_per_action > 0 {
-        let first_used = r
-            .actions
+    lines
+}
+
+/// The error dice an Injury adds to each action, if any (with their faces
+/// until the first action takes them).
+fn error_dice_line(r: &OreRoll) -> Option<String> {
+    if r.error_dice_per_action == 0 {
+        return None;
+    }
+    let first_used = r
+        .actions
+        .iter()
+        .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
+    let per = text::count(r.error_dice_per_action, "error die", "error dice");
+    Some(if first_used {
+        format!("⚠️ {per} per action (Injuries)")
+    } else {
+        format!(
+            "⚠️ {per} per action (Injuries); with the first: **{}**",
+            text::faces(&r.error_dice)
+        )
+    })
+}
+
+/// The last [`LIST_ACTIONS`] actions, one line each, older ones counted.
+fn action_lines(r: &OreRoll) -> Vec<String> {
+    let skip = r.actions.len().saturating_sub(LIST_ACTIONS);
+    let mut lines: Vec<String> = Vec::new();
+    if skip > 0 {
+        lines.push(format!("…{skip} earlier"));
+    }
+    lines.extend(
+        r.actions
             .iter()
-            .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
-        let per = text::count(r.error_dice_per_action, "error die", "error dice");
-        desc.push(if first_used {
-            format!("⚠️ {per} per action (Injuries)")
-        } else {
-            format!(
-                "⚠️ {per} per action (Injuries); with the first: **{}**",
-                text::faces(&r.error_dice)
-            )
-        });
-    }
-    let mut embed = Embed::new(outcome.title(&title))
-        .author(author)
-        .description(desc.join("\n"))
-        .colour(outcome.colour());
-    if !r.actions.is_empty() {
-        let skip = r.actions.len().saturating_sub(LIST_ACTIONS);
-        let mut lines: Vec<String> = Vec::new();
-        if skip > 0 {
-            lines.push(format!("…{skip} earlier"));
-        }
-        lines.extend(
-            r.actions
-                .iter()
-                .enumerate()
-                .skip(skip)
-                .map(|(k, a)| action_line(k + 1, a, r.is_follow_up(k))),
-        );
-        embed = embed.field("Actions", text::join_capped(&lines, 1000), false);
-    }
-    // What the last click did, less the actions the list above shows.
-    let mut news: Vec<String> = r.warnings.clone();
+            .enumerate()
+            .skip(skip)
+            .map(|(k, a)| action_line(k + 1, a, r.is_follow_up(k))),
+    );
+    lines
+}
+
+/// What the last click did, less the actions the list of actions shows.
+fn news(s: &RollState) -> Vec<String> {
+    let mut news: Vec<String> = s.roll.warnings.clone();
     news.extend(
         s.notes
             .iter()
@@ -578,50 +741,35 @@ pub fn view(
             })
             .cloned(),
     );
-    if !news.is_empty() {
-        embed = embed.field("Just now", text::join_capped(&news, 1000), false);
-    }
+    news
+}
+
+/// The footer: what the register needs, or why it takes no more clicks.
+fn footer(f: &Facts, status: Status) -> String {
+    let s = &f.s;
     let mut need = format!("Needs {}", s.requirement.describe());
     if let Some(c) = &s.chance {
         need.push_str(&format!(" · {c} before the roll"));
     }
-    let footer = match status {
-        Status::Open if overflow => format!(
+    match status {
+        Status::Open if f.overflow => format!(
             "The cache is over its maximum: {}'s player (or the {GM}) picks a die to discard.",
             s.name
         ),
         Status::Open => need,
         Status::Expired => format!("Timed out: this register is finished. {need}"),
         _ => format!("Register cleared. {need}"),
-    };
-    embed = embed.footer(footer);
-    let mut v = View::embed(embed);
-    if !open {
-        return v;
     }
-    let bid = |b: VvButton| b.button(KIND, id, version).encode();
-    let owner = Actor {
-        id: r.owner,
-        gm: true,
-    };
-    if overflow {
-        if let Some(row) =
-            sheet.and_then(|sh| super::report::discard_row(id, version, sh, &r.settings))
-        {
-            v.rows.push(row);
-        }
-        return v;
-    }
-    let avail = match sheet {
-        Some(sh) => r.available_actions(owner, sh),
-        None => Default::default(),
-    };
-    // First row: what uses a set (sets, split sets, named Special
-    // actions); Special actions that do not fit go into a select.
-    let mut first: Vec<Button> = avail
+}
+
+/// The first row: what uses a set (sets, split sets, named Special
+/// actions); when the Special actions do not fit there, a select of them.
+fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Option<Row>) {
+    let mut first: Vec<Button> = f
+        .avail
         .basic
         .iter()
-        .filter(|set| s.requirement.meets(set))
+        .filter(|set| f.s.requirement.meets(set))
         .take(MAX_SET_BUTTONS)
         .map(|set| {
             Button::new(
@@ -633,52 +781,25 @@ pub fn view(
         .collect();
     // Wide sets that may be split (A-O7): use the narrowest accepted set
     // of them and keep the rest for a Combo or String.
-    if !avail.basic.is_empty() {
-        let splits: Vec<Button> = r
-            .splits(&s.requirement)
-            .into_iter()
-            .map(|(set, w)| {
-                let part = crate::rules::ore::sets::Set {
-                    width: w,
-                    height: set.height,
-                };
-                Button::new(
-                    bid(VvButton::Split(set.height)),
-                    format!("Split: {part}"),
-                    Style::Primary,
-                )
-            })
-            .collect();
-        first.extend(splits);
-        first.truncate(MAX_SET_BUTTONS);
-    }
-    // The sheet's named Special actions whose pattern (and cache cost) the
-    // register holds now (VV-6, issue 15).
-    let specials: Vec<(u32, String)> = sheet
-        .map(|sh| r.offered_specials(owner, sh))
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(sp, _)| (sp.id, sp.name.clone()))
-        .collect();
-    let room = MAX_SET_BUTTONS.saturating_sub(first.len());
-    let special_select = if specials.len() > room {
-        Some(specials.clone())
-    } else {
-        None
-    };
-    if special_select.is_none() {
-        first.extend(specials.into_iter().map(|(sid, name)| {
+    if !f.splits.is_empty() {
+        first.extend(f.splits.iter().map(|(set, w)| {
+            let part = Set {
+                width: *w,
+                height: set.height,
+            };
             Button::new(
-                bid(VvButton::Special(sid)),
-                format!("Special: {name}"),
-                Style::Success,
+                bid(VvButton::Split(set.height)),
+                format!("Split: {part}"),
+                Style::Primary,
             )
         }));
+        first.truncate(MAX_SET_BUTTONS);
     }
-    v = v.buttons(first);
-    if let Some(list) = special_select {
-        let options: Vec<SelectOption> = list
-            .into_iter()
+    let room = MAX_SET_BUTTONS.saturating_sub(first.len());
+    if f.specials.len() > room {
+        let options: Vec<SelectOption> = f
+            .specials
+            .iter()
             .take(25)
             .map(|(sid, name)| SelectOption {
                 label: format!("Special: {name}"),
@@ -686,59 +807,47 @@ pub fn view(
                 description: None,
             })
             .collect();
-        v.rows.push(Row::Select(Select {
+        let select = Row::Select(Select {
             custom_id: bid(VvButton::Select(Picker::Special)),
             placeholder: SPECIAL_PLACEHOLDER.into(),
             options,
             min: 1,
             max: 1,
-        }));
+        });
+        return (first, Some(select));
     }
-    let mut controls = Vec::new();
-    if avail.add_cache {
-        controls.push(Button::new(
-            bid(VvButton::Pick(Picker::Cache)),
-            "Add cache dice",
-            style_for(s.picker == Some(Picker::Cache)),
-        ));
-    }
-    if avail.load {
-        controls.push(Button::new(
-            bid(VvButton::Pick(Picker::Load)),
-            "Load into cache",
-            style_for(s.picker == Some(Picker::Load)),
-        ));
-    }
-    if avail.minor {
-        controls.push(Button::new(
-            bid(VvButton::Pick(Picker::Minor)),
-            "Minor action",
-            style_for(s.picker == Some(Picker::Minor)),
-        ));
-    }
-    if avail.modify_face {
-        controls.push(Button::new(
-            bid(VvButton::Pick(Picker::Modify)),
-            "± Modify a die",
-            style_for(s.picker == Some(Picker::Modify)),
-        ));
-    }
+    first.extend(f.specials.iter().map(|(sid, name)| {
+        Button::new(
+            bid(VvButton::Special(*sid)),
+            format!("Special: {name}"),
+            Style::Success,
+        )
+    }));
+    (first, None)
+}
+
+/// The second row: a button per select the owner may open now (the open
+/// one highlighted), and "Close".
+fn control_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> Vec<Button> {
+    let pickers = [
+        (f.avail.add_cache, Picker::Cache, "Add cache dice"),
+        (f.avail.load, Picker::Load, "Load into cache"),
+        (f.avail.minor, Picker::Minor, "Minor action"),
+        (f.avail.modify_face, Picker::Modify, "± Modify a die"),
+    ];
+    let mut controls: Vec<Button> = pickers
+        .into_iter()
+        .filter(|(shown, _, _)| *shown)
+        .map(|(_, p, label)| {
+            Button::new(
+                bid(VvButton::Pick(p)),
+                label,
+                style_for(f.s.picker == Some(p)),
+            )
+        })
+        .collect();
     controls.push(Button::new(bid(VvButton::Close), "Close", Style::Danger));
-    v = v.buttons(controls);
-    let picker = s.picker.filter(|p| match p {
-        Picker::Cache => avail.add_cache,
-        Picker::Load => avail.load,
-        Picker::Minor => avail.minor,
-        Picker::Modify => avail.modify_face,
-        Picker::Special => false,
-    });
-    if let (Some(p), Some(sh)) = (picker, sheet) {
-        let custom_id = bid(VvButton::Select(p));
-        if let Some(row) = picker_row(p, custom_id, r, sh, s.page) {
-            v.rows.push(row);
-        }
-    }
-    v
+    controls
 }
 
 fn style_for(open: bool) -> Style {
@@ -757,89 +866,13 @@ fn picker_row(
     page: usize,
 ) -> Option<Row> {
     let (placeholder, options, max) = match p {
-        Picker::Cache => {
-            let mut dice: Vec<(u32, &str)> = sheet
-                .cache
-                .iter()
-                .map(|d| {
-                    (
-                        d.face,
-                        match d.source {
-                            crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
-                            crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
-                        },
-                    )
-                })
-                .collect();
-            dice.sort_by_key(|d| std::cmp::Reverse(d.0));
-            let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
-            let options: Vec<SelectOption> = dice
-                .into_iter()
-                .map(|(face, src)| {
-                    let k = seen.entry(face).or_default();
-                    *k += 1;
-                    SelectOption {
-                        label: format!("Cache die {face}"),
-                        value: format!("{face}.{k}"),
-                        description: Some(src.to_string()),
-                    }
-                })
-                .collect();
-            (CACHE_PLACEHOLDER, paged_options(options, page), 25)
-        }
-        Picker::Load => {
-            let mut dice: Vec<(usize, u32, bool)> = r
-                .register
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.is_unused())
-                .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-                .collect();
-            dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            let options = dice
-                .into_iter()
-                .map(|(i, face, cache)| SelectOption {
-                    label: format!("Die {}: {face}", i + 1),
-                    value: i.to_string(),
-                    description: cache.then(|| "came from the cache".to_string()),
-                })
-                .collect();
-            (LOAD_PLACEHOLDER, paged_options(options, page), 25)
-        }
-        Picker::Minor => {
-            let reading = r.reading();
-            let mut seen: Vec<(u32, bool)> = Vec::new();
-            let mut options = Vec::new();
-            let mut dice: Vec<(usize, u32, bool)> = r
-                .register
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.is_unused())
-                .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-                .collect();
-            dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-            for (i, face, cache) in dice {
-                if seen.contains(&(face, cache)) {
-                    continue;
-                }
-                seen.push((face, cache));
-                let set = reading.sets.iter().find(|s| s.height == face);
-                let mut desc = match set {
-                    Some(s) => format!("breaks {s}"),
-                    None => "a loose die".to_string(),
-                };
-                if cache {
-                    desc.push_str(", from the cache");
-                }
-                options.push(SelectOption {
-                    label: format!("A {face}"),
-                    value: i.to_string(),
-                    description: Some(desc),
-                });
-            }
-            options.truncate(25);
-            (MINOR_PLACEHOLDER, options, 1)
-        }
+        Picker::Cache => (
+            CACHE_PLACEHOLDER,
+            paged_options(cache_options(sheet), page),
+            25,
+        ),
+        Picker::Load => (LOAD_PLACEHOLDER, paged_options(load_options(r), page), 25),
+        Picker::Minor => (MINOR_PLACEHOLDER, minor_options(r), 1),
         Picker::Modify => (
             MODIFY_PLACEHOLDER,
             paged_options(modify_options(r), page),
@@ -858,6 +891,93 @@ fn picker_row(
         min: 1,
         max,
     }))
+}
+
+/// The cache-dice select's options: each cache die, highest first, with
+/// where it came from. The value is `<face>.<n>` (the n-th die of that face).
+fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
+    let mut dice: Vec<(u32, &str)> = sheet
+        .cache
+        .iter()
+        .map(|d| {
+            (
+                d.face,
+                match d.source {
+                    crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
+                    crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
+                },
+            )
+        })
+        .collect();
+    dice.sort_by_key(|d| std::cmp::Reverse(d.0));
+    let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
+    dice.into_iter()
+        .map(|(face, src)| {
+            let k = seen.entry(face).or_default();
+            *k += 1;
+            SelectOption {
+                label: format!("Cache die {face}"),
+                value: format!("{face}.{k}"),
+                description: Some(src.to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The register's unused dice: position, face, and whether it came from
+/// the cache.
+fn unused_dice(r: &OreRoll) -> Vec<(usize, u32, bool)> {
+    r.register
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.is_unused())
+        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
+        .collect()
+}
+
+/// The load select's options: each unused register die, highest first.
+/// The value is its register position.
+fn load_options(r: &OreRoll) -> Vec<SelectOption> {
+    let mut dice = unused_dice(r);
+    dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    dice.into_iter()
+        .map(|(i, face, cache)| SelectOption {
+            label: format!("Die {}: {face}", i + 1),
+            value: i.to_string(),
+            description: cache.then(|| "came from the cache".to_string()),
+        })
+        .collect()
+}
+
+/// The Minor-action select's options: one unused die per face (rolled
+/// and cache dice apart), lowest first, with the set it breaks; at most 25.
+fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
+    let reading = r.reading();
+    let mut seen: Vec<(u32, bool)> = Vec::new();
+    let mut options = Vec::new();
+    let mut dice = unused_dice(r);
+    dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+    for (i, face, cache) in dice {
+        if seen.contains(&(face, cache)) {
+            continue;
+        }
+        seen.push((face, cache));
+        let set = reading.sets.iter().find(|s| s.height == face);
+        let mut desc = match set {
+            Some(s) => format!("breaks {s}"),
+            None => "a loose die".to_string(),
+        };
+        if cache {
+            desc.push_str(", from the cache");
+        }
+        options.push(SelectOption {
+            label: format!("A {face}"),
+            value: i.to_string(),
+            description: Some(desc),
+        });
+    }
+    options.truncate(25);
+    options
 }
 
 /// The face-modifier select's options (VV-5): for each unused die (one per

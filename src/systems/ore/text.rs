@@ -166,9 +166,52 @@ fn track_line(sheet: &OreSheet, t: Damageable, current: u32) -> String {
 /// One event as a line for a report about `sheet` (after the event), or
 /// `None` for events the surrounding view already shows.
 pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
+    match ev {
+        OreEvent::Rolled { .. }
+        | OreEvent::EndOfRound
+        | OreEvent::CombatEnded
+        | OreEvent::RepairCheck { .. } => None,
+        OreEvent::PoolCapped { .. }
+        | OreEvent::PowerPenalty { .. }
+        | OreEvent::ErrorDice { .. }
+        | OreEvent::CacheAdded { .. }
+        | OreEvent::Loaded { .. }
+        | OreEvent::CacheOverflow { .. }
+        | OreEvent::Discarded { .. }
+        | OreEvent::FaceModified { .. }
+        | OreEvent::CacheConsumed { .. }
+        | OreEvent::CacheReturned { .. }
+        | OreEvent::CacheDiceLost { .. }
+        | OreEvent::RegisterEnded
+        | OreEvent::RollClosed => register_event(ev),
+        OreEvent::BasicAction { .. }
+        | OreEvent::SpecialAction { .. }
+        | OreEvent::MinorAction { .. }
+        | OreEvent::FreeAction { .. } => action_event(ev),
+        OreEvent::Booted { .. }
+        | OreEvent::LoggedOut { .. }
+        | OreEvent::BatteryUsed { .. }
+        | OreEvent::BatteryCharged { .. } => comp_event(ev),
+        OreEvent::DamageTaken { .. }
+        | OreEvent::DamageAbsorbed { .. }
+        | OreEvent::FaultDie { .. }
+        | OreEvent::InjuryFormed { .. }
+        | OreEvent::ReachedZero { .. }
+        | OreEvent::IncapacitationPending
+        | OreEvent::Incapacitated { .. }
+        | OreEvent::ConditionCleared { .. }
+        | OreEvent::PowerPenaltyEnded
+        | OreEvent::FaultDiceCleared { .. }
+        | OreEvent::Healed { .. }
+        | OreEvent::InjuryHealed { .. } => track_event(ev, sheet),
+        OreEvent::Warning { message } => Some(format!("⚠️ {message}")),
+    }
+}
+
+/// A line for an event of the register and its cache dice ([`event`];
+/// `None` for the other events).
+fn register_event(ev: &OreEvent) -> Option<String> {
     Some(match ev {
-        OreEvent::Rolled { .. } | OreEvent::EndOfRound | OreEvent::CombatEnded => return None,
-        OreEvent::RepairCheck { .. } => return None,
         OreEvent::PoolCapped { requested, cap } => {
             format!("{requested} dice asked for; at most {cap} are rolled (vv_max_pool).")
         }
@@ -208,6 +251,25 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         } => {
             format!("Changed a {from} by {delta:+} to {to}.")
         }
+        OreEvent::CacheConsumed { faces: f } => format!("Cache dice used up: {}.", faces(f)),
+        OreEvent::CacheReturned { faces: f } => {
+            format!("Back into the cache: {}.", faces_desc(f))
+        }
+        OreEvent::CacheDiceLost { faces: f } => {
+            format!("Lost with the COMP off: {}.", faces(f))
+        }
+        OreEvent::RegisterEnded => {
+            "The round of this register has ended (End phase): it is cleared and nothing was spent; roll again for the new round.".into()
+        }
+        OreEvent::RollClosed => "Register cleared.".into(),
+        _ => return None,
+    })
+}
+
+/// A line for a Basic, Special, Minor or Free action ([`event`]; `None`
+/// for the other events).
+fn action_event(ev: &OreEvent) -> Option<String> {
+    let (mut s, label) = match ev {
         OreEvent::BasicAction {
             set,
             cache_dice,
@@ -225,22 +287,14 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
             if let Some(d) = suggested_damage {
                 s.push_str(&format!("; suggested damage {d}"));
             }
-            s.push('.');
-            s
+            (s, &None)
         }
         OreEvent::SpecialAction {
             pattern,
             faces: f,
             label,
             ..
-        } => {
-            let mut s = format!("Special action {pattern} with {}", faces(f));
-            if let Some(l) = label {
-                s.push_str(&format!(" — {l}"));
-            }
-            s.push('.');
-            s
-        }
+        } => (format!("Special action {pattern} with {}", faces(f)), label),
         OreEvent::MinorAction {
             face, broke, label, ..
         } => {
@@ -248,24 +302,22 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
             if let Some(b) = broke {
                 s.push_str(&format!(" (from {b})"));
             }
-            if let Some(l) = label {
-                s.push_str(&format!(" — {l}"));
-            }
-            s.push('.');
-            s
+            (s, label)
         }
-        OreEvent::FreeAction { label, .. } => format!("Free action: {label}."),
-        OreEvent::CacheConsumed { faces: f } => format!("Cache dice used up: {}.", faces(f)),
-        OreEvent::CacheReturned { faces: f } => {
-            format!("Back into the cache: {}.", faces_desc(f))
-        }
-        OreEvent::CacheDiceLost { faces: f } => {
-            format!("Lost with the COMP off: {}.", faces(f))
-        }
-        OreEvent::RegisterEnded => {
-            "The round of this register has ended (End phase): it is cleared and nothing was spent; roll again for the new round.".into()
-        }
-        OreEvent::RollClosed => "Register cleared.".into(),
+        OreEvent::FreeAction { label, .. } => return Some(format!("Free action: {label}.")),
+        _ => return None,
+    };
+    if let Some(l) = label {
+        s.push_str(&format!(" — {l}"));
+    }
+    s.push('.');
+    Some(s)
+}
+
+/// A line for an event of the COMP: booted, off, its battery ([`event`];
+/// `None` for the other events).
+fn comp_event(ev: &OreEvent) -> Option<String> {
+    Some(match ev {
         OreEvent::Booted { faces: f } => format!("Cache rolled: **{}**.", faces_desc(f)),
         OreEvent::LoggedOut { reason, cache_lost } => {
             if cache_lost.is_empty() {
@@ -288,36 +340,15 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::BatteryCharged { amount, current } => {
             format!("Battery +{amount} → {current}.")
         }
-        OreEvent::DamageTaken {
-            target,
-            raw,
-            defense,
-            taken,
-            current,
-            overflow_after_zero,
-        } => {
-            let mut s = format!(
-                "**{} −{taken}** → {}",
-                track_name(sheet, *target),
-                track_line(sheet, *target, *current)
-            );
-            if *defense > 0 {
-                s.push_str(&format!(" ({raw} minus {defense} defense)"));
-            }
-            if *overflow_after_zero > 0 {
-                // Only damage past 0 Vitality (Health) kills (VV-13).
-                if *target == Damageable::Vitality {
-                    s.push_str(&format!(
-                        "; {overflow_after_zero} damage taken at 0 (dead at {})",
-                        sheet.track(*target).max
-                    ));
-                } else {
-                    s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
-                }
-            }
-            s.push('.');
-            s
-        }
+        _ => return None,
+    })
+}
+
+/// A line for an event of the damage tracks, Injuries and conditions
+/// ([`event`]; `None` for the other events).
+fn track_event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
+    Some(match ev {
+        OreEvent::DamageTaken { .. } => return damage_taken(ev, sheet),
         OreEvent::DamageAbsorbed {
             target,
             raw,
@@ -339,19 +370,7 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::IncapacitationPending => {
             "−1 Power until the end of the round, then incapacitated.".into()
         }
-        OreEvent::Incapacitated {
-            condition: Condition::VitalityDown,
-        } if sheet.mob_mode => "**Incapacitated: down (Health 0).**".into(),
-        // A natively digital entity is wiped at once (the next event).
-        OreEvent::Incapacitated { condition: c } if !c.incapacitates() && sheet.native_digital => {
-            "**Locked out: Cyber 0.**".into()
-        }
-        OreEvent::Incapacitated { condition: c } if !c.incapacitates() => {
-            "**Locked out: Cyber 0** (no COMP, no supernatural abilities until repaired); still in the fight.".into()
-        }
-        OreEvent::Incapacitated { condition: c } => {
-            format!("**Incapacitated: {}.**", condition(*c))
-        }
+        OreEvent::Incapacitated { condition: c } => incapacitated(*c, sheet),
         OreEvent::ConditionCleared { condition: c } => format!("No longer {}.", condition(*c)),
         OreEvent::PowerPenaltyEnded => "The −1 Power penalty ends.".into(),
         OreEvent::FaultDiceCleared { faces: f } => format!("Fault dice cleared: {}.", faces(f)),
@@ -367,8 +386,59 @@ pub fn event(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         OreEvent::InjuryHealed { index, severity: s } => {
             format!("Injury {} ({}) healed.", index + 1, s.name())
         }
-        OreEvent::Warning { message } => format!("⚠️ {message}"),
+        _ => return None,
     })
+}
+
+/// Damage taken on a track: how much, after the defense, and what went
+/// past 0 (`None` for the other events).
+fn damage_taken(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
+    let OreEvent::DamageTaken {
+        target,
+        raw,
+        defense,
+        taken,
+        current,
+        overflow_after_zero,
+    } = ev
+    else {
+        return None;
+    };
+    let mut s = format!(
+        "**{} −{taken}** → {}",
+        track_name(sheet, *target),
+        track_line(sheet, *target, *current)
+    );
+    if *defense > 0 {
+        s.push_str(&format!(" ({raw} minus {defense} defense)"));
+    }
+    if *overflow_after_zero > 0 {
+        // Only damage past 0 Vitality (Health) kills (VV-13).
+        if *target == Damageable::Vitality {
+            s.push_str(&format!(
+                "; {overflow_after_zero} damage taken at 0 (dead at {})",
+                sheet.track(*target).max
+            ));
+        } else {
+            s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
+        }
+    }
+    s.push('.');
+    Some(s)
+}
+
+/// A condition that takes the entity out (or locks it out of cyberspace).
+fn incapacitated(c: Condition, sheet: &OreSheet) -> String {
+    if c == Condition::VitalityDown && sheet.mob_mode {
+        "**Incapacitated: down (Health 0).**".into()
+    } else if !c.incapacitates() && sheet.native_digital {
+        // A natively digital entity is wiped at once (the next event).
+        "**Locked out: Cyber 0.**".into()
+    } else if !c.incapacitates() {
+        "**Locked out: Cyber 0** (no COMP, no supernatural abilities until repaired); still in the fight.".into()
+    } else {
+        format!("**Incapacitated: {}.**", condition(c))
+    }
 }
 
 /// Every event of a list as lines, skipping those that say nothing new.

@@ -10,7 +10,7 @@ use super::text::{faces_text, iso_utc};
 use crate::app::view::{colour, Embed, File, View};
 use crate::app::{rights, App, AppError, AppResult, Caller, Response};
 use crate::storage::history::{self, Filter, HistoryRow};
-use crate::storage::{self, faces::FaceCount};
+use crate::storage::{self, faces::FaceCount, Tx};
 
 /// The CSV stops growing past this many bytes (Discord takes up to 10 MiB
 /// per attachment for a bot; this leaves room).
@@ -51,20 +51,43 @@ pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
         ..Filter::default()
     };
     let total = history::count(&mut tx, &filter).await?;
-    let mut csv = String::with_capacity(4096);
-    csv.push_str(HEADER);
-    csv.push_str("\r\n");
-    let mut written = 0i64;
+    let written = write_csv(&mut tx, &filter).await?;
+    drop(tx);
+    Ok(Response::ephemeral(export_view(&q, total, written)))
+}
+
+/// The CSV as written, oldest entry first, and what it holds.
+struct Written {
+    csv: String,
+    /// Rows written.
+    rows: i64,
+    /// The file reached [`MAX_BYTES`] before the last entry.
+    full: bool,
+    /// When the first and the last entry written were made.
+    first: Option<i64>,
+    last: Option<i64>,
+}
+
+/// Writes the entries `filter` selects as CSV, a chunk at a time, up to
+/// [`MAX_BYTES`].
+async fn write_csv(tx: &mut Tx, filter: &Filter) -> Result<Written, AppError> {
+    let mut w = Written {
+        csv: String::with_capacity(4096),
+        rows: 0,
+        full: false,
+        first: None,
+        last: None,
+    };
+    w.csv.push_str(HEADER);
+    w.csv.push_str("\r\n");
     let mut after = 0i64;
-    let mut full = false;
-    let (mut first, mut last) = (None, None);
-    'chunks: loop {
-        let rows = history::oldest_after(&mut tx, &filter, after, CHUNK).await?;
+    loop {
+        let rows = history::oldest_after(tx, filter, after, CHUNK).await?;
         if rows.is_empty() {
             break;
         }
         let ids: Vec<i64> = rows.iter().map(|r| r.entry.id).collect();
-        let faces = storage::faces::of_entries(&mut tx, &ids).await?;
+        let faces = storage::faces::of_entries(tx, &ids).await?;
         for row in &rows {
             let mine: Vec<FaceCount> = faces
                 .iter()
@@ -72,18 +95,23 @@ pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
                 .map(|(_, f)| *f)
                 .collect();
             let line = csv_line(row, &mine);
-            if csv.len() + line.len() > MAX_BYTES {
-                full = true;
-                break 'chunks;
+            if w.csv.len() + line.len() > MAX_BYTES {
+                w.full = true;
+                return Ok(w);
             }
-            csv.push_str(&line);
-            written += 1;
-            first.get_or_insert(row.entry.created_at);
-            last = Some(row.entry.created_at);
+            w.csv.push_str(&line);
+            w.rows += 1;
+            w.first.get_or_insert(row.entry.created_at);
+            w.last = Some(row.entry.created_at);
         }
         after = rows.last().map_or(after, |r| r.entry.id);
     }
-    drop(tx);
+    Ok(w)
+}
+
+/// The export's answer: what the file holds, and the file.
+fn export_view(q: &ExportQuery, total: i64, w: Written) -> View {
+    let written = w.rows;
     let scope = match (q.channel_id, q.days) {
         (Some(c), Some(d)) => format!("<#{c}>, last {d} day(s)"),
         (Some(c), None) => format!("<#{c}>"),
@@ -91,14 +119,14 @@ pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
         (None, None) => "the whole server".into(),
     };
     let mut desc = format!("**{written}** entries from {scope}, oldest first, as CSV (UTF-8, one row per roll, reroll, spend or sheet change).");
-    if let (Some(a), Some(b)) = (first, last) {
+    if let (Some(a), Some(b)) = (w.first, w.last) {
         desc.push_str(&format!(
             "\nFrom <t:{}:f> to <t:{}:f>.",
             a.div_euclid(1000),
             b.div_euclid(1000)
         ));
     }
-    if full {
+    if w.full {
         desc.push_str(&format!(
             "\n⚠️ The file stops at {} MiB: {} older-first entries of {total} fit. Export a channel or fewer `days` for the rest.",
             MAX_BYTES / (1024 * 1024),
@@ -116,9 +144,9 @@ pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
     let mut view = View::embed(embed);
     view.files.push(File {
         name: "kismet-log.csv".into(),
-        bytes: csv.into_bytes(),
+        bytes: w.csv.into_bytes(),
     });
-    Ok(Response::ephemeral(view))
+    view
 }
 
 /// One CSV row (RFC 4180, CRLF-terminated).

@@ -164,29 +164,8 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         .map(str::trim)
         .filter(|n| !n.is_empty())
     {
-        if name.chars().count() > crate::app::characters::MAX_NAME {
-            return Err(AppError::user("That character name is too long."));
-        }
-        let found = history::characters_named(&mut tx, caller.guild_id, name).await?;
-        if found.is_empty() {
-            return Err(AppError::user(format!(
-                "No character named `{name}` in this server."
-            )));
-        }
-        let label = if found.len() == 1 {
-            format!(
-                "{} ({})",
-                found[0].name,
-                system_name(&app.registry, &found[0].system)
-            )
-        } else {
-            format!(
-                "{} ({} characters of that name)",
-                found[0].name,
-                found.len()
-            )
-        };
-        state.character_ids = Some(found.iter().map(|c| c.id).collect());
+        let (ids, label) = characters_named(&mut tx, app, caller.guild_id, name).await?;
+        state.character_ids = Some(ids);
         subject.push(label);
     }
     match (&q.user, &state.character_ids) {
@@ -234,6 +213,39 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
     .await?;
     tx.commit().await?;
     Ok(Response::ephemeral(view))
+}
+
+/// The characters of this name in the guild (any system, any owner) and
+/// how the log's title names them.
+async fn characters_named(
+    tx: &mut Act,
+    app: &App,
+    guild_id: i64,
+    name: &str,
+) -> Result<(Vec<i64>, String), AppError> {
+    if name.chars().count() > crate::app::characters::MAX_NAME {
+        return Err(AppError::user("That character name is too long."));
+    }
+    let found = history::characters_named(tx, guild_id, name).await?;
+    if found.is_empty() {
+        return Err(AppError::user(format!(
+            "No character named `{name}` in this server."
+        )));
+    }
+    let label = if found.len() == 1 {
+        format!(
+            "{} ({})",
+            found[0].name,
+            system_name(&app.registry, &found[0].system)
+        )
+    } else {
+        format!(
+            "{} ({} characters of that name)",
+            found[0].name,
+            found.len()
+        )
+    };
+    Ok((found.iter().map(|c| c.id).collect(), label))
 }
 
 /// A click on a pager's Prev or Next.

@@ -14,9 +14,12 @@ use super::party::Party;
 use super::state::VeState;
 use super::{actor, fc_words, task_view, timeout, GM, SYSTEM};
 use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
-use crate::rules::venus::task::{TaskAction, TaskPhase};
+use crate::rules::venus::task::{TaskAction, TaskEvent, TaskPhase};
 use crate::rules::venus::Rank;
+use crate::rules::venus::{TaskState, VenusCtx};
+use crate::rules::Actor;
 use crate::storage::sessions::Status;
+use rand::rngs::StdRng;
 
 /// What the FC changes on one ally's die.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,6 +30,54 @@ pub struct AllyDie {
     pub rank: Option<Rank>,
     /// Whether the die is magical, so it explodes (A-V19).
     pub magic: Option<bool>,
+}
+
+/// The task actions that set an ally's die, and what each says.
+fn die_actions(a: Actor, die: AllyDie) -> (Vec<TaskAction>, Vec<String>) {
+    let mut actions = Vec::new();
+    let mut parts = Vec::new();
+    if let Some(rank) = die.rank {
+        actions.push(TaskAction::OverrideAllyRank {
+            actor: a,
+            ally: die.ally,
+            rank,
+        });
+        parts.push(format!("rolls at {rank}"));
+    }
+    if let Some(magic) = die.magic {
+        actions.push(TaskAction::FlagAllyMagic {
+            actor: a,
+            ally: die.ally,
+            magic,
+        });
+        parts.push(
+            if magic {
+                "is magical (it explodes)"
+            } else {
+                "is not magical"
+            }
+            .to_string(),
+        );
+    }
+    (actions, parts)
+}
+
+/// Applies the actions to the task in turn (all or none): their events.
+fn apply_all(
+    task: &mut TaskState,
+    ctx: &mut VenusCtx,
+    actions: &[TaskAction],
+    rng: &mut StdRng,
+) -> Result<Vec<TaskEvent>, AppError> {
+    let mut next = task.clone();
+    let mut events = Vec::new();
+    for action in actions {
+        let (after, ev) = next.apply(ctx, action.clone(), rng).map_err(fc_words)?;
+        next = after;
+        events.extend(ev);
+    }
+    *task = next;
+    Ok(events)
 }
 
 /// `/ve fc ally`: overrides an ally's rank and/or flags their die as
@@ -71,41 +122,8 @@ pub async fn ally_die(
     }
     let mut party = Party::load(&mut act, caller.guild_id, t.whos()).await?;
     let mut rng = app.rng.fork();
-    let mut actions = Vec::new();
-    let mut parts = Vec::new();
-    if let Some(rank) = die.rank {
-        actions.push(TaskAction::OverrideAllyRank {
-            actor: a,
-            ally: die.ally,
-            rank,
-        });
-        parts.push(format!("rolls at {rank}"));
-    }
-    if let Some(magic) = die.magic {
-        actions.push(TaskAction::FlagAllyMagic {
-            actor: a,
-            ally: die.ally,
-            magic,
-        });
-        parts.push(
-            if magic {
-                "is magical (it explodes)"
-            } else {
-                "is not magical"
-            }
-            .to_string(),
-        );
-    }
-    let mut task = t.task.clone();
-    let mut events = Vec::new();
-    for action in &actions {
-        let (next, ev) = task
-            .apply(&mut party.ctx, action.clone(), &mut rng)
-            .map_err(fc_words)?;
-        task = next;
-        events.extend(ev);
-    }
-    t.task = task;
+    let (actions, parts) = die_actions(a, die);
+    let events = apply_all(&mut t.task, &mut party.ctx, &actions, &mut rng)?;
     let line = format!(
         "The {GM} set {}'s die: it {}.",
         t.name_of(die.ally),

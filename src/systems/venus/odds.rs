@@ -12,7 +12,7 @@ use crate::rules::venus::odds as ve;
 use crate::rules::venus::Rank;
 use crate::systems::platform::chart::{Axis, Panel};
 use crate::systems::platform::odds::{
-    render, reply, scalar, series, sweep, task, CliOdds, Odds, Printed,
+    render, reply, scalar, series, sweep, task, CliOdds, Odds, Parts, Printed,
 };
 use crate::systems::platform::text::pct;
 
@@ -231,6 +231,51 @@ fn ranks(rs: &[Rank]) -> String {
     }
 }
 
+/// A 1st Playtest check's answer: P(pass), and by target.
+fn ve1_check_parts(p: f64, score: i32, target: i32, rank: Rank, bonus_dice: u32) -> Parts {
+    let sweep = sweep((5..=29).map(|t| {
+        (
+            t.to_string(),
+            ve::ve1_check_pass(score, t, rank, bonus_dice),
+            t == target,
+        )
+    }));
+    (
+        "Venus Engine (1st Playtest) check",
+        format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
+        vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
+        vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
+    )
+}
+
+/// A Playsheet check's answer: P(pass), and by target.
+fn ve2_check_parts(
+    score: i32,
+    target: i32,
+    rank: Rank,
+    bonus: u32,
+    autopass: &str,
+) -> Result<Parts, OddsError> {
+    let question = ve2_check(score, target, rank, bonus, autopass)?;
+    let p = question.answer()?.pass;
+    let sweep = sweep((5..=28).map(|t| {
+        (
+            t.to_string(),
+            ve::ve2_check_pass(score, t, rank, bonus, &question.autopass, false),
+            t == target,
+        )
+    }));
+    Ok((
+        "Venus Engine (Playsheet) check",
+        format!(
+            "d20 + score {score} against target {target} · {rank} · flat bonus +{bonus} when short · automatic passes: {}",
+            if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
+        ),
+        vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
+        vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
+    ))
+}
+
 /// The `/odds` view of a question. The neighbours in a chart's sweep are
 /// in range by construction, so they are computed with the rules'
 /// unchecked functions.
@@ -241,48 +286,14 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
             target,
             rank,
             bonus_dice,
-        } => {
-            let p = check(q)?.pass;
-            let sweep = sweep((5..=29).map(|t| {
-                (
-                    t.to_string(),
-                    ve::ve1_check_pass(*score, t, *rank, *bonus_dice),
-                    t == *target,
-                )
-            }));
-            (
-                "Venus Engine (1st Playtest) check",
-                format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
-                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
-            )
-        }
+        } => ve1_check_parts(check(q)?.pass, *score, *target, *rank, *bonus_dice),
         Question::Ve2Check {
             score,
             target,
             rank,
             bonus,
             autopass,
-        } => {
-            let question = ve2_check(*score, *target, *rank, *bonus, autopass)?;
-            let p = question.answer()?.pass;
-            let sweep = sweep((5..=28).map(|t| {
-                (
-                    t.to_string(),
-                    ve::ve2_check_pass(*score, t, *rank, *bonus, &question.autopass, false),
-                    t == *target,
-                )
-            }));
-            (
-                "Venus Engine (Playsheet) check",
-                format!(
-                    "d20 + score {score} against target {target} · {rank} · flat bonus +{bonus} when short · automatic passes: {}",
-                    if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
-                ),
-                vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-                vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
-            )
-        }
+        } => ve2_check_parts(*score, *target, *rank, *bonus, autopass)?,
         Question::Ve1Task {
             dice,
             rank,
@@ -328,30 +339,6 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
     Ok(render(parts))
 }
 
-/// A Venus Engine rank.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum RankChoice {
-    /// Bronze.
-    Bronze,
-    /// Silver.
-    Silver,
-    /// Gold.
-    Gold,
-    /// Platinum.
-    Platinum,
-}
-
-impl From<RankChoice> for Rank {
-    fn from(r: RankChoice) -> Self {
-        match r {
-            RankChoice::Bronze => Rank::Bronze,
-            RankChoice::Silver => Rank::Silver,
-            RankChoice::Gold => Rank::Gold,
-            RankChoice::Platinum => Rank::Platinum,
-        }
-    }
-}
-
 /// Which automatic-pass ranges a Playsheet check uses.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum AutopassChoice {
@@ -379,7 +366,7 @@ pub async fn odds_ve1_check(
     #[min = 5]
     #[max = 29]
     target: i32,
-    #[description = "Rank of the ability"] rank: RankChoice,
+    #[description = "Rank of the ability"] rank: Rank,
     #[description = "Bonus factors, one d6 each (0-4)"]
     #[min = 0]
     #[max = 4]
@@ -388,7 +375,7 @@ pub async fn odds_ve1_check(
     let q = Question::Ve1Check {
         score,
         target,
-        rank: rank.into(),
+        rank,
         bonus_dice: bonus_dice.unwrap_or(0),
     };
     ask(ctx, q).await
@@ -406,7 +393,7 @@ pub async fn odds_ve2_check(
     #[min = 5]
     #[max = 28]
     target: i32,
-    #[description = "Rank of the ability"] rank: RankChoice,
+    #[description = "Rank of the ability"] rank: Rank,
     #[description = "Flat bonus when short (0-8)"]
     #[min = 0]
     #[max = 8]
@@ -422,7 +409,7 @@ pub async fn odds_ve2_check(
     let q = Question::Ve2Check {
         score,
         target,
-        rank: rank.into(),
+        rank,
         bonus: bonus.unwrap_or(0),
         autopass: autopass.into(),
     };
@@ -437,19 +424,15 @@ pub async fn odds_ve1_task(
     #[min = 0]
     #[max = 50]
     dice: u32,
-    #[description = "Your rank"] rank: RankChoice,
-    #[description = "First ally's rank"] ally1: Option<RankChoice>,
-    #[description = "Second ally's rank"] ally2: Option<RankChoice>,
+    #[description = "Your rank"] rank: Rank,
+    #[description = "First ally's rank"] ally1: Option<Rank>,
+    #[description = "Second ally's rank"] ally2: Option<Rank>,
     #[description = "Ego: every 6 strikes two beats"] ego_double_six: Option<bool>,
 ) -> Result<(), Error> {
     let q = Question::Ve1Task {
         dice,
-        rank: rank.into(),
-        ally_rank: [ally1, ally2]
-            .into_iter()
-            .flatten()
-            .map(Rank::from)
-            .collect(),
+        rank,
+        ally_rank: [ally1, ally2].into_iter().flatten().collect(),
         ego_double_six: ego_double_six.unwrap_or(false),
     };
     ask(ctx, q).await
@@ -464,21 +447,17 @@ pub async fn odds_ve2_task(
     #[min = 0]
     #[max = 50]
     dice: u32,
-    #[description = "Your rank"] rank: RankChoice,
-    #[description = "First ally's rank"] ally1: Option<RankChoice>,
-    #[description = "Second ally's rank"] ally2: Option<RankChoice>,
-    #[description = "Third ally's rank"] ally3: Option<RankChoice>,
+    #[description = "Your rank"] rank: Rank,
+    #[description = "First ally's rank"] ally1: Option<Rank>,
+    #[description = "Second ally's rank"] ally2: Option<Rank>,
+    #[description = "Third ally's rank"] ally3: Option<Rank>,
     #[description = "Your 10s explode (magic or advanced technology)"] explode: Option<bool>,
     #[description = "Ego: every 10 counts as two passes"] ego: Option<bool>,
 ) -> Result<(), Error> {
     let q = Question::Ve2Task {
         dice,
-        rank: rank.into(),
-        ally_rank: [ally1, ally2, ally3]
-            .into_iter()
-            .flatten()
-            .map(Rank::from)
-            .collect(),
+        rank,
+        ally_rank: [ally1, ally2, ally3].into_iter().flatten().collect(),
         explode: explode.unwrap_or(false),
         ego: ego.unwrap_or(false),
     };

@@ -20,7 +20,8 @@ use super::{fc_words, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
-use crate::rules::venus::spotlight::{earns_ego, Passed, Spotlight};
+use crate::rules::turns::Seat;
+use crate::rules::venus::spotlight::{earns_ego, Passed, SeatData, Spotlight};
 use crate::rules::venus::VenusSheet;
 use crate::storage::{
     self,
@@ -214,7 +215,7 @@ pub async fn scene(
 ) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
     let fc = act.is_fc().await?;
-    let (session, mut sp) = running(&mut act).await?;
+    let (session, sp) = running(&mut act).await?;
     let named = match introduced_by.map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => Some(sp.turns.by_name(n).cloned().ok_or_else(|| {
             AppError::user(format!("No one called {n} is in the spotlight's order."))
@@ -222,37 +223,61 @@ pub async fn scene(
         None => None,
     };
     if fc {
-        // A player's offer still waiting is declined by the FC's own scene
-        // (unless the FC names that player as the introducer).
-        let declined = sp
-            .offer
-            .clone()
-            .filter(|o| o.seat.is_none() || o.seat != named.as_ref().map(|s| s.id));
-        sp.new_scene(title, named.as_ref().map(|s| s.id))
-            .map_err(fc_words)?;
-        let declined =
-            declined.map(|o| format!("✋ The {GM} declines {}'s scene.", sp.offerer(&o)));
-        if let Some(d) = &declined {
-            sp.note(d.clone());
-        }
-        let line = match &named {
-            Some(seat) => {
-                let r = reward(&mut act, &sp, seat.id).await?;
-                format!(
-                    "🎬 Scene {}: {}, introduced by {} ({r}).",
-                    sp.scene, sp.title, seat.name
-                )
-            }
-            None => format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
-        };
-        sp.note(line.clone());
-        let character = named.and_then(|s| s.character);
-        let note = match declined {
-            Some(d) => format!("{d}\n{line}"),
-            None => line,
-        };
-        return changed(act, &session, &sp, "scene", character, note).await;
+        return gm_scene(act, &session, sp, title, named).await;
     }
+    offer_scene(act, caller, &session, sp, title, named).await
+}
+
+/// The game master sets a scene (introduced by a seat, who earns Ego),
+/// declining any player's offer still waiting.
+async fn gm_scene(
+    mut act: Act,
+    session: &Session,
+    mut sp: Spotlight,
+    title: &str,
+    named: Option<Seat<SeatData>>,
+) -> AppResult {
+    // A player's offer still waiting is declined by the FC's own scene
+    // (unless the FC names that player as the introducer).
+    let declined = sp
+        .offer
+        .clone()
+        .filter(|o| o.seat.is_none() || o.seat != named.as_ref().map(|s| s.id));
+    sp.new_scene(title, named.as_ref().map(|s| s.id))
+        .map_err(fc_words)?;
+    let declined = declined.map(|o| format!("✋ The {GM} declines {}'s scene.", sp.offerer(&o)));
+    if let Some(d) = &declined {
+        sp.note(d.clone());
+    }
+    let line = match &named {
+        Some(seat) => {
+            let r = reward(&mut act, &sp, seat.id).await?;
+            format!(
+                "🎬 Scene {}: {}, introduced by {} ({r}).",
+                sp.scene, sp.title, seat.name
+            )
+        }
+        None => format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
+    };
+    sp.note(line.clone());
+    let character = named.and_then(|s| s.character);
+    let note = match declined {
+        Some(d) => format!("{d}\n{line}"),
+        None => line,
+    };
+    changed(act, session, &sp, "scene", character, note).await
+}
+
+/// A player offers to introduce the next scene (their seat, or their
+/// active character unseated); the game master decides.
+async fn offer_scene(
+    mut act: Act,
+    caller: &Caller,
+    session: &Session,
+    mut sp: Spotlight,
+    title: &str,
+    named: Option<Seat<SeatData>>,
+) -> AppResult {
     let mine = sp.turns.owned_by(caller.user_id).next().cloned();
     let (name, character) = match (named, mine) {
         (Some(s), _) if s.owner == Some(caller.user_id) => {
@@ -288,7 +313,7 @@ pub async fn scene(
     };
     sp.note(format!("🙋 {name} offers to introduce the next scene."));
     let note = format!("🙋 Your offer to introduce the next scene waits for the {GM}.");
-    changed(act, &session, &sp, "offer", character, note).await
+    changed(act, session, &sp, "offer", character, note).await
 }
 
 /// Passes the turn for `caller`; the log line, which says the FC passed

@@ -26,6 +26,7 @@ mod aid;
 mod close;
 mod ego;
 mod kiss;
+mod menus;
 mod notes;
 mod spend;
 mod turn;
@@ -111,7 +112,7 @@ fn sync_roller(st: &mut TaskSession, ctx: &VenusCtx) {
         st.customs = s.custom_consequences.clone();
         st.roller_ego = s.ego;
     }
-    st.overflow_jobs = spend::overflow_choices(&st.task, ctx);
+    st.overflow_jobs = menus::overflow_choices(&st.task, ctx);
 }
 
 fn no_rng() -> StdRng {

@@ -249,7 +249,7 @@ pub async fn displace_click(
         &events,
     )
     .await?;
-    let redraw = super::combat::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
+    let redraw = super::combat_redraw::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
     tx.commit().await?;
     let v = render::change_view(
         c.name(),
@@ -257,7 +257,7 @@ pub async fn displace_click(
         &c.sheet,
         &events,
     );
-    Ok(super::combat::with_redraw(
+    Ok(super::combat_redraw::with_redraw(
         Response::update(render::displace_rows(
             v, session.id, version, &c.sheet, true,
         )),

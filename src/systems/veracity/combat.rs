@@ -14,12 +14,10 @@ use super::target;
 use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{
-    log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View,
-};
+use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
-use crate::rules::veracity::save::{FacetBonus, SaveResult};
-use crate::rules::veracity::stress::DamageMode;
+use crate::rules::veracity::save::SaveResult;
+use crate::rules::veracity::stress::{DamageConditions, DamageMode};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
 use crate::storage::sessions::{Session, Status};
@@ -27,9 +25,10 @@ use crate::storage::{self};
 use crate::systems::table::encounter;
 
 use super::combat_buttons::CombatButton;
+pub use super::combat_buttons::KIND;
+use super::combat_redraw::{redraw_seated, sync, with_redraw};
+use super::combat_view::clean;
 
-/// The session kind of the combat tracker.
-pub const KIND: &str = "vrc";
 const WHAT: &str = "fight";
 const START: &str = "`/vr combat start`";
 const END: &str = "`/vr combat end`";
@@ -158,10 +157,6 @@ impl Done {
     }
 }
 
-fn clean(name: &str) -> String {
-    name.replace(['*', '_', '`', '~', '|'], "")
-}
-
 /// The running fight of the caller's channel.
 async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
     let s = encounter::require_running(act, KIND, WHAT, START).await?;
@@ -197,62 +192,6 @@ async fn seat_sheet(
         }),
         sheet,
     ))
-}
-
-/// Copies every seat's HP, Wounds and AP per turn from its sheet and puts
-/// the dead out of the order.
-async fn sync(act: &mut Act, f: &mut Fight, settings: &VeracitySettings) -> Result<(), AppError> {
-    let guild = act.guild_id();
-    for i in 0..f.turns.seats.len() {
-        let seat = &f.turns.seats[i];
-        let sheet: Option<Sheet> = match (&seat.data.npc, seat.character) {
-            (Some(npc), _) => Some(npc.clone()),
-            (None, Some(c)) => storage::characters::get(act, guild, c)
-                .await?
-                .and_then(|r| serde_json::from_str(&r.sheet).ok()),
-            (None, None) => None,
-        };
-        if let Some(sheet) = sheet {
-            f.turns.seats[i].data.sync(&sheet, settings);
-        }
-    }
-    for name in f.out_the_dead() {
-        f.note(format!("💀 {} is dead: out of the fight", clean(&name)));
-    }
-    Ok(())
-}
-
-/// Redraws the channel's running fight after a change to `character`'s
-/// sheet (issue 28): when the character is seated there, the fight notes
-/// `line` (if any), takes the saved sheets again (a death puts the seat out),
-/// is saved, and its tracker view comes back for a [`Reply::Edit`]; with no
-/// fight here, or the character not in it, `None`. Every Veracity action
-/// that changes a sheet a fight shows calls this inside its transaction,
-/// after saving the sheet.
-pub async fn redraw_seated(
-    act: &mut Act,
-    character: i64,
-    settings: &VeracitySettings,
-    line: Option<String>,
-) -> Result<Option<View>, AppError> {
-    let Some(session) = encounter::running(act, KIND).await? else {
-        return Ok(None);
-    };
-    let mut f: Fight = sessions::load(&session)?;
-    if !f.turns.seats.iter().any(|s| s.character == Some(character)) {
-        return Ok(None);
-    }
-    if let Some(line) = line {
-        f.note(line);
-    }
-    sync(act, &mut f, settings).await?;
-    let status = if f.ended {
-        Status::Closed
-    } else {
-        Status::Open
-    };
-    let version = sessions::save(act, &session, &f, status, None).await?;
-    Ok(Some(combat_view::view(session.id, version, !f.ended, &f)))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -295,54 +234,14 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
     Ok(id)
 }
 
-async fn record_save(
-    act: &mut Act,
-    caller: &Caller,
-    what: &str,
-    session: i64,
-    character: Option<i64>,
-    inputs: &super::record::FightSave,
-    r: &SaveResult,
-) -> Result<(), AppError> {
-    let mut faces = vec![(20, r.d20)];
-    faces.extend(r.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
-    log::record_rolled(
-        act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: what,
-            session: Some(session),
-            character,
-        },
-        inputs,
-        &super::record::SaveDice {
-            d20: r.d20,
-            facets: r.facets.clone(),
-        },
-        r,
-        &faces,
-    )
-    .await
-    .map(drop)
-}
-
-/// The saver's own Facet on a fight's save (VR-12: rolled and taken off
-/// the total), by number or words: its label and bonus.
-fn own_facet(
-    sheet: &Sheet,
-    facet: Option<&str>,
-) -> Result<(Vec<String>, Vec<FacetBonus>), AppError> {
-    match facet.map(str::trim).filter(|f| !f.is_empty()) {
-        None => Ok((Vec::new(), Vec::new())),
-        Some(text) => {
-            let f = &sheet.facets()[target::facet_index(sheet, text)?];
-            Ok((
-                vec![f.phrase.clone()],
-                vec![FacetBonus::owner_saving(f.die)],
-            ))
-        }
-    }
+/// What every change to a fight is decided with.
+struct Ctx<'a> {
+    app: &'a App,
+    caller: &'a Caller,
+    session: &'a Session,
+    /// The caller is the game master.
+    gm: bool,
+    settings: VeracitySettings,
 }
 
 async fn apply(
@@ -356,31 +255,15 @@ async fn apply(
     let gm = act.is_fc().await?;
     let settings = target::settings(act, caller.guild_id).await?;
     sync(act, f, &settings).await?;
+    let cx = Ctx {
+        app,
+        caller,
+        session,
+        gm,
+        settings,
+    };
     match op {
-        Op::Join { pick, side } => {
-            let side = side.unwrap_or(Side::Players);
-            if side == Side::Npcs && !gm {
-                return Err(rights_refusal("seat a character among the enemies"));
-            }
-            let c: Loaded<Sheet> =
-                characters::resolve(act, caller, gm, SYSTEM, pick, Access::Owner, HINT).await?;
-            if c.sheet.is_dead() {
-                return Err(AppError::user(format!(
-                    "{} is dead and cannot fight.",
-                    c.name()
-                )));
-            }
-            let fighter = Fighter::new(side, &c.sheet, &settings);
-            f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
-            f.settle();
-            let line = format!(
-                "{} joins the {}",
-                clean(c.name()),
-                side_name(side).to_lowercase()
-            );
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
-        }
+        Op::Join { pick, side } => seat_character(act, &cx, f, pick, side).await,
         Op::Add {
             name,
             hp,
@@ -388,233 +271,22 @@ async fn apply(
             side,
         } => {
             rights::require_gm(act, caller, GM, "add NPCs to a fight").await?;
-            let side = side.unwrap_or(Side::Npcs);
-            let mut sheet = Sheet::new_npc(0, flesh)?;
-            sheet.set_hp(hp, hp)?;
-            let mut fighter = Fighter::new(side, &sheet, &settings);
-            fighter.npc = Some(sheet);
-            let name = name.trim();
-            f.add(name, None, None, fighter)?;
-            f.settle();
-            let line = format!(
-                "{} joins the {}",
-                clean(name),
-                side_name(side).to_lowercase()
-            );
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
+            seat_npc(&cx, f, name, hp, flesh, side)
         }
         Op::Mark { name, marks } => {
             rights::require_gm(act, caller, GM, "mark combatants").await?;
-            let id = f.seat_named(name)?.id;
-            let seat_name = clean(&f.seat_named(name)?.name);
-            let mut said = Vec::new();
-            if let Some(v) = marks.visible {
-                if f.started() {
-                    return Err(AppError::user(
-                        "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
-                    ));
-                }
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.visible = v;
-                }
-                said.push(if v {
-                    "visible to the enemy"
-                } else {
-                    "hidden from the enemy"
-                });
-            }
-            if let Some(v) = marks.immobilised {
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.immobilised = v;
-                }
-                said.push(if v {
-                    "immobilised"
-                } else {
-                    "no longer immobilised"
-                });
-            }
-            if let Some(v) = marks.unsuspecting {
-                if let Some(s) = f.turns.seat_mut(id) {
-                    s.data.unsuspecting = v;
-                }
-                said.push(if v { "unsuspecting" } else { "on guard" });
-            }
-            if let Some(out) = marks.out {
-                let gone = f.turns.seat(id).and_then(|s| s.data.gone);
-                if out {
-                    if gone.is_none() {
-                        f.take_out(id, Gone::Out)?;
-                    }
-                    said.push("out of the fight");
-                } else {
-                    if gone == Some(Gone::Dead) {
-                        return Err(AppError::user(format!(
-                            "{seat_name} is dead: only a sheet brought back to life returns."
-                        )));
-                    }
-                    if gone.is_some() {
-                        f.bring_back(id)?;
-                    }
-                    said.push("back in the fight");
-                }
-            }
-            if said.is_empty() {
-                return Err(AppError::user(
-                    "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
-                ));
-            }
-            let line = format!("{seat_name}: {}", said.join(", "));
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
+            mark_seat(f, name, marks)
         }
         Op::Initiative { modifier, facet } => {
-            if f.started() {
-                return Err(AppError::user("Initiative is already set for this fight."));
-            }
-            let leader = f
-                .turns
-                .seat(f.leader)
-                .ok_or_else(|| AppError::user("The party leader left the fight."))?;
-            if !gm && leader.owner != Some(caller.user_id) {
-                return Err(AppError::user(format!(
-                    "Only {}'s player (the party leader) or the {GM} rolls initiative.",
-                    leader.name
-                )));
-            }
-            let name = leader.name.clone();
-            let (row, sheet) = seat_sheet(act, f, f.leader).await?;
-            if sheet.is_dead() {
-                return Err(AppError::user(format!(
-                    "{name} is dead and cannot make saves."
-                )));
-            }
-            let (labels, facets) = own_facet(&sheet, facet)?;
-            let r = roll_initiative(&sheet, modifier, facets, &settings, &mut app.rng.fork())?;
-            record_save(
-                act,
-                caller,
-                "initiative",
-                session.id,
-                row.as_ref().map(|c| c.row.id),
-                &super::record::FightSave {
-                    modifier,
-                    facet: labels.first().cloned(),
-                },
-                &r.save,
-            )
-            .await?;
-            f.set_initiative(r.first)?;
-            let said = match r.first {
-                Side::Players => "the players act first",
-                Side::Npcs => "the enemies act first",
-            };
-            let mut v = render::save_view(
-                &name,
-                "Light save · initiative",
-                sheet.inventory(InventoryKind::Light),
-                &labels,
-                &r.save,
-            );
-            v.content = Some(format!("⚔️ Initiative: {said}."));
-            Ok(Done {
-                note: format!("✅ Initiative: {said}."),
-                shown: Some(v),
-            })
+            roll_side_initiative(act, &cx, f, modifier, facet).await
         }
-        Op::Act { what, name, note } => {
-            if matches!(what, Move::Other(_)) && !gm {
-                return Err(rights_refusal("price other actions"));
-            }
-            let id = acting_seat(f, caller, gm, name)?;
-            let left = f.spend(id, what.ap())?;
-            let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
-            let mut line = format!("{who} {}", what.verb());
-            if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
-                let mut n = clean(n);
-                crate::app::view::truncate(&mut n, 80);
-                line.push_str(&format!(": {n}"));
-            }
-            line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
-        }
+        Op::Act { what, name, note } => spend_ap(&cx, f, what, name, note),
         Op::Flee {
             name,
             modifier,
             facet,
-        } => {
-            let id = acting_seat(f, caller, gm, name)?;
-            let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-            let (row, sheet) = seat_sheet(act, f, id).await?;
-            let (labels, facets) = own_facet(&sheet, facet)?;
-            let r = flee_combat(
-                &sheet,
-                true,
-                modifier,
-                facets,
-                &settings,
-                &mut app.rng.fork(),
-            )?;
-            record_save(
-                act,
-                caller,
-                "flee",
-                session.id,
-                row.as_ref().map(|c| c.row.id),
-                &super::record::FightSave {
-                    modifier,
-                    facet: labels.first().cloned(),
-                },
-                &r.save,
-            )
-            .await?;
-            let line = if r.escaped {
-                format!("🏃 {} flees the fight", clean(&who))
-            } else {
-                format!("{} tries to flee and cannot get away", clean(&who))
-            };
-            f.note(line.clone());
-            if r.escaped {
-                f.take_out(id, Gone::Fled)?;
-            }
-            let mut said = format!("{line}.");
-            if let Some(n) = combat_view::nobody_left(f) {
-                said = format!("{said}\n{n}");
-            }
-            let mut v = render::save_view(
-                &who,
-                "Flesh save · flee",
-                sheet.inventory(InventoryKind::Flesh),
-                &labels,
-                &r.save,
-            );
-            v.content = Some(said.clone());
-            Ok(Done {
-                note: said,
-                shown: Some(v),
-            })
-        }
-        Op::EndTurn => {
-            if !f.started() {
-                return Err(AppError::user(
-                    "Roll initiative first: the party leader's Light save decides who acts first.",
-                ));
-            }
-            encounter::require_turn(&f.turns, caller, gm, GM)?;
-            let who = f
-                .turns
-                .current_seat()
-                .map_or(String::new(), |s| clean(&s.name));
-            f.end_turn()?;
-            let now = f
-                .turns
-                .current_seat()
-                .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
-            Ok(Done::note(format!(
-                "✅ {who} ends their turn: it is {now} turn."
-            )))
-        }
+        } => try_flee(act, &cx, f, name, modifier, facet).await,
+        Op::EndTurn => pass_turn(&cx, f),
         Op::End => {
             rights::require_gm(act, caller, GM, "end the fight").await?;
             f.ended = true;
@@ -627,6 +299,315 @@ async fn apply(
             Ok(Done::note(format!("✅ {line}.")))
         }
     }
+}
+
+/// A new seat is noted: "NAME joins the players".
+fn joined(f: &mut Fight, name: &str, side: Side) -> Done {
+    let line = format!(
+        "{} joins the {}",
+        clean(name),
+        side_name(side).to_lowercase()
+    );
+    f.note(line.clone());
+    Done::note(format!("✅ {line}."))
+}
+
+/// A character takes a seat (among the enemies only by the game master's
+/// hand); the dead do not fight.
+async fn seat_character(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    pick: Pick<'_>,
+    side: Option<Side>,
+) -> Result<Done, AppError> {
+    let side = side.unwrap_or(Side::Players);
+    if side == Side::Npcs && !cx.gm {
+        return Err(rights_refusal("seat a character among the enemies"));
+    }
+    let c: Loaded<Sheet> =
+        characters::resolve(act, cx.caller, cx.gm, SYSTEM, pick, Access::Owner, HINT).await?;
+    if c.sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{} is dead and cannot fight.",
+            c.name()
+        )));
+    }
+    let fighter = Fighter::new(side, &c.sheet, &cx.settings);
+    f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
+    f.settle();
+    Ok(joined(f, c.name(), side))
+}
+
+/// A quick NPC takes a seat, its sheet kept in the fight.
+fn seat_npc(
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    name: &str,
+    hp: u32,
+    flesh: u32,
+    side: Option<Side>,
+) -> Result<Done, AppError> {
+    let side = side.unwrap_or(Side::Npcs);
+    let mut sheet = Sheet::new_npc(0, flesh)?;
+    sheet.set_hp(hp, hp)?;
+    let mut fighter = Fighter::new(side, &sheet, &cx.settings);
+    fighter.npc = Some(sheet);
+    let name = name.trim();
+    f.add(name, None, None, fighter)?;
+    f.settle();
+    Ok(joined(f, name, side))
+}
+
+/// The game master marks a seat: visible, immobilised, unsuspecting, out
+/// of the fight or back in.
+fn mark_seat(f: &mut Fight, name: &str, marks: Marks) -> Result<Done, AppError> {
+    let id = f.seat_named(name)?.id;
+    let seat_name = clean(&f.seat_named(name)?.name);
+    let mut said = Vec::new();
+    if let Some(v) = marks.visible {
+        if f.started() {
+            return Err(AppError::user(
+                "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
+            ));
+        }
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.visible = v;
+        }
+        said.push(if v {
+            "visible to the enemy"
+        } else {
+            "hidden from the enemy"
+        });
+    }
+    if let Some(v) = marks.immobilised {
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.immobilised = v;
+        }
+        said.push(if v {
+            "immobilised"
+        } else {
+            "no longer immobilised"
+        });
+    }
+    if let Some(v) = marks.unsuspecting {
+        if let Some(s) = f.turns.seat_mut(id) {
+            s.data.unsuspecting = v;
+        }
+        said.push(if v { "unsuspecting" } else { "on guard" });
+    }
+    if let Some(out) = marks.out {
+        said.push(mark_out(f, id, &seat_name, out)?);
+    }
+    if said.is_empty() {
+        return Err(AppError::user(
+            "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
+        ));
+    }
+    let line = format!("{seat_name}: {}", said.join(", "));
+    f.note(line.clone());
+    Ok(Done::note(format!("✅ {line}.")))
+}
+
+/// Takes seat `id` out of the fight, or brings it back (not the dead).
+fn mark_out(f: &mut Fight, id: u32, seat_name: &str, out: bool) -> Result<&'static str, AppError> {
+    let gone = f.turns.seat(id).and_then(|s| s.data.gone);
+    if out {
+        if gone.is_none() {
+            f.take_out(id, Gone::Out)?;
+        }
+        return Ok("out of the fight");
+    }
+    if gone == Some(Gone::Dead) {
+        return Err(AppError::user(format!(
+            "{seat_name} is dead: only a sheet brought back to life returns."
+        )));
+    }
+    if gone.is_some() {
+        f.bring_back(id)?;
+    }
+    Ok("back in the fight")
+}
+
+/// The party leader's Light save decides which side acts first.
+async fn roll_side_initiative(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    modifier: i32,
+    facet: Option<&str>,
+) -> Result<Done, AppError> {
+    if f.started() {
+        return Err(AppError::user("Initiative is already set for this fight."));
+    }
+    let leader = f
+        .turns
+        .seat(f.leader)
+        .ok_or_else(|| AppError::user("The party leader left the fight."))?;
+    if !cx.gm && leader.owner != Some(cx.caller.user_id) {
+        return Err(AppError::user(format!(
+            "Only {}'s player (the party leader) or the {GM} rolls initiative.",
+            leader.name
+        )));
+    }
+    let name = leader.name.clone();
+    let (row, sheet) = seat_sheet(act, f, f.leader).await?;
+    if sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{name} is dead and cannot make saves."
+        )));
+    }
+    let (labels, facets) = target::own_facet(&sheet, facet)?;
+    let r = roll_initiative(
+        &sheet,
+        modifier,
+        facets,
+        &cx.settings,
+        &mut cx.app.rng.fork(),
+    )?;
+    let character = row.as_ref().map(|c| c.row.id);
+    record_fight_save(act, cx, "initiative", character, modifier, &labels, &r.save).await?;
+    f.set_initiative(r.first)?;
+    let said = match r.first {
+        Side::Players => "the players act first",
+        Side::Npcs => "the enemies act first",
+    };
+    let mut v = render::save_view(
+        &name,
+        "Light save · initiative",
+        sheet.inventory(InventoryKind::Light),
+        &labels,
+        &r.save,
+    );
+    v.content = Some(format!("⚔️ Initiative: {said}."));
+    Ok(Done {
+        note: format!("✅ Initiative: {said}."),
+        shown: Some(v),
+    })
+}
+
+/// A seat spends AP on an action (an "other" action priced by the game
+/// master).
+fn spend_ap(
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    what: Move,
+    name: Option<&str>,
+    note: Option<&str>,
+) -> Result<Done, AppError> {
+    if matches!(what, Move::Other(_)) && !cx.gm {
+        return Err(rights_refusal("price other actions"));
+    }
+    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let left = f.spend(id, what.ap())?;
+    let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
+    let mut line = format!("{who} {}", what.verb());
+    if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
+        let mut n = clean(n);
+        crate::app::view::truncate(&mut n, 80);
+        line.push_str(&format!(": {n}"));
+    }
+    line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
+    f.note(line.clone());
+    Ok(Done::note(format!("✅ {line}.")))
+}
+
+/// A seat tries to flee: a Flesh save; on a success it leaves the fight.
+async fn try_flee(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    f: &mut Fight,
+    name: Option<&str>,
+    modifier: i32,
+    facet: Option<&str>,
+) -> Result<Done, AppError> {
+    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
+    let (row, sheet) = seat_sheet(act, f, id).await?;
+    let (labels, facets) = target::own_facet(&sheet, facet)?;
+    let r = flee_combat(
+        &sheet,
+        true,
+        modifier,
+        facets,
+        &cx.settings,
+        &mut cx.app.rng.fork(),
+    )?;
+    let character = row.as_ref().map(|c| c.row.id);
+    record_fight_save(act, cx, "flee", character, modifier, &labels, &r.save).await?;
+    let line = if r.escaped {
+        format!("🏃 {} flees the fight", clean(&who))
+    } else {
+        format!("{} tries to flee and cannot get away", clean(&who))
+    };
+    f.note(line.clone());
+    if r.escaped {
+        f.take_out(id, Gone::Fled)?;
+    }
+    let mut said = format!("{line}.");
+    if let Some(n) = combat_view::nobody_left(f) {
+        said = format!("{said}\n{n}");
+    }
+    let mut v = render::save_view(
+        &who,
+        "Flesh save · flee",
+        sheet.inventory(InventoryKind::Flesh),
+        &labels,
+        &r.save,
+    );
+    v.content = Some(said.clone());
+    Ok(Done {
+        note: said,
+        shown: Some(v),
+    })
+}
+
+/// Logs a save made in the fight (initiative, flee) with the fight.
+async fn record_fight_save(
+    act: &mut Act,
+    cx: &Ctx<'_>,
+    what: &str,
+    character: Option<i64>,
+    modifier: i32,
+    labels: &[String],
+    save: &SaveResult,
+) -> Result<(), AppError> {
+    let inputs = super::record::FightSave {
+        modifier,
+        facet: labels.first().cloned(),
+    };
+    target::record_save(
+        act,
+        cx.caller,
+        what,
+        Some(cx.session.id),
+        character,
+        &inputs,
+        save,
+    )
+    .await
+}
+
+/// The seat whose turn it is (or the game master) ends the turn.
+fn pass_turn(cx: &Ctx<'_>, f: &mut Fight) -> Result<Done, AppError> {
+    if !f.started() {
+        return Err(AppError::user(
+            "Roll initiative first: the party leader's Light save decides who acts first.",
+        ));
+    }
+    encounter::require_turn(&f.turns, cx.caller, cx.gm, GM)?;
+    let who = f
+        .turns
+        .current_seat()
+        .map_or(String::new(), |s| clean(&s.name));
+    f.end_turn()?;
+    let now = f
+        .turns
+        .current_seat()
+        .map_or("no one's".to_string(), |s| format!("{}'s", clean(&s.name)));
+    Ok(Done::note(format!(
+        "✅ {who} ends their turn: it is {now} turn."
+    )))
 }
 
 fn rights_refusal(what: &str) -> AppError {
@@ -964,54 +945,107 @@ pub async fn damage(
         None => None,
     };
     let settings = target::settings(&mut act, caller.guild_id).await?;
+    let hit = Hit {
+        amount,
+        mode,
+        displace,
+    };
     // An NPC kept in the fight.
     if let (Some((session, f)), Some(name), None) = (&fight, pick.character, pick.player) {
         if let Some(seat) = f.turns.by_name(name).filter(|s| s.data.npc.is_some()) {
             rights::require_gm(&mut act, caller, GM, "damage the fight's NPCs").await?;
-            let (id, seat_name) = (seat.id, seat.name.clone());
-            let mut f = f.clone();
-            let action = Action::Damage {
-                amount,
-                mode,
-                conditions: f.damage_conditions(id),
-                displace,
-            };
-            target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
-            let Some(mut sheet) = seat.data.npc.clone() else {
-                return Err(AppError::Internal("an NPC seat without its sheet".into()));
-            };
-            let events = sheet.apply(&action, &settings, &mut app.rng.fork())?;
-            if let Some(s) = f.turns.seat_mut(id) {
-                s.data.npc = Some(sheet.clone());
-            }
-            target::record(
-                &mut act,
-                caller,
-                "damage",
-                Some(session.id),
-                None,
-                &action,
-                &events,
-            )
-            .await?;
-            f.note(damage_line(&clean(&seat_name), &events));
-            sync(&mut act, &mut f, &settings).await?;
-            let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
-            act.commit().await?;
-            let v = render::change_view(
-                &seat_name,
-                &format!("takes {amount} damage"),
-                &sheet,
-                &events,
-            );
-            return Ok(Response {
-                reply: Reply::Message(v),
-                followups: vec![Reply::Edit(combat_view::view(
-                    session.id, version, true, &f,
-                ))],
-            });
+            let seat = seat.id;
+            return damage_npc(app, act, caller, (session, f.clone()), seat, &settings, hit).await;
         }
     }
+    damage_character(app, act, caller, fight, &settings, hit, pick).await
+}
+
+/// Damage as typed: the amount, where it goes, the Flesh items Wounds
+/// displace.
+struct Hit {
+    amount: Amount,
+    mode: DamageMode,
+    displace: Vec<u32>,
+}
+
+impl Hit {
+    /// The rules' action, under the fight's conditions for the target.
+    fn action(self, conditions: DamageConditions) -> Action {
+        Action::Damage {
+            amount: self.amount,
+            mode: self.mode,
+            conditions,
+            displace: self.displace,
+        }
+    }
+}
+
+/// Damage to an NPC kept in seat `id` of the fight: its sheet changes in
+/// the fight, and the tracker is redrawn.
+async fn damage_npc(
+    app: &App,
+    mut act: Act,
+    caller: &Caller,
+    (session, mut f): (&Session, Fight),
+    id: u32,
+    settings: &VeracitySettings,
+    hit: Hit,
+) -> AppResult {
+    let amount = hit.amount;
+    let action = hit.action(f.damage_conditions(id));
+    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    let seat = f
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::Internal("the NPC's seat is gone".into()))?;
+    let seat_name = seat.name.clone();
+    let Some(mut sheet) = seat.data.npc.clone() else {
+        return Err(AppError::Internal("an NPC seat without its sheet".into()));
+    };
+    let events = sheet.apply(&action, settings, &mut app.rng.fork())?;
+    if let Some(s) = f.turns.seat_mut(id) {
+        s.data.npc = Some(sheet.clone());
+    }
+    target::record(
+        &mut act,
+        caller,
+        "damage",
+        Some(session.id),
+        None,
+        &action,
+        &events,
+    )
+    .await?;
+    f.note(damage_line(&clean(&seat_name), &events));
+    sync(&mut act, &mut f, settings).await?;
+    let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
+    act.commit().await?;
+    let v = render::change_view(
+        &seat_name,
+        &format!("takes {amount} damage"),
+        &sheet,
+        &events,
+    );
+    Ok(Response {
+        reply: Reply::Message(v),
+        followups: vec![Reply::Edit(combat_view::view(
+            session.id, version, true, &f,
+        ))],
+    })
+}
+
+/// Damage to a character's sheet (seated in the fight or not); a fight it
+/// sits in is redrawn.
+async fn damage_character(
+    app: &App,
+    mut act: Act,
+    caller: &Caller,
+    fight: Option<(Session, Fight)>,
+    settings: &VeracitySettings,
+    hit: Hit,
+    pick: Pick<'_>,
+) -> AppResult {
     // A seated character by its seat (a player naming another's is told
     // it is not theirs, not that it does not exist).
     let mut c = match seated(&mut act, caller, pick, "damage the fight's NPCs").await? {
@@ -1029,14 +1063,10 @@ pub async fn damage(
         (Some((_, f)), Some(id)) => f.damage_conditions(id),
         _ => Default::default(),
     };
-    let action = Action::Damage {
-        amount,
-        mode,
-        conditions,
-        displace,
-    };
+    let amount = hit.amount;
+    let action = hit.action(conditions);
     target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
-    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
+    let events = c.sheet.apply(&action, settings, &mut app.rng.fork())?;
     characters::save(&mut act, &mut c).await?;
     target::record(
         &mut act,
@@ -1054,7 +1084,7 @@ pub async fn damage(
     let redraw = redraw_seated(
         &mut act,
         c.row.id,
-        &settings,
+        settings,
         Some(damage_line(&clean(c.name()), &events)),
     )
     .await?;
@@ -1066,10 +1096,4 @@ pub async fn damage(
         &events,
     );
     Ok(with_redraw(Response::message(v), redraw))
-}
-
-/// `response` followed by the redrawn tracker, if any ([`redraw_seated`]).
-pub fn with_redraw(mut response: Response, redraw: Option<View>) -> Response {
-    response.followups.extend(redraw.map(Reply::Edit));
-    response
 }

@@ -6,6 +6,9 @@ use crate::app::component::Action;
 use crate::app::AppError;
 use crate::rules::veracity::initiative::ApAction;
 
+/// The session kind of the combat tracker.
+pub const KIND: &str = "vrc";
+
 /// A button on the combat tracker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CombatButton {

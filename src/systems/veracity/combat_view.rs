@@ -2,14 +2,18 @@
 //! side's turn in the title, one line per combatant, the recent log) and at
 //! most two rows of buttons.
 
-use super::combat::KIND;
-use super::combat_buttons::CombatButton;
+use super::combat_buttons::{CombatButton, KIND};
 use crate::app::component::Action;
 use crate::app::view::{truncate, Button, Embed, Style, View};
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{ApAction, Side};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
 use crate::systems::table::look;
+
+/// A name with the characters Discord reads as markdown taken out.
+pub fn clean(name: &str) -> String {
+    name.replace(['*', '_', '`', '~', '|'], "")
+}
 
 /// The title: the round and whose turn (`⚔️ Round 2 · Players' turn ·
 /// Ada`), or the wait for initiative (`⏳ Waiting for Ada · initiative`),
@@ -26,7 +30,7 @@ pub fn title(f: &Fight) -> String {
         let leader = f
             .turns
             .seat(f.leader)
-            .map_or_else(|| "the leader".to_string(), |s| clean(&s.name));
+            .map_or_else(|| "the leader".to_string(), |s| short(&s.name));
         return look::Outcome::Pending.title(&format!("Waiting for {leader} · initiative"));
     }
     match f.acting_side() {
@@ -38,7 +42,7 @@ pub fn title(f: &Fight) -> String {
                 if f.surprise() { " (surprise)" } else { "" }
             );
             if let Some(s) = f.turns.current_seat() {
-                t.push_str(&format!(" · {}", clean(&s.name)));
+                t.push_str(&format!(" · {}", short(&s.name)));
             }
             t
         }
@@ -71,8 +75,9 @@ pub fn nobody_left(f: &Fight) -> Option<String> {
     ))
 }
 
-fn clean(name: &str) -> String {
-    let mut name = name.replace(['*', '_', '`', '~', '|'], "");
+/// A name [`clean`]ed and cut to 40 characters, for the tracker's lines.
+fn short(name: &str) -> String {
+    let mut name = clean(name);
     truncate(&mut name, 40);
     name
 }

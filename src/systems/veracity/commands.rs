@@ -7,7 +7,7 @@ use super::changes::{self, Rest, Reveal, StressCause};
 use super::combat::{self, Marks, Move};
 use super::{conventions, saves, sheets};
 use crate::app::characters::Pick;
-use crate::kit::{caller_of, respond, Context, Data, Error};
+use crate::kit::{caller_of, respond, slash_choice, Context, Data, Error};
 use crate::rules::veracity::initiative::Side;
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::InventoryKind;
@@ -17,50 +17,21 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![vr()]
 }
 
-/// Light (mental) or Flesh (physical).
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Inv {
-    /// Light.
-    #[name = "light"]
-    Light,
-    /// Flesh.
-    #[name = "flesh"]
-    Flesh,
-}
+slash_choice!(InventoryKind {
+    Light => "light",
+    Flesh => "flesh",
+});
 
-impl From<Inv> for InventoryKind {
-    fn from(i: Inv) -> Self {
-        match i {
-            Inv::Light => InventoryKind::Light,
-            Inv::Flesh => InventoryKind::Flesh,
-        }
-    }
-}
+slash_choice!(DamageMode {
+    Auto => "auto",
+    Hp => "hp",
+    Wounds => "wounds",
+});
 
-/// Where damage goes.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum DamageTo {
-    /// HP, or Wounds at 0 HP.
-    #[name = "auto"]
-    Auto,
-    /// HP only.
-    #[name = "hp"]
-    Hp,
-    /// Wounds directly.
-    #[name = "wounds"]
-    Wounds,
-}
-
-/// What a rest removes.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum RestWhat {
-    /// A Stress.
-    #[name = "stress"]
-    Stress,
-    /// A Wound.
-    #[name = "wound"]
-    Wound,
-}
+slash_choice!(Rest {
+    Stress => "stress",
+    Wound => "wound",
+});
 
 /// A Facet die step.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -215,7 +186,7 @@ pub async fn sheet_hp(
 #[poise::command(slash_command, rename = "slot")]
 pub async fn sheet_slot(
     ctx: Context<'_>,
-    #[description = "Light or Flesh"] inventory: Inv,
+    #[description = "Light or Flesh"] inventory: InventoryKind,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -226,7 +197,7 @@ pub async fn sheet_slot(
     let r = sheets::unlock_slot(
         &ctx.data().app,
         &caller,
-        inventory.into(),
+        inventory,
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -276,7 +247,7 @@ pub async fn item_add(
 #[poise::command(slash_command, rename = "remove")]
 pub async fn item_remove(
     ctx: Context<'_>,
-    #[description = "Inventory"] inventory: Inv,
+    #[description = "Inventory"] inventory: InventoryKind,
     #[description = "Slot"]
     #[min = 1]
     #[max = 18]
@@ -291,7 +262,7 @@ pub async fn item_remove(
     let r = sheets::remove_item(
         &ctx.data().app,
         &caller,
-        inventory.into(),
+        inventory,
         slot,
         Pick::new(character.as_deref(), uid(&player)),
     )
@@ -303,7 +274,7 @@ pub async fn item_remove(
 #[poise::command(slash_command, rename = "edit")]
 pub async fn item_edit(
     ctx: Context<'_>,
-    #[description = "Inventory"] inventory: Inv,
+    #[description = "Inventory"] inventory: InventoryKind,
     #[description = "Slot"]
     #[min = 1]
     #[max = 18]
@@ -321,7 +292,7 @@ pub async fn item_edit(
     let r = sheets::edit_item(
         &ctx.data().app,
         &caller,
-        inventory.into(),
+        inventory,
         slot,
         &text,
         Pick::new(character.as_deref(), uid(&player)),
@@ -452,7 +423,7 @@ pub async fn facet_against(
 #[poise::command(slash_command)]
 pub async fn save(
     ctx: Context<'_>,
-    #[description = "Light (mental) or Flesh (physical)"] inventory: Inv,
+    #[description = "Light (mental) or Flesh (physical)"] inventory: InventoryKind,
     #[description = "+ is harder, tools -5"]
     #[min = -100]
     #[max = 100]
@@ -493,7 +464,7 @@ pub async fn save(
     let r = saves::save_with_help(
         &ctx.data().app,
         &caller,
-        inventory.into(),
+        inventory,
         modifier.unwrap_or(0),
         facet.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
@@ -503,22 +474,12 @@ pub async fn save(
     crate::kit::respond_as(ctx, &caller, r).await
 }
 
-/// Why Stress comes (seed 002's table).
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Cause {
-    /// Referee: an insult or threat, the amount given.
-    #[name = "social attack"]
-    Social,
-    /// Fled a social conflict: +1.
-    #[name = "fled a social conflict"]
-    Fled,
-    /// Shocked by a revealed Secret: +d6.
-    #[name = "shocked by a Secret"]
-    Shocked,
-    /// Own compromising Secret revealed: every empty Light slot.
-    #[name = "own Secret revealed"]
-    OwnSecret,
-}
+slash_choice!(StressCause {
+    SocialAttack => "social attack",
+    FledConflict => "fled a social conflict",
+    Shocked => "shocked by a Secret",
+    OwnSecret => "own Secret revealed",
+});
 
 /// Gain Stress (Break if no Light slot is free)
 #[poise::command(slash_command)]
@@ -527,7 +488,7 @@ pub async fn stress(
     #[description = "3, d4, 2d6"]
     #[max_length = 20]
     amount: Option<String>,
-    #[description = "Why"] cause: Option<Cause>,
+    #[description = "Why"] cause: Option<StressCause>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -535,12 +496,6 @@ pub async fn stress(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let cause = cause.map(|c| match c {
-        Cause::Social => StressCause::SocialAttack,
-        Cause::Fled => StressCause::FledConflict,
-        Cause::Shocked => StressCause::Shocked,
-        Cause::OwnSecret => StressCause::OwnSecret,
-    });
     let r = changes::stress_for(
         &ctx.data().app,
         &caller,
@@ -587,7 +542,7 @@ pub async fn damage(
     #[description = "3, d6, 2d6"]
     #[max_length = 20]
     amount: String,
-    #[description = "auto, hp or wounds"] to: Option<DamageTo>,
+    #[description = "auto, hp or wounds"] to: Option<DamageMode>,
     #[description = "Flesh slots to lose first: 3,5"]
     #[max_length = 60]
     displace: Option<String>,
@@ -598,11 +553,7 @@ pub async fn damage(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let mode = match to.unwrap_or(DamageTo::Auto) {
-        DamageTo::Auto => DamageMode::Auto,
-        DamageTo::Hp => DamageMode::Hp,
-        DamageTo::Wounds => DamageMode::Wounds,
-    };
+    let mode = to.unwrap_or(DamageMode::Auto);
     let r = changes::damage(
         &ctx.data().app,
         &caller,
@@ -619,7 +570,7 @@ pub async fn damage(
 #[poise::command(slash_command)]
 pub async fn rest(
     ctx: Context<'_>,
-    #[description = "stress or wound"] what: RestWhat,
+    #[description = "stress or wound"] what: Rest,
     #[description = "Slot (else the highest)"]
     #[min = 1]
     #[max = 18]
@@ -631,10 +582,6 @@ pub async fn rest(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let what = match what {
-        RestWhat::Stress => Rest::Stress,
-        RestWhat::Wound => Rest::Wound,
-    };
     let r = changes::rest(
         &ctx.data().app,
         &caller,
@@ -657,7 +604,7 @@ pub async fn reveal(
     #[description = "Light slots of the Secrets: 1,2"]
     #[max_length = 60]
     secrets: String,
-    #[description = "Slot gained"] gain: Inv,
+    #[description = "Slot gained"] gain: InventoryKind,
     #[description = "Flesh slots of Evidence: 3"]
     #[max_length = 60]
     evidence: Option<String>,
@@ -678,7 +625,7 @@ pub async fn reveal(
             target: &target,
             secrets: &secrets,
             evidence: evidence.as_deref(),
-            gain: gain.into(),
+            gain,
             note: note.as_deref(),
             player: Pick::new(character.as_deref(), uid(&player)),
         },
@@ -811,25 +758,10 @@ pub async fn scene_end(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, r).await
 }
 
-/// A side of a fight.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum FightSide {
-    /// The players and their allies.
-    #[name = "players"]
-    Players,
-    /// The enemies.
-    #[name = "enemies"]
-    Enemies,
-}
-
-impl From<FightSide> for Side {
-    fn from(s: FightSide) -> Self {
-        match s {
-            FightSide::Players => Side::Players,
-            FightSide::Enemies => Side::Npcs,
-        }
-    }
-}
+slash_choice!(Side {
+    Players => "players",
+    Npcs => "enemies",
+});
 
 /// An action priced in AP.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -924,14 +856,14 @@ pub async fn combat_join(
     #[max_length = 64]
     character: Option<String>,
     #[description = "Referee: another member"] player: Option<serenity::User>,
-    #[description = "Side"] side: Option<FightSide>,
+    #[description = "Side"] side: Option<Side>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = combat::join(
         &ctx.data().app,
         &caller,
         Pick::new(character.as_deref(), uid(&player)),
-        side.map(Side::from),
+        side,
     )
     .await;
     respond(ctx, r).await
@@ -952,7 +884,7 @@ pub async fn combat_add(
     #[min = 1]
     #[max = 18]
     flesh: Option<u32>,
-    #[description = "Side (enemies)"] side: Option<FightSide>,
+    #[description = "Side (enemies)"] side: Option<Side>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = combat::add(
@@ -961,7 +893,7 @@ pub async fn combat_add(
         &name,
         hp.unwrap_or(0),
         flesh.unwrap_or(4),
-        side.map(Side::from),
+        side,
     )
     .await;
     respond(ctx, r).await

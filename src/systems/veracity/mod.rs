@@ -28,6 +28,7 @@ pub mod buttons;
 pub mod changes;
 pub mod combat;
 pub mod combat_buttons;
+pub mod combat_redraw;
 pub mod combat_view;
 pub mod commands;
 pub mod conventions;

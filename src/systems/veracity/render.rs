@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::app::component::Action;
 use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::rules::veracity::convention::{ConventionCost, ConventionList};
+use crate::rules::veracity::convention::{Convention, ConventionCost, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
@@ -455,149 +455,217 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
             continue;
         }
         flush(&mut wounds, &mut out);
-        let line = match e {
-            Event::Rolled {
-                purpose: p,
-                sides,
-                faces: f,
-                total,
-            } => format!(
-                "🎲 {}: {}d{sides} {} → **{total}**",
-                purpose(*p),
-                f.len(),
-                faces(f)
-            ),
-            Event::ItemAdded {
-                inventory,
-                slot,
-                item,
-            } => format!(
-                "➕ {inventory} slot {slot}: {}",
-                item_label(item.kind, &item.text)
-            ),
-            Event::ItemRemoved {
-                inventory,
-                slot,
-                item,
-            } => format!(
-                "➖ {inventory} slot {slot} emptied: {}",
-                item_label(item.kind, &item.text)
-            ),
-            Event::ItemEdited {
-                inventory,
-                slot,
-                new,
-                ..
-            } => {
-                let mut t = new.clone();
-                truncate(&mut t, 80);
-                format!("✏️ {inventory} slot {slot} now reads *{t}*")
-            }
-            Event::ItemsMoved { inventory, moves } => format!(
-                "↕️ {inventory} items moved down: {}",
-                moves
-                    .iter()
-                    .map(|(a, b)| format!("{a}→{b}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Event::SlotUnlocked { inventory, slot } => {
-                format!("🔓 {inventory} slot {slot} unlocked")
-            }
-            Event::StressIncoming { source: s, n } => {
-                format!("💢 **{n} Stress**{}", source(s))
-            }
-            Event::StressAdded { slots } => format!(
-                "↳ into Light slot{} {}",
-                if slots.len() == 1 { "" } else { "s" },
-                list(slots)
-            ),
-            Event::StressDiscarded { n } => {
-                format!("🗑️ {n} Stress did not fit and is discarded")
-            }
-            Event::Broke { count } => {
-                format!("💥 **BREAK** (no free Light slot): break number {count}")
-            }
-            Event::LostWillToSeek => {
-                "🥀 First Break: lost the will to seek, **can no longer level up**".into()
-            }
-            Event::HeartAttack { wounds: n } => {
-                format!("🫀 **Heart attack**: {n} Wounds")
-            }
-            Event::StressCleared { slots } => {
-                if slots.is_empty() {
-                    "🧘 All Stress cleared".into()
-                } else {
-                    format!("🧘 All Stress cleared (Light slots {})", list(slots))
-                }
-            }
-            Event::BreakWaived => "🤝 The referee waived the Break".into(),
-            Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
-            Event::ItemDisplaced { slot, item } => format!(
-                "⚔️ Flesh slot {slot}: {} is lost to a Wound",
-                item_label(item.kind, &item.text)
-            ),
-            Event::WoundsPending { n } => format!(
-                "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
-            ),
-            Event::WoundsDiscarded { n } => {
-                format!("🗑️ {n} Wound(s) found no room and are discarded")
-            }
-            Event::Died => "💀 **DEAD**: every Flesh slot holds a Wound".into(),
-            Event::DeathSet { dead } => {
-                if *dead {
-                    "💀 Marked dead".into()
-                } else {
-                    "🌱 Marked alive".into()
-                }
-            }
-            Event::HpLost {
-                amount,
-                before,
-                after,
-            } => format!("❤️ HP {before} → **{after}** (−{amount})"),
-            Event::HpExcessLost { n } => format!("💨 {n} damage beyond the HP is lost"),
-            Event::DamageAsWounds { n, reasons } => format!(
-                "🩸 Damage becomes {n} Wound(s) ({})",
-                reasons
-                    .iter()
-                    .map(|r| reason(*r))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Event::HpSet { before, after, max } => {
-                format!("❤️ HP {before} → **{after}**/{max}")
-            }
-            Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
-            Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
-            Event::FacetAdded { index, phrase, die } => {
-                format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
-            }
-            Event::FacetRemoved { index, phrase } => {
-                format!("✖️ Facet {} removed: *{phrase}*", index + 1)
-            }
-            Event::FacetStepped { index, from, to } => {
-                format!("📶 Facet {}: {from} → **{to}**", index + 1)
-            }
-            Event::FacetReplaced { index, old, new } => {
-                format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
-            }
-            Event::RevelationLogged { index, target } => {
-                let mut t = target.clone();
-                truncate(&mut t, 80);
-                format!("📣 Revelation {}: *{t}* is shocked", index + 1)
-            }
-            Event::LevelledUp { inventory, slot } => {
-                format!("⬆️ **Level up**: {inventory} slot {slot} unlocked")
-            }
-            Event::ConventionViolated { stress, .. } => {
-                format!("📜 Convention violated: {stress} Stress")
-            }
-        };
-        out.push(line);
+        out.extend(event_line(e));
     }
     flush(&mut wounds, &mut out);
     out
+}
+
+/// One event's line ([`event_lines`]).
+fn event_line(e: &Event) -> Option<String> {
+    match e {
+        Event::Rolled {
+            purpose: p,
+            sides,
+            faces: f,
+            total,
+        } => Some(format!(
+            "🎲 {}: {}d{sides} {} → **{total}**",
+            purpose(*p),
+            f.len(),
+            faces(f)
+        )),
+        Event::ItemAdded { .. }
+        | Event::ItemRemoved { .. }
+        | Event::ItemEdited { .. }
+        | Event::ItemsMoved { .. }
+        | Event::SlotUnlocked { .. }
+        | Event::ItemDisplaced { .. }
+        | Event::LevelledUp { .. } => item_line(e),
+        Event::StressIncoming { .. }
+        | Event::StressAdded { .. }
+        | Event::StressDiscarded { .. }
+        | Event::Broke { .. }
+        | Event::LostWillToSeek
+        | Event::HeartAttack { .. }
+        | Event::StressCleared { .. }
+        | Event::BreakWaived
+        | Event::ConventionViolated { .. } => stress_line(e),
+        Event::WoundAdded { .. }
+        | Event::WoundsPending { .. }
+        | Event::WoundsDiscarded { .. }
+        | Event::Died
+        | Event::DeathSet { .. }
+        | Event::HpLost { .. }
+        | Event::HpExcessLost { .. }
+        | Event::DamageAsWounds { .. }
+        | Event::HpSet { .. }
+        | Event::ApRestored { .. }
+        | Event::ApSpent { .. } => body_line(e),
+        Event::FacetAdded { .. }
+        | Event::FacetRemoved { .. }
+        | Event::FacetStepped { .. }
+        | Event::FacetReplaced { .. }
+        | Event::RevelationLogged { .. } => facet_line(e),
+    }
+}
+
+/// A line for an event of the inventories: items and slots
+/// ([`event_line`]; `None` for the other events).
+fn item_line(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::ItemAdded {
+            inventory,
+            slot,
+            item,
+        } => format!(
+            "➕ {inventory} slot {slot}: {}",
+            item_label(item.kind, &item.text)
+        ),
+        Event::ItemRemoved {
+            inventory,
+            slot,
+            item,
+        } => format!(
+            "➖ {inventory} slot {slot} emptied: {}",
+            item_label(item.kind, &item.text)
+        ),
+        Event::ItemEdited {
+            inventory,
+            slot,
+            new,
+            ..
+        } => {
+            let mut t = new.clone();
+            truncate(&mut t, 80);
+            format!("✏️ {inventory} slot {slot} now reads *{t}*")
+        }
+        Event::ItemsMoved { inventory, moves } => format!(
+            "↕️ {inventory} items moved down: {}",
+            moves
+                .iter()
+                .map(|(a, b)| format!("{a}→{b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::SlotUnlocked { inventory, slot } => {
+            format!("🔓 {inventory} slot {slot} unlocked")
+        }
+        Event::ItemDisplaced { slot, item } => format!(
+            "⚔️ Flesh slot {slot}: {} is lost to a Wound",
+            item_label(item.kind, &item.text)
+        ),
+        Event::LevelledUp { inventory, slot } => {
+            format!("⬆️ **Level up**: {inventory} slot {slot} unlocked")
+        }
+        _ => return None,
+    })
+}
+
+/// A line for an event of Stress and Breaks
+/// ([`event_line`]; `None` for the other events).
+fn stress_line(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::StressIncoming { source: s, n } => {
+            format!("💢 **{n} Stress**{}", source(s))
+        }
+        Event::StressAdded { slots } => format!(
+            "↳ into Light slot{} {}",
+            if slots.len() == 1 { "" } else { "s" },
+            list(slots)
+        ),
+        Event::StressDiscarded { n } => {
+            format!("🗑️ {n} Stress did not fit and is discarded")
+        }
+        Event::Broke { count } => {
+            format!("💥 **BREAK** (no free Light slot): break number {count}")
+        }
+        Event::LostWillToSeek => {
+            "🥀 First Break: lost the will to seek, **can no longer level up**".into()
+        }
+        Event::HeartAttack { wounds: n } => {
+            format!("🫀 **Heart attack**: {n} Wounds")
+        }
+        Event::StressCleared { slots } => {
+            if slots.is_empty() {
+                "🧘 All Stress cleared".into()
+            } else {
+                format!("🧘 All Stress cleared (Light slots {})", list(slots))
+            }
+        }
+        Event::BreakWaived => "🤝 The referee waived the Break".into(),
+        Event::ConventionViolated { stress, .. } => {
+            format!("📜 Convention violated: {stress} Stress")
+        }
+        _ => return None,
+    })
+}
+
+/// A line for an event of Wounds, death, HP and AP
+/// ([`event_line`]; `None` for the other events).
+fn body_line(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
+        Event::WoundsPending { n } => format!(
+            "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
+        ),
+        Event::WoundsDiscarded { n } => {
+            format!("🗑️ {n} Wound(s) found no room and are discarded")
+        }
+        Event::Died => "💀 **DEAD**: every Flesh slot holds a Wound".into(),
+        Event::DeathSet { dead } => {
+            if *dead {
+                "💀 Marked dead".into()
+            } else {
+                "🌱 Marked alive".into()
+            }
+        }
+        Event::HpLost {
+            amount,
+            before,
+            after,
+        } => format!("❤️ HP {before} → **{after}** (−{amount})"),
+        Event::HpExcessLost { n } => format!("💨 {n} damage beyond the HP is lost"),
+        Event::DamageAsWounds { n, reasons } => format!(
+            "🩸 Damage becomes {n} Wound(s) ({})",
+            reasons
+                .iter()
+                .map(|r| reason(*r))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::HpSet { before, after, max } => {
+            format!("❤️ HP {before} → **{after}**/{max}")
+        }
+        Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
+        Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
+        _ => return None,
+    })
+}
+
+/// A line for an event of Facets and revelations
+/// ([`event_line`]; `None` for the other events).
+fn facet_line(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::FacetAdded { index, phrase, die } => {
+            format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
+        }
+        Event::FacetRemoved { index, phrase } => {
+            format!("✖️ Facet {} removed: *{phrase}*", index + 1)
+        }
+        Event::FacetStepped { index, from, to } => {
+            format!("📶 Facet {}: {from} → **{to}**", index + 1)
+        }
+        Event::FacetReplaced { index, old, new } => {
+            format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
+        }
+        Event::RevelationLogged { index, target } => {
+            let mut t = target.clone();
+            truncate(&mut t, 80);
+            format!("📣 Revelation {}: *{t}* is shocked", index + 1)
+        }
+        _ => return None,
+    })
 }
 
 /// The dice an action threw, as the first line of its answer:
@@ -647,6 +715,13 @@ fn plural(n: usize) -> &'static str {
 /// Wounds, lost HP, Stress, recovery. `None` for plain bookkeeping (items,
 /// Facets, HP set), which answers in one line.
 pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, String)> {
+    grave_outcome(name, events)
+        .or_else(|| gain_or_loss_outcome(events))
+        .or_else(|| no_change_outcome(events))
+}
+
+/// A death, a Break or Wounds waiting for room ([`change_outcome`]).
+fn grave_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, String)> {
     let any = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
     if any(&|e| matches!(e, Event::Died)) {
         return Some((
@@ -654,13 +729,6 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
             "Dead · every Flesh slot holds a Wound".into(),
         ));
     }
-    let wounds: Vec<u32> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::WoundAdded { slot } => Some(*slot),
-            _ => None,
-        })
-        .collect();
     if let Some(count) = events.iter().rev().find_map(|e| match e {
         Event::Broke { count } => Some(*count),
         _ => None,
@@ -694,6 +762,11 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
             ),
         ));
     }
+    None
+}
+
+/// A level up, Wounds, lost HP or Stress ([`change_outcome`]).
+fn gain_or_loss_outcome(events: &[Event]) -> Option<(look::Outcome, String)> {
     if let Some((inventory, slot)) = events.iter().find_map(|e| match e {
         Event::LevelledUp { inventory, slot } => Some((*inventory, *slot)),
         _ => None,
@@ -703,6 +776,13 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
             format!("Level up · {inventory} slot {slot} unlocked"),
         ));
     }
+    let wounds: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::WoundAdded { slot } => Some(*slot),
+            _ => None,
+        })
+        .collect();
     if !wounds.is_empty() {
         let n = wounds.len();
         return Some((
@@ -743,6 +823,13 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
         }
         return Some((look::Outcome::Partial, t));
     }
+    None
+}
+
+/// Nothing kept: what did not fit, damage that came to nothing, a roll
+/// that changed nothing ([`change_outcome`]).
+fn no_change_outcome(events: &[Event]) -> Option<(look::Outcome, String)> {
+    let any = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
     if any(&|e| {
         matches!(
             e,
@@ -970,23 +1057,7 @@ pub fn board_view(
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let mut tail = format!(" — **{}**", cost_text(c.cost));
-                if c.once_per_scene {
-                    tail.push_str(" · once per scene");
-                    if !c.paid_this_scene.is_empty() {
-                        let mut who: Vec<String> = c
-                            .paid_this_scene
-                            .iter()
-                            .map(|id| names.get(id).cloned().unwrap_or_else(|| "?".into()))
-                            .collect();
-                        if who.len() > 5 {
-                            let more = who.len() - 5;
-                            who.truncate(5);
-                            who.push(format!("{more} more"));
-                        }
-                        tail.push_str(&format!(" · paid: {}", who.join(", ")));
-                    }
-                }
+                let tail = convention_tail(c, names);
                 (format!("**{}.** ", i + 1), format!("{}{tail}", c.text))
             })
             .collect();
@@ -1005,35 +1076,63 @@ pub fn board_view(
     );
     let mut view = View::embed(e);
     if !items.is_empty() {
-        view.rows.push(Row::Select(Select {
-            custom_id: VrButton::Violate.button(KIND, id, version).encode(),
-            placeholder: "Violated a Convention…".into(),
-            options: items
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let mut label = format!("{}. {}", i + 1, c.text);
-                    truncate(&mut label, 100);
-                    SelectOption {
-                        label,
-                        value: c.id.to_string(),
-                        description: Some(format!(
-                            "{} Stress{}",
-                            cost_text(c.cost),
-                            if c.once_per_scene {
-                                " · once per scene"
-                            } else {
-                                ""
-                            }
-                        )),
-                    }
-                })
-                .collect(),
-            min: 1,
-            max: 1,
-        }));
+        view.rows.push(violate_select(id, version, items));
     }
     view
+}
+
+/// What follows a Convention's text: its cost, and once per scene who
+/// has paid it (five names at most).
+fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
+    let mut tail = format!(" — **{}**", cost_text(c.cost));
+    if c.once_per_scene {
+        tail.push_str(" · once per scene");
+        if !c.paid_this_scene.is_empty() {
+            let mut who: Vec<String> = c
+                .paid_this_scene
+                .iter()
+                .map(|id| names.get(id).cloned().unwrap_or_else(|| "?".into()))
+                .collect();
+            if who.len() > 5 {
+                let more = who.len() - 5;
+                who.truncate(5);
+                who.push(format!("{more} more"));
+            }
+            tail.push_str(&format!(" · paid: {}", who.join(", ")));
+        }
+    }
+    tail
+}
+
+/// The "Violated a Convention…" select: one option per Convention.
+fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
+    Row::Select(Select {
+        custom_id: VrButton::Violate.button(KIND, id, version).encode(),
+        placeholder: "Violated a Convention…".into(),
+        options: items
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut label = format!("{}. {}", i + 1, c.text);
+                truncate(&mut label, 100);
+                SelectOption {
+                    label,
+                    value: c.id.to_string(),
+                    description: Some(format!(
+                        "{} Stress{}",
+                        cost_text(c.cost),
+                        if c.once_per_scene {
+                            " · once per scene"
+                        } else {
+                            ""
+                        }
+                    )),
+                }
+            })
+            .collect(),
+        min: 1,
+        max: 1,
+    })
 }
 
 fn fit_conventions(lines: &[(String, String)]) -> String {

@@ -19,7 +19,7 @@ use crate::app::view::{Button, Embed, Style, View};
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
-use crate::rules::veracity::{Action, Sheet};
+use crate::rules::veracity::{Action, Event, Sheet};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 use crate::systems::table::look;
@@ -162,62 +162,10 @@ async fn judge(
     mut c: Loaded<Sheet>,
     (input, secrets, judgement): (RevelationInput, Vec<String>, Judgement),
 ) -> AppResult {
-    let mut lines = Vec::new();
-    let mut events = Vec::new();
-    if judgement == Judgement::Shocked {
-        let settings = target::settings(&mut tx, caller.guild_id).await?;
-        let action = Action::RevealToShock(input.clone());
-        events = c.sheet.apply(&action, &settings, rng)?;
-        characters::save(&mut tx, &mut c).await?;
-        record(
-            &mut tx,
-            caller,
-            "reveal",
-            session.as_ref().map(|s| s.id),
-            Some(c.row.id),
-            &action,
-            &events,
-        )
-        .await?;
-        // The named cause rolls the d6 itself and logs why (VR-16).
-        let name = if input.target.contains(char::is_whitespace) {
-            format!("\"{}\"", input.target)
-        } else {
-            input.target.clone()
-        };
-        lines.push(format!(
-            "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
-            input.target
-        ));
-    } else {
-        record(
-            &mut tx,
-            caller,
-            "reveal_judged",
-            session.as_ref().map(|s| s.id),
-            Some(c.row.id),
-            &super::record::Judged {
-                judgement: judgement.word().to_string(),
-                input: input.clone(),
-            },
-            &[],
-        )
-        .await?;
-    }
-    for s in &secrets {
-        storage::veracity::record(
-            &mut tx,
-            caller.guild_id,
-            &storage::veracity::Revealed {
-                key: &normalize_text(s),
-                secret: s,
-                character_id: c.row.id,
-                revealed_by: caller.user_id,
-                target: &input.target,
-            },
-        )
-        .await?;
-    }
+    let session_id = session.as_ref().map(|s| s.id);
+    let (events, mut lines) =
+        apply_judgement(rng, &mut tx, session_id, caller, &mut c, &input, judgement).await?;
+    record_revealed(&mut tx, caller, c.row.id, &input.target, &secrets).await?;
     lines.extend(holders(&mut tx, caller.guild_id, c.row.id, &secrets).await?);
     let state = VrState::Reveal {
         character: c.row.id,
@@ -265,6 +213,86 @@ async fn judge(
     Ok(out)
 }
 
+/// The referee's judgement applied: when shocked, the revealer's level up
+/// (its events, and how to give the NPC its Stress); else only its record.
+async fn apply_judgement(
+    rng: &mut rand::rngs::StdRng,
+    tx: &mut Act,
+    session: Option<i64>,
+    caller: &Caller,
+    c: &mut Loaded<Sheet>,
+    input: &RevelationInput,
+    judgement: Judgement,
+) -> Result<(Vec<Event>, Vec<String>), AppError> {
+    if judgement == Judgement::Shocked {
+        let settings = target::settings(tx, caller.guild_id).await?;
+        let action = Action::RevealToShock(input.clone());
+        let events = c.sheet.apply(&action, &settings, rng)?;
+        characters::save(tx, c).await?;
+        record(
+            tx,
+            caller,
+            "reveal",
+            session,
+            Some(c.row.id),
+            &action,
+            &events,
+        )
+        .await?;
+        // The named cause rolls the d6 itself and logs why (VR-16).
+        let name = if input.target.contains(char::is_whitespace) {
+            format!("\"{}\"", input.target)
+        } else {
+            input.target.clone()
+        };
+        let line = format!(
+            "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
+            input.target
+        );
+        Ok((events, vec![line]))
+    } else {
+        record(
+            tx,
+            caller,
+            "reveal_judged",
+            session,
+            Some(c.row.id),
+            &super::record::Judged {
+                judgement: judgement.word().to_string(),
+                input: input.clone(),
+            },
+            &[],
+        )
+        .await?;
+        Ok((Vec::new(), Vec::new()))
+    }
+}
+
+/// Keeps the guild's record of the Secrets revealed (VR-5: news from now on).
+async fn record_revealed(
+    tx: &mut Act,
+    caller: &Caller,
+    character: i64,
+    target: &str,
+    secrets: &[String],
+) -> Result<(), AppError> {
+    for s in secrets {
+        storage::veracity::record(
+            tx,
+            caller.guild_id,
+            &storage::veracity::Revealed {
+                key: &normalize_text(s),
+                secret: s,
+                character_id: character,
+                revealed_by: caller.user_id,
+                target,
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// A line for every character holding one of these Secrets, the
 /// revealer's first (their slot still holds it): it is just news now
 /// (VR-5: "once a Secret is revealed by anyone, it's just news"), and how
@@ -294,19 +322,10 @@ async fn holders(
     Ok(out)
 }
 
-/// A revelation request as it stands.
-pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> View {
-    let VrState::Reveal {
-        input,
-        requester,
-        outcome,
-        secrets,
-        ..
-    } = state
-    else {
-        return View::text("Not a revelation.");
-    };
-    let what = format!(
+/// What a revelation request says: who reveals which Secrets to whom,
+/// with which Evidence, and the slot asked for.
+fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[String]) -> String {
+    format!(
         "<@{requester}> — **{name}** reveals to *{}*: {}{}\nSlot asked for: {}.",
         input.target,
         secrets
@@ -328,7 +347,22 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
             )
         },
         input.gain
-    );
+    )
+}
+
+/// A revelation request as it stands.
+pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> View {
+    let VrState::Reveal {
+        input,
+        requester,
+        outcome,
+        secrets,
+        ..
+    } = state
+    else {
+        return View::text("Not a revelation.");
+    };
+    let what = request_text(*requester, name, input, secrets);
     let (look_outcome, title, text) = match outcome.as_deref() {
         Some("shocked") => (
             look::Outcome::Success,

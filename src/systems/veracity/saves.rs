@@ -75,34 +75,11 @@ pub async fn save_with_help(
         )));
     }
     let settings = target::settings(&mut tx, caller.guild_id).await?;
-    let mut labels = Vec::new();
-    let mut facets = Vec::new();
-    if let Some(f) = facet.map(str::trim).filter(|f| !f.is_empty()) {
-        let i = facet_index(&sheet, f)?;
-        let f = &sheet.facets()[i];
-        labels.push(f.phrase.clone());
-        facets.push(FacetBonus::owner_saving(f.die));
-    }
+    let (mut labels, mut facets) = target::own_facet(&sheet, facet)?;
     if let Some(o) = other {
-        rights::require_gm(
-            &mut tx,
-            caller,
-            GM,
-            "apply another character's Facet to a save",
-        )
-        .await?;
-        let fc = tx.is_fc().await?;
-        let owner: Loaded<Sheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;
-        if Some(owner.row.id) == character {
-            return Err(AppError::user(
-                "That is the saver's own Facet: give it as `facet`.",
-            ));
-        }
-        let i = facet_index(&owner.sheet, o.facet)?;
-        let f = &owner.sheet.facets()[i];
-        labels.push(format!("{} (of {})", f.phrase, owner.name()));
-        facets.push(FacetBonus::other_saving(f.die));
+        let (label, bonus) = other_facet(&mut tx, caller, character, o).await?;
+        labels.push(label);
+        facets.push(bonus);
     }
     let request = SaveRequest {
         inventory,
@@ -110,24 +87,8 @@ pub async fn save_with_help(
         facets,
     };
     let result = sheet.save(&request, &settings, &mut app.rng.fork())?;
-    let mut faces = vec![(20, result.d20)];
-    faces.extend(result.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
-    crate::app::log::record_rolled(
-        &mut tx,
-        caller,
-        crate::app::log::What {
-            system: super::SYSTEM,
-            action: "save",
-            session,
-            character,
-        },
-        &request,
-        &super::record::SaveDice {
-            d20: result.d20,
-            facets: result.facets.clone(),
-        },
-        &result,
-        &faces,
+    target::record_save(
+        &mut tx, caller, "save", session, character, &request, &result,
     )
     .await?;
     tx.commit().await?;
@@ -138,4 +99,29 @@ pub async fn save_with_help(
         &labels,
         &result,
     )))
+}
+
+/// The referee's choice of another character's Facet for a save: its
+/// label and bonus (not the saver's own, which is `facet`).
+async fn other_facet(
+    tx: &mut Act,
+    caller: &Caller,
+    saver: Option<i64>,
+    o: OtherFacet<'_>,
+) -> Result<(String, FacetBonus), AppError> {
+    rights::require_gm(tx, caller, GM, "apply another character's Facet to a save").await?;
+    let fc = tx.is_fc().await?;
+    let owner: Loaded<Sheet> =
+        characters::resolve(tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;
+    if Some(owner.row.id) == saver {
+        return Err(AppError::user(
+            "That is the saver's own Facet: give it as `facet`.",
+        ));
+    }
+    let i = facet_index(&owner.sheet, o.facet)?;
+    let f = &owner.sheet.facets()[i];
+    Ok((
+        format!("{} (of {})", f.phrase, owner.name()),
+        FacetBonus::other_saving(f.die),
+    ))
 }

@@ -10,6 +10,7 @@ use crate::app::characters::{self, Loaded};
 use crate::app::settings as app_settings;
 use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
 use crate::storage::{self, Tx};
 
@@ -276,14 +277,65 @@ pub async fn apply_as(
     } else {
         None
     };
-    let redraw = super::combat::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
+    let redraw = super::combat_redraw::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
     tx.commit().await?;
     let v = render::change_view(c.name(), headline, &c.sheet, &events);
-    Ok(super::combat::with_redraw(
+    Ok(super::combat_redraw::with_redraw(
         Response::message(match buttons {
             Some(id) => render::displace_rows(v, id, 0, &c.sheet, true),
             None => v,
         }),
         redraw,
     ))
+}
+
+/// Logs a save: its inputs, the d20 and each Facet die.
+pub async fn record_save(
+    act: &mut Act,
+    caller: &Caller,
+    what: &str,
+    session: Option<i64>,
+    character: Option<i64>,
+    inputs: &impl Serialize,
+    r: &SaveResult,
+) -> Result<(), AppError> {
+    let mut faces = vec![(20, r.d20)];
+    faces.extend(r.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
+    log::record_rolled(
+        act,
+        caller,
+        log::What {
+            system: SYSTEM,
+            action: what,
+            session,
+            character,
+        },
+        inputs,
+        &super::record::SaveDice {
+            d20: r.d20,
+            facets: r.facets.clone(),
+        },
+        r,
+        &faces,
+    )
+    .await
+    .map(drop)
+}
+
+/// The saver's own Facet on a save (VR-12: rolled and taken off the
+/// total), by number or words: its label and bonus.
+pub fn own_facet(
+    sheet: &Sheet,
+    facet: Option<&str>,
+) -> Result<(Vec<String>, Vec<FacetBonus>), AppError> {
+    match facet.map(str::trim).filter(|f| !f.is_empty()) {
+        None => Ok((Vec::new(), Vec::new())),
+        Some(text) => {
+            let f = &sheet.facets()[facet_index(sheet, text)?];
+            Ok((
+                vec![f.phrase.clone()],
+                vec![FacetBonus::owner_saving(f.die)],
+            ))
+        }
+    }
 }

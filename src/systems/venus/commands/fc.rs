@@ -4,9 +4,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::choices::{EditionChoice, RankChoice, RollKind};
+use super::choices::{EditionChoice, RollKind};
 use super::complete;
 use crate::kit::{caller_of, respond, Context, Error};
+use crate::rules::venus::Rank;
 use crate::systems::venus::admin;
 use crate::systems::venus::ally::{self, AllyDie};
 use crate::systems::venus::calls::{self, Adjust, RollRequest};
@@ -92,7 +93,7 @@ pub async fn npc(
     #[description = "Who and what, e.g. \"Guard captain: Wits\""]
     #[max_length = 64]
     name: String,
-    #[description = "Rank"] rank: RankChoice,
+    #[description = "Rank"] rank: Rank,
     #[description = "Score"]
     #[min = 0]
     #[max = 100]
@@ -116,7 +117,7 @@ pub async fn npc(
         &ctx.data().app,
         &caller,
         &name,
-        rank.into(),
+        rank,
         score,
         difficulty,
         factors.as_deref(),
@@ -299,7 +300,7 @@ pub async fn ally(
     ctx: Context<'_>,
     #[description = "The ally (a member aiding the task)"] player: serenity::User,
     #[description = "The rank their die rolls at (default: their rank in the task's ability)"]
-    rank: Option<RankChoice>,
+    rank: Option<Rank>,
     #[description = "Magic task: their die explodes too (ve2_explode_scope roller_only)"]
     magic: Option<bool>,
     #[description = "Which roll (default: the newest waiting)"]
@@ -311,7 +312,7 @@ pub async fn ally(
     let roll = calls::parse_roll(roll.as_deref())?;
     let die = AllyDie {
         ally: uid(&player),
-        rank: rank.map(Into::into),
+        rank,
         magic,
     };
     let r = ally::ally_die(&ctx.data().app, &caller, die, roll).await;

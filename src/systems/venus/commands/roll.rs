@@ -1,8 +1,8 @@
 //! `/ve check`, `/ve task` and `/ve bonus`: a player's own rolls.
 
-use super::choices::FactorChoice;
 use super::complete;
 use crate::kit::{caller_of, respond, Context, Error};
+use crate::rules::venus::check::FactorKind;
 use crate::systems::venus::calls::{self, RollRequest};
 
 /// Start a check (d20) on one of your abilities.
@@ -102,20 +102,13 @@ pub async fn bonus(
     #[description = "What helps, e.g. \"The high ground\""]
     #[max_length = 64]
     name: String,
-    #[description = "What kind of factor"] kind: FactorChoice,
+    #[description = "What kind of factor"] kind: FactorKind,
     #[description = "Edition 2: +1, or +2 when multiples apply"]
     #[min = 1]
     #[max = 2]
     value: Option<u32>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = calls::bonus(
-        &ctx.data().app,
-        &caller,
-        &name,
-        kind.into(),
-        value.unwrap_or(1),
-    )
-    .await;
+    let r = calls::bonus(&ctx.data().app, &caller, &name, kind, value.unwrap_or(1)).await;
     respond(ctx, r).await
 }

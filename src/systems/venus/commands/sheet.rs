@@ -2,13 +2,15 @@
 //! `delete` are the shared table features ([`crate::systems::table`]),
 //! grafted here at start-up.
 
-use super::choices::{NoteChoice, RankChoice, RemoveChoice, TierChoice};
+use super::choices::TierChoice;
 use poise::serenity_prelude as serenity;
 
 use super::complete;
 use crate::app::characters::Pick;
 use crate::kit::{caller_of, respond, Context, Error};
+use crate::rules::venus::Rank;
 use crate::systems::venus::sheets::{self, JobEdits, SetEdits};
+use crate::systems::venus::sheets::{NoteKind, RemoveKind};
 
 fn uid(u: &Option<serenity::User>) -> Option<i64> {
     u.as_ref().map(|u| u.id.get() as i64)
@@ -53,7 +55,7 @@ pub async fn ability(
     #[autocomplete = "complete::ability"]
     #[max_length = 64]
     name: String,
-    #[description = "Rank"] rank: RankChoice,
+    #[description = "Rank"] rank: Rank,
     #[description = "Score"]
     #[min = 0]
     #[max = 100]
@@ -69,7 +71,7 @@ pub async fn ability(
         &ctx.data().app,
         &caller,
         &name,
-        rank.into(),
+        rank,
         score,
         Pick::new(character.as_deref(), uid(&player)),
     )
@@ -181,7 +183,7 @@ pub async fn set(
 #[poise::command(slash_command, guild_only)]
 pub async fn note(
     ctx: Context<'_>,
-    #[description = "What kind of note"] kind: NoteChoice,
+    #[description = "What kind of note"] kind: NoteKind,
     #[description = "The text"]
     #[max_length = 200]
     text: String,
@@ -195,7 +197,7 @@ pub async fn note(
     let r = sheets::note(
         &ctx.data().app,
         &caller,
-        kind.into(),
+        kind,
         &text,
         Pick::new(character.as_deref(), uid(&player)),
     )
@@ -207,7 +209,7 @@ pub async fn note(
 #[poise::command(slash_command, guild_only)]
 pub async fn remove(
     ctx: Context<'_>,
-    #[description = "What to remove"] kind: RemoveChoice,
+    #[description = "What to remove"] kind: RemoveKind,
     #[description = "Name, or #number for notes"]
     #[max_length = 200]
     name: String,
@@ -221,7 +223,7 @@ pub async fn remove(
     let r = sheets::remove(
         &ctx.data().app,
         &caller,
-        kind.into(),
+        kind,
         &name,
         Pick::new(character.as_deref(), uid(&player)),
     )

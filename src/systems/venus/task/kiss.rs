@@ -7,15 +7,15 @@
 //! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
 //! **Approve KISSes** and **Veto last KISS**.
 
+use super::menus::{free_names, key_of, value_of};
 use super::turn::{Step, Turn};
 use crate::app::AppError;
 use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase};
 use crate::rules::venus::{Edition, VenusCtx};
 use crate::systems::venus::buttons::Payment;
 use crate::systems::venus::fc_words;
-use crate::systems::venus::state::{PayOption, TaskSession};
+use crate::systems::venus::state::TaskSession;
 use rand::SeedableRng;
-use std::collections::BTreeMap;
 
 /// `pick`: the dice the clicker picked, kept as a draft until paid for
 /// (or a page of the menu turned).
@@ -129,8 +129,10 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     }
     let by = t.by();
     let allowed = t.st.task.kissable_dice(by);
-    let free_specialties = free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default();
-    let free_insights = free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default();
+    let free = Free {
+        specialties: free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default(),
+        insights: free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default(),
+    };
     let mut pairs: Vec<(u32, KissSource)> = Vec::new();
     let mut named: Vec<String> = Vec::new();
     for v in t.values {
@@ -149,52 +151,7 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
         let source = match pay {
             "lot" => KissSource::Lot,
             "stunt" => KissSource::Stunt,
-            other => {
-                let (specialty, text) = match other.split_once(':') {
-                    Some(("sp", t)) => (true, t),
-                    Some(("in", t)) => (false, t),
-                    _ => {
-                        return Err(AppError::user(
-                            "That is not a die and a payment on the list.",
-                        ))
-                    }
-                };
-                let free = if specialty {
-                    &free_specialties
-                } else {
-                    &free_insights
-                };
-                let short = |x: &str| -> String {
-                    key_of(x)
-                        .chars()
-                        .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
-                        .collect()
-                };
-                let found = free
-                    .iter()
-                    .find(|f| short(f) == short(text))
-                    .ok_or_else(|| {
-                        AppError::user(format!(
-                            "{} has no unused {} “{}” in this task.",
-                            t.st.name_of(by),
-                            if specialty {
-                                "specialty, discipline, asset or merit"
-                            } else {
-                                "insight"
-                            },
-                            text.trim()
-                        ))
-                    })?;
-                let key = key_of(found);
-                if named.contains(&key) {
-                    return Err(AppError::user(format!(
-                        "“{}” pays for one die only: pick another payment for the other.",
-                        found.trim()
-                    )));
-                }
-                named.push(key);
-                source(found.clone(), specialty)
-            }
+            other => named_payment(other, &t.st.name_of(by), &free, &mut named)?,
         };
         pairs.push((die, source));
     }
@@ -223,30 +180,65 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     Ok(Step::rules(actions))
 }
 
-/// The "KISS" menu's named payments: for each participant, their unused
-/// attributes and insights (values as the menu sends them back).
-pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOption>> {
-    let mut out = BTreeMap::new();
-    for who in st.task.participants() {
-        let mut opts = Vec::new();
-        for specialty in [true, false] {
-            let kind = if specialty { "specialty" } else { "insight" };
-            for text in free_names(st, ctx, who, specialty).unwrap_or_default() {
-                let cut: String = text
-                    .trim()
-                    .chars()
-                    .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
-                    .collect();
-                opts.push(PayOption {
-                    value: format!("{}:{cut}", if specialty { "sp" } else { "in" }),
-                    label: text.clone(),
-                    description: format!("{}'s {kind}", st.name_of(who)),
-                });
-            }
+/// The unused attributes and insights of the one who KISSes ([`free_names`]).
+struct Free {
+    specialties: Vec<String>,
+    insights: Vec<String>,
+}
+
+/// The attribute (`sp:…`) or insight (`in:…`) a menu payment names among
+/// `who`'s unused ones; each pays for one die only (`named` keeps those
+/// already paid with).
+fn named_payment(
+    pay: &str,
+    who: &str,
+    free: &Free,
+    named: &mut Vec<String>,
+) -> Result<KissSource, AppError> {
+    let (specialty, text) = match pay.split_once(':') {
+        Some(("sp", t)) => (true, t),
+        Some(("in", t)) => (false, t),
+        _ => {
+            return Err(AppError::user(
+                "That is not a die and a payment on the list.",
+            ))
         }
-        out.insert(who, opts);
+    };
+    let free = if specialty {
+        &free.specialties
+    } else {
+        &free.insights
+    };
+    let short = |x: &str| -> String {
+        key_of(x)
+            .chars()
+            .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
+            .collect()
+    };
+    let found = free
+        .iter()
+        .find(|f| short(f) == short(text))
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "{} has no unused {} “{}” in this task.",
+                who,
+                if specialty {
+                    "specialty, discipline, asset or merit"
+                } else {
+                    "insight"
+                },
+                text.trim()
+            ))
+        })?;
+    let key = key_of(found);
+    if named.contains(&key) {
+        return Err(AppError::user(format!(
+            "“{}” pays for one die only: pick another payment for the other.",
+            found.trim()
+        )));
     }
-    out
+    named.push(key);
+    Ok(source(found.clone(), specialty))
 }
 
 /// The clicker's picked dice, not yet paid for.
@@ -312,54 +304,6 @@ fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
     Ok(())
 }
 
-/// The attributes (specialties first, then disciplines, assets and natural
-/// merits: "up to four appropriate attributes") or insights of `by` not
-/// yet used for a KISS in this task, in sheet order, each once.
-fn free_names(
-    st: &TaskSession,
-    ctx: &VenusCtx,
-    by: i64,
-    specialty: bool,
-) -> Result<Vec<String>, String> {
-    let sheet = ctx.sheet(by).map_err(|e| e.message)?;
-    let used: Vec<String> = st
-        .task
-        .kisses
-        .iter()
-        .filter(|k| k.by == by)
-        .filter_map(|k| match (&k.source, specialty) {
-            (KissSource::Specialty { attribute }, true) => Some(key_of(attribute)),
-            (KissSource::Insight { insight }, false) => Some(key_of(insight)),
-            _ => None,
-        })
-        .collect();
-    let all: Vec<String> = if specialty {
-        let a = &sheet.attributes;
-        a.specialties
-            .iter()
-            .chain(&a.disciplines)
-            .chain(&a.assets)
-            .chain(&a.merits)
-            .cloned()
-            .collect()
-    } else {
-        sheet.insights.iter().map(|i| i.text.clone()).collect()
-    };
-    let mut free: Vec<String> = Vec::new();
-    for t in all {
-        let key = key_of(&t);
-        if !key.is_empty() && !used.contains(&key) && !free.iter().any(|f| key_of(f) == key) {
-            free.push(t);
-        }
-    }
-    Ok(free)
-}
-
-/// How names are compared: trimmed, in lower case.
-fn key_of(text: &str) -> String {
-    text.trim().to_lowercase()
-}
-
 /// The next `n` unused attributes or insights of `by` ([`free_names`]).
 fn named_sources(
     st: &TaskSession,
@@ -396,15 +340,6 @@ fn source(text: String, specialty: bool) -> KissSource {
     }
 }
 
-/// The longest text kept in a menu value (Discord allows 100 characters).
-const VALUE_TEXT: usize = 96;
-
-/// The menu value of an attribute (`sp:`) or insight (`in:`).
-fn value_of(text: &str, specialty: bool) -> String {
-    let cut: String = text.trim().chars().take(VALUE_TEXT).collect();
-    format!("{}:{cut}", if specialty { "sp" } else { "in" })
-}
-
 /// The source a menu `value` names among `by`'s unused attributes and
 /// insights; why not, when it names none of them.
 fn chosen_source(
@@ -435,44 +370,6 @@ fn chosen_source(
             text.trim()
         )),
     }
-}
-
-/// The "Pay with a specialty or insight" menu: for everyone with dice
-/// picked and not paid for, their unused attributes and insights (the FC's
-/// pick pays with the roller's). One entry per value: an attribute two of
-/// them share is listed once, and each pays with their own.
-pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
-    let mut out: Vec<PayOption> = Vec::new();
-    for (who, dice) in &st.drafts {
-        if dice.is_empty() {
-            continue;
-        }
-        let payer = if st.who(*who).is_some() {
-            *who
-        } else {
-            st.task.roller
-        };
-        let name = st.name_of(payer);
-        for specialty in [true, false] {
-            let kind = if specialty { "attribute" } else { "insight" };
-            for text in free_names(st, ctx, payer, specialty).unwrap_or_default() {
-                let value = value_of(&text, specialty);
-                match out.iter_mut().find(|o| o.value == value) {
-                    Some(o) => {
-                        if !o.description.contains(&name) {
-                            o.description.push_str(&format!(", {name}"));
-                        }
-                    }
-                    None => out.push(PayOption {
-                        value,
-                        label: crate::systems::venus::format::cut(&text, 100),
-                        description: format!("{kind} · {name}"),
-                    }),
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `kclear`: withdraws the clicker's KISSes (the FC's, when not taking

@@ -6,12 +6,11 @@
 //! then the FC's **Subvert** one unbought secondary consequence, or **No
 //! subversion**.
 
+use super::menus::overflow_choices;
 use super::turn::{Step, Turn};
 use crate::app::AppError;
-use crate::rules::venus::settings::LotOverflow;
 use crate::rules::venus::sheet::same;
-use crate::rules::venus::task::{Purchase, TaskAction, TaskPhase};
-use crate::rules::venus::{TaskState, VenusCtx};
+use crate::rules::venus::task::{Purchase, TaskAction};
 use crate::systems::venus::buttons::Consequence;
 
 /// `buy`: buys the primary, a secondary or a tertiary consequence.
@@ -118,40 +117,6 @@ fn finishing(t: &Turn<'_>, overflow_job: Option<String>) -> Step {
             overflow_job,
         })
     }
-}
-
-/// Edition 1, while spending: the roller's jobs that could take the exp of
-/// the T3 Lots bought, when one of them would pass 10 and become exp (the
-/// job used first, then the others in sheet order; a job being learned
-/// counts once it is on the sheet, or as the task's job). Empty otherwise.
-pub fn overflow_choices(task: &TaskState, ctx: &VenusCtx) -> Vec<String> {
-    if task.phase != TaskPhase::Spending || task.settings.ve_lot_overflow == LotOverflow::Discard {
-        return Vec::new();
-    }
-    let lots = task
-        .purchases
-        .iter()
-        .filter(|b| b.item == Purchase::Tertiary(3))
-        .count() as u32;
-    let Some(sheet) = ctx.sheets.get(&task.roller) else {
-        return Vec::new();
-    };
-    if lots == 0 || sheet.overflow_count(lots, &task.settings) == 0 {
-        return Vec::new();
-    }
-    let mut jobs: Vec<String> = Vec::new();
-    let used = sheet.job_key(&task.job).map(str::to_string);
-    match used {
-        Some(k) if sheet.can_take_overflow(&k) => jobs.push(k),
-        None if task.learn_inherits.is_some() => jobs.push(task.job.clone()),
-        _ => {}
-    }
-    for k in sheet.jobs.keys() {
-        if sheet.can_take_overflow(k) && !jobs.iter().any(|j| same(j, k)) {
-            jobs.push(k.clone());
-        }
-    }
-    jobs
 }
 
 /// `subvert` (`Some(n)`) and `nosub` (`None`), FC only, while the window is

@@ -185,12 +185,12 @@ impl<'a> Turn<'a> {
         }
         let kissing = self.st.task.phase == TaskPhase::KissDeclaration;
         self.st.pay_menu = if kissing {
-            super::kiss::pay_menu(&self.st, &self.party.ctx)
+            super::menus::pay_menu(&self.st, &self.party.ctx)
         } else {
             Vec::new()
         };
         self.st.kiss_names = if kissing {
-            super::kiss::names_menu(&self.st, &self.party.ctx)
+            super::menus::names_menu(&self.st, &self.party.ctx)
         } else {
             Default::default()
         };
@@ -236,7 +236,7 @@ impl<'a> Turn<'a> {
             .iter()
             .any(|a| matches!(a, TaskAction::Buy { .. }));
         if bought && task.phase == TaskPhase::Spending && task.beats_left() == 0 {
-            let jobs = super::spend::overflow_choices(&task, &self.party.ctx);
+            let jobs = super::menus::overflow_choices(&task, &self.party.ctx);
             if jobs.len() <= 1 {
                 let done = TaskAction::FinishSpending {
                     actor: self.a,

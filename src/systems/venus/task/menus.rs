@@ -1,0 +1,169 @@
+//! The menus a task message offers, worked out from the task's state and
+//! the sheets: the KISS payments by name ([`names_menu`], [`pay_menu`])
+//! and the jobs that may take a Lot's overflowing exp
+//! ([`overflow_choices`]). The click steps ([`super::turn`]) refresh them
+//! after every change; the KISS round ([`super::kiss`]) reads the same
+//! unused names.
+
+use std::collections::BTreeMap;
+
+use crate::rules::venus::settings::LotOverflow;
+use crate::rules::venus::sheet::same;
+use crate::rules::venus::task::{KissSource, Purchase, TaskPhase};
+use crate::rules::venus::{TaskState, VenusCtx};
+use crate::systems::venus::state::{PayOption, TaskSession};
+
+/// The "KISS" menu's named payments: for each participant, their unused
+/// attributes and insights (values as the menu sends them back).
+pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOption>> {
+    let mut out = BTreeMap::new();
+    for who in st.task.participants() {
+        let mut opts = Vec::new();
+        for specialty in [true, false] {
+            let kind = if specialty { "specialty" } else { "insight" };
+            for text in free_names(st, ctx, who, specialty).unwrap_or_default() {
+                let cut: String = text
+                    .trim()
+                    .chars()
+                    .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
+                    .collect();
+                opts.push(PayOption {
+                    value: format!("{}:{cut}", if specialty { "sp" } else { "in" }),
+                    label: text.clone(),
+                    description: format!("{}'s {kind}", st.name_of(who)),
+                });
+            }
+        }
+        out.insert(who, opts);
+    }
+    out
+}
+
+/// The "Pay with a specialty or insight" menu: for everyone with dice
+/// picked and not paid for, their unused attributes and insights (the FC's
+/// pick pays with the roller's). One entry per value: an attribute two of
+/// them share is listed once, and each pays with their own.
+pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
+    let mut out: Vec<PayOption> = Vec::new();
+    for (who, dice) in &st.drafts {
+        if dice.is_empty() {
+            continue;
+        }
+        let payer = if st.who(*who).is_some() {
+            *who
+        } else {
+            st.task.roller
+        };
+        let name = st.name_of(payer);
+        for specialty in [true, false] {
+            let kind = if specialty { "attribute" } else { "insight" };
+            for text in free_names(st, ctx, payer, specialty).unwrap_or_default() {
+                let value = value_of(&text, specialty);
+                match out.iter_mut().find(|o| o.value == value) {
+                    Some(o) => {
+                        if !o.description.contains(&name) {
+                            o.description.push_str(&format!(", {name}"));
+                        }
+                    }
+                    None => out.push(PayOption {
+                        value,
+                        label: crate::systems::venus::format::cut(&text, 100),
+                        description: format!("{kind} · {name}"),
+                    }),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The attributes (specialties first, then disciplines, assets and natural
+/// merits: "up to four appropriate attributes") or insights of `by` not
+/// yet used for a KISS in this task, in sheet order, each once.
+pub(super) fn free_names(
+    st: &TaskSession,
+    ctx: &VenusCtx,
+    by: i64,
+    specialty: bool,
+) -> Result<Vec<String>, String> {
+    let sheet = ctx.sheet(by).map_err(|e| e.message)?;
+    let used: Vec<String> = st
+        .task
+        .kisses
+        .iter()
+        .filter(|k| k.by == by)
+        .filter_map(|k| match (&k.source, specialty) {
+            (KissSource::Specialty { attribute }, true) => Some(key_of(attribute)),
+            (KissSource::Insight { insight }, false) => Some(key_of(insight)),
+            _ => None,
+        })
+        .collect();
+    let all: Vec<String> = if specialty {
+        let a = &sheet.attributes;
+        a.specialties
+            .iter()
+            .chain(&a.disciplines)
+            .chain(&a.assets)
+            .chain(&a.merits)
+            .cloned()
+            .collect()
+    } else {
+        sheet.insights.iter().map(|i| i.text.clone()).collect()
+    };
+    let mut free: Vec<String> = Vec::new();
+    for t in all {
+        let key = key_of(&t);
+        if !key.is_empty() && !used.contains(&key) && !free.iter().any(|f| key_of(f) == key) {
+            free.push(t);
+        }
+    }
+    Ok(free)
+}
+
+/// How names are compared: trimmed, in lower case.
+pub(super) fn key_of(text: &str) -> String {
+    text.trim().to_lowercase()
+}
+
+/// The longest text kept in a menu value (Discord allows 100 characters).
+const VALUE_TEXT: usize = 96;
+
+/// The menu value of an attribute (`sp:`) or insight (`in:`).
+pub(super) fn value_of(text: &str, specialty: bool) -> String {
+    let cut: String = text.trim().chars().take(VALUE_TEXT).collect();
+    format!("{}:{cut}", if specialty { "sp" } else { "in" })
+}
+
+/// Edition 1, while spending: the roller's jobs that could take the exp of
+/// the T3 Lots bought, when one of them would pass 10 and become exp (the
+/// job used first, then the others in sheet order; a job being learned
+/// counts once it is on the sheet, or as the task's job). Empty otherwise.
+pub fn overflow_choices(task: &TaskState, ctx: &VenusCtx) -> Vec<String> {
+    if task.phase != TaskPhase::Spending || task.settings.ve_lot_overflow == LotOverflow::Discard {
+        return Vec::new();
+    }
+    let lots = task
+        .purchases
+        .iter()
+        .filter(|b| b.item == Purchase::Tertiary(3))
+        .count() as u32;
+    let Some(sheet) = ctx.sheets.get(&task.roller) else {
+        return Vec::new();
+    };
+    if lots == 0 || sheet.overflow_count(lots, &task.settings) == 0 {
+        return Vec::new();
+    }
+    let mut jobs: Vec<String> = Vec::new();
+    let used = sheet.job_key(&task.job).map(str::to_string);
+    match used {
+        Some(k) if sheet.can_take_overflow(&k) => jobs.push(k),
+        None if task.learn_inherits.is_some() => jobs.push(task.job.clone()),
+        _ => {}
+    }
+    for k in sheet.jobs.keys() {
+        if sheet.can_take_overflow(k) && !jobs.iter().any(|j| same(j, k)) {
+            jobs.push(k.clone());
+        }
+    }
+    jobs
+}

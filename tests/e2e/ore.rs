@@ -492,6 +492,7 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
                 kind: "message".into(),
                 body: m.body,
                 files: Vec::new(),
+                message_id: Some(m.id),
             }
             .buttons()
             .into_iter()
@@ -1166,6 +1167,7 @@ async fn vv_largest_pools_stay_within_discord_limits() {
             kind: "message".into(),
             body: last.body,
             files: Vec::new(),
+            message_id: Some(last.id),
         };
         let Some(b) = labels(&out).into_iter().find(|l| l.starts_with("Use ")) else {
             break;
@@ -1696,6 +1698,7 @@ fn button_id(t: &Table, label: &str) -> (u64, String) {
         kind: "message".into(),
         body: msg.body,
         files: Vec::new(),
+        message_id: Some(msg.id),
     }
     .buttons()
     .into_iter()

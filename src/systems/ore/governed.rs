@@ -24,6 +24,14 @@ use crate::systems::table::approval::{Change, Prepared};
 use super::damage::MAX_DAMAGE;
 use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
 
+/// A roll's dice count (instead of the Called Stat): governed before
+/// issue 31, when `/vv roll dice:` waited for the Compiler; a request
+/// stored then still reads and applies, but `/vv roll` no longer asks.
+const ROLL: Governed = Governed {
+    what: "a roll's dice count (instead of the Called Stat)",
+    command: "/vv roll dice:",
+};
+
 /// Every governed change, in `/help` order.
 pub const LIST: &[Governed] = &[
     Governed {
@@ -41,10 +49,6 @@ pub const LIST: &[Governed] = &[
     Governed {
         what: "damage taken and its Fault die",
         command: "/vv damage",
-    },
-    Governed {
-        what: "a roll's dice count (instead of the Called Stat)",
-        command: "/vv roll dice:",
     },
     Governed {
         what: "Vitality, Confidence or Cyber (each sets its track's maximum)",
@@ -152,14 +156,6 @@ impl Edit {
             Edit::Damage {
                 track: Damageable::Vitality,
                 amount: 1,
-                who: who.clone(),
-            },
-            Edit::Roll {
-                stat: Some(Stat::Wit),
-                dice: 4,
-                min_width: None,
-                min_height: None,
-                label: None,
                 who: who.clone(),
             },
             Edit::TrackStat {
@@ -339,7 +335,12 @@ impl Edit {
                 }
             }
         };
-        Ok(Prepared { change: self, what })
+        Ok(Prepared {
+            unchanged: after == ch.sheet,
+            character: Some(ch.row.id),
+            change: self,
+            what,
+        })
     }
 
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
@@ -441,8 +442,8 @@ impl Change for Edit {
             Edit::HealDays { .. } => 1,
             Edit::Repair { .. } => 2,
             Edit::Damage { .. } => 3,
-            Edit::Roll { .. } => 4,
-            Edit::TrackStat { .. } => 5,
+            Edit::Roll { .. } => return ROLL,
+            Edit::TrackStat { .. } => 4,
         }]
     }
 

@@ -897,3 +897,24 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
     // everyone's picker.
     assert_eq!((player.len(), gm.len(), commands.len()), (145, 145, 11));
 }
+
+/// Issue 31 item 6: `/help` promises nothing `/roll` does not do: `/roll`
+/// shows no odds, so the start line says where the odds are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_promises_no_odds_on_roll() {
+    let t = table("help-roll-odds", 1).await;
+    let roll = t.command("alice", "/roll expression:2d6+1").await.unwrap();
+    assert!(
+        !roll.single().text().contains('%'),
+        "{}",
+        roll.single().text()
+    );
+    let help = t.command("alice", "/help").await.unwrap();
+    let start = help.single().field("Start here").unwrap();
+    assert_eq!(
+        start.lines().next().unwrap(),
+        "`/roll expression:2d6+1` any dice, with a Reroll button (`/odds roll` gives the odds)"
+    );
+    assert!(!help.single().text().contains("with the odds"));
+    t.stop().await;
+}

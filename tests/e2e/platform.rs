@@ -422,14 +422,15 @@ async fn stats_count_every_face_and_attach_a_chart() {
     assert!(field.contains(&counts.join(" · ")), "{field}");
     assert!(field.contains("p = 0."), "{field}");
     assert!(field.contains("5 degrees of freedom"));
+    // Too few to judge: one line, and no chart (issue 31).
     let f20 = out.field("d20 · 1 die").expect("a d20 field");
-    assert!(
-        f20.contains("too few dice to judge yet (99 more d20"),
-        "{f20}"
+    assert_eq!(
+        f20,
+        "too few dice to judge yet (99 more d20 give a first verdict)"
     );
-    assert!(f20.contains(&format!("{}: 1", d20[0])));
-    // Two charts, d6 and d20, one image each.
-    assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 2]);
+    assert_eq!(d20.len(), 1);
+    // One chart: the d6's.
+    assert_eq!(charts(&t, &ex, "stats"), [(800, 400)]);
 
     // The whole server includes bob; one die size on request.
     t.command("bob", "/roll expression:2d6").await.unwrap();
@@ -652,12 +653,11 @@ async fn the_largest_rolls_keep_history_stats_and_export_schema_valid() {
     let ex = t.command("alice", "/stats").await.unwrap();
     let out = ex.single();
     let f = out.field("d1000 · 500 dice").expect("a d1000 field");
-    assert!(
-        f.contains("too few dice to judge yet (4500 more d1000"),
-        "{f}"
+    assert_eq!(
+        f,
+        "too few dice to judge yet (4500 more d1000 give a first verdict)"
     );
-    assert!(f.contains("Rarest face"), "{f}");
-    // Charts for the four most-thrown sizes up to d100.
+    // Charts for the four most-thrown sizes up to d100 with enough dice.
     assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 4]);
 
     let ex = t.command("fc", "/history export").await.unwrap();
@@ -916,5 +916,57 @@ async fn help_promises_no_odds_on_roll() {
         "`/roll expression:2d6+1` any dice, with a Reroll button (`/odds roll` gives the odds)"
     );
     assert!(!help.single().text().contains("with the odds"));
+    t.stop().await;
+}
+
+/// Issue 31 item 6: while every die has too few throws to judge, `/stats`
+/// says so in one line per die, without charts or the p-value lesson.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_with_too_few_dice_say_so_in_one_line_each() {
+    let t = table("stats-few", 1).await;
+    for line in [
+        "/roll expression:2d6",
+        "/roll expression:1d20",
+        "/st pool dice:3 difficulty:6",
+    ] {
+        t.command("alice", line).await.unwrap();
+    }
+    let ex = t.command("alice", "/stats").await.unwrap();
+    let out = ex.single();
+    let e = &out.embeds()[0];
+    let fields: Vec<(String, String)> = e["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["name"].as_str().unwrap().to_string(),
+                f["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "d10 · 3 dice",
+            "too few dice to judge yet (47 more d10 give a first verdict)",
+        ),
+        (
+            "d6 · 2 dice",
+            "too few dice to judge yet (28 more d6 give a first verdict)",
+        ),
+        (
+            "d20 · 1 die",
+            "too few dice to judge yet (99 more d20 give a first verdict)",
+        ),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(fields, want);
+    assert!(!out.text().contains("p-value"), "{}", out.text());
+    assert!(out.files.is_empty(), "no chart");
+    assert_eq!(out.embeds().len(), 1);
+    assert_schema_clean(&t);
     t.stop().await;
 }

@@ -1502,7 +1502,7 @@ async fn the_table_example_approves_rejects_and_undoes() {
         "asks to change Bo's wound penalty −2 dice, +1 difficulty → none",
         "Rejected by",
         "✅ Automatic success · 4 successes",
-        "Put back: willpower.current: 1 → 4",
+        "Put back: Willpower 1 → 4",
     ] {
         assert!(all.contains(needle), "{needle} in\n{all}");
     }

@@ -74,7 +74,7 @@ pub fn line(c: &Change) -> String {
     let what = match (c.undoes, c.action.as_str()) {
         (Some(t), _) => format!("undo of change #{t}"),
         (None, "") => "a change".to_string(),
-        (None, a) => a.to_string(),
+        (None, a) => a.replace('_', " "),
     };
     let mut d = undo::diff(&c.before, &c.after).join("; ");
     if d.is_empty() {

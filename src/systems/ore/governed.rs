@@ -335,8 +335,18 @@ impl Edit {
                 }
             }
         };
+        // A repair check is rolled on a throwaway generator here: whether
+        // the real one restores anything is not known yet, so only a repair
+        // of a full Cyber track is known to change nothing.
+        let unchanged = match &self {
+            Edit::Repair { .. } => {
+                let cyber = ch.sheet.track(Damageable::Cyber);
+                cyber.current >= cyber.max
+            }
+            _ => after == ch.sheet,
+        };
         Ok(Prepared {
-            unchanged: after == ch.sheet,
+            unchanged,
             character: Some(ch.row.id),
             change: self,
             what,

@@ -73,6 +73,11 @@ enum Command {
         /// as NNNN-name (NNNN: the reply's index in the output).
         #[arg(long)]
         attachments: Option<PathBuf>,
+        /// After the script, write the commands the sandbox server's members
+        /// see (global and the server's own, as Discord lists them) to FILE
+        /// as a JSON array.
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
     },
     /// Exact odds, as JSON.
     Odds(kismet::odds_cli::OddsArgs),
@@ -175,12 +180,14 @@ fn main() -> ExitCode {
             json,
             fc,
             attachments,
+            commands,
         } => sandbox(SandboxArgs {
             db,
             seed,
             json,
             fc,
             attachments,
+            commands,
         }),
         Command::FakeDiscord { shards } => fake_discord(shards),
         Command::Run {
@@ -263,6 +270,7 @@ struct SandboxArgs {
     json: bool,
     fc: Vec<String>,
     attachments: Option<PathBuf>,
+    commands: Option<PathBuf>,
 }
 
 /// `kismet sandbox`: the real bot against the fake Discord.
@@ -282,6 +290,7 @@ fn sandbox(args: SandboxArgs) -> ExitCode {
             json: args.json,
             fc: args.fc,
             attachments: args.attachments,
+            commands: args.commands,
         },
         config,
     ));
@@ -299,7 +308,14 @@ const NO_FAKE: &str =
 /// `kismet sandbox` in a production build: says there is none.
 #[cfg(not(feature = "fake"))]
 fn sandbox(args: SandboxArgs) -> ExitCode {
-    let _ = (args.db, args.seed, args.json, args.fc, args.attachments);
+    let _ = (
+        args.db,
+        args.seed,
+        args.json,
+        args.fc,
+        args.attachments,
+        args.commands,
+    );
     eprintln!("kismet: {NO_FAKE}");
     ExitCode::from(2)
 }

@@ -5,6 +5,8 @@
 //! the line syntax) and prints every reply: readably, or as one JSON object
 //! per line with `--json`. It waits for each reply before the next line,
 //! exits 0 at the end of input, and exits 1 on a line it cannot play.
+//! With `--commands FILE` it then writes the commands the sandbox server's
+//! members see, as the fake Discord's `GET …/commands` lists them.
 
 use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Write};
@@ -27,6 +29,10 @@ pub struct SandboxOptions {
     /// Save every attached file here, as `NNNN-name` (NNNN: the reply's
     /// index in the output).
     pub attachments: Option<PathBuf>,
+    /// After the script, write the commands the sandbox server's members
+    /// see here: a JSON array of Discord's application command objects,
+    /// the global ones then the server's own.
+    pub commands: Option<PathBuf>,
 }
 
 /// Runs the sandbox over standard input; returns the process exit code.
@@ -62,7 +68,13 @@ pub async fn run(opts: SandboxOptions, config: Config) -> i32 {
     if !table.validating() {
         eprintln!("kismet sandbox: note: tests/data/discord/openapi.json not found; replies are not schema-checked");
     }
-    let code = play(&table, &opts).await;
+    let mut code = play(&table, &opts).await;
+    if let Some(path) = &opts.commands {
+        if let Err(e) = write_commands(&table, path).await {
+            eprintln!("kismet sandbox: --commands {}: {e}", path.display());
+            code = 1;
+        }
+    }
     table.stop().await;
     if temporary {
         for suffix in ["", "-wal", "-shm"] {
@@ -70,6 +82,63 @@ pub async fn run(opts: SandboxOptions, config: Config) -> i32 {
         }
     }
     code
+}
+
+/// Writes the commands the sandbox server's members see to `path`: the
+/// fake Discord's answers to `GET /applications/{id}/commands` and
+/// `GET /applications/{id}/guilds/{guild}/commands`, asked over HTTP as a
+/// client of Discord would (so the answers are checked against Discord's
+/// schema like every other), joined in one array.
+async fn write_commands(table: &Table, path: &std::path::Path) -> Result<(), String> {
+    let app = table.fake.app_id();
+    let mut all = Vec::new();
+    for scope in [
+        format!("/api/v10/applications/{app}/commands"),
+        format!(
+            "/api/v10/applications/{app}/guilds/{}/commands",
+            table.guild_id()
+        ),
+    ] {
+        match get_json(&table.fake.base_url(), &scope).await? {
+            Value::Array(list) => all.extend(list),
+            other => return Err(format!("GET {scope} answered {other}")),
+        }
+    }
+    let text = serde_json::to_string_pretty(&Value::Array(all)).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| e.to_string())?;
+    let violations = table.fake.violations();
+    if !violations.is_empty() {
+        return Err(format!("invalid listings:\n{}", violations.join("\n")));
+    }
+    Ok(())
+}
+
+/// A `GET` of `path` on the fake at `base` (`http://127.0.0.1:PORT`) over a
+/// plain HTTP/1.1 connection: the JSON body of a 200 answer.
+async fn get_json(base: &str, path: &str) -> Result<Value, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.strip_prefix("http://").unwrap_or(base);
+    let mut stream = tokio::net::TcpStream::connect(host)
+        .await
+        .map_err(|e| format!("{host}: {e}"))?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| e.to_string())?;
+    let raw = String::from_utf8_lossy(&raw);
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .ok_or("an answer without headers")?;
+    if !head.starts_with("HTTP/1.1 200") {
+        return Err(format!("GET {path}: {}", head.lines().next().unwrap_or("")));
+    }
+    serde_json::from_str(body).map_err(|e| format!("GET {path}: {e}"))
 }
 
 async fn play(table: &Table, opts: &SandboxOptions) -> i32 {

@@ -22,9 +22,9 @@ pub struct GuildSettings {
     /// Most dice a system roll may request.
     pub max_dice_per_roll: u32,
     /// What happens when a player changes a value the rules leave to the
-    /// game master (the house rule `player_edits`). New guilds ask for
-    /// approval; guilds that existed before the rule keep `free` (stored by
-    /// migration 0071).
+    /// game master (the house rule `player_edits`): `free` unless the
+    /// guild chose otherwise (issue 31: routine play never waits; a guild
+    /// that stored `approval` or `fc_only` keeps it).
     pub player_edits: PlayerEdits,
 }
 
@@ -33,10 +33,10 @@ pub struct GuildSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerEdits {
-    /// Applied, and announced in one public line.
-    Free,
-    /// Not applied: a public request waits for the game master's Approve.
+    /// Applied, and announced in one public line (the default).
     #[default]
+    Free,
+    /// Not applied: a request waits for the game master's Approve.
     Approval,
     /// Refused: only the game master can make it.
     FcOnly,
@@ -79,7 +79,7 @@ impl Default for GuildSettings {
             system: None,
             session_timeout_minutes: 15,
             max_dice_per_roll: 50,
-            player_edits: PlayerEdits::Approval,
+            player_edits: PlayerEdits::Free,
         }
     }
 }

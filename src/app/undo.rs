@@ -129,8 +129,64 @@ pub async fn undo(
     })
 }
 
+/// Fields that are the bot's bookkeeping, not the game's: never shown.
+const INTERNAL: &[&str] = &["overflow_after_zero"];
+
+/// Maps and lists whose entries a player names by themselves (`Thief`,
+/// not `jobs.Thief`).
+const CONTAINERS: &[&str] = &[
+    "abilities",
+    "jobs",
+    "conditions",
+    "stats",
+    "traits",
+    "attributes",
+    "specialties",
+];
+
+/// Whether a field is internal: an id, a numbering, the bot's bookkeeping.
+fn internal(key: &str) -> bool {
+    key == "id" || key.ends_with("_id") || INTERNAL.contains(&key)
+}
+
+/// A sheet's path as a player reads it: `vitality.current` → `Vitality`,
+/// `light.slots.6` → `Light slot 6`, `jobs.Thief.level` → `Thief level`,
+/// `fault_dice` → `Fault dice`.
+fn label(path: &str) -> String {
+    let segs: Vec<&str> = path.split('.').collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, seg) in segs.iter().enumerate() {
+        let last = i + 1 == segs.len();
+        if seg.parse::<u64>().is_ok() {
+            match out.last_mut() {
+                Some(prev) => {
+                    // `slots` → `slot 6` (not `stress` → `stres`).
+                    let one = match prev.strip_suffix('s') {
+                        Some(one) if !one.ends_with('s') => one.to_string(),
+                        _ => prev.clone(),
+                    };
+                    *prev = format!("{one} {seg}");
+                }
+                None => out.push(seg.to_string()),
+            }
+            continue;
+        }
+        if (!last && CONTAINERS.contains(seg)) || (last && *seg == "current" && !out.is_empty()) {
+            continue;
+        }
+        out.push(seg.replace('_', " "));
+    }
+    let text = out.join(" ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => "sheet".to_string(),
+    }
+}
+
 /// The readable difference between two sheets (JSON): one line per
-/// changed value, `path: before → after`, at most a few (then `…`).
+/// changed value in the game's words (`Vitality 5 → 3`, `Thief added:
+/// level 1, …`), internal fields left out, at most a few (then `…`).
 pub fn diff(before: &str, after: &str) -> Vec<String> {
     let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::String(s.into()));
     let mut out = Vec::new();
@@ -175,43 +231,51 @@ fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
             }
         }
         _ => {
-            // Internal numbering (item ids, the next id) is no news.
+            // Internal numbering and bookkeeping are no news.
             let last = path.rsplit('.').next().unwrap_or("");
-            if last == "id" || last.ends_with("_id") {
+            if internal(last) {
                 return;
             }
-            let label = if path.is_empty() { "sheet" } else { path };
-            out.push(format!("{label}: {} → {}", short(a), short(b)));
+            let label = label(path);
+            out.push(match (a, b) {
+                (Value::Null, Value::Object(_)) => format!("{label} added: {}", short(b)),
+                (Value::Object(_), Value::Null) => format!("{label} removed"),
+                _ => format!("{label} {} → {}", short(a), short(b)),
+            });
         }
     }
 }
 
-/// A value as a player reads it: a scalar as itself, a list as
-/// `[a, b]`, an object (an item in a slot) by its values, leaving out
-/// internal ids and empty texts (`{"item":{"id":1,"kind":"stress",
-/// "text":""}}` reads `stress`).
+/// A value as a player reads it: a scalar as itself (a flag as yes or
+/// no), a list as `[a, b]`, an object by its one value (an item in a slot:
+/// `{"item":{"id":1,"kind":"stress","text":""}}` reads `stress`) or its
+/// fields (`rank silver, score 4`), leaving out internal ids and empty
+/// texts.
 fn words(v: &Value) -> String {
     match v {
         Value::Null => "—".to_string(),
+        Value::Bool(true) => "yes".to_string(),
+        Value::Bool(false) => "no".to_string(),
         Value::String(s) => s.clone(),
         Value::Array(xs) => {
             let inner: Vec<String> = xs.iter().map(words).collect();
             format!("[{}]", inner.join(", "))
         }
         Value::Object(m) => {
-            let parts: Vec<String> = m
+            let shown: Vec<(&String, String)> = m
                 .iter()
-                .filter(|(k, v)| {
-                    let internal = k.as_str() == "id" || k.ends_with("_id");
-                    !(internal || v.is_null() || v.as_str() == Some(""))
-                })
-                .map(|(_, v)| words(v))
-                .filter(|w| !w.is_empty())
+                .filter(|(k, v)| !(internal(k) || v.is_null() || v.as_str() == Some("")))
+                .map(|(k, v)| (k, words(v)))
+                .filter(|(_, w)| !w.is_empty())
                 .collect();
-            if parts.is_empty() {
-                "—".to_string()
-            } else {
-                parts.join(" ")
+            match shown.as_slice() {
+                [] => "—".to_string(),
+                [(_, one)] => one.clone(),
+                many => many
+                    .iter()
+                    .map(|(k, w)| format!("{} {w}", k.replace('_', " ")))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             }
         }
         other => other.to_string(),
@@ -221,9 +285,14 @@ fn words(v: &Value) -> String {
 fn short(v: &Value) -> String {
     let s = words(v);
     let s = super::view::plain(&s);
-    if s.chars().count() > 60 {
-        let cut: String = s.chars().take(57).collect();
-        format!("{cut}…")
+    if s.chars().count() > 80 {
+        // Cut at a word, never in one.
+        let cut: String = s.chars().take(77).collect();
+        let cut = match cut.rfind(' ') {
+            Some(at) if at > 0 => cut[..at].trim_end_matches(',').to_string(),
+            _ => cut,
+        };
+        format!("{cut} …")
     } else {
         s
     }
@@ -239,7 +308,7 @@ mod tests {
             r#"{"stress":[1,2],"name":"Ada","lv":{"n":1}}"#,
             r#"{"stress":[1,3],"name":"Ada","lv":{"n":2},"dead":true}"#,
         );
-        assert_eq!(d, vec!["dead: — → true", "lv.n: 1 → 2", "stress.2: 2 → 3"]);
+        assert_eq!(d, vec!["Dead — → yes", "Lv n 1 → 2", "Stress 2 2 → 3"]);
         let d = diff(
             r#"{"a":1,"b":1,"c":1,"d":1,"e":1}"#,
             r#"{"a":2,"b":2,"c":2,"d":2,"e":2}"#,
@@ -252,7 +321,7 @@ mod tests {
             r#"{"slots":["empty"],"dice":[8]}"#,
             r#"{"slots":[{"item":{"id":3,"kind":"stress","text":""}}],"dice":[8,1]}"#,
         );
-        assert_eq!(d, vec!["dice: [8] → [8, 1]", "slots.1: empty → stress"]);
+        assert_eq!(d, vec!["Dice [8] → [8, 1]", "Slot 1 empty → stress"]);
         assert!(diff(r#"{"next_item_id":1}"#, r#"{"next_item_id":3}"#).is_empty());
     }
 }

@@ -90,6 +90,10 @@ pub struct View {
     /// referee of the system it concerns).
     #[serde(skip)]
     pub gm_word: Option<String>,
+    /// Roles this message deliberately pings (their `<@&id>` in
+    /// `content`): only the server's game-master role, called to a
+    /// player's request ([`View::ping_role`]).
+    pub ping_roles: Vec<i64>,
 }
 
 /// One embed.
@@ -395,6 +399,20 @@ impl View {
         });
         if !self.pings.contains(&user) {
             self.pings.push(user);
+        }
+        self
+    }
+
+    /// Pings the role `role` with `text` in front of the content (the game
+    /// master's role, called to answer a request).
+    pub fn ping_role(mut self, role: i64, text: &str) -> Self {
+        let line = format!("<@&{role}> {text}");
+        self.content = Some(match self.content.take() {
+            Some(c) => format!("{line}\n{c}"),
+            None => line,
+        });
+        if !self.ping_roles.contains(&role) {
+            self.ping_roles.push(role);
         }
         self
     }

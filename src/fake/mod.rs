@@ -64,6 +64,9 @@ pub struct Recorded {
     pub violations: Vec<String>,
     /// The status the fake answered with.
     pub status: u16,
+    /// The message the request created or edited (a callback's message, a
+    /// follow-up, a channel message or an edit), when it did.
+    pub message_id: Option<u64>,
 }
 
 /// A message the bot created, as the fake keeps it.
@@ -171,6 +174,10 @@ struct Inner {
     uploads: Mutex<HashMap<u64, (String, Vec<u8>)>>,
     /// How many times an attached file was downloaded.
     downloads: AtomicU64,
+    /// The application commands as registered, as Discord answers them
+    /// (with ids, versions and `default_member_permissions`): the global
+    /// ones under `None`, a guild's under its id.
+    commands: Mutex<HashMap<Option<u64>, Vec<Value>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -218,6 +225,7 @@ impl FakeDiscord {
             retain: AtomicU64::new(0),
             uploads: Mutex::new(HashMap::new()),
             downloads: AtomicU64::new(0),
+            commands: Mutex::new(HashMap::new()),
         });
         // Discord takes uploads up to the interaction's
         // `attachment_size_limit` (tens of MB), not a web server's 2 MB default.
@@ -612,6 +620,48 @@ impl Inner {
         Ok(())
     }
 
+    /// Keeps a registration (a bulk overwrite: it replaces the scope's
+    /// commands) as Discord stores it: each command gets an id, the
+    /// application id, a version, its type (1, chat input, by default),
+    /// `default_member_permissions` (null: everyone) and, in a guild, the
+    /// guild's id.
+    fn register_commands(&self, guild: Option<u64>, body: &Value) {
+        let commands: Vec<Value> = body
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                let mut c = c.clone();
+                if let Some(o) = c.as_object_mut() {
+                    o.insert("id".into(), json!(self.new_id().to_string()));
+                    o.insert("application_id".into(), json!(self.app_id.to_string()));
+                    o.insert("version".into(), json!(self.new_id().to_string()));
+                    o.entry("type").or_insert(json!(1));
+                    o.entry("description").or_insert(json!(""));
+                    o.entry("default_member_permissions").or_insert(Value::Null);
+                    // Discord leaves out what an option does not have
+                    // (serenity sends nulls and empty lists).
+                    if let Some(options) = o.get_mut("options") {
+                        *options = omit_empty(options.take());
+                    }
+                    if let Some(g) = guild {
+                        o.insert("guild_id".into(), json!(g.to_string()));
+                    }
+                }
+                c
+            })
+            .collect();
+        lock(&self.commands).insert(guild, commands);
+    }
+
+    /// The commands of a scope (`None`: global), as `GET …/commands` answers.
+    fn commands_of(&self, guild: Option<u64>) -> Value {
+        json!(lock(&self.commands)
+            .get(&guild)
+            .cloned()
+            .unwrap_or_default())
+    }
+
     fn new_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
     }
@@ -898,11 +948,33 @@ fn identify_shard(d: &Value, count: u32) -> Result<u32, (u16, &'static str)> {
     }
 }
 
+/// `v` without its null values and empty lists and objects, at every depth.
+fn omit_empty(v: Value) -> Value {
+    let empty = |v: &Value| match v {
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    };
+    match v {
+        Value::Array(a) => Value::Array(a.into_iter().map(omit_empty).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .filter(|(_, v)| !empty(v))
+                .map(|(k, v)| (k, omit_empty(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// Maps a concrete path to its OpenAPI route template.
 fn route_of(method: &Method, segs: &[&str]) -> Option<&'static str> {
     Some(match (method.as_str(), segs) {
-        ("PUT", ["applications", _, "commands"]) => "/applications/{application_id}/commands",
-        ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+        ("PUT" | "GET", ["applications", _, "commands"]) => {
+            "/applications/{application_id}/commands"
+        }
+        ("PUT" | "GET", ["applications", _, "guilds", _, "commands"]) => {
             "/applications/{application_id}/guilds/{guild_id}/commands"
         }
         ("POST", ["interactions", _, _, "callback"]) => {
@@ -1053,7 +1125,8 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         tokio::time::sleep(d).await;
     }
     let mut violations = Vec::new();
-    if let (Some(route), Some(schemas)) = (route, &inner.schemas) {
+    // A GET has no body to check.
+    if let (Some(route), Some(schemas), false) = (route, &inner.schemas, method == Method::GET) {
         violations = schemas.check(method.as_str(), route, &body);
     }
     let callback = route == Some(CALLBACK);
@@ -1089,6 +1162,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     } else {
         None
     };
+    let message_id = message_id_of(&inner, status, route, token.as_deref(), answer.as_ref());
     record(
         &inner,
         Recorded {
@@ -1102,6 +1176,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             files,
             violations,
             status: status.as_u16(),
+            message_id,
         },
     );
     if let Some(waiter) = answered_waiter {
@@ -1186,6 +1261,28 @@ fn not_found(what: &str) -> Answer {
         (StatusCode::NOT_FOUND, axum::Json(body)).into_response(),
         None,
     )
+}
+
+/// The message a successful request created or edited: a callback's (by
+/// its token), else the message object the fake answered with.
+fn message_id_of(
+    inner: &Inner,
+    status: StatusCode,
+    route: Option<&str>,
+    token: Option<&str>,
+    answer: Option<&Value>,
+) -> Option<u64> {
+    if !status.is_success() {
+        None
+    } else if route == Some(CALLBACK) {
+        token.and_then(|t| lock(&inner.tokens).get(t).and_then(|i| i.original))
+    } else {
+        answer.and_then(|a| snowflake(a.get("id"))).filter(|_| {
+            route.is_some_and(|r| {
+                r.starts_with("/webhooks/") || r.starts_with("/channels/{channel_id}/messages")
+            })
+        })
+    }
 }
 
 /// Discord's answer for a guild the bot is not in (or that does not exist).
@@ -1307,8 +1404,18 @@ fn handle(
             "bot_public": true, "bot_require_code_grant": false, "verify_key": "", "flags": 0,
             "owner": payloads::bot_user(inner.bot_id), "team": null,
         })),
-        ("PUT", ["applications", _, "commands"])
-        | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok_json(json!([])),
+        ("PUT", ["applications", _, "commands"]) => {
+            inner.register_commands(None, body);
+            ok_json(json!([]))
+        }
+        ("PUT", ["applications", _, "guilds", g, "commands"]) => {
+            inner.register_commands(Some(g.parse().unwrap_or(0)), body);
+            ok_json(json!([]))
+        }
+        ("GET", ["applications", _, "commands"]) => ok_json(inner.commands_of(None)),
+        ("GET", ["applications", _, "guilds", g, "commands"]) => {
+            ok_json(inner.commands_of(Some(g.parse().unwrap_or(0))))
+        }
         ("POST", ["interactions", interaction, _, "callback"]) => {
             interaction_callback(inner, interaction, body, token, with_response)
         }

@@ -87,8 +87,9 @@ impl Schemas {
 
     /// Every violation of the fake's own answer `body` (status `status`) to
     /// `method route` against the schema Discord documents for that answer.
-    /// Only the answers Kismet reads the shape of are checked: the
-    /// interaction callback's (`with_response=true`).
+    /// Only the answers Kismet or the sandbox reads the shape of are
+    /// checked: the interaction callback's (`with_response=true`) and the
+    /// command listings (`GET …/commands`, `kismet sandbox --commands`).
     pub fn check_response(
         &self,
         method: &str,
@@ -96,7 +97,8 @@ impl Schemas {
         status: u16,
         body: &Value,
     ) -> Vec<String> {
-        if !route.ends_with("/callback") {
+        let listing = method == "GET" && route.ends_with("/commands");
+        if !route.ends_with("/callback") && !listing {
             return Vec::new();
         }
         let pointer = format!(

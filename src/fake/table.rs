@@ -92,12 +92,15 @@ pub struct Output {
     pub body: Value,
     /// The files uploaded with it: (file name, bytes).
     pub files: Vec<(String, Vec<u8>)>,
+    /// The message it created or edited (for an edit, the edited one).
+    pub message_id: Option<u64>,
 }
 
 impl Output {
     /// The JSON line of the sandbox contract: `to`, `kind`, `content`,
     /// `embeds`, `components`, and what else Discord gets: the
-    /// `allowed_mentions`, the `flags` and the attached files (name, size).
+    /// `allowed_mentions`, the `flags`, the attached files (name, size) and
+    /// the `message_id` it created or edited (a snowflake string, or null).
     pub fn contract_json(&self) -> Value {
         let attachments: Vec<Value> = self
             .files
@@ -113,6 +116,7 @@ impl Output {
             "allowed_mentions": self.body.get("allowed_mentions").cloned().unwrap_or(Value::Null),
             "flags": self.body.get("flags").cloned().unwrap_or(json!(0)),
             "attachments": attachments,
+            "message_id": self.message_id.map(|id| id.to_string()),
         })
     }
 
@@ -1308,6 +1312,7 @@ fn outputs_of(who: &str, requests: &[Recorded], channel: u64) -> Vec<Output> {
                 kind: kind.to_string(),
                 body: body.clone(),
                 files: files.clone(),
+                message_id: r.message_id,
             })
         };
         if r.status >= 400 {

@@ -101,7 +101,11 @@ pub fn parts(view: View) -> Parts {
         .collect();
     Parts {
         content: view.content.map(|c| neutralise(&c)),
-        mentions: mentions(&view.pings),
+        mentions: mentions(&view.pings).roles(
+            view.ping_roles
+                .iter()
+                .map(|r| serenity::RoleId::new((*r).max(1) as u64)),
+        ),
         embeds,
         components,
         attachments,
@@ -109,7 +113,8 @@ pub fn parts(view: View) -> Parts {
 }
 
 /// What a message may ping: the listed members, nothing parsed from text
-/// (no `@everyone`/`@here`, no roles, no user mention typed by anyone).
+/// (no `@everyone`/`@here`, no roles, no user mention typed by anyone); a
+/// view's deliberate role pings are added to it ([`View::ping_roles`]).
 pub fn mentions(pings: &[i64]) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(
         pings

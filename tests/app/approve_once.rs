@@ -24,10 +24,20 @@ async fn willpower(a: &kismet::app::App) -> u8 {
     s.willpower().current
 }
 
-/// Ada at willpower 2 of 5, and Alice's request for a day's recovery.
+/// Ada at willpower 2 of 5, and Alice's request for a day's recovery
+/// (the server asks for approval: `player_edits = approval`).
 async fn requested(a: &kismet::app::App) -> String {
     let alice = caller("alice");
     let fc = caller("fc");
+    let mut act = kismet::app::Act::begin(a, &fc).await.unwrap();
+    let mut g = kismet::app::settings::guild(&mut act, fc.guild_id)
+        .await
+        .unwrap();
+    g.player_edits = kismet::app::settings::PlayerEdits::Approval;
+    kismet::app::settings::save_guild(&mut act, fc.guild_id, &g)
+        .await
+        .unwrap();
+    act.commit().await.unwrap();
     sheets::create(a, &alice, "Ada", 5, None).await.unwrap();
     let ada = Target {
         character: Some("Ada"),

@@ -193,7 +193,9 @@ async fn a_storyteller_willpower_change_is_undone_once_on_a_double_click() {
     let r = undo::ask(&app, &fc, Pick::named("Ada")).await;
     let v = first(&r).1.clone();
     let t = format!("{v:?}");
-    assert!(t.contains("sheet_willpower"), "{t}");
+    // In the game's words (issue 31), not the log's `sheet_willpower` or
+    // the sheet's `willpower.current`.
+    assert!(t.contains("sheet willpower: Willpower 4 → 1"), "{t}");
     // A player cannot press it.
     let id = button(&v, "Undo");
     let r = dispatch(&app, &alice, &id, &[]).await;

@@ -29,8 +29,9 @@ async fn run(t: &Table, who: &str, line: &str) -> Exchange {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_storyteller_players_change_waits_for_the_storyteller() {
     let t = table("approval-st", 1).await;
+    run(&t, "fc", "/fc set name:player_edits value:approval").await;
     run(&t, "alice", "/st sheet create name:Ada willpower:5").await;
-    // A new guild asks for approval: the change is not applied.
+    // Under `approval` the change is not applied.
     let ex = run(&t, "alice", "/st sheet willpower current:2").await;
     let out = ex.single();
     assert_eq!(out.kind, "message", "{}", out.text());
@@ -162,6 +163,7 @@ async fn rounds_combat_and_scenes_belong_to_the_game_master() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_venus_players_kismet_waits_for_the_fc() {
     let t = table("approval-ve", 1).await;
+    run(&t, "fc", "/fc set name:player_edits value:approval").await;
     run(&t, "alice", "/ve sheet create name:Ada").await;
     let ex = run(&t, "alice", "/ve sheet set lots:5").await;
     assert_eq!(ex.single().title(), "🙋 A change waits for the FC");
@@ -200,6 +202,7 @@ async fn sheet_json(t: &Table, system: &str, name: &str) -> serde_json::Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn veracity_and_venus_requests_survive_a_restart_and_apply_once() {
     let t = table("approval-vr-ve", 1).await;
+    run(&t, "fc", "/fc set name:player_edits value:approval").await;
     run(
         &t,
         "alice",
@@ -261,6 +264,124 @@ async fn veracity_and_venus_requests_survive_a_restart_and_apply_once() {
     }
     assert_eq!(die(&sheet_json(&t, "veracity", "Ada").await), stepped);
     assert_eq!(sheet_json(&t, "venus", "Vea").await["lots"], 7);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 2: routine play never waits. A new server's
+/// `player_edits` is `free`: a player's governed change applies at once and
+/// is announced in one line, with the game master's **Undo** behind ⚙
+/// (undoing it puts the sheet back); a change that changes nothing is
+/// refused privately and saves nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn routine_play_never_waits_by_default() {
+    let t = table("light-free", 1).await;
+    run(&t, "alice", "/ve sheet create name:Ada").await;
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    let line = ex
+        .outputs
+        .iter()
+        .find(|o| o.content().starts_with("📣"))
+        .unwrap_or_else(|| panic!("{:#?}", ex.outputs));
+    let alice = Table::user_id("alice");
+    assert_eq!(
+        line.content(),
+        format!("📣 <@{alice}> changed Ada's Lots 10 → 5.")
+    );
+    assert_eq!(line.kind, "message");
+    assert_eq!(
+        line.body["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
+    // Players see one ⚙ button; the game master's tool is Undo.
+    let labels: Vec<String> = line.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, vec!["⚙ FC"]);
+    assert!(run(&t, "alice", "/ve sheet show")
+        .await
+        .single()
+        .text()
+        .contains("5/10"));
+    let ex = t.tool("fc", "Undo").await.unwrap();
+    let redrawn = ex
+        .outputs
+        .iter()
+        .find(|o| o.title() == "↩ Undone")
+        .unwrap_or_else(|| panic!("{:#?}", ex.outputs));
+    assert_eq!(redrawn.kind, "update");
+    assert!(
+        redrawn
+            .text()
+            .contains("The FC undid this change of **Ada**"),
+        "{}",
+        redrawn.text()
+    );
+    assert!(redrawn.buttons().is_empty(), "{:?}", redrawn.buttons());
+    assert!(run(&t, "alice", "/ve sheet show")
+        .await
+        .single()
+        .text()
+        .contains("10/10"));
+
+    // A change that changes nothing: refused privately, nothing saved.
+    run(&t, "alice", "/ve sheet set ego:true").await;
+    let before = sheet_json(&t, "venus", "Ada").await;
+    let ex = run(&t, "alice", "/ve sheet set ego:true").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert_eq!(
+        ex.single().content(),
+        "⚠️ That changes nothing (Ada's Ego held → held): nothing was saved."
+    );
+    assert_eq!(sheet_json(&t, "venus", "Ada").await, before);
+    run(
+        &t,
+        "alice",
+        "/vv sheet create name:Max vitality:4 physique:2 agility:3",
+    )
+    .await;
+    let ex = run(&t, "alice", "/vv heal days days:1").await;
+    assert_eq!(ex.single().kind, "ephemeral", "{}", ex.single().text());
+    assert!(
+        ex.single()
+            .content()
+            .starts_with("⚠️ That changes nothing ("),
+        "{}",
+        ex.single().content()
+    );
+    // Under `approval` too: no request is posted for nothing.
+    run(&t, "fc", "/fc set name:player_edits value:approval").await;
+    let ex = run(&t, "alice", "/vv heal days days:1").await;
+    assert_eq!(ex.single().kind, "ephemeral");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 2: an approval request reaches the game master: it pings
+/// the server's game-master role (and only that role).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_request_pings_the_game_masters_role() {
+    let t = table("light-ping", 1).await;
+    run(&t, "fc", "/fc set name:player_edits value:approval").await;
+    run(&t, "alice", "/ve sheet create name:Ada").await;
+    // No role named: nobody is pinged.
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the FC");
+    assert_eq!(out.content(), "");
+    assert_eq!(out.body["allowed_mentions"]["roles"], serde_json::json!([]));
+    t.tool("fc", "Reject").await.unwrap();
+    // With the FC role named, the request calls it, and pings nothing else.
+    run(&t, "fc", "/fc role role:GMs").await;
+    let gms = Table::role_id("GMs");
+    let ex = run(&t, "alice", "/ve sheet set lots:5").await;
+    let out = ex.single();
+    assert_eq!(out.title(), "🙋 A change waits for the FC");
+    assert_eq!(out.content(), format!("<@&{gms}> a request for you:"));
+    assert_eq!(
+        out.body["allowed_mentions"]["roles"],
+        serde_json::json!([gms.to_string()])
+    );
+    assert_eq!(out.body["allowed_mentions"]["users"], serde_json::json!([]));
+    assert_eq!(out.body["allowed_mentions"]["parse"], serde_json::json!([]));
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -1013,6 +1013,7 @@ async fn quick_added_npcs_act_through_their_register() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_a_players_own_damage_redraws_the_tracker() {
     let t = table("vvc-own-damage", 1).await;
+    cmd(&t, "fc", "/fc set name:player_edits value:approval").await;
     let id = set_up(&t).await;
     tool(&t, "fc", "Begin").await;
     let (_, desc, _, _) = tracker(&t, id);
@@ -1040,7 +1041,13 @@ async fn issue_28_a_players_own_damage_redraws_the_tracker() {
     // Free to change their sheet: the damage redraws it at once.
     cmd(&t, "fc", "/fc set name:player_edits value:free").await;
     let ex = cmd(&t, "alice", "/vv damage target:Vitality amount:1").await;
-    let report = redrawn(&ex, "message");
+    redrawn(&ex, "message");
+    // After the one-line announcement, the damage's own report.
+    let report = ex
+        .outputs
+        .iter()
+        .find(|o| o.kind == "message" && !o.embeds().is_empty())
+        .unwrap_or_else(|| panic!("{:#?}", ex.outputs));
     assert!(
         report.title().contains("Vitality 2/5"),
         "{}",

@@ -172,7 +172,11 @@ async fn undo_lists_changes_of_secret_rolls_privately() {
     assert!(ex.of_kind("update").is_some(), "{:?}", ex.outputs);
     let ex = run(&t, "fc", "/fc undo character:Ann").await;
     let out = answer(&ex, "ephemeral", "the undo list of Ann");
-    assert!(out.text().contains("willpower"), "{}", out.text());
+    assert!(
+        out.text().contains("spend: Willpower 5 → 4"),
+        "{}",
+        out.text()
+    );
     let ex = t.click("fc", "Undo").await.unwrap();
     let done = ex.of_kind("update").expect("the result");
     assert!(done.text().contains("Undone on **Ann**"), "{}", done.text());

@@ -1502,7 +1502,7 @@ async fn the_table_example_approves_rejects_and_undoes() {
         "asks to change Bo's wound penalty −2 dice, +1 difficulty → none",
         "Rejected by",
         "✅ Automatic success · 4 successes",
-        "Put back: willpower.current: 1 → 4",
+        "Put back: Willpower 1 → 4",
     ] {
         assert!(all.contains(needle), "{needle} in\n{all}");
     }
@@ -1562,5 +1562,55 @@ async fn an_expired_willpower_choice_keeps_the_roll() {
         .contains("timed out"));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 6: results that do not contradict themselves. In the
+/// example (seed 1): a bought willpower success shows its successes, not
+/// the arithmetic of dice that no longer count (ST-11), and a day of
+/// active rest whose roll added nothing is not a red "Simple failure" when
+/// the day raised willpower (ST-14).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_a_bought_success_and_a_days_rest_say_what_happened() {
+    let t = table("st-words", 1).await;
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/storyteller.txt"
+    ))
+    .unwrap();
+    let (mut bought, mut rest) = (None, None);
+    for line in script.lines() {
+        let Some((_, ex)) = t.run_line(line).await.unwrap() else {
+            continue;
+        };
+        if line == "alice: click Spend willpower" {
+            bought = Some(ex.single().clone());
+        }
+        if line == "alice: /st rest" {
+            rest = Some(ex.single().clone());
+        }
+    }
+    let bought = bought.expect("the example buys a success");
+    assert_eq!(bought.title(), "✅ Automatic success · 4 successes");
+    assert_eq!(
+        bought.field("Successes").as_deref(),
+        Some("**4**, automatic: the dice no longer count")
+    );
+    let rest = rest.expect("the example rests");
+    assert_eq!(
+        rest.title(),
+        "🟡 Rested · +1 willpower (the roll added none)"
+    );
+    let text = rest.text();
+    assert!(
+        text.contains("A day of rest: +1 willpower (now 3).")
+            && text.contains("Willpower 3 (the roll added none)")
+            && !text.contains("unchanged"),
+        "{text}"
+    );
+    assert_eq!(
+        rest.embeds()[0]["color"],
+        serde_json::json!(kismet::app::view::colour::PARTIAL)
+    );
     t.stop().await;
 }

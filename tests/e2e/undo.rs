@@ -195,3 +195,44 @@ async fn the_undo_example_script_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 31 item 6: `/fc undo` lists changes in the game's words: fields
+/// as the sheet names them ("Vitality 1 → 0", "Light slot 6 empty →
+/// stress"), yes/no for flags, an added entry by its values, and no
+/// storage paths or internal bookkeeping (`vitality.overflow_after_zero`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_lists_changes_in_the_games_words() {
+    let t = table("undo-words", 1).await;
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/undo.txt")).unwrap();
+    let mut seen = Vec::new();
+    for line in script.lines() {
+        if let Some((_, ex)) = t.run_line(line).await.unwrap() {
+            seen.extend(ex.outputs.iter().map(|o| o.text()));
+        }
+    }
+    let all = seen.join("\n");
+    for words in [
+        "· stress: Light slot 6 empty → stress",
+        "· damage: Dead no → yes; Fault dice [8] → [8, 1]; Vitality 1 → 0\n",
+        "· damage: Fault dice [] → [8]; Vitality 2 → 1",
+        "· sheet: Thief level 1 → 2",
+        "· sheet: Thief added: exp 0, inherits [Finesse], learning no, level 1, qualifications met yes",
+        "· sheet: Finesse added: rank silver, score 4",
+        "· sheet willpower: Willpower 3 → 1",
+    ] {
+        assert!(all.contains(words), "missing {words:?} in:\n{all}");
+    }
+    for storage in [
+        "overflow",
+        "jobs.",
+        ".current",
+        "slots.",
+        "sheet_willpower",
+        "false",
+        "true",
+    ] {
+        assert!(!all.contains(storage), "{storage:?} shown in:\n{all}");
+    }
+    t.stop().await;
+}

@@ -62,6 +62,7 @@ fn tracker(t: &Table, id: u64) -> Output {
         kind: "message".into(),
         body: m.body,
         files: Vec::new(),
+        message_id: Some(m.id),
     }
 }
 

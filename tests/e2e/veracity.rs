@@ -545,6 +545,7 @@ async fn wounds_displace_items_and_death_comes_when_every_flesh_slot_is_wounded(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
     let t = table("vr-damage", 9).await;
+    ok(&t, "fc", "/fc set name:player_edits value:approval").await;
     ok(
         &t,
         "alice",
@@ -1223,6 +1224,7 @@ async fn revelations_level_up_once_per_secret_and_are_logged_on_the_sheet() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
     let t = table("vr-facets", 12).await;
+    ok(&t, "fc", "/fc set name:player_edits value:approval").await;
     ok(
         &t,
         "alice",
@@ -1613,6 +1615,7 @@ async fn issue_14_the_referee_judges_a_revelation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_14_stress_and_wounds_leave_by_rest_or_the_referee() {
     let t = table("vr-i14-rest", 3).await;
+    ok(&t, "fc", "/fc set name:player_edits value:approval").await;
     ok(
         &t,
         "alice",
@@ -1925,7 +1928,7 @@ async fn issue_29_stress_wounds_and_facets_change_only_the_rules_ways() {
         "/vr facet remove facet:Nosy",
     ] {
         let ex = t.command("alice", line).await.unwrap();
-        let said = ex.outputs.last().unwrap().content().to_string();
+        let said = ex.outputs[0].content().to_string();
         assert!(said.starts_with("📣"), "{line}: {said}");
     }
     ok(&t, "alice", "/vr item add kind:ruse text:\"I am a priest\"").await;

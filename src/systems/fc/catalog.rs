@@ -263,7 +263,7 @@ pub fn shared_infos(reg: &Registry, g: &GuildSettings) -> Vec<Info> {
             "player_edits",
             g.player_edits.word().into(),
             "free | approval | fc_only",
-            "A player's change to what the rules leave to the game master (see /help): free = applied and announced, approval = waits for the FC's Approve, fc_only = refused.",
+            "A player's change to what the rules leave to the game master (see /help): free (the default) = applied and announced, with the FC's Undo; approval = waits for the FC's Approve; fc_only = refused.",
         ),
     ]
 }

@@ -477,32 +477,18 @@ pub async fn vv_roll(
         return Ok(());
     };
     let app = &ctx.data().app;
-    let result = match dice {
-        // A number of dice instead of the stat is the Compiler's override.
-        Some(dice) => {
-            let edit = Edit::Roll {
-                stat,
-                dice,
-                min_width,
-                min_height,
-                label,
-                who: Who::new(name.as_deref(), None),
-            };
-            approval::govern(app, &caller, edit).await
-        }
-        None => {
-            let args = super::roll::RollArgs {
-                stat,
-                dice: None,
-                min_width,
-                min_height,
-                label,
-                name,
-                player: None,
-            };
-            super::roll::start(app, &caller, args).await
-        }
+    // A number of dice instead of the stat rolls at once, shown on the roll
+    // as overridden: a roll is never governed by `player_edits` (issue 31).
+    let args = super::roll::RollArgs {
+        stat,
+        dice,
+        min_width,
+        min_height,
+        label,
+        name,
+        player: None,
     };
+    let result = super::roll::start(app, &caller, args).await;
     crate::kit::respond_as(ctx, &caller, result).await
 }
 

@@ -25,6 +25,14 @@ use crate::systems::table::approval::{Change, Prepared};
 use super::damage_amount;
 use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
 
+/// A roll's dice count (instead of the Called Stat): governed before
+/// issue 31, when `/vv roll dice:` waited for the Compiler; a request
+/// stored then still reads and applies, but `/vv roll` no longer asks.
+const ROLL: Governed = Governed {
+    what: "a roll's dice count (instead of the Called Stat)",
+    command: "/vv roll dice:",
+};
+
 /// Every governed change, in `/help` order.
 pub const LIST: &[Governed] = &[
     Governed {
@@ -42,10 +50,6 @@ pub const LIST: &[Governed] = &[
     Governed {
         what: "damage taken and its Fault die",
         command: "/vv damage",
-    },
-    Governed {
-        what: "a roll's dice count (instead of the Called Stat)",
-        command: "/vv roll dice:",
     },
     Governed {
         what: "Vitality, Confidence or Cyber (each sets its track's maximum)",
@@ -314,14 +318,6 @@ impl Edit {
                 amount: 1,
                 who: who.clone(),
             },
-            Edit::Roll {
-                stat: Some(Stat::Wit),
-                dice: 4,
-                min_width: None,
-                min_height: None,
-                label: None,
-                who: who.clone(),
-            },
             Edit::TrackStat {
                 stat: Stat::Vitality,
                 value: 4,
@@ -394,7 +390,22 @@ impl Edit {
                 trial.roll(*stat, *dice)
             }
         };
-        Ok(Prepared { change: self, what })
+        // A repair check is rolled on a throwaway generator here: whether
+        // the real one restores anything is not known yet, so only a repair
+        // of a full Cyber track is known to change nothing.
+        let unchanged = match &self {
+            Edit::Repair { .. } => {
+                let cyber = ch.sheet.track(Damageable::Cyber);
+                cyber.current >= cyber.max
+            }
+            _ => trial.after == ch.sheet,
+        };
+        Ok(Prepared {
+            unchanged,
+            character: Some(ch.row.id),
+            change: self,
+            what,
+        })
     }
 
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
@@ -496,8 +507,8 @@ impl Change for Edit {
             Edit::HealDays { .. } => 1,
             Edit::Repair { .. } => 2,
             Edit::Damage { .. } => 3,
-            Edit::Roll { .. } => 4,
-            Edit::TrackStat { .. } => 5,
+            Edit::Roll { .. } => return ROLL,
+            Edit::TrackStat { .. } => 4,
         }]
     }
 

@@ -11,7 +11,7 @@ use crate::app::{AppResult, Response};
 pub const START: &[(&str, &str)] = &[
     (
         "/roll expression:2d6+1",
-        "any dice, with the odds and a Reroll button",
+        "any dice, with a Reroll button (`/odds roll` gives the odds)",
     ),
     (
         "/<system> sheet create",

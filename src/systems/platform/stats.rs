@@ -161,9 +161,16 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
 pub fn report(title: &str, dice: &[DieStats]) -> View {
     let total: u64 = dice.iter().map(|d| d.n).sum();
     let sizes: Vec<String> = dice.iter().map(|d| format!("d{}", d.sides)).collect();
+    // The p-value is explained only where one is shown.
+    let judged = dice.iter().any(|d| d.p.is_some());
+    let meaning = if judged {
+        format!("\n{P_VALUE_MEANING}")
+    } else {
+        String::new()
+    };
     let mut embed = Embed::new(title)
         .description(format!(
-            "**{total}** dice recorded ({}). Each face of a fair die is equally likely; below, how they actually fell.\n{P_VALUE_MEANING}",
+            "**{total}** dice recorded ({}). Each face of a fair die is equally likely; below, how they actually fell.{meaning}",
             sizes.join(", ")
         ))
         .colour(colour::NEUTRAL);
@@ -184,9 +191,10 @@ pub fn report(title: &str, dice: &[DieStats]) -> View {
             order.len() - MAX_FIELDS
         ));
     }
+    // A chart only where there are enough dice to judge (issue 31).
     let panels: Vec<Panel> = order
         .iter()
-        .filter(|d| d.sides <= CHART_MAX_SIDES)
+        .filter(|d| d.sides <= CHART_MAX_SIDES && d.p.is_some())
         .take(chart::MAX_PANELS)
         .map(|d| panel(d))
         .collect();
@@ -200,7 +208,12 @@ pub fn report(title: &str, dice: &[DieStats]) -> View {
     super::odds::images(View::embed(embed), "stats", &panels)
 }
 
+/// A die's field: its verdict, the statistic and the faces; while too few
+/// dice were thrown to judge, the verdict alone, in one line.
 fn field_text(d: &DieStats) -> String {
+    if d.p.is_none() {
+        return d.verdict();
+    }
     let p = match d.p {
         Some(p) if p < 0.0001 => format!("p < 0.0001 · {}", d.verdict()),
         Some(p) => format!("p = {p:.4} · {}", d.verdict()),

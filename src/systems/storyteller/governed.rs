@@ -152,6 +152,8 @@ impl Edit {
                     willpower_track(w.current.saturating_sub(1), w.permanent)
                 ),
                 change: self,
+                unchanged: false,
+                character: None,
             });
         }
         let c = context::character(&mut tx, caller, &ctx, target(self.who_mut())).await?;
@@ -207,7 +209,12 @@ impl Edit {
             }
             Edit::Revive { .. } => String::new(),
         };
-        Ok(Prepared { change: self, what })
+        Ok(Prepared {
+            unchanged: after == c.sheet,
+            character: Some(c.row.id),
+            change: self,
+            what,
+        })
     }
 
     async fn run(self, app: &App, caller: &Caller) -> AppResult {

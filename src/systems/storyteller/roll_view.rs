@@ -440,8 +440,21 @@ pub fn title(status: Status, state: &RollState) -> String {
             look::Outcome::Pending.title(&format!("Waiting for {}{so_far}", state.who()))
         }
         Status::Voided => look::Outcome::Closed.title(&format!("Voided by the {GM}")),
-        _ => outcome_title(s.outcome, s.automatic),
+        _ => match (s.outcome, rested(state)) {
+            // A day of rest raised willpower though the active-rest roll
+            // failed: not a red failure (issue 31).
+            (Outcome::Failure, Some(n)) => look::Outcome::Partial
+                .title(&format!("Rested · +{n} willpower (the roll added none)")),
+            _ => outcome_title(s.outcome, s.automatic),
+        },
     }
+}
+
+/// The willpower a day of rest gave before an active-rest roll, if this
+/// roll is one: +1 (ST-14: the roll is made only when the day's dot came
+/// and willpower is still below permanent).
+fn rested(state: &RollState) -> Option<u8> {
+    (state.session.result.spec.kind == RollKind::Rest).then_some(1)
 }
 
 /// The roll's embed. `status` is the session's (`open`, `closed`, `voided`,
@@ -465,6 +478,9 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
                 plural(u32::from(n), "success", "successes")
             ),
             (Status::Open, None) => format!("Willpower {b}"),
+            _ if a == b && rested(state).is_some() => {
+                format!("Willpower {b} (the roll added none)")
+            }
             _ if a == b => format!("Willpower {b} (unchanged)"),
             _ => format!("Willpower {b} → {a}"),
         });
@@ -482,8 +498,21 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
         .author(author(state))
         .description(super::sheet_view::fit(&lines, 3000))
         .field("Pool", pool_text(spec), true);
-    if let Some(arithmetic) = successes_text(r) {
-        e = e.field("Successes", arithmetic, true);
+    match (s.automatic, s.outcome) {
+        // A bought success replaces the roll (ST-11): its dice no longer
+        // count, so no arithmetic of them is shown.
+        (true, Outcome::Success { successes }) => {
+            e = e.field(
+                "Successes",
+                format!("**{successes}**, automatic: the dice no longer count"),
+                true,
+            );
+        }
+        _ => {
+            if let Some(arithmetic) = successes_text(r) {
+                e = e.field("Successes", arithmetic, true);
+            }
+        }
     }
     let mut footer: Vec<String> = spec
         .notes
@@ -513,6 +542,9 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
     let c = match status {
         Status::Open => look::Outcome::Pending.colour(),
         Status::Voided => look::Outcome::Closed.colour(),
+        _ if s.outcome == Outcome::Failure && rested(state).is_some() => {
+            look::Outcome::Partial.colour()
+        }
         _ => outcome_look(s.outcome).colour(),
     };
     e.colour(c).footer(footer)

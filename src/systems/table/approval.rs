@@ -65,6 +65,13 @@ pub struct Prepared<C> {
     pub change: C,
     /// What it does, before → after (`Ada: willpower 3/7 → 7/7`).
     pub what: String,
+    /// It would leave everything as it is (`/vv heal days:1` on an unhurt
+    /// character): a player's such change is refused, privately, and
+    /// nothing is asked or saved.
+    pub unchanged: bool,
+    /// The character it changes (its row id), whose change the game
+    /// master can undo from the announcement under `free`.
+    pub character: Option<i64>,
 }
 
 /// Applies a stored change of type `C` (the systems' [`System::apply_change`]).
@@ -102,19 +109,35 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
     if fc {
         return change.apply(app, caller).await;
     }
+    if rule == PlayerEdits::FcOnly {
+        return Err(refusal(change.governed(), C::SYSTEM));
+    }
+    let g = change.governed();
+    let p = change.prepare(app, caller).await?;
+    if p.unchanged {
+        return Err(AppError::user(format!(
+            "That changes nothing ({}): nothing was saved.",
+            p.what
+        )));
+    }
     match rule {
-        PlayerEdits::FcOnly => Err(refusal(change.governed(), C::SYSTEM)),
+        PlayerEdits::FcOnly => Err(refusal(g, C::SYSTEM)),
         PlayerEdits::Free => {
-            let p = change.prepare(app, caller).await?;
             let r = p.change.apply(app, caller).await?;
-            Ok(r.then(Reply::Message(View::text(format!(
-                "📣 <@{}> changed {}.",
-                caller.user_id, p.what
-            )))))
+            let line = format!("📣 <@{}> changed {}.", caller.user_id, p.what);
+            let announced =
+                super::undo::announce(app, caller, C::SYSTEM, p.character, line).await?;
+            // The announcement comes first: the message of its Undo session
+            // is then known, so the game master's Undo redraws it in place;
+            // the change's own answer follows.
+            let mut followups = vec![r.reply];
+            followups.extend(r.followups);
+            Ok(Response {
+                reply: Reply::Message(announced),
+                followups,
+            })
         }
         PlayerEdits::Approval => {
-            let g = change.governed();
-            let p = change.prepare(app, caller).await?;
             let request = Request {
                 system: C::SYSTEM.to_string(),
                 change: serde_json::to_value(&p.change)?,
@@ -126,12 +149,17 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
                 note: None,
             };
             let mut act = Act::begin(app, caller).await?;
-            let timeout = settings::guild(&mut act, caller.guild_id)
-                .await?
-                .session_timeout_minutes;
+            let g = settings::guild(&mut act, caller.guild_id).await?;
+            let timeout = g.session_timeout_minutes;
             let id = sessions::create(&mut act, caller, KIND, &request, Some(timeout)).await?;
             act.commit().await?;
-            Ok(Response::message(view(id, 0, Status::Open, &request)))
+            // The request reaches the game master: their role is pinged
+            // (the one deliberate role ping), when the server names one.
+            let mut v = view(id, 0, Status::Open, &request);
+            if let Some(role) = g.fc_role {
+                v = v.ping_role(role, "a request for you:");
+            }
+            Ok(Response::message(v))
         }
     }
 }

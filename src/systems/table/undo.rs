@@ -57,6 +57,11 @@ pub struct Prompt {
     /// What the undone change was (its line).
     #[serde(default)]
     pub undone: String,
+    /// A player's change announced under `player_edits = free`: the
+    /// announcement's one line, with the game master's **Undo** behind ⚙
+    /// (no list of changes, no **Keep**).
+    #[serde(default)]
+    pub announced: Option<String>,
 }
 
 /// One change as a line: who, what, before → after.
@@ -69,7 +74,7 @@ pub fn line(c: &Change) -> String {
     let what = match (c.undoes, c.action.as_str()) {
         (Some(t), _) => format!("undo of change #{t}"),
         (None, "") => "a change".to_string(),
-        (None, a) => a.to_string(),
+        (None, a) => a.replace('_', " "),
     };
     let mut d = undo::diff(&c.before, &c.after).join("; ");
     if d.is_empty() {
@@ -172,6 +177,7 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
         done: None,
         restored: Vec::new(),
         undone: line(&target),
+        announced: None,
     };
     let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
     act.commit().await?;
@@ -183,8 +189,54 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
     })
 }
 
+/// The one-line announcement of a player's change under `player_edits =
+/// free`, with the game master's **Undo** of that change behind ⚙ (a
+/// session of this feature's kind, so the undo is the same as `/fc
+/// undo`'s). Without a character, or without a recorded change, the line
+/// alone.
+pub async fn announce(
+    app: &App,
+    caller: &Caller,
+    system: &str,
+    character: Option<i64>,
+    line_text: String,
+) -> Result<View, AppError> {
+    let Some(character) = character else {
+        return Ok(View::text(line_text));
+    };
+    let mut act = Act::begin(app, caller).await?;
+    let row = crate::storage::characters::get(&mut act, caller.guild_id, character).await?;
+    let target = match &row {
+        Some(row) => undo::next(&mut act, row).await?,
+        None => None,
+    };
+    let (Some(row), Some(target)) = (row, target) else {
+        return Ok(View::text(line_text));
+    };
+    let timeout = settings::guild(&mut act, caller.guild_id)
+        .await?
+        .session_timeout_minutes;
+    let prompt = Prompt {
+        system: system.to_string(),
+        character: row.id,
+        name: row.name.clone(),
+        target: target.id,
+        lines: Vec::new(),
+        done: None,
+        restored: Vec::new(),
+        undone: line(&target),
+        announced: Some(line_text),
+    };
+    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
+    act.commit().await?;
+    Ok(view(id, 0, Status::Open, &prompt))
+}
+
 /// The prompt (or its result).
 pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
+    if let Some(said) = &p.announced {
+        return announcement(id, version, status, p, said);
+    }
     let (text, col) = match p.done {
         Some(true) => {
             let mut t = format!("↩ Undone on **{}**: {}", p.name, p.undone);
@@ -222,6 +274,37 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
         b(Answer::YES, "Undo", Style::Danger),
         b(Answer::NO, "Keep", Style::Secondary),
     ])
+}
+
+/// A free change's announcement: its line; while open, the game master's
+/// **Undo** behind ⚙; once undone, what was put back.
+fn announcement(id: i64, version: i64, status: Status, p: &Prompt, said: &str) -> View {
+    if p.done == Some(true) {
+        // An edit keeps a message's text: the line stays, and says below
+        // that it was undone.
+        let gm = crate::app::registry::gm_of(&p.system);
+        let mut t = format!("The {gm} undid this change of **{}**", p.name);
+        if !p.restored.is_empty() {
+            t.push_str(": ");
+            t.push_str(&p.restored.join("; "));
+        }
+        return View {
+            content: Some(said.to_string()),
+            ..View::embed(Embed::new("↩ Undone").description(t).colour(colour::CLOSED))
+        };
+    }
+    let v = View::text(said);
+    if status != Status::Open || p.done.is_some() {
+        return v;
+    }
+    let mut v = v;
+    v.gm_word = Some(crate::app::registry::gm_of(&p.system).to_string());
+    v.buttons(vec![Button::new(
+        Answer::YES.button(KIND, id, version).encode(),
+        "Undo",
+        Style::Danger,
+    )
+    .gm_only()])
 }
 
 /// A click on an undo prompt: game master only; **Undo** reverts the

@@ -171,7 +171,10 @@ impl Edit {
                         yn(q)
                     ));
                 }
+                let same_q = qualified.is_none_or(|q| q == j.qualifications_met);
                 Ok(Prepared {
+                    unchanged: after == c.sheet && same_q && inherits.is_none(),
+                    character: Some(c.row.id),
                     what: format!("{}'s {key}: {}", c.row.name, parts.join(", ")),
                     change: Edit::Job {
                         name: key,
@@ -211,6 +214,8 @@ impl Edit {
             parts.push(format!("Ego {} → {}", yn(c.sheet.ego), yn(e)));
         }
         Ok(Prepared {
+            unchanged: after == c.sheet && ego.is_none_or(|e| e == c.sheet.ego),
+            character: Some(c.row.id),
             what: format!("{}'s {}", c.row.name, parts.join(", ")),
             change: Edit::Kismet {
                 lots,

@@ -328,7 +328,12 @@ impl Edit {
         }
         let what = self.describe(&c.row.name, &c.sheet, &after);
         *self.who_mut() = Who::pinned(&c.row);
-        Ok(Prepared { change: self, what })
+        Ok(Prepared {
+            unchanged: after == c.sheet,
+            character: Some(c.row.id),
+            change: self,
+            what,
+        })
     }
 
     /// Applies the change now, as `caller` (the command's own path once the

@@ -182,7 +182,7 @@ pub async fn add_item(
 
 /// `/vr item remove`: empties a slot. Stress and Wounds leave by rest or
 /// the referee (VR-17, VR-18): a player's removal of one goes through
-/// `player_edits` (approval by default), so the referee can still allow it.
+/// `player_edits` (free by default), so the referee can still allow it.
 pub async fn remove_item(
     app: &App,
     caller: &Caller,

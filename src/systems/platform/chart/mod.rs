@@ -330,6 +330,7 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
         .max()
         .unwrap_or(0);
     let show_values = (value_w as f64 + 6.0) <= slot;
+    let highlight = bars.iter().position(|b| b.highlight);
 
     for (i, b) in bars.iter().enumerate() {
         let cx = plot_left + (slot * (i as f64 + 0.5)).round() as usize;
@@ -338,7 +339,7 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
         if y < plot_bottom {
             c.fill(x, y, bar_w, plot_bottom - y, b.ink());
         }
-        if i % every == 0 || b.highlight {
+        if label_shown(i, every, highlight) {
             let colour = if b.highlight {
                 ink::HIGHLIGHT
             } else {
@@ -363,9 +364,46 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
     }
 }
 
+/// Whether bar `i`'s label is drawn, labels being thinned to one in
+/// `every` so they never overlap: the highlighted bar's always, and then
+/// no other within `every` bars of it (a target's label never runs into
+/// its neighbours').
+fn label_shown(i: usize, every: usize, highlight: Option<usize>) -> bool {
+    match highlight {
+        Some(h) if i == h => true,
+        Some(h) if i.abs_diff(h) < every => false,
+        _ => i % every == 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_highlighted_label_keeps_its_neighbours_at_a_distance() {
+        // 40 targets with room for every other label; target 20 (index
+        // 19) is the one asked about.
+        let shown: Vec<usize> = (0..40).filter(|&i| label_shown(i, 2, Some(19))).collect();
+        assert!(shown.contains(&19));
+        assert!(!shown.contains(&18) && !shown.contains(&20), "{shown:?}");
+        assert!(shown.contains(&16) && shown.contains(&22), "{shown:?}");
+        // Any two shown labels are at least `every` apart.
+        for every in 1..5 {
+            for h in 0..12 {
+                let shown: Vec<usize> = (0..12)
+                    .filter(|&i| label_shown(i, every, Some(h)))
+                    .collect();
+                assert!(
+                    shown.windows(2).all(|w| w[1] - w[0] >= every),
+                    "every {every}, highlight {h}: {shown:?}"
+                );
+            }
+        }
+        // Without a highlight, one in `every`.
+        let plain: Vec<usize> = (0..7).filter(|&i| label_shown(i, 3, None)).collect();
+        assert_eq!(plain, [0, 3, 6]);
+    }
 
     #[test]
     fn nice_steps() {

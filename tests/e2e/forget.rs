@@ -15,6 +15,9 @@ use kismet::storage::scratch::{every_value, Cell};
 /// The game master damages her Virtual Veil character and approves a
 /// roll request of hers and of bob's; her Veracity Secret is revealed.
 const PLAY: &[&str] = &[
+    // Approval, so her changes also leave requests for the FC (issue 31
+    // made `free` the default).
+    "fc: /fc set name:player_edits value:approval",
     "alice: /rolls save name:Quxfireball expression:8d6",
     "alice: /roll name:Quxfireball",
     "alice: /roll expression:2d6",
@@ -36,11 +39,11 @@ const PLAY: &[&str] = &[
     "bob: /st sheet create name:Bobstory willpower:5",
     "alice: /vv sheet create name:Quxveil wit:3",
     "alice: /vv roll label:\"Quxlabel hack the gate\" dice:5",
+    "alice: /vv damage target:Vitality amount:1",
     "fc: tool Approve",
     "fc: /vv damage target:Vitality amount:2 player:alice",
     "bob: /vv sheet create name:Bobveil wit:3",
     "bob: /vv roll label:Boblabel dice:4",
-    "fc: tool Approve",
 ];
 
 /// Every distinct text alice typed (and her name).
@@ -198,7 +201,7 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         .fetch_one(&mut *tx)
         .await
         .unwrap();
-    assert_eq!(anonymous, 13, "her 12 entries and the erasure's");
+    assert_eq!(anonymous, 14, "her 13 entries and the erasure's");
     drop(tx);
 
     // The fight runs on without her name, and ends.
@@ -266,7 +269,7 @@ async fn export_hands_over_her_data_and_nothing_else() {
         serde_json::json!([{"name": "Quxfireball", "expression": "8d6"}])
     );
     let mine = data_of(&t, "alice").await.log.len();
-    assert_eq!(mine, 12);
+    assert_eq!(mine, 13);
     assert_eq!(doc["log"].as_array().unwrap().len(), mine);
     let text = String::from_utf8_lossy(bytes).to_lowercase();
     assert!(text.contains("quxmeans silver key"));

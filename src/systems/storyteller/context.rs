@@ -61,6 +61,19 @@ pub struct Target<'a> {
     pub player: Option<i64>,
 }
 
+impl Target<'_> {
+    /// The shared [`Pick`] these options make.
+    pub fn pick(&self) -> Pick<'_> {
+        Pick::new(self.character, self.player)
+    }
+}
+
+/// A Storyteller action's turn in the action pipeline.
+pub type Turn<'a> = crate::app::pipeline::Turn<'a, super::system::Storyteller>;
+
+/// What a Storyteller action changed, for the action pipeline.
+pub type Outcome = crate::app::pipeline::Outcome<StorytellerSheet>;
+
 /// Loads the character an action is about, refusing anything that is not
 /// the caller's own unless the caller is the storyteller (the shared rules of
 /// [`characters::resolve`]).

@@ -8,11 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Governed};
-use crate::app::{App, AppError, AppResult, Caller};
+use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::context::{self, Ctx, Target};
+use super::context::{self, Ctx, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets, SYSTEM};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
@@ -210,6 +211,31 @@ impl Edit {
         Ok(Prepared { change: self, what })
     }
 
+    /// Applies the change in a lent transaction (an approval's), by the
+    /// same outcome functions as the commands.
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let out = match self {
+            Edit::Willpower {
+                current,
+                permanent,
+                who,
+            } => sheets::willpower_set(&mut turn, Some(current), permanent, target(&who)).await?,
+            Edit::Wounds {
+                dice,
+                difficulty,
+                who,
+            } => sheets::wounds_set(&mut turn, dice, difficulty, target(&who)).await?,
+            Edit::Recover { first_dot, who } => {
+                recovery::recovered(&mut turn, target(&who), first_dot).await?
+            }
+            Edit::Revive { helper, who } => {
+                recovery::revived(&mut turn, helper.as_deref(), target(&who)).await?
+            }
+        };
+        turn.settle(out).await
+    }
+
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
         match self {
             Edit::Willpower {
@@ -234,6 +260,7 @@ impl Edit {
 
 impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
+    const COMPOSES: bool = true;
 
     fn governed(&self) -> Governed {
         LIST[match self {
@@ -254,5 +281,99 @@ impl Change for Edit {
 
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
         Box::pin(self.run(app, caller))
+    }
+
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        Box::pin(self.run_within(app, act))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::RngSource;
+    use crate::config::Config;
+    use crate::storage::{self, Db};
+
+    const GUILD: i64 = 70;
+
+    async fn app() -> App {
+        let dir = std::env::temp_dir().join(format!("kismet-compose-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("compose.db");
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let db = Db::open(&format!("sqlite://{}", path.display()), 2)
+            .await
+            .unwrap();
+        App::new(
+            db,
+            Config::defaults(),
+            RngSource::seeded(1),
+            crate::systems::registry(),
+        )
+    }
+
+    async fn willpower(app: &App) -> u8 {
+        let mut tx = app.db.read().await.unwrap();
+        let rows = storage::characters::by_name_any_owner(&mut tx, GUILD, SYSTEM, "Ada")
+            .await
+            .unwrap();
+        let s: crate::rules::storyteller::StorytellerSheet =
+            serde_json::from_str(&rows[0].sheet).unwrap();
+        s.willpower().current
+    }
+
+    /// Issue 28 item 3: an approved Storyteller change runs inside the
+    /// approval's own transaction (no task-local rider): nothing of it
+    /// lasts unless that transaction commits, and once it does the answer
+    /// is drawn from what was committed.
+    #[tokio::test]
+    async fn an_approved_change_composes_into_the_approvals_transaction() {
+        let app = app().await;
+        let alice = Caller {
+            guild_id: GUILD,
+            user_id: 1,
+            name: "alice".into(),
+            ..Caller::default()
+        };
+        let fc = Caller {
+            guild_id: GUILD,
+            user_id: 3,
+            name: "fc".into(),
+            manage_guild: true,
+            ..Caller::default()
+        };
+        sheets::create(&app, &alice, "Ada", 5, None).await.unwrap();
+        let change = serde_json::to_value(Edit::Willpower {
+            current: 2,
+            permanent: None,
+            who: Who::new(Some("Ada"), Some(1)),
+        })
+        .unwrap();
+        let system = app.registry.get(SYSTEM).unwrap();
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        applying.await.unwrap();
+        drop(act);
+        assert_eq!(willpower(&app).await, 5, "rolled back with its lender");
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        let pending = applying.await.unwrap();
+        act.commit().await.unwrap();
+        assert_eq!(willpower(&app).await, 2, "committed with its lender");
+        let answer = pending.draw(&app, &fc).await;
+        assert!(format!("{answer:?}").contains("■■□□□ 2/5"), "{answer:?}");
     }
 }

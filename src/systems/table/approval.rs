@@ -28,6 +28,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use super::answer::{self, Words};
 use crate::app::act::{self, Rider};
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::Pending;
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -56,6 +57,24 @@ pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
 
     /// Applies the change as `caller`, exactly as the command does.
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult>;
+
+    /// Whether the change composes: [`Change::apply_within`] runs it inside
+    /// the approval's own transaction.
+    const COMPOSES: bool = false;
+
+    /// Applies the change inside `act` (an approval's transaction, as its
+    /// caller), by the same code as the command; the approval commits and
+    /// draws. Only called when [`Change::COMPOSES`].
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        let _ = (app, act);
+        Box::pin(std::future::ready(Err(AppError::Internal(
+            "this change does not compose".into(),
+        ))))
+    }
 }
 
 /// A change ready to be asked for.
@@ -77,6 +96,25 @@ pub async fn apply_stored<C: Change>(
 ) -> AppResult {
     let c: C = serde_json::from_value(change.clone())?;
     c.apply(app, caller).await
+}
+
+/// Applies a stored change of type `C` inside an approval's transaction
+/// (the systems' [`System::apply_change_within`]); `None` when `C` does not
+/// compose.
+///
+/// [`System::apply_change_within`]: crate::app::registry::System::apply_change_within
+pub fn apply_stored_within<'a, C: Change>(
+    app: &'a App,
+    act: &'a mut Act,
+    change: &'a serde_json::Value,
+) -> Option<BoxFuture<'a, Result<Pending, AppError>>> {
+    if !C::COMPOSES {
+        return None;
+    }
+    Some(Box::pin(async move {
+        let c: C = serde_json::from_value(change.clone())?;
+        c.apply_within(app, act).await
+    }))
 }
 
 /// The guild's `player_edits` and whether the caller is the game master.
@@ -250,15 +288,45 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
         act.commit().await?;
         return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
     }
-    // The change is applied by the system's own code, in its own action;
-    // the request's closing rides on that action's commit, so the change
-    // and "approved" are durable together or not at all, and a second
-    // click running meanwhile commits nothing.
-    drop(act);
     let system = app
         .registry
         .get(&r.system)
         .ok_or_else(|| AppError::Internal(format!("no system `{}`", r.system)))?;
+    // A system whose changes compose applies the change inside this
+    // click's own transaction, which also closes the request: the change
+    // and "approved" are durable together or not at all, and a second
+    // click waits for this one and then finds the request answered.
+    let composed = match system.apply_change_within(app, &mut act, &r.change) {
+        Some(applying) => Some(applying.await),
+        None => None,
+    };
+    if let Some(result) = composed {
+        let applied = match result {
+            Ok(pending) => Some(pending),
+            // Not applied after all (the sheet changed meanwhile): a
+            // refusal comes before anything is written; say so on the
+            // request.
+            Err(AppError::User(msg)) => {
+                r.note = Some(msg);
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+        act.commit().await?;
+        let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+        if let Some(pending) = applied {
+            let applied = pending.draw(app, click.caller).await;
+            out.followups.push(public(applied.reply));
+            out.followups.extend(applied.followups);
+        }
+        return Ok(out);
+    }
+    // Otherwise the change is applied by the system's own code, in its
+    // own action; the request's closing rides on that action's commit, so
+    // the change and "approved" are durable together or not at all, and a
+    // second click running meanwhile commits nothing.
+    drop(act);
     let rider = Rider {
         session_id: session.id,
         version: session.version,

@@ -15,6 +15,7 @@
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
 //! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
 //! - [`secret`]: secret rolls (the roller and the FC only).
+//! - [`present`]: what every answer goes through on its way out (the ⚙ fold, `verbosity`, secrecy).
 //! - [`registry`]: the registered systems, reached without naming them.
 //! - [`verbosity`]: the per-channel house rule that shortens results to one line.
 
@@ -26,6 +27,7 @@ pub mod expiry;
 pub mod gm_panel;
 pub mod log;
 pub mod pipeline;
+pub mod present;
 pub mod registry;
 pub mod rights;
 pub mod secret;

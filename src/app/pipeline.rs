@@ -63,7 +63,7 @@ pub trait Scope: Send + Sync + 'static {
 /// The transaction a turn reads and writes in.
 enum Held<'a> {
     /// Its own: the pipeline commits it.
-    Own(Act),
+    Own(Box<Act>),
     /// Lent by an action that composes this one: the lender commits.
     Lent(&'a mut Act),
 }
@@ -94,14 +94,14 @@ impl<'a, G: Scope> Turn<'a, G> {
     /// Begins `caller`'s action in a transaction of its own.
     pub async fn begin(app: &'a App, caller: &Caller) -> Result<Self, AppError> {
         let act = Act::begin(app, caller).await?;
-        Self::load(app, Held::Own(act), caller.clone()).await
+        Self::load(app, Held::Own(Box::new(act)), caller.clone()).await
     }
 
     /// A click's action, in the transaction the click dispatcher began
     /// (the session it re-read in it is the one clicked); `caller` is the
     /// clicker (acting secretly on a secret session).
     pub async fn click(app: &'a App, act: Act, caller: &Caller) -> Result<Self, AppError> {
-        Self::load(app, Held::Own(act), caller.clone()).await
+        Self::load(app, Held::Own(Box::new(act)), caller.clone()).await
     }
 
     /// An action composed into another's transaction (an approval applying
@@ -216,7 +216,7 @@ impl<'a, G: Scope> Turn<'a, G> {
         let (app, caller) = (self.app, self.caller.clone());
         let (held, pending) = self.write(outcome).await?;
         match held {
-            Held::Own(act) => act.commit().await?,
+            Held::Own(act) => (*act).commit().await?,
             Held::Lent(_) => {
                 return Err(AppError::Internal(
                     "a turn in a lent transaction is settled, not finished".into(),

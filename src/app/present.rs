@@ -85,7 +85,7 @@ mod tests {
             db,
             Config::defaults(),
             RngSource::seeded(1),
-            crate::systems::registry(),
+            crate::app::Registry::default(),
         )
     }
 
@@ -131,7 +131,7 @@ mod tests {
                 panic!("{reply}: {:?}", p.response.reply)
             };
             let labels: Vec<&str> = v.all_buttons().map(|b| b.label.as_str()).collect();
-            assert_eq!(labels, vec!["Keep", "⚙ Storyteller"], "{reply}");
+            assert_eq!(labels, vec!["Keep", "⚙ Game master (FC)"], "{reply}");
             assert!(v.embeds[0].author.is_none(), "{reply}: one line");
             assert_eq!(
                 v.embeds[0].description.as_deref(),

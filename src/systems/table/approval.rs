@@ -399,6 +399,11 @@ pub fn render(session: &Session) -> Result<View, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::characters::Who;
+    use crate::app::RngSource;
+    use crate::config::Config;
+    use crate::storage::{self, Db};
+    use crate::systems::storyteller::governed::Edit;
 
     #[test]
     fn answers_keep_their_words() {
@@ -431,5 +436,93 @@ mod tests {
         let v = view(1, 1, Status::Closed, &r);
         assert_eq!(v.all_buttons().count(), 0);
         assert!(format!("{v:?}").contains("Approved by <@9>"));
+    }
+
+    const GUILD: i64 = 70;
+
+    async fn app() -> App {
+        let dir = std::env::temp_dir().join(format!("kismet-compose-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("compose.db");
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let db = Db::open(&format!("sqlite://{}", path.display()), 2)
+            .await
+            .unwrap();
+        App::new(
+            db,
+            Config::defaults(),
+            RngSource::seeded(1),
+            crate::systems::registry(),
+        )
+    }
+
+    async fn willpower(app: &App) -> u8 {
+        let mut tx = app.db.read().await.unwrap();
+        let rows = storage::characters::by_name_any_owner(
+            &mut tx,
+            GUILD,
+            crate::systems::storyteller::SYSTEM,
+            "Ada",
+        )
+        .await
+        .unwrap();
+        let s: crate::rules::storyteller::StorytellerSheet =
+            serde_json::from_str(&rows[0].sheet).unwrap();
+        s.willpower().current
+    }
+
+    /// Issue 28 item 3: an approved Storyteller change runs inside the
+    /// approval's own transaction (no task-local rider): nothing of it
+    /// lasts unless that transaction commits, and once it does the answer
+    /// is drawn from what was committed.
+    #[tokio::test]
+    async fn an_approved_change_composes_into_the_approvals_transaction() {
+        let app = app().await;
+        let alice = Caller {
+            guild_id: GUILD,
+            user_id: 1,
+            name: "alice".into(),
+            ..Caller::default()
+        };
+        let fc = Caller {
+            guild_id: GUILD,
+            user_id: 3,
+            name: "fc".into(),
+            manage_guild: true,
+            ..Caller::default()
+        };
+        crate::systems::storyteller::sheets::create(&app, &alice, "Ada", 5, None)
+            .await
+            .unwrap();
+        let change = serde_json::to_value(Edit::Willpower {
+            current: 2,
+            permanent: None,
+            who: Who::new(Some("Ada"), Some(1)),
+        })
+        .unwrap();
+        let system = app
+            .registry
+            .get(crate::systems::storyteller::SYSTEM)
+            .unwrap();
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        applying.await.unwrap();
+        drop(act);
+        assert_eq!(willpower(&app).await, 5, "rolled back with its lender");
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        let pending = applying.await.unwrap();
+        act.commit().await.unwrap();
+        assert_eq!(willpower(&app).await, 2, "committed with its lender");
+        let answer = pending.draw(&app, &fc).await;
+        assert!(format!("{answer:?}").contains("■■□□□ 2/5"), "{answer:?}");
     }
 }

@@ -11,6 +11,7 @@
 //! - [`characters`]: finding, creating and saving sheets.
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
+//! - [`pending`]: a settled outcome, drawn once committed.
 //! - [`pipeline`]: one action pipeline: a turn in, an outcome saved, logged, committed and drawn.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
 //! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
@@ -26,6 +27,7 @@ pub mod custom_id;
 pub mod expiry;
 pub mod gm_panel;
 pub mod log;
+pub mod pending;
 pub mod pipeline;
 pub mod present;
 pub mod registry;

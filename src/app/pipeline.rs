@@ -24,8 +24,9 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use super::characters::{self, Access, Loaded, Pick};
 use super::log::{self, Columns, What};
+pub use super::pending::Pending;
 use super::settings::{self, GuildSettings};
-use super::{rights, secret, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use super::{rights, secret, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 
@@ -285,7 +286,7 @@ impl<'a, G: Scope> Turn<'a, G> {
             }
         }
         let response = (o.draw)(&shown.unwrap_or_default());
-        Ok((self.held, Pending { response, redraw }))
+        Ok((self.held, Pending::new(response, redraw)))
     }
 }
 
@@ -491,28 +492,5 @@ impl Record {
     pub fn on_session(mut self) -> Self {
         self.on_session = true;
         self
-    }
-}
-
-/// A settled outcome, drawn once its transaction is committed.
-pub struct Pending {
-    response: Response,
-    redraw: Vec<Session>,
-}
-
-impl Pending {
-    /// The answer, with every other posted message that shows a changed
-    /// sheet redrawn as it now stands ([`Reply::Edit`]).
-    pub async fn draw(self, app: &App, caller: &Caller) -> Response {
-        let mut r = self.response;
-        for s in self.redraw {
-            match app.registry.render(app, &s, caller).await {
-                Ok(v) => r.followups.push(Reply::Edit(v)),
-                Err(e) => {
-                    tracing::warn!(session = s.id, error = %e.report(), "could not redraw a message")
-                }
-            }
-        }
-        r
     }
 }

@@ -183,13 +183,13 @@ pub trait System: Send + Sync + 'static {
     /// the system's changes do not compose yet: they run in actions of
     /// their own ([`System::apply_change`]).
     ///
-    /// [`Pending::draw`]: super::pipeline::Pending::draw
+    /// [`Pending::draw`]: super::pending::Pending::draw
     fn apply_change_within<'a>(
         &'a self,
         app: &'a super::App,
         act: &'a mut Act,
         change: &'a serde_json::Value,
-    ) -> Option<BoxFuture<'a, Result<super::pipeline::Pending, AppError>>> {
+    ) -> Option<BoxFuture<'a, Result<super::pending::Pending, AppError>>> {
         let _ = (app, act, change);
         None
     }

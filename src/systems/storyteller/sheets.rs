@@ -8,7 +8,6 @@
 //! is gone (it acts on the sheet as it is when clicked).
 
 use super::record;
-use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{Access, Loaded};
 use crate::app::component::{Action, Click};
@@ -26,12 +25,7 @@ use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{GM, SHEET_KIND};
 
-/// What a sheet card's session keeps.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CardState {
-    /// The character shown.
-    pub character_id: i64,
-}
+pub use super::state::CardState;
 
 /// The card of a sheet: the embed, and the ST-12 button when it may be used.
 pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {

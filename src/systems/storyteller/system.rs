@@ -3,9 +3,7 @@
 
 use std::future::Future;
 
-use crate::app::characters::Loaded;
 use crate::app::component::Click;
-use crate::app::pipeline::Scope;
 use crate::app::registry::{Governed, HelpTopic};
 use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::storage::characters::Character;
@@ -13,8 +11,7 @@ use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
 use crate::systems::game::Game;
 
-/// Storyteller as a game at the table.
-pub struct Storyteller;
+pub use super::context::Storyteller;
 
 impl Game for Storyteller {
     const ID: &'static str = "storyteller";
@@ -67,24 +64,6 @@ impl Game for Storyteller {
 
     fn history_line(entry: &LogEntry) -> Option<String> {
         super::history::line(entry)
-    }
-}
-
-impl Scope for Storyteller {
-    const ID: &'static str = super::SYSTEM;
-    const HINT: &'static str = super::HINT;
-    const CARD_KINDS: &'static [&'static str] = &[super::SHEET_KIND];
-    type Settings = crate::rules::storyteller::StorytellerSettings;
-    type Sheet = crate::rules::storyteller::StorytellerSheet;
-
-    fn check(c: Loaded<Self::Sheet>) -> Result<Loaded<Self::Sheet>, AppError> {
-        super::context::checked(c)
-    }
-
-    fn shows(session: &Session) -> Option<i64> {
-        crate::app::sessions::load::<super::sheets::CardState>(session)
-            .ok()
-            .map(|c| c.character_id)
     }
 }
 

@@ -120,7 +120,9 @@ impl Answer for kismet::fake::table::Exchange {
     }
 }
 
-/// Whether an output redraws an earlier posted sheet card.
+/// Whether an output redraws an earlier posted Storyteller sheet card (the
+/// cards the action pipeline redraws; under concurrent actions the fake
+/// may count another action's redraw with this one's answer).
 pub fn is_card_redraw(o: &kismet::fake::table::Output) -> bool {
-    o.kind == "update" && o.title().starts_with("📜")
+    o.kind == "update" && o.title().starts_with("📜") && o.text().contains("**Willpower**")
 }

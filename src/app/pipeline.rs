@@ -14,7 +14,8 @@
 //! (version-checked), the sheets and the log in the turn's transaction,
 //! commits it, and then redraws every other posted message that shows a
 //! sheet that changed (a sheet card, [`Scope::shows`]), as
-//! [`Reply::Edit`]s after the answer. A turn may be lent a transaction that
+//! [`Reply::Edit`](super::Reply::Edit)s after the answer; a secret action redraws none (what
+//! came of it stays with the roller and the game master). A turn may be lent a transaction that
 //! is not its own ([`Turn::within`], an approval applying a change inside
 //! the approval's click): it then [`Turn::settle`]s, writing without
 //! committing, and the lender commits and draws ([`Pending::draw`]).
@@ -268,8 +269,10 @@ impl<'a, G: Scope> Turn<'a, G> {
             let id = log::record_columns(tx, &caller, what, columns).await?;
             log::record_faces(tx, id, &r.faces).await?;
         }
+        // A secret action redraws nothing: what came of it stays with the
+        // roller and the game master (the card shows it when shown again).
         let mut redraw = Vec::new();
-        if !changed.is_empty() {
+        if !changed.is_empty() && !caller.secret {
             for kind in G::CARD_KINDS {
                 let open = storage::sessions::latest_open_in_guild(
                     tx,

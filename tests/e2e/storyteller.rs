@@ -4,7 +4,7 @@
 //! recovery, incapacitation, rights, settings, restarts and the largest
 //! pools. Seeded: the faces asserted are what those seeds always give.
 
-use crate::common::{assert_schema_clean, table, Answer};
+use crate::common::{assert_schema_clean, is_card_redraw, table, Answer};
 use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
 use kismet::rules::storyteller::{roll_odds, StorytellerSheet};
 use kismet::storage;
@@ -890,6 +890,31 @@ async fn issue_28_a_willpower_spend_redraws_the_posted_sheet_card() {
     );
     assert_eq!(posted(&t, other), bo, "Bo's card is not Ada's");
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 28: a secret roll, and all that comes of it, stays with the
+/// roller and the storyteller: spending willpower on a secret willpower
+/// roll does not redraw the character's public sheet card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_secret_spend_leaves_the_public_card_alone() {
+    let t = table("st-wp-secret-card", 1).await;
+    run(&t, "fc", "/fc gm-channel channel:#gm").await;
+    ada(&t, 5).await;
+    let ex = run(&t, "alice", "/st sheet show").await;
+    let card = ex.message_id.expect("the card is posted");
+    let before = posted(&t, card);
+    assert!(before.contains("■■■■■ 5/5"), "{before}");
+    run(&t, "alice", "/st willpower secret:true").await;
+    let ex = t.click("alice", "Spend willpower").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Automatic success · 4 successes");
+    assert!(
+        ex.outputs.iter().all(|o| !is_card_redraw(o)),
+        "{:#?}",
+        ex.outputs
+    );
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
+    assert_eq!(posted(&t, card), before, "the public card is not redrawn");
     t.stop().await;
 }
 

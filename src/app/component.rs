@@ -16,7 +16,8 @@ pub use super::custom_id::{from_base36, to_base36, Action, ButtonId, Click};
 
 /// Handles any click: finds the session (in the caller's guild only),
 /// answers stale clicks with the current state, and hands the rest to the
-/// owning system inside one write transaction.
+/// owning system inside one write transaction. The answer goes out through
+/// [`super::present`], as a command's does.
 pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[String]) -> AppResult {
     let id = ButtonId::parse(custom_id).ok_or_else(|| {
         AppError::user(
@@ -26,12 +27,10 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if values.len() > 25 || values.iter().any(|v| v.len() > 100) {
         return Err(AppError::user("That selection is not valid."));
     }
-    let response = match gm_panel::split(&id) {
-        Some((what, inner)) => panel_click(app, caller, what, inner, values).await?,
-        None => dispatch_id(app, caller, &id, values).await?,
-    };
-    let response = gm_panel::fold_response(&app.registry, response);
-    Ok(super::verbosity::apply(app, caller, response).await)
+    match gm_panel::split(&id) {
+        Some((what, inner)) => panel_click(app, caller, what, inner, values).await,
+        None => dispatch_id(app, caller, &id, values).await,
+    }
 }
 
 /// A button of the game master's private panel ([`gm_panel`]): opens it,

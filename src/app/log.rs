@@ -61,6 +61,34 @@ pub async fn record_id(
     dice: &impl Serialize,
     outcome: &impl Serialize,
 ) -> Result<i64, AppError> {
+    let columns = Columns {
+        inputs: serde_json::to_string(inputs)?,
+        dice: serde_json::to_string(dice)?,
+        outcome: serde_json::to_string(outcome)?,
+    };
+    record_columns(tx, caller, what, columns).await
+}
+
+/// A log entry's three JSON columns, already serialised from the action's
+/// typed record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Columns {
+    /// What the action was asked (`inputs`).
+    pub inputs: String,
+    /// The dice it threw (`dice`).
+    pub dice: String,
+    /// What came of it (`outcome`).
+    pub outcome: String,
+}
+
+/// [`record_id`] with the columns already serialised (the action pipeline
+/// serialises each typed record when the action hands it over).
+pub async fn record_columns(
+    tx: &mut Tx,
+    caller: &Caller,
+    what: What<'_>,
+    columns: Columns,
+) -> Result<i64, AppError> {
     let secret = caller.secret
         || match what.session {
             Some(id) => super::secret::is_secret(tx, caller.guild_id, id).await?,
@@ -75,9 +103,9 @@ pub async fn record_id(
         system: what.system.into(),
         action: what.action.into(),
         secret,
-        inputs: serde_json::to_string(inputs)?,
-        dice: serde_json::to_string(dice)?,
-        outcome: serde_json::to_string(outcome)?,
+        inputs: columns.inputs,
+        dice: columns.dice,
+        outcome: columns.outcome,
         created_at: storage::now_ms(),
         ..LogEntry::default()
     };

@@ -11,11 +11,14 @@
 //! - [`characters`]: finding, creating and saving sheets.
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
+//! - [`pending`]: a settled outcome, drawn once committed.
+//! - [`pipeline`]: one action pipeline: a turn in, an outcome saved, logged, committed and drawn.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
 //! - [`clock`]: the time, injected (the wall clock, or one moved by hand in tests).
 //! - [`departures`]: a server that removed the bot: its data deleted after the grace period.
 //! - [`gm_panel`]: the game master's tools, folded behind one button into a private panel.
 //! - [`secret`]: secret rolls (the roller and the FC only).
+//! - [`present`]: what every answer goes through on its way out (the ⚙ fold, `verbosity`, secrecy).
 //! - [`registry`]: the registered systems, reached without naming them.
 //! - [`verbosity`]: the per-channel house rule that shortens results to one line.
 
@@ -28,6 +31,9 @@ pub mod departures;
 pub mod expiry;
 pub mod gm_panel;
 pub mod log;
+pub mod pending;
+pub mod pipeline;
+pub mod present;
 pub mod registry;
 pub mod rights;
 pub mod secret;

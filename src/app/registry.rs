@@ -176,6 +176,24 @@ pub trait System: Send + Sync + 'static {
         Box::pin(std::future::ready(Err(AppError::Internal(msg))))
     }
 
+    /// Applies a governed change stored as JSON inside `act`, an
+    /// approval's own transaction (as its caller, the approving game
+    /// master), for the approval to close the request in the same
+    /// transaction, commit, and then draw ([`Pending::draw`]). `None` when
+    /// the system's changes do not compose yet: they run in actions of
+    /// their own ([`System::apply_change`]).
+    ///
+    /// [`Pending::draw`]: super::pending::Pending::draw
+    fn apply_change_within<'a>(
+        &'a self,
+        app: &'a super::App,
+        act: &'a mut Act,
+        change: &'a serde_json::Value,
+    ) -> Option<BoxFuture<'a, Result<super::pending::Pending, AppError>>> {
+        let _ = (app, act, change);
+        None
+    }
+
     /// One of this system's log entries as `/history` shows it: what was
     /// done and what came of it, in a short line of words (no raw data).
     /// `None` (the default) leaves it to the shared summary of the entry's

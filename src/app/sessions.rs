@@ -17,8 +17,25 @@ pub async fn create<S: Serialize>(
     state: &S,
     timeout_minutes: Option<u32>,
 ) -> Result<i64, AppError> {
+    create_json(
+        tx,
+        caller,
+        kind,
+        &serde_json::to_string(state)?,
+        timeout_minutes,
+    )
+    .await
+}
+
+/// [`create`] with the state already serialised.
+pub async fn create_json(
+    tx: &mut Tx,
+    caller: &Caller,
+    kind: &str,
+    json: &str,
+    timeout_minutes: Option<u32>,
+) -> Result<i64, AppError> {
     let now = storage::now_ms();
-    let json = serde_json::to_string(state)?;
     let id = storage::sessions::insert(
         tx,
         storage::sessions::NewSession {
@@ -26,7 +43,7 @@ pub async fn create<S: Serialize>(
             channel_id: caller.channel_id,
             owner_id: caller.user_id,
             kind,
-            state: &json,
+            state: json,
             expires_at: timeout_minutes.map(|m| now + i64::from(m) * 60_000),
             now,
         },
@@ -52,14 +69,31 @@ pub async fn save<S: Serialize>(
     status: Status,
     timeout_minutes: Option<u32>,
 ) -> Result<i64, AppError> {
+    save_json(
+        tx,
+        s,
+        &serde_json::to_string(state)?,
+        status,
+        timeout_minutes,
+    )
+    .await
+}
+
+/// [`save`] with the state already serialised.
+pub async fn save_json(
+    tx: &mut Tx,
+    s: &Session,
+    json: &str,
+    status: Status,
+    timeout_minutes: Option<u32>,
+) -> Result<i64, AppError> {
     let now = storage::now_ms();
-    let json = serde_json::to_string(state)?;
     let expires = if status == Status::Open {
         timeout_minutes.map(|m| now + i64::from(m) * 60_000)
     } else {
         s.expires_at
     };
-    storage::sessions::update(tx, s.id, s.version, &json, status, expires, now)
+    storage::sessions::update(tx, s.id, s.version, json, status, expires, now)
         .await?
         .ok_or_else(|| AppError::Internal("session changed under a write lock".into()))
 }

@@ -16,6 +16,7 @@ use serenity::{
 };
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::app::present::present;
 use crate::app::view::View;
 use crate::app::{component, departures, expiry, App, AppError, AppResult, Reply};
 use crate::config::{Registration, Secrets, ShardRange};
@@ -351,7 +352,10 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
                     ComponentInteractionDataKind::StringSelect { values } => values.clone(),
                     _ => Vec::new(),
                 };
-                component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await
+                match component::dispatch(&data.app, &caller, &ci.data.custom_id, &values).await {
+                    Ok(r) => Ok(present(&data.app, &caller, r).await.response),
+                    Err(e) => Err(e),
+                }
             }
         }
     };

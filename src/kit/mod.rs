@@ -91,70 +91,26 @@ pub fn caller(
 /// Sends an application result as the command's answer: the view on
 /// success, an ephemeral explanation on refusal or failure.
 pub async fn respond(ctx: Context<'_>, result: AppResult) -> Result<(), Error> {
-    // No game-master tool is ever drawn in a message: they fold behind
-    // one ⚙ button (see `app::gm_panel`).
-    let registry = &ctx.data().app.registry;
-    let result = result.map(|r| crate::app::gm_panel::fold_response(registry, r));
-    // One read for what the answer depends on besides the action itself:
-    // a channel whose house rule `verbosity` is compact shows results in
-    // one line, and secrecy is decided here for every command: an answer
-    // that shows a secret session (the FC adjusting, voiding or closing
-    // it, a bonus claimed on it) goes out as that roll went, privately
-    // with the GM channel's copy, whoever asked.
+    // What every answer goes through (`app::present`): the game master's
+    // tools fold behind one ⚙ button, a channel whose house rule
+    // `verbosity` is compact shows results in one line, and an answer that
+    // shows a secret session (the FC adjusting, voiding or closing it, a
+    // bonus claimed on it) goes out as that roll went, privately with the
+    // GM channel's copy, whoever asked.
+    let app = &ctx.data().app;
     let result = match (result, caller_of(ctx)) {
         (Ok(r), Ok(caller)) => {
-            let (r, secret) = after_action(ctx, &caller, r).await;
-            if secret {
-                return Box::pin(respond_as(ctx, &caller.secretly(true), Ok(r))).await;
+            let p = crate::app::present::present(app, &caller, r).await;
+            if p.secret {
+                return Box::pin(respond_as(ctx, &caller.secretly(true), Ok(p.response))).await;
             }
-            Ok(r)
+            Ok(p.response)
         }
-        (result, _) => result,
+        (result, _) => result.map(|r| crate::app::gm_panel::fold_response(&app.registry, r)),
     };
     let sent = send(ctx, result).await;
     signal_done(ctx.data(), invocation_id(ctx));
     sent
-}
-
-/// The channel's verbosity applied to a response, and whether it shows a
-/// secret session, from one read (none when neither can matter).
-async fn after_action(
-    ctx: Context<'_>,
-    caller: &Caller,
-    r: crate::app::Response,
-) -> (crate::app::Response, bool) {
-    // The sessions the answer shows, with their guild (none outside one).
-    let shown: Vec<(i64, i64)> = match ctx.guild_id() {
-        Some(g) => std::iter::once(&r.reply)
-            .chain(r.followups.iter())
-            .filter_map(|reply| {
-                let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
-                    reply;
-                v.session().map(|id| (g.get() as i64, id))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    if shown.is_empty() && !crate::app::verbosity::has_result(&r) {
-        return (r, false);
-    }
-    let Ok(mut tx) = ctx.data().app.db.glance().await else {
-        return (r, false);
-    };
-    let mut secret = false;
-    for (guild, id) in shown {
-        if matches!(
-            crate::app::secret::lookup_in(&mut tx, guild, id).await,
-            Ok(Some(_))
-        ) {
-            secret = true;
-            break;
-        }
-    }
-    (
-        crate::app::verbosity::apply_in(&mut tx, caller, r).await,
-        secret,
-    )
 }
 
 /// [`respond`] without telling the tests the interaction is done (the

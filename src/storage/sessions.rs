@@ -238,6 +238,27 @@ pub async fn latest_open_in_channel(
     rows.iter().map(from_row).collect()
 }
 
+/// The newest open sessions of `kind` in a guild, in any channel, newest
+/// first (at most `limit`): the messages that may show a changed state.
+pub async fn latest_open_in_guild(
+    tx: &mut Tx,
+    guild_id: i64,
+    kind: &str,
+    limit: i64,
+) -> Result<Vec<Session>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
+         FROM sessions WHERE guild_id = $1 AND kind = $2 AND status = 'open'
+         ORDER BY id DESC LIMIT $3",
+    )
+    .bind(guild_id)
+    .bind(kind)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(from_row).collect()
+}
+
 /// The open sessions of `kind` in a channel with their creation times
 /// (ms), newest first (at most `limit`): the rolls a command may choose.
 pub async fn open_in_channel_aged(

@@ -12,13 +12,14 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::app::component::Click;
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Catalogue, Governed, HelpTopic, Rules, System};
 use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::rules::{HouseRules, RuleError};
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
-use crate::systems::table::approval::{apply_stored, Change};
+use crate::systems::table::approval::{apply_stored, apply_stored_within, Change};
 
 /// A game at the table: a system with its own command root, character
 /// sheets, house rules and changes the house rule `player_edits` governs.
@@ -195,6 +196,15 @@ impl<G: Game> System for Played<G> {
         change: &'a serde_json::Value,
     ) -> BoxFuture<'a, AppResult> {
         Box::pin(apply_stored::<G::Change>(app, caller, change))
+    }
+
+    fn apply_change_within<'a>(
+        &'a self,
+        app: &'a App,
+        act: &'a mut Act,
+        change: &'a serde_json::Value,
+    ) -> Option<BoxFuture<'a, Result<Pending, AppError>>> {
+        apply_stored_within::<G::Change>(app, act, change)
     }
 
     fn history_line(&self, entry: &LogEntry) -> Option<String> {

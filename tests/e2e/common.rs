@@ -98,3 +98,38 @@ pub async fn message_when(
         .await
         .unwrap_or_else(|| panic!("message {id} never changed as expected"))
 }
+
+/// An exchange's one answer, leaving out the redraws of earlier posted
+/// sheet cards that follow it (issue 28: a changed sheet redraws every
+/// posted card that shows it).
+pub trait Answer {
+    /// The one output that is not such a redraw; panics (in tests) when
+    /// there is not exactly one.
+    fn only(&self) -> &kismet::fake::table::Output;
+}
+
+impl Answer for kismet::fake::table::Exchange {
+    fn only(&self) -> &kismet::fake::table::Output {
+        let answers: Vec<&kismet::fake::table::Output> = self
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| *i == 0 || !is_card_redraw(o))
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(
+            answers.len(),
+            1,
+            "expected one reply besides card redraws, got {:#?}",
+            self.outputs
+        );
+        answers[0]
+    }
+}
+
+/// Whether an output redraws an earlier posted Storyteller sheet card (the
+/// cards the action pipeline redraws; under concurrent actions the fake
+/// may count another action's redraw with this one's answer).
+pub fn is_card_redraw(o: &kismet::fake::table::Output) -> bool {
+    o.kind == "update" && o.title().starts_with("📜") && o.text().contains("**Willpower**")
+}

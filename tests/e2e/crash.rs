@@ -5,7 +5,7 @@
 //! intact, every answered action is stored, no action is half-applied, and
 //! old buttons still work.
 
-use crate::common::{assert_schema_clean, db_path};
+use crate::common::{assert_schema_clean, db_path, is_card_redraw};
 use kismet::app::component::{to_base36, ButtonId};
 use kismet::fake::table::{Exchange, Table, TableOptions, GUILD_ID};
 use kismet::rules::storyteller::StorytellerSheet;
@@ -143,7 +143,13 @@ async fn stream(
             );
         }
         // A refusal (e.g. no Stress left to rest) changes nothing.
-        let refused = ex.outputs.iter().all(|o| o.kind == "ephemeral");
+        // (A Storyteller sheet card redrawn by another player's concurrent
+        // spend may be counted with this answer: it is not this one's.)
+        let refused = ex
+            .outputs
+            .iter()
+            .filter(|o| !is_card_redraw(o))
+            .all(|o| o.kind == "ephemeral");
         let mut list = answered.lock().await;
         match (&custom_id, line) {
             _ if refused => {}

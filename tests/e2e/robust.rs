@@ -5,7 +5,7 @@
 //!
 //! Every test is seeded, so a failure replays the same way.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, table, Answer};
 use kismet::app::component::ButtonId;
 use kismet::fake::table::{Exchange, Table, GUILD_ID};
 use kismet::fake::Fault;
@@ -122,12 +122,7 @@ async fn a_thousand_racing_clicks_apply_each_spend_exactly_once() {
         // it only then) even after the other two spends.
         for _ in 0..3 {
             let ex = run(&t, p, "/st willpower difficulty:8").await;
-            if ex
-                .single()
-                .buttons()
-                .iter()
-                .any(|b| b.0 == "Spend willpower")
-            {
+            if ex.only().buttons().iter().any(|b| b.0 == "Spend willpower") {
                 spends.push(Target {
                     message: last_message(&t, p),
                     custom_id: custom_id(&ex, "Spend willpower"),
@@ -382,8 +377,8 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
     t.fake.inject(fault("/callback", 500, None, 1));
     let ex = t.click_custom_id("alice", msg, &spend, None).await.unwrap();
     assert_eq!(callbacks(&t, &ex), vec![500, 204]);
-    assert_eq!(ex.single().kind, "update");
-    assert!(ex.single().text().contains("Automatic success"));
+    assert_eq!(ex.only().kind, "update");
+    assert!(ex.only().text().contains("Automatic success"));
     assert_eq!(st_sheet(&db, "Ada").await.1.willpower().current, 4);
     assert_eq!(logged(&db, session_of(&spend), "spend").await, 1);
 
@@ -411,7 +406,7 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
     let latency = ex.latency.unwrap() + gaps.iter().sum::<Duration>();
     assert!(latency < Duration::from_secs(3), "{latency:?}");
     println!("429 twice: answered after retries spaced {gaps:?} (final answer {latency:?} after the click)");
-    assert_eq!(ex.single().kind, "message");
+    assert_eq!(ex.only().kind, "message");
     assert_eq!(log_count(&db).await, before + 1, "one roll logged");
 
     // Every try fails: the reroll is applied (committed before the answer)
@@ -432,15 +427,15 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
         .click_custom_id("bob", roll_msg, &reroll, None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "update");
-    assert!(ex.single().text().contains("Rerolled 1 time(s)"));
+    assert_eq!(ex.only().kind, "update");
+    assert!(ex.only().text().contains("Rerolled 1 time(s)"));
     assert_eq!(logged(&db, session_of(&reroll), "reroll").await, 1);
 
     // A failing follow-up (a stale click's note on a finished roll) is
     // retried too.
     t.fake.inject(fault("/webhooks/", 502, None, 1));
     let ex = t.click_custom_id("alice", msg, &spend, None).await.unwrap();
-    assert_eq!(ex.single().kind, "update");
+    assert_eq!(ex.only().kind, "update");
     assert_eq!(st_sheet(&db, "Ada").await.1.willpower().current, 4);
 
     // A refusal whose answer fails once is still delivered, once.
@@ -448,8 +443,8 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
     // (`0d6` rolls 0 since issue 18; `1d0` is still refused.)
     let ex = t.command("carol", "/roll expression:1d0").await.unwrap();
     assert_eq!(callbacks(&t, &ex), vec![500, 204]);
-    assert_eq!(ex.single().kind, "ephemeral");
-    assert!(!ex.single().text().contains(OUR_FAULT));
+    assert_eq!(ex.only().kind, "ephemeral");
+    assert!(!ex.only().text().contains(OUR_FAULT));
     assert!(db.integrity_ok().await.unwrap());
     assert_schema_clean(&t);
     t.stop().await;
@@ -492,7 +487,7 @@ async fn slow_commands_are_deferred_then_edited() {
         assert_eq!(first.body["type"], 5, "{line}: deferred first");
         let latency = ex.latency.unwrap();
         assert!(latency < Duration::from_secs(3), "{line}: {latency:?}");
-        let out = ex.single();
+        let out = ex.only();
         assert_eq!(out.kind, kind, "{line}: {}", out.text());
         assert!(!out.text().contains(OUR_FAULT), "{line}");
         let original: Vec<(u16, String)> = answers(&t, &ex)
@@ -541,7 +536,7 @@ async fn a_dropped_gateway_is_resumed_and_nothing_is_duplicated() {
         id.version = version;
         match t.click_custom_id("alice", msg, &id.encode(), None).await {
             Ok(ex) => {
-                assert_eq!(ex.single().kind, "update");
+                assert_eq!(ex.only().kind, "update");
                 delivered += 1;
             }
             Err(e) => {
@@ -576,7 +571,7 @@ async fn a_dropped_gateway_is_resumed_and_nothing_is_duplicated() {
     assert!(n <= delivered, "{n} rerolls for {delivered} clicks");
     // And the bot answers as before.
     let ex = run(&t, "bob", "/roll expression:3d6").await;
-    assert_eq!(ex.single().kind, "message");
+    assert_eq!(ex.only().kind, "message");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -1223,7 +1218,7 @@ async fn a_failed_registration_is_retried_and_never_leaves_the_bot_deaf() {
     t.fake.inject(fault("/commands", 502, None, 1));
     t.restart().await.unwrap();
     let ex = run(&t, "alice", "/roll expression:1d6").await;
-    assert_eq!(ex.single().kind, "message");
+    assert_eq!(ex.only().kind, "message");
     t.fake
         .wait_for(Duration::from_secs(5), |f| {
             (f.requests_since(0, |r| r.method == "PUT").len() >= 3).then_some(())
@@ -1235,13 +1230,13 @@ async fn a_failed_registration_is_retried_and_never_leaves_the_bot_deaf() {
     t.fake.inject(fault("/commands", 500, None, 3));
     t.restart().await.unwrap();
     let ex = run(&t, "alice", "/roll expression:2d6").await;
-    assert_eq!(ex.single().kind, "message");
+    assert_eq!(ex.only().kind, "message");
     let reroll = custom_id(&ex, "Reroll");
     let ex = t
         .click_custom_id("alice", last_message(&t, "alice"), &reroll, None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "update");
+    assert_eq!(ex.only().kind, "update");
     t.fake
         .wait_for(Duration::from_secs(5), |f| {
             (f.requests_since(0, |r| r.method == "PUT").len() >= 6).then_some(())
@@ -1291,7 +1286,7 @@ async fn a_click_that_waits_is_acknowledged_in_time_and_answered_later() {
             "{who}: {latency:?}"
         );
         println!("{who}'s click waited for the database: acknowledged after {latency:?}");
-        let out = ex.single();
+        let out = ex.only();
         if who == "alice" {
             assert_eq!(out.kind, "update");
             assert!(out.text().contains("Automatic success"), "{}", out.text());

@@ -4,7 +4,7 @@
 //! recovery, incapacitation, rights, settings, restarts and the largest
 //! pools. Seeded: the faces asserted are what those seeds always give.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, is_card_redraw, table, Answer};
 use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
 use kismet::rules::storyteller::{roll_odds, StorytellerSheet};
 use kismet::storage;
@@ -39,7 +39,7 @@ async fn run(t: &Table, who: &str, line: &str) -> Exchange {
 /// Runs a command that must answer with one public message.
 async fn public(t: &Table, who: &str, line: &str) -> Output {
     let ex = run(t, who, line).await;
-    let out = ex.single().clone();
+    let out = ex.only().clone();
     assert_eq!(out.kind, "message", "{line}: {}", out.text());
     out
 }
@@ -47,7 +47,7 @@ async fn public(t: &Table, who: &str, line: &str) -> Output {
 /// Runs a command that must be refused privately with `needle` in the text.
 async fn refused(t: &Table, who: &str, line: &str, needle: &str) {
     let ex = run(t, who, line).await;
-    let out = ex.single();
+    let out = ex.only();
     assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
     assert!(
         out.text().contains(needle),
@@ -112,7 +112,7 @@ async fn ada(t: &Table, wp: u8) {
         "/st sheet specialty ability:Alertness name:\"Night Vision\"",
     ] {
         let ex = run(t, "alice", line).await;
-        assert_eq!(ex.single().kind, "ephemeral", "{line}");
+        assert_eq!(ex.only().kind, "ephemeral", "{line}");
     }
 }
 
@@ -257,11 +257,11 @@ async fn the_game_master_is_the_storyteller_in_every_text() {
     );
     let ex = t.click("bob", "Keep").await.unwrap();
     assert_eq!(
-        ex.single().text(),
+        ex.only().text(),
         "⚠️ Only Ada's player or the storyteller can decide this roll."
     );
     let ex = t.tool("fc", "Void").await.unwrap();
-    assert_eq!(ex.single().title(), "⏹️ Voided by the storyteller");
+    assert_eq!(ex.only().title(), "⏹️ Voided by the storyteller");
     t.stop().await;
 }
 
@@ -283,14 +283,11 @@ async fn sheets_are_created_shown_and_edited() {
 
     let ex = run(&t, "alice", "/st sheet set trait:str dots:3").await;
     assert_eq!(
-        description(ex.single()),
+        description(ex.only()),
         "Strength (Attribute): ●○○○○ → ●●●○○ (3)"
     );
     let ex = run(&t, "alice", "/st sheet set trait:Brawling dots:2").await;
-    assert_eq!(
-        description(ex.single()),
-        "Melee (Talent): ○○○○○ → ●●○○○ (2)"
-    );
+    assert_eq!(description(ex.only()), "Melee (Talent): ○○○○○ → ●●○○○ (2)");
     run(&t, "alice", "/st sheet set trait:Firearms dots:1").await;
     // The source's suggestion decides the type unless told.
     run(&t, "alice", "/st sheet specialty ability:Melee name:Swords").await;
@@ -312,10 +309,7 @@ async fn sheets_are_created_shown_and_edited() {
         "/st sheet specialty ability:Melee name:unarmed remove:true",
     )
     .await;
-    assert_eq!(
-        description(ex.single()),
-        "Melee: specialty Unarmed removed."
-    );
+    assert_eq!(description(ex.only()), "Melee: specialty Unarmed removed.");
     let ex = run(
         &t,
         "alice",
@@ -323,7 +317,7 @@ async fn sheets_are_created_shown_and_edited() {
     )
     .await;
     assert_eq!(
-        description(ex.single()),
+        description(ex.only()),
         "New custom attribute **Charm**: ●●○○○ (2)."
     );
     let ex = run(
@@ -333,7 +327,7 @@ async fn sheets_are_created_shown_and_edited() {
     )
     .await;
     assert_eq!(
-        description(ex.single()),
+        description(ex.only()),
         "Willpower ■■■■■■ 6/6 → ■■■■■□□□ 5/8"
     );
     run(
@@ -800,9 +794,9 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
 
     // A stranger cannot decide it.
     let ex = t.click("bob", "Spend willpower").await.unwrap();
-    assert_eq!(ex.single().kind, "ephemeral");
+    assert_eq!(ex.only().kind, "ephemeral");
     assert!(ex
-        .single()
+        .only()
         .text()
         .contains("Only Ada's player or the storyteller can decide this roll."));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
@@ -817,7 +811,7 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
         .click_custom_id("alice", msg.id, "st:2:0:spend", None)
         .await
         .unwrap();
-    let up = first.single();
+    let up = first.only();
     assert_eq!(up.kind, "update");
     assert_eq!(up.title(), "✅ Automatic success · 4 successes");
     assert_eq!(
@@ -825,8 +819,8 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
         "Willpower 5 → 4\n1 willpower spent for an automatic success (now 4)."
     );
     assert!(up.buttons().is_empty());
-    assert_eq!(second.single().kind, "update");
-    assert_eq!(second.single().body["embeds"], up.body["embeds"]);
+    assert_eq!(second.only().kind, "update");
+    assert_eq!(second.only().body["embeds"], up.body["embeds"]);
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
@@ -842,6 +836,85 @@ async fn a_willpower_roll_buys_an_automatic_success_once() {
     let out = public(&t, "alice", "/st willpower difficulty:2").await;
     assert!(out.buttons().is_empty(), "{}", out.text());
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The embeds of posted message `id` as they stand now.
+fn posted(t: &Table, id: u64) -> String {
+    t.fake.message_object(id).expect("the posted message")["embeds"].to_string()
+}
+
+/// Issue 28: every message that shows a changed sheet is redrawn at once:
+/// a willpower spend on a roll, a sheet edit and a day's rest redraw the
+/// character's posted sheet card (another character's card is left alone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_willpower_spend_redraws_the_posted_sheet_card() {
+    let t = table("st-wp-card", 1).await;
+    ada(&t, 5).await;
+    public(&t, "bob", "/st sheet create name:Bo willpower:3").await;
+    let ex = run(&t, "alice", "/st sheet show").await;
+    let card = ex.message_id.expect("the card is posted");
+    let ex = run(&t, "bob", "/st sheet show").await;
+    let other = ex.message_id.expect("Bo's card is posted");
+    assert!(
+        posted(&t, card).contains("■■■■■ 5/5"),
+        "{}",
+        posted(&t, card)
+    );
+    let bo = posted(&t, other);
+
+    let out = public(&t, "alice", "/st willpower").await;
+    assert_eq!(labels(&out)[0], "Spend willpower");
+    let ex = t.click("alice", "Spend willpower").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Automatic success · 4 successes");
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
+    assert!(
+        posted(&t, card).contains("■■■■□ 4/5"),
+        "{}",
+        posted(&t, card)
+    );
+
+    // The storyteller's edit and a day's recovery (changes the house rule
+    // `player_edits` leaves to the storyteller) redraw it too.
+    run(&t, "fc", "/st sheet willpower current:2 player:@alice").await;
+    assert!(
+        posted(&t, card).contains("■■□□□ 2/5"),
+        "{}",
+        posted(&t, card)
+    );
+    run(&t, "fc", "/st recover player:@alice").await;
+    assert!(
+        posted(&t, card).contains("■■■□□ 3/5"),
+        "{}",
+        posted(&t, card)
+    );
+    assert_eq!(posted(&t, other), bo, "Bo's card is not Ada's");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 28: a secret roll, and all that comes of it, stays with the
+/// roller and the storyteller: spending willpower on a secret willpower
+/// roll does not redraw the character's public sheet card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_secret_spend_leaves_the_public_card_alone() {
+    let t = table("st-wp-secret-card", 1).await;
+    run(&t, "fc", "/fc gm-channel channel:#gm").await;
+    ada(&t, 5).await;
+    let ex = run(&t, "alice", "/st sheet show").await;
+    let card = ex.message_id.expect("the card is posted");
+    let before = posted(&t, card);
+    assert!(before.contains("■■■■■ 5/5"), "{before}");
+    run(&t, "alice", "/st willpower secret:true").await;
+    let ex = t.click("alice", "Spend willpower").await.unwrap();
+    assert_eq!(ex.outputs[0].title(), "✅ Automatic success · 4 successes");
+    assert!(
+        ex.outputs.iter().all(|o| !is_card_redraw(o)),
+        "{:#?}",
+        ex.outputs
+    );
+    assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
+    assert_eq!(posted(&t, card), before, "the public card is not redrawn");
     t.stop().await;
 }
 
@@ -867,7 +940,7 @@ async fn spend_willpower_is_offered_only_when_it_raises_the_roll() {
         .click_custom_id("alice", msg.id, "st:2:0:spend", None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "update");
+    assert_eq!(ex.only().kind, "update");
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
     // A roll of 1 success is offered (buying gives 4); if willpower drops
     // to 2 before the click (buying would give 1), a click is refused and
@@ -887,13 +960,13 @@ async fn spend_willpower_is_offered_only_when_it_raises_the_roll() {
         .click_custom_id("alice", msg.id, &roll, None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "ephemeral", "{}", ex.single().text());
+    assert_eq!(ex.only().kind, "ephemeral", "{}", ex.only().text());
     assert!(
-        ex.single()
+        ex.only()
             .text()
             .contains("Spending willpower would give 1 success, no more than the roll already has"),
         "{}",
-        ex.single().text()
+        ex.only().text()
     );
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 2);
     assert_schema_clean(&t);
@@ -907,7 +980,7 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
     public(&t, "alice", "/st willpower").await;
     t.restart().await.unwrap();
     let ex = t.click("alice", "Keep").await.unwrap();
-    let up = ex.single();
+    let up = ex.only();
     assert_eq!(up.kind, "update");
     assert_eq!(up.title(), "✅ Success · 3 successes");
     assert_eq!(after_dice(up), "Willpower 5 (unchanged)");
@@ -919,7 +992,7 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
         .click_custom_id("alice", msg.id, "st:2:0:spend", None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "update");
+    assert_eq!(ex.only().kind, "update");
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 5);
 
     // The player cannot void; the FC can, and may also decide for them.
@@ -930,13 +1003,13 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
         "players never see Void"
     );
     let ex = t.click("alice", "⚙ Storyteller").await.unwrap();
-    assert_eq!(ex.single().kind, "ephemeral");
+    assert_eq!(ex.only().kind, "ephemeral");
     assert!(ex
-        .single()
+        .only()
         .text()
         .contains("Only the storyteller can use these tools"));
     let ex = t.tool("fc", "Void").await.unwrap();
-    let up = ex.single();
+    let up = ex.only();
     assert_eq!(up.title(), "⏹️ Voided by the storyteller");
     assert!(up.buttons().is_empty());
     // Difficulty 9: one success cancelled by a 1, so buying 4 raises the
@@ -944,7 +1017,7 @@ async fn keep_after_a_restart_and_void_by_the_fc() {
     let out = public(&t, "alice", "/st willpower difficulty:9").await;
     assert_eq!(dice(&out), "**10** 5 4 4 1✗");
     let ex = t.click("fc", "Spend willpower").await.unwrap();
-    assert!(ex.single().title().starts_with("✅ Automatic success"));
+    assert!(ex.only().title().starts_with("✅ Automatic success"));
     assert_eq!(sheet(&t, "Ada").await.willpower().current, 4);
     assert_schema_clean(&t);
     t.stop().await;
@@ -1029,7 +1102,7 @@ async fn willpower_ignores_wounds_once_per_turn() {
         .await
         .unwrap();
     assert!(ex
-        .single()
+        .only()
         .text()
         .contains("Only Ada's player or the storyteller"));
     // A double click spends once.
@@ -1049,7 +1122,7 @@ async fn willpower_ignores_wounds_once_per_turn() {
         first.of_kind("message").unwrap().content(),
         "🩹 Ada: 1 willpower spent to ignore the wound penalty (now 1). The next action ignores the wound penalty."
     );
-    assert_eq!(second.single().kind, "update");
+    assert_eq!(second.only().kind, "update");
     let s = sheet(&t, "Ada").await;
     assert_eq!(s.willpower().current, 1);
     assert!(s.ignores_wounds_next_action() && s.wp_wound_ignore_used_this_turn());
@@ -1220,7 +1293,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
     assert_eq!(sheet(&t, "Ada").await.attribute("Wits").unwrap().dots, 3);
 
     let ex = run(&t, "fc", "/st sheet set trait:Wits dots:5 player:@alice").await;
-    assert_eq!(ex.single().kind, "ephemeral");
+    assert_eq!(ex.only().kind, "ephemeral");
     run(
         &t,
         "fc",
@@ -1270,15 +1343,15 @@ async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
     // The house rule is in the settings catalogue and in /help.
     let ex = run(&t, "alice", "/st settings show").await;
     assert!(ex
-        .single()
+        .only()
         .field("st_ability_alone")
         .unwrap()
         .starts_with("**off**"));
     let ex = run(&t, "alice", "/help system:Storyteller").await;
     assert!(
-        ex.single().text().contains("`st_ability_alone`"),
+        ex.only().text().contains("`st_ability_alone`"),
         "{}",
-        ex.single().text()
+        ex.only().text()
     );
     // Only the storyteller turns it on; then an ability may be rolled alone.
     refused(
@@ -1333,7 +1406,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     let t = table("st-settings", 1).await;
     ada(&t, 5).await;
     let ex = run(&t, "alice", "/st settings show").await;
-    let out = ex.single();
+    let out = ex.only();
     assert_eq!(out.kind, "ephemeral");
     assert!(out
         .field("st_default_difficulty")
@@ -1375,7 +1448,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     .await;
     let ex = run(&t, "alice", "/st sheet set trait:cha dots:4").await;
     assert_eq!(
-        description(ex.single()),
+        description(ex.only()),
         "Charisma (Attribute): ○○○○○ → ●●●●○ (4)"
     );
     let out = public(

@@ -3,12 +3,14 @@
 //! players act on their own characters, the storyteller on any in the guild).
 
 use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::pipeline::Scope;
 use crate::app::settings::{self as app_settings, GuildSettings};
 use crate::app::{rights, AppError, Caller};
 use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitCatalog};
+use crate::storage::sessions::Session;
 use crate::storage::Tx;
 
-use super::{HINT, SYSTEM};
+use super::{HINT, SHEET_KIND, SYSTEM};
 
 /// The guild's settings and the caller's standing, loaded in the action's
 /// transaction.
@@ -60,6 +62,42 @@ pub struct Target<'a> {
     /// A member whose character is meant (the storyteller only, for others).
     pub player: Option<i64>,
 }
+
+impl Target<'_> {
+    /// The shared [`Pick`] these options make.
+    pub fn pick(&self) -> Pick<'_> {
+        Pick::new(self.character, self.player)
+    }
+}
+
+/// Storyteller as a game at the table: what the action pipeline needs to
+/// know of it here ([`Scope`]), and its contract with the registry in
+/// [`super::system`].
+pub struct Storyteller;
+
+impl Scope for Storyteller {
+    const ID: &'static str = SYSTEM;
+    const HINT: &'static str = HINT;
+    const CARD_KINDS: &'static [&'static str] = &[SHEET_KIND];
+    type Settings = crate::rules::storyteller::StorytellerSettings;
+    type Sheet = crate::rules::storyteller::StorytellerSheet;
+
+    fn check(c: Loaded<Self::Sheet>) -> Result<Loaded<Self::Sheet>, AppError> {
+        checked(c)
+    }
+
+    fn shows(session: &Session) -> Option<i64> {
+        crate::app::sessions::load::<super::state::CardState>(session)
+            .ok()
+            .map(|c| c.character_id)
+    }
+}
+
+/// A Storyteller action's turn in the action pipeline.
+pub type Turn<'a> = crate::app::pipeline::Turn<'a, Storyteller>;
+
+/// What a Storyteller action changed, for the action pipeline.
+pub type Outcome = crate::app::pipeline::Outcome<StorytellerSheet>;
 
 /// Loads the character an action is about, refusing anything that is not
 /// the caller's own unless the caller is the storyteller (the shared rules of

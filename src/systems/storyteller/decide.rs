@@ -3,13 +3,13 @@
 //! press them, how each becomes a rules-core action, and the answer.
 
 use super::buttons::RollButton;
-use super::context::Ctx;
+use super::context::{Outcome, Turn};
 use super::record;
 use super::roll_view::roll_view;
-use super::rolls::{load_character, spend_offer, status_of, RollState};
-use super::{GM, SYSTEM};
+use super::rolls::{spend_offer, status_of, RollState};
+use super::GM;
 use crate::app::component::Click;
-use crate::app::log::{self, What};
+use crate::app::pipeline::{Record, Shown};
 use crate::app::{sessions, Act, App, AppError, AppResult, Response};
 use crate::rules::storyteller::Action;
 use crate::rules::Actor;
@@ -17,11 +17,11 @@ use crate::storage::sessions::Session;
 
 /// A click on a willpower roll: the roll's player (or whoever rolled it,
 /// or the storyteller) decides; the rules core applies the choice.
-pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let mut state: RollState = sessions::load(&session)?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !ctx.fc {
+    let mut turn = Turn::click(app, act, caller).await?;
+    if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the {GM} can decide this roll.",
             state.who()
@@ -30,45 +30,44 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
     let button = RollButton::read(&click.id.action, click.id.arg.as_deref())?;
     let actor = Actor {
         id: caller.user_id,
-        gm: ctx.fc,
+        gm: turn.fc,
     };
     let action = match button {
         RollButton::Spend => Action::SpendWillpower { actor },
         RollButton::Keep => Action::Keep { actor },
         RollButton::Void => Action::Void { actor },
     };
-    let mut ch = load_character(&mut tx, caller.guild_id, state.character_id)
-        .await?
-        .ok_or_else(|| AppError::user("The character of this roll no longer exists."))?;
+    let gone = || AppError::user("The character of this roll no longer exists.");
+    let mut ch = match state.character_id {
+        Some(id) => turn.character_by_id(id).await?.ok_or_else(gone)?,
+        None => return Err(gone()),
+    };
     let (next, events) = state
         .session
         .clone()
-        .apply(&mut ch.sheet, action, &mut app.rng.fork())?;
+        .apply(&mut ch.sheet, action, &mut turn.rng())?;
     state.session = next;
     let status = status_of(state.session.phase);
-    let version = sessions::save(&mut tx, &session, &state, status, ctx.timeout()).await?;
-    let number = crate::app::secret::number(&mut tx, &session).await?;
-    crate::app::characters::save(&mut tx, &mut ch).await?;
-    log::record(
-        &mut tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action: button.word(),
-            session: Some(session.id),
-            character: Some(ch.row.id),
-        },
+    let offer = spend_offer(&state, Some(&ch.sheet));
+    let entry = Record::new(
+        button.word(),
         &record::ChoiceInputs {
             button: button.word().to_string(),
-            fc: ctx.fc,
+            fc: turn.fc,
         },
-        &(),
         &record::RollOutcome::of(&state.session, &events),
     )
-    .await?;
-    tx.commit().await?;
-    let offer = spend_offer(&state, Some(&ch.sheet));
-    Ok(Response::update(roll_view(
-        session.id, number, version, status, &state, offer,
-    )))
+    .character(ch.row.id)
+    .on_session();
+    let timeout = turn.timeout();
+    let drawn = state.clone();
+    let out = Outcome::new(move |s: &Shown| {
+        Response::update(roll_view(
+            s.id, s.number, s.version, s.status, &drawn, offer,
+        ))
+    })
+    .save(session, &state, status, timeout)
+    .sheet(ch)
+    .log(entry);
+    turn.finish(out).await
 }

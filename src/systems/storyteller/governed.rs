@@ -8,11 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Governed};
-use crate::app::{App, AppError, AppResult, Caller};
+use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::context::{self, Ctx, Target};
+use super::context::{self, Ctx, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets, SYSTEM};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
@@ -217,6 +218,31 @@ impl Edit {
         })
     }
 
+    /// Applies the change in a lent transaction (an approval's), by the
+    /// same outcome functions as the commands.
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let out = match self {
+            Edit::Willpower {
+                current,
+                permanent,
+                who,
+            } => sheets::willpower_set(&mut turn, Some(current), permanent, target(&who)).await?,
+            Edit::Wounds {
+                dice,
+                difficulty,
+                who,
+            } => sheets::wounds_set(&mut turn, dice, difficulty, target(&who)).await?,
+            Edit::Recover { first_dot, who } => {
+                recovery::recovered(&mut turn, target(&who), first_dot).await?
+            }
+            Edit::Revive { helper, who } => {
+                recovery::revived(&mut turn, helper.as_deref(), target(&who)).await?
+            }
+        };
+        turn.settle(out).await
+    }
+
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
         match self {
             Edit::Willpower {
@@ -241,6 +267,7 @@ impl Edit {
 
 impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
+    const COMPOSES: bool = true;
 
     fn governed(&self) -> Governed {
         LIST[match self {
@@ -261,5 +288,13 @@ impl Change for Edit {
 
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
         Box::pin(self.run(app, caller))
+    }
+
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        Box::pin(self.run_within(app, act))
     }
 }

@@ -5,145 +5,111 @@
 
 use super::record;
 
-use crate::app::characters::{self, Loaded};
-use crate::app::log::{self, What};
+use crate::app::characters::{Access, Pick};
+use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed};
-use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
+use crate::app::{App, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{
     recover_daily, recover_first_dot, revive as revive_rule, start_turn,
 };
-use crate::rules::storyteller::{Event, StorytellerSheet};
-use crate::storage::{self, Tx};
+use crate::rules::storyteller::Event;
 
-use super::context::{self, Ctx, Target};
+use super::context::{Outcome, Target, Turn};
 use super::roll_view::event_text;
 use super::sheet_view::willpower_track;
-use super::{GM, SYSTEM};
-use crate::app::Act;
+use super::GM;
 
 /// The most characters `/st turn everyone:true` updates at once.
 const MAX_TURN_CHARACTERS: i64 = 1000;
 
-async fn record(
-    tx: &mut Tx,
-    caller: &Caller,
-    action: &str,
-    character: Option<i64>,
-    inputs: impl serde::Serialize,
-    events: &[Event],
-) -> Result<(), AppError> {
-    log::record(
-        tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action,
-            session: None,
-            character,
-        },
+/// A log entry of these actions: what was asked and the rules' events.
+fn entry(action: &str, character: i64, inputs: impl serde::Serialize, events: &[Event]) -> Record {
+    Record::new(
+        action,
         &inputs,
-        &(),
         &record::Events {
             events: events.to_vec(),
         },
     )
-    .await
+    .character(character)
 }
 
 /// `/st turn`: a new turn for one character, or (the storyteller, `everyone`) for
 /// every Storyteller character in the guild.
 pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
     if everyone {
-        rights::require_gm(&mut tx, caller, GM, "start a new turn for everyone").await?;
-        let rows =
-            storage::characters::list(&mut tx, caller.guild_id, SYSTEM, None, MAX_TURN_CHARACTERS)
-                .await?;
-        let mut changed = 0;
-        for row in rows {
-            let sheet: StorytellerSheet = serde_json::from_str(&row.sheet)?;
-            let mut c = context::checked(Loaded { row, sheet })?;
+        turn.require_gm(GM, "start a new turn for everyone")?;
+        let mut changed = Vec::new();
+        for mut c in turn.every_character(MAX_TURN_CHARACTERS).await? {
             let before = c.sheet.clone();
             let events = start_turn(&mut c.sheet);
             if c.sheet != before {
-                characters::save(&mut tx, &mut c).await?;
-                record(
-                    &mut tx,
-                    caller,
-                    "turn",
-                    Some(c.row.id),
-                    record::EveryoneTurn { everyone: true },
-                    &events,
-                )
-                .await?;
-                changed += 1;
+                changed.push((c, events));
             }
         }
-        tx.commit().await?;
-        return Ok(Response::message(View::embed(
+        let n = u32::try_from(changed.len()).unwrap_or(u32::MAX);
+        let view = View::embed(
             Embed::new("🔄 A new turn")
                 .description(format!(
-                    "Everyone may again spend willpower to ignore wound penalties this turn ({changed} {} had used it).",
-                    super::sheet_view::plural(changed, "character", "characters")
+                    "Everyone may again spend willpower to ignore wound penalties this turn ({} {} had used it).",
+                    n,
+                    super::sheet_view::plural(n, "character", "characters")
                 ))
                 .colour(colour::NEUTRAL),
-        )));
+        );
+        let mut out = Outcome::answer(Response::message(view));
+        for (c, events) in changed {
+            let e = entry(
+                "turn",
+                c.row.id,
+                record::EveryoneTurn { everyone: true },
+                &events,
+            );
+            out = out.sheet(c).log(e);
+        }
+        return turn.finish(out).await;
     }
     // Turns belong to the storyteller (issue 13).
-    rights::require_gm(&mut tx, caller, GM, "start a new turn").await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut c = context::character(&mut tx, caller, &ctx, target).await?;
+    turn.require_gm(GM, "start a new turn")?;
+    let mut c = turn.character(target.pick(), Access::Owner).await?;
     let events = start_turn(&mut c.sheet);
-    characters::save(&mut tx, &mut c).await?;
-    record(
-        &mut tx,
-        caller,
-        "turn",
-        Some(c.row.id),
-        record::Empty {},
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
     let mut text = "Willpower may again be spent to ignore wound penalties this turn.".to_string();
     if c.sheet.ignores_wounds_next_action() {
         text.push_str(" (The next action still ignores them: that spend is not used yet.)");
     }
-    Ok(Response::message(View::embed(
+    let view = View::embed(
         Embed::new(format!("🔄 A new turn for {}", c.name()))
             .description(text)
             .colour(colour::NEUTRAL),
-    )))
+    );
+    let e = entry("turn", c.row.id, record::Empty {}, &events);
+    turn.finish(Outcome::answer(Response::message(view)).sheet(c).log(e))
+        .await
 }
 
 /// `/st recover`: a day in a safe, comfortable place (+1 willpower, never
 /// above permanent, ST-14), or with `first_dot` the first dot back for an
 /// incapacitated character out of danger for a full turn (ST-13).
 pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: bool) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut c = context::character(&mut tx, caller, &ctx, target).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = recovered(&mut turn, target, first_dot).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/st recover` (also an approved change's).
+pub async fn recovered(
+    turn: &mut Turn<'_>,
+    target: Target<'_>,
+    first_dot: bool,
+) -> Result<Outcome, AppError> {
+    let mut c = turn.character(target.pick(), Access::Owner).await?;
     let was = c.sheet.willpower();
     let events = if first_dot {
         recover_first_dot(&mut c.sheet)?
     } else {
         recover_daily(&mut c.sheet)
     };
-    characters::save(&mut tx, &mut c).await?;
-    record(
-        &mut tx,
-        caller,
-        if first_dot {
-            "recover_first_dot"
-        } else {
-            "recover"
-        },
-        Some(c.row.id),
-        record::Recovered { first_dot },
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
     let now = c.sheet.willpower();
     let mut lines = vec![format!(
         "Willpower {} → {}",
@@ -162,11 +128,18 @@ pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: 
     } else {
         format!("🌙 {} rests for a day", c.name())
     };
-    Ok(Response::message(View::embed(
+    let view = View::embed(
         Embed::new(title)
             .description(lines.join("\n"))
             .colour(colour::SUCCESS),
-    )))
+    );
+    let action = if first_dot {
+        "recover_first_dot"
+    } else {
+        "recover"
+    };
+    let e = entry(action, c.row.id, record::Recovered { first_dot }, &events);
+    Ok(Outcome::answer(Response::message(view)).sheet(c).log(e))
 }
 
 /// `/st revive`: the caller's character (or, for the storyteller, `helper`) spends 1
@@ -177,57 +150,34 @@ pub async fn revive(
     helper: Option<&str>,
     target: Target<'_>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut h = context::character(
-        &mut tx,
-        caller,
-        &ctx,
-        Target {
-            character: helper,
-            player: None,
-        },
-    )
-    .await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = revived(&mut turn, helper, target).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/st revive` (also an approved change's).
+pub async fn revived(
+    turn: &mut Turn<'_>,
+    helper: Option<&str>,
+    target: Target<'_>,
+) -> Result<Outcome, AppError> {
+    let mut h = turn
+        .character(Pick::new(helper, None), Access::Owner)
+        .await?;
     // Anyone's character may be revived: named the shared way.
-    let pick = characters::Pick::new(target.character, target.player);
-    if pick == characters::Pick::active() {
+    let pick = target.pick();
+    if pick == Pick::active() {
         return Err(AppError::user(
             "Say whom to revive: `character:` or `player:`.",
         ));
     }
-    let mut t: Loaded<StorytellerSheet> = characters::resolve(
-        &mut tx,
-        caller,
-        ctx.fc,
-        SYSTEM,
-        pick,
-        characters::Access::Anyone,
-        super::HINT,
-    )
-    .await?;
-    t = context::checked(t)?;
+    let mut t = turn.character(pick, Access::Anyone).await?;
     if t.row.id == h.row.id {
         return Err(AppError::user(
             "A character cannot revive themselves; they regain the first dot with `/st recover first_dot:true`.",
         ));
     }
     let events = revive_rule(&mut h.sheet, &mut t.sheet)?;
-    characters::save(&mut tx, &mut h).await?;
-    characters::save(&mut tx, &mut t).await?;
-    record(
-        &mut tx,
-        caller,
-        "revive",
-        Some(t.row.id),
-        record::Revived {
-            helper: h.row.id,
-            target: t.row.id,
-        },
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
     let mut lines = vec![
         format!(
             "{} spends 1 willpower: {}",
@@ -249,9 +199,22 @@ pub async fn revive(
             h.name()
         ));
     }
-    Ok(Response::message(View::embed(
+    let view = View::embed(
         Embed::new(format!("🤝 {} revives {}", h.name(), t.name()))
             .description(lines.join("\n"))
             .colour(colour::SUCCESS),
-    )))
+    );
+    let e = entry(
+        "revive",
+        t.row.id,
+        record::Revived {
+            helper: h.row.id,
+            target: t.row.id,
+        },
+        &events,
+    );
+    Ok(Outcome::answer(Response::message(view))
+        .sheet(h)
+        .sheet(t)
+        .log(e))
 }

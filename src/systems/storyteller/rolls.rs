@@ -5,10 +5,11 @@
 //!
 //! Every roll is stored as a session (closed at once unless a willpower
 //! choice is pending), so its message can be re-rendered and its log entry
-//! points at it. One transaction per action: load, roll, save, log, commit.
+//! points at it. Each is one action of the pipeline (`app::pipeline`): the
+//! turn loads, the roll is its outcome.
 
-use crate::app::characters::Loaded;
-use crate::app::log::{self, What};
+use crate::app::characters::{Access, Loaded};
+use crate::app::pipeline::{Record, Shown};
 use crate::app::view::Embed;
 use crate::app::App;
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
@@ -20,16 +21,15 @@ use crate::rules::storyteller::{
     WillpowerRequest,
 };
 use crate::rules::Actor;
+use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::systems::table::look;
 
-use super::context::{self, check_len, split_list, Ctx, Target};
+use super::context::{self, check_len, split_list, Outcome, Target, Turn};
 use super::record;
 use super::roll_view::{event_text, roll_view};
 pub use super::state::RollState;
-use super::{KIND, SYSTEM};
-use crate::app::Act;
-use crate::storage::sessions::Status;
+use super::KIND;
 
 /// The options of `/st roll`.
 #[derive(Debug, Clone, Default)]
@@ -113,60 +113,44 @@ fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Stores a fresh roll as a session (open while a choice is pending), logs
-/// it, commits and answers with its message.
-#[allow(clippy::too_many_arguments)]
-async fn finish(
-    mut tx: Act,
-    caller: &Caller,
-    ctx: &Ctx,
+/// The outcome of a fresh roll: its session (closed at once unless a
+/// choice is pending), its log entry (with the dice thrown), the sheet it
+/// changed, and its message.
+fn rolled(
+    turn: &Turn<'_>,
     action: &str,
-    inputs: &(impl serde::Serialize + Sync),
+    inputs: &impl serde::Serialize,
     state: RollState,
     events: &[Event],
-    sheet: Option<&mut Loaded<StorytellerSheet>>,
-) -> AppResult {
+    sheet: Option<Loaded<StorytellerSheet>>,
+) -> Outcome {
     let status = status_of(state.session.phase);
-    let timeout = (status == Status::Open).then(|| ctx.timeout()).flatten();
-    let id = sessions::create(&mut tx, caller, KIND, &state, timeout).await?;
-    let row = storage::sessions::get(&mut tx, caller.guild_id, id)
-        .await?
-        .ok_or_else(|| AppError::Internal("a new session is missing".into()))?;
-    let number = crate::app::secret::number(&mut tx, &row).await?;
-    let mut version = 0;
-    if status != Status::Open {
-        let json = serde_json::to_string(&state)?;
-        version = storage::sessions::update(&mut tx, id, 0, &json, status, None, storage::now_ms())
-            .await?
-            .ok_or_else(|| AppError::Internal("new session changed under a write lock".into()))?;
-    }
-    let character = sheet.as_ref().map(|c| c.row.id);
-    let offer = match sheet {
-        Some(c) => {
-            crate::app::characters::save(&mut tx, c).await?;
-            spend_offer(&state, Some(&c.sheet))
-        }
-        None => None,
-    };
-    log::record_rolled(
-        &mut tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action,
-            session: Some(id),
-            character,
-        },
+    let timeout = (status == Status::Open).then(|| turn.timeout()).flatten();
+    let offer = sheet
+        .as_ref()
+        .and_then(|c| spend_offer(&state, Some(&c.sheet)));
+    let mut entry = Record::new(
+        action,
         inputs,
-        &record::Dice::of(&state.session),
         &record::RollOutcome::of(&state.session, events),
-        &thrown(&state.session),
     )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(roll_view(
-        id, number, version, status, &state, offer,
-    )))
+    .dice(&record::Dice::of(&state.session), thrown(&state.session))
+    .on_session();
+    if let Some(c) = &sheet {
+        entry = entry.character(c.row.id);
+    }
+    let drawn = state.clone();
+    let out = Outcome::new(move |s: &Shown| {
+        Response::message(roll_view(
+            s.id, s.number, s.version, s.status, &drawn, offer,
+        ))
+    })
+    .start(KIND, &state, status, timeout)
+    .log(entry);
+    match sheet {
+        Some(c) => out.sheet(c),
+        None => out,
+    }
 }
 
 /// `/st roll`: an action from the traits on a sheet (ST-1 to ST-9).
@@ -198,9 +182,8 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         dice_modifier: args.dice_modifier.unwrap_or(0),
         difficulty_modifier: args.difficulty_modifier.unwrap_or(0),
     };
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = turn.character(args.target.pick(), Access::Owner).await?;
     let mut before = Vec::new();
     let mut events = Vec::new();
     if args.ignore_wounds {
@@ -208,17 +191,16 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         before.extend(spent.iter().filter_map(|e| event_text(e, ch.name())));
         events.extend(spent);
     }
-    let catalog = ctx.catalog();
-    let (session, rolled) = RollSession::action(
+    let (session, rolled_events) = RollSession::action(
         ch.row.owner_id,
         &mut ch.sheet,
-        &catalog,
+        &turn.settings.catalog(),
         &req,
-        &ctx.settings,
-        ctx.max_dice(),
-        &mut app.rng.fork(),
+        &turn.settings,
+        turn.max_dice(),
+        &mut turn.rng(),
     )?;
-    events.extend(rolled);
+    events.extend(rolled_events);
     let label = session
         .result
         .spec
@@ -241,17 +223,8 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         ignore_wounds: args.ignore_wounds,
         character: ch.name().to_string(),
     };
-    finish(
-        tx,
-        caller,
-        &ctx,
-        "roll",
-        &inputs,
-        state,
-        &events,
-        Some(&mut ch),
-    )
-    .await
+    let out = rolled(&turn, "roll", &inputs, state, &events, Some(ch));
+    turn.finish(out).await
 }
 
 /// `/st pool`: a bare number of dice, no sheet (an NPC on the fly).
@@ -262,14 +235,13 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
         threshold: args.threshold.unwrap_or(0),
         specialties: args.specialties.unwrap_or(0),
     };
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
+    let turn = Turn::begin(app, caller).await?;
     let (session, events) = RollSession::ad_hoc(
         caller.user_id,
         &req,
-        &ctx.settings,
-        ctx.max_dice(),
-        &mut app.rng.fork(),
+        &turn.settings,
+        turn.max_dice(),
+        &mut turn.rng(),
     )?;
     let state = RollState {
         roller: caller.name.clone(),
@@ -284,17 +256,9 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
         session,
         before: Vec::new(),
     };
-    finish(
-        tx,
-        caller,
-        &ctx,
-        "pool",
-        &record::PoolInputs { request: req },
-        state,
-        &events,
-        None,
-    )
-    .await
+    let inputs = record::PoolInputs { request: req };
+    let out = rolled(&turn, "pool", &inputs, state, &events, None);
+    turn.finish(out).await
 }
 
 /// `/st willpower`: a willpower roll (ST-10); if it did not botch and
@@ -307,16 +271,15 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         threshold: args.threshold.unwrap_or(0),
         ..WillpowerRequest::default()
     };
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut ch = context::character(&mut tx, caller, &ctx, args.target).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = turn.character(args.target.pick(), Access::Owner).await?;
     let (session, events) = RollSession::willpower(
         ch.row.owner_id,
         &mut ch.sheet,
         &req,
-        &ctx.settings,
-        ctx.max_dice(),
-        &mut app.rng.fork(),
+        &turn.settings,
+        turn.max_dice(),
+        &mut turn.rng(),
     )?;
     let state = RollState {
         roller: caller.name.clone(),
@@ -331,17 +294,8 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         request: req,
         character: ch.name().to_string(),
     };
-    finish(
-        tx,
-        caller,
-        &ctx,
-        "willpower",
-        &inputs,
-        state,
-        &events,
-        Some(&mut ch),
-    )
-    .await
+    let out = rolled(&turn, "willpower", &inputs, state, &events, Some(ch));
+    turn.finish(out).await
 }
 
 /// `/st rest`: a day of active rest (ST-14), in the spec's order: the day's
@@ -350,9 +304,8 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
 /// the +1 leaves willpower at permanent the roll is not made: it could only
 /// lose.
 pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut ch = context::character(&mut tx, caller, &ctx, target).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = turn.character(target.pick(), Access::Owner).await?;
     let start = ch.sheet.willpower().current;
     let mut events = recover_daily(&mut ch.sheet);
     let mut before: Vec<String> = events
@@ -366,16 +319,18 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
         )];
     }
     if !active_rest_rolls(&ch.sheet) {
-        return rest_without_roll(tx, caller, ch, start, before, &events).await;
+        return turn
+            .finish(rest_without_roll(ch, start, before, &events))
+            .await;
     }
-    let (session, rolled) = RollSession::rest(
+    let (session, rolled_events) = RollSession::rest(
         ch.row.owner_id,
         &mut ch.sheet,
-        &ctx.settings,
-        ctx.max_dice(),
-        &mut app.rng.fork(),
+        &turn.settings,
+        turn.max_dice(),
+        &mut turn.rng(),
     )?;
-    events.extend(rolled);
+    events.extend(rolled_events);
     let state = RollState {
         roller: caller.name.clone(),
         character_id: Some(ch.row.id),
@@ -389,55 +344,25 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
         character: ch.name().to_string(),
         willpower_at_start: start,
     };
-    finish(
-        tx,
-        caller,
-        &ctx,
-        "rest",
-        &inputs,
-        state,
-        &events,
-        Some(&mut ch),
-    )
-    .await
+    let out = rolled(&turn, "rest", &inputs, state, &events, Some(ch));
+    turn.finish(out).await
 }
 
 /// `/st rest` when willpower is at permanent after the day's +1: the day
 /// is saved and logged, and no dice are thrown (successes could add
 /// nothing, a botch could only take away).
-async fn rest_without_roll(
-    mut tx: Act,
-    caller: &Caller,
-    mut ch: Loaded<StorytellerSheet>,
+fn rest_without_roll(
+    ch: Loaded<StorytellerSheet>,
     start: u8,
     mut lines: Vec<String>,
     events: &[Event],
-) -> AppResult {
-    crate::app::characters::save(&mut tx, &mut ch).await?;
-    log::record(
-        &mut tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action: "rest",
-            session: None,
-            character: Some(ch.row.id),
-        },
-        &record::RestInputs {
-            character: ch.name().to_string(),
-            willpower_at_start: start,
-        },
-        &(),
-        &record::NoRoll::new(events),
-    )
-    .await?;
-    tx.commit().await?;
+) -> Outcome {
     lines.push(
         "No active-rest roll: willpower is at its permanent rating, so the roll could only lose some."
             .to_string(),
     );
     let w = ch.sheet.willpower();
-    Ok(Response::message(View::embed(
+    let view = View::embed(
         Embed::new(
             look::Outcome::Success
                 .title(&format!("Rested · willpower {}/{}", w.current, w.permanent)),
@@ -445,7 +370,19 @@ async fn rest_without_roll(
         .author(format!("{} · Active rest", ch.name()))
         .description(lines.join("\n"))
         .colour(look::Outcome::Success.colour()),
-    )))
+    );
+    let entry = Record::new(
+        "rest",
+        &record::RestInputs {
+            character: ch.name().to_string(),
+            willpower_at_start: start,
+        },
+        &record::NoRoll::new(events),
+    )
+    .character(ch.row.id);
+    Outcome::answer(Response::message(view))
+        .log(entry)
+        .sheet(ch)
 }
 
 pub(super) async fn load_character(

@@ -8,35 +8,31 @@
 //! is gone (it acts on the sheet as it is when clicked).
 
 use super::record;
-use serde::{Deserialize, Serialize};
 
-use crate::app::characters::{self, Loaded};
+use crate::app::characters::{Access, Loaded};
 use crate::app::component::{Action, Click};
-use crate::app::log::{self, What};
+use crate::app::pipeline::{Record, Shown};
 use crate::app::view::{colour, Button, Embed, Style};
-use crate::app::{sessions, App, AppError, AppResult, Caller, Response, View};
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{can_spend_to_ignore_wounds, spend_to_ignore_wounds};
-use crate::rules::storyteller::{SpecialtyType, StorytellerSheet, TraitKind};
+use crate::rules::storyteller::{SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind};
+use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
 use super::buttons::SheetButton;
-use super::context::{self, check_len, Ctx, Target};
+use super::context::{self, check_len, Outcome, Target, Turn};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
-use super::{GM, SHEET_KIND, SYSTEM};
-use crate::app::Act;
-use crate::storage::sessions::Status;
+use super::{GM, SHEET_KIND};
 
-/// What a sheet card's session keeps.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CardState {
-    /// The character shown.
-    pub character_id: i64,
-}
+pub use super::state::CardState;
 
 /// The card of a sheet: the embed, and the ST-12 button when it may be used.
 pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {
-    let view = View::embed(sheet_embed(c.name(), c.row.owner_id, &c.sheet));
+    let mut view = View::embed(sheet_embed(c.name(), c.row.owner_id, &c.sheet));
+    // The message shows the session even without its button, so a change
+    // of the sheet can redraw it (`app::pipeline`).
+    view.shows = Some(id);
     if can_spend_to_ignore_wounds(&c.sheet) {
         view.buttons(vec![Button::new(
             SheetButton::Ignore.button(SHEET_KIND, id, version).encode(),
@@ -48,54 +44,10 @@ pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {
     }
 }
 
-async fn record(
-    tx: &mut Tx,
-    caller: &Caller,
-    action: &str,
-    c: &Loaded<StorytellerSheet>,
-    inputs: impl serde::Serialize,
-    outcome: impl serde::Serialize,
-) -> Result<(), AppError> {
-    log::record(
-        tx,
-        caller,
-        What {
-            system: SYSTEM,
-            action,
-            session: None,
-            character: Some(c.row.id),
-        },
-        &inputs,
-        &(),
-        &outcome,
-    )
-    .await
-}
-
-/// Posts a character's card (a session, so its button survives restarts).
-async fn post_card(mut tx: Act, caller: &Caller, c: &Loaded<StorytellerSheet>) -> AppResult {
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        SHEET_KIND,
-        &CardState {
-            character_id: c.row.id,
-        },
-        None,
-    )
-    .await?;
-    tx.commit().await?;
-    let mut view = card(id, 0, c);
-    // A new sheet's card leaves the legend to `/st sheet show`.
-    if let Some(e) = view.embeds.first_mut() {
-        e.footer = None;
-    }
-    Ok(Response::message(view))
-}
-
 /// `/st sheet create`: a new character (attributes at 1, abilities at 0,
-/// willpower full), made the owner's active one. The storyteller may create one for
-/// another member.
+/// willpower full), made the owner's active one, and its card posted (a
+/// session, so its button survives restarts). The storyteller may create
+/// one for another member.
 pub async fn create(
     app: &App,
     caller: &Caller,
@@ -104,33 +56,41 @@ pub async fn create(
     player: Option<i64>,
 ) -> AppResult {
     check_len(name, app.config.limits.max_text_len, "name")?;
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
     let owner = player.unwrap_or(caller.user_id);
-    if owner != caller.user_id && !ctx.fc {
+    if owner != caller.user_id && !turn.fc {
         return Err(AppError::user(
             "Only the storyteller can create a character for another player.",
         ));
     }
     let sheet = StorytellerSheet::new(willpower)?;
-    let row = characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, name, &sheet).await?;
-    let c = Loaded { row, sheet };
-    record(
-        &mut tx,
-        caller,
+    let c = turn.create(owner, name, sheet).await?;
+    let entry = Record::new(
         "sheet_create",
-        &c,
-        record::Created {
+        &record::Created {
             name: name.to_string(),
             willpower,
             owner,
         },
-        record::NewSheet {
+        &record::NewSheet {
             sheet: c.sheet.clone(),
         },
     )
-    .await?;
-    post_card(tx, caller, &c).await
+    .character(c.row.id);
+    let state = CardState {
+        character_id: c.row.id,
+    };
+    let out = Outcome::new(move |s: &Shown| {
+        let mut view = card(s.id, 0, &c);
+        // A new sheet's card leaves the legend to `/st sheet show`.
+        if let Some(e) = view.embeds.first_mut() {
+            e.footer = None;
+        }
+        Response::message(view)
+    })
+    .start(SHEET_KIND, &state, Status::Open, None)
+    .log(entry);
+    turn.finish(out).await
 }
 
 /// The card the shared `/st sheet show` posts (a session opened in the
@@ -157,36 +117,28 @@ pub async fn card_of(
     Ok(card(id, 0, &c))
 }
 
-/// Loads, edits with `edit`, saves and logs a sheet; answers privately
-/// with the text `edit` returns.
+/// Edits the character `target` names with `edit` (the sheet is saved and
+/// logged by the pipeline); answers privately with the text `edit`
+/// returns.
 async fn edit(
-    app: &App,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     target: Target<'_>,
     action: &str,
     inputs: impl serde::Serialize,
-    edit: impl FnOnce(&Ctx, &mut StorytellerSheet) -> Result<String, AppError>,
-) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let mut c = context::character(&mut tx, caller, &ctx, target).await?;
-    let text = edit(&ctx, &mut c.sheet)?;
-    characters::save(&mut tx, &mut c).await?;
-    record(
-        &mut tx,
-        caller,
-        action,
-        &c,
-        inputs,
-        record::Edited { text: text.clone() },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(
+    edit: impl FnOnce(&StorytellerSettings, &mut StorytellerSheet) -> Result<String, AppError>,
+) -> Result<Outcome, AppError> {
+    let mut c = turn.character(target.pick(), Access::Owner).await?;
+    let text = edit(&turn.settings, &mut c.sheet)?;
+    let entry =
+        Record::new(action, &inputs, &record::Edited { text: text.clone() }).character(c.row.id);
+    let view = View::embed(
         Embed::new(format!("📜 {}", c.name()))
             .description(text)
             .colour(colour::NEUTRAL),
-    )))
+    );
+    Ok(Outcome::answer(Response::ephemeral(view))
+        .sheet(c)
+        .log(entry))
 }
 
 /// `/st sheet set`: a trait's dots (0..5).
@@ -198,17 +150,17 @@ pub async fn set(
     target: Target<'_>,
 ) -> AppResult {
     check_len(trait_name, app.config.limits.max_text_len, "trait name")?;
-    edit(
-        app,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = edit(
+        &mut turn,
         target,
         "sheet_set",
         record::TraitSet {
             name: trait_name.to_string(),
             dots: value,
         },
-        |ctx, sheet| {
-            let catalog = ctx.catalog();
+        |settings, sheet| {
+            let catalog = settings.catalog();
             let before = sheet.lookup(&catalog, trait_name).map(|(_, d)| d).ok();
             let t = sheet.set_trait(&catalog, trait_name, value)?;
             let kind = match t.kind.category() {
@@ -226,7 +178,8 @@ pub async fn set(
             })
         },
     )
-    .await
+    .await?;
+    turn.finish(out).await
 }
 
 /// `/st sheet specialty`: adds (or with `remove`, removes) a specialty of
@@ -244,9 +197,9 @@ pub async fn specialty(
     let max = app.config.limits.max_text_len;
     check_len(ability, max, "ability name")?;
     check_len(name, max, "specialty name")?;
-    edit(
-        app,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = edit(
+        &mut turn,
         target,
         if remove {
             "sheet_specialty_remove"
@@ -259,8 +212,8 @@ pub async fn specialty(
             advanced,
             remove,
         },
-        |ctx, sheet| {
-            let catalog = ctx.catalog();
+        |settings, sheet| {
+            let catalog = settings.catalog();
             if remove {
                 let s = sheet.remove_specialty(&catalog, ability, name)?;
                 let t = catalog.resolve_with(ability, sheet.custom_traits())?;
@@ -285,7 +238,8 @@ pub async fn specialty(
             ))
         },
     )
-    .await
+    .await?;
+    turn.finish(out).await
 }
 
 /// `/st sheet trait`: a custom trait on this sheet only (A-S12).
@@ -298,9 +252,9 @@ pub async fn custom_trait(
     target: Target<'_>,
 ) -> AppResult {
     check_len(name, app.config.limits.max_text_len, "trait name")?;
-    edit(
-        app,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = edit(
+        &mut turn,
         target,
         "sheet_trait",
         record::CustomTrait {
@@ -308,8 +262,8 @@ pub async fn custom_trait(
             kind,
             dots: value,
         },
-        |ctx, sheet| {
-            let catalog = ctx.catalog();
+        |settings, sheet| {
+            let catalog = settings.catalog();
             let t = sheet.add_custom_trait(&catalog, name, kind)?;
             let d = value.unwrap_or(0);
             if d > 0 {
@@ -323,7 +277,8 @@ pub async fn custom_trait(
             ))
         },
     )
-    .await
+    .await?;
+    turn.finish(out).await
 }
 
 /// `/st sheet willpower`: sets permanent (1..10) and/or current
@@ -338,9 +293,20 @@ pub async fn willpower(
     if current.is_none() && permanent.is_none() {
         return Err(AppError::user("Give `current`, `permanent` or both."));
     }
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = willpower_set(&mut turn, current, permanent, target).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/st sheet willpower` (also an approved change's).
+pub async fn willpower_set(
+    turn: &mut Turn<'_>,
+    current: Option<u8>,
+    permanent: Option<u8>,
+    target: Target<'_>,
+) -> Result<Outcome, AppError> {
     edit(
-        app,
-        caller,
+        turn,
         target,
         "sheet_willpower",
         record::WillpowerSet { current, permanent },
@@ -376,9 +342,20 @@ pub async fn wounds(
     difficulty: u8,
     target: Target<'_>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = wounds_set(&mut turn, dice, difficulty, target).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/st sheet wounds` (also an approved change's).
+pub async fn wounds_set(
+    turn: &mut Turn<'_>,
+    dice: u8,
+    difficulty: u8,
+    target: Target<'_>,
+) -> Result<Outcome, AppError> {
     edit(
-        app,
-        caller,
+        turn,
         target,
         "sheet_wounds",
         record::WoundsSet { dice, difficulty },
@@ -400,67 +377,63 @@ pub async fn wounds(
 
 /// A click on a sheet card: `ignore` spends 1 willpower so the next action
 /// ignores the wound penalty (ST-12).
-pub async fn click(_app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let state: CardState = sessions::load(&session)?;
-    let ctx = Ctx::load(&mut tx, caller).await?;
-    let row = storage::characters::get(&mut tx, caller.guild_id, state.character_id)
+    let mut turn = Turn::click(app, act, caller).await?;
+    let c = turn
+        .character_by_id(state.character_id)
         .await?
         .ok_or_else(|| AppError::user("That character no longer exists."))?;
-    let sheet: StorytellerSheet = serde_json::from_str(&row.sheet)?;
-    let c = context::checked(Loaded { row, sheet })?;
-    if c.row.owner_id != caller.user_id && !ctx.fc {
+    if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the {GM} can spend their willpower.",
             c.name()
         )));
     }
     let button = SheetButton::read(&click.id.action, click.id.arg.as_deref())?;
-    match button {
-        SheetButton::Ignore => ignore_wounds(tx, &session, state, caller, c).await,
-    }
+    let out = match button {
+        SheetButton::Ignore => ignore_wounds(session, state, c)?,
+    };
+    turn.finish(out).await
 }
 
 /// The sheet card's `ignore` button: spends 1 willpower so the next action
 /// ignores the wound penalty (ST-12).
-async fn ignore_wounds(
-    mut tx: Act,
-    session: &Session,
+fn ignore_wounds(
+    session: Session,
     state: CardState,
-    caller: &Caller,
     mut c: Loaded<StorytellerSheet>,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
     let events = spend_to_ignore_wounds(&mut c.sheet)?;
-    characters::save(&mut tx, &mut c).await?;
-    let version = sessions::save(&mut tx, session, &state, Status::Open, None).await?;
-    record(
-        &mut tx,
-        caller,
-        "ignore_wounds",
-        &c,
-        record::ChoiceInputs {
-            button: SheetButton::Ignore.word().to_string(),
-            fc: false,
-        },
-        record::Events {
-            events: events.clone(),
-        },
-    )
-    .await?;
-    tx.commit().await?;
     let note: Vec<String> = events
         .iter()
         .filter_map(|e| event_text(e, c.name()))
         .collect();
-    let mut response = Response::update(card(session.id, version, &c));
-    if !note.is_empty() {
-        response = response.then(crate::app::Reply::Message(View::text(format!(
-            "🩹 {}: {} The next action ignores the wound penalty.",
-            c.name(),
-            note.join(" ")
-        ))));
-    }
-    Ok(response)
+    let entry = Record::new(
+        "ignore_wounds",
+        &record::ChoiceInputs {
+            button: SheetButton::Ignore.word().to_string(),
+            fc: false,
+        },
+        &record::Events { events },
+    )
+    .character(c.row.id);
+    let drawn = c.clone();
+    Ok(Outcome::new(move |s: &Shown| {
+        let mut response = Response::update(card(s.id, s.version, &drawn));
+        if !note.is_empty() {
+            response = response.then(crate::app::Reply::Message(View::text(format!(
+                "🩹 {}: {} The next action ignores the wound penalty.",
+                drawn.name(),
+                note.join(" ")
+            ))));
+        }
+        response
+    })
+    .save(session, &state, Status::Open, None)
+    .sheet(c)
+    .log(entry))
 }
 
 /// A sheet card as it stands now.

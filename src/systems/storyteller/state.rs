@@ -1,6 +1,8 @@
-//! What a Storyteller roll's session keeps, shared by the actions that
+//! What Storyteller's sessions keep: a roll's, shared by the actions that
 //! make and change rolls ([`super::rolls`], [`super::decide`]) and the view
-//! that draws them ([`super::roll_view`]).
+//! that draws them ([`super::roll_view`]); a sheet card's
+//! ([`super::sheets`]), which also tells the action pipeline which
+//! character a posted card shows.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,4 +35,11 @@ impl RollState {
     pub fn who(&self) -> &str {
         self.character.as_deref().unwrap_or(&self.roller)
     }
+}
+
+/// What a sheet card's session keeps.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardState {
+    /// The character shown.
+    pub character_id: i64,
 }

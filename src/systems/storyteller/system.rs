@@ -11,8 +11,7 @@ use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
 use crate::systems::game::Game;
 
-/// Storyteller as a game at the table.
-pub struct Storyteller;
+pub use super::context::Storyteller;
 
 impl Game for Storyteller {
     const ID: &'static str = "storyteller";

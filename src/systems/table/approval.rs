@@ -28,6 +28,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use super::answer::{self, Words};
 use crate::app::act::{self, Rider};
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::Pending;
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -56,6 +57,24 @@ pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
 
     /// Applies the change as `caller`, exactly as the command does.
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult>;
+
+    /// Whether the change composes: [`Change::apply_within`] runs it inside
+    /// the approval's own transaction.
+    const COMPOSES: bool = false;
+
+    /// Applies the change inside `act` (an approval's transaction, as its
+    /// caller), by the same code as the command; the approval commits and
+    /// draws. Only called when [`Change::COMPOSES`].
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        let _ = (app, act);
+        Box::pin(std::future::ready(Err(AppError::Internal(
+            "this change does not compose".into(),
+        ))))
+    }
 }
 
 /// A change ready to be asked for.
@@ -84,6 +103,25 @@ pub async fn apply_stored<C: Change>(
 ) -> AppResult {
     let c: C = serde_json::from_value(change.clone())?;
     c.apply(app, caller).await
+}
+
+/// Applies a stored change of type `C` inside an approval's transaction
+/// (the systems' [`System::apply_change_within`]); `None` when `C` does not
+/// compose.
+///
+/// [`System::apply_change_within`]: crate::app::registry::System::apply_change_within
+pub fn apply_stored_within<'a, C: Change>(
+    app: &'a App,
+    act: &'a mut Act,
+    change: &'a serde_json::Value,
+) -> Option<BoxFuture<'a, Result<Pending, AppError>>> {
+    if !C::COMPOSES {
+        return None;
+    }
+    Some(Box::pin(async move {
+        let c: C = serde_json::from_value(change.clone())?;
+        c.apply_within(app, act).await
+    }))
 }
 
 /// The guild's `player_edits` and whether the caller is the game master.
@@ -278,15 +316,45 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
         act.commit().await?;
         return Ok(Response::update(view(session.id, v, Status::Closed, &r)));
     }
-    // The change is applied by the system's own code, in its own action;
-    // the request's closing rides on that action's commit, so the change
-    // and "approved" are durable together or not at all, and a second
-    // click running meanwhile commits nothing.
-    drop(act);
     let system = app
         .registry
         .get(&r.system)
         .ok_or_else(|| AppError::Internal(format!("no system `{}`", r.system)))?;
+    // A system whose changes compose applies the change inside this
+    // click's own transaction, which also closes the request: the change
+    // and "approved" are durable together or not at all, and a second
+    // click waits for this one and then finds the request answered.
+    let composed = match system.apply_change_within(app, &mut act, &r.change) {
+        Some(applying) => Some(applying.await),
+        None => None,
+    };
+    if let Some(result) = composed {
+        let applied = match result {
+            Ok(pending) => Some(pending),
+            // Not applied after all (the sheet changed meanwhile): a
+            // refusal comes before anything is written; say so on the
+            // request.
+            Err(AppError::User(msg)) => {
+                r.note = Some(msg);
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+        act.commit().await?;
+        let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+        if let Some(pending) = applied {
+            let applied = pending.draw(app, click.caller).await;
+            out.followups.push(public(applied.reply));
+            out.followups.extend(applied.followups);
+        }
+        return Ok(out);
+    }
+    // Otherwise the change is applied by the system's own code, in its
+    // own action; the request's closing rides on that action's commit, so
+    // the change and "approved" are durable together or not at all, and a
+    // second click running meanwhile commits nothing.
+    drop(act);
     let rider = Rider {
         session_id: session.id,
         version: session.version,
@@ -359,6 +427,11 @@ pub fn render(session: &Session) -> Result<View, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::characters::Who;
+    use crate::app::RngSource;
+    use crate::config::Config;
+    use crate::storage::{self, Db};
+    use crate::systems::storyteller::governed::Edit;
 
     #[test]
     fn answers_keep_their_words() {
@@ -391,5 +464,93 @@ mod tests {
         let v = view(1, 1, Status::Closed, &r);
         assert_eq!(v.all_buttons().count(), 0);
         assert!(format!("{v:?}").contains("Approved by <@9>"));
+    }
+
+    const GUILD: i64 = 70;
+
+    async fn app() -> App {
+        let dir = std::env::temp_dir().join(format!("kismet-compose-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("compose.db");
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let db = Db::open(&format!("sqlite://{}", path.display()), 2)
+            .await
+            .unwrap();
+        App::new(
+            db,
+            Config::defaults(),
+            RngSource::seeded(1),
+            crate::systems::registry(),
+        )
+    }
+
+    async fn willpower(app: &App) -> u8 {
+        let mut tx = app.db.read().await.unwrap();
+        let rows = storage::characters::by_name_any_owner(
+            &mut tx,
+            GUILD,
+            crate::systems::storyteller::SYSTEM,
+            "Ada",
+        )
+        .await
+        .unwrap();
+        let s: crate::rules::storyteller::StorytellerSheet =
+            serde_json::from_str(&rows[0].sheet).unwrap();
+        s.willpower().current
+    }
+
+    /// Issue 28 item 3: an approved Storyteller change runs inside the
+    /// approval's own transaction (no task-local rider): nothing of it
+    /// lasts unless that transaction commits, and once it does the answer
+    /// is drawn from what was committed.
+    #[tokio::test]
+    async fn an_approved_change_composes_into_the_approvals_transaction() {
+        let app = app().await;
+        let alice = Caller {
+            guild_id: GUILD,
+            user_id: 1,
+            name: "alice".into(),
+            ..Caller::default()
+        };
+        let fc = Caller {
+            guild_id: GUILD,
+            user_id: 3,
+            name: "fc".into(),
+            manage_guild: true,
+            ..Caller::default()
+        };
+        crate::systems::storyteller::sheets::create(&app, &alice, "Ada", 5, None)
+            .await
+            .unwrap();
+        let change = serde_json::to_value(Edit::Willpower {
+            current: 2,
+            permanent: None,
+            who: Who::new(Some("Ada"), Some(1)),
+        })
+        .unwrap();
+        let system = app
+            .registry
+            .get(crate::systems::storyteller::SYSTEM)
+            .unwrap();
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        applying.await.unwrap();
+        drop(act);
+        assert_eq!(willpower(&app).await, 5, "rolled back with its lender");
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Storyteller's changes compose");
+        let pending = applying.await.unwrap();
+        act.commit().await.unwrap();
+        assert_eq!(willpower(&app).await, 2, "committed with its lender");
+        let answer = pending.draw(&app, &fc).await;
+        assert!(format!("{answer:?}").contains("■■□□□ 2/5"), "{answer:?}");
     }
 }

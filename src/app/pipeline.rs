@@ -1,0 +1,499 @@
+//! One action pipeline (issue 28): the life of an action of a migrated
+//! game, from its caller to its answer.
+//!
+//! An action is a function from a [`Turn`] to an [`Outcome`]. The turn is
+//! what an action may read: the caller, whether they are the game master
+//! (asked once), the game's typed settings and the guild's shared ones,
+//! the character it acts on (resolved the shared way, [`Turn::character`]),
+//! the rng ([`Turn::rng`]) and the caller's transaction for further reads
+//! ([`Turn::tx`]). The outcome is what the action changed, as data: the
+//! session it starts or moves on, the sheets it changed, its typed log
+//! records ([`Record`]) and how to draw the answer once they are saved.
+//!
+//! Only the pipeline writes: [`Turn::finish`] saves the session
+//! (version-checked), the sheets and the log in the turn's transaction,
+//! commits it, and then redraws every other posted message that shows a
+//! sheet that changed (a sheet card, [`Scope::shows`]), as
+//! [`Reply::Edit`](super::Reply::Edit)s after the answer; a secret action redraws none (what
+//! came of it stays with the roller and the game master). A turn may be lent a transaction that
+//! is not its own ([`Turn::within`], an approval applying a change inside
+//! the approval's click): it then [`Turn::settle`]s, writing without
+//! committing, and the lender commits and draws ([`Pending::draw`]).
+
+use rand::rngs::StdRng;
+use serde::{de::DeserializeOwned, Serialize};
+
+use super::characters::{self, Access, Loaded, Pick};
+use super::log::{self, Columns, What};
+pub use super::pending::Pending;
+use super::settings::{self, GuildSettings};
+use super::{rights, secret, sessions, Act, App, AppError, AppResult, Caller, Response};
+use crate::storage::sessions::{Session, Status};
+use crate::storage::{self, Tx};
+
+/// The most posted messages of one kind looked at for a redraw.
+const REDRAW_LIMIT: i64 = 50;
+
+/// What the pipeline needs to know of the game whose actions it runs.
+pub trait Scope: Send + Sync + 'static {
+    /// The game's id: its settings scope, its characters' system, its log
+    /// entries' system.
+    const ID: &'static str;
+    /// Told to a player without a character: how to make one.
+    const HINT: &'static str;
+    /// The session kinds whose messages show a character's sheet (redrawn
+    /// when that sheet changes, see [`Scope::shows`]).
+    const CARD_KINDS: &'static [&'static str] = &[];
+    /// The game's house rules, typed.
+    type Settings: Default + DeserializeOwned + Send + Sync + 'static;
+    /// The game's character sheet, typed.
+    type Sheet: Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Checks a stored sheet's invariants (stored JSON is trusted no
+    /// further).
+    fn check(c: Loaded<Self::Sheet>) -> Result<Loaded<Self::Sheet>, AppError> {
+        Ok(c)
+    }
+
+    /// The character a session of one of [`Scope::CARD_KINDS`] shows.
+    fn shows(session: &Session) -> Option<i64> {
+        let _ = session;
+        None
+    }
+}
+
+/// The transaction a turn reads and writes in.
+enum Held<'a> {
+    /// Its own: the pipeline commits it.
+    Own(Box<Act>),
+    /// Lent by an action that composes this one: the lender commits.
+    Lent(&'a mut Act),
+}
+
+impl Held<'_> {
+    fn act(&mut self) -> &mut Act {
+        match self {
+            Held::Own(a) => a,
+            Held::Lent(a) => a,
+        }
+    }
+}
+
+/// What an action of game `G` may read (see the module comment).
+pub struct Turn<'a, G: Scope> {
+    app: &'a App,
+    held: Held<'a>,
+    caller: Caller,
+    /// The caller is the game master.
+    pub fc: bool,
+    /// The game's house rules in this guild.
+    pub settings: G::Settings,
+    /// The guild's shared settings (dice cap, session timeout, FC role).
+    pub guild: GuildSettings,
+}
+
+impl<'a, G: Scope> Turn<'a, G> {
+    /// Begins `caller`'s action in a transaction of its own.
+    pub async fn begin(app: &'a App, caller: &Caller) -> Result<Self, AppError> {
+        let act = Act::begin(app, caller).await?;
+        Self::load(app, Held::Own(Box::new(act)), caller.clone()).await
+    }
+
+    /// A click's action, in the transaction the click dispatcher began
+    /// (the session it re-read in it is the one clicked); `caller` is the
+    /// clicker (acting secretly on a secret session).
+    pub async fn click(app: &'a App, act: Act, caller: &Caller) -> Result<Self, AppError> {
+        Self::load(app, Held::Own(Box::new(act)), caller.clone()).await
+    }
+
+    /// An action composed into another's transaction (an approval applying
+    /// the change it approves): it [`settle`](Turn::settle)s, and the
+    /// lender commits.
+    pub async fn within(app: &'a App, act: &'a mut Act) -> Result<Self, AppError> {
+        let caller = act.caller().clone();
+        Self::load(app, Held::Lent(act), caller).await
+    }
+
+    async fn load(app: &'a App, mut held: Held<'a>, caller: Caller) -> Result<Self, AppError> {
+        let tx = held.act();
+        let guild = settings::guild(tx, caller.guild_id).await?;
+        let game = settings::scoped(tx, caller.guild_id, G::ID).await?;
+        Ok(Turn {
+            app,
+            held,
+            fc: rights::is_fc_with(&guild, &caller),
+            caller,
+            settings: game,
+            guild,
+        })
+    }
+
+    /// Who acts.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// The caller's transaction, for reads (the pipeline writes).
+    pub fn tx(&mut self) -> &mut Tx {
+        self.held.act()
+    }
+
+    /// The action's generator, forked from the application's source: an
+    /// action forks it once, where it throws dice (one that throws none
+    /// leaves the seeded stream alone).
+    pub fn rng(&self) -> StdRng {
+        self.app.rng.fork()
+    }
+
+    /// Refuses unless the caller is the game master, named `gm` as the
+    /// game's rules call them; `what` completes "Only the {gm} can …".
+    pub fn require_gm(&self, gm: &str, what: &str) -> Result<(), AppError> {
+        if self.fc {
+            return Ok(());
+        }
+        Err(rights::refusal(&self.guild, gm, what))
+    }
+
+    /// The most dice a roll may ask for here.
+    pub fn max_dice(&self) -> u32 {
+        self.guild.max_dice_per_roll
+    }
+
+    /// How long an interactive session waits (minutes).
+    pub fn timeout(&self) -> Option<u32> {
+        Some(self.guild.session_timeout_minutes.max(1))
+    }
+
+    /// The character `pick` names, with the rights of `access`
+    /// ([`characters::resolve`]).
+    pub async fn character(
+        &mut self,
+        pick: Pick<'_>,
+        access: Access,
+    ) -> Result<Loaded<G::Sheet>, AppError> {
+        let (caller, fc) = (self.caller.clone(), self.fc);
+        let c = characters::resolve(self.tx(), &caller, fc, G::ID, pick, access, G::HINT).await?;
+        G::check(c)
+    }
+
+    /// The guild's character `id`, if it still exists.
+    pub async fn character_by_id(&mut self, id: i64) -> Result<Option<Loaded<G::Sheet>>, AppError> {
+        let guild = self.caller.guild_id;
+        let Some(row) = storage::characters::get(self.tx(), guild, id).await? else {
+            return Ok(None);
+        };
+        let sheet = serde_json::from_str(&row.sheet)?;
+        G::check(Loaded { row, sheet }).map(Some)
+    }
+
+    /// Every character of the game in the guild (at most `limit`).
+    pub async fn every_character(&mut self, limit: i64) -> Result<Vec<Loaded<G::Sheet>>, AppError> {
+        let guild = self.caller.guild_id;
+        let rows = storage::characters::list(self.tx(), guild, G::ID, None, limit).await?;
+        rows.into_iter()
+            .map(|row| {
+                let sheet = serde_json::from_str(&row.sheet)?;
+                G::check(Loaded { row, sheet })
+            })
+            .collect()
+    }
+
+    /// Creates a character for `owner` (made their active one): the one
+    /// write an action asks of the pipeline before its outcome, since the
+    /// outcome names the new character.
+    pub async fn create(
+        &mut self,
+        owner: i64,
+        name: &str,
+        sheet: G::Sheet,
+    ) -> Result<Loaded<G::Sheet>, AppError> {
+        let guild = self.caller.guild_id;
+        let row = characters::create_for(self.tx(), guild, owner, G::ID, name, &sheet).await?;
+        Ok(Loaded { row, sheet })
+    }
+
+    /// Saves, logs and commits the outcome, then draws it with every
+    /// posted message that shows a changed sheet redrawn.
+    pub async fn finish(self, outcome: Outcome<G::Sheet>) -> AppResult {
+        let (app, caller) = (self.app, self.caller.clone());
+        let (held, pending) = self.write(outcome).await?;
+        match held {
+            Held::Own(act) => (*act).commit().await?,
+            Held::Lent(_) => {
+                return Err(AppError::Internal(
+                    "a turn in a lent transaction is settled, not finished".into(),
+                ))
+            }
+        }
+        Ok(pending.draw(app, &caller).await)
+    }
+
+    /// Saves and logs the outcome in the lent transaction, for the lender
+    /// to commit and then draw ([`Pending::draw`]).
+    pub async fn settle(self, outcome: Outcome<G::Sheet>) -> Result<Pending, AppError> {
+        match self.write(outcome).await? {
+            (Held::Lent(_), pending) => Ok(pending),
+            (Held::Own(_), _) => Err(AppError::Internal(
+                "a turn in its own transaction is finished, not settled".into(),
+            )),
+        }
+    }
+
+    async fn write(mut self, o: Outcome<G::Sheet>) -> Result<(Held<'a>, Pending), AppError> {
+        let caller = self.caller.clone();
+        let tx = self.held.act();
+        let shown = match o.session {
+            None => None,
+            Some(w) => Some(write_session(tx, &caller, w).await?),
+        };
+        let mut changed = Vec::new();
+        for mut c in o.sheets {
+            let before = c.row.sheet.clone();
+            characters::save(tx, &mut c).await?;
+            if c.row.sheet != before {
+                changed.push(c.row.id);
+            }
+        }
+        for r in o.log {
+            let what = What {
+                system: G::ID,
+                action: &r.action,
+                session: shown.filter(|_| r.on_session).map(|s| s.id),
+                character: r.character,
+            };
+            let columns = Columns {
+                inputs: r.inputs?,
+                dice: r.dice?,
+                outcome: r.outcome?,
+            };
+            let id = log::record_columns(tx, &caller, what, columns).await?;
+            log::record_faces(tx, id, &r.faces).await?;
+        }
+        // A secret action redraws nothing: what came of it stays with the
+        // roller and the game master (the card shows it when shown again).
+        let mut redraw = Vec::new();
+        if !changed.is_empty() && !caller.secret {
+            for kind in G::CARD_KINDS {
+                let open = storage::sessions::latest_open_in_guild(
+                    tx,
+                    caller.guild_id,
+                    kind,
+                    REDRAW_LIMIT,
+                )
+                .await?;
+                redraw.extend(open.into_iter().filter(|s| {
+                    let own = shown.is_some_and(|w| w.id == s.id);
+                    let posted = s.message_id.is_some() || s.token.is_some();
+                    !own && posted && G::shows(s).is_some_and(|c| changed.contains(&c))
+                }));
+            }
+        }
+        let response = (o.draw)(&shown.unwrap_or_default());
+        Ok((self.held, Pending::new(response, redraw)))
+    }
+}
+
+/// Writes an outcome's session: creates it (closed at once unless it
+/// waits for a choice) or saves it, version-checked.
+async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result<Shown, AppError> {
+    match w {
+        SessionWrite::New {
+            kind,
+            state,
+            status,
+            timeout,
+        } => {
+            let json = state?;
+            let id = sessions::create_json(tx, caller, kind, &json, timeout).await?;
+            let row = storage::sessions::get(tx, caller.guild_id, id)
+                .await?
+                .ok_or_else(|| AppError::Internal("a new session is missing".into()))?;
+            let number = secret::number(tx, &row).await?;
+            let mut version = 0;
+            if status != Status::Open {
+                version =
+                    storage::sessions::update(tx, id, 0, &json, status, None, storage::now_ms())
+                        .await?
+                        .ok_or_else(|| {
+                            AppError::Internal("new session changed under a write lock".into())
+                        })?;
+            }
+            Ok(Shown {
+                id,
+                version,
+                status,
+                number,
+            })
+        }
+        SessionWrite::Save {
+            session,
+            state,
+            status,
+            timeout,
+        } => {
+            let version = sessions::save_json(tx, &session, &state?, status, timeout).await?;
+            Ok(Shown {
+                id: session.id,
+                version,
+                status,
+                number: secret::number(tx, &session).await?,
+            })
+        }
+    }
+}
+
+/// The session an outcome wrote, as its message shows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// Its id (0 when the outcome wrote none).
+    pub id: i64,
+    /// Its version after the write.
+    pub version: i64,
+    /// Its status after the write.
+    pub status: Status,
+    /// Its number among the channel's sessions of its kind.
+    pub number: i64,
+}
+
+/// An outcome's session write.
+enum SessionWrite {
+    New {
+        kind: &'static str,
+        state: Result<String, serde_json::Error>,
+        status: Status,
+        timeout: Option<u32>,
+    },
+    Save {
+        session: Session,
+        state: Result<String, serde_json::Error>,
+        status: Status,
+        timeout: Option<u32>,
+    },
+}
+
+/// How an outcome is drawn once saved.
+type Draw = Box<dyn FnOnce(&Shown) -> Response + Send>;
+
+/// What an action changed, as data (see the module comment).
+pub struct Outcome<S> {
+    session: Option<SessionWrite>,
+    sheets: Vec<Loaded<S>>,
+    log: Vec<Record>,
+    draw: Draw,
+}
+
+impl<S> Outcome<S> {
+    /// An outcome answered by `draw`, given the session it wrote (the
+    /// default [`Shown`] when it wrote none).
+    pub fn new(draw: impl FnOnce(&Shown) -> Response + Send + 'static) -> Self {
+        Outcome {
+            session: None,
+            sheets: Vec::new(),
+            log: Vec::new(),
+            draw: Box::new(draw),
+        }
+    }
+
+    /// An outcome answered with `response`.
+    pub fn answer(response: Response) -> Self {
+        Self::new(move |_| response)
+    }
+
+    /// Starts a session of `kind` holding `state`; one that is not
+    /// [`Status::Open`] is closed at once (a roll with no choice pending),
+    /// an open one expires after `timeout` minutes.
+    pub fn start(
+        mut self,
+        kind: &'static str,
+        state: &impl Serialize,
+        status: Status,
+        timeout: Option<u32>,
+    ) -> Self {
+        self.session = Some(SessionWrite::New {
+            kind,
+            state: serde_json::to_string(state),
+            status,
+            timeout,
+        });
+        self
+    }
+
+    /// Saves `session` (as read in the turn) with a new state and status,
+    /// version-checked; an open one's expiry moves `timeout` minutes on.
+    pub fn save(
+        mut self,
+        session: Session,
+        state: &impl Serialize,
+        status: Status,
+        timeout: Option<u32>,
+    ) -> Self {
+        self.session = Some(SessionWrite::Save {
+            session,
+            state: serde_json::to_string(state),
+            status,
+            timeout,
+        });
+        self
+    }
+
+    /// Saves a changed sheet.
+    pub fn sheet(mut self, c: Loaded<S>) -> Self {
+        self.sheets.push(c);
+        self
+    }
+
+    /// Adds a log entry.
+    pub fn log(mut self, r: Record) -> Self {
+        self.log.push(r);
+        self
+    }
+}
+
+/// One log entry of an outcome: the game's typed records for the log's
+/// `inputs`, `dice` and `outcome` columns (serialised here, read back by
+/// the same types with [`log::column`]).
+pub struct Record {
+    action: String,
+    character: Option<i64>,
+    on_session: bool,
+    inputs: Result<String, serde_json::Error>,
+    dice: Result<String, serde_json::Error>,
+    outcome: Result<String, serde_json::Error>,
+    faces: Vec<(u32, u32)>,
+}
+
+impl Record {
+    /// An entry of `action` with what it was asked and what came of it;
+    /// it threw no dice.
+    pub fn new(action: &str, inputs: &impl Serialize, outcome: &impl Serialize) -> Self {
+        Record {
+            action: action.to_string(),
+            character: None,
+            on_session: false,
+            inputs: serde_json::to_string(inputs),
+            dice: serde_json::to_string(&()),
+            outcome: serde_json::to_string(outcome),
+            faces: Vec::new(),
+        }
+    }
+
+    /// The dice it threw, and every die's `(sides, face)` for `/stats`
+    /// (see [`log::record_faces`]).
+    pub fn dice(mut self, dice: &impl Serialize, faces: Vec<(u32, u32)>) -> Self {
+        self.dice = serde_json::to_string(dice);
+        self.faces = faces;
+        self
+    }
+
+    /// The character it is about.
+    pub fn character(mut self, id: i64) -> Self {
+        self.character = Some(id);
+        self
+    }
+
+    /// It points at the session the outcome wrote.
+    pub fn on_session(mut self) -> Self {
+        self.on_session = true;
+        self
+    }
+}

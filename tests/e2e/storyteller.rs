@@ -1657,10 +1657,10 @@ async fn issue_31_a_bought_success_and_a_days_rest_say_what_happened() {
             continue;
         };
         if line == "alice: click Spend willpower" {
-            bought = Some(ex.single().clone());
+            bought = Some(ex.only().clone());
         }
         if line == "alice: /st rest" {
-            rest = Some(ex.single().clone());
+            rest = Some(ex.only().clone());
         }
     }
     let bought = bought.expect("the example buys a success");

@@ -22,6 +22,20 @@ use std::collections::BTreeMap;
 use super::{AppError, Caller};
 use crate::storage::{self, faces::FaceCount, log::LogEntry, Tx};
 
+/// A log record's inputs when the action takes none (`{}`).
+#[derive(Debug, Default, Serialize)]
+pub struct NoInputs {}
+
+/// A log record's dice when none were rolled (`[]`).
+pub const NO_DICE: [u8; 0] = [];
+
+/// An outcome told in one line (`{"text": …}`), as `/history` shows it.
+#[derive(Debug, Serialize)]
+pub struct Said<'a> {
+    /// The line.
+    pub text: &'a str,
+}
+
 /// What a log entry is about.
 pub struct What<'a> {
     /// The system (`venus`, `veracity`, …).

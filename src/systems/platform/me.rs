@@ -297,9 +297,11 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
             session: None,
             character: None,
         },
-        &json!({}),
-        &json!([]),
-        &json!({ "text": "a member's data was erased" }),
+        &log::NoInputs {},
+        &log::NO_DICE,
+        &log::Said {
+            text: "a member's data was erased",
+        },
     )
     .await?;
     act.commit().await?;

@@ -21,7 +21,7 @@ pub mod system;
 pub mod travel;
 pub mod undo;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::app::characters::{self, Access, Pick};
 use crate::app::registry::System;
@@ -45,13 +45,33 @@ pub fn system_of<'a>(app: &'a App, root: &str) -> Result<&'a dyn System, AppErro
         .ok_or_else(|| AppError::Internal(format!("/{root} keeps no character sheets")))
 }
 
+/// A shared sheet action's log outcome: the character and its owner.
+#[derive(Serialize)]
+struct SheetOwned<'a> {
+    name: &'a str,
+    owner: i64,
+}
+
+/// A shared sheet action's log inputs naming the character.
+#[derive(Serialize)]
+struct Named<'a> {
+    name: &'a str,
+}
+
+/// `sheet rename`'s log inputs.
+#[derive(Serialize)]
+struct Renamed<'a> {
+    from: &'a str,
+    to: &'a str,
+}
+
 async fn log_sheet(
     act: &mut Act,
     caller: &Caller,
     system: &dyn System,
     action: &str,
     row: &Character,
-    inputs: serde_json::Value,
+    inputs: &impl Serialize,
 ) -> Result<(), AppError> {
     log::record(
         act,
@@ -62,9 +82,12 @@ async fn log_sheet(
             session: None,
             character: Some(row.id),
         },
-        &inputs,
-        &json!([]),
-        &json!({ "name": row.name, "owner": row.owner_id }),
+        inputs,
+        &log::NO_DICE,
+        &SheetOwned {
+            name: &row.name,
+            owner: row.owner_id,
+        },
     )
     .await
 }
@@ -192,7 +215,7 @@ pub async fn use_character(
         system,
         "sheet_use",
         &row,
-        json!({ "name": row.name }),
+        &Named { name: &row.name },
     )
     .await?;
     act.commit().await?;
@@ -245,7 +268,10 @@ pub async fn rename(
         system,
         "sheet_rename",
         &row,
-        json!({ "from": old, "to": new }),
+        &Renamed {
+            from: &old,
+            to: &new,
+        },
     )
     .await?;
     act.commit().await?;

@@ -7,7 +7,7 @@
 //! in `docs/sheets.md`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{hint, log_sheet};
 use crate::app::characters::{self, Access, Pick};
@@ -48,6 +48,14 @@ pub fn document(system: &dyn System, name: &str, stored: &str) -> Result<Documen
         name: name.to_string(),
         sheet: serde_json::from_str(stored)?,
     })
+}
+
+/// `sheet import`'s log inputs: the character and the file's versions.
+#[derive(Serialize)]
+struct Imported<'a> {
+    name: &'a str,
+    kismet_sheet: u32,
+    version: u32,
 }
 
 /// A file's name for a character: its letters and digits (others become
@@ -205,7 +213,11 @@ pub async fn import(app: &App, caller: &Caller, system: &dyn System, bytes: &[u8
         system,
         "sheet_import",
         &row,
-        json!({ "name": row.name, "kismet_sheet": doc.kismet_sheet, "version": doc.version }),
+        &Imported {
+            name: &row.name,
+            kismet_sheet: doc.kismet_sheet,
+            version: doc.version,
+        },
     )
     .await?;
     act.commit().await?;
@@ -220,6 +232,7 @@ pub async fn import(app: &App, caller: &Caller, system: &dyn System, bytes: &[u8
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn refusal(bytes: &[u8], system: &str) -> String {
         let registry = crate::systems::registry();

@@ -90,6 +90,12 @@ pub struct View {
     /// referee of the system it concerns).
     #[serde(skip)]
     pub gm_word: Option<String>,
+    /// The action that drew this view knows the session it shows is not
+    /// secret: it created that session just now for a caller acting
+    /// openly ([`View::opened`]). The answer then skips reading whether
+    /// the session is secret (one database round trip per `/roll`).
+    #[serde(skip)]
+    pub opened: bool,
 }
 
 /// One embed.
@@ -383,6 +389,16 @@ impl View {
             content: Some(content.into()),
             ..Self::default()
         }
+    }
+
+    /// Marks the view as showing a session the action has just created
+    /// for `caller`: when the caller acts openly, the session is not
+    /// secret and the answer need not look that up ([`View::opened`]).
+    /// A secret caller's view is left unmarked (its answer goes its own
+    /// way, `kit::secret`).
+    pub fn opened_by(mut self, caller: &super::Caller) -> Self {
+        self.opened = !caller.secret;
+        self
     }
 
     /// Pings `user` with `text` in front of the content (a deliberate

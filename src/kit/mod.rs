@@ -128,7 +128,11 @@ async fn after_action(
             .filter_map(|reply| {
                 let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
                     reply;
-                v.session().map(|id| (g.get() as i64, id))
+                // A session the action just created openly is not
+                // secret: no need to look.
+                v.session()
+                    .filter(|_| !v.opened)
+                    .map(|id| (g.get() as i64, id))
             })
             .collect(),
         None => Vec::new(),

@@ -52,6 +52,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Any, AnyConnection, AnyPool, Executor, Transaction};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A transaction (write or read); commit it or it rolls back when dropped.
@@ -68,6 +70,8 @@ pub struct Tx {
     inner: Inner,
     notes: character_history::Notes,
     settings: settings::Seen,
+    /// The database's count of round trips ([`Db::round_trips`]).
+    trips: Arc<AtomicU64>,
 }
 
 /// What a [`Tx`] runs on.
@@ -79,11 +83,17 @@ enum Inner {
 }
 
 impl Tx {
-    fn new(inner: Inner) -> Self {
+    /// A `Tx` on `inner`, counting its round trips in `trips` (its
+    /// `BEGIN` among them when `inner` is a transaction).
+    fn new(inner: Inner, trips: &Arc<AtomicU64>) -> Self {
+        if matches!(inner, Inner::Transaction(_)) {
+            trips.fetch_add(1, Ordering::Relaxed);
+        }
         Self {
             inner,
             notes: character_history::Notes::default(),
             settings: settings::Seen::default(),
+            trips: trips.clone(),
         }
     }
 
@@ -91,7 +101,10 @@ impl Tx {
     /// [`Db::write_one`]: their statements committed as they ran).
     pub async fn commit(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Transaction(t) => t.commit().await,
+            Inner::Transaction(t) => {
+                self.trips.fetch_add(1, Ordering::Relaxed);
+                t.commit().await
+            }
             Inner::Single(_) => Ok(()),
         }
     }
@@ -99,7 +112,10 @@ impl Tx {
     /// Rolls the transaction back (dropping it does the same, later).
     pub async fn rollback(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Transaction(t) => t.rollback().await,
+            Inner::Transaction(t) => {
+                self.trips.fetch_add(1, Ordering::Relaxed);
+                t.rollback().await
+            }
             Inner::Single(_) => Ok(()),
         }
     }
@@ -115,8 +131,11 @@ impl std::ops::Deref for Tx {
     }
 }
 
+/// Every statement runs on `&mut **tx`: each such borrow counts as one
+/// round trip ([`Db::round_trips`]).
 impl std::ops::DerefMut for Tx {
     fn deref_mut(&mut self) -> &mut AnyConnection {
+        self.trips.fetch_add(1, Ordering::Relaxed);
         match &mut self.inner {
             Inner::Transaction(t) => t,
             Inner::Single(c) => c,
@@ -166,6 +185,8 @@ pub struct Db {
     reader: AnyPool,
     /// Which engine.
     backend: Backend,
+    /// Round trips made through a [`Tx`] ([`Db::round_trips`]).
+    trips: Arc<AtomicU64>,
 }
 
 /// Registers sqlx's drivers for the `Any` pools (once per process).
@@ -235,6 +256,7 @@ impl Db {
             writer,
             reader,
             backend: Backend::Sqlite,
+            trips: Arc::default(),
         })
     }
 
@@ -254,7 +276,16 @@ impl Db {
             writer,
             reader,
             backend: Backend::Postgres,
+            trips: Arc::default(),
         })
+    }
+
+    /// How many round trips to the database went through a [`Tx`] of this
+    /// handle (and its clones) so far: each `BEGIN`, statement, `COMMIT`
+    /// and `ROLLBACK`. For tests and the benchmark, which count what an
+    /// interaction costs; the background checkpointer is not counted.
+    pub fn round_trips(&self) -> u64 {
+        self.trips.load(Ordering::Relaxed)
     }
 
     /// Which engine this database is.
@@ -292,7 +323,7 @@ impl Db {
                     .writer
                     .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
                     .await?;
-                Ok(Tx::new(Inner::Transaction(tx)))
+                Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
     }
@@ -319,21 +350,25 @@ impl Db {
                         "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
                     ))
                     .await?;
-                Ok(Tx::new(Inner::Transaction(tx)))
+                Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
     }
 
     async fn write_sqlite(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Transaction(
-            self.writer.begin_with("BEGIN IMMEDIATE").await?,
-        )))
+        Ok(Tx::new(
+            Inner::Transaction(self.writer.begin_with("BEGIN IMMEDIATE").await?),
+            &self.trips,
+        ))
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader
     /// connection; do not write through it.
     pub async fn read(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Transaction(self.reader.begin().await?)))
+        Ok(Tx::new(
+            Inner::Transaction(self.reader.begin().await?),
+            &self.trips,
+        ))
     }
 
     /// A read-only connection whose statements each see the database as it
@@ -341,7 +376,10 @@ impl Db {
     /// unrelated lookups, saving `BEGIN` and `ROLLBACK`. Do not write
     /// through it.
     pub async fn glance(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Single(self.reader.acquire().await?)))
+        Ok(Tx::new(
+            Inner::Single(self.reader.acquire().await?),
+            &self.trips,
+        ))
     }
 
     /// The writer connection for one write statement that commits by
@@ -350,7 +388,10 @@ impl Db {
     /// take the guild's turn among PostgreSQL writers ([`Db::write_in`]),
     /// so it must not act on something read before.
     pub async fn write_one(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Single(self.writer.acquire().await?)))
+        Ok(Tx::new(
+            Inner::Single(self.writer.acquire().await?),
+            &self.trips,
+        ))
     }
 
     /// Runs SQLite's integrity check; `Ok(true)` when the file is sound.

@@ -103,7 +103,9 @@ impl Tx {
         match self.inner {
             Inner::Transaction(t) => {
                 self.trips.fetch_add(1, Ordering::Relaxed);
-                t.commit().await
+                let done = t.commit().await;
+                mark("db done");
+                done
             }
             Inner::Single(_) => Ok(()),
         }
@@ -316,6 +318,7 @@ impl Db {
     /// of every process holds shared, so it waits for them all and they
     /// wait for it.
     pub async fn write(&self) -> Result<Tx, StorageError> {
+        mark("db wait");
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
@@ -323,6 +326,7 @@ impl Db {
                     .writer
                     .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
                     .await?;
+                mark("db begun");
                 Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
@@ -341,6 +345,7 @@ impl Db {
     /// committed, so a read-check-write of a session or a sheet applies
     /// exactly once however many processes race.
     pub async fn write_in(&self, guild_id: i64) -> Result<Tx, StorageError> {
+        mark("db wait");
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
@@ -350,16 +355,16 @@ impl Db {
                         "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
                     ))
                     .await?;
+                mark("db begun");
                 Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
     }
 
     async fn write_sqlite(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(
-            Inner::Transaction(self.writer.begin_with("BEGIN IMMEDIATE").await?),
-            &self.trips,
-        ))
+        let tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        mark("db begun");
+        Ok(Tx::new(Inner::Transaction(tx), &self.trips))
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader
@@ -620,12 +625,34 @@ async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
         if !pending {
             continue;
         }
-        match truncate(&writer, Duration::ZERO).await {
+        mark("checkpoint");
+        let truncated = truncate(&writer, Duration::ZERO).await;
+        mark("checkpoint done");
+        match truncated {
             Ok(_) => {}
             Err(_) if writer.is_closed() => return,
             Err(e) => tracing::warn!(error = %e, "WAL truncation failed"),
         }
     }
+}
+
+/// Where [`mark`] goes: the pipeline benchmark sets it (builds with the
+/// fake Discord only; production has no listener and no cost).
+#[cfg(feature = "fake")]
+pub static MARK_SINK: std::sync::OnceLock<fn(&'static str)> = std::sync::OnceLock::new();
+
+/// Marks a moment of the database's work for the pipeline benchmark
+/// ([`MARK_SINK`], which tells the interactions apart by their tokio task):
+/// `db wait` (a write transaction asked for), `db begun` (it holds the
+/// writer), `db done` (committed), `checkpoint` and `checkpoint done` (the
+/// background truncation holding the writer). Does nothing otherwise.
+fn mark(what: &'static str) {
+    #[cfg(feature = "fake")]
+    if let Some(sink) = MARK_SINK.get() {
+        sink(what);
+    }
+    #[cfg(not(feature = "fake"))]
+    let _ = what;
 }
 
 /// `PRAGMA wal_checkpoint(TRUNCATE)` on the writer connection, waiting at

@@ -369,13 +369,21 @@ fn main() {
 
 /// Every CPU of the machine but `cpu` (all of them when it is the only one).
 fn other_cpus(cpu: usize) -> Vec<usize> {
-    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = online_cpus();
     let others: Vec<usize> = (0..n).filter(|c| *c != cpu).collect();
     if others.is_empty() {
         (0..n).collect()
     } else {
         others
     }
+}
+
+/// The machine's CPUs (not the ones this thread may run on, which pinning
+/// narrows).
+fn online_cpus() -> usize {
+    // SAFETY: a plain system call.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(n).unwrap_or(1).max(1)
 }
 
 /// Puts thread (or process) `tid` on `cpus` (`sched_setaffinity`).
@@ -852,7 +860,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
 
     // CPU time by thread group during the measured run, and the time its
     // threads were ready to run but waited for a CPU.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let cores = online_cpus() as f64;
     println!(
         "CPU during the run, per interaction (on CPU; waiting for a CPU), and share of the {cores} cores x {:.1} s",
         wall.as_secs_f64()
@@ -908,9 +916,10 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         total += bot_cpu;
         total_wait += bot_wait;
     }
-    let (busy, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
+    // (Not `busy`: that is the count of interactions turned away.)
+    let (busy_ticks, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
     let machine_busy = if all_ticks > 0.0 {
-        busy / all_ticks
+        busy_ticks / all_ticks
     } else {
         0.0
     };
@@ -1189,8 +1198,9 @@ const SPLIT: [&str; 6] = [
 fn print_stages(samples: &[Sample]) {
     let stages = STAGES.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let db = DB_MARKS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let mut marks: std::collections::HashMap<u64, [Option<(Instant, Option<tokio::task::Id>)>; 5]> =
-        std::collections::HashMap::new();
+    // Per interaction, each stage's first mark: when, in which task.
+    type Marked = [Option<(Instant, Option<tokio::task::Id>)>; 5];
+    let mut marks: std::collections::HashMap<u64, Marked> = std::collections::HashMap::new();
     for (id, stage, at, task) in &stages {
         marks.entry(*id).or_default()[*stage].get_or_insert((*at, *task));
     }

@@ -44,7 +44,21 @@
 //! `KISMET_BENCH_VALIDATE` (1: also run with schema validation; 0: skip),
 //! `KISMET_BENCH_PROCESSES` (0: the bot in this process; 1 or 2 bot
 //! processes), `KISMET_BENCH_DATABASE` (a database URL; SQLite file when
-//! unset).
+//! unset), `KISMET_BENCH_RATES` (a list such as `50,200,800`: every case
+//! runs at each rate in turn; it overrides `KISMET_BENCH_RATE`),
+//! `KISMET_BENCH_MIX` (`all`, the default, or `roll`: only `/roll 3d6+2`,
+//! as a peer dice bot is measured), `KISMET_BENCH_BOT_CPU` (a CPU number:
+//! the bot's threads, its runtime and SQLite's workers, or its processes,
+//! run on that CPU at nice −10 when permitted, the fake Discord and the
+//! driver on the others, like a side-by-side comparison with a peer).
+//!
+//! Comparable figures: last, one line per case and rate in a fixed format
+//! (`FIGURES rate … p50 … p99 … p99.9 … bot-cpu-us …`), to compare
+//! across sessions. Per-stage split of the slowest interactions: gateway
+//! (event sent -> the bot's admission), admission (waiting for a place),
+//! app (the command without its write transaction), database (asking for
+//! the writer -> committed: queue and work), answer (-> callback
+//! received); and how many of them overlapped the WAL checkpoint.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -89,6 +103,12 @@ struct Settings {
     processes: u32,
     /// The bot processes' database URL (`None`: an SQLite file per case).
     database: Option<String>,
+    /// The rates to run every case at, in turn (`KISMET_BENCH_RATES`).
+    rates: Vec<f64>,
+    /// Only `/roll 3d6+2` (`KISMET_BENCH_MIX=roll`).
+    roll_only: bool,
+    /// The CPU the bot runs on (`KISMET_BENCH_BOT_CPU`).
+    bot_cpu: Option<usize>,
 }
 
 impl Settings {
@@ -111,6 +131,29 @@ impl Settings {
             database: std::env::var("KISMET_BENCH_DATABASE")
                 .ok()
                 .filter(|u| !u.trim().is_empty()),
+            rates: std::env::var("KISMET_BENCH_RATES")
+                .ok()
+                .map(|l| {
+                    l.split(',')
+                        .filter_map(|r| r.trim().parse::<f64>().ok())
+                        .map(|r| r.max(1.0))
+                        .collect::<Vec<_>>()
+                })
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| vec![get("KISMET_BENCH_RATE", 200.0_f64).max(1.0)]),
+            roll_only: std::env::var("KISMET_BENCH_MIX").is_ok_and(|m| m.trim() == "roll"),
+            bot_cpu: std::env::var("KISMET_BENCH_BOT_CPU")
+                .ok()
+                .and_then(|c| c.trim().parse().ok()),
+        }
+    }
+
+    /// The mix, as the figures name it.
+    fn mix(&self) -> &'static str {
+        if self.roll_only {
+            "roll 3d6+2"
+        } else {
+            "all"
         }
     }
 }
@@ -170,9 +213,11 @@ fn main() {
     }
     println!("# Kismet pipeline benchmark");
     println!("machine: {}", machine());
+    let rates: Vec<String> = s.rates.iter().map(|r| r.to_string()).collect();
     println!(
-        "load: {} interactions/s for {} s after {} s warm-up; {} users in {} guilds",
-        s.rate,
+        "load: {} interactions/s (mix: {}) for {} s after {} s warm-up; {} users in {} guilds",
+        rates.join(", "),
+        s.mix(),
         s.seconds,
         s.warmup,
         s.guilds * s.users,
@@ -187,10 +232,23 @@ fn main() {
         },
         s.database.as_deref().map_or("SQLite file", backend_name)
     );
+    match s.bot_cpu {
+        Some(cpu) => println!(
+            "pinned: the bot on CPU {cpu} (nice -10 when permitted), the fake Discord and the driver on CPUs {:?}\n",
+            other_cpus(cpu)
+        ),
+        None => println!("pinned: no (KISMET_BENCH_BOT_CPU unset)\n"),
+    }
     let exe = std::env::current_exe().expect("current exe");
     let mut results: Vec<(Case, Value)> = Vec::new();
-    for case in cases {
+    let runs: Vec<(f64, Case)> = s
+        .rates
+        .iter()
+        .flat_map(|r| cases.iter().map(move |c| (*r, *c)))
+        .collect();
+    for (rate, case) in runs {
         let out = std::process::Command::new(&exe)
+            .env("KISMET_BENCH_RATE", rate.to_string())
             .env(
                 "KISMET_BENCH_CASE",
                 format!(
@@ -284,6 +342,118 @@ fn main() {
         "characters": last["characters"],
     });
     println!("{line}");
+    // The comparable figures, one fixed-format line per case and rate.
+    println!(
+        "== figures (mix {}, bot CPU {}, {} s per rate; timings on a shared machine are noisy: compare runs taken alike)",
+        s.mix(),
+        s.bot_cpu.map_or("not pinned".to_string(), |c| format!("pinned to {c}")),
+        s.seconds
+    );
+    for (case, r) in &results {
+        println!(
+            "FIGURES rate {:>5.0}/s  p50 {:>8.2} ms  p99 {:>8.2} ms  p99.9 {:>8.2} ms  bot-cpu-us {:>6.0}  served {:>6}  busy {:>5}  errors {:>3}  case \"{}\" mix \"{}\" pinned {}",
+            r["rate"].as_f64().unwrap_or(0.0),
+            r["p50_ms"].as_f64().unwrap_or(0.0),
+            r["p99_ms"].as_f64().unwrap_or(0.0),
+            r["p999_ms"].as_f64().unwrap_or(0.0),
+            r["bot_cpu_us_per_interaction"].as_f64().unwrap_or(0.0),
+            r["served"].as_u64().unwrap_or(0),
+            r["busy"].as_u64().unwrap_or(0),
+            r["errors"].as_u64().unwrap_or(0),
+            case.label(),
+            s.mix(),
+            r["pinned"].as_str().unwrap_or("no"),
+        );
+    }
+}
+
+/// Every CPU of the machine but `cpu` (all of them when it is the only one).
+fn other_cpus(cpu: usize) -> Vec<usize> {
+    let n = online_cpus();
+    let others: Vec<usize> = (0..n).filter(|c| *c != cpu).collect();
+    if others.is_empty() {
+        (0..n).collect()
+    } else {
+        others
+    }
+}
+
+/// The machine's CPUs (not the ones this thread may run on, which pinning
+/// narrows).
+fn online_cpus() -> usize {
+    // SAFETY: a plain system call.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(n).unwrap_or(1).max(1)
+}
+
+/// Puts thread (or process) `tid` on `cpus` (`sched_setaffinity`).
+fn set_affinity(tid: i32, cpus: &[usize]) -> bool {
+    // SAFETY: a zeroed `cpu_set_t` is a valid empty set; `CPU_SET` writes
+    // inside it (CPU numbers are below the machine's count, far under
+    // `CPU_SETSIZE`), and the kernel reads `size_of` bytes of it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &c in cpus {
+            libc::CPU_SET(c, &mut set);
+        }
+        libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+/// Sets thread `tid`'s nice value (Linux: `setpriority` on a thread id
+/// affects that thread); false when not permitted (not root).
+fn set_nice(tid: i32, nice: i32) -> bool {
+    // SAFETY: a plain system call on integers.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, nice) == 0 }
+}
+
+/// Pins every thread of `/proc/<pid>/task` (`pid`: a number or `self`):
+/// those `is_bot` says (by thread name) on `bot_cpu` at nice −10, the
+/// others on the other CPUs. Returns how it went, for the output.
+fn pin_tasks(pid: &str, bot_cpu: usize, is_bot: impl Fn(&str) -> bool) -> String {
+    let others = other_cpus(bot_cpu);
+    let (mut bot, mut rest, mut failed, mut niced, mut not_niced) = (0, 0, 0, 0, 0);
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return format!("no /proc/{pid}/task");
+    };
+    for task in tasks.flatten() {
+        let Some(tid) = task
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if is_bot(comm.trim()) {
+            if set_affinity(tid, &[bot_cpu]) {
+                bot += 1;
+            } else {
+                failed += 1;
+            }
+            if set_nice(tid, -10) {
+                niced += 1;
+            } else {
+                not_niced += 1;
+            }
+        } else if set_affinity(tid, &others) {
+            rest += 1;
+        } else {
+            failed += 1;
+        }
+    }
+    let mut out = format!("{bot} bot threads on CPU {bot_cpu}, {rest} others on {others:?}");
+    if failed > 0 {
+        out.push_str(&format!(", {failed} could not be pinned"));
+    }
+    if not_niced > 0 {
+        out.push_str(&format!(
+            ", nice -10 not permitted for {not_niced} (not root: left at nice 0)"
+        ));
+    } else if niced > 0 {
+        out.push_str(", at nice -10");
+    }
+    out
 }
 
 /// A database URL's kind, never its credentials.
@@ -325,6 +495,7 @@ fn child(spec: &str) -> i32 {
         );
     let _ = tracing_subscriber::registry().with(log).try_init();
     let _ = kismet::kit::STAGE_SINK.set(record_stage);
+    let _ = kismet::storage::MARK_SINK.set(record_db);
     let mut parts = spec.split(':');
     let case = Case {
         characters: parts.next().and_then(|c| c.parse().ok()).unwrap_or(0),
@@ -534,8 +705,33 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
 
     // Warm-up, then the measured run.
     if s.warmup > 0.0 {
-        let _ = run_mix(&t, &users, s.rate, s.warmup, 7).await;
+        let _ = run_mix(&t, &users, s.rate, s.warmup, 7, s.roll_only).await;
     }
+    // Pinned (again: threads may have started during the warm-up).
+    let pinned = match s.bot_cpu {
+        None => "no".to_string(),
+        Some(cpu) if external => {
+            let mut notes: Vec<String> = bots
+                .iter()
+                .map(|b| {
+                    format!(
+                        "bot process {}: {}",
+                        b.pid,
+                        pin_tasks(&b.pid.to_string(), cpu, |_| true)
+                    )
+                })
+                .collect();
+            notes.push(format!(
+                "this process: {}",
+                pin_tasks("self", cpu, |_| false)
+            ));
+            notes.join("; ")
+        }
+        Some(cpu) => pin_tasks("self", cpu, |comm| {
+            matches!(group_of(comm), "bot" | "sqlite")
+        }),
+    };
+    println!("pinned: {pinned}");
     let tally = Arc::new(Mutex::new(Tally::default()));
     let tally_task = {
         let (t, tally) = (t.clone(), tally.clone());
@@ -577,7 +773,8 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     let bots0: Vec<(f64, f64)> = bots.iter().map(|b| b.cpu()).collect();
     let machine0 = machine_cpu();
     let wall0 = Instant::now();
-    let samples = run_mix(&t, &users, s.rate, s.seconds, 42).await;
+    DB_MARKS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let samples = run_mix(&t, &users, s.rate, s.seconds, 42, s.roll_only).await;
     let wall = wall0.elapsed();
     let cpu1 = cpu_by_group();
     let bots1: Vec<(f64, f64)> = bots.iter().map(|b| b.cpu()).collect();
@@ -663,7 +860,7 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
 
     // CPU time by thread group during the measured run, and the time its
     // threads were ready to run but waited for a CPU.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let cores = online_cpus() as f64;
     println!(
         "CPU during the run, per interaction (on CPU; waiting for a CPU), and share of the {cores} cores x {:.1} s",
         wall.as_secs_f64()
@@ -719,9 +916,10 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         total += bot_cpu;
         total_wait += bot_wait;
     }
-    let (busy, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
+    // (Not `busy`: that is the count of interactions turned away.)
+    let (busy_ticks, all_ticks) = (machine1.0 - machine0.0, machine1.1 - machine0.1);
     let machine_busy = if all_ticks > 0.0 {
-        busy / all_ticks
+        busy_ticks / all_ticks
     } else {
         0.0
     };
@@ -795,6 +993,9 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
         "rate": s.rate,
         "p50_ms": round(ms(pct(&all, 0.50)), 3),
         "p99_ms": round(ms(pct(&all, 0.99)), 3),
+        "p999_ms": round(ms(pct(&all, 0.999)), 3),
+        "served": all.len(),
+        "pinned": pinned,
         "max_ms": round(ms(all.last().copied().unwrap_or_default()), 3),
         "errors": errors,
         "busy": busy,
@@ -909,21 +1110,41 @@ impl BotProcess {
     }
 }
 
-/// The bot's stage marks: (interaction id, stage, when).
-static STAGES: Mutex<Vec<(u64, usize, Instant)>> = Mutex::new(Vec::new());
+/// The bot's stage marks: (interaction id, stage, when, its tokio task).
+type Mark = (u64, usize, Instant, Option<tokio::task::Id>);
+static STAGES: Mutex<Vec<Mark>> = Mutex::new(Vec::new());
 
 /// The stages the bot marks, in order.
-const STAGE_NAMES: [&str; 3] = ["start", "app done", "sent"];
+const STAGE_NAMES: [&str; 5] = ["arrived", "admitted", "start", "app done", "sent"];
+const ARRIVED: usize = 0;
+const ADMITTED: usize = 1;
+const APP_DONE: usize = 3;
 
 /// Collects the bot's stage marks ([`kismet::kit::stage`]) into [`STAGES`].
 fn record_stage(id: u64, stage: &'static str) {
     let now = Instant::now();
     if let Some(stage) = STAGE_NAMES.iter().position(|s| *s == stage) {
-        STAGES
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((id, stage, now));
+        STAGES.lock().unwrap_or_else(|e| e.into_inner()).push((
+            id,
+            stage,
+            now,
+            tokio::task::try_id(),
+        ));
     }
+}
+
+/// The database's marks ([`kismet::storage::MARK_SINK`]): (its tokio
+/// task, what, when). An interaction's are those of its task between its
+/// admission and `app done`; the checkpointer's have a task of their own.
+type DbMark = (Option<tokio::task::Id>, &'static str, Instant);
+static DB_MARKS: Mutex<Vec<DbMark>> = Mutex::new(Vec::new());
+
+fn record_db(what: &'static str) {
+    let now = Instant::now();
+    DB_MARKS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((tokio::task::try_id(), what, now));
 }
 
 /// Where in time the slowest interactions (latency at or above `p99`)
@@ -956,35 +1177,96 @@ fn print_tail(samples: &[Sample], start: Instant, p99: Duration) {
     println!("  by second of the run: {}", seconds.join(" "));
 }
 
-/// Splits each latency at the bot's stage marks: gateway event sent ->
-/// command start (WebSocket, serenity, poise) -> application done (option
-/// parsing, rules, SQLite) -> callback received (rendering, HTTP).
+/// One interaction's latency split, ms: gateway (event sent -> the bot's
+/// admission), admission (waiting for a place), app (admitted -> `app
+/// done` without the write transaction), db queue (asking for the writer
+/// -> holding it), db work (holding it -> committed), answer (`app done`
+/// -> callback received).
+const SPLIT: [&str; 6] = [
+    "gateway",
+    "admission",
+    "app",
+    "db queue",
+    "db work",
+    "answer",
+];
+
+/// Splits each latency at the bot's stage marks and the database's, and
+/// prints the split by kind, of the slowest 1% and of the ten slowest;
+/// then how many of the slowest overlapped the WAL checkpoint compared
+/// with all.
 fn print_stages(samples: &[Sample]) {
-    let marks: std::collections::HashMap<u64, [Option<Instant>; 3]> = {
-        let mut m = std::collections::HashMap::new();
-        for (id, stage, at) in STAGES.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            let e: &mut [Option<Instant>; 3] = m.entry(*id).or_default();
-            e[*stage].get_or_insert(*at);
+    let stages = STAGES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let db = DB_MARKS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    // Per interaction, each stage's first mark: when, in which task.
+    type Marked = [Option<(Instant, Option<tokio::task::Id>)>; 5];
+    let mut marks: std::collections::HashMap<u64, Marked> = std::collections::HashMap::new();
+    for (id, stage, at, task) in &stages {
+        marks.entry(*id).or_default()[*stage].get_or_insert((*at, *task));
+    }
+    let mut by_task: std::collections::HashMap<tokio::task::Id, Vec<(&'static str, Instant)>> =
+        std::collections::HashMap::new();
+    let mut checkpoints: Vec<(Instant, Instant)> = Vec::new();
+    let mut open_checkpoint = None;
+    for (task, what, at) in &db {
+        match *what {
+            "checkpoint" => open_checkpoint = Some(*at),
+            "checkpoint done" => {
+                if let Some(from) = open_checkpoint.take() {
+                    checkpoints.push((from, *at));
+                }
+            }
+            _ => {
+                if let Some(task) = task {
+                    by_task.entry(*task).or_default().push((*what, *at));
+                }
+            }
         }
-        m
-    };
-    // (kind, latency, [sent..start, start..app done, app done..callback])
-    let split: Vec<(Kind, Duration, [Duration; 3])> = samples
+    }
+    // (kind, latency, split, sent, received)
+    type Split = (Kind, Duration, [Duration; 6], Instant, Instant);
+    let split: Vec<Split> = samples
         .iter()
         .filter_map(|x| {
             let (id, sent) = x.sent?;
-            let [Some(start), Some(app), _] = *marks.get(&id)? else {
-                return None;
-            };
+            let m = marks.get(&id)?;
+            let (arrived, _) = m[ARRIVED]?;
+            let (admitted, task) = m[ADMITTED]?;
+            let (app, _) = m[APP_DONE]?;
             let got = sent + x.latency?;
+            // The first write transaction of the interaction's task in its
+            // application window.
+            let mut queue = Duration::ZERO;
+            let mut work = Duration::ZERO;
+            if let Some(list) = task.and_then(|t| by_task.get(&t)) {
+                let inside: Vec<_> = list
+                    .iter()
+                    .filter(|(_, at)| *at >= admitted && *at <= app)
+                    .collect();
+                let wait = inside.iter().find(|(w, _)| *w == "db wait").map(|x| x.1);
+                let begun = inside.iter().find(|(w, _)| *w == "db begun").map(|x| x.1);
+                let done = inside.iter().find(|(w, _)| *w == "db done").map(|x| x.1);
+                if let (Some(w), Some(b)) = (wait, begun) {
+                    queue = b.saturating_duration_since(w);
+                    if let Some(d) = done {
+                        work = d.saturating_duration_since(b);
+                    }
+                }
+            }
+            let app_total = app.saturating_duration_since(admitted);
             Some((
                 x.kind,
                 x.latency?,
                 [
-                    start.saturating_duration_since(sent),
-                    app.saturating_duration_since(start),
+                    arrived.saturating_duration_since(sent),
+                    admitted.saturating_duration_since(arrived),
+                    app_total.saturating_sub(queue + work),
+                    queue,
+                    work,
                     got.saturating_duration_since(app),
                 ],
+                sent,
+                got,
             ))
         })
         .collect();
@@ -993,33 +1275,25 @@ fn print_stages(samples: &[Sample]) {
         return;
     }
     println!(
-        "where the latency goes, ms: [1] gateway event -> command starts (WebSocket, serenity, poise),"
+        "where the latency goes, ms: gateway (event sent -> the bot's admission: WebSocket, serenity),"
     );
     println!(
-        "  [2] -> application done (options, rules, SQLite), [3] -> callback received (render, HTTP)"
+        "  admission (waiting for a place), app (options, rules, reads; without the write transaction),"
     );
     println!(
-        "  {:<16} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
-        "kind", "n", "[1] p50", "[1] p99", "[2] p50", "[2] p99", "[3] p50", "[3] p99"
+        "  db queue (asking for the writer -> BEGIN done), db work (-> COMMIT done), answer (-> callback received)"
     );
-    let row = |name: &str, rows: &[&(Kind, Duration, [Duration; 3])]| {
-        let col = |i: usize| {
-            let mut d: Vec<Duration> = rows.iter().map(|x| x.2[i]).collect();
-            d.sort();
-            (ms(pct(&d, 0.5)), ms(pct(&d, 0.99)))
-        };
-        let (a, b, c) = (col(0), col(1), col(2));
-        println!(
-            "  {:<16} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
-            name,
-            rows.len(),
-            a.0,
-            a.1,
-            b.0,
-            b.1,
-            c.0,
-            c.1
-        );
+    let head: Vec<String> = SPLIT.iter().map(|n| format!("{n:>9} p50/p99")).collect();
+    println!("  {:<16} {:>6} {}", "kind", "n", head.join(" "));
+    let row = |name: &str, rows: &[&Split]| {
+        let cols: Vec<String> = (0..6)
+            .map(|i| {
+                let mut d: Vec<Duration> = rows.iter().map(|x| x.2[i]).collect();
+                d.sort();
+                format!("{:>8.3}/{:<8.3}", ms(pct(&d, 0.5)), ms(pct(&d, 0.99)))
+            })
+            .collect();
+        println!("  {:<16} {:>6} {}", name, rows.len(), cols.join(" "));
     };
     for (k, _) in Kind::MIX {
         let rows: Vec<_> = split.iter().filter(|x| x.0 == k).collect();
@@ -1028,17 +1302,50 @@ fn print_stages(samples: &[Sample]) {
         }
     }
     row("all", &split.iter().collect::<Vec<_>>());
-    let mut by_latency: Vec<_> = split.iter().collect();
+    let mut by_latency: Vec<&Split> = split.iter().collect();
     by_latency.sort_by_key(|x| x.1);
     let tail = &by_latency[by_latency.len() * 99 / 100..];
     let mean =
         |i: usize| ms(tail.iter().map(|x| x.2[i]).sum::<Duration>() / tail.len().max(1) as u32);
+    let means: Vec<String> = (0..6)
+        .map(|i| format!("{} {:.3}", SPLIT[i], mean(i)))
+        .collect();
     println!(
-        "  the slowest 1% ({} interactions), mean ms: [1] {:.3}  [2] {:.3}  [3] {:.3}",
+        "  the slowest 1% ({} interactions, >= {:.2} ms), mean ms: {}",
         tail.len(),
-        mean(0),
-        mean(1),
-        mean(2)
+        tail.first().map_or(0.0, |x| ms(x.1)),
+        means.join("  ")
+    );
+    println!("  the ten slowest, ms (latency: {}):", SPLIT.join(" / "));
+    for x in by_latency.iter().rev().take(10) {
+        let parts: Vec<String> = x.2.iter().map(|d| format!("{:.2}", ms(*d))).collect();
+        println!(
+            "    {:<14} {:>8.2}: {}",
+            x.0.name(),
+            ms(x.1),
+            parts.join(" / ")
+        );
+    }
+    // The WAL checkpoint holds the writer: do the slowest overlap it more
+    // often than all interactions do?
+    let overlaps = |x: &&&Split| checkpoints.iter().any(|(a, b)| *a < x.4 && *b > x.3);
+    let held: Duration = checkpoints
+        .iter()
+        .map(|(a, b)| b.saturating_duration_since(*a))
+        .sum();
+    let mut lengths: Vec<Duration> = checkpoints
+        .iter()
+        .map(|(a, b)| b.saturating_duration_since(*a))
+        .collect();
+    lengths.sort();
+    println!(
+        "  WAL truncation: {} during the run, p50 {:.3} ms, max {:.3} ms ({:.3} ms in all); overlapped by {:.1} % of the slowest 1% and {:.1} % of all interactions",
+        checkpoints.len(),
+        ms(pct(&lengths, 0.5)),
+        ms(lengths.last().copied().unwrap_or_default()),
+        ms(held),
+        100.0 * tail.iter().filter(overlaps).count() as f64 / tail.len().max(1) as f64,
+        100.0 * by_latency.iter().filter(overlaps).count() as f64 / by_latency.len().max(1) as f64
     );
 }
 
@@ -1190,6 +1497,7 @@ async fn run_mix(
     rate: f64,
     seconds: f64,
     seed: u64,
+    roll_only: bool,
 ) -> Vec<Sample> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..users.len()).collect();
@@ -1202,8 +1510,14 @@ async fn run_mix(
         let due = start + period.mul_f64(i as f64);
         tokio::time::sleep_until(due).await;
         let lag = due.elapsed();
-        let kind = Kind::pick(&mut rng);
-        let expr = EXPRESSIONS[rng.random_range(0..EXPRESSIONS.len())];
+        let (kind, expr) = if roll_only {
+            (Kind::Roll, "3d6+2")
+        } else {
+            (
+                Kind::pick(&mut rng),
+                EXPRESSIONS[rng.random_range(0..EXPRESSIONS.len())],
+            )
+        };
         let t = t.clone();
         let users = users.clone();
         let who = order[i % order.len()];

@@ -28,7 +28,9 @@ pub async fn present(app: &App, caller: &Caller, r: Response) -> Presented {
         .filter_map(|reply| {
             let (Reply::Message(v) | Reply::Update(v) | Reply::Ephemeral(v) | Reply::Edit(v)) =
                 reply;
-            v.session()
+            // A session the action just created openly is not secret:
+            // no need to look (one round trip less per `/roll`).
+            v.session().filter(|_| !v.opened)
         })
         .collect();
     if shown.is_empty() && !verbosity::has_result(&response) {

@@ -94,6 +94,12 @@ pub struct View {
     /// `content`): only the server's game-master role, called to a
     /// player's request ([`View::ping_role`]).
     pub ping_roles: Vec<i64>,
+    /// The action that drew this view knows the session it shows is not
+    /// secret: it created that session just now for a caller acting
+    /// openly ([`View::opened_by`]). The answer then skips reading whether
+    /// the session is secret (one database round trip per `/roll`).
+    #[serde(skip)]
+    pub opened: bool,
 }
 
 /// One embed.
@@ -387,6 +393,16 @@ impl View {
             content: Some(content.into()),
             ..Self::default()
         }
+    }
+
+    /// Marks the view as showing a session the action has just created
+    /// for `caller`: when the caller acts openly, the session is not
+    /// secret and the answer need not look that up ([`View::opened_by`]).
+    /// A secret caller's view is left unmarked (its answer goes its own
+    /// way, `kit::secret`).
+    pub fn opened_by(mut self, caller: &super::Caller) -> Self {
+        self.opened = !caller.secret;
+        self
     }
 
     /// Pings `user` with `text` in front of the content (a deliberate

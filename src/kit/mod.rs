@@ -192,7 +192,8 @@ fn error_reply(e: &AppError) -> poise::CreateReply {
 #[cfg(feature = "fake")]
 pub static STAGE_SINK: std::sync::OnceLock<fn(u64, &'static str)> = std::sync::OnceLock::new();
 
-/// Marks a stage of answering an interaction (`start`, `app done`, `sent`)
+/// Marks a stage of answering an interaction (`arrived` at admission,
+/// `admitted`, `start` of a command, `app done`, `sent`)
 /// for the pipeline benchmark ([`STAGE_SINK`]); does nothing otherwise.
 pub fn stage(interaction_id: u64, stage: &'static str) {
     #[cfg(feature = "fake")]
@@ -217,11 +218,13 @@ pub const BUSY: &str = "Kismet has too many requests to answer at this moment, s
 pub async fn admit(data: &Data, interaction_id: u64) -> bool {
     use std::sync::atomic::{AtomicI64, Ordering};
     static WARNED_AT: AtomicI64 = AtomicI64::new(0);
+    stage(interaction_id, "arrived");
     if data
         .inflight
         .admit(interaction_id, crate::admission::ADMISSION_WAIT)
         .await
     {
+        stage(interaction_id, "admitted");
         return true;
     }
     let now = crate::storage::now_ms();

@@ -57,6 +57,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Any, AnyConnection, AnyPool, Executor, Transaction};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A transaction (write or read); commit it or it rolls back when dropped.
@@ -73,6 +75,8 @@ pub struct Tx {
     inner: Inner,
     notes: character_history::Notes,
     settings: settings::Seen,
+    /// The database's count of round trips ([`Db::round_trips`]).
+    trips: Arc<AtomicU64>,
 }
 
 /// What a [`Tx`] runs on.
@@ -84,11 +88,17 @@ enum Inner {
 }
 
 impl Tx {
-    fn new(inner: Inner) -> Self {
+    /// A `Tx` on `inner`, counting its round trips in `trips` (its
+    /// `BEGIN` among them when `inner` is a transaction).
+    fn new(inner: Inner, trips: &Arc<AtomicU64>) -> Self {
+        if matches!(inner, Inner::Transaction(_)) {
+            trips.fetch_add(1, Ordering::Relaxed);
+        }
         Self {
             inner,
             notes: character_history::Notes::default(),
             settings: settings::Seen::default(),
+            trips: trips.clone(),
         }
     }
 
@@ -96,7 +106,12 @@ impl Tx {
     /// [`Db::write_one`]: their statements committed as they ran).
     pub async fn commit(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Transaction(t) => t.commit().await,
+            Inner::Transaction(t) => {
+                self.trips.fetch_add(1, Ordering::Relaxed);
+                let done = t.commit().await;
+                mark("db done");
+                done
+            }
             Inner::Single(_) => Ok(()),
         }
     }
@@ -104,7 +119,10 @@ impl Tx {
     /// Rolls the transaction back (dropping it does the same, later).
     pub async fn rollback(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Transaction(t) => t.rollback().await,
+            Inner::Transaction(t) => {
+                self.trips.fetch_add(1, Ordering::Relaxed);
+                t.rollback().await
+            }
             Inner::Single(_) => Ok(()),
         }
     }
@@ -120,8 +138,11 @@ impl std::ops::Deref for Tx {
     }
 }
 
+/// Every statement runs on `&mut **tx`: each such borrow counts as one
+/// round trip ([`Db::round_trips`]).
 impl std::ops::DerefMut for Tx {
     fn deref_mut(&mut self) -> &mut AnyConnection {
+        self.trips.fetch_add(1, Ordering::Relaxed);
         match &mut self.inner {
             Inner::Transaction(t) => t,
             Inner::Single(c) => c,
@@ -171,6 +192,8 @@ pub struct Db {
     reader: AnyPool,
     /// Which engine.
     backend: Backend,
+    /// Round trips made through a [`Tx`] ([`Db::round_trips`]).
+    trips: Arc<AtomicU64>,
 }
 
 /// Registers sqlx's drivers for the `Any` pools (once per process).
@@ -240,6 +263,7 @@ impl Db {
             writer,
             reader,
             backend: Backend::Sqlite,
+            trips: Arc::default(),
         })
     }
 
@@ -259,7 +283,16 @@ impl Db {
             writer,
             reader,
             backend: Backend::Postgres,
+            trips: Arc::default(),
         })
+    }
+
+    /// How many round trips to the database went through a [`Tx`] of this
+    /// handle (and its clones) so far: each `BEGIN`, statement, `COMMIT`
+    /// and `ROLLBACK`. For tests and the benchmark, which count what an
+    /// interaction costs; the background checkpointer is not counted.
+    pub fn round_trips(&self) -> u64 {
+        self.trips.load(Ordering::Relaxed)
     }
 
     /// Which engine this database is.
@@ -290,6 +323,7 @@ impl Db {
     /// of every process holds shared, so it waits for them all and they
     /// wait for it.
     pub async fn write(&self) -> Result<Tx, StorageError> {
+        mark("db wait");
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
@@ -297,7 +331,8 @@ impl Db {
                     .writer
                     .begin_with(format!("BEGIN; SELECT pg_advisory_xact_lock({ALL_GUILDS})"))
                     .await?;
-                Ok(Tx::new(Inner::Transaction(tx)))
+                mark("db begun");
+                Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
     }
@@ -315,6 +350,7 @@ impl Db {
     /// committed, so a read-check-write of a session or a sheet applies
     /// exactly once however many processes race.
     pub async fn write_in(&self, guild_id: i64) -> Result<Tx, StorageError> {
+        mark("db wait");
         match self.backend {
             Backend::Sqlite => self.write_sqlite().await,
             Backend::Postgres => {
@@ -324,21 +360,25 @@ impl Db {
                         "BEGIN; SELECT pg_advisory_xact_lock_shared({ALL_GUILDS}), pg_advisory_xact_lock({guild_id})"
                     ))
                     .await?;
-                Ok(Tx::new(Inner::Transaction(tx)))
+                mark("db begun");
+                Ok(Tx::new(Inner::Transaction(tx), &self.trips))
             }
         }
     }
 
     async fn write_sqlite(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Transaction(
-            self.writer.begin_with("BEGIN IMMEDIATE").await?,
-        )))
+        let tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        mark("db begun");
+        Ok(Tx::new(Inner::Transaction(tx), &self.trips))
     }
 
     /// Starts a read-only view (a deferred transaction) on a reader
     /// connection; do not write through it.
     pub async fn read(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Transaction(self.reader.begin().await?)))
+        Ok(Tx::new(
+            Inner::Transaction(self.reader.begin().await?),
+            &self.trips,
+        ))
     }
 
     /// A read-only connection whose statements each see the database as it
@@ -346,7 +386,10 @@ impl Db {
     /// unrelated lookups, saving `BEGIN` and `ROLLBACK`. Do not write
     /// through it.
     pub async fn glance(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Single(self.reader.acquire().await?)))
+        Ok(Tx::new(
+            Inner::Single(self.reader.acquire().await?),
+            &self.trips,
+        ))
     }
 
     /// The writer connection for one write statement that commits by
@@ -355,7 +398,10 @@ impl Db {
     /// take the guild's turn among PostgreSQL writers ([`Db::write_in`]),
     /// so it must not act on something read before.
     pub async fn write_one(&self) -> Result<Tx, StorageError> {
-        Ok(Tx::new(Inner::Single(self.writer.acquire().await?)))
+        Ok(Tx::new(
+            Inner::Single(self.writer.acquire().await?),
+            &self.trips,
+        ))
     }
 
     /// Runs SQLite's integrity check; `Ok(true)` when the file is sound.
@@ -589,12 +635,34 @@ async fn checkpointer(reader: AnyPool, writer: AnyPool, every: Duration) {
         if !pending {
             continue;
         }
-        match truncate(&writer, Duration::ZERO).await {
+        mark("checkpoint");
+        let truncated = truncate(&writer, Duration::ZERO).await;
+        mark("checkpoint done");
+        match truncated {
             Ok(_) => {}
             Err(_) if writer.is_closed() => return,
             Err(e) => tracing::warn!(error = %e, "WAL truncation failed"),
         }
     }
+}
+
+/// Where [`mark`] goes: the pipeline benchmark sets it (builds with the
+/// fake Discord only; production has no listener and no cost).
+#[cfg(feature = "fake")]
+pub static MARK_SINK: std::sync::OnceLock<fn(&'static str)> = std::sync::OnceLock::new();
+
+/// Marks a moment of the database's work for the pipeline benchmark
+/// ([`MARK_SINK`], which tells the interactions apart by their tokio task):
+/// `db wait` (a write transaction asked for), `db begun` (it holds the
+/// writer), `db done` (committed), `checkpoint` and `checkpoint done` (the
+/// background truncation holding the writer). Does nothing otherwise.
+fn mark(what: &'static str) {
+    #[cfg(feature = "fake")]
+    if let Some(sink) = MARK_SINK.get() {
+        sink(what);
+    }
+    #[cfg(not(feature = "fake"))]
+    let _ = what;
 }
 
 /// `PRAGMA wal_checkpoint(TRUNCATE)` on the writer connection, waiting at

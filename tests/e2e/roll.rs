@@ -339,3 +339,31 @@ async fn odds_too_large_are_refused_naming_the_limit() {
     );
     t.stop().await;
 }
+
+/// Issue 30 item 3: what one `/roll` costs the database, counted by the
+/// storage layer (`Db::round_trips`: each `BEGIN`, statement, `COMMIT`).
+/// It was eight: `BEGIN`, three `INSERT`s (session, log, faces),
+/// `COMMIT`, two `SELECT`s for the answer (is the session secret? the
+/// channel's verbosity) and the `UPDATE` that records the message id.
+/// The roll knows its session is not secret (it just created it openly),
+/// so the answer reads only the channel's verbosity.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_roll_costs_few_round_trips() {
+    let t = table("roll-trips", 7).await;
+    let db = t.db().await.unwrap();
+    // The first interaction of a guild may set things up: not counted.
+    t.command("alice", "/roll expression:1d6").await.unwrap();
+    let before = db.round_trips();
+    let ex = t.command("alice", "/roll expression:3d6+2").await.unwrap();
+    let after = db.round_trips();
+    assert_eq!(ex.single().kind, "message");
+    assert_eq!(after - before, 7, "round trips of one /roll");
+    // Its Reroll button still works (the session and its message are known).
+    let ex = t.click("alice", "Reroll").await.unwrap();
+    assert!(
+        ex.single().title().contains("🎲"),
+        "{}",
+        ex.single().title()
+    );
+    assert_schema_clean(&t);
+}

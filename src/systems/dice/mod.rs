@@ -94,7 +94,9 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     let id = sessions::create(&mut tx, caller, KIND, &state, None).await?;
     log(&mut tx, caller, id, "roll", &state, now).await?;
     tx.commit().await?;
-    Ok(Response::message(view(id, 0, Status::Open, &state)))
+    Ok(Response::message(
+        view(id, 0, Status::Open, &state).opened_by(caller),
+    ))
 }
 
 /// A click on a generic roll's button: who may press, then the button.

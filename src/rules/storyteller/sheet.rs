@@ -928,7 +928,7 @@ impl StorytellerSheet {
             .enumerate()
             .filter_map(|(i, name)| {
                 let other = name_key(name);
-                let d = edit_distance(&key, &other);
+                let d = crate::rules::names::edit_distance(&key, &other);
                 let limit = (other.chars().count().max(key.chars().count()) / 2).max(1);
                 (d <= limit).then_some((d, i, name))
             })
@@ -1153,23 +1153,6 @@ fn check_willpower_permanent(permanent: u8) -> Result<(), RuleError> {
 
 /// The longest name key "did you mean" hints compare (longer input is cut).
 const MAX_HINT_KEY: usize = 40;
-
-/// Levenshtein distance between two strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-            cur.push(best);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
 
 /// `A`, `A or B`, `A, B or C`.
 fn or_list(names: &[String]) -> String {

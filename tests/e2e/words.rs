@@ -1,0 +1,98 @@
+//! Words for people (issue 31 item 6): a newcomer's dead ends answered
+//! privately with the way forward. A refusal of a name a sheet lacks lists
+//! what the sheet has (closest first) and the command that adds one; a roll
+//! of a stat at 0 on a fresh sheet says how to set it instead of posting a
+//! red "No set".
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::Table;
+
+/// Runs a command that must succeed, failing on any refusal.
+async fn ok(t: &Table, who: &str, line: &str) {
+    let ex = t
+        .command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    for o in &ex.outputs {
+        assert!(!o.content().starts_with("⚠️"), "{line}: {}", o.content());
+    }
+}
+
+/// The private refusal of a command, exactly as the member reads it: its
+/// one and only answer (nothing public is posted).
+async fn refusal(t: &Table, who: &str, line: &str) -> String {
+    let ex = t
+        .command(who, line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    out.content().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_a_missing_venus_ability_or_job_lists_what_exists() {
+    let t = table("words-ve", 1).await;
+    ok(&t, "alice", "/ve sheet create name:Ash").await;
+    assert_eq!(
+        refusal(&t, "alice", "/ve check ability:Strength difficulty:10").await,
+        "⚠️ Ash has no ability called Strength. It has no abilities yet; add one with `/ve sheet ability`."
+    );
+    ok(
+        &t,
+        "alice",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    ok(&t, "alice", "/ve sheet ability name:Wits rank:gold score:3").await;
+    ok(
+        &t,
+        "alice",
+        "/ve sheet ability name:Stealth rank:bronze score:2",
+    )
+    .await;
+    assert_eq!(
+        refusal(&t, "alice", "/ve check ability:Strength difficulty:10").await,
+        "⚠️ Ash has no ability called Strength. Its abilities: Stealth, Finesse and Wits; add one with `/ve sheet ability`."
+    );
+    assert_eq!(
+        refusal(&t, "alice", "/ve sheet job name:Thief inherits:Finese level:1 exp:0").await,
+        "⚠️ Ash has no ability called Finese. Its abilities: Finesse, Wits and Stealth; add one with `/ve sheet ability`."
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_a_missing_veracity_facet_lists_the_facets() {
+    let t = table("words-vr", 1).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    ok(&t, "alice", "/vr facet add phrase:\"Brave heart\"").await;
+    assert_eq!(
+        refusal(&t, "alice", "/vr save inventory:light facet:Kind").await,
+        "⚠️ This character has no Facet `Kind`. Its Facets: Cruel and Brave heart; add one with `/vr facet add`."
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_a_stat_at_zero_on_a_fresh_sheet_gets_guidance_not_a_roll() {
+    let t = table("words-vv", 1).await;
+    ok(&t, "alice", "/vv sheet create name:Ann").await;
+    assert_eq!(
+        refusal(&t, "alice", "/vv roll stat:Agility").await,
+        "⚠️ Ann's Agility is 0, so there are no dice to roll. Set it with `/vv sheet set stat:Agility value:…`, or roll a number of dice with `/vv roll dice:…`."
+    );
+    // Once set, the same roll rolls.
+    ok(&t, "alice", "/vv sheet set stat:Agility value:3").await;
+    let ex = t.command("alice", "/vv roll stat:Agility").await.unwrap();
+    assert_eq!(ex.single().kind, "message", "{}", ex.single().text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

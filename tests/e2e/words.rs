@@ -96,3 +96,15 @@ async fn words_a_stat_at_zero_on_a_fresh_sheet_gets_guidance_not_a_roll() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_a_storyteller_trait_far_from_every_name_lists_the_sheet() {
+    let t = table("words-st", 1).await;
+    ok(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    assert_eq!(
+        refusal(&t, "alice", "/st roll traits:\"Wits + Zzzzzzzz\"").await,
+        "⚠️ There is no trait called `Zzzzzzzz`. This sheet's traits, closest first: Strength, Reflexes, Wits, Firearms, Melee, Stealth, Driving, Crafting and 20 more; add one of its own with `/st sheet trait`."
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

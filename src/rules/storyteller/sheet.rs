@@ -898,11 +898,25 @@ impl StorytellerSheet {
             .map_err(|e| {
                 // An unknown name (not an ambiguous one) gets the nearest
                 // names on this sheet.
+                // Far from every name, it lists this sheet's traits (closest
+                // first, capped) and the command that adds one of its own.
                 let near = self.nearest_names(name, 3);
-                if e.message.starts_with("There is no trait") && !near.is_empty() {
+                if !e.message.starts_with("There is no trait") {
+                    e
+                } else if !near.is_empty() {
                     RuleError::new(format!("{} Did you mean {}?", e.message, or_list(&near)))
                 } else {
-                    e
+                    let have = crate::rules::names::closest_first(
+                        name,
+                        self.attributes
+                            .iter()
+                            .map(|a| a.name.as_str())
+                            .chain(self.abilities.iter().map(|a| a.name.as_str())),
+                    );
+                    RuleError::new(format!(
+                        "{} This sheet's traits, closest first: {have}; add one of its own with `/st sheet trait`.",
+                        e.message
+                    ))
                 }
             })?;
         let dots = match t.kind {

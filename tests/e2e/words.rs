@@ -108,3 +108,53 @@ async fn words_a_storyteller_trait_far_from_every_name_lists_the_sheet() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_help_for_a_system_opens_with_a_first_session_and_cuts_no_word() {
+    let t = table("words-help", 1).await;
+    let ex = t
+        .command("alice", "/help system:\"Virtual Veil\"")
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    let embed = &out.embeds()[0];
+    assert_eq!(
+        embed["description"].as_str().unwrap(),
+        "**Start here**, a first session:\n\
+         `/vv sheet create name:Ann agility:4 wit:6` make your character (a stat left out is 0)\n\
+         `/vv sheet show` your character sheet\n\
+         `/vv roll stat:Agility` roll a stat: matching faces make sets\n\
+         `/vv combat start` the Compiler opens a fight: one message runs the round\n\
+         `/help` every system, and the table's commands"
+    );
+    // Every cut line ends after a whole word: "… and…", never "… an…".
+    let commands = embed["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["name"].as_str().unwrap().starts_with("Commands"))
+        .flat_map(|f| f["value"].as_str().unwrap().lines().map(str::to_string))
+        .collect::<Vec<_>>();
+    assert!(commands.len() > 20, "{commands:?}");
+    let mut descriptions = Vec::new();
+    let mut stack: Vec<_> = kismet::systems::commands();
+    while let Some(c) = stack.pop() {
+        descriptions.extend(c.description.clone());
+        stack.extend(c.subcommands);
+    }
+    let mut cut = 0;
+    for line in commands.iter().filter(|l| l.ends_with('…')) {
+        let kept = line.trim_end_matches('…').split_once("` ").unwrap().1;
+        let full = descriptions
+            .iter()
+            .find(|d| d.starts_with(kept) && d.len() > kept.len())
+            .unwrap_or_else(|| panic!("no description starts with {kept}"));
+        let next = full[kept.len()..].chars().next().unwrap();
+        assert!(next.is_whitespace(), "cut mid-word: {line} (of {full})");
+        cut += 1;
+    }
+    assert!(cut > 0, "no line was long enough to cut: {commands:?}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

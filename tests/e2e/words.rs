@@ -158,3 +158,42 @@ async fn words_help_for_a_system_opens_with_a_first_session_and_cuts_no_word() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 31: an option the picker shows as optional but the rules need
+/// (edition 2's appropriate difficulty, set by the FC, has no default in
+/// VE2-T2; edition 1 needs none) is refused with the option named and its
+/// values, and nothing starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_a_missing_venus_difficulty_names_the_option_and_its_values() {
+    let t = table("words-diff", 1).await;
+    ok(&t, "alice", "/ve sheet create name:Ash").await;
+    ok(
+        &t,
+        "alice",
+        "/ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/ve sheet job name:Thief inherits:Finesse level:1 exp:0",
+    )
+    .await;
+    assert_eq!(
+        refusal(&t, "alice", "/ve task ability:Finesse").await,
+        "⚠️ An edition-2 task needs the FC's appropriate difficulty: add `difficulty:` 1 (very easy) to 4 (very hard)."
+    );
+    ok(&t, "fc", "/ve fc edition edition:1").await;
+    // Edition 1 needs none for a task: its threshold starts at 1 (VE1).
+    let ex = t
+        .command("alice", "/ve task ability:Finesse")
+        .await
+        .unwrap();
+    assert!(
+        !ex.outputs[0].content().starts_with("⚠️"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -39,6 +39,10 @@ pub struct HelpTopic {
     pub odds: &'static [&'static str],
     /// The summary: (heading, text) pairs in the bot's own words.
     pub summary: &'static [(&'static str, &'static str)],
+    /// "Start here": the commands of a first session, as (usage, what it
+    /// does) pairs, in play order (create a sheet, look at it, the main
+    /// roll, the game master's first tool, help). `/help` opens with them.
+    pub start: &'static [(&'static str, &'static str)],
 }
 
 /// One kind of change the house rule `player_edits` governs: what it is and

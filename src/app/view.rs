@@ -565,10 +565,25 @@ impl View {
     }
 }
 
-/// Cuts `s` to at most `max` characters, ending with `…` when cut.
+/// Cuts `s` to at most `max` characters, ending with `…` when cut. The
+/// cut falls between words (or lines) when a space lies in the last fifth
+/// of what is kept, so no word is cut in the middle; a single long word
+/// is cut where the room ends.
 pub fn truncate(s: &mut String, max: usize) {
     if s.chars().count() > max {
-        let cut: String = s.chars().take(max.saturating_sub(1)).collect();
+        let keep = max.saturating_sub(1);
+        let cut: String = s.chars().take(keep).collect();
+        let next_is_space = s.chars().nth(keep).is_some_and(char::is_whitespace);
+        let cut = if next_is_space {
+            cut.trim_end().to_string()
+        } else {
+            match cut.rfind(char::is_whitespace) {
+                Some(at) if cut[..at].chars().count() >= keep - keep / 5 && at > 0 => {
+                    cut[..at].trim_end().to_string()
+                }
+                _ => cut,
+            }
+        };
         *s = cut + "…";
     }
 }
@@ -576,6 +591,22 @@ pub fn truncate(s: &mut String, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_falls_between_words() {
+        let mut s = "Roll a stat: the register as sets, with buttons for cache".to_string();
+        truncate(&mut s, 30);
+        assert_eq!(s, "Roll a stat: the register as…");
+        let mut s = "one two".to_string();
+        truncate(&mut s, 7);
+        assert_eq!(s, "one two", "what fits is kept whole");
+        let mut s = "a".repeat(40);
+        truncate(&mut s, 10);
+        assert_eq!(s, format!("{}…", "a".repeat(9)), "one long word is cut");
+        let mut s = "abc defghijklmnop".to_string();
+        truncate(&mut s, 12);
+        assert_eq!(s, "abc defghij…", "a space too far back is not used");
+    }
 
     #[test]
     fn an_author_line_is_cut_to_discords_limit_and_counted() {

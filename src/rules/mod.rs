@@ -8,6 +8,7 @@
 //! - [`dist`]: exact discrete distributions (convolution, binomial, tails).
 //! - [`error`]: [`RuleError`], the one error type every rule returns.
 //! - [`expr`]: generic dice expressions for `/roll`.
+//! - [`names`]: the names a refusal lists, closest first.
 //! - [`odds`]: what the systems' typed odds questions share ([`odds::OddsError`]).
 //! - [`turns`]: the turn order the table's trackers share (seats, whose turn, rounds).
 //! - one folder per rule system: [`venus`] (000 and 001), [`veracity`] (002), [`storyteller`] (003), [`ore`] (004, Virtual Veil).
@@ -16,6 +17,7 @@ pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod expr;
+pub mod names;
 pub mod odds;
 pub mod ore;
 pub mod storyteller;

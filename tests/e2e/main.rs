@@ -33,3 +33,4 @@ mod venus;
 mod venus_spotlight;
 mod veracity;
 mod veracity_combat;
+mod words;

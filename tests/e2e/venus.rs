@@ -1317,7 +1317,7 @@ async fn ve_bad_input_is_refused_and_changes_nothing() {
     .contains("At most 4 relative factors"));
     assert!(refused(&t, "alice: /ve task ability:Finesse")
         .await
-        .contains("needs its appropriate difficulty"));
+        .contains("needs the FC's appropriate difficulty"));
     assert!(refused(
         &t,
         "alice: /ve task ability:Finesse difficulty:2 job:Acrobat"

@@ -898,11 +898,25 @@ impl StorytellerSheet {
             .map_err(|e| {
                 // An unknown name (not an ambiguous one) gets the nearest
                 // names on this sheet.
+                // Far from every name, it lists this sheet's traits (closest
+                // first, capped) and the command that adds one of its own.
                 let near = self.nearest_names(name, 3);
-                if e.message.starts_with("There is no trait") && !near.is_empty() {
+                if !e.message.starts_with("There is no trait") {
+                    e
+                } else if !near.is_empty() {
                     RuleError::new(format!("{} Did you mean {}?", e.message, or_list(&near)))
                 } else {
-                    e
+                    let have = crate::rules::names::closest_first(
+                        name,
+                        self.attributes
+                            .iter()
+                            .map(|a| a.name.as_str())
+                            .chain(self.abilities.iter().map(|a| a.name.as_str())),
+                    );
+                    RuleError::new(format!(
+                        "{} This sheet's traits, closest first: {have}; add one of its own with `/st sheet trait`.",
+                        e.message
+                    ))
                 }
             })?;
         let dots = match t.kind {
@@ -928,7 +942,7 @@ impl StorytellerSheet {
             .enumerate()
             .filter_map(|(i, name)| {
                 let other = name_key(name);
-                let d = edit_distance(&key, &other);
+                let d = crate::rules::names::edit_distance(&key, &other);
                 let limit = (other.chars().count().max(key.chars().count()) / 2).max(1);
                 (d <= limit).then_some((d, i, name))
             })
@@ -1153,23 +1167,6 @@ fn check_willpower_permanent(permanent: u8) -> Result<(), RuleError> {
 
 /// The longest name key "did you mean" hints compare (longer input is cut).
 const MAX_HINT_KEY: usize = 40;
-
-/// Levenshtein distance between two strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-            cur.push(best);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
 
 /// `A`, `A or B`, `A, B or C`.
 fn or_list(names: &[String]) -> String {

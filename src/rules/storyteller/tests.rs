@@ -307,7 +307,10 @@ fn st_10_willpower_is_not_a_trait_and_unknown_traits_get_near_names() {
     );
     assert_eq!(s.nearest_names("Stealht", 3), vec!["Stealth".to_string()],);
     let err = s.lookup(&cat(), "Zzzzzzzzzzzz").unwrap_err();
-    assert_eq!(err.message, "There is no trait called `Zzzzzzzzzzzz`.");
+    assert_eq!(
+        err.message,
+        "There is no trait called `Zzzzzzzzzzzz`. This sheet's traits, closest first: Strength, Precision, Reflexes, Perception, Intelligence, Wits, Alertness, Athletics and 20 more; add one of its own with `/st sheet trait`."
+    );
     // An ambiguous prefix says so, without guesses.
     let err = s.lookup(&cat(), "Stre").unwrap_err();
     assert!(

@@ -416,13 +416,9 @@ impl CheckState {
         let (npc, ability, rank, score) = match &setup.subject {
             CheckSubject::Sheet { ability } => {
                 let sheet = ctx.sheet(setup.roller)?;
-                let key = sheet.ability_key(ability).ok_or_else(|| {
-                    RuleError::new(format!(
-                        "{} has no ability called {}.",
-                        sheet.name,
-                        ability.trim()
-                    ))
-                })?;
+                let key = sheet
+                    .ability_key(ability)
+                    .ok_or_else(|| sheet.no_ability(ability))?;
                 let a = sheet.abilities[key];
                 (false, key.to_string(), a.rank, a.score)
             }

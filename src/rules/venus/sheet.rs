@@ -482,10 +482,44 @@ impl VenusSheet {
         find_key(&self.jobs, name).map(String::as_str)
     }
 
+    /// The refusal of an ability this sheet does not have: it lists the
+    /// abilities it has, the closest to `name` first, and the command that
+    /// adds one.
+    pub fn no_ability(&self, name: &str) -> RuleError {
+        let have =
+            crate::rules::names::closest_first(name, self.abilities.keys().map(String::as_str));
+        let listed = if have.is_empty() {
+            "It has no abilities yet".to_string()
+        } else {
+            format!("Its abilities: {have}")
+        };
+        RuleError::new(format!(
+            "{} has no ability called {}. {listed}; add one with `/ve sheet ability`.",
+            self.name,
+            name.trim()
+        ))
+    }
+
+    /// The refusal of a job this sheet does not have: it lists the jobs it
+    /// has, the closest to `name` first, and the command that adds one.
+    pub fn no_job(&self, name: &str) -> RuleError {
+        let have = crate::rules::names::closest_first(name, self.jobs.keys().map(String::as_str));
+        let listed = if have.is_empty() {
+            "It has no jobs yet".to_string()
+        } else {
+            format!("Its jobs: {have}")
+        };
+        RuleError::new(format!(
+            "{} has no job called {}. {listed}; add one with `/ve sheet job`.",
+            self.name,
+            name.trim()
+        ))
+    }
+
     fn job_mut(&mut self, name: &str) -> Result<(String, &mut Job), RuleError> {
-        let key = find_key(&self.jobs, name).cloned().ok_or_else(|| {
-            RuleError::new(format!("{} has no job called {}.", self.name, name.trim()))
-        })?;
+        let key = find_key(&self.jobs, name)
+            .cloned()
+            .ok_or_else(|| self.no_job(name))?;
         let job = self.jobs.get_mut(&key).expect("key just found");
         Ok((key, job))
     }
@@ -523,13 +557,9 @@ impl VenusSheet {
 
     /// Removes an ability; refused while a job inherits it.
     pub fn remove_ability(&mut self, name: &str) -> Result<(), RuleError> {
-        let key = find_key(&self.abilities, name).cloned().ok_or_else(|| {
-            RuleError::new(format!(
-                "{} has no ability called {}.",
-                self.name,
-                name.trim()
-            ))
-        })?;
+        let key = find_key(&self.abilities, name)
+            .cloned()
+            .ok_or_else(|| self.no_ability(name))?;
         if let Some((job, _)) = self.jobs.iter().find(|(_, j)| j.inherits_ability(&key)) {
             return Err(RuleError::new(format!(
                 "The job {job} inherits {key}: change or remove that job first."
@@ -589,13 +619,7 @@ impl VenusSheet {
         }
         let mut out: Vec<String> = Vec::new();
         for a in inherits {
-            let key = self.ability_key(a).ok_or_else(|| {
-                RuleError::new(format!(
-                    "{} has no ability called {}: add it before a job can inherit it.",
-                    self.name,
-                    a.trim()
-                ))
-            })?;
+            let key = self.ability_key(a).ok_or_else(|| self.no_ability(a))?;
             if out.iter().any(|o| same(o, key)) {
                 return Err(RuleError::new(
                     "A job cannot inherit the same ability twice.",
@@ -852,11 +876,7 @@ impl VenusSheet {
                 ))
             })?;
             let Some(key) = self.job_key(job).map(str::to_string) else {
-                return Err(RuleError::new(format!(
-                    "{} has no job called {}.",
-                    self.name,
-                    job.trim()
-                )));
+                return Err(self.no_job(job));
             };
             if !self.can_take_overflow(&key) {
                 return Err(RuleError::new(format!(

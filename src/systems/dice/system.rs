@@ -41,6 +41,13 @@ impl System for DiceSystem {
         label: "Generic dice",
         title: "Generic dice",
         odds: &["roll"],
+        start: &[
+            ("/roll expression:2d6+1", "any dice, with a Reroll button"),
+            ("/odds roll expression:2d6+1", "its exact odds before you roll"),
+            ("/rolls save name:Fireball expression:8d6", "keep a roll under a name"),
+            ("/history show", "your latest rolls"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("Dice", "`NdM` rolls N dice of M sides: `3d6`, `d20` (one die), `d%` (a d100), `0d6` (0). Add, subtract, multiply and divide dice and numbers with brackets: `3d6+2`, `2*1d8`, `(1d6+1)*2`, `-1d4`. Division rounds down: `7/2` is 3, `-7/2` is -4."),
                     ("Keep, drop, reroll, explode", "`4d6kh3` keeps the highest 3, `2d20kl1` the lowest one; `4d6dl1` drops the lowest, `2d20dh1` the highest. `2d6rr1` rerolls 1s until they stop (at most 100 times a die), `rr<3` rerolls below 3; `ro1`/`ro<3` reroll once. `3d6!` adds a die for every 6 (on the highest face), `3d6!>4` for every 5 or 6; exploded dice join the pool (marked ↯), at most 100 rounds and 2000 dice in one roll."),

@@ -131,6 +131,18 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         "roll for them",
     )
     .await?;
+    if let (Some(stat), None) = (args.stat, dice) {
+        // A stat of 0 with an empty cache rolls nothing: a newcomer's fresh
+        // sheet gets the way forward instead of a public "No set" (issue 31).
+        if ch.sheet.stats.get(stat) == 0 && ch.sheet.cache.is_empty() {
+            return Err(AppError::user(format!(
+                "{}'s {} is 0, so there are no dice to roll. Set it with `/vv sheet set stat:{} value:…`, or roll a number of dice with `/vv roll dice:…`.",
+                ch.name(),
+                stat.name(),
+                stat.name(),
+            )));
+        }
+    }
     let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
     let mut settings = load_settings(&mut tx, caller.guild_id).await?;
     let guild_cap = guild.max_dice_per_roll.max(1);

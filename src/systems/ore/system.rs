@@ -27,6 +27,13 @@ impl Game for VirtualVeil {
         label: "Virtual Veil",
         title: "Virtual Veil · One-Roll Engine",
         odds: &["ore"],
+        start: &[
+            ("/vv sheet create name:Ann agility:4 wit:6", "make your character (a stat left out is 0)"),
+            ("/vv sheet show", "your character sheet"),
+            ("/vv roll stat:Agility", "roll a stat: matching faces make sets"),
+            ("/vv combat start", "the Compiler opens a fight: one message runs the round"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("Sets", "Roll as many d10s as the Called Stat (10 at most by default). Matching faces form sets: the **width** is how many match (dub 2, trip 3, quad 4 …), the **height** is the face. An action needs at least a dub, some need wider; to compare rolls, a set is worth 10 × width + height."),
                     ("Actions", "A basic action uses one set; a minor action spends a single unused die; a special action needs an exact pattern such as 777 or a run 789 as one set, sometimes with one or all of its dice from the cache: record yours with `/vv sheet special` and the roll offers **Special: NAME** when the register holds it; combos and strings use further sets of the same roll. Each die is used once per round. A running COMP keeps cache dice (rolled at boot or loaded from the register) that can join your sets."),

@@ -282,5 +282,13 @@ mod tests {
                 assert!(has(&command), "{command} is not registered");
             }
         }
+        // Each topic's "start here" names registered commands only.
+        for (_, t) in help_app::topics(&reg) {
+            for (usage, _) in t.start {
+                let words: Vec<&str> = usage.split(' ').take_while(|w| !w.contains(':')).collect();
+                let command = words.join(" ");
+                assert!(has(&command), "{}: {command} is not registered", t.label);
+            }
+        }
     }
 }

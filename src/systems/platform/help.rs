@@ -127,6 +127,9 @@ pub fn help(
         None => overview(reg, commands),
         Some((system, t)) => {
             let mut e = Embed::new(format!("📖 {}", t.title)).colour(colour::NEUTRAL);
+            if !t.start.is_empty() {
+                e = e.description(start_here(t.start));
+            }
             for (name, text) in t.summary {
                 e = e.field(*name, *text, false);
             }
@@ -167,6 +170,22 @@ pub fn help(
         }
     };
     Ok(Response::ephemeral(View::embed(embed)))
+}
+
+/// The most lines a topic's "start here" takes, its heading included.
+pub const MAX_START_LINES: usize = 8;
+
+/// A topic's "start here": a heading and one line per command of a first
+/// session, at most [`MAX_START_LINES`] lines in all.
+fn start_here(start: &[(&str, &str)]) -> String {
+    let mut lines = vec!["**Start here**, a first session:".to_string()];
+    lines.extend(
+        start
+            .iter()
+            .take(MAX_START_LINES - 1)
+            .map(|(usage, what)| format!("`{usage}` {what}")),
+    );
+    lines.join("\n")
 }
 
 fn overview(reg: &Registry, commands: &[CommandLine]) -> Embed {
@@ -298,6 +317,41 @@ mod tests {
         }
         let v = View::embed(embed(help(&reg, None, &cmds())));
         assert_eq!(v.clone().clamp(), v);
+    }
+
+    #[test]
+    fn each_topic_opens_with_a_first_session_and_cuts_no_word() {
+        let reg = crate::systems::registry();
+        let long = vec![CommandLine {
+            usage: "/vv roll".into(),
+            description:
+                "Roll a stat: the register as sets, with buttons for cache, load, Minor actions, sets and specials too."
+                    .into(),
+        }];
+        let e = embed(help(&reg, topic("Virtual Veil"), &long));
+        assert_eq!(
+            e.description.as_deref().unwrap(),
+            "**Start here**, a first session:\n\
+             `/vv sheet create name:Ann agility:4 wit:6` make your character (a stat left out is 0)\n\
+             `/vv sheet show` your character sheet\n\
+             `/vv roll stat:Agility` roll a stat: matching faces make sets\n\
+             `/vv combat start` the Compiler opens a fight: one message runs the round\n\
+             `/help` every system, and the table's commands"
+        );
+        let commands = e.fields.iter().find(|f| f.name == "Commands").unwrap();
+        assert_eq!(
+            commands.value,
+            "`/vv roll` Roll a stat: the register as sets, with buttons for cache, load, Minor actions, sets and…"
+        );
+        for t in topics(&reg) {
+            let e = embed(help(&reg, Some(t), &cmds()));
+            let d = e.description.unwrap_or_default();
+            assert!(
+                (2..=MAX_START_LINES).contains(&d.lines().count()),
+                "{}: {d}",
+                t.1.label
+            );
+        }
     }
 
     #[test]

@@ -26,6 +26,13 @@ impl Game for Storyteller {
         label: "Storyteller",
         title: "Storyteller d10 rules",
         odds: &["st"],
+        start: &[
+            ("/st sheet create name:Ada willpower:5", "make your character, then `/st sheet set` its traits"),
+            ("/st sheet show", "your character sheet"),
+            ("/st roll traits:\"Wits + Alertness\"", "roll a pool against a difficulty"),
+            ("/st sheet wounds", "the storyteller marks wounds and their penalty"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("The pool", "An attribute + an ability, or one or two attributes (never more than two traits), in d10s, against a difficulty 2-10 (default 6). An ability alone only if the storyteller turns on the house rule `st_ability_alone`. An ability at 0: Talents roll the attribute alone, Skills do so at +1 difficulty, Knowledges need the storyteller's leave."),
                     ("Reading the dice", "Each die at or above the difficulty is a success; each 1 is a botch. A threshold first removes that many successes; each botch then cancels one. Net above 0 succeeds with that many successes, exactly 0 is a simple failure, below 0 is a botch."),

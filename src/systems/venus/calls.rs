@@ -389,7 +389,9 @@ fn task_setup(
     let difficulty = match set.ve_edition {
         Edition::One => req.difficulty.unwrap_or(1),
         Edition::Two => req.difficulty.ok_or_else(|| {
-            AppError::user("An edition-2 task needs its appropriate difficulty, 1 to 4.")
+            AppError::user(
+                "An edition-2 task needs the FC's appropriate difficulty: add `difficulty:` 1 (very easy) to 4 (very hard).",
+            )
         })?,
     };
     Ok(TaskSetup {

@@ -149,9 +149,7 @@ impl Edit {
                 let c: characters::Loaded<VenusSheet> =
                     characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT)
                         .await?;
-                let j = c.sheet.job(&name).ok_or_else(|| {
-                    AppError::user(format!("{} has no job called {}.", c.row.name, name.trim()))
-                })?;
+                let j = c.sheet.job(&name).ok_or_else(|| c.sheet.no_job(&name))?;
                 let key = c.sheet.job_key(&name).unwrap_or(&name).to_string();
                 let mut after = c.sheet.clone();
                 let mut parts = Vec::new();

@@ -27,6 +27,13 @@ impl Game for Venus {
         label: "Venus Engine (1st Playtest)",
         title: "Venus Engine · 1st Playtest Rules",
         odds: &["ve1-check", "ve1-task"],
+        start: &[
+            ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
+            ("/ve sheet show", "your character sheet"),
+            ("/ve check ability:Finesse difficulty:10", "a check: the d20 against a difficulty"),
+            ("/ve fc call", "the FC calls for a check or a task"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("Checks (d20)", "The FC sets a target: absolute difficulty 5, 10, 15, 20 or 25 plus 0-4 factors of +1 (5-29). Roll d20 + your score. A natural 1 fails outright unless your rank is Platinum; Silver passes automatically on a natural 20, Gold and Platinum on 19-20. Otherwise you pass when the sum reaches the target. If you are short by 6 or less, claim up to 4 approved bonus factors (spending a Lot counts as one): roll one d6 per factor and add only the highest."),
                     ("Tasks (d6 pool)", "Roll job level × d6 (a job still being learned rolls the ability score instead) against a threshold of 1 plus 0-4 factors (1-5; learning a job adds one). A die strikes a beat on 5+ for Bronze, 4+ Silver, 3+ Gold, 2+ Platinum. Up to 2 allies with the job at level 1+ add one die each at their own rank. House rule `ve1_explosions` (off by default; the seed's note allows magic or advanced technology that makes dice explode): on a task the FC flags `magic:true`, each 6 strikes a beat and adds another die."),
@@ -39,6 +46,13 @@ impl Game for Venus {
         label: "Venus Engine (Playsheet)",
         title: "Venus Engine · Playsheet",
         odds: &["ve2-check", "ve2-task"],
+        start: &[
+            ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
+            ("/ve sheet show", "your character sheet"),
+            ("/ve check ability:Finesse difficulty:10", "a check: the d20 against a difficulty"),
+            ("/ve fc call", "the FC calls for a check or a task"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("Checks (d20)", "The GM sets a target: 5 × difficulty 1-4 plus 0-4 factors of +1 or +2 (5-28). Roll d20 + your score. A natural 1 always fails. Automatic passes: natural 20 for Bronze, 19-20 Silver, 18-20 Gold, 17-20 Platinum (the FC may switch to the Playsheet table's narrower ranges). When short, up to 4 approved bonus factors add a flat +1 each (+2 for multiples, +8 at most). Lots and Ego cannot be spent on checks."),
                     ("Tasks (d10 pool)", "Roll (job level + ability score) d10 against a threshold of difficulty 1-4 plus factors of +1 or +2 (1-12). A die passes on 7+ for Bronze, 6+ Silver, 5+ Gold, 4+ Platinum. Up to 3 allies add one die each at their rank. On a magic or advanced-technology task, 10s explode into another die. Passes ≥ threshold succeed at once."),

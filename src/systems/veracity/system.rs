@@ -27,6 +27,13 @@ impl Game for Veracity {
         label: "Veracity",
         title: "Veracity",
         odds: &["veracity-save"],
+        start: &[
+            ("/vr sheet create name:Ada light:6 flesh:6 facet:Cruel", "make your character (Light + Flesh = 12)"),
+            ("/vr sheet show", "your character sheet"),
+            ("/vr save inventory:light", "a save: the d20 against your filled slots"),
+            ("/vr damage amount:2", "the referee deals damage: HP first, then Wounds"),
+            ("/help", "every system, and the table's commands"),
+        ],
         summary: &[
                     ("Inventories", "Two inventories of up to 18 numbered slots: **Light** holds Secrets, Ruses and Stress; **Flesh** holds Evidence, Means and Wounds. Slots unlock in order, and a new item goes into the lowest empty unlocked slot."),
                     ("Saves", "Roll d20 + modifiers (a positive modifier makes it harder; a fitting tool is −5). Mental efforts read Light, physical ones Flesh; the defender always saves. A total of 0 or less succeeds, 19 or more fails; otherwise look at slot number *total*: it succeeds only if that slot is unlocked and empty. With no modifier, that is (unlocked − filled) in 20."),

@@ -141,7 +141,20 @@ pub fn facet_index(sheet: &Sheet, text: &str) -> Result<usize, AppError> {
                 .collect();
             (hits.len() == 1).then(|| hits[0])
         })
-        .ok_or_else(|| AppError::user(format!("This character has no Facet `{t}`.")))
+        .ok_or_else(|| {
+            let have = crate::rules::names::closest_first(
+                t,
+                sheet.facets().iter().map(|f| f.phrase.as_str()),
+            );
+            let listed = if have.is_empty() {
+                "It has no Facets yet".to_string()
+            } else {
+                format!("Its Facets: {have}")
+            };
+            AppError::user(format!(
+                "This character has no Facet `{t}`. {listed}; add one with `/vr facet add`."
+            ))
+        })
 }
 
 /// Checks a free text against the configured limit.

@@ -41,13 +41,7 @@ impl TaskState {
         let sheet = ctx.sheet(setup.roller)?;
         let ability = sheet
             .ability_key(&setup.ability)
-            .ok_or_else(|| {
-                RuleError::new(format!(
-                    "{} has no ability called {}.",
-                    sheet.name,
-                    setup.ability.trim()
-                ))
-            })?
+            .ok_or_else(|| sheet.no_ability(&setup.ability))?
             .to_string();
         let a = sheet.abilities[&ability];
         let (job, level, learn_inherits) = match (sheet.job_key(&setup.job), &setup.learn_inherits)
@@ -74,13 +68,7 @@ impl TaskState {
                 }
                 let mut keys: Vec<String> = Vec::new();
                 for i in inherits {
-                    let k = sheet.ability_key(i).ok_or_else(|| {
-                        RuleError::new(format!(
-                            "{} has no ability called {}.",
-                            sheet.name,
-                            i.trim()
-                        ))
-                    })?;
+                    let k = sheet.ability_key(i).ok_or_else(|| sheet.no_ability(i))?;
                     if keys.iter().any(|x| same(x, k)) {
                         return Err(RuleError::new(
                             "A job cannot inherit the same ability twice.",
@@ -265,9 +253,7 @@ impl TaskState {
             )));
         }
         let sheet = ctx.sheet(ally)?;
-        let key = sheet.job_key(job).ok_or_else(|| {
-            RuleError::new(format!("{} has no job called {}.", sheet.name, job.trim()))
-        })?;
+        let key = sheet.job_key(job).ok_or_else(|| sheet.no_job(job))?;
         let j = &sheet.jobs[key];
         if j.level == 0 || j.learning {
             return Err(RuleError::new(

@@ -178,11 +178,7 @@ impl TaskState {
                     self.job.clone()
                 }
                 None => {
-                    return Err(RuleError::new(format!(
-                        "{} has no job called {}.",
-                        sheet.name,
-                        job.trim()
-                    )));
+                    return Err(sheet.no_job(&job));
                 }
             };
             self.overflow_job = Some(key);

@@ -1184,7 +1184,10 @@ fn ve1_s3_t3_and_ve1_r1_true_intentions_gains_a_lot_with_overflow() {
         actor: ROLLER,
         overflow_job: Some("Baker".into()),
     };
-    assert_eq!(fail(&st, &mut c, bad), "Ada has no job called Baker.");
+    assert_eq!(
+        fail(&st, &mut c, bad),
+        "Ada has no job called Baker. Its jobs: Thief and Scholar; add one with `/ve sheet job`."
+    );
     let fin = TaskAction::FinishSpending {
         actor: ROLLER,
         overflow_job: Some("scholar".into()),

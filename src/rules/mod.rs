@@ -14,6 +14,7 @@
 
 pub mod dice;
 pub mod dist;
+pub mod entries;
 pub mod error;
 pub mod expr;
 pub mod odds;

@@ -92,6 +92,10 @@ async fn st_a_list_with_a_bad_entry_saves_nothing_and_names_it() {
             "`Witts 2`: There is no trait called `Witts`. Did you mean Wits?",
         ),
         (
+            "/st sheet set traits:\"Xyzzy 2\"",
+            "`Xyzzy 2`: There is no trait called `Xyzzy`.\nTraits, nearest first: ",
+        ),
+        (
             "/st sheet set traits:\"Wits 3, Alertness 6\"",
             "`Alertness 6`: Alertness must be between 0 and 5 dots.",
         ),

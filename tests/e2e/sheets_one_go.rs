@@ -133,3 +133,73 @@ async fn st_a_list_with_a_bad_entry_saves_nothing_and_names_it() {
     assert_eq!(logged(&t).await, before, "nothing logged");
     t.stop().await;
 }
+
+/// A Venus character's sheet as stored (JSON), if there is one.
+async fn ve_sheet(t: &Table, name: &str) -> Option<serde_json::Value> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let rows = storage::characters::by_name_any_owner(&mut tx, GUILD_ID as i64, "venus", name)
+        .await
+        .unwrap();
+    rows.first()
+        .map(|r| serde_json::from_str(&r.sheet).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_create_takes_every_ability_in_one_line() {
+    let t = table("one-go-ve", 1).await;
+    let before = logged(&t).await;
+    let ex = run(
+        &t,
+        "alice",
+        "/ve sheet create name:Ash abilities:\"Finesse Gold 4, might si 3\"",
+    )
+    .await;
+    let out = ex.only();
+    assert_eq!(out.kind, "message");
+    assert_eq!(
+        out.text(),
+        "📜 Ash joins the table with Finesse Gold 4, might Silver 3. Next: `/ve sheet job`."
+    );
+    let s = ve_sheet(&t, "Ash").await.expect("Ash is saved");
+    assert_eq!(s["abilities"]["Finesse"]["score"], 4);
+    assert_eq!(s["abilities"]["might"]["score"], 3);
+    assert_eq!(logged(&t).await, before + 1, "one history entry");
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_create_with_a_bad_ability_saves_nothing_and_names_it() {
+    let t = table("one-go-ve-bad", 1).await;
+    let before = logged(&t).await;
+    for (line, says) in [
+        (
+            "/ve sheet create name:Ash abilities:\"Finesse Gold 4, Might Copper 3\"",
+            "Nothing saved. `Might Copper 3`: `copper` is not a rank: use bronze, silver, gold or platinum.",
+        ),
+        (
+            "/ve sheet create name:Ash abilities:\"Finesse 45\"",
+            "Nothing saved. `Finesse 45`: give a rank before the score, like `Finesse Gold 45`.",
+        ),
+        (
+            "/ve sheet create name:Ash abilities:\"Finesse Gold 4, finesse Br 2\"",
+            "Nothing saved. `finesse Br 2`: Finesse is already in the list.",
+        ),
+        (
+            "/ve sheet create name:Ash abilities:\"Finesse Gold 11\"",
+            "Nothing saved. `Finesse Gold 11`: An ability score can be at most 10 in this guild.",
+        ),
+    ] {
+        let ex = run(&t, "alice", line).await;
+        let out = ex.only();
+        assert_eq!(out.kind, "ephemeral", "{line}");
+        assert!(
+            out.text().contains(says),
+            "{line}: expected `{says}` in {}",
+            out.text()
+        );
+    }
+    assert!(ve_sheet(&t, "Ash").await.is_none(), "nothing saved");
+    assert_eq!(logged(&t).await, before, "nothing logged");
+    t.stop().await;
+}

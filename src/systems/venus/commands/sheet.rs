@@ -35,13 +35,17 @@ pub async fn create(
     #[max_length = 64]
     name: String,
     #[description = "Tier (edition 2)"] tier: Option<TierChoice>,
+    #[description = "Abilities in one line, e.g. \"Finesse Gold 45, Might Si 30\""]
+    #[max_length = 3000]
+    abilities: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::create(
+    let r = sheets::create_with(
         &ctx.data().app,
         &caller,
         &name,
         tier.and_then(TierChoice::tier),
+        abilities.as_deref(),
     )
     .await;
     respond(ctx, r).await

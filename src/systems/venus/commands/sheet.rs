@@ -27,7 +27,7 @@ pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// New character (becomes your active one)
+/// New character (your active one); abilities:"Finesse Gold 4, Might Si 3" gives all at once
 #[poise::command(slash_command, guild_only)]
 pub async fn create(
     ctx: Context<'_>,

@@ -15,6 +15,7 @@
 
 pub mod dice;
 pub mod dist;
+pub mod entries;
 pub mod error;
 pub mod expr;
 pub mod names;

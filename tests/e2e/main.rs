@@ -23,6 +23,7 @@ mod roll;
 mod secrecy;
 mod shards;
 mod sheets;
+mod sheets_one_go;
 mod sheets_travel;
 mod shutdown;
 mod skeleton;

@@ -438,6 +438,51 @@ fn find_key<'a, V>(map: &'a BTreeMap<String, V>, name: &str) -> Option<&'a Strin
     map.keys().find(|k| same(k, name))
 }
 
+/// One ability of a list typed in one line ([`parse_abilities`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbilityEntry {
+    /// The entry as typed (trimmed), for errors.
+    pub typed: String,
+    /// The ability's name.
+    pub name: String,
+    /// Its rank.
+    pub rank: Rank,
+    /// Its score.
+    pub score: u32,
+}
+
+/// Reads abilities typed in one line (`Finesse Gold 45, Might Si 30`,
+/// issue 31): each entry a name, its rank (full or two letters, any case)
+/// and its score, by the shared list parser ([`crate::rules::entries`]).
+/// The first entry that does not read is named in the error.
+pub fn parse_abilities(list: &str) -> Result<Vec<AbilityEntry>, RuleError> {
+    crate::rules::entries::parse(list, "Finesse Gold 45")?
+        .into_iter()
+        .map(|e| {
+            let (name, rank) = e
+                .name
+                .rsplit_once(char::is_whitespace)
+                .map(|(n, r)| (n.trim(), r))
+                .filter(|(n, _)| !n.is_empty())
+                .ok_or_else(|| {
+                    RuleError::new(format!(
+                        "`{}`: give a rank before the score, like `Finesse Gold 45`.",
+                        e.text()
+                    ))
+                })?;
+            let rank: Rank = rank.parse().map_err(|err: RuleError| {
+                RuleError::new(format!("`{}`: {}", e.text(), err.message))
+            })?;
+            Ok(AbilityEntry {
+                typed: e.text(),
+                name: name.to_string(),
+                rank,
+                score: e.value,
+            })
+        })
+        .collect()
+}
+
 impl VenusSheet {
     /// A new sheet with the guild's starting Lots and Ego (VE1-R3, A-V8).
     pub fn new(name: &str, settings: &VenusSettings) -> Result<Self, RuleError> {
@@ -1605,5 +1650,40 @@ mod tests {
         let json = serde_json::to_string(&sheet(&set)).unwrap();
         let back: VenusSheet = serde_json::from_str(&json).unwrap();
         assert_eq!(back, sheet(&set));
+    }
+
+    #[test]
+    fn abilities_read_in_one_line_with_exact_errors() {
+        let read: Vec<(String, String, Rank, u32)> =
+            parse_abilities("Finesse Gold 45, Animal Ken si 3")
+                .unwrap()
+                .into_iter()
+                .map(|a| (a.typed, a.name, a.rank, a.score))
+                .collect();
+        assert_eq!(
+            read,
+            vec![
+                ("Finesse Gold 45".into(), "Finesse".into(), Rank::Gold, 45),
+                (
+                    "Animal Ken si 3".into(),
+                    "Animal Ken".into(),
+                    Rank::Silver,
+                    3
+                )
+            ]
+        );
+        let err = |l: &str| parse_abilities(l).unwrap_err().message;
+        assert_eq!(
+            err("Finesse 45"),
+            "`Finesse 45`: give a rank before the score, like `Finesse Gold 45`."
+        );
+        assert_eq!(
+            err("Finesse Gold 4, Might Copper 3"),
+            "`Might Copper 3`: `copper` is not a rank: use bronze, silver, gold or platinum."
+        );
+        assert_eq!(
+            err("Finesse Gold"),
+            "`Finesse Gold`: write a name then a number, like `Finesse Gold 45`."
+        );
     }
 }

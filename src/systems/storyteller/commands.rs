@@ -8,6 +8,7 @@ use super::context::Target;
 use super::governed::{who_of, Edit};
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
 use super::{recovery, rolls, sheets};
+use crate::app::AppError;
 use crate::kit::{caller_of, respond, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
 use crate::systems::table::approval;
@@ -173,7 +174,7 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Set a trait's dots (attributes and abilities, 0 to 5).
+/// Set a trait's dots (0 to 5), or many: traits:"Wits 3, Alertness 2".
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
@@ -181,11 +182,14 @@ pub async fn sheet_set(
     #[autocomplete = "ac_trait"]
     #[max_length = 100]
     #[rename = "trait"]
-    trait_name: String,
+    trait_name: Option<String>,
     #[description = "Dots, 0 to 5"]
     #[min = 0]
     #[max = 5]
-    dots: u8,
+    dots: Option<u8>,
+    #[description = "Many at once, e.g. \"Wits 3, Alertness 2\" (instead of trait and dots)"]
+    #[max_length = 3000]
+    traits: Option<String>,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -193,14 +197,18 @@ pub async fn sheet_set(
     #[description = "Whose (storyteller)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set(
-        &ctx.data().app,
-        &caller,
-        &trait_name,
-        dots,
-        target(&character, &player),
-    )
-    .await;
+    let app = &ctx.data().app;
+    let who = target(&character, &player);
+    let r = match (trait_name, dots, traits) {
+        (None, None, Some(list)) => sheets::set_list(app, &caller, &list, who).await,
+        (Some(name), Some(dots), None) => sheets::set(app, &caller, &name, dots, who).await,
+        (_, _, Some(_)) => Err(AppError::user(
+            "Give `traits` (a list) or `trait` and `dots`, not both.",
+        )),
+        _ => Err(AppError::user(
+            "Give `trait` and `dots`, or a list in `traits` (e.g. `traits:Wits 3, Alertness 2`).",
+        )),
+    };
     respond(ctx, r).await
 }
 

@@ -219,6 +219,14 @@ pub struct TraitSet {
     pub dots: u8,
 }
 
+/// `inputs` of `sheet_traits`: a list of traits set at once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TraitsSet {
+    /// The list, as typed (`Wits 3, Alertness 2`).
+    pub traits: String,
+}
+
 /// `inputs` of `sheet_specialty` and `sheet_specialty_remove`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

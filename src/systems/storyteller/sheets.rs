@@ -16,6 +16,7 @@ use crate::app::view::{colour, Button, Embed, Style};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::storyteller::willpower::{can_spend_to_ignore_wounds, spend_to_ignore_wounds};
 use crate::rules::storyteller::{SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind};
+use crate::rules::{entries, RuleError};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
@@ -127,15 +128,31 @@ async fn edit(
     inputs: impl serde::Serialize,
     edit: impl FnOnce(&StorytellerSettings, &mut StorytellerSheet) -> Result<String, AppError>,
 ) -> Result<Outcome, AppError> {
+    edit_drawn(turn, target, action, inputs, edit, |name, text| {
+        View::embed(
+            Embed::new(format!("📜 {name}"))
+                .description(text)
+                .colour(colour::NEUTRAL),
+        )
+    })
+    .await
+}
+
+/// As [`edit`], the answer drawn by `draw` from the character's name and
+/// the edit's text.
+async fn edit_drawn(
+    turn: &mut Turn<'_>,
+    target: Target<'_>,
+    action: &str,
+    inputs: impl serde::Serialize,
+    edit: impl FnOnce(&StorytellerSettings, &mut StorytellerSheet) -> Result<String, AppError>,
+    draw: impl FnOnce(&str, String) -> View,
+) -> Result<Outcome, AppError> {
     let mut c = turn.character(target.pick(), Access::Owner).await?;
     let text = edit(&turn.settings, &mut c.sheet)?;
     let entry =
         Record::new(action, &inputs, &record::Edited { text: text.clone() }).character(c.row.id);
-    let view = View::embed(
-        Embed::new(format!("📜 {}", c.name()))
-            .description(text)
-            .colour(colour::NEUTRAL),
-    );
+    let view = draw(c.name(), text);
     Ok(Outcome::answer(Response::ephemeral(view))
         .sheet(c)
         .log(entry))
@@ -177,6 +194,84 @@ pub async fn set(
                 _ => format!("{} ({kind}): {} ({value})", t.name, dots(value)),
             })
         },
+    )
+    .await?;
+    turn.finish(out).await
+}
+
+/// `/st sheet set traits:"Wits 3, Alertness 2"`: every trait of a list
+/// at once (issue 31). Each entry is checked as `/st sheet set` checks one
+/// (the name resolved on this sheet with its nearest names as hints, the
+/// dots in range); one bad entry refuses the whole list, naming every bad
+/// one, and nothing is saved. Otherwise one save, one history entry, and
+/// one line of what changed ("Bo: Wits 1 → 3, Alertness 0 → 2").
+pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Target<'_>) -> AppResult {
+    let entries = entries::parse(list, "Wits 3")?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = edit_drawn(
+        &mut turn,
+        target,
+        "sheet_traits",
+        record::TraitsSet {
+            traits: list.to_string(),
+        },
+        |settings, sheet| {
+            let catalog = settings.catalog();
+            let mut bad: Vec<String> = Vec::new();
+            let mut seen: Vec<String> = Vec::new();
+            let mut changed: Vec<String> = Vec::new();
+            let mut kept: Vec<String> = Vec::new();
+            let mut unknown: Option<String> = None;
+            for e in &entries {
+                let checked = sheet.lookup(&catalog, &e.name).and_then(|(t, before)| {
+                    let dots = u8::try_from(e.value).unwrap_or(u8::MAX);
+                    if seen.contains(&t.name) {
+                        return Err(RuleError::new(format!(
+                            "{} is already in the list.",
+                            t.name
+                        )));
+                    }
+                    seen.push(t.name.clone());
+                    sheet.set_trait(&catalog, &t.name, dots)?;
+                    Ok((t.name, before, dots))
+                });
+                match checked {
+                    Ok((name, before, dots)) if before != dots => {
+                        changed.push(format!("{name} {before} → {dots}"))
+                    }
+                    Ok((name, _, dots)) => kept.push(format!("{name} {dots}")),
+                    Err(err) => {
+                        // An unknown name (not an ambiguous one, not a
+                        // number out of range) gets what is valid.
+                        if unknown.is_none() && err.message.starts_with("There is no trait") {
+                            unknown = Some(e.name.clone());
+                        }
+                        bad.push(format!("`{}`: {}", e.text(), err.message))
+                    }
+                }
+            }
+            if let Some(name) = unknown {
+                bad.push(format!(
+                    "Traits, nearest first: {}.",
+                    sheet.names_closest_first(&name).join(", ")
+                ));
+            }
+            if !bad.is_empty() {
+                let sep = if bad.len() == 1 { " " } else { "\n" };
+                return Err(AppError::user(format!(
+                    "Nothing saved.{sep}{}",
+                    bad.join("\n")
+                )));
+            }
+            if changed.is_empty() {
+                return Err(AppError::user(format!(
+                    "Nothing to change: the sheet already has {}.",
+                    kept.join(", ")
+                )));
+            }
+            Ok(changed.join(", "))
+        },
+        |name, text| View::text(format!("{name}: {text}")),
     )
     .await?;
     turn.finish(out).await

@@ -14,7 +14,7 @@ use crate::app::component::Click;
 use crate::app::view::View;
 use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
-use crate::rules::venus::sheet::{AttributeKind, SheetEvent, Tier, MAX_NOTE_LEN};
+use crate::rules::venus::sheet::{parse_abilities, AttributeKind, SheetEvent, Tier, MAX_NOTE_LEN};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
 use crate::storage::characters::Character;
 use crate::storage::sessions::Status;
@@ -150,20 +150,73 @@ async fn edit(
 /// `/ve sheet create`: a new character with the guild's starting Lots and
 /// Ego, made the caller's active one.
 pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) -> AppResult {
+    create_with(app, caller, name, tier, None).await
+}
+
+/// `/ve sheet create` with its options: as [`create`]; `abilities` (`Finesse Gold 45, Might
+/// Si 30`) gives it every ability in the same command (issue 31), each
+/// checked as `/ve sheet ability` checks one: one bad entry refuses the
+/// whole command, naming every bad one, and nothing is saved.
+pub async fn create_with(
+    app: &App,
+    caller: &Caller,
+    name: &str,
+    tier: Option<Tier>,
+    abilities: Option<&str>,
+) -> AppResult {
+    let refused = |text: String| AppError::user(format!("Nothing saved. {text}"));
+    let list = match abilities {
+        Some(l) => parse_abilities(l).map_err(|e| refused(e.message))?,
+        None => Vec::new(),
+    };
     let mut tx = Act::begin(app, caller).await?;
     let set = venus_settings(&mut tx, caller.guild_id).await?;
     let mut sheet = VenusSheet::new(name, &set)?;
     sheet.set_tier(tier);
+    let mut bad: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut given: Vec<String> = Vec::new();
+    for a in &list {
+        let (typed, ability, rank, score) = (&a.typed, a.name.as_str(), &a.rank, &a.score);
+        let known = sheet.ability_key(ability).map(str::to_string);
+        match known.filter(|k| seen.contains(k)) {
+            Some(k) => bad.push(format!("`{typed}`: {k} is already in the list.")),
+            None => match sheet.set_ability(ability, *rank, *score, &set) {
+                Ok(()) => {
+                    let key = sheet.ability_key(ability).unwrap_or(ability).to_string();
+                    given.push(format!("{key} {rank} {score}"));
+                    seen.push(key);
+                }
+                Err(e) => bad.push(format!("`{typed}`: {}", e.message)),
+            },
+        }
+    }
+    if !bad.is_empty() {
+        return Err(refused(bad.join("\n")));
+    }
+    sheet.validate(&set)?;
     let row = characters::create(&mut tx, caller, SYSTEM, name, &sheet).await?;
     let c = Loaded { row, sheet };
-    log_sheet(&mut tx, caller, &c, "create", json!({ "name": name })).await?;
+    log_sheet(
+        &mut tx,
+        caller,
+        &c,
+        "create",
+        json!({ "name": name, "abilities": abilities }),
+    )
+    .await?;
     tx.commit().await?;
     // Quiet bookkeeping: one public line (the empty sheet says nothing
     // more; `/ve sheet show` draws it).
-    Ok(Response::message(View::text(format!(
-        "📜 {} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.",
-        crate::app::view::plain(c.name())
-    ))))
+    let who = crate::app::view::plain(c.name());
+    Ok(Response::message(View::text(if given.is_empty() {
+        format!("📜 {who} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.")
+    } else {
+        format!(
+            "📜 {who} joins the table with {}. Next: `/ve sheet job`.",
+            crate::app::view::plain(&given.join(", "))
+        )
+    })))
 }
 
 /// The card `/ve sheet show` posts: the sheet under the guild's settings.

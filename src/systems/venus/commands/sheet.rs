@@ -27,7 +27,7 @@ pub async fn sheet(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// New character (becomes your active one)
+/// New character (your active one); abilities:"Finesse Gold 4, Might Si 3" gives all at once
 #[poise::command(slash_command, guild_only)]
 pub async fn create(
     ctx: Context<'_>,
@@ -35,13 +35,17 @@ pub async fn create(
     #[max_length = 64]
     name: String,
     #[description = "Tier (edition 2)"] tier: Option<TierChoice>,
+    #[description = "Abilities in one line, e.g. \"Finesse Gold 45, Might Si 30\""]
+    #[max_length = 3000]
+    abilities: Option<String>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::create(
+    let r = sheets::create_with(
         &ctx.data().app,
         &caller,
         &name,
         tier.and_then(TierChoice::tier),
+        abilities.as_deref(),
     )
     .await;
     respond(ctx, r).await

@@ -93,7 +93,7 @@ async fn st_a_list_with_a_bad_entry_saves_nothing_and_names_it() {
         ),
         (
             "/st sheet set traits:\"Xyzzy 2\"",
-            "`Xyzzy 2`: There is no trait called `Xyzzy`.\nTraits, nearest first: ",
+            "`Xyzzy 2`: There is no trait called `Xyzzy`. This sheet's traits, closest first: ",
         ),
         (
             "/st sheet set traits:\"Wits 3, Alertness 6\"",

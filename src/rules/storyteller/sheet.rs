@@ -930,23 +930,8 @@ impl StorytellerSheet {
     /// on the name keys, then sheet order), for "did you mean" hints. A name
     /// more than half its length away is not suggested.
     pub fn nearest_names(&self, input: &str, n: usize) -> Vec<String> {
-        let mut out = self.ranked_names(input, true);
-        out.truncate(n);
-        out
-    }
-
-    /// Every trait name on this sheet, the nearest to `input` first (edit
-    /// distance on the name keys, then sheet order): what is valid, for
-    /// an error about an unknown name.
-    pub fn names_closest_first(&self, input: &str) -> Vec<String> {
-        self.ranked_names(input, false)
-    }
-
-    /// The sheet's trait names ranked by distance to `input`; `near_only`
-    /// leaves out names more than half their length away.
-    fn ranked_names(&self, input: &str, near_only: bool) -> Vec<String> {
         let key: String = name_key(input).chars().take(MAX_HINT_KEY).collect();
-        if key.is_empty() && near_only {
+        if key.is_empty() {
             return Vec::new();
         }
         let mut scored: Vec<(usize, usize, &str)> = self
@@ -959,13 +944,13 @@ impl StorytellerSheet {
                 let other = name_key(name);
                 let d = crate::rules::names::edit_distance(&key, &other);
                 let limit = (other.chars().count().max(key.chars().count()) / 2).max(1);
-                (!near_only || d <= limit).then_some((d, i, name))
+                (d <= limit).then_some((d, i, name))
             })
             .collect();
         scored.sort_unstable();
         let mut out: Vec<String> = Vec::new();
         for (_, _, name) in scored {
-            if !out.iter().any(|o| o == name) {
+            if out.len() < n && !out.iter().any(|o| o == name) {
                 out.push(name.to_string());
             }
         }

@@ -221,7 +221,6 @@ pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Target<'_>
             let mut seen: Vec<String> = Vec::new();
             let mut changed: Vec<String> = Vec::new();
             let mut kept: Vec<String> = Vec::new();
-            let mut unknown: Option<String> = None;
             for e in &entries {
                 let checked = sheet.lookup(&catalog, &e.name).and_then(|(t, before)| {
                     let dots = u8::try_from(e.value).unwrap_or(u8::MAX);
@@ -240,21 +239,10 @@ pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Target<'_>
                         changed.push(format!("{name} {before} → {dots}"))
                     }
                     Ok((name, _, dots)) => kept.push(format!("{name} {dots}")),
-                    Err(err) => {
-                        // An unknown name (not an ambiguous one, not a
-                        // number out of range) gets what is valid.
-                        if unknown.is_none() && err.message.starts_with("There is no trait") {
-                            unknown = Some(e.name.clone());
-                        }
-                        bad.push(format!("`{}`: {}", e.text(), err.message))
-                    }
+                    // The lookup's refusal already says what is valid (the
+                    // name meant, or the sheet's traits closest first).
+                    Err(err) => bad.push(format!("`{}`: {}", e.text(), err.message)),
                 }
-            }
-            if let Some(name) = unknown {
-                bad.push(format!(
-                    "Traits, nearest first: {}.",
-                    sheet.names_closest_first(&name).join(", ")
-                ));
             }
             if !bad.is_empty() {
                 let sep = if bad.len() == 1 { " " } else { "\n" };

@@ -407,17 +407,47 @@ pub async fn erase_member(
     let characters = characters_of(tx, guild_id, user_id).await?;
     let n = needles(tx, guild_id, user_id, &characters).await?;
     let ids: Vec<i64> = characters.iter().map(|c| c.id).collect();
+    let m = Member {
+        guild_id,
+        user_id,
+        ids: &ids,
+        n: &n,
+    };
+    erase_sessions(tx, &m, &mut done).await?;
+    anonymise_own_log(tx, &m, &mut done).await?;
+    let about = log_rows_about(tx, &m).await?;
+    scrub_log_rows(tx, &m, about, &mut done).await?;
+    delete_characters(tx, &m, &mut done).await?;
+    scrub_state(tx, &m, &mut done).await?;
+    Ok(done)
+}
 
-    // Sessions: theirs go; others' that name them go when they are done
-    // with (a roll, a prompt), or lose the mentions when they run on (a
-    // tracker has no expiry).
+/// Who is erased, as each phase of [`erase_member`] needs it.
+struct Member<'a> {
+    guild_id: i64,
+    user_id: i64,
+    /// Their characters' ids.
+    ids: &'a [i64],
+    /// What names them.
+    n: &'a Needles,
+}
+
+/// Sessions: theirs go; others' that name them go when they are done with
+/// (a roll, a prompt), or lose the mentions when they run on (a tracker
+/// has no expiry).
+async fn erase_sessions(
+    tx: &mut Tx,
+    m: &Member<'_>,
+    done: &mut Erased,
+) -> Result<(), StorageError> {
+    let (guild_id, user_id, n) = (m.guild_id, m.user_id, m.n);
     done.sessions += sqlx::query("DELETE FROM sessions WHERE guild_id = $1 AND owner_id = $2")
         .bind(guild_id)
         .bind(user_id)
         .execute(&mut **tx)
         .await?
         .rows_affected();
-    let (w, binds) = mention_clause("state", &n, 2);
+    let (w, binds) = mention_clause("state", n, 2);
     let sql = format!("SELECT id, state, expires_at FROM sessions WHERE guild_id = $1 AND {w}");
     let mut q = sqlx::query(&sql).bind(guild_id);
     for b in &binds {
@@ -430,7 +460,7 @@ pub async fn erase_member(
             continue;
         }
         if tracker {
-            if let Some(s) = scrub_text(&state, &n, Depth::Mentions) {
+            if let Some(s) = scrub_text(&state, n, Depth::Mentions) {
                 sqlx::query("UPDATE sessions SET state = $1 WHERE id = $2")
                     .bind(s)
                     .bind(id)
@@ -447,7 +477,16 @@ pub async fn erase_member(
         }
     }
 
-    // Their own log entries: anonymous, numbers kept.
+    Ok(())
+}
+
+/// Their own log entries: anonymous, numbers kept.
+async fn anonymise_own_log(
+    tx: &mut Tx,
+    m: &Member<'_>,
+    done: &mut Erased,
+) -> Result<(), StorageError> {
+    let (guild_id, user_id, ids, n) = (m.guild_id, m.user_id, m.ids, m.n);
     let rows = sqlx::query(
         "SELECT id, inputs, dice, outcome, character_id, action FROM roll_log WHERE guild_id = $1 AND user_id = $2",
     )
@@ -463,10 +502,10 @@ pub async fn erase_member(
         let action: String = r.try_get(5)?;
         let character = character.filter(|c| !ids.contains(c));
         let inputs = strip_sheet(&action, &inputs).unwrap_or(inputs);
-        let inputs = scrub_text(&inputs, &n, Depth::AllText).unwrap_or(inputs);
-        let dice = scrub_text(&dice, &n, Depth::Theirs).unwrap_or(dice);
+        let inputs = scrub_text(&inputs, n, Depth::AllText).unwrap_or(inputs);
+        let dice = scrub_text(&dice, n, Depth::Theirs).unwrap_or(dice);
         let outcome = strip_sheet(&action, &outcome).unwrap_or(outcome);
-        let outcome = scrub_text(&outcome, &n, Depth::Theirs).unwrap_or(outcome);
+        let outcome = scrub_text(&outcome, n, Depth::Theirs).unwrap_or(outcome);
         sqlx::query(
             "UPDATE roll_log SET user_id = $1, character_id = $2, session_id = NULL,
                     inputs = $3, dice = $4, outcome = $5
@@ -483,7 +522,15 @@ pub async fn erase_member(
         done.log_entries += 1;
     }
 
-    // Others' entries about their characters or naming them.
+    Ok(())
+}
+
+/// Others' log entries about their characters or naming them.
+async fn log_rows_about(
+    tx: &mut Tx,
+    m: &Member<'_>,
+) -> Result<std::collections::BTreeSet<i64>, StorageError> {
+    let (guild_id, ids, n) = (m.guild_id, m.ids, m.n);
     let mut about: std::collections::BTreeSet<i64> = std::collections::BTreeSet::new();
     for chunk in ids.chunks(500) {
         let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
@@ -499,9 +546,9 @@ pub async fn erase_member(
             about.insert(r.try_get(0)?);
         }
     }
-    let (wi, bi) = mention_clause("inputs", &n, 2);
-    let (wd, bd) = mention_clause("dice", &n, 2 + bi.len());
-    let (wo, bo) = mention_clause("outcome", &n, 2 + bi.len() + bd.len());
+    let (wi, bi) = mention_clause("inputs", n, 2);
+    let (wd, bd) = mention_clause("dice", n, 2 + bi.len());
+    let (wo, bo) = mention_clause("outcome", n, 2 + bi.len() + bd.len());
     let sql = format!(
         "SELECT id, inputs, dice, outcome FROM roll_log WHERE guild_id = $1 AND ({wi} OR {wd} OR {wo})"
     );
@@ -518,6 +565,18 @@ pub async fn erase_member(
             about.insert(id);
         }
     }
+    Ok(about)
+}
+
+/// Rewrites the log entries [`log_rows_about`] found: the link to their
+/// character, their sheets and every text naming them go.
+async fn scrub_log_rows(
+    tx: &mut Tx,
+    m: &Member<'_>,
+    about: std::collections::BTreeSet<i64>,
+    done: &mut Erased,
+) -> Result<(), StorageError> {
+    let (ids, n) = (m.ids, m.n);
     for id in about {
         let r = sqlx::query(
             "SELECT inputs, dice, outcome, character_id, action FROM roll_log WHERE id = $1",
@@ -539,9 +598,9 @@ pub async fn erase_member(
         } else {
             (inputs, outcome)
         };
-        let inputs = scrub_text(&inputs, &n, Depth::Theirs).unwrap_or(inputs);
-        let dice = scrub_text(&dice, &n, Depth::Theirs).unwrap_or(dice);
-        let outcome = scrub_text(&outcome, &n, Depth::Theirs).unwrap_or(outcome);
+        let inputs = scrub_text(&inputs, n, Depth::Theirs).unwrap_or(inputs);
+        let dice = scrub_text(&dice, n, Depth::Theirs).unwrap_or(dice);
+        let outcome = scrub_text(&outcome, n, Depth::Theirs).unwrap_or(outcome);
         sqlx::query(
             "UPDATE roll_log SET character_id = $1, inputs = $2, dice = $3, outcome = $4 WHERE id = $5",
         )
@@ -555,7 +614,16 @@ pub async fn erase_member(
         done.rewritten += 1;
     }
 
-    // Characters, their histories, and the changes they made elsewhere.
+    Ok(())
+}
+
+/// Characters, their histories, and the changes they made elsewhere.
+async fn delete_characters(
+    tx: &mut Tx,
+    m: &Member<'_>,
+    done: &mut Erased,
+) -> Result<(), StorageError> {
+    let (guild_id, user_id, ids) = (m.guild_id, m.user_id, m.ids);
     for chunk in ids.chunks(500) {
         let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
         let list = marks.join(", ");
@@ -598,12 +666,17 @@ pub async fn erase_member(
         .await?
         .rows_affected();
 
-    // Per-channel state and settings naming them (a list keyed by member).
+    Ok(())
+}
+
+/// Per-channel state and settings naming them (a list keyed by member).
+async fn scrub_state(tx: &mut Tx, m: &Member<'_>, done: &mut Erased) -> Result<(), StorageError> {
+    let (guild_id, n) = (m.guild_id, m.n);
     for (table, column, key) in [
         ("channel_state", "value", "channel_id, key"),
         ("guild_settings", "settings", "scope"),
     ] {
-        let (w, binds) = mention_clause(column, &n, 2);
+        let (w, binds) = mention_clause(column, n, 2);
         let sql = format!("SELECT {key}, {column} FROM {table} WHERE guild_id = $1 AND {w}");
         let mut q = sqlx::query(&sql).bind(guild_id);
         for b in &binds {
@@ -611,7 +684,7 @@ pub async fn erase_member(
         }
         for r in q.fetch_all(&mut **tx).await? {
             let value: String = r.try_get(column)?;
-            let Some(scrubbed) = scrub_text(&value, &n, Depth::Mentions) else {
+            let Some(scrubbed) = scrub_text(&value, n, Depth::Mentions) else {
                 continue;
             };
             if table == "channel_state" {
@@ -639,7 +712,7 @@ pub async fn erase_member(
             done.rewritten += 1;
         }
     }
-    Ok(done)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -421,6 +421,12 @@ mod tests {
         let beat_file = scratch_beat("full-disk");
         beat(&beat_file).unwrap();
         health(&url, &beat_file).await.unwrap();
+        // An empty write-ahead log, so the next write must grow a file: with
+        // frames already checkpointed in it, SQLite would write over them
+        // and the full disk would go unnoticed until the log must grow
+        // (which made this test depend on the background checkpointer's
+        // timing).
+        assert!(bot.checkpoint_truncate().await.unwrap());
         disk.fill();
         let e = health(&url, &beat_file).await.unwrap_err();
         assert!(e.contains("h.db cannot take a write"), "{e}");

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::answer::{self, Words};
-use super::{hint, whose};
-use crate::app::characters::{self, Access, Pick};
+use super::{picked, whose};
+use crate::app::characters::Pick;
 use crate::app::component::{Action, Click};
 use crate::app::registry::System;
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -54,17 +54,7 @@ pub struct Prompt {
 /// the picked character, with **Delete** and **Keep** buttons.
 pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let row = characters::resolve_row(
-        &mut act,
-        caller,
-        fc,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let row = picked(&mut act, caller, system, pick).await?;
     let timeout = settings::guild(&mut act, caller.guild_id)
         .await?
         .session_timeout_minutes;

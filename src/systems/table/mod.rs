@@ -45,6 +45,27 @@ pub fn system_of<'a>(app: &'a App, root: &str) -> Result<&'a dyn System, AppErro
         .ok_or_else(|| AppError::Internal(format!("/{root} keeps no character sheets")))
 }
 
+/// The character `pick` names in `system`, as the caller may act on it:
+/// their own, or for the game master anyone's.
+async fn picked(
+    act: &mut Act,
+    caller: &Caller,
+    system: &dyn System,
+    pick: Pick<'_>,
+) -> Result<Character, AppError> {
+    let fc = act.is_fc().await?;
+    characters::resolve_row(
+        act,
+        caller,
+        fc,
+        system.id(),
+        pick,
+        Access::Owner,
+        &hint(system),
+    )
+    .await
+}
+
 /// A shared sheet action's log outcome: the character and its owner.
 #[derive(Serialize)]
 struct SheetOwned<'a> {
@@ -160,17 +181,7 @@ pub async fn show(
     private: bool,
 ) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let row = characters::resolve_row(
-        &mut act,
-        caller,
-        fc,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let row = picked(&mut act, caller, system, pick).await?;
     let view = system.sheet_card(app, &mut act, &row).await?;
     act.commit().await?;
     Ok(if private {
@@ -197,17 +208,7 @@ pub async fn use_character(
     pick: Pick<'_>,
 ) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let row = characters::resolve_row(
-        &mut act,
-        caller,
-        fc,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let row = picked(&mut act, caller, system, pick).await?;
     storage::characters::set_active(&mut act, &row).await?;
     log_sheet(
         &mut act,
@@ -238,17 +239,7 @@ pub async fn rename(
 ) -> AppResult {
     let new = characters::check_name(name)?;
     let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let mut row = characters::resolve_row(
-        &mut act,
-        caller,
-        fc,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let mut row = picked(&mut act, caller, system, pick).await?;
     let key = storage::characters::name_key;
     if key(&new) != key(&row.name)
         && storage::characters::by_name(&mut act, caller.guild_id, system.id(), row.owner_id, &new)

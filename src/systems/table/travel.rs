@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{hint, log_sheet};
-use crate::app::characters::{self, Access, Pick};
+use super::{log_sheet, picked};
+use crate::app::characters::{self, Pick};
 use crate::app::registry::{Registry, System};
 use crate::app::view::{plain, File, View};
 use crate::app::{Act, App, AppError, AppResult, Caller, Response};
@@ -74,17 +74,7 @@ fn file_name(name: &str) -> String {
 /// game master's pick may be anyone's) as a JSON file, privately.
 pub async fn export(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let row = characters::resolve_row(
-        &mut act,
-        caller,
-        fc,
-        system.id(),
-        pick,
-        Access::Owner,
-        &hint(system),
-    )
-    .await?;
+    let row = picked(&mut act, caller, system, pick).await?;
     drop(act);
     let doc = document(system, &row.name, &row.sheet)?;
     let bytes = serde_json::to_vec_pretty(&doc)?;

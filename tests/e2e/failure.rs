@@ -125,20 +125,33 @@ async fn run_until_exit(database: &str) -> (Option<i32>, String, Duration) {
     )
 }
 
-/// Waits (up to 10 s) until SQLite has let go of `file`: its connection
-/// thread closes the file a moment after the pool is closed, and its last
-/// checkpoint (which rewrites the file and removes the `-wal`) must not
-/// land after the test has damaged the file or remounted its disk.
-async fn closed(file: &Path) {
-    let wal = file.with_file_name(format!(
-        "{}-wal",
-        file.file_name().unwrap().to_string_lossy()
-    ));
-    for _ in 0..200 {
-        if !wal.exists() {
-            return;
+/// Closes `db` on `file` so that the file alone holds the database: the
+/// write-ahead log is emptied first (so no checkpoint can land later, when
+/// SQLite's connection thread lets go of the file a moment after the pool
+/// is closed), then the test waits (up to 30 s) for the `-wal` and `-shm`
+/// to go, and removes them if they are still there. A damaged file with a
+/// whole log beside it was still readable: the bot started and waited for
+/// Discord, and the test hung (seen once in CI, under load).
+async fn closed(db: kismet::storage::Db, file: &Path) {
+    assert!(
+        db.checkpoint_truncate().await.unwrap(),
+        "the log is emptied"
+    );
+    db.close().await;
+    let beside = |ext: &str| {
+        file.with_file_name(format!(
+            "{}-{ext}",
+            file.file_name().unwrap().to_string_lossy()
+        ))
+    };
+    for _ in 0..600 {
+        if !beside("wal").exists() {
+            break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for ext in ["wal", "shm"] {
+        let _ = std::fs::remove_file(beside(ext));
     }
 }
 
@@ -164,8 +177,7 @@ async fn an_unusable_database_file_stops_the_bot_at_once_naming_it() {
     let truncated = db_path("truncated");
     let url = format!("sqlite://{}", truncated.display());
     let db = kismet::storage::Db::open(&url, 2).await.unwrap();
-    db.close().await;
-    closed(&truncated).await;
+    closed(db, &truncated).await;
     let f = std::fs::OpenOptions::new()
         .write(true)
         .open(&truncated)
@@ -185,8 +197,7 @@ async fn a_read_only_database_stops_the_bot_at_start_up() {
     let db = kismet::storage::Db::open(&format!("sqlite://{}", file.display()), 2)
         .await
         .unwrap();
-    db.close().await;
-    closed(&file).await;
+    closed(db, &file).await;
     assert!(disk.read_only(true));
     refused_at_once(&file, "Read-only file system").await;
     assert!(disk.read_only(false));

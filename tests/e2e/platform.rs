@@ -971,3 +971,63 @@ async fn stats_with_too_few_dice_say_so_in_one_line_each() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 31 item 7: each system's "first session" in the README is a script
+/// in `examples/` of 6 to 8 lines, shown in the README line for line with
+/// its picture, that plays clean (no refusal, schema-valid) to the outcome
+/// the README tells.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_the_readme_first_sessions_play_clean_as_written() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let sessions = [
+        ("storyteller", "Automatic success · 4 successes"),
+        ("venus", "Success · 3 passes"),
+        ("veracity", "2 Wounds · Flesh slots 1, 2"),
+        ("virtual-veil", "Combat · Round 1 · Call phase"),
+    ];
+    for (name, outcome) in sessions {
+        let file = format!("examples/first-session-{name}.txt");
+        let script = std::fs::read_to_string(root.join(&file)).unwrap();
+        let lines: Vec<&str> = script
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect();
+        assert!(
+            (6..=8).contains(&lines.len()),
+            "{file}: {} lines",
+            lines.len()
+        );
+        let shown = format!("```text\n{}\n```", lines.join("\n"));
+        assert!(readme.contains(&shown), "README shows {file} as it plays");
+        let picture = format!("docs/screenshots/first-session-{name}.png");
+        assert!(
+            readme.contains(&picture) && root.join(&picture).exists(),
+            "{picture}"
+        );
+        let t = table(&format!("first-session-{name}"), 4).await;
+        let mut titles = Vec::new();
+        for line in lines {
+            let (who, ex) = t
+                .run_line(line)
+                .await
+                .unwrap_or_else(|e| panic!("{file}: {line}: {e}"))
+                .expect("a command line");
+            assert!(!ex.outputs.is_empty(), "{file}: {line}: no reply");
+            for o in &ex.outputs {
+                assert!(
+                    !o.content().starts_with("⚠️"),
+                    "{who}: {line}: {}",
+                    o.content()
+                );
+                titles.push(o.title());
+            }
+        }
+        assert!(
+            titles.iter().any(|t| t.contains(outcome)),
+            "{file} ends in {outcome:?}: {titles:?}"
+        );
+        assert_schema_clean(&t);
+        t.stop().await;
+    }
+}

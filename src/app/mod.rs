@@ -29,6 +29,7 @@ pub mod component;
 pub mod custom_id;
 pub mod departures;
 pub mod expiry;
+pub mod game_commands;
 pub mod gm_panel;
 pub mod log;
 pub mod pending;

@@ -20,6 +20,7 @@ use crate::app::present::present;
 use crate::app::view::View;
 use crate::app::{component, departures, expiry, App, AppError, AppResult, Reply};
 use crate::config::{Registration, Secrets, ShardRange};
+use crate::kit::game_commands::GameCommands;
 use crate::kit::{caller, deliver, render, secret, signal_done, stage, Data, Error};
 
 /// How to start the bot.
@@ -64,11 +65,26 @@ pub async fn client_sharded(
     let http = http.build();
     let registration = opts.registration;
     opts.inflight.set_cap(app.config.load.max_in_flight);
+    // Globally: the shared commands; each game's root per server, for the
+    // games it plays. In one server (development) every command there.
+    let definitions = poise::builtins::create_application_commands(&commands);
+    let (definitions, game_commands) = match registration {
+        Registration::Global => {
+            let roots: Vec<&str> = app
+                .registry
+                .playable()
+                .filter_map(|g| g.command_root())
+                .collect();
+            GameCommands::split(definitions, &roots)
+        }
+        Registration::Guild(_) => (definitions, GameCommands::default()),
+    };
     let data = Data {
         app,
         done: opts.done,
         inflight: opts.inflight,
         watches: Default::default(),
+        game_commands,
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -90,15 +106,13 @@ pub async fn client_sharded(
             initialize_owners: false,
             ..Default::default()
         })
-        .setup(move |ctx, _ready, framework| {
+        .setup(move |ctx, _ready, _framework| {
             Box::pin(async move {
                 // Register in the background: interactions wait for this
                 // setup, so it must not wait on Discord. A failed
                 // registration is retried, then the commands Discord
                 // already has stay in use.
-                let commands =
-                    poise::builtins::create_application_commands(&framework.options().commands);
-                tokio::spawn(register(ctx.http.clone(), commands, registration));
+                tokio::spawn(register(ctx.http.clone(), definitions, registration));
                 let every =
                     std::time::Duration::from_secs(data.app.config.sessions.sweep_seconds.max(1));
                 tokio::spawn(sweeper(ctx.http.clone(), data.app.clone(), every, shards));
@@ -317,6 +331,12 @@ async fn event_handler(
             if let Err(e) = departures::left(&ctx.user_data.app, guild).await {
                 tracing::error!(guild, error = %e.report(), "could not record a removal from a server");
             }
+            // Its game commands go with the bot: registered again on return.
+            let forgotten =
+                crate::app::game_commands::save_registered(&ctx.user_data.app, guild, None).await;
+            if let Err(e) = forgotten {
+                tracing::error!(guild, error = %e.report(), "could not forget a server's game commands");
+            }
         }
         // In the server (at every connection, after an outage, or added
         // back): a pending deletion is cancelled.
@@ -324,6 +344,13 @@ async fn event_handler(
             let guild = guild.id.get() as i64;
             if let Err(e) = departures::returned(&ctx.user_data.app, guild).await {
                 tracing::error!(guild, error = %e.report(), "could not cancel a server's deletion");
+            }
+            // The games it plays: registered unless they already are.
+            if let Err(e) =
+                crate::kit::game_commands::sync(ctx.user_data, &ctx.serenity_context.http, guild)
+                    .await
+            {
+                tracing::error!(guild, %e, "could not register a server's game commands");
             }
         }
         _ => {}

@@ -469,6 +469,29 @@ impl FakeDiscord {
         self.inner.shard_count.load(Ordering::SeqCst)
     }
 
+    /// The commands registered in a scope (`None`: global) as Discord keeps
+    /// them; `None` when the bot never registered any there.
+    pub fn commands_in(&self, guild: Option<u64>) -> Option<Vec<Value>> {
+        lock(&self.inner.commands).get(&guild).cloned()
+    }
+
+    /// The commands registered in some guild (the lowest id first), as
+    /// Discord keeps them; `None` when no guild has any.
+    pub fn commands_in_some_guild(&self) -> Option<Vec<Value>> {
+        let all = lock(&self.inner.commands);
+        let first = all.keys().flatten().min().copied();
+        first.and_then(|g| all.get(&Some(g)).cloned())
+    }
+
+    /// Makes `guild_id` one of the bot's guilds, if it is not yet, without
+    /// an event: the next connection announces it (READY, GUILD_CREATE).
+    pub fn know_guild(&self, guild_id: u64) {
+        let mut guilds = lock(&self.inner.guilds);
+        if !guilds.contains(&guild_id) {
+            guilds.push(guild_id);
+        }
+    }
+
     /// Makes `guild_id` one of the bot's guilds: READY lists it (as
     /// unavailable) on its shard, and a shard that asked for the `GUILDS`
     /// intent then gets its GUILD_CREATE. A shard already connected gets

@@ -319,6 +319,12 @@ impl Done {
     }
 }
 
+/// Whether a recorded request registers the bot's global commands (a
+/// bulk overwrite of `/applications/{id}/commands`, not a guild's).
+fn is_global_registration(r: &Recorded) -> bool {
+    r.method == "PUT" && r.path.ends_with("/commands") && !r.path.contains("/guilds/")
+}
+
 /// The fake Discord plus the running bot.
 pub struct Table {
     /// The fake Discord.
@@ -326,7 +332,6 @@ pub struct Table {
     opts: TableOptions,
     running: tokio::sync::Mutex<Option<Running>>,
     done: Arc<Done>,
-    registered: Mutex<Value>,
     guild_id: AtomicU64,
     channel_id: AtomicU64,
     roles: Mutex<HashMap<String, Vec<u64>>>,
@@ -379,13 +384,15 @@ impl Table {
             opts,
             running: tokio::sync::Mutex::new(None),
             done: Arc::new(Done::default()),
-            registered: Mutex::new(Value::Null),
             answered: Mutex::new(HashMap::new()),
             guild_id: AtomicU64::new(GUILD_ID),
             channel_id: AtomicU64::new(CHANNEL_ID),
             roles: Mutex::new(HashMap::new()),
             external,
         };
+        // The table's guild is one of the bot's: announced at connection
+        // (GUILD_CREATE), where the bot registers the games' commands.
+        table.fake.know_guild(GUILD_ID);
         Ok(table)
     }
 
@@ -468,41 +475,52 @@ impl Table {
         self.registrations().len()
     }
 
-    /// Waits until a bot registers its commands (more than `before`
-    /// registrations so far) and keeps the definitions for the driver.
+    /// Waits until a bot registers its commands: the shared ones globally
+    /// (more than `before` global registrations so far) and, when the bot
+    /// runs in this process, the games' in the table's guild (kept from an
+    /// earlier run when a restart finds them unchanged). A bot in another
+    /// process may not serve the table guild's shard; a command waits for
+    /// the games' commands then ([`Table::command_in`]).
     pub async fn await_registration(&self, before: usize) -> Result<(), String> {
-        let registrations_before = before;
-        let fake = self.fake.clone();
-        let registered = fake
+        let guild = self.guild_id();
+        let external = self.external;
+        self.fake
             .wait_for(TIMEOUT, |f| {
-                let regs: Vec<Recorded> = f
+                let global = f
                     .requests()
                     .into_iter()
-                    .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
-                    .collect();
-                (regs.len() > registrations_before).then(|| regs.last().map(|r| r.body.clone()))
+                    .filter(is_global_registration)
+                    .count();
+                let games = external || f.commands_in(Some(guild)).is_some();
+                (global > before && games).then_some(())
             })
             .await
-            .flatten()
             .ok_or("the bot did not register its commands in time")?;
-        *self.registered.lock().unwrap_or_else(|e| e.into_inner()) = registered;
         Ok(())
     }
 
+    /// The global registrations so far.
     fn registrations(&self) -> Vec<Recorded> {
         self.fake
             .requests()
             .into_iter()
-            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .filter(is_global_registration)
             .collect()
     }
 
-    /// The commands as last registered (the JSON body of the PUT).
+    /// The commands a member of the table's guild sees, as Discord keeps
+    /// them: the global ones, then the guild's own (a guild the bot never
+    /// registered in, where a test moved the table, gets the definitions
+    /// another guild has, as the bot would register there).
     pub fn registered(&self) -> Value {
-        self.registered
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        let mut all = self.fake.commands_in(None).unwrap_or_default();
+        let guild = self
+            .fake
+            .commands_in(Some(self.guild_id()))
+            .or_else(|| self.fake.commands_in_some_guild())
+            .unwrap_or_default();
+        all.extend(guild);
+        Value::Array(all)
     }
 
     /// Stops the bot (the fake keeps running) and closes its database.
@@ -698,6 +716,13 @@ impl Table {
         who: &str,
         line: &str,
     ) -> Result<Exchange, String> {
+        if self.fake.commands_in_some_guild().is_none() {
+            // The games' commands come with a guild's announcement, a
+            // moment after the bot connects (another process, say).
+            self.fake
+                .wait_for(TIMEOUT, |f| f.commands_in_some_guild().map(drop))
+                .await;
+        }
         let data = self.command_data(who, line)?;
         let env = self.envelope_in(guild_id, who);
         let payload = payloads::command(&env, data);
@@ -990,9 +1015,7 @@ impl Table {
             .ok_or("a command starts with `/`")?
             .to_lowercase();
         let spec = self
-            .registered
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .registered()
             .as_array()
             .and_then(|cmds| {
                 cmds.iter()

@@ -13,6 +13,7 @@ pub mod choice;
 pub mod complete;
 pub mod deliver;
 pub mod download;
+pub mod game_commands;
 pub mod render;
 pub mod secret;
 
@@ -51,6 +52,9 @@ pub struct Data {
     pub inflight: crate::lifecycle::InFlight,
     /// The first-answer turn of each slash command being answered.
     pub watches: deliver::Watches,
+    /// The games' root commands, registered per server
+    /// ([`game_commands::sync`]).
+    pub game_commands: game_commands::GameCommands,
 }
 
 /// The caller of a slash command.

@@ -81,6 +81,26 @@ pub async fn get(tx: &mut Tx, guild_id: i64, scope: &str) -> Result<Option<Strin
         .flatten())
 }
 
+/// Every scope of a guild whose name starts with `prefix` (no `%` or `_`
+/// in it), with its JSON, in scope order: e.g. each channel's settings
+/// (`channel:`).
+pub async fn with_prefix(
+    tx: &mut Tx,
+    guild_id: i64,
+    prefix: &str,
+) -> Result<Vec<(String, String)>, StorageError> {
+    let rows = sqlx::query(
+        "SELECT scope, settings FROM guild_settings WHERE guild_id = $1 AND scope LIKE $2 ORDER BY scope",
+    )
+    .bind(guild_id)
+    .bind(format!("{prefix}%"))
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect()
+}
+
 /// Stores a guild's settings JSON for a scope.
 pub async fn put(
     tx: &mut Tx,

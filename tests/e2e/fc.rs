@@ -823,15 +823,19 @@ async fn a_channel_refuses_the_commands_of_another_system() {
         "{}",
         out.single().text()
     );
-    // The server's system applies where a channel has no choice of its own.
+    // The server's system applies where a channel has no choice of its own
+    // (its game and the channels' are all the server's picker shows now:
+    // issue 31 item 1).
     public(&t, "fc", "/fc set name:system value:venus").await;
     refused(
         &t,
         "alice",
-        "/vv sheet show",
+        "/st sheet show",
         "This channel plays **Venus Engine**",
     )
     .await;
+    let gone = t.command("alice", "/vv sheet show").await.unwrap_err();
+    assert!(gone.contains("no command `/vv`"), "{gone}");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -1031,3 +1031,131 @@ async fn issue_31_the_readme_first_sessions_play_clean_as_written() {
         t.stop().await;
     }
 }
+
+/// The game roots (`/ve`, `/vr` …) registered in the table's guild.
+fn game_roots(t: &Table) -> Vec<String> {
+    let guild = t.fake.commands_in(Some(t.guild_id())).unwrap_or_default();
+    guild
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// How many times the bot registered the table guild's commands so far.
+fn guild_registrations(t: &Table) -> usize {
+    let path = format!("/guilds/{}/commands", t.guild_id());
+    t.fake
+        .requests_since(0, |r| r.method == "PUT" && r.path.ends_with(&path))
+        .len()
+}
+
+/// Issue 31 item 1: a server sees only the games it plays. The shared
+/// commands are global; each game's root is registered in the server when
+/// it names no `system` (every game), or for its `system` and each
+/// channel's choice; a player in a one-system server sees 66 leaf commands
+/// instead of 156. Printed and asserted exactly.
+#[test]
+fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
+    let file = std::env::temp_dir().join(format!(
+        "kismet-sandbox-one-game-{}.json",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&file);
+    let lines = sandbox_lines(
+        &["--commands".as_ref(), file.as_os_str()],
+        "fc: /fc set name:system value:veracity\nalice: /vr sheet create name:Ada light:6 flesh:6 facet:Cruel\n",
+    );
+    assert!(lines.iter().any(|l| l.contains("Ada")), "{lines:?}");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let commands = listed.as_array().unwrap();
+    let names: Vec<&str> = commands
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["roll", "rolls", "history", "stats", "odds", "help", "me", "fc", "vr"]
+    );
+    let member = (1 << 11) | (1 << 31);
+    let player = leaf_commands(commands, member);
+    let gm = leaf_commands(commands, member | MANAGE_GUILD);
+    println!(
+        "a one-system server: a player sees {} leaf commands, a game master {}",
+        player.len(),
+        gm.len()
+    );
+    assert_eq!((player.len(), gm.len()), (66, 66));
+}
+
+/// Issue 31 item 1, the registration itself: at first every game; when
+/// Discord refuses the new list, the game master is told and the setting
+/// holds; after `/fc set name:system` only that game (another game's
+/// command is no longer in the picker); a channel's own system adds its
+/// game; a restart registers nothing again when nothing changed; `none`
+/// brings every game back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_each_server_registers_the_games_it_plays() {
+    let t = table("one-game-registration", 1).await;
+    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+    assert_eq!(guild_registrations(&t), 1);
+
+    // Discord refuses (every try): the game master hears it; the setting
+    // holds, and Discord keeps the old list.
+    t.fake.inject(kismet::fake::Fault {
+        path_contains: format!("/guilds/{}/commands", t.guild_id()),
+        status: 500,
+        retry_after: None,
+        times: 3,
+    });
+    let ex = t
+        .command("fc", "/fc set name:system value:veracity")
+        .await
+        .unwrap();
+    let told: Vec<String> = ex
+        .outputs
+        .iter()
+        .filter(|o| o.kind == "ephemeral")
+        .map(|o| o.text())
+        .collect();
+    assert!(
+        told.iter()
+            .any(|t| t.contains("did not take this server's new list")),
+        "{told:?}"
+    );
+    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+
+    // The next change registers what the server plays now.
+    t.command("fc", "/fc channel-system system:Storyteller")
+        .await
+        .unwrap();
+    assert_eq!(game_roots(&t), ["vr", "st"]);
+    let ex = t.command("alice", "/st pool dice:3").await.unwrap();
+    assert_eq!(ex.outputs[0].kind, "message", "{}", ex.outputs[0].text());
+    t.set_channel(t.channel_id_of("#tavern"));
+    let err = t
+        .command("alice", "/ve check ability:Finesse")
+        .await
+        .unwrap_err();
+    assert!(err.contains("no command `/ve`"), "{err}");
+
+    // Nothing changed: neither a restart nor another house rule registers.
+    let before = guild_registrations(&t);
+    t.restart().await.unwrap();
+    t.command("alice", "/roll expression:1d6").await.unwrap();
+    t.command("fc", "/fc set name:session_timeout_minutes value:30")
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        guild_registrations(&t),
+        before,
+        "nothing changed: no request"
+    );
+
+    t.command("fc", "/fc set name:system value:none")
+        .await
+        .unwrap();
+    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+    t.stop().await;
+}

@@ -231,6 +231,7 @@ pub async fn set(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = super::set(&ctx.data().app, &caller, None, &name, &value).await;
+    let r = crate::kit::game_commands::after_change(ctx, caller.guild_id, r).await;
     respond(ctx, r).await
 }
 
@@ -246,6 +247,7 @@ pub async fn channel_system(
         .get(system as usize)
         .ok_or_else(|| AppError::user("That is not one of the listed systems."))?;
     let r = super::channel_system(app, &caller, system).await;
+    let r = crate::kit::game_commands::after_change(ctx, caller.guild_id, r).await;
     respond(ctx, r).await
 }
 

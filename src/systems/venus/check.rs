@@ -13,14 +13,15 @@ mod close;
 mod roll;
 
 use rand::Rng;
-use serde_json::json;
 
 use super::buttons::CheckButton;
 use super::changes;
 use super::party::Party;
+use super::record::{CheckDice, CheckInputs, CheckOutcome};
 use super::state::{BonusOption, CheckSession, VeState};
 use super::{actor, timeout, SYSTEM};
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::Record;
 use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResult, FactorKind};
@@ -176,6 +177,57 @@ fn with_multiples(base: Vec<BonusOption>) -> Vec<BonusOption> {
     out
 }
 
+/// A check action's log columns: the setup asked for, the dice thrown (with
+/// every die's faces for `/stats`), and what happened.
+fn columns(st: &CheckSession, events: &[CheckEvent]) -> Columns {
+    let dice = st.check.as_ref().map(|c| CheckDice {
+        d20: c.natural,
+        bonus_dice: c.bonus_dice.clone(),
+    });
+    let mut faces = Vec::new();
+    for e in events {
+        match e {
+            CheckEvent::Rolled { natural, .. } => faces.push((20, *natural)),
+            CheckEvent::BonusRolled { dice, .. } => faces.extend(dice.iter().map(|f| (6, *f))),
+            _ => {}
+        }
+    }
+    let inputs = CheckInputs {
+        setup: Some(st.setup.clone()),
+    };
+    let outcome = CheckOutcome {
+        events: events.to_vec(),
+        result: st.check.as_ref().and_then(|c| c.result),
+    };
+    (inputs, dice, outcome, faces)
+}
+
+/// What [`columns`] gives.
+type Columns = (
+    CheckInputs,
+    Option<CheckDice>,
+    CheckOutcome,
+    Vec<(u32, u32)>,
+);
+
+/// A check action's log entry (`check_<action>`) for the action pipeline,
+/// on the session the outcome writes.
+pub fn record(
+    action: &str,
+    st: &CheckSession,
+    events: &[CheckEvent],
+    character: Option<i64>,
+) -> Record {
+    let (inputs, dice, outcome, faces) = columns(st, events);
+    let r = Record::new(&format!("check_{action}"), &inputs, &outcome)
+        .dice(&dice, faces)
+        .on_session();
+    match character {
+        Some(c) => r.character(c),
+        None => r,
+    }
+}
+
 /// Writes a check action to the roll log.
 pub async fn log_check(
     tx: &mut Tx,
@@ -186,18 +238,7 @@ pub async fn log_check(
     st: &CheckSession,
     events: &[CheckEvent],
 ) -> Result<(), AppError> {
-    let dice = st
-        .check
-        .as_ref()
-        .map(|c| json!({ "d20": c.natural, "bonus_dice": c.bonus_dice }));
-    let mut faces = Vec::new();
-    for e in events {
-        match e {
-            CheckEvent::Rolled { natural, .. } => faces.push((20, *natural)),
-            CheckEvent::BonusRolled { dice, .. } => faces.extend(dice.iter().map(|f| (6, *f))),
-            _ => {}
-        }
-    }
+    let (inputs, dice, outcome, faces) = columns(st, events);
     log::record_rolled(
         tx,
         caller,
@@ -207,9 +248,9 @@ pub async fn log_check(
             session: Some(session),
             character,
         },
-        &json!({ "setup": st.setup }),
+        &inputs,
         &dice,
-        &json!({ "events": events, "result": st.check.as_ref().and_then(|c| c.result) }),
+        &outcome,
         &faces,
     )
     .await

@@ -5,7 +5,6 @@
 //! and answers (one transaction).
 
 use rand::rngs::StdRng;
-use serde_json::json;
 
 use super::notes::{note_of, thrown_faces};
 use super::{refresh, sync_roller};
@@ -18,6 +17,7 @@ use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::systems::venus::buttons::TaskButton;
 use crate::systems::venus::party::Party;
+use crate::systems::venus::record::{TaskInputs, TaskOutcomeRecord};
 use crate::systems::venus::state::{TaskSession, VeState};
 use crate::systems::venus::{actor, changes, fc_words, task_view, timeout, SYSTEM};
 
@@ -325,9 +325,16 @@ impl<'a> Turn<'a> {
                 session: Some(self.session.id),
                 character: st.roller.character,
             },
-            &json!({ "actions": actions, "values": self.values }),
+            &TaskInputs {
+                actions: actions.to_vec(),
+                values: self.values.to_vec(),
+            },
             &st.task.dice,
-            &json!({ "events": events, "phase": st.task.phase, "outcome": st.task.outcome }),
+            &TaskOutcomeRecord {
+                events: events.to_vec(),
+                phase: Some(st.task.phase),
+                outcome: st.task.outcome.clone(),
+            },
             &thrown_faces(&st.task, events),
         )
         .await

@@ -12,7 +12,6 @@ use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{check, task, GM, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
-use crate::app::Act;
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
@@ -434,7 +433,7 @@ pub async fn latest_roll(
 }
 
 /// A roll named by a `roll:` option: its number as the caller reads it in
-/// its footer ("check #N", "task #N", [`super::number_of`]), and which of
+/// its footer ("check #N", "task #N", [`crate::app::secret::number`]), and which of
 /// the rolls that read so it is. A public roll and each roller's secret
 /// rolls are numbered apart, so one number may name several open rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -644,8 +643,7 @@ fn age(ms: i64) -> String {
 /// caller reads a private note; a secret roll's two copies (the roller's
 /// and the GM channel's) are both redrawn.
 async fn act(
-    app: &App,
-    tx: Act,
+    turn: Turn<'_>,
     caller: &Caller,
     (session, state): (Session, VeState),
     (check, task): (CheckButton, Option<TaskButton>),
@@ -653,8 +651,8 @@ async fn act(
 ) -> AppResult {
     let shown = session.id;
     let r = match (state, task) {
-        (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
-        (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
+        (VeState::Check(c), _) => check::press(turn, session, *c, check, &[]).await?,
+        (VeState::Task(t), Some(b)) => task::press(turn, session, *t, b, &[], caller).await?,
         _ => return Err(AppError::user("There is no roll in progress here.")),
     };
     let mut v = match r.reply {
@@ -682,10 +680,10 @@ pub async fn bonus(
     value: u32,
 ) -> AppResult {
     cap(app, "factor name", name)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let fc = turn.fc;
     let me = caller.user_id;
-    let found = latest_roll(&mut tx, caller, |s| match s {
+    let found = latest_roll(turn.tx(), caller, |s| match s {
         VeState::Check(c) => {
             c.check
                 .as_ref()
@@ -712,7 +710,7 @@ pub async fn bonus(
     let VeState::Check(c) = state else {
         return Err(AppError::user("There is no check in progress here."));
     };
-    let r = check::press(app, tx, session, *c, named, &[], caller).await?;
+    let r = check::press(turn, session, *c, named, &[]).await?;
     let view = match r.reply {
         Reply::Update(mut v) | Reply::Message(mut v) => {
             v.shows = Some(shown);
@@ -742,26 +740,26 @@ pub async fn end_chosen_roll(
     void: bool,
     roll: Option<RollRef>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(
-        &mut tx,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(
+        GM,
         if void {
             "void a roll"
         } else {
             "force-close a roll"
         },
-    )
+    )?;
+    let found = chosen_roll(turn.tx(), caller, roll, |s| {
+        !matches!(s, VeState::Delete(_))
+    })
     .await?;
-    let found = chosen_roll(&mut tx, caller, roll, |s| !matches!(s, VeState::Delete(_))).await?;
     let Some(found) = found else {
         return Err(AppError::user(
             "There is no Venus roll in progress in this channel.",
         ));
     };
     act(
-        app,
-        tx,
+        turn,
         caller,
         found,
         if void {

@@ -26,62 +26,81 @@ where
 }
 
 /// `inputs` of a sheet edit (action `sheet`): which edit, and what it was
-/// given (`{"edit": "job", "inputs": {…}}`).
+/// given (`{"edit": "job", "inputs": {…}}`). Every field reads as its
+/// default when a row lacks it, so any row of a known edit reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "edit", content = "inputs", rename_all = "snake_case")]
 pub enum SheetEdit {
     /// `/ve sheet create`.
     Create {
         /// The character's name.
+        #[serde(default)]
         name: String,
         /// The abilities given at once, as typed.
+        #[serde(default)]
         abilities: Option<String>,
     },
     /// `/ve sheet ability`.
     Ability {
         /// The ability, as typed.
+        #[serde(default)]
         name: String,
-        /// Its rank.
-        rank: Rank,
+        /// Its rank (always written; `None` only in a row without it).
+        #[serde(default)]
+        rank: Option<Rank>,
         /// Its score.
+        #[serde(default)]
         score: u32,
     },
     /// `/ve sheet job`.
     Job {
         /// The job, as typed.
+        #[serde(default)]
         name: String,
         /// Inherited abilities, as typed.
+        #[serde(default)]
         inherits: Option<String>,
         /// Level.
+        #[serde(default)]
         level: Option<u32>,
         /// Exp.
+        #[serde(default)]
         exp: Option<u32>,
         /// Qualifications met.
+        #[serde(default)]
         qualified: Option<bool>,
     },
     /// `/ve sheet set`.
     Set {
         /// The tier (`null`: unchanged or cleared).
+        #[serde(default)]
         tier: Option<Option<Tier>>,
         /// New Lots.
+        #[serde(default)]
         lots: Option<u32>,
         /// Ego held.
+        #[serde(default)]
         ego: Option<bool>,
         /// A new name.
+        #[serde(default)]
         rename: Option<String>,
     },
     /// `/ve sheet note`.
     Note {
         /// What the note adds to (`Insight`, `Attribute(Traits)`, …).
+        #[serde(default)]
         kind: String,
         /// The note.
+        #[serde(default)]
         text: String,
     },
     /// `/ve sheet remove`.
     Remove {
         /// What is removed (`Ability`, `Job`, `Note(Insight)`, …).
+        #[serde(default)]
         kind: String,
         /// Its name, number or text.
+        #[serde(default)]
         name: String,
     },
 }
@@ -291,6 +310,8 @@ mod tests {
         let old = r#"{"edit":"ability","inputs":{"name":"Finesse","rank":"gold","score":45}}"#;
         let e: SheetEdit = serde_json::from_str(old).unwrap();
         assert_eq!(e.word(), "ability");
+        let e: SheetEdit = serde_json::from_str(r#"{"edit":"job","inputs":{}}"#).unwrap();
+        assert_eq!(e.word(), "job");
         let old = r#"{"events":[{"no_such_event":1}],"phase":"closed","outcome":null}"#;
         let o: TaskOutcomeRecord = serde_json::from_str(old).unwrap();
         assert_eq!(o.phase, Some(TaskPhase::Closed));

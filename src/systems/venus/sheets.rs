@@ -278,7 +278,7 @@ pub async fn ability(
     let mut turn = Turn::begin(app, caller).await?;
     let inputs = SheetEdit::Ability {
         name: name.to_string(),
-        rank,
+        rank: Some(rank),
         score,
     };
     let out = edit(&mut turn, pick, inputs, |c, set| {

@@ -6,7 +6,7 @@
 //!
 //! One small file per button or small group under `check/` (`roll`,
 //! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
-//! to it, applies them, saves, logs and answers (one transaction).
+//! to it and applies them; the action pipeline saves, logs and answers (one transaction).
 
 mod bonus;
 mod close;

@@ -3,7 +3,7 @@
 //! show` draws ([`card`]); and the answers to deletion prompts posted
 //! before deletion became a shared table feature ([`delete_click`]).
 //! Players edit their own characters; the FC any in the guild (a
-//! character is named by [`Pick`]). Every edit is one transaction, logged.
+//! character is named by [`Pick`]). Every edit is one action of the pipeline, logged.
 
 use super::context::{Outcome, Turn};
 use super::record::SheetEdit;

@@ -14,7 +14,7 @@
 //! menu), **Finish** ends spending and the FC may **Subvert** one unbought
 //! secondary consequence; edition 2 offers Ego when still short. The FC may
 //! void or force-close at any point (the FC's tools are drawn `gm_only`).
-//! Every click is one transaction.
+//! Every click is one action of the pipeline (one transaction).
 //!
 //! One small file per button (or small group of them) under `task/`
 //! (`aid`, `kiss`, `ego`, `spend`, `close`): it reads the click, checks who

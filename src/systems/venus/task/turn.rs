@@ -1,8 +1,9 @@
 //! One click on a task, around its button's own file: [`Turn::open`]
 //! checks who may press task buttons at all and loads the sheets; the
 //! button's handler turns the click into a [`Step`]; [`Turn::finish`]
-//! applies it to the rules core, saves the sheets and the session, logs
-//! and answers (one transaction).
+//! applies it to the rules core and hands the action pipeline its outcome
+//! (the session, the changed sheets, the log record, the answer), which
+//! it saves, logs and commits at once.
 
 use rand::rngs::StdRng;
 

@@ -246,6 +246,7 @@ impl<'a, G: Scope> Turn<'a, G> {
             None => None,
             Some(w) => Some(write_session(tx, &caller, w).await?),
         };
+        write_settings(tx, caller.guild_id, G::ID, o.settings).await?;
         let mut changed = Vec::new();
         for mut c in o.sheets {
             let before = c.row.sheet.clone();
@@ -380,6 +381,8 @@ pub struct Outcome<S> {
     sheets: Vec<Loaded<S>>,
     log: Vec<Record>,
     draw: Draw,
+    /// The game's house rules, changed ([`Outcome::settings`]).
+    settings: Option<Result<String, serde_json::Error>>,
 }
 
 impl<S> Outcome<S> {
@@ -391,6 +394,7 @@ impl<S> Outcome<S> {
             sheets: Vec::new(),
             log: Vec::new(),
             draw: Box::new(draw),
+            settings: None,
         }
     }
 
@@ -447,6 +451,26 @@ impl<S> Outcome<S> {
         self.log.push(r);
         self
     }
+
+    /// Saves the game's house rules in the guild as `settings` (the
+    /// game's [`Scope::Settings`], changed by the action).
+    pub fn settings(mut self, settings: &impl Serialize) -> Self {
+        self.settings = Some(serde_json::to_string(settings));
+        self
+    }
+}
+
+/// Saves an outcome's changed house rules under the game's scope.
+async fn write_settings(
+    tx: &mut Act,
+    guild_id: i64,
+    scope: &str,
+    settings: Option<Result<String, serde_json::Error>>,
+) -> Result<(), AppError> {
+    if let Some(json) = settings {
+        storage::settings::put(tx, guild_id, scope, &json?, storage::now_ms()).await?;
+    }
+    Ok(())
 }
 
 /// One log entry of an outcome: the game's typed records for the log's

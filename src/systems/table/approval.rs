@@ -469,9 +469,15 @@ mod tests {
     const GUILD: i64 = 70;
 
     async fn app() -> App {
+        app_in("compose").await
+    }
+
+    /// An application on a fresh database file of its own (`name`), so
+    /// tests running at once do not share one.
+    async fn app_in(name: &str) -> App {
         let dir = std::env::temp_dir().join(format!("kismet-compose-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("compose.db");
+        let path = dir.join(format!("{name}.db"));
         for ext in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
         }
@@ -552,5 +558,70 @@ mod tests {
         assert_eq!(willpower(&app).await, 2, "committed with its lender");
         let answer = pending.draw(&app, &fc).await;
         assert!(format!("{answer:?}").contains("■■□□□ 2/5"), "{answer:?}");
+    }
+
+    /// Issue 28 item 3: an approved Venus Engine change (a player's Lots)
+    /// runs inside the approval's own transaction too: rolled back with
+    /// it, committed with it, and drawn from what was committed.
+    #[tokio::test]
+    async fn an_approved_venus_change_composes_into_the_approvals_transaction() {
+        use crate::systems::venus;
+        let app = app_in("compose-venus").await;
+        let alice = Caller {
+            guild_id: GUILD,
+            user_id: 1,
+            name: "alice".into(),
+            ..Caller::default()
+        };
+        let fc = Caller {
+            guild_id: GUILD,
+            user_id: 3,
+            name: "fc".into(),
+            manage_guild: true,
+            ..Caller::default()
+        };
+        venus::sheets::create(&app, &alice, "Ada", None)
+            .await
+            .unwrap();
+        let lots = |app: &App| {
+            let app = app.clone();
+            async move {
+                let mut tx = app.db.read().await.unwrap();
+                let rows =
+                    storage::characters::by_name_any_owner(&mut tx, GUILD, venus::SYSTEM, "Ada")
+                        .await
+                        .unwrap();
+                serde_json::from_str::<crate::rules::venus::VenusSheet>(&rows[0].sheet)
+                    .unwrap()
+                    .lots
+            }
+        };
+        let before = lots(&app).await;
+        let change = serde_json::to_value(venus::governed::Edit::Kismet {
+            lots: Some(7),
+            ego: None,
+            character: Some("Ada".into()),
+            player: Some(1),
+        })
+        .unwrap();
+        let system = app.registry.get(venus::SYSTEM).unwrap();
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Venus's changes compose");
+        applying.await.unwrap();
+        drop(act);
+        assert_eq!(lots(&app).await, before, "rolled back with its lender");
+
+        let mut act = Act::begin(&app, &fc).await.unwrap();
+        let applying = system
+            .apply_change_within(&app, &mut act, &change)
+            .expect("Venus's changes compose");
+        let pending = applying.await.unwrap();
+        act.commit().await.unwrap();
+        assert_eq!(lots(&app).await, 7, "committed with its lender");
+        let answer = pending.draw(&app, &fc).await;
+        assert!(format!("{answer:?}").contains("Ada: 7 Lots."), "{answer:?}");
     }
 }

@@ -2,43 +2,38 @@
 //! granting and taking Lots and Ego (debrief, scene introduction), and
 //! starting a new play session (clears per-session Lot counts).
 
-use serde_json::json;
-
 use super::changes;
-use super::{venus_settings, HINT, SYSTEM};
+use super::context::{Outcome, Turn};
+use super::record::{Kismet, SessionReset, SettingInputs, SettingsChanged};
+use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Loaded};
+use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
-use crate::app::Act;
-use crate::app::{log, rights, settings, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::sheet::SheetEvent;
-use crate::rules::venus::{VenusSettings, VenusSheet};
-use crate::storage::{self, Tx};
+use crate::rules::venus::VenusSheet;
 
 /// `/ve fc edition`: sets the guild's `ve_edition` (FC only), with a line
 /// on what the edition plays.
 pub async fn set_edition(app: &App, caller: &Caller, value: &str) -> AppResult {
     let name = "ve_edition";
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "change the Venus settings").await?;
-    let mut s = venus_settings(&mut tx, caller.guild_id).await?;
+    let turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "change the Venus settings")?;
+    let mut s = turn.settings.clone();
     let before = s.clone();
     s.set(name, value)?;
-    settings::save_scoped(&mut tx, caller.guild_id, SYSTEM, &s).await?;
-    log::record(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "settings",
-            session: None,
-            character: None,
+    let entry = Record::new(
+        "settings",
+        &SettingInputs {
+            name: name.to_string(),
+            value: value.to_string(),
         },
-        &json!({ "name": name, "value": value }),
-        &json!([]),
-        &json!({ "before": before, "after": s }),
+        &SettingsChanged {
+            before,
+            after: s.clone(),
+        },
     )
-    .await?;
-    tx.commit().await?;
+    .dice(&log::NO_DICE, Vec::new());
     let shown = s
         .describe()
         .into_iter()
@@ -49,45 +44,36 @@ pub async fn set_edition(app: &App, caller: &Caller, value: &str) -> AppResult {
         1 => " Edition 1 (1st Playtest): d20 checks with a best-of-d6 bonus; D6 task pools whose beats are spent.",
         _ => " Edition 2 (Playsheet): d20 checks with a flat bonus; D10 task pools against a threshold.",
     };
-    Ok(Response::message(View::text(format!(
-        "⚙ `{name}` is now `{shown}`.{extra}"
-    ))))
+    let answer = Response::message(View::text(format!("⚙ `{name}` is now `{shown}`.{extra}")));
+    turn.finish(Outcome::answer(answer).settings(&s).log(entry))
+        .await
 }
 
-async fn member_sheet(
-    tx: &mut Tx,
-    guild_id: i64,
-    player: i64,
-) -> Result<Loaded<VenusSheet>, AppError> {
-    characters::of_member(tx, guild_id, SYSTEM, player, HINT).await
+/// The active character of `player`, for the FC's grants.
+async fn member_sheet(turn: &mut Turn<'_>, player: i64) -> Result<Loaded<VenusSheet>, AppError> {
+    let guild = turn.caller().guild_id;
+    characters::of_member(turn.tx(), guild, SYSTEM, player, HINT).await
 }
 
-async fn finish_kismet(
-    mut tx: Act,
-    caller: &Caller,
-    mut c: Loaded<VenusSheet>,
+/// Lots or Ego granted or taken (`action`): validated, saved, logged and
+/// answered with what changed.
+fn kismet(
+    turn: &Turn<'_>,
+    c: Loaded<VenusSheet>,
     events: Vec<SheetEvent>,
     action: &str,
     reason: Option<&str>,
-    settings: &VenusSettings,
-) -> AppResult {
-    c.sheet.validate(settings)?;
-    characters::save(&mut tx, &mut c).await?;
-    log::record(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action,
-            session: None,
-            character: Some(c.row.id),
+) -> Result<Outcome, AppError> {
+    c.sheet.validate(&turn.settings)?;
+    let entry = Record::new(
+        action,
+        &Kismet {
+            reason: reason.map(str::to_string),
         },
-        &json!({ "reason": reason }),
-        &json!([]),
         &events,
     )
-    .await?;
-    tx.commit().await?;
+    .dice(&log::NO_DICE, Vec::new())
+    .character(c.row.id);
     let named: Vec<(String, SheetEvent)> = events
         .into_iter()
         .map(|e| (c.name().to_string(), e))
@@ -107,7 +93,9 @@ async fn finish_kismet(
     if let Some(r) = reason.filter(|r| !r.trim().is_empty()) {
         e = e.footer(format!("Why: {}", r.trim()));
     }
-    Ok(Response::message(View::embed(e)))
+    Ok(Outcome::answer(Response::message(View::embed(e)))
+        .sheet(c)
+        .log(entry))
 }
 
 /// `/ve fc grant`: gives a player's active character Lots (overflowing per
@@ -127,18 +115,18 @@ pub async fn grant(
     if lots == 0 && !ego {
         return Err(AppError::user("Grant at least one Lot or Ego."));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "grant Lots and Ego").await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let mut c = member_sheet(&mut tx, caller.guild_id, player).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "grant Lots and Ego")?;
+    let mut c = member_sheet(&mut turn, player).await?;
     let mut events = Vec::new();
     if lots > 0 {
-        events.extend(c.sheet.grant_lots(lots, &set, job)?);
+        events.extend(c.sheet.grant_lots(lots, &turn.settings, job)?);
     }
     if ego {
         events.push(c.sheet.grant_ego()?);
     }
-    finish_kismet(tx, caller, c, events, "grant", reason, &set).await
+    let out = kismet(&turn, c, events, "grant", reason)?;
+    turn.finish(out).await
 }
 
 /// `/ve fc take`: takes Lots (never below 0) and/or Ego. FC only.
@@ -156,10 +144,9 @@ pub async fn take(
     if lots == 0 && !ego {
         return Err(AppError::user("Take at least one Lot or Ego."));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "take Lots and Ego").await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let mut c = member_sheet(&mut tx, caller.guild_id, player).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "take Lots and Ego")?;
+    let mut c = member_sheet(&mut turn, player).await?;
     let mut events = Vec::new();
     if lots > 0 {
         events.extend(c.sheet.take_lots(lots)?);
@@ -167,43 +154,33 @@ pub async fn take(
     if ego {
         events.push(c.sheet.spend_ego()?);
     }
-    finish_kismet(tx, caller, c, events, "take", reason, &set).await
+    let out = kismet(&turn, c, events, "take", reason)?;
+    turn.finish(out).await
 }
 
 /// `/ve fc session`: a new play session; clears every character's count of
 /// Lots earned this session (used by `ve_lot_overflow = per_session_count`).
 pub async fn new_session(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "start a new play session").await?;
-    let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, None, 10_000).await?;
-    let mut n = 0;
-    for row in rows {
-        let mut sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
-        if sheet.lots_earned_this_session != 0 {
-            sheet.start_session();
-            let mut c = Loaded { row, sheet };
-            characters::save(&mut tx, &mut c).await?;
-            n += 1;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "start a new play session")?;
+    let mut out = Outcome::answer(Response::message(View::text(
+        "🎬 A new play session begins: Lots earned this session start again from 0.",
+    )));
+    let mut n: u32 = 0;
+    for mut c in turn.every_character(10_000).await? {
+        if c.sheet.lots_earned_this_session != 0 {
+            c.sheet.start_session();
+            out = out.sheet(c);
+            n = n.saturating_add(1);
         }
     }
-    log::record(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "session",
-            session: None,
-            character: None,
-        },
-        &json!({}),
-        &json!([]),
-        &json!({ "sheets_reset": n }),
+    let entry = Record::new(
+        "session",
+        &log::NoInputs {},
+        &SessionReset { sheets_reset: n },
     )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(View::text(
-        "🎬 A new play session begins: Lots earned this session start again from 0.",
-    )))
+    .dice(&log::NO_DICE, Vec::new());
+    turn.finish(out.log(entry)).await
 }
 
 fn cap(app: &App, text: &str) -> Result<(), AppError> {

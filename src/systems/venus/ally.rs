@@ -7,13 +7,14 @@
 //! this file finds the task, refuses anyone but the FC, and redraws the
 //! task's message in place.
 
-use serde_json::json;
-
 use super::calls::chosen_roll;
+use super::context::{actor, minutes, Outcome, Turn};
 use super::party::Party;
+use super::record::{TaskActions, TaskEvents};
 use super::state::VeState;
-use super::{actor, fc_words, task_view, timeout, GM, SYSTEM};
-use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
+use super::{fc_words, task_view, GM};
+use crate::app::pipeline::Record;
+use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::task::{TaskAction, TaskEvent, TaskPhase};
 use crate::rules::venus::Rank;
 use crate::rules::venus::{TaskState, VenusCtx};
@@ -93,17 +94,11 @@ pub async fn ally_die(
             "Say what to change: the ally's `rank:` or `magic:`.",
         ));
     }
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(
-        &mut act,
-        caller,
-        GM,
-        "override an ally's rank or flag their die as magical",
-    )
-    .await?;
-    let a = actor(&mut act, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "override an ally's rank or flag their die as magical")?;
+    let a = actor(&turn);
     let found = chosen_roll(
-        &mut act,
+        turn.tx(),
         caller,
         roll,
         |s| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers),
@@ -120,8 +115,8 @@ pub async fn ally_die(
             die.ally
         )));
     }
-    let mut party = Party::load(&mut act, caller.guild_id, t.whos()).await?;
-    let mut rng = app.rng.fork();
+    let mut party = Party::load(turn.tx(), caller.guild_id, t.whos()).await?;
+    let mut rng = turn.rng();
     let (actions, parts) = die_actions(a, die);
     let events = apply_all(&mut t.task, &mut party.ctx, &actions, &mut rng)?;
     let line = format!(
@@ -130,30 +125,22 @@ pub async fn ally_die(
         parts.join(" and ")
     );
     t.note = Some(line.clone());
-    let minutes = timeout(&mut act, caller.guild_id).await?;
-    let state = VeState::Task(t);
-    let version = sessions::save(&mut act, &session, &state, Status::Open, Some(minutes)).await?;
-    log::record(
-        &mut act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "task_ally",
-            session: Some(session.id),
-            character: None,
-        },
-        &json!({ "actions": actions }),
-        &json!([]),
-        &json!({ "events": events }),
+    let entry = Record::new(
+        "task_ally",
+        &TaskActions { actions },
+        &TaskEvents { events },
     )
-    .await?;
-    let number = crate::app::secret::number(&mut act, &session).await?;
-    act.commit().await?;
-    let VeState::Task(t) = &state else {
-        return Err(AppError::Internal("not a task".into()));
-    };
-    Ok(Response::edit(
-        format!("✅ {line}"),
-        task_view::view(session.id, number, version, Status::Open, t),
-    ))
+    .dice(&log::NO_DICE, Vec::new())
+    .on_session();
+    let state = VeState::Task(t.clone());
+    let id = session.id;
+    let out = Outcome::new(move |s| {
+        Response::edit(
+            format!("✅ {line}"),
+            task_view::view(id, s.number, s.version, Status::Open, &t),
+        )
+    })
+    .save(session, &state, Status::Open, minutes(&turn))
+    .log(entry);
+    turn.finish(out).await
 }

@@ -6,13 +6,13 @@
 use rand::{rngs::StdRng, SeedableRng};
 
 use super::buttons::{CheckButton, TaskButton};
+use super::context::{actor, minutes, Outcome, Turn};
 use super::format::{check_target, parse_factors, split_names};
 use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
-use super::{actor, check, task, timeout, venus_settings, HINT, KIND, SYSTEM};
+use super::{check, task, GM, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
-use crate::app::Act;
-use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
 use crate::rules::venus::{
@@ -142,10 +142,17 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let difficulty = req.difficulty.ok_or_else(|| {
         AppError::user("A check needs a difficulty: 5, 10, 15, 20 (or 25 in edition 1).")
     })?;
-    let mut tx = Act::begin(app, caller).await?;
-    let a = actor(&mut tx, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let a = actor(&turn);
+    let set = turn.settings.clone();
+    let c = roller_of(
+        turn.tx(),
+        caller,
+        req.player,
+        req.character.as_deref(),
+        a.gm,
+    )
+    .await?;
     let setup = CheckSetup {
         actor: a,
         roller: req.player,
@@ -178,19 +185,20 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         edition: Some(set.ve_edition),
         menu: Vec::new(),
     };
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
     let state = VeState::Check(Box::new(st.clone()));
-    let id = sessions::create(&mut tx, caller, KIND, &state, Some(minutes)).await?;
-    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
-    tx.commit().await?;
-    let view = super::check_view::view(id, number, 0, Status::Open, &st);
-    Ok(Response::message(called(view, req.player, caller)))
+    let (player, by) = (req.player, caller.user_id);
+    let out = Outcome::new(move |s| {
+        let view = super::check_view::view(s.id, s.number, s.version, Status::Open, &st);
+        Response::message(called(view, player, by))
+    })
+    .start(KIND, &state, Status::Open, minutes(&turn));
+    turn.finish(out).await
 }
 
-/// A roll the FC calls for another player pings that player (and only
-/// them); one a player starts for themselves pings nobody.
-fn called(view: crate::app::View, player: i64, caller: &Caller) -> crate::app::View {
-    if player == caller.user_id {
+/// A roll the FC (`by`) calls for another player pings that player (and
+/// only them); one a player starts for themselves pings nobody.
+fn called(view: crate::app::View, player: i64, by: i64) -> crate::app::View {
+    if player == by {
         view
     } else {
         view.ping(player, "the FC calls on you.")
@@ -214,10 +222,10 @@ pub async fn npc_check(
     }
     cap(app, "name", name)?;
     let factors = factors_of(factors)?;
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "roll NPC checks").await?;
-    let a = actor(&mut tx, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "roll NPC checks")?;
+    let a = actor(&turn);
+    let set = turn.settings.clone();
     let setup = CheckSetup {
         actor: a,
         roller: caller.user_id,
@@ -230,13 +238,9 @@ pub async fn npc_check(
         factors,
         consequence: consequence.unwrap_or_default().to_string(),
     };
-    let (state, events) = CheckState::start(
-        setup.clone(),
-        &set,
-        &Default::default(),
-        &mut app.rng.fork(),
-    )
-    .map_err(super::fc_words)?;
+    let (state, events) =
+        CheckState::start(setup.clone(), &set, &Default::default(), &mut turn.rng())
+            .map_err(super::fc_words)?;
     let mut st = CheckSession {
         setup,
         roller: Who {
@@ -254,34 +258,16 @@ pub async fn npc_check(
     };
     check::after_roll(&mut st, state, None);
     let status = check::status_of(&st);
-    let (id, version) = store_npc_check(&mut tx, caller, &st, status).await?;
-    check::log_check(&mut tx, caller, id, None, "npc", &st, &events).await?;
-    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
-    tx.commit().await?;
-    Ok(Response::message(super::check_view::view(
-        id, number, version, status, &st,
-    )))
-}
-
-/// Stores a freshly rolled NPC check: open when it waits for bonus
-/// factors, closed at once otherwise. Its id and version.
-async fn store_npc_check(
-    tx: &mut Act,
-    caller: &Caller,
-    st: &CheckSession,
-    status: Status,
-) -> Result<(i64, i64), AppError> {
-    let minutes = timeout(tx, caller.guild_id).await?;
+    let entry = check::record("npc", &st, &events, None);
     let state = VeState::Check(Box::new(st.clone()));
-    let id = sessions::create(tx, caller, KIND, &state, Some(minutes)).await?;
-    if status == Status::Open {
-        return Ok((id, 0));
-    }
-    let s = storage::sessions::get(tx, caller.guild_id, id)
-        .await?
-        .ok_or_else(|| AppError::Internal("session vanished".into()))?;
-    let version = sessions::save(tx, &s, &state, status, None).await?;
-    Ok((id, version))
+    let out = Outcome::new(move |s| {
+        Response::message(super::check_view::view(
+            s.id, s.number, s.version, status, &st,
+        ))
+    })
+    .start(KIND, &state, status, minutes(&turn))
+    .log(entry);
+    turn.finish(out).await
 }
 
 /// The best job of `sheet` for `ability`: the highest level among jobs that
@@ -301,8 +287,8 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         cap(app, "consequence", c)?;
     }
     let factors = factors_of(req.factors.as_deref())?;
-    let mut tx = Act::begin(app, caller).await?;
-    let a = actor(&mut tx, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let a = actor(&turn);
     if (req.magic || req.crits) && !a.gm {
         return Err(AppError::user(
             "Only the FC flags a task as magic or for critical results.",
@@ -313,17 +299,21 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
             "Only the FC decides whether learning the ropes is a factor.",
         ));
     }
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let c = roller_of(&mut tx, caller, req.player, req.character.as_deref(), a.gm).await?;
+    let set = turn.settings.clone();
+    let c = roller_of(
+        turn.tx(),
+        caller,
+        req.player,
+        req.character.as_deref(),
+        a.gm,
+    )
+    .await?;
     let setup = task_setup(&req, &c, &set, a, factors)?;
     let mut party = Party::new();
     let roller = who_of(req.player, &c);
     party.add_loaded(req.player, c);
     let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx).map_err(super::fc_words)?;
-    let cap_dice = settings::guild(&mut tx, caller.guild_id)
-        .await?
-        .max_dice_per_roll;
-    check_pool(&state, cap_dice)?;
+    check_pool(&state, turn.max_dice())?;
     let mut st = TaskSession {
         setup,
         roller,
@@ -345,20 +335,15 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         changes: Vec::new(),
         note: None,
     };
-    task::refresh(&mut tx, caller.guild_id, &mut st, &party.ctx).await?;
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        KIND,
-        &VeState::Task(Box::new(st.clone())),
-        Some(minutes),
-    )
-    .await?;
-    let number = super::number_of(&mut tx, caller.guild_id, id).await?;
-    tx.commit().await?;
-    let view = super::task_view::view(id, number, 0, Status::Open, &st);
-    Ok(Response::message(called(view, req.player, caller)))
+    task::refresh(turn.tx(), caller.guild_id, &mut st, &party.ctx).await?;
+    let state = VeState::Task(Box::new(st.clone()));
+    let (player, by) = (req.player, caller.user_id);
+    let out = Outcome::new(move |s| {
+        let view = super::task_view::view(s.id, s.number, s.version, Status::Open, &st);
+        Response::message(called(view, player, by))
+    })
+    .start(KIND, &state, Status::Open, minutes(&turn));
+    turn.finish(out).await
 }
 
 /// The setup of a task call: the job (named, or the roller's best for the
@@ -448,7 +433,7 @@ pub async fn latest_roll(
 }
 
 /// A roll named by a `roll:` option: its number as the caller reads it in
-/// its footer ("check #N", "task #N", [`super::number_of`]), and which of
+/// its footer ("check #N", "task #N", [`crate::app::secret::number`]), and which of
 /// the rolls that read so it is. A public roll and each roller's secret
 /// rolls are numbered apart, so one number may name several open rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -658,8 +643,7 @@ fn age(ms: i64) -> String {
 /// caller reads a private note; a secret roll's two copies (the roller's
 /// and the GM channel's) are both redrawn.
 async fn act(
-    app: &App,
-    tx: Act,
+    turn: Turn<'_>,
     caller: &Caller,
     (session, state): (Session, VeState),
     (check, task): (CheckButton, Option<TaskButton>),
@@ -667,8 +651,8 @@ async fn act(
 ) -> AppResult {
     let shown = session.id;
     let r = match (state, task) {
-        (VeState::Check(c), _) => check::press(app, tx, session, *c, check, &[], caller).await?,
-        (VeState::Task(t), Some(b)) => task::press(app, tx, session, *t, b, &[], caller).await?,
+        (VeState::Check(c), _) => check::press(turn, session, *c, check, &[]).await?,
+        (VeState::Task(t), Some(b)) => task::press(turn, session, *t, b, &[], caller).await?,
         _ => return Err(AppError::user("There is no roll in progress here.")),
     };
     let mut v = match r.reply {
@@ -696,10 +680,10 @@ pub async fn bonus(
     value: u32,
 ) -> AppResult {
     cap(app, "factor name", name)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let fc = turn.fc;
     let me = caller.user_id;
-    let found = latest_roll(&mut tx, caller, |s| match s {
+    let found = latest_roll(turn.tx(), caller, |s| match s {
         VeState::Check(c) => {
             c.check
                 .as_ref()
@@ -726,7 +710,7 @@ pub async fn bonus(
     let VeState::Check(c) = state else {
         return Err(AppError::user("There is no check in progress here."));
     };
-    let r = check::press(app, tx, session, *c, named, &[], caller).await?;
+    let r = check::press(turn, session, *c, named, &[]).await?;
     let view = match r.reply {
         Reply::Update(mut v) | Reply::Message(mut v) => {
             v.shows = Some(shown);
@@ -756,26 +740,26 @@ pub async fn end_chosen_roll(
     void: bool,
     roll: Option<RollRef>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(
-        &mut tx,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(
+        GM,
         if void {
             "void a roll"
         } else {
             "force-close a roll"
         },
-    )
+    )?;
+    let found = chosen_roll(turn.tx(), caller, roll, |s| {
+        !matches!(s, VeState::Delete(_))
+    })
     .await?;
-    let found = chosen_roll(&mut tx, caller, roll, |s| !matches!(s, VeState::Delete(_))).await?;
     let Some(found) = found else {
         return Err(AppError::user(
             "There is no Venus roll in progress in this channel.",
         ));
     };
     act(
-        app,
-        tx,
+        turn,
         caller,
         found,
         if void {
@@ -809,11 +793,11 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     for t in [&adj.consequence, &adj.factors].into_iter().flatten() {
         cap(app, "text", t)?;
     }
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "adjust a roll").await?;
-    let a = actor(&mut tx, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let found = chosen_roll(&mut tx, caller, adj.roll, |s| match s {
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "adjust a roll")?;
+    let a = actor(&turn);
+    let set = turn.settings.clone();
+    let found = chosen_roll(turn.tx(), caller, adj.roll, |s| match s {
         VeState::Check(c) => c.check.is_none() && c.ended_before_roll.is_none(),
         VeState::Task(t) => t.task.phase == crate::rules::venus::TaskPhase::AidOffers,
         VeState::Delete(_) => false,
@@ -824,28 +808,28 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
             "There is no roll waiting for its dice in this channel.",
         ));
     };
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
     let new_state = match state {
-        VeState::Check(c) => adjust_check(&mut tx, caller, c, &adj, &set).await?,
-        VeState::Task(t) => adjust_task(&mut tx, caller, t, &adj, &set, a).await?,
+        VeState::Check(c) => adjust_check(turn.tx(), caller, c, &adj, &set).await?,
+        VeState::Task(t) => adjust_task(&mut turn, t, &adj, &set, a).await?,
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
-    let version =
-        sessions::save(&mut tx, &session, &new_state, Status::Open, Some(minutes)).await?;
-    let number = crate::app::secret::number(&mut tx, &session).await?;
-    tx.commit().await?;
-    let mut v = super::view_of(session.id, number, version, Status::Open, &new_state);
-    v.shows = Some(session.id);
-    // A secret roll's two copies are redrawn alike (the kit's edit).
-    Ok(Response::edit(
-        "✅ The FC adjusted this roll; its message shows the new setup.",
-        v,
-    ))
+    let (id, shown) = (session.id, new_state.clone());
+    let out = Outcome::new(move |s| {
+        let mut v = super::view_of(id, s.number, s.version, Status::Open, &shown);
+        v.shows = Some(id);
+        // A secret roll's two copies are redrawn alike (the kit's edit).
+        Response::edit(
+            "✅ The FC adjusted this roll; its message shows the new setup.",
+            v,
+        )
+    })
+    .save(session, &new_state, Status::Open, minutes(&turn));
+    turn.finish(out).await
 }
 
 /// `/ve fc adjust` on a check not yet thrown: the new setup, validated.
 async fn adjust_check(
-    tx: &mut Act,
+    tx: &mut Tx,
     caller: &Caller,
     mut c: Box<CheckSession>,
     adj: &Adjust,
@@ -885,8 +869,7 @@ async fn adjust_check(
 /// `/ve fc adjust` on a task not yet rolled: rebuilt from the new setup,
 /// keeping the standing aid offers that still fit.
 async fn adjust_task(
-    tx: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     mut t: Box<TaskSession>,
     adj: &Adjust,
     set: &VenusSettings,
@@ -919,13 +902,11 @@ async fn adjust_task(
         setup.no_learning_factor = !r;
     }
     setup.actor = a;
-    let mut party = Party::load(tx, caller.guild_id, t.whos()).await?;
+    let guild = turn.caller().guild_id;
+    let mut party = Party::load(turn.tx(), guild, t.whos()).await?;
     task::rebuild(&mut t, setup, set, &mut party.ctx)?;
-    let cap_dice = settings::guild(tx, caller.guild_id)
-        .await?
-        .max_dice_per_roll;
-    check_pool(&t.task, cap_dice)?;
-    task::refresh(tx, caller.guild_id, &mut t, &party.ctx).await?;
+    check_pool(&t.task, turn.max_dice())?;
+    task::refresh(turn.tx(), guild, &mut t, &party.ctx).await?;
     t.note = Some("adjusted by the FC".into());
     Ok(VeState::Task(t))
 }

@@ -6,29 +6,31 @@
 //!
 //! One small file per button or small group under `check/` (`roll`,
 //! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
-//! to it, applies them, saves, logs and answers (one transaction).
+//! to it and applies them; the action pipeline saves, logs and answers (one transaction).
 
 mod bonus;
 mod close;
 mod roll;
 
 use rand::Rng;
-use serde_json::json;
 
 use super::buttons::CheckButton;
 use super::changes;
+use super::context::{actor, minutes, Outcome, Turn};
 use super::party::Party;
+use super::record::{CheckDice, CheckInputs, CheckOutcome};
 use super::state::{BonusOption, CheckSession, VeState};
-use super::{actor, timeout, SYSTEM};
+
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::Record;
 use crate::app::Act;
-use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::check::{CheckAction, CheckEvent, CheckPhase, CheckResult, FactorKind};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::{CheckState, Edition, VenusSheet};
 use crate::rules::Actor;
+use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
-use crate::storage::{sessions::Session, Tx};
 
 /// The most options in a select menu.
 const MENU_MAX: usize = 25;
@@ -176,20 +178,19 @@ fn with_multiples(base: Vec<BonusOption>) -> Vec<BonusOption> {
     out
 }
 
-/// Writes a check action to the roll log.
-pub async fn log_check(
-    tx: &mut Tx,
-    caller: &Caller,
-    session: i64,
-    character: Option<i64>,
+/// A check action's log entry (`check_<action>`) for the action pipeline,
+/// on the session the outcome writes: the setup asked for, the dice thrown
+/// (with every die's faces for `/stats`), and what happened.
+pub fn record(
     action: &str,
     st: &CheckSession,
     events: &[CheckEvent],
-) -> Result<(), AppError> {
-    let dice = st
-        .check
-        .as_ref()
-        .map(|c| json!({ "d20": c.natural, "bonus_dice": c.bonus_dice }));
+    character: Option<i64>,
+) -> Record {
+    let dice = st.check.as_ref().map(|c| CheckDice {
+        d20: c.natural,
+        bonus_dice: c.bonus_dice.clone(),
+    });
     let mut faces = Vec::new();
     for e in events {
         match e {
@@ -198,22 +199,20 @@ pub async fn log_check(
             _ => {}
         }
     }
-    log::record_rolled(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: &format!("check_{action}"),
-            session: Some(session),
-            character,
-        },
-        &json!({ "setup": st.setup }),
-        &dice,
-        &json!({ "events": events, "result": st.check.as_ref().and_then(|c| c.result) }),
-        &faces,
-    )
-    .await
-    .map(drop)
+    let inputs = CheckInputs {
+        setup: Some(st.setup.clone()),
+    };
+    let outcome = CheckOutcome {
+        events: events.to_vec(),
+        result: st.check.as_ref().and_then(|c| c.result),
+    };
+    let r = Record::new(&format!("check_{action}"), &inputs, &outcome)
+        .dice(&dice, faces)
+        .on_session();
+    match character {
+        Some(c) => r.character(c),
+        None => r,
+    }
 }
 
 fn apply(
@@ -237,36 +236,36 @@ fn apply(
 /// A click on a check's button or menu.
 pub async fn click(
     app: &App,
-    tx: Act,
+    act: Act,
     session: Session,
     st: CheckSession,
     click: &Click<'_>,
 ) -> AppResult {
     let button = click.action::<CheckButton>()?;
-    press(app, tx, session, st, button, click.values, click.caller).await
+    let turn = Turn::click(app, act, click.caller).await?;
+    press(turn, session, st, button, click.values).await
 }
 
 /// Presses `button` on a check (from a click, or from a command acting on
-/// the roll in progress), with the values picked in a menu. Only the
-/// roller and the FC may; a check whose roller's sheet is gone can only be
-/// cancelled, voided or force-closed.
+/// the roll in progress), with the values picked in a menu, in `turn`.
+/// Only the roller and the FC may; a check whose roller's sheet is gone
+/// can only be cancelled, voided or force-closed.
 pub async fn press(
-    app: &App,
-    mut tx: Act,
+    mut turn: Turn<'_>,
     session: Session,
     mut st: CheckSession,
     button: CheckButton,
     values: &[String],
-    caller: &Caller,
 ) -> AppResult {
-    let a = actor(&mut tx, caller).await?;
+    let a = actor(&turn);
+    let caller = turn.caller().clone();
     if !(a.gm || caller.user_id == st.roller.user) {
         return Err(AppError::user(format!(
             "Only {} (the roller) and the FC can use this check's buttons.",
             st.roller.name
         )));
     }
-    let mut party = Party::load(&mut tx, caller.guild_id, [&st.roller]).await?;
+    let mut party = Party::load(turn.tx(), caller.guild_id, [&st.roller]).await?;
     let ends = matches!(
         button,
         CheckButton::Void | CheckButton::Force | CheckButton::Cancel
@@ -277,10 +276,12 @@ pub async fn press(
             st.roller.name
         )));
     }
-    let mut rng = app.rng.fork();
+    let mut rng = turn.rng();
     let events = match st.check.clone() {
         None => match &button {
-            CheckButton::Roll => roll::throw(&mut tx, &mut st, &party, a, caller, &mut rng).await?,
+            CheckButton::Roll => {
+                roll::throw(&turn.settings, &mut st, &party, a, &caller, &mut rng)?
+            }
             CheckButton::Cancel | CheckButton::Void | CheckButton::Force => {
                 close::before_roll(&mut st, a, &button)?;
                 Vec::new()
@@ -294,11 +295,12 @@ pub async fn press(
             }
             let (state, ev) = apply(state, &mut party, actions, &mut rng)?;
             st.check = Some(state);
-            st.note = Some(note_for(&button, &clicker(&st, caller)));
+            st.note = Some(note_for(&button, &clicker(&st, &caller)));
             ev
         }
     };
-    settle(tx, session, st, party, &events, &button, caller).await
+    let out = settle(&turn, session, st, party, &events, &button);
+    turn.finish(out).await
 }
 
 /// The rules-core actions of `button` on a thrown check.
@@ -328,17 +330,17 @@ fn rolled(
     })
 }
 
-/// Records the sheet changes, saves the sheets and the session, logs the
-/// click as `check_<action word>`, commits and redraws the message.
-async fn settle(
-    mut tx: Act,
+/// Records the sheet changes; the outcome saves the sheets and the
+/// session, logs the click as `check_<action word>` and redraws the
+/// message.
+fn settle(
+    turn: &Turn<'_>,
     session: Session,
     mut st: CheckSession,
-    mut party: Party,
+    party: Party,
     events: &[CheckEvent],
     button: &CheckButton,
-    caller: &Caller,
-) -> AppResult {
+) -> Outcome {
     let named: Vec<(String, SheetEvent)> = events
         .iter()
         .filter_map(|e| match e {
@@ -347,27 +349,22 @@ async fn settle(
         })
         .collect();
     st.changes.extend(changes::lines(&named));
-    party.save(&mut tx).await?;
     let status = status_of(&st);
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let state = VeState::Check(Box::new(st.clone()));
-    let version = sessions::save(&mut tx, &session, &state, status, Some(minutes)).await?;
     let (word, _) = button.encode();
-    log_check(
-        &mut tx,
-        caller,
-        session.id,
-        st.roller.character,
-        word,
-        &st,
-        events,
-    )
-    .await?;
-    let number = crate::app::secret::number(&mut tx, &session).await?;
-    tx.commit().await?;
-    Ok(Response::update(super::check_view::view(
-        session.id, number, version, status, &st,
-    )))
+    let entry = record(word, &st, events, st.roller.character);
+    let state = VeState::Check(Box::new(st.clone()));
+    let id = session.id;
+    let mut out = Outcome::new(move |s| {
+        Response::update(super::check_view::view(
+            id, s.number, s.version, status, &st,
+        ))
+    })
+    .save(session, &state, status, minutes(turn))
+    .log(entry);
+    for c in party.changed() {
+        out = out.sheet(c);
+    }
+    out
 }
 
 /// The clicker's name: the character for the roller, else the member.

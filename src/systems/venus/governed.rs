@@ -11,11 +11,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{self, Access, Pick};
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Governed};
-use crate::app::{rights, App, AppError, AppResult, Caller};
+use crate::app::{rights, Act, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
 use crate::systems::table::approval::{Change, Prepared};
 
+use super::context::Turn;
 use super::sheets::{self, JobEdits, SetEdits};
 use super::{HINT, SYSTEM};
 
@@ -224,6 +226,47 @@ impl Edit {
         })
     }
 
+    /// Applies the change in a lent transaction (an approval's), by the
+    /// same outcome functions as the commands.
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let out = match self {
+            Edit::Kismet {
+                lots,
+                ego,
+                character,
+                player,
+            } => {
+                let edits = SetEdits {
+                    lots,
+                    ego,
+                    ..SetEdits::default()
+                };
+                let pick = Pick::new(character.as_deref(), player);
+                sheets::set_edited(&mut turn, edits, pick).await?
+            }
+            Edit::Job {
+                name,
+                inherits,
+                level,
+                exp,
+                qualified,
+                character,
+                player,
+            } => {
+                let edits = JobEdits {
+                    inherits,
+                    level,
+                    exp,
+                    qualified,
+                };
+                let pick = Pick::new(character.as_deref(), player);
+                sheets::job_edited(&mut turn, &name, edits, pick).await?
+            }
+        };
+        turn.settle(out).await
+    }
+
     async fn run(self, app: &App, caller: &Caller) -> AppResult {
         match self {
             Edit::Kismet {
@@ -263,6 +306,7 @@ impl Edit {
 
 impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
+    const COMPOSES: bool = true;
 
     fn governed(&self) -> Governed {
         LIST[match self {
@@ -281,5 +325,13 @@ impl Change for Edit {
 
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
         Box::pin(self.run(app, caller))
+    }
+
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        Box::pin(self.run_within(app, act))
     }
 }

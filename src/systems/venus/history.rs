@@ -3,48 +3,43 @@
 //! task and sheet code recorded. The dice are added by the shared line;
 //! anything not recognised falls back to the shared summary (`None`).
 
-use serde_json::Value;
-
-use crate::rules::venus::check::{CheckResult, CheckSetup, CheckSubject};
-use crate::rules::venus::task::{Crit, TaskOutcome, TaskPhase};
+use super::record::{CheckInputs, CheckOutcome, SheetEdit, TaskOutcomeRecord};
+use crate::app::log::column;
+use crate::rules::venus::check::{CheckResult, CheckSubject};
+use crate::rules::venus::task::{Crit, TaskPhase};
 use crate::storage::log::LogEntry;
 
 /// The line for `e`, or `None` to leave it to the shared summary.
 pub fn line(e: &LogEntry) -> Option<String> {
-    let parse = |raw: &str| serde_json::from_str::<Value>(raw).ok();
-    let inputs = parse(&e.inputs)?;
-    let outcome = parse(&e.outcome).unwrap_or(Value::Null);
+    // A row whose inputs are not JSON at all is left to the shared summary.
+    column::<serde::de::IgnoredAny>(&e.inputs)?;
     if let Some(word) = e.action.strip_prefix("check_") {
+        let inputs: CheckInputs = column(&e.inputs).unwrap_or_default();
+        let outcome: CheckOutcome = column(&e.outcome).unwrap_or_default();
         return Some(check_line(word, &inputs, &outcome));
     }
     if let Some(word) = e.action.strip_prefix("task_") {
+        let outcome: TaskOutcomeRecord = column(&e.outcome).unwrap_or_default();
         return Some(task_line(word, &outcome));
     }
     if e.action == "sheet" {
-        let edit = inputs.get("edit")?.as_str()?;
-        return Some(format!("edit: {}", edit.replace('_', " ")));
+        let edit: SheetEdit = column(&e.inputs)?;
+        return Some(format!("edit: {}", edit.word()));
     }
     None
 }
 
 /// "Wits check: rolled the d20 → ✅ Pass".
-fn check_line(word: &str, inputs: &Value, outcome: &Value) -> String {
-    let what = inputs
-        .get("setup")
-        .cloned()
-        .and_then(|s| serde_json::from_value::<CheckSetup>(s).ok())
-        .map(|s| match s.subject {
+fn check_line(word: &str, inputs: &CheckInputs, outcome: &CheckOutcome) -> String {
+    let what = match &inputs.setup {
+        Some(s) => match &s.subject {
             CheckSubject::Sheet { ability } => format!("{} check", ability.trim()),
             CheckSubject::AdHoc { name, .. } => format!("NPC check {}", name.trim()),
-        })
-        .unwrap_or_else(|| "check".into());
-    let result = outcome
-        .get("result")
-        .cloned()
-        .and_then(|r| serde_json::from_value::<Option<CheckResult>>(r).ok())
-        .flatten();
+        },
+        None => "check".into(),
+    };
     let done = check_word(word);
-    match result {
+    match outcome.result {
         Some(r) => format!("{what}: {done} → {}", check_result(r)),
         None => format!("{what}: {done}"),
     }
@@ -83,18 +78,9 @@ fn check_result(r: CheckResult) -> &'static str {
 
 /// "declared KISSes" or, once it closed, "finished spending → ❌ Failure ·
 /// 1 of 3" (the entry's label already says it is a task).
-fn task_line(word: &str, outcome: &Value) -> String {
+fn task_line(word: &str, outcome: &TaskOutcomeRecord) -> String {
     let done = task_word(word);
-    let phase = outcome
-        .get("phase")
-        .cloned()
-        .and_then(|p| serde_json::from_value::<TaskPhase>(p).ok());
-    let result = outcome
-        .get("outcome")
-        .cloned()
-        .and_then(|o| serde_json::from_value::<Option<TaskOutcome>>(o).ok())
-        .flatten();
-    match (phase, result) {
+    match (outcome.phase, &outcome.outcome) {
         (Some(TaskPhase::Closed), Some(o)) => {
             let (emoji, what) = match (o.success, o.crit) {
                 (true, Some(Crit::Success)) => ("✅", "Critical success"),
@@ -184,5 +170,15 @@ mod tests {
         assert_eq!(line(&e).unwrap(), "edit: job");
         assert_eq!(line(&entry("spotlight_next", "{}", "{}")), None);
         assert_eq!(line(&entry("check_roll", "not json", "{}")), None);
+    }
+
+    /// A check row as older versions wrote it (here without a readable
+    /// setup) still reads as its result.
+    #[test]
+    fn an_older_check_row_reads_as_its_result() {
+        let e = entry("check_npc", "{}", r#"{"events":[],"result":"pass"}"#);
+        assert_eq!(line(&e).unwrap(), "check: rolled the d20 → ✅ Pass");
+        let e = entry("check_roll", r#"{"setup":7}"#, r#"{"result":"no_such"}"#);
+        assert_eq!(line(&e).unwrap(), "check: rolled the d20");
     }
 }

@@ -5,11 +5,15 @@
 //! Application logic only (no serenity); `commands` holds the thin poise
 //! commands. Sessions are of kind [`KIND`]; their state ([`state::VeState`])
 //! is a check, a task or a deletion prompt, stored as JSON so a roll
-//! survives a restart. Every click is one write transaction: load the
-//! session and the sheets, apply the rules core ([`crate::rules::venus`]),
-//! save the changed sheets and the session, log, commit.
+//! survives a restart. Every command and click is one action of the
+//! action pipeline ([`crate::app::pipeline`]): it loads the session and
+//! the sheets, applies the rules core ([`crate::rules::venus`]) and hands
+//! back an outcome (the session, the changed sheets, its typed log record
+//! and the answer), which the pipeline saves, logs and commits at once.
 //!
 //! Module map:
+//! - [`context`]: the Venus Engine as a game of the pipeline (its turn and
+//!   outcome); [`record`]: its typed log records, read back by [`history`].
 //! - [`state`]: what a session keeps.
 //! - [`buttons`]: the typed buttons of a check and of a task (shared by
 //!   the views that draw them and the flows that handle them).
@@ -39,11 +43,13 @@ pub mod changes;
 pub mod check;
 pub mod check_view;
 pub mod commands;
+pub mod context;
 pub mod format;
 pub mod governed;
 pub mod history;
 pub mod odds;
 pub mod party;
+pub mod record;
 pub mod sheet_view;
 pub mod sheets;
 pub mod spotlight;
@@ -56,7 +62,7 @@ pub mod task_view;
 
 use crate::app::component::Click;
 use crate::app::Act;
-use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, View};
+use crate::app::{sessions, settings, App, AppError, AppResult, Caller, View};
 use crate::rules::venus::VenusSettings;
 use crate::rules::Actor;
 use crate::storage::sessions::Status;
@@ -76,19 +82,6 @@ pub const HINT: &str = "create one with `/ve sheet create`.";
 /// The guild's Venus settings (defaults when never set).
 pub async fn venus_settings(tx: &mut Tx, guild_id: i64) -> Result<VenusSettings, AppError> {
     settings::scoped(tx, guild_id, SYSTEM).await
-}
-
-/// The guild's session timeout in minutes.
-pub async fn timeout(tx: &mut Tx, guild_id: i64) -> Result<u32, AppError> {
-    Ok(settings::guild(tx, guild_id).await?.session_timeout_minutes)
-}
-
-/// The caller as the rules core's actor (`gm` when they are the FC).
-pub async fn actor(tx: &mut Tx, caller: &Caller) -> Result<Actor, AppError> {
-    Ok(Actor {
-        id: caller.user_id,
-        gm: rights::is_fc(tx, caller).await?,
-    })
 }
 
 /// A rules refusal in the table's words: the Venus GM is called the FC here.
@@ -139,18 +132,8 @@ pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<Vi
     ))
 }
 
-/// The number of the Venus roll `id` of `guild_id` as its readers see it
-/// ("check #N", "task #N"): [`crate::app::secret::number`], so no gap tells
-/// when a secret roll was made.
-pub async fn number_of(tx: &mut Tx, guild_id: i64, id: i64) -> Result<i64, AppError> {
-    let session = crate::storage::sessions::get(tx, guild_id, id)
-        .await?
-        .ok_or_else(|| AppError::Internal("a Venus roll is missing".into()))?;
-    crate::app::secret::number(tx, &session).await
-}
-
 /// The message of a session's state at `version` with `status`; `number`
-/// is the roll's as its readers see it ([`number_of`]).
+/// is the roll's as its readers see it ([`crate::app::secret::number`]).
 pub fn view_of(id: i64, number: i64, version: i64, status: Status, st: &VeState) -> View {
     match st {
         VeState::Check(c) => check_view::view(id, number, version, status, c),

@@ -1,12 +1,12 @@
 //! The sheets a roll reads and changes: loaded by character id inside the
-//! action's transaction into a [`VenusCtx`], and written back afterwards
-//! (only those that changed).
+//! action's transaction into a [`VenusCtx`], and handed to the action's
+//! outcome afterwards (only those that changed).
 
 use std::collections::BTreeMap;
 
 use super::state::Who;
 use super::SYSTEM;
-use crate::app::characters::{self, Loaded};
+use crate::app::characters::Loaded;
 use crate::app::AppError;
 use crate::rules::venus::{VenusCtx, VenusSheet};
 use crate::storage::{self, Tx};
@@ -75,21 +75,20 @@ impl Party {
         self.loaded.contains_key(&user)
     }
 
-    /// Writes back every sheet the rules changed; returns the character ids
-    /// written.
-    pub async fn save(&mut self, tx: &mut Tx) -> Result<Vec<i64>, AppError> {
-        let mut written = Vec::new();
-        for (user, c) in self.loaded.iter_mut() {
-            let Some(now) = self.ctx.sheets.get(user) else {
-                continue;
-            };
-            if *now != c.sheet {
-                c.sheet = now.clone();
-                characters::save(tx, c).await?;
-                written.push(c.row.id);
+    /// Every sheet the rules changed, as it now stands, for the action's
+    /// outcome to save.
+    pub fn changed(&self) -> Vec<Loaded<VenusSheet>> {
+        let mut out = Vec::new();
+        for (user, c) in &self.loaded {
+            match self.ctx.sheets.get(user) {
+                Some(now) if *now != c.sheet => out.push(Loaded {
+                    row: c.row.clone(),
+                    sheet: now.clone(),
+                }),
+                _ => {}
             }
         }
-        Ok(written)
+        out
     }
 }
 

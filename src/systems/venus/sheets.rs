@@ -3,14 +3,15 @@
 //! show` draws ([`card`]); and the answers to deletion prompts posted
 //! before deletion became a shared table feature ([`delete_click`]).
 //! Players edit their own characters; the FC any in the guild (a
-//! character is named by [`Pick`]). Every edit is one transaction, logged.
+//! character is named by [`Pick`]). Every edit is one action of the pipeline, logged.
 
-use serde_json::json;
-
+use super::context::{Outcome, Turn};
+use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
-use super::{sheet_view, venus_settings, HINT, KIND, SYSTEM};
+use super::{sheet_view, venus_settings, KIND, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
+use crate::app::pipeline::Record;
 use crate::app::view::View;
 use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
@@ -79,18 +80,6 @@ fn cap_note(text: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The character an edit applies to: the picked one (the caller's own;
-/// the FC's pick may be anyone's), by default the caller's active one.
-async fn target(
-    tx: &mut Act,
-    caller: &Caller,
-    pick: Pick<'_>,
-) -> Result<(Loaded<VenusSheet>, bool), AppError> {
-    let fc = tx.is_fc().await?;
-    let c = characters::resolve(tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-    Ok((c, fc))
-}
-
 fn sheet_reply(note: String, c: &Loaded<VenusSheet>, set: &VenusSettings) -> Response {
     let mut v = View::embed(sheet_view::embed(
         c.name(),
@@ -103,48 +92,38 @@ fn sheet_reply(note: String, c: &Loaded<VenusSheet>, set: &VenusSettings) -> Res
     Response::ephemeral(v)
 }
 
-async fn log_sheet(
-    tx: &mut Tx,
-    caller: &Caller,
-    c: &Loaded<VenusSheet>,
-    what: &str,
-    inputs: serde_json::Value,
-) -> Result<(), AppError> {
-    log::record(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "sheet",
-            session: None,
-            character: Some(c.row.id),
-        },
-        &json!({ "edit": what, "inputs": inputs }),
-        &json!([]),
-        &c.sheet,
-    )
-    .await
+/// The log entry of a sheet edit: what was asked, and the sheet after it.
+fn sheet_record(c: &Loaded<VenusSheet>, edit: &SheetEdit) -> Record {
+    Record::new("sheet", edit, &c.sheet)
+        .dice(&log::NO_DICE, Vec::new())
+        .character(c.row.id)
 }
 
-/// Runs one edit on the target sheet, validates, saves, logs and answers
-/// with the sheet.
+/// The outcome of an edit of `c`: validated, saved and logged, answered
+/// privately with `note` over the sheet.
+fn edited(
+    turn: &Turn<'_>,
+    c: Loaded<VenusSheet>,
+    edit: &SheetEdit,
+    note: String,
+) -> Result<Outcome, AppError> {
+    c.sheet.validate(&turn.settings)?;
+    let entry = sheet_record(&c, edit);
+    let reply = sheet_reply(note, &c, &turn.settings);
+    Ok(Outcome::answer(reply).sheet(c).log(entry))
+}
+
+/// Runs one edit on the picked sheet (the caller's own; the FC's pick may
+/// be anyone's), then [`edited`].
 async fn edit(
-    app: &App,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     pick: Pick<'_>,
-    what: &str,
-    inputs: serde_json::Value,
+    inputs: SheetEdit,
     f: impl FnOnce(&mut Loaded<VenusSheet>, &VenusSettings) -> Result<String, AppError>,
-) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let (mut c, _) = target(&mut tx, caller, pick).await?;
-    let note = f(&mut c, &set)?;
-    c.sheet.validate(&set)?;
-    characters::save(&mut tx, &mut c).await?;
-    log_sheet(&mut tx, caller, &c, what, inputs).await?;
-    tx.commit().await?;
-    Ok(sheet_reply(note, &c, &set))
+) -> Result<Outcome, AppError> {
+    let mut c = turn.character(pick, Access::Owner).await?;
+    let note = f(&mut c, &turn.settings)?;
+    edited(turn, c, &inputs, note)
 }
 
 /// `/ve sheet create`: a new character with the guild's starting Lots and
@@ -169,8 +148,8 @@ pub async fn create_with(
         Some(l) => parse_abilities(l).map_err(|e| refused(e.message))?,
         None => Vec::new(),
     };
-    let mut tx = Act::begin(app, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let set = turn.settings.clone();
     let mut sheet = VenusSheet::new(name, &set)?;
     sheet.set_tier(tier);
     let mut bad: Vec<String> = Vec::new();
@@ -195,28 +174,27 @@ pub async fn create_with(
         return Err(refused(bad.join("\n")));
     }
     sheet.validate(&set)?;
-    let row = characters::create(&mut tx, caller, SYSTEM, name, &sheet).await?;
-    let c = Loaded { row, sheet };
-    log_sheet(
-        &mut tx,
-        caller,
+    let c = turn.create(caller.user_id, name, sheet).await?;
+    let entry = sheet_record(
         &c,
-        "create",
-        json!({ "name": name, "abilities": abilities }),
-    )
-    .await?;
-    tx.commit().await?;
+        &SheetEdit::Create {
+            name: name.to_string(),
+            abilities: abilities.map(str::to_string),
+        },
+    );
     // Quiet bookkeeping: one public line (the empty sheet says nothing
     // more; `/ve sheet show` draws it).
     let who = crate::app::view::plain(c.name());
-    Ok(Response::message(View::text(if given.is_empty() {
+    let text = if given.is_empty() {
         format!("📜 {who} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.")
     } else {
         format!(
             "📜 {who} joins the table with {}. Next: `/ve sheet job`.",
             crate::app::view::plain(&given.join(", "))
         )
-    })))
+    };
+    turn.finish(Outcome::answer(Response::message(View::text(text))).log(entry))
+        .await
 }
 
 /// The card `/ve sheet show` posts: the sheet under the guild's settings.
@@ -297,19 +275,19 @@ pub async fn ability(
     score: u32,
     pick: Pick<'_>,
 ) -> AppResult {
-    edit(
-        app,
-        caller,
-        pick,
-        "ability",
-        json!({ "name": name, "rank": rank, "score": score }),
-        |c, set| {
-            c.sheet.set_ability(name, rank, score, set)?;
-            let key = c.sheet.ability_key(name).unwrap_or(name).to_string();
-            Ok(format!("{}: {key} is {rank} {score}.", c.name()))
-        },
-    )
-    .await
+    let mut turn = Turn::begin(app, caller).await?;
+    let inputs = SheetEdit::Ability {
+        name: name.to_string(),
+        rank: Some(rank),
+        score,
+    };
+    let out = edit(&mut turn, pick, inputs, |c, set| {
+        c.sheet.set_ability(name, rank, score, set)?;
+        let key = c.sheet.ability_key(name).unwrap_or(name).to_string();
+        Ok(format!("{}: {key} is {rank} {score}.", c.name()))
+    })
+    .await?;
+    turn.finish(out).await
 }
 
 /// `/ve sheet job`: adds a job (level 1 unless given; level 0 = learning)
@@ -321,46 +299,58 @@ pub async fn job(
     edits: JobEdits,
     pick: Pick<'_>,
 ) -> AppResult {
-    edit(
-        app,
-        caller,
-        pick,
-        "job",
-        json!({ "name": name, "inherits": edits.inherits, "level": edits.level, "exp": edits.exp, "qualified": edits.qualified }),
-        |c, _set| {
-            let inherits = edits.inherits.as_deref().map(super::format::split_names);
-            let exists = c.sheet.job(name).is_some();
-            if !exists {
-                let inherits = inherits.ok_or_else(|| {
-                    AppError::user(format!(
-                        "{} has no job called {}: give `inherits` (one or two abilities) to add it.",
-                        c.name(),
-                        name.trim()
-                    ))
-                })?;
-                c.sheet.add_job(name, &inherits, edits.level.unwrap_or(1))?;
-            } else {
-                if let Some(i) = &inherits {
-                    c.sheet.set_job_inherits(name, i)?;
-                }
-                if let Some(l) = edits.level {
-                    c.sheet.set_job_level(name, l)?;
-                }
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = job_edited(&mut turn, name, edits, pick).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/ve sheet job` in `turn` (also an approved change's).
+pub async fn job_edited(
+    turn: &mut Turn<'_>,
+    name: &str,
+    edits: JobEdits,
+    pick: Pick<'_>,
+) -> Result<Outcome, AppError> {
+    let inputs = SheetEdit::Job {
+        name: name.to_string(),
+        inherits: edits.inherits.clone(),
+        level: edits.level,
+        exp: edits.exp,
+        qualified: edits.qualified,
+    };
+    edit(turn, pick, inputs, |c, _set| {
+        let inherits = edits.inherits.as_deref().map(super::format::split_names);
+        let exists = c.sheet.job(name).is_some();
+        if !exists {
+            let inherits = inherits.ok_or_else(|| {
+                AppError::user(format!(
+                    "{} has no job called {}: give `inherits` (one or two abilities) to add it.",
+                    c.name(),
+                    name.trim()
+                ))
+            })?;
+            c.sheet.add_job(name, &inherits, edits.level.unwrap_or(1))?;
+        } else {
+            if let Some(i) = &inherits {
+                c.sheet.set_job_inherits(name, i)?;
             }
-            if let Some(x) = edits.exp {
-                c.sheet.set_job_exp(name, x)?;
+            if let Some(l) = edits.level {
+                c.sheet.set_job_level(name, l)?;
             }
-            if let Some(q) = edits.qualified {
-                c.sheet.set_qualifications_met(name, q)?;
-            }
-            let key = c.sheet.job_key(name).unwrap_or(name).to_string();
-            Ok(if exists {
-                format!("{}: {key} updated.", c.name())
-            } else {
-                format!("{}: {key} added.", c.name())
-            })
-        },
-    )
+        }
+        if let Some(x) = edits.exp {
+            c.sheet.set_job_exp(name, x)?;
+        }
+        if let Some(q) = edits.qualified {
+            c.sheet.set_qualifications_met(name, q)?;
+        }
+        let key = c.sheet.job_key(name).unwrap_or(name).to_string();
+        Ok(if exists {
+            format!("{}: {key} updated.", c.name())
+        } else {
+            format!("{}: {key} added.", c.name())
+        })
+    })
     .await
 }
 
@@ -371,9 +361,19 @@ pub async fn set(app: &App, caller: &Caller, edits: SetEdits, pick: Pick<'_>) ->
             "Say what to change: tier, lots, ego or rename.",
         ));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let set = venus_settings(&mut tx, caller.guild_id).await?;
-    let (mut c, _) = target(&mut tx, caller, pick).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = set_edited(&mut turn, edits, pick).await?;
+    turn.finish(out).await
+}
+
+/// The outcome of `/ve sheet set` in `turn` (also an approved change's).
+pub async fn set_edited(
+    turn: &mut Turn<'_>,
+    edits: SetEdits,
+    pick: Pick<'_>,
+) -> Result<Outcome, AppError> {
+    let set = turn.settings.clone();
+    let mut c = turn.character(pick, Access::Owner).await?;
     let mut said = Vec::new();
     if let Some(t) = edits.tier {
         c.sheet.set_tier(t);
@@ -395,36 +395,40 @@ pub async fn set(app: &App, caller: &Caller, edits: SetEdits, pick: Pick<'_>) ->
         said.push(if e { "Ego held" } else { "no Ego" }.to_string());
     }
     if let Some(n) = &edits.rename {
-        let n = characters::check_name(n)?;
-        if !storage::characters::name_key(&n).eq(&storage::characters::name_key(&c.row.name))
-            && storage::characters::by_name(&mut tx, caller.guild_id, SYSTEM, c.row.owner_id, &n)
-                .await?
-                .is_some()
-        {
-            return Err(AppError::user(format!(
-                "There is already a character named {n}."
-            )));
-        }
-        said.push(format!("renamed to {n}"));
-        c.sheet.name = n.clone();
-        c.row.name = n;
+        said.push(rename(turn, &mut c, n).await?);
     }
-    c.sheet.validate(&set)?;
-    characters::save(&mut tx, &mut c).await?;
-    log_sheet(
-        &mut tx,
-        caller,
-        &c,
-        "set",
-        json!({ "tier": edits.tier, "lots": edits.lots, "ego": edits.ego, "rename": edits.rename }),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(sheet_reply(
-        format!("{}: {}.", c.name(), said.join(", ")),
-        &c,
-        &set,
-    ))
+    let inputs = SheetEdit::Set {
+        tier: edits.tier,
+        lots: edits.lots,
+        ego: edits.ego,
+        rename: edits.rename,
+    };
+    let note = format!("{}: {}.", c.name(), said.join(", "));
+    edited(turn, c, &inputs, note)
+}
+
+/// Renames `c` to `name` unless its owner has another character so
+/// named; what the answer says of it.
+async fn rename(
+    turn: &mut Turn<'_>,
+    c: &mut Loaded<VenusSheet>,
+    name: &str,
+) -> Result<String, AppError> {
+    let n = characters::check_name(name)?;
+    let guild = turn.caller().guild_id;
+    if !storage::characters::name_key(&n).eq(&storage::characters::name_key(&c.row.name))
+        && storage::characters::by_name(turn.tx(), guild, SYSTEM, c.row.owner_id, &n)
+            .await?
+            .is_some()
+    {
+        return Err(AppError::user(format!(
+            "There is already a character named {n}."
+        )));
+    }
+    let said = format!("renamed to {n}");
+    c.sheet.name = n.clone();
+    c.row.name = n;
+    Ok(said)
 }
 
 /// `/ve sheet note`: adds an attribute, insight or special consequence.
@@ -436,24 +440,23 @@ pub async fn note(
     pick: Pick<'_>,
 ) -> AppResult {
     cap_note(text)?;
-    edit(
-        app,
-        caller,
-        pick,
-        "note",
-        json!({ "kind": format!("{kind:?}"), "text": text }),
-        |c, _| {
-            match kind {
-                NoteKind::Attribute(k) => c.sheet.add_attribute(k, text)?,
-                NoteKind::Insight => {
-                    c.sheet.add_insight(text, false)?;
-                }
-                NoteKind::Consequence => c.sheet.add_custom_consequence(text)?,
+    let mut turn = Turn::begin(app, caller).await?;
+    let inputs = SheetEdit::Note {
+        kind: format!("{kind:?}"),
+        text: text.to_string(),
+    };
+    let out = edit(&mut turn, pick, inputs, |c, _| {
+        match kind {
+            NoteKind::Attribute(k) => c.sheet.add_attribute(k, text)?,
+            NoteKind::Insight => {
+                c.sheet.add_insight(text, false)?;
             }
-            Ok(format!("{}: noted.", c.name()))
-        },
-    )
-    .await
+            NoteKind::Consequence => c.sheet.add_custom_consequence(text)?,
+        }
+        Ok(format!("{}: noted.", c.name()))
+    })
+    .await?;
+    turn.finish(out).await
 }
 
 /// Finds a list entry by `#n` (1-based) or text.
@@ -478,38 +481,37 @@ pub async fn remove(
     name: &str,
     pick: Pick<'_>,
 ) -> AppResult {
-    edit(
-        app,
-        caller,
-        pick,
-        "remove",
-        json!({ "kind": format!("{kind:?}"), "name": name }),
-        |c, _| {
-            let missing = || AppError::user(format!("Nothing called `{}` to remove.", name.trim()));
-            match kind {
-                RemoveKind::Ability => c.sheet.remove_ability(name)?,
-                RemoveKind::Job => c.sheet.remove_job(name)?,
-                RemoveKind::Note(NoteKind::Attribute(k)) => {
-                    let i = index_in(c.sheet.attributes.list(k), name).ok_or_else(missing)?;
-                    c.sheet.remove_attribute(k, i)?;
-                }
-                RemoveKind::Note(NoteKind::Insight) => {
-                    let id = c
-                        .sheet
-                        .find_insight(name)
-                        .map(|i| i.id)
-                        .ok_or_else(missing)?;
-                    c.sheet.remove_insight(id)?;
-                }
-                RemoveKind::Note(NoteKind::Consequence) => {
-                    let i = index_in(&c.sheet.custom_consequences, name).ok_or_else(missing)?;
-                    c.sheet.remove_custom_consequence(i)?;
-                }
+    let mut turn = Turn::begin(app, caller).await?;
+    let inputs = SheetEdit::Remove {
+        kind: format!("{kind:?}"),
+        name: name.to_string(),
+    };
+    let out = edit(&mut turn, pick, inputs, |c, _| {
+        let missing = || AppError::user(format!("Nothing called `{}` to remove.", name.trim()));
+        match kind {
+            RemoveKind::Ability => c.sheet.remove_ability(name)?,
+            RemoveKind::Job => c.sheet.remove_job(name)?,
+            RemoveKind::Note(NoteKind::Attribute(k)) => {
+                let i = index_in(c.sheet.attributes.list(k), name).ok_or_else(missing)?;
+                c.sheet.remove_attribute(k, i)?;
             }
-            Ok(format!("{}: removed.", c.name()))
-        },
-    )
-    .await
+            RemoveKind::Note(NoteKind::Insight) => {
+                let id = c
+                    .sheet
+                    .find_insight(name)
+                    .map(|i| i.id)
+                    .ok_or_else(missing)?;
+                c.sheet.remove_insight(id)?;
+            }
+            RemoveKind::Note(NoteKind::Consequence) => {
+                let i = index_in(&c.sheet.custom_consequences, name).ok_or_else(missing)?;
+                c.sheet.remove_custom_consequence(i)?;
+            }
+        }
+        Ok(format!("{}: removed.", c.name()))
+    })
+    .await?;
+    turn.finish(out).await
 }
 
 /// Names of the abilities on the caller's active sheet first, then any

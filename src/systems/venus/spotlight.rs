@@ -12,21 +12,19 @@
 //! Commands that change the tracker redraw its posted message in place
 //! ([`Response::edit`]); its buttons update it ([`Response::update`]).
 
-use serde_json::json;
-
+use super::context::{Outcome, Turn};
+use super::record::{SpotlightAt, SpotlightInputs};
 use super::spotlight_buttons::SpotlightButton;
 use super::spotlight_view::view;
 use super::{fc_words, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
+use crate::app::pipeline::Record;
+use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::turns::Seat;
 use crate::rules::venus::spotlight::{earns_ego, Passed, SeatData, Spotlight};
 use crate::rules::venus::VenusSheet;
-use crate::storage::{
-    self,
-    sessions::{Session, Status},
-};
+use crate::storage::sessions::{Session, Status};
 use crate::systems::table::encounter;
 
 pub use super::spotlight_view::KIND;
@@ -36,84 +34,80 @@ const START: &str = "`/ve spotlight start`";
 const END: &str = "`/ve spotlight end`";
 
 /// The spotlight running in the caller's channel.
-async fn running(act: &mut Act) -> Result<(Session, Spotlight), AppError> {
-    let session = encounter::require_running(act, KIND, WHAT, START).await?;
+async fn running(turn: &mut Turn<'_>) -> Result<(Session, Spotlight), AppError> {
+    let caller = turn.caller().clone();
+    let session = encounter::require_running_in(turn.tx(), &caller, KIND, WHAT, START).await?;
     let sp: Spotlight = sessions::load(&session)?;
     Ok((session, sp))
 }
 
-/// Saves the tracker, logs `action`, commits; the new version.
-async fn store(
-    mut act: Act,
-    session: &Session,
+/// The log entry `spotlight_<action>`: where the spotlight stands after it.
+fn entry(sp: &Spotlight, action: &str, character: Option<i64>) -> Record {
+    let at = SpotlightAt {
+        scene: sp.scene,
+        round: sp.round,
+        turn: sp.turns.current_seat().map(|s| s.name.clone()),
+    };
+    let inputs = SpotlightInputs {
+        action: action.to_string(),
+    };
+    let r = Record::new(&format!("spotlight_{action}"), &inputs, &at)
+        .dice(&log::NO_DICE, Vec::new())
+        .on_session();
+    match character {
+        Some(c) => r.character(c),
+        None => r,
+    }
+}
+
+/// The tracker saved with `status` and `action` logged; answered by
+/// `answer` from the tracker as saved.
+fn stored(
+    session: Session,
     sp: &Spotlight,
     status: Status,
-    action: &str,
-    character: Option<i64>,
-) -> Result<i64, AppError> {
-    let version = sessions::save(&mut act, session, sp, status, None).await?;
-    record(&mut act, session.id, sp, action, character).await?;
-    act.commit().await?;
-    Ok(version)
+    (action, character): (&str, Option<i64>),
+    answer: impl FnOnce(View) -> Response + Send + 'static,
+) -> Outcome {
+    let e = entry(sp, action, character);
+    let shown = sp.clone();
+    let id = session.id;
+    Outcome::new(move |s| answer(view(id, s.version, status, &shown)))
+        .save(session, sp, status, None)
+        .log(e)
 }
 
-/// Writes `spotlight_<action>` to the roll log.
-async fn record(
-    act: &mut Act,
-    session: i64,
-    sp: &Spotlight,
-    action: &str,
-    character: Option<i64>,
-) -> Result<(), AppError> {
-    let caller = act.caller().clone();
-    log::record(
-        act,
-        &caller,
-        log::What {
-            system: SYSTEM,
-            action: &format!("spotlight_{action}"),
-            session: Some(session),
-            character,
-        },
-        &json!({ "action": action }),
-        &json!([]),
-        &json!({
-            "scene": sp.scene,
-            "round": sp.round,
-            "turn": sp.turns.current_seat().map(|s| s.name.clone()),
-        }),
-    )
-    .await
-}
-
-/// Saves a change a command made and redraws the posted tracker.
-async fn changed(
-    act: Act,
-    session: &Session,
+/// A change a command made: saved, and the posted tracker redrawn in
+/// place with `note` for the caller.
+fn changed(
+    session: Session,
     sp: &Spotlight,
     action: &str,
     character: Option<i64>,
     note: String,
-) -> AppResult {
-    let v = store(act, session, sp, Status::Open, action, character).await?;
-    Ok(Response::edit(note, view(session.id, v, Status::Open, sp)))
+) -> Outcome {
+    stored(session, sp, Status::Open, (action, character), move |v| {
+        Response::edit(note, v)
+    })
 }
 
 /// `/ve spotlight start`: the FC starts the channel's spotlight, setting
 /// the first scene when `title` is given.
 pub async fn start(app: &App, caller: &Caller, title: Option<&str>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "start the spotlight").await?;
-    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "start the spotlight")?;
+    encounter::refuse_second_in(turn.tx(), caller, KIND, WHAT, END).await?;
     let mut sp = Spotlight::new();
     if let Some(t) = title {
         sp.new_scene(t, None).map_err(fc_words)?;
         sp.note(format!("🎬 The {GM} sets scene 1: {}.", sp.title));
     }
-    let id = sessions::create(&mut act, caller, KIND, &sp, None).await?;
-    record(&mut act, id, &sp, "start", None).await?;
-    act.commit().await?;
-    Ok(Response::message(view(id, 0, Status::Open, &sp)))
+    let e = entry(&sp, "start", None);
+    let shown = sp.clone();
+    let out = Outcome::new(move |s| Response::message(view(s.id, s.version, Status::Open, &shown)))
+        .start(KIND, &sp, Status::Open, None)
+        .log(e);
+    turn.finish(out).await
 }
 
 /// `/ve spotlight join`: a player seats their active character (or the one
@@ -124,32 +118,32 @@ pub async fn join(
     character: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let (session, mut sp) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let fc = turn.fc;
+    let (session, mut sp) = running(&mut turn).await?;
     let pick = Pick::new(character, player);
     let row =
-        characters::resolve_row(&mut act, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+        characters::resolve_row(turn.tx(), caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
     sp.join(&row.name, Some(row.owner_id), Some(row.id))
         .map_err(fc_words)?;
     sp.note(format!("➕ {} joins.", row.name));
     let note = format!("✅ {} joins the spotlight.", row.name);
-    changed(act, &session, &sp, "join", Some(row.id), note).await
+    turn.finish(changed(session, &sp, "join", Some(row.id), note))
+        .await
 }
 
 /// `/ve spotlight remove`: the FC removes a seat (a player may remove
 /// their own).
 pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let (session, mut sp) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let (session, mut sp) = running(&mut turn).await?;
     let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
         AppError::user(format!(
             "No one called {} is in the spotlight's order.",
             name.trim()
         ))
     })?;
-    if !fc && seat.owner != Some(caller.user_id) {
+    if !turn.fc && seat.owner != Some(caller.user_id) {
         return Err(AppError::user(format!(
             "Only the {GM} can remove another player's character from the spotlight."
         )));
@@ -157,15 +151,16 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     sp.remove(seat.id).map_err(fc_words)?;
     sp.note(format!("➖ {} leaves.", seat.name));
     let note = format!("✅ {} leaves the spotlight.", seat.name);
-    changed(act, &session, &sp, "remove", seat.character, note).await
+    turn.finish(changed(session, &sp, "remove", seat.character, note))
+        .await
 }
 
 /// `/ve spotlight hold`: the FC puts a character on hold (not in this
 /// scene: its turn is skipped) or back in the turns.
 pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "put a character on hold").await?;
-    let (session, mut sp) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "put a character on hold")?;
+    let (session, mut sp) = running(&mut turn).await?;
     let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
         AppError::user(format!(
             "No one called {} is in the spotlight's order.",
@@ -179,28 +174,37 @@ pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResu
         format!("▶ {} is back in the turns.", seat.name)
     };
     sp.note(line.clone());
-    changed(act, &session, &sp, "hold", seat.character, line).await
+    turn.finish(changed(session, &sp, "hold", seat.character, line))
+        .await
 }
 
 /// Rewards the seat that introduced a scene: Ego on its character's sheet
-/// if not held. Returns how it ends the log line.
-async fn reward(act: &mut Act, sp: &Spotlight, seat: u32) -> Result<String, AppError> {
+/// if not held. How it ends the log line, and the sheet to save.
+async fn reward(
+    turn: &mut Turn<'_>,
+    sp: &Spotlight,
+    seat: u32,
+) -> Result<(String, Option<Loaded<VenusSheet>>), AppError> {
     let name = sp.name_of(seat);
     let Some(id) = sp.turns.seat(seat).and_then(|s| s.character) else {
-        return Ok(format!("{name} has no sheet, so no Ego"));
+        return Ok((format!("{name} has no sheet, so no Ego"), None));
     };
-    let guild = act.guild_id();
-    let Some(row) = storage::characters::get(act, guild, id).await? else {
-        return Ok(format!("{name}'s sheet is gone, so no Ego"));
+    let Some(mut c) = turn.character_by_id(id).await? else {
+        return Ok((format!("{name}'s sheet is gone, so no Ego"), None));
     };
-    let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
-    let mut c = Loaded { row, sheet };
     if !earns_ego(c.sheet.ego) {
-        return Ok(format!("{name} already holds Ego"));
+        return Ok((format!("{name} already holds Ego"), None));
     }
     c.sheet.grant_ego().map_err(fc_words)?;
-    characters::save(act, &mut c).await?;
-    Ok(format!("{name} earns Ego"))
+    Ok((format!("{name} earns Ego"), Some(c)))
+}
+
+/// Adds a rewarded sheet, if any, to `out`.
+fn with_sheet(out: Outcome, c: Option<Loaded<VenusSheet>>) -> Outcome {
+    match c {
+        Some(c) => out.sheet(c),
+        None => out,
+    }
 }
 
 /// `/ve spotlight scene`: the FC cuts to a new scene (introduced by the
@@ -213,30 +217,31 @@ pub async fn scene(
     title: &str,
     introduced_by: Option<&str>,
 ) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let (session, sp) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let (session, sp) = running(&mut turn).await?;
     let named = match introduced_by.map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => Some(sp.turns.by_name(n).cloned().ok_or_else(|| {
             AppError::user(format!("No one called {n} is in the spotlight's order."))
         })?),
         None => None,
     };
-    if fc {
-        return gm_scene(act, &session, sp, title, named).await;
-    }
-    offer_scene(act, caller, &session, sp, title, named).await
+    let out = if turn.fc {
+        gm_scene(&mut turn, session, sp, title, named).await?
+    } else {
+        offer_scene(&mut turn, session, sp, title, named).await?
+    };
+    turn.finish(out).await
 }
 
 /// The game master sets a scene (introduced by a seat, who earns Ego),
 /// declining any player's offer still waiting.
 async fn gm_scene(
-    mut act: Act,
-    session: &Session,
+    turn: &mut Turn<'_>,
+    session: Session,
     mut sp: Spotlight,
     title: &str,
     named: Option<Seat<SeatData>>,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
     // A player's offer still waiting is declined by the FC's own scene
     // (unless the FC names that player as the introducer).
     let declined = sp
@@ -249,15 +254,19 @@ async fn gm_scene(
     if let Some(d) = &declined {
         sp.note(d.clone());
     }
-    let line = match &named {
+    let (line, rewarded) = match &named {
         Some(seat) => {
-            let r = reward(&mut act, &sp, seat.id).await?;
-            format!(
+            let (r, c) = reward(turn, &sp, seat.id).await?;
+            let line = format!(
                 "🎬 Scene {}: {}, introduced by {} ({r}).",
                 sp.scene, sp.title, seat.name
-            )
+            );
+            (line, c)
         }
-        None => format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
+        None => (
+            format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
+            None,
+        ),
     };
     sp.note(line.clone());
     let character = named.and_then(|s| s.character);
@@ -265,19 +274,20 @@ async fn gm_scene(
         Some(d) => format!("{d}\n{line}"),
         None => line,
     };
-    changed(act, session, &sp, "scene", character, note).await
+    let out = changed(session, &sp, "scene", character, note);
+    Ok(with_sheet(out, rewarded))
 }
 
 /// A player offers to introduce the next scene (their seat, or their
 /// active character unseated); the game master decides.
 async fn offer_scene(
-    mut act: Act,
-    caller: &Caller,
-    session: &Session,
+    turn: &mut Turn<'_>,
+    session: Session,
     mut sp: Spotlight,
     title: &str,
     named: Option<Seat<SeatData>>,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
+    let caller = turn.caller().clone();
     let mine = sp.turns.owned_by(caller.user_id).next().cloned();
     let (name, character) = match (named, mine) {
         (Some(s), _) if s.owner == Some(caller.user_id) => {
@@ -297,8 +307,8 @@ async fn offer_scene(
         // active character, seated when the FC allows the offer.
         (None, None) => {
             let row = characters::resolve_row(
-                &mut act,
-                caller,
+                turn.tx(),
+                &caller,
                 false,
                 SYSTEM,
                 Pick::new(None, None),
@@ -313,7 +323,7 @@ async fn offer_scene(
     };
     sp.note(format!("🙋 {name} offers to introduce the next scene."));
     let note = format!("🙋 Your offer to introduce the next scene waits for the {GM}.");
-    changed(act, session, &sp, "offer", character, note).await
+    Ok(changed(session, &sp, "offer", character, note))
 }
 
 /// Passes the turn for `caller`; the log line, which says the FC passed
@@ -336,46 +346,46 @@ fn pass_turn(sp: &mut Spotlight, caller: &Caller) -> Result<String, AppError> {
 /// `/ve spotlight pass`: the player whose turn it is (or the FC) passes
 /// the turn on.
 pub async fn pass(app: &App, caller: &Caller) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let fc = act.is_fc().await?;
-    let (session, mut sp) = running(&mut act).await?;
-    encounter::require_turn(&sp.turns, caller, fc, GM)?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let (session, mut sp) = running(&mut turn).await?;
+    encounter::require_turn(&sp.turns, caller, turn.fc, GM)?;
     let line = pass_turn(&mut sp, caller)?;
     sp.note(line.clone());
-    changed(act, &session, &sp, "pass", None, line).await
+    turn.finish(changed(session, &sp, "pass", None, line)).await
 }
 
 /// `/ve spotlight end`: the FC ends the spotlight (its buttons go).
 pub async fn end(app: &App, caller: &Caller) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "end the spotlight").await?;
-    let (session, mut sp) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "end the spotlight")?;
+    let (session, mut sp) = running(&mut turn).await?;
     sp.note(format!("🏁 The {GM} ends the spotlight."));
-    let v = store(act, &session, &sp, Status::Closed, "end", None).await?;
-    Ok(Response::edit(
-        "✅ The spotlight ends.",
-        view(session.id, v, Status::Closed, &sp),
-    ))
+    let out = stored(session, &sp, Status::Closed, ("end", None), |v| {
+        Response::edit("✅ The spotlight ends.", v)
+    });
+    turn.finish(out).await
 }
 
 /// A click on the tracker: **Pass** (the player whose turn it is, or the
 /// FC), **Allow scene** and **Decline scene** (the FC).
-pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let mut sp: Spotlight = sessions::load(&session)?;
     let button: SpotlightButton = click.action()?;
     let caller = click.caller;
+    let mut turn = Turn::click(app, act, caller).await?;
+    let mut rewarded = None;
     let (action, character) = match button {
         SpotlightButton::Pass => {
-            let fc = act.is_fc().await?;
-            encounter::require_turn(&sp.turns, caller, fc, GM)?;
+            encounter::require_turn(&sp.turns, caller, turn.fc, GM)?;
             let line = pass_turn(&mut sp, caller)?;
             sp.note(line);
             ("pass", None)
         }
         SpotlightButton::Confirm => {
-            rights::require_gm(&mut act, caller, GM, "allow a player to introduce a scene").await?;
+            turn.require_gm(GM, "allow a player to introduce a scene")?;
             let seat = sp.confirm().map_err(fc_words)?;
-            let r = reward(&mut act, &sp, seat).await?;
+            let (r, c) = reward(&mut turn, &sp, seat).await?;
+            rewarded = c;
             let name = sp.name_of(seat);
             sp.note(format!(
                 "🎬 The {GM} allows it. Scene {}: {}, introduced by {name} ({r}).",
@@ -384,18 +394,24 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
             ("confirm", sp.turns.seat(seat).and_then(|s| s.character))
         }
         SpotlightButton::Decline => {
-            rights::require_gm(&mut act, caller, GM, "decline a scene introduction").await?;
+            turn.require_gm(GM, "decline a scene introduction")?;
             let o = sp.decline().map_err(fc_words)?;
             sp.note(format!("✋ The {GM} declines {}'s scene.", sp.offerer(&o)));
             ("decline", None)
         }
     };
-    let v = store(act, &session, &sp, Status::Open, action, character).await?;
-    Ok(Response::update(view(session.id, v, Status::Open, &sp)))
+    let out = stored(
+        session,
+        &sp,
+        Status::Open,
+        (action, character),
+        Response::update,
+    );
+    turn.finish(with_sheet(out, rewarded)).await
 }
 
 /// The tracker's message as it stands.
-pub fn render(session: &Session) -> Result<crate::app::View, AppError> {
+pub fn render(session: &Session) -> Result<View, AppError> {
     let sp: Spotlight = sessions::load(session)?;
     Ok(view(session.id, session.version, session.status, &sp))
 }

@@ -14,7 +14,7 @@
 //! menu), **Finish** ends spending and the FC may **Subvert** one unbought
 //! secondary consequence; edition 2 offers Ego when still short. The FC may
 //! void or force-close at any point (the FC's tools are drawn `gm_only`).
-//! Every click is one transaction.
+//! Every click is one action of the pipeline (one transaction).
 //!
 //! One small file per button (or small group of them) under `task/`
 //! (`aid`, `kiss`, `ego`, `spend`, `close`): it reads the click, checks who
@@ -34,6 +34,7 @@ mod turn;
 use rand::{rngs::StdRng, SeedableRng};
 
 use super::buttons::TaskButton;
+use super::context::Turn as Pipe;
 use super::state::{AidCandidate, TaskSession};
 use super::SYSTEM;
 use crate::app::component::Click;
@@ -196,27 +197,27 @@ pub fn rebuild(
 /// A click on a task's button or menu.
 pub async fn click(
     app: &App,
-    tx: Act,
+    act: Act,
     session: Session,
     st: TaskSession,
     click: &Click<'_>,
 ) -> AppResult {
     let button = click.action::<TaskButton>()?;
-    press(app, tx, session, st, button, click.values, click.caller).await
+    let pipe = Pipe::click(app, act, click.caller).await?;
+    press(pipe, session, st, button, click.values, click.caller).await
 }
 
 /// Presses `button` on a task (from a click, or from a command acting on
 /// the roll in progress), with the values picked in a menu.
-pub async fn press(
-    app: &App,
-    tx: Act,
+pub async fn press<'a>(
+    pipe: Pipe<'a>,
     session: Session,
     st: TaskSession,
     button: TaskButton,
-    values: &[String],
-    caller: &Caller,
+    values: &'a [String],
+    caller: &'a Caller,
 ) -> AppResult {
-    let mut t = Turn::open(app, tx, session, st, &button, values, caller).await?;
+    let mut t = Turn::open(pipe, session, st, &button, values, caller).await?;
     let step = match &button {
         TaskButton::Offer => aid::offer(&mut t, false).await?,
         TaskButton::AidJob => aid::offer(&mut t, true).await?,

@@ -24,7 +24,7 @@ pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> 
             "The dice are thrown: it is too late to aid.",
         ));
     }
-    let c = characters::active::<VenusSheet>(&mut t.tx, t.caller, SYSTEM, HINT).await?;
+    let c = characters::active::<VenusSheet>(t.pipe.tx(), t.caller, SYSTEM, HINT).await?;
     let job = if from_menu {
         t.value()?
     } else {

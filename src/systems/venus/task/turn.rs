@@ -1,31 +1,34 @@
 //! One click on a task, around its button's own file: [`Turn::open`]
 //! checks who may press task buttons at all and loads the sheets; the
 //! button's handler turns the click into a [`Step`]; [`Turn::finish`]
-//! applies it to the rules core, saves the sheets and the session, logs
-//! and answers (one transaction).
+//! applies it to the rules core and hands the action pipeline its outcome
+//! (the session, the changed sheets, the log record, the answer), which
+//! it saves, logs and commits at once.
 
 use rand::rngs::StdRng;
-use serde_json::json;
 
 use super::notes::{note_of, thrown_faces};
 use super::{refresh, sync_roller};
 use crate::app::component::Action;
-use crate::app::Act;
-use crate::app::{log, sessions, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::app::pipeline::Record;
+use crate::app::{AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase};
+use crate::rules::venus::VenusCtx;
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::systems::venus::buttons::TaskButton;
+use crate::systems::venus::context::{actor, minutes, Outcome, Turn as Pipe};
 use crate::systems::venus::party::Party;
+use crate::systems::venus::record::{TaskInputs, TaskOutcomeRecord};
 use crate::systems::venus::state::{TaskSession, VeState};
-use crate::systems::venus::{actor, changes, fc_words, task_view, timeout, SYSTEM};
+use crate::systems::venus::{changes, fc_words, task_view};
 
 /// A click on a task being handled: the transaction, the session, the
 /// sheets it touches and who pressed.
 pub struct Turn<'a> {
-    /// The click's transaction.
-    pub tx: Act,
+    /// The action's turn in the pipeline (its transaction, settings, rng).
+    pub pipe: Pipe<'a>,
     /// The session as read in this transaction.
     pub session: Session,
     /// Its state, changed by the handler.
@@ -41,6 +44,15 @@ pub struct Turn<'a> {
     participant: bool,
     was_closed: bool,
     rng: StdRng,
+}
+
+/// What the answer to a task click is drawn from once saved.
+struct Answer {
+    id: i64,
+    st: TaskSession,
+    ctx: VenusCtx,
+    was_closed: bool,
+    whisper: Option<String>,
 }
 
 /// What a button asks of the rules core.
@@ -88,15 +100,14 @@ impl<'a> Turn<'a> {
     /// sheets (a task whose roller's sheet is gone can only be voided or
     /// force-closed).
     pub async fn open(
-        app: &App,
-        mut tx: Act,
+        mut pipe: Pipe<'a>,
         session: Session,
         st: TaskSession,
         button: &TaskButton,
         values: &'a [String],
         caller: &'a Caller,
     ) -> Result<Turn<'a>, AppError> {
-        let a = actor(&mut tx, caller).await?;
+        let a = actor(&pipe);
         let participant = st.who(caller.user_id).is_some();
         let anyone = matches!(button, TaskButton::Offer | TaskButton::AidJob);
         if !(a.gm || participant || anyone) {
@@ -105,7 +116,7 @@ impl<'a> Turn<'a> {
                 st.roller.name
             )));
         }
-        let party = Party::load(&mut tx, caller.guild_id, st.whos()).await?;
+        let party = Party::load(pipe.tx(), caller.guild_id, st.whos()).await?;
         let ends = matches!(button, TaskButton::Void | TaskButton::Force);
         if !party.has(st.roller.user) && !ends {
             return Err(AppError::user(format!(
@@ -113,10 +124,10 @@ impl<'a> Turn<'a> {
                 st.roller.name
             )));
         }
-        let rng = app.rng.fork();
+        let rng = pipe.rng();
         let was_closed = st.task.phase == TaskPhase::Closed;
         Ok(Turn {
-            tx,
+            pipe,
             session,
             st,
             party,
@@ -162,7 +173,8 @@ impl<'a> Turn<'a> {
             .ok_or_else(|| AppError::user("Pick something in the menu."))
     }
 
-    /// Applies `step`, saves, logs `button`, commits and answers.
+    /// Applies `step`; the pipeline saves, logs `button`, commits and
+    /// answers.
     pub async fn finish(mut self, button: &TaskButton, step: Step) -> AppResult {
         if step.page {
             return self.turn_page().await;
@@ -174,7 +186,7 @@ impl<'a> Turn<'a> {
         self.record(&events);
         if self.st.task.phase == TaskPhase::AidOffers {
             refresh(
-                &mut self.tx,
+                self.pipe.tx(),
                 self.caller.guild_id,
                 &mut self.st,
                 &self.party.ctx,
@@ -194,23 +206,36 @@ impl<'a> Turn<'a> {
         } else {
             Default::default()
         };
-        self.party.save(&mut self.tx).await?;
         let status = status_of(&self.st);
-        let version = self.save(status).await?;
-        self.log(button, &step.actions, &events).await?;
-        let number = crate::app::secret::number(&mut self.tx, &self.session).await?;
-        let response = self.answer(number, version, status, step.whisper);
-        self.tx.commit().await?;
-        Ok(response)
+        let entry = self.entry(button, &step.actions, &events);
+        let answer = Answer {
+            id: self.session.id,
+            st: self.st.clone(),
+            ctx: self.party.ctx.clone(),
+            was_closed: self.was_closed,
+            whisper: step.whisper,
+        };
+        let state = VeState::Task(Box::new(self.st));
+        let minutes = minutes(&self.pipe);
+        let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status))
+            .save(self.session, &state, status, minutes)
+            .log(entry);
+        for c in self.party.changed() {
+            out = out.sheet(c);
+        }
+        self.pipe.finish(out).await
     }
 
     /// Turning the KISS menu's page picks nothing and rolls nothing.
-    async fn turn_page(mut self) -> AppResult {
-        let version = self.save(Status::Open).await?;
-        let number = crate::app::secret::number(&mut self.tx, &self.session).await?;
-        self.tx.commit().await?;
-        let view = task_view::view(self.session.id, number, version, Status::Open, &self.st);
-        Ok(Response::update(view))
+    async fn turn_page(self) -> AppResult {
+        let (id, st) = (self.session.id, self.st);
+        let state = VeState::Task(Box::new(st.clone()));
+        let minutes = minutes(&self.pipe);
+        let out = Outcome::new(move |s| {
+            Response::update(task_view::view(id, s.number, s.version, Status::Open, &st))
+        })
+        .save(self.session, &state, Status::Open, minutes);
+        self.pipe.finish(out).await
     }
 
     /// Applies the step's actions to the rules core (none on a refusal);
@@ -301,65 +326,43 @@ impl<'a> Turn<'a> {
         }
     }
 
-    /// Saves the session with `status`; its new version.
-    async fn save(&mut self, status: Status) -> Result<i64, AppError> {
-        let minutes = timeout(&mut self.tx, self.caller.guild_id).await?;
-        let state = VeState::Task(Box::new(self.st.clone()));
-        sessions::save(&mut self.tx, &self.session, &state, status, Some(minutes)).await
-    }
-
-    /// Writes the click to the roll log as `task_<action word>`.
-    async fn log(
-        &mut self,
-        button: &TaskButton,
-        actions: &[TaskAction],
-        events: &[TaskEvent],
-    ) -> Result<(), AppError> {
+    /// The click's log entry, `task_<action word>`.
+    fn entry(&self, button: &TaskButton, actions: &[TaskAction], events: &[TaskEvent]) -> Record {
         let st = &self.st;
-        log::record_rolled(
-            &mut self.tx,
-            self.caller,
-            log::What {
-                system: SYSTEM,
-                action: &format!("task_{}", button.encode().0),
-                session: Some(self.session.id),
-                character: st.roller.character,
-            },
-            &json!({ "actions": actions, "values": self.values }),
-            &st.task.dice,
-            &json!({ "events": events, "phase": st.task.phase, "outcome": st.task.outcome }),
-            &thrown_faces(&st.task, events),
-        )
-        .await
-        .map(drop)
+        let inputs = TaskInputs {
+            actions: actions.to_vec(),
+            values: self.values.to_vec(),
+        };
+        let outcome = TaskOutcomeRecord {
+            events: events.to_vec(),
+            phase: Some(st.task.phase),
+            outcome: st.task.outcome.clone(),
+        };
+        let r = Record::new(&format!("task_{}", button.encode().0), &inputs, &outcome)
+            .dice(&st.task.dice, thrown_faces(&st.task, events))
+            .on_session();
+        match st.roller.character {
+            Some(c) => r.character(c),
+            None => r,
+        }
     }
+}
 
+impl Answer {
     /// The updated message (`number`: the task's as its readers see it),
     /// the clicker's private note, and the "after the task" summary when
     /// the task just ended with an outcome.
-    fn answer(
-        &self,
-        number: i64,
-        version: i64,
-        status: Status,
-        whisper: Option<String>,
-    ) -> Response {
+    fn draw(self, number: i64, version: i64, status: Status) -> Response {
         let st = &self.st;
-        let mut response = Response::update(task_view::view(
-            self.session.id,
-            number,
-            version,
-            status,
-            st,
-        ));
-        if let Some(w) = whisper {
+        let mut response = Response::update(task_view::view(self.id, number, version, status, st));
+        if let Some(w) = self.whisper {
             response = response.then(Reply::Ephemeral(View::text(w)));
         }
         let just_closed = !self.was_closed
             && st.task.phase == TaskPhase::Closed
             && st.task.close_kind != Some(CloseKind::Voided);
         if just_closed && st.task.outcome.is_some() {
-            response = response.then(Reply::Message(task_view::summary(st, &self.party.ctx)));
+            response = response.then(Reply::Message(task_view::summary(st, &self.ctx)));
         }
         response
     }

@@ -100,7 +100,16 @@ pub struct View {
     /// the session is secret (one database round trip per `/roll`).
     #[serde(skip)]
     pub opened: bool,
+    /// This message shows its session anew, at the bottom of the channel
+    /// (a tracker's `show`, issue 31 item 5): the session's older message
+    /// keeps its text, loses its buttons and points below
+    /// ([`View::reposted`]).
+    #[serde(skip)]
+    pub repost: bool,
 }
+
+/// What the older copy of a session shown anew says ([`View::moved_below`]).
+pub const MOVED_BELOW: &str = "⬇️ Shown again below: its buttons work there";
 
 /// One embed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -439,6 +448,25 @@ impl View {
             self.rows.push(Row::Buttons(buttons));
         }
         self
+    }
+
+    /// Marks the message as showing its session anew ([`View::repost`]).
+    pub fn reposted(mut self) -> Self {
+        self.repost = true;
+        self
+    }
+
+    /// The older copy of a session shown anew below: its text, no working
+    /// button, and a line that says where it went.
+    pub fn moved_below(self) -> Self {
+        let mut old = self.disable_all();
+        old.repost = false;
+        // An edit keeps a message's text: the note goes in an embed, first.
+        if old.embeds.len() >= limits::EMBEDS {
+            old.embeds.pop();
+        }
+        old.embeds.insert(0, Embed::new(MOVED_BELOW));
+        old
     }
 
     /// Greys out every button and removes select menus (a closed or

@@ -144,6 +144,15 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         }
     };
     let session = first.session();
+    // A session shown anew: its older message, greyed out once this is sent.
+    let moved = match (first.repost, session) {
+        (true, Some(s)) => crate::app::sessions::posted(&ctx.data().app, guild, s)
+            .await
+            .ok()
+            .flatten()
+            .map(|old| (old, first.clone().moved_below())),
+        _ => None,
+    };
     let want = match (session, first.files.is_empty()) {
         (None, _) => deliver::Want::Nothing,
         (Some(_), true) => deliver::Want::Message,
@@ -168,6 +177,9 @@ pub(crate) async fn send(ctx: Context<'_>, result: AppResult) -> Result<(), Erro
         {
             tracing::warn!(error = %e, "could not record a session's message");
         }
+    }
+    if let Some((old, view)) = moved {
+        deliver::redraw(ctx.http(), &old, view).await;
     }
     for v in edits {
         deliver::edit_posted(ctx.http(), &ctx.data().app, guild, v).await;

@@ -440,3 +440,63 @@ async fn ve_the_spotlight_example_plays_clean() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 31 item 5: `/ve spotlight show` posts the spotlight again at the
+/// bottom of the channel for anyone at the table; the older message keeps
+/// its text, loses its buttons and points below; clicks and redraws go to
+/// the new one. With no spotlight running, a private refusal names the
+/// command that starts one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_show_posts_the_spotlight_again_below() {
+    let t = table("ve-spot-show", 1).await;
+    play(&t, ADA_AND_BO).await;
+    assert!(note(&t, "bob: /ve spotlight show").await.contains(
+        "No spotlight is running in this channel: start one with `/ve spotlight start`."
+    ));
+    let old = run(&t, "fc: /ve spotlight start").await.message_id.unwrap();
+    note(&t, "alice: /ve spotlight join").await;
+    note(&t, "bob: /ve spotlight join").await;
+    note(&t, "fc: /ve spotlight scene title:\"The docks\"").await;
+    assert_eq!(labels(&tracker(&t, old)), ["Pass"]);
+
+    let ex = run(&t, "bob: /ve spotlight show").await;
+    let kinds: Vec<&str> = ex.outputs.iter().map(|o| o.kind.as_str()).collect();
+    let shown = &ex.outputs[0];
+    assert_eq!(shown.kind, "message", "{kinds:?}");
+    let new = ex.message_id.unwrap();
+    assert_ne!(new, old);
+    assert_eq!(shown.title(), "🔦 Scene 1: The docks · round 1");
+    assert!(shown.text().contains("▶ **Ada**"), "{}", shown.text());
+    assert_eq!(labels(shown), ["Pass"]);
+    let before = tracker(&t, old);
+    let titles: Vec<String> = before
+        .embeds()
+        .iter()
+        .map(|e| e["title"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "⬇️ Shown again below: its buttons work there",
+            "🔦 Scene 1: The docks · round 1"
+        ]
+    );
+    assert!(
+        before.buttons().iter().all(|b| b.2),
+        "the old copy's buttons are disabled: {:?}",
+        before.buttons()
+    );
+
+    // Ada passes on the new message; it is redrawn, the old one stays.
+    let ex = run(&t, "alice: click Pass").await;
+    assert_eq!(ex.single().kind, "update");
+    assert_eq!(ex.message_id, Some(new));
+    assert!(ex.single().text().contains("▶ **Bo**"));
+    note(&t, "fc: /ve spotlight pass").await;
+    assert!(
+        tracker(&t, new).text().contains("Round 2") || tracker(&t, new).title().contains("round 2")
+    );
+    assert!(tracker(&t, old).text().contains("▶ **Ada**"));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

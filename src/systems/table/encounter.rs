@@ -4,7 +4,7 @@
 //! kind with no expiry, whose turn order is a [`Turns`]. This file finds
 //! that tracker, refuses a second one, and says who may act on it.
 
-use crate::app::{Act, AppError, Caller};
+use crate::app::{Act, App, AppError, AppResult, Caller, Response};
 use crate::rules::turns::Turns;
 use crate::storage::{self, sessions::Session, Tx};
 
@@ -26,6 +26,21 @@ pub async fn running_in(
             .into_iter()
             .next(),
     )
+}
+
+/// A tracker's `show` (issue 31 item 5): the running tracker of `kind` in
+/// the caller's channel, posted again at the bottom of the channel, where
+/// the table sees it; its older message keeps its text and loses its
+/// buttons ([`crate::app::view::View::reposted`]). Anyone at the table may
+/// ask; nothing changes. `what` and `start` name the tracker and the
+/// command that starts one, for the refusal when none runs.
+pub async fn show(app: &App, caller: &Caller, kind: &str, what: &str, start: &str) -> AppResult {
+    let session = {
+        let mut tx = app.db.glance().await?;
+        require_running_in(&mut tx, caller, kind, what, start).await?
+    };
+    let view = app.registry.render(app, &session, caller).await?;
+    Ok(Response::message(view.reposted()))
 }
 
 /// The running tracker of `kind`, or a refusal naming the command that

@@ -31,6 +31,12 @@ pub use super::spotlight_view::KIND;
 
 const WHAT: &str = "spotlight";
 const START: &str = "`/ve spotlight start`";
+
+/// `/ve spotlight show`: the spotlight posted again at the bottom of the
+/// channel ([`encounter::show`]).
+pub async fn show(app: &App, caller: &Caller) -> AppResult {
+    encounter::show(app, caller, KIND, WHAT, START).await
+}
 const END: &str = "`/ve spotlight end`";
 
 /// The spotlight running in the caller's channel.

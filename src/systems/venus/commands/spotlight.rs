@@ -10,7 +10,7 @@ use crate::systems::venus::spotlight;
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("start", "join", "remove", "hold", "scene", "pass", "end"),
+    subcommands("start", "join", "remove", "hold", "scene", "pass", "show", "end"),
     subcommand_required
 )]
 pub async fn spotlight(_ctx: Context<'_>) -> Result<(), Error> {
@@ -97,6 +97,14 @@ pub async fn scene(
 pub async fn pass(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = spotlight::pass(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Post the spotlight again at the bottom of the channel
+#[poise::command(slash_command, guild_only)]
+pub async fn show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = spotlight::show(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

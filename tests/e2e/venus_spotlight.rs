@@ -32,6 +32,31 @@ async fn play(t: &Table, script: &str) -> Vec<Exchange> {
     out
 }
 
+/// Whether an output is a turn's ping line (issue 31 item 5).
+fn is_turn_ping(o: &Output) -> bool {
+    o.kind == "message" && o.content().starts_with("<@") && o.content().ends_with("'s turn.")
+}
+
+/// The one answer of an exchange besides the turn's ping line, if any.
+fn answer(ex: &Exchange) -> &Output {
+    let rest: Vec<&Output> = ex.outputs.iter().filter(|o| !is_turn_ping(o)).collect();
+    assert_eq!(rest.len(), 1, "expected one answer: {:#?}", ex.outputs);
+    rest[0]
+}
+
+/// The turn's ping line of an exchange: (the member pinged, the text).
+fn turn_ping(ex: &Exchange) -> Option<(Vec<u64>, String)> {
+    ex.outputs.iter().find(|o| is_turn_ping(o)).map(|o| {
+        let users = o.body["allowed_mentions"]["users"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|u| u.as_str().and_then(|u| u.parse().ok()))
+            .collect();
+        (users, o.content().to_string())
+    })
+}
+
 /// The exchange of one line.
 async fn run(t: &Table, line: &str) -> Exchange {
     t.run_line(line)
@@ -90,7 +115,7 @@ async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
 async fn seated(t: &Table, scene: &str) -> u64 {
     play(t, ADA_AND_BO).await;
     let ex = run(t, &format!("fc: /ve spotlight start scene:\"{scene}\"")).await;
-    assert_eq!(ex.single().kind, "message");
+    assert_eq!(answer(&ex).kind, "message");
     let id = ex.message_id.unwrap();
     assert_eq!(
         note(t, "alice: /ve spotlight join").await,
@@ -110,8 +135,8 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     // Before the first scene there is nothing to pass.
     let ex = run(&t, "fc: /ve spotlight start").await;
     let id = ex.message_id.unwrap();
-    assert_eq!(ex.single().title(), "🔦 Spotlight · no scene yet");
-    assert!(ex.single().buttons().is_empty());
+    assert_eq!(answer(&ex).title(), "🔦 Spotlight · no scene yet");
+    assert!(answer(&ex).buttons().is_empty());
     note(&t, "alice: /ve spotlight join").await;
     note(&t, "bob: /ve spotlight join").await;
     assert!(note(&t, "alice: /ve spotlight pass")
@@ -132,9 +157,8 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     assert_eq!(labels(&tr), ["Pass"]);
     // Bo cannot pass on Ada's turn, by button or command.
     let ex = run(&t, "bob: click Pass").await;
-    assert_eq!(ex.single().kind, "ephemeral");
-    assert!(ex
-        .single()
+    assert_eq!(answer(&ex).kind, "ephemeral");
+    assert!(answer(&ex)
         .text()
         .contains("It is Ada's turn: only their player or the FC can act now."));
     assert!(note(&t, "bob: /ve spotlight pass")
@@ -142,13 +166,18 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
         .contains("It is Ada's turn"));
     // Ada passes to Bo, Bo passes: round 2 begins with Ada.
     let ex = run(&t, "alice: click Pass").await;
-    assert_eq!(ex.single().kind, "update");
-    assert!(ex.single().text().contains("▶ **Bo**"));
-    assert!(ex.single().text().contains("↪ Ada passes to Bo."));
+    assert_eq!(answer(&ex).kind, "update");
+    assert!(answer(&ex).text().contains("▶ **Bo**"));
+    assert!(answer(&ex).text().contains("↪ Ada passes to Bo."));
+    // Issue 31 item 5: one short line pings Bo's player, and only them.
+    let bob = Table::user_id("bob");
+    assert_eq!(
+        turn_ping(&ex),
+        Some((vec![bob], format!("<@{bob}> ▶ Bo's turn.")))
+    );
     let ex = run(&t, "bob: click Pass").await;
-    assert_eq!(ex.single().title(), "🔦 Scene 1: The docks · round 2");
-    assert!(ex
-        .single()
+    assert_eq!(answer(&ex).title(), "🔦 Scene 1: The docks · round 2");
+    assert!(answer(&ex)
         .text()
         .contains("🔁 Bo passes: everyone has had a turn. Round 2 begins with Ada."));
     // The FC passes for anyone, by command: the tracker is redrawn.
@@ -172,7 +201,7 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     );
     assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
     let ex = run(&t, "alice: click Pass").await;
-    assert!(ex.single().text().contains("Round 2 begins with Ada."));
+    assert!(answer(&ex).text().contains("Round 2 begins with Ada."));
     assert_eq!(
         note(&t, "fc: /ve spotlight hold character:Bo held:false").await,
         "▶ Bo is back in the turns."
@@ -224,15 +253,14 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     // Only the FC answers.
     assert!(t.click("alice", "Allow scene").await.is_err());
     let ex = run(&t, "alice: click ⚙ FC").await;
-    assert!(ex
-        .single()
+    assert!(answer(&ex)
         .text()
         .contains("Only the FC can use these tools"));
     assert!(t.tool("alice", "Allow scene").await.is_err());
     assert!(!sheet(&t, "bob", "Bo").await.ego);
     // The FC allows it: Bo starts scene 2 and earns Ego.
     let ex = run(&t, "fc: tool Allow scene").await;
-    let o = ex.single();
+    let o = answer(&ex);
     assert_eq!(o.kind, "update");
     assert_eq!(o.title(), "🔦 Scene 2: Bo's safehouse · round 1");
     assert!(o.text().contains("▶ **Bo** · <@"), "{}", o.text());
@@ -243,15 +271,15 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     // Clockwise from Bo: Ada, then round 2 begins with Bo again.
     run(&t, "bob: click Pass").await;
     let ex = run(&t, "alice: click Pass").await;
-    assert!(ex.single().text().contains("Round 2 begins with Bo."));
+    assert!(answer(&ex).text().contains("Round 2 begins with Bo."));
     // Bo, holding Ego, introduces another scene: no second Ego.
     note(&t, "bob: /ve spotlight scene title:\"The roof\"").await;
     let ex = run(&t, "fc: tool Allow scene").await;
-    assert!(ex.single().text().contains("(Bo already holds Ego)"));
+    assert!(answer(&ex).text().contains("(Bo already holds Ego)"));
     // A declined offer changes nothing.
     note(&t, "alice: /ve spotlight scene title:\"Elsewhere\"").await;
     let ex = run(&t, "fc: tool Decline scene").await;
-    let o = ex.single();
+    let o = answer(&ex);
     assert_eq!(o.title(), "🔦 Scene 3: The roof · round 1");
     assert!(o.text().contains("✋ The FC declines Ada's scene."));
     assert!(!sheet(&t, "alice", "Ada").await.ego);
@@ -310,7 +338,7 @@ async fn ve_any_player_may_offer_a_scene_and_the_fcs_own_scene_declines_it_visib
     // Cy offers again and the FC allows it: Cy takes a seat and starts.
     note(&t, "carol: /ve spotlight scene title:\"Cy's bar\"").await;
     let ex = run(&t, "fc: tool Allow scene").await;
-    let o = ex.single();
+    let o = answer(&ex);
     assert_eq!(o.title(), "🔦 Scene 3: Cy's bar · round 1");
     assert!(o.text().contains("▶ **Cy** · <@"), "{}", o.text());
     assert!(o.text().contains("(Cy earns Ego)"), "{}", o.text());
@@ -325,7 +353,7 @@ async fn ve_any_player_may_offer_a_scene_and_the_fcs_own_scene_declines_it_visib
         .contains("↪ The FC passes Cy's turn to Ada."));
     // Ada passes her own turn herself.
     let ex = run(&t, "alice: click Pass").await;
-    assert!(ex.single().text().contains("↪ Ada passes to Bo."));
+    assert!(answer(&ex).text().contains("↪ Ada passes to Bo."));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -340,11 +368,11 @@ async fn ve_the_spotlight_survives_a_restart_mid_scene() {
     // The same message's buttons work: Ada is still refused out of turn,
     // Bo passes, and the FC allows Ada's waiting offer.
     let ex = run(&t, "alice: click Pass").await;
-    assert!(ex.single().text().contains("It is Bo's turn"));
+    assert!(answer(&ex).text().contains("It is Bo's turn"));
     let ex = run(&t, "bob: click Pass").await;
-    assert_eq!(ex.single().title(), "🔦 Scene 1: The docks · round 2");
+    assert_eq!(answer(&ex).title(), "🔦 Scene 1: The docks · round 2");
     let ex = run(&t, "fc: tool Allow scene").await;
-    assert_eq!(ex.single().title(), "🔦 Scene 2: Ada's den · round 1");
+    assert_eq!(answer(&ex).title(), "🔦 Scene 2: Ada's den · round 1");
     assert!(sheet(&t, "alice", "Ada").await.ego);
     // Commands after the restart still redraw the same message.
     note(&t, "fc: /ve spotlight pass").await;
@@ -489,9 +517,9 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
 
     // Ada passes on the new message; it is redrawn, the old one stays.
     let ex = run(&t, "alice: click Pass").await;
-    assert_eq!(ex.single().kind, "update");
+    assert_eq!(answer(&ex).kind, "update");
     assert_eq!(ex.message_id, Some(new));
-    assert!(ex.single().text().contains("▶ **Bo**"));
+    assert!(answer(&ex).text().contains("▶ **Bo**"));
     note(&t, "fc: /ve spotlight pass").await;
     assert!(
         tracker(&t, new).text().contains("Round 2") || tracker(&t, new).title().contains("round 2")

@@ -1030,3 +1030,9 @@ pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, Ap
         settings.max_pool,
     ))
 }
+
+/// `/vv combat show`: the fight's tracker posted again at the bottom of
+/// the channel ([`encounter::show`]).
+pub async fn show(app: &crate::app::App, caller: &crate::app::Caller) -> crate::app::AppResult {
+    encounter::show(app, caller, KIND, WHAT, START).await
+}

@@ -776,6 +776,7 @@ pub async fn order(
         "combat_add",
         "combat_remove",
         "combat_damage",
+        "combat_show",
         "combat_end"
     ),
     subcommand_required
@@ -946,4 +947,12 @@ pub async fn combat_end(
     let caller = caller_of(ctx)?;
     let result = super::combat::end(&ctx.data().app, &caller, stable.unwrap_or(false)).await;
     respond(ctx, result).await
+}
+
+/// Post the fight's tracker again at the bottom of the channel
+#[poise::command(slash_command, rename = "show")]
+pub async fn combat_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = crate::systems::ore::combat::show(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
 }

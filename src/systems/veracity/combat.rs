@@ -1097,3 +1097,9 @@ async fn damage_character(
     );
     Ok(with_redraw(Response::message(v), redraw))
 }
+
+/// `/vr combat show`: the fight's tracker posted again at the bottom of
+/// the channel ([`encounter::show`]).
+pub async fn show(app: &crate::app::App, caller: &crate::app::Caller) -> crate::app::AppResult {
+    encounter::show(app, caller, KIND, WHAT, START).await
+}

@@ -819,6 +819,7 @@ async fn seats(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteR
         "combat_act",
         "combat_flee",
         "combat_end_turn",
+        "combat_show",
         "combat_end"
     ),
     subcommand_required
@@ -1037,5 +1038,13 @@ pub async fn combat_end_turn(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn combat_end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = combat::end(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// Post the fight's tracker again at the bottom of the channel
+#[poise::command(slash_command, rename = "show")]
+pub async fn combat_show(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = crate::systems::veracity::combat::show(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }

@@ -14,6 +14,7 @@ use super::target;
 use super::{GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
+use crate::app::settings as app_settings;
 use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use crate::rules::veracity::save::SaveResult;
@@ -254,7 +255,7 @@ async fn apply(
 ) -> Result<Done, AppError> {
     let gm = act.is_fc().await?;
     let settings = target::settings(act, caller.guild_id).await?;
-    sync(act, f, &settings).await?;
+    sync(act, caller.guild_id, f, &settings).await?;
     let cx = Ctx {
         app,
         caller,
@@ -994,7 +995,12 @@ async fn damage_npc(
 ) -> AppResult {
     let amount = hit.amount;
     let action = hit.action(f.damage_conditions(id));
-    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    target::check_dice_cap(
+        app_settings::guild(&mut act, caller.guild_id)
+            .await?
+            .max_dice_per_roll,
+        &action,
+    )?;
     let seat = f
         .turns
         .seat(id)
@@ -1018,7 +1024,7 @@ async fn damage_npc(
     )
     .await?;
     f.note(damage_line(&clean(&seat_name), &events));
-    sync(&mut act, &mut f, settings).await?;
+    sync(&mut act, caller.guild_id, &mut f, settings).await?;
     let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
     act.commit().await?;
     let v = render::change_view(
@@ -1065,7 +1071,12 @@ async fn damage_character(
     };
     let amount = hit.amount;
     let action = hit.action(conditions);
-    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    target::check_dice_cap(
+        app_settings::guild(&mut act, caller.guild_id)
+            .await?
+            .max_dice_per_roll,
+        &action,
+    )?;
     let events = c.sheet.apply(&action, settings, &mut app.rng.fork())?;
     characters::save(&mut act, &mut c).await?;
     target::record(

@@ -9,22 +9,22 @@ use super::combat_view::{self, clean};
 use crate::app::{sessions, Act, AppError, Reply, Response, View};
 use crate::rules::veracity::tracker::Fight;
 use crate::rules::veracity::{Sheet, VeracitySettings};
-use crate::storage::{self, sessions::Status};
+use crate::storage::{self, sessions::Status, Tx};
 use crate::systems::table::encounter;
 
 /// Copies every seat's HP, Wounds and AP per turn from its sheet and puts
 /// the dead out of the order.
 pub async fn sync(
-    act: &mut Act,
+    tx: &mut Tx,
+    guild: i64,
     f: &mut Fight,
     settings: &VeracitySettings,
 ) -> Result<(), AppError> {
-    let guild = act.guild_id();
     for i in 0..f.turns.seats.len() {
         let seat = &f.turns.seats[i];
         let sheet: Option<Sheet> = match (&seat.data.npc, seat.character) {
             (Some(npc), _) => Some(npc.clone()),
-            (None, Some(c)) => storage::characters::get(act, guild, c)
+            (None, Some(c)) => storage::characters::get(tx, guild, c)
                 .await?
                 .and_then(|r| serde_json::from_str(&r.sheet).ok()),
             (None, None) => None,
@@ -62,7 +62,8 @@ pub async fn redraw_seated(
     if let Some(line) = line {
         f.note(line);
     }
-    sync(act, &mut f, settings).await?;
+    let guild = act.guild_id();
+    sync(act, guild, &mut f, settings).await?;
     let status = if f.ended {
         Status::Closed
     } else {

@@ -31,6 +31,7 @@ pub mod combat_buttons;
 pub mod combat_redraw;
 pub mod combat_view;
 pub mod commands;
+pub mod context;
 pub mod conventions;
 pub mod governed;
 pub mod history;

@@ -172,6 +172,13 @@ impl<'a, G: Scope> Turn<'a, G> {
         self.held.act()
     }
 
+    /// The caller's transaction as an [`Act`], for the table's helpers
+    /// that take one (the channel's running tracker); for reads, as
+    /// [`Turn::tx`].
+    pub fn act(&mut self) -> &mut Act {
+        self.held.act()
+    }
+
     /// The action's generator, forked from the application's source: an
     /// action forks it once, where it throws dice (one that throws none
     /// leaves the seeded stream alone).
@@ -297,10 +304,11 @@ impl<'a, G: Scope> Turn<'a, G> {
             None => None,
             Some(w) => Some(write_session(tx, &caller, w).await?),
         };
-        let mut changed = Vec::new();
+        let (mut changed, mut touched) = (Vec::new(), Vec::new());
         for mut c in o.sheets {
             let before = c.row.sheet.clone();
             characters::save(tx, &mut c).await?;
+            touched.push(c.row.id);
             if c.row.sheet != before {
                 changed.push(c.row.id);
             }
@@ -324,13 +332,17 @@ impl<'a, G: Scope> Turn<'a, G> {
             log::record_faces(tx, id, &r.faces).await?;
         }
         let own = shown.map(|w| w.id);
+        // A tracker follows every sheet the outcome saved (its notes say
+        // what happened even when the sheet stayed the same).
         let followed =
-            follow_trackers::<G>(tx, &caller, own, &changed, &o.notes, &self.settings).await?;
+            follow_trackers::<G>(tx, &caller, own, &touched, &o.notes, &self.settings).await?;
         // A secret action redraws nothing: what came of it stays with the
         // roller and the game master (the card shows it when shown again).
         let mut redraw = Vec::new();
-        if !changed.is_empty() && !caller.secret {
-            redraw = cards::<G>(tx, &caller, own, &changed).await?;
+        if !caller.secret {
+            if !changed.is_empty() {
+                redraw = cards::<G>(tx, &caller, own, &changed).await?;
+            }
             redraw.extend(followed);
         }
         let response = (o.draw)(&shown.unwrap_or_default());
@@ -359,19 +371,19 @@ async fn cards<G: Scope>(
 }
 
 /// Brings the trackers of [`Scope::TRACKER_KINDS`] running in the
-/// caller's channel in step with the `changed` sheets ([`Scope::follow`]),
+/// caller's channel in step with the sheets the outcome saved (`touched`) ([`Scope::follow`]),
 /// saves them, and returns them as saved, to redraw (not `own`, the
 /// outcome's session, which the action keeps in step itself).
 async fn follow_trackers<G: Scope>(
     tx: &mut Act,
     caller: &Caller,
     own: Option<i64>,
-    changed: &[i64],
+    touched: &[i64],
     notes: &[String],
     settings: &G::Settings,
 ) -> Result<Vec<Session>, AppError> {
     let mut out = Vec::new();
-    if changed.is_empty() {
+    if touched.is_empty() {
         return Ok(out);
     }
     for kind in G::TRACKER_KINDS {
@@ -384,7 +396,7 @@ async fn follow_trackers<G: Scope>(
         )
         .await?;
         for s in running.into_iter().filter(|s| own != Some(s.id)) {
-            let Some(f) = G::follow(tx, &s, changed, notes, settings).await? else {
+            let Some(f) = G::follow(tx, &s, touched, notes, settings).await? else {
                 continue;
             };
             // A tracker never expires (one per channel, until it ends).

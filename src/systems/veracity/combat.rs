@@ -251,7 +251,7 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
     let cx = Ctx {
         caller: turn.caller().clone(),
         gm: turn.fc,
-        settings: turn.settings.clone(),
+        settings: turn.settings,
     };
     sync(turn.tx(), cx.caller.guild_id, f, &cx.settings).await?;
     match op {
@@ -1012,7 +1012,7 @@ async fn damage_npc(
     let log = target::entry("damage", &action, &events).on_session();
     f.note(damage_line(&clean(&seat_name), &events));
     let guild = turn.caller().guild_id;
-    let settings = turn.settings.clone();
+    let settings = turn.settings;
     sync(turn.tx(), guild, &mut f, &settings).await?;
     let v = render::change_view(
         &seat_name,

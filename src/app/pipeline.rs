@@ -87,6 +87,19 @@ pub trait Scope: Send + Sync + 'static {
     }
 }
 
+/// The table itself, as the scope of the shared actions that belong to
+/// no game (`/history`, `/me`, the sheet commands every game shares): no
+/// house rules of its own (its settings scope is never written), and no
+/// sheet it reads as typed (a game's sheet stays the stored JSON).
+pub struct Table;
+
+impl Scope for Table {
+    const ID: &'static str = "table";
+    const HINT: &'static str = "create one with your game's `sheet create`.";
+    type Settings = ();
+    type Sheet = serde_json::Value;
+}
+
 /// A running tracker brought in step with changed sheets
 /// ([`Scope::follow`]).
 pub struct Followed {

@@ -266,6 +266,20 @@ impl<'a, G: Scope> Turn<'a, G> {
         Ok(Loaded { row, sheet })
     }
 
+    /// Creates a character of game `system` for `owner` (made their active
+    /// one) from its sheet as stored (an imported sheet the game checked):
+    /// like [`Turn::create`], for a shared action of the [`Table`].
+    pub async fn create_stored(
+        &mut self,
+        owner: i64,
+        system: &str,
+        name: &str,
+        stored: &str,
+    ) -> Result<storage::characters::Character, AppError> {
+        let guild = self.caller.guild_id;
+        characters::create_stored(self.tx(), guild, owner, system, name, stored).await
+    }
+
     /// Opens a session before the outcome, for an action whose outcome
     /// names it (a channel's board made on first use): like
     /// [`Turn::create`], the one other write an action asks of the
@@ -331,7 +345,7 @@ impl<'a, G: Scope> Turn<'a, G> {
         }
         for r in o.log {
             let what = What {
-                system: G::ID,
+                system: r.system.as_deref().unwrap_or(G::ID),
                 action: &r.action,
                 session: shown.filter(|_| r.on_session).map(|s| s.id).or(r.session),
                 character: r.character,
@@ -517,12 +531,11 @@ pub struct Outcome<S> {
 /// A write of the game's own rows that the pipeline does not know (the
 /// guild's record of revealed Secrets, a channel's list), run in the
 /// turn's transaction after the session and the sheets.
-type Also = Box<
-    dyn for<'t> FnOnce(
-            &'t mut Tx,
-        ) -> Pin<Box<dyn Future<Output = Result<(), AppError>> + Send + 't>>
-        + Send,
->;
+type Also = Box<dyn for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send>;
+
+/// A write of the game's own rows in the turn's transaction, under way
+/// ([`Outcome::also`]).
+pub type Writing<'t> = Pin<Box<dyn Future<Output = Result<(), AppError>> + Send + 't>>;
 
 impl<S> Outcome<S> {
     /// An outcome answered by `draw`, given the session it wrote (the
@@ -603,12 +616,7 @@ impl<S> Outcome<S> {
     /// turn's transaction.
     pub fn also(
         mut self,
-        write: impl for<'t> FnOnce(
-                &'t mut Tx,
-            )
-                -> Pin<Box<dyn Future<Output = Result<(), AppError>> + Send + 't>>
-            + Send
-            + 'static,
+        write: impl for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send + 'static,
     ) -> Self {
         self.also.push(Box::new(write));
         self
@@ -623,6 +631,7 @@ pub struct Record {
     character: Option<i64>,
     on_session: bool,
     session: Option<i64>,
+    system: Option<String>,
     inputs: Result<String, serde_json::Error>,
     dice: Result<String, serde_json::Error>,
     outcome: Result<String, serde_json::Error>,
@@ -638,6 +647,7 @@ impl Record {
             character: None,
             on_session: false,
             session: None,
+            system: None,
             inputs: serde_json::to_string(inputs),
             dice: serde_json::to_string(&()),
             outcome: serde_json::to_string(outcome),
@@ -669,6 +679,13 @@ impl Record {
     /// running fight a save was made in); [`Record::on_session`] wins.
     pub fn session(mut self, id: Option<i64>) -> Self {
         self.session = id;
+        self
+    }
+
+    /// It is about game `id`, not the turn's scope (a shared action of the
+    /// [`Table`] on one game's character).
+    pub fn system(mut self, id: &str) -> Self {
+        self.system = Some(id.to_string());
         self
     }
 }

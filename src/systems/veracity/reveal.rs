@@ -8,9 +8,6 @@
 //! too) is told how to drop their copy. The referee's own `/vr reveal` is their judgement
 //! already: it applies at once as shocked.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use super::buttons::VrButton;
 use super::context::{Outcome, Turn};
 use super::state::VrState;
@@ -18,7 +15,7 @@ use super::target;
 use super::{render, GM, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
-use crate::app::pipeline::Record;
+use crate::app::pipeline::{Record, Writing};
 use crate::app::view::{Button, Embed, Style, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
@@ -262,9 +259,7 @@ fn record_revealed(
     character: i64,
     target: String,
     secrets: Vec<String>,
-) -> impl for<'t> FnOnce(&'t mut Tx) -> Pin<Box<dyn Future<Output = Result<(), AppError>> + Send + 't>>
-       + Send
-       + 'static {
+) -> impl for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send + 'static {
     let (guild, by) = (caller.guild_id, caller.user_id);
     move |tx| {
         Box::pin(async move {

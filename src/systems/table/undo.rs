@@ -206,18 +206,16 @@ pub async fn announce(
     let Some(character) = character else {
         return Ok(View::text(line_text));
     };
-    let mut act = Act::begin(app, caller).await?;
-    let row = crate::storage::characters::get(&mut act, caller.guild_id, character).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = crate::storage::characters::get(turn.tx(), caller.guild_id, character).await?;
     let target = match &row {
-        Some(row) => undo::next(&mut act, row).await?,
+        Some(row) => undo::next(turn.tx(), row).await?,
         None => None,
     };
     let (Some(row), Some(target)) = (row, target) else {
         return Ok(View::text(line_text));
     };
-    let timeout = settings::guild(&mut act, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         system: system.to_string(),
         character: row.id,
@@ -229,9 +227,12 @@ pub async fn announce(
         undone: line(&target),
         announced: Some(line_text),
     };
-    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
-    act.commit().await?;
-    Ok(view(id, 0, Status::Open, &prompt))
+    // The prompt is opened by the turn: the caller posts its view.
+    let session = turn.open(KIND, &prompt, timeout).await?;
+    let view = view(session.id, session.version, Status::Open, &prompt);
+    turn.finish(Outcome::answer(Response::message(view.clone())))
+        .await?;
+    Ok(view)
 }
 
 /// The prompt (or its result).

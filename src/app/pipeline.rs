@@ -67,12 +67,13 @@ pub trait Scope: Send + Sync + 'static {
     /// The session kinds of running trackers (a fight) that show the
     /// sheets of the characters seated in them: the one running in the
     /// caller's channel is brought in step ([`Scope::follow`]), saved and
-    /// redrawn whenever an action changes a sheet it shows.
+    /// redrawn whenever an action saves a sheet it shows (even unchanged:
+    /// the outcome's notes still join the tracker's log).
     const TRACKER_KINDS: &'static [&'static str] = &[];
 
     /// Brings `tracker` (a running session of one of
     /// [`Scope::TRACKER_KINDS`]) in step with the sheets of the characters
-    /// `changed` (saved already; read them in `tx`), noting `notes` (the
+    /// `changed` (the outcome saved them; read them in `tx`), noting `notes` (the
     /// outcome's lines for a tracker's own log, [`Outcome::note`]): its new
     /// state and status, or `None` when it shows none of them.
     fn follow<'t>(

@@ -20,6 +20,9 @@
 //! the approval's click): it then [`Turn::settle`]s, writing without
 //! committing, and the lender commits and draws ([`Pending::draw`]).
 
+use std::future::Future;
+use std::pin::Pin;
+
 use rand::rngs::StdRng;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -60,6 +63,51 @@ pub trait Scope: Send + Sync + 'static {
         let _ = session;
         None
     }
+
+    /// The session kinds of running trackers (a fight) that show the
+    /// sheets of the characters seated in them: the one running in the
+    /// caller's channel is brought in step ([`Scope::follow`]), saved and
+    /// redrawn whenever an action saves a sheet it shows (even unchanged:
+    /// the outcome's notes still join the tracker's log).
+    const TRACKER_KINDS: &'static [&'static str] = &[];
+
+    /// Brings `tracker` (a running session of one of
+    /// [`Scope::TRACKER_KINDS`]) in step with the sheets of the characters
+    /// `changed` (the outcome saved them; read them in `tx`), noting `notes` (the
+    /// outcome's lines for a tracker's own log, [`Outcome::note`]): its new
+    /// state and status, or `None` when it shows none of them.
+    fn follow<'t>(
+        tx: &'t mut Tx,
+        tracker: &'t Session,
+        changed: &'t [i64],
+        notes: &'t [String],
+        settings: &'t Self::Settings,
+    ) -> impl Future<Output = Result<Option<Followed>, AppError>> + Send + 't {
+        let _ = (tx, tracker, changed, notes, settings);
+        async { Ok(None) }
+    }
+}
+
+/// The table itself, as the scope of the shared actions that belong to
+/// no game (`/history`, `/me`, the sheet commands every game shares): no
+/// house rules of its own (its settings scope is never written), and no
+/// sheet it reads as typed (a game's sheet stays the stored JSON).
+pub struct Table;
+
+impl Scope for Table {
+    const ID: &'static str = "table";
+    const HINT: &'static str = "create one with your game's `sheet create`.";
+    type Settings = ();
+    type Sheet = serde_json::Value;
+}
+
+/// A running tracker brought in step with changed sheets
+/// ([`Scope::follow`]).
+pub struct Followed {
+    /// Its new state, serialised.
+    pub state: String,
+    /// Its status (closed when the change ended it).
+    pub status: Status,
 }
 
 /// The transaction a turn reads and writes in.
@@ -138,6 +186,13 @@ impl<'a, G: Scope> Turn<'a, G> {
         self.held.act()
     }
 
+    /// The caller's transaction as an [`Act`], for the table's helpers
+    /// that take one (the channel's running tracker); for reads, as
+    /// [`Turn::tx`].
+    pub fn act(&mut self) -> &mut Act {
+        self.held.act()
+    }
+
     /// The action's generator, forked from the application's source: an
     /// action forks it once, where it throws dice (one that throws none
     /// leaves the seeded stream alone).
@@ -212,6 +267,37 @@ impl<'a, G: Scope> Turn<'a, G> {
         Ok(Loaded { row, sheet })
     }
 
+    /// Creates a character of game `system` for `owner` (made their active
+    /// one) from its sheet as stored (an imported sheet the game checked):
+    /// like [`Turn::create`], for a shared action of the [`Table`].
+    pub async fn create_stored(
+        &mut self,
+        owner: i64,
+        system: &str,
+        name: &str,
+        stored: &str,
+    ) -> Result<storage::characters::Character, AppError> {
+        let guild = self.caller.guild_id;
+        characters::create_stored(self.tx(), guild, owner, system, name, stored).await
+    }
+
+    /// Opens a session before the outcome, for an action whose outcome
+    /// names it (a channel's board made on first use): like
+    /// [`Turn::create`], the one other write an action asks of the
+    /// pipeline before its outcome.
+    pub async fn open(
+        &mut self,
+        kind: &'static str,
+        state: &impl Serialize,
+        timeout: Option<u32>,
+    ) -> Result<Session, AppError> {
+        let caller = self.caller.clone();
+        let id = sessions::create(self.tx(), &caller, kind, state, timeout).await?;
+        storage::sessions::get(self.tx(), caller.guild_id, id)
+            .await?
+            .ok_or_else(|| AppError::Internal("a new session is missing".into()))
+    }
+
     /// Saves, logs and commits the outcome, then draws it with every
     /// posted message that shows a changed sheet redrawn.
     pub async fn finish(self, outcome: Outcome<G::Sheet>) -> AppResult {
@@ -247,19 +333,23 @@ impl<'a, G: Scope> Turn<'a, G> {
             Some(w) => Some(write_session(tx, &caller, w).await?),
         };
         write_settings(tx, caller.guild_id, G::ID, o.settings).await?;
-        let mut changed = Vec::new();
+        let (mut changed, mut touched) = (Vec::new(), Vec::new());
         for mut c in o.sheets {
             let before = c.row.sheet.clone();
             characters::save(tx, &mut c).await?;
+            touched.push(c.row.id);
             if c.row.sheet != before {
                 changed.push(c.row.id);
             }
         }
+        for also in o.also {
+            also(tx).await?;
+        }
         for r in o.log {
             let what = What {
-                system: G::ID,
+                system: r.system.as_deref().unwrap_or(G::ID),
                 action: &r.action,
-                session: shown.filter(|_| r.on_session).map(|s| s.id),
+                session: shown.filter(|_| r.on_session).map(|s| s.id).or(r.session),
                 character: r.character,
             };
             let columns = Columns {
@@ -270,28 +360,83 @@ impl<'a, G: Scope> Turn<'a, G> {
             let id = log::record_columns(tx, &caller, what, columns).await?;
             log::record_faces(tx, id, &r.faces).await?;
         }
+        let own = shown.map(|w| w.id);
+        // A tracker follows every sheet the outcome saved (its notes say
+        // what happened even when the sheet stayed the same).
+        let followed =
+            follow_trackers::<G>(tx, &caller, own, &touched, &o.notes, &self.settings).await?;
         // A secret action redraws nothing: what came of it stays with the
         // roller and the game master (the card shows it when shown again).
         let mut redraw = Vec::new();
-        if !changed.is_empty() && !caller.secret {
-            for kind in G::CARD_KINDS {
-                let open = storage::sessions::latest_open_in_guild(
-                    tx,
-                    caller.guild_id,
-                    kind,
-                    REDRAW_LIMIT,
-                )
-                .await?;
-                redraw.extend(open.into_iter().filter(|s| {
-                    let own = shown.is_some_and(|w| w.id == s.id);
-                    let posted = s.message_id.is_some() || s.token.is_some();
-                    !own && posted && G::shows(s).is_some_and(|c| changed.contains(&c))
-                }));
+        if !caller.secret {
+            if !changed.is_empty() {
+                redraw = cards::<G>(tx, &caller, own, &changed).await?;
             }
+            redraw.extend(followed);
         }
         let response = (o.draw)(&shown.unwrap_or_default());
         Ok((self.held, Pending::new(response, redraw)))
     }
+}
+
+/// The other posted messages of the game's [`Scope::CARD_KINDS`] that show
+/// a sheet that changed (not `own`, the outcome's session).
+async fn cards<G: Scope>(
+    tx: &mut Act,
+    caller: &Caller,
+    own: Option<i64>,
+    changed: &[i64],
+) -> Result<Vec<Session>, AppError> {
+    let mut redraw = Vec::new();
+    for kind in G::CARD_KINDS {
+        let open = storage::sessions::latest_open_in_guild(tx, caller.guild_id, kind, REDRAW_LIMIT)
+            .await?;
+        redraw.extend(open.into_iter().filter(|s| {
+            let posted = s.message_id.is_some() || s.token.is_some();
+            own != Some(s.id) && posted && G::shows(s).is_some_and(|c| changed.contains(&c))
+        }));
+    }
+    Ok(redraw)
+}
+
+/// Brings the trackers of [`Scope::TRACKER_KINDS`] running in the
+/// caller's channel in step with the sheets the outcome saved (`touched`) ([`Scope::follow`]),
+/// saves them, and returns them as saved, to redraw (not `own`, the
+/// outcome's session, which the action keeps in step itself).
+async fn follow_trackers<G: Scope>(
+    tx: &mut Act,
+    caller: &Caller,
+    own: Option<i64>,
+    touched: &[i64],
+    notes: &[String],
+    settings: &G::Settings,
+) -> Result<Vec<Session>, AppError> {
+    let mut out = Vec::new();
+    if touched.is_empty() {
+        return Ok(out);
+    }
+    for kind in G::TRACKER_KINDS {
+        let running = storage::sessions::latest_open_in_channel(
+            tx,
+            caller.guild_id,
+            caller.channel_id,
+            kind,
+            1,
+        )
+        .await?;
+        for s in running.into_iter().filter(|s| own != Some(s.id)) {
+            let Some(f) = G::follow(tx, &s, touched, notes, settings).await? else {
+                continue;
+            };
+            // A tracker never expires (one per channel, until it ends).
+            sessions::save_json(tx, &s, &f.state, f.status, None).await?;
+            let saved = storage::sessions::get(tx, caller.guild_id, s.id)
+                .await?
+                .ok_or_else(|| AppError::Internal("a followed tracker is missing".into()))?;
+            out.push(saved);
+        }
+    }
+    Ok(out)
 }
 
 /// Writes an outcome's session: creates it (closed at once unless it
@@ -383,7 +528,18 @@ pub struct Outcome<S> {
     draw: Draw,
     /// The game's house rules, changed ([`Outcome::settings`]).
     settings: Option<Result<String, serde_json::Error>>,
+    notes: Vec<String>,
+    also: Vec<Also>,
 }
+
+/// A write of the game's own rows that the pipeline does not know (the
+/// guild's record of revealed Secrets, a channel's list), run in the
+/// turn's transaction after the session and the sheets.
+type Also = Box<dyn for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send>;
+
+/// A write of the game's own rows in the turn's transaction, under way
+/// ([`Outcome::also`]).
+pub type Writing<'t> = Pin<Box<dyn Future<Output = Result<(), AppError>> + Send + 't>>;
 
 impl<S> Outcome<S> {
     /// An outcome answered by `draw`, given the session it wrote (the
@@ -395,6 +551,8 @@ impl<S> Outcome<S> {
             log: Vec::new(),
             draw: Box::new(draw),
             settings: None,
+            notes: Vec::new(),
+            also: Vec::new(),
         }
     }
 
@@ -458,6 +616,23 @@ impl<S> Outcome<S> {
         self.settings = Some(serde_json::to_string(settings));
         self
     }
+
+    /// A line for the own log of a running tracker that shows a changed
+    /// sheet ([`Scope::follow`]): "Ada: −2 HP".
+    pub fn note(mut self, line: String) -> Self {
+        self.notes.push(line);
+        self
+    }
+
+    /// Adds a write of the game's own rows ([`Also`]): `write` gets the
+    /// turn's transaction.
+    pub fn also(
+        mut self,
+        write: impl for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send + 'static,
+    ) -> Self {
+        self.also.push(Box::new(write));
+        self
+    }
 }
 
 /// Saves an outcome's changed house rules under the game's scope.
@@ -480,6 +655,8 @@ pub struct Record {
     action: String,
     character: Option<i64>,
     on_session: bool,
+    session: Option<i64>,
+    system: Option<String>,
     inputs: Result<String, serde_json::Error>,
     dice: Result<String, serde_json::Error>,
     outcome: Result<String, serde_json::Error>,
@@ -494,6 +671,8 @@ impl Record {
             action: action.to_string(),
             character: None,
             on_session: false,
+            session: None,
+            system: None,
             inputs: serde_json::to_string(inputs),
             dice: serde_json::to_string(&()),
             outcome: serde_json::to_string(outcome),
@@ -518,6 +697,20 @@ impl Record {
     /// It points at the session the outcome wrote.
     pub fn on_session(mut self) -> Self {
         self.on_session = true;
+        self
+    }
+
+    /// It points at session `id`, one the outcome does not write (the
+    /// running fight a save was made in); [`Record::on_session`] wins.
+    pub fn session(mut self, id: Option<i64>) -> Self {
+        self.session = id;
+        self
+    }
+
+    /// It is about game `id`, not the turn's scope (a shared action of the
+    /// [`Table`] on one game's character).
+    pub fn system(mut self, id: &str) -> Self {
+        self.system = Some(id.to_string());
         self
     }
 }

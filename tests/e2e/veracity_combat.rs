@@ -780,3 +780,36 @@ async fn issue_28_wound_and_stress_redraw_the_running_tracker() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 28: every change a running tracker shows redraws it, not only the
+/// commands that redrew by hand: a Wound healed by a sheet's Rest button,
+/// and the HP the end of a scene restores.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_rest_click_and_the_end_of_a_scene_redraw_the_running_tracker() {
+    let t = table("vrc-redraw-rest", 1).await;
+    party(&t).await;
+    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let id = tracker_id(ex.single());
+    let message = ex.message_id.unwrap();
+    public(&t, "fc", "/vr wound amount:1 character:Ada").await;
+    public(&t, "fc", "/vr damage amount:1 character:Ada").await;
+    let text = posted_text(&t, message);
+    assert!(text.contains("HP 1/2 · Wounds 1/6"), "{text}");
+    // Ada's own sheet: her Rest button heals the Wound, and the tracker
+    // shows it at once.
+    public(&t, "alice", "/vr sheet show").await;
+    let ex = click(&t, "alice", "Rest: remove a Wound").await;
+    assert_eq!(ex.outputs[0].kind, "update", "{:#?}", ex.outputs);
+    assert_eq!(sheet(&t, "alice").await.flesh().count(ItemKind::Wound), 0);
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Ada").data.wounds, 0);
+    let text = posted_text(&t, message);
+    assert!(text.contains("HP 1/2 · Wounds 0/6"), "{text}");
+    // The end of the scene restores her HP: the tracker shows it.
+    public(&t, "fc", "/vr scene end").await;
+    assert_eq!(sheet(&t, "alice").await.hp_current(), 2);
+    let text = posted_text(&t, message);
+    assert!(text.contains("HP 2/2 · Wounds 0/6"), "{text}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -14,9 +14,10 @@ use serde_json::Value;
 
 use super::text::{faces_text, logged_system, system_name};
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::Act;
-use crate::app::{rights, sessions, settings, App, AppError, AppResult, Caller, Response};
+use crate::app::{sessions, App, AppError, AppResult, Caller, Response};
 use crate::storage::history::{self, Filter, HistoryRow};
 use crate::storage::sessions::Status;
 use crate::storage::{self, faces::FaceCount, sessions::Session, Tx};
@@ -145,13 +146,14 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
             "`count` runs from 1 to {MAX_COUNT} entries."
         )));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let fc = turn.fc;
+    let tx = turn.act();
     let mut state = PagerState {
         subject: String::new(),
         user_id: None,
         character_ids: None,
-        upto_id: history::max_id(&mut tx, caller.guild_id).await?,
+        upto_id: history::max_id(tx, caller.guild_id).await?,
         hide_secrets_from: (!fc).then_some(caller.user_id),
         total: 0,
         page: 0,
@@ -164,7 +166,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         .map(str::trim)
         .filter(|n| !n.is_empty())
     {
-        let (ids, label) = characters_named(&mut tx, app, caller.guild_id, name).await?;
+        let (ids, label) = characters_named(tx, app, caller.guild_id, name).await?;
         state.character_ids = Some(ids);
         subject.push(label);
     }
@@ -183,7 +185,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         subject.push(system_name(&app.registry, id));
     }
     state.subject = subject.join(" · ");
-    let available = history::count(&mut tx, &state.filter(caller.guild_id)).await?;
+    let available = history::count(tx, &state.filter(caller.guild_id)).await?;
     state.total = available.min(i64::from(count));
     if state.total == 0 {
         return Ok(Response::ephemeral(View::embed(
@@ -192,27 +194,18 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
                 .colour(colour::NEUTRAL),
         )));
     }
+    // A pager opened now: the answer names it.
     let (id, version) = if state.pages() > 1 {
-        let timeout = settings::guild(&mut tx, caller.guild_id)
-            .await?
-            .session_timeout_minutes;
-        let id = sessions::create(&mut tx, caller, KIND, &state, Some(timeout)).await?;
-        (Some(id), 0)
+        let timeout = Some(turn.guild.session_timeout_minutes);
+        let pager = turn.open(KIND, &state, timeout).await?;
+        (Some(pager.id), pager.version)
     } else {
         (None, 0)
     };
-    let view = page_view(
-        &mut tx,
-        &app.registry,
-        caller.guild_id,
-        id,
-        version,
-        Status::Open,
-        &state,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(view))
+    let lines = page_lines(turn.tx(), &app.registry, caller.guild_id, &state).await?;
+    let view = page_view(&lines, id, version, Status::Open, &state);
+    turn.finish(Outcome::answer(Response::ephemeral(view)))
+        .await
 }
 
 /// The characters of this name in the guild (any system, any owner) and
@@ -249,30 +242,29 @@ async fn characters_named(
 }
 
 /// A click on a pager's Prev or Next.
-pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    require_reader(&mut tx, &session, click.caller).await?;
+pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+    let mut turn = Turn::<Table>::click(app, tx, click.caller).await?;
+    require_reader(turn.tx(), &session, click.caller).await?;
     let mut state: PagerState = sessions::load(&session)?;
     let last = state.pages() - 1;
     state.page = match PageButton::read(&click.id.action, click.id.arg.as_deref())? {
         PageButton::Prev => (state.page - 1).max(0),
         PageButton::Next => (state.page + 1).min(last),
     };
-    let timeout = settings::guild(&mut tx, session.guild_id)
-        .await?
-        .session_timeout_minutes;
-    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
-    let view = page_view(
-        &mut tx,
-        &app.registry,
-        session.guild_id,
-        Some(session.id),
-        version,
-        Status::Open,
-        &state,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::update(view))
+    let timeout = Some(turn.guild.session_timeout_minutes);
+    let lines = page_lines(turn.tx(), &app.registry, session.guild_id, &state).await?;
+    let saved = state.clone();
+    let out = Outcome::new(move |s| {
+        Response::update(page_view(
+            &lines,
+            Some(s.id),
+            s.version,
+            Status::Open,
+            &state,
+        ))
+    })
+    .save(session, &saved, Status::Open, timeout);
+    turn.finish(out).await
 }
 
 /// Refuses anyone but the member who asked for a list (and the game
@@ -293,28 +285,23 @@ pub async fn render(app: &App, session: &Session, caller: &Caller) -> Result<Vie
     let state: PagerState = sessions::load(session)?;
     let mut tx = app.db.read().await?;
     require_reader(&mut tx, session, caller).await?;
-    page_view(
-        &mut tx,
-        &app.registry,
-        session.guild_id,
+    let lines = page_lines(&mut tx, &app.registry, session.guild_id, &state).await?;
+    Ok(page_view(
+        &lines,
         Some(session.id),
         session.version,
         session.status,
         &state,
-    )
-    .await
+    ))
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn page_view(
+/// The lines of the page `state` is at, one per entry, read in `tx`.
+async fn page_lines(
     tx: &mut Tx,
     reg: &crate::app::Registry,
     guild_id: i64,
-    session: Option<i64>,
-    version: i64,
-    status: Status,
     state: &PagerState,
-) -> Result<View, AppError> {
+) -> Result<Vec<String>, AppError> {
     let offset = state.page * PAGE_SIZE;
     let limit = PAGE_SIZE.min(state.total - offset).max(0);
     let rows = history::newest(tx, &state.filter(guild_id), limit, offset).await?;
@@ -324,24 +311,7 @@ async fn page_view(
     for id in &ids {
         numbers.push(number(tx, guild_id, state.hide_secrets_from, *id).await?);
     }
-    let first = offset + 1;
-    let last = offset + rows.len() as i64;
-    let mut embed = Embed::new(format!("📜 Roll log · {}", state.subject))
-        .description(if first == last {
-            format!("Newest first: entry {first} of the latest {}.", state.total)
-        } else {
-            format!(
-                "Newest first: entries {first}–{last} of the latest {}.",
-                state.total
-            )
-        })
-        .colour(colour::NEUTRAL)
-        .footer(format!(
-            "Page {}/{} · hover a time for the date",
-            state.page + 1,
-            state.pages()
-        ));
-    let lines: Vec<String> = rows
+    Ok(rows
         .iter()
         .zip(numbers)
         .map(|(row, n)| {
@@ -352,9 +322,37 @@ async fn page_view(
                 .collect();
             entry_line(reg, row, n, &mine, state.user_id.is_none())
         })
-        .collect();
-    let intro = embed.description.take().unwrap_or_default();
-    embed = embed.description(format!("{intro}\n\n{}", lines.join("\n")));
+        .collect())
+}
+
+/// The page `state` is at, showing `lines` ([`page_lines`]), with the
+/// pager's buttons when it has a session.
+fn page_view(
+    lines: &[String],
+    session: Option<i64>,
+    version: i64,
+    status: Status,
+    state: &PagerState,
+) -> View {
+    let offset = state.page * PAGE_SIZE;
+    let first = offset + 1;
+    let last = offset + lines.len() as i64;
+    let intro = if first == last {
+        format!("Newest first: entry {first} of the latest {}.", state.total)
+    } else {
+        format!(
+            "Newest first: entries {first}–{last} of the latest {}.",
+            state.total
+        )
+    };
+    let embed = Embed::new(format!("📜 Roll log · {}", state.subject))
+        .description(format!("{intro}\n\n{}", lines.join("\n")))
+        .colour(colour::NEUTRAL)
+        .footer(format!(
+            "Page {}/{} · hover a time for the date",
+            state.page + 1,
+            state.pages()
+        ));
     let mut view = View::embed(embed);
     if let Some(id) = session {
         let open = status == Status::Open;
@@ -376,7 +374,7 @@ async fn page_view(
         }
         view = view.buttons(vec![prev, next]);
     }
-    Ok(view)
+    view
 }
 
 /// The number of entry `id` as its reader sees it: its place in the

@@ -12,10 +12,9 @@ use serde_json::{json, Value};
 
 use super::text::iso_utc;
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::view::{colour, Button, Embed, File, Style, View};
-use crate::app::{
-    log, rights, sessions, settings, Act, App, AppError, AppResult, Caller, Response,
-};
+use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::erase::{self, Held, MemberData, ERASED};
 use crate::storage::sessions::{Session, Status};
 use crate::systems::table::answer::{self, Words};
@@ -158,12 +157,12 @@ fn export_bytes(caller: &Caller, data: &MemberData) -> Result<(Vec<u8>, usize), 
 /// `/me forget` (`target` None) or `/fc forget` (the game master, about
 /// `target`): the private question, with **Delete** and **Keep**.
 pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
     if target.is_some() {
-        rights::require_fc(&mut act, caller, "erase another member's data").await?;
+        turn.require_gm("FC", "erase another member's data")?;
     }
     let who = target.unwrap_or(caller.user_id);
-    let held = erase::held(&mut act, caller.guild_id, who).await?;
+    let held = erase::held(turn.tx(), caller.guild_id, who).await?;
     if held.is_empty() {
         let whose = match target {
             Some(_) => "that member",
@@ -173,23 +172,18 @@ pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
             "I hold nothing about {whose} in this server: no characters, saved rolls or log entries."
         )));
     }
-    let timeout = settings::guild(&mut act, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         target: who,
         by_gm: target.is_some(),
         done: None,
     };
-    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
-    act.commit().await?;
-    Ok(Response::ephemeral(view(
-        id,
-        0,
-        Status::Open,
-        &prompt,
-        Some(held),
-    )))
+    let asked = prompt.clone();
+    let out = Outcome::new(move |s| {
+        Response::ephemeral(view(s.id, s.version, Status::Open, &asked, Some(held)))
+    })
+    .start(KIND, &prompt, Status::Open, timeout);
+    turn.finish(out).await
 }
 
 /// The question (with what it would erase, when known) or its result.

@@ -4,15 +4,15 @@
 //! action words and are answered by [`apply`] as well.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::answer::{self, Words};
 use super::{picked, whose};
 use crate::app::characters::Pick;
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{colour, Button, Embed, Style, View};
-use crate::app::{log, sessions, settings, Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self};
 
@@ -53,11 +53,9 @@ pub struct Prompt {
 /// `/<root> sheet delete`: asks the caller (privately) whether to delete
 /// the picked character, with **Delete** and **Keep** buttons.
 pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let row = picked(&mut act, caller, system, pick).await?;
-    let timeout = settings::guild(&mut act, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = picked(&mut turn, system, pick).await?;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         system: system.id().to_string(),
         character: row.id,
@@ -66,13 +64,16 @@ pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>
         done: None,
         was_active: false,
     };
-    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
-    act.commit().await?;
-    let mut v = view(KIND, id, 0, Status::Open, &prompt, None);
-    if row.owner_id != caller.user_id {
-        v.content = Some(format!("{} character.", capitalised(&whose(caller, &row))));
-    }
-    Ok(Response::ephemeral(v))
+    let content = (row.owner_id != caller.user_id)
+        .then(|| format!("{} character.", capitalised(&whose(caller, &row))));
+    let asked = prompt.clone();
+    let out = Outcome::new(move |s| {
+        let mut v = view(KIND, s.id, s.version, Status::Open, &asked, None);
+        v.content = content;
+        Response::ephemeral(v)
+    })
+    .start(KIND, &prompt, Status::Open, timeout);
+    turn.finish(out).await
 }
 
 fn capitalised(s: &str) -> String {
@@ -136,6 +137,22 @@ pub fn view(
     ])
 }
 
+/// `sheet_delete`'s log inputs: the character's name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deleting<'a> {
+    /// The character's name when asked.
+    pub name: &'a str,
+}
+
+/// `sheet_delete`'s log outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deleted {
+    /// The row was there to delete.
+    pub deleted: bool,
+    /// It was its owner's active character.
+    pub was_active: bool,
+}
+
 /// Applies an answer to a prompt: only the character's owner, the member
 /// who asked or the FC may answer; Delete removes the row (and logs it),
 /// Keep changes nothing. Marks the prompt done; the caller saves it.
@@ -168,9 +185,12 @@ pub async fn apply(
                     session: Some(session.id),
                     character: Some(p.character),
                 },
-                &json!({ "name": p.name }),
-                &json!([]),
-                &json!({ "deleted": row.is_some(), "was_active": p.was_active }),
+                &Deleting { name: &p.name },
+                &log::NO_DICE,
+                &Deleted {
+                    deleted: row.is_some(),
+                    was_active: p.was_active,
+                },
             )
             .await?;
         }
@@ -215,6 +235,23 @@ pub fn render(app: &App, session: &Session) -> Result<View, AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sheet_delete`'s typed records write the JSON earlier versions
+    /// wrote with `json!`, and rows they wrote read back.
+    #[test]
+    fn delete_records_keep_the_json_earlier_versions_wrote() {
+        let inputs = serde_json::to_string(&Deleting { name: "Ada" }).unwrap();
+        assert_eq!(inputs, r#"{"name":"Ada"}"#);
+        let outcome = Deleted {
+            deleted: true,
+            was_active: false,
+        };
+        let written = serde_json::to_string(&outcome).unwrap();
+        assert_eq!(written, r#"{"deleted":true,"was_active":false}"#);
+        let old: Deleted = serde_json::from_str(r#"{"deleted":false,"was_active":true}"#).unwrap();
+        assert_eq!((old.deleted, old.was_active), (false, true));
+        assert_eq!(serde_json::to_string(&log::NO_DICE).unwrap(), "[]");
+    }
 
     #[test]
     fn answers_keep_their_words() {

@@ -24,10 +24,11 @@ pub mod undo;
 use serde::Serialize;
 
 use crate::app::characters::{self, Access, Pick};
+use crate::app::pipeline::{Outcome, Record, Table, Turn, Writing};
 use crate::app::registry::System;
 use crate::app::view::{colour, limits, Embed, View};
-use crate::app::{log, rights, Act, App, AppError, AppResult, Caller, Response};
-use crate::storage::{self, characters::Character};
+use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::storage::{self, characters::Character, Tx};
 
 /// How to make a character in `system` ("create one with `/vv sheet create`.").
 pub fn hint(system: &dyn System) -> String {
@@ -48,15 +49,14 @@ pub fn system_of<'a>(app: &'a App, root: &str) -> Result<&'a dyn System, AppErro
 /// The character `pick` names in `system`, as the caller may act on it:
 /// their own, or for the game master anyone's.
 async fn picked(
-    act: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_, Table>,
     system: &dyn System,
     pick: Pick<'_>,
 ) -> Result<Character, AppError> {
-    let fc = act.is_fc().await?;
+    let (caller, fc) = (turn.caller().clone(), turn.fc);
     characters::resolve_row(
-        act,
-        caller,
+        turn.tx(),
+        &caller,
         fc,
         system.id(),
         pick,
@@ -86,31 +86,32 @@ struct Renamed<'a> {
     to: &'a str,
 }
 
-async fn log_sheet(
-    act: &mut Act,
-    caller: &Caller,
+/// The log entry of a shared sheet action on `row`, a character of
+/// `system`.
+fn sheet_entry(
     system: &dyn System,
     action: &str,
     row: &Character,
     inputs: &impl Serialize,
-) -> Result<(), AppError> {
-    log::record(
-        act,
-        caller,
-        log::What {
-            system: system.id(),
-            action,
-            session: None,
-            character: Some(row.id),
-        },
-        inputs,
-        &log::NO_DICE,
-        &SheetOwned {
-            name: &row.name,
-            owner: row.owner_id,
-        },
-    )
-    .await
+) -> Record {
+    let owned = SheetOwned {
+        name: &row.name,
+        owner: row.owner_id,
+    };
+    Record::new(action, inputs, &owned)
+        .dice(&log::NO_DICE, Vec::new())
+        .system(system.id())
+        .character(row.id)
+}
+
+/// Writes `row` with the outcome: `set` does (its active mark, its name).
+fn write_row(
+    out: Outcome<serde_json::Value>,
+    row: &Character,
+    set: fn(&mut Tx, Character) -> Writing<'_>,
+) -> Outcome<serde_json::Value> {
+    let row = row.clone();
+    out.also(move |tx| set(tx, row))
 }
 
 /// The lines of a character list, each within `max` characters in all.
@@ -180,15 +181,16 @@ pub async fn show(
     pick: Pick<'_>,
     private: bool,
 ) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let row = picked(&mut act, caller, system, pick).await?;
-    let view = system.sheet_card(app, &mut act, &row).await?;
-    act.commit().await?;
-    Ok(if private {
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = picked(&mut turn, system, pick).await?;
+    // The card's own session (its buttons) is the game's to open.
+    let view = system.sheet_card(app, turn.act(), &row).await?;
+    turn.finish(Outcome::answer(if private {
         Response::ephemeral(view)
     } else {
         Response::message(view)
-    })
+    }))
+    .await
 }
 
 /// Whose character `row` is, as a reply says it: "your", or "<@…>'s".
@@ -207,25 +209,22 @@ pub async fn use_character(
     system: &dyn System,
     pick: Pick<'_>,
 ) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let row = picked(&mut act, caller, system, pick).await?;
-    storage::characters::set_active(&mut act, &row).await?;
-    log_sheet(
-        &mut act,
-        caller,
-        system,
-        "sheet_use",
-        &row,
-        &Named { name: &row.name },
-    )
-    .await?;
-    act.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = picked(&mut turn, system, pick).await?;
+    let log = sheet_entry(system, "sheet_use", &row, &Named { name: &row.name });
+    let answer = Response::ephemeral(View::text(format!(
         "✅ **{}** is now {} active {} character.",
         row.name,
         whose(caller, &row),
         system.name()
-    ))))
+    )));
+    let out = write_row(Outcome::answer(answer), &row, |tx, row| {
+        Box::pin(async move {
+            storage::characters::set_active(tx, &row).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out.log(log)).await
 }
 
 /// `/<root> sheet rename`: gives the picked character a new name (refused
@@ -238,11 +237,11 @@ pub async fn rename(
     name: &str,
 ) -> AppResult {
     let new = characters::check_name(name)?;
-    let mut act = Act::begin(app, caller).await?;
-    let mut row = picked(&mut act, caller, system, pick).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let mut row = picked(&mut turn, system, pick).await?;
     let key = storage::characters::name_key;
     if key(&new) != key(&row.name)
-        && storage::characters::by_name(&mut act, caller.guild_id, system.id(), row.owner_id, &new)
+        && storage::characters::by_name(turn.tx(), caller.guild_id, system.id(), row.owner_id, &new)
             .await?
             .is_some()
     {
@@ -252,23 +251,19 @@ pub async fn rename(
     }
     let old = std::mem::replace(&mut row.name, new.clone());
     row.sheet = system.renamed(&row.sheet, &new)?;
-    storage::characters::update(&mut act, &row, storage::now_ms()).await?;
-    log_sheet(
-        &mut act,
-        caller,
-        system,
-        "sheet_rename",
-        &row,
-        &Renamed {
-            from: &old,
-            to: &new,
-        },
-    )
-    .await?;
-    act.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "✏️ **{old}** is now called **{new}**."
-    ))))
+    let renamed = Renamed {
+        from: &old,
+        to: &new,
+    };
+    let log = sheet_entry(system, "sheet_rename", &row, &renamed);
+    let answer = Response::ephemeral(View::text(format!("✏️ **{old}** is now called **{new}**.")));
+    let out = write_row(Outcome::answer(answer), &row, |tx, row| {
+        Box::pin(async move {
+            storage::characters::update(tx, &row, storage::now_ms()).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out.log(log)).await
 }
 
 #[cfg(test)]

@@ -9,11 +9,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{log_sheet, picked};
+use super::{picked, sheet_entry};
 use crate::app::characters::{self, Pick};
+use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::{Registry, System};
 use crate::app::view::{plain, File, View};
-use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 
 /// The version of the envelope (`kismet_sheet`) this Kismet writes and the
 /// newest it reads.
@@ -73,9 +74,8 @@ fn file_name(name: &str) -> String {
 /// `/<root> sheet export`: the picked character (the caller's own; the
 /// game master's pick may be anyone's) as a JSON file, privately.
 pub async fn export(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let row = picked(&mut act, caller, system, pick).await?;
-    drop(act);
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = picked(&mut turn, system, pick).await?;
     let doc = document(system, &row.name, &row.sheet)?;
     let bytes = serde_json::to_vec_pretty(&doc)?;
     let root = system.command_root().unwrap_or("");
@@ -96,7 +96,8 @@ pub async fn export(app: &App, caller: &Caller, system: &dyn System, pick: Pick<
         name: file_name(&row.name),
         bytes,
     });
-    Ok(Response::ephemeral(view))
+    turn.finish(Outcome::answer(Response::ephemeral(view)))
+        .await
 }
 
 /// Reads a sheet file's envelope for `system`: JSON, a Kismet sheet, of an
@@ -183,40 +184,27 @@ fn about(field: &str, e: AppError) -> AppError {
 pub async fn import(app: &App, caller: &Caller, system: &dyn System, bytes: &[u8]) -> AppResult {
     let doc = read(bytes, system, &app.registry)?;
     let name = characters::check_name(&doc.name).map_err(|e| about("name", e))?;
-    let mut act = Act::begin(app, caller).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
     let stored = system
-        .import_sheet(&mut act, doc.version, &name, doc.sheet)
+        .import_sheet(turn.act(), doc.version, &name, doc.sheet)
         .await?;
-    let row = characters::create_stored(
-        &mut act,
-        caller.guild_id,
-        caller.user_id,
-        system.id(),
-        &name,
-        &stored,
-    )
-    .await
-    .map_err(|e| about("name", e))?;
-    log_sheet(
-        &mut act,
-        caller,
-        system,
-        "sheet_import",
-        &row,
-        &Imported {
-            name: &row.name,
-            kismet_sheet: doc.kismet_sheet,
-            version: doc.version,
-        },
-    )
-    .await?;
-    act.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
+    let row = turn
+        .create_stored(caller.user_id, system.id(), &name, &stored)
+        .await
+        .map_err(|e| about("name", e))?;
+    let imported = Imported {
+        name: &row.name,
+        kismet_sheet: doc.kismet_sheet,
+        version: doc.version,
+    };
+    let log = sheet_entry(system, "sheet_import", &row, &imported);
+    let answer = Response::ephemeral(View::text(format!(
         "📥 **{}** is imported as your active {} character. See it with `/{} sheet show`.",
         plain(&row.name),
         system.name(),
         system.command_root().unwrap_or("")
-    ))))
+    )));
+    turn.finish(Outcome::answer(answer).log(log)).await
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use super::answer::{self, Words};
 use super::hint;
 use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{sessions, settings, undo, Act, App, AppError, AppResult, Caller, Response};
@@ -150,24 +151,22 @@ async fn find<'a>(
 /// and **Keep**; game master only. The character is named the shared way,
 /// in the channel's system (or the one system that has it).
 pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    if !act.is_fc().await? {
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    if !turn.fc {
         return Err(AppError::user(undo::ONLY_FC));
     }
-    let (system, row) = find(&mut act, app, caller, pick).await?;
-    let Some(target) = undo::next(&mut act, &row).await? else {
+    let (system, row) = find(turn.act(), app, caller, pick).await?;
+    let Some(target) = undo::next(turn.tx(), &row).await? else {
         return Err(AppError::user(format!(
             "{} has no recorded change left to undo.",
             row.name
         )));
     };
-    let recent = undo::recent(&mut act, &row, undo::SHOWN).await?;
+    let recent = undo::recent(turn.tx(), &row, undo::SHOWN).await?;
     // Changes made by secret rolls are listed to the game master only.
     let shown: Vec<&Change> = recent.iter().chain([&target]).collect();
-    let private = undo::any_secret(&mut act, caller.guild_id, &shown).await?;
-    let timeout = settings::guild(&mut act, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let private = undo::any_secret(turn.tx(), caller.guild_id, &shown).await?;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         system: system.id().to_string(),
         character: row.id,
@@ -179,14 +178,17 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
         undone: line(&target),
         announced: None,
     };
-    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
-    act.commit().await?;
-    let view = view(id, 0, Status::Open, &prompt);
-    Ok(if private {
-        Response::ephemeral(view)
-    } else {
-        Response::message(view)
+    let asked = prompt.clone();
+    let out = Outcome::new(move |s| {
+        let view = view(s.id, s.version, Status::Open, &asked);
+        if private {
+            Response::ephemeral(view)
+        } else {
+            Response::message(view)
+        }
     })
+    .start(KIND, &prompt, Status::Open, timeout);
+    turn.finish(out).await
 }
 
 /// The one-line announcement of a player's change under `player_edits =
@@ -204,18 +206,16 @@ pub async fn announce(
     let Some(character) = character else {
         return Ok(View::text(line_text));
     };
-    let mut act = Act::begin(app, caller).await?;
-    let row = crate::storage::characters::get(&mut act, caller.guild_id, character).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    let row = crate::storage::characters::get(turn.tx(), caller.guild_id, character).await?;
     let target = match &row {
-        Some(row) => undo::next(&mut act, row).await?,
+        Some(row) => undo::next(turn.tx(), row).await?,
         None => None,
     };
     let (Some(row), Some(target)) = (row, target) else {
         return Ok(View::text(line_text));
     };
-    let timeout = settings::guild(&mut act, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         system: system.to_string(),
         character: row.id,
@@ -227,9 +227,12 @@ pub async fn announce(
         undone: line(&target),
         announced: Some(line_text),
     };
-    let id = sessions::create(&mut act, caller, KIND, &prompt, Some(timeout)).await?;
-    act.commit().await?;
-    Ok(view(id, 0, Status::Open, &prompt))
+    // The prompt is opened by the turn: the caller posts its view.
+    let session = turn.open(KIND, &prompt, timeout).await?;
+    let view = view(session.id, session.version, Status::Open, &prompt);
+    turn.finish(Outcome::answer(Response::message(view.clone())))
+        .await?;
+    Ok(view)
 }
 
 /// The prompt (or its result).

@@ -3,12 +3,12 @@
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
 //! one transaction by [`target::apply_with`].
 
+use super::context::{Outcome, Turn};
 use super::render;
 use super::state::VrState;
 use super::target::{self, apply, apply_with, facet_index};
-use crate::app::characters::{self, Pick};
-use crate::app::settings as app_settings;
-use crate::app::{sessions, Act, Response};
+use crate::app::characters::Pick;
+use crate::app::{Act, Response};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::DamageMode;
@@ -223,44 +223,37 @@ pub async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick
 /// item to one pending heart-attack Wound (issue 14, A-R4).
 pub async fn displace_click(
     app: &App,
-    mut tx: Act,
+    tx: Act,
     session: Session,
     caller: &Caller,
     character: i64,
     slot: u32,
 ) -> AppResult {
-    let mut c = target::sheet_by_id(&mut tx, caller, character).await?;
-    let settings = target::settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::click(app, tx, caller).await?;
+    let mut c = target::sheet_by_id(&mut turn, character).await?;
     let action = Action::PlaceWound { slot };
-    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
-    characters::save(&mut tx, &mut c).await?;
-    let timeout = app_settings::guild(&mut tx, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
-    let state = VrState::Sheet { character };
-    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
-    target::record(
-        &mut tx,
-        caller,
-        "place_wound",
-        Some(session.id),
-        Some(c.row.id),
-        &action,
-        &events,
-    )
-    .await?;
-    let redraw = super::combat_redraw::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
-    tx.commit().await?;
+    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let timeout = Some(turn.guild.session_timeout_minutes);
+    let log = target::entry("place_wound", &action, &events)
+        .character(c.row.id)
+        .on_session();
     let v = render::change_view(
         c.name(),
         "gives up a Flesh item to a Wound",
         &c.sheet,
         &events,
     );
-    Ok(super::combat_redraw::with_redraw(
-        Response::update(render::displace_rows(
-            v, session.id, version, &c.sheet, true,
-        )),
-        redraw,
-    ))
+    let sheet = c.sheet.clone();
+    let out = Outcome::new(move |s| {
+        Response::update(render::displace_rows(v, s.id, s.version, &sheet, true))
+    })
+    .save(
+        session,
+        &VrState::Sheet { character },
+        Status::Open,
+        timeout,
+    )
+    .sheet(c)
+    .log(log);
+    turn.finish(out).await
 }

@@ -9,12 +9,14 @@
 //! and redraws the posted tracker; a button on it updates it in place.
 
 use super::combat_view;
+use super::context::{Outcome, Turn};
 use super::render;
 use super::target;
-use super::{GM, HINT, SYSTEM};
+use super::{GM, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::app::pipeline::Record;
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
@@ -26,7 +28,7 @@ use crate::systems::table::encounter;
 
 use super::combat_buttons::CombatButton;
 pub use super::combat_buttons::KIND;
-use super::combat_redraw::{redraw_seated, sync, with_redraw};
+use super::combat_redraw::sync;
 use super::combat_view::clean;
 
 const WHAT: &str = "fight";
@@ -142,10 +144,12 @@ enum Op<'a> {
     End,
 }
 
-/// What a change did: a private note, and a roll to show everyone.
+/// What a change did: a private note, and a roll to show everyone (with
+/// its log entry).
 struct Done {
     note: String,
     shown: Option<View>,
+    log: Option<Record>,
 }
 
 impl Done {
@@ -153,13 +157,14 @@ impl Done {
         Done {
             note: note.into(),
             shown: None,
+            log: None,
         }
     }
 }
 
 /// The running fight of the caller's channel.
-async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
-    let s = encounter::require_running(act, KIND, WHAT, START).await?;
+async fn running(turn: &mut Turn<'_>) -> Result<(Session, Fight), AppError> {
+    let s = encounter::require_running(turn.act(), KIND, WHAT, START).await?;
     let f = sessions::load(&s)?;
     Ok((s, f))
 }
@@ -167,7 +172,7 @@ async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
 /// The sheet a seat stands for (its row for a character, the kept NPC sheet
 /// otherwise).
 async fn seat_sheet(
-    act: &mut Act,
+    turn: &mut Turn<'_>,
     f: &Fight,
     id: u32,
 ) -> Result<(Option<Loaded<Sheet>>, Sheet), AppError> {
@@ -178,9 +183,9 @@ async fn seat_sheet(
     if let Some(npc) = &seat.data.npc {
         return Ok((None, npc.clone()));
     }
-    let guild = act.guild_id();
+    let guild = turn.caller().guild_id;
     let row = match seat.character {
-        Some(c) => storage::characters::get(act, guild, c).await?,
+        Some(c) => storage::characters::get(turn.tx(), guild, c).await?,
         None => None,
     }
     .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
@@ -235,60 +240,47 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
 }
 
 /// What every change to a fight is decided with.
-struct Ctx<'a> {
-    app: &'a App,
-    caller: &'a Caller,
-    session: &'a Session,
+struct Ctx {
+    caller: Caller,
     /// The caller is the game master.
     gm: bool,
     settings: VeracitySettings,
 }
 
-async fn apply(
-    app: &App,
-    act: &mut Act,
-    caller: &Caller,
-    session: &Session,
-    f: &mut Fight,
-    op: Op<'_>,
-) -> Result<Done, AppError> {
-    let gm = act.is_fc().await?;
-    let settings = target::settings(act, caller.guild_id).await?;
-    sync(act, f, &settings).await?;
+async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, AppError> {
     let cx = Ctx {
-        app,
-        caller,
-        session,
-        gm,
-        settings,
+        caller: turn.caller().clone(),
+        gm: turn.fc,
+        settings: turn.settings,
     };
+    sync(turn.tx(), cx.caller.guild_id, f, &cx.settings).await?;
     match op {
-        Op::Join { pick, side } => seat_character(act, &cx, f, pick, side).await,
+        Op::Join { pick, side } => seat_character(turn, &cx, f, pick, side).await,
         Op::Add {
             name,
             hp,
             flesh,
             side,
         } => {
-            rights::require_gm(act, caller, GM, "add NPCs to a fight").await?;
+            turn.require_gm(GM, "add NPCs to a fight")?;
             seat_npc(&cx, f, name, hp, flesh, side)
         }
         Op::Mark { name, marks } => {
-            rights::require_gm(act, caller, GM, "mark combatants").await?;
+            turn.require_gm(GM, "mark combatants")?;
             mark_seat(f, name, marks)
         }
         Op::Initiative { modifier, facet } => {
-            roll_side_initiative(act, &cx, f, modifier, facet).await
+            roll_side_initiative(turn, &cx, f, modifier, facet).await
         }
         Op::Act { what, name, note } => spend_ap(&cx, f, what, name, note),
         Op::Flee {
             name,
             modifier,
             facet,
-        } => try_flee(act, &cx, f, name, modifier, facet).await,
+        } => try_flee(turn, &cx, f, name, modifier, facet).await,
         Op::EndTurn => pass_turn(&cx, f),
         Op::End => {
-            rights::require_gm(act, caller, GM, "end the fight").await?;
+            turn.require_gm(GM, "end the fight")?;
             f.ended = true;
             let line = format!(
                 "The fight is over after {} round{}",
@@ -315,8 +307,8 @@ fn joined(f: &mut Fight, name: &str, side: Side) -> Done {
 /// A character takes a seat (among the enemies only by the game master's
 /// hand); the dead do not fight.
 async fn seat_character(
-    act: &mut Act,
-    cx: &Ctx<'_>,
+    turn: &mut Turn<'_>,
+    cx: &Ctx,
     f: &mut Fight,
     pick: Pick<'_>,
     side: Option<Side>,
@@ -325,8 +317,7 @@ async fn seat_character(
     if side == Side::Npcs && !cx.gm {
         return Err(rights_refusal("seat a character among the enemies"));
     }
-    let c: Loaded<Sheet> =
-        characters::resolve(act, cx.caller, cx.gm, SYSTEM, pick, Access::Owner, HINT).await?;
+    let c: Loaded<Sheet> = turn.character(pick, Access::Owner).await?;
     if c.sheet.is_dead() {
         return Err(AppError::user(format!(
             "{} is dead and cannot fight.",
@@ -341,7 +332,7 @@ async fn seat_character(
 
 /// A quick NPC takes a seat, its sheet kept in the fight.
 fn seat_npc(
-    cx: &Ctx<'_>,
+    cx: &Ctx,
     f: &mut Fight,
     name: &str,
     hp: u32,
@@ -431,8 +422,8 @@ fn mark_out(f: &mut Fight, id: u32, seat_name: &str, out: bool) -> Result<&'stat
 
 /// The party leader's Light save decides which side acts first.
 async fn roll_side_initiative(
-    act: &mut Act,
-    cx: &Ctx<'_>,
+    turn: &mut Turn<'_>,
+    cx: &Ctx,
     f: &mut Fight,
     modifier: i32,
     facet: Option<&str>,
@@ -451,22 +442,16 @@ async fn roll_side_initiative(
         )));
     }
     let name = leader.name.clone();
-    let (row, sheet) = seat_sheet(act, f, f.leader).await?;
+    let (row, sheet) = seat_sheet(turn, f, f.leader).await?;
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
         )));
     }
     let (labels, facets) = target::own_facet(&sheet, facet)?;
-    let r = roll_initiative(
-        &sheet,
-        modifier,
-        facets,
-        &cx.settings,
-        &mut cx.app.rng.fork(),
-    )?;
+    let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
     let character = row.as_ref().map(|c| c.row.id);
-    record_fight_save(act, cx, "initiative", character, modifier, &labels, &r.save).await?;
+    let log = fight_save("initiative", character, modifier, &labels, &r.save);
     f.set_initiative(r.first)?;
     let said = match r.first {
         Side::Players => "the players act first",
@@ -483,13 +468,14 @@ async fn roll_side_initiative(
     Ok(Done {
         note: format!("✅ Initiative: {said}."),
         shown: Some(v),
+        log: Some(log),
     })
 }
 
 /// A seat spends AP on an action (an "other" action priced by the game
 /// master).
 fn spend_ap(
-    cx: &Ctx<'_>,
+    cx: &Ctx,
     f: &mut Fight,
     what: Move,
     name: Option<&str>,
@@ -498,7 +484,7 @@ fn spend_ap(
     if matches!(what, Move::Other(_)) && !cx.gm {
         return Err(rights_refusal("price other actions"));
     }
-    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let id = acting_seat(f, &cx.caller, cx.gm, name)?;
     let left = f.spend(id, what.ap())?;
     let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
     let mut line = format!("{who} {}", what.verb());
@@ -514,16 +500,16 @@ fn spend_ap(
 
 /// A seat tries to flee: a Flesh save; on a success it leaves the fight.
 async fn try_flee(
-    act: &mut Act,
-    cx: &Ctx<'_>,
+    turn: &mut Turn<'_>,
+    cx: &Ctx,
     f: &mut Fight,
     name: Option<&str>,
     modifier: i32,
     facet: Option<&str>,
 ) -> Result<Done, AppError> {
-    let id = acting_seat(f, cx.caller, cx.gm, name)?;
+    let id = acting_seat(f, &cx.caller, cx.gm, name)?;
     let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-    let (row, sheet) = seat_sheet(act, f, id).await?;
+    let (row, sheet) = seat_sheet(turn, f, id).await?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = flee_combat(
         &sheet,
@@ -531,10 +517,10 @@ async fn try_flee(
         modifier,
         facets,
         &cx.settings,
-        &mut cx.app.rng.fork(),
+        &mut turn.rng(),
     )?;
     let character = row.as_ref().map(|c| c.row.id);
-    record_fight_save(act, cx, "flee", character, modifier, &labels, &r.save).await?;
+    let log = fight_save("flee", character, modifier, &labels, &r.save);
     let line = if r.escaped {
         format!("🏃 {} flees the fight", clean(&who))
     } else {
@@ -559,43 +545,38 @@ async fn try_flee(
     Ok(Done {
         note: said,
         shown: Some(v),
+        log: Some(log),
     })
 }
 
-/// Logs a save made in the fight (initiative, flee) with the fight.
-async fn record_fight_save(
-    act: &mut Act,
-    cx: &Ctx<'_>,
+/// The log entry of a save made in the fight (initiative, flee), with
+/// the fight.
+fn fight_save(
     what: &str,
     character: Option<i64>,
     modifier: i32,
     labels: &[String],
     save: &SaveResult,
-) -> Result<(), AppError> {
+) -> Record {
     let inputs = super::record::FightSave {
         modifier,
         facet: labels.first().cloned(),
     };
-    target::record_save(
-        act,
-        cx.caller,
-        what,
-        Some(cx.session.id),
-        character,
-        &inputs,
-        save,
-    )
-    .await
+    let log = target::save_entry(what, &inputs, save).on_session();
+    match character {
+        Some(id) => log.character(id),
+        None => log,
+    }
 }
 
 /// The seat whose turn it is (or the game master) ends the turn.
-fn pass_turn(cx: &Ctx<'_>, f: &mut Fight) -> Result<Done, AppError> {
+fn pass_turn(cx: &Ctx, f: &mut Fight) -> Result<Done, AppError> {
     if !f.started() {
         return Err(AppError::user(
             "Roll initiative first: the party leader's Light save decides who acts first.",
         ));
     }
-    encounter::require_turn(&f.turns, cx.caller, cx.gm, GM)?;
+    encounter::require_turn(&f.turns, &cx.caller, cx.gm, GM)?;
     let who = f
         .turns
         .current_seat()
@@ -617,47 +598,66 @@ fn rights_refusal(what: &str) -> AppError {
 /// A command's change to the running fight: saved, then the posted tracker
 /// is redrawn (and a roll, if any, is posted).
 async fn by_command(app: &App, caller: &Caller, op: Op<'_>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let (session, mut f) = running(&mut act).await?;
-    let done = apply(app, &mut act, caller, &session, &mut f, op).await?;
-    let status = if f.ended {
-        Status::Closed
-    } else {
-        Status::Open
-    };
-    let version = sessions::save(&mut act, &session, &f, status, None).await?;
-    act.commit().await?;
-    let view = combat_view::view(session.id, version, !f.ended, &f);
-    Ok(match done.shown {
+    let mut turn = Turn::begin(app, caller).await?;
+    let (session, mut f) = running(&mut turn).await?;
+    let done = apply(&mut turn, &mut f, op).await?;
+    let out = fight_outcome(session, f, done, |view, done| match done.shown {
         Some(v) => Response {
             reply: Reply::Message(v),
             followups: vec![Reply::Edit(view)],
         },
         None => Response::edit(done.note, view),
+    });
+    turn.finish(out).await
+}
+
+/// The outcome of a change to fight `f` (saved, closed once it ended),
+/// answered by `answer` from the redrawn tracker and what the change did.
+fn fight_outcome(
+    session: Session,
+    f: Fight,
+    mut done: Done,
+    answer: impl FnOnce(View, Done) -> Response + Send + 'static,
+) -> Outcome {
+    let status = if f.ended {
+        Status::Closed
+    } else {
+        Status::Open
+    };
+    let log = done.log.take();
+    let state = f.clone();
+    let out = Outcome::new(move |s| {
+        let view = combat_view::view(s.id, s.version, !f.ended, &f);
+        answer(view, done)
     })
+    .save(session, &state, status, None);
+    match log {
+        Some(l) => out.log(l),
+        None => out,
+    }
 }
 
 /// `/vr combat start`: the referee opens a fight in this channel, with the
 /// party leader seated among the players.
 pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "start a fight").await?;
-    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
-    let c: Loaded<Sheet> =
-        characters::resolve(&mut act, caller, true, SYSTEM, leader, Access::Anyone, HINT).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "start a fight")?;
+    encounter::refuse_second(turn.act(), KIND, WHAT, END).await?;
+    let c: Loaded<Sheet> = turn.character(leader, Access::Anyone).await?;
     if c.sheet.is_dead() {
         return Err(AppError::user(format!(
             "{} is dead and cannot lead.",
             c.name()
         )));
     }
-    let settings = target::settings(&mut act, caller.guild_id).await?;
-    let fighter = Fighter::new(Side::Players, &c.sheet, &settings);
+    let fighter = Fighter::new(Side::Players, &c.sheet, &turn.settings);
     let mut f = Fight::new(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
     f.note(format!("{} leads the party", clean(c.name())));
-    let id = sessions::create(&mut act, caller, KIND, &f, None).await?;
-    act.commit().await?;
-    Ok(Response::message(combat_view::view(id, 0, true, &f)))
+    let state = f.clone();
+    let out =
+        Outcome::new(move |s| Response::message(combat_view::view(s.id, s.version, true, &f)))
+            .start(KIND, &state, Status::Open, None);
+    turn.finish(out).await
 }
 
 /// `/vr combat join`: a player seats their character (the referee anyone's,
@@ -748,7 +748,7 @@ pub async fn end(app: &App, caller: &Caller) -> AppResult {
 }
 
 /// A click on the tracker's buttons.
-pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let button: CombatButton = click.action()?;
     let mut f: Fight = sessions::load(&session)?;
     let op = match button {
@@ -769,19 +769,16 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
             note: None,
         },
     };
-    let done = apply(app, &mut act, click.caller, &session, &mut f, op).await?;
-    let status = if f.ended {
-        Status::Closed
-    } else {
-        Status::Open
-    };
-    let version = sessions::save(&mut act, &session, &f, status, None).await?;
-    act.commit().await?;
-    let mut r = Response::update(combat_view::view(session.id, version, !f.ended, &f));
-    if let Some(v) = done.shown {
-        r = r.then(Reply::Message(v));
-    }
-    Ok(r)
+    let mut turn = Turn::click(app, act, click.caller).await?;
+    let done = apply(&mut turn, &mut f, op).await?;
+    let out = fight_outcome(session, f, done, |view, done| {
+        let r = Response::update(view);
+        match done.shown {
+            Some(v) => r.then(Reply::Message(v)),
+            None => r,
+        }
+    });
+    turn.finish(out).await
 }
 
 /// The tracker as it stands (stale or closed clicks).
@@ -881,15 +878,15 @@ pub enum Seated {
 /// to a player as any other sheet is, not as an unknown name. `None`: no
 /// fight, or no such seat: the command picks its sheet as usual.
 pub async fn seated(
-    act: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     pick: Pick<'_>,
     gm_what: &str,
 ) -> Result<Option<Seated>, AppError> {
     let (Some(name), None) = (pick.character, pick.player) else {
         return Ok(None);
     };
-    let Some(session) = encounter::running(act, KIND).await? else {
+    let caller = turn.caller().clone();
+    let Some(session) = encounter::running(turn.act(), KIND).await? else {
         return Ok(None);
     };
     let f: Fight = sessions::load(&session)?;
@@ -897,7 +894,7 @@ pub async fn seated(
         return Ok(None);
     };
     if let Some(sheet) = &seat.data.npc {
-        rights::require_gm(act, caller, GM, gm_what).await?;
+        turn.require_gm(GM, gm_what)?;
         return Ok(Some(Seated::Npc {
             session: session.id,
             name: seat.name.clone(),
@@ -908,15 +905,16 @@ pub async fn seated(
         return Ok(None);
     };
     let own =
-        storage::characters::by_name(act, caller.guild_id, SYSTEM, caller.user_id, name).await?;
+        storage::characters::by_name(turn.tx(), caller.guild_id, SYSTEM, caller.user_id, name)
+            .await?;
     if own.is_some() {
         return Ok(None);
     }
-    let row = storage::characters::get(act, caller.guild_id, id)
+    let row = storage::characters::get(turn.tx(), caller.guild_id, id)
         .await?
         .filter(|r| r.system == SYSTEM)
         .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
-    if row.owner_id != caller.user_id && !act.is_fc().await? {
+    if row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }
     let sheet = serde_json::from_str(&row.sheet)?;
@@ -936,29 +934,36 @@ pub async fn damage(
     displace: Vec<u32>,
     pick: Pick<'_>,
 ) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let fight = match encounter::running(&mut act, KIND).await? {
+    let mut turn = Turn::begin(app, caller).await?;
+    let fight = match encounter::running(turn.act(), KIND).await? {
         Some(s) => {
             let f: Fight = sessions::load(&s)?;
             Some((s, f))
         }
         None => None,
     };
-    let settings = target::settings(&mut act, caller.guild_id).await?;
     let hit = Hit {
         amount,
         mode,
         displace,
     };
     // An NPC kept in the fight.
-    if let (Some((session, f)), Some(name), None) = (&fight, pick.character, pick.player) {
-        if let Some(seat) = f.turns.by_name(name).filter(|s| s.data.npc.is_some()) {
-            rights::require_gm(&mut act, caller, GM, "damage the fight's NPCs").await?;
-            let seat = seat.id;
-            return damage_npc(app, act, caller, (session, f.clone()), seat, &settings, hit).await;
+    let npc = match (&fight, pick.character, pick.player) {
+        (Some((_, f)), Some(name), None) => f
+            .turns
+            .by_name(name)
+            .filter(|s| s.data.npc.is_some())
+            .map(|s| s.id),
+        _ => None,
+    };
+    let out = match (fight, npc) {
+        (Some(fight), Some(seat)) => {
+            turn.require_gm(GM, "damage the fight's NPCs")?;
+            damage_npc(&mut turn, fight, seat, hit).await?
         }
-    }
-    damage_character(app, act, caller, fight, &settings, hit, pick).await
+        (fight, _) => damage_character(&mut turn, fight, hit, pick).await?,
+    };
+    turn.finish(out).await
 }
 
 /// Damage as typed: the amount, where it goes, the Flesh items Wounds
@@ -984,17 +989,14 @@ impl Hit {
 /// Damage to an NPC kept in seat `id` of the fight: its sheet changes in
 /// the fight, and the tracker is redrawn.
 async fn damage_npc(
-    app: &App,
-    mut act: Act,
-    caller: &Caller,
-    (session, mut f): (&Session, Fight),
+    turn: &mut Turn<'_>,
+    (session, mut f): (Session, Fight),
     id: u32,
-    settings: &VeracitySettings,
     hit: Hit,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
     let amount = hit.amount;
     let action = hit.action(f.damage_conditions(id));
-    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
+    target::check_dice_cap(turn.max_dice(), &action)?;
     let seat = f
         .turns
         .seat(id)
@@ -1003,54 +1005,44 @@ async fn damage_npc(
     let Some(mut sheet) = seat.data.npc.clone() else {
         return Err(AppError::Internal("an NPC seat without its sheet".into()));
     };
-    let events = sheet.apply(&action, settings, &mut app.rng.fork())?;
+    let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     if let Some(s) = f.turns.seat_mut(id) {
         s.data.npc = Some(sheet.clone());
     }
-    target::record(
-        &mut act,
-        caller,
-        "damage",
-        Some(session.id),
-        None,
-        &action,
-        &events,
-    )
-    .await?;
+    let log = target::entry("damage", &action, &events).on_session();
     f.note(damage_line(&clean(&seat_name), &events));
-    sync(&mut act, &mut f, settings).await?;
-    let version = sessions::save(&mut act, session, &f, Status::Open, None).await?;
-    act.commit().await?;
+    let guild = turn.caller().guild_id;
+    let settings = turn.settings;
+    sync(turn.tx(), guild, &mut f, &settings).await?;
     let v = render::change_view(
         &seat_name,
         &format!("takes {amount} damage"),
         &sheet,
         &events,
     );
-    Ok(Response {
+    let state = f.clone();
+    Ok(Outcome::new(move |s| Response {
         reply: Reply::Message(v),
-        followups: vec![Reply::Edit(combat_view::view(
-            session.id, version, true, &f,
-        ))],
+        followups: vec![Reply::Edit(combat_view::view(s.id, s.version, true, &f))],
     })
+    .save(session, &state, Status::Open, None)
+    .log(log))
 }
 
 /// Damage to a character's sheet (seated in the fight or not); a fight it
-/// sits in is redrawn.
+/// sits in follows the sheet and is redrawn (the pipeline's tracker, with
+/// the damage noted).
 async fn damage_character(
-    app: &App,
-    mut act: Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     fight: Option<(Session, Fight)>,
-    settings: &VeracitySettings,
     hit: Hit,
     pick: Pick<'_>,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
     // A seated character by its seat (a player naming another's is told
     // it is not theirs, not that it does not exist).
-    let mut c = match seated(&mut act, caller, pick, "damage the fight's NPCs").await? {
+    let mut c = match seated(turn, pick, "damage the fight's NPCs").await? {
         Some(Seated::Character(c)) => c,
-        _ => target::sheet_for(&mut act, caller, pick).await?,
+        _ => turn.character(pick, Access::Owner).await?,
     };
     let seated = fight.as_ref().and_then(|(_, f)| {
         f.turns
@@ -1065,37 +1057,23 @@ async fn damage_character(
     };
     let amount = hit.amount;
     let action = hit.action(conditions);
-    target::check_dice_cap(&mut act, caller.guild_id, &action).await?;
-    let events = c.sheet.apply(&action, settings, &mut app.rng.fork())?;
-    characters::save(&mut act, &mut c).await?;
-    target::record(
-        &mut act,
-        caller,
-        "damage",
-        fight
-            .as_ref()
-            .filter(|_| seated.is_some())
-            .map(|(s, _)| s.id),
-        Some(c.row.id),
-        &action,
-        &events,
-    )
-    .await?;
-    let redraw = redraw_seated(
-        &mut act,
-        c.row.id,
-        settings,
-        Some(damage_line(&clean(c.name()), &events)),
-    )
-    .await?;
-    act.commit().await?;
+    target::check_dice_cap(turn.max_dice(), &action)?;
+    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let in_fight = fight.filter(|_| seated.is_some()).map(|(s, _)| s.id);
+    let log = target::entry("damage", &action, &events)
+        .character(c.row.id)
+        .session(in_fight);
+    let line = damage_line(&clean(c.name()), &events);
     let v = render::change_view(
         c.name(),
         &format!("takes {amount} damage"),
         &c.sheet,
         &events,
     );
-    Ok(with_redraw(Response::message(v), redraw))
+    Ok(Outcome::answer(Response::message(v))
+        .sheet(c)
+        .log(log)
+        .note(line))
 }
 
 /// `/vr combat show`: the fight's tracker posted again at the bottom of

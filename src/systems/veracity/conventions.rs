@@ -11,15 +11,16 @@
 use crate::app::characters::Pick;
 use std::collections::HashMap;
 
+use super::context::{Outcome, Turn};
 use super::render;
 use super::state::VrState;
-use super::target::{self, record, sheet_for};
-use super::{KIND, SYSTEM};
-use crate::app::characters::{self, Loaded};
+use super::target;
+use super::KIND;
+use crate::app::characters::{Access, Loaded};
 use crate::app::component::Click;
+use crate::app::pipeline::{Record, Shown};
 use crate::app::view::{Embed, View};
-use crate::app::Act;
-use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::convention::{
     self, ConventionCost, ConventionEdit, ConventionList, ConventionRef,
 };
@@ -40,44 +41,72 @@ pub async fn load(tx: &mut Tx, guild_id: i64, channel_id: i64) -> Result<Convent
     }
 }
 
-async fn store(
-    tx: &mut Tx,
-    guild_id: i64,
-    channel_id: i64,
-    list: &ConventionList,
-) -> Result<(), AppError> {
-    let json = serde_json::to_string(list)?;
-    storage::settings::channel_put(tx, guild_id, channel_id, LIST_KEY, &json, storage::now_ms())
-        .await?;
-    Ok(())
+/// The channel's board session, and whether this action made it.
+struct Board {
+    session: Session,
+    made: bool,
 }
 
-/// The channel's board session, created on first use (it never expires).
-async fn board(tx: &mut Tx, caller: &Caller) -> Result<Session, AppError> {
+/// The caller's channel's board, made on first use (it never expires;
+/// kept as the channel's with the outcome, [`board_outcome`]).
+async fn board(turn: &mut Turn<'_>) -> Result<Board, AppError> {
+    let caller = turn.caller().clone();
     let (g, ch) = (caller.guild_id, caller.channel_id);
-    let stored = storage::settings::channel_get(tx, g, ch, BOARD_KEY)
+    let stored = storage::settings::channel_get(turn.tx(), g, ch, BOARD_KEY)
         .await?
         .and_then(|id| id.parse::<i64>().ok());
     if let Some(id) = stored {
-        if let Some(session) = storage::sessions::get(tx, g, id).await? {
+        if let Some(session) = storage::sessions::get(turn.tx(), g, id).await? {
             if session.kind == KIND && session.status == Status::Open {
-                return Ok(session);
+                return Ok(Board {
+                    session,
+                    made: false,
+                });
             }
         }
     }
     let state = VrState::Board { channel: ch };
-    let id = sessions::create(tx, caller, KIND, &state, None).await?;
-    storage::settings::channel_put(tx, g, ch, BOARD_KEY, &id.to_string(), storage::now_ms())
-        .await?;
-    storage::sessions::get(tx, g, id)
-        .await?
-        .ok_or_else(|| AppError::Internal("board session vanished after insert".into()))
+    let session = turn.open(KIND, &state, None).await?;
+    Ok(Board {
+        session,
+        made: true,
+    })
 }
 
-/// Bumps the board's version (old menus become stale) and returns it.
-async fn bump(tx: &mut Tx, session: &Session) -> Result<i64, AppError> {
-    let state: VrState = sessions::load(session)?;
-    sessions::save(tx, session, &state, Status::Open, None).await
+/// Keeps `value` under `key` in channel `channel`'s state, with the
+/// outcome.
+fn keep(out: Outcome, guild: i64, channel: i64, key: &'static str, value: String) -> Outcome {
+    out.also(move |tx| {
+        Box::pin(async move {
+            let now = storage::now_ms();
+            storage::settings::channel_put(tx, guild, channel, key, &value, now).await?;
+            Ok(())
+        })
+    })
+}
+
+/// A board made now is kept as the channel's.
+fn keep_made(out: Outcome, board: &Board) -> Outcome {
+    if !board.made {
+        return out;
+    }
+    let s = &board.session;
+    keep(out, s.guild_id, s.channel_id, BOARD_KEY, s.id.to_string())
+}
+
+/// An outcome that stores `list` as the board's channel's, moves the
+/// board's version on (older menus become stale) and is answered by
+/// `draw` given the board as saved.
+fn board_outcome(
+    board: Board,
+    list: &ConventionList,
+    draw: impl FnOnce(&Shown) -> Response + Send + 'static,
+) -> Result<Outcome, AppError> {
+    let state: VrState = sessions::load(&board.session)?;
+    let (guild, channel) = (board.session.guild_id, board.session.channel_id);
+    let out = keep_made(Outcome::new(draw), &board);
+    let out = keep(out, guild, channel, LIST_KEY, serde_json::to_string(list)?);
+    Ok(out.save(board.session, &state, Status::Open, None))
 }
 
 /// Names of the characters who paid "once per scene" Conventions.
@@ -142,32 +171,24 @@ async fn change(
     inputs: impl serde::Serialize,
     f: impl FnOnce(&mut ConventionList) -> Result<String, AppError>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_gm(&mut tx, caller, super::GM, "declare or change Conventions").await?;
-    let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(super::GM, "declare or change Conventions")?;
+    let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
     let note = f(&mut list)?;
-    store(&mut tx, caller.guild_id, caller.channel_id, &list).await?;
-    let session = board(&mut tx, caller).await?;
-    let version = bump(&mut tx, &session).await?;
-    record(
-        &mut tx,
-        caller,
-        log_action,
-        Some(session.id),
-        None,
-        &inputs,
-        &[],
-    )
-    .await?;
-    let names = names(&mut tx, caller.guild_id, &list).await?;
-    tx.commit().await?;
-    Ok(Response::message(render::board_view(
-        session.id,
-        version,
-        &list,
-        &names,
-        Some(&note),
-    )))
+    let board = board(&mut turn).await?;
+    let log = target::entry(log_action, &inputs, &[]).on_session();
+    let names = names(turn.tx(), caller.guild_id, &list).await?;
+    let shown = list.clone();
+    let out = board_outcome(board, &list, move |s| {
+        Response::message(render::board_view(
+            s.id,
+            s.version,
+            &shown,
+            &names,
+            Some(&note),
+        ))
+    })?;
+    turn.finish(out.log(log)).await
 }
 
 fn clean_text(app: &App, text: &str) -> Result<String, AppError> {
@@ -252,87 +273,76 @@ pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
 
 /// `/vr convention list`: posts the board (anyone).
 pub async fn list(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let session = board(&mut tx, caller).await?;
-    let view = board_view_of(&mut tx, caller.guild_id, caller.channel_id, &session).await?;
-    tx.commit().await?;
-    Ok(Response::message(view))
+    let mut turn = Turn::begin(app, caller).await?;
+    let board = board(&mut turn).await?;
+    let view = board_view_of(
+        turn.tx(),
+        caller.guild_id,
+        caller.channel_id,
+        &board.session,
+    )
+    .await?;
+    let out = keep_made(Outcome::answer(Response::message(view)), &board);
+    turn.finish(out).await
 }
 
-/// Applies a violation to a loaded sheet and the list; saves both, bumps
-/// the board and logs. Returns the change embed and the new board version.
-async fn apply_violation(
-    app: &App,
-    tx: &mut Tx,
-    caller: &Caller,
+/// Applies a violation to a loaded sheet and `list` (of the board's
+/// channel): the change embed, the sheet and the log entry.
+fn apply_violation(
+    turn: &mut Turn<'_>,
     r: ConventionRef,
     mut c: Loaded<Sheet>,
-    session: &Session,
+    channel_id: i64,
     list: &mut ConventionList,
-) -> Result<(Embed, i64), AppError> {
-    let channel_id = session.channel_id;
-    let settings = target::settings(tx, caller.guild_id).await?;
+) -> Result<(Embed, Loaded<Sheet>, Record), AppError> {
     let events: Vec<Event> = convention::violate(
         list,
         r,
         c.row.id,
         &mut c.sheet,
-        &settings,
-        &mut app.rng.fork(),
+        &turn.settings,
+        &mut turn.rng(),
     )?;
-    characters::save(tx, &mut c).await?;
-    store(tx, caller.guild_id, channel_id, list).await?;
-    let version = bump(tx, session).await?;
-    record(
-        tx,
-        caller,
-        "convention_violate",
-        Some(session.id),
-        Some(c.row.id),
-        &super::record::ConventionViolated {
-            convention: r,
-            channel: channel_id,
-        },
-        &events,
-    )
-    .await?;
+    let violated = super::record::ConventionViolated {
+        convention: r,
+        channel: channel_id,
+    };
+    let log = target::entry("convention_violate", &violated, &events)
+        .character(c.row.id)
+        .on_session();
     let embed = render::change_embed(c.name(), "violates a Convention", &c.sheet, &events);
-    Ok((embed, version))
+    Ok((embed, c, log))
 }
 
 /// `/vr convention violate`: the caller's (or, for the FC, `player`'s)
 /// active sheet gains the Convention's Stress.
 pub async fn violate(app: &App, caller: &Caller, number: usize, player: Pick<'_>) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let c = sheet_for(&mut tx, caller, player).await?;
-    let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
-    let session = board(&mut tx, caller).await?;
-    let (embed, version) = apply_violation(
-        app,
-        &mut tx,
-        caller,
-        ConventionRef::Index(number),
-        c,
-        &session,
-        &mut list,
-    )
-    .await?;
-    let names = names(&mut tx, caller.guild_id, &list).await?;
-    tx.commit().await?;
-    Ok(Response::message(with_board(
-        vec![embed],
-        session.id,
-        version,
-        &list,
-        &names,
-        None,
-    )))
+    let mut turn = Turn::begin(app, caller).await?;
+    let c = turn.character(player, Access::Owner).await?;
+    let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
+    let board = board(&mut turn).await?;
+    let channel = board.session.channel_id;
+    let r = ConventionRef::Index(number);
+    let (embed, c, log) = apply_violation(&mut turn, r, c, channel, &mut list)?;
+    let names = names(turn.tx(), caller.guild_id, &list).await?;
+    let shown = list.clone();
+    let out = board_outcome(board, &list, move |s| {
+        Response::message(with_board(
+            vec![embed],
+            s.id,
+            s.version,
+            &shown,
+            &names,
+            None,
+        ))
+    })?;
+    turn.finish(out.sheet(c).log(log)).await
 }
 
 /// The "Violated a Convention…" menu: the clicker's active sheet pays.
 pub async fn violate_click(
     app: &App,
-    mut tx: Act,
+    tx: Act,
     session: Session,
     click: &Click<'_>,
     channel_id: i64,
@@ -343,84 +353,82 @@ pub async fn violate_click(
         .first()
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| AppError::user("Pick a Convention in the menu."))?;
-    let c = sheet_for(&mut tx, caller, Pick::active()).await?;
-    let mut list = load(&mut tx, caller.guild_id, channel_id).await?;
-    let (embed, version) = apply_violation(
-        app,
-        &mut tx,
-        caller,
-        ConventionRef::Id(id),
-        c,
-        &session,
-        &mut list,
-    )
-    .await?;
-    let names = names(&mut tx, caller.guild_id, &list).await?;
-    tx.commit().await?;
-    Ok(
-        Response::update(render::board_view(session.id, version, &list, &names, None))
-            .then(Reply::Message(View::embed(embed))),
-    )
+    let mut turn = Turn::click(app, tx, caller).await?;
+    let c = turn.character(Pick::active(), Access::Owner).await?;
+    let mut list = load(turn.tx(), caller.guild_id, channel_id).await?;
+    let board = Board {
+        made: false,
+        session,
+    };
+    let channel = board.session.channel_id;
+    let (embed, c, log) = apply_violation(&mut turn, ConventionRef::Id(id), c, channel, &mut list)?;
+    let names = names(turn.tx(), caller.guild_id, &list).await?;
+    let shown = list.clone();
+    let out = board_outcome(board, &list, move |s| {
+        Response::update(render::board_view(s.id, s.version, &shown, &names, None))
+            .then(Reply::Message(View::embed(embed)))
+    })?;
+    turn.finish(out.sheet(c).log(log)).await
 }
 
 /// `/vr scene end` (FC): clears this channel's "once per scene" marks and
 /// restores every Veracity sheet's HP in the guild.
 pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_gm(&mut tx, caller, super::GM, "end the scene").await?;
-    let mut list = load(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(super::GM, "end the scene")?;
+    let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
     let marks: usize = list.items().iter().map(|c| c.paid_this_scene.len()).sum();
     list.end_scene();
-    store(&mut tx, caller.guild_id, caller.channel_id, &list).await?;
-    let session = board(&mut tx, caller).await?;
-    let version = bump(&mut tx, &session).await?;
-    let rows = storage::characters::list(&mut tx, caller.guild_id, SYSTEM, None, 1000).await?;
+    let board = board(&mut turn).await?;
     let mut restored = Vec::new();
-    for row in rows {
-        let sheet: Sheet = serde_json::from_str(&row.sheet)?;
-        if sheet.hp_current() == sheet.hp_max() {
+    let mut sheets = Vec::new();
+    for mut c in turn.every_character(1000).await? {
+        if c.sheet.hp_current() == c.sheet.hp_max() {
             continue;
         }
-        let mut c = Loaded { row, sheet };
         let before = c.sheet.hp_current();
         c.sheet.end_scene();
-        characters::save(&mut tx, &mut c).await?;
-        restored.push((c.row.id, c.row.name.clone(), before, c.sheet.hp_max()));
+        restored.push((c.row.name.clone(), before, c.sheet.hp_max()));
+        sheets.push(c);
     }
-    record(
-        &mut tx,
-        caller,
-        "end_scene",
-        Some(session.id),
-        None,
-        &super::record::SceneEnded {
-            channel: caller.channel_id,
-        },
-        &[],
-    )
-    .await?;
-    tx.commit().await?;
+    let ended = super::record::SceneEnded {
+        channel: caller.channel_id,
+    };
+    let log = target::entry("end_scene", &ended, &[]).on_session();
+    let scene = scene_embed(marks, &restored);
+    let shown = list.clone();
+    let mut out = board_outcome(board, &list, move |s| {
+        Response::message(with_board(
+            vec![scene],
+            s.id,
+            s.version,
+            &shown,
+            &HashMap::new(),
+            None,
+        ))
+    })?;
+    for c in sheets {
+        out = out.sheet(c);
+    }
+    turn.finish(out.log(log)).await
+}
+
+/// What the end of a scene did: the marks cleared, every HP restored
+/// (name, before, now).
+fn scene_embed(marks: usize, restored: &[(String, u32, u32)]) -> Embed {
     let hp = if restored.is_empty() {
         "Every sheet already has full HP.".to_string()
     } else {
         let lines: Vec<(String, String)> = restored
             .iter()
-            .map(|(_, n, b, m)| (format!("❤️ {b} → **{m}** "), n.clone()))
+            .map(|(n, b, m)| (format!("❤️ {b} → **{m}** "), n.clone()))
             .collect();
         render::fit_lines(&lines, 1000)
     };
-    let scene = Embed::new("🎬 The scene ends")
+    Embed::new("🎬 The scene ends")
         .description(format!(
             "Once-per-scene marks cleared: **{marks}**. All HP returns."
         ))
         .field("HP restored", hp, false)
-        .colour(crate::app::view::colour::NEUTRAL);
-    Ok(Response::message(with_board(
-        vec![scene],
-        session.id,
-        version,
-        &list,
-        &HashMap::new(),
-        None,
-    )))
+        .colour(crate::app::view::colour::NEUTRAL)
 }

@@ -15,12 +15,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::target::{apply_with, facet_index, settings};
+use super::context::Turn;
+use super::target::{applied, apply_with, facet_index, settings, Words};
 use super::{HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Governed};
 use crate::app::settings::{self as app_settings, PlayerEdits};
-use crate::app::{rights, App, AppError, AppResult, Caller};
+use crate::app::{rights, Act, App, AppError, AppResult, Caller};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
 use crate::systems::table::approval::{Change, Prepared};
@@ -343,10 +345,26 @@ impl Edit {
         let who = self.who().clone();
         apply_with(app, caller, who.pick(), log, &headline, |s| self.action(s)).await
     }
+
+    /// Applies the change inside `act` (the approval's own transaction),
+    /// by the same code as [`Edit::run`]; the approval commits and draws.
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let (log_action, headline) = self.words();
+        let who = self.who().clone();
+        let words = Words {
+            fc_only: None,
+            log_action,
+            headline: &headline,
+        };
+        let out = applied(&mut turn, who.pick(), words, |s| self.action(s)).await?;
+        turn.settle(out).await
+    }
 }
 
 impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
+    const COMPOSES: bool = true;
 
     fn governed(&self) -> Governed {
         LIST[match self {
@@ -369,5 +387,13 @@ impl Change for Edit {
 
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
         Box::pin(self.run(app, caller))
+    }
+
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        Box::pin(self.run_within(app, act))
     }
 }

@@ -1,11 +1,16 @@
 //! Veracity (002) at the table: Light/Flesh slot sheets, saves, Stress,
 //! Breaks, Wounds, Facets, revelations and the channel's Conventions.
 //!
-//! Every action is one write transaction: load the sheet (or the channel's
-//! Convention list), call the rules core in [`crate::rules::veracity`],
-//! save, log, commit. Refusals return before the commit, so nothing changes.
+//! Every action, command or click, goes through the action pipeline
+//! ([`crate::app::pipeline`]): a turn loads the sheet (or the channel's
+//! Convention list), the action calls the rules core in
+//! [`crate::rules::veracity`] and returns an outcome, and the pipeline
+//! saves, logs, commits and redraws (the running fight too, [`context`]).
+//! Refusals return before anything is written, so nothing changes.
 //!
 //! Module map:
+//! - [`context`]: Veracity's scope in the action pipeline, and how a
+//!   running fight follows the sheets it seats.
 //! - [`target`]: whose sheet an action touches, rights, settings, parsing.
 //! - [`render`]: slot grids, sheet, change, save and Convention embeds.
 //! - [`sheets`]: creating, showing and editing sheets (items, Facets, HP).
@@ -31,6 +36,7 @@ pub mod combat_buttons;
 pub mod combat_redraw;
 pub mod combat_view;
 pub mod commands;
+pub mod context;
 pub mod conventions;
 pub mod governed;
 pub mod history;

@@ -2,12 +2,11 @@
 //! a day relaxing in daylight or of rest with medical care, applied by the
 //! rules core to the sheet shown.
 
+use super::context::{Outcome, Turn};
 use super::render;
 use super::state::VrState;
-use super::target::{record, settings, sheet_by_id};
-use crate::app::characters;
-use crate::app::settings as app_settings;
-use crate::app::{sessions, Act, App, AppResult, Caller, Response};
+use super::target::{entry, sheet_by_id};
+use crate::app::{Act, App, AppResult, Caller, Response};
 use crate::rules::veracity::Action;
 use crate::storage::sessions::{Session, Status};
 
@@ -15,37 +14,21 @@ use crate::storage::sessions::{Session, Status};
 /// the sheet with a note of what happened.
 pub async fn apply(
     app: &App,
-    mut tx: Act,
+    tx: Act,
     session: Session,
     caller: &Caller,
     character: i64,
     stress: bool,
 ) -> AppResult {
-    let mut c = sheet_by_id(&mut tx, caller, character).await?;
-    let settings = settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::click(app, tx, caller).await?;
+    let mut c = sheet_by_id(&mut turn, character).await?;
     let action = if stress {
         Action::RelaxStress { slot: None }
     } else {
         Action::HealWound { slot: None }
     };
-    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
-    characters::save(&mut tx, &mut c).await?;
-    let timeout = app_settings::guild(&mut tx, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
-    let state = VrState::Sheet { character };
-    let version = sessions::save(&mut tx, &session, &state, Status::Open, Some(timeout)).await?;
-    record(
-        &mut tx,
-        caller,
-        "rest",
-        Some(session.id),
-        Some(c.row.id),
-        &action,
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
+    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let note = format!(
         "{} ({}): {}",
         if stress {
@@ -56,12 +39,27 @@ pub async fn apply(
         caller.name,
         render::event_lines(&events).join("; ")
     );
-    Ok(Response::update(render::sheet_view(
-        session.id,
-        version,
-        true,
-        c.name(),
-        &c.sheet,
-        Some(&note),
-    )))
+    let log = entry("rest", &action, &events)
+        .character(c.row.id)
+        .on_session();
+    let (name, sheet) = (c.name().to_string(), c.sheet.clone());
+    let out = Outcome::new(move |s| {
+        Response::update(render::sheet_view(
+            s.id,
+            s.version,
+            true,
+            &name,
+            &sheet,
+            Some(&note),
+        ))
+    })
+    .save(
+        session,
+        &VrState::Sheet { character },
+        Status::Open,
+        timeout,
+    )
+    .sheet(c)
+    .log(log);
+    turn.finish(out).await
 }

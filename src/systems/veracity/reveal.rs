@@ -9,14 +9,15 @@
 //! already: it applies at once as shocked.
 
 use super::buttons::VrButton;
+use super::context::{Outcome, Turn};
 use super::state::VrState;
-use super::target::{self, record, sheet_for};
+use super::target;
 use super::{render, GM, SYSTEM};
-use crate::app::characters::{self, Loaded, Pick};
+use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
-use crate::app::settings as app_settings;
+use crate::app::pipeline::{Record, Writing};
 use crate::app::view::{Button, Embed, Style, View};
-use crate::app::{rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
 use crate::rules::veracity::{Action, Event, Sheet};
@@ -77,19 +78,18 @@ pub async fn ask(
     player: Pick<'_>,
     input: RevelationInput,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
     // This action's dice, drawn first as every sheet action does (so the
     // table's seeded dice stay in step whatever the answer).
-    let mut rng = app.rng.fork();
-    let mut tx = Act::begin(app, caller).await?;
-    let c = sheet_for(&mut tx, caller, player).await?;
-    let secrets = check(&mut tx, caller.guild_id, &c.sheet, &input).await?;
-    if tx.is_fc().await? {
+    let mut rng = turn.rng();
+    let c = turn.character(player, Access::Owner).await?;
+    let secrets = check(turn.tx(), caller.guild_id, &c.sheet, &input).await?;
+    if turn.fc {
         let j = (input, secrets, Judgement::Shocked);
-        return judge(&mut rng, tx, None, caller, c, j).await;
+        let out = judge(&mut turn, &mut rng, None, c, j).await?;
+        return turn.finish(out).await;
     }
-    let timeout = app_settings::guild(&mut tx, caller.guild_id)
-        .await?
-        .session_timeout_minutes;
+    let timeout = Some(turn.guild.session_timeout_minutes);
     let state = VrState::Reveal {
         character: c.row.id,
         input,
@@ -97,20 +97,23 @@ pub async fn ask(
         outcome: None,
         secrets,
     };
-    let id = sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout)).await?;
-    tx.commit().await?;
-    Ok(Response::message(view(id, 0, true, c.name(), &state)))
+    let name = c.name().to_string();
+    let shown = state.clone();
+    let out = Outcome::new(move |s| Response::message(view(s.id, s.version, true, &name, &shown)))
+        .start(super::KIND, &state, Status::Open, timeout);
+    turn.finish(out).await
 }
 
 /// A click on a revelation request: only the referee judges.
 pub async fn click(
     app: &App,
-    mut tx: Act,
+    tx: Act,
     session: Session,
     click: &Click<'_>,
     button: VrButton,
 ) -> AppResult {
-    rights::require_gm(&mut tx, click.caller, GM, "judge a revelation").await?;
+    let mut turn = Turn::click(app, tx, click.caller).await?;
+    turn.require_gm(GM, "judge a revelation")?;
     let VrState::Reveal {
         character,
         input,
@@ -126,7 +129,7 @@ pub async fn click(
         VrButton::RevealNotGreater => Judgement::NotGreater,
         other => return Err(VrButton::unknown(other.encode().0)),
     };
-    let row = storage::characters::get(&mut tx, session.guild_id, character)
+    let row = storage::characters::get(turn.tx(), session.guild_id, character)
         .await?
         .filter(|c| c.system == SYSTEM)
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
@@ -134,58 +137,45 @@ pub async fn click(
     let c = Loaded { row, sheet };
     // The sheet may have changed since the ask: the same Secrets must still
     // be where they were.
-    let now = check(&mut tx, session.guild_id, &c.sheet, &input).await?;
+    let now = check(turn.tx(), session.guild_id, &c.sheet, &input).await?;
     if now != secrets {
         return Err(AppError::user(
             "The revealer's Light slots changed since this was asked: ask again with `/vr reveal`.",
         ));
     }
-    let mut rng = app.rng.fork();
-    judge(
-        &mut rng,
-        tx,
-        Some(session),
-        click.caller,
-        c,
-        (input, secrets, judgement),
-    )
-    .await
+    let mut rng = turn.rng();
+    let j = (input, secrets, judgement);
+    let out = judge(&mut turn, &mut rng, Some(session), c, j).await?;
+    turn.finish(out).await
 }
 
-/// Applies the referee's judgement in `tx`: the slot when shocked, the
-/// guild's record of revealed Secrets always; closes the request if any.
+/// The referee's judgement: the slot when shocked, the guild's record of
+/// revealed Secrets always; closes the request if any.
 async fn judge(
+    turn: &mut Turn<'_>,
     rng: &mut rand::rngs::StdRng,
-    mut tx: Act,
     session: Option<Session>,
-    caller: &Caller,
     mut c: Loaded<Sheet>,
     (input, secrets, judgement): (RevelationInput, Vec<String>, Judgement),
-) -> AppResult {
-    let session_id = session.as_ref().map(|s| s.id);
-    let (events, mut lines) =
-        apply_judgement(rng, &mut tx, session_id, caller, &mut c, &input, judgement).await?;
-    record_revealed(&mut tx, caller, c.row.id, &input.target, &secrets).await?;
-    lines.extend(holders(&mut tx, caller.guild_id, c.row.id, &secrets).await?);
+) -> Result<Outcome, AppError> {
+    let caller = turn.caller().clone();
+    let (events, log, mut lines) = apply_judgement(turn, rng, &mut c, &input, judgement)?;
+    lines.extend(holders(turn.tx(), caller.guild_id, &c, &secrets).await?);
+    let requester = session
+        .as_ref()
+        .and_then(|s| sessions::load::<VrState>(s).ok())
+        .and_then(|s| match s {
+            VrState::Reveal { requester, .. } => Some(requester),
+            _ => None,
+        })
+        .unwrap_or(caller.user_id);
     let state = VrState::Reveal {
         character: c.row.id,
         input: input.clone(),
-        requester: session
-            .as_ref()
-            .and_then(|s| sessions::load::<VrState>(s).ok())
-            .and_then(|s| match s {
-                VrState::Reveal { requester, .. } => Some(requester),
-                _ => None,
-            })
-            .unwrap_or(caller.user_id),
+        requester,
         outcome: Some(judgement.word().to_string()),
         secrets: secrets.clone(),
     };
-    let version = match &session {
-        Some(s) => Some(sessions::save(&mut tx, s, &state, Status::Closed, None).await?),
-        None => None,
-    };
-    tx.commit().await?;
     let main = if judgement == Judgement::Shocked {
         render::change_view(
             c.name(),
@@ -196,49 +186,49 @@ async fn judge(
     } else {
         view(0, 0, false, c.name(), &state)
     };
-    let mut out = match (&session, version) {
-        (Some(s), Some(v)) => {
-            let r = Response::update(view(s.id, v, false, c.name(), &state));
+    let (name, shown, asked) = (c.name().to_string(), state.clone(), session.is_some());
+    let mut out = Outcome::new(move |s| {
+        let mut out = if asked {
+            let r = Response::update(view(s.id, s.version, false, &name, &shown));
             if judgement == Judgement::Shocked {
                 r.then(Reply::Message(main))
             } else {
                 r
             }
+        } else {
+            Response::message(main)
+        };
+        if !lines.is_empty() {
+            out = out.then(Reply::Message(View::text(lines.join("\n"))));
         }
-        _ => Response::message(main),
-    };
-    if !lines.is_empty() {
-        out = out.then(Reply::Message(View::text(lines.join("\n"))));
+        out
+    });
+    if let Some(s) = session {
+        out = out.save(s, &state, Status::Closed, None);
     }
-    Ok(out)
+    if judgement == Judgement::Shocked {
+        out = out.sheet(c.clone());
+    }
+    let revealed = record_revealed(&caller, c.row.id, input.target, secrets);
+    Ok(out.log(log).also(revealed))
 }
 
 /// The referee's judgement applied: when shocked, the revealer's level up
-/// (its events, and how to give the NPC its Stress); else only its record.
-async fn apply_judgement(
+/// (its events, its log entry, and how to give the NPC its Stress); else
+/// only its log entry.
+fn apply_judgement(
+    turn: &mut Turn<'_>,
     rng: &mut rand::rngs::StdRng,
-    tx: &mut Act,
-    session: Option<i64>,
-    caller: &Caller,
     c: &mut Loaded<Sheet>,
     input: &RevelationInput,
     judgement: Judgement,
-) -> Result<(Vec<Event>, Vec<String>), AppError> {
+) -> Result<(Vec<Event>, Record, Vec<String>), AppError> {
     if judgement == Judgement::Shocked {
-        let settings = target::settings(tx, caller.guild_id).await?;
         let action = Action::RevealToShock(input.clone());
-        let events = c.sheet.apply(&action, &settings, rng)?;
-        characters::save(tx, c).await?;
-        record(
-            tx,
-            caller,
-            "reveal",
-            session,
-            Some(c.row.id),
-            &action,
-            &events,
-        )
-        .await?;
+        let events = c.sheet.apply(&action, &turn.settings, rng)?;
+        let log = target::entry("reveal", &action, &events)
+            .character(c.row.id)
+            .on_session();
         // The named cause rolls the d6 itself and logs why (VR-16).
         let name = if input.target.contains(char::is_whitespace) {
             format!("\"{}\"", input.target)
@@ -249,66 +239,66 @@ async fn apply_judgement(
             "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
             input.target
         );
-        Ok((events, vec![line]))
+        Ok((events, log, vec![line]))
     } else {
-        record(
-            tx,
-            caller,
-            "reveal_judged",
-            session,
-            Some(c.row.id),
-            &super::record::Judged {
-                judgement: judgement.word().to_string(),
-                input: input.clone(),
-            },
-            &[],
-        )
-        .await?;
-        Ok((Vec::new(), Vec::new()))
+        let judged = super::record::Judged {
+            judgement: judgement.word().to_string(),
+            input: input.clone(),
+        };
+        let log = target::entry("reveal_judged", &judged, &[])
+            .character(c.row.id)
+            .on_session();
+        Ok((Vec::new(), log, Vec::new()))
     }
 }
 
-/// Keeps the guild's record of the Secrets revealed (VR-5: news from now on).
-async fn record_revealed(
-    tx: &mut Act,
+/// Keeps the guild's record of the Secrets revealed (VR-5: news from now
+/// on), written with the outcome ([`Outcome::also`]).
+fn record_revealed(
     caller: &Caller,
     character: i64,
-    target: &str,
-    secrets: &[String],
-) -> Result<(), AppError> {
-    for s in secrets {
-        storage::veracity::record(
-            tx,
-            caller.guild_id,
-            &storage::veracity::Revealed {
-                key: &normalize_text(s),
-                secret: s,
-                character_id: character,
-                revealed_by: caller.user_id,
-                target,
-            },
-        )
-        .await?;
+    target: String,
+    secrets: Vec<String>,
+) -> impl for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send + 'static {
+    let (guild, by) = (caller.guild_id, caller.user_id);
+    move |tx| {
+        Box::pin(async move {
+            for s in &secrets {
+                let revealed = storage::veracity::Revealed {
+                    key: &normalize_text(s),
+                    secret: s,
+                    character_id: character,
+                    revealed_by: by,
+                    target: &target,
+                };
+                storage::veracity::record(tx, guild, &revealed).await?;
+            }
+            Ok(())
+        })
     }
-    Ok(())
 }
 
 /// A line for every character holding one of these Secrets, the
-/// revealer's first (their slot still holds it): it is just news now
-/// (VR-5: "once a Secret is revealed by anyone, it's just news"), and how
-/// to drop it.
+/// revealer's first (their slot still holds it; their sheet as it now
+/// stands): it is just news now (VR-5: "once a Secret is revealed by
+/// anyone, it's just news"), and how to drop it.
 async fn holders(
     tx: &mut Tx,
     guild_id: i64,
-    revealer: i64,
+    revealer: &Loaded<Sheet>,
     secrets: &[String],
 ) -> Result<Vec<String>, AppError> {
     let mut out = Vec::new();
     let mut rows = storage::characters::list(tx, guild_id, SYSTEM, None, 1000).await?;
-    rows.sort_by_key(|r| r.id != revealer);
+    rows.sort_by_key(|r| r.id != revealer.row.id);
     for row in rows {
-        let Ok(sheet) = serde_json::from_str::<Sheet>(&row.sheet) else {
-            continue;
+        let sheet = if row.id == revealer.row.id {
+            revealer.sheet.clone()
+        } else {
+            match serde_json::from_str::<Sheet>(&row.sheet) {
+                Ok(sheet) => sheet,
+                Err(_) => continue,
+            }
         };
         for s in secrets {
             if let Some(slot) = sheet.holds_secret(s) {

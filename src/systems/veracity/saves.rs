@@ -8,12 +8,12 @@
 use crate::app::characters::Pick;
 
 use super::combat::{self, Seated};
+use super::context::{Outcome, Turn};
 use super::render;
-use super::target::{self, facet_index, sheet_for};
-use super::{GM, HINT, SYSTEM};
-use crate::app::characters::{self, Access, Loaded};
-use crate::app::Act;
-use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use super::target::{self, facet_index};
+use super::GM;
+use crate::app::characters::{Access, Loaded};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::InventoryKind;
 use crate::rules::veracity::Sheet;
@@ -53,11 +53,11 @@ pub async fn save_with_help(
     player: Pick<'_>,
     other: Option<OtherFacet<'_>>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
     // A fight's NPC without a sheet saves on its kept sheet (the defender
     // always saves: seed 002), logged with the fight.
     let (name, sheet, character, session) =
-        match combat::seated(&mut tx, caller, player, "roll the fight's NPCs' saves").await? {
+        match combat::seated(&mut turn, player, "roll the fight's NPCs' saves").await? {
             Some(Seated::Npc {
                 session,
                 name,
@@ -65,7 +65,7 @@ pub async fn save_with_help(
             }) => (name, sheet, None, Some(session)),
             Some(Seated::Character(c)) => (c.row.name, c.sheet, Some(c.row.id), None),
             None => {
-                let c = sheet_for(&mut tx, caller, player).await?;
+                let c = turn.character(player, Access::Owner).await?;
                 (c.row.name, c.sheet, Some(c.row.id), None)
             }
         };
@@ -74,10 +74,9 @@ pub async fn save_with_help(
             "{name} is dead and cannot make saves."
         )));
     }
-    let settings = target::settings(&mut tx, caller.guild_id).await?;
     let (mut labels, mut facets) = target::own_facet(&sheet, facet)?;
     if let Some(o) = other {
-        let (label, bonus) = other_facet(&mut tx, caller, character, o).await?;
+        let (label, bonus) = other_facet(&mut turn, character, o).await?;
         labels.push(label);
         facets.push(bonus);
     }
@@ -86,33 +85,31 @@ pub async fn save_with_help(
         modifier,
         facets,
     };
-    let result = sheet.save(&request, &settings, &mut app.rng.fork())?;
-    target::record_save(
-        &mut tx, caller, "save", session, character, &request, &result,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(render::save_view(
+    let result = sheet.save(&request, &turn.settings, &mut turn.rng())?;
+    let mut log = target::save_entry("save", &request, &result).session(session);
+    if let Some(id) = character {
+        log = log.character(id);
+    }
+    let view = render::save_view(
         &name,
         &format!("{inventory} save"),
         sheet.inventory(inventory),
         &labels,
         &result,
-    )))
+    );
+    turn.finish(Outcome::answer(Response::message(view)).log(log))
+        .await
 }
 
 /// The referee's choice of another character's Facet for a save: its
 /// label and bonus (not the saver's own, which is `facet`).
 async fn other_facet(
-    tx: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     saver: Option<i64>,
     o: OtherFacet<'_>,
 ) -> Result<(String, FacetBonus), AppError> {
-    rights::require_gm(tx, caller, GM, "apply another character's Facet to a save").await?;
-    let fc = tx.is_fc().await?;
-    let owner: Loaded<Sheet> =
-        characters::resolve(tx, caller, fc, SYSTEM, o.owner, Access::Anyone, HINT).await?;
+    turn.require_gm(GM, "apply another character's Facet to a save")?;
+    let owner: Loaded<Sheet> = turn.character(o.owner, Access::Anyone).await?;
     if Some(owner.row.id) == saver {
         return Err(AppError::user(
             "That is the saver's own Facet: give it as `facet`.",

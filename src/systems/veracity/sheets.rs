@@ -4,15 +4,16 @@
 
 use crate::app::characters::Pick;
 
+use super::context::{Outcome, Turn};
 use super::governed::{Edit, Who};
 use super::session::VrState;
-use super::target::{self, apply, record};
+use super::target::{self, apply, entry};
 use super::{render, SYSTEM};
 use crate::app::characters;
 use crate::app::settings as app_settings;
 use crate::app::view::View;
 use crate::app::Act;
-use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
 use crate::systems::table::approval;
@@ -35,19 +36,13 @@ pub struct NewSheet<'a> {
 
 /// `/vr sheet create`: a new sheet, made the owner's active one.
 pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
     let owner = n.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_gm(
-            &mut tx,
-            caller,
-            super::GM,
-            "create a sheet for another member",
-        )
-        .await?;
+        turn.require_gm(super::GM, "create a sheet for another member")?;
     }
     if n.npc {
-        rights::require_gm(&mut tx, caller, super::GM, "create an NPC").await?;
+        turn.require_gm(super::GM, "create an NPC")?;
     }
     let facet = n.facet.map(str::trim).filter(|f| !f.is_empty());
     let sheet = if n.npc {
@@ -62,27 +57,17 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         })?;
         Sheet::new_pc(n.light, n.flesh, f)?
     };
-    let row =
-        characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, n.name, &sheet).await?;
-    record(
-        &mut tx,
-        caller,
-        "sheet_create",
-        None,
-        Some(row.id),
-        &super::record::Created {
-            name: row.name.clone(),
-            light: n.light,
-            flesh: n.flesh,
-            facet: facet.map(str::to_string),
-            npc: n.npc,
-            owner,
-        },
-        &[],
-    )
-    .await?;
-    tx.commit().await?;
-    let mut e = render::sheet_embed(&row.name, &sheet);
+    let c = turn.create(owner, n.name, sheet).await?;
+    let created = super::record::Created {
+        name: c.row.name.clone(),
+        light: n.light,
+        flesh: n.flesh,
+        facet: facet.map(str::to_string),
+        npc: n.npc,
+        owner,
+    };
+    let log = entry("sheet_create", &created, &[]).character(c.row.id);
+    let mut e = render::sheet_embed(&c.row.name, &c.sheet);
     let who = if owner == caller.user_id {
         "your".to_string()
     } else {
@@ -93,7 +78,8 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         "✨ New {} sheet, now {who} active one.\n\n{d}",
         if n.npc { "NPC" } else { "character" }
     ));
-    Ok(Response::message(View::embed(e)))
+    turn.finish(Outcome::answer(Response::message(View::embed(e))).log(log))
+        .await
 }
 
 /// The card the shared `/vr sheet show` posts: the sheet as a slot grid

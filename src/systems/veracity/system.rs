@@ -11,8 +11,7 @@ use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
 use crate::systems::game::Game;
 
-/// Veracity as a game at the table.
-pub struct Veracity;
+pub use super::context::Veracity;
 
 impl Game for Veracity {
     const ID: &'static str = "veracity";

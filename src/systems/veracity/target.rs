@@ -5,13 +5,15 @@
 use crate::app::characters::Pick;
 use serde::Serialize;
 
+use super::context::{Outcome, Turn};
 use super::{render, HINT, SYSTEM};
-use crate::app::characters::{self, Loaded};
+use crate::app::characters::{self, Access, Loaded};
+use crate::app::pipeline::Record;
 use crate::app::settings as app_settings;
-use crate::app::Act;
-use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{rights, App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
+use crate::storage::sessions::Status;
 use crate::storage::{self, Tx};
 
 /// The guild's Veracity settings (defaults when never set).
@@ -40,12 +42,13 @@ pub async fn sheet_for(
 }
 
 /// A sheet by its row id, if the caller owns it or is the FC.
-pub async fn sheet_by_id(tx: &mut Tx, caller: &Caller, id: i64) -> Result<Loaded<Sheet>, AppError> {
-    let row = storage::characters::get(tx, caller.guild_id, id)
+pub async fn sheet_by_id(turn: &mut Turn<'_>, id: i64) -> Result<Loaded<Sheet>, AppError> {
+    let guild = turn.caller().guild_id;
+    let row = storage::characters::get(turn.tx(), guild, id)
         .await?
         .filter(|c| c.system == SYSTEM)
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
-    if row.owner_id != caller.user_id && !rights::is_fc(tx, caller).await? {
+    if row.owner_id != turn.caller().user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s owner (or the referee) can change this sheet.",
             row.name
@@ -60,8 +63,9 @@ pub fn amount(text: &str) -> Result<Amount, AppError> {
     Ok(text.parse()?)
 }
 
-/// Refuses an action whose amount rolls more dice than the guild allows.
-pub async fn check_dice_cap(tx: &mut Tx, guild_id: i64, action: &Action) -> Result<(), AppError> {
+/// Refuses an action whose amount rolls more dice than the guild allows
+/// (`cap`).
+pub fn check_dice_cap(cap: u32, action: &Action) -> Result<(), AppError> {
     let amount = match action {
         Action::GainStress { amount }
         | Action::SocialAttack { amount }
@@ -70,7 +74,6 @@ pub async fn check_dice_cap(tx: &mut Tx, guild_id: i64, action: &Action) -> Resu
         _ => return Ok(()),
     };
     if let Amount::Dice { count, .. } = amount {
-        let cap = app_settings::guild(tx, guild_id).await?.max_dice_per_roll;
         if count > cap {
             return Err(AppError::user(format!(
                 "This server allows at most {cap} dice per roll, not {count}."
@@ -187,33 +190,10 @@ pub fn faces_of(events: &[Event]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Logs a sheet change in the caller's transaction, with the faces of any
-/// dice its events threw.
-pub async fn record(
-    tx: &mut Tx,
-    caller: &Caller,
-    action: &str,
-    session: Option<i64>,
-    character: Option<i64>,
-    inputs: &impl Serialize,
-    events: &[Event],
-) -> Result<(), AppError> {
-    log::record_rolled(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action,
-            session,
-            character,
-        },
-        inputs,
-        &dice_of(events),
-        &events,
-        &faces_of(events),
-    )
-    .await
-    .map(drop)
+/// A log entry of a sheet change: what was asked, the dice its events
+/// threw (with their faces, for `/stats`) and the events.
+pub fn entry(action: &str, inputs: &impl Serialize, events: &[Event]) -> Record {
+    Record::new(action, inputs, &events).dice(&dice_of(events), faces_of(events))
 }
 
 /// Applies one rules action to the picked sheet (by default the
@@ -254,85 +234,73 @@ pub async fn apply_as(
     headline: &str,
     build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    if let Some(what) = fc_only {
-        rights::require_gm(&mut tx, caller, super::GM, what).await?;
-    }
-    let mut c = sheet_for(&mut tx, caller, player).await?;
-    let action = build(&c.sheet)?;
-    check_dice_cap(&mut tx, caller.guild_id, &action).await?;
-    let settings = settings(&mut tx, caller.guild_id).await?;
-    let events = c.sheet.apply(&action, &settings, &mut app.rng.fork())?;
-    characters::save(&mut tx, &mut c).await?;
-    record(
-        &mut tx,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    let words = Words {
+        fc_only,
         log_action,
-        None,
-        Some(c.row.id),
-        &action,
-        &events,
-    )
-    .await?;
-    // Heart-attack Wounds waiting for the owner's choice: the answer
-    // carries the buttons to choose (a sheet session, so they survive).
-    let buttons = if c.sheet.pending_wounds() > 0 {
-        let timeout = app_settings::guild(&mut tx, caller.guild_id)
-            .await?
-            .session_timeout_minutes;
+        headline,
+    };
+    let out = applied(&mut turn, player, words, build).await?;
+    turn.finish(out).await
+}
+
+/// What a sheet change is called: the refusal unless the caller is the
+/// referee (`fc_only`, completing "Only the referee can …"), the log's
+/// action word and the answer's headline.
+#[derive(Debug, Clone, Copy)]
+pub struct Words<'a> {
+    /// The referee's alone: what they do.
+    pub fc_only: Option<&'a str>,
+    /// The log's action word.
+    pub log_action: &'a str,
+    /// The answer's headline, e.g. "gains Stress".
+    pub headline: &'a str,
+}
+
+/// The outcome of [`apply_as`] (also an approved change's): the rules
+/// action `build` makes applied to the picked sheet; heart-attack Wounds
+/// waiting for the owner's choice come with the buttons to choose (a sheet
+/// session, so they survive).
+pub async fn applied(
+    turn: &mut Turn<'_>,
+    player: Pick<'_>,
+    words: Words<'_>,
+    build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
+) -> Result<Outcome, AppError> {
+    if let Some(what) = words.fc_only {
+        turn.require_gm(super::GM, what)?;
+    }
+    let mut c = turn.character(player, Access::Owner).await?;
+    let action = build(&c.sheet)?;
+    check_dice_cap(turn.max_dice(), &action)?;
+    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let log = entry(words.log_action, &action, &events).character(c.row.id);
+    let v = render::change_view(c.name(), words.headline, &c.sheet, &events);
+    let out = if c.sheet.pending_wounds() > 0 {
+        let sheet = c.sheet.clone();
         let state = super::state::VrState::Sheet {
             character: c.row.id,
         };
-        Some(
-            crate::app::sessions::create(&mut tx, caller, super::KIND, &state, Some(timeout))
-                .await?,
-        )
+        let timeout = Some(turn.guild.session_timeout_minutes);
+        Outcome::new(move |s| {
+            Response::message(render::displace_rows(v, s.id, s.version, &sheet, true))
+        })
+        .start(super::KIND, &state, Status::Open, timeout)
     } else {
-        None
+        Outcome::answer(Response::message(v))
     };
-    let redraw = super::combat_redraw::redraw_seated(&mut tx, c.row.id, &settings, None).await?;
-    tx.commit().await?;
-    let v = render::change_view(c.name(), headline, &c.sheet, &events);
-    Ok(super::combat_redraw::with_redraw(
-        Response::message(match buttons {
-            Some(id) => render::displace_rows(v, id, 0, &c.sheet, true),
-            None => v,
-        }),
-        redraw,
-    ))
+    Ok(out.sheet(c).log(log))
 }
 
-/// Logs a save: its inputs, the d20 and each Facet die.
-pub async fn record_save(
-    act: &mut Act,
-    caller: &Caller,
-    what: &str,
-    session: Option<i64>,
-    character: Option<i64>,
-    inputs: &impl Serialize,
-    r: &SaveResult,
-) -> Result<(), AppError> {
+/// A log entry of a save: its inputs, the d20 and each Facet die.
+pub fn save_entry(what: &str, inputs: &impl Serialize, r: &SaveResult) -> Record {
     let mut faces = vec![(20, r.d20)];
     faces.extend(r.facets.iter().map(|f| (f.bonus.die.sides(), f.roll)));
-    log::record_rolled(
-        act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: what,
-            session,
-            character,
-        },
-        inputs,
-        &super::record::SaveDice {
-            d20: r.d20,
-            facets: r.facets.clone(),
-        },
-        r,
-        &faces,
-    )
-    .await
-    .map(drop)
+    let dice = super::record::SaveDice {
+        d20: r.d20,
+        facets: r.facets.clone(),
+    };
+    Record::new(what, inputs, r).dice(&dice, faces)
 }
 
 /// The saver's own Facet on a save (VR-12: rolled and taken off the

@@ -288,8 +288,12 @@ impl<'a, G: Scope> Turn<'a, G> {
                 }));
             }
         }
+        // Other sessions the action moved on (a tracker, a register): saved,
+        // and redrawn first.
+        let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
+        moved.append(&mut redraw);
         let response = (o.draw)(&shown.unwrap_or_default());
-        Ok((self.held, Pending::new(response, redraw)))
+        Ok((self.held, Pending::new(response, moved)))
     }
 }
 
@@ -342,6 +346,31 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
     }
 }
 
+/// Saves the other sessions an outcome moved on ([`Outcome::moved`]),
+/// each version-checked, and returns them as they now stand, to redraw.
+async fn save_moved(tx: &mut Act, guild: i64, moved: Vec<Moved>) -> Result<Vec<Session>, AppError> {
+    let mut out = Vec::new();
+    for m in moved {
+        sessions::save_json(tx, &m.session, &m.state?, m.status, m.timeout).await?;
+        let row = storage::sessions::get(tx, guild, m.session.id)
+            .await?
+            .ok_or_else(|| AppError::Internal("a moved session is missing".into()))?;
+        if row.message_id.is_some() || row.token.is_some() {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// Another session an outcome moves on besides its own (a running
+/// tracker that shows the changed sheet, a register that lost dice).
+struct Moved {
+    session: Session,
+    state: Result<String, serde_json::Error>,
+    status: Status,
+    timeout: Option<u32>,
+}
+
 /// The session an outcome wrote, as its message shows it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shown {
@@ -380,6 +409,7 @@ pub struct Outcome<S> {
     sheets: Vec<Loaded<S>>,
     log: Vec<Record>,
     draw: Draw,
+    moved: Vec<Moved>,
 }
 
 impl<S> Outcome<S> {
@@ -391,6 +421,7 @@ impl<S> Outcome<S> {
             sheets: Vec::new(),
             log: Vec::new(),
             draw: Box::new(draw),
+            moved: Vec::new(),
         }
     }
 
@@ -445,6 +476,27 @@ impl<S> Outcome<S> {
     /// Adds a log entry.
     pub fn log(mut self, r: Record) -> Self {
         self.log.push(r);
+        self
+    }
+
+    /// Also saves `session` (another one than the outcome's own, as read
+    /// in the turn: a running tracker that shows a changed sheet, an open
+    /// register that lost dice) with a new state and status,
+    /// version-checked, and redraws its posted message after the commit
+    /// ([`Reply::Edit`](super::Reply::Edit), before the sheet cards).
+    pub fn moved(
+        mut self,
+        session: Session,
+        state: &impl Serialize,
+        status: Status,
+        timeout: Option<u32>,
+    ) -> Self {
+        self.moved.push(Moved {
+            session,
+            state: serde_json::to_string(state),
+            status,
+            timeout,
+        });
         self
     }
 }

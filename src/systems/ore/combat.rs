@@ -128,21 +128,21 @@ pub async fn save_npc(
     save(act, session, fight, Status::Open, &pcs, &settings).await
 }
 
-/// Redraws the channel's running fight after a change to `character`'s
+/// The channel's running fight moved on after a change to `character`'s
 /// sheet outside the tracker (issue 28: a player's own `/vv damage`): when
 /// the character is seated there, the fight notes `head` and the Injuries
-/// among `events`, puts the seat out if the sheet now incapacitates it, is
-/// saved, and its view comes back for a [`Reply::Edit`]; with no fight here,
-/// or the character not in it, `None`. Call it inside the change's
-/// transaction, after saving the sheet.
-pub async fn redraw_seated(
-    act: &mut Act,
+/// among `events` and puts the seat out if the sheet now incapacitates
+/// it; with no fight here, or the character not in it, `None`. Nothing is
+/// saved: the caller saves the fight ([`seated_moved`] for an outcome).
+async fn seated(
+    tx: &mut Tx,
+    caller: &Caller,
     character: i64,
     sheet: &OreSheet,
     head: &str,
     events: &[OreEvent],
-) -> Result<Option<crate::app::View>, AppError> {
-    let Some(session) = encounter::running(act, KIND).await? else {
+) -> Result<Option<(Session, Fight)>, AppError> {
+    let Some(session) = encounter::running_in(tx, caller, KIND).await? else {
         return Ok(None);
     };
     let mut fight: Fight = sessions::load(&session)?;
@@ -158,12 +158,26 @@ pub async fn redraw_seated(
     fight.note(head.to_string());
     note_injuries(&mut fight, &who, events, sheet);
     fight.settle(id, sheet)?;
-    let guild = act.caller().guild_id;
-    let settings = load_settings(act, guild).await?;
-    let pcs = load_pcs(act, &fight).await?;
-    save(act, &session, &fight, Status::Open, &pcs, &settings)
-        .await
-        .map(Some)
+    Ok(Some((session, fight)))
+}
+
+/// The outcome with the running fight [`seated`] moved on saved and
+/// redrawn (unchanged when `character` sits in no fight here).
+pub async fn seated_moved(
+    turn: &mut super::context::Turn<'_>,
+    out: super::context::Outcome,
+    character: i64,
+    sheet: &OreSheet,
+    head: &str,
+    events: &[OreEvent],
+) -> Result<super::context::Outcome, AppError> {
+    let caller = turn.caller().clone();
+    Ok(
+        match seated(turn.tx(), &caller, character, sheet, head, events).await? {
+            Some((session, fight)) => out.moved(session, &fight, Status::Open, None),
+            None => out,
+        },
+    )
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {

@@ -38,6 +38,9 @@ use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
 
+use super::context::{Outcome as Step, Turn};
+use crate::storage::Tx;
+
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
 /// Placeholder of the load select.
@@ -438,26 +441,25 @@ fn dice_line(r: &OreRoll) -> String {
 }
 
 /// The roller's open registers in the caller's channel whose cache dice
-/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8): the
-/// dice are dropped from each register now, and each is redrawn.
-pub async fn drop_lost_cache(
-    act: &mut Act,
+/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8), each
+/// with those dice dropped from its register (not saved yet).
+async fn registers_losing(
+    tx: &mut Tx,
+    caller: &Caller,
     character: i64,
     sheet: &OreSheet,
-) -> Result<Vec<View>, AppError> {
+) -> Result<Vec<(Session, RollState)>, AppError> {
     /// Open rolls of a channel looked at.
     const LOOK_AT: i64 = 50;
-    let caller = act.caller().clone();
     let open = crate::storage::sessions::latest_open_in_channel(
-        act,
+        tx,
         caller.guild_id,
         caller.channel_id,
         KIND,
         LOOK_AT,
     )
     .await?;
-    let minutes = timeout(act, caller.guild_id).await?;
-    let mut views = Vec::new();
+    let mut out = Vec::new();
     for s in open {
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
@@ -468,6 +470,43 @@ pub async fn drop_lost_cache(
             continue;
         }
         state.picker = None;
+        out.push((s, state));
+    }
+    Ok(out)
+}
+
+/// [`registers_losing`] for an action of the pipeline: the registers
+/// to move on ([`moved_registers`]).
+pub async fn lost_cache(
+    turn: &mut Turn<'_>,
+    character: i64,
+    sheet: &OreSheet,
+) -> Result<Vec<(Session, RollState)>, AppError> {
+    let caller = turn.caller().clone();
+    registers_losing(turn.tx(), &caller, character, sheet).await
+}
+
+/// The outcome with each register of [`lost_cache`] saved (still open)
+/// and redrawn.
+pub fn moved_registers(out: Step, registers: Vec<(Session, RollState)>, turn: &Turn<'_>) -> Step {
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    registers.into_iter().fold(out, |out, (s, state)| {
+        out.moved(s, &VvState::Roll(state), Status::Open, minutes)
+    })
+}
+
+/// The roller's open registers in the caller's channel whose cache dice
+/// left with the COMP: the dice are dropped from each register now, and
+/// each is redrawn (for the actions not yet on the pipeline).
+pub async fn drop_lost_cache(
+    act: &mut Act,
+    character: i64,
+    sheet: &OreSheet,
+) -> Result<Vec<View>, AppError> {
+    let caller = act.caller().clone();
+    let minutes = timeout(act, caller.guild_id).await?;
+    let mut views = Vec::new();
+    for (s, state) in registers_losing(act, &caller, character, sheet).await? {
         let version = sessions::save(
             act,
             &s,

@@ -212,6 +212,21 @@ impl<'a, G: Scope> Turn<'a, G> {
         Ok(Loaded { row, sheet })
     }
 
+    /// Opens a session of `kind` holding `state` (open, expiring after
+    /// `timeout` minutes) ahead of the outcome and gives its id: the other
+    /// write an action may ask before its outcome, when the state the
+    /// outcome saves names the new session (a tracker that links the roll
+    /// it posts).
+    pub async fn open_session(
+        &mut self,
+        kind: &'static str,
+        state: &impl Serialize,
+        timeout: Option<u32>,
+    ) -> Result<i64, AppError> {
+        let caller = self.caller.clone();
+        sessions::create(self.held.act(), &caller, kind, state, timeout).await
+    }
+
     /// Saves, logs and commits the outcome, then draws it with every
     /// posted message that shows a changed sheet redrawn.
     pub async fn finish(self, outcome: Outcome<G::Sheet>) -> AppResult {
@@ -258,7 +273,7 @@ impl<'a, G: Scope> Turn<'a, G> {
             let what = What {
                 system: G::ID,
                 action: &r.action,
-                session: shown.filter(|_| r.on_session).map(|s| s.id),
+                session: r.session.or(shown.filter(|_| r.on_session).map(|s| s.id)),
                 character: r.character,
             };
             let columns = Columns {
@@ -508,6 +523,7 @@ pub struct Record {
     action: String,
     character: Option<i64>,
     on_session: bool,
+    session: Option<i64>,
     inputs: Result<String, serde_json::Error>,
     dice: Result<String, serde_json::Error>,
     outcome: Result<String, serde_json::Error>,
@@ -522,6 +538,7 @@ impl Record {
             action: action.to_string(),
             character: None,
             on_session: false,
+            session: None,
             inputs: serde_json::to_string(inputs),
             dice: serde_json::to_string(&()),
             outcome: serde_json::to_string(outcome),
@@ -546,6 +563,13 @@ impl Record {
     /// It points at the session the outcome wrote.
     pub fn on_session(mut self) -> Self {
         self.on_session = true;
+        self
+    }
+
+    /// It points at session `id` (one the action opened ahead,
+    /// [`Turn::open_session`]).
+    pub fn session(mut self, id: i64) -> Self {
+        self.session = Some(id);
         self
     }
 }

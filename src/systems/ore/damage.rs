@@ -45,9 +45,21 @@ pub async fn damage(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let amount = damage_amount(amount)?;
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = target(&mut turn, name, player).await?;
+    let out = damage_in(&mut turn, track, amount, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`damage`] in a turn (an approved change's too): its outcome.
+pub async fn damage_in(
+    turn: &mut Turn<'_>,
+    track: Damageable,
+    amount: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
+    let amount = damage_amount(amount)?;
+    let mut ch = target(turn, name, player).await?;
     let events = ch
         .sheet
         .take_damage(&turn.settings, track, amount, &mut turn.rng())?;
@@ -67,7 +79,7 @@ pub async fn damage(
     let entry = events_record(&ch, "damage", &inputs, &events).on_session();
     // Cyber 0 logged them out: the cache dice leave their registers too.
     let registers = if logged_out(&events) {
-        super::roll::lost_cache(&mut turn, ch.row.id, &ch.sheet).await?
+        super::roll::lost_cache(turn, ch.row.id, &ch.sheet).await?
     } else {
         Vec::new()
     };
@@ -77,11 +89,10 @@ pub async fn damage(
         text::track_name(&ch.sheet, track)
     );
     let head_line = (Some(author), outcome.title(&title));
-    let out = report::outcome(&turn, &ch, head_line, lines, outcome.colour());
-    let out =
-        super::combat::seated_moved(&mut turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
-    let out = super::roll::moved_registers(out, registers, &turn);
-    turn.finish(out.sheet(ch).log(entry)).await
+    let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
+    let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
+    let out = super::roll::moved_registers(out, registers, turn);
+    Ok(out.sheet(ch).log(entry))
 }
 
 /// A hit's report: what happened, the defense (shown only), the Fault
@@ -311,10 +322,22 @@ pub async fn heal_days(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = heal_days_in(&mut turn, days, tended, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`heal_days`] in a turn (an approved change's too): its outcome.
+pub async fn heal_days_in(
+    turn: &mut Turn<'_>,
+    days: i64,
+    tended: bool,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
     let days =
         u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
-    let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = target(&mut turn, name, player).await?;
+    let mut ch = target(turn, name, player).await?;
     let waited = ch.sheet.repair_wait;
     let events = ch.sheet.pass_days(days, tended)?;
     let ch = checked(ch)?;
@@ -340,7 +363,7 @@ pub async fn heal_days(
         .description(lines.join("\n"))
         .colour(colour::SUCCESS),
     ));
-    turn.finish(Step::answer(answer).sheet(ch).log(entry)).await
+    Ok(Step::answer(answer).sheet(ch).log(entry))
 }
 
 /// `/vv heal injury`: the Compiler marks an Injury healed.
@@ -379,8 +402,20 @@ pub async fn repair(
     player: Option<i64>,
 ) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = target(&mut turn, name, player).await?;
-    let (dice, by) = repair_dice(&mut turn, &ch, engineering, engineer).await?;
+    let out = repair_in(&mut turn, engineering, engineer, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`repair`] in a turn (an approved change's too): its outcome.
+pub async fn repair_in(
+    turn: &mut Turn<'_>,
+    engineering: Option<i64>,
+    engineer: Option<&str>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
+    let mut ch = target(turn, name, player).await?;
+    let (dice, by) = repair_dice(turn, &ch, engineering, engineer).await?;
     let settings = &turn.settings;
     let cap = settings.max_pool;
     let target_value = ch.sheet.cyber.current.saturating_add(1);
@@ -405,7 +440,7 @@ pub async fn repair(
         )
     };
     let answer = Response::message(repair_view(author, &outcome, &events, &ch.sheet, chance));
-    turn.finish(Step::answer(answer).sheet(ch).log(entry)).await
+    Ok(Step::answer(answer).sheet(ch).log(entry))
 }
 
 /// The dice of a repair check and whose Engineering they are: a number

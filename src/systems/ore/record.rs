@@ -12,8 +12,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::ore::sets::CacheCost;
+use crate::rules::ore::combat::{OrderKind, OrderRoll, TieBreakRecord};
+use crate::rules::ore::sets::{CacheCost, SetRequirement};
 use crate::rules::ore::sheet::{Damageable, Stat, World};
+use crate::rules::ore::tracker::EndOfRound;
+use crate::rules::ore::{OreEvent, OreRoll};
 
 /// `inputs` of `/vv sheet create`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -148,6 +151,137 @@ pub struct RepairInputs {
     pub overridden: bool,
     /// Whose Engineering, in words.
     pub pool: String,
+}
+
+/// `inputs` of `/vv roll`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RollInputs {
+    /// The ad-hoc dice asked for instead of the stat.
+    pub dice: Option<u32>,
+    /// The pool as the roll showed it (it says when `dice:` overrode the
+    /// stat); none in rows written before it was logged.
+    pub pool: Option<String>,
+    /// The set the action needs.
+    pub requirement: Option<SetRequirement>,
+    /// The Called Stat.
+    pub stat: Option<Stat>,
+}
+
+/// `dice` of a roll: the faces as thrown and the Error Dice.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RollDice {
+    /// The Error Dice thrown with it.
+    pub error_dice: Vec<u32>,
+    /// The pool's natural faces.
+    pub faces: Vec<u32>,
+}
+
+impl RollDice {
+    /// The dice of `roll`.
+    pub fn of(roll: &OreRoll) -> Self {
+        Self {
+            error_dice: roll.error_dice.clone(),
+            faces: roll.natural.clone(),
+        }
+    }
+}
+
+/// `inputs` of `/vv order`: the kind and the entities as typed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OrderInputs {
+    /// The entities, one item each.
+    pub entities: Vec<String>,
+    /// Outthink or Initiative.
+    pub kind: Option<OrderKind>,
+}
+
+/// `outcome` of `/vv order` (its `dice` are the rules' entries).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OrderOutcome {
+    /// Entity ids from best to worst.
+    pub ranking: Vec<i64>,
+    /// How ties were broken.
+    pub ties: Vec<TieBreakRecord>,
+}
+
+impl OrderOutcome {
+    /// The outcome of `result`.
+    pub fn of(result: &OrderRoll) -> Self {
+        Self {
+            ranking: result.ranking.clone(),
+            ties: result.ties.clone(),
+        }
+    }
+}
+
+/// `inputs` of `/vv combat start` and of the tracker's Begin.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CombatStart {
+    /// Where the fight is.
+    pub world: Option<World>,
+}
+
+/// A round: `inputs` of the tracker's Next round (the round that ended),
+/// `outcome` of its Begin (the round that begins).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Round {
+    /// The round.
+    pub round: u32,
+}
+
+/// `inputs` of `/vv combat damage`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CombatDamage {
+    /// The damage dealt.
+    pub amount: u32,
+    /// The combatant's name.
+    pub combatant: String,
+    /// The track it went to.
+    pub track: Option<Damageable>,
+}
+
+/// `inputs` of a combatant's Called Stat roll, started from the tracker.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CalledInputs {
+    /// Always true: a called roll.
+    pub called: bool,
+    /// The combatant's name.
+    pub combatant: String,
+    /// The pool as the roll showed it.
+    pub pool: String,
+    /// The Called Stat.
+    pub stat: Option<Stat>,
+}
+
+/// One seat's End phase, in the `outcome` of the tracker's Next round.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SeatEnd {
+    /// What its sheet's End phase did.
+    pub events: Vec<OreEvent>,
+    /// It is now out of the turns.
+    pub out: bool,
+    /// The seat.
+    pub seat: u32,
+}
+
+impl SeatEnd {
+    /// The record of `end`.
+    pub fn of(end: &EndOfRound) -> Self {
+        Self {
+            events: end.events.clone(),
+            out: end.out,
+            seat: end.seat,
+        }
+    }
 }
 
 #[cfg(test)]

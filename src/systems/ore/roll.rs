@@ -17,28 +17,29 @@
 //! [`OreRoll::apply`] runs, both are saved and the step is logged.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::collections::BTreeMap;
 
 use super::buttons::VvButton;
-use super::{load_settings, target, text, timeout, Target, VvState, GM, KIND, SYSTEM};
+use super::{text, timeout, VvState, GM, KIND};
 use crate::app::component::Action;
 use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::app::Act;
-use crate::app::{log, sessions, settings as app_settings, App, AppError, AppResult};
+use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{
     ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest,
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
-use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
+use crate::rules::ore::{OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
 
 use super::context::{Outcome as Step, Turn};
+use super::record;
+use crate::app::pipeline::{Record, Shown};
 use crate::storage::Tx;
 
 /// Placeholder of the cache-dice select.
@@ -123,17 +124,16 @@ pub struct RollArgs {
 
 /// `/vv roll`: rolls the stat into a new register and posts it.
 pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = start_in(&mut turn, app, args).await?;
+    turn.finish(out).await
+}
+
+/// [`start`] in a turn (an approved change's too): its outcome.
+pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<Step, AppError> {
     let label = super::check_text(app, "label", args.label.as_deref())?;
     let (dice, requirement) = checked(&args)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, fc } = target(
-        &mut tx,
-        caller,
-        args.name.as_deref(),
-        args.player,
-        "roll for them",
-    )
-    .await?;
+    let mut ch = super::context::target(turn, args.name.as_deref(), args.player).await?;
     if let (Some(stat), None) = (args.stat, dice) {
         // A stat of 0 with an empty cache rolls nothing: a newcomer's fresh
         // sheet gets the way forward instead of a public "No set" (issue 31).
@@ -146,17 +146,15 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
             )));
         }
     }
-    let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
-    let mut settings = load_settings(&mut tx, caller.guild_id).await?;
-    let guild_cap = guild.max_dice_per_roll.max(1);
+    let mut settings = turn.settings.clone();
+    let guild_cap = turn.guild.max_dice_per_roll.max(1);
     let guild_capped = settings.max_pool > guild_cap;
     settings.max_pool = settings.max_pool.min(guild_cap);
     let mut notes = settle_overflow(&mut ch.sheet, &settings);
     let owner = Actor {
         id: ch.row.owner_id,
-        gm: fc,
+        gm: turn.fc,
     };
-    let mut rng = app.rng.fork();
     let (roll, events) = OreRoll::start(
         &ch.sheet,
         &settings,
@@ -166,7 +164,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
             dice,
             label,
         },
-        &mut rng,
+        &mut turn.rng(),
     )?;
     if let Some(stat) = args.stat {
         ch.sheet.combat.called_stat = Some(stat);
@@ -187,29 +185,30 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         page: 0,
         notes,
     };
-    super::sheet::save(&mut tx, &mut ch).await?;
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        KIND,
-        &VvState::Roll(state.clone()),
-        Some(minutes),
-    )
-    .await?;
-    let inputs = json!({
-        "stat": args.stat, "dice": dice, "requirement": requirement,
-        "pool": pool_text(&state.roll),
-    });
-    log_start(&mut tx, caller, id, ch.row.id, &inputs, &state, &events).await?;
-    tx.commit().await?;
-    Ok(Response::message(view(
-        id,
-        0,
-        Status::Open,
-        &state,
-        Some(&ch.sheet),
-    )))
+    let ch = super::context::checked(ch)?;
+    let inputs = record::RollInputs {
+        dice,
+        pool: Some(pool_text(&state.roll)),
+        requirement: Some(requirement),
+        stat: args.stat,
+    };
+    let entry = Record::new("roll", &inputs, &events)
+        .dice(
+            &record::RollDice::of(&state.roll),
+            super::faces::thrown(&events),
+        )
+        .character(ch.row.id)
+        .on_session();
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Roll(state.clone());
+    let sheet = ch.sheet.clone();
+    let out = Step::new(move |s: &Shown| {
+        Response::message(view(s.id, s.version, s.status, &state, Some(&sheet)))
+    })
+    .start(KIND, &stored, Status::Open, minutes)
+    .sheet(ch)
+    .log(entry);
+    Ok(out)
 }
 
 /// The options of `/vv roll` checked: the ad-hoc dice (1 to 100) and the
@@ -235,34 +234,6 @@ fn checked(args: &RollArgs) -> Result<(Option<u32>, SetRequirement), AppError> {
     };
     requirement.validate()?;
     Ok((dice, requirement))
-}
-
-/// Logs a new register: what was asked, the faces and error dice rolled.
-async fn log_start(
-    tx: &mut Act,
-    caller: &Caller,
-    id: i64,
-    character: i64,
-    inputs: &serde_json::Value,
-    state: &RollState,
-    events: &[OreEvent],
-) -> Result<(), AppError> {
-    log::record_rolled(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "roll",
-            session: Some(id),
-            character: Some(character),
-        },
-        inputs,
-        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
-        &events,
-        &super::faces::thrown(events),
-    )
-    .await
-    .map(drop)
 }
 
 /// Discards by default (A-O10: the lowest face) while a sheet's cache is
@@ -1105,6 +1076,7 @@ mod tests {
     use crate::rules::ore::sheet::{CacheDie, CacheSource, Stats};
     use crate::rules::ore::OreSettings;
     use rand::{rngs::StdRng, SeedableRng};
+    use serde_json::json;
 
     fn state(pool: u32, cache: u32, settings: OreSettings) -> (RollState, OreSheet) {
         let mut sheet = OreSheet::new(Stats::all(pool));

@@ -128,14 +128,26 @@ pub async fn set_stat(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = set_stat_in(&mut turn, stat, value, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`set_stat`] in a turn (an approved change's too): its outcome.
+pub async fn set_stat_in(
+    turn: &mut Turn<'_>,
+    stat: Stat,
+    value: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Outcome, AppError> {
     if value > MAX_STAT {
         return Err(AppError::user(format!(
             "{} can be at most {MAX_STAT} here.",
             stat.name()
         )));
     }
-    let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = target(&mut turn, name, player).await?;
+    let mut ch = target(turn, name, player).await?;
     let old = ch.sheet.stats.get(stat);
     ch.sheet.stats.set(stat, value)?;
     let track = match stat {
@@ -165,7 +177,7 @@ pub async fn set_stat(
         value,
     };
     let out = edited(ch, "sheet_set", &inputs, answer)?;
-    turn.finish(out).await
+    Ok(out)
 }
 
 /// `/vv sheet track`: a track's maximum and current value.
@@ -178,6 +190,20 @@ pub async fn set_track(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = set_track_in(&mut turn, track, max, current, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`set_track`] in a turn (an approved change's too): its outcome.
+pub async fn set_track_in(
+    turn: &mut Turn<'_>,
+    track: Damageable,
+    max: Option<i64>,
+    current: Option<i64>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Outcome, AppError> {
     if max.is_none() && current.is_none() {
         return Err(AppError::user(
             "Give a new `max`, a new `current`, or both.",
@@ -188,8 +214,7 @@ pub async fn set_track(
             "A track's maximum can be at most {MAX_VALUE}."
         )));
     }
-    let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = target(&mut turn, name, player).await?;
+    let mut ch = target(turn, name, player).await?;
     if let Some(m) = max {
         ch.sheet.set_track_max(track, m)?;
     }
@@ -212,7 +237,7 @@ pub async fn set_track(
         track: Some(track),
     };
     let out = edited(ch, "sheet_track", &inputs, answer)?;
-    turn.finish(out).await
+    Ok(out)
 }
 
 /// `/vv sheet defense`: Defense, Integrity and Resolve.

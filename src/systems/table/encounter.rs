@@ -36,7 +36,19 @@ pub async fn require_running(
     what: &str,
     start: &str,
 ) -> Result<Session, AppError> {
-    running(act, kind).await?.ok_or_else(|| {
+    let caller = act.caller().clone();
+    require_running_in(act, &caller, kind, what, start).await
+}
+
+/// [`require_running`] in any transaction (an action's turn).
+pub async fn require_running_in(
+    tx: &mut Tx,
+    caller: &Caller,
+    kind: &str,
+    what: &str,
+    start: &str,
+) -> Result<Session, AppError> {
+    running_in(tx, caller, kind).await?.ok_or_else(|| {
         AppError::user(format!(
             "No {what} is running in this channel: start one with {start}."
         ))
@@ -51,7 +63,19 @@ pub async fn refuse_second(
     what: &str,
     end: &str,
 ) -> Result<(), AppError> {
-    match running(act, kind).await? {
+    let caller = act.caller().clone();
+    refuse_second_in(act, &caller, kind, what, end).await
+}
+
+/// [`refuse_second`] in any transaction (an action's turn).
+pub async fn refuse_second_in(
+    tx: &mut Tx,
+    caller: &Caller,
+    kind: &str,
+    what: &str,
+    end: &str,
+) -> Result<(), AppError> {
+    match running_in(tx, caller, kind).await? {
         Some(_) => Err(AppError::user(format!(
             "A {what} is already running in this channel: end it first with {end}."
         ))),

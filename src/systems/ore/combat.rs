@@ -29,7 +29,7 @@ use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
+use crate::rules::ore::{OreEvent, OreRoll, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -129,38 +129,16 @@ fn with_sheets(out: Step, saved: Vec<Loaded<OreSheet>>) -> Step {
     saved.into_iter().fold(out, Step::sheet)
 }
 
-/// Saves the fight and draws it (an NPC's register step, not yet on the
-/// action pipeline).
-async fn save(
-    act: &mut Act,
-    session: &Session,
-    fight: &Fight,
-    pcs: &Pcs,
-    settings: &OreSettings,
-) -> Result<crate::app::View, AppError> {
-    let version = sessions::save(act, session, fight, Status::Open, None).await?;
-    Ok(view(
-        session.id,
-        version,
-        Status::Open,
-        fight,
-        &sheets(pcs),
-        settings.max_pool,
-    ))
-}
-
 /// Puts an NPC's sheet, changed through its register's buttons, back in
-/// its seat, logs `lines` (what the step did) as the NPC's, puts the NPC
-/// out if the step incapacitated it, saves the fight and draws it.
-pub async fn save_npc(
-    act: &mut Act,
-    session: &Session,
+/// its seat, notes `lines` (what the step did) as the NPC's and puts the
+/// NPC out if the step incapacitated it (the caller saves the fight).
+pub fn npc_moved(
     fight: &mut Fight,
     seat: u32,
     sheet: &OreSheet,
     name: &str,
     lines: &[String],
-) -> Result<crate::app::View, AppError> {
+) -> Result<(), AppError> {
     if let Some(s) = fight.turns.seat_mut(seat) {
         s.data.npc = Some(sheet.clone());
     }
@@ -168,10 +146,7 @@ pub async fn save_npc(
         fight.note(format!("{name}: {l}"));
     }
     fight.settle(seat, sheet)?;
-    let guild = act.caller().guild_id;
-    let settings = load_settings(act, guild).await?;
-    let pcs = load_pcs_in(act, guild, fight).await?;
-    save(act, session, fight, &pcs, &settings).await
+    Ok(())
 }
 
 /// The channel's running fight moved on after a change to `character`'s

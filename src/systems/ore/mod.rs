@@ -150,13 +150,6 @@ pub async fn load_settings(tx: &mut Tx, guild_id: i64) -> Result<OreSettings, Ap
     app_settings::scoped(tx, guild_id, SYSTEM).await
 }
 
-/// The guild's session timeout.
-pub async fn timeout(tx: &mut Tx, guild_id: i64) -> Result<u32, AppError> {
-    Ok(app_settings::guild(tx, guild_id)
-        .await?
-        .session_timeout_minutes)
-}
-
 /// Checks a free-text option against the configured limit.
 pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<String>, AppError> {
     let Some(t) = text.map(str::trim).filter(|t| !t.is_empty()) else {

@@ -13,8 +13,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::ore::combat::{OrderKind, OrderRoll, TieBreakRecord};
+use crate::rules::ore::roll::RegisterDie;
 use crate::rules::ore::sets::{CacheCost, SetRequirement};
-use crate::rules::ore::sheet::{Damageable, Stat, World};
+use crate::rules::ore::sheet::{CacheDie, Damageable, Stat, World};
 use crate::rules::ore::tracker::EndOfRound;
 use crate::rules::ore::{OreEvent, OreRoll};
 
@@ -282,6 +283,32 @@ impl SeatEnd {
             seat: end.seat,
         }
     }
+}
+
+/// `inputs` of a discard picked on a report: the select's values.
+pub type Picked = Vec<String>;
+
+/// `inputs` of a click on a roll: the button's word, its argument and
+/// the values picked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClickInputs {
+    /// The button's action word.
+    pub action: String,
+    /// Its argument, if any.
+    pub arg: Option<String>,
+    /// The values picked in a select.
+    pub values: Vec<String>,
+}
+
+/// `dice` of a click on a roll: the register and the cache after it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RegisterDice {
+    /// The sheet's cache.
+    pub cache: Vec<CacheDie>,
+    /// The roll's register.
+    pub register: Vec<RegisterDie>,
 }
 
 #[cfg(test)]

@@ -20,10 +20,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::buttons::VvButton;
-use super::{text, timeout, VvState, GM, KIND};
+use super::{text, VvState, GM, KIND};
 use crate::app::component::Action;
 use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::app::Act;
 use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{
@@ -258,14 +257,9 @@ pub fn settle_overflow(
     notes
 }
 
-/// Saves the roll (open until its register closes) and shows it.
-pub async fn save_and_show(
-    mut tx: Act,
-    caller: &Caller,
-    session: &Session,
-    state: RollState,
-    sheet: &OreSheet,
-) -> AppResult {
+/// The outcome that saves the roll (open until its register closes) and
+/// shows it in place.
+pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
     let status = if state.roll.phase == RollPhase::Closed {
         Status::Closed
     } else {
@@ -278,23 +272,18 @@ pub async fn save_and_show(
         .register
         .iter()
         .any(|d| d.from_cache.is_some() && d.is_unused());
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let version = sessions::save(
-        &mut tx,
-        session,
-        &VvState::Roll(state.clone()),
+    let minutes = turn.guild.session_timeout_minutes;
+    let stored = VvState::Roll(state.clone());
+    let sheet = sheet.clone();
+    Step::new(move |s: &Shown| {
+        Response::update(view(s.id, s.version, s.status, &state, Some(&sheet)))
+    })
+    .save(
+        session.clone(),
+        &stored,
         status,
         (!holds_cache).then_some(minutes),
     )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::update(view(
-        session.id,
-        version,
-        status,
-        &state,
-        Some(sheet),
-    )))
 }
 
 fn action_line(n: usize, a: &ActionRecord, follow_up: bool) -> String {
@@ -464,31 +453,6 @@ pub fn moved_registers(out: Step, registers: Vec<(Session, RollState)>, turn: &T
     registers.into_iter().fold(out, |out, (s, state)| {
         out.moved(s, &VvState::Roll(state), Status::Open, minutes)
     })
-}
-
-/// The roller's open registers in the caller's channel whose cache dice
-/// left with the COMP: the dice are dropped from each register now, and
-/// each is redrawn (for the actions not yet on the pipeline).
-pub async fn drop_lost_cache(
-    act: &mut Act,
-    character: i64,
-    sheet: &OreSheet,
-) -> Result<Vec<View>, AppError> {
-    let caller = act.caller().clone();
-    let minutes = timeout(act, caller.guild_id).await?;
-    let mut views = Vec::new();
-    for (s, state) in registers_losing(act, &caller, character, sheet).await? {
-        let version = sessions::save(
-            act,
-            &s,
-            &VvState::Roll(state.clone()),
-            Status::Open,
-            Some(minutes),
-        )
-        .await?;
-        views.push(view(s.id, version, Status::Open, &state, Some(sheet)));
-    }
-    Ok(views)
 }
 
 /// What a roll's message shows that the rules work out, computed once

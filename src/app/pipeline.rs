@@ -15,7 +15,9 @@
 //! commits it, and then redraws every other posted message that shows a
 //! sheet that changed (a sheet card, [`Scope::shows`]), as
 //! [`Reply::Edit`](super::Reply::Edit)s after the answer; a secret action redraws none (what
-//! came of it stays with the roller and the game master). A turn may be lent a transaction that
+//! came of it stays with the roller and the game master). Other sessions
+//! the action moved on ([`Outcome::moved`]: a running tracker, an open
+//! register) are saved with it and redrawn first. A turn may be lent a transaction that
 //! is not its own ([`Turn::within`], an approval applying a change inside
 //! the approval's click): it then [`Turn::settle`]s, writing without
 //! committing, and the lender commits and draws ([`Pending::draw`]).
@@ -421,10 +423,11 @@ type Draw = Box<dyn FnOnce(&Shown) -> Response + Send>;
 /// What an action changed, as data (see the module comment).
 pub struct Outcome<S> {
     session: Option<SessionWrite>,
+    /// Other sessions it moved on ([`Outcome::moved`]).
+    moved: Vec<Moved>,
     sheets: Vec<Loaded<S>>,
     log: Vec<Record>,
     draw: Draw,
-    moved: Vec<Moved>,
 }
 
 impl<S> Outcome<S> {
@@ -433,10 +436,10 @@ impl<S> Outcome<S> {
     pub fn new(draw: impl FnOnce(&Shown) -> Response + Send + 'static) -> Self {
         Outcome {
             session: None,
+            moved: Vec::new(),
             sheets: Vec::new(),
             log: Vec::new(),
             draw: Box::new(draw),
-            moved: Vec::new(),
         }
     }
 
@@ -482,18 +485,6 @@ impl<S> Outcome<S> {
         self
     }
 
-    /// Saves a changed sheet.
-    pub fn sheet(mut self, c: Loaded<S>) -> Self {
-        self.sheets.push(c);
-        self
-    }
-
-    /// Adds a log entry.
-    pub fn log(mut self, r: Record) -> Self {
-        self.log.push(r);
-        self
-    }
-
     /// Also saves `session` (another one than the outcome's own, as read
     /// in the turn: a running tracker that shows a changed sheet, an open
     /// register that lost dice) with a new state and status,
@@ -512,6 +503,18 @@ impl<S> Outcome<S> {
             status,
             timeout,
         });
+        self
+    }
+
+    /// Saves a changed sheet.
+    pub fn sheet(mut self, c: Loaded<S>) -> Self {
+        self.sheets.push(c);
+        self
+    }
+
+    /// Adds a log entry.
+    pub fn log(mut self, r: Record) -> Self {
+        self.log.push(r);
         self
     }
 }

@@ -27,13 +27,6 @@ pub const MAX_VALUE: i64 = crate::rules::ore::sheet::MAX_VALUE as i64;
 
 use crate::rules::ore::sheet::MAX_PROCESSING_POWER;
 
-/// Saves a sheet (checking its invariants first), for the actions not
-/// yet on the action pipeline.
-pub async fn save(tx: &mut Tx, ch: &mut Loaded<OreSheet>) -> Result<(), AppError> {
-    ch.sheet.validate()?;
-    crate::app::characters::save(tx, ch).await
-}
-
 /// A sheet edit's log entry: what was asked, no dice, the sheet after.
 fn sheet_record(ch: &Loaded<OreSheet>, action: &str, inputs: &impl Serialize) -> Record {
     Record::new(action, inputs, &ch.sheet)

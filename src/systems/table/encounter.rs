@@ -40,7 +40,8 @@ pub async fn require_running(
     require_running_in(act, &caller, kind, what, start).await
 }
 
-/// [`require_running`] in any transaction (an action's turn).
+/// [`require_running`] in any transaction, for `caller` (an action of the
+/// pipeline, which reads in its turn's transaction).
 pub async fn require_running_in(
     tx: &mut Tx,
     caller: &Caller,
@@ -67,7 +68,7 @@ pub async fn refuse_second(
     refuse_second_in(act, &caller, kind, what, end).await
 }
 
-/// [`refuse_second`] in any transaction (an action's turn).
+/// [`refuse_second`] in any transaction, for `caller`.
 pub async fn refuse_second_in(
     tx: &mut Tx,
     caller: &Caller,

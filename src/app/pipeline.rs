@@ -15,7 +15,9 @@
 //! commits it, and then redraws every other posted message that shows a
 //! sheet that changed (a sheet card, [`Scope::shows`]), as
 //! [`Reply::Edit`](super::Reply::Edit)s after the answer; a secret action redraws none (what
-//! came of it stays with the roller and the game master). A turn may be lent a transaction that
+//! came of it stays with the roller and the game master). Other sessions
+//! the action moved on ([`Outcome::moved`]: a running tracker, an open
+//! register) are saved with it and redrawn first. A turn may be lent a transaction that
 //! is not its own ([`Turn::within`], an approval applying a change inside
 //! the approval's click): it then [`Turn::settle`]s, writing without
 //! committing, and the lender commits and draws ([`Pending::draw`]).
@@ -291,11 +293,26 @@ impl<'a, G: Scope> Turn<'a, G> {
         state: &impl Serialize,
         timeout: Option<u32>,
     ) -> Result<Session, AppError> {
-        let caller = self.caller.clone();
-        let id = sessions::create(self.tx(), &caller, kind, state, timeout).await?;
-        storage::sessions::get(self.tx(), caller.guild_id, id)
+        let id = self.open_session(kind, state, timeout).await?;
+        let guild = self.caller.guild_id;
+        storage::sessions::get(self.tx(), guild, id)
             .await?
             .ok_or_else(|| AppError::Internal("a new session is missing".into()))
+    }
+
+    /// Opens a session of `kind` holding `state` (open, expiring after
+    /// `timeout` minutes) ahead of the outcome and gives its id: the other
+    /// write an action may ask before its outcome, when the state the
+    /// outcome saves names the new session (a tracker that links the roll
+    /// it posts).
+    pub async fn open_session(
+        &mut self,
+        kind: &'static str,
+        state: &impl Serialize,
+        timeout: Option<u32>,
+    ) -> Result<i64, AppError> {
+        let caller = self.caller.clone();
+        sessions::create(self.held.act(), &caller, kind, state, timeout).await
     }
 
     /// Saves, logs and commits the outcome, then draws it with every
@@ -374,8 +391,12 @@ impl<'a, G: Scope> Turn<'a, G> {
             }
             redraw.extend(followed);
         }
+        // Other sessions the action moved on (a tracker, a register): saved,
+        // and redrawn first.
+        let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
+        moved.append(&mut redraw);
         let response = (o.draw)(&shown.unwrap_or_default());
-        Ok((self.held, Pending::new(response, redraw)))
+        Ok((self.held, Pending::new(response, moved)))
     }
 }
 
@@ -488,6 +509,31 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
     }
 }
 
+/// Saves the other sessions an outcome moved on ([`Outcome::moved`]),
+/// each version-checked, and returns them as they now stand, to redraw.
+async fn save_moved(tx: &mut Act, guild: i64, moved: Vec<Moved>) -> Result<Vec<Session>, AppError> {
+    let mut out = Vec::new();
+    for m in moved {
+        sessions::save_json(tx, &m.session, &m.state?, m.status, m.timeout).await?;
+        let row = storage::sessions::get(tx, guild, m.session.id)
+            .await?
+            .ok_or_else(|| AppError::Internal("a moved session is missing".into()))?;
+        if row.message_id.is_some() || row.token.is_some() {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// Another session an outcome moves on besides its own (a running
+/// tracker that shows the changed sheet, a register that lost dice).
+struct Moved {
+    session: Session,
+    state: Result<String, serde_json::Error>,
+    status: Status,
+    timeout: Option<u32>,
+}
+
 /// The session an outcome wrote, as its message shows it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shown {
@@ -523,6 +569,8 @@ type Draw = Box<dyn FnOnce(&Shown) -> Response + Send>;
 /// What an action changed, as data (see the module comment).
 pub struct Outcome<S> {
     session: Option<SessionWrite>,
+    /// Other sessions it moved on ([`Outcome::moved`]).
+    moved: Vec<Moved>,
     sheets: Vec<Loaded<S>>,
     log: Vec<Record>,
     draw: Draw,
@@ -547,6 +595,7 @@ impl<S> Outcome<S> {
     pub fn new(draw: impl FnOnce(&Shown) -> Response + Send + 'static) -> Self {
         Outcome {
             session: None,
+            moved: Vec::new(),
             sheets: Vec::new(),
             log: Vec::new(),
             draw: Box::new(draw),
@@ -590,6 +639,27 @@ impl<S> Outcome<S> {
         timeout: Option<u32>,
     ) -> Self {
         self.session = Some(SessionWrite::Save {
+            session,
+            state: serde_json::to_string(state),
+            status,
+            timeout,
+        });
+        self
+    }
+
+    /// Also saves `session` (another one than the outcome's own, as read
+    /// in the turn: a running tracker that shows a changed sheet, an open
+    /// register that lost dice) with a new state and status,
+    /// version-checked, and redraws its posted message after the commit
+    /// ([`Reply::Edit`](super::Reply::Edit), before the sheet cards).
+    pub fn moved(
+        mut self,
+        session: Session,
+        state: &impl Serialize,
+        status: Status,
+        timeout: Option<u32>,
+    ) -> Self {
+        self.moved.push(Moved {
             session,
             state: serde_json::to_string(state),
             status,
@@ -711,6 +781,15 @@ impl Record {
     /// [`Table`] on one game's character).
     pub fn system(mut self, id: &str) -> Self {
         self.system = Some(id.to_string());
+        self
+    }
+
+    /// It points at session `id` rather than the one the outcome writes:
+    /// one the action opened ahead ([`Turn::open_session`]), such as the
+    /// register a tracker's call posts.
+    pub fn at_session(mut self, id: i64) -> Self {
+        self.session = Some(id);
+        self.on_session = false;
         self
     }
 }

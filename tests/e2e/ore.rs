@@ -2351,3 +2351,32 @@ async fn vv_logout_takes_the_cache_dice_out_of_an_open_register() {
     assert!(!l.iter().any(|b| b == "Add cache dice"), "{l:?}");
     t.stop().await;
 }
+
+/// Issue 28: `/vv logout` moves the roller's open register on through the
+/// action pipeline (`Outcome::moved`): the cache dice it held leave it,
+/// and its message is redrawn after the report, without them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_logout_redraws_the_register_it_took_cache_dice_from() {
+    let t = table("vv-logout-register", 1).await;
+    booted_roll(&t).await;
+    t.click("alice", "Add cache dice").await.unwrap();
+    let ex = t
+        .select(
+            "alice",
+            "Pick cache dice to add",
+            &["10.1".into(), "9.1".into()],
+        )
+        .await
+        .unwrap();
+    assert!(desc(ex.single()).contains("Unused from the cache: 10 9"));
+    let ex = cmd(&t, "alice", "/vv logout").await;
+    assert_eq!(ex.outputs.len(), 2, "{:#?}", ex.outputs);
+    assert!(desc(&ex.outputs[0]).starts_with("COMP off (logged out); cache lost: 7."));
+    let register = &ex.outputs[1];
+    assert_eq!(register.kind, "update");
+    assert_eq!(author(register), "Ann · Wit (6 dice) · crack the lock");
+    let d = desc(register);
+    assert!(d.starts_with("**2 2** · 10 9 6 1\n"), "{d}");
+    assert!(!d.contains("Unused from the cache"), "{d}");
+    t.stop().await;
+}

@@ -14,22 +14,22 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::json;
-
 pub use super::combat_buttons::KIND;
 
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
+use super::context::{checked, Outcome as Step, Turn};
 use super::roll::{settle_overflow, RollState, Whose};
-use super::{by_id, load_settings, text, timeout, VvState, GM, HINT, SYSTEM};
-use crate::app::characters::{self, Loaded};
+use super::{by_id, load_settings, record, text, VvState, GM};
+use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
-use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::pipeline::{Record, Shown};
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreEvent, OreRoll, OreSettings, RollAction};
+use crate::rules::ore::{OreEvent, OreRoll, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -46,12 +46,11 @@ pub const MAX_TRACK: i64 = 999;
 /// The player characters of a fight, loaded by seat id.
 type Pcs = BTreeMap<u32, Loaded<OreSheet>>;
 
-async fn load_pcs(act: &mut Act, fight: &Fight) -> Result<Pcs, AppError> {
-    let guild = act.caller().guild_id;
+async fn load_pcs_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
     let mut out = Pcs::new();
     for seat in &fight.turns.seats {
         if let Some(c) = seat.character {
-            if let Ok(ch) = by_id(act, guild, c).await {
+            if let Ok(ch) = by_id(tx, guild, c).await {
                 out.insert(seat.id, ch);
             }
         }
@@ -59,62 +58,87 @@ async fn load_pcs(act: &mut Act, fight: &Fight) -> Result<Pcs, AppError> {
     Ok(out)
 }
 
+/// The fight's player characters, read in the turn.
+async fn pcs_of(turn: &mut Turn<'_>, fight: &Fight) -> Result<Pcs, AppError> {
+    let guild = turn.caller().guild_id;
+    load_pcs_in(turn.tx(), guild, fight).await
+}
+
 fn sheets(pcs: &Pcs) -> Sheets {
     pcs.iter().map(|(k, v)| (*k, v.sheet.clone())).collect()
 }
 
-/// Saves the sheets the rules core changed.
-async fn store(act: &mut Act, pcs: &mut Pcs, changed: Sheets) -> Result<(), AppError> {
+/// Takes the sheets the rules core changed into `pcs`, and gives those
+/// that changed (checked), for the outcome to save.
+fn changed_sheets(pcs: &mut Pcs, changed: Sheets) -> Result<Vec<Loaded<OreSheet>>, AppError> {
+    let mut out = Vec::new();
     for (id, sheet) in changed {
         if let Some(ch) = pcs.get_mut(&id) {
             if ch.sheet != sheet {
                 ch.sheet = sheet;
-                super::sheet::save(act, ch).await?;
+                out.push(checked(ch.clone())?);
             }
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-/// The running fight of the caller's channel.
-async fn running(act: &mut Act) -> Result<(Session, Fight), AppError> {
-    let session = encounter::require_running(act, KIND, WHAT, START).await?;
+/// The running fight of the caller's channel, read in the turn.
+async fn running(turn: &mut Turn<'_>) -> Result<(Session, Fight), AppError> {
+    let caller = turn.caller().clone();
+    let session = encounter::require_running_in(turn.tx(), &caller, KIND, WHAT, START).await?;
     let fight = sessions::load(&session)?;
     Ok((session, fight))
 }
 
-/// Saves the fight and draws it.
-async fn save(
-    act: &mut Act,
-    session: &Session,
+/// How an action on the tracker answers.
+enum Answer {
+    /// A command: this note privately, the posted tracker redrawn.
+    Edit(String),
+    /// A click: the tracker redrawn in place.
+    Update,
+    /// A click that posts this message (a called register), the tracker
+    /// redrawn after it.
+    Posted(crate::app::View),
+}
+
+/// The outcome that saves the fight with `status` and answers with the
+/// tracker drawn as saved (`pcs` as they now stand).
+fn tracker(
+    turn: &Turn<'_>,
+    session: Session,
     fight: &Fight,
     status: Status,
     pcs: &Pcs,
-    settings: &OreSettings,
-) -> Result<crate::app::View, AppError> {
-    let version = sessions::save(act, session, fight, status, None).await?;
-    Ok(view(
-        session.id,
-        version,
-        status,
-        fight,
-        &sheets(pcs),
-        settings.max_pool,
-    ))
+    answer: Answer,
+) -> Step {
+    let (drawn, shown, max_pool) = (fight.clone(), sheets(pcs), turn.settings.max_pool);
+    Step::new(move |s: &Shown| {
+        let v = view(s.id, s.version, s.status, &drawn, &shown, max_pool);
+        match answer {
+            Answer::Edit(note) => Response::edit(note, v),
+            Answer::Update => Response::update(v),
+            Answer::Posted(m) => Response::message(m).then(Reply::Edit(v)),
+        }
+    })
+    .save(session, fight, status, None)
+}
+
+/// The outcome with `saved` sheets saved.
+fn with_sheets(out: Step, saved: Vec<Loaded<OreSheet>>) -> Step {
+    saved.into_iter().fold(out, Step::sheet)
 }
 
 /// Puts an NPC's sheet, changed through its register's buttons, back in
-/// its seat, logs `lines` (what the step did) as the NPC's, puts the NPC
-/// out if the step incapacitated it, saves the fight and draws it.
-pub async fn save_npc(
-    act: &mut Act,
-    session: &Session,
+/// its seat, notes `lines` (what the step did) as the NPC's and puts the
+/// NPC out if the step incapacitated it (the caller saves the fight).
+pub fn npc_moved(
     fight: &mut Fight,
     seat: u32,
     sheet: &OreSheet,
     name: &str,
     lines: &[String],
-) -> Result<crate::app::View, AppError> {
+) -> Result<(), AppError> {
     if let Some(s) = fight.turns.seat_mut(seat) {
         s.data.npc = Some(sheet.clone());
     }
@@ -122,27 +146,24 @@ pub async fn save_npc(
         fight.note(format!("{name}: {l}"));
     }
     fight.settle(seat, sheet)?;
-    let guild = act.caller().guild_id;
-    let settings = load_settings(act, guild).await?;
-    let pcs = load_pcs(act, fight).await?;
-    save(act, session, fight, Status::Open, &pcs, &settings).await
+    Ok(())
 }
 
-/// Redraws the channel's running fight after a change to `character`'s
+/// The channel's running fight moved on after a change to `character`'s
 /// sheet outside the tracker (issue 28: a player's own `/vv damage`): when
 /// the character is seated there, the fight notes `head` and the Injuries
-/// among `events`, puts the seat out if the sheet now incapacitates it, is
-/// saved, and its view comes back for a [`Reply::Edit`]; with no fight here,
-/// or the character not in it, `None`. Call it inside the change's
-/// transaction, after saving the sheet.
-pub async fn redraw_seated(
-    act: &mut Act,
+/// among `events` and puts the seat out if the sheet now incapacitates
+/// it; with no fight here, or the character not in it, `None`. Nothing is
+/// saved: the caller saves the fight ([`seated_moved`] for an outcome).
+async fn seated(
+    tx: &mut Tx,
+    caller: &Caller,
     character: i64,
     sheet: &OreSheet,
     head: &str,
     events: &[OreEvent],
-) -> Result<Option<crate::app::View>, AppError> {
-    let Some(session) = encounter::running(act, KIND).await? else {
+) -> Result<Option<(Session, Fight)>, AppError> {
+    let Some(session) = encounter::running_in(tx, caller, KIND).await? else {
         return Ok(None);
     };
     let mut fight: Fight = sessions::load(&session)?;
@@ -158,12 +179,26 @@ pub async fn redraw_seated(
     fight.note(head.to_string());
     note_injuries(&mut fight, &who, events, sheet);
     fight.settle(id, sheet)?;
-    let guild = act.caller().guild_id;
-    let settings = load_settings(act, guild).await?;
-    let pcs = load_pcs(act, &fight).await?;
-    save(act, &session, &fight, Status::Open, &pcs, &settings)
-        .await
-        .map(Some)
+    Ok(Some((session, fight)))
+}
+
+/// The outcome with the running fight [`seated`] moved on saved and
+/// redrawn (unchanged when `character` sits in no fight here).
+pub async fn seated_moved(
+    turn: &mut super::context::Turn<'_>,
+    out: super::context::Outcome,
+    character: i64,
+    sheet: &OreSheet,
+    head: &str,
+    events: &[OreEvent],
+) -> Result<super::context::Outcome, AppError> {
+    let caller = turn.caller().clone();
+    Ok(
+        match seated(turn.tx(), &caller, character, sheet, head, events).await? {
+            Some((session, fight)) => out.moved(session, &fight, Status::Open, None),
+            None => out,
+        },
+    )
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
@@ -177,52 +212,41 @@ fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
 
 /// `/vv combat start`: the Compiler opens a fight in this channel.
 pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "start a fight").await?;
-    encounter::refuse_second(&mut act, KIND, WHAT, END).await?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "start a fight")?;
+    encounter::refuse_second_in(turn.tx(), caller, KIND, WHAT, END).await?;
     let mut fight = Fight::new(world);
     fight.note("⚔ The Compiler announces combat.");
-    let id = sessions::create(&mut act, caller, KIND, &fight, None).await?;
-    log::record(
-        &mut act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "combat_start",
-            session: Some(id),
-            character: None,
-        },
-        &json!({ "world": world }),
-        &json!(null),
-        &json!(null),
-    )
-    .await?;
-    act.commit().await?;
-    Ok(Response::message(view(
-        id,
-        0,
-        Status::Open,
-        &fight,
-        &Sheets::new(),
-        settings.max_pool,
-    )))
+    let inputs = record::CombatStart { world: Some(world) };
+    let entry = Record::new("combat_start", &inputs, &()).on_session();
+    let (drawn, max_pool) = (fight.clone(), turn.settings.max_pool);
+    let out = Step::new(move |s: &Shown| {
+        Response::message(view(
+            s.id,
+            s.version,
+            s.status,
+            &drawn,
+            &Sheets::new(),
+            max_pool,
+        ))
+    })
+    .start(KIND, &fight, Status::Open, None)
+    .log(entry);
+    turn.finish(out).await
 }
 
 /// Rolls Outthink and Initiative for a seat that joins a fight already
 /// begun, and records them on a player character's sheet.
-async fn roll_late(
-    app: &App,
+fn roll_late(
+    turn: &Turn<'_>,
     fight: &mut Fight,
     id: u32,
     pcs: &mut Pcs,
-    settings: &OreSettings,
 ) -> Result<Option<String>, AppError> {
     if !fight.begun() {
         return Ok(None);
     }
-    let mut rng = app.rng.fork();
-    fight.roll_late(id, &sheets(pcs), settings, &mut rng)?;
+    fight.roll_late(id, &sheets(pcs), &turn.settings, &mut turn.rng())?;
     let Some(seat) = fight.turns.seat(id) else {
         return Ok(None);
     };
@@ -241,39 +265,27 @@ async fn roll_late(
 /// `/vv combat join`: a player joins with their active character (or
 /// `character:`); the Compiler may seat anyone's.
 pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let (session, mut fight) = running(&mut act).await?;
-    let fc = act.is_fc().await?;
-    let ch: Loaded<OreSheet> = characters::resolve(
-        &mut act,
-        caller,
-        fc,
-        SYSTEM,
-        characters::Pick::new(name, None),
-        characters::Access::Owner,
-        HINT,
-    )
-    .await?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let (session, mut fight) = running(&mut turn).await?;
+    let ch = turn.character(Pick::new(name, None), Access::Owner).await?;
     let who = ch.name().to_string();
     let id = fight
         .turns
         .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
-    let mut pcs = load_pcs(&mut act, &fight).await?;
-    let rolled = roll_late(app, &mut fight, id, &mut pcs, &settings).await?;
-    if let Some(ch) = pcs.get_mut(&id) {
-        if rolled.is_some() {
-            super::sheet::save(&mut act, ch).await?;
-        }
+    let mut pcs = pcs_of(&mut turn, &fight).await?;
+    let rolled = roll_late(&turn, &mut fight, id, &mut pcs)?;
+    let mut saved = Vec::new();
+    if let Some(ch) = pcs.get(&id).filter(|_| rolled.is_some()) {
+        saved.push(checked(ch.clone())?);
     }
     let note = format!(
         "{who} joins the fight.{}",
         rolled.clone().unwrap_or_default()
     );
     fight.note(note.clone());
-    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-    act.commit().await?;
-    Ok(Response::edit(format!("✅ {note}"), v))
+    let answer = Answer::Edit(format!("✅ {note}"));
+    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    turn.finish(with_sheets(out, saved)).await
 }
 
 /// What `/vv combat add` gives an NPC or mob.
@@ -353,41 +365,36 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
 
 /// `/vv combat add`: the Compiler adds an NPC or a mob with its stats.
 pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "add combatants").await?;
-    let (session, mut fight) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "add combatants")?;
+    let (session, mut fight) = running(&mut turn).await?;
     let name = super::check_text(app, "name", Some(&args.name))?.unwrap_or_default();
     let sheet = npc_sheet(&args)?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
     let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
-    let mut pcs = load_pcs(&mut act, &fight).await?;
-    let rolled = roll_late(app, &mut fight, id, &mut pcs, &settings).await?;
+    let mut pcs = pcs_of(&mut turn, &fight).await?;
+    let rolled = roll_late(&turn, &mut fight, id, &mut pcs)?;
     let note = format!(
         "{name} joins the fight{}.{}",
         if args.mob { " (mob)" } else { "" },
         rolled.unwrap_or_default()
     );
     fight.note(note.clone());
-    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-    act.commit().await?;
-    Ok(Response::edit(format!("✅ {note}"), v))
+    let answer = Answer::Edit(format!("✅ {note}"));
+    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    turn.finish(out).await
 }
 
 /// `/vv combat remove`: the Compiler takes a combatant out of the fight.
 pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "remove combatants").await?;
-    let (session, mut fight) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "remove combatants")?;
+    let (session, mut fight) = running(&mut turn).await?;
     let id = seat_named(&fight, name)?;
     let seat = fight.remove(id)?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
-    let pcs = load_pcs(&mut act, &fight).await?;
-    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-    act.commit().await?;
-    Ok(Response::edit(
-        format!("✅ {} leaves the fight.", seat.name),
-        v,
-    ))
+    let pcs = pcs_of(&mut turn, &fight).await?;
+    let answer = Answer::Edit(format!("✅ {} leaves the fight.", seat.name));
+    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    turn.finish(out).await
 }
 
 /// `/vv combat damage`: the Compiler deals damage to a combatant (VV-12..
@@ -401,39 +408,24 @@ pub async fn damage(
     amount: i64,
 ) -> AppResult {
     let amount = super::damage_amount(amount)?;
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "deal damage in a fight").await?;
-    let (session, mut fight) = running(&mut act).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "deal damage in a fight")?;
+    let (session, mut fight) = running(&mut turn).await?;
     let id = seat_named(&fight, name)?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
-    let mut pcs = load_pcs(&mut act, &fight).await?;
-    let mut rng = app.rng.fork();
+    let mut pcs = pcs_of(&mut turn, &fight).await?;
     let who = fight
         .turns
         .seat(id)
         .map(|s| s.name.clone())
         .unwrap_or_default();
-    let mut registers = Vec::new();
-    let (events, sheet, character) =
-        match fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut()) {
-            Some(npc) => {
-                let ev = npc.take_damage(&settings, track, amount, &mut rng)?;
-                (ev, npc.clone(), None)
-            }
-            None => {
-                let ch = pcs
-                    .get_mut(&id)
-                    .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
-                let ev = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
-                super::sheet::save(&mut act, ch).await?;
-                // Cyber 0 logged them out: the cache dice leave their registers.
-                if super::logged_out(&ev) {
-                    registers =
-                        super::roll::drop_lost_cache(&mut act, ch.row.id, &ch.sheet).await?;
-                }
-                (ev, ch.sheet.clone(), Some(ch.row.id))
-            }
-        };
+    let (events, sheet, character) = hit(&turn, &mut fight, &mut pcs, id, track, amount)?;
+    // Cyber 0 logged them out: the cache dice leave their registers.
+    let registers = match character {
+        Some(c) if super::logged_out(&events) => {
+            super::roll::lost_cache(&mut turn, c, &sheet).await?
+        }
+        _ => Vec::new(),
+    };
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
@@ -445,53 +437,72 @@ pub async fn damage(
     fight.note(head.clone());
     note_injuries(&mut fight, &who, &events, &sheet);
     fight.settle(id, &sheet)?;
-    log::record_rolled(
-        &mut act,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "combat_damage",
-            session: Some(session.id),
-            character,
-        },
-        &json!({ "combatant": who, "track": track, "amount": amount }),
-        &sheet.fault_dice,
-        &events,
-        &super::faces::thrown(&events),
-    )
-    .await?;
-    let v = save(&mut act, &session, &fight, Status::Open, &pcs, &settings).await?;
-    act.commit().await?;
+    let inputs = record::CombatDamage {
+        amount,
+        combatant: who,
+        track: Some(track),
+    };
+    let mut entry = Record::new("combat_damage", &inputs, &events)
+        .dice(&sheet.fault_dice, super::faces::thrown(&events))
+        .on_session();
+    let mut saved = Vec::new();
+    if let Some(c) = character {
+        entry = entry.character(c);
+        saved.extend(pcs.get(&id).cloned().map(checked).transpose()?);
+    }
     let mut note = vec![head];
     note.extend(lines);
-    let mut r = Response::edit(text::join_capped(&note, 1800), v);
-    r.followups.extend(registers.into_iter().map(Reply::Edit));
-    Ok(r)
+    let answer = Answer::Edit(text::join_capped(&note, 1800));
+    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer).log(entry);
+    let out = super::roll::moved_registers(with_sheets(out, saved), registers, &turn);
+    turn.finish(out).await
+}
+
+/// Deals the damage to seat `id` (its NPC sheet in the seat, or its
+/// player character's in `pcs`): the events, the sheet after and the
+/// character's id (none for an NPC).
+fn hit(
+    turn: &Turn<'_>,
+    fight: &mut Fight,
+    pcs: &mut Pcs,
+    id: u32,
+    track: Damageable,
+    amount: u32,
+) -> Result<(Vec<OreEvent>, OreSheet, Option<i64>), AppError> {
+    let mut rng = turn.rng();
+    let settings = &turn.settings;
+    if let Some(npc) = fight.turns.seat_mut(id).and_then(|s| s.data.npc.as_mut()) {
+        let ev = npc.take_damage(settings, track, amount, &mut rng)?;
+        return Ok((ev, npc.clone(), None));
+    }
+    let who = fight.turns.seat(id).map(|s| s.name.as_str()).unwrap_or("");
+    let ch = pcs
+        .get_mut(&id)
+        .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
+    let ev = ch.sheet.take_damage(settings, track, amount, &mut rng)?;
+    Ok((ev, ch.sheet.clone(), Some(ch.row.id)))
 }
 
 /// `/vv combat end` (or **End combat**): the Compiler ends the fight.
 /// Combat ends for every player character (VV-14: Fault dice go in a
 /// stable place) and the round's registers are cleared.
 pub async fn end(app: &App, caller: &Caller, stable: bool) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    rights::require_gm(&mut act, caller, GM, "end the fight").await?;
-    let (session, fight) = running(&mut act).await?;
-    let (v, edits) = finish(&mut act, &session, fight, stable).await?;
-    act.commit().await?;
-    let mut r = Response::edit("✅ The fight is over.", v);
-    r.followups.extend(edits.into_iter().map(Reply::Edit));
-    Ok(r)
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "end the fight")?;
+    let (session, fight) = running(&mut turn).await?;
+    let answer = Answer::Edit("✅ The fight is over.".into());
+    let out = finish(&mut turn, session, fight, stable, answer).await?;
+    turn.finish(out).await
 }
 
 async fn finish(
-    act: &mut Act,
-    session: &Session,
+    turn: &mut Turn<'_>,
+    session: Session,
     mut fight: Fight,
     stable: bool,
-) -> Result<(crate::app::View, Vec<crate::app::View>), AppError> {
-    let guild = act.caller().guild_id;
-    let settings = load_settings(act, guild).await?;
-    let mut pcs = load_pcs(act, &fight).await?;
+    answer: Answer,
+) -> Result<Step, AppError> {
+    let mut pcs = pcs_of(turn, &fight).await?;
     let mut changed = sheets(&pcs);
     for sheet in changed.values_mut() {
         sheet.end_combat(stable);
@@ -501,14 +512,16 @@ async fn finish(
             npc.end_combat(stable);
         }
     }
-    let edits = clear_registers(act, &fight, &linked(&fight), &mut changed).await?;
-    store(act, &mut pcs, changed).await?;
+    let cleared = clear_registers(turn, &fight, &linked(&fight), &mut changed).await?;
+    let saved = changed_sheets(&mut pcs, changed)?;
     fight.note(format!(
         "🏁 Combat ends{}.",
         if stable { " in a stable place" } else { "" }
     ));
-    let v = save(act, session, &fight, Status::Closed, &pcs, &settings).await?;
-    Ok((v, edits))
+    let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer);
+    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
+        o.moved(m.0, &m.1, m.2, None)
+    }))
 }
 
 /// The rolls linked to the seats this round: (seat, roll session).
@@ -563,17 +576,19 @@ pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), Ap
 }
 
 /// Clears the linked registers of this round (VV-11): each open roll is
-/// closed through the rules core (cache dice taken go back) and redrawn.
+/// closed through the rules core (cache dice taken go back into
+/// `changed`); gives each with its new state and status, for the outcome
+/// to save and redraw.
 async fn clear_registers(
-    act: &mut Act,
+    turn: &mut Turn<'_>,
     fight: &Fight,
     registers: &[(u32, i64)],
     changed: &mut Sheets,
-) -> Result<Vec<crate::app::View>, AppError> {
-    let guild = act.caller().guild_id;
-    let mut views = Vec::new();
+) -> Result<Vec<(Session, VvState, Status)>, AppError> {
+    let guild = turn.caller().guild_id;
+    let mut out = Vec::new();
     for &(seat, sid) in registers {
-        let Some(s) = crate::storage::sessions::get(act, guild, sid).await? else {
+        let Some(s) = crate::storage::sessions::get(turn.tx(), guild, sid).await? else {
             continue;
         };
         if s.kind != super::KIND || s.status != Status::Open {
@@ -610,13 +625,9 @@ async fn clear_registers(
         } else {
             Status::Open
         };
-        let version = sessions::save(act, &s, &VvState::Roll(state.clone()), status, None).await?;
-        let mut v = super::roll::view(sid, version, status, &state, Some(sheet));
-        // A cleared register has no buttons left to name its session.
-        v.shows = Some(sid);
-        views.push(v);
+        out.push((s, VvState::Roll(state), status));
     }
-    Ok(views)
+    Ok(out)
 }
 
 /// Whose register [`call_roll`] starts: the sheet, where it lives, its
@@ -631,21 +642,17 @@ struct Calling<'a> {
 /// Starts a combatant's register: the Called Stat rolled as a usual
 /// Virtual Veil roll, posted with its buttons and linked to the seat (a
 /// player character's acts on the character's sheet, a quick-added NPC's
-/// on the sheet in its seat). Gives the register and the roll's message;
-/// an NPC whose call rolls no dice gets no message (nothing to act with).
+/// on the sheet in its seat). Gives the register, the roll's message and
+/// the roll's log entry; an NPC whose call rolls no dice gets no message
+/// (nothing to act with).
 async fn call_roll(
-    app: &App,
-    act: &mut Act,
-    tracker: i64,
+    turn: &mut Turn<'_>,
     who: Calling<'_>,
     stat: Stat,
-) -> Result<(Register, Option<crate::app::View>), AppError> {
-    let caller = act.caller().clone();
-    let mut settings = load_settings(act, caller.guild_id).await?;
-    let guild = crate::app::settings::guild(act, caller.guild_id).await?;
-    settings.max_pool = settings.max_pool.min(guild.max_dice_per_roll.max(1));
+) -> Result<(Register, Option<crate::app::View>, Record), AppError> {
+    let mut settings = turn.settings.clone();
+    settings.max_pool = settings.max_pool.min(turn.max_dice().max(1));
     let notes = settle_overflow(who.sheet, &settings);
-    let mut rng = app.rng.fork();
     let (roll, events) = OreRoll::start(
         who.sheet,
         &settings,
@@ -655,55 +662,41 @@ async fn call_roll(
             dice: None,
             label: Some("Called Stat".into()),
         },
-        &mut rng,
+        &mut turn.rng(),
     )?;
     who.sheet.combat.called_stat = Some(stat);
     let character = match who.whose {
         Whose::Character(id) => Some(id),
         Whose::Seat { .. } => None,
     };
-    let faces = roll.natural.clone();
-    let error_dice = roll.error_dice.clone();
-    let inputs = json!({ "stat": stat, "called": true, "combatant": who.name,
-                         "pool": super::roll::pool_text(&roll) });
-    let result = json!({ "faces": faces, "error_dice": error_dice });
-    let posted = if faces.is_empty() && character.is_none() {
-        None
-    } else {
-        Some(post_register(act, &caller, &who, roll, notes).await?)
+    let (faces, error_dice) = (roll.natural.clone(), roll.error_dice.clone());
+    let inputs = record::CalledInputs {
+        called: true,
+        combatant: who.name.to_string(),
+        pool: super::roll::pool_text(&roll),
+        stat: Some(stat),
     };
-    log::record_rolled(
-        act,
-        &caller,
-        log::What {
-            system: SYSTEM,
-            action: "roll",
-            session: Some(posted.as_ref().map_or(tracker, |p| p.0)),
-            character,
-        },
-        &inputs,
-        &result,
-        &events,
-        &super::faces::thrown(&events),
-    )
-    .await?;
-    Ok(match posted {
-        Some((session, view)) => (
-            Register::Linked {
-                session,
-                faces,
-                error_dice,
-            },
-            Some(view),
-        ),
-        None => (Register::Rolled { faces, error_dice }, None),
-    })
+    let mut entry = Record::new("roll", &inputs, &events)
+        .dice(&record::RollDice::of(&roll), super::faces::thrown(&events))
+        .on_session();
+    if let Some(c) = character {
+        entry = entry.character(c);
+    }
+    if faces.is_empty() && character.is_none() {
+        return Ok((Register::Rolled { faces, error_dice }, None, entry));
+    }
+    let (session, view) = post_register(turn, &who, roll, notes).await?;
+    let register = Register::Linked {
+        session,
+        faces,
+        error_dice,
+    };
+    Ok((register, Some(view), entry.at_session(session)))
 }
 
 /// Posts a called register as a usual roll message (its session and view).
 async fn post_register(
-    act: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     who: &Calling<'_>,
     roll: OreRoll,
     notes: Vec<String>,
@@ -719,140 +712,96 @@ async fn post_register(
         page: 0,
         notes,
     };
-    let minutes = timeout(act, caller.guild_id).await?;
-    let id = sessions::create(
-        act,
-        caller,
-        super::KIND,
-        &VvState::Roll(state.clone()),
-        Some(minutes),
-    )
-    .await?;
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Roll(state.clone());
+    let id = turn.open_session(super::KIND, &stored, minutes).await?;
     let view = super::roll::view(id, 0, Status::Open, &state, Some(&*who.sheet));
     Ok((id, view))
 }
 
-/// What every click on the tracker is decided with.
-struct Clicked<'a> {
-    app: &'a App,
-    session: &'a Session,
-    caller: &'a Caller,
-    /// The clicker is the Compiler.
-    fc: bool,
-    settings: OreSettings,
-}
-
-impl Clicked<'_> {
-    /// Refuses a player what only the Compiler does.
-    fn gm_only(&self, what: &str) -> Result<(), AppError> {
-        if self.fc {
-            Ok(())
-        } else {
-            Err(AppError::user(format!("Only the {GM} can {what}.")))
-        }
-    }
-
-    /// Saves the fight and redraws the tracker.
-    async fn redraw(
-        &self,
-        act: &mut Act,
-        fight: &Fight,
-        pcs: &Pcs,
-    ) -> Result<crate::app::View, AppError> {
-        save(act, self.session, fight, Status::Open, pcs, &self.settings).await
+/// Refuses a player what only the Compiler does.
+fn gm_only(turn: &Turn<'_>, what: &str) -> Result<(), AppError> {
+    if turn.fc {
+        Ok(())
+    } else {
+        Err(AppError::user(format!("Only the {GM} can {what}.")))
     }
 }
 
 /// A click on the tracker.
-pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
     let mut fight: Fight = sessions::load(&session)?;
     let button = click.action::<CombatButton>()?;
-    let fc = act.is_fc().await?;
-    let settings = load_settings(&mut act, caller.guild_id).await?;
-    let cx = Clicked {
-        app,
-        session: &session,
-        caller,
-        fc,
-        settings,
-    };
-    let response = match button {
+    let mut turn = Turn::click(app, act, caller).await?;
+    let t = &mut turn;
+    let out = match button {
         CombatButton::Begin => {
-            cx.gm_only("begin the fight")?;
-            begin(&cx, &mut act, &mut fight).await?
+            gm_only(t, "begin the fight")?;
+            begin(t, session, &mut fight).await?
         }
-        CombatButton::Call => call_stat(&cx, &mut act, &mut fight, click.values).await?,
+        CombatButton::Call => call_stat(t, session, &mut fight, click.values).await?,
         CombatButton::Next => {
             if fight.phase != Phase::Resolution {
                 return Err(AppError::user("Turns are taken in the Resolution phase."));
             }
-            encounter::require_turn(&fight.turns, caller, fc, GM)?;
+            encounter::require_turn(&fight.turns, caller, t.fc, GM)?;
             fight.next_turn()?;
-            let pcs = load_pcs(&mut act, &fight).await?;
-            Response::update(cx.redraw(&mut act, &fight, &pcs).await?)
+            let pcs = pcs_of(t, &fight).await?;
+            tracker(t, session, &fight, Status::Open, &pcs, Answer::Update)
         }
         CombatButton::NextRound => {
-            cx.gm_only("end the round")?;
-            next_round(&cx, &mut act, &mut fight).await?
+            gm_only(t, "end the round")?;
+            next_round(t, session, &mut fight).await?
         }
-        CombatButton::React => react(&cx, &mut act, &mut fight, click.values).await?,
+        CombatButton::React => react(t, session, &mut fight, click.values).await?,
         CombatButton::End => {
-            cx.gm_only("end the fight")?;
-            let (v, edits) = finish(&mut act, &session, fight, false).await?;
-            let mut r = Response::update(v);
-            r.followups.extend(edits.into_iter().map(Reply::Edit));
-            r
+            gm_only(t, "end the fight")?;
+            finish(t, session, fight, false, Answer::Update).await?
         }
     };
-    act.commit().await?;
-    Ok(response)
+    turn.finish(out).await
 }
 
 /// "Begin": Prediction and Initiative are rolled and kept on the sheets,
 /// and round 1 begins.
-async fn begin(cx: &Clicked<'_>, act: &mut Act, fight: &mut Fight) -> Result<Response, AppError> {
-    let mut pcs = load_pcs(act, fight).await?;
-    let mut rng = cx.app.rng.fork();
-    let rolls = fight.begin(&sheets(&pcs), &cx.settings, &mut rng)?;
+async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Result<Step, AppError> {
+    let mut pcs = pcs_of(turn, fight).await?;
+    let rolls = fight.begin(&sheets(&pcs), &turn.settings, &mut turn.rng())?;
+    let mut saved = Vec::new();
     for (id, ch) in pcs.iter_mut() {
         if let Some(seat) = fight.turns.seat(*id) {
             ch.sheet.combat.outthink = seat.data.outthink;
             ch.sheet.combat.initiative = seat.data.initiative;
-            super::sheet::save(act, ch).await?;
+            saved.push(checked(ch.clone())?);
         }
     }
     let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
-    log::record_rolled(
-        act,
-        cx.caller,
-        log::What {
-            system: SYSTEM,
-            action: "combat_begin",
-            session: Some(cx.session.id),
-            character: None,
-        },
-        &json!({ "world": fight.world }),
-        &rolls,
-        &json!({ "round": fight.turns.round }),
-        &faces,
-    )
-    .await?;
-    Ok(Response::update(cx.redraw(act, fight, &pcs).await?))
+    let inputs = record::CombatStart {
+        world: Some(fight.world),
+    };
+    let outcome = record::Round {
+        round: fight.turns.round,
+    };
+    let entry = Record::new("combat_begin", &inputs, &outcome)
+        .dice(&rolls, faces)
+        .on_session();
+    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
+    Ok(with_sheets(out, saved))
 }
 
 /// The Call phase's stat select: the acting seat's register is rolled
 /// (its roll posted) and linked to the seat.
 async fn call_stat(
-    cx: &Clicked<'_>,
-    act: &mut Act,
+    turn: &mut Turn<'_>,
+    session: Session,
     fight: &mut Fight,
     values: &[String],
-) -> Result<Response, AppError> {
+) -> Result<Step, AppError> {
     if fight.phase != Phase::Call {
         return Err(AppError::user("Stats are called in the Call phase only."));
     }
-    encounter::require_turn(&fight.turns, cx.caller, cx.fc, GM)?;
+    encounter::require_turn(&fight.turns, turn.caller(), turn.fc, GM)?;
     let stat = values
         .first()
         .and_then(|v| Stat::parse(v).ok())
@@ -861,22 +810,23 @@ async fn call_stat(
         .acting()
         .cloned()
         .ok_or_else(|| AppError::user("No one is calling now."))?;
-    let mut pcs = load_pcs(act, fight).await?;
-    let (register, roll_view) = match seat.data.npc.clone() {
+    let mut pcs = pcs_of(turn, fight).await?;
+    let mut saved = Vec::new();
+    let (register, roll_view, entry) = match seat.data.npc.clone() {
         Some(mut npc) => {
             let who = Calling {
                 sheet: &mut npc,
                 whose: Whose::Seat {
-                    tracker: cx.session.id,
+                    tracker: session.id,
                     seat: seat.id,
                 },
                 name: &seat.name,
                 owner: Actor {
-                    id: cx.caller.user_id,
+                    id: turn.caller().user_id,
                     gm: true,
                 },
             };
-            let called = call_roll(cx.app, act, cx.session.id, who, stat).await?;
+            let called = call_roll(turn, who, stat).await?;
             if let Some(s) = fight.turns.seat_mut(seat.id) {
                 s.data.npc = Some(npc);
             }
@@ -891,58 +841,48 @@ async fn call_stat(
                 whose: Whose::Character(ch.row.id),
                 owner: Actor {
                     id: ch.row.owner_id,
-                    gm: cx.fc,
+                    gm: turn.fc,
                 },
                 sheet: &mut ch.sheet,
                 name: &name,
             };
-            let called = call_roll(cx.app, act, cx.session.id, who, stat).await?;
-            super::sheet::save(act, ch).await?;
+            let called = call_roll(turn, who, stat).await?;
+            saved.push(checked(ch.clone())?);
             called
         }
     };
     fight.call(stat, register)?;
-    let v = cx.redraw(act, fight, &pcs).await?;
-    Ok(match roll_view {
-        Some(r) => Response::message(r).then(Reply::Edit(v)),
-        None => Response::update(v),
-    })
+    let answer = match roll_view {
+        Some(r) => Answer::Posted(r),
+        None => Answer::Update,
+    };
+    let out = tracker(turn, session, fight, Status::Open, &pcs, answer).log(entry);
+    Ok(with_sheets(out, saved))
 }
 
 /// "Next round": the End phase for every seat (VV-11, A-O12), the linked
 /// registers cleared and redrawn, what happened noted on the tracker.
 async fn next_round(
-    cx: &Clicked<'_>,
-    act: &mut Act,
+    turn: &mut Turn<'_>,
+    session: Session,
     fight: &mut Fight,
-) -> Result<Response, AppError> {
-    let mut pcs = load_pcs(act, fight).await?;
+) -> Result<Step, AppError> {
+    let mut pcs = pcs_of(turn, fight).await?;
     let mut changed = sheets(&pcs);
     let registers = linked(fight);
-    let ends = fight.end_round(&mut changed, &cx.settings)?;
-    let edits = clear_registers(act, fight, &registers, &mut changed).await?;
-    store(act, &mut pcs, changed).await?;
+    let ends = fight.end_round(&mut changed, &turn.settings)?;
+    let cleared = clear_registers(turn, fight, &registers, &mut changed).await?;
+    let saved = changed_sheets(&mut pcs, changed)?;
     note_end_phase(fight, &ends, &sheets(&pcs));
-    log::record(
-        act,
-        cx.caller,
-        log::What {
-            system: SYSTEM,
-            action: "combat_end_round",
-            session: Some(cx.session.id),
-            character: None,
-        },
-        &json!({ "round": fight.turns.round.saturating_sub(1) }),
-        &json!(null),
-        &json!(ends
-            .iter()
-            .map(|e| json!({"seat": e.seat, "events": e.events, "out": e.out}))
-            .collect::<Vec<_>>()),
-    )
-    .await?;
-    let mut r = Response::update(cx.redraw(act, fight, &pcs).await?);
-    r.followups.extend(edits.into_iter().map(Reply::Edit));
-    Ok(r)
+    let inputs = record::Round {
+        round: fight.turns.round.saturating_sub(1),
+    };
+    let outcome: Vec<record::SeatEnd> = ends.iter().map(record::SeatEnd::of).collect();
+    let entry = Record::new("combat_end_round", &inputs, &outcome).on_session();
+    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
+    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
+        o.moved(m.0, &m.1, m.2, None)
+    }))
 }
 
 /// Notes what the End phase did to each seat (Injuries apart), and that
@@ -983,11 +923,11 @@ fn note_end_phase(fight: &mut Fight, ends: &[EndOfRound], pcs: &Sheets) {
 
 /// The reaction select: a seat reacts (its player or the Compiler).
 async fn react(
-    cx: &Clicked<'_>,
-    act: &mut Act,
+    turn: &mut Turn<'_>,
+    session: Session,
     fight: &mut Fight,
     values: &[String],
-) -> Result<Response, AppError> {
+) -> Result<Step, AppError> {
     let id: u32 = values
         .first()
         .and_then(|v| v.parse().ok())
@@ -996,15 +936,22 @@ async fn react(
         .turns
         .seat(id)
         .ok_or_else(|| AppError::user("That combatant is no longer in the fight."))?;
-    if !cx.fc && seat.owner != Some(cx.caller.user_id) {
+    if !turn.fc && seat.owner != Some(turn.caller().user_id) {
         return Err(AppError::user(format!(
             "Only {}'s player (or the {GM}) can react for them.",
             seat.name
         )));
     }
     fight.react(id)?;
-    let pcs = load_pcs(act, fight).await?;
-    Ok(Response::update(cx.redraw(act, fight, &pcs).await?))
+    let pcs = pcs_of(turn, fight).await?;
+    Ok(tracker(
+        turn,
+        session,
+        fight,
+        Status::Open,
+        &pcs,
+        Answer::Update,
+    ))
 }
 
 /// The tracker's message as it stands (a stale click, a redraw).

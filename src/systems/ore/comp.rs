@@ -1,12 +1,11 @@
 //! The COMP (VV-8, VV-17): `/vv boot` rolls the cache, `/vv logout` loses
 //! it, `/vv battery` uses, charges or plugs in (an empty battery logs out).
 
-use serde_json::json;
-
-use super::{load_settings, report, target, text, Target, SYSTEM};
+use super::context::{checked, target, Turn};
+use super::{record, report, text};
+use crate::app::pipeline::Record;
 use crate::app::view::colour;
-use crate::app::Act;
-use crate::app::{log, App, AppError, AppResult, Caller, Reply, Response};
+use crate::app::{App, AppError, AppResult, Caller};
 use crate::rules::ore::events::LogoutReason;
 use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
 use rand::rngs::StdRng;
@@ -38,56 +37,40 @@ pub async fn act(
     player: Option<i64>,
 ) -> AppResult {
     check(action)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "work their COMP").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let (verb, events) = apply(&mut ch.sheet, action, &settings, &mut app.rng.fork())?;
-    super::sheet::save(&mut tx, &mut ch).await?;
-    let lines = report_lines(action, &ch.sheet, &settings, &events);
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = target(&mut turn, name, player).await?;
+    let (verb, events) = apply(&mut ch.sheet, action, &turn.settings, &mut turn.rng())?;
+    let ch = checked(ch)?;
+    let lines = report_lines(action, &ch.sheet, &turn.settings, &events);
     let title = match action {
         CompAction::Boot => format!("💻 {} boots the COMP", ch.name()),
         CompAction::Logout => format!("💻 {} logs out", ch.name()),
         CompAction::Battery { .. } => format!("🔋 {}'s battery", ch.name()),
     };
-    let (view, session) = report::finish(
-        &mut tx,
-        caller,
-        &ch,
-        &settings,
-        (None, title),
-        lines,
-        if ch.sheet.comp.session_active {
-            colour::SUCCESS
-        } else {
-            colour::NEUTRAL
+    let colour = if ch.sheet.comp.session_active {
+        colour::SUCCESS
+    } else {
+        colour::NEUTRAL
+    };
+    let entry = Record::new(
+        verb,
+        &record::CompInputs {
+            action: format!("{action:?}"),
         },
-    )
-    .await?;
-    log::record_rolled(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: verb,
-            session,
-            character: Some(ch.row.id),
-        },
-        &json!({ "action": format!("{action:?}") }),
-        &ch.sheet.cache,
         &events,
-        &super::faces::thrown(&events),
     )
-    .await?;
+    .dice(&ch.sheet.cache, super::faces::thrown(&events))
+    .character(ch.row.id)
+    .on_session();
     // The cache dice left with the COMP: out of the open registers too.
     let registers = if ch.sheet.comp.session_active {
         Vec::new()
     } else {
-        super::roll::drop_lost_cache(&mut tx, ch.row.id, &ch.sheet).await?
+        super::roll::lost_cache(&mut turn, ch.row.id, &ch.sheet).await?
     };
-    tx.commit().await?;
-    let mut r = Response::message(view);
-    r.followups.extend(registers.into_iter().map(Reply::Edit));
-    Ok(r)
+    let mut out = report::outcome(&turn, &ch, (None, title), lines, colour);
+    out = super::roll::moved_registers(out, registers, &turn);
+    turn.finish(out.sheet(ch).log(entry)).await
 }
 
 /// Refuses a battery action that says nothing, or both uses and charges.

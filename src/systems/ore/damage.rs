@@ -3,49 +3,36 @@
 //! incapacitation, −1 Power ends), `/vv endcombat`, `/vv heal days|injury`
 //! and `/vv repair` (a Cyber repair check).
 
-use serde_json::json;
+use serde::Serialize;
 
-use super::{damage_amount, load_settings, logged_out, report, target, text, Target, GM, SYSTEM};
+use super::context::{checked, target, Outcome as Step, Turn};
+use super::{damage_amount, logged_out, record, report, text, GM, SYSTEM};
 use crate::app::characters::Loaded;
+use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
-use crate::app::Act;
-use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::damage::RepairOutcome;
 use crate::rules::ore::sets::read;
 use crate::rules::ore::settings::{DefenseMode, FaultCheck};
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
-use crate::storage::{self, Tx};
+use crate::storage;
 use crate::systems::table::look::Outcome;
 
 /// The most sheets one End phase or end of combat lists by name.
 const MAX_LISTED: usize = 20;
 
-async fn log_events(
-    tx: &mut Tx,
-    caller: &Caller,
+/// A damage or recovery action's log entry: what was asked, the Fault
+/// dice after, the rules' events (and the dice they threw).
+fn events_record(
     ch: &Loaded<OreSheet>,
     action: &str,
-    session: Option<i64>,
-    inputs: serde_json::Value,
+    inputs: &impl Serialize,
     events: &[OreEvent],
-) -> Result<(), AppError> {
-    log::record_rolled(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action,
-            session,
-            character: Some(ch.row.id),
-        },
-        &inputs,
-        &ch.sheet.fault_dice,
-        &events,
-        &super::faces::thrown(events),
-    )
-    .await
-    .map(drop)
+) -> Record {
+    Record::new(action, inputs, &events)
+        .dice(&ch.sheet.fault_dice, super::faces::thrown(events))
+        .character(ch.row.id)
 }
 
 /// `/vv damage`: damage to a track, a Fault die, Injuries when matching
@@ -58,44 +45,41 @@ pub async fn damage(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = damage_in(&mut turn, track, amount, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`damage`] in a turn (an approved change's too): its outcome.
+pub async fn damage_in(
+    turn: &mut Turn<'_>,
+    track: Damageable,
+    amount: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
     let amount = damage_amount(amount)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "damage them").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let mut rng = app.rng.fork();
-    let events = ch.sheet.take_damage(&settings, track, amount, &mut rng)?;
-    super::sheet::save(&mut tx, &mut ch).await?;
+    let mut ch = target(turn, name, player).await?;
+    let events = ch
+        .sheet
+        .take_damage(&turn.settings, track, amount, &mut turn.rng())?;
+    let ch = checked(ch)?;
     let s = &ch.sheet;
-    let lines = damage_lines(&events, s, &settings, track);
+    let lines = damage_lines(&events, s, &turn.settings, track);
     let author = format!(
         "{} · {amount} {} damage",
         ch.name(),
         text::track_name(s, track)
     );
     let (outcome, title) = damage_outcome(&events, s, track);
-    let (view, session) = report::finish(
-        &mut tx,
-        caller,
-        &ch,
-        &settings,
-        (Some(author), outcome.title(&title)),
-        lines,
-        outcome.colour(),
-    )
-    .await?;
-    log_events(
-        &mut tx,
-        caller,
-        &ch,
-        "damage",
-        session,
-        json!({ "track": track, "amount": amount }),
-        &events,
-    )
-    .await?;
+    let inputs = record::DamageInputs {
+        amount,
+        track: Some(track),
+    };
+    let entry = events_record(&ch, "damage", &inputs, &events).on_session();
     // Cyber 0 logged them out: the cache dice leave their registers too.
     let registers = if logged_out(&events) {
-        super::roll::drop_lost_cache(&mut tx, ch.row.id, &ch.sheet).await?
+        super::roll::lost_cache(turn, ch.row.id, &ch.sheet).await?
     } else {
         Vec::new()
     };
@@ -104,17 +88,11 @@ pub async fn damage(
         ch.name(),
         text::track_name(&ch.sheet, track)
     );
-    let tracker =
-        super::combat::redraw_seated(&mut tx, ch.row.id, &ch.sheet, &head, &events).await?;
-    tx.commit().await?;
-    let mut r = Response::message(view);
-    r.followups.extend(
-        tracker
-            .into_iter()
-            .chain(registers)
-            .map(crate::app::Reply::Edit),
-    );
-    Ok(r)
+    let head_line = (Some(author), outcome.title(&title));
+    let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
+    let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
+    let out = super::roll::moved_registers(out, registers, turn);
+    Ok(out.sheet(ch).log(entry))
 }
 
 /// A hit's report: what happened, the defense (shown only), the Fault
@@ -202,18 +180,18 @@ pub enum Who<'a> {
 }
 
 async fn sheets(
-    tx: &mut Tx,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     who: Who<'_>,
     what: &str,
 ) -> Result<Vec<Loaded<OreSheet>>, AppError> {
     match who {
         Who::All => {
-            rights::require_gm(tx, caller, GM, what).await?;
-            let rows = storage::characters::list(tx, caller.guild_id, SYSTEM, None, 200).await?;
+            turn.require_gm(GM, what)?;
+            let guild = turn.caller().guild_id;
+            let rows = storage::characters::list(turn.tx(), guild, SYSTEM, None, 200).await?;
             rows.into_iter().map(super::decode).collect()
         }
-        Who::One(name, player) => Ok(vec![target(tx, caller, name, player, what).await?.ch]),
+        Who::One(name, player) => Ok(vec![target(turn, name, player).await?]),
     }
 }
 
@@ -227,18 +205,21 @@ async fn each_sheet(
     title: &str,
     step: impl Fn(&mut OreSheet, &OreSettings) -> Vec<OreEvent>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let list = sheets(&mut tx, caller, who, what).await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    // Rounds and combat belong to the Compiler (issue 13).
+    turn.require_gm(GM, what)?;
+    let list = sheets(&mut turn, who, what).await?;
+    let mut out = Vec::new();
     let mut changed: Vec<(String, Vec<String>)> = Vec::new();
     let mut quiet: Vec<String> = Vec::new();
     for mut ch in list {
         let before = ch.sheet.clone();
-        let events = step(&mut ch.sheet, &settings);
+        let events = step(&mut ch.sheet, &turn.settings);
         let lines = text::events(&events, &ch.sheet);
         if ch.sheet != before {
-            super::sheet::save(&mut tx, &mut ch).await?;
-            log_events(&mut tx, caller, &ch, action, None, json!({}), &events).await?;
+            let ch = checked(ch.clone())?;
+            let inputs = crate::app::log::NoInputs {};
+            out.push((events_record(&ch, action, &inputs, &events), ch));
         }
         if lines.is_empty() {
             quiet.push(ch.name().to_string());
@@ -246,7 +227,18 @@ async fn each_sheet(
             changed.push((ch.name().to_string(), lines));
         }
     }
-    tx.commit().await?;
+    let view = each_sheet_view(title, changed, quiet);
+    let done = out
+        .into_iter()
+        .fold(Step::answer(Response::message(view)), |o, (entry, ch)| {
+            o.sheet(ch).log(entry)
+        });
+    turn.finish(done).await
+}
+
+/// The report of an End phase or end of combat: each changed sheet's
+/// lines, the hurt named in the title.
+fn each_sheet_view(title: &str, changed: Vec<(String, Vec<String>)>, quiet: Vec<String>) -> View {
     let hurt: Vec<&str> = changed
         .iter()
         .filter(|(_, lines)| {
@@ -286,19 +278,11 @@ async fn each_sheet(
     if !desc.is_empty() {
         embed = embed.description(text::join_capped(&desc, 3000));
     }
-    Ok(Response::message(View::embed(embed)))
-}
-
-/// Rounds and combat belong to the Compiler (issue 13): refuses a player
-/// privately.
-async fn gm_only(app: &App, caller: &Caller, what: &str) -> Result<(), AppError> {
-    let mut tx = app.db.read().await?;
-    rights::require_gm(&mut tx, caller, GM, what).await
+    View::embed(embed)
 }
 
 /// `/vv endround`: the End phase (VV-11, A-O12) for one sheet or all.
 pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
-    gm_only(app, caller, "run the End phase").await?;
     each_sheet(
         app,
         caller,
@@ -313,7 +297,6 @@ pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
 
 /// `/vv endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
 pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) -> AppResult {
-    gm_only(app, caller, "end combat").await?;
     each_sheet(
         app,
         caller,
@@ -339,24 +322,31 @@ pub async fn heal_days(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = heal_days_in(&mut turn, days, tended, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`heal_days`] in a turn (an approved change's too): its outcome.
+pub async fn heal_days_in(
+    turn: &mut Turn<'_>,
+    days: i64,
+    tended: bool,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
     let days =
         u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
+    let mut ch = target(turn, name, player).await?;
     let waited = ch.sheet.repair_wait;
     let events = ch.sheet.pass_days(days, tended)?;
-    super::sheet::save(&mut tx, &mut ch).await?;
-    log_events(
-        &mut tx,
-        caller,
+    let ch = checked(ch)?;
+    let entry = events_record(
         &ch,
         "heal_days",
-        None,
-        json!({ "days": days, "tended": tended }),
+        &record::HealDays { days, tended },
         &events,
-    )
-    .await?;
-    tx.commit().await?;
+    );
     let mut lines = text::events(&events, &ch.sheet);
     if waited {
         lines.push("The day's wait after a failed Cyber repair is over.".into());
@@ -364,7 +354,7 @@ pub async fn heal_days(
     if lines.is_empty() {
         lines.push("Nothing to heal.".into());
     }
-    Ok(Response::message(View::embed(
+    let answer = Response::message(View::embed(
         Embed::new(format!(
             "🩹 {} rests {days} day{}",
             ch.name(),
@@ -372,7 +362,8 @@ pub async fn heal_days(
         ))
         .description(lines.join("\n"))
         .colour(colour::SUCCESS),
-    )))
+    ));
+    Ok(Step::answer(answer).sheet(ch).log(entry))
 }
 
 /// `/vv heal injury`: the Compiler marks an Injury healed.
@@ -383,29 +374,21 @@ pub async fn heal_injury(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_gm(&mut tx, caller, GM, "mark an Injury healed").await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "heal them").await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, "mark an Injury healed")?;
+    let mut ch = target(&mut turn, name, player).await?;
     let index = usize::try_from(number.saturating_sub(1))
         .map_err(|_| AppError::user("Injuries are numbered from 1."))?;
     let events = ch.sheet.heal_injury(index)?;
-    super::sheet::save(&mut tx, &mut ch).await?;
-    log_events(
-        &mut tx,
-        caller,
-        &ch,
-        "heal_injury",
-        None,
-        json!({ "injury": number }),
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(View::embed(
+    let ch = checked(ch)?;
+    let inputs = record::HealInjury { injury: number };
+    let entry = events_record(&ch, "heal_injury", &inputs, &events);
+    let answer = Response::message(View::embed(
         Embed::new(format!("🩹 {}: Injury healed", ch.name()))
             .description(text::events(&events, &ch.sheet).join("\n"))
             .colour(colour::SUCCESS),
-    )))
+    ));
+    turn.finish(Step::answer(answer).sheet(ch).log(entry)).await
 }
 
 /// `/vv repair`: a Cyber repair check (VV-16, A-O21) with the character's
@@ -418,29 +401,35 @@ pub async fn repair(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "repair them").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let (dice, by) = repair_dice(&mut tx, caller, &ch, engineering, engineer).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = repair_in(&mut turn, engineering, engineer, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`repair`] in a turn (an approved change's too): its outcome.
+pub async fn repair_in(
+    turn: &mut Turn<'_>,
+    engineering: Option<i64>,
+    engineer: Option<&str>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Step, AppError> {
+    let mut ch = target(turn, name, player).await?;
+    let (dice, by) = repair_dice(turn, &ch, engineering, engineer).await?;
+    let settings = &turn.settings;
     let cap = settings.max_pool;
     let target_value = ch.sheet.cyber.current.saturating_add(1);
     let chance = odds::repair_odds(dice.min(cap), target_value, settings.repair_check)
         .ok()
         .map(text::percent);
-    let mut rng = app.rng.fork();
-    let (outcome, events) = ch.sheet.repair_cyber(&settings, dice, &mut rng)?;
-    super::sheet::save(&mut tx, &mut ch).await?;
-    log_events(
-        &mut tx,
-        caller,
-        &ch,
-        "repair",
-        None,
-        json!({ "dice": dice, "overridden": engineering.is_some(), "pool": by }),
-        &events,
-    )
-    .await?;
-    tx.commit().await?;
+    let (outcome, events) = ch.sheet.repair_cyber(settings, dice, &mut turn.rng())?;
+    let ch = checked(ch)?;
+    let inputs = record::RepairInputs {
+        dice,
+        overridden: engineering.is_some(),
+        pool: by.clone(),
+    };
+    let entry = events_record(&ch, "repair", &inputs, &events);
     let author = if engineering.is_some() {
         format!("{by} · repairs {}'s Cyber", ch.name())
     } else {
@@ -450,17 +439,15 @@ pub async fn repair(
             ch.name()
         )
     };
-    Ok(Response::message(repair_view(
-        author, &outcome, &events, &ch.sheet, chance,
-    )))
+    let answer = Response::message(repair_view(author, &outcome, &events, &ch.sheet, chance));
+    Ok(Step::answer(answer).sheet(ch).log(entry))
 }
 
 /// The dice of a repair check and whose Engineering they are: a number
 /// given (the Compiler's override, issue 14), another character's, or the
 /// repaired character's own.
 async fn repair_dice(
-    tx: &mut Act,
-    caller: &Caller,
+    turn: &mut Turn<'_>,
     ch: &Loaded<OreSheet>,
     engineering: Option<i64>,
     engineer: Option<&str>,
@@ -482,8 +469,9 @@ async fn repair_dice(
                 ),
             ),
             (None, Some(e)) => {
+                let caller = turn.caller().clone();
                 let other: Loaded<OreSheet> =
-                    crate::app::characters::named(tx, caller, SYSTEM, e, true).await?;
+                    crate::app::characters::named(turn.tx(), &caller, SYSTEM, e, true).await?;
                 (
                     other.sheet.stats.engineering,
                     format!("{}'s Engineering", other.name()),

@@ -5,11 +5,13 @@
 //! [`super::roll_click`].
 
 use super::buttons::VvButton;
+use super::context::{checked, Outcome as Step, Turn};
 use super::report::{view, ReportState};
-use super::{by_id, load_settings, text, timeout, VvState, SYSTEM};
+use super::{by_id, record, text, VvState};
 use crate::app::characters::Loaded;
 use crate::app::component::{Action, Click};
-use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Response};
+use crate::app::pipeline::{Record, Shown};
+use crate::app::{Act, App, AppError, AppResult, Response};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::sessions::{Session, Status};
@@ -49,15 +51,15 @@ pub fn parse_discard(
 /// A click on a report: the discard select, by the character's player
 /// or the Compiler.
 pub async fn click(
-    _app: &App,
-    mut tx: Act,
+    app: &App,
+    act: Act,
     session: Session,
     mut state: ReportState,
     click: &Click<'_>,
 ) -> AppResult {
     let caller = click.caller;
-    let fc = rights::is_fc(&mut tx, caller).await?;
-    if caller.user_id != state.owner && !fc {
+    let mut turn = Turn::click(app, act, caller).await?;
+    if caller.user_id != state.owner && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the Compiler can choose what {} discards.",
             state.name, state.name
@@ -66,46 +68,49 @@ pub async fn click(
     if VvButton::parse(&click.id.action, click.id.arg.as_deref()) != Some(VvButton::Discard) {
         return Err(AppError::user("That button does nothing here."));
     }
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let mut ch = by_id(&mut tx, caller.guild_id, state.character).await?;
+    let settings = turn.settings.clone();
+    let guild = caller.guild_id;
+    let mut ch = by_id(turn.tx(), guild, state.character).await?;
+    let mut changed = None;
     let status = if ch.sheet.cache_excess(&settings) == 0 {
         state
             .lines
             .push("The cache is no longer over its maximum.".into());
         Status::Closed
     } else {
-        discard(&mut tx, &session, &mut state, &mut ch, &settings, click).await?
+        let (status, entry) = discard(&mut state, &mut ch, &settings, click)?;
+        changed = Some((checked(ch.clone())?, entry));
+        status
     };
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let version = sessions::save(
-        &mut tx,
-        &session,
-        &VvState::Report(state.clone()),
-        status,
-        Some(minutes),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::update(view(
-        session.id,
-        version,
-        status,
-        &state,
-        Some(&ch.sheet),
-        &settings,
-    )))
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Report(state.clone());
+    let sheet = ch.sheet;
+    let mut out = Step::new(move |s: &Shown| {
+        Response::update(view(
+            s.id,
+            s.version,
+            s.status,
+            &state,
+            Some(&sheet),
+            &settings,
+        ))
+    })
+    .save(session, &stored, status, minutes);
+    if let Some((c, entry)) = changed {
+        out = out.sheet(c).log(entry);
+    }
+    turn.finish(out).await
 }
 
-/// Discards the die picked in `click` from `ch`'s cache, notes and logs it;
+/// Discards the die picked in `click` from `ch`'s cache and notes it;
 /// the report stays open while the cache is still over its maximum.
-async fn discard(
-    tx: &mut Act,
-    session: &Session,
+/// Gives the report's status and the log entry.
+fn discard(
     state: &mut ReportState,
     ch: &mut Loaded<OreSheet>,
     settings: &OreSettings,
     click: &Click<'_>,
-) -> Result<Status, AppError> {
+) -> Result<(Status, Record), AppError> {
     let die = parse_discard(click.values, &ch.sheet, settings)?;
     let events = ch.sheet.discard_cache_die(settings, Some(die))?;
     state.lines.extend(text::events(&events, &ch.sheet));
@@ -114,20 +119,10 @@ async fn discard(
     } else {
         Status::Open
     };
-    super::sheet::save(tx, ch).await?;
-    log::record(
-        tx,
-        click.caller,
-        log::What {
-            system: SYSTEM,
-            action: VvButton::Discard.encode().0,
-            session: Some(session.id),
-            character: Some(ch.row.id),
-        },
-        &click.values,
-        &ch.sheet.cache,
-        &events,
-    )
-    .await?;
-    Ok(status)
+    let values: record::Picked = click.values.to_vec();
+    let entry = Record::new(VvButton::Discard.encode().0, &values, &events)
+        .dice(&ch.sheet.cache, Vec::new())
+        .character(ch.row.id)
+        .on_session();
+    Ok((status, entry))
 }

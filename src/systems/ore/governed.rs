@@ -15,15 +15,17 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+use crate::app::pipeline::Pending;
 use crate::app::registry::{BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
-use crate::app::{App, AppError, AppResult, Caller};
+use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::systems::table::approval::{Change, Prepared};
 
+use super::context::{Outcome, Turn};
 use super::damage_amount;
-use super::{load_settings, roll, target, text, Target, GM, SYSTEM};
+use super::{damage, load_settings, roll, sheet, target, text, Target, GM, SYSTEM};
 
 /// A roll's dice count (instead of the Called Stat): governed before
 /// issue 31, when `/vv roll dice:` waited for the Compiler; a request
@@ -408,61 +410,30 @@ impl Edit {
         })
     }
 
-    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+    /// Runs the change in `turn`: its outcome, as the command's own.
+    async fn outcome(mut self, app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+        let who = self.who_mut().clone();
+        let (name, player) = (who.character.as_deref(), who.player);
         match self {
             Edit::Track {
                 track,
                 max,
                 current,
-                who,
-            } => {
-                super::sheet::set_track(
-                    app,
-                    caller,
-                    track,
-                    max,
-                    current,
-                    who.character.as_deref(),
-                    who.player,
-                )
-                .await
-            }
-            Edit::HealDays { days, tended, who } => {
-                super::damage::heal_days(
-                    app,
-                    caller,
-                    days,
-                    tended,
-                    who.character.as_deref(),
-                    who.player,
-                )
-                .await
+                ..
+            } => sheet::set_track_in(turn, track, max, current, name, player).await,
+            Edit::HealDays { days, tended, .. } => {
+                damage::heal_days_in(turn, days, tended, name, player).await
             }
             Edit::Repair {
                 engineering,
                 engineer,
-                who,
+                ..
             } => {
-                super::damage::repair(
-                    app,
-                    caller,
-                    engineering,
-                    engineer.as_deref(),
-                    who.character.as_deref(),
-                    who.player,
-                )
-                .await
+                let engineer = engineer.as_deref();
+                damage::repair_in(turn, engineering, engineer, name, player).await
             }
-            Edit::Damage { track, amount, who } => {
-                super::damage::damage(
-                    app,
-                    caller,
-                    track,
-                    amount,
-                    who.character.as_deref(),
-                    who.player,
-                )
-                .await
+            Edit::Damage { track, amount, .. } => {
+                damage::damage_in(turn, track, amount, name, player).await
             }
             Edit::Roll {
                 stat,
@@ -470,7 +441,7 @@ impl Edit {
                 min_width,
                 min_height,
                 label,
-                who,
+                ..
             } => {
                 let args = roll::RollArgs {
                     stat,
@@ -478,28 +449,33 @@ impl Edit {
                     min_width,
                     min_height,
                     label,
-                    name: who.character,
-                    player: who.player,
+                    name: who.character.clone(),
+                    player,
                 };
-                roll::start(app, caller, args).await
+                roll::start_in(turn, app, args).await
             }
-            Edit::TrackStat { stat, value, who } => {
-                super::sheet::set_stat(
-                    app,
-                    caller,
-                    stat,
-                    value,
-                    who.character.as_deref(),
-                    who.player,
-                )
-                .await
+            Edit::TrackStat { stat, value, .. } => {
+                sheet::set_stat_in(turn, stat, value, name, player).await
             }
         }
+    }
+
+    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+        let mut turn = Turn::begin(app, caller).await?;
+        let out = self.outcome(app, &mut turn).await?;
+        turn.finish(out).await
+    }
+
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let out = self.outcome(app, &mut turn).await?;
+        turn.settle(out).await
     }
 }
 
 impl Change for Edit {
     const SYSTEM: &'static str = SYSTEM;
+    const COMPOSES: bool = true;
 
     fn governed(&self) -> Governed {
         LIST[match self {
@@ -522,6 +498,14 @@ impl Change for Edit {
 
     fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
         Box::pin(self.run(app, caller))
+    }
+
+    fn apply_within<'a>(
+        self,
+        app: &'a App,
+        act: &'a mut Act,
+    ) -> BoxFuture<'a, Result<Pending, AppError>> {
+        Box::pin(self.run_within(app, act))
     }
 }
 

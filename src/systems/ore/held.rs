@@ -4,9 +4,10 @@
 //! either way, so a roll's buttons work for both.
 
 use super::by_id;
+use super::context::{checked, Outcome};
 use super::roll::Whose;
 use crate::app::characters::Loaded;
-use crate::app::{sessions, Act, AppError, View};
+use crate::app::{sessions, AppError};
 use crate::rules::ore::tracker::Fight;
 use crate::rules::ore::OreSheet;
 use crate::storage::sessions::{Session, Status};
@@ -86,27 +87,21 @@ impl Held {
         matches!(self, Held::Seat { .. })
     }
 
-    /// Saves the sheet. An NPC's goes back into its seat with `lines` (what
-    /// the step did) in the fight's log, and gives the tracker redrawn.
-    pub async fn save(
-        &mut self,
-        act: &mut Act,
-        name: &str,
-        lines: &[String],
-    ) -> Result<Option<View>, AppError> {
+    /// The outcome with the sheet saved: a character's row, or an NPC's
+    /// back into its seat with `lines` (what the step did) in the fight's
+    /// log, the tracker moved on and redrawn.
+    pub fn saved(self, out: Outcome, name: &str, lines: &[String]) -> Result<Outcome, AppError> {
         match self {
-            Held::Row(ch) => {
-                super::sheet::save(act, ch).await?;
-                Ok(None)
-            }
+            Held::Row(ch) => Ok(out.sheet(checked(ch)?)),
             Held::Seat {
                 tracker,
-                fight,
+                mut fight,
                 seat,
                 sheet,
-            } => Ok(Some(
-                super::combat::save_npc(act, tracker, fight, *seat, sheet, name, lines).await?,
-            )),
+            } => {
+                super::combat::npc_moved(&mut fight, seat, &sheet, name, lines)?;
+                Ok(out.moved(tracker, &*fight, Status::Open, None))
+            }
         }
     }
 }

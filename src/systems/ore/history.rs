@@ -7,13 +7,15 @@ use crate::rules::ore::sets::read;
 use crate::rules::ore::OreEvent;
 use crate::storage::log::LogEntry;
 
+use super::record::RollInputs;
 use super::text;
+use crate::app::log::column;
 
 /// The line for one of Virtual Veil's log entries, if it is one of the
 /// main actions.
 pub fn line(e: &LogEntry) -> Option<String> {
     let events: Vec<OreEvent> = serde_json::from_str(&e.outcome).ok()?;
-    let inputs: serde_json::Value = serde_json::from_str(&e.inputs).unwrap_or_default();
+    let inputs: RollInputs = column(&e.inputs).unwrap_or_default();
     match e.action.as_str() {
         "roll" => roll_line(&events, &inputs),
         "basic" => events.iter().find_map(|ev| match ev {
@@ -41,15 +43,15 @@ pub fn line(e: &LogEntry) -> Option<String> {
 }
 
 /// A roll: the pool and its best set.
-fn roll_line(events: &[OreEvent], inputs: &serde_json::Value) -> Option<String> {
+fn roll_line(events: &[OreEvent], inputs: &RollInputs) -> Option<String> {
     events.iter().find_map(|ev| match ev {
         OreEvent::Rolled {
             stat, pool, faces, ..
         } => {
             // The pool as the roll showed it (it says when `dice:`
             // overrode the stat), else from the event.
-            let what = match (&inputs["pool"], stat) {
-                (serde_json::Value::String(p), _) => p.clone(),
+            let what = match (&inputs.pool, stat) {
+                (Some(p), _) => p.clone(),
                 (_, Some(s)) => {
                     format!("{} ({})", s.name(), text::count(*pool, "die", "dice"))
                 }

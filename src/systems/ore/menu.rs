@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::roll::{save_and_show, Picker, RollState};
-use crate::app::{Act, AppError, AppResult, Caller};
+use super::context::{Outcome, Turn};
+use super::roll::{shown, Picker, RollState};
+use crate::app::AppError;
 use crate::rules::ore::roll::RollPhase;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
 use crate::rules::Actor;
@@ -14,14 +15,13 @@ use crate::storage::sessions::Session;
 
 /// `pick:<picker>`: opens that select under the roll, or closes it when it
 /// is the one open.
-pub async fn toggle(
-    tx: Act,
-    caller: &Caller,
+pub fn toggle(
+    turn: &Turn<'_>,
     session: &Session,
     mut state: RollState,
     sheet: &OreSheet,
     p: Picker,
-) -> AppResult {
+) -> Result<Outcome, AppError> {
     if p == Picker::Special {
         return Err(AppError::user("Unknown menu."));
     }
@@ -37,20 +37,19 @@ pub async fn toggle(
         Some(p)
     };
     state.notes.clear();
-    save_and_show(tx, caller, session, state, sheet).await
+    Ok(shown(turn, session, state, sheet))
 }
 
 /// A page option picked in a select: turns its page, picks nothing.
-pub async fn turn_page(
-    tx: Act,
-    caller: &Caller,
+pub fn turn_page(
+    turn: &Turn<'_>,
     session: &Session,
     mut state: RollState,
     sheet: &OreSheet,
     page: usize,
-) -> AppResult {
+) -> Outcome {
     state.page = page;
-    save_and_show(tx, caller, session, state, sheet).await
+    shown(turn, session, state, sheet)
 }
 
 /// The dice picked in `p`'s select, as the rules-core action `who` takes.

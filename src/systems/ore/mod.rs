@@ -30,6 +30,7 @@ pub mod combat_buttons;
 pub mod combat_view;
 pub mod commands;
 pub mod comp;
+pub mod context;
 pub mod damage;
 pub mod discard;
 pub mod faces;
@@ -39,6 +40,7 @@ pub mod history;
 pub mod menu;
 pub mod odds;
 pub mod order;
+pub mod record;
 pub mod report;
 pub mod roll;
 pub mod roll_click;
@@ -146,13 +148,6 @@ pub async fn by_id(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Loaded<OreShee
 /// The guild's Virtual Veil settings.
 pub async fn load_settings(tx: &mut Tx, guild_id: i64) -> Result<OreSettings, AppError> {
     app_settings::scoped(tx, guild_id, SYSTEM).await
-}
-
-/// The guild's session timeout.
-pub async fn timeout(tx: &mut Tx, guild_id: i64) -> Result<u32, AppError> {
-    Ok(app_settings::guild(tx, guild_id)
-        .await?
-        .session_timeout_minutes)
 }
 
 /// Checks a free-text option against the configured limit.

@@ -3,18 +3,17 @@
 //! of `vv_tie_break` (A-O14), with the Call order or the Resolution order
 //! (A-O15). For the Compiler; values are recorded on the sheets that took part.
 
-use serde_json::json;
-
-use super::{decode, load_settings, text, SYSTEM};
+use super::context::{checked, Outcome as Step, Turn};
+use super::{decode, record, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
+use crate::app::pipeline::Record;
 use crate::app::view::{Embed, View};
-use crate::app::Act;
-use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind, OrderRoll, TieBreakRecord};
 use crate::rules::ore::settings::{InitiativeOrder, OreSettings};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::OreSheet;
-use crate::storage;
+use crate::storage::{self, Tx};
 use crate::systems::table::look::Outcome;
 
 /// The most entities one order roll takes here.
@@ -73,19 +72,15 @@ pub async fn order(
     entities: &str,
     record: bool,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_gm(
-        &mut tx,
-        caller,
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(
         super::GM,
         "roll Outthink or Initiative for several entities",
-    )
-    .await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    )?;
     let items = split_items(entities)?;
     let mut entries: Vec<Entry> = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
-        let entry = entry_of(&mut tx, caller, k as i64 + 1, item, kind).await?;
+        let entry = entry_of(turn.tx(), caller, k as i64 + 1, item, kind).await?;
         if let Some(ch) = &entry.sheet {
             if entries
                 .iter()
@@ -97,8 +92,8 @@ pub async fn order(
         entries.push(entry);
     }
     let entrants: Vec<Entrant> = entries.iter().map(|e| e.entrant).collect();
-    let mut rng = app.rng.fork();
-    let result = roll_order(kind, &entrants, &settings, &mut rng)?;
+    let settings = turn.settings.clone();
+    let result = roll_order(kind, &entrants, &settings, &mut turn.rng())?;
     let generated = generated_dice(&result);
     if generated > super::MAX_GENERATED {
         return Err(AppError::user(format!(
@@ -107,34 +102,26 @@ pub async fn order(
         )));
     }
     let mut recorded = Vec::new();
+    let mut saved = Vec::new();
     if record {
         for e in entries.iter_mut() {
             if let Some(ch) = e.sheet.as_mut() {
                 if result.record_on(e.entrant.id, &mut ch.sheet) {
-                    super::sheet::save(&mut tx, ch).await?;
+                    saved.push(checked(ch.clone())?);
                     recorded.push(ch.name().to_string());
                 }
             }
         }
     }
-    log::record_rolled(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "order",
-            session: None,
-            character: None,
-        },
-        &json!({ "kind": kind, "entities": items }),
-        &result.entries,
-        &json!({ "ranking": result.ranking, "ties": result.ties }),
-        &super::faces::of_order(&result),
-    )
-    .await?;
-    tx.commit().await?;
+    let inputs = record::OrderInputs {
+        entities: items.iter().map(|i| i.to_string()).collect(),
+        kind: Some(kind),
+    };
+    let entry = Record::new("order", &inputs, &record::OrderOutcome::of(&result))
+        .dice(&result.entries, super::faces::of_order(&result));
     let embed = order_embed(kind, &settings, &result, &entries, &recorded);
-    Ok(Response::message(View::embed(embed)))
+    let out = Step::answer(Response::message(View::embed(embed))).log(entry);
+    turn.finish(saved.into_iter().fold(out, Step::sheet)).await
 }
 
 /// The typed list, one entity a piece (split at `,`, `;` or a line
@@ -169,7 +156,7 @@ fn default_stat(kind: OrderKind) -> &'static str {
 /// One typed entity, with the id `id`: a member mention (their active
 /// sheet), `Name:stat` (ad hoc) or a sheet name.
 async fn entry_of(
-    tx: &mut Act,
+    tx: &mut Tx,
     caller: &Caller,
     id: i64,
     item: &str,
@@ -236,7 +223,7 @@ fn ad_hoc_entry(
 /// The sheet named `item`, of any owner: the caller's own when several
 /// members have one of that name.
 async fn named_sheet(
-    tx: &mut Act,
+    tx: &mut Tx,
     caller: &Caller,
     item: &str,
 ) -> Result<Loaded<OreSheet>, AppError> {

@@ -9,16 +9,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::buttons::VvButton;
-use super::{text, timeout, VvState, KIND};
+use super::context::{Outcome, Turn};
+use super::{text, VvState, KIND};
 use crate::app::characters::Loaded;
 use crate::app::component::Action;
+use crate::app::pipeline::Shown;
 use crate::app::view::{Embed, Row, Select, SelectOption, View};
-use crate::app::{sessions, AppError, Caller};
+use crate::app::Response;
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::sessions::Status;
-use crate::storage::Tx;
-use crate::systems::table::look::Outcome;
+use crate::systems::table::look::Outcome as Look;
 
 /// The placeholder of the discard select.
 pub const DISCARD_PLACEHOLDER: &str = "Discard which?";
@@ -44,19 +45,16 @@ pub struct ReportState {
     pub colour: u32,
 }
 
-/// Builds the view of a report about `ch`; if its cache is now over the
-/// maximum, stores a session so the owner can choose the discard.
-/// `head` is the author line (who · what) and the title. Returns the view
-/// and the session id, if one was made.
-pub async fn finish(
-    tx: &mut Tx,
-    caller: &Caller,
+/// A report about `ch` as an outcome: posted closed, or, when its cache
+/// is now over the maximum, as a session that waits for the owner's
+/// discard. `head` is the author line (who · what) and the title.
+pub fn outcome(
+    turn: &Turn<'_>,
     ch: &Loaded<OreSheet>,
-    settings: &OreSettings,
     head: (Option<String>, String),
     lines: Vec<String>,
     colour: u32,
-) -> Result<(View, Option<i64>), AppError> {
+) -> Outcome {
     let (author, title) = head;
     let state = ReportState {
         character: ch.row.id,
@@ -67,25 +65,30 @@ pub async fn finish(
         lines,
         colour,
     };
-    if ch.sheet.cache_excess(settings) == 0 {
-        return Ok((
-            view(0, 0, Status::Closed, &state, Some(&ch.sheet), settings),
-            None,
-        ));
+    let (sheet, settings) = (ch.sheet.clone(), turn.settings.clone());
+    if sheet.cache_excess(&settings) == 0 {
+        return Outcome::answer(Response::message(view(
+            0,
+            0,
+            Status::Closed,
+            &state,
+            Some(&sheet),
+            &settings,
+        )));
     }
-    let minutes = timeout(tx, caller.guild_id).await?;
-    let id = sessions::create(
-        tx,
-        caller,
-        KIND,
-        &VvState::Report(state.clone()),
-        Some(minutes),
-    )
-    .await?;
-    Ok((
-        view(id, 0, Status::Open, &state, Some(&ch.sheet), settings),
-        Some(id),
-    ))
+    let minutes = turn.guild.session_timeout_minutes;
+    let stored = VvState::Report(state.clone());
+    Outcome::new(move |s: &Shown| {
+        Response::message(view(
+            s.id,
+            s.version,
+            s.status,
+            &state,
+            Some(&sheet),
+            &settings,
+        ))
+    })
+    .start(KIND, &stored, Status::Open, Some(minutes))
 }
 
 /// The report's message.
@@ -113,7 +116,7 @@ pub fn view(
                         "The cache is {excess} over its maximum ({}): {}'s player or the Compiler picks the die to discard.",
                         sheet.comp.cache_max, s.name
                     ))
-                    .colour(Outcome::Pending.colour());
+                    .colour(Look::Pending.colour());
                 if let Some(r) = discard_row(id, version, sheet, settings) {
                     rows.push(r);
                 }

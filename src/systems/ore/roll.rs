@@ -17,26 +17,29 @@
 //! [`OreRoll::apply`] runs, both are saved and the step is logged.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::collections::BTreeMap;
 
 use super::buttons::VvButton;
-use super::{load_settings, target, text, timeout, Target, VvState, GM, KIND, SYSTEM};
+use super::{text, VvState, GM, KIND};
 use crate::app::component::Action;
 use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::app::Act;
-use crate::app::{log, sessions, settings as app_settings, App, AppError, AppResult};
+use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{
     ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest,
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
-use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
+use crate::rules::ore::{OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
+
+use super::context::{Outcome as Step, Turn};
+use super::record;
+use crate::app::pipeline::{Record, Shown};
+use crate::storage::Tx;
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -120,17 +123,16 @@ pub struct RollArgs {
 
 /// `/vv roll`: rolls the stat into a new register and posts it.
 pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = start_in(&mut turn, app, args).await?;
+    turn.finish(out).await
+}
+
+/// [`start`] in a turn (an approved change's too): its outcome.
+pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<Step, AppError> {
     let label = super::check_text(app, "label", args.label.as_deref())?;
     let (dice, requirement) = checked(&args)?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, fc } = target(
-        &mut tx,
-        caller,
-        args.name.as_deref(),
-        args.player,
-        "roll for them",
-    )
-    .await?;
+    let mut ch = super::context::target(turn, args.name.as_deref(), args.player).await?;
     if let (Some(stat), None) = (args.stat, dice) {
         // A stat of 0 with an empty cache rolls nothing: a newcomer's fresh
         // sheet gets the way forward instead of a public "No set" (issue 31).
@@ -143,17 +145,15 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
             )));
         }
     }
-    let guild = app_settings::guild(&mut tx, caller.guild_id).await?;
-    let mut settings = load_settings(&mut tx, caller.guild_id).await?;
-    let guild_cap = guild.max_dice_per_roll.max(1);
+    let mut settings = turn.settings.clone();
+    let guild_cap = turn.guild.max_dice_per_roll.max(1);
     let guild_capped = settings.max_pool > guild_cap;
     settings.max_pool = settings.max_pool.min(guild_cap);
     let mut notes = settle_overflow(&mut ch.sheet, &settings);
     let owner = Actor {
         id: ch.row.owner_id,
-        gm: fc,
+        gm: turn.fc,
     };
-    let mut rng = app.rng.fork();
     let (roll, events) = OreRoll::start(
         &ch.sheet,
         &settings,
@@ -163,7 +163,7 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
             dice,
             label,
         },
-        &mut rng,
+        &mut turn.rng(),
     )?;
     if let Some(stat) = args.stat {
         ch.sheet.combat.called_stat = Some(stat);
@@ -184,29 +184,30 @@ pub async fn start(app: &App, caller: &Caller, args: RollArgs) -> AppResult {
         page: 0,
         notes,
     };
-    super::sheet::save(&mut tx, &mut ch).await?;
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let id = sessions::create(
-        &mut tx,
-        caller,
-        KIND,
-        &VvState::Roll(state.clone()),
-        Some(minutes),
-    )
-    .await?;
-    let inputs = json!({
-        "stat": args.stat, "dice": dice, "requirement": requirement,
-        "pool": pool_text(&state.roll),
-    });
-    log_start(&mut tx, caller, id, ch.row.id, &inputs, &state, &events).await?;
-    tx.commit().await?;
-    Ok(Response::message(view(
-        id,
-        0,
-        Status::Open,
-        &state,
-        Some(&ch.sheet),
-    )))
+    let ch = super::context::checked(ch)?;
+    let inputs = record::RollInputs {
+        dice,
+        pool: Some(pool_text(&state.roll)),
+        requirement: Some(requirement),
+        stat: args.stat,
+    };
+    let entry = Record::new("roll", &inputs, &events)
+        .dice(
+            &record::RollDice::of(&state.roll),
+            super::faces::thrown(&events),
+        )
+        .character(ch.row.id)
+        .on_session();
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Roll(state.clone());
+    let sheet = ch.sheet.clone();
+    let out = Step::new(move |s: &Shown| {
+        Response::message(view(s.id, s.version, s.status, &state, Some(&sheet)))
+    })
+    .start(KIND, &stored, Status::Open, minutes)
+    .sheet(ch)
+    .log(entry);
+    Ok(out)
 }
 
 /// The options of `/vv roll` checked: the ad-hoc dice (1 to 100) and the
@@ -234,34 +235,6 @@ fn checked(args: &RollArgs) -> Result<(Option<u32>, SetRequirement), AppError> {
     Ok((dice, requirement))
 }
 
-/// Logs a new register: what was asked, the faces and error dice rolled.
-async fn log_start(
-    tx: &mut Act,
-    caller: &Caller,
-    id: i64,
-    character: i64,
-    inputs: &serde_json::Value,
-    state: &RollState,
-    events: &[OreEvent],
-) -> Result<(), AppError> {
-    log::record_rolled(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: "roll",
-            session: Some(id),
-            character: Some(character),
-        },
-        inputs,
-        &json!({ "faces": state.roll.natural, "error_dice": state.roll.error_dice }),
-        &events,
-        &super::faces::thrown(events),
-    )
-    .await
-    .map(drop)
-}
-
 /// Discards by default (A-O10: the lowest face) while a sheet's cache is
 /// over its maximum outside any prompt (a prompt that timed out).
 pub fn settle_overflow(
@@ -284,14 +257,9 @@ pub fn settle_overflow(
     notes
 }
 
-/// Saves the roll (open until its register closes) and shows it.
-pub async fn save_and_show(
-    mut tx: Act,
-    caller: &Caller,
-    session: &Session,
-    state: RollState,
-    sheet: &OreSheet,
-) -> AppResult {
+/// The outcome that saves the roll (open until its register closes) and
+/// shows it in place.
+pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
     let status = if state.roll.phase == RollPhase::Closed {
         Status::Closed
     } else {
@@ -304,23 +272,18 @@ pub async fn save_and_show(
         .register
         .iter()
         .any(|d| d.from_cache.is_some() && d.is_unused());
-    let minutes = timeout(&mut tx, caller.guild_id).await?;
-    let version = sessions::save(
-        &mut tx,
-        session,
-        &VvState::Roll(state.clone()),
+    let minutes = turn.guild.session_timeout_minutes;
+    let stored = VvState::Roll(state.clone());
+    let sheet = sheet.clone();
+    Step::new(move |s: &Shown| {
+        Response::update(view(s.id, s.version, s.status, &state, Some(&sheet)))
+    })
+    .save(
+        session.clone(),
+        &stored,
         status,
         (!holds_cache).then_some(minutes),
     )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::update(view(
-        session.id,
-        version,
-        status,
-        &state,
-        Some(sheet),
-    )))
 }
 
 fn action_line(n: usize, a: &ActionRecord, follow_up: bool) -> String {
@@ -438,26 +401,25 @@ fn dice_line(r: &OreRoll) -> String {
 }
 
 /// The roller's open registers in the caller's channel whose cache dice
-/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8): the
-/// dice are dropped from each register now, and each is redrawn.
-pub async fn drop_lost_cache(
-    act: &mut Act,
+/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8), each
+/// with those dice dropped from its register (not saved yet).
+async fn registers_losing(
+    tx: &mut Tx,
+    caller: &Caller,
     character: i64,
     sheet: &OreSheet,
-) -> Result<Vec<View>, AppError> {
+) -> Result<Vec<(Session, RollState)>, AppError> {
     /// Open rolls of a channel looked at.
     const LOOK_AT: i64 = 50;
-    let caller = act.caller().clone();
     let open = crate::storage::sessions::latest_open_in_channel(
-        act,
+        tx,
         caller.guild_id,
         caller.channel_id,
         KIND,
         LOOK_AT,
     )
     .await?;
-    let minutes = timeout(act, caller.guild_id).await?;
-    let mut views = Vec::new();
+    let mut out = Vec::new();
     for s in open {
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
@@ -468,17 +430,29 @@ pub async fn drop_lost_cache(
             continue;
         }
         state.picker = None;
-        let version = sessions::save(
-            act,
-            &s,
-            &VvState::Roll(state.clone()),
-            Status::Open,
-            Some(minutes),
-        )
-        .await?;
-        views.push(view(s.id, version, Status::Open, &state, Some(sheet)));
+        out.push((s, state));
     }
-    Ok(views)
+    Ok(out)
+}
+
+/// [`registers_losing`] for an action of the pipeline: the registers
+/// to move on ([`moved_registers`]).
+pub async fn lost_cache(
+    turn: &mut Turn<'_>,
+    character: i64,
+    sheet: &OreSheet,
+) -> Result<Vec<(Session, RollState)>, AppError> {
+    let caller = turn.caller().clone();
+    registers_losing(turn.tx(), &caller, character, sheet).await
+}
+
+/// The outcome with each register of [`lost_cache`] saved (still open)
+/// and redrawn.
+pub fn moved_registers(out: Step, registers: Vec<(Session, RollState)>, turn: &Turn<'_>) -> Step {
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    registers.into_iter().fold(out, |out, (s, state)| {
+        out.moved(s, &VvState::Roll(state), Status::Open, minutes)
+    })
 }
 
 /// What a roll's message shows that the rules work out, computed once
@@ -1066,6 +1040,7 @@ mod tests {
     use crate::rules::ore::sheet::{CacheDie, CacheSource, Stats};
     use crate::rules::ore::OreSettings;
     use rand::{rngs::StdRng, SeedableRng};
+    use serde_json::json;
 
     fn state(pool: u32, cache: u32, settings: OreSettings) -> (RollState, OreSheet) {
         let mut sheet = OreSheet::new(Stats::all(pool));

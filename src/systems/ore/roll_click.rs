@@ -4,14 +4,14 @@
 //! (a face modifier among them), a discard, Close) the rules core's
 //! answer, logged and shown. The selects themselves are in [`super::menu`].
 
-use serde_json::json;
-
 use super::buttons::{Picker, VvButton};
+use super::context::{Outcome as Step, Turn};
 use super::held::Held;
-use super::roll::{save_and_show, RollState};
-use super::{discard, menu, text, SYSTEM};
+use super::roll::{shown, RollState};
+use super::{discard, menu, record, text};
 use crate::app::component::{Action, Click};
-use crate::app::{log, rights, Act, App, AppError, AppResult, Caller, Reply};
+use crate::app::pipeline::Record;
+use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::rules::ore::roll::{ActionKind, RollPhase};
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
@@ -21,14 +21,15 @@ use crate::storage::sessions::Session;
 /// A click on a roll message.
 pub async fn click(
     app: &App,
-    mut tx: Act,
+    act: Act,
     session: Session,
     mut state: RollState,
     click: &Click<'_>,
 ) -> AppResult {
     let caller = click.caller;
-    let ch = Held::load(&mut tx, caller.guild_id, state.whose).await?;
-    let who = may_press(&mut tx, &session, &state, &ch, caller).await?;
+    let mut turn = Turn::click(app, act, caller).await?;
+    let ch = Held::load(turn.tx(), caller.guild_id, state.whose).await?;
+    let who = may_press(turn.fc, &session, &state, &ch, caller)?;
     // A discard made elsewhere may already have settled an overflow.
     if state.roll.phase == RollPhase::Overflow && ch.sheet().cache_excess(&state.roll.settings) == 0
     {
@@ -43,11 +44,12 @@ pub async fn click(
     // Reaction (seed 004); opening a menu and an overflow's discard (a
     // cache rule, not an action) wait for no turn.
     if !matches!(button, VvButton::Pick(_) | VvButton::Discard) {
-        super::combat::require_register_turn(&mut tx, &session).await?;
+        super::combat::require_register_turn(turn.tx(), &session).await?;
     }
     let action = match button {
         VvButton::Pick(p) => {
-            return menu::toggle(tx, caller, &session, state, ch.sheet(), p).await;
+            let out = menu::toggle(&turn, &session, state, ch.sheet(), p)?;
+            return turn.finish(out).await;
         }
         // A named Special action picked in the select that holds them when
         // they do not fit on the buttons (issue 16).
@@ -61,7 +63,8 @@ pub async fn click(
         }
         VvButton::Select(p) => match crate::app::view::page_of(click.values) {
             Some(page) => {
-                return menu::turn_page(tx, caller, &session, state, ch.sheet(), page).await;
+                let out = menu::turn_page(&turn, &session, state, ch.sheet(), page);
+                return turn.finish(out).await;
             }
             None => menu::picked(p, click.values, ch.sheet(), &state.roll, who)?,
         },
@@ -95,8 +98,13 @@ pub async fn click(
         VvButton::Special(id) => special(&state, ch.sheet(), id, who)?,
     };
     let (word, arg) = button.encode();
-    let inputs = json!({ "action": word, "arg": arg, "values": click.values });
-    apply(app, tx, &session, state, ch, action, &inputs, caller).await
+    let inputs = record::ClickInputs {
+        action: word.to_string(),
+        arg,
+        values: click.values.to_vec(),
+    };
+    let out = apply(&turn, &session, state, ch, action, &inputs)?;
+    turn.finish(out).await
 }
 
 /// The action of a "Special: NAME" button: the sheet's Special action with
@@ -142,14 +150,13 @@ fn special(
 /// The roller's player, whoever posted the roll, or the Compiler may press its
 /// buttons (only the Compiler an NPC's); returns who acts (as the GM when
 /// not the roller's player).
-async fn may_press(
-    tx: &mut Act,
+fn may_press(
+    fc: bool,
     session: &Session,
     state: &RollState,
     held: &Held,
     caller: &Caller,
 ) -> Result<Actor, AppError> {
-    let fc = rights::is_fc(tx, caller).await?;
     if held.gm_only() && !fc {
         return Err(AppError::user(format!(
             "Only the Compiler can use {}'s register.",
@@ -168,22 +175,21 @@ async fn may_press(
     })
 }
 
-/// Applies a rules-core action to the roll and the sheet, logs it and
-/// shows the register.
-#[allow(clippy::too_many_arguments)]
-async fn apply(
-    app: &App,
-    mut tx: Act,
+/// Applies a rules-core action to the roll and the sheet: the outcome
+/// saves and logs it and shows the register.
+fn apply(
+    turn: &Turn<'_>,
     session: &Session,
     mut state: RollState,
     mut ch: Held,
     action: RollAction,
-    inputs: &serde_json::Value,
-    caller: &Caller,
-) -> AppResult {
+    inputs: &record::ClickInputs,
+) -> Result<Step, AppError> {
     let kind = action_name(&action);
-    let mut rng = app.rng.fork();
-    let (roll, events) = state.roll.clone().apply(ch.sheet_mut(), action, &mut rng)?;
+    let (roll, events) = state
+        .roll
+        .clone()
+        .apply(ch.sheet_mut(), action, &mut turn.rng())?;
     if generated(&roll) > super::MAX_GENERATED {
         return Err(AppError::user(format!(
             "This roll has generated {} dice in all; no more can be rolled for it.",
@@ -196,25 +202,20 @@ async fn apply(
         .into_iter()
         .filter(|l| !l.starts_with("Error dice") && l != "Register cleared.")
         .collect();
-    let tracker = ch.save(&mut tx, &state.name, &state.notes).await?;
-    log::record_rolled(
-        &mut tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action: kind,
-            session: Some(session.id),
-            character: ch.character(),
-        },
-        inputs,
-        &json!({ "register": state.roll.register, "cache": ch.sheet().cache }),
-        &events,
-        &super::faces::thrown(&events),
-    )
-    .await?;
-    let mut r = save_and_show(tx, caller, session, state, ch.sheet()).await?;
-    r.followups.extend(tracker.map(Reply::Edit));
-    Ok(r)
+    let sheet = ch.sheet().clone();
+    let dice = record::RegisterDice {
+        cache: sheet.cache.clone(),
+        register: state.roll.register.clone(),
+    };
+    let mut entry = Record::new(kind, inputs, &events)
+        .dice(&dice, super::faces::thrown(&events))
+        .on_session();
+    if let Some(c) = ch.character() {
+        entry = entry.character(c);
+    }
+    let (name, notes) = (state.name.clone(), state.notes.clone());
+    let out = shown(turn, session, state, &sheet).log(entry);
+    ch.saved(out, &name, &notes)
 }
 
 /// Dice generated by a roll so far (pool, Error Dice of every action).

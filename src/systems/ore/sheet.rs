@@ -6,13 +6,14 @@
 //! Every edit is one transaction: load, change through the rules core's
 //! setters, save, log, commit.
 
-use serde_json::json;
+use serde::Serialize;
 
-use super::{load_settings, report, target, text, Target, SYSTEM};
-use crate::app::characters::{self, Loaded};
+use super::context::{checked, target, Outcome, Turn};
+use super::{record, report, text};
+use crate::app::characters::Loaded;
+use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
-use crate::app::Act;
-use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sets::{CacheCost, Pattern};
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
@@ -26,33 +27,24 @@ pub const MAX_VALUE: i64 = crate::rules::ore::sheet::MAX_VALUE as i64;
 
 use crate::rules::ore::sheet::MAX_PROCESSING_POWER;
 
-/// Saves a sheet (checking its invariants first).
-pub async fn save(tx: &mut Tx, ch: &mut Loaded<OreSheet>) -> Result<(), AppError> {
-    ch.sheet.validate()?;
-    characters::save(tx, ch).await
+/// A sheet edit's log entry: what was asked, no dice, the sheet after.
+fn sheet_record(ch: &Loaded<OreSheet>, action: &str, inputs: &impl Serialize) -> Record {
+    Record::new(action, inputs, &ch.sheet)
+        .dice(&log::NO_DICE, Vec::new())
+        .character(ch.row.id)
 }
 
-async fn log_sheet(
-    tx: &mut Tx,
-    caller: &Caller,
-    ch: &Loaded<OreSheet>,
+/// A sheet edit's outcome: the sheet (its invariants checked) saved and
+/// logged, answered with `response`.
+fn edited(
+    ch: Loaded<OreSheet>,
     action: &str,
-    inputs: serde_json::Value,
-) -> Result<(), AppError> {
-    log::record(
-        tx,
-        caller,
-        log::What {
-            system: SYSTEM,
-            action,
-            session: None,
-            character: Some(ch.row.id),
-        },
-        &inputs,
-        &json!([]),
-        &ch.sheet,
-    )
-    .await
+    inputs: &impl Serialize,
+    response: Response,
+) -> Result<Outcome, AppError> {
+    let ch = checked(ch)?;
+    let entry = sheet_record(&ch, action, inputs);
+    Ok(Outcome::answer(response).sheet(ch).log(entry))
 }
 
 /// Options of `/vv sheet create`.
@@ -72,16 +64,10 @@ pub struct CreateArgs {
 
 /// `/vv sheet create`: a new sheet, made the owner's active one.
 pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
     let owner = args.player.unwrap_or(caller.user_id);
     if owner != caller.user_id {
-        rights::require_gm(
-            &mut tx,
-            caller,
-            super::GM,
-            "create a sheet for another member",
-        )
-        .await?;
+        turn.require_gm(super::GM, "create a sheet for another member")?;
     }
     let mut stats = Stats::default();
     for (stat, v) in Stat::ALL.iter().zip(args.stats) {
@@ -109,28 +95,18 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
         }
         OreSheet::new(stats)
     };
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
-    let row =
-        characters::create_for(&mut tx, caller.guild_id, owner, SYSTEM, &args.name, &sheet).await?;
-    let ch = Loaded { row, sheet };
-    log_sheet(
-        &mut tx,
-        caller,
-        &ch,
-        "sheet_create",
-        json!({ "name": args.name }),
-    )
-    .await?;
-    tx.commit().await?;
-    let mut embed = sheet_embed(&ch, &settings);
+    let ch = turn.create(owner, &args.name, sheet).await?;
+    let entry = sheet_record(&ch, "sheet_create", &record::Created { name: args.name });
+    let mut embed = sheet_embed(&ch, &turn.settings);
     embed.title = format!("📇 Created {}", ch.name());
-    Ok(Response::ephemeral(View::embed(embed)))
+    let out = Outcome::answer(Response::ephemeral(View::embed(embed))).log(entry);
+    turn.finish(out).await
 }
 
 /// The card the shared `/vv sheet show` posts: the sheet under the
 /// guild's settings.
 pub async fn card(tx: &mut Tx, row: &storage::characters::Character) -> Result<View, AppError> {
-    let settings = load_settings(tx, row.guild_id).await?;
+    let settings = super::load_settings(tx, row.guild_id).await?;
     let ch = super::decode(row.clone())?;
     Ok(View::embed(sheet_embed(&ch, &settings)))
 }
@@ -145,14 +121,26 @@ pub async fn set_stat(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = set_stat_in(&mut turn, stat, value, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`set_stat`] in a turn (an approved change's too): its outcome.
+pub async fn set_stat_in(
+    turn: &mut Turn<'_>,
+    stat: Stat,
+    value: i64,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Outcome, AppError> {
     if value > MAX_STAT {
         return Err(AppError::user(format!(
             "{} can be at most {MAX_STAT} here.",
             stat.name()
         )));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let mut ch = target(turn, name, player).await?;
     let old = ch.sheet.stats.get(stat);
     ch.sheet.stats.set(stat, value)?;
     let track = match stat {
@@ -171,22 +159,18 @@ pub async fn set_stat(
             }
         }
     }
-    save(&mut tx, &mut ch).await?;
-    log_sheet(
-        &mut tx,
-        caller,
-        &ch,
-        "sheet_set",
-        json!({ "stat": stat, "value": value }),
-    )
-    .await?;
-    tx.commit().await?;
     // One line (issue 16): the full card is `/vv sheet show`'s.
-    Ok(Response::ephemeral(View::text(format!(
+    let answer = Response::ephemeral(View::text(format!(
         "📇 {}: {} {old} → {value}.",
         ch.name(),
         stat.name()
-    ))))
+    )));
+    let inputs = record::StatSet {
+        stat: Some(stat),
+        value,
+    };
+    let out = edited(ch, "sheet_set", &inputs, answer)?;
+    Ok(out)
 }
 
 /// `/vv sheet track`: a track's maximum and current value.
@@ -199,6 +183,20 @@ pub async fn set_track(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
+    let mut turn = Turn::begin(app, caller).await?;
+    let out = set_track_in(&mut turn, track, max, current, name, player).await?;
+    turn.finish(out).await
+}
+
+/// [`set_track`] in a turn (an approved change's too): its outcome.
+pub async fn set_track_in(
+    turn: &mut Turn<'_>,
+    track: Damageable,
+    max: Option<i64>,
+    current: Option<i64>,
+    name: Option<&str>,
+    player: Option<i64>,
+) -> Result<Outcome, AppError> {
     if max.is_none() && current.is_none() {
         return Err(AppError::user(
             "Give a new `max`, a new `current`, or both.",
@@ -209,34 +207,30 @@ pub async fn set_track(
             "A track's maximum can be at most {MAX_VALUE}."
         )));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
+    let mut ch = target(turn, name, player).await?;
     if let Some(m) = max {
         ch.sheet.set_track_max(track, m)?;
     }
     if let Some(c) = current {
         ch.sheet.set_track_current(track, c)?;
     }
-    save(&mut tx, &mut ch).await?;
-    log_sheet(
-        &mut tx,
-        caller,
-        &ch,
-        "sheet_track",
-        json!({ "track": track, "max": max, "current": current }),
-    )
-    .await?;
-    tx.commit().await?;
     // One line (issue 16): a change the Compiler approves is posted, and
     // the full card is `/vv sheet show`'s.
     let t = ch.sheet.track(track);
-    Ok(Response::ephemeral(View::text(format!(
+    let answer = Response::ephemeral(View::text(format!(
         "📇 {}: {} {}/{}.",
         ch.name(),
         text::track_name(&ch.sheet, track),
         t.current,
         t.max
-    ))))
+    )));
+    let inputs = record::TrackSet {
+        current,
+        max,
+        track: Some(track),
+    };
+    let out = edited(ch, "sheet_track", &inputs, answer)?;
+    Ok(out)
 }
 
 /// `/vv sheet defense`: Defense, Integrity and Resolve.
@@ -264,9 +258,8 @@ pub async fn set_defenses(
             .transpose()
         })
         .collect::<Result<_, _>>()?;
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = target(&mut turn, name, player).await?;
     let d = &mut ch.sheet.defenses;
     if let Some(v) = checked[0] {
         d.defense = v;
@@ -277,12 +270,10 @@ pub async fn set_defenses(
     if let Some(v) = checked[2] {
         d.resolve = v;
     }
-    save(&mut tx, &mut ch).await?;
-    log_sheet(&mut tx, caller, &ch, "sheet_defense", json!(values)).await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
-    ))))
+    let answer = Response::ephemeral(View::embed(sheet_embed(&ch, &turn.settings)));
+    let inputs: record::DefensesSet = values;
+    let out = edited(ch, "sheet_defense", &inputs, answer)?;
+    turn.finish(out).await
 }
 
 /// Options of `/vv sheet comp`.
@@ -334,9 +325,8 @@ pub async fn set_comp(
             "Give at least one COMP value to change (cache_size, battery_max, battery, thread_count…).",
         ));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = target(&mut turn, name, player).await?;
     let s = &mut ch.sheet;
     if let Some(d) = distribution {
         s.comp.distribution = d;
@@ -408,42 +398,34 @@ pub async fn set_comp(
     if let Some(chip) = &add_chip {
         s.add_chip(chip)?;
     }
-    save(&mut tx, &mut ch).await?;
-    log_sheet(
-        &mut tx,
-        caller,
+    let ch = checked(ch)?;
+    let entry = sheet_record(
         &ch,
         "sheet_comp",
-        json!({
-            "cache_size": args.cache_size, "battery_max": args.battery_max,
-            "battery": args.battery, "thread_count": args.thread_count,
-            "processing_power": args.processing_power, "plugged_in": args.plugged_in,
-            "add_chip": add_chip, "remove_chip": remove_chip,
-        }),
-    )
-    .await?;
-    if ch.sheet.cache_excess(&settings) > 0 {
-        let (view, _) = report::finish(
-            &mut tx,
-            caller,
-            &ch,
-            &settings,
-            (None, format!("💻 {}'s COMP changed", ch.name())),
-            vec![format!(
-                "Cache size now {}, but the cache holds {}.",
-                ch.sheet.comp.cache_max,
-                ch.sheet.cache_load(&settings)
-            )],
-            colour::PENDING,
-        )
-        .await?;
-        tx.commit().await?;
-        return Ok(Response::message(view));
-    }
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
-    ))))
+        &record::CompSet {
+            add_chip,
+            battery: args.battery,
+            battery_max: args.battery_max,
+            cache_size: args.cache_size,
+            plugged_in: args.plugged_in,
+            processing_power: args.processing_power,
+            remove_chip,
+            thread_count: args.thread_count,
+        },
+    );
+    let settings = &turn.settings;
+    let out = if ch.sheet.cache_excess(settings) > 0 {
+        let lines = vec![format!(
+            "Cache size now {}, but the cache holds {}.",
+            ch.sheet.comp.cache_max,
+            ch.sheet.cache_load(settings)
+        )];
+        let head = (None, format!("💻 {}'s COMP changed", ch.name()));
+        report::outcome(&turn, &ch, head, lines, colour::PENDING)
+    } else {
+        Outcome::answer(Response::ephemeral(View::embed(sheet_embed(&ch, settings))))
+    };
+    turn.finish(out.sheet(ch).log(entry)).await
 }
 
 /// Options of `/vv sheet special` (issue 15, VV-6).
@@ -495,9 +477,8 @@ pub async fn set_special(
             ))
         }
     };
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, .. } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = target(&mut turn, name, player).await?;
     let cost = args.cache.unwrap_or_default();
     let note = match (add.as_deref(), pattern, remove.as_deref()) {
         (Some(n), Some(p), _) => {
@@ -510,19 +491,21 @@ pub async fn set_special(
         }
         _ => return Err(AppError::user("Give `add:` or `remove:`.")),
     };
-    save(&mut tx, &mut ch).await?;
-    log_sheet(
-        &mut tx,
-        caller,
-        &ch,
-        "sheet_special",
-        json!({ "add": add, "pattern": pattern_text, "cache": args.cache, "remove": remove }),
-    )
-    .await?;
-    tx.commit().await?;
-    let mut embed = sheet_embed(&ch, &settings);
+    let mut embed = sheet_embed(&ch, &turn.settings);
     embed.description = Some(format!("{}\n{note}", embed.description.unwrap_or_default()));
-    Ok(Response::ephemeral(View::embed(embed)))
+    let inputs = record::SpecialSet {
+        add,
+        cache: args.cache,
+        pattern: pattern_text,
+        remove,
+    };
+    let out = edited(
+        ch,
+        "sheet_special",
+        &inputs,
+        Response::ephemeral(View::embed(embed)),
+    )?;
+    turn.finish(out).await
 }
 
 /// Options of `/vv sheet status`.
@@ -559,9 +542,8 @@ pub async fn set_status(
             "Give `world`, `mob`, `living`, `digital` or `clear_glitch`.",
         ));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let Target { mut ch, fc } = target(&mut tx, caller, name, player, "edit this sheet").await?;
-    let settings = load_settings(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let mut ch = target(&mut turn, name, player).await?;
     let s = &mut ch.sheet;
     if let Some(w) = args.world {
         s.world = w;
@@ -581,27 +563,23 @@ pub async fn set_status(
         s.native_digital = d;
     }
     if args.clear_glitch {
-        if !fc {
+        if !turn.fc {
             return Err(AppError::user(
                 "Only the Compiler can clear a glitch (A-O23: a living entity recovers only once its COMP is broken).",
             ));
         }
         s.conditions.glitched = false;
     }
-    save(&mut tx, &mut ch).await?;
-    log_sheet(
-        &mut tx,
-        caller,
-        &ch,
-        "sheet_status",
-        json!({ "world": args.world, "mob": args.mob, "living": args.living,
-                "digital": args.digital, "clear_glitch": args.clear_glitch }),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::ephemeral(View::embed(sheet_embed(
-        &ch, &settings,
-    ))))
+    let answer = Response::ephemeral(View::embed(sheet_embed(&ch, &turn.settings)));
+    let inputs = record::StatusSet {
+        clear_glitch: args.clear_glitch,
+        digital: args.digital,
+        living: args.living,
+        mob: args.mob,
+        world: args.world,
+    };
+    let out = edited(ch, "sheet_status", &inputs, answer)?;
+    turn.finish(out).await
 }
 
 fn stat_lines(stats: &Stats, group: &[Stat]) -> String {

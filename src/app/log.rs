@@ -123,7 +123,14 @@ pub async fn record_columns(
         created_at: storage::now_ms(),
         ..LogEntry::default()
     };
-    Ok(storage::log::append(tx, &entry).await?)
+    append(tx, caller, &entry).await
+}
+
+/// Appends `entry`, the caller's, in the live game the caller acts in
+/// ([`super::games`]; none outside every game), and returns its id.
+pub async fn append(tx: &mut Tx, caller: &Caller, entry: &LogEntry) -> Result<i64, AppError> {
+    let game = super::games::live_here(tx, caller).await?.map(|g| g.id);
+    Ok(storage::log::append_in(tx, entry, game).await?)
 }
 
 /// A log column (`inputs`, `dice` or `outcome`) read back as the type

@@ -90,6 +90,8 @@ pub struct Turn<'a, G: Scope> {
     pub settings: G::Settings,
     /// The guild's shared settings (dice cap, session timeout, FC role).
     pub guild: GuildSettings,
+    /// Who is the game master here (the server's FC role, or a game's).
+    authority: rights::Authority,
 }
 
 impl<'a, G: Scope> Turn<'a, G> {
@@ -118,10 +120,12 @@ impl<'a, G: Scope> Turn<'a, G> {
         let tx = held.act();
         let guild = settings::guild(tx, caller.guild_id).await?;
         let game = settings::scoped(tx, caller.guild_id, G::ID).await?;
+        let authority = rights::authority(tx, &caller, &guild).await?;
         Ok(Turn {
             app,
             held,
-            fc: rights::is_fc_with(&guild, &caller),
+            fc: authority.admits(&caller),
+            authority,
             caller,
             settings: game,
             guild,
@@ -151,7 +155,7 @@ impl<'a, G: Scope> Turn<'a, G> {
         if self.fc {
             return Ok(());
         }
-        Err(rights::refusal(&self.guild, gm, what))
+        Err(self.authority.refusal(gm, what))
     }
 
     /// The most dice a roll may ask for here.

@@ -31,7 +31,7 @@ impl Ctx {
         let settings: StorytellerSettings =
             app_settings::scoped(tx, caller.guild_id, SYSTEM).await?;
         Ok(Self {
-            fc: rights::is_fc_with(&guild, caller),
+            fc: rights::is_fc_in(tx, caller, &guild).await?,
             settings,
             guild,
         })

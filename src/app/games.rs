@@ -1,0 +1,172 @@
+//! Many games on one server (issue 32): which game an action is in, and
+//! who its game masters are.
+//!
+//! A game holds channels (a channel, a category, or a thread's parent).
+//! An action is in the game that holds its channel, else the one that
+//! holds the channel's parent (`Caller::parent_id`, from the interaction:
+//! a thread's channel or a channel's category); a live game wins over an
+//! archived one. Outside every game nothing changes: the server's FC role
+//! and settings rule as before. In a live game its game masters (members
+//! and roles it names, and server managers) are the game master
+//! ([`super::rights`]), its player's character in it is their active
+//! character ([`super::characters`]), and its log entries carry its id
+//! ([`super::log`]). In an archived game nothing rolls any more
+//! ([`allows_here`]); its log and sheets stay readable.
+
+use super::{AppError, Caller};
+pub use crate::storage::games::{Game, Gm, Player};
+use crate::storage::Tx;
+
+/// The longest game name.
+pub const MAX_NAME: usize = 50;
+/// The most live games a server may have.
+pub const MAX_GAMES: i64 = 25;
+/// The most channels a game may hold.
+pub const MAX_CHANNELS: usize = 25;
+/// The most game masters (members and roles) a game may name.
+pub const MAX_GMS: usize = 25;
+
+/// The game the caller's channel is in (live or archived), if any: the
+/// channel's own game first, then its parent's; live games before
+/// archived ones.
+pub async fn here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError> {
+    if caller.channel_id == 0 {
+        return Ok(None);
+    }
+    let mut channels = vec![caller.channel_id];
+    if let Some(p) = caller
+        .parent_id
+        .filter(|&p| p != 0 && p != caller.channel_id)
+    {
+        channels.push(p);
+    }
+    let found = crate::storage::games::holding(tx, caller.guild_id, &channels).await?;
+    let live = found.iter().position(|(g, _)| g.live());
+    let mut found = found;
+    Ok(match live {
+        Some(i) => Some(found.swap_remove(i).0),
+        None => found.into_iter().next().map(|(g, _)| g),
+    })
+}
+
+/// The live game the caller's channel is in, if any.
+pub async fn live_here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError> {
+    Ok(here(tx, caller).await?.filter(Game::live))
+}
+
+/// Whether `gms` (a game's game masters) name the caller, or the caller
+/// manages the server.
+pub fn admits(gms: &[Gm], caller: &Caller) -> bool {
+    caller.manage_guild
+        || gms.iter().any(|g| match *g {
+            Gm::Member(id) => id == caller.user_id,
+            Gm::Role(id) => caller.roles.contains(&id),
+        })
+}
+
+/// The game masters as a mention list (`<@1>, <@&2>`), or "nobody yet".
+pub fn gm_mentions(gms: &[Gm]) -> String {
+    if gms.is_empty() {
+        return "nobody yet".into();
+    }
+    gms.iter()
+        .map(|g| match *g {
+            Gm::Member(id) => format!("<@{id}>"),
+            Gm::Role(id) => format!("<@&{id}>"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The part of a command's qualified name (`ve sheet show`) that may still
+/// run in an archived game's channels: reading sheets and house rules.
+fn reads_only(qualified: &str) -> bool {
+    let rest: Vec<&str> = qualified.split_whitespace().skip(1).collect();
+    matches!(
+        rest.as_slice(),
+        ["sheet", "show" | "list" | "export"] | ["settings", "show"]
+    )
+}
+
+/// Whether a command may run in the caller's channel as far as games go:
+/// in an archived game's channels nothing of a playable system runs but
+/// reading sheets and house rules (refused, naming the game); in a live
+/// game's channels a playable system's command other than the game's own
+/// is refused, naming the game and its system. `root` is the command's
+/// root, `qualified` its whole name (`ve sheet show`).
+pub async fn allows_here(
+    app: &super::App,
+    caller: &Caller,
+    root: &str,
+    qualified: &str,
+) -> Result<(), AppError> {
+    let Some(system) = app.registry.by_root(root).filter(|s| s.playable()) else {
+        return Ok(());
+    };
+    let mut tx = app.db.glance().await?;
+    let game = here(&mut tx, caller).await?;
+    drop(tx);
+    let Some(game) = game else {
+        return Ok(());
+    };
+    if !game.live() {
+        if reads_only(qualified) {
+            return Ok(());
+        }
+        return Err(AppError::user(format!(
+            "The game **{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable.",
+            game.name
+        )));
+    }
+    if game.system != system.id() {
+        let plays = app.registry.display(&game.system);
+        let how = match app
+            .registry
+            .get(&game.system)
+            .and_then(|s| s.command_root())
+        {
+            Some(r) => format!(" Use `/{r}` here."),
+            None => String::new(),
+        };
+        return Err(AppError::user(format!(
+            "This channel belongs to the game **{}**, which plays **{plays}**, so `/{root}` ({}) is not played here.{how}",
+            game.name,
+            system.name()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's game masters are its named members, the holders of its
+    /// named roles, and server managers; nobody else.
+    #[test]
+    fn the_named_members_and_roles_and_managers_are_admitted() {
+        let gms = [Gm::Member(7), Gm::Role(9)];
+        let who = |user_id, roles: Vec<i64>, manage_guild| Caller {
+            user_id,
+            roles,
+            manage_guild,
+            ..Caller::default()
+        };
+        assert!(admits(&gms, &who(7, vec![], false)));
+        assert!(admits(&gms, &who(8, vec![9], false)));
+        assert!(admits(&gms, &who(8, vec![], true)));
+        assert!(!admits(&gms, &who(8, vec![10], false)));
+        assert!(!admits(&[], &who(7, vec![9], false)));
+    }
+
+    /// In an archived game only reading sheets and house rules runs.
+    #[test]
+    fn an_archived_game_reads_only() {
+        assert!(reads_only("ve sheet show"));
+        assert!(reads_only("vr sheet export"));
+        assert!(reads_only("st settings show"));
+        assert!(!reads_only("ve task"));
+        assert!(!reads_only("ve sheet create"));
+        assert!(!reads_only("roll"));
+    }
+}

@@ -54,6 +54,33 @@ pub async fn live_here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, App
     Ok(here(tx, caller).await?.filter(Game::live))
 }
 
+/// The character member `user_id` plays in the live game the caller acts
+/// in, if that game plays `system` and the member joined it with one
+/// (`/game join character:`); `None` otherwise: their server-wide active
+/// character is theirs here.
+pub async fn character_of(
+    tx: &mut Tx,
+    caller: &Caller,
+    system: &str,
+    user_id: i64,
+) -> Result<Option<crate::storage::characters::Character>, AppError> {
+    let Some(game) = live_here(tx, caller).await? else {
+        return Ok(None);
+    };
+    if game.system != system {
+        return Ok(None);
+    }
+    let Some(id) = crate::storage::games::player(tx, game.id, user_id)
+        .await?
+        .and_then(|p| p.character_id)
+    else {
+        return Ok(None);
+    };
+    Ok(crate::storage::characters::get(tx, caller.guild_id, id)
+        .await?
+        .filter(|c| c.owner_id == user_id && c.system == system))
+}
+
 /// Whether `gms` (a game's game masters) name the caller, or the caller
 /// manages the server.
 pub fn admits(gms: &[Gm], caller: &Caller) -> bool {

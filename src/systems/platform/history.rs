@@ -117,6 +117,10 @@ struct PagerState {
     /// had none).
     #[serde(default)]
     system: Option<Vec<String>>,
+    /// Only the entries of this game: `/history` in a game's channel
+    /// (pagers saved before had none).
+    #[serde(default)]
+    game: Option<i64>,
 }
 
 impl PagerState {
@@ -128,6 +132,7 @@ impl PagerState {
             upto_id: Some(self.upto_id),
             hide_secrets_from: self.hide_secrets_from,
             system: self.system.clone(),
+            game_id: self.game,
             ..Filter::default()
         }
     }
@@ -156,6 +161,9 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         total: 0,
         page: 0,
         system: q.system.as_deref().map(|id| log_names(&app.registry, id)),
+        game: crate::app::games::here(&mut tx, caller)
+            .await?
+            .map(|g| g.id),
     };
     let mut subject = Vec::new();
     if let Some(name) = q

@@ -104,7 +104,7 @@ pub async fn create(
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
-    row.map(|r| r.try_get(0)).transpose().map_err(Into::into)
+    row.map(|r| r.try_get(0)).transpose()
 }
 
 /// How many games of a guild still play.
@@ -113,7 +113,7 @@ pub async fn count_live(tx: &mut Tx, guild_id: i64) -> Result<i64, StorageError>
         .bind(guild_id)
         .fetch_one(&mut **tx)
         .await?;
-    Ok(row.try_get(0)?)
+    row.try_get(0)
 }
 
 /// A game of the guild by id.
@@ -174,9 +174,7 @@ pub async fn channels(tx: &mut Tx, game_id: i64) -> Result<Vec<i64>, StorageErro
             .bind(game_id)
             .fetch_all(&mut **tx)
             .await?;
-    rows.iter()
-        .map(|r| r.try_get(0).map_err(Into::into))
-        .collect()
+    rows.iter().map(|r| r.try_get(0)).collect()
 }
 
 /// Adds a channel to a game; false when it had it already.

@@ -1,0 +1,278 @@
+//! Issue 32: many games on one server. Two games side by side in one
+//! server, each in its own channel with its own game master: the game
+//! master of one is refused the other's ⚙ tools and `/fc undo`, a
+//! player's active character differs per game, `/history` in one shows
+//! nothing of the other, and an ended game keeps its log readable and
+//! refuses rolls. Run on SQLite, and on PostgreSQL with
+//! `KISMET_TEST_POSTGRES` set.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table};
+
+/// Every reply to one script line (`NAME in #channel: …` plays there).
+async fn replies(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1
+}
+
+/// The first reply to one script line.
+async fn one(t: &Table, line: &str) -> Output {
+    replies(t, line)
+        .await
+        .outputs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no answer"))
+}
+
+/// A line answered publicly.
+async fn public(t: &Table, line: &str) -> Output {
+    let out = one(t, line).await;
+    assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    out
+}
+
+/// A line refused privately with `needle` in the refusal.
+async fn refused(t: &Table, line: &str, needle: &str) -> Output {
+    let out = one(t, line).await;
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(
+        out.text().contains(needle),
+        "{line}: expected `{needle}` in {}",
+        out.text()
+    );
+    out
+}
+
+/// Two Storyteller games, Alpha in #alpha (game master gma) and Beta in
+/// #beta (game master gmb), both started by the server manager `fc`;
+/// Alice plays Ann in Alpha and Bea in Beta.
+async fn two_games(t: &Table) {
+    for line in [
+        "fc in #alpha: /game create name:Alpha system:Storyteller",
+        "fc in #alpha: /game gm add member:@gma",
+        "fc in #beta: /game create name:Beta system:Storyteller",
+        "fc in #beta: /game gm add member:@gmb",
+        "alice: /st sheet create name:Ann willpower:5",
+        "alice: /st sheet create name:Bea willpower:6",
+        "alice in #alpha: /game join character:Ann",
+        "alice in #beta: /game join character:Bea",
+    ] {
+        public(t, line).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_each_game_has_its_own_game_master() {
+    let t = table("games-gm", 1).await;
+    two_games(&t).await;
+    // Alice marks willpower in Beta: applied, announced, with the game
+    // master's Undo behind ⚙.
+    public(&t, "alice in #beta: /st sheet willpower current:4").await;
+    // Alpha's game master is nobody in Beta: the ⚙ panel refuses them...
+    let err = t
+        .run_line("gma in #beta: tool Undo")
+        .await
+        .expect_err("gma has no Undo in Beta");
+    assert!(err.contains("Only the game master"), "{err}");
+    // ... and so does `/fc undo`.
+    refused(
+        &t,
+        "gma in #beta: /fc undo character:Bea",
+        "Only the game master",
+    )
+    .await;
+    // A refusal through the shared rights names the game's game masters.
+    refused(
+        &t,
+        "gma in #beta: /st turn everyone:true",
+        "in the game **Beta**, its game masters",
+    )
+    .await;
+    let turn = one(&t, "gmb in #beta: /st turn everyone:true").await;
+    assert!(!turn.text().contains("Only the"), "{}", turn.text());
+    // Beta's game master undoes it.
+    let done = replies(&t, "gmb in #beta: tool Undo").await;
+    assert!(
+        done.outputs.iter().any(|o| o.text().contains("Undone")),
+        "{:?}",
+        done.outputs.iter().map(Output::text).collect::<Vec<_>>()
+    );
+    // Outside every game the server's rules stand: a game's game master
+    // is no FC at the table.
+    refused(&t, "gma: /fc undo character:Bea", "Only the").await;
+    // Managing a game is its game masters' (and server managers').
+    refused(
+        &t,
+        "gma in #beta: /game end",
+        "Only the game masters of **Beta**",
+    )
+    .await;
+    refused(
+        &t,
+        "alice in #alpha: /game gm add member:@alice",
+        "Only the game masters of **Alpha**",
+    )
+    .await;
+    public(&t, "gma in #alpha: /game gm add member:@bob").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_players_active_character_differs_per_game() {
+    let t = table("games-active", 1).await;
+    two_games(&t).await;
+    // Server-wide, Bea (made last) is Alice's active character.
+    let outside = public(&t, "alice: /st willpower").await;
+    assert!(outside.text().contains("Bea"), "{}", outside.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert!(!alpha.text().contains("Bea"), "{}", alpha.text());
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("Bea"), "{}", beta.text());
+    // `/game show` lists them.
+    let show = public(&t, "bob in #alpha: /game show").await;
+    for want in ["Alpha", "Storyteller", "<@", "Ann"] {
+        assert!(show.text().contains(want), "{want}: {}", show.text());
+    }
+    assert!(!show.text().contains("Bea"), "{}", show.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_history_in_a_game_shows_only_that_game() {
+    let t = table("games-history", 1).await;
+    two_games(&t).await;
+    public(&t, "alice in #alpha: /st willpower").await;
+    public(&t, "alice in #beta: /st willpower").await;
+    let alpha = one(&t, "alice in #alpha: /history show").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert!(!alpha.text().contains("Bea"), "{}", alpha.text());
+    let beta = one(&t, "alice in #beta: /history show").await;
+    assert!(beta.text().contains("Bea"), "{}", beta.text());
+    assert!(!beta.text().contains("Ann"), "{}", beta.text());
+    // Outside every game, the whole log.
+    let all = one(&t, "alice: /history show").await;
+    assert!(
+        all.text().contains("Ann") && all.text().contains("Bea"),
+        "{}",
+        all.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
+    let t = table("games-end", 1).await;
+    two_games(&t).await;
+    public(&t, "alice in #alpha: /st willpower").await;
+    refused(
+        &t,
+        "alice in #alpha: /game end",
+        "Only the game masters of **Alpha**",
+    )
+    .await;
+    public(&t, "gma in #alpha: /game end").await;
+    refused(
+        &t,
+        "alice in #alpha: /st willpower",
+        "The game **Alpha** has ended",
+    )
+    .await;
+    // Its log and sheets stay readable.
+    let log = one(&t, "alice in #alpha: /history show").await;
+    assert!(log.text().contains("Ann"), "{}", log.text());
+    let sheet = one(&t, "alice in #alpha: /st sheet show character:Ann").await;
+    assert!(sheet.text().contains("Ann"), "{}", sheet.text());
+    let show = public(&t, "alice in #alpha: /game show").await;
+    assert!(show.title().contains("ended"), "{}", show.title());
+    // Beta plays on.
+    public(&t, "alice in #beta: /st willpower").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_games_refuse_what_breaks_their_limits() {
+    let t = table("games-limits", 1).await;
+    refused(
+        &t,
+        "alice in #alpha: /game create name:Alpha system:Storyteller",
+        "Only the FC can create a game",
+    )
+    .await;
+    refused(&t, "fc in #alpha: /game show", "belongs to no game").await;
+    public(
+        &t,
+        "fc in #alpha: /game create name:Alpha system:Storyteller",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #beta: /game create name:ALPHA system:\"Venus Engine\"",
+        "named **ALPHA** already",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game create name:Other system:\"Venus Engine\"",
+        "belongs to the game **Alpha** already",
+    )
+    .await;
+    let long = "x".repeat(51);
+    // Discord's client stops a 51-character name; the application refuses
+    // it too.
+    assert!(t
+        .run_line(&format!(
+            "fc in #beta: /game create name:{long} system:\"Venus Engine\""
+        ))
+        .await
+        .is_err());
+    refused(
+        &t,
+        "fc in #alpha: /game channel remove channel:#alpha",
+        "only channel",
+    )
+    .await;
+    // A channel plays one game at a time; a game plays its own system.
+    public(
+        &t,
+        "fc in #beta: /game create name:Beta system:\"Venus Engine\"",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game channel add channel:#beta",
+        "belongs to the game **Beta**",
+    )
+    .await;
+    refused(
+        &t,
+        "alice in #beta: /st willpower",
+        "plays **Venus Engine**",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game gm add",
+        "either a `member` or a `role`",
+    )
+    .await;
+    for n in 0..24 {
+        public(&t, &format!("fc in #alpha: /game gm add member:@p{n}")).await;
+    }
+    refused(
+        &t,
+        "fc in #alpha: /game gm add member:@late",
+        "25 game masters",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -119,7 +119,7 @@ impl<'a, G: Scope> Turn<'a, G> {
     async fn load(app: &'a App, mut held: Held<'a>, caller: Caller) -> Result<Self, AppError> {
         let tx = held.act();
         let guild = settings::guild(tx, caller.guild_id).await?;
-        let game = settings::scoped(tx, caller.guild_id, G::ID).await?;
+        let game = settings::scoped_here(tx, &caller, G::ID).await?;
         let authority = rights::authority(tx, &caller, &guild).await?;
         Ok(Turn {
             app,

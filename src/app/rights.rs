@@ -104,3 +104,22 @@ pub async fn require_gm(
     }
     Err(a.refusal(gm, what))
 }
+
+/// Refuses unless the caller is the FC of the whole server (a server
+/// manager or the server's FC role), wherever they act: for what reaches
+/// beyond one game (the GM channel, a channel's system, the shared
+/// settings, erasing a member's data). A game's game masters manage
+/// their own game only. `what` completes "Only the FC can …".
+pub async fn require_server_fc(tx: &mut Tx, caller: &Caller, what: &str) -> Result<(), AppError> {
+    let s = settings::guild(tx, caller.guild_id).await?;
+    let server = Authority::Server { fc_role: s.fc_role };
+    if server.admits(caller) {
+        return Ok(());
+    }
+    let AppError::User(text) = server.refusal("FC", what) else {
+        return Err(server.refusal("FC", what));
+    };
+    Err(AppError::user(format!(
+        "{text} A game's game masters manage their own game only."
+    )))
+}

@@ -276,3 +276,68 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_settings_differ_per_game() {
+    let t = table("games-settings", 1).await;
+    two_games(&t).await;
+    // Alpha's game master sets Alpha's default difficulty; Beta and the
+    // server keep theirs.
+    public(
+        &t,
+        "gma in #alpha: /st settings set name:st_default_difficulty value:9",
+    )
+    .await;
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("difficulty 9"), "{}", alpha.text());
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("difficulty 6"), "{}", beta.text());
+    let server = public(&t, "alice: /st willpower").await;
+    assert!(server.text().contains("difficulty 6"), "{}", server.text());
+    // A game starts from the server's house rules: one the server set
+    // before applies in Beta until Beta sets its own.
+    public(
+        &t,
+        "fc: /st settings set name:st_default_difficulty value:8",
+    )
+    .await;
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("difficulty 8"), "{}", beta.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("difficulty 9"), "{}", alpha.text());
+    // `/<root> settings show` in a game's channel shows the game's.
+    let shown = one(&t, "bob in #alpha: /st settings show").await;
+    assert!(shown.text().contains('9'), "{}", shown.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_game_master_manages_their_game_not_the_server() {
+    let t = table("games-server", 1).await;
+    two_games(&t).await;
+    for (line, needle) in [
+        (
+            "gma in #alpha: /fc gm-channel channel:#secret",
+            "Only the FC",
+        ),
+        (
+            "gma in #alpha: /fc channel-system system:Veracity",
+            "Only the FC",
+        ),
+        ("gma in #alpha: /fc forget member:@alice", "Only the FC"),
+        (
+            "gma in #alpha: /fc set name:max_dice_per_roll value:5",
+            "Only the FC",
+        ),
+    ] {
+        let out = refused(&t, line, needle).await;
+        assert!(
+            out.text().contains("manage their own game only"),
+            "{line}: {}",
+            out.text()
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}

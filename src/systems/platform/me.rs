@@ -160,7 +160,7 @@ fn export_bytes(caller: &Caller, data: &MemberData) -> Result<(Vec<u8>, usize), 
 pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
     if target.is_some() {
-        rights::require_fc(&mut act, caller, "erase another member's data").await?;
+        rights::require_server_fc(&mut act, caller, "erase another member's data").await?;
     }
     let who = target.unwrap_or(caller.user_id);
     let held = erase::held(&mut act, caller.guild_id, who).await?;
@@ -267,7 +267,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
         return Err(AppError::user("Only the member who asked can answer this."));
     }
     if p.by_gm {
-        rights::require_fc(&mut act, caller, "erase another member's data").await?;
+        rights::require_server_fc(&mut act, caller, "erase another member's data").await?;
     }
     if !answer.yes {
         p.done = Some(false);

@@ -140,10 +140,7 @@ pub async fn allows_here(
         if reads_only(qualified) {
             return Ok(());
         }
-        return Err(AppError::user(format!(
-            "The game **{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable.",
-            game.name
-        )));
+        return Err(ended(&game));
     }
     if game.system != system.id() {
         let plays = app.registry.display(&game.system);
@@ -162,6 +159,30 @@ pub async fn allows_here(
         )));
     }
     Ok(())
+}
+
+/// The refusal of play in an ended game's channels.
+fn ended(game: &Game) -> AppError {
+    AppError::user(format!(
+        "The game **{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable.",
+        game.name
+    ))
+}
+
+/// Whether a click on a session of `kind` may run in the caller's channel
+/// as far as games go: in an ended game's channels a playable system's
+/// sessions (rolls, prompts, trackers) no longer move on.
+pub async fn allows_click(app: &super::App, caller: &Caller, kind: &str) -> Result<(), AppError> {
+    if !app.registry.by_kind(kind).is_some_and(|s| s.playable()) {
+        return Ok(());
+    }
+    let mut tx = app.db.glance().await?;
+    let game = here(&mut tx, caller).await?;
+    drop(tx);
+    match game {
+        Some(g) if !g.live() => Err(ended(&g)),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

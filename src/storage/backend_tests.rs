@@ -670,3 +670,34 @@ async fn games_are_stored_with_their_channels_gms_and_players() {
     assert_eq!(history::count(&mut tx, &of_beta).await.unwrap(), 1);
     tx.commit().await.unwrap();
 }
+
+/// Issue 32: an action asks once which game its channel is in, however
+/// often it needs it; a change to a game's channels in the same
+/// transaction is seen at once.
+#[tokio::test]
+async fn which_game_holds_a_channel_is_read_once_per_transaction() {
+    let t = TestDb::new("games-seen").await;
+    let db = t.open().await;
+    let mut tx = db.write().await.unwrap();
+    let id = games::create(&mut tx, GUILD, "Alpha", "venus", 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(games::holding(&mut tx, GUILD, &[30, 40])
+        .await
+        .unwrap()
+        .is_empty());
+    let before = db.round_trips();
+    for _ in 0..3 {
+        assert!(games::holding(&mut tx, GUILD, &[30, 40])
+            .await
+            .unwrap()
+            .is_empty());
+    }
+    assert_eq!(db.round_trips(), before, "answered from what it read");
+    games::add_channel(&mut tx, GUILD, id, 40).await.unwrap();
+    let now = games::holding(&mut tx, GUILD, &[30, 40]).await.unwrap();
+    assert_eq!(now.len(), 1);
+    assert_eq!((now[0].0.id, now[0].1), (id, 40));
+    tx.commit().await.unwrap();
+}

@@ -63,6 +63,23 @@ pub struct Player {
     pub character_id: Option<i64>,
 }
 
+/// What one [`Tx`] has read of which games hold which channels, so that
+/// an action asks once however often it needs its game (its rights, its
+/// log entries, its characters, its settings); any change to a game's
+/// channels or state in the transaction forgets it.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// `(guild, channels)` → [`holding`]'s answer.
+    holding: std::collections::HashMap<(i64, Vec<i64>), Holding>,
+}
+
+/// Games with the channel each holds, as [`holding`] answers.
+pub type Holding = Vec<(Game, i64)>;
+
+fn forget_seen(tx: &mut Tx) {
+    tx.games.holding.clear();
+}
+
 /// The key a game name is stored under: trimmed, lower case.
 pub fn key(name: &str) -> String {
     name.trim().to_lowercase()
@@ -92,6 +109,7 @@ pub async fn create(
     system: &str,
     now: i64,
 ) -> Result<Option<i64>, StorageError> {
+    forget_seen(tx);
     let row = sqlx::query(
         "INSERT INTO games (guild_id, name, name_key, system, created_at)
          VALUES ($1, $2, $3, $4, $5)
@@ -141,12 +159,17 @@ pub async fn by_name(tx: &mut Tx, guild_id: i64, name: &str) -> Result<Option<Ga
 }
 
 /// The games that hold any of `channels` (a channel and its parent), each
-/// with the channel it holds: live games first, newest first.
+/// with the channel it holds: the first channel's first, live games
+/// before ended ones, newest first. Read once per transaction ([`Seen`]).
 pub async fn holding(
     tx: &mut Tx,
     guild_id: i64,
     channels: &[i64],
-) -> Result<Vec<(Game, i64)>, StorageError> {
+) -> Result<Holding, StorageError> {
+    let key = (guild_id, channels.to_vec());
+    if let Some(known) = tx.games.holding.get(&key) {
+        return Ok(known.clone());
+    }
     let mut out = Vec::new();
     for &channel in channels {
         let rows = sqlx::query(&format!(
@@ -164,6 +187,7 @@ pub async fn holding(
             out.push((game(r)?, r.try_get("channel_id")?));
         }
     }
+    tx.games.holding.insert(key, out.clone());
     Ok(out)
 }
 
@@ -184,6 +208,7 @@ pub async fn add_channel(
     game_id: i64,
     channel_id: i64,
 ) -> Result<bool, StorageError> {
+    forget_seen(tx);
     let done = sqlx::query(
         "INSERT INTO game_channels (guild_id, game_id, channel_id) VALUES ($1, $2, $3)
          ON CONFLICT (game_id, channel_id) DO NOTHING",
@@ -202,6 +227,7 @@ pub async fn remove_channel(
     game_id: i64,
     channel_id: i64,
 ) -> Result<bool, StorageError> {
+    forget_seen(tx);
     let done = sqlx::query("DELETE FROM game_channels WHERE game_id = $1 AND channel_id = $2")
         .bind(game_id)
         .bind(channel_id)
@@ -343,6 +369,7 @@ pub async fn leave(tx: &mut Tx, game_id: i64, user_id: i64) -> Result<bool, Stor
 
 /// Archives a game; false when it was archived already.
 pub async fn end(tx: &mut Tx, game_id: i64, now: i64) -> Result<bool, StorageError> {
+    forget_seen(tx);
     let done = sqlx::query("UPDATE games SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL")
         .bind(game_id)
         .bind(now)
@@ -359,6 +386,7 @@ pub async fn set_pace(
     pace: &str,
     days: i64,
 ) -> Result<(), StorageError> {
+    forget_seen(tx);
     sqlx::query("UPDATE games SET pace = $2, post_days = $3 WHERE id = $1")
         .bind(game_id)
         .bind(pace)

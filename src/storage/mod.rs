@@ -78,6 +78,8 @@ pub struct Tx {
     inner: Inner,
     notes: character_history::Notes,
     settings: settings::Seen,
+    /// Which games hold which channels, as read in it.
+    games: games::Seen,
     /// The database's count of round trips ([`Db::round_trips`]).
     trips: Arc<AtomicU64>,
 }
@@ -101,6 +103,7 @@ impl Tx {
             inner,
             notes: character_history::Notes::default(),
             settings: settings::Seen::default(),
+            games: games::Seen::default(),
             trips: trips.clone(),
         }
     }

@@ -171,7 +171,12 @@ async fn issue_32_history_in_a_game_shows_only_that_game() {
 async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     let t = table("games-end", 1).await;
     two_games(&t).await;
-    public(&t, "alice in #alpha: /st willpower").await;
+    let roll = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "a choice waits: {}",
+        roll.text()
+    );
     refused(
         &t,
         "alice in #alpha: /game end",
@@ -182,6 +187,13 @@ async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     refused(
         &t,
         "alice in #alpha: /st willpower",
+        "The game **Alpha** has ended",
+    )
+    .await;
+    // A roll left open in it no longer moves on either.
+    refused(
+        &t,
+        "alice in #alpha: click Keep",
         "The game **Alpha** has ended",
     )
     .await;

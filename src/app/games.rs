@@ -25,6 +25,21 @@ pub const MAX_GAMES: i64 = 25;
 pub const MAX_CHANNELS: usize = 25;
 /// The most game masters (members and roles) a game may name.
 pub const MAX_GMS: usize = 25;
+/// The longest a play-by-post game's rolls wait (days).
+pub const MAX_POST_DAYS: i64 = 30;
+
+/// How long (minutes) a session started where the caller acts waits: in
+/// a live play-by-post game its days; `None` elsewhere (the server's
+/// `session_timeout_minutes` applies).
+pub async fn post_minutes(tx: &mut Tx, caller: &Caller) -> Result<Option<u32>, AppError> {
+    Ok(live_here(tx, caller)
+        .await?
+        .filter(|g| g.pace == "post")
+        .map(|g| {
+            let days = g.post_days.clamp(1, MAX_POST_DAYS);
+            u32::try_from(days * 24 * 60).unwrap_or(u32::MAX)
+        }))
+}
 
 /// The game the caller's channel is in (live or archived), if any: the
 /// channel's own game first, then its parent's; live games before

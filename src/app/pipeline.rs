@@ -92,6 +92,8 @@ pub struct Turn<'a, G: Scope> {
     pub guild: GuildSettings,
     /// Who is the game master here (the server's FC role, or a game's).
     authority: rights::Authority,
+    /// How long sessions wait in a play-by-post game (minutes).
+    post_minutes: Option<u32>,
 }
 
 impl<'a, G: Scope> Turn<'a, G> {
@@ -121,11 +123,13 @@ impl<'a, G: Scope> Turn<'a, G> {
         let guild = settings::guild(tx, caller.guild_id).await?;
         let game = settings::scoped_here(tx, &caller, G::ID).await?;
         let authority = rights::authority(tx, &caller, &guild).await?;
+        let post_minutes = crate::app::games::post_minutes(tx, &caller).await?;
         Ok(Turn {
             app,
             held,
             fc: authority.admits(&caller),
             authority,
+            post_minutes,
             caller,
             settings: game,
             guild,
@@ -163,9 +167,13 @@ impl<'a, G: Scope> Turn<'a, G> {
         self.guild.max_dice_per_roll
     }
 
-    /// How long an interactive session waits (minutes).
+    /// How long an interactive session waits (minutes): the server's
+    /// `session_timeout_minutes`, or a play-by-post game's days.
     pub fn timeout(&self) -> Option<u32> {
-        Some(self.guild.session_timeout_minutes.max(1))
+        Some(
+            self.post_minutes
+                .unwrap_or(self.guild.session_timeout_minutes.max(1)),
+        )
     }
 
     /// The character `pick` names, with the rights of `access`

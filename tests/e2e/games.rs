@@ -353,3 +353,56 @@ async fn issue_32_a_game_master_manages_their_game_not_the_server() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// How long the newest session waits (ms), as stored.
+async fn newest_wait(t: &Table) -> Option<i64> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let (created, expires): (i64, Option<i64>) =
+        sqlx::query_as("SELECT created_at, expires_at FROM sessions ORDER BY id DESC LIMIT 1")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    expires.map(|e| e - created)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_post_pace_games_rolls_wait_days() {
+    let t = table("games-pace", 1).await;
+    two_games(&t).await;
+    refused(
+        &t,
+        "alice in #beta: /game pace pace:post days:3",
+        "Only the game masters of **Beta**",
+    )
+    .await;
+    let set = public(&t, "gmb in #beta: /game pace pace:post days:3").await;
+    assert!(set.text().contains("3 days"), "{}", set.text());
+    let roll = public(&t, "alice in #beta: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        roll.text()
+    );
+    assert_eq!(newest_wait(&t).await, Some(3 * 86_400_000));
+    // A live game's rolls wait the server's `session_timeout_minutes`.
+    let roll = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        roll.text()
+    );
+    assert_eq!(newest_wait(&t).await, Some(15 * 60_000));
+    let show = public(&t, "bob in #beta: /game show").await;
+    assert!(
+        show.text().contains("play by post (3 days)"),
+        "{}",
+        show.text()
+    );
+    public(&t, "gmb in #beta: /game pace pace:live").await;
+    let show = public(&t, "bob in #beta: /game show").await;
+    assert!(show.text().contains("live"), "{}", show.text());
+    assert!(!show.text().contains("play by post"), "{}", show.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -897,8 +897,8 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
     // everyone's picker; issue 33 added `/me export|forget`, `/fc forget`
     // and each game's `sheet export|import` (145 → 156, 11 → 12); issue 32
     // the `/game` root with `create`, `channel add|remove`, `gm add|remove`,
-    // `join`, `leave`, `show` and `end` (156 → 165, 12 → 13).
-    assert_eq!((player.len(), gm.len(), commands.len()), (165, 165, 13));
+    // `join`, `leave`, `show`, `pace` and `end` (156 → 166, 12 → 13).
+    assert_eq!((player.len(), gm.len(), commands.len()), (166, 166, 13));
 }
 
 /// Issue 31 item 6: `/help` promises nothing `/roll` does not do: `/roll`

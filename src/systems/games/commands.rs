@@ -31,7 +31,7 @@ pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("create", "channel", "gm", "join", "leave", "show", "end"),
+    subcommands("create", "channel", "gm", "join", "leave", "show", "pace", "end"),
     subcommand_required
 )]
 pub async fn game(_: Context<'_>) -> Result<(), Error> {
@@ -160,6 +160,38 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn show(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = super::show::show(&ctx.data().app, &caller).await;
+    respond(ctx, r).await
+}
+
+/// How this game plays
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Pace {
+    /// At the table: rolls wait as the server's sessions do.
+    #[name = "live"]
+    Live,
+    /// By post: rolls wait days.
+    #[name = "post"]
+    Post,
+}
+
+/// Play live, or by post with rolls that wait days (its game masters)
+#[poise::command(slash_command, guild_only)]
+pub async fn pace(
+    ctx: Context<'_>,
+    #[description = "live, or post (play by post)"] pace: Pace,
+    #[description = "By post: how many days a roll waits (1-30, default 7)"]
+    #[min = 1]
+    #[max = 30]
+    days: Option<u32>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = super::pace::pace(
+        &ctx.data().app,
+        &caller,
+        pace == Pace::Post,
+        days.map(i64::from),
+    )
+    .await;
     respond(ctx, r).await
 }
 

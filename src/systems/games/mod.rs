@@ -12,6 +12,7 @@
 //! - [`create`]: `/game create`.
 //! - [`channel`]: `/game channel add|remove`.
 //! - [`gm`]: `/game gm add|remove`.
+//! - [`pace`]: `/game pace` (live, or play by post).
 //! - [`players`]: `/game join`, `/game leave`.
 //! - [`show`]: `/game show`.
 //! - [`end`]: `/game end`.
@@ -23,6 +24,7 @@ pub mod commands;
 pub mod create;
 pub mod end;
 pub mod gm;
+pub mod pace;
 pub mod players;
 pub mod show;
 pub mod system;

@@ -406,3 +406,39 @@ async fn issue_32_a_post_pace_games_rolls_wait_days() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
+    let t = table("games-parent", 1).await;
+    two_games(&t).await;
+    // A thread of #alpha (Discord sends its parent with the interaction).
+    t.set_parent(t.channel_id_of("#alpha-scene"), t.channel_id_of("#alpha"));
+    let roll = public(&t, "alice in #alpha-scene: /st willpower").await;
+    assert!(roll.text().contains("Ann"), "{}", roll.text());
+    refused(
+        &t,
+        "gmb in #alpha-scene: /st turn everyone:true",
+        "in the game **Alpha**",
+    )
+    .await;
+    // A category added to Beta brings the channels in it.
+    public(&t, "gmb in #beta: /game channel add channel:#beta-category").await;
+    t.set_parent(
+        t.channel_id_of("#harbour"),
+        t.channel_id_of("#beta-category"),
+    );
+    let roll = public(&t, "alice in #harbour: /st willpower").await;
+    assert!(roll.text().contains("Bea"), "{}", roll.text());
+    // A channel under no game's channel is in no game.
+    let roll = public(&t, "alice in #elsewhere: /st willpower").await;
+    assert!(roll.text().contains("Bea"), "{}", roll.text());
+    refused(&t, "alice in #elsewhere: /game show", "belongs to no game").await;
+    // The sandbox's channel syntax is checked.
+    let err = t
+        .run_line("alice in table: /roll expression:1d6")
+        .await
+        .expect_err("no # before the channel");
+    assert!(err.contains("is not a channel"), "{err}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -285,6 +285,40 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
         "25 game masters",
     )
     .await;
+    // Mentions in the replies never ping.
+    let added = public(&t, "fc in #beta: /game gm add role:@crew").await;
+    assert!(added.text().contains("<@&"), "{}", added.text());
+    for kind in ["users", "roles"] {
+        assert_eq!(
+            added.body["allowed_mentions"][kind],
+            serde_json::json!([]),
+            "{kind}: {}",
+            added.body
+        );
+    }
+    // At most 25 channels a game, 25 running games a server.
+    for n in 1..25 {
+        public(&t, &format!("fc in #beta: /game channel add channel:#b{n}")).await;
+    }
+    refused(
+        &t,
+        "fc in #beta: /game channel add channel:#b25",
+        "25 channels",
+    )
+    .await;
+    for n in 2..25 {
+        public(
+            &t,
+            &format!("fc in #g{n}: /game create name:G{n} system:Storyteller"),
+        )
+        .await;
+    }
+    refused(
+        &t,
+        "fc in #g25: /game create name:G25 system:Storyteller",
+        "25 games running",
+    )
+    .await;
     assert_schema_clean(&t);
     t.stop().await;
 }

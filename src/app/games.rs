@@ -96,6 +96,37 @@ pub async fn character_of(
         .filter(|c| c.owner_id == user_id && c.system == system))
 }
 
+/// Makes `row` its owner's character in the live game the caller acts in,
+/// if that game plays its system and the owner plays in it (`/<root> sheet
+/// use` in a game's channel); returns that game, or `None` when the
+/// character is for the server-wide active one instead.
+pub async fn use_here(
+    tx: &mut Tx,
+    caller: &Caller,
+    row: &crate::storage::characters::Character,
+) -> Result<Option<Game>, AppError> {
+    let Some(game) = live_here(tx, caller).await? else {
+        return Ok(None);
+    };
+    if game.system != row.system
+        || crate::storage::games::player(tx, game.id, row.owner_id)
+            .await?
+            .is_none()
+    {
+        return Ok(None);
+    }
+    crate::storage::games::join(
+        tx,
+        caller.guild_id,
+        game.id,
+        row.owner_id,
+        Some(row.id),
+        crate::storage::now_ms(),
+    )
+    .await?;
+    Ok(Some(game))
+}
+
 /// Whether `gms` (a game's game masters) name the caller, or the caller
 /// manages the server.
 pub fn admits(gms: &[Gm], caller: &Caller) -> bool {

@@ -476,3 +476,25 @@ async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_sheet_use_in_a_game_changes_the_character_in_that_game() {
+    let t = table("games-use", 1).await;
+    two_games(&t).await;
+    let used = one(&t, "alice in #beta: /st sheet use character:Ann").await;
+    assert!(
+        used.text()
+            .contains("**Ann** is now your character in **Beta**"),
+        "{}",
+        used.text()
+    );
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("Ann"), "{}", beta.text());
+    // Elsewhere nothing changed: the server-wide one is still Bea.
+    let outside = public(&t, "alice: /st willpower").await;
+    assert!(outside.text().contains("Bea"), "{}", outside.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

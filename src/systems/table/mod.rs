@@ -209,7 +209,11 @@ pub async fn use_character(
 ) -> AppResult {
     let mut act = Act::begin(app, caller).await?;
     let row = picked(&mut act, caller, system, pick).await?;
-    storage::characters::set_active(&mut act, &row).await?;
+    // In a game its owner plays, the character becomes theirs in that game.
+    let game = crate::app::games::use_here(&mut act, caller, &row).await?;
+    if game.is_none() {
+        storage::characters::set_active(&mut act, &row).await?;
+    }
     log_sheet(
         &mut act,
         caller,
@@ -220,12 +224,21 @@ pub async fn use_character(
     )
     .await?;
     act.commit().await?;
-    Ok(Response::ephemeral(View::text(format!(
-        "✅ **{}** is now {} active {} character.",
-        row.name,
-        whose(caller, &row),
-        system.name()
-    ))))
+    let text = match game {
+        Some(g) => format!(
+            "✅ **{}** is now {} character in **{}** (elsewhere the active one stays).",
+            row.name,
+            whose(caller, &row),
+            g.name
+        ),
+        None => format!(
+            "✅ **{}** is now {} active {} character.",
+            row.name,
+            whose(caller, &row),
+            system.name()
+        ),
+    };
+    Ok(Response::ephemeral(View::text(text)))
 }
 
 /// `/<root> sheet rename`: gives the picked character a new name (refused

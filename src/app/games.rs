@@ -48,13 +48,7 @@ pub async fn here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError
     if caller.channel_id == 0 {
         return Ok(None);
     }
-    let mut channels = vec![caller.channel_id];
-    if let Some(p) = caller
-        .parent_id
-        .filter(|&p| p != 0 && p != caller.channel_id)
-    {
-        channels.push(p);
-    }
+    let channels = channels_of(caller);
     let found = crate::storage::games::holding(tx, caller.guild_id, &channels).await?;
     let live = found.iter().position(|(g, _)| g.live());
     let mut found = found;
@@ -62,6 +56,19 @@ pub async fn here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError
         Some(i) => Some(found.swap_remove(i).0),
         None => found.into_iter().next().map(|(g, _)| g),
     })
+}
+
+/// The channels that may put the caller in a game: their channel, then
+/// its parent.
+pub fn channels_of(caller: &Caller) -> Vec<i64> {
+    let mut channels = vec![caller.channel_id];
+    if let Some(p) = caller
+        .parent_id
+        .filter(|&p| p != 0 && p != caller.channel_id)
+    {
+        channels.push(p);
+    }
+    channels
 }
 
 /// The live game the caller's channel is in, if any.

@@ -80,6 +80,26 @@ fn forget_seen(tx: &mut Tx) {
     tx.games.holding.clear();
 }
 
+/// The live game holding `channels` (a channel and its parent) as the
+/// transaction already read it ([`holding`]): `None` when it has not asked.
+pub fn seen_live(tx: &Tx, guild_id: i64, channels: &[i64]) -> Option<Option<i64>> {
+    tx.games
+        .holding
+        .get(&(guild_id, channels.to_vec()))
+        .map(|found| found.iter().find(|(g, _)| g.live()).map(|(g, _)| g.id))
+}
+
+/// The SQL of the live game holding the channel `a` or its parent `b`
+/// (the channel's own first, then the newest), for a statement that
+/// writes it without asking first ([`super::log::append_here`]).
+pub fn live_game_sql(guild: &str, a: &str, b: &str) -> String {
+    format!(
+        "(SELECT c.game_id FROM game_channels c JOIN games g ON g.id = c.game_id
+          WHERE c.guild_id = {guild} AND c.channel_id IN ({a}, {b}) AND g.ended_at IS NULL
+          ORDER BY CASE WHEN c.channel_id = {a} THEN 0 ELSE 1 END, g.id DESC LIMIT 1)"
+    )
+}
+
 /// The key a game name is stored under: trimmed, lower case.
 pub fn key(name: &str) -> String {
     name.trim().to_lowercase()

@@ -498,3 +498,47 @@ async fn issue_32_sheet_use_in_a_game_changes_the_character_in_that_game() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The game of the newest log entry, as stored.
+async fn newest_entry_game(t: &Table) -> Option<i64> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT game_id FROM roll_log ORDER BY id DESC LIMIT 1")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+/// The id of the game named `name`.
+async fn game_id(t: &Table, name: &str) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT id FROM games WHERE name = $1")
+        .bind(name)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_every_log_entry_knows_its_game() {
+    let t = table("games-log", 1).await;
+    two_games(&t).await;
+    let (alpha, beta) = (game_id(&t, "Alpha").await, game_id(&t, "Beta").await);
+    // The generic `/roll` logs without asking for its game first.
+    public(&t, "alice in #alpha: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, Some(alpha));
+    t.set_parent(t.channel_id_of("#beta-thread"), t.channel_id_of("#beta"));
+    public(&t, "alice in #beta-thread: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, Some(beta));
+    public(&t, "alice: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, None);
+    public(&t, "alice in #beta: /st willpower").await;
+    assert_eq!(newest_entry_game(&t).await, Some(beta));
+    public(&t, "gma in #alpha: /game end").await;
+    // Alpha's log: its join and its roll, nothing else.
+    let log = one(&t, "alice in #alpha: /history show").await;
+    assert!(log.text().contains("latest 2."), "{}", log.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -1653,6 +1653,7 @@ async fn stages(db: &Db, u: &User) -> Result<Vec<(&'static str, Vec<Duration>)>,
         manage_guild: false,
         roles: Vec::new(),
         secret: false,
+        parent_id: None,
     };
     let e = |e: kismet::app::AppError| e.to_string();
     let rounds = 200;

@@ -125,6 +125,9 @@ pub async fn active<S: DeserializeOwned>(
     system: &str,
     hint: &str,
 ) -> Result<Loaded<S>, AppError> {
+    if let Some(row) = super::games::character_of(tx, caller, system, caller.user_id).await? {
+        return decode(row);
+    }
     of_member(tx, caller.guild_id, system, caller.user_id, hint).await
 }
 
@@ -332,11 +335,14 @@ pub async fn resolve_row(
         }
         (None, player) => {
             let uid = player.unwrap_or(caller.user_id);
-            storage::characters::active(tx, caller.guild_id, system, uid)
-                .await?
-                .ok_or_else(|| {
-                    AppError::user(format!("<@{uid}> has no active character here yet: {hint}"))
-                })?
+            let in_game = super::games::character_of(tx, caller, system, uid).await?;
+            let row = match in_game {
+                Some(row) => Some(row),
+                None => storage::characters::active(tx, caller.guild_id, system, uid).await?,
+            };
+            row.ok_or_else(|| {
+                AppError::user(format!("<@{uid}> has no active character here yet: {hint}"))
+            })?
         }
     };
     if access == Access::Owner && row.owner_id != caller.user_id && !fc {

@@ -27,7 +27,10 @@ pub async fn dispatch(app: &App, caller: &Caller, custom_id: &str, values: &[Str
     if values.len() > 25 || values.iter().any(|v| v.len() > 100) {
         return Err(AppError::user("That selection is not valid."));
     }
-    match gm_panel::split(&id) {
+    let split = gm_panel::split(&id);
+    let kind = split.as_ref().map_or(&id.kind, |(_, inner)| &inner.kind);
+    super::games::allows_click(app, caller, kind).await?;
+    match split {
         Some((what, inner)) => panel_click(app, caller, what, inner, values).await,
         None => dispatch_id(app, caller, &id, values).await,
     }

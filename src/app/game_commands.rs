@@ -5,8 +5,9 @@
 //! The shared commands (`/roll`, `/help`, `/fc` …) are registered for every
 //! server at once; each game's root (`/ve`, `/vr`, `/st`, `/vv`) is
 //! registered per server, for the games it plays ([`roots`]): the server's
-//! `system` setting and every channel's `/fc channel-system`; a server that
-//! names no `system` sees every game. The adapter registers them when a server
+//! `system` setting, every channel's `/fc channel-system` and the systems
+//! of its running games (issue 32); a server that names no `system` sees
+//! every game. The adapter registers them when a server
 //! announces itself and when the game master changes what it plays, and
 //! keeps a signature of what it last registered there ([`registered`],
 //! [`save_registered`]), so a restart re-registers nothing that did not
@@ -21,7 +22,8 @@ use crate::storage;
 const SCOPE: &str = "discord:commands";
 
 /// The command roots of the games `guild_id` plays, in the registry's
-/// order: those of its `system` and of its channels' systems; every
+/// order: those of its `system`, of its channels' systems and of its
+/// running games' systems; every
 /// playable game's when it names no `system` (a channel without a choice
 /// of its own plays anything there).
 pub async fn roots(app: &App, guild_id: i64) -> Result<Vec<&'static str>, AppError> {
@@ -34,6 +36,7 @@ pub async fn roots(app: &App, guild_id: i64) -> Result<Vec<&'static str>, AppErr
             .collect());
     };
     let mut played = vec![server];
+    played.extend(storage::games::live_systems(&mut tx, guild_id).await?);
     for (_, json) in storage::settings::with_prefix(&mut tx, guild_id, "channel:").await? {
         // A channel's row that does not read is a channel without a choice.
         if let Some(system) = serde_json::from_str::<ChannelSettings>(&json)

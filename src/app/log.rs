@@ -123,7 +123,20 @@ pub async fn record_columns(
         created_at: storage::now_ms(),
         ..LogEntry::default()
     };
-    Ok(storage::log::append(tx, &entry).await?)
+    append(tx, caller, &entry).await
+}
+
+/// Appends `entry`, the caller's, in the live game the caller acts in
+/// ([`super::games`]; none outside every game), and returns its id. When
+/// the action has not asked for its game yet, the insert finds it itself
+/// (a `/roll` costs no extra round trip).
+pub async fn append(tx: &mut Tx, caller: &Caller, entry: &LogEntry) -> Result<i64, AppError> {
+    let channels = super::games::channels_of(caller);
+    if let Some(game) = storage::games::seen_live(tx, caller.guild_id, &channels) {
+        return Ok(storage::log::append_in(tx, entry, game).await?);
+    }
+    let parent = channels.get(1).copied().unwrap_or(caller.channel_id);
+    Ok(storage::log::append_here(tx, entry, caller.channel_id, parent).await?)
 }
 
 /// A log column (`inputs`, `dice` or `outcome`) read back as the type

@@ -8,6 +8,7 @@
 //! - [`component`]: the custom_id format and the global click dispatcher.
 //! - [`settings`]: guild settings (shared and per system).
 //! - [`rights`]: who is the FC.
+//! - [`games`]: many games on one server: which game an action is in, its game masters.
 //! - [`characters`]: finding, creating and saving sheets.
 //! - [`sessions`]: creating and saving interactive sessions.
 //! - [`log`]: writing the roll log.
@@ -30,6 +31,7 @@ pub mod custom_id;
 pub mod departures;
 pub mod expiry;
 pub mod game_commands;
+pub mod games;
 pub mod gm_panel;
 pub mod log;
 pub mod pending;
@@ -132,6 +134,10 @@ pub struct Caller {
     pub guild_id: i64,
     /// The channel.
     pub channel_id: i64,
+    /// The channel's parent, as the interaction tells it: a thread's
+    /// channel, or a channel's category (which game an action is in:
+    /// [`games::here`]).
+    pub parent_id: Option<i64>,
     /// The user.
     pub user_id: i64,
     /// Their display name.

@@ -140,6 +140,10 @@ pub struct Turn<'a, G: Scope> {
     pub settings: G::Settings,
     /// The guild's shared settings (dice cap, session timeout, FC role).
     pub guild: GuildSettings,
+    /// Who is the game master here (the server's FC role, or a game's).
+    authority: rights::Authority,
+    /// How long sessions wait in a play-by-post game (minutes).
+    post_minutes: Option<u32>,
 }
 
 impl<'a, G: Scope> Turn<'a, G> {
@@ -167,11 +171,15 @@ impl<'a, G: Scope> Turn<'a, G> {
     async fn load(app: &'a App, mut held: Held<'a>, caller: Caller) -> Result<Self, AppError> {
         let tx = held.act();
         let guild = settings::guild(tx, caller.guild_id).await?;
-        let game = settings::scoped(tx, caller.guild_id, G::ID).await?;
+        let game = settings::scoped_here(tx, &caller, G::ID).await?;
+        let authority = rights::authority(tx, &caller, &guild).await?;
+        let post_minutes = crate::app::games::post_minutes(tx, &caller).await?;
         Ok(Turn {
             app,
             held,
-            fc: rights::is_fc_with(&guild, &caller),
+            fc: authority.admits(&caller),
+            authority,
+            post_minutes,
             caller,
             settings: game,
             guild,
@@ -208,7 +216,7 @@ impl<'a, G: Scope> Turn<'a, G> {
         if self.fc {
             return Ok(());
         }
-        Err(rights::refusal(&self.guild, gm, what))
+        Err(self.authority.refusal(gm, what))
     }
 
     /// The most dice a roll may ask for here.
@@ -216,9 +224,13 @@ impl<'a, G: Scope> Turn<'a, G> {
         self.guild.max_dice_per_roll
     }
 
-    /// How long an interactive session waits (minutes).
+    /// How long an interactive session waits (minutes): the server's
+    /// `session_timeout_minutes`, or a play-by-post game's days.
     pub fn timeout(&self) -> Option<u32> {
-        Some(self.guild.session_timeout_minutes.max(1))
+        Some(
+            self.post_minutes
+                .unwrap_or(self.guild.session_timeout_minutes.max(1)),
+        )
     }
 
     /// The character `pick` names, with the rights of `access`

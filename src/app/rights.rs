@@ -1,21 +1,84 @@
 //! Who may do what: the FC (game master) is anyone with Manage Server, or
-//! with the role the server named as FC role.
+//! with the role the server named as FC role. In a live game's channels
+//! ([`super::games`]) the game's own game masters take the FC role's place:
+//! the members and roles the game names, and server managers.
 
+use super::games::{self, Gm};
 use super::settings::{self, GuildSettings};
 use super::{AppError, Caller};
 use crate::storage::Tx;
 
-/// Whether the caller is the FC under these settings.
-pub fn is_fc_with(s: &GuildSettings, caller: &Caller) -> bool {
-    caller.manage_guild || s.fc_role.is_some_and(|r| caller.roles.contains(&r))
+/// Who is the game master where an action happens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Authority {
+    /// Outside every game: server managers and the server's FC role.
+    Server {
+        /// The server's FC role, if it named one.
+        fc_role: Option<i64>,
+    },
+    /// In a live game's channels: its game masters and server managers.
+    Game {
+        /// The game's name.
+        name: String,
+        /// Its game masters.
+        gms: Vec<Gm>,
+    },
 }
 
-/// Whether the caller is the FC in their guild.
+impl Authority {
+    /// Whether the caller is the game master here.
+    pub fn admits(&self, caller: &Caller) -> bool {
+        match self {
+            Authority::Server { fc_role } => {
+                caller.manage_guild || fc_role.is_some_and(|r| caller.roles.contains(&r))
+            }
+            Authority::Game { gms, .. } => games::admits(gms, caller),
+        }
+    }
+
+    /// The refusal of a game-master action: "Only the {gm} can {what}: that
+    /// is {who holds the role}."
+    pub fn refusal(&self, gm: &str, what: &str) -> AppError {
+        let who = match self {
+            Authority::Server { fc_role: Some(r) } => {
+                format!("members with the <@&{r}> role or the Manage Server permission")
+            }
+            Authority::Server { fc_role: None } => "members with the Manage Server permission (a server manager can name an FC role with `/fc role`)".into(),
+            Authority::Game { name, gms } => format!(
+                "in the game **{name}**, its game masters ({}) or a server manager",
+                games::gm_mentions(gms)
+            ),
+        };
+        AppError::user(format!("Only the {gm} can {what}: that is {who}."))
+    }
+}
+
+/// Who is the game master where the caller acts, under the guild's
+/// settings `s` (read already).
+pub async fn authority(
+    tx: &mut Tx,
+    caller: &Caller,
+    s: &GuildSettings,
+) -> Result<Authority, AppError> {
+    Ok(match games::live_here(tx, caller).await? {
+        Some(game) => Authority::Game {
+            gms: crate::storage::games::gms(tx, game.id).await?,
+            name: game.name,
+        },
+        None => Authority::Server { fc_role: s.fc_role },
+    })
+}
+
+/// Whether the caller is the game master where they act, under the
+/// guild's settings `s` (read already).
+pub async fn is_fc_in(tx: &mut Tx, caller: &Caller, s: &GuildSettings) -> Result<bool, AppError> {
+    Ok(authority(tx, caller, s).await?.admits(caller))
+}
+
+/// Whether the caller is the FC where they act.
 pub async fn is_fc(tx: &mut Tx, caller: &Caller) -> Result<bool, AppError> {
-    Ok(is_fc_with(
-        &settings::guild(tx, caller.guild_id).await?,
-        caller,
-    ))
+    let s = settings::guild(tx, caller.guild_id).await?;
+    is_fc_in(tx, caller, &s).await
 }
 
 /// Refuses unless the caller is the FC; `what` completes "Only the FC can …".
@@ -35,18 +98,28 @@ pub async fn require_gm(
     what: &str,
 ) -> Result<(), AppError> {
     let s = settings::guild(tx, caller.guild_id).await?;
-    if is_fc_with(&s, caller) {
+    let a = authority(tx, caller, &s).await?;
+    if a.admits(caller) {
         return Ok(());
     }
-    Err(refusal(&s, gm, what))
+    Err(a.refusal(gm, what))
 }
 
-/// The refusal of a game-master action: "Only the {gm} can {what}: that is
-/// {who holds the role}."
-pub fn refusal(s: &GuildSettings, gm: &str, what: &str) -> AppError {
-    let who = match s.fc_role {
-        Some(r) => format!("members with the <@&{r}> role or the Manage Server permission"),
-        None => "members with the Manage Server permission (a server manager can name an FC role with `/fc role`)".into(),
+/// Refuses unless the caller is the FC of the whole server (a server
+/// manager or the server's FC role), wherever they act: for what reaches
+/// beyond one game (the GM channel, a channel's system, the shared
+/// settings, erasing a member's data). A game's game masters manage
+/// their own game only. `what` completes "Only the FC can …".
+pub async fn require_server_fc(tx: &mut Tx, caller: &Caller, what: &str) -> Result<(), AppError> {
+    let s = settings::guild(tx, caller.guild_id).await?;
+    let server = Authority::Server { fc_role: s.fc_role };
+    if server.admits(caller) {
+        return Ok(());
+    }
+    let AppError::User(text) = server.refusal("FC", what) else {
+        return Err(server.refusal("FC", what));
     };
-    AppError::user(format!("Only the {gm} can {what}: that is {who}."))
+    Err(AppError::user(format!(
+        "{text} A game's game masters manage their own game only."
+    )))
 }

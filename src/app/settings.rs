@@ -109,6 +109,49 @@ pub async fn scoped<S: Default + DeserializeOwned>(
     }
 }
 
+/// The settings scope of `system`'s house rules where the caller acts: in
+/// a live game that plays it, the game's own (`game:<id>:<system>`, issue
+/// 32); elsewhere the server's (the system id).
+pub async fn system_scope(
+    tx: &mut Tx,
+    caller: &super::Caller,
+    system: &str,
+) -> Result<String, AppError> {
+    Ok(match super::games::live_here(tx, caller).await? {
+        Some(g) if g.system == system => format!("game:{}:{system}", g.id),
+        _ => system.to_string(),
+    })
+}
+
+/// `system`'s stored house rules where the caller acts (JSON): a game's
+/// own once it set one, else the server's, which a game starts from.
+pub async fn stored_here(
+    tx: &mut Tx,
+    caller: &super::Caller,
+    system: &str,
+) -> Result<Option<String>, AppError> {
+    let scope = system_scope(tx, caller, system).await?;
+    if scope != system {
+        if let Some(json) = storage::settings::get(tx, caller.guild_id, &scope).await? {
+            return Ok(Some(json));
+        }
+    }
+    Ok(storage::settings::get(tx, caller.guild_id, system).await?)
+}
+
+/// `system`'s typed house rules where the caller acts ([`stored_here`]);
+/// defaults when unset.
+pub async fn scoped_here<S: Default + DeserializeOwned>(
+    tx: &mut Tx,
+    caller: &super::Caller,
+    system: &str,
+) -> Result<S, AppError> {
+    match stored_here(tx, caller, system).await? {
+        Some(json) => Ok(serde_json::from_str(&json)?),
+        None => Ok(S::default()),
+    }
+}
+
 /// Stores typed settings of a scope.
 pub async fn save_scoped<S: Serialize>(
     tx: &mut Tx,

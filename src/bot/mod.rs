@@ -194,7 +194,8 @@ impl serenity::Framework for Literal {
 }
 
 /// Refuses a system's command in a channel that plays another system
-/// ([`crate::app::settings::allows_here`]), and any command whose text
+/// ([`crate::app::settings::allows_here`]) or in an ended game's channels
+/// ([`crate::app::games::allows_here`]), and any command whose text
 /// holds a NUL character ([`has_nul`]).
 async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
     // Autocomplete only suggests; the command itself is checked when run.
@@ -215,6 +216,8 @@ async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
     }
     let caller = crate::kit::caller_of(ctx)?;
     let root = crate::kit::root_name(ctx);
+    let qualified = &ctx.command().qualified_name;
+    crate::app::games::allows_here(&ctx.data().app, &caller, &root, qualified).await?;
     crate::app::settings::allows_here(&ctx.data().app, &caller, &root).await?;
     Ok(true)
 }
@@ -374,7 +377,13 @@ async fn handle_component(ctx: &serenity::Context, data: &Data, ci: &ComponentIn
                 "Kismet's buttons work in a server channel, not in DMs.",
             )),
             Some(g) => {
-                let caller = caller(g, ci.channel_id, &ci.user, ci.member.as_ref());
+                let caller = caller(
+                    g,
+                    ci.channel_id,
+                    ci.channel.as_ref(),
+                    &ci.user,
+                    ci.member.as_ref(),
+                );
                 let values: Vec<String> = match &ci.data.kind {
                     ComponentInteractionDataKind::StringSelect { values } => values.clone(),
                     _ => Vec::new(),

@@ -153,6 +153,9 @@ pub struct Envelope {
     pub guild_id: u64,
     /// Channel.
     pub channel_id: u64,
+    /// The channel's parent (a thread's channel, a channel's category), if
+    /// it has one: sent as the interaction channel's `parent_id`.
+    pub parent_id: Option<u64>,
     /// The member acting.
     pub member: Value,
 }
@@ -166,7 +169,10 @@ fn base(env: &Envelope, kind: u8, data: Value) -> Value {
         "version": 1,
         "guild_id": env.guild_id.to_string(),
         "channel_id": env.channel_id.to_string(),
-        "channel": { "id": env.channel_id.to_string(), "type": 0 },
+        "channel": match env.parent_id {
+            Some(p) => json!({ "id": env.channel_id.to_string(), "type": 0, "parent_id": p.to_string() }),
+            None => json!({ "id": env.channel_id.to_string(), "type": 0 }),
+        },
         "member": env.member,
         "locale": "en-US",
         "guild_locale": "en-US",

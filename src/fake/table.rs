@@ -335,6 +335,9 @@ pub struct Table {
     guild_id: AtomicU64,
     channel_id: AtomicU64,
     roles: Mutex<HashMap<String, Vec<u64>>>,
+    /// Each channel's parent (a category, or a thread's channel), sent in
+    /// the interaction as the channel's `parent_id`.
+    parents: Mutex<HashMap<u64, u64>>,
     /// Tokens of interactions already answered and collected: an edit by one
     /// of them during a later action is that action's redraw of an earlier
     /// message (a tracker moved on by a command, `Reply::Edit`). Each token
@@ -388,6 +391,7 @@ impl Table {
             guild_id: AtomicU64::new(GUILD_ID),
             channel_id: AtomicU64::new(CHANNEL_ID),
             roles: Mutex::new(HashMap::new()),
+            parents: Mutex::new(HashMap::new()),
             external,
         };
         // The table's guild is one of the bot's: announced at connection
@@ -562,6 +566,24 @@ impl Table {
         self.channel_id.store(channel_id, Ordering::SeqCst);
     }
 
+    /// Puts `channel_id` under `parent_id` (a category, or the channel a
+    /// thread is in): its interactions tell that parent.
+    pub fn set_parent(&self, channel_id: u64, parent_id: u64) {
+        self.parents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(channel_id, parent_id);
+    }
+
+    /// The parent of a channel, if it was given one ([`Table::set_parent`]).
+    pub fn parent_of(&self, channel_id: u64) -> Option<u64> {
+        self.parents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&channel_id)
+            .copied()
+    }
+
     /// The current channel.
     pub fn channel_id(&self) -> u64 {
         self.channel_id.load(Ordering::SeqCst)
@@ -646,17 +668,23 @@ impl Table {
 
     fn envelope_in(&self, guild_id: u64, who: &str) -> Envelope {
         let id = self.fake.next_id();
+        let channel_id = self.channel_id.load(Ordering::SeqCst);
         Envelope {
             id,
             app_id: self.fake.app_id(),
             token: format!("token{id}"),
             guild_id,
-            channel_id: self.channel_id.load(Ordering::SeqCst),
+            channel_id,
+            parent_id: self.parent_of(channel_id),
             member: self.member(who),
         }
     }
 
-    /// Plays one script line. Comments and blank lines give `None`.
+    /// Plays one script line. Comments and blank lines give `None`. A line
+    /// `NAME in #channel: …` plays in that channel of the guild (its id is
+    /// [`Table::channel_id_of`] the name, so the channel exists from its
+    /// first use), commands and clicks alike; the table's channel is the
+    /// current one again afterwards.
     pub async fn run_line(&self, line: &str) -> Result<Option<(String, Exchange)>, String> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -664,7 +692,24 @@ impl Table {
         }
         let (who, rest) = line
             .split_once(':')
-            .ok_or_else(|| format!("`{line}`: expected `NAME: /command …`, `NAME: click LABEL`, `NAME: tool LABEL` or `NAME: select PLACEHOLDER = values`"))?;
+            .ok_or_else(|| format!("`{line}`: expected `NAME: /command …`, `NAME: click LABEL`, `NAME: tool LABEL` or `NAME: select PLACEHOLDER = values` (any of them as `NAME in #channel: …`)"))?;
+        let (who, channel) = match who.split_once(" in ") {
+            Some((who, place)) => {
+                let place = place.trim();
+                let name = place.strip_prefix('#').unwrap_or("");
+                if name.is_empty()
+                    || !name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                {
+                    return Err(format!(
+                        "`{place}` is not a channel: write `NAME in #channel: …` (letters, digits, _ and - only)"
+                    ));
+                }
+                (who, Some(self.channel_id_of(place)))
+            }
+            None => (who, None),
+        };
         let who = who.trim();
         if who.is_empty()
             || !who
@@ -675,6 +720,23 @@ impl Table {
                 "`{who}` is not a member name (letters, digits, _ and - only)"
             ));
         }
+        let Some(channel) = channel else {
+            return self.run_action(who, rest).await;
+        };
+        let before = self.channel_id();
+        self.set_channel(channel);
+        let played = self.run_action(who, rest).await;
+        self.set_channel(before);
+        played
+    }
+
+    /// Plays the part of a script line after `NAME:` in the current
+    /// channel.
+    async fn run_action(
+        &self,
+        who: &str,
+        rest: &str,
+    ) -> Result<Option<(String, Exchange)>, String> {
         let rest = rest.trim();
         let exchange = if rest.starts_with('/') {
             self.command(who, rest).await?

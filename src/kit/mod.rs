@@ -66,18 +66,33 @@ pub fn caller_of(ctx: Context<'_>) -> Result<Caller, Error> {
         poise::Context::Application(a) => a.interaction.member.as_deref(),
         poise::Context::Prefix(p) => p.msg.member.as_ref().map(|_| None).unwrap_or(None),
     };
-    Ok(caller(guild_id, ctx.channel_id(), ctx.author(), member))
+    let parent = match ctx {
+        poise::Context::Application(a) => a.interaction.channel.as_ref(),
+        poise::Context::Prefix(_) => None,
+    };
+    Ok(caller(
+        guild_id,
+        ctx.channel_id(),
+        parent,
+        ctx.author(),
+        member,
+    ))
 }
 
+/// The caller of an interaction in `channel_id`; `channel` is the
+/// interaction's partial channel, whose `parent_id` (a thread's channel or
+/// a channel's category) tells which game it is in.
 pub fn caller(
     guild_id: serenity::GuildId,
     channel_id: serenity::ChannelId,
+    channel: Option<&serenity::PartialChannel>,
     user: &serenity::User,
     member: Option<&serenity::Member>,
 ) -> Caller {
     Caller {
         guild_id: guild_id.get() as i64,
         channel_id: channel_id.get() as i64,
+        parent_id: channel.and_then(|c| c.parent_id).map(|p| p.get() as i64),
         user_id: user.id.get() as i64,
         name: member
             .map(|m| m.display_name().to_string())

@@ -485,6 +485,17 @@ async fn fill_guild(db: &Db, guild: i64) {
     )
     .await
     .unwrap();
+    let game = games::create(&mut tx, guild, "Alpha", "venus", 6)
+        .await
+        .unwrap()
+        .expect("a new game");
+    games::add_channel(&mut tx, guild, game, 3).await.unwrap();
+    games::add_gm(&mut tx, guild, game, games::Gm::Role(9))
+        .await
+        .unwrap();
+    games::join(&mut tx, guild, game, 7, Some(ada), 6)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
 }
 
@@ -571,4 +582,122 @@ async fn a_departed_guild_is_purged_from_every_table_and_no_other() {
     );
     drop(tx);
     db.close().await;
+}
+
+/// Issue 32: a game's name is unique per guild in any case; the games
+/// holding a channel come live first; joining again changes the player's
+/// character; an ended game stays, archived; the log keeps each entry's
+/// game (none for entries outside every game).
+#[tokio::test]
+async fn games_are_stored_with_their_channels_gms_and_players() {
+    let t = TestDb::new("games").await;
+    let db = t.open().await;
+    let mut tx = db.write().await.unwrap();
+    let alpha = games::create(&mut tx, GUILD, " Alpha ", "venus", 1)
+        .await
+        .unwrap()
+        .expect("created");
+    assert_eq!(
+        games::create(&mut tx, GUILD, "ALPHA", "ore", 2)
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(games::create(&mut tx, GUILD + 1, "alpha", "ore", 2)
+        .await
+        .unwrap()
+        .is_some());
+    let found = games::by_name(&mut tx, GUILD, "alpha")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.id, found.name.as_str()), (alpha, "Alpha"));
+    assert_eq!((found.pace.as_str(), found.post_days), ("live", 7));
+    assert!(games::add_channel(&mut tx, GUILD, alpha, 30).await.unwrap());
+    assert!(!games::add_channel(&mut tx, GUILD, alpha, 30).await.unwrap());
+    games::add_channel(&mut tx, GUILD, alpha, 20).await.unwrap();
+    assert_eq!(games::channels(&mut tx, alpha).await.unwrap(), vec![20, 30]);
+    assert!(games::end(&mut tx, alpha, 5).await.unwrap());
+    assert!(!games::end(&mut tx, alpha, 6).await.unwrap());
+    let beta = games::create(&mut tx, GUILD, "Beta", "venus", 7)
+        .await
+        .unwrap()
+        .unwrap();
+    games::add_channel(&mut tx, GUILD, beta, 30).await.unwrap();
+    let here = games::holding(&mut tx, GUILD, &[30]).await.unwrap();
+    let ids: Vec<(i64, bool)> = here.iter().map(|(g, _)| (g.id, g.live())).collect();
+    assert_eq!(ids, vec![(beta, true), (alpha, false)]);
+    assert_eq!(games::count_live(&mut tx, GUILD).await.unwrap(), 1);
+    games::add_gm(&mut tx, GUILD, beta, games::Gm::Member(7))
+        .await
+        .unwrap();
+    games::add_gm(&mut tx, GUILD, beta, games::Gm::Role(9))
+        .await
+        .unwrap();
+    assert_eq!(
+        games::gms(&mut tx, beta).await.unwrap(),
+        vec![games::Gm::Member(7), games::Gm::Role(9)]
+    );
+    assert!(games::remove_gm(&mut tx, beta, games::Gm::Role(9))
+        .await
+        .unwrap());
+    games::join(&mut tx, GUILD, beta, 8, None, 1).await.unwrap();
+    games::join(&mut tx, GUILD, beta, 8, Some(44), 2)
+        .await
+        .unwrap();
+    let p = games::player(&mut tx, beta, 8).await.unwrap().unwrap();
+    assert_eq!(p.character_id, Some(44));
+    assert!(games::leave(&mut tx, beta, 8).await.unwrap());
+    assert!(games::players(&mut tx, beta).await.unwrap().is_empty());
+    let entry = log::LogEntry {
+        guild_id: GUILD,
+        channel_id: 30,
+        user_id: 8,
+        system: "venus".into(),
+        action: "roll".into(),
+        inputs: "{}".into(),
+        dice: "[]".into(),
+        outcome: "{}".into(),
+        ..log::LogEntry::default()
+    };
+    log::append_in(&mut tx, &entry, Some(beta)).await.unwrap();
+    log::append(&mut tx, &entry).await.unwrap();
+    let of_beta = history::Filter {
+        guild_id: GUILD,
+        game_id: Some(beta),
+        ..history::Filter::default()
+    };
+    assert_eq!(history::count(&mut tx, &of_beta).await.unwrap(), 1);
+    tx.commit().await.unwrap();
+}
+
+/// Issue 32: an action asks once which game its channel is in, however
+/// often it needs it; a change to a game's channels in the same
+/// transaction is seen at once.
+#[tokio::test]
+async fn which_game_holds_a_channel_is_read_once_per_transaction() {
+    let t = TestDb::new("games-seen").await;
+    let db = t.open().await;
+    let mut tx = db.write().await.unwrap();
+    let id = games::create(&mut tx, GUILD, "Alpha", "venus", 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(games::holding(&mut tx, GUILD, &[30, 40])
+        .await
+        .unwrap()
+        .is_empty());
+    let before = db.round_trips();
+    for _ in 0..3 {
+        assert!(games::holding(&mut tx, GUILD, &[30, 40])
+            .await
+            .unwrap()
+            .is_empty());
+    }
+    assert_eq!(db.round_trips(), before, "answered from what it read");
+    games::add_channel(&mut tx, GUILD, id, 40).await.unwrap();
+    let now = games::holding(&mut tx, GUILD, &[30, 40]).await.unwrap();
+    assert_eq!(now.len(), 1);
+    assert_eq!((now[0].0.id, now[0].1), (id, 40));
+    tx.commit().await.unwrap();
 }

@@ -24,6 +24,10 @@ pub const GUILD_TABLES: &[&str] = &[
     "veracity_revealed",
     "channel_state",
     "guild_settings",
+    "game_players",
+    "game_gms",
+    "game_channels",
+    "games",
 ];
 
 /// `roll_faces` rows of a guild: those of its log entries.

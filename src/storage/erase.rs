@@ -418,6 +418,7 @@ pub async fn erase_member(
     let about = log_rows_about(tx, &m).await?;
     scrub_log_rows(tx, &m, about, &mut done).await?;
     delete_characters(tx, &m, &mut done).await?;
+    leave_games(tx, &m).await?;
     scrub_state(tx, &m, &mut done).await?;
     Ok(done)
 }
@@ -666,6 +667,22 @@ async fn delete_characters(
         .await?
         .rows_affected();
 
+    Ok(())
+}
+
+/// Games (issue 32): they leave every game they play and stop being a
+/// game master of any (a role named game master stays: it names nobody).
+async fn leave_games(tx: &mut Tx, m: &Member<'_>) -> Result<(), StorageError> {
+    sqlx::query("DELETE FROM game_players WHERE guild_id = $1 AND user_id = $2")
+        .bind(m.guild_id)
+        .bind(m.user_id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM game_gms WHERE guild_id = $1 AND kind = 'member' AND target_id = $2")
+        .bind(m.guild_id)
+        .bind(m.user_id)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 

@@ -27,6 +27,8 @@ pub struct Filter {
     /// Only entries logged under one of these system names (a system's id
     /// and aliases: `venus`; `roll`, `generic`).
     pub system: Option<Vec<String>>,
+    /// Only entries of this game (issue 32).
+    pub game_id: Option<i64>,
 }
 
 /// A value bound into a filter's query.
@@ -83,6 +85,9 @@ fn clause(f: &Filter) -> (String, Vec<Bind>) {
     }
     if let Some(c) = f.channel_id {
         add(&mut sql, &mut binds, " AND l.channel_id = ?", c);
+    }
+    if let Some(g) = f.game_id {
+        add(&mut sql, &mut binds, " AND l.game_id = ?", g);
     }
     if let Some(t) = f.since_ms {
         add(&mut sql, &mut binds, " AND l.created_at >= ?", t);

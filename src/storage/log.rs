@@ -47,11 +47,57 @@ impl LogEntry {
     }
 }
 
-/// Appends an entry and returns its id.
+/// Appends an entry that belongs to no game and returns its id.
 pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
+    append_in(tx, e, None).await
+}
+
+/// Appends an entry of the live game that holds `channel` or its `parent`
+/// (none when no live game does), found by the insert itself: no round
+/// trip of its own. Returns its id.
+pub async fn append_here(
+    tx: &mut Tx,
+    e: &LogEntry,
+    channel: i64,
+    parent: i64,
+) -> Result<i64, StorageError> {
+    let game = super::games::live_game_sql("$1", "$13", "$14");
+    let sql = format!(
+        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret, game_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, {game}) RETURNING id"
+    );
+    let row = sqlx::query(&sql)
+        .bind(e.guild_id)
+        .bind(e.channel_id)
+        .bind(e.user_id)
+        .bind(e.character_id)
+        .bind(e.session_id)
+        .bind(&e.system)
+        .bind(&e.action)
+        .bind(&e.inputs)
+        .bind(&e.dice)
+        .bind(&e.outcome)
+        .bind(e.created_at)
+        .bind(i64::from(e.secret))
+        .bind(channel)
+        .bind(parent)
+        .fetch_one(&mut **tx)
+        .await?;
+    let id = row.try_get(0)?;
+    super::character_history::link(tx, id, e.character_id, e.user_id, &e.action).await?;
+    Ok(id)
+}
+
+/// Appends an entry of the game `game_id` (`None`: of no game, as every
+/// entry written before games existed) and returns its id.
+pub async fn append_in(
+    tx: &mut Tx,
+    e: &LogEntry,
+    game_id: Option<i64>,
+) -> Result<i64, StorageError> {
     let row = sqlx::query(
-        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret, game_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
     )
     .bind(e.guild_id)
     .bind(e.channel_id)
@@ -65,6 +111,7 @@ pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     .bind(&e.outcome)
     .bind(e.created_at)
     .bind(i64::from(e.secret))
+    .bind(game_id)
     .fetch_one(&mut **tx)
     .await?;
     let id = row.try_get(0)?;

@@ -35,6 +35,8 @@
 //! - [`history`]: reading the log for `/history` and its CSV export.
 //! - [`departures`]: guilds the bot was removed from, and the deletion of
 //!   their data after the grace period.
+//! - [`games`]: the games of a server, their channels, game masters and
+//!   players (issue 32).
 //! - [`erase`]: a member's data: all of it (`/me export`), and its erasure.
 
 pub mod character_history;
@@ -42,6 +44,7 @@ pub mod characters;
 pub mod departures;
 pub mod erase;
 pub mod faces;
+pub mod games;
 pub mod history;
 pub mod log;
 pub mod named_rolls;
@@ -75,6 +78,8 @@ pub struct Tx {
     inner: Inner,
     notes: character_history::Notes,
     settings: settings::Seen,
+    /// Which games hold which channels, as read in it.
+    games: games::Seen,
     /// The database's count of round trips ([`Db::round_trips`]).
     trips: Arc<AtomicU64>,
 }
@@ -98,6 +103,7 @@ impl Tx {
             inner,
             notes: character_history::Notes::default(),
             settings: settings::Seen::default(),
+            games: games::Seen::default(),
             trips: trips.clone(),
         }
     }

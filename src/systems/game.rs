@@ -235,8 +235,9 @@ impl<G: Game> System for Played<G> {
             let typed: G::Sheet = serde_path_to_error::deserialize(sheet).map_err(|e| {
                 AppError::user(field_message(&e.path().to_string(), &e.inner().to_string()))
             })?;
-            let guild = act.guild_id();
-            let settings: G::Settings = crate::app::settings::scoped(act, guild, G::ID).await?;
+            let caller = act.caller().clone();
+            let settings: G::Settings =
+                crate::app::settings::scoped_here(act, &caller, G::ID).await?;
             let checked = G::checked_sheet(typed, name, &settings).map_err(|e| {
                 let field = e
                     .field

@@ -34,6 +34,7 @@ pub struct Entry {
 pub mod dice;
 pub mod fc;
 pub mod game;
+pub mod games;
 pub mod ore;
 pub mod platform;
 pub mod storyteller;
@@ -52,6 +53,7 @@ pub fn entries() -> Vec<Entry> {
         ore::system::entry(),
         platform::system::entry(),
         fc::entry(),
+        games::system::entry(),
         table::system::entry(),
     ]
 }

@@ -43,6 +43,7 @@ pub fn caller(name: &str) -> Caller {
         manage_guild: name == "fc",
         roles: Vec::new(),
         secret: false,
+        parent_id: None,
     }
 }
 

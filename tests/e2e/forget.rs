@@ -136,6 +136,10 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         &[
             "fc: /vr combat start leader:Quxveracity",
             "bob: /vr combat join",
+            // She plays in a game, and game-masters it (issue 32).
+            "fc in #saga: /game create name:Saga system:Veracity",
+            "fc in #saga: /game gm add member:@alice",
+            "alice in #saga: /game join character:Quxveracity",
         ],
     )
     .await;
@@ -201,7 +205,10 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         .fetch_one(&mut *tx)
         .await
         .unwrap();
-    assert_eq!(anonymous, 14, "her 13 entries and the erasure's");
+    assert_eq!(
+        anonymous, 15,
+        "her 14 entries (one joins a game) and the erasure's"
+    );
     drop(tx);
 
     // The fight runs on without her name, and ends.

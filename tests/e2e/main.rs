@@ -10,6 +10,7 @@ mod faces;
 mod failure;
 mod fc;
 mod forget;
+mod games;
 mod logs;
 mod multiprocess;
 mod one_request;

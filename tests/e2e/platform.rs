@@ -895,9 +895,12 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
     );
     // Today (issue 31 item 1, before the reshaping): every command is in
     // everyone's picker; issue 33 added `/me export|forget`, `/fc forget`
-    // and each game's `sheet export|import` (145 → 156, 11 → 12); issue 31
-    // item 5 a tracker's `show` (`/ve spotlight show`: 157).
-    assert_eq!((player.len(), gm.len(), commands.len()), (157, 157, 12));
+    // and each game's `sheet export|import` (145 → 156, 11 → 12); issue 32
+    // the `/game` root with `create`, `channel add|remove`, `gm add|remove`,
+    // `join`, `leave`, `show`, `pace` and `end` (→ 166, 13); issue 31 item
+    // 5 each tracker's `show` (`/ve spotlight`, `/vr combat`, `/vv combat`:
+    // 169).
+    assert_eq!((player.len(), gm.len(), commands.len()), (169, 169, 13));
 }
 
 /// Issue 31 item 6: `/help` promises nothing `/roll` does not do: `/roll`

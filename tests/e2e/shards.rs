@@ -108,6 +108,7 @@ async fn each_guild_s_events_arrive_on_its_shard() {
             token: format!("shard-token-{n}"),
             guild_id: *g,
             channel_id: 42,
+            parent_id: None,
             member: payloads::member(7, "alice", &[], payloads::BASE_PERMISSIONS),
         };
         let data = serde_json::json!({"id": "1", "name": "roll", "type": 1, "options": []});

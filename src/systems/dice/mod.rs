@@ -142,7 +142,7 @@ async fn log(
         created_at: now,
         ..LogEntry::default()
     };
-    let log_id = storage::log::append(tx, &entry).await?;
+    let log_id = crate::app::log::append(tx, caller, &entry).await?;
     crate::app::log::record_faces(tx, log_id, &thrown(&state.roll)).await
 }
 

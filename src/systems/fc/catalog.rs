@@ -9,7 +9,7 @@
 
 use crate::app::registry::{Registry, System};
 use crate::app::settings::{self as app_settings, GuildSettings};
-use crate::app::AppError;
+use crate::app::{AppError, Caller};
 use crate::storage::{self, Tx};
 
 /// Where a setting lives.
@@ -137,20 +137,24 @@ fn info_of(i: crate::rules::SettingInfo) -> Info {
     }
 }
 
-/// The settings of one scope with their current values.
+/// The settings of one scope with their current values where the caller
+/// acts (a system's house rules in a game's channel are the game's).
 pub async fn describe(
     tx: &mut Tx,
     reg: &Registry,
-    guild: i64,
+    caller: &Caller,
     scope: Scope,
 ) -> Result<Vec<Info>, AppError> {
     match scope {
-        Scope::Shared => Ok(shared_infos(reg, &app_settings::guild(tx, guild).await?)),
+        Scope::Shared => Ok(shared_infos(
+            reg,
+            &app_settings::guild(tx, caller.guild_id).await?,
+        )),
         Scope::System { id, .. } => {
             let Some(c) = reg.get(id).and_then(|s| s.house_rules()) else {
                 return Ok(Vec::new());
             };
-            let stored = storage::settings::get(tx, guild, id).await?;
+            let stored = app_settings::stored_here(tx, caller, id).await?;
             Ok(c.describe(stored.as_deref())?
                 .into_iter()
                 .map(info_of)
@@ -159,11 +163,16 @@ pub async fn describe(
     }
 }
 
-/// One setting with its current value.
-pub async fn info(tx: &mut Tx, reg: &Registry, guild: i64, name: &str) -> Result<Info, AppError> {
+/// One setting with its current value where the caller acts.
+pub async fn info(
+    tx: &mut Tx,
+    reg: &Registry,
+    caller: &Caller,
+    name: &str,
+) -> Result<Info, AppError> {
     let scope = Scope::of(reg, name).ok_or_else(|| unknown(reg, name))?;
     let key = canonical(name);
-    describe(tx, reg, guild, scope)
+    describe(tx, reg, caller, scope)
         .await?
         .into_iter()
         .find(|i| i.name == key)
@@ -188,15 +197,18 @@ pub struct Change {
 }
 
 /// Changes one setting in the caller's transaction (validated by its owner;
-/// nothing changes on error). Rights are the caller's business.
+/// nothing changes on error); a system's house rule in a game's channel
+/// changes the game's (starting from the server's). Rights are the
+/// caller's business.
 pub async fn set(
     tx: &mut Tx,
     reg: &Registry,
-    guild: i64,
+    caller: &Caller,
     name: &str,
     value: &str,
 ) -> Result<Change, AppError> {
-    let before = info(tx, reg, guild, name).await?;
+    let guild = caller.guild_id;
+    let before = info(tx, reg, caller, name).await?;
     let scope = Scope::of(reg, name).ok_or_else(|| unknown(reg, name))?;
     let key = before.name.clone();
     match scope {
@@ -210,12 +222,13 @@ pub async fn set(
                 .get(id)
                 .and_then(|s| s.house_rules())
                 .ok_or_else(|| unknown(reg, name))?;
-            let stored = storage::settings::get(tx, guild, id).await?;
+            let stored = app_settings::stored_here(tx, caller, id).await?;
             let json = c.change(stored.as_deref(), &key, value)?;
-            storage::settings::put(tx, guild, id, &json, storage::now_ms()).await?;
+            let scope = app_settings::system_scope(tx, caller, id).await?;
+            storage::settings::put(tx, guild, &scope, &json, storage::now_ms()).await?;
         }
     }
-    let after = info(tx, reg, guild, &key).await?;
+    let after = info(tx, reg, caller, &key).await?;
     Ok(Change {
         scope,
         before,

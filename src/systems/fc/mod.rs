@@ -125,7 +125,7 @@ pub async fn gm_channel(
         ));
     }
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "choose the GM channel").await?;
+    rights::require_server_fc(&mut tx, caller, "choose the GM channel").await?;
     let mut g = app_settings::guild(&mut tx, caller.guild_id).await?;
     if channel.is_none() && !clear {
         let text = match g.gm_channel {
@@ -169,7 +169,7 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
         None => None,
     };
     let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "choose this channel's system").await?;
+    rights::require_server_fc(&mut tx, caller, "choose this channel's system").await?;
     let mut c = app_settings::channel(&mut tx, caller.guild_id, caller.channel_id).await?;
     let before = c.system.clone();
     c.system = scope.map(str::to_string);
@@ -254,18 +254,11 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
     let mut tx = app.db.read().await?;
     let t = table(&mut tx, app, caller).await?;
     let view = match scope {
-        Some(s) => view::detail(
-            &t,
-            s,
-            &catalog::describe(&mut tx, reg, caller.guild_id, s).await?,
-        ),
+        Some(s) => view::detail(&t, s, &catalog::describe(&mut tx, reg, caller, s).await?),
         None => {
             let mut all = Vec::new();
             for s in Scope::all(reg) {
-                all.push((
-                    s,
-                    catalog::describe(&mut tx, reg, caller.guild_id, s).await?,
-                ));
+                all.push((s, catalog::describe(&mut tx, reg, caller, s).await?));
             }
             view::overview(&t, &all)
         }
@@ -327,7 +320,10 @@ pub async fn set(
             )));
         }
     }
-    let change = catalog::set(&mut tx, reg, caller.guild_id, name, value).await?;
+    if catalog::Scope::of(reg, name) == Some(Scope::Shared) {
+        rights::require_server_fc(&mut tx, caller, "change the shared house rules").await?;
+    }
+    let change = catalog::set(&mut tx, reg, caller, name, value).await?;
     record(
         &mut tx,
         caller,
@@ -367,7 +363,7 @@ pub async fn value_choices(
     let Ok(mut tx) = app.db.read().await else {
         return Vec::new();
     };
-    let Ok(info) = catalog::info(&mut tx, &app.registry, caller.guild_id, name).await else {
+    let Ok(info) = catalog::info(&mut tx, &app.registry, caller, name).await else {
         return Vec::new();
     };
     let p = partial.trim().to_lowercase();

@@ -48,6 +48,9 @@ pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
             .days
             .map(|d| storage::now_ms() - i64::from(d) * 86_400_000),
         upto_id: Some(history::max_id(&mut tx, caller.guild_id).await?),
+        game_id: crate::app::games::here(&mut tx, caller)
+            .await?
+            .map(|g| g.id),
         ..Filter::default()
     };
     let total = history::count(&mut tx, &filter).await?;

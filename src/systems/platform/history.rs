@@ -118,6 +118,10 @@ struct PagerState {
     /// had none).
     #[serde(default)]
     system: Option<Vec<String>>,
+    /// Only the entries of this game: `/history` in a game's channel
+    /// (pagers saved before had none).
+    #[serde(default)]
+    game: Option<i64>,
 }
 
 impl PagerState {
@@ -129,6 +133,7 @@ impl PagerState {
             upto_id: Some(self.upto_id),
             hide_secrets_from: self.hide_secrets_from,
             system: self.system.clone(),
+            game_id: self.game,
             ..Filter::default()
         }
     }
@@ -158,6 +163,7 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
         total: 0,
         page: 0,
         system: q.system.as_deref().map(|id| log_names(&app.registry, id)),
+        game: crate::app::games::here(tx, caller).await?.map(|g| g.id),
     };
     let mut subject = Vec::new();
     if let Some(name) = q

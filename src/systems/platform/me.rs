@@ -159,7 +159,8 @@ fn export_bytes(caller: &Caller, data: &MemberData) -> Result<(Vec<u8>, usize), 
 pub async fn ask(app: &App, caller: &Caller, target: Option<i64>) -> AppResult {
     let mut turn = Turn::<Table>::begin(app, caller).await?;
     if target.is_some() {
-        turn.require_gm("FC", "erase another member's data")?;
+        // The server's FC, not a game's game master (issue 32).
+        rights::require_server_fc(turn.tx(), caller, "erase another member's data").await?;
     }
     let who = target.unwrap_or(caller.user_id);
     let held = erase::held(turn.tx(), caller.guild_id, who).await?;
@@ -261,7 +262,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
         return Err(AppError::user("Only the member who asked can answer this."));
     }
     if p.by_gm {
-        rights::require_fc(&mut act, caller, "erase another member's data").await?;
+        rights::require_server_fc(&mut act, caller, "erase another member's data").await?;
     }
     if !answer.yes {
         p.done = Some(false);

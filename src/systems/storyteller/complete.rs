@@ -5,7 +5,7 @@
 //! stay within Discord's 100 characters. Failures give no suggestions.
 
 use crate::app::characters::Loaded;
-use crate::app::settings::scoped;
+use crate::app::settings::scoped_here;
 use crate::app::{characters, App, Caller};
 use crate::rules::storyteller::sheet::{name_key, ResolvedTrait, SUGGESTED_SPECIALTIES};
 use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitKind};
@@ -24,7 +24,7 @@ async fn load(app: &App, caller: &Caller) -> (StorytellerSettings, Option<Storyt
     let Ok(mut tx) = app.db.read().await else {
         return (StorytellerSettings::default(), None);
     };
-    let settings: StorytellerSettings = scoped(&mut tx, caller.guild_id, SYSTEM)
+    let settings: StorytellerSettings = scoped_here(&mut tx, caller, SYSTEM)
         .await
         .unwrap_or_default();
     let sheet = characters::active::<StorytellerSheet>(&mut tx, caller, SYSTEM, "")

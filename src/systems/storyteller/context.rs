@@ -28,10 +28,9 @@ impl Ctx {
     /// Loads the settings and the caller's storyteller status.
     pub async fn load(tx: &mut Tx, caller: &Caller) -> Result<Self, AppError> {
         let guild = app_settings::guild(tx, caller.guild_id).await?;
-        let settings: StorytellerSettings =
-            app_settings::scoped(tx, caller.guild_id, SYSTEM).await?;
+        let settings: StorytellerSettings = app_settings::scoped_here(tx, caller, SYSTEM).await?;
         Ok(Self {
-            fc: rights::is_fc_with(&guild, caller),
+            fc: rights::is_fc_in(tx, caller, &guild).await?,
             settings,
             guild,
         })

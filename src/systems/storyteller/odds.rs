@@ -130,7 +130,7 @@ pub async fn st(
     let mut tx = app.db.read().await?;
     // A server that never saved Storyteller settings (or saved a shape this
     // build cannot read) uses the rules' defaults.
-    let s: StorytellerSettings = settings::scoped(&mut tx, caller.guild_id, super::SYSTEM)
+    let s: StorytellerSettings = settings::scoped_here(&mut tx, caller, super::SYSTEM)
         .await
         .unwrap_or_default();
     drop(tx);

@@ -128,7 +128,8 @@ pub fn apply_stored_within<'a, C: Change>(
 async fn standing(app: &App, caller: &Caller) -> Result<(PlayerEdits, bool), AppError> {
     let mut tx = app.db.read().await?;
     let g = settings::guild(&mut tx, caller.guild_id).await?;
-    Ok((g.player_edits, rights::is_fc_with(&g, caller)))
+    let fc = rights::is_fc_in(&mut tx, caller, &g).await?;
+    Ok((g.player_edits, fc))
 }
 
 /// The refusal a player gets under `fc_only`, naming the game master as

@@ -212,18 +212,33 @@ pub async fn use_character(
     let mut turn = Turn::<Table>::begin(app, caller).await?;
     let row = picked(&mut turn, system, pick).await?;
     let log = sheet_entry(system, "sheet_use", &row, &Named { name: &row.name });
-    let answer = Response::ephemeral(View::text(format!(
-        "✅ **{}** is now {} active {} character.",
-        row.name,
-        whose(caller, &row),
-        system.name()
-    )));
-    let out = write_row(Outcome::answer(answer), &row, |tx, row| {
-        Box::pin(async move {
-            storage::characters::set_active(tx, &row).await?;
-            Ok(())
-        })
-    });
+    // In a game its owner plays, the character becomes theirs in that game
+    // (issue 32); elsewhere it is the active one.
+    let game = crate::app::games::use_here(turn.tx(), caller, &row).await?;
+    let text = match &game {
+        Some(g) => format!(
+            "✅ **{}** is now {} character in **{}** (elsewhere the active one stays).",
+            row.name,
+            whose(caller, &row),
+            g.name
+        ),
+        None => format!(
+            "✅ **{}** is now {} active {} character.",
+            row.name,
+            whose(caller, &row),
+            system.name()
+        ),
+    };
+    let out = Outcome::answer(Response::ephemeral(View::text(text)));
+    let out = match game {
+        Some(_) => out,
+        None => write_row(out, &row, |tx, row| {
+            Box::pin(async move {
+                storage::characters::set_active(tx, &row).await?;
+                Ok(())
+            })
+        }),
+    };
     turn.finish(out.log(log)).await
 }
 

@@ -1,0 +1,75 @@
+//! `/game gm add|remove member:|role:`: a game's game masters, members or
+//! roles (at most 25). In the game's channels they are the game master,
+//! as server managers always are.
+
+use crate::app::games::{Gm, MAX_GMS};
+use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::storage::games as stored;
+
+/// The one member or role a command names.
+pub fn named(member: Option<i64>, role: Option<i64>) -> Result<Gm, AppError> {
+    match (member, role) {
+        (Some(m), None) => Ok(Gm::Member(m)),
+        (None, Some(r)) => Ok(Gm::Role(r)),
+        _ => Err(AppError::user("Name either a `member` or a `role`.")),
+    }
+}
+
+fn mention(gm: Gm) -> String {
+    match gm {
+        Gm::Member(id) => format!("<@{id}>"),
+        Gm::Role(id) => format!("the <@&{id}> role"),
+    }
+}
+
+/// Makes `gm` a game master of the game of the caller's channel.
+pub async fn add(app: &App, caller: &Caller, gm: Gm) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let game = super::live_here(&mut act, caller).await?;
+    super::require_manager(&mut act, caller, &game, "name its game masters").await?;
+    let gms = stored::gms(&mut act, game.id).await?;
+    if gms.contains(&gm) {
+        return Err(AppError::user(format!(
+            "{} is a game master of **{}** already.",
+            mention(gm),
+            game.name
+        )));
+    }
+    if gms.len() >= MAX_GMS {
+        return Err(AppError::user(format!(
+            "**{}** has {MAX_GMS} game masters, the most a game may: remove one first, or name a role.",
+            game.name
+        )));
+    }
+    stored::add_gm(&mut act, caller.guild_id, game.id, gm).await?;
+    let text = format!(
+        "{} is now a game master of **{}**: in its channels, the game master.",
+        mention(gm),
+        game.name
+    );
+    super::record(&mut act, caller, "game_gm_add", &text).await?;
+    act.commit().await?;
+    Ok(Response::message(super::note("Game master added", text)))
+}
+
+/// Takes `gm` off the game masters of the game of the caller's channel.
+pub async fn remove(app: &App, caller: &Caller, gm: Gm) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let game = super::live_here(&mut act, caller).await?;
+    super::require_manager(&mut act, caller, &game, "name its game masters").await?;
+    if !stored::remove_gm(&mut act, game.id, gm).await? {
+        return Err(AppError::user(format!(
+            "{} is not a game master of **{}**.",
+            mention(gm),
+            game.name
+        )));
+    }
+    let text = format!(
+        "{} is no longer a game master of **{}**.",
+        mention(gm),
+        game.name
+    );
+    super::record(&mut act, caller, "game_gm_remove", &text).await?;
+    act.commit().await?;
+    Ok(Response::message(super::note("Game master removed", text)))
+}

@@ -1,0 +1,107 @@
+//! `/game`: many games on one server (issue 32). A game has a name, a
+//! system, its channels, its game masters and its players; in its channels
+//! its game masters are the game master and its players' characters in it
+//! are their active ones (the application layer's [`crate::app::games`]
+//! resolves which game an action is in).
+//!
+//! Application logic only (no serenity), one file per command; `commands`
+//! holds the thin poise commands. Each change is one write transaction:
+//! check the caller's rights, validate, store, log, commit.
+//!
+//! Module map:
+//! - [`create`]: `/game create`.
+//! - [`channel`]: `/game channel add|remove`.
+//! - [`gm`]: `/game gm add|remove`.
+//! - [`pace`]: `/game pace` (live, or play by post).
+//! - [`players`]: `/game join`, `/game leave`.
+//! - [`show`]: `/game show`.
+//! - [`end`]: `/game end`.
+//! - [`commands`]: the slash commands.
+//! - [`system`]: the registration.
+
+pub mod channel;
+pub mod commands;
+pub mod create;
+pub mod end;
+pub mod gm;
+pub mod pace;
+pub mod players;
+pub mod show;
+pub mod system;
+
+use crate::app::games::{self, Game};
+use crate::app::log::{self, Said, What, NO_DICE};
+use crate::app::view::{colour, Embed};
+use crate::app::{Act, AppError, Caller, View};
+
+/// The log's system name for changes to a game.
+pub const SYSTEM: &str = "game";
+
+/// The game the caller's channel is in, or a refusal saying how to make
+/// one.
+pub async fn here(act: &mut Act, caller: &Caller) -> Result<Game, AppError> {
+    games::here(act, caller).await?.ok_or_else(|| {
+        AppError::user(
+            "This channel belongs to no game. A server manager or the FC can start one here with `/game create`, or run this in a game's channel.",
+        )
+    })
+}
+
+/// [`here`], refused when the game has ended.
+pub async fn live_here(act: &mut Act, caller: &Caller) -> Result<Game, AppError> {
+    let game = here(act, caller).await?;
+    if !game.live() {
+        return Err(AppError::user(format!(
+            "The game **{}** has ended: it cannot be changed any more.",
+            game.name
+        )));
+    }
+    Ok(game)
+}
+
+/// Refuses unless the caller manages `game`: one of its game masters, or
+/// a server manager; `what` completes "Only … can …".
+pub async fn require_manager(
+    act: &mut Act,
+    caller: &Caller,
+    game: &Game,
+    what: &str,
+) -> Result<(), AppError> {
+    let gms = crate::storage::games::gms(act, game.id).await?;
+    if games::admits(&gms, caller) {
+        return Ok(());
+    }
+    Err(AppError::user(format!(
+        "Only the game masters of **{}** ({}) or a server manager can {what}.",
+        game.name,
+        games::gm_mentions(&gms)
+    )))
+}
+
+/// Logs a change to a game, told in one line.
+pub async fn record(
+    act: &mut Act,
+    caller: &Caller,
+    action: &str,
+    text: &str,
+) -> Result<(), AppError> {
+    log::record(
+        act,
+        caller,
+        What {
+            system: SYSTEM,
+            action,
+            session: None,
+            character: None,
+        },
+        &log::NoInputs {},
+        &NO_DICE,
+        &Said { text },
+    )
+    .await
+}
+
+/// A short note about a game.
+pub fn note(title: &str, text: String) -> View {
+    View::embed(Embed::new(title).description(text).colour(colour::SUCCESS))
+}

@@ -1,0 +1,544 @@
+//! Issue 32: many games on one server. Two games side by side in one
+//! server, each in its own channel with its own game master: the game
+//! master of one is refused the other's ⚙ tools and `/fc undo`, a
+//! player's active character differs per game, `/history` in one shows
+//! nothing of the other, and an ended game keeps its log readable and
+//! refuses rolls. Run on SQLite, and on PostgreSQL with
+//! `KISMET_TEST_POSTGRES` set.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table};
+
+/// Every reply to one script line (`NAME in #channel: …` plays there).
+async fn replies(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1
+}
+
+/// The first reply to one script line.
+async fn one(t: &Table, line: &str) -> Output {
+    replies(t, line)
+        .await
+        .outputs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no answer"))
+}
+
+/// A line answered publicly.
+async fn public(t: &Table, line: &str) -> Output {
+    let out = one(t, line).await;
+    assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    out
+}
+
+/// A line refused privately with `needle` in the refusal.
+async fn refused(t: &Table, line: &str, needle: &str) -> Output {
+    let out = one(t, line).await;
+    assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+    assert!(
+        out.text().contains(needle),
+        "{line}: expected `{needle}` in {}",
+        out.text()
+    );
+    out
+}
+
+/// Two Storyteller games, Alpha in #alpha (game master gma) and Beta in
+/// #beta (game master gmb), both started by the server manager `fc`;
+/// Alice plays Ann in Alpha and Bea in Beta.
+async fn two_games(t: &Table) {
+    for line in [
+        "fc in #alpha: /game create name:Alpha system:Storyteller",
+        "fc in #alpha: /game gm add member:@gma",
+        "fc in #beta: /game create name:Beta system:Storyteller",
+        "fc in #beta: /game gm add member:@gmb",
+        "alice: /st sheet create name:Ann willpower:5",
+        "alice: /st sheet create name:Bea willpower:6",
+        "alice in #alpha: /game join character:Ann",
+        "alice in #beta: /game join character:Bea",
+    ] {
+        public(t, line).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_each_game_has_its_own_game_master() {
+    let t = table("games-gm", 1).await;
+    two_games(&t).await;
+    // Alice marks willpower in Beta: applied, announced, with the game
+    // master's Undo behind ⚙.
+    public(&t, "alice in #beta: /st sheet willpower current:4").await;
+    // Alpha's game master is nobody in Beta: the ⚙ panel refuses them...
+    let err = t
+        .run_line("gma in #beta: tool Undo")
+        .await
+        .expect_err("gma has no Undo in Beta");
+    assert!(err.contains("Only the game master"), "{err}");
+    // ... and so does `/fc undo`.
+    refused(
+        &t,
+        "gma in #beta: /fc undo character:Bea",
+        "Only the game master",
+    )
+    .await;
+    // A refusal through the shared rights names the game's game masters.
+    refused(
+        &t,
+        "gma in #beta: /st turn everyone:true",
+        "in the game **Beta**, its game masters",
+    )
+    .await;
+    let turn = one(&t, "gmb in #beta: /st turn everyone:true").await;
+    assert!(!turn.text().contains("Only the"), "{}", turn.text());
+    // Beta's game master undoes it.
+    let done = replies(&t, "gmb in #beta: tool Undo").await;
+    assert!(
+        done.outputs.iter().any(|o| o.text().contains("Undone")),
+        "{:?}",
+        done.outputs.iter().map(Output::text).collect::<Vec<_>>()
+    );
+    // Outside every game the server's rules stand: a game's game master
+    // is no FC at the table.
+    refused(&t, "gma: /fc undo character:Bea", "Only the").await;
+    // Managing a game is its game masters' (and server managers').
+    refused(
+        &t,
+        "gma in #beta: /game end",
+        "Only the game masters of **Beta**",
+    )
+    .await;
+    refused(
+        &t,
+        "alice in #alpha: /game gm add member:@alice",
+        "Only the game masters of **Alpha**",
+    )
+    .await;
+    public(&t, "gma in #alpha: /game gm add member:@bob").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_players_active_character_differs_per_game() {
+    let t = table("games-active", 1).await;
+    two_games(&t).await;
+    // Server-wide, Bea (made last) is Alice's active character.
+    let outside = public(&t, "alice: /st willpower").await;
+    assert!(outside.text().contains("Bea"), "{}", outside.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert!(!alpha.text().contains("Bea"), "{}", alpha.text());
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("Bea"), "{}", beta.text());
+    // `/game show` lists them.
+    let show = public(&t, "bob in #alpha: /game show").await;
+    for want in ["Alpha", "Storyteller", "<@", "Ann"] {
+        assert!(show.text().contains(want), "{want}: {}", show.text());
+    }
+    assert!(!show.text().contains("Bea"), "{}", show.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_history_in_a_game_shows_only_that_game() {
+    let t = table("games-history", 1).await;
+    two_games(&t).await;
+    public(&t, "alice in #alpha: /st willpower").await;
+    public(&t, "alice in #beta: /st willpower").await;
+    let alpha = one(&t, "alice in #alpha: /history show").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert!(!alpha.text().contains("Bea"), "{}", alpha.text());
+    let beta = one(&t, "alice in #beta: /history show").await;
+    assert!(beta.text().contains("Bea"), "{}", beta.text());
+    assert!(!beta.text().contains("Ann"), "{}", beta.text());
+    // Outside every game, the whole log.
+    let all = one(&t, "alice: /history show").await;
+    assert!(
+        all.text().contains("Ann") && all.text().contains("Bea"),
+        "{}",
+        all.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
+    let t = table("games-end", 1).await;
+    two_games(&t).await;
+    let roll = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "a choice waits: {}",
+        roll.text()
+    );
+    refused(
+        &t,
+        "alice in #alpha: /game end",
+        "Only the game masters of **Alpha**",
+    )
+    .await;
+    public(&t, "gma in #alpha: /game end").await;
+    refused(
+        &t,
+        "alice in #alpha: /st willpower",
+        "The game **Alpha** has ended",
+    )
+    .await;
+    // A roll left open in it no longer moves on either.
+    refused(
+        &t,
+        "alice in #alpha: click Keep",
+        "The game **Alpha** has ended",
+    )
+    .await;
+    // Its log and sheets stay readable.
+    let log = one(&t, "alice in #alpha: /history show").await;
+    assert!(log.text().contains("Ann"), "{}", log.text());
+    let sheet = one(&t, "alice in #alpha: /st sheet show character:Ann").await;
+    assert!(sheet.text().contains("Ann"), "{}", sheet.text());
+    let show = public(&t, "alice in #alpha: /game show").await;
+    assert!(show.title().contains("ended"), "{}", show.title());
+    // Beta plays on.
+    public(&t, "alice in #beta: /st willpower").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_games_refuse_what_breaks_their_limits() {
+    let t = table("games-limits", 1).await;
+    refused(
+        &t,
+        "alice in #alpha: /game create name:Alpha system:Storyteller",
+        "Only the FC can create a game",
+    )
+    .await;
+    refused(&t, "fc in #alpha: /game show", "belongs to no game").await;
+    public(
+        &t,
+        "fc in #alpha: /game create name:Alpha system:Storyteller",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #beta: /game create name:ALPHA system:\"Venus Engine\"",
+        "named **ALPHA** already",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game create name:Other system:\"Venus Engine\"",
+        "belongs to the game **Alpha** already",
+    )
+    .await;
+    let long = "x".repeat(51);
+    // Discord's client stops a 51-character name; the application refuses
+    // it too.
+    assert!(t
+        .run_line(&format!(
+            "fc in #beta: /game create name:{long} system:\"Venus Engine\""
+        ))
+        .await
+        .is_err());
+    refused(
+        &t,
+        "fc in #alpha: /game channel remove channel:#alpha",
+        "only channel",
+    )
+    .await;
+    // A channel plays one game at a time; a game plays its own system.
+    public(
+        &t,
+        "fc in #beta: /game create name:Beta system:\"Venus Engine\"",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game channel add channel:#beta",
+        "belongs to the game **Beta**",
+    )
+    .await;
+    refused(
+        &t,
+        "alice in #beta: /st willpower",
+        "plays **Venus Engine**",
+    )
+    .await;
+    refused(
+        &t,
+        "fc in #alpha: /game gm add",
+        "either a `member` or a `role`",
+    )
+    .await;
+    for n in 0..24 {
+        public(&t, &format!("fc in #alpha: /game gm add member:@p{n}")).await;
+    }
+    refused(
+        &t,
+        "fc in #alpha: /game gm add member:@late",
+        "25 game masters",
+    )
+    .await;
+    // Mentions in the replies never ping.
+    let added = public(&t, "fc in #beta: /game gm add role:@crew").await;
+    assert!(added.text().contains("<@&"), "{}", added.text());
+    for kind in ["users", "roles"] {
+        assert_eq!(
+            added.body["allowed_mentions"][kind],
+            serde_json::json!([]),
+            "{kind}: {}",
+            added.body
+        );
+    }
+    // At most 25 channels a game, 25 running games a server.
+    for n in 1..25 {
+        public(&t, &format!("fc in #beta: /game channel add channel:#b{n}")).await;
+    }
+    refused(
+        &t,
+        "fc in #beta: /game channel add channel:#b25",
+        "25 channels",
+    )
+    .await;
+    for n in 2..25 {
+        public(
+            &t,
+            &format!("fc in #g{n}: /game create name:G{n} system:Storyteller"),
+        )
+        .await;
+    }
+    refused(
+        &t,
+        "fc in #g25: /game create name:G25 system:Storyteller",
+        "25 games running",
+    )
+    .await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_settings_differ_per_game() {
+    let t = table("games-settings", 1).await;
+    two_games(&t).await;
+    // Alpha's game master sets Alpha's default difficulty; Beta and the
+    // server keep theirs.
+    public(
+        &t,
+        "gma in #alpha: /st settings set name:st_default_difficulty value:9",
+    )
+    .await;
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("difficulty 9"), "{}", alpha.text());
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("difficulty 6"), "{}", beta.text());
+    let server = public(&t, "alice: /st willpower").await;
+    assert!(server.text().contains("difficulty 6"), "{}", server.text());
+    // A game starts from the server's house rules: one the server set
+    // before applies in Beta until Beta sets its own.
+    public(
+        &t,
+        "fc: /st settings set name:st_default_difficulty value:8",
+    )
+    .await;
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("difficulty 8"), "{}", beta.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("difficulty 9"), "{}", alpha.text());
+    // `/<root> settings show` in a game's channel shows the game's.
+    let shown = one(&t, "bob in #alpha: /st settings show").await;
+    assert!(shown.text().contains('9'), "{}", shown.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_game_master_manages_their_game_not_the_server() {
+    let t = table("games-server", 1).await;
+    two_games(&t).await;
+    for (line, needle) in [
+        (
+            "gma in #alpha: /fc gm-channel channel:#secret",
+            "Only the FC",
+        ),
+        (
+            "gma in #alpha: /fc channel-system system:Veracity",
+            "Only the FC",
+        ),
+        ("gma in #alpha: /fc forget member:@alice", "Only the FC"),
+        (
+            "gma in #alpha: /fc set name:max_dice_per_roll value:5",
+            "Only the FC",
+        ),
+    ] {
+        let out = refused(&t, line, needle).await;
+        assert!(
+            out.text().contains("manage their own game only"),
+            "{line}: {}",
+            out.text()
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// How long the newest session waits (ms), as stored.
+async fn newest_wait(t: &Table) -> Option<i64> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let (created, expires): (i64, Option<i64>) =
+        sqlx::query_as("SELECT created_at, expires_at FROM sessions ORDER BY id DESC LIMIT 1")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+    expires.map(|e| e - created)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_post_pace_games_rolls_wait_days() {
+    let t = table("games-pace", 1).await;
+    two_games(&t).await;
+    refused(
+        &t,
+        "alice in #beta: /game pace pace:post days:3",
+        "Only the game masters of **Beta**",
+    )
+    .await;
+    let set = public(&t, "gmb in #beta: /game pace pace:post days:3").await;
+    assert!(set.text().contains("3 days"), "{}", set.text());
+    let roll = public(&t, "alice in #beta: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        roll.text()
+    );
+    assert_eq!(newest_wait(&t).await, Some(3 * 86_400_000));
+    // A live game's rolls wait the server's `session_timeout_minutes`.
+    let roll = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        roll.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        roll.text()
+    );
+    assert_eq!(newest_wait(&t).await, Some(15 * 60_000));
+    let show = public(&t, "bob in #beta: /game show").await;
+    assert!(
+        show.text().contains("play by post (3 days)"),
+        "{}",
+        show.text()
+    );
+    public(&t, "gmb in #beta: /game pace pace:live").await;
+    let show = public(&t, "bob in #beta: /game show").await;
+    assert!(show.text().contains("live"), "{}", show.text());
+    assert!(!show.text().contains("play by post"), "{}", show.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
+    let t = table("games-parent", 1).await;
+    two_games(&t).await;
+    // A thread of #alpha (Discord sends its parent with the interaction).
+    t.set_parent(t.channel_id_of("#alpha-scene"), t.channel_id_of("#alpha"));
+    let roll = public(&t, "alice in #alpha-scene: /st willpower").await;
+    assert!(roll.text().contains("Ann"), "{}", roll.text());
+    refused(
+        &t,
+        "gmb in #alpha-scene: /st turn everyone:true",
+        "in the game **Alpha**",
+    )
+    .await;
+    // A category added to Beta brings the channels in it.
+    public(&t, "gmb in #beta: /game channel add channel:#beta-category").await;
+    t.set_parent(
+        t.channel_id_of("#harbour"),
+        t.channel_id_of("#beta-category"),
+    );
+    let roll = public(&t, "alice in #harbour: /st willpower").await;
+    assert!(roll.text().contains("Bea"), "{}", roll.text());
+    // A channel under no game's channel is in no game.
+    let roll = public(&t, "alice in #elsewhere: /st willpower").await;
+    assert!(roll.text().contains("Bea"), "{}", roll.text());
+    refused(&t, "alice in #elsewhere: /game show", "belongs to no game").await;
+    // The sandbox's channel syntax is checked.
+    let err = t
+        .run_line("alice in table: /roll expression:1d6")
+        .await
+        .expect_err("no # before the channel");
+    assert!(err.contains("is not a channel"), "{err}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_sheet_use_in_a_game_changes_the_character_in_that_game() {
+    let t = table("games-use", 1).await;
+    two_games(&t).await;
+    let used = one(&t, "alice in #beta: /st sheet use character:Ann").await;
+    assert!(
+        used.text()
+            .contains("**Ann** is now your character in **Beta**"),
+        "{}",
+        used.text()
+    );
+    let beta = public(&t, "alice in #beta: /st willpower").await;
+    assert!(beta.text().contains("Ann"), "{}", beta.text());
+    // Elsewhere nothing changed: the server-wide one is still Bea.
+    let outside = public(&t, "alice: /st willpower").await;
+    assert!(outside.text().contains("Bea"), "{}", outside.text());
+    let alpha = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(alpha.text().contains("Ann"), "{}", alpha.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The game of the newest log entry, as stored.
+async fn newest_entry_game(t: &Table) -> Option<i64> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT game_id FROM roll_log ORDER BY id DESC LIMIT 1")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+/// The id of the game named `name`.
+async fn game_id(t: &Table, name: &str) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT id FROM games WHERE name = $1")
+        .bind(name)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_every_log_entry_knows_its_game() {
+    let t = table("games-log", 1).await;
+    two_games(&t).await;
+    let (alpha, beta) = (game_id(&t, "Alpha").await, game_id(&t, "Beta").await);
+    // The generic `/roll` logs without asking for its game first.
+    public(&t, "alice in #alpha: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, Some(alpha));
+    t.set_parent(t.channel_id_of("#beta-thread"), t.channel_id_of("#beta"));
+    public(&t, "alice in #beta-thread: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, Some(beta));
+    public(&t, "alice: /roll expression:1d6").await;
+    assert_eq!(newest_entry_game(&t).await, None);
+    public(&t, "alice in #beta: /st willpower").await;
+    assert_eq!(newest_entry_game(&t).await, Some(beta));
+    public(&t, "gma in #alpha: /game end").await;
+    // Alpha's log: its join and its roll, nothing else.
+    let log = one(&t, "alice in #alpha: /history show").await;
+    assert!(log.text().contains("latest 2."), "{}", log.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -11,7 +11,6 @@
 use std::ops::{Deref, DerefMut};
 
 use super::{rights, App, AppError, Caller};
-use crate::storage::sessions::Status;
 use crate::storage::Tx;
 
 /// One action's write transaction.
@@ -67,90 +66,10 @@ impl Act {
         Ok(fc)
     }
 
-    /// Makes every change of the action durable at once. Inside
-    /// [`with_rider`], the first commit also saves the rider's session,
-    /// version-checked: if that session changed meanwhile, nothing of the
-    /// action is committed and the answer is [`AppError::Conflict`].
-    pub async fn commit(mut self) -> Result<(), AppError> {
-        let ride = RIDER
-            .try_with(|r| r.borrow_mut().pending.take())
-            .ok()
-            .flatten();
-        if let Some(p) = ride {
-            let now = crate::storage::now_ms();
-            let saved = crate::storage::sessions::update(
-                &mut self.tx,
-                p.session_id,
-                p.version,
-                &p.state,
-                p.status,
-                p.expires_at,
-                now,
-            )
-            .await?;
-            let _ = RIDER.try_with(|r| r.borrow_mut().outcome = Some(saved));
-            if saved.is_none() {
-                return Err(AppError::Conflict(
-                    "the session the action rides with changed meanwhile".into(),
-                ));
-            }
-        }
+    /// Makes every change of the action durable at once.
+    pub async fn commit(self) -> Result<(), AppError> {
         Ok(self.tx.commit().await?)
     }
-}
-
-/// A session save that rides on the first [`Act::commit`] of an action run
-/// by other code (see [`with_rider`]).
-#[derive(Debug, Clone)]
-pub struct Rider {
-    /// The session.
-    pub session_id: i64,
-    /// Its version when read (the save is refused if it changed).
-    pub version: i64,
-    /// Its new state (JSON).
-    pub state: String,
-    /// Its new status.
-    pub status: Status,
-    /// Its expiry.
-    pub expires_at: Option<i64>,
-}
-
-/// What became of a rider: `Some(Some(version))` saved with that version,
-/// `Some(None)` refused (the session changed meanwhile: nothing of the
-/// action was committed), `None` never tried (the action committed
-/// nothing).
-pub type RiderOutcome = Option<Option<i64>>;
-
-#[derive(Default)]
-struct RiderCell {
-    pending: Option<Rider>,
-    outcome: RiderOutcome,
-}
-
-tokio::task_local! {
-    static RIDER: std::cell::RefCell<RiderCell>;
-}
-
-/// Runs `action` so that its first commit also saves `rider`, in the same
-/// transaction: a change and the session that asked for it (an approved
-/// request) become durable together or not at all, and of two concurrent
-/// runs only one commits. Returns the action's result and the rider's
-/// outcome.
-pub async fn with_rider<F: std::future::Future>(
-    rider: Rider,
-    action: F,
-) -> (F::Output, RiderOutcome) {
-    let cell = std::cell::RefCell::new(RiderCell {
-        pending: Some(rider),
-        outcome: None,
-    });
-    RIDER
-        .scope(cell, async move {
-            let out = action.await;
-            let outcome = RIDER.with(|r| r.borrow().outcome);
-            (out, outcome)
-        })
-        .await
 }
 
 impl Deref for Act {

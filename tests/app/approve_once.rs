@@ -1,10 +1,9 @@
 //! An approved change and the request's closing are one transaction: the
-//! closing rides on the change's own commit (`act::with_rider`), so a
-//! request is never "approved" with nothing applied, and of two approvals
-//! running at once only one applies (issue 13: "approving applies it
-//! exactly once").
+//! change runs inside the approval's own click transaction (every game's
+//! changes compose, issue 28), so a request is never "approved" with
+//! nothing applied, and of two approvals running at once only one applies
+//! (issue 13: "approving applies it exactly once").
 
-use kismet::app::act::{with_rider, Rider};
 use kismet::app::component::dispatch;
 use kismet::rules::storyteller::sheet::StorytellerSheet;
 use kismet::storage::sessions::Status;
@@ -74,36 +73,14 @@ async fn a_stale_approval_commits_nothing_of_its_change() {
     let a = app(4).await;
     let id = requested(&a).await;
     let session_id = i64::from_str_radix(id.split(':').nth(1).unwrap(), 36).unwrap();
-    let mut tx = a.db.read().await.unwrap();
-    let s = kismet::storage::sessions::get(&mut tx, GUILD, session_id)
-        .await
-        .unwrap()
-        .unwrap();
-    drop(tx);
-    let req: serde_json::Value = serde_json::from_str(&s.state).unwrap();
-    let rider = Rider {
-        session_id: s.id,
-        version: s.version,
-        state: s.state.clone(),
-        status: Status::Closed,
-        expires_at: s.expires_at,
-    };
     let fc = caller("fc");
-    let system = a.registry.get("storyteller").unwrap();
-    // The first run applies the change and closes the request together.
-    let (r, outcome) =
-        with_rider(rider.clone(), system.apply_change(&a, &fc, &req["change"])).await;
+    // The first click applies the change and closes the request together.
+    let r = dispatch(&a, &fc, &id, &[]).await;
     assert!(r.is_ok(), "{r:?}");
-    assert_eq!(outcome, Some(Some(s.version + 1)));
     assert_eq!(willpower(&a).await, 3);
-    // A second run from the same read is refused at its commit, and its
-    // change with it.
-    let (r, outcome) = with_rider(rider, system.apply_change(&a, &fc, &req["change"])).await;
-    assert!(
-        matches!(r, Err(kismet::app::AppError::Conflict(_))),
-        "a lost race is a typed conflict: {r:?}"
-    );
-    assert_eq!(outcome, Some(None));
+    // The same button again, read before the first answer: nothing of its
+    // change is applied.
+    let _ = dispatch(&a, &fc, &id, &[]).await;
     assert_eq!(willpower(&a).await, 3);
     let mut tx = a.db.read().await.unwrap();
     let s = kismet::storage::sessions::get(&mut tx, GUILD, session_id)

@@ -17,16 +17,15 @@
 //! A request is a session of this feature's own kind ([`KIND`]) holding the
 //! system's id and the change as data; it expires like a roll and survives a
 //! restart. **Approve** asks the owning system to apply the change through
-//! the registry ([`System::apply_change`]: the same code path as the direct
-//! change, run as the approving game master), and the request's closing
-//! rides on that action's own commit ([`act::with_rider`], version-checked):
-//! the change and "approved" become durable together, and of a double
-//! click only one applies.
+//! the registry inside the click's own transaction
+//! ([`System::apply_change_within`]: the same code as the direct change,
+//! run as the approving game master), which also closes the request: the
+//! change and "approved" become durable together, and of a double click
+//! only one applies.
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
-use crate::app::act::{self, Rider};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::Pending;
 use crate::app::registry::{gm_of, BoxFuture, Governed};
@@ -325,90 +324,31 @@ pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>)
     // click's own transaction, which also closes the request: the change
     // and "approved" are durable together or not at all, and a second
     // click waits for this one and then finds the request answered.
-    let composed = match system.apply_change_within(app, &mut act, &r.change) {
-        Some(applying) => Some(applying.await),
-        None => None,
+    let Some(applying) = system.apply_change_within(app, &mut act, &r.change) else {
+        return Err(AppError::Internal(format!(
+            "the changes of `{}` do not compose",
+            r.system
+        )));
     };
-    if let Some(result) = composed {
-        let applied = match result {
-            Ok(pending) => Some(pending),
-            // Not applied after all (the sheet changed meanwhile): a
-            // refusal comes before anything is written; say so on the
-            // request.
-            Err(AppError::User(msg)) => {
-                r.note = Some(msg);
-                None
-            }
-            Err(e) => return Err(e),
-        };
-        let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
-        act.commit().await?;
-        let mut out = Response::update(view(session.id, v, Status::Closed, &r));
-        if let Some(pending) = applied {
-            let applied = pending.draw(app, click.caller).await;
-            out.followups.push(public(applied.reply));
-            out.followups.extend(applied.followups);
-        }
-        return Ok(out);
-    }
-    // Otherwise the change is applied by the system's own code, in its
-    // own action; the request's closing rides on that action's commit, so
-    // the change and "approved" are durable together or not at all, and a
-    // second click running meanwhile commits nothing.
-    drop(act);
-    let rider = Rider {
-        session_id: session.id,
-        version: session.version,
-        state: serde_json::to_string(&r)?,
-        status: Status::Closed,
-        expires_at: session.expires_at,
-    };
-    let (applied, outcome) =
-        act::with_rider(rider, system.apply_change(app, click.caller, &r.change)).await;
-    match (applied, outcome) {
-        (_, Some(None)) => answered_meanwhile(app, &session, click.caller).await,
-        (Ok(applied), Some(Some(v))) => {
-            let mut out = Response::update(view(session.id, v, Status::Closed, &r));
-            out.followups.push(public(applied.reply));
-            out.followups.extend(applied.followups);
-            Ok(out)
-        }
-        (Ok(applied), None) => {
-            // The change wrote nothing (already so): close the request.
-            let mut act = Act::begin(app, click.caller).await?;
-            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
-            act.commit().await?;
-            let mut out = Response::update(view(session.id, v, Status::Closed, &r));
-            out.followups.push(public(applied.reply));
-            out.followups.extend(applied.followups);
-            Ok(out)
-        }
-        (Err(AppError::User(msg)), None) => {
-            // Not applied after all (the sheet changed meanwhile): say so on
-            // the request; nothing was changed.
+    let applied = match applying.await {
+        Ok(pending) => Some(pending),
+        // Not applied after all (the sheet changed meanwhile): a refusal
+        // comes before anything is written; say so on the request.
+        Err(AppError::User(msg)) => {
             r.note = Some(msg);
-            let mut act = Act::begin(app, click.caller).await?;
-            let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
-            act.commit().await?;
-            Ok(Response::update(view(session.id, v, Status::Closed, &r)))
+            None
         }
-        (Err(e), _) => Err(e),
+        Err(e) => return Err(e),
+    };
+    let v = sessions::save(&mut act, &session, &r, Status::Closed, None).await?;
+    act.commit().await?;
+    let mut out = Response::update(view(session.id, v, Status::Closed, &r));
+    if let Some(pending) = applied {
+        let applied = pending.draw(app, click.caller).await;
+        out.followups.push(public(applied.reply));
+        out.followups.extend(applied.followups);
     }
-}
-
-/// Another click answered the request while this one applied it: this one
-/// committed nothing; the request is shown as it stands.
-async fn answered_meanwhile(app: &App, session: &Session, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let now = crate::storage::sessions::get(&mut tx, caller.guild_id, session.id)
-        .await?
-        .ok_or_else(|| AppError::Internal("an approval request vanished".into()))?;
-    drop(tx);
-    Ok(
-        Response::update(render(&now)?).then(Reply::Ephemeral(View::text(
-            "That request was already answered.",
-        ))),
-    )
+    Ok(out)
 }
 
 /// The applied change's answer, posted for the channel.

@@ -66,19 +66,7 @@ pub async fn append_here(
         "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret, game_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, {game}) RETURNING id"
     );
-    let row = sqlx::query(&sql)
-        .bind(e.guild_id)
-        .bind(e.channel_id)
-        .bind(e.user_id)
-        .bind(e.character_id)
-        .bind(e.session_id)
-        .bind(&e.system)
-        .bind(&e.action)
-        .bind(&e.inputs)
-        .bind(&e.dice)
-        .bind(&e.outcome)
-        .bind(e.created_at)
-        .bind(i64::from(e.secret))
+    let row = entry_binds(sqlx::query(&sql), e)
         .bind(channel)
         .bind(parent)
         .fetch_one(&mut **tx)
@@ -95,28 +83,39 @@ pub async fn append_in(
     e: &LogEntry,
     game_id: Option<i64>,
 ) -> Result<i64, StorageError> {
-    let row = sqlx::query(
-        "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret, game_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+    let row = entry_binds(
+        sqlx::query(
+            "INSERT INTO roll_log (guild_id, channel_id, user_id, character_id, session_id, system, action, inputs, dice, outcome, created_at, secret, game_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+        ),
+        e,
     )
-    .bind(e.guild_id)
-    .bind(e.channel_id)
-    .bind(e.user_id)
-    .bind(e.character_id)
-    .bind(e.session_id)
-    .bind(&e.system)
-    .bind(&e.action)
-    .bind(&e.inputs)
-    .bind(&e.dice)
-    .bind(&e.outcome)
-    .bind(e.created_at)
-    .bind(i64::from(e.secret))
     .bind(game_id)
     .fetch_one(&mut **tx)
     .await?;
     let id = row.try_get(0)?;
     super::character_history::link(tx, id, e.character_id, e.user_id, &e.action).await?;
     Ok(id)
+}
+
+/// Binds an entry's twelve columns, `$1` to `$12` in the order of the
+/// `INSERT`s above (the game's id follows).
+fn entry_binds<'q>(
+    q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    e: &'q LogEntry,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    q.bind(e.guild_id)
+        .bind(e.channel_id)
+        .bind(e.user_id)
+        .bind(e.character_id)
+        .bind(e.session_id)
+        .bind(&e.system)
+        .bind(&e.action)
+        .bind(&e.inputs)
+        .bind(&e.dice)
+        .bind(&e.outcome)
+        .bind(e.created_at)
+        .bind(i64::from(e.secret))
 }
 
 /// Entries of one session, oldest first.

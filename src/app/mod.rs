@@ -42,6 +42,7 @@ pub mod rights;
 pub mod secret;
 pub mod sessions;
 pub mod settings;
+pub mod turn_ping;
 pub mod undo;
 pub mod verbosity;
 pub mod view;

@@ -46,6 +46,10 @@ pub trait Scope: Send + Sync + 'static {
     const ID: &'static str;
     /// Told to a player without a character: how to make one.
     const HINT: &'static str;
+    /// The session kinds of the game's running trackers, whose state keeps
+    /// a `turns` order: a save that moves the turn to a member's seat
+    /// pings that member ([`super::turn_ping`]).
+    const TURN_KINDS: &'static [&'static str] = &[];
     /// The session kinds whose messages show a character's sheet (redrawn
     /// when that sheet changes, see [`Scope::shows`]).
     const CARD_KINDS: &'static [&'static str] = &[];
@@ -356,6 +360,7 @@ impl<'a, G: Scope> Turn<'a, G> {
 
     async fn write(mut self, o: Outcome<G::Sheet>) -> Result<(Held<'a>, Pending), AppError> {
         let caller = self.caller.clone();
+        let pings = turn_pings::<G>(&caller, o.session.as_ref(), &o.moved);
         let tx = self.held.act();
         let shown = match o.session {
             None => None,
@@ -407,9 +412,41 @@ impl<'a, G: Scope> Turn<'a, G> {
         // and redrawn first.
         let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
         moved.append(&mut redraw);
-        let response = (o.draw)(&shown.unwrap_or_default());
+        let mut response = (o.draw)(&shown.unwrap_or_default());
+        response.followups.extend(pings);
         Ok((self.held, Pending::new(response, moved)))
     }
+}
+
+/// The turn's pings of the trackers an outcome saves, its own session and
+/// the ones it moves ([`Scope::TURN_KINDS`], [`super::turn_ping`]); none
+/// for a secret action.
+fn turn_pings<G: Scope>(
+    caller: &Caller,
+    own: Option<&SessionWrite>,
+    moved: &[Moved],
+) -> Vec<super::Reply> {
+    if caller.secret {
+        return Vec::new();
+    }
+    let own = own.and_then(|w| match w {
+        SessionWrite::Save {
+            session,
+            state: Ok(after),
+            status: Status::Open,
+            ..
+        } => Some((session, after)),
+        _ => None,
+    });
+    let moved = moved.iter().filter_map(|m| match (&m.state, m.status) {
+        (Ok(after), Status::Open) => Some((&m.session, after)),
+        _ => None,
+    });
+    own.into_iter()
+        .chain(moved)
+        .filter(|(s, _)| G::TURN_KINDS.contains(&s.kind.as_str()))
+        .filter_map(|(s, after)| super::turn_ping::between(&s.state, after))
+        .collect()
 }
 
 /// The other posted messages of the game's [`Scope::CARD_KINDS`] that show

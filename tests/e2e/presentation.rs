@@ -244,3 +244,52 @@ async fn user_text_is_shown_literally() {
     }
     t.stop().await;
 }
+
+/// Issue 31 item 5: in every tracker (the Venus spotlight, Veracity's and
+/// Virtual Veil's fights), a turn that moves to a seat a member plays posts
+/// one short line that pings that member and nobody else; the game
+/// master's own seats ping no one. Played from the examples, seeded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_every_tracker_pings_the_member_whose_turn_comes() {
+    for (script, expected) in [
+        ("venus-spotlight.txt", 5),
+        ("veracity-combat.txt", 3),
+        ("virtual_veil-combat.txt", 9),
+    ] {
+        let t = table(&format!("turn-pings-{script}"), 1).await;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/").to_string() + script;
+        let mut pings = Vec::new();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let Some((_, ex)) = t
+                .run_line(line)
+                .await
+                .unwrap_or_else(|e| panic!("{line}: {e}"))
+            else {
+                continue;
+            };
+            for o in ex
+                .outputs
+                .iter()
+                .filter(|o| o.content().ends_with("'s turn."))
+            {
+                let users: Vec<String> = o.body["allowed_mentions"]["users"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|u| u.as_str().unwrap().to_string())
+                    .collect();
+                assert_eq!(users.len(), 1, "{script}: {line}: {:?}", o.body);
+                assert!(
+                    o.content().starts_with(&format!("<@{}> ▶ ", users[0])),
+                    "{script}: {}",
+                    o.content()
+                );
+                assert_eq!(o.kind, "message", "{script}: public");
+                pings.push(o.content().to_string());
+            }
+        }
+        println!("{script}: {pings:?}");
+        assert_eq!(pings.len(), expected, "{script}: {pings:?}");
+        t.stop().await;
+    }
+}

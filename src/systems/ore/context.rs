@@ -15,6 +15,7 @@ pub struct Ore;
 impl Scope for Ore {
     const ID: &'static str = SYSTEM;
     const HINT: &'static str = HINT;
+    const TURN_KINDS: &'static [&'static str] = &[super::combat_buttons::KIND];
     type Settings = OreSettings;
     type Sheet = OreSheet;
 }

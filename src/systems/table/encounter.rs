@@ -4,7 +4,7 @@
 //! kind with no expiry, whose turn order is a [`Turns`]. This file finds
 //! that tracker, refuses a second one, and says who may act on it.
 
-use crate::app::{Act, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::app::{Act, App, AppError, AppResult, Caller, Response};
 use crate::rules::turns::Turns;
 use crate::storage::{self, sessions::Session, Tx};
 
@@ -41,25 +41,6 @@ pub async fn show(app: &App, caller: &Caller, kind: &str, what: &str, start: &st
     };
     let view = app.registry.render(app, &session, caller).await?;
     Ok(Response::message(view.reposted()))
-}
-
-/// The seat whose turn it is, by id (compared before and after a change,
-/// [`turn_ping`]).
-pub fn turn_holder<T>(turns: &Turns<T>) -> Option<u32> {
-    turns.current_seat().map(|s| s.id)
-}
-
-/// Issue 31 item 5: when the turn moved (from the seat `before` held it)
-/// to a seat a member plays, one short public line that pings that member
-/// and nobody else; the game master's own seats ping no one.
-pub fn turn_ping<T>(before: Option<u32>, turns: &Turns<T>) -> Option<Reply> {
-    let seat = turns.current_seat()?;
-    if Some(seat.id) == before {
-        return None;
-    }
-    let owner = seat.owner?;
-    let line = format!("▶ {}'s turn.", seat.name);
-    Some(Reply::Message(View::default().ping(owner, &line)))
 }
 
 /// The running tracker of `kind`, or a refusal naming the command that

@@ -15,6 +15,7 @@ pub struct Venus;
 impl Scope for Venus {
     const ID: &'static str = SYSTEM;
     const HINT: &'static str = HINT;
+    const TURN_KINDS: &'static [&'static str] = &[super::spotlight_view::KIND];
     type Settings = VenusSettings;
     type Sheet = VenusSheet;
 }

@@ -78,20 +78,9 @@ fn stored(
     let e = entry(sp, action, character);
     let shown = sp.clone();
     let id = session.id;
-    // The stored session is the tracker before this change.
-    let before = sessions::load::<Spotlight>(&session)
-        .ok()
-        .and_then(|b| encounter::turn_holder(&b.turns));
-    let ping = (status == Status::Open)
-        .then(|| encounter::turn_ping(before, &sp.turns))
-        .flatten();
-    Outcome::new(move |s| {
-        let mut r = answer(view(id, s.version, status, &shown));
-        r.followups.extend(ping);
-        r
-    })
-    .save(session, sp, status, None)
-    .log(e)
+    Outcome::new(move |s| answer(view(id, s.version, status, &shown)))
+        .save(session, sp, status, None)
+        .log(e)
 }
 
 /// A change a command made: saved, and the posted tracker redrawn in

@@ -24,6 +24,7 @@ impl Scope for Veracity {
     const ID: &'static str = SYSTEM;
     const HINT: &'static str = HINT;
     const TRACKER_KINDS: &'static [&'static str] = &[FIGHT];
+    const TURN_KINDS: &'static [&'static str] = &[FIGHT];
     type Settings = VeracitySettings;
     type Sheet = Sheet;
 

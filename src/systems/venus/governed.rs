@@ -17,7 +17,7 @@ use crate::app::{rights, Act, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::context::Turn;
+use super::context::{Outcome, Turn};
 use super::sheets::{self, JobEdits, SetEdits};
 use super::{HINT, SYSTEM};
 
@@ -226,48 +226,9 @@ impl Edit {
         })
     }
 
-    /// Applies the change in a lent transaction (an approval's), by the
-    /// same outcome functions as the commands.
-    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
-        let mut turn = Turn::within(app, act).await?;
-        let out = match self {
-            Edit::Kismet {
-                lots,
-                ego,
-                character,
-                player,
-            } => {
-                let edits = SetEdits {
-                    lots,
-                    ego,
-                    ..SetEdits::default()
-                };
-                let pick = Pick::new(character.as_deref(), player);
-                sheets::set_edited(&mut turn, edits, pick).await?
-            }
-            Edit::Job {
-                name,
-                inherits,
-                level,
-                exp,
-                qualified,
-                character,
-                player,
-            } => {
-                let edits = JobEdits {
-                    inherits,
-                    level,
-                    exp,
-                    qualified,
-                };
-                let pick = Pick::new(character.as_deref(), player);
-                sheets::job_edited(&mut turn, &name, edits, pick).await?
-            }
-        };
-        turn.settle(out).await
-    }
-
-    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+    /// The change's outcome in `turn`, by the same outcome functions as
+    /// the commands (`/ve sheet set`, `/ve sheet job`).
+    async fn outcome(self, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         match self {
             Edit::Kismet {
                 lots,
@@ -280,7 +241,8 @@ impl Edit {
                     ego,
                     ..SetEdits::default()
                 };
-                sheets::set(app, caller, edits, Pick::new(character.as_deref(), player)).await
+                let pick = Pick::new(character.as_deref(), player);
+                sheets::set_edited(turn, edits, pick).await
             }
             Edit::Job {
                 name,
@@ -298,9 +260,23 @@ impl Edit {
                     qualified,
                 };
                 let pick = Pick::new(character.as_deref(), player);
-                sheets::job(app, caller, &name, edits, pick).await
+                sheets::job_edited(turn, &name, edits, pick).await
             }
         }
+    }
+
+    /// Applies the change in a lent transaction (an approval's).
+    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
+        let mut turn = Turn::within(app, act).await?;
+        let out = self.outcome(&mut turn).await?;
+        turn.settle(out).await
+    }
+
+    /// Applies the change in its own action.
+    async fn run(self, app: &App, caller: &Caller) -> AppResult {
+        let mut turn = Turn::begin(app, caller).await?;
+        let out = self.outcome(&mut turn).await?;
+        turn.finish(out).await
     }
 }
 

@@ -62,16 +62,21 @@ pub async fn registered(app: &App, guild_id: i64) -> Result<Option<String>, AppE
     Ok(json.and_then(|j| serde_json::from_str::<String>(&j).ok()))
 }
 
-/// Keeps `signature` as what is registered in `guild_id` now (`None`:
-/// nothing known, so the next announcement registers again).
-pub async fn save_registered(
-    app: &App,
-    guild_id: i64,
-    signature: Option<&str>,
-) -> Result<(), AppError> {
-    let json = serde_json::to_string(&signature)?;
+/// Keeps `signature` as what is registered in `guild_id` now.
+pub async fn save_registered(app: &App, guild_id: i64, signature: &str) -> Result<(), AppError> {
+    let json = serde_json::to_string(signature)?;
     let mut tx = app.db.write_one().await?;
     storage::settings::put(&mut tx, guild_id, SCOPE, &json, storage::now_ms()).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Forgets what is registered in `guild_id` (the bot is back after it was
+/// removed, and its commands went with it): the next registration there
+/// happens whatever the signature said.
+pub async fn forget_registered(app: &App, guild_id: i64) -> Result<(), AppError> {
+    let mut tx = app.db.write_one().await?;
+    storage::settings::delete(&mut tx, guild_id, SCOPE).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -334,19 +334,24 @@ async fn event_handler(
             if let Err(e) = departures::left(&ctx.user_data.app, guild).await {
                 tracing::error!(guild, error = %e.report(), "could not record a removal from a server");
             }
-            // Its game commands go with the bot: registered again on return.
-            let forgotten =
-                crate::app::game_commands::save_registered(&ctx.user_data.app, guild, None).await;
-            if let Err(e) = forgotten {
-                tracing::error!(guild, error = %e.report(), "could not forget a server's game commands");
-            }
         }
         // In the server (at every connection, after an outage, or added
         // back): a pending deletion is cancelled.
         FullEvent::GuildCreate { guild, .. } => {
             let guild = guild.id.get() as i64;
-            if let Err(e) = departures::returned(&ctx.user_data.app, guild).await {
-                tracing::error!(guild, error = %e.report(), "could not cancel a server's deletion");
+            let app = &ctx.user_data.app;
+            match departures::returned(app, guild).await {
+                // Back after a removal: its game commands went with the
+                // bot, so they are registered again.
+                Ok(true) => {
+                    if let Err(e) = crate::app::game_commands::forget_registered(app, guild).await {
+                        tracing::error!(guild, error = %e.report(), "could not forget a server's game commands");
+                    }
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::error!(guild, error = %e.report(), "could not cancel a server's deletion")
+                }
             }
             // The games it plays: registered unless they already are.
             if let Err(e) =

@@ -93,7 +93,7 @@ pub async fn sync(data: &Data, http: &serenity::Http, guild_id: i64) -> Result<b
         guild.set_commands(http, list.clone())
     })
     .await?;
-    game_commands::save_registered(&data.app, guild_id, Some(&signature)).await?;
+    game_commands::save_registered(&data.app, guild_id, &signature).await?;
     tracing::info!(guild_id, roots = ?roots, "game commands registered in a server");
     Ok(true)
 }

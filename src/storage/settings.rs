@@ -101,6 +101,17 @@ pub async fn with_prefix(
         .collect()
 }
 
+/// Deletes a guild's settings for a scope (nothing when there are none).
+pub async fn delete(tx: &mut Tx, guild_id: i64, scope: &str) -> Result<(), StorageError> {
+    sqlx::query("DELETE FROM guild_settings WHERE guild_id = $1 AND scope = $2")
+        .bind(guild_id)
+        .bind(scope)
+        .execute(&mut **tx)
+        .await?;
+    tx.settings.rows.insert((guild_id, scope.to_string()), None);
+    Ok(())
+}
+
 /// Stores a guild's settings JSON for a scope.
 pub async fn put(
     tx: &mut Tx,

@@ -331,14 +331,15 @@ pub async fn players(tx: &mut Tx, game_id: i64) -> Result<Vec<Player>, StorageEr
     .bind(game_id)
     .fetch_all(&mut **tx)
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Player {
-                user_id: r.try_get(0)?,
-                character_id: r.try_get(1)?,
-            })
-        })
-        .collect()
+    rows.iter().map(player_of).collect()
+}
+
+/// A `game_players` row read as `user_id, character_id`.
+fn player_of(r: &sqlx::any::AnyRow) -> Result<Player, StorageError> {
+    Ok(Player {
+        user_id: r.try_get(0)?,
+        character_id: r.try_get(1)?,
+    })
 }
 
 /// One player of a game, if the member joined it.
@@ -354,13 +355,7 @@ pub async fn player(
     .bind(user_id)
     .fetch_optional(&mut **tx)
     .await?;
-    row.map(|r| {
-        Ok(Player {
-            user_id: r.try_get(0)?,
-            character_id: r.try_get(1)?,
-        })
-    })
-    .transpose()
+    row.as_ref().map(player_of).transpose()
 }
 
 /// Makes a member a player of a game with that active character (or

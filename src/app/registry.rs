@@ -164,28 +164,11 @@ pub trait System: Send + Sync + 'static {
         Box::pin(std::future::ready(Err(AppError::Internal(msg))))
     }
 
-    /// Applies a governed change (one of the changes the house rule
-    /// `player_edits` governs, see `systems::table::approval`) stored as
-    /// JSON, as `caller` (the game master who approved it). The system
-    /// reads it into its own typed change and runs the same code as the
-    /// command would.
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a super::App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        let _ = (app, caller, change);
-        let msg = format!("{} governs no player edits", self.name());
-        Box::pin(std::future::ready(Err(AppError::Internal(msg))))
-    }
-
     /// Applies a governed change stored as JSON inside `act`, an
     /// approval's own transaction (as its caller, the approving game
     /// master), for the approval to close the request in the same
     /// transaction, commit, and then draw ([`Pending::draw`]). `None` when
-    /// the system's changes do not compose yet: they run in actions of
-    /// their own ([`System::apply_change`]).
+    /// the system governs no changes.
     ///
     /// [`Pending::draw`]: super::pending::Pending::draw
     fn apply_change_within<'a>(

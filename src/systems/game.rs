@@ -19,7 +19,7 @@ use crate::rules::{HouseRules, RuleError};
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
-use crate::systems::table::approval::{apply_stored, apply_stored_within, Change};
+use crate::systems::table::approval::{apply_stored_within, Change};
 
 /// A game at the table: a system with its own command root, character
 /// sheets, house rules and changes the house rule `player_edits` governs.
@@ -187,15 +187,6 @@ impl<G: Game> System for Played<G> {
         character: &'a Character,
     ) -> BoxFuture<'a, Result<View, AppError>> {
         Box::pin(G::sheet_card(act, character))
-    }
-
-    fn apply_change<'a>(
-        &'a self,
-        app: &'a App,
-        caller: &'a Caller,
-        change: &'a serde_json::Value,
-    ) -> BoxFuture<'a, AppResult> {
-        Box::pin(apply_stored::<G::Change>(app, caller, change))
     }
 
     fn apply_change_within<'a>(

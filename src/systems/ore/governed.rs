@@ -15,10 +15,9 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use crate::app::pipeline::Pending;
-use crate::app::registry::{BoxFuture, Governed};
+use crate::app::registry::Governed;
 use crate::app::settings::{self, PlayerEdits};
-use crate::app::{Act, App, AppError, AppResult, Caller};
+use crate::app::{App, AppError, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::systems::table::approval::{Change, Prepared};
@@ -338,8 +337,24 @@ impl Edit {
             | Edit::TrackStat { who, .. } => who,
         }
     }
+}
 
-    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+    type Scope = super::context::Ore;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::Track { .. } => 0,
+            Edit::HealDays { .. } => 1,
+            Edit::Repair { .. } => 2,
+            Edit::Damage { .. } => 3,
+            Edit::Roll { .. } => return ROLL,
+            Edit::TrackStat { .. } => 4,
+        }]
+    }
+
+    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
         let who = self.who_mut().clone();
         let Target { ch, .. } = target(
@@ -458,54 +473,6 @@ impl Edit {
                 sheet::set_stat_in(turn, stat, value, name, player).await
             }
         }
-    }
-
-    async fn run(self, app: &App, caller: &Caller) -> AppResult {
-        let mut turn = Turn::begin(app, caller).await?;
-        let out = self.outcome(app, &mut turn).await?;
-        turn.finish(out).await
-    }
-
-    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
-        let mut turn = Turn::within(app, act).await?;
-        let out = self.outcome(app, &mut turn).await?;
-        turn.settle(out).await
-    }
-}
-
-impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
-    const COMPOSES: bool = true;
-
-    fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::Track { .. } => 0,
-            Edit::HealDays { .. } => 1,
-            Edit::Repair { .. } => 2,
-            Edit::Damage { .. } => 3,
-            Edit::Roll { .. } => return ROLL,
-            Edit::TrackStat { .. } => 4,
-        }]
-    }
-
-    fn prepare<'a>(
-        self,
-        app: &'a App,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
-        Box::pin(self.prepared(app, caller))
-    }
-
-    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
-        Box::pin(self.run(app, caller))
-    }
-
-    fn apply_within<'a>(
-        self,
-        app: &'a App,
-        act: &'a mut Act,
-    ) -> BoxFuture<'a, Result<Pending, AppError>> {
-        Box::pin(self.run_within(app, act))
     }
 }
 

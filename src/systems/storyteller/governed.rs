@@ -8,12 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::pipeline::Pending;
-use crate::app::registry::{BoxFuture, Governed};
-use crate::app::{Act, App, AppError, AppResult, Caller};
+use crate::app::registry::Governed;
+use crate::app::{App, AppError, Caller};
 use crate::systems::table::approval::{Change, Prepared};
 
-use super::context::{self, Ctx, Target, Turn};
+use super::context::{self, Ctx, Outcome, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets, SYSTEM};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
@@ -122,8 +121,22 @@ impl Edit {
             | Edit::Revive { who, .. } => who,
         }
     }
+}
 
-    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+    type Scope = context::Storyteller;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::Willpower { .. } => 0,
+            Edit::Wounds { .. } => 1,
+            Edit::Recover { .. } => 2,
+            Edit::Revive { .. } => 3,
+        }]
+    }
+
+    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
         let ctx = Ctx::load(&mut tx, caller).await?;
         if let Edit::Revive { helper, who } = &mut self {
@@ -218,83 +231,25 @@ impl Edit {
         })
     }
 
-    /// Applies the change in a lent transaction (an approval's), by the
-    /// same outcome functions as the commands.
-    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
-        let mut turn = Turn::within(app, act).await?;
-        let out = match self {
+    /// The change's outcome, by the same outcome functions as the commands.
+    async fn outcome(self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+        Ok(match self {
             Edit::Willpower {
                 current,
                 permanent,
                 who,
-            } => sheets::willpower_set(&mut turn, Some(current), permanent, target(&who)).await?,
+            } => sheets::willpower_set(turn, Some(current), permanent, target(&who)).await?,
             Edit::Wounds {
                 dice,
                 difficulty,
                 who,
-            } => sheets::wounds_set(&mut turn, dice, difficulty, target(&who)).await?,
+            } => sheets::wounds_set(turn, dice, difficulty, target(&who)).await?,
             Edit::Recover { first_dot, who } => {
-                recovery::recovered(&mut turn, target(&who), first_dot).await?
+                recovery::recovered(turn, target(&who), first_dot).await?
             }
             Edit::Revive { helper, who } => {
-                recovery::revived(&mut turn, helper.as_deref(), target(&who)).await?
+                recovery::revived(turn, helper.as_deref(), target(&who)).await?
             }
-        };
-        turn.settle(out).await
-    }
-
-    async fn run(self, app: &App, caller: &Caller) -> AppResult {
-        match self {
-            Edit::Willpower {
-                current,
-                permanent,
-                who,
-            } => sheets::willpower(app, caller, Some(current), permanent, target(&who)).await,
-            Edit::Wounds {
-                dice,
-                difficulty,
-                who,
-            } => sheets::wounds(app, caller, dice, difficulty, target(&who)).await,
-            Edit::Recover { first_dot, who } => {
-                recovery::recover(app, caller, target(&who), first_dot).await
-            }
-            Edit::Revive { helper, who } => {
-                recovery::revive(app, caller, helper.as_deref(), target(&who)).await
-            }
-        }
-    }
-}
-
-impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
-    const COMPOSES: bool = true;
-
-    fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::Willpower { .. } => 0,
-            Edit::Wounds { .. } => 1,
-            Edit::Recover { .. } => 2,
-            Edit::Revive { .. } => 3,
-        }]
-    }
-
-    fn prepare<'a>(
-        self,
-        app: &'a App,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
-        Box::pin(self.prepared(app, caller))
-    }
-
-    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
-        Box::pin(self.run(app, caller))
-    }
-
-    fn apply_within<'a>(
-        self,
-        app: &'a App,
-        act: &'a mut Act,
-    ) -> BoxFuture<'a, Result<Pending, AppError>> {
-        Box::pin(self.run_within(app, act))
+        })
     }
 }

@@ -23,11 +23,13 @@
 //! change and "approved" become durable together, and of a double click
 //! only one applies.
 
+use std::future::Future;
+
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
 use crate::app::component::{Action, Click};
-use crate::app::pipeline::Pending;
+use crate::app::pipeline::{Outcome, Pending, Scope, Turn};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -38,9 +40,18 @@ use crate::storage::sessions::{Session, Status};
 pub const KIND: &str = "approve";
 
 /// A change the house rule `player_edits` governs, typed by its system.
+///
+/// A game says what the change does ([`Change::prepare`]) and what its
+/// outcome is in a turn of the game ([`Change::outcome`], by the same
+/// outcome functions as the command); the pipeline runs it in an action
+/// of its own ([`Change::apply`]) or inside an approval's transaction
+/// ([`Change::apply_within`]).
 pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// The owning system's id.
     const SYSTEM: &'static str;
+
+    /// The game whose turn runs the change.
+    type Scope: Scope;
 
     /// Which of the system's governed changes this is.
     fn governed(&self) -> Governed;
@@ -48,31 +59,41 @@ pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// Reads what the change would do, as `caller` asks it: pins the
     /// character (so the game master's approval reaches the same one) and
     /// says what changes, before → after. Changes nothing.
-    fn prepare<'a>(
+    fn prepare(
         self,
-        app: &'a App,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>>;
+        app: &App,
+        caller: &Caller,
+    ) -> impl Future<Output = Result<Prepared<Self>, AppError>> + Send;
 
-    /// Applies the change as `caller`, exactly as the command does.
-    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult>;
+    /// The change's outcome in `turn`, exactly as the command's.
+    fn outcome(
+        self,
+        app: &App,
+        turn: &mut Turn<'_, Self::Scope>,
+    ) -> impl Future<Output = Result<Outcome<<Self::Scope as Scope>::Sheet>, AppError>> + Send;
 
-    /// Whether the change composes: [`Change::apply_within`] runs it inside
-    /// the approval's own transaction.
-    const COMPOSES: bool = false;
+    /// Applies the change as `caller`, in an action of its own.
+    fn apply(self, app: &App, caller: &Caller) -> impl Future<Output = AppResult> + Send {
+        async move {
+            let mut turn = Turn::<Self::Scope>::begin(app, caller).await?;
+            let out = self.outcome(app, &mut turn).await?;
+            turn.finish(out).await
+        }
+    }
 
     /// Applies the change inside `act` (an approval's transaction, as its
     /// caller), by the same code as the command; the approval commits and
-    /// draws. Only called when [`Change::COMPOSES`].
-    fn apply_within<'a>(
+    /// draws.
+    fn apply_within(
         self,
-        app: &'a App,
-        act: &'a mut Act,
-    ) -> BoxFuture<'a, Result<Pending, AppError>> {
-        let _ = (app, act);
-        Box::pin(std::future::ready(Err(AppError::Internal(
-            "this change does not compose".into(),
-        ))))
+        app: &App,
+        act: &mut Act,
+    ) -> impl Future<Output = Result<Pending, AppError>> + Send {
+        async move {
+            let mut turn = Turn::<Self::Scope>::within(app, act).await?;
+            let out = self.outcome(app, &mut turn).await?;
+            turn.settle(out).await
+        }
     }
 }
 
@@ -92,21 +113,8 @@ pub struct Prepared<C> {
     pub character: Option<i64>,
 }
 
-/// Applies a stored change of type `C` (the systems' [`System::apply_change`]).
-///
-/// [`System::apply_change`]: crate::app::registry::System::apply_change
-pub async fn apply_stored<C: Change>(
-    app: &App,
-    caller: &Caller,
-    change: &serde_json::Value,
-) -> AppResult {
-    let c: C = serde_json::from_value(change.clone())?;
-    c.apply(app, caller).await
-}
-
 /// Applies a stored change of type `C` inside an approval's transaction
-/// (the systems' [`System::apply_change_within`]); `None` when `C` does not
-/// compose.
+/// (the systems' [`System::apply_change_within`]).
 ///
 /// [`System::apply_change_within`]: crate::app::registry::System::apply_change_within
 pub fn apply_stored_within<'a, C: Change>(
@@ -114,9 +122,6 @@ pub fn apply_stored_within<'a, C: Change>(
     act: &'a mut Act,
     change: &'a serde_json::Value,
 ) -> Option<BoxFuture<'a, Result<Pending, AppError>>> {
-    if !C::COMPOSES {
-        return None;
-    }
     Some(Box::pin(async move {
         let c: C = serde_json::from_value(change.clone())?;
         c.apply_within(app, act).await

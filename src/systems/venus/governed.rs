@@ -11,9 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{self, Access, Pick};
-use crate::app::pipeline::Pending;
-use crate::app::registry::{BoxFuture, Governed};
-use crate::app::{rights, Act, App, AppError, AppResult, Caller};
+use crate::app::registry::Governed;
+use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
 use crate::systems::table::approval::{Change, Prepared};
 
@@ -128,7 +127,55 @@ impl Edit {
         ]
     }
 
-    async fn prepared(self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+    async fn prepared_kismet(
+        app: &App,
+        caller: &Caller,
+        lots: Option<u32>,
+        ego: Option<bool>,
+        character: Option<String>,
+        player: Option<i64>,
+    ) -> Result<Prepared<Self>, AppError> {
+        let mut tx = app.db.read().await?;
+        let fc = rights::is_fc(&mut tx, caller).await?;
+        let pick = Pick::new(character.as_deref(), player);
+        let c: characters::Loaded<VenusSheet> =
+            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+        let mut after = c.sheet.clone();
+        let mut parts = Vec::new();
+        if let Some(l) = lots {
+            after.set_lots(l)?;
+            parts.push(format!("Lots {} → {l}", c.sheet.lots));
+        }
+        if let Some(e) = ego {
+            let yn = |b: bool| if b { "held" } else { "none" };
+            parts.push(format!("Ego {} → {}", yn(c.sheet.ego), yn(e)));
+        }
+        Ok(Prepared {
+            unchanged: after == c.sheet && ego.is_none_or(|e| e == c.sheet.ego),
+            character: Some(c.row.id),
+            what: format!("{}'s {}", c.row.name, parts.join(", ")),
+            change: Edit::Kismet {
+                lots,
+                ego,
+                character: Some(c.row.name.clone()),
+                player: Some(c.row.owner_id),
+            },
+        })
+    }
+}
+
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+    type Scope = super::context::Venus;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::Kismet { .. } => 0,
+            Edit::Job { .. } => 1,
+        }]
+    }
+
+    async fn prepare(self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         match self {
             Edit::Kismet {
                 lots,
@@ -190,45 +237,9 @@ impl Edit {
         }
     }
 
-    async fn prepared_kismet(
-        app: &App,
-        caller: &Caller,
-        lots: Option<u32>,
-        ego: Option<bool>,
-        character: Option<String>,
-        player: Option<i64>,
-    ) -> Result<Prepared<Self>, AppError> {
-        let mut tx = app.db.read().await?;
-        let fc = rights::is_fc(&mut tx, caller).await?;
-        let pick = Pick::new(character.as_deref(), player);
-        let c: characters::Loaded<VenusSheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-        let mut after = c.sheet.clone();
-        let mut parts = Vec::new();
-        if let Some(l) = lots {
-            after.set_lots(l)?;
-            parts.push(format!("Lots {} → {l}", c.sheet.lots));
-        }
-        if let Some(e) = ego {
-            let yn = |b: bool| if b { "held" } else { "none" };
-            parts.push(format!("Ego {} → {}", yn(c.sheet.ego), yn(e)));
-        }
-        Ok(Prepared {
-            unchanged: after == c.sheet && ego.is_none_or(|e| e == c.sheet.ego),
-            character: Some(c.row.id),
-            what: format!("{}'s {}", c.row.name, parts.join(", ")),
-            change: Edit::Kismet {
-                lots,
-                ego,
-                character: Some(c.row.name.clone()),
-                player: Some(c.row.owner_id),
-            },
-        })
-    }
-
     /// The change's outcome in `turn`, by the same outcome functions as
     /// the commands (`/ve sheet set`, `/ve sheet job`).
-    async fn outcome(self, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+    async fn outcome(self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         match self {
             Edit::Kismet {
                 lots,
@@ -263,51 +274,5 @@ impl Edit {
                 sheets::job_edited(turn, &name, edits, pick).await
             }
         }
-    }
-
-    /// Applies the change in a lent transaction (an approval's).
-    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
-        let mut turn = Turn::within(app, act).await?;
-        let out = self.outcome(&mut turn).await?;
-        turn.settle(out).await
-    }
-
-    /// Applies the change in its own action.
-    async fn run(self, app: &App, caller: &Caller) -> AppResult {
-        let mut turn = Turn::begin(app, caller).await?;
-        let out = self.outcome(&mut turn).await?;
-        turn.finish(out).await
-    }
-}
-
-impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
-    const COMPOSES: bool = true;
-
-    fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::Kismet { .. } => 0,
-            Edit::Job { .. } => 1,
-        }]
-    }
-
-    fn prepare<'a>(
-        self,
-        app: &'a App,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
-        Box::pin(self.prepared(app, caller))
-    }
-
-    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
-        Box::pin(self.run(app, caller))
-    }
-
-    fn apply_within<'a>(
-        self,
-        app: &'a App,
-        act: &'a mut Act,
-    ) -> BoxFuture<'a, Result<Pending, AppError>> {
-        Box::pin(self.run_within(app, act))
     }
 }

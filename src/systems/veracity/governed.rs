@@ -15,14 +15,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::context::Turn;
-use super::target::{applied, apply_with, facet_index, settings, Words};
+use super::context::{Outcome, Turn};
+use super::target::{applied, facet_index, settings, Words};
 use super::{HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
-use crate::app::pipeline::Pending;
-use crate::app::registry::{BoxFuture, Governed};
+use crate::app::registry::Governed;
 use crate::app::settings::{self as app_settings, PlayerEdits};
-use crate::app::{rights, Act, App, AppError, AppResult, Caller};
+use crate::app::{rights, App, AppError, Caller};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
 use crate::systems::table::approval::{Change, Prepared};
@@ -294,8 +293,24 @@ impl Edit {
             ),
         }
     }
+}
 
-    async fn prepared(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+impl Change for Edit {
+    const SYSTEM: &'static str = SYSTEM;
+    type Scope = super::context::Veracity;
+
+    fn governed(&self) -> Governed {
+        LIST[match self {
+            Edit::FacetAdd { .. } => 0,
+            Edit::FacetStep { .. } => 1,
+            Edit::FacetRemove { .. } => 2,
+            Edit::ItemRemove { .. } => 3,
+            Edit::Unlock { .. } => 4,
+            Edit::Hp { .. } => 5,
+        }]
+    }
+
+    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
         let c: Loaded<Sheet> = characters::resolve(
@@ -338,18 +353,10 @@ impl Edit {
         })
     }
 
-    /// Applies the change now, as `caller` (the command's own path once the
-    /// house rule allows it, and the approving referee's).
-    pub async fn run(self, app: &App, caller: &Caller) -> AppResult {
-        let (log, headline) = self.words();
-        let who = self.who().clone();
-        apply_with(app, caller, who.pick(), log, &headline, |s| self.action(s)).await
-    }
-
-    /// Applies the change inside `act` (the approval's own transaction),
-    /// by the same code as [`Edit::run`]; the approval commits and draws.
-    async fn run_within(self, app: &App, act: &mut Act) -> Result<Pending, AppError> {
-        let mut turn = Turn::within(app, act).await?;
+    /// The change's outcome: the rules action applied to the picked sheet,
+    /// as the command's own (the command's path once the house rule allows
+    /// it, and the approving referee's).
+    async fn outcome(self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         let (log_action, headline) = self.words();
         let who = self.who().clone();
         let words = Words {
@@ -357,43 +364,6 @@ impl Edit {
             log_action,
             headline: &headline,
         };
-        let out = applied(&mut turn, who.pick(), words, |s| self.action(s)).await?;
-        turn.settle(out).await
-    }
-}
-
-impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
-    const COMPOSES: bool = true;
-
-    fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::FacetAdd { .. } => 0,
-            Edit::FacetStep { .. } => 1,
-            Edit::FacetRemove { .. } => 2,
-            Edit::ItemRemove { .. } => 3,
-            Edit::Unlock { .. } => 4,
-            Edit::Hp { .. } => 5,
-        }]
-    }
-
-    fn prepare<'a>(
-        self,
-        app: &'a App,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Prepared<Self>, AppError>> {
-        Box::pin(self.prepared(app, caller))
-    }
-
-    fn apply<'a>(self, app: &'a App, caller: &'a Caller) -> BoxFuture<'a, AppResult> {
-        Box::pin(self.run(app, caller))
-    }
-
-    fn apply_within<'a>(
-        self,
-        app: &'a App,
-        act: &'a mut Act,
-    ) -> BoxFuture<'a, Result<Pending, AppError>> {
-        Box::pin(self.run_within(app, act))
+        applied(turn, who.pick(), words, |s| self.action(s)).await
     }
 }

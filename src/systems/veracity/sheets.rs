@@ -16,7 +16,7 @@ use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
-use crate::systems::table::approval;
+use crate::systems::table::approval::{self, Change as _};
 
 /// What `/vr sheet create` asks for.
 pub struct NewSheet<'a> {
@@ -189,7 +189,7 @@ pub async fn remove_item(
     if governed {
         approval::govern(app, caller, edit).await
     } else {
-        edit.run(app, caller).await
+        edit.apply(app, caller).await
     }
 }
 
@@ -237,7 +237,7 @@ pub async fn add_facet(
     if die > FacetDie::D6 {
         approval::govern(app, caller, edit).await
     } else {
-        edit.run(app, caller).await
+        edit.apply(app, caller).await
     }
 }
 

@@ -327,30 +327,58 @@ pub async fn set_comp(
     }
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
-    let s = &mut ch.sheet;
-    if let Some(d) = distribution {
+    let texts = CompTexts {
+        distribution,
+        add_chip: add_chip.as_deref(),
+        remove_chip: remove_chip.as_deref(),
+    };
+    edit_comp(&mut ch.sheet, &args, texts)?;
+    let ch = checked(ch)?;
+    let entry = sheet_record(
+        &ch,
+        "sheet_comp",
+        &record::CompSet {
+            add_chip,
+            battery: args.battery,
+            battery_max: args.battery_max,
+            cache_size: args.cache_size,
+            plugged_in: args.plugged_in,
+            processing_power: args.processing_power,
+            remove_chip,
+            thread_count: args.thread_count,
+        },
+    );
+    let settings = &turn.settings;
+    let out = if ch.sheet.cache_excess(settings) > 0 {
+        let lines = vec![format!(
+            "Cache size now {}, but the cache holds {}.",
+            ch.sheet.comp.cache_max,
+            ch.sheet.cache_load(settings)
+        )];
+        let head = (None, format!("💻 {}'s COMP changed", ch.name()));
+        report::outcome(&turn, &ch, head, lines, colour::PENDING)
+    } else {
+        Outcome::answer(Response::ephemeral(View::embed(sheet_embed(&ch, settings))))
+    };
+    turn.finish(out.sheet(ch).log(entry)).await
+}
+
+/// The typed texts of `/vv sheet comp`, checked.
+#[derive(Clone)]
+struct CompTexts<'a> {
+    distribution: Option<String>,
+    add_chip: Option<&'a str>,
+    remove_chip: Option<&'a str>,
+}
+
+/// Applies `/vv sheet comp`'s changes to the sheet, each checked as the
+/// rules and the limits say.
+fn edit_comp(s: &mut OreSheet, args: &CompArgs, texts: CompTexts<'_>) -> Result<(), AppError> {
+    if let Some(d) = texts.distribution {
         s.comp.distribution = d;
     }
     if let Some(pp) = args.processing_power {
-        let pp = u32::try_from(pp)
-            .ok()
-            .filter(|p| *p <= MAX_PROCESSING_POWER)
-            .ok_or_else(|| {
-                AppError::user(format!(
-                    "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
-                ))
-            })?;
-        if (pp as usize) < s.comp.chips.len() {
-            return Err(AppError::user(format!(
-                "{} installed; remove some before lowering Processing Power to {pp}.",
-                if s.comp.chips.len() == 1 {
-                    "1 Chip is".to_string()
-                } else {
-                    format!("{} Chips are", s.comp.chips.len())
-                }
-            )));
-        }
-        s.comp.processing_power = pp;
+        set_processing_power(s, pp)?;
     }
     if let Some(t) = args.thread_count {
         if t > MAX_VALUE {
@@ -386,7 +414,7 @@ pub async fn set_comp(
     if let Some(p) = args.plugged_in {
         s.comp.plugged_in = p;
     }
-    if let Some(chip) = &remove_chip {
+    if let Some(chip) = texts.remove_chip {
         let pos = s
             .comp
             .chips
@@ -395,37 +423,34 @@ pub async fn set_comp(
             .ok_or_else(|| AppError::user(format!("No Chip named `{chip}` is installed.")))?;
         s.comp.chips.remove(pos);
     }
-    if let Some(chip) = &add_chip {
+    if let Some(chip) = texts.add_chip {
         s.add_chip(chip)?;
     }
-    let ch = checked(ch)?;
-    let entry = sheet_record(
-        &ch,
-        "sheet_comp",
-        &record::CompSet {
-            add_chip,
-            battery: args.battery,
-            battery_max: args.battery_max,
-            cache_size: args.cache_size,
-            plugged_in: args.plugged_in,
-            processing_power: args.processing_power,
-            remove_chip,
-            thread_count: args.thread_count,
-        },
-    );
-    let settings = &turn.settings;
-    let out = if ch.sheet.cache_excess(settings) > 0 {
-        let lines = vec![format!(
-            "Cache size now {}, but the cache holds {}.",
-            ch.sheet.comp.cache_max,
-            ch.sheet.cache_load(settings)
-        )];
-        let head = (None, format!("💻 {}'s COMP changed", ch.name()));
-        report::outcome(&turn, &ch, head, lines, colour::PENDING)
-    } else {
-        Outcome::answer(Response::ephemeral(View::embed(sheet_embed(&ch, settings))))
-    };
-    turn.finish(out.sheet(ch).log(entry)).await
+    Ok(())
+}
+
+/// Sets the COMP's Processing Power, never below the Chips installed.
+fn set_processing_power(s: &mut OreSheet, pp: i64) -> Result<(), AppError> {
+    let pp = u32::try_from(pp)
+        .ok()
+        .filter(|p| *p <= MAX_PROCESSING_POWER)
+        .ok_or_else(|| {
+            AppError::user(format!(
+                "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
+            ))
+        })?;
+    if (pp as usize) < s.comp.chips.len() {
+        return Err(AppError::user(format!(
+            "{} installed; remove some before lowering Processing Power to {pp}.",
+            if s.comp.chips.len() == 1 {
+                "1 Chip is".to_string()
+            } else {
+                format!("{} Chips are", s.comp.chips.len())
+            }
+        )));
+    }
+    s.comp.processing_power = pp;
+    Ok(())
 }
 
 /// Options of `/vv sheet special` (issue 15, VV-6).
@@ -601,6 +626,55 @@ fn world_name(w: World) -> &'static str {
 /// The sheet as an embed.
 pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     let s = &ch.sheet;
+    let d = &s.defenses;
+    let conditions = condition_words(s);
+    let mut e = Embed::new(format!("📇 {}", ch.name()))
+        .description(format!("<@{}> · {}", ch.row.owner_id, kind_line(s)))
+        .colour(if s.conditions.incapacitated() {
+            colour::FAILURE
+        } else {
+            colour::NEUTRAL
+        })
+        .field("Body", stat_lines(&s.stats, &Stat::ALL[0..4]), true)
+        .field("Mind", stat_lines(&s.stats, &Stat::ALL[4..8]), true)
+        .field("Spirit", stat_lines(&s.stats, &Stat::ALL[8..12]), true)
+        .field("Tracks", track_lines(s).join("\n"), true)
+        .field(
+            "Defenses",
+            format!(
+                "Defense **{}**\nIntegrity **{}**\nResolve **{}**",
+                d.defense, d.integrity, d.resolve
+            ),
+            true,
+        )
+        .field("COMP", text::join_capped(&comp_lines(&s.comp), 1000), true)
+        .field("Cache", text::cache(s, settings), true);
+    if !s.specials.is_empty() {
+        let lines: Vec<String> = s.specials.iter().map(text::special).collect();
+        e = e.field("Special actions", text::join_capped(&lines, 1000), false);
+    }
+    if !s.mob_mode {
+        e = e
+            .field("Fault dice", text::faces(&s.fault_dice), true)
+            .field("Injuries", injury_text(s, settings), false);
+    }
+    let combat = combat_words(s);
+    if !combat.is_empty() {
+        e = e.field("Combat", combat.join(" · "), false);
+    }
+    e.field(
+        "Conditions",
+        if conditions.is_empty() {
+            "none".to_string()
+        } else {
+            conditions.join(", ")
+        },
+        false,
+    )
+}
+
+/// What the character is: world, mob, living, natively digital.
+fn kind_line(s: &OreSheet) -> String {
     let mut kind = vec![world_name(s.world).to_string()];
     if s.mob_mode {
         kind.push("mob".into());
@@ -609,26 +683,32 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     if s.native_digital {
         kind.push("natively digital".into());
     }
-    let tracks: Vec<String> = if s.mob_mode {
-        vec![format!(
+    kind.join(" · ")
+}
+
+/// The damage tracks (a mob's one Health track).
+fn track_lines(s: &OreSheet) -> Vec<String> {
+    if s.mob_mode {
+        return vec![format!(
             "Health **{}/{}**",
             s.vitality.current, s.vitality.max
-        )]
-    } else {
-        Damageable::ALL
-            .iter()
-            .map(|t| {
-                let tr = s.track(*t);
-                let mut l = format!("{} **{}/{}**", t.name(), tr.current, tr.max);
-                if tr.overflow_after_zero > 0 {
-                    l.push_str(&format!(" ({} taken at 0)", tr.overflow_after_zero));
-                }
-                l
-            })
-            .collect()
-    };
-    let d = &s.defenses;
-    let c = &s.comp;
+        )];
+    }
+    Damageable::ALL
+        .iter()
+        .map(|t| {
+            let tr = s.track(*t);
+            let mut l = format!("{} **{}/{}**", t.name(), tr.current, tr.max);
+            if tr.overflow_after_zero > 0 {
+                l.push_str(&format!(" ({} taken at 0)", tr.overflow_after_zero));
+            }
+            l
+        })
+        .collect()
+}
+
+/// The COMP: running or off, distribution, cache, threads, battery, Chips.
+fn comp_lines(c: &crate::rules::ore::sheet::Comp) -> Vec<String> {
     let mut comp = vec![if c.session_active {
         "**Running**".to_string()
     } else {
@@ -657,7 +737,12 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
         c.chips.len(),
         c.processing_power
     ));
-    let cache_text = text::cache(s, settings);
+    comp
+}
+
+/// Every Injury (healed ones marked), and the Error Dice the unhealed
+/// ones add to each action.
+fn injury_text(s: &OreSheet, settings: &OreSettings) -> String {
     let mut injuries: Vec<String> = s
         .injuries
         .iter()
@@ -673,6 +758,19 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     if injuries.is_empty() {
         injuries.push("none".into());
     }
+    let mut inj = text::join_capped(&injuries, 900);
+    let n = s.active_injuries().count();
+    if n > 0 {
+        inj.push_str(&format!(
+            "\nUnhealed: {n} · error dice per action: **{}**",
+            s.error_dice_count(settings)
+        ));
+    }
+    inj
+}
+
+/// The character's standing in a fight.
+fn combat_words(s: &OreSheet) -> Vec<String> {
     let mut combat = Vec::new();
     if let Some(o) = s.combat.outthink {
         combat.push(format!("Outthink {o}"));
@@ -689,6 +787,11 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     if s.combat.incapacitated_pending_end_of_round {
         combat.push("down at the end of the round".into());
     }
+    combat
+}
+
+/// The conditions that hold.
+fn condition_words(s: &OreSheet) -> Vec<&'static str> {
     let cond = &s.conditions;
     let mut conditions = Vec::new();
     for (on, what) in [
@@ -707,53 +810,5 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     if s.repair_wait {
         conditions.push("waiting a day before the next repair");
     }
-    let mut e = Embed::new(format!("📇 {}", ch.name()))
-        .description(format!("<@{}> · {}", ch.row.owner_id, kind.join(" · ")))
-        .colour(if cond.incapacitated() {
-            colour::FAILURE
-        } else {
-            colour::NEUTRAL
-        })
-        .field("Body", stat_lines(&s.stats, &Stat::ALL[0..4]), true)
-        .field("Mind", stat_lines(&s.stats, &Stat::ALL[4..8]), true)
-        .field("Spirit", stat_lines(&s.stats, &Stat::ALL[8..12]), true)
-        .field("Tracks", tracks.join("\n"), true)
-        .field(
-            "Defenses",
-            format!(
-                "Defense **{}**\nIntegrity **{}**\nResolve **{}**",
-                d.defense, d.integrity, d.resolve
-            ),
-            true,
-        )
-        .field("COMP", text::join_capped(&comp, 1000), true)
-        .field("Cache", cache_text, true);
-    if !s.specials.is_empty() {
-        let lines: Vec<String> = s.specials.iter().map(text::special).collect();
-        e = e.field("Special actions", text::join_capped(&lines, 1000), false);
-    }
-    if !s.mob_mode {
-        e = e.field("Fault dice", text::faces(&s.fault_dice), true);
-        let mut inj = text::join_capped(&injuries, 900);
-        let n = s.active_injuries().count();
-        if n > 0 {
-            inj.push_str(&format!(
-                "\nUnhealed: {n} · error dice per action: **{}**",
-                s.error_dice_count(settings)
-            ));
-        }
-        e = e.field("Injuries", inj, false);
-    }
-    if !combat.is_empty() {
-        e = e.field("Combat", combat.join(" · "), false);
-    }
-    e.field(
-        "Conditions",
-        if conditions.is_empty() {
-            "none".to_string()
-        } else {
-            conditions.join(", ")
-        },
-        false,
-    )
+    conditions
 }

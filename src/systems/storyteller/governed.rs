@@ -16,6 +16,7 @@ use super::context::{self, Ctx, Outcome, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets, SYSTEM};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
+use crate::rules::storyteller::StorytellerSheet;
 
 /// Every governed change, in `/help` order.
 pub const LIST: &[Governed] = &[
@@ -113,6 +114,65 @@ impl Edit {
         ]
     }
 
+    /// The change checked by the rules on a copy of `sheet` (a player's
+    /// request the rules would refuse is refused now, not after approval):
+    /// what it does, before → after, and the sheet after it.
+    fn on_copy(
+        &self,
+        name: &str,
+        sheet: &StorytellerSheet,
+    ) -> Result<(String, StorytellerSheet), AppError> {
+        let w = sheet.willpower();
+        let mut after = sheet.clone();
+        let what = match self {
+            Edit::Willpower {
+                current, permanent, ..
+            } => {
+                if let Some(p) = permanent {
+                    after.set_willpower_permanent(*p)?;
+                }
+                after.set_willpower_current(*current)?;
+                let n = after.willpower();
+                format!(
+                    "{name}'s willpower {} → {}",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent)
+                )
+            }
+            Edit::Wounds {
+                dice, difficulty, ..
+            } => {
+                after.set_wound_penalty(*dice, *difficulty)?;
+                let was = sheet.wound_penalty();
+                format!(
+                    "{name}'s wound penalty {} → {}",
+                    wound_text(was.dice, was.difficulty),
+                    wound_text(*dice, *difficulty)
+                )
+            }
+            Edit::Recover { first_dot, .. } => {
+                if *first_dot {
+                    recover_first_dot(&mut after)?;
+                } else {
+                    recover_daily(&mut after);
+                }
+                let n = after.willpower();
+                format!(
+                    "{name}'s willpower {} → {} ({})",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent),
+                    if *first_dot {
+                        "the first dot back"
+                    } else {
+                        "a day's recovery"
+                    }
+                )
+            }
+            Edit::Revive { .. } => String::new(),
+        };
+        Ok((what, after))
+    }
+
     fn who_mut(&mut self) -> &mut Who {
         match self {
             Edit::Willpower { who, .. }
@@ -152,19 +212,9 @@ impl Change for Edit {
             )
             .await?;
             *helper = Some(h.row.name.clone());
-            let name = who.character.clone().unwrap_or_else(|| {
-                who.player
-                    .map_or_else(String::new, |p| format!("<@{p}>'s character"))
-            });
-            let w = h.sheet.willpower();
+            let what = revive_words(&h.row.name, &h.sheet, who);
             return Ok(Prepared {
-                what: format!(
-                    "{}: {} spends 1 willpower ({} → {}) to revive {name}",
-                    h.row.name,
-                    h.row.name,
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(w.current.saturating_sub(1), w.permanent)
-                ),
+                what,
                 change: self,
                 unchanged: false,
                 character: None,
@@ -172,57 +222,7 @@ impl Change for Edit {
         }
         let c = context::character(&mut tx, caller, &ctx, target(self.who_mut())).await?;
         *self.who_mut() = Who::pinned(&c.row);
-        // The rules check the change on a copy: a player's request the
-        // rules would refuse is refused now, not after approval.
-        let w = c.sheet.willpower();
-        let mut after = c.sheet.clone();
-        let name = &c.row.name;
-        let what = match &self {
-            Edit::Willpower {
-                current, permanent, ..
-            } => {
-                if let Some(p) = permanent {
-                    after.set_willpower_permanent(*p)?;
-                }
-                after.set_willpower_current(*current)?;
-                let n = after.willpower();
-                format!(
-                    "{name}'s willpower {} → {}",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent)
-                )
-            }
-            Edit::Wounds {
-                dice, difficulty, ..
-            } => {
-                after.set_wound_penalty(*dice, *difficulty)?;
-                let was = c.sheet.wound_penalty();
-                format!(
-                    "{name}'s wound penalty {} → {}",
-                    wound_text(was.dice, was.difficulty),
-                    wound_text(*dice, *difficulty)
-                )
-            }
-            Edit::Recover { first_dot, .. } => {
-                if *first_dot {
-                    recover_first_dot(&mut after)?;
-                } else {
-                    recover_daily(&mut after);
-                }
-                let n = after.willpower();
-                format!(
-                    "{name}'s willpower {} → {} ({})",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent),
-                    if *first_dot {
-                        "the first dot back"
-                    } else {
-                        "a day's recovery"
-                    }
-                )
-            }
-            Edit::Revive { .. } => String::new(),
-        };
+        let (what, after) = self.on_copy(&c.row.name, &c.sheet)?;
         Ok(Prepared {
             unchanged: after == c.sheet,
             character: Some(c.row.id),
@@ -252,4 +252,18 @@ impl Change for Edit {
             }
         })
     }
+}
+
+/// What a revival does: the helper's willpower spent to revive `who`.
+fn revive_words(helper: &str, sheet: &StorytellerSheet, who: &Who) -> String {
+    let name = who.character.clone().unwrap_or_else(|| {
+        who.player
+            .map_or_else(String::new, |p| format!("<@{p}>'s character"))
+    });
+    let w = sheet.willpower();
+    format!(
+        "{helper}: {helper} spends 1 willpower ({} → {}) to revive {name}",
+        willpower_track(w.current, w.permanent),
+        willpower_track(w.current.saturating_sub(1), w.permanent)
+    )
 }

@@ -256,6 +256,62 @@ fn parse_int(name: &str, value: &str, min: u32, max: u32) -> Result<u32, RuleErr
     }
 }
 
+/// One of `options` by its name (any case); the error lists them all,
+/// "`name` must be a, b or c, not `value`."
+fn choice<T: Copy>(name: &str, value: &str, options: &[(&str, T)]) -> Result<T, RuleError> {
+    let v = value.trim();
+    if let Some((_, t)) = options.iter().find(|(o, _)| o.eq_ignore_ascii_case(v)) {
+        return Ok(*t);
+    }
+    let names: Vec<&str> = options.iter().map(|(o, _)| *o).collect();
+    let list = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    };
+    Err(RuleError::new(format!(
+        "`{name}` must be {list}, not `{v}`."
+    )))
+}
+
+/// `ve1_levelup_rule`: 2×level, fixed:N or manual.
+fn parse_levelup(lower: &str, v: &str) -> Result<LevelUpRule, RuleError> {
+    match lower {
+        "2×level" | "2xlevel" | "2*level" | "twice_level" => Ok(LevelUpRule::TwiceLevel),
+        "manual" => Ok(LevelUpRule::Manual),
+        other => match other.strip_prefix("fixed:") {
+            Some(n) => n
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_FIXED_LEVELUP).contains(n))
+                .map(LevelUpRule::Fixed)
+                .ok_or_else(|| {
+                    RuleError::new(format!(
+                        "In `fixed:N`, N must be a whole number from 1 to {MAX_FIXED_LEVELUP}."
+                    ))
+                }),
+            None => Err(RuleError::new(format!(
+                "`ve1_levelup_rule` must be 2×level, fixed:N or manual, not `{v}`."
+            ))),
+        },
+    }
+}
+
+/// `ve2_autopass_ranges`: text, table or custom:BR,SI,GO,PL.
+fn parse_autopass(lower: &str, v: &str) -> Result<AutopassRanges, RuleError> {
+    match lower {
+        "text" => Ok(AutopassRanges::Text),
+        "table" => Ok(AutopassRanges::Table),
+        other => match other.strip_prefix("custom:") {
+            Some(list) => parse_custom(list),
+            None if other == "custom" => Err(custom_error()),
+            None => Err(RuleError::new(format!(
+                "`ve2_autopass_ranges` must be text, table or custom:BR,SI,GO,PL, not `{v}`."
+            ))),
+        },
+    }
+}
+
 fn custom_error() -> RuleError {
     RuleError::new(
         "Give custom ranges as custom:BR,SI,GO,PL, each `none` or the lowest automatic-pass face \
@@ -347,15 +403,7 @@ impl VenusSettings {
         let lower = v.to_ascii_lowercase();
         match name.trim() {
             "ve_edition" => {
-                self.ve_edition = match v {
-                    "1" => Edition::One,
-                    "2" => Edition::Two,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`ve_edition` must be 1 or 2, not `{v}`."
-                        )))
-                    }
-                }
+                self.ve_edition = choice(name, v, &[("1", Edition::One), ("2", Edition::Two)])?
             }
             "ve_require_approval" => self.ve_require_approval = parse_bool(name, v)?,
             "ve_max_score" => self.ve_max_score = parse_int(name, v, 1, MAX_SETTING_DICE)?,
@@ -364,93 +412,52 @@ impl VenusSettings {
             "ve_starting_lots" => self.ve_starting_lots = parse_int(name, v, 0, 10)?,
             "ve_starting_ego" => self.ve_starting_ego = parse_bool(name, v)?,
             "ve_lot_overflow" => {
-                self.ve_lot_overflow = match lower.as_str() {
-                    "convert_at_cap" => LotOverflow::ConvertAtCap,
-                    "per_session_count" => LotOverflow::PerSessionCount,
-                    "discard" => LotOverflow::Discard,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`ve_lot_overflow` must be convert_at_cap, per_session_count or discard, not `{v}`."
-                        )))
-                    }
-                }
+                self.ve_lot_overflow = choice(
+                    name,
+                    v,
+                    &[
+                        ("convert_at_cap", LotOverflow::ConvertAtCap),
+                        ("per_session_count", LotOverflow::PerSessionCount),
+                        ("discard", LotOverflow::Discard),
+                    ],
+                )?
             }
-            "ve1_levelup_rule" => {
-                self.ve1_levelup_rule = match lower.as_str() {
-                    "2×level" | "2xlevel" | "2*level" | "twice_level" => LevelUpRule::TwiceLevel,
-                    "manual" => LevelUpRule::Manual,
-                    other => match other.strip_prefix("fixed:") {
-                        Some(n) => LevelUpRule::Fixed(
-                            n.trim()
-                                .parse::<u32>()
-                                .ok()
-                                .filter(|n| (1..=MAX_FIXED_LEVELUP).contains(n))
-                                .ok_or_else(|| {
-                                    RuleError::new(format!(
-                                        "In `fixed:N`, N must be a whole number from 1 to {MAX_FIXED_LEVELUP}."
-                                    ))
-                                })?,
-                        ),
-                        None => {
-                            return Err(RuleError::new(format!(
-                                "`ve1_levelup_rule` must be 2×level, fixed:N or manual, not `{v}`."
-                            )))
-                        }
-                    },
-                }
-            }
+            "ve1_levelup_rule" => self.ve1_levelup_rule = parse_levelup(&lower, v)?,
             "ve1_consequence_repeat" => self.ve1_consequence_repeat = parse_bool(name, v)?,
             "ve1_explosions" => self.ve1_explosions = parse_bool(name, v)?,
-            "ve2_autopass_ranges" => {
-                self.ve2_autopass_ranges = match lower.as_str() {
-                    "text" => AutopassRanges::Text,
-                    "table" => AutopassRanges::Table,
-                    other => match other.strip_prefix("custom:") {
-                        Some(list) => parse_custom(list)?,
-                        None if other == "custom" => return Err(custom_error()),
-                        None => {
-                            return Err(RuleError::new(format!(
-                                "`ve2_autopass_ranges` must be text, table or custom:BR,SI,GO,PL, not `{v}`."
-                            )))
-                        }
-                    },
-                }
-            }
+            "ve2_autopass_ranges" => self.ve2_autopass_ranges = parse_autopass(&lower, v)?,
             "ve2_platinum_ignores_nat1" => self.ve2_platinum_ignores_nat1 = parse_bool(name, v)?,
             "ve2_explode_scope" => {
-                self.ve2_explode_scope = match lower.as_str() {
-                    "roller_only" => ExplodeScope::RollerOnly,
-                    "all_dice" => ExplodeScope::AllDice,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`ve2_explode_scope` must be roller_only or all_dice, not `{v}`."
-                        )))
-                    }
-                }
+                self.ve2_explode_scope = choice(
+                    name,
+                    v,
+                    &[
+                        ("roller_only", ExplodeScope::RollerOnly),
+                        ("all_dice", ExplodeScope::AllDice),
+                    ],
+                )?
             }
             "ve2_kiss_when_succeeding" => self.ve2_kiss_when_succeeding = parse_bool(name, v)?,
             "ve2_kiss_limits" => {
-                self.ve2_kiss_limits = match lower.as_str() {
-                    "edition1" => KissLimits::Edition1,
-                    "none" => KissLimits::None,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`ve2_kiss_limits` must be edition1 or none, not `{v}`."
-                        )))
-                    }
-                }
+                self.ve2_kiss_limits = choice(
+                    name,
+                    v,
+                    &[
+                        ("edition1", KissLimits::Edition1),
+                        ("none", KissLimits::None),
+                    ],
+                )?
             }
             "ve2_crits" => {
-                self.ve2_crits = match lower.as_str() {
-                    "off" => Crits::Off,
-                    "per_task_flag" => Crits::PerTaskFlag,
-                    "always" => Crits::Always,
-                    _ => {
-                        return Err(RuleError::new(format!(
-                            "`ve2_crits` must be off, per_task_flag or always, not `{v}`."
-                        )))
-                    }
-                }
+                self.ve2_crits = choice(
+                    name,
+                    v,
+                    &[
+                        ("off", Crits::Off),
+                        ("per_task_flag", Crits::PerTaskFlag),
+                        ("always", Crits::Always),
+                    ],
+                )?
             }
             "ve2_ally_exp_on_success" => self.ve2_ally_exp_on_success = parse_bool(name, v)?,
             other => {

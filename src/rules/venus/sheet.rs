@@ -1196,6 +1196,13 @@ impl VenusSheet {
                 .at(at(".score")));
             }
         }
+        self.validate_jobs()?;
+        self.validate_lists()
+    }
+
+    /// Each job: its name, level, learning flag and the abilities it
+    /// inherits (one or two, on the sheet).
+    fn validate_jobs(&self) -> Result<(), RuleError> {
         for (name, j) in &self.jobs {
             let at = |field: &str| format!("jobs[{name:?}]{field}");
             clean_name("job", name).map_err(|e| e.at(at("")))?;
@@ -1224,6 +1231,12 @@ impl VenusSheet {
                 .at(at(".inherits")));
             }
         }
+        Ok(())
+    }
+
+    /// The attribute lists, custom consequences and insights: their
+    /// lengths and texts.
+    fn validate_lists(&self) -> Result<(), RuleError> {
         let lists = [
             ("attributes.assets", &self.attributes.assets),
             ("attributes.features", &self.attributes.features),

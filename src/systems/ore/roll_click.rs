@@ -30,15 +30,7 @@ pub async fn click(
     let mut turn = Turn::click(app, act, caller).await?;
     let ch = Held::load(turn.tx(), caller.guild_id, state.whose).await?;
     let who = may_press(turn.fc, &session, &state, &ch, caller)?;
-    // A discard made elsewhere may already have settled an overflow.
-    if state.roll.phase == RollPhase::Overflow && ch.sheet().cache_excess(&state.roll.settings) == 0
-    {
-        state.roll.phase = if state.roll.closing {
-            RollPhase::Closed
-        } else {
-            RollPhase::Open
-        };
-    }
+    settle_overflow(&mut state, ch.sheet());
     let button = VvButton::read(&click.id.action, click.id.arg.as_deref())?;
     // A register in a running fight acts on its entity's turn or as its
     // Reaction (seed 004); opening a menu and an overflow's discard (a
@@ -46,28 +38,68 @@ pub async fn click(
     if !matches!(button, VvButton::Pick(_) | VvButton::Discard) {
         super::combat::require_register_turn(turn.tx(), &session).await?;
     }
-    let action = match button {
+    // Opening a menu or turning its page changes no dice.
+    match button {
         VvButton::Pick(p) => {
             let out = menu::toggle(&turn, &session, state, ch.sheet(), p)?;
             return turn.finish(out).await;
         }
+        VvButton::Select(p) if !matches!(p, Picker::Special) => {
+            if let Some(page) = crate::app::view::page_of(click.values) {
+                let out = menu::turn_page(&turn, &session, state, ch.sheet(), page);
+                return turn.finish(out).await;
+            }
+        }
+        _ => {}
+    }
+    let action = rules_action(button, click.values, &state, ch.sheet(), who)?;
+    let (word, arg) = button.encode();
+    let inputs = record::ClickInputs {
+        action: word.to_string(),
+        arg,
+        values: click.values.to_vec(),
+    };
+    let out = apply(&turn, &session, state, ch, action, &inputs)?;
+    turn.finish(out).await
+}
+
+/// A discard made elsewhere may already have settled an overflow: the
+/// roll goes back to where it was.
+fn settle_overflow(state: &mut RollState, sheet: &OreSheet) {
+    if state.roll.phase == RollPhase::Overflow && sheet.cache_excess(&state.roll.settings) == 0 {
+        state.roll.phase = if state.roll.closing {
+            RollPhase::Closed
+        } else {
+            RollPhase::Open
+        };
+    }
+}
+
+/// The rules action a press of `button` asks for (menus handled before).
+fn rules_action(
+    button: VvButton,
+    values: &[String],
+    state: &RollState,
+    sheet: &OreSheet,
+    who: Actor,
+) -> Result<RollAction, AppError> {
+    Ok(match button {
+        VvButton::Pick(_) => {
+            return Err(AppError::Internal(
+                "a menu press has no rules action".into(),
+            ))
+        }
         // A named Special action picked in the select that holds them when
         // they do not fit on the buttons (issue 16).
         VvButton::Select(Picker::Special) => {
-            let id = match click.values {
+            let id = match values {
                 [v] => v.parse::<u32>().ok(),
                 _ => None,
             }
             .ok_or_else(|| AppError::user("Pick one Special action."))?;
-            special(&state, ch.sheet(), id, who)?
+            special(state, sheet, id, who)?
         }
-        VvButton::Select(p) => match crate::app::view::page_of(click.values) {
-            Some(page) => {
-                let out = menu::turn_page(&turn, &session, state, ch.sheet(), page);
-                return turn.finish(out).await;
-            }
-            None => menu::picked(p, click.values, ch.sheet(), &state.roll, who)?,
-        },
+        VvButton::Select(p) => menu::picked(p, values, sheet, &state.roll, who)?,
         VvButton::Basic(height) => RollAction::Basic {
             actor: who,
             height,
@@ -88,23 +120,11 @@ pub async fn click(
         },
         VvButton::Discard => RollAction::Discard {
             actor: who,
-            die: Some(discard::parse_discard(
-                click.values,
-                ch.sheet(),
-                &state.roll.settings,
-            )?),
+            die: Some(discard::parse_discard(values, sheet, &state.roll.settings)?),
         },
         VvButton::Close => RollAction::Close { actor: who },
-        VvButton::Special(id) => special(&state, ch.sheet(), id, who)?,
-    };
-    let (word, arg) = button.encode();
-    let inputs = record::ClickInputs {
-        action: word.to_string(),
-        arg,
-        values: click.values.to_vec(),
-    };
-    let out = apply(&turn, &session, state, ch, action, &inputs)?;
-    turn.finish(out).await
+        VvButton::Special(id) => special(state, sheet, id, who)?,
+    })
 }
 
 /// The action of a "Special: NAME" button: the sheet's Special action with

@@ -216,8 +216,8 @@ async fn channel_check(ctx: crate::kit::Context<'_>) -> Result<bool, Error> {
     }
     let caller = crate::kit::caller_of(ctx)?;
     let root = crate::kit::root_name(ctx);
-    let qualified = &ctx.command().qualified_name;
-    crate::app::games::allows_here(&ctx.data().app, &caller, &root, qualified).await?;
+    let qualified = crate::kit::command_path(ctx);
+    crate::app::games::allows_here(&ctx.data().app, &caller, &root, &qualified).await?;
     crate::app::settings::allows_here(&ctx.data().app, &caller, &root).await?;
     Ok(true)
 }

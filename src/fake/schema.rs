@@ -135,7 +135,7 @@ impl Schemas {
             Ok(v) => v,
             Err(e) => return vec![e],
         };
-        let body = &integer_attachment_ids_as_strings(body);
+        let body = &permission_strings_as_integers(&integer_attachment_ids_as_strings(body));
         let mut out: Vec<String> = validator
             .iter_errors(body)
             .take(10)
@@ -209,6 +209,26 @@ fn integer_attachment_ids_as_strings(body: &Value) -> Value {
             if let Some(id) = a.get("id").and_then(Value::as_u64) {
                 a["id"] = Value::String(id.to_string());
             }
+        }
+    }
+    body
+}
+
+/// Discord's documentation types a command's `default_member_permissions`
+/// as a string ("set of permissions represented as a bit set", like every
+/// permission field), and serenity sends it that way (`"32"`); the OpenAPI
+/// file types it in requests as an integer. A string of digits is turned
+/// into that integer before validation, so a valid registration is not
+/// flagged; anything else (a word, a negative or too large number) still
+/// is.
+fn permission_strings_as_integers(body: &Value) -> Value {
+    let mut body = body.clone();
+    for command in body.as_array_mut().into_iter().flatten() {
+        let Some(bits) = command.get("default_member_permissions") else {
+            continue;
+        };
+        if let Some(n) = bits.as_str().and_then(|b| b.parse::<u64>().ok()) {
+            command["default_member_permissions"] = json!(n);
         }
     }
     body
@@ -304,5 +324,21 @@ mod tests {
         );
         let plain = json!({"type": 4, "data": {"content": "x"}});
         assert_eq!(integer_attachment_ids_as_strings(&plain), plain);
+    }
+
+    #[test]
+    fn permission_strings_are_validated_as_integers() {
+        let path = Schemas::find().expect("the OpenAPI file");
+        let s = Schemas::load(&path).unwrap();
+        let route = "/applications/{application_id}/commands";
+        let registration = |bits: Value| json!([{"name": "fc-gm", "description": "d", "default_member_permissions": bits}]);
+        assert!(s.check("PUT", route, &registration(json!("32"))).is_empty());
+        assert!(s.check("PUT", route, &registration(Value::Null)).is_empty());
+        assert!(!s
+            .check("PUT", route, &registration(json!("manage")))
+            .is_empty());
+        assert!(!s
+            .check("PUT", route, &registration(json!("-32")))
+            .is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! Registers each server's game commands (issue 31 item 1): the roots of
-//! the games it plays ([`crate::app::game_commands::roots`]), scoped to the
-//! server, beside the shared commands registered for every server.
+//! the games it plays ([`crate::app::game_commands::roots`]) and their game
+//! masters' roots (`/vr-gm` beside `/vr`), scoped to the server, beside
+//! the shared commands registered for every server.
 //!
 //! The adapter calls [`sync`] when a server announces itself (at each
 //! connection) and `/fc set` and `/fc channel-system` call it after a
@@ -14,7 +15,8 @@ use crate::app::game_commands;
 use crate::app::{AppResult, Reply, View};
 use poise::serenity_prelude as serenity;
 
-/// Each game's root command as Discord receives it, by root name.
+/// Each game's root command and its game master's root as Discord
+/// receives them, by the game's root name.
 #[derive(Default)]
 pub struct GameCommands {
     /// The roots; empty when every command is registered in one server
@@ -28,8 +30,8 @@ pub struct GameCommands {
 
 impl GameCommands {
     /// Splits `commands` (every command as Discord receives it) into the
-    /// shared ones, returned, and the games' roots (named by `game_roots`),
-    /// kept for per-server registration.
+    /// shared ones, returned, and the games' roots (named by `game_roots`)
+    /// with their game masters' roots, kept for per-server registration.
     pub fn split(
         commands: Vec<serenity::CreateCommand>,
         game_roots: &[&str],
@@ -38,7 +40,9 @@ impl GameCommands {
         let mut by_root = Vec::new();
         for c in commands {
             match name_of(&c) {
-                Some(n) if game_roots.contains(&n.as_str()) => by_root.push((n, c)),
+                Some(n) if game_roots.contains(&super::game_root_of(&n)) => {
+                    by_root.push((super::game_root_of(&n).to_string(), c));
+                }
                 _ => shared.push(c),
             }
         }
@@ -135,14 +139,20 @@ mod tests {
 
     #[test]
     fn the_games_roots_are_split_from_the_shared_commands() {
-        let commands = ["roll", "ve", "help", "st"]
+        let commands = ["roll", "ve", "ve-gm", "help", "st", "fc"]
             .map(|n| serenity::CreateCommand::new(n).description("d"))
             .to_vec();
         let (shared, games) = GameCommands::split(commands, &["ve", "st", "vr"]);
         let names: Vec<_> = shared.iter().filter_map(name_of).collect();
-        assert_eq!(names, ["roll", "help"]);
+        assert_eq!(names, ["roll", "help", "fc"]);
         let roots: Vec<_> = games.by_root.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(roots, ["ve", "st"]);
+        assert_eq!(roots, ["ve", "ve", "st"]);
+        let named: Vec<_> = games
+            .by_root
+            .iter()
+            .filter_map(|(_, c)| name_of(c))
+            .collect();
+        assert_eq!(named, ["ve", "ve-gm", "st"]);
         assert!(games.per_server());
         assert!(!GameCommands::default().per_server());
     }

@@ -320,12 +320,39 @@ pub fn subcommand<'c>(
 }
 
 /// The root command's name of the running command (`ve` for `/ve sheet
-/// show`), which tells a shared table command which system it serves.
+/// show`), which tells a shared table command which system it serves; a
+/// game master's root names its game's (`vr` for `/vr-gm scene end`).
 pub fn root_name(ctx: Context<'_>) -> String {
-    ctx.command()
-        .qualified_name
-        .split(' ')
-        .next()
-        .unwrap_or_default()
-        .to_string()
+    game_root_of(
+        ctx.command()
+            .qualified_name
+            .split(' ')
+            .next()
+            .unwrap_or_default(),
+    )
+    .to_string()
+}
+
+/// The running command's whole name with its root as [`root_name`] gives
+/// it (`vr scene end` for `/vr-gm scene end`).
+pub fn command_path(ctx: Context<'_>) -> String {
+    let qualified = &ctx.command().qualified_name;
+    match qualified.split_once(' ') {
+        Some((root, rest)) => format!("{} {rest}", game_root_of(root)),
+        None => game_root_of(qualified).to_string(),
+    }
+}
+
+/// What the name of a root's game-master root adds to it (`/vr` → `/vr-gm`).
+pub const GM_ROOT_SUFFIX: &str = "-gm";
+
+/// The game master's root of `root` (`vr-gm` for `vr`).
+pub fn gm_root(root: &str) -> String {
+    format!("{root}{GM_ROOT_SUFFIX}")
+}
+
+/// The root a command name belongs to: `root` for itself and for its game
+/// master's root ([`gm_root`]).
+pub fn game_root_of(name: &str) -> &str {
+    name.strip_suffix(GM_ROOT_SUFFIX).unwrap_or(name)
 }

@@ -54,10 +54,10 @@ pub async fn respond_as(ctx: Context<'_>, caller: &Caller, result: AppResult) ->
     // are, after the answer (its own posted message is the roller's copy).
     let (response, edits) = secret_edits(app, caller.guild_id, response).await;
     let gm = secret::check(app, caller).await.ok().flatten();
-    let root = ctx.command().qualified_name.split(' ').next().unwrap_or("");
+    let root = super::root_name(ctx);
     let word = app
         .registry
-        .by_root(root)
+        .by_root(&root)
         .map_or(crate::app::registry::GENERIC_GM, |s| s.gm());
     let (private, copies) = split(response, Some(&secret::roller_note(word)));
     if let (Some(s), poise::Context::Application(a)) = (reply_session(&private), ctx) {

@@ -35,6 +35,7 @@ pub mod dice;
 pub mod fc;
 pub mod game;
 pub mod games;
+pub mod gm_roots;
 pub mod ore;
 pub mod platform;
 pub mod storyteller;
@@ -66,9 +67,17 @@ pub fn registry() -> Registry {
 /// Every slash command of every registered folder, with the shared table
 /// commands grafted onto each playable system's root (`/<root> settings`,
 /// and `/<root> sheet list|show|use|rename|delete` where it keeps sheets),
-/// each system's odds questions grafted onto `/odds`, and choice lists
-/// filled from the registry.
+/// each playable system's odds questions grafted onto its root (`/<root>
+/// odds …`, so a server sees only its games' questions) and the others'
+/// onto `/odds`, and choice lists filled from the registry; the game
+/// master's subcommands then move to the game master's roots
+/// ([`gm_roots`]).
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
+    gm_roots::split(assembled(), assembled())
+}
+
+/// [`commands`] as declared, before the game master's roots are split off.
+fn assembled() -> Vec<poise::Command<Data, Error>> {
     let reg = registry();
     let mut all = Vec::new();
     for e in entries() {
@@ -79,10 +88,28 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
             all.push(c);
         }
     }
-    if let Some(odds) = all.iter_mut().find(|c| c.name == "odds") {
-        for e in entries() {
-            for question in e.odds.map(|o| (o.slash)()).unwrap_or_default() {
-                graft(odds, question);
+    for e in entries() {
+        let questions = e.odds.map(|o| (o.slash)()).unwrap_or_default();
+        if questions.is_empty() {
+            continue;
+        }
+        let root = e
+            .system
+            .as_ref()
+            .filter(|s| s.playable())
+            .and_then(|s| s.command_root());
+        match root {
+            Some(root) => {
+                if let Some(cmd) = all.iter_mut().find(|c| c.name == root) {
+                    graft(cmd, platform::odds::group(questions));
+                }
+            }
+            None => {
+                if let Some(odds) = all.iter_mut().find(|c| c.name == "odds") {
+                    for question in questions {
+                        graft(odds, question);
+                    }
+                }
             }
         }
     }
@@ -127,13 +154,23 @@ fn graft(root: &mut poise::Command<Data, Error>, shared: poise::Command<Data, Er
 
 #[cfg(test)]
 mod tests {
-    /// `/odds` offers every registered system's questions, as `kismet
-    /// odds` does, under the same names.
+    /// `/odds` and each game's `/<root> odds` offer every registered
+    /// system's questions, as `kismet odds` does, under the same names;
+    /// `/odds` itself keeps only the questions of no game (`roll`).
     #[test]
     fn odds_subcommands_come_from_the_registered_systems() {
         let all = super::commands();
         let odds = all.iter().find(|c| c.name == "odds").expect("/odds");
-        let mut slash: Vec<&str> = odds.subcommands.iter().map(|c| &*c.name).collect();
+        let shared: Vec<&str> = odds.subcommands.iter().map(|c| &*c.name).collect();
+        assert_eq!(shared, ["roll"]);
+        let mut slash: Vec<&str> = shared.clone();
+        for root in ["ve", "vr", "st", "vv"] {
+            let game = all.iter().find(|c| c.name == root).expect("a game root");
+            let group = game.subcommands.iter().find(|c| c.name == "odds");
+            let group = group.expect("its odds");
+            assert!(group.subcommand_required);
+            slash.extend(group.subcommands.iter().map(|c| &*c.name));
+        }
         slash.sort_unstable();
         let mut cli: Vec<String> = Vec::new();
         for q in super::odds_questions() {

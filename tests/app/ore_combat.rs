@@ -43,7 +43,7 @@ async fn joining_redraws_the_tracker_and_a_channel_holds_one_fight() {
     let id = v.session().expect("the tracker shows its session");
     assert_eq!(
         refusal(&combat::start(&app, &fc, World::Veil).await),
-        "A fight is already running in this channel: end it first with `/vv combat end`."
+        "A fight is already running in this channel: end it first with `/vv-gm combat end`."
     );
     let r = combat::join(&app, &alice, None).await;
     let (note, tracker) = edit_of(&r);
@@ -79,6 +79,6 @@ async fn joining_redraws_the_tracker_and_a_channel_holds_one_fight() {
     assert!(tracker.rows.is_empty());
     assert_eq!(
         refusal(&combat::join(&app, &alice, None).await),
-        "No fight is running in this channel: start one with `/vv combat start`."
+        "No fight is running in this channel: start one with `/vv-gm combat start`."
     );
 }

@@ -138,8 +138,8 @@ async fn rounds_combat_and_scenes_belong_to_the_game_master() {
     for line in [
         "/vv endround",
         "/vv endcombat",
-        "/vr scene end",
-        "/ve fc session",
+        "/vr-gm scene end",
+        "/ve-gm fc session",
     ] {
         let ex = run(&t, "alice", line).await;
         let out = ex.single();

@@ -36,8 +36,8 @@ async fn fill(t: &Table, guild: u64) -> Vec<(&'static str, i64)> {
         ("alice", "/rolls save name:Fire expression:8d6"),
         ("alice", "/ve sheet create name:Ada"),
         ("alice", "/ve sheet set lots:5"),
-        ("fc", "/vr convention add text:\"No guns\" cost:+1"),
-        ("fc", "/game create name:Alpha system:\"Venus Engine\""),
+        ("fc", "/vr-gm convention add text:\"No guns\" cost:+1"),
+        ("fc", "/game-gm create name:Alpha system:\"Venus Engine\""),
         ("alice", "/game join character:Ada"),
     ] {
         t.command(who, line)

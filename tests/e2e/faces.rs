@@ -130,7 +130,7 @@ async fn stats_count_virtual_veil_pools_boots_orders_and_fault_dice() {
     let text = stats(&t, "alice", "/stats").await;
     assert!(text.contains("**8** dice recorded (d10)"), "{text}");
     // The FC's order (Wit 6) and a Fault die from damage count for the FC.
-    run(&t, "fc", "/vv order kind:Outthink entities:Ann").await;
+    run(&t, "fc", "/vv-gm order kind:Outthink entities:Ann").await;
     run(&t, "fc", "/vv damage target:Vitality amount:2 player:alice").await;
     let text = stats(&t, "fc", "/stats").await;
     assert!(text.contains("**7** dice recorded (d10)"), "{text}");

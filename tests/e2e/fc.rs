@@ -131,7 +131,7 @@ async fn a_server_manager_names_the_fc_role_and_its_members_change_house_rules()
     public(
         &t,
         "carol",
-        "/vr settings set name:vr_locked_slot value:success",
+        "/vr-gm settings set name:vr_locked_slot value:success",
     )
     .await;
     private(&t, "carol", "/fc gm-channel channel:#gm").await;
@@ -864,7 +864,7 @@ async fn no_reply_pings_because_of_user_text_and_a_call_pings_only_the_player() 
     let out = public(
         &t,
         "fc",
-        "/ve fc call player:alice kind:check ability:Finesse difficulty:10",
+        "/ve-gm fc call player:alice kind:check ability:Finesse difficulty:10",
     )
     .await;
     assert_eq!(out.body["allowed_mentions"]["parse"], serde_json::json!([]));
@@ -939,12 +939,12 @@ async fn what_the_fc_does_to_a_secret_roll_stays_secret() {
     // Everything that acts on the roll afterwards answers privately (and
     // updates the GM channel's copy), never in the table's channel.
     for (who, line) in [
-        ("fc", "/ve fc adjust difficulty:15"),
+        ("fc", "/ve-gm fc adjust difficulty:15"),
         (
             "alice",
             "/ve bonus name:\"The high ground\" kind:Environment",
         ),
-        ("fc", "/ve fc void"),
+        ("fc", "/ve-gm fc void"),
     ] {
         let ex = run(&t, who, line).await;
         for out in &ex.outputs {
@@ -1066,10 +1066,10 @@ async fn secret_rolls_of_every_system_stay_secret_whoever_acts_on_them() {
     }
     // The commands that act on the newest roll, by the FC and by others.
     for (who, line) in [
-        ("fc", "/ve fc adjust difficulty:15"),
+        ("fc", "/ve-gm fc adjust difficulty:15"),
         ("alice", "/ve bonus name:Luck kind:Other"),
-        ("fc", "/ve fc close"),
-        ("fc", "/ve fc void"),
+        ("fc", "/ve-gm fc close"),
+        ("fc", "/ve-gm fc void"),
         ("fc", "/vv endround"),
     ] {
         let ex = run(&t, who, line).await;

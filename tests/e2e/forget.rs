@@ -134,11 +134,11 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
     play(
         &t,
         &[
-            "fc: /vr combat start leader:Quxveracity",
+            "fc: /vr-gm combat start leader:Quxveracity",
             "bob: /vr combat join",
             // She plays in a game, and game-masters it (issue 32).
-            "fc in #saga: /game create name:Saga system:Veracity",
-            "fc in #saga: /game gm add member:@alice",
+            "fc in #saga: /game-gm create name:Saga system:Veracity",
+            "fc in #saga: /game-gm gm add member:@alice",
             "alice in #saga: /game join character:Quxveracity",
         ],
     )
@@ -212,7 +212,7 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
     drop(tx);
 
     // The fight runs on without her name, and ends.
-    let ended = t.command("fc", "/vr combat end").await.unwrap();
+    let ended = t.command("fc", "/vr-gm combat end").await.unwrap();
     assert!(
         ended.outputs.iter().any(|o| o.text().contains("(erased)")),
         "{:#?}",
@@ -398,7 +398,7 @@ async fn the_csv_export_leaves_out_erased_text_and_deleted_sheets() {
         ],
     )
     .await;
-    let ex = t.command("fc", "/history export").await.unwrap();
+    let ex = t.command("fc", "/history-gm export").await.unwrap();
     let csv = ex
         .outputs
         .iter()

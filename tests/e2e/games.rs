@@ -52,10 +52,10 @@ async fn refused(t: &Table, line: &str, needle: &str) -> Output {
 /// Alice plays Ann in Alpha and Bea in Beta.
 async fn two_games(t: &Table) {
     for line in [
-        "fc in #alpha: /game create name:Alpha system:Storyteller",
-        "fc in #alpha: /game gm add member:@gma",
-        "fc in #beta: /game create name:Beta system:Storyteller",
-        "fc in #beta: /game gm add member:@gmb",
+        "fc in #alpha: /game-gm create name:Alpha system:Storyteller",
+        "fc in #alpha: /game-gm gm add member:@gma",
+        "fc in #beta: /game-gm create name:Beta system:Storyteller",
+        "fc in #beta: /game-gm gm add member:@gmb",
         "alice: /st sheet create name:Ann willpower:5",
         "alice: /st sheet create name:Bea willpower:6",
         "alice in #alpha: /game join character:Ann",
@@ -107,17 +107,17 @@ async fn issue_32_each_game_has_its_own_game_master() {
     // Managing a game is its game masters' (and server managers').
     refused(
         &t,
-        "gma in #beta: /game end",
+        "gma in #beta: /game-gm end",
         "Only the game masters of **Beta**",
     )
     .await;
     refused(
         &t,
-        "alice in #alpha: /game gm add member:@alice",
+        "alice in #alpha: /game-gm gm add member:@alice",
         "Only the game masters of **Alpha**",
     )
     .await;
-    public(&t, "gma in #alpha: /game gm add member:@bob").await;
+    public(&t, "gma in #alpha: /game-gm gm add member:@bob").await;
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -179,11 +179,11 @@ async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     );
     refused(
         &t,
-        "alice in #alpha: /game end",
+        "alice in #alpha: /game-gm end",
         "Only the game masters of **Alpha**",
     )
     .await;
-    public(&t, "gma in #alpha: /game end").await;
+    public(&t, "gma in #alpha: /game-gm end").await;
     refused(
         &t,
         "alice in #alpha: /st willpower",
@@ -215,25 +215,25 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
     let t = table("games-limits", 1).await;
     refused(
         &t,
-        "alice in #alpha: /game create name:Alpha system:Storyteller",
+        "alice in #alpha: /game-gm create name:Alpha system:Storyteller",
         "Only the FC can create a game",
     )
     .await;
     refused(&t, "fc in #alpha: /game show", "belongs to no game").await;
     public(
         &t,
-        "fc in #alpha: /game create name:Alpha system:Storyteller",
+        "fc in #alpha: /game-gm create name:Alpha system:Storyteller",
     )
     .await;
     refused(
         &t,
-        "fc in #beta: /game create name:ALPHA system:\"Venus Engine\"",
+        "fc in #beta: /game-gm create name:ALPHA system:\"Venus Engine\"",
         "named **ALPHA** already",
     )
     .await;
     refused(
         &t,
-        "fc in #alpha: /game create name:Other system:\"Venus Engine\"",
+        "fc in #alpha: /game-gm create name:Other system:\"Venus Engine\"",
         "belongs to the game **Alpha** already",
     )
     .await;
@@ -242,25 +242,25 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
     // it too.
     assert!(t
         .run_line(&format!(
-            "fc in #beta: /game create name:{long} system:\"Venus Engine\""
+            "fc in #beta: /game-gm create name:{long} system:\"Venus Engine\""
         ))
         .await
         .is_err());
     refused(
         &t,
-        "fc in #alpha: /game channel remove channel:#alpha",
+        "fc in #alpha: /game-gm channel remove channel:#alpha",
         "only channel",
     )
     .await;
     // A channel plays one game at a time; a game plays its own system.
     public(
         &t,
-        "fc in #beta: /game create name:Beta system:\"Venus Engine\"",
+        "fc in #beta: /game-gm create name:Beta system:\"Venus Engine\"",
     )
     .await;
     refused(
         &t,
-        "fc in #alpha: /game channel add channel:#beta",
+        "fc in #alpha: /game-gm channel add channel:#beta",
         "belongs to the game **Beta**",
     )
     .await;
@@ -272,21 +272,21 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
     .await;
     refused(
         &t,
-        "fc in #alpha: /game gm add",
+        "fc in #alpha: /game-gm gm add",
         "either a `member` or a `role`",
     )
     .await;
     for n in 0..24 {
-        public(&t, &format!("fc in #alpha: /game gm add member:@p{n}")).await;
+        public(&t, &format!("fc in #alpha: /game-gm gm add member:@p{n}")).await;
     }
     refused(
         &t,
-        "fc in #alpha: /game gm add member:@late",
+        "fc in #alpha: /game-gm gm add member:@late",
         "25 game masters",
     )
     .await;
     // Mentions in the replies never ping.
-    let added = public(&t, "fc in #beta: /game gm add role:@crew").await;
+    let added = public(&t, "fc in #beta: /game-gm gm add role:@crew").await;
     assert!(added.text().contains("<@&"), "{}", added.text());
     for kind in ["users", "roles"] {
         assert_eq!(
@@ -298,24 +298,28 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
     }
     // At most 25 channels a game, 25 running games a server.
     for n in 1..25 {
-        public(&t, &format!("fc in #beta: /game channel add channel:#b{n}")).await;
+        public(
+            &t,
+            &format!("fc in #beta: /game-gm channel add channel:#b{n}"),
+        )
+        .await;
     }
     refused(
         &t,
-        "fc in #beta: /game channel add channel:#b25",
+        "fc in #beta: /game-gm channel add channel:#b25",
         "25 channels",
     )
     .await;
     for n in 2..25 {
         public(
             &t,
-            &format!("fc in #g{n}: /game create name:G{n} system:Storyteller"),
+            &format!("fc in #g{n}: /game-gm create name:G{n} system:Storyteller"),
         )
         .await;
     }
     refused(
         &t,
-        "fc in #g25: /game create name:G25 system:Storyteller",
+        "fc in #g25: /game-gm create name:G25 system:Storyteller",
         "25 games running",
     )
     .await;
@@ -331,7 +335,7 @@ async fn issue_32_settings_differ_per_game() {
     // server keep theirs.
     public(
         &t,
-        "gma in #alpha: /st settings set name:st_default_difficulty value:9",
+        "gma in #alpha: /st-gm settings set name:st_default_difficulty value:9",
     )
     .await;
     let alpha = public(&t, "alice in #alpha: /st willpower").await;
@@ -344,7 +348,7 @@ async fn issue_32_settings_differ_per_game() {
     // before applies in Beta until Beta sets its own.
     public(
         &t,
-        "fc: /st settings set name:st_default_difficulty value:8",
+        "fc: /st-gm settings set name:st_default_difficulty value:8",
     )
     .await;
     let beta = public(&t, "alice in #beta: /st willpower").await;
@@ -406,11 +410,11 @@ async fn issue_32_a_post_pace_games_rolls_wait_days() {
     two_games(&t).await;
     refused(
         &t,
-        "alice in #beta: /game pace pace:post days:3",
+        "alice in #beta: /game-gm pace pace:post days:3",
         "Only the game masters of **Beta**",
     )
     .await;
-    let set = public(&t, "gmb in #beta: /game pace pace:post days:3").await;
+    let set = public(&t, "gmb in #beta: /game-gm pace pace:post days:3").await;
     assert!(set.text().contains("3 days"), "{}", set.text());
     let roll = public(&t, "alice in #beta: /st willpower").await;
     assert!(
@@ -433,7 +437,7 @@ async fn issue_32_a_post_pace_games_rolls_wait_days() {
         "{}",
         show.text()
     );
-    public(&t, "gmb in #beta: /game pace pace:live").await;
+    public(&t, "gmb in #beta: /game-gm pace pace:live").await;
     let show = public(&t, "bob in #beta: /game show").await;
     assert!(show.text().contains("live"), "{}", show.text());
     assert!(!show.text().contains("play by post"), "{}", show.text());
@@ -456,7 +460,11 @@ async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
     )
     .await;
     // A category added to Beta brings the channels in it.
-    public(&t, "gmb in #beta: /game channel add channel:#beta-category").await;
+    public(
+        &t,
+        "gmb in #beta: /game-gm channel add channel:#beta-category",
+    )
+    .await;
     t.set_parent(
         t.channel_id_of("#harbour"),
         t.channel_id_of("#beta-category"),
@@ -535,7 +543,7 @@ async fn issue_32_every_log_entry_knows_its_game() {
     assert_eq!(newest_entry_game(&t).await, None);
     public(&t, "alice in #beta: /st willpower").await;
     assert_eq!(newest_entry_game(&t).await, Some(beta));
-    public(&t, "gma in #alpha: /game end").await;
+    public(&t, "gma in #alpha: /game-gm end").await;
     // Alpha's log: its join and its roll, nothing else.
     let log = one(&t, "alice in #alpha: /history show").await;
     assert!(log.text().contains("latest 2."), "{}", log.text());

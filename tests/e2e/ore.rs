@@ -166,11 +166,27 @@ async fn vv_registers_within_discords_limits() {
         "endcombat",
         "heal",
         "repair",
-        "order",
+        "odds",
         "settings",
     ] {
         assert!(subs.contains(&s), "{s} missing from {subs:?}");
     }
+    // The Compiler's own commands sit under `/vv-gm` (issue 31 item 1).
+    assert!(!subs.contains(&"order"), "{subs:?}");
+    let gm = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vv-gm")
+        .expect("/vv-gm is registered");
+    let gm_subs: Vec<&str> = gm["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(gm_subs, ["heal", "order", "combat", "settings"]);
+    assert!(command_size(gm) < 8000);
     let size = command_size(&vv);
     assert!(size < 8000, "/vv is {size} characters, over Discord's 8000");
     println!("/vv registration size: {size} characters");
@@ -535,11 +551,16 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
         "No character named `Ann`",
     );
     refused(
-        &cmd(&t, "bob", "/vv order kind:Outthink entities:\"Ann, x:3\"").await,
+        &cmd(
+            &t,
+            "bob",
+            "/vv-gm order kind:Outthink entities:\"Ann, x:3\"",
+        )
+        .await,
         "Only the Compiler can roll Outthink",
     );
     refused(
-        &cmd(&t, "bob", "/vv settings set name:vv_max_pool value:20").await,
+        &cmd(&t, "bob", "/vv-gm settings set name:vv_max_pool value:20").await,
         "Only the Compiler can change the Virtual Veil settings",
     );
     let ex = t.click("fc", "Close").await.unwrap();
@@ -671,7 +692,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_defense_mode value:subtract",
+        "/vv-gm settings set name:vv_defense_mode value:subtract",
     )
     .await;
     let ex = cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
@@ -681,10 +702,10 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     let ex = cmd(&t, "fc", "/vv heal days days:2 player:alice").await;
     assert!(desc(ex.single()).contains("healing counts only while a professional"));
     refused(
-        &cmd(&t, "alice", "/vv heal injury number:1").await,
+        &cmd(&t, "alice", "/vv-gm heal injury number:1").await,
         "Only the Compiler can mark an Injury healed",
     );
-    let ex = cmd(&t, "fc", "/vv heal injury number:1 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv-gm heal injury number:1 player:alice").await;
     assert_eq!(desc(ex.single()), "Injury 1 (Minor) healed.");
     let ex = cmd(&t, "fc", "/vv heal days days:1 tended:true player:alice").await;
     let d = desc(ex.single());
@@ -693,11 +714,11 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
         "{d}"
     );
     refused(
-        &cmd(&t, "fc", "/vv heal injury number:1 player:alice").await,
+        &cmd(&t, "fc", "/vv-gm heal injury number:1 player:alice").await,
         "already healed",
     );
     refused(
-        &cmd(&t, "fc", "/vv heal injury number:9 player:alice").await,
+        &cmd(&t, "fc", "/vv-gm heal injury number:9 player:alice").await,
         "no such Injury",
     );
     // End of combat in a stable place clears the Fault dice.
@@ -720,7 +741,7 @@ async fn vv_order_ranks_entities_and_records_values() {
     let ex = cmd(
         &t,
         "fc",
-        "/vv order kind:Outthink entities:\"Ann, <@BOB>, drone:4, rat:0\""
+        "/vv-gm order kind:Outthink entities:\"Ann, <@BOB>, drone:4, rat:0\""
             .replace("BOB", &Table::user_id("bob").to_string())
             .as_str(),
     )
@@ -741,7 +762,7 @@ async fn vv_order_ranks_entities_and_records_values() {
     let ex = cmd(
         &t,
         "fc",
-        "/vv order kind:Initiative entities:\"Ann, Bo, drone:4\" record:false",
+        "/vv-gm order kind:Initiative entities:\"Ann, Bo, drone:4\" record:false",
     )
     .await;
     let out = ex.single();
@@ -766,19 +787,19 @@ async fn vv_order_ranks_entities_and_records_values() {
     assert_eq!((bo.combat.outthink, bo.combat.initiative), (Some(17), None));
     // Bad lists are refused.
     refused(
-        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"Zed\"").await,
+        &cmd(&t, "fc", "/vv-gm order kind:Outthink entities:\"Zed\"").await,
         "No sheet named `Zed`",
     );
     refused(
-        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"a:x\"").await,
+        &cmd(&t, "fc", "/vv-gm order kind:Outthink entities:\"a:x\"").await,
         "the Wit stat, 0 to 99",
     );
     refused(
-        &cmd(&t, "fc", "/vv order kind:Outthink entities:\"Ann, Ann\"").await,
+        &cmd(&t, "fc", "/vv-gm order kind:Outthink entities:\"Ann, Ann\"").await,
         "Ann is listed twice",
     );
     refused(
-        &cmd(&t, "fc", "/vv order kind:Outthink entities:\" , \"").await,
+        &cmd(&t, "fc", "/vv-gm order kind:Outthink entities:\" , \"").await,
         "List the entities",
     );
     let many: Vec<String> = (0..51).map(|i| format!("e{i}:1")).collect();
@@ -786,20 +807,26 @@ async fn vv_order_ranks_entities_and_records_values() {
         &cmd(
             &t,
             "fc",
-            &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+            &format!(
+                "/vv-gm order kind:Initiative entities:\"{}\"",
+                many.join(",")
+            ),
         )
         .await,
         "At most 50 entities",
     );
     // Fifty entities at the largest pool still fit one embed.
-    cmd(&t, "fc", "/vv settings set name:vv_max_pool value:30").await;
+    cmd(&t, "fc", "/vv-gm settings set name:vv_max_pool value:30").await;
     let many: Vec<String> = (0..50)
         .map(|i| format!("entity-{i}:{}", i % 30 + 1))
         .collect();
     let ex = cmd(
         &t,
         "fc",
-        &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+        &format!(
+            "/vv-gm order kind:Initiative entities:\"{}\"",
+            many.join(",")
+        ),
     )
     .await;
     assert!(
@@ -813,7 +840,10 @@ async fn vv_order_ranks_entities_and_records_values() {
         &cmd(
             &t,
             "fc",
-            &format!("/vv order kind:Initiative entities:\"{}\"", many.join(",")),
+            &format!(
+                "/vv-gm order kind:Initiative entities:\"{}\"",
+                many.join(",")
+            ),
         )
         .await,
         "at most 2000 per command",
@@ -925,20 +955,20 @@ async fn vv_settings_show_set_and_refuse_bad_values() {
     let ex = cmd(
         &t,
         "fc",
-        "/vv settings set name:fault_check value:immediate",
+        "/vv-gm settings set name:fault_check value:immediate",
     )
     .await;
     assert!(desc(ex.single()).starts_with("**vv_fault_check**: end_of_round → **immediate**"));
     refused(
-        &cmd(&t, "fc", "/vv settings set name:vv_max_pool value:31").await,
+        &cmd(&t, "fc", "/vv-gm settings set name:vv_max_pool value:31").await,
         "vv_max_pool must be a whole number from 1 to 30.",
     );
     refused(
-        &cmd(&t, "fc", "/vv settings set name:vv_colour value:red").await,
+        &cmd(&t, "fc", "/vv-gm settings set name:vv_colour value:red").await,
         "There is no Virtual Veil setting called `vv_colour`",
     );
     let names = t
-        .autocomplete("fc", "/vv settings set name:cache value:x", "name")
+        .autocomplete("fc", "/vv-gm settings set name:cache value:x", "name")
         .await
         .unwrap();
     let names: Vec<&str> = names.iter().map(|c| c["name"].as_str().unwrap()).collect();
@@ -1105,7 +1135,7 @@ fn within_limits(o: &Output) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vv_largest_pools_stay_within_discord_limits() {
     let t = table("vv-large", 2).await;
-    cmd(&t, "fc", "/vv settings set name:vv_max_pool value:30").await;
+    cmd(&t, "fc", "/vv-gm settings set name:vv_max_pool value:30").await;
     cmd(&t, "alice", "/vv sheet create name:Max wit:40 agility:30").await;
     cmd(
         &t,
@@ -1196,7 +1226,7 @@ async fn vv_comp_overflow_prompt_logout_and_battery() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_fault_counts_toward_cache value:on",
+        "/vv-gm settings set name:vv_fault_counts_toward_cache value:on",
     )
     .await;
     cmd(&t, "alice", ANN).await;
@@ -2051,7 +2081,7 @@ async fn vv_face_modifiers_clamp_or_wrap_from_the_roll_buttons() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_face_modifier_bounds value:wrap",
+        "/vv-gm settings set name:vv_face_modifier_bounds value:wrap",
     )
     .await;
     let ex = t.click("alice", "± Modify a die").await.unwrap();
@@ -2150,7 +2180,7 @@ async fn vv_split_sets_only_when_the_house_rule_allows() {
         &cmd(
             &t,
             "alice",
-            "/vv settings set name:vv_allow_split_sets value:on",
+            "/vv-gm settings set name:vv_allow_split_sets value:on",
         )
         .await,
         "",
@@ -2158,7 +2188,7 @@ async fn vv_split_sets_only_when_the_house_rule_allows() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_allow_split_sets value:on",
+        "/vv-gm settings set name:vv_allow_split_sets value:on",
     )
     .await;
     let ex = cmd(&t, "fc", "/vv settings show").await;

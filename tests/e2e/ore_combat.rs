@@ -109,7 +109,7 @@ async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
 async fn set_up(t: &Table) -> u64 {
     cmd(t, "alice", ANN).await;
     cmd(t, "bob", BO).await;
-    let ex = cmd(t, "fc", "/vv combat start world:physical").await;
+    let ex = cmd(t, "fc", "/vv-gm combat start world:physical").await;
     let id = ex.message_id.expect("the tracker is posted");
     assert_eq!(tracker(t, id).0, "⚔ Combat · Setting up");
     cmd(t, "alice", "/vv combat join").await;
@@ -117,13 +117,13 @@ async fn set_up(t: &Table) -> u64 {
     cmd(
         t,
         "fc",
-        "/vv combat add name:Goblin wit:1 agility:2 vitality:2 mob:true",
+        "/vv-gm combat add name:Goblin wit:1 agility:2 vitality:2 mob:true",
     )
     .await;
     cmd(
         t,
         "fc",
-        "/vv combat add name:Guard wit:5 agility:3 vitality:3",
+        "/vv-gm combat add name:Guard wit:5 agility:3 vitality:3",
     )
     .await;
     id
@@ -134,10 +134,10 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     let t = table("vvc-rights", 1).await;
     refused(
         &cmd(&t, "alice", "/vv combat join").await,
-        "No fight is running in this channel: start one with `/vv combat start`.",
+        "No fight is running in this channel: start one with `/vv-gm combat start`.",
     );
     refused(
-        &cmd(&t, "alice", "/vv combat start").await,
+        &cmd(&t, "alice", "/vv-gm combat start").await,
         "Only the Compiler can start a fight",
     );
     let id = set_up(&t).await;
@@ -149,27 +149,27 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     );
     assert_eq!(labels, ["⚙ Compiler"], "the Compiler's tools are private");
     refused(
-        &cmd(&t, "fc", "/vv combat start").await,
-        "A fight is already running in this channel: end it first with `/vv combat end`.",
+        &cmd(&t, "fc", "/vv-gm combat start").await,
+        "A fight is already running in this channel: end it first with `/vv-gm combat end`.",
     );
     refused(
         &cmd(
             &t,
             "bob",
-            "/vv combat add name:Rat wit:1 agility:1 vitality:1",
+            "/vv-gm combat add name:Rat wit:1 agility:1 vitality:1",
         )
         .await,
         "Only the Compiler can add combatants",
     );
     refused(
-        &cmd(&t, "bob", "/vv combat remove name:Goblin").await,
+        &cmd(&t, "bob", "/vv-gm combat remove name:Goblin").await,
         "Only the Compiler can remove combatants",
     );
     refused(
         &cmd(
             &t,
             "bob",
-            "/vv combat damage name:Goblin target:Vitality amount:1",
+            "/vv-gm combat damage name:Goblin target:Vitality amount:1",
         )
         .await,
         "Only the Compiler can deal damage in a fight",
@@ -179,14 +179,14 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         "Ann is already in the order.",
     );
     refused(
-        &cmd(&t, "fc", "/vv combat remove name:Nobody").await,
+        &cmd(&t, "fc", "/vv-gm combat remove name:Nobody").await,
         "No combatant is named Nobody",
     );
     refused(
         &cmd(
             &t,
             "fc",
-            "/vv combat add name:Swarm wit:1 agility:1 vitality:3 mob:true confidence:2",
+            "/vv-gm combat add name:Swarm wit:1 agility:1 vitality:3 mob:true confidence:2",
         )
         .await,
         "A mob has a single Health stat",
@@ -197,7 +197,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     );
     assert_eq!(tracker(&t, id).0, "⚔ Combat · Setting up");
     // The Compiler removes and re-adds a combatant.
-    let ex = cmd(&t, "fc", "/vv combat remove name:Guard").await;
+    let ex = cmd(&t, "fc", "/vv-gm combat remove name:Guard").await;
     assert_eq!(
         redrawn(&ex, "ephemeral").content(),
         "✅ Guard leaves the fight."
@@ -206,7 +206,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     cmd(
         &t,
         "fc",
-        "/vv combat add name:Guard wit:5 agility:3 vitality:3",
+        "/vv-gm combat add name:Guard wit:5 agility:3 vitality:3",
     )
     .await;
     tool(&t, "fc", "Begin").await;
@@ -269,7 +269,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     let ann = sheet_of(&t, "alice", "Ann").await;
     assert_eq!(ann.combat.outthink, None, "combat is over for Ann");
     // A new fight may start; in cosmOS Initiative is Precision.
-    let ex = cmd(&t, "fc", "/vv combat start world:cosmOS").await;
+    let ex = cmd(&t, "fc", "/vv-gm combat start world:cosmOS").await;
     let (_, desc, _, _) = tracker(&t, ex.message_id.unwrap());
     assert!(
         desc.starts_with("In cosmOS · Initiative: Precision"),
@@ -344,7 +344,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     let ex = cmd(
         &t,
         "fc",
-        "/vv combat damage name:Goblin target:Vitality amount:2",
+        "/vv-gm combat damage name:Goblin target:Vitality amount:2",
     )
     .await;
     assert!(
@@ -364,7 +364,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     cmd(
         &t,
         "fc",
-        "/vv combat damage name:Ann target:Vitality amount:2",
+        "/vv-gm combat damage name:Ann target:Vitality amount:2",
     )
     .await;
     let ann = sheet_of(&t, "alice", "Ann").await;
@@ -403,7 +403,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     cmd(
         &t,
         "fc",
-        "/vv combat damage name:Guard target:Vitality amount:3",
+        "/vv-gm combat damage name:Guard target:Vitality amount:3",
     )
     .await;
     let (_, desc, _, _) = tracker(&t, id);
@@ -423,7 +423,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         &click(&t, "bob", "⚙ Compiler").await,
         "Only the Compiler can use these tools",
     );
-    let ex = cmd(&t, "fc", "/vv combat end stable:true").await;
+    let ex = cmd(&t, "fc", "/vv-gm combat end stable:true").await;
     assert_eq!(redrawn(&ex, "ephemeral").content(), "✅ The fight is over.");
     let (title, _, _, labels) = tracker(&t, id);
     assert_eq!(title, "🏁 Combat over · round 3");
@@ -435,7 +435,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     );
     assert_eq!(ann.combat.outthink, None);
     // A new fight may start now.
-    cmd(&t, "fc", "/vv combat start world:cosmOS").await;
+    cmd(&t, "fc", "/vv-gm combat start world:cosmOS").await;
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -457,7 +457,7 @@ async fn the_combat_example_plays_clean() {
         else {
             continue;
         };
-        if line.starts_with("fc: /vv combat start") {
+        if line.starts_with("fc: /vv-gm combat start") {
             tracker_id = ex.message_id;
         }
         for o in &ex.outputs {
@@ -475,7 +475,7 @@ async fn the_combat_example_plays_clean() {
             "bob: click Use 2×4 (24)",
             "alice: click Next turn",
             "alice: click ⚙ Compiler",
-            "bob: /vv combat end",
+            "bob: /vv-gm combat end",
         ]
     );
     // Every Called Stat roll, the players' and the NPCs' (issue 29 item
@@ -581,7 +581,7 @@ async fn react_refusals_name_the_right_numbers() {
     cmd(
         &t,
         "fc",
-        "/vv combat damage name:Goblin target:Vitality amount:2",
+        "/vv-gm combat damage name:Goblin target:Vitality amount:2",
     )
     .await;
     click(&t, "alice", "Next turn").await;
@@ -610,7 +610,12 @@ async fn cyber_zero_locks_a_living_character_out_without_incapacitating() {
     let t = table("vvc-cyber-zero", 1).await;
     let id = set_up(&t).await;
     tool(&t, "fc", "Begin").await;
-    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv-gm combat damage name:Ann target:Cyber amount:3",
+    )
+    .await;
     let note = redrawn(&ex, "ephemeral").content();
     assert!(!note.contains("Incapacitated"), "{note}");
     assert!(
@@ -663,14 +668,14 @@ async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_fault_check value:immediate",
+        "/vv-gm settings set name:vv_fault_check value:immediate",
     )
     .await;
     let id = set_up(&t).await;
     cmd(
         &t,
         "fc",
-        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+        "/vv-gm combat add name:Ogre wit:2 agility:2 vitality:40",
     )
     .await;
     let mut hits = 0;
@@ -680,7 +685,7 @@ async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
         let ex = cmd(
             &t,
             "fc",
-            "/vv combat damage name:Ogre target:Vitality amount:1",
+            "/vv-gm combat damage name:Ogre target:Vitality amount:1",
         )
         .await;
         if redrawn(&ex, "ephemeral")
@@ -706,7 +711,7 @@ async fn injured_npcs_roll_their_error_dice_on_tracker_calls() {
     t.stop().await;
 }
 
-/// Issue 29 item 5 (`/vv combat add`): a quick-added NPC has every stat
+/// Issue 29 item 5 (`/vv-gm combat add`): a quick-added NPC has every stat
 /// the Call can ask for (`others:` for those not named), and a natively
 /// digital one (`digital:true`) is wiped at Cyber 0 and leaves the fight
 /// (seed 004: "If they are a natively digital entity, they are completely
@@ -718,7 +723,7 @@ async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
     cmd(
         &t,
         "fc",
-        "/vv combat add name:Drone wit:2 agility:2 vitality:3 physique:4 others:1 digital:true",
+        "/vv-gm combat add name:Drone wit:2 agility:2 vitality:3 physique:4 others:1 digital:true",
     )
     .await;
     tool(&t, "fc", "Begin").await;
@@ -733,7 +738,7 @@ async fn quick_added_npcs_have_every_stat_and_a_digital_flag() {
     let ex = cmd(
         &t,
         "fc",
-        "/vv combat damage name:Drone target:Cyber amount:1",
+        "/vv-gm combat damage name:Drone target:Cyber amount:1",
     )
     .await;
     let note = redrawn(&ex, "ephemeral").content();
@@ -772,21 +777,21 @@ async fn trackers_show_the_dice_called_faces_and_every_injury() {
     cmd(
         &t,
         "fc",
-        "/vv settings set name:vv_fault_check value:immediate",
+        "/vv-gm settings set name:vv_fault_check value:immediate",
     )
     .await;
     let id = set_up(&t).await;
     cmd(
         &t,
         "fc",
-        "/vv combat add name:Ogre wit:2 agility:2 vitality:40",
+        "/vv-gm combat add name:Ogre wit:2 agility:2 vitality:40",
     )
     .await;
     for _ in 0..4 {
         cmd(
             &t,
             "fc",
-            "/vv combat damage name:Ogre target:Vitality amount:1",
+            "/vv-gm combat damage name:Ogre target:Vitality amount:1",
         )
         .await;
     }
@@ -833,7 +838,7 @@ async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
     .await;
     cmd(&t, "alice", "/vv boot").await;
     cmd(&t, "bob", BO).await;
-    let id = cmd(&t, "fc", "/vv combat start world:physical")
+    let id = cmd(&t, "fc", "/vv-gm combat start world:physical")
         .await
         .message_id
         .unwrap();
@@ -862,7 +867,12 @@ async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
         .unwrap()
         .to_string();
     assert!(d.contains("Unused from the cache: "), "{d}");
-    let ex = cmd(&t, "fc", "/vv combat damage name:Ann target:Cyber amount:3").await;
+    let ex = cmd(
+        &t,
+        "fc",
+        "/vv-gm combat damage name:Ann target:Cyber amount:3",
+    )
+    .await;
     let roll = ex
         .outputs
         .iter()
@@ -936,7 +946,7 @@ async fn quick_added_npcs_act_through_their_register() {
     cmd(
         &t,
         "fc",
-        "/vv combat add name:Ogre wit:2 agility:2 vitality:40 others:8",
+        "/vv-gm combat add name:Ogre wit:2 agility:2 vitality:40 others:8",
     )
     .await;
     tool(&t, "fc", "Begin").await;
@@ -1009,7 +1019,7 @@ async fn quick_added_npcs_act_through_their_register() {
 }
 
 /// Issue 28: a player's own `/vv damage` on a seated character redraws the
-/// running tracker at once, as the Compiler's `/vv combat damage` does.
+/// running tracker at once, as the Compiler's `/vv-gm combat damage` does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_a_players_own_damage_redraws_the_tracker() {
     let t = table("vvc-own-damage", 1).await;

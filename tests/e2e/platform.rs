@@ -337,7 +337,7 @@ async fn the_fc_exports_the_log_as_csv_and_players_are_refused() {
     t.command("bob", "/roll expression:1d20+1").await.unwrap();
     t.click("bob", "Reroll").await.unwrap();
 
-    let ex = t.command("alice", "/history export").await.unwrap();
+    let ex = t.command("alice", "/history-gm export").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     assert!(
@@ -348,7 +348,7 @@ async fn the_fc_exports_the_log_as_csv_and_players_are_refused() {
     );
     assert!(files_of(&t, &ex).is_empty());
 
-    let ex = t.command("fc", "/history export").await.unwrap();
+    let ex = t.command("fc", "/history-gm export").await.unwrap();
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     assert_eq!(out.title(), "📤 Roll log export");
@@ -373,7 +373,7 @@ async fn the_fc_exports_the_log_as_csv_and_players_are_refused() {
 
     // One channel, the last day: the same three here.
     let ex = t
-        .command("fc", "/history export channel:table days:1")
+        .command("fc", "/history-gm export channel:table days:1")
         .await
         .unwrap();
     let out = ex.single();
@@ -452,14 +452,14 @@ async fn stats_count_every_face_and_attach_a_chart() {
 async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
     let t = table("odds", 1).await;
     let cases: [(&str, &str, &str, &str, usize); 8] = [
-        ("/odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
-        ("/odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
-        ("/odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
-        ("/odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
-        ("/odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.00%**", 1),
-        ("/odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 2),
-        ("/odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 2),
-        ("/odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.88%**", 1),
+        ("/ve odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
+        ("/ve odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
+        ("/ve odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
+        ("/ve odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
+        ("/vr odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.00%**", 1),
+        ("/st odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 2),
+        ("/st odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 2),
+        ("/vv odds ore dice:6", "🎯 Odds · Virtual Veil (One-Roll Engine) roll", "At least a dub", "**84.88%**", 1),
     ];
     for (line, title, field, starts, images) in cases {
         let ex = t.command("alice", line).await.unwrap();
@@ -473,14 +473,14 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
         assert_eq!(charts(&t, &ex, "odds"), vec![(800, 400); images], "{line}");
     }
     // The ST default difficulty is named when it was not given.
-    let ex = t.command("alice", "/odds st pool:5").await.unwrap();
+    let ex = t.command("alice", "/st odds st pool:5").await.unwrap();
     assert!(ex
         .single()
         .text()
         .contains("Difficulty 6 is this server's default"));
     // The task table lists P(≥ k).
     let ex = t
-        .command("alice", "/odds ve1-task dice:1 rank:Platinum")
+        .command("alice", "/ve odds ve1-task dice:1 rank:Platinum")
         .await
         .unwrap();
     let table = ex.single().field("Chance of k beats").unwrap();
@@ -493,7 +493,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
 async fn odds_refuse_impossible_parameters() {
     let t = table("odds-bad", 1).await;
     let ex = t
-        .command("alice", "/odds veracity-save unlocked:4 filled:5")
+        .command("alice", "/vr odds veracity-save unlocked:4 filled:5")
         .await
         .unwrap();
     let out = ex.single();
@@ -506,9 +506,9 @@ async fn odds_refuse_impossible_parameters() {
     );
     assert!(files_of(&t, &ex).is_empty());
     // Out-of-range options never reach the bot (Discord's client refuses them).
-    assert!(t.command("alice", "/odds ore dice:31").await.is_err());
+    assert!(t.command("alice", "/vv odds ore dice:31").await.is_err());
     assert!(t
-        .command("alice", "/odds ve1-check score:1 target:30 rank:Gold")
+        .command("alice", "/ve odds ve1-check score:1 target:30 rank:Gold")
         .await
         .is_err());
     assert_schema_clean(&t);
@@ -526,9 +526,9 @@ async fn help_explains_each_system_and_lists_registered_commands() {
     for needle in [
         "`/roll`",
         "`/history show`",
-        "`/history export`",
+        "`/history-gm export`",
         "`/stats`",
-        "`/odds ore`",
+        "`/vv odds ore`",
         "Storyteller d10 rules",
     ] {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
@@ -593,7 +593,10 @@ async fn help_explains_each_system_and_lists_registered_commands() {
         .find(|f| f["name"] == "Odds before you roll")
         .cloned()
         .unwrap();
-    assert!(odds["value"].as_str().unwrap().contains("`/odds ve2-task`"));
+    assert!(odds["value"]
+        .as_str()
+        .unwrap()
+        .contains("`/ve odds ve2-task`"));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -660,7 +663,7 @@ async fn the_largest_rolls_keep_history_stats_and_export_schema_valid() {
     // Charts for the four most-thrown sizes up to d100 with enough dice.
     assert_eq!(charts(&t, &ex, "stats"), [(800, 400); 4]);
 
-    let ex = t.command("fc", "/history export").await.unwrap();
+    let ex = t.command("fc", "/history-gm export").await.unwrap();
     let files = files_of(&t, &ex);
     assert_eq!(files.len(), 1);
     let csv = String::from_utf8(files[0].1.clone()).unwrap();
@@ -692,7 +695,7 @@ async fn an_export_of_ten_thousand_entries_goes_through() {
         kismet::storage::log::append(&mut tx, &e).await.unwrap();
     }
     tx.commit().await.unwrap();
-    let ex = t.command("fc", "/history export").await.unwrap();
+    let ex = t.command("fc", "/history-gm export").await.unwrap();
     let files = files_of(&t, &ex);
     assert_eq!(files.len(), 1, "{:?}", ex.outputs);
     let csv = String::from_utf8(files[0].1.clone()).unwrap();
@@ -722,7 +725,7 @@ fn the_sandbox_shows_mentions_flags_and_attachments_and_saves_the_files() {
         .take()
         .unwrap()
         .write_all(
-            b"alice: /roll expression:2d6\nalice: /help\nalice: /odds st pool:5 difficulty:6\n",
+            b"alice: /roll expression:2d6\nalice: /help\nalice: /st odds st pool:5 difficulty:6\n",
         )
         .unwrap();
     let out = child.wait_with_output().unwrap();
@@ -893,14 +896,20 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
         gm.len(),
         commands.len()
     );
-    // Today (issue 31 item 1, before the reshaping): every command is in
-    // everyone's picker; issue 33 added `/me export|forget`, `/fc forget`
-    // and each game's `sheet export|import` (145 → 156, 11 → 12); issue 32
-    // the `/game` root with `create`, `channel add|remove`, `gm add|remove`,
-    // `join`, `leave`, `show`, `pace` and `end` (→ 166, 13); issue 31 item
-    // 5 each tracker's `show` (`/ve spotlight`, `/vr combat`, `/vv combat`:
-    // 169).
-    assert_eq!((player.len(), gm.len(), commands.len()), (169, 169, 13));
+    // Before the reshaping every command was in everyone's picker; issue 33
+    // added `/me export|forget`, `/fc forget` and each game's `sheet
+    // export|import` (145 → 156, 11 → 12); issue 32 the `/game` root with
+    // `create`, `channel add|remove`, `gm add|remove`, `join`, `leave`,
+    // `show`, `pace` and `end` (→ 166, 13); issue 31 item 5 each tracker's
+    // `show` (`/ve spotlight`, `/vr combat`, `/vv combat`: 169). Issue 31
+    // item 1: the game master's commands moved under roots that need
+    // Manage Server (`/fc`, `/<root>-gm`, `/game-gm`, `/history-gm`: 169
+    // for a game master, 121 for a player, 13 → 19 top-level commands).
+    assert_eq!((player.len(), gm.len(), commands.len()), (121, 169, 19));
+    for gm_root in ["fc", "vr-gm", "game-gm", "history-gm"] {
+        let c = commands.iter().find(|c| c["name"] == gm_root).unwrap();
+        assert_eq!(c["default_member_permissions"], MANAGE_GUILD.to_string());
+    }
 }
 
 /// Issue 31 item 6: `/help` promises nothing `/roll` does not do: `/roll`
@@ -1045,6 +1054,10 @@ fn game_roots(t: &Table) -> Vec<String> {
         .collect()
 }
 
+/// What a server that plays every game registers: each game's root and its
+/// game master's root (issue 31 item 1).
+const EVERY_GAME: [&str; 8] = ["ve", "ve-gm", "vr", "vr-gm", "st", "st-gm", "vv", "vv-gm"];
+
 /// How many times the bot registered the table guild's commands so far.
 fn guild_registrations(t: &Table) -> usize {
     let path = format!("/guilds/{}/commands", t.guild_id());
@@ -1054,45 +1067,94 @@ fn guild_registrations(t: &Table) -> usize {
 }
 
 /// Issue 31 item 1: a server sees only the games it plays. The shared
-/// commands are global; each game's root is registered in the server when
-/// it names no `system` (every game), or for its `system` and each
-/// channel's choice; a player in a one-system server sees 77 leaf commands
-/// instead of 169. Printed and asserted exactly.
+/// commands are global; each game's root and its game master's root are
+/// registered in the server when it names no `system` (every game), or for
+/// its `system` and each channel's choice, with the game's odds questions
+/// under its root. The leaf commands a player and a game master see in a
+/// one-system server of each game, printed and asserted exactly (before
+/// the game master's roots: Veracity 77, Venus 72, Storyteller 58, Virtual
+/// Veil 70, for everyone).
 #[test]
 fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     let file = std::env::temp_dir().join(format!(
         "kismet-sandbox-one-game-{}.json",
         std::process::id()
     ));
-    let _ = std::fs::remove_file(&file);
-    let lines = sandbox_lines(
-        &["--commands".as_ref(), file.as_os_str()],
-        "fc: /fc set name:system value:veracity\nalice: /vr sheet create name:Ada light:6 flesh:6 facet:Cruel\n",
-    );
-    assert!(lines.iter().any(|l| l.contains("Ada")), "{lines:?}");
-    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&file);
-    let commands = listed.as_array().unwrap();
-    let names: Vec<&str> = commands
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let mut counts = Vec::new();
+    for (system, root) in [
+        ("veracity", "vr"),
+        ("venus", "ve"),
+        ("storyteller", "st"),
+        ("ore", "vv"),
+    ] {
+        let _ = std::fs::remove_file(&file);
+        let lines = sandbox_lines(
+            &["--commands".as_ref(), file.as_os_str()],
+            &format!("fc: /fc set name:system value:{system}\n"),
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("Changed by fc")),
+            "{lines:?}"
+        );
+        let listed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let _ = std::fs::remove_file(&file);
+        let commands = listed.as_array().unwrap();
+        let names: Vec<&str> = commands
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        let gm_root = format!("{root}-gm");
+        assert_eq!(
+            names,
+            [
+                "roll",
+                "rolls",
+                "history",
+                "history-gm",
+                "stats",
+                "odds",
+                "help",
+                "me",
+                "fc",
+                "game",
+                "game-gm",
+                root,
+                &gm_root
+            ]
+        );
+        let member = (1 << 11) | (1 << 31);
+        let player = leaf_commands(commands, member);
+        let gm = leaf_commands(commands, member | MANAGE_GUILD);
+        assert!(player
+            .iter()
+            .all(|l| !l.contains("-gm ") && !l.starts_with("/fc ")));
+        assert!(player.contains(&format!("/{root} odds {}", odds_of(root))));
+        println!(
+            "a one-system server of {system}: a player sees {} leaf commands, a game master {}",
+            player.len(),
+            gm.len()
+        );
+        counts.push((root, player.len(), gm.len()));
+    }
     assert_eq!(
-        names,
-        ["roll", "rolls", "history", "stats", "odds", "help", "me", "fc", "game", "vr"]
+        counts,
+        [
+            ("vr", 46, 71),
+            ("ve", 39, 69),
+            ("st", 35, 52),
+            ("vv", 40, 64)
+        ]
     );
-    let member = (1 << 11) | (1 << 31);
-    let player = leaf_commands(commands, member);
-    let gm = leaf_commands(commands, member | MANAGE_GUILD);
-    println!(
-        "a one-system server: a player sees {} leaf commands, a game master {}",
-        player.len(),
-        gm.len()
-    );
-    // 169 for everyone where every game is registered; `/game` (10) and
-    // `/vr combat show` (1) came with issues 32 and 31 after the first
-    // count of 66.
-    assert_eq!((player.len(), gm.len()), (77, 77));
+}
+
+/// One of a game's odds questions, as its `/<root> odds` group lists it.
+fn odds_of(root: &str) -> &'static str {
+    match root {
+        "vr" => "veracity-save",
+        "ve" => "ve2-check",
+        "st" => "st",
+        _ => "ore",
+    }
 }
 
 /// Issue 31 item 1, the registration itself: at first every game; when
@@ -1104,7 +1166,7 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_31_each_server_registers_the_games_it_plays() {
     let t = table("one-game-registration", 1).await;
-    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+    assert_eq!(game_roots(&t), EVERY_GAME);
     assert_eq!(guild_registrations(&t), 1);
 
     // Discord refuses (every try): the game master hears it; the setting
@@ -1130,13 +1192,13 @@ async fn issue_31_each_server_registers_the_games_it_plays() {
             .any(|t| t.contains("did not take this server's new list")),
         "{told:?}"
     );
-    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+    assert_eq!(game_roots(&t), EVERY_GAME);
 
     // The next change registers what the server plays now.
     t.command("fc", "/fc channel-system system:Storyteller")
         .await
         .unwrap();
-    assert_eq!(game_roots(&t), ["vr", "st"]);
+    assert_eq!(game_roots(&t), ["vr", "vr-gm", "st", "st-gm"]);
     let ex = t.command("alice", "/st pool dice:3").await.unwrap();
     assert_eq!(ex.outputs[0].kind, "message", "{}", ex.outputs[0].text());
     t.set_channel(t.channel_id_of("#tavern"));
@@ -1163,6 +1225,6 @@ async fn issue_31_each_server_registers_the_games_it_plays() {
     t.command("fc", "/fc set name:system value:none")
         .await
         .unwrap();
-    assert_eq!(game_roots(&t), ["ve", "vr", "st", "vv"]);
+    assert_eq!(game_roots(&t), EVERY_GAME);
     t.stop().await;
 }

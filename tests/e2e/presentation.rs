@@ -38,7 +38,7 @@ const ROLLS: [&str; 6] = [
     "/roll ",
     "/st roll",
     "/vr save",
-    "/ve fc npc",
+    "/ve-gm fc npc",
     "/vv roll",
     "/r ",
 ];
@@ -137,7 +137,7 @@ async fn every_example_states_outcomes_and_keeps_gm_tools_private() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compact_channels_show_one_line_per_result() {
     let t = table("verbosity", 1).await;
-    let npc = "/ve fc npc name:\"Guard: Wits\" rank:bronze score:3 difficulty:10";
+    let npc = "/ve-gm fc npc name:\"Guard: Wits\" rank:bronze score:3 difficulty:10";
     let full = t.command("fc", npc).await.unwrap();
     let e = &full.single().embeds()[0];
     assert!(e.get("author").is_some(), "{e}");
@@ -221,7 +221,7 @@ async fn user_text_is_shown_literally() {
         ),
         (
             "fc",
-            "/ve fc npc name:\"<@123> [x](http://e.com)\" rank:bronze score:3 difficulty:10",
+            "/ve-gm fc npc name:\"<@123> [x](http://e.com)\" rank:bronze score:3 difficulty:10",
             "<@123> [x](http://e.com)",
         ),
         ("alice", "/ve sheet create name:Ada", "Ada"),

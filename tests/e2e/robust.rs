@@ -450,7 +450,7 @@ async fn discord_500_and_429_are_retried_and_nothing_is_applied_twice() {
     t.stop().await;
 }
 
-/// Slow commands (/stats, /odds, /history export) acknowledge at once with
+/// Slow commands (/stats, /odds, /history-gm export) acknowledge at once with
 /// a deferral (type 5) and edit the answer in; a failing edit is retried.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_commands_are_deferred_then_edited() {
@@ -460,17 +460,17 @@ async fn slow_commands_are_deferred_then_edited() {
     }
     let cases = [
         ("alice", "/stats", "message"),
-        ("alice", "/odds st pool:12 difficulty:7", "message"),
-        ("alice", "/odds ore dice:10", "message"),
-        ("fc", "/history export", "ephemeral"),
+        ("alice", "/st odds st pool:12 difficulty:7", "message"),
+        ("alice", "/vv odds ore dice:10", "message"),
+        ("fc", "/history-gm export", "ephemeral"),
         // A refusal after a public deferral: the placeholder goes, a
         // private note follows.
         (
             "alice",
-            "/odds veracity-save unlocked:4 filled:5",
+            "/vr odds veracity-save unlocked:4 filled:5",
             "ephemeral",
         ),
-        ("alice", "/history export", "ephemeral"),
+        ("alice", "/history-gm export", "ephemeral"),
     ];
     for (who, line, kind) in cases {
         t.fake.inject(fault("/messages/@original", 502, None, 1));
@@ -925,7 +925,10 @@ async fn fuzzed_commands_and_clicks_never_fail_leak_or_change_on_refusal() {
         ),
         ("Bzorblax", "/vr stress amount:2"),
         ("Bzorblax", "/vr sheet show"),
-        ("fc", "/vr convention add text:\"Marmalade oath\" cost:+2"),
+        (
+            "fc",
+            "/vr-gm convention add text:\"Marmalade oath\" cost:+2",
+        ),
         ("Bzorblax", "/roll expression:2d6"),
         ("Bzorblax", "/roll expression:1d20"),
         ("Bzorblax", "/history show"),
@@ -944,7 +947,7 @@ async fn fuzzed_commands_and_clicks_never_fail_leak_or_change_on_refusal() {
         ("bob", "/vr sheet create name:Bo light:6 flesh:6 facet:Loud"),
         ("bob", "/vr stress amount:3"),
         ("bob", "/vr sheet show"),
-        ("fc", "/vr convention add text:\"No guns\" cost:+1"),
+        ("fc", "/vr-gm convention add text:\"No guns\" cost:+1"),
         ("alice", "/roll expression:3d6"),
         ("alice", "/history show"),
         ("carol", "/vv sheet create name:Cy"),

@@ -309,7 +309,7 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
     assert!(task.ends_with("task #3"), "{task}");
     // The FC's `roll:#2` is bob's check (the session id 2 is alice's
     // secret one), and the redrawn check keeps its number.
-    let ex = run(&t, "fc", "/ve fc void roll:#2").await;
+    let ex = run(&t, "fc", "/ve-gm fc void roll:#2").await;
     let voided = ex.of_kind("update").expect("bob's check redrawn");
     assert!(voided.text().contains("Bo"), "{}", voided.text());
     assert!(
@@ -319,7 +319,7 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
     );
     // Two open rolls read "#1" to the FC: a typed `#1` is refused, and
     // nothing changes.
-    let ex = run(&t, "fc", "/ve fc void roll:#1").await;
+    let ex = run(&t, "fc", "/ve-gm fc void roll:#1").await;
     let refused = answer(&ex, "ephemeral", "an ambiguous #1");
     assert!(
         refused.text().contains("pick one from the list"),
@@ -329,15 +329,15 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
     // The list names each: voiding alice's secret check (newer than her
     // public one) leaves `#1` naming her public check alone.
     let choices = t
-        .autocomplete("fc", "/ve fc void roll:", "roll")
+        .autocomplete("fc", "/ve-gm fc void roll:", "roll")
         .await
         .unwrap();
     let names: Vec<&str> = choices.iter().filter_map(|c| c["name"].as_str()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
     assert!(names[1].starts_with("Ada · Finesse check"), "{names:?}");
     let secret = choices[1]["value"].as_str().unwrap().to_string();
-    run(&t, "fc", &format!("/ve fc void roll:{secret}")).await;
-    let ex = run(&t, "fc", "/ve fc void roll:#1").await;
+    run(&t, "fc", &format!("/ve-gm fc void roll:{secret}")).await;
+    let ex = run(&t, "fc", "/ve-gm fc void roll:#1").await;
     let voided = ex.of_kind("update").expect("alice's public check redrawn");
     assert!(voided.text().contains("Ada"), "{}", voided.text());
     assert_eq!(footer(&ex, "update"), first);

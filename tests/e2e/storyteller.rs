@@ -186,7 +186,7 @@ async fn st_registers_with_groups_and_autocompletes_traits() {
         .unwrap();
     assert_eq!(got[0]["value"], "Ada");
     let got = t
-        .autocomplete("fc", "/st settings set name:diff value:7", "name")
+        .autocomplete("fc", "/st-gm settings set name:diff value:7", "name")
         .await
         .unwrap();
     assert_eq!(got[0]["value"], "st_default_difficulty");
@@ -708,7 +708,7 @@ async fn bare_pools_zero_pools_and_the_dice_cap() {
     public(
         &t,
         "fc",
-        "/st settings set name:st_zero_pool value:chance_die",
+        "/st-gm settings set name:st_zero_pool value:chance_die",
     )
     .await;
     let out = public(&t, "bob", "/st pool dice:0").await;
@@ -1286,7 +1286,7 @@ async fn players_edit_their_own_sheets_and_the_fc_any() {
     refused(
         &t,
         "bob",
-        "/st settings set name:st_default_difficulty value:9",
+        "/st-gm settings set name:st_default_difficulty value:9",
         "Only the storyteller can change the Storyteller settings",
     )
     .await;
@@ -1357,11 +1357,16 @@ async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
     refused(
         &t,
         "alice",
-        "/st settings set name:st_ability_alone value:on",
+        "/st-gm settings set name:st_ability_alone value:on",
         "can change the Storyteller settings", // (the shared settings command words it)
     )
     .await;
-    public(&t, "fc", "/st settings set name:st_ability_alone value:on").await;
+    public(
+        &t,
+        "fc",
+        "/st-gm settings set name:st_ability_alone value:on",
+    )
+    .await;
     let out = public(&t, "alice", "/st roll traits:Alertness").await;
     assert_eq!(author(&out), "Ada · Alertness");
     assert_eq!(
@@ -1420,7 +1425,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     let out = public(
         &t,
         "fc",
-        "/st settings set name:st_default_difficulty value:7",
+        "/st-gm settings set name:st_default_difficulty value:7",
     )
     .await;
     assert!(description(&out).starts_with("**st_default_difficulty**: 6 → **7**"));
@@ -1437,13 +1442,13 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     public(
         &t,
         "fc",
-        "/st settings set name:st_custom_traits value:\"Charisma:attribute, Hacking:skill\"",
+        "/st-gm settings set name:st_custom_traits value:\"Charisma:attribute, Hacking:skill\"",
     )
     .await;
     public(
         &t,
         "fc",
-        "/st settings set name:st_trait_aliases value:Cha=Charisma",
+        "/st-gm settings set name:st_trait_aliases value:Cha=Charisma",
     )
     .await;
     let ex = run(&t, "alice", "/st sheet set trait:cha dots:4").await;
@@ -1466,7 +1471,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     public(
         &t,
         "fc",
-        "/st settings set name:st_bonus_dice_per_ten value:one",
+        "/st-gm settings set name:st_bonus_dice_per_ten value:one",
     )
     .await;
     run(
@@ -1489,21 +1494,21 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     refused(
         &t,
         "fc",
-        "/st settings set name:st_default_difficulty value:11",
+        "/st-gm settings set name:st_default_difficulty value:11",
         "from 2 to 10",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/st settings set name:st_bogus value:1",
+        "/st-gm settings set name:st_bogus value:1",
         "no Storyteller setting called `st_bogus`",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/st settings set name:st_trait_aliases value:Zed=Nothing",
+        "/st-gm settings set name:st_trait_aliases value:Zed=Nothing",
         "must point at a trait",
     )
     .await;

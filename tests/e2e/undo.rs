@@ -1,7 +1,7 @@
 //! `/fc undo` end to end through the fake Discord, in every system: a
 //! Veracity Break, a Virtual Veil death, a Venus level and a Storyteller
 //! willpower change undone; a double click undoes once; a player is
-//! refused; the example script plays clean. Also `roll:` on `/ve fc adjust`.
+//! refused; the example script plays clean. Also `roll:` on `/ve-gm fc adjust`.
 
 use crate::common::{assert_schema_clean, table};
 use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
@@ -135,7 +135,7 @@ async fn the_fc_adjusts_the_chosen_roll() {
         one(&t, l).await;
     }
     let choices = t
-        .autocomplete("fc", "/ve fc adjust difficulty:3 roll:", "roll")
+        .autocomplete("fc", "/ve-gm fc adjust difficulty:3 roll:", "roll")
         .await
         .unwrap();
     let names: Vec<String> = choices
@@ -146,12 +146,12 @@ async fn the_fc_adjusts_the_chosen_roll() {
     assert!(names[0].starts_with("Bo · Finesse check · "), "{names:?}");
     assert!(names[1].starts_with("Ada · Finesse check · "), "{names:?}");
     let ada = choices[1]["value"].as_str().unwrap().to_string();
-    let adj = redrawn(&t, &format!("fc: /ve fc adjust difficulty:3 roll:{ada}")).await;
+    let adj = redrawn(&t, &format!("fc: /ve-gm fc adjust difficulty:3 roll:{ada}")).await;
     assert_eq!(adj.kind, "update", "redrawn in place");
     assert!(adj.text().contains("Ada"), "{}", adj.text());
     assert!(adj.text().contains("difficulty 3"), "{}", adj.text());
     // Without roll: the newest (Bo's).
-    let bo = redrawn(&t, "fc: /ve fc adjust difficulty:4").await;
+    let bo = redrawn(&t, "fc: /ve-gm fc adjust difficulty:4").await;
     assert!(bo.text().contains("Bo"), "{}", bo.text());
     assert!(bo.text().contains("difficulty 4"), "{}", bo.text());
     assert_schema_clean(&t);

@@ -278,7 +278,7 @@ async fn ve_example_task_plays_clean_in_at_most_nine_interactions() {
     let mut interactions = 0;
     for line in script.lines() {
         let body = line.trim();
-        if body.starts_with("fc: /ve fc call") {
+        if body.starts_with("fc: /ve-gm fc call") {
             counting = true;
         }
         if counting && body.contains("/ve sheet show") {
@@ -495,7 +495,7 @@ async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
         .unwrap();
     assert_eq!(names(c), vec!["Acrobat"]);
     let c = t
-        .autocomplete("fc", "/ve settings set name:ve1_ value:x", "name")
+        .autocomplete("fc", "/ve-gm settings set name:ve1_ value:x", "name")
         .await
         .unwrap();
     assert_eq!(
@@ -513,12 +513,12 @@ async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
     let t = table("ve-rights", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     play(&t, "carol: /ve sheet create name:Cy").await;
     one(
         &t,
-        "fc: /ve fc call player:alice kind:task ability:Finesse factors:Darkness",
+        "fc: /ve-gm fc call player:alice kind:task ability:Finesse factors:Darkness",
     )
     .await;
     // Carol has no job for Finesse: she cannot aid, and cannot press Roll.
@@ -594,7 +594,7 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_a_task_started_before_a_restart_finishes_after_it() {
     let t = table("ve-restart", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     play(
         &t,
@@ -641,9 +641,9 @@ alice: /ve sheet note kind:asset text:"Grappling hook"
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_check_short_by_two_rolls_bonus_dice_and_spends_a_lot() {
     let t = table("ve1-check", 4).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_CHECK).await;
-    let called = one(&t, "fc: /ve fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\" consequence:\"You fall into the moat\"").await;
+    let called = one(&t, "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\" consequence:\"You fall into the moat\"").await;
     assert_eq!(called.title(), "⏳ Waiting for Ada to roll");
     assert_eq!(author(&called), "Ada · Finesse check");
     assert_eq!(
@@ -729,7 +729,7 @@ async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
         ),
     ] {
         let t = table("ve1-natural", seed).await;
-        play(&t, "fc: /ve fc edition edition:1").await;
+        play(&t, "fc: /ve-gm fc edition edition:1").await;
         play(&t, ADA_CHECK).await;
         play(
             &t,
@@ -806,12 +806,12 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     play(&t, ADA_CHECK).await;
     let asked = one(&t, "alice: /ve check ability:Finesse difficulty:2").await;
     assert_eq!(asked.field("Target").unwrap(), "**10** = 10 (difficulty 2)");
-    assert!(refused(&t, "alice: /ve fc adjust difficulty:3")
+    assert!(refused(&t, "alice: /ve-gm fc adjust difficulty:3")
         .await
         .contains("Only the FC"));
     let adj = redrawn(
         &t,
-        "fc: /ve fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"",
+        "fc: /ve-gm fc adjust difficulty:3 factors:\"Fog+2\" consequence:\"Lost\"",
     )
     .await;
     // One message shows the check: the adjusted setup replaced the old.
@@ -840,11 +840,11 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
         "10 + 4 Finesse (⚪ Silver) = **14**"
     );
     // Once the d20 is thrown there is nothing left to adjust.
-    assert!(refused(&t, "fc: /ve fc adjust difficulty:1")
+    assert!(refused(&t, "fc: /ve-gm fc adjust difficulty:1")
         .await
         .contains("no roll waiting for its dice"));
     // The FC voids the check by command: nothing is spent.
-    let v = redrawn(&t, "fc: /ve fc void").await;
+    let v = redrawn(&t, "fc: /ve-gm fc void").await;
     assert_eq!(v.title(), "⏹️ Voided by the FC");
     assert_eq!(
         showing(&t),
@@ -853,7 +853,7 @@ async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     );
     // Redrawn in place: the player has no live button left on it.
     assert!(v.buttons().iter().all(|b| b.2), "{:?}", v.buttons());
-    assert!(refused(&t, "fc: /ve fc close")
+    assert!(refused(&t, "fc: /ve-gm fc close")
         .await
         .contains("no Venus roll in progress"));
     assert_schema_clean(&t);
@@ -907,7 +907,7 @@ fn custom_id(t: &Table, who: &str, label: &str) -> (u64, String) {
 async fn ve2_rolled_task(tag: &str) -> Table {
     let t = table(tag, 1).await;
     play(&t, FIVE_THIEVES).await;
-    let called = one(&t, "fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:\"Guards+2, Night+2\" consequence:Caught magic:true crits:true").await;
+    let called = one(&t, "fc: /ve-gm fc call player:alice kind:task ability:Finesse difficulty:4 factors:\"Guards+2, Night+2\" consequence:Caught magic:true crits:true").await;
     assert_eq!(
         called.field("Pool").unwrap(),
         "Finesse: 7 D10 · ⚪ Silver (pass on 6+) · 10s explode\nThreshold **8** = 4 + Guards (+2) + Night (+2)\nCriticals on (margin and critical results)"
@@ -1060,8 +1060,8 @@ async fn ve1_learning_task_with_an_approved_insight_double_sixes_and_a_special_c
     play(
         &t,
         r#"
-fc: /ve fc edition edition:1
-fc: /ve settings set name:ve_require_approval value:on
+fc: /ve-gm fc edition edition:1
+fc: /ve-gm settings set name:ve_require_approval value:on
 alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Finesse rank:silver score:4
 alice: /ve sheet ability name:Wits rank:gold score:3
@@ -1138,7 +1138,7 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_void_gives_back_the_lots_spent_and_force_close_applies_the_result() {
     let t = table("ve1-void", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     play(
         &t,
@@ -1162,7 +1162,7 @@ alice: click Re-roll
     // A second task, force-closed by the FC during the KISS round: the
     // failure applies (the primary was never bought).
     play(&t, "alice: /ve task ability:Finesse\nalice: click Roll").await;
-    let closed = redrawn(&t, "fc: /ve fc close").await;
+    let closed = redrawn(&t, "fc: /ve-gm fc close").await;
     assert!(
         closed.title().starts_with("❌ Failure · "),
         "{}",
@@ -1182,18 +1182,18 @@ alice: click Re-roll
 async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
     let t = table("ve-kismet", 1).await;
     play(&t, ADA_AND_BO).await;
-    assert!(refused(&t, "alice: /ve fc grant player:alice ego:true")
+    assert!(refused(&t, "alice: /ve-gm fc grant player:alice ego:true")
         .await
         .contains("Only the FC"));
     // At 10 Lots a new Lot becomes exp in a job of the owner's choice (A-V7).
     assert!(
-        refused(&t, "fc: /ve fc grant player:alice lots:1 reason:debrief")
+        refused(&t, "fc: /ve-gm fc grant player:alice lots:1 reason:debrief")
             .await
             .contains("choose a job to receive the extra as exp")
     );
     let g = one(
         &t,
-        "fc: /ve fc grant player:alice lots:1 job:Thief reason:debrief",
+        "fc: /ve-gm fc grant player:alice lots:1 job:Thief reason:debrief",
     )
     .await;
     assert_eq!(g.title(), "🎁 Kismet granted");
@@ -1208,28 +1208,28 @@ async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
     // Taking: never below 0.
     let took = one(
         &t,
-        "fc: /ve fc take player:alice lots:9 reason:\"bad luck\"",
+        "fc: /ve-gm fc take player:alice lots:9 reason:\"bad luck\"",
     )
     .await;
     assert!(took.text().contains("Ada · −9 Lots → 1/10"));
-    assert!(refused(&t, "fc: /ve fc take player:alice lots:2")
+    assert!(refused(&t, "fc: /ve-gm fc take player:alice lots:2")
         .await
         .contains("Ada has only 1 Lots, not 2"));
     // Ego: introducing a scene grants it once; taking it needs it held.
     let e = one(
         &t,
-        "fc: /ve fc grant player:alice ego:true reason:\"introduced the scene\"",
+        "fc: /ve-gm fc grant player:alice ego:true reason:\"introduced the scene\"",
     )
     .await;
     assert_eq!(e.field("Ego").unwrap(), "✨ held");
-    assert!(refused(&t, "fc: /ve fc grant player:alice ego:true")
+    assert!(refused(&t, "fc: /ve-gm fc grant player:alice ego:true")
         .await
         .contains("already holds Ego"));
-    one(&t, "fc: /ve fc take player:alice ego:true").await;
-    assert!(refused(&t, "fc: /ve fc take player:alice ego:true")
+    one(&t, "fc: /ve-gm fc take player:alice ego:true").await;
+    assert!(refused(&t, "fc: /ve-gm fc take player:alice ego:true")
         .await
         .contains("does not hold Ego"));
-    assert!(refused(&t, "fc: /ve fc grant player:carol lots:1")
+    assert!(refused(&t, "fc: /ve-gm fc grant player:carol lots:1")
         .await
         .contains("has no active character"));
     let ada = sheet(&t, "alice", "Ada").await;
@@ -1237,20 +1237,20 @@ async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
     // Per-session overflow: a new session clears the count.
     play(
         &t,
-        "fc: /ve settings set name:ve_lot_overflow value:per_session_count",
+        "fc: /ve-gm settings set name:ve_lot_overflow value:per_session_count",
     )
     .await;
     // Earned this session so far: 1 (the converted Lot); 9 more reach 10.
-    one(&t, "fc: /ve fc grant player:alice lots:9").await;
-    one(&t, "fc: /ve fc take player:alice lots:5").await;
-    assert!(refused(&t, "fc: /ve fc grant player:alice lots:1")
+    one(&t, "fc: /ve-gm fc grant player:alice lots:9").await;
+    one(&t, "fc: /ve-gm fc take player:alice lots:5").await;
+    assert!(refused(&t, "fc: /ve-gm fc grant player:alice lots:1")
         .await
         .contains("choose a job"));
-    assert!(one(&t, "fc: /ve fc session")
+    assert!(one(&t, "fc: /ve-gm fc session")
         .await
         .content()
         .contains("new play session"));
-    one(&t, "fc: /ve fc grant player:alice lots:1").await;
+    one(&t, "fc: /ve-gm fc grant player:alice lots:1").await;
     assert_eq!(sheet(&t, "alice", "Ada").await.lots, 6);
     assert_schema_clean(&t);
     t.stop().await;
@@ -1263,23 +1263,25 @@ async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
     assert_eq!(shown.kind, "ephemeral");
     assert!(shown.field("ve_edition").unwrap().starts_with("**2**"));
     assert!(
-        refused(&t, "alice: /ve settings set name:ve_edition value:1")
+        refused(&t, "alice: /ve-gm settings set name:ve_edition value:1")
             .await
             .contains("Only the FC")
     );
-    assert!(refused(&t, "fc: /ve settings set name:ve_edition value:3")
-        .await
-        .contains("must be 1 or 2"));
-    assert!(refused(&t, "fc: /ve settings set name:nope value:1")
+    assert!(
+        refused(&t, "fc: /ve-gm settings set name:ve_edition value:3")
+            .await
+            .contains("must be 1 or 2")
+    );
+    assert!(refused(&t, "fc: /ve-gm settings set name:nope value:1")
         .await
         .contains("There is no Venus Engine setting called"));
-    let set = one(&t, "fc: /ve settings set name:ve_max_pool value:5").await;
+    let set = one(&t, "fc: /ve-gm settings set name:ve_max_pool value:5").await;
     assert!(
         set.text().contains("**ve_max_pool**: 20 → **5**"),
         "{}",
         set.text()
     );
-    let ed = one(&t, "fc: /ve fc edition edition:1").await;
+    let ed = one(&t, "fc: /ve-gm fc edition edition:1").await;
     assert!(ed
         .content()
         .starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
@@ -1326,7 +1328,7 @@ async fn ve_bad_input_is_refused_and_changes_nothing() {
     .contains("Ada has no job called Acrobat"));
     assert!(refused(
         &t,
-        "alice: /ve fc call player:bob kind:check ability:Finesse difficulty:10"
+        "alice: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:10"
     )
     .await
     .contains("Only the FC"));
@@ -1337,8 +1339,8 @@ async fn ve_bad_input_is_refused_and_changes_nothing() {
     play(
         &t,
         r#"
-fc: /ve settings set name:ve_max_score value:60
-fc: /ve settings set name:ve_max_pool value:100
+fc: /ve-gm settings set name:ve_max_score value:60
+fc: /ve-gm settings set name:ve_max_pool value:100
 alice: /ve sheet ability name:Finesse rank:silver score:60
 "#,
     )
@@ -1404,11 +1406,11 @@ async fn ve_the_largest_pools_stay_within_discords_limits() {
     play(
         &t,
         r#"
-fc: /ve settings set name:ve_max_score value:40
-fc: /ve settings set name:ve_max_pool value:100
+fc: /ve-gm settings set name:ve_max_score value:40
+fc: /ve-gm settings set name:ve_max_pool value:100
 alice: /ve sheet ability name:Finesse rank:bronze score:40
 fc: /ve sheet job name:Thief level:7 player:@alice
-fc: /ve fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
+fc: /ve-gm fc call player:alice kind:task ability:Finesse difficulty:4 factors:"A+2, B+2, C+2, D+2" magic:true crits:true
 bob: click Offer aid
 carol: click Offer aid
 carol: select Aid with a job = Dancer
@@ -1432,8 +1434,8 @@ alice: click Accept Dee
     play(
         &t,
         r#"
-fc: /ve fc edition edition:1
-fc: /ve settings set name:ve_max_pool value:25
+fc: /ve-gm fc edition edition:1
+fc: /ve-gm settings set name:ve_max_pool value:25
 fc: /ve sheet job name:Thief level:25 player:@alice
 alice: /ve task ability:Finesse factors:"A, B, C, D"
 bob: click Offer aid
@@ -1562,7 +1564,7 @@ async fn ve1_aid_answers_job_switch_consent_and_the_ego_reroll_of_every_miss() {
     play(
         &t,
         r#"
-fc: /ve fc edition edition:1
+fc: /ve-gm fc edition edition:1
 alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Finesse rank:silver score:4
 alice: /ve sheet ability name:Wits rank:gold score:3
@@ -1666,7 +1668,7 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
 async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
     let t = table("ve-secret", 4).await;
     play(&t, "fc: /fc gm-channel channel:#gm").await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_CHECK).await;
     let ex = t
         .command(
@@ -1717,7 +1719,10 @@ async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_pl
         );
         assert!(l.iter().any(|l| l == "⚙ FC"), "{l:?}");
     }
-    let ex = t.command("fc", "/ve fc adjust difficulty:3").await.unwrap();
+    let ex = t
+        .command("fc", "/ve-gm fc adjust difficulty:3")
+        .await
+        .unwrap();
     assert!(ex.outputs[0].text().starts_with('✅'), "{:?}", ex.outputs);
     // Nothing new is posted (no copy naming the FC as the roller): the GM
     // channel's copy and Ada's private copy are redrawn in place.
@@ -1741,9 +1746,9 @@ async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_pl
     t.stop().await;
 }
 
-/// The labels the `roll:` option of `/ve fc void` offers `who`.
+/// The labels the `roll:` option of `/ve-gm fc void` offers `who`.
 async fn roll_choices(t: &Table, who: &str) -> Vec<String> {
-    t.autocomplete(who, "/ve fc void roll:", "roll")
+    t.autocomplete(who, "/ve-gm fc void roll:", "roll")
         .await
         .unwrap_or_else(|e| panic!("{who}: {e}"))
         .iter()
@@ -1823,7 +1828,7 @@ async fn ve_a_pool_of_thirty_dice_keeps_every_die_kissable() {
     no_errors(
         &play(
             &t,
-            "fc: /ve fc edition edition:1\n\
+            "fc: /ve-gm fc edition edition:1\n\
              fc: /fc set name:ve_max_pool value:40\n\
              alice: /ve sheet create name:Ada\n\
              alice: /ve sheet ability name:Finesse rank:bronze score:4\n\
@@ -1882,7 +1887,7 @@ async fn ve1_a_pool_of_no_dice_fails_at_once_with_its_exp() {
     play(
         &t,
         r#"
-fc: /ve fc edition edition:1
+fc: /ve-gm fc edition edition:1
 alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Wits rank:gold score:0
 alice: /ve task ability:Wits job:Sage learn:Wits consequence:"You misread the map"
@@ -1906,7 +1911,7 @@ alice: /ve task ability:Wits job:Sage learn:Wits consequence:"You misread the ma
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_a_refused_kiss_payment_drops_the_pick_and_assets_pay_like_specialties() {
     let t = table("ve1-kisspay", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     // The older two-step words (`pick`, then `kstunt`…), as on a message
     // an older Kismet drew, still answer.
@@ -1964,7 +1969,7 @@ async fn ve1_a_refused_kiss_payment_drops_the_pick_and_assets_pay_like_specialti
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
     let t = table("ve-dash", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     let task = one(&t, "alice: /ve task ability:Finesse factors:\"-\"").await;
     assert!(task
@@ -1977,7 +1982,7 @@ async fn ve_a_player_clears_factors_with_a_dash_as_the_fc_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_the_player_chooses_which_attribute_or_insight_pays_for_which_die() {
     let t = table("ve1-paywith", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     play(
         &t,
@@ -2049,7 +2054,7 @@ async fn ve1_the_player_chooses_which_attribute_or_insight_pays_for_which_die() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_a_t3_lot_over_ten_gives_its_exp_to_the_job_the_player_chooses() {
     let t = table("ve1-lotjob", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     play(
         &t,
@@ -2081,26 +2086,26 @@ async fn ve1_a_t3_lot_over_ten_gives_its_exp_to_the_job_the_player_chooses() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_the_fc_may_leave_out_learning_the_ropes() {
     let t = table("ve1-ropes", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
     // A player cannot leave it out; the FC can, when calling or adjusting.
     let threshold = |o: &Output| o.field("Pool").unwrap().lines().nth(1).unwrap().to_string();
     let task = one(&t, "alice: /ve task ability:Wits job:Sage learn:Wits").await;
     assert_eq!(threshold(&task), "Threshold **2** = 1 + Learning the ropes");
-    assert!(refused(&t, "alice: /ve fc adjust ropes:false")
+    assert!(refused(&t, "alice: /ve-gm fc adjust ropes:false")
         .await
         .contains("FC"));
-    let adjusted = redrawn(&t, "fc: /ve fc adjust ropes:false").await;
+    let adjusted = redrawn(&t, "fc: /ve-gm fc adjust ropes:false").await;
     assert_eq!(threshold(&adjusted), "Threshold **1** = 1");
-    let adjusted = redrawn(&t, "fc: /ve fc adjust ropes:true").await;
+    let adjusted = redrawn(&t, "fc: /ve-gm fc adjust ropes:true").await;
     assert_eq!(
         threshold(&adjusted),
         "Threshold **2** = 1 + Learning the ropes"
     );
-    play(&t, "fc: /ve fc void").await;
+    play(&t, "fc: /ve-gm fc void").await;
     let called = one(
         &t,
-        "fc: /ve fc call player:@alice kind:task ability:Wits job:Sage learn:Wits ropes:false factors:Dark",
+        "fc: /ve-gm fc call player:@alice kind:task ability:Wits job:Sage learn:Wits ropes:false factors:Dark",
     )
     .await;
     assert_eq!(threshold(&called), "Threshold **2** = 1 + Dark");
@@ -2150,9 +2155,9 @@ async fn ve2_a_learned_job_without_a_tier_asks_for_the_tier() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve1_magic_explosions_are_a_house_rule_off_by_default() {
     let t = table("ve1-explode", 1).await;
-    play(&t, "fc: /ve fc edition edition:1").await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
     play(&t, ADA_AND_BO).await;
-    let line = "fc: /ve fc call player:@alice kind:task ability:Finesse magic:true";
+    let line = "fc: /ve-gm fc call player:@alice kind:task ability:Finesse magic:true";
     assert!(refused(&t, line).await.contains("ve1_explosions"));
     let help = one(&t, "alice: /help system:\"Venus Engine (1st Playtest)\"").await;
     assert!(help.text().contains("ve1_explosions"), "{}", help.text());

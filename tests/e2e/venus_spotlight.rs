@@ -114,7 +114,7 @@ async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
 /// Starts the spotlight with Ada and Bo seated; the tracker's message id.
 async fn seated(t: &Table, scene: &str) -> u64 {
     play(t, ADA_AND_BO).await;
-    let ex = run(t, &format!("fc: /ve spotlight start scene:\"{scene}\"")).await;
+    let ex = run(t, &format!("fc: /ve-gm spotlight start scene:\"{scene}\"")).await;
     assert_eq!(answer(&ex).kind, "message");
     let id = ex.message_id.unwrap();
     assert_eq!(
@@ -133,7 +133,7 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     let t = table("ve-spot-turns", 1).await;
     play(&t, ADA_AND_BO).await;
     // Before the first scene there is nothing to pass.
-    let ex = run(&t, "fc: /ve spotlight start").await;
+    let ex = run(&t, "fc: /ve-gm spotlight start").await;
     let id = ex.message_id.unwrap();
     assert_eq!(answer(&ex).title(), "🔦 Spotlight · no scene yet");
     assert!(answer(&ex).buttons().is_empty());
@@ -143,8 +143,8 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
         .await
         .contains("No one has the turn: the FC moves the order on."));
     // A second spotlight in the same channel is refused.
-    assert!(note(&t, "fc: /ve spotlight start").await.contains(
-        "A spotlight is already running in this channel: end it first with `/ve spotlight end`."
+    assert!(note(&t, "fc: /ve-gm spotlight start").await.contains(
+        "A spotlight is already running in this channel: end it first with `/ve-gm spotlight end`."
     ));
     // The FC sets the scene: redrawn in place, Ada first.
     assert_eq!(
@@ -192,18 +192,18 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     assert_eq!(tr.title(), "🔦 Scene 2: The tower · round 1");
     assert!(tr.text().contains("▶ **Ada**"));
     // The FC puts Bo on hold (not in this scene): Ada's turns only.
-    assert!(note(&t, "bob: /ve spotlight hold character:Bo")
+    assert!(note(&t, "bob: /ve-gm spotlight hold character:Bo")
         .await
         .contains("Only the FC can put a character on hold"));
     assert_eq!(
-        note(&t, "fc: /ve spotlight hold character:Bo").await,
+        note(&t, "fc: /ve-gm spotlight hold character:Bo").await,
         "⏸ Bo is on hold."
     );
     assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
     let ex = run(&t, "alice: click Pass").await;
     assert!(answer(&ex).text().contains("Round 2 begins with Ada."));
     assert_eq!(
-        note(&t, "fc: /ve spotlight hold character:Bo held:false").await,
+        note(&t, "fc: /ve-gm spotlight hold character:Bo held:false").await,
         "▶ Bo is back in the turns."
     );
     // Removing: a player only their own, the FC anyone's.
@@ -216,18 +216,18 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     );
     assert!(tracker(&t, id).text().contains("▶ **Bo**"));
     // Ending: the FC only; the buttons go.
-    assert!(note(&t, "bob: /ve spotlight end")
+    assert!(note(&t, "bob: /ve-gm spotlight end")
         .await
         .contains("Only the FC can end the spotlight"));
     assert_eq!(
-        note(&t, "fc: /ve spotlight end").await,
+        note(&t, "fc: /ve-gm spotlight end").await,
         "✅ The spotlight ends."
     );
     let tr = tracker(&t, id);
     assert_eq!(tr.title(), "🔦 Spotlight ended · after scene 2: The tower");
     assert!(tr.buttons().is_empty());
     assert!(note(&t, "fc: /ve spotlight pass").await.contains(
-        "No spotlight is running in this channel: start one with `/ve spotlight start`."
+        "No spotlight is running in this channel: start one with `/ve-gm spotlight start`."
     ));
     assert_schema_clean(&t);
     t.stop().await;
@@ -385,23 +385,23 @@ async fn ve_the_spotlight_survives_a_restart_mid_scene() {
 async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
     let t = table("ve-spot-ally", 3).await;
     play(&t, ADA_AND_BO).await;
-    let called = run(&t, "fc: /ve fc call player:@alice kind:task ability:Finesse difficulty:2 consequence:Caught magic:true").await;
+    let called = run(&t, "fc: /ve-gm fc call player:@alice kind:task ability:Finesse difficulty:2 consequence:Caught magic:true").await;
     let task = called.message_id.unwrap();
     play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
     // Players cannot.
     assert!(
-        note(&t, "alice: /ve fc ally player:@bob rank:gold magic:true")
+        note(&t, "alice: /ve-gm fc ally player:@bob rank:gold magic:true")
             .await
             .contains("Only the FC can override an ally's rank or flag their die as magical")
     );
-    assert!(note(&t, "fc: /ve fc ally player:@bob")
+    assert!(note(&t, "fc: /ve-gm fc ally player:@bob")
         .await
         .contains("Say what to change"));
-    assert!(note(&t, "fc: /ve fc ally player:@carol rank:gold")
+    assert!(note(&t, "fc: /ve-gm fc ally player:@carol rank:gold")
         .await
         .contains("has not offered to aid this task"));
     assert_eq!(
-        note(&t, "fc: /ve fc ally player:@bob rank:gold magic:true").await,
+        note(&t, "fc: /ve-gm fc ally player:@bob rank:gold magic:true").await,
         "✅ The FC set Bo's die: it rolls at Gold and is magical (it explodes)."
     );
     // The task's message is redrawn in place.
@@ -413,7 +413,7 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
         tr.text()
     );
     // The FC adjusting the task keeps both.
-    let ex = run(&t, "fc: /ve fc adjust factors:Wards").await;
+    let ex = run(&t, "fc: /ve-gm fc adjust factors:Wards").await;
     let redrawn = ex.of_kind("update").expect("the task redrawn in place");
     assert!(
         redrawn
@@ -435,7 +435,7 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
         .to_string();
     assert_eq!(dice, "Ada 4 5 2 5 3 **6** · Bo **10** ↯**10** ↯**9**");
     // Too late once the dice are thrown.
-    assert!(note(&t, "fc: /ve fc ally player:@bob magic:false")
+    assert!(note(&t, "fc: /ve-gm fc ally player:@bob magic:false")
         .await
         .contains("There is no task waiting for its dice in this channel."));
     assert_schema_clean(&t);
@@ -479,9 +479,12 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
     let t = table("ve-spot-show", 1).await;
     play(&t, ADA_AND_BO).await;
     assert!(note(&t, "bob: /ve spotlight show").await.contains(
-        "No spotlight is running in this channel: start one with `/ve spotlight start`."
+        "No spotlight is running in this channel: start one with `/ve-gm spotlight start`."
     ));
-    let old = run(&t, "fc: /ve spotlight start").await.message_id.unwrap();
+    let old = run(&t, "fc: /ve-gm spotlight start")
+        .await
+        .message_id
+        .unwrap();
     note(&t, "alice: /ve spotlight join").await;
     note(&t, "bob: /ve spotlight join").await;
     note(&t, "fc: /ve spotlight scene title:\"The docks\"").await;

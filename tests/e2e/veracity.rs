@@ -150,11 +150,26 @@ async fn vr_registers_within_discord_size_limits() {
             "rest",
             "reveal",
             "convention",
-            "scene",
             "combat",
+            "odds",
             "settings"
         ]
     );
+    // The referee's own commands sit under `/vr-gm` (issue 31 item 1).
+    let gm = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vr-gm")
+        .expect("/vr-gm registered");
+    let gm_subs: Vec<&str> = gm["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(gm_subs, ["convention", "scene", "combat", "settings"]);
+    assert!(command_chars(gm) <= 6000);
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -591,11 +606,11 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
     refused(
         &t,
         "alice",
-        "/vr scene end",
+        "/vr-gm scene end",
         "Only the referee can end the scene",
     )
     .await;
-    let out = ok(&t, "fc", "/vr scene end").await;
+    let out = ok(&t, "fc", "/vr-gm scene end").await;
     assert_eq!(out.title(), "🎬 The scene ends");
     assert_eq!(out.field("HP restored").unwrap(), "❤️ 0 → **3** Ada");
     let (s, _) = sheet_of(&t, "alice").await;
@@ -635,28 +650,28 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
     refused(
         &t,
         "alice",
-        "/vr convention add text:\"No swearing\" cost:+1",
+        "/vr-gm convention add text:\"No swearing\" cost:+1",
         "Only the referee can declare or change Conventions",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr convention add text:Bow cost:+x",
+        "/vr-gm convention add text:Bow cost:+x",
         "not a Convention cost",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr convention add text:Bow cost:+d1",
+        "/vr-gm convention add text:Bow cost:+d1",
         "write `+1` or `+d4`",
     )
     .await;
     let out = ok(
         &t,
         "fc",
-        "/vr convention add text:\"Never swear at the dinner\" cost:+d4 once:true",
+        "/vr-gm convention add text:\"Never swear at the dinner\" cost:+d4 once:true",
     )
     .await;
     assert_eq!(out.title(), "📜 Conventions of this scene");
@@ -664,7 +679,7 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
     let out = ok(
         &t,
         "fc",
-        "/vr convention add text:\"Bow to the Duke\" cost:+1",
+        "/vr-gm convention add text:\"Bow to the Duke\" cost:+1",
     )
     .await;
     assert_eq!(
@@ -673,12 +688,12 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
          **1.** Never swear at the dinner — **+d4** · once per scene\n\
          **2.** Bow to the Duke — **+1**"
     );
-    let out = ok(&t, "fc", "/vr convention add text:Typo cost:+3").await;
+    let out = ok(&t, "fc", "/vr-gm convention add text:Typo cost:+3").await;
     assert!(out.text().contains("**3.** Typo — **+3**"));
     let out = ok(
         &t,
         "fc",
-        "/vr convention edit number:3 text:\"Toast the host\" cost:+d6 once:true",
+        "/vr-gm convention edit number:3 text:\"Toast the host\" cost:+d6 once:true",
     )
     .await;
     assert!(out
@@ -687,18 +702,18 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
     refused(
         &t,
         "fc",
-        "/vr convention edit number:3",
+        "/vr-gm convention edit number:3",
         "Say what to change",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr convention remove number:9",
+        "/vr-gm convention remove number:9",
         "no Convention number 9",
     )
     .await;
-    let out = ok(&t, "fc", "/vr convention remove number:3").await;
+    let out = ok(&t, "fc", "/vr-gm convention remove number:3").await;
     assert!(out
         .text()
         .contains("✖️ Convention 3 removed: *Toast the host*"));
@@ -790,7 +805,7 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
     )
     .await;
     // The end of the scene clears the marks: Alice can pay again.
-    let out = ok(&t, "fc", "/vr scene end").await;
+    let out = ok(&t, "fc", "/vr-gm scene end").await;
     assert!(out.text().contains("Once-per-scene marks cleared: **1**"));
     assert!(!out.text().contains("paid:"));
     let ex = t
@@ -857,7 +872,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     refused(
         &t,
         "bob",
-        "/vr settings set name:vr_locked_slot value:success",
+        "/vr-gm settings set name:vr_locked_slot value:success",
         "Only the referee can change the Veracity settings",
     )
     .await;
@@ -1049,14 +1064,14 @@ async fn bad_input_gets_a_clear_ephemeral_error_and_changes_nothing() {
     refused(
         &t,
         "fc",
-        "/vr settings set name:vr_nope value:on",
+        "/vr-gm settings set name:vr_nope value:on",
         "no Veracity setting called",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr settings set name:vr_locked_slot value:maybe",
+        "/vr-gm settings set name:vr_locked_slot value:maybe",
         "`fail` or `success`",
     )
     .await;
@@ -1106,7 +1121,12 @@ async fn a_double_click_rests_once_and_buttons_survive_a_restart() {
         1
     );
     // And the Convention board too.
-    ok(&t, "fc", "/vr convention add text:\"No weapons\" cost:+2").await;
+    ok(
+        &t,
+        "fc",
+        "/vr-gm convention add text:\"No weapons\" cost:+2",
+    )
+    .await;
     t.restart().await.unwrap();
     let ex = t
         .select("alice", "Violated a Convention…", &["0".into()])
@@ -1279,7 +1299,7 @@ async fn settings_change_how_a_locked_slot_reads() {
     let out = ok(
         &t,
         "fc",
-        "/vr settings set name:vr_locked_slot value:Success",
+        "/vr-gm settings set name:vr_locked_slot value:Success",
     )
     .await;
     assert!(
@@ -1289,7 +1309,7 @@ async fn settings_change_how_a_locked_slot_reads() {
         out.text()
     );
     let names = t
-        .autocomplete("fc", "/vr settings set name:wound value:x", "name")
+        .autocomplete("fc", "/vr-gm settings set name:wound value:x", "name")
         .await
         .unwrap();
     assert_eq!(names[0]["value"], "vr_wound_overflow");
@@ -1357,7 +1377,7 @@ async fn the_largest_sheet_and_board_stay_schema_valid() {
             &t,
             "fc",
             &format!(
-                "/vr convention add text:\"{i:02} {}\" cost:+d100 once:true",
+                "/vr-gm convention add text:\"{i:02} {}\" cost:+d100 once:true",
                 "never do this thing ".repeat(9).trim()
             ),
         )
@@ -1366,7 +1386,7 @@ async fn the_largest_sheet_and_board_stay_schema_valid() {
     refused(
         &t,
         "fc",
-        "/vr convention add text:More cost:+1",
+        "/vr-gm convention add text:More cost:+1",
         "at most 25 Conventions",
     )
     .await;

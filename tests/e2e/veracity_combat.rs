@@ -67,7 +67,7 @@ async fn click_refused(t: &Table, who: &str, label: &str, needle: &str) {
     );
 }
 
-/// The tracker session id from the message `/vr combat start` posted.
+/// The tracker session id from the message `/vr-gm combat start` posted.
 /// An embed's author line ("<who> · <what>").
 fn author(out: &Output) -> String {
     out.embeds()[0]["author"]["name"]
@@ -170,7 +170,7 @@ async fn the_combat_example_plays_clean() {
                     o.content()
                 );
             }
-            if line.contains("/vr combat start") {
+            if line.contains("/vr-gm combat start") {
                 tracker = Some(tracker_id(ex.single()));
             }
         }
@@ -200,18 +200,24 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     refused(
         &t,
         "alice",
-        "/vr combat start leader:Ada",
+        "/vr-gm combat start leader:Ada",
         "Only the referee",
     )
     .await;
     refused(&t, "alice", "/vr combat join", "No fight is running").await;
-    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let start = ex.single().clone();
     assert_eq!(start.kind, "message");
     assert_eq!(start.title(), "⏳ Waiting for Ada · initiative");
     let id = tracker_id(&start);
     let message = ex.message_id.unwrap();
-    refused(&t, "fc", "/vr combat start leader:Ada", "already running").await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat start leader:Ada",
+        "already running",
+    )
+    .await;
 
     // Setup: Bram joins; players may not seat enemies or NPCs, mark or end.
     refused(
@@ -223,22 +229,22 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     .await;
     done(&t, "bob", "/vr combat join").await;
     refused(&t, "bob", "/vr combat join", "already in the order").await;
-    refused(&t, "bob", "/vr combat add name:Orc", "Only the referee").await;
-    done(&t, "fc", "/vr combat add name:Goblin hp:1 flesh:4").await;
-    done(&t, "fc", "/vr combat add name:Bandit hp:2 flesh:5").await;
+    refused(&t, "bob", "/vr-gm combat add name:Orc", "Only the referee").await;
+    done(&t, "fc", "/vr-gm combat add name:Goblin hp:1 flesh:4").await;
+    done(&t, "fc", "/vr-gm combat add name:Bandit hp:2 flesh:5").await;
     refused(
         &t,
         "bob",
-        "/vr combat mark name:Bram visible:true",
+        "/vr-gm combat mark name:Bram visible:true",
         "Only the referee",
     )
     .await;
-    done(&t, "fc", "/vr combat mark name:Bram visible:true").await;
-    refused(&t, "fc", "/vr combat mark name:Bram", "Say what to mark").await;
+    done(&t, "fc", "/vr-gm combat mark name:Bram visible:true").await;
+    refused(&t, "fc", "/vr-gm combat mark name:Bram", "Say what to mark").await;
     refused(
         &t,
         "fc",
-        "/vr combat mark name:Nobody out:true",
+        "/vr-gm combat mark name:Nobody out:true",
         "No one called",
     )
     .await;
@@ -297,7 +303,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     refused(
         &t,
         "fc",
-        "/vr combat mark name:Goblin visible:true",
+        "/vr-gm combat mark name:Goblin visible:true",
         "Initiative is set",
     )
     .await;
@@ -431,7 +437,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     // Now Bram acts after Ada; the immobilised take Wounds.
     done(&t, "alice", "/vr combat end-turn").await;
     done(&t, "bob", "/vr combat act action:attack note:\"a club\"").await;
-    done(&t, "fc", "/vr combat mark name:Bandit immobilised:true").await;
+    done(&t, "fc", "/vr-gm combat mark name:Bandit immobilised:true").await;
     let hit = public(&t, "fc", "/vr damage amount:1 character:Bandit").await;
     assert!(hit.text().contains("immobilised"), "{}", hit.text());
     let (f, _) = fight(&t, id).await;
@@ -448,14 +454,14 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     );
 
     // The referee takes Bram out (knocked down): the enemies' turn.
-    done(&t, "fc", "/vr combat mark name:Bram out:true").await;
+    done(&t, "fc", "/vr-gm combat mark name:Bram out:true").await;
     let (f, _) = fight(&t, id).await;
     assert_eq!(
         (whose(&f), seat(&f, "Bram").data.gone),
         ("Bandit", Some(Gone::Out))
     );
-    refused(&t, "alice", "/vr combat end", "Only the referee").await;
-    done(&t, "fc", "/vr combat end").await;
+    refused(&t, "alice", "/vr-gm combat end", "Only the referee").await;
+    done(&t, "fc", "/vr-gm combat end").await;
     let (f, status) = fight(&t, id).await;
     assert!(f.ended);
     assert_eq!(status, Status::Closed);
@@ -463,7 +469,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     refused(&t, "fc", "/vr combat end-turn", "No fight is running").await;
     // A new fight may start once the old one ended; the referee seats an
     // NPC sheet among the enemies and marks it unsuspecting: Wounds.
-    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(&start);
     public(
         &t,
@@ -472,7 +478,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     )
     .await;
     done(&t, "fc", "/vr combat join character:Duke side:enemies").await;
-    done(&t, "fc", "/vr combat mark name:Duke unsuspecting:true").await;
+    done(&t, "fc", "/vr-gm combat mark name:Duke unsuspecting:true").await;
     let hit = public(&t, "fc", "/vr damage amount:1 character:Duke").await;
     assert!(hit.text().contains("unsuspecting"), "{}", hit.text());
     let (f, _) = fight(&t, id).await;
@@ -488,10 +494,10 @@ async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
     // Seed 2: Ada's initiative save fails, the enemies act first.
     let t = table("vrc-flee", 2).await;
     party(&t).await;
-    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(&start);
     done(&t, "bob", "/vr combat join").await;
-    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
     let save = public(&t, "fc", "/vr combat initiative modifier:10").await;
     assert!(author(&save).contains("Light save"), "{}", author(&save));
     let (f, _) = fight(&t, id).await;
@@ -614,9 +620,9 @@ async fn named_causes_of_stress_show_and_are_logged() {
 async fn issue_29_a_facet_bears_on_initiative_and_flee() {
     let t = table("vrc-i29-facet", 1).await;
     party(&t).await;
-    let start = public(&t, "fc", "/vr combat start leader:Ada").await;
+    let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(&start);
-    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
     refused(&t, "alice", "/vr combat initiative facet:Brave", "Facet").await;
     let out = public(&t, "alice", "/vr combat initiative facet:Cruel").await;
     assert_eq!(author(&out), "Ada · Light save · initiative");
@@ -642,9 +648,9 @@ async fn issue_29_a_facet_bears_on_initiative_and_flee() {
 async fn issue_29_refusals_name_the_right_thing_in_a_fight() {
     let t = table("vrc-i29-names", 1).await;
     party(&t).await;
-    public(&t, "fc", "/vr combat start leader:Ada").await;
+    public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     done(&t, "bob", "/vr combat join").await;
-    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
     public(&t, "fc", "/vr combat initiative modifier:-100").await;
     // Ada's own player with the referee's option: not "only their player".
     let ex = run(&t, "alice", "/vr combat act action:attack name:Wolf").await;
@@ -675,8 +681,8 @@ async fn issue_29_refusals_name_the_right_thing_in_a_fight() {
 async fn issue_29_npcs_added_to_a_fight_make_the_defenders_save() {
     let t = table("vrc-i29-npc-save", 1).await;
     party(&t).await;
-    public(&t, "fc", "/vr combat start leader:Ada").await;
-    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    public(&t, "fc", "/vr-gm combat start leader:Ada").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
     public(&t, "fc", "/vr combat initiative modifier:-100").await;
     // The referee's NPC makes the defender's save; a player may not.
     refused(
@@ -698,11 +704,11 @@ async fn issue_29_npcs_added_to_a_fight_make_the_defenders_save() {
 async fn issue_29_a_fight_everyone_fled_says_so_and_offers_the_end() {
     let t = table("vrc-i29-fled", 1).await;
     party(&t).await;
-    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(ex.single());
     let message = ex.message_id.unwrap();
     done(&t, "bob", "/vr combat join").await;
-    done(&t, "fc", "/vr combat add name:Wolf flesh:6").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
     public(&t, "fc", "/vr combat initiative modifier:-100").await;
     // A save of 0 or lower always succeeds: everyone gets away.
     public(&t, "alice", "/vr combat flee modifier:-100").await;
@@ -737,7 +743,7 @@ fn posted_text(t: &Table, message: u64) -> String {
 async fn issue_28_wound_and_stress_redraw_the_running_tracker() {
     let t = table("vrc-redraw", 1).await;
     party(&t).await;
-    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(ex.single());
     let message = ex.message_id.unwrap();
     done(&t, "bob", "/vr combat join").await;
@@ -788,7 +794,7 @@ async fn issue_28_wound_and_stress_redraw_the_running_tracker() {
 async fn issue_28_a_rest_click_and_the_end_of_a_scene_redraw_the_running_tracker() {
     let t = table("vrc-redraw-rest", 1).await;
     party(&t).await;
-    let ex = run(&t, "fc", "/vr combat start leader:Ada").await;
+    let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(ex.single());
     let message = ex.message_id.unwrap();
     public(&t, "fc", "/vr wound amount:1 character:Ada").await;
@@ -806,7 +812,7 @@ async fn issue_28_a_rest_click_and_the_end_of_a_scene_redraw_the_running_tracker
     let text = posted_text(&t, message);
     assert!(text.contains("HP 1/2 · Wounds 0/6"), "{text}");
     // The end of the scene restores her HP: the tracker shows it.
-    public(&t, "fc", "/vr scene end").await;
+    public(&t, "fc", "/vr-gm scene end").await;
     assert_eq!(sheet(&t, "alice").await.hp_current(), 2);
     let text = posted_text(&t, message);
     assert!(text.contains("HP 2/2 · Wounds 0/6"), "{text}");

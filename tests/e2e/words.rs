@@ -125,7 +125,7 @@ async fn words_help_for_a_system_opens_with_a_first_session_and_cuts_no_word() {
          `/vv sheet create name:Ann agility:4 wit:6` make your character (a stat left out is 0)\n\
          `/vv sheet show` your character sheet\n\
          `/vv roll stat:Agility` roll a stat: matching faces make sets\n\
-         `/vv combat start` the Compiler opens a fight: one message runs the round\n\
+         `/vv-gm combat start` the Compiler opens a fight: one message runs the round\n\
          `/help` every system, and the table's commands"
     );
     // Every cut line ends after a whole word: "… and…", never "… an…".
@@ -183,7 +183,7 @@ async fn words_a_missing_venus_difficulty_names_the_option_and_its_values() {
         refusal(&t, "alice", "/ve task ability:Finesse").await,
         "⚠️ An edition-2 task needs the FC's appropriate difficulty: add `difficulty:` 1 (very easy) to 4 (very hard)."
     );
-    ok(&t, "fc", "/ve fc edition edition:1").await;
+    ok(&t, "fc", "/ve-gm fc edition edition:1").await;
     // Edition 1 needs none for a task: its threshold starts at 1 (VE1).
     let ex = t
         .command("alice", "/ve task ability:Finesse")

@@ -165,7 +165,7 @@ pub fn try_widest_pmf(dice: u32) -> Result<Vec<f64>, RuleError> {
         .collect())
 }
 
-/// The odds question of `/odds ore` and `kismet odds ore`: how wide the
+/// The odds question of `/vv odds ore` and `kismet odds ore`: how wide the
 /// widest set of `dice` d10s is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WidestQuestion {

@@ -315,7 +315,7 @@ impl Fight {
         }
         if self.turns.active().next().is_none() {
             return Err(RuleError::new(
-                "No one is in the fight yet: players join with `/vv combat join`, the Compiler adds NPCs with `/vv combat add`.",
+                "No one is in the fight yet: players join with `/vv combat join`, the Compiler adds NPCs with `/vv-gm combat add`.",
             ));
         }
         self.order = settings.initiative_order;

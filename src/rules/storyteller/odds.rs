@@ -55,7 +55,7 @@ pub struct Outcome3 {
     pub botch: f64,
 }
 
-/// The odds question of `/odds st` and `kismet odds st`: a pool at a
+/// The odds question of `/st odds st` and `kismet odds st`: a pool at a
 /// difficulty, a threshold and specialties in use, under a bonus-dice rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StQuestion {

@@ -95,7 +95,12 @@ async fn ac_system_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAuto
 }
 
 /// Change one of this system's house rules (game master only)
-#[poise::command(slash_command, guild_only, rename = "set")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "set"
+)]
 pub async fn system_settings_set(
     ctx: Context<'_>,
     #[description = "The setting"]
@@ -149,6 +154,7 @@ async fn ac_value(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
 
 /// FC: house rules, the FC role, channel systems, the GM channel, undo, forget
 #[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
     slash_command,
     guild_only,
     subcommands(

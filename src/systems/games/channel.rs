@@ -1,4 +1,4 @@
-//! `/game channel add|remove channel:`: the channels a game plays in (a
+//! `/game-gm channel add|remove channel:`: the channels a game plays in (a
 //! channel, a category, or a forum or channel whose threads belong to it).
 //! A channel belongs to one live game at most; a game keeps one channel at
 //! least.
@@ -55,7 +55,7 @@ pub async fn remove(app: &App, caller: &Caller, channel: i64) -> AppResult {
     }
     if channels.len() == 1 {
         return Err(AppError::user(format!(
-            "<#{channel}> is **{}**'s only channel: add another first, or end the game with `/game end`.",
+            "<#{channel}> is **{}**'s only channel: add another first, or end the game with `/game-gm end`.",
             game.name
         )));
     }

@@ -11,13 +11,13 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![game()]
 }
 
-/// What `/game create system:` offers: the playable systems, in the
+/// What `/game-gm create system:` offers: the playable systems, in the
 /// registry's order.
 pub fn system_choices(reg: &Registry) -> Vec<&'static str> {
     reg.playable().map(|s| s.id()).collect()
 }
 
-/// Fills the choice list of `/game create system:` from the registry.
+/// Fills the choice list of `/game-gm create system:` from the registry.
 pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
     if let Some(c) = subcommand(game, &["create"]) {
         let names = system_choices(reg)
@@ -39,7 +39,7 @@ pub async fn game(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// Start a game in this channel (server managers and the FC)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn create(
     ctx: Context<'_>,
     #[description = "Its name (unique on this server)"]
@@ -60,6 +60,7 @@ pub async fn create(
 
 /// The channels this game plays in
 #[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
     slash_command,
     guild_only,
     subcommands("channel_add", "channel_remove"),
@@ -97,6 +98,7 @@ pub async fn channel_remove(
 
 /// This game's game masters
 #[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
     slash_command,
     guild_only,
     subcommands("gm_add", "gm_remove"),
@@ -177,7 +179,7 @@ pub enum Pace {
 }
 
 /// Play live, or by post with rolls that wait days (its game masters)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn pace(
     ctx: Context<'_>,
     #[description = "live, or post (play by post)"] pace: Pace,
@@ -198,7 +200,7 @@ pub async fn pace(
 }
 
 /// End this game: nothing rolls in its channels any more (its game masters)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = super::end::end(&ctx.data().app, &caller).await;

@@ -1,4 +1,4 @@
-//! `/game create name: system:`: a server manager or the server's FC role
+//! `/game-gm create name: system:`: a server manager or the server's FC role
 //! starts a game in the channel it runs in, which becomes the game's first
 //! channel; the creator becomes its first game master.
 
@@ -29,13 +29,13 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     }
     if let Some(other) = games::live_here(&mut act, caller).await? {
         return Err(AppError::user(format!(
-            "This channel belongs to the game **{}** already: create the new game in another channel, or `/game channel remove` this one from it first.",
+            "This channel belongs to the game **{}** already: create the new game in another channel, or `/game-gm channel remove` this one from it first.",
             other.name
         )));
     }
     if stored::count_live(&mut act, caller.guild_id).await? >= MAX_GAMES {
         return Err(AppError::user(format!(
-            "This server has {MAX_GAMES} games running, the most it may: end one with `/game end` first."
+            "This server has {MAX_GAMES} games running, the most it may: end one with `/game-gm end` first."
         )));
     }
     let now = app.clock.now_ms();
@@ -47,7 +47,7 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     stored::add_channel(&mut act, caller.guild_id, id, caller.channel_id).await?;
     stored::add_gm(&mut act, caller.guild_id, id, Gm::Member(caller.user_id)).await?;
     let text = format!(
-        "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game channel add`, game masters with `/game gm add`; players join with `/game join`.",
+        "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game join`.",
         sys.name(),
         caller.channel_id,
         caller.user_id

@@ -1,4 +1,4 @@
-//! `/game end`: archives the game of the channel. Nothing rolls in its
+//! `/game-gm end`: archives the game of the channel. Nothing rolls in its
 //! channels any more (refused, naming the game:
 //! [`crate::app::games::allows_here`]); its log and its players' sheets stay
 //! readable and exportable, and `/game show` still shows it.

@@ -1,4 +1,4 @@
-//! `/game gm add|remove member:|role:`: a game's game masters, members or
+//! `/game-gm gm add|remove member:|role:`: a game's game masters, members or
 //! roles (at most 25). In the game's channels they are the game master,
 //! as server managers always are.
 

@@ -9,13 +9,13 @@
 //! check the caller's rights, validate, store, log, commit.
 //!
 //! Module map:
-//! - [`create`]: `/game create`.
-//! - [`channel`]: `/game channel add|remove`.
-//! - [`gm`]: `/game gm add|remove`.
-//! - [`pace`]: `/game pace` (live, or play by post).
+//! - [`create`]: `/game-gm create`.
+//! - [`channel`]: `/game-gm channel add|remove`.
+//! - [`gm`]: `/game-gm gm add|remove`.
+//! - [`pace`]: `/game-gm pace` (live, or play by post).
 //! - [`players`]: `/game join`, `/game leave`.
 //! - [`show`]: `/game show`.
-//! - [`end`]: `/game end`.
+//! - [`end`]: `/game-gm end`.
 //! - [`commands`]: the slash commands.
 //! - [`system`]: the registration.
 
@@ -42,7 +42,7 @@ pub const SYSTEM: &str = "game";
 pub async fn here(act: &mut Act, caller: &Caller) -> Result<Game, AppError> {
     games::here(act, caller).await?.ok_or_else(|| {
         AppError::user(
-            "This channel belongs to no game. A server manager or the FC can start one here with `/game create`, or run this in a game's channel.",
+            "This channel belongs to no game. A server manager or the FC can start one here with `/game-gm create`, or run this in a game's channel.",
         )
     })
 }

@@ -1,4 +1,4 @@
-//! `/game pace pace:live|post days:`: a play-by-post game's rolls and
+//! `/game-gm pace pace:live|post days:`: a play-by-post game's rolls and
 //! prompts wait for their players `days` days (1–30) instead of the
 //! server's `session_timeout_minutes`; a live game's wait as the server's.
 

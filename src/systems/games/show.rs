@@ -14,7 +14,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
         .await?
         .ok_or_else(|| {
             crate::app::AppError::user(
-                "This channel belongs to no game. A server manager or the FC can start one here with `/game create`.",
+                "This channel belongs to no game. A server manager or the FC can start one here with `/game-gm create`.",
             )
         })?;
     let channels = stored::channels(&mut tx, game.id).await?;

@@ -36,8 +36,8 @@ use crate::storage::{self, Tx};
 use crate::systems::table::encounter;
 
 const WHAT: &str = "fight";
-const START: &str = "`/vv combat start`";
-const END: &str = "`/vv combat end`";
+const START: &str = "`/vv-gm combat start`";
+const END: &str = "`/vv-gm combat end`";
 /// The highest stat an NPC may be given.
 pub const MAX_STAT: i64 = 30;
 /// The most Vitality (or Health) an NPC may be given.
@@ -210,7 +210,7 @@ fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
     })
 }
 
-/// `/vv combat start`: the Compiler opens a fight in this channel.
+/// `/vv-gm combat start`: the Compiler opens a fight in this channel.
 pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "start a fight")?;
@@ -288,7 +288,7 @@ pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
     turn.finish(with_sheets(out, saved)).await
 }
 
-/// What `/vv combat add` gives an NPC or mob.
+/// What `/vv-gm combat add` gives an NPC or mob.
 #[derive(Debug, Clone, Default)]
 pub struct NpcArgs {
     /// Its name.
@@ -363,7 +363,7 @@ fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
     Ok(sheet)
 }
 
-/// `/vv combat add`: the Compiler adds an NPC or a mob with its stats.
+/// `/vv-gm combat add`: the Compiler adds an NPC or a mob with its stats.
 pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "add combatants")?;
@@ -384,7 +384,7 @@ pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     turn.finish(out).await
 }
 
-/// `/vv combat remove`: the Compiler takes a combatant out of the fight.
+/// `/vv-gm combat remove`: the Compiler takes a combatant out of the fight.
 pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "remove combatants")?;
@@ -397,7 +397,7 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     turn.finish(out).await
 }
 
-/// `/vv combat damage`: the Compiler deals damage to a combatant (VV-12..
+/// `/vv-gm combat damage`: the Compiler deals damage to a combatant (VV-12..
 /// VV-14): a Fault die each time (not for mobs), incapacitation at 0
 /// (a living creature's waits for the End phase, A-O19).
 pub async fn damage(
@@ -483,7 +483,7 @@ fn hit(
     Ok((ev, ch.sheet.clone(), Some(ch.row.id)))
 }
 
-/// `/vv combat end` (or **End combat**): the Compiler ends the fight.
+/// `/vv-gm combat end` (or **End combat**): the Compiler ends the fight.
 /// Combat ends for every player character (VV-14: Fault dice go in a
 /// stable place) and the round's registers are cleared.
 pub async fn end(app: &App, caller: &Caller, stable: bool) -> AppResult {

@@ -149,7 +149,7 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
         Phase::Setup => (
             "Joining".into(),
             format!(
-                "Players join with `/vv combat join`; the Compiler adds NPCs and mobs with `/vv combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
+                "Players join with `/vv combat join`; the Compiler adds NPCs and mobs with `/vv-gm combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
                 fight.initiative_stat().name()
             ),
         ),

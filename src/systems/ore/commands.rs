@@ -687,7 +687,12 @@ pub async fn heal_days(
 }
 
 /// Mark an Injury healed (Compiler).
-#[poise::command(slash_command, guild_only, rename = "injury")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "injury"
+)]
 pub async fn heal_injury(
     ctx: Context<'_>,
     #[description = "The Injury's number on the sheet"]
@@ -745,7 +750,7 @@ pub async fn repair(
 }
 
 /// Outthink or Initiative for several entities, in order (Compiler).
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn order(
     ctx: Context<'_>,
     #[description = "Outthink (Wit) or Initiative (Agility; Precision in cosmOS)"] kind: OrderKind,
@@ -786,7 +791,12 @@ pub async fn combat(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// Start a fight in this channel (Compiler).
-#[poise::command(slash_command, guild_only, rename = "start")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "start"
+)]
 pub async fn combat_start(
     ctx: Context<'_>,
     #[description = "Where (Initiative: Agility; Precision in cosmOS)"] world: Option<World>,
@@ -814,7 +824,12 @@ pub async fn combat_join(
 
 /// Add an NPC or a mob with its stats (Compiler).
 #[allow(clippy::too_many_arguments)]
-#[poise::command(slash_command, guild_only, rename = "add")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "add"
+)]
 pub async fn combat_add(
     ctx: Context<'_>,
     #[description = "Name"]
@@ -908,7 +923,12 @@ pub async fn combat_add(
 }
 
 /// Take a combatant out of the fight (Compiler).
-#[poise::command(slash_command, guild_only, rename = "remove")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "remove"
+)]
 pub async fn combat_remove(
     ctx: Context<'_>,
     #[description = "Combatant"]
@@ -921,7 +941,12 @@ pub async fn combat_remove(
 }
 
 /// Damage a combatant: Fault dice, incapacitation (Compiler).
-#[poise::command(slash_command, guild_only, rename = "damage")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "damage"
+)]
 pub async fn combat_damage(
     ctx: Context<'_>,
     #[description = "Combatant"]
@@ -939,7 +964,12 @@ pub async fn combat_damage(
 }
 
 /// End the fight (Compiler).
-#[poise::command(slash_command, guild_only, rename = "end")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "end"
+)]
 pub async fn combat_end(
     ctx: Context<'_>,
     #[description = "A stable place: Fault dice are removed"] stable: Option<bool>,

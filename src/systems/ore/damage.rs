@@ -366,7 +366,7 @@ pub async fn heal_days_in(
     Ok(Step::answer(answer).sheet(ch).log(entry))
 }
 
-/// `/vv heal injury`: the Compiler marks an Injury healed.
+/// `/vv-gm heal injury`: the Compiler marks an Injury healed.
 pub async fn heal_injury(
     app: &App,
     caller: &Caller,

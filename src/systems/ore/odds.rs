@@ -1,4 +1,4 @@
-//! Virtual Veil's odds question: `/odds ore` and `kismet odds ore`, how
+//! Virtual Veil's odds question: `/vv odds ore` and `kismet odds ore`, how
 //! wide the widest matching set of a roll will be, answered with the rules
 //! core's typed answer ([`crate::rules::ore::odds::WidestQuestion`]).
 

@@ -1,4 +1,4 @@
-//! `/vv order`: Outthink (Wit) or Initiative (Agility, Precision in
+//! `/vv-gm order`: Outthink (Wit) or Initiative (Agility, Precision in
 //! cosmOS) for several entities at once (VV-10), ranked with the tie-break
 //! of `vv_tie_break` (A-O14), with the Call order or the Resolution order
 //! (A-O15). For the Compiler; values are recorded on the sheets that took part.
@@ -63,7 +63,7 @@ fn stat_of(kind: OrderKind, sheet: &OreSheet) -> Stat {
     }
 }
 
-/// `/vv order`: rolls and ranks. `entities` is a comma-separated list of
+/// `/vv-gm order`: rolls and ranks. `entities` is a comma-separated list of
 /// `Name:stat` (ad hoc), sheet names, or member mentions (their active sheet).
 pub async fn order(
     app: &App,

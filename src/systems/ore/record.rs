@@ -134,7 +134,7 @@ pub struct HealDays {
     pub tended: bool,
 }
 
-/// `inputs` of `/vv heal injury`.
+/// `inputs` of `/vv-gm heal injury`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HealInjury {
@@ -189,7 +189,7 @@ impl RollDice {
     }
 }
 
-/// `inputs` of `/vv order`: the kind and the entities as typed.
+/// `inputs` of `/vv-gm order`: the kind and the entities as typed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OrderInputs {
@@ -199,7 +199,7 @@ pub struct OrderInputs {
     pub kind: Option<OrderKind>,
 }
 
-/// `outcome` of `/vv order` (its `dice` are the rules' entries).
+/// `outcome` of `/vv-gm order` (its `dice` are the rules' entries).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OrderOutcome {
@@ -219,7 +219,7 @@ impl OrderOutcome {
     }
 }
 
-/// `inputs` of `/vv combat start` and of the tracker's Begin.
+/// `inputs` of `/vv-gm combat start` and of the tracker's Begin.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CombatStart {
@@ -236,7 +236,7 @@ pub struct Round {
     pub round: u32,
 }
 
-/// `inputs` of `/vv combat damage`.
+/// `inputs` of `/vv-gm combat damage`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CombatDamage {

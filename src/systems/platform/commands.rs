@@ -136,7 +136,12 @@ pub async fn history_show(
 }
 
 /// Download the server's roll log as a CSV file (FC only).
-#[poise::command(slash_command, guild_only, rename = "export")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "export"
+)]
 pub async fn history_export(
     ctx: Context<'_>,
     #[description = "Only this channel"]

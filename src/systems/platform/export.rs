@@ -1,4 +1,4 @@
-//! `/history export`: the FC downloads the server's roll log (optionally
+//! `/history-gm export`: the FC downloads the server's roll log (optionally
 //! one channel's, or the last days') as a CSV attachment.
 //!
 //! An erased member's entries are already anonymous in the log (user id 0,
@@ -32,7 +32,7 @@ pub struct ExportQuery {
     pub days: Option<u32>,
 }
 
-/// `/history export` (FC only): the log as `kismet-log.csv`, privately.
+/// `/history-gm export` (FC only): the log as `kismet-log.csv`, privately.
 pub async fn export(app: &App, caller: &Caller, q: ExportQuery) -> AppResult {
     if let Some(d) = q.days {
         if d == 0 || d > MAX_DAYS {

@@ -113,7 +113,13 @@ fn starts_with_root(usage: &str, root: &str) -> bool {
         .split(' ')
         .next()
         .unwrap_or("");
-    first == root
+    crate::kit::game_root_of(first) == root
+}
+
+/// Whether `usage` asks for odds: `/odds roll`, or a game's `/ve odds st`.
+fn is_odds(usage: &str) -> bool {
+    let mut words = usage.trim_start_matches('/').split(' ');
+    words.next() == Some("odds") || words.next() == Some("odds")
 }
 
 /// `/help` for a topic, or the overview without one. `commands` are every
@@ -149,6 +155,7 @@ pub fn help(
             let own: Vec<String> = commands
                 .iter()
                 .filter(|c| root.is_some_and(|r| starts_with_root(&c.usage, r)))
+                .filter(|c| !is_odds(&c.usage))
                 .map(line)
                 .collect();
             if own.is_empty() {
@@ -160,8 +167,14 @@ pub fn help(
             let odds: Vec<String> = t
                 .odds
                 .iter()
-                .map(|s| format!("/odds {s}"))
-                .filter_map(|u| commands.iter().find(|c| c.usage == u).map(line))
+                .filter_map(|s| {
+                    let game = root.map(|r| format!("/{r} odds {s}"));
+                    let shared = format!("/odds {s}");
+                    commands
+                        .iter()
+                        .find(|c| Some(&c.usage) == game.as_ref() || c.usage == shared)
+                        .map(line)
+                })
                 .collect();
             if !odds.is_empty() {
                 e = e.field("Odds before you roll", odds.join("\n"), false);
@@ -229,14 +242,14 @@ fn overview(reg: &Registry, commands: &[CommandLine]) -> Embed {
     let table: Vec<String> = commands
         .iter()
         .filter(|c| !system_roots.iter().any(|r| starts_with_root(&c.usage, r)))
-        .filter(|c| !c.usage.starts_with("/odds "))
+        .filter(|c| !is_odds(&c.usage))
         .map(line)
         .collect();
     let budget = room(&e, 900);
     e = command_fields(e, "Table commands", &table, budget);
     let odds: Vec<String> = commands
         .iter()
-        .filter(|c| c.usage.starts_with("/odds "))
+        .filter(|c| is_odds(&c.usage))
         .map(|c| format!("`{}`", c.usage))
         .collect();
     if !odds.is_empty() {
@@ -255,8 +268,9 @@ mod tests {
             "/roll",
             "/ve check",
             "/ve task",
-            "/odds ve1-check",
-            "/odds st",
+            "/ve odds ve1-check",
+            "/ve-gm fc call",
+            "/vr odds veracity-save",
             "/history show",
             "/stats",
         ]
@@ -291,7 +305,8 @@ mod tests {
             .collect();
         let text = text.join("\n");
         assert!(text.contains("`/ve check`"));
-        assert!(text.contains("`/odds ve1-check`"));
+        assert_eq!(text.matches("`/ve odds ve1-check`").count(), 1, "{text}");
+        assert!(text.contains("`/ve-gm fc call`"));
         assert!(!text.contains("/roll"));
         let st = embed(help(&reg, topic("Storyteller"), &cmds()));
         assert!(st
@@ -335,7 +350,7 @@ mod tests {
              `/vv sheet create name:Ann agility:4 wit:6` make your character (a stat left out is 0)\n\
              `/vv sheet show` your character sheet\n\
              `/vv roll stat:Agility` roll a stat: matching faces make sets\n\
-             `/vv combat start` the Compiler opens a fight: one message runs the round\n\
+             `/vv-gm combat start` the Compiler opens a fight: one message runs the round\n\
              `/help` every system, and the table's commands"
         );
         let commands = e.fields.iter().find(|f| f.name == "Commands").unwrap();

@@ -4,7 +4,7 @@
 //!
 //! Module map:
 //! - [`history`]: `/history show`, a private paged view of the log.
-//! - [`export`]: `/history export`, the log as CSV (FC only).
+//! - [`export`]: `/history-gm export`, the log as CSV (FC only).
 //! - [`stats`]: `/stats`, counts per face against the expectation, with a
 //!   chi-square p-value and a chart.
 //! - [`gamma`]: the incomplete gamma function behind the p-value.

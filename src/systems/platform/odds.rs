@@ -92,9 +92,25 @@ pub async fn odds(_ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// The `/odds` root: its subcommands come from the registered systems
-/// ([`Odds::slash`], grafted by [`crate::systems::commands`]).
+/// that are no game ([`Odds::slash`], grafted by
+/// [`crate::systems::commands`]; a game's go under its root, [`group`]).
 pub fn root() -> Command {
     let mut c = odds();
+    c.subcommand_required = true;
+    c
+}
+
+/// Exact odds of this game's rolls, before you roll them.
+#[poise::command(slash_command, guild_only, rename = "odds")]
+pub async fn game_odds(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// A game's `/<root> odds` group holding its `questions` (grafted by
+/// [`crate::systems::commands`], so a server sees only its games' odds).
+pub fn group(questions: Vec<Command>) -> Command {
+    let mut c = game_odds();
+    c.subcommands = questions;
     c.subcommand_required = true;
     c
 }

@@ -1,4 +1,4 @@
-//! Storyteller's odds question: `/odds st` (following the server's default
+//! Storyteller's odds question: `/st odds st` (following the server's default
 //! difficulty and bonus-dice rule) and `kismet odds st`, answered with the
 //! rules core's typed answer ([`crate::rules::storyteller::odds::StQuestion`]).
 
@@ -117,7 +117,7 @@ pub fn view(q: &Question, per_ten: BonusDicePerTen) -> Result<View, OddsError> {
     )))
 }
 
-/// `/odds st`: the difficulty defaults to the server's Storyteller default,
+/// `/st odds st`: the difficulty defaults to the server's Storyteller default,
 /// and bonus dice per 10 follow its `st_bonus_dice_per_ten` setting.
 pub async fn st(
     app: &App,

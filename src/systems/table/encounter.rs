@@ -44,7 +44,7 @@ pub async fn show(app: &App, caller: &Caller, kind: &str, what: &str, start: &st
 }
 
 /// The running tracker of `kind`, or a refusal naming the command that
-/// starts one (`what`: "fight", `start`: "`/vv combat start`").
+/// starts one (`what`: "fight", `start`: "`/vv-gm combat start`").
 pub async fn require_running(
     act: &mut Act,
     kind: &str,

@@ -13,7 +13,7 @@ use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::VenusSheet;
 
-/// `/ve fc edition`: sets the guild's `ve_edition` (FC only), with a line
+/// `/ve-gm fc edition`: sets the guild's `ve_edition` (FC only), with a line
 /// on what the edition plays.
 pub async fn set_edition(app: &App, caller: &Caller, value: &str) -> AppResult {
     let name = "ve_edition";
@@ -98,7 +98,7 @@ fn kismet(
         .log(entry))
 }
 
-/// `/ve fc grant`: gives a player's active character Lots (overflowing per
+/// `/ve-gm fc grant`: gives a player's active character Lots (overflowing per
 /// `ve_lot_overflow` into `job`) and/or Ego. FC only.
 pub async fn grant(
     app: &App,
@@ -129,7 +129,7 @@ pub async fn grant(
     turn.finish(out).await
 }
 
-/// `/ve fc take`: takes Lots (never below 0) and/or Ego. FC only.
+/// `/ve-gm fc take`: takes Lots (never below 0) and/or Ego. FC only.
 pub async fn take(
     app: &App,
     caller: &Caller,
@@ -158,7 +158,7 @@ pub async fn take(
     turn.finish(out).await
 }
 
-/// `/ve fc session`: a new play session; clears every character's count of
+/// `/ve-gm fc session`: a new play session; clears every character's count of
 /// Lots earned this session (used by `ve_lot_overflow = per_session_count`).
 pub async fn new_session(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;

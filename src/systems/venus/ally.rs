@@ -1,4 +1,4 @@
-//! `/ve fc ally`: the FC's per-ally controls on a task waiting for its dice
+//! `/ve-gm fc ally`: the FC's per-ally controls on a task waiting for its dice
 //! (spec A-V10, A-V19). An ally's die has the ally's rank in the
 //! FC-chosen ability, and "the GM may override per die"; on a magic task
 //! only the roller's dice explode under `ve2_explode_scope = roller_only`,
@@ -81,7 +81,7 @@ fn apply_all(
     Ok(events)
 }
 
-/// `/ve fc ally`: overrides an ally's rank and/or flags their die as
+/// `/ve-gm fc ally`: overrides an ally's rank and/or flags their die as
 /// magical on the task `roll` (else the newest waiting for its dice).
 pub async fn ally_die(
     app: &App,

@@ -84,7 +84,7 @@ fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
 }
 
 /// The factors of a command's `factors:` text; `-` means none, for players
-/// as for the FC's `/ve fc adjust`.
+/// as for the FC's `/ve-gm fc adjust`.
 fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
@@ -132,7 +132,7 @@ fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {
     }
 }
 
-/// `/ve check` and `/ve fc call kind:check`: opens a check waiting for its
+/// `/ve check` and `/ve-gm fc call kind:check`: opens a check waiting for its
 /// d20 (the FC may still adjust it).
 pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
     if let Some(c) = &req.consequence {
@@ -205,7 +205,7 @@ fn called(view: crate::app::View, player: i64, by: i64) -> crate::app::View {
     }
 }
 
-/// `/ve fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
+/// `/ve-gm fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
 #[allow(clippy::too_many_arguments)]
 pub async fn npc_check(
     app: &App,
@@ -281,7 +281,7 @@ pub fn default_job(sheet: &VenusSheet, ability: &str) -> Option<String> {
         .map(|(k, _)| k.clone())
 }
 
-/// `/ve task` and `/ve fc call kind:task`: opens a task for aid offers.
+/// `/ve task` and `/ve-gm fc call kind:task`: opens a task for aid offers.
 pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
@@ -726,7 +726,7 @@ pub async fn bonus(
     Ok(out)
 }
 
-/// `/ve fc void` and `/ve fc close`: voids or force-closes the newest open
+/// `/ve-gm fc void` and `/ve-gm fc close`: voids or force-closes the newest open
 /// roll in this channel.
 pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
     end_chosen_roll(app, caller, void, None).await
@@ -776,7 +776,7 @@ pub async fn end_chosen_roll(
     .await
 }
 
-/// `/ve fc adjust`: changes the roll chosen with `roll:` (else the newest
+/// `/ve-gm fc adjust`: changes the roll chosen with `roll:` (else the newest
 /// in this channel whose dice are not thrown yet) and redraws its message
 /// in place (a secret roll's two copies both).
 pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
@@ -827,7 +827,7 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     turn.finish(out).await
 }
 
-/// `/ve fc adjust` on a check not yet thrown: the new setup, validated.
+/// `/ve-gm fc adjust` on a check not yet thrown: the new setup, validated.
 async fn adjust_check(
     tx: &mut Tx,
     caller: &Caller,
@@ -866,7 +866,7 @@ async fn adjust_check(
     Ok(VeState::Check(c))
 }
 
-/// `/ve fc adjust` on a task not yet rolled: rebuilt from the new setup,
+/// `/ve-gm fc adjust` on a task not yet rolled: rebuilt from the new setup,
 /// keeping the standing aid offers that still fit.
 async fn adjust_task(
     turn: &mut Turn<'_>,

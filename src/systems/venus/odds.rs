@@ -1,4 +1,4 @@
-//! The Venus Engine's odds questions: `/odds ve1-check|ve2-check|ve1-task|ve2-task`
+//! The Venus Engine's odds questions: `/ve odds ve1-check|ve2-check|ve1-task|ve2-task`
 //! and the same questions in `kismet odds`, answered with the rules core's
 //! typed answers ([`crate::rules::venus::odds`]) and drawn by the shared
 //! `/odds` view ([`crate::systems::platform::odds`]).

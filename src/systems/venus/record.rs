@@ -119,7 +119,7 @@ impl SheetEdit {
     }
 }
 
-/// `inputs` of `settings` (`/ve fc edition`).
+/// `inputs` of `settings` (`/ve-gm fc edition`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SettingInputs {
@@ -139,7 +139,7 @@ pub struct SettingsChanged {
     pub after: VenusSettings,
 }
 
-/// `inputs` of `grant` and `take` (`/ve fc grant`, `/ve fc take`); their
+/// `inputs` of `grant` and `take` (`/ve-gm fc grant`, `/ve-gm fc take`); their
 /// `outcome` is the sheet's events ([`SheetEvent`]s).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -151,7 +151,7 @@ pub struct Kismet {
 /// `outcome` of `grant` and `take`: what changed on the sheet.
 pub type KismetEvents = Vec<SheetEvent>;
 
-/// `outcome` of `session` (`/ve fc session`).
+/// `outcome` of `session` (`/ve-gm fc session`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SessionReset {
@@ -222,7 +222,7 @@ pub struct TaskInputs {
     pub values: Vec<String>,
 }
 
-/// `inputs` of `task_ally` (`/ve fc ally`): the actions only.
+/// `inputs` of `task_ally` (`/ve-gm fc ally`): the actions only.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TaskActions {

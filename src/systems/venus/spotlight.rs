@@ -30,14 +30,14 @@ use crate::systems::table::encounter;
 pub use super::spotlight_view::KIND;
 
 const WHAT: &str = "spotlight";
-const START: &str = "`/ve spotlight start`";
+const START: &str = "`/ve-gm spotlight start`";
 
 /// `/ve spotlight show`: the spotlight posted again at the bottom of the
 /// channel ([`encounter::show`]).
 pub async fn show(app: &App, caller: &Caller) -> AppResult {
     encounter::show(app, caller, KIND, WHAT, START).await
 }
-const END: &str = "`/ve spotlight end`";
+const END: &str = "`/ve-gm spotlight end`";
 
 /// The spotlight running in the caller's channel.
 async fn running(turn: &mut Turn<'_>) -> Result<(Session, Spotlight), AppError> {
@@ -97,7 +97,7 @@ fn changed(
     })
 }
 
-/// `/ve spotlight start`: the FC starts the channel's spotlight, setting
+/// `/ve-gm spotlight start`: the FC starts the channel's spotlight, setting
 /// the first scene when `title` is given.
 pub async fn start(app: &App, caller: &Caller, title: Option<&str>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
@@ -161,7 +161,7 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
         .await
 }
 
-/// `/ve spotlight hold`: the FC puts a character on hold (not in this
+/// `/ve-gm spotlight hold`: the FC puts a character on hold (not in this
 /// scene: its turn is skipped) or back in the turns.
 pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
@@ -360,7 +360,7 @@ pub async fn pass(app: &App, caller: &Caller) -> AppResult {
     turn.finish(changed(session, &sp, "pass", None, line)).await
 }
 
-/// `/ve spotlight end`: the FC ends the spotlight (its buttons go).
+/// `/ve-gm spotlight end`: the FC ends the spotlight (its buttons go).
 pub async fn end(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "end the spotlight")?;

@@ -31,7 +31,7 @@ impl Game for Venus {
             ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
             ("/ve sheet show", "your character sheet"),
             ("/ve check ability:Finesse difficulty:10", "a check: the d20 against a difficulty"),
-            ("/ve fc call", "the FC calls for a check or a task"),
+            ("/ve-gm fc call", "the FC calls for a check or a task"),
             ("/help", "every system, and the table's commands"),
         ],
         summary: &[
@@ -50,7 +50,7 @@ impl Game for Venus {
             ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
             ("/ve sheet show", "your character sheet"),
             ("/ve check ability:Finesse difficulty:10", "a check: the d20 against a difficulty"),
-            ("/ve fc call", "the FC calls for a check or a task"),
+            ("/ve-gm fc call", "the FC calls for a check or a task"),
             ("/help", "every system, and the table's commands"),
         ],
         summary: &[

@@ -32,8 +32,8 @@ use super::combat_redraw::sync;
 use super::combat_view::clean;
 
 const WHAT: &str = "fight";
-const START: &str = "`/vr combat start`";
-const END: &str = "`/vr combat end`";
+const START: &str = "`/vr-gm combat start`";
+const END: &str = "`/vr-gm combat end`";
 
 /// An action a combatant spends AP on, as the table names it (VR-21).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -637,7 +637,7 @@ fn fight_outcome(
     }
 }
 
-/// `/vr combat start`: the referee opens a fight in this channel, with the
+/// `/vr-gm combat start`: the referee opens a fight in this channel, with the
 /// party leader seated among the players.
 pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
@@ -666,7 +666,7 @@ pub async fn join(app: &App, caller: &Caller, pick: Pick<'_>, side: Option<Side>
     by_command(app, caller, Op::Join { pick, side }).await
 }
 
-/// `/vr combat add`: the referee seats an NPC without a sheet (`flesh`
+/// `/vr-gm combat add`: the referee seats an NPC without a sheet (`flesh`
 /// slots give its AP and when it dies; `hp` from its armour).
 pub async fn add(
     app: &App,
@@ -689,7 +689,7 @@ pub async fn add(
     .await
 }
 
-/// `/vr combat mark`: the referee marks a combatant visible, immobilised,
+/// `/vr-gm combat mark`: the referee marks a combatant visible, immobilised,
 /// unsuspecting, or out of the fight.
 pub async fn mark(app: &App, caller: &Caller, name: &str, marks: Marks) -> AppResult {
     by_command(app, caller, Op::Mark { name, marks }).await
@@ -742,7 +742,7 @@ pub async fn end_turn(app: &App, caller: &Caller) -> AppResult {
     by_command(app, caller, Op::EndTurn).await
 }
 
-/// `/vr combat end`: the referee ends the fight.
+/// `/vr-gm combat end`: the referee ends the fight.
 pub async fn end(app: &App, caller: &Caller) -> AppResult {
     by_command(app, caller, Op::End).await
 }
@@ -858,7 +858,7 @@ fn damage_line(name: &str, events: &[Event]) -> String {
 /// A sheet a `character:` name picks among the seats of the channel's
 /// running fight.
 pub enum Seated {
-    /// An NPC the referee added with `/vr combat add`: its kept sheet.
+    /// An NPC the referee added with `/vr-gm combat add`: its kept sheet.
     Npc {
         /// The fight's session.
         session: i64,

@@ -66,7 +66,7 @@ pub fn nobody_left(f: &Fight) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{}: the referee can end the fight (`/vr combat end`, or **End the fight** behind ⚙)",
+        "{}: the referee can end the fight (`/vr-gm combat end`, or **End the fight** behind ⚙)",
         if everyone_fled(f) {
             "Everyone has fled"
         } else {

@@ -645,7 +645,11 @@ pub async fn convention(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// Referee: declare a Convention
-#[poise::command(slash_command, rename = "add")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "add"
+)]
 pub async fn conv_add(
     ctx: Context<'_>,
     #[description = "The Convention"]
@@ -669,7 +673,11 @@ pub async fn conv_add(
 }
 
 /// Referee: change a Convention
-#[poise::command(slash_command, rename = "edit")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "edit"
+)]
 pub async fn conv_edit(
     ctx: Context<'_>,
     #[description = "Number"]
@@ -698,7 +706,11 @@ pub async fn conv_edit(
 }
 
 /// Referee: remove a Convention
-#[poise::command(slash_command, rename = "remove")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "remove"
+)]
 pub async fn conv_remove(
     ctx: Context<'_>,
     #[description = "Number"]
@@ -745,7 +757,12 @@ pub async fn conv_violate(
 }
 
 /// Scenes
-#[poise::command(slash_command, subcommands("scene_end"), subcommand_required)]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    subcommands("scene_end"),
+    subcommand_required
+)]
 pub async fn scene(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
@@ -829,7 +846,11 @@ pub async fn combat(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// Referee: open a fight
-#[poise::command(slash_command, rename = "start")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "start"
+)]
 pub async fn combat_start(
     ctx: Context<'_>,
     #[description = "Party leader"]
@@ -871,7 +892,11 @@ pub async fn combat_join(
 }
 
 /// Referee: seat an NPC
-#[poise::command(slash_command, rename = "add")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "add"
+)]
 pub async fn combat_add(
     ctx: Context<'_>,
     #[description = "Name"]
@@ -901,7 +926,11 @@ pub async fn combat_add(
 }
 
 /// Referee: mark a combatant
-#[poise::command(slash_command, rename = "mark")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "mark"
+)]
 pub async fn combat_mark(
     ctx: Context<'_>,
     #[description = "Combatant"]
@@ -1034,7 +1063,11 @@ pub async fn combat_end_turn(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// Referee: end the fight
-#[poise::command(slash_command, rename = "end")]
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "end"
+)]
 pub async fn combat_end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = combat::end(&ctx.data().app, &caller).await;

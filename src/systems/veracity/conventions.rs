@@ -195,7 +195,7 @@ fn clean_text(app: &App, text: &str) -> Result<String, AppError> {
     target::text(app, "A Convention", text)
 }
 
-/// `/vr convention add` (FC).
+/// `/vr-gm convention add` (FC).
 pub async fn add(app: &App, caller: &Caller, text: &str, cost: &str, once: bool) -> AppResult {
     let text = clean_text(app, text)?;
     let cost: ConventionCost = cost.parse()?;
@@ -219,7 +219,7 @@ pub async fn add(app: &App, caller: &Caller, text: &str, cost: &str, once: bool)
     .await
 }
 
-/// `/vr convention edit` (FC): any of text, cost and "once per scene".
+/// `/vr-gm convention edit` (FC): any of text, cost and "once per scene".
 pub async fn edit(
     app: &App,
     caller: &Caller,
@@ -254,7 +254,7 @@ pub async fn edit(
     .await
 }
 
-/// `/vr convention remove` (FC).
+/// `/vr-gm convention remove` (FC).
 pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
     change(
         app,
@@ -371,7 +371,7 @@ pub async fn violate_click(
     turn.finish(out.sheet(c).log(log)).await
 }
 
-/// `/vr scene end` (FC): clears this channel's "once per scene" marks and
+/// `/vr-gm scene end` (FC): clears this channel's "once per scene" marks and
 /// restores every Veracity sheet's HP in the guild.
 pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;

@@ -1,4 +1,4 @@
-//! Veracity's odds question: `/odds veracity-save` and `kismet odds
+//! Veracity's odds question: `/vr odds veracity-save` and `kismet odds
 //! veracity-save`, answered with the rules core's typed answer
 //! ([`crate::rules::veracity::save::SaveQuestion`]).
 

@@ -1050,7 +1050,7 @@ pub fn board_view(
     let items = list.items();
     let mut e = Embed::new("📜 Conventions of this scene").colour(colour::NEUTRAL);
     let body = if items.is_empty() {
-        "*No Conventions declared here.* The referee adds one with `/vr convention add`."
+        "*No Conventions declared here.* The referee adds one with `/vr-gm convention add`."
             .to_string()
     } else {
         let lines: Vec<(String, String)> = items

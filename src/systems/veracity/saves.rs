@@ -2,7 +2,7 @@
 //! by one of the saver's Facet dice in their favour, read against a slot of
 //! the Light or Flesh inventory. The chance is computed before rolling. The
 //! referee may add another character's Facet (VR-12); the dead make no saves.
-//! In a fight, the referee's NPCs added with `/vr combat add` save too (the
+//! In a fight, the referee's NPCs added with `/vr-gm combat add` save too (the
 //! defender always saves).
 
 use crate::app::characters::Pick;

@@ -14,6 +14,7 @@ use crate::systems::venus::calls::{self, Adjust, RollRequest};
 
 /// The FC's controls.
 #[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
     slash_command,
     guild_only,
     subcommands(

@@ -18,7 +18,7 @@ pub async fn spotlight(_ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// Start the spotlight in this channel (FC)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn start(
     ctx: Context<'_>,
     #[description = "The first scene's title (or set it later with /ve spotlight scene)"]
@@ -61,7 +61,7 @@ pub async fn remove(
 }
 
 /// Put a character on hold: not in this scene, their turn is skipped (FC)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn hold(
     ctx: Context<'_>,
     #[description = "The character"]
@@ -109,7 +109,7 @@ pub async fn show(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// End the spotlight (FC)
-#[poise::command(slash_command, guild_only)]
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn end(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = spotlight::end(&ctx.data().app, &caller).await;

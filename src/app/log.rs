@@ -108,6 +108,19 @@ pub async fn record_columns(
             Some(id) => super::secret::is_secret(tx, caller.guild_id, id).await?,
             None => false,
         };
+    record_columns_as(tx, caller, what, columns, secret).await
+}
+
+/// [`record_columns`] of an entry whose secrecy the action already knows
+/// (its session is one the action just created: secret exactly when its
+/// caller acts secretly), so nothing is looked up.
+pub async fn record_columns_as(
+    tx: &mut Tx,
+    caller: &Caller,
+    what: What<'_>,
+    columns: Columns,
+    secret: bool,
+) -> Result<i64, AppError> {
     let entry = LogEntry {
         guild_id: caller.guild_id,
         channel_id: caller.channel_id,

@@ -20,7 +20,9 @@
 //! register) are saved with it and redrawn first. A turn may be lent a transaction that
 //! is not its own ([`Turn::within`], an approval applying a change inside
 //! the approval's click): it then [`Turn::settle`]s, writing without
-//! committing, and the lender commits and draws ([`Pending::draw`]).
+//! committing, and the lender commits and draws ([`Pending::draw`]). An
+//! action that reads nothing before its outcome (a generic roll) needs no
+//! turn: [`apply`] begins, writes, commits and draws it.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -53,6 +55,10 @@ pub trait Scope: Send + Sync + 'static {
     /// The session kinds whose messages show a character's sheet (redrawn
     /// when that sheet changes, see [`Scope::shows`]).
     const CARD_KINDS: &'static [&'static str] = &[];
+    /// Whether the messages of the sessions its outcomes start show their
+    /// number ([`Shown::number`], a roll's "Roll #N"); a scope whose do not
+    /// saves counting it.
+    const NUMBERED: bool = true;
     /// The game's house rules, typed.
     type Settings: Default + DeserializeOwned + Send + Sync + 'static;
     /// The game's character sheet, typed.
@@ -360,62 +366,98 @@ impl<'a, G: Scope> Turn<'a, G> {
 
     async fn write(mut self, o: Outcome<G::Sheet>) -> Result<(Held<'a>, Pending), AppError> {
         let caller = self.caller.clone();
-        let pings = turn_pings::<G>(&caller, o.session.as_ref(), &o.moved);
-        let tx = self.held.act();
-        let shown = match o.session {
-            None => None,
-            Some(w) => Some(write_session(tx, &caller, w).await?),
-        };
-        write_settings(tx, caller.guild_id, G::ID, o.settings).await?;
-        let (mut changed, mut touched) = (Vec::new(), Vec::new());
-        for mut c in o.sheets {
-            let before = c.row.sheet.clone();
-            characters::save(tx, &mut c).await?;
-            touched.push(c.row.id);
-            if c.row.sheet != before {
-                changed.push(c.row.id);
-            }
-        }
-        for also in o.also {
-            also(tx).await?;
-        }
-        for r in o.log {
-            let what = What {
-                system: r.system.as_deref().unwrap_or(G::ID),
-                action: &r.action,
-                session: shown.filter(|_| r.on_session).map(|s| s.id).or(r.session),
-                character: r.character,
-            };
-            let columns = Columns {
-                inputs: r.inputs?,
-                dice: r.dice?,
-                outcome: r.outcome?,
-            };
-            let id = log::record_columns(tx, &caller, what, columns).await?;
-            log::record_faces(tx, id, &r.faces).await?;
-        }
-        let own = shown.map(|w| w.id);
-        // A tracker follows every sheet the outcome saved (its notes say
-        // what happened even when the sheet stayed the same).
-        let followed =
-            follow_trackers::<G>(tx, &caller, own, &touched, &o.notes, &self.settings).await?;
-        // A secret action redraws nothing: what came of it stays with the
-        // roller and the game master (the card shows it when shown again).
-        let mut redraw = Vec::new();
-        if !caller.secret {
-            if !changed.is_empty() {
-                redraw = cards::<G>(tx, &caller, own, &changed).await?;
-            }
-            redraw.extend(followed);
-        }
-        // Other sessions the action moved on (a tracker, a register): saved,
-        // and redrawn first.
-        let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
-        moved.append(&mut redraw);
-        let mut response = (o.draw)(&shown.unwrap_or_default());
-        response.followups.extend(pings);
-        Ok((self.held, Pending::new(response, moved)))
+        let pending = write::<G>(self.held.act(), &caller, &self.settings, o).await?;
+        Ok((self.held, pending))
     }
+}
+
+/// Runs an action that reads nothing of the table before its outcome (no
+/// rights, no settings, no character: a generic roll, whose outcome comes
+/// from its expression and the rng alone): begins the caller's write
+/// transaction, saves and logs `outcome` as [`Turn::finish`] does, commits
+/// and draws it. No read is spent on what the action does not ask (the
+/// game's house rules are read only when the outcome saves a sheet, for
+/// the trackers that follow it).
+pub async fn apply<G: Scope>(app: &App, caller: &Caller, outcome: Outcome<G::Sheet>) -> AppResult {
+    let mut act = Act::begin(app, caller).await?;
+    let house: G::Settings = if outcome.sheets.is_empty() {
+        G::Settings::default()
+    } else {
+        settings::scoped_here(&mut act, caller, G::ID).await?
+    };
+    let pending = write::<G>(&mut act, caller, &house, outcome).await?;
+    act.commit().await?;
+    Ok(pending.draw(app, caller).await)
+}
+
+/// Saves and logs an outcome in `tx` (see the module comment), and gives
+/// what to draw once it is committed; `house` is the game's house rules
+/// (for the trackers that follow a saved sheet).
+async fn write<G: Scope>(
+    tx: &mut Act,
+    caller: &Caller,
+    house: &G::Settings,
+    o: Outcome<G::Sheet>,
+) -> Result<Pending, AppError> {
+    let pings = turn_pings::<G>(caller, o.session.as_ref(), &o.moved);
+    let shown = match o.session {
+        None => None,
+        Some(w) => Some(write_session::<G>(tx, caller, w).await?),
+    };
+    write_settings(tx, caller.guild_id, G::ID, o.settings).await?;
+    let (mut changed, mut touched) = (Vec::new(), Vec::new());
+    for mut c in o.sheets {
+        let before = c.row.sheet.clone();
+        characters::save(tx, &mut c).await?;
+        touched.push(c.row.id);
+        if c.row.sheet != before {
+            changed.push(c.row.id);
+        }
+    }
+    for also in o.also {
+        also(tx).await?;
+    }
+    for r in o.log {
+        let what = What {
+            system: r.system.as_deref().unwrap_or(G::ID),
+            action: &r.action,
+            session: shown.filter(|_| r.on_session).map(|s| s.id).or(r.session),
+            character: r.character,
+        };
+        let columns = Columns {
+            inputs: r.inputs?,
+            dice: r.dice?,
+            outcome: r.outcome?,
+        };
+        // An entry on the session the outcome created is as secret as the
+        // caller: nothing to look up.
+        let created = shown.filter(|s| s.created && what.session == Some(s.id));
+        let id = match created {
+            Some(_) => log::record_columns_as(tx, caller, what, columns, caller.secret).await?,
+            None => log::record_columns(tx, caller, what, columns).await?,
+        };
+        log::record_faces(tx, id, &r.faces).await?;
+    }
+    let own = shown.map(|w| w.id);
+    // A tracker follows every sheet the outcome saved (its notes say
+    // what happened even when the sheet stayed the same).
+    let followed = follow_trackers::<G>(tx, caller, own, &touched, &o.notes, house).await?;
+    // A secret action redraws nothing: what came of it stays with the
+    // roller and the game master (the card shows it when shown again).
+    let mut redraw = Vec::new();
+    if !caller.secret {
+        if !changed.is_empty() {
+            redraw = cards::<G>(tx, caller, own, &changed).await?;
+        }
+        redraw.extend(followed);
+    }
+    // Other sessions the action moved on (a tracker, a register): saved,
+    // and redrawn first.
+    let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
+    moved.append(&mut redraw);
+    let mut response = (o.draw)(&shown.unwrap_or_default());
+    response.followups.extend(pings);
+    Ok(Pending::new(response, moved))
 }
 
 /// The turn's pings of the trackers an outcome saves, its own session and
@@ -510,8 +552,14 @@ async fn follow_trackers<G: Scope>(
 }
 
 /// Writes an outcome's session: creates it (closed at once unless it
-/// waits for a choice) or saves it, version-checked.
-async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result<Shown, AppError> {
+/// waits for a choice) or saves it, version-checked. A new session is the
+/// caller's, secret exactly when they act secretly: nothing of it is read
+/// back (its number is counted only for a [`Scope::NUMBERED`] game).
+async fn write_session<G: Scope>(
+    tx: &mut Act,
+    caller: &Caller,
+    w: SessionWrite,
+) -> Result<Shown, AppError> {
     match w {
         SessionWrite::New {
             kind,
@@ -521,10 +569,12 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
         } => {
             let json = state?;
             let id = sessions::create_json(tx, caller, kind, &json, timeout).await?;
-            let row = storage::sessions::get(tx, caller.guild_id, id)
-                .await?
-                .ok_or_else(|| AppError::Internal("a new session is missing".into()))?;
-            let number = secret::number(tx, &row).await?;
+            let mut number = 0;
+            if G::NUMBERED {
+                let secret_of = caller.secret.then_some(caller.user_id);
+                number =
+                    storage::sessions::count_seen(tx, caller.guild_id, kind, id, secret_of).await?;
+            }
             let mut version = 0;
             if status != Status::Open {
                 version =
@@ -539,6 +589,7 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
                 version,
                 status,
                 number,
+                created: true,
             })
         }
         SessionWrite::Save {
@@ -548,11 +599,16 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
             timeout,
         } => {
             let version = sessions::save_json(tx, &session, &state?, status, timeout).await?;
+            let number = match G::NUMBERED {
+                true => secret::number(tx, &session).await?,
+                false => 0,
+            };
             Ok(Shown {
                 id: session.id,
                 version,
                 status,
-                number: secret::number(tx, &session).await?,
+                number,
+                created: false,
             })
         }
     }
@@ -592,8 +648,12 @@ pub struct Shown {
     pub version: i64,
     /// Its status after the write.
     pub status: Status,
-    /// Its number among the channel's sessions of its kind.
+    /// Its number among the channel's sessions of its kind (0 unless
+    /// the game is [`Scope::NUMBERED`]).
     pub number: i64,
+    /// The outcome created it (it is the caller's, secret exactly when
+    /// they act secretly).
+    created: bool,
 }
 
 /// An outcome's session write.

@@ -1125,14 +1125,39 @@ fn record(inner: &Inner, mut r: Recorded) {
     requests.push(r);
 }
 
+/// Whether a request's query asks for the callback's response
+/// (`?with_response=true`; serenity writes `?&with_response=true`).
+fn wants_response(query: Option<&str>) -> bool {
+    query.is_some_and(|q| {
+        q.split('&')
+            .any(|pair| pair.eq_ignore_ascii_case("with_response=true"))
+    })
+}
+
+/// The interaction token a path names (a callback's, a webhook's), if any.
+fn token_of(segs: &[&str]) -> Option<String> {
+    match segs {
+        ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
+        _ => None,
+    }
+}
+
+/// Discord's answer to a second callback on one interaction.
+fn already_acknowledged() -> Answer {
+    let body = json!({"message": "Interaction has already been acknowledged.", "code": 40060});
+    (
+        StatusCode::BAD_REQUEST,
+        (StatusCode::BAD_REQUEST, axum::Json(body)).into_response(),
+        None,
+    )
+}
+
+/// Every REST call the bot makes: delayed or failed as injected, checked
+/// against the schema (both ways), answered, and recorded.
 async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let method = req.method().clone();
     let full = req.uri().path().to_string();
-    // `?with_response=true` (serenity writes `?&with_response=true`).
-    let with_response = req.uri().query().is_some_and(|q| {
-        q.split('&')
-            .any(|pair| pair.eq_ignore_ascii_case("with_response=true"))
-    });
+    let with_response = wants_response(req.uri().query());
     let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     let route = route_of(&method, &segs);
@@ -1140,10 +1165,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     // Received: stamped before validation and handling, so a latency measured
     // against `Recorded::at` is the bot's, not the fake's.
     let at = Instant::now();
-    let token = match segs.as_slice() {
-        ["interactions", _, t, ..] | ["webhooks", _, t, ..] => Some(t.to_string()),
-        _ => None,
-    };
+    let token = token_of(&segs);
     if let Some(d) = take_delay(&inner, &path) {
         tokio::time::sleep(d).await;
     }
@@ -1157,15 +1179,7 @@ async fn api(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     // Injected faults come first.
     let (status, reply, answer) = match take_fault(&inner, &path) {
         Some(f) => fault_response(&f),
-        None if twice => {
-            let body =
-                json!({"message": "Interaction has already been acknowledged.", "code": 40060});
-            (
-                StatusCode::BAD_REQUEST,
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response(),
-                None,
-            )
-        }
+        None if twice => already_acknowledged(),
         None => handle(
             &inner,
             &method,

@@ -9,7 +9,7 @@ use serenity::{
     CreateSelectMenuOption,
 };
 
-use crate::app::view::{Row, Style, View};
+use crate::app::view::{Embed, Row, Style, View};
 
 /// The parts of a message, ready for any serenity builder.
 pub struct Parts {
@@ -29,71 +29,6 @@ pub struct Parts {
 /// Clamps and converts a view.
 pub fn parts(view: View) -> Parts {
     let view = view.clamp();
-    let embeds = view
-        .embeds
-        .into_iter()
-        .map(|e| {
-            let mut b = CreateEmbed::new();
-            if !e.title.is_empty() {
-                b = b.title(e.title);
-            }
-            if let Some(d) = e.description {
-                b = b.description(d);
-            }
-            if let Some(c) = e.colour {
-                b = b.colour(c);
-            }
-            for f in e.fields {
-                b = b.field(f.name, f.value, f.inline);
-            }
-            if let Some(f) = e.footer {
-                b = b.footer(CreateEmbedFooter::new(f));
-            }
-            if let Some(img) = e.image {
-                b = b.image(format!("attachment://{img}"));
-            }
-            if let Some(a) = e.author {
-                b = b.author(serenity::CreateEmbedAuthor::new(a));
-            }
-            b
-        })
-        .collect();
-    let components = view
-        .rows
-        .into_iter()
-        .map(|row| match row {
-            Row::Buttons(buttons) => CreateActionRow::Buttons(
-                buttons
-                    .into_iter()
-                    .map(|b| {
-                        CreateButton::new(b.custom_id)
-                            .label(b.label)
-                            .style(style(b.style))
-                            .disabled(b.disabled)
-                    })
-                    .collect(),
-            ),
-            Row::Select(s) => {
-                let options = s
-                    .options
-                    .into_iter()
-                    .map(|o| {
-                        let mut opt = CreateSelectMenuOption::new(o.label, o.value);
-                        if let Some(d) = o.description {
-                            opt = opt.description(d);
-                        }
-                        opt
-                    })
-                    .collect();
-                CreateActionRow::SelectMenu(
-                    CreateSelectMenu::new(s.custom_id, CreateSelectMenuKind::String { options })
-                        .placeholder(s.placeholder)
-                        .min_values(s.min)
-                        .max_values(s.max),
-                )
-            }
-        })
-        .collect();
     let attachments = view
         .files
         .into_iter()
@@ -106,9 +41,72 @@ pub fn parts(view: View) -> Parts {
                 .iter()
                 .map(|r| serenity::RoleId::new((*r).max(1) as u64)),
         ),
-        embeds,
-        components,
+        embeds: view.embeds.into_iter().map(embed).collect(),
+        components: view.rows.into_iter().map(action_row).collect(),
         attachments,
+    }
+}
+
+/// One embed as serenity builds it (an image names its attachment).
+fn embed(e: Embed) -> CreateEmbed {
+    let mut b = CreateEmbed::new();
+    if !e.title.is_empty() {
+        b = b.title(e.title);
+    }
+    if let Some(d) = e.description {
+        b = b.description(d);
+    }
+    if let Some(c) = e.colour {
+        b = b.colour(c);
+    }
+    for f in e.fields {
+        b = b.field(f.name, f.value, f.inline);
+    }
+    if let Some(f) = e.footer {
+        b = b.footer(CreateEmbedFooter::new(f));
+    }
+    if let Some(img) = e.image {
+        b = b.image(format!("attachment://{img}"));
+    }
+    if let Some(a) = e.author {
+        b = b.author(serenity::CreateEmbedAuthor::new(a));
+    }
+    b
+}
+
+/// One row of components: buttons, or a select menu.
+fn action_row(row: Row) -> CreateActionRow {
+    match row {
+        Row::Buttons(buttons) => CreateActionRow::Buttons(
+            buttons
+                .into_iter()
+                .map(|b| {
+                    CreateButton::new(b.custom_id)
+                        .label(b.label)
+                        .style(style(b.style))
+                        .disabled(b.disabled)
+                })
+                .collect(),
+        ),
+        Row::Select(s) => {
+            let options = s
+                .options
+                .into_iter()
+                .map(|o| {
+                    let mut opt = CreateSelectMenuOption::new(o.label, o.value);
+                    if let Some(d) = o.description {
+                        opt = opt.description(d);
+                    }
+                    opt
+                })
+                .collect();
+            CreateActionRow::SelectMenu(
+                CreateSelectMenu::new(s.custom_id, CreateSelectMenuKind::String { options })
+                    .placeholder(s.placeholder)
+                    .min_values(s.min)
+                    .max_values(s.max),
+            )
+        }
     }
 }
 

@@ -275,7 +275,18 @@ impl Parser<'_> {
         Ok(Cond { op, value })
     }
 
+    /// A dice term from token `from`: its size, then its modifiers in any
+    /// order, each at most once.
     fn dice(&mut self, from: usize) -> Result<Node, RuleError> {
+        let (count, sides) = self.dice_size(from)?;
+        let mut d = Dice::plain(count, sides);
+        while self.dice_modifier(&mut d, from)? {}
+        Ok(Node::Dice(d))
+    }
+
+    /// `NdM`: the count (one when left out) and the sides (`d%` a
+    /// hundred), within the caps, the roll's dice so far included.
+    fn dice_size(&mut self, from: usize) -> Result<(u32, u32), RuleError> {
         let count = match self.peek() {
             Some(Tok::Num(n)) => {
                 let n = *n;
@@ -324,99 +335,128 @@ impl Parser<'_> {
                 self.typed(from)
             )));
         }
-        let mut d = Dice::plain(count, sides);
-        loop {
-            let at = self.i;
-            let dup = |p: &Self, what: &str| {
-                RuleError::new(format!(
-                    "`{}` at position {}: a dice term takes {what} once.",
-                    p.input.get(p.toks[at].start..p.toks[at].end).unwrap_or(""),
-                    position(p.input, p.toks[at].start)
-                ))
-            };
-            match self.peek() {
-                Some(Tok::Rr) | Some(Tok::Ro) => {
-                    let repeat = self.peek() == Some(&Tok::Rr);
-                    if d.reroll.is_some() {
-                        return Err(dup(self, "one reroll rule"));
-                    }
-                    self.i += 1;
-                    let cond = self.cond("say which faces to reroll, e.g. `rr1` or `ro<3`.")?;
-                    // `ro` rerolls once, so it always ends; only `rr` on
-                    // every face would go on for ever.
-                    if repeat && cond.faces_meeting(sides) == sides {
-                        return Err(RuleError::new(format!(
-                            "`{}` rerolls every face of a d{sides}: it would never stop.",
-                            self.typed(at)
-                        )));
-                    }
-                    d.reroll = Some(Reroll { repeat, cond });
-                }
-                Some(Tok::Bang) => {
-                    if d.explode.is_some() {
-                        return Err(dup(self, "one `!`"));
-                    }
-                    self.i += 1;
-                    let cond = match self.peek() {
-                        Some(Tok::Cmp(_)) => self.cond("say which faces explode, e.g. `!>5`.")?,
-                        _ => Cond {
-                            op: CmpOp::Eq,
-                            value: sides,
-                        },
-                    };
-                    if cond.faces_meeting(sides) == sides {
-                        return Err(RuleError::new(format!(
-                            "`{}` explodes on every face of a d{sides}: it would never stop.",
-                            self.typed(at)
-                        )));
-                    }
-                    d.explode = Some(cond);
-                }
-                Some(Tok::Kh) | Some(Tok::Kl) | Some(Tok::Dh) | Some(Tok::Dl) => {
-                    let tok = self.peek().cloned();
-                    if d.keep.is_some() {
-                        return Err(dup(self, "one keep or drop"));
-                    }
-                    self.i += 1;
-                    let keeping = matches!(tok, Some(Tok::Kh) | Some(Tok::Kl));
-                    let n = self.number(if keeping {
-                        "say how many dice to keep, e.g. `kh3`."
-                    } else {
-                        "say how many dice to drop, e.g. `dl1`."
-                    })?;
-                    if n == 0 || n > count {
-                        let verb = if keeping { "keep" } else { "drop" };
-                        return Err(RuleError::new(format!(
-                            "`{}` {verb}s {n} of {count} dice: {verb} between 1 and {count}.",
-                            self.typed(from)
-                        )));
-                    }
-                    d.keep = Some(match tok {
-                        Some(Tok::Kh) => Keep::Highest(n),
-                        Some(Tok::Kl) => Keep::Lowest(n),
-                        Some(Tok::Dh) => Keep::DropHighest(n),
-                        _ => Keep::DropLowest(n),
-                    });
-                }
-                Some(Tok::Cmp(_)) if d.success.is_none() => {
-                    d.success = Some(self.cond("count dice against a face, e.g. `>=8`.")?);
-                }
-                Some(Tok::F) => {
-                    if d.success.is_none() {
-                        return Err(RuleError::new(format!(
-                            "`f` at position {} subtracts failures from successes: put it after a success count, like `5d10>=8f1`.",
-                            position(self.input, self.here())
-                        )));
-                    }
-                    if d.failure.is_some() {
-                        return Err(dup(self, "one `f`"));
-                    }
-                    self.i += 1;
-                    d.failure = Some(self.cond("say which faces are failures, e.g. `f1`.")?);
-                }
-                _ => break,
+        Ok((count, sides))
+    }
+
+    /// Reads the modifier at hand into the dice term `d` (from token
+    /// `from`): a reroll rule, an explosion, a keep or drop, a success or
+    /// failure count; false when none follows.
+    fn dice_modifier(&mut self, d: &mut Dice, from: usize) -> Result<bool, RuleError> {
+        let at = self.i;
+        match self.peek() {
+            Some(Tok::Rr) | Some(Tok::Ro) => self.reroll_rule(d, at)?,
+            Some(Tok::Bang) => self.explode_rule(d, at)?,
+            Some(Tok::Kh) | Some(Tok::Kl) | Some(Tok::Dh) | Some(Tok::Dl) => {
+                self.keep_rule(d, at, from)?
             }
+            Some(Tok::Cmp(_)) if d.success.is_none() => {
+                d.success = Some(self.cond("count dice against a face, e.g. `>=8`.")?);
+            }
+            Some(Tok::F) => {
+                if d.success.is_none() {
+                    return Err(RuleError::new(format!(
+                        "`f` at position {} subtracts failures from successes: put it after a success count, like `5d10>=8f1`.",
+                        position(self.input, self.here())
+                    )));
+                }
+                if d.failure.is_some() {
+                    return Err(self.twice(at, "one `f`"));
+                }
+                self.i += 1;
+                d.failure = Some(self.cond("say which faces are failures, e.g. `f1`.")?);
+            }
+            _ => return Ok(false),
         }
-        Ok(Node::Dice(d))
+        Ok(true)
+    }
+
+    /// The refusal of a dice term's second modifier of a kind (`what`),
+    /// the one at token `at`.
+    fn twice(&self, at: usize, what: &str) -> RuleError {
+        RuleError::new(format!(
+            "`{}` at position {}: a dice term takes {what} once.",
+            self.input
+                .get(self.toks[at].start..self.toks[at].end)
+                .unwrap_or(""),
+            position(self.input, self.toks[at].start)
+        ))
+    }
+
+    /// `rr…` (reroll until it stops meeting) or `ro…` (once), at token
+    /// `at`; an `rr` on every face would never stop.
+    fn reroll_rule(&mut self, d: &mut Dice, at: usize) -> Result<(), RuleError> {
+        let repeat = self.peek() == Some(&Tok::Rr);
+        if d.reroll.is_some() {
+            return Err(self.twice(at, "one reroll rule"));
+        }
+        self.i += 1;
+        let cond = self.cond("say which faces to reroll, e.g. `rr1` or `ro<3`.")?;
+        // `ro` rerolls once, so it always ends; only `rr` on every face
+        // would go on for ever.
+        let sides = d.sides;
+        if repeat && cond.faces_meeting(sides) == sides {
+            return Err(RuleError::new(format!(
+                "`{}` rerolls every face of a d{sides}: it would never stop.",
+                self.typed(at)
+            )));
+        }
+        d.reroll = Some(Reroll { repeat, cond });
+        Ok(())
+    }
+
+    /// `!` (on the highest face) or `!>N`, at token `at`; exploding on
+    /// every face would never stop.
+    fn explode_rule(&mut self, d: &mut Dice, at: usize) -> Result<(), RuleError> {
+        if d.explode.is_some() {
+            return Err(self.twice(at, "one `!`"));
+        }
+        self.i += 1;
+        let sides = d.sides;
+        let cond = match self.peek() {
+            Some(Tok::Cmp(_)) => self.cond("say which faces explode, e.g. `!>5`.")?,
+            _ => Cond {
+                op: CmpOp::Eq,
+                value: sides,
+            },
+        };
+        if cond.faces_meeting(sides) == sides {
+            return Err(RuleError::new(format!(
+                "`{}` explodes on every face of a d{sides}: it would never stop.",
+                self.typed(at)
+            )));
+        }
+        d.explode = Some(cond);
+        Ok(())
+    }
+
+    /// `khN`, `klN`, `dhN` or `dlN` at token `at`, keeping or dropping 1
+    /// to all of the term's dice (the term typed from token `from`).
+    fn keep_rule(&mut self, d: &mut Dice, at: usize, from: usize) -> Result<(), RuleError> {
+        let tok = self.peek().cloned();
+        if d.keep.is_some() {
+            return Err(self.twice(at, "one keep or drop"));
+        }
+        self.i += 1;
+        let keeping = matches!(tok, Some(Tok::Kh) | Some(Tok::Kl));
+        let n = self.number(if keeping {
+            "say how many dice to keep, e.g. `kh3`."
+        } else {
+            "say how many dice to drop, e.g. `dl1`."
+        })?;
+        let count = d.count;
+        if n == 0 || n > count {
+            let verb = if keeping { "keep" } else { "drop" };
+            return Err(RuleError::new(format!(
+                "`{}` {verb}s {n} of {count} dice: {verb} between 1 and {count}.",
+                self.typed(from)
+            )));
+        }
+        d.keep = Some(match tok {
+            Some(Tok::Kh) => Keep::Highest(n),
+            Some(Tok::Kl) => Keep::Lowest(n),
+            Some(Tok::Dh) => Keep::DropHighest(n),
+            _ => Keep::DropLowest(n),
+        });
+        Ok(())
     }
 }

@@ -177,6 +177,41 @@ pub fn roll_order<R: Rng + ?Sized>(
     settings: &OreSettings,
     rng: &mut R,
 ) -> Result<OrderRoll, RuleError> {
+    check_entrants(entrants)?;
+    let (entries, warnings) = roll_entries(entrants, settings, rng);
+    // Group by value, best first, keeping input order inside a group.
+    let mut idx: Vec<usize> = (0..entries.len()).collect();
+    idx.sort_by(|&a, &b| entries[b].value.cmp(&entries[a].value).then(a.cmp(&b)));
+    let mut ranking = Vec::with_capacity(idx.len());
+    let mut ties = Vec::new();
+    let mut k = 0;
+    while k < idx.len() {
+        let value = entries[idx[k]].value;
+        let end = idx[k..]
+            .iter()
+            .position(|&i| entries[i].value != value)
+            .map_or(idx.len(), |p| k + p);
+        let group = &idx[k..end];
+        k = end;
+        if let [one] = group {
+            ranking.push(entries[*one].id);
+            continue;
+        }
+        let (ordered, record) = break_tie(group, &entries, entrants, settings, rng);
+        ranking.extend(ordered);
+        ties.push(record);
+    }
+    Ok(OrderRoll {
+        kind,
+        entries,
+        ranking,
+        ties,
+        warnings,
+    })
+}
+
+/// Refuses too many entrants, or one listed twice.
+fn check_entrants(entrants: &[Entrant]) -> Result<(), RuleError> {
     if entrants.len() > MAX_ENTRANTS {
         return Err(RuleError::new(format!(
             "At most {MAX_ENTRANTS} entities can roll together."
@@ -187,6 +222,16 @@ pub fn roll_order<R: Rng + ?Sized>(
             return Err(RuleError::new("The same entity is listed twice."));
         }
     }
+    Ok(())
+}
+
+/// Every entrant's roll, read (in input order), and a warning for each
+/// pool cut to `vv_max_pool`.
+fn roll_entries<R: Rng + ?Sized>(
+    entrants: &[Entrant],
+    settings: &OreSettings,
+    rng: &mut R,
+) -> (Vec<OrderEntry>, Vec<String>) {
     let mut warnings = Vec::new();
     let mut entries = Vec::with_capacity(entrants.len());
     for e in entrants {
@@ -207,57 +252,46 @@ pub fn roll_order<R: Rng + ?Sized>(
             faces,
         });
     }
-    // Group by value, best first, keeping input order inside a group.
-    let mut idx: Vec<usize> = (0..entries.len()).collect();
-    idx.sort_by(|&a, &b| entries[b].value.cmp(&entries[a].value).then(a.cmp(&b)));
-    let mut ranking = Vec::with_capacity(idx.len());
-    let mut ties = Vec::new();
-    let mut k = 0;
-    while k < idx.len() {
-        let value = entries[idx[k]].value;
-        let end = idx[k..]
-            .iter()
-            .position(|&i| entries[i].value != value)
-            .map_or(idx.len(), |p| k + p);
-        let group: Vec<usize> = idx[k..end].to_vec();
-        k = end;
-        if group.len() == 1 {
-            ranking.push(entries[group[0]].id);
-            continue;
-        }
-        let mut record = TieBreakRecord {
-            value,
-            ids: group.iter().map(|&i| entries[i].id).collect(),
-            by_stat: false,
-            rerolls: Vec::new(),
-            fell_back_to_input_order: false,
-        };
-        let mut subgroups: Vec<Vec<usize>> = vec![group.clone()];
-        if settings.tie_break == TieBreak::StatThenReroll {
-            let mut by_stat = group.clone();
-            by_stat.sort_by(|&a, &b| entries[b].stat.cmp(&entries[a].stat).then(a.cmp(&b)));
-            subgroups = Vec::new();
-            for i in by_stat {
-                match subgroups.last_mut() {
-                    Some(last) if entries[last[0]].stat == entries[i].stat => last.push(i),
-                    _ => subgroups.push(vec![i]),
-                }
+    (entries, warnings)
+}
+
+/// Orders a `group` of entries tied on their value (positions into
+/// `entries`, in input order) per `vv_tie_break` (A-O14): by stat first
+/// when the house rule says so, then by re-rolls between those still
+/// tied; their ids in order, and the record of how.
+fn break_tie<R: Rng + ?Sized>(
+    group: &[usize],
+    entries: &[OrderEntry],
+    entrants: &[Entrant],
+    settings: &OreSettings,
+    rng: &mut R,
+) -> (Vec<i64>, TieBreakRecord) {
+    let mut record = TieBreakRecord {
+        value: entries[group[0]].value,
+        ids: group.iter().map(|&i| entries[i].id).collect(),
+        by_stat: false,
+        rerolls: Vec::new(),
+        fell_back_to_input_order: false,
+    };
+    let mut subgroups: Vec<Vec<usize>> = vec![group.to_vec()];
+    if settings.tie_break == TieBreak::StatThenReroll {
+        let mut by_stat = group.to_vec();
+        by_stat.sort_by(|&a, &b| entries[b].stat.cmp(&entries[a].stat).then(a.cmp(&b)));
+        subgroups = Vec::new();
+        for i in by_stat {
+            match subgroups.last_mut() {
+                Some(last) if entries[last[0]].stat == entries[i].stat => last.push(i),
+                _ => subgroups.push(vec![i]),
             }
-            record.by_stat = subgroups.len() > 1;
         }
-        for sub in subgroups {
-            let ordered = reroll_ties(&sub, entrants, settings, rng, &mut record);
-            ranking.extend(ordered.into_iter().map(|i| entries[i].id));
-        }
-        ties.push(record);
+        record.by_stat = subgroups.len() > 1;
     }
-    Ok(OrderRoll {
-        kind,
-        entries,
-        ranking,
-        ties,
-        warnings,
-    })
+    let mut ranking = Vec::new();
+    for sub in subgroups {
+        let ordered = reroll_ties(&sub, entrants, settings, rng, &mut record);
+        ranking.extend(ordered.into_iter().map(|i| entries[i].id));
+    }
+    (ranking, record)
 }
 
 /// Orders tied entrants (positions into `entrants`) by re-rolling them,

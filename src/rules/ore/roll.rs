@@ -372,32 +372,40 @@ fn check_label(label: &Option<String>) -> Result<Option<String>, RuleError> {
     }
 }
 
-impl OreRoll {
-    /// Rolls the dice for `request` into a new register (VV-1).
-    ///
-    /// The pool is the stat's value (or `request.dice`), capped at
-    /// `vv_max_pool` with a warning (A-O2), then one die fewer while the
-    /// entity has the −1 Power penalty and `vv_power_penalty` = minus_one_die
-    /// (A-O19). An injured entity's Error Dice are rolled beside the pool and
-    /// labelled (A-O13).
-    pub fn start<R: Rng + ?Sized>(
+/// Refuses a roll by an entity that cannot act: dead or deleted, or
+/// incapacitated (VV-13; a living entity at 0 Vitality still acts, at −1
+/// Power, until the end of that round).
+fn ensure_can_roll(sheet: &OreSheet) -> Result<(), RuleError> {
+    if sheet.conditions.dead || sheet.conditions.deleted {
+        return Err(RuleError::new("A dead or deleted entity cannot roll."));
+    }
+    if sheet.conditions.incapacitated() {
+        return Err(RuleError::new(
+            "This entity is incapacitated and cannot act until healed.",
+        ));
+    }
+    Ok(())
+}
+
+/// A roll's pool before it is thrown: the dice asked for, capped (A-O2)
+/// and less the −1 Power penalty's die (A-O19), with the warnings and
+/// events that say so.
+struct Pool {
+    requested: u32,
+    dice: u32,
+    capped: bool,
+    power_penalty: Option<PowerPenalty>,
+    warnings: Vec<String>,
+    events: Vec<OreEvent>,
+}
+
+impl Pool {
+    /// The pool `request` asks of `sheet` under `settings`.
+    fn of(
         sheet: &OreSheet,
         settings: &OreSettings,
-        owner: Actor,
-        request: RollRequest,
-        rng: &mut R,
-    ) -> Result<(Self, Vec<OreEvent>), RuleError> {
-        if sheet.conditions.dead || sheet.conditions.deleted {
-            return Err(RuleError::new("A dead or deleted entity cannot roll."));
-        }
-        // Incapacitated means no actions (VV-13); a living entity at 0
-        // Vitality still acts, at −1 Power, until the end of that round.
-        if sheet.conditions.incapacitated() {
-            return Err(RuleError::new(
-                "This entity is incapacitated and cannot act until healed.",
-            ));
-        }
-        let label = check_label(&request.label)?;
+        request: &RollRequest,
+    ) -> Result<Self, RuleError> {
         let requested = match (request.dice, request.stat) {
             (Some(n), _) => n,
             (None, Some(stat)) => sheet.stats.get(stat),
@@ -431,6 +439,42 @@ impl OreRoll {
             }
             None => {}
         }
+        Ok(Pool {
+            requested,
+            dice,
+            capped,
+            power_penalty,
+            warnings,
+            events,
+        })
+    }
+}
+
+impl OreRoll {
+    /// Rolls the dice for `request` into a new register (VV-1).
+    ///
+    /// The pool is the stat's value (or `request.dice`), capped at
+    /// `vv_max_pool` with a warning (A-O2), then one die fewer while the
+    /// entity has the −1 Power penalty and `vv_power_penalty` = minus_one_die
+    /// (A-O19). An injured entity's Error Dice are rolled beside the pool and
+    /// labelled (A-O13).
+    pub fn start<R: Rng + ?Sized>(
+        sheet: &OreSheet,
+        settings: &OreSettings,
+        owner: Actor,
+        request: RollRequest,
+        rng: &mut R,
+    ) -> Result<(Self, Vec<OreEvent>), RuleError> {
+        ensure_can_roll(sheet)?;
+        let label = check_label(&request.label)?;
+        let Pool {
+            requested,
+            dice,
+            capped,
+            power_penalty,
+            warnings,
+            mut events,
+        } = Pool::of(sheet, settings, &request)?;
         let faces = pool(rng, dice as usize, 10);
         events.push(OreEvent::Rolled {
             stat: request.stat,
@@ -964,18 +1008,16 @@ impl OreRoll {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn basic<R: Rng + ?Sized>(
-        &mut self,
+    /// The set a Basic action takes: `width` (all of them when left out)
+    /// of the register's unused dice showing `height`, at least two, whole
+    /// unless the house rule lets a wide set be split (A-O7), meeting the
+    /// action's requirement; with the candidates it is picked from.
+    fn basic_set(
+        &self,
         height: u32,
         width: Option<u32>,
-        requirement: SetRequirement,
-        cost: CacheCost,
-        label: Option<String>,
-        rng: &mut R,
-    ) -> Result<Vec<OreEvent>, RuleError> {
-        requirement.validate()?;
-        let label = check_label(&label)?;
+        requirement: &SetRequirement,
+    ) -> Result<(Vec<Candidate>, Set), RuleError> {
         if !(1..=10).contains(&height) {
             return Err(RuleError::new("A set's face must be from 1 to 10."));
         }
@@ -1020,7 +1062,23 @@ impl OreRoll {
                 requirement.describe()
             )));
         }
-        let faces = vec![height; w as usize];
+        Ok((candidates, set))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn basic<R: Rng + ?Sized>(
+        &mut self,
+        height: u32,
+        width: Option<u32>,
+        requirement: SetRequirement,
+        cost: CacheCost,
+        label: Option<String>,
+        rng: &mut R,
+    ) -> Result<Vec<OreEvent>, RuleError> {
+        requirement.validate()?;
+        let label = check_label(&label)?;
+        let (candidates, set) = self.basic_set(height, width, &requirement)?;
+        let faces = vec![height; set.width as usize];
         let dice = pick(&candidates, &faces, cost).ok_or_else(|| {
             RuleError::new(format!(
                 "This action needs a set of {height}s{}.",

@@ -844,6 +844,13 @@ impl OreSheet {
     /// sheet): the same checks as the sheet commands, each error naming its
     /// field ([`RuleError::field`], e.g. `comp.cache_max`).
     pub fn validate(&self) -> Result<(), RuleError> {
+        self.validate_values()?;
+        self.validate_comp()?;
+        self.validate_specials()
+    }
+
+    /// Its stats, values and tracks within their maximums.
+    fn validate_values(&self) -> Result<(), RuleError> {
         for stat in Stat::ALL {
             let v = self.stats.get(stat);
             if v > MAX_STAT {
@@ -879,6 +886,12 @@ impl OreSheet {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// Its COMP: the battery, the cache and its dice, the Fault dice,
+    /// Processing Power and the Chips it allows.
+    fn validate_comp(&self) -> Result<(), RuleError> {
         if self.comp.battery_current > self.comp.battery_max {
             return Err(RuleError::new("The battery is charged above its maximum.")
                 .at("comp.battery_current"));
@@ -913,6 +926,12 @@ impl OreSheet {
         for (i, chip) in self.comp.chips.iter().enumerate() {
             check_chip_name(chip).map_err(|e| e.at(format!("comp.chips[{i}]")))?;
         }
+        Ok(())
+    }
+
+    /// Its Special actions: at most [`MAX_SPECIALS`], each named and with
+    /// a valid pattern.
+    fn validate_specials(&self) -> Result<(), RuleError> {
         if self.specials.len() > MAX_SPECIALS {
             return Err(RuleError::new(format!(
                 "A sheet keeps at most {MAX_SPECIALS} Special actions ({} here).",

@@ -375,6 +375,41 @@ pub fn build_action(
     max_dice: u32,
 ) -> Result<RollSpec, RuleError> {
     ensure_can_act(sheet)?;
+    check_action_request(req)?;
+    let mut notes = Vec::new();
+    let traits = pool_traits(sheet, catalog, req, settings)?;
+    let ability = traits
+        .iter()
+        .find(|t| t.kind != TraitKind::Attribute)
+        .cloned();
+    let mut difficulty = base_difficulty(req.difficulty, settings, &mut notes)?;
+    if let Some(ab) = ability.as_ref().filter(|a| a.dots == 0) {
+        difficulty += untrained(ab, req, settings, &mut notes)?;
+    }
+    let used = specialties_used(sheet, ability.as_ref(), req, &mut notes)?;
+    let mut dice: i64 = traits.iter().map(|t| i64::from(t.dots)).sum();
+    let ignoring = wounds_and_modifiers(sheet, req, &mut dice, &mut difficulty, &mut notes);
+    finish(
+        Parts {
+            kind: RollKind::Action,
+            traits,
+            dice,
+            difficulty,
+            threshold: req.threshold + used.threshold_added,
+            specialties_in_use: used.names.len() as u32,
+            specialties: used.names,
+            consumes_wound_ignore: ignoring,
+            notes,
+        },
+        settings,
+        max_dice,
+    )
+}
+
+/// Refuses an action request whose counts are out of bounds: no trait or
+/// more than two, a threshold or modifier out of range, too many
+/// specialties in use or advanced specialties required.
+fn check_action_request(req: &RollRequest) -> Result<(), RuleError> {
     ensure(!req.traits.is_empty(), || {
         "Name the traits to roll: usually an attribute and an ability.".to_string()
     })?;
@@ -390,13 +425,21 @@ pub fn build_action(
     )?;
     ensure(req.advanced_required.len() <= MAX_ADVANCED_REQUIRED, || {
         format!("An action can require at most {MAX_ADVANCED_REQUIRED} advanced specialties.")
-    })?;
+    })
+}
 
-    let mut notes = Vec::new();
+/// The traits of an action's pool, looked up on the sheet (ST-1): an
+/// attribute plus an ability, or one or two attributes; an ability alone
+/// only by the storyteller's house rule; never willpower (ST-10) unless
+/// the table made a trait of that name.
+fn pool_traits(
+    sheet: &StorytellerSheet,
+    catalog: &TraitCatalog,
+    req: &RollRequest,
+    settings: &StorytellerSettings,
+) -> Result<Vec<TraitUse>, RuleError> {
     let mut traits: Vec<TraitUse> = Vec::new();
     for name in &req.traits {
-        // Willpower is rolled alone, by its own command (ST-10), unless the
-        // table made a trait of that name.
         ensure(
             name_key(name) != "willpower" || sheet.lookup(catalog, name).is_ok(),
             || {
@@ -413,16 +456,14 @@ pub fn build_action(
             dots,
         });
     }
-    let abilities: Vec<&TraitUse> = traits
+    let abilities = traits
         .iter()
         .filter(|t| t.kind != TraitKind::Attribute)
-        .collect();
-    ensure(abilities.len() <= 1, || {
+        .count();
+    ensure(abilities <= 1, || {
         "A pool holds at most one ability: an attribute plus an ability, or one or two attributes."
             .to_string()
     })?;
-    // ST-1: an attribute plus an ability, or one or two attributes; an
-    // ability alone only by the storyteller's house rule.
     if let [alone] = traits.as_slice() {
         ensure(
             alone.kind == TraitKind::Attribute || settings.st_ability_alone,
@@ -434,48 +475,66 @@ pub fn build_action(
             },
         )?;
     }
-    let ability = abilities.first().map(|t| (*t).clone());
+    Ok(traits)
+}
 
-    let mut difficulty = base_difficulty(req.difficulty, settings, &mut notes)?;
-
-    // ST-2: an ability at 0 dots.
-    if let Some(ab) = &ability {
-        if ab.dots == 0 {
-            match ab.kind.category() {
-                Some(Category::Talent) | None => notes.push(PoolNote::UntrainedTalent {
-                    ability: ab.name.clone(),
-                }),
-                Some(Category::Skill) => {
-                    difficulty += 1;
-                    notes.push(PoolNote::UnskilledSkill {
-                        ability: ab.name.clone(),
-                    });
-                }
-                Some(Category::Knowledge) => {
-                    ensure(req.figure_it_out, || {
-                        format!(
-                            "{} is a knowledge with no dots, so it cannot be attempted unless the storyteller allows figuring it out.",
-                            ab.name
-                        )
-                    })?;
-                    let penalty = settings.knowledge_penalty();
-                    difficulty += i64::from(penalty);
-                    notes.push(PoolNote::FigureItOut {
-                        ability: ab.name.clone(),
-                        penalty,
-                    });
-                }
-            }
+/// ST-2: what an ability at 0 dots costs, as difficulty added (noted): an
+/// untrained talent nothing, an unskilled skill +1, a knowledge only when
+/// the storyteller allows figuring it out, at the house rule's penalty.
+fn untrained(
+    ab: &TraitUse,
+    req: &RollRequest,
+    settings: &StorytellerSettings,
+    notes: &mut Vec<PoolNote>,
+) -> Result<i64, RuleError> {
+    let ability = ab.name.clone();
+    match ab.kind.category() {
+        Some(Category::Talent) | None => {
+            notes.push(PoolNote::UntrainedTalent { ability });
+            Ok(0)
+        }
+        Some(Category::Skill) => {
+            notes.push(PoolNote::UnskilledSkill { ability });
+            Ok(1)
+        }
+        Some(Category::Knowledge) => {
+            ensure(req.figure_it_out, || {
+                format!(
+                    "{} is a knowledge with no dots, so it cannot be attempted unless the storyteller allows figuring it out.",
+                    ab.name
+                )
+            })?;
+            let penalty = settings.knowledge_penalty();
+            notes.push(PoolNote::FigureItOut { ability, penalty });
+            Ok(i64::from(penalty))
         }
     }
+}
 
-    // ST-7 / ST-8 / A-S8: specialties in use and advanced requirements.
-    let mut threshold = req.threshold;
+/// The specialties an action uses and what missing ones cost.
+struct SpecialtiesUsed {
+    /// The specialties in use, as the sheet names them.
+    names: Vec<String>,
+    /// Added to the threshold for each required advanced specialty the
+    /// character lacks (A-S8).
+    threshold_added: u32,
+}
+
+/// ST-7 / ST-8 / A-S8: the specialties named (each the pool's ability's,
+/// once) and the advanced ones the action requires (used when the
+/// character has them and a dot to spare, else +1 threshold each); never
+/// more in use than the ability's dots.
+fn specialties_used(
+    sheet: &StorytellerSheet,
+    ability: Option<&TraitUse>,
+    req: &RollRequest,
+    notes: &mut Vec<PoolNote>,
+) -> Result<SpecialtiesUsed, RuleError> {
+    let mut threshold_added = 0;
     let mut in_use: Vec<String> = Vec::new();
-    let sheet_ability = ability.as_ref().and_then(|a| sheet.ability(&a.name));
+    let sheet_ability = ability.and_then(|a| sheet.ability(&a.name));
     if !req.specialties.is_empty() {
         let ab_name = ability
-            .as_ref()
             .map(|a| a.name.clone())
             .ok_or_else(|| RuleError::new("Specialties need an ability in the pool."))?;
         let ab = sheet_ability.ok_or_else(|| {
@@ -494,7 +553,7 @@ pub fn build_action(
             in_use.push(found.name.clone());
         }
     }
-    let dots = ability.as_ref().map_or(0, |a| u32::from(a.dots));
+    let dots = ability.map_or(0, |a| u32::from(a.dots));
     for req_name in &req.advanced_required {
         let wanted = clean_name(req_name, true)?;
         let has = sheet_ability.and_then(|ab| ab.specialty(&wanted));
@@ -513,22 +572,35 @@ pub fn build_action(
                 });
             }
             _ => {
-                threshold += 1;
+                threshold_added += 1;
                 notes.push(PoolNote::AdvancedSpecialtyMissing { specialty: wanted });
             }
         }
     }
-    let count = in_use.len() as u32;
-    ensure(count <= dots, || match &ability {
+    ensure(in_use.len() as u32 <= dots, || match ability {
         Some(a) => format!(
             "With {} dots in {} you can use at most {} specialties on one roll.",
             a.dots, a.name, a.dots
         ),
         None => "Specialties need an ability in the pool.".to_string(),
     })?;
+    Ok(SpecialtiesUsed {
+        names: in_use,
+        threshold_added,
+    })
+}
 
-    // A-S7 / ST-12: wounds and modifiers.
-    let mut dice: i64 = traits.iter().map(|t| i64::from(t.dots)).sum();
+/// A-S7 / ST-12: the wound penalty (unless the character spent willpower
+/// to ignore it for this action: then only noted) and the request's
+/// modifiers, applied to `dice` and `difficulty`; whether the ignore-wounds
+/// spend is consumed.
+fn wounds_and_modifiers(
+    sheet: &StorytellerSheet,
+    req: &RollRequest,
+    dice: &mut i64,
+    difficulty: &mut i64,
+    notes: &mut Vec<PoolNote>,
+) -> bool {
     let wp = sheet.wound_penalty();
     let ignoring = sheet.ignores_wounds_next_action();
     if !wp.is_none() {
@@ -538,8 +610,8 @@ pub fn build_action(
                 difficulty: wp.difficulty,
             });
         } else {
-            dice -= i64::from(wp.dice);
-            difficulty += i64::from(wp.difficulty);
+            *dice -= i64::from(wp.dice);
+            *difficulty += i64::from(wp.difficulty);
             notes.push(PoolNote::WoundPenalty {
                 dice: wp.dice,
                 difficulty: wp.difficulty,
@@ -547,29 +619,14 @@ pub fn build_action(
         }
     }
     if req.dice_modifier != 0 || req.difficulty_modifier != 0 {
-        dice += i64::from(req.dice_modifier);
-        difficulty += i64::from(req.difficulty_modifier);
+        *dice += i64::from(req.dice_modifier);
+        *difficulty += i64::from(req.difficulty_modifier);
         notes.push(PoolNote::Modifier {
             dice: req.dice_modifier,
             difficulty: req.difficulty_modifier,
         });
     }
-
-    finish(
-        Parts {
-            kind: RollKind::Action,
-            traits,
-            dice,
-            difficulty,
-            threshold,
-            specialties: in_use,
-            specialties_in_use: count,
-            consumes_wound_ignore: ignoring,
-            notes,
-        },
-        settings,
-        max_dice,
-    )
+    ignoring
 }
 
 /// Builds a willpower roll (ST-10): current willpower alone, no traits and no

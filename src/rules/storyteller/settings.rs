@@ -176,42 +176,10 @@ impl StorytellerSettings {
                 }
             }
             "st_unskilled_knowledge_penalty" => {
-                let lower = v.to_ascii_lowercase();
-                let number = lower
-                    .trim_end_matches("difficulty")
-                    .trim()
-                    .trim_start_matches('+')
-                    .trim();
-                let n = parse_int(number)
-                    .filter(|n| *n <= MAX_KNOWLEDGE_PENALTY)
-                    .ok_or_else(|| {
-                        RuleError::new(format!(
-                            "st_unskilled_knowledge_penalty must be +N difficulty, with N from 0 to {MAX_KNOWLEDGE_PENALTY}."
-                        ))
-                    })?;
-                self.st_unskilled_knowledge_penalty = n;
+                self.st_unskilled_knowledge_penalty = parse_knowledge_penalty(v)?;
             }
-            "st_custom_traits" => {
-                let list = parse_custom_traits(v)?;
-                ensure(list.len() <= MAX_CUSTOM_TRAITS, || {
-                    format!("A server can have at most {MAX_CUSTOM_TRAITS} custom traits.")
-                })?;
-                TraitCatalog::with_custom(&list, &self.st_trait_aliases).map_err(|e| {
-                    RuleError::new(format!(
-                        "{} (Custom aliases must keep pointing at existing traits.)",
-                        e.message
-                    ))
-                })?;
-                self.st_custom_traits = list;
-            }
-            "st_trait_aliases" => {
-                let list = parse_aliases(v)?;
-                ensure(list.len() <= MAX_CUSTOM_ALIASES, || {
-                    format!("A server can have at most {MAX_CUSTOM_ALIASES} custom aliases.")
-                })?;
-                TraitCatalog::with_custom(&self.st_custom_traits, &list)?;
-                self.st_trait_aliases = list;
-            }
+            "st_custom_traits" => self.set_custom_traits(v)?,
+            "st_trait_aliases" => self.set_trait_aliases(v)?,
             other => {
                 return Err(RuleError::new(format!(
                     "There is no Storyteller setting called `{other}`; the settings are {}.",
@@ -219,6 +187,35 @@ impl StorytellerSettings {
                 )))
             }
         }
+        Ok(())
+    }
+
+    /// `st_custom_traits`: the whole list of custom traits, at most
+    /// [`MAX_CUSTOM_TRAITS`], that the custom aliases still point into.
+    fn set_custom_traits(&mut self, v: &str) -> Result<(), RuleError> {
+        let list = parse_custom_traits(v)?;
+        ensure(list.len() <= MAX_CUSTOM_TRAITS, || {
+            format!("A server can have at most {MAX_CUSTOM_TRAITS} custom traits.")
+        })?;
+        TraitCatalog::with_custom(&list, &self.st_trait_aliases).map_err(|e| {
+            RuleError::new(format!(
+                "{} (Custom aliases must keep pointing at existing traits.)",
+                e.message
+            ))
+        })?;
+        self.st_custom_traits = list;
+        Ok(())
+    }
+
+    /// `st_trait_aliases`: the whole list of custom aliases, at most
+    /// [`MAX_CUSTOM_ALIASES`], each pointing at an existing trait.
+    fn set_trait_aliases(&mut self, v: &str) -> Result<(), RuleError> {
+        let list = parse_aliases(v)?;
+        ensure(list.len() <= MAX_CUSTOM_ALIASES, || {
+            format!("A server can have at most {MAX_CUSTOM_ALIASES} custom aliases.")
+        })?;
+        TraitCatalog::with_custom(&self.st_custom_traits, &list)?;
+        self.st_trait_aliases = list;
         Ok(())
     }
 
@@ -337,6 +334,24 @@ impl fmt::Display for BonusDicePerTen {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.key())
     }
+}
+
+/// `st_unskilled_knowledge_penalty`'s value: `+N difficulty` (the sign and
+/// the word optional), N from 0 to [`MAX_KNOWLEDGE_PENALTY`].
+fn parse_knowledge_penalty(v: &str) -> Result<u32, RuleError> {
+    let lower = v.to_ascii_lowercase();
+    let number = lower
+        .trim_end_matches("difficulty")
+        .trim()
+        .trim_start_matches('+')
+        .trim();
+    parse_int(number)
+        .filter(|n| *n <= MAX_KNOWLEDGE_PENALTY)
+        .ok_or_else(|| {
+            RuleError::new(format!(
+                "st_unskilled_knowledge_penalty must be +N difficulty, with N from 0 to {MAX_KNOWLEDGE_PENALTY}."
+            ))
+        })
 }
 
 fn parse_int(s: &str) -> Option<u32> {

@@ -480,73 +480,8 @@ impl TryFrom<SheetData> for Sheet {
     type Error = RuleError;
 
     fn try_from(d: SheetData) -> Result<Self, RuleError> {
-        let bad = |what: &str, field: &str| {
-            RuleError::new(format!("A stored Veracity sheet has {what}.")).at(field)
-        };
-        if d.light.kind != InventoryKind::Light {
-            return Err(bad("its inventories swapped", "light.kind"));
-        }
-        if d.flesh.kind != InventoryKind::Flesh {
-            return Err(bad("its inventories swapped", "flesh.kind"));
-        }
-        if d.hp_max > MAX_HP {
-            return Err(bad(&format!("HP above the maximum {MAX_HP}"), "hp_max"));
-        }
-        if d.hp_current > d.hp_max {
-            return Err(bad("more HP than its maximum", "hp_current"));
-        }
-        if d.ap_current > 2 * MAX_SLOTS {
-            return Err(bad("impossible AP", "ap_current"));
-        }
-        if d.facets.len() > MAX_FACETS {
-            return Err(bad(
-                &format!("too many Facets (at most {MAX_FACETS})"),
-                "facets",
-            ));
-        }
-        for (i, f) in d.facets.iter().enumerate() {
-            check_phrase(&f.phrase).map_err(|e| e.at(format!("facets[{i}].phrase")))?;
-        }
-        if d.known_secrets.len() > MAX_KNOWN_SECRETS {
-            return Err(bad("too long a history", "known_secrets"));
-        }
-        if d.revelation_log.len() > 4 * MAX_SLOTS as usize {
-            return Err(bad("too long a history", "revelation_log"));
-        }
-        // The texts a revelation keeps are as long as what made them may be:
-        // a target and a note (`check_revelation`), items' texts.
-        let too_long = |text: &str, max: usize| text.chars().count() > max;
-        let text_error = |max: usize, field: String| {
-            RuleError::new(format!("Too long: at most {max} characters.")).at(field)
-        };
-        for (i, r) in d.revelation_log.iter().enumerate() {
-            for (field, text) in [("target", &r.target), ("note", &r.note)] {
-                if too_long(text, MAX_NOTE) {
-                    return Err(text_error(MAX_NOTE, format!("revelation_log[{i}].{field}")));
-                }
-            }
-            for (field, list) in [("secrets", &r.secrets), ("evidence", &r.evidence)] {
-                if list.len() > 2 * MAX_SLOTS as usize {
-                    return Err(bad(
-                        "too many items in a revelation",
-                        &format!("revelation_log[{i}].{field}"),
-                    ));
-                }
-                if let Some(j) = list.iter().position(|t| too_long(t, MAX_ITEM_TEXT)) {
-                    return Err(text_error(
-                        MAX_ITEM_TEXT,
-                        format!("revelation_log[{i}].{field}[{j}]"),
-                    ));
-                }
-            }
-        }
-        if let Some(i) = d
-            .known_secrets
-            .iter()
-            .position(|t| too_long(t, MAX_ITEM_TEXT))
-        {
-            return Err(text_error(MAX_ITEM_TEXT, format!("known_secrets[{i}]")));
-        }
+        check_stored_state(&d)?;
+        check_stored_history(&d)?;
         let mut sheet = Sheet {
             light: d.light,
             flesh: d.flesh,
@@ -566,6 +501,97 @@ impl TryFrom<SheetData> for Sheet {
         sheet.number_items();
         Ok(sheet)
     }
+}
+
+/// A stored sheet's refusal: it has `what`, at `field`.
+fn stored_bad(what: &str, field: &str) -> RuleError {
+    RuleError::new(format!("A stored Veracity sheet has {what}.")).at(field)
+}
+
+/// A stored text longer than `max` characters, at `field`.
+fn stored_too_long(max: usize, field: String) -> RuleError {
+    RuleError::new(format!("Too long: at most {max} characters.")).at(field)
+}
+
+/// Checks a stored sheet's state: its inventories in place, HP and AP
+/// within bounds, its Facets at most [`MAX_FACETS`] with valid phrases.
+fn check_stored_state(d: &SheetData) -> Result<(), RuleError> {
+    if d.light.kind != InventoryKind::Light {
+        return Err(stored_bad("its inventories swapped", "light.kind"));
+    }
+    if d.flesh.kind != InventoryKind::Flesh {
+        return Err(stored_bad("its inventories swapped", "flesh.kind"));
+    }
+    if d.hp_max > MAX_HP {
+        return Err(stored_bad(
+            &format!("HP above the maximum {MAX_HP}"),
+            "hp_max",
+        ));
+    }
+    if d.hp_current > d.hp_max {
+        return Err(stored_bad("more HP than its maximum", "hp_current"));
+    }
+    if d.ap_current > 2 * MAX_SLOTS {
+        return Err(stored_bad("impossible AP", "ap_current"));
+    }
+    if d.facets.len() > MAX_FACETS {
+        return Err(stored_bad(
+            &format!("too many Facets (at most {MAX_FACETS})"),
+            "facets",
+        ));
+    }
+    for (i, f) in d.facets.iter().enumerate() {
+        check_phrase(&f.phrase).map_err(|e| e.at(format!("facets[{i}].phrase")))?;
+    }
+    Ok(())
+}
+
+/// Checks a stored sheet's history: the Secrets it knows and its
+/// revelations, no longer and no wordier than what made them may be (a
+/// target and a note, `check_revelation`; items' texts).
+fn check_stored_history(d: &SheetData) -> Result<(), RuleError> {
+    if d.known_secrets.len() > MAX_KNOWN_SECRETS {
+        return Err(stored_bad("too long a history", "known_secrets"));
+    }
+    if d.revelation_log.len() > 4 * MAX_SLOTS as usize {
+        return Err(stored_bad("too long a history", "revelation_log"));
+    }
+    let too_long = |text: &str, max: usize| text.chars().count() > max;
+    for (i, r) in d.revelation_log.iter().enumerate() {
+        for (field, text) in [("target", &r.target), ("note", &r.note)] {
+            if too_long(text, MAX_NOTE) {
+                return Err(stored_too_long(
+                    MAX_NOTE,
+                    format!("revelation_log[{i}].{field}"),
+                ));
+            }
+        }
+        for (field, list) in [("secrets", &r.secrets), ("evidence", &r.evidence)] {
+            if list.len() > 2 * MAX_SLOTS as usize {
+                return Err(stored_bad(
+                    "too many items in a revelation",
+                    &format!("revelation_log[{i}].{field}"),
+                ));
+            }
+            if let Some(j) = list.iter().position(|t| too_long(t, MAX_ITEM_TEXT)) {
+                return Err(stored_too_long(
+                    MAX_ITEM_TEXT,
+                    format!("revelation_log[{i}].{field}[{j}]"),
+                ));
+            }
+        }
+    }
+    if let Some(i) = d
+        .known_secrets
+        .iter()
+        .position(|t| too_long(t, MAX_ITEM_TEXT))
+    {
+        return Err(stored_too_long(
+            MAX_ITEM_TEXT,
+            format!("known_secrets[{i}]"),
+        ));
+    }
+    Ok(())
 }
 
 fn check_phrase(phrase: &str) -> Result<String, RuleError> {

@@ -1,13 +1,16 @@
 //! The generic dice roller: `/roll 3d6+2` with a Reroll button.
 //!
-//! Parse, roll, store the session, answer with an embed; a Reroll click by
-//! the roller (or the FC) throws the same expression again in place.
+//! Parse, roll, and hand the outcome (the session, its typed log record,
+//! [`record`]) to the action pipeline, which saves, logs and answers with
+//! an embed; a Reroll click by the roller (or the FC) throws the same
+//! expression again in place.
 
 pub mod buttons;
 pub mod commands;
 mod legacy;
 pub mod named;
 pub mod odds;
+pub mod record;
 pub mod reroll;
 pub mod system;
 pub mod view;
@@ -15,16 +18,32 @@ pub mod view;
 use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
+use crate::app::pipeline::{self, Outcome, Record, Scope, Turn};
 use crate::app::view::{Button, Style, View};
 use crate::app::Act;
-use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll};
+use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
-use crate::storage::{self, log::LogEntry, sessions::Session, Tx};
 use buttons::DiceButton;
 
 /// The session kind (custom_id prefix) of generic rolls.
 pub const KIND: &str = "roll";
+
+/// The roll log's system name of generic rolls.
+pub const LOG_SYSTEM: &str = "generic";
+
+/// Generic dice as the action pipeline's scope: no house rules, no
+/// sheets, and rolls that show no number.
+pub struct Dice;
+
+impl Scope for Dice {
+    const ID: &'static str = LOG_SYSTEM;
+    const HINT: &'static str = "generic rolls need no character.";
+    const NUMBERED: bool = false;
+    type Settings = ();
+    type Sheet = serde_json::Value;
+}
 
 /// What a generic roll keeps between clicks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -89,20 +108,20 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
         roll,
         rerolls: 0,
     };
-    let now = storage::now_ms();
-    let mut tx = Act::begin(app, caller).await?;
-    let id = sessions::create(&mut tx, caller, KIND, &state, None).await?;
-    log(&mut tx, caller, id, "roll", &state, now).await?;
-    tx.commit().await?;
-    Ok(Response::message(
-        view(id, 0, Status::Open, &state).opened_by(caller),
-    ))
+    let (opener, shown) = (caller.clone(), state.clone());
+    let out = Outcome::new(move |s| {
+        Response::message(view(s.id, s.version, Status::Open, &shown).opened_by(&opener))
+    })
+    .start(KIND, &state, Status::Open, None)
+    .log(record("roll", &state));
+    pipeline::apply::<Dice>(app, caller, out).await
 }
 
 /// A click on a generic roll's button: who may press, then the button.
-pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
-    if caller.user_id != session.owner_id && !rights::is_fc(&mut tx, caller).await? {
+    let turn = Turn::<Dice>::click(app, act, caller).await?;
+    if caller.user_id != session.owner_id && !turn.fc {
         let state = load(&session.state)?;
         return Err(AppError::user(format!(
             "Only {} (or the FC) can reroll this.",
@@ -110,7 +129,7 @@ pub async fn click(app: &App, mut tx: Act, session: Session, click: &Click<'_>) 
         )));
     }
     match DiceButton::read(&click.id.action, click.id.arg.as_deref())? {
-        DiceButton::Reroll => reroll::apply(app, tx, session, caller).await,
+        DiceButton::Reroll => reroll::apply(app, turn, session).await,
     }
 }
 
@@ -120,52 +139,15 @@ pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, A
     Ok(view(session.id, session.version, session.status, &state))
 }
 
-async fn log(
-    tx: &mut Tx,
-    caller: &Caller,
-    session: i64,
-    action: &str,
-    state: &DiceState,
-    now: i64,
-) -> Result<(), AppError> {
-    let entry = LogEntry {
-        guild_id: caller.guild_id,
-        channel_id: caller.channel_id,
-        user_id: caller.user_id,
-        session_id: Some(session),
-        system: "generic".into(),
-        action: action.into(),
-        secret: caller.secret,
-        inputs: serde_json::json!({ "expression": state.expression }).to_string(),
-        dice: serde_json::to_string(&state.roll.results)?,
-        outcome: outcome(&state.roll).to_string(),
-        created_at: now,
-        ..LogEntry::default()
+/// The log entry of a throw of `state` (`action`: `roll` or `reroll`),
+/// on the session the outcome writes.
+fn record(action: &str, state: &DiceState) -> Record {
+    let asked = record::Asked {
+        expression: state.expression.clone(),
     };
-    let log_id = crate::app::log::append(tx, caller, &entry).await?;
-    crate::app::log::record_faces(tx, log_id, &thrown(&state.roll)).await
-}
-
-/// The logged outcome: the total (the first result's), every total of a
-/// repeat, and pass/fail against a target.
-fn outcome(roll: &Roll) -> serde_json::Value {
-    let total = roll.results.first().map_or(0, |o| o.total);
-    let mut v = serde_json::json!({ "total": total });
-    if roll.results.len() > 1 {
-        v["totals"] = roll.results.iter().map(|o| o.total).collect();
-    }
-    if let Some(pass) = roll.results.first().and_then(|o| o.pass) {
-        v["pass"] = pass.into();
-        if roll.results.len() > 1 {
-            v["passes"] = roll
-                .results
-                .iter()
-                .filter(|o| o.pass == Some(true))
-                .count()
-                .into();
-        }
-    }
-    v
+    Record::new(action, &asked, &record::Rolled::of(&state.roll))
+        .dice(&state.roll.results, thrown(&state.roll))
+        .on_session()
 }
 
 /// Every die thrown (rerolled faces too), as (sides, face), for the

@@ -2,8 +2,9 @@
 //! (`/rolls save|list|forget`, at most [`MAX_NAMED`]) and rolls one with
 //! `/roll name:` (autocompleted).
 
+use crate::app::pipeline::{Outcome, Turn};
 use crate::app::view::{colour, Embed, View};
-use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::expr;
 use crate::storage::{self, named_rolls};
 
@@ -34,31 +35,33 @@ pub async fn save(app: &App, caller: &Caller, name: &str, expression: &str) -> A
     let name = check_name(name)?;
     let e = expr::parse(expression, super::caps(app))?;
     let canonical = e.to_string();
-    let mut act = Act::begin(app, caller).await?;
-    let existing = named_rolls::get(&mut act, caller.guild_id, caller.user_id, name).await?;
-    if existing.is_none()
-        && named_rolls::count(&mut act, caller.guild_id, caller.user_id).await? >= MAX_NAMED
-    {
+    let mut turn = Turn::<super::Dice>::begin(app, caller).await?;
+    let (guild, user) = (caller.guild_id, caller.user_id);
+    let existing = named_rolls::get(turn.tx(), guild, user, name).await?;
+    if existing.is_none() && named_rolls::count(turn.tx(), guild, user).await? >= MAX_NAMED {
         return Err(AppError::user(format!(
             "You have {MAX_NAMED} saved rolls here, the most: forget one first with `/rolls forget`."
         )));
     }
-    let replaced = named_rolls::save(
-        &mut act,
-        caller.guild_id,
-        caller.user_id,
-        name,
-        &canonical,
-        storage::now_ms(),
-    )
-    .await?;
-    act.commit().await?;
-    let verb = if replaced { "Replaced" } else { "Saved" };
-    Ok(Response::ephemeral(View::embed(
+    let verb = if existing.is_some() {
+        "Replaced"
+    } else {
+        "Saved"
+    };
+    let answer = Response::ephemeral(View::embed(
         Embed::new(format!("💾 {verb} **{name}**"))
             .description(format!("`{canonical}` — roll it with `/roll name:{name}`."))
             .colour(colour::SUCCESS),
-    )))
+    ));
+    let name = name.to_string();
+    let out = Outcome::answer(answer).also(move |tx| {
+        Box::pin(async move {
+            let now = storage::now_ms();
+            named_rolls::save(tx, guild, user, &name, &canonical, now).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }
 
 /// `/rolls list`: the caller's saved rolls here.
@@ -89,19 +92,28 @@ pub async fn list(app: &App, caller: &Caller) -> AppResult {
 
 /// `/rolls forget name:`.
 pub async fn forget(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let gone = named_rolls::forget(&mut act, caller.guild_id, caller.user_id, name).await?;
-    if !gone {
+    let mut turn = Turn::<super::Dice>::begin(app, caller).await?;
+    let (guild, user) = (caller.guild_id, caller.user_id);
+    let shown = name.trim().replace('`', "'");
+    if named_rolls::get(turn.tx(), guild, user, name)
+        .await?
+        .is_none()
+    {
         return Err(AppError::user(format!(
-            "You have no saved roll named `{}`: `/rolls list` shows yours.",
-            name.trim().replace('`', "'")
+            "You have no saved roll named `{shown}`: `/rolls list` shows yours."
         )));
     }
-    act.commit().await?;
-    Ok(Response::ephemeral(View::embed(
-        Embed::new(format!("🗑️ Forgot **{}**", name.trim().replace('`', "'")))
-            .colour(colour::NEUTRAL),
-    )))
+    let answer = Response::ephemeral(View::embed(
+        Embed::new(format!("🗑️ Forgot **{shown}**")).colour(colour::NEUTRAL),
+    ));
+    let name = name.to_string();
+    let out = Outcome::answer(answer).also(move |tx| {
+        Box::pin(async move {
+            named_rolls::forget(tx, guild, user, &name).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }
 
 /// `/roll name:`: rolls a saved expression like `/roll expression:`.

@@ -243,27 +243,10 @@ pub fn embed(roller: &str, expression: &str, roll: &Roll, rerolls: u32) -> Embed
 /// once (`2d6 + 3 = 11`, `1d20 + 5 >= 15 = 17, pass`, `6#4d6kh3 = 13 · 9 ·
 /// 12`, `… 4 of 6 pass`).
 pub fn history_line(entry: &crate::storage::log::LogEntry) -> Option<String> {
-    use serde_json::Value;
-    let inputs: Value = serde_json::from_str(&entry.inputs).ok()?;
-    let outcome: Value = serde_json::from_str(&entry.outcome).ok()?;
-    let expression = inputs["expression"].as_str()?;
-    let mut s = match outcome["totals"].as_array() {
-        Some(all) => {
-            let totals: Vec<String> = all.iter().map(Value::to_string).collect();
-            format!("{expression} = {}", totals.join(" · "))
-        }
-        None => format!("{expression} = {}", outcome["total"].as_i64()?),
-    };
-    match (outcome["passes"].as_u64(), outcome["pass"].as_bool()) {
-        (Some(n), _) => {
-            let of = outcome["totals"].as_array().map_or(0, Vec::len);
-            s.push_str(&format!(", {n} of {of} pass"));
-        }
-        (None, Some(true)) => s.push_str(", pass"),
-        (None, Some(false)) => s.push_str(", fail"),
-        _ => {}
-    }
-    Some(s)
+    use crate::app::log::column;
+    let asked: super::record::Asked = column(&entry.inputs)?;
+    let rolled: super::record::Rolled = column(&entry.outcome)?;
+    Some(rolled.line(&asked.expression))
 }
 
 #[cfg(test)]

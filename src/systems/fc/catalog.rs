@@ -7,6 +7,7 @@
 //! module only routes a name to its owner, stored per guild under the
 //! system's id. It names no system.
 
+use crate::app::pipeline::Writing;
 use crate::app::registry::{Registry, System};
 use crate::app::settings::{self as app_settings, GuildSettings};
 use crate::app::{AppError, Caller};
@@ -196,26 +197,59 @@ pub struct Change {
     pub after: Info,
 }
 
-/// Changes one setting in the caller's transaction (validated by its owner;
-/// nothing changes on error); a system's house rule in a game's channel
-/// changes the game's (starting from the server's). Rights are the
+/// A validated change to one setting, not written yet: what it does, and
+/// the write that stores it ([`Planned::write`], run by the action
+/// pipeline in the caller's transaction).
+pub struct Planned {
+    /// What the change does.
+    pub change: Change,
+    store: Store,
+}
+
+/// Where a planned change is stored.
+enum Store {
+    /// The shared guild settings, as they will be.
+    Guild(GuildSettings),
+    /// A system's house rules under their settings scope (the server's,
+    /// or a game's in its channels), as JSON.
+    Scoped { scope: String, json: String },
+}
+
+impl Planned {
+    /// Stores the change in `tx`.
+    pub fn write(self, tx: &mut Tx, guild: i64) -> Writing<'_> {
+        Box::pin(async move {
+            match self.store {
+                Store::Guild(g) => app_settings::save_guild(tx, guild, &g).await,
+                Store::Scoped { scope, json } => {
+                    storage::settings::put(tx, guild, &scope, &json, storage::now_ms()).await?;
+                    Ok(())
+                }
+            }
+        })
+    }
+}
+
+/// Plans a change of one setting in the caller's transaction (validated by
+/// its owner; nothing is written): a system's house rule in a game's
+/// channel changes the game's (starting from the server's). Rights are the
 /// caller's business.
-pub async fn set(
+pub async fn plan(
     tx: &mut Tx,
     reg: &Registry,
     caller: &Caller,
     name: &str,
     value: &str,
-) -> Result<Change, AppError> {
+) -> Result<Planned, AppError> {
     let guild = caller.guild_id;
     let before = info(tx, reg, caller, name).await?;
     let scope = Scope::of(reg, name).ok_or_else(|| unknown(reg, name))?;
     let key = before.name.clone();
-    match scope {
+    let (after, store) = match scope {
         Scope::Shared => {
             let mut g = app_settings::guild(tx, guild).await?;
             set_shared(reg, &mut g, &key, value)?;
-            app_settings::save_guild(tx, guild, &g).await?;
+            (shared_infos(reg, &g), Store::Guild(g))
         }
         Scope::System { id, .. } => {
             let c = reg
@@ -224,15 +258,22 @@ pub async fn set(
                 .ok_or_else(|| unknown(reg, name))?;
             let stored = app_settings::stored_here(tx, caller, id).await?;
             let json = c.change(stored.as_deref(), &key, value)?;
+            let after = c.describe(Some(&json))?.into_iter().map(info_of).collect();
             let scope = app_settings::system_scope(tx, caller, id).await?;
-            storage::settings::put(tx, guild, &scope, &json, storage::now_ms()).await?;
+            (after, Store::Scoped { scope, json })
         }
-    }
-    let after = info(tx, reg, caller, &key).await?;
-    Ok(Change {
-        scope,
-        before,
-        after,
+    };
+    let after = after
+        .into_iter()
+        .find(|i| i.name == key)
+        .ok_or_else(|| unknown(reg, name))?;
+    Ok(Planned {
+        change: Change {
+            scope,
+            before,
+            after,
+        },
+        store,
     })
 }
 

@@ -4,8 +4,10 @@
 //! (`/fc gm-channel`).
 //!
 //! Application logic only (no serenity); `commands` holds the thin poise
-//! commands. Each change is one write transaction: check the caller's
-//! rights, validate and store the setting, log it, commit. The systems read
+//! commands. Each change is one turn of the action pipeline (the table's
+//! game-less scope, [`Table`]): check the caller's rights, validate the
+//! setting, and hand the pipeline its write and its typed log record
+//! ([`record`]), which it stores and commits at once. The systems read
 //! their settings at every action, so a change applies from the next roll.
 //!
 //! Module map:
@@ -16,17 +18,16 @@
 
 pub mod catalog;
 pub mod commands;
+pub mod record;
 pub mod view;
 
-use serde_json::json;
-
-use crate::app::log::{self, What};
-use crate::app::settings::{self as app_settings, ChannelSettings};
+use crate::app::pipeline::{Outcome, Record, Table, Turn};
+use crate::app::settings::{self as app_settings, ChannelSettings, GuildSettings};
 use crate::app::view::{colour, Embed};
-use crate::app::Act;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::storage::Tx;
 use catalog::Scope;
+use record::{Changed, RoleAsked, SettingAsked};
 
 /// The log's system name for table-wide changes (FC role, GM channel,
 /// shared settings).
@@ -34,28 +35,31 @@ pub const SYSTEM: &str = "guild";
 /// The longest setting value `/fc set` takes (custom trait lists are long).
 pub const MAX_VALUE_LEN: usize = 1000;
 
-async fn record(
-    tx: &mut Tx,
-    caller: &Caller,
+/// An outcome of the table's scope.
+type Out = Outcome<serde_json::Value>;
+
+/// Stores the guild's shared settings as `g` with the outcome.
+fn save_guild(out: Out, guild: i64, g: GuildSettings) -> Out {
+    out.also(move |tx| Box::pin(async move { app_settings::save_guild(tx, guild, &g).await }))
+}
+
+/// Stores the caller's channel's settings as `c` with the outcome.
+fn save_channel(out: Out, caller: &Caller, c: ChannelSettings) -> Out {
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    out.also(move |tx| {
+        Box::pin(async move { app_settings::save_channel(tx, guild, channel, &c).await })
+    })
+}
+
+/// The log entry of a change to the table's settings, under `system` (the
+/// settings scope it changed).
+fn logged(
     system: &str,
     action: &str,
-    inputs: serde_json::Value,
-    outcome: serde_json::Value,
-) -> Result<(), AppError> {
-    log::record(
-        tx,
-        caller,
-        What {
-            system,
-            action,
-            session: None,
-            character: None,
-        },
-        &inputs,
-        &json!(null),
-        &outcome,
-    )
-    .await
+    inputs: &impl serde::Serialize,
+    changed: &impl serde::Serialize,
+) -> Record {
+    Record::new(action, inputs, changed).system(system)
 }
 
 fn note(title: &str, text: String, ok: bool) -> View {
@@ -74,8 +78,8 @@ pub async fn role(app: &App, caller: &Caller, role: Option<i64>, clear: bool) ->
             "Give either a `role` or `clear:true`, not both.",
         ));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    let mut g = app_settings::guild(&mut tx, caller.guild_id).await?;
+    let turn = Turn::<Table>::begin(app, caller).await?;
+    let mut g = turn.guild.clone();
     if role.is_none() && !clear {
         return Ok(Response::ephemeral(note(
             "🎭 The FC",
@@ -93,22 +97,22 @@ pub async fn role(app: &App, caller: &Caller, role: Option<i64>, clear: bool) ->
     }
     let before = g.fc_role;
     g.fc_role = role;
-    app_settings::save_guild(&mut tx, caller.guild_id, &g).await?;
-    record(
-        &mut tx,
-        caller,
-        SYSTEM,
-        "fc_role",
-        json!({ "role": role, "clear": clear }),
-        json!({ "before": before, "after": role }),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(note(
+    let answer = Response::message(note(
         "🎭 FC role",
         format!("The FC is now: {}.", view::fc_text(role)),
         true,
-    )))
+    ));
+    let log = logged(
+        SYSTEM,
+        "fc_role",
+        &RoleAsked { clear, role },
+        &Changed {
+            after: role,
+            before,
+        },
+    );
+    let out = save_guild(Outcome::answer(answer), caller.guild_id, g).log(log);
+    turn.finish(out).await
 }
 
 /// `/fc gm-channel`: where secret rolls go (`channel`), none (`clear`), or
@@ -124,9 +128,9 @@ pub async fn gm_channel(
             "Give either a `channel` or `clear:true`, not both.",
         ));
     }
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_server_fc(&mut tx, caller, "choose the GM channel").await?;
-    let mut g = app_settings::guild(&mut tx, caller.guild_id).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    rights::require_server_fc(turn.tx(), caller, "choose the GM channel").await?;
+    let mut g = turn.guild.clone();
     if channel.is_none() && !clear {
         let text = match g.gm_channel {
             Some(c) => format!("Secret rolls go to <#{c}>."),
@@ -136,17 +140,6 @@ pub async fn gm_channel(
     }
     let before = g.gm_channel;
     g.gm_channel = channel;
-    app_settings::save_guild(&mut tx, caller.guild_id, &g).await?;
-    record(
-        &mut tx,
-        caller,
-        SYSTEM,
-        "settings",
-        json!({ "name": "gm_channel", "value": channel }),
-        json!({ "before": before, "after": channel }),
-    )
-    .await?;
-    tx.commit().await?;
     let text = match channel {
         Some(c) => format!(
             "Secret rolls now go to <#{c}>: the roller sees theirs privately and a copy lands there. \
@@ -154,7 +147,22 @@ pub async fn gm_channel(
         ),
         None => "No GM channel any more: secret rolls are refused until one is set.".into(),
     };
-    Ok(Response::ephemeral(note("🤫 GM channel", text, true)))
+    let answer = Response::ephemeral(note("🤫 GM channel", text, true));
+    let log = logged(
+        SYSTEM,
+        "settings",
+        &SettingAsked {
+            channel: None,
+            name: "gm_channel".into(),
+            value: channel,
+        },
+        &Changed {
+            after: channel,
+            before,
+        },
+    );
+    let out = save_guild(Outcome::answer(answer), caller.guild_id, g).log(log);
+    turn.finish(out).await
 }
 
 /// `/fc channel-system`: the system this channel plays (`None`: the
@@ -168,24 +176,16 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
         })?),
         None => None,
     };
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_server_fc(&mut tx, caller, "choose this channel's system").await?;
-    let mut c = app_settings::channel(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    rights::require_server_fc(turn.tx(), caller, "choose this channel's system").await?;
+    let mut c = app_settings::channel(turn.tx(), caller.guild_id, caller.channel_id).await?;
     let before = c.system.clone();
     c.system = scope.map(str::to_string);
-    app_settings::save_channel(&mut tx, caller.guild_id, caller.channel_id, &c).await?;
-    let guild = app_settings::guild(&mut tx, caller.guild_id).await?.system;
-    record(
-        &mut tx,
-        caller,
-        SYSTEM,
-        "settings",
-        json!({ "name": "channel_system", "channel": caller.channel_id, "value": scope }),
-        json!({ "before": before, "after": scope }),
-    )
-    .await?;
-    tx.commit().await?;
-    let server = guild.as_deref().map_or("none chosen", |s| reg.display(s));
+    let server = turn
+        .guild
+        .system
+        .as_deref()
+        .map_or("none chosen", |s| reg.display(s));
     let text = match scope {
         Some(s) => format!(
             "This channel now plays **{}** (the server's system: {server}).",
@@ -193,7 +193,22 @@ pub async fn channel_system(app: &App, caller: &Caller, system: Option<&str>) ->
         ),
         None => format!("This channel follows the server's system again: **{server}**."),
     };
-    Ok(Response::message(note("📌 Channel system", text, true)))
+    let answer = Response::message(note("📌 Channel system", text, true));
+    let log = logged(
+        SYSTEM,
+        "settings",
+        &SettingAsked {
+            channel: Some(caller.channel_id),
+            name: "channel_system".into(),
+            value: scope,
+        },
+        &Changed {
+            after: scope.map(str::to_string),
+            before,
+        },
+    );
+    let out = save_channel(Outcome::answer(answer), caller, c).log(log);
+    turn.finish(out).await
 }
 
 /// `/fc verbosity`: the house rule `verbosity` of the caller's channel
@@ -203,22 +218,11 @@ pub async fn verbosity(
     caller: &Caller,
     level: crate::app::verbosity::Verbosity,
 ) -> AppResult {
-    let mut tx = Act::begin(app, caller).await?;
-    rights::require_fc(&mut tx, caller, "choose how much results say here").await?;
-    let mut c = app_settings::channel(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
+    rights::require_fc(turn.tx(), caller, "choose how much results say here").await?;
+    let mut c = app_settings::channel(turn.tx(), caller.guild_id, caller.channel_id).await?;
     let before = c.verbosity;
     c.verbosity = level;
-    app_settings::save_channel(&mut tx, caller.guild_id, caller.channel_id, &c).await?;
-    record(
-        &mut tx,
-        caller,
-        SYSTEM,
-        "settings",
-        json!({ "name": "verbosity", "channel": caller.channel_id, "value": level.word() }),
-        json!({ "before": before.word(), "after": level.word() }),
-    )
-    .await?;
-    tx.commit().await?;
     let text = match level {
         crate::app::verbosity::Verbosity::Compact => {
             "Results in this channel now take one line each (dice and outcome; the buttons stay). `/fc verbosity level:full` shows them whole again."
@@ -227,11 +231,26 @@ pub async fn verbosity(
             "Results in this channel are shown whole again: dice, derivation and odds."
         }
     };
-    Ok(Response::ephemeral(note(
+    let answer = Response::ephemeral(note(
         &format!("📏 Verbosity: {}", level.word()),
         text.to_string(),
         true,
-    )))
+    ));
+    let log = logged(
+        SYSTEM,
+        "settings",
+        &SettingAsked {
+            channel: Some(caller.channel_id),
+            name: "verbosity".into(),
+            value: level.word(),
+        },
+        &Changed {
+            after: level.word(),
+            before: before.word(),
+        },
+    );
+    let out = save_channel(Outcome::answer(answer), caller, c).log(log);
+    turn.finish(out).await
 }
 
 async fn table(tx: &mut Tx, app: &App, caller: &Caller) -> Result<view::Table, AppError> {
@@ -266,6 +285,27 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
     Ok(Response::ephemeral(view))
 }
 
+/// The full name of a setting given without its system's prefix within
+/// that system's `settings set` (`fault_check` for `ve_fault_check`), when
+/// exactly one of its settings ends so; `None` when `name` is whole (or
+/// matches none or several).
+fn full_name(reg: &crate::app::Registry, only: Option<Scope>, name: &str) -> Option<String> {
+    let Some(Scope::System { id, .. }) = only else {
+        return None;
+    };
+    if catalog::Scope::of(reg, name).is_some() {
+        return None;
+    }
+    let tail = format!("_{}", name.trim().to_ascii_lowercase());
+    let names = reg.get(id).and_then(|s| s.house_rules()).map(|c| c.names());
+    let names = names.unwrap_or_default();
+    let mut hits = names.iter().filter(|n| n.ends_with(&tail));
+    match (hits.next(), hits.next()) {
+        (Some(one), None) => Some(one.to_string()),
+        _ => None,
+    }
+}
+
 /// `/fc set` (any scope) and `/<system> settings set` (`only` that
 /// system's): changes one setting. FC only; validated by the setting's
 /// owner; logged with its value before and after; nothing changes on error.
@@ -284,7 +324,7 @@ pub async fn set(
             "A value can be at most {MAX_VALUE_LEN} characters long."
         )));
     }
-    let mut tx = Act::begin(app, caller).await?;
+    let mut turn = Turn::<Table>::begin(app, caller).await?;
     let reg = &app.registry;
     let (what, gm) = match only {
         Some(s @ Scope::System { id, .. }) => {
@@ -292,25 +332,9 @@ pub async fn set(
         }
         _ => ("change the house rules".to_string(), "FC"),
     };
-    rights::require_gm(&mut tx, caller, gm, &what).await?;
-    // Within one system, its prefix may be left out (`fault_check`).
-    let full;
-    let name = match only {
-        Some(Scope::System { id, .. }) if catalog::Scope::of(reg, name).is_none() => {
-            let tail = format!("_{}", name.trim().to_ascii_lowercase());
-            let names = reg.get(id).and_then(|s| s.house_rules()).map(|c| c.names());
-            let names = names.unwrap_or_default();
-            let mut hits = names.iter().filter(|n| n.ends_with(&tail));
-            match (hits.next(), hits.next()) {
-                (Some(one), None) => {
-                    full = one.to_string();
-                    full.as_str()
-                }
-                _ => name,
-            }
-        }
-        _ => name,
-    };
+    rights::require_gm(turn.tx(), caller, gm, &what).await?;
+    let full = full_name(reg, only, name);
+    let name = full.as_deref().unwrap_or(name);
     if let Some(only) = only {
         if catalog::Scope::of(reg, name) != Some(only) {
             return Err(AppError::user(format!(
@@ -321,25 +345,34 @@ pub async fn set(
         }
     }
     if catalog::Scope::of(reg, name) == Some(Scope::Shared) {
-        rights::require_server_fc(&mut tx, caller, "change the shared house rules").await?;
+        rights::require_server_fc(turn.tx(), caller, "change the shared house rules").await?;
     }
-    let change = catalog::set(&mut tx, reg, caller, name, value).await?;
-    record(
-        &mut tx,
-        caller,
-        change.scope.key(),
-        "settings",
-        json!({ "name": change.after.name, "value": value }),
-        json!({ "before": change.before.value, "after": change.after.value }),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Response::message(view::changed(
+    let planned = catalog::plan(turn.tx(), reg, caller, name, value).await?;
+    let change = planned.change.clone();
+    let answer = Response::message(view::changed(
         &caller.name,
         change.scope,
         &change.before,
         &change.after,
-    )))
+    ));
+    let log = logged(
+        change.scope.key(),
+        "settings",
+        &SettingAsked {
+            channel: None,
+            name: change.after.name,
+            value,
+        },
+        &Changed {
+            after: change.after.value,
+            before: change.before.value,
+        },
+    );
+    let guild = caller.guild_id;
+    let out = Outcome::answer(answer)
+        .also(move |tx| planned.write(tx, guild))
+        .log(log);
+    turn.finish(out).await
 }
 
 /// Setting names for autocomplete (`only` one scope's, if given).

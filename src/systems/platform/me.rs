@@ -287,7 +287,7 @@ pub async fn click(_app: &App, mut act: Act, session: Session, click: &Click<'_>
         &mut act,
         &actor,
         log::What {
-            system: super::system::ID,
+            system: super::ID,
             action: "erase",
             session: None,
             character: None,

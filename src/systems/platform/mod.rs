@@ -27,3 +27,9 @@ pub mod odds;
 pub mod stats;
 pub mod system;
 pub mod text;
+
+/// The platform features' id: the log's system name of their own entries
+/// (an erasure), the registered feature's id ([`system::HistoryFeature`]).
+/// Here, at the folder's root, so a feature that logs needs nothing of the
+/// registration that lists it.
+pub const ID: &str = "history";

@@ -10,8 +10,7 @@ use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, View};
 use crate::storage::sessions::Session;
 
-/// The feature's id (the log's system name of its own entries).
-pub const ID: &str = "history";
+use super::ID;
 
 /// The roll log's pages, as a registered (not playable) system.
 pub struct HistoryFeature;

@@ -29,7 +29,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
 use crate::app::component::{Action, Click};
-use crate::app::pipeline::{Outcome, Pending, Scope, Turn};
+use crate::app::pipeline::{Outcome, Pending, Scope, Table, Turn};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -191,18 +191,20 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
                 by: None,
                 note: None,
             };
-            let mut act = Act::begin(app, caller).await?;
-            let g = settings::guild(&mut act, caller.guild_id).await?;
-            let timeout = g.session_timeout_minutes;
-            let id = sessions::create(&mut act, caller, KIND, &request, Some(timeout)).await?;
-            act.commit().await?;
-            // The request reaches the game master: their role is pinged
-            // (the one deliberate role ping), when the server names one.
-            let mut v = view(id, 0, Status::Open, &request);
-            if let Some(role) = g.fc_role {
-                v = v.ping_role(role, "a request for you:");
-            }
-            Ok(Response::message(v))
+            let turn = Turn::<Table>::begin(app, caller).await?;
+            let (timeout, fc_role) = (turn.guild.session_timeout_minutes, turn.guild.fc_role);
+            let asked = request.clone();
+            let out = Outcome::new(move |s| {
+                // The request reaches the game master: their role is pinged
+                // (the one deliberate role ping), when the server names one.
+                let mut v = view(s.id, s.version, Status::Open, &asked);
+                if let Some(role) = fc_role {
+                    v = v.ping_role(role, "a request for you:");
+                }
+                Response::message(v)
+            })
+            .start(KIND, &request, Status::Open, Some(timeout));
+            turn.finish(out).await
         }
     }
 }

@@ -237,6 +237,8 @@ fn value_label(v: f64, axis: Axis) -> String {
     }
 }
 
+/// Draws a panel: its title, the value axis with its grid, the bars and
+/// the reference line.
 fn draw_panel(c: &mut Canvas, p: &Panel) {
     let bars = &p.bars[..p.bars.len().min(MAX_BARS)];
     c.text(
@@ -246,63 +248,115 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
         SCALE,
         ink::TEXT,
     );
-
-    let max_v = bars
-        .iter()
-        .map(|b| b.value)
-        .chain(p.reference)
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
-    let mut step = nice_step(max_v, 4.0);
-    if p.axis == Axis::Count {
-        step = step.max(1.0).round();
+    let ticks = Ticks::of(p, bars);
+    let plot = Plot::beside(&ticks);
+    draw_axes(c, p, &plot, &ticks);
+    if bars.is_empty() {
+        return;
     }
-    // Headroom above the tallest bar for its value label (a chance stops
-    // at 100 %; a label with no room above goes inside its bar).
-    let mut top_v = ((max_v * 1.12 / step).ceil() * step).max(step);
-    if p.axis == Axis::Percent && max_v <= 1.0 {
-        top_v = top_v.min(1.0).max(step);
+    draw_bars(c, p, bars, &plot);
+    if let Some(r) = p.reference.filter(|r| r.is_finite()) {
+        let y = plot.y_of(r);
+        for dy in 0..3 {
+            c.hline(plot.left, y + dy, plot.w, ink::REFERENCE, 10);
+        }
     }
-    let ticks = (top_v / step).round() as usize;
-    let labels: Vec<String> = (0..=ticks)
-        .map(|i| tick_label(step * i as f64, step, p.axis))
-        .collect();
-    let label_w = labels
-        .iter()
-        .map(|l| Canvas::text_width(l, SCALE))
-        .max()
-        .unwrap_or(0);
-    // Vertical title, tick labels, then the plot.
-    let plot_left = MARGIN + TEXT_H + 12 + label_w + 10;
-    let plot_right = WIDTH - RIGHT;
-    let plot_top = TOP;
-    let plot_bottom = PANEL_HEIGHT - BOTTOM;
-    let plot_h = plot_bottom - plot_top;
-    let plot_w = plot_right - plot_left;
-    let y_of = |v: f64| -> usize {
-        let frac = (v / top_v).clamp(0.0, 1.0);
-        plot_bottom - (frac * plot_h as f64).round() as usize
-    };
+}
 
-    for (i, label) in labels.iter().enumerate() {
-        let y = y_of(step * i as f64);
-        c.hline(plot_left, y, plot_w, ink::GRID, 0);
+/// A panel's value axis: the step between its ticks, the value at the
+/// plot's top and each tick's label, from 0 up.
+struct Ticks {
+    step: f64,
+    top: f64,
+    labels: Vec<String>,
+}
+
+impl Ticks {
+    /// The ticks that fit `bars` (and the panel's reference line) with
+    /// headroom above the tallest for its value label (a chance stops at
+    /// 100 %; a label with no room above goes inside its bar).
+    fn of(p: &Panel, bars: &[Bar]) -> Self {
+        let max_v = bars
+            .iter()
+            .map(|b| b.value)
+            .chain(p.reference)
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, f64::max);
+        let mut step = nice_step(max_v, 4.0);
+        if p.axis == Axis::Count {
+            step = step.max(1.0).round();
+        }
+        let mut top = ((max_v * 1.12 / step).ceil() * step).max(step);
+        if p.axis == Axis::Percent && max_v <= 1.0 {
+            top = top.min(1.0).max(step);
+        }
+        let ticks = (top / step).round() as usize;
+        let labels = (0..=ticks)
+            .map(|i| tick_label(step * i as f64, step, p.axis))
+            .collect();
+        Ticks { step, top, labels }
+    }
+}
+
+/// Where the plot sits in a panel, and the value at its top.
+struct Plot {
+    left: usize,
+    top: usize,
+    bottom: usize,
+    w: usize,
+    h: usize,
+    top_v: f64,
+}
+
+impl Plot {
+    /// The plot right of the vertical title and the tick labels.
+    fn beside(ticks: &Ticks) -> Self {
+        let label_w = ticks
+            .labels
+            .iter()
+            .map(|l| Canvas::text_width(l, SCALE))
+            .max()
+            .unwrap_or(0);
+        let left = MARGIN + TEXT_H + 12 + label_w + 10;
+        let (top, bottom) = (TOP, PANEL_HEIGHT - BOTTOM);
+        Plot {
+            left,
+            top,
+            bottom,
+            w: WIDTH - RIGHT - left,
+            h: bottom - top,
+            top_v: ticks.top,
+        }
+    }
+
+    /// The height of value `v` (clamped to the plot).
+    fn y_of(&self, v: f64) -> usize {
+        let frac = (v / self.top_v).clamp(0.0, 1.0);
+        self.bottom - (frac * self.h as f64).round() as usize
+    }
+}
+
+/// Draws the grid with its tick labels, the two axes and their titles.
+fn draw_axes(c: &mut Canvas, p: &Panel, plot: &Plot, ticks: &Ticks) {
+    for (i, label) in ticks.labels.iter().enumerate() {
+        let y = plot.y_of(ticks.step * i as f64);
+        c.hline(plot.left, y, plot.w, ink::GRID, 0);
         let ty = y.saturating_sub(TEXT_H / 2);
-        c.text_right(plot_left - 10, ty, label, SCALE, ink::MUTED);
+        c.text_right(plot.left - 10, ty, label, SCALE, ink::MUTED);
     }
-    c.vline(plot_left, plot_top, plot_h + 1, ink::MUTED);
-    c.hline(plot_left, plot_bottom, plot_w, ink::MUTED, 0);
+    c.vline(plot.left, plot.top, plot.h + 1, ink::MUTED);
+    c.hline(plot.left, plot.bottom, plot.w, ink::MUTED, 0);
     let y_title = if p.y_title.is_empty() {
         p.axis.title()
     } else {
         &p.y_title
     };
-    let y_title = fit(y_title, plot_h);
-    let centre = plot_top + plot_h / 2 + Canvas::text_width(&y_title, SCALE) / 2;
+    let y_title = fit(y_title, plot.h);
+    let centre = plot.top + plot.h / 2 + Canvas::text_width(&y_title, SCALE) / 2;
     c.text_up(MARGIN, centre, &y_title, SCALE, ink::MUTED);
     if !p.x_title.is_empty() {
-        let cx = plot_left + plot_w / 2;
-        let title = fit(&p.x_title, plot_w);
+        let cx = plot.left + plot.w / 2;
+        let title = fit(&p.x_title, plot.w);
         c.text_centred(
             cx,
             PANEL_HEIGHT - MARGIN - TEXT_H,
@@ -311,13 +365,13 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
             ink::MUTED,
         );
     }
+}
 
-    if bars.is_empty() {
-        return;
-    }
-    let slot = plot_w as f64 / bars.len() as f64;
+/// Draws the bars with their labels (thinned so they never overlap) and,
+/// where they fit, their values.
+fn draw_bars(c: &mut Canvas, p: &Panel, bars: &[Bar], plot: &Plot) {
+    let slot = plot.w as f64 / bars.len() as f64;
     let bar_w = ((slot * 0.7).round() as usize).max(1);
-    // Thin the labels so they never overlap.
     let widest = bars
         .iter()
         .map(|b| Canvas::text_width(&b.label, SCALE))
@@ -331,13 +385,12 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
         .unwrap_or(0);
     let show_values = (value_w as f64 + 6.0) <= slot;
     let highlight = bars.iter().position(|b| b.highlight);
-
     for (i, b) in bars.iter().enumerate() {
-        let cx = plot_left + (slot * (i as f64 + 0.5)).round() as usize;
+        let cx = plot.left + (slot * (i as f64 + 0.5)).round() as usize;
         let x = cx.saturating_sub(bar_w / 2);
-        let y = y_of(b.value.max(0.0));
-        if y < plot_bottom {
-            c.fill(x, y, bar_w, plot_bottom - y, b.ink());
+        let y = plot.y_of(b.value.max(0.0));
+        if y < plot.bottom {
+            c.fill(x, y, bar_w, plot.bottom - y, b.ink());
         }
         if label_shown(i, every, highlight) {
             let colour = if b.highlight {
@@ -345,21 +398,15 @@ fn draw_panel(c: &mut Canvas, p: &Panel) {
             } else {
                 ink::TEXT
             };
-            c.text_centred(cx, plot_bottom + 10, &b.label, SCALE, colour);
+            c.text_centred(cx, plot.bottom + 10, &b.label, SCALE, colour);
         }
         if show_values && b.value > 0.0 {
             let label = value_label(b.value, p.axis);
-            if y >= plot_top + TEXT_H + 6 {
+            if y >= plot.top + TEXT_H + 6 {
                 c.text_centred(cx, y - TEXT_H - 6, &label, SCALE, ink::MUTED);
             } else {
                 c.text_centred(cx, y + 6, &label, SCALE, ink::BACKGROUND);
             }
-        }
-    }
-    if let Some(r) = p.reference.filter(|r| r.is_finite()) {
-        let y = y_of(r);
-        for dy in 0..3 {
-            c.hline(plot_left, y + dy, plot_w, ink::REFERENCE, 10);
         }
     }
 }

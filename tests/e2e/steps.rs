@@ -174,3 +174,51 @@ async fn storyteller_willpower_spend_is_two_interactions() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Virtual Veil: a roll whose set takes one cache die (VV-8: a cache die
+/// may be added to form a set and is consumed, A-O9; VV-6: a Basic action
+/// uses one set) in at most three interactions. Seed 1: the cache boots as
+/// 10 9 7 and Wit rolls 1 10 9 2 6 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn virtual_veil_set_with_a_cache_die_is_three_interactions() {
+    let t = table("steps-vv-cache", 1).await;
+    setup(
+        &t,
+        "alice: /vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3\n\
+         alice: /vv sheet comp cache_size:3 battery_max:5 battery:5\n\
+         alice: /vv boot",
+    )
+    .await;
+    let mut c = Counted::new(&t);
+    let rolled = c.shown("alice: /vv roll stat:Wit").await;
+    assert!(
+        desc(&rolled).starts_with("**2 2** · 10 9 6 1"),
+        "{}",
+        desc(&rolled)
+    );
+    if labels(&rolled).iter().any(|l| l == "Add cache dice") && !has_select(&rolled) {
+        c.line("alice: click Add cache dice").await;
+    }
+    c.line("alice: select Pick cache dice to add = 10.1").await;
+    let used = c.shown("alice: click Use 2×10 (30)").await;
+    assert_eq!(
+        used.field("Actions").unwrap(),
+        "1. Basic: **2×10 (30)** · 1 from the cache",
+        "{}",
+        used.text()
+    );
+    assert!(c.n <= 3, "{} interactions", c.n);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Whether a reply shows a select menu.
+fn has_select(o: &Output) -> bool {
+    o.body["components"].as_array().is_some_and(|rows| {
+        rows.iter().any(|r| {
+            r["components"]
+                .as_array()
+                .is_some_and(|cs| cs.iter().any(|c| c["type"] == 3))
+        })
+    })
+}

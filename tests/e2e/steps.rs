@@ -222,3 +222,57 @@ fn has_select(o: &Output) -> bool {
         })
     })
 }
+
+/// Veracity: a Flesh save whose failure costs 2 Wounds, named with the
+/// call, fills the slots in the save's own interaction (VR-7..VR-9: the
+/// d20 read against slot number *total*; VR-17: Wounds fill the lowest
+/// empty Flesh slots), where the referee's second command (`/vr wound`)
+/// did before: 2 interactions, now 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn veracity_save_that_fills_a_slot_is_one_interaction() {
+    let t = table("steps-vr-save", 4).await;
+    setup(
+        &t,
+        "alice: /vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    let mut c = Counted::new(&t);
+    let out = c.shown("alice: /vr save inventory:flesh on_fail:2").await;
+    let titles: Vec<String> = out
+        .embeds()
+        .iter()
+        .map(|e| e["title"].as_str().unwrap_or("").to_string())
+        .collect();
+    // d20 10 lands on a locked slot (A-R1: a failure); the two Wounds take
+    // Flesh slots 1 and 2, drawn under the save.
+    assert_eq!(
+        titles,
+        [
+            "❌ Failure · Flesh slot 10 is locked",
+            "❌ 2 Wounds · Flesh slots 1, 2"
+        ],
+        "{}",
+        out.text()
+    );
+    assert!(
+        out.text()
+            .contains("**Flesh** 🩸🩸 ⬜×4 🔒×12 · 4 free of 6"),
+        "{}",
+        out.text()
+    );
+    // The sheet holds them: the next save reads slots 1 and 2 as filled.
+    let shown = t
+        .run_line("alice: /vr sheet show")
+        .await
+        .unwrap()
+        .unwrap()
+        .1
+        .outputs;
+    assert!(
+        shown.iter().any(|o| o.text().contains("🩸🩸 ⬜×4")),
+        "{shown:?}"
+    );
+    assert_eq!(c.n, 1, "interactions");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

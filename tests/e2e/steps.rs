@@ -276,3 +276,31 @@ async fn veracity_save_that_fills_a_slot_is_one_interaction() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Venus task, edition 2, with no aid and no KISS: the command and **Roll**;
+/// passes at or above the threshold succeed at once with no KISS stage
+/// (VE2-T6, A-V21), so the table plays it in two interactions. (Edition 1
+/// and an edition-2 task short of a threshold no KISS can reach still
+/// stop for a KISS round: see the lead's report.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn venus_task_without_aid_or_kiss_is_two_interactions() {
+    let t = table("steps-ve2-task", 4).await;
+    setup(
+        &t,
+        "alice: /ve sheet create name:Ada abilities:\"Finesse Gold 4, Might Silver 3\"\n\
+         alice: /ve sheet job name:Pilot inherits:\"Finesse, Might\" level:2",
+    )
+    .await;
+    let mut c = Counted::new(&t);
+    c.line("alice: /ve task job:Pilot ability:Finesse difficulty:2")
+        .await;
+    let mut out = c.shown("alice: click Roll").await;
+    while labels(&out).iter().any(|l| l == "No KISS") {
+        out = c.shown("alice: click No KISS").await;
+    }
+    assert_eq!(out.title(), "✅ Success · 5 passes", "{}", out.text());
+    assert!(labels(&out).is_empty(), "{:?}", labels(&out));
+    assert!(c.n <= 2, "{} interactions", c.n);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

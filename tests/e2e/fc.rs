@@ -932,14 +932,13 @@ async fn what_the_fc_does_to_a_secret_roll_stays_secret() {
     let ex = run(
         &t,
         "alice",
-        "/ve check ability:Finesse difficulty:10 consequence:\"The duke finds out\" secret:true",
+        "/ve check ability:Finesse difficulty:15 consequence:\"The duke finds out\" secret:true",
     )
     .await;
     assert!(ex.of_kind("message").is_none());
     // Everything that acts on the roll afterwards answers privately (and
     // updates the GM channel's copy), never in the table's channel.
     for (who, line) in [
-        ("fc", "/ve-gm fc adjust difficulty:15"),
         (
             "alice",
             "/ve bonus name:\"The high ground\" kind:Environment",

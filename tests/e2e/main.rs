@@ -28,6 +28,7 @@ mod sheets_one_go;
 mod sheets_travel;
 mod shutdown;
 mod skeleton;
+mod steps;
 mod storyteller;
 mod undo;
 mod upgrade;

@@ -374,22 +374,23 @@ async fn booted_roll(t: &Table) {
             "Close"
         ]
     );
+    // With dice in the cache, the select that adds them opens with the
+    // roll (issue 31 item 3: a set with a cache die is a pick and a click).
+    assert_eq!(
+        selects(out),
+        vec![(
+            "Pick cache dice to add".to_string(),
+            vec!["10.1".into(), "9.1".into(), "7.1".into()]
+        )]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vv_roll_cache_load_minor_set_close_and_discard() {
     let t = table("vv-roll", 1).await;
     booted_roll(&t).await;
-    // Add cache dice: a select of the cache.
-    let ex = t.click("alice", "Add cache dice").await.unwrap();
-    let sel = selects(ex.single());
-    assert_eq!(
-        sel,
-        vec![(
-            "Pick cache dice to add".to_string(),
-            vec!["10.1".into(), "9.1".into(), "7.1".into()]
-        )]
-    );
+    // Add cache dice: the select of the cache is open on the roll
+    // (booted_roll checks it).
     let ex = t
         .select(
             "alice",
@@ -485,7 +486,7 @@ async fn vv_roll_cache_load_minor_set_close_and_discard() {
     // The closed roll's buttons are gone; a forged click is told so.
     let msg = t.last_message_for("alice").unwrap();
     let ex = t
-        .click_custom_id("alice", msg.id, "vv:1:9:close", None)
+        .click_custom_id("alice", msg.id, "vv:1:8:close", None)
         .await
         .unwrap();
     assert!(ex
@@ -575,7 +576,6 @@ async fn vv_double_click_spends_once_and_strangers_are_refused() {
 async fn vv_roll_survives_a_restart_mid_flow() {
     let t = table("vv-restart", 1).await;
     booted_roll(&t).await;
-    t.click("alice", "Add cache dice").await.unwrap();
     t.restart().await.unwrap();
     let ex = t
         .select("alice", "Pick cache dice to add", &["7.1".into()])
@@ -594,7 +594,7 @@ async fn vv_roll_survives_a_restart_mid_flow() {
     );
     // A stale menu value (the 7 is no longer in the cache) is refused cleanly.
     let msg = t.last_message_for("alice").unwrap();
-    let forged = "vv:1:2:sel:cache";
+    let forged = "vv:1:1:sel:cache";
     let ex = t
         .click_custom_id("alice", msg.id, forged, Some(&["7.1".into()]))
         .await
@@ -1156,9 +1156,8 @@ async fn vv_largest_pools_stay_within_discord_limits() {
         .unwrap()
         .contains("40 dice asked for, but a roll uses at most 30 (vv_max_pool); rolling 30."));
     assert!(labels(out).iter().filter(|l| l.starts_with("Use ")).count() <= 5);
-    let ex = t.click("alice", "Add cache dice").await.unwrap();
-    within_limits(ex.single());
-    let (_, opts) = selects(ex.single()).remove(0);
+    // The cache's select is open on the roll.
+    let (_, opts) = selects(out).remove(0);
     // More than 25 cache dice: 23 on this page and a "more" option.
     assert_eq!(opts.len(), 24);
     assert_eq!(opts.last().unwrap(), "page:1");
@@ -1393,7 +1392,6 @@ async fn vv_example_script_plays_clean() {
 async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
     let t = table("vv-expiry", 1).await;
     booted_roll(&t).await;
-    t.click("alice", "Add cache dice").await.unwrap();
     t.select("alice", "Pick cache dice to add", &["10.1".into()])
         .await
         .unwrap();
@@ -1460,7 +1458,6 @@ async fn a_cache_of_forty_dice_hides_none_of_them() {
     cmd(&t, "alice", "/vv boot").await;
     assert_eq!(sheet_of(&t, "alice", "Ann").await.cache.len(), 40);
     cmd(&t, "alice", "/vv roll stat:Wit").await;
-    t.click("alice", "Add cache dice").await.unwrap();
     // Page through the menu: every cache die shows on one page.
     let mut seen: Vec<String> = Vec::new();
     let mut pages = 0;
@@ -1505,7 +1502,6 @@ async fn a_cache_of_forty_dice_hides_none_of_them() {
 async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_dice() {
     let t = table("vv-round-ends", 1).await;
     booted_roll(&t).await;
-    t.click("alice", "Add cache dice").await.unwrap();
     t.select("alice", "Pick cache dice to add", &["10.1".into()])
         .await
         .unwrap();
@@ -1536,7 +1532,6 @@ async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_d
 
     // A new roll; its cache 10 is lost when the COMP logs out.
     cmd(&t, "alice", "/vv roll stat:Wit").await;
-    t.click("alice", "Add cache dice").await.unwrap();
     let ex = t
         .select("alice", "Pick cache dice to add", &["10.1".into()])
         .await
@@ -2357,7 +2352,6 @@ fn posted_by(t: &Table, author: &str) -> (String, Vec<String>) {
 async fn vv_logout_takes_the_cache_dice_out_of_an_open_register() {
     let t = table("vv-logout-register", 1).await;
     booted_roll(&t).await;
-    t.click("alice", "Add cache dice").await.unwrap();
     t.select(
         "alice",
         "Pick cache dice to add",
@@ -2389,7 +2383,6 @@ async fn vv_logout_takes_the_cache_dice_out_of_an_open_register() {
 async fn issue_28_a_logout_redraws_the_register_it_took_cache_dice_from() {
     let t = table("vv-logout-register", 1).await;
     booted_roll(&t).await;
-    t.click("alice", "Add cache dice").await.unwrap();
     let ex = t
         .select(
             "alice",

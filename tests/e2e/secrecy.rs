@@ -289,9 +289,19 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
             .unwrap_or_default()
             .to_string()
     };
-    let ex = run(&t, "alice", "/ve check ability:Finesse difficulty:20").await;
+    // A check the FC calls stays open until its d20 is thrown (a player's
+    // own check throws it at once); a plain roll takes the natural 1 the
+    // seed has next, so alice's secret check below falls short and stays
+    // open too.
+    let ex = run(
+        &t,
+        "fc",
+        "/ve-gm fc call player:alice kind:check ability:Finesse difficulty:20",
+    )
+    .await;
     let first = footer(&ex, "message");
     assert!(first.ends_with("check #1"), "{first}");
+    run(&t, "alice", "/roll expression:1d20").await;
     let ex = run(
         &t,
         "alice",
@@ -301,7 +311,13 @@ async fn venus_roll_numbers_leave_no_gap_where_a_secret_roll_lies() {
     let secret = footer(&ex, "ephemeral");
     assert!(secret.ends_with("check #1"), "{secret}");
     assert_eq!(secret, footer(&ex, "channel"));
-    let ex = run(&t, "bob", "/ve check ability:Finesse difficulty:20").await;
+    // A check the FC calls stays open until bob throws its d20.
+    let ex = run(
+        &t,
+        "fc",
+        "/ve-gm fc call player:bob kind:check ability:Finesse difficulty:20",
+    )
+    .await;
     let second = footer(&ex, "message");
     assert!(second.ends_with("check #2"), "{second}");
     let ex = run(&t, "bob", "/ve task ability:Finesse difficulty:2").await;

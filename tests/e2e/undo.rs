@@ -129,8 +129,10 @@ async fn the_fc_adjusts_the_chosen_roll() {
         "alice: /ve sheet ability name:Finesse rank:silver score:4",
         "bob: /ve sheet create name:Bo",
         "bob: /ve sheet ability name:Finesse rank:bronze score:2",
-        "alice: /ve check ability:Finesse difficulty:2",
-        "bob: /ve check ability:Finesse difficulty:2",
+        // Checks the FC calls wait for their d20 (a player's own check
+        // throws it at once), so both can still be adjusted.
+        "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:2",
+        "fc: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:2",
     ] {
         one(&t, l).await;
     }

@@ -731,12 +731,12 @@ async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
         let t = table("ve1-natural", seed).await;
         play(&t, "fc: /ve-gm fc edition edition:1").await;
         play(&t, ADA_CHECK).await;
-        play(
+        // A player's own check throws its d20 with the command.
+        let r = one(
             &t,
             "alice: /ve check ability:Finesse difficulty:15 factors:\"Wet stones\"",
         )
         .await;
-        let r = one(&t, "alice: click Roll d20").await;
         assert!(desc(&r).contains(rule), "seed {seed}: {}", desc(&r));
         assert_eq!(r.title(), result, "seed {seed}");
         assert!(r.buttons().is_empty());
@@ -749,8 +749,7 @@ async fn ve1_check_natural_rules_fire_and_out_of_reach_fails() {
 async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
     let t = table("ve2-check", 4).await;
     play(&t, ADA_CHECK).await;
-    play(&t, "alice: /ve check ability:Finesse difficulty:3 factors:\"Wet stones+2\" consequence:\"You fall\"").await;
-    let r = one(&t, "alice: click Roll d20").await;
+    let r = one(&t, "alice: /ve check ability:Finesse difficulty:3 factors:\"Wet stones+2\" consequence:\"You fall\"").await;
     assert_eq!(
         r.field("Target").unwrap(),
         "**17** = 15 (difficulty 3) + Wet stones (+2)"
@@ -804,7 +803,13 @@ async fn ve2_check_adds_a_flat_bonus_and_refuses_lots() {
 async fn ve_the_fc_adjusts_a_player_check_before_the_d20_and_voids_another() {
     let t = table("ve-adjust", 4).await;
     play(&t, ADA_CHECK).await;
-    let asked = one(&t, "alice: /ve check ability:Finesse difficulty:2").await;
+    // A check the FC calls waits for the player's d20 (a player's own
+    // check throws it at once).
+    let asked = one(
+        &t,
+        "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:2",
+    )
+    .await;
     assert_eq!(asked.field("Target").unwrap(), "**10** = 10 (difficulty 2)");
     assert!(refused(&t, "alice: /ve-gm fc adjust difficulty:3")
         .await
@@ -1648,7 +1653,11 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
         "alice: /ve sheet create name:Cleo\nalice: /ve sheet ability name:Wits rank:gold score:2",
     )
     .await;
-    play(&t, "alice: /ve check ability:Wits difficulty:2").await;
+    play(
+        &t,
+        "fc: /ve-gm fc call player:alice kind:check ability:Wits difficulty:2",
+    )
+    .await;
     play(
         &t,
         "alice: /ve sheet delete character:Cleo\nalice: click Delete",
@@ -1679,7 +1688,8 @@ async fn ve_a_secret_check_reaches_only_the_roller_and_the_gm_channel() {
         .unwrap();
     let mine = ex.of_kind("ephemeral").expect("the roller's private copy");
     assert!(mine.content().contains("Secret roll"), "{}", mine.content());
-    assert_eq!(mine.title(), "⏳ Waiting for Ada to roll");
+    // The d20 is thrown with the command: short by 1, the bonus offered.
+    assert_eq!(mine.title(), "⏳ Waiting for Ada · short by 1");
     let copy = ex.of_kind("channel").expect("a copy in the GM channel");
     assert_eq!(author(copy), "Ada · Finesse check");
     assert!(
@@ -1696,14 +1706,16 @@ fn labels(o: &Output) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_player_no_fc_tools() {
+async fn ve_the_fc_voiding_a_secret_check_redraws_both_copies_and_shows_the_player_no_fc_tools() {
     let t = table("ve-secret-adjust", 4).await;
     play(&t, "fc: /fc gm-channel channel:#gm").await;
     play(&t, ADA_CHECK).await;
+    // Thrown with the command: 10 + 4 = 14 against 15, waiting for bonus
+    // factors.
     let ex = t
         .command(
             "alice",
-            "/ve check ability:Finesse difficulty:2 secret:true",
+            "/ve check ability:Finesse difficulty:3 secret:true",
         )
         .await
         .unwrap();
@@ -1719,10 +1731,7 @@ async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_pl
         );
         assert!(l.iter().any(|l| l == "⚙ FC"), "{l:?}");
     }
-    let ex = t
-        .command("fc", "/ve-gm fc adjust difficulty:3")
-        .await
-        .unwrap();
+    let ex = t.command("fc", "/ve-gm fc void").await.unwrap();
     assert!(ex.outputs[0].text().starts_with('✅'), "{:?}", ex.outputs);
     // Nothing new is posted (no copy naming the FC as the roller): the GM
     // channel's copy and Ada's private copy are redrawn in place.
@@ -1741,6 +1750,7 @@ async fn ve_the_fc_adjusting_a_secret_check_redraws_both_copies_and_shows_the_pl
     let mine = ex.of_kind("update").expect("Ada's private copy redrawn");
     for o in [gm, mine] {
         assert_eq!(o.field("Target").unwrap(), "**15** = 15 (difficulty 3)");
+        assert_eq!(o.title(), "⏹️ Voided by the FC");
         assert!(!labels(o).iter().any(|l| l == "Void"), "{:?}", labels(o));
     }
     t.stop().await;

@@ -244,7 +244,7 @@ pub fn save_success(unlocked: u32, filled_lowest: u32, modifier: i32) -> f64 {
     wins as f64 / 20.0
 }
 
-/// The odds question of `/odds veracity_save` and `kismet odds
+/// The odds question of `/vr odds veracity-save` and `kismet odds
 /// veracity-save`: a save at `modifier` against an inventory of `unlocked`
 /// slots whose lowest `filled` are filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -180,7 +180,10 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
         roll,
         requirement,
         chance,
-        picker: None,
+        // With dice in the cache, the select that adds them opens with the
+        // roll: a set made with a cache die is then a pick and a click
+        // (issue 31 item 3); the view shows it only while it can be used.
+        picker: (!ch.sheet.cache.is_empty()).then_some(Picker::Cache),
         page: 0,
         notes,
     };

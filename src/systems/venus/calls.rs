@@ -132,8 +132,9 @@ fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {
     }
 }
 
-/// `/ve check` and `/ve-gm fc call kind:check`: opens a check waiting for its
-/// d20 (the FC may still adjust it).
+/// `/ve check` and `/ve-gm fc call kind:check`: a player's own check throws
+/// its d20 at once; one the FC calls for a player waits for that player's
+/// **Roll d20** (the FC may still adjust it).
 pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
@@ -174,7 +175,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         &mut StdRng::seed_from_u64(0),
     )
     .map_err(super::fc_words)?;
-    let st = CheckSession {
+    let mut st = CheckSession {
         setup,
         roller,
         called_by: (req.player != caller.user_id).then_some(caller.user_id),
@@ -185,13 +186,26 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         edition: Some(set.ve_edition),
         menu: Vec::new(),
     };
+    // A player's own check throws its d20 at once (issue 31 item 3); one
+    // the FC calls for a player waits for that player's **Roll d20** (and
+    // may still be adjusted until then).
+    let (status, entry) = if req.player == caller.user_id {
+        let (status, entry) =
+            check::throw_at_start(&set, &mut st, &party, a, caller, &mut turn.rng())?;
+        (status, Some(entry))
+    } else {
+        (Status::Open, None)
+    };
     let state = VeState::Check(Box::new(st.clone()));
     let (player, by) = (req.player, caller.user_id);
-    let out = Outcome::new(move |s| {
-        let view = super::check_view::view(s.id, s.number, s.version, Status::Open, &st);
+    let mut out = Outcome::new(move |s| {
+        let view = super::check_view::view(s.id, s.number, s.version, status, &st);
         Response::message(called(view, player, by))
     })
-    .start(KIND, &state, Status::Open, minutes(&turn));
+    .start(KIND, &state, status, minutes(&turn));
+    if let Some(entry) = entry {
+        out = out.log(entry);
+    }
     turn.finish(out).await
 }
 

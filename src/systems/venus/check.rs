@@ -1,4 +1,6 @@
-//! The check flow on buttons: Roll d20 (roller or FC), then, when short by
+//! The check flow on buttons: a player's own `/ve check` throws the d20 at
+//! once ([`throw_at_start`]); a check the FC called waits for Roll d20
+//! (roller or FC, as do checks posted by older versions). Then, when short by
 //! no more than the best bonus, bonus factors picked from a menu (or named
 //! with `/ve bonus`), rolled (edition 1: one d6 each, the highest added) or
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
@@ -42,6 +44,26 @@ pub fn after_roll(st: &mut CheckSession, state: CheckState, sheet: Option<&Venus
         st.menu = menu(&state, sheet);
     }
     st.check = Some(state);
+}
+
+/// A player's own check thrown by its command (issue 31 item 3: a check
+/// is one interaction): the d20 at once (VE1-C2, VE2-C2), with the menu of
+/// bonus factors when it falls short within reach (VE1-C6, VE2-C6). The
+/// status to store it with, and its log entry (`check_roll`, as the
+/// **Roll d20** click logs it).
+pub fn throw_at_start(
+    set: &crate::rules::venus::VenusSettings,
+    st: &mut CheckSession,
+    party: &Party,
+    a: Actor,
+    caller: &Caller,
+    rng: &mut rand::rngs::StdRng,
+) -> Result<(Status, Record), AppError> {
+    let events = roll::throw(set, st, party, a, caller, rng)?;
+    // Thrown with the command: no footer note of who threw it.
+    st.note = None;
+    let entry = record("roll", st, &events, st.roller.character);
+    Ok((status_of(st), entry))
 }
 
 /// The session status a check session should be stored with.

@@ -444,6 +444,9 @@ pub async fn save(
     #[description = "Referee: that member's Facet (number or words)"]
     #[max_length = 100]
     their_facet: Option<String>,
+    #[description = "What a failure fills: Stress (Light) or Wounds (Flesh), 1 or d4"]
+    #[max_length = 20]
+    on_fail: Option<String>,
 ) -> Result<(), Error> {
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -469,6 +472,7 @@ pub async fn save(
         facet.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
         other,
+        on_fail.as_deref(),
     )
     .await;
     crate::kit::respond_as(ctx, &caller, r).await

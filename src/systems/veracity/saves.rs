@@ -15,8 +15,9 @@ use super::GM;
 use crate::app::characters::{Access, Loaded};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
-use crate::rules::veracity::InventoryKind;
 use crate::rules::veracity::Sheet;
+use crate::rules::veracity::{Action, InventoryKind};
+use crate::storage::sessions::Status;
 
 /// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
 pub async fn save(
@@ -27,7 +28,7 @@ pub async fn save(
     facet: Option<&str>,
     player: Pick<'_>,
 ) -> AppResult {
-    save_with_help(app, caller, inventory, modifier, facet, player, None).await
+    save_with_help(app, caller, inventory, modifier, facet, player, None, None).await
 }
 
 /// Another character's Facet applied to a save (VR-12: "whenever a save is
@@ -44,6 +45,14 @@ pub struct OtherFacet<'a> {
 /// `/vr save` with, for the referee, another character's Facet die: it
 /// shifts the total in that Facet owner's favour (added to the saver's
 /// total, VR-12). The dead make no saves.
+///
+/// `on_fail` is what a failure costs when the referee named it with the
+/// call (`1`, `d4`): the save fills its own inventory's slots in the same
+/// action (issue 31 item 3), Stress into Light (VR-14, a Break when none is
+/// free) or Wounds into Flesh (VR-17, death when every slot holds one);
+/// where the rules leave a choice (A-R4: which Flesh item a Wound
+/// displaces) the owner's buttons come with the answer.
+#[allow(clippy::too_many_arguments)]
 pub async fn save_with_help(
     app: &App,
     caller: &Caller,
@@ -52,23 +61,53 @@ pub async fn save_with_help(
     facet: Option<&str>,
     player: Pick<'_>,
     other: Option<OtherFacet<'_>>,
+    on_fail: Option<&str>,
 ) -> AppResult {
+    let on_fail = on_fail
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(target::amount)
+        .transpose()?;
     let mut turn = Turn::begin(app, caller).await?;
     // A fight's NPC without a sheet saves on its kept sheet (the defender
     // always saves: seed 002), logged with the fight.
-    let (name, sheet, character, session) =
-        match combat::seated(&mut turn, player, "roll the fight's NPCs' saves").await? {
-            Some(Seated::Npc {
-                session,
-                name,
-                sheet,
-            }) => (name, sheet, None, Some(session)),
-            Some(Seated::Character(c)) => (c.row.name, c.sheet, Some(c.row.id), None),
-            None => {
-                let c = turn.character(player, Access::Owner).await?;
-                (c.row.name, c.sheet, Some(c.row.id), None)
+    let (name, sheet, character, session, loaded) = match combat::seated(
+        &mut turn,
+        player,
+        "roll the fight's NPCs' saves",
+    )
+    .await?
+    {
+        Some(Seated::Npc {
+            session,
+            name,
+            sheet,
+        }) => {
+            if on_fail.is_some() {
+                return Err(AppError::user(format!(
+                        "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
+                    )));
             }
-        };
+            (name, sheet, None, Some(session), None)
+        }
+        Some(Seated::Character(c)) => (
+            c.row.name.clone(),
+            c.sheet.clone(),
+            Some(c.row.id),
+            None,
+            Some(c),
+        ),
+        None => {
+            let c = turn.character(player, Access::Owner).await?;
+            (
+                c.row.name.clone(),
+                c.sheet.clone(),
+                Some(c.row.id),
+                None,
+                Some(c),
+            )
+        }
+    };
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
@@ -97,8 +136,79 @@ pub async fn save_with_help(
         &labels,
         &result,
     );
-    turn.finish(Outcome::answer(Response::message(view)).log(log))
-        .await
+    let failed = result.outcome == crate::rules::veracity::save::Outcome::Failure;
+    match (on_fail, loaded) {
+        (Some(amount), Some(c)) if failed => {
+            let out = filled(&mut turn, c, inventory, amount, view)?;
+            turn.finish(out.log(log)).await
+        }
+        _ => {
+            turn.finish(Outcome::answer(Response::message(view)).log(log))
+                .await
+        }
+    }
+}
+
+/// A failed save's cost named with the call, applied to the saver's sheet
+/// in the save's own action: `amount` Stress (Light) or Wounds (Flesh),
+/// drawn under the save as the change's own embed (or line), logged as
+/// `stress`/`wound`. Wounds with no empty Flesh slot wait for the owner's
+/// choice of what they displace (A-R4), on buttons of a sheet session, as
+/// `/vr wound` leaves them.
+fn filled(
+    turn: &mut Turn<'_>,
+    mut c: Loaded<Sheet>,
+    inventory: InventoryKind,
+    amount: crate::rules::veracity::Amount,
+    mut view: crate::app::View,
+) -> Result<Outcome, AppError> {
+    let (action, word, what) = match inventory {
+        InventoryKind::Light => (
+            Action::GainStress { amount },
+            "stress",
+            format!("gains {amount} Stress"),
+        ),
+        InventoryKind::Flesh => (
+            Action::AddWounds {
+                amount,
+                displace: Vec::new(),
+            },
+            "wound",
+            if amount == crate::rules::veracity::Amount::Flat(1) {
+                "takes 1 Wound".to_string()
+            } else {
+                format!("takes {amount} Wounds")
+            },
+        ),
+    };
+    target::check_dice_cap(turn.max_dice(), &action)?;
+    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let entry = target::entry(word, &action, &events).character(c.row.id);
+    let change = render::change_view(c.name(), &what, &c.sheet, &events);
+    if change.embeds.is_empty() {
+        if let Some(line) = change.content {
+            view.content = Some(match view.content.take() {
+                Some(text) => format!("{text}\n{line}"),
+                None => line,
+            });
+        }
+    } else {
+        view.embeds.extend(change.embeds);
+    }
+    let out = if c.sheet.pending_wounds() > 0 {
+        let sheet = c.sheet.clone();
+        let state = super::state::VrState::Sheet {
+            character: c.row.id,
+        };
+        let timeout = Some(turn.guild.session_timeout_minutes);
+        Outcome::new(move |s| {
+            Response::message(render::displace_rows(view, s.id, s.version, &sheet, true))
+        })
+        .start(super::KIND, &state, Status::Open, timeout)
+    } else {
+        Outcome::answer(Response::message(view))
+    };
+    Ok(out.sheet(c).log(entry))
 }
 
 /// The referee's choice of another character's Facet for a save: its

@@ -1,4 +1,6 @@
-//! **Roll d20**: the roller (or the FC) throws the check's d20; when it
+//! **Roll d20** (a check the FC called, or one posted by an older
+//! version; a player's own check is thrown by its command, with this same
+//! [`throw`]): the roller (or the FC) throws the check's d20; when it
 //! falls short within reach of a bonus, the bonus-factor menu is built
 //! from the roller's sheet.
 

@@ -1,4 +1,4 @@
-//! `/ve fc …`: the FC's controls (call rolls, NPC checks, adjust, grant and
+//! `/ve-gm fc …`: the FC's controls (call rolls, NPC checks, adjust, grant and
 //! take Kismet, edition, new play session, void, force-close, an ally's
 //! die).
 

@@ -428,6 +428,11 @@ impl Table {
         let inflight = self.opts.inflight.clone();
         let clock = self.opts.clock.clone();
         let api_base = self.fake.base_url();
+        // This fake Discord holds no commands for the table's guild yet (a
+        // sandbox's second run on the same `--db`): whatever the database
+        // says was registered there is not, so the bot registers again.
+        let guild = self.guild_id();
+        let fresh = self.fake.commands_in(Some(guild)).is_none();
         let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
         let launch = async move {
             let db = match Db::open(&url, 8).await {
@@ -439,6 +444,13 @@ impl Table {
             };
             let app =
                 App::new(db.clone(), config, rng, crate::systems::registry()).with_clock(clock);
+            if fresh {
+                let id = i64::try_from(guild).unwrap_or(i64::MAX);
+                if let Err(e) = crate::app::game_commands::forget_registered(&app, id).await {
+                    let _ = ready_tx.send(Err(format!("database {url}: {e}")));
+                    return;
+                }
+            }
             let built = bot::client(
                 app,
                 &Secrets::new("fake.token.kismet"),

@@ -781,6 +781,32 @@ fn sandbox_lines(args: &[&std::ffi::OsStr], script: &str) -> Vec<String> {
         .collect()
 }
 
+/// `kismet sandbox --db FILE` keeps state between runs: a second run on the
+/// same file starts (its fake Discord is new and holds no commands, so the
+/// bot registers the games' commands again whatever the file says it
+/// registered) and finds the first run's character.
+#[test]
+fn the_sandbox_keeps_its_database_between_runs() {
+    let db = std::env::temp_dir().join(format!("kismet-sandbox-db-{}.db", std::process::id()));
+    let clean = || {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+    };
+    clean();
+    let first = sandbox_lines(
+        &["--db".as_ref(), db.as_os_str()],
+        "alice: /vr sheet create name:Ada light:6 flesh:6 facet:Cruel\n",
+    );
+    assert!(first.iter().any(|l| l.contains("Ada")), "{first:?}");
+    let second = sandbox_lines(
+        &["--db".as_ref(), db.as_os_str()],
+        "alice: /vr sheet show\n",
+    );
+    clean();
+    assert!(second.iter().any(|l| l.contains("📜 Ada")), "{second:?}");
+}
+
 /// `--json` names the message each reply creates or edits: a click's
 /// update carries the id of the message it edits, each new message its own.
 #[test]

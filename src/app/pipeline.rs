@@ -142,12 +142,15 @@ pub struct Turn<'a, G: Scope> {
     pub fc: bool,
     /// The game's house rules in this guild.
     pub settings: G::Settings,
-    /// The guild's shared settings (dice cap, session timeout, FC role).
+    /// The guild's shared settings (dice cap, session timeout, FC role),
+    /// as they apply here: in a play-by-post game, its
+    /// `session_timeout_minutes` is the game's days.
     pub guild: GuildSettings,
     /// Who is the game master here (the server's FC role, or a game's).
     authority: rights::Authority,
-    /// How long sessions wait in a play-by-post game (minutes).
-    post_minutes: Option<u32>,
+    /// The action is in a play-by-post game (its waits are recorded and
+    /// pinged, [`super::waits`]).
+    post: bool,
 }
 
 impl<'a, G: Scope> Turn<'a, G> {
@@ -174,16 +177,22 @@ impl<'a, G: Scope> Turn<'a, G> {
 
     async fn load(app: &'a App, mut held: Held<'a>, caller: Caller) -> Result<Self, AppError> {
         let tx = held.act();
-        let guild = settings::guild(tx, caller.guild_id).await?;
+        let mut guild = settings::guild(tx, caller.guild_id).await?;
         let game = settings::scoped_here(tx, &caller, G::ID).await?;
         let authority = rights::authority(tx, &caller, &guild).await?;
-        let post_minutes = crate::app::games::post_minutes(tx, &caller).await?;
+        // In a play-by-post game every session the action starts or moves
+        // on waits the game's days: the timeout the turn reads is the
+        // game's (issue 32 item 3).
+        let post = crate::app::games::post_minutes(tx, &caller).await?;
+        if let Some(minutes) = post {
+            guild.session_timeout_minutes = minutes;
+        }
         Ok(Turn {
             app,
             held,
             fc: authority.admits(&caller),
             authority,
-            post_minutes,
+            post: post.is_some(),
             caller,
             settings: game,
             guild,
@@ -231,10 +240,7 @@ impl<'a, G: Scope> Turn<'a, G> {
     /// How long an interactive session waits (minutes): the server's
     /// `session_timeout_minutes`, or a play-by-post game's days.
     pub fn timeout(&self) -> Option<u32> {
-        Some(
-            self.post_minutes
-                .unwrap_or(self.guild.session_timeout_minutes.max(1)),
-        )
+        Some(self.guild.session_timeout_minutes.max(1))
     }
 
     /// The character `pick` names, with the rights of `access`
@@ -527,12 +533,12 @@ async fn write_session(tx: &mut Act, caller: &Caller, w: SessionWrite) -> Result
             let number = secret::number(tx, &row).await?;
             let mut version = 0;
             if status != Status::Open {
-                version =
-                    storage::sessions::update(tx, id, 0, &json, status, None, storage::now_ms())
-                        .await?
-                        .ok_or_else(|| {
-                            AppError::Internal("new session changed under a write lock".into())
-                        })?;
+                let at = tx.now_ms();
+                version = storage::sessions::update(tx, id, 0, &json, status, None, at)
+                    .await?
+                    .ok_or_else(|| {
+                        AppError::Internal("new session changed under a write lock".into())
+                    })?;
             }
             Ok(Shown {
                 id,

@@ -6,8 +6,21 @@
 //! refuses rolls. Run on SQLite, and on PostgreSQL with
 //! `KISMET_TEST_POSTGRES` set.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, table, table_with};
+use kismet::app::Clock;
 use kismet::fake::table::{Exchange, Output, Table};
+use std::time::Duration;
+
+/// A day on the bot's clock.
+const DAY: Duration = Duration::from_secs(86_400);
+/// Where a manual clock starts (ms since the epoch).
+const START: i64 = 1_800_000_000_000;
+
+/// A table whose bot tells the time by `clock`.
+async fn table_on(tag: &str, seed: u64, clock: &Clock) -> Table {
+    let clock = clock.clone();
+    table_with(tag, seed, move |o| o.clock = clock).await
+}
 
 /// Every reply to one script line (`NAME in #channel: …` plays there).
 async fn replies(t: &Table, line: &str) -> Exchange {
@@ -539,6 +552,53 @@ async fn issue_32_every_log_entry_knows_its_game() {
     // Alpha's log: its join and its roll, nothing else.
     let log = one(&t, "alice in #alpha: /history show").await;
     assert!(log.text().contains("latest 2."), "{}", log.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_post_pace_roll_left_three_days_still_works() {
+    let clock = Clock::manual(START);
+    let t = table_on("games-post-days", 1, &clock).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game pace pace:post days:5").await;
+    let post = public(&t, "alice in #beta: /st willpower").await;
+    assert!(
+        post.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        post.text()
+    );
+    let live = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        live.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        live.text()
+    );
+    clock.advance(DAY * 3).unwrap();
+    // Three days on, the play-by-post roll still takes its choice.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    for want in [
+        "Bea · Willpower",
+        "✅ Success · 4 successes",
+        "**10** **9** **7** **6** 4 3",
+    ] {
+        assert!(kept.text().contains(want), "{want}: {}", kept.text());
+    }
+    assert!(kept.buttons().is_empty(), "{}", kept.text());
+    // The live game's roll timed out long ago: refused, privately.
+    let late = replies(&t, "alice in #alpha: click Keep").await;
+    let refusal = late
+        .outputs
+        .iter()
+        .find(|o| o.kind == "ephemeral")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                late.outputs.iter().map(Output::text).collect::<Vec<_>>()
+            )
+        });
+    assert!(refusal.text().contains("timed out"), "{}", refusal.text());
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -32,6 +32,7 @@ use super::characters::{self, Access, Loaded, Pick};
 use super::log::{self, Columns, What};
 pub use super::pending::Pending;
 use super::settings::{self, GuildSettings};
+pub use super::waits::{Wait, Waiter};
 use super::{rights, secret, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -367,6 +368,14 @@ impl<'a, G: Scope> Turn<'a, G> {
     async fn write(mut self, o: Outcome<G::Sheet>) -> Result<(Held<'a>, Pending), AppError> {
         let caller = self.caller.clone();
         let pings = turn_pings::<G>(&caller, o.session.as_ref(), &o.moved);
+        // In a play-by-post game, whom the sessions now wait on (a secret
+        // action's stay with the roller: none recorded, nobody pinged).
+        let post = self.post && !caller.secret;
+        let (own_turn, moved_turns) = if post {
+            turn_waits::<G>(o.session.as_ref(), &o.moved)
+        } else {
+            (None, Vec::new())
+        };
         let tx = self.held.act();
         let shown = match o.session {
             None => None,
@@ -418,8 +427,22 @@ impl<'a, G: Scope> Turn<'a, G> {
         // and redrawn first.
         let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
         moved.append(&mut redraw);
+        let mut wait_pings = Vec::new();
+        if post {
+            if let Some(own) = &shown {
+                let mut waits = o.waits;
+                waits.extend(own_turn);
+                let open = own.status == Status::Open;
+                wait_pings = super::waits::settle(tx, &caller, own.id, open, waits).await?;
+            }
+            for (id, open, wait) in moved_turns {
+                let more = super::waits::settle(tx, &caller, id, open, wait.into_iter().collect());
+                wait_pings.extend(more.await?);
+            }
+        }
         let mut response = (o.draw)(&shown.unwrap_or_default());
         response.followups.extend(pings);
+        response.followups.extend(wait_pings);
         Ok((self.held, Pending::new(response, moved)))
     }
 }
@@ -453,6 +476,35 @@ fn turn_pings<G: Scope>(
         .filter(|(s, _)| G::TURN_KINDS.contains(&s.kind.as_str()))
         .filter_map(|(s, after)| super::turn_ping::between(&s.state, after))
         .collect()
+}
+
+/// The waits of the trackers an outcome saves ([`Scope::TURN_KINDS`]):
+/// the member whose turn it now is ([`super::turn_ping::waiting`]; the
+/// turn's own ping is theirs). Its own session's, and each moved one's
+/// with its id and whether it stays open.
+type TurnWaits = (Option<Wait>, Vec<(i64, bool, Option<Wait>)>);
+
+fn turn_waits<G: Scope>(own: Option<&SessionWrite>, moved: &[Moved]) -> TurnWaits {
+    let wait = |kind: &str, state: &Result<String, serde_json::Error>| {
+        if !G::TURN_KINDS.contains(&kind) {
+            return None;
+        }
+        let (member, seat) = super::turn_ping::waiting(state.as_ref().ok()?)?;
+        Some(Wait::turn(member, format!("{seat}'s turn")))
+    };
+    let own = own.and_then(|w| match w {
+        SessionWrite::New { kind, state, .. } => wait(kind, state),
+        SessionWrite::Save { session, state, .. } => wait(&session.kind, state),
+    });
+    let moved = moved
+        .iter()
+        .filter(|m| G::TURN_KINDS.contains(&m.session.kind.as_str()))
+        .map(|m| {
+            let open = m.status == Status::Open;
+            (m.session.id, open, wait(&m.session.kind, &m.state))
+        })
+        .collect();
+    (own, moved)
 }
 
 /// The other posted messages of the game's [`Scope::CARD_KINDS`] that show
@@ -633,6 +685,8 @@ pub struct Outcome<S> {
     settings: Option<Result<String, serde_json::Error>>,
     notes: Vec<String>,
     also: Vec<Also>,
+    /// Whom its session now waits on ([`Outcome::waits_on`]).
+    waits: Vec<Wait>,
 }
 
 /// A write of the game's own rows that the pipeline does not know (the
@@ -657,7 +711,18 @@ impl<S> Outcome<S> {
             settings: None,
             notes: Vec::new(),
             also: Vec::new(),
+            waits: Vec::new(),
         }
+    }
+
+    /// Its session now waits on `who` for `what` ("Bea's willpower
+    /// choice"): in a play-by-post game the wait is recorded and `who`
+    /// pinged once, in the game's channel ([`super::waits`]). An open
+    /// session that declares no wait waits on nobody (its earlier waits are
+    /// dropped); a closed one waits on nobody anyway.
+    pub fn waits_on(mut self, who: Waiter, what: impl Into<String>) -> Self {
+        self.waits.push(Wait::on(who, what));
+        self
     }
 
     /// An outcome answered with `response`.

@@ -52,6 +52,7 @@ pub mod scratch;
 pub mod sessions;
 pub mod settings;
 pub mod veracity;
+pub mod waits;
 
 #[cfg(test)]
 mod backend_tests;

@@ -602,3 +602,96 @@ async fn issue_32_a_post_pace_roll_left_three_days_still_works() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The bot's messages so far that say the game waits on someone, with
+/// their bodies.
+fn wait_pings(t: &Table) -> Vec<serde_json::Value> {
+    t.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| r.body)
+        .filter(|b| {
+            let content = b["content"]
+                .as_str()
+                .or_else(|| b["data"]["content"].as_str())
+                .unwrap_or_default();
+            content.contains("waits on you")
+        })
+        .collect()
+}
+
+/// How many waits the game's table holds.
+async fn stored_waits(t: &Table) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT count(*) FROM game_waits")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_the_waiting_member_is_pinged_once() {
+    let clock = Clock::manual(START);
+    let t = table_on("games-waits", 1, &clock).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game pace pace:post days:5").await;
+    // In the play-by-post game the roll waits on Alice's choice: she is
+    // pinged, once, in the game's channel, and nobody else is.
+    let roll = replies(&t, "alice in #beta: /st willpower").await;
+    let ping = roll
+        .outputs
+        .iter()
+        .find(|o| o.content().contains("waits on you"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                roll.outputs.iter().map(Output::text).collect::<Vec<_>>()
+            )
+        });
+    assert_eq!(ping.kind, "message");
+    assert!(roll.outputs[0].buttons().iter().any(|b| b.0 == "Keep"));
+    let alice = Table::user_id("alice").to_string();
+    assert_eq!(
+        ping.content(),
+        format!("<@{alice}> ⏳ **Beta** waits on you: Bea's willpower choice.")
+    );
+    assert_eq!(
+        ping.body["allowed_mentions"]["users"],
+        serde_json::json!([alice])
+    );
+    assert_eq!(
+        ping.body["allowed_mentions"]["roles"],
+        serde_json::json!([])
+    );
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_eq!(stored_waits(&t).await, 1);
+    // A live game and a channel in no game ping nobody for a choice.
+    // (Rolled until one waits on a choice: a roll with nothing to spend
+    // closes at once.)
+    for line in ["alice in #alpha: /st willpower", "alice: /st willpower"] {
+        let mut waited = false;
+        for _ in 0..8 {
+            let roll = public(&t, line).await;
+            if roll.buttons().iter().any(|b| b.0 == "Keep") {
+                waited = true;
+                break;
+            }
+        }
+        assert!(waited, "{line}: no roll waited on a choice");
+    }
+    assert_eq!(wait_pings(&t).len(), 1, "{:?}", wait_pings(&t));
+    // Days pass, others act and are refused: no second ping.
+    clock.advance(DAY * 2).unwrap();
+    refused(&t, "bob in #beta: click Keep", "Only Bea's player").await;
+    public(&t, "bob in #beta: /game show").await;
+    assert_eq!(wait_pings(&t).len(), 1);
+    // Her choice ends the wait; nothing more is pinged.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    assert_eq!(stored_waits(&t).await, 0);
+    assert_eq!(wait_pings(&t).len(), 1, "{:?}", wait_pings(&t));
+    assert_schema_clean(&t);
+    t.stop().await;
+}

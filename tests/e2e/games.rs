@@ -695,3 +695,46 @@ async fn issue_32_the_waiting_member_is_pinged_once() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_game_waiting_lists_whom_the_game_waits_on() {
+    let t = table("games-waiting", 1).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game pace pace:post days:5").await;
+    let nobody = refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
+    assert!(
+        nobody.title().contains("Waiting in Beta"),
+        "{}",
+        nobody.title()
+    );
+    let roll = public(&t, "alice in #beta: /st willpower").await;
+    let message = roll.message_id.expect("the roll's message");
+    // Anyone asks, privately: Alice's choice, with a link to the roll.
+    let list = refused(&t, "bob in #beta: /game waiting", "Bea's willpower choice").await;
+    let alice = Table::user_id("alice");
+    let link = format!(
+        "https://discord.com/channels/{}/{}/{message}",
+        t.guild_id(),
+        t.channel_id_of("#beta")
+    );
+    assert!(
+        list.text().contains(&format!("<@{alice}>")),
+        "{}",
+        list.text()
+    );
+    assert!(list.text().contains(&link), "{link}: {}", list.text());
+    assert!(list.text().contains("since <t:"), "{}", list.text());
+    assert_eq!(
+        list.body["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
+    // Her choice made, nobody is waited on.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
+    // A live game records no waits; outside a game there is nothing to ask.
+    refused(&t, "bob in #alpha: /game waiting", "plays live").await;
+    refused(&t, "bob: /game waiting", "belongs to no game").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -16,6 +16,7 @@
 //! - [`players`]: `/game join`, `/game leave`.
 //! - [`show`]: `/game show`.
 //! - [`end`]: `/game end`.
+//! - [`waiting`]: `/game waiting` (whom a play-by-post game waits on).
 //! - [`commands`]: the slash commands.
 //! - [`system`]: the registration.
 
@@ -28,6 +29,7 @@ pub mod pace;
 pub mod players;
 pub mod show;
 pub mod system;
+pub mod waiting;
 
 use crate::app::games::{self, Game};
 use crate::app::log::{self, Said, What, NO_DICE};

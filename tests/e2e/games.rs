@@ -738,3 +738,42 @@ async fn issue_32_game_waiting_lists_whom_the_game_waits_on() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// An example script, played by the sandbox (`kismet sandbox --seed 1`),
+/// which must exit 0: its printed lines.
+fn example(name: &str) -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/").to_string() + name;
+    let script = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    crate::platform::sandbox_lines(&[], &script)
+}
+
+#[test]
+fn issue_32_the_games_examples_play_in_the_sandbox() {
+    let games = example("games.txt");
+    assert!(
+        games
+            .iter()
+            .any(|l| l.contains("The game **Iron Crown** has ended")),
+        "{games:#?}"
+    );
+    // Play by post: the roll waits on Alice, who is pinged once; three
+    // days later (`wait 3 days`) her choice still counts.
+    let post = example("play-by-post.txt");
+    let pings: Vec<&String> = post.iter().filter(|l| l.contains("waits on you")).collect();
+    assert_eq!(pings.len(), 1, "{post:#?}");
+    assert!(pings[0].contains("Ada's willpower choice"), "{}", pings[0]);
+    let kept = post
+        .iter()
+        .position(|l| l.starts_with("── update → alice"))
+        .unwrap_or_else(|| panic!("{post:#?}"));
+    assert!(
+        post[kept..]
+            .iter()
+            .any(|l| l.contains("✅ Success · 4 successes")),
+        "{post:#?}"
+    );
+    assert!(
+        post.iter().any(|l| l.contains("waits on nobody")),
+        "{post:#?}"
+    );
+}

@@ -749,7 +749,7 @@ fn the_sandbox_shows_mentions_flags_and_attachments_and_saves_the_files() {
 
 /// Runs `kismet sandbox --seed 1` with `args` over `script`: its stdout
 /// lines (JSON with `--json`) once it exited 0.
-fn sandbox_lines(args: &[&std::ffi::OsStr], script: &str) -> Vec<String> {
+pub(crate) fn sandbox_lines(args: &[&std::ffi::OsStr], script: &str) -> Vec<String> {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kismet"))
         .args(["sandbox", "--seed", "1"])

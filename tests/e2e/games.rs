@@ -777,3 +777,34 @@ fn issue_32_the_games_examples_play_in_the_sandbox() {
         "{post:#?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_stats_in_a_game_count_that_games_dice() {
+    let t = table("games-stats", 1).await;
+    two_games(&t).await;
+    public(&t, "alice in #alpha: /roll expression:3d6").await;
+    public(&t, "alice in #beta: /roll expression:2d8").await;
+    let alpha = one(&t, "alice in #alpha: /stats").await;
+    assert!(alpha.title().contains("Alpha"), "{}", alpha.title());
+    assert!(
+        alpha.text().contains("**3** dice recorded (d6)"),
+        "{}",
+        alpha.text()
+    );
+    let beta = one(&t, "alice in #beta: /stats").await;
+    assert!(
+        beta.text().contains("**2** dice recorded (d8)"),
+        "{}",
+        beta.text()
+    );
+    // Outside every game, the whole server's.
+    let all = one(&t, "alice: /stats").await;
+    assert!(
+        all.text().contains("**5** dice recorded (d6, d8)"),
+        "{}",
+        all.text()
+    );
+    assert!(!all.title().contains("Alpha"), "{}", all.title());
+    assert_schema_clean(&t);
+    t.stop().await;
+}

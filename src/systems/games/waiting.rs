@@ -56,7 +56,7 @@ fn line(guild_id: i64, w: &Listed) -> String {
     let since = format!("<t:{}:R>", w.since.div_euclid(1000));
     let place = match w.message_id {
         Some(m) => format!(
-            "https://discord.com/channels/{guild_id}/{}/{m}",
+            "[the message](https://discord.com/channels/{guild_id}/{}/{m})",
             w.channel_id
         ),
         None => format!("<#{}>", w.channel_id),
@@ -80,7 +80,7 @@ mod tests {
         };
         assert_eq!(
             line(3, &w),
-            "• <@7>: Bea's willpower choice · since <t:1800000000:R> · https://discord.com/channels/3/5/9"
+            "• <@7>: Bea's willpower choice · since <t:1800000000:R> · [the message](https://discord.com/channels/3/5/9)"
         );
         let gms = Listed {
             member_id: GAME_MASTERS,

@@ -808,3 +808,42 @@ async fn issue_32_stats_in_a_game_count_that_games_dice() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_offered_aid_waits_on_the_rollers_answer() {
+    let t = table("games-waits-aid", 1).await;
+    for line in [
+        "fc in #ve: /game create name:Heist system:\"Venus Engine\"",
+        "fc in #ve: /game pace pace:post",
+        "alice in #ve: /ve sheet create name:Ada",
+        "alice in #ve: /ve sheet ability name:Finesse rank:silver score:4",
+        "alice in #ve: /ve sheet job name:Thief inherits:Finesse level:3 exp:5",
+        "bob in #ve: /ve sheet create name:Bo",
+        "bob in #ve: /ve sheet ability name:Finesse rank:bronze score:2",
+        "bob in #ve: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3",
+        "fc in #ve: /ve fc call player:alice kind:task ability:Finesse difficulty:2 consequence:\"Seen\"",
+    ] {
+        replies(&t, line).await;
+    }
+    assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
+    // Bo offers aid: the task waits on Ada's answer, and Alice is pinged.
+    replies(&t, "bob in #ve: click Offer aid").await;
+    let pings = wait_pings(&t);
+    assert_eq!(pings.len(), 1, "{pings:?}");
+    let alice = Table::user_id("alice").to_string();
+    assert_eq!(
+        pings[0]["content"]
+            .as_str()
+            .or_else(|| pings[0]["data"]["content"].as_str()),
+        Some(
+            format!("<@{alice}> ⏳ **Heist** waits on you: Ada's answer to the aid of Bo.")
+                .as_str()
+        )
+    );
+    // Her answer ends that wait; nothing is pinged for it again.
+    replies(&t, "alice in #ve: click Accept Bo").await;
+    assert_eq!(stored_waits(&t).await, 0);
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

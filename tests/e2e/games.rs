@@ -847,3 +847,54 @@ async fn issue_32_an_offered_aid_waits_on_the_rollers_answer() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
+    let t = table("games-waits-approval", 1).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game pace pace:post").await;
+    public(&t, "fc: /fc set name:player_edits value:approval").await;
+    let asked = replies(&t, "alice in #beta: /st sheet willpower current:2").await;
+    assert_eq!(
+        asked.outputs.len(),
+        2,
+        "{:?}",
+        asked.outputs.iter().map(Output::text).collect::<Vec<_>>()
+    );
+    // The request, then one line pinging Beta's game masters (its creator
+    // `fc` and gmb), nobody else: not Alpha's gma, not the requester.
+    let ping = &asked.outputs[1];
+    assert!(
+        ping.content()
+            .contains("⏳ **Beta** waits on you: the request of alice (Bea's willpower"),
+        "{}",
+        ping.content()
+    );
+    let mut users: Vec<String> = ping.body["allowed_mentions"]["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_string())
+        .collect();
+    users.sort();
+    let mut gms = vec![
+        Table::user_id("fc").to_string(),
+        Table::user_id("gmb").to_string(),
+    ];
+    gms.sort();
+    assert_eq!(users, gms, "{}", ping.body);
+    assert_eq!(
+        ping.body["allowed_mentions"]["roles"],
+        serde_json::json!([])
+    );
+    assert!(!ping.content().contains(&Table::user_id("gma").to_string()));
+    let list = refused(&t, "alice in #beta: /game waiting", "the game masters").await;
+    assert!(
+        list.text().contains("the request of alice"),
+        "{}",
+        list.text()
+    );
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -27,7 +27,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
 use crate::app::component::{Action, Click};
-use crate::app::pipeline::Pending;
+use crate::app::pipeline::{Pending, Wait, Waiter};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -188,16 +188,29 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
             };
             let mut act = Act::begin(app, caller).await?;
             let g = settings::guild(&mut act, caller.guild_id).await?;
-            let timeout = g.session_timeout_minutes;
+            // In a play-by-post game the request waits the game's days...
+            let timeout = crate::app::games::post_minutes(&mut act, caller)
+                .await?
+                .unwrap_or(g.session_timeout_minutes);
             let id = sessions::create(&mut act, caller, KIND, &request, Some(timeout)).await?;
+            // ... on the game's game masters, pinged once (issue 32).
+            let wait = Wait::on(
+                Waiter::GameMasters,
+                format!("the request of {} ({})", caller.name, request.what),
+            );
+            let pinged = crate::app::waits::settle(&mut act, caller, id, true, vec![wait]).await?;
             act.commit().await?;
             // The request reaches the game master: their role is pinged
-            // (the one deliberate role ping), when the server names one.
+            // (the one deliberate role ping), when the server names one
+            // and no game's game masters were.
             let mut v = view(id, 0, Status::Open, &request);
-            if let Some(role) = g.fc_role {
+            if let Some(role) = g.fc_role.filter(|_| pinged.is_empty()) {
                 v = v.ping_role(role, "a request for you:");
             }
-            Ok(Response::message(v))
+            Ok(Response {
+                reply: Reply::Message(v),
+                followups: pinged,
+            })
         }
     }
 }

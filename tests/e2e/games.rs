@@ -898,3 +898,45 @@ async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_trackers_turn_waits_on_its_member() {
+    let t = table("games-waits-turn", 1).await;
+    for line in [
+        "fc in #ve: /game create name:Docks system:\"Venus Engine\"",
+        "fc in #ve: /game pace pace:post",
+        "alice in #ve: /ve sheet create name:Ada",
+        "bob in #ve: /ve sheet create name:Bo",
+        "fc in #ve: /ve spotlight start scene:\"The docks\"",
+        "alice in #ve: /ve spotlight join",
+        "bob in #ve: /ve spotlight join",
+        "alice in #ve: click Pass",
+    ] {
+        replies(&t, line).await;
+    }
+    // Bo's turn: the turn's own ping is the only one (no second line), and
+    // the game waits on him.
+    let turn_pings = |t: &Table| {
+        t.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.body.to_string().contains("Bo's turn."))
+            .count()
+    };
+    assert_eq!(turn_pings(&t), 1);
+    assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
+    let bob = Table::user_id("bob");
+    let list = refused(&t, "alice in #ve: /game waiting", "Bo's turn").await;
+    assert!(
+        list.text().contains(&format!("<@{bob}>: Bo's turn")),
+        "{}",
+        list.text()
+    );
+    // Bo passes: the wait moves on to Ada.
+    replies(&t, "bob in #ve: click Pass").await;
+    let list = refused(&t, "alice in #ve: /game waiting", "Ada's turn").await;
+    assert!(!list.text().contains("Bo's turn"), "{}", list.text());
+    assert_eq!(stored_waits(&t).await, 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -496,6 +496,9 @@ async fn fill_guild(db: &Db, guild: i64) {
     games::join(&mut tx, guild, game, 7, Some(ada), 6)
         .await
         .unwrap();
+    waits::add(&mut tx, guild, game, guild, 7, "Ada's KISS round", 6)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
 }
 

@@ -55,8 +55,6 @@ pub async fn run(opts: SandboxOptions, config: Config) -> i32 {
     table_opts.seed = opts.seed;
     table_opts.require_schema = false;
     table_opts.config = config;
-    // The wall clock, which a script's `wait 3 days` moves ahead.
-    table_opts.clock = crate::app::Clock::shifted();
     if !opts.fc.is_empty() {
         table_opts.fc_names = opts.fc.clone();
     }

@@ -57,7 +57,8 @@ pub struct TableOptions {
     /// `[load] max_in_flight` to see the bot turn interactions away).
     pub inflight: crate::lifecycle::InFlight,
     /// The bot's clock (a test moves a [`crate::app::Clock::manual`] one
-    /// by days); the wall clock by default.
+    /// by days); by default the wall clock, which a script's `wait 3 days`
+    /// moves ahead ([`crate::app::Clock::shifted`]).
     pub clock: crate::app::Clock,
 }
 
@@ -74,7 +75,7 @@ impl TableOptions {
             validate: true,
             bot_runtime: None,
             inflight: Default::default(),
-            clock: crate::app::Clock::system(),
+            clock: crate::app::Clock::shifted(),
         }
     }
 }

@@ -370,12 +370,8 @@ impl<'a, G: Scope> Turn<'a, G> {
         let pings = turn_pings::<G>(&caller, o.session.as_ref(), &o.moved);
         // In a play-by-post game, whom the sessions now wait on (a secret
         // action's stay with the roller: none recorded, nobody pinged).
-        let post = self.post && !caller.secret;
-        let (own_turn, moved_turns) = if post {
-            turn_waits::<G>(o.session.as_ref(), &o.moved)
-        } else {
-            (None, Vec::new())
-        };
+        let turns =
+            (self.post && !caller.secret).then(|| turn_waits::<G>(o.session.as_ref(), &o.moved));
         let tx = self.held.act();
         let shown = match o.session {
             None => None,
@@ -427,19 +423,10 @@ impl<'a, G: Scope> Turn<'a, G> {
         // and redrawn first.
         let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
         moved.append(&mut redraw);
-        let mut wait_pings = Vec::new();
-        if post {
-            if let Some(own) = &shown {
-                let mut waits = o.waits;
-                waits.extend(own_turn);
-                let open = own.status == Status::Open;
-                wait_pings = super::waits::settle(tx, &caller, own.id, open, waits).await?;
-            }
-            for (id, open, wait) in moved_turns {
-                let more = super::waits::settle(tx, &caller, id, open, wait.into_iter().collect());
-                wait_pings.extend(more.await?);
-            }
-        }
+        let wait_pings = match turns {
+            Some(turns) => settle_waits(tx, &caller, shown, o.waits, turns).await?,
+            None => Vec::new(),
+        };
         let mut response = (o.draw)(&shown.unwrap_or_default());
         response.followups.extend(pings);
         response.followups.extend(wait_pings);
@@ -505,6 +492,31 @@ fn turn_waits<G: Scope>(own: Option<&SessionWrite>, moved: &[Moved]) -> TurnWait
         })
         .collect();
     (own, moved)
+}
+
+/// Records whom the sessions an outcome wrote now wait on, in a
+/// play-by-post game ([`super::waits::settle`]): its own session (`shown`)
+/// the waits it declared and its turn's, each moved tracker its turn's;
+/// the pings of the new waits.
+async fn settle_waits(
+    tx: &mut Act,
+    caller: &Caller,
+    shown: Option<Shown>,
+    declared: Vec<Wait>,
+    (own_turn, moved_turns): TurnWaits,
+) -> Result<Vec<super::Reply>, AppError> {
+    let mut pings = Vec::new();
+    if let Some(own) = shown {
+        let mut waits = declared;
+        waits.extend(own_turn);
+        let open = own.status == Status::Open;
+        pings = super::waits::settle(tx, caller, own.id, open, waits).await?;
+    }
+    for (id, open, wait) in moved_turns {
+        let waits = wait.into_iter().collect();
+        pings.extend(super::waits::settle(tx, caller, id, open, waits).await?);
+    }
+    Ok(pings)
 }
 
 /// The other posted messages of the game's [`Scope::CARD_KINDS`] that show

@@ -25,6 +25,7 @@ impl Act {
     /// guild: SQLite's one writer, or the guild's lock on PostgreSQL).
     pub async fn begin(app: &App, caller: &Caller) -> Result<Act, AppError> {
         let mut tx = app.db.write_in(caller.guild_id).await?;
+        tx.set_now(app.clock.now_ms());
         super::settings::hint_caller(&mut tx, caller);
         Ok(Act {
             tx,
@@ -36,8 +37,10 @@ impl Act {
     /// Begins the bot's own bookkeeping in a guild (expiry, message ids):
     /// no member acts, and nobody is the game master.
     pub async fn housekeeping(app: &App, guild_id: i64) -> Result<Act, AppError> {
+        let mut tx = app.db.write_in(guild_id).await?;
+        tx.set_now(app.clock.now_ms());
         Ok(Act {
-            tx: app.db.write_in(guild_id).await?,
+            tx,
             caller: Caller {
                 guild_id,
                 ..Caller::default()

@@ -129,7 +129,8 @@ async fn dispatch_id(app: &App, caller: &Caller, id: &ButtonId, values: &[String
         drop(tx);
         return stale(app, &session, caller).await;
     }
-    let now = storage::now_ms();
+    // Measured on the application's clock, as the session's expiry was.
+    let now = app.clock.now_ms();
     if session.status == Status::Open && session.expires_at.is_some_and(|t| t <= now) {
         return expire(app, tx, &session, caller, now).await;
     }

@@ -22,6 +22,7 @@
 //! - [`present`]: what every answer goes through on its way out (the ⚙ fold, `verbosity`, secrecy).
 //! - [`registry`]: the registered systems, reached without naming them.
 //! - [`verbosity`]: the per-channel house rule that shortens results to one line.
+//! - [`waits`]: whom a play-by-post game waits on, pinged once.
 
 pub mod act;
 pub mod characters;
@@ -46,6 +47,7 @@ pub mod turn_ping;
 pub mod undo;
 pub mod verbosity;
 pub mod view;
+pub mod waits;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;

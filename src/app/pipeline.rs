@@ -34,6 +34,7 @@ use super::characters::{self, Access, Loaded, Pick};
 use super::log::{self, Columns, What};
 pub use super::pending::Pending;
 use super::settings::{self, GuildSettings};
+pub use super::waits::{Wait, Waiter};
 use super::{rights, secret, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -148,15 +149,25 @@ pub struct Turn<'a, G: Scope> {
     pub fc: bool,
     /// The game's house rules in this guild.
     pub settings: G::Settings,
-    /// The guild's shared settings (dice cap, session timeout, FC role).
+    /// The guild's shared settings (dice cap, session timeout, FC role),
+    /// as they apply here: in a play-by-post game, its
+    /// `session_timeout_minutes` is the game's days.
     pub guild: GuildSettings,
     /// Who is the game master here (the server's FC role, or a game's).
     authority: rights::Authority,
-    /// How long sessions wait in a play-by-post game (minutes).
-    post_minutes: Option<u32>,
+    /// The action is in a play-by-post game (its waits are recorded and
+    /// pinged, [`super::waits`]).
+    post: bool,
 }
 
 impl<'a, G: Scope> Turn<'a, G> {
+    /// Whether the action is in a play-by-post game, whose waits are
+    /// recorded and pinged once ([`Outcome::waits_on`]); never for a
+    /// secret action.
+    pub fn pings_waits(&self) -> bool {
+        self.post && !self.caller.secret
+    }
+
     /// Begins `caller`'s action in a transaction of its own.
     pub async fn begin(app: &'a App, caller: &Caller) -> Result<Self, AppError> {
         let act = Act::begin(app, caller).await?;
@@ -180,16 +191,22 @@ impl<'a, G: Scope> Turn<'a, G> {
 
     async fn load(app: &'a App, mut held: Held<'a>, caller: Caller) -> Result<Self, AppError> {
         let tx = held.act();
-        let guild = settings::guild(tx, caller.guild_id).await?;
+        let mut guild = settings::guild(tx, caller.guild_id).await?;
         let game = settings::scoped_here(tx, &caller, G::ID).await?;
         let authority = rights::authority(tx, &caller, &guild).await?;
-        let post_minutes = crate::app::games::post_minutes(tx, &caller).await?;
+        // In a play-by-post game every session the action starts or moves
+        // on waits the game's days: the timeout the turn reads is the
+        // game's (issue 32 item 3).
+        let post = crate::app::games::post_minutes(tx, &caller).await?;
+        if let Some(minutes) = post {
+            guild.session_timeout_minutes = minutes;
+        }
         Ok(Turn {
             app,
             held,
             fc: authority.admits(&caller),
             authority,
-            post_minutes,
+            post: post.is_some(),
             caller,
             settings: game,
             guild,
@@ -237,10 +254,7 @@ impl<'a, G: Scope> Turn<'a, G> {
     /// How long an interactive session waits (minutes): the server's
     /// `session_timeout_minutes`, or a play-by-post game's days.
     pub fn timeout(&self) -> Option<u32> {
-        Some(
-            self.post_minutes
-                .unwrap_or(self.guild.session_timeout_minutes.max(1)),
-        )
+        Some(self.guild.session_timeout_minutes.max(1))
     }
 
     /// The character `pick` names, with the rights of `access`
@@ -366,7 +380,7 @@ impl<'a, G: Scope> Turn<'a, G> {
 
     async fn write(mut self, o: Outcome<G::Sheet>) -> Result<(Held<'a>, Pending), AppError> {
         let caller = self.caller.clone();
-        let pending = write::<G>(self.held.act(), &caller, &self.settings, o).await?;
+        let pending = write::<G>(self.held.act(), &caller, &self.settings, self.post, o).await?;
         Ok((self.held, pending))
     }
 }
@@ -385,21 +399,26 @@ pub async fn apply<G: Scope>(app: &App, caller: &Caller, outcome: Outcome<G::She
     } else {
         settings::scoped_here(&mut act, caller, G::ID).await?
     };
-    let pending = write::<G>(&mut act, caller, &house, outcome).await?;
+    let pending = write::<G>(&mut act, caller, &house, false, outcome).await?;
     act.commit().await?;
     Ok(pending.draw(app, caller).await)
 }
 
 /// Saves and logs an outcome in `tx` (see the module comment), and gives
 /// what to draw once it is committed; `house` is the game's house rules
-/// (for the trackers that follow a saved sheet).
+/// (for the trackers that follow a saved sheet); `post`: the action is in
+/// a play-by-post game, whose waits are recorded and pinged once.
 async fn write<G: Scope>(
     tx: &mut Act,
     caller: &Caller,
     house: &G::Settings,
+    post: bool,
     o: Outcome<G::Sheet>,
 ) -> Result<Pending, AppError> {
     let pings = turn_pings::<G>(caller, o.session.as_ref(), &o.moved);
+    // In a play-by-post game, whom the sessions now wait on (a secret
+    // action's stay with the roller: none recorded, nobody pinged).
+    let turns = (post && !caller.secret).then(|| turn_waits::<G>(o.session.as_ref(), &o.moved));
     let shown = match o.session {
         None => None,
         Some(w) => Some(write_session::<G>(tx, caller, w).await?),
@@ -455,8 +474,13 @@ async fn write<G: Scope>(
     // and redrawn first.
     let mut moved = save_moved(tx, caller.guild_id, o.moved).await?;
     moved.append(&mut redraw);
+    let wait_pings = match turns {
+        Some(turns) => settle_waits(tx, caller, shown, o.waits, turns).await?,
+        None => Vec::new(),
+    };
     let mut response = (o.draw)(&shown.unwrap_or_default());
     response.followups.extend(pings);
+    response.followups.extend(wait_pings);
     Ok(Pending::new(response, moved))
 }
 
@@ -489,6 +513,60 @@ fn turn_pings<G: Scope>(
         .filter(|(s, _)| G::TURN_KINDS.contains(&s.kind.as_str()))
         .filter_map(|(s, after)| super::turn_ping::between(&s.state, after))
         .collect()
+}
+
+/// The waits of the trackers an outcome saves ([`Scope::TURN_KINDS`]):
+/// the member whose turn it now is ([`super::turn_ping::waiting`]; the
+/// turn's own ping is theirs). Its own session's, and each moved one's
+/// with its id and whether it stays open.
+type TurnWaits = (Option<Wait>, Vec<(i64, bool, Option<Wait>)>);
+
+fn turn_waits<G: Scope>(own: Option<&SessionWrite>, moved: &[Moved]) -> TurnWaits {
+    let wait = |kind: &str, state: &Result<String, serde_json::Error>| {
+        if !G::TURN_KINDS.contains(&kind) {
+            return None;
+        }
+        let (member, seat) = super::turn_ping::waiting(state.as_ref().ok()?)?;
+        Some(Wait::turn(member, format!("{seat}'s turn")))
+    };
+    let own = own.and_then(|w| match w {
+        SessionWrite::New { kind, state, .. } => wait(kind, state),
+        SessionWrite::Save { session, state, .. } => wait(&session.kind, state),
+    });
+    let moved = moved
+        .iter()
+        .filter(|m| G::TURN_KINDS.contains(&m.session.kind.as_str()))
+        .map(|m| {
+            let open = m.status == Status::Open;
+            (m.session.id, open, wait(&m.session.kind, &m.state))
+        })
+        .collect();
+    (own, moved)
+}
+
+/// Records whom the sessions an outcome wrote now wait on, in a
+/// play-by-post game ([`super::waits::settle`]): its own session (`shown`)
+/// the waits it declared and its turn's, each moved tracker its turn's;
+/// the pings of the new waits.
+async fn settle_waits(
+    tx: &mut Act,
+    caller: &Caller,
+    shown: Option<Shown>,
+    declared: Vec<Wait>,
+    (own_turn, moved_turns): TurnWaits,
+) -> Result<Vec<super::Reply>, AppError> {
+    let mut pings = Vec::new();
+    if let Some(own) = shown {
+        let mut waits = declared;
+        waits.extend(own_turn);
+        let open = own.status == Status::Open;
+        pings = super::waits::settle(tx, caller, own.id, open, waits).await?;
+    }
+    for (id, open, wait) in moved_turns {
+        let waits = wait.into_iter().collect();
+        pings.extend(super::waits::settle(tx, caller, id, open, waits).await?);
+    }
+    Ok(pings)
 }
 
 /// The other posted messages of the game's [`Scope::CARD_KINDS`] that show
@@ -577,12 +655,12 @@ async fn write_session<G: Scope>(
             }
             let mut version = 0;
             if status != Status::Open {
-                version =
-                    storage::sessions::update(tx, id, 0, &json, status, None, storage::now_ms())
-                        .await?
-                        .ok_or_else(|| {
-                            AppError::Internal("new session changed under a write lock".into())
-                        })?;
+                let at = tx.now_ms();
+                version = storage::sessions::update(tx, id, 0, &json, status, None, at)
+                    .await?
+                    .ok_or_else(|| {
+                        AppError::Internal("new session changed under a write lock".into())
+                    })?;
             }
             Ok(Shown {
                 id,
@@ -687,6 +765,8 @@ pub struct Outcome<S> {
     settings: Option<Result<String, serde_json::Error>>,
     notes: Vec<String>,
     also: Vec<Also>,
+    /// Whom its session now waits on ([`Outcome::waits_on`]).
+    waits: Vec<Wait>,
 }
 
 /// A write of the game's own rows that the pipeline does not know (the
@@ -711,7 +791,18 @@ impl<S> Outcome<S> {
             settings: None,
             notes: Vec::new(),
             also: Vec::new(),
+            waits: Vec::new(),
         }
+    }
+
+    /// Its session now waits on `who` for `what` ("Bea's willpower
+    /// choice"): in a play-by-post game the wait is recorded and `who`
+    /// pinged once, in the game's channel ([`super::waits`]). An open
+    /// session that declares no wait waits on nobody (its earlier waits are
+    /// dropped); a closed one waits on nobody anyway.
+    pub fn waits_on(mut self, who: Waiter, what: impl Into<String>) -> Self {
+        self.waits.push(Wait::on(who, what));
+        self
     }
 
     /// An outcome answered with `response`.

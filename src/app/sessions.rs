@@ -35,7 +35,7 @@ pub async fn create_json(
     json: &str,
     timeout_minutes: Option<u32>,
 ) -> Result<i64, AppError> {
-    let now = storage::now_ms();
+    let now = tx.now_ms();
     let id = storage::sessions::insert(
         tx,
         storage::sessions::NewSession {
@@ -87,7 +87,7 @@ pub async fn save_json(
     status: Status,
     timeout_minutes: Option<u32>,
 ) -> Result<i64, AppError> {
-    let now = storage::now_ms();
+    let now = tx.now_ms();
     let expires = if status == Status::Open {
         timeout_minutes.map(|m| now + i64::from(m) * 60_000)
     } else {

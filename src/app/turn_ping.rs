@@ -24,6 +24,18 @@ fn holder(state: &str) -> Option<u32> {
     t.turns.current_seat().map(|s| s.id)
 }
 
+/// The member whose turn it is in a tracker's stored state, with their
+/// seat's name; `None` when nobody's is, or the game master's seat or one
+/// that is out holds it.
+pub fn waiting(state: &str) -> Option<(i64, String)> {
+    let t: Tracked = serde_json::from_str(state).ok()?;
+    let seat = t.turns.current_seat()?;
+    if seat.out {
+        return None;
+    }
+    Some((seat.owner?, seat.name.clone()))
+}
+
 /// The ping line when the tracker's state `before` → `after` (JSON) moved
 /// the turn to a seat a member plays; `None` when the turn stayed, went to
 /// the game master's own seat, or the state holds no turn order.
@@ -75,5 +87,8 @@ mod tests {
         );
         assert!(between("{}", "{\"phase\": 1}").is_none(), "no turn order");
         assert!(between("{}", &state(Some(1))).is_some(), "the first turn");
+        assert_eq!(waiting(&state(Some(1))), Some((7, "Ada".into())));
+        assert_eq!(waiting(&state(Some(2))), None, "the GM's seat");
+        assert_eq!(waiting("{}"), None);
     }
 }

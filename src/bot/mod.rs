@@ -663,7 +663,7 @@ async fn sweeper(
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticker.tick().await;
-        let swept = expiry::sweep_shards(&app, crate::storage::now_ms(), 100, shards).await;
+        let swept = expiry::sweep_shards(&app, app.clock.now_ms(), 100, shards).await;
         let expired = match swept {
             Ok(list) => list,
             Err(e) => {

@@ -57,7 +57,8 @@ pub struct TableOptions {
     /// `[load] max_in_flight` to see the bot turn interactions away).
     pub inflight: crate::lifecycle::InFlight,
     /// The bot's clock (a test moves a [`crate::app::Clock::manual`] one
-    /// by days); the wall clock by default.
+    /// by days); by default the wall clock, which a script's `wait 3 days`
+    /// moves ahead ([`crate::app::Clock::shifted`]).
     pub clock: crate::app::Clock,
 }
 
@@ -74,7 +75,7 @@ impl TableOptions {
             validate: true,
             bot_runtime: None,
             inflight: Default::default(),
-            clock: crate::app::Clock::system(),
+            clock: crate::app::Clock::shifted(),
         }
     }
 }
@@ -696,10 +697,20 @@ impl Table {
     /// `NAME in #channel: …` plays in that channel of the guild (its id is
     /// [`Table::channel_id_of`] the name, so the channel exists from its
     /// first use), commands and clicks alike; the table's channel is the
-    /// current one again afterwards.
+    /// current one again afterwards. A line `wait 3 days` (or `2 hours`,
+    /// `30 minutes`) moves the bot's clock ahead ([`TableOptions::clock`]:
+    /// a manual or shifted one, as the sandbox's) and gives `None`.
     pub async fn run_line(&self, line: &str) -> Result<Option<(String, Exchange)>, String> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            return Ok(None);
+        }
+        if let Some(span) = line.strip_prefix("wait ") {
+            let by = wait_span(span)?;
+            self.opts
+                .clock
+                .advance(by)
+                .ok_or("`wait`: this table's clock is the wall clock, which cannot be moved")?;
             return Ok(None);
         }
         let (who, rest) = line
@@ -1337,6 +1348,24 @@ fn mark_focused(options: &mut Value, focused: &str) {
     }
 }
 
+/// The span of a `wait` line: a whole number of minutes, hours or days
+/// (`3 days`, `1 day`, `2 hours`, `30 minutes`), at most 366 days.
+fn wait_span(span: &str) -> Result<std::time::Duration, String> {
+    let bad =
+        || format!("`wait {span}`: expected `wait N days`, `wait N hours` or `wait N minutes`");
+    let (n, unit) = span.trim().split_once(' ').ok_or_else(bad)?;
+    let n: u64 = n.parse().map_err(|_| bad())?;
+    let minutes = match unit.trim() {
+        "day" | "days" => n.checked_mul(24 * 60),
+        "hour" | "hours" => n.checked_mul(60),
+        "minute" | "minutes" => Some(n),
+        _ => return Err(bad()),
+    }
+    .filter(|m| (1..=366 * 24 * 60).contains(m))
+    .ok_or_else(bad)?;
+    Ok(std::time::Duration::from_secs(minutes * 60))
+}
+
 /// Splits a command line into tokens: words, and `name:value` pairs whose
 /// value may be quoted (`name:"a b"`, with `\"` for a quote).
 pub fn tokenize(line: &str) -> Result<Vec<String>, String> {
@@ -1467,6 +1496,24 @@ mod tests {
             vec!["/ve", "task", "ability:Wits", r#"note:a "b" c"#, "n:3"]
         );
         assert!(tokenize(r#"/x a:"open"#).is_err());
+    }
+
+    #[test]
+    fn a_wait_line_reads_days_hours_and_minutes() {
+        assert_eq!(wait_span("3 days").unwrap().as_secs(), 3 * 86_400);
+        assert_eq!(wait_span("1 day").unwrap().as_secs(), 86_400);
+        assert_eq!(wait_span("2 hours").unwrap().as_secs(), 7_200);
+        assert_eq!(wait_span("30 minutes").unwrap().as_secs(), 1_800);
+        for bad in [
+            "0 days",
+            "367 days",
+            "3",
+            "three days",
+            "3 weeks",
+            "-1 days",
+        ] {
+            assert!(wait_span(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

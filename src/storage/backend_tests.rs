@@ -304,7 +304,7 @@ async fn every_module_reads_back_what_it_wrote() {
     assert!(rows[0].entry.secret);
     assert_eq!(rows[0].character_name.as_deref(), Some("Ada"));
     assert_eq!(history::max_id(&mut tx, GUILD).await.unwrap(), log_id);
-    let tally = faces::tally_visible(&mut tx, GUILD, Some(7), Some(7))
+    let tally = faces::tally_visible(&mut tx, GUILD, None, Some(7), Some(7))
         .await
         .unwrap();
     assert_eq!(
@@ -494,6 +494,9 @@ async fn fill_guild(db: &Db, guild: i64) {
         .await
         .unwrap();
     games::join(&mut tx, guild, game, 7, Some(ada), 6)
+        .await
+        .unwrap();
+    waits::add(&mut tx, guild, game, guild, 7, "Ada's KISS round", 6)
         .await
         .unwrap();
     tx.commit().await.unwrap();

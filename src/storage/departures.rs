@@ -24,6 +24,7 @@ pub const GUILD_TABLES: &[&str] = &[
     "veracity_revealed",
     "channel_state",
     "guild_settings",
+    "game_waits",
     "game_players",
     "game_gms",
     "game_channels",

@@ -683,6 +683,8 @@ async fn leave_games(tx: &mut Tx, m: &Member<'_>) -> Result<(), StorageError> {
         .bind(m.user_id)
         .execute(&mut **tx)
         .await?;
+    // Nothing waits on them any more.
+    super::waits::forget(tx, m.guild_id, m.user_id).await?;
     Ok(())
 }
 

@@ -62,30 +62,34 @@ pub async fn tally(
     guild_id: i64,
     user_id: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
-    tally_of(tx, guild_id, user_id, Secrets::All).await
+    tally_of(tx, guild_id, None, user_id, Secrets::All).await
 }
 
 /// Like [`tally`], leaving out other members' secret entries (the
 /// `secret` column) when `hide_secrets_from` names the viewer, so
-/// counts cannot reveal a secret roll.
+/// counts cannot reveal a secret roll; with `game_id`, only that game's
+/// entries (issue 32: `/stats` in a game's channel).
 pub async fn tally_visible(
     tx: &mut Tx,
     guild_id: i64,
+    game_id: Option<i64>,
     user_id: Option<i64>,
     hide_secrets_from: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
     let secrets = hide_secrets_from.map_or(Secrets::All, Secrets::VisibleTo);
-    tally_of(tx, guild_id, user_id, secrets).await
+    tally_of(tx, guild_id, game_id, user_id, secrets).await
 }
 
 /// Like [`tally`], without any secret entry: what every member may see
-/// (a count with secret dice in it is not for a public message).
+/// (a count with secret dice in it is not for a public message); with
+/// `game_id`, only that game's entries.
 pub async fn tally_public(
     tx: &mut Tx,
     guild_id: i64,
+    game_id: Option<i64>,
     user_id: Option<i64>,
 ) -> Result<Vec<FaceCount>, StorageError> {
-    tally_of(tx, guild_id, user_id, Secrets::None).await
+    tally_of(tx, guild_id, game_id, user_id, Secrets::None).await
 }
 
 /// Which secret entries a tally counts.
@@ -102,6 +106,7 @@ enum Secrets {
 async fn tally_of(
     tx: &mut Tx,
     guild_id: i64,
+    game_id: Option<i64>,
     user_id: Option<i64>,
     secrets: Secrets,
 ) -> Result<Vec<FaceCount>, StorageError> {
@@ -110,6 +115,7 @@ async fn tally_of(
         n += 1;
         n
     };
+    let by_game = game_id.map(|_| format!(" AND l.game_id = ${}", next()));
     let by_user = user_id.map(|_| format!(" AND l.user_id = ${}", next()));
     let hide = match secrets {
         Secrets::All => String::new(),
@@ -119,11 +125,15 @@ async fn tally_of(
     let sql = format!(
         "SELECT f.sides, f.face, CAST(SUM(f.n) AS BIGINT) AS n
          FROM roll_faces f JOIN roll_log l ON l.id = f.log_id
-         WHERE l.guild_id = $1{}{hide}
+         WHERE l.guild_id = $1{}{}{hide}
          GROUP BY f.sides, f.face ORDER BY f.sides, f.face",
+        by_game.unwrap_or_default(),
         by_user.unwrap_or_default(),
     );
     let mut q = sqlx::query(&sql).bind(guild_id);
+    if let Some(g) = game_id {
+        q = q.bind(g);
+    }
     if let Some(u) = user_id {
         q = q.bind(u);
     }

@@ -52,6 +52,7 @@ pub mod scratch;
 pub mod sessions;
 pub mod settings;
 pub mod veracity;
+pub mod waits;
 
 #[cfg(test)]
 mod backend_tests;
@@ -82,6 +83,9 @@ pub struct Tx {
     games: games::Seen,
     /// The database's count of round trips ([`Db::round_trips`]).
     trips: Arc<AtomicU64>,
+    /// The time of the action it serves, by the application's clock
+    /// ([`Tx::set_now`]); the wall clock when unset.
+    now: Option<i64>,
 }
 
 /// What a [`Tx`] runs on.
@@ -105,7 +109,21 @@ impl Tx {
             settings: settings::Seen::default(),
             games: games::Seen::default(),
             trips: trips.clone(),
+            now: None,
         }
+    }
+
+    /// Sets the time (ms since the epoch) of the action this transaction
+    /// serves, read from the application's clock, which tests move by
+    /// days (a session's expiry is measured on it).
+    pub fn set_now(&mut self, at_ms: i64) {
+        self.now = Some(at_ms);
+    }
+
+    /// The time of the action ([`Tx::set_now`]), else the wall clock
+    /// ([`now_ms`]).
+    pub fn now_ms(&self) -> i64 {
+        self.now.unwrap_or_else(now_ms)
     }
 
     /// Commits the transaction (nothing to do for [`Db::glance`] and

@@ -44,6 +44,31 @@ async fn fill(t: &Table, guild: u64) -> Vec<(&'static str, i64)> {
             .await
             .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
+    // A play-by-post game whose roll waits on its roller (`game_waits`);
+    // a roll with nothing to choose closes at once, so until one waits.
+    for line in [
+        "fc in #post: /game-gm create name:Post system:Storyteller",
+        "fc in #post: /game-gm pace pace:post",
+        "alice in #post: /st sheet create name:Sol willpower:6",
+    ] {
+        t.run_line(line)
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    for _ in 0..10 {
+        let (_, ex) = t
+            .run_line("alice in #post: /st willpower")
+            .await
+            .unwrap()
+            .unwrap();
+        if ex
+            .outputs
+            .iter()
+            .any(|o| o.content().contains("waits on you"))
+        {
+            break;
+        }
+    }
     t.set_guild(A);
     let held = held(t, guild).await;
     for (table, n) in &held {

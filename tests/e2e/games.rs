@@ -6,8 +6,21 @@
 //! refuses rolls. Run on SQLite, and on PostgreSQL with
 //! `KISMET_TEST_POSTGRES` set.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, table, table_with};
+use kismet::app::Clock;
 use kismet::fake::table::{Exchange, Output, Table};
+use std::time::Duration;
+
+/// A day on the bot's clock.
+const DAY: Duration = Duration::from_secs(86_400);
+/// Where a manual clock starts (ms since the epoch).
+const START: i64 = 1_800_000_000_000;
+
+/// A table whose bot tells the time by `clock`.
+async fn table_on(tag: &str, seed: u64, clock: &Clock) -> Table {
+    let clock = clock.clone();
+    table_with(tag, seed, move |o| o.clock = clock).await
+}
 
 /// Every reply to one script line (`NAME in #channel: …` plays there).
 async fn replies(t: &Table, line: &str) -> Exchange {
@@ -547,6 +560,391 @@ async fn issue_32_every_log_entry_knows_its_game() {
     // Alpha's log: its join and its roll, nothing else.
     let log = one(&t, "alice in #alpha: /history show").await;
     assert!(log.text().contains("latest 2."), "{}", log.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_post_pace_roll_left_three_days_still_works() {
+    let clock = Clock::manual(START);
+    let t = table_on("games-post-days", 1, &clock).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game-gm pace pace:post days:5").await;
+    let post = public(&t, "alice in #beta: /st willpower").await;
+    assert!(
+        post.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        post.text()
+    );
+    let live = public(&t, "alice in #alpha: /st willpower").await;
+    assert!(
+        live.buttons().iter().any(|b| b.0 == "Keep"),
+        "{}",
+        live.text()
+    );
+    clock.advance(DAY * 3).unwrap();
+    // Three days on, the play-by-post roll still takes its choice.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    for want in [
+        "Bea · Willpower",
+        "✅ Success · 4 successes",
+        "**10** **9** **7** **6** 4 3",
+    ] {
+        assert!(kept.text().contains(want), "{want}: {}", kept.text());
+    }
+    assert!(kept.buttons().is_empty(), "{}", kept.text());
+    // The live game's roll timed out long ago: refused, privately.
+    let late = replies(&t, "alice in #alpha: click Keep").await;
+    let refusal = late
+        .outputs
+        .iter()
+        .find(|o| o.kind == "ephemeral")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                late.outputs.iter().map(Output::text).collect::<Vec<_>>()
+            )
+        });
+    assert!(refusal.text().contains("timed out"), "{}", refusal.text());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The bot's messages so far that say the game waits on someone, with
+/// their bodies.
+fn wait_pings(t: &Table) -> Vec<serde_json::Value> {
+    t.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| r.body)
+        .filter(|b| {
+            let content = b["content"]
+                .as_str()
+                .or_else(|| b["data"]["content"].as_str())
+                .unwrap_or_default();
+            content.contains("waits on you")
+        })
+        .collect()
+}
+
+/// How many waits the game's table holds.
+async fn stored_waits(t: &Table) -> i64 {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    sqlx::query_scalar("SELECT count(*) FROM game_waits")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_the_waiting_member_is_pinged_once() {
+    let clock = Clock::manual(START);
+    let t = table_on("games-waits", 1, &clock).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game-gm pace pace:post days:5").await;
+    // In the play-by-post game the roll waits on Alice's choice: she is
+    // pinged, once, in the game's channel, and nobody else is.
+    let roll = replies(&t, "alice in #beta: /st willpower").await;
+    let ping = roll
+        .outputs
+        .iter()
+        .find(|o| o.content().contains("waits on you"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                roll.outputs.iter().map(Output::text).collect::<Vec<_>>()
+            )
+        });
+    assert_eq!(ping.kind, "message");
+    assert!(roll.outputs[0].buttons().iter().any(|b| b.0 == "Keep"));
+    let alice = Table::user_id("alice").to_string();
+    assert_eq!(
+        ping.content(),
+        format!("<@{alice}> ⏳ **Beta** waits on you: Bea's willpower choice.")
+    );
+    assert_eq!(
+        ping.body["allowed_mentions"]["users"],
+        serde_json::json!([alice])
+    );
+    assert_eq!(
+        ping.body["allowed_mentions"]["roles"],
+        serde_json::json!([])
+    );
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_eq!(stored_waits(&t).await, 1);
+    // A live game and a channel in no game ping nobody for a choice.
+    // (Rolled until one waits on a choice: a roll with nothing to spend
+    // closes at once.)
+    for line in ["alice in #alpha: /st willpower", "alice: /st willpower"] {
+        let mut waited = false;
+        for _ in 0..8 {
+            let roll = public(&t, line).await;
+            if roll.buttons().iter().any(|b| b.0 == "Keep") {
+                waited = true;
+                break;
+            }
+        }
+        assert!(waited, "{line}: no roll waited on a choice");
+    }
+    assert_eq!(wait_pings(&t).len(), 1, "{:?}", wait_pings(&t));
+    // Days pass, others act and are refused: no second ping.
+    clock.advance(DAY * 2).unwrap();
+    refused(&t, "bob in #beta: click Keep", "Only Bea's player").await;
+    public(&t, "bob in #beta: /game show").await;
+    assert_eq!(wait_pings(&t).len(), 1);
+    // Her choice ends the wait; nothing more is pinged.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    assert_eq!(stored_waits(&t).await, 0);
+    assert_eq!(wait_pings(&t).len(), 1, "{:?}", wait_pings(&t));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_game_waiting_lists_whom_the_game_waits_on() {
+    let t = table("games-waiting", 1).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game-gm pace pace:post days:5").await;
+    let nobody = refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
+    assert!(
+        nobody.title().contains("Waiting in Beta"),
+        "{}",
+        nobody.title()
+    );
+    let roll = public(&t, "alice in #beta: /st willpower").await;
+    let message = roll.message_id.expect("the roll's message");
+    // Anyone asks, privately: Alice's choice, with a link to the roll.
+    let list = refused(&t, "bob in #beta: /game waiting", "Bea's willpower choice").await;
+    let alice = Table::user_id("alice");
+    let link = format!(
+        "https://discord.com/channels/{}/{}/{message}",
+        t.guild_id(),
+        t.channel_id_of("#beta")
+    );
+    assert!(
+        list.text().contains(&format!("<@{alice}>")),
+        "{}",
+        list.text()
+    );
+    assert!(list.text().contains(&link), "{link}: {}", list.text());
+    assert!(list.text().contains("since <t:"), "{}", list.text());
+    assert_eq!(
+        list.body["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
+    // Her choice made, nobody is waited on.
+    let kept = one(&t, "alice in #beta: click Keep").await;
+    assert_eq!(kept.kind, "update", "{}", kept.text());
+    refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
+    // A live game records no waits; outside a game there is nothing to ask.
+    refused(&t, "bob in #alpha: /game waiting", "plays live").await;
+    refused(&t, "bob: /game waiting", "belongs to no game").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// An example script, played by the sandbox (`kismet sandbox --seed 1`),
+/// which must exit 0: its printed lines.
+fn example(name: &str) -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/").to_string() + name;
+    let script = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    crate::platform::sandbox_lines(&[], &script)
+}
+
+#[test]
+fn issue_32_the_games_examples_play_in_the_sandbox() {
+    let games = example("games.txt");
+    assert!(
+        games
+            .iter()
+            .any(|l| l.contains("The game **Iron Crown** has ended")),
+        "{games:#?}"
+    );
+    // Play by post: the roll waits on Alice, who is pinged once; three
+    // days later (`wait 3 days`) her choice still counts.
+    let post = example("play-by-post.txt");
+    let pings: Vec<&String> = post.iter().filter(|l| l.contains("waits on you")).collect();
+    assert_eq!(pings.len(), 1, "{post:#?}");
+    assert!(pings[0].contains("Ada's willpower choice"), "{}", pings[0]);
+    let kept = post
+        .iter()
+        .position(|l| l.starts_with("── update → alice"))
+        .unwrap_or_else(|| panic!("{post:#?}"));
+    assert!(
+        post[kept..]
+            .iter()
+            .any(|l| l.contains("✅ Success · 4 successes")),
+        "{post:#?}"
+    );
+    assert!(
+        post.iter().any(|l| l.contains("waits on nobody")),
+        "{post:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_stats_in_a_game_count_that_games_dice() {
+    let t = table("games-stats", 1).await;
+    two_games(&t).await;
+    public(&t, "alice in #alpha: /roll expression:3d6").await;
+    public(&t, "alice in #beta: /roll expression:2d8").await;
+    let alpha = one(&t, "alice in #alpha: /stats").await;
+    assert!(alpha.title().contains("Alpha"), "{}", alpha.title());
+    assert!(
+        alpha.text().contains("**3** dice recorded (d6)"),
+        "{}",
+        alpha.text()
+    );
+    let beta = one(&t, "alice in #beta: /stats").await;
+    assert!(
+        beta.text().contains("**2** dice recorded (d8)"),
+        "{}",
+        beta.text()
+    );
+    // Outside every game, the whole server's.
+    let all = one(&t, "alice: /stats").await;
+    assert!(
+        all.text().contains("**5** dice recorded (d6, d8)"),
+        "{}",
+        all.text()
+    );
+    assert!(!all.title().contains("Alpha"), "{}", all.title());
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_offered_aid_waits_on_the_rollers_answer() {
+    let t = table("games-waits-aid", 1).await;
+    for line in [
+        "fc in #ve: /game-gm create name:Heist system:\"Venus Engine\"",
+        "fc in #ve: /game-gm pace pace:post",
+        "alice in #ve: /ve sheet create name:Ada",
+        "alice in #ve: /ve sheet ability name:Finesse rank:silver score:4",
+        "alice in #ve: /ve sheet job name:Thief inherits:Finesse level:3 exp:5",
+        "bob in #ve: /ve sheet create name:Bo",
+        "bob in #ve: /ve sheet ability name:Finesse rank:bronze score:2",
+        "bob in #ve: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3",
+        "fc in #ve: /ve-gm fc call player:alice kind:task ability:Finesse difficulty:2 consequence:\"Seen\"",
+    ] {
+        replies(&t, line).await;
+    }
+    assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
+    // Bo offers aid: the task waits on Ada's answer, and Alice is pinged.
+    replies(&t, "bob in #ve: click Offer aid").await;
+    let pings = wait_pings(&t);
+    assert_eq!(pings.len(), 1, "{pings:?}");
+    let alice = Table::user_id("alice").to_string();
+    assert_eq!(
+        pings[0]["content"]
+            .as_str()
+            .or_else(|| pings[0]["data"]["content"].as_str()),
+        Some(
+            format!("<@{alice}> ⏳ **Heist** waits on you: Ada's answer to the aid of Bo.")
+                .as_str()
+        )
+    );
+    // Her answer ends that wait; nothing is pinged for it again.
+    replies(&t, "alice in #ve: click Accept Bo").await;
+    assert_eq!(stored_waits(&t).await, 0);
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
+    let t = table("games-waits-approval", 1).await;
+    two_games(&t).await;
+    public(&t, "gmb in #beta: /game-gm pace pace:post").await;
+    public(&t, "fc: /fc set name:player_edits value:approval").await;
+    let asked = replies(&t, "alice in #beta: /st sheet willpower current:2").await;
+    assert_eq!(
+        asked.outputs.len(),
+        2,
+        "{:?}",
+        asked.outputs.iter().map(Output::text).collect::<Vec<_>>()
+    );
+    // The request, then one line pinging Beta's game masters (its creator
+    // `fc` and gmb), nobody else: not Alpha's gma, not the requester.
+    let ping = &asked.outputs[1];
+    assert!(
+        ping.content()
+            .contains("⏳ **Beta** waits on you: the request of alice (Bea's willpower"),
+        "{}",
+        ping.content()
+    );
+    let mut users: Vec<String> = ping.body["allowed_mentions"]["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap().to_string())
+        .collect();
+    users.sort();
+    let mut gms = vec![
+        Table::user_id("fc").to_string(),
+        Table::user_id("gmb").to_string(),
+    ];
+    gms.sort();
+    assert_eq!(users, gms, "{}", ping.body);
+    assert_eq!(
+        ping.body["allowed_mentions"]["roles"],
+        serde_json::json!([])
+    );
+    assert!(!ping.content().contains(&Table::user_id("gma").to_string()));
+    let list = refused(&t, "alice in #beta: /game waiting", "the game masters").await;
+    assert!(
+        list.text().contains("the request of alice"),
+        "{}",
+        list.text()
+    );
+    assert_eq!(wait_pings(&t).len(), 1);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_trackers_turn_waits_on_its_member() {
+    let t = table("games-waits-turn", 1).await;
+    for line in [
+        "fc in #ve: /game-gm create name:Docks system:\"Venus Engine\"",
+        "fc in #ve: /game-gm pace pace:post",
+        "alice in #ve: /ve sheet create name:Ada",
+        "bob in #ve: /ve sheet create name:Bo",
+        "fc in #ve: /ve-gm spotlight start scene:\"The docks\"",
+        "alice in #ve: /ve spotlight join",
+        "bob in #ve: /ve spotlight join",
+        "alice in #ve: click Pass",
+    ] {
+        replies(&t, line).await;
+    }
+    // Bo's turn: the turn's own ping is the only one (no second line), and
+    // the game waits on him.
+    let turn_pings = |t: &Table| {
+        t.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.body.to_string().contains("Bo's turn."))
+            .count()
+    };
+    assert_eq!(turn_pings(&t), 1);
+    assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
+    let bob = Table::user_id("bob");
+    let list = refused(&t, "alice in #ve: /game waiting", "Bo's turn").await;
+    assert!(
+        list.text().contains(&format!("<@{bob}>: Bo's turn")),
+        "{}",
+        list.text()
+    );
+    // Bo passes: the wait moves on to Ada.
+    replies(&t, "bob in #ve: click Pass").await;
+    let list = refused(&t, "alice in #ve: /game waiting", "Ada's turn").await;
+    assert!(!list.text().contains("Bo's turn"), "{}", list.text());
+    assert_eq!(stored_waits(&t).await, 1);
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -31,7 +31,9 @@ pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("create", "channel", "gm", "join", "leave", "show", "pace", "end"),
+    subcommands(
+        "create", "channel", "gm", "join", "leave", "show", "pace", "waiting", "end"
+    ),
     subcommand_required
 )]
 pub async fn game(_: Context<'_>) -> Result<(), Error> {
@@ -196,6 +198,14 @@ pub async fn pace(
         days.map(i64::from),
     )
     .await;
+    respond(ctx, r).await
+}
+
+/// Whom this game waits on, privately, with links to the messages
+#[poise::command(slash_command, guild_only)]
+pub async fn waiting(ctx: Context<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = super::waiting::waiting(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

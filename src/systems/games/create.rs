@@ -2,9 +2,10 @@
 //! starts a game in the channel it runs in, which becomes the game's first
 //! channel; the creator becomes its first game master.
 
+use super::Turn;
 use crate::app::games::{self, Gm, MAX_GAMES, MAX_NAME};
 use crate::app::rights::Authority;
-use crate::app::{settings, Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{settings, App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
 /// Creates the game `name` playing `system` (a registry id) here.
@@ -21,38 +22,44 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     let Some(sys) = app.registry.get(system).filter(|s| s.playable()) else {
         return Err(AppError::user("That is not one of the listed systems."));
     };
-    let mut act = Act::begin(app, caller).await?;
-    let s = settings::guild(&mut act, caller.guild_id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let act = turn.act();
+    let s = settings::guild(act, caller.guild_id).await?;
     let server = Authority::Server { fc_role: s.fc_role };
     if !server.admits(caller) {
         return Err(server.refusal("FC", "create a game"));
     }
-    if let Some(other) = games::live_here(&mut act, caller).await? {
+    if let Some(other) = games::live_here(act, caller).await? {
         return Err(AppError::user(format!(
             "This channel belongs to the game **{}** already: create the new game in another channel, or `/game-gm channel remove` this one from it first.",
             other.name
         )));
     }
-    if stored::count_live(&mut act, caller.guild_id).await? >= MAX_GAMES {
+    if stored::count_live(act, caller.guild_id).await? >= MAX_GAMES {
         return Err(AppError::user(format!(
             "This server has {MAX_GAMES} games running, the most it may: end one with `/game-gm end` first."
         )));
     }
     let now = app.clock.now_ms();
-    let Some(id) = stored::create(&mut act, caller.guild_id, name, sys.id(), now).await? else {
-        return Err(AppError::user(format!(
-            "This server has a game named **{name}** already (names are compared in any case): choose another name."
-        )));
-    };
-    stored::add_channel(&mut act, caller.guild_id, id, caller.channel_id).await?;
-    stored::add_gm(&mut act, caller.guild_id, id, Gm::Member(caller.user_id)).await?;
     let text = format!(
         "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game join`.",
         sys.name(),
         caller.channel_id,
         caller.user_id
     );
-    super::record(&mut act, caller, "game_create", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Game created", text)))
+    let (guild, channel, creator) = (caller.guild_id, caller.channel_id, caller.user_id);
+    let (name, system) = (name.to_string(), sys.id());
+    let out = super::change("game_create", "Game created", text, move |tx| {
+        Box::pin(async move {
+            let Some(id) = stored::create(tx, guild, &name, system, now).await? else {
+                return Err(AppError::user(format!(
+                    "This server has a game named **{name}** already (names are compared in any case): choose another name."
+                )));
+            };
+            stored::add_channel(tx, guild, id, channel).await?;
+            stored::add_gm(tx, guild, id, Gm::Member(creator)).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }

@@ -3,21 +3,26 @@
 //! [`crate::app::games::allows_here`]); its log and its players' sheets stay
 //! readable and exportable, and `/game show` still shows it.
 
-use crate::app::{Act, App, AppResult, Caller, Response};
+use super::Turn;
+use crate::app::{App, AppResult, Caller};
 use crate::storage::games as stored;
 
 /// Ends the game of the caller's channel.
 pub async fn end(app: &App, caller: &Caller) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
-    super::require_manager(&mut act, caller, &game, "end it").await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let game = super::live_here(turn.act(), caller).await?;
+    super::require_manager(turn.act(), caller, &game, "end it").await?;
     let now = app.clock.now_ms();
-    stored::end(&mut act, game.id, now).await?;
     let text = format!(
         "**{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable and exportable.",
         game.name
     );
-    super::record(&mut act, caller, "game_end", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Game ended", text)))
+    let id = game.id;
+    turn.finish(super::change("game_end", "Game ended", text, move |tx| {
+        Box::pin(async move {
+            stored::end(tx, id, now).await?;
+            Ok(())
+        })
+    }))
+    .await
 }

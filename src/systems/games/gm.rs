@@ -2,8 +2,9 @@
 //! roles (at most 25). In the game's channels they are the game master,
 //! as server managers always are.
 
+use super::Turn;
 use crate::app::games::{Gm, MAX_GMS};
-use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
 /// The one member or role a command names.
@@ -24,10 +25,11 @@ fn mention(gm: Gm) -> String {
 
 /// Makes `gm` a game master of the game of the caller's channel.
 pub async fn add(app: &App, caller: &Caller, gm: Gm) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
-    super::require_manager(&mut act, caller, &game, "name its game masters").await?;
-    let gms = stored::gms(&mut act, game.id).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let act = turn.act();
+    let game = super::live_here(act, caller).await?;
+    super::require_manager(act, caller, &game, "name its game masters").await?;
+    let gms = stored::gms(act, game.id).await?;
     if gms.contains(&gm) {
         return Err(AppError::user(format!(
             "{} is a game master of **{}** already.",
@@ -41,23 +43,28 @@ pub async fn add(app: &App, caller: &Caller, gm: Gm) -> AppResult {
             game.name
         )));
     }
-    stored::add_gm(&mut act, caller.guild_id, game.id, gm).await?;
     let text = format!(
         "{} is now a game master of **{}**: in its channels, the game master.",
         mention(gm),
         game.name
     );
-    super::record(&mut act, caller, "game_gm_add", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Game master added", text)))
+    let (guild, id) = (caller.guild_id, game.id);
+    let out = super::change("game_gm_add", "Game master added", text, move |tx| {
+        Box::pin(async move {
+            stored::add_gm(tx, guild, id, gm).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }
 
 /// Takes `gm` off the game masters of the game of the caller's channel.
 pub async fn remove(app: &App, caller: &Caller, gm: Gm) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
-    super::require_manager(&mut act, caller, &game, "name its game masters").await?;
-    if !stored::remove_gm(&mut act, game.id, gm).await? {
+    let mut turn = Turn::begin(app, caller).await?;
+    let act = turn.act();
+    let game = super::live_here(act, caller).await?;
+    super::require_manager(act, caller, &game, "name its game masters").await?;
+    if !stored::gms(act, game.id).await?.contains(&gm) {
         return Err(AppError::user(format!(
             "{} is not a game master of **{}**.",
             mention(gm),
@@ -69,7 +76,12 @@ pub async fn remove(app: &App, caller: &Caller, gm: Gm) -> AppResult {
         mention(gm),
         game.name
     );
-    super::record(&mut act, caller, "game_gm_remove", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Game master removed", text)))
+    let id = game.id;
+    let out = super::change("game_gm_remove", "Game master removed", text, move |tx| {
+        Box::pin(async move {
+            stored::remove_gm(tx, id, gm).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }

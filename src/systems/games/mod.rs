@@ -5,8 +5,10 @@
 //! resolves which game an action is in).
 //!
 //! Application logic only (no serenity), one file per command; `commands`
-//! holds the thin poise commands. Each change is one write transaction:
-//! check the caller's rights, validate, store, log, commit.
+//! holds the thin poise commands. Each change is one action of the
+//! pipeline (`app::pipeline`, the table's scope): check the caller's
+//! rights and validate in the turn, then an outcome ([`change`]) stores,
+//! logs and answers.
 //!
 //! Module map:
 //! - [`create`]: `/game-gm create`.
@@ -16,6 +18,7 @@
 //! - [`players`]: `/game join`, `/game leave`.
 //! - [`show`]: `/game show`.
 //! - [`end`]: `/game-gm end`.
+//! - [`waiting`]: `/game waiting` (whom a play-by-post game waits on).
 //! - [`commands`]: the slash commands.
 //! - [`system`]: the registration.
 
@@ -28,11 +31,18 @@ pub mod pace;
 pub mod players;
 pub mod show;
 pub mod system;
+pub mod waiting;
 
 use crate::app::games::{self, Game};
-use crate::app::log::{self, Said, What, NO_DICE};
+use crate::app::log::{self, Said, NO_DICE};
+use crate::app::pipeline::{Outcome, Record, Writing};
 use crate::app::view::{colour, Embed};
-use crate::app::{Act, AppError, Caller, View};
+use crate::app::{Act, AppError, Caller, Response, View};
+use crate::storage::Tx;
+
+/// A `/game` command's turn in the action pipeline: the table's own,
+/// game-less scope.
+pub type Turn<'a> = crate::app::pipeline::Turn<'a, crate::app::pipeline::Table>;
 
 /// The log's system name for changes to a game.
 pub const SYSTEM: &str = "game";
@@ -78,27 +88,22 @@ pub async fn require_manager(
     )))
 }
 
-/// Logs a change to a game, told in one line.
-pub async fn record(
-    act: &mut Act,
-    caller: &Caller,
+/// A change to a game as the action pipeline's outcome: `write` runs in
+/// the turn's transaction (a refusal it returns changes nothing), the log
+/// tells it in one line `text` under `action`, and the answer is a public
+/// note titled `title`.
+pub fn change(
     action: &str,
-    text: &str,
-) -> Result<(), AppError> {
-    log::record(
-        act,
-        caller,
-        What {
-            system: SYSTEM,
-            action,
-            session: None,
-            character: None,
-        },
-        &log::NoInputs {},
-        &NO_DICE,
-        &Said { text },
-    )
-    .await
+    title: &str,
+    text: String,
+    write: impl for<'t> FnOnce(&'t mut Tx) -> Writing<'t> + Send + 'static,
+) -> Outcome<serde_json::Value> {
+    let entry = Record::new(action, &log::NoInputs {}, &Said { text: &text })
+        .dice(&NO_DICE, Vec::new())
+        .system(SYSTEM);
+    Outcome::answer(Response::message(note(title, text)))
+        .also(write)
+        .log(entry)
 }
 
 /// A short note about a game.

@@ -2,8 +2,9 @@
 //! prompts wait for their players `days` days (1–30) instead of the
 //! server's `session_timeout_minutes`; a live game's wait as the server's.
 
+use super::Turn;
 use crate::app::games::MAX_POST_DAYS;
-use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
 /// How long a post-pace game waits when no `days` are given.
@@ -19,9 +20,9 @@ pub async fn pace(app: &App, caller: &Caller, post: bool, days: Option<i64>) -> 
             )));
         }
     }
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
-    super::require_manager(&mut act, caller, &game, "set its pace").await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let game = super::live_here(turn.act(), caller).await?;
+    super::require_manager(turn.act(), caller, &game, "set its pace").await?;
     let days = days.unwrap_or(if game.pace == "post" {
         game.post_days
     } else {
@@ -44,8 +45,12 @@ pub async fn pace(app: &App, caller: &Caller, post: bool, days: Option<i64>) -> 
             ),
         )
     };
-    stored::set_pace(&mut act, game.id, word, days).await?;
-    super::record(&mut act, caller, "game_pace", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Pace set", text)))
+    let id = game.id;
+    turn.finish(super::change("game_pace", "Pace set", text, move |tx| {
+        Box::pin(async move {
+            stored::set_pace(tx, id, word, days).await?;
+            Ok(())
+        })
+    }))
+    .await
 }

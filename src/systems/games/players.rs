@@ -4,19 +4,21 @@
 //! leaves it. A member already in the game who joins again changes their
 //! character.
 
-use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use super::Turn;
+use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::{characters, games as stored};
 
 /// Joins the game of the caller's channel, playing `character` (one of
 /// theirs, by name) if given.
 pub async fn join(app: &App, caller: &Caller, character: Option<&str>) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
+    let mut turn = Turn::begin(app, caller).await?;
+    let act = turn.act();
+    let game = super::live_here(act, caller).await?;
     let system = app.registry.display(&game.system).to_string();
     let picked = match character.map(str::trim).filter(|n| !n.is_empty()) {
         None => None,
         Some(name) => Some(
-            characters::by_name(&mut act, caller.guild_id, &game.system, caller.user_id, name)
+            characters::by_name(act, caller.guild_id, &game.system, caller.user_id, name)
                 .await?
                 .ok_or_else(|| {
                     AppError::user(format!(
@@ -26,19 +28,10 @@ pub async fn join(app: &App, caller: &Caller, character: Option<&str>) -> AppRes
                 })?,
         ),
     };
-    let again = stored::player(&mut act, game.id, caller.user_id)
+    let again = stored::player(act, game.id, caller.user_id)
         .await?
         .is_some();
     let now = app.clock.now_ms();
-    stored::join(
-        &mut act,
-        caller.guild_id,
-        game.id,
-        caller.user_id,
-        picked.as_ref().map(|c| c.id),
-        now,
-    )
-    .await?;
     let who = match &picked {
         Some(c) => format!("as **{}**", c.name),
         None => format!("with their active {system} character"),
@@ -48,23 +41,38 @@ pub async fn join(app: &App, caller: &Caller, character: Option<&str>) -> AppRes
     } else {
         format!("<@{}> joined **{}** {who}.", caller.user_id, game.name)
     };
-    super::record(&mut act, caller, "game_join", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Player joined", text)))
+    let (guild, id, user) = (caller.guild_id, game.id, caller.user_id);
+    let character = picked.as_ref().map(|c| c.id);
+    let out = super::change("game_join", "Player joined", text, move |tx| {
+        Box::pin(async move {
+            stored::join(tx, guild, id, user, character, now).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }
 
 /// Leaves the game of the caller's channel.
 pub async fn leave(app: &App, caller: &Caller) -> AppResult {
-    let mut act = Act::begin(app, caller).await?;
-    let game = super::live_here(&mut act, caller).await?;
-    if !stored::leave(&mut act, game.id, caller.user_id).await? {
+    let mut turn = Turn::begin(app, caller).await?;
+    let act = turn.act();
+    let game = super::live_here(act, caller).await?;
+    if stored::player(act, game.id, caller.user_id)
+        .await?
+        .is_none()
+    {
         return Err(AppError::user(format!(
             "You are not a player of **{}**.",
             game.name
         )));
     }
     let text = format!("<@{}> left **{}**.", caller.user_id, game.name);
-    super::record(&mut act, caller, "game_leave", &text).await?;
-    act.commit().await?;
-    Ok(Response::message(super::note("Player left", text)))
+    let (id, user) = (game.id, caller.user_id);
+    let out = super::change("game_leave", "Player left", text, move |tx| {
+        Box::pin(async move {
+            stored::leave(tx, id, user).await?;
+            Ok(())
+        })
+    });
+    turn.finish(out).await
 }

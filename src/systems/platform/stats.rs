@@ -122,9 +122,16 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
     let mut tx = app.db.read().await?;
     let fc = crate::app::rights::is_fc(&mut tx, caller).await?;
     let hide = (!fc).then_some(caller.user_id);
-    let tally = storage::faces::tally_visible(&mut tx, caller.guild_id, user, hide).await?;
-    let public = storage::faces::tally_public(&mut tx, caller.guild_id, user).await?;
+    // In a game's channel, that game's dice only (issue 32).
+    let game = crate::app::games::here(&mut tx, caller).await?;
+    let g = game.as_ref().map(|g| g.id);
+    let tally = storage::faces::tally_visible(&mut tx, caller.guild_id, g, user, hide).await?;
+    let public = storage::faces::tally_public(&mut tx, caller.guild_id, g, user).await?;
     drop(tx);
+    let subject = match &game {
+        Some(g) => format!("{subject} · {}", g.name),
+        None => subject,
+    };
     let pick = |tally: &[_]| {
         let mut dice = analyse(tally);
         if let Some(d) = q.die {

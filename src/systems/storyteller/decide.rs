@@ -69,5 +69,6 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
     .save(session, &state, status, timeout)
     .sheet(ch)
     .log(entry);
+    let out = super::rolls::waiting(out, &state, status);
     turn.finish(out).await
 }

@@ -9,7 +9,7 @@
 //! turn loads, the roll is its outcome.
 
 use crate::app::characters::{Access, Loaded};
-use crate::app::pipeline::{Record, Shown};
+use crate::app::pipeline::{Record, Shown, Waiter};
 use crate::app::view::Embed;
 use crate::app::App;
 use crate::app::{sessions, AppError, AppResult, Caller, Response, View};
@@ -113,6 +113,16 @@ fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// An open roll waits on its roller's willpower choice (pinged once in
+/// a play-by-post game, [`crate::app::waits`]); a closed one on nobody.
+pub fn waiting(out: Outcome, state: &RollState, status: Status) -> Outcome {
+    if status != Status::Open {
+        return out;
+    }
+    let what = format!("{}'s willpower choice", state.who());
+    out.waits_on(Waiter::Member(state.session.owner), what)
+}
+
 /// The outcome of a fresh roll: its session (closed at once unless a
 /// choice is pending), its log entry (with the dice thrown), the sheet it
 /// changed, and its message.
@@ -147,6 +157,7 @@ fn rolled(
     })
     .start(KIND, &state, status, timeout)
     .log(entry);
+    let out = waiting(out, &state, status);
     match sheet {
         Some(c) => out.sheet(c),
         None => out,

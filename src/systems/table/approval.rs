@@ -29,7 +29,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::answer::{self, Words};
 use crate::app::component::{Action, Click};
-use crate::app::pipeline::{Outcome, Pending, Scope, Table, Turn};
+use crate::app::pipeline::{Outcome, Pending, Scope, Table, Turn, Waiter};
 use crate::app::registry::{gm_of, BoxFuture, Governed};
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::view::{colour, Button, Embed, Style, View};
@@ -193,17 +193,22 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
             };
             let turn = Turn::<Table>::begin(app, caller).await?;
             let (timeout, fc_role) = (turn.guild.session_timeout_minutes, turn.guild.fc_role);
+            // In a play-by-post game the request waits the game's days on
+            // the game's game masters, pinged once (issue 32); elsewhere
+            // the server's FC role is pinged (the one deliberate role ping),
+            // when the server names one.
+            let role = fc_role.filter(|_| !turn.pings_waits());
+            let waits_for = format!("the request of {} ({})", caller.name, request.what);
             let asked = request.clone();
             let out = Outcome::new(move |s| {
-                // The request reaches the game master: their role is pinged
-                // (the one deliberate role ping), when the server names one.
                 let mut v = view(s.id, s.version, Status::Open, &asked);
-                if let Some(role) = fc_role {
+                if let Some(role) = role {
                     v = v.ping_role(role, "a request for you:");
                 }
                 Response::message(v)
             })
-            .start(KIND, &request, Status::Open, Some(timeout));
+            .start(KIND, &request, Status::Open, Some(timeout))
+            .waits_on(Waiter::GameMasters, waits_for);
             turn.finish(out).await
         }
     }

@@ -30,6 +30,7 @@ mod menus;
 mod notes;
 mod spend;
 mod turn;
+mod waits;
 
 use rand::{rngs::StdRng, SeedableRng};
 

@@ -215,6 +215,7 @@ impl<'a> Turn<'a> {
             was_closed: self.was_closed,
             whisper: step.whisper,
         };
+        let waited = super::waits::of(&self.st);
         let state = VeState::Task(Box::new(self.st));
         let minutes = minutes(&self.pipe);
         let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status))
@@ -222,6 +223,9 @@ impl<'a> Turn<'a> {
             .log(entry);
         for c in self.party.changed() {
             out = out.sheet(c);
+        }
+        if let Some((who, what)) = waited {
+            out = out.waits_on(who, what);
         }
         self.pipe.finish(out).await
     }
@@ -231,10 +235,15 @@ impl<'a> Turn<'a> {
         let (id, st) = (self.session.id, self.st);
         let state = VeState::Task(Box::new(st.clone()));
         let minutes = minutes(&self.pipe);
-        let out = Outcome::new(move |s| {
+        // The task waits on whom it waited on (no new ping).
+        let waited = super::waits::of(&st);
+        let mut out = Outcome::new(move |s| {
             Response::update(task_view::view(id, s.number, s.version, Status::Open, &st))
         })
         .save(self.session, &state, Status::Open, minutes);
+        if let Some((who, what)) = waited {
+            out = out.waits_on(who, what);
+        }
         self.pipe.finish(out).await
     }
 

@@ -1,0 +1,95 @@
+//! `/game waiting`: privately, whom the game of the caller's channel waits
+//! on (issue 32 item 3): each open roll, prompt, turn or request that
+//! waits on a member (or the game masters), what for, since when, with a
+//! link to its message. Only a play-by-post game records waits
+//! ([`crate::app::waits`]).
+
+use crate::app::view::{colour, limits, Embed};
+use crate::app::{App, AppError, AppResult, Caller, Response, View};
+use crate::storage::waits::{self, Listed, GAME_MASTERS};
+
+/// The most waits listed.
+const MAX_LISTED: i64 = 25;
+
+/// Lists, privately, whom the game of the caller's channel waits on.
+pub async fn waiting(app: &App, caller: &Caller) -> AppResult {
+    let mut tx = app.db.read().await?;
+    let game = crate::app::games::here(&mut tx, caller)
+        .await?
+        .ok_or_else(|| {
+            AppError::user(
+                "This channel belongs to no game. A server manager or the FC can start one here with `/game-gm create`.",
+            )
+        })?;
+    let now = app.clock.now_ms();
+    let listed = waits::open_in(&mut tx, caller.guild_id, game.id, now, MAX_LISTED).await?;
+    drop(tx);
+    let title = format!("Waiting in {}", game.name);
+    let mut text = if listed.is_empty() {
+        if game.pace == "post" {
+            format!("**{}** waits on nobody.", game.name)
+        } else {
+            format!(
+                "**{}** plays live: nobody is waited on between sessions. A game master sets `/game-gm pace pace:post` for play by post.",
+                game.name
+            )
+        }
+    } else {
+        listed
+            .iter()
+            .map(|w| line(caller.guild_id, w))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    crate::app::view::truncate(&mut text, limits::DESCRIPTION);
+    let embed = Embed::new(title).colour(colour::NEUTRAL).description(text);
+    Ok(Response::ephemeral(View::embed(embed)))
+}
+
+/// One wait: whom on, what for, since when, and where.
+fn line(guild_id: i64, w: &Listed) -> String {
+    let who = if w.member_id == GAME_MASTERS {
+        "the game masters".to_string()
+    } else {
+        format!("<@{}>", w.member_id)
+    };
+    let since = format!("<t:{}:R>", w.since.div_euclid(1000));
+    let place = match w.message_id {
+        Some(m) => format!(
+            "[the message](https://discord.com/channels/{guild_id}/{}/{m})",
+            w.channel_id
+        ),
+        None => format!("<#{}>", w.channel_id),
+    };
+    format!("• {who}: {} · since {since} · {place}", w.what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_links_its_message() {
+        let w = Listed {
+            session_id: 1,
+            member_id: 7,
+            what: "Bea's willpower choice".into(),
+            since: 1_800_000_000_123,
+            channel_id: 5,
+            message_id: Some(9),
+        };
+        assert_eq!(
+            line(3, &w),
+            "• <@7>: Bea's willpower choice · since <t:1800000000:R> · [the message](https://discord.com/channels/3/5/9)"
+        );
+        let gms = Listed {
+            member_id: GAME_MASTERS,
+            message_id: None,
+            ..w
+        };
+        assert_eq!(
+            line(3, &gms),
+            "• the game masters: Bea's willpower choice · since <t:1800000000:R> · <#5>"
+        );
+    }
+}

@@ -1,0 +1,40 @@
+//! Whom an open task waits on (issue 32, play by post): the roller's
+//! answer to an offered aid, their KISS round, their spending or Ego
+//! choice, and the FC's subversion window. In a play-by-post game the
+//! pipeline records the wait and pings that member (or the game masters)
+//! once ([`crate::app::waits`]); elsewhere it changes nothing.
+
+use crate::app::pipeline::Waiter;
+use crate::rules::venus::task::{AidStatus, TaskPhase};
+use crate::systems::venus::state::TaskSession;
+
+/// Whom the task `st` as it now stands waits on, and what for; `None`
+/// when it waits on nobody.
+pub fn of(st: &TaskSession) -> Option<(Waiter, String)> {
+    let roller = Waiter::Member(st.roller.user);
+    let name = &st.roller.name;
+    Some(match st.task.phase {
+        TaskPhase::AidOffers => {
+            let offered: Vec<String> = st
+                .task
+                .allies
+                .iter()
+                .filter(|a| a.status == AidStatus::Offered)
+                .map(|a| st.name_of(a.id))
+                .collect();
+            if offered.is_empty() {
+                return None;
+            }
+            let what = format!("{name}'s answer to the aid of {}", offered.join(", "));
+            (roller, what)
+        }
+        TaskPhase::KissDeclaration => (roller, format!("{name}'s KISS round")),
+        TaskPhase::Spending => (roller, format!("{name}'s spending")),
+        TaskPhase::EgoOffer => (roller, format!("{name}'s Ego choice")),
+        TaskPhase::GmSubversion => (
+            Waiter::GameMasters,
+            format!("the FC's subversion of {name}'s task"),
+        ),
+        TaskPhase::Closed => return None,
+    })
+}

@@ -1100,7 +1100,7 @@ fn guild_registrations(t: &Table) -> usize {
 /// under its root. The leaf commands a player and a game master see in a
 /// one-system server of each game, printed and asserted exactly (before
 /// the game master's roots: Veracity 77, Venus 72, Storyteller 58, Virtual
-/// Veil 70, for everyone).
+/// Veil 70, for everyone; issue 32's `/game waiting` added one each).
 #[test]
 fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     let file = std::env::temp_dir().join(format!(
@@ -1166,10 +1166,10 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     assert_eq!(
         counts,
         [
-            ("vr", 46, 71),
-            ("ve", 39, 69),
-            ("st", 35, 52),
-            ("vv", 40, 64)
+            ("vr", 47, 72),
+            ("ve", 40, 70),
+            ("st", 36, 53),
+            ("vv", 41, 65)
         ]
     );
 }

@@ -150,23 +150,8 @@ pub async fn newest(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<HistoryRow>, StorageError> {
-    let (w, binds) = clause(f);
-    let n = binds.len();
-    let sql = format!(
-        "SELECT {COLUMNS} FROM roll_log l LEFT JOIN characters c ON c.id = l.character_id
-         WHERE {w} ORDER BY l.id DESC LIMIT ${} OFFSET ${}",
-        n + 1,
-        n + 2
-    );
-    let mut q = sqlx::query(&sql);
-    for b in binds {
-        q = match b {
-            Bind::Int(v) => q.bind(v),
-            Bind::Text(t) => q.bind(t),
-        };
-    }
-    let rows = q.bind(limit).bind(offset).fetch_all(&mut **tx).await?;
-    rows.iter().map(from_row).collect()
+    let order = |n: usize| format!("ORDER BY l.id DESC LIMIT ${} OFFSET ${}", n + 1, n + 2);
+    select(tx, f, order, [limit, offset]).await
 }
 
 /// Matching entries with an id above `after_id`, oldest first (for the
@@ -177,13 +162,23 @@ pub async fn oldest_after(
     after_id: i64,
     limit: i64,
 ) -> Result<Vec<HistoryRow>, StorageError> {
+    let order = |n: usize| format!("AND l.id > ${} ORDER BY l.id LIMIT ${}", n + 1, n + 2);
+    select(tx, f, order, [after_id, limit]).await
+}
+
+/// The entries `f` matches, then `rest` (given how many parameters the
+/// filter binds; it names two more), with `tail` bound to those two.
+async fn select(
+    tx: &mut Tx,
+    f: &Filter,
+    rest: impl Fn(usize) -> String,
+    tail: [i64; 2],
+) -> Result<Vec<HistoryRow>, StorageError> {
     let (w, binds) = clause(f);
-    let n = binds.len();
     let sql = format!(
         "SELECT {COLUMNS} FROM roll_log l LEFT JOIN characters c ON c.id = l.character_id
-         WHERE {w} AND l.id > ${} ORDER BY l.id LIMIT ${}",
-        n + 1,
-        n + 2
+         WHERE {w} {}",
+        rest(binds.len())
     );
     let mut q = sqlx::query(&sql);
     for b in binds {
@@ -192,7 +187,7 @@ pub async fn oldest_after(
             Bind::Text(t) => q.bind(t),
         };
     }
-    let rows = q.bind(after_id).bind(limit).fetch_all(&mut **tx).await?;
+    let rows = q.bind(tail[0]).bind(tail[1]).fetch_all(&mut **tx).await?;
     rows.iter().map(from_row).collect()
 }
 

@@ -56,18 +56,26 @@ fn key(session_id: i64) -> String {
     format!("secret_session:{session_id}")
 }
 
-/// The GM channel a secret action of `caller` goes to; refuses (nothing is
-/// rolled) when the FC has set none.
+/// The GM channel a secret action of `caller` goes to: the caller's
+/// game's own (issue 32), else the server's; refuses (nothing is rolled)
+/// when neither is set.
 pub async fn gm_channel(tx: &mut Tx, caller: &Caller) -> Result<i64, AppError> {
-    settings::guild(tx, caller.guild_id)
-        .await?
-        .gm_channel
-        .ok_or_else(|| {
-            AppError::user(
-                "No GM channel is set, so a secret roll has nowhere to go and nothing was rolled. \
+    gm_channel_here(tx, caller).await?.ok_or_else(|| {
+        AppError::user(
+            "No GM channel is set, so a secret roll has nowhere to go and nothing was rolled. \
                  The FC can set one with `/fc gm-channel`; or roll without `secret`.",
-            )
-        })
+        )
+    })
+}
+
+/// The GM channel of `caller`'s channel: its live game's own, else the
+/// server's (`None`: neither is set).
+async fn gm_channel_here(tx: &mut Tx, caller: &Caller) -> Result<Option<i64>, AppError> {
+    let game = super::games::live_here(tx, caller).await?;
+    if let Some(own) = game.and_then(|g| g.gm_channel) {
+        return Ok(Some(own));
+    }
+    Ok(settings::guild(tx, caller.guild_id).await?.gm_channel)
 }
 
 /// Refuses a secret action when no GM channel is set; allows everything else.
@@ -83,7 +91,7 @@ pub async fn check(app: &App, caller: &Caller) -> Result<Option<i64>, AppError> 
 /// transaction).
 pub async fn mark(tx: &mut Tx, caller: &Caller, session_id: i64) -> Result<(), AppError> {
     storage::sessions::mark_secret(tx, caller.guild_id, session_id).await?;
-    let gm = settings::guild(tx, caller.guild_id).await?.gm_channel;
+    let gm = gm_channel_here(tx, caller).await?;
     let s = SecretSession {
         gm_channel: gm,
         ..SecretSession::default()

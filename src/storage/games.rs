@@ -27,6 +27,8 @@ pub struct Game {
     pub ended_at: Option<i64>,
     /// When it was created (ms).
     pub created_at: i64,
+    /// Its own GM channel for secret rolls (else the server's).
+    pub gm_channel: Option<i64>,
 }
 
 impl Game {
@@ -105,7 +107,8 @@ pub fn key(name: &str) -> String {
     name.trim().to_lowercase()
 }
 
-const COLUMNS: &str = "id, guild_id, name, system, pace, post_days, ended_at, created_at";
+const COLUMNS: &str =
+    "id, guild_id, name, system, pace, post_days, ended_at, created_at, gm_channel";
 
 fn game(r: &sqlx::any::AnyRow) -> Result<Game, StorageError> {
     Ok(Game {
@@ -117,6 +120,7 @@ fn game(r: &sqlx::any::AnyRow) -> Result<Game, StorageError> {
         post_days: r.try_get("post_days")?,
         ended_at: r.try_get("ended_at")?,
         created_at: r.try_get("created_at")?,
+        gm_channel: r.try_get("gm_channel")?,
     })
 }
 
@@ -402,6 +406,21 @@ pub async fn end(tx: &mut Tx, game_id: i64, now: i64) -> Result<bool, StorageErr
         .execute(&mut **tx)
         .await?;
     Ok(done.rows_affected() > 0)
+}
+
+/// Sets (or, with `None`, clears) the game's own GM channel.
+pub async fn set_gm_channel(
+    tx: &mut Tx,
+    game_id: i64,
+    channel: Option<i64>,
+) -> Result<(), StorageError> {
+    forget_seen(tx);
+    sqlx::query("UPDATE games SET gm_channel = $2 WHERE id = $1")
+        .bind(game_id)
+        .bind(channel)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Sets a game's pace (`live` or `post`) and how many days a post-pace

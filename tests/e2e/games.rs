@@ -948,3 +948,49 @@ async fn issue_32_a_trackers_turn_waits_on_its_member() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 32 item 2: a game's secret rolls go to its own GM channel
+/// (`/game-gm gm-channel`); a game without one, and every channel outside
+/// games, use the server's (`/fc gm-channel`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_games_secret_rolls_go_to_its_own_gm_channel() {
+    let t = table("games-gm-channel", 1).await;
+    two_games(&t).await;
+    one(&t, "fc: /fc gm-channel channel:#gm").await;
+    refused(
+        &t,
+        "gmb in #alpha: /game-gm gm-channel channel:#alpha-gm",
+        "game masters",
+    )
+    .await;
+    let set = one(&t, "gma in #alpha: /game-gm gm-channel channel:#alpha-gm").await;
+    assert!(set.text().contains("Alpha"), "{}", set.text());
+    let posts_in = |channel: &str| {
+        let path = format!("/channels/{}/messages", t.channel_id_of(channel));
+        t.fake
+            .requests_since(0, |r| r.method == "POST" && r.path == path)
+            .len()
+    };
+    let (alpha_gm, server_gm) = (posts_in("#alpha-gm"), posts_in("#gm"));
+    t.run_line("alice in #alpha: /roll expression:2d6 secret:true")
+        .await
+        .unwrap();
+    assert_eq!(posts_in("#alpha-gm"), alpha_gm + 1, "Alpha's GM channel");
+    assert_eq!(posts_in("#gm"), server_gm, "not the server's");
+    t.run_line("alice in #beta: /roll expression:2d6 secret:true")
+        .await
+        .unwrap();
+    assert_eq!(
+        posts_in("#gm"),
+        server_gm + 1,
+        "Beta has none: the server's"
+    );
+    // Cleared, Alpha's secret rolls go to the server's again.
+    one(&t, "gma in #alpha: /game-gm gm-channel clear:true").await;
+    t.run_line("alice in #alpha: /roll expression:2d6 secret:true")
+        .await
+        .unwrap();
+    assert_eq!(posts_in("#gm"), server_gm + 2);
+    assert_eq!(posts_in("#alpha-gm"), alpha_gm + 1);
+    assert_schema_clean(&t);
+}

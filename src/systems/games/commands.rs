@@ -32,7 +32,16 @@ pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
     slash_command,
     guild_only,
     subcommands(
-        "create", "channel", "gm", "join", "leave", "show", "pace", "waiting", "end"
+        "create",
+        "channel",
+        "gm",
+        "gm_channel",
+        "join",
+        "leave",
+        "show",
+        "pace",
+        "waiting",
+        "end"
     ),
     subcommand_required
 )]
@@ -178,6 +187,31 @@ pub enum Pace {
     /// By post: rolls wait days.
     #[name = "post"]
     Post,
+}
+
+/// Where the game's secret rolls go (its game masters)
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "gm-channel"
+)]
+pub async fn gm_channel(
+    ctx: Context<'_>,
+    #[description = "The game's GM channel for secret rolls"]
+    #[channel_types("Text", "PrivateThread", "PublicThread")]
+    channel: Option<serenity::ChannelId>,
+    #[description = "Back to the server's GM channel"] clear: Option<bool>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = super::gm_channel::gm_channel(
+        &ctx.data().app,
+        &caller,
+        channel.map(|c| c.get() as i64),
+        clear.unwrap_or(false),
+    )
+    .await;
+    respond(ctx, r).await
 }
 
 /// Play live, or by post with rolls that wait days (its game masters)

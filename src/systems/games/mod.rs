@@ -14,6 +14,7 @@
 //! - [`create`]: `/game-gm create`.
 //! - [`channel`]: `/game-gm channel add|remove`.
 //! - [`gm`]: `/game-gm gm add|remove`.
+//! - [`gm_channel`]: `/game-gm gm-channel` (where its secret rolls go).
 //! - [`pace`]: `/game-gm pace` (live, or play by post).
 //! - [`players`]: `/game join`, `/game leave`.
 //! - [`show`]: `/game show`.
@@ -27,6 +28,7 @@ pub mod commands;
 pub mod create;
 pub mod end;
 pub mod gm;
+pub mod gm_channel;
 pub mod pace;
 pub mod players;
 pub mod show;

@@ -52,12 +52,17 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
     } else {
         format!("Game: {} (ended)", game.name)
     };
-    let embed = Embed::new(title)
+    let mut embed = Embed::new(title)
         .colour(colour::NEUTRAL)
         .field("System", app.registry.display(&game.system), true)
         .field("Pace", pace, true)
-        .field("Channels", channels_text, false)
-        .field("Game masters", gm_mentions(&gms), false)
-        .field("Players", players_text, false);
+        .field("Channels", channels_text, false);
+    if let Some(gm) = game.gm_channel {
+        embed = embed.field("GM channel", format!("<#{gm}> (its secret rolls)"), false);
+    }
+    let embed =
+        embed
+            .field("Game masters", gm_mentions(&gms), false)
+            .field("Players", players_text, false);
     Ok(Response::message(View::embed(embed)))
 }

@@ -507,12 +507,10 @@ fn task_job(
             }
             Ok((key.to_string(), j.level, None))
         }
-        (Some(key), Some(_)) => {
-            return Err(RuleError::new(format!(
-                "{} already has the job {key}.",
-                sheet.name
-            )));
-        }
+        (Some(key), Some(_)) => Err(RuleError::new(format!(
+            "{} already has the job {key}.",
+            sheet.name
+        ))),
         (None, Some(inherits)) => {
             let name = clean_name("job", &setup.job)?;
             if inherits.is_empty() || inherits.len() > 2 {
@@ -535,13 +533,11 @@ fn task_job(
             }
             Ok((name, 0, Some(keys)))
         }
-        (None, None) => {
-            return Err(RuleError::new(format!(
-                "{} has no job called {}: name the abilities it inherits to start learning it.",
-                sheet.name,
-                setup.job.trim()
-            )));
-        }
+        (None, None) => Err(RuleError::new(format!(
+            "{} has no job called {}: name the abilities it inherits to start learning it.",
+            sheet.name,
+            setup.job.trim()
+        ))),
     }
 }
 

@@ -72,10 +72,10 @@ pub async fn save_with_help(
     let Saver {
         name,
         sheet,
-        character,
         session,
         loaded,
     } = saver(&mut turn, player, on_fail.is_some()).await?;
+    let character = loaded.as_ref().map(|c| c.row.id);
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
@@ -117,14 +117,13 @@ pub async fn save_with_help(
     }
 }
 
-/// Who makes a save, and where it is kept.
+/// Who makes a save: its name and sheet, and either the fight it is an
+/// NPC of or the loaded character.
 struct Saver {
     /// The saver's name.
     name: String,
     /// The sheet the save is read on.
     sheet: Sheet,
-    /// The character's id (none for a fight's NPC).
-    character: Option<i64>,
     /// The fight's session, for an NPC's save logged with the fight.
     session: Option<i64>,
     /// The loaded character, whose slots `on_fail` fills.
@@ -149,7 +148,6 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
             return Ok(Saver {
                 name,
                 sheet,
-                character: None,
                 session: Some(session),
                 loaded: None,
             });
@@ -160,7 +158,6 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
     Ok(Saver {
         name: loaded.row.name.clone(),
         sheet: loaded.sheet.clone(),
-        character: Some(loaded.row.id),
         session: None,
         loaded: Some(loaded),
     })

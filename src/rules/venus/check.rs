@@ -398,6 +398,57 @@ fn need_gm(actor: Actor) -> Result<(), RuleError> {
     }
 }
 
+/// Who rolls and with what: the roller's ability read from the sheet
+/// (the GM picks it, VE-4), or an ad-hoc NPC check with the GM's numbers.
+/// Returns whether it is an NPC check, the ability's name, rank and score.
+fn check_subject(
+    setup: &CheckSetup,
+    settings: &VenusSettings,
+    ctx: &VenusCtx,
+) -> Result<(bool, String, Rank, u32), RuleError> {
+    match &setup.subject {
+        CheckSubject::Sheet { ability } => {
+            let sheet = ctx.sheet(setup.roller)?;
+            let key = sheet
+                .ability_key(ability)
+                .ok_or_else(|| sheet.no_ability(ability))?;
+            let a = sheet.abilities[key];
+            Ok((false, key.to_string(), a.rank, a.score))
+        }
+        CheckSubject::AdHoc { name, rank, score } => {
+            if !setup.actor.gm {
+                return Err(RuleError::new(
+                    "Only the GM can roll a check with ad-hoc numbers (an NPC check).",
+                ));
+            }
+            if *score > settings.ve_max_score {
+                return Err(RuleError::new(format!(
+                    "An ability score can be at most {} in this guild.",
+                    settings.ve_max_score
+                )));
+            }
+            Ok((true, clean_name("NPC check", name)?, *rank, *score))
+        }
+    }
+}
+
+/// Refuses an absolute difficulty the edition does not have: VE1 5, 10,
+/// 15, 20 or 25 (VE1-C1), VE2 1-4 × 5 (VE2-C1).
+fn check_difficulty(edition: Edition, difficulty: u32) -> Result<(), RuleError> {
+    let allowed: &[u32] = match edition {
+        Edition::One => &VE1_DIFFICULTIES,
+        Edition::Two => &VE2_DIFFICULTIES,
+    };
+    if allowed.contains(&difficulty) {
+        Ok(())
+    } else {
+        Err(RuleError::new(match edition {
+            Edition::One => "The absolute difficulty must be 5, 10, 15, 20 or 25.",
+            Edition::Two => "The absolute difficulty must be 5, 10, 15 or 20 (1-4 × 5).",
+        }))
+    }
+}
+
 impl CheckState {
     /// Validates the setup, rolls the d20 and applies the natural-roll rules
     /// and the plain sum. Returns a closed check, or one awaiting bonus factors.
@@ -413,40 +464,8 @@ impl CheckState {
                 "Only the roller or the GM can start this check.",
             ));
         }
-        let (npc, ability, rank, score) = match &setup.subject {
-            CheckSubject::Sheet { ability } => {
-                let sheet = ctx.sheet(setup.roller)?;
-                let key = sheet
-                    .ability_key(ability)
-                    .ok_or_else(|| sheet.no_ability(ability))?;
-                let a = sheet.abilities[key];
-                (false, key.to_string(), a.rank, a.score)
-            }
-            CheckSubject::AdHoc { name, rank, score } => {
-                if !setup.actor.gm {
-                    return Err(RuleError::new(
-                        "Only the GM can roll a check with ad-hoc numbers (an NPC check).",
-                    ));
-                }
-                if *score > settings.ve_max_score {
-                    return Err(RuleError::new(format!(
-                        "An ability score can be at most {} in this guild.",
-                        settings.ve_max_score
-                    )));
-                }
-                (true, clean_name("NPC check", name)?, *rank, *score)
-            }
-        };
-        let allowed: &[u32] = match edition {
-            Edition::One => &VE1_DIFFICULTIES,
-            Edition::Two => &VE2_DIFFICULTIES,
-        };
-        if !allowed.contains(&setup.difficulty) {
-            return Err(RuleError::new(match edition {
-                Edition::One => "The absolute difficulty must be 5, 10, 15, 20 or 25.",
-                Edition::Two => "The absolute difficulty must be 5, 10, 15 or 20 (1-4 × 5).",
-            }));
-        }
+        let (npc, ability, rank, score) = check_subject(&setup, settings, ctx)?;
+        check_difficulty(edition, setup.difficulty)?;
         let factors = check_relative_factors(edition, &setup.factors)?;
         let target = setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>();
         let consequence = clean_text("consequence", &setup.consequence)?;
@@ -483,34 +502,7 @@ impl CheckState {
             score,
             target,
         }];
-        let result = if natural == 1 && nat1_fails {
-            events.push(CheckEvent::NaturalOne);
-            Some(CheckResult::AutoFailNatural1)
-        } else if autopass_min.is_some_and(|m| natural >= m) {
-            events.push(CheckEvent::AutoPass { natural });
-            Some(CheckResult::AutoPass)
-        } else {
-            if natural == 1 {
-                events.push(CheckEvent::NaturalOneIgnored);
-            }
-            if sum >= target {
-                events.push(CheckEvent::Passed { total: sum, target });
-                Some(CheckResult::Pass)
-            } else {
-                let shortfall = target - sum;
-                let max_bonus = state.max_bonus();
-                if shortfall > max_bonus {
-                    events.push(CheckEvent::OutOfReach {
-                        shortfall,
-                        max_bonus,
-                    });
-                    Some(CheckResult::FailOutOfReach)
-                } else {
-                    events.push(CheckEvent::Short { sum, shortfall });
-                    None
-                }
-            }
-        };
+        let result = state.read_roll(&mut events);
         match result {
             Some(r) => {
                 state.result = Some(r);
@@ -519,6 +511,43 @@ impl CheckState {
             None => state.phase = CheckPhase::AwaitingBonus,
         }
         Ok((state, events))
+    }
+
+    /// Reads the d20 before any bonus: a natural 1 fails (VE1-C3,
+    /// VE2-C3), a natural in the rank's set passes (VE1-C4, VE2-C4), else
+    /// the sum against the target (VE1-C5, VE2-C5). A check short by no
+    /// more than the best bonus stays open (`None`) for bonus factors;
+    /// one further short fails out of reach (VE1-C6).
+    fn read_roll(&self, events: &mut Vec<CheckEvent>) -> Option<CheckResult> {
+        let natural = self.natural;
+        if natural == 1 && self.nat1_fails {
+            events.push(CheckEvent::NaturalOne);
+            return Some(CheckResult::AutoFailNatural1);
+        }
+        if self.autopass_min.is_some_and(|m| natural >= m) {
+            events.push(CheckEvent::AutoPass { natural });
+            return Some(CheckResult::AutoPass);
+        }
+        if natural == 1 {
+            events.push(CheckEvent::NaturalOneIgnored);
+        }
+        let (sum, target) = (self.sum, self.target);
+        if sum >= target {
+            events.push(CheckEvent::Passed { total: sum, target });
+            return Some(CheckResult::Pass);
+        }
+        let shortfall = target - sum;
+        let max_bonus = self.max_bonus();
+        if shortfall > max_bonus {
+            events.push(CheckEvent::OutOfReach {
+                shortfall,
+                max_bonus,
+            });
+            Some(CheckResult::FailOutOfReach)
+        } else {
+            events.push(CheckEvent::Short { sum, shortfall });
+            None
+        }
     }
 
     /// The best bonus possible: 6 (VE1, a d6) or 8 (VE2).
@@ -595,73 +624,7 @@ impl CheckState {
                 name,
                 kind,
                 value,
-            } => {
-                self.need_roller(actor)?;
-                let name = clean_name("bonus factor", &name)?;
-                if self.bonus_factors.len() >= MAX_FACTORS {
-                    return Err(RuleError::new("A check takes at most 4 bonus factors."));
-                }
-                match self.edition {
-                    Edition::One => {
-                        if value != 1 {
-                            return Err(RuleError::new(
-                                "In edition 1 each bonus factor is worth one d6 (value 1).",
-                            ));
-                        }
-                        if kind == FactorKind::Ego {
-                            return Err(RuleError::new(
-                                "Ego cannot be spent on a check; it is for KISSing task dice.",
-                            ));
-                        }
-                        if kind == FactorKind::Lot {
-                            if self.npc {
-                                return Err(RuleError::new(
-                                    "An ad-hoc NPC check has no Lots to spend.",
-                                ));
-                            }
-                            let sheet = ctx.sheet(self.roller)?;
-                            if sheet.lots <= self.lot_factors() {
-                                return Err(RuleError::new(if sheet.lots == 0 {
-                                    format!("{} has no Lots left to spend.", sheet.name)
-                                } else {
-                                    format!(
-                                        "{} has no more Lots to spend on this check.",
-                                        sheet.name
-                                    )
-                                }));
-                            }
-                        }
-                    }
-                    Edition::Two => {
-                        if matches!(kind, FactorKind::Lot | FactorKind::Ego) {
-                            return Err(RuleError::new(
-                                "Lots and Ego cannot be spent on a check in edition 2.",
-                            ));
-                        }
-                        if !(1..=2).contains(&value) {
-                            return Err(RuleError::new(
-                                "A bonus factor is worth +1, or +2 when multiples apply.",
-                            ));
-                        }
-                        let total: u32 = self.bonus_factors.iter().map(|f| f.value).sum();
-                        if total + value > VE2_MAX_BONUS {
-                            return Err(RuleError::new("The total bonus can be at most +8."));
-                        }
-                    }
-                }
-                let factor = BonusFactor {
-                    name,
-                    kind,
-                    value,
-                    claimed_by: actor.id,
-                    approved: !self.settings.ve_require_approval || kind == FactorKind::Lot,
-                };
-                self.bonus_factors.push(factor.clone());
-                events.push(CheckEvent::FactorAdded {
-                    index: self.bonus_factors.len() - 1,
-                    factor,
-                });
-            }
+            } => self.add_factor(ctx, actor, &name, kind, value, &mut events)?,
             CheckAction::RemoveFactor { actor, index } => {
                 self.need_roller(actor)?;
                 let f = self.factor_at(index)?;
@@ -683,65 +646,7 @@ impl CheckState {
             }
             CheckAction::Resolve { actor } => {
                 self.need_roller(actor)?;
-                if let Some(f) = self.bonus_factors.iter().find(|f| !f.approved) {
-                    return Err(RuleError::new(format!(
-                        "The bonus factor \"{}\" still awaits the GM's approval.",
-                        f.name
-                    )));
-                }
-                let lots = self.lot_factors();
-                if lots > 0 {
-                    let mut work = ctx.clone();
-                    let sheet = work.sheet_mut(self.roller)?;
-                    for e in sheet.take_lots(lots)? {
-                        events.push(CheckEvent::Sheet {
-                            who: self.roller,
-                            event: e,
-                        });
-                    }
-                    *ctx = work;
-                }
-                let bonus = match self.edition {
-                    Edition::One => {
-                        let dice: Vec<u32> = self.bonus_factors.iter().map(|_| d(rng, 6)).collect();
-                        let highest = dice.iter().copied().max().unwrap_or(0);
-                        self.bonus_dice = dice.clone();
-                        events.push(CheckEvent::BonusRolled { dice, highest });
-                        highest
-                    }
-                    Edition::Two => {
-                        let total = self
-                            .bonus_factors
-                            .iter()
-                            .map(|f| f.value)
-                            .sum::<u32>()
-                            .min(VE2_MAX_BONUS);
-                        events.push(CheckEvent::FlatBonus { total });
-                        total
-                    }
-                };
-                self.bonus = bonus;
-                let total = self.sum.saturating_add(bonus);
-                let result = if self.bonus_factors.is_empty() {
-                    events.push(CheckEvent::Failed {
-                        total,
-                        target: self.target,
-                    });
-                    CheckResult::FailNoBonus
-                } else if total >= self.target {
-                    events.push(CheckEvent::Passed {
-                        total,
-                        target: self.target,
-                    });
-                    CheckResult::PassWithBonus
-                } else {
-                    events.push(CheckEvent::Failed {
-                        total,
-                        target: self.target,
-                    });
-                    CheckResult::FailWithBonus
-                };
-                self.close(result, &mut events);
+                self.resolve(ctx, rng, &mut events)?;
             }
             CheckAction::AcceptFailure { actor } => {
                 self.need_roller(actor)?;
@@ -769,6 +674,167 @@ impl CheckState {
             }
         }
         Ok((self, events))
+    }
+
+    /// Claims a bonus factor (roller or GM, at most four): approved at
+    /// once unless `ve_require_approval` asks the GM, a Lot always
+    /// (VE1-C6, VE1-C7, VE2-C6).
+    fn add_factor(
+        &mut self,
+        ctx: &VenusCtx,
+        actor: Actor,
+        name: &str,
+        kind: FactorKind,
+        value: u32,
+        events: &mut Vec<CheckEvent>,
+    ) -> Result<(), RuleError> {
+        self.need_roller(actor)?;
+        let name = clean_name("bonus factor", name)?;
+        if self.bonus_factors.len() >= MAX_FACTORS {
+            return Err(RuleError::new("A check takes at most 4 bonus factors."));
+        }
+        self.check_factor(ctx, kind, value)?;
+        let factor = BonusFactor {
+            name,
+            kind,
+            value,
+            claimed_by: actor.id,
+            approved: !self.settings.ve_require_approval || kind == FactorKind::Lot,
+        };
+        self.bonus_factors.push(factor.clone());
+        events.push(CheckEvent::FactorAdded {
+            index: self.bonus_factors.len() - 1,
+            factor,
+        });
+        Ok(())
+    }
+
+    /// Whether the edition allows a bonus factor of this kind and value:
+    /// in VE1 each is one d6 and Lots are spendable while the sheet has
+    /// them, Ego never (VE1-C6, VE1-C7); in VE2 each is worth +1 or +2,
+    /// at most +8 in all, and Lots and Ego are refused (VE2-C6, VE2-C7).
+    fn check_factor(&self, ctx: &VenusCtx, kind: FactorKind, value: u32) -> Result<(), RuleError> {
+        match self.edition {
+            Edition::One => {
+                if value != 1 {
+                    return Err(RuleError::new(
+                        "In edition 1 each bonus factor is worth one d6 (value 1).",
+                    ));
+                }
+                if kind == FactorKind::Ego {
+                    return Err(RuleError::new(
+                        "Ego cannot be spent on a check; it is for KISSing task dice.",
+                    ));
+                }
+                if kind == FactorKind::Lot {
+                    if self.npc {
+                        return Err(RuleError::new("An ad-hoc NPC check has no Lots to spend."));
+                    }
+                    let sheet = ctx.sheet(self.roller)?;
+                    if sheet.lots <= self.lot_factors() {
+                        return Err(RuleError::new(if sheet.lots == 0 {
+                            format!("{} has no Lots left to spend.", sheet.name)
+                        } else {
+                            format!("{} has no more Lots to spend on this check.", sheet.name)
+                        }));
+                    }
+                }
+            }
+            Edition::Two => {
+                if matches!(kind, FactorKind::Lot | FactorKind::Ego) {
+                    return Err(RuleError::new(
+                        "Lots and Ego cannot be spent on a check in edition 2.",
+                    ));
+                }
+                if !(1..=2).contains(&value) {
+                    return Err(RuleError::new(
+                        "A bonus factor is worth +1, or +2 when multiples apply.",
+                    ));
+                }
+                let total: u32 = self.bonus_factors.iter().map(|f| f.value).sum();
+                if total + value > VE2_MAX_BONUS {
+                    return Err(RuleError::new("The total bonus can be at most +8."));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves the bonus step once every factor is approved: spends the
+    /// claimed Lots (VE1-C7), adds the bonus and closes as passed or
+    /// failed; a check without bonus factors fails (VE1-C6, VE2-C6).
+    fn resolve<R: Rng + ?Sized>(
+        &mut self,
+        ctx: &mut VenusCtx,
+        rng: &mut R,
+        events: &mut Vec<CheckEvent>,
+    ) -> Result<(), RuleError> {
+        if let Some(f) = self.bonus_factors.iter().find(|f| !f.approved) {
+            return Err(RuleError::new(format!(
+                "The bonus factor \"{}\" still awaits the GM's approval.",
+                f.name
+            )));
+        }
+        let lots = self.lot_factors();
+        if lots > 0 {
+            let mut work = ctx.clone();
+            let sheet = work.sheet_mut(self.roller)?;
+            for e in sheet.take_lots(lots)? {
+                events.push(CheckEvent::Sheet {
+                    who: self.roller,
+                    event: e,
+                });
+            }
+            *ctx = work;
+        }
+        let bonus = self.roll_bonus(rng, events);
+        self.bonus = bonus;
+        let total = self.sum.saturating_add(bonus);
+        let result = if self.bonus_factors.is_empty() {
+            events.push(CheckEvent::Failed {
+                total,
+                target: self.target,
+            });
+            CheckResult::FailNoBonus
+        } else if total >= self.target {
+            events.push(CheckEvent::Passed {
+                total,
+                target: self.target,
+            });
+            CheckResult::PassWithBonus
+        } else {
+            events.push(CheckEvent::Failed {
+                total,
+                target: self.target,
+            });
+            CheckResult::FailWithBonus
+        };
+        self.close(result, events);
+        Ok(())
+    }
+
+    /// The bonus: one d6 per factor with the highest added (VE1-C6), or
+    /// the factors' values added flat, at most +8 (VE2-C6).
+    fn roll_bonus<R: Rng + ?Sized>(&mut self, rng: &mut R, events: &mut Vec<CheckEvent>) -> u32 {
+        match self.edition {
+            Edition::One => {
+                let dice: Vec<u32> = self.bonus_factors.iter().map(|_| d(rng, 6)).collect();
+                let highest = dice.iter().copied().max().unwrap_or(0);
+                self.bonus_dice = dice.clone();
+                events.push(CheckEvent::BonusRolled { dice, highest });
+                highest
+            }
+            Edition::Two => {
+                let total = self
+                    .bonus_factors
+                    .iter()
+                    .map(|f| f.value)
+                    .sum::<u32>()
+                    .min(VE2_MAX_BONUS);
+                events.push(CheckEvent::FlatBonus { total });
+                total
+            }
+        }
     }
 
     fn need_roller(&self, actor: Actor) -> Result<(), RuleError> {

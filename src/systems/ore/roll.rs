@@ -30,7 +30,7 @@ use crate::rules::ore::roll::{
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
-use crate::rules::ore::{OreRoll, OreSheet};
+use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
@@ -134,16 +134,7 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     let (dice, requirement) = checked(&args)?;
     let mut ch = super::context::target(turn, args.name.as_deref(), args.player).await?;
     if let (Some(stat), None) = (args.stat, dice) {
-        // A stat of 0 with an empty cache rolls nothing: a newcomer's fresh
-        // sheet gets the way forward instead of a public "No set" (issue 31).
-        if ch.sheet.stats.get(stat) == 0 && ch.sheet.cache.is_empty() {
-            return Err(AppError::user(format!(
-                "{}'s {} is 0, so there are no dice to roll. Set it with `/vv sheet set stat:{} value:…`, or roll a number of dice with `/vv roll dice:…`.",
-                ch.name(),
-                stat.name(),
-                stat.name(),
-            )));
-        }
+        check_stat_rolls(&ch.sheet, ch.name(), stat)?;
     }
     let mut settings = turn.settings.clone();
     let guild_cap = turn.guild.max_dice_per_roll.max(1);
@@ -188,19 +179,7 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
         notes,
     };
     let ch = super::context::checked(ch)?;
-    let inputs = record::RollInputs {
-        dice,
-        pool: Some(pool_text(&state.roll)),
-        requirement: Some(requirement),
-        stat: args.stat,
-    };
-    let entry = Record::new("roll", &inputs, &events)
-        .dice(
-            &record::RollDice::of(&state.roll),
-            super::faces::thrown(&events),
-        )
-        .character(ch.row.id)
-        .on_session();
+    let entry = roll_record(&state, args.stat, dice, &events).character(ch.row.id);
     let minutes = Some(turn.guild.session_timeout_minutes);
     let stored = VvState::Roll(state.clone());
     let sheet = ch.sheet.clone();
@@ -211,6 +190,42 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     .sheet(ch)
     .log(entry);
     Ok(out)
+}
+
+/// Refuses a Called Stat of 0 with an empty cache, which rolls nothing:
+/// a newcomer's fresh sheet gets the way forward instead of a public
+/// "No set" (issue 31).
+fn check_stat_rolls(sheet: &OreSheet, name: &str, stat: Stat) -> Result<(), AppError> {
+    if sheet.stats.get(stat) == 0 && sheet.cache.is_empty() {
+        return Err(AppError::user(format!(
+            "{name}'s {} is 0, so there are no dice to roll. Set it with `/vv sheet set stat:{} value:…`, or roll a number of dice with `/vv roll dice:…`.",
+            stat.name(),
+            stat.name(),
+        )));
+    }
+    Ok(())
+}
+
+/// The roll's log entry on its session: what was asked (stat or dice, the
+/// pool, the set needed) and the dice thrown.
+fn roll_record(
+    state: &RollState,
+    stat: Option<Stat>,
+    dice: Option<u32>,
+    events: &[OreEvent],
+) -> Record {
+    let inputs = record::RollInputs {
+        dice,
+        pool: Some(pool_text(&state.roll)),
+        requirement: Some(state.requirement),
+        stat,
+    };
+    Record::new("roll", &inputs, &events)
+        .dice(
+            &record::RollDice::of(&state.roll),
+            super::faces::thrown(events),
+        )
+        .on_session()
 }
 
 /// The options of `/vv roll` checked: the ad-hoc dice (1 to 100) and the

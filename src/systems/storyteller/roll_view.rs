@@ -463,10 +463,24 @@ fn rested(state: &RollState) -> Option<u8> {
 /// fields; the rules that fired, the odds and the roll's number (`number`,
 /// [`crate::app::secret::number`]) are in the footer.
 pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
+    let lines = description_lines(status, state, spend);
+    let mut e = Embed::new(title(status, state))
+        .author(author(state))
+        .description(super::sheet_view::fit(&lines, 3000))
+        .field("Pool", pool_text(&state.session.result.spec), true);
+    if let Some(successes) = successes_field(&state.session) {
+        e = e.field("Successes", successes, true);
+    }
+    e.colour(colour(status, state))
+        .footer(footer(number, status, state))
+}
+
+/// The description's lines: the dice, what was said before the roll, then
+/// willpower before → after with the choice on offer while the roll is open
+/// (ST-11) and what happened to it, or why buying a success was not offered.
+fn description_lines(status: Status, state: &RollState, spend: Option<u8>) -> Vec<String> {
     let s = &state.session;
-    let r = &s.result;
-    let spec = &r.spec;
-    let (dice, _listed) = dice_text(r);
+    let (dice, _listed) = dice_text(&s.result);
     let mut lines = vec![dice];
     lines.extend(state.before.iter().cloned());
     let who = state.who();
@@ -494,27 +508,28 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
     } else {
         lines.extend(after);
     }
-    let mut e = Embed::new(title(status, state))
-        .author(author(state))
-        .description(super::sheet_view::fit(&lines, 3000))
-        .field("Pool", pool_text(spec), true);
+    lines
+}
+
+/// The "Successes" field: the arithmetic of the dice, or for a bought
+/// success the automatic count, since the dice no longer count (ST-11).
+fn successes_field(s: &RollSession) -> Option<String> {
     match (s.automatic, s.outcome) {
-        // A bought success replaces the roll (ST-11): its dice no longer
-        // count, so no arithmetic of them is shown.
-        (true, Outcome::Success { successes }) => {
-            e = e.field(
-                "Successes",
-                format!("**{successes}**, automatic: the dice no longer count"),
-                true,
-            );
-        }
-        _ => {
-            if let Some(arithmetic) = successes_text(r) {
-                e = e.field("Successes", arithmetic, true);
-            }
-        }
+        (true, Outcome::Success { successes }) => Some(format!(
+            "**{successes}**, automatic: the dice no longer count"
+        )),
+        _ => successes_text(&s.result),
     }
-    let mut footer: Vec<String> = spec
+}
+
+/// The footer on one line (a phone shows it as one paragraph): the rules
+/// that fired, the chance before rolling, the roll's number and, while
+/// open or after timing out, what becomes of the roll.
+fn footer(number: i64, status: Status, state: &RollState) -> String {
+    let mut footer: Vec<String> = state
+        .session
+        .result
+        .spec
         .notes
         .iter()
         .filter(|n| {
@@ -536,18 +551,24 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
         _ => {}
     }
     footer.push(last);
-    // Sentences on one line: a phone shows the footer as one paragraph.
     let mut footer = footer.join(" ");
     crate::app::view::truncate(&mut footer, 1500);
-    let c = match status {
+    footer
+}
+
+/// The embed's colour, matching its title: pending while open, closed when
+/// voided, partial for a day of rest whose roll added nothing (ST-14),
+/// else the outcome's.
+fn colour(status: Status, state: &RollState) -> u32 {
+    let s = &state.session;
+    match status {
         Status::Open => look::Outcome::Pending.colour(),
         Status::Voided => look::Outcome::Closed.colour(),
         _ if s.outcome == Outcome::Failure && rested(state).is_some() => {
             look::Outcome::Partial.colour()
         }
         _ => outcome_look(s.outcome).colour(),
-    };
-    e.colour(c).footer(footer)
+    }
 }
 
 /// The roll's message: the embed, and while the willpower choice is open,

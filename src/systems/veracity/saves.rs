@@ -69,45 +69,13 @@ pub async fn save_with_help(
         .map(target::amount)
         .transpose()?;
     let mut turn = Turn::begin(app, caller).await?;
-    // A fight's NPC without a sheet saves on its kept sheet (the defender
-    // always saves: seed 002), logged with the fight.
-    let (name, sheet, character, session, loaded) = match combat::seated(
-        &mut turn,
-        player,
-        "roll the fight's NPCs' saves",
-    )
-    .await?
-    {
-        Some(Seated::Npc {
-            session,
-            name,
-            sheet,
-        }) => {
-            if on_fail.is_some() {
-                return Err(AppError::user(format!(
-                        "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
-                    )));
-            }
-            (name, sheet, None, Some(session), None)
-        }
-        Some(Seated::Character(c)) => (
-            c.row.name.clone(),
-            c.sheet.clone(),
-            Some(c.row.id),
-            None,
-            Some(c),
-        ),
-        None => {
-            let c = turn.character(player, Access::Owner).await?;
-            (
-                c.row.name.clone(),
-                c.sheet.clone(),
-                Some(c.row.id),
-                None,
-                Some(c),
-            )
-        }
-    };
+    let Saver {
+        name,
+        sheet,
+        session,
+        loaded,
+    } = saver(&mut turn, player, on_fail.is_some()).await?;
+    let character = loaded.as_ref().map(|c| c.row.id);
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
@@ -147,6 +115,52 @@ pub async fn save_with_help(
                 .await
         }
     }
+}
+
+/// Who makes a save: its name and sheet, and either the fight it is an
+/// NPC of or the loaded character.
+struct Saver {
+    /// The saver's name.
+    name: String,
+    /// The sheet the save is read on.
+    sheet: Sheet,
+    /// The fight's session, for an NPC's save logged with the fight.
+    session: Option<i64>,
+    /// The loaded character, whose slots `on_fail` fills.
+    loaded: Option<Loaded<Sheet>>,
+}
+
+/// Who saves: a fight's NPC without a sheet on its kept sheet (the defender
+/// always saves: seed 002), logged with the fight, or a character picked as
+/// usual. An NPC has no slots for `on_fail` to fill (`with_cost`).
+async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result<Saver, AppError> {
+    let loaded = match combat::seated(turn, player, "roll the fight's NPCs' saves").await? {
+        Some(Seated::Npc {
+            session,
+            name,
+            sheet,
+        }) => {
+            if with_cost {
+                return Err(AppError::user(format!(
+                    "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
+                )));
+            }
+            return Ok(Saver {
+                name,
+                sheet,
+                session: Some(session),
+                loaded: None,
+            });
+        }
+        Some(Seated::Character(c)) => c,
+        None => turn.character(player, Access::Owner).await?,
+    };
+    Ok(Saver {
+        name: loaded.row.name.clone(),
+        sheet: loaded.sheet.clone(),
+        session: None,
+        loaded: Some(loaded),
+    })
 }
 
 /// A failed save's cost named with the call, applied to the saver's sheet

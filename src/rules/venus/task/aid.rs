@@ -13,7 +13,7 @@ use crate::rules::dice::d;
 use crate::rules::venus::check::{check_relative_factors, NamedFactor, MAX_FACTORS};
 use crate::rules::venus::rank::Rank;
 use crate::rules::venus::settings::{Edition, ExplodeScope, VenusSettings};
-use crate::rules::venus::sheet::{clean_name, clean_text, same, VenusCtx};
+use crate::rules::venus::sheet::{clean_name, clean_text, same, VenusCtx, VenusSheet};
 use crate::rules::{Actor, RuleError};
 
 /// The name of edition 1's automatic learning factor (VE1-T2).
@@ -28,121 +28,19 @@ impl TaskState {
         ctx: &VenusCtx,
     ) -> Result<(Self, Vec<TaskEvent>), RuleError> {
         let edition = settings.ve_edition;
-        if !may_act_as(setup.actor, setup.roller) {
-            return Err(RuleError::new(
-                "Only the roller or the GM can start this task.",
-            ));
-        }
-        if setup.npc && !(setup.gm_override && setup.actor.gm) {
-            return Err(RuleError::new(
-                "Only player characters perform tasks; an NPC makes a check instead, unless the GM overrides.",
-            ));
-        }
+        check_task_starter(&setup)?;
         let sheet = ctx.sheet(setup.roller)?;
         let ability = sheet
             .ability_key(&setup.ability)
             .ok_or_else(|| sheet.no_ability(&setup.ability))?
             .to_string();
         let a = sheet.abilities[&ability];
-        let (job, level, learn_inherits) = match (sheet.job_key(&setup.job), &setup.learn_inherits)
-        {
-            (Some(key), None) => {
-                let j = &sheet.jobs[key];
-                if !j.inherits_ability(&ability) {
-                    return Err(RuleError::new(format!(
-                        "The job {key} does not inherit {ability}: use a job that does, or start learning one."
-                    )));
-                }
-                (key.to_string(), j.level, None)
-            }
-            (Some(key), Some(_)) => {
-                return Err(RuleError::new(format!(
-                    "{} already has the job {key}.",
-                    sheet.name
-                )));
-            }
-            (None, Some(inherits)) => {
-                let name = clean_name("job", &setup.job)?;
-                if inherits.is_empty() || inherits.len() > 2 {
-                    return Err(RuleError::new("A job inherits one or two abilities."));
-                }
-                let mut keys: Vec<String> = Vec::new();
-                for i in inherits {
-                    let k = sheet.ability_key(i).ok_or_else(|| sheet.no_ability(i))?;
-                    if keys.iter().any(|x| same(x, k)) {
-                        return Err(RuleError::new(
-                            "A job cannot inherit the same ability twice.",
-                        ));
-                    }
-                    keys.push(k.to_string());
-                }
-                if !keys.iter().any(|k| same(k, &ability)) {
-                    return Err(RuleError::new(format!(
-                        "The new job {name} must inherit {ability} to be used for this task."
-                    )));
-                }
-                (name, 0, Some(keys))
-            }
-            (None, None) => {
-                return Err(RuleError::new(format!(
-                    "{} has no job called {}: name the abilities it inherits to start learning it.",
-                    sheet.name,
-                    setup.job.trim()
-                )));
-            }
-        };
+        let (job, level, learn_inherits) = task_job(sheet, &setup, &ability)?;
         let learning = level == 0;
         let mut factors = check_relative_factors(edition, &setup.factors)?;
-        let (difficulty, threshold) = match edition {
-            Edition::One => {
-                if setup.difficulty != 1 {
-                    return Err(RuleError::new(
-                        "In edition 1 the threshold always starts at 1.",
-                    ));
-                }
-                if learning && !setup.no_learning_factor {
-                    if factors.len() >= MAX_FACTORS {
-                        return Err(RuleError::new(
-                            "Learning the ropes is already one of the 4 factors: at most 3 more.",
-                        ));
-                    }
-                    factors.insert(
-                        0,
-                        NamedFactor {
-                            name: LEARNING_FACTOR.into(),
-                            value: 1,
-                        },
-                    );
-                }
-                (1, 1 + factors.len() as u32)
-            }
-            Edition::Two => {
-                if !(1..=4).contains(&setup.difficulty) {
-                    return Err(RuleError::new(
-                        "The appropriate difficulty must be from 1 to 4.",
-                    ));
-                }
-                (
-                    setup.difficulty,
-                    setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>(),
-                )
-            }
-        };
-        if edition == Edition::One && setup.magic && !settings.ve1_explosions {
-            return Err(RuleError::new(
-                "Exploding dice are not part of edition 1's core rules (the house rule `ve1_explosions` allows them).",
-            ));
-        }
-        if edition == Edition::One && setup.crits {
-            return Err(RuleError::new("Critical results are an edition 2 rule."));
-        }
-        let raw_pool = match edition {
-            Edition::One if learning => a.score,
-            Edition::One => level,
-            Edition::Two => level.saturating_add(a.score),
-        };
-        let pool = raw_pool.min(settings.ve_max_pool);
-        let pool_capped_from = (raw_pool > pool).then_some(raw_pool);
+        let (difficulty, threshold) = task_threshold(edition, &setup, learning, &mut factors)?;
+        check_dice_flags(edition, &setup, settings)?;
+        let (pool, pool_capped_from) = task_pool(edition, learning, level, a.score, settings);
         let state = TaskState {
             edition,
             settings: settings.clone(),
@@ -231,6 +129,40 @@ impl TaskState {
         if ally == self.roller {
             return Err(RuleError::new("The roller cannot aid their own task."));
         }
+        let existing = self.aid_slot(ally)?;
+        let (key, rank) = self.aiding_job(ctx, ally, job)?;
+        let demand = match demand {
+            Some(t) => Some(clean_text("demand", &t)?).filter(|t| !t.is_empty()),
+            None => None,
+        };
+        let entry = Ally {
+            id: ally,
+            job: key.clone(),
+            rank,
+            rank_overridden: false,
+            status: AidStatus::Offered,
+            demand: demand.clone(),
+            consented_kiss: false,
+            magic: false,
+            die_id: None,
+        };
+        match existing {
+            Some(i) => self.allies[i] = entry,
+            None => self.allies.push(entry),
+        }
+        ev.push(TaskEvent::AidOffered {
+            ally,
+            job: key,
+            rank,
+            demand,
+        });
+        Ok(())
+    }
+
+    /// Whether the ally may still offer a die: not one already offered
+    /// or accepted, and at most 2 (VE1-T3) or 3 (VE2-T3) allies at once.
+    /// Returns the index of the ally's earlier, withdrawn or refused offer.
+    fn aid_slot(&self, ally: i64) -> Result<Option<usize>, RuleError> {
         let existing = self.allies.iter().position(|a| a.id == ally);
         if let Some(i) = existing {
             if matches!(
@@ -252,6 +184,18 @@ impl TaskState {
                 self.edition
             )));
         }
+        Ok(existing)
+    }
+
+    /// The ally's job that gives the die: at level 1 or more and inheriting
+    /// the task's ability (VE1-T3, VE2-T3). Returns the job's name and the
+    /// die's rank, the ally's rank in the GM-chosen ability (A-V10).
+    fn aiding_job(
+        &self,
+        ctx: &VenusCtx,
+        ally: i64,
+        job: &str,
+    ) -> Result<(String, Rank), RuleError> {
         let sheet = ctx.sheet(ally)?;
         let key = sheet.job_key(job).ok_or_else(|| sheet.no_job(job))?;
         let j = &sheet.jobs[key];
@@ -272,32 +216,7 @@ impl TaskState {
             .ok_or_else(|| {
                 RuleError::new(format!("{} has no {} ability.", sheet.name, self.ability))
             })?;
-        let demand = match demand {
-            Some(t) => Some(clean_text("demand", &t)?).filter(|t| !t.is_empty()),
-            None => None,
-        };
-        let entry = Ally {
-            id: ally,
-            job: key.to_string(),
-            rank,
-            rank_overridden: false,
-            status: AidStatus::Offered,
-            demand: demand.clone(),
-            consented_kiss: false,
-            magic: false,
-            die_id: None,
-        };
-        match existing {
-            Some(i) => self.allies[i] = entry,
-            None => self.allies.push(entry),
-        }
-        ev.push(TaskEvent::AidOffered {
-            ally,
-            job: key.to_string(),
-            rank,
-            demand,
-        });
-        Ok(())
+        Ok((key.to_string(), rank))
     }
 
     pub(super) fn answer_aid(
@@ -567,4 +486,157 @@ impl TaskState {
     pub fn kiss_while_succeeding(&self) -> bool {
         self.settings.ve2_kiss_when_succeeding && self.crits_active()
     }
+}
+
+/// The job the task uses (VE-3, VE1-T1, VE2-T1): one of the roller's
+/// jobs that inherits the ability, or a new job being learned (level 0)
+/// with the one or two abilities it inherits, one of them this ability.
+/// Returns the job's name, its level and, for a new job, what it inherits.
+fn task_job(
+    sheet: &VenusSheet,
+    setup: &TaskSetup,
+    ability: &str,
+) -> Result<(String, u32, Option<Vec<String>>), RuleError> {
+    match (sheet.job_key(&setup.job), &setup.learn_inherits) {
+        (Some(key), None) => {
+            let j = &sheet.jobs[key];
+            if !j.inherits_ability(ability) {
+                return Err(RuleError::new(format!(
+                        "The job {key} does not inherit {ability}: use a job that does, or start learning one."
+                    )));
+            }
+            Ok((key.to_string(), j.level, None))
+        }
+        (Some(key), Some(_)) => Err(RuleError::new(format!(
+            "{} already has the job {key}.",
+            sheet.name
+        ))),
+        (None, Some(inherits)) => {
+            let name = clean_name("job", &setup.job)?;
+            if inherits.is_empty() || inherits.len() > 2 {
+                return Err(RuleError::new("A job inherits one or two abilities."));
+            }
+            let mut keys: Vec<String> = Vec::new();
+            for i in inherits {
+                let k = sheet.ability_key(i).ok_or_else(|| sheet.no_ability(i))?;
+                if keys.iter().any(|x| same(x, k)) {
+                    return Err(RuleError::new(
+                        "A job cannot inherit the same ability twice.",
+                    ));
+                }
+                keys.push(k.to_string());
+            }
+            if !keys.iter().any(|k| same(k, ability)) {
+                return Err(RuleError::new(format!(
+                    "The new job {name} must inherit {ability} to be used for this task."
+                )));
+            }
+            Ok((name, 0, Some(keys)))
+        }
+        (None, None) => Err(RuleError::new(format!(
+            "{} has no job called {}: name the abilities it inherits to start learning it.",
+            sheet.name,
+            setup.job.trim()
+        ))),
+    }
+}
+
+/// The appropriate difficulty and the threshold: VE1 starts at 1 with
+/// +1 per factor, the learning factor among them for a level-0 job
+/// (VE1-T2, VE1-L2); VE2 is the difficulty 1-4 plus the factors (VE2-T2).
+fn task_threshold(
+    edition: Edition,
+    setup: &TaskSetup,
+    learning: bool,
+    factors: &mut Vec<NamedFactor>,
+) -> Result<(u32, u32), RuleError> {
+    match edition {
+        Edition::One => {
+            if setup.difficulty != 1 {
+                return Err(RuleError::new(
+                    "In edition 1 the threshold always starts at 1.",
+                ));
+            }
+            if learning && !setup.no_learning_factor {
+                if factors.len() >= MAX_FACTORS {
+                    return Err(RuleError::new(
+                        "Learning the ropes is already one of the 4 factors: at most 3 more.",
+                    ));
+                }
+                factors.insert(
+                    0,
+                    NamedFactor {
+                        name: LEARNING_FACTOR.into(),
+                        value: 1,
+                    },
+                );
+            }
+            Ok((1, 1 + factors.len() as u32))
+        }
+        Edition::Two => {
+            if !(1..=4).contains(&setup.difficulty) {
+                return Err(RuleError::new(
+                    "The appropriate difficulty must be from 1 to 4.",
+                ));
+            }
+            Ok((
+                setup.difficulty,
+                setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>(),
+            ))
+        }
+    }
+}
+
+/// Refuses the flags edition 1 lacks: exploding dice (VE2-T5) unless the
+/// house rule `ve1_explosions` allows them, and critical results (VE2-T11).
+fn check_dice_flags(
+    edition: Edition,
+    setup: &TaskSetup,
+    settings: &VenusSettings,
+) -> Result<(), RuleError> {
+    if edition == Edition::One && setup.magic && !settings.ve1_explosions {
+        return Err(RuleError::new(
+                "Exploding dice are not part of edition 1's core rules (the house rule `ve1_explosions` allows them).",
+            ));
+    }
+    if edition == Edition::One && setup.crits {
+        return Err(RuleError::new("Critical results are an edition 2 rule."));
+    }
+    Ok(())
+}
+
+/// Who may start a task: the roller or the GM, and only for a player
+/// character unless the GM overrides for an NPC (VE-5).
+fn check_task_starter(setup: &TaskSetup) -> Result<(), RuleError> {
+    if !may_act_as(setup.actor, setup.roller) {
+        return Err(RuleError::new(
+            "Only the roller or the GM can start this task.",
+        ));
+    }
+    if setup.npc && !(setup.gm_override && setup.actor.gm) {
+        return Err(RuleError::new(
+                "Only player characters perform tasks; an NPC makes a check instead, unless the GM overrides.",
+            ));
+    }
+    Ok(())
+}
+
+/// The dice pool: VE1 the job level, or the ability score while the job
+/// is learned at level 0 (VE1-T1, VE1-L2); VE2 level + score (VE2-T1).
+/// Capped at `ve_max_pool`; returns the pool and the uncapped size when
+/// the cap applied.
+fn task_pool(
+    edition: Edition,
+    learning: bool,
+    level: u32,
+    score: u32,
+    settings: &VenusSettings,
+) -> (u32, Option<u32>) {
+    let raw_pool = match edition {
+        Edition::One if learning => score,
+        Edition::One => level,
+        Edition::Two => level.saturating_add(score),
+    };
+    let pool = raw_pool.min(settings.ve_max_pool);
+    (pool, (raw_pool > pool).then_some(raw_pool))
 }

@@ -152,6 +152,25 @@ impl TaskState {
                 }
             }
         }
+        let touched = self.award_close(ctx, outcome.success, ev)?;
+        self.level_ups(ctx, touched, ev)?;
+        self.outcome = Some(outcome);
+        self.finish(kind, ev);
+        Ok(())
+    }
+
+    /// Awards exp and Lots in rule order: VE1 failure, learning, "learned
+    /// something", each ally's job, "true intentions" (VE1-T8); VE2 failure
+    /// and allies' jobs, then learning (VE2-T9, VE2-L1). Returns every
+    /// (character, job) that gained exp, to check for level-ups.
+    fn award_close(
+        &mut self,
+        ctx: &mut VenusCtx,
+        success: bool,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<Vec<(i64, String)>, RuleError> {
+        let roller = self.roller;
+        let job = self.job.clone();
         let mut touched: Vec<(i64, String)> = Vec::new();
         let allies: Vec<(i64, String)> = self
             .accepted_allies()
@@ -159,7 +178,7 @@ impl TaskState {
             .collect();
         match self.edition {
             Edition::One => {
-                if !outcome.success {
+                if !success {
                     self.award(ctx, roller, &job, ExpReason::Failure, &mut touched, ev)?;
                 }
                 if self.learning {
@@ -193,10 +212,10 @@ impl TaskState {
                 }
             }
             Edition::Two => {
-                if !outcome.success {
+                if !success {
                     self.award(ctx, roller, &job, ExpReason::Failure, &mut touched, ev)?;
                 }
-                if !outcome.success || self.settings.ve2_ally_exp_on_success {
+                if !success || self.settings.ve2_ally_exp_on_success {
                     for (who, j) in &allies {
                         self.award(ctx, *who, j, ExpReason::AllyAid, &mut touched, ev)?;
                     }
@@ -206,6 +225,17 @@ impl TaskState {
                 }
             }
         }
+        Ok(touched)
+    }
+
+    /// Levels up every job that gained exp and reached its mark
+    /// (VE1-L4, VE1-L5, VE2-T10, VE2-L1).
+    fn level_ups(
+        &mut self,
+        ctx: &mut VenusCtx,
+        touched: Vec<(i64, String)>,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
         let settings = self.settings.clone();
         for (who, j) in touched {
             if let Some(sheet) = ctx.sheets.get_mut(&who) {
@@ -214,8 +244,6 @@ impl TaskState {
                 }
             }
         }
-        self.outcome = Some(outcome);
-        self.finish(kind, ev);
         Ok(())
     }
 

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::rules::dice::d;
 use crate::rules::venus::settings::{Edition, KissLimits};
-use crate::rules::venus::sheet::{clean_note, clean_text, same, VenusCtx};
+use crate::rules::venus::sheet::{clean_note, clean_text, same, VenusCtx, VenusSheet};
 use crate::rules::{Actor, RuleError};
 
 impl TaskState {
@@ -45,6 +45,8 @@ impl TaskState {
             .collect()
     }
 
+    /// Declares one KISS during the KISS round (VE1-K1, VE2-K): the roller
+    /// or an accepted ally, for a die they may KISS, from one source.
     pub(super) fn declare_kiss(
         &mut self,
         ctx: &VenusCtx,
@@ -67,6 +69,28 @@ impl TaskState {
                 "Only the roller and accepted allies can KISS dice.",
             ));
         }
+        self.check_kiss_die(by, die)?;
+        let (source, approved) = self.kiss_source(ctx.sheet(by)?, by, source)?;
+        let kiss = KissDecl {
+            die,
+            by,
+            source,
+            approved,
+        };
+        self.kisses.push(kiss.clone());
+        ev.push(TaskEvent::KissDeclared { kiss });
+        Ok(())
+    }
+
+    /// The KISSes `by` has declared so far in this task.
+    fn kisses_by(&self, by: i64) -> impl Iterator<Item = &KissDecl> {
+        self.kisses.iter().filter(move |k| k.by == by)
+    }
+
+    /// Whether `by` may KISS this die: it exists, is not KISSed yet (VE1-K2),
+    /// and is their own, or in VE1 an ally's die the roller KISSes with the
+    /// ally's consent (VE1-K5); in VE2 an ally KISSes their own die.
+    fn check_kiss_die(&self, by: i64, die: u32) -> Result<(), RuleError> {
         let d = self
             .die(die)
             .ok_or_else(|| RuleError::new(format!("There is no die number {die}.")))?;
@@ -94,14 +118,27 @@ impl TaskState {
                 }
             }
         }
-        let sheet = ctx.sheet(by)?;
-        let mine = || self.kisses.iter().filter(move |k| k.by == by);
-        let (source, approved) = match source {
-            KissSource::Ego => return Err(RuleError::new(
+        Ok(())
+    }
+
+    /// What a KISS costs and whether it stands approved, with the source's
+    /// per-task limits (VE1-K4, VE2-K; approvals VE-8): a Lot per die while
+    /// the sheet has Lots, one stunt per character; Ego is declared apart.
+    fn kiss_source(
+        &self,
+        sheet: &VenusSheet,
+        by: i64,
+        source: KissSource,
+    ) -> Result<(KissSource, bool), RuleError> {
+        match source {
+            KissSource::Ego => Err(RuleError::new(
                 "Ego re-rolls every non-beat die at once: declare it with the Ego re-roll instead.",
             )),
             KissSource::Lot => {
-                let pending = mine().filter(|k| k.source == KissSource::Lot).count() as u32;
+                let pending = self
+                    .kisses_by(by)
+                    .filter(|k| k.source == KissSource::Lot)
+                    .count() as u32;
                 if sheet.lots <= pending {
                     return Err(RuleError::new(if sheet.lots == 0 {
                         format!("{} has no Lots left to spend.", sheet.name)
@@ -109,72 +146,81 @@ impl TaskState {
                         format!("{} has no more Lots to spend on KISSes.", sheet.name)
                     }));
                 }
-                (KissSource::Lot, true)
+                Ok((KissSource::Lot, true))
             }
             KissSource::Stunt => {
-                if self.limits_apply() && mine().any(|k| k.source == KissSource::Stunt) {
+                if self.limits_apply() && self.kisses_by(by).any(|k| k.source == KissSource::Stunt)
+                {
                     return Err(RuleError::new(
                         "Each character can KISS only one die per task with a stunt.",
                     ));
                 }
-                (KissSource::Stunt, true)
+                Ok((KissSource::Stunt, true))
             }
-            KissSource::Specialty { attribute } => {
-                let attribute = clean_note("specialty", &attribute)?;
-                let used: Vec<&KissDecl> = mine()
-                    .filter(|k| matches!(k.source, KissSource::Specialty { .. }))
-                    .collect();
-                if used
-                    .iter()
-                    .any(|k| matches!(&k.source, KissSource::Specialty { attribute: a } if same(a, &attribute)))
-                {
-                    return Err(RuleError::new("That specialty has already KISSed a die in this task."));
-                }
-                if self.limits_apply() && used.len() >= MAX_SPECIALTIES {
-                    return Err(RuleError::new(
-                        "At most 4 specialties per character can KISS dice in a task.",
-                    ));
-                }
-                (
-                    KissSource::Specialty { attribute },
-                    !self.settings.ve_require_approval,
-                )
-            }
-            KissSource::Insight { insight } => {
-                let text = clean_text("insight", &insight)?;
-                if text.is_empty() {
-                    return Err(RuleError::new("Say which insight you use."));
-                }
-                let (text, preapproved) = if self.settings.ve_track_insights {
-                    let i = sheet.find_insight(&text).ok_or_else(|| {
-                        RuleError::new(format!("That insight is not on {}'s sheet.", sheet.name))
-                    })?;
-                    (i.text.clone(), i.approved)
-                } else {
-                    (text, false)
-                };
-                if mine().any(
-                    |k| matches!(&k.source, KissSource::Insight { insight: t } if same(t, &text)),
-                ) {
-                    return Err(RuleError::new(
-                        "Each insight can KISS only one die per task.",
-                    ));
-                }
-                (
-                    KissSource::Insight { insight: text },
-                    !self.settings.ve_require_approval || preapproved,
-                )
-            }
+            KissSource::Specialty { attribute } => self.specialty_kiss(by, &attribute),
+            KissSource::Insight { insight } => self.insight_kiss(sheet, by, &insight),
+        }
+    }
+
+    /// A specialty KISSes one die: each attribute once, at most 4 per
+    /// character where the limits apply (VE1-K4e); approval per VE-8.
+    fn specialty_kiss(&self, by: i64, attribute: &str) -> Result<(KissSource, bool), RuleError> {
+        let attribute = clean_note("specialty", attribute)?;
+        let used: Vec<&KissDecl> = self
+            .kisses_by(by)
+            .filter(|k| matches!(k.source, KissSource::Specialty { .. }))
+            .collect();
+        if used.iter().any(
+            |k| matches!(&k.source, KissSource::Specialty { attribute: a } if same(a, &attribute)),
+        ) {
+            return Err(RuleError::new(
+                "That specialty has already KISSed a die in this task.",
+            ));
+        }
+        if self.limits_apply() && used.len() >= MAX_SPECIALTIES {
+            return Err(RuleError::new(
+                "At most 4 specialties per character can KISS dice in a task.",
+            ));
+        }
+        Ok((
+            KissSource::Specialty { attribute },
+            !self.settings.ve_require_approval,
+        ))
+    }
+
+    /// An insight KISSes one die, each insight once per task; with
+    /// `ve_track_insights` it must be on the sheet, and one the GM already
+    /// approved there needs no new approval (VE1-K4c, VE-8).
+    fn insight_kiss(
+        &self,
+        sheet: &VenusSheet,
+        by: i64,
+        insight: &str,
+    ) -> Result<(KissSource, bool), RuleError> {
+        let text = clean_text("insight", insight)?;
+        if text.is_empty() {
+            return Err(RuleError::new("Say which insight you use."));
+        }
+        let (text, preapproved) = if self.settings.ve_track_insights {
+            let i = sheet.find_insight(&text).ok_or_else(|| {
+                RuleError::new(format!("That insight is not on {}'s sheet.", sheet.name))
+            })?;
+            (i.text.clone(), i.approved)
+        } else {
+            (text, false)
         };
-        let kiss = KissDecl {
-            die,
-            by,
-            source,
-            approved,
-        };
-        self.kisses.push(kiss.clone());
-        ev.push(TaskEvent::KissDeclared { kiss });
-        Ok(())
+        if self
+            .kisses_by(by)
+            .any(|k| matches!(&k.source, KissSource::Insight { insight: t } if same(t, &text)))
+        {
+            return Err(RuleError::new(
+                "Each insight can KISS only one die per task.",
+            ));
+        }
+        Ok((
+            KissSource::Insight { insight: text },
+            !self.settings.ve_require_approval || preapproved,
+        ))
     }
 
     fn kiss_index(&self, die: u32) -> Result<usize, RuleError> {
@@ -377,6 +423,9 @@ impl TaskState {
         Ok(())
     }
 
+    /// Ends the KISS round (VE1-K1, VE2-K2): pays, re-rolls every declared
+    /// die together, then spends beats (VE1) or closes on success or
+    /// without Ego, else offers Ego (VE2-T6..T8).
     pub(super) fn roll_kisses<R: Rng + ?Sized>(
         &mut self,
         ctx: &mut VenusCtx,
@@ -398,7 +447,38 @@ impl TaskState {
                 k.die
             )));
         }
-        // Pay Lots, per payer.
+        self.pay_kiss_lots(ctx, ev)?;
+        if self.ego_reroll_pending {
+            self.ego_reroll_all(ctx, ev)?;
+        }
+        let kissed = self.reroll_kissed(rng, ev)?;
+        self.kiss_round_done = true;
+        ev.push(TaskEvent::KissRoundEnded { kissed });
+        self.push_count(ev);
+        match self.edition {
+            Edition::One => {
+                self.phase = TaskPhase::Spending;
+                Ok(())
+            }
+            Edition::Two => {
+                let has_ego = ctx.sheet(self.roller).map(|s| s.ego).unwrap_or(false);
+                if self.successes() >= self.threshold || !has_ego {
+                    self.close(ctx, CloseKind::Normal, ev)
+                } else {
+                    self.phase = TaskPhase::EgoOffer;
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// Pays the Lots declared as KISS sources, each payer from their own
+    /// sheet, one Lot per die (VE1-K4a, VE2-K4).
+    fn pay_kiss_lots(
+        &mut self,
+        ctx: &mut VenusCtx,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
         let mut lots: BTreeMap<i64, u32> = BTreeMap::new();
         for k in self.kisses.iter().filter(|k| k.source == KissSource::Lot) {
             *lots.entry(k.by).or_default() += 1;
@@ -409,37 +489,56 @@ impl TaskState {
             }
             *self.lots_spent.entry(who).or_default() += n;
         }
-        // Ego mode (i): every non-beat die not already declared (A-V11).
-        if self.ego_reroll_pending {
-            let e = ctx.sheet_mut(self.roller)?.spend_ego()?;
-            ev.push(TaskEvent::Sheet {
-                who: self.roller,
-                event: e,
+        Ok(())
+    }
+
+    /// Ego mode (i): spends the roller's Ego and KISSes every die that has
+    /// not struck a beat and is not declared yet, an ally's only with their
+    /// consent (VE1-K4b, VE1-K5, A-V11).
+    fn ego_reroll_all(
+        &mut self,
+        ctx: &mut VenusCtx,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<(), RuleError> {
+        let e = ctx.sheet_mut(self.roller)?.spend_ego()?;
+        ev.push(TaskEvent::Sheet {
+            who: self.roller,
+            event: e,
+        });
+        self.ego_spent_by = Some(self.roller);
+        self.ego_mode = EgoMode::RerollAll;
+        self.ego_reroll_pending = false;
+        ev.push(TaskEvent::EgoUsed {
+            who: self.roller,
+            mode: EgoMode::RerollAll,
+        });
+        let extra: Vec<u32> = self
+            .dice
+            .iter()
+            .filter(|d| !d.succeeds(self.edition))
+            .filter(|d| d.owner == self.roller || self.consented(d.owner))
+            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+            .map(|d| d.id)
+            .collect();
+        for die in extra {
+            self.kisses.push(KissDecl {
+                die,
+                by: self.roller,
+                source: KissSource::Ego,
+                approved: true,
             });
-            self.ego_spent_by = Some(self.roller);
-            self.ego_mode = EgoMode::RerollAll;
-            self.ego_reroll_pending = false;
-            ev.push(TaskEvent::EgoUsed {
-                who: self.roller,
-                mode: EgoMode::RerollAll,
-            });
-            let extra: Vec<u32> = self
-                .dice
-                .iter()
-                .filter(|d| !d.succeeds(self.edition))
-                .filter(|d| d.owner == self.roller || self.consented(d.owner))
-                .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
-                .map(|d| d.id)
-                .collect();
-            for die in extra {
-                self.kisses.push(KissDecl {
-                    die,
-                    by: self.roller,
-                    source: KissSource::Ego,
-                    approved: true,
-                });
-            }
         }
+        Ok(())
+    }
+
+    /// Re-rolls every KISSed die together, in die order; the new face
+    /// replaces the old even when worse (VE1-K3, VE2-K5), and on a magic
+    /// task a re-rolled 10 explodes (VE2-K6). Returns how many were KISSed.
+    fn reroll_kissed<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        ev: &mut Vec<TaskEvent>,
+    ) -> Result<u32, RuleError> {
         let mut order = self.kisses.clone();
         order.sort_by_key(|k| k.die);
         let sides = self.sides();
@@ -469,26 +568,7 @@ impl TaskState {
         for k in &order {
             self.explode_from(rng, k.die, ev);
         }
-        self.kiss_round_done = true;
-        ev.push(TaskEvent::KissRoundEnded {
-            kissed: order.len() as u32,
-        });
-        self.push_count(ev);
-        match self.edition {
-            Edition::One => {
-                self.phase = TaskPhase::Spending;
-                Ok(())
-            }
-            Edition::Two => {
-                let has_ego = ctx.sheet(self.roller).map(|s| s.ego).unwrap_or(false);
-                if self.successes() >= self.threshold || !has_ego {
-                    self.close(ctx, CloseKind::Normal, ev)
-                } else {
-                    self.phase = TaskPhase::EgoOffer;
-                    Ok(())
-                }
-            }
-        }
+        Ok(order.len() as u32)
     }
 
     pub(super) fn ego_offer(

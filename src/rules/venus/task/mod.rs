@@ -1022,71 +1022,9 @@ impl TaskState {
         let as_roller = may_act_as(actor, self.roller);
         let roller_ego = ctx.sheets.get(&self.roller).is_some_and(|s| s.ego);
         match self.phase {
-            TaskPhase::AidOffers => {
-                let offered = |id| {
-                    self.allies.iter().any(|a| {
-                        a.id == id && matches!(a.status, AidStatus::Offered | AidStatus::Accepted)
-                    })
-                };
-                let active = self
-                    .allies
-                    .iter()
-                    .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-                    .count();
-                if (actor.gm || (actor.id != self.roller && !offered(actor.id)))
-                    && active < self.max_allies()
-                {
-                    out.push(K::OfferAid);
-                }
-                if (actor.gm || offered(actor.id)) && active > 0 {
-                    out.push(K::WithdrawAid);
-                }
-                let pending = self.allies.iter().any(|a| a.status == AidStatus::Offered);
-                if as_roller && pending {
-                    out.push(K::AnswerAid);
-                }
-                if as_roller && !pending {
-                    out.push(K::Roll);
-                }
-                if actor.gm && active > 0 {
-                    out.push(K::OverrideAllyRank);
-                    if self.magic {
-                        out.push(K::FlagAllyMagic);
-                    }
-                }
-            }
+            TaskPhase::AidOffers => out.extend(self.aid_offer_actions(actor, as_roller)),
             TaskPhase::KissDeclaration => {
-                let is_participant = actor.gm || self.participants().contains(&actor.id);
-                if is_participant {
-                    out.push(K::DeclareKiss);
-                }
-                if (actor.gm && !self.kisses.is_empty())
-                    || self.kisses.iter().any(|k| k.by == actor.id)
-                {
-                    out.push(K::WithdrawKiss);
-                }
-                if self.edition == Edition::One {
-                    if actor.gm || self.accepted_allies().any(|a| a.id == actor.id) {
-                        out.push(K::ConsentKiss);
-                    }
-                    if as_roller && self.ego_mode == EgoMode::None {
-                        if self.ego_reroll_pending {
-                            out.push(K::WithdrawEgoReroll);
-                        } else if roller_ego {
-                            out.push(K::DeclareEgoReroll);
-                            out.push(K::DeclareDoubleSixes);
-                        }
-                    }
-                }
-                if actor.gm && self.kisses.iter().any(|k| !k.approved) {
-                    out.push(K::ApproveKiss);
-                }
-                if actor.gm && !self.kisses.is_empty() {
-                    out.push(K::VetoKiss);
-                }
-                if as_roller && self.kisses.iter().all(|k| k.approved) {
-                    out.push(K::RollKisses);
-                }
+                out.extend(self.kiss_round_actions(actor, as_roller, roller_ego))
             }
             TaskPhase::Spending => {
                 if as_roller {
@@ -1121,6 +1059,89 @@ impl TaskState {
         if actor.gm {
             out.push(K::Void);
             out.push(K::ForceClose);
+        }
+        out
+    }
+
+    /// The moves while allies offer aid (VE1-T3, VE2-T3): offer or
+    /// withdraw a die while places remain, the roller answers offers and
+    /// rolls once none is pending, the GM adjusts allies' dice (A-V10, A-V19).
+    fn aid_offer_actions(&self, actor: Actor, as_roller: bool) -> Vec<TaskActionKind> {
+        use TaskActionKind as K;
+        let mut out = Vec::new();
+        let offered = |id| {
+            self.allies
+                .iter()
+                .any(|a| a.id == id && matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+        };
+        let active = self
+            .allies
+            .iter()
+            .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+            .count();
+        if (actor.gm || (actor.id != self.roller && !offered(actor.id)))
+            && active < self.max_allies()
+        {
+            out.push(K::OfferAid);
+        }
+        if (actor.gm || offered(actor.id)) && active > 0 {
+            out.push(K::WithdrawAid);
+        }
+        let pending = self.allies.iter().any(|a| a.status == AidStatus::Offered);
+        if as_roller && pending {
+            out.push(K::AnswerAid);
+        }
+        if as_roller && !pending {
+            out.push(K::Roll);
+        }
+        if actor.gm && active > 0 {
+            out.push(K::OverrideAllyRank);
+            if self.magic {
+                out.push(K::FlagAllyMagic);
+            }
+        }
+        out
+    }
+
+    /// The moves in the KISS round (VE1-K1..K6, VE2-K): declare, withdraw,
+    /// consent to KISSes on an ally's die and Ego in VE1, the GM's
+    /// approvals and vetoes (VE-8), and the roll once all are approved.
+    fn kiss_round_actions(
+        &self,
+        actor: Actor,
+        as_roller: bool,
+        roller_ego: bool,
+    ) -> Vec<TaskActionKind> {
+        use TaskActionKind as K;
+        let mut out = Vec::new();
+        let is_participant = actor.gm || self.participants().contains(&actor.id);
+        if is_participant {
+            out.push(K::DeclareKiss);
+        }
+        if (actor.gm && !self.kisses.is_empty()) || self.kisses.iter().any(|k| k.by == actor.id) {
+            out.push(K::WithdrawKiss);
+        }
+        if self.edition == Edition::One {
+            if actor.gm || self.accepted_allies().any(|a| a.id == actor.id) {
+                out.push(K::ConsentKiss);
+            }
+            if as_roller && self.ego_mode == EgoMode::None {
+                if self.ego_reroll_pending {
+                    out.push(K::WithdrawEgoReroll);
+                } else if roller_ego {
+                    out.push(K::DeclareEgoReroll);
+                    out.push(K::DeclareDoubleSixes);
+                }
+            }
+        }
+        if actor.gm && self.kisses.iter().any(|k| !k.approved) {
+            out.push(K::ApproveKiss);
+        }
+        if actor.gm && !self.kisses.is_empty() {
+            out.push(K::VetoKiss);
+        }
+        if as_roller && self.kisses.iter().all(|k| k.approved) {
+            out.push(K::RollKisses);
         }
         out
     }

@@ -1,31 +1,38 @@
 //! The typed game contract (issue 28, item 1): what a game at the table
-//! declares, as constants and types (its id and names, the game master's
-//! word, its command root and session kinds, its house rules, its governed
-//! changes, its help), and its entry points as plain functions. [`Played`]
-//! makes any [`Game`] a registered [`System`], so a game writes no
-//! forwarding code; [`entry`] is its registration.
+//! declares beyond its pipeline [`Scope`], as constants and types (its
+//! names, the game master's word, its command root and session kinds, its
+//! governed changes, its help, its commands and odds questions), its
+//! sessions' entry points as the trait's methods and the rest as pointers
+//! at its own functions. [`Played`] makes any [`Game`] a registered
+//! [`System`], so a game writes no forwarding code; [`entry`] is its
+//! registration.
 
 use std::future::Future;
 use std::marker::PhantomData;
 
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::app::component::Click;
-use crate::app::pipeline::Pending;
+use crate::app::pipeline::{Pending, Scope};
 use crate::app::registry::{BoxFuture, Catalogue, Governed, HelpTopic, Rules, System};
 use crate::app::{Act, App, AppError, AppResult, Caller, View};
 use crate::rules::{HouseRules, RuleError};
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
+use crate::systems::platform::odds::Odds;
 use crate::systems::table::approval::{apply_stored_within, Change};
+use crate::systems::Command;
 
 /// A game at the table: a system with its own command root, character
 /// sheets, house rules and changes the house rule `player_edits` governs.
-pub trait Game: Send + Sync + 'static {
-    /// The stable id: settings scope, log system name, `system` setting.
-    const ID: &'static str;
+///
+/// It is the game's [`Scope`] in the action pipeline (its id, typed house
+/// rules and sheet are said there once) with what the registry needs
+/// besides. A game implements it where its behaviour lives (its folder's
+/// `mod.rs`): the sessions' entry points are the trait's methods, and the
+/// rest points at the game's own functions and data.
+pub trait Game: Scope<Settings: HouseRules + Serialize> {
     /// The name players read.
     const NAME: &'static str;
     /// Other names players type for it.
@@ -40,14 +47,20 @@ pub trait Game: Send + Sync + 'static {
     const HELP: &'static [HelpTopic];
     /// The changes `player_edits` governs, as `/help` lists them.
     const GOVERNED: &'static [Governed];
+    /// Its slash commands, under one root command named [`Game::ROOT`].
+    const COMMANDS: fn() -> Vec<Command>;
+    /// Its odds questions: `/<root> odds` subcommands and `kismet odds`
+    /// questions.
+    const ODDS: fn() -> Odds;
+    /// One of its log entries as a `/history` line (`None`: the shared
+    /// summary).
+    const HISTORY_LINE: fn(&LogEntry) -> Option<String>;
+    /// The stored sheet JSON of a character renamed to the second argument
+    /// (unchanged unless the game keeps the name inside its sheet).
+    const RENAMED: fn(&str, &str) -> Result<String, AppError> = unchanged;
 
-    /// Its house rules: the rules core's typed settings.
-    type Settings: HouseRules + Default + Serialize + DeserializeOwned + 'static;
     /// A governed change, typed (stored as JSON while it waits).
     type Change: Change;
-    /// Its character sheet, as stored (the character row's JSON) and as
-    /// exported (the `sheet` of a sheet document, `docs/sheets.md`).
-    type Sheet: Serialize + DeserializeOwned + Send;
 
     /// The version of its sheet schema in exported sheet documents
     /// (`docs/sheets.md` keeps each game's version history).
@@ -73,36 +86,32 @@ pub trait Game: Send + Sync + 'static {
 
     /// Applies a checked click on one of its open sessions, inside the
     /// action's write transaction (which it commits).
-    fn click<'a>(
-        app: &'a App,
+    fn click(
+        app: &App,
         tx: Act,
         session: Session,
-        click: &'a Click<'a>,
-    ) -> impl Future<Output = AppResult> + Send + 'a;
+        click: &Click<'_>,
+    ) -> impl Future<Output = AppResult> + Send;
 
     /// Draws a session's message as it stands.
-    fn render<'a>(
-        app: &'a App,
-        session: &'a Session,
-        caller: &'a Caller,
-    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a;
+    fn render(
+        app: &App,
+        session: &Session,
+        caller: &Caller,
+    ) -> impl Future<Output = Result<View, AppError>> + Send;
 
-    /// Draws one of its characters for `/<root> sheet show`.
-    fn sheet_card<'a>(
-        act: &'a mut Act,
-        character: &'a Character,
-    ) -> impl Future<Output = Result<View, AppError>> + Send + 'a;
+    /// Draws one of its characters for `/<root> sheet show`, inside the
+    /// action's write transaction (a card with buttons may open a session
+    /// there; the shared feature commits).
+    fn sheet_card(
+        act: &mut Act,
+        character: &Character,
+    ) -> impl Future<Output = Result<View, AppError>> + Send;
+}
 
-    /// One of its log entries as a `/history` line (`None`: the shared
-    /// summary).
-    fn history_line(entry: &LogEntry) -> Option<String>;
-
-    /// The stored sheet JSON of a character renamed to `name` (unchanged
-    /// unless the game keeps the name inside its sheet).
-    fn renamed(sheet: &str, name: &str) -> Result<String, AppError> {
-        let _ = name;
-        Ok(sheet.to_string())
-    }
+/// [`Game::RENAMED`] of a game that keeps no name inside its sheet.
+fn unchanged(sheet: &str, _name: &str) -> Result<String, AppError> {
+    Ok(sheet.to_string())
 }
 
 /// A [`Game`] as the application layer sees it.
@@ -199,7 +208,7 @@ impl<G: Game> System for Played<G> {
     }
 
     fn history_line(&self, entry: &LogEntry) -> Option<String> {
-        G::history_line(entry)
+        (G::HISTORY_LINE)(entry)
     }
 
     fn governed(&self) -> &'static [Governed] {
@@ -207,7 +216,7 @@ impl<G: Game> System for Played<G> {
     }
 
     fn renamed(&self, sheet: &str, name: &str) -> Result<String, AppError> {
-        G::renamed(sheet, name)
+        (G::RENAMED)(sheet, name)
     }
 
     fn sheet_version(&self) -> u32 {
@@ -270,17 +279,14 @@ fn field_message(path: &str, message: &str) -> String {
     format!("{field}: {message}")
 }
 
-/// A game's registration: the game, its slash commands and its odds
-/// questions.
-pub fn entry<G: Game>(
-    commands: fn() -> Vec<super::Command>,
-    odds: Option<super::platform::odds::Odds>,
-) -> super::Entry {
+/// A game's registration (its line in [`super::entries`]): the game, its
+/// slash commands and its odds questions.
+pub fn entry<G: Game>() -> super::Entry {
     super::Entry {
         system: Some(std::sync::Arc::new(Played::<G>::new())),
-        commands,
+        commands: G::COMMANDS,
         finish: None,
-        odds,
+        odds: Some((G::ODDS)()),
     }
 }
 

@@ -48,10 +48,10 @@ pub mod veracity;
 pub fn entries() -> Vec<Entry> {
     vec![
         dice::system::entry(),
-        venus::system::entry(),
-        veracity::system::entry(),
-        storyteller::system::entry(),
-        ore::system::entry(),
+        game::entry::<venus::Venus>(),
+        game::entry::<veracity::Veracity>(),
+        game::entry::<storyteller::Storyteller>(),
+        game::entry::<ore::Ore>(),
         platform::system::entry(),
         fc::entry(),
         games::system::entry(),

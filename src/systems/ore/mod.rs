@@ -62,7 +62,7 @@ use crate::rules::RuleError;
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::{self, sessions::Session, Tx};
-use crate::systems::game::Game;
+use crate::systems::game::{Feature, Game};
 use crate::systems::platform::odds::Odds;
 use crate::systems::Command;
 
@@ -182,27 +182,17 @@ pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<St
 
 /// Virtual Veil as a game at the table: its contract with the registry
 /// (its pipeline [`crate::app::pipeline::Scope`] is in [`context`]).
-impl Game for Ore {
+impl Feature for Ore {
+    const ID: &'static str = SYSTEM;
     const NAME: &'static str = "Virtual Veil";
     const ALIASES: &'static [&'static str] = &["vv", "virtualveil", "vv ore", "one roll engine"];
-    const GM: &'static str = GM;
-    const ROOT: &'static str = "vv";
+    const ROOT: Option<&'static str> = Some("vv");
     const KINDS: &'static [&'static str] = &[KIND, combat::KIND];
     const HELP: &'static [HelpTopic] = help::TOPICS;
-    const GOVERNED: &'static [Governed] = governed::LIST;
     const COMMANDS: fn() -> Vec<Command> = commands::all;
-    const ODDS: fn() -> Odds = odds::odds;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
     const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
-    type Change = governed::Edit;
-
-    fn checked_sheet(
-        sheet: OreSheet,
-        _name: &str,
-        _settings: &OreSettings,
-    ) -> Result<OreSheet, RuleError> {
-        sheet.validate()?;
-        Ok(sheet)
-    }
+    type Game = Self;
 
     /// Routes a checked click on a `vv` message.
     async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
@@ -252,6 +242,22 @@ impl Game for Ore {
                 &settings,
             ),
         })
+    }
+}
+
+/// The game side of Ore: its game master, governed changes and sheets.
+impl Game for Ore {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    type Change = governed::Edit;
+
+    fn checked_sheet(
+        sheet: OreSheet,
+        _name: &str,
+        _settings: &OreSettings,
+    ) -> Result<OreSheet, RuleError> {
+        sheet.validate()?;
+        Ok(sheet)
     }
 
     /// The card the shared `/vv sheet show` posts: the sheet under the

@@ -49,7 +49,7 @@ use crate::rules::RuleError;
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
-use crate::systems::game::Game;
+use crate::systems::game::{Feature, Game};
 use crate::systems::platform::odds::Odds;
 use crate::systems::Command;
 
@@ -70,27 +70,17 @@ pub const HINT: &str = "create one with `/st sheet create`.";
 
 /// Storyteller as a game at the table: its contract with the registry
 /// (its pipeline [`crate::app::pipeline::Scope`] is in [`context`]).
-impl Game for Storyteller {
+impl Feature for Storyteller {
+    const ID: &'static str = SYSTEM;
     const NAME: &'static str = "Storyteller";
     const ALIASES: &'static [&'static str] = &["st", "storyteller d10"];
-    const GM: &'static str = GM;
-    const ROOT: &'static str = "st";
+    const ROOT: Option<&'static str> = Some("st");
     const KINDS: &'static [&'static str] = &[KIND, SHEET_KIND];
     const HELP: &'static [HelpTopic] = help::TOPICS;
-    const GOVERNED: &'static [Governed] = governed::LIST;
     const COMMANDS: fn() -> Vec<Command> = commands::all;
-    const ODDS: fn() -> Odds = odds::odds;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
     const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
-    type Change = governed::Edit;
-
-    fn checked_sheet(
-        sheet: StorytellerSheet,
-        _name: &str,
-        _settings: &Self::Settings,
-    ) -> Result<StorytellerSheet, RuleError> {
-        sheet.validate()?;
-        Ok(sheet)
-    }
+    type Game = Self;
 
     /// Routes a checked click on one of this system's sessions.
     async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
@@ -107,6 +97,22 @@ impl Game for Storyteller {
             SHEET_KIND => sheets::render(&mut tx, session).await,
             _ => rolls::render(&mut tx, session).await,
         }
+    }
+}
+
+/// The game side of Storyteller: its game master, governed changes and sheets.
+impl Game for Storyteller {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    type Change = governed::Edit;
+
+    fn checked_sheet(
+        sheet: StorytellerSheet,
+        _name: &str,
+        _settings: &Self::Settings,
+    ) -> Result<StorytellerSheet, RuleError> {
+        sheet.validate()?;
+        Ok(sheet)
     }
 
     /// The card the shared `/st sheet show` posts (a session opened in the

@@ -71,7 +71,7 @@ use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Status;
 use crate::storage::{sessions::Session, Tx};
-use crate::systems::game::Game;
+use crate::systems::game::{Feature, Game};
 use crate::systems::platform::odds::Odds;
 use crate::systems::Command;
 use state::VeState;
@@ -114,30 +114,17 @@ pub fn fc_only(a: Actor, what: &str) -> Result<(), AppError> {
 /// The Venus Engine as a game at the table: its contract with the
 /// registry (its pipeline [`crate::app::pipeline::Scope`] is in
 /// [`context`]).
-impl Game for Venus {
+impl Feature for Venus {
+    const ID: &'static str = SYSTEM;
     const NAME: &'static str = "Venus Engine";
     const ALIASES: &'static [&'static str] = &["ve", "venus engine", "ve1", "ve2"];
-    const GM: &'static str = GM;
-    const ROOT: &'static str = "ve";
+    const ROOT: Option<&'static str> = Some("ve");
     const KINDS: &'static [&'static str] = &[KIND, spotlight::KIND];
     const HELP: &'static [HelpTopic] = help::TOPICS;
-    const GOVERNED: &'static [Governed] = governed::LIST;
     const COMMANDS: fn() -> Vec<Command> = commands::all;
-    const ODDS: fn() -> Odds = odds::odds;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
     const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
-    const RENAMED: fn(&str, &str) -> Result<String, AppError> = sheets::renamed;
-    type Change = governed::Edit;
-
-    fn checked_sheet(
-        mut sheet: VenusSheet,
-        name: &str,
-        settings: &VenusSettings,
-    ) -> Result<VenusSheet, RuleError> {
-        // The name travels in the document's envelope; the sheet keeps it too.
-        sheet.name = name.to_string();
-        sheet.validate(settings)?;
-        Ok(sheet)
-    }
+    type Game = Self;
 
     /// Routes a checked click to the check, task or deletion flow.
     async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
@@ -167,6 +154,25 @@ impl Game for Venus {
             session.status,
             &st,
         ))
+    }
+}
+
+/// The game side of Venus: its game master, governed changes and sheets.
+impl Game for Venus {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    const RENAMED: fn(&str, &str) -> Result<String, AppError> = sheets::renamed;
+    type Change = governed::Edit;
+
+    fn checked_sheet(
+        mut sheet: VenusSheet,
+        name: &str,
+        settings: &VenusSettings,
+    ) -> Result<VenusSheet, RuleError> {
+        // The name travels in the document's envelope; the sheet keeps it too.
+        sheet.name = name.to_string();
+        sheet.validate(settings)?;
+        Ok(sheet)
     }
 
     /// The card `/ve sheet show` posts: the sheet under the guild's

@@ -67,7 +67,7 @@ use crate::storage;
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::{Session, Status};
-use crate::systems::game::Game;
+use crate::systems::game::{Feature, Game};
 use crate::systems::platform::odds::Odds;
 use crate::systems::Command;
 
@@ -85,34 +85,17 @@ pub const HINT: &str = "create one with `/vr sheet create`.";
 
 /// Veracity as a game at the table: its contract with the registry (its
 /// pipeline [`crate::app::pipeline::Scope`] is in [`context`]).
-impl Game for Veracity {
+impl Feature for Veracity {
+    const ID: &'static str = SYSTEM;
     const NAME: &'static str = "Veracity";
     const ALIASES: &'static [&'static str] = &["vr"];
-    const GM: &'static str = GM;
-    const ROOT: &'static str = "vr";
+    const ROOT: Option<&'static str> = Some("vr");
     const KINDS: &'static [&'static str] = &[KIND, combat::KIND];
     const HELP: &'static [HelpTopic] = help::TOPICS;
-    const GOVERNED: &'static [Governed] = governed::LIST;
     const COMMANDS: fn() -> Vec<Command> = commands::all;
-    const ODDS: fn() -> Odds = odds::odds;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
     const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
-    type Change = governed::Edit;
-
-    /// Version 1: items had no identities (`id`); version 2 (issue 14)
-    /// numbers them. A version-1 sheet is brought up by the sheet's own
-    /// loader, which numbers the items of sheets stored before identities
-    /// (`Sheet::number_items`), so its JSON is read as it is.
-    const SHEET_VERSION: u32 = 2;
-
-    fn checked_sheet(
-        sheet: Sheet,
-        _name: &str,
-        _settings: &VeracitySettings,
-    ) -> Result<Sheet, RuleError> {
-        // Every check ran when the sheet was read (`Sheet`'s validating
-        // loader, the one stored sheets go through).
-        Ok(sheet)
-    }
+    type Game = Self;
 
     /// A checked click on a Veracity message.
     async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
@@ -183,6 +166,29 @@ impl Game for Veracity {
                 ))
             }
         }
+    }
+}
+
+/// The game side of Veracity: its game master, governed changes and sheets.
+impl Game for Veracity {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    type Change = governed::Edit;
+
+    /// Version 1: items had no identities (`id`); version 2 (issue 14)
+    /// numbers them. A version-1 sheet is brought up by the sheet's own
+    /// loader, which numbers the items of sheets stored before identities
+    /// (`Sheet::number_items`), so its JSON is read as it is.
+    const SHEET_VERSION: u32 = 2;
+
+    fn checked_sheet(
+        sheet: Sheet,
+        _name: &str,
+        _settings: &VeracitySettings,
+    ) -> Result<Sheet, RuleError> {
+        // Every check ran when the sheet was read (`Sheet`'s validating
+        // loader, the one stored sheets go through).
+        Ok(sheet)
     }
 
     /// The card the shared `/vr sheet show` posts: the sheet as a slot

@@ -1,6 +1,6 @@
 //! Venus Engine's `/help`: its topics as data (the summary in the bot's own
 //! words and a first session's commands), read by the registry through
-//! its [`crate::systems::game::Game::HELP`].
+//! its [`crate::systems::game::Feature::HELP`].
 
 use crate::app::registry::HelpTopic;
 

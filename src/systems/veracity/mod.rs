@@ -19,8 +19,9 @@
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`history`]: one readable `/history` line per logged action.
 //! - [`governed`]: the changes `player_edits` governs (the referee's).
-//! - [`Veracity`]'s [`Game`] implementation below: its contract with the
-//!   registry, routing the clicks on its messages and drawing them.
+//! - [`Veracity`]'s [`Feature`] and [`Game`] implementations below: its
+//!   contract with the registry, routing the clicks on its messages and
+//!   drawing them.
 //! - [`state`]: what an interactive message shows (a sheet, a board or a
 //!   revelation): one session kind (`vr`); a sheet's Rest buttons expire
 //!   with the guild timeout, a Convention board never expires.

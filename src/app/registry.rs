@@ -154,15 +154,7 @@ pub trait System: Send + Sync + 'static {
         app: &'a super::App,
         act: &'a mut Act,
         character: &'a Character,
-    ) -> BoxFuture<'a, Result<View, AppError>> {
-        let _ = (app, act);
-        let msg = format!(
-            "{} keeps no sheet to show for {}.",
-            self.name(),
-            character.name
-        );
-        Box::pin(std::future::ready(Err(AppError::Internal(msg))))
-    }
+    ) -> BoxFuture<'a, Result<View, AppError>>;
 
     /// Applies a governed change stored as JSON inside `act`, an
     /// approval's own transaction (as its caller, the approving game
@@ -221,11 +213,7 @@ pub trait System: Send + Sync + 'static {
         version: u32,
         name: &'a str,
         sheet: serde_json::Value,
-    ) -> BoxFuture<'a, Result<String, AppError>> {
-        let _ = (act, version, name, sheet);
-        let msg = format!("{} sheets cannot be imported.", self.name());
-        Box::pin(async move { Err(AppError::user(msg)) })
-    }
+    ) -> BoxFuture<'a, Result<String, AppError>>;
 }
 
 /// A system's house rules, stored per guild as JSON under the system's id.

@@ -1,7 +1,8 @@
 //! The systems at the table, registered in one line.
 //!
 //! Each system lives in one folder here (its application logic, its thin
-//! slash commands and a `system.rs` describing it to the application layer)
+//! slash commands, and how it describes itself to the application layer:
+//! a game's `impl` of [`game::Game`], a shared feature's `system.rs`)
 //! on top of its pure core in [`crate::rules`]. Shared table features
 //! (`/fc`, `/history`, `/stats`, `/odds`, `/help`, and the [`table`]'s
 //! `/<root> sheet` commands) register the same way.
@@ -47,15 +48,15 @@ pub mod veracity;
 /// each system or shared table feature.
 pub fn entries() -> Vec<Entry> {
     vec![
-        dice::system::entry(),
-        venus::system::entry(),
-        veracity::system::entry(),
-        storyteller::system::entry(),
-        ore::system::entry(),
-        platform::system::entry(),
+        game::entry::<dice::DiceSystem>(),
+        game::entry::<venus::Venus>(),
+        game::entry::<veracity::Veracity>(),
+        game::entry::<storyteller::Storyteller>(),
+        game::entry::<ore::Ore>(),
+        game::entry::<platform::HistoryFeature>(),
         fc::entry(),
         games::system::entry(),
-        table::system::entry(),
+        game::entry::<table::TableFeature>(),
     ]
 }
 

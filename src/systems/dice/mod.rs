@@ -7,24 +7,29 @@
 
 pub mod buttons;
 pub mod commands;
+pub mod help;
 mod legacy;
 pub mod named;
 pub mod odds;
 pub mod record;
 pub mod reroll;
-pub mod system;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{self, Outcome, Record, Scope, Turn};
+use crate::app::registry::HelpTopic;
 use crate::app::view::{Button, Style, View};
 use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::expr::{self, Caps, Expr, Roll};
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
+use crate::systems::game::{Feature, NoGame};
+use crate::systems::platform::odds::Odds;
+use crate::systems::Command;
 use buttons::DiceButton;
 
 /// The session kind (custom_id prefix) of generic rolls.
@@ -117,26 +122,43 @@ pub async fn roll(app: &App, caller: &Caller, expression: &str) -> AppResult {
     pipeline::apply::<Dice>(app, caller, out).await
 }
 
-/// A click on a generic roll's button: who may press, then the button.
-pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
-    let caller = click.caller;
-    let turn = Turn::<Dice>::click(app, act, caller).await?;
-    if caller.user_id != session.owner_id && !turn.fc {
-        let state = load(&session.state)?;
-        return Err(AppError::user(format!(
-            "Only {} (or the FC) can reroll this.",
-            state.roller
-        )));
-    }
-    match DiceButton::read(&click.id.action, click.id.arg.as_deref())? {
-        DiceButton::Reroll => reroll::apply(app, turn, session).await,
-    }
-}
+/// Generic dice as a registered feature: `/roll`, its Reroll sessions and
+/// its help (not a game: no channel plays it).
+pub struct DiceSystem;
 
-/// The message of a stored generic roll.
-pub fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
-    let state = load(&session.state)?;
-    Ok(view(session.id, session.version, session.status, &state))
+impl Feature for DiceSystem {
+    const ID: &'static str = "roll";
+    const NAME: &'static str = "Dice";
+    const ALIASES: &'static [&'static str] = &["generic", "generic dice"];
+    const ROOT: Option<&'static str> = Some("roll");
+    const KINDS: &'static [&'static str] = &[KIND];
+    const HELP: &'static [HelpTopic] = help::TOPICS;
+    const COMMANDS: fn() -> Vec<Command> = commands::all;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
+    const HISTORY_LINE: fn(&LogEntry) -> Option<String> = view::history_line;
+    type Game = NoGame;
+
+    /// A click on a generic roll's button: who may press, then the button.
+    async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
+        let caller = click.caller;
+        let turn = Turn::<Dice>::click(app, act, caller).await?;
+        if caller.user_id != session.owner_id && !turn.fc {
+            let state = load(&session.state)?;
+            return Err(AppError::user(format!(
+                "Only {} (or the FC) can reroll this.",
+                state.roller
+            )));
+        }
+        match DiceButton::read(&click.id.action, click.id.arg.as_deref())? {
+            DiceButton::Reroll => reroll::apply(app, turn, session).await,
+        }
+    }
+
+    /// The message of a stored generic roll.
+    async fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+        let state = load(&session.state)?;
+        Ok(view(session.id, session.version, session.status, &state))
+    }
 }
 
 /// The log entry of a throw of `state` (`action`: `roll` or `reroll`),

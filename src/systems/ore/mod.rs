@@ -22,6 +22,7 @@
 //! - [`report`]: reports that may need a cache discard (overflow prompt).
 //! - [`text`]: shared wording (events, faces, chances).
 //! - [`faces`]: the dice each action threw, for `/stats`.
+//! - [`help`]: its `/help` topic.
 //! - [`commands`]: the thin poise commands.
 
 pub mod buttons;
@@ -36,6 +37,7 @@ pub mod discard;
 pub mod faces;
 pub mod governed;
 pub mod held;
+pub mod help;
 pub mod history;
 pub mod menu;
 pub mod odds;
@@ -45,17 +47,26 @@ pub mod report;
 pub mod roll;
 pub mod roll_click;
 pub mod sheet;
-pub mod system;
 pub mod text;
 
 use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{self, Loaded};
 use crate::app::component::Click;
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::view::View;
 use crate::app::Act;
-use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller, View};
+use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller};
 use crate::rules::ore::{OreSettings, OreSheet};
+use crate::rules::RuleError;
+use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::{self, sessions::Session, Tx};
+use crate::systems::game::{Feature, Game};
+use crate::systems::platform::odds::Odds;
+use crate::systems::Command;
+
+pub use context::Ore;
 
 /// The session kind (custom_id prefix) of every Virtual Veil message.
 pub const KIND: &str = "vv";
@@ -169,54 +180,93 @@ pub fn check_text(app: &App, what: &str, text: Option<&str>) -> Result<Option<St
     Ok(Some(t.to_string()))
 }
 
-/// Routes a checked click on a `vv` message.
-pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    if session.kind == combat::KIND {
-        return combat::click(app, tx, session, click).await;
+/// Virtual Veil as a game at the table: its contract with the registry
+/// (its pipeline [`crate::app::pipeline::Scope`] is in [`context`]).
+impl Feature for Ore {
+    const ID: &'static str = SYSTEM;
+    const NAME: &'static str = "Virtual Veil";
+    const ALIASES: &'static [&'static str] = &["vv", "virtualveil", "vv ore", "one roll engine"];
+    const ROOT: Option<&'static str> = Some("vv");
+    const KINDS: &'static [&'static str] = &[KIND, combat::KIND];
+    const HELP: &'static [HelpTopic] = help::TOPICS;
+    const COMMANDS: fn() -> Vec<Command> = commands::all;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
+    const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
+    type Game = Self;
+
+    /// Routes a checked click on a `vv` message.
+    async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+        if session.kind == combat::KIND {
+            return combat::click(app, tx, session, click).await;
+        }
+        let state: VvState = crate::app::sessions::load(&session)?;
+        match state {
+            VvState::Roll(s) => roll_click::click(app, tx, session, s, click).await,
+            VvState::Report(s) => discard::click(app, tx, session, s, click).await,
+        }
     }
-    let state: VvState = crate::app::sessions::load(&session)?;
-    match state {
-        VvState::Roll(s) => roll_click::click(app, tx, session, s, click).await,
-        VvState::Report(s) => discard::click(app, tx, session, s, click).await,
+
+    /// The message of a stored `vv` session as it stands.
+    async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+        if session.kind == combat::KIND {
+            return combat::render(app, session).await;
+        }
+        let state: VvState = crate::app::sessions::load(session)?;
+        let mut tx = app.db.read().await?;
+        let sheet = match &state {
+            VvState::Roll(r) => held::Held::load(&mut tx, session.guild_id, r.whose)
+                .await
+                .ok()
+                .map(|h| h.sheet().clone()),
+            VvState::Report(r) => by_id(&mut tx, session.guild_id, r.character)
+                .await
+                .ok()
+                .map(|c| c.sheet),
+        };
+        let settings = load_settings(&mut tx, session.guild_id).await?;
+        drop(tx);
+        Ok(match &state {
+            VvState::Roll(s) => roll::view(
+                session.id,
+                session.version,
+                session.status,
+                s,
+                sheet.as_ref(),
+            ),
+            VvState::Report(s) => report::view(
+                session.id,
+                session.version,
+                session.status,
+                s,
+                sheet.as_ref(),
+                &settings,
+            ),
+        })
     }
 }
 
-/// The message of a stored `vv` session as it stands.
-pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
-    if session.kind == combat::KIND {
-        return combat::render(app, session).await;
+/// The game side of Ore: its game master, governed changes and sheets.
+impl Game for Ore {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    type Change = governed::Edit;
+
+    fn checked_sheet(
+        sheet: OreSheet,
+        _name: &str,
+        _settings: &OreSettings,
+    ) -> Result<OreSheet, RuleError> {
+        sheet.validate()?;
+        Ok(sheet)
     }
-    let state: VvState = crate::app::sessions::load(session)?;
-    let mut tx = app.db.read().await?;
-    let sheet = match &state {
-        VvState::Roll(r) => held::Held::load(&mut tx, session.guild_id, r.whose)
-            .await
-            .ok()
-            .map(|h| h.sheet().clone()),
-        VvState::Report(r) => by_id(&mut tx, session.guild_id, r.character)
-            .await
-            .ok()
-            .map(|c| c.sheet),
-    };
-    let settings = load_settings(&mut tx, session.guild_id).await?;
-    drop(tx);
-    Ok(match &state {
-        VvState::Roll(s) => roll::view(
-            session.id,
-            session.version,
-            session.status,
-            s,
-            sheet.as_ref(),
-        ),
-        VvState::Report(s) => report::view(
-            session.id,
-            session.version,
-            session.status,
-            s,
-            sheet.as_ref(),
-            &settings,
-        ),
-    })
+
+    /// The card the shared `/vv sheet show` posts: the sheet under the
+    /// guild's settings.
+    async fn sheet_card(act: &mut Act, row: &Character) -> Result<View, AppError> {
+        let settings = load_settings(act, row.guild_id).await?;
+        let ch = decode(row.clone())?;
+        Ok(View::embed(sheet::sheet_embed(&ch, &settings)))
+    }
 }
 
 /// Character names for autocomplete: the caller's (every sheet's for the Compiler).

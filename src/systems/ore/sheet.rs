@@ -17,7 +17,6 @@ use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::sets::{CacheCost, Pattern};
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
-use crate::storage::{self, Tx};
 
 /// The most a stat may be set to from Discord (the rules core's limit,
 /// which [`OreSheet::validate`] checks too).
@@ -101,14 +100,6 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     embed.title = format!("📇 Created {}", ch.name());
     let out = Outcome::answer(Response::ephemeral(View::embed(embed))).log(entry);
     turn.finish(out).await
-}
-
-/// The card the shared `/vv sheet show` posts: the sheet under the
-/// guild's settings.
-pub async fn card(tx: &mut Tx, row: &storage::characters::Character) -> Result<View, AppError> {
-    let settings = super::load_settings(tx, row.guild_id).await?;
-    let ch = super::decode(row.clone())?;
-    Ok(View::embed(sheet_embed(&ch, &settings)))
 }
 
 /// `/vv sheet set`: one stat. Setting Vitality, Confidence or Cyber also

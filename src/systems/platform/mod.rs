@@ -25,11 +25,46 @@ pub mod history;
 pub mod me;
 pub mod odds;
 pub mod stats;
-pub mod system;
 pub mod text;
 
+use crate::app::component::Click;
+use crate::app::registry::Registry;
+use crate::app::{Act, App, AppError, AppResult, Caller, View};
+use crate::storage::sessions::Session;
+use crate::systems::game::{Feature, NoGame};
+use crate::systems::Command;
+
 /// The platform features' id: the log's system name of their own entries
-/// (an erasure), the registered feature's id ([`system::HistoryFeature`]).
+/// (an erasure), the registered feature's id ([`HistoryFeature`]).
 /// Here, at the folder's root, so a feature that logs needs nothing of the
 /// registration that lists it.
 pub const ID: &str = "history";
+
+/// The platform features as a registered (not playable) feature: `/roll
+/// history` paging owns sessions of its own ([`history::KIND`]), and so do
+/// the erasure questions of `/me forget` and `/fc forget` ([`me::KIND`]);
+/// the commands (`/history`, `/stats`, `/odds`, `/help`, `/me`) come along.
+pub struct HistoryFeature;
+
+impl Feature for HistoryFeature {
+    const ID: &'static str = ID;
+    const NAME: &'static str = "Roll history";
+    const KINDS: &'static [&'static str] = &[history::KIND, me::KIND];
+    const COMMANDS: fn() -> Vec<Command> = commands::all;
+    const FINISH: Option<fn(&mut Command, &Registry)> = Some(commands::finish);
+    type Game = NoGame;
+
+    async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+        match session.kind.as_str() {
+            me::KIND => me::click(app, tx, session, click).await,
+            _ => history::click(app, tx, session, click).await,
+        }
+    }
+
+    async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
+        match session.kind.as_str() {
+            me::KIND => me::render(session),
+            _ => history::render(app, session, caller).await,
+        }
+    }
+}

@@ -70,8 +70,8 @@ impl Target<'_> {
 }
 
 /// Storyteller as a game at the table: what the action pipeline needs to
-/// know of it here ([`Scope`]), and its contract with the registry in
-/// [`super::system`].
+/// know of it here ([`Scope`]), and its contract with the registry
+/// ([`crate::systems::game::Game`], implemented in its `mod.rs`).
 pub struct Storyteller;
 
 impl Scope for Storyteller {

@@ -21,7 +21,7 @@ use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
 use super::buttons::SheetButton;
-use super::context::{self, check_len, Outcome, Target, Turn};
+use super::context::{check_len, Outcome, Target, Turn};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{GM, SHEET_KIND};
@@ -92,30 +92,6 @@ pub async fn create(
     .start(SHEET_KIND, &state, Status::Open, None)
     .log(entry);
     turn.finish(out).await
-}
-
-/// The card the shared `/st sheet show` posts (a session opened in the
-/// action's transaction, so its button survives restarts).
-pub async fn card_of(
-    act: &mut Act,
-    row: &storage::characters::Character,
-) -> Result<View, AppError> {
-    let c = context::checked(Loaded {
-        sheet: serde_json::from_str(&row.sheet)?,
-        row: row.clone(),
-    })?;
-    let caller = act.caller().clone();
-    let id = sessions::create(
-        act,
-        &caller,
-        SHEET_KIND,
-        &CardState {
-            character_id: c.row.id,
-        },
-        None,
-    )
-    .await?;
-    Ok(card(id, 0, &c))
 }
 
 /// Edits the character `target` names with `edit` (the sheet is saved and

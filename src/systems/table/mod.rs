@@ -17,18 +17,52 @@ pub mod commands;
 pub mod delete;
 pub mod encounter;
 pub mod look;
-pub mod system;
 pub mod travel;
 pub mod undo;
 
 use serde::Serialize;
 
 use crate::app::characters::{self, Access, Pick};
+use crate::app::component::Click;
 use crate::app::pipeline::{Outcome, Record, Table, Turn, Writing};
 use crate::app::registry::System;
 use crate::app::view::{colour, limits, Embed, View};
+use crate::app::Act;
 use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::storage::sessions::Session;
 use crate::storage::{self, characters::Character, Tx};
+use crate::systems::game::{Feature, NoGame};
+
+/// The shared table features as a registered (not playable) feature:
+/// their deletion prompts are sessions of their own kind ([`delete::KIND`]),
+/// and so are `/fc undo`'s prompts ([`undo::KIND`]) and the requests
+/// `player_edits` sends for approval ([`approval::KIND`]); their commands
+/// are grafted onto each system's `/<root> sheet` by
+/// [`crate::systems::commands`], so they list none here.
+pub struct TableFeature;
+
+impl Feature for TableFeature {
+    const ID: &'static str = "table";
+    const NAME: &'static str = "Table";
+    const KINDS: &'static [&'static str] = &[delete::KIND, undo::KIND, approval::KIND];
+    type Game = NoGame;
+
+    async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+        match session.kind.as_str() {
+            undo::KIND => undo::click(app, tx, session, click).await,
+            approval::KIND => approval::click(app, tx, session, click).await,
+            _ => delete::click(app, tx, session, click).await,
+        }
+    }
+
+    async fn render(app: &App, session: &Session, caller: &Caller) -> Result<View, AppError> {
+        match session.kind.as_str() {
+            undo::KIND => undo::render(app, session, caller).await,
+            approval::KIND => approval::render(session),
+            _ => delete::render(app, session),
+        }
+    }
+}
 
 /// How to make a character in `system` ("create one with `/vv sheet create`.").
 pub fn hint(system: &dyn System) -> String {

@@ -33,6 +33,7 @@
 //! - [`spotlight`], [`spotlight_view`], [`spotlight_buttons`]: the
 //!   spotlight tracker (turns, rounds and scenes; its own session kind).
 //! - [`changes`], [`format`]: text helpers.
+//! - [`help`]: its `/help` topics (one per edition).
 //! - [`commands`]: the `/ve` slash commands.
 
 pub mod admin;
@@ -46,6 +47,7 @@ pub mod commands;
 pub mod context;
 pub mod format;
 pub mod governed;
+pub mod help;
 pub mod history;
 pub mod odds;
 pub mod party;
@@ -56,18 +58,25 @@ pub mod spotlight;
 pub mod spotlight_buttons;
 pub mod spotlight_view;
 pub mod state;
-pub mod system;
 pub mod task;
 pub mod task_view;
 
 use crate::app::component::Click;
+use crate::app::registry::{Governed, HelpTopic};
 use crate::app::Act;
 use crate::app::{sessions, settings, App, AppError, AppResult, Caller, View};
-use crate::rules::venus::VenusSettings;
-use crate::rules::Actor;
+use crate::rules::venus::{VenusSettings, VenusSheet};
+use crate::rules::{Actor, RuleError};
+use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
 use crate::storage::sessions::Status;
 use crate::storage::{sessions::Session, Tx};
+use crate::systems::game::{Feature, Game};
+use crate::systems::platform::odds::Odds;
+use crate::systems::Command;
 use state::VeState;
+
+pub use context::Venus;
 
 /// The session kind (custom_id prefix) of every Venus session.
 pub const KIND: &str = "ve";
@@ -102,34 +111,83 @@ pub fn fc_only(a: Actor, what: &str) -> Result<(), AppError> {
     }
 }
 
-/// Routes a checked click to the check, task or deletion flow.
-pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
-    if session.kind == spotlight::KIND {
-        return spotlight::click(app, tx, session, click).await;
+/// The Venus Engine as a game at the table: its contract with the
+/// registry (its pipeline [`crate::app::pipeline::Scope`] is in
+/// [`context`]).
+impl Feature for Venus {
+    const ID: &'static str = SYSTEM;
+    const NAME: &'static str = "Venus Engine";
+    const ALIASES: &'static [&'static str] = &["ve", "venus engine", "ve1", "ve2"];
+    const ROOT: Option<&'static str> = Some("ve");
+    const KINDS: &'static [&'static str] = &[KIND, spotlight::KIND];
+    const HELP: &'static [HelpTopic] = help::TOPICS;
+    const COMMANDS: fn() -> Vec<Command> = commands::all;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
+    const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
+    type Game = Self;
+
+    /// Routes a checked click to the check, task or deletion flow.
+    async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+        if session.kind == spotlight::KIND {
+            return spotlight::click(app, tx, session, click).await;
+        }
+        match sessions::load::<VeState>(&session)? {
+            VeState::Check(c) => check::click(app, tx, session, *c, click).await,
+            VeState::Task(t) => task::click(app, tx, session, *t, click).await,
+            VeState::Delete(d) => sheets::delete_click(tx, session, d, click).await,
+        }
     }
-    match sessions::load::<VeState>(&session)? {
-        VeState::Check(c) => check::click(app, tx, session, *c, click).await,
-        VeState::Task(t) => task::click(app, tx, session, *t, click).await,
-        VeState::Delete(d) => sheets::delete_click(tx, session, d, click).await,
+
+    /// The message of a Venus session as it stands (disabled or no buttons
+    /// once it is no longer open).
+    async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+        if session.kind == spotlight::KIND {
+            return spotlight::render(session);
+        }
+        let st = sessions::load::<VeState>(session)?;
+        let mut tx = app.db.read().await?;
+        let number = crate::app::secret::number(&mut tx, session).await?;
+        Ok(view_of(
+            session.id,
+            number,
+            session.version,
+            session.status,
+            &st,
+        ))
     }
 }
 
-/// The message of a Venus session as it stands (disabled or no buttons once
-/// it is no longer open).
-pub async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
-    if session.kind == spotlight::KIND {
-        return spotlight::render(session);
+/// The game side of Venus: its game master, governed changes and sheets.
+impl Game for Venus {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    const RENAMED: fn(&str, &str) -> Result<String, AppError> = sheets::renamed;
+    type Change = governed::Edit;
+
+    fn checked_sheet(
+        mut sheet: VenusSheet,
+        name: &str,
+        settings: &VenusSettings,
+    ) -> Result<VenusSheet, RuleError> {
+        // The name travels in the document's envelope; the sheet keeps it too.
+        sheet.name = name.to_string();
+        sheet.validate(settings)?;
+        Ok(sheet)
     }
-    let st = sessions::load::<VeState>(session)?;
-    let mut tx = app.db.read().await?;
-    let number = crate::app::secret::number(&mut tx, session).await?;
-    Ok(view_of(
-        session.id,
-        number,
-        session.version,
-        session.status,
-        &st,
-    ))
+
+    /// The card `/ve sheet show` posts: the sheet under the guild's
+    /// settings.
+    async fn sheet_card(act: &mut Act, row: &Character) -> Result<View, AppError> {
+        let set = venus_settings(act, row.guild_id).await?;
+        let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
+        Ok(View::embed(sheet_view::embed(
+            &row.name,
+            row.owner_id,
+            row.active,
+            &sheet,
+            &set,
+        )))
+    }
 }
 
 /// The message of a session's state at `version` with `status`; `number`

@@ -8,7 +8,7 @@
 use super::context::{Outcome, Turn};
 use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
-use super::{sheet_view, venus_settings, KIND, SYSTEM};
+use super::{sheet_view, KIND, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
@@ -17,9 +17,8 @@ use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::sheet::{parse_abilities, AttributeKind, SheetEvent, Tier, MAX_NOTE_LEN};
 use crate::rules::venus::{Rank, VenusSettings, VenusSheet};
-use crate::storage::characters::Character;
 use crate::storage::sessions::Status;
-use crate::storage::{self, sessions::Session, Tx};
+use crate::storage::{self, sessions::Session};
 use crate::systems::table::delete::{self, Answer, Prompt};
 
 /// What `/ve sheet note` adds to.
@@ -195,19 +194,6 @@ pub async fn create_with(
     };
     turn.finish(Outcome::answer(Response::message(View::text(text))).log(entry))
         .await
-}
-
-/// The card `/ve sheet show` posts: the sheet under the guild's settings.
-pub async fn card(tx: &mut Tx, row: &Character) -> Result<View, AppError> {
-    let set = venus_settings(tx, row.guild_id).await?;
-    let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
-    Ok(View::embed(sheet_view::embed(
-        &row.name,
-        row.owner_id,
-        row.active,
-        &sheet,
-        &set,
-    )))
 }
 
 /// The stored sheet of a character renamed to `name` (Venus keeps the

@@ -16,8 +16,8 @@ use super::combat_buttons::KIND as FIGHT;
 use super::{HINT, SYSTEM};
 
 /// Veracity as a game at the table: what the action pipeline needs to
-/// know of it here ([`Scope`]), and its contract with the registry in
-/// [`super::system`].
+/// know of it here ([`Scope`]), and its contract with the registry
+/// ([`crate::systems::game::Game`], implemented in its `mod.rs`).
 pub struct Veracity;
 
 impl Scope for Veracity {

@@ -19,8 +19,13 @@
 //! - [`conventions`]: the channel's Conventions, violations and the end of a scene.
 //! - [`history`]: one readable `/history` line per logged action.
 //! - [`governed`]: the changes `player_edits` governs (the referee's).
-//! - [`session`]: the interactive messages (sheet buttons, the Convention board).
-//! - [`state`]: what an interactive message shows (a sheet or a board).
+//! - [`Veracity`]'s [`Feature`] and [`Game`] implementations below: its
+//!   contract with the registry, routing the clicks on its messages and
+//!   drawing them.
+//! - [`state`]: what an interactive message shows (a sheet, a board or a
+//!   revelation): one session kind (`vr`); a sheet's Rest buttons expire
+//!   with the guild timeout, a Convention board never expires.
+//! - [`help`]: its `/help` topic.
 //! - [`buttons`]: every button's action word, typed (encode and parse).
 //! - [`rest`]: a sheet's Rest buttons.
 //! - [`reveal`]: revelations waiting for the referee's judgement.
@@ -39,6 +44,7 @@ pub mod commands;
 pub mod context;
 pub mod conventions;
 pub mod governed;
+pub mod help;
 pub mod history;
 pub mod odds;
 pub mod record;
@@ -46,13 +52,27 @@ pub mod render;
 pub mod rest;
 pub mod reveal;
 pub mod saves;
-pub mod session;
 pub mod sheets;
 pub mod state;
-pub mod system;
 pub mod target;
 
-pub use session::{click, render_session as render};
+use buttons::VrButton;
+use state::VrState;
+
+use crate::app::component::{Action, Click};
+use crate::app::registry::{Governed, HelpTopic};
+use crate::app::{sessions, Act, App, AppError, AppResult, Caller, View};
+use crate::rules::veracity::{Sheet, VeracitySettings};
+use crate::rules::RuleError;
+use crate::storage;
+use crate::storage::characters::Character;
+use crate::storage::log::LogEntry;
+use crate::storage::sessions::{Session, Status};
+use crate::systems::game::{Feature, Game};
+use crate::systems::platform::odds::Odds;
+use crate::systems::Command;
+
+pub use context::Veracity;
 
 /// The session kind (custom_id prefix) of Veracity messages.
 pub const KIND: &str = "vr";
@@ -63,3 +83,127 @@ pub const SYSTEM: &str = "veracity";
 pub const GM: &str = "referee";
 /// How to get a sheet, for refusals.
 pub const HINT: &str = "create one with `/vr sheet create`.";
+
+/// Veracity as a game at the table: its contract with the registry (its
+/// pipeline [`crate::app::pipeline::Scope`] is in [`context`]).
+impl Feature for Veracity {
+    const ID: &'static str = SYSTEM;
+    const NAME: &'static str = "Veracity";
+    const ALIASES: &'static [&'static str] = &["vr"];
+    const ROOT: Option<&'static str> = Some("vr");
+    const KINDS: &'static [&'static str] = &[KIND, combat::KIND];
+    const HELP: &'static [HelpTopic] = help::TOPICS;
+    const COMMANDS: fn() -> Vec<Command> = commands::all;
+    const ODDS: Option<fn() -> Odds> = Some(odds::odds);
+    const HISTORY_LINE: fn(&LogEntry) -> Option<String> = history::line;
+    type Game = Self;
+
+    /// A checked click on a Veracity message.
+    async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
+        if session.kind == combat::KIND {
+            return combat::click(app, tx, session, click).await;
+        }
+        let state: VrState = sessions::load(&session)?;
+        let button = VrButton::read(&click.id.action, click.id.arg.as_deref())?;
+        match (state, button) {
+            (VrState::Sheet { character }, VrButton::RestStress) => {
+                rest::apply(app, tx, session, click.caller, character, true).await
+            }
+            (VrState::Sheet { character }, VrButton::RestWound) => {
+                rest::apply(app, tx, session, click.caller, character, false).await
+            }
+            (VrState::Board { channel }, VrButton::Violate) => {
+                conventions::violate_click(app, tx, session, click, channel).await
+            }
+            (VrState::Sheet { character }, VrButton::Displace(slot)) => {
+                changes::displace_click(app, tx, session, click.caller, character, slot).await
+            }
+            (
+                VrState::Reveal { .. },
+                b @ (VrButton::RevealShocked
+                | VrButton::RevealNotShocked
+                | VrButton::RevealNotGreater),
+            ) => reveal::click(app, tx, session, click, b).await,
+            (_, other) => Err(VrButton::unknown(other.encode().0)),
+        }
+    }
+
+    /// A Veracity message as it stands now (for stale, expired or closed
+    /// clicks).
+    async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+        if session.kind == combat::KIND {
+            return combat::tracker_view(session);
+        }
+        let state: VrState = sessions::load(session)?;
+        let mut tx = app.db.read().await?;
+        match state {
+            VrState::Sheet { character } => {
+                let row = storage::characters::get(&mut tx, session.guild_id, character)
+                    .await?
+                    .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
+                let sheet: Sheet = serde_json::from_str(&row.sheet)?;
+                Ok(render::sheet_view(
+                    session.id,
+                    session.version,
+                    session.status == Status::Open,
+                    &row.name,
+                    &sheet,
+                    None,
+                ))
+            }
+            VrState::Board { channel } => {
+                conventions::board_view_of(&mut tx, session.guild_id, channel, session).await
+            }
+            state @ VrState::Reveal { character, .. } => {
+                let name = storage::characters::get(&mut tx, session.guild_id, character)
+                    .await?
+                    .map_or_else(|| "?".to_string(), |r| r.name);
+                Ok(reveal::view(
+                    session.id,
+                    session.version,
+                    session.status == Status::Open,
+                    &name,
+                    &state,
+                ))
+            }
+        }
+    }
+}
+
+/// The game side of Veracity: its game master, governed changes and sheets.
+impl Game for Veracity {
+    const GM: &'static str = GM;
+    const GOVERNED: &'static [Governed] = governed::LIST;
+    type Change = governed::Edit;
+
+    /// Version 1: items had no identities (`id`); version 2 (issue 14)
+    /// numbers them. A version-1 sheet is brought up by the sheet's own
+    /// loader, which numbers the items of sheets stored before identities
+    /// (`Sheet::number_items`), so its JSON is read as it is.
+    const SHEET_VERSION: u32 = 2;
+
+    fn checked_sheet(
+        sheet: Sheet,
+        _name: &str,
+        _settings: &VeracitySettings,
+    ) -> Result<Sheet, RuleError> {
+        // Every check ran when the sheet was read (`Sheet`'s validating
+        // loader, the one stored sheets go through).
+        Ok(sheet)
+    }
+
+    /// The card the shared `/vr sheet show` posts: the sheet as a slot
+    /// grid with its items, Facets and status, and buttons to rest (a
+    /// session opened in the action's transaction, so they survive
+    /// restarts).
+    async fn sheet_card(act: &mut Act, row: &Character) -> Result<View, AppError> {
+        let sheet: Sheet = serde_json::from_str(&row.sheet)?;
+        let timeout = crate::app::settings::guild(act, row.guild_id)
+            .await?
+            .session_timeout_minutes;
+        let caller = act.caller().clone();
+        let state = VrState::Sheet { character: row.id };
+        let id = sessions::create(act, &caller, KIND, &state, Some(timeout)).await?;
+        Ok(render::sheet_view(id, 0, true, &row.name, &sheet, None))
+    }
+}

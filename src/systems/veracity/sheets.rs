@@ -6,13 +6,10 @@ use crate::app::characters::Pick;
 
 use super::context::{Outcome, Turn};
 use super::governed::{Edit, Who};
-use super::session::VrState;
 use super::target::{self, apply, entry};
 use super::{render, SYSTEM};
 use crate::app::characters;
-use crate::app::settings as app_settings;
 use crate::app::view::View;
-use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
@@ -80,29 +77,6 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
     ));
     turn.finish(Outcome::answer(Response::message(View::embed(e))).log(log))
         .await
-}
-
-/// The card the shared `/vr sheet show` posts: the sheet as a slot grid
-/// with its items, Facets and status, and buttons to rest (a session
-/// opened in the action's transaction, so they survive restarts).
-pub async fn card(
-    act: &mut Act,
-    row: &crate::storage::characters::Character,
-) -> Result<View, AppError> {
-    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
-    let timeout = app_settings::guild(act, row.guild_id)
-        .await?
-        .session_timeout_minutes;
-    let caller = act.caller().clone();
-    let id = crate::app::sessions::create(
-        act,
-        &caller,
-        super::KIND,
-        &VrState::Sheet { character: row.id },
-        Some(timeout),
-    )
-    .await?;
-    Ok(render::sheet_view(id, 0, true, &row.name, &sheet, None))
 }
 
 /// `/vr sheet hp`: sets current and maximum HP (the referee's: VR-19;

@@ -14,6 +14,7 @@
 //! - [`log`]: writing the roll log.
 //! - [`pending`]: a settled outcome, drawn once committed.
 //! - [`pipeline`]: one action pipeline: a turn in, an outcome saved, logged, committed and drawn.
+//! - [`change`]: a governed change (`player_edits`): what it does, and its outcome in a turn.
 //! - [`expiry`]: closing idle sessions and disabling their buttons.
 //! - [`clock`]: the time, injected (the wall clock, or one moved by hand in tests).
 //! - [`departures`]: a server that removed the bot: its data deleted after the grace period.
@@ -25,6 +26,7 @@
 //! - [`waits`]: whom a play-by-post game waits on, pinged once.
 
 pub mod act;
+pub mod change;
 pub mod characters;
 pub mod clock;
 pub mod component;

@@ -16,6 +16,7 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
+use crate::app::change::{apply_stored_within, Change};
 use crate::app::component::Click;
 use crate::app::pipeline::{Pending, Scope};
 use crate::app::registry::{
@@ -27,7 +28,6 @@ use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Session;
 use crate::systems::platform::odds::Odds;
-use crate::systems::table::approval::{apply_stored_within, Change};
 use crate::systems::Command;
 
 /// Anything registered that owns sessions: a shared feature or a game.

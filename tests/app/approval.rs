@@ -1,9 +1,10 @@
 //! With `player_edits` = `fc_only`, every change a system lists as governed
 //! is refused for a player and allowed for the game master (issue 13).
 
+use kismet::app::change::Change;
 use kismet::app::{Act, AppError};
 use kismet::systems::storyteller::governed::{Edit, Who};
-use kismet::systems::table::approval::{self, Change};
+use kismet::systems::table::approval;
 
 use crate::common::{app, caller};
 

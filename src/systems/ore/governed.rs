@@ -15,12 +15,12 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+use crate::app::change::{Change, Prepared};
 use crate::app::registry::Governed;
 use crate::app::settings::{self, PlayerEdits};
 use crate::app::{App, AppError, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 use crate::rules::ore::{OreSettings, OreSheet};
-use crate::systems::table::approval::{Change, Prepared};
 
 use super::context::{Outcome, Turn};
 use super::damage_amount;

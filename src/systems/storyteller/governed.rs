@@ -8,9 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::change::{Change, Prepared};
 use crate::app::registry::Governed;
 use crate::app::{App, AppError, Caller};
-use crate::systems::table::approval::{Change, Prepared};
 
 use super::context::{self, Ctx, Outcome, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};

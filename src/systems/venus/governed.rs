@@ -10,11 +10,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::change::{Change, Prepared};
 use crate::app::characters::{self, Access, Pick};
 use crate::app::registry::Governed;
 use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
-use crate::systems::table::approval::{Change, Prepared};
 
 use super::context::{Outcome, Turn};
 use super::sheets::{self, JobEdits, SetEdits};

@@ -18,13 +18,13 @@ use serde::{Deserialize, Serialize};
 use super::context::{Outcome, Turn};
 use super::target::{applied, facet_index, settings, Words};
 use super::{HINT, SYSTEM};
+use crate::app::change::{Change, Prepared};
 use crate::app::characters::{self, Access, Loaded};
 use crate::app::registry::Governed;
 use crate::app::settings::{self as app_settings, PlayerEdits};
 use crate::app::{rights, App, AppError, Caller};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
-use crate::systems::table::approval::{Change, Prepared};
 
 /// Every governed change, in `/help` order.
 pub const LIST: &[Governed] = &[

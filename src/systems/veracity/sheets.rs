@@ -8,12 +8,13 @@ use super::context::{Outcome, Turn};
 use super::governed::{Edit, Who};
 use super::target::{self, apply, entry};
 use super::{render, SYSTEM};
+use crate::app::change::Change as _;
 use crate::app::characters;
 use crate::app::view::View;
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
-use crate::systems::table::approval::{self, Change as _};
+use crate::systems::table::approval;
 
 /// What `/vr sheet create` asks for.
 pub struct NewSheet<'a> {

@@ -146,9 +146,8 @@ mod tests {
 
     /// The folders of `src/systems/` whose actions may still begin an
     /// [`super::Act`] by hand (issue 28: only the action pipeline begins
-    /// and commits a system's write transaction). `games/` is migrated on
-    /// its own.
-    const HAND_OPENED: &[&str] = &["systems/games/"];
+    /// and commits a system's write transaction): none any more.
+    const HAND_OPENED: &[&str] = &[];
 
     /// The lines (from 1) of `text` that begin an [`super::Act`] by hand,
     /// up to its test module (tests may begin one to drive a lender).

@@ -20,11 +20,11 @@ use super::{Act, App, AppError, AppResult, Caller};
 /// of its own ([`Change::apply`]) or inside an approval's transaction
 /// ([`Change::apply_within`]).
 pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
-    /// The owning system's id.
-    const SYSTEM: &'static str;
-
-    /// The game whose turn runs the change.
+    /// The game whose turn runs the change (its id names the owner).
     type Scope: Scope;
+
+    /// The owning game's id.
+    const SYSTEM: &'static str = <Self::Scope as Scope>::ID;
 
     /// Which of the system's governed changes this is.
     fn governed(&self) -> Governed;

@@ -24,7 +24,7 @@ use crate::rules::ore::{OreSettings, OreSheet};
 
 use super::context::{Outcome, Turn};
 use super::damage_amount;
-use super::{damage, load_settings, roll, sheet, target, text, Target, GM, SYSTEM};
+use super::{damage, load_settings, roll, sheet, target, text, Target, GM};
 
 /// A roll's dice count (instead of the Called Stat): governed before
 /// issue 31, when `/vv roll dice:` waited for the Compiler; a request
@@ -340,7 +340,6 @@ impl Edit {
 }
 
 impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
     type Scope = super::context::Ore;
 
     fn governed(&self) -> Governed {

@@ -14,7 +14,7 @@ use crate::app::{App, AppError, Caller};
 
 use super::context::{self, Ctx, Outcome, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
-use super::{recovery, sheets, SYSTEM};
+use super::{recovery, sheets};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
 use crate::rules::storyteller::StorytellerSheet;
 
@@ -184,7 +184,6 @@ impl Edit {
 }
 
 impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
     type Scope = context::Storyteller;
 
     fn governed(&self) -> Governed {

@@ -165,7 +165,6 @@ impl Edit {
 }
 
 impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
     type Scope = super::context::Venus;
 
     fn governed(&self) -> Governed {

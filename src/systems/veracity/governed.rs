@@ -296,7 +296,6 @@ impl Edit {
 }
 
 impl Change for Edit {
-    const SYSTEM: &'static str = SYSTEM;
     type Scope = super::context::Veracity;
 
     fn governed(&self) -> Governed {

@@ -121,3 +121,88 @@ async fn a_database_from_9b2827a_keeps_its_buttons_working() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A database written by Kismet at 5ccfe95 (every game on the action
+/// pipeline, before games existed: issue 32's and 31's migrations and
+/// command roots came after) playing `tests/data/upgrade/5ccfe95.txt`:
+/// opened by today's code, its server has no game and plays exactly as
+/// before. Its old buttons still act (a task's Roll, a Virtual Veil set, a
+/// Veracity rest, a check's Roll d20 waiting since before checks rolled at
+/// once), the game master approves a request made under the old
+/// `player_edits = approval`, the log reads, and what is rolled now
+/// belongs to no game (issue 32 item 2, issue 28 item 3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_before_games_plays_as_before() {
+    let path = db_path("upgrade-5ccfe95");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/upgrade/5ccfe95.db");
+    std::fs::copy(fixture, &path).unwrap();
+    // Written long ago: lift the expiry, as an upgrade during play.
+    {
+        let db = kismet::storage::Db::open(&format!("sqlite://{}", path.display()), 1)
+            .await
+            .unwrap();
+        let mut tx = db.write().await.unwrap();
+        sqlx::query("UPDATE sessions SET expires_at = NULL")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        db.close().await;
+    }
+    let mut opts = TableOptions::new(&path);
+    opts.seed = Some(3);
+    let t = Table::start(opts).await.unwrap();
+    let old = [
+        ("alice", "roll:1:0:reroll", "2d6"),
+        ("alice", "ve:2:0:roll", "Finesse"),
+        ("carol", "vv:5:0:basic:9", "2×9"),
+        ("dave", "vr:6:0:rest_stress", "Vi"),
+        ("alice", "ve:7:0:roll", "Finesse"),
+        ("fc", "approve:8:0:approve", "Approved by"),
+    ];
+    for (n, (who, custom_id, shows)) in old.iter().enumerate() {
+        let ex = t
+            .click_custom_id(who, 910_000 + n as u64, custom_id, None)
+            .await
+            .unwrap_or_else(|e| panic!("{custom_id}: {e}"));
+        let first = &ex.outputs[0];
+        assert_eq!(first.kind, "update", "{custom_id}: {}", first.text());
+        assert!(
+            first.text().contains(shows),
+            "{custom_id}: expected `{shows}` in {}",
+            first.text()
+        );
+    }
+    // The approved change is on Bo's sheet: willpower 2 of 5.
+    let sheet = t.command("bob", "/st sheet show").await.unwrap();
+    assert!(
+        sheet.single().text().contains("2/5"),
+        "{}",
+        sheet.single().text()
+    );
+    // No game here: the table plays as it did, its log reads.
+    let none = t.command("alice", "/game show").await.unwrap();
+    assert!(
+        none.single().text().contains("belongs to no game"),
+        "{}",
+        none.single().text()
+    );
+    let log = t.command("bob", "/history show user:bob").await.unwrap();
+    assert!(
+        log.single().text().contains("Bo"),
+        "{}",
+        log.single().text()
+    );
+    t.command("bob", "/st pool dice:3").await.unwrap();
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let in_games: Vec<(i64,)> =
+        sqlx::query_as("SELECT COUNT(*) FROM roll_log WHERE game_id IS NOT NULL")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+    assert_eq!(in_games, vec![(0,)]);
+    drop(tx);
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -340,22 +340,37 @@ async fn venus_edition1_task_with_aid_and_one_kiss_is_five_interactions() {
     );
     let rolled = c.shown("alice: click Roll").await;
     assert_eq!(rolled.title(), "⏳ Waiting for Ada · KISS · 1 of 2 beats");
-    eprintln!("ROLLED {}", rolled.text());
+    assert_eq!(desc(&rolled).lines().next(), Some("Ada 1 2 **4** · Bo 1"));
     let kissed = c
         .shown("alice: select KISS: pick dice and how to pay = 1:lot")
         .await;
-    eprintln!("KISSED {}", kissed.text());
     assert_eq!(kissed.title(), "⏳ Waiting for Ada to spend 2 beats");
+    assert_eq!(
+        desc(&kissed).lines().next(),
+        Some("Ada (1)→**5** 2 **4** · Bo 1")
+    );
+    assert!(
+        desc(&kissed).contains("**KISSed:** Ada's 1 with a Lot"),
+        "{}",
+        desc(&kissed)
+    );
     let done = c.line("alice: click Primary: success (2)").await;
-    eprintln!("DONE {}", done[0].text());
     assert!(
         done[0].title().starts_with("✅ Success"),
         "{}",
         done[0].title()
     );
+    assert!(
+        labels(&done[0]).iter().all(|l| l == "⚙ FC"),
+        "{:?}",
+        labels(&done[0])
+    );
     assert_eq!(done[1].title(), "📈 After the task — Ada");
-    eprintln!("ADA {:?}", job(&sheet(&t, "alice", "Ada").await, "Thief"));
-    eprintln!("BO {:?}", job(&sheet(&t, "bob", "Bo").await, "Acrobat"));
+    // Success: Thief marks no exp (1); Bo's Acrobat +1 (1 → 2); one Lot
+    // paid for the KISS.
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots), ((3, 1), 9));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 2));
     assert_eq!(c.n, 5, "interactions");
     assert_schema_clean(&t);
     t.stop().await;

@@ -35,7 +35,8 @@ pub struct HelpTopic {
     pub label: &'static str,
     /// The topic's title.
     pub title: &'static str,
-    /// The `/odds` subcommands that belong to the topic (`st`, `ve1-check`).
+    /// The `/odds` subcommands that belong to the topic (`st`,
+    /// `veracity-save`; `""` for a game whose `/<root> odds` is one leaf).
     pub odds: &'static [&'static str],
     /// The summary: (heading, text) pairs in the bot's own words.
     pub summary: &'static [(&'static str, &'static str)],

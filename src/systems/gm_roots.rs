@@ -116,7 +116,7 @@ mod tests {
         let gm = serenity::Permissions::MANAGE_GUILD;
         for (root, player_has, gm_has) in [
             ("vr", "vr convention list", "vr-gm convention add"),
-            ("ve", "ve spotlight pass", "ve-gm fc call"),
+            ("ve", "ve spotlight show", "ve-gm fc call"),
             ("st", "st settings show", "st-gm settings set"),
             ("vv", "vv combat join", "vv-gm combat start"),
             ("game", "game join", "game-gm channel add"),

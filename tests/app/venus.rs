@@ -106,12 +106,10 @@ async fn only_the_fc_calls_a_check_for_another_player() {
 }
 
 /// The spotlight at the application layer: one per channel (another
-/// channel may run its own), a command's answer redraws the tracker
-/// (`Reply::Edit`), a double click on **Pass** passes once, and each step
-/// is logged.
+/// channel may run its own), **Join** redraws the tracker in place, a
+/// double click on **Pass** passes once, and each step is logged.
 #[tokio::test]
 async fn the_spotlight_runs_one_per_channel_and_a_double_pass_passes_once() {
-    use kismet::app::Reply;
     use kismet::systems::venus::spotlight;
     let app = app(7).await;
     let (fc, alice, bob) = (caller("fc"), caller("alice"), caller("bob"));
@@ -128,17 +126,15 @@ async fn the_spotlight_runs_one_per_channel_and_a_double_pass_passes_once() {
         ..fc.clone()
     };
     assert!(spotlight::start(&app, &elsewhere, None).await.is_ok());
-    // Joining answers privately and redraws the tracker in place.
-    let r = spotlight::join(&app, &alice, None, None).await.unwrap();
-    assert!(matches!(&r.reply, Reply::Ephemeral(_)));
-    let Some(Reply::Edit(tracker)) = r.followups.first() else {
-        panic!("no redraw: {r:?}");
-    };
+    // Joining is the tracker's own button: each click redraws it in place.
+    let join = button(v, "Join");
+    let r = dispatch(&app, &alice, &join, &[]).await;
+    let (kind, tracker) = first(&r);
+    assert_eq!(kind, "update");
     assert_eq!(tracker.session(), Some(id));
-    let r = spotlight::join(&app, &bob, None, None).await.unwrap();
-    let Some(Reply::Edit(tracker)) = r.followups.first() else {
-        panic!("no redraw");
-    };
+    let join = button(tracker, "Join");
+    let r = dispatch(&app, &bob, &join, &[]).await;
+    let (_, tracker) = first(&r);
     // Ada passes; the same click again changes nothing.
     let pass = button(tracker, "Pass");
     let r = dispatch(&app, &alice, &pass, &[]).await;

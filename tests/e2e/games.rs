@@ -818,7 +818,7 @@ async fn issue_32_stats_in_a_game_count_that_games_dice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue_32_an_offered_aid_waits_on_the_rollers_answer() {
+async fn issue_32_an_offered_aid_is_taken_at_once_and_the_roll_waits_on_the_roller() {
     let t = table("games-waits-aid", 1).await;
     for line in [
         "fc in #ve: /game-gm create name:Heist system:\"Venus Engine\"",
@@ -829,29 +829,30 @@ async fn issue_32_an_offered_aid_waits_on_the_rollers_answer() {
         "bob in #ve: /ve sheet create name:Bo",
         "bob in #ve: /ve sheet ability name:Finesse rank:bronze score:2",
         "bob in #ve: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3",
-        "fc in #ve: /ve-gm fc call player:alice kind:task ability:Finesse difficulty:2 consequence:\"Seen\"",
+        "fc in #ve: /ve-gm fc edition edition:1",
+        "fc in #ve: /ve-gm fc call player:alice kind:task ability:Finesse factors:Darkness consequence:\"Seen\"",
     ] {
         replies(&t, line).await;
     }
     assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
-    // Bo offers aid: the task waits on Ada's answer, and Alice is pinged.
+    // Bo offers aid: taken at once (issue 31 item 3), so nothing waits on
+    // Ada's answer and nobody is pinged.
     replies(&t, "bob in #ve: click Offer aid").await;
+    assert_eq!(stored_waits(&t).await, 0);
+    assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
+    // Ada rolls: the task waits on her KISS round (edition 1), and Alice is
+    // pinged.
+    replies(&t, "alice in #ve: click Roll").await;
     let pings = wait_pings(&t);
     assert_eq!(pings.len(), 1, "{pings:?}");
     let alice = Table::user_id("alice").to_string();
-    assert_eq!(
-        pings[0]["content"]
-            .as_str()
-            .or_else(|| pings[0]["data"]["content"].as_str()),
-        Some(
-            format!("<@{alice}> ⏳ **Heist** waits on you: Ada's answer to the aid of Bo.")
-                .as_str()
-        )
+    assert!(
+        pings[0].to_string().contains(&format!(
+            "<@{alice}> ⏳ **Heist** waits on you: Ada's KISS round."
+        )),
+        "{pings:?}"
     );
-    // Her answer ends that wait; nothing is pinged for it again.
-    replies(&t, "alice in #ve: click Accept Bo").await;
-    assert_eq!(stored_waits(&t).await, 0);
-    assert_eq!(wait_pings(&t).len(), 1);
+    assert_eq!(stored_waits(&t).await, 1);
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -916,8 +917,8 @@ async fn issue_32_a_trackers_turn_waits_on_its_member() {
         "alice in #ve: /ve sheet create name:Ada",
         "bob in #ve: /ve sheet create name:Bo",
         "fc in #ve: /ve-gm spotlight start scene:\"The docks\"",
-        "alice in #ve: /ve spotlight join",
-        "bob in #ve: /ve spotlight join",
+        "alice in #ve: click Join",
+        "bob in #ve: click Join",
         "alice in #ve: click Pass",
     ] {
         replies(&t, line).await;

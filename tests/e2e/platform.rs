@@ -452,10 +452,10 @@ async fn stats_count_every_face_and_attach_a_chart() {
 async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
     let t = table("odds", 1).await;
     let cases: [(&str, &str, &str, &str, usize); 8] = [
-        ("/ve odds ve1-check score:7 target:15 rank:Silver bonus_dice:2", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
-        ("/ve odds ve2-check score:5 target:20 rank:Gold bonus:3 autopass:table", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
-        ("/ve odds ve1-task dice:4 rank:Bronze ally1:Gold ego_double_six:true", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
-        ("/ve odds ve2-task dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
+        ("/ve odds score:7 target:15 rank:Silver bonus:2 edition:1", "🎯 Odds · Venus Engine (1st Playtest) check", "Pass", "**", 1),
+        ("/ve odds score:5 target:20 rank:Gold bonus:3 autopass:table edition:2", "🎯 Odds · Venus Engine (Playsheet) check", "Pass", "**", 1),
+        ("/ve odds dice:4 rank:Bronze ally1:Gold ego:true edition:1", "🎯 Odds · Venus Engine (1st Playtest) task", "Average beats", "**", 1),
+        ("/ve odds dice:50 rank:Platinum ally1:Gold ally2:Gold ally3:Gold explode:true ego:true edition:2", "🎯 Odds · Venus Engine (Playsheet) task", "Average passes", "**", 1),
         ("/vr odds veracity-save unlocked:8 filled:4", "🎯 Odds · Veracity save", "Success", "**20.00%**", 1),
         ("/st odds st pool:5 difficulty:6 threshold:2", "🎯 Odds · Storyteller roll", "Success", "**38.7", 2),
         ("/st odds st pool:5", "🎯 Odds · Storyteller roll", "Botch", "", 2),
@@ -480,7 +480,7 @@ async fn odds_answer_every_system_with_exact_numbers_and_a_chart() {
         .contains("Difficulty 6 is this server's default"));
     // The task table lists P(≥ k).
     let ex = t
-        .command("alice", "/ve odds ve1-task dice:1 rank:Platinum")
+        .command("alice", "/ve odds dice:1 rank:Platinum edition:1")
         .await
         .unwrap();
     let table = ex.single().field("Chance of k beats").unwrap();
@@ -508,7 +508,7 @@ async fn odds_refuse_impossible_parameters() {
     // Out-of-range options never reach the bot (Discord's client refuses them).
     assert!(t.command("alice", "/vv odds ore dice:31").await.is_err());
     assert!(t
-        .command("alice", "/ve odds ve1-check score:1 target:30 rank:Gold")
+        .command("alice", "/ve odds score:1 target:30 rank:Gold")
         .await
         .is_err());
     assert_schema_clean(&t);
@@ -593,10 +593,7 @@ async fn help_explains_each_system_and_lists_registered_commands() {
         .find(|f| f["name"] == "Odds before you roll")
         .cloned()
         .unwrap();
-    assert!(odds["value"]
-        .as_str()
-        .unwrap()
-        .contains("`/ve odds ve2-task`"));
+    assert!(odds["value"].as_str().unwrap().contains("`/ve odds`"));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -932,8 +929,10 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
     // Manage Server (`/fc`, `/<root>-gm`, `/game-gm`, `/history-gm`: 169
     // for a game master, 121 for a player, 13 → 19 top-level commands);
     // issue 32 item 3 `/game waiting` (player 122, game master 170) and
-    // item 2 `/game-gm gm-channel` (game master 171).
-    assert_eq!((player.len(), gm.len(), commands.len()), (122, 171, 19));
+    // item 2 `/game-gm gm-channel` (game master 171); issue 31 item 1 one
+    // `/ve odds` for four and the spotlight's join, remove and pass on its
+    // tracker (player 116, game master 165).
+    assert_eq!((player.len(), gm.len(), commands.len()), (116, 165, 19));
     for gm_root in ["fc", "vr-gm", "game-gm", "history-gm"] {
         let c = commands.iter().find(|c| c["name"] == gm_root).unwrap();
         assert_eq!(c["default_member_permissions"], MANAGE_GUILD.to_string());
@@ -1102,7 +1101,9 @@ fn guild_registrations(t: &Table) -> usize {
 /// one-system server of each game, printed and asserted exactly (before
 /// the game master's roots: Veracity 77, Venus 72, Storyteller 58, Virtual
 /// Veil 70, for everyone; issue 32's `/game waiting` added one each, and
-/// `/game-gm gm-channel` one for game masters).
+/// `/game-gm gm-channel` one for game masters; Venus 40 and 71 before its
+/// odds became one `/ve odds` and the spotlight's join, remove and pass
+/// its tracker's buttons).
 #[test]
 fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     let file = std::env::temp_dir().join(format!(
@@ -1157,7 +1158,8 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
         assert!(player
             .iter()
             .all(|l| !l.contains("-gm ") && !l.starts_with("/fc ")));
-        assert!(player.contains(&format!("/{root} odds {}", odds_of(root))));
+        let odds = format!("/{root} odds {}", odds_of(root));
+        assert!(player.contains(&odds.trim_end().to_string()), "{player:?}");
         println!(
             "a one-system server of {system}: a player sees {} leaf commands, a game master {}",
             player.len(),
@@ -1169,7 +1171,7 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
         counts,
         [
             ("vr", 47, 73),
-            ("ve", 40, 71),
+            ("ve", 34, 65),
             ("st", 36, 54),
             ("vv", 41, 66)
         ]
@@ -1180,7 +1182,8 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
 fn odds_of(root: &str) -> &'static str {
     match root {
         "vr" => "veracity-save",
-        "ve" => "ve2-check",
+        // Venus asks every question with the one leaf `/ve odds`.
+        "ve" => "",
         "st" => "st",
         _ => "ore",
     }

@@ -6,6 +6,7 @@
 //! of `rules-spec.md`.
 
 use crate::common::{assert_schema_clean, table};
+use crate::venus::{job, sheet};
 use kismet::fake::table::{Output, Table};
 
 /// A table whose interactions are counted.
@@ -301,6 +302,110 @@ async fn venus_task_without_aid_or_kiss_is_two_interactions() {
     assert_eq!(out.title(), "✅ Success · 5 passes", "{}", out.text());
     assert!(labels(&out).is_empty(), "{:?}", labels(&out));
     assert!(c.n <= 2, "{} interactions", c.n);
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Ada (Thief 3, Finesse Silver 4) and Bo (Acrobat 2, Finesse Bronze 2),
+/// edition 1.
+const ADA_AND_BO_VE1: &str = "fc: /fc set name:ve_edition value:1\n\
+     alice: /ve sheet create name:Ada abilities:\"Finesse Silver 4\"\n\
+     alice: /ve sheet job name:Thief inherits:Finesse level:3 exp:1\n\
+     bob: /ve sheet create name:Bo abilities:\"Finesse Bronze 2\"\n\
+     bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:1";
+
+/// Venus task, edition 1, with one ally's aid and one KISS, in five
+/// interactions of the whole table (before: seven). The command; **Offer
+/// aid**, taken at once (VE1-T3: the roller may refuse, and **Refuse Bo**
+/// stays on the card until the roll); **Roll** (VE1-T4: each die strikes a
+/// beat at its owner's rank, Bo's at his Bronze); the KISS menu paying
+/// Ada's miss with a Lot, which re-rolls at once (VE1-K1: the one round;
+/// VE1-K4a: a Lot needs no approval); and **Primary**, which spends the
+/// last beat, so the task finishes by itself (VE1-S1: buying the primary
+/// succeeds; VE1-S4; VE1-T8: Bo's aiding job marks +1 exp whatever the
+/// outcome, a success gives Ada's job none).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn venus_edition1_task_with_aid_and_one_kiss_is_five_interactions() {
+    let t = table("steps-ve1-aid-kiss", 5).await;
+    setup(&t, ADA_AND_BO_VE1).await;
+    let mut c = Counted::new(&t);
+    c.line("alice: /ve task ability:Finesse factors:Darkness")
+        .await;
+    let offered = c.shown("bob: click Offer aid").await;
+    assert_eq!(
+        labels(&offered),
+        ["Roll", "Offer aid", "Withdraw aid", "Refuse Bo", "⚙ FC"],
+        "{}",
+        offered.text()
+    );
+    let rolled = c.shown("alice: click Roll").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · KISS · 1 of 2 beats");
+    assert_eq!(desc(&rolled).lines().next(), Some("Ada 1 2 **4** · Bo 1"));
+    let kissed = c
+        .shown("alice: select KISS: pick dice and how to pay = 1:lot")
+        .await;
+    assert_eq!(kissed.title(), "⏳ Waiting for Ada to spend 2 beats");
+    assert_eq!(
+        desc(&kissed).lines().next(),
+        Some("Ada (1)→**5** 2 **4** · Bo 1")
+    );
+    assert!(
+        desc(&kissed).contains("**KISSed:** Ada's 1 with a Lot"),
+        "{}",
+        desc(&kissed)
+    );
+    let done = c.line("alice: click Primary: success (2)").await;
+    assert!(
+        done[0].title().starts_with("✅ Success"),
+        "{}",
+        done[0].title()
+    );
+    assert!(
+        labels(&done[0]).iter().all(|l| l == "⚙ FC"),
+        "{:?}",
+        labels(&done[0])
+    );
+    assert_eq!(done[1].title(), "📈 After the task — Ada");
+    // Success: Thief marks no exp (1); Bo's Acrobat +1 (1 → 2); one Lot
+    // paid for the KISS.
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots), ((3, 1), 9));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 2));
+    assert_eq!(c.n, 5, "interactions");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Venus task, edition 1: when the final dice strike no beat there is
+/// nothing to spend, so the task ends as a failure with its exp right after
+/// the KISS round (VE1-S4, VE1-T8: +1 exp to the job used, +1 to Bo's
+/// aiding job), with no **Finish** to press: four interactions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn venus_edition1_task_with_no_beat_to_spend_finishes_by_itself() {
+    let t = table("steps-ve1-no-beat", 2).await;
+    setup(&t, ADA_AND_BO_VE1).await;
+    let mut c = Counted::new(&t);
+    c.line("alice: /ve task ability:Finesse factors:Darkness")
+        .await;
+    c.line("bob: click Offer aid").await;
+    let rolled = c.shown("alice: click Roll").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · KISS · 0 of 2 beats");
+    let done = c
+        .line("alice: select KISS: pick dice and how to pay = 1:lot")
+        .await;
+    assert_eq!(done[0].title(), "❌ Failure · 0 of 2 beats");
+    assert!(
+        labels(&done[0]).iter().all(|l| l == "⚙ FC"),
+        "{:?}",
+        labels(&done[0])
+    );
+    assert_eq!(done[1].title(), "📈 After the task — Ada");
+    // Failure: +1 exp to Thief (1 → 2), +1 to Bo's Acrobat (1 → 2); the
+    // Lot paid for the KISS stays spent.
+    let ada = sheet(&t, "alice", "Ada").await;
+    assert_eq!((job(&ada, "Thief"), ada.lots), ((3, 2), 9));
+    assert_eq!(job(&sheet(&t, "bob", "Bo").await, "Acrobat"), (2, 2));
+    assert_eq!(c.n, 4, "interactions");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -155,7 +155,7 @@ async fn legacy(t: &Table, who: &str, word: &str, values: Option<&[&str]>) -> Ve
 }
 
 /// A member's character sheet as stored.
-async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
+pub(crate) async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
     let row = kismet::storage::characters::by_name(
@@ -171,7 +171,7 @@ async fn sheet(t: &Table, who: &str, name: &str) -> VenusSheet {
     serde_json::from_str(&row.sheet).unwrap()
 }
 
-fn job(s: &VenusSheet, name: &str) -> (u32, u32) {
+pub(crate) fn job(s: &VenusSheet, name: &str) -> (u32, u32) {
     let j = s.job(name).unwrap();
     (j.level, j.exp)
 }
@@ -198,7 +198,7 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_example_script_plays_a_full_edition_1_task() {
-    let t = table("ve-example", 1).await;
+    let t = table("ve-example", 35).await;
     let script = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/venus-task-edition1.txt"
@@ -217,7 +217,7 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
         .rfind(|o| author(o) == "Ada · Finesse task via Thief (level 3)")
         .unwrap();
     assert_eq!(closed.title(), "❌ Failure · 1 of 3 beats");
-    assert_eq!(dice(closed), "Ada (1)→1 (3)→3 (3)→1 · Bo **6**");
+    assert_eq!(dice(closed), "Ada (3)→**5** (3)→1 (2)→1 · Bo 1");
     assert!(desc(closed).contains("**It fails:** The guards spot you"));
     assert!(closed.buttons().is_empty());
     let summary = ex
@@ -268,7 +268,7 @@ async fn ve_example_script_plays_a_full_edition_1_task() {
 /// player buttons or any of the FC's tools unmarked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_example_task_plays_clean_in_at_most_nine_interactions() {
-    let t = table("ve-example-count", 1).await;
+    let t = table("ve-example-count", 35).await;
     let script = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/venus-task-edition1.txt"
@@ -368,7 +368,8 @@ async fn ve_example_task_plays_clean_in_at_most_nine_interactions() {
         interactions <= 9,
         "the bundled task took {interactions} interactions"
     );
-    assert_eq!(interactions, 9);
+    // 8 since Bo's offer is taken at once (issue 31 item 3: no Accept).
+    assert_eq!(interactions, 8);
     t.stop().await;
 }
 
@@ -529,16 +530,18 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
         .await
         .contains("Only Ada (the roller), their allies and the FC"));
     // Bo offers; only Ada (or the FC) answers, and only the FC voids.
+    // Bo's offer is taken at once; only Ada (or the FC) may refuse it, and
+    // only the FC voids.
     one(&t, "bob: click Offer aid").await;
     no_tool(&t, "bob", "Void").await;
-    assert!(refused(&t, "bob: click Accept Bo")
+    assert!(refused(&t, "bob: click Refuse Bo")
         .await
         .contains("Only the roller"));
-    one(&t, "alice: click Accept Bo").await;
     let rolled = one(&t, "alice: click Roll").await;
     assert!(dice(&rolled).contains("Bo "), "{}", dice(&rolled));
-    // Ada picks her first die paid with a Lot; Bo cannot press her Re-roll.
-    one(&t, "alice: select KISS: pick dice and how to pay = 1:lot").await;
+    // Ada picks her first die paid with a stunt (it waits for Re-roll: the
+    // FC may veto a stunt first); Bo cannot press her Re-roll.
+    one(&t, "alice: select KISS: pick dice and how to pay = 1:stunt").await;
     assert!(refused(&t, "carol: click Re-roll")
         .await
         .contains("Only Ada"));
@@ -546,7 +549,7 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
         .await
         .contains("Only the roller"));
     // A double click on Re-roll: the second carries the old version and
-    // changes nothing (one Lot spent, one re-roll).
+    // changes nothing (one re-roll; a stunt costs no Lot).
     let msg = t.last_message_for("alice").unwrap();
     let kroll = msg.body["components"]
         .as_array()
@@ -572,7 +575,7 @@ async fn ve_strangers_are_refused_and_a_double_click_spends_once() {
         first.single().body["embeds"],
         second.single().body["embeds"]
     );
-    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 9);
+    assert_eq!(sheet(&t, "alice", "Ada").await.lots, 10);
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
     let sid = kismet::app::component::ButtonId::parse(&kroll)
@@ -601,7 +604,7 @@ async fn ve_a_task_started_before_a_restart_finishes_after_it() {
         r#"
 alice: /ve task ability:Finesse consequence:"I slip"
 bob: click Offer aid
-alice: click Accept Bo
+bob: click Refuse Bo
 alice: click Roll
 "#,
     )
@@ -939,11 +942,15 @@ async fn ve2_rolled_task(tag: &str) -> Table {
     assert!(ex[0]
         .content()
         .contains("At most 3 allies may aid a task in edition 2"));
-    play(
-        &t,
-        "alice: click Accept Bo\nalice: click Refuse Cy\nalice: click Accept Dee",
-    )
-    .await;
+    // Offers are taken at once: Ada refuses Cy's; an ally cannot turn
+    // another's down.
+    play(&t, "alice: click Refuse Cy").await;
+    for line in ["bob: click Refuse Dee", "dan: click Refuse Bo"] {
+        assert!(
+            refused(&t, line).await.contains("Only the roller"),
+            "{line}"
+        );
+    }
     let rolled = one(&t, "alice: click Roll").await;
     // Ada's 10s explode (↯ marks the added dice); the allies' do not.
     assert_eq!(
@@ -974,7 +981,7 @@ async fn ve2_task_kiss_own_dice_only_then_ego_doubles_every_ten() {
     );
     let declared = one(
         &t,
-        "alice: select KISS: pick dice and how to pay = 1:lot, 5:lot",
+        "alice: select KISS: pick dice and how to pay = 1:lot, 5:stunt",
     )
     .await;
     assert_eq!(
@@ -1031,7 +1038,11 @@ async fn ve2_task_succeeds_on_the_roll_without_kiss_or_exp() {
         "alice: /ve task ability:Finesse difficulty:3 factors:\"Guards+2\"",
     )
     .await;
-    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    play(&t, "bob: click Offer aid").await;
+    // Taken at once: Bo cannot turn his own offer down (only Ada may).
+    assert!(refused(&t, "bob: click Refuse Bo")
+        .await
+        .contains("Only the roller"));
     let out = all(&t, "alice: click Roll").await;
     let o = out[0].title();
     assert!(o.starts_with("✅ Success · "), "{o}");
@@ -1151,7 +1162,6 @@ async fn ve1_void_gives_back_the_lots_spent_and_force_close_applies_the_result()
 alice: /ve task ability:Finesse factors:"Darkness, Guards"
 alice: click Roll
 alice: select KISS: pick dice and how to pay = 1:lot, 2:lot
-alice: click Re-roll
 "#,
     )
     .await;
@@ -1420,12 +1430,20 @@ bob: click Offer aid
 carol: click Offer aid
 carol: select Aid with a job = Dancer
 dan: click Offer aid
-alice: click Accept Bo
-alice: click Accept Cy
-alice: click Accept Dee
 "#,
     )
     .await;
+    // Every offer is taken at once; no ally may turn another's down.
+    for line in [
+        "bob: click Refuse Cy",
+        "carol: click Refuse Dee",
+        "dan: click Refuse Bo",
+    ] {
+        assert!(
+            refused(&t, line).await.contains("Only the roller"),
+            "{line}"
+        );
+    }
     let rolled = one(&t, "alice: click Roll").await;
     let line = dice(&rolled);
     // More than 40 dice for one owner are summarised as counts per face.
@@ -1445,11 +1463,15 @@ fc: /ve sheet job name:Thief level:25 player:@alice
 alice: /ve task ability:Finesse factors:"A, B, C, D"
 bob: click Offer aid
 dan: click Offer aid
-alice: click Accept Bo
-alice: click Accept Dee
 "#,
     )
     .await;
+    for line in ["bob: click Refuse Dee", "dan: click Refuse Bo"] {
+        assert!(
+            refused(&t, line).await.contains("Only the roller"),
+            "{line}"
+        );
+    }
     let rolled = one(&t, "alice: click Roll").await;
     assert!(rolled
         .field("Pool")
@@ -1470,20 +1492,13 @@ alice: click Accept Dee
         .collect();
     assert!(misses.len() >= 11, "{misses:?}");
     let ten: Vec<String> = misses[..10].iter().map(|d| format!("{d}:lot")).collect();
-    // Ten Lots pay for ten dice, in one pick; the eleventh needs another
-    // source.
-    one(
-        &t,
-        &format!(
-            "alice: select KISS: pick dice and how to pay = {}",
-            ten.join(",")
-        ),
-    )
-    .await;
+    // Ten Lots pay for ten dice; an eleventh in the same pick needs another
+    // source (one refusal declares none).
     assert!(refused(
         &t,
         &format!(
-            "alice: select KISS: pick dice and how to pay = {}:lot",
+            "alice: select KISS: pick dice and how to pay = {},{}:lot",
+            ten.join(","),
             misses[10]
         )
     )
@@ -1516,10 +1531,12 @@ alice: click Accept Dee
     )
     .await
     .contains("only one die per task with a stunt"));
+    // Ten Lots and a stunt in one pick; the stunt waits for Re-roll.
     one(
         &t,
         &format!(
-            "alice: select KISS: pick dice and how to pay = {}:stunt",
+            "alice: select KISS: pick dice and how to pay = {},{}:stunt",
+            ten.join(","),
             misses[10]
         ),
     )
@@ -1603,7 +1620,11 @@ bob: /ve sheet job name:Acrobat inherits:Finesse level:2 exp:3
     assert!(desc(&one(&t, "alice: click Refuse Bo").await).contains("Acrobat · refused"));
     play(&t, "bob: click Offer aid").await;
     assert!(desc(&one(&t, "bob: click Withdraw aid").await).contains("Acrobat · withdrawn"));
-    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    play(&t, "bob: click Offer aid").await;
+    // The last offer is taken at once; only Ada may still turn it down.
+    assert!(refused(&t, "bob: click Refuse Bo")
+        .await
+        .contains("Only the roller"));
     let rolled = one(&t, "alice: click Roll").await;
     assert_eq!(dice(&rolled), "Ada 2 **5** **6** · Bo 4");
     // Bo consents, so Ada's Ego re-roll takes his miss too (A-V11).
@@ -2211,6 +2232,65 @@ async fn ve_the_table_example_approves_rejects_and_undoes() {
     assert!(s.ego, "approved");
     assert_eq!(s.lots, 10);
     assert_eq!(job(&s, "Thief"), (1, 0), "rejected, then undone");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 1: one `/ve odds` asks every question, a check when given
+/// a score and a target, a task when given dice, in the server's edition
+/// unless one is named (default edition 2); options that belong to the
+/// other kind or edition are refused by name, and nothing is posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_odds_is_one_command_in_the_servers_edition() {
+    let t = table("ve-odds-one", 1).await;
+    let asked = |line: &'static str| {
+        let t = &t;
+        async move {
+            let ex = t.command("alice", line).await.unwrap();
+            ex.single().clone()
+        }
+    };
+    let check = asked("/ve odds rank:Silver score:7 target:15").await;
+    assert_eq!(check.title(), "🎯 Odds · Venus Engine (Playsheet) check");
+    let task = asked("/ve odds rank:Silver dice:3 ally1:Gold").await;
+    assert_eq!(task.title(), "🎯 Odds · Venus Engine (Playsheet) task");
+    // The FC switches the server to edition 1: the same questions follow.
+    t.run_line("fc: /ve-gm fc edition edition:1").await.unwrap();
+    let check = asked("/ve odds rank:Silver score:7 target:15 bonus:2").await;
+    assert_eq!(check.title(), "🎯 Odds · Venus Engine (1st Playtest) check");
+    let named = asked("/ve odds rank:Silver score:7 target:15 edition:2").await;
+    assert_eq!(named.title(), "🎯 Odds · Venus Engine (Playsheet) check");
+    for (line, why) in [
+        (
+            "/ve odds rank:Silver",
+            "Nothing to compute: a check takes `score:` `target:`",
+        ),
+        (
+            "/ve odds rank:Silver score:4",
+            "A check needs both `score:` and `target:`.",
+        ),
+        ("/ve odds rank:Silver score:4 target:15 dice:3", "not both"),
+        (
+            "/ve odds rank:Silver score:4 target:15 bonus:5",
+            "Edition 1: at most 4 bonus factors",
+        ),
+        (
+            "/ve odds rank:Silver dice:3 ally1:Gold ally2:Gold ally3:Gold",
+            "Edition 1: at most 2 allies",
+        ),
+        (
+            "/ve odds rank:Silver dice:3 explode:true",
+            "`explode:` does not apply here",
+        ),
+        (
+            "/ve odds rank:Silver score:4 target:15 ego:true",
+            "`ego:` does not apply here",
+        ),
+    ] {
+        let o = asked(line).await;
+        assert_eq!(o.kind, "ephemeral", "{line}: {}", o.text());
+        assert!(o.content().contains(why), "{line}: {}", o.content());
+    }
     assert_schema_clean(&t);
     t.stop().await;
 }

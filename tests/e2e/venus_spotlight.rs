@@ -117,15 +117,22 @@ async fn seated(t: &Table, scene: &str) -> u64 {
     let ex = run(t, &format!("fc: /ve-gm spotlight start scene:\"{scene}\"")).await;
     assert_eq!(answer(&ex).kind, "message");
     let id = ex.message_id.unwrap();
-    assert_eq!(
-        note(t, "alice: /ve spotlight join").await,
-        "✅ Ada joins the spotlight."
-    );
-    assert_eq!(
-        note(t, "bob: /ve spotlight join").await,
-        "✅ Bo joins the spotlight."
-    );
+    join(t, "alice", "Ada").await;
+    join(t, "bob", "Bo").await;
     id
+}
+
+/// `who` presses the tracker's **Join**: their active character `name`
+/// takes a seat, the tracker redrawn in place.
+async fn join(t: &Table, who: &str, name: &str) {
+    let ex = run(t, &format!("{who}: click Join")).await;
+    let o = answer(&ex);
+    assert_eq!(o.kind, "update", "{}", o.text());
+    assert!(
+        o.text().contains(&format!("➕ {name} joins.")),
+        "{}",
+        o.text()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -136,12 +143,13 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     let ex = run(&t, "fc: /ve-gm spotlight start").await;
     let id = ex.message_id.unwrap();
     assert_eq!(answer(&ex).title(), "🔦 Spotlight · no scene yet");
-    assert!(answer(&ex).buttons().is_empty());
-    note(&t, "alice: /ve spotlight join").await;
-    note(&t, "bob: /ve spotlight join").await;
-    assert!(note(&t, "alice: /ve spotlight pass")
-        .await
-        .contains("No one has the turn: the FC moves the order on."));
+    assert_eq!(labels(answer(&ex)), ["Join"]);
+    join(&t, "alice", "Ada").await;
+    join(&t, "bob", "Bo").await;
+    // Joining twice is refused; nothing to pass before the first scene.
+    let ex = run(&t, "alice: click Join").await;
+    assert_eq!(answer(&ex).kind, "ephemeral");
+    assert_eq!(labels(&tracker(&t, id)), ["Join", "Leave"]);
     // A second spotlight in the same channel is refused.
     assert!(note(&t, "fc: /ve-gm spotlight start").await.contains(
         "A spotlight is already running in this channel: end it first with `/ve-gm spotlight end`."
@@ -154,16 +162,13 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     let tr = tracker(&t, id);
     assert_eq!(tr.title(), "🔦 Scene 1: The docks · round 1");
     assert!(tr.text().contains("▶ **Ada**"), "{}", tr.text());
-    assert_eq!(labels(&tr), ["Pass"]);
-    // Bo cannot pass on Ada's turn, by button or command.
+    assert_eq!(labels(&tr), ["Pass", "Join", "Leave"]);
+    // Bo cannot pass on Ada's turn.
     let ex = run(&t, "bob: click Pass").await;
     assert_eq!(answer(&ex).kind, "ephemeral");
     assert!(answer(&ex)
         .text()
         .contains("It is Ada's turn: only their player or the FC can act now."));
-    assert!(note(&t, "bob: /ve spotlight pass")
-        .await
-        .contains("It is Ada's turn"));
     // Ada passes to Bo, Bo passes: round 2 begins with Ada.
     let ex = run(&t, "alice: click Pass").await;
     assert_eq!(answer(&ex).kind, "update");
@@ -180,11 +185,11 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     assert!(answer(&ex)
         .text()
         .contains("🔁 Bo passes: everyone has had a turn. Round 2 begins with Ada."));
-    // The FC passes for anyone, by command: the tracker is redrawn.
-    assert_eq!(
-        note(&t, "fc: /ve spotlight pass").await,
-        "↪ The FC passes Ada's turn to Bo."
-    );
+    // The FC passes for anyone with the same button.
+    let ex = run(&t, "fc: click Pass").await;
+    assert!(answer(&ex)
+        .text()
+        .contains("↪ The FC passes Ada's turn to Bo."));
     assert!(tracker(&t, id).text().contains("▶ **Bo**"));
     // A new scene the FC sets starts again at round 1 with the first seat.
     note(&t, "fc: /ve spotlight scene title:\"The tower\"").await;
@@ -192,29 +197,46 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     assert_eq!(tr.title(), "🔦 Scene 2: The tower · round 1");
     assert!(tr.text().contains("▶ **Ada**"));
     // The FC puts Bo on hold (not in this scene): Ada's turns only.
-    assert!(note(&t, "bob: /ve-gm spotlight hold character:Bo")
-        .await
-        .contains("Only the FC can put a character on hold"));
+    assert!(
+        note(&t, "bob: /ve-gm spotlight seat character:Bo state:Held")
+            .await
+            .contains("Only the FC can seat, hold or remove a character in the spotlight")
+    );
     assert_eq!(
-        note(&t, "fc: /ve-gm spotlight hold character:Bo").await,
+        note(&t, "fc: /ve-gm spotlight seat character:Bo state:Held").await,
         "⏸ Bo is on hold."
     );
     assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
     let ex = run(&t, "alice: click Pass").await;
     assert!(answer(&ex).text().contains("Round 2 begins with Ada."));
     assert_eq!(
-        note(&t, "fc: /ve-gm spotlight hold character:Bo held:false").await,
+        note(&t, "fc: /ve-gm spotlight seat character:Bo").await,
         "▶ Bo is back in the turns."
     );
-    // Removing: a player only their own, the FC anyone's.
-    assert!(note(&t, "alice: /ve spotlight remove character:Bo")
-        .await
-        .contains("Only the FC can remove another player's character"));
+    // Leaving: a player's **Leave** takes only their own seat; the FC
+    // removes anyone's, and seats anyone's.
+    let ex = run(&t, "alice: click Leave").await;
+    assert_eq!(answer(&ex).kind, "update");
+    assert!(answer(&ex).text().contains("➖ Ada leaves."));
+    assert!(answer(&ex).text().contains("▶ **Bo**"));
+    let ex = run(&t, "alice: click Leave").await;
+    assert!(answer(&ex)
+        .text()
+        .contains("You have no character in the spotlight: **Join** seats your active one."));
     assert_eq!(
-        note(&t, "fc: /ve spotlight remove character:Ada").await,
-        "✅ Ada leaves the spotlight."
+        note(&t, "fc: /ve-gm spotlight seat character:Bo state:Removed").await,
+        "✅ Bo leaves the spotlight."
     );
-    assert!(tracker(&t, id).text().contains("▶ **Bo**"));
+    assert!(
+        note(&t, "fc: /ve-gm spotlight seat character:Bo state:Held")
+            .await
+            .contains("No one called Bo is in the spotlight's order")
+    );
+    assert_eq!(
+        note(&t, "fc: /ve-gm spotlight seat character:Ada player:@alice").await,
+        "✅ Ada joins the spotlight."
+    );
+    assert!(tracker(&t, id).text().contains("➕ Ada joins."));
     // Ending: the FC only; the buttons go.
     assert!(note(&t, "bob: /ve-gm spotlight end")
         .await
@@ -226,9 +248,11 @@ async fn ve_the_turn_passes_around_the_table_and_rounds_pass() {
     let tr = tracker(&t, id);
     assert_eq!(tr.title(), "🔦 Spotlight ended · after scene 2: The tower");
     assert!(tr.buttons().is_empty());
-    assert!(note(&t, "fc: /ve spotlight pass").await.contains(
-        "No spotlight is running in this channel: start one with `/ve-gm spotlight start`."
-    ));
+    assert!(note(&t, "fc: /ve-gm spotlight seat character:Ada")
+        .await
+        .contains(
+            "No spotlight is running in this channel: start one with `/ve-gm spotlight start`."
+        ));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -248,7 +272,7 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
         .text()
         .contains("Bo offers to introduce the next scene: *Bo's safehouse*"));
     // The FC's answers sit in the FC's panel, behind ⚙ FC.
-    assert_eq!(labels(&tr), ["Pass", "⚙ FC"]);
+    assert_eq!(labels(&tr), ["Pass", "Join", "Leave", "⚙ FC"]);
     assert!(!sheet(&t, "bob", "Bo").await.ego);
     // Only the FC answers.
     assert!(t.click("alice", "Allow scene").await.is_err());
@@ -266,7 +290,7 @@ async fn ve_a_player_introduces_a_scene_and_earns_ego_when_the_fc_allows_it() {
     assert!(o.text().contains("▶ **Bo** · <@"), "{}", o.text());
     assert!(o.text().contains("introduced this scene"));
     assert!(o.text().contains("(Bo earns Ego)"));
-    assert_eq!(labels(o), ["Pass"]);
+    assert_eq!(labels(o), ["Pass", "Join", "Leave"]);
     assert!(sheet(&t, "bob", "Bo").await.ego);
     // Clockwise from Bo: Ada, then round 2 begins with Bo again.
     run(&t, "bob: click Pass").await;
@@ -344,10 +368,7 @@ async fn ve_any_player_may_offer_a_scene_and_the_fcs_own_scene_declines_it_visib
     assert!(o.text().contains("(Cy earns Ego)"), "{}", o.text());
     assert!(sheet(&t, "carol", "Cy").await.ego);
     // The FC passes Cy's turn: the log says the FC did, not Cy.
-    assert_eq!(
-        note(&t, "fc: /ve spotlight pass").await,
-        "↪ The FC passes Cy's turn to Ada."
-    );
+    run(&t, "fc: click Pass").await;
     assert!(tracker(&t, id)
         .text()
         .contains("↪ The FC passes Cy's turn to Ada."));
@@ -375,8 +396,8 @@ async fn ve_the_spotlight_survives_a_restart_mid_scene() {
     assert_eq!(answer(&ex).title(), "🔦 Scene 2: Ada's den · round 1");
     assert!(sheet(&t, "alice", "Ada").await.ego);
     // Commands after the restart still redraw the same message.
-    note(&t, "fc: /ve spotlight pass").await;
-    assert!(tracker(&t, id).text().contains("▶ **Bo**"));
+    note(&t, "fc: /ve-gm spotlight seat character:Bo state:Held").await;
+    assert!(tracker(&t, id).text().contains("⏸ Bo · <@"));
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -387,7 +408,10 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
     play(&t, ADA_AND_BO).await;
     let called = run(&t, "fc: /ve-gm fc call player:@alice kind:task ability:Finesse difficulty:2 consequence:Caught magic:true").await;
     let task = called.message_id.unwrap();
-    play(&t, "bob: click Offer aid\nalice: click Accept Bo").await;
+    play(&t, "bob: click Offer aid").await;
+    // Taken at once; only Ada (or the FC) may turn it down.
+    let ex = run(&t, "bob: click Refuse Bo").await;
+    assert!(answer(&ex).text().contains("Only the roller"));
     // Players cannot.
     assert!(
         note(&t, "alice: /ve-gm fc ally player:@bob rank:gold magic:true")
@@ -444,7 +468,7 @@ async fn ve_the_fc_sets_an_allys_rank_and_magic_flag_on_a_task() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_the_spotlight_example_plays_clean() {
-    let t = table("ve-spot-example", 3).await;
+    let t = table("ve-spot-example", 18).await;
     let script = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/venus-spotlight.txt"
@@ -464,7 +488,7 @@ async fn ve_the_spotlight_example_plays_clean() {
         .join("\n");
     assert!(text.contains("Round 2 begins with Ada."), "{text}");
     assert!(text.contains("introduced by Bo (Bo earns Ego)"), "{text}");
-    assert!(text.contains("Bo **10** ↯**10** ↯**9**"), "{text}");
+    assert!(text.contains("Bo **10** ↯**8**"), "{text}");
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -485,10 +509,10 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
         .await
         .message_id
         .unwrap();
-    note(&t, "alice: /ve spotlight join").await;
-    note(&t, "bob: /ve spotlight join").await;
+    join(&t, "alice", "Ada").await;
+    join(&t, "bob", "Bo").await;
     note(&t, "fc: /ve spotlight scene title:\"The docks\"").await;
-    assert_eq!(labels(&tracker(&t, old)), ["Pass"]);
+    assert_eq!(labels(&tracker(&t, old)), ["Pass", "Join", "Leave"]);
 
     let ex = run(&t, "bob: /ve spotlight show").await;
     let kinds: Vec<&str> = ex.outputs.iter().map(|o| o.kind.as_str()).collect();
@@ -498,7 +522,7 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
     assert_ne!(new, old);
     assert_eq!(shown.title(), "🔦 Scene 1: The docks · round 1");
     assert!(shown.text().contains("▶ **Ada**"), "{}", shown.text());
-    assert_eq!(labels(shown), ["Pass"]);
+    assert_eq!(labels(shown), ["Pass", "Join", "Leave"]);
     let before = tracker(&t, old);
     let titles: Vec<String> = before
         .embeds()
@@ -523,7 +547,7 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
     assert_eq!(answer(&ex).kind, "update");
     assert_eq!(ex.message_id, Some(new));
     assert!(answer(&ex).text().contains("▶ **Bo**"));
-    note(&t, "fc: /ve spotlight pass").await;
+    run(&t, "fc: click Pass").await;
     assert!(
         tracker(&t, new).text().contains("Round 2") || tracker(&t, new).title().contains("round 2")
     );

@@ -168,7 +168,8 @@ pub fn help(
                 .odds
                 .iter()
                 .filter_map(|s| {
-                    let game = root.map(|r| format!("/{r} odds {s}"));
+                    // "" names a game's one `/<root> odds` leaf.
+                    let game = root.map(|r| format!("/{r} odds {s}").trim_end().to_string());
                     let shared = format!("/odds {s}");
                     commands
                         .iter()
@@ -268,7 +269,7 @@ mod tests {
             "/roll",
             "/ve check",
             "/ve task",
-            "/ve odds ve1-check",
+            "/ve odds",
             "/ve-gm fc call",
             "/vr odds veracity-save",
             "/history show",
@@ -305,7 +306,7 @@ mod tests {
             .collect();
         let text = text.join("\n");
         assert!(text.contains("`/ve check`"));
-        assert_eq!(text.matches("`/ve odds ve1-check`").count(), 1, "{text}");
+        assert_eq!(text.matches("`/ve odds`").count(), 1, "{text}");
         assert!(text.contains("`/ve-gm fc call`"));
         assert!(!text.contains("/roll"));
         let st = embed(help(&reg, topic("Storyteller"), &cmds()));

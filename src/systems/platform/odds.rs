@@ -108,7 +108,14 @@ pub async fn game_odds(_ctx: Context<'_>) -> Result<(), Error> {
 
 /// A game's `/<root> odds` group holding its `questions` (grafted by
 /// [`crate::systems::commands`], so a server sees only its games' odds).
-pub fn group(questions: Vec<Command>) -> Command {
+/// A game whose one question is itself named `odds` answers every question
+/// with that one command: it is grafted as the leaf `/<root> odds`.
+pub fn group(mut questions: Vec<Command>) -> Command {
+    if questions.len() == 1 && questions[0].name == "odds" {
+        if let Some(leaf) = questions.pop() {
+            return leaf;
+        }
+    }
     let mut c = game_odds();
     c.subcommands = questions;
     c.subcommand_required = true;

@@ -9,7 +9,7 @@ pub const TOPICS: &[HelpTopic] = &[
     HelpTopic {
         label: "Venus Engine (1st Playtest)",
         title: "Venus Engine · 1st Playtest Rules",
-        odds: &["ve1-check", "ve1-task"],
+        odds: &[""],
         start: &[
             ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
             ("/ve sheet show", "your character sheet"),
@@ -22,13 +22,13 @@ pub const TOPICS: &[HelpTopic] = &[
             ("Tasks (d6 pool)", "Roll job level × d6 (a job still being learned rolls the ability score instead) against a threshold of 1 plus 0-4 factors (1-5; learning a job adds one). A die strikes a beat on 5+ for Bronze, 4+ Silver, 3+ Gold, 2+ Platinum. Up to 2 allies with the job at level 1+ add one die each at their own rank. House rule `ve1_explosions` (off by default; the seed's note allows magic or advanced technology that makes dice explode): on a task the FC flags `magic:true`, each 6 strikes a beat and adds another die."),
             ("KISS, Ego and spending", "One re-roll round: KISS dice with Lots (1 each), insights, one stunt and up to 4 specialties; each die at most once, and the new face stands even if worse. Ego either re-rolls every die without a beat or makes every 6 strike two beats. Then spend beats: the primary consequence costs the threshold and buying it succeeds; four secondary and four tertiary consequences cost 1 beat each; the FC may turn one unbought secondary against you."),
             ("Exp", "A failed task gives +1 exp to the job; a job being learned gains +1 after every task and reaches its level at 16 exp; each ally gets +1 exp in the job they aided with."),
-            ("Spotlight", "`/ve spotlight`: the FC sets scenes and the turn passes clockwise (**Pass**); a round ends when everyone has had a turn. A player may offer to introduce the next scene: if the FC allows it, they start its rounds and earn Ego if they do not hold it."),
+            ("Spotlight", "`/ve spotlight`: players **Join** the tracker, the FC sets scenes and the turn passes clockwise (**Pass**); a round ends when everyone has had a turn. A player may offer to introduce the next scene: if the FC allows it, they start its rounds and earn Ego if they do not hold it."),
         ],
     },
     HelpTopic {
         label: "Venus Engine (Playsheet)",
         title: "Venus Engine · Playsheet",
-        odds: &["ve2-check", "ve2-task"],
+        odds: &[""],
         start: &[
             ("/ve sheet create name:Ada", "make your character, then `/ve sheet ability` and `/ve sheet job`"),
             ("/ve sheet show", "your character sheet"),

@@ -1,5 +1,7 @@
-//! The Venus Engine's odds questions: `/ve odds ve1-check|ve2-check|ve1-task|ve2-task`
-//! and the same questions in `kismet odds`, answered with the rules core's
+//! The Venus Engine's odds questions: one `/ve odds` (a check when given
+//! a score and a target, a task when given dice, in the server's edition
+//! unless named) and the same questions in `kismet odds`
+//! (`ve1-check|ve2-check|ve1-task|ve2-task`), answered with the rules core's
 //! typed answers ([`crate::rules::venus::odds`]) and drawn by the shared
 //! `/odds` view ([`crate::systems::platform::odds`]).
 
@@ -9,12 +11,13 @@ use crate::app::view::View;
 use crate::kit::{Context, Error};
 use crate::rules::odds::OddsError;
 use crate::rules::venus::odds as ve;
-use crate::rules::venus::Rank;
+use crate::rules::venus::{Edition, Rank};
 use crate::systems::platform::chart::{Axis, Panel};
 use crate::systems::platform::odds::{
     render, reply, scalar, series, sweep, task, CliOdds, Odds, Parts, Printed,
 };
 use crate::systems::platform::text::pct;
+use crate::systems::venus::commands::choices::EditionChoice;
 
 /// The Venus Engine's questions, as `kismet odds` parses them and `/odds`
 /// builds them.
@@ -95,14 +98,7 @@ pub enum Question {
 /// What the Venus Engine registers for odds.
 pub fn odds() -> Odds {
     Odds {
-        slash: || {
-            vec![
-                odds_ve1_check(),
-                odds_ve2_check(),
-                odds_ve1_task(),
-                odds_ve2_task(),
-            ]
-        },
+        slash: || vec![odds_ve()],
         cli: CliOdds {
             augment: Question::augment_subcommands,
             has: Question::has_subcommand,
@@ -350,118 +346,189 @@ pub enum AutopassChoice {
     Table,
 }
 
-async fn ask(ctx: Context<'_>, q: Question) -> Result<(), Error> {
-    reply(ctx, move || view(&q)).await
+/// What `/ve odds` was given, before it is read as a check or a task.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// The edition (the server's when not named).
+    pub edition: Option<Edition>,
+    /// The rank of the roller's ability.
+    pub rank: Option<Rank>,
+    /// A check's ability score.
+    pub score: Option<i32>,
+    /// A check's target.
+    pub target: Option<i32>,
+    /// A check's bonus: edition 1 bonus factors (one d6 each), edition 2 a
+    /// flat bonus.
+    pub bonus: Option<u32>,
+    /// A task's dice.
+    pub dice: Option<u32>,
+    /// The allies' ranks (one die each).
+    pub allies: Vec<Rank>,
+    /// Ego: edition 1 double 6s, edition 2 every 10 counts twice.
+    pub ego: Option<bool>,
+    /// Edition 2 task: the roller's 10s explode.
+    pub explode: Option<bool>,
+    /// Edition 2 check: the automatic-pass ranges.
+    pub autopass: Option<AutopassChoice>,
 }
 
-/// Venus Engine 1st Playtest check: d20 + score vs target, best bonus d6 when short.
-#[poise::command(slash_command, guild_only, rename = "ve1-check")]
-pub async fn odds_ve1_check(
+/// Reads `/ve odds`'s options as one question: a check when `score` and
+/// `target` are given, a task when `dice` is, in `edition` (the server's
+/// unless named). Options that belong to the other kind or edition are
+/// refused by name, so nothing is silently ignored.
+pub fn question(a: &Asked, server: Edition) -> Result<Question, String> {
+    let edition = a.edition.unwrap_or(server);
+    let rank = a.rank.ok_or("Name the rank of the ability (`rank:`).")?;
+    let check = a.score.is_some() || a.target.is_some();
+    let only = |what: &str, given: bool, fits: bool| -> Result<(), String> {
+        if given && !fits {
+            Err(format!(
+                "`{what}:` does not apply here: {}.",
+                usage(edition)
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    match (check, a.dice) {
+        (true, Some(_)) => Err(format!(
+            "Give `score:` and `target:` (a check) or `dice:` (a task), not both: {}.",
+            usage(edition)
+        )),
+        (false, None) => Err(format!("Nothing to compute: {}.", usage(edition))),
+        (true, None) => {
+            let (Some(score), Some(target)) = (a.score, a.target) else {
+                return Err("A check needs both `score:` and `target:`.".into());
+            };
+            only("ally", !a.allies.is_empty(), false)?;
+            only("ego", a.ego.is_some(), false)?;
+            only("explode", a.explode.is_some(), false)?;
+            let bonus = a.bonus.unwrap_or(0);
+            Ok(match edition {
+                Edition::One => {
+                    only("autopass", a.autopass.is_some(), false)?;
+                    if bonus > 4 {
+                        return Err(
+                            "Edition 1: at most 4 bonus factors, one d6 each (`bonus:` 0-4)."
+                                .into(),
+                        );
+                    }
+                    Question::Ve1Check {
+                        score,
+                        target,
+                        rank,
+                        bonus_dice: bonus,
+                    }
+                }
+                Edition::Two => Question::Ve2Check {
+                    score,
+                    target,
+                    rank,
+                    bonus,
+                    autopass: match a.autopass.unwrap_or(AutopassChoice::Text) {
+                        AutopassChoice::Text => "text".into(),
+                        AutopassChoice::Table => "table".into(),
+                    },
+                },
+            })
+        }
+        (false, Some(dice)) => {
+            only("bonus", a.bonus.is_some(), false)?;
+            only("autopass", a.autopass.is_some(), false)?;
+            let ego = a.ego.unwrap_or(false);
+            Ok(match edition {
+                Edition::One => {
+                    only("explode", a.explode.is_some(), false)?;
+                    if a.allies.len() > 2 {
+                        return Err("Edition 1: at most 2 allies aid a task (VE1-T3).".into());
+                    }
+                    Question::Ve1Task {
+                        dice,
+                        rank,
+                        ally_rank: a.allies.clone(),
+                        ego_double_six: ego,
+                    }
+                }
+                Edition::Two => Question::Ve2Task {
+                    dice,
+                    rank,
+                    ally_rank: a.allies.clone(),
+                    explode: a.explode.unwrap_or(false),
+                    ego,
+                },
+            })
+        }
+    }
+}
+
+/// What each kind of question takes, in `edition`'s words.
+fn usage(edition: Edition) -> &'static str {
+    match edition {
+        Edition::One => "a check takes `score:` `target:` (5-29) and `bonus:` (0-4 bonus factors); a task takes `dice:`, up to 2 allies' ranks and `ego:` (double 6s)",
+        Edition::Two => "a check takes `score:` `target:` (5-28), `bonus:` (flat, 0-8) and `autopass:`; a task takes `dice:`, up to 3 allies' ranks, `explode:` and `ego:`",
+    }
+}
+
+/// Exact odds of a check (score and target) or a task (dice), in the server's edition unless named
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "odds")]
+pub async fn odds_ve(
     ctx: Context<'_>,
-    #[description = "Ability score"]
+    #[description = "Rank of the ability"] rank: Rank,
+    #[description = "Check: ability score"]
     #[min = 0]
     #[max = 100]
-    score: i32,
-    #[description = "Target, 5-29"]
+    score: Option<i32>,
+    #[description = "Check: target (5-29 in edition 1, 5-28 in edition 2)"]
     #[min = 5]
     #[max = 29]
-    target: i32,
-    #[description = "Rank of the ability"] rank: Rank,
-    #[description = "Bonus factors, one d6 each (0-4)"]
-    #[min = 0]
-    #[max = 4]
-    bonus_dice: Option<u32>,
-) -> Result<(), Error> {
-    let q = Question::Ve1Check {
-        score,
-        target,
-        rank,
-        bonus_dice: bonus_dice.unwrap_or(0),
-    };
-    ask(ctx, q).await
-}
-
-/// Venus Engine Playsheet check: d20 + score + flat bonus vs target.
-#[poise::command(slash_command, guild_only, rename = "ve2-check")]
-pub async fn odds_ve2_check(
-    ctx: Context<'_>,
-    #[description = "Ability score"]
-    #[min = 0]
-    #[max = 100]
-    score: i32,
-    #[description = "Target, 5-28"]
-    #[min = 5]
-    #[max = 28]
-    target: i32,
-    #[description = "Rank of the ability"] rank: Rank,
-    #[description = "Flat bonus when short (0-8)"]
+    target: Option<i32>,
+    #[description = "Check: bonus factors, one d6 each (edition 1, 0-4); flat bonus when short (edition 2, 0-8)"]
     #[min = 0]
     #[max = 8]
     bonus: Option<u32>,
-    #[description = "Automatic-pass ranges (default: the procedure text)"] autopass: Option<
-        AutopassChoice,
-    >,
+    #[description = "Task: your dice (edition 1: job level, or the score while learning; edition 2: level + score)"]
+    #[min = 0]
+    #[max = 50]
+    dice: Option<u32>,
+    #[description = "Task: first ally's rank"] ally1: Option<Rank>,
+    #[description = "Task: second ally's rank"] ally2: Option<Rank>,
+    #[description = "Task, edition 2: third ally's rank"] ally3: Option<Rank>,
+    #[description = "Task: Ego (edition 1: every 6 strikes two beats; edition 2: every 10 counts twice)"]
+    ego: Option<bool>,
+    #[description = "Task, edition 2: your 10s explode (magic or advanced technology)"]
+    explode: Option<bool>,
+    #[description = "Check, edition 2: automatic-pass ranges (default: the procedure text)"]
+    autopass: Option<AutopassChoice>,
+    #[description = "Edition (default: the server's)"] edition: Option<EditionChoice>,
 ) -> Result<(), Error> {
-    let autopass = match autopass.unwrap_or(AutopassChoice::Text) {
-        AutopassChoice::Text => "text",
-        AutopassChoice::Table => "table",
+    let caller = crate::kit::caller_of(ctx)?;
+    let server = match ctx.data().app.db.glance().await {
+        Ok(mut tx) => crate::systems::venus::venus_settings(&mut tx, caller.guild_id)
+            .await
+            .map(|s| s.ve_edition)
+            .unwrap_or(Edition::One),
+        Err(_) => Edition::One,
     };
-    let q = Question::Ve2Check {
+    let asked = Asked {
+        edition: edition.map(|e| match e {
+            EditionChoice::One => Edition::One,
+            EditionChoice::Two => Edition::Two,
+        }),
+        rank: Some(rank),
         score,
         target,
-        rank,
-        bonus: bonus.unwrap_or(0),
-        autopass: autopass.into(),
-    };
-    ask(ctx, q).await
-}
-
-/// Venus Engine 1st Playtest task: chance of each number of beats.
-#[poise::command(slash_command, guild_only, rename = "ve1-task")]
-pub async fn odds_ve1_task(
-    ctx: Context<'_>,
-    #[description = "Your d6 (job level, or the score for a job being learned)"]
-    #[min = 0]
-    #[max = 50]
-    dice: u32,
-    #[description = "Your rank"] rank: Rank,
-    #[description = "First ally's rank"] ally1: Option<Rank>,
-    #[description = "Second ally's rank"] ally2: Option<Rank>,
-    #[description = "Ego: every 6 strikes two beats"] ego_double_six: Option<bool>,
-) -> Result<(), Error> {
-    let q = Question::Ve1Task {
+        bonus,
         dice,
-        rank,
-        ally_rank: [ally1, ally2].into_iter().flatten().collect(),
-        ego_double_six: ego_double_six.unwrap_or(false),
+        allies: [ally1, ally2, ally3].into_iter().flatten().collect(),
+        ego,
+        explode,
+        autopass,
     };
-    ask(ctx, q).await
-}
-
-/// Venus Engine Playsheet task: chance of each number of passes.
-#[allow(clippy::too_many_arguments)]
-#[poise::command(slash_command, guild_only, rename = "ve2-task")]
-pub async fn odds_ve2_task(
-    ctx: Context<'_>,
-    #[description = "Your d10 (job level + ability score)"]
-    #[min = 0]
-    #[max = 50]
-    dice: u32,
-    #[description = "Your rank"] rank: Rank,
-    #[description = "First ally's rank"] ally1: Option<Rank>,
-    #[description = "Second ally's rank"] ally2: Option<Rank>,
-    #[description = "Third ally's rank"] ally3: Option<Rank>,
-    #[description = "Your 10s explode (magic or advanced technology)"] explode: Option<bool>,
-    #[description = "Ego: every 10 counts as two passes"] ego: Option<bool>,
-) -> Result<(), Error> {
-    let q = Question::Ve2Task {
-        dice,
-        rank,
-        ally_rank: [ally1, ally2, ally3].into_iter().flatten().collect(),
-        explode: explode.unwrap_or(false),
-        ego: ego.unwrap_or(false),
-    };
-    ask(ctx, q).await
+    match question(&asked, server) {
+        Ok(q) => reply(ctx, move || view(&q)).await,
+        Err(why) => crate::kit::respond(ctx, Err(crate::app::AppError::user(why))).await,
+    }
 }
 
 #[cfg(test)]

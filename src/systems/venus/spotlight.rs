@@ -1,10 +1,10 @@
 //! The spotlight at the table (seed 000, "The game progresses in turns"):
 //! one tracker per channel, a session of kind [`KIND`] with no timeout
 //! whose state is the rules core's [`Spotlight`]. The FC starts it, sets
-//! scenes, passes the turn for anyone, puts seats on hold (characters not
-//! in the scene), removes seats and ends it; players
-//! join with a character, pass on their own turn, and offer to introduce
-//! the next scene, which the FC allows (**Allow scene**) or declines. A
+//! scenes, passes the turn for anyone, seats anyone's character, puts seats
+//! on hold (characters not in the scene), removes seats and ends it;
+//! players join and leave with the tracker's **Join** and **Leave**, pass
+//! on their own turn (**Pass**), and offer to introduce the next scene, which the FC allows (**Allow scene**) or declines. A
 //! player who introduces a scene earns Ego if they do not hold it: the FC
 //! naming them in `/ve spotlight scene introduced_by:` or allowing their
 //! offer is the FC's confirmation the seed asks for.
@@ -116,71 +116,75 @@ pub async fn start(app: &App, caller: &Caller, title: Option<&str>) -> AppResult
     turn.finish(out).await
 }
 
-/// `/ve spotlight join`: a player seats their active character (or the one
-/// named); the FC may seat anyone's.
-pub async fn join(
+/// What `/ve-gm spotlight seat` makes of a character's seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatState {
+    /// In the turns: seated if not yet in the order, back from hold if held.
+    Seated,
+    /// On hold: not in this scene, its turn is skipped.
+    Held,
+    /// Out of the spotlight's order.
+    Removed,
+}
+
+/// `/ve-gm spotlight seat`: the FC seats anyone's character (`player`'s,
+/// or their own, by name), puts a seat on hold or back in the turns, or
+/// removes it. Players join and leave with the tracker's **Join** and
+/// **Leave**.
+pub async fn seat(
     app: &App,
     caller: &Caller,
-    character: Option<&str>,
+    name: &str,
     player: Option<i64>,
+    state: SeatState,
 ) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let fc = turn.fc;
+    turn.require_gm(GM, "seat, hold or remove a character in the spotlight")?;
     let (session, mut sp) = running(&mut turn).await?;
-    let pick = Pick::new(character, player);
-    let row =
-        characters::resolve_row(turn.tx(), caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-    sp.join(&row.name, Some(row.owner_id), Some(row.id))
-        .map_err(fc_words)?;
-    sp.note(format!("➕ {} joins.", row.name));
-    let note = format!("✅ {} joins the spotlight.", row.name);
-    turn.finish(changed(session, &sp, "join", Some(row.id), note))
-        .await
-}
-
-/// `/ve spotlight remove`: the FC removes a seat (a player may remove
-/// their own).
-pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let (session, mut sp) = running(&mut turn).await?;
-    let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
-        AppError::user(format!(
-            "No one called {} is in the spotlight's order.",
+    let seated = sp.turns.by_name(name).cloned();
+    let (action, character, line) = match (state, seated) {
+        (SeatState::Seated, None) => {
+            let pick = Pick::new(Some(name), player);
+            let row =
+                characters::resolve_row(turn.tx(), caller, true, SYSTEM, pick, Access::Owner, HINT)
+                    .await?;
+            sp.join(&row.name, Some(row.owner_id), Some(row.id))
+                .map_err(fc_words)?;
+            sp.note(format!("➕ {} joins.", row.name));
+            (
+                "join",
+                Some(row.id),
+                format!("✅ {} joins the spotlight.", row.name),
+            )
+        }
+        (_, None) => {
+            return Err(AppError::user(format!(
+            "No one called {} is in the spotlight's order: seat them first with `state:Seated`.",
             name.trim()
-        ))
-    })?;
-    if !turn.fc && seat.owner != Some(caller.user_id) {
-        return Err(AppError::user(format!(
-            "Only the {GM} can remove another player's character from the spotlight."
-        )));
-    }
-    sp.remove(seat.id).map_err(fc_words)?;
-    sp.note(format!("➖ {} leaves.", seat.name));
-    let note = format!("✅ {} leaves the spotlight.", seat.name);
-    turn.finish(changed(session, &sp, "remove", seat.character, note))
-        .await
-}
-
-/// `/ve-gm spotlight hold`: the FC puts a character on hold (not in this
-/// scene: its turn is skipped) or back in the turns.
-pub async fn hold(app: &App, caller: &Caller, name: &str, held: bool) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    turn.require_gm(GM, "put a character on hold")?;
-    let (session, mut sp) = running(&mut turn).await?;
-    let seat = sp.turns.by_name(name).cloned().ok_or_else(|| {
-        AppError::user(format!(
-            "No one called {} is in the spotlight's order.",
-            name.trim()
-        ))
-    })?;
-    sp.hold(seat.id, held).map_err(fc_words)?;
-    let line = if held {
-        format!("⏸ {} is on hold.", seat.name)
-    } else {
-        format!("▶ {} is back in the turns.", seat.name)
+        )))
+        }
+        (SeatState::Removed, Some(seat)) => {
+            sp.remove(seat.id).map_err(fc_words)?;
+            sp.note(format!("➖ {} leaves.", seat.name));
+            (
+                "remove",
+                seat.character,
+                format!("✅ {} leaves the spotlight.", seat.name),
+            )
+        }
+        (SeatState::Seated | SeatState::Held, Some(seat)) => {
+            let held = state == SeatState::Held;
+            sp.hold(seat.id, held).map_err(fc_words)?;
+            let line = if held {
+                format!("⏸ {} is on hold.", seat.name)
+            } else {
+                format!("▶ {} is back in the turns.", seat.name)
+            };
+            sp.note(line.clone());
+            ("hold", seat.character, line)
+        }
     };
-    sp.note(line.clone());
-    turn.finish(changed(session, &sp, "hold", seat.character, line))
+    turn.finish(changed(session, &sp, action, character, line))
         .await
 }
 
@@ -349,17 +353,6 @@ fn pass_turn(sp: &mut Spotlight, caller: &Caller) -> Result<String, AppError> {
     })
 }
 
-/// `/ve spotlight pass`: the player whose turn it is (or the FC) passes
-/// the turn on.
-pub async fn pass(app: &App, caller: &Caller) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let (session, mut sp) = running(&mut turn).await?;
-    encounter::require_turn(&sp.turns, caller, turn.fc, GM)?;
-    let line = pass_turn(&mut sp, caller)?;
-    sp.note(line.clone());
-    turn.finish(changed(session, &sp, "pass", None, line)).await
-}
-
 /// `/ve-gm spotlight end`: the FC ends the spotlight (its buttons go).
 pub async fn end(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
@@ -373,7 +366,9 @@ pub async fn end(app: &App, caller: &Caller) -> AppResult {
 }
 
 /// A click on the tracker: **Pass** (the player whose turn it is, or the
-/// FC), **Allow scene** and **Decline scene** (the FC).
+/// FC), **Join** (the clicker's active character takes a seat), **Leave**
+/// (the clicker's seats go), **Allow scene** and **Decline scene** (the
+/// FC).
 pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let mut sp: Spotlight = sessions::load(&session)?;
     let button: SpotlightButton = click.action()?;
@@ -386,6 +381,35 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             let line = pass_turn(&mut sp, caller)?;
             sp.note(line);
             ("pass", None)
+        }
+        SpotlightButton::Join => {
+            let row = characters::resolve_row(
+                turn.tx(),
+                caller,
+                false,
+                SYSTEM,
+                Pick::new(None, None),
+                Access::Owner,
+                HINT,
+            )
+            .await?;
+            sp.join(&row.name, Some(row.owner_id), Some(row.id))
+                .map_err(fc_words)?;
+            sp.note(format!("➕ {} joins.", row.name));
+            ("join", Some(row.id))
+        }
+        SpotlightButton::Leave => {
+            let mine: Vec<_> = sp.turns.owned_by(caller.user_id).cloned().collect();
+            if mine.is_empty() {
+                return Err(AppError::user(
+                    "You have no character in the spotlight: **Join** seats your active one.",
+                ));
+            }
+            for seat in &mine {
+                sp.remove(seat.id).map_err(fc_words)?;
+                sp.note(format!("➖ {} leaves.", seat.name));
+            }
+            ("remove", mine[0].character)
         }
         SpotlightButton::Confirm => {
             turn.require_gm(GM, "allow a player to introduce a scene")?;

@@ -14,6 +14,10 @@ pub enum SpotlightButton {
     Confirm,
     /// `decline`: the FC declines it.
     Decline,
+    /// `join`: the clicker seats their active character.
+    Join,
+    /// `leave`: the clicker's characters leave the order.
+    Leave,
 }
 
 impl Action for SpotlightButton {
@@ -23,6 +27,8 @@ impl Action for SpotlightButton {
                 Self::Pass => "pass",
                 Self::Confirm => "confirm",
                 Self::Decline => "decline",
+                Self::Join => "join",
+                Self::Leave => "leave",
             },
             None,
         )
@@ -36,6 +42,8 @@ impl Action for SpotlightButton {
             "pass" => Self::Pass,
             "confirm" => Self::Confirm,
             "decline" => Self::Decline,
+            "join" => Self::Join,
+            "leave" => Self::Leave,
             _ => return None,
         })
     }
@@ -51,6 +59,8 @@ mod tests {
             ("pass", SpotlightButton::Pass),
             ("confirm", SpotlightButton::Confirm),
             ("decline", SpotlightButton::Decline),
+            ("join", SpotlightButton::Join),
+            ("leave", SpotlightButton::Leave),
         ];
         for (word, b) in all {
             assert_eq!(b.encode(), (word, None));

@@ -35,7 +35,7 @@ pub fn title(s: &Spotlight, status: Status) -> String {
 fn order(s: &Spotlight) -> String {
     let seats = s.round_order();
     if seats.is_empty() && s.held().next().is_none() {
-        return "No one has joined yet: players join with `/ve spotlight join`.".into();
+        return "No one has joined yet: players press **Join**.".into();
     }
     let held = s.held().map(|seat| {
         let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
@@ -96,7 +96,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
     }
     if open {
         e = e.footer(format!(
-            "Pass: the player whose turn it is, or the {GM}. Offer the next scene: /ve spotlight scene"
+            "Pass: the player whose turn it is, or the {GM}. Join/Leave: your active character. Offer the next scene: /ve spotlight scene"
         ));
     }
     let mut v = View::embed(e);
@@ -107,9 +107,15 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
     let b = |a: SpotlightButton, label: &str, style| {
         Button::new(a.button(KIND, id, version).encode(), label, style)
     };
+    let mut row = Vec::new();
     if s.playing() && s.turns.active().next().is_some() {
-        v = v.buttons(vec![b(SpotlightButton::Pass, "Pass", Style::Primary)]);
+        row.push(b(SpotlightButton::Pass, "Pass", Style::Primary));
     }
+    row.push(b(SpotlightButton::Join, "Join", Style::Secondary));
+    if !s.turns.seats.is_empty() {
+        row.push(b(SpotlightButton::Leave, "Leave", Style::Secondary));
+    }
+    v = v.buttons(row);
     if s.offer.is_some() {
         v.rows.push(Row::Buttons(vec![
             b(SpotlightButton::Confirm, "Allow scene", Style::Success).gm_only(),
@@ -139,7 +145,10 @@ mod tests {
         let s = table();
         let v = view(5, 1, Status::Open, &s);
         assert_eq!(v.embeds[0].title, "🔦 Spotlight · no scene yet");
-        assert!(ids(&v).is_empty());
+        assert_eq!(ids(&v), ["vesp:5:1:join", "vesp:5:1:leave"]);
+        // No seat yet: nobody to leave.
+        let empty = view(5, 1, Status::Open, &Spotlight::new());
+        assert_eq!(ids(&empty), ["vesp:5:1:join"]);
         assert_eq!(v.session(), Some(5));
     }
 
@@ -160,7 +169,13 @@ mod tests {
             .contains("Ada offers to introduce the next scene: *The tower*"));
         assert_eq!(
             ids(&v),
-            ["vesp:5:3:pass", "vesp:5:3:confirm", "vesp:5:3:decline"]
+            [
+                "vesp:5:3:pass",
+                "vesp:5:3:join",
+                "vesp:5:3:leave",
+                "vesp:5:3:confirm",
+                "vesp:5:3:decline"
+            ]
         );
         assert_eq!(v.rows.len(), 2);
     }

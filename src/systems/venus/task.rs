@@ -1,14 +1,15 @@
 //! The task flow on buttons and menus, both editions.
 //!
 //! Before the roll: allies press **Offer aid** (or pick a job in the "Aid
-//! with a job" menu); the roller accepts or refuses each offer, may switch
+//! with a job" menu), taken at once; the roller may refuse each, may switch
 //! job, then presses **Roll**. The KISS round: each participant declares
 //! KISSes in one step in the "KISS: pick dice and how to pay" menu (each
 //! value a die and its payment: a Lot, a stunt, a named specialty or
 //! insight; misses listed first); the older two-step words (the "KISS
 //! dice" menu, then "KISS with …" or "Pay with a specialty or insight")
 //! still answer on messages drawn before. Edition 1 adds the Ego modes and
-//! allies' consent; the roller presses **Re-roll** (or **No KISS**).
+//! allies' consent; the roller's own pick re-rolls at once unless a KISS
+//! waits on the FC, then **Re-roll** (or **No KISS**).
 //! Edition 1 then spends beats (**Primary** as one button; S1-S4, T1-T4 and
 //! the special consequences bought together in the "Buy consequences"
 //! menu), **Finish** ends spending and the FC may **Subvert** one unbought
@@ -223,8 +224,8 @@ pub async fn press<'a>(
         TaskButton::Offer => aid::offer(&mut t, false).await?,
         TaskButton::AidJob => aid::offer(&mut t, true).await?,
         TaskButton::Withdraw => aid::withdraw(&t),
-        TaskButton::Accept(ally) => aid::answer(&t, *ally, true),
-        TaskButton::Refuse(ally) => aid::answer(&t, *ally, false),
+        TaskButton::Accept(ally) => aid::answer(&t, *ally, true)?,
+        TaskButton::Refuse(ally) => aid::answer(&t, *ally, false)?,
         TaskButton::UseJob => aid::use_job(&mut t)?,
         TaskButton::Roll => aid::roll(&mut t),
         TaskButton::Pick => kiss::pick(&mut t)?,

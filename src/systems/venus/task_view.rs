@@ -316,16 +316,16 @@ fn phase_hint(st: &TaskSession) -> String {
     let gm = super::GM;
     match t.phase {
         TaskPhase::AidOffers => format!(
-            "Allies: **Offer aid** (up to {}, a job of level 1+ inheriting {}); {r} answers, then **Roll**.",
+            "Allies: **Offer aid** (up to {}, a job of level 1+ inheriting {}), taken at once; {r} may **Refuse** it, then **Roll**.",
             t.max_allies(),
             t.ability
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
-                "One KISS round: pick dice and how you pay in the KISS menu (each die once; allies' dice need their consent), then {r} presses **Re-roll** (or **No KISS**)."
+                "One KISS round: allies pick first, then {r}'s pick in the KISS menu re-rolls at once (each die once; allies' dice need their consent; a stunt or an insight waits for **Re-roll**). Nothing to KISS: **No KISS**."
             ),
             Edition::Two => format!(
-                "Still short: one KISS round. Each of you picks your own dice and how you pay in the KISS menu, then {r} presses **Re-roll** (or **No KISS**)."
+                "Still short: one KISS round. Allies pick their own dice first, then {r}'s pick in the KISS menu re-rolls at once (a stunt or an insight waits for **Re-roll**). Nothing to KISS: **No KISS**."
             ),
         },
         TaskPhase::Spending => format!(
@@ -804,7 +804,8 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
 }
 
 /// Before the roll: **Roll**, **Offer aid**, **Withdraw aid** and the
-/// roller's answer to each offer (on one row while they fit); the "Aid with
+/// roller's **Refuse** for each standing offer (**Accept** too for one
+/// still pending), on one row while they fit; the "Aid with
 /// a job" menu when someone could aid with more than one job; the "Use
 /// job" menu; the game master's row.
 fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
@@ -830,10 +831,19 @@ fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     if standing > 0 {
         buttons.push(d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary));
     }
-    for a in &pending {
+    // An offer is taken at once; one still pending (drawn before, or with
+    // a demand) is answered here, and an accepted one may be refused until
+    // the roll (VE1-T3, VE2-T3).
+    for a in t
+        .allies
+        .iter()
+        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
+    {
         let n = cut(&st.name_of(a.id), 30);
-        let accept = format!("Accept {n}");
-        buttons.push(d.named(TaskButton::Accept(a.id), &accept, Style::Success));
+        if a.status == AidStatus::Offered {
+            let accept = format!("Accept {n}");
+            buttons.push(d.named(TaskButton::Accept(a.id), &accept, Style::Success));
+        }
         let refuse = format!("Refuse {n}");
         buttons.push(d.named(TaskButton::Refuse(a.id), &refuse, Style::Secondary));
     }

@@ -233,7 +233,15 @@ impl TaskState {
             ));
         }
         let i = self.ally_index(ally)?;
-        if self.allies[i].status != AidStatus::Offered {
+        // An accepted offer may still be refused until the roll (VE1-T3,
+        // VE2-T3: the roller may refuse), so an offer the table takes at
+        // once is never forced on the roller.
+        let open = match self.allies[i].status {
+            AidStatus::Offered => true,
+            AidStatus::Accepted => !accept,
+            _ => false,
+        };
+        if !open {
             return Err(RuleError::new(
                 "That offer has already been answered or withdrawn.",
             ));

@@ -2528,3 +2528,24 @@ fn a_v10_the_gms_rank_override_decides_the_ally_dies_pass() {
         "Only a magic (exploding) task has magical dice."
     );
 }
+
+/// VE1-T3: the roller may refuse an offer even once it stands accepted,
+/// until the roll (the bot takes offers at once); accepting it again, or
+/// answering after the roll, is refused.
+#[test]
+fn an_accepted_offer_may_still_be_refused_until_the_roll() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    let st = start(&set, &c, setup("Thief", 1, &[]));
+    let st = offer(st, &mut c, 2, true);
+    let answer = |accept| TaskAction::AnswerAid {
+        actor: ROLLER,
+        ally: 2,
+        accept,
+    };
+    assert!(fail(&st, &mut c, answer(true)).contains("already been answered"));
+    let refused = go(st.clone(), &mut c, answer(false), 0).0;
+    assert_eq!(refused.allies[0].status, AidStatus::Refused);
+    let (rolled, _) = roll(st, &mut c, 0);
+    assert!(fail(&rolled, &mut c, answer(false)).contains("at this point of the task"));
+}

@@ -1,6 +1,6 @@
 //! The `/ve` slash commands (thin: options in, application call, view
 //! out). Sub-modules: [`sheet`] (`/ve sheet …`), [`roll`] (`/ve check`,
-//! `/ve task`, `/ve bonus`), [`fc`] (`/ve-gm fc …`), [`spotlight`] (`/ve spotlight …`, its start/hold/end under `/ve-gm`), [`complete`] (autocomplete) and [`choices`] (the
+//! `/ve task`, `/ve bonus`), [`fc`] (`/ve-gm fc …`), [`spotlight`] (`/ve spotlight scene|show`, its start/seat/end under `/ve-gm`), [`complete`] (autocomplete) and [`choices`] (the
 //! fixed option lists).
 
 pub mod choices;

@@ -1,5 +1,7 @@
 //! `/ve spotlight …`: the spotlight tracker (turns passed around the table,
-//! rounds and scenes; see [`crate::systems::venus::spotlight`]).
+//! rounds and scenes; see [`crate::systems::venus::spotlight`]). Players
+//! join, leave and pass with the tracker's own buttons; `scene` and `show`
+//! are theirs here, `start`, `seat` and `end` the FC's (under `/ve-gm`).
 
 use poise::serenity_prelude as serenity;
 
@@ -10,7 +12,7 @@ use crate::systems::venus::spotlight;
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("start", "join", "remove", "hold", "scene", "pass", "show", "end"),
+    subcommands("start", "seat", "scene", "show", "end"),
     subcommand_required
 )]
 pub async fn spotlight(_ctx: Context<'_>) -> Result<(), Error> {
@@ -30,48 +32,38 @@ pub async fn start(
     respond(ctx, r).await
 }
 
-/// Join the spotlight with your active character (the FC may seat anyone's)
-#[poise::command(slash_command, guild_only)]
-pub async fn join(
-    ctx: Context<'_>,
-    #[description = "Character (default: active)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Whose (FC)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let player = player.map(|u| u.id.get() as i64);
-    let r = spotlight::join(&ctx.data().app, &caller, character.as_deref(), player).await;
-    respond(ctx, r).await
+/// What becomes of a character's seat.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SeatChoice {
+    /// In the turns (seated, or back from hold).
+    Seated,
+    /// On hold: not in this scene, their turn is skipped.
+    Held,
+    /// Out of the spotlight.
+    Removed,
 }
 
-/// Remove a character from the spotlight (FC; a player may remove their own)
-#[poise::command(slash_command, guild_only)]
-pub async fn remove(
-    ctx: Context<'_>,
-    #[description = "The character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = spotlight::remove(&ctx.data().app, &caller, &character).await;
-    respond(ctx, r).await
-}
-
-/// Put a character on hold: not in this scene, their turn is skipped (FC)
+/// Seat anyone's character, put it on hold or back in the turns, or remove it (FC)
 #[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
-pub async fn hold(
+pub async fn seat(
     ctx: Context<'_>,
     #[description = "The character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: String,
-    #[description = "On hold (default) or back in the turns (false)"] held: Option<bool>,
+    #[description = "Seated (default), on hold, or removed"] state: Option<SeatChoice>,
+    #[description = "Whose character, when seating it (default: yours)"] player: Option<
+        serenity::User,
+    >,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = spotlight::hold(&ctx.data().app, &caller, &character, held.unwrap_or(true)).await;
+    let state = match state.unwrap_or(SeatChoice::Seated) {
+        SeatChoice::Seated => spotlight::SeatState::Seated,
+        SeatChoice::Held => spotlight::SeatState::Held,
+        SeatChoice::Removed => spotlight::SeatState::Removed,
+    };
+    let player = player.map(|u| u.id.get() as i64);
+    let r = spotlight::seat(&ctx.data().app, &caller, &character, player, state).await;
     respond(ctx, r).await
 }
 
@@ -89,14 +81,6 @@ pub async fn scene(
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = spotlight::scene(&ctx.data().app, &caller, &title, introduced_by.as_deref()).await;
-    respond(ctx, r).await
-}
-
-/// Pass the turn on (the player whose turn it is, or the FC)
-#[poise::command(slash_command, guild_only)]
-pub async fn pass(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = spotlight::pass(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

@@ -1,13 +1,15 @@
-//! Before the roll: **Offer aid** (or the "Aid with a job" menu),
-//! **Withdraw aid**, the roller's **Accept**/**Refuse** and "Use job"
-//! menu, and **Roll**.
+//! Before the roll: **Offer aid** (or the "Aid with a job" menu), taken
+//! at once; **Withdraw aid**, the roller's **Refuse** (and **Accept** on
+//! offers drawn before offers were taken at once) and "Use job" menu, and
+//! **Roll**.
 
 use super::turn::{Step, Turn};
 use super::{eligible_jobs, rebuild};
 use crate::app::characters::{self, Loaded};
 use crate::app::AppError;
-use crate::rules::venus::task::{TaskAction, TaskPhase};
+use crate::rules::venus::task::{AidStatus, TaskAction, TaskPhase};
 use crate::rules::venus::VenusSheet;
+use crate::rules::Actor;
 use crate::systems::venus::state::Who;
 use crate::systems::venus::{task_view, HINT, SYSTEM};
 
@@ -51,12 +53,26 @@ pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> 
         None => t.st.allies.push(who),
     }
     t.party.add_loaded(me, c);
-    Ok(Step::one(TaskAction::OfferAid {
-        actor: t.a,
-        ally: me,
-        job,
-        demand: None,
-    }))
+    // An offer with no demand attached is taken at once, as the roller's
+    // standing yes: the roller may still refuse it until the roll (VE1-T3,
+    // VE2-T3), so no click is spent on answering an offer nobody refuses.
+    let roller = Actor {
+        id: t.st.task.roller,
+        gm: false,
+    };
+    Ok(Step::rules(vec![
+        TaskAction::OfferAid {
+            actor: t.a,
+            ally: me,
+            job,
+            demand: None,
+        },
+        TaskAction::AnswerAid {
+            actor: roller,
+            ally: me,
+            accept: true,
+        },
+    ]))
 }
 
 /// The one job `c` can aid with; `None` when there are several; a refusal
@@ -82,13 +98,27 @@ pub fn withdraw(t: &Turn<'_>) -> Step {
     })
 }
 
-/// `accept` and `refuse`: the roller answers `ally`'s offer.
-pub fn answer(t: &Turn<'_>, ally: i64, accept: bool) -> Step {
-    Step::one(TaskAction::AnswerAid {
+/// `accept` and `refuse`: the roller answers `ally`'s offer (an accepted
+/// one may still be refused until the roll). **Accept** on an offer
+/// already taken, an older message's button, says so and changes nothing.
+pub fn answer(t: &Turn<'_>, ally: i64, accept: bool) -> Result<Step, AppError> {
+    let taken =
+        t.st.task
+            .allies
+            .iter()
+            .any(|a| a.id == ally && a.status == AidStatus::Accepted);
+    if accept && taken && t.st.task.phase == TaskPhase::AidOffers {
+        return Err(AppError::user(format!(
+            "{}'s aid is already accepted: **Refuse {}** turns it down until the roll.",
+            t.st.name_of(ally),
+            t.st.name_of(ally)
+        )));
+    }
+    Ok(Step::one(TaskAction::AnswerAid {
         actor: t.a,
         ally,
         accept,
-    })
+    }))
 }
 
 /// `usejob`: the roller (or the FC) switches to the job picked in the menu;

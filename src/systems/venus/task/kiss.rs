@@ -115,7 +115,8 @@ pub fn pay_with(t: &mut Turn<'_>) -> Result<Step, AppError> {
 /// (`<die>:lot`, `<die>:stunt`, `<die>:sp:<attribute>`, `<die>:in:<insight>`):
 /// every pair is declared at once, paid by the clicker (the roller, for the
 /// FC). Each die once and each attribute or insight once; one refusal
-/// declares none of them.
+/// declares none of them. The roller's pick re-rolls at once when nothing
+/// declared waits on the FC ([`rolls_at_once`]).
 pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     if t.st.task.phase != TaskPhase::KissDeclaration {
         return Err(AppError::user("KISSes are declared in the KISS round."));
@@ -167,9 +168,7 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
             source: source.clone(),
         })
         .collect();
-    if let Err(why) = trial(t, &actions) {
-        return Err(AppError::user(why));
-    }
+    let tried = trial(t, &actions).map_err(AppError::user)?;
     t.st.drafts.remove(&t.me());
     let ids: Vec<String> = pairs.iter().map(|(d, _)| format!("#{d}")).collect();
     t.st.note = Some(format!(
@@ -177,7 +176,25 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
         t.st.name_of(by),
         ids.join(", ")
     ));
+    let mut actions = actions;
+    if rolls_at_once(&tried, by) {
+        actions.push(TaskAction::RollKisses { actor: t.a });
+    }
     Ok(Step::rules(actions))
+}
+
+/// Whether the roller's own pick in the KISS menu also ends the round: the
+/// roller is who presses **Re-roll** anyway (VE1-K1: all KISSes declared
+/// together, then re-rolled together), so once every KISS declared needs no
+/// one else's word (none awaits the FC's approval, VE1-K4c; none is a stunt
+/// the FC may still veto before the re-roll, VE1-K4d) the pick re-rolls at
+/// once. An ally's pick, or one that waits on the FC, keeps **Re-roll**.
+fn rolls_at_once(task: &crate::rules::venus::task::TaskState, by: i64) -> bool {
+    by == task.roller
+        && task
+            .kisses
+            .iter()
+            .all(|k| k.approved && !matches!(k.source, KissSource::Stunt))
 }
 
 /// The unused attributes and insights of the one who KISSes ([`free_names`]).
@@ -289,9 +306,12 @@ fn declare(
     }
     Ok(Step::rules(actions.unwrap_or_default()))
 }
-/// Applies `actions` to copies of the task and the sheets: the rules
-/// core's refusal, if any, in the FC's words.
-fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
+/// Applies `actions` to copies of the task and the sheets: the task as it
+/// would then stand, or the rules core's refusal in the FC's words.
+fn trial(
+    t: &Turn<'_>,
+    actions: &[TaskAction],
+) -> Result<crate::rules::venus::task::TaskState, String> {
     let mut task = t.st.task.clone();
     let mut ctx = t.party.ctx.clone();
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
@@ -301,7 +321,7 @@ fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<(), String> {
             .map_err(|e| fc_words(e).user_message())?
             .0;
     }
-    Ok(())
+    Ok(task)
 }
 
 /// The next `n` unused attributes or insights of `by` ([`free_names`]).

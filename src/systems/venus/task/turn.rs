@@ -261,15 +261,12 @@ impl<'a> Turn<'a> {
             task = t;
             events.extend(ev);
         }
-        // VE1-S4: once a purchase spends the last beat there is nothing
-        // left to decide, so spending finishes by itself (unless the exp of
-        // a Lot over 10 still needs its job chosen).
+        // VE1-S4: once no beat is left to spend (the last one bought, or
+        // none struck once the dice are final) there is nothing left to
+        // decide, so spending finishes by itself (unless the exp of a Lot
+        // over 10 still needs its job chosen).
         let mut finishing = step.finishing;
-        let bought = step
-            .actions
-            .iter()
-            .any(|a| matches!(a, TaskAction::Buy { .. }));
-        if bought && task.phase == TaskPhase::Spending && task.beats_left() == 0 {
+        if task.phase == TaskPhase::Spending && task.beats_left() == 0 {
             let jobs = super::menus::overflow_choices(&task, &self.party.ctx);
             if jobs.len() <= 1 {
                 let done = TaskAction::FinishSpending {

@@ -144,7 +144,7 @@ async fn party(t: &Table) {
         "/vr sheet create name:Bram light:7 flesh:5 facet:Loyal",
     )
     .await;
-    public(t, "fc", "/vr sheet hp current:2 max:2 character:Ada").await;
+    public(t, "fc", "/vr sheet edit current:2 max:2 character:Ada").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

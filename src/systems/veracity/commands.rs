@@ -107,7 +107,7 @@ pub async fn vr(_: Context<'_>) -> Result<(), Error> {
 /// Sheets
 #[poise::command(
     slash_command,
-    subcommands("sheet_create", "sheet_hp", "sheet_slot"),
+    subcommands("sheet_create", "sheet_edit"),
     subcommand_required
 )]
 pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
@@ -152,18 +152,19 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Referee: set HP (gear and magic)
-#[poise::command(slash_command, rename = "hp")]
-pub async fn sheet_hp(
+/// Set HP (gear, magic) or unlock a slot: the referee's call
+#[poise::command(slash_command, rename = "edit")]
+pub async fn sheet_edit(
     ctx: Context<'_>,
-    #[description = "Current HP"]
+    #[description = "Current HP (with max)"]
     #[min = 0]
     #[max = 1000]
-    current: u32,
-    #[description = "Maximum HP"]
+    current: Option<u32>,
+    #[description = "Maximum HP (with current)"]
     #[min = 0]
     #[max = 1000]
-    max: u32,
+    max: Option<u32>,
+    #[description = "One more slot, outside a revelation"] unlock: Option<InventoryKind>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -171,33 +172,13 @@ pub async fn sheet_hp(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set_hp(
+    let r = sheets::edit(
         &ctx.data().app,
         &caller,
-        current,
-        max,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Referee: one more slot outside a revelation
-#[poise::command(slash_command, rename = "slot")]
-pub async fn sheet_slot(
-    ctx: Context<'_>,
-    #[description = "Light or Flesh"] inventory: InventoryKind,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::unlock_slot(
-        &ctx.data().app,
-        &caller,
-        inventory,
+        sheets::SheetEdit {
+            hp: (current, max),
+            unlock,
+        },
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -207,24 +188,30 @@ pub async fn sheet_slot(
 /// Items in slots
 #[poise::command(
     slash_command,
-    subcommands("item_add", "item_remove", "item_edit"),
+    subcommands("item_add", "item_remove"),
     subcommand_required
 )]
 pub async fn item(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Add to the lowest empty slot
+/// Add to the lowest empty slot, or rewrite the item in a slot
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command, rename = "add")]
 pub async fn item_add(
     ctx: Context<'_>,
-    #[description = "secret, ruse, evidence, means"]
-    #[autocomplete = "kinds"]
-    #[max_length = 20]
-    kind: String,
     #[description = "What it is"]
     #[max_length = 200]
     text: String,
+    #[description = "secret, ruse, evidence, means (to add)"]
+    #[autocomplete = "kinds"]
+    #[max_length = 20]
+    kind: Option<String>,
+    #[description = "Rewrite the item in this inventory..."] inventory: Option<InventoryKind>,
+    #[description = "...and slot"]
+    #[min = 1]
+    #[max = 18]
+    slot: Option<u32>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -232,11 +219,12 @@ pub async fn item_add(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::add_item(
+    let r = sheets::add_or_edit_item(
         &ctx.data().app,
         &caller,
-        &kind,
+        kind.as_deref(),
         &text,
+        (inventory, slot),
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -270,41 +258,10 @@ pub async fn item_remove(
     respond(ctx, r).await
 }
 
-/// Rewrite an item
-#[poise::command(slash_command, rename = "edit")]
-pub async fn item_edit(
-    ctx: Context<'_>,
-    #[description = "Inventory"] inventory: InventoryKind,
-    #[description = "Slot"]
-    #[min = 1]
-    #[max = 18]
-    slot: u32,
-    #[description = "New text"]
-    #[max_length = 200]
-    text: String,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::edit_item(
-        &ctx.data().app,
-        &caller,
-        inventory,
-        slot,
-        &text,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
 /// Facets (at most 4, d4..d12)
 #[poise::command(
     slash_command,
-    subcommands("facet_add", "facet_step", "facet_remove", "facet_against"),
+    subcommands("facet_add", "facet_step", "facet_remove"),
     subcommand_required
 )]
 pub async fn facet(_: Context<'_>) -> Result<(), Error> {
@@ -393,31 +350,6 @@ pub async fn facet_remove(
     respond(ctx, r).await
 }
 
-/// Act against a Facet: Stress = its die
-#[poise::command(slash_command, rename = "against")]
-pub async fn facet_against(
-    ctx: Context<'_>,
-    #[description = "Facet"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: String,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = changes::against_facet(
-        &ctx.data().app,
-        &caller,
-        &facet,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
 /// Save: d20 + modifier read against a slot
 #[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command)]
@@ -493,6 +425,10 @@ pub async fn stress(
     #[max_length = 20]
     amount: Option<String>,
     #[description = "Why"] cause: Option<StressCause>,
+    #[description = "Acted against this Facet: Stress = its die"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    against: Option<String>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -505,6 +441,7 @@ pub async fn stress(
         &caller,
         amount.as_deref(),
         cause,
+        against.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;

@@ -350,7 +350,7 @@ pub async fn facet_remove(
     respond(ctx, r).await
 }
 
-/// Save: d20 + modifier read against a slot
+/// Save: d20 + modifier read against a slot (in a fight: initiative, flee)
 #[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command)]
 pub async fn save(
@@ -379,7 +379,33 @@ pub async fn save(
     #[description = "What a failure fills: Stress (Light) or Wounds (Flesh), 1 or d4"]
     #[max_length = 20]
     on_fail: Option<String>,
+    #[description = "The fight's: Light = the leader's initiative, Flesh = flee"] fight: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
+    if fight == Some(true) {
+        let caller = caller_of(ctx)?;
+        let given = [
+            (secret.is_some(), "secret"),
+            (player.is_some(), "player"),
+            (facet_of.is_some(), "facet_of"),
+            (their_facet.is_some(), "their_facet"),
+            (on_fail.is_some(), "on_fail"),
+        ];
+        let r = combat::save_in_fight(
+            &ctx.data().app,
+            &caller,
+            combat::FightSave {
+                inventory,
+                modifier: modifier.unwrap_or(0),
+                facet: facet.as_deref(),
+                name: character.as_deref(),
+                not_here: given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect(),
+            },
+        )
+        .await;
+        return respond(ctx, r).await;
+    }
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
@@ -770,15 +796,10 @@ async fn seats(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteR
     slash_command,
     subcommands(
         "combat_start",
-        "combat_join",
         "combat_add",
         "combat_mark",
-        "combat_initiative",
         "combat_act",
-        "combat_flee",
-        "combat_end_turn",
-        "combat_show",
-        "combat_end"
+        "combat_show"
     ),
     subcommand_required
 )]
@@ -810,29 +831,8 @@ pub async fn combat_start(
     respond(ctx, r).await
 }
 
-/// Seat a character
-#[poise::command(slash_command, rename = "join")]
-pub async fn combat_join(
-    ctx: Context<'_>,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-    #[description = "Side"] side: Option<Side>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::join(
-        &ctx.data().app,
-        &caller,
-        Pick::new(character.as_deref(), uid(&player)),
-        side,
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Referee: seat an NPC
+/// Referee: seat an NPC, or a character on either side
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(
     default_member_permissions = "MANAGE_GUILD",
     slash_command,
@@ -840,9 +840,9 @@ pub async fn combat_join(
 )]
 pub async fn combat_add(
     ctx: Context<'_>,
-    #[description = "Name"]
+    #[description = "A quick NPC's name"]
     #[max_length = 60]
-    name: String,
+    name: Option<String>,
     #[description = "HP"]
     #[min = 0]
     #[max = 1000]
@@ -851,18 +851,22 @@ pub async fn combat_add(
     #[min = 1]
     #[max = 18]
     flesh: Option<u32>,
-    #[description = "Side (enemies)"] side: Option<Side>,
+    #[description = "Side (an NPC: enemies; a character: players)"] side: Option<Side>,
+    #[description = "Or a character with a sheet"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "That character's player"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = combat::add(
-        &ctx.data().app,
-        &caller,
-        &name,
-        hp.unwrap_or(0),
-        flesh.unwrap_or(4),
+    let seat = combat::Seating {
+        name: name.as_deref(),
+        hp,
+        flesh,
+        character: Pick::new(character.as_deref(), uid(&player)),
         side,
-    )
-    .await;
+    };
+    let r = combat::add(&ctx.data().app, &caller, seat).await;
     respond(ctx, r).await
 }
 
@@ -894,40 +898,20 @@ pub async fn combat_mark(
     respond(ctx, r).await
 }
 
-/// Leader's Light save: who acts first
-#[poise::command(slash_command, rename = "initiative")]
-pub async fn combat_initiative(
-    ctx: Context<'_>,
-    #[description = "+ is harder"]
-    #[min = -100]
-    #[max = 100]
-    modifier: Option<i32>,
-    #[description = "The leader's Facet this save acts on"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::initiative(
-        &ctx.data().app,
-        &caller,
-        modifier.unwrap_or(0),
-        facet.as_deref(),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Spend AP on an action
-#[poise::command(slash_command, rename = "act")]
+/// Referee: spend AP for a combatant (the players' buttons are on the tracker)
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "act"
+)]
 pub async fn combat_act(
     ctx: Context<'_>,
     #[description = "Action"] action: ActChoice,
-    #[description = "Referee: AP of other"]
+    #[description = "AP of other"]
     #[min = 0]
     #[max = 36]
     cost: Option<u32>,
-    #[description = "Referee: who acts"]
+    #[description = "Who acts (else whose turn it is)"]
     #[autocomplete = "seats"]
     #[max_length = 60]
     name: Option<String>,
@@ -963,55 +947,6 @@ pub async fn combat_act(
         note.as_deref(),
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Flee: a Flesh save
-#[poise::command(slash_command, rename = "flee")]
-pub async fn combat_flee(
-    ctx: Context<'_>,
-    #[description = "+ is harder"]
-    #[min = -100]
-    #[max = 100]
-    modifier: Option<i32>,
-    #[description = "Referee: who flees"]
-    #[autocomplete = "seats"]
-    #[max_length = 60]
-    name: Option<String>,
-    #[description = "Your Facet this save acts on"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::flee(
-        &ctx.data().app,
-        &caller,
-        name.as_deref(),
-        modifier.unwrap_or(0),
-        facet.as_deref(),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// End your turn
-#[poise::command(slash_command, rename = "end-turn")]
-pub async fn combat_end_turn(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::end_turn(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Referee: end the fight
-#[poise::command(
-    default_member_permissions = "MANAGE_GUILD",
-    slash_command,
-    rename = "end"
-)]
-pub async fn combat_end(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::end(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

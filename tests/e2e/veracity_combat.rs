@@ -979,6 +979,15 @@ async fn issue_31_the_fights_own_actions_are_the_trackers_buttons() {
     assert_eq!(seat(&f, "Ada").data.ap, 2, "her attack cost 4 of 6 AP");
     click_refused(&t, "alice", "Draw/stow · 0 AP", "It is Bram's turn").await;
     click(&t, "bob", "Draw/stow · 0 AP").await;
+    // A button names both moves it prices: it cannot know which one.
+    let (f, _) = fight(&t, id).await;
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "Bram draws or stows something (0 AP, 5 left)"),
+        "{:?}",
+        f.log
+    );
     // Bram flees with a modifier: a save of 0 or lower always succeeds.
     refused(
         &t,

@@ -2,8 +2,10 @@
 //! fight per channel, a session of its own kind (`vrc`) with no expiry whose
 //! state is the pure [`Fight`]. The referee starts it with the party leader,
 //! seats NPCs and marks who the enemy can see; players join with their
-//! characters; the leader's Light save sets initiative; each combatant spends
-//! its AP on its turn and may flee with a Flesh save; damage taken while a
+//! characters (the tracker's **Join the fight**); the leader's Light save
+//! sets initiative; each combatant spends its AP on its turn (the tracker's
+//! buttons, the referee's `/vr-gm combat act`) and may flee with a Flesh
+//! save (**Flee**, or `/vr save fight:true` with a modifier); damage taken while a
 //! fight runs goes to Wounds on the surprise turn, to the immobilised and the
 //! unsuspecting. A command that changes the fight answers with a private note
 //! and redraws the posted tracker; a button on it updates it in place.
@@ -54,6 +56,12 @@ pub enum Move {
     Draw,
     /// Stow something: 0 AP.
     Stow,
+    /// The tracker's "Pick up/drop" button: 4 AP.
+    PickUpOrDrop,
+    /// The tracker's "Fall/stand" button: 2 AP.
+    FallOrStand,
+    /// The tracker's "Draw/stow" button: 0 AP.
+    DrawOrStow,
     /// Anything else, priced by the referee.
     Other(u32),
 }
@@ -64,9 +72,9 @@ impl Move {
         match self {
             Move::Attack => ApAction::Attack,
             Move::Reveal => ApAction::RevealSecret,
-            Move::PickUp | Move::Drop => ApAction::PickUpOrDrop,
-            Move::Fall | Move::Stand => ApAction::ProneOrStand,
-            Move::Draw | Move::Stow => ApAction::DrawOrStow,
+            Move::PickUp | Move::Drop | Move::PickUpOrDrop => ApAction::PickUpOrDrop,
+            Move::Fall | Move::Stand | Move::FallOrStand => ApAction::ProneOrStand,
+            Move::Draw | Move::Stow | Move::DrawOrStow => ApAction::DrawOrStow,
             Move::Other(n) => ApAction::Other(n),
         }
     }
@@ -81,6 +89,9 @@ impl Move {
             Move::Stand => "stands up",
             Move::Draw => "draws something",
             Move::Stow => "stows something",
+            Move::PickUpOrDrop => "picks something up or drops it",
+            Move::FallOrStand => "falls prone or stands up",
+            Move::DrawOrStow => "draws or stows something",
             Move::Other(_) => "acts",
         }
     }
@@ -89,9 +100,9 @@ impl Move {
         match a {
             ApAction::Attack => Move::Attack,
             ApAction::RevealSecret => Move::Reveal,
-            ApAction::PickUpOrDrop => Move::PickUp,
-            ApAction::ProneOrStand => Move::Stand,
-            ApAction::DrawOrStow => Move::Draw,
+            ApAction::PickUpOrDrop => Move::PickUpOrDrop,
+            ApAction::ProneOrStand => Move::FallOrStand,
+            ApAction::DrawOrStow => Move::DrawOrStow,
             ApAction::Other(n) => Move::Other(n),
         }
     }

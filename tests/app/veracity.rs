@@ -73,7 +73,7 @@ async fn only_the_fc_rolls_for_another_member() {
 
 /// The combat tracker at the application layer: starting posts it with its
 /// buttons; a change by command answers privately and redraws it (an Edit
-/// of the same session); a player's out-of-turn End turn changes nothing.
+/// of the same session); a player's out-of-turn action changes nothing.
 #[tokio::test]
 async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
     use kismet::app::Reply;
@@ -89,13 +89,27 @@ async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
     assert_eq!(kind, "message");
     let session = v.session().expect("the tracker carries its session");
     assert_eq!(v.all_buttons().next().unwrap().label, "Roll initiative");
-    let r = combat::add(&app, &fc, "Goblin", 1, 4, None).await;
+    let goblin = combat::Seating {
+        name: Some("Goblin"),
+        hp: Some(1),
+        flesh: Some(4),
+        character: Pick::new(None, None),
+        side: None,
+    };
+    let r = combat::add(&app, &fc, goblin).await;
     assert_eq!(first(&r).0, "ephemeral");
     match &r.as_ref().unwrap().followups[..] {
         [Reply::Edit(t)] => assert_eq!(t.session(), Some(session)),
         other => panic!("expected one Edit, got {other:?}"),
     }
-    let r = combat::initiative(&app, &alice, 0, None).await;
+    let initiative = combat::FightSave {
+        inventory: kismet::rules::veracity::InventoryKind::Light,
+        modifier: 0,
+        facet: None,
+        name: None,
+        not_here: Vec::new(),
+    };
+    let r = combat::save_in_fight(&app, &alice, initiative).await;
     let (kind, save) = first(&r);
     assert_eq!(kind, "message");
     assert!(format!("{:?}", save.embeds[0]).contains("Light save"));
@@ -103,14 +117,13 @@ async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
         r.as_ref().unwrap().followups[..],
         [Reply::Edit(_)]
     ));
-    // Whoever acts first, Bob (no seat) may not end anyone's turn.
-    let no = combat::end_turn(&app, &bob).await;
+    // Whoever acts first, Bob (no seat) may not act on anyone's turn.
+    let no = combat::act(&app, &bob, combat::Move::Draw, None, None).await;
     assert!(refusal(&no).contains("turn"), "{}", refusal(&no));
-    let r = combat::end_turn(&app, &fc).await;
+    let r = combat::act(&app, &fc, combat::Move::Draw, None, None).await;
     assert_eq!(first(&r).0, "ephemeral");
-    let r = combat::end(&app, &fc).await;
     match &r.as_ref().unwrap().followups[..] {
-        [Reply::Edit(t)] => assert!(t.all_buttons().all(|b| b.disabled)),
+        [Reply::Edit(t)] => assert_eq!(t.session(), Some(session)),
         other => panic!("expected one Edit, got {other:?}"),
     }
 }

@@ -135,7 +135,7 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         &t,
         &[
             "fc: /vr-gm combat start leader:Quxveracity",
-            "bob: /vr combat join",
+            "bob: click Join the fight",
             // She plays in a game, and game-masters it (issue 32).
             "fc in #saga: /game-gm create name:Saga system:Veracity",
             "fc in #saga: /game-gm gm add member:@alice",
@@ -212,7 +212,7 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
     drop(tx);
 
     // The fight runs on without her name, and ends.
-    let ended = t.command("fc", "/vr-gm combat end").await.unwrap();
+    let ended = t.tool("fc", "End the fight").await.unwrap();
     assert!(
         ended.outputs.iter().any(|o| o.text().contains("(erased)")),
         "{:#?}",

@@ -241,7 +241,7 @@ async fn a_sheet_is_created_filled_from_the_lowest_slot_and_shown_as_a_grid() {
     ok(
         &t,
         "alice",
-        "/vr item edit inventory:flesh slot:1 text:\"Heavy purse\"",
+        "/vr item add inventory:flesh slot:1 text:\"Heavy purse\"",
     )
     .await;
 
@@ -568,12 +568,12 @@ async fn damage_lowers_hp_then_becomes_wounds_and_the_scene_end_restores_hp() {
     )
     .await;
     // HP is the referee's (VR-19): a player's asks first (issue 13).
-    let out = ok(&t, "alice", "/vr sheet hp current:3 max:3").await;
+    let out = ok(&t, "alice", "/vr sheet edit current:3 max:3").await;
     assert_eq!(out.title(), "🙋 A change waits for the referee");
     assert!(out.text().contains("Ada's HP 0/0 → 3/3"), "{}", out.text());
     t.tool("fc", "Reject").await.unwrap();
     assert_eq!(sheet_of(&t, "alice").await.0.hp_max(), 0);
-    let out = ok(&t, "fc", "/vr sheet hp current:3 max:3 player:alice").await;
+    let out = ok(&t, "fc", "/vr sheet edit current:3 max:3 player:alice").await;
     assert!(out.text().contains("❤️ HP 0 → **3**/3"));
     let out = ok(&t, "alice", "/vr damage amount:2").await;
     assert_eq!(
@@ -1265,7 +1265,7 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
     assert!(ex.outputs[1]
         .text()
         .contains("✨ Facet 2: **d10** *Blacksmith*"));
-    let out = ok(&t, "alice", "/vr facet against facet:1").await;
+    let out = ok(&t, "alice", "/vr stress against:1").await;
     assert_eq!(out.title(), "🟡 +3 Stress · Light slots 1–3");
     assert_eq!(author(&out), "Ada · acts against a Facet");
     assert_eq!(
@@ -1273,7 +1273,7 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
         "Facet die d8 **3**\n💢 **3 Stress** for acting against *Cruel*"
     );
     let choices = t
-        .autocomplete("alice", "/vr facet against facet:b", "facet")
+        .autocomplete("alice", "/vr stress against:b", "against")
         .await
         .unwrap();
     assert_eq!(choices.len(), 1);
@@ -1500,7 +1500,7 @@ async fn issue_14_a_secret_levels_up_once_whatever_its_wording() {
     ok(
         &t,
         "alice",
-        "/vr item edit inventory:light slot:1 text:\"The Duke poisoned the old well\"",
+        "/vr item add inventory:light slot:1 text:\"The Duke poisoned the old well\"",
     )
     .await;
     refused(
@@ -1748,7 +1748,7 @@ async fn issue_14_small_fixes_empty_facet_article_minus_sign() {
     )
     .await;
     // An empty Facet name is no Facet, even when there is only one.
-    refused(&t, "alice", "/vr facet against facet:\"\"", "Name a Facet").await;
+    refused(&t, "alice", "/vr stress against:\"\"", "Name a Facet").await;
     refused(
         &t,
         "fc",
@@ -2027,6 +2027,118 @@ async fn issue_29_a_revealed_secret_is_news_for_the_revealer_too() {
     assert_eq!(
         (s.light().unlocked(), s.light().count(ItemKind::Secret)),
         (7, 1)
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 1: `/vr item add` also rewrites an item in a slot (it was
+/// `/vr item edit`), `/vr sheet edit` sets HP or unlocks a slot (it was
+/// `/vr sheet hp` and `/vr sheet slot`), and `/vr stress against:` is
+/// acting against a Facet (it was `/vr facet against`); bad combinations
+/// are refused privately and change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_item_add_rewrites_sheet_edit_unlocks_and_stress_against_a_facet() {
+    let t = table("vr-i31-merge", 9).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr item add text:Map",
+        "Give the new item's `kind`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr item add text:Map slot:1",
+        "both `inventory` and `slot`",
+    )
+    .await;
+    ok(&t, "alice", "/vr item add kind:secret text:\"The well\"").await;
+    refused(
+        &t,
+        "alice",
+        "/vr item add kind:ruse inventory:light slot:1 text:Other",
+        "keeps its kind",
+    )
+    .await;
+    let out = ok(
+        &t,
+        "alice",
+        "/vr item add inventory:light slot:1 text:\"The poisoned well\"",
+    )
+    .await;
+    assert!(
+        out.text()
+            .contains("Light slot 1 now reads *The poisoned well*"),
+        "{}",
+        out.text()
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    let item = s.light().get(1).unwrap();
+    assert_eq!(item.text, "The poisoned well");
+    assert_eq!(item.kind, ItemKind::Secret);
+    assert_eq!(s.light().unlocked(), 6);
+
+    refused(
+        &t,
+        "fc",
+        "/vr sheet edit player:alice",
+        "Say what to change",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr sheet edit current:3 player:alice",
+        "give `current` and `max`",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr sheet edit current:3 max:3 unlock:light player:alice",
+        "One change at a time",
+    )
+    .await;
+    let out = ok(&t, "fc", "/vr sheet edit unlock:light player:alice").await;
+    assert!(
+        out.text().to_lowercase().contains("unlocks a light slot"),
+        "{}",
+        out.text()
+    );
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.light().unlocked(), 7);
+    assert_eq!(s.hp_max(), 0);
+
+    refused(
+        &t,
+        "alice",
+        "/vr stress against:1 amount:2",
+        "leave `amount` and `cause` out",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr stress against:1 cause:\"social attack\"",
+        "leave `amount` and `cause` out",
+    )
+    .await;
+    let (s, _) = sheet_of(&t, "alice").await;
+    assert_eq!(s.light().empty_count(), 6);
+    let out = ok(&t, "alice", "/vr stress against:Cruel").await;
+    assert_eq!(author(&out), "Ada · acts against a Facet");
+    assert!(
+        out.text().contains("for acting against *Cruel*"),
+        "{}",
+        out.text()
     );
     assert_schema_clean(&t);
     t.stop().await;

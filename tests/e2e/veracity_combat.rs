@@ -144,7 +144,7 @@ async fn party(t: &Table) {
         "/vr sheet create name:Bram light:7 flesh:5 facet:Loyal",
     )
     .await;
-    public(t, "fc", "/vr sheet hp current:2 max:2 character:Ada").await;
+    public(t, "fc", "/vr sheet edit current:2 max:2 character:Ada").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,7 +204,13 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         "Only the referee",
     )
     .await;
-    refused(&t, "alice", "/vr combat join", "No fight is running").await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true",
+        "No fight is running",
+    )
+    .await;
     let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let start = ex.single().clone();
     assert_eq!(start.kind, "message");
@@ -223,12 +229,12 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     refused(
         &t,
         "bob",
-        "/vr combat join side:enemies",
+        "/vr-gm combat add character:Bram side:enemies",
         "Only the referee",
     )
     .await;
-    done(&t, "bob", "/vr combat join").await;
-    refused(&t, "bob", "/vr combat join", "already in the order").await;
+    click(&t, "bob", "Join the fight").await;
+    click_refused(&t, "bob", "Join the fight", "already in the order").await;
     refused(&t, "bob", "/vr-gm combat add name:Orc", "Only the referee").await;
     done(&t, "fc", "/vr-gm combat add name:Goblin hp:1 flesh:4").await;
     done(&t, "fc", "/vr-gm combat add name:Bandit hp:2 flesh:5").await;
@@ -249,11 +255,17 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     )
     .await;
     // Nothing moves before initiative.
-    refused(&t, "alice", "/vr combat end-turn", "Roll initiative first").await;
     refused(
         &t,
         "alice",
-        "/vr combat act action:attack",
+        "/vr save inventory:flesh fight:true",
+        "Roll initiative first",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat act action:attack",
         "Roll initiative first",
     )
     .await;
@@ -299,7 +311,13 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         posted_title(&t, message),
         "⚔️ Round 1 · Players' turn (surprise) · Ada"
     );
-    refused(&t, "alice", "/vr combat initiative", "already set").await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true",
+        "already set",
+    )
+    .await;
     refused(
         &t,
         "fc",
@@ -310,50 +328,43 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
 
     // Out of turn: Bram waits (and was seen anyway), players do not advance
     // another's turn or act for the enemies.
-    refused(
-        &t,
-        "bob",
-        "/vr combat act action:attack",
-        "It is Ada's turn",
-    )
-    .await;
+    click_refused(&t, "bob", "Attack · 4 AP", "It is Ada's turn").await;
     click_refused(&t, "bob", "End turn", "It is Ada's turn").await;
-    refused(&t, "bob", "/vr combat end-turn", "It is Ada's turn").await;
     refused(
         &t,
         "alice",
-        "/vr combat act action:attack name:Goblin",
+        "/vr-gm combat act action:attack name:Goblin",
         "`name` is the referee's",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr combat act action:attack name:Goblin",
+        "/vr-gm combat act action:attack name:Goblin",
         "Goblin waits for the Enemies' turn",
     )
     .await;
     refused(
         &t,
         "fc",
-        "/vr combat act action:attack name:Bram",
+        "/vr-gm combat act action:attack name:Bram",
         "seen by the enemy",
     )
     .await;
     refused(
         &t,
         "alice",
-        "/vr combat act action:other cost:3",
+        "/vr-gm combat act action:other cost:3",
         "Only the referee",
     )
     .await;
 
     // Ada attacks: 4 of her 6 AP; the surprise turn's damage bypasses HP.
     click(&t, "alice", "Attack · 4 AP").await;
-    refused(
+    click_refused(
         &t,
         "alice",
-        "/vr combat act action:pickup",
+        "Pick up/drop · 4 AP",
         "costs 4 AP and Ada has only 2 left",
     )
     .await;
@@ -385,11 +396,11 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
     );
 
     // Ada ends her turn: Bram was seen, so the enemies' surprise turn comes.
-    done(&t, "alice", "/vr combat end-turn").await;
+    click(&t, "alice", "End turn").await;
     let (f, _) = fight(&t, id).await;
     assert_eq!((f.turns.round, whose(&f)), (1, "Bandit"));
     assert_eq!(seat(&f, "Bandit").data.ap, 5);
-    refused(&t, "alice", "/vr combat end-turn", "It is Bandit's turn").await;
+    click_refused(&t, "alice", "End turn", "It is Bandit's turn").await;
     let hit = public(&t, "fc", "/vr damage amount:1 character:Ada").await;
     assert!(
         hit.text().contains("surprise turn: bypasses HP"),
@@ -435,8 +446,8 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         f.log
     );
     // Now Bram acts after Ada; the immobilised take Wounds.
-    done(&t, "alice", "/vr combat end-turn").await;
-    done(&t, "bob", "/vr combat act action:attack note:\"a club\"").await;
+    click(&t, "alice", "End turn").await;
+    done(&t, "fc", "/vr-gm combat act action:attack note:\"a club\"").await;
     done(&t, "fc", "/vr-gm combat mark name:Bandit immobilised:true").await;
     let hit = public(&t, "fc", "/vr damage amount:1 character:Bandit").await;
     assert!(hit.text().contains("immobilised"), "{}", hit.text());
@@ -460,13 +471,19 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         (whose(&f), seat(&f, "Bram").data.gone),
         ("Bandit", Some(Gone::Out))
     );
-    refused(&t, "alice", "/vr-gm combat end", "Only the referee").await;
-    done(&t, "fc", "/vr-gm combat end").await;
+    click_refused(&t, "alice", "⚙ Referee", "Only the referee").await;
+    t.tool("fc", "End the fight").await.unwrap();
     let (f, status) = fight(&t, id).await;
     assert!(f.ended);
     assert_eq!(status, Status::Closed);
     assert_eq!(posted_title(&t, message), "⏹️ Fight over · 2 rounds");
-    refused(&t, "fc", "/vr combat end-turn", "No fight is running").await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat act action:draw",
+        "No fight is running",
+    )
+    .await;
     // A new fight may start once the old one ended; the referee seats an
     // NPC sheet among the enemies and marks it unsuspecting: Wounds.
     let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
@@ -477,7 +494,28 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         "/vr sheet create name:Duke light:4 flesh:4 npc:true",
     )
     .await;
-    done(&t, "fc", "/vr combat join character:Duke side:enemies").await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add character:Duke name:Duke",
+        "Seat one at a time",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add character:Duke hp:3",
+        "leave `hp` and `flesh` out",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add side:enemies",
+        "Give a quick NPC's `name`",
+    )
+    .await;
+    done(&t, "fc", "/vr-gm combat add character:Duke side:enemies").await;
     done(&t, "fc", "/vr-gm combat mark name:Duke unsuspecting:true").await;
     let hit = public(&t, "fc", "/vr damage amount:1 character:Duke").await;
     assert!(hit.text().contains("unsuspecting"), "{}", hit.text());
@@ -496,9 +534,9 @@ async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
     party(&t).await;
     let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(&start);
-    done(&t, "bob", "/vr combat join").await;
+    click(&t, "bob", "Join the fight").await;
     done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
-    let save = public(&t, "fc", "/vr combat initiative modifier:10").await;
+    let save = public(&t, "fc", "/vr save inventory:light fight:true modifier:10").await;
     assert!(author(&save).contains("Light save"), "{}", author(&save));
     let (f, _) = fight(&t, id).await;
     assert_eq!(f.first, Some(Side::Npcs));
@@ -506,12 +544,18 @@ async fn fleeing_is_a_flesh_save_and_the_enemies_may_act_first() {
     let names: Vec<&str> = f.turns.seats.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["Wolf", "Ada", "Bram"]);
     // The wolf bites Bram on its surprise turn: Wounds, not HP.
-    refused(&t, "alice", "/vr combat flee", "It is Wolf's turn").await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true",
+        "It is Wolf's turn",
+    )
+    .await;
     public(&t, "fc", "/vr damage amount:2 character:Bram").await;
     assert_eq!(sheet(&t, "bob").await.flesh().count(ItemKind::Wound), 2);
-    done(&t, "fc", "/vr combat end-turn").await;
+    click(&t, "fc", "End turn").await;
     // Ada flees: a Flesh save, whatever it says the tracker follows.
-    let out = public(&t, "alice", "/vr combat flee").await;
+    let out = public(&t, "alice", "/vr save inventory:flesh fight:true").await;
     assert_eq!(author(&out), "Ada · Flesh save · flee");
     let (f, _) = fight(&t, id).await;
     let fled = out.content().contains("flees the fight");
@@ -623,8 +667,19 @@ async fn issue_29_a_facet_bears_on_initiative_and_flee() {
     let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(&start);
     done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
-    refused(&t, "alice", "/vr combat initiative facet:Brave", "Facet").await;
-    let out = public(&t, "alice", "/vr combat initiative facet:Cruel").await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true facet:Brave",
+        "Facet",
+    )
+    .await;
+    let out = public(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true facet:Cruel",
+    )
+    .await;
     assert_eq!(author(&out), "Ada · Light save · initiative");
     let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
     assert!(d.contains("*Cruel*"), "{d}");
@@ -632,9 +687,14 @@ async fn issue_29_a_facet_bears_on_initiative_and_flee() {
     assert_eq!(out.field("Total").unwrap(), "1 − 6 = **−5**");
     let (f, _) = fight(&t, id).await;
     if whose(&f) == "Wolf" {
-        done(&t, "fc", "/vr combat end-turn").await;
+        click(&t, "fc", "End turn").await;
     }
-    let out = public(&t, "alice", "/vr combat flee facet:Cruel modifier:3").await;
+    let out = public(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true facet:Cruel modifier:3",
+    )
+    .await;
     assert_eq!(author(&out), "Ada · Flesh save · flee");
     let d = out.embeds()[0]["description"].as_str().unwrap().to_string();
     assert!(d.contains("*Cruel*"), "{d}");
@@ -649,11 +709,16 @@ async fn issue_29_refusals_name_the_right_thing_in_a_fight() {
     let t = table("vrc-i29-names", 1).await;
     party(&t).await;
     public(&t, "fc", "/vr-gm combat start leader:Ada").await;
-    done(&t, "bob", "/vr combat join").await;
+    click(&t, "bob", "Join the fight").await;
     done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
-    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    public(
+        &t,
+        "fc",
+        "/vr save inventory:light fight:true modifier:-100",
+    )
+    .await;
     // Ada's own player with the referee's option: not "only their player".
-    let ex = run(&t, "alice", "/vr combat act action:attack name:Wolf").await;
+    let ex = run(&t, "alice", "/vr-gm combat act action:attack name:Wolf").await;
     let said = ex.single().content().to_string();
     assert!(
         said.contains("`name` is the referee's") && !said.contains("only their player"),
@@ -683,7 +748,12 @@ async fn issue_29_npcs_added_to_a_fight_make_the_defenders_save() {
     party(&t).await;
     public(&t, "fc", "/vr-gm combat start leader:Ada").await;
     done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
-    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    public(
+        &t,
+        "fc",
+        "/vr save inventory:light fight:true modifier:-100",
+    )
+    .await;
     // The referee's NPC makes the defender's save; a player may not.
     refused(
         &t,
@@ -707,13 +777,33 @@ async fn issue_29_a_fight_everyone_fled_says_so_and_offers_the_end() {
     let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(ex.single());
     let message = ex.message_id.unwrap();
-    done(&t, "bob", "/vr combat join").await;
+    click(&t, "bob", "Join the fight").await;
     done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
-    public(&t, "fc", "/vr combat initiative modifier:-100").await;
+    public(
+        &t,
+        "fc",
+        "/vr save inventory:light fight:true modifier:-100",
+    )
+    .await;
     // A save of 0 or lower always succeeds: everyone gets away.
-    public(&t, "alice", "/vr combat flee modifier:-100").await;
-    public(&t, "bob", "/vr combat flee modifier:-100").await;
-    let out = public(&t, "fc", "/vr combat flee name:Wolf modifier:-100").await;
+    public(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true modifier:-100",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr save inventory:flesh fight:true modifier:-100",
+    )
+    .await;
+    let out = public(
+        &t,
+        "fc",
+        "/vr save inventory:flesh fight:true character:Wolf modifier:-100",
+    )
+    .await;
     assert!(
         out.content().contains("Everyone has fled"),
         "{}",
@@ -746,7 +836,7 @@ async fn issue_28_wound_and_stress_redraw_the_running_tracker() {
     let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
     let id = tracker_id(ex.single());
     let message = ex.message_id.unwrap();
-    done(&t, "bob", "/vr combat join").await;
+    click(&t, "bob", "Join the fight").await;
     // `/vr wound` kills Bram (Flesh 5): the tracker shows him dead at once.
     public(&t, "fc", "/vr wound amount:5 character:Bram").await;
     assert!(sheet(&t, "bob").await.is_dead());
@@ -816,6 +906,123 @@ async fn issue_28_a_rest_click_and_the_end_of_a_scene_redraw_the_running_tracker
     assert_eq!(sheet(&t, "alice").await.hp_current(), 2);
     let text = posted_text(&t, message);
     assert!(text.contains("HP 2/2 · Wounds 0/6"), "{text}");
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Issue 31 item 1: the fight's own actions left `/vr` for the tracker.
+/// **Join the fight** seats the presser's character (the referee seats
+/// anyone's with `/vr-gm combat add character:`); initiative and fleeing
+/// with a modifier or Facet are `/vr save fight:true`; the AP actions and
+/// **End turn** are the tracker's buttons, for the member whose turn it is
+/// and the referee, whose `/vr-gm combat act` keeps the named, priced and
+/// noted actions; **End the fight** is behind the referee's ⚙.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_the_fights_own_actions_are_the_trackers_buttons() {
+    let t = table("vrc-i31-buttons", 1).await;
+    party(&t).await;
+    let ex = run(&t, "fc", "/vr-gm combat start leader:Ada").await;
+    let id = tracker_id(ex.single());
+    let message = ex.message_id.unwrap();
+    click_refused(&t, "alice", "Join the fight", "already in the order").await;
+    let ex = click(&t, "bob", "Join the fight").await;
+    assert_eq!(ex.outputs[0].kind, "update", "{:#?}", ex.outputs);
+    click_refused(&t, "carol", "Join the fight", "sheet").await;
+    done(&t, "fc", "/vr-gm combat add name:Wolf flesh:6").await;
+    let (f, _) = fight(&t, id).await;
+    let names: Vec<&str> = f.turns.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Ada", "Bram", "Wolf"]);
+
+    // A fight's save takes no secret, other member or other Facet.
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true secret:true on_fail:1",
+        "leave out `secret`, `on_fail`",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true character:Ada",
+        "leave `character` out",
+    )
+    .await;
+    refused(
+        &t,
+        "bob",
+        "/vr save inventory:light fight:true",
+        "Only Ada's player",
+    )
+    .await;
+    let (f, _) = fight(&t, id).await;
+    assert!(!f.started());
+    let save = public(
+        &t,
+        "alice",
+        "/vr save inventory:light fight:true modifier:-100",
+    )
+    .await;
+    assert_eq!(author(&save), "Ada · Light save · initiative");
+    assert_eq!(save.field("Total").unwrap(), "1 − 100 = **−99**");
+    let (f, _) = fight(&t, id).await;
+    assert_eq!((f.first, whose(&f)), (Some(Side::Players), "Ada"));
+
+    // Ada's turn: Bram may not press for her; she and the referee may.
+    click_refused(&t, "bob", "Flee", "It is Ada's turn").await;
+    click_refused(&t, "bob", "Attack · 4 AP", "It is Ada's turn").await;
+    click_refused(&t, "bob", "End turn", "It is Ada's turn").await;
+    click(&t, "alice", "Attack · 4 AP").await;
+    click(&t, "fc", "End turn").await;
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(whose(&f), "Bram");
+    assert_eq!(seat(&f, "Ada").data.ap, 2, "her attack cost 4 of 6 AP");
+    click_refused(&t, "alice", "Draw/stow · 0 AP", "It is Bram's turn").await;
+    click(&t, "bob", "Draw/stow · 0 AP").await;
+    // A button names both moves it prices: it cannot know which one.
+    let (f, _) = fight(&t, id).await;
+    assert!(
+        f.log
+            .iter()
+            .any(|l| l == "Bram draws or stows something (0 AP, 5 left)"),
+        "{:?}",
+        f.log
+    );
+    // Bram flees with a modifier: a save of 0 or lower always succeeds.
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true",
+        "It is Bram's turn",
+    )
+    .await;
+    let out = public(
+        &t,
+        "bob",
+        "/vr save inventory:flesh fight:true modifier:-100",
+    )
+    .await;
+    assert_eq!(author(&out), "Bram · Flesh save · flee");
+    let (f, _) = fight(&t, id).await;
+    assert_eq!(seat(&f, "Bram").data.gone, Some(Gone::Fled));
+    assert_eq!(whose(&f), "Wolf");
+    // The enemies' turn: the referee prices and notes the wolf's action.
+    done(&t, "fc", "/vr-gm combat act action:other cost:2 note:howls").await;
+    let (f, _) = fight(&t, id).await;
+    assert!(
+        f.log.iter().any(|l| l == "Wolf acts: howls (2 AP, 4 left)"),
+        "{:?}",
+        f.log
+    );
+    // The ⚙ is the referee's; there he ends the fight.
+    let tracker = t.fake.message_object(message).unwrap().to_string();
+    assert!(tracker.contains("Join the fight"), "{tracker}");
+    assert!(!tracker.contains("End the fight"), "{tracker}");
+    click_refused(&t, "alice", "⚙ Referee", "Only the referee").await;
+    t.tool("fc", "End the fight").await.unwrap();
+    let (f, status) = fight(&t, id).await;
+    assert!(f.ended);
+    assert_eq!(status, Status::Closed);
     assert_schema_clean(&t);
     t.stop().await;
 }

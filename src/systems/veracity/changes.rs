@@ -46,15 +46,26 @@ pub enum StressCause {
 /// `/vr stress` with a named cause: the cause sets the amount (a social
 /// attack takes the referee's `amount` and only the referee gives it);
 /// without a cause, `amount` as [`stress`]. The cause shows on the answer
-/// and, as the log's action, in `/history`.
+/// and, as the log's action, in `/history`. `against` names the Facet the
+/// character acted against: the Stress is a roll of its die (VR-14), with
+/// no `amount` or `cause` beside it.
 pub async fn stress_for(
     app: &App,
     caller: &Caller,
     amount: Option<&str>,
     cause: Option<StressCause>,
+    against: Option<&str>,
     player: Pick<'_>,
 ) -> AppResult {
     let given = amount.map(str::trim).filter(|a| !a.is_empty());
+    if let Some(facet) = against {
+        if given.is_some() || cause.is_some() {
+            return Err(crate::app::AppError::user(
+                "Acting against a Facet costs a roll of its die: leave `amount` and `cause` out.",
+            ));
+        }
+        return against_facet(app, caller, facet, player).await;
+    }
     let Some(cause) = cause else {
         let Some(amount) = given else {
             return Err(crate::app::AppError::user(
@@ -202,8 +213,9 @@ pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
     super::reveal::ask(app, caller, r.player, input).await
 }
 
-/// `/vr facet against`: acting against a Facet costs Stress equal to its die.
-pub async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
+/// `/vr stress against:`: acting against a Facet costs Stress equal to a
+/// roll of its die (VR-14).
+async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
     apply_with(
         app,
         caller,

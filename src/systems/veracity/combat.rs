@@ -2,8 +2,10 @@
 //! fight per channel, a session of its own kind (`vrc`) with no expiry whose
 //! state is the pure [`Fight`]. The referee starts it with the party leader,
 //! seats NPCs and marks who the enemy can see; players join with their
-//! characters; the leader's Light save sets initiative; each combatant spends
-//! its AP on its turn and may flee with a Flesh save; damage taken while a
+//! characters (the tracker's **Join the fight**); the leader's Light save
+//! sets initiative; each combatant spends its AP on its turn (the tracker's
+//! buttons, the referee's `/vr-gm combat act`) and may flee with a Flesh
+//! save (**Flee**, or `/vr save fight:true` with a modifier); damage taken while a
 //! fight runs goes to Wounds on the surprise turn, to the immobilised and the
 //! unsuspecting. A command that changes the fight answers with a private note
 //! and redraws the posted tracker; a button on it updates it in place.
@@ -33,7 +35,7 @@ use super::combat_view::clean;
 
 const WHAT: &str = "fight";
 const START: &str = "`/vr-gm combat start`";
-const END: &str = "`/vr-gm combat end`";
+const END: &str = "**End the fight** behind the tracker's ⚙ (`/vr combat show` posts it)";
 
 /// An action a combatant spends AP on, as the table names it (VR-21).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +56,12 @@ pub enum Move {
     Draw,
     /// Stow something: 0 AP.
     Stow,
+    /// The tracker's "Pick up/drop" button: 4 AP.
+    PickUpOrDrop,
+    /// The tracker's "Fall/stand" button: 2 AP.
+    FallOrStand,
+    /// The tracker's "Draw/stow" button: 0 AP.
+    DrawOrStow,
     /// Anything else, priced by the referee.
     Other(u32),
 }
@@ -64,9 +72,9 @@ impl Move {
         match self {
             Move::Attack => ApAction::Attack,
             Move::Reveal => ApAction::RevealSecret,
-            Move::PickUp | Move::Drop => ApAction::PickUpOrDrop,
-            Move::Fall | Move::Stand => ApAction::ProneOrStand,
-            Move::Draw | Move::Stow => ApAction::DrawOrStow,
+            Move::PickUp | Move::Drop | Move::PickUpOrDrop => ApAction::PickUpOrDrop,
+            Move::Fall | Move::Stand | Move::FallOrStand => ApAction::ProneOrStand,
+            Move::Draw | Move::Stow | Move::DrawOrStow => ApAction::DrawOrStow,
             Move::Other(n) => ApAction::Other(n),
         }
     }
@@ -81,6 +89,9 @@ impl Move {
             Move::Stand => "stands up",
             Move::Draw => "draws something",
             Move::Stow => "stows something",
+            Move::PickUpOrDrop => "picks something up or drops it",
+            Move::FallOrStand => "falls prone or stands up",
+            Move::DrawOrStow => "draws or stows something",
             Move::Other(_) => "acts",
         }
     }
@@ -89,9 +100,9 @@ impl Move {
         match a {
             ApAction::Attack => Move::Attack,
             ApAction::RevealSecret => Move::Reveal,
-            ApAction::PickUpOrDrop => Move::PickUp,
-            ApAction::ProneOrStand => Move::Stand,
-            ApAction::DrawOrStow => Move::Draw,
+            ApAction::PickUpOrDrop => Move::PickUpOrDrop,
+            ApAction::ProneOrStand => Move::FallOrStand,
+            ApAction::DrawOrStow => Move::DrawOrStow,
             ApAction::Other(n) => Move::Other(n),
         }
     }
@@ -115,6 +126,8 @@ enum Op<'a> {
     Join {
         pick: Pick<'a>,
         side: Option<Side>,
+        /// From the referee's `/vr-gm combat add`.
+        by_gm: bool,
     },
     Add {
         name: &'a str,
@@ -255,7 +268,12 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
     };
     sync(turn.tx(), cx.caller.guild_id, f, &cx.settings).await?;
     match op {
-        Op::Join { pick, side } => seat_character(turn, &cx, f, pick, side).await,
+        Op::Join { pick, side, by_gm } => {
+            if by_gm {
+                turn.require_gm(GM, "seat another character")?;
+            }
+            seat_character(turn, &cx, f, pick, side).await
+        }
         Op::Add {
             name,
             hp,
@@ -660,33 +678,56 @@ pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
     turn.finish(out).await
 }
 
-/// `/vr combat join`: a player seats their character (the referee anyone's,
-/// and on either side).
-pub async fn join(app: &App, caller: &Caller, pick: Pick<'_>, side: Option<Side>) -> AppResult {
-    by_command(app, caller, Op::Join { pick, side }).await
+/// What `/vr-gm combat add` seats: a quick NPC by `name` (with `hp` and
+/// `flesh`), or a `character` with a sheet (anyone's, on either side).
+pub struct Seating<'a> {
+    /// A quick NPC's name.
+    pub name: Option<&'a str>,
+    /// The NPC's HP (0).
+    pub hp: Option<u32>,
+    /// The NPC's Flesh slots, its AP (4).
+    pub flesh: Option<u32>,
+    /// A character with a sheet (its name and player).
+    pub character: Pick<'a>,
+    /// The side (an NPC: the enemies; a character: the players).
+    pub side: Option<Side>,
 }
 
 /// `/vr-gm combat add`: the referee seats an NPC without a sheet (`flesh`
-/// slots give its AP and when it dies; `hp` from its armour).
-pub async fn add(
-    app: &App,
-    caller: &Caller,
-    name: &str,
-    hp: u32,
-    flesh: u32,
-    side: Option<Side>,
-) -> AppResult {
-    by_command(
-        app,
-        caller,
-        Op::Add {
+/// slots give its AP and when it dies; `hp` from its armour), or anyone's
+/// character on either side (a player seats their own with the tracker's
+/// **Join the fight**).
+pub async fn add(app: &App, caller: &Caller, seat: Seating<'_>) -> AppResult {
+    let by_sheet = seat.character.character.is_some() || seat.character.player.is_some();
+    let op = match (seat.name.map(str::trim).filter(|n| !n.is_empty()), by_sheet) {
+        (Some(name), false) => Op::Add {
             name,
-            hp,
-            flesh,
-            side,
+            hp: seat.hp.unwrap_or(0),
+            flesh: seat.flesh.unwrap_or(4),
+            side: seat.side,
         },
-    )
-    .await
+        (None, true) if seat.hp.is_none() && seat.flesh.is_none() => Op::Join {
+            pick: seat.character,
+            side: seat.side,
+            by_gm: true,
+        },
+        (None, true) => {
+            return Err(AppError::user(
+                "A character's sheet gives its HP and Flesh: leave `hp` and `flesh` out.",
+            ))
+        }
+        (Some(_), true) => {
+            return Err(AppError::user(
+                "Seat one at a time: a quick NPC's `name`, or a `character` with a sheet.",
+            ))
+        }
+        (None, false) => {
+            return Err(AppError::user(
+                "Give a quick NPC's `name`, or a `character` with a sheet (and its `player`).",
+            ))
+        }
+    };
+    by_command(app, caller, op).await
 }
 
 /// `/vr-gm combat mark`: the referee marks a combatant visible, immobilised,
@@ -695,17 +736,56 @@ pub async fn mark(app: &App, caller: &Caller, name: &str, marks: Marks) -> AppRe
     by_command(app, caller, Op::Mark { name, marks }).await
 }
 
-/// `/vr combat initiative`: the party leader's Light save (VR-22).
-pub async fn initiative(
-    app: &App,
-    caller: &Caller,
-    modifier: i32,
-    facet: Option<&str>,
-) -> AppResult {
-    by_command(app, caller, Op::Initiative { modifier, facet }).await
+/// What `/vr save fight:true` rolls: the party leader's Light save for
+/// initiative, or a Flesh save to flee.
+pub struct FightSave<'a> {
+    /// Light: initiative; Flesh: flee.
+    pub inventory: InventoryKind,
+    /// The save's modifier.
+    pub modifier: i32,
+    /// The saver's own Facet this save acts on.
+    pub facet: Option<&'a str>,
+    /// Who flees (the referee: any combatant of the acting side; a player:
+    /// their own, whose turn it is).
+    pub name: Option<&'a str>,
+    /// The options of a save that a fight's save does not take, as given.
+    pub not_here: Vec<&'static str>,
 }
 
-/// `/vr combat act`: spend AP on an action (VR-21).
+/// `/vr save fight:true`: with Light, the party leader's save that sets
+/// initiative (VR-22); with Flesh, the acting combatant's save to leave
+/// the fight (VR-23). The tracker's **Roll initiative** and **Flee** roll
+/// the same saves without a modifier or Facet.
+pub async fn save_in_fight(app: &App, caller: &Caller, s: FightSave<'_>) -> AppResult {
+    if !s.not_here.is_empty() {
+        return Err(AppError::user(format!(
+            "A fight's save is public and the fight's own: leave out `{}`.",
+            s.not_here.join("`, `")
+        )));
+    }
+    let op = match s.inventory {
+        InventoryKind::Light => {
+            if s.name.is_some() {
+                return Err(AppError::user(
+                    "Initiative is the party leader's Light save: leave `character` out.",
+                ));
+            }
+            Op::Initiative {
+                modifier: s.modifier,
+                facet: s.facet,
+            }
+        }
+        InventoryKind::Flesh => Op::Flee {
+            name: s.name,
+            modifier: s.modifier,
+            facet: s.facet,
+        },
+    };
+    by_command(app, caller, op).await
+}
+
+/// `/vr-gm combat act`: the referee spends AP for a combatant (VR-21); the
+/// players press the tracker's buttons.
 pub async fn act(
     app: &App,
     caller: &Caller,
@@ -714,37 +794,6 @@ pub async fn act(
     note: Option<&str>,
 ) -> AppResult {
     by_command(app, caller, Op::Act { what, name, note }).await
-}
-
-/// `/vr combat flee`: a Flesh save to leave the fight (VR-23), the
-/// fleeing combatant's own Facet (`facet`) rolled in their favour.
-pub async fn flee(
-    app: &App,
-    caller: &Caller,
-    name: Option<&str>,
-    modifier: i32,
-    facet: Option<&str>,
-) -> AppResult {
-    by_command(
-        app,
-        caller,
-        Op::Flee {
-            name,
-            modifier,
-            facet,
-        },
-    )
-    .await
-}
-
-/// `/vr combat end-turn`: the turn passes on.
-pub async fn end_turn(app: &App, caller: &Caller) -> AppResult {
-    by_command(app, caller, Op::EndTurn).await
-}
-
-/// `/vr-gm combat end`: the referee ends the fight.
-pub async fn end(app: &App, caller: &Caller) -> AppResult {
-    by_command(app, caller, Op::End).await
 }
 
 /// A click on the tracker's buttons.
@@ -758,6 +807,11 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
         },
         CombatButton::EndTurn => Op::EndTurn,
         CombatButton::End => Op::End,
+        CombatButton::Join => Op::Join {
+            pick: Pick::new(None, None),
+            side: None,
+            by_gm: false,
+        },
         CombatButton::Flee => Op::Flee {
             name: None,
             modifier: 0,

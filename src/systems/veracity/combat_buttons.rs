@@ -1,6 +1,6 @@
 //! The buttons of Veracity's combat tracker (session kind `vrc`) as one
 //! typed enum: roll initiative, end the turn, spend AP on the common actions,
-//! flee, and the referee's end of a fight no one is left in. The action words are in messages already posted: never rename them.
+//! flee, join the fight, and the referee's end of the fight. The action words are in messages already posted: never rename them.
 
 use crate::app::component::Action;
 use crate::app::AppError;
@@ -20,9 +20,11 @@ pub enum CombatButton {
     Act(ApAction),
     /// "Flee": the acting combatant's Flesh save (`flee`).
     Flee,
-    /// "End the fight": the referee's, offered once no one is left in the
-    /// order (`end`).
+    /// "End the fight": the referee's, behind the ⚙ (`end`).
     End,
+    /// "Join the fight": the presser seats their active character among
+    /// the players (`join`).
+    Join,
 }
 
 /// The word of each priced action a button spends AP on.
@@ -50,7 +52,7 @@ fn act_of(word: &str) -> Option<ApAction> {
 
 impl CombatButton {
     /// Every button, for tests and listings.
-    pub const ALL: [CombatButton; 9] = [
+    pub const ALL: [CombatButton; 10] = [
         CombatButton::Initiative,
         CombatButton::EndTurn,
         CombatButton::Act(ApAction::Attack),
@@ -60,6 +62,7 @@ impl CombatButton {
         CombatButton::Act(ApAction::DrawOrStow),
         CombatButton::Flee,
         CombatButton::End,
+        CombatButton::Join,
     ];
 
     /// Reads a clicked action word.
@@ -69,6 +72,7 @@ impl CombatButton {
             ("end_turn", None) => Ok(CombatButton::EndTurn),
             ("flee", None) => Ok(CombatButton::Flee),
             ("end", None) => Ok(CombatButton::End),
+            ("join", None) => Ok(CombatButton::Join),
             ("act", Some(w)) => act_of(w)
                 .map(CombatButton::Act)
                 .ok_or_else(|| Self::unknown(action)),
@@ -89,6 +93,7 @@ impl Action for CombatButton {
             CombatButton::EndTurn => ("end_turn", None),
             CombatButton::Flee => ("flee", None),
             CombatButton::End => ("end", None),
+            CombatButton::Join => ("join", None),
             CombatButton::Act(a) => ("act", act_word(*a).map(str::to_string)),
         }
     }

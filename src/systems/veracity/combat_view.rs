@@ -66,7 +66,7 @@ pub fn nobody_left(f: &Fight) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{}: the referee can end the fight (`/vr-gm combat end`, or **End the fight** behind ⚙)",
+        "{}: the referee can end the fight (**End the fight** behind ⚙)",
         if everyone_fled(f) {
             "Everyone has fled"
         } else {
@@ -169,7 +169,7 @@ pub fn embed(f: &Fight) -> Embed {
         blocks.push(format!("{n}."));
     } else if !f.started() && !f.ended {
         blocks.push(
-            "Players join with `/vr combat join`; the referee adds NPCs and marks who the enemy can see. Then the leader's Light save: on a success the players act first."
+            "Players press **Join the fight**; the referee adds NPCs and characters (`/vr-gm combat add`) and marks who the enemy can see. Then the leader's Light save (**Roll initiative**, or `/vr save inventory:light fight:true` with a modifier or Facet): on a success the players act first."
                 .into(),
         );
     }
@@ -203,17 +203,19 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
         button
     };
     let mut v = View::embed(embed(f));
+    let join = || b(CombatButton::Join, "Join the fight", Style::Success);
+    // The referee's way out, behind the ⚙ (asking first while anyone is
+    // still in the fight).
+    let end = |style| b(CombatButton::End, "End the fight", style).gm_only();
     if !f.started() {
-        v = v.buttons(vec![b(
-            CombatButton::Initiative,
-            "Roll initiative",
-            Style::Primary,
-        )]);
+        v = v.buttons(vec![
+            b(CombatButton::Initiative, "Roll initiative", Style::Primary),
+            join(),
+            end(Style::Danger),
+        ]);
     } else if nobody_left(f).is_some() {
         // No one can act: the referee's way out is the only button.
-        v = v.buttons(vec![
-            b(CombatButton::End, "End the fight", Style::Primary).gm_only()
-        ]);
+        v = v.buttons(vec![end(Style::Primary)]);
     } else {
         v = v.buttons(vec![
             b(CombatButton::EndTurn, "End turn", Style::Primary),
@@ -223,6 +225,7 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
                 Style::Danger,
             ),
             b(CombatButton::Flee, "Flee", Style::Secondary),
+            join(),
         ]);
         v = v.buttons(vec![
             b(
@@ -245,6 +248,7 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
                 "Draw/stow · 0 AP",
                 Style::Secondary,
             ),
+            end(Style::Danger),
         ]);
     }
     v

@@ -107,7 +107,7 @@ pub async fn vr(_: Context<'_>) -> Result<(), Error> {
 /// Sheets
 #[poise::command(
     slash_command,
-    subcommands("sheet_create", "sheet_hp", "sheet_slot"),
+    subcommands("sheet_create", "sheet_edit"),
     subcommand_required
 )]
 pub async fn sheet(_: Context<'_>) -> Result<(), Error> {
@@ -152,18 +152,19 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Referee: set HP (gear and magic)
-#[poise::command(slash_command, rename = "hp")]
-pub async fn sheet_hp(
+/// Set HP (gear, magic) or unlock a slot: the referee's call
+#[poise::command(slash_command, rename = "edit")]
+pub async fn sheet_edit(
     ctx: Context<'_>,
-    #[description = "Current HP"]
+    #[description = "Current HP (with max)"]
     #[min = 0]
     #[max = 1000]
-    current: u32,
-    #[description = "Maximum HP"]
+    current: Option<u32>,
+    #[description = "Maximum HP (with current)"]
     #[min = 0]
     #[max = 1000]
-    max: u32,
+    max: Option<u32>,
+    #[description = "One more slot, outside a revelation"] unlock: Option<InventoryKind>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -171,33 +172,13 @@ pub async fn sheet_hp(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::set_hp(
+    let r = sheets::edit(
         &ctx.data().app,
         &caller,
-        current,
-        max,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Referee: one more slot outside a revelation
-#[poise::command(slash_command, rename = "slot")]
-pub async fn sheet_slot(
-    ctx: Context<'_>,
-    #[description = "Light or Flesh"] inventory: InventoryKind,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::unlock_slot(
-        &ctx.data().app,
-        &caller,
-        inventory,
+        sheets::SheetEdit {
+            hp: (current, max),
+            unlock,
+        },
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -207,24 +188,30 @@ pub async fn sheet_slot(
 /// Items in slots
 #[poise::command(
     slash_command,
-    subcommands("item_add", "item_remove", "item_edit"),
+    subcommands("item_add", "item_remove"),
     subcommand_required
 )]
 pub async fn item(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Add to the lowest empty slot
+/// Add to the lowest empty slot, or rewrite the item in a slot
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command, rename = "add")]
 pub async fn item_add(
     ctx: Context<'_>,
-    #[description = "secret, ruse, evidence, means"]
-    #[autocomplete = "kinds"]
-    #[max_length = 20]
-    kind: String,
     #[description = "What it is"]
     #[max_length = 200]
     text: String,
+    #[description = "secret, ruse, evidence, means (to add)"]
+    #[autocomplete = "kinds"]
+    #[max_length = 20]
+    kind: Option<String>,
+    #[description = "Rewrite the item in this inventory..."] inventory: Option<InventoryKind>,
+    #[description = "...and slot"]
+    #[min = 1]
+    #[max = 18]
+    slot: Option<u32>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -232,11 +219,12 @@ pub async fn item_add(
     #[description = "Referee: another member"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = sheets::add_item(
+    let r = sheets::add_or_edit_item(
         &ctx.data().app,
         &caller,
-        &kind,
+        kind.as_deref(),
         &text,
+        (inventory, slot),
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -270,41 +258,10 @@ pub async fn item_remove(
     respond(ctx, r).await
 }
 
-/// Rewrite an item
-#[poise::command(slash_command, rename = "edit")]
-pub async fn item_edit(
-    ctx: Context<'_>,
-    #[description = "Inventory"] inventory: InventoryKind,
-    #[description = "Slot"]
-    #[min = 1]
-    #[max = 18]
-    slot: u32,
-    #[description = "New text"]
-    #[max_length = 200]
-    text: String,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::edit_item(
-        &ctx.data().app,
-        &caller,
-        inventory,
-        slot,
-        &text,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
 /// Facets (at most 4, d4..d12)
 #[poise::command(
     slash_command,
-    subcommands("facet_add", "facet_step", "facet_remove", "facet_against"),
+    subcommands("facet_add", "facet_step", "facet_remove"),
     subcommand_required
 )]
 pub async fn facet(_: Context<'_>) -> Result<(), Error> {
@@ -393,32 +350,7 @@ pub async fn facet_remove(
     respond(ctx, r).await
 }
 
-/// Act against a Facet: Stress = its die
-#[poise::command(slash_command, rename = "against")]
-pub async fn facet_against(
-    ctx: Context<'_>,
-    #[description = "Facet"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: String,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = changes::against_facet(
-        &ctx.data().app,
-        &caller,
-        &facet,
-        Pick::new(character.as_deref(), uid(&player)),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Save: d20 + modifier read against a slot
+/// Save: d20 + modifier read against a slot (in a fight: initiative, flee)
 #[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(slash_command)]
 pub async fn save(
@@ -447,7 +379,33 @@ pub async fn save(
     #[description = "What a failure fills: Stress (Light) or Wounds (Flesh), 1 or d4"]
     #[max_length = 20]
     on_fail: Option<String>,
+    #[description = "The fight's: Light = the leader's initiative, Flesh = flee"] fight: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
+    if fight == Some(true) {
+        let caller = caller_of(ctx)?;
+        let given = [
+            (secret.is_some(), "secret"),
+            (player.is_some(), "player"),
+            (facet_of.is_some(), "facet_of"),
+            (their_facet.is_some(), "their_facet"),
+            (on_fail.is_some(), "on_fail"),
+        ];
+        let r = combat::save_in_fight(
+            &ctx.data().app,
+            &caller,
+            combat::FightSave {
+                inventory,
+                modifier: modifier.unwrap_or(0),
+                facet: facet.as_deref(),
+                name: character.as_deref(),
+                not_here: given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect(),
+            },
+        )
+        .await;
+        return respond(ctx, r).await;
+    }
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
@@ -493,6 +451,10 @@ pub async fn stress(
     #[max_length = 20]
     amount: Option<String>,
     #[description = "Why"] cause: Option<StressCause>,
+    #[description = "Acted against this Facet: Stress = its die"]
+    #[autocomplete = "facets"]
+    #[max_length = 100]
+    against: Option<String>,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -505,6 +467,7 @@ pub async fn stress(
         &caller,
         amount.as_deref(),
         cause,
+        against.as_deref(),
         Pick::new(character.as_deref(), uid(&player)),
     )
     .await;
@@ -833,15 +796,10 @@ async fn seats(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteR
     slash_command,
     subcommands(
         "combat_start",
-        "combat_join",
         "combat_add",
         "combat_mark",
-        "combat_initiative",
         "combat_act",
-        "combat_flee",
-        "combat_end_turn",
-        "combat_show",
-        "combat_end"
+        "combat_show"
     ),
     subcommand_required
 )]
@@ -873,29 +831,8 @@ pub async fn combat_start(
     respond(ctx, r).await
 }
 
-/// Seat a character
-#[poise::command(slash_command, rename = "join")]
-pub async fn combat_join(
-    ctx: Context<'_>,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Referee: another member"] player: Option<serenity::User>,
-    #[description = "Side"] side: Option<Side>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::join(
-        &ctx.data().app,
-        &caller,
-        Pick::new(character.as_deref(), uid(&player)),
-        side,
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Referee: seat an NPC
+/// Referee: seat an NPC, or a character on either side
+#[allow(clippy::too_many_arguments)] // one per slash-command option
 #[poise::command(
     default_member_permissions = "MANAGE_GUILD",
     slash_command,
@@ -903,9 +840,9 @@ pub async fn combat_join(
 )]
 pub async fn combat_add(
     ctx: Context<'_>,
-    #[description = "Name"]
+    #[description = "A quick NPC's name"]
     #[max_length = 60]
-    name: String,
+    name: Option<String>,
     #[description = "HP"]
     #[min = 0]
     #[max = 1000]
@@ -914,18 +851,22 @@ pub async fn combat_add(
     #[min = 1]
     #[max = 18]
     flesh: Option<u32>,
-    #[description = "Side (enemies)"] side: Option<Side>,
+    #[description = "Side (an NPC: enemies; a character: players)"] side: Option<Side>,
+    #[description = "Or a character with a sheet"]
+    #[autocomplete = "crate::kit::complete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "That character's player"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let r = combat::add(
-        &ctx.data().app,
-        &caller,
-        &name,
-        hp.unwrap_or(0),
-        flesh.unwrap_or(4),
+    let seat = combat::Seating {
+        name: name.as_deref(),
+        hp,
+        flesh,
+        character: Pick::new(character.as_deref(), uid(&player)),
         side,
-    )
-    .await;
+    };
+    let r = combat::add(&ctx.data().app, &caller, seat).await;
     respond(ctx, r).await
 }
 
@@ -957,40 +898,20 @@ pub async fn combat_mark(
     respond(ctx, r).await
 }
 
-/// Leader's Light save: who acts first
-#[poise::command(slash_command, rename = "initiative")]
-pub async fn combat_initiative(
-    ctx: Context<'_>,
-    #[description = "+ is harder"]
-    #[min = -100]
-    #[max = 100]
-    modifier: Option<i32>,
-    #[description = "The leader's Facet this save acts on"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::initiative(
-        &ctx.data().app,
-        &caller,
-        modifier.unwrap_or(0),
-        facet.as_deref(),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Spend AP on an action
-#[poise::command(slash_command, rename = "act")]
+/// Referee: spend AP for a combatant (the players' buttons are on the tracker)
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    rename = "act"
+)]
 pub async fn combat_act(
     ctx: Context<'_>,
     #[description = "Action"] action: ActChoice,
-    #[description = "Referee: AP of other"]
+    #[description = "AP of other"]
     #[min = 0]
     #[max = 36]
     cost: Option<u32>,
-    #[description = "Referee: who acts"]
+    #[description = "Who acts (else whose turn it is)"]
     #[autocomplete = "seats"]
     #[max_length = 60]
     name: Option<String>,
@@ -1026,55 +947,6 @@ pub async fn combat_act(
         note.as_deref(),
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Flee: a Flesh save
-#[poise::command(slash_command, rename = "flee")]
-pub async fn combat_flee(
-    ctx: Context<'_>,
-    #[description = "+ is harder"]
-    #[min = -100]
-    #[max = 100]
-    modifier: Option<i32>,
-    #[description = "Referee: who flees"]
-    #[autocomplete = "seats"]
-    #[max_length = 60]
-    name: Option<String>,
-    #[description = "Your Facet this save acts on"]
-    #[autocomplete = "facets"]
-    #[max_length = 100]
-    facet: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::flee(
-        &ctx.data().app,
-        &caller,
-        name.as_deref(),
-        modifier.unwrap_or(0),
-        facet.as_deref(),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// End your turn
-#[poise::command(slash_command, rename = "end-turn")]
-pub async fn combat_end_turn(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::end_turn(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Referee: end the fight
-#[poise::command(
-    default_member_permissions = "MANAGE_GUILD",
-    slash_command,
-    rename = "end"
-)]
-pub async fn combat_end(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::end(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

@@ -46,11 +46,11 @@ pub const LIST: &[Governed] = &[
     },
     Governed {
         what: "a slot outside a revelation",
-        command: "/vr sheet slot",
+        command: "/vr sheet edit unlock:",
     },
     Governed {
         what: "HP",
-        command: "/vr sheet hp",
+        command: "/vr sheet edit current: max:",
     },
 ];
 
@@ -94,14 +94,14 @@ pub enum Edit {
         /// Whose.
         who: Who,
     },
-    /// `/vr sheet slot`: one more slot outside a revelation.
+    /// `/vr sheet edit unlock:`: one more slot outside a revelation.
     Unlock {
         /// Which inventory.
         inventory: InventoryKind,
         /// Whose.
         who: Who,
     },
-    /// `/vr sheet hp`.
+    /// `/vr sheet edit current: max:`.
     Hp {
         /// Current HP.
         current: u32,

@@ -1,5 +1,6 @@
 //! Sheets: create (4 + 4 + 4 free slots, one d6 Facet), the slot-grid
-//! card the shared `/vr sheet show` posts, set HP (FC), and edit items and
+//! card the shared `/vr sheet show` posts, set HP or unlock a slot (the
+//! referee's), and edit items and
 //! Facets.
 
 use crate::app::characters::Pick;
@@ -80,29 +81,40 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         .await
 }
 
-/// `/vr sheet hp`: sets current and maximum HP (the referee's: VR-19;
-/// a player's goes through `player_edits`).
-pub async fn set_hp(
-    app: &App,
-    caller: &Caller,
-    current: u32,
-    max: u32,
-    player: Pick<'_>,
-) -> AppResult {
-    let who = Who::of(player);
-    approval::govern(app, caller, Edit::Hp { current, max, who }).await
+/// What `/vr sheet edit` changes: HP (current and maximum, both given) or
+/// one more slot, one change at a time.
+pub struct SheetEdit {
+    /// Current and maximum HP, as given.
+    pub hp: (Option<u32>, Option<u32>),
+    /// The inventory that gains a slot outside a revelation.
+    pub unlock: Option<InventoryKind>,
 }
 
-/// `/vr sheet slot`: one more slot outside a revelation (the referee's:
-/// VR-24; a player's goes through `player_edits`).
-pub async fn unlock_slot(
-    app: &App,
-    caller: &Caller,
-    inventory: InventoryKind,
-    player: Pick<'_>,
-) -> AppResult {
+/// `/vr sheet edit`: sets current and maximum HP (the referee's: VR-19),
+/// or unlocks one more slot outside a revelation (the referee's: VR-24);
+/// a player's goes through `player_edits`.
+pub async fn edit(app: &App, caller: &Caller, e: SheetEdit, player: Pick<'_>) -> AppResult {
     let who = Who::of(player);
-    approval::govern(app, caller, Edit::Unlock { inventory, who }).await
+    let edit = match (e.hp, e.unlock) {
+        ((Some(current), Some(max)), None) => Edit::Hp { current, max, who },
+        ((None, None), Some(inventory)) => Edit::Unlock { inventory, who },
+        ((None, None), None) => {
+            return Err(AppError::user(
+                "Say what to change: `current` and `max` (HP), or `unlock` (one more slot).",
+            ))
+        }
+        (_, Some(_)) => {
+            return Err(AppError::user(
+                "One change at a time: HP (`current` and `max`) or `unlock`, not both.",
+            ))
+        }
+        _ => {
+            return Err(AppError::user(
+                "HP takes both numbers: give `current` and `max`.",
+            ))
+        }
+    };
+    approval::govern(app, caller, edit).await
 }
 
 /// Parses an item kind, sending Stress and Wounds to their own commands.
@@ -119,8 +131,36 @@ pub fn item_kind(text: &str) -> Result<ItemKind, AppError> {
     }
 }
 
-/// `/vr item add`: a Secret, Ruse, Evidence or Means into the lowest empty slot.
-pub async fn add_item(
+/// `/vr item add`: a Secret, Ruse, Evidence or Means into the lowest empty
+/// slot; with `at` (an inventory and a slot) it rewrites the text of the
+/// item there instead, which keeps its kind.
+pub async fn add_or_edit_item(
+    app: &App,
+    caller: &Caller,
+    kind: Option<&str>,
+    text: &str,
+    at: (Option<InventoryKind>, Option<u32>),
+    player: Pick<'_>,
+) -> AppResult {
+    match (at, kind.map(str::trim).filter(|k| !k.is_empty())) {
+        ((None, None), Some(kind)) => add_item(app, caller, kind, text, player).await,
+        ((None, None), None) => Err(AppError::user(
+            "Give the new item's `kind` (secret, ruse, evidence, means), or `inventory` and `slot` to rewrite an item.",
+        )),
+        ((Some(inventory), Some(slot)), None) => {
+            edit_item(app, caller, inventory, slot, text, player).await
+        }
+        ((Some(inventory), Some(slot)), Some(_)) => Err(AppError::user(format!(
+            "An item keeps its kind: leave `kind` out to rewrite {inventory} slot {slot}, or empty it with `/vr item remove` and add anew."
+        ))),
+        _ => Err(AppError::user(
+            "Name the item to rewrite with both `inventory` and `slot`.",
+        )),
+    }
+}
+
+/// A Secret, Ruse, Evidence or Means into the lowest empty slot.
+async fn add_item(
     app: &App,
     caller: &Caller,
     kind: &str,
@@ -168,8 +208,8 @@ pub async fn remove_item(
     }
 }
 
-/// `/vr item edit`: rewrites an item's text.
-pub async fn edit_item(
+/// Rewrites an item's text (`/vr item add inventory: slot:`).
+async fn edit_item(
     app: &App,
     caller: &Caller,
     inventory: InventoryKind,

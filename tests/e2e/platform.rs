@@ -932,8 +932,11 @@ fn the_sandbox_lists_the_commands_a_player_and_a_game_master_see() {
     // Manage Server (`/fc`, `/<root>-gm`, `/game-gm`, `/history-gm`: 169
     // for a game master, 121 for a player, 13 → 19 top-level commands);
     // issue 32 item 3 `/game waiting` (player 122, game master 170) and
-    // item 2 `/game-gm gm-channel` (game master 171).
-    assert_eq!((player.len(), gm.len(), commands.len()), (122, 171, 19));
+    // item 2 `/game-gm gm-channel` (game master 171); issue 31 one `/game`
+    // leaf for `join|leave|show|waiting`, one `/rolls` leaf for
+    // `save|list|forget` and `/game` for each game's `settings show`
+    // (player 113, game master 162).
+    assert_eq!((player.len(), gm.len(), commands.len()), (113, 162, 19));
     for gm_root in ["fc", "vr-gm", "game-gm", "history-gm"] {
         let c = commands.iter().find(|c| c["name"] == gm_root).unwrap();
         assert_eq!(c["default_member_permissions"], MANAGE_GUILD.to_string());
@@ -1102,7 +1105,10 @@ fn guild_registrations(t: &Table) -> usize {
 /// one-system server of each game, printed and asserted exactly (before
 /// the game master's roots: Veracity 77, Venus 72, Storyteller 58, Virtual
 /// Veil 70, for everyone; issue 32's `/game waiting` added one each, and
-/// `/game-gm gm-channel` one for game masters).
+/// `/game-gm gm-channel` one for game masters; issue 31's one `/game` for
+/// `/game join|leave|show|waiting`, one `/rolls` for `/rolls
+/// save|list|forget` and `/game` for `/<root> settings show` took six
+/// from each).
 #[test]
 fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     let file = std::env::temp_dir().join(format!(
@@ -1168,10 +1174,10 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     assert_eq!(
         counts,
         [
-            ("vr", 47, 73),
-            ("ve", 40, 71),
-            ("st", 36, 54),
-            ("vv", 41, 66)
+            ("vr", 41, 67),
+            ("ve", 34, 65),
+            ("st", 30, 48),
+            ("vv", 35, 60)
         ]
     );
 }

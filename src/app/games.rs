@@ -78,7 +78,7 @@ pub async fn live_here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, App
 
 /// The character member `user_id` plays in the live game the caller acts
 /// in, if that game plays `system` and the member joined it with one
-/// (`/game join character:`); `None` otherwise: their server-wide active
+/// (`/game character:`); `None` otherwise: their server-wide active
 /// character is theirs here.
 pub async fn character_of(
     tx: &mut Tx,
@@ -159,18 +159,16 @@ pub fn gm_mentions(gms: &[Gm]) -> String {
 }
 
 /// The part of a command's qualified name (`ve sheet show`) that may still
-/// run in an archived game's channels: reading sheets and house rules.
+/// run in an archived game's channels: reading sheets (its house rules
+/// show on `/game`, which no game refuses).
 fn reads_only(qualified: &str) -> bool {
     let rest: Vec<&str> = qualified.split_whitespace().skip(1).collect();
-    matches!(
-        rest.as_slice(),
-        ["sheet", "show" | "list" | "export"] | ["settings", "show"]
-    )
+    matches!(rest.as_slice(), ["sheet", "show" | "list" | "export"])
 }
 
 /// Whether a command may run in the caller's channel as far as games go:
 /// in an archived game's channels nothing of a playable system runs but
-/// reading sheets and house rules (refused, naming the game); in a live
+/// reading sheets (refused, naming the game); in a live
 /// game's channels a playable system's command other than the game's own
 /// is refused, naming the game and its system. `root` is the command's
 /// root, `qualified` its whole name (`ve sheet show`).
@@ -260,12 +258,11 @@ mod tests {
         assert!(!admits(&[], &who(7, vec![9], false)));
     }
 
-    /// In an archived game only reading sheets and house rules runs.
+    /// In an archived game only reading sheets runs.
     #[test]
     fn an_archived_game_reads_only() {
         assert!(reads_only("ve sheet show"));
         assert!(reads_only("vr sheet export"));
-        assert!(reads_only("st settings show"));
         assert!(!reads_only("ve task"));
         assert!(!reads_only("ve sheet create"));
         assert!(!reads_only("roll"));

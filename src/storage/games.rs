@@ -181,6 +181,18 @@ pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Game>, St
     row.as_ref().map(game).transpose()
 }
 
+/// The guild's live games, in name order (at most `limit`).
+pub async fn list_live(tx: &mut Tx, guild_id: i64, limit: i64) -> Result<Vec<Game>, StorageError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND ended_at IS NULL ORDER BY name_key LIMIT $2"
+    ))
+    .bind(guild_id)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter().map(game).collect()
+}
+
 /// A game of the guild by name (any case).
 pub async fn by_name(tx: &mut Tx, guild_id: i64, name: &str) -> Result<Option<Game>, StorageError> {
     let row = sqlx::query(&format!(

@@ -1,5 +1,5 @@
 //! The `named_rolls` table (migration 0062): each member's saved dice
-//! expressions per guild, for `/rolls save|list|forget` and `/roll name:`.
+//! expressions per guild, for `/roll save:|name:` and the `/rolls` card.
 
 use super::{StorageError, Tx};
 use sqlx::Row;

@@ -117,9 +117,9 @@ mod tests {
         for (root, player_has, gm_has) in [
             ("vr", "vr convention list", "vr-gm convention add"),
             ("ve", "ve spotlight show", "ve-gm fc call"),
-            ("st", "st settings show", "st-gm settings set"),
+            ("st", "st odds st", "st-gm settings set"),
             ("vv", "vv combat join", "vv-gm combat start"),
-            ("game", "game join", "game-gm channel add"),
+            ("game", "game", "game-gm channel add"),
             ("history", "history show", "history-gm export"),
         ] {
             let player = find(root).expect(root);

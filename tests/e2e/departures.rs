@@ -33,12 +33,12 @@ async fn fill(t: &Table, guild: u64) -> Vec<(&'static str, i64)> {
     for (who, line) in [
         ("fc", "/fc set name:player_edits value:free"),
         ("alice", "/roll expression:2d6"),
-        ("alice", "/rolls save name:Fire expression:8d6"),
+        ("alice", "/roll expression:8d6 save:Fire"),
         ("alice", "/ve sheet create name:Ada"),
         ("alice", "/ve sheet set lots:5"),
         ("fc", "/vr-gm convention add text:\"No guns\" cost:+1"),
         ("fc", "/game-gm create name:Alpha system:\"Venus Engine\""),
-        ("alice", "/game join character:Ada"),
+        ("alice", "/game character:Ada"),
     ] {
         t.command(who, line)
             .await

@@ -795,7 +795,6 @@ async fn a_channel_refuses_the_commands_of_another_system() {
         "/vv sheet create name:Ann",
         "/ve sheet create name:Ada",
         "/vr sheet create name:Vi light:6 flesh:6",
-        "/vv settings show",
     ] {
         refused(&t, "alice", line, "This channel plays **Storyteller**").await;
     }

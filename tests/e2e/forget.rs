@@ -18,11 +18,11 @@ const PLAY: &[&str] = &[
     // Approval, so her changes also leave requests for the FC (issue 31
     // made `free` the default).
     "fc: /fc set name:player_edits value:approval",
-    "alice: /rolls save name:Quxfireball expression:8d6",
+    "alice: /roll expression:8d6 save:Quxfireball",
     "alice: /roll name:Quxfireball",
     "alice: /roll expression:2d6",
     "bob: /roll expression:3d6",
-    "bob: /rolls save name:Bobsave expression:1d20",
+    "bob: /roll expression:1d20 save:Bobsave",
     "alice: /ve sheet create name:Quxvenusa",
     "alice: /ve sheet note kind:Asset text:\"Quxnote avenge the lighthouse\"",
     "bob: /ve sheet create name:Bobvenus",
@@ -139,7 +139,7 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
             // She plays in a game, and game-masters it (issue 32).
             "fc in #saga: /game-gm create name:Saga system:Veracity",
             "fc in #saga: /game-gm gm add member:@alice",
-            "alice in #saga: /game join character:Quxveracity",
+            "alice in #saga: /game character:Quxveracity",
         ],
     )
     .await;
@@ -206,8 +206,8 @@ async fn forgetting_erases_every_trace_and_leaves_the_others_alone() {
         .await
         .unwrap();
     assert_eq!(
-        anonymous, 15,
-        "her 14 entries (one joins a game) and the erasure's"
+        anonymous, 16,
+        "her 15 entries (one joins a game, one rolls the roll she saves) and the erasure's"
     );
     drop(tx);
 
@@ -275,8 +275,9 @@ async fn export_hands_over_her_data_and_nothing_else() {
         doc["named_rolls"],
         serde_json::json!([{"name": "Quxfireball", "expression": "8d6"}])
     );
+    // Her entries: `/roll expression: save:` rolls the roll it saves.
     let mine = data_of(&t, "alice").await.log.len();
-    assert_eq!(mine, 13);
+    assert_eq!(mine, 14);
     assert_eq!(doc["log"].as_array().unwrap().len(), mine);
     let text = String::from_utf8_lossy(bytes).to_lowercase();
     assert!(text.contains("quxmeans silver key"));

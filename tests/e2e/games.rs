@@ -71,8 +71,8 @@ async fn two_games(t: &Table) {
         "fc in #beta: /game-gm gm add member:@gmb",
         "alice: /st sheet create name:Ann willpower:5",
         "alice: /st sheet create name:Bea willpower:6",
-        "alice in #alpha: /game join character:Ann",
-        "alice in #beta: /game join character:Bea",
+        "alice in #alpha: /game character:Ann",
+        "alice in #beta: /game character:Bea",
     ] {
         public(t, line).await;
     }
@@ -147,8 +147,8 @@ async fn issue_32_a_players_active_character_differs_per_game() {
     assert!(!alpha.text().contains("Bea"), "{}", alpha.text());
     let beta = public(&t, "alice in #beta: /st willpower").await;
     assert!(beta.text().contains("Bea"), "{}", beta.text());
-    // `/game show` lists them.
-    let show = public(&t, "bob in #alpha: /game show").await;
+    // `/game` lists them.
+    let show = one(&t, "bob in #alpha: /game").await;
     for want in ["Alpha", "Storyteller", "<@", "Ann"] {
         assert!(show.text().contains(want), "{want}: {}", show.text());
     }
@@ -215,7 +215,7 @@ async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     assert!(log.text().contains("Ann"), "{}", log.text());
     let sheet = one(&t, "alice in #alpha: /st sheet show character:Ann").await;
     assert!(sheet.text().contains("Ann"), "{}", sheet.text());
-    let show = public(&t, "alice in #alpha: /game show").await;
+    let show = one(&t, "alice in #alpha: /game").await;
     assert!(show.title().contains("ended"), "{}", show.title());
     // Beta plays on.
     public(&t, "alice in #beta: /st willpower").await;
@@ -232,7 +232,7 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
         "Only the FC can create a game",
     )
     .await;
-    refused(&t, "fc in #alpha: /game show", "belongs to no game").await;
+    refused(&t, "fc in #alpha: /game", "belongs to no game").await;
     public(
         &t,
         "fc in #alpha: /game-gm create name:Alpha system:Storyteller",
@@ -368,9 +368,10 @@ async fn issue_32_settings_differ_per_game() {
     assert!(beta.text().contains("difficulty 8"), "{}", beta.text());
     let alpha = public(&t, "alice in #alpha: /st willpower").await;
     assert!(alpha.text().contains("difficulty 9"), "{}", alpha.text());
-    // `/<root> settings show` in a game's channel shows the game's.
-    let shown = one(&t, "bob in #alpha: /st settings show").await;
-    assert!(shown.text().contains('9'), "{}", shown.text());
+    // `/game` in a game's channel shows the game's house rules.
+    let shown = one(&t, "bob in #alpha: /game").await;
+    let rule = shown.field("st_default_difficulty").unwrap_or_default();
+    assert!(rule.starts_with("**9**"), "{}", shown.text());
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -444,14 +445,14 @@ async fn issue_32_a_post_pace_games_rolls_wait_days() {
         roll.text()
     );
     assert_eq!(newest_wait(&t).await, Some(15 * 60_000));
-    let show = public(&t, "bob in #beta: /game show").await;
+    let show = one(&t, "bob in #beta: /game").await;
     assert!(
         show.text().contains("play by post (3 days)"),
         "{}",
         show.text()
     );
     public(&t, "gmb in #beta: /game-gm pace pace:live").await;
-    let show = public(&t, "bob in #beta: /game show").await;
+    let show = one(&t, "bob in #beta: /game").await;
     assert!(show.text().contains("live"), "{}", show.text());
     assert!(!show.text().contains("play by post"), "{}", show.text());
     assert_schema_clean(&t);
@@ -487,7 +488,7 @@ async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
     // A channel under no game's channel is in no game.
     let roll = public(&t, "alice in #elsewhere: /st willpower").await;
     assert!(roll.text().contains("Bea"), "{}", roll.text());
-    refused(&t, "alice in #elsewhere: /game show", "belongs to no game").await;
+    refused(&t, "alice in #elsewhere: /game", "belongs to no game").await;
     // The sandbox's channel syntax is checked.
     let err = t
         .run_line("alice in table: /roll expression:1d6")
@@ -693,7 +694,7 @@ async fn issue_32_the_waiting_member_is_pinged_once() {
     // Days pass, others act and are refused: no second ping.
     clock.advance(DAY * 2).unwrap();
     refused(&t, "bob in #beta: click Keep", "Only Bea's player").await;
-    public(&t, "bob in #beta: /game show").await;
+    one(&t, "bob in #beta: /game").await;
     assert_eq!(wait_pings(&t).len(), 1);
     // Her choice ends the wait; nothing more is pinged.
     let kept = one(&t, "alice in #beta: click Keep").await;
@@ -709,16 +710,13 @@ async fn issue_32_game_waiting_lists_whom_the_game_waits_on() {
     let t = table("games-waiting", 1).await;
     two_games(&t).await;
     public(&t, "gmb in #beta: /game-gm pace pace:post days:5").await;
-    let nobody = refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
-    assert!(
-        nobody.title().contains("Waiting in Beta"),
-        "{}",
-        nobody.title()
-    );
+    let nobody = refused(&t, "bob in #beta: /game", "waits on nobody").await;
+    assert!(nobody.title().contains("Game: Beta"), "{}", nobody.title());
+    assert!(nobody.field("Waiting on").is_some(), "{}", nobody.text());
     let roll = public(&t, "alice in #beta: /st willpower").await;
     let message = roll.message_id.expect("the roll's message");
     // Anyone asks, privately: Alice's choice, with a link to the roll.
-    let list = refused(&t, "bob in #beta: /game waiting", "Bea's willpower choice").await;
+    let list = refused(&t, "bob in #beta: /game", "Bea's willpower choice").await;
     let alice = Table::user_id("alice");
     let link = format!(
         "https://discord.com/channels/{}/{}/{message}",
@@ -739,10 +737,153 @@ async fn issue_32_game_waiting_lists_whom_the_game_waits_on() {
     // Her choice made, nobody is waited on.
     let kept = one(&t, "alice in #beta: click Keep").await;
     assert_eq!(kept.kind, "update", "{}", kept.text());
-    refused(&t, "bob in #beta: /game waiting", "waits on nobody").await;
+    refused(&t, "bob in #beta: /game", "waits on nobody").await;
     // A live game records no waits; outside a game there is nothing to ask.
-    refused(&t, "bob in #alpha: /game waiting", "plays live").await;
-    refused(&t, "bob: /game waiting", "belongs to no game").await;
+    refused(&t, "bob in #alpha: /game", "plays live").await;
+    refused(&t, "bob: /game", "belongs to no game").await;
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// The first select menu of `out`: its custom_id and option values.
+fn first_select(out: &Output) -> (String, Vec<String>) {
+    let rows = out.body["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for row in rows {
+        for c in row["components"].as_array().cloned().unwrap_or_default() {
+            if c["type"] == 3 {
+                let values = c["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o["value"].as_str().unwrap().to_string())
+                    .collect();
+                return (c["custom_id"].as_str().unwrap().to_string(), values);
+            }
+        }
+    }
+    panic!("no select in {}", out.text());
+}
+
+/// Issue 31 item 1: `/game` (in place of `/game join|leave|show|waiting`
+/// and `/<root> settings show`) shows the channel's game privately with
+/// its players, waits and house rules, and a **Join** or **Leave** button
+/// for the caller; outside a game, the server's games with a select to
+/// join one. Only the card's owner may press; a stale Join does not reset
+/// the character a member plays; an ended game offers no button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_31_the_game_card_joins_and_leaves() {
+    let t = table("games-card", 1).await;
+    public(
+        &t,
+        "fc in #alpha: /game-gm create name:Alpha system:Storyteller",
+    )
+    .await;
+    public(&t, "alice: /st sheet create name:Ann willpower:5").await;
+    let card = one(&t, "alice in #alpha: /game").await;
+    assert_eq!(card.kind, "ephemeral", "{}", card.text());
+    assert_eq!(card.title(), "Game: Alpha");
+    assert!(card.field("Players").unwrap().contains("nobody yet"));
+    assert!(card.field("Waiting on").unwrap().contains("plays live"));
+    assert!(
+        card.field("st_default_difficulty").is_some(),
+        "{}",
+        card.text()
+    );
+    let labels: Vec<String> = card.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, ["Join"]);
+    // Bob cannot press Alice's card.
+    let join = card.buttons()[0].1.clone();
+    let message = card.message_id.expect("the card's message");
+    let ex = t
+        .click_custom_id("bob", message, &join, None)
+        .await
+        .unwrap();
+    assert!(
+        ex.single().text().contains("another member's"),
+        "{}",
+        ex.single().text()
+    );
+    // Alice joins: the card now offers Leave, the table is told.
+    let ex = replies(&t, "alice in #alpha: click Join").await;
+    assert_eq!(ex.outputs.len(), 2, "{:?}", ex.outputs);
+    let card = &ex.outputs[0];
+    assert_eq!(card.kind, "update", "{}", card.text());
+    let alice = Table::user_id("alice");
+    assert!(
+        card.field("Players")
+            .unwrap()
+            .contains(&format!("<@{alice}>: their active character")),
+        "{}",
+        card.text()
+    );
+    let labels: Vec<String> = card.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, ["Leave"]);
+    assert_eq!(ex.outputs[1].kind, "message");
+    assert!(ex.outputs[1]
+        .text()
+        .contains("joined **Alpha** with their active Storyteller character"));
+    // `/game character:` changes her character; the old card's stale Join
+    // (pressed by id) does not reset it.
+    public(&t, "alice in #alpha: /game character:Ann").await;
+    let ex = t
+        .click_custom_id("alice", message, &join, None)
+        .await
+        .unwrap();
+    assert!(
+        ex.single().text().contains("You already play that game"),
+        "{}",
+        ex.single().text()
+    );
+    let card = one(&t, "alice in #alpha: /game").await;
+    assert!(card.field("Players").unwrap().contains("**Ann**"));
+    // Leave.
+    let ex = replies(&t, "alice in #alpha: click Leave").await;
+    assert!(
+        ex.outputs[0]
+            .field("Players")
+            .unwrap()
+            .contains("nobody yet"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    assert!(ex.outputs[1].text().contains("left **Alpha**"));
+    // Outside every game: the server's games, and a select to join one.
+    let card = one(&t, "bob in #elsewhere: /game").await;
+    assert!(
+        card.text().contains("belongs to no game"),
+        "{}",
+        card.text()
+    );
+    assert!(
+        card.text().contains("**Alpha** · Storyteller"),
+        "{}",
+        card.text()
+    );
+    let (_, values) = first_select(&card);
+    let alpha = game_id(&t, "Alpha").await;
+    assert_eq!(values, [alpha.to_string()]);
+    let ex = replies(
+        &t,
+        &format!("bob in #elsewhere: select Join a game… = {alpha}"),
+    )
+    .await;
+    assert!(ex.outputs[1].text().contains("joined **Alpha**"));
+    assert!(ex.outputs[0]
+        .text()
+        .contains("**Alpha** · Storyteller · <#"));
+    assert!(
+        ex.outputs[0].text().contains("you play"),
+        "{}",
+        ex.outputs[0].text()
+    );
+    // An ended game shows, with no button.
+    public(&t, "fc in #alpha: /game-gm end").await;
+    let card = one(&t, "bob in #alpha: /game").await;
+    assert!(card.title().contains("ended"), "{}", card.title());
+    assert!(card.buttons().is_empty(), "{:?}", card.buttons());
     assert_schema_clean(&t);
     t.stop().await;
 }
@@ -897,7 +1038,7 @@ async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
         serde_json::json!([])
     );
     assert!(!ping.content().contains(&Table::user_id("gma").to_string()));
-    let list = refused(&t, "alice in #beta: /game waiting", "the game masters").await;
+    let list = refused(&t, "alice in #beta: /game", "the game masters").await;
     assert!(
         list.text().contains("the request of alice"),
         "{}",
@@ -935,7 +1076,7 @@ async fn issue_32_a_trackers_turn_waits_on_its_member() {
     assert_eq!(turn_pings(&t), 1);
     assert!(wait_pings(&t).is_empty(), "{:?}", wait_pings(&t));
     let bob = Table::user_id("bob");
-    let list = refused(&t, "alice in #ve: /game waiting", "Bo's turn").await;
+    let list = refused(&t, "alice in #ve: /game", "Bo's turn").await;
     assert!(
         list.text().contains(&format!("<@{bob}>: Bo's turn")),
         "{}",
@@ -943,7 +1084,7 @@ async fn issue_32_a_trackers_turn_waits_on_its_member() {
     );
     // Bo passes: the wait moves on to Ada.
     replies(&t, "bob in #ve: click Pass").await;
-    let list = refused(&t, "alice in #ve: /game waiting", "Ada's turn").await;
+    let list = refused(&t, "alice in #ve: /game", "Ada's turn").await;
     assert!(!list.text().contains("Bo's turn"), "{}", list.text());
     assert_eq!(stored_waits(&t).await, 1);
     assert_schema_clean(&t);

@@ -940,7 +940,9 @@ async fn vv_repair_checks_restore_one_point() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vv_settings_show_set_and_refuse_bad_values() {
     let t = table("vv-settings", 4).await;
-    let ex = cmd(&t, "alice", "/vv settings show").await;
+    // A one-system server: `/game` shows the house rules in force here.
+    cmd(&t, "fc", "/fc set name:system value:ore").await;
+    let ex = cmd(&t, "alice", "/game").await;
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     let pool = out.field("vv_max_pool").unwrap();
@@ -976,7 +978,7 @@ async fn vv_settings_show_set_and_refuse_bad_values() {
         names,
         vec!["vv_cache_consumed_on_use", "vv_fault_counts_toward_cache"]
     );
-    let ex = cmd(&t, "alice", "/vv settings show").await;
+    let ex = cmd(&t, "alice", "/game").await;
     assert!(ex
         .single()
         .field("vv_fault_check")
@@ -2167,7 +2169,8 @@ async fn vv_split_sets_only_when_the_house_rule_allows() {
     );
     assert_eq!(log_count(&t).await, logged);
     // The settings list both house rules; a player may not change them.
-    let ex = cmd(&t, "fc", "/vv settings show").await;
+    cmd(&t, "fc", "/fc set name:system value:ore").await;
+    let ex = cmd(&t, "fc", "/game").await;
     let shown = ex.single().text();
     assert!(shown.contains("vv_allow_split_sets"), "{shown}");
     assert!(shown.contains("vv_face_modifier_bounds"), "{shown}");
@@ -2186,7 +2189,7 @@ async fn vv_split_sets_only_when_the_house_rule_allows() {
         "/vv-gm settings set name:vv_allow_split_sets value:on",
     )
     .await;
-    let ex = cmd(&t, "fc", "/vv settings show").await;
+    let ex = cmd(&t, "fc", "/game").await;
     assert!(
         ex.single()
             .text()

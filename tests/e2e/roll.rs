@@ -197,25 +197,64 @@ async fn odds_of_any_expression() {
     t.stop().await;
 }
 
+/// The custom_id of the select menu whose placeholder is `placeholder`
+/// on `out`, and its option values.
+fn select_of(out: &kismet::fake::table::Output, placeholder: &str) -> (String, Vec<String>) {
+    let rows = out.body["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for row in rows {
+        for c in row["components"].as_array().cloned().unwrap_or_default() {
+            if c["type"] == 3 && c["placeholder"] == placeholder {
+                let values = c["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o["value"].as_str().unwrap().to_string())
+                    .collect();
+                return (c["custom_id"].as_str().unwrap().to_string(), values);
+            }
+        }
+    }
+    panic!("no select `{placeholder}` in {}", out.text());
+}
+
+/// Issue 31 item 1: `/roll expression: save:` saves while rolling, and
+/// `/rolls` lists the saved rolls on a private card that rolls or forgets
+/// one (in place of `/rolls save|list|forget`); only its owner may pick.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
     let t = table("roll-named", 4).await;
     let ex = t
-        .command(
-            "alice",
-            "/rolls save name:Fireball expression:\"8d6 [fire]\"",
-        )
+        .command("alice", "/roll expression:\"8d6 [fire]\" save:Fireball")
         .await
         .unwrap();
-    let out = ex.single();
-    assert_eq!(out.kind, "ephemeral");
-    assert!(out.text().contains("Saved **Fireball**"), "{}", out.text());
-    // A bad expression is refused with the parser's reason; nothing saved.
+    assert_eq!(ex.outputs.len(), 2, "{:?}", ex.outputs);
+    assert_eq!(ex.outputs[0].kind, "message");
+    assert_eq!(author(&ex.outputs[0]), "alice · 8d6 [fire]");
+    let saved = &ex.outputs[1];
+    assert_eq!(saved.kind, "ephemeral");
+    assert!(
+        saved.text().contains("Saved **Fireball**"),
+        "{}",
+        saved.text()
+    );
+    // A bad expression is refused with the parser's reason; nothing saved
+    // or rolled.
     let ex = t
-        .command("alice", "/rolls save name:Broken expression:3d")
+        .command("alice", "/roll expression:3d save:Broken")
         .await
         .unwrap();
     assert!(ex.single().content().contains("needs a number of sides"));
+    let ex = t
+        .command("alice", "/roll name:Fireball save:Other")
+        .await
+        .unwrap();
+    assert!(ex
+        .single()
+        .content()
+        .contains("Give `expression:` with `save:`"));
 
     // Autocomplete offers alice's rolls, not to bob.
     let choices = t
@@ -240,21 +279,31 @@ async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
     let ex = t.command("alice", "/roll").await.unwrap();
     assert!(ex.single().content().contains("either `expression:`"));
 
-    let ex = t.command("alice", "/rolls list").await.unwrap();
-    let text = ex.single().text();
+    let ex = t.command("alice", "/rolls").await.unwrap();
+    let card = ex.single();
+    assert_eq!(card.kind, "ephemeral");
+    let text = card.text();
     assert!(
         text.contains("(1 of 50)") && text.contains("**Fireball**: `8d6 [fire]`"),
         "{text}"
     );
+    // Roll from the card: a public roll, as `/roll name:` gives.
+    let ex = t
+        .select("alice", "Roll a saved roll…", &["Fireball".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "message", "{}", out.text());
+    assert_eq!(author(out), "alice · 8d6 [fire]");
 
     // The cap: 50 per member.
     for i in 1..50 {
-        t.command("alice", &format!("/rolls save name:r{i} expression:1d{i}"))
+        t.command("alice", &format!("/roll expression:1d{i} save:r{i}"))
             .await
             .unwrap();
     }
     let ex = t
-        .command("alice", "/rolls save name:one-more expression:1d6")
+        .command("alice", "/roll expression:1d6 save:one-more")
         .await
         .unwrap();
     assert!(
@@ -264,20 +313,49 @@ async fn named_rolls_are_saved_listed_rolled_and_forgotten_per_member() {
     );
     // Replacing one is still allowed at the cap.
     let ex = t
-        .command("alice", "/rolls save name:FIREBALL expression:10d6")
+        .command("alice", "/roll expression:10d6 save:FIREBALL")
         .await
         .unwrap();
-    assert!(ex.single().text().contains("Replaced"));
+    assert!(ex.outputs[1].text().contains("Replaced"));
 
+    // Bob cannot pick in alice's card: nothing is forgotten.
+    let ex = t.command("alice", "/rolls").await.unwrap();
+    let card = ex.single().clone();
+    assert!(card.text().contains("(50 of 50)"), "{}", card.text());
+    let (forget_id, values) = select_of(&card, "Forget a saved roll…");
+    // 50 rolls: the first page holds 23 and a "more" option.
+    assert_eq!(values.len(), 24, "{values:?}");
+    assert!(values.last().unwrap().starts_with("page:"), "{values:?}");
+    let message = card.message_id.expect("the card's message");
     let ex = t
-        .command("alice", "/rolls forget name:fireball")
+        .click_custom_id("bob", message, &forget_id, Some(&["FIREBALL".into()]))
         .await
         .unwrap();
-    assert!(ex.single().text().contains("Forgot"));
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral");
+    assert!(out.content().contains("another member's"), "{}", out.text());
+    let ex = t.command("alice", "/roll name:fireball").await.unwrap();
+    assert_eq!(ex.single().kind, "message");
+
+    // The next page of the Forget select, then alice forgets one.
     let ex = t
-        .command("alice", "/rolls forget name:fireball")
+        .select("alice", "Forget a saved roll…", &["page:1".into()])
         .await
         .unwrap();
+    let (_, values) = select_of(ex.single(), "Forget a saved roll…");
+    assert!(values.first().unwrap().starts_with("page:0"), "{values:?}");
+    let ex = t
+        .select("alice", "Forget a saved roll…", &["FIREBALL".into()])
+        .await
+        .unwrap();
+    let out = ex.single();
+    assert_eq!(out.kind, "update", "{}", out.text());
+    assert!(
+        out.text().contains("Forgot **FIREBALL**") && out.text().contains("(49 of 50)"),
+        "{}",
+        out.text()
+    );
+    let ex = t.command("alice", "/roll name:fireball").await.unwrap();
     assert!(ex.single().content().contains("no saved roll named"));
     assert_schema_clean(&t);
     t.stop().await;

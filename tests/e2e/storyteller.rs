@@ -1341,7 +1341,8 @@ async fn a_pool_is_an_attribute_and_an_ability_or_attributes_alone() {
         public(&t, "alice", &format!("/st roll traits:{traits}")).await;
     }
     // The house rule is in the settings catalogue and in /help.
-    let ex = run(&t, "alice", "/st settings show").await;
+    run(&t, "fc", "/fc set name:system value:storyteller").await;
+    let ex = run(&t, "alice", "/game").await;
     assert!(ex
         .only()
         .field("st_ability_alone")
@@ -1410,7 +1411,8 @@ async fn willpower_points_to_its_roll_and_unknown_traits_get_near_names() {
 async fn the_fc_changes_settings_and_adds_custom_traits() {
     let t = table("st-settings", 1).await;
     ada(&t, 5).await;
-    let ex = run(&t, "alice", "/st settings show").await;
+    run(&t, "fc", "/fc set name:system value:storyteller").await;
+    let ex = run(&t, "alice", "/game").await;
     let out = ex.only();
     assert_eq!(out.kind, "ephemeral");
     assert!(out

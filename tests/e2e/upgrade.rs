@@ -181,7 +181,7 @@ async fn a_database_from_before_games_plays_as_before() {
         sheet.single().text()
     );
     // No game here: the table plays as it did, its log reads.
-    let none = t.command("alice", "/game show").await.unwrap();
+    let none = t.command("alice", "/game").await.unwrap();
     assert!(
         none.single().text().contains("belongs to no game"),
         "{}",

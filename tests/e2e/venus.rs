@@ -1274,7 +1274,9 @@ async fn ve_fc_grants_and_takes_lots_and_ego_within_0_to_10() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
     let t = table("ve-settings", 1).await;
-    let shown = one(&t, "alice: /ve settings show").await;
+    // A one-system server: `/game` shows the house rules in force here.
+    one(&t, "fc: /fc set name:system value:venus").await;
+    let shown = one(&t, "alice: /game").await;
     assert_eq!(shown.kind, "ephemeral");
     assert!(shown.field("ve_edition").unwrap().starts_with("**2**"));
     assert!(
@@ -1300,7 +1302,7 @@ async fn ve_settings_are_shown_to_all_and_set_by_the_fc_only() {
     assert!(ed
         .content()
         .starts_with("⚙ `ve_edition` is now `1`. Edition 1"));
-    assert!(one(&t, "bob: /ve settings show")
+    assert!(one(&t, "bob: /game")
         .await
         .field("ve_max_pool")
         .unwrap()

@@ -1289,7 +1289,11 @@ async fn facets_step_and_acting_against_one_costs_its_die_in_stress() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn settings_change_how_a_locked_slot_reads() {
     let t = table("vr-settings", 42).await;
-    let ex = t.command("alice", "/vr settings show").await.unwrap();
+    // A one-system server: `/game` shows the house rules in force here.
+    t.command("fc", "/fc set name:system value:veracity")
+        .await
+        .unwrap();
+    let ex = t.command("alice", "/game").await.unwrap();
     assert_eq!(ex.single().kind, "ephemeral");
     assert!(ex
         .single()

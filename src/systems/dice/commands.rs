@@ -1,9 +1,11 @@
 //! Slash commands of the generic roller (thin: options in, view out).
 //!
 //! `/roll` keeps its `expression:` and gains `name:` (a saved roll,
-//! autocompleted); saving, listing and forgetting are a separate `/rolls`
-//! group, because Discord cannot invoke a command that has subcommands:
-//! making `/roll` a group would have broken `/roll expression:2d6`.
+//! autocompleted) and `save:` (save the expression under a name while
+//! rolling it); `/rolls` lists the saved rolls on a private card that
+//! rolls or forgets one (a separate command, because Discord cannot invoke
+//! a command that has subcommands: making `/roll` a group would have
+//! broken `/roll expression:2d6`).
 
 use poise::serenity_prelude as serenity;
 
@@ -35,70 +37,41 @@ pub async fn roll(
     #[max_length = 200]
     expression: Option<String>,
     #[description = "Only you and the FC see it"] secret: Option<bool>,
-    #[description = "A roll you saved with /rolls save (instead of an expression)"]
+    #[description = "A roll you saved with save: (instead of an expression)"]
     #[autocomplete = "ac_saved"]
     #[max_length = 100]
     name: Option<String>,
+    #[description = "Also save the expression under this name, e.g. Fireball (/rolls lists yours)"]
+    #[max_length = 32]
+    save: Option<String>,
 ) -> Result<(), Error> {
     let Some(caller) = secret_caller(ctx, secret).await? else {
         return Ok(());
     };
     let app = &ctx.data().app;
-    let result = match (expression, name) {
-        (Some(e), None) => super::roll(app, &caller, &e).await,
-        (None, Some(n)) => super::named::roll(app, &caller, &n).await,
+    let result = match (expression, name, save) {
+        (Some(e), None, None) => super::roll(app, &caller, &e).await,
+        (Some(e), None, Some(s)) => match super::named::save(app, &caller, &s, &e).await {
+            Ok(saved) => super::roll(app, &caller, &e)
+                .await
+                .map(|r| r.then(saved.reply)),
+            Err(err) => Err(err),
+        },
+        (None, Some(n), None) => super::named::roll(app, &caller, &n).await,
+        (None, Some(_), Some(_)) => Err(AppError::user(
+            "`save:` saves a new `expression:`; `name:` rolls one already saved. Give `expression:` with `save:`.",
+        )),
         _ => Err(AppError::user(
-            "Give either `expression:` (like `3d6+2`) or `name:` (a roll saved with `/rolls save`).",
+            "Give either `expression:` (like `3d6+2`, with `save:NAME` to keep it) or `name:` (a roll you saved).",
         )),
     };
     respond_as(ctx, &caller, result).await
 }
 
-/// Your saved rolls: save, list, forget (roll one with /roll name:)
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands("rolls_save", "rolls_list", "rolls_forget"),
-    subcommand_required
-)]
-pub async fn rolls(_ctx: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Save an expression under a name (at most 50 per member here)
-#[poise::command(slash_command, guild_only, rename = "save")]
-pub async fn rolls_save(
-    ctx: Context<'_>,
-    #[description = "Its name, e.g. Fireball"]
-    #[max_length = 32]
-    name: String,
-    #[description = "The dice, e.g. 8d6 or 1d20+7 >= 15"]
-    #[max_length = 200]
-    expression: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::named::save(&ctx.data().app, &caller, &name, &expression).await;
-    respond(ctx, r).await
-}
-
-/// List your saved rolls
-#[poise::command(slash_command, guild_only, rename = "list")]
-pub async fn rolls_list(ctx: Context<'_>) -> Result<(), Error> {
+/// Your saved rolls: roll or forget one (save one with /roll expression: save:)
+#[poise::command(slash_command, guild_only)]
+pub async fn rolls(ctx: Context<'_>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let r = super::named::list(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Forget a saved roll
-#[poise::command(slash_command, guild_only, rename = "forget")]
-pub async fn rolls_forget(
-    ctx: Context<'_>,
-    #[description = "The roll to forget"]
-    #[autocomplete = "ac_saved"]
-    #[max_length = 100]
-    name: String,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::named::forget(&ctx.data().app, &caller, &name).await;
     respond(ctx, r).await
 }

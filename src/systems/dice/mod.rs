@@ -1,4 +1,5 @@
-//! The generic dice roller: `/roll 3d6+2` with a Reroll button.
+//! The generic dice roller: `/roll 3d6+2` with a Reroll button, and the
+//! saved rolls' `/rolls` card ([`named`]).
 //!
 //! Parse, roll, and hand the outcome (the session, its typed log record,
 //! [`record`]) to the action pipeline, which saves, logs and answers with
@@ -131,7 +132,7 @@ impl Feature for DiceSystem {
     const NAME: &'static str = "Dice";
     const ALIASES: &'static [&'static str] = &["generic", "generic dice"];
     const ROOT: Option<&'static str> = Some("roll");
-    const KINDS: &'static [&'static str] = &[KIND];
+    const KINDS: &'static [&'static str] = &[KIND, named::KIND];
     const HELP: &'static [HelpTopic] = help::TOPICS;
     const COMMANDS: fn() -> Vec<Command> = commands::all;
     const ODDS: Option<fn() -> Odds> = Some(odds::odds);
@@ -140,6 +141,9 @@ impl Feature for DiceSystem {
 
     /// A click on a generic roll's button: who may press, then the button.
     async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
+        if session.kind == named::KIND {
+            return named::click(app, act, session, click).await;
+        }
         let caller = click.caller;
         let turn = Turn::<Dice>::click(app, act, caller).await?;
         if caller.user_id != session.owner_id && !turn.fc {
@@ -155,7 +159,10 @@ impl Feature for DiceSystem {
     }
 
     /// The message of a stored generic roll.
-    async fn render(_app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+    async fn render(app: &App, session: &Session, _caller: &Caller) -> Result<View, AppError> {
+        if session.kind == named::KIND {
+            return named::render(app, session).await;
+        }
         let state = load(&session.state)?;
         Ok(view(session.id, session.version, session.status, &state))
     }

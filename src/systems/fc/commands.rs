@@ -46,15 +46,18 @@ pub fn finish(fc: &mut poise::Command<Data, Error>, reg: &Registry) {
     }
 }
 
-// `/<system> settings show|set`: one system's house rules, through the
-// same flow and reply as `/fc settings show` and `/fc set`. Grafted onto
-// every playable system's root command by `crate::systems::commands`.
+// `/<system>-gm settings set`: one system's house rules, through the
+// same flow and reply as `/fc set`. Grafted onto every playable system's
+// root command by `crate::systems::commands` (and moved to its game
+// master's root). Players read the house rules in force with `/game`
+// (issue 31 item 1: `/<system> settings show` is gone from their picker);
+// the game master keeps `/fc settings show`.
 /// This system's house rules
 #[poise::command(
     slash_command,
     guild_only,
     rename = "settings",
-    subcommands("system_settings_show", "system_settings_set"),
+    subcommands("system_settings_set"),
     subcommand_required
 )]
 pub async fn system_settings(_: Context<'_>) -> Result<(), Error> {
@@ -70,15 +73,6 @@ fn scope_here(ctx: Context<'_>) -> Result<Scope, Error> {
         .by_root(&root)
         .map(Scope::of_system)
         .ok_or_else(|| AppError::Internal(format!("no system has the root /{root}")).into())
-}
-
-/// Show this system's house rules, with help
-#[poise::command(slash_command, guild_only, rename = "show")]
-pub async fn system_settings_show(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let scope = scope_here(ctx)?;
-    let r = super::show(&ctx.data().app, &caller, Some(scope)).await;
-    respond(ctx, r).await
 }
 
 async fn ac_system_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {

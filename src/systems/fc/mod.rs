@@ -269,6 +269,19 @@ async fn table(tx: &mut Tx, app: &App, caller: &Caller) -> Result<view::Table, A
 /// `/fc settings show`: every scope's settings (or one scope in detail),
 /// privately. Anyone may look.
 pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult {
+    Ok(Response::ephemeral(
+        settings_view(app, caller, scope).await?,
+    ))
+}
+
+/// The house rules in force where the caller acts: every scope's (or one
+/// scope in detail), as `/fc settings show` draws them; `/game` shows them
+/// under the game of the channel.
+pub async fn settings_view(
+    app: &App,
+    caller: &Caller,
+    scope: Option<Scope>,
+) -> Result<View, AppError> {
     let reg = &app.registry;
     let mut tx = app.db.read().await?;
     let t = table(&mut tx, app, caller).await?;
@@ -282,7 +295,7 @@ pub async fn show(app: &App, caller: &Caller, scope: Option<Scope>) -> AppResult
             view::overview(&t, &all)
         }
     };
-    Ok(Response::ephemeral(view))
+    Ok(view)
 }
 
 /// The full name of a setting given without its system's prefix within

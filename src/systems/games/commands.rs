@@ -2,13 +2,14 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::players::Which;
 use crate::app::registry::Registry;
 use crate::app::AppError;
 use crate::kit::{caller_of, respond, set_choices, subcommand, Context, Data, Error};
 
 /// Every command of the games.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
-    vec![game()]
+    vec![game(), game_gm()]
 }
 
 /// What `/game-gm create system:` offers: the playable systems, in the
@@ -18,8 +19,8 @@ pub fn system_choices(reg: &Registry) -> Vec<&'static str> {
 }
 
 /// Fills the choice list of `/game-gm create system:` from the registry.
-pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
-    if let Some(c) = subcommand(game, &["create"]) {
+pub fn finish(root: &mut poise::Command<Data, Error>, reg: &Registry) {
+    if let Some(c) = subcommand(root, &["create"]) {
         let names = system_choices(reg)
             .into_iter()
             .map(|id| reg.display(id).to_string());
@@ -27,25 +28,37 @@ pub fn finish(game: &mut poise::Command<Data, Error>, reg: &Registry) {
     }
 }
 
-/// Games: many campaigns on one server, each with its channels, game masters and players
+/// The game of this channel: its players, game masters, waits and house rules; Join or Leave
+#[poise::command(slash_command, guild_only)]
+pub async fn game(
+    ctx: Context<'_>,
+    #[description = "Join this channel's game (or change your character in it) as this character"]
+    #[max_length = 100]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let app = &ctx.data().app;
+    let r = match character
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        Some(c) => super::players::join(app, &caller, Which::Here, Some(c)).await,
+        None => super::card::card(app, &caller).await,
+    };
+    respond(ctx, r).await
+}
+
+/// Game master: start and run this server's games (channels, game masters, pace, end)
 #[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
     slash_command,
     guild_only,
-    subcommands(
-        "create",
-        "channel",
-        "gm",
-        "gm_channel",
-        "join",
-        "leave",
-        "show",
-        "pace",
-        "waiting",
-        "end"
-    ),
+    rename = "game-gm",
+    subcommands("create", "channel", "gm", "gm_channel", "pace", "end"),
     subcommand_required
 )]
-pub async fn game(_: Context<'_>) -> Result<(), Error> {
+pub async fn game_gm(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
@@ -149,35 +162,6 @@ pub async fn gm_remove(
     respond(ctx, r).await
 }
 
-/// Join this game, with one of your characters as your active one in it
-#[poise::command(slash_command, guild_only)]
-pub async fn join(
-    ctx: Context<'_>,
-    #[description = "Your character in this game (default: your active one)"]
-    #[max_length = 100]
-    character: Option<String>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::players::join(&ctx.data().app, &caller, character.as_deref()).await;
-    respond(ctx, r).await
-}
-
-/// Leave this game
-#[poise::command(slash_command, guild_only)]
-pub async fn leave(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::players::leave(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
-/// Show this game: its system, channels, game masters and players
-#[poise::command(slash_command, guild_only)]
-pub async fn show(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::show::show(&ctx.data().app, &caller).await;
-    respond(ctx, r).await
-}
-
 /// How this game plays
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum Pace {
@@ -232,14 +216,6 @@ pub async fn pace(
         days.map(i64::from),
     )
     .await;
-    respond(ctx, r).await
-}
-
-/// Whom this game waits on, privately, with links to the messages
-#[poise::command(slash_command, guild_only)]
-pub async fn waiting(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = super::waiting::waiting(&ctx.data().app, &caller).await;
     respond(ctx, r).await
 }
 

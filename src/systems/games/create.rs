@@ -42,7 +42,7 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     }
     let now = app.clock.now_ms();
     let text = format!(
-        "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game join`.",
+        "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game` here.",
         sys.name(),
         caller.channel_id,
         caller.user_id

@@ -1,7 +1,7 @@
 //! `/game-gm end`: archives the game of the channel. Nothing rolls in its
 //! channels any more (refused, naming the game:
 //! [`crate::app::games::allows_here`]); its log and its players' sheets stay
-//! readable and exportable, and `/game show` still shows it.
+//! readable and exportable, and `/game` still shows it.
 
 use super::Turn;
 use crate::app::{App, AppResult, Caller};

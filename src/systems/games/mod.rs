@@ -16,13 +16,17 @@
 //! - [`gm`]: `/game-gm gm add|remove`.
 //! - [`gm_channel`]: `/game-gm gm-channel` (where its secret rolls go).
 //! - [`pace`]: `/game-gm pace` (live, or play by post).
-//! - [`players`]: `/game join`, `/game leave`.
-//! - [`show`]: `/game show`.
+//! - [`card`]: `/game`, the private card of the channel's game (or the
+//!   server's games) with **Join** / **Leave** for the caller.
+//! - [`players`]: joining and leaving (`/game character:`, the card's
+//!   buttons).
+//! - [`show`]: the game at a glance, on the card.
 //! - [`end`]: `/game-gm end`.
-//! - [`waiting`]: `/game waiting` (whom a play-by-post game waits on).
+//! - [`waiting`]: whom a play-by-post game waits on, on the card.
 //! - [`commands`]: the slash commands.
 //! - [`system`]: the registration.
 
+pub mod card;
 pub mod channel;
 pub mod commands;
 pub mod create;

@@ -1,19 +1,48 @@
-//! `/game join [character:]` and `/game leave`: a member joins the game of
-//! the channel, with one of their characters of its system as their active
-//! character in it (without one, their server-wide active character), or
-//! leaves it. A member already in the game who joins again changes their
-//! character.
+//! Joining and leaving a game: `/game character:` joins the game of the
+//! channel, and the **Join** / **Leave** buttons (or the select of games
+//! to join) of the `/game` card ([`super::card`]) join or leave the game
+//! the card shows. A member joins with one of their characters of the
+//! game's system as their active character in it (without one, their
+//! server-wide active character); a member already in the game who joins
+//! again changes their character. Only a live game is joined or left.
 
 use super::Turn;
-use crate::app::{App, AppError, AppResult, Caller};
+use crate::app::games::Game;
+use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::storage::{characters, games as stored};
 
-/// Joins the game of the caller's channel, playing `character` (one of
-/// theirs, by name) if given.
-pub async fn join(app: &App, caller: &Caller, character: Option<&str>) -> AppResult {
+/// Which game a join or leave is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The game of the caller's channel.
+    Here,
+    /// A game of the caller's server, by id (a card's button or select).
+    Id(i64),
+}
+
+/// The live game `which` names, or a refusal saying why there is none.
+async fn live(act: &mut Act, caller: &Caller, which: Which) -> Result<Game, AppError> {
+    match which {
+        Which::Here => super::live_here(act, caller).await,
+        Which::Id(id) => match stored::get(act, caller.guild_id, id).await? {
+            Some(g) if g.live() => Ok(g),
+            Some(g) => Err(AppError::user(format!(
+                "The game **{}** has ended: it cannot be changed any more.",
+                g.name
+            ))),
+            None => Err(AppError::user(
+                "That game no longer exists: `/game` shows the server's games.",
+            )),
+        },
+    }
+}
+
+/// Joins the game `which` names, playing `character` (one of the
+/// caller's, by name) if given.
+pub async fn join(app: &App, caller: &Caller, which: Which, character: Option<&str>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let act = turn.act();
-    let game = super::live_here(act, caller).await?;
+    let game = live(act, caller, which).await?;
     let system = app.registry.display(&game.system).to_string();
     let picked = match character.map(str::trim).filter(|n| !n.is_empty()) {
         None => None,
@@ -52,11 +81,11 @@ pub async fn join(app: &App, caller: &Caller, character: Option<&str>) -> AppRes
     turn.finish(out).await
 }
 
-/// Leaves the game of the caller's channel.
-pub async fn leave(app: &App, caller: &Caller) -> AppResult {
+/// Leaves the game `which` names.
+pub async fn leave(app: &App, caller: &Caller, which: Which) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let act = turn.act();
-    let game = super::live_here(act, caller).await?;
+    let game = live(act, caller, which).await?;
     if stored::player(act, game.id, caller.user_id)
         .await?
         .is_none()

@@ -1,29 +1,21 @@
-//! `/game show`: the game of the channel, publicly: its name, system and
-//! pace, its channels, its game masters, and its players with their
-//! characters in it.
+//! The game of the channel at a glance, for the `/game` card
+//! ([`super::card`]): its name, system and pace, its channels, its game
+//! masters, and its players with their characters in it.
 
-use crate::app::games::gm_mentions;
+use crate::app::games::{gm_mentions, Game};
 use crate::app::view::{colour, limits, Embed};
-use crate::app::{App, AppResult, Caller, Response, View};
-use crate::storage::{characters, games as stored};
+use crate::app::{App, AppError};
+use crate::storage::{characters, games as stored, Tx};
 
-/// Shows the game of the caller's channel.
-pub async fn show(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let game = crate::app::games::here(&mut tx, caller)
-        .await?
-        .ok_or_else(|| {
-            crate::app::AppError::user(
-                "This channel belongs to no game. A server manager or the FC can start one here with `/game-gm create`.",
-            )
-        })?;
-    let channels = stored::channels(&mut tx, game.id).await?;
-    let gms = stored::gms(&mut tx, game.id).await?;
-    let players = stored::players(&mut tx, game.id).await?;
+/// `game` as an embed: what it is and who plays it.
+pub async fn embed(tx: &mut Tx, app: &App, guild_id: i64, game: &Game) -> Result<Embed, AppError> {
+    let channels = stored::channels(tx, game.id).await?;
+    let gms = stored::gms(tx, game.id).await?;
+    let players = stored::players(tx, game.id).await?;
     let mut lines = Vec::with_capacity(players.len());
     for p in &players {
         let character = match p.character_id {
-            Some(id) => characters::get(&mut tx, caller.guild_id, id)
+            Some(id) => characters::get(tx, guild_id, id)
                 .await?
                 .map(|c| format!("**{}**", c.name))
                 .unwrap_or_else(|| "(a deleted character)".into()),
@@ -37,7 +29,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
         "live".into()
     };
     let mut players_text = if lines.is_empty() {
-        "nobody yet: `/game join`".to_string()
+        "nobody yet: **Join** below".to_string()
     } else {
         lines.join("\n")
     };
@@ -60,9 +52,7 @@ pub async fn show(app: &App, caller: &Caller) -> AppResult {
     if let Some(gm) = game.gm_channel {
         embed = embed.field("GM channel", format!("<#{gm}> (its secret rolls)"), false);
     }
-    let embed =
-        embed
-            .field("Game masters", gm_mentions(&gms), false)
-            .field("Players", players_text, false);
-    Ok(Response::message(View::embed(embed)))
+    Ok(embed
+        .field("Game masters", gm_mentions(&gms), false)
+        .field("Players", players_text, false))
 }

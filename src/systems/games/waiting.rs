@@ -1,30 +1,22 @@
-//! `/game waiting`: privately, whom the game of the caller's channel waits
-//! on (issue 32 item 3): each open roll, prompt, turn or request that
-//! waits on a member (or the game masters), what for, since when, with a
-//! link to its message. Only a play-by-post game records waits
+//! Whom a game waits on (issue 32 item 3), for the `/game` card
+//! ([`super::card`]): each open roll, prompt, turn or request that waits
+//! on a member (or the game masters), what for, since when, with a link
+//! to its message. Only a play-by-post game records waits
 //! ([`crate::app::waits`]).
 
-use crate::app::view::{colour, limits, Embed};
-use crate::app::{App, AppError, AppResult, Caller, Response, View};
+use crate::app::games::Game;
+use crate::app::view::limits;
+use crate::app::AppError;
 use crate::storage::waits::{self, Listed, GAME_MASTERS};
+use crate::storage::Tx;
 
 /// The most waits listed.
 const MAX_LISTED: i64 = 25;
 
-/// Lists, privately, whom the game of the caller's channel waits on.
-pub async fn waiting(app: &App, caller: &Caller) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let game = crate::app::games::here(&mut tx, caller)
-        .await?
-        .ok_or_else(|| {
-            AppError::user(
-                "This channel belongs to no game. A server manager or the FC can start one here with `/game-gm create`.",
-            )
-        })?;
-    let now = app.clock.now_ms();
-    let listed = waits::open_in(&mut tx, caller.guild_id, game.id, now, MAX_LISTED).await?;
-    drop(tx);
-    let title = format!("Waiting in {}", game.name);
+/// Whom `game` waits on at `now`, one line each (or why nobody), short
+/// enough for an embed field.
+pub async fn text(tx: &mut Tx, guild_id: i64, game: &Game, now: i64) -> Result<String, AppError> {
+    let listed = waits::open_in(tx, guild_id, game.id, now, MAX_LISTED).await?;
     let mut text = if listed.is_empty() {
         if game.pace == "post" {
             format!("**{}** waits on nobody.", game.name)
@@ -37,13 +29,12 @@ pub async fn waiting(app: &App, caller: &Caller) -> AppResult {
     } else {
         listed
             .iter()
-            .map(|w| line(caller.guild_id, w))
+            .map(|w| line(guild_id, w))
             .collect::<Vec<_>>()
             .join("\n")
     };
-    crate::app::view::truncate(&mut text, limits::DESCRIPTION);
-    let embed = Embed::new(title).colour(colour::NEUTRAL).description(text);
-    Ok(Response::ephemeral(View::embed(embed)))
+    crate::app::view::truncate(&mut text, limits::FIELD_VALUE);
+    Ok(text)
 }
 
 /// One wait: whom on, what for, since when, and where.
@@ -63,7 +54,6 @@ fn line(guild_id: i64, w: &Listed) -> String {
     };
     format!("• {who}: {} · since {since} · {place}", w.what)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

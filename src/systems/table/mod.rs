@@ -36,7 +36,8 @@ use crate::systems::game::{Feature, NoGame};
 /// The shared table features as a registered (not playable) feature:
 /// their deletion prompts are sessions of their own kind ([`delete::KIND`]),
 /// and so are `/fc undo`'s prompts ([`undo::KIND`]) and the requests
-/// `player_edits` sends for approval ([`approval::KIND`]); their commands
+/// `player_edits` sends for approval ([`approval::KIND`]), and the `/game`
+/// cards ([`crate::systems::games::card::KIND`]); their commands
 /// are grafted onto each system's `/<root> sheet` by
 /// [`crate::systems::commands`], so they list none here.
 pub struct TableFeature;
@@ -44,13 +45,21 @@ pub struct TableFeature;
 impl Feature for TableFeature {
     const ID: &'static str = "table";
     const NAME: &'static str = "Table";
-    const KINDS: &'static [&'static str] = &[delete::KIND, undo::KIND, approval::KIND];
+    const KINDS: &'static [&'static str] = &[
+        delete::KIND,
+        undo::KIND,
+        approval::KIND,
+        crate::systems::games::card::KIND,
+    ];
     type Game = NoGame;
 
     async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> AppResult {
         match session.kind.as_str() {
             undo::KIND => undo::click(app, tx, session, click).await,
             approval::KIND => approval::click(app, tx, session, click).await,
+            crate::systems::games::card::KIND => {
+                crate::systems::games::card::click(app, tx, session, click).await
+            }
             _ => delete::click(app, tx, session, click).await,
         }
     }
@@ -59,6 +68,9 @@ impl Feature for TableFeature {
         match session.kind.as_str() {
             undo::KIND => undo::render(app, session, caller).await,
             approval::KIND => approval::render(session),
+            crate::systems::games::card::KIND => {
+                crate::systems::games::card::render(app, session, caller).await
+            }
             _ => delete::render(app, session),
         }
     }

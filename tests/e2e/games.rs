@@ -502,7 +502,8 @@ async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
 async fn issue_32_sheet_use_in_a_game_changes_the_character_in_that_game() {
     let t = table("games-use", 1).await;
     two_games(&t).await;
-    let used = one(&t, "alice in #beta: /st sheet use character:Ann").await;
+    one(&t, "alice in #beta: /st sheet show private:true").await;
+    let used = one(&t, "alice in #beta: select Play as… = Ann").await;
     assert!(
         used.text()
             .contains("**Ann** is now your character in **Beta**"),

@@ -1168,10 +1168,10 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
     assert_eq!(
         counts,
         [
-            ("vr", 47, 73),
-            ("ve", 40, 71),
-            ("st", 36, 54),
-            ("vv", 41, 66)
+            ("vr", 43, 71),
+            ("ve", 36, 69),
+            ("st", 32, 52),
+            ("vv", 37, 64)
         ]
     );
 }

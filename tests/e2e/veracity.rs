@@ -851,7 +851,6 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
         "/vr save inventory:light player:alice",
         "/vr facet step facet:1 direction:up player:alice",
         "/vr reveal target:Vane secrets:1 gain:light player:alice",
-        "/vr sheet show player:alice",
     ] {
         refused(&t, "bob", line, not_yours).await;
     }
@@ -915,7 +914,7 @@ async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     let out = ok(&t, "fc", "/vr sheet show character:Ada").await;
     assert_eq!(out.title(), "📜 Ada");
     let ex = t
-        .command("fc", "/vr sheet show player:bob private:true")
+        .command("fc", "/vr-gm sheet show player:bob private:true")
         .await
         .unwrap();
     assert_eq!(ex.single().kind, "ephemeral");

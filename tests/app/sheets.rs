@@ -140,7 +140,9 @@ async fn a_character_is_named_one_way_with_one_set_of_refusals() {
     let ve = app.registry.by_root("ve").unwrap();
     // Two members' Ann: ambiguous for the FC until `player:` says whose.
     let no = table::show(&app, &fc, ve, Pick::named("Ann"), false).await;
-    assert!(refusal(&no).contains("Several members have a character named `Ann`: add `player:`"));
+    assert!(refusal(&no).contains(
+        "Several members have a character named `Ann`: say whose with `/ve-gm sheet show player:`"
+    ));
     let r = table::show(
         &app,
         &fc,

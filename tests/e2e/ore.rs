@@ -272,7 +272,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
     );
     refused(
         &cmd(&t, "bob", "/vv sheet show").await,
-        "has no active character",
+        "No Virtual Veil characters yet: create one with `/vv sheet create`.",
     );
     let ex = cmd(&t, "fc", "/vv sheet set stat:Wit value:7 character:Ann").await;
     // Issue 16: a sheet edit answers in one line.

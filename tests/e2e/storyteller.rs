@@ -364,7 +364,10 @@ async fn sheets_are_created_shown_and_edited() {
         "**Firearms**: Rail Pistols (adv.)\n**Melee**: Swords (adv.)"
     );
     assert!(description(&card).contains("**Wound penalty** −2 dice, +1 difficulty"));
-    assert_eq!(labels(&card), vec!["Ignore wound penalty (1 willpower)"]);
+    assert_eq!(
+        labels(&card),
+        vec!["Ignore wound penalty (1 willpower)", "Delete", "Export"]
+    );
 
     // Bad input: refused privately, nothing stored.
     let before = sheet(&t, "Ada").await;

@@ -273,7 +273,9 @@ async fn a_sheet_is_created_filled_from_the_lowest_slot_and_shown_as_a_grid() {
         labels,
         vec![
             ("Rest: remove a Stress".to_string(), true),
-            ("Rest: remove a Wound".to_string(), true)
+            ("Rest: remove a Wound".to_string(), true),
+            ("Delete".to_string(), false),
+            ("Export".to_string(), false)
         ]
     );
     // Private view.
@@ -549,10 +551,13 @@ async fn wounds_displace_items_and_death_comes_when_every_flesh_slot_is_wounded(
     assert_eq!(sheet_of(&t, "alice").await.1, version);
     let out = ok(&t, "alice", "/vr sheet show").await;
     assert_eq!(out.title(), "💀 Ada (dead)");
-    assert!(
-        out.buttons().iter().all(|b| b.2),
-        "rest buttons are disabled"
-    );
+    let (sheet, rest): (Vec<_>, Vec<_>) = out
+        .buttons()
+        .into_iter()
+        .partition(|b| b.0 == "Delete" || b.0 == "Export");
+    assert!(rest.iter().all(|b| b.2), "rest buttons are disabled");
+    // The dead can still be deleted or exported.
+    assert!(sheet.len() == 2 && sheet.iter().all(|b| !b.2), "{sheet:?}");
     assert_schema_clean(&t);
     t.stop().await;
 }

@@ -128,13 +128,11 @@ fn play_select(id: i64, version: i64, options: Vec<SelectOption>, page: usize) -
     })
 }
 
-/// The controls' rows: **Play as…** (when there is another character to
-/// play) and, for a character shown, **Delete** and **Export**.
+/// The controls' rows: for a character shown, **Delete** and **Export**
+/// (first: a card with many rows of its own keeps them), then **Play as…**
+/// when there is another character to play.
 fn rows(id: i64, version: i64, state: &CardState, options: Vec<SelectOption>) -> Vec<Row> {
     let mut out = Vec::new();
-    if !options.is_empty() {
-        out.push(play_select(id, version, options, 0));
-    }
     if state.character.is_some() {
         let b = |a: CardAction, label: &str, style| {
             Button::new(a.button(KIND, id, version).encode(), label, style)
@@ -143,6 +141,9 @@ fn rows(id: i64, version: i64, state: &CardState, options: Vec<SelectOption>) ->
             b(CardAction::Delete, "Delete", Style::Danger),
             b(CardAction::Export, "Export", Style::Secondary),
         ]));
+    }
+    if !options.is_empty() {
+        out.push(play_select(id, version, options, 0));
     }
     out
 }

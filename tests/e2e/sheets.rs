@@ -609,3 +609,33 @@ async fn veracity_commands_name_a_character_as_well_as_a_player() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// More characters than a menu shows: **Play as…** pages, privately, and
+/// a pick from a later page plays that character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_as_pages_through_more_characters_than_a_menu_shows() {
+    let t = table("sheets-play-pages", 1).await;
+    for i in 0..27 {
+        ok(&t, "alice", &format!("/ve sheet create name:Ann{i:02}")).await;
+    }
+    // The newest (Ann26) is shown; 26 others are more than 25.
+    let shown = ok(&t, "alice", "/ve sheet show").await;
+    let first = menu(&shown);
+    assert_eq!(first.len(), 24, "{first:?}");
+    assert_eq!(first[0], "Ann00");
+    assert!(first[23].starts_with("More choices (24–26) ▸"), "{first:?}");
+    // The owner turns the page and picks from page 2.
+    let page = done(
+        "alice",
+        "more",
+        t.select("alice", "Play as…", &["page:1".to_string()]).await,
+    );
+    assert_eq!(page.kind, "ephemeral");
+    let second = menu(&page);
+    assert!(second[0].starts_with("◂ Earlier choices"), "{second:?}");
+    assert_eq!(&second[1..], ["Ann23", "Ann24", "Ann25"]);
+    let used = done("alice", "Play as", play_as(&t, "alice", "Ann24").await);
+    assert!(used.text().contains("**Ann24** is now your active"));
+    assert_eq!(active(&t, "venus", "alice").await.as_deref(), Some("Ann24"));
+    t.stop().await;
+}

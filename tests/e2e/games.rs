@@ -215,6 +215,16 @@ async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     assert!(log.text().contains("Ann"), "{}", log.text());
     let sheet = one(&t, "alice in #alpha: /st sheet show character:Ann").await;
     assert!(sheet.text().contains("Ann"), "{}", sheet.text());
+    // Its sheet's controls: Export reads and runs; Delete and Play as…
+    // would change it, as `sheet delete` and `sheet use` did: refused.
+    let file = one(&t, "alice in #alpha: click Export").await;
+    assert_eq!(file.files[0].0, "Ann.kismet.json", "{}", file.text());
+    for line in [
+        "alice in #alpha: click Delete",
+        "alice in #alpha: select Play as… = Bea",
+    ] {
+        refused(&t, line, "The game **Alpha** has ended").await;
+    }
     let show = public(&t, "alice in #alpha: /game show").await;
     assert!(show.title().contains("ended"), "{}", show.title());
     // Beta plays on.

@@ -142,7 +142,7 @@ pub trait System: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<View, AppError>>;
 
     /// Whether it keeps character sheets: the shared table features
-    /// (`/<root> sheet list|show|use|rename|delete`) serve it.
+    /// (`/<root> sheet show|rename|import`) serve it.
     fn has_sheets(&self) -> bool {
         false
     }

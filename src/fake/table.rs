@@ -914,6 +914,8 @@ impl Table {
     }
 
     /// Picks `values` in the select menu whose placeholder is `placeholder`.
+    /// A value may be given as its option's label (as a member sees it):
+    /// it is sent as that option's value.
     pub async fn select(
         &self,
         who: &str,
@@ -921,15 +923,41 @@ impl Table {
         values: &[String],
     ) -> Result<Exchange, String> {
         let uid = Self::user_id(who);
+        let is_menu = |c: &Value| {
+            c.get("type").and_then(Value::as_u64) == Some(3)
+                && c.get("placeholder")
+                    .and_then(Value::as_str)
+                    .is_some_and(|p| p.eq_ignore_ascii_case(placeholder))
+        };
         let (message_id, custom_id) = self
-            .find_component(uid, |c| {
-                c.get("type").and_then(Value::as_u64) == Some(3)
-                    && c.get("placeholder")
-                        .and_then(Value::as_str)
-                        .is_some_and(|p| p.eq_ignore_ascii_case(placeholder))
-            })
+            .find_component(uid, is_menu)
             .ok_or_else(|| format!("{who} sees no select menu `{placeholder}`"))?;
-        self.click_custom_id(who, message_id, &custom_id, Some(values))
+        let options: Vec<Value> = self
+            .fake
+            .message_object(message_id)
+            .map(|m| components_of(&m))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|c| c.get("custom_id").and_then(Value::as_str) == Some(custom_id.as_str()))
+            .and_then(|c| c.get("options").and_then(Value::as_array).cloned())
+            .unwrap_or_default();
+        let field = |o: &Value, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let values: Vec<String> = values
+            .iter()
+            .map(|v| {
+                let is_value = options
+                    .iter()
+                    .any(|o| field(o, "value").as_deref() == Some(v));
+                let by_label = options
+                    .iter()
+                    .find(|o| field(o, "label").is_some_and(|l| l.eq_ignore_ascii_case(v)));
+                match by_label {
+                    Some(o) if !is_value => field(o, "value").unwrap_or_else(|| v.clone()),
+                    _ => v.clone(),
+                }
+            })
+            .collect();
+        self.click_custom_id(who, message_id, &custom_id, Some(&values))
             .await
     }
 

@@ -67,7 +67,7 @@ pub fn registry() -> Registry {
 
 /// Every slash command of every registered folder, with the shared table
 /// commands grafted onto each playable system's root (`/<root> settings`,
-/// and `/<root> sheet list|show|use|rename|delete` where it keeps sheets),
+/// and `/<root> sheet show|rename|import` where it keeps sheets),
 /// each playable system's odds questions grafted onto its root (`/<root>
 /// odds …`, so a server sees only its games' questions) and the others'
 /// onto `/odds`, and choice lists filled from the registry; the game
@@ -145,9 +145,14 @@ pub fn odds_questions() -> Vec<platform::odds::CliOdds> {
 }
 
 /// Puts a shared subcommand (group) under `root`, replacing one of the
-/// same name the system may have had, at the same place.
+/// same name and for the same members the system may have had, at the
+/// same place (a player's `show` and the game master's `show`, which
+/// [`gm_roots::split`] moves to `/<root>-gm`, stand side by side).
 fn graft(root: &mut poise::Command<Data, Error>, shared: poise::Command<Data, Error>) {
-    match root.subcommands.iter().position(|c| c.name == shared.name) {
+    let same = |c: &poise::Command<Data, Error>| {
+        c.name == shared.name && c.default_member_permissions == shared.default_member_permissions
+    };
+    match root.subcommands.iter().position(same) {
         Some(i) => root.subcommands[i] = shared,
         None => root.subcommands.push(shared),
     }

@@ -38,7 +38,11 @@ async fn a_deletion_is_asked_answered_by_its_owner_and_logged() {
         .await
         .unwrap();
     let ve = app.registry.by_root("ve").unwrap();
-    let ask = table::delete::ask(&app, &alice, ve, Pick::named("ann")).await;
+    // The shown sheet's Delete asks.
+    let shown = table::show(&app, &alice, ve, Pick::named("ann"), true).await;
+    let delete = crate::common::button(first(&shown).1, "Delete");
+    assert!(delete.starts_with("card:"), "{delete}");
+    let ask = dispatch(&app, &alice, &delete, &[]).await;
     let (kind, v) = first(&ask);
     assert_eq!(kind, "ephemeral");
     let labels: Vec<&str> = v.all_buttons().map(|b| b.label.as_str()).collect();
@@ -54,7 +58,7 @@ async fn a_deletion_is_asked_answered_by_its_owner_and_logged() {
     assert_eq!(first(&done).0, "update");
     assert!(
         text(&done).contains(
-            "🗑 Ann was deleted. It was the active character: pick another with `/ve sheet use`."
+            "🗑 Ann was deleted. It was the active character: pick another with `/ve sheet show` (**Play as…**)."
         ),
         "{}",
         text(&done)
@@ -136,7 +140,9 @@ async fn a_character_is_named_one_way_with_one_set_of_refusals() {
     let ve = app.registry.by_root("ve").unwrap();
     // Two members' Ann: ambiguous for the FC until `player:` says whose.
     let no = table::show(&app, &fc, ve, Pick::named("Ann"), false).await;
-    assert!(refusal(&no).contains("Several members have a character named `Ann`: add `player:`"));
+    assert!(refusal(&no).contains(
+        "Several members have a character named `Ann`: say whose with `/ve-gm sheet show player:`"
+    ));
     let r = table::show(
         &app,
         &fc,
@@ -158,6 +164,5 @@ async fn a_character_is_named_one_way_with_one_set_of_refusals() {
     let row = character(&app, "alice", "Ada").await.unwrap();
     let sheet: serde_json::Value = serde_json::from_str(&row.sheet).unwrap();
     assert_eq!(sheet["name"], "Ada");
-    let r = table::list(&app, &alice, ve).await;
-    assert!(text(&r).contains("**Ada** ← active"), "{}", text(&r));
+    assert!(character(&app, "alice", "Ada").await.unwrap().active);
 }

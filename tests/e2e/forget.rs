@@ -394,7 +394,8 @@ async fn the_csv_export_leaves_out_erased_text_and_deleted_sheets() {
         &[
             "alice: /me forget",
             "alice: click Delete",
-            "bob: /ve sheet delete character:Bobvenus",
+            "bob: /ve sheet show character:Bobvenus private:true",
+            "bob: click Delete",
             "bob: click Delete",
         ],
     )

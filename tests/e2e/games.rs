@@ -215,6 +215,16 @@ async fn issue_32_an_ended_game_keeps_its_log_and_refuses_rolls() {
     assert!(log.text().contains("Ann"), "{}", log.text());
     let sheet = one(&t, "alice in #alpha: /st sheet show character:Ann").await;
     assert!(sheet.text().contains("Ann"), "{}", sheet.text());
+    // Its sheet's controls: Export reads and runs; Delete and Play as…
+    // would change it, as `sheet delete` and `sheet use` did: refused.
+    let file = one(&t, "alice in #alpha: click Export").await;
+    assert_eq!(file.files[0].0, "Ann.kismet.json", "{}", file.text());
+    for line in [
+        "alice in #alpha: click Delete",
+        "alice in #alpha: select Play as… = Bea",
+    ] {
+        refused(&t, line, "The game **Alpha** has ended").await;
+    }
     let show = one(&t, "alice in #alpha: /game").await;
     assert!(show.title().contains("ended"), "{}", show.title());
     // Beta plays on.
@@ -503,7 +513,8 @@ async fn issue_32_a_thread_or_channel_under_a_games_channel_is_in_the_game() {
 async fn issue_32_sheet_use_in_a_game_changes_the_character_in_that_game() {
     let t = table("games-use", 1).await;
     two_games(&t).await;
-    let used = one(&t, "alice in #beta: /st sheet use character:Ann").await;
+    one(&t, "alice in #beta: /st sheet show private:true").await;
+    let used = one(&t, "alice in #beta: select Play as… = Ann").await;
     assert!(
         used.text()
             .contains("**Ann** is now your character in **Beta**"),

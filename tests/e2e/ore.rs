@@ -272,7 +272,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
     );
     refused(
         &cmd(&t, "bob", "/vv sheet show").await,
-        "has no active character",
+        "No Virtual Veil characters yet: create one with `/vv sheet create`.",
     );
     let ex = cmd(&t, "fc", "/vv sheet set stat:Wit value:7 character:Ann").await;
     // Issue 16: a sheet edit answers in one line.
@@ -300,18 +300,26 @@ async fn vv_sheet_create_show_edit_and_rights() {
         .contains("Health **6/6**"));
     cmd(&t, "fc", "/vv sheet create name:Bo wit:3 player:bob").await;
     cmd(&t, "alice", "/vv sheet create name:Ann2 wit:1").await;
-    let ex = cmd(&t, "alice", "/vv sheet list").await;
+    let ex = cmd(&t, "alice", "/vv sheet show private:true").await;
     assert!(
-        desc(ex.single()).contains("**Ann2** ← active"),
+        ex.single().title().contains("Ann2"),
         "{}",
-        desc(ex.single())
+        ex.single().title()
     );
-    cmd(&t, "alice", "/vv sheet use character:Ann").await;
-    let ex = cmd(&t, "fc", "/vv sheet list").await;
-    let d = desc(ex.single());
+    t.select("alice", "Play as…", &["Ann".to_string()])
+        .await
+        .unwrap();
+    let ex = cmd(&t, "alice", "/vv sheet show private:true").await;
     assert!(
-        d.contains("**Ann** ← active") && d.contains("**Bo** ← active") && d.contains("**Goons**"),
-        "{d}"
+        ex.single().title().contains("Ann"),
+        "{}",
+        ex.single().title()
+    );
+    let ex = cmd(&t, "fc", "/vv-gm sheet show player:@bob").await;
+    assert!(
+        ex.single().title().contains("Bo"),
+        "{}",
+        ex.single().title()
     );
     let ex = cmd(&t, "bob", "/vv sheet show").await;
     assert_eq!(ex.single().title(), "📇 Bo");

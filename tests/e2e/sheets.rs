@@ -1,7 +1,8 @@
 //! The shared sheet features of every system at the table, through the
-//! fake Discord: `/<sys> sheet list|show|use|rename|delete` for `ve`, `vr`,
-//! `st` and `vv`, with one way to name a character (`character:` and
-//! `player:`), the same rights and the same refusals everywhere.
+//! fake Discord: `/<sys> sheet show|rename` (and the game master's
+//! `/<sys>-gm sheet show|rename` with `player:`) for `ve`, `vr`, `st` and
+//! `vv`, a shown sheet's **Play as…**, **Delete** and **Export**, one way
+//! to name a character, the same rights and the same refusals everywhere.
 
 use crate::common::{assert_schema_clean, table};
 use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
@@ -77,49 +78,112 @@ async fn stored(t: &Table, system: &str, who: &str, name: &str) -> Option<serde_
     .map(|r| serde_json::from_str(&r.sheet).unwrap())
 }
 
+/// The name of `who`'s active character in `system`, if any.
+async fn active(t: &Table, system: &str, who: &str) -> Option<String> {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    kismet::storage::characters::active(
+        &mut tx,
+        GUILD_ID as i64,
+        system,
+        Table::user_id(who) as i64,
+    )
+    .await
+    .unwrap()
+    .map(|r| r.name)
+}
+
+/// The one answer of a click or pick that must succeed.
+fn done(who: &str, what: &str, ex: Result<Exchange, String>) -> Output {
+    let ex = ex.unwrap_or_else(|e| panic!("{who}: {what}: {e}"));
+    let out = ex.outputs[0].clone();
+    assert!(
+        !out.content().starts_with("⚠️"),
+        "{who}: {what} was refused: {}",
+        out.text()
+    );
+    out
+}
+
+/// A click or pick that must be refused privately with `needle`.
+fn turned_away(who: &str, what: &str, ex: Result<Exchange, String>, needle: &str) {
+    let ex = ex.unwrap_or_else(|e| panic!("{who}: {what}: {e}"));
+    let out = ex.single();
+    assert_eq!(out.kind, "ephemeral", "{who}: {what}: {}", out.text());
+    assert!(
+        out.content().starts_with("⚠️") && out.text().contains(needle),
+        "{who}: {what}: expected `{needle}` in {}",
+        out.text()
+    );
+}
+
+fn gm_of(root: &str) -> &'static str {
+    match root {
+        "vr" => "referee",
+        "st" => "storyteller",
+        "vv" => "Compiler",
+        _ => "FC",
+    }
+}
+
+/// The options of the reply's **Play as…**: "label (description)".
+fn menu(o: &Output) -> Vec<String> {
+    let rows = o.body["components"].as_array().cloned().unwrap_or_default();
+    rows.iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["placeholder"] == "Play as…")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| match o["description"].as_str() {
+            Some(d) => format!("{} ({d})", o["label"].as_str().unwrap_or("")),
+            None => o["label"].as_str().unwrap_or("").to_string(),
+        })
+        .collect()
+}
+
+/// Picks `name` in the newest **Play as…** `who` sees.
+async fn play_as(t: &Table, who: &str, name: &str) -> Result<Exchange, String> {
+    t.select(who, "Play as…", &[name.to_string()]).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
+async fn every_system_shows_plays_as_renames_and_deletes_sheets_alike() {
     let t = table("sheets-shared", 1).await;
     for (root, system, create) in SYSTEMS {
         let new = |name: &str| create.replace("{}", name);
+        let not_yours = format!("Only the {} can act on another player's sheet", gm_of(root));
         // Alice has Ann and Zed (the newest is active); Bob has an Ann too.
         ok(&t, "alice", &new("Ann")).await;
         ok(&t, "alice", &new("Zed")).await;
         ok(&t, "bob", &new("Ann")).await;
 
-        // list: one's own, the active one marked; the FC sees everyone's.
-        let list = ok(&t, "alice", &format!("/{root} sheet list")).await;
-        assert_eq!(list.kind, "ephemeral", "/{root}");
-        let text = list.text();
+        // show: one's active one, for the channel, with its controls.
+        let shown = ok(&t, "alice", &format!("/{root} sheet show")).await;
+        assert_eq!(shown.kind, "message", "/{root}");
+        assert!(shown.title().contains("Zed"), "/{root}: {}", shown.title());
+        let l = labels(&shown);
         assert!(
-            text.contains("**Ann**\n**Zed** ← active"),
-            "/{root}: {text}"
+            l.ends_with(&["Delete".to_string(), "Export".to_string()]),
+            "/{root}: {l:?}"
         );
-        assert!(!text.contains(&mention("bob")), "/{root}: {text}");
-        let all = ok(&t, "fc", &format!("/{root} sheet list")).await.text();
-        assert!(
-            all.contains(&format!("**Ann** ← active · {}", mention("bob")))
-                && all.contains(&format!("**Zed** ← active · {}", mention("alice"))),
-            "/{root}: {all}"
+        // Play as… offers one's other characters only: another player's
+        // pick on it is refused and changes nothing.
+        assert_eq!(menu(&shown), vec!["Ann"], "/{root}");
+        turned_away(
+            "bob",
+            "Play as",
+            play_as(&t, "bob", "Ann").await,
+            &not_yours,
         );
-
-        // use: makes one of one's own characters the active one.
-        let used = ok(&t, "alice", &format!("/{root} sheet use character:ann")).await;
+        assert_eq!(active(&t, system, "alice").await.as_deref(), Some("Zed"));
+        // The owner's pick makes Ann active (replaces `sheet use`).
+        let used = done("alice", "Play as", play_as(&t, "alice", "Ann").await);
+        assert_eq!(used.kind, "ephemeral", "/{root}");
         assert!(
             used.text().contains("**Ann** is now your active"),
             "/{root}: {}",
             used.text()
         );
-        let text = ok(&t, "alice", &format!("/{root} sheet list")).await.text();
-        assert!(
-            text.contains("**Ann** ← active\n**Zed**"),
-            "/{root}: {text}"
-        );
-
-        // show: one's own (the active one by default), for the channel.
-        let shown = ok(&t, "alice", &format!("/{root} sheet show")).await;
-        assert_eq!(shown.kind, "message", "/{root}");
-        assert!(shown.title().contains("Ann"), "/{root}: {}", shown.title());
+        assert_eq!(active(&t, system, "alice").await.as_deref(), Some("Ann"));
         let shown = ok(
             &t,
             "alice",
@@ -133,44 +197,50 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         for line in [
             format!("/{root} sheet show character:Zed"),
             format!("/{root} sheet rename character:Zed name:Mine"),
-            format!("/{root} sheet delete character:Zed"),
         ] {
             refused(&t, "bob", &line, "No character named `Zed`").await;
         }
-        for line in [
-            format!("/{root} sheet show player:@alice"),
-            format!("/{root} sheet use character:Zed player:@alice"),
-            format!("/{root} sheet delete character:Zed player:@alice"),
-        ] {
-            let gm = match root {
-                "vr" => "referee",
-                "st" => "storyteller",
-                "vv" => "Compiler",
-                _ => "FC",
-            };
-            refused(
-                &t,
-                "bob",
-                &line,
-                &format!("Only the {gm} can act on another player's sheet"),
-            )
-            .await;
+        // Nor press the controls of a sheet shown to the channel.
+        ok(&t, "alice", &format!("/{root} sheet show character:Zed")).await;
+        for label in ["Delete", "Export"] {
+            turned_away("bob", label, t.click("bob", label).await, &not_yours);
         }
-        // The FC may, but a name two members share needs `player:`.
+        // The owner's Export: the file, privately.
+        let out = done("alice", "Export", t.click("alice", "Export").await);
+        assert_eq!(out.kind, "ephemeral", "/{root}");
+        assert_eq!(out.files[0].0, "Zed.kismet.json", "/{root}");
+
+        // The game master: a name two members share is named with its
+        // player under /<root>-gm.
         refused(
             &t,
             "fc",
             &format!("/{root} sheet show character:Ann"),
-            "Several members have a character named `Ann`: add `player:`",
+            &format!("Several members have a character named `Ann`: say whose with `/{root}-gm sheet show player:`"),
         )
         .await;
         let bobs = ok(
             &t,
             "fc",
-            &format!("/{root} sheet show character:Ann player:@bob"),
+            &format!("/{root}-gm sheet show player:@bob character:Ann"),
         )
         .await;
         assert!(bobs.title().contains("Ann"), "/{root}: {}", bobs.title());
+        // The game master's Play as… offers everyone's: he makes Zed
+        // Alice's active character again.
+        assert_eq!(
+            menu(&bobs),
+            vec!["Ann (another player's · active)", "Zed (another player's)"],
+            "/{root}"
+        );
+        let used = done("fc", "Play as", play_as(&t, "fc", "Zed").await);
+        assert!(
+            used.text()
+                .contains(&format!("**Zed** is now {}'s active", mention("alice"))),
+            "/{root}: {}",
+            used.text()
+        );
+        assert_eq!(active(&t, system, "alice").await.as_deref(), Some("Zed"));
         ok(&t, "fc", &format!("/{root} sheet show character:Zed")).await;
         refused(
             &t,
@@ -202,7 +272,7 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         ok(
             &t,
             "fc",
-            &format!("/{root} sheet rename character:Zoe name:Zia player:@alice"),
+            &format!("/{root}-gm sheet rename player:@alice character:Zoe name:Zia"),
         )
         .await;
         let sheet = stored(&t, system, "alice", "Zia").await.expect("renamed");
@@ -212,8 +282,9 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         }
         assert!(stored(&t, system, "alice", "Zed").await.is_none());
 
-        // delete: asks first, privately, with Delete and Keep.
-        let ask = ok(&t, "alice", &format!("/{root} sheet delete character:zia")).await;
+        // Delete: asks first, privately, with Delete and Keep.
+        ok(&t, "alice", &format!("/{root} sheet show character:zia")).await;
+        let ask = done("alice", "Delete", t.click("alice", "Delete").await);
         assert_eq!(ask.kind, "ephemeral", "/{root}");
         assert!(
             ask.text().contains("Delete **Zia** for good?"),
@@ -226,11 +297,10 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         assert!(kept.single().text().contains("Zia was kept"));
         assert!(kept.single().buttons().is_empty());
         assert!(stored(&t, system, "alice", "Zia").await.is_some());
-        ok(&t, "alice", &format!("/{root} sheet delete character:Zia")).await;
+        done("alice", "Delete", t.click("alice", "Delete").await);
         let gone = t.click("alice", "Delete").await.unwrap();
         let text = gone.single().text();
         assert!(text.contains("🗑 Zia was deleted."), "/{root}: {text}");
-        assert!(!text.contains("active"), "/{root}: {text}");
         assert!(stored(&t, system, "alice", "Zia").await.is_none());
         refused(
             &t,
@@ -240,13 +310,9 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         )
         .await;
 
-        // The FC deletes Bob's Ann (his active one), naming its player.
-        let ask = ok(
-            &t,
-            "fc",
-            &format!("/{root} sheet delete character:Ann player:@bob"),
-        )
-        .await;
+        // The game master deletes Bob's Ann (his active one) from its card.
+        ok(&t, "fc", &format!("/{root}-gm sheet show player:@bob")).await;
+        let ask = done("fc", "Delete", t.click("fc", "Delete").await);
         assert!(
             ask.text()
                 .contains(&format!("{}'s character", mention("bob"))),
@@ -257,7 +323,7 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
         let text = gone.single().text();
         assert!(
             text.contains(&format!(
-                "🗑 Ann was deleted. It was the active character: pick another with `/{root} sheet use`."
+                "🗑 Ann was deleted. It was the active character: pick another with `/{root} sheet show` (**Play as…**)."
             )),
             "/{root}: {text}"
         );
@@ -266,14 +332,8 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
             stored(&t, system, "alice", "Ann").await.is_some(),
             "alice's Ann stays"
         );
-        refused(
-            &t,
-            "bob",
-            &format!("/{root} sheet show"),
-            "has no active character",
-        )
-        .await;
-        let empty = ok(&t, "bob", &format!("/{root} sheet list")).await;
+        // With none left, show says how to make one.
+        let empty = ok(&t, "bob", &format!("/{root} sheet show")).await;
         assert!(
             empty
                 .text()
@@ -281,6 +341,24 @@ async fn every_system_lists_shows_uses_renames_and_deletes_sheets_alike() {
             "/{root}: {}",
             empty.text()
         );
+        // With characters but none active, show lists them to pick one.
+        ok(&t, "bob", &new("Bea")).await;
+        ok(&t, "bob", &new("Cy")).await;
+        ok(&t, "bob", &format!("/{root} sheet show character:Cy")).await;
+        done("bob", "Delete", t.click("bob", "Delete").await);
+        done("bob", "Delete", t.click("bob", "Delete").await);
+        let list = ok(&t, "bob", &format!("/{root} sheet show")).await;
+        assert_eq!(list.kind, "ephemeral", "/{root}");
+        assert!(list.text().contains("**Bea**"), "/{root}: {}", list.text());
+        assert!(
+            !list.text().contains("← active"),
+            "/{root}: {}",
+            list.text()
+        );
+        let picked = done("bob", "Play as", play_as(&t, "bob", "Bea").await);
+        assert_eq!(picked.kind, "update", "/{root}");
+        assert!(picked.text().contains("**Bea** is now your active"));
+        assert_eq!(active(&t, system, "bob").await.as_deref(), Some("Bea"));
     }
     assert_schema_clean(&t);
     t.stop().await;
@@ -297,7 +375,7 @@ async fn the_character_option_completes_in_every_system_from_its_root() {
                 .map(|c| c["name"].as_str().unwrap().to_string())
                 .collect()
         };
-        for sub in ["show", "use", "rename name:X", "delete"] {
+        for sub in ["show", "rename name:X"] {
             let line = format!("/{root} sheet {sub} character:n");
             let mine = t.autocomplete("alice", &line, "character").await.unwrap();
             assert_eq!(names(mine), vec!["Ann"], "{line}");
@@ -385,19 +463,54 @@ async fn every_sheet_group_registers_the_shared_subcommands_within_limits() {
                 })
                 .unwrap_or_default()
         };
-        assert!(sub("list").is_empty());
+        // `player:` is the game master's (issue 31): only his root has it;
+        // list, use, delete and export are a shown sheet's controls.
+        let names: Vec<&str> = sheet["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|o| o["name"].as_str())
+            .collect();
+        for gone in ["list", "use", "delete", "export"] {
+            assert!(!names.contains(&gone), "/{root} sheet {gone}");
+        }
+        assert_eq!(sub("show"), vec!["character", "private"], "/{root}");
+        assert_eq!(sub("rename"), vec!["character", "name"], "/{root}");
+        let gm = reg
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == format!("{root}-gm"))
+            .unwrap_or_else(|| panic!("/{root}-gm registered"));
+        let gm_sheet = gm["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == "sheet")
+            .unwrap_or_else(|| panic!("/{root}-gm sheet"));
+        let gm_sub = |name: &str| -> Vec<String> {
+            gm_sheet["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == name)
+                .unwrap_or_else(|| panic!("/{root}-gm sheet {name}"))["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["name"].as_str().unwrap().to_string())
+                .collect()
+        };
         assert_eq!(
-            sub("show"),
-            vec!["character", "player", "private"],
-            "/{root}"
+            gm_sub("show"),
+            vec!["player", "character", "private"],
+            "/{root}-gm"
         );
-        assert_eq!(sub("use"), vec!["character", "player"], "/{root}");
         assert_eq!(
-            sub("rename"),
-            vec!["character", "name", "player"],
-            "/{root}"
+            gm_sub("rename"),
+            vec!["player", "character", "name"],
+            "/{root}-gm"
         );
-        assert_eq!(sub("delete"), vec!["character", "player"], "/{root}");
     }
     assert_schema_clean(&t);
     t.stop().await;
@@ -435,7 +548,7 @@ async fn the_sheets_example_script_plays_clean() {
         refusals,
         vec![
             "bob: ⚠️ No character named `Zed` here.".to_string(),
-            "fc: ⚠️ Several members have a character named `Ann`: add `player:` to say whose."
+            "fc: ⚠️ Several members have a character named `Ann`: say whose with `/vv-gm sheet show player:` (or `rename`)."
                 .to_string(),
         ]
     );
@@ -458,7 +571,10 @@ async fn veracity_commands_name_a_character_as_well_as_a_player() {
         "/vr sheet create name:Zed light:6 flesh:6 facet:Calm",
     )
     .await;
-    ok(&t, "alice", "/vr sheet use character:Zed").await;
+    ok(&t, "alice", "/vr sheet show private:true").await;
+    t.select("alice", "Play as…", &["Zed".to_string()])
+        .await
+        .unwrap();
     // Not the active one: the one named.
     let out = ok(
         &t,
@@ -491,5 +607,35 @@ async fn veracity_commands_name_a_character_as_well_as_a_player() {
         out.content()
     );
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// More characters than a menu shows: **Play as…** pages, privately, and
+/// a pick from a later page plays that character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_as_pages_through_more_characters_than_a_menu_shows() {
+    let t = table("sheets-play-pages", 1).await;
+    for i in 0..27 {
+        ok(&t, "alice", &format!("/ve sheet create name:Ann{i:02}")).await;
+    }
+    // The newest (Ann26) is shown; 26 others are more than 25.
+    let shown = ok(&t, "alice", "/ve sheet show").await;
+    let first = menu(&shown);
+    assert_eq!(first.len(), 24, "{first:?}");
+    assert_eq!(first[0], "Ann00");
+    assert!(first[23].starts_with("More choices (24–26) ▸"), "{first:?}");
+    // The owner turns the page and picks from page 2.
+    let page = done(
+        "alice",
+        "more",
+        t.select("alice", "Play as…", &["page:1".to_string()]).await,
+    );
+    assert_eq!(page.kind, "ephemeral");
+    let second = menu(&page);
+    assert!(second[0].starts_with("◂ Earlier choices"), "{second:?}");
+    assert_eq!(&second[1..], ["Ann23", "Ann24", "Ann25"]);
+    let used = done("alice", "Play as", play_as(&t, "alice", "Ann24").await);
+    assert!(used.text().contains("**Ann24** is now your active"));
+    assert_eq!(active(&t, "venus", "alice").await.as_deref(), Some("Ann24"));
     t.stop().await;
 }

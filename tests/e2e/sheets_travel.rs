@@ -1,4 +1,4 @@
-//! Sheets travel (issue 33, item 4): `/<root> sheet export` attaches a
+//! Sheets travel (issue 33, item 4): a shown sheet's **Export** attaches a
 //! versioned JSON sheet file, `/<root> sheet import file:` reads one back
 //! (an attachment option, served by the fake Discord on 127.0.0.1) as the
 //! caller's character, in another server; malformed files are refused
@@ -22,6 +22,20 @@ async fn ok(t: &Table, who: &str, line: &str) -> Output {
         "{who}: {line} was refused: {}",
         out.text()
     );
+    out
+}
+
+/// Alice's character `name` (her active one when `None`) exported: shown
+/// privately, then its **Export** pressed.
+async fn export(t: &Table, root: &str, name: Option<&str>) -> Output {
+    let line = match name {
+        Some(n) => format!("/{root} sheet show character:{n} private:true"),
+        None => format!("/{root} sheet show private:true"),
+    };
+    ok(t, "alice", &line).await;
+    let ex = t.click("alice", "Export").await.unwrap();
+    let out = ex.outputs[0].clone();
+    assert!(!out.content().starts_with("⚠️"), "{}", out.text());
     out
 }
 
@@ -155,12 +169,7 @@ async fn every_games_richest_sheet_travels_to_another_server_unchanged() {
         let before = row(&t, GUILD_ID, system, "alice", name).await.unwrap();
         let shown = card(&t, root, name).await;
 
-        let out = ok(
-            &t,
-            "alice",
-            &format!("/{root} sheet export character:{name}"),
-        )
-        .await;
+        let out = export(&t, root, Some(name)).await;
         assert_eq!(out.kind, "ephemeral", "{root}: {}", out.text());
         let (file_name, bytes) = out.files.first().expect("a file").clone();
         assert_eq!(file_name, format!("{name}.kismet.json"));
@@ -203,7 +212,7 @@ async fn an_older_veracity_sheet_version_imports_with_item_identities() {
         ],
     )
     .await;
-    let out = ok(&t, "alice", "/vr sheet export character:Old").await;
+    let out = export(&t, "vr", Some("Old")).await;
     let mut doc: Value = serde_json::from_slice(&out.files[0].1).unwrap();
     assert_eq!(doc["version"], 2);
     // A version-1 document: items without identities.
@@ -238,7 +247,7 @@ async fn an_older_veracity_sheet_version_imports_with_item_identities() {
 /// An exported Storyteller sheet of alice's, as a JSON value to spoil.
 async fn storyteller_doc(t: &Table) -> Value {
     play(t, &["/st sheet create name:Bo willpower:5"]).await;
-    let out = ok(t, "alice", "/st sheet export").await;
+    let out = export(t, "st", None).await;
     serde_json::from_slice(&out.files[0].1).unwrap()
 }
 

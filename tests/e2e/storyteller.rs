@@ -219,7 +219,7 @@ async fn the_game_master_is_the_storyteller_in_every_text() {
         .clone();
     let mut all = Vec::new();
     descriptions(&st, "/st", &mut all);
-    // (`/st sheet list|show|use|rename|delete` are the shared table's.)
+    // (`/st sheet show|rename|import` are the shared table's.)
     let shared = ["list", "show", "use", "rename", "delete"];
     let own: Vec<&String> = all
         .iter()
@@ -364,7 +364,10 @@ async fn sheets_are_created_shown_and_edited() {
         "**Firearms**: Rail Pistols (adv.)\n**Melee**: Swords (adv.)"
     );
     assert!(description(&card).contains("**Wound penalty** −2 dice, +1 difficulty"));
-    assert_eq!(labels(&card), vec!["Ignore wound penalty (1 willpower)"]);
+    assert_eq!(
+        labels(&card),
+        vec!["Ignore wound penalty (1 willpower)", "Delete", "Export"]
+    );
 
     // Bad input: refused privately, nothing stored.
     let before = sheet(&t, "Ada").await;
@@ -435,11 +438,13 @@ async fn sheets_are_created_shown_and_edited() {
         .is_err());
     assert_eq!(sheet(&t, "Ada").await, before);
 
-    // A second character; `use` switches the active one.
+    // A second character; Play as… switches the active one.
     public(&t, "alice", "/st sheet create name:Bea willpower:3").await;
     let card = public(&t, "alice", "/st sheet show").await;
     assert_eq!(card.title(), "📜 Bea");
-    run(&t, "alice", "/st sheet use character:Ada").await;
+    t.select("alice", "Play as…", &["Ada".to_string()])
+        .await
+        .unwrap();
     let card = public(&t, "alice", "/st sheet show").await;
     assert_eq!(card.title(), "📜 Ada");
     assert_schema_clean(&t);

@@ -437,16 +437,18 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert!(t.command("alice", "/ve sheet set lots:11").await.is_err());
     // Several characters, one active.
     one(&t, "alice: /ve sheet create name:Cleo").await;
-    let list = one(&t, "alice: /ve sheet list").await;
-    assert!(list.text().contains("**Cleo** ← active"), "{}", list.text());
-    one(&t, "alice: /ve sheet use character:Ada").await;
-    let list = one(&t, "alice: /ve sheet list").await;
-    assert!(list.text().contains("**Ada** ← active"));
+    let card = one(&t, "alice: /ve sheet show private:true").await;
+    assert!(card.title().contains("Cleo"), "{}", card.title());
+    let used = one(&t, "alice: select Play as… = Ada").await;
+    assert!(used.text().contains("**Ada** is now your active"));
+    let card = one(&t, "alice: /ve sheet show private:true").await;
+    assert!(card.title().contains("Ada"), "{}", card.title());
     // Deletion asks first; Keep keeps, Delete deletes.
-    let ask = one(&t, "alice: /ve sheet delete character:Cleo").await;
+    one(&t, "alice: /ve sheet show character:Cleo").await;
+    let ask = one(&t, "alice: click Delete").await;
     assert_eq!(ask.kind, "ephemeral");
     assert!(ask.text().contains("Delete **Cleo** for good?"));
-    assert!(refused(&t, "bob: /ve sheet delete character:Cleo")
+    assert!(refused(&t, "bob: /ve sheet show character:Cleo")
         .await
         .contains("No character named"));
     let done = one(&t, "alice: click Delete").await;
@@ -456,7 +458,8 @@ alice: /ve sheet note kind:consequence text:"My hat stays on"
     assert!(refused(&t, "alice: /ve sheet show character:Cleo")
         .await
         .contains("No character named"));
-    one(&t, "alice: /ve sheet delete character:Ada").await;
+    one(&t, "alice: /ve sheet show character:Ada").await;
+    one(&t, "alice: click Delete").await;
     assert!(one(&t, "alice: click Keep")
         .await
         .text()
@@ -1683,7 +1686,7 @@ async fn ve_a_roll_whose_sheet_was_deleted_can_only_be_voided() {
     .await;
     play(
         &t,
-        "alice: /ve sheet delete character:Cleo\nalice: click Delete",
+        "alice: /ve sheet show character:Cleo private:true\nalice: click Delete\nalice: click Delete",
     )
     .await;
     assert!(refused(&t, "alice: click Roll d20")

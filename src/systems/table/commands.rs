@@ -1,8 +1,13 @@
-//! The shared `/<root> sheet list|show|use|rename|delete|export|import` slash
-//! commands (thin: options in, view out). Written once; [`all`] hands fresh copies
-//! to [`crate::systems::commands`], which grafts them onto every playable
-//! system's `/<root> sheet` that keeps sheets. Descriptions are terse:
-//! Discord caps a command's total text.
+//! The shared `/<root> sheet show|rename|import` slash commands (thin:
+//! options in, view out), and the game master's `/<root>-gm sheet
+//! show|rename` with `player:` (character names are unique per owner only,
+//! so the game master names the owner where two members share a name).
+//! A shown sheet's controls replaced `sheet list|use|delete|export`
+//! ([`super::card`]). Written once; [`all`] hands fresh copies to
+//! [`crate::systems::commands`], which grafts them onto every playable
+//! system's `/<root> sheet` that keeps sheets (the marked ones move to
+//! `/<root>-gm sheet`). Descriptions are terse: Discord caps a command's
+//! total text.
 
 use poise::serenity_prelude as serenity;
 
@@ -13,30 +18,16 @@ use crate::kit::{caller_of, defer, download, respond, root_name, Context, Data, 
 /// The shared sheet subcommands, to graft.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
-        sheet_list(),
         sheet_show(),
-        sheet_use(),
         sheet_rename(),
-        sheet_delete(),
-        sheet_export(),
         sheet_import(),
+        gm_sheet_show(),
+        gm_sheet_rename(),
     ]
 }
 
-fn uid(u: &Option<serenity::User>) -> Option<i64> {
-    u.as_ref().map(|u| u.id.get() as i64)
-}
-
-/// Your characters (FC: everyone's)
-#[poise::command(slash_command, guild_only, rename = "list")]
-pub async fn sheet_list(ctx: Context<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::list(app, &caller, s).await,
-        Err(e) => Err(e),
-    };
-    respond(ctx, r).await
+fn uid(u: &serenity::User) -> Option<i64> {
+    Some(u.id.get() as i64)
 }
 
 /// Show a sheet (default: your active one)
@@ -47,34 +38,35 @@ pub async fn sheet_show(
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: Option<String>,
-    #[description = "Whose (game master only)"] player: Option<serenity::User>,
     #[description = "Only you see it"] private: Option<bool>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let pick = Pick::new(character.as_deref(), uid(&player));
-    let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::show(app, &caller, s, pick, private.unwrap_or(false)).await,
-        Err(e) => Err(e),
-    };
-    respond(ctx, r).await
+    show(ctx, Pick::new(character.as_deref(), None), private).await
 }
 
-/// Make a character the active one
-#[poise::command(slash_command, guild_only, rename = "use")]
-pub async fn sheet_use(
+/// Show a member's sheet (Play as, Delete, Export)
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "show",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn gm_sheet_show(
     ctx: Context<'_>,
+    #[description = "Whose (their active one unless named)"] player: serenity::User,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
-    character: String,
-    #[description = "Whose (game master only)"] player: Option<serenity::User>,
+    character: Option<String>,
+    #[description = "Only you see it"] private: Option<bool>,
 ) -> Result<(), Error> {
+    show(ctx, Pick::new(character.as_deref(), uid(&player)), private).await
+}
+
+async fn show(ctx: Context<'_>, pick: Pick<'_>, private: Option<bool>) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
-    let pick = Pick::new(Some(&character), uid(&player));
     let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::use_character(app, &caller, s, pick).await,
+        Ok(s) => super::show(app, &caller, s, pick, private.unwrap_or(false)).await,
         Err(e) => Err(e),
     };
     respond(ctx, r).await
@@ -91,53 +83,36 @@ pub async fn sheet_rename(
     #[description = "New name"]
     #[max_length = 64]
     name: String,
-    #[description = "Whose (game master only)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let pick = Pick::new(Some(&character), uid(&player));
-    let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::rename(app, &caller, s, pick, &name).await,
-        Err(e) => Err(e),
-    };
-    respond(ctx, r).await
+    rename(ctx, Pick::new(Some(&character), None), &name).await
 }
 
-/// Delete a character (asks first)
-#[poise::command(slash_command, guild_only, rename = "delete")]
-pub async fn sheet_delete(
+/// Rename a member's character
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "rename",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn gm_sheet_rename(
     ctx: Context<'_>,
+    #[description = "Whose"] player: serenity::User,
     #[description = "Character"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     character: String,
-    #[description = "Whose (game master only)"] player: Option<serenity::User>,
+    #[description = "New name"]
+    #[max_length = 64]
+    name: String,
 ) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let pick = Pick::new(Some(&character), uid(&player));
-    let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::delete::ask(app, &caller, s, pick).await,
-        Err(e) => Err(e),
-    };
-    respond(ctx, r).await
+    rename(ctx, Pick::new(Some(&character), uid(&player)), &name).await
 }
 
-/// Save a character as a file
-#[poise::command(slash_command, guild_only, rename = "export")]
-pub async fn sheet_export(
-    ctx: Context<'_>,
-    #[description = "Character"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Whose (game master only)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
+async fn rename(ctx: Context<'_>, pick: Pick<'_>, name: &str) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
-    let pick = Pick::new(character.as_deref(), uid(&player));
     let r = match system_of(app, &root_name(ctx)) {
-        Ok(s) => super::travel::export(app, &caller, s, pick).await,
+        Ok(s) => super::rename(app, &caller, s, pick, name).await,
         Err(e) => Err(e),
     };
     respond(ctx, r).await
@@ -147,7 +122,7 @@ pub async fn sheet_export(
 #[poise::command(slash_command, guild_only, rename = "import")]
 pub async fn sheet_import(
     ctx: Context<'_>,
-    #[description = "A file from sheet export (64 kB at most)"] file: serenity::Attachment,
+    #[description = "A file from a sheet's Export (64 kB at most)"] file: serenity::Attachment,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;

@@ -1,4 +1,4 @@
-//! `/<root> sheet delete`: the confirmation prompt, a session of this
+//! A sheet's **Delete** (once `/<root> sheet delete`): the confirmation prompt, a session of this
 //! feature's own kind ([`KIND`]) whose **Delete** and **Keep** buttons
 //! answer it. Venus Engine's older prompts (`ve:…:del|keep`) use the same
 //! action words and are answered by [`apply`] as well.
@@ -6,13 +6,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::answer::{self, Words};
-use super::{picked, whose};
-use crate::app::characters::Pick;
+use super::whose;
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{colour, Button, Embed, Style, View};
 use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response};
+use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self};
 
@@ -50,11 +50,11 @@ pub struct Prompt {
     pub was_active: bool,
 }
 
-/// `/<root> sheet delete`: asks the caller (privately) whether to delete
-/// the picked character, with **Delete** and **Keep** buttons.
-pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
-    let mut turn = Turn::<Table>::begin(app, caller).await?;
-    let row = picked(&mut turn, system, pick).await?;
+/// A sheet's **Delete** ([`super::card`], which replaced `/<root> sheet
+/// delete`): asks the caller (privately) whether to delete `row`, a
+/// character they may act on, with **Delete** and **Keep** buttons.
+pub async fn ask_row(turn: Turn<'_, Table>, system: &dyn System, row: Character) -> AppResult {
+    let caller = turn.caller().clone();
     let timeout = Some(turn.guild.session_timeout_minutes);
     let prompt = Prompt {
         system: system.id().to_string(),
@@ -65,7 +65,7 @@ pub async fn ask(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>
         was_active: false,
     };
     let content = (row.owner_id != caller.user_id)
-        .then(|| format!("{} character.", capitalised(&whose(caller, &row))));
+        .then(|| format!("{} character.", capitalised(&whose(&caller, &row))));
     let asked = prompt.clone();
     let out = Outcome::new(move |s| {
         let mut v = view(KIND, s.id, s.version, Status::Open, &asked, None);
@@ -101,7 +101,10 @@ pub fn view(
             if p.was_active {
                 t.push_str(" It was the active character");
                 match root {
-                    Some(r) => t.push_str(&format!(": pick another with `/{r} sheet use`.")),
+                    Some(r) => t.push_str(&format!(
+                        ": pick another with `/{r} sheet show` (**{}**).",
+                        super::card::PLAY_AS
+                    )),
                     None => t.push('.'),
                 }
             }
@@ -284,6 +287,9 @@ mod tests {
         let v = view(KIND, 1, 1, Status::Closed, &p, Some("ve"));
         assert_eq!(v.all_buttons().count(), 0);
         let text = format!("{v:?}");
-        assert!(text.contains("pick another with `/ve sheet use`"), "{text}");
+        assert!(
+            text.contains("pick another with `/ve sheet show` (**Play as…**)"),
+            "{text}"
+        );
     }
 }

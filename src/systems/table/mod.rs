@@ -2,17 +2,19 @@
 //! offers alike, written once and grafted onto each playable system's
 //! `/<root> sheet` (see [`crate::systems::commands`]).
 //!
-//! `/<root> sheet list`, `show`, `use`, `rename`, `delete`, `export` and
-//! `import` ([`travel`]) name no
+//! `/<root> sheet show`, `rename` and `import` ([`travel`]) name no
 //! system: the command's root finds it in the registry, characters are
 //! named one way ([`crate::app::characters::Pick`]), and the system only
 //! draws its sheet ([`System::sheet_card`]) and, if it keeps the name
-//! inside its sheet, follows a rename ([`System::renamed`]). Deleting asks
+//! inside its sheet, follows a rename ([`System::renamed`]). A shown sheet
+//! carries the controls that replaced `sheet list`, `use`, `delete` and
+//! `export` ([`card`]: **Play as…**, **Delete**, **Export**). Deleting asks
 //! first, with a **Delete** / **Keep** prompt that is a session of this
 //! feature's own kind ([`delete`]).
 
 pub mod answer;
 pub mod approval;
+pub mod card;
 pub mod commands;
 pub mod delete;
 pub mod encounter;
@@ -26,9 +28,9 @@ use crate::app::characters::{self, Access, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Outcome, Record, Table, Turn, Writing};
 use crate::app::registry::System;
-use crate::app::view::{colour, limits, Embed, View};
+use crate::app::view::View;
 use crate::app::Act;
-use crate::app::{log, rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::Session;
 use crate::storage::{self, characters::Character, Tx};
 use crate::systems::game::{Feature, NoGame};
@@ -49,6 +51,7 @@ impl Feature for TableFeature {
         delete::KIND,
         undo::KIND,
         approval::KIND,
+        card::KIND,
         crate::systems::games::card::KIND,
     ];
     type Game = NoGame;
@@ -60,6 +63,7 @@ impl Feature for TableFeature {
             crate::systems::games::card::KIND => {
                 crate::systems::games::card::click(app, tx, session, click).await
             }
+            card::KIND => card::click(app, tx, session, click).await,
             _ => delete::click(app, tx, session, click).await,
         }
     }
@@ -71,6 +75,7 @@ impl Feature for TableFeature {
             crate::systems::games::card::KIND => {
                 crate::systems::games::card::render(app, session, caller).await
             }
+            card::KIND => card::render(app, session).await,
             _ => delete::render(app, session),
         }
     }
@@ -92,6 +97,14 @@ pub fn system_of<'a>(app: &'a App, root: &str) -> Result<&'a dyn System, AppErro
         .ok_or_else(|| AppError::Internal(format!("/{root} keeps no character sheets")))
 }
 
+/// The game of id `id`, if it keeps sheets (a sheet's controls name it).
+pub fn system_of_id<'a>(app: &'a App, id: &str) -> Result<&'a dyn System, AppError> {
+    app.registry
+        .get(id)
+        .filter(|s| s.has_sheets())
+        .ok_or_else(|| AppError::Internal(format!("{id} keeps no character sheets")))
+}
+
 /// The character `pick` names in `system`, as the caller may act on it:
 /// their own, or for the game master anyone's.
 async fn picked(
@@ -100,6 +113,23 @@ async fn picked(
     pick: Pick<'_>,
 ) -> Result<Character, AppError> {
     let (caller, fc) = (turn.caller().clone(), turn.fc);
+    // `player:` is the game master's (issue 31): a name two members share
+    // is named with its player under `/<root>-gm sheet`.
+    if let (true, Some(name), None) = (fc, pick.character, pick.player) {
+        let (guild, id) = (caller.guild_id, system.id());
+        let own = storage::characters::by_name(turn.tx(), guild, id, caller.user_id, name).await?;
+        if own.is_none()
+            && storage::characters::by_name_any_owner(turn.tx(), guild, id, name)
+                .await?
+                .len()
+                > 1
+        {
+            let root = system.command_root().unwrap_or_default();
+            return Err(AppError::user(format!(
+                "Several members have a character named `{name}`: say whose with `/{root}-gm sheet show player:` (or `rename`)."
+            )));
+        }
+    }
     characters::resolve_row(
         turn.tx(),
         &caller,
@@ -185,41 +215,11 @@ fn join_capped(lines: &[String], max: usize) -> String {
     out
 }
 
-/// `/<root> sheet list`: the caller's characters in the system, the
-/// active one marked; the FC sees every member's, with their owners.
-pub async fn list(app: &App, caller: &Caller, system: &dyn System) -> AppResult {
-    let mut tx = app.db.read().await?;
-    let fc = rights::is_fc(&mut tx, caller).await?;
-    let owner = (!fc).then_some(caller.user_id);
-    let rows = storage::characters::list(&mut tx, caller.guild_id, system.id(), owner, 200).await?;
-    if rows.is_empty() {
-        return Ok(Response::ephemeral(View::text(format!(
-            "No {} characters yet: {}",
-            system.name(),
-            hint(system)
-        ))));
-    }
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            let mark = if r.active { " ← active" } else { "" };
-            if fc {
-                format!("**{}**{mark} · <@{}>", r.name, r.owner_id)
-            } else {
-                format!("**{}**{mark}", r.name)
-            }
-        })
-        .collect();
-    Ok(Response::ephemeral(View::embed(
-        Embed::new(format!("📜 {} characters", system.name()))
-            .description(join_capped(&lines, limits::DESCRIPTION))
-            .colour(colour::NEUTRAL),
-    )))
-}
-
 /// `/<root> sheet show`: the system's card of the picked character (the
-/// caller's own; the FC's pick may be anyone's), posted for the channel
-/// or, with `private`, for the caller only.
+/// caller's own; the FC's pick may be anyone's) with its controls
+/// ([`card`]), posted for the channel or, with `private`, for the caller
+/// only; with no character named and none active, the caller's characters
+/// to pick one from.
 pub async fn show(
     app: &App,
     caller: &Caller,
@@ -228,15 +228,22 @@ pub async fn show(
     private: bool,
 ) -> AppResult {
     let mut turn = Turn::<Table>::begin(app, caller).await?;
+    if pick.character.is_none() && pick.player.is_none() {
+        let in_game =
+            crate::app::games::character_of(turn.tx(), caller, system.id(), caller.user_id).await?;
+        let active = match in_game {
+            Some(row) => Some(row),
+            None => {
+                storage::characters::active(turn.tx(), caller.guild_id, system.id(), caller.user_id)
+                    .await?
+            }
+        };
+        if active.is_none() {
+            return card::list(turn, system).await;
+        }
+    }
     let row = picked(&mut turn, system, pick).await?;
-    // The card's own session (its buttons) is the game's to open.
-    let view = system.sheet_card(app, turn.act(), &row).await?;
-    turn.finish(Outcome::answer(if private {
-        Response::ephemeral(view)
-    } else {
-        Response::message(view)
-    }))
-    .await
+    card::show(app, turn, system, row, private).await
 }
 
 /// Whose character `row` is, as a reply says it: "your", or "<@…>'s".
@@ -248,34 +255,41 @@ pub fn whose(caller: &Caller, row: &Character) -> String {
     }
 }
 
-/// `/<root> sheet use`: makes the picked character its owner's active one.
-pub async fn use_character(
-    app: &App,
-    caller: &Caller,
+/// Makes `row` its owner's active character (**Play as…**, which replaced
+/// `sheet use`): in a game its owner plays here, theirs in that game. The
+/// answer replaces the clicked list (`in_place`) or comes privately.
+pub async fn make_active(
+    mut turn: Turn<'_, Table>,
     system: &dyn System,
-    pick: Pick<'_>,
+    row: Character,
+    in_place: bool,
 ) -> AppResult {
-    let mut turn = Turn::<Table>::begin(app, caller).await?;
-    let row = picked(&mut turn, system, pick).await?;
+    let caller = turn.caller().clone();
     let log = sheet_entry(system, "sheet_use", &row, &Named { name: &row.name });
     // In a game its owner plays, the character becomes theirs in that game
     // (issue 32); elsewhere it is the active one.
-    let game = crate::app::games::use_here(turn.tx(), caller, &row).await?;
+    let game = crate::app::games::use_here(turn.tx(), &caller, &row).await?;
     let text = match &game {
         Some(g) => format!(
             "✅ **{}** is now {} character in **{}** (elsewhere the active one stays).",
             row.name,
-            whose(caller, &row),
+            whose(&caller, &row),
             g.name
         ),
         None => format!(
             "✅ **{}** is now {} active {} character.",
             row.name,
-            whose(caller, &row),
+            whose(&caller, &row),
             system.name()
         ),
     };
-    let out = Outcome::answer(Response::ephemeral(View::text(text)));
+    let view = View::text(text);
+    let answer = if in_place {
+        Response::update(view)
+    } else {
+        Response::ephemeral(view)
+    };
+    let out = Outcome::answer(answer);
     let out = match game {
         Some(_) => out,
         None => write_row(out, &row, |tx, row| {

@@ -1,4 +1,4 @@
-//! Sheets travel (issue 33, item 4): `/<root> sheet export` hands the
+//! Sheets travel (issue 33, item 4): a shown sheet's **Export** hands the
 //! caller a character as a versioned JSON document, and `/<root> sheet
 //! import` reads one back as the caller's new character, in any server and
 //! from any older version. Written once for every game: the envelope is
@@ -9,12 +9,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{picked, sheet_entry};
-use crate::app::characters::{self, Pick};
+use super::sheet_entry;
+use crate::app::characters;
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::{Registry, System};
 use crate::app::view::{plain, File, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
+use crate::storage::characters::Character;
 
 /// The version of the envelope (`kismet_sheet`) this Kismet writes and the
 /// newest it reads.
@@ -71,11 +72,10 @@ fn file_name(name: &str) -> String {
     format!("{}.kismet.json", stem.chars().take(60).collect::<String>())
 }
 
-/// `/<root> sheet export`: the picked character (the caller's own; the
-/// game master's pick may be anyone's) as a JSON file, privately.
-pub async fn export(app: &App, caller: &Caller, system: &dyn System, pick: Pick<'_>) -> AppResult {
-    let mut turn = Turn::<Table>::begin(app, caller).await?;
-    let row = picked(&mut turn, system, pick).await?;
+/// A sheet's **Export** ([`super::card`], which replaced `/<root> sheet
+/// export`): `row` (the caller's own, or for the game master anyone's) as
+/// a JSON file, privately.
+pub async fn export_row(turn: Turn<'_, Table>, system: &dyn System, row: Character) -> AppResult {
     let doc = document(system, &row.name, &row.sheet)?;
     let bytes = serde_json::to_vec_pretty(&doc)?;
     let root = system.command_root().unwrap_or("");
@@ -112,7 +112,7 @@ pub fn read(bytes: &[u8], system: &dyn System, registry: &Registry) -> Result<Do
     }
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         AppError::user(format!(
-            "file: not JSON (line {}, column {}): a sheet file is the JSON `sheet export` writes.",
+            "file: not JSON (line {}, column {}): a sheet file is the JSON a sheet's **Export** writes.",
             e.line(),
             e.column()
         ))
@@ -125,7 +125,7 @@ pub fn read(bytes: &[u8], system: &dyn System, registry: &Registry) -> Result<Do
     let format = match object.get("kismet_sheet") {
         None => {
             return Err(AppError::user(
-                "kismet_sheet: missing; this is not a Kismet sheet file (make one with `sheet export`).",
+                "kismet_sheet: missing; this is not a Kismet sheet file (make one with **Export** on `sheet show`).",
             ))
         }
         Some(v) => v.as_u64().ok_or_else(|| {

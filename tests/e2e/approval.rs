@@ -136,8 +136,8 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
 async fn rounds_combat_and_scenes_belong_to_the_game_master() {
     let t = table("approval-turns", 1).await;
     for line in [
-        "/vv endround",
-        "/vv endcombat",
+        "/vv-gm endround",
+        "/vv-gm endcombat",
         "/vr-gm scene end",
         "/ve-gm fc session",
     ] {

@@ -1171,7 +1171,7 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
             ("vr", 47, 73),
             ("ve", 40, 71),
             ("st", 36, 54),
-            ("vv", 41, 66)
+            ("vv", 36, 64)
         ]
     );
 }

@@ -103,8 +103,6 @@ pub async fn vv(_: Context<'_>) -> Result<(), Error> {
     subcommands(
         "sheet_create",
         "sheet_set",
-        "sheet_track",
-        "sheet_defense",
         "sheet_comp",
         "sheet_special",
         "sheet_status"
@@ -203,72 +201,24 @@ pub async fn sheet_create(
     respond(ctx, result).await
 }
 
-/// Set a stat (Vitality, Confidence and Cyber also set their track's maximum).
+/// Set a stat, a track's current value or maximum, or the defenses.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
-    #[description = "Stat"] stat: Stat,
-    #[description = "New value"]
+    #[description = "Stat (Vitality, Confidence and Cyber are tracks too)"] stat: Option<Stat>,
+    #[description = "The stat's new value (a track's also sets its maximum)"]
     #[min = 0]
     #[max = 99]
-    value: i64,
-    #[description = "Character (default: your active one)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    #[rename = "character"]
-    name: Option<String>,
-    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let result = if super::governed::is_track_stat(stat) {
-        let edit = Edit::TrackStat {
-            stat,
-            value,
-            who: Who::new(name.as_deref(), uid(&player)),
-        };
-        approval::govern(app, &caller, edit).await
-    } else {
-        super::sheet::set_stat(app, &caller, stat, value, name.as_deref(), uid(&player)).await
-    };
-    respond(ctx, result).await
-}
-
-/// Set a track's maximum or current value.
-#[poise::command(slash_command, guild_only, rename = "track")]
-pub async fn sheet_track(
-    ctx: Context<'_>,
-    #[description = "Track"] track: Damageable,
-    #[description = "New maximum"]
-    #[min = 0]
-    #[max = 999]
-    max: Option<i64>,
-    #[description = "New current value"]
+    value: Option<i64>,
+    #[description = "The track's current value (Vitality, Confidence, Cyber)"]
     #[min = 0]
     #[max = 999]
     current: Option<i64>,
-    #[description = "Character (default: your active one)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    #[rename = "character"]
-    name: Option<String>,
-    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let edit = Edit::Track {
-        track,
-        max,
-        current,
-        who: Who::new(name.as_deref(), uid(&player)),
-    };
-    let result = approval::govern(&ctx.data().app, &caller, edit).await;
-    respond(ctx, result).await
-}
-
-/// Set Defense, Integrity or Resolve.
-#[poise::command(slash_command, guild_only, rename = "defense")]
-pub async fn sheet_defense(
-    ctx: Context<'_>,
+    #[description = "The track's maximum (Vitality, Confidence, Cyber)"]
+    #[min = 0]
+    #[max = 999]
+    max: Option<i64>,
     #[description = "Defense (physical)"]
     #[min = 0]
     #[max = 999]
@@ -289,14 +239,15 @@ pub async fn sheet_defense(
     #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::sheet::set_defenses(
-        &ctx.data().app,
-        &caller,
-        [defense, integrity, resolve],
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+    let args = super::governed::SetArgs {
+        stat,
+        value,
+        current,
+        max,
+        defenses: [defense, integrity, resolve],
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = super::governed::set(&ctx.data().app, &caller, args).await;
     respond(ctx, result).await
 }
 
@@ -603,8 +554,8 @@ pub async fn damage(
     respond(ctx, result).await
 }
 
-/// End phase: Fault check, pending incapacitation, −1 Power ends.
-#[poise::command(slash_command, guild_only)]
+/// End phase outside a tracker: Fault check, incapacitation, −1 Power ends (Compiler).
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn endround(
     ctx: Context<'_>,
     #[description = "Every Virtual Veil sheet of the server (Compiler)"] all: Option<bool>,
@@ -625,8 +576,8 @@ pub async fn endround(
     respond(ctx, result).await
 }
 
-/// End combat: clears Outthink and Initiative; a stable place clears Fault dice.
-#[poise::command(slash_command, guild_only)]
+/// End combat outside a tracker; a stable place clears Fault dice (Compiler).
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn endcombat(
     ctx: Context<'_>,
     #[description = "They reached a stable place (Fault dice are removed)"] stable: Option<bool>,
@@ -807,11 +758,16 @@ pub async fn combat_start(
     respond(ctx, result).await
 }
 
-/// Join the fight with your character.
-#[poise::command(slash_command, guild_only, rename = "join")]
+/// Seat a character in the fight (Compiler; players press **Join**).
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "join"
+)]
 pub async fn combat_join(
     ctx: Context<'_>,
-    #[description = "Character (default: your active one)"]
+    #[description = "Character, anyone's (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     #[rename = "character"]

@@ -706,7 +706,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     assert!(desc(ex.single()).contains("fully stopped by a defense of 1: no damage, no Fault die."));
     assert_eq!(sheet_of(&t, "alice", "Ann").await.fault_dice, vec![4]);
     // The Compiler heals an Injury; rest then counts (untended rest with an Injury does not).
-    let ex = cmd(&t, "fc", "/vv heal days days:2 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:2 player:alice").await;
     assert!(desc(ex.single()).contains("healing counts only while a professional"));
     refused(
         &cmd(&t, "alice", "/vv-gm heal injury number:1").await,
@@ -714,7 +714,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     );
     let ex = cmd(&t, "fc", "/vv-gm heal injury number:1 player:alice").await;
     assert_eq!(desc(ex.single()), "Injury 1 (Minor) healed.");
-    let ex = cmd(&t, "fc", "/vv heal days days:1 tended:true player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:1 tended:true player:alice").await;
     let d = desc(ex.single());
     assert!(
         d.contains("Vitality +1 → 3/5.") && d.contains("Confidence +1 → 4/4."),
@@ -878,7 +878,7 @@ async fn vv_repair_checks_restore_one_point() {
     assert_eq!(
         desc(out),
         "7 4 3 2\n\
-         Failed after 2 hours: wait a day before the next try (`/vv heal days`)."
+         Failed after 2 hours: wait a day before the next try (`/vv heal`)."
     );
     assert_eq!(
         footer(out),
@@ -886,7 +886,7 @@ async fn vv_repair_checks_restore_one_point() {
     );
     // A request the rules would refuse is refused at once.
     refused(&cmd(&t, "alice", "/vv repair").await, "wait a day");
-    let ex = cmd(&t, "fc", "/vv heal days days:1 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:1 player:alice").await;
     assert!(desc(ex.single()).contains("wait after a failed Cyber repair is over"));
     // Anyone may make the check: Tech's Engineering.
     let ex = cmd(&t, "fc", "/vv repair engineer:Tech player:alice").await;
@@ -1060,10 +1060,7 @@ async fn vv_bad_input_is_refused_and_changes_nothing() {
         "Only the Compiler can clear a glitch",
     );
     let long = "x".repeat(201);
-    assert!(t
-        .command("alice", "/vv heal days days:20000")
-        .await
-        .is_err());
+    assert!(t.command("alice", "/vv heal days:20000").await.is_err());
     // What Discord's client refuses never reaches the bot.
     assert!(t
         .command("alice", "/vv roll stat:Wit min_width:1")

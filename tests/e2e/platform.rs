@@ -1170,7 +1170,7 @@ fn issue_31_a_one_system_server_sees_one_game_in_its_picker() {
         [
             ("vr", 47, 73),
             ("ve", 40, 71),
-            ("st", 36, 54),
+            ("st", 35, 53),
             ("vv", 36, 64)
         ]
     );

@@ -85,7 +85,8 @@ async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplet
         "damage",
         "endround",
         "endcombat",
-        "heal",
+        "heal_days",
+        "heal_gm",
         "repair",
         "order",
         "combat"
@@ -600,19 +601,8 @@ pub async fn endcombat(
     respond(ctx, result).await
 }
 
-/// Healing: rest days, or the Compiler marks an Injury healed.
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands("heal_days", "heal_injury"),
-    subcommand_required
-)]
-pub async fn heal(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
 /// Rest: Vitality and Confidence +1 per day (with an Injury only if tended).
-#[poise::command(slash_command, guild_only, rename = "days")]
+#[poise::command(slash_command, guild_only, rename = "heal")]
 pub async fn heal_days(
     ctx: Context<'_>,
     #[description = "Days of rest"]
@@ -635,6 +625,20 @@ pub async fn heal_days(
     };
     let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
+}
+
+// The player's `/vv heal` (rest days) is a leaf of the same name (issue 31).
+/// The Compiler's healing.
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "heal",
+    subcommands("heal_injury"),
+    subcommand_required
+)]
+pub async fn heal_gm(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
 }
 
 /// Mark an Injury healed (Compiler).

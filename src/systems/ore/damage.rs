@@ -1,6 +1,6 @@
 //! Damage and recovery (VV-11..VV-16): `/vv damage` (a Fault die each
 //! time), `/vv-gm endround` (the End phase: Fault check, pending
-//! incapacitation, −1 Power ends), `/vv-gm endcombat`, `/vv heal days|injury`
+//! incapacitation, −1 Power ends), `/vv-gm endcombat`, `/vv heal|injury`
 //! and `/vv repair` (a Cyber repair check).
 
 use serde::Serialize;
@@ -313,7 +313,7 @@ pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) 
     .await
 }
 
-/// `/vv heal days`: natural healing (VV-15).
+/// `/vv heal`: natural healing (VV-15).
 pub async fn heal_days(
     app: &App,
     caller: &Caller,
@@ -516,7 +516,7 @@ fn repair_view(
         ));
     } else {
         lines.push(format!(
-            "Failed after {}: wait a day before the next try (`/vv heal days`).",
+            "Failed after {}: wait a day before the next try (`/vv heal`).",
             text::count(outcome.hours, "hour", "hours")
         ));
     }

@@ -42,7 +42,7 @@ pub const LIST: &[Governed] = &[
     },
     Governed {
         what: "healing by rest",
-        command: "/vv heal days",
+        command: "/vv heal",
     },
     Governed {
         what: "a Cyber repair, and its Engineering dice",
@@ -160,7 +160,7 @@ pub enum Edit {
         /// Whose.
         who: Who,
     },
-    /// `/vv heal days`.
+    /// `/vv heal`.
     HealDays {
         /// Days of rest.
         days: i64,

@@ -124,7 +124,7 @@ pub struct DamageInputs {
     pub track: Option<Damageable>,
 }
 
-/// `inputs` of `/vv heal days`.
+/// `inputs` of `/vv heal`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HealDays {

@@ -6,11 +6,19 @@ use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
 use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
+use crate::kit::ranged::Ranged;
 use crate::kit::{caller_of, respond, slash_choice, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
 use crate::systems::table::approval;
+
+/// A sheet's stat: 0 to the rules' maximum.
+type StatValue = Ranged<0, { super::sheet::MAX_STAT }>;
+/// A quick-added NPC's stat.
+type NpcStat = Ranged<0, { super::combat::MAX_STAT }>;
+/// A quick-added NPC's Vitality (a mob's Health), Confidence or Cyber.
+type NpcTrack = Ranged<1, { super::combat::MAX_TRACK }>;
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -122,54 +130,18 @@ pub async fn sheet_create(
     #[description = "Character name"]
     #[max_length = 64]
     name: String,
-    #[description = "Agility"]
-    #[min = 0]
-    #[max = 99]
-    agility: Option<i64>,
-    #[description = "Physique"]
-    #[min = 0]
-    #[max = 99]
-    physique: Option<i64>,
-    #[description = "Precision"]
-    #[min = 0]
-    #[max = 99]
-    precision: Option<i64>,
-    #[description = "Vitality (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    vitality: Option<i64>,
-    #[description = "Cyber (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    cyber: Option<i64>,
-    #[description = "Engineering"]
-    #[min = 0]
-    #[max = 99]
-    engineering: Option<i64>,
-    #[description = "Ingenuity"]
-    #[min = 0]
-    #[max = 99]
-    ingenuity: Option<i64>,
-    #[description = "Wit"]
-    #[min = 0]
-    #[max = 99]
-    wit: Option<i64>,
-    #[description = "Charisma"]
-    #[min = 0]
-    #[max = 99]
-    charisma: Option<i64>,
-    #[description = "Confidence (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    confidence: Option<i64>,
-    #[description = "Performance"]
-    #[min = 0]
-    #[max = 99]
-    performance: Option<i64>,
-    #[description = "Stealth"]
-    #[min = 0]
-    #[max = 99]
-    stealth: Option<i64>,
+    #[description = "Agility"] agility: Option<StatValue>,
+    #[description = "Physique"] physique: Option<StatValue>,
+    #[description = "Precision"] precision: Option<StatValue>,
+    #[description = "Vitality (also the track)"] vitality: Option<StatValue>,
+    #[description = "Cyber (also the track)"] cyber: Option<StatValue>,
+    #[description = "Engineering"] engineering: Option<StatValue>,
+    #[description = "Ingenuity"] ingenuity: Option<StatValue>,
+    #[description = "Wit"] wit: Option<StatValue>,
+    #[description = "Charisma"] charisma: Option<StatValue>,
+    #[description = "Confidence (also the track)"] confidence: Option<StatValue>,
+    #[description = "Performance"] performance: Option<StatValue>,
+    #[description = "Stealth"] stealth: Option<StatValue>,
     #[description = "A mob: one Health track, no Fault dice"] mob: Option<bool>,
     #[description = "A mob's Health (default: its Vitality)"]
     #[min = 0]
@@ -193,7 +165,8 @@ pub async fn sheet_create(
             confidence,
             performance,
             stealth,
-        ],
+        ]
+        .map(StatValue::of),
         mob: mob.unwrap_or(false),
         health,
         player: uid(&player),
@@ -795,61 +768,22 @@ pub async fn combat_add(
     #[description = "Name"]
     #[max_length = 60]
     name: String,
-    #[description = "Wit (Outthink)"]
-    #[min = 0]
-    #[max = 30]
-    wit: i64,
-    #[description = "Agility"]
-    #[min = 0]
-    #[max = 30]
-    agility: i64,
-    #[description = "Vitality (a mob's Health)"]
-    #[min = 1]
-    #[max = 999]
-    vitality: i64,
-    #[description = "Precision"]
-    #[min = 0]
-    #[max = 30]
-    precision: Option<i64>,
+    #[description = "Wit (Outthink)"] wit: NpcStat,
+    #[description = "Agility"] agility: NpcStat,
+    #[description = "Vitality (a mob's Health)"] vitality: NpcTrack,
+    #[description = "Precision"] precision: Option<NpcStat>,
     #[description = "A mob: one Health, no Fault dice"] mob: Option<bool>,
-    #[description = "Confidence"]
-    #[min = 1]
-    #[max = 999]
-    confidence: Option<i64>,
-    #[description = "Cyber"]
-    #[min = 1]
-    #[max = 999]
-    cyber: Option<i64>,
+    #[description = "Confidence"] confidence: Option<NpcTrack>,
+    #[description = "Cyber"] cyber: Option<NpcTrack>,
     #[description = "Living: down at the End phase (NPC yes, mob no)"] living: Option<bool>,
     #[description = "Natively digital: wiped at Cyber 0"] digital: Option<bool>,
-    #[description = "Every stat not given here (default 0)"]
-    #[min = 0]
-    #[max = 30]
-    others: Option<i64>,
-    #[description = "Physique"]
-    #[min = 0]
-    #[max = 30]
-    physique: Option<i64>,
-    #[description = "Engineering"]
-    #[min = 0]
-    #[max = 30]
-    engineering: Option<i64>,
-    #[description = "Ingenuity"]
-    #[min = 0]
-    #[max = 30]
-    ingenuity: Option<i64>,
-    #[description = "Charisma"]
-    #[min = 0]
-    #[max = 30]
-    charisma: Option<i64>,
-    #[description = "Performance"]
-    #[min = 0]
-    #[max = 30]
-    performance: Option<i64>,
-    #[description = "Stealth"]
-    #[min = 0]
-    #[max = 30]
-    stealth: Option<i64>,
+    #[description = "Every stat not given here (default 0)"] others: Option<NpcStat>,
+    #[description = "Physique"] physique: Option<NpcStat>,
+    #[description = "Engineering"] engineering: Option<NpcStat>,
+    #[description = "Ingenuity"] ingenuity: Option<NpcStat>,
+    #[description = "Charisma"] charisma: Option<NpcStat>,
+    #[description = "Performance"] performance: Option<NpcStat>,
+    #[description = "Stealth"] stealth: Option<NpcStat>,
 ) -> Result<(), Error> {
     use crate::rules::ore::sheet::Stat;
     let caller = caller_of(ctx)?;
@@ -862,20 +796,20 @@ pub async fn combat_add(
         (Stat::Stealth, stealth),
     ]
     .into_iter()
-    .filter_map(|(s, v)| v.map(|v| (s, v)))
+    .filter_map(|(s, v)| v.map(|v| (s, v.0)))
     .collect();
     let args = super::combat::NpcArgs {
         name,
-        wit,
-        agility,
-        precision,
-        vitality,
-        confidence,
-        cyber,
+        wit: wit.0,
+        agility: agility.0,
+        precision: NpcStat::of(precision),
+        vitality: vitality.0,
+        confidence: NpcTrack::of(confidence),
+        cyber: NpcTrack::of(cyber),
         mob: mob.unwrap_or(false),
         living,
         digital,
-        others,
+        others: NpcStat::of(others),
         more,
     };
     let result = super::combat::add(&ctx.data().app, &caller, args).await;

@@ -23,6 +23,8 @@ impl<const MIN: i64, const MAX: i64> Ranged<MIN, MAX> {
     /// The number if it is in the range (a forged interaction may send
     /// any): out of it, the bot answers "I could not read `120`: a number
     /// from 0 to 99 is needed."
+    // The error is poise's own (its size is poise's).
+    #[allow(clippy::result_large_err)]
     fn read(value: &serenity::ResolvedValue<'_>) -> Result<Self, SlashArgError> {
         match *value {
             serenity::ResolvedValue::Integer(x) if (MIN..=MAX).contains(&x) => Ok(Ranged(x)),

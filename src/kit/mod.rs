@@ -14,6 +14,7 @@ pub mod complete;
 pub mod deliver;
 pub mod download;
 pub mod game_commands;
+pub mod ranged;
 pub mod render;
 pub mod secret;
 

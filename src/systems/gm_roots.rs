@@ -118,7 +118,7 @@ mod tests {
             ("vr", "vr convention list", "vr-gm convention add"),
             ("ve", "ve spotlight show", "ve-gm fc call"),
             ("st", "st odds st", "st-gm settings set"),
-            ("vv", "vv combat join", "vv-gm combat start"),
+            ("vv", "vv combat show", "vv-gm combat start"),
             ("game", "game", "game-gm channel add"),
             ("history", "history show", "history-gm export"),
         ] {

@@ -136,8 +136,8 @@ async fn a_storyteller_players_change_waits_for_the_storyteller() {
 async fn rounds_combat_and_scenes_belong_to_the_game_master() {
     let t = table("approval-turns", 1).await;
     for line in [
-        "/vv endround",
-        "/vv endcombat",
+        "/vv-gm endround",
+        "/vv-gm endcombat",
         "/vr-gm scene end",
         "/ve-gm fc session",
     ] {
@@ -338,7 +338,7 @@ async fn routine_play_never_waits_by_default() {
         "/vv sheet create name:Max vitality:4 physique:2 agility:3",
     )
     .await;
-    let ex = run(&t, "alice", "/vv heal days days:1").await;
+    let ex = run(&t, "alice", "/vv heal days:1").await;
     assert_eq!(ex.single().kind, "ephemeral", "{}", ex.single().text());
     assert!(
         ex.single()
@@ -349,7 +349,7 @@ async fn routine_play_never_waits_by_default() {
     );
     // Under `approval` too: no request is posted for nothing.
     run(&t, "fc", "/fc set name:player_edits value:approval").await;
-    let ex = run(&t, "alice", "/vv heal days days:1").await;
+    let ex = run(&t, "alice", "/vv heal days:1").await;
     assert_eq!(ex.single().kind, "ephemeral");
     assert_schema_clean(&t);
     t.stop().await;

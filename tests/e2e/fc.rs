@@ -1068,7 +1068,7 @@ async fn secret_rolls_of_every_system_stay_secret_whoever_acts_on_them() {
         ("alice", "/ve bonus name:Luck kind:Other"),
         ("fc", "/ve-gm fc close"),
         ("fc", "/ve-gm fc void"),
-        ("fc", "/vv endround"),
+        ("fc", "/vv-gm endround"),
     ] {
         let ex = run(&t, who, line).await;
         for out in &ex.outputs {

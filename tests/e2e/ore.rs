@@ -156,23 +156,15 @@ async fn vv_registers_within_discords_limits() {
         .map(|o| o["name"].as_str().unwrap())
         .collect();
     for s in [
-        "sheet",
-        "roll",
-        "boot",
-        "logout",
-        "battery",
-        "damage",
-        "endround",
-        "endcombat",
-        "heal",
-        "repair",
-        "odds",
+        "sheet", "roll", "boot", "logout", "battery", "damage", "heal", "repair", "odds",
         "settings",
     ] {
         assert!(subs.contains(&s), "{s} missing from {subs:?}");
     }
     // The Compiler's own commands sit under `/vv-gm` (issue 31 item 1).
-    assert!(!subs.contains(&"order"), "{subs:?}");
+    for gm_only in ["order", "endround", "endcombat"] {
+        assert!(!subs.contains(&gm_only), "{subs:?}");
+    }
     let gm = reg
         .as_array()
         .unwrap()
@@ -185,7 +177,17 @@ async fn vv_registers_within_discords_limits() {
         .iter()
         .map(|o| o["name"].as_str().unwrap())
         .collect();
-    assert_eq!(gm_subs, ["heal", "order", "combat", "settings"]);
+    assert_eq!(
+        gm_subs,
+        [
+            "endround",
+            "endcombat",
+            "heal",
+            "order",
+            "combat",
+            "settings"
+        ]
+    );
     assert!(command_size(gm) < 8000);
     let size = command_size(&vv);
     assert!(size < 8000, "/vv is {size} characters, over Discord's 8000");
@@ -222,7 +224,7 @@ async fn vv_sheet_create_show_edit_and_rights() {
     assert_eq!(sheet_of(&t, "alice", "Ann").await.stats.vitality, 5);
     t.tool("fc", "Approve").await.unwrap();
     // A track is the Compiler's (issue 13): alice's change waits for approval.
-    let ex = cmd(&t, "alice", "/vv sheet track track:Confidence current:2").await;
+    let ex = cmd(&t, "alice", "/vv sheet set stat:Confidence current:2").await;
     assert_eq!(ex.single().title(), "🙋 A change waits for the Compiler");
     assert!(
         ex.single().text().contains("Ann's Confidence 4/4 → 2/4"),
@@ -232,7 +234,12 @@ async fn vv_sheet_create_show_edit_and_rights() {
     assert_eq!(sheet_of(&t, "alice", "Ann").await.confidence.current, 4);
     let ex = t.tool("fc", "Approve").await.unwrap();
     assert_eq!(ex.outputs[0].title(), "✅ Change approved");
-    cmd(&t, "alice", "/vv sheet defense integrity:2 resolve:1").await;
+    let ex = cmd(&t, "alice", "/vv sheet set integrity:2 resolve:1").await;
+    assert!(ex
+        .single()
+        .field("Defenses")
+        .unwrap()
+        .contains("Defense **1**\nIntegrity **2**\nResolve **1**"));
     let ex = cmd(
         &t,
         "alice",
@@ -650,7 +657,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
         "{d}"
     );
     // The End phase turns the pair into a Minor Injury.
-    let ex = cmd(&t, "fc", "/vv endround player:alice").await;
+    let ex = cmd(&t, "fc", "/vv-gm endround player:alice").await;
     let out = ex.single();
     assert_eq!(out.title(), "❌ End phase · Ann hurt");
     assert_eq!(
@@ -669,10 +676,10 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     cmd(&t, "fc", "/vv damage target:Vitality amount:1 player:alice").await;
     // Only the Compiler runs the End phase for everyone.
     refused(
-        &cmd(&t, "alice", "/vv endround all:true").await,
+        &cmd(&t, "alice", "/vv-gm endround all:true").await,
         "Only the Compiler can run the End phase",
     );
-    let ex = cmd(&t, "fc", "/vv endround all:true").await;
+    let ex = cmd(&t, "fc", "/vv-gm endround all:true").await;
     assert!(ex
         .single()
         .field("Ann")
@@ -707,7 +714,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     assert!(desc(ex.single()).contains("fully stopped by a defense of 1: no damage, no Fault die."));
     assert_eq!(sheet_of(&t, "alice", "Ann").await.fault_dice, vec![4]);
     // The Compiler heals an Injury; rest then counts (untended rest with an Injury does not).
-    let ex = cmd(&t, "fc", "/vv heal days days:2 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:2 player:alice").await;
     assert!(desc(ex.single()).contains("healing counts only while a professional"));
     refused(
         &cmd(&t, "alice", "/vv-gm heal injury number:1").await,
@@ -715,7 +722,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
     );
     let ex = cmd(&t, "fc", "/vv-gm heal injury number:1 player:alice").await;
     assert_eq!(desc(ex.single()), "Injury 1 (Minor) healed.");
-    let ex = cmd(&t, "fc", "/vv heal days days:1 tended:true player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:1 tended:true player:alice").await;
     let d = desc(ex.single());
     assert!(
         d.contains("Vitality +1 → 3/5.") && d.contains("Confidence +1 → 4/4."),
@@ -730,7 +737,7 @@ async fn vv_damage_fault_dice_injuries_end_phase_and_error_dice() {
         "no such Injury",
     );
     // End of combat in a stable place clears the Fault dice.
-    let ex = cmd(&t, "fc", "/vv endcombat stable:true player:alice").await;
+    let ex = cmd(&t, "fc", "/vv-gm endcombat stable:true player:alice").await;
     assert_eq!(ex.single().field("Ann").unwrap(), "Fault dice cleared: 4.");
     let s = sheet_of(&t, "alice", "Ann").await;
     assert!(s.fault_dice.is_empty());
@@ -866,12 +873,7 @@ async fn vv_repair_checks_restore_one_point() {
     cmd(&t, "fc", "/fc set name:player_edits value:approval").await;
     cmd(&t, "alice", ANN).await;
     cmd(&t, "bob", "/vv sheet create name:Tech engineering:8").await;
-    cmd(
-        &t,
-        "fc",
-        "/vv sheet track track:Cyber current:1 player:alice",
-    )
-    .await;
+    cmd(&t, "fc", "/vv sheet set stat:Cyber current:1 player:alice").await;
     // A repair is the Compiler's (issue 13); a player's waits for approval.
     let ex = cmd(&t, "fc", "/vv repair player:alice").await;
     let out = ex.single();
@@ -884,7 +886,7 @@ async fn vv_repair_checks_restore_one_point() {
     assert_eq!(
         desc(out),
         "7 4 3 2\n\
-         Failed after 2 hours: wait a day before the next try (`/vv heal days`)."
+         Failed after 2 hours: wait a day before the next try (`/vv heal`)."
     );
     assert_eq!(
         footer(out),
@@ -892,7 +894,7 @@ async fn vv_repair_checks_restore_one_point() {
     );
     // A request the rules would refuse is refused at once.
     refused(&cmd(&t, "alice", "/vv repair").await, "wait a day");
-    let ex = cmd(&t, "fc", "/vv heal days days:1 player:alice").await;
+    let ex = cmd(&t, "fc", "/vv heal days:1 player:alice").await;
     assert!(desc(ex.single()).contains("wait after a failed Cyber repair is over"));
     // Anyone may make the check: Tech's Engineering.
     let ex = cmd(&t, "fc", "/vv repair engineer:Tech player:alice").await;
@@ -928,12 +930,7 @@ async fn vv_repair_checks_restore_one_point() {
         &cmd(&t, "alice", "/vv repair").await,
         "already at its maximum",
     );
-    cmd(
-        &t,
-        "fc",
-        "/vv sheet track track:Cyber current:1 player:alice",
-    )
-    .await;
+    cmd(&t, "fc", "/vv sheet set stat:Cyber current:1 player:alice").await;
     cmd(&t, "alice", "/vv sheet status world:Veil").await;
     refused(
         &cmd(&t, "alice", "/vv repair").await,
@@ -1042,12 +1039,30 @@ async fn vv_bad_input_is_refused_and_changes_nothing() {
         "The battery can hold 0 to 0",
     );
     refused(
-        &cmd(&t, "alice", "/vv sheet track track:Cyber current:9").await,
+        &cmd(&t, "alice", "/vv sheet set stat:Cyber current:9").await,
         "Cyber must be from 0 to 3",
     );
+    // Issue 31: `/vv sheet set` took in `sheet track` and `sheet defense`;
+    // what it cannot set is refused with what it takes.
     refused(
-        &cmd(&t, "alice", "/vv sheet track track:Cyber").await,
-        "Give a new `max`",
+        &cmd(&t, "alice", "/vv sheet set stat:Cyber").await,
+        "Give Cyber's new `value:`. Give `stat:` with its `value:`",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet set").await,
+        "Give `stat:` with its `value:` (for Vitality, Confidence or Cyber, the track's `current:` or `max:` instead), or `defense:`, `integrity:` or `resolve:`.",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet set stat:Wit current:2").await,
+        "Wit has no track: only Vitality, Confidence and Cyber have",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet set stat:Cyber value:3 max:3").await,
+        "Set Cyber's `value:` or its track's `current:`/`max:`, one per command.",
+    );
+    refused(
+        &cmd(&t, "alice", "/vv sheet set stat:Wit value:3 defense:2").await,
+        "Set the defenses in a command of their own",
     );
     refused(&cmd(&t, "alice", "/vv sheet status").await, "Give `world`");
     refused(
@@ -1055,10 +1070,7 @@ async fn vv_bad_input_is_refused_and_changes_nothing() {
         "Only the Compiler can clear a glitch",
     );
     let long = "x".repeat(201);
-    assert!(t
-        .command("alice", "/vv heal days days:20000")
-        .await
-        .is_err());
+    assert!(t.command("alice", "/vv heal days:20000").await.is_err());
     // What Discord's client refuses never reaches the bot.
     assert!(t
         .command("alice", "/vv roll stat:Wit min_width:1")
@@ -1516,7 +1528,7 @@ async fn vv_a_register_ends_with_the_round_and_a_comp_shutdown_takes_its_cache_d
         .await
         .unwrap();
     assert_eq!(faces(&sheet_of(&t, "alice", "Ann").await.cache), vec![7, 9]);
-    let ex = cmd(&t, "fc", "/vv endround player:alice").await;
+    let ex = cmd(&t, "fc", "/vv-gm endround player:alice").await;
     assert_eq!(
         ex.single().title(),
         "⏱ End phase",

@@ -112,8 +112,8 @@ async fn set_up(t: &Table) -> u64 {
     let ex = cmd(t, "fc", "/vv-gm combat start world:physical").await;
     let id = ex.message_id.expect("the tracker is posted");
     assert_eq!(tracker(t, id).0, "⚔ Combat · Setting up");
-    cmd(t, "alice", "/vv combat join").await;
-    cmd(t, "bob", "/vv combat join").await;
+    click(t, "alice", "Join").await;
+    click(t, "bob", "Join").await;
     cmd(
         t,
         "fc",
@@ -133,7 +133,7 @@ async fn set_up(t: &Table) -> u64 {
 async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
     let t = table("vvc-rights", 1).await;
     refused(
-        &cmd(&t, "alice", "/vv combat join").await,
+        &cmd(&t, "fc", "/vv-gm combat join").await,
         "No fight is running in this channel: start one with `/vv-gm combat start`.",
     );
     refused(
@@ -147,7 +147,11 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         desc,
         "In the physical world · Initiative: Agility\n• **Ann** · Vit 5/5\n• **Bo** · Vit 4/4\n• **Goblin** (mob) · Health 2/2\n• **Guard** · Vit 3/3"
     );
-    assert_eq!(labels, ["⚙ Compiler"], "the Compiler's tools are private");
+    assert_eq!(
+        labels,
+        ["Join", "⚙ Compiler"],
+        "the Compiler's tools are private"
+    );
     refused(
         &cmd(&t, "fc", "/vv-gm combat start").await,
         "A fight is already running in this channel: end it first with `/vv-gm combat end`.",
@@ -175,7 +179,7 @@ async fn commands_redraw_the_one_tracker_and_only_the_compiler_runs_it() {
         "Only the Compiler can deal damage in a fight",
     );
     refused(
-        &cmd(&t, "alice", "/vv combat join").await,
+        &click(&t, "alice", "Join").await,
         "Ann is already in the order.",
     );
     refused(
@@ -305,7 +309,7 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     );
     assert!(field.contains("Close 1 square · Short ≤ 3 · Long 4–6"));
     assert!(field.contains("No one out-thinks Initiative 22"));
-    assert_eq!(labels, ["Next turn", "⚙ Compiler"]);
+    assert_eq!(labels, ["Next turn", "Join", "⚙ Compiler"]);
     // Out of turn: Bo cannot end Ann's turn.
     refused(
         &click(&t, "bob", "Next turn").await,
@@ -321,7 +325,10 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
         field.contains("↩ May react (Outthink > Init 20): Bo, Guard"),
         "{field}"
     );
-    assert_eq!(labels, ["React out of turn…", "Next turn", "⚙ Compiler"]);
+    assert_eq!(
+        labels,
+        ["React out of turn…", "Next turn", "Join", "⚙ Compiler"]
+    );
     // Ann may not react (Outthink 20 is not above 20), nor for Bo.
     refused(
         &select(&t, "alice", "React out of turn…", "2").await,
@@ -373,7 +380,11 @@ async fn a_round_turns_reacts_ends_and_survives_a_restart() {
     click(&t, "fc", "Next turn").await;
     let (title, _, _, labels) = tracker(&t, id);
     assert_eq!(title, "⚔ Combat · Round 1 · End phase");
-    assert_eq!(labels, ["⚙ Compiler"], "the Compiler's tools are private");
+    assert_eq!(
+        labels,
+        ["Join", "⚙ Compiler"],
+        "the Compiler's tools are private"
+    );
     refused(
         &click(&t, "alice", "⚙ Compiler").await,
         "Only the Compiler can use these tools",
@@ -842,8 +853,8 @@ async fn cyber_zero_takes_the_cache_dice_out_of_the_register() {
         .await
         .message_id
         .unwrap();
-    cmd(&t, "alice", "/vv combat join").await;
-    cmd(&t, "bob", "/vv combat join").await;
+    click(&t, "alice", "Join").await;
+    click(&t, "bob", "Join").await;
     tool(&t, "fc", "Begin").await;
     call_all(&t, id, "agility").await;
     while !tracker(&t, id).2.starts_with("⚔ Ann's turn") {
@@ -1069,4 +1080,60 @@ async fn issue_28_a_players_own_damage_redraws_the_tracker() {
         "{desc}"
     );
     t.stop().await;
+}
+
+/// Issue 31 item 1: players join with the tracker's **Join** (was `/vv
+/// combat join`), before the fight begins and late (Outthink and Initiative
+/// rolled at once); a member without a sheet is told how to make one; the
+/// Compiler seats anyone's character with `/vv-gm combat join character:`,
+/// which a player cannot use on another's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_join_with_the_trackers_button_and_the_compiler_seats_anyones() {
+    let t = table("vvc-join", 1).await;
+    cmd(&t, "alice", ANN).await;
+    cmd(&t, "bob", BO).await;
+    let id = cmd(&t, "fc", "/vv-gm combat start world:physical")
+        .await
+        .message_id
+        .unwrap();
+    refused(
+        &click(&t, "carol", "Join").await,
+        "has no active character here yet",
+    );
+    let ex = click(&t, "alice", "Join").await;
+    assert_eq!(ex.single().kind, "update", "{:#?}", ex.outputs);
+    let (_, desc, _, _) = tracker(&t, id);
+    assert!(desc.ends_with("• **Ann** · Vit 5/5"), "{desc}");
+    refused(
+        &cmd(&t, "alice", "/vv-gm combat join character:Bo").await,
+        "No character named `Bo` here.",
+    );
+    let ex = cmd(&t, "fc", "/vv-gm combat join character:Bo").await;
+    assert_eq!(
+        redrawn(&ex, "ephemeral").content(),
+        "✅ Bo joins the fight."
+    );
+    tool(&t, "fc", "Begin").await;
+    cmd(
+        &t,
+        "carol",
+        "/vv sheet create name:Cy agility:3 wit:4 vitality:3",
+    )
+    .await;
+    click(&t, "carol", "Join").await;
+    let (_, desc, _, _) = tracker(&t, id);
+    let cy = sheet_of(&t, "carol", "Cy").await;
+    let (o, i) = (cy.combat.outthink.unwrap(), cy.combat.initiative.unwrap());
+    assert!(
+        desc.contains(&format!("**Cy** · Outthink {o} · Init {i} · Vit 3/3")),
+        "{desc}"
+    );
+    let m = t.fake.message_object(id).unwrap();
+    let log = m["embeds"][0]["fields"].to_string();
+    assert!(
+        log.contains(&format!(
+            "Cy joins the fight. Outthink {o}, Initiative {i}."
+        )),
+        "{log}"
+    );
 }

@@ -136,7 +136,7 @@ fn richest() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>
                 "/vv sheet comp cache_size:3 battery_max:5 battery:5 thread_count:2",
                 "/vv sheet special add:Burst pattern:226",
                 "/vv sheet special add:Echo pattern:90 cache:all",
-                "/vv sheet track track:Cyber current:1",
+                "/vv sheet set stat:Cyber current:1",
             ],
         ),
     ]

@@ -313,7 +313,7 @@ async fn sheets_are_created_shown_and_edited() {
     let ex = run(
         &t,
         "alice",
-        "/st sheet trait name:Charm kind:attribute dots:2",
+        "/st sheet set trait:Charm kind:attribute dots:2",
     )
     .await;
     assert_eq!(
@@ -416,8 +416,15 @@ async fn sheets_are_created_shown_and_edited() {
     refused(
         &t,
         "alice",
-        "/st sheet trait name:Melee kind:talent",
+        "/st sheet set trait:Melee kind:talent",
         "already a trait",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/st sheet set traits:\"Hacking 2\" kind:knowledge",
+        "`kind` adds one trait of the sheet's own: name it in `trait`",
     )
     .await;
     refused(

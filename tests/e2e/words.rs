@@ -103,7 +103,7 @@ async fn words_a_storyteller_trait_far_from_every_name_lists_the_sheet() {
     ok(&t, "alice", "/st sheet create name:Ada willpower:5").await;
     assert_eq!(
         refusal(&t, "alice", "/st roll traits:\"Wits + Zzzzzzzz\"").await,
-        "⚠️ There is no trait called `Zzzzzzzz`. This sheet's traits, closest first: Strength, Reflexes, Wits, Firearms, Melee, Stealth, Driving, Crafting and 20 more; add one of its own with `/st sheet trait`."
+        "⚠️ There is no trait called `Zzzzzzzz`. This sheet's traits, closest first: Strength, Reflexes, Wits, Firearms, Melee, Stealth, Driving, Crafting and 20 more; add one of its own with `/st sheet set trait:… kind:…`."
     );
     assert_schema_clean(&t);
     t.stop().await;

@@ -208,22 +208,86 @@ impl Default for OreSettings {
     }
 }
 
-/// Every setting name, in the order `describe` lists them.
-pub const SETTING_NAMES: [&str; 13] = [
-    "vv_max_pool",
-    "vv_face_modifier_bounds",
-    "vv_allow_split_sets",
-    "vv_cache_consumed_on_use",
-    "vv_fault_counts_toward_cache",
-    "vv_fault_check",
-    "vv_error_dice_stacking",
-    "vv_tie_break",
-    "vv_initiative_order",
-    "vv_default_damage",
-    "vv_defense_mode",
-    "vv_power_penalty",
-    "vv_repair_check",
+/// Each setting's name, accepted values and help text, in the order
+/// [`OreSettings::describe`] lists them.
+const ABOUT: [(&str, &str, &str); 13] = [
+    (
+        "vv_max_pool",
+        "1-30",
+        "The most dice one stat roll may use; bigger pools are capped with a warning.",
+    ),
+    (
+        "vv_face_modifier_bounds",
+        "clamp | wrap",
+        "What a face modifier past 1 or 10 does: stop at 1 and 10, or wrap around (10 + 1 = 1).",
+    ),
+    (
+        "vv_allow_split_sets",
+        "on | off",
+        "Whether a wide set may be split into smaller sets (a quad into two dubs) for Combos and Strings.",
+    ),
+    (
+        "vv_cache_consumed_on_use",
+        "on | off",
+        "Whether a cache die is used up when it is part of an action.",
+    ),
+    (
+        "vv_fault_counts_toward_cache",
+        "on | off",
+        "Whether Fault dice count toward the cache maximum (and may then be discarded).",
+    ),
+    (
+        "vv_fault_check",
+        "end_of_round | immediate",
+        "When matching Fault dice become Injuries: at the End phase, or at once.",
+    ),
+    (
+        "vv_error_dice_stacking",
+        "sum | max",
+        "Whether Error Dice from several Injuries add up or only the worst counts.",
+    ),
+    (
+        "vv_tie_break",
+        "stat_then_reroll | reroll",
+        "How tied Outthink or Initiative values are ordered.",
+    ),
+    (
+        "vv_initiative_order",
+        "descending | ascending",
+        "Whether the highest or the lowest Initiative acts first in the Resolution phase.",
+    ),
+    (
+        "vv_default_damage",
+        "manual | width",
+        "Whether the bot suggests the set's width as an attack's damage.",
+    ),
+    (
+        "vv_defense_mode",
+        "display | subtract",
+        "Whether Defense, Integrity and Resolve are only shown or subtracted from damage.",
+    ),
+    (
+        "vv_power_penalty",
+        "minus_one_die | display",
+        "Whether the -1 Power penalty at 0 Vitality removes a die or is only shown.",
+    ),
+    (
+        "vv_repair_check",
+        "height | set_value",
+        "How a Cyber repair check passes: a set as high as the value, or a set value of 10 + the value.",
+    ),
 ];
+
+/// Every setting name, in the order `describe` lists them.
+pub const SETTING_NAMES: [&str; 13] = {
+    let mut names = [""; 13];
+    let mut k = 0;
+    while k < names.len() {
+        names[k] = ABOUT[k].0;
+        k += 1;
+    }
+    names
+};
 
 fn on_off(b: bool) -> String {
     if b { "on" } else { "off" }.to_string()
@@ -289,88 +353,37 @@ impl OreSettings {
         Ok(())
     }
 
+    /// The current values, in [`ABOUT`]'s order.
+    fn values(&self) -> [String; 13] {
+        [
+            self.max_pool.to_string(),
+            self.face_modifier_bounds.as_str().to_string(),
+            on_off(self.allow_split_sets),
+            on_off(self.cache_consumed_on_use),
+            on_off(self.fault_counts_toward_cache),
+            self.fault_check.as_str().to_string(),
+            self.error_dice_stacking.as_str().to_string(),
+            self.tie_break.as_str().to_string(),
+            self.initiative_order.as_str().to_string(),
+            self.default_damage.as_str().to_string(),
+            self.defense_mode.as_str().to_string(),
+            self.power_penalty.as_str().to_string(),
+            self.repair_check.as_str().to_string(),
+        ]
+    }
+
     /// Lists every setting with its current value, allowed values and help text.
     pub fn describe(&self) -> Vec<SettingInfo> {
-        vec![
-            SettingInfo {
-                name: "vv_max_pool",
-                value: self.max_pool.to_string(),
-                allowed: "1-30",
-                help: "The most dice one stat roll may use; bigger pools are capped with a warning.",
-            },
-            SettingInfo {
-                name: "vv_face_modifier_bounds",
-                value: self.face_modifier_bounds.as_str().to_string(),
-                allowed: "clamp | wrap",
-                help: "What a face modifier past 1 or 10 does: stop at 1 and 10, or wrap around (10 + 1 = 1).",
-            },
-            SettingInfo {
-                name: "vv_allow_split_sets",
-                value: on_off(self.allow_split_sets),
-                allowed: "on | off",
-                help: "Whether a wide set may be split into smaller sets (a quad into two dubs) for Combos and Strings.",
-            },
-            SettingInfo {
-                name: "vv_cache_consumed_on_use",
-                value: on_off(self.cache_consumed_on_use),
-                allowed: "on | off",
-                help: "Whether a cache die is used up when it is part of an action.",
-            },
-            SettingInfo {
-                name: "vv_fault_counts_toward_cache",
-                value: on_off(self.fault_counts_toward_cache),
-                allowed: "on | off",
-                help: "Whether Fault dice count toward the cache maximum (and may then be discarded).",
-            },
-            SettingInfo {
-                name: "vv_fault_check",
-                value: self.fault_check.as_str().to_string(),
-                allowed: "end_of_round | immediate",
-                help: "When matching Fault dice become Injuries: at the End phase, or at once.",
-            },
-            SettingInfo {
-                name: "vv_error_dice_stacking",
-                value: self.error_dice_stacking.as_str().to_string(),
-                allowed: "sum | max",
-                help: "Whether Error Dice from several Injuries add up or only the worst counts.",
-            },
-            SettingInfo {
-                name: "vv_tie_break",
-                value: self.tie_break.as_str().to_string(),
-                allowed: "stat_then_reroll | reroll",
-                help: "How tied Outthink or Initiative values are ordered.",
-            },
-            SettingInfo {
-                name: "vv_initiative_order",
-                value: self.initiative_order.as_str().to_string(),
-                allowed: "descending | ascending",
-                help: "Whether the highest or the lowest Initiative acts first in the Resolution phase.",
-            },
-            SettingInfo {
-                name: "vv_default_damage",
-                value: self.default_damage.as_str().to_string(),
-                allowed: "manual | width",
-                help: "Whether the bot suggests the set's width as an attack's damage.",
-            },
-            SettingInfo {
-                name: "vv_defense_mode",
-                value: self.defense_mode.as_str().to_string(),
-                allowed: "display | subtract",
-                help: "Whether Defense, Integrity and Resolve are only shown or subtracted from damage.",
-            },
-            SettingInfo {
-                name: "vv_power_penalty",
-                value: self.power_penalty.as_str().to_string(),
-                allowed: "minus_one_die | display",
-                help: "Whether the -1 Power penalty at 0 Vitality removes a die or is only shown.",
-            },
-            SettingInfo {
-                name: "vv_repair_check",
-                value: self.repair_check.as_str().to_string(),
-                allowed: "height | set_value",
-                help: "How a Cyber repair check passes: a set as high as the value, or a set value of 10 + the value.",
-            },
-        ]
+        ABOUT
+            .iter()
+            .zip(self.values())
+            .map(|(&(name, allowed, help), value)| SettingInfo {
+                name,
+                value,
+                allowed,
+                help,
+            })
+            .collect()
     }
 
     /// The current value of one setting, in the words `set` accepts.

@@ -53,6 +53,17 @@ pub enum Stat {
 }
 
 impl Stat {
+    /// The track this stat also is (Vitality, Confidence and Cyber, whose
+    /// value is the track's maximum, §5.6), if any.
+    pub fn track(self) -> Option<Damageable> {
+        match self {
+            Stat::Vitality => Some(Damageable::Vitality),
+            Stat::Confidence => Some(Damageable::Confidence),
+            Stat::Cyber => Some(Damageable::Cyber),
+            _ => None,
+        }
+    }
+
     /// All twelve stats in sheet order.
     pub const ALL: [Stat; 12] = [
         Stat::Agility,

@@ -914,7 +914,7 @@ impl StorytellerSheet {
                             .chain(self.abilities.iter().map(|a| a.name.as_str())),
                     );
                     RuleError::new(format!(
-                        "{} This sheet's traits, closest first: {have}; add one of its own with `/st sheet trait`.",
+                        "{} This sheet's traits, closest first: {have}; add one of its own with `/st sheet set trait:… kind:…`.",
                         e.message
                     ))
                 }

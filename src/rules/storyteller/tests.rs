@@ -309,7 +309,7 @@ fn st_10_willpower_is_not_a_trait_and_unknown_traits_get_near_names() {
     let err = s.lookup(&cat(), "Zzzzzzzzzzzz").unwrap_err();
     assert_eq!(
         err.message,
-        "There is no trait called `Zzzzzzzzzzzz`. This sheet's traits, closest first: Strength, Precision, Reflexes, Perception, Intelligence, Wits, Alertness, Athletics and 20 more; add one of its own with `/st sheet trait`."
+        "There is no trait called `Zzzzzzzzzzzz`. This sheet's traits, closest first: Strength, Precision, Reflexes, Perception, Intelligence, Wits, Alertness, Athletics and 20 more; add one of its own with `/st sheet set trait:… kind:…`."
     );
     // An ambiguous prefix says so, without guesses.
     let err = s.lookup(&cat(), "Stre").unwrap_err();

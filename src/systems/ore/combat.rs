@@ -262,30 +262,45 @@ fn roll_late(
     )))
 }
 
-/// `/vv combat join`: a player joins with their active character (or
-/// `character:`); the Compiler may seat anyone's.
+/// `/vv-gm combat join`: the Compiler seats a character (`character:`,
+/// anyone's; default their own active one). Players press **Join**.
 pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let (session, mut fight) = running(&mut turn).await?;
+    let out = seat_pc(&mut turn, session, &mut fight, name, |n| {
+        Answer::Edit(format!("✅ {n}"))
+    })
+    .await?;
+    turn.finish(out).await
+}
+
+/// Seats a player character in `fight` (the caller's active one, or
+/// `name`, which a player may name only among their own): its Outthink and
+/// Initiative rolled when the fight has begun, a note logged on the
+/// tracker. Gives the outcome that saves and redraws it, answered with
+/// `answer` of the note.
+async fn seat_pc(
+    turn: &mut Turn<'_>,
+    session: Session,
+    fight: &mut Fight,
+    name: Option<&str>,
+    answer: impl FnOnce(&str) -> Answer,
+) -> Result<Step, AppError> {
     let ch = turn.character(Pick::new(name, None), Access::Owner).await?;
     let who = ch.name().to_string();
     let id = fight
         .turns
         .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
-    let mut pcs = pcs_of(&mut turn, &fight).await?;
-    let rolled = roll_late(&turn, &mut fight, id, &mut pcs)?;
+    let mut pcs = pcs_of(turn, fight).await?;
+    let rolled = roll_late(turn, fight, id, &mut pcs)?;
     let mut saved = Vec::new();
     if let Some(ch) = pcs.get(&id).filter(|_| rolled.is_some()) {
         saved.push(checked(ch.clone())?);
     }
-    let note = format!(
-        "{who} joins the fight.{}",
-        rolled.clone().unwrap_or_default()
-    );
+    let note = format!("{who} joins the fight.{}", rolled.unwrap_or_default());
     fight.note(note.clone());
-    let answer = Answer::Edit(format!("✅ {note}"));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
-    turn.finish(with_sheets(out, saved)).await
+    let out = tracker(turn, session, fight, Status::Open, &pcs, answer(&note));
+    Ok(with_sheets(out, saved))
 }
 
 /// What `/vv-gm combat add` gives an NPC or mob.
@@ -759,6 +774,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             gm_only(t, "end the fight")?;
             finish(t, session, fight, false, Answer::Update).await?
         }
+        CombatButton::Join => seat_pc(t, session, &mut fight, None, |_| Answer::Update).await?,
     };
     turn.finish(out).await
 }

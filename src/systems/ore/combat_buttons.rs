@@ -22,17 +22,21 @@ pub enum CombatButton {
     React,
     /// End the fight (`end`, the Compiler).
     End,
+    /// The presser seats their active character (`join`, issue 31: was
+    /// `/vv combat join`).
+    Join,
 }
 
 impl CombatButton {
     /// Every button, for tests.
-    pub const ALL: [CombatButton; 6] = [
+    pub const ALL: [CombatButton; 7] = [
         CombatButton::Begin,
         CombatButton::Call,
         CombatButton::Next,
         CombatButton::NextRound,
         CombatButton::React,
         CombatButton::End,
+        CombatButton::Join,
     ];
 }
 
@@ -45,6 +49,7 @@ impl Action for CombatButton {
             CombatButton::NextRound => "round",
             CombatButton::React => "react",
             CombatButton::End => "end",
+            CombatButton::Join => "join",
         };
         (word, None)
     }
@@ -60,6 +65,7 @@ impl Action for CombatButton {
             "round" => CombatButton::NextRound,
             "react" => CombatButton::React,
             "end" => CombatButton::End,
+            "join" => CombatButton::Join,
             _ => return None,
         })
     }

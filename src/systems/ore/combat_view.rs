@@ -149,7 +149,7 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
         Phase::Setup => (
             "Joining".into(),
             format!(
-                "Players join with `/vv combat join`; the Compiler adds NPCs and mobs with `/vv-gm combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
+                "Players press **Join** to seat their active character; the Compiler adds NPCs and mobs with `/vv-gm combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
                 fight.initiative_stat().name()
             ),
         ),
@@ -411,8 +411,8 @@ fn phase_select(
     }))
 }
 
-/// The phase's buttons: Begin, Next turn or Next round, and End combat
-/// (the Compiler's in the ⚙ panel).
+/// The phase's buttons: Begin, Next turn or Next round, Join, and End
+/// combat (the Compiler's in the ⚙ panel).
 fn phase_buttons(fight: &Fight, bid: &impl Fn(CombatButton) -> String) -> Vec<Button> {
     let mut buttons = Vec::new();
     match fight.phase {
@@ -430,6 +430,13 @@ fn phase_buttons(fight: &Fight, bid: &impl Fn(CombatButton) -> String) -> Vec<Bu
         ),
         Phase::Call => {}
     }
+    // Anyone seats their active character, in any phase (issue 31: was
+    // `/vv combat join`); a late joiner rolls Outthink and Initiative.
+    buttons.push(Button::new(
+        bid(CombatButton::Join),
+        "Join",
+        Style::Secondary,
+    ));
     // The Compiler's tool (issue 16): moved into the private ⚙ panel,
     // which asks to confirm it.
     buttons.push(Button::new(bid(CombatButton::End), "End combat", Style::Danger).gm_only());

@@ -6,11 +6,19 @@ use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
 use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
+use crate::kit::ranged::Ranged;
 use crate::kit::{caller_of, respond, slash_choice, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
 use crate::systems::table::approval;
+
+/// A sheet's stat: 0 to the rules' maximum.
+type StatValue = Ranged<0, { super::sheet::MAX_STAT }>;
+/// A quick-added NPC's stat.
+type NpcStat = Ranged<0, { super::combat::MAX_STAT }>;
+/// A quick-added NPC's Vitality (a mob's Health), Confidence or Cyber.
+type NpcTrack = Ranged<1, { super::combat::MAX_TRACK }>;
 
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -85,7 +93,8 @@ async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomplet
         "damage",
         "endround",
         "endcombat",
-        "heal",
+        "heal_days",
+        "heal_gm",
         "repair",
         "order",
         "combat"
@@ -103,8 +112,6 @@ pub async fn vv(_: Context<'_>) -> Result<(), Error> {
     subcommands(
         "sheet_create",
         "sheet_set",
-        "sheet_track",
-        "sheet_defense",
         "sheet_comp",
         "sheet_special",
         "sheet_status"
@@ -123,54 +130,18 @@ pub async fn sheet_create(
     #[description = "Character name"]
     #[max_length = 64]
     name: String,
-    #[description = "Agility"]
-    #[min = 0]
-    #[max = 99]
-    agility: Option<i64>,
-    #[description = "Physique"]
-    #[min = 0]
-    #[max = 99]
-    physique: Option<i64>,
-    #[description = "Precision"]
-    #[min = 0]
-    #[max = 99]
-    precision: Option<i64>,
-    #[description = "Vitality (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    vitality: Option<i64>,
-    #[description = "Cyber (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    cyber: Option<i64>,
-    #[description = "Engineering"]
-    #[min = 0]
-    #[max = 99]
-    engineering: Option<i64>,
-    #[description = "Ingenuity"]
-    #[min = 0]
-    #[max = 99]
-    ingenuity: Option<i64>,
-    #[description = "Wit"]
-    #[min = 0]
-    #[max = 99]
-    wit: Option<i64>,
-    #[description = "Charisma"]
-    #[min = 0]
-    #[max = 99]
-    charisma: Option<i64>,
-    #[description = "Confidence (also the track)"]
-    #[min = 0]
-    #[max = 99]
-    confidence: Option<i64>,
-    #[description = "Performance"]
-    #[min = 0]
-    #[max = 99]
-    performance: Option<i64>,
-    #[description = "Stealth"]
-    #[min = 0]
-    #[max = 99]
-    stealth: Option<i64>,
+    #[description = "Agility"] agility: Option<StatValue>,
+    #[description = "Physique"] physique: Option<StatValue>,
+    #[description = "Precision"] precision: Option<StatValue>,
+    #[description = "Vitality (also the track)"] vitality: Option<StatValue>,
+    #[description = "Cyber (also the track)"] cyber: Option<StatValue>,
+    #[description = "Engineering"] engineering: Option<StatValue>,
+    #[description = "Ingenuity"] ingenuity: Option<StatValue>,
+    #[description = "Wit"] wit: Option<StatValue>,
+    #[description = "Charisma"] charisma: Option<StatValue>,
+    #[description = "Confidence (also the track)"] confidence: Option<StatValue>,
+    #[description = "Performance"] performance: Option<StatValue>,
+    #[description = "Stealth"] stealth: Option<StatValue>,
     #[description = "A mob: one Health track, no Fault dice"] mob: Option<bool>,
     #[description = "A mob's Health (default: its Vitality)"]
     #[min = 0]
@@ -194,7 +165,8 @@ pub async fn sheet_create(
             confidence,
             performance,
             stealth,
-        ],
+        ]
+        .map(StatValue::of),
         mob: mob.unwrap_or(false),
         health,
         player: uid(&player),
@@ -203,72 +175,24 @@ pub async fn sheet_create(
     respond(ctx, result).await
 }
 
-/// Set a stat (Vitality, Confidence and Cyber also set their track's maximum).
+/// Set a stat, a track's current value or maximum, or the defenses.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
-    #[description = "Stat"] stat: Stat,
-    #[description = "New value"]
+    #[description = "Stat (Vitality, Confidence and Cyber are tracks too)"] stat: Option<Stat>,
+    #[description = "The stat's new value (a track's also sets its maximum)"]
     #[min = 0]
     #[max = 99]
-    value: i64,
-    #[description = "Character (default: your active one)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    #[rename = "character"]
-    name: Option<String>,
-    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let app = &ctx.data().app;
-    let result = if super::governed::is_track_stat(stat) {
-        let edit = Edit::TrackStat {
-            stat,
-            value,
-            who: Who::new(name.as_deref(), uid(&player)),
-        };
-        approval::govern(app, &caller, edit).await
-    } else {
-        super::sheet::set_stat(app, &caller, stat, value, name.as_deref(), uid(&player)).await
-    };
-    respond(ctx, result).await
-}
-
-/// Set a track's maximum or current value.
-#[poise::command(slash_command, guild_only, rename = "track")]
-pub async fn sheet_track(
-    ctx: Context<'_>,
-    #[description = "Track"] track: Damageable,
-    #[description = "New maximum"]
-    #[min = 0]
-    #[max = 999]
-    max: Option<i64>,
-    #[description = "New current value"]
+    value: Option<i64>,
+    #[description = "The track's current value (Vitality, Confidence, Cyber)"]
     #[min = 0]
     #[max = 999]
     current: Option<i64>,
-    #[description = "Character (default: your active one)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    #[rename = "character"]
-    name: Option<String>,
-    #[description = "Whose (Compiler)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let edit = Edit::Track {
-        track,
-        max,
-        current,
-        who: Who::new(name.as_deref(), uid(&player)),
-    };
-    let result = approval::govern(&ctx.data().app, &caller, edit).await;
-    respond(ctx, result).await
-}
-
-/// Set Defense, Integrity or Resolve.
-#[poise::command(slash_command, guild_only, rename = "defense")]
-pub async fn sheet_defense(
-    ctx: Context<'_>,
+    #[description = "The track's maximum (Vitality, Confidence, Cyber)"]
+    #[min = 0]
+    #[max = 999]
+    max: Option<i64>,
     #[description = "Defense (physical)"]
     #[min = 0]
     #[max = 999]
@@ -289,14 +213,15 @@ pub async fn sheet_defense(
     #[description = "Whose (Compiler)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
     let caller = caller_of(ctx)?;
-    let result = super::sheet::set_defenses(
-        &ctx.data().app,
-        &caller,
-        [defense, integrity, resolve],
-        name.as_deref(),
-        uid(&player),
-    )
-    .await;
+    let args = super::governed::SetArgs {
+        stat,
+        value,
+        current,
+        max,
+        defenses: [defense, integrity, resolve],
+        who: Who::new(name.as_deref(), uid(&player)),
+    };
+    let result = super::governed::set(&ctx.data().app, &caller, args).await;
     respond(ctx, result).await
 }
 
@@ -603,8 +528,8 @@ pub async fn damage(
     respond(ctx, result).await
 }
 
-/// End phase: Fault check, pending incapacitation, −1 Power ends.
-#[poise::command(slash_command, guild_only)]
+/// End phase outside a tracker: Fault check, incapacitation, −1 Power ends (Compiler).
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn endround(
     ctx: Context<'_>,
     #[description = "Every Virtual Veil sheet of the server (Compiler)"] all: Option<bool>,
@@ -625,8 +550,8 @@ pub async fn endround(
     respond(ctx, result).await
 }
 
-/// End combat: clears Outthink and Initiative; a stable place clears Fault dice.
-#[poise::command(slash_command, guild_only)]
+/// End combat outside a tracker; a stable place clears Fault dice (Compiler).
+#[poise::command(default_member_permissions = "MANAGE_GUILD", slash_command, guild_only)]
 pub async fn endcombat(
     ctx: Context<'_>,
     #[description = "They reached a stable place (Fault dice are removed)"] stable: Option<bool>,
@@ -649,19 +574,8 @@ pub async fn endcombat(
     respond(ctx, result).await
 }
 
-/// Healing: rest days, or the Compiler marks an Injury healed.
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands("heal_days", "heal_injury"),
-    subcommand_required
-)]
-pub async fn heal(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
 /// Rest: Vitality and Confidence +1 per day (with an Injury only if tended).
-#[poise::command(slash_command, guild_only, rename = "days")]
+#[poise::command(slash_command, guild_only, rename = "heal")]
 pub async fn heal_days(
     ctx: Context<'_>,
     #[description = "Days of rest"]
@@ -684,6 +598,20 @@ pub async fn heal_days(
     };
     let result = approval::govern(&ctx.data().app, &caller, edit).await;
     respond(ctx, result).await
+}
+
+// The player's `/vv heal` (rest days) is a leaf of the same name (issue 31).
+/// The Compiler's healing.
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "heal",
+    subcommands("heal_injury"),
+    subcommand_required
+)]
+pub async fn heal_gm(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
 }
 
 /// Mark an Injury healed (Compiler).
@@ -807,11 +735,16 @@ pub async fn combat_start(
     respond(ctx, result).await
 }
 
-/// Join the fight with your character.
-#[poise::command(slash_command, guild_only, rename = "join")]
+/// Seat a character in the fight (Compiler; players press **Join**).
+#[poise::command(
+    default_member_permissions = "MANAGE_GUILD",
+    slash_command,
+    guild_only,
+    rename = "join"
+)]
 pub async fn combat_join(
     ctx: Context<'_>,
-    #[description = "Character (default: your active one)"]
+    #[description = "Character, anyone's (default: your active one)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
     #[rename = "character"]
@@ -835,61 +768,22 @@ pub async fn combat_add(
     #[description = "Name"]
     #[max_length = 60]
     name: String,
-    #[description = "Wit (Outthink)"]
-    #[min = 0]
-    #[max = 30]
-    wit: i64,
-    #[description = "Agility"]
-    #[min = 0]
-    #[max = 30]
-    agility: i64,
-    #[description = "Vitality (a mob's Health)"]
-    #[min = 1]
-    #[max = 999]
-    vitality: i64,
-    #[description = "Precision"]
-    #[min = 0]
-    #[max = 30]
-    precision: Option<i64>,
+    #[description = "Wit (Outthink)"] wit: NpcStat,
+    #[description = "Agility"] agility: NpcStat,
+    #[description = "Vitality (a mob's Health)"] vitality: NpcTrack,
+    #[description = "Precision"] precision: Option<NpcStat>,
     #[description = "A mob: one Health, no Fault dice"] mob: Option<bool>,
-    #[description = "Confidence"]
-    #[min = 1]
-    #[max = 999]
-    confidence: Option<i64>,
-    #[description = "Cyber"]
-    #[min = 1]
-    #[max = 999]
-    cyber: Option<i64>,
+    #[description = "Confidence"] confidence: Option<NpcTrack>,
+    #[description = "Cyber"] cyber: Option<NpcTrack>,
     #[description = "Living: down at the End phase (NPC yes, mob no)"] living: Option<bool>,
     #[description = "Natively digital: wiped at Cyber 0"] digital: Option<bool>,
-    #[description = "Every stat not given here (default 0)"]
-    #[min = 0]
-    #[max = 30]
-    others: Option<i64>,
-    #[description = "Physique"]
-    #[min = 0]
-    #[max = 30]
-    physique: Option<i64>,
-    #[description = "Engineering"]
-    #[min = 0]
-    #[max = 30]
-    engineering: Option<i64>,
-    #[description = "Ingenuity"]
-    #[min = 0]
-    #[max = 30]
-    ingenuity: Option<i64>,
-    #[description = "Charisma"]
-    #[min = 0]
-    #[max = 30]
-    charisma: Option<i64>,
-    #[description = "Performance"]
-    #[min = 0]
-    #[max = 30]
-    performance: Option<i64>,
-    #[description = "Stealth"]
-    #[min = 0]
-    #[max = 30]
-    stealth: Option<i64>,
+    #[description = "Every stat not given here (default 0)"] others: Option<NpcStat>,
+    #[description = "Physique"] physique: Option<NpcStat>,
+    #[description = "Engineering"] engineering: Option<NpcStat>,
+    #[description = "Ingenuity"] ingenuity: Option<NpcStat>,
+    #[description = "Charisma"] charisma: Option<NpcStat>,
+    #[description = "Performance"] performance: Option<NpcStat>,
+    #[description = "Stealth"] stealth: Option<NpcStat>,
 ) -> Result<(), Error> {
     use crate::rules::ore::sheet::Stat;
     let caller = caller_of(ctx)?;
@@ -902,20 +796,20 @@ pub async fn combat_add(
         (Stat::Stealth, stealth),
     ]
     .into_iter()
-    .filter_map(|(s, v)| v.map(|v| (s, v)))
+    .filter_map(|(s, v)| v.map(|v| (s, v.0)))
     .collect();
     let args = super::combat::NpcArgs {
         name,
-        wit,
-        agility,
-        precision,
-        vitality,
-        confidence,
-        cyber,
+        wit: wit.0,
+        agility: agility.0,
+        precision: NpcStat::of(precision),
+        vitality: vitality.0,
+        confidence: NpcTrack::of(confidence),
+        cyber: NpcTrack::of(cyber),
         mob: mob.unwrap_or(false),
         living,
         digital,
-        others,
+        others: NpcStat::of(others),
         more,
     };
     let result = super::combat::add(&ctx.data().app, &caller, args).await;

@@ -1,6 +1,6 @@
 //! Damage and recovery (VV-11..VV-16): `/vv damage` (a Fault die each
-//! time), `/vv endround` (the End phase: Fault check, pending
-//! incapacitation, −1 Power ends), `/vv endcombat`, `/vv heal days|injury`
+//! time), `/vv-gm endround` (the End phase: Fault check, pending
+//! incapacitation, −1 Power ends), `/vv-gm endcombat`, `/vv heal|injury`
 //! and `/vv repair` (a Cyber repair check).
 
 use serde::Serialize;
@@ -121,7 +121,7 @@ fn damage_lines(
                 .map(|set| format!("{}× {}", set.width, set.height))
                 .collect();
             lines.push(format!(
-                "Matching Fault dice ({}) become an Injury at the End phase (`/vv endround`).",
+                "Matching Fault dice ({}) become an Injury at the End phase (the Compiler's **Next round** or `/vv-gm endround`).",
                 sets.join(", ")
             ));
         }
@@ -281,7 +281,7 @@ fn each_sheet_view(title: &str, changed: Vec<(String, Vec<String>)>, quiet: Vec<
     View::embed(embed)
 }
 
-/// `/vv endround`: the End phase (VV-11, A-O12) for one sheet or all.
+/// `/vv-gm endround`: the End phase (VV-11, A-O12) for one sheet or all.
 pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
     each_sheet(
         app,
@@ -295,7 +295,7 @@ pub async fn end_round(app: &App, caller: &Caller, who: Who<'_>) -> AppResult {
     .await
 }
 
-/// `/vv endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
+/// `/vv-gm endcombat`: ends combat (VV-14); in a stable place all Fault dice go.
 pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) -> AppResult {
     each_sheet(
         app,
@@ -313,7 +313,7 @@ pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) 
     .await
 }
 
-/// `/vv heal days`: natural healing (VV-15).
+/// `/vv heal`: natural healing (VV-15).
 pub async fn heal_days(
     app: &App,
     caller: &Caller,
@@ -516,7 +516,7 @@ fn repair_view(
         ));
     } else {
         lines.push(format!(
-            "Failed after {}: wait a day before the next try (`/vv heal days`).",
+            "Failed after {}: wait a day before the next try (`/vv heal`).",
             text::count(outcome.hours, "hour", "hours")
         ));
     }

@@ -38,11 +38,11 @@ const ROLL: Governed = Governed {
 pub const LIST: &[Governed] = &[
     Governed {
         what: "a track's maximum or current value (Vitality, Confidence, Cyber)",
-        command: "/vv sheet track",
+        command: "/vv sheet set current:|max:",
     },
     Governed {
         what: "healing by rest",
-        command: "/vv heal days",
+        command: "/vv heal",
     },
     Governed {
         what: "a Cyber repair, and its Engineering dice",
@@ -61,16 +61,95 @@ pub const LIST: &[Governed] = &[
 /// Whether setting `stat` is governed: the three stats that are also
 /// tracks (setting one moves its track's maximum, A-O11).
 pub fn is_track_stat(stat: Stat) -> bool {
-    matches!(stat, Stat::Vitality | Stat::Confidence | Stat::Cyber)
+    stat.track().is_some()
 }
 
 pub use crate::app::characters::Who;
+
+/// What `/vv sheet set` was given (issue 31: it took in `/vv sheet track`
+/// and `/vv sheet defense`).
+#[derive(Debug, Clone, Default)]
+pub struct SetArgs {
+    /// The stat named.
+    pub stat: Option<Stat>,
+    /// The stat's new value.
+    pub value: Option<i64>,
+    /// The stat's track's new current value.
+    pub current: Option<i64>,
+    /// The stat's track's new maximum.
+    pub max: Option<i64>,
+    /// Defense, Integrity and Resolve.
+    pub defenses: [Option<i64>; 3],
+    /// Whose.
+    pub who: Who,
+}
+
+/// The hint of a `/vv sheet set` given nothing it can set.
+const SET_HINT: &str = "Give `stat:` with its `value:` (for Vitality, Confidence or Cyber, \
+     the track's `current:` or `max:` instead), or `defense:`, `integrity:` or `resolve:`.";
+
+/// `/vv sheet set`: one stat's value, one track's current value or
+/// maximum (the governed [`Edit::TrackStat`] and [`Edit::Track`]), or the
+/// defenses, one kind per command (each is its own change, and a governed
+/// one may wait for the Compiler).
+pub async fn set(app: &App, caller: &Caller, args: SetArgs) -> crate::app::AppResult {
+    use crate::systems::table::approval::govern;
+    let SetArgs {
+        stat,
+        value,
+        current,
+        max,
+        defenses,
+        who,
+    } = args;
+    let tracked = current.is_some() || max.is_some();
+    if defenses.iter().any(Option::is_some) {
+        if stat.is_some() || value.is_some() || tracked {
+            return Err(AppError::user(
+                "Set the defenses in a command of their own (`defense:`, `integrity:`, `resolve:`), and the stat in another.",
+            ));
+        }
+        let (name, player) = (who.character.as_deref(), who.player);
+        return sheet::set_defenses(app, caller, defenses, name, player).await;
+    }
+    let stat = stat.ok_or_else(|| AppError::user(SET_HINT))?;
+    if tracked {
+        let track = stat.track().ok_or_else(|| {
+            AppError::user(format!(
+                "{} has no track: only Vitality, Confidence and Cyber have a `current:` and a `max:`.",
+                stat.name()
+            ))
+        })?;
+        if value.is_some() {
+            return Err(AppError::user(format!(
+                "Set {}'s `value:` or its track's `current:`/`max:`, one per command.",
+                stat.name()
+            )));
+        }
+        let edit = Edit::Track {
+            track,
+            max,
+            current,
+            who,
+        };
+        return govern(app, caller, edit).await;
+    }
+    let value = value.ok_or_else(|| {
+        AppError::user(format!("Give {}'s new `value:`. {SET_HINT}", stat.name()))
+    })?;
+    if is_track_stat(stat) {
+        return govern(app, caller, Edit::TrackStat { stat, value, who }).await;
+    }
+    let (name, player) = (who.character.as_deref(), who.player);
+    sheet::set_stat(app, caller, stat, value, name, player).await
+}
 
 /// One governed Virtual Veil change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case")]
 pub enum Edit {
-    /// `/vv sheet track`.
+    /// `/vv sheet set` of a track's `current:` or `max:` (was `/vv sheet
+    /// track`).
     Track {
         /// Which track.
         track: Damageable,
@@ -81,7 +160,7 @@ pub enum Edit {
         /// Whose.
         who: Who,
     },
-    /// `/vv heal days`.
+    /// `/vv heal`.
     HealDays {
         /// Days of rest.
         days: i64,

@@ -37,7 +37,7 @@ pub struct StatSet {
     pub value: i64,
 }
 
-/// `inputs` of `/vv sheet track`: a track's maximum and current value.
+/// `inputs` of `/vv sheet set current:|max:` (once `/vv sheet track`): a track's maximum and current value.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TrackSet {
@@ -49,7 +49,7 @@ pub struct TrackSet {
     pub track: Option<Damageable>,
 }
 
-/// `inputs` of `/vv sheet defense`: Defense, Integrity and Resolve as
+/// `inputs` of `/vv sheet set defense:` (once `/vv sheet defense`): Defense, Integrity and Resolve as
 /// given (a list of three, `null` where not given).
 pub type DefensesSet = [Option<i64>; 3];
 
@@ -124,7 +124,7 @@ pub struct DamageInputs {
     pub track: Option<Damageable>,
 }
 
-/// `inputs` of `/vv heal days`.
+/// `inputs` of `/vv heal`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HealDays {

@@ -102,7 +102,7 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     turn.finish(out).await
 }
 
-/// `/vv sheet set`: one stat. Setting Vitality, Confidence or Cyber also
+/// `/vv sheet set stat: value:`: one stat. Setting Vitality, Confidence or Cyber also
 /// sets that track's maximum (a full track stays full).
 pub async fn set_stat(
     app: &App,
@@ -134,13 +134,10 @@ pub async fn set_stat_in(
     let mut ch = target(turn, name, player).await?;
     let old = ch.sheet.stats.get(stat);
     ch.sheet.stats.set(stat, value)?;
-    let track = match stat {
-        Stat::Vitality => Some(Damageable::Vitality),
-        Stat::Confidence => Some(Damageable::Confidence),
-        Stat::Cyber => Some(Damageable::Cyber),
-        _ => None,
-    };
-    if let Some(t) = track.filter(|_| !(ch.sheet.mob_mode && stat == Stat::Vitality)) {
+    if let Some(t) = stat
+        .track()
+        .filter(|_| !(ch.sheet.mob_mode && stat == Stat::Vitality))
+    {
         let tr = *ch.sheet.track(t);
         if tr.max == old {
             let full = tr.current == tr.max;
@@ -164,22 +161,8 @@ pub async fn set_stat_in(
     Ok(out)
 }
 
-/// `/vv sheet track`: a track's maximum and current value.
-pub async fn set_track(
-    app: &App,
-    caller: &Caller,
-    track: Damageable,
-    max: Option<i64>,
-    current: Option<i64>,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = set_track_in(&mut turn, track, max, current, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`set_track`] in a turn (an approved change's too): its outcome.
+/// A track's maximum and current value (`/vv sheet set current:|max:`, a
+/// governed change, in its turn): its outcome.
 pub async fn set_track_in(
     turn: &mut Turn<'_>,
     track: Damageable,
@@ -224,7 +207,7 @@ pub async fn set_track_in(
     Ok(out)
 }
 
-/// `/vv sheet defense`: Defense, Integrity and Resolve.
+/// `/vv sheet set defense:|integrity:|resolve:`: the defenses.
 pub async fn set_defenses(
     app: &App,
     caller: &Caller,
@@ -567,7 +550,7 @@ pub async fn set_status(
     if let Some(m) = args.mob {
         if m && !s.fault_dice.is_empty() {
             return Err(AppError::user(
-                "A mob has no Fault dice; clear them first (`/vv endcombat stable:true`).",
+                "A mob has no Fault dice; clear them first (the Compiler's `/vv-gm endcombat stable:true`).",
             ));
         }
         s.mob_mode = m;

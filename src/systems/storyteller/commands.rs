@@ -146,7 +146,6 @@ pub async fn st(_ctx: Context<'_>) -> Result<(), Error> {
         "sheet_create",
         "sheet_set",
         "sheet_specialty",
-        "sheet_trait",
         "sheet_willpower",
         "sheet_wounds"
     )
@@ -174,7 +173,7 @@ pub async fn sheet_create(
     respond(ctx, r).await
 }
 
-/// Set a trait's dots (0 to 5), or many: traits:"Wits 3, Alertness 2".
+/// Set a trait's dots (0 to 5), or many: traits:"Wits 3, Alertness 2"; kind: adds a new one.
 #[poise::command(slash_command, guild_only, rename = "set")]
 pub async fn sheet_set(
     ctx: Context<'_>,
@@ -190,6 +189,9 @@ pub async fn sheet_set(
     #[description = "Many at once, e.g. \"Wits 3, Alertness 2\" (instead of trait and dots)"]
     #[max_length = 3000]
     traits: Option<String>,
+    #[description = "Add `trait` as a trait of this sheet's own, of this kind"] kind: Option<
+        KindChoice,
+    >,
     #[description = "Character (default: active)"]
     #[autocomplete = "crate::kit::complete_character"]
     #[max_length = 64]
@@ -199,10 +201,17 @@ pub async fn sheet_set(
     let caller = caller_of(ctx)?;
     let app = &ctx.data().app;
     let who = target(&character, &player);
-    let r = match (trait_name, dots, traits) {
-        (None, None, Some(list)) => sheets::set_list(app, &caller, &list, who).await,
-        (Some(name), Some(dots), None) => sheets::set(app, &caller, &name, dots, who).await,
-        (_, _, Some(_)) => Err(AppError::user(
+    let r = match (trait_name, dots, traits, kind) {
+        // A new trait of the sheet's own (issue 31: was `/st sheet trait`).
+        (Some(name), dots, None, Some(kind)) => {
+            sheets::custom_trait(app, &caller, &name, kind.into(), dots, who).await
+        }
+        (_, _, _, Some(_)) => Err(AppError::user(
+            "`kind` adds one trait of the sheet's own: name it in `trait` (with its `dots`), not in a list.",
+        )),
+        (None, None, Some(list), None) => sheets::set_list(app, &caller, &list, who).await,
+        (Some(name), Some(dots), None, None) => sheets::set(app, &caller, &name, dots, who).await,
+        (_, _, Some(_), None) => Err(AppError::user(
             "Give `traits` (a list) or `trait` and `dots`, not both.",
         )),
         _ => Err(AppError::user(
@@ -242,37 +251,6 @@ pub async fn sheet_specialty(
         &name,
         advanced,
         remove.unwrap_or(false),
-        target(&character, &player),
-    )
-    .await;
-    respond(ctx, r).await
-}
-
-/// Add a custom trait to this sheet only.
-#[poise::command(slash_command, guild_only, rename = "trait")]
-pub async fn sheet_trait(
-    ctx: Context<'_>,
-    #[description = "The new trait's name"]
-    #[max_length = 40]
-    name: String,
-    #[description = "Attribute, talent, skill or knowledge"] kind: KindChoice,
-    #[description = "Dots, 0 to 5 (default 0)"]
-    #[min = 0]
-    #[max = 5]
-    dots: Option<u8>,
-    #[description = "Character (default: active)"]
-    #[autocomplete = "crate::kit::complete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "Whose (storyteller)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = sheets::custom_trait(
-        &ctx.data().app,
-        &caller,
-        &name,
-        kind.into(),
-        dots,
         target(&character, &player),
     )
     .await;

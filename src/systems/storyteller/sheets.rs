@@ -301,7 +301,7 @@ pub async fn specialty(
     turn.finish(out).await
 }
 
-/// `/st sheet trait`: a custom trait on this sheet only (A-S12).
+/// `/st sheet set trait: kind:`: a custom trait on this sheet only (A-S12).
 pub async fn custom_trait(
     app: &App,
     caller: &Caller,

@@ -174,6 +174,13 @@ mod tests {
             let game = all.iter().find(|c| c.name == root).expect("a game root");
             let group = game.subcommands.iter().find(|c| c.name == "odds");
             let group = group.expect("its odds");
+            if group.subcommands.is_empty() {
+                // Venus asks its four questions with one `/ve odds` (issue
+                // 31 item 1); `kismet odds` keeps them apart.
+                assert_eq!(root, "ve", "only Venus's odds is one leaf");
+                slash.extend(["ve1-check", "ve1-task", "ve2-check", "ve2-task"]);
+                continue;
+            }
             assert!(group.subcommand_required);
             slash.extend(group.subcommands.iter().map(|c| &*c.name));
         }

@@ -455,6 +455,8 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
             }
             // Sheet cards of /st sheet create: never clicked here.
             "st_sheet" => assert_eq!(s.version, 0, "sheet card {id}"),
+            // Their controls (Play as…, Delete, Export): never changed.
+            "card" => assert_eq!(s.version, 0, "sheet controls {id}"),
             other => panic!("unexpected session kind {other}"),
         }
     }

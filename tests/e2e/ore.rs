@@ -157,7 +157,6 @@ async fn vv_registers_within_discords_limits() {
         .collect();
     for s in [
         "sheet", "roll", "boot", "logout", "battery", "damage", "heal", "repair", "odds",
-        "settings",
     ] {
         assert!(subs.contains(&s), "{s} missing from {subs:?}");
     }

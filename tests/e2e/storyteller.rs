@@ -142,7 +142,6 @@ async fn st_registers_with_groups_and_autocompletes_traits() {
         "rest",
         "recover",
         "revive",
-        "settings",
     ] {
         assert!(subs.contains(&s), "{s} in {subs:?}");
     }

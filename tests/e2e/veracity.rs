@@ -151,8 +151,7 @@ async fn vr_registers_within_discord_size_limits() {
             "reveal",
             "convention",
             "combat",
-            "odds",
-            "settings"
+            "odds"
         ]
     );
     // The referee's own commands sit under `/vr-gm` (issue 31 item 1).

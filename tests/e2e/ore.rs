@@ -179,6 +179,7 @@ async fn vv_registers_within_discords_limits() {
     assert_eq!(
         gm_subs,
         [
+            "sheet",
             "endround",
             "endcombat",
             "heal",

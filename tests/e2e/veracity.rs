@@ -167,7 +167,10 @@ async fn vr_registers_within_discord_size_limits() {
         .iter()
         .map(|o| o["name"].as_str().unwrap())
         .collect();
-    assert_eq!(gm_subs, ["convention", "scene", "combat", "settings"]);
+    assert_eq!(
+        gm_subs,
+        ["sheet", "convention", "scene", "combat", "settings"]
+    );
     assert!(command_chars(gm) <= 6000);
     assert_schema_clean(&t);
     t.stop().await;

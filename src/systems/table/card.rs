@@ -30,8 +30,7 @@ use crate::storage::{self, Tx};
 /// The session kind of a sheet's controls.
 pub const KIND: &str = "card";
 
-/// The placeholder of the select that makes a character active.
-pub const PLAY_AS: &str = "Play as…";
+pub use super::PLAY_AS;
 
 /// What a sheet's controls keep: the game and the character shown (none
 /// for the list `show` answers with when the caller has no active one).

@@ -50,7 +50,7 @@ pub struct Prompt {
     pub was_active: bool,
 }
 
-/// A sheet's **Delete** ([`super::card`], which replaced `/<root> sheet
+/// A sheet's **Delete** (the sheet's controls (`card`), which replaced `/<root> sheet
 /// delete`): asks the caller (privately) whether to delete `row`, a
 /// character they may act on, with **Delete** and **Keep** buttons.
 pub async fn ask_row(turn: Turn<'_, Table>, system: &dyn System, row: Character) -> AppResult {
@@ -103,7 +103,7 @@ pub fn view(
                 match root {
                     Some(r) => t.push_str(&format!(
                         ": pick another with `/{r} sheet show` (**{}**).",
-                        super::card::PLAY_AS
+                        super::PLAY_AS
                     )),
                     None => t.push('.'),
                 }

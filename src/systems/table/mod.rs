@@ -35,6 +35,10 @@ use crate::storage::sessions::Session;
 use crate::storage::{self, characters::Character, Tx};
 use crate::systems::game::{Feature, NoGame};
 
+/// The placeholder of a shown sheet's select that makes a character
+/// active ([`card`]), which the deletion question names too.
+pub const PLAY_AS: &str = "Play as…";
+
 /// The shared table features as a registered (not playable) feature:
 /// their deletion prompts are sessions of their own kind ([`delete::KIND`]),
 /// and so are `/fc undo`'s prompts ([`undo::KIND`]) and the requests

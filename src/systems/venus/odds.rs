@@ -380,85 +380,93 @@ pub fn question(a: &Asked, server: Edition) -> Result<Question, String> {
     let edition = a.edition.unwrap_or(server);
     let rank = a.rank.ok_or("Name the rank of the ability (`rank:`).")?;
     let check = a.score.is_some() || a.target.is_some();
-    let only = |what: &str, given: bool, fits: bool| -> Result<(), String> {
-        if given && !fits {
-            Err(format!(
-                "`{what}:` does not apply here: {}.",
-                usage(edition)
-            ))
-        } else {
-            Ok(())
-        }
-    };
     match (check, a.dice) {
         (true, Some(_)) => Err(format!(
             "Give `score:` and `target:` (a check) or `dice:` (a task), not both: {}.",
             usage(edition)
         )),
         (false, None) => Err(format!("Nothing to compute: {}.", usage(edition))),
-        (true, None) => {
-            let (Some(score), Some(target)) = (a.score, a.target) else {
-                return Err("A check needs both `score:` and `target:`.".into());
-            };
-            only("ally", !a.allies.is_empty(), false)?;
-            only("ego", a.ego.is_some(), false)?;
-            only("explode", a.explode.is_some(), false)?;
-            let bonus = a.bonus.unwrap_or(0);
-            Ok(match edition {
-                Edition::One => {
-                    only("autopass", a.autopass.is_some(), false)?;
-                    if bonus > 4 {
-                        return Err(
-                            "Edition 1: at most 4 bonus factors, one d6 each (`bonus:` 0-4)."
-                                .into(),
-                        );
-                    }
-                    Question::Ve1Check {
-                        score,
-                        target,
-                        rank,
-                        bonus_dice: bonus,
-                    }
-                }
-                Edition::Two => Question::Ve2Check {
-                    score,
-                    target,
-                    rank,
-                    bonus,
-                    autopass: match a.autopass.unwrap_or(AutopassChoice::Text) {
-                        AutopassChoice::Text => "text".into(),
-                        AutopassChoice::Table => "table".into(),
-                    },
-                },
-            })
-        }
-        (false, Some(dice)) => {
-            only("bonus", a.bonus.is_some(), false)?;
-            only("autopass", a.autopass.is_some(), false)?;
-            let ego = a.ego.unwrap_or(false);
-            Ok(match edition {
-                Edition::One => {
-                    only("explode", a.explode.is_some(), false)?;
-                    if a.allies.len() > 2 {
-                        return Err("Edition 1: at most 2 allies aid a task (VE1-T3).".into());
-                    }
-                    Question::Ve1Task {
-                        dice,
-                        rank,
-                        ally_rank: a.allies.clone(),
-                        ego_double_six: ego,
-                    }
-                }
-                Edition::Two => Question::Ve2Task {
-                    dice,
-                    rank,
-                    ally_rank: a.allies.clone(),
-                    explode: a.explode.unwrap_or(false),
-                    ego,
-                },
-            })
-        }
+        (true, None) => check_question(a, edition, rank),
+        (false, Some(dice)) => task_question(a, edition, rank, dice),
     }
+}
+
+/// Refuses `what:` when it was `given` but does not apply to the question
+/// asked in `edition`.
+fn not_here(what: &str, given: bool, edition: Edition) -> Result<(), String> {
+    if given {
+        Err(format!(
+            "`{what}:` does not apply here: {}.",
+            usage(edition)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// [`question`] for a check (`score:` and `target:` given).
+fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Question, String> {
+    let (Some(score), Some(target)) = (a.score, a.target) else {
+        return Err("A check needs both `score:` and `target:`.".into());
+    };
+    not_here("ally", !a.allies.is_empty(), edition)?;
+    not_here("ego", a.ego.is_some(), edition)?;
+    not_here("explode", a.explode.is_some(), edition)?;
+    let bonus = a.bonus.unwrap_or(0);
+    Ok(match edition {
+        Edition::One => {
+            not_here("autopass", a.autopass.is_some(), edition)?;
+            if bonus > 4 {
+                return Err(
+                    "Edition 1: at most 4 bonus factors, one d6 each (`bonus:` 0-4).".into(),
+                );
+            }
+            Question::Ve1Check {
+                score,
+                target,
+                rank,
+                bonus_dice: bonus,
+            }
+        }
+        Edition::Two => Question::Ve2Check {
+            score,
+            target,
+            rank,
+            bonus,
+            autopass: match a.autopass.unwrap_or(AutopassChoice::Text) {
+                AutopassChoice::Text => "text".into(),
+                AutopassChoice::Table => "table".into(),
+            },
+        },
+    })
+}
+
+/// [`question`] for a task of `dice` dice.
+fn task_question(a: &Asked, edition: Edition, rank: Rank, dice: u32) -> Result<Question, String> {
+    not_here("bonus", a.bonus.is_some(), edition)?;
+    not_here("autopass", a.autopass.is_some(), edition)?;
+    let ego = a.ego.unwrap_or(false);
+    Ok(match edition {
+        Edition::One => {
+            not_here("explode", a.explode.is_some(), edition)?;
+            if a.allies.len() > 2 {
+                return Err("Edition 1: at most 2 allies aid a task (VE1-T3).".into());
+            }
+            Question::Ve1Task {
+                dice,
+                rank,
+                ally_rank: a.allies.clone(),
+                ego_double_six: ego,
+            }
+        }
+        Edition::Two => Question::Ve2Task {
+            dice,
+            rank,
+            ally_rank: a.allies.clone(),
+            explode: a.explode.unwrap_or(false),
+            ego,
+        },
+    })
 }
 
 /// What each kind of question takes, in `edition`'s words.

@@ -384,7 +384,6 @@ pub async fn save(
     >,
 ) -> Result<(), Error> {
     if fight == Some(true) {
-        let caller = caller_of(ctx)?;
         let given = [
             (secret.is_some(), "secret"),
             (player.is_some(), "player"),
@@ -392,19 +391,15 @@ pub async fn save(
             (their_facet.is_some(), "their_facet"),
             (on_fail.is_some(), "on_fail"),
         ];
-        let r = combat::save_in_fight(
-            &ctx.data().app,
-            &caller,
-            combat::FightSave {
-                inventory,
-                modifier: modifier.unwrap_or(0),
-                facet: facet.as_deref(),
-                name: character.as_deref(),
-                not_here: given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect(),
-            },
-        )
-        .await;
-        return respond(ctx, r).await;
+        let not_here = given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect();
+        let save = combat::FightSave {
+            inventory,
+            modifier: modifier.unwrap_or(0),
+            facet: facet.as_deref(),
+            name: character.as_deref(),
+            not_here,
+        };
+        return fight_save(ctx, save).await;
     }
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
@@ -434,6 +429,14 @@ pub async fn save(
     )
     .await;
     crate::kit::respond_as(ctx, &caller, r).await
+}
+
+/// `/vr save fight:true`: the fight's save (the leader's initiative, or
+/// fleeing), which takes none of a plain save's referee options.
+async fn fight_save(ctx: Context<'_>, save: combat::FightSave<'_>) -> Result<(), Error> {
+    let caller = caller_of(ctx)?;
+    let r = combat::save_in_fight(&ctx.data().app, &caller, save).await;
+    respond(ctx, r).await
 }
 
 slash_choice!(StressCause {

@@ -315,7 +315,7 @@ impl Fight {
         }
         if self.turns.active().next().is_none() {
             return Err(RuleError::new(
-                "No one is in the fight yet: players join with `/vv combat join`, the Compiler adds NPCs with `/vv-gm combat add`.",
+                "No one is in the fight yet: players press **Join** on the tracker, the Compiler seats anyone with `/vv-gm combat join` and adds NPCs with `/vv-gm combat add`.",
             ));
         }
         self.order = settings.initiative_order;
@@ -702,6 +702,25 @@ mod tests {
         let mut pcs = Sheets::new();
         pcs.insert(ada, OreSheet::new(stats(5, 4, 3)));
         (f, pcs)
+    }
+
+    /// An empty fight cannot begin; the refusal names how players join
+    /// (the tracker's **Join**, issue 31: `/vv combat join` is gone).
+    #[test]
+    fn an_empty_fight_names_the_trackers_join() {
+        let mut f = Fight::new(World::Physical);
+        let e = f
+            .begin(
+                &Sheets::new(),
+                &OreSettings::default(),
+                &mut StdRng::seed_from_u64(1),
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("press **Join** on the tracker"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("/vv combat join"), "{e}");
     }
 
     fn names(f: &Fight) -> Vec<&str> {

@@ -43,7 +43,10 @@
 //! `KISMET_BENCH_CHARACTERS` (100000; 0 skips that case),
 //! `KISMET_BENCH_VALIDATE` (1: also run with schema validation; 0: skip),
 //! `KISMET_BENCH_PROCESSES` (0: the bot in this process; 1 or 2 bot
-//! processes), `KISMET_BENCH_DATABASE` (a database URL; SQLite file when
+//! processes), `KISMET_BENCH_BIN` (the binary those processes run: by
+//! default this benchmark's own build of `kismet`; name a production build,
+//! `cargo build --release --no-default-features`, to measure it or to
+//! compare release profiles), `KISMET_BENCH_DATABASE` (a database URL; SQLite file when
 //! unset), `KISMET_BENCH_RATES` (a list such as `50,200,800`: every case
 //! runs at each rate in turn; it overrides `KISMET_BENCH_RATE`),
 //! `KISMET_BENCH_MIX` (`all`, the default, or `roll`: only `/roll 3d6+2`,
@@ -227,8 +230,11 @@ fn main() {
         "bot: {}; database: {}\n",
         match s.processes {
             0 => "in the benchmark's process".to_string(),
-            1 => "one `kismet run` process".to_string(),
-            n => format!("{n} `kismet run` processes, the shards split between them"),
+            1 => format!("one `{}` process", bot_binary().to_string_lossy()),
+            n => format!(
+                "{n} `{}` processes, the shards split between them",
+                bot_binary().to_string_lossy()
+            ),
         },
         s.database.as_deref().map_or("SQLite file", backend_name)
     );
@@ -1025,6 +1031,14 @@ async fn run_case(s: &Settings, case: Case, bot: tokio::runtime::Handle) -> Resu
     Ok(result)
 }
 
+/// The binary a bot process runs: `KISMET_BENCH_BIN` (e.g. a production
+/// build, to compare release profiles), else this benchmark's own build.
+fn bot_binary() -> std::ffi::OsString {
+    std::env::var_os("KISMET_BENCH_BIN")
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_kismet").into())
+}
+
 /// One `kismet run` bot process of a case (`KISMET_BENCH_PROCESSES`).
 struct BotProcess {
     child: tokio::process::Child,
@@ -1055,7 +1069,7 @@ impl BotProcess {
         }
         let before = t.registration_count();
         let stderr = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_kismet"))
+        let child = tokio::process::Command::new(bot_binary())
             .args(&args)
             .current_dir(dir)
             .env("DISCORD_TOKEN", "fake.token.kismet")

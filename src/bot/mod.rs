@@ -163,7 +163,10 @@ async fn register(
     })
     .await;
     match registered {
-        Ok(()) => tracing::info!("commands registered ({registration:?})"),
+        Ok(()) => {
+            tracing::info!("commands registered ({registration:?})");
+            crate::lifecycle::release_freed_memory();
+        }
         Err(e) => tracing::error!(
             %e,
             "could not register the commands; the ones Discord has stay in use"

@@ -154,6 +154,24 @@ impl OreSheet {
         }
     }
 
+    /// Discards by default (A-O10: the lowest face) while the cache is over
+    /// its maximum with no one asked to choose (a prompt that timed out):
+    /// the discards made.
+    pub fn discard_overflow(&mut self, settings: &OreSettings) -> Vec<OreEvent> {
+        let mut out = Vec::new();
+        while self.cache_excess(settings) > 0 {
+            let Ok(events) = self.discard_cache_die(settings, None) else {
+                break;
+            };
+            out.extend(
+                events
+                    .into_iter()
+                    .filter(|e| matches!(e, OreEvent::Discarded { .. })),
+            );
+        }
+        out
+    }
+
     /// Discards one die while the cache is over its maximum (VV-8): the
     /// owner's choice, or the default (lowest face, A-O10) when `die` is `None`.
     pub fn discard_cache_die(
@@ -319,6 +337,34 @@ mod tests {
             }]
         );
         assert!(s.discard_cache_die(&settings, None).is_err());
+    }
+
+    #[test]
+    fn a_o10_an_overflow_left_unanswered_discards_the_lowest_until_it_fits() {
+        let settings = OreSettings::default();
+        let mut s = comp_sheet(1, 1);
+        s.comp.session_active = true;
+        for face in [6, 2, 9] {
+            s.cache.push(CacheDie {
+                face,
+                source: CacheSource::Loaded,
+            });
+        }
+        let ev = s.discard_overflow(&settings);
+        let discarded = |die, face| OreEvent::Discarded {
+            die,
+            face,
+            by_default: true,
+        };
+        assert_eq!(
+            ev,
+            vec![
+                discarded(CacheRef::Cache(1), 2),
+                discarded(CacheRef::Cache(0), 6)
+            ]
+        );
+        assert_eq!(s.cache.iter().map(|d| d.face).collect::<Vec<_>>(), [9]);
+        assert!(s.discard_overflow(&settings).is_empty());
     }
 
     #[test]

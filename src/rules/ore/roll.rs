@@ -168,6 +168,42 @@ pub struct ActionRecord {
     pub skill: Option<u32>,
 }
 
+/// One face modifier on one die worth offering
+/// ([`OreRoll::modifier_choices`], VV-5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModifierChoice {
+    /// The die's register position.
+    pub die: usize,
+    /// Its face now.
+    pub from: u32,
+    /// Its face after.
+    pub to: u32,
+    /// The modifier.
+    pub delta: i32,
+    /// It came from the cache.
+    pub from_cache: bool,
+    /// The dub it breaks.
+    pub breaks: Option<Set>,
+    /// The narrower set a wider one leaves behind.
+    pub leaves: Option<Set>,
+    /// The set it makes (or widens) at its new face.
+    pub makes: Option<Set>,
+}
+
+/// What a register came to ([`OreRoll::standing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// The best set that meets the action's need: a success.
+    Met(Set),
+    /// No set meets it, but a Special action (by its label, else its
+    /// pattern) was used: a success.
+    Special(String),
+    /// The best set, below the need.
+    Short(Set),
+    /// No set at all: a failure.
+    NoSet,
+}
+
 /// Something the roller (or the Compiler) does with the register.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
@@ -783,6 +819,75 @@ impl OreRoll {
             .collect()
     }
 
+    /// The face modifiers worth offering (VV-5): for each unused die (one
+    /// per face, rolled and cache dice apart, lowest face first), each
+    /// modifier from ±1 to ±`max_delta` that changes its face under
+    /// `vv_face_modifier_bounds`, the ±1 ones first, with what it does to
+    /// the sets.
+    pub fn modifier_choices(&self, max_delta: i32) -> Vec<ModifierChoice> {
+        let unused = self.unused_faces();
+        let count = |face: u32| unused.iter().filter(|&&f| f == face).count() as u32;
+        let mut dice: Vec<(usize, u32, bool)> = Vec::new();
+        for (i, d) in self
+            .register
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.is_unused())
+        {
+            let cache = d.from_cache.is_some();
+            if !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
+                dice.push((i, d.face, cache));
+            }
+        }
+        dice.sort_by_key(|&(i, face, cache)| (face, cache, i));
+        let mut out = Vec::new();
+        for size in 1..=max_delta {
+            for &(die, from, from_cache) in &dice {
+                for delta in [size, -size] {
+                    let to = modify_face(from, delta, self.settings.face_modifier_bounds);
+                    if to == from {
+                        continue;
+                    }
+                    let (before, after) = (count(from), count(to).saturating_add(1));
+                    let set = |width, height| Set { width, height };
+                    out.push(ModifierChoice {
+                        die,
+                        from,
+                        to,
+                        delta,
+                        from_cache,
+                        breaks: (before == 2).then(|| set(2, from)),
+                        leaves: (before > 2).then(|| set(before - 1, from)),
+                        makes: (after >= 2).then(|| set(after, to)),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// What the register came to against the action's need (VV-3, VV-6):
+    /// the widest (then highest) set, used or still unused, that meets it;
+    /// else the first named Special action used; else the best set below
+    /// the need; else no set at all.
+    pub fn standing(&self, need: &SetRequirement) -> Standing {
+        let mut sets: Vec<Set> = self.actions.iter().filter_map(|a| a.set).collect();
+        sets.extend(self.reading().sets);
+        let best = |v: &mut dyn Iterator<Item = Set>| v.max_by_key(|set| (set.width, set.height));
+        if let Some(b) = best(&mut sets.iter().copied().filter(|set| need.meets(set))) {
+            return Standing::Met(b);
+        }
+        if let Some(a) = self.actions.iter().find(|a| a.kind == ActionKind::Special) {
+            let name = a
+                .label
+                .clone()
+                .or_else(|| a.pattern.as_ref().map(|p| p.to_string()))
+                .unwrap_or_default();
+            return Standing::Special(name);
+        }
+        best(&mut sets.into_iter()).map_or(Standing::NoSet, Standing::Short)
+    }
+
     /// True once the roller has been through an End phase (or the end of
     /// combat) since this roll: its register is cleared (VV-11).
     pub fn round_over(&self, sheet: &OreSheet) -> bool {
@@ -904,17 +1009,26 @@ impl OreRoll {
         die: Option<CacheRef>,
     ) -> Result<Vec<OreEvent>, RuleError> {
         let mut events = sheet.discard_cache_die(&self.settings, die)?;
-        if sheet.cache_excess(&self.settings) == 0 {
-            if self.closing {
-                self.phase = RollPhase::Closed;
-                events.push(OreEvent::RollClosed);
-            } else {
-                self.phase = RollPhase::Open;
-            }
-        } else {
-            self.phase = RollPhase::Overflow;
+        self.phase = RollPhase::Overflow;
+        if self.settle_overflow(sheet) {
+            events.push(OreEvent::RollClosed);
         }
         Ok(events)
+    }
+
+    /// Leaves an overflow once the roller's cache fits again (a discard
+    /// here, or one made elsewhere, VV-8): the roll goes back to where it
+    /// was, open, or closed when it was closing. True if it closed now.
+    pub fn settle_overflow(&mut self, sheet: &OreSheet) -> bool {
+        if self.phase != RollPhase::Overflow || sheet.cache_excess(&self.settings) > 0 {
+            return false;
+        }
+        self.phase = if self.closing {
+            RollPhase::Closed
+        } else {
+            RollPhase::Open
+        };
+        self.closing
     }
 
     fn modify(&mut self, die: usize, delta: i32) -> Result<Vec<OreEvent>, RuleError> {

@@ -186,7 +186,8 @@ impl Stats {
         *copy.slot(stat)
     }
 
-    /// Sets one stat; negative values are refused (A-O25).
+    /// Sets one stat; negative values are refused (A-O25), and so are
+    /// values above [`MAX_STAT`].
     pub fn set(&mut self, stat: Stat, value: i64) -> Result<(), RuleError> {
         let v = u32::try_from(value).map_err(|_| {
             RuleError::new(format!(
@@ -194,6 +195,12 @@ impl Stats {
                 stat.name()
             ))
         })?;
+        if v > MAX_STAT {
+            return Err(RuleError::new(format!(
+                "{} can be at most {MAX_STAT} here.",
+                stat.name()
+            )));
+        }
         *self.slot(stat) = v;
         Ok(())
     }
@@ -661,7 +668,8 @@ impl OreSheet {
         }
     }
 
-    /// Sets a track's maximum (≥ 0); the current value is lowered to fit.
+    /// Sets a track's maximum (0 to [`MAX_VALUE`]); the current value is
+    /// lowered to fit.
     pub fn set_track_max(&mut self, t: Damageable, max: i64) -> Result<(), RuleError> {
         let max = u32::try_from(max).map_err(|_| {
             RuleError::new(format!(
@@ -669,6 +677,11 @@ impl OreSheet {
                 t.name()
             ))
         })?;
+        if max > MAX_VALUE {
+            return Err(RuleError::new(format!(
+                "A track's maximum can be at most {MAX_VALUE}."
+            )));
+        }
         let track = self.track_mut(t);
         track.max = max;
         track.current = track.current.min(max);
@@ -698,8 +711,14 @@ impl OreSheet {
         Ok(())
     }
 
-    /// Sets the battery's full life (≥ 0); the charge left is lowered to fit.
+    /// Sets the battery's full life (0 to [`MAX_VALUE`]); the charge left
+    /// is lowered to fit.
     pub fn set_battery_max(&mut self, max: i64) -> Result<(), RuleError> {
+        if max > i64::from(MAX_VALUE) {
+            return Err(RuleError::new(format!(
+                "Battery life can be at most {MAX_VALUE}."
+            )));
+        }
         let m = u32::try_from(max)
             .map_err(|_| RuleError::new("Battery life must be a whole number of 0 or more."))?;
         self.comp.battery_max = m;
@@ -707,13 +726,124 @@ impl OreSheet {
         Ok(())
     }
 
-    /// Sets the Thread Count (at least 1).
+    /// Sets the battery's charge, 0 to its full life.
+    pub fn set_battery(&mut self, charge: i64) -> Result<(), RuleError> {
+        let max = self.comp.battery_max;
+        self.comp.battery_current = u32::try_from(charge)
+            .ok()
+            .filter(|b| *b <= max)
+            .ok_or_else(|| {
+                RuleError::new(format!(
+                    "The battery can hold 0 to {max} (set `battery_max` first)."
+                ))
+            })?;
+        Ok(())
+    }
+
+    /// Sets the Thread Count (1 to [`MAX_VALUE`]).
     pub fn set_thread_count(&mut self, n: i64) -> Result<(), RuleError> {
+        if n > i64::from(MAX_VALUE) {
+            return Err(RuleError::new(format!(
+                "The Thread Count can be at most {MAX_VALUE}."
+            )));
+        }
         let n = u32::try_from(n)
             .ok()
             .filter(|n| *n >= 1)
             .ok_or_else(|| RuleError::new("The Thread Count must be 1 or more."))?;
         self.comp.thread_count = n;
+        Ok(())
+    }
+
+    /// Sets the Processing Power (0 to [`MAX_PROCESSING_POWER`]), never
+    /// below the Chips installed (VV-17: it is the most Chips).
+    pub fn set_processing_power(&mut self, pp: i64) -> Result<(), RuleError> {
+        let pp = u32::try_from(pp)
+            .ok()
+            .filter(|p| *p <= MAX_PROCESSING_POWER)
+            .ok_or_else(|| {
+                RuleError::new(format!(
+                    "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
+                ))
+            })?;
+        let chips = self.comp.chips.len();
+        if (pp as usize) < chips {
+            let installed = if chips == 1 {
+                "1 Chip is".to_string()
+            } else {
+                format!("{chips} Chips are")
+            };
+            return Err(RuleError::new(format!(
+                "{installed} installed; remove some before lowering Processing Power to {pp}."
+            )));
+        }
+        self.comp.processing_power = pp;
+        Ok(())
+    }
+
+    /// Removes the Chip of this name (case-insensitive).
+    pub fn remove_chip(&mut self, name: &str) -> Result<(), RuleError> {
+        let pos = self
+            .comp
+            .chips
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(name))
+            .ok_or_else(|| RuleError::new(format!("No Chip named `{name}` is installed.")))?;
+        self.comp.chips.remove(pos);
+        Ok(())
+    }
+
+    /// Sets a stat ([`Stats::set`]). Vitality, Confidence and Cyber carry
+    /// their damage track: a track whose maximum stood at the old value
+    /// takes the new one, and a full track stays full (a mob's Health is
+    /// set on its own). Returns the old value.
+    pub fn set_stat(&mut self, stat: Stat, value: i64) -> Result<u32, RuleError> {
+        let old = self.stats.get(stat);
+        self.stats.set(stat, value)?;
+        let new = self.stats.get(stat);
+        let carried = stat
+            .track()
+            .filter(|_| !(self.mob_mode && stat == Stat::Vitality));
+        if let Some(tr) = carried
+            .map(|t| self.track_mut(t))
+            .filter(|tr| tr.max == old)
+        {
+            let full = tr.current == tr.max;
+            tr.max = new;
+            tr.current = if full { new } else { tr.current.min(new) };
+        }
+        Ok(old)
+    }
+
+    /// Sets the defenses given, in Defense, Integrity, Resolve order, each
+    /// 0 to [`MAX_VALUE`] (A-O18, A-O25); nothing changes if one is out of
+    /// range.
+    pub fn set_defenses(&mut self, values: [Option<i64>; 3]) -> Result<(), RuleError> {
+        let mut d = self.defenses;
+        let slots = [&mut d.defense, &mut d.integrity, &mut d.resolve];
+        for (slot, v) in slots.into_iter().zip(values) {
+            if let Some(v) = v {
+                *slot = u32::try_from(v)
+                    .ok()
+                    .filter(|v| *v <= MAX_VALUE)
+                    .ok_or_else(|| {
+                        RuleError::new(format!("Defenses must be from 0 to {MAX_VALUE}."))
+                    })?;
+            }
+        }
+        self.defenses = d;
+        Ok(())
+    }
+
+    /// Turns mob mode on or off (VV-12: a mob skips the Fault system, so a
+    /// sheet holding Fault dice clears them first).
+    pub fn set_mob(&mut self, mob: bool) -> Result<(), RuleError> {
+        if mob && !self.fault_dice.is_empty() {
+            return Err(RuleError::new(
+                "A mob has no Fault dice; clear them first (the Compiler's `/vv-gm endcombat stable:true`).",
+            ));
+        }
+        self.mob_mode = mob;
         Ok(())
     }
 
@@ -1084,6 +1214,123 @@ mod tests {
         s.comp.battery_current = 8;
         s.set_battery_max(5).unwrap();
         assert_eq!(s.comp.battery_current, 5);
+    }
+
+    #[test]
+    fn vv_17_comp_setters_keep_the_limits_and_the_chips() {
+        let mut s = OreSheet::default();
+        let msg = |e: RuleError| e.message;
+        assert_eq!(
+            msg(s.set_thread_count(1000).unwrap_err()),
+            "The Thread Count can be at most 999."
+        );
+        assert_eq!(
+            msg(s.set_battery_max(1000).unwrap_err()),
+            "Battery life can be at most 999."
+        );
+        s.set_battery_max(4).unwrap();
+        assert_eq!(
+            msg(s.set_battery(5).unwrap_err()),
+            "The battery can hold 0 to 4 (set `battery_max` first)."
+        );
+        s.set_battery(3).unwrap();
+        assert_eq!(s.comp.battery_current, 3);
+        assert_eq!(
+            msg(s.set_processing_power(101).unwrap_err()),
+            "Processing Power must be from 0 to 100."
+        );
+        s.set_processing_power(2).unwrap();
+        s.add_chip("Blade").unwrap();
+        s.add_chip("Gun").unwrap();
+        assert_eq!(
+            msg(s.set_processing_power(1).unwrap_err()),
+            "2 Chips are installed; remove some before lowering Processing Power to 1."
+        );
+        assert_eq!(
+            msg(s.remove_chip("Shield").unwrap_err()),
+            "No Chip named `Shield` is installed."
+        );
+        s.remove_chip("gun").unwrap();
+        assert_eq!(s.comp.chips, vec!["Blade".to_string()]);
+        assert_eq!(
+            msg(s.set_processing_power(0).unwrap_err()),
+            "1 Chip is installed; remove some before lowering Processing Power to 0."
+        );
+        s.set_processing_power(1).unwrap();
+        assert_eq!(s.comp.processing_power, 1);
+    }
+
+    #[test]
+    fn a_o25_stats_carry_their_tracks_and_stay_within_limits() {
+        let mut s = OreSheet::new(Stats::all(5));
+        assert_eq!(
+            s.set_stat(Stat::Wit, 100).unwrap_err().message,
+            "Wit can be at most 99 here."
+        );
+        // A full track follows its stat up and down.
+        assert_eq!(s.set_stat(Stat::Vitality, 7).unwrap(), 5);
+        assert_eq!(s.vitality, Track::full(7));
+        // A wounded one takes the new maximum and keeps its value.
+        s.set_track_current(Damageable::Confidence, 2).unwrap();
+        s.set_stat(Stat::Confidence, 3).unwrap();
+        assert_eq!((s.confidence.current, s.confidence.max), (2, 3));
+        // A maximum set apart from the stat stays.
+        s.set_track_max(Damageable::Cyber, 9).unwrap();
+        s.set_stat(Stat::Cyber, 6).unwrap();
+        assert_eq!(s.cyber.max, 9);
+        // Other stats have no track; a mob's Health is its own.
+        s.set_stat(Stat::Wit, 8).unwrap();
+        assert_eq!(s.stats.wit, 8);
+        let mut mob = OreSheet::mob(Stats::all(5), 3);
+        mob.set_stat(Stat::Vitality, 6).unwrap();
+        assert_eq!(mob.vitality, Track::full(3));
+    }
+
+    #[test]
+    fn vv_12_a_sheet_with_fault_dice_is_no_mob() {
+        let mut s = OreSheet::new(Stats::all(3));
+        s.fault_dice = vec![4];
+        assert_eq!(
+            s.set_mob(true).unwrap_err().message,
+            "A mob has no Fault dice; clear them first (the Compiler's `/vv-gm endcombat stable:true`)."
+        );
+        assert!(!s.mob_mode);
+        s.fault_dice.clear();
+        s.set_mob(true).unwrap();
+        assert!(s.mob_mode);
+        s.fault_dice = vec![4];
+        s.set_mob(false).unwrap();
+        assert!(!s.mob_mode);
+    }
+
+    #[test]
+    fn a_o18_defenses_are_set_one_by_one_within_limits() {
+        let mut s = OreSheet::default();
+        assert_eq!(
+            s.set_defenses([None, Some(1000), None])
+                .unwrap_err()
+                .message,
+            "Defenses must be from 0 to 999."
+        );
+        assert_eq!(
+            s.set_defenses([None, Some(-1), None]).unwrap_err().message,
+            "Defenses must be from 0 to 999."
+        );
+        s.set_defenses([None, Some(2), Some(1)]).unwrap();
+        assert_eq!(
+            s.defenses,
+            Defenses {
+                defense: 1,
+                integrity: 2,
+                resolve: 1
+            }
+        );
+        assert_eq!(
+            s.set_track_max(Damageable::Cyber, 1000)
+                .unwrap_err()
+                .message,
+            "A track's maximum can be at most 999."
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@
 use super::combat::{can_react, roll_order, Entrant, OrderKind};
 use super::events::{Condition, LogoutReason, OreEvent};
 use super::odds::{at_least_width, format_percent, table_row, widest_pmf};
-use super::roll::{ActionKind, DieStatus, OreRoll, RollAction, RollPhase, RollRequest};
+use super::roll::{
+    ActionKind, DieStatus, ModifierChoice, OreRoll, RollAction, RollPhase, RollRequest, Standing,
+};
 use super::sets::{CacheCost, Pattern, Set, SetRequirement};
 use super::settings::OreSettings;
 use super::sheet::{
@@ -539,6 +541,92 @@ fn vv_6_special_actions_match_patterns() {
     assert_eq!(roll.reading().to_string(), "no set; loose 7 6 1");
     let (roll, _) = ok(roll, &mut sheet, special("run 2 from 6"));
     assert_eq!(roll.reading().to_string(), "no set; loose 1");
+}
+
+#[test]
+fn vv_5_modifier_choices_say_what_each_modifier_makes_or_breaks() {
+    let settings = OreSettings::default();
+    let sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let set = |width, height| Some(Set { width, height });
+    let change = |die, from, to, delta| ModifierChoice {
+        die,
+        from,
+        to,
+        delta,
+        from_cache: false,
+        breaks: None,
+        leaves: None,
+        makes: None,
+    };
+    // The 1 cannot go lower (clamped); one 6 and one 7 stand for their faces.
+    assert_eq!(
+        roll.modifier_choices(1),
+        vec![
+            change(2, 1, 2, 1),
+            ModifierChoice {
+                breaks: set(2, 6),
+                makes: set(4, 7),
+                ..change(1, 6, 7, 1)
+            },
+            ModifierChoice {
+                breaks: set(2, 6),
+                ..change(1, 6, 5, -1)
+            },
+            ModifierChoice {
+                leaves: set(2, 7),
+                ..change(0, 7, 8, 1)
+            },
+            ModifierChoice {
+                leaves: set(2, 7),
+                makes: set(3, 6),
+                ..change(0, 7, 6, -1)
+            },
+        ]
+    );
+    // Wider modifiers follow the ±1 ones.
+    let all = roll.modifier_choices(3);
+    assert_eq!(all[..5], roll.modifier_choices(1)[..]);
+    assert!(all[5..].iter().all(|c| c.delta.abs() > 1));
+}
+
+#[test]
+fn vv_3_vv_6_a_register_stands_on_its_best_set_or_its_special_action() {
+    let settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let set = |width, height| Set { width, height };
+    let dub = SetRequirement::default();
+    let quad = SetRequirement::width(4);
+    assert_eq!(roll.standing(&dub), Standing::Met(set(3, 7)));
+    assert_eq!(roll.standing(&quad), Standing::Short(set(3, 7)));
+    // A set already used still counts.
+    let (used, _) = ok(roll.clone(), &mut sheet, basic(7));
+    assert_eq!(used.standing(&dub), Standing::Met(set(3, 7)));
+    // Below the need, a Special action used is the register's success.
+    let special = RollAction::Special {
+        actor: ME,
+        skill: None,
+        pattern: Pattern::parse("776").unwrap(),
+        cache_cost: CacheCost::None,
+        label: None,
+    };
+    let (spent, _) = ok(roll, &mut sheet, special);
+    assert_eq!(spent.standing(&quad), Standing::Special("776".into()));
+    // With the rest spent, nothing is left to stand on.
+    let mut sheet = sheet_with(Stat::Agility, 1);
+    let (one, _) = start(&sheet, &settings, Stat::Agility, 4);
+    assert_eq!(one.standing(&dub), Standing::NoSet);
+    let (one, _) = ok(
+        one,
+        &mut sheet,
+        RollAction::Minor {
+            actor: ME,
+            die: Some(0),
+            label: None,
+        },
+    );
+    assert_eq!(one.standing(&dub), Standing::NoSet);
 }
 
 #[test]
@@ -1151,6 +1239,39 @@ fn vv_8_closing_returns_cache_dice_and_may_overflow() {
     assert_eq!(roll.phase(), RollPhase::Closed);
     let faces: Vec<u32> = sheet.cache.iter().map(|d| d.face).collect();
     assert_eq!(faces, vec![7, 6]);
+}
+
+#[test]
+fn vv_8_an_overflow_settled_elsewhere_reopens_or_closes_the_roll() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9 (full)
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let load = RollAction::Load {
+        actor: ME,
+        dice: vec![2],
+    };
+    let (mut roll, _) = ok(roll, &mut sheet, load.clone());
+    assert_eq!(roll.phase(), RollPhase::Overflow);
+    let mut other = sheet.clone();
+    assert!(!roll.settle_overflow(&other), "still over: no change");
+    assert_eq!(roll.phase(), RollPhase::Overflow);
+    other.discard_overflow(&settings);
+    assert!(!roll.settle_overflow(&other), "open again, not closed");
+    assert_eq!(roll.phase(), RollPhase::Open);
+    // A roll that overflowed as it closed closes once the cache fits.
+    let mut sheet = booted(2, 9, &settings); // cache 6 7
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let add = RollAction::AddCache {
+        actor: ME,
+        cache: vec![0],
+    };
+    let (roll, _) = ok(roll, &mut sheet, add);
+    let (roll, _) = ok(roll, &mut sheet, load);
+    let (mut roll, _) = ok(roll, &mut sheet, RollAction::Close { actor: ME });
+    assert_eq!(roll.phase(), RollPhase::Overflow);
+    sheet.discard_overflow(&settings);
+    assert!(roll.settle_overflow(&sheet));
+    assert_eq!(roll.phase(), RollPhase::Closed);
 }
 
 #[test]

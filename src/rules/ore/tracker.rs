@@ -633,6 +633,37 @@ impl Fight {
         Ok(true)
     }
 
+    /// The rolls posted as this round's registers: (seat, roll session).
+    pub fn linked_registers(&self) -> Vec<(u32, i64)> {
+        self.turns
+            .seats
+            .iter()
+            .filter_map(|s| match s.data.register {
+                Some(Register::Linked { session, .. }) => Some((s.id, session)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Ends the fight (VV-14): combat ends for every sheet in it, the
+    /// player characters' in `pcs` and the NPCs' in their seats (their
+    /// Fault dice go when it ends in a stable place). The caller closes the
+    /// registers ([`Fight::linked_registers`], read before).
+    pub fn end(&mut self, stable: bool, pcs: &mut Sheets) {
+        for sheet in pcs.values_mut() {
+            sheet.end_combat(stable);
+        }
+        for seat in self.turns.seats.iter_mut() {
+            if let Some(npc) = seat.data.npc.as_mut() {
+                npc.end_combat(stable);
+            }
+        }
+        self.note(format!(
+            "🏁 Combat ends{}.",
+            if stable { " in a stable place" } else { "" }
+        ));
+    }
+
     /// Removes a seat; the turn passes on if it was theirs.
     pub fn remove(&mut self, id: u32) -> Result<Seat<Fighter>, RuleError> {
         let seat = self.turns.remove(id)?;
@@ -721,6 +752,42 @@ mod tests {
             "{e}"
         );
         assert!(!e.to_string().contains("/vv combat join"), "{e}");
+    }
+
+    /// Ending a fight ends combat on every sheet in it, the players' and
+    /// the NPCs'; in a stable place their Fault dice go (VV-14). The
+    /// registers linked to seats are listed for the caller to close.
+    #[test]
+    fn vv_14_ending_the_fight_ends_combat_for_every_sheet() {
+        let (mut f, mut pcs) = begun();
+        let drone = f.turns.by_name("Drone").unwrap().id;
+        let ada = f.turns.by_name("Ada").unwrap().id;
+        f.turns.seat_mut(ada).unwrap().data.register = Some(Register::Linked {
+            session: 41,
+            faces: vec![3],
+            error_dice: vec![],
+        });
+        assert_eq!(f.linked_registers(), vec![(ada, 41)]);
+        pcs.get_mut(&ada).unwrap().fault_dice = vec![2];
+        let npc = f.turns.seat_mut(drone).unwrap().data.npc.as_mut().unwrap();
+        npc.fault_dice = vec![5];
+        npc.combat.outthink = Some(20);
+        let mut wounded = f.clone();
+        let mut kept = pcs.clone();
+        f.end(true, &mut pcs);
+        assert!(pcs[&ada].fault_dice.is_empty());
+        let npc = f.turns.seat(drone).unwrap().data.npc.as_ref().unwrap();
+        assert!(npc.fault_dice.is_empty() && npc.combat.outthink.is_none());
+        assert_eq!(
+            f.log.last().map(String::as_str),
+            Some("🏁 Combat ends in a stable place.")
+        );
+        wounded.end(false, &mut kept);
+        assert_eq!(kept[&ada].fault_dice, vec![2]);
+        assert_eq!(
+            wounded.log.last().map(String::as_str),
+            Some("🏁 Combat ends.")
+        );
     }
 
     fn names(f: &Fight) -> Vec<&str> {

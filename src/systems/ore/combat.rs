@@ -519,37 +519,14 @@ async fn finish(
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, &fight).await?;
     let mut changed = sheets(&pcs);
-    for sheet in changed.values_mut() {
-        sheet.end_combat(stable);
-    }
-    for seat in fight.turns.seats.iter_mut() {
-        if let Some(npc) = seat.data.npc.as_mut() {
-            npc.end_combat(stable);
-        }
-    }
-    let cleared = clear_registers(turn, &fight, &linked(&fight), &mut changed).await?;
+    fight.end(stable, &mut changed);
+    let registers = fight.linked_registers();
+    let cleared = clear_registers(turn, &fight, &registers, &mut changed).await?;
     let saved = changed_sheets(&mut pcs, changed)?;
-    fight.note(format!(
-        "🏁 Combat ends{}.",
-        if stable { " in a stable place" } else { "" }
-    ));
     let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer);
     Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
         o.moved(m.0, &m.1, m.2, None)
     }))
-}
-
-/// The rolls linked to the seats this round: (seat, roll session).
-fn linked(fight: &Fight) -> Vec<(u32, i64)> {
-    fight
-        .turns
-        .seats
-        .iter()
-        .filter_map(|s| match s.data.register {
-            Some(Register::Linked { session, .. }) => Some((s.id, session)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Logs each Injury among `events` on its own line, which the log never
@@ -578,16 +555,11 @@ pub async fn require_register_turn(tx: &mut Tx, roll: &Session) -> Result<(), Ap
         return Ok(());
     };
     let fight: Fight = sessions::load(&tracker)?;
-    let seat = fight.turns.seats.iter().find(
-        |s| matches!(s.data.register, Some(Register::Linked { session, .. }) if session == roll.id),
-    );
-    match seat {
-        Some(seat) => {
-            fight.register_timing(seat.id)?;
-            Ok(())
-        }
-        None => Ok(()),
+    let linked = fight.linked_registers();
+    if let Some(&(seat, _)) = linked.iter().find(|(_, session)| *session == roll.id) {
+        fight.register_timing(seat)?;
     }
+    Ok(())
 }
 
 /// Clears the linked registers of this round (VV-11): each open roll is
@@ -885,7 +857,7 @@ async fn next_round(
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
     let mut changed = sheets(&pcs);
-    let registers = linked(fight);
+    let registers = fight.linked_registers();
     let ends = fight.end_round(&mut changed, &turn.settings)?;
     let cleared = clear_registers(turn, fight, &registers, &mut changed).await?;
     let saved = changed_sheets(&mut pcs, changed)?;
@@ -975,14 +947,7 @@ pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, Ap
     let fight: Fight = sessions::load(session)?;
     let mut tx = app.db.read().await?;
     let settings = load_settings(&mut tx, session.guild_id).await?;
-    let mut pcs = Sheets::new();
-    for seat in &fight.turns.seats {
-        if let Some(c) = seat.character {
-            if let Ok(ch) = by_id(&mut tx, session.guild_id, c).await {
-                pcs.insert(seat.id, ch.sheet);
-            }
-        }
-    }
+    let pcs = sheets(&load_pcs_in(&mut tx, session.guild_id, &fight).await?);
     drop(tx);
     Ok(view(
         session.id,

@@ -16,15 +16,16 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::app::change::{Change, Prepared};
+use crate::app::characters::{self, Access, Loaded};
 use crate::app::registry::Governed;
 use crate::app::settings::{self, PlayerEdits};
-use crate::app::{App, AppError, Caller};
+use crate::app::{rights, App, AppError, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 use crate::rules::ore::{OreSettings, OreSheet};
 
 use super::context::{Outcome, Turn};
 use super::damage_amount;
-use super::{damage, load_settings, roll, sheet, target, text, Target, GM};
+use super::{damage, load_settings, roll, sheet, text, GM, HINT, SYSTEM};
 
 /// A roll's dice count (instead of the Called Stat): governed before
 /// issue 31, when `/vv roll dice:` waited for the Compiler; a request
@@ -341,19 +342,11 @@ impl Trial<'_> {
                 stat.name()
             )));
         }
-        if value > super::sheet::MAX_STAT {
-            return Err(AppError::user(format!(
-                "{} can be at most {} here.",
-                stat.name(),
-                super::sheet::MAX_STAT
-            )));
-        }
-        self.after.stats.set(stat, value)?;
+        let old = self.after.set_stat(stat, value)?;
         Ok(format!(
-            "{}'s {} {} → {value} (its track's maximum follows)",
+            "{}'s {} {old} → {value} (its track's maximum follows)",
             self.name,
             stat.name(),
-            self.before.stats.get(stat)
         ))
     }
 
@@ -434,15 +427,10 @@ impl Change for Edit {
 
     async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
-        let who = self.who_mut().clone();
-        let Target { ch, .. } = target(
-            &mut tx,
-            caller,
-            who.character.as_deref(),
-            who.player,
-            "change this sheet",
-        )
-        .await?;
+        let fc = rights::is_fc(&mut tx, caller).await?;
+        let pick = self.who_mut().pick();
+        let ch: Loaded<OreSheet> =
+            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
         *self.who_mut() = Who::pinned(&ch.row);
         let settings = load_settings(&mut tx, caller.guild_id).await?;
         // The rules check the change on a copy: a request the rules would

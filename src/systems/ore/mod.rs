@@ -108,39 +108,6 @@ pub enum VvState {
     Report(report::ReportState),
 }
 
-/// A sheet an action works on, and whether the caller is the Compiler.
-pub struct Target {
-    /// The character.
-    pub ch: Loaded<OreSheet>,
-    /// The caller is the Compiler.
-    pub fc: bool,
-}
-
-/// Finds the sheet an action is about (`character:` as `name`, and
-/// `player:`), with the rights and refusals every system shares
-/// ([`characters::resolve`]); `_what` is no longer part of the refusal.
-pub async fn target(
-    tx: &mut Tx,
-    caller: &Caller,
-    name: Option<&str>,
-    player: Option<i64>,
-    _what: &str,
-) -> Result<Target, AppError> {
-    let fc = rights::is_fc(tx, caller).await?;
-    let pick = characters::Pick::new(name, player);
-    let ch = characters::resolve(
-        tx,
-        caller,
-        fc,
-        SYSTEM,
-        pick,
-        characters::Access::Owner,
-        HINT,
-    )
-    .await?;
-    Ok(Target { ch, fc })
-}
-
 /// Decodes a stored row into a sheet.
 pub fn decode(row: storage::characters::Character) -> Result<Loaded<OreSheet>, AppError> {
     let sheet = serde_json::from_str(&row.sheet)?;

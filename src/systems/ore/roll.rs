@@ -26,7 +26,7 @@ use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, 
 use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::rules::ore::roll::{
-    ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest,
+    ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest, Standing,
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
@@ -259,20 +259,8 @@ pub fn settle_overflow(
     sheet: &mut OreSheet,
     settings: &crate::rules::ore::OreSettings,
 ) -> Vec<String> {
-    let mut notes = Vec::new();
-    let mut guard = 0;
-    while sheet.cache_excess(settings) > 0 && guard < 200 {
-        guard += 1;
-        match sheet.discard_cache_die(settings, None) {
-            Ok(evs) => notes.extend(
-                text::events(&evs, sheet)
-                    .into_iter()
-                    .filter(|l| l.starts_with("Discarded")),
-            ),
-            Err(_) => break,
-        }
-    }
-    notes
+    let discards = sheet.discard_overflow(settings);
+    text::events(&discards, sheet)
 }
 
 /// The outcome that saves the roll (open until its register closes) and
@@ -360,26 +348,13 @@ pub fn pool_text(r: &OreRoll) -> String {
 /// named Special action used, a set below the need (information), or no
 /// set at all (a failure). `Best set 3×4`, `Special Burst`, `No set`.
 pub fn outcome(s: &RollState) -> (Outcome, String) {
-    let r = &s.roll;
-    let mut sets: Vec<Set> = r.actions.iter().filter_map(|a| a.set).collect();
-    sets.extend(r.reading().sets);
-    let best = |v: &mut dyn Iterator<Item = Set>| v.max_by_key(|set| (set.width, set.height));
-    if let Some(b) = best(&mut sets.iter().copied().filter(|set| s.requirement.meets(set))) {
-        return (
+    match s.roll.standing(&s.requirement) {
+        Standing::Met(b) => (
             Outcome::Success,
             format!("Best set {}", text::set_short(&b)),
-        );
-    }
-    if let Some(a) = r.actions.iter().find(|a| a.kind == ActionKind::Special) {
-        let name = a
-            .label
-            .clone()
-            .or_else(|| a.pattern.as_ref().map(|p| p.to_string()))
-            .unwrap_or_default();
-        return (Outcome::Success, format!("Special {name}"));
-    }
-    match best(&mut sets.into_iter()) {
-        Some(b) => (
+        ),
+        Standing::Special(name) => (Outcome::Success, format!("Special {name}")),
+        Standing::Short(b) => (
             Outcome::Info,
             format!(
                 "Best set {} · needs {}",
@@ -387,7 +362,7 @@ pub fn outcome(s: &RollState) -> (Outcome, String) {
                 s.requirement.describe()
             ),
         ),
-        None => (Outcome::Failure, "No set".into()),
+        Standing::NoSet => (Outcome::Failure, "No set".into()),
     }
 }
 
@@ -990,66 +965,32 @@ fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
 /// `vv_face_modifier_bounds`, the ±1 ones first: "7 → 8 (+1)", with what it
 /// makes or breaks. The value is `<register position>:<modifier>`.
 pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
-    use crate::rules::ore::sets::{modify_face, Set};
-    let unused = r.unused_faces();
-    let count = |face: u32| unused.iter().filter(|&&f| f == face).count() as u32;
-    let mut dice: Vec<(usize, u32, bool)> = Vec::new();
-    for (i, d) in r.register.iter().enumerate().filter(|(_, d)| d.is_unused()) {
-        let cache = d.from_cache.is_some();
-        if !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
-            dice.push((i, d.face, cache));
-        }
-    }
-    dice.sort_by_key(|&(i, face, cache)| (face, cache, i));
-    let mut options = Vec::new();
-    for size in 1..=MAX_MENU_DELTA {
-        for &(i, face, cache) in &dice {
-            for delta in [size, -size] {
-                let to = modify_face(face, delta, r.settings.face_modifier_bounds);
-                if to == face {
-                    continue;
-                }
-                let mut effects = Vec::new();
-                let before = count(face);
-                if before == 2 {
-                    let set = Set {
-                        width: 2,
-                        height: face,
-                    };
-                    effects.push(format!("breaks {set}"));
-                } else if before > 2 {
-                    let set = Set {
-                        width: before - 1,
-                        height: face,
-                    };
-                    effects.push(format!("leaves {set}"));
-                }
-                let after = count(to).saturating_add(1);
-                if after >= 2 {
-                    effects.push(format!(
-                        "makes {}",
-                        Set {
-                            width: after,
-                            height: to
-                        }
-                    ));
-                }
-                if cache {
-                    effects.push("a cache die".into());
-                }
-                options.push(SelectOption {
-                    label: format!("{face} → {to} ({delta:+})"),
-                    value: format!("{i}:{delta}"),
-                    description: Some(if effects.is_empty() {
-                        "no set changes".into()
-                    } else {
-                        effects.join(", ")
-                    }),
-                });
+    r.modifier_choices(MAX_MENU_DELTA)
+        .into_iter()
+        .map(|c| {
+            let sets = [
+                ("breaks", c.breaks),
+                ("leaves", c.leaves),
+                ("makes", c.makes),
+            ];
+            let mut effects: Vec<String> = sets
+                .into_iter()
+                .filter_map(|(what, set)| set.map(|s| format!("{what} {s}")))
+                .collect();
+            if c.from_cache {
+                effects.push("a cache die".into());
             }
-        }
-    }
-    options
+            SelectOption {
+                label: format!("{} → {} ({:+})", c.from, c.to, c.delta),
+                value: format!("{}:{}", c.die, c.delta),
+                description: Some(if effects.is_empty() {
+                    "no set changes".into()
+                } else {
+                    effects.join(", ")
+                }),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::{discard, menu, record, text};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::Record;
 use crate::app::{Act, App, AppError, AppResult, Caller};
-use crate::rules::ore::roll::{ActionKind, RollPhase};
+use crate::rules::ore::roll::ActionKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::{OreRoll, OreSheet, RollAction};
 use crate::rules::Actor;
@@ -30,7 +30,8 @@ pub async fn click(
     let mut turn = Turn::click(app, act, caller).await?;
     let ch = Held::load(turn.tx(), caller.guild_id, state.whose).await?;
     let who = may_press(turn.fc, &session, &state, &ch, caller)?;
-    settle_overflow(&mut state, ch.sheet());
+    // A discard made elsewhere may already have settled an overflow.
+    state.roll.settle_overflow(ch.sheet());
     let button = VvButton::read(&click.id.action, click.id.arg.as_deref())?;
     // A register in a running fight acts on its entity's turn or as its
     // Reaction (seed 004); opening a menu and an overflow's discard (a
@@ -61,18 +62,6 @@ pub async fn click(
     };
     let out = apply(&turn, &session, state, ch, action, &inputs)?;
     turn.finish(out).await
-}
-
-/// A discard made elsewhere may already have settled an overflow: the
-/// roll goes back to where it was.
-fn settle_overflow(state: &mut RollState, sheet: &OreSheet) {
-    if state.roll.phase == RollPhase::Overflow && sheet.cache_excess(&state.roll.settings) == 0 {
-        state.roll.phase = if state.roll.closing {
-            RollPhase::Closed
-        } else {
-            RollPhase::Open
-        };
-    }
 }
 
 /// The rules action a press of `button` asks for (menus handled before).

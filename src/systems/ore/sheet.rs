@@ -24,8 +24,6 @@ pub const MAX_STAT: i64 = crate::rules::ore::sheet::MAX_STAT as i64;
 /// The most a track, defense or battery value may be set to (as above).
 pub const MAX_VALUE: i64 = crate::rules::ore::sheet::MAX_VALUE as i64;
 
-use crate::rules::ore::sheet::MAX_PROCESSING_POWER;
-
 /// A sheet edit's log entry: what was asked, no dice, the sheet after.
 fn sheet_record(ch: &Loaded<OreSheet>, action: &str, inputs: &impl Serialize) -> Record {
     Record::new(action, inputs, &ch.sheet)
@@ -70,14 +68,7 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     }
     let mut stats = Stats::default();
     for (stat, v) in Stat::ALL.iter().zip(args.stats) {
-        let v = v.unwrap_or(0);
-        if v > MAX_STAT {
-            return Err(AppError::user(format!(
-                "{} can be at most {MAX_STAT} here.",
-                stat.name()
-            )));
-        }
-        stats.set(*stat, v)?;
+        stats.set(*stat, v.unwrap_or(0))?;
     }
     let sheet = if args.mob {
         let health = args.health.unwrap_or(i64::from(stats.vitality));
@@ -125,28 +116,8 @@ pub async fn set_stat_in(
     name: Option<&str>,
     player: Option<i64>,
 ) -> Result<Outcome, AppError> {
-    if value > MAX_STAT {
-        return Err(AppError::user(format!(
-            "{} can be at most {MAX_STAT} here.",
-            stat.name()
-        )));
-    }
     let mut ch = target(turn, name, player).await?;
-    let old = ch.sheet.stats.get(stat);
-    ch.sheet.stats.set(stat, value)?;
-    if let Some(t) = stat
-        .track()
-        .filter(|_| !(ch.sheet.mob_mode && stat == Stat::Vitality))
-    {
-        let tr = *ch.sheet.track(t);
-        if tr.max == old {
-            let full = tr.current == tr.max;
-            ch.sheet.set_track_max(t, value)?;
-            if full {
-                ch.sheet.set_track_current(t, value)?;
-            }
-        }
-    }
+    let old = ch.sheet.set_stat(stat, value)?;
     // One line (issue 16): the full card is `/vv sheet show`'s.
     let answer = Response::ephemeral(View::text(format!(
         "📇 {}: {} {old} → {value}.",
@@ -175,11 +146,6 @@ pub async fn set_track_in(
         return Err(AppError::user(
             "Give a new `max`, a new `current`, or both.",
         ));
-    }
-    if max.is_some_and(|m| m > MAX_VALUE) {
-        return Err(AppError::user(format!(
-            "A track's maximum can be at most {MAX_VALUE}."
-        )));
     }
     let mut ch = target(turn, name, player).await?;
     if let Some(m) = max {
@@ -218,32 +184,9 @@ pub async fn set_defenses(
     if values.iter().all(Option::is_none) {
         return Err(AppError::user("Give `defense`, `integrity` or `resolve`."));
     }
-    let checked: Vec<Option<u32>> = values
-        .iter()
-        .map(|v| {
-            v.map(|v| {
-                u32::try_from(v)
-                    .ok()
-                    .filter(|v| i64::from(*v) <= MAX_VALUE)
-                    .ok_or_else(|| {
-                        AppError::user(format!("Defenses must be from 0 to {MAX_VALUE}."))
-                    })
-            })
-            .transpose()
-        })
-        .collect::<Result<_, _>>()?;
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
-    let d = &mut ch.sheet.defenses;
-    if let Some(v) = checked[0] {
-        d.defense = v;
-    }
-    if let Some(v) = checked[1] {
-        d.integrity = v;
-    }
-    if let Some(v) = checked[2] {
-        d.resolve = v;
-    }
+    ch.sheet.set_defenses(values)?;
     let answer = Response::ephemeral(View::embed(sheet_embed(&ch, &turn.settings)));
     let inputs: record::DefensesSet = values;
     let out = edited(ch, "sheet_defense", &inputs, answer)?;
@@ -352,78 +295,29 @@ fn edit_comp(s: &mut OreSheet, args: &CompArgs, texts: CompTexts<'_>) -> Result<
         s.comp.distribution = d;
     }
     if let Some(pp) = args.processing_power {
-        set_processing_power(s, pp)?;
+        s.set_processing_power(pp)?;
     }
     if let Some(t) = args.thread_count {
-        if t > MAX_VALUE {
-            return Err(AppError::user(format!(
-                "The Thread Count can be at most {MAX_VALUE}."
-            )));
-        }
         s.set_thread_count(t)?;
     }
     if let Some(c) = args.cache_size {
         s.set_cache_max(c)?;
     }
     if let Some(b) = args.battery_max {
-        if b > MAX_VALUE {
-            return Err(AppError::user(format!(
-                "Battery life can be at most {MAX_VALUE}."
-            )));
-        }
         s.set_battery_max(b)?;
     }
     if let Some(b) = args.battery {
-        let b = u32::try_from(b)
-            .ok()
-            .filter(|b| *b <= s.comp.battery_max)
-            .ok_or_else(|| {
-                AppError::user(format!(
-                    "The battery can hold 0 to {} (set `battery_max` first).",
-                    s.comp.battery_max
-                ))
-            })?;
-        s.comp.battery_current = b;
+        s.set_battery(b)?;
     }
     if let Some(p) = args.plugged_in {
         s.comp.plugged_in = p;
     }
     if let Some(chip) = texts.remove_chip {
-        let pos = s
-            .comp
-            .chips
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(chip))
-            .ok_or_else(|| AppError::user(format!("No Chip named `{chip}` is installed.")))?;
-        s.comp.chips.remove(pos);
+        s.remove_chip(chip)?;
     }
     if let Some(chip) = texts.add_chip {
         s.add_chip(chip)?;
     }
-    Ok(())
-}
-
-/// Sets the COMP's Processing Power, never below the Chips installed.
-fn set_processing_power(s: &mut OreSheet, pp: i64) -> Result<(), AppError> {
-    let pp = u32::try_from(pp)
-        .ok()
-        .filter(|p| *p <= MAX_PROCESSING_POWER)
-        .ok_or_else(|| {
-            AppError::user(format!(
-                "Processing Power must be from 0 to {MAX_PROCESSING_POWER}."
-            ))
-        })?;
-    if (pp as usize) < s.comp.chips.len() {
-        return Err(AppError::user(format!(
-            "{} installed; remove some before lowering Processing Power to {pp}.",
-            if s.comp.chips.len() == 1 {
-                "1 Chip is".to_string()
-            } else {
-                format!("{} Chips are", s.comp.chips.len())
-            }
-        )));
-    }
-    s.comp.processing_power = pp;
     Ok(())
 }
 
@@ -548,12 +442,7 @@ pub async fn set_status(
         s.world = w;
     }
     if let Some(m) = args.mob {
-        if m && !s.fault_dice.is_empty() {
-            return Err(AppError::user(
-                "A mob has no Fault dice; clear them first (the Compiler's `/vv-gm endcombat stable:true`).",
-            ));
-        }
-        s.mob_mode = m;
+        s.set_mob(m)?;
     }
     if let Some(l) = args.living {
         s.living = l;

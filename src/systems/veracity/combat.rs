@@ -880,19 +880,7 @@ fn damage_line(name: &str, events: &[Event]) -> String {
                 parts.push(format!("−{amount} HP ({after} left)"))
             }
             Event::DamageAsWounds { n, reasons } => {
-                let why: Vec<&str> = reasons
-                    .iter()
-                    .map(|r| match r {
-                        crate::rules::veracity::event::WoundReason::Direct => "as Wounds",
-                        crate::rules::veracity::event::WoundReason::Immobilised => "immobilised",
-                        crate::rules::veracity::event::WoundReason::Unsuspecting => "unsuspecting",
-                        crate::rules::veracity::event::WoundReason::ZeroHp => "at 0 HP",
-                        crate::rules::veracity::event::WoundReason::SurpriseTurn => {
-                            "surprise turn: bypasses HP"
-                        }
-                        crate::rules::veracity::event::WoundReason::HpOverflow => "beyond the HP",
-                    })
-                    .collect();
+                let why: Vec<&str> = reasons.iter().map(|r| render::reason(*r)).collect();
                 parts.push(format!(
                     "{n} Wound{} ({})",
                     if *n == 1 { "" } else { "s" },

@@ -1079,6 +1079,42 @@ fn st_11_buying_is_not_offered_when_it_would_not_raise_the_result() {
 }
 
 #[test]
+fn st_11_a_purchase_withheld_says_what_it_would_have_given() {
+    // Willpower 5: seeds 0 and 1 roll 5 and 4 successes, so buying 4 is
+    // withheld; seed 4 rolls 3 and is offered; seed 2 botches.
+    let willpower_roll = |seed| {
+        let mut s = wp_sheet(5, 5);
+        RollSession::willpower(
+            OWNER.id,
+            &mut s,
+            &WillpowerRequest::default(),
+            &settings(),
+            MAX,
+            &mut rng(seed),
+        )
+        .unwrap()
+        .0
+    };
+    assert_eq!(willpower_roll(0).purchase_withheld(), Some(4));
+    assert_eq!(willpower_roll(1).purchase_withheld(), Some(4));
+    assert_eq!(willpower_roll(4).purchase_withheld(), None);
+    assert!(willpower_roll(2).outcome.is_botch());
+    assert_eq!(willpower_roll(2).purchase_withheld(), None);
+    // The last dot is never spent: nothing withheld at willpower 1.
+    let mut s = wp_sheet(5, 1);
+    let (one, _) = RollSession::willpower(
+        OWNER.id,
+        &mut s,
+        &WillpowerRequest::default(),
+        &settings(),
+        MAX,
+        &mut rng(0),
+    )
+    .unwrap();
+    assert_eq!(one.purchase_withheld(), None);
+}
+
+#[test]
 fn st_11_a_botched_roll_cannot_be_bought_off() {
     let mut s = wp_sheet(5, 5);
     let (session, _) = RollSession::willpower(

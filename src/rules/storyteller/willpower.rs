@@ -392,6 +392,23 @@ impl RollSession {
         (session, events)
     }
 
+    /// The automatic successes a purchase would have given (current − 1)
+    /// when a willpower roll closed at once because buying would not have
+    /// raised it (ST-11): it did not botch, there were at least 2
+    /// willpower, and the purchase was never offered. `None` otherwise.
+    pub fn purchase_withheld(&self) -> Option<u32> {
+        let before = self.willpower_before?;
+        let offered = self
+            .log
+            .iter()
+            .any(|e| matches!(e, Event::BuyOffered { .. }));
+        (self.result.spec.kind == RollKind::Willpower
+            && !offered
+            && before >= 2
+            && !self.result.outcome.is_botch())
+        .then(|| u32::from(before - 1))
+    }
+
     /// Where the session stands.
     pub fn phase(&self) -> Phase {
         self.phase

@@ -45,6 +45,20 @@ pub enum Gone {
     Out,
 }
 
+/// What the referee marks on a combatant ([`Fight::mark`]; `None`:
+/// unchanged).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Visible to the enemy (before initiative).
+    pub visible: Option<bool>,
+    /// Immobilised.
+    pub immobilised: Option<bool>,
+    /// Unsuspecting.
+    pub unsuspecting: Option<bool>,
+    /// Out of the fight (incapacitated, surrendered), or back in.
+    pub out: Option<bool>,
+}
+
 /// What the tracker keeps per seat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fighter {
@@ -318,7 +332,42 @@ impl Fight {
         Ok(self.turns.current)
     }
 
-    fn require_running(&self) -> Result<(), RuleError> {
+    /// The referee marks seat `id` (VR-22, VR-19): who the enemy can see
+    /// only before initiative (it is then fixed for the surprise turn),
+    /// immobilised, unsuspecting, out of the fight or back in (not the
+    /// dead: only a sheet brought back to life returns). All or nothing.
+    pub fn mark(&mut self, id: u32, marks: Marks) -> Result<(), RuleError> {
+        let seat = self
+            .turns
+            .seat(id)
+            .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
+        if marks.visible.is_some() && self.started() {
+            return Err(RuleError::new(
+                "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
+            ));
+        }
+        let gone = seat.data.gone;
+        if marks.out == Some(false) && gone == Some(Gone::Dead) {
+            return Err(RuleError::new(format!(
+                "{} is dead: only a sheet brought back to life returns.",
+                seat.name
+            )));
+        }
+        if let Some(s) = self.turns.seat_mut(id) {
+            let d = &mut s.data;
+            d.visible = marks.visible.unwrap_or(d.visible);
+            d.immobilised = marks.immobilised.unwrap_or(d.immobilised);
+            d.unsuspecting = marks.unsuspecting.unwrap_or(d.unsuspecting);
+        }
+        match (marks.out, gone) {
+            (Some(true), None) => self.take_out(id, Gone::Out),
+            (Some(false), Some(_)) => self.bring_back(id),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses unless the fight runs: initiative set, not over.
+    pub fn require_running(&self) -> Result<(), RuleError> {
         if self.ended {
             return Err(RuleError::new("This fight is over."));
         }
@@ -636,6 +685,49 @@ mod tests {
         let names: Vec<&str> = f.turns.seats.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["Ada", "Bo", "Cy", "Goblin", "Wolf"]);
         assert_eq!(current(&f), "Ada");
+    }
+
+    #[test]
+    fn vr_22_the_referees_marks_visibility_before_initiative_and_the_dead_stay_out() {
+        let mut f = fight();
+        let seen = Marks {
+            visible: Some(true),
+            unsuspecting: Some(true),
+            ..Marks::default()
+        };
+        f.mark(3, seen).unwrap();
+        let goblin = &f.turns.seat(3).unwrap().data;
+        assert!(goblin.visible && goblin.unsuspecting && !goblin.immobilised);
+        f.set_initiative(Side::Players).unwrap();
+        assert!(f.turns.seat(3).unwrap().data.seen);
+        // Who the enemy saw is fixed now; nothing else of the call changes.
+        let late = Marks {
+            visible: Some(false),
+            immobilised: Some(true),
+            ..Marks::default()
+        };
+        let e = f.mark(3, late).unwrap_err();
+        assert!(e.message.starts_with("Initiative is set"), "{}", e.message);
+        assert!(!f.turns.seat(3).unwrap().data.immobilised);
+        // Out and back in; the dead stay out.
+        let out = |out| Marks {
+            out: Some(out),
+            ..Marks::default()
+        };
+        f.mark(1, out(true)).unwrap();
+        assert_eq!(f.turns.seat(1).unwrap().data.gone, Some(Gone::Out));
+        // Bo and the goblin were seen: the surprise turn passes to the wolf.
+        assert_eq!(current(&f), "Wolf");
+        f.mark(1, out(true)).unwrap();
+        f.mark(1, out(false)).unwrap();
+        assert!(!f.turns.seat(1).unwrap().out);
+        f.take_out(4, Gone::Dead).unwrap();
+        let e = f.mark(4, out(false)).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Wolf is dead: only a sheet brought back to life returns."
+        );
+        assert!(f.turns.seat(4).unwrap().out);
     }
 
     #[test]

@@ -19,20 +19,18 @@ pub enum RollButton {
 }
 
 impl RollButton {
-    /// Every button, for tests and listings.
+    /// Every button: what [`RollButton::read`] reads back.
     pub const ALL: [RollButton; 3] = [RollButton::Spend, RollButton::Keep, RollButton::Void];
 
-    /// Reads a clicked action word, refusing unknown ones with the message
-    /// players have always seen.
+    /// Reads a clicked action word (one of [`Self::ALL`], as encoded),
+    /// refusing unknown ones with the message players have always seen.
     pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        match action {
-            "spend" => Ok(RollButton::Spend),
-            "keep" => Ok(RollButton::Keep),
-            "void" => Ok(RollButton::Void),
-            other => Err(AppError::user(format!(
-                "Unknown action `{other}` for a Storyteller roll."
-            ))),
-        }
+        Self::ALL
+            .into_iter()
+            .find(|b| b.word() == action)
+            .ok_or_else(|| {
+                AppError::user(format!("Unknown action `{action}` for a Storyteller roll."))
+            })
     }
 
     /// The action word (also what the roll log records as the button).
@@ -63,18 +61,16 @@ pub enum SheetButton {
 }
 
 impl SheetButton {
-    /// Every button, for tests and listings.
+    /// Every button: what [`SheetButton::read`] reads back.
     pub const ALL: [SheetButton; 1] = [SheetButton::Ignore];
 
-    /// Reads a clicked action word, refusing unknown ones with the message
-    /// players have always seen.
+    /// Reads a clicked action word (one of [`Self::ALL`], as encoded),
+    /// refusing unknown ones with the message players have always seen.
     pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        match action {
-            "ignore" => Ok(SheetButton::Ignore),
-            other => Err(AppError::user(format!(
-                "Unknown action `{other}` for a sheet."
-            ))),
-        }
+        Self::ALL
+            .into_iter()
+            .find(|b| b.word() == action)
+            .ok_or_else(|| AppError::user(format!("Unknown action `{action}` for a sheet.")))
     }
 
     /// The action word (also what the roll log records as the button).

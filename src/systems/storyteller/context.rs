@@ -1,56 +1,16 @@
-//! What every Storyteller action loads first: the guild's settings, whether
-//! the caller is the storyteller, and the character acted on (with the rights check:
-//! players act on their own characters, the storyteller on any in the guild).
+//! Storyteller's scope in the action pipeline, and what its actions share:
+//! the character acted on (with the rights check: players act on their own
+//! characters, the storyteller on any in the guild), checked sheets and
+//! option texts.
 
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::pipeline::Scope;
-use crate::app::settings::{self as app_settings, GuildSettings};
-use crate::app::{rights, AppError, Caller};
-use crate::rules::storyteller::{StorytellerSettings, StorytellerSheet, TraitCatalog};
+use crate::app::{AppError, Caller};
+use crate::rules::storyteller::StorytellerSheet;
 use crate::storage::sessions::Session;
 use crate::storage::Tx;
 
 use super::{HINT, SHEET_KIND, SYSTEM};
-
-/// The guild's settings and the caller's standing, loaded in the action's
-/// transaction.
-#[derive(Debug, Clone)]
-pub struct Ctx {
-    /// The Storyteller settings (§6).
-    pub settings: StorytellerSettings,
-    /// The shared settings (dice cap, session timeout, FC role).
-    pub guild: GuildSettings,
-    /// The caller is the storyteller (the storyteller).
-    pub fc: bool,
-}
-
-impl Ctx {
-    /// Loads the settings and the caller's storyteller status.
-    pub async fn load(tx: &mut Tx, caller: &Caller) -> Result<Self, AppError> {
-        let guild = app_settings::guild(tx, caller.guild_id).await?;
-        let settings: StorytellerSettings = app_settings::scoped_here(tx, caller, SYSTEM).await?;
-        Ok(Self {
-            fc: rights::is_fc_in(tx, caller, &guild).await?,
-            settings,
-            guild,
-        })
-    }
-
-    /// The guild's trait catalog (canonical, built-in aliases, custom).
-    pub fn catalog(&self) -> TraitCatalog {
-        self.settings.catalog()
-    }
-
-    /// The most dice a roll may request here.
-    pub fn max_dice(&self) -> u32 {
-        self.guild.max_dice_per_roll
-    }
-
-    /// The interactive-session timeout.
-    pub fn timeout(&self) -> Option<u32> {
-        Some(self.guild.session_timeout_minutes.max(1))
-    }
-}
 
 /// Which character an action is about: the command's `character:` and
 /// `player:` options, read as a [`Pick`] (neither: the caller's active one).
@@ -104,11 +64,11 @@ pub type Outcome = crate::app::pipeline::Outcome<StorytellerSheet>;
 pub async fn character(
     tx: &mut Tx,
     caller: &Caller,
-    ctx: &Ctx,
+    fc: bool,
     target: Target<'_>,
 ) -> Result<Loaded<StorytellerSheet>, AppError> {
     let pick = Pick::new(target.character, target.player);
-    let loaded = characters::resolve(tx, caller, ctx.fc, SYSTEM, pick, Access::Owner, HINT).await?;
+    let loaded = characters::resolve(tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
     checked(loaded)
 }
 

@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::change::{Change, Prepared};
 use crate::app::registry::Governed;
-use crate::app::{App, AppError, Caller};
+use crate::app::{rights, App, AppError, Caller};
 
-use super::context::{self, Ctx, Outcome, Target, Turn};
+use super::context::{self, Outcome, Target, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets};
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
@@ -197,13 +197,13 @@ impl Change for Edit {
 
     async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
         let mut tx = app.db.read().await?;
-        let ctx = Ctx::load(&mut tx, caller).await?;
+        let fc = rights::is_fc(&mut tx, caller).await?;
         if let Edit::Revive { helper, who } = &mut self {
             // The helper is the caller's own; the revived one anyone's.
             let h = context::character(
                 &mut tx,
                 caller,
-                &ctx,
+                fc,
                 Target {
                     character: helper.as_deref(),
                     player: None,
@@ -219,7 +219,7 @@ impl Change for Edit {
                 character: None,
             });
         }
-        let c = context::character(&mut tx, caller, &ctx, target(self.who_mut())).await?;
+        let c = context::character(&mut tx, caller, fc, target(self.who_mut())).await?;
         *self.who_mut() = Who::pinned(&c.row);
         let (what, after) = self.on_copy(&c.row.name, &c.sheet)?;
         Ok(Prepared {

@@ -265,19 +265,6 @@ pub fn percent(p: f64) -> String {
     }
 }
 
-/// The automatic successes a purchase would have given, for a willpower
-/// roll that closed at once because buying would not have raised it
-/// (ST-11): no botch, at least 2 willpower, never offered.
-fn spend_withheld(s: &RollSession) -> Option<u32> {
-    let before = s.willpower_before?;
-    let offered = s.log.iter().any(|e| matches!(e, Event::BuyOffered { .. }));
-    (s.result.spec.kind == RollKind::Willpower
-        && !offered
-        && before >= 2
-        && !s.result.outcome.is_botch())
-    .then(|| u32::from(before - 1))
-}
-
 /// The outcome as a title (ST-6 in the seed's words): `✅ Success · 3
 /// successes`, `❌ Simple failure`, `💥 Botch of size 2`.
 pub fn outcome_title(outcome: Outcome, automatic: bool) -> String {
@@ -499,7 +486,7 @@ fn description_lines(status: Status, state: &RollState, spend: Option<u8>) -> Ve
             _ => format!("Willpower {b} → {a}"),
         });
         lines.extend(after);
-        if let Some(n) = spend_withheld(s) {
+        if let Some(n) = s.purchase_withheld() {
             lines.push(format!(
                 "Spend willpower not offered: it would give {n} {}, no more than this roll.",
                 plural(n, "success", "successes")

@@ -17,7 +17,7 @@ use crate::rules::storyteller::willpower::{
     active_rest_rolls, recover_daily, spend_to_ignore_wounds,
 };
 use crate::rules::storyteller::{
-    spec_odds, ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession, StorytellerSheet,
+    ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession, StorytellerSheet,
     WillpowerRequest,
 };
 use crate::rules::Actor;
@@ -169,20 +169,15 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
     let max = app.config.limits.max_text_len;
     check_len(args.traits, max, "list of traits")?;
     let traits = split_list(args.traits, true, 5, "traits")?;
-    let specialties = match args.specialties {
+    let names = |list: Option<&str>, what: &str| match list {
         Some(s) => {
-            check_len(s, max, "list of specialties")?;
-            split_list(s, false, 5, "specialties")?
+            check_len(s, max, &format!("list of {what}"))?;
+            split_list(s, false, 5, what)
         }
-        None => Vec::new(),
+        None => Ok(Vec::new()),
     };
-    let advanced = match args.advanced {
-        Some(s) => {
-            check_len(s, max, "list of advanced specialties")?;
-            split_list(s, false, 5, "advanced specialties")?
-        }
-        None => Vec::new(),
-    };
+    let specialties = names(args.specialties, "specialties")?;
+    let advanced = names(args.advanced, "advanced specialties")?;
     let req = RollRequest {
         traits,
         difficulty: args.difficulty,
@@ -220,15 +215,13 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         .map(|t| t.name.as_str())
         .collect::<Vec<_>>()
         .join(" + ");
-    let state = RollState {
-        roller: caller.name.clone(),
-        character_id: Some(ch.row.id),
-        character: Some(ch.name().to_string()),
+    let state = RollState::new(
+        &caller.name,
+        Some((ch.row.id, ch.name())),
         label,
-        odds: spec_odds(&session.result.spec),
         session,
         before,
-    };
+    );
     let inputs = record::RollInputs {
         request: req,
         ignore_wounds: args.ignore_wounds,
@@ -254,19 +247,17 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
         turn.max_dice(),
         &mut turn.rng(),
     )?;
-    let state = RollState {
-        roller: caller.name.clone(),
-        character_id: None,
-        character: None,
-        label: format!(
+    let state = RollState::new(
+        &caller.name,
+        None,
+        format!(
             "{} {}",
             req.dice,
             super::sheet_view::plural(req.dice, "die", "dice")
         ),
-        odds: spec_odds(&session.result.spec),
         session,
-        before: Vec::new(),
-    };
+        Vec::new(),
+    );
     let inputs = record::PoolInputs { request: req };
     let out = rolled(&turn, "pool", &inputs, state, &events, None);
     turn.finish(out).await
@@ -292,15 +283,13 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         turn.max_dice(),
         &mut turn.rng(),
     )?;
-    let state = RollState {
-        roller: caller.name.clone(),
-        character_id: Some(ch.row.id),
-        character: Some(ch.name().to_string()),
-        label: "willpower".into(),
-        odds: spec_odds(&session.result.spec),
+    let state = RollState::new(
+        &caller.name,
+        Some((ch.row.id, ch.name())),
+        "willpower".to_string(),
         session,
-        before: Vec::new(),
-    };
+        Vec::new(),
+    );
     let inputs = record::WillpowerInputs {
         request: req,
         character: ch.name().to_string(),
@@ -329,9 +318,13 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
             ch.sheet.willpower().permanent
         )];
     }
+    let inputs = record::RestInputs {
+        character: ch.name().to_string(),
+        willpower_at_start: start,
+    };
     if !active_rest_rolls(&ch.sheet) {
         return turn
-            .finish(rest_without_roll(ch, start, before, &events))
+            .finish(rest_without_roll(ch, &inputs, before, &events))
             .await;
     }
     let (session, rolled_events) = RollSession::rest(
@@ -342,19 +335,13 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
         &mut turn.rng(),
     )?;
     events.extend(rolled_events);
-    let state = RollState {
-        roller: caller.name.clone(),
-        character_id: Some(ch.row.id),
-        character: Some(ch.name().to_string()),
-        label: "active rest".into(),
-        odds: spec_odds(&session.result.spec),
+    let state = RollState::new(
+        &caller.name,
+        Some((ch.row.id, ch.name())),
+        "active rest".to_string(),
         session,
         before,
-    };
-    let inputs = record::RestInputs {
-        character: ch.name().to_string(),
-        willpower_at_start: start,
-    };
+    );
     let out = rolled(&turn, "rest", &inputs, state, &events, Some(ch));
     turn.finish(out).await
 }
@@ -364,7 +351,7 @@ pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
 /// nothing, a botch could only take away).
 fn rest_without_roll(
     ch: Loaded<StorytellerSheet>,
-    start: u8,
+    inputs: &record::RestInputs,
     mut lines: Vec<String>,
     events: &[Event],
 ) -> Outcome {
@@ -382,15 +369,7 @@ fn rest_without_roll(
         .description(lines.join("\n"))
         .colour(look::Outcome::Success.colour()),
     );
-    let entry = Record::new(
-        "rest",
-        &record::RestInputs {
-            character: ch.name().to_string(),
-            willpower_at_start: start,
-        },
-        &record::NoRoll::new(events),
-    )
-    .character(ch.row.id);
+    let entry = Record::new("rest", inputs, &record::NoRoll::new(events)).character(ch.row.id);
     Outcome::answer(Response::message(view))
         .log(entry)
         .sheet(ch)

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::storyteller::{Outcome3, RollSession};
+use crate::rules::storyteller::{spec_odds, Outcome3, RollSession};
 
 /// What a roll's session keeps: who rolled what, the rules core's session
 /// (dice, outcome, willpower choice) and the odds computed before rolling.
@@ -31,6 +31,27 @@ pub struct RollState {
 }
 
 impl RollState {
+    /// A fresh roll's state: `session`, rolled by `roller` for `character`
+    /// (its id and name) if any, labelled `label`, with the chances of its
+    /// parameters and what happened `before` the dice.
+    pub fn new(
+        roller: &str,
+        character: Option<(i64, &str)>,
+        label: String,
+        session: RollSession,
+        before: Vec<String>,
+    ) -> Self {
+        RollState {
+            roller: roller.to_string(),
+            character_id: character.map(|(id, _)| id),
+            character: character.map(|(_, name)| name.to_string()),
+            label,
+            odds: spec_odds(&session.result.spec),
+            session,
+            before,
+        }
+    }
+
     /// The character's name, else the roller's.
     pub fn who(&self) -> &str {
         self.character.as_deref().unwrap_or(&self.roller)

@@ -28,7 +28,8 @@ pub enum VrButton {
 }
 
 impl VrButton {
-    /// Every button, for tests and listings.
+    /// Every button (a Lose Flesh button for one slot): what
+    /// [`VrButton::read`] reads back.
     pub const ALL: [VrButton; 7] = [
         VrButton::RestStress,
         VrButton::RestWound,
@@ -42,20 +43,18 @@ impl VrButton {
     /// Reads a clicked action word, refusing unknown ones with the message
     /// players have always seen.
     pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
-        match action {
-            "rest_stress" => Ok(VrButton::RestStress),
-            "rest_wound" => Ok(VrButton::RestWound),
-            "violate" => Ok(VrButton::Violate),
-            "displace" => arg
+        if action == "displace" {
+            return arg
                 .and_then(|a| a.parse().ok())
                 .filter(|n| (1..=crate::rules::veracity::sheet::MAX_SLOTS).contains(n))
                 .map(VrButton::Displace)
-                .ok_or_else(|| Self::unknown(action)),
-            "rev_shock" => Ok(VrButton::RevealShocked),
-            "rev_flat" => Ok(VrButton::RevealNotShocked),
-            "rev_lesser" => Ok(VrButton::RevealNotGreater),
-            other => Err(Self::unknown(other)),
+                .ok_or_else(|| Self::unknown(action));
         }
+        // The other words take no argument: as [`Action::encode`] writes them.
+        Self::ALL
+            .into_iter()
+            .find(|b| b.encode().0 == action)
+            .ok_or_else(|| Self::unknown(action))
     }
 
     /// The refusal for a word that is not one of this message's buttons.

@@ -3,17 +3,13 @@
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
 //! one transaction by [`target::apply_with`].
 
-use super::context::{Outcome, Turn};
 use super::render;
-use super::state::VrState;
 use super::target::{self, apply, apply_with, facet_index};
 use crate::app::characters::Pick;
-use crate::app::{Act, Response};
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::DamageMode;
-use crate::rules::veracity::{Action, Amount, InventoryKind};
-use crate::storage::sessions::{Session, Status};
+use crate::rules::veracity::{Action, InventoryKind};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
 pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Pick<'_>) -> AppResult {
@@ -137,11 +133,7 @@ pub async fn wound(
         player,
         Action::AddWounds { amount, displace },
         "wound",
-        &if amount == Amount::Flat(1) {
-            "takes 1 Wound".to_string()
-        } else {
-            format!("takes {amount} Wounds")
-        },
+        &render::takes_wounds(amount),
     )
     .await
 }
@@ -229,43 +221,4 @@ async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>
         },
     )
     .await
-}
-
-/// A click on "Lose Flesh N": the owner (or the referee) gives up that
-/// item to one pending heart-attack Wound (issue 14, A-R4).
-pub async fn displace_click(
-    app: &App,
-    tx: Act,
-    session: Session,
-    caller: &Caller,
-    character: i64,
-    slot: u32,
-) -> AppResult {
-    let mut turn = Turn::click(app, tx, caller).await?;
-    let mut c = target::sheet_by_id(&mut turn, character).await?;
-    let action = Action::PlaceWound { slot };
-    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
-    let timeout = Some(turn.guild.session_timeout_minutes);
-    let log = target::entry("place_wound", &action, &events)
-        .character(c.row.id)
-        .on_session();
-    let v = render::change_view(
-        c.name(),
-        "gives up a Flesh item to a Wound",
-        &c.sheet,
-        &events,
-    );
-    let sheet = c.sheet.clone();
-    let out = Outcome::new(move |s| {
-        Response::update(render::displace_rows(v, s.id, s.version, &sheet, true))
-    })
-    .save(
-        session,
-        &VrState::Sheet { character },
-        Status::Open,
-        timeout,
-    )
-    .sheet(c)
-    .log(log);
-    turn.finish(out).await
 }

@@ -22,6 +22,7 @@ use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Respons
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
+pub use crate::rules::veracity::tracker::Marks;
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
 use crate::storage::sessions::{Session, Status};
@@ -106,19 +107,6 @@ impl Move {
             ApAction::Other(n) => Move::Other(n),
         }
     }
-}
-
-/// What the referee marks on a combatant (`None`: unchanged).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Marks {
-    /// Visible to the enemy (before initiative).
-    pub visible: Option<bool>,
-    /// Immobilised.
-    pub immobilised: Option<bool>,
-    /// Unsuspecting.
-    pub unsuspecting: Option<bool>,
-    /// Out of the fight (incapacitated, surrendered), or back in.
-    pub out: Option<bool>,
 }
 
 /// One change to a running fight.
@@ -215,14 +203,7 @@ async fn seat_sheet(
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
 /// player: only their own seat whose turn it is), else the seat whose turn it is.
 fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Result<u32, AppError> {
-    if f.ended {
-        return Err(AppError::user("This fight is over."));
-    }
-    if !f.started() {
-        return Err(AppError::user(
-            "Roll initiative first: the party leader's Light save decides who acts first.",
-        ));
-    }
+    f.require_running()?;
     let id = match name.map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => f.seat_named(n)?.id,
         None => f
@@ -369,73 +350,33 @@ fn seat_npc(
 }
 
 /// The game master marks a seat: visible, immobilised, unsuspecting, out
-/// of the fight or back in.
+/// of the fight or back in ([`Fight::mark`]).
 fn mark_seat(f: &mut Fight, name: &str, marks: Marks) -> Result<Done, AppError> {
-    let id = f.seat_named(name)?.id;
-    let seat_name = clean(&f.seat_named(name)?.name);
-    let mut said = Vec::new();
-    if let Some(v) = marks.visible {
-        if f.started() {
-            return Err(AppError::user(
-                "Initiative is set: who the enemy could see then is fixed for the surprise turn.",
-            ));
-        }
-        if let Some(s) = f.turns.seat_mut(id) {
-            s.data.visible = v;
-        }
-        said.push(if v {
-            "visible to the enemy"
-        } else {
-            "hidden from the enemy"
-        });
-    }
-    if let Some(v) = marks.immobilised {
-        if let Some(s) = f.turns.seat_mut(id) {
-            s.data.immobilised = v;
-        }
-        said.push(if v {
-            "immobilised"
-        } else {
-            "no longer immobilised"
-        });
-    }
-    if let Some(v) = marks.unsuspecting {
-        if let Some(s) = f.turns.seat_mut(id) {
-            s.data.unsuspecting = v;
-        }
-        said.push(if v { "unsuspecting" } else { "on guard" });
-    }
-    if let Some(out) = marks.out {
-        said.push(mark_out(f, id, &seat_name, out)?);
-    }
-    if said.is_empty() {
+    let seat = f.seat_named(name)?;
+    let (id, seat_name) = (seat.id, clean(&seat.name));
+    if marks == Marks::default() {
         return Err(AppError::user(
             "Say what to mark: `visible`, `immobilised`, `unsuspecting` or `out`.",
         ));
     }
+    f.mark(id, marks)?;
+    let word = |mark: Option<bool>, yes, no| mark.map(|m| if m { yes } else { no });
+    let said: Vec<&str> = [
+        word(
+            marks.visible,
+            "visible to the enemy",
+            "hidden from the enemy",
+        ),
+        word(marks.immobilised, "immobilised", "no longer immobilised"),
+        word(marks.unsuspecting, "unsuspecting", "on guard"),
+        word(marks.out, "out of the fight", "back in the fight"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let line = format!("{seat_name}: {}", said.join(", "));
     f.note(line.clone());
     Ok(Done::note(format!("✅ {line}.")))
-}
-
-/// Takes seat `id` out of the fight, or brings it back (not the dead).
-fn mark_out(f: &mut Fight, id: u32, seat_name: &str, out: bool) -> Result<&'static str, AppError> {
-    let gone = f.turns.seat(id).and_then(|s| s.data.gone);
-    if out {
-        if gone.is_none() {
-            f.take_out(id, Gone::Out)?;
-        }
-        return Ok("out of the fight");
-    }
-    if gone == Some(Gone::Dead) {
-        return Err(AppError::user(format!(
-            "{seat_name} is dead: only a sheet brought back to life returns."
-        )));
-    }
-    if gone.is_some() {
-        f.bring_back(id)?;
-    }
-    Ok("back in the fight")
 }
 
 /// The party leader's Light save decides which side acts first.
@@ -589,11 +530,7 @@ fn fight_save(
 
 /// The seat whose turn it is (or the game master) ends the turn.
 fn pass_turn(cx: &Ctx, f: &mut Fight) -> Result<Done, AppError> {
-    if !f.started() {
-        return Err(AppError::user(
-            "Roll initiative first: the party leader's Light save decides who acts first.",
-        ));
-    }
+    f.require_running()?;
     encounter::require_turn(&f.turns, &cx.caller, cx.gm, GM)?;
     let who = f
         .turns
@@ -880,19 +817,7 @@ fn damage_line(name: &str, events: &[Event]) -> String {
                 parts.push(format!("−{amount} HP ({after} left)"))
             }
             Event::DamageAsWounds { n, reasons } => {
-                let why: Vec<&str> = reasons
-                    .iter()
-                    .map(|r| match r {
-                        crate::rules::veracity::event::WoundReason::Direct => "as Wounds",
-                        crate::rules::veracity::event::WoundReason::Immobilised => "immobilised",
-                        crate::rules::veracity::event::WoundReason::Unsuspecting => "unsuspecting",
-                        crate::rules::veracity::event::WoundReason::ZeroHp => "at 0 HP",
-                        crate::rules::veracity::event::WoundReason::SurpriseTurn => {
-                            "surprise turn: bypasses HP"
-                        }
-                        crate::rules::veracity::event::WoundReason::HpOverflow => "beyond the HP",
-                    })
-                    .collect();
+                let why: Vec<&str> = reasons.iter().map(|r| render::reason(*r)).collect();
                 parts.push(format!(
                     "{n} Wound{} ({})",
                     if *n == 1 { "" } else { "s" },

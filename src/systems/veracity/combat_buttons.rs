@@ -39,19 +39,8 @@ fn act_word(a: ApAction) -> Option<&'static str> {
     })
 }
 
-fn act_of(word: &str) -> Option<ApAction> {
-    Some(match word {
-        "attack" => ApAction::Attack,
-        "reveal" => ApAction::RevealSecret,
-        "pickup" => ApAction::PickUpOrDrop,
-        "stand" => ApAction::ProneOrStand,
-        "draw" => ApAction::DrawOrStow,
-        _ => return None,
-    })
-}
-
 impl CombatButton {
-    /// Every button, for tests and listings.
+    /// Every button: what [`CombatButton::read`] reads back.
     pub const ALL: [CombatButton; 10] = [
         CombatButton::Initiative,
         CombatButton::EndTurn,
@@ -65,19 +54,13 @@ impl CombatButton {
         CombatButton::Join,
     ];
 
-    /// Reads a clicked action word.
+    /// Reads a clicked action word: one of [`CombatButton::ALL`], as
+    /// [`Action::encode`] writes it.
     pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
-        match (action, arg) {
-            ("init", None) => Ok(CombatButton::Initiative),
-            ("end_turn", None) => Ok(CombatButton::EndTurn),
-            ("flee", None) => Ok(CombatButton::Flee),
-            ("end", None) => Ok(CombatButton::End),
-            ("join", None) => Ok(CombatButton::Join),
-            ("act", Some(w)) => act_of(w)
-                .map(CombatButton::Act)
-                .ok_or_else(|| Self::unknown(action)),
-            _ => Err(Self::unknown(action)),
-        }
+        Self::ALL
+            .into_iter()
+            .find(|b| b.encode() == (action, arg.map(str::to_string)))
+            .ok_or_else(|| Self::unknown(action))
     }
 
     /// The refusal for a word that is not one of the tracker's buttons.

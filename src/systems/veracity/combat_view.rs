@@ -94,8 +94,7 @@ fn plural(n: u32) -> &'static str {
 /// left on its turn, else its AP per turn).
 pub fn seat_line(f: &Fight, s: &Seat<Fighter>) -> String {
     let d = &s.data;
-    let mut name = s.name.replace(['*', '_', '`', '~', '|'], "");
-    truncate(&mut name, 40);
+    let name = short(&s.name);
     let marker = if f.turns.current == Some(s.id) && !f.ended {
         "▶"
     } else {
@@ -159,10 +158,9 @@ pub fn embed(f: &Fight) -> Embed {
     };
     let mut blocks: Vec<String> = order.iter().filter_map(|s| side_block(f, *s)).collect();
     if let Some(s) = f.turns.current_seat().filter(|_| f.started() && !f.ended) {
-        let mut name = s.name.replace(['*', '_', '`', '~', '|'], "");
-        truncate(&mut name, 40);
         blocks.push(format!(
-            "**{name}** may move {MOVE_FEET} ft and spend {} AP.",
+            "**{}** may move {MOVE_FEET} ft and spend {} AP.",
+            short(&s.name),
             s.data.ap
         ));
     } else if let Some(n) = nobody_left(f) {
@@ -202,6 +200,14 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
         }
         button
     };
+    // A priced action's button says its cost, as the rules price it.
+    let act = |a: ApAction, label: &str, style| {
+        b(
+            CombatButton::Act(a),
+            &format!("{label} · {} AP", a.cost()),
+            style,
+        )
+    };
     let mut v = View::embed(embed(f));
     let join = || b(CombatButton::Join, "Join the fight", Style::Success);
     // The referee's way out, behind the ⚙ (asking first while anyone is
@@ -219,35 +225,15 @@ pub fn view(id: i64, version: i64, open: bool, f: &Fight) -> View {
     } else {
         v = v.buttons(vec![
             b(CombatButton::EndTurn, "End turn", Style::Primary),
-            b(
-                CombatButton::Act(ApAction::Attack),
-                "Attack · 4 AP",
-                Style::Danger,
-            ),
+            act(ApAction::Attack, "Attack", Style::Danger),
             b(CombatButton::Flee, "Flee", Style::Secondary),
             join(),
         ]);
         v = v.buttons(vec![
-            b(
-                CombatButton::Act(ApAction::RevealSecret),
-                "Reveal · 4 AP",
-                Style::Secondary,
-            ),
-            b(
-                CombatButton::Act(ApAction::PickUpOrDrop),
-                "Pick up/drop · 4 AP",
-                Style::Secondary,
-            ),
-            b(
-                CombatButton::Act(ApAction::ProneOrStand),
-                "Fall/stand · 2 AP",
-                Style::Secondary,
-            ),
-            b(
-                CombatButton::Act(ApAction::DrawOrStow),
-                "Draw/stow · 0 AP",
-                Style::Secondary,
-            ),
+            act(ApAction::RevealSecret, "Reveal", Style::Secondary),
+            act(ApAction::PickUpOrDrop, "Pick up/drop", Style::Secondary),
+            act(ApAction::ProneOrStand, "Fall/stand", Style::Secondary),
+            act(ApAction::DrawOrStow, "Draw/stow", Style::Secondary),
             end(Style::Danger),
         ]);
     }

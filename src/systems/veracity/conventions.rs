@@ -18,7 +18,7 @@ use super::target;
 use super::KIND;
 use crate::app::characters::{Access, Loaded};
 use crate::app::component::Click;
-use crate::app::pipeline::{Record, Shown};
+use crate::app::pipeline::Shown;
 use crate::app::view::{Embed, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::convention::{
@@ -286,17 +286,20 @@ pub async fn list(app: &App, caller: &Caller) -> AppResult {
     turn.finish(out).await
 }
 
-/// Applies a violation to a loaded sheet and `list` (of the board's
-/// channel): the change embed, the sheet and the log entry.
-fn apply_violation(
+/// A violation of Convention `r` by `c`'s sheet, on `board`, whose
+/// channel's `list` it is: the sheet gains the Stress, the list and the
+/// board move on, and `answer` draws the reply from the change's embed and
+/// the board as saved.
+async fn violated(
     turn: &mut Turn<'_>,
-    r: ConventionRef,
     mut c: Loaded<Sheet>,
-    channel_id: i64,
-    list: &mut ConventionList,
-) -> Result<(Embed, Loaded<Sheet>, Record), AppError> {
+    mut list: ConventionList,
+    board: Board,
+    r: ConventionRef,
+    answer: impl FnOnce(Embed, View) -> Response + Send + 'static,
+) -> Result<Outcome, AppError> {
     let events: Vec<Event> = convention::violate(
-        list,
+        &mut list,
         r,
         c.row.id,
         &mut c.sheet,
@@ -305,13 +308,21 @@ fn apply_violation(
     )?;
     let violated = super::record::ConventionViolated {
         convention: r,
-        channel: channel_id,
+        channel: board.session.channel_id,
     };
     let log = target::entry("convention_violate", &violated, &events)
         .character(c.row.id)
         .on_session();
     let embed = render::change_embed(c.name(), "violates a Convention", &c.sheet, &events);
-    Ok((embed, c, log))
+    let names = names(turn.tx(), c.row.guild_id, &list).await?;
+    let shown = list.clone();
+    let out = board_outcome(board, &list, move |s| {
+        answer(
+            embed,
+            render::board_view(s.id, s.version, &shown, &names, None),
+        )
+    })?;
+    Ok(out.sheet(c).log(log))
 }
 
 /// `/vr convention violate`: the caller's (or, for the FC, `player`'s)
@@ -319,24 +330,15 @@ fn apply_violation(
 pub async fn violate(app: &App, caller: &Caller, number: usize, player: Pick<'_>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let c = turn.character(player, Access::Owner).await?;
-    let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
+    let list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
     let board = board(&mut turn).await?;
-    let channel = board.session.channel_id;
     let r = ConventionRef::Index(number);
-    let (embed, c, log) = apply_violation(&mut turn, r, c, channel, &mut list)?;
-    let names = names(turn.tx(), caller.guild_id, &list).await?;
-    let shown = list.clone();
-    let out = board_outcome(board, &list, move |s| {
-        Response::message(with_board(
-            vec![embed],
-            s.id,
-            s.version,
-            &shown,
-            &names,
-            None,
-        ))
-    })?;
-    turn.finish(out.sheet(c).log(log)).await
+    let out = violated(&mut turn, c, list, board, r, |embed, mut v| {
+        v.embeds.insert(0, embed);
+        Response::message(v)
+    })
+    .await?;
+    turn.finish(out).await
 }
 
 /// The "Violated a Convention…" menu: the clicker's active sheet pays.
@@ -355,20 +357,17 @@ pub async fn violate_click(
         .ok_or_else(|| AppError::user("Pick a Convention in the menu."))?;
     let mut turn = Turn::click(app, tx, caller).await?;
     let c = turn.character(Pick::active(), Access::Owner).await?;
-    let mut list = load(turn.tx(), caller.guild_id, channel_id).await?;
+    let list = load(turn.tx(), caller.guild_id, channel_id).await?;
     let board = Board {
         made: false,
         session,
     };
-    let channel = board.session.channel_id;
-    let (embed, c, log) = apply_violation(&mut turn, ConventionRef::Id(id), c, channel, &mut list)?;
-    let names = names(turn.tx(), caller.guild_id, &list).await?;
-    let shown = list.clone();
-    let out = board_outcome(board, &list, move |s| {
-        Response::update(render::board_view(s.id, s.version, &shown, &names, None))
-            .then(Reply::Message(View::embed(embed)))
-    })?;
-    turn.finish(out.sheet(c).log(log)).await
+    let r = ConventionRef::Id(id);
+    let out = violated(&mut turn, c, list, board, r, |embed, v| {
+        Response::update(v).then(Reply::Message(View::embed(embed)))
+    })
+    .await?;
+    turn.finish(out).await
 }
 
 /// `/vr-gm scene end` (FC): clears this channel's "once per scene" marks and

@@ -188,17 +188,6 @@ impl Edit {
         })
     }
 
-    fn who(&self) -> &Who {
-        match self {
-            Edit::FacetAdd { who, .. }
-            | Edit::FacetStep { who, .. }
-            | Edit::FacetRemove { who, .. }
-            | Edit::ItemRemove { who, .. }
-            | Edit::Unlock { who, .. }
-            | Edit::Hp { who, .. } => who,
-        }
-    }
-
     fn who_mut(&mut self) -> &mut Who {
         match self {
             Edit::FacetAdd { who, .. }
@@ -317,7 +306,7 @@ impl Change for Edit {
             caller,
             fc,
             SYSTEM,
-            self.who().pick(),
+            self.who_mut().pick(),
             Access::Owner,
             HINT,
         )
@@ -355,9 +344,9 @@ impl Change for Edit {
     /// The change's outcome: the rules action applied to the picked sheet,
     /// as the command's own (the command's path once the house rule allows
     /// it, and the approving referee's).
-    async fn outcome(self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+    async fn outcome(mut self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         let (log_action, headline) = self.words();
-        let who = self.who().clone();
+        let who = self.who_mut().clone();
         let words = Words {
             fc_only: None,
             log_action,

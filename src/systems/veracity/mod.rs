@@ -27,7 +27,7 @@
 //!   with the guild timeout, a Convention board never expires.
 //! - [`help`]: its `/help` topic.
 //! - [`buttons`]: every button's action word, typed (encode and parse).
-//! - [`rest`]: a sheet's Rest buttons.
+//! - [`rest`]: a sheet's buttons (Rest, and what a pending Wound displaces).
 //! - [`reveal`]: revelations waiting for the referee's judgement.
 //! - [`combat`]: the combat tracker (a `vrc` session): side initiative,
 //!   surprise, AP, fleeing, damage in a fight.
@@ -116,7 +116,7 @@ impl Feature for Veracity {
                 conventions::violate_click(app, tx, session, click, channel).await
             }
             (VrState::Sheet { character }, VrButton::Displace(slot)) => {
-                changes::displace_click(app, tx, session, click.caller, character, slot).await
+                rest::displace(app, tx, session, click.caller, character, slot).await
             }
             (
                 VrState::Reveal { .. },

@@ -10,7 +10,7 @@ use crate::rules::veracity::convention::{Convention, ConventionCost, ConventionL
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
-use crate::rules::veracity::{Event, Inventory, ItemKind, Sheet};
+use crate::rules::veracity::{Amount, Event, Inventory, ItemKind, Sheet};
 
 use super::buttons::VrButton;
 use super::KIND;
@@ -403,7 +403,8 @@ fn source(s: &StressSource) -> String {
     }
 }
 
-fn reason(r: WoundReason) -> &'static str {
+/// Why damage became Wounds, in a few words.
+pub fn reason(r: WoundReason) -> &'static str {
     match r {
         WoundReason::Direct => "as Wounds",
         WoundReason::Immobilised => "immobilised",
@@ -414,16 +415,18 @@ fn reason(r: WoundReason) -> &'static str {
     }
 }
 
+/// The headline of Wounds taken: `takes 1 Wound`, `takes d4 Wounds`.
+pub fn takes_wounds(amount: Amount) -> String {
+    if amount == Amount::Flat(1) {
+        "takes 1 Wound".to_string()
+    } else {
+        format!("takes {amount} Wounds")
+    }
+}
+
 /// Faces as `[3, 5]`.
 pub fn faces(faces: &[u32]) -> String {
-    format!(
-        "[{}]",
-        faces
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", list(faces))
 }
 
 /// One line per event, in order (runs of Wounds merged into one line).

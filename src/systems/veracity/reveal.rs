@@ -129,12 +129,7 @@ pub async fn click(
         VrButton::RevealNotGreater => Judgement::NotGreater,
         other => return Err(VrButton::unknown(other.encode().0)),
     };
-    let row = storage::characters::get(turn.tx(), session.guild_id, character)
-        .await?
-        .filter(|c| c.system == SYSTEM)
-        .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
-    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
-    let c = Loaded { row, sheet };
+    let c = target::sheet_by_id(&mut turn, character).await?;
     // The sheet may have changed since the ask: the same Secrets must still
     // be where they were.
     let now = check(turn.tx(), session.guild_id, &c.sheet, &input).await?;

@@ -17,7 +17,6 @@ use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::Sheet;
 use crate::rules::veracity::{Action, InventoryKind};
-use crate::storage::sessions::Status;
 
 /// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
 pub async fn save(
@@ -188,11 +187,7 @@ fn filled(
                 displace: Vec::new(),
             },
             "wound",
-            if amount == crate::rules::veracity::Amount::Flat(1) {
-                "takes 1 Wound".to_string()
-            } else {
-                format!("takes {amount} Wounds")
-            },
+            render::takes_wounds(amount),
         ),
     };
     target::check_dice_cap(turn.max_dice(), &action)?;
@@ -209,19 +204,7 @@ fn filled(
     } else {
         view.embeds.extend(change.embeds);
     }
-    let out = if c.sheet.pending_wounds() > 0 {
-        let sheet = c.sheet.clone();
-        let state = super::state::VrState::Sheet {
-            character: c.row.id,
-        };
-        let timeout = Some(turn.guild.session_timeout_minutes);
-        Outcome::new(move |s| {
-            Response::message(render::displace_rows(view, s.id, s.version, &sheet, true))
-        })
-        .start(super::KIND, &state, Status::Open, timeout)
-    } else {
-        Outcome::answer(Response::message(view))
-    };
+    let out = target::answer_change(turn, &c, view);
     Ok(out.sheet(c).log(entry))
 }
 

@@ -10,7 +10,7 @@ use super::{render, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
 use crate::app::pipeline::Record;
 use crate::app::settings as app_settings;
-use crate::app::{rights, App, AppError, AppResult, Caller, Response};
+use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
 use crate::storage::sessions::Status;
@@ -276,20 +276,25 @@ pub async fn applied(
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     let log = entry(words.log_action, &action, &events).character(c.row.id);
     let v = render::change_view(c.name(), words.headline, &c.sheet, &events);
-    let out = if c.sheet.pending_wounds() > 0 {
-        let sheet = c.sheet.clone();
-        let state = super::state::VrState::Sheet {
-            character: c.row.id,
-        };
-        let timeout = Some(turn.guild.session_timeout_minutes);
-        Outcome::new(move |s| {
-            Response::message(render::displace_rows(v, s.id, s.version, &sheet, true))
-        })
-        .start(super::KIND, &state, Status::Open, timeout)
-    } else {
-        Outcome::answer(Response::message(v))
+    Ok(answer_change(turn, &c, v).sheet(c).log(log))
+}
+
+/// The answer `view` to a change of `c`'s sheet: while heart-attack Wounds
+/// wait for room, in a session of its own that carries the owner's choice
+/// of what each displaces ([`render::displace_rows`]).
+pub fn answer_change(turn: &Turn<'_>, c: &Loaded<Sheet>, view: View) -> Outcome {
+    if c.sheet.pending_wounds() == 0 {
+        return Outcome::answer(Response::message(view));
+    }
+    let sheet = c.sheet.clone();
+    let state = super::state::VrState::Sheet {
+        character: c.row.id,
     };
-    Ok(out.sheet(c).log(log))
+    let timeout = Some(turn.guild.session_timeout_minutes);
+    Outcome::new(move |s| {
+        Response::message(render::displace_rows(view, s.id, s.version, &sheet, true))
+    })
+    .start(super::KIND, &state, Status::Open, timeout)
 }
 
 /// A log entry of a save: its inputs, the d20 and each Facet die.

@@ -129,3 +129,58 @@ macro_rules! command {
 }
 
 pub(crate) use command;
+
+#[cfg(test)]
+mod tests {
+    command! {
+        /// A command declaring every shared option between its own.
+        #[poise::command(slash_command)]
+        pub async fn probe(
+            ctx,
+            caller,
+            #[description = "A number"]
+            #[min = 1]
+            #[max = 5]
+            number: u32,
+            #[character = "Character"] character,
+            #[player = "Whose"] player,
+            #[secret = "Only you see it"] secret,
+            #[description = "A note"] note: Option<String>,
+        ) {
+            let _ = (&caller, number, character, player, note);
+            Err(crate::app::AppError::user("never run"))
+        }
+    }
+
+    #[test]
+    fn the_shared_options_stand_where_they_are_declared_with_their_limits() {
+        let options: Vec<serde_json::Value> = probe()
+            .parameters
+            .iter()
+            .map(|p| serde_json::to_value(p.create_as_slash_command_option().unwrap()).unwrap())
+            .collect();
+        let names: Vec<&str> = options
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["number", "character", "player", "secret", "note"]);
+        let [number, character, player, secret, _] = &options[..] else {
+            panic!("{options:?}");
+        };
+        assert_eq!(number["required"], true);
+        assert_eq!(number["min_value"], 1.0);
+        // A string (3), optional, completed from the caller's sheets.
+        assert_eq!(character["type"], 3);
+        assert_eq!(character["description"], "Character");
+        assert_eq!(character["max_length"], 64);
+        assert_eq!(character["autocomplete"], true);
+        assert_eq!(character["required"], false);
+        // A member (6) and a boolean (5), optional.
+        assert_eq!(player["type"], 6);
+        assert_eq!(player["description"], "Whose");
+        assert_eq!(player["required"], false);
+        assert_eq!(secret["type"], 5);
+        assert_eq!(secret["description"], "Only you see it");
+        assert_eq!(secret["required"], false);
+    }
+}

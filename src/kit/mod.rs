@@ -10,6 +10,7 @@
 //! Discord failures; deferred answers) and is drawn by [`render`].
 
 pub mod choice;
+pub mod command;
 pub mod complete;
 pub mod deliver;
 pub mod download;
@@ -19,6 +20,7 @@ pub mod render;
 pub mod secret;
 
 pub(crate) use choice::slash_choice;
+pub(crate) use command::command;
 pub use complete::complete_character;
 pub use deliver::defer;
 pub use secret::{respond_as, secret_caller};
@@ -78,6 +80,11 @@ pub fn caller_of(ctx: Context<'_>) -> Result<Caller, Error> {
         ctx.author(),
         member,
     ))
+}
+
+/// A member option's member, by id (`None` when the option is not given).
+pub fn user_id(user: &Option<serenity::User>) -> Option<i64> {
+    user.as_ref().map(|u| u.id.get() as i64)
 }
 
 /// The caller of an interaction in `channel_id`; `channel` is the

@@ -189,7 +189,7 @@ pub fn ve1_natural_pass_chance(rank: Rank) -> f64 {
 /// `bonus_dice` above 4 is treated as 4 (the rules' limit); 0 means the roller
 /// claims no bonus factor.
 pub fn ve1_check_pass(score: i32, target: i32, rank: Rank, bonus_dice: u32) -> f64 {
-    let dice = bonus_dice.min(VE1_MAX_BONUS_DICE) as i32;
+    let dice = bonus_dice.min(VE1_MAX_BONUS_DICE);
     let mut total = 0.0;
     for natural in 1..=20u32 {
         if natural == 1 && rank != Rank::Platinum {
@@ -200,15 +200,21 @@ pub fn ve1_check_pass(score: i32, target: i32, rank: Rank, bonus_dice: u32) -> f
             continue;
         }
         let sum = i64::from(natural) + i64::from(score);
-        let short = i64::from(target) - sum;
-        if short <= 0 {
-            total += 1.0;
-        } else if short <= 6 {
-            // P(highest of `dice` d6 >= short) = 1 - ((short - 1) / 6)^dice.
-            total += 1.0 - ((short - 1) as f64 / 6.0).powi(dice);
-        }
+        let short = (i64::from(target) - sum).max(0);
+        total += ve1_bonus_closes(u32::try_from(short).unwrap_or(u32::MAX), dice);
     }
     total / 20.0
+}
+
+/// P(the highest of `dice` bonus d6 closes a shortfall of `short`)
+/// (VE1-C6): 1 − ((short − 1) / 6)^dice; 1 when nothing is short, 0 when
+/// short by more than 6.
+pub fn ve1_bonus_closes(short: u32, dice: u32) -> f64 {
+    match short {
+        0 => 1.0,
+        1..=6 => 1.0 - (f64::from(short - 1) / 6.0).powi(i32::try_from(dice).unwrap_or(i32::MAX)),
+        _ => 0.0,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -979,6 +985,15 @@ mod tests {
         assert!(close(ve1_check_pass(5, 10, Rank::Bronze, 0), 0.8, 1e-15));
         // Exactly meeting the target passes: score 0, target 20, Bronze.
         assert!(close(ve1_check_pass(0, 20, Rank::Bronze, 0), 0.05, 1e-15));
+    }
+
+    #[test]
+    fn ve1_c6_the_highest_bonus_d6_closes_a_shortfall_of_one_to_six() {
+        assert!(close(ve1_bonus_closes(3, 1), 4.0 / 6.0, 1e-12));
+        assert!(close(ve1_bonus_closes(6, 2), 1.0 - 25.0 / 36.0, 1e-12));
+        assert_eq!(ve1_bonus_closes(0, 1), 1.0);
+        assert_eq!(ve1_bonus_closes(7, 4), 0.0);
+        assert_eq!(ve1_bonus_closes(2, 0), 0.0, "no factor, no bonus die");
     }
 
     #[test]

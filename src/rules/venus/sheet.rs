@@ -729,6 +729,16 @@ impl VenusSheet {
             .collect()
     }
 
+    /// The job a task on `ability` uses unless one is named: the highest
+    /// level among the jobs that inherit it (VE-3), learning jobs last.
+    pub fn best_job(&self, ability: &str) -> Option<&str> {
+        self.jobs
+            .iter()
+            .filter(|(_, j)| j.inherits_ability(ability))
+            .max_by_key(|(_, j)| (!j.learning, j.level))
+            .map(|(k, _)| k.as_str())
+    }
+
     /// The exp at which `job` next changes level: 16 while learning; from
     /// level 1, 2 × level (VE2-T10, and VE1 `2×level`), N for VE1 `fixed:N`,
     /// `None` for VE1 `manual`.
@@ -1374,6 +1384,20 @@ mod tests {
         assert_eq!(s.job("SPY").unwrap().inherits, vec!["Wits".to_string()]);
         assert_eq!(s.jobs_for("Finesse"), vec!["Thief"]);
         assert!(s.remove_ability("Wits").is_err());
+    }
+
+    #[test]
+    fn ve_3_a_task_uses_the_highest_job_inheriting_its_ability() {
+        let set = VenusSettings::default();
+        let mut s = sheet(&set);
+        s.start_learning("Acrobat", &["Finesse".into()]).unwrap();
+        assert_eq!(s.best_job("finesse"), Some("Thief"));
+        s.add_job("Burglar", &["Finesse".into()], 3).unwrap();
+        assert_eq!(s.best_job("Finesse"), Some("Burglar"));
+        s.remove_job("Burglar").unwrap();
+        s.remove_job("Thief").unwrap();
+        assert_eq!(s.best_job("Finesse"), Some("Acrobat"));
+        assert_eq!(s.best_job("Wits"), None);
     }
 
     #[test]

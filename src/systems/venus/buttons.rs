@@ -50,41 +50,37 @@ pub enum CheckButton {
     Fail,
 }
 
+/// The check's buttons that carry no argument, by action word.
+const CHECK_WORDS: [(&str, CheckButton); 9] = [
+    ("roll", CheckButton::Roll),
+    ("cancel", CheckButton::Cancel),
+    ("void", CheckButton::Void),
+    ("force", CheckButton::Force),
+    ("bonus", CheckButton::Bonus),
+    ("clear", CheckButton::Clear),
+    ("approve", CheckButton::Approve),
+    ("resolve", CheckButton::Resolve),
+    ("fail", CheckButton::Fail),
+];
+
 impl Action for CheckButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
-            Self::Roll => ("roll", None),
-            Self::Cancel => ("cancel", None),
-            Self::Void => ("void", None),
-            Self::Force => ("force", None),
-            Self::Bonus => ("bonus", None),
             Self::Named { name, kind, value } => {
                 ("named", serde_json::to_string(&(name, kind, value)).ok())
             }
-            Self::Clear => ("clear", None),
-            Self::Approve => ("approve", None),
-            Self::Resolve => ("resolve", None),
-            Self::Fail => ("fail", None),
+            plain => (word_of(&CHECK_WORDS, plain), None),
         }
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Some(match action {
-            "roll" => Self::Roll,
-            "cancel" => Self::Cancel,
-            "void" => Self::Void,
-            "force" => Self::Force,
-            "bonus" => Self::Bonus,
+        match action {
             "named" => {
                 let (name, kind, value) = serde_json::from_str(arg?).ok()?;
-                Self::Named { name, kind, value }
+                Some(Self::Named { name, kind, value })
             }
-            "clear" => Self::Clear,
-            "approve" => Self::Approve,
-            "resolve" => Self::Resolve,
-            "fail" => Self::Fail,
-            _ => return None,
-        })
+            word => by_word(&CHECK_WORDS, word),
+        }
     }
 }
 
@@ -214,84 +210,80 @@ pub enum TaskButton {
     BuyMany,
 }
 
+/// The task's buttons that carry no argument, by action word (read both
+/// ways: drawing a button and parsing a click).
+const TASK_WORDS: [(&str, TaskButton); 29] = [
+    ("offer", TaskButton::Offer),
+    ("aidjob", TaskButton::AidJob),
+    ("withdraw", TaskButton::Withdraw),
+    ("usejob", TaskButton::UseJob),
+    ("roll", TaskButton::Roll),
+    ("pick", TaskButton::Pick),
+    ("klot", TaskButton::Kiss(Payment::Lot)),
+    ("kstunt", TaskButton::Kiss(Payment::Stunt)),
+    ("kspec", TaskButton::Kiss(Payment::Specialty)),
+    ("kins", TaskButton::Kiss(Payment::Insight)),
+    ("kpay", TaskButton::PayWith),
+    ("kclear", TaskButton::KissClear),
+    ("consent", TaskButton::Consent),
+    ("egore", TaskButton::EgoReroll),
+    ("ego6", TaskButton::EgoSixes),
+    ("kroll", TaskButton::KissRoll),
+    ("kok", TaskButton::KissApprove),
+    ("kveto", TaskButton::KissVeto),
+    ("buyc", TaskButton::BuyCustom),
+    ("undo", TaskButton::Undo),
+    ("finish", TaskButton::Finish),
+    ("lotjob", TaskButton::FinishWith),
+    ("nosub", TaskButton::NoSubversion),
+    ("egoyes", TaskButton::EgoYes),
+    ("egono", TaskButton::EgoNo),
+    ("void", TaskButton::Void),
+    ("force", TaskButton::Force),
+    ("kiss", TaskButton::KissPairs),
+    ("buys", TaskButton::BuyMany),
+];
+
 impl Action for TaskButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
-            Self::Offer => ("offer", None),
-            Self::AidJob => ("aidjob", None),
-            Self::Withdraw => ("withdraw", None),
             Self::Accept(user) => ("accept", Some(to_base36(*user))),
             Self::Refuse(user) => ("refuse", Some(to_base36(*user))),
-            Self::UseJob => ("usejob", None),
-            Self::Roll => ("roll", None),
-            Self::Pick => ("pick", None),
-            Self::Kiss(Payment::Lot) => ("klot", None),
-            Self::Kiss(Payment::Stunt) => ("kstunt", None),
-            Self::Kiss(Payment::Specialty) => ("kspec", None),
-            Self::Kiss(Payment::Insight) => ("kins", None),
-            Self::PayWith => ("kpay", None),
-            Self::KissClear => ("kclear", None),
-            Self::Consent => ("consent", None),
-            Self::EgoReroll => ("egore", None),
-            Self::EgoSixes => ("ego6", None),
-            Self::KissRoll => ("kroll", None),
-            Self::KissApprove => ("kok", None),
-            Self::KissVeto => ("kveto", None),
             Self::Buy(c) => ("buy", Some(c.code())),
-            Self::BuyCustom => ("buyc", None),
-            Self::Undo => ("undo", None),
-            Self::Finish => ("finish", None),
-            Self::FinishWith => ("lotjob", None),
             Self::Subvert(n) => ("subvert", Some(n.to_string())),
-            Self::NoSubversion => ("nosub", None),
-            Self::EgoYes => ("egoyes", None),
-            Self::EgoNo => ("egono", None),
-            Self::Void => ("void", None),
-            Self::Force => ("force", None),
-            Self::KissPairs => ("kiss", None),
-            Self::BuyMany => ("buys", None),
+            plain => (word_of(&TASK_WORDS, plain), None),
         }
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
         let user = || arg.and_then(from_base36);
-        Some(match action {
-            "offer" => Self::Offer,
-            "aidjob" => Self::AidJob,
-            "withdraw" => Self::Withdraw,
-            "accept" => Self::Accept(user()?),
-            "refuse" => Self::Refuse(user()?),
-            "usejob" => Self::UseJob,
-            "roll" => Self::Roll,
-            "pick" => Self::Pick,
-            "klot" => Self::Kiss(Payment::Lot),
-            "kstunt" => Self::Kiss(Payment::Stunt),
-            "kspec" => Self::Kiss(Payment::Specialty),
-            "kins" => Self::Kiss(Payment::Insight),
-            "kpay" => Self::PayWith,
-            "kclear" => Self::KissClear,
-            "consent" => Self::Consent,
-            "egore" => Self::EgoReroll,
-            "ego6" => Self::EgoSixes,
-            "kroll" => Self::KissRoll,
-            "kok" => Self::KissApprove,
-            "kveto" => Self::KissVeto,
-            "buy" => Self::Buy(Consequence::of_code(arg?)?),
-            "buyc" => Self::BuyCustom,
-            "undo" => Self::Undo,
-            "finish" => Self::Finish,
-            "lotjob" => Self::FinishWith,
-            "subvert" => Self::Subvert(arg?.parse().ok().filter(|n| (1..=4).contains(n))?),
-            "nosub" => Self::NoSubversion,
-            "egoyes" => Self::EgoYes,
-            "egono" => Self::EgoNo,
-            "void" => Self::Void,
-            "force" => Self::Force,
-            "kiss" => Self::KissPairs,
-            "buys" => Self::BuyMany,
-            _ => return None,
-        })
+        match action {
+            "accept" => Some(Self::Accept(user()?)),
+            "refuse" => Some(Self::Refuse(user()?)),
+            "buy" => Some(Self::Buy(Consequence::of_code(arg?)?)),
+            "subvert" => Some(Self::Subvert(
+                arg?.parse().ok().filter(|n| (1..=4).contains(n))?,
+            )),
+            word => by_word(&TASK_WORDS, word),
+        }
     }
+}
+
+/// The action word of `button` in `words` (every argument-free button is
+/// listed: the round-trip test checks it).
+fn word_of<B: PartialEq>(words: &[(&'static str, B)], button: &B) -> &'static str {
+    words
+        .iter()
+        .find(|(_, b)| b == button)
+        .map_or("", |(w, _)| w)
+}
+
+/// The argument-free button of `words` that `word` names.
+fn by_word<B: Clone>(words: &[(&'static str, B)], word: &str) -> Option<B> {
+    words
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, b)| b.clone())
 }
 
 #[cfg(test)]

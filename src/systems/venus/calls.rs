@@ -175,17 +175,8 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         &mut StdRng::seed_from_u64(0),
     )
     .map_err(super::fc_words)?;
-    let mut st = CheckSession {
-        setup,
-        roller,
-        called_by: (req.player != caller.user_id).then_some(caller.user_id),
-        check: None,
-        ended_before_roll: None,
-        changes: Vec::new(),
-        note: None,
-        edition: Some(set.ve_edition),
-        menu: Vec::new(),
-    };
+    let called_by = (req.player != caller.user_id).then_some(caller.user_id);
+    let mut st = CheckSession::new(setup, roller, called_by, set.ve_edition);
     // A player's own check throws its d20 at once (issue 31 item 3); one
     // the FC calls for a player waits for that player's **Roll d20** (and
     // may still be adjusted until then).
@@ -255,21 +246,12 @@ pub async fn npc_check(
     let (state, events) =
         CheckState::start(setup.clone(), &set, &Default::default(), &mut turn.rng())
             .map_err(super::fc_words)?;
-    let mut st = CheckSession {
-        setup,
-        roller: Who {
-            user: caller.user_id,
-            character: None,
-            name: name.trim().to_string(),
-        },
-        called_by: Some(caller.user_id),
-        check: None,
-        ended_before_roll: None,
-        changes: Vec::new(),
-        note: None,
-        edition: Some(set.ve_edition),
-        menu: Vec::new(),
+    let roller = Who {
+        user: caller.user_id,
+        character: None,
+        name: name.trim().to_string(),
     };
+    let mut st = CheckSession::new(setup, roller, Some(caller.user_id), set.ve_edition);
     check::after_roll(&mut st, state, None);
     let status = check::status_of(&st);
     let entry = check::record("npc", &st, &events, None);
@@ -282,17 +264,6 @@ pub async fn npc_check(
     .start(KIND, &state, status, minutes(&turn))
     .log(entry);
     turn.finish(out).await
-}
-
-/// The best job of `sheet` for `ability`: the highest level among jobs that
-/// inherit it (learning jobs last).
-pub fn default_job(sheet: &VenusSheet, ability: &str) -> Option<String> {
-    sheet
-        .jobs
-        .iter()
-        .filter(|(_, j)| j.inherits_ability(ability))
-        .max_by_key(|(_, j)| (!j.learning, j.level))
-        .map(|(k, _)| k.clone())
 }
 
 /// `/ve task` and `/ve-gm fc call kind:task`: opens a task for aid offers.
@@ -377,7 +348,7 @@ fn task_setup(
                 "Name the new job to learn with `job:` as well as the abilities it inherits.",
             ))
         }
-        (None, None) => default_job(&c.sheet, &req.ability).ok_or_else(|| {
+        (None, None) => c.sheet.best_job(&req.ability).map(str::to_string).ok_or_else(|| {
             AppError::user(format!(
                 "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
                 c.name(),
@@ -719,34 +690,12 @@ pub async fn bonus(
     };
     // The check's posted message is redrawn in place (never reposted, so no
     // older copy keeps live buttons); the caller reads a private note.
-    let (session, state) = found;
-    let shown = session.id;
-    let VeState::Check(c) = state else {
-        return Err(AppError::user("There is no check in progress here."));
-    };
-    let r = check::press(turn, session, *c, named, &[]).await?;
-    let view = match r.reply {
-        Reply::Update(mut v) | Reply::Message(mut v) => {
-            v.shows = Some(shown);
-            v
-        }
-        _ => return Ok(r),
-    };
-    let mut out = Response::edit(
-        format!("✅ Bonus factor “{}” claimed on the check.", name.trim()),
-        view,
-    );
-    out.followups.extend(r.followups);
-    Ok(out)
+    let note = format!("Bonus factor “{}” claimed on the check.", name.trim());
+    act(turn, caller, found, (named, None), &note).await
 }
 
-/// `/ve-gm fc void` and `/ve-gm fc close`: voids or force-closes the newest open
-/// roll in this channel.
-pub async fn end_roll(app: &App, caller: &Caller, void: bool) -> AppResult {
-    end_chosen_roll(app, caller, void, None).await
-}
-
-/// [`end_roll`] on the roll chosen with `roll:`, or the newest when
+/// `/ve-gm fc void` and `/ve-gm fc close`: voids or force-closes the roll
+/// chosen with `roll:`, or the newest open roll in this channel when
 /// `None`.
 pub async fn end_chosen_roll(
     app: &App,

@@ -10,6 +10,7 @@ use super::format::{check_target, factor_sum, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
+use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
@@ -94,14 +95,6 @@ fn kind_word(k: FactorKind) -> &'static str {
         FactorKind::Ego => "Ego",
         FactorKind::Other => "other",
     }
-}
-
-/// The chance that `k` bonus d6 close a shortfall of `s` (edition 1).
-fn d6_close(s: u32, k: u32) -> f64 {
-    if s == 0 {
-        return 1.0;
-    }
-    1.0 - (f64::from(s.min(7) - 1) / 6.0).powi(k as i32)
 }
 
 /// The title's outcome and text: waiting for whom, or the result with
@@ -281,7 +274,7 @@ fn bonus_offer(c: &CheckState) -> String {
     match c.edition {
         Edition::One => {
             let odds: Vec<String> = (1..=4)
-                .map(|k| format!("{k}: {}", percent(d6_close(s, k))))
+                .map(|k| format!("{k}: {}", percent(ve1_bonus_closes(s, k))))
                 .collect();
             format!(
                 "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added. Chance by number of factors: {}",
@@ -393,16 +386,4 @@ fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Ro
         min: 1,
         max,
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bonus_chances_match_best_of_d6() {
-        assert!((d6_close(3, 1) - 4.0 / 6.0).abs() < 1e-12);
-        assert!((d6_close(6, 2) - (1.0 - 25.0 / 36.0)).abs() < 1e-12);
-        assert_eq!(d6_close(0, 1), 1.0);
-    }
 }

@@ -81,11 +81,7 @@ pub async fn job(
     let pick = Pick::new(character.as_deref(), player);
     let hand_set = edits.level.is_some() || edits.exp.is_some() || edits.qualified.is_some();
     let exists = if hand_set {
-        let mut tx = app.db.read().await?;
-        let fc = rights::is_fc(&mut tx, caller).await?;
-        let c: characters::Loaded<VenusSheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-        c.sheet.job(name).is_some()
+        picked(app, caller, pick).await?.sheet.job(name).is_some()
     } else {
         false
     };
@@ -102,6 +98,17 @@ pub async fn job(
         player,
     };
     crate::systems::table::approval::govern(app, caller, edit).await
+}
+
+/// The character `pick` names, as the caller may edit it (read only).
+async fn picked(
+    app: &App,
+    caller: &Caller,
+    pick: Pick<'_>,
+) -> Result<characters::Loaded<VenusSheet>, AppError> {
+    let mut tx = app.db.read().await?;
+    let fc = rights::is_fc(&mut tx, caller).await?;
+    characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await
 }
 
 impl Edit {
@@ -135,11 +142,7 @@ impl Edit {
         character: Option<String>,
         player: Option<i64>,
     ) -> Result<Prepared<Self>, AppError> {
-        let mut tx = app.db.read().await?;
-        let fc = rights::is_fc(&mut tx, caller).await?;
-        let pick = Pick::new(character.as_deref(), player);
-        let c: characters::Loaded<VenusSheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+        let c = picked(app, caller, Pick::new(character.as_deref(), player)).await?;
         let mut after = c.sheet.clone();
         let mut parts = Vec::new();
         if let Some(l) = lots {
@@ -191,12 +194,7 @@ impl Change for Edit {
                 character,
                 player,
             } => {
-                let mut tx = app.db.read().await?;
-                let fc = rights::is_fc(&mut tx, caller).await?;
-                let pick = Pick::new(character.as_deref(), player);
-                let c: characters::Loaded<VenusSheet> =
-                    characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT)
-                        .await?;
+                let c = picked(app, caller, Pick::new(character.as_deref(), player)).await?;
                 let j = c.sheet.job(&name).ok_or_else(|| c.sheet.no_job(&name))?;
                 let key = c.sheet.job_key(&name).unwrap_or(&name).to_string();
                 let mut after = c.sheet.clone();

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::rules::venus::check::{CheckEvent, CheckResult, CheckSetup};
-use crate::rules::venus::sheet::{SheetEvent, Tier};
+use crate::rules::venus::sheet::Tier;
 use crate::rules::venus::task::{TaskAction, TaskEvent, TaskOutcome, TaskPhase};
 use crate::rules::venus::{Rank, VenusSettings};
 
@@ -140,16 +140,14 @@ pub struct SettingsChanged {
 }
 
 /// `inputs` of `grant` and `take` (`/ve-gm fc grant`, `/ve-gm fc take`); their
-/// `outcome` is the sheet's events ([`SheetEvent`]s).
+/// `outcome` is the sheet's events
+/// ([`SheetEvent`](crate::rules::venus::sheet::SheetEvent)s).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Kismet {
     /// Why, as the FC said.
     pub reason: Option<String>,
 }
-
-/// `outcome` of `grant` and `take`: what changed on the sheet.
-pub type KismetEvents = Vec<SheetEvent>;
 
 /// `outcome` of `session` (`/ve-gm fc session`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::rules::venus::check::{CheckSetup, CheckState, FactorKind};
-use crate::rules::venus::{TaskSetup, TaskState};
+use crate::rules::venus::{Edition, TaskSetup, TaskState};
 
 /// A member taking part in a roll and the character they play in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,11 +50,29 @@ pub struct CheckSession {
     pub note: Option<String>,
     /// The guild's edition when the check was called (shown before the roll).
     #[serde(default)]
-    pub edition: Option<crate::rules::venus::Edition>,
+    pub edition: Option<Edition>,
     /// The bonus factors the roller may pick from the menu (built from the
     /// sheet when the check falls short).
     #[serde(default)]
     pub menu: Vec<BonusOption>,
+}
+
+impl CheckSession {
+    /// A check set up for `roller` (called by the FC `called_by`, if the
+    /// FC called it) in `edition`, its d20 not thrown yet.
+    pub fn new(setup: CheckSetup, roller: Who, called_by: Option<i64>, edition: Edition) -> Self {
+        Self {
+            setup,
+            roller,
+            called_by,
+            check: None,
+            ended_before_roll: None,
+            changes: Vec::new(),
+            note: None,
+            edition: Some(edition),
+            menu: Vec::new(),
+        }
+    }
 }
 
 /// One entry of the bonus-factor menu.

@@ -14,7 +14,6 @@ use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::rules::venus::odds;
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
     TERTIARY,
@@ -36,86 +35,6 @@ fn word(edition: Edition, n: u32) -> String {
         (Edition::One, _) => "beats".into(),
         (Edition::Two, 1) => "pass".into(),
         (Edition::Two, _) => "passes".into(),
-    }
-}
-
-/// P(meeting the threshold) for the dice that would be thrown now: the
-/// roller's pool and every accepted ally's die (edition 2: with the task's
-/// explosions). `None` once the dice are thrown.
-pub fn chance_now(t: &TaskState) -> Option<f64> {
-    if t.phase != TaskPhase::AidOffers {
-        return None;
-    }
-    let allies: Vec<_> = t.accepted_allies().collect();
-    let p = match t.edition {
-        Edition::One => {
-            let mine = t.explodes_for(t.roller);
-            let mut dice = vec![(t.rank, mine); t.pool as usize];
-            dice.extend(allies.iter().map(|a| (a.rank, t.explodes_for(a.id))));
-            odds::prob_at_least(&odds::ve1_exploding_pool_pmf(&dice, false), t.threshold)
-        }
-        Edition::Two => {
-            let mine = t.explodes_for(t.roller);
-            let mut dice = vec![(t.rank, mine); t.pool as usize];
-            dice.extend(allies.iter().map(|a| (a.rank, t.explodes_for(a.id))));
-            odds::prob_at_least(&odds::ve2_pool_pmf(&dice, false), t.threshold)
-        }
-    };
-    Some(p)
-}
-
-/// The dice a KISS would re-roll now: every declared die, plus (edition-1
-/// Ego re-roll) every other miss the roller may KISS.
-fn kiss_set(t: &TaskState) -> Vec<usize> {
-    let mut ids: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
-    if t.ego_reroll_pending {
-        for d in &t.dice {
-            let mine = d.owner == t.roller
-                || t.accepted_allies()
-                    .any(|a| a.id == d.owner && a.consented_kiss);
-            if mine && !d.succeeds(t.edition) && !ids.contains(&d.id) {
-                ids.push(d.id);
-            }
-        }
-    }
-    index_of(t, &ids)
-}
-
-fn index_of(t: &TaskState, ids: &[u32]) -> Vec<usize> {
-    t.dice
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| ids.contains(&d.id))
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// P(meeting the threshold) after re-rolling the dice at `reroll`.
-fn kiss_chance(t: &TaskState, reroll: &[usize]) -> Option<f64> {
-    match t.edition {
-        // Exploding D6s (house rule): no KISS odds are drawn.
-        Edition::One if t.magic => None,
-        Edition::One => {
-            let dice: Vec<_> = t.dice.iter().map(|d| (d.rank, d.face)).collect();
-            odds::ve1_kiss_odds(
-                &dice,
-                reroll,
-                t.threshold,
-                t.ego_mode == EgoMode::DoubleSixes,
-            )
-            .ok()
-            .map(|o| o.success_after)
-        }
-        Edition::Two => {
-            let dice: Vec<_> = t
-                .dice
-                .iter()
-                .map(|d| (d.rank, d.face, d.explodes))
-                .collect();
-            odds::ve2_kiss_odds(&dice, reroll, t.threshold, false)
-                .ok()
-                .map(|o| o.success_after)
-        }
     }
 }
 
@@ -534,7 +453,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
 fn chance_text(st: &TaskSession) -> Option<String> {
     let t = &st.task;
     let need = format!("{} {}", t.threshold, word(t.edition, t.threshold));
-    if let Some(p) = chance_now(t) {
+    if let Some(p) = t.chance_now() {
         return Some(format!("**{}** to reach {need}", percent(p)));
     }
     if t.phase == TaskPhase::Closed && st.odds_before.is_none() {
@@ -560,25 +479,22 @@ fn chance_text(st: &TaskSession) -> Option<String> {
 /// During the KISS round: the chance after the declared KISSes, or (none
 /// declared, still short) after KISSing every miss one may.
 fn kiss_chance_text(t: &TaskState) -> Option<String> {
-    let set = kiss_set(t);
+    let set = t.kiss_reroll_dice();
     if set.is_empty() && t.successes() < t.threshold {
-        let misses: Vec<u32> = t
-            .participants()
-            .into_iter()
-            .flat_map(|p| t.kissable_dice(p))
-            .filter(|id| t.die(*id).is_some_and(|d| !d.succeeds(t.edition)))
-            .collect();
+        let misses = t.kissable_misses();
         if misses.is_empty() {
             return None;
         }
-        let p = kiss_chance(t, &index_of(t, &misses))?;
+        let p = t.chance_after_kiss(&misses)?;
         Some(format!(
             "KISSing every miss you may ({}): {}",
             misses.len(),
             percent(p)
         ))
     } else {
-        let p = (!set.is_empty()).then(|| kiss_chance(t, &set)).flatten()?;
+        let p = (!set.is_empty())
+            .then(|| t.chance_after_kiss(&set))
+            .flatten()?;
         Some(format!(
             "after KISSing the {} declared {}: **{}**",
             set.len(),
@@ -790,12 +706,7 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
             d.gm_row(Vec::new()),
         ],
         TaskPhase::Closed if st.subversion_open => {
-            let unbought = (1..=4u8).filter(|n| {
-                !t.purchases
-                    .iter()
-                    .any(|b| b.item == Purchase::Secondary(*n))
-            });
-            vec![subversion_row(&d, unbought)]
+            vec![subversion_row(&d, t.unbought_secondaries())]
         }
         TaskPhase::Closed => Vec::new(),
     };
@@ -1061,7 +972,7 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
             Style::Primary
         },
     );
-    if !can_buy(t, Purchase::Primary) {
+    if !t.can_buy(Purchase::Primary) {
         primary = primary.disabled();
     }
     let mut r1 = vec![primary];
@@ -1076,7 +987,7 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let mut options: Vec<SelectOption> = Vec::new();
     for n in 1..=4u8 {
         let i = n as usize - 1;
-        if can_buy(t, Purchase::Secondary(n)) {
+        if t.can_buy(Purchase::Secondary(n)) {
             options.push(SelectOption {
                 label: format!("S{n} {}", SECONDARY_SHORT[i]),
                 value: Consequence::Secondary(n).code(),
@@ -1086,7 +997,7 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     }
     for n in 1..=4u8 {
         let i = n as usize - 1;
-        if can_buy(t, Purchase::Tertiary(n)) {
+        if t.can_buy(Purchase::Tertiary(n)) {
             options.push(SelectOption {
                 label: format!("T{n} {}", TERTIARY_SHORT[i]),
                 value: Consequence::Tertiary(n).code(),
@@ -1095,7 +1006,7 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
         }
     }
     for (i, c) in st.customs.iter().enumerate() {
-        if can_buy(t, Purchase::Custom(i)) && options.len() < 25 {
+        if t.can_buy(Purchase::Custom(i)) && options.len() < 25 {
             options.push(SelectOption {
                 label: cut(c, 100),
                 value: format!("c{}", i + 1),
@@ -1135,14 +1046,6 @@ pub const BUY_MENU: &str = "Buy consequences (1 beat each)";
 /// The placeholder of the menu that finishes the spending and names the job
 /// getting the exp of a T3 Lot over 10.
 pub const FINISH_WITH: &str = "Finish: the Lot over 10 becomes exp in…";
-
-/// Whether `p` can be bought now: affordable, and not bought yet (or a
-/// repeatable one, under the house rule).
-fn can_buy(t: &TaskState, p: Purchase) -> bool {
-    let bought = t.purchases.iter().any(|x| x.item == p);
-    let repeat = t.settings.ve1_consequence_repeat;
-    t.cost_of(p) <= t.beats_left() && (!bought || (repeat && p != Purchase::Primary))
-}
 
 /// The game master's **Subvert S<n>** for each of `secondaries`, and **No
 /// subversion**, all in the game master's panel.

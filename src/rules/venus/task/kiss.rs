@@ -45,6 +45,29 @@ impl TaskState {
             .collect()
     }
 
+    /// The dice the KISS round would re-roll now: every declared die, and
+    /// with an edition-1 Ego re-roll declared, every die it adds.
+    pub fn kiss_reroll_dice(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self.kisses.iter().map(|k| k.die).collect();
+        if self.ego_reroll_pending {
+            ids.extend(self.ego_reroll_dice());
+        }
+        ids
+    }
+
+    /// The dice Ego mode (i) adds: every die that has not struck a beat and
+    /// is not declared yet, an ally's only with their consent (VE1-K4b,
+    /// VE1-K5, A-V11).
+    fn ego_reroll_dice(&self) -> Vec<u32> {
+        self.dice
+            .iter()
+            .filter(|d| !d.succeeds(self.edition))
+            .filter(|d| d.owner == self.roller || self.consented(d.owner))
+            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+            .map(|d| d.id)
+            .collect()
+    }
+
     /// Declares one KISS during the KISS round (VE1-K1, VE2-K): the roller
     /// or an accepted ally, for a die they may KISS, from one source.
     pub(super) fn declare_kiss(
@@ -512,15 +535,7 @@ impl TaskState {
             who: self.roller,
             mode: EgoMode::RerollAll,
         });
-        let extra: Vec<u32> = self
-            .dice
-            .iter()
-            .filter(|d| !d.succeeds(self.edition))
-            .filter(|d| d.owner == self.roller || self.consented(d.owner))
-            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
-            .map(|d| d.id)
-            .collect();
-        for die in extra {
+        for die in self.ego_reroll_dice() {
             self.kisses.push(KissDecl {
                 die,
                 by: self.roller,

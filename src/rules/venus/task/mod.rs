@@ -10,9 +10,12 @@
 //!
 //! Sub-modules: [`aid`] (setup, aid offers and the roll), [`kiss`] (the KISS
 //! round and Ego), [`spend`] (edition-1 beat spending and subversion),
-//! [`close`] (outcome, exp, Lots, level-ups, void and force-close).
+//! [`close`] (outcome, exp, Lots, level-ups, void and force-close),
+//! [`chance`] (the task's odds as it stands, before the roll and after a
+//! KISS).
 
 pub mod aid;
+pub mod chance;
 pub mod close;
 pub mod kiss;
 pub mod spend;

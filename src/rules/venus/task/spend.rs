@@ -43,13 +43,25 @@ impl TaskState {
         }
     }
 
+    /// Whether `item` may be bought again once bought: any but the primary,
+    /// under the house rule (A-V13).
+    fn repeatable(&self, item: Purchase) -> bool {
+        self.settings.ve1_consequence_repeat && item != Purchase::Primary
+    }
+
+    /// Whether `item` is affordable with the beats left and not bought yet
+    /// (or repeatable, A-V13): what the spending menu offers (VE1-S1..S3).
+    pub fn can_buy(&self, item: Purchase) -> bool {
+        (self.repeatable(item) || self.bought_count(item) == 0)
+            && self.cost_of(item) <= self.beats_left()
+    }
+
     /// Why `item` cannot be bought now, if it cannot.
     fn purchase_problem(&self, ctx: &VenusCtx, item: Purchase) -> Option<RuleError> {
         if let Err(e) = self.purchase_text(ctx, item) {
             return Some(e);
         }
-        let repeat = self.settings.ve1_consequence_repeat && item != Purchase::Primary;
-        if !repeat && self.bought_count(item) > 0 {
+        if !self.repeatable(item) && self.bought_count(item) > 0 {
             return Some(RuleError::new(
                 "Each consequence can be bought only once per task.",
             ));
@@ -198,6 +210,11 @@ impl TaskState {
         if self.phase != TaskPhase::GmSubversion {
             return Vec::new();
         }
+        self.unbought_secondaries()
+    }
+
+    /// VE1: the secondary consequences the roller did not buy (VE1-S5).
+    pub fn unbought_secondaries(&self) -> Vec<u8> {
         (1..=4)
             .filter(|&n| self.bought_count(Purchase::Secondary(n)) == 0)
             .collect()

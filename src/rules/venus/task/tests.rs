@@ -2549,3 +2549,73 @@ fn an_accepted_offer_may_still_be_refused_until_the_roll() {
     let (rolled, _) = roll(st, &mut c, 0);
     assert!(fail(&rolled, &mut c, answer(false)).contains("at this point of the task"));
 }
+
+#[test]
+fn a_v31_the_chance_before_the_roll_counts_the_accepted_allies_dice() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    // Thief 3 at Silver: 3D6 striking on 4+ (1/2 each), threshold 1.
+    let st = start(&set, &c, setup("Thief", 1, &[]));
+    assert_eq!(st.chance_now(), Some(1.0 - 0.125));
+    // Bo's Gold die strikes on 3+ (2/3): only all four missing fails.
+    let st = offer(st, &mut c, 2, true);
+    let p = st.chance_now().unwrap();
+    assert!((p - (1.0 - 0.125 / 3.0)).abs() < 1e-12, "{p}");
+    let (st, _) = roll(st, &mut c, 7);
+    assert_eq!(st.chance_now(), None, "no chance once the dice are thrown");
+}
+
+#[test]
+fn a_v31_and_ve1_k4b_the_chance_after_the_kisses_the_round_would_reroll() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    c.sheets.get_mut(&1).unwrap().ego = true;
+    let st = offer(start(&set, &c, setup("Thief", 1, &[])), &mut c, 2, true);
+    let st = offer(st, &mut c, 3, true);
+    let consent = TaskAction::ConsentKiss {
+        actor: who(2),
+        ally: 2,
+        consent: true,
+    };
+    let st = go(st, &mut c, consent, 0).0;
+    // Seed 7: roller 3, 1, 1 (Silver: no beat); Bo 2 (Gold: no); Cy 1 (Bronze: no).
+    let (st, _) = roll(st, &mut c, 7);
+    assert_eq!((faces(&st), st.successes()), (vec![3, 1, 1, 2, 1], 0));
+    assert!(st.kiss_reroll_dice().is_empty());
+    // Every miss someone may KISS, once per member who may: Bo's die 4 by
+    // Ada (with consent) and by Bo.
+    assert_eq!(st.kissable_misses(), [1, 2, 3, 4, 4, 5]);
+    let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
+    assert_eq!(st.kiss_reroll_dice(), [1]);
+    assert_eq!(st.chance_after_kiss(&[1]), Some(0.5));
+    let ego = TaskAction::DeclareEgoReroll { actor: ROLLER };
+    let st = go(st, &mut c, ego, 0).0;
+    // The Ego re-roll adds every other miss of Ada's and of the consenting
+    // Bo, not Cy's.
+    assert_eq!(st.kiss_reroll_dice(), [1, 2, 3, 4]);
+    let p = st.chance_after_kiss(&st.kiss_reroll_dice()).unwrap();
+    assert!((p - (1.0 - 0.125 / 3.0)).abs() < 1e-12, "{p}");
+}
+
+#[test]
+fn ve1_s1_s3_and_a_v13_what_can_be_bought_with_the_beats_left() {
+    let mut set = settings(Edition::One);
+    for repeat in [false, true] {
+        set.set("ve1_consequence_repeat", if repeat { "on" } else { "off" })
+            .unwrap();
+        let mut c = table(&set);
+        // Seed 0: 3 beats against a threshold of 1 + two factors.
+        let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[1, 1])), &mut c, 0);
+        let (st, _) = roll_kisses(st, &mut c, 0);
+        assert_eq!((st.successes(), st.threshold), (3, 3));
+        assert!(st.can_buy(Purchase::Primary));
+        let st = buy(st, &mut c, Purchase::Secondary(1));
+        assert!(!st.can_buy(Purchase::Primary), "3 beats, 2 left");
+        assert_eq!(st.can_buy(Purchase::Secondary(1)), repeat);
+        assert!(st.can_buy(Purchase::Secondary(2)));
+        assert_eq!(st.unbought_secondaries(), [2, 3, 4]);
+        let st = buy(st, &mut c, Purchase::Tertiary(1));
+        let st = buy(st, &mut c, Purchase::Tertiary(2));
+        assert!(!st.can_buy(Purchase::Secondary(2)), "no beat left");
+    }
+}

@@ -11,7 +11,7 @@ use crate::rules::venus::task::{AidStatus, TaskAction, TaskPhase};
 use crate::rules::venus::VenusSheet;
 use crate::rules::Actor;
 use crate::systems::venus::state::Who;
-use crate::systems::venus::{task_view, HINT, SYSTEM};
+use crate::systems::venus::{HINT, SYSTEM};
 
 /// `offer` and `aidjob`: the clicker's active character offers aid, with
 /// the job picked in the menu (`from_menu`), its only eligible job, or
@@ -142,7 +142,7 @@ pub fn use_job(t: &mut Turn<'_>) -> Result<Step, AppError> {
 /// it finishes at once as a failure with its exp, and the FC's subversion
 /// window opens as after **Finish** (A-V26).
 pub fn roll(t: &mut Turn<'_>) -> Step {
-    t.st.odds_before = task_view::chance_now(&t.st.task);
+    t.st.odds_before = t.st.task.chance_now();
     Step {
         finishing: true,
         ..Step::one(TaskAction::Roll { actor: t.a })

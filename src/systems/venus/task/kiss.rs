@@ -17,18 +17,29 @@ use crate::systems::venus::fc_words;
 use crate::systems::venus::state::TaskSession;
 use rand::SeedableRng;
 
-/// `pick`: the dice the clicker picked, kept as a draft until paid for
-/// (or a page of the menu turned).
-pub fn pick(t: &mut Turn<'_>) -> Result<Step, AppError> {
+/// Refuses a KISS menu's pick outside the KISS round; a page option turns
+/// the menu's `page` and is the whole step.
+fn kiss_menu(
+    t: &mut Turn<'_>,
+    page: fn(&mut TaskSession) -> &mut usize,
+) -> Result<Option<Step>, AppError> {
     if t.st.task.phase != TaskPhase::KissDeclaration {
         return Err(AppError::user("KISSes are declared in the KISS round."));
     }
-    if let Some(page) = crate::app::view::page_of(t.values) {
-        t.st.kiss_page = page;
-        return Ok(Step {
+    Ok(crate::app::view::page_of(t.values).map(|p| {
+        *page(&mut t.st) = p;
+        Step {
             page: true,
             ..Step::default()
-        });
+        }
+    }))
+}
+
+/// `pick`: the dice the clicker picked, kept as a draft until paid for
+/// (or a page of the menu turned).
+pub fn pick(t: &mut Turn<'_>) -> Result<Step, AppError> {
+    if let Some(step) = kiss_menu(t, |st| &mut st.kiss_page)? {
+        return Ok(step);
     }
     let by = t.by();
     let allowed = t.st.task.kissable_dice(by);
@@ -93,15 +104,8 @@ pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
 /// picked, waiting for their own payment), so the player says which pays
 /// for which die. Refused like [`pay`].
 pub fn pay_with(t: &mut Turn<'_>) -> Result<Step, AppError> {
-    if t.st.task.phase != TaskPhase::KissDeclaration {
-        return Err(AppError::user("KISSes are declared in the KISS round."));
-    }
-    if let Some(page) = crate::app::view::page_of(t.values) {
-        t.st.pay_page = page;
-        return Ok(Step {
-            page: true,
-            ..Step::default()
-        });
+    if let Some(step) = kiss_menu(t, |st| &mut st.pay_page)? {
+        return Ok(step);
     }
     let value = t.value()?;
     let dice = drafted(t)?;
@@ -118,15 +122,8 @@ pub fn pay_with(t: &mut Turn<'_>) -> Result<Step, AppError> {
 /// declares none of them. The roller's pick re-rolls at once when nothing
 /// declared waits on the FC ([`rolls_at_once`]).
 pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
-    if t.st.task.phase != TaskPhase::KissDeclaration {
-        return Err(AppError::user("KISSes are declared in the KISS round."));
-    }
-    if let Some(page) = crate::app::view::page_of(t.values) {
-        t.st.kiss_page = page;
-        return Ok(Step {
-            page: true,
-            ..Step::default()
-        });
+    if let Some(step) = kiss_menu(t, |st| &mut st.kiss_page)? {
+        return Ok(step);
     }
     let by = t.by();
     let allowed = t.st.task.kissable_dice(by);
@@ -159,15 +156,7 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     if pairs.is_empty() {
         return Err(AppError::user("Pick a die and how to pay in the menu."));
     }
-    let actions: Vec<TaskAction> = pairs
-        .iter()
-        .map(|(die, source)| TaskAction::DeclareKiss {
-            actor: t.a,
-            by,
-            die: *die,
-            source: source.clone(),
-        })
-        .collect();
+    let actions = declarations(t, pairs.iter().cloned());
     let tried = trial(t, &actions).map_err(AppError::user)?;
     t.st.drafts.remove(&t.me());
     let ids: Vec<String> = pairs.iter().map(|(d, _)| format!("#{d}")).collect();
@@ -212,15 +201,8 @@ fn named_payment(
     free: &Free,
     named: &mut Vec<String>,
 ) -> Result<KissSource, AppError> {
-    let (specialty, text) = match pay.split_once(':') {
-        Some(("sp", t)) => (true, t),
-        Some(("in", t)) => (false, t),
-        _ => {
-            return Err(AppError::user(
-                "That is not a die and a payment on the list.",
-            ))
-        }
-    };
+    let (specialty, text) = named_kind(pay)
+        .ok_or_else(|| AppError::user("That is not a die and a payment on the list."))?;
     let free = if specialty {
         &free.specialties
     } else {
@@ -235,18 +217,7 @@ fn named_payment(
     let found = free
         .iter()
         .find(|f| short(f) == short(text))
-        .ok_or_else(|| {
-            AppError::user(format!(
-                "{} has no unused {} “{}” in this task.",
-                who,
-                if specialty {
-                    "specialty, discipline, asset or merit"
-                } else {
-                    "insight"
-                },
-                text.trim()
-            ))
-        })?;
+        .ok_or_else(|| AppError::user(no_unused(who, specialty, text)))?;
     let key = key_of(found);
     if named.contains(&key) {
         return Err(AppError::user(format!(
@@ -277,17 +248,7 @@ fn declare(
 ) -> Result<Step, AppError> {
     let me = t.me();
     let by = t.by();
-    let actions: Result<Vec<TaskAction>, String> = pairs.map(|pairs| {
-        pairs
-            .into_iter()
-            .map(|(die, source)| TaskAction::DeclareKiss {
-                actor: t.a,
-                by,
-                die,
-                source,
-            })
-            .collect()
-    });
+    let actions = pairs.map(|pairs| declarations(t, pairs));
     let refusal = match &actions {
         Ok(actions) => trial(t, actions).err(),
         Err(why) => Some(why.clone()),
@@ -306,6 +267,23 @@ fn declare(
     }
     Ok(Step::rules(actions.unwrap_or_default()))
 }
+/// The clicker's KISS declarations, one per `(die, source)`.
+fn declarations(
+    t: &Turn<'_>,
+    pairs: impl IntoIterator<Item = (u32, KissSource)>,
+) -> Vec<TaskAction> {
+    let by = t.by();
+    pairs
+        .into_iter()
+        .map(|(die, source)| TaskAction::DeclareKiss {
+            actor: t.a,
+            by,
+            die,
+            source,
+        })
+        .collect()
+}
+
 /// Applies `actions` to copies of the task and the sheets: the task as it
 /// would then stand, or the rules core's refusal in the FC's words.
 fn trial(
@@ -368,11 +346,8 @@ fn chosen_source(
     by: i64,
     value: &str,
 ) -> Result<KissSource, String> {
-    let (specialty, text) = match value.split_once(':') {
-        Some(("sp", t)) => (true, t),
-        Some(("in", t)) => (false, t),
-        _ => return Err("That is not an attribute or insight on the list.".into()),
-    };
+    let (specialty, text) =
+        named_kind(value).ok_or("That is not an attribute or insight on the list.")?;
     let free = free_names(st, ctx, by, specialty)?;
     let found = free
         .into_iter()
@@ -380,16 +355,31 @@ fn chosen_source(
     let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
     match found {
         Some(f) => Ok(source(f, specialty)),
-        None => Err(format!(
-            "{name} has no unused {} “{}” in this task.",
-            if specialty {
-                "specialty, discipline, asset or merit"
-            } else {
-                "insight"
-            },
-            text.trim()
-        )),
+        None => Err(no_unused(&name, specialty, text)),
     }
+}
+
+/// Whether a menu value names an attribute (`sp:…`, `true`) or an insight
+/// (`in:…`), and its text; `None` for anything else.
+fn named_kind(value: &str) -> Option<(bool, &str)> {
+    match value.split_once(':') {
+        Some(("sp", t)) => Some((true, t)),
+        Some(("in", t)) => Some((false, t)),
+        _ => None,
+    }
+}
+
+/// "Ada has no unused insight “…” in this task."
+fn no_unused(who: &str, specialty: bool, text: &str) -> String {
+    format!(
+        "{who} has no unused {} “{}” in this task.",
+        if specialty {
+            "specialty, discipline, asset or merit"
+        } else {
+            "insight"
+        },
+        text.trim()
+    )
 }
 
 /// `kclear`: withdraws the clicker's KISSes (the FC's, when not taking

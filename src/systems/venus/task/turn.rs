@@ -13,7 +13,7 @@ use crate::app::component::Action;
 use crate::app::pipeline::Record;
 use crate::app::{AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::venus::sheet::SheetEvent;
-use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase};
+use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase, TaskState};
 use crate::rules::venus::VenusCtx;
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
@@ -255,11 +255,7 @@ impl<'a> Turn<'a> {
         let mut task = self.st.task.clone();
         let mut events = Vec::new();
         for act in &step.actions {
-            let (t, ev) = task
-                .apply(&mut self.party.ctx, act.clone(), &mut self.rng)
-                .map_err(fc_words)?;
-            task = t;
-            events.extend(ev);
+            task = self.rule(task, act.clone(), &mut events)?;
         }
         // VE1-S4: once no beat is left to spend (the last one bought, or
         // none struck once the dice are final) there is nothing left to
@@ -273,11 +269,7 @@ impl<'a> Turn<'a> {
                     actor: self.a,
                     overflow_job: jobs.into_iter().next(),
                 };
-                let (t, ev) = task
-                    .apply(&mut self.party.ctx, done, &mut self.rng)
-                    .map_err(fc_words)?;
-                task = t;
-                events.extend(ev);
+                task = self.rule(task, done, &mut events)?;
                 finishing = true;
             }
         }
@@ -288,18 +280,32 @@ impl<'a> Turn<'a> {
                     gm: true,
                 },
             };
-            let (t, ev) = task
-                .apply(&mut self.party.ctx, skip, &mut self.rng)
-                .map_err(fc_words)?;
-            task = t;
+            let mut skipped = Vec::new();
+            task = self.rule(task, skip, &mut skipped)?;
             events.extend(
-                ev.into_iter()
+                skipped
+                    .into_iter()
                     .filter(|e| !matches!(e, TaskEvent::SubversionSkipped)),
             );
             self.st.subversion_open = true;
         }
         self.st.task = task;
         Ok(events)
+    }
+
+    /// Applies one rules-core action to `task` and the party's sheets,
+    /// adding its events to `events`; a refusal in the FC's words.
+    fn rule(
+        &mut self,
+        task: TaskState,
+        action: TaskAction,
+        events: &mut Vec<TaskEvent>,
+    ) -> Result<TaskState, AppError> {
+        let (task, ev) = task
+            .apply(&mut self.party.ctx, action, &mut self.rng)
+            .map_err(fc_words)?;
+        events.extend(ev);
+        Ok(task)
     }
 
     /// Notes what happened: sheet changes, the footer, the KISS drafts

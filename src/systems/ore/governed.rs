@@ -11,21 +11,17 @@
 //! A player's own stat roll, its register, cache and Minor actions are never
 //! governed.
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use crate::app::change::{Change, Prepared};
-use crate::app::characters::{self, Access, Loaded};
+use crate::app::change::{Change, Trial, Whose};
 use crate::app::registry::Governed;
-use crate::app::settings::{self, PlayerEdits};
-use crate::app::{rights, App, AppError, Caller};
+use crate::app::settings::PlayerEdits;
+use crate::app::{App, AppError, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
-use crate::rules::ore::{OreSettings, OreSheet};
 
-use super::context::{Outcome, Turn};
+use super::context::{Ore, Outcome, Turn};
 use super::damage_amount;
-use super::{damage, load_settings, roll, sheet, text, GM, HINT, SYSTEM};
+use super::{damage, roll, sheet, text, GM};
 
 /// A roll's dice count (instead of the Called Stat): governed before
 /// issue 31, when `/vv roll dice:` waited for the Compiler; a request
@@ -214,155 +210,57 @@ pub enum Edit {
     },
 }
 
-/// A change tried on a copy of a sheet before it is asked for, worded as
-/// the request shows it ([`Edit::prepared`]).
-struct Trial<'a> {
-    /// The character's name.
-    name: &'a str,
-    /// The sheet now.
-    before: &'a OreSheet,
-    /// The copy the change is tried on.
-    after: OreSheet,
+/// A track as it reads now: `Vitality 3/5`.
+fn track_now(t: &Trial<'_, Ore>, track: Damageable) -> String {
+    let tr = t.before.track(track);
+    let name = text::track_name(t.before, track);
+    format!("{name} {}/{}", tr.current, tr.max)
 }
 
-impl Trial<'_> {
-    /// A track as it reads now: `Vitality 3/5`.
-    fn track_now(&self, t: Damageable) -> String {
-        let tr = self.before.track(t);
-        format!(
-            "{} {}/{}",
-            text::track_name(self.before, t),
-            tr.current,
-            tr.max
-        )
-    }
+/// A track now and after: `Vitality 3/5 → 2/5`.
+fn track_change(t: &Trial<'_, Ore>, track: Damageable) -> String {
+    let tr = t.after.track(track);
+    format!("{} → {}/{}", track_now(t, track), tr.current, tr.max)
+}
 
-    /// A track now and after: `Vitality 3/5 → 2/5`.
-    fn track_change(&self, t: Damageable) -> String {
-        let tr = self.after.track(t);
-        format!("{} → {}/{}", self.track_now(t), tr.current, tr.max)
-    }
-
-    /// A new maximum, current value, or both.
-    fn track(
-        &mut self,
-        track: Damageable,
-        max: Option<i64>,
-        current: Option<i64>,
-    ) -> Result<String, AppError> {
-        if max.is_none() && current.is_none() {
-            return Err(AppError::user(
-                "Give a new `max`, a new `current`, or both.",
-            ));
+/// Days of rest, tended or not: the tracks that recover.
+fn heal_days(t: &mut Trial<'_, Ore>, days: i64, tended: bool) -> Result<String, AppError> {
+    let d =
+        u32::try_from(days).map_err(|_| AppError::user("The number of days must be 1 or more."))?;
+    t.after.pass_days(d, tended)?;
+    let tracks: Vec<String> = [Damageable::Vitality, Damageable::Confidence]
+        .into_iter()
+        .filter(|tr| t.after.track(*tr) != t.before.track(*tr))
+        .map(|tr| track_change(t, tr))
+        .collect();
+    Ok(format!(
+        "rest of {}{}: {}",
+        text::count(d, "day", "days"),
+        if tended { ", tended" } else { "" },
+        if tracks.is_empty() {
+            "no track recovers".to_string()
+        } else {
+            tracks.join(", ")
         }
-        if let Some(m) = max {
-            self.after.set_track_max(track, m)?;
-        }
-        if let Some(c) = current {
-            self.after.set_track_current(track, c)?;
-        }
-        Ok(format!("{}'s {}", self.name, self.track_change(track)))
-    }
+    ))
+}
 
-    /// Days of rest, tended or not: the tracks that recover.
-    fn heal_days(&mut self, days: i64, tended: bool) -> Result<String, AppError> {
-        let d = u32::try_from(days)
-            .map_err(|_| AppError::user("The number of days must be 1 or more."))?;
-        self.after.pass_days(d, tended)?;
-        let tracks: Vec<String> = [Damageable::Vitality, Damageable::Confidence]
-            .into_iter()
-            .filter(|t| self.after.track(*t) != self.before.track(*t))
-            .map(|t| self.track_change(t))
-            .collect();
-        Ok(format!(
-            "{}'s rest of {}{}: {}",
-            self.name,
-            text::count(d, "day", "days"),
-            if tended { ", tended" } else { "" },
-            if tracks.is_empty() {
-                "no track recovers".to_string()
-            } else {
-                tracks.join(", ")
-            }
-        ))
+/// A roll with its pool overridden.
+fn roll_override(t: &Trial<'_, Ore>, stat: Option<Stat>, dice: i64) -> Result<String, AppError> {
+    if t.caller.secret && t.rule == PlayerEdits::Approval {
+        return Err(AppError::user(format!(
+            "A secret roll with `dice:` cannot wait for the {GM}'s approval: roll without `secret`, or roll the stat."
+        )));
     }
-
-    /// A repair check on Cyber, with the sheet's Engineering, another's,
-    /// or a number of dice given.
-    fn repair(
-        &mut self,
-        settings: &OreSettings,
-        engineering: Option<i64>,
-        engineer: Option<&str>,
-        rng: &mut StdRng,
-    ) -> Result<String, AppError> {
-        let name = self.name;
-        let dice = match (engineering, engineer) {
-            (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
-            (None, Some(e)) => format!("{e}'s Engineering"),
-            (None, None) => format!("{name}'s Engineering"),
-        };
-        let n = engineering
-            .and_then(|n| u32::try_from(n).ok())
-            .unwrap_or(self.before.stats.engineering);
-        self.after.repair_cyber(settings, n, rng)?;
-        Ok(format!(
-            "{name}'s {} by a repair check with {dice}",
-            self.track_now(Damageable::Cyber)
-        ))
-    }
-
-    /// Damage on a track (and a Fault die, unless a mob).
-    fn damage(
-        &mut self,
-        settings: &OreSettings,
-        track: Damageable,
-        amount: i64,
-        rng: &mut StdRng,
-    ) -> Result<String, AppError> {
-        let a = damage_amount(amount)?;
-        self.after.take_damage(settings, track, a, rng)?;
-        Ok(format!(
-            "{}'s {} ({a} damage{})",
-            self.name,
-            self.track_change(track),
-            if self.before.mob_mode {
-                ""
-            } else {
-                " and a Fault die"
-            }
-        ))
-    }
-
-    /// A stat the game master keeps (its track's maximum follows).
-    fn track_stat(&mut self, stat: Stat, value: i64) -> Result<String, AppError> {
-        if !is_track_stat(stat) {
-            return Err(AppError::user(format!(
-                "{} is not one of the stats the {GM} keeps.",
-                stat.name()
-            )));
-        }
-        let old = self.after.set_stat(stat, value)?;
-        Ok(format!(
-            "{}'s {} {old} → {value} (its track's maximum follows)",
-            self.name,
-            stat.name(),
-        ))
-    }
-
-    /// A roll with its pool overridden.
-    fn roll(&self, stat: Option<Stat>, dice: i64) -> String {
-        let pool = text::count(u32::try_from(dice).unwrap_or(0), "die", "dice");
-        match stat {
-            Some(s) => format!(
-                "{}'s {} roll from {} to {pool} (overridden)",
-                self.name,
-                s.name(),
-                text::count(self.before.stats.get(s), "die", "dice")
-            ),
-            None => format!("{}'s roll to {pool} (overridden, no stat)", self.name),
-        }
-    }
+    let pool = text::count(u32::try_from(dice).unwrap_or(0), "die", "dice");
+    Ok(match stat {
+        Some(s) => format!(
+            "{} roll from {} to {pool} (overridden)",
+            s.name(),
+            text::count(t.before.stats.get(s), "die", "dice")
+        ),
+        None => format!("roll to {pool} (overridden, no stat)"),
+    })
 }
 
 impl Edit {
@@ -398,17 +296,6 @@ impl Edit {
             },
         ]
     }
-
-    fn who_mut(&mut self) -> &mut Who {
-        match self {
-            Edit::Track { who, .. }
-            | Edit::HealDays { who, .. }
-            | Edit::Repair { who, .. }
-            | Edit::Damage { who, .. }
-            | Edit::Roll { who, .. }
-            | Edit::TrackStat { who, .. } => who,
-        }
-    }
 }
 
 impl Change for Edit {
@@ -425,75 +312,91 @@ impl Change for Edit {
         }]
     }
 
-    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
-        let mut tx = app.db.read().await?;
-        let fc = rights::is_fc(&mut tx, caller).await?;
-        let pick = self.who_mut().pick();
-        let ch: Loaded<OreSheet> =
-            characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-        *self.who_mut() = Who::pinned(&ch.row);
-        let settings = load_settings(&mut tx, caller.guild_id).await?;
-        // The rules check the change on a copy: a request the rules would
-        // refuse is refused now, not after approval. Where the change rolls
-        // dice, a throwaway generator stands in (its faces are not shown).
-        let mut trial = Trial {
-            name: &ch.row.name,
-            before: &ch.sheet,
-            after: ch.sheet.clone(),
-        };
-        let mut rng = StdRng::seed_from_u64(0);
-        let what = match &self {
+    fn whose(&mut self) -> Whose<'_> {
+        match self {
+            Edit::Track { who, .. }
+            | Edit::HealDays { who, .. }
+            | Edit::Repair { who, .. }
+            | Edit::Damage { who, .. }
+            | Edit::Roll { who, .. }
+            | Edit::TrackStat { who, .. } => who.into(),
+        }
+    }
+
+    /// Where the change throws dice (a repair, damage and its Fault die),
+    /// the throwaway generator stands in.
+    fn try_on(&mut self, t: &mut Trial<'_, Ore>) -> Result<String, AppError> {
+        Ok(match self {
             Edit::Track {
                 track,
                 max,
                 current,
                 ..
-            } => trial.track(*track, *max, *current)?,
-            Edit::HealDays { days, tended, .. } => trial.heal_days(*days, *tended)?,
+            } => {
+                if max.is_none() && current.is_none() {
+                    return Err(AppError::user(
+                        "Give a new `max`, a new `current`, or both.",
+                    ));
+                }
+                if let Some(m) = *max {
+                    t.after.set_track_max(*track, m)?;
+                }
+                if let Some(c) = *current {
+                    t.after.set_track_current(*track, c)?;
+                }
+                track_change(t, *track)
+            }
+            Edit::HealDays { days, tended, .. } => heal_days(t, *days, *tended)?,
             Edit::Repair {
                 engineering,
                 engineer,
                 ..
-            } => trial.repair(&settings, *engineering, engineer.as_deref(), &mut rng)?,
-            Edit::Damage { track, amount, .. } => {
-                trial.damage(&settings, *track, *amount, &mut rng)?
+            } => {
+                let dice = match (*engineering, engineer) {
+                    (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
+                    (None, Some(e)) => format!("{e}'s Engineering"),
+                    (None, None) => format!("{}'s Engineering", t.name),
+                };
+                let n = engineering
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(t.before.stats.engineering);
+                t.after.repair_cyber(&t.settings, n, &mut t.rng)?;
+                // Whether the real roll restores anything is not known
+                // yet: only a repair of a full Cyber track is known to
+                // change nothing.
+                let cyber = t.before.track(Damageable::Cyber);
+                t.unchanged = Some(cyber.current >= cyber.max);
+                let now = track_now(t, Damageable::Cyber);
+                format!("{now} by a repair check with {dice}")
             }
-            Edit::TrackStat { stat, value, .. } => trial.track_stat(*stat, *value)?,
-            Edit::Roll { stat, dice, .. } => {
-                if caller.secret
-                    && settings::guild(&mut tx, caller.guild_id)
-                        .await?
-                        .player_edits
-                        == PlayerEdits::Approval
-                {
+            Edit::Damage { track, amount, .. } => {
+                let a = damage_amount(*amount)?;
+                t.after.take_damage(&t.settings, *track, a, &mut t.rng)?;
+                let fault = if t.before.mob_mode {
+                    ""
+                } else {
+                    " and a Fault die"
+                };
+                format!("{} ({a} damage{fault})", track_change(t, *track))
+            }
+            Edit::TrackStat { stat, value, .. } => {
+                if !is_track_stat(*stat) {
                     return Err(AppError::user(format!(
-                        "A secret roll with `dice:` cannot wait for the {GM}'s approval: roll without `secret`, or roll the stat."
+                        "{} is not one of the stats the {GM} keeps.",
+                        stat.name()
                     )));
                 }
-                trial.roll(*stat, *dice)
+                let old = t.after.set_stat(*stat, *value)?;
+                let stat = stat.name();
+                format!("{stat} {old} → {value} (its track's maximum follows)")
             }
-        };
-        // A repair check is rolled on a throwaway generator here: whether
-        // the real one restores anything is not known yet, so only a repair
-        // of a full Cyber track is known to change nothing.
-        let unchanged = match &self {
-            Edit::Repair { .. } => {
-                let cyber = ch.sheet.track(Damageable::Cyber);
-                cyber.current >= cyber.max
-            }
-            _ => trial.after == ch.sheet,
-        };
-        Ok(Prepared {
-            unchanged,
-            character: Some(ch.row.id),
-            change: self,
-            what,
+            Edit::Roll { stat, dice, .. } => roll_override(t, *stat, *dice)?,
         })
     }
 
     /// Runs the change in `turn`: its outcome, as the command's own.
     async fn outcome(mut self, app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
-        let who = self.who_mut().clone();
+        let who = self.whose().owned();
         let (name, player) = (who.character.as_deref(), who.player);
         match self {
             Edit::Track {

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::change::{Change, Prepared};
+use crate::app::change::{prepare_on_copy, Change, Prepared, Trial, Whose};
 use crate::app::registry::Governed;
 use crate::app::{rights, App, AppError, Caller};
 
@@ -113,74 +113,6 @@ impl Edit {
             Edit::Revive { helper: None, who },
         ]
     }
-
-    /// The change checked by the rules on a copy of `sheet` (a player's
-    /// request the rules would refuse is refused now, not after approval):
-    /// what it does, before → after, and the sheet after it.
-    fn on_copy(
-        &self,
-        name: &str,
-        sheet: &StorytellerSheet,
-    ) -> Result<(String, StorytellerSheet), AppError> {
-        let w = sheet.willpower();
-        let mut after = sheet.clone();
-        let what = match self {
-            Edit::Willpower {
-                current, permanent, ..
-            } => {
-                if let Some(p) = permanent {
-                    after.set_willpower_permanent(*p)?;
-                }
-                after.set_willpower_current(*current)?;
-                let n = after.willpower();
-                format!(
-                    "{name}'s willpower {} → {}",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent)
-                )
-            }
-            Edit::Wounds {
-                dice, difficulty, ..
-            } => {
-                after.set_wound_penalty(*dice, *difficulty)?;
-                let was = sheet.wound_penalty();
-                format!(
-                    "{name}'s wound penalty {} → {}",
-                    wound_text(was.dice, was.difficulty),
-                    wound_text(*dice, *difficulty)
-                )
-            }
-            Edit::Recover { first_dot, .. } => {
-                if *first_dot {
-                    recover_first_dot(&mut after)?;
-                } else {
-                    recover_daily(&mut after);
-                }
-                let n = after.willpower();
-                format!(
-                    "{name}'s willpower {} → {} ({})",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent),
-                    if *first_dot {
-                        "the first dot back"
-                    } else {
-                        "a day's recovery"
-                    }
-                )
-            }
-            Edit::Revive { .. } => String::new(),
-        };
-        Ok((what, after))
-    }
-
-    fn who_mut(&mut self) -> &mut Who {
-        match self {
-            Edit::Willpower { who, .. }
-            | Edit::Wounds { who, .. }
-            | Edit::Recover { who, .. }
-            | Edit::Revive { who, .. } => who,
-        }
-    }
 }
 
 impl Change for Edit {
@@ -195,38 +127,90 @@ impl Change for Edit {
         }]
     }
 
-    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+    fn whose(&mut self) -> Whose<'_> {
+        match self {
+            Edit::Willpower { who, .. }
+            | Edit::Wounds { who, .. }
+            | Edit::Recover { who, .. }
+            | Edit::Revive { who, .. } => who.into(),
+        }
+    }
+
+    fn try_on(&mut self, t: &mut Trial<'_, context::Storyteller>) -> Result<String, AppError> {
+        let w = t.before.willpower();
+        let after = &mut t.after;
+        Ok(match self {
+            Edit::Willpower {
+                current, permanent, ..
+            } => {
+                if let Some(p) = permanent {
+                    after.set_willpower_permanent(*p)?;
+                }
+                after.set_willpower_current(*current)?;
+                let n = after.willpower();
+                format!(
+                    "willpower {} → {}",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent)
+                )
+            }
+            Edit::Wounds {
+                dice, difficulty, ..
+            } => {
+                after.set_wound_penalty(*dice, *difficulty)?;
+                let was = t.before.wound_penalty();
+                format!(
+                    "wound penalty {} → {}",
+                    wound_text(was.dice, was.difficulty),
+                    wound_text(*dice, *difficulty)
+                )
+            }
+            Edit::Recover { first_dot, .. } => {
+                if *first_dot {
+                    recover_first_dot(after)?;
+                } else {
+                    recover_daily(after);
+                }
+                let n = after.willpower();
+                format!(
+                    "willpower {} → {} ({})",
+                    willpower_track(w.current, w.permanent),
+                    willpower_track(n.current, n.permanent),
+                    if *first_dot {
+                        "the first dot back"
+                    } else {
+                        "a day's recovery"
+                    }
+                )
+            }
+            // Prepared on the helper's sheet ([`Change::prepare`] below).
+            Edit::Revive { .. } => String::new(),
+        })
+    }
+
+    /// A revival is prepared on the helper's sheet (the caller's own, whose
+    /// willpower it spends; the revived one is anyone's, left as named),
+    /// and it changes two characters, so none is offered for undo; every
+    /// other change as every game's.
+    async fn prepare(self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+        let Edit::Revive { helper, who } = self else {
+            return prepare_on_copy(self, app, caller).await;
+        };
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
-        if let Edit::Revive { helper, who } = &mut self {
-            // The helper is the caller's own; the revived one anyone's.
-            let h = context::character(
-                &mut tx,
-                caller,
-                fc,
-                Target {
-                    character: helper.as_deref(),
-                    player: None,
-                },
-            )
-            .await?;
-            *helper = Some(h.row.name.clone());
-            let what = revive_words(&h.row.name, &h.sheet, who);
-            return Ok(Prepared {
-                what,
-                change: self,
-                unchanged: false,
-                character: None,
-            });
-        }
-        let c = context::character(&mut tx, caller, fc, target(self.who_mut())).await?;
-        *self.who_mut() = Who::pinned(&c.row);
-        let (what, after) = self.on_copy(&c.row.name, &c.sheet)?;
+        let target = Target {
+            character: helper.as_deref(),
+            player: None,
+        };
+        let h = context::character(&mut tx, caller, fc, target).await?;
         Ok(Prepared {
-            unchanged: after == c.sheet,
-            character: Some(c.row.id),
-            change: self,
-            what,
+            what: revive_words(&h.row.name, &h.sheet, &who),
+            change: Edit::Revive {
+                helper: Some(h.row.name),
+                who,
+            },
+            unchanged: false,
+            character: None,
         })
     }
 

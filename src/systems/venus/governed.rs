@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::change::{Change, Prepared};
+use crate::app::change::{Change, Trial, Whose};
 use crate::app::characters::{self, Access, Pick};
 use crate::app::registry::Governed;
 use crate::app::{rights, App, AppError, AppResult, Caller};
@@ -133,38 +133,6 @@ impl Edit {
             },
         ]
     }
-
-    async fn prepared_kismet(
-        app: &App,
-        caller: &Caller,
-        lots: Option<u32>,
-        ego: Option<bool>,
-        character: Option<String>,
-        player: Option<i64>,
-    ) -> Result<Prepared<Self>, AppError> {
-        let c = picked(app, caller, Pick::new(character.as_deref(), player)).await?;
-        let mut after = c.sheet.clone();
-        let mut parts = Vec::new();
-        if let Some(l) = lots {
-            after.set_lots(l)?;
-            parts.push(format!("Lots {} → {l}", c.sheet.lots));
-        }
-        if let Some(e) = ego {
-            let yn = |b: bool| if b { "held" } else { "none" };
-            parts.push(format!("Ego {} → {}", yn(c.sheet.ego), yn(e)));
-        }
-        Ok(Prepared {
-            unchanged: after == c.sheet && ego.is_none_or(|e| e == c.sheet.ego),
-            character: Some(c.row.id),
-            what: format!("{}'s {}", c.row.name, parts.join(", ")),
-            change: Edit::Kismet {
-                lots,
-                ego,
-                character: Some(c.row.name.clone()),
-                player: Some(c.row.owner_id),
-            },
-        })
-    }
 }
 
 impl Change for Edit {
@@ -177,59 +145,64 @@ impl Change for Edit {
         }]
     }
 
-    async fn prepare(self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
+    fn whose(&mut self) -> Whose<'_> {
         match self {
             Edit::Kismet {
-                lots,
-                ego,
-                character,
-                player,
-            } => Self::prepared_kismet(app, caller, lots, ego, character, player).await,
+                character, player, ..
+            }
+            | Edit::Job {
+                character, player, ..
+            } => Whose { character, player },
+        }
+    }
+
+    fn try_on(&mut self, t: &mut Trial<'_, super::context::Venus>) -> Result<String, AppError> {
+        let (before, after) = (t.before, &mut t.after);
+        let mut parts = Vec::new();
+        match self {
+            Edit::Kismet { lots, ego, .. } => {
+                if let Some(l) = *lots {
+                    after.set_lots(l)?;
+                    parts.push(format!("Lots {} → {l}", before.lots));
+                }
+                if let Some(e) = *ego {
+                    after.ego = e;
+                    let yn = |b: bool| if b { "held" } else { "none" };
+                    parts.push(format!("Ego {} → {}", yn(before.ego), yn(e)));
+                }
+                Ok(parts.join(", "))
+            }
             Edit::Job {
                 name,
                 inherits,
                 level,
                 exp,
                 qualified,
-                character,
-                player,
+                ..
             } => {
-                let c = picked(app, caller, Pick::new(character.as_deref(), player)).await?;
-                let j = c.sheet.job(&name).ok_or_else(|| c.sheet.no_job(&name))?;
-                let key = c.sheet.job_key(&name).unwrap_or(&name).to_string();
-                let mut after = c.sheet.clone();
-                let mut parts = Vec::new();
-                if let Some(l) = level {
+                let j = before.job(name).ok_or_else(|| before.no_job(name))?;
+                let key = before.job_key(name).unwrap_or(name).to_string();
+                if let Some(l) = *level {
                     after.set_job_level(&key, l)?;
                     parts.push(format!("level {} → {l}", j.level));
                 }
-                if let Some(x) = exp {
+                if let Some(x) = *exp {
                     after.set_job_exp(&key, x)?;
                     parts.push(format!("exp {} → {x}", j.exp));
                 }
-                if let Some(q) = qualified {
+                if let Some(q) = *qualified {
+                    after.set_qualifications_met(&key, q)?;
                     let yn = |b: bool| if b { "met" } else { "not met" };
-                    parts.push(format!(
-                        "qualifications {} → {}",
-                        yn(j.qualifications_met),
-                        yn(q)
-                    ));
+                    let was = yn(j.qualifications_met);
+                    parts.push(format!("qualifications {was} → {}", yn(q)));
                 }
-                let same_q = qualified.is_none_or(|q| q == j.qualifications_met);
-                Ok(Prepared {
-                    unchanged: after == c.sheet && same_q && inherits.is_none(),
-                    character: Some(c.row.id),
-                    what: format!("{}'s {key}: {}", c.row.name, parts.join(", ")),
-                    change: Edit::Job {
-                        name: key,
-                        inherits,
-                        level,
-                        exp,
-                        qualified,
-                        character: Some(c.row.name.clone()),
-                        player: Some(c.row.owner_id),
-                    },
-                })
+                // What it inherits is carried along, never compared.
+                if inherits.is_some() {
+                    t.unchanged = Some(false);
+                }
+                let what = format!("{key}: {}", parts.join(", "));
+                *name = key;
+                Ok(what)
             }
         }
     }

@@ -15,14 +15,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::context::Veracity;
 use super::context::{Outcome, Turn};
-use super::target::{applied, facet_index, settings, Words};
-use super::{HINT, SYSTEM};
-use crate::app::change::{Change, Prepared};
-use crate::app::characters::{self, Access, Loaded};
+use super::target::{applied, facet_index, Words};
+use crate::app::change::{Change, Trial, Whose};
 use crate::app::registry::Governed;
-use crate::app::settings::{self as app_settings, PlayerEdits};
-use crate::app::{rights, App, AppError, Caller};
+use crate::app::settings::PlayerEdits;
+use crate::app::{App, AppError};
 use crate::rules::veracity::sheet::FacetDie;
 use crate::rules::veracity::{Action, InventoryKind, ItemKind, Sheet};
 
@@ -188,17 +187,6 @@ impl Edit {
         })
     }
 
-    fn who_mut(&mut self) -> &mut Who {
-        match self {
-            Edit::FacetAdd { who, .. }
-            | Edit::FacetStep { who, .. }
-            | Edit::FacetRemove { who, .. }
-            | Edit::ItemRemove { who, .. }
-            | Edit::Unlock { who, .. }
-            | Edit::Hp { who, .. } => who,
-        }
-    }
-
     /// The rules action on this sheet.
     fn action(&self, s: &Sheet) -> Result<Action, AppError> {
         Ok(match self {
@@ -246,8 +234,8 @@ impl Edit {
         }
     }
 
-    /// What it does, before → after.
-    fn describe(&self, name: &str, before: &Sheet, after: &Sheet) -> String {
+    /// What it does, before → after, of the character.
+    fn describe(&self, before: &Sheet, after: &Sheet) -> String {
         let facets = |s: &Sheet| {
             s.facets()
                 .iter()
@@ -257,7 +245,7 @@ impl Edit {
         };
         match self {
             Edit::FacetAdd { .. } | Edit::FacetStep { .. } | Edit::FacetRemove { .. } => {
-                format!("{name}'s Facets {} → {}", facets(before), facets(after))
+                format!("Facets {} → {}", facets(before), facets(after))
             }
             Edit::ItemRemove {
                 inventory, slot, ..
@@ -266,15 +254,15 @@ impl Edit {
                     .inventory(*inventory)
                     .get(*slot)
                     .map_or("nothing".to_string(), |i| i.kind.name().to_string());
-                format!("{name}'s {inventory} slot {slot}: {what} → empty")
+                format!("{inventory} slot {slot}: {what} → empty")
             }
             Edit::Unlock { inventory, .. } => format!(
-                "{name}'s {inventory} slots {} → {}",
+                "{inventory} slots {} → {}",
                 before.inventory(*inventory).unlocked(),
                 after.inventory(*inventory).unlocked()
             ),
             Edit::Hp { .. } => format!(
-                "{name}'s HP {}/{} → {}/{}",
+                "HP {}/{} → {}/{}",
                 before.hp_current(),
                 before.hp_max(),
                 after.hp_current(),
@@ -298,47 +286,31 @@ impl Change for Edit {
         }]
     }
 
-    async fn prepare(mut self, app: &App, caller: &Caller) -> Result<Prepared<Self>, AppError> {
-        let mut tx = app.db.read().await?;
-        let fc = rights::is_fc(&mut tx, caller).await?;
-        let c: Loaded<Sheet> = characters::resolve(
-            &mut tx,
-            caller,
-            fc,
-            SYSTEM,
-            self.who_mut().pick(),
-            Access::Owner,
-            HINT,
-        )
-        .await?;
-        // The rules check the change on a copy: what they would refuse is
-        // refused now, not after approval.
-        let settings = settings(&mut tx, caller.guild_id).await?;
-        let mut after = c.sheet.clone();
-        // None of these changes rolls: a fixed generator keeps the table's
-        // dice untouched.
-        let mut none = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
-        after.apply(&self.action(&c.sheet)?, &settings, &mut none)?;
+    fn whose(&mut self) -> Whose<'_> {
+        match self {
+            Edit::FacetAdd { who, .. }
+            | Edit::FacetStep { who, .. }
+            | Edit::FacetRemove { who, .. }
+            | Edit::ItemRemove { who, .. }
+            | Edit::Unlock { who, .. }
+            | Edit::Hp { who, .. } => who.into(),
+        }
+    }
+
+    fn try_on(&mut self, t: &mut Trial<'_, Veracity>) -> Result<String, AppError> {
+        // None of these changes rolls: the throwaway generator is never
+        // drawn from.
+        t.after
+            .apply(&self.action(t.before)?, &t.settings, &mut t.rng)?;
         // Under `free` a player's word still does not empty Stress or a
         // Wound, nor drop a Facet above d4: only the rules' ways do (the
         // referee, who never comes here, may always correct a sheet).
-        if app_settings::guild(&mut tx, caller.guild_id)
-            .await?
-            .player_edits
-            == PlayerEdits::Free
-        {
-            if let Some(way) = self.rules_way(&c.row.name, &c.sheet)? {
+        if t.rule == PlayerEdits::Free {
+            if let Some(way) = self.rules_way(t.name, t.before)? {
                 return Err(AppError::user(way));
             }
         }
-        let what = self.describe(&c.row.name, &c.sheet, &after);
-        *self.who_mut() = Who::pinned(&c.row);
-        Ok(Prepared {
-            unchanged: after == c.sheet,
-            character: Some(c.row.id),
-            change: self,
-            what,
-        })
+        Ok(self.describe(t.before, &t.after))
     }
 
     /// The change's outcome: the rules action applied to the picked sheet,
@@ -346,7 +318,7 @@ impl Change for Edit {
     /// it, and the approving referee's).
     async fn outcome(mut self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         let (log_action, headline) = self.words();
-        let who = self.who_mut().clone();
+        let who = self.whose().owned();
         let words = Words {
             fc_only: None,
             log_action,

@@ -4,10 +4,10 @@
 //! nothing applied, and of two approvals running at once only one applies
 //! (issue 13: "approving applies it exactly once").
 
+use kismet::app::characters::Pick;
 use kismet::app::component::dispatch;
 use kismet::rules::storyteller::sheet::StorytellerSheet;
 use kismet::storage::sessions::Status;
-use kismet::systems::storyteller::context::Target;
 use kismet::systems::storyteller::governed::{Edit, Who};
 use kismet::systems::storyteller::sheets;
 use kismet::systems::table::approval;
@@ -38,7 +38,7 @@ async fn requested(a: &kismet::app::App) -> String {
         .unwrap();
     act.commit().await.unwrap();
     sheets::create(a, &alice, "Ada", 5, None).await.unwrap();
-    let ada = Target {
+    let ada = Pick {
         character: Some("Ada"),
         player: Some(alice.user_id),
     };

@@ -3,9 +3,10 @@
 //! log rows, with no Discord in between.
 
 use crate::common::{app, button, caller, first, log_of, refusal};
+use kismet::app::characters::Pick;
 use kismet::app::component::{dispatch, ButtonId};
 use kismet::app::View;
-use kismet::systems::storyteller::{context::Target, rolls, sheets};
+use kismet::systems::storyteller::{rolls, sheets};
 
 /// The text of a view's field called `name`.
 fn field(v: &View, name: &str) -> String {
@@ -32,8 +33,8 @@ fn faces(v: &View) -> Vec<u32> {
         .collect()
 }
 
-fn own() -> Target<'static> {
-    Target {
+fn own() -> Pick<'static> {
+    Pick {
         character: None,
         player: None,
     }

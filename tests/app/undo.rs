@@ -174,11 +174,12 @@ async fn a_venus_level_change_is_undone() {
 
 #[tokio::test]
 async fn a_storyteller_willpower_change_is_undone_once_on_a_double_click() {
-    use kismet::systems::storyteller::{context::Target, sheets};
+    use kismet::app::characters::Pick;
+    use kismet::systems::storyteller::sheets;
     let app = app(9).await;
     let alice = caller("alice");
     sheets::create(&app, &alice, "Ada", 5, None).await.unwrap();
-    let own = || Target {
+    let own = || Pick {
         character: None,
         player: None,
     };

@@ -4,10 +4,10 @@
 use poise::serenity_prelude as serenity;
 
 use super::complete::{self, Choice};
-use super::context::Target;
-use super::governed::{who_of, Edit};
+use super::governed::Edit;
 use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
 use super::{recovery, rolls, sheets};
+use crate::app::characters::{Pick, Who};
 use crate::app::AppError;
 use crate::kit::{caller_of, command, slash_choice, Context, Data, Error};
 use crate::rules::storyteller::TraitKind;
@@ -82,11 +82,9 @@ async fn ac_any_character(ctx: Context<'_>, partial: &str) -> serenity::CreateAu
     choices(complete::any_character_names(&ctx.data().app, &c, partial).await)
 }
 
-fn target(character: &Option<String>, player: Option<i64>) -> Target<'_> {
-    Target {
-        character: character.as_deref(),
-        player,
-    }
+/// The character a command's `character:` and `player:` options pick.
+fn target(character: &Option<String>, player: Option<i64>) -> Pick<'_> {
+    Pick::new(character.as_deref(), player)
 }
 
 slash_choice!(TraitKind {
@@ -244,7 +242,7 @@ command! {
         let t = target(&character, player);
         match current {
             Some(current) => {
-                let who = who_of(t);
+                let who = Who::of(t);
                 let edit = Edit::Willpower {
                     current,
                     permanent,
@@ -277,7 +275,7 @@ command! {
         let edit = Edit::Wounds {
             dice,
             difficulty: difficulty.unwrap_or(0),
-            who: who_of(target(&character, player)),
+            who: Who::of(target(&character, player)),
         };
         approval::govern(&ctx.data().app, &caller, edit).await
     }
@@ -443,7 +441,7 @@ command! {
     ) {
         let edit = Edit::Recover {
             first_dot: first_dot.unwrap_or(false),
-            who: who_of(target(&character, player)),
+            who: Who::of(target(&character, player)),
         };
         approval::govern(&ctx.data().app, &caller, edit).await
     }
@@ -467,7 +465,7 @@ command! {
     ) {
         let edit = Edit::Revive {
             helper,
-            who: who_of(target(&character, player)),
+            who: Who::of(target(&character, player)),
         };
         approval::govern(&ctx.data().app, &caller, edit).await
     }

@@ -47,15 +47,6 @@ fn split_last<'a>(partial: &'a str, seps: &[char]) -> (String, &'a str) {
     }
 }
 
-fn kind_name(k: TraitKind) -> &'static str {
-    match k {
-        TraitKind::Attribute => "attribute",
-        TraitKind::Talent => "talent",
-        TraitKind::Skill => "skill",
-        TraitKind::Knowledge => "knowledge",
-    }
-}
-
 fn rank(name: &str, key: &str) -> Option<u8> {
     let k = name_key(name);
     if k.starts_with(key) {
@@ -111,7 +102,7 @@ pub async fn traits(
             .map(|(_, d)| format!(", {d} dots"))
             .unwrap_or_default();
         let value = format!("{prefix}{}", t.name);
-        out.push((r, (format!("{value} ({}{dots})", kind_name(t.kind)), value)));
+        out.push((r, (format!("{value} ({}{dots})", t.kind.key()), value)));
     }
     if !key.is_empty() {
         for a in catalog.aliases() {

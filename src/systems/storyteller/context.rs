@@ -12,23 +12,6 @@ use crate::storage::Tx;
 
 use super::{HINT, SHEET_KIND, SYSTEM};
 
-/// Which character an action is about: the command's `character:` and
-/// `player:` options, read as a [`Pick`] (neither: the caller's active one).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Target<'a> {
-    /// A character name (the caller's own; any in the guild for the storyteller).
-    pub character: Option<&'a str>,
-    /// A member whose character is meant (the storyteller only, for others).
-    pub player: Option<i64>,
-}
-
-impl Target<'_> {
-    /// The shared [`Pick`] these options make.
-    pub fn pick(&self) -> Pick<'_> {
-        Pick::new(self.character, self.player)
-    }
-}
-
 /// Storyteller as a game at the table: what the action pipeline needs to
 /// know of it here ([`Scope`]), and its contract with the registry
 /// ([`crate::systems::game::Game`], implemented in its `mod.rs`).
@@ -65,9 +48,8 @@ pub async fn character(
     tx: &mut Tx,
     caller: &Caller,
     fc: bool,
-    target: Target<'_>,
+    pick: Pick<'_>,
 ) -> Result<Loaded<StorytellerSheet>, AppError> {
-    let pick = Pick::new(target.character, target.player);
     let loaded = characters::resolve(tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
     checked(loaded)
 }

@@ -12,9 +12,10 @@ use crate::app::change::{prepare_on_copy, Change, Prepared, Trial, Whose};
 use crate::app::registry::Governed;
 use crate::app::{rights, App, AppError, Caller};
 
-use super::context::{self, Outcome, Target, Turn};
+use super::context::{self, Outcome, Turn};
 use super::sheet_view::{willpower_track, wound_text};
 use super::{recovery, sheets};
+use crate::app::characters::Pick;
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
 use crate::rules::storyteller::StorytellerSheet;
 
@@ -39,19 +40,6 @@ pub const LIST: &[Governed] = &[
 ];
 
 pub use crate::app::characters::Who;
-
-/// The Storyteller's target of a kept [`Who`].
-fn target(w: &Who) -> Target<'_> {
-    Target {
-        character: w.character.as_deref(),
-        player: w.player,
-    }
-}
-
-/// A kept [`Who`] of a command's target.
-pub fn who_of(t: Target<'_>) -> Who {
-    Who::new(t.character, t.player)
-}
 
 /// One governed Storyteller change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,11 +186,8 @@ impl Change for Edit {
         };
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
-        let target = Target {
-            character: helper.as_deref(),
-            player: None,
-        };
-        let h = context::character(&mut tx, caller, fc, target).await?;
+        let pick = Pick::new(helper.as_deref(), None);
+        let h = context::character(&mut tx, caller, fc, pick).await?;
         Ok(Prepared {
             what: revive_words(&h.row.name, &h.sheet, &who),
             change: Edit::Revive {
@@ -221,17 +206,17 @@ impl Change for Edit {
                 current,
                 permanent,
                 who,
-            } => sheets::willpower_set(turn, Some(current), permanent, target(&who)).await?,
+            } => sheets::willpower_set(turn, Some(current), permanent, who.pick()).await?,
             Edit::Wounds {
                 dice,
                 difficulty,
                 who,
-            } => sheets::wounds_set(turn, dice, difficulty, target(&who)).await?,
+            } => sheets::wounds_set(turn, dice, difficulty, who.pick()).await?,
             Edit::Recover { first_dot, who } => {
-                recovery::recovered(turn, target(&who), first_dot).await?
+                recovery::recovered(turn, who.pick(), first_dot).await?
             }
             Edit::Revive { helper, who } => {
-                recovery::revived(turn, helper.as_deref(), target(&who)).await?
+                recovery::revived(turn, helper.as_deref(), who.pick()).await?
             }
         })
     }

@@ -14,7 +14,7 @@ use crate::rules::storyteller::willpower::{
 };
 use crate::rules::storyteller::Event;
 
-use super::context::{Outcome, Target, Turn};
+use super::context::{Outcome, Turn};
 use super::roll_view::event_text;
 use super::sheet_view::willpower_track;
 use super::GM;
@@ -36,7 +36,7 @@ fn entry(action: &str, character: i64, inputs: impl serde::Serialize, events: &[
 
 /// `/st turn`: a new turn for one character, or (the storyteller, `everyone`) for
 /// every Storyteller character in the guild.
-pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool) -> AppResult {
+pub async fn turn(app: &App, caller: &Caller, target: Pick<'_>, everyone: bool) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     if everyone {
         turn.require_gm(GM, "start a new turn for everyone")?;
@@ -72,7 +72,7 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
     }
     // Turns belong to the storyteller (issue 13).
     turn.require_gm(GM, "start a new turn")?;
-    let mut c = turn.character(target.pick(), Access::Owner).await?;
+    let mut c = turn.character(target, Access::Owner).await?;
     let events = start_turn(&mut c.sheet);
     let mut text = "Willpower may again be spent to ignore wound penalties this turn.".to_string();
     if c.sheet.ignores_wounds_next_action() {
@@ -88,22 +88,15 @@ pub async fn turn(app: &App, caller: &Caller, target: Target<'_>, everyone: bool
         .await
 }
 
-/// `/st recover`: a day in a safe, comfortable place (+1 willpower, never
+/// `/st recover` (governed): a day in a safe, comfortable place (+1 willpower, never
 /// above permanent, ST-14), or with `first_dot` the first dot back for an
 /// incapacitated character out of danger for a full turn (ST-13).
-pub async fn recover(app: &App, caller: &Caller, target: Target<'_>, first_dot: bool) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = recovered(&mut turn, target, first_dot).await?;
-    turn.finish(out).await
-}
-
-/// The outcome of `/st recover` (also an approved change's).
 pub async fn recovered(
     turn: &mut Turn<'_>,
-    target: Target<'_>,
+    target: Pick<'_>,
     first_dot: bool,
 ) -> Result<Outcome, AppError> {
-    let mut c = turn.character(target.pick(), Access::Owner).await?;
+    let mut c = turn.character(target, Access::Owner).await?;
     let was = c.sheet.willpower();
     let events = if first_dot {
         recover_first_dot(&mut c.sheet)?
@@ -142,36 +135,23 @@ pub async fn recovered(
     Ok(Outcome::answer(Response::message(view)).sheet(c).log(e))
 }
 
-/// `/st revive`: the caller's character (or, for the storyteller, `helper`) spends 1
+/// `/st revive` (governed): the caller's character (or, for the storyteller, `helper`) spends 1
 /// of their own willpower to bring an incapacitated character back to 1.
-pub async fn revive(
-    app: &App,
-    caller: &Caller,
-    helper: Option<&str>,
-    target: Target<'_>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = revived(&mut turn, helper, target).await?;
-    turn.finish(out).await
-}
-
-/// The outcome of `/st revive` (also an approved change's).
 pub async fn revived(
     turn: &mut Turn<'_>,
     helper: Option<&str>,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> Result<Outcome, AppError> {
     let mut h = turn
         .character(Pick::new(helper, None), Access::Owner)
         .await?;
     // Anyone's character may be revived: named the shared way.
-    let pick = target.pick();
-    if pick == Pick::active() {
+    if target == Pick::active() {
         return Err(AppError::user(
             "Say whom to revive: `character:` or `player:`.",
         ));
     }
-    let mut t = turn.character(pick, Access::Anyone).await?;
+    let mut t = turn.character(target, Access::Anyone).await?;
     if t.row.id == h.row.id {
         return Err(AppError::user(
             "A character cannot revive themselves; they regain the first dot with `/st recover first_dot:true`.",

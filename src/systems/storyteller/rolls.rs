@@ -8,7 +8,7 @@
 //! points at it. Each is one action of the pipeline (`app::pipeline`): the
 //! turn loads, the roll is its outcome.
 
-use crate::app::characters::{Access, Loaded};
+use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::pipeline::{Record, Shown, Waiter};
 use crate::app::view::Embed;
 use crate::app::App;
@@ -25,7 +25,7 @@ use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::systems::table::look;
 
-use super::context::{self, check_len, split_list, Outcome, Target, Turn};
+use super::context::{self, check_len, split_list, Outcome, Turn};
 use super::record;
 use super::roll_view::{event_text, roll_view};
 pub use super::state::RollState;
@@ -53,7 +53,7 @@ pub struct RollArgs<'a> {
     /// Spend 1 willpower first so this action ignores wounds (ST-12).
     pub ignore_wounds: bool,
     /// Whose character.
-    pub target: Target<'a>,
+    pub target: Pick<'a>,
 }
 
 /// The options of `/st pool`.
@@ -77,7 +77,7 @@ pub struct WillpowerArgs<'a> {
     /// 0..=30.
     pub threshold: Option<u32>,
     /// Whose character.
-    pub target: Target<'a>,
+    pub target: Pick<'a>,
 }
 
 pub(super) fn status_of(phase: Phase) -> Status {
@@ -189,7 +189,7 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
         difficulty_modifier: args.difficulty_modifier.unwrap_or(0),
     };
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = turn.character(args.target.pick(), Access::Owner).await?;
+    let mut ch = turn.character(args.target, Access::Owner).await?;
     let mut before = Vec::new();
     let mut events = Vec::new();
     if args.ignore_wounds {
@@ -274,7 +274,7 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
         ..WillpowerRequest::default()
     };
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = turn.character(args.target.pick(), Access::Owner).await?;
+    let mut ch = turn.character(args.target, Access::Owner).await?;
     let (session, events) = RollSession::willpower(
         ch.row.owner_id,
         &mut ch.sheet,
@@ -303,9 +303,9 @@ pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> A
 /// success (a botch costs willpower as usual); never above permanent. When
 /// the +1 leaves willpower at permanent the roll is not made: it could only
 /// lose.
-pub async fn rest(app: &App, caller: &Caller, target: Target<'_>) -> AppResult {
+pub async fn rest(app: &App, caller: &Caller, target: Pick<'_>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = turn.character(target.pick(), Access::Owner).await?;
+    let mut ch = turn.character(target, Access::Owner).await?;
     let start = ch.sheet.willpower().current;
     let mut events = recover_daily(&mut ch.sheet);
     let mut before: Vec<String> = events

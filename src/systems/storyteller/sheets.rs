@@ -9,7 +9,7 @@
 
 use super::record;
 
-use crate::app::characters::{Access, Loaded};
+use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Record, Shown};
 use crate::app::view::{colour, Button, Embed, Style};
@@ -21,7 +21,7 @@ use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
 use super::buttons::SheetButton;
-use super::context::{check_len, Outcome, Target, Turn};
+use super::context::{check_len, Outcome, Turn};
 use super::roll_view::event_text;
 use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
 use super::{GM, SHEET_KIND};
@@ -99,7 +99,7 @@ pub async fn create(
 /// returns.
 async fn edit(
     turn: &mut Turn<'_>,
-    target: Target<'_>,
+    target: Pick<'_>,
     action: &str,
     inputs: impl serde::Serialize,
     edit: impl FnOnce(&StorytellerSettings, &mut StorytellerSheet) -> Result<String, AppError>,
@@ -118,13 +118,13 @@ async fn edit(
 /// the edit's text.
 async fn edit_drawn(
     turn: &mut Turn<'_>,
-    target: Target<'_>,
+    target: Pick<'_>,
     action: &str,
     inputs: impl serde::Serialize,
     edit: impl FnOnce(&StorytellerSettings, &mut StorytellerSheet) -> Result<String, AppError>,
     draw: impl FnOnce(&str, String) -> View,
 ) -> Result<Outcome, AppError> {
-    let mut c = turn.character(target.pick(), Access::Owner).await?;
+    let mut c = turn.character(target, Access::Owner).await?;
     let text = edit(&turn.settings, &mut c.sheet)?;
     let entry =
         Record::new(action, &inputs, &record::Edited { text: text.clone() }).character(c.row.id);
@@ -140,7 +140,7 @@ pub async fn set(
     caller: &Caller,
     trait_name: &str,
     value: u8,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> AppResult {
     check_len(trait_name, app.config.limits.max_text_len, "trait name")?;
     let mut turn = Turn::begin(app, caller).await?;
@@ -181,7 +181,7 @@ pub async fn set(
 /// dots in range); one bad entry refuses the whole list, naming every bad
 /// one, and nothing is saved. Otherwise one save, one history entry, and
 /// one line of what changed ("Bo: Wits 1 → 3, Alertness 0 → 2").
-pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Target<'_>) -> AppResult {
+pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Pick<'_>) -> AppResult {
     let entries = entries::parse(list, "Wits 3")?;
     let mut turn = Turn::begin(app, caller).await?;
     let out = edit_drawn(
@@ -251,7 +251,7 @@ pub async fn specialty(
     name: &str,
     advanced: Option<bool>,
     remove: bool,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> AppResult {
     let max = app.config.limits.max_text_len;
     check_len(ability, max, "ability name")?;
@@ -308,7 +308,7 @@ pub async fn custom_trait(
     name: &str,
     kind: TraitKind,
     value: Option<u8>,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> AppResult {
     check_len(name, app.config.limits.max_text_len, "trait name")?;
     let mut turn = Turn::begin(app, caller).await?;
@@ -347,7 +347,7 @@ pub async fn willpower(
     caller: &Caller,
     current: Option<u8>,
     permanent: Option<u8>,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> AppResult {
     if current.is_none() && permanent.is_none() {
         return Err(AppError::user("Give `current`, `permanent` or both."));
@@ -362,7 +362,7 @@ pub async fn willpower_set(
     turn: &mut Turn<'_>,
     current: Option<u8>,
     permanent: Option<u8>,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> Result<Outcome, AppError> {
     edit(
         turn,
@@ -392,26 +392,13 @@ pub async fn willpower_set(
     .await
 }
 
-/// `/st sheet wounds`: the wound penalty (A-S7): dice removed from and
-/// difficulty added to every action.
-pub async fn wounds(
-    app: &App,
-    caller: &Caller,
-    dice: u8,
-    difficulty: u8,
-    target: Target<'_>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = wounds_set(&mut turn, dice, difficulty, target).await?;
-    turn.finish(out).await
-}
-
-/// The outcome of `/st sheet wounds` (also an approved change's).
+/// `/st sheet wounds`: the wound penalty (A-S7), dice removed from and
+/// difficulty added to every action (governed: run through the approval).
 pub async fn wounds_set(
     turn: &mut Turn<'_>,
     dice: u8,
     difficulty: u8,
-    target: Target<'_>,
+    target: Pick<'_>,
 ) -> Result<Outcome, AppError> {
     edit(
         turn,

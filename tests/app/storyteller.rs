@@ -6,6 +6,7 @@ use crate::common::{app, button, caller, first, log_of, refusal};
 use kismet::app::characters::Pick;
 use kismet::app::component::{dispatch, ButtonId};
 use kismet::app::View;
+use kismet::rules::storyteller::WillpowerRequest;
 use kismet::systems::storyteller::{rolls, sheets};
 
 /// The text of a view's field called `name`.
@@ -47,12 +48,11 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
     let r = sheets::create(&app, &alice, "Ada", 5, None).await;
     assert_eq!(first(&r).0, "message");
 
-    let args = rolls::WillpowerArgs {
+    let args = WillpowerRequest {
         difficulty: Some(6),
-        threshold: None,
-        target: own(),
+        ..WillpowerRequest::default()
     };
-    let r = rolls::willpower(&app, &alice, args).await;
+    let r = rolls::willpower(&app, &alice, args, own()).await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");
     // Issue 16: the title states the outcome (here: waiting for the
@@ -107,12 +107,11 @@ async fn a_willpower_roll_spends_one_dot_exactly_once() {
         "a double click spends once"
     );
     // The next willpower roll has four dice.
-    let args = rolls::WillpowerArgs {
+    let args = WillpowerRequest {
         difficulty: Some(6),
-        threshold: None,
-        target: own(),
+        ..WillpowerRequest::default()
     };
-    let r = rolls::willpower(&app, &alice, args).await;
+    let r = rolls::willpower(&app, &alice, args, own()).await;
     assert_eq!(
         field(first(&r).1, "Pool"),
         "Willpower = **4 dice** · difficulty 6"
@@ -124,12 +123,11 @@ async fn keep_closes_the_roll_and_the_fc_may_void_another() {
     let app = app(12).await;
     let alice = caller("alice");
     sheets::create(&app, &alice, "Ada", 5, None).await.unwrap();
-    let args = || rolls::WillpowerArgs {
+    let args = || WillpowerRequest {
         difficulty: Some(6),
-        threshold: None,
-        target: own(),
+        ..WillpowerRequest::default()
     };
-    let r = rolls::willpower(&app, &alice, args()).await;
+    let r = rolls::willpower(&app, &alice, args(), own()).await;
     let keep = button(first(&r).1, "Keep");
     let v = dispatch(&app, &alice, &keep, &[]).await;
     assert_eq!(first(&v).0, "update");
@@ -145,7 +143,7 @@ async fn keep_closes_the_roll_and_the_fc_may_void_another() {
     );
 
     // The FC voids a second roll; a player may not.
-    let r = rolls::willpower(&app, &alice, args()).await;
+    let r = rolls::willpower(&app, &alice, args(), own()).await;
     // The storyteller's Void is a game-master tool (issue 16): no
     // "(storyteller)" in its label, marked for the ⚙ panel.
     let void = button(first(&r).1, "Void");
@@ -175,12 +173,11 @@ async fn the_fc_alone_creates_a_character_for_another_member() {
     let r = sheets::create(&app, &fc, "Bea", 4, Some(bob.user_id)).await;
     assert_eq!(first(&r).0, "message");
     // Bob's own willpower roll now uses Bea.
-    let args = rolls::WillpowerArgs {
+    let args = WillpowerRequest {
         difficulty: None,
-        threshold: None,
-        target: own(),
+        ..WillpowerRequest::default()
     };
-    let r = rolls::willpower(&app, &bob, args).await;
+    let r = rolls::willpower(&app, &bob, args, own()).await;
     assert_eq!(
         first(&r).1.embeds[0].author.as_deref(),
         Some("Bea · Willpower")

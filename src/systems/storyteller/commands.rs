@@ -5,12 +5,12 @@ use poise::serenity_prelude as serenity;
 
 use super::complete::{self, Choice};
 use super::governed::Edit;
-use super::rolls::{PoolArgs, RollArgs, WillpowerArgs};
+use super::rolls::RollArgs;
 use super::{recovery, rolls, sheets};
 use crate::app::characters::{Pick, Who};
 use crate::app::AppError;
 use crate::kit::{caller_of, command, slash_choice, Context, Data, Error};
-use crate::rules::storyteller::TraitKind;
+use crate::rules::storyteller::{AdHocRequest, TraitKind, WillpowerRequest};
 use crate::systems::table::approval;
 
 /// Every command of this system.
@@ -363,13 +363,13 @@ command! {
         specialties: Option<u32>,
         #[secret = "Only you and the storyteller see it"] secret,
     ) {
-        let args = PoolArgs {
+        let req = AdHocRequest {
             dice,
             difficulty,
-            threshold,
-            specialties,
+            threshold: threshold.unwrap_or(0),
+            specialties: specialties.unwrap_or(0),
         };
-        rolls::pool(&ctx.data().app, &caller, args).await
+        rolls::pool(&ctx.data().app, &caller, req).await
     }
 }
 
@@ -391,12 +391,13 @@ command! {
         #[player = "Whose (storyteller)"] player,
         #[secret = "Only you and the storyteller see it"] secret,
     ) {
-        let args = WillpowerArgs {
+        let req = WillpowerRequest {
             difficulty,
-            threshold,
-            target: target(&character, player),
+            threshold: threshold.unwrap_or(0),
+            ..WillpowerRequest::default()
         };
-        rolls::willpower(&ctx.data().app, &caller, args).await
+        let who = target(&character, player);
+        rolls::willpower(&ctx.data().app, &caller, req, who).await
     }
 }
 

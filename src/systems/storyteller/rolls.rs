@@ -56,30 +56,6 @@ pub struct RollArgs<'a> {
     pub target: Pick<'a>,
 }
 
-/// The options of `/st pool`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PoolArgs {
-    /// Dice to roll.
-    pub dice: u32,
-    /// 2..=10; the guild default when `None`.
-    pub difficulty: Option<u32>,
-    /// 0..=30.
-    pub threshold: Option<u32>,
-    /// Specialties in use, 0..=5.
-    pub specialties: Option<u32>,
-}
-
-/// The options of `/st willpower`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WillpowerArgs<'a> {
-    /// 2..=10; the guild default when `None`.
-    pub difficulty: Option<u32>,
-    /// 0..=30.
-    pub threshold: Option<u32>,
-    /// Whose character.
-    pub target: Pick<'a>,
-}
-
 pub(super) fn status_of(phase: Phase) -> Status {
     match phase {
         Phase::WillpowerChoice => Status::Open,
@@ -232,13 +208,7 @@ pub async fn roll(app: &App, caller: &Caller, args: RollArgs<'_>) -> AppResult {
 }
 
 /// `/st pool`: a bare number of dice, no sheet (an NPC on the fly).
-pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
-    let req = AdHocRequest {
-        dice: args.dice,
-        difficulty: args.difficulty,
-        threshold: args.threshold.unwrap_or(0),
-        specialties: args.specialties.unwrap_or(0),
-    };
+pub async fn pool(app: &App, caller: &Caller, req: AdHocRequest) -> AppResult {
     let turn = Turn::begin(app, caller).await?;
     let (session, events) = RollSession::ad_hoc(
         caller.user_id,
@@ -267,14 +237,14 @@ pub async fn pool(app: &App, caller: &Caller, args: PoolArgs) -> AppResult {
 /// buying an automatic success would raise it (ST-11: current willpower at
 /// least 2 and more than one above the successes rolled), it waits for
 /// Spend willpower or Keep.
-pub async fn willpower(app: &App, caller: &Caller, args: WillpowerArgs<'_>) -> AppResult {
-    let req = WillpowerRequest {
-        difficulty: args.difficulty,
-        threshold: args.threshold.unwrap_or(0),
-        ..WillpowerRequest::default()
-    };
+pub async fn willpower(
+    app: &App,
+    caller: &Caller,
+    req: WillpowerRequest,
+    target: Pick<'_>,
+) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let mut ch = turn.character(args.target, Access::Owner).await?;
+    let mut ch = turn.character(target, Access::Owner).await?;
     let (session, events) = RollSession::willpower(
         ch.row.owner_id,
         &mut ch.sheet,

@@ -13,9 +13,10 @@ use crate::app::registry::Governed;
 use crate::app::{rights, App, AppError, Caller};
 
 use super::context::{self, Outcome, Turn};
-use super::sheet_view::{willpower_track, wound_text};
+use super::sheet_view::{willpower_change, wound_text};
 use super::{recovery, sheets};
 use crate::app::characters::Pick;
+use crate::rules::storyteller::sheet::Willpower;
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
 use crate::rules::storyteller::StorytellerSheet;
 
@@ -135,12 +136,7 @@ impl Change for Edit {
                     after.set_willpower_permanent(*p)?;
                 }
                 after.set_willpower_current(*current)?;
-                let n = after.willpower();
-                format!(
-                    "willpower {} → {}",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent)
-                )
+                format!("willpower {}", willpower_change(w, after.willpower()))
             }
             Edit::Wounds {
                 dice, difficulty, ..
@@ -159,11 +155,9 @@ impl Change for Edit {
                 } else {
                     recover_daily(after);
                 }
-                let n = after.willpower();
                 format!(
-                    "willpower {} → {} ({})",
-                    willpower_track(w.current, w.permanent),
-                    willpower_track(n.current, n.permanent),
+                    "willpower {} ({})",
+                    willpower_change(w, after.willpower()),
                     if *first_dot {
                         "the first dot back"
                     } else {
@@ -229,9 +223,10 @@ fn revive_words(helper: &str, sheet: &StorytellerSheet, who: &Who) -> String {
             .map_or_else(String::new, |p| format!("<@{p}>'s character"))
     });
     let w = sheet.willpower();
-    format!(
-        "{helper}: {helper} spends 1 willpower ({} → {}) to revive {name}",
-        willpower_track(w.current, w.permanent),
-        willpower_track(w.current.saturating_sub(1), w.permanent)
-    )
+    let spent = Willpower {
+        current: w.current.saturating_sub(1),
+        ..w
+    };
+    let change = willpower_change(w, spent);
+    format!("{helper}: {helper} spends 1 willpower ({change}) to revive {name}")
 }

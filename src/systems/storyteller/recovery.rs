@@ -16,7 +16,7 @@ use crate::rules::storyteller::Event;
 
 use super::context::{Outcome, Turn};
 use super::roll_view::event_text;
-use super::sheet_view::willpower_track;
+use super::sheet_view::{willpower_change, willpower_track};
 use super::GM;
 
 /// The most characters `/st turn everyone:true` updates at once.
@@ -104,11 +104,7 @@ pub async fn recovered(
         recover_daily(&mut c.sheet)
     };
     let now = c.sheet.willpower();
-    let mut lines = vec![format!(
-        "Willpower {} → {}",
-        willpower_track(was.current, was.permanent),
-        willpower_track(now.current, now.permanent)
-    )];
+    let mut lines = vec![format!("Willpower {}", willpower_change(was, now))];
     if now.current == was.current {
         lines.push("Willpower is already at its permanent rating.".to_string());
     }
@@ -162,12 +158,12 @@ pub async fn revived(
         format!(
             "{} spends 1 willpower: {}",
             h.name(),
-            willpower_track(h.sheet.willpower().current, h.sheet.willpower().permanent)
+            willpower_track(h.sheet.willpower())
         ),
         format!(
             "{} is back: {}",
             t.name(),
-            willpower_track(t.sheet.willpower().current, t.sheet.willpower().permanent)
+            willpower_track(t.sheet.willpower())
         ),
     ];
     if events

@@ -4,7 +4,7 @@
 //! limits however many custom traits and specialties a sheet holds.
 
 use crate::app::view::{colour, Embed};
-use crate::rules::storyteller::sheet::{Ability, SpecialtyType};
+use crate::rules::storyteller::sheet::{Ability, SpecialtyType, Willpower};
 use crate::rules::storyteller::{Category, StorytellerSheet};
 
 /// Characters one field may use (Discord allows 1024).
@@ -19,7 +19,8 @@ pub fn dots(n: u8) -> String {
 }
 
 /// Willpower as boxes, e.g. `■■■■□□□ 4/7`.
-pub fn willpower_track(current: u8, permanent: u8) -> String {
+pub fn willpower_track(w: Willpower) -> String {
+    let Willpower { current, permanent } = w;
     let p = usize::from(permanent.min(10));
     let c = usize::from(current).min(p);
     format!(
@@ -27,6 +28,11 @@ pub fn willpower_track(current: u8, permanent: u8) -> String {
         "■".repeat(c),
         "□".repeat(p - c)
     )
+}
+
+/// A change of willpower, e.g. `■■■□□□□ 3/7 → ■■■■□□□ 4/7`.
+pub fn willpower_change(was: Willpower, now: Willpower) -> String {
+    format!("{} → {}", willpower_track(was), willpower_track(now))
 }
 
 /// The wound penalty in words.
@@ -135,10 +141,7 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
     let w = sheet.wound_penalty();
     let mut description = vec![
         format!("Player: <@{owner_id}>"),
-        format!(
-            "**Willpower** {}",
-            willpower_track(wp.current, wp.permanent)
-        ),
+        format!("**Willpower** {}", willpower_track(wp)),
         format!("**Wound penalty** {}", wound_text(w.dice, w.difficulty)),
     ];
     description.extend(status_lines(sheet));
@@ -190,7 +193,11 @@ mod tests {
     fn dots_and_tracks() {
         assert_eq!(dots(3), "●●●○○");
         assert_eq!(dots(0), "○○○○○");
-        assert_eq!(willpower_track(4, 7), "■■■■□□□ 4/7");
+        let w = Willpower {
+            current: 4,
+            permanent: 7,
+        };
+        assert_eq!(willpower_track(w), "■■■■□□□ 4/7");
         assert_eq!(wound_text(1, 0), "−1 die");
         assert_eq!(wound_text(2, 1), "−2 dice, +1 difficulty");
         assert_eq!(wound_text(0, 0), "none");

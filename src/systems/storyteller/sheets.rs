@@ -23,7 +23,7 @@ use crate::storage::{self, sessions::Session, Tx};
 use super::buttons::SheetButton;
 use super::context::{check_len, Outcome, Turn};
 use super::roll_view::event_text;
-use super::sheet_view::{dots, sheet_embed, willpower_track, wound_text};
+use super::sheet_view::{dots, sheet_embed, willpower_change, wound_text};
 use super::{GM, SHEET_KIND};
 
 pub use super::state::CardState;
@@ -377,12 +377,7 @@ pub async fn willpower_set(
             if let Some(c) = current {
                 sheet.set_willpower_current(c)?;
             }
-            let now = sheet.willpower();
-            let mut text = format!(
-                "Willpower {} → {}",
-                willpower_track(was.current, was.permanent),
-                willpower_track(now.current, now.permanent)
-            );
+            let mut text = format!("Willpower {}", willpower_change(was, sheet.willpower()));
             if sheet.incapacitated() {
                 text.push_str("\n💤 At 0 willpower the character is incapacitated: no actions.");
             }

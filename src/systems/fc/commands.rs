@@ -7,6 +7,7 @@ use super::catalog::Scope;
 use crate::app::registry::Registry;
 use crate::app::verbosity::Verbosity;
 use crate::app::AppError;
+use crate::kit::suggest::option_text;
 use crate::kit::{
     caller_of, respond, root_name, set_choices, slash_choice, subcommand, Context, Data, Error,
 };
@@ -110,20 +111,6 @@ pub async fn system_settings_set(
     let scope = scope_here(ctx)?;
     let r = super::set(&ctx.data().app, &caller, Some(scope), &name, &value).await;
     respond(ctx, r).await
-}
-
-fn option_text(ctx: Context<'_>, name: &str) -> Option<String> {
-    let poise::Context::Application(a) = ctx else {
-        return None;
-    };
-    a.args
-        .iter()
-        .find(|o| o.name == name)
-        .and_then(|o| match &o.value {
-            serenity::ResolvedValue::String(s) => Some((*s).to_string()),
-            serenity::ResolvedValue::Autocomplete { value, .. } => Some((*value).to_string()),
-            _ => None,
-        })
 }
 
 async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {

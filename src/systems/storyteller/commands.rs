@@ -3,12 +3,13 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::complete::{self, Choice};
+use super::complete;
 use super::governed::Edit;
 use super::rolls::RollArgs;
 use super::{recovery, rolls, sheets};
 use crate::app::characters::{Pick, Who};
 use crate::app::AppError;
+use crate::kit::suggest::{choices, option_text};
 use crate::kit::{caller_of, command, slash_choice, Context, Data, Error};
 use crate::rules::storyteller::{AdHocRequest, TraitKind, WillpowerRequest};
 use crate::systems::table::approval;
@@ -16,29 +17,6 @@ use crate::systems::table::approval;
 /// Every command of this system.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![st()]
-}
-
-fn choices(v: Vec<Choice>) -> serenity::CreateAutocompleteResponse {
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        v.into_iter()
-            .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
-            .collect(),
-    )
-}
-
-/// The text typed so far in another option of the same command.
-fn option_text(ctx: Context<'_>, name: &str) -> Option<String> {
-    let poise::Context::Application(a) = ctx else {
-        return None;
-    };
-    a.args
-        .iter()
-        .find(|o| o.name == name)
-        .and_then(|o| match &o.value {
-            serenity::ResolvedValue::String(s) => Some((*s).to_string()),
-            serenity::ResolvedValue::Autocomplete { value, .. } => Some((*value).to_string()),
-            _ => None,
-        })
 }
 
 async fn ac_traits(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {

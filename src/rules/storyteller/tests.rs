@@ -1079,6 +1079,36 @@ fn st_11_buying_is_not_offered_when_it_would_not_raise_the_result() {
 }
 
 #[test]
+fn st_11_the_purchase_on_offer_is_current_willpower_less_one() {
+    // Seed 16 rolls 2 successes on willpower 5: 4 automatic ones on offer,
+    // to the roller, as the sheet stands when asked.
+    let mut s = wp_sheet(5, 5);
+    let (session, _) = RollSession::willpower(
+        OWNER.id,
+        &mut s,
+        &WillpowerRequest::default(),
+        &settings(),
+        MAX,
+        &mut rng(16),
+    )
+    .unwrap();
+    assert_eq!(session.purchase_offer(&s), Some(4));
+    s.set_willpower_current(4).unwrap();
+    assert_eq!(session.purchase_offer(&s), Some(3));
+    // Buying 1 would not raise 2 successes; the last dot is never spent.
+    s.set_willpower_current(2).unwrap();
+    assert_eq!(session.purchase_offer(&s), None);
+    s.set_willpower_current(1).unwrap();
+    assert_eq!(session.purchase_offer(&s), None);
+    // Once decided, nothing is on offer.
+    s.set_willpower_current(5).unwrap();
+    let (kept, _) = session
+        .apply(&mut s, Action::Keep { actor: OWNER }, &mut rng(0))
+        .unwrap();
+    assert_eq!(kept.purchase_offer(&s), None);
+}
+
+#[test]
 fn st_11_a_purchase_withheld_says_what_it_would_have_given() {
     // Willpower 5: seeds 0 and 1 roll 5 and 4 successes, so buying 4 is
     // withheld; seed 4 rolls 3 and is offered; seed 2 botches.

@@ -409,6 +409,19 @@ impl RollSession {
         .then(|| u32::from(before - 1))
     }
 
+    /// The automatic successes on offer (current − 1, ST-11) while the
+    /// roller may buy them with `sheet` (theirs, as it is now): the choice
+    /// is open and buying would raise the result. `None` otherwise.
+    pub fn purchase_offer(&self, sheet: &StorytellerSheet) -> Option<u8> {
+        let owner = Actor {
+            id: self.owner,
+            gm: false,
+        };
+        self.available_actions(owner, sheet)
+            .contains(&ActionKind::SpendWillpower)
+            .then(|| sheet.willpower().current.saturating_sub(1))
+    }
+
     /// Where the session stands.
     pub fn phase(&self) -> Phase {
         self.phase

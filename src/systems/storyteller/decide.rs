@@ -6,7 +6,7 @@ use super::buttons::RollButton;
 use super::context::{Outcome, Turn};
 use super::record;
 use super::roll_view::roll_view;
-use super::rolls::{spend_offer, status_of, RollState};
+use super::rolls::{status_of, RollState};
 use super::GM;
 use crate::app::component::Click;
 use crate::app::pipeline::{Record, Shown};
@@ -48,7 +48,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
         .apply(&mut ch.sheet, action, &mut turn.rng())?;
     state.session = next;
     let status = status_of(state.session.phase);
-    let offer = spend_offer(&state, Some(&ch.sheet));
+    let offer = state.session.purchase_offer(&ch.sheet);
     let entry = Record::new(
         button.word(),
         &record::ChoiceInputs {

@@ -17,10 +17,8 @@ use crate::rules::storyteller::willpower::{
     active_rest_rolls, recover_daily, spend_to_ignore_wounds,
 };
 use crate::rules::storyteller::{
-    ActionKind, AdHocRequest, Event, Phase, RollRequest, RollSession, StorytellerSheet,
-    WillpowerRequest,
+    AdHocRequest, Event, Phase, RollRequest, RollSession, StorytellerSheet, WillpowerRequest,
 };
-use crate::rules::Actor;
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 use crate::systems::table::look;
@@ -64,20 +62,6 @@ pub(super) fn status_of(phase: Phase) -> Status {
     }
 }
 
-/// The automatic success on offer (current − 1) when buying one is allowed now.
-pub fn spend_offer(state: &RollState, sheet: Option<&StorytellerSheet>) -> Option<u8> {
-    let sheet = sheet?;
-    let owner = Actor {
-        id: state.session.owner,
-        gm: false,
-    };
-    state
-        .session
-        .available_actions(owner, sheet)
-        .contains(&ActionKind::SpendWillpower)
-        .then(|| sheet.willpower().current.saturating_sub(1))
-}
-
 /// Every d10 a roll threw (base dice, the chance die, every bonus
 /// generation), as (sides, face), for `/stats`.
 fn thrown(s: &RollSession) -> Vec<(u32, u32)> {
@@ -114,7 +98,7 @@ fn rolled(
     let timeout = (status == Status::Open).then(|| turn.timeout()).flatten();
     let offer = sheet
         .as_ref()
-        .and_then(|c| spend_offer(&state, Some(&c.sheet)));
+        .and_then(|c| state.session.purchase_offer(&c.sheet));
     let mut entry = Record::new(
         action,
         inputs,
@@ -362,7 +346,7 @@ pub(super) async fn load_character(
 pub async fn render(tx: &mut Tx, session: &Session) -> Result<View, AppError> {
     let state: RollState = sessions::load(session)?;
     let ch = load_character(tx, session.guild_id, state.character_id).await?;
-    let offer = spend_offer(&state, ch.as_ref().map(|c| &c.sheet));
+    let offer = ch.and_then(|c| state.session.purchase_offer(&c.sheet));
     Ok(roll_view(
         session.id,
         crate::app::secret::number(tx, session).await?,

@@ -415,26 +415,20 @@ pub fn author(state: &RollState) -> String {
 /// while the willpower choice is open, `⏹️ Voided by the storyteller`.
 pub fn title(status: Status, state: &RollState) -> String {
     let s = &state.session;
-    match status {
-        Status::Open => {
-            let so_far = match s.outcome {
-                Outcome::Success { successes } => format!(
-                    " · {successes} {} rolled",
-                    plural(successes, "success", "successes")
-                ),
-                _ => String::new(),
-            };
-            look::Outcome::Pending.title(&format!("Waiting for {}{so_far}", state.who()))
-        }
-        Status::Voided => look::Outcome::Closed.title(&format!("Voided by the {GM}")),
-        _ => match (s.outcome, rested(state)) {
-            // A day of rest raised willpower though the active-rest roll
-            // failed: not a red failure (issue 31).
-            (Outcome::Failure, Some(n)) => look::Outcome::Partial
-                .title(&format!("Rested · +{n} willpower (the roll added none)")),
-            _ => outcome_title(s.outcome, s.automatic),
-        },
-    }
+    let text = match (status, s.outcome, rested(state)) {
+        (Status::Open, Outcome::Success { successes }, _) => format!(
+            "Waiting for {} · {successes} {} rolled",
+            state.who(),
+            plural(successes, "success", "successes")
+        ),
+        (Status::Open, ..) => format!("Waiting for {}", state.who()),
+        (Status::Voided, ..) => format!("Voided by the {GM}"),
+        // A day of rest raised willpower though the active-rest roll
+        // failed: not a red failure (issue 31).
+        (_, Outcome::Failure, Some(n)) => format!("Rested · +{n} willpower (the roll added none)"),
+        _ => return outcome_title(s.outcome, s.automatic),
+    };
+    roll_look(status, state).title(&text)
 }
 
 /// The willpower a day of rest gave before an active-rest roll, if this
@@ -458,7 +452,7 @@ pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<
     if let Some(successes) = successes_field(&state.session) {
         e = e.field("Successes", successes, true);
     }
-    e.colour(colour(status, state))
+    e.colour(roll_look(status, state).colour())
         .footer(footer(number, status, state))
 }
 
@@ -543,18 +537,16 @@ fn footer(number: i64, status: Status, state: &RollState) -> String {
     footer
 }
 
-/// The embed's colour, matching its title: pending while open, closed when
-/// voided, partial for a day of rest whose roll added nothing (ST-14),
-/// else the outcome's.
-fn colour(status: Status, state: &RollState) -> u32 {
+/// The roll's look (its title's emoji and the colour): pending while
+/// open, closed when voided, partial for a day of rest whose roll added
+/// nothing (ST-14), else the outcome's.
+fn roll_look(status: Status, state: &RollState) -> look::Outcome {
     let s = &state.session;
     match status {
-        Status::Open => look::Outcome::Pending.colour(),
-        Status::Voided => look::Outcome::Closed.colour(),
-        _ if s.outcome == Outcome::Failure && rested(state).is_some() => {
-            look::Outcome::Partial.colour()
-        }
-        _ => outcome_look(s.outcome).colour(),
+        Status::Open => look::Outcome::Pending,
+        Status::Voided => look::Outcome::Closed,
+        _ if s.outcome == Outcome::Failure && rested(state).is_some() => look::Outcome::Partial,
+        _ => outcome_look(s.outcome),
     }
 }
 

@@ -1,14 +1,13 @@
-//! Storyteller's scope in the action pipeline, and what its actions share:
-//! the character acted on (with the rights check: players act on their own
-//! characters, the storyteller on any in the guild), checked sheets and
-//! option texts.
+//! Storyteller's scope in the action pipeline (the character acted on is
+//! the turn's, [`crate::app::pipeline::Turn::character`], with the shared
+//! rights check), and what its actions share: checked sheets and option
+//! texts.
 
-use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::characters::Loaded;
 use crate::app::pipeline::Scope;
-use crate::app::{AppError, Caller};
+use crate::app::AppError;
 use crate::rules::storyteller::StorytellerSheet;
 use crate::storage::sessions::Session;
-use crate::storage::Tx;
 
 use super::{HINT, SHEET_KIND, SYSTEM};
 
@@ -40,19 +39,6 @@ pub type Turn<'a> = crate::app::pipeline::Turn<'a, Storyteller>;
 
 /// What a Storyteller action changed, for the action pipeline.
 pub type Outcome = crate::app::pipeline::Outcome<StorytellerSheet>;
-
-/// Loads the character an action is about, refusing anything that is not
-/// the caller's own unless the caller is the storyteller (the shared rules of
-/// [`characters::resolve`]).
-pub async fn character(
-    tx: &mut Tx,
-    caller: &Caller,
-    fc: bool,
-    pick: Pick<'_>,
-) -> Result<Loaded<StorytellerSheet>, AppError> {
-    let loaded = characters::resolve(tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
-    checked(loaded)
-}
 
 /// Checks a loaded sheet's invariants (stored JSON is trusted no further).
 pub fn checked(loaded: Loaded<StorytellerSheet>) -> Result<Loaded<StorytellerSheet>, AppError> {

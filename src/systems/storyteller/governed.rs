@@ -15,7 +15,8 @@ use crate::app::{rights, App, AppError, Caller};
 use super::context::{self, Outcome, Turn};
 use super::sheet_view::{willpower_change, wound_text};
 use super::{recovery, sheets};
-use crate::app::characters::Pick;
+use super::{HINT, SYSTEM};
+use crate::app::characters::{self, Access, Pick};
 use crate::rules::storyteller::sheet::Willpower;
 use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
 use crate::rules::storyteller::StorytellerSheet;
@@ -181,7 +182,8 @@ impl Change for Edit {
         let mut tx = app.db.read().await?;
         let fc = rights::is_fc(&mut tx, caller).await?;
         let pick = Pick::new(helper.as_deref(), None);
-        let h = context::character(&mut tx, caller, fc, pick).await?;
+        let h = characters::resolve(&mut tx, caller, fc, SYSTEM, pick, Access::Owner, HINT).await?;
+        let h = context::checked(h)?;
         Ok(Prepared {
             what: revive_words(&h.row.name, &h.sheet, &who),
             change: Edit::Revive {

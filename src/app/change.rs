@@ -107,7 +107,7 @@ pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
 pub struct Prepared<C> {
     /// The change, its character pinned.
     pub change: C,
-    /// What it does, before → after (`Ada: willpower 3/7 → 7/7`).
+    /// What it does, before → after (`Ada's willpower 3/7 → 7/7`).
     pub what: String,
     /// It would leave everything as it is (`/vv heal days:1` on an unhurt
     /// character): a player's such change is refused, privately, and
@@ -179,8 +179,9 @@ pub struct Trial<'a, G: Scope> {
     pub caller: &'a Caller,
     /// The guild's `player_edits`.
     pub rule: PlayerEdits,
-    /// The game's house rules where the caller acts (those the change
-    /// will run under).
+    /// The game's house rules on the server (as the games' own
+    /// preparations read them; the change itself runs under those where
+    /// the caller acts, a play-by-post game's own).
     pub settings: G::Settings,
     /// The character's name.
     pub name: &'a str,
@@ -222,7 +223,7 @@ pub async fn prepare_on_copy<C: Change>(
     let mut trial = Trial::<C::Scope> {
         caller,
         rule: guild.player_edits,
-        settings: settings::scoped_here(&mut tx, caller, C::SYSTEM).await?,
+        settings: settings::scoped(&mut tx, caller.guild_id, C::SYSTEM).await?,
         name: &c.row.name,
         before: &c.sheet,
         after: c.sheet.clone(),

@@ -70,30 +70,24 @@ pub enum Move {
 impl Move {
     /// Its AP cost as the rules core prices it.
     pub fn ap(self) -> ApAction {
-        match self {
-            Move::Attack => ApAction::Attack,
-            Move::Reveal => ApAction::RevealSecret,
-            Move::PickUp | Move::Drop | Move::PickUpOrDrop => ApAction::PickUpOrDrop,
-            Move::Fall | Move::Stand | Move::FallOrStand => ApAction::ProneOrStand,
-            Move::Draw | Move::Stow | Move::DrawOrStow => ApAction::DrawOrStow,
-            Move::Other(n) => ApAction::Other(n),
-        }
+        self.row().0
     }
 
-    fn verb(self) -> &'static str {
+    /// The move's row: its price and what the fight's log says it does.
+    fn row(self) -> (ApAction, &'static str) {
         match self {
-            Move::Attack => "attacks",
-            Move::Reveal => "reveals a Secret",
-            Move::PickUp => "picks something up",
-            Move::Drop => "drops something",
-            Move::Fall => "falls prone",
-            Move::Stand => "stands up",
-            Move::Draw => "draws something",
-            Move::Stow => "stows something",
-            Move::PickUpOrDrop => "picks something up or drops it",
-            Move::FallOrStand => "falls prone or stands up",
-            Move::DrawOrStow => "draws or stows something",
-            Move::Other(_) => "acts",
+            Move::Attack => (ApAction::Attack, "attacks"),
+            Move::Reveal => (ApAction::RevealSecret, "reveals a Secret"),
+            Move::PickUp => (ApAction::PickUpOrDrop, "picks something up"),
+            Move::Drop => (ApAction::PickUpOrDrop, "drops something"),
+            Move::Fall => (ApAction::ProneOrStand, "falls prone"),
+            Move::Stand => (ApAction::ProneOrStand, "stands up"),
+            Move::Draw => (ApAction::DrawOrStow, "draws something"),
+            Move::Stow => (ApAction::DrawOrStow, "stows something"),
+            Move::PickUpOrDrop => (ApAction::PickUpOrDrop, "picks something up or drops it"),
+            Move::FallOrStand => (ApAction::ProneOrStand, "falls prone or stands up"),
+            Move::DrawOrStow => (ApAction::DrawOrStow, "draws or stows something"),
+            Move::Other(n) => (ApAction::Other(n), "acts"),
         }
     }
 
@@ -170,13 +164,13 @@ async fn running(turn: &mut Turn<'_>) -> Result<(Session, Fight), AppError> {
     Ok((s, f))
 }
 
-/// The sheet a seat stands for (its row for a character, the kept NPC sheet
-/// otherwise).
+/// The sheet a seat stands for (the kept NPC sheet, else its character's),
+/// with that character's id.
 async fn seat_sheet(
     turn: &mut Turn<'_>,
     f: &Fight,
     id: u32,
-) -> Result<(Option<Loaded<Sheet>>, Sheet), AppError> {
+) -> Result<(Option<i64>, Sheet), AppError> {
     let seat = f
         .turns
         .seat(id)
@@ -184,20 +178,12 @@ async fn seat_sheet(
     if let Some(npc) = &seat.data.npc {
         return Ok((None, npc.clone()));
     }
-    let guild = turn.caller().guild_id;
-    let row = match seat.character {
-        Some(c) => storage::characters::get(turn.tx(), guild, c).await?,
+    let c = match seat.character {
+        Some(c) => turn.character_by_id(c).await?,
         None => None,
     }
     .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
-    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
-    Ok((
-        Some(Loaded {
-            row,
-            sheet: sheet.clone(),
-        }),
-        sheet,
-    ))
+    Ok((Some(c.row.id), c.sheet))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -401,7 +387,7 @@ async fn roll_side_initiative(
         )));
     }
     let name = leader.name.clone();
-    let (row, sheet) = seat_sheet(turn, f, f.leader).await?;
+    let (character, sheet) = seat_sheet(turn, f, f.leader).await?;
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
@@ -409,7 +395,6 @@ async fn roll_side_initiative(
     }
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
-    let character = row.as_ref().map(|c| c.row.id);
     let log = fight_save("initiative", character, modifier, &labels, &r.save);
     f.set_initiative(r.first)?;
     let said = match r.first {
@@ -444,15 +429,16 @@ fn spend_ap(
         return Err(rights_refusal("price other actions"));
     }
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
-    let left = f.spend(id, what.ap())?;
+    let (ap, verb) = what.row();
+    let left = f.spend(id, ap)?;
     let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
-    let mut line = format!("{who} {}", what.verb());
+    let mut line = format!("{who} {verb}");
     if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
         let mut n = clean(n);
         crate::app::view::truncate(&mut n, 80);
         line.push_str(&format!(": {n}"));
     }
-    line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
+    line.push_str(&format!(" ({} AP, {left} left)", ap.cost()));
     f.note(line.clone());
     Ok(Done::note(format!("✅ {line}.")))
 }
@@ -468,7 +454,7 @@ async fn try_flee(
 ) -> Result<Done, AppError> {
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
     let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-    let (row, sheet) = seat_sheet(turn, f, id).await?;
+    let (character, sheet) = seat_sheet(turn, f, id).await?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = flee_combat(
         &sheet,
@@ -478,7 +464,6 @@ async fn try_flee(
         &cx.settings,
         &mut turn.rng(),
     )?;
-    let character = row.as_ref().map(|c| c.row.id);
     let log = fight_save("flee", character, modifier, &labels, &r.save);
     let line = if r.escaped {
         format!("🏃 {} flees the fight", clean(&who))
@@ -889,15 +874,15 @@ pub async fn seated(
     if own.is_some() {
         return Ok(None);
     }
-    let row = storage::characters::get(turn.tx(), caller.guild_id, id)
+    let c = turn
+        .character_by_id(id)
         .await?
-        .filter(|r| r.system == SYSTEM)
+        .filter(|c| c.row.system == SYSTEM)
         .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
-    if row.owner_id != caller.user_id && !turn.fc {
+    if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }
-    let sheet = serde_json::from_str(&row.sheet)?;
-    Ok(Some(Seated::Character(Loaded { row, sheet })))
+    Ok(Some(Seated::Character(c)))
 }
 
 /// `/vr damage`, aware of the channel's running fight: an NPC seated there

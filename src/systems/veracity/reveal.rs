@@ -10,7 +10,7 @@
 
 use super::buttons::VrButton;
 use super::context::{Outcome, Turn};
-use super::state::VrState;
+use super::state::{Judgement, VrState};
 use super::target;
 use super::{render, GM, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
@@ -24,27 +24,6 @@ use crate::rules::veracity::{Action, Event, Sheet};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 use crate::systems::table::look;
-
-/// The referee's judgement of a revelation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Judgement {
-    /// Shocked, and greater than the last: one slot.
-    Shocked,
-    /// The Secrets are out, the NPC is not shocked: no slot.
-    NotShocked,
-    /// Not greater than the last revelation: no slot.
-    NotGreater,
-}
-
-impl Judgement {
-    fn word(self) -> &'static str {
-        match self {
-            Judgement::Shocked => "shocked",
-            Judgement::NotShocked => "not_shocked",
-            Judgement::NotGreater => "not_greater",
-        }
-    }
-}
 
 /// The Secrets' texts a revelation names, checked against the sheet's
 /// rules and the guild's record (nothing changes).
@@ -168,7 +147,7 @@ async fn judge(
         character: c.row.id,
         input: input.clone(),
         requester,
-        outcome: Some(judgement.word().to_string()),
+        outcome: Some(judgement),
         secrets: secrets.clone(),
     };
     let main = if judgement == Judgement::Shocked {
@@ -237,7 +216,7 @@ fn apply_judgement(
         Ok((events, log, vec![line]))
     } else {
         let judged = super::record::Judged {
-            judgement: judgement.word().to_string(),
+            judgement,
             input: input.clone(),
         };
         let log = target::entry("reveal_judged", &judged, &[])
@@ -348,18 +327,18 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
         return View::text("Not a revelation.");
     };
     let what = request_text(*requester, name, input, secrets);
-    let (look_outcome, title, text) = match outcome.as_deref() {
-        Some("shocked") => (
+    let (look_outcome, title, text) = match outcome {
+        Some(Judgement::Shocked) => (
             look::Outcome::Success,
             format!("Shocked · one {} slot", input.gain),
             format!("{what}\nThe referee judged it shocking and greater than the last."),
         ),
-        Some("not_shocked") => (
+        Some(Judgement::NotShocked) => (
             look::Outcome::Failure,
             "Not shocked · no slot".to_string(),
             format!("{what}\nThe Secrets are news now."),
         ),
-        Some(_) => (
+        Some(Judgement::NotGreater) => (
             look::Outcome::Failure,
             "Not greater than the last · no slot".to_string(),
             format!("{what}\nThe Secrets are news now."),

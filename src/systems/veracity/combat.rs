@@ -822,17 +822,24 @@ fn damage_line(name: &str, events: &[Event]) -> String {
 /// A sheet a `character:` name picks among the seats of the channel's
 /// running fight.
 pub enum Seated {
-    /// An NPC the referee added with `/vr-gm combat add`: its kept sheet.
-    Npc {
-        /// The fight's session.
-        session: i64,
-        /// Its name in the order.
-        name: String,
-        /// Its kept sheet.
-        sheet: Sheet,
-    },
+    /// An NPC the referee added with `/vr-gm combat add`.
+    Npc(Npc),
     /// A seated character: its own sheet, the caller's rights checked.
     Character(Loaded<Sheet>),
+}
+
+/// An NPC seated without a sheet: its fight, its seat and its kept sheet.
+pub struct Npc {
+    /// The fight's session.
+    pub session: Session,
+    /// The fight.
+    pub fight: Fight,
+    /// Its seat's id.
+    pub seat: u32,
+    /// Its name in the order.
+    pub name: String,
+    /// Its kept sheet.
+    pub sheet: Sheet,
 }
 
 /// What `pick` names among the seats of the channel's running fight: a
@@ -859,11 +866,14 @@ pub async fn seated(
     };
     if let Some(sheet) = &seat.data.npc {
         turn.require_gm(GM, gm_what)?;
-        return Ok(Some(Seated::Npc {
-            session: session.id,
-            name: seat.name.clone(),
-            sheet: sheet.clone(),
-        }));
+        let (seat, name, sheet) = (seat.id, seat.name.clone(), sheet.clone());
+        return Ok(Some(Seated::Npc(Npc {
+            session,
+            fight: f,
+            seat,
+            name,
+            sheet,
+        })));
     }
     let Some(id) = seat.character else {
         return Ok(None);
@@ -899,33 +909,21 @@ pub async fn damage(
     pick: Pick<'_>,
 ) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let fight = match encounter::running(turn.act(), KIND).await? {
-        Some(s) => {
-            let f: Fight = sessions::load(&s)?;
-            Some((s, f))
-        }
-        None => None,
-    };
     let hit = Hit {
         amount,
         mode,
         displace,
     };
-    // An NPC kept in the fight.
-    let npc = match (&fight, pick.character, pick.player) {
-        (Some((_, f)), Some(name), None) => f
-            .turns
-            .by_name(name)
-            .filter(|s| s.data.npc.is_some())
-            .map(|s| s.id),
-        _ => None,
-    };
-    let out = match (fight, npc) {
-        (Some(fight), Some(seat)) => {
-            turn.require_gm(GM, "damage the fight's NPCs")?;
-            damage_npc(&mut turn, fight, seat, hit).await?
+    // A name among the fight's seats: an NPC kept there, or a character by
+    // its seat (a player naming another's is told it is not theirs, not
+    // that it does not exist).
+    let out = match seated(&mut turn, pick, "damage the fight's NPCs").await? {
+        Some(Seated::Npc(npc)) => damage_npc(&mut turn, npc, hit).await?,
+        Some(Seated::Character(c)) => damage_character(&mut turn, c, hit).await?,
+        None => {
+            let c = turn.character(pick, Access::Owner).await?;
+            damage_character(&mut turn, c, hit).await?
         }
-        (fight, _) => damage_character(&mut turn, fight, hit, pick).await?,
     };
     turn.finish(out).await
 }
@@ -950,25 +948,19 @@ impl Hit {
     }
 }
 
-/// Damage to an NPC kept in seat `id` of the fight: its sheet changes in
-/// the fight, and the tracker is redrawn.
-async fn damage_npc(
-    turn: &mut Turn<'_>,
-    (session, mut f): (Session, Fight),
-    id: u32,
-    hit: Hit,
-) -> Result<Outcome, AppError> {
+/// Damage to an NPC kept in the fight: its sheet changes in the fight,
+/// and the tracker is redrawn.
+async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, AppError> {
+    let Npc {
+        session,
+        fight: mut f,
+        seat: id,
+        name: seat_name,
+        mut sheet,
+    } = npc;
     let amount = hit.amount;
     let action = hit.action(f.damage_conditions(id));
     target::check_dice_cap(turn.max_dice(), &action)?;
-    let seat = f
-        .turns
-        .seat(id)
-        .ok_or_else(|| AppError::Internal("the NPC's seat is gone".into()))?;
-    let seat_name = seat.name.clone();
-    let Some(mut sheet) = seat.data.npc.clone() else {
-        return Err(AppError::Internal("an NPC seat without its sheet".into()));
-    };
     let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     if let Some(s) = f.turns.seat_mut(id) {
         s.data.npc = Some(sheet.clone());
@@ -998,32 +990,28 @@ async fn damage_npc(
 /// the damage noted).
 async fn damage_character(
     turn: &mut Turn<'_>,
-    fight: Option<(Session, Fight)>,
+    mut c: Loaded<Sheet>,
     hit: Hit,
-    pick: Pick<'_>,
 ) -> Result<Outcome, AppError> {
-    // A seated character by its seat (a player naming another's is told
-    // it is not theirs, not that it does not exist).
-    let mut c = match seated(turn, pick, "damage the fight's NPCs").await? {
-        Some(Seated::Character(c)) => c,
-        _ => turn.character(pick, Access::Owner).await?,
+    // Its seat in the channel's running fight, if any: the fight's
+    // conditions for it.
+    let fight = match encounter::running(turn.act(), KIND).await? {
+        Some(s) => Some((s.id, sessions::load::<Fight>(&s)?)),
+        None => None,
     };
-    let seated = fight.as_ref().and_then(|(_, f)| {
-        f.turns
+    let seat = fight.as_ref().and_then(|(session, f)| {
+        let seat = f
+            .turns
             .seats
             .iter()
-            .find(|s| s.character == Some(c.row.id))
-            .map(|s| s.id)
+            .find(|s| s.character == Some(c.row.id))?;
+        Some((*session, f.damage_conditions(seat.id)))
     });
-    let conditions = match (&fight, seated) {
-        (Some((_, f)), Some(id)) => f.damage_conditions(id),
-        _ => Default::default(),
-    };
+    let (in_fight, conditions) = seat.unzip();
     let amount = hit.amount;
-    let action = hit.action(conditions);
+    let action = hit.action(conditions.unwrap_or_default());
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
-    let in_fight = fight.filter(|_| seated.is_some()).map(|(s, _)| s.id);
     let log = target::entry("damage", &action, &events)
         .character(c.row.id)
         .session(in_fight);

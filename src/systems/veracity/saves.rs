@@ -134,11 +134,12 @@ struct Saver {
 /// usual. An NPC has no slots for `on_fail` to fill (`with_cost`).
 async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result<Saver, AppError> {
     let loaded = match combat::seated(turn, player, "roll the fight's NPCs' saves").await? {
-        Some(Seated::Npc {
+        Some(Seated::Npc(combat::Npc {
             session,
             name,
             sheet,
-        }) => {
+            ..
+        })) => {
             if with_cost {
                 return Err(AppError::user(format!(
                     "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
@@ -147,7 +148,7 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
             return Ok(Saver {
                 name,
                 sheet,
-                session: Some(session),
+                session: Some(session.id),
                 loaded: None,
             });
         }

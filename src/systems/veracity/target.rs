@@ -206,24 +206,15 @@ pub async fn apply(
     log_action: &str,
     headline: &str,
 ) -> AppResult {
-    apply_with(app, caller, player, log_action, headline, |_| Ok(action)).await
+    apply_as(app, caller, player, None, log_action, headline, |_| {
+        Ok(action)
+    })
+    .await
 }
 
 /// Like [`apply`], with the action built from the loaded sheet (to resolve
-/// a Facet by name, say).
-pub async fn apply_with(
-    app: &App,
-    caller: &Caller,
-    player: Pick<'_>,
-    log_action: &str,
-    headline: &str,
-    build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
-) -> AppResult {
-    apply_as(app, caller, player, None, log_action, headline, build).await
-}
-
-/// Like [`apply_with`]; with `fc_only`, refuses unless the caller is the FC
-/// (the text completes "Only the FC can …").
+/// a Facet by name, say); with `fc_only`, refuses unless the caller is the
+/// FC (the text completes "Only the FC can …").
 pub async fn apply_as(
     app: &App,
     caller: &Caller,

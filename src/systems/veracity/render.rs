@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::app::component::Action;
 use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::rules::veracity::convention::{Convention, ConventionCost, ConventionList};
+use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
@@ -258,26 +258,17 @@ pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
             colour::FAILURE
         } else {
             colour::NEUTRAL
-        })
-        .field(
-            format!(
-                "Light ({}/{} used)",
-                sheet.light().filled_count(),
-                sheet.light().unlocked()
-            ),
-            items_text(sheet.light()),
-            false,
-        )
-        .field(
-            format!(
-                "Flesh ({}/{} used)",
-                sheet.flesh().filled_count(),
-                sheet.flesh().unlocked()
-            ),
-            items_text(sheet.flesh()),
-            false,
-        )
-        .field("Facets", facets_text(sheet), false);
+        });
+    for inv in [sheet.light(), sheet.flesh()] {
+        let used = format!(
+            "{} ({}/{} used)",
+            inv.kind(),
+            inv.filled_count(),
+            inv.unlocked()
+        );
+        e = e.field(used, items_text(inv), false);
+    }
+    e = e.field("Facets", facets_text(sheet), false);
     if let Some(r) = revelations_text(sheet) {
         e = e.field("Revelations", r, false);
     }
@@ -1036,11 +1027,6 @@ pub fn save_view(
     View::embed(e.footer(format!("Chance before rolling {}", percent(r.chance))))
 }
 
-/// The name shown for a Convention cost.
-pub fn cost_text(c: ConventionCost) -> String {
-    c.to_string()
-}
-
 /// The Convention board: every Convention with its cost and "once per
 /// scene" marks, and a "Violated…" menu (session `id` at `version`).
 pub fn board_view(
@@ -1087,7 +1073,7 @@ pub fn board_view(
 /// What follows a Convention's text: its cost, and once per scene who
 /// has paid it (five names at most).
 fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
-    let mut tail = format!(" — **{}**", cost_text(c.cost));
+    let mut tail = format!(" — **{}**", c.cost);
     if c.once_per_scene {
         tail.push_str(" · once per scene");
         if !c.paid_this_scene.is_empty() {
@@ -1123,7 +1109,7 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
                     value: c.id.to_string(),
                     description: Some(format!(
                         "{} Stress{}",
-                        cost_text(c.cost),
+                        c.cost,
                         if c.once_per_scene {
                             " · once per scene"
                         } else {

@@ -18,18 +18,6 @@ use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::Sheet;
 use crate::rules::veracity::{Action, InventoryKind};
 
-/// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
-pub async fn save(
-    app: &App,
-    caller: &Caller,
-    inventory: InventoryKind,
-    modifier: i32,
-    facet: Option<&str>,
-    player: Pick<'_>,
-) -> AppResult {
-    save_with_help(app, caller, inventory, modifier, facet, player, None, None).await
-}
-
 /// Another character's Facet applied to a save (VR-12: "whenever a save is
 /// made (by anyone in the scene) as a consequence of acting on one of your
 /// Facets"): whose, and which Facet.

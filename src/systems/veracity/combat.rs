@@ -801,14 +801,11 @@ fn damage_line(name: &str, events: &[Event]) -> String {
             Event::HpLost { amount, after, .. } => {
                 parts.push(format!("−{amount} HP ({after} left)"))
             }
-            Event::DamageAsWounds { n, reasons } => {
-                let why: Vec<&str> = reasons.iter().map(|r| render::reason(*r)).collect();
-                parts.push(format!(
-                    "{n} Wound{} ({})",
-                    if *n == 1 { "" } else { "s" },
-                    why.join(", ")
-                ));
-            }
+            Event::DamageAsWounds { n, reasons } => parts.push(format!(
+                "{n} Wound{} ({})",
+                if *n == 1 { "" } else { "s" },
+                render::wound_reasons(reasons)
+            )),
             _ => {}
         }
     }

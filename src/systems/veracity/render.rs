@@ -358,7 +358,8 @@ fn item_label(kind: ItemKind, text: &str) -> String {
     }
 }
 
-fn list(slots: &[u32]) -> String {
+/// Numbers as a list: `1, 3, 5`.
+pub fn list(slots: &[u32]) -> String {
     slots
         .iter()
         .map(u32::to_string)
@@ -394,8 +395,14 @@ fn source(s: &StressSource) -> String {
     }
 }
 
+/// Why damage became Wounds, in a few words each: `immobilised, at 0 HP`.
+pub fn wound_reasons(reasons: &[WoundReason]) -> String {
+    let words: Vec<&str> = reasons.iter().map(|r| reason(*r)).collect();
+    words.join(", ")
+}
+
 /// Why damage became Wounds, in a few words.
-pub fn reason(r: WoundReason) -> &'static str {
+fn reason(r: WoundReason) -> &'static str {
     match r {
         WoundReason::Direct => "as Wounds",
         WoundReason::Immobilised => "immobilised",
@@ -622,11 +629,7 @@ fn body_line(e: &Event) -> Option<String> {
         Event::HpExcessLost { n } => format!("💨 {n} damage beyond the HP is lost"),
         Event::DamageAsWounds { n, reasons } => format!(
             "🩸 Damage becomes {n} Wound(s) ({})",
-            reasons
-                .iter()
-                .map(|r| reason(*r))
-                .collect::<Vec<_>>()
-                .join(", ")
+            wound_reasons(reasons)
         ),
         Event::HpSet { before, after, max } => {
             format!("❤️ HP {before} → **{after}**/{max}")

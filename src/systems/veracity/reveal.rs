@@ -302,12 +302,7 @@ fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[
         } else {
             format!(
                 " (with the Evidence in Flesh slot {})",
-                input
-                    .evidence_slots
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                render::list(&input.evidence_slots)
             )
         },
         input.gain

@@ -97,8 +97,9 @@ pub async fn click(
         character,
         input,
         secrets,
+        requester,
         ..
-    } = crate::app::sessions::load(&session)?
+    } = sessions::load(&session)?
     else {
         return Err(VrButton::unknown(button.encode().0));
     };
@@ -119,30 +120,24 @@ pub async fn click(
     }
     let mut rng = turn.rng();
     let j = (input, secrets, judgement);
-    let out = judge(&mut turn, &mut rng, Some(session), c, j).await?;
+    let out = judge(&mut turn, &mut rng, Some((session, requester)), c, j).await?;
     turn.finish(out).await
 }
 
 /// The referee's judgement: the slot when shocked, the guild's record of
-/// revealed Secrets always; closes the request if any.
+/// revealed Secrets always; closes the request if any (`asked`: its
+/// session and who asked).
 async fn judge(
     turn: &mut Turn<'_>,
     rng: &mut rand::rngs::StdRng,
-    session: Option<Session>,
+    asked: Option<(Session, i64)>,
     mut c: Loaded<Sheet>,
     (input, secrets, judgement): (RevelationInput, Vec<String>, Judgement),
 ) -> Result<Outcome, AppError> {
     let caller = turn.caller().clone();
     let (events, log, mut lines) = apply_judgement(turn, rng, &mut c, &input, judgement)?;
     lines.extend(holders(turn.tx(), caller.guild_id, &c, &secrets).await?);
-    let requester = session
-        .as_ref()
-        .and_then(|s| sessions::load::<VrState>(s).ok())
-        .and_then(|s| match s {
-            VrState::Reveal { requester, .. } => Some(requester),
-            _ => None,
-        })
-        .unwrap_or(caller.user_id);
+    let requester = asked.as_ref().map_or(caller.user_id, |(_, by)| *by);
     let state = VrState::Reveal {
         character: c.row.id,
         input: input.clone(),
@@ -160,9 +155,9 @@ async fn judge(
     } else {
         view(0, 0, false, c.name(), &state)
     };
-    let (name, shown, asked) = (c.name().to_string(), state.clone(), session.is_some());
+    let (name, shown, request) = (c.name().to_string(), state.clone(), asked.is_some());
     let mut out = Outcome::new(move |s| {
-        let mut out = if asked {
+        let mut out = if request {
             let r = Response::update(view(s.id, s.version, false, &name, &shown));
             if judgement == Judgement::Shocked {
                 r.then(Reply::Message(main))
@@ -177,7 +172,7 @@ async fn judge(
         }
         out
     });
-    if let Some(s) = session {
+    if let Some((s, _)) = asked {
         out = out.save(s, &state, Status::Closed, None);
     }
     if judgement == Judgement::Shocked {

@@ -29,7 +29,17 @@ async fn a_save_is_logged_with_its_d20() {
     let app = app(21).await;
     ada(&app).await;
     let alice = caller("alice");
-    let r = saves::save(&app, &alice, InventoryKind::Light, 0, None, Pick::active()).await;
+    let r = saves::save_with_help(
+        &app,
+        &alice,
+        InventoryKind::Light,
+        0,
+        None,
+        Pick::active(),
+        None,
+        None,
+    )
+    .await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");
     let text = format!("{:?}", v.embeds[0]);
@@ -48,24 +58,28 @@ async fn only_the_fc_rolls_for_another_member() {
     ada(&app).await;
     let bob = caller("bob");
     let alice = caller("alice");
-    let no = saves::save(
+    let no = saves::save_with_help(
         &app,
         &bob,
         InventoryKind::Flesh,
         0,
         None,
         Pick::new(None, Some(alice.user_id)),
+        None,
+        None,
     )
     .await;
     assert!(!refusal(&no).is_empty());
     let fc = caller("fc");
-    let r = saves::save(
+    let r = saves::save_with_help(
         &app,
         &fc,
         InventoryKind::Flesh,
         0,
         None,
         Pick::new(None, Some(alice.user_id)),
+        None,
+        None,
     )
     .await;
     assert_eq!(first(&r).0, "message");

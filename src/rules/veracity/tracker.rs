@@ -502,6 +502,20 @@ impl Fight {
         }
     }
 
+    /// True when every combatant fled the fight (VR-23).
+    pub fn everyone_fled(&self) -> bool {
+        self.turns
+            .seats
+            .iter()
+            .all(|s| s.data.gone == Some(Gone::Fled))
+    }
+
+    /// True when initiative is set, the fight still runs and no one is left
+    /// in the order (everyone fled, or is dead or out): only its end remains.
+    pub fn nobody_left(&self) -> bool {
+        self.started() && !self.ended && self.turns.active().next().is_none()
+    }
+
     /// True when every enemy (or every player character) is out.
     pub fn one_side_left(&self) -> Option<Side> {
         let in_side = |side| self.turns.active().any(|s| s.data.side == side);
@@ -668,6 +682,25 @@ mod tests {
         assert!(!f.turns.seat_mut(3).unwrap().data.sync(&sheet, &set()));
         assert!(f.out_the_dead().is_empty());
         assert!(!f.turns.seat(3).unwrap().out);
+    }
+
+    #[test]
+    fn vr_23_when_everyone_flees_nobody_is_left_but_the_fight_runs_until_ended() {
+        let mut f = fight();
+        assert!(!f.nobody_left(), "before initiative the order is not set");
+        f.set_initiative(Side::Players).unwrap();
+        for id in 1..=3 {
+            f.take_out(id, Gone::Fled).unwrap();
+            assert!(!f.nobody_left() && !f.everyone_fled());
+        }
+        f.take_out(4, Gone::Out).unwrap();
+        assert!(f.nobody_left());
+        assert!(!f.everyone_fled(), "the wolf is out, it did not flee");
+        f.bring_back(4).unwrap();
+        f.take_out(4, Gone::Fled).unwrap();
+        assert!(f.nobody_left() && f.everyone_fled());
+        f.ended = true;
+        assert!(!f.nobody_left(), "an ended fight waits for nothing");
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Changes the rules decide: Stress (and Breaks, heart attacks), Wounds (and
 //! displacement, death), damage, rest, revelations that level a character
 //! up, and acting against a Facet. Each is one rules [`Action`] applied in
-//! one transaction by [`target::apply_with`].
+//! one transaction by [`target::apply_as`].
 
 use super::render;
-use super::target::{self, apply, apply_with, facet_index};
+use super::target::{self, apply, facet_index};
 use crate::app::characters::Pick;
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
@@ -208,10 +208,11 @@ pub async fn reveal(app: &App, caller: &Caller, r: Reveal<'_>) -> AppResult {
 /// `/vr stress against:`: acting against a Facet costs Stress equal to a
 /// roll of its die (VR-14).
 async fn against_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
-    apply_with(
+    target::apply_as(
         app,
         caller,
         player,
+        None,
         "facet_against",
         "acts against a Facet",
         |s| {

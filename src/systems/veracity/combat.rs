@@ -70,30 +70,24 @@ pub enum Move {
 impl Move {
     /// Its AP cost as the rules core prices it.
     pub fn ap(self) -> ApAction {
-        match self {
-            Move::Attack => ApAction::Attack,
-            Move::Reveal => ApAction::RevealSecret,
-            Move::PickUp | Move::Drop | Move::PickUpOrDrop => ApAction::PickUpOrDrop,
-            Move::Fall | Move::Stand | Move::FallOrStand => ApAction::ProneOrStand,
-            Move::Draw | Move::Stow | Move::DrawOrStow => ApAction::DrawOrStow,
-            Move::Other(n) => ApAction::Other(n),
-        }
+        self.row().0
     }
 
-    fn verb(self) -> &'static str {
+    /// The move's row: its price and what the fight's log says it does.
+    fn row(self) -> (ApAction, &'static str) {
         match self {
-            Move::Attack => "attacks",
-            Move::Reveal => "reveals a Secret",
-            Move::PickUp => "picks something up",
-            Move::Drop => "drops something",
-            Move::Fall => "falls prone",
-            Move::Stand => "stands up",
-            Move::Draw => "draws something",
-            Move::Stow => "stows something",
-            Move::PickUpOrDrop => "picks something up or drops it",
-            Move::FallOrStand => "falls prone or stands up",
-            Move::DrawOrStow => "draws or stows something",
-            Move::Other(_) => "acts",
+            Move::Attack => (ApAction::Attack, "attacks"),
+            Move::Reveal => (ApAction::RevealSecret, "reveals a Secret"),
+            Move::PickUp => (ApAction::PickUpOrDrop, "picks something up"),
+            Move::Drop => (ApAction::PickUpOrDrop, "drops something"),
+            Move::Fall => (ApAction::ProneOrStand, "falls prone"),
+            Move::Stand => (ApAction::ProneOrStand, "stands up"),
+            Move::Draw => (ApAction::DrawOrStow, "draws something"),
+            Move::Stow => (ApAction::DrawOrStow, "stows something"),
+            Move::PickUpOrDrop => (ApAction::PickUpOrDrop, "picks something up or drops it"),
+            Move::FallOrStand => (ApAction::ProneOrStand, "falls prone or stands up"),
+            Move::DrawOrStow => (ApAction::DrawOrStow, "draws or stows something"),
+            Move::Other(n) => (ApAction::Other(n), "acts"),
         }
     }
 
@@ -170,13 +164,13 @@ async fn running(turn: &mut Turn<'_>) -> Result<(Session, Fight), AppError> {
     Ok((s, f))
 }
 
-/// The sheet a seat stands for (its row for a character, the kept NPC sheet
-/// otherwise).
+/// The sheet a seat stands for (the kept NPC sheet, else its character's),
+/// with that character's id.
 async fn seat_sheet(
     turn: &mut Turn<'_>,
     f: &Fight,
     id: u32,
-) -> Result<(Option<Loaded<Sheet>>, Sheet), AppError> {
+) -> Result<(Option<i64>, Sheet), AppError> {
     let seat = f
         .turns
         .seat(id)
@@ -184,20 +178,12 @@ async fn seat_sheet(
     if let Some(npc) = &seat.data.npc {
         return Ok((None, npc.clone()));
     }
-    let guild = turn.caller().guild_id;
-    let row = match seat.character {
-        Some(c) => storage::characters::get(turn.tx(), guild, c).await?,
+    let c = match seat.character {
+        Some(c) => turn.character_by_id(c).await?,
         None => None,
     }
     .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
-    let sheet: Sheet = serde_json::from_str(&row.sheet)?;
-    Ok((
-        Some(Loaded {
-            row,
-            sheet: sheet.clone(),
-        }),
-        sheet,
-    ))
+    Ok((Some(c.row.id), c.sheet))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -401,7 +387,7 @@ async fn roll_side_initiative(
         )));
     }
     let name = leader.name.clone();
-    let (row, sheet) = seat_sheet(turn, f, f.leader).await?;
+    let (character, sheet) = seat_sheet(turn, f, f.leader).await?;
     if sheet.is_dead() {
         return Err(AppError::user(format!(
             "{name} is dead and cannot make saves."
@@ -409,7 +395,6 @@ async fn roll_side_initiative(
     }
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
-    let character = row.as_ref().map(|c| c.row.id);
     let log = fight_save("initiative", character, modifier, &labels, &r.save);
     f.set_initiative(r.first)?;
     let said = match r.first {
@@ -444,15 +429,16 @@ fn spend_ap(
         return Err(rights_refusal("price other actions"));
     }
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
-    let left = f.spend(id, what.ap())?;
+    let (ap, verb) = what.row();
+    let left = f.spend(id, ap)?;
     let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
-    let mut line = format!("{who} {}", what.verb());
+    let mut line = format!("{who} {verb}");
     if let Some(n) = note.map(str::trim).filter(|n| !n.is_empty()) {
         let mut n = clean(n);
         crate::app::view::truncate(&mut n, 80);
         line.push_str(&format!(": {n}"));
     }
-    line.push_str(&format!(" ({} AP, {left} left)", what.ap().cost()));
+    line.push_str(&format!(" ({} AP, {left} left)", ap.cost()));
     f.note(line.clone());
     Ok(Done::note(format!("✅ {line}.")))
 }
@@ -468,7 +454,7 @@ async fn try_flee(
 ) -> Result<Done, AppError> {
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
     let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-    let (row, sheet) = seat_sheet(turn, f, id).await?;
+    let (character, sheet) = seat_sheet(turn, f, id).await?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = flee_combat(
         &sheet,
@@ -478,7 +464,6 @@ async fn try_flee(
         &cx.settings,
         &mut turn.rng(),
     )?;
-    let character = row.as_ref().map(|c| c.row.id);
     let log = fight_save("flee", character, modifier, &labels, &r.save);
     let line = if r.escaped {
         format!("🏃 {} flees the fight", clean(&who))
@@ -816,14 +801,11 @@ fn damage_line(name: &str, events: &[Event]) -> String {
             Event::HpLost { amount, after, .. } => {
                 parts.push(format!("−{amount} HP ({after} left)"))
             }
-            Event::DamageAsWounds { n, reasons } => {
-                let why: Vec<&str> = reasons.iter().map(|r| render::reason(*r)).collect();
-                parts.push(format!(
-                    "{n} Wound{} ({})",
-                    if *n == 1 { "" } else { "s" },
-                    why.join(", ")
-                ));
-            }
+            Event::DamageAsWounds { n, reasons } => parts.push(format!(
+                "{n} Wound{} ({})",
+                if *n == 1 { "" } else { "s" },
+                render::wound_reasons(reasons)
+            )),
             _ => {}
         }
     }
@@ -837,17 +819,24 @@ fn damage_line(name: &str, events: &[Event]) -> String {
 /// A sheet a `character:` name picks among the seats of the channel's
 /// running fight.
 pub enum Seated {
-    /// An NPC the referee added with `/vr-gm combat add`: its kept sheet.
-    Npc {
-        /// The fight's session.
-        session: i64,
-        /// Its name in the order.
-        name: String,
-        /// Its kept sheet.
-        sheet: Sheet,
-    },
+    /// An NPC the referee added with `/vr-gm combat add`.
+    Npc(Npc),
     /// A seated character: its own sheet, the caller's rights checked.
     Character(Loaded<Sheet>),
+}
+
+/// An NPC seated without a sheet: its fight, its seat and its kept sheet.
+pub struct Npc {
+    /// The fight's session.
+    pub session: Session,
+    /// The fight.
+    pub fight: Fight,
+    /// Its seat's id.
+    pub seat: u32,
+    /// Its name in the order.
+    pub name: String,
+    /// Its kept sheet.
+    pub sheet: Sheet,
 }
 
 /// What `pick` names among the seats of the channel's running fight: a
@@ -874,11 +863,14 @@ pub async fn seated(
     };
     if let Some(sheet) = &seat.data.npc {
         turn.require_gm(GM, gm_what)?;
-        return Ok(Some(Seated::Npc {
-            session: session.id,
-            name: seat.name.clone(),
-            sheet: sheet.clone(),
-        }));
+        let (seat, name, sheet) = (seat.id, seat.name.clone(), sheet.clone());
+        return Ok(Some(Seated::Npc(Npc {
+            session,
+            fight: f,
+            seat,
+            name,
+            sheet,
+        })));
     }
     let Some(id) = seat.character else {
         return Ok(None);
@@ -889,15 +881,15 @@ pub async fn seated(
     if own.is_some() {
         return Ok(None);
     }
-    let row = storage::characters::get(turn.tx(), caller.guild_id, id)
+    let c = turn
+        .character_by_id(id)
         .await?
-        .filter(|r| r.system == SYSTEM)
+        .filter(|c| c.row.system == SYSTEM)
         .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
-    if row.owner_id != caller.user_id && !turn.fc {
+    if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }
-    let sheet = serde_json::from_str(&row.sheet)?;
-    Ok(Some(Seated::Character(Loaded { row, sheet })))
+    Ok(Some(Seated::Character(c)))
 }
 
 /// `/vr damage`, aware of the channel's running fight: an NPC seated there
@@ -914,33 +906,21 @@ pub async fn damage(
     pick: Pick<'_>,
 ) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
-    let fight = match encounter::running(turn.act(), KIND).await? {
-        Some(s) => {
-            let f: Fight = sessions::load(&s)?;
-            Some((s, f))
-        }
-        None => None,
-    };
     let hit = Hit {
         amount,
         mode,
         displace,
     };
-    // An NPC kept in the fight.
-    let npc = match (&fight, pick.character, pick.player) {
-        (Some((_, f)), Some(name), None) => f
-            .turns
-            .by_name(name)
-            .filter(|s| s.data.npc.is_some())
-            .map(|s| s.id),
-        _ => None,
-    };
-    let out = match (fight, npc) {
-        (Some(fight), Some(seat)) => {
-            turn.require_gm(GM, "damage the fight's NPCs")?;
-            damage_npc(&mut turn, fight, seat, hit).await?
+    // A name among the fight's seats: an NPC kept there, or a character by
+    // its seat (a player naming another's is told it is not theirs, not
+    // that it does not exist).
+    let out = match seated(&mut turn, pick, "damage the fight's NPCs").await? {
+        Some(Seated::Npc(npc)) => damage_npc(&mut turn, npc, hit).await?,
+        Some(Seated::Character(c)) => damage_character(&mut turn, c, hit).await?,
+        None => {
+            let c = turn.character(pick, Access::Owner).await?;
+            damage_character(&mut turn, c, hit).await?
         }
-        (fight, _) => damage_character(&mut turn, fight, hit, pick).await?,
     };
     turn.finish(out).await
 }
@@ -965,25 +945,19 @@ impl Hit {
     }
 }
 
-/// Damage to an NPC kept in seat `id` of the fight: its sheet changes in
-/// the fight, and the tracker is redrawn.
-async fn damage_npc(
-    turn: &mut Turn<'_>,
-    (session, mut f): (Session, Fight),
-    id: u32,
-    hit: Hit,
-) -> Result<Outcome, AppError> {
+/// Damage to an NPC kept in the fight: its sheet changes in the fight,
+/// and the tracker is redrawn.
+async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, AppError> {
+    let Npc {
+        session,
+        fight: mut f,
+        seat: id,
+        name: seat_name,
+        mut sheet,
+    } = npc;
     let amount = hit.amount;
     let action = hit.action(f.damage_conditions(id));
     target::check_dice_cap(turn.max_dice(), &action)?;
-    let seat = f
-        .turns
-        .seat(id)
-        .ok_or_else(|| AppError::Internal("the NPC's seat is gone".into()))?;
-    let seat_name = seat.name.clone();
-    let Some(mut sheet) = seat.data.npc.clone() else {
-        return Err(AppError::Internal("an NPC seat without its sheet".into()));
-    };
     let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     if let Some(s) = f.turns.seat_mut(id) {
         s.data.npc = Some(sheet.clone());
@@ -1013,32 +987,28 @@ async fn damage_npc(
 /// the damage noted).
 async fn damage_character(
     turn: &mut Turn<'_>,
-    fight: Option<(Session, Fight)>,
+    mut c: Loaded<Sheet>,
     hit: Hit,
-    pick: Pick<'_>,
 ) -> Result<Outcome, AppError> {
-    // A seated character by its seat (a player naming another's is told
-    // it is not theirs, not that it does not exist).
-    let mut c = match seated(turn, pick, "damage the fight's NPCs").await? {
-        Some(Seated::Character(c)) => c,
-        _ => turn.character(pick, Access::Owner).await?,
+    // Its seat in the channel's running fight, if any: the fight's
+    // conditions for it.
+    let fight = match encounter::running(turn.act(), KIND).await? {
+        Some(s) => Some((s.id, sessions::load::<Fight>(&s)?)),
+        None => None,
     };
-    let seated = fight.as_ref().and_then(|(_, f)| {
-        f.turns
+    let seat = fight.as_ref().and_then(|(session, f)| {
+        let seat = f
+            .turns
             .seats
             .iter()
-            .find(|s| s.character == Some(c.row.id))
-            .map(|s| s.id)
+            .find(|s| s.character == Some(c.row.id))?;
+        Some((*session, f.damage_conditions(seat.id)))
     });
-    let conditions = match (&fight, seated) {
-        (Some((_, f)), Some(id)) => f.damage_conditions(id),
-        _ => Default::default(),
-    };
+    let (in_fight, conditions) = seat.unzip();
     let amount = hit.amount;
-    let action = hit.action(conditions);
+    let action = hit.action(conditions.unwrap_or_default());
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
-    let in_fight = fight.filter(|_| seated.is_some()).map(|(s, _)| s.id);
     let log = target::entry("damage", &action, &events)
         .character(c.row.id)
         .session(in_fight);

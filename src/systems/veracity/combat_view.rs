@@ -46,28 +46,20 @@ pub fn title(f: &Fight) -> String {
             }
             t
         }
-        None if everyone_fled(f) => format!("⚔️ Round {} · everyone has fled", f.turns.round),
+        None if f.everyone_fled() => format!("⚔️ Round {} · everyone has fled", f.turns.round),
         None => format!("⚔️ Round {} · no one can act", f.turns.round),
     }
-}
-
-/// True when every combatant fled the fight (VR-23).
-fn everyone_fled(f: &Fight) -> bool {
-    f.turns
-        .seats
-        .iter()
-        .all(|s| s.data.gone == Some(Gone::Fled))
 }
 
 /// When initiative is set and no one is left in the order (everyone fled,
 /// or is dead or out): the line that says so and how the fight ends.
 pub fn nobody_left(f: &Fight) -> Option<String> {
-    if !f.started() || f.ended || f.turns.active().next().is_some() {
+    if !f.nobody_left() {
         return None;
     }
     Some(format!(
         "{}: the referee can end the fight (**End the fight** behind ⚙)",
-        if everyone_fled(f) {
+        if f.everyone_fled() {
             "Everyone has fled"
         } else {
             "No one is left in the fight"

@@ -147,22 +147,6 @@ pub async fn board_view_of(
     ))
 }
 
-/// `extra` embeds first, then the board with its menu.
-fn with_board(
-    extra: Vec<Embed>,
-    id: i64,
-    version: i64,
-    list: &ConventionList,
-    names: &HashMap<i64, String>,
-    note: Option<&str>,
-) -> View {
-    let mut v = render::board_view(id, version, list, names, note);
-    let mut embeds = extra;
-    embeds.append(&mut v.embeds);
-    v.embeds = embeds;
-    v
-}
-
 /// One FC change of the list, saved with a new board version.
 async fn change(
     app: &App,
@@ -397,14 +381,9 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     let scene = scene_embed(marks, &restored);
     let shown = list.clone();
     let mut out = board_outcome(board, &list, move |s| {
-        Response::message(with_board(
-            vec![scene],
-            s.id,
-            s.version,
-            &shown,
-            &HashMap::new(),
-            None,
-        ))
+        let mut v = render::board_view(s.id, s.version, &shown, &HashMap::new(), None);
+        v.embeds.insert(0, scene);
+        Response::message(v)
     })?;
     for c in sheets {
         out = out.sheet(c);

@@ -5,6 +5,7 @@
 
 use super::record::{Created, Judged};
 use super::render;
+use super::state::Judgement;
 use crate::app::log::column;
 use crate::rules::veracity::save::SaveResult;
 use crate::rules::veracity::Event;
@@ -52,10 +53,10 @@ fn events_line(outcome: &str) -> Option<String> {
 /// A revelation the referee judged without a slot.
 fn judged_line(inputs: &str) -> Option<String> {
     let j: Judged = column(inputs)?;
-    let why = match j.judgement.as_str() {
-        "not_shocked" => "not shocked",
-        "not_greater" => "not greater than the last",
-        other => other,
+    let why = match j.judgement {
+        Judgement::Shocked => "shocked",
+        Judgement::NotShocked => "not shocked",
+        Judgement::NotGreater => "not greater than the last",
     };
     Some(format!(
         "❌ Revelation to {}: {why} · no slot",

@@ -13,6 +13,8 @@ use crate::rules::veracity::convention::{ConventionCost, ConventionEdit, Convent
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::save::FacetRoll;
 
+use super::state::Judgement;
+
 /// `dice` of a save (`save`, `initiative`, `flee`): the d20 and each
 /// Facet die.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,8 +58,8 @@ pub struct Created {
 /// slot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Judged {
-    /// The judgement's word (`not_shocked`, `not_greater`).
-    pub judgement: String,
+    /// The judgement (not shocked, not greater).
+    pub judgement: Judgement,
     /// What was revealed, to whom.
     pub input: RevelationInput,
 }

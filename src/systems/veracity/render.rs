@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::app::component::Action;
 use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::rules::veracity::convention::{Convention, ConventionCost, ConventionList};
+use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
@@ -258,26 +258,17 @@ pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
             colour::FAILURE
         } else {
             colour::NEUTRAL
-        })
-        .field(
-            format!(
-                "Light ({}/{} used)",
-                sheet.light().filled_count(),
-                sheet.light().unlocked()
-            ),
-            items_text(sheet.light()),
-            false,
-        )
-        .field(
-            format!(
-                "Flesh ({}/{} used)",
-                sheet.flesh().filled_count(),
-                sheet.flesh().unlocked()
-            ),
-            items_text(sheet.flesh()),
-            false,
-        )
-        .field("Facets", facets_text(sheet), false);
+        });
+    for inv in [sheet.light(), sheet.flesh()] {
+        let used = format!(
+            "{} ({}/{} used)",
+            inv.kind(),
+            inv.filled_count(),
+            inv.unlocked()
+        );
+        e = e.field(used, items_text(inv), false);
+    }
+    e = e.field("Facets", facets_text(sheet), false);
     if let Some(r) = revelations_text(sheet) {
         e = e.field("Revelations", r, false);
     }
@@ -367,7 +358,8 @@ fn item_label(kind: ItemKind, text: &str) -> String {
     }
 }
 
-fn list(slots: &[u32]) -> String {
+/// Numbers as a list: `1, 3, 5`.
+pub fn list(slots: &[u32]) -> String {
     slots
         .iter()
         .map(u32::to_string)
@@ -403,8 +395,14 @@ fn source(s: &StressSource) -> String {
     }
 }
 
+/// Why damage became Wounds, in a few words each: `immobilised, at 0 HP`.
+pub fn wound_reasons(reasons: &[WoundReason]) -> String {
+    let words: Vec<&str> = reasons.iter().map(|r| reason(*r)).collect();
+    words.join(", ")
+}
+
 /// Why damage became Wounds, in a few words.
-pub fn reason(r: WoundReason) -> &'static str {
+fn reason(r: WoundReason) -> &'static str {
     match r {
         WoundReason::Direct => "as Wounds",
         WoundReason::Immobilised => "immobilised",
@@ -631,11 +629,7 @@ fn body_line(e: &Event) -> Option<String> {
         Event::HpExcessLost { n } => format!("💨 {n} damage beyond the HP is lost"),
         Event::DamageAsWounds { n, reasons } => format!(
             "🩸 Damage becomes {n} Wound(s) ({})",
-            reasons
-                .iter()
-                .map(|r| reason(*r))
-                .collect::<Vec<_>>()
-                .join(", ")
+            wound_reasons(reasons)
         ),
         Event::HpSet { before, after, max } => {
             format!("❤️ HP {before} → **{after}**/{max}")
@@ -1036,11 +1030,6 @@ pub fn save_view(
     View::embed(e.footer(format!("Chance before rolling {}", percent(r.chance))))
 }
 
-/// The name shown for a Convention cost.
-pub fn cost_text(c: ConventionCost) -> String {
-    c.to_string()
-}
-
 /// The Convention board: every Convention with its cost and "once per
 /// scene" marks, and a "Violated…" menu (session `id` at `version`).
 pub fn board_view(
@@ -1087,7 +1076,7 @@ pub fn board_view(
 /// What follows a Convention's text: its cost, and once per scene who
 /// has paid it (five names at most).
 fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
-    let mut tail = format!(" — **{}**", cost_text(c.cost));
+    let mut tail = format!(" — **{}**", c.cost);
     if c.once_per_scene {
         tail.push_str(" · once per scene");
         if !c.paid_this_scene.is_empty() {
@@ -1123,7 +1112,7 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
                     value: c.id.to_string(),
                     description: Some(format!(
                         "{} Stress{}",
-                        cost_text(c.cost),
+                        c.cost,
                         if c.once_per_scene {
                             " · once per scene"
                         } else {

@@ -10,7 +10,7 @@
 
 use super::buttons::VrButton;
 use super::context::{Outcome, Turn};
-use super::state::VrState;
+use super::state::{Judgement, VrState};
 use super::target;
 use super::{render, GM, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
@@ -24,27 +24,6 @@ use crate::rules::veracity::{Action, Event, Sheet};
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
 use crate::systems::table::look;
-
-/// The referee's judgement of a revelation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Judgement {
-    /// Shocked, and greater than the last: one slot.
-    Shocked,
-    /// The Secrets are out, the NPC is not shocked: no slot.
-    NotShocked,
-    /// Not greater than the last revelation: no slot.
-    NotGreater,
-}
-
-impl Judgement {
-    fn word(self) -> &'static str {
-        match self {
-            Judgement::Shocked => "shocked",
-            Judgement::NotShocked => "not_shocked",
-            Judgement::NotGreater => "not_greater",
-        }
-    }
-}
 
 /// The Secrets' texts a revelation names, checked against the sheet's
 /// rules and the guild's record (nothing changes).
@@ -118,8 +97,9 @@ pub async fn click(
         character,
         input,
         secrets,
+        requester,
         ..
-    } = crate::app::sessions::load(&session)?
+    } = sessions::load(&session)?
     else {
         return Err(VrButton::unknown(button.encode().0));
     };
@@ -140,35 +120,29 @@ pub async fn click(
     }
     let mut rng = turn.rng();
     let j = (input, secrets, judgement);
-    let out = judge(&mut turn, &mut rng, Some(session), c, j).await?;
+    let out = judge(&mut turn, &mut rng, Some((session, requester)), c, j).await?;
     turn.finish(out).await
 }
 
 /// The referee's judgement: the slot when shocked, the guild's record of
-/// revealed Secrets always; closes the request if any.
+/// revealed Secrets always; closes the request if any (`asked`: its
+/// session and who asked).
 async fn judge(
     turn: &mut Turn<'_>,
     rng: &mut rand::rngs::StdRng,
-    session: Option<Session>,
+    asked: Option<(Session, i64)>,
     mut c: Loaded<Sheet>,
     (input, secrets, judgement): (RevelationInput, Vec<String>, Judgement),
 ) -> Result<Outcome, AppError> {
     let caller = turn.caller().clone();
     let (events, log, mut lines) = apply_judgement(turn, rng, &mut c, &input, judgement)?;
     lines.extend(holders(turn.tx(), caller.guild_id, &c, &secrets).await?);
-    let requester = session
-        .as_ref()
-        .and_then(|s| sessions::load::<VrState>(s).ok())
-        .and_then(|s| match s {
-            VrState::Reveal { requester, .. } => Some(requester),
-            _ => None,
-        })
-        .unwrap_or(caller.user_id);
+    let requester = asked.as_ref().map_or(caller.user_id, |(_, by)| *by);
     let state = VrState::Reveal {
         character: c.row.id,
         input: input.clone(),
         requester,
-        outcome: Some(judgement.word().to_string()),
+        outcome: Some(judgement),
         secrets: secrets.clone(),
     };
     let main = if judgement == Judgement::Shocked {
@@ -181,9 +155,9 @@ async fn judge(
     } else {
         view(0, 0, false, c.name(), &state)
     };
-    let (name, shown, asked) = (c.name().to_string(), state.clone(), session.is_some());
+    let (name, shown, request) = (c.name().to_string(), state.clone(), asked.is_some());
     let mut out = Outcome::new(move |s| {
-        let mut out = if asked {
+        let mut out = if request {
             let r = Response::update(view(s.id, s.version, false, &name, &shown));
             if judgement == Judgement::Shocked {
                 r.then(Reply::Message(main))
@@ -198,7 +172,7 @@ async fn judge(
         }
         out
     });
-    if let Some(s) = session {
+    if let Some((s, _)) = asked {
         out = out.save(s, &state, Status::Closed, None);
     }
     if judgement == Judgement::Shocked {
@@ -237,7 +211,7 @@ fn apply_judgement(
         Ok((events, log, vec![line]))
     } else {
         let judged = super::record::Judged {
-            judgement: judgement.word().to_string(),
+            judgement,
             input: input.clone(),
         };
         let log = target::entry("reveal_judged", &judged, &[])
@@ -323,12 +297,7 @@ fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[
         } else {
             format!(
                 " (with the Evidence in Flesh slot {})",
-                input
-                    .evidence_slots
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                render::list(&input.evidence_slots)
             )
         },
         input.gain
@@ -348,18 +317,18 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
         return View::text("Not a revelation.");
     };
     let what = request_text(*requester, name, input, secrets);
-    let (look_outcome, title, text) = match outcome.as_deref() {
-        Some("shocked") => (
+    let (look_outcome, title, text) = match outcome {
+        Some(Judgement::Shocked) => (
             look::Outcome::Success,
             format!("Shocked · one {} slot", input.gain),
             format!("{what}\nThe referee judged it shocking and greater than the last."),
         ),
-        Some("not_shocked") => (
+        Some(Judgement::NotShocked) => (
             look::Outcome::Failure,
             "Not shocked · no slot".to_string(),
             format!("{what}\nThe Secrets are news now."),
         ),
-        Some(_) => (
+        Some(Judgement::NotGreater) => (
             look::Outcome::Failure,
             "Not greater than the last · no slot".to_string(),
             format!("{what}\nThe Secrets are news now."),

@@ -18,18 +18,6 @@ use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::Sheet;
 use crate::rules::veracity::{Action, InventoryKind};
 
-/// `/vr save`: rolls a save for the active sheet of `player` (or the caller's).
-pub async fn save(
-    app: &App,
-    caller: &Caller,
-    inventory: InventoryKind,
-    modifier: i32,
-    facet: Option<&str>,
-    player: Pick<'_>,
-) -> AppResult {
-    save_with_help(app, caller, inventory, modifier, facet, player, None, None).await
-}
-
 /// Another character's Facet applied to a save (VR-12: "whenever a save is
 /// made (by anyone in the scene) as a consequence of acting on one of your
 /// Facets"): whose, and which Facet.
@@ -134,11 +122,12 @@ struct Saver {
 /// usual. An NPC has no slots for `on_fail` to fill (`with_cost`).
 async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result<Saver, AppError> {
     let loaded = match combat::seated(turn, player, "roll the fight's NPCs' saves").await? {
-        Some(Seated::Npc {
+        Some(Seated::Npc(combat::Npc {
             session,
             name,
             sheet,
-        }) => {
+            ..
+        })) => {
             if with_cost {
                 return Err(AppError::user(format!(
                     "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
@@ -147,7 +136,7 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
             return Ok(Saver {
                 name,
                 sheet,
-                session: Some(session),
+                session: Some(session.id),
                 loaded: None,
             });
         }

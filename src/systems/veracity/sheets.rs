@@ -142,43 +142,37 @@ pub async fn add_or_edit_item(
     at: (Option<InventoryKind>, Option<u32>),
     player: Pick<'_>,
 ) -> AppResult {
-    match (at, kind.map(str::trim).filter(|k| !k.is_empty())) {
-        ((None, None), Some(kind)) => add_item(app, caller, kind, text, player).await,
-        ((None, None), None) => Err(AppError::user(
+    let (action, log, headline) = match (at, kind.map(str::trim).filter(|k| !k.is_empty())) {
+        ((None, None), Some(kind)) => {
+            let kind = item_kind(kind)?;
+            let text = target::text(app, "An item's text", text)?;
+            let headline = format!("adds {}", render::a_kind(kind));
+            (Action::AddItem { kind, text }, "item_add", headline)
+        }
+        ((None, None), None) => return Err(AppError::user(
             "Give the new item's `kind` (secret, ruse, evidence, means), or `inventory` and `slot` to rewrite an item.",
         )),
         ((Some(inventory), Some(slot)), None) => {
-            edit_item(app, caller, inventory, slot, text, player).await
+            let text = target::text(app, "An item's text", text)?;
+            let headline = format!("rewrites {inventory} slot {slot}");
+            (
+                Action::EditItem {
+                    inventory,
+                    slot,
+                    text,
+                },
+                "item_edit",
+                headline,
+            )
         }
-        ((Some(inventory), Some(slot)), Some(_)) => Err(AppError::user(format!(
+        ((Some(inventory), Some(slot)), Some(_)) => return Err(AppError::user(format!(
             "An item keeps its kind: leave `kind` out to rewrite {inventory} slot {slot}, or empty it with `/vr item remove` and add anew."
         ))),
-        _ => Err(AppError::user(
+        _ => return Err(AppError::user(
             "Name the item to rewrite with both `inventory` and `slot`.",
         )),
-    }
-}
-
-/// A Secret, Ruse, Evidence or Means into the lowest empty slot.
-async fn add_item(
-    app: &App,
-    caller: &Caller,
-    kind: &str,
-    text: &str,
-    player: Pick<'_>,
-) -> AppResult {
-    let kind = item_kind(kind)?;
-    let text = target::text(app, "An item's text", text)?;
-    let headline = format!("adds {}", render::a_kind(kind));
-    apply(
-        app,
-        caller,
-        player,
-        Action::AddItem { kind, text },
-        "item_add",
-        &headline,
-    )
-    .await
+    };
+    apply(app, caller, player, action, log, &headline).await
 }
 
 /// `/vr item remove`: empties a slot. Stress and Wounds leave by rest or
@@ -206,31 +200,6 @@ pub async fn remove_item(
     } else {
         edit.apply(app, caller).await
     }
-}
-
-/// Rewrites an item's text (`/vr item add inventory: slot:`).
-async fn edit_item(
-    app: &App,
-    caller: &Caller,
-    inventory: InventoryKind,
-    slot: u32,
-    text: &str,
-    player: Pick<'_>,
-) -> AppResult {
-    let text = target::text(app, "An item's text", text)?;
-    apply(
-        app,
-        caller,
-        player,
-        Action::EditItem {
-            inventory,
-            slot,
-            text,
-        },
-        "item_edit",
-        &format!("rewrites {inventory} slot {slot}"),
-    )
-    .await
 }
 
 /// `/vr facet add`: a new Facet (at most four). Above d6 it is the

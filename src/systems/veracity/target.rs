@@ -14,7 +14,7 @@ use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
 use crate::storage::sessions::Status;
-use crate::storage::{self, Tx};
+use crate::storage::Tx;
 
 /// The guild's Veracity settings (defaults when never set).
 pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, AppError> {
@@ -43,19 +43,18 @@ pub async fn sheet_for(
 
 /// A sheet by its row id, if the caller owns it or is the FC.
 pub async fn sheet_by_id(turn: &mut Turn<'_>, id: i64) -> Result<Loaded<Sheet>, AppError> {
-    let guild = turn.caller().guild_id;
-    let row = storage::characters::get(turn.tx(), guild, id)
+    let c = turn
+        .character_by_id(id)
         .await?
-        .filter(|c| c.system == SYSTEM)
+        .filter(|c| c.row.system == SYSTEM)
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
-    if row.owner_id != turn.caller().user_id && !turn.fc {
+    if c.row.owner_id != turn.caller().user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s owner (or the referee) can change this sheet.",
-            row.name
+            c.name()
         )));
     }
-    let sheet = serde_json::from_str(&row.sheet)?;
-    Ok(Loaded { row, sheet })
+    Ok(c)
 }
 
 /// Parses `3`, `d4`, `2d6` (the guild's dice cap is applied with the action).
@@ -207,24 +206,15 @@ pub async fn apply(
     log_action: &str,
     headline: &str,
 ) -> AppResult {
-    apply_with(app, caller, player, log_action, headline, |_| Ok(action)).await
+    apply_as(app, caller, player, None, log_action, headline, |_| {
+        Ok(action)
+    })
+    .await
 }
 
 /// Like [`apply`], with the action built from the loaded sheet (to resolve
-/// a Facet by name, say).
-pub async fn apply_with(
-    app: &App,
-    caller: &Caller,
-    player: Pick<'_>,
-    log_action: &str,
-    headline: &str,
-    build: impl FnOnce(&Sheet) -> Result<Action, AppError>,
-) -> AppResult {
-    apply_as(app, caller, player, None, log_action, headline, build).await
-}
-
-/// Like [`apply_with`]; with `fc_only`, refuses unless the caller is the FC
-/// (the text completes "Only the FC can …").
+/// a Facet by name, say); with `fc_only`, refuses unless the caller is the
+/// FC (the text completes "Only the FC can …").
 pub async fn apply_as(
     app: &App,
     caller: &Caller,

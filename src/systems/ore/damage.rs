@@ -313,21 +313,8 @@ pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) 
     .await
 }
 
-/// `/vv heal`: natural healing (VV-15).
-pub async fn heal_days(
-    app: &App,
-    caller: &Caller,
-    days: i64,
-    tended: bool,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = heal_days_in(&mut turn, days, tended, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`heal_days`] in a turn (an approved change's too): its outcome.
+/// `/vv heal`: natural healing (VV-15), in a turn (a governed change,
+/// the Compiler's approval's too): its outcome.
 pub async fn heal_days_in(
     turn: &mut Turn<'_>,
     days: i64,
@@ -392,21 +379,8 @@ pub async fn heal_injury(
 }
 
 /// `/vv repair`: a Cyber repair check (VV-16, A-O21) with the character's
-/// Engineering, another character's, or a number of dice.
-pub async fn repair(
-    app: &App,
-    caller: &Caller,
-    engineering: Option<i64>,
-    engineer: Option<&str>,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = repair_in(&mut turn, engineering, engineer, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`repair`] in a turn (an approved change's too): its outcome.
+/// Engineering, another character's, or a number of dice, in a turn (a
+/// governed change, the Compiler's approval's too): its outcome.
 pub async fn repair_in(
     turn: &mut Turn<'_>,
     engineering: Option<i64>,

@@ -236,30 +236,29 @@ pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
 }
 
 /// Rolls Outthink and Initiative for a seat that joins a fight already
-/// begun, and records them on a player character's sheet.
+/// begun (kept on a player character's sheet): the note's words and the
+/// sheets to save.
 fn roll_late(
     turn: &Turn<'_>,
     fight: &mut Fight,
     id: u32,
     pcs: &mut Pcs,
-) -> Result<Option<String>, AppError> {
+) -> Result<(String, Vec<Loaded<OreSheet>>), AppError> {
     if !fight.begun() {
-        return Ok(None);
+        return Ok((String::new(), Vec::new()));
     }
-    fight.roll_late(id, &sheets(pcs), &turn.settings, &mut turn.rng())?;
-    let Some(seat) = fight.turns.seat(id) else {
-        return Ok(None);
-    };
-    let (o, i) = (seat.data.outthink, seat.data.initiative);
-    if let Some(ch) = pcs.get_mut(&id) {
-        ch.sheet.combat.outthink = o;
-        ch.sheet.combat.initiative = i;
-    }
-    Ok(Some(format!(
-        " Outthink {}, Initiative {}.",
-        o.unwrap_or(0),
-        i.unwrap_or(0)
-    )))
+    let mut changed = sheets(pcs);
+    fight.roll_late(id, &mut changed, &turn.settings, &mut turn.rng())?;
+    let saved = changed_sheets(pcs, changed)?;
+    let rolled = fight.turns.seat(id).map(|seat| {
+        let (o, i) = (seat.data.outthink, seat.data.initiative);
+        format!(
+            " Outthink {}, Initiative {}.",
+            o.unwrap_or(0),
+            i.unwrap_or(0)
+        )
+    });
+    Ok((rolled.unwrap_or_default(), saved))
 }
 
 /// `/vv-gm combat join`: the Compiler seats a character (`character:`,
@@ -292,12 +291,8 @@ async fn seat_pc(
         .turns
         .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
     let mut pcs = pcs_of(turn, fight).await?;
-    let rolled = roll_late(turn, fight, id, &mut pcs)?;
-    let mut saved = Vec::new();
-    if let Some(ch) = pcs.get(&id).filter(|_| rolled.is_some()) {
-        saved.push(checked(ch.clone())?);
-    }
-    let note = format!("{who} joins the fight.{}", rolled.unwrap_or_default());
+    let (rolled, saved) = roll_late(turn, fight, id, &mut pcs)?;
+    let note = format!("{who} joins the fight.{rolled}");
     fight.note(note.clone());
     let out = tracker(turn, session, fight, Status::Open, &pcs, answer(&note));
     Ok(with_sheets(out, saved))
@@ -387,11 +382,11 @@ pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     let sheet = npc_sheet(&args)?;
     let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
     let mut pcs = pcs_of(&mut turn, &fight).await?;
-    let rolled = roll_late(&turn, &mut fight, id, &mut pcs)?;
+    // An NPC's values stay in its seat: no sheet to save.
+    let (rolled, _) = roll_late(&turn, &mut fight, id, &mut pcs)?;
     let note = format!(
-        "{name} joins the fight{}.{}",
+        "{name} joins the fight{}.{rolled}",
         if args.mob { " (mob)" } else { "" },
-        rolled.unwrap_or_default()
     );
     fight.note(note.clone());
     let answer = Answer::Edit(format!("✅ {note}"));
@@ -755,15 +750,9 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
 /// and round 1 begins.
 async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let rolls = fight.begin(&sheets(&pcs), &turn.settings, &mut turn.rng())?;
-    let mut saved = Vec::new();
-    for (id, ch) in pcs.iter_mut() {
-        if let Some(seat) = fight.turns.seat(*id) {
-            ch.sheet.combat.outthink = seat.data.outthink;
-            ch.sheet.combat.initiative = seat.data.initiative;
-            saved.push(checked(ch.clone())?);
-        }
-    }
+    let mut changed = sheets(&pcs);
+    let rolls = fight.begin(&mut changed, &turn.settings, &mut turn.rng())?;
+    let saved = changed_sheets(&mut pcs, changed)?;
     let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
     let inputs = record::CombatStart {
         world: Some(fight.world),

@@ -19,7 +19,7 @@ pub use super::combat_buttons::KIND;
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::context::{checked, Outcome as Step, Turn};
-use super::roll::{settle_overflow, RollState, Whose};
+use super::roll::{RollState, Whose};
 use super::{by_id, load_settings, record, text, VvState, GM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
@@ -29,7 +29,7 @@ use crate::rules::ore::roll::{RollPhase, RollRequest};
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreEvent, OreRoll, RollAction};
+use crate::rules::ore::{OreEvent, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -622,44 +622,38 @@ struct Calling<'a> {
 }
 
 /// Starts a combatant's register: the Called Stat rolled as a usual
-/// Virtual Veil roll, posted with its buttons and linked to the seat (a
-/// player character's acts on the character's sheet, a quick-added NPC's
-/// on the sheet in its seat). Gives the register, the roll's message and
-/// the roll's log entry; an NPC whose call rolls no dice gets no message
-/// (nothing to act with).
+/// Virtual Veil roll ([`RollState::roll`]), posted with its buttons and
+/// linked to the seat (a player character's acts on the character's
+/// sheet, a quick-added NPC's on the sheet in its seat). Gives the
+/// register, the roll's message and the roll's log entry; an NPC whose
+/// call rolls no dice gets no message (nothing to act with).
 async fn call_roll(
     turn: &mut Turn<'_>,
     who: Calling<'_>,
     stat: Stat,
 ) -> Result<(Register, Option<crate::app::View>, Record), AppError> {
-    let mut settings = turn.settings.clone();
-    settings.max_pool = settings.max_pool.min(turn.max_dice().max(1));
-    let notes = settle_overflow(who.sheet, &settings);
-    let (roll, events) = OreRoll::start(
-        who.sheet,
-        &settings,
-        who.owner,
-        RollRequest {
-            stat: Some(stat),
-            dice: None,
-            label: Some("Called Stat".into()),
-        },
-        &mut turn.rng(),
-    )?;
-    who.sheet.combat.called_stat = Some(stat);
+    let request = RollRequest {
+        stat: Some(stat),
+        dice: None,
+        label: Some("Called Stat".into()),
+    };
+    let caller = (who.whose, who.name, who.owner);
+    let requirement = SetRequirement::default();
+    let (state, events) = RollState::roll(turn, who.sheet, caller, request, requirement)?;
     let character = match who.whose {
         Whose::Character(id) => Some(id),
         Whose::Seat { .. } => None,
     };
+    let roll = &state.roll;
     let (faces, error_dice) = (roll.natural.clone(), roll.error_dice.clone());
     let inputs = record::CalledInputs {
         called: true,
         combatant: who.name.to_string(),
-        pool: super::roll::pool_text(&roll),
+        pool: super::roll::pool_text(roll),
         stat: Some(stat),
     };
     let mut entry = Record::new("roll", &inputs, &events)
-        .dice(&record::RollDice::of(&roll), super::faces::thrown(&events))
+        .dice(&record::RollDice::of(roll), super::faces::thrown(&events))
         .on_session();
     if let Some(c) = character {
         entry = entry.character(c);
@@ -667,38 +661,17 @@ async fn call_roll(
     if faces.is_empty() && character.is_none() {
         return Ok((Register::Rolled { faces, error_dice }, None, entry));
     }
-    let (session, view) = post_register(turn, &who, roll, notes).await?;
+    // Posted as a usual roll message, its session opened ahead.
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Roll(state.clone());
+    let session = turn.open_session(super::KIND, &stored, minutes).await?;
+    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*who.sheet));
     let register = Register::Linked {
         session,
         faces,
         error_dice,
     };
     Ok((register, Some(view), entry.at_session(session)))
-}
-
-/// Posts a called register as a usual roll message (its session and view).
-async fn post_register(
-    turn: &mut Turn<'_>,
-    who: &Calling<'_>,
-    roll: OreRoll,
-    notes: Vec<String>,
-) -> Result<(i64, crate::app::View), AppError> {
-    let requirement = SetRequirement::default();
-    let state = RollState {
-        whose: who.whose,
-        name: who.name.to_string(),
-        chance: text::chance(roll.pool, &requirement),
-        roll,
-        requirement,
-        picker: None,
-        page: 0,
-        notes,
-    };
-    let minutes = Some(turn.guild.session_timeout_minutes);
-    let stored = VvState::Roll(state.clone());
-    let id = turn.open_session(super::KIND, &stored, minutes).await?;
-    let view = super::roll::view(id, 0, Status::Open, &state, Some(&*who.sheet));
-    Ok((id, view))
 }
 
 /// Refuses a player what only the Compiler does.

@@ -136,48 +136,28 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     if let (Some(stat), None) = (args.stat, dice) {
         check_stat_rolls(&ch.sheet, ch.name(), stat)?;
     }
-    let mut settings = turn.settings.clone();
-    let guild_cap = turn.guild.max_dice_per_roll.max(1);
-    let guild_capped = settings.max_pool > guild_cap;
-    settings.max_pool = settings.max_pool.min(guild_cap);
-    let mut notes = settle_overflow(&mut ch.sheet, &settings);
+    let request = RollRequest {
+        stat: args.stat,
+        dice,
+        label,
+    };
     let owner = Actor {
         id: ch.row.owner_id,
         gm: turn.fc,
     };
-    let (roll, events) = OreRoll::start(
-        &ch.sheet,
-        &settings,
-        owner,
-        RollRequest {
-            stat: args.stat,
-            dice,
-            label,
-        },
-        &mut turn.rng(),
-    )?;
-    if let Some(stat) = args.stat {
-        ch.sheet.combat.called_stat = Some(stat);
-    }
-    let chance = text::chance(roll.pool, &requirement);
-    if guild_capped && roll.capped {
-        notes.push(format!(
-            "This server allows at most {guild_cap} dice per roll (max_dice_per_roll)."
-        ));
-    }
-    let state = RollState {
-        whose: Whose::Character(ch.row.id),
-        name: ch.name().to_string(),
-        roll,
+    let name = ch.name().to_string();
+    let whose = Whose::Character(ch.row.id);
+    let (mut state, events) = RollState::roll(
+        turn,
+        &mut ch.sheet,
+        (whose, &name, owner),
+        request,
         requirement,
-        chance,
-        // With dice in the cache, the select that adds them opens with the
-        // roll: a set made with a cache die is then a pick and a click
-        // (issue 31 item 3); the view shows it only while it can be used.
-        picker: (!ch.sheet.cache.is_empty()).then_some(Picker::Cache),
-        page: 0,
-        notes,
-    };
+    )?;
+    // With dice in the cache, the select that adds them opens with the
+    // roll: a set made with a cache die is then a pick and a click
+    // (issue 31 item 3); the view shows it only while it can be used.
+    state.picker = (!ch.sheet.cache.is_empty()).then_some(Picker::Cache);
     let ch = super::context::checked(ch)?;
     let entry = roll_record(&state, args.stat, dice, &events).character(ch.row.id);
     let minutes = Some(turn.guild.session_timeout_minutes);
@@ -190,6 +170,48 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     .sheet(ch)
     .log(entry);
     Ok(out)
+}
+
+impl RollState {
+    /// Rolls `request` into a new register of `whose` sheet (its name and
+    /// who plays it): a cache over its maximum is settled first, the pool
+    /// is capped by the server's `max_dice_per_roll` too (said in the
+    /// notes when that cap bit), and the Called Stat is kept on the sheet.
+    /// The state (no select open) and the rules' events.
+    pub fn roll(
+        turn: &Turn<'_>,
+        sheet: &mut OreSheet,
+        (whose, name, owner): (Whose, &str, Actor),
+        request: RollRequest,
+        requirement: SetRequirement,
+    ) -> Result<(RollState, Vec<OreEvent>), AppError> {
+        let mut settings = turn.settings.clone();
+        let guild_cap = turn.max_dice().max(1);
+        let guild_capped = settings.max_pool > guild_cap;
+        settings.max_pool = settings.max_pool.min(guild_cap);
+        let mut notes = settle_overflow(sheet, &settings);
+        let stat = request.stat;
+        let (roll, events) = OreRoll::start(sheet, &settings, owner, request, &mut turn.rng())?;
+        if stat.is_some() {
+            sheet.combat.called_stat = stat;
+        }
+        if guild_capped && roll.capped {
+            notes.push(format!(
+                "This server allows at most {guild_cap} dice per roll (max_dice_per_roll)."
+            ));
+        }
+        let state = RollState {
+            whose,
+            name: name.to_string(),
+            chance: text::chance(roll.pool, &requirement),
+            roll,
+            requirement,
+            picker: None,
+            page: 0,
+            notes,
+        };
+        Ok((state, events))
+    }
 }
 
 /// Refuses a Called Stat of 0 with an empty cache, which rolls nothing:

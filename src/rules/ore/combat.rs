@@ -117,6 +117,14 @@ impl OrderRoll {
         self.entries.iter().find(|e| e.id == id).map(|e| e.value)
     }
 
+    /// The dice this roll generated: every entity's pool and every tie
+    /// re-roll (A-O14); the table bounds it.
+    pub fn dice_generated(&self) -> usize {
+        let rerolled = self.ties.iter().flat_map(|t| t.rerolls.iter().flatten());
+        self.entries.iter().map(|e| e.faces.len()).sum::<usize>()
+            + rerolled.map(|r| r.faces.len()).sum::<usize>()
+    }
+
     /// Stores one entity's value on its sheet: `combat.outthink` or
     /// `combat.initiative`, per the roll's kind. False if the id did not roll.
     pub fn record_on(&self, id: i64, sheet: &mut OreSheet) -> bool {
@@ -560,6 +568,14 @@ mod tests {
         for seed in 0..400 {
             let mut rng = StdRng::seed_from_u64(seed);
             let r = roll_order(OrderKind::Outthink, &entrants, &s, &mut rng).unwrap();
+            // Pools of 1, 1 and 2 dice, and each re-roll's dice.
+            let rerolled: usize = r
+                .ties
+                .iter()
+                .flat_map(|t| t.rerolls.iter().flatten())
+                .map(|x| x.faces.len())
+                .sum();
+            assert_eq!(r.dice_generated(), 4 + rerolled);
             for t in &r.ties {
                 let pos = |id: i64| r.ranking.iter().position(|&x| x == id).unwrap();
                 if t.ids.contains(&3) {

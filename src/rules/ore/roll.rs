@@ -788,6 +788,20 @@ impl OreRoll {
         )))
     }
 
+    /// The dice this roll has generated so far: its pool, its Error Dice
+    /// and those every set-using or Minor action after the first rolled
+    /// beside it (A-O13); the table bounds it.
+    pub fn dice_generated(&self) -> usize {
+        let set_actions = self.actions.iter().filter(|a| {
+            matches!(
+                a.kind,
+                ActionKind::Basic | ActionKind::Special | ActionKind::Minor
+            )
+        });
+        let later: usize = set_actions.skip(1).map(|a| a.error_dice.len()).sum();
+        self.natural.len() + self.error_dice.len() + later
+    }
+
     /// True if the action numbered `n` is a Combo or a String: a
     /// set-using action (Basic or Special) after an earlier one on the same
     /// register (VV-7).

@@ -94,7 +94,7 @@ pub async fn order(
     let entrants: Vec<Entrant> = entries.iter().map(|e| e.entrant).collect();
     let settings = turn.settings.clone();
     let result = roll_order(kind, &entrants, &settings, &mut turn.rng())?;
-    let generated = generated_dice(&result);
+    let generated = result.dice_generated();
     if generated > super::MAX_GENERATED {
         return Err(AppError::user(format!(
             "That would roll {generated} dice; at most {} per command.",
@@ -248,17 +248,6 @@ async fn named_sheet(
             })?,
     };
     decode(row)
-}
-
-/// How many dice the roll generated, tie re-rolls included.
-fn generated_dice(result: &OrderRoll) -> usize {
-    result.entries.iter().map(|e| e.faces.len()).sum::<usize>()
-        + result
-            .ties
-            .iter()
-            .flat_map(|t| t.rerolls.iter().flatten())
-            .map(|r| r.faces.len())
-            .sum::<usize>()
 }
 
 /// The ranked roll's message: the order as its title, one line per

@@ -25,7 +25,7 @@ use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Record, Shown};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
-use crate::rules::ore::roll::{RollPhase, RollRequest};
+use crate::rules::ore::roll::RollRequest;
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
@@ -602,11 +602,7 @@ async fn clear_registers(
         state.roll = roll;
         state.picker = None;
         state.notes = text::events(&events, sheet);
-        let status = if state.roll.phase == RollPhase::Closed {
-            Status::Closed
-        } else {
-            Status::Open
-        };
+        let status = state.status();
         out.push((s, VvState::Roll(state), status));
     }
     Ok(out)

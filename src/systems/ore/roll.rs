@@ -173,6 +173,15 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
 }
 
 impl RollState {
+    /// Its session's status: closed once the register is.
+    pub fn status(&self) -> Status {
+        if self.roll.phase == RollPhase::Closed {
+            Status::Closed
+        } else {
+            Status::Open
+        }
+    }
+
     /// Rolls `request` into a new register of `whose` sheet (its name and
     /// who plays it): a cache over its maximum is settled first, the pool
     /// is capped by the server's `max_dice_per_roll` too (said in the
@@ -288,11 +297,7 @@ pub fn settle_overflow(
 /// The outcome that saves the roll (open until its register closes) and
 /// shows it in place.
 pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
-    let status = if state.roll.phase == RollPhase::Closed {
-        Status::Closed
-    } else {
-        Status::Open
-    };
+    let status = state.status();
     // A register holding dice taken from the cache never times out: an
     // expiry would lose them (only Close puts them back).
     let holds_cache = state

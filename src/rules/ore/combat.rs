@@ -5,7 +5,7 @@
 
 use super::sets::{read, Set};
 use super::settings::{InitiativeOrder, OreSettings, PowerPenalty, TieBreak};
-use super::sheet::{OreSheet, Stat};
+use super::sheet::{OreSheet, Stat, World};
 use crate::rules::dice::pool;
 use crate::rules::RuleError;
 use rand::Rng;
@@ -26,6 +26,17 @@ pub enum OrderKind {
     Initiative,
 }
 
+impl OrderKind {
+    /// The stat this roll uses in `world`: Wit for Outthink; Agility, or
+    /// Precision in cosmOS, for Initiative (VV-10).
+    pub fn stat(self, world: World) -> Stat {
+        match self {
+            OrderKind::Outthink => Stat::Wit,
+            OrderKind::Initiative => world.initiative_stat(),
+        }
+    }
+}
+
 /// One entity taking part in an order roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entrant {
@@ -41,10 +52,11 @@ impl Entrant {
     /// The entrant for a sheet: Wit for Outthink; Agility, or Precision in
     /// cosmOS, for Initiative (VV-10).
     pub fn from_sheet(id: i64, sheet: &OreSheet, kind: OrderKind) -> Self {
-        let stat = match kind {
-            OrderKind::Outthink => Stat::Wit,
-            OrderKind::Initiative => sheet.initiative_stat(),
-        };
+        Self::rolling(id, sheet, kind.stat(sheet.world))
+    }
+
+    /// The entrant for a sheet rolling `stat` (with its −1 Power penalty).
+    pub fn rolling(id: i64, sheet: &OreSheet, stat: Stat) -> Self {
         Entrant {
             id,
             stat: sheet.stats.get(stat),
@@ -412,6 +424,23 @@ pub fn movement(agility: u32, minor_actions: u32, uses_agility: bool) -> u32 {
 mod tests {
     use super::*;
     use rand::{rngs::StdRng, SeedableRng};
+
+    #[test]
+    fn vv_10_outthink_rolls_wit_and_initiative_the_worlds_stat() {
+        for w in [World::Physical, World::Veil, World::CosmOS] {
+            assert_eq!(OrderKind::Outthink.stat(w), Stat::Wit);
+        }
+        assert_eq!(OrderKind::Initiative.stat(World::Physical), Stat::Agility);
+        assert_eq!(OrderKind::Initiative.stat(World::Veil), Stat::Agility);
+        assert_eq!(OrderKind::Initiative.stat(World::CosmOS), Stat::Precision);
+        let mut sheet = OreSheet::new(crate::rules::ore::sheet::Stats::all(2));
+        sheet.world = World::CosmOS;
+        sheet.stats.precision = 5;
+        assert_eq!(
+            Entrant::from_sheet(4, &sheet, OrderKind::Initiative).stat,
+            5
+        );
+    }
 
     #[test]
     fn vv_9_ranges_use_manhattan_distance() {

@@ -199,10 +199,7 @@ impl Fight {
 
     /// The stat Initiative uses here: Agility, or Precision in cosmOS (VV-10).
     pub fn initiative_stat(&self) -> Stat {
-        match self.world {
-            World::CosmOS => Stat::Precision,
-            World::Physical | World::Veil => Stat::Agility,
-        }
+        self.world.initiative_stat()
     }
 
     /// Adds a line to the log, keeping the last [`LOG_LINES`] besides the
@@ -235,18 +232,6 @@ impl Fight {
         self.phase != Phase::Setup
     }
 
-    fn entrant(&self, seat: &Seat<Fighter>, sheet: &OreSheet, kind: OrderKind) -> Entrant {
-        let stat = match kind {
-            OrderKind::Outthink => Stat::Wit,
-            OrderKind::Initiative => self.initiative_stat(),
-        };
-        Entrant {
-            id: i64::from(seat.id),
-            stat: sheet.stats.get(stat),
-            power_penalty: sheet.combat.power_penalty,
-        }
-    }
-
     /// Rolls Outthink and Initiative for the seats in `ids` (VV-10) and
     /// records them on the seats and on the player characters' sheets in
     /// `pcs` (`combat.outthink`, `combat.initiative`); tie-breaks rank them
@@ -269,7 +254,11 @@ impl Fight {
                 let sheet = sheet_of(seat, pcs).ok_or_else(|| {
                     RuleError::new(format!("{}'s sheet could not be read.", seat.name))
                 })?;
-                entrants.push(self.entrant(seat, sheet, kind));
+                entrants.push(Entrant::rolling(
+                    i64::from(seat.id),
+                    sheet,
+                    kind.stat(self.world),
+                ));
             }
             let roll = roll_order(kind, &entrants, settings, rng)?;
             let n = u32::try_from(roll.ranking.len()).unwrap_or(u32::MAX);

@@ -18,6 +18,7 @@ pub mod game_commands;
 pub mod ranged;
 pub mod render;
 pub mod secret;
+pub mod words;
 
 pub(crate) use choice::slash_choice;
 pub(crate) use command::command;

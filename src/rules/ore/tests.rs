@@ -435,6 +435,11 @@ fn a_o8_a_minor_action_may_break_a_set() {
     let settings = OreSettings::default();
     let mut sheet = sheet_with(Stat::Agility, 6);
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+                                                                // The dice a Minor action may spend, one per face, lowest first.
+    assert_eq!(
+        roll.distinct_unused(),
+        vec![(2, 1, false), (1, 6, false), (0, 7, false)]
+    );
     let (roll, ev) = ok(
         roll,
         &mut sheet,
@@ -444,6 +449,7 @@ fn a_o8_a_minor_action_may_break_a_set() {
             label: None,
         },
     );
+    assert_eq!(roll.distinct_unused()[2], (3, 7, false), "die 1 is spent");
     assert_eq!(
         ev,
         vec![OreEvent::MinorAction {

@@ -956,32 +956,28 @@ fn load_options(r: &OreRoll) -> Vec<SelectOption> {
 }
 
 /// The Minor-action select's options: one unused die per face (rolled
-/// and cache dice apart), lowest first, with the set it breaks; at most 25.
+/// and cache dice apart, [`OreRoll::distinct_unused`]), lowest first, with
+/// the set it breaks; at most 25.
 fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
     let reading = r.reading();
-    let mut seen: Vec<(u32, bool)> = Vec::new();
-    let mut options = Vec::new();
-    let mut dice = unused_dice(r);
-    dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-    for (i, face, cache) in dice {
-        if seen.contains(&(face, cache)) {
-            continue;
-        }
-        seen.push((face, cache));
-        let set = reading.sets.iter().find(|s| s.height == face);
-        let mut desc = match set {
-            Some(s) => format!("breaks {s}"),
-            None => "a loose die".to_string(),
-        };
-        if cache {
-            desc.push_str(", from the cache");
-        }
-        options.push(SelectOption {
-            label: format!("A {face}"),
-            value: i.to_string(),
-            description: Some(desc),
-        });
-    }
+    let mut options: Vec<SelectOption> = r
+        .distinct_unused()
+        .into_iter()
+        .map(|(i, face, cache)| {
+            let mut desc = match reading.sets.iter().find(|s| s.height == face) {
+                Some(s) => format!("breaks {s}"),
+                None => "a loose die".to_string(),
+            };
+            if cache {
+                desc.push_str(", from the cache");
+            }
+            SelectOption {
+                label: format!("A {face}"),
+                value: i.to_string(),
+                description: Some(desc),
+            }
+        })
+        .collect();
     options.truncate(25);
     options
 }

@@ -316,8 +316,10 @@ mod tests {
     /// first, and a choice takes the last die of its kind and face.
     #[test]
     fn vv_8_a_o11_discard_choices_tell_dice_apart_by_kind_and_face() {
-        let mut settings = OreSettings::default();
-        settings.fault_counts_toward_cache = true;
+        let mut settings = OreSettings {
+            fault_counts_toward_cache: true,
+            ..OreSettings::default()
+        };
         let mut s = comp_sheet(2, 3);
         s.comp.session_active = true;
         s.cache = [7, 3, 7]

@@ -429,13 +429,6 @@ pub async fn damage(
         .map(|s| s.name.clone())
         .unwrap_or_default();
     let (events, sheet, character) = hit(&turn, &mut fight, &mut pcs, id, track, amount)?;
-    // Cyber 0 logged them out: the cache dice leave their registers.
-    let registers = match character {
-        Some(c) if super::logged_out(&events) => {
-            super::roll::lost_cache(&mut turn, c, &sheet).await?
-        }
-        _ => Vec::new(),
-    };
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
@@ -464,7 +457,11 @@ pub async fn damage(
     note.extend(lines);
     let answer = Answer::Edit(text::join_capped(&note, 1800));
     let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer).log(entry);
-    let out = super::roll::moved_registers(with_sheets(out, saved), registers, &turn);
+    let mut out = with_sheets(out, saved);
+    // Cyber 0 logged them out: the cache dice leave their registers.
+    if let Some(c) = character.filter(|_| super::logged_out(&events)) {
+        out = super::roll::lost_cache(&mut turn, out, c, &sheet).await?;
+    }
     turn.finish(out).await
 }
 

@@ -77,12 +77,6 @@ pub async fn damage_in(
         track: Some(track),
     };
     let entry = events_record(&ch, "damage", &inputs, &events).on_session();
-    // Cyber 0 logged them out: the cache dice leave their registers too.
-    let registers = if logged_out(&events) {
-        super::roll::lost_cache(turn, ch.row.id, &ch.sheet).await?
-    } else {
-        Vec::new()
-    };
     let head = format!(
         "💥 {} takes {amount} {} damage.",
         ch.name(),
@@ -91,7 +85,12 @@ pub async fn damage_in(
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
     let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
-    let out = super::roll::moved_registers(out, registers, turn);
+    // Cyber 0 logged them out: the cache dice leave their registers too.
+    let out = if logged_out(&events) {
+        super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?
+    } else {
+        out
+    };
     Ok(out.sheet(ch).log(entry))
 }
 

@@ -39,7 +39,6 @@ use crate::systems::table::look::{self, Mark, Outcome};
 use super::context::{Outcome as Step, Turn};
 use super::record;
 use crate::app::pipeline::{Record, Shown};
-use crate::storage::Tx;
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -420,26 +419,25 @@ fn dice_line(r: &OreRoll) -> String {
     line
 }
 
-/// The roller's open registers in the caller's channel whose cache dice
-/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8), each
-/// with those dice dropped from its register (not saved yet).
-async fn registers_losing(
-    tx: &mut Tx,
-    caller: &Caller,
+/// The outcome with the roller's open registers in the caller's channel
+/// whose cache dice left with the COMP (a logout, an empty battery, Cyber
+/// 0; VV-8) moved on: those dice dropped from each, saved (still open) and
+/// redrawn.
+pub async fn lost_cache(
+    turn: &mut Turn<'_>,
+    out: Step,
     character: i64,
     sheet: &OreSheet,
-) -> Result<Vec<(Session, RollState)>, AppError> {
+) -> Result<Step, AppError> {
     /// Open rolls of a channel looked at.
     const LOOK_AT: i64 = 50;
-    let open = crate::storage::sessions::latest_open_in_channel(
-        tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        LOOK_AT,
-    )
-    .await?;
-    let mut out = Vec::new();
+    let caller = turn.caller().clone();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let open =
+        crate::storage::sessions::latest_open_in_channel(turn.tx(), guild, channel, KIND, LOOK_AT)
+            .await?;
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let mut out = out;
     for s in open {
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
@@ -450,29 +448,9 @@ async fn registers_losing(
             continue;
         }
         state.picker = None;
-        out.push((s, state));
+        out = out.moved(s, &VvState::Roll(state), Status::Open, minutes);
     }
     Ok(out)
-}
-
-/// [`registers_losing`] for an action of the pipeline: the registers
-/// to move on ([`moved_registers`]).
-pub async fn lost_cache(
-    turn: &mut Turn<'_>,
-    character: i64,
-    sheet: &OreSheet,
-) -> Result<Vec<(Session, RollState)>, AppError> {
-    let caller = turn.caller().clone();
-    registers_losing(turn.tx(), &caller, character, sheet).await
-}
-
-/// The outcome with each register of [`lost_cache`] saved (still open)
-/// and redrawn.
-pub fn moved_registers(out: Step, registers: Vec<(Session, RollState)>, turn: &Turn<'_>) -> Step {
-    let minutes = Some(turn.guild.session_timeout_minutes);
-    registers.into_iter().fold(out, |out, (s, state)| {
-        out.moved(s, &VvState::Roll(state), Status::Open, minutes)
-    })
 }
 
 /// What a roll's message shows that the rules work out, computed once

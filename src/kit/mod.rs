@@ -19,6 +19,7 @@ pub mod ranged;
 pub mod render;
 pub mod secret;
 pub mod suggest;
+pub mod words;
 
 pub(crate) use choice::slash_choice;
 pub(crate) use command::command;

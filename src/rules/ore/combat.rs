@@ -5,7 +5,7 @@
 
 use super::sets::{read, Set};
 use super::settings::{InitiativeOrder, OreSettings, PowerPenalty, TieBreak};
-use super::sheet::{OreSheet, Stat};
+use super::sheet::{OreSheet, Stat, World};
 use crate::rules::dice::pool;
 use crate::rules::RuleError;
 use rand::Rng;
@@ -26,6 +26,17 @@ pub enum OrderKind {
     Initiative,
 }
 
+impl OrderKind {
+    /// The stat this roll uses in `world`: Wit for Outthink; Agility, or
+    /// Precision in cosmOS, for Initiative (VV-10).
+    pub fn stat(self, world: World) -> Stat {
+        match self {
+            OrderKind::Outthink => Stat::Wit,
+            OrderKind::Initiative => world.initiative_stat(),
+        }
+    }
+}
+
 /// One entity taking part in an order roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entrant {
@@ -41,10 +52,11 @@ impl Entrant {
     /// The entrant for a sheet: Wit for Outthink; Agility, or Precision in
     /// cosmOS, for Initiative (VV-10).
     pub fn from_sheet(id: i64, sheet: &OreSheet, kind: OrderKind) -> Self {
-        let stat = match kind {
-            OrderKind::Outthink => Stat::Wit,
-            OrderKind::Initiative => sheet.initiative_stat(),
-        };
+        Self::rolling(id, sheet, kind.stat(sheet.world))
+    }
+
+    /// The entrant for a sheet rolling `stat` (with its −1 Power penalty).
+    pub fn rolling(id: i64, sheet: &OreSheet, stat: Stat) -> Self {
         Entrant {
             id,
             stat: sheet.stats.get(stat),
@@ -115,6 +127,14 @@ impl OrderRoll {
     /// One entity's value.
     pub fn value_of(&self, id: i64) -> Option<u32> {
         self.entries.iter().find(|e| e.id == id).map(|e| e.value)
+    }
+
+    /// The dice this roll generated: every entity's pool and every tie
+    /// re-roll (A-O14); the table bounds it.
+    pub fn dice_generated(&self) -> usize {
+        let rerolled = self.ties.iter().flat_map(|t| t.rerolls.iter().flatten());
+        self.entries.iter().map(|e| e.faces.len()).sum::<usize>()
+            + rerolled.map(|r| r.faces.len()).sum::<usize>()
     }
 
     /// Stores one entity's value on its sheet: `combat.outthink` or
@@ -406,6 +426,23 @@ mod tests {
     use rand::{rngs::StdRng, SeedableRng};
 
     #[test]
+    fn vv_10_outthink_rolls_wit_and_initiative_the_worlds_stat() {
+        for w in [World::Physical, World::Veil, World::CosmOS] {
+            assert_eq!(OrderKind::Outthink.stat(w), Stat::Wit);
+        }
+        assert_eq!(OrderKind::Initiative.stat(World::Physical), Stat::Agility);
+        assert_eq!(OrderKind::Initiative.stat(World::Veil), Stat::Agility);
+        assert_eq!(OrderKind::Initiative.stat(World::CosmOS), Stat::Precision);
+        let mut sheet = OreSheet::new(crate::rules::ore::sheet::Stats::all(2));
+        sheet.world = World::CosmOS;
+        sheet.stats.precision = 5;
+        assert_eq!(
+            Entrant::from_sheet(4, &sheet, OrderKind::Initiative).stat,
+            5
+        );
+    }
+
+    #[test]
     fn vv_9_ranges_use_manhattan_distance() {
         assert_eq!(distance((0, 0), (2, -3)), 5);
         assert!(in_range(Range::SelfOnly, (1, 1), (1, 1)));
@@ -560,6 +597,14 @@ mod tests {
         for seed in 0..400 {
             let mut rng = StdRng::seed_from_u64(seed);
             let r = roll_order(OrderKind::Outthink, &entrants, &s, &mut rng).unwrap();
+            // Pools of 1, 1 and 2 dice, and each re-roll's dice.
+            let rerolled: usize = r
+                .ties
+                .iter()
+                .flat_map(|t| t.rerolls.iter().flatten())
+                .map(|x| x.faces.len())
+                .sum();
+            assert_eq!(r.dice_generated(), 4 + rerolled);
             for t in &r.ties {
                 let pos = |id: i64| r.ranking.iter().position(|&x| x == id).unwrap();
                 if t.ids.contains(&3) {

@@ -220,6 +220,52 @@ impl OreSheet {
     }
 }
 
+/// One choice of the "discard which?" prompt (VV-8): the dice of one kind
+/// and face, which are alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiscardChoice {
+    /// Fault dice counted toward the cache (A-O11), else cache dice.
+    pub fault: bool,
+    /// Their face.
+    pub face: u32,
+    /// How many of them may go.
+    pub count: usize,
+}
+
+impl OreSheet {
+    /// The [`OreSheet::discard_options`] told apart by kind and face,
+    /// lowest face first (a cache die before a Fault die of its face);
+    /// empty when nothing must be discarded.
+    pub fn discard_choices(&self, settings: &OreSettings) -> Vec<DiscardChoice> {
+        let mut out: Vec<DiscardChoice> = Vec::new();
+        for r in self.discard_options(settings) {
+            let fault = matches!(r, CacheRef::Fault(_));
+            let Some(face) = self.face_of(r) else {
+                continue;
+            };
+            match out.iter_mut().find(|c| c.fault == fault && c.face == face) {
+                Some(c) => c.count += 1,
+                None => out.push(DiscardChoice {
+                    fault,
+                    face,
+                    count: 1,
+                }),
+            }
+        }
+        out.sort_by_key(|c| (c.face, c.fault));
+        out
+    }
+
+    /// The die a choice of kind and face discards (the last such die), if
+    /// one may still go.
+    pub fn discard_pick(&self, settings: &OreSettings, fault: bool, face: u32) -> Option<CacheRef> {
+        self.discard_options(settings)
+            .into_iter()
+            .rev()
+            .find(|r| matches!(r, CacheRef::Fault(_)) == fault && self.face_of(*r) == Some(face))
+    }
+}
+
 fn index_of(r: &CacheRef) -> usize {
     match r {
         CacheRef::Cache(i) | CacheRef::Fault(i) => *i,
@@ -264,6 +310,43 @@ mod tests {
         );
         assert!(s.cache.is_empty() && !s.comp.session_active);
         assert!(s.logout(LogoutReason::Manual).is_err());
+    }
+
+    /// VV-8, A-O11: the prompt offers each kind and face once, lowest
+    /// first, and a choice takes the last die of its kind and face.
+    #[test]
+    fn vv_8_a_o11_discard_choices_tell_dice_apart_by_kind_and_face() {
+        let mut settings = OreSettings {
+            fault_counts_toward_cache: true,
+            ..OreSettings::default()
+        };
+        let mut s = comp_sheet(2, 3);
+        s.comp.session_active = true;
+        s.cache = [7, 3, 7]
+            .map(|face| CacheDie {
+                face,
+                source: CacheSource::Boot,
+            })
+            .to_vec();
+        s.fault_dice = vec![3];
+        let choice = |fault, face, count| DiscardChoice { fault, face, count };
+        assert_eq!(
+            s.discard_choices(&settings),
+            vec![choice(false, 3, 1), choice(true, 3, 1), choice(false, 7, 2)]
+        );
+        assert_eq!(
+            s.discard_pick(&settings, false, 7),
+            Some(CacheRef::Cache(2))
+        );
+        assert_eq!(s.discard_pick(&settings, true, 3), Some(CacheRef::Fault(0)));
+        assert_eq!(s.discard_pick(&settings, true, 7), None);
+        settings.fault_counts_toward_cache = false;
+        assert_eq!(s.discard_pick(&settings, true, 3), None);
+        s.cache.truncate(2);
+        assert!(
+            s.discard_choices(&settings).is_empty(),
+            "not over the maximum"
+        );
     }
 
     #[test]

@@ -788,6 +788,20 @@ impl OreRoll {
         )))
     }
 
+    /// The dice this roll has generated so far: its pool, its Error Dice
+    /// and those every set-using or Minor action after the first rolled
+    /// beside it (A-O13); the table bounds it.
+    pub fn dice_generated(&self) -> usize {
+        let set_actions = self.actions.iter().filter(|a| {
+            matches!(
+                a.kind,
+                ActionKind::Basic | ActionKind::Special | ActionKind::Minor
+            )
+        });
+        let later: usize = set_actions.skip(1).map(|a| a.error_dice.len()).sum();
+        self.natural.len() + self.error_dice.len() + later
+    }
+
     /// True if the action numbered `n` is a Combo or a String: a
     /// set-using action (Basic or Special) after an earlier one on the same
     /// register (VV-7).
@@ -819,6 +833,22 @@ impl OreRoll {
             .collect()
     }
 
+    /// The unused dice worth telling apart: one per face, rolled and
+    /// cache dice apart (dice of one face and origin are alike), lowest
+    /// face first and a rolled die before a cache die of its face; each as
+    /// (its first register position, its face, from the cache).
+    pub fn distinct_unused(&self) -> Vec<(usize, u32, bool)> {
+        let mut dice: Vec<(usize, u32, bool)> = Vec::new();
+        for (i, d) in self.register.iter().enumerate() {
+            let cache = d.from_cache.is_some();
+            if d.is_unused() && !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
+                dice.push((i, d.face, cache));
+            }
+        }
+        dice.sort_by_key(|&(i, face, cache)| (face, cache, i));
+        dice
+    }
+
     /// The face modifiers worth offering (VV-5): for each unused die (one
     /// per face, rolled and cache dice apart, lowest face first), each
     /// modifier from ±1 to ±`max_delta` that changes its face under
@@ -827,19 +857,7 @@ impl OreRoll {
     pub fn modifier_choices(&self, max_delta: i32) -> Vec<ModifierChoice> {
         let unused = self.unused_faces();
         let count = |face: u32| unused.iter().filter(|&&f| f == face).count() as u32;
-        let mut dice: Vec<(usize, u32, bool)> = Vec::new();
-        for (i, d) in self
-            .register
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.is_unused())
-        {
-            let cache = d.from_cache.is_some();
-            if !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
-                dice.push((i, d.face, cache));
-            }
-        }
-        dice.sort_by_key(|&(i, face, cache)| (face, cache, i));
+        let dice = self.distinct_unused();
         let mut out = Vec::new();
         for size in 1..=max_delta {
             for &(die, from, from_cache) in &dice {

@@ -483,6 +483,16 @@ pub enum World {
     CosmOS,
 }
 
+impl World {
+    /// The stat Initiative uses here: Agility, or Precision in cosmOS (VV-10).
+    pub fn initiative_stat(self) -> Stat {
+        match self {
+            World::CosmOS => Stat::Precision,
+            World::Physical | World::Veil => Stat::Agility,
+        }
+    }
+}
+
 /// Per-combat values (VV-10, VV-11, VV-13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(default)]
@@ -929,10 +939,7 @@ impl OreSheet {
 
     /// The stat used for Initiative here: Agility, or Precision in cosmOS (VV-10).
     pub fn initiative_stat(&self) -> Stat {
-        match self.world {
-            World::CosmOS => Stat::Precision,
-            World::Physical | World::Veil => Stat::Agility,
-        }
+        self.world.initiative_stat()
     }
 
     /// Unhealed Injuries, in order.

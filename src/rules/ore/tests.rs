@@ -435,6 +435,11 @@ fn a_o8_a_minor_action_may_break_a_set() {
     let settings = OreSettings::default();
     let mut sheet = sheet_with(Stat::Agility, 6);
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+                                                                // The dice a Minor action may spend, one per face, lowest first.
+    assert_eq!(
+        roll.distinct_unused(),
+        vec![(2, 1, false), (1, 6, false), (0, 7, false)]
+    );
     let (roll, ev) = ok(
         roll,
         &mut sheet,
@@ -444,6 +449,7 @@ fn a_o8_a_minor_action_may_break_a_set() {
             label: None,
         },
     );
+    assert_eq!(roll.distinct_unused()[2], (3, 7, false), "die 1 is spent");
     assert_eq!(
         ev,
         vec![OreEvent::MinorAction {
@@ -661,8 +667,14 @@ fn a_o13_error_dice_roll_beside_each_action_of_an_injured_entity() {
     }));
     // The Error Dice never join the register's sets.
     assert_eq!(roll.reading().to_string(), "3×7 (37), 2×6 (26); loose 1");
+    assert_eq!(roll.dice_generated(), 9, "6 of the pool, 3 Error Dice");
     let (roll, ev) = ok(roll, &mut sheet, basic(7));
     assert_eq!(roll.actions[0].error_dice, vec![5, 6, 1]);
+    assert_eq!(
+        roll.dice_generated(),
+        9,
+        "the first action takes the roll's"
+    );
     assert_eq!(
         ev.len(),
         1,
@@ -671,6 +683,7 @@ fn a_o13_error_dice_roll_beside_each_action_of_an_injured_entity() {
     let (roll, ev) = roll.apply(&mut sheet, basic(6), &mut rng(7)).unwrap();
     assert_eq!(roll.actions[1].error_dice.len(), 3);
     assert!(matches!(&ev[1], OreEvent::ErrorDice { action: Some(1), faces } if faces.len() == 3));
+    assert_eq!(roll.dice_generated(), 12, "the second rolls its own");
     settings.set("vv_error_dice_stacking", "max").unwrap();
     assert_eq!(sheet.error_dice_count(&settings), 2);
     sheet.mob_mode = true;

@@ -199,10 +199,7 @@ impl Fight {
 
     /// The stat Initiative uses here: Agility, or Precision in cosmOS (VV-10).
     pub fn initiative_stat(&self) -> Stat {
-        match self.world {
-            World::CosmOS => Stat::Precision,
-            World::Physical | World::Veil => Stat::Agility,
-        }
+        self.world.initiative_stat()
     }
 
     /// Adds a line to the log, keeping the last [`LOG_LINES`] besides the
@@ -235,24 +232,14 @@ impl Fight {
         self.phase != Phase::Setup
     }
 
-    fn entrant(&self, seat: &Seat<Fighter>, sheet: &OreSheet, kind: OrderKind) -> Entrant {
-        let stat = match kind {
-            OrderKind::Outthink => Stat::Wit,
-            OrderKind::Initiative => self.initiative_stat(),
-        };
-        Entrant {
-            id: i64::from(seat.id),
-            stat: sheet.stats.get(stat),
-            power_penalty: sheet.combat.power_penalty,
-        }
-    }
-
     /// Rolls Outthink and Initiative for the seats in `ids` (VV-10) and
-    /// records them; tie-breaks rank them among themselves (A-O14).
+    /// records them on the seats and on the player characters' sheets in
+    /// `pcs` (`combat.outthink`, `combat.initiative`); tie-breaks rank them
+    /// among themselves (A-O14).
     fn roll_for<R: Rng + ?Sized>(
         &mut self,
         ids: &[u32],
-        pcs: &Sheets,
+        pcs: &mut Sheets,
         settings: &OreSettings,
         rng: &mut R,
     ) -> Result<Vec<super::combat::OrderRoll>, RuleError> {
@@ -267,7 +254,11 @@ impl Fight {
                 let sheet = sheet_of(seat, pcs).ok_or_else(|| {
                     RuleError::new(format!("{}'s sheet could not be read.", seat.name))
                 })?;
-                entrants.push(self.entrant(seat, sheet, kind));
+                entrants.push(Entrant::rolling(
+                    i64::from(seat.id),
+                    sheet,
+                    kind.stat(self.world),
+                ));
             }
             let roll = roll_order(kind, &entrants, settings, rng)?;
             let n = u32::try_from(roll.ranking.len()).unwrap_or(u32::MAX);
@@ -280,8 +271,13 @@ impl Fight {
                     .find(|e| e.id == *id)
                     .map(|e| e.faces.clone())
                     .unwrap_or_default();
-                let Some(seat) = u32::try_from(*id).ok().and_then(|i| self.turns.seat_mut(i))
-                else {
+                let Ok(seat_id) = u32::try_from(*id) else {
+                    continue;
+                };
+                if let Some(sheet) = pcs.get_mut(&seat_id) {
+                    roll.record_on(*id, sheet);
+                }
+                let Some(seat) = self.turns.seat_mut(seat_id) else {
                     continue;
                 };
                 match kind {
@@ -303,10 +299,11 @@ impl Fight {
     }
 
     /// Begin: the Prediction and Initiative phases for everyone, then round
-    /// 1's Call phase. Only in the setup, with at least one combatant.
+    /// 1's Call phase. Only in the setup, with at least one combatant. The
+    /// player characters' sheets in `pcs` keep their values (VV-10).
     pub fn begin<R: Rng + ?Sized>(
         &mut self,
-        pcs: &Sheets,
+        pcs: &mut Sheets,
         settings: &OreSettings,
         rng: &mut R,
     ) -> Result<Vec<super::combat::OrderRoll>, RuleError> {
@@ -327,13 +324,14 @@ impl Fight {
         Ok(rolls)
     }
 
-    /// Rolls Outthink and Initiative for one seat that joined after Begin.
-    /// It takes its place in the orders (losing ties to those already
-    /// ranked); whose turn it is does not change.
+    /// Rolls Outthink and Initiative for one seat that joined after Begin
+    /// (kept on its sheet in `pcs` when it is a player character's). It
+    /// takes its place in the orders (losing ties to those already ranked);
+    /// whose turn it is does not change.
     pub fn roll_late<R: Rng + ?Sized>(
         &mut self,
         id: u32,
-        pcs: &Sheets,
+        pcs: &mut Sheets,
         settings: &OreSettings,
         rng: &mut R,
     ) -> Result<(), RuleError> {
@@ -742,7 +740,7 @@ mod tests {
         let mut f = Fight::new(World::Physical);
         let e = f
             .begin(
-                &Sheets::new(),
+                &mut Sheets::new(),
                 &OreSettings::default(),
                 &mut StdRng::seed_from_u64(1),
             )
@@ -795,9 +793,10 @@ mod tests {
     }
 
     fn begun() -> (Fight, Sheets) {
-        let (mut f, pcs) = fight();
+        let (mut f, mut pcs) = fight();
         let s = OreSettings::default();
-        f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
+        f.begin(&mut pcs, &s, &mut StdRng::seed_from_u64(7))
+            .unwrap();
         (f, pcs)
     }
 
@@ -877,10 +876,11 @@ mod tests {
 
     #[test]
     fn ascending_initiative_reverses_the_resolution_order() {
-        let (mut f, pcs) = fight();
+        let (mut f, mut pcs) = fight();
         let mut s = OreSettings::default();
         s.set("vv_initiative_order", "ascending").unwrap();
-        f.begin(&pcs, &s, &mut StdRng::seed_from_u64(7)).unwrap();
+        f.begin(&mut pcs, &s, &mut StdRng::seed_from_u64(7))
+            .unwrap();
         for _ in 0..3 {
             f.call(
                 Stat::Wit,
@@ -1024,7 +1024,7 @@ mod tests {
 
     #[test]
     fn a_late_joiner_is_rolled_and_placed_without_moving_the_turn() {
-        let (mut f, pcs) = begun();
+        let (mut f, mut pcs) = begun();
         let s = OreSettings::default();
         let current = f.turns.current;
         let id = f
@@ -1036,12 +1036,48 @@ mod tests {
                 Fighter::npc(OreSheet::mob(stats(1, 1, 1), 1)),
             )
             .unwrap();
-        f.roll_late(id, &pcs, &s, &mut StdRng::seed_from_u64(2))
+        f.roll_late(id, &mut pcs, &s, &mut StdRng::seed_from_u64(2))
             .unwrap();
         assert!(f.turns.seat(id).unwrap().data.outthink.is_some());
         assert_eq!(f.turns.current, current);
         let keys: Vec<(u32, u32)> = f.turns.seats.iter().map(Fight::outthink_key).collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    }
+
+    /// VV-10: the Outthink and Initiative a player character rolls at
+    /// Begin, or on joining late, are kept on its sheet; an NPC's only in
+    /// its seat.
+    #[test]
+    fn vv_10_begin_and_a_late_join_keep_the_values_on_the_player_sheets() {
+        let (f, pcs) = begun();
+        let ada = &f.turns.seats.iter().find(|s| s.name == "Ada").unwrap();
+        let sheet = &pcs[&ada.id];
+        assert_eq!(sheet.combat.outthink, ada.data.outthink);
+        assert_eq!(sheet.combat.initiative, ada.data.initiative);
+        assert!(sheet.combat.outthink.is_some() && sheet.combat.initiative.is_some());
+        let (mut f, mut pcs) = begun();
+        let bo = f
+            .turns
+            .add("Bo", Some(11), Some(101), Fighter::pc())
+            .unwrap();
+        pcs.insert(bo, OreSheet::new(stats(4, 4, 4)));
+        let before = pcs.clone();
+        f.roll_late(
+            bo,
+            &mut pcs,
+            &OreSettings::default(),
+            &mut StdRng::seed_from_u64(2),
+        )
+        .unwrap();
+        let seat = f.turns.seat(bo).unwrap();
+        assert_eq!(pcs[&bo].combat.outthink, seat.data.outthink);
+        assert_eq!(pcs[&bo].combat.initiative, seat.data.initiative);
+        assert!(pcs[&bo].combat.initiative.is_some());
+        // The other sheets are left alone.
+        pcs.remove(&bo);
+        let mut others = before;
+        others.remove(&bo);
+        assert_eq!(pcs, others);
     }
 
     #[test]
@@ -1050,9 +1086,9 @@ mod tests {
         let mut f = Fight::new(World::CosmOS);
         assert_eq!(f.initiative_stat(), Stat::Precision);
         let mut rng = StdRng::seed_from_u64(1);
-        assert!(f.begin(&Sheets::new(), &s, &mut rng).is_err());
-        let (mut f, pcs) = begun();
-        assert!(f.begin(&pcs, &s, &mut rng).is_err());
+        assert!(f.begin(&mut Sheets::new(), &s, &mut rng).is_err());
+        let (mut f, mut pcs) = begun();
+        assert!(f.begin(&mut pcs, &s, &mut rng).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::component::Action;
 use crate::app::AppError;
+use crate::kit::words::{by_word, word_of};
 
 /// Which select is open under a roll (also the argument of `pick:` and
 /// `sel:`).
@@ -27,37 +28,25 @@ pub enum Picker {
     Special,
 }
 
-impl Picker {
-    /// Every picker.
-    pub const ALL: [Picker; 5] = [
-        Picker::Cache,
-        Picker::Load,
-        Picker::Minor,
-        Picker::Modify,
-        Picker::Special,
-    ];
+/// Every picker with its word in a custom_id (`pick:<word>`,
+/// `sel:<word>`).
+pub const PICKERS: [(&str, Picker); 5] = [
+    ("cache", Picker::Cache),
+    ("load", Picker::Load),
+    ("minor", Picker::Minor),
+    ("modify", Picker::Modify),
+    ("special", Picker::Special),
+];
 
+impl Picker {
     /// Reads a picker's word.
     pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "cache" => Some(Picker::Cache),
-            "load" => Some(Picker::Load),
-            "minor" => Some(Picker::Minor),
-            "modify" => Some(Picker::Modify),
-            "special" => Some(Picker::Special),
-            _ => None,
-        }
+        by_word(&PICKERS, s)
     }
 
     /// The picker's word in a custom_id.
     pub fn word(self) -> &'static str {
-        match self {
-            Picker::Cache => "cache",
-            Picker::Load => "load",
-            Picker::Minor => "minor",
-            Picker::Modify => "modify",
-            Picker::Special => "special",
-        }
+        word_of(&PICKERS, &self)
     }
 }
 
@@ -87,8 +76,8 @@ pub enum VvButton {
 impl VvButton {
     /// One of each shape, for tests.
     pub fn samples() -> Vec<VvButton> {
-        let mut v: Vec<VvButton> = Picker::ALL.into_iter().map(VvButton::Pick).collect();
-        v.extend(Picker::ALL.into_iter().map(VvButton::Select));
+        let mut v: Vec<VvButton> = PICKERS.map(|(_, p)| VvButton::Pick(p)).to_vec();
+        v.extend(PICKERS.map(|(_, p)| VvButton::Select(p)));
         v.extend([1, 9, 10].map(VvButton::Basic));
         v.extend([VvButton::Discard, VvButton::Close]);
         v.extend([0, 7, u32::MAX].map(VvButton::Special));

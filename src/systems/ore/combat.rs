@@ -19,17 +19,17 @@ pub use super::combat_buttons::KIND;
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::context::{checked, Outcome as Step, Turn};
-use super::roll::{settle_overflow, RollState, Whose};
+use super::roll::{RollState, Whose};
 use super::{by_id, load_settings, record, text, VvState, GM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Record, Shown};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
-use crate::rules::ore::roll::{RollPhase, RollRequest};
+use crate::rules::ore::roll::RollRequest;
 use crate::rules::ore::sets::SetRequirement;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, Stats, World};
 use crate::rules::ore::tracker::{EndOfRound, Fight, Fighter, Phase, Register, Sheets};
-use crate::rules::ore::{OreEvent, OreRoll, RollAction};
+use crate::rules::ore::{OreEvent, RollAction};
 use crate::rules::Actor;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, Tx};
@@ -236,30 +236,29 @@ pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
 }
 
 /// Rolls Outthink and Initiative for a seat that joins a fight already
-/// begun, and records them on a player character's sheet.
+/// begun (kept on a player character's sheet): the note's words and the
+/// sheets to save.
 fn roll_late(
     turn: &Turn<'_>,
     fight: &mut Fight,
     id: u32,
     pcs: &mut Pcs,
-) -> Result<Option<String>, AppError> {
+) -> Result<(String, Vec<Loaded<OreSheet>>), AppError> {
     if !fight.begun() {
-        return Ok(None);
+        return Ok((String::new(), Vec::new()));
     }
-    fight.roll_late(id, &sheets(pcs), &turn.settings, &mut turn.rng())?;
-    let Some(seat) = fight.turns.seat(id) else {
-        return Ok(None);
-    };
-    let (o, i) = (seat.data.outthink, seat.data.initiative);
-    if let Some(ch) = pcs.get_mut(&id) {
-        ch.sheet.combat.outthink = o;
-        ch.sheet.combat.initiative = i;
-    }
-    Ok(Some(format!(
-        " Outthink {}, Initiative {}.",
-        o.unwrap_or(0),
-        i.unwrap_or(0)
-    )))
+    let mut changed = sheets(pcs);
+    fight.roll_late(id, &mut changed, &turn.settings, &mut turn.rng())?;
+    let saved = changed_sheets(pcs, changed)?;
+    let rolled = fight.turns.seat(id).map(|seat| {
+        let (o, i) = (seat.data.outthink, seat.data.initiative);
+        format!(
+            " Outthink {}, Initiative {}.",
+            o.unwrap_or(0),
+            i.unwrap_or(0)
+        )
+    });
+    Ok((rolled.unwrap_or_default(), saved))
 }
 
 /// `/vv-gm combat join`: the Compiler seats a character (`character:`,
@@ -292,12 +291,8 @@ async fn seat_pc(
         .turns
         .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
     let mut pcs = pcs_of(turn, fight).await?;
-    let rolled = roll_late(turn, fight, id, &mut pcs)?;
-    let mut saved = Vec::new();
-    if let Some(ch) = pcs.get(&id).filter(|_| rolled.is_some()) {
-        saved.push(checked(ch.clone())?);
-    }
-    let note = format!("{who} joins the fight.{}", rolled.unwrap_or_default());
+    let (rolled, saved) = roll_late(turn, fight, id, &mut pcs)?;
+    let note = format!("{who} joins the fight.{rolled}");
     fight.note(note.clone());
     let out = tracker(turn, session, fight, Status::Open, &pcs, answer(&note));
     Ok(with_sheets(out, saved))
@@ -387,11 +382,11 @@ pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     let sheet = npc_sheet(&args)?;
     let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
     let mut pcs = pcs_of(&mut turn, &fight).await?;
-    let rolled = roll_late(&turn, &mut fight, id, &mut pcs)?;
+    // An NPC's values stay in its seat: no sheet to save.
+    let (rolled, _) = roll_late(&turn, &mut fight, id, &mut pcs)?;
     let note = format!(
-        "{name} joins the fight{}.{}",
+        "{name} joins the fight{}.{rolled}",
         if args.mob { " (mob)" } else { "" },
-        rolled.unwrap_or_default()
     );
     fight.note(note.clone());
     let answer = Answer::Edit(format!("✅ {note}"));
@@ -434,13 +429,6 @@ pub async fn damage(
         .map(|s| s.name.clone())
         .unwrap_or_default();
     let (events, sheet, character) = hit(&turn, &mut fight, &mut pcs, id, track, amount)?;
-    // Cyber 0 logged them out: the cache dice leave their registers.
-    let registers = match character {
-        Some(c) if super::logged_out(&events) => {
-            super::roll::lost_cache(&mut turn, c, &sheet).await?
-        }
-        _ => Vec::new(),
-    };
     let mut lines = text::events(&events, &sheet);
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
@@ -469,7 +457,11 @@ pub async fn damage(
     note.extend(lines);
     let answer = Answer::Edit(text::join_capped(&note, 1800));
     let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer).log(entry);
-    let out = super::roll::moved_registers(with_sheets(out, saved), registers, &turn);
+    let mut out = with_sheets(out, saved);
+    // Cyber 0 logged them out: the cache dice leave their registers.
+    if let Some(c) = character.filter(|_| super::logged_out(&events)) {
+        out = super::roll::lost_cache(&mut turn, out, c, &sheet).await?;
+    }
     turn.finish(out).await
 }
 
@@ -607,11 +599,7 @@ async fn clear_registers(
         state.roll = roll;
         state.picker = None;
         state.notes = text::events(&events, sheet);
-        let status = if state.roll.phase == RollPhase::Closed {
-            Status::Closed
-        } else {
-            Status::Open
-        };
+        let status = state.status();
         out.push((s, VvState::Roll(state), status));
     }
     Ok(out)
@@ -627,44 +615,38 @@ struct Calling<'a> {
 }
 
 /// Starts a combatant's register: the Called Stat rolled as a usual
-/// Virtual Veil roll, posted with its buttons and linked to the seat (a
-/// player character's acts on the character's sheet, a quick-added NPC's
-/// on the sheet in its seat). Gives the register, the roll's message and
-/// the roll's log entry; an NPC whose call rolls no dice gets no message
-/// (nothing to act with).
+/// Virtual Veil roll ([`RollState::roll`]), posted with its buttons and
+/// linked to the seat (a player character's acts on the character's
+/// sheet, a quick-added NPC's on the sheet in its seat). Gives the
+/// register, the roll's message and the roll's log entry; an NPC whose
+/// call rolls no dice gets no message (nothing to act with).
 async fn call_roll(
     turn: &mut Turn<'_>,
     who: Calling<'_>,
     stat: Stat,
 ) -> Result<(Register, Option<crate::app::View>, Record), AppError> {
-    let mut settings = turn.settings.clone();
-    settings.max_pool = settings.max_pool.min(turn.max_dice().max(1));
-    let notes = settle_overflow(who.sheet, &settings);
-    let (roll, events) = OreRoll::start(
-        who.sheet,
-        &settings,
-        who.owner,
-        RollRequest {
-            stat: Some(stat),
-            dice: None,
-            label: Some("Called Stat".into()),
-        },
-        &mut turn.rng(),
-    )?;
-    who.sheet.combat.called_stat = Some(stat);
+    let request = RollRequest {
+        stat: Some(stat),
+        dice: None,
+        label: Some("Called Stat".into()),
+    };
+    let caller = (who.whose, who.name, who.owner);
+    let requirement = SetRequirement::default();
+    let (state, events) = RollState::roll(turn, who.sheet, caller, request, requirement)?;
     let character = match who.whose {
         Whose::Character(id) => Some(id),
         Whose::Seat { .. } => None,
     };
+    let roll = &state.roll;
     let (faces, error_dice) = (roll.natural.clone(), roll.error_dice.clone());
     let inputs = record::CalledInputs {
         called: true,
         combatant: who.name.to_string(),
-        pool: super::roll::pool_text(&roll),
+        pool: super::roll::pool_text(roll),
         stat: Some(stat),
     };
     let mut entry = Record::new("roll", &inputs, &events)
-        .dice(&record::RollDice::of(&roll), super::faces::thrown(&events))
+        .dice(&record::RollDice::of(roll), super::faces::thrown(&events))
         .on_session();
     if let Some(c) = character {
         entry = entry.character(c);
@@ -672,38 +654,17 @@ async fn call_roll(
     if faces.is_empty() && character.is_none() {
         return Ok((Register::Rolled { faces, error_dice }, None, entry));
     }
-    let (session, view) = post_register(turn, &who, roll, notes).await?;
+    // Posted as a usual roll message, its session opened ahead.
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let stored = VvState::Roll(state.clone());
+    let session = turn.open_session(super::KIND, &stored, minutes).await?;
+    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*who.sheet));
     let register = Register::Linked {
         session,
         faces,
         error_dice,
     };
     Ok((register, Some(view), entry.at_session(session)))
-}
-
-/// Posts a called register as a usual roll message (its session and view).
-async fn post_register(
-    turn: &mut Turn<'_>,
-    who: &Calling<'_>,
-    roll: OreRoll,
-    notes: Vec<String>,
-) -> Result<(i64, crate::app::View), AppError> {
-    let requirement = SetRequirement::default();
-    let state = RollState {
-        whose: who.whose,
-        name: who.name.to_string(),
-        chance: text::chance(roll.pool, &requirement),
-        roll,
-        requirement,
-        picker: None,
-        page: 0,
-        notes,
-    };
-    let minutes = Some(turn.guild.session_timeout_minutes);
-    let stored = VvState::Roll(state.clone());
-    let id = turn.open_session(super::KIND, &stored, minutes).await?;
-    let view = super::roll::view(id, 0, Status::Open, &state, Some(&*who.sheet));
-    Ok((id, view))
 }
 
 /// Refuses a player what only the Compiler does.
@@ -755,15 +716,9 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
 /// and round 1 begins.
 async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let rolls = fight.begin(&sheets(&pcs), &turn.settings, &mut turn.rng())?;
-    let mut saved = Vec::new();
-    for (id, ch) in pcs.iter_mut() {
-        if let Some(seat) = fight.turns.seat(*id) {
-            ch.sheet.combat.outthink = seat.data.outthink;
-            ch.sheet.combat.initiative = seat.data.initiative;
-            saved.push(checked(ch.clone())?);
-        }
-    }
+    let mut changed = sheets(&pcs);
+    let rolls = fight.begin(&mut changed, &turn.settings, &mut turn.rng())?;
+    let saved = changed_sheets(&mut pcs, changed)?;
     let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
     let inputs = record::CombatStart {
         world: Some(fight.world),

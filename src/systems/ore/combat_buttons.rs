@@ -3,6 +3,7 @@
 //! them.
 
 use crate::app::component::Action;
+use crate::kit::words::{by_word, word_of};
 
 /// The session kind of a combat tracker.
 pub const KIND: &str = "vvc";
@@ -27,47 +28,27 @@ pub enum CombatButton {
     Join,
 }
 
-impl CombatButton {
-    /// Every button, for tests.
-    pub const ALL: [CombatButton; 7] = [
-        CombatButton::Begin,
-        CombatButton::Call,
-        CombatButton::Next,
-        CombatButton::NextRound,
-        CombatButton::React,
-        CombatButton::End,
-        CombatButton::Join,
-    ];
-}
+/// Every button with its action word (in posted messages: never rename).
+pub const WORDS: [(&str, CombatButton); 7] = [
+    ("begin", CombatButton::Begin),
+    ("call", CombatButton::Call),
+    ("next", CombatButton::Next),
+    ("round", CombatButton::NextRound),
+    ("react", CombatButton::React),
+    ("end", CombatButton::End),
+    ("join", CombatButton::Join),
+];
 
 impl Action for CombatButton {
     fn encode(&self) -> (&'static str, Option<String>) {
-        let word = match self {
-            CombatButton::Begin => "begin",
-            CombatButton::Call => "call",
-            CombatButton::Next => "next",
-            CombatButton::NextRound => "round",
-            CombatButton::React => "react",
-            CombatButton::End => "end",
-            CombatButton::Join => "join",
-        };
-        (word, None)
+        (word_of(&WORDS, self), None)
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        if arg.is_some() {
-            return None;
+        match arg {
+            Some(_) => None,
+            None => by_word(&WORDS, action),
         }
-        Some(match action {
-            "begin" => CombatButton::Begin,
-            "call" => CombatButton::Call,
-            "next" => CombatButton::Next,
-            "round" => CombatButton::NextRound,
-            "react" => CombatButton::React,
-            "end" => CombatButton::End,
-            "join" => CombatButton::Join,
-            _ => return None,
-        })
     }
 }
 
@@ -78,7 +59,7 @@ mod tests {
 
     #[test]
     fn every_button_round_trips_and_old_words_still_parse() {
-        for b in CombatButton::ALL {
+        for (_, b) in WORDS {
             let id = ButtonId::parse(&b.button("vvc", 77, 3).encode()).unwrap();
             assert_eq!(CombatButton::parse(&id.action, id.arg.as_deref()), Some(b));
         }

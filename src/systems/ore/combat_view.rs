@@ -467,7 +467,7 @@ mod tests {
         let s = OreSettings::default();
         let v = view(1, 0, Status::Open, &f, &Sheets::new(), 10);
         assert_eq!(v.clone().clamp(), v);
-        f.begin(&Sheets::new(), &s, &mut StdRng::seed_from_u64(1))
+        f.begin(&mut Sheets::new(), &s, &mut StdRng::seed_from_u64(1))
             .unwrap();
         for _ in 0..3 {
             f.note("x".repeat(400));

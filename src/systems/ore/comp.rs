@@ -62,14 +62,11 @@ pub async fn act(
     .dice(&ch.sheet.cache, super::faces::thrown(&events))
     .character(ch.row.id)
     .on_session();
-    // The cache dice left with the COMP: out of the open registers too.
-    let registers = if ch.sheet.comp.session_active {
-        Vec::new()
-    } else {
-        super::roll::lost_cache(&mut turn, ch.row.id, &ch.sheet).await?
-    };
     let mut out = report::outcome(&turn, &ch, (None, title), lines, colour);
-    out = super::roll::moved_registers(out, registers, &turn);
+    // The cache dice left with the COMP: out of the open registers too.
+    if !ch.sheet.comp.session_active {
+        out = super::roll::lost_cache(&mut turn, out, ch.row.id, &ch.sheet).await?;
+    }
     turn.finish(out.sheet(ch).log(entry)).await
 }
 

@@ -77,12 +77,6 @@ pub async fn damage_in(
         track: Some(track),
     };
     let entry = events_record(&ch, "damage", &inputs, &events).on_session();
-    // Cyber 0 logged them out: the cache dice leave their registers too.
-    let registers = if logged_out(&events) {
-        super::roll::lost_cache(turn, ch.row.id, &ch.sheet).await?
-    } else {
-        Vec::new()
-    };
     let head = format!(
         "💥 {} takes {amount} {} damage.",
         ch.name(),
@@ -91,7 +85,12 @@ pub async fn damage_in(
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
     let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
-    let out = super::roll::moved_registers(out, registers, turn);
+    // Cyber 0 logged them out: the cache dice leave their registers too.
+    let out = if logged_out(&events) {
+        super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?
+    } else {
+        out
+    };
     Ok(out.sheet(ch).log(entry))
 }
 
@@ -313,21 +312,8 @@ pub async fn end_combat(app: &App, caller: &Caller, who: Who<'_>, stable: bool) 
     .await
 }
 
-/// `/vv heal`: natural healing (VV-15).
-pub async fn heal_days(
-    app: &App,
-    caller: &Caller,
-    days: i64,
-    tended: bool,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = heal_days_in(&mut turn, days, tended, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`heal_days`] in a turn (an approved change's too): its outcome.
+/// `/vv heal`: natural healing (VV-15), in a turn (a governed change,
+/// the Compiler's approval's too): its outcome.
 pub async fn heal_days_in(
     turn: &mut Turn<'_>,
     days: i64,
@@ -392,21 +378,8 @@ pub async fn heal_injury(
 }
 
 /// `/vv repair`: a Cyber repair check (VV-16, A-O21) with the character's
-/// Engineering, another character's, or a number of dice.
-pub async fn repair(
-    app: &App,
-    caller: &Caller,
-    engineering: Option<i64>,
-    engineer: Option<&str>,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = repair_in(&mut turn, engineering, engineer, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`repair`] in a turn (an approved change's too): its outcome.
+/// Engineering, another character's, or a number of dice, in a turn (a
+/// governed change, the Compiler's approval's too): its outcome.
 pub async fn repair_in(
     turn: &mut Turn<'_>,
     engineering: Option<i64>,

@@ -36,16 +36,11 @@ pub fn parse_discard(
         "f" => true,
         _ => return Err(bad()),
     };
-    sheet
-        .discard_options(settings)
-        .into_iter()
-        .rev()
-        .find(|r| matches!(r, CacheRef::Fault(_)) == fault && sheet.face_of(*r) == Some(face))
-        .ok_or_else(|| {
-            AppError::user(
-                "There is no such die to discard any more; the message shows the cache as it is now.",
-            )
-        })
+    sheet.discard_pick(settings, fault, face).ok_or_else(|| {
+        AppError::user(
+            "There is no such die to discard any more; the message shows the cache as it is now.",
+        )
+    })
 }
 
 /// A click on a report: the discard select, by the character's player

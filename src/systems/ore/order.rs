@@ -11,7 +11,7 @@ use crate::app::view::{Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind, OrderRoll, TieBreakRecord};
 use crate::rules::ore::settings::{InitiativeOrder, OreSettings};
-use crate::rules::ore::sheet::Stat;
+use crate::rules::ore::sheet::World;
 use crate::rules::ore::OreSheet;
 use crate::storage::{self, Tx};
 use crate::systems::table::look::Outcome;
@@ -56,13 +56,6 @@ fn chain(names: &[String], max: usize) -> String {
     out
 }
 
-fn stat_of(kind: OrderKind, sheet: &OreSheet) -> Stat {
-    match kind {
-        OrderKind::Outthink => Stat::Wit,
-        OrderKind::Initiative => sheet.initiative_stat(),
-    }
-}
-
 /// `/vv-gm order`: rolls and ranks. `entities` is a comma-separated list of
 /// `Name:stat` (ad hoc), sheet names, or member mentions (their active sheet).
 pub async fn order(
@@ -94,7 +87,7 @@ pub async fn order(
     let entrants: Vec<Entrant> = entries.iter().map(|e| e.entrant).collect();
     let settings = turn.settings.clone();
     let result = roll_order(kind, &entrants, &settings, &mut turn.rng())?;
-    let generated = generated_dice(&result);
+    let generated = result.dice_generated();
     if generated > super::MAX_GENERATED {
         return Err(AppError::user(format!(
             "That would roll {generated} dice; at most {} per command.",
@@ -145,14 +138,6 @@ fn split_items(entities: &str) -> Result<Vec<&str>, AppError> {
     Ok(items)
 }
 
-/// The stat an ad-hoc entity's value stands for.
-fn default_stat(kind: OrderKind) -> &'static str {
-    match kind {
-        OrderKind::Outthink => "Wit",
-        OrderKind::Initiative => "Agility",
-    }
-}
-
 /// One typed entity, with the id `id`: a member mention (their active
 /// sheet), `Name:stat` (ad hoc) or a sheet name.
 async fn entry_of(
@@ -191,7 +176,8 @@ fn ad_hoc_entry(
     value: &str,
     kind: OrderKind,
 ) -> Result<Entry, AppError> {
-    let default_stat = default_stat(kind);
+    // An ad-hoc entity stands in the physical world.
+    let default_stat = kind.stat(World::Physical).name();
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
         return Err(AppError::user(format!(
@@ -248,17 +234,6 @@ async fn named_sheet(
             })?,
     };
     decode(row)
-}
-
-/// How many dice the roll generated, tie re-rolls included.
-fn generated_dice(result: &OrderRoll) -> usize {
-    result.entries.iter().map(|e| e.faces.len()).sum::<usize>()
-        + result
-            .ties
-            .iter()
-            .flat_map(|t| t.rerolls.iter().flatten())
-            .map(|r| r.faces.len())
-            .sum::<usize>()
 }
 
 /// The ranked roll's message: the order as its title, one line per
@@ -393,7 +368,7 @@ fn sheet_entry(id: i64, ch: Loaded<OreSheet>, kind: OrderKind) -> Entry {
     let entrant = Entrant::from_sheet(id, &ch.sheet, kind);
     Entry {
         name: ch.name().to_string(),
-        stat_name: stat_of(kind, &ch.sheet).name(),
+        stat_name: kind.stat(ch.sheet.world).name(),
         entrant,
         sheet: Some(ch),
     }

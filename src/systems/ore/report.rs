@@ -16,7 +16,6 @@ use crate::app::component::Action;
 use crate::app::pipeline::Shown;
 use crate::app::view::{Embed, Row, Select, SelectOption, View};
 use crate::app::Response;
-use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::sessions::Status;
 use crate::systems::table::look::Outcome as Look;
@@ -132,40 +131,26 @@ pub fn view(
 }
 
 /// The "Discard which?" select for a sheet over its cache maximum: one
-/// option per kind and face (dice of the same face are alike), lowest first.
+/// option per kind and face ([`OreSheet::discard_choices`]: dice of the
+/// same face are alike), lowest first.
 pub fn discard_row(id: i64, version: i64, sheet: &OreSheet, settings: &OreSettings) -> Option<Row> {
-    let mut seen: Vec<(bool, u32)> = Vec::new();
-    for r in sheet.discard_options(settings) {
-        let fault = matches!(r, CacheRef::Fault(_));
-        if let Some(face) = sheet.face_of(r) {
-            if !seen.contains(&(fault, face)) {
-                seen.push((fault, face));
-            }
-        }
-    }
-    if seen.is_empty() {
+    let choices = sheet.discard_choices(settings);
+    if choices.is_empty() {
         return None;
     }
-    seen.sort_by_key(|(fault, face)| (*face, *fault));
-    let options = seen
+    let options = choices
         .into_iter()
         .take(25)
-        .map(|(fault, face)| {
-            let count = sheet
-                .discard_options(settings)
-                .into_iter()
-                .filter(|r| {
-                    matches!(r, CacheRef::Fault(_)) == fault && sheet.face_of(*r) == Some(face)
-                })
-                .count();
+        .map(|c| {
+            let (what, word) = if c.fault {
+                ("Fault die", "f")
+            } else {
+                ("Cache die", "c")
+            };
             SelectOption {
-                label: if fault {
-                    format!("Fault die {face}")
-                } else {
-                    format!("Cache die {face}")
-                },
-                value: format!("{}:{face}", if fault { "f" } else { "c" }),
-                description: Some(format!("{count} in the cache")),
+                label: format!("{what} {}", c.face),
+                value: format!("{word}:{}", c.face),
+                description: Some(format!("{} in the cache", c.count)),
             }
         })
         .collect();

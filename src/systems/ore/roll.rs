@@ -39,7 +39,6 @@ use crate::systems::table::look::{self, Mark, Outcome};
 use super::context::{Outcome as Step, Turn};
 use super::record;
 use crate::app::pipeline::{Record, Shown};
-use crate::storage::Tx;
 
 /// Placeholder of the cache-dice select.
 pub const CACHE_PLACEHOLDER: &str = "Pick cache dice to add";
@@ -136,48 +135,28 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     if let (Some(stat), None) = (args.stat, dice) {
         check_stat_rolls(&ch.sheet, ch.name(), stat)?;
     }
-    let mut settings = turn.settings.clone();
-    let guild_cap = turn.guild.max_dice_per_roll.max(1);
-    let guild_capped = settings.max_pool > guild_cap;
-    settings.max_pool = settings.max_pool.min(guild_cap);
-    let mut notes = settle_overflow(&mut ch.sheet, &settings);
+    let request = RollRequest {
+        stat: args.stat,
+        dice,
+        label,
+    };
     let owner = Actor {
         id: ch.row.owner_id,
         gm: turn.fc,
     };
-    let (roll, events) = OreRoll::start(
-        &ch.sheet,
-        &settings,
-        owner,
-        RollRequest {
-            stat: args.stat,
-            dice,
-            label,
-        },
-        &mut turn.rng(),
-    )?;
-    if let Some(stat) = args.stat {
-        ch.sheet.combat.called_stat = Some(stat);
-    }
-    let chance = text::chance(roll.pool, &requirement);
-    if guild_capped && roll.capped {
-        notes.push(format!(
-            "This server allows at most {guild_cap} dice per roll (max_dice_per_roll)."
-        ));
-    }
-    let state = RollState {
-        whose: Whose::Character(ch.row.id),
-        name: ch.name().to_string(),
-        roll,
+    let name = ch.name().to_string();
+    let whose = Whose::Character(ch.row.id);
+    let (mut state, events) = RollState::roll(
+        turn,
+        &mut ch.sheet,
+        (whose, &name, owner),
+        request,
         requirement,
-        chance,
-        // With dice in the cache, the select that adds them opens with the
-        // roll: a set made with a cache die is then a pick and a click
-        // (issue 31 item 3); the view shows it only while it can be used.
-        picker: (!ch.sheet.cache.is_empty()).then_some(Picker::Cache),
-        page: 0,
-        notes,
-    };
+    )?;
+    // With dice in the cache, the select that adds them opens with the
+    // roll: a set made with a cache die is then a pick and a click
+    // (issue 31 item 3); the view shows it only while it can be used.
+    state.picker = (!ch.sheet.cache.is_empty()).then_some(Picker::Cache);
     let ch = super::context::checked(ch)?;
     let entry = roll_record(&state, args.stat, dice, &events).character(ch.row.id);
     let minutes = Some(turn.guild.session_timeout_minutes);
@@ -190,6 +169,57 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
     .sheet(ch)
     .log(entry);
     Ok(out)
+}
+
+impl RollState {
+    /// Its session's status: closed once the register is.
+    pub fn status(&self) -> Status {
+        if self.roll.phase == RollPhase::Closed {
+            Status::Closed
+        } else {
+            Status::Open
+        }
+    }
+
+    /// Rolls `request` into a new register of `whose` sheet (its name and
+    /// who plays it): a cache over its maximum is settled first, the pool
+    /// is capped by the server's `max_dice_per_roll` too (said in the
+    /// notes when that cap bit), and the Called Stat is kept on the sheet.
+    /// The state (no select open) and the rules' events.
+    pub fn roll(
+        turn: &Turn<'_>,
+        sheet: &mut OreSheet,
+        (whose, name, owner): (Whose, &str, Actor),
+        request: RollRequest,
+        requirement: SetRequirement,
+    ) -> Result<(RollState, Vec<OreEvent>), AppError> {
+        let mut settings = turn.settings.clone();
+        let guild_cap = turn.max_dice().max(1);
+        let guild_capped = settings.max_pool > guild_cap;
+        settings.max_pool = settings.max_pool.min(guild_cap);
+        let mut notes = settle_overflow(sheet, &settings);
+        let stat = request.stat;
+        let (roll, events) = OreRoll::start(sheet, &settings, owner, request, &mut turn.rng())?;
+        if stat.is_some() {
+            sheet.combat.called_stat = stat;
+        }
+        if guild_capped && roll.capped {
+            notes.push(format!(
+                "This server allows at most {guild_cap} dice per roll (max_dice_per_roll)."
+            ));
+        }
+        let state = RollState {
+            whose,
+            name: name.to_string(),
+            chance: text::chance(roll.pool, &requirement),
+            roll,
+            requirement,
+            picker: None,
+            page: 0,
+            notes,
+        };
+        Ok((state, events))
+    }
 }
 
 /// Refuses a Called Stat of 0 with an empty cache, which rolls nothing:
@@ -266,11 +296,7 @@ pub fn settle_overflow(
 /// The outcome that saves the roll (open until its register closes) and
 /// shows it in place.
 pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
-    let status = if state.roll.phase == RollPhase::Closed {
-        Status::Closed
-    } else {
-        Status::Open
-    };
+    let status = state.status();
     // A register holding dice taken from the cache never times out: an
     // expiry would lose them (only Close puts them back).
     let holds_cache = state
@@ -393,26 +419,25 @@ fn dice_line(r: &OreRoll) -> String {
     line
 }
 
-/// The roller's open registers in the caller's channel whose cache dice
-/// left with the COMP (a logout, an empty battery, Cyber 0; VV-8), each
-/// with those dice dropped from its register (not saved yet).
-async fn registers_losing(
-    tx: &mut Tx,
-    caller: &Caller,
+/// The outcome with the roller's open registers in the caller's channel
+/// whose cache dice left with the COMP (a logout, an empty battery, Cyber
+/// 0; VV-8) moved on: those dice dropped from each, saved (still open) and
+/// redrawn.
+pub async fn lost_cache(
+    turn: &mut Turn<'_>,
+    out: Step,
     character: i64,
     sheet: &OreSheet,
-) -> Result<Vec<(Session, RollState)>, AppError> {
+) -> Result<Step, AppError> {
     /// Open rolls of a channel looked at.
     const LOOK_AT: i64 = 50;
-    let open = crate::storage::sessions::latest_open_in_channel(
-        tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        LOOK_AT,
-    )
-    .await?;
-    let mut out = Vec::new();
+    let caller = turn.caller().clone();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let open =
+        crate::storage::sessions::latest_open_in_channel(turn.tx(), guild, channel, KIND, LOOK_AT)
+            .await?;
+    let minutes = Some(turn.guild.session_timeout_minutes);
+    let mut out = out;
     for s in open {
         let Ok(VvState::Roll(mut state)) = sessions::load::<VvState>(&s) else {
             continue;
@@ -423,29 +448,9 @@ async fn registers_losing(
             continue;
         }
         state.picker = None;
-        out.push((s, state));
+        out = out.moved(s, &VvState::Roll(state), Status::Open, minutes);
     }
     Ok(out)
-}
-
-/// [`registers_losing`] for an action of the pipeline: the registers
-/// to move on ([`moved_registers`]).
-pub async fn lost_cache(
-    turn: &mut Turn<'_>,
-    character: i64,
-    sheet: &OreSheet,
-) -> Result<Vec<(Session, RollState)>, AppError> {
-    let caller = turn.caller().clone();
-    registers_losing(turn.tx(), &caller, character, sheet).await
-}
-
-/// The outcome with each register of [`lost_cache`] saved (still open)
-/// and redrawn.
-pub fn moved_registers(out: Step, registers: Vec<(Session, RollState)>, turn: &Turn<'_>) -> Step {
-    let minutes = Some(turn.guild.session_timeout_minutes);
-    registers.into_iter().fold(out, |out, (s, state)| {
-        out.moved(s, &VvState::Roll(state), Status::Open, minutes)
-    })
 }
 
 /// What a roll's message shows that the rules work out, computed once
@@ -929,32 +934,28 @@ fn load_options(r: &OreRoll) -> Vec<SelectOption> {
 }
 
 /// The Minor-action select's options: one unused die per face (rolled
-/// and cache dice apart), lowest first, with the set it breaks; at most 25.
+/// and cache dice apart, [`OreRoll::distinct_unused`]), lowest first, with
+/// the set it breaks; at most 25.
 fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
     let reading = r.reading();
-    let mut seen: Vec<(u32, bool)> = Vec::new();
-    let mut options = Vec::new();
-    let mut dice = unused_dice(r);
-    dice.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-    for (i, face, cache) in dice {
-        if seen.contains(&(face, cache)) {
-            continue;
-        }
-        seen.push((face, cache));
-        let set = reading.sets.iter().find(|s| s.height == face);
-        let mut desc = match set {
-            Some(s) => format!("breaks {s}"),
-            None => "a loose die".to_string(),
-        };
-        if cache {
-            desc.push_str(", from the cache");
-        }
-        options.push(SelectOption {
-            label: format!("A {face}"),
-            value: i.to_string(),
-            description: Some(desc),
-        });
-    }
+    let mut options: Vec<SelectOption> = r
+        .distinct_unused()
+        .into_iter()
+        .map(|(i, face, cache)| {
+            let mut desc = match reading.sets.iter().find(|s| s.height == face) {
+                Some(s) => format!("breaks {s}"),
+                None => "a loose die".to_string(),
+            };
+            if cache {
+                desc.push_str(", from the cache");
+            }
+            SelectOption {
+                label: format!("A {face}"),
+                value: i.to_string(),
+                description: Some(desc),
+            }
+        })
+        .collect();
     options.truncate(25);
     options
 }

@@ -226,45 +226,26 @@ pub async fn set_comp(
     player: Option<i64>,
 ) -> AppResult {
     let distribution = super::check_text(app, "distribution", args.distribution.as_deref())?;
-    let add_chip = super::check_text(app, "Chip name", args.add_chip.as_deref())?;
-    let remove_chip = super::check_text(app, "Chip name", args.remove_chip.as_deref())?;
-    let nothing = distribution.is_none()
-        && args.processing_power.is_none()
-        && args.thread_count.is_none()
-        && args.cache_size.is_none()
-        && args.battery_max.is_none()
-        && args.battery.is_none()
-        && args.plugged_in.is_none()
-        && add_chip.is_none()
-        && remove_chip.is_none();
-    if nothing {
+    let inputs = record::CompSet {
+        add_chip: super::check_text(app, "Chip name", args.add_chip.as_deref())?,
+        battery: args.battery,
+        battery_max: args.battery_max,
+        cache_size: args.cache_size,
+        plugged_in: args.plugged_in,
+        processing_power: args.processing_power,
+        remove_chip: super::check_text(app, "Chip name", args.remove_chip.as_deref())?,
+        thread_count: args.thread_count,
+    };
+    if distribution.is_none() && inputs == record::CompSet::default() {
         return Err(AppError::user(
             "Give at least one COMP value to change (cache_size, battery_max, battery, thread_count…).",
         ));
     }
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
-    let texts = CompTexts {
-        distribution,
-        add_chip: add_chip.as_deref(),
-        remove_chip: remove_chip.as_deref(),
-    };
-    edit_comp(&mut ch.sheet, &args, texts)?;
+    edit_comp(&mut ch.sheet, &inputs, distribution)?;
     let ch = checked(ch)?;
-    let entry = sheet_record(
-        &ch,
-        "sheet_comp",
-        &record::CompSet {
-            add_chip,
-            battery: args.battery,
-            battery_max: args.battery_max,
-            cache_size: args.cache_size,
-            plugged_in: args.plugged_in,
-            processing_power: args.processing_power,
-            remove_chip,
-            thread_count: args.thread_count,
-        },
-    );
+    let entry = sheet_record(&ch, "sheet_comp", &inputs);
     let settings = &turn.settings;
     let out = if ch.sheet.cache_excess(settings) > 0 {
         let lines = vec![format!(
@@ -280,42 +261,38 @@ pub async fn set_comp(
     turn.finish(out.sheet(ch).log(entry)).await
 }
 
-/// The typed texts of `/vv sheet comp`, checked.
-#[derive(Clone)]
-struct CompTexts<'a> {
+/// Applies `/vv sheet comp`'s changes (checked, as logged, and the
+/// Distribution) to the sheet, each checked as the rules and the limits say.
+fn edit_comp(
+    s: &mut OreSheet,
+    c: &record::CompSet,
     distribution: Option<String>,
-    add_chip: Option<&'a str>,
-    remove_chip: Option<&'a str>,
-}
-
-/// Applies `/vv sheet comp`'s changes to the sheet, each checked as the
-/// rules and the limits say.
-fn edit_comp(s: &mut OreSheet, args: &CompArgs, texts: CompTexts<'_>) -> Result<(), AppError> {
-    if let Some(d) = texts.distribution {
+) -> Result<(), AppError> {
+    if let Some(d) = distribution {
         s.comp.distribution = d;
     }
-    if let Some(pp) = args.processing_power {
+    if let Some(pp) = c.processing_power {
         s.set_processing_power(pp)?;
     }
-    if let Some(t) = args.thread_count {
+    if let Some(t) = c.thread_count {
         s.set_thread_count(t)?;
     }
-    if let Some(c) = args.cache_size {
-        s.set_cache_max(c)?;
+    if let Some(n) = c.cache_size {
+        s.set_cache_max(n)?;
     }
-    if let Some(b) = args.battery_max {
+    if let Some(b) = c.battery_max {
         s.set_battery_max(b)?;
     }
-    if let Some(b) = args.battery {
+    if let Some(b) = c.battery {
         s.set_battery(b)?;
     }
-    if let Some(p) = args.plugged_in {
+    if let Some(p) = c.plugged_in {
         s.comp.plugged_in = p;
     }
-    if let Some(chip) = texts.remove_chip {
+    if let Some(chip) = &c.remove_chip {
         s.remove_chip(chip)?;
     }
-    if let Some(chip) = texts.add_chip {
+    if let Some(chip) = &c.add_chip {
         s.add_chip(chip)?;
     }
     Ok(())
@@ -425,12 +402,14 @@ pub async fn set_status(
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    if args.world.is_none()
-        && args.mob.is_none()
-        && args.living.is_none()
-        && args.digital.is_none()
-        && !args.clear_glitch
-    {
+    let inputs = record::StatusSet {
+        clear_glitch: args.clear_glitch,
+        digital: args.digital,
+        living: args.living,
+        mob: args.mob,
+        world: args.world,
+    };
+    if inputs == record::StatusSet::default() {
         return Err(AppError::user(
             "Give `world`, `mob`, `living`, `digital` or `clear_glitch`.",
         ));
@@ -459,13 +438,6 @@ pub async fn set_status(
         s.conditions.glitched = false;
     }
     let answer = Response::ephemeral(View::embed(sheet_embed(&ch, &turn.settings)));
-    let inputs = record::StatusSet {
-        clear_glitch: args.clear_glitch,
-        digital: args.digital,
-        living: args.living,
-        mob: args.mob,
-        world: args.world,
-    };
     let out = edited(ch, "sheet_status", &inputs, answer)?;
     turn.finish(out).await
 }

@@ -73,8 +73,13 @@ pub struct Adjust {
     pub roll: Option<RollRef>,
 }
 
-fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
-    let max = app.config.limits.max_text_len;
+/// Refuses a free text (`what`) longer than the guild's text limit.
+pub fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
+    within(what, text, app.config.limits.max_text_len)
+}
+
+/// Refuses a text (`what`) longer than `max` characters.
+pub fn within(what: &str, text: &str, max: usize) -> Result<(), AppError> {
     if text.chars().count() > max {
         return Err(AppError::user(format!(
             "The {what} is too long: at most {max} characters."
@@ -89,11 +94,7 @@ fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
     };
-    if t.chars().count() > MAX_NOTE_LEN {
-        return Err(AppError::user(format!(
-            "The list of factors is too long: at most {MAX_NOTE_LEN} characters."
-        )));
-    }
+    within("list of factors", t, MAX_NOTE_LEN)?;
     Ok(parse_factors(t))
 }
 

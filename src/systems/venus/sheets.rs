@@ -5,6 +5,7 @@
 //! Players edit their own characters; the FC any in the guild (a
 //! character is named by [`Pick`]). Every edit is one action of the pipeline, logged.
 
+use super::calls::within;
 use super::context::{Outcome, Turn};
 use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
@@ -67,16 +68,6 @@ pub struct JobEdits {
     pub exp: Option<u32>,
     /// Qualifications met.
     pub qualified: Option<bool>,
-}
-
-/// Refuses a note longer than [`MAX_NOTE_LEN`] (the `text:` option's own limit).
-fn cap_note(text: &str) -> Result<(), AppError> {
-    if text.chars().count() > MAX_NOTE_LEN {
-        return Err(AppError::user(format!(
-            "The text is too long: at most {MAX_NOTE_LEN} characters."
-        )));
-    }
-    Ok(())
 }
 
 fn sheet_reply(note: String, c: &Loaded<VenusSheet>, set: &VenusSettings) -> Response {
@@ -425,7 +416,7 @@ pub async fn note(
     text: &str,
     pick: Pick<'_>,
 ) -> AppResult {
-    cap_note(text)?;
+    within("text", text, MAX_NOTE_LEN)?;
     let mut turn = Turn::begin(app, caller).await?;
     let inputs = SheetEdit::Note {
         kind: format!("{kind:?}"),

@@ -729,6 +729,16 @@ impl VenusSheet {
             .collect()
     }
 
+    /// The jobs that can aid a task on `ability`, with their level: level
+    /// 1 or more, not being learned, inheriting it (VE1-T3, VE2-T3).
+    pub fn aid_jobs(&self, ability: &str) -> Vec<(String, u32)> {
+        self.jobs
+            .iter()
+            .filter(|(_, j)| j.level >= 1 && !j.learning && j.inherits_ability(ability))
+            .map(|(k, j)| (k.clone(), j.level))
+            .collect()
+    }
+
     /// The job a task on `ability` uses unless one is named: the highest
     /// level among the jobs that inherit it (VE-3), learning jobs last.
     pub fn best_job(&self, ability: &str) -> Option<&str> {

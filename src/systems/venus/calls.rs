@@ -867,8 +867,8 @@ async fn adjust_task(
     }
     setup.actor = a;
     let guild = turn.caller().guild_id;
-    let mut party = Party::load(turn.tx(), guild, t.whos()).await?;
-    task::rebuild(&mut t, setup, set, &mut party.ctx)?;
+    let party = Party::load(turn.tx(), guild, t.whos()).await?;
+    task::rebuild(&mut t, setup, set, &party.ctx)?;
     check_pool(&t.task, turn.max_dice())?;
     task::refresh(turn.tx(), guild, &mut t, &party.ctx).await?;
     t.note = Some("adjusted by the FC".into());

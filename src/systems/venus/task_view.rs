@@ -167,12 +167,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     let of = format!("{n} of {need} {}", word(t.edition, need));
     match t.phase {
         TaskPhase::AidOffers => {
-            let pending: Vec<String> = t
-                .allies
-                .iter()
-                .filter(|a| a.status == AidStatus::Offered)
-                .map(|a| st.name_of(a.id))
-                .collect();
+            let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
             if pending.is_empty() {
                 (Outcome::Pending, format!("Waiting for {r} to roll"))
             } else {
@@ -518,15 +513,10 @@ fn count_extra(t: &TaskState) -> Option<String> {
         parts.push("explosions stopped at the safety cap".into());
     }
     if t.phase == TaskPhase::EgoOffer {
-        let n = t.successes();
-        let tens = t
-            .dice
-            .iter()
-            .filter(|d| d.face == 10 && d.succeeds(t.edition))
-            .count() as u32;
+        let with = t.successes_under(EgoMode::TensDouble);
+        let tens = with.saturating_sub(t.successes());
         parts.push(format!(
-            "with Ego: **{}** ({tens} {} on the table)",
-            n.saturating_add(tens),
+            "with Ego: **{with}** ({tens} {} on the table)",
             if tens == 1 { "ten" } else { "tens" }
         ));
     }
@@ -721,20 +711,11 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
 /// job" menu; the game master's row.
 fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
-    let pending: Vec<_> = t
-        .allies
-        .iter()
-        .filter(|a| a.status == AidStatus::Offered)
-        .collect();
     let mut roll = d.b(TaskButton::Roll, "Roll", Style::Primary);
-    if !pending.is_empty() {
+    if t.pending_allies().next().is_some() {
         roll = roll.disabled();
     }
-    let standing = t
-        .allies
-        .iter()
-        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-        .count();
+    let standing = t.standing_allies().count();
     let mut buttons = vec![roll];
     if standing < t.max_allies() {
         buttons.push(d.b(TaskButton::Offer, "Offer aid", Style::Secondary));
@@ -745,11 +726,7 @@ fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     // An offer is taken at once; one still pending (drawn before, or with
     // a demand) is answered here, and an accepted one may be refused until
     // the roll (VE1-T3, VE2-T3).
-    for a in t
-        .allies
-        .iter()
-        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-    {
+    for a in t.standing_allies() {
         let n = cut(&st.name_of(a.id), 30);
         if a.status == AidStatus::Offered {
             let accept = format!("Accept {n}");

@@ -330,13 +330,7 @@ impl TaskState {
         let i = self
             .allies
             .iter()
-            .position(|a| {
-                a.id == ally
-                    && matches!(
-                        a.status,
-                        super::AidStatus::Offered | super::AidStatus::Accepted
-                    )
-            })
+            .position(|a| a.id == ally && a.status.standing())
             .ok_or_else(|| RuleError::new("That participant is not aiding this task."))?;
         self.allies[i].consented_kiss = consent;
         ev.push(TaskEvent::KissConsent { ally, consent });

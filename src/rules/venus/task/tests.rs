@@ -1491,6 +1491,134 @@ fn a_v10_ally_die_uses_the_ally_rank_in_the_chosen_ability_gm_may_override() {
 }
 
 #[test]
+fn a_v10_a_v19_a_task_adjusted_before_the_roll_keeps_the_standing_offers_and_the_gm_flags() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    let mut first = setup("Thief", 2, &[]);
+    first.actor = GM;
+    first.magic = true;
+    let st = offer(start(&set, &c, first.clone()), &mut c, 2, true);
+    let with_demand = TaskAction::OfferAid {
+        actor: who(3),
+        ally: 3,
+        job: "Thief".into(),
+        demand: Some("Owe me one".into()),
+    };
+    let st = go(st, &mut c, with_demand, 0).0;
+    let st = offer(st, &mut c, 4, true);
+    let gone = TaskAction::WithdrawAid {
+        actor: who(4),
+        ally: 4,
+    };
+    let st = go(st, &mut c, gone, 0).0;
+    let bronze = TaskAction::OverrideAllyRank {
+        actor: GM,
+        ally: 2,
+        rank: Rank::Bronze,
+    };
+    let magical = TaskAction::FlagAllyMagic {
+        actor: GM,
+        ally: 2,
+        magic: true,
+    };
+    let st = go(go(st, &mut c, bronze, 0).0, &mut c, magical, 0).0;
+    let allies = |t: &TaskState| -> Vec<(i64, AidStatus, Rank, bool, bool, Option<String>)> {
+        t.allies
+            .iter()
+            .map(|a| {
+                (
+                    a.id,
+                    a.status,
+                    a.rank,
+                    a.rank_overridden,
+                    a.magic,
+                    a.demand.clone(),
+                )
+            })
+            .collect()
+    };
+    let harder = TaskSetup {
+        difficulty: 3,
+        ..first.clone()
+    };
+    let re = st.rebuilt(harder, &set, &c).unwrap();
+    assert_eq!((st.threshold, re.threshold), (2, 3));
+    assert_eq!(
+        allies(&re),
+        [
+            (2, AidStatus::Accepted, Rank::Bronze, true, true, None),
+            (
+                3,
+                AidStatus::Offered,
+                Rank::Bronze,
+                false,
+                false,
+                Some("Owe me one".into())
+            ),
+        ]
+    );
+    // No longer magic: the ally's magical die goes, the rest stays.
+    let plain = TaskSetup {
+        magic: false,
+        ..first.clone()
+    };
+    let re = st.rebuilt(plain, &set, &c).unwrap();
+    assert_eq!(
+        allies(&re)[0],
+        (2, AidStatus::Accepted, Rank::Bronze, true, false, None)
+    );
+    let (rolled, _) = roll(start(&set, &c, first.clone()), &mut c, 0);
+    assert_eq!(
+        rolled.rebuilt(first, &set, &c).unwrap_err().message,
+        "The dice are already thrown."
+    );
+}
+
+#[test]
+fn ve2_t3_standing_and_pending_offers_and_the_jobs_that_may_aid() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    c.sheets
+        .get_mut(&5)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
+    assert_eq!(c.sheets[&5].aid_jobs("Finesse"), [("Thief".to_string(), 1)]);
+    assert_eq!(
+        c.sheets[&2].aid_jobs("Wits"),
+        [("Scholar".to_string(), 1), ("Thief".to_string(), 2)]
+    );
+    let st = offer(start(&set, &c, setup("Thief", 2, &[])), &mut c, 2, true);
+    let pending = TaskAction::OfferAid {
+        actor: who(3),
+        ally: 3,
+        job: "Thief".into(),
+        demand: None,
+    };
+    let st = go(st, &mut c, pending, 0).0;
+    let st = offer(st, &mut c, 4, false);
+    let ids = |it: &mut dyn Iterator<Item = &Ally>| it.map(|a| a.id).collect::<Vec<_>>();
+    assert_eq!(ids(&mut st.standing_allies()), [2, 3]);
+    assert_eq!(ids(&mut st.pending_allies()), [3]);
+    assert!(AidStatus::Offered.standing() && AidStatus::Accepted.standing());
+    assert!(!AidStatus::Refused.standing() && !AidStatus::Withdrawn.standing());
+}
+
+#[test]
+fn ve2_t8_ego_would_count_every_ten_twice() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    let (mut st, _) = roll(start(&set, &c, setup("Thief", 2, &[])), &mut c, 0);
+    for (d, face) in st.dice.iter_mut().zip([10, 10, 3]) {
+        d.face = face;
+    }
+    st.dice.truncate(3);
+    assert_eq!(st.successes(), 2);
+    assert_eq!(st.successes_under(EgoMode::TensDouble), 4);
+    assert_eq!(st.successes_under(EgoMode::None), 2);
+}
+
+#[test]
 fn a_v26_zero_dice_pool_fails_without_kiss_or_ego_but_learning_exp_applies() {
     let set = settings(Edition::One);
     let mut c = table(&set);

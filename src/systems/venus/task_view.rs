@@ -962,24 +962,19 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     }
     let mut rows = vec![Row::Buttons(r1)];
     let mut options: Vec<SelectOption> = Vec::new();
-    for n in 1..=4u8 {
-        let i = n as usize - 1;
-        if t.can_buy(Purchase::Secondary(n)) {
-            options.push(SelectOption {
-                label: format!("S{n} {}", SECONDARY_SHORT[i]),
-                value: Consequence::Secondary(n).code(),
-                description: Some(cut(SECONDARY[i], 100)),
-            });
-        }
-    }
-    for n in 1..=4u8 {
-        let i = n as usize - 1;
-        if t.can_buy(Purchase::Tertiary(n)) {
-            options.push(SelectOption {
-                label: format!("T{n} {}", TERTIARY_SHORT[i]),
-                value: Consequence::Tertiary(n).code(),
-                description: Some(cut(TERTIARY[i], 100)),
-            });
+    let kinds: [(fn(u8) -> Consequence, _, _); 2] = [
+        (Consequence::Secondary, SECONDARY_SHORT, SECONDARY),
+        (Consequence::Tertiary, TERTIARY_SHORT, TERTIARY),
+    ];
+    for (kind, shorts, texts) in kinds {
+        for (c, (short, text)) in (1..=4).map(kind).zip(shorts.iter().zip(texts)) {
+            if t.can_buy(c.purchase()) {
+                options.push(SelectOption {
+                    label: format!("{} {short}", c.code().to_uppercase()),
+                    value: c.code(),
+                    description: Some(cut(text, 100)),
+                });
+            }
         }
     }
     for (i, c) in st.customs.iter().enumerate() {

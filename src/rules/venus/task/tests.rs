@@ -6,7 +6,9 @@ use super::*;
 use crate::rules::venus::check::NamedFactor;
 use crate::rules::venus::rank::Rank;
 use crate::rules::venus::settings::{Edition, VenusSettings};
-use crate::rules::venus::sheet::{ExpReason, SheetEvent, Tier, VenusCtx, VenusSheet};
+use crate::rules::venus::sheet::{
+    AttributeKind, ExpReason, SheetEvent, Tier, VenusCtx, VenusSheet,
+};
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::BTreeMap;
 
@@ -805,6 +807,49 @@ fn ve1_k4c_each_distinct_insight_kisses_one_die() {
         fail(&st, &mut c, kiss(1, 3, ins("The guard drinks"))),
         "Each insight can KISS only one die per task."
     );
+}
+
+#[test]
+fn ve1_k4c_k4e_the_names_left_to_kiss_with_are_those_not_yet_used_in_sheet_order() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    let ada = c.sheets.get_mut(&1).unwrap();
+    for (kind, text) in [
+        (AttributeKind::Merit, "Keen nose"),
+        (AttributeKind::Specialty, "Rope"),
+        (AttributeKind::Discipline, "Stealth"),
+        (AttributeKind::Asset, "rope"),
+        (AttributeKind::Specialty, "Climb"),
+        (AttributeKind::Feature, "Tall"),
+    ] {
+        ada.add_attribute(kind, text).unwrap();
+    }
+    ada.add_insight("The lock is old", false).unwrap();
+    ada.add_insight("Guards drink", false).unwrap();
+    let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
+    let sp = KissSource::Specialty {
+        attribute: "climb".into(),
+    };
+    let ins = KissSource::Insight {
+        insight: "the lock is old".into(),
+    };
+    let st = go(
+        go(st, &mut c, kiss(1, 1, sp), 0).0,
+        &mut c,
+        kiss(1, 2, ins),
+        0,
+    )
+    .0;
+    let ada = &c.sheets[&1];
+    assert_eq!(
+        st.unused_kiss_names(ada, 1, true),
+        ["Rope", "Stealth", "Keen nose"]
+    );
+    assert_eq!(st.unused_kiss_names(ada, 1, false), ["Guards drink"]);
+    // Bo has KISSed with nothing: his sheet's names are all left.
+    assert!(st
+        .unused_kiss_names(ada, 2, true)
+        .contains(&"Climb".to_string()));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::rules::venus::settings::LotOverflow;
 use crate::rules::venus::sheet::same;
-use crate::rules::venus::task::{KissSource, Purchase, TaskPhase};
+use crate::rules::venus::task::{Purchase, TaskPhase};
 use crate::rules::venus::{TaskState, VenusCtx};
 use crate::systems::venus::state::{PayOption, TaskSession};
 
@@ -77,9 +77,9 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
     out
 }
 
-/// The attributes (specialties first, then disciplines, assets and natural
-/// merits: "up to four appropriate attributes") or insights of `by` not
-/// yet used for a KISS in this task, in sheet order, each once.
+/// The attributes or insights of `by` not yet used for a KISS in this task
+/// ([`crate::rules::venus::TaskState::unused_kiss_names`]); why not, when
+/// `by` has no sheet.
 pub(super) fn free_names(
     st: &TaskSession,
     ctx: &VenusCtx,
@@ -87,37 +87,7 @@ pub(super) fn free_names(
     specialty: bool,
 ) -> Result<Vec<String>, String> {
     let sheet = ctx.sheet(by).map_err(|e| e.message)?;
-    let used: Vec<String> = st
-        .task
-        .kisses
-        .iter()
-        .filter(|k| k.by == by)
-        .filter_map(|k| match (&k.source, specialty) {
-            (KissSource::Specialty { attribute }, true) => Some(key_of(attribute)),
-            (KissSource::Insight { insight }, false) => Some(key_of(insight)),
-            _ => None,
-        })
-        .collect();
-    let all: Vec<String> = if specialty {
-        let a = &sheet.attributes;
-        a.specialties
-            .iter()
-            .chain(&a.disciplines)
-            .chain(&a.assets)
-            .chain(&a.merits)
-            .cloned()
-            .collect()
-    } else {
-        sheet.insights.iter().map(|i| i.text.clone()).collect()
-    };
-    let mut free: Vec<String> = Vec::new();
-    for t in all {
-        let key = key_of(&t);
-        if !key.is_empty() && !used.contains(&key) && !free.iter().any(|f| key_of(f) == key) {
-            free.push(t);
-        }
-    }
-    Ok(free)
+    Ok(st.task.unused_kiss_names(sheet, by, specialty))
 }
 
 /// How names are compared: trimmed, in lower case.

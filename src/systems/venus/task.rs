@@ -94,7 +94,7 @@ fn sync_roller(st: &mut TaskSession, ctx: &VenusCtx) {
         st.customs = s.custom_consequences.clone();
         st.roller_ego = s.ego;
     }
-    st.overflow_jobs = menus::overflow_choices(&st.task, ctx);
+    st.overflow_jobs = st.task.overflow_jobs(ctx);
 }
 
 /// Rebuilds a task not yet rolled from a new setup, keeping the standing

@@ -1251,6 +1251,32 @@ fn ve1_s3_t3_and_ve1_r1_true_intentions_gains_a_lot_with_overflow() {
 }
 
 #[test]
+fn ve1_r1_a_v7_the_jobs_that_may_take_a_lot_over_ten() {
+    let mut set = settings(Edition::One);
+    let mut c = table(&set);
+    c.sheets.get_mut(&1).unwrap().lots = 4;
+    let spending = |c: &mut VenusCtx, set: &VenusSettings, t3: bool| {
+        let (st, _) = roll(start(set, c, setup("Thief", 1, &[])), c, 0);
+        let (st, _) = roll_kisses(st, c, 0);
+        if t3 {
+            buy(st, c, Purchase::Tertiary(3))
+        } else {
+            st
+        }
+    };
+    // Below the cap, or no T3 bought: no Lot passes 10.
+    assert!(spending(&mut c, &set, true).overflow_jobs(&c).is_empty());
+    let mut c = table(&set);
+    assert!(spending(&mut c, &set, false).overflow_jobs(&c).is_empty());
+    // At the cap: the job used first, then the others in sheet order.
+    let st = spending(&mut c, &set, true);
+    assert_eq!(st.overflow_jobs(&c), ["Thief", "Scholar"]);
+    set.set("ve_lot_overflow", "discard").unwrap();
+    let mut c = table(&set);
+    assert!(spending(&mut c, &set, true).overflow_jobs(&c).is_empty());
+}
+
+#[test]
 fn ve1_t3_allies_mark_exp_whatever_the_outcome() {
     let set = settings(Edition::One);
     let mut c = table(&set);

@@ -17,7 +17,6 @@ use crate::systems::platform::odds::{
     render, reply, scalar, series, sweep, task, CliOdds, Odds, Parts, Printed,
 };
 use crate::systems::platform::text::pct;
-use crate::systems::venus::commands::choices::EditionChoice;
 
 /// The Venus Engine's questions, as `kismet odds` parses them and `/odds`
 /// builds them.
@@ -322,17 +321,6 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
     Ok(render(parts))
 }
 
-/// Which automatic-pass ranges a Playsheet check uses.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum AutopassChoice {
-    /// The procedure text: 20 / 19-20 / 18-20 / 17-20.
-    #[name = "text"]
-    Text,
-    /// The Playsheet table: none / 20 / 19-20 / 18-20.
-    #[name = "table"]
-    Table,
-}
-
 /// What `/ve odds` was given, before it is read as a check or a task.
 #[derive(Debug, Clone, Default)]
 pub struct Asked {
@@ -356,7 +344,7 @@ pub struct Asked {
     /// Edition 2 task: the roller's 10s explode.
     pub explode: Option<bool>,
     /// Edition 2 check: the automatic-pass ranges.
-    pub autopass: Option<AutopassChoice>,
+    pub autopass: Option<ve::AutoPass>,
 }
 
 /// Reads `/ve odds`'s options as one question: a check when `score` and
@@ -420,9 +408,9 @@ fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Question, S
             target,
             rank,
             bonus,
-            autopass: match a.autopass.unwrap_or(AutopassChoice::Text) {
-                AutopassChoice::Text => "text".into(),
-                AutopassChoice::Table => "table".into(),
+            autopass: match a.autopass {
+                Some(ve::AutoPass::Table) => "table".into(),
+                _ => "text".into(),
             },
         },
     })
@@ -494,8 +482,8 @@ pub async fn odds_ve(
     #[description = "Task, edition 2: your 10s explode (magic or advanced technology)"]
     explode: Option<bool>,
     #[description = "Check, edition 2: automatic-pass ranges (default: the procedure text)"]
-    autopass: Option<AutopassChoice>,
-    #[description = "Edition (default: the server's)"] edition: Option<EditionChoice>,
+    autopass: Option<ve::AutoPass>,
+    #[description = "Edition (default: the server's)"] edition: Option<Edition>,
 ) -> Result<(), Error> {
     let caller = crate::kit::caller_of(ctx)?;
     let server = match ctx.data().app.db.glance().await {
@@ -506,10 +494,7 @@ pub async fn odds_ve(
         Err(_) => Edition::One,
     };
     let asked = Asked {
-        edition: edition.map(|e| match e {
-            EditionChoice::One => Edition::One,
-            EditionChoice::Two => Edition::Two,
-        }),
+        edition,
         rank: Some(rank),
         score,
         target,

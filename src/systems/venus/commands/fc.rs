@@ -4,10 +4,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::choices::{EditionChoice, RollKind};
+use super::choices::RollKind;
 use super::complete;
 use crate::kit::{command, Context, Error};
-use crate::rules::venus::Rank;
+use crate::rules::venus::{Edition, Rank};
 use crate::systems::venus::admin::{self, Way};
 use crate::systems::venus::ally::{self, AllyDie};
 use crate::systems::venus::calls::{self, Adjust, RollRequest};
@@ -234,13 +234,10 @@ command! {
     pub async fn edition(
         ctx,
         caller,
-        #[description = "1 (1st Playtest) or 2 (Playsheet)"] edition: EditionChoice,
+        #[description = "1 (1st Playtest) or 2 (Playsheet)"] edition: Edition,
     ) {
-        let v = match edition {
-            EditionChoice::One => "1",
-            EditionChoice::Two => "2",
-        };
-        admin::set_edition(&ctx.data().app, &caller, v).await
+        let v = edition.to_string();
+        admin::set_edition(&ctx.data().app, &caller, &v).await
     }
 }
 

@@ -384,7 +384,8 @@ impl TaskState {
             || self.allies.iter().any(|a| a.id == owner && a.magic)
     }
 
-    pub(super) fn sides(&self) -> u32 {
+    /// The sides of the task's dice: D6 (VE1-T1), D10 (VE2-T1).
+    pub fn sides(&self) -> u32 {
         match self.edition {
             Edition::One => 6,
             Edition::Two => 10,

@@ -962,8 +962,9 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     }
     let mut rows = vec![Row::Buttons(r1)];
     let mut options: Vec<SelectOption> = Vec::new();
-    let kinds: [(fn(u8) -> Consequence, _, _); 2] = [
-        (Consequence::Secondary, SECONDARY_SHORT, SECONDARY),
+    let secondary = Consequence::Secondary as fn(u8) -> Consequence;
+    let kinds = [
+        (secondary, SECONDARY_SHORT, SECONDARY),
         (Consequence::Tertiary, TERTIARY_SHORT, TERTIARY),
     ];
     for (kind, shorts, texts) in kinds {

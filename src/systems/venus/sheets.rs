@@ -142,27 +142,9 @@ pub async fn create_with(
     let set = turn.settings.clone();
     let mut sheet = VenusSheet::new(name, &set)?;
     sheet.set_tier(tier);
-    let mut bad: Vec<String> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    let mut given: Vec<String> = Vec::new();
-    for a in &list {
-        let (typed, ability, rank, score) = (&a.typed, a.name.as_str(), &a.rank, &a.score);
-        let known = sheet.ability_key(ability).map(str::to_string);
-        match known.filter(|k| seen.contains(k)) {
-            Some(k) => bad.push(format!("`{typed}`: {k} is already in the list.")),
-            None => match sheet.set_ability(ability, *rank, *score, &set) {
-                Ok(()) => {
-                    let key = sheet.ability_key(ability).unwrap_or(ability).to_string();
-                    given.push(format!("{key} {rank} {score}"));
-                    seen.push(key);
-                }
-                Err(e) => bad.push(format!("`{typed}`: {}", e.message)),
-            },
-        }
-    }
-    if !bad.is_empty() {
-        return Err(refused(bad.join("\n")));
-    }
+    let given = sheet
+        .set_abilities(&list, &set)
+        .map_err(|bad| refused(bad.join("\n")))?;
     sheet.validate(&set)?;
     let c = turn.create(caller.user_id, name, sheet).await?;
     let entry = sheet_record(

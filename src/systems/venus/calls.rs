@@ -7,13 +7,15 @@ use rand::{rngs::StdRng, SeedableRng};
 
 use super::buttons::{CheckButton, TaskButton};
 use super::context::{actor, minutes, Outcome, Turn};
-use super::format::{check_target, parse_factors, split_names};
+use super::format::{parse_factors, split_names};
 use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{check, task, GM, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
-use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
+use crate::rules::venus::check::{
+    difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
+};
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
 use crate::rules::venus::{
     CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
@@ -161,7 +163,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         subject: CheckSubject::Sheet {
             ability: req.ability.clone(),
         },
-        difficulty: check_target(difficulty),
+        difficulty: difficulty_target(difficulty),
         factors,
         consequence: req.consequence.clone().unwrap_or_default(),
     };
@@ -240,7 +242,7 @@ pub async fn npc_check(
             rank,
             score,
         },
-        difficulty: check_target(difficulty),
+        difficulty: difficulty_target(difficulty),
         factors,
         consequence: consequence.unwrap_or_default().to_string(),
     };
@@ -800,7 +802,7 @@ async fn adjust_check(
     set: &VenusSettings,
 ) -> Result<VeState, AppError> {
     if let Some(d) = adj.difficulty {
-        c.setup.difficulty = check_target(d);
+        c.setup.difficulty = difficulty_target(d);
     }
     if let Some(f) = &adj.factors {
         c.setup.factors = parse_factors(f);

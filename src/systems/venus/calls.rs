@@ -397,6 +397,18 @@ pub fn check_pool(state: &TaskState, cap: u32) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The open (not timed-out) Venus rolls of the caller's channel, newest
+/// first, at most `n`.
+async fn open_here(tx: &mut Tx, caller: &Caller, n: i64) -> Result<Vec<Session>, AppError> {
+    let now = storage::now_ms();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let rows = storage::sessions::latest_open_in_channel(tx, guild, channel, KIND, n).await?;
+    Ok(rows
+        .into_iter()
+        .filter(|s| !s.expires_at.is_some_and(|t| t <= now))
+        .collect())
+}
+
 /// The newest open (not timed-out) Venus roll in the caller's channel that
 /// `want` accepts.
 pub async fn latest_roll(
@@ -404,14 +416,7 @@ pub async fn latest_roll(
     caller: &Caller,
     want: impl Fn(&VeState) -> bool,
 ) -> Result<Option<(Session, VeState)>, AppError> {
-    let now = storage::now_ms();
-    let rows =
-        storage::sessions::latest_open_in_channel(tx, caller.guild_id, caller.channel_id, KIND, 20)
-            .await?;
-    for s in rows {
-        if s.expires_at.is_some_and(|t| t <= now) {
-            continue;
-        }
+    for s in open_here(tx, caller, 20).await? {
         let st: VeState = sessions::load(&s)?;
         if want(&st) {
             return Ok(Some((s, st)));
@@ -482,20 +487,9 @@ pub async fn chosen_roll(
     let Some(roll) = roll else {
         return latest_roll(tx, caller, want).await;
     };
-    let now = storage::now_ms();
-    let open = storage::sessions::latest_open_in_channel(
-        tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        NAMEABLE,
-    )
-    .await?;
     let mut named = Vec::new();
-    for s in open {
-        if s.expires_at.is_some_and(|t| t <= now)
-            || !crate::app::secret::is_reader(tx, &s, caller).await?
-        {
+    for s in open_here(tx, caller, NAMEABLE).await? {
+        if !crate::app::secret::is_reader(tx, &s, caller).await? {
             continue;
         }
         let number = crate::app::secret::number(tx, &s).await?;

@@ -405,7 +405,7 @@ async fn open_here(tx: &mut Tx, caller: &Caller, n: i64) -> Result<Vec<Session>,
     let rows = storage::sessions::latest_open_in_channel(tx, guild, channel, KIND, n).await?;
     Ok(rows
         .into_iter()
-        .filter(|s| !s.expires_at.is_some_and(|t| t <= now))
+        .filter(|s| s.expires_at.is_none_or(|t| t > now))
         .collect())
 }
 

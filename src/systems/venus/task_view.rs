@@ -194,24 +194,20 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
         TaskPhase::Closed => match &t.outcome {
             None => (Outcome::Closed, "Closed".into()),
             Some(o) => {
-                let crit = |s: &str| match o.crit {
-                    Some(Crit::Success) => format!("Critical success · {s}"),
-                    Some(Crit::Failure) => format!("Critical failure · {s}"),
-                    None if o.success => format!("Success · {s}"),
-                    None => format!("Failure · {s}"),
+                let lead = match o.crit {
+                    Some(Crit::Success) => "Critical success",
+                    Some(Crit::Failure) => "Critical failure",
+                    None if o.success => "Success",
+                    None => "Failure",
                 };
                 let count = format!("{} {}", o.successes, word(t.edition, o.successes));
                 let text = if o.success {
-                    crit(&count)
+                    format!("{lead} · {count}")
                 } else if t.edition == Edition::One && o.declined_primary {
-                    crit(&format!("{count}, primary not bought"))
+                    format!("{lead} · {count}, primary not bought")
                 } else {
-                    crit(&format!(
-                        "{} of {} {}",
-                        o.successes,
-                        o.threshold,
-                        word(t.edition, o.threshold)
-                    ))
+                    let need = word(t.edition, o.threshold);
+                    format!("{lead} · {} of {} {need}", o.successes, o.threshold)
                 };
                 let kind = match (o.success, o.crit) {
                     (true, _) => Outcome::Success,

@@ -432,6 +432,27 @@ fn check_subject(
     }
 }
 
+/// The absolute difficulty as a target number from what was typed: 1-4
+/// are steps of 5 (VE2-C1: 5 × absolute difficulty), anything else is
+/// the target number itself (VE1-C1: 5, 10, 15, 20 or 25).
+pub fn difficulty_target(typed: u32) -> u32 {
+    if (1..=4).contains(&typed) {
+        typed * 5
+    } else {
+        typed
+    }
+}
+
+impl CheckSetup {
+    /// The target before the d20 is thrown: the absolute difficulty plus
+    /// the relative factors (VE1-C1, VE2-C1).
+    pub fn target(&self) -> u32 {
+        self.factors
+            .iter()
+            .fold(self.difficulty, |t, f| t.saturating_add(f.value))
+    }
+}
+
 /// Refuses an absolute difficulty the edition does not have: VE1 5, 10,
 /// 15, 20 or 25 (VE1-C1), VE2 1-4 × 5 (VE2-C1).
 fn check_difficulty(edition: Edition, difficulty: u32) -> Result<(), RuleError> {
@@ -1196,6 +1217,18 @@ mod tests {
         assert!(CheckState::start(setup(25, &[]), &s2, &c, &mut rng).is_err());
         assert!(CheckState::start(setup(5, &[3]), &s2, &c, &mut rng).is_err());
         assert!(CheckState::start(setup(5, &[0]), &s2, &c, &mut rng).is_err());
+    }
+
+    #[test]
+    fn ve1_c1_ve2_c1_steps_of_five_and_the_target_before_the_roll() {
+        assert_eq!(
+            [1, 2, 3, 4, 5, 10, 25].map(difficulty_target),
+            [5, 10, 15, 20, 5, 10, 25]
+        );
+        let s = setup(difficulty_target(3), &[2, 1]);
+        assert_eq!(s.target(), 18);
+        let c = ctx(Rank::Bronze, 3, 10);
+        assert_eq!(start(Edition::Two, 0, &c, s.clone()).target, s.target());
     }
 
     #[test]

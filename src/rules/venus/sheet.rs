@@ -569,6 +569,38 @@ impl VenusSheet {
         Ok((key, job))
     }
 
+    /// Sets every ability of a list typed in one line ([`parse_abilities`]),
+    /// each checked as [`VenusSheet::set_ability`] checks one and none named
+    /// twice: what was set (`Finesse Gold 45`), or why each refused entry
+    /// was refused (the sheet is then to be dropped).
+    pub fn set_abilities(
+        &mut self,
+        list: &[AbilityEntry],
+        settings: &VenusSettings,
+    ) -> Result<Vec<String>, Vec<String>> {
+        let (mut given, mut seen, mut bad) = (Vec::new(), Vec::new(), Vec::new());
+        for a in list {
+            let (typed, ability, rank, score) = (&a.typed, a.name.as_str(), a.rank, a.score);
+            let known = self.ability_key(ability).map(str::to_string);
+            match known.filter(|k| seen.contains(k)) {
+                Some(k) => bad.push(format!("`{typed}`: {k} is already in the list.")),
+                None => match self.set_ability(ability, rank, score, settings) {
+                    Ok(()) => {
+                        let key = self.ability_key(ability).unwrap_or(ability).to_string();
+                        given.push(format!("{key} {rank} {score}"));
+                        seen.push(key);
+                    }
+                    Err(e) => bad.push(format!("`{typed}`: {}", e.message)),
+                },
+            }
+        }
+        if bad.is_empty() {
+            Ok(given)
+        } else {
+            Err(bad)
+        }
+    }
+
     /// Adds an ability or edits an existing one (VE-1, VE-2): the score may
     /// not exceed `ve_max_score`.
     pub fn set_ability(
@@ -726,6 +758,16 @@ impl VenusSheet {
             .iter()
             .filter(|(_, j)| j.inherits_ability(ability))
             .map(|(k, _)| k.as_str())
+            .collect()
+    }
+
+    /// The jobs that can aid a task on `ability`, with their level: level
+    /// 1 or more, not being learned, inheriting it (VE1-T3, VE2-T3).
+    pub fn aid_jobs(&self, ability: &str) -> Vec<(String, u32)> {
+        self.jobs
+            .iter()
+            .filter(|(_, j)| j.level >= 1 && !j.learning && j.inherits_ability(ability))
+            .map(|(k, j)| (k.clone(), j.level))
             .collect()
     }
 
@@ -1687,6 +1729,30 @@ mod tests {
         let json = serde_json::to_string(&sheet(&set)).unwrap();
         let back: VenusSheet = serde_json::from_str(&json).unwrap();
         assert_eq!(back, sheet(&set));
+    }
+
+    #[test]
+    fn ve_1_ve_2_abilities_set_in_one_line_each_checked_none_twice() {
+        let set = VenusSettings::default();
+        let mut s = VenusSheet::new("Ada", &set).unwrap();
+        let list = parse_abilities("Finesse Gold 4, Might si 3").unwrap();
+        assert_eq!(
+            s.set_abilities(&list, &set).unwrap(),
+            ["Finesse Gold 4", "Might Silver 3"]
+        );
+        assert_eq!(
+            s.ability("might").map(|a| (a.rank, a.score)),
+            Some((Rank::Silver, 3))
+        );
+        let mut s = VenusSheet::new("Bo", &set).unwrap();
+        let list = parse_abilities("Finesse Gold 4, finesse Bronze 2, Wits Gold 99").unwrap();
+        let bad = s.set_abilities(&list, &set).unwrap_err();
+        assert_eq!(bad.len(), 2);
+        assert_eq!(
+            bad[0],
+            "`finesse Bronze 2`: Finesse is already in the list."
+        );
+        assert!(bad[1].starts_with("`Wits Gold 99`: "), "{}", bad[1]);
     }
 
     #[test]

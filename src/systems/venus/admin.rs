@@ -2,6 +2,7 @@
 //! granting and taking Lots and Ego (debrief, scene introduction), and
 //! starting a new play session (clears per-session Lot counts).
 
+use super::calls::cap;
 use super::changes;
 use super::context::{Outcome, Turn};
 use super::record::{Kismet, SessionReset, SettingInputs, SettingsChanged};
@@ -49,31 +50,71 @@ pub async fn set_edition(app: &App, caller: &Caller, value: &str) -> AppResult {
         .await
 }
 
-/// The active character of `player`, for the FC's grants.
-async fn member_sheet(turn: &mut Turn<'_>, player: i64) -> Result<Loaded<VenusSheet>, AppError> {
-    let guild = turn.caller().guild_id;
-    characters::of_member(turn.tx(), guild, SYSTEM, player, HINT).await
+/// Which way `/ve-gm fc grant` and `/ve-gm fc take` move Kismet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way<'a> {
+    /// Grant Lots (overflowing per `ve_lot_overflow` into `job`) and/or Ego.
+    Grant {
+        /// The job that gets the exp of a Lot over the cap of 10.
+        job: Option<&'a str>,
+    },
+    /// Take Lots (never below 0) and/or Ego.
+    Take,
 }
 
-/// Lots or Ego granted or taken (`action`): validated, saved, logged and
-/// answered with what changed.
-fn kismet(
-    turn: &Turn<'_>,
-    c: Loaded<VenusSheet>,
-    events: Vec<SheetEvent>,
-    action: &str,
+impl Way<'_> {
+    /// The verb the answers use, the log's action and the answer's title.
+    fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Way::Grant { .. } => ("Grant", "grant", "🎁 Kismet granted"),
+            Way::Take => ("Take", "take", "Kismet taken"),
+        }
+    }
+}
+
+/// `/ve-gm fc grant` and `/ve-gm fc take`: Lots and/or Ego given to or
+/// taken from a player's active character, validated, saved, logged and
+/// answered with what changed. FC only.
+pub async fn kismet(
+    app: &App,
+    caller: &Caller,
+    player: i64,
+    (lots, ego): (u32, bool),
     reason: Option<&str>,
-) -> Result<Outcome, AppError> {
+    way: Way<'_>,
+) -> AppResult {
+    if let Some(r) = reason {
+        cap(app, "reason", r)?;
+    }
+    let (verb, action, title) = way.words();
+    if lots == 0 && !ego {
+        return Err(AppError::user(format!("{verb} at least one Lot or Ego.")));
+    }
+    let mut turn = Turn::begin(app, caller).await?;
+    turn.require_gm(GM, &format!("{} Lots and Ego", verb.to_lowercase()))?;
+    let guild = turn.caller().guild_id;
+    let mut c: Loaded<VenusSheet> =
+        characters::of_member(turn.tx(), guild, SYSTEM, player, HINT).await?;
+    let mut events = Vec::new();
+    if lots > 0 {
+        events.extend(match way {
+            Way::Grant { job } => c.sheet.grant_lots(lots, &turn.settings, job)?,
+            Way::Take => c.sheet.take_lots(lots)?,
+        });
+    }
+    if ego {
+        events.push(match way {
+            Way::Grant { .. } => c.sheet.grant_ego()?,
+            Way::Take => c.sheet.spend_ego()?,
+        });
+    }
     c.sheet.validate(&turn.settings)?;
-    let entry = Record::new(
-        action,
-        &Kismet {
-            reason: reason.map(str::to_string),
-        },
-        &events,
-    )
-    .dice(&log::NO_DICE, Vec::new())
-    .character(c.row.id);
+    let inputs = Kismet {
+        reason: reason.map(str::to_string),
+    };
+    let entry = Record::new(action, &inputs, &events)
+        .dice(&log::NO_DICE, Vec::new())
+        .character(c.row.id);
     let named: Vec<(String, SheetEvent)> = events
         .into_iter()
         .map(|e| (c.name().to_string(), e))
@@ -82,79 +123,17 @@ fn kismet(
     if lines.is_empty() {
         lines.push(format!("{} · nothing changed", c.name()));
     }
-    let mut e = Embed::new(match action {
-        "grant" => "🎁 Kismet granted",
-        _ => "Kismet taken",
-    })
-    .description(lines.join("\n"))
-    .colour(colour::NEUTRAL)
-    .field("Lots", super::format::lot_pips(c.sheet.lots), true)
-    .field("Ego", super::format::ego_text(c.sheet.ego), true);
+    let mut e = Embed::new(title)
+        .description(lines.join("\n"))
+        .colour(colour::NEUTRAL)
+        .field("Lots", super::format::lot_pips(c.sheet.lots), true)
+        .field("Ego", super::format::ego_text(c.sheet.ego), true);
     if let Some(r) = reason.filter(|r| !r.trim().is_empty()) {
         e = e.footer(format!("Why: {}", r.trim()));
     }
-    Ok(Outcome::answer(Response::message(View::embed(e)))
+    let out = Outcome::answer(Response::message(View::embed(e)))
         .sheet(c)
-        .log(entry))
-}
-
-/// `/ve-gm fc grant`: gives a player's active character Lots (overflowing per
-/// `ve_lot_overflow` into `job`) and/or Ego. FC only.
-pub async fn grant(
-    app: &App,
-    caller: &Caller,
-    player: i64,
-    lots: u32,
-    ego: bool,
-    reason: Option<&str>,
-    job: Option<&str>,
-) -> AppResult {
-    if let Some(r) = reason {
-        cap(app, r)?;
-    }
-    if lots == 0 && !ego {
-        return Err(AppError::user("Grant at least one Lot or Ego."));
-    }
-    let mut turn = Turn::begin(app, caller).await?;
-    turn.require_gm(GM, "grant Lots and Ego")?;
-    let mut c = member_sheet(&mut turn, player).await?;
-    let mut events = Vec::new();
-    if lots > 0 {
-        events.extend(c.sheet.grant_lots(lots, &turn.settings, job)?);
-    }
-    if ego {
-        events.push(c.sheet.grant_ego()?);
-    }
-    let out = kismet(&turn, c, events, "grant", reason)?;
-    turn.finish(out).await
-}
-
-/// `/ve-gm fc take`: takes Lots (never below 0) and/or Ego. FC only.
-pub async fn take(
-    app: &App,
-    caller: &Caller,
-    player: i64,
-    lots: u32,
-    ego: bool,
-    reason: Option<&str>,
-) -> AppResult {
-    if let Some(r) = reason {
-        cap(app, r)?;
-    }
-    if lots == 0 && !ego {
-        return Err(AppError::user("Take at least one Lot or Ego."));
-    }
-    let mut turn = Turn::begin(app, caller).await?;
-    turn.require_gm(GM, "take Lots and Ego")?;
-    let mut c = member_sheet(&mut turn, player).await?;
-    let mut events = Vec::new();
-    if lots > 0 {
-        events.extend(c.sheet.take_lots(lots)?);
-    }
-    if ego {
-        events.push(c.sheet.spend_ego()?);
-    }
-    let out = kismet(&turn, c, events, "take", reason)?;
+        .log(entry);
     turn.finish(out).await
 }
 
@@ -181,14 +160,4 @@ pub async fn new_session(app: &App, caller: &Caller) -> AppResult {
     )
     .dice(&log::NO_DICE, Vec::new());
     turn.finish(out.log(entry)).await
-}
-
-fn cap(app: &App, text: &str) -> Result<(), AppError> {
-    let max = app.config.limits.max_text_len;
-    if text.chars().count() > max {
-        return Err(AppError::user(format!(
-            "The reason is too long: at most {max} characters."
-        )));
-    }
-    Ok(())
 }

@@ -7,13 +7,15 @@ use rand::{rngs::StdRng, SeedableRng};
 
 use super::buttons::{CheckButton, TaskButton};
 use super::context::{actor, minutes, Outcome, Turn};
-use super::format::{check_target, parse_factors, split_names};
+use super::format::{parse_factors, split_names};
 use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{check, task, GM, HINT, KIND, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
-use crate::rules::venus::check::{CheckSetup, CheckSubject, FactorKind, NamedFactor};
+use crate::rules::venus::check::{
+    difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
+};
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
 use crate::rules::venus::{
     CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
@@ -73,8 +75,13 @@ pub struct Adjust {
     pub roll: Option<RollRef>,
 }
 
-fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
-    let max = app.config.limits.max_text_len;
+/// Refuses a free text (`what`) longer than the guild's text limit.
+pub fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
+    within(what, text, app.config.limits.max_text_len)
+}
+
+/// Refuses a text (`what`) longer than `max` characters.
+pub fn within(what: &str, text: &str, max: usize) -> Result<(), AppError> {
     if text.chars().count() > max {
         return Err(AppError::user(format!(
             "The {what} is too long: at most {max} characters."
@@ -89,11 +96,7 @@ fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     let Some(t) = text.filter(|t| t.trim() != "-") else {
         return Ok(Vec::new());
     };
-    if t.chars().count() > MAX_NOTE_LEN {
-        return Err(AppError::user(format!(
-            "The list of factors is too long: at most {MAX_NOTE_LEN} characters."
-        )));
-    }
+    within("list of factors", t, MAX_NOTE_LEN)?;
     Ok(parse_factors(t))
 }
 
@@ -160,7 +163,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         subject: CheckSubject::Sheet {
             ability: req.ability.clone(),
         },
-        difficulty: check_target(difficulty),
+        difficulty: difficulty_target(difficulty),
         factors,
         consequence: req.consequence.clone().unwrap_or_default(),
     };
@@ -239,7 +242,7 @@ pub async fn npc_check(
             rank,
             score,
         },
-        difficulty: check_target(difficulty),
+        difficulty: difficulty_target(difficulty),
         factors,
         consequence: consequence.unwrap_or_default().to_string(),
     };
@@ -394,6 +397,18 @@ pub fn check_pool(state: &TaskState, cap: u32) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The open (not timed-out) Venus rolls of the caller's channel, newest
+/// first, at most `n`.
+async fn open_here(tx: &mut Tx, caller: &Caller, n: i64) -> Result<Vec<Session>, AppError> {
+    let now = storage::now_ms();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let rows = storage::sessions::latest_open_in_channel(tx, guild, channel, KIND, n).await?;
+    Ok(rows
+        .into_iter()
+        .filter(|s| s.expires_at.is_none_or(|t| t > now))
+        .collect())
+}
+
 /// The newest open (not timed-out) Venus roll in the caller's channel that
 /// `want` accepts.
 pub async fn latest_roll(
@@ -401,14 +416,7 @@ pub async fn latest_roll(
     caller: &Caller,
     want: impl Fn(&VeState) -> bool,
 ) -> Result<Option<(Session, VeState)>, AppError> {
-    let now = storage::now_ms();
-    let rows =
-        storage::sessions::latest_open_in_channel(tx, caller.guild_id, caller.channel_id, KIND, 20)
-            .await?;
-    for s in rows {
-        if s.expires_at.is_some_and(|t| t <= now) {
-            continue;
-        }
+    for s in open_here(tx, caller, 20).await? {
         let st: VeState = sessions::load(&s)?;
         if want(&st) {
             return Ok(Some((s, st)));
@@ -479,20 +487,9 @@ pub async fn chosen_roll(
     let Some(roll) = roll else {
         return latest_roll(tx, caller, want).await;
     };
-    let now = storage::now_ms();
-    let open = storage::sessions::latest_open_in_channel(
-        tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        NAMEABLE,
-    )
-    .await?;
     let mut named = Vec::new();
-    for s in open {
-        if s.expires_at.is_some_and(|t| t <= now)
-            || !crate::app::secret::is_reader(tx, &s, caller).await?
-        {
+    for s in open_here(tx, caller, NAMEABLE).await? {
+        if !crate::app::secret::is_reader(tx, &s, caller).await? {
             continue;
         }
         let number = crate::app::secret::number(tx, &s).await?;
@@ -799,7 +796,7 @@ async fn adjust_check(
     set: &VenusSettings,
 ) -> Result<VeState, AppError> {
     if let Some(d) = adj.difficulty {
-        c.setup.difficulty = check_target(d);
+        c.setup.difficulty = difficulty_target(d);
     }
     if let Some(f) = &adj.factors {
         c.setup.factors = parse_factors(f);
@@ -866,8 +863,8 @@ async fn adjust_task(
     }
     setup.actor = a;
     let guild = turn.caller().guild_id;
-    let mut party = Party::load(turn.tx(), guild, t.whos()).await?;
-    task::rebuild(&mut t, setup, set, &mut party.ctx)?;
+    let party = Party::load(turn.tx(), guild, t.whos()).await?;
+    task::rebuild(&mut t, setup, set, &party.ctx)?;
     check_pool(&t.task, turn.max_dice())?;
     task::refresh(turn.tx(), guild, &mut t, &party.ctx).await?;
     t.note = Some("adjusted by the FC".into());

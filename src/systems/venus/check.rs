@@ -131,8 +131,7 @@ fn menu_entries(sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
         ),
     ];
     if let Some(s) = sheet {
-        for (kind, _) in super::sheet_view::ATTRIBUTE_LISTS {
-            let singular = super::sheet_view::singular(kind);
+        for (kind, singular, _) in super::sheet_view::ATTRIBUTE_LISTS {
             for (i, t) in s.attributes.list(kind).iter().enumerate() {
                 base.push(opt(
                     format!("{}{}", singular.to_lowercase(), i + 1),

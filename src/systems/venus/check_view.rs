@@ -6,10 +6,12 @@
 //! fields; with the buttons of the current step (none once it is over).
 
 use super::buttons::{custom_id, CheckButton};
-use super::format::{check_target, factor_sum, percent, rank_label};
+use super::format::{factor_sum, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
-use crate::rules::venus::check::{CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS};
+use crate::rules::venus::check::{
+    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
+};
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
@@ -28,13 +30,10 @@ fn difficulty_name(edition: Edition, d: u32) -> String {
 }
 
 fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckState>) -> String {
-    let d = check_target(st.setup.difficulty);
+    let d = difficulty_target(st.setup.difficulty);
     let (factors, target) = match c {
         Some(c) => (&c.factors, c.target),
-        None => (
-            &st.setup.factors,
-            d + st.setup.factors.iter().map(|f| f.value).sum::<u32>(),
-        ),
+        None => (&st.setup.factors, st.setup.target()),
     };
     let name = edition.map(|e| difficulty_name(e, d)).unwrap_or_default();
     let base = if name.is_empty() {

@@ -231,15 +231,6 @@ pub fn cut(text: &str, max: usize) -> String {
     s
 }
 
-/// A check's target number from what was typed: 1-4 are steps of 5.
-pub fn check_target(d: u32) -> u32 {
-    if (1..=4).contains(&d) {
-        d * 5
-    } else {
-        d
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

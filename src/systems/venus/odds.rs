@@ -17,7 +17,6 @@ use crate::systems::platform::odds::{
     render, reply, scalar, series, sweep, task, CliOdds, Odds, Parts, Printed,
 };
 use crate::systems::platform::text::pct;
-use crate::systems::venus::commands::choices::EditionChoice;
 
 /// The Venus Engine's questions, as `kismet odds` parses them and `/odds`
 /// builds them.
@@ -145,77 +144,79 @@ pub fn ve2_check(
     }
 }
 
-/// The rules core's typed answer as `kismet odds` prints it.
-pub fn printed(q: &Question) -> Result<Printed, OddsError> {
-    let mut out = String::new();
-    match q {
-        Question::Ve1Check { .. } | Question::Ve2Check { .. } => {
-            let a = check(q)?;
-            scalar(&mut out, "pass", a.pass);
-            Printed::new(&a, out)
-        }
-        Question::Ve1Task { .. } | Question::Ve2Task { .. } => {
-            let a = task_odds(q)?;
-            series(&mut out, "at_least", "k", 0, &a.at_least);
-            Printed::new(&a, out)
-        }
-    }
+/// A question as the rules core asks it.
+enum Typed {
+    Ve1Check(ve::Ve1CheckQuestion),
+    Ve2Check(ve::Ve2CheckQuestion),
+    Ve1Task(ve::Ve1TaskQuestion),
+    Ve2Task(ve::Ve2TaskQuestion),
 }
 
-fn check(q: &Question) -> Result<ve::CheckOdds, OddsError> {
-    match q {
+/// The rules core's question for `q` (a Playsheet check's numbers checked
+/// before its `--autopass` word, [`ve2_check`]).
+fn typed(q: &Question) -> Result<Typed, OddsError> {
+    Ok(match q.clone() {
         Question::Ve1Check {
             score,
             target,
             rank,
             bonus_dice,
-        } => ve::Ve1CheckQuestion {
-            score: *score,
-            target: *target,
-            rank: *rank,
-            bonus_dice: *bonus_dice,
-        }
-        .answer(),
+        } => Typed::Ve1Check(ve::Ve1CheckQuestion {
+            score,
+            target,
+            rank,
+            bonus_dice,
+        }),
         Question::Ve2Check {
             score,
             target,
             rank,
             bonus,
             autopass,
-        } => ve2_check(*score, *target, *rank, *bonus, autopass)?.answer(),
-        _ => Err(OddsError::new("question", "task", "not a check")),
-    }
-}
-
-fn task_odds(q: &Question) -> Result<ve::TaskOdds, OddsError> {
-    match q {
+        } => Typed::Ve2Check(ve2_check(score, target, rank, bonus, &autopass)?),
         Question::Ve1Task {
             dice,
             rank,
             ally_rank,
             ego_double_six,
-        } => ve::Ve1TaskQuestion {
-            dice: *dice,
-            rank: *rank,
-            allies: ally_rank.clone(),
-            ego_double_six: *ego_double_six,
-        }
-        .answer(),
+        } => Typed::Ve1Task(ve::Ve1TaskQuestion {
+            dice,
+            rank,
+            allies: ally_rank,
+            ego_double_six,
+        }),
         Question::Ve2Task {
             dice,
             rank,
             ally_rank,
             explode,
             ego,
-        } => ve::Ve2TaskQuestion {
-            dice: *dice,
-            rank: *rank,
-            allies: ally_rank.clone(),
-            explode: *explode,
-            ego: *ego,
-        }
-        .answer(),
-        _ => Err(OddsError::new("question", "check", "not a task")),
+        } => Typed::Ve2Task(ve::Ve2TaskQuestion {
+            dice,
+            rank,
+            allies: ally_rank,
+            explode,
+            ego,
+        }),
+    })
+}
+
+/// The rules core's typed answer as `kismet odds` prints it.
+pub fn printed(q: &Question) -> Result<Printed, OddsError> {
+    let out = String::new();
+    let check = |a: ve::CheckOdds, mut out: String| {
+        scalar(&mut out, "pass", a.pass);
+        Printed::new(&a, out)
+    };
+    let task = |a: ve::TaskOdds, mut out: String| {
+        series(&mut out, "at_least", "k", 0, &a.at_least);
+        Printed::new(&a, out)
+    };
+    match typed(q)? {
+        Typed::Ve1Check(c) => check(c.answer()?, out),
+        Typed::Ve2Check(c) => check(c.answer()?, out),
+        Typed::Ve1Task(t) => task(t.answer()?, out),
+        Typed::Ve2Task(t) => task(t.answer()?, out),
     }
 }
 
@@ -227,123 +228,97 @@ fn ranks(rs: &[Rank]) -> String {
     }
 }
 
-/// A 1st Playtest check's answer: P(pass), and by target.
-fn ve1_check_parts(p: f64, score: i32, target: i32, rank: Rank, bonus_dice: u32) -> Parts {
-    let sweep = sweep((5..=29).map(|t| {
-        (
-            t.to_string(),
-            ve::ve1_check_pass(score, t, rank, bonus_dice),
-            t == target,
-        )
-    }));
+/// A check's answer: P(pass), and by target from 5 to `last`.
+fn check_parts(
+    title: &'static str,
+    (score, target, rank): (i32, i32, Rank),
+    what: String,
+    p: f64,
+    (last, pass): (i32, impl Fn(i32) -> f64),
+) -> Parts {
+    let sweep = sweep((5..=last).map(|t| (t.to_string(), pass(t), t == target)));
     (
-        "Venus Engine (1st Playtest) check",
-        format!("d20 + score {score} against target {target} · {rank} · {bonus_dice} bonus d6 (best one added when short by 6 or less)"),
-        vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-        vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
+        title,
+        format!("d20 + score {score} against target {target} · {rank} · {what}"),
+        vec![
+            ("Pass".to_string(), format!("**{}**", pct(p))),
+            ("Fail".into(), pct(1.0 - p)),
+        ],
+        vec![Panel::new(
+            format!("P(PASS) BY TARGET · SCORE {score} {rank}"),
+            Axis::Percent,
+            "TARGET",
+            sweep,
+        )],
     )
-}
-
-/// A Playsheet check's answer: P(pass), and by target.
-fn ve2_check_parts(
-    score: i32,
-    target: i32,
-    rank: Rank,
-    bonus: u32,
-    autopass: &str,
-) -> Result<Parts, OddsError> {
-    let question = ve2_check(score, target, rank, bonus, autopass)?;
-    let p = question.answer()?.pass;
-    let sweep = sweep((5..=28).map(|t| {
-        (
-            t.to_string(),
-            ve::ve2_check_pass(score, t, rank, bonus, &question.autopass, false),
-            t == target,
-        )
-    }));
-    Ok((
-        "Venus Engine (Playsheet) check",
-        format!(
-            "d20 + score {score} against target {target} · {rank} · flat bonus +{bonus} when short · automatic passes: {}",
-            if autopass == "table" { "the Playsheet table's ranges" } else { "the procedure text's ranges" }
-        ),
-        vec![("Pass".to_string(), format!("**{}**", pct(p))), ("Fail".into(), pct(1.0 - p))],
-        vec![Panel::new(format!("P(PASS) BY TARGET · SCORE {score} {rank}"), Axis::Percent, "TARGET", sweep)],
-    ))
 }
 
 /// The `/odds` view of a question. The neighbours in a chart's sweep are
 /// in range by construction, so they are computed with the rules'
 /// unchecked functions.
 pub fn view(q: &Question) -> Result<View, OddsError> {
-    let parts = match q {
-        Question::Ve1Check {
-            score,
-            target,
-            rank,
-            bonus_dice,
-        } => ve1_check_parts(check(q)?.pass, *score, *target, *rank, *bonus_dice),
-        Question::Ve2Check {
-            score,
-            target,
-            rank,
-            bonus,
-            autopass,
-        } => ve2_check_parts(*score, *target, *rank, *bonus, autopass)?,
-        Question::Ve1Task {
-            dice,
-            rank,
-            ally_rank,
-            ego_double_six,
-        } => {
-            let ego = if *ego_double_six {
+    let parts = match typed(q)? {
+        Typed::Ve1Check(c) => check_parts(
+            "Venus Engine (1st Playtest) check",
+            (c.score, c.target, c.rank),
+            format!(
+                "{} bonus d6 (best one added when short by 6 or less)",
+                c.bonus_dice
+            ),
+            c.answer()?.pass,
+            (29, |t| ve::ve1_check_pass(c.score, t, c.rank, c.bonus_dice)),
+        ),
+        Typed::Ve2Check(c) => check_parts(
+            "Venus Engine (Playsheet) check",
+            (c.score, c.target, c.rank),
+            format!(
+                "flat bonus +{} when short · automatic passes: {}",
+                c.bonus,
+                if c.autopass == ve::AutoPass::Table {
+                    "the Playsheet table's ranges"
+                } else {
+                    "the procedure text's ranges"
+                }
+            ),
+            c.answer()?.pass,
+            (28, |t| {
+                ve::ve2_check_pass(c.score, t, c.rank, c.bonus, &c.autopass, false)
+            }),
+        ),
+        Typed::Ve1Task(t) => {
+            let ego = if t.ego_double_six {
                 " · Ego: every 6 strikes two beats"
             } else {
                 ""
             };
+            let (dice, rank) = (t.dice, t.rank);
             task(
                 "Venus Engine (1st Playtest) task",
-                format!("{dice}d6 at {rank} · allies: {}{ego}", ranks(ally_rank)),
+                format!("{dice}d6 at {rank} · allies: {}{ego}", ranks(&t.allies)),
                 format!("{dice}D6 {rank}"),
                 "beats",
-                &task_odds(q)?.at_least,
+                &t.answer()?.at_least,
             )
         }
-        Question::Ve2Task {
-            dice,
-            rank,
-            ally_rank,
-            explode,
-            ego,
-        } => {
+        Typed::Ve2Task(t) => {
             let mut extra = String::new();
-            if *explode {
+            if t.explode {
                 extra.push_str(" · your 10s explode");
             }
-            if *ego {
+            if t.ego {
                 extra.push_str(" · Ego: every 10 counts twice");
             }
+            let (dice, rank) = (t.dice, t.rank);
             task(
                 "Venus Engine (Playsheet) task",
-                format!("{dice}d10 at {rank} · allies: {}{extra}", ranks(ally_rank)),
+                format!("{dice}d10 at {rank} · allies: {}{extra}", ranks(&t.allies)),
                 format!("{dice}D10 {rank}"),
                 "passes",
-                &task_odds(q)?.at_least,
+                &t.answer()?.at_least,
             )
         }
     };
     Ok(render(parts))
-}
-
-/// Which automatic-pass ranges a Playsheet check uses.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum AutopassChoice {
-    /// The procedure text: 20 / 19-20 / 18-20 / 17-20.
-    #[name = "text"]
-    Text,
-    /// The Playsheet table: none / 20 / 19-20 / 18-20.
-    #[name = "table"]
-    Table,
 }
 
 /// What `/ve odds` was given, before it is read as a check or a task.
@@ -369,7 +344,7 @@ pub struct Asked {
     /// Edition 2 task: the roller's 10s explode.
     pub explode: Option<bool>,
     /// Edition 2 check: the automatic-pass ranges.
-    pub autopass: Option<AutopassChoice>,
+    pub autopass: Option<ve::AutoPass>,
 }
 
 /// Reads `/ve odds`'s options as one question: a check when `score` and
@@ -433,9 +408,9 @@ fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Question, S
             target,
             rank,
             bonus,
-            autopass: match a.autopass.unwrap_or(AutopassChoice::Text) {
-                AutopassChoice::Text => "text".into(),
-                AutopassChoice::Table => "table".into(),
+            autopass: match a.autopass {
+                Some(ve::AutoPass::Table) => "table".into(),
+                _ => "text".into(),
             },
         },
     })
@@ -507,8 +482,8 @@ pub async fn odds_ve(
     #[description = "Task, edition 2: your 10s explode (magic or advanced technology)"]
     explode: Option<bool>,
     #[description = "Check, edition 2: automatic-pass ranges (default: the procedure text)"]
-    autopass: Option<AutopassChoice>,
-    #[description = "Edition (default: the server's)"] edition: Option<EditionChoice>,
+    autopass: Option<ve::AutoPass>,
+    #[description = "Edition (default: the server's)"] edition: Option<Edition>,
 ) -> Result<(), Error> {
     let caller = crate::kit::caller_of(ctx)?;
     let server = match ctx.data().app.db.glance().await {
@@ -519,10 +494,7 @@ pub async fn odds_ve(
         Err(_) => Edition::One,
     };
     let asked = Asked {
-        edition: edition.map(|e| match e {
-            EditionChoice::One => Edition::One,
-            EditionChoice::Two => Edition::Two,
-        }),
+        edition,
         rank: Some(rank),
         score,
         target,

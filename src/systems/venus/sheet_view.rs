@@ -8,29 +8,17 @@ use crate::app::view::{colour, limits, Embed};
 use crate::rules::venus::sheet::{AttributeKind, Job};
 use crate::rules::venus::{VenusSettings, VenusSheet};
 
-/// Every free-text list with its heading, in display order.
-pub const ATTRIBUTE_LISTS: [(AttributeKind, &str); 7] = [
-    (AttributeKind::Asset, "Assets"),
-    (AttributeKind::Feature, "Features"),
-    (AttributeKind::Merit, "Merits"),
-    (AttributeKind::Discipline, "Disciplines"),
-    (AttributeKind::Specialty, "Specialties"),
-    (AttributeKind::Lifepath, "Lifepaths"),
-    (AttributeKind::Principle, "Principles"),
+/// Every free-text list: its kind, one entry's name ("Specialty") and its
+/// heading, in display order.
+pub const ATTRIBUTE_LISTS: [(AttributeKind, &str, &str); 7] = [
+    (AttributeKind::Asset, "Asset", "Assets"),
+    (AttributeKind::Feature, "Feature", "Features"),
+    (AttributeKind::Merit, "Merit", "Merits"),
+    (AttributeKind::Discipline, "Discipline", "Disciplines"),
+    (AttributeKind::Specialty, "Specialty", "Specialties"),
+    (AttributeKind::Lifepath, "Lifepath", "Lifepaths"),
+    (AttributeKind::Principle, "Principle", "Principles"),
 ];
-
-/// The singular name of an attribute kind ("Asset", "Specialty").
-pub fn singular(kind: AttributeKind) -> &'static str {
-    match kind {
-        AttributeKind::Asset => "Asset",
-        AttributeKind::Feature => "Feature",
-        AttributeKind::Merit => "Merit",
-        AttributeKind::Discipline => "Discipline",
-        AttributeKind::Specialty => "Specialty",
-        AttributeKind::Lifepath => "Lifepath",
-        AttributeKind::Principle => "Principle",
-    }
-}
 
 /// One job as a line: name, level or learning, exp bar, inherited abilities.
 pub fn job_line(name: &str, job: &Job, settings: &VenusSettings) -> String {
@@ -88,19 +76,11 @@ pub fn embed(
         fields: limits::FIELDS.saturating_sub(e.fields.len()),
     };
     for (i, (heading, lines, max_fields)) in sections.iter().enumerate() {
-        let later = sections[i + 1..]
-            .iter()
-            .map(|(h, _, _)| Room::least(h))
-            .fold(
-                Room {
-                    chars: 0,
-                    fields: 0,
-                },
-                |a, b| Room {
-                    chars: a.chars + b.chars,
-                    fields: a.fields + b.fields,
-                },
-            );
+        let rest = &sections[i + 1..];
+        let later = Room {
+            chars: rest.iter().map(|(h, _, _)| Room::least(h).chars).sum(),
+            fields: rest.len(),
+        };
         let mut mine = room.less(later);
         let before = mine;
         let fields = fields_within(heading, lines, *max_fields, &mut mine);
@@ -149,7 +129,7 @@ fn sections(
         },
         4,
     ));
-    for (kind, heading) in ATTRIBUTE_LISTS {
+    for (kind, _, heading) in ATTRIBUTE_LISTS {
         let lines: Vec<String> = sheet
             .attributes
             .list(kind)

@@ -5,6 +5,7 @@
 //! Players edit their own characters; the FC any in the guild (a
 //! character is named by [`Pick`]). Every edit is one action of the pipeline, logged.
 
+use super::calls::within;
 use super::context::{Outcome, Turn};
 use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
@@ -67,16 +68,6 @@ pub struct JobEdits {
     pub exp: Option<u32>,
     /// Qualifications met.
     pub qualified: Option<bool>,
-}
-
-/// Refuses a note longer than [`MAX_NOTE_LEN`] (the `text:` option's own limit).
-fn cap_note(text: &str) -> Result<(), AppError> {
-    if text.chars().count() > MAX_NOTE_LEN {
-        return Err(AppError::user(format!(
-            "The text is too long: at most {MAX_NOTE_LEN} characters."
-        )));
-    }
-    Ok(())
 }
 
 fn sheet_reply(note: String, c: &Loaded<VenusSheet>, set: &VenusSettings) -> Response {
@@ -151,27 +142,9 @@ pub async fn create_with(
     let set = turn.settings.clone();
     let mut sheet = VenusSheet::new(name, &set)?;
     sheet.set_tier(tier);
-    let mut bad: Vec<String> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    let mut given: Vec<String> = Vec::new();
-    for a in &list {
-        let (typed, ability, rank, score) = (&a.typed, a.name.as_str(), &a.rank, &a.score);
-        let known = sheet.ability_key(ability).map(str::to_string);
-        match known.filter(|k| seen.contains(k)) {
-            Some(k) => bad.push(format!("`{typed}`: {k} is already in the list.")),
-            None => match sheet.set_ability(ability, *rank, *score, &set) {
-                Ok(()) => {
-                    let key = sheet.ability_key(ability).unwrap_or(ability).to_string();
-                    given.push(format!("{key} {rank} {score}"));
-                    seen.push(key);
-                }
-                Err(e) => bad.push(format!("`{typed}`: {}", e.message)),
-            },
-        }
-    }
-    if !bad.is_empty() {
-        return Err(refused(bad.join("\n")));
-    }
+    let given = sheet
+        .set_abilities(&list, &set)
+        .map_err(|bad| refused(bad.join("\n")))?;
     sheet.validate(&set)?;
     let c = turn.create(caller.user_id, name, sheet).await?;
     let entry = sheet_record(
@@ -425,7 +398,7 @@ pub async fn note(
     text: &str,
     pick: Pick<'_>,
 ) -> AppResult {
-    cap_note(text)?;
+    within("text", text, MAX_NOTE_LEN)?;
     let mut turn = Turn::begin(app, caller).await?;
     let inputs = SheetEdit::Note {
         kind: format!("{kind:?}"),

@@ -24,6 +24,7 @@ use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response,
 use crate::rules::turns::Seat;
 use crate::rules::venus::spotlight::{earns_ego, Passed, SeatData, Spotlight};
 use crate::rules::venus::VenusSheet;
+use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
 use crate::systems::table::encounter;
 
@@ -45,6 +46,28 @@ async fn running(turn: &mut Turn<'_>) -> Result<(Session, Spotlight), AppError> 
     let session = encounter::require_running_in(turn.tx(), &caller, KIND, WHAT, START).await?;
     let sp: Spotlight = sessions::load(&session)?;
     Ok((session, sp))
+}
+
+/// The caller's active character, which **Join** seats and an unseated
+/// player's scene offer names.
+async fn active_row(turn: &mut Turn<'_>) -> Result<Character, AppError> {
+    let (caller, pick) = (turn.caller().clone(), Pick::new(None, None));
+    characters::resolve_row(turn.tx(), &caller, false, SYSTEM, pick, Access::Owner, HINT).await
+}
+
+/// Seats the character of `row`, noted on the tracker.
+fn join(sp: &mut Spotlight, row: &Character) -> Result<(), AppError> {
+    sp.join(&row.name, Some(row.owner_id), Some(row.id))
+        .map_err(fc_words)?;
+    sp.note(format!("➕ {} joins.", row.name));
+    Ok(())
+}
+
+/// Removes `seat` from the turns, noted on the tracker.
+fn leave(sp: &mut Spotlight, seat: &Seat<SeatData>) -> Result<(), AppError> {
+    sp.remove(seat.id).map_err(fc_words)?;
+    sp.note(format!("➖ {} leaves.", seat.name));
+    Ok(())
 }
 
 /// The log entry `spotlight_<action>`: where the spotlight stands after it.
@@ -148,9 +171,7 @@ pub async fn seat(
             let row =
                 characters::resolve_row(turn.tx(), caller, true, SYSTEM, pick, Access::Owner, HINT)
                     .await?;
-            sp.join(&row.name, Some(row.owner_id), Some(row.id))
-                .map_err(fc_words)?;
-            sp.note(format!("➕ {} joins.", row.name));
+            join(&mut sp, &row)?;
             (
                 "join",
                 Some(row.id),
@@ -164,8 +185,7 @@ pub async fn seat(
         )))
         }
         (SeatState::Removed, Some(seat)) => {
-            sp.remove(seat.id).map_err(fc_words)?;
-            sp.note(format!("➖ {} leaves.", seat.name));
+            leave(&mut sp, &seat)?;
             (
                 "remove",
                 seat.character,
@@ -316,16 +336,7 @@ async fn offer_scene(
         // Any player can offer (seed 000), seated or not: with their
         // active character, seated when the FC allows the offer.
         (None, None) => {
-            let row = characters::resolve_row(
-                turn.tx(),
-                &caller,
-                false,
-                SYSTEM,
-                Pick::new(None, None),
-                Access::Owner,
-                HINT,
-            )
-            .await?;
+            let row = active_row(turn).await?;
             sp.offer_unseated(&row.name, Some(row.owner_id), Some(row.id), title)
                 .map_err(fc_words)?;
             (row.name, Some(row.id))
@@ -383,19 +394,8 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             ("pass", None)
         }
         SpotlightButton::Join => {
-            let row = characters::resolve_row(
-                turn.tx(),
-                caller,
-                false,
-                SYSTEM,
-                Pick::new(None, None),
-                Access::Owner,
-                HINT,
-            )
-            .await?;
-            sp.join(&row.name, Some(row.owner_id), Some(row.id))
-                .map_err(fc_words)?;
-            sp.note(format!("➕ {} joins.", row.name));
+            let row = active_row(&mut turn).await?;
+            join(&mut sp, &row)?;
             ("join", Some(row.id))
         }
         SpotlightButton::Leave => {
@@ -406,8 +406,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
                 ));
             }
             for seat in &mine {
-                sp.remove(seat.id).map_err(fc_words)?;
-                sp.note(format!("➖ {} leaves.", seat.name));
+                leave(&mut sp, seat)?;
             }
             ("remove", mine[0].character)
         }

@@ -33,8 +33,6 @@ mod spend;
 mod turn;
 mod waits;
 
-use rand::{rngs::StdRng, SeedableRng};
-
 use super::buttons::TaskButton;
 use super::context::Turn as Pipe;
 use super::state::{AidCandidate, TaskSession};
@@ -42,22 +40,9 @@ use super::SYSTEM;
 use crate::app::component::Click;
 use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller};
-use crate::rules::venus::task::{AidStatus, TaskAction, TaskPhase};
-use crate::rules::venus::{TaskSetup, TaskState, VenusCtx, VenusSettings, VenusSheet};
-use crate::rules::Actor;
+use crate::rules::venus::{TaskSetup, VenusCtx, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
 use turn::Turn;
-
-/// A sheet's jobs that can aid a task on `ability`: level ≥ 1 and
-/// inheriting it (VE1-T3, VE2-T3).
-pub fn eligible_jobs(sheet: &VenusSheet, ability: &str) -> Vec<(String, u32)> {
-    sheet
-        .jobs
-        .iter()
-        .filter(|(_, j)| j.level >= 1 && !j.learning && j.inherits_ability(ability))
-        .map(|(k, j)| (k.clone(), j.level))
-        .collect()
-}
 
 /// Refreshes who could aid and which jobs the roller could switch to.
 pub async fn refresh(
@@ -79,13 +64,7 @@ pub async fn refresh(
                 .collect()
         })
         .unwrap_or_default();
-    let standing: Vec<i64> = st
-        .task
-        .allies
-        .iter()
-        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-        .map(|a| a.id)
-        .collect();
+    let standing: Vec<i64> = st.task.standing_allies().map(|a| a.id).collect();
     let rows = storage::characters::list(tx, guild_id, SYSTEM, None, 200).await?;
     let mut out = Vec::new();
     for r in rows {
@@ -95,7 +74,7 @@ pub async fn refresh(
         let Ok(sheet) = serde_json::from_str::<VenusSheet>(&r.sheet) else {
             continue;
         };
-        let jobs = eligible_jobs(&sheet, &ability);
+        let jobs = sheet.aid_jobs(&ability);
         if !jobs.is_empty() {
             out.push(AidCandidate {
                 user: r.owner_id,
@@ -115,83 +94,21 @@ fn sync_roller(st: &mut TaskSession, ctx: &VenusCtx) {
         st.customs = s.custom_consequences.clone();
         st.roller_ego = s.ego;
     }
-    st.overflow_jobs = menus::overflow_choices(&st.task, ctx);
-}
-
-fn no_rng() -> StdRng {
-    StdRng::seed_from_u64(0)
+    st.overflow_jobs = st.task.overflow_jobs(ctx);
 }
 
 /// Rebuilds a task not yet rolled from a new setup, keeping the standing
-/// aid offers that still fit (and their answers).
+/// aid offers that still fit ([`TaskState::rebuilt`]).
 pub fn rebuild(
     st: &mut TaskSession,
     setup: TaskSetup,
     settings: &VenusSettings,
-    ctx: &mut VenusCtx,
+    ctx: &VenusCtx,
 ) -> Result<(), AppError> {
-    if st.task.phase != TaskPhase::AidOffers {
-        return Err(AppError::user("The dice are already thrown."));
-    }
-    let (mut task, _) = TaskState::new(setup.clone(), settings, ctx).map_err(super::fc_words)?;
-    for ally in &st.task.allies {
-        if !matches!(ally.status, AidStatus::Offered | AidStatus::Accepted) {
-            continue;
-        }
-        let offer = TaskAction::OfferAid {
-            actor: Actor {
-                id: ally.id,
-                gm: false,
-            },
-            ally: ally.id,
-            job: ally.job.clone(),
-            demand: ally.demand.clone(),
-        };
-        let Ok((t, _)) = task.clone().apply(ctx, offer, &mut no_rng()) else {
-            continue;
-        };
-        task = t;
-        if ally.status == AidStatus::Accepted {
-            let accept = TaskAction::AnswerAid {
-                actor: Actor {
-                    id: setup.roller,
-                    gm: false,
-                },
-                ally: ally.id,
-                accept: true,
-            };
-            if let Ok((t, _)) = task.clone().apply(ctx, accept, &mut no_rng()) {
-                task = t;
-            }
-        }
-        // The FC's per-ally rank override and magic flag (A-V10, A-V19)
-        // stay while they still apply.
-        let gm = Actor {
-            id: setup.actor.id,
-            gm: true,
-        };
-        let mut keep = Vec::new();
-        if ally.rank_overridden {
-            keep.push(TaskAction::OverrideAllyRank {
-                actor: gm,
-                ally: ally.id,
-                rank: ally.rank,
-            });
-        }
-        if ally.magic {
-            keep.push(TaskAction::FlagAllyMagic {
-                actor: gm,
-                ally: ally.id,
-                magic: true,
-            });
-        }
-        for action in keep {
-            if let Ok((t, _)) = task.clone().apply(ctx, action, &mut no_rng()) {
-                task = t;
-            }
-        }
-    }
-    st.task = task;
+    st.task = st
+        .task
+        .rebuilt(setup.clone(), settings, ctx)
+        .map_err(super::fc_words)?;
     st.setup = setup;
     Ok(())
 }

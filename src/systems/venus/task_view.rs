@@ -167,12 +167,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     let of = format!("{n} of {need} {}", word(t.edition, need));
     match t.phase {
         TaskPhase::AidOffers => {
-            let pending: Vec<String> = t
-                .allies
-                .iter()
-                .filter(|a| a.status == AidStatus::Offered)
-                .map(|a| st.name_of(a.id))
-                .collect();
+            let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
             if pending.is_empty() {
                 (Outcome::Pending, format!("Waiting for {r} to roll"))
             } else {
@@ -199,24 +194,20 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
         TaskPhase::Closed => match &t.outcome {
             None => (Outcome::Closed, "Closed".into()),
             Some(o) => {
-                let crit = |s: &str| match o.crit {
-                    Some(Crit::Success) => format!("Critical success · {s}"),
-                    Some(Crit::Failure) => format!("Critical failure · {s}"),
-                    None if o.success => format!("Success · {s}"),
-                    None => format!("Failure · {s}"),
+                let lead = match o.crit {
+                    Some(Crit::Success) => "Critical success",
+                    Some(Crit::Failure) => "Critical failure",
+                    None if o.success => "Success",
+                    None => "Failure",
                 };
                 let count = format!("{} {}", o.successes, word(t.edition, o.successes));
                 let text = if o.success {
-                    crit(&count)
+                    format!("{lead} · {count}")
                 } else if t.edition == Edition::One && o.declined_primary {
-                    crit(&format!("{count}, primary not bought"))
+                    format!("{lead} · {count}, primary not bought")
                 } else {
-                    crit(&format!(
-                        "{} of {} {}",
-                        o.successes,
-                        o.threshold,
-                        word(t.edition, o.threshold)
-                    ))
+                    let need = word(t.edition, o.threshold);
+                    format!("{lead} · {} of {} {need}", o.successes, o.threshold)
                 };
                 let kind = match (o.success, o.crit) {
                     (true, _) => Outcome::Success,
@@ -518,15 +509,10 @@ fn count_extra(t: &TaskState) -> Option<String> {
         parts.push("explosions stopped at the safety cap".into());
     }
     if t.phase == TaskPhase::EgoOffer {
-        let n = t.successes();
-        let tens = t
-            .dice
-            .iter()
-            .filter(|d| d.face == 10 && d.succeeds(t.edition))
-            .count() as u32;
+        let with = t.successes_under(EgoMode::TensDouble);
+        let tens = with.saturating_sub(t.successes());
         parts.push(format!(
-            "with Ego: **{}** ({tens} {} on the table)",
-            n.saturating_add(tens),
+            "with Ego: **{with}** ({tens} {} on the table)",
             if tens == 1 { "ten" } else { "tens" }
         ));
     }
@@ -721,20 +707,11 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
 /// job" menu; the game master's row.
 fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
-    let pending: Vec<_> = t
-        .allies
-        .iter()
-        .filter(|a| a.status == AidStatus::Offered)
-        .collect();
     let mut roll = d.b(TaskButton::Roll, "Roll", Style::Primary);
-    if !pending.is_empty() {
+    if t.pending_allies().next().is_some() {
         roll = roll.disabled();
     }
-    let standing = t
-        .allies
-        .iter()
-        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-        .count();
+    let standing = t.standing_allies().count();
     let mut buttons = vec![roll];
     if standing < t.max_allies() {
         buttons.push(d.b(TaskButton::Offer, "Offer aid", Style::Secondary));
@@ -745,11 +722,7 @@ fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     // An offer is taken at once; one still pending (drawn before, or with
     // a demand) is answered here, and an accepted one may be refused until
     // the roll (VE1-T3, VE2-T3).
-    for a in t
-        .allies
-        .iter()
-        .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-    {
+    for a in t.standing_allies() {
         let n = cut(&st.name_of(a.id), 30);
         if a.status == AidStatus::Offered {
             let accept = format!("Accept {n}");
@@ -985,24 +958,20 @@ fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
     }
     let mut rows = vec![Row::Buttons(r1)];
     let mut options: Vec<SelectOption> = Vec::new();
-    for n in 1..=4u8 {
-        let i = n as usize - 1;
-        if t.can_buy(Purchase::Secondary(n)) {
-            options.push(SelectOption {
-                label: format!("S{n} {}", SECONDARY_SHORT[i]),
-                value: Consequence::Secondary(n).code(),
-                description: Some(cut(SECONDARY[i], 100)),
-            });
-        }
-    }
-    for n in 1..=4u8 {
-        let i = n as usize - 1;
-        if t.can_buy(Purchase::Tertiary(n)) {
-            options.push(SelectOption {
-                label: format!("T{n} {}", TERTIARY_SHORT[i]),
-                value: Consequence::Tertiary(n).code(),
-                description: Some(cut(TERTIARY[i], 100)),
-            });
+    let secondary = Consequence::Secondary as fn(u8) -> Consequence;
+    let kinds = [
+        (secondary, SECONDARY_SHORT, SECONDARY),
+        (Consequence::Tertiary, TERTIARY_SHORT, TERTIARY),
+    ];
+    for (kind, shorts, texts) in kinds {
+        for (c, (short, text)) in (1..=4).map(kind).zip(shorts.iter().zip(texts)) {
+            if t.can_buy(c.purchase()) {
+                options.push(SelectOption {
+                    label: format!("{} {short}", c.code().to_uppercase()),
+                    value: c.code(),
+                    description: Some(cut(text, 100)),
+                });
+            }
         }
     }
     for (i, c) in st.customs.iter().enumerate() {

@@ -164,19 +164,10 @@ impl TaskState {
     /// Returns the index of the ally's earlier, withdrawn or refused offer.
     fn aid_slot(&self, ally: i64) -> Result<Option<usize>, RuleError> {
         let existing = self.allies.iter().position(|a| a.id == ally);
-        if let Some(i) = existing {
-            if matches!(
-                self.allies[i].status,
-                AidStatus::Offered | AidStatus::Accepted
-            ) {
-                return Err(RuleError::new("That ally has already offered a die."));
-            }
+        if existing.is_some_and(|i| self.allies[i].status.standing()) {
+            return Err(RuleError::new("That ally has already offered a die."));
         }
-        let active = self
-            .allies
-            .iter()
-            .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-            .count();
+        let active = self.standing_allies().count();
         if active >= self.max_allies() {
             return Err(RuleError::new(format!(
                 "At most {} allies may aid a task in edition {}.",
@@ -217,6 +208,65 @@ impl TaskState {
                 RuleError::new(format!("{} has no {} ability.", sheet.name, self.ability))
             })?;
         Ok((key.to_string(), rank))
+    }
+
+    /// The task opened again from `setup` (the GM's adjustment before the
+    /// roll), keeping the standing aid offers that still fit, with the
+    /// roller's answers and the GM's rank override and magic flag of each
+    /// ally's die while they still apply (A-V10, A-V19). Refused once the
+    /// dice are thrown.
+    pub fn rebuilt(
+        &self,
+        setup: TaskSetup,
+        settings: &VenusSettings,
+        ctx: &VenusCtx,
+    ) -> Result<TaskState, RuleError> {
+        if self.phase != TaskPhase::AidOffers {
+            return Err(RuleError::new("The dice are already thrown."));
+        }
+        let roller = Actor {
+            id: setup.roller,
+            gm: false,
+        };
+        let gm = Actor {
+            id: setup.actor.id,
+            gm: true,
+        };
+        let (mut task, _) = TaskState::new(setup, settings, ctx)?;
+        for a in self.standing_allies() {
+            let ally = Actor {
+                id: a.id,
+                gm: false,
+            };
+            let demand = a.demand.clone();
+            if !task.kept(|t, ev| t.offer_aid(ctx, ally, a.id, &a.job, demand, ev)) {
+                continue;
+            }
+            if a.status == AidStatus::Accepted {
+                task.kept(|t, ev| t.answer_aid(roller, a.id, true, ev));
+            }
+            if a.rank_overridden {
+                task.kept(|t, ev| t.override_ally_rank(gm, a.id, a.rank, ev));
+            }
+            if a.magic {
+                task.kept(|t, ev| t.flag_ally_magic(gm, a.id, true, ev));
+            }
+        }
+        Ok(task)
+    }
+
+    /// Makes `step` on a copy of the task and keeps it if it is allowed;
+    /// whether it was.
+    fn kept(
+        &mut self,
+        step: impl FnOnce(&mut Self, &mut Vec<TaskEvent>) -> Result<(), RuleError>,
+    ) -> bool {
+        let mut next = self.clone();
+        let allowed = step(&mut next, &mut Vec::new()).is_ok();
+        if allowed {
+            *self = next;
+        }
+        allowed
     }
 
     pub(super) fn answer_aid(
@@ -334,7 +384,8 @@ impl TaskState {
             || self.allies.iter().any(|a| a.id == owner && a.magic)
     }
 
-    pub(super) fn sides(&self) -> u32 {
+    /// The sides of the task's dice: D6 (VE1-T1), D10 (VE2-T1).
+    pub fn sides(&self) -> u32 {
         match self.edition {
             Edition::One => 6,
             Edition::Two => 10,
@@ -415,7 +466,7 @@ impl TaskState {
         if !may_act_as(actor, self.roller) {
             return Err(RuleError::new("Only the roller (or the GM) can roll."));
         }
-        if self.allies.iter().any(|a| a.status == AidStatus::Offered) {
+        if self.pending_allies().next().is_some() {
             return Err(RuleError::new(
                 "Accept or refuse every aid offer before rolling.",
             ));

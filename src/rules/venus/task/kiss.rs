@@ -110,6 +110,34 @@ impl TaskState {
         self.kisses.iter().filter(move |k| k.by == by)
     }
 
+    /// The attributes on `sheet` (specialties first, then disciplines,
+    /// assets and natural merits: "up to four appropriate attributes",
+    /// VE1-K4e) or its insights (VE1-K4c) that `by` has not yet KISSed with
+    /// in this task, each once, in sheet order.
+    pub fn unused_kiss_names(&self, sheet: &VenusSheet, by: i64, specialty: bool) -> Vec<String> {
+        let used = |text: &str| {
+            self.kisses_by(by).any(|k| match &k.source {
+                KissSource::Specialty { attribute } => specialty && same(attribute, text),
+                KissSource::Insight { insight } => !specialty && same(insight, text),
+                _ => false,
+            })
+        };
+        let a = &sheet.attributes;
+        let all: Vec<&String> = if specialty {
+            let lists = [&a.specialties, &a.disciplines, &a.assets, &a.merits];
+            lists.into_iter().flatten().collect()
+        } else {
+            sheet.insights.iter().map(|i| &i.text).collect()
+        };
+        let mut free: Vec<String> = Vec::new();
+        for t in all {
+            if !t.trim().is_empty() && !used(t) && !free.iter().any(|f| same(f, t)) {
+                free.push(t.clone());
+            }
+        }
+        free
+    }
+
     /// Whether `by` may KISS this die: it exists, is not KISSed yet (VE1-K2),
     /// and is their own, or in VE1 an ally's die the roller KISSes with the
     /// ally's consent (VE1-K5); in VE2 an ally KISSes their own die.
@@ -330,13 +358,7 @@ impl TaskState {
         let i = self
             .allies
             .iter()
-            .position(|a| {
-                a.id == ally
-                    && matches!(
-                        a.status,
-                        super::AidStatus::Offered | super::AidStatus::Accepted
-                    )
-            })
+            .position(|a| a.id == ally && a.status.standing())
             .ok_or_else(|| RuleError::new("That participant is not aiding this task."))?;
         self.allies[i].consented_kiss = consent;
         ev.push(TaskEvent::KissConsent { ally, consent });

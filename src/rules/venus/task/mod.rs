@@ -127,6 +127,14 @@ pub enum AidStatus {
     Withdrawn,
 }
 
+impl AidStatus {
+    /// Whether an offer in this state still stands, taking one of the 2
+    /// (VE1-T3) or 3 (VE2-T3) places: offered or accepted.
+    pub fn standing(self) -> bool {
+        matches!(self, Self::Offered | Self::Accepted)
+    }
+}
+
 /// An ally of the task.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ally {
@@ -883,10 +891,13 @@ impl TaskState {
 
     /// Beats (VE1) or passes (VE2) on the table now, with the Ego mode in force.
     pub fn successes(&self) -> u32 {
-        self.dice
-            .iter()
-            .map(|d| d.value(self.edition, self.ego_mode))
-            .sum()
+        self.successes_under(self.ego_mode)
+    }
+
+    /// Beats or passes the dice on the table would count for under `ego`
+    /// (VE2-T8 offers Ego: what every 10 counting twice would make).
+    pub fn successes_under(&self, ego: EgoMode) -> u32 {
+        self.dice.iter().map(|d| d.value(self.edition, ego)).sum()
     }
 
     /// VE1: beats spent so far.
@@ -922,6 +933,19 @@ impl TaskState {
         self.allies
             .iter()
             .filter(|a| a.status == AidStatus::Accepted)
+    }
+
+    /// The allies whose offer still stands ([`AidStatus::standing`]).
+    pub fn standing_allies(&self) -> impl Iterator<Item = &Ally> {
+        self.allies.iter().filter(|a| a.status.standing())
+    }
+
+    /// The allies whose offer awaits the roller's answer, which the roll
+    /// waits for (VE1-T3, VE2-T3).
+    pub fn pending_allies(&self) -> impl Iterator<Item = &Ally> {
+        self.allies
+            .iter()
+            .filter(|a| a.status == AidStatus::Offered)
     }
 
     /// The participants who may act in the task: the roller and accepted allies.
@@ -1072,16 +1096,8 @@ impl TaskState {
     fn aid_offer_actions(&self, actor: Actor, as_roller: bool) -> Vec<TaskActionKind> {
         use TaskActionKind as K;
         let mut out = Vec::new();
-        let offered = |id| {
-            self.allies
-                .iter()
-                .any(|a| a.id == id && matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-        };
-        let active = self
-            .allies
-            .iter()
-            .filter(|a| matches!(a.status, AidStatus::Offered | AidStatus::Accepted))
-            .count();
+        let offered = |id| self.standing_allies().any(|a| a.id == id);
+        let active = self.standing_allies().count();
         if (actor.gm || (actor.id != self.roller && !offered(actor.id)))
             && active < self.max_allies()
         {
@@ -1090,7 +1106,7 @@ impl TaskState {
         if (actor.gm || offered(actor.id)) && active > 0 {
             out.push(K::WithdrawAid);
         }
-        let pending = self.allies.iter().any(|a| a.status == AidStatus::Offered);
+        let pending = self.pending_allies().next().is_some();
         if as_roller && pending {
             out.push(K::AnswerAid);
         }

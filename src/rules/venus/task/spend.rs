@@ -5,7 +5,8 @@ use super::{
     may_act_as, need_gm, Bought, CloseKind, Purchase, TaskEvent, TaskPhase, TaskState, SECONDARY,
     TERTIARY,
 };
-use crate::rules::venus::sheet::VenusCtx;
+use crate::rules::venus::settings::LotOverflow;
+use crate::rules::venus::sheet::{same, VenusCtx};
 use crate::rules::{Actor, RuleError};
 
 impl TaskState {
@@ -94,6 +95,38 @@ impl TaskState {
         all.into_iter()
             .filter(|&p| self.purchase_problem(ctx, p).is_none())
             .collect()
+    }
+
+    /// While spending, when the T3 Lots bought would pass the cap of 10
+    /// and become exp (VE1-R1, A-V7): the roller's jobs that could take it,
+    /// the job used first, then the others in sheet order (a job being
+    /// learned counts once it is on the sheet, or as the task's job).
+    /// Empty otherwise, or when the overflow is discarded.
+    pub fn overflow_jobs(&self, ctx: &VenusCtx) -> Vec<String> {
+        if self.phase != TaskPhase::Spending
+            || self.settings.ve_lot_overflow == LotOverflow::Discard
+        {
+            return Vec::new();
+        }
+        let lots = self.bought_count(Purchase::Tertiary(3)) as u32;
+        let Some(sheet) = ctx.sheets.get(&self.roller) else {
+            return Vec::new();
+        };
+        if lots == 0 || sheet.overflow_count(lots, &self.settings) == 0 {
+            return Vec::new();
+        }
+        let mut jobs: Vec<String> = Vec::new();
+        match sheet.job_key(&self.job) {
+            Some(k) if sheet.can_take_overflow(k) => jobs.push(k.to_string()),
+            None if self.learn_inherits.is_some() => jobs.push(self.job.clone()),
+            _ => {}
+        }
+        for k in sheet.jobs.keys() {
+            if sheet.can_take_overflow(k) && !jobs.iter().any(|j| same(j, k)) {
+                jobs.push(k.clone());
+            }
+        }
+        jobs
     }
 
     /// VE1: whether the primary consequence has been bought.

@@ -6,7 +6,9 @@ use super::*;
 use crate::rules::venus::check::NamedFactor;
 use crate::rules::venus::rank::Rank;
 use crate::rules::venus::settings::{Edition, VenusSettings};
-use crate::rules::venus::sheet::{ExpReason, SheetEvent, Tier, VenusCtx, VenusSheet};
+use crate::rules::venus::sheet::{
+    AttributeKind, ExpReason, SheetEvent, Tier, VenusCtx, VenusSheet,
+};
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::BTreeMap;
 
@@ -808,6 +810,49 @@ fn ve1_k4c_each_distinct_insight_kisses_one_die() {
 }
 
 #[test]
+fn ve1_k4c_k4e_the_names_left_to_kiss_with_are_those_not_yet_used_in_sheet_order() {
+    let set = settings(Edition::One);
+    let mut c = table(&set);
+    let ada = c.sheets.get_mut(&1).unwrap();
+    for (kind, text) in [
+        (AttributeKind::Merit, "Keen nose"),
+        (AttributeKind::Specialty, "Rope"),
+        (AttributeKind::Discipline, "Stealth"),
+        (AttributeKind::Asset, "rope"),
+        (AttributeKind::Specialty, "Climb"),
+        (AttributeKind::Feature, "Tall"),
+    ] {
+        ada.add_attribute(kind, text).unwrap();
+    }
+    ada.add_insight("The lock is old", false).unwrap();
+    ada.add_insight("Guards drink", false).unwrap();
+    let (st, _) = roll(start(&set, &c, setup("Thief", 1, &[])), &mut c, 0);
+    let sp = KissSource::Specialty {
+        attribute: "climb".into(),
+    };
+    let ins = KissSource::Insight {
+        insight: "the lock is old".into(),
+    };
+    let st = go(
+        go(st, &mut c, kiss(1, 1, sp), 0).0,
+        &mut c,
+        kiss(1, 2, ins),
+        0,
+    )
+    .0;
+    let ada = &c.sheets[&1];
+    assert_eq!(
+        st.unused_kiss_names(ada, 1, true),
+        ["Rope", "Stealth", "Keen nose"]
+    );
+    assert_eq!(st.unused_kiss_names(ada, 1, false), ["Guards drink"]);
+    // Bo has KISSed with nothing: his sheet's names are all left.
+    assert!(st
+        .unused_kiss_names(ada, 2, true)
+        .contains(&"Climb".to_string()));
+}
+
+#[test]
 fn ve1_k4d_one_stunt_per_character_allies_stunt_on_their_own_die() {
     let set = settings(Edition::One);
     let mut c = table(&set);
@@ -1206,6 +1251,32 @@ fn ve1_s3_t3_and_ve1_r1_true_intentions_gains_a_lot_with_overflow() {
 }
 
 #[test]
+fn ve1_r1_a_v7_the_jobs_that_may_take_a_lot_over_ten() {
+    let mut set = settings(Edition::One);
+    let mut c = table(&set);
+    c.sheets.get_mut(&1).unwrap().lots = 4;
+    let spending = |c: &mut VenusCtx, set: &VenusSettings, t3: bool| {
+        let (st, _) = roll(start(set, c, setup("Thief", 1, &[])), c, 0);
+        let (st, _) = roll_kisses(st, c, 0);
+        if t3 {
+            buy(st, c, Purchase::Tertiary(3))
+        } else {
+            st
+        }
+    };
+    // Below the cap, or no T3 bought: no Lot passes 10.
+    assert!(spending(&mut c, &set, true).overflow_jobs(&c).is_empty());
+    let mut c = table(&set);
+    assert!(spending(&mut c, &set, false).overflow_jobs(&c).is_empty());
+    // At the cap: the job used first, then the others in sheet order.
+    let st = spending(&mut c, &set, true);
+    assert_eq!(st.overflow_jobs(&c), ["Thief", "Scholar"]);
+    set.set("ve_lot_overflow", "discard").unwrap();
+    let mut c = table(&set);
+    assert!(spending(&mut c, &set, true).overflow_jobs(&c).is_empty());
+}
+
+#[test]
 fn ve1_t3_allies_mark_exp_whatever_the_outcome() {
     let set = settings(Edition::One);
     let mut c = table(&set);
@@ -1488,6 +1559,134 @@ fn a_v10_ally_die_uses_the_ally_rank_in_the_chosen_ability_gm_may_override() {
         st.die(4).map(|d| (d.owner, d.rank, d.face)),
         Some((4, Rank::Bronze, 5))
     );
+}
+
+#[test]
+fn a_v10_a_v19_a_task_adjusted_before_the_roll_keeps_the_standing_offers_and_the_gm_flags() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    let mut first = setup("Thief", 2, &[]);
+    first.actor = GM;
+    first.magic = true;
+    let st = offer(start(&set, &c, first.clone()), &mut c, 2, true);
+    let with_demand = TaskAction::OfferAid {
+        actor: who(3),
+        ally: 3,
+        job: "Thief".into(),
+        demand: Some("Owe me one".into()),
+    };
+    let st = go(st, &mut c, with_demand, 0).0;
+    let st = offer(st, &mut c, 4, true);
+    let gone = TaskAction::WithdrawAid {
+        actor: who(4),
+        ally: 4,
+    };
+    let st = go(st, &mut c, gone, 0).0;
+    let bronze = TaskAction::OverrideAllyRank {
+        actor: GM,
+        ally: 2,
+        rank: Rank::Bronze,
+    };
+    let magical = TaskAction::FlagAllyMagic {
+        actor: GM,
+        ally: 2,
+        magic: true,
+    };
+    let st = go(go(st, &mut c, bronze, 0).0, &mut c, magical, 0).0;
+    let allies = |t: &TaskState| -> Vec<(i64, AidStatus, Rank, bool, bool, Option<String>)> {
+        t.allies
+            .iter()
+            .map(|a| {
+                (
+                    a.id,
+                    a.status,
+                    a.rank,
+                    a.rank_overridden,
+                    a.magic,
+                    a.demand.clone(),
+                )
+            })
+            .collect()
+    };
+    let harder = TaskSetup {
+        difficulty: 3,
+        ..first.clone()
+    };
+    let re = st.rebuilt(harder, &set, &c).unwrap();
+    assert_eq!((st.threshold, re.threshold), (2, 3));
+    assert_eq!(
+        allies(&re),
+        [
+            (2, AidStatus::Accepted, Rank::Bronze, true, true, None),
+            (
+                3,
+                AidStatus::Offered,
+                Rank::Bronze,
+                false,
+                false,
+                Some("Owe me one".into())
+            ),
+        ]
+    );
+    // No longer magic: the ally's magical die goes, the rest stays.
+    let plain = TaskSetup {
+        magic: false,
+        ..first.clone()
+    };
+    let re = st.rebuilt(plain, &set, &c).unwrap();
+    assert_eq!(
+        allies(&re)[0],
+        (2, AidStatus::Accepted, Rank::Bronze, true, false, None)
+    );
+    let (rolled, _) = roll(start(&set, &c, first.clone()), &mut c, 0);
+    assert_eq!(
+        rolled.rebuilt(first, &set, &c).unwrap_err().message,
+        "The dice are already thrown."
+    );
+}
+
+#[test]
+fn ve2_t3_standing_and_pending_offers_and_the_jobs_that_may_aid() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    c.sheets
+        .get_mut(&5)
+        .unwrap()
+        .start_learning("Acrobat", &["Finesse".into()])
+        .unwrap();
+    assert_eq!(c.sheets[&5].aid_jobs("Finesse"), [("Thief".to_string(), 1)]);
+    assert_eq!(
+        c.sheets[&2].aid_jobs("Wits"),
+        [("Scholar".to_string(), 1), ("Thief".to_string(), 2)]
+    );
+    let st = offer(start(&set, &c, setup("Thief", 2, &[])), &mut c, 2, true);
+    let pending = TaskAction::OfferAid {
+        actor: who(3),
+        ally: 3,
+        job: "Thief".into(),
+        demand: None,
+    };
+    let st = go(st, &mut c, pending, 0).0;
+    let st = offer(st, &mut c, 4, false);
+    let ids = |it: &mut dyn Iterator<Item = &Ally>| it.map(|a| a.id).collect::<Vec<_>>();
+    assert_eq!(ids(&mut st.standing_allies()), [2, 3]);
+    assert_eq!(ids(&mut st.pending_allies()), [3]);
+    assert!(AidStatus::Offered.standing() && AidStatus::Accepted.standing());
+    assert!(!AidStatus::Refused.standing() && !AidStatus::Withdrawn.standing());
+}
+
+#[test]
+fn ve2_t8_ego_would_count_every_ten_twice() {
+    let set = settings(Edition::Two);
+    let mut c = table(&set);
+    let (mut st, _) = roll(start(&set, &c, setup("Thief", 2, &[])), &mut c, 0);
+    for (d, face) in st.dice.iter_mut().zip([10, 10, 3]) {
+        d.face = face;
+    }
+    st.dice.truncate(3);
+    assert_eq!(st.successes(), 2);
+    assert_eq!(st.successes_under(EgoMode::TensDouble), 4);
+    assert_eq!(st.successes_under(EgoMode::None), 2);
 }
 
 #[test]

@@ -1,11 +1,13 @@
 //! Fixed option lists of the `/ve` commands: the rules' own values
-//! offered as choices ([`slash_choice!`]), and the lists that are no rules
-//! value (a tier or none, check or task, the edition's number).
+//! offered as choices ([`slash_choice!`]: ranks, editions, automatic-pass
+//! ranges…), and the lists that are no rules value (a tier or none, check
+//! or task).
 
 use crate::kit::slash_choice;
 use crate::rules::venus::check::FactorKind;
+use crate::rules::venus::odds::AutoPass;
 use crate::rules::venus::sheet::{AttributeKind, Tier};
-use crate::rules::venus::Rank;
+use crate::rules::venus::{Edition, Rank};
 use crate::systems::venus::sheets::{NoteKind, RemoveKind};
 
 slash_choice!(Rank {
@@ -86,13 +88,9 @@ slash_choice!(FactorKind {
     Other => "Other",
 });
 
-/// Edition 1 or 2.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum EditionChoice {
-    /// 000, the 1st Playtest Rules.
-    #[name = "1"]
-    One,
-    /// 001, the Playsheet.
-    #[name = "2"]
-    Two,
-}
+slash_choice!(Edition { One => "1", Two => "2" });
+
+slash_choice!(AutoPass [
+    "text" => AutoPass::Text,
+    "table" => AutoPass::Table,
+]);

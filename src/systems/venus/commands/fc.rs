@@ -4,11 +4,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::choices::{EditionChoice, RollKind};
+use super::choices::RollKind;
 use super::complete;
 use crate::kit::{command, Context, Error};
-use crate::rules::venus::Rank;
-use crate::systems::venus::admin;
+use crate::rules::venus::{Edition, Rank};
+use crate::systems::venus::admin::{self, Way};
 use crate::systems::venus::ally::{self, AllyDie};
 use crate::systems::venus::calls::{self, Adjust, RollRequest};
 
@@ -199,16 +199,10 @@ command! {
         #[max_length = 64]
         job: Option<String>,
     ) {
-        admin::grant(
-            &ctx.data().app,
-            &caller,
-            uid(&player),
-            lots.unwrap_or(0),
-            ego.unwrap_or(false),
-            reason.as_deref(),
-            job.as_deref(),
-        )
-        .await
+        let (lots, ego) = (lots.unwrap_or(0), ego.unwrap_or(false));
+        let way = Way::Grant { job: job.as_deref() };
+        let app = &ctx.data().app;
+        admin::kismet(app, &caller, uid(&player), (lots, ego), reason.as_deref(), way).await
     }
 }
 
@@ -230,7 +224,7 @@ command! {
     ) {
         let (lots, ego) = (lots.unwrap_or(0), ego.unwrap_or(false));
         let app = &ctx.data().app;
-        admin::take(app, &caller, uid(&player), lots, ego, reason.as_deref()).await
+        admin::kismet(app, &caller, uid(&player), (lots, ego), reason.as_deref(), Way::Take).await
     }
 }
 
@@ -240,13 +234,10 @@ command! {
     pub async fn edition(
         ctx,
         caller,
-        #[description = "1 (1st Playtest) or 2 (Playsheet)"] edition: EditionChoice,
+        #[description = "1 (1st Playtest) or 2 (Playsheet)"] edition: Edition,
     ) {
-        let v = match edition {
-            EditionChoice::One => "1",
-            EditionChoice::Two => "2",
-        };
-        admin::set_edition(&ctx.data().app, &caller, v).await
+        let v = edition.to_string();
+        admin::set_edition(&ctx.data().app, &caller, &v).await
     }
 }
 

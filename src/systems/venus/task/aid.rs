@@ -3,11 +3,11 @@
 //! offers drawn before offers were taken at once) and "Use job" menu, and
 //! **Roll**.
 
+use super::rebuild;
 use super::turn::{Step, Turn};
-use super::{eligible_jobs, rebuild};
 use crate::app::characters::{self, Loaded};
 use crate::app::AppError;
-use crate::rules::venus::task::{AidStatus, TaskAction, TaskPhase};
+use crate::rules::venus::task::{TaskAction, TaskPhase};
 use crate::rules::venus::VenusSheet;
 use crate::rules::Actor;
 use crate::systems::venus::state::Who;
@@ -78,7 +78,7 @@ pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> 
 /// The one job `c` can aid with; `None` when there are several; a refusal
 /// when there is none.
 fn only_job(c: &Loaded<VenusSheet>, ability: &str) -> Result<Option<String>, AppError> {
-    let jobs = eligible_jobs(&c.sheet, ability);
+    let jobs = c.sheet.aid_jobs(ability);
     match jobs.len() {
         0 => Err(AppError::user(format!(
             "{} has no job at level 1 or more that inherits {}, so cannot aid this task.",
@@ -102,11 +102,7 @@ pub fn withdraw(t: &Turn<'_>) -> Step {
 /// one may still be refused until the roll). **Accept** on an offer
 /// already taken, an older message's button, says so and changes nothing.
 pub fn answer(t: &Turn<'_>, ally: i64, accept: bool) -> Result<Step, AppError> {
-    let taken =
-        t.st.task
-            .allies
-            .iter()
-            .any(|a| a.id == ally && a.status == AidStatus::Accepted);
+    let taken = t.st.task.accepted_allies().any(|a| a.id == ally);
     if accept && taken && t.st.task.phase == TaskPhase::AidOffers {
         return Err(AppError::user(format!(
             "{}'s aid is already accepted: **Refuse {}** turns it down until the roll.",
@@ -132,7 +128,7 @@ pub fn use_job(t: &mut Turn<'_>) -> Result<Step, AppError> {
     setup.learn_inherits = None;
     setup.actor = t.a;
     let set = t.st.task.settings.clone();
-    rebuild(&mut t.st, setup, &set, &mut t.party.ctx)?;
+    rebuild(&mut t.st, setup, &set, &t.party.ctx)?;
     t.st.note = Some(format!("{} now uses {}", t.st.roller.name, t.st.task.job));
     Ok(Step::redraw())
 }

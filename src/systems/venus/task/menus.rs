@@ -1,16 +1,12 @@
 //! The menus a task message offers, worked out from the task's state and
-//! the sheets: the KISS payments by name ([`names_menu`], [`pay_menu`])
-//! and the jobs that may take a Lot's overflowing exp
-//! ([`overflow_choices`]). The click steps ([`super::turn`]) refresh them
+//! the sheets: the KISS payments by name ([`names_menu`], [`pay_menu`]).
+//! The click steps ([`super::turn`]) refresh them
 //! after every change; the KISS round ([`super::kiss`]) reads the same
 //! unused names.
 
 use std::collections::BTreeMap;
 
-use crate::rules::venus::settings::LotOverflow;
-use crate::rules::venus::sheet::same;
-use crate::rules::venus::task::{KissSource, Purchase, TaskPhase};
-use crate::rules::venus::{TaskState, VenusCtx};
+use crate::rules::venus::VenusCtx;
 use crate::systems::venus::state::{PayOption, TaskSession};
 
 /// The "KISS" menu's named payments: for each participant, their unused
@@ -77,9 +73,9 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
     out
 }
 
-/// The attributes (specialties first, then disciplines, assets and natural
-/// merits: "up to four appropriate attributes") or insights of `by` not
-/// yet used for a KISS in this task, in sheet order, each once.
+/// The attributes or insights of `by` not yet used for a KISS in this task
+/// ([`crate::rules::venus::TaskState::unused_kiss_names`]); why not, when
+/// `by` has no sheet.
 pub(super) fn free_names(
     st: &TaskSession,
     ctx: &VenusCtx,
@@ -87,37 +83,7 @@ pub(super) fn free_names(
     specialty: bool,
 ) -> Result<Vec<String>, String> {
     let sheet = ctx.sheet(by).map_err(|e| e.message)?;
-    let used: Vec<String> = st
-        .task
-        .kisses
-        .iter()
-        .filter(|k| k.by == by)
-        .filter_map(|k| match (&k.source, specialty) {
-            (KissSource::Specialty { attribute }, true) => Some(key_of(attribute)),
-            (KissSource::Insight { insight }, false) => Some(key_of(insight)),
-            _ => None,
-        })
-        .collect();
-    let all: Vec<String> = if specialty {
-        let a = &sheet.attributes;
-        a.specialties
-            .iter()
-            .chain(&a.disciplines)
-            .chain(&a.assets)
-            .chain(&a.merits)
-            .cloned()
-            .collect()
-    } else {
-        sheet.insights.iter().map(|i| i.text.clone()).collect()
-    };
-    let mut free: Vec<String> = Vec::new();
-    for t in all {
-        let key = key_of(&t);
-        if !key.is_empty() && !used.contains(&key) && !free.iter().any(|f| key_of(f) == key) {
-            free.push(t);
-        }
-    }
-    Ok(free)
+    Ok(st.task.unused_kiss_names(sheet, by, specialty))
 }
 
 /// How names are compared: trimmed, in lower case.
@@ -132,38 +98,4 @@ const VALUE_TEXT: usize = 96;
 pub(super) fn value_of(text: &str, specialty: bool) -> String {
     let cut: String = text.trim().chars().take(VALUE_TEXT).collect();
     format!("{}:{cut}", if specialty { "sp" } else { "in" })
-}
-
-/// Edition 1, while spending: the roller's jobs that could take the exp of
-/// the T3 Lots bought, when one of them would pass 10 and become exp (the
-/// job used first, then the others in sheet order; a job being learned
-/// counts once it is on the sheet, or as the task's job). Empty otherwise.
-pub fn overflow_choices(task: &TaskState, ctx: &VenusCtx) -> Vec<String> {
-    if task.phase != TaskPhase::Spending || task.settings.ve_lot_overflow == LotOverflow::Discard {
-        return Vec::new();
-    }
-    let lots = task
-        .purchases
-        .iter()
-        .filter(|b| b.item == Purchase::Tertiary(3))
-        .count() as u32;
-    let Some(sheet) = ctx.sheets.get(&task.roller) else {
-        return Vec::new();
-    };
-    if lots == 0 || sheet.overflow_count(lots, &task.settings) == 0 {
-        return Vec::new();
-    }
-    let mut jobs: Vec<String> = Vec::new();
-    let used = sheet.job_key(&task.job).map(str::to_string);
-    match used {
-        Some(k) if sheet.can_take_overflow(&k) => jobs.push(k),
-        None if task.learn_inherits.is_some() => jobs.push(task.job.clone()),
-        _ => {}
-    }
-    for k in sheet.jobs.keys() {
-        if sheet.can_take_overflow(k) && !jobs.iter().any(|j| same(j, k)) {
-            jobs.push(k.clone());
-        }
-    }
-    jobs
 }

@@ -2,7 +2,6 @@
 //! dice it threw, for the fairness statistics.
 
 use crate::rules::venus::task::{CloseKind, EgoMode, Purchase, TaskEvent, TaskState};
-use crate::rules::venus::Edition;
 use crate::systems::venus::state::TaskSession;
 
 /// A purchase in a few words ("the primary consequence", "S2").
@@ -38,45 +37,19 @@ pub fn note_of(st: &TaskSession, clicker: &str, events: &[TaskEvent]) -> Option<
 
 /// One event in a few words (`None` for those the footer leaves out).
 fn event_note(st: &TaskSession, clicker: &str, e: &TaskEvent) -> Option<String> {
-    match e {
-        TaskEvent::AidOffered { .. }
-        | TaskEvent::AidAnswered { .. }
-        | TaskEvent::AidWithdrawn { .. } => aid_note(st, e),
-        TaskEvent::KissVetoed { .. }
-        | TaskEvent::KissApproved { .. }
-        | TaskEvent::KissConsent { .. }
-        | TaskEvent::EgoRerollDeclared { .. }
-        | TaskEvent::EgoUsed { .. }
-        | TaskEvent::KissRoundEnded { .. } => kiss_note(st, e),
-        TaskEvent::DiceRolled { dice } => Some(format!("{clicker} rolled {} dice", dice.len())),
-        TaskEvent::EarlySuccess => Some("success on the roll".into()),
-        _ => end_note(e),
-    }
-}
-
-fn aid_note(st: &TaskSession, e: &TaskEvent) -> Option<String> {
     let name = |id: i64| st.name_of(id);
-    match e {
-        TaskEvent::AidOffered { ally, job, .. } => {
-            Some(format!("{} offers aid with {job}", name(*ally)))
-        }
-        TaskEvent::AidAnswered { ally, accepted } => Some(format!(
+    Some(match e {
+        TaskEvent::AidOffered { ally, job, .. } => format!("{} offers aid with {job}", name(*ally)),
+        TaskEvent::AidAnswered { ally, accepted } => format!(
             "{} {} {}'s aid",
             st.roller.name,
             if *accepted { "accepts" } else { "refuses" },
             name(*ally)
-        )),
-        TaskEvent::AidWithdrawn { ally } => Some(format!("{} withdraws", name(*ally))),
-        _ => None,
-    }
-}
-
-fn kiss_note(st: &TaskSession, e: &TaskEvent) -> Option<String> {
-    let name = |id: i64| st.name_of(id);
-    match e {
-        TaskEvent::KissVetoed { die, .. } => Some(format!("the FC vetoed the KISS on #{die}")),
-        TaskEvent::KissApproved { die } => Some(format!("the FC approved #{die}")),
-        TaskEvent::KissConsent { ally, consent } => Some(format!(
+        ),
+        TaskEvent::AidWithdrawn { ally } => format!("{} withdraws", name(*ally)),
+        TaskEvent::KissVetoed { die, .. } => format!("the FC vetoed the KISS on #{die}"),
+        TaskEvent::KissApproved { die } => format!("the FC approved #{die}"),
+        TaskEvent::KissConsent { ally, consent } => format!(
             "{} {} KISSes on their die",
             name(*ally),
             if *consent {
@@ -84,13 +57,12 @@ fn kiss_note(st: &TaskSession, e: &TaskEvent) -> Option<String> {
             } else {
                 "no longer allows"
             }
-        )),
-        TaskEvent::EgoRerollDeclared { declared } => Some(if *declared {
+        ),
+        TaskEvent::EgoRerollDeclared { declared: true } => {
             "Ego declared: every miss will be re-rolled".into()
-        } else {
-            "Ego re-roll withdrawn".into()
-        }),
-        TaskEvent::EgoUsed { who, mode } => Some(format!(
+        }
+        TaskEvent::EgoRerollDeclared { declared: false } => "Ego re-roll withdrawn".into(),
+        TaskEvent::EgoUsed { who, mode } => format!(
             "{} spends Ego: {}",
             name(*who),
             match mode {
@@ -99,50 +71,42 @@ fn kiss_note(st: &TaskSession, e: &TaskEvent) -> Option<String> {
                 EgoMode::TensDouble => "every 10 counts twice",
                 EgoMode::None => "nothing",
             }
-        )),
-        TaskEvent::KissRoundEnded { kissed } => Some(match kissed {
-            0 => "no KISS".into(),
-            1 => "1 die KISSed".into(),
-            n => format!("{n} dice KISSed"),
-        }),
-        _ => None,
-    }
+        ),
+        TaskEvent::KissRoundEnded { kissed: 0 } => "no KISS".into(),
+        TaskEvent::KissRoundEnded { kissed: 1 } => "1 die KISSed".into(),
+        TaskEvent::KissRoundEnded { kissed } => format!("{kissed} dice KISSed"),
+        TaskEvent::DiceRolled { dice } => format!("{clicker} rolled {} dice", dice.len()),
+        TaskEvent::EarlySuccess => "success on the roll".into(),
+        _ => return end_note(e),
+    })
 }
 
 fn end_note(e: &TaskEvent) -> Option<String> {
-    match e {
-        TaskEvent::Bought { item, .. } => Some(format!("bought {}", purchase_name(*item))),
-        TaskEvent::Refunded { item, .. } => Some(format!("undid {}", purchase_name(*item))),
-        TaskEvent::SpendingFinished { beats_lost } => Some(if *beats_lost == 0 {
-            "spending done".into()
-        } else {
-            format!(
-                "spending done, {beats_lost} {} lost",
-                if *beats_lost == 1 { "beat" } else { "beats" }
-            )
-        }),
-        TaskEvent::Subverted { secondary } => Some(format!("the FC subverts S{secondary}")),
-        TaskEvent::SubversionSkipped => Some("no subversion".into()),
-        TaskEvent::Closed { kind } => Some(
-            match kind {
-                CloseKind::Normal => "closed",
-                CloseKind::ForceClosed => "force-closed by the FC",
-                CloseKind::Voided => "voided by the FC",
-            }
-            .into(),
-        ),
-        _ => None,
-    }
+    Some(match e {
+        TaskEvent::Bought { item, .. } => format!("bought {}", purchase_name(*item)),
+        TaskEvent::Refunded { item, .. } => format!("undid {}", purchase_name(*item)),
+        TaskEvent::SpendingFinished { beats_lost: 0 } => "spending done".into(),
+        TaskEvent::SpendingFinished { beats_lost: 1 } => "spending done, 1 beat lost".into(),
+        TaskEvent::SpendingFinished { beats_lost } => {
+            format!("spending done, {beats_lost} beats lost")
+        }
+        TaskEvent::Subverted { secondary } => format!("the FC subverts S{secondary}"),
+        TaskEvent::SubversionSkipped => "no subversion".into(),
+        TaskEvent::Closed { kind } => match kind {
+            CloseKind::Normal => "closed",
+            CloseKind::ForceClosed => "force-closed by the FC",
+            CloseKind::Voided => "voided by the FC",
+        }
+        .into(),
+        _ => return None,
+    })
 }
 
 /// Every die thrown by these events, as `(sides, natural face)` for the
 /// fairness statistics: first rolls, explosions and KISS re-rolls (each die
 /// once, in the action that threw it).
 pub fn thrown_faces(task: &TaskState, events: &[TaskEvent]) -> Vec<(u32, u32)> {
-    let sides = match task.edition {
-        Edition::One => 6,
-        Edition::Two => 10,
-    };
+    let sides = task.sides();
     let mut out = Vec::new();
     for e in events {
         match e {

@@ -6,7 +6,6 @@
 //! then the FC's **Subvert** one unbought secondary consequence, or **No
 //! subversion**.
 
-use super::menus::overflow_choices;
 use super::turn::{Step, Turn};
 use crate::app::AppError;
 use crate::rules::venus::sheet::same;
@@ -84,7 +83,7 @@ pub fn undo(t: &Turn<'_>) -> Result<Step, AppError> {
 /// subversion window opens). When the T3 Lot would pass 10 and more than
 /// one job could take its exp, the player chooses it in the menu instead.
 pub fn finish(t: &Turn<'_>) -> Result<Step, AppError> {
-    let jobs = overflow_choices(&t.st.task, &t.party.ctx);
+    let jobs = t.st.task.overflow_jobs(&t.party.ctx);
     if jobs.len() > 1 && !t.a.gm {
         return Err(AppError::user(format!(
             "{} already holds 10 Lots, so the Lot of T3 becomes exp: choose the job in the menu “{}”.",
@@ -99,7 +98,7 @@ pub fn finish(t: &Turn<'_>) -> Result<Step, AppError> {
 /// job picked in the menu (A-V7: a job of the owner's choice).
 pub fn finish_with(t: &Turn<'_>) -> Result<Step, AppError> {
     let job = t.value()?;
-    let jobs = overflow_choices(&t.st.task, &t.party.ctx);
+    let jobs = t.st.task.overflow_jobs(&t.party.ctx);
     let key = jobs.into_iter().find(|j| same(j, &job)).ok_or_else(|| {
         AppError::user(format!(
             "{} cannot take the exp of a Lot over 10 now: pick a job from the menu.",

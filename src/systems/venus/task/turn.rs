@@ -263,7 +263,7 @@ impl<'a> Turn<'a> {
         // over 10 still needs its job chosen).
         let mut finishing = step.finishing;
         if task.phase == TaskPhase::Spending && task.beats_left() == 0 {
-            let jobs = super::menus::overflow_choices(&task, &self.party.ctx);
+            let jobs = task.overflow_jobs(&self.party.ctx);
             if jobs.len() <= 1 {
                 let done = TaskAction::FinishSpending {
                     actor: self.a,

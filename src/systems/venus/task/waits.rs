@@ -5,7 +5,7 @@
 //! once ([`crate::app::waits`]); elsewhere it changes nothing.
 
 use crate::app::pipeline::Waiter;
-use crate::rules::venus::task::{AidStatus, TaskPhase};
+use crate::rules::venus::task::TaskPhase;
 use crate::systems::venus::state::TaskSession;
 
 /// Whom the task `st` as it now stands waits on, and what for; `None`
@@ -15,13 +15,7 @@ pub fn of(st: &TaskSession) -> Option<(Waiter, String)> {
     let name = &st.roller.name;
     Some(match st.task.phase {
         TaskPhase::AidOffers => {
-            let offered: Vec<String> = st
-                .task
-                .allies
-                .iter()
-                .filter(|a| a.status == AidStatus::Offered)
-                .map(|a| st.name_of(a.id))
-                .collect();
+            let offered: Vec<String> = st.task.pending_allies().map(|a| st.name_of(a.id)).collect();
             if offered.is_empty() {
                 return None;
             }

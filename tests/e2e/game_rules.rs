@@ -1,0 +1,145 @@
+//! Issue 28 (shared machinery) and issue 32: a governed change in a
+//! play-by-post game is tried, and applied, under the house rules where
+//! it was asked: the game's own, not the server's. Run on SQLite, and on
+//! PostgreSQL with `KISMET_TEST_POSTGRES` set.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use kismet::rules::ore::OreSheet;
+
+const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
+
+/// Every reply to one script line (`NAME in #channel: …` plays there).
+async fn replies(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1
+}
+
+/// The first reply to one script line.
+async fn one(t: &Table, line: &str) -> Output {
+    replies(t, line)
+        .await
+        .outputs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no answer"))
+}
+
+/// Alice's Ann, as stored.
+async fn ann(t: &Table) -> OreSheet {
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let row = kismet::storage::characters::by_name(
+        &mut tx,
+        GUILD_ID as i64,
+        "ore",
+        Table::user_id("alice") as i64,
+        "Ann",
+    )
+    .await
+    .unwrap()
+    .expect("alice has Ann");
+    serde_json::from_str(&row.sheet).unwrap()
+}
+
+/// The server subtracts defenses from damage (`vv_defense_mode =
+/// subtract`); the play-by-post Virtual Veil game Post in #post keeps
+/// them shown only (its own `display`). Alice's Ann has Defense 1.
+async fn post_game(t: &Table, sheet_in: &str) {
+    for line in [
+        "fc: /vv-gm settings set name:vv_defense_mode value:subtract",
+        "fc in #post: /game-gm create name:Post system:\"Virtual Veil\"",
+        "fc in #post: /game-gm pace pace:post",
+        "fc in #post: /vv-gm settings set name:vv_defense_mode value:display",
+    ] {
+        let out = one(t, line).await;
+        assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    }
+    replies(t, &format!("alice in {sheet_in}: {ANN}")).await;
+}
+
+/// A player's own 1 damage in the game, under `player_edits = free`: the
+/// game shows defenses only, so the hit lands (Vitality 5/5 → 4/5 and a
+/// Fault die). The change was tried under the server's rules, where
+/// Defense 1 stops it entirely, so Alice was told privately "That changes
+/// nothing … nothing was saved" and could not take the hit at all. Outside
+/// the game the server's rules still stop it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_change_in_a_game_is_tried_under_the_games_house_rules() {
+    let t = table("game-rules-free", 1).await;
+    post_game(&t, "#post").await;
+    let hit = one(&t, "alice in #post: /vv damage target:Vitality amount:1").await;
+    assert_eq!(hit.kind, "message", "{}", hit.text());
+    assert!(
+        hit.text()
+            .contains("changed Ann's Vitality 5/5 → 4/5 (1 damage and a Fault die)."),
+        "{}",
+        hit.text()
+    );
+    let s = ann(&t).await;
+    assert_eq!((s.vitality.current, s.fault_dice.len()), (4, 1));
+    // Outside the game the server's rule stands: Defense 1 stops it.
+    let stopped = one(&t, "alice: /vv damage target:Vitality amount:1").await;
+    assert_eq!(stopped.kind, "ephemeral", "{}", stopped.text());
+    assert!(
+        stopped.text().contains("That changes nothing"),
+        "{}",
+        stopped.text()
+    );
+    let s = ann(&t).await;
+    assert_eq!((s.vitality.current, s.fault_dice.len()), (4, 1));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// Under `player_edits = approval`, Alice asks in a thread of the game
+/// (its parent, #post, is the game's channel) for 1 damage: tried under
+/// the server's rules, it was refused privately as changing nothing, and
+/// no request was made. Now the request reads Vitality 5/5 → 4/5, and the
+/// game master's Approve in the thread lands the hit under the game's
+/// rules (Vitality 4/5 and a Fault die), in the game's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_an_approved_change_in_a_game_runs_under_its_house_rules() {
+    let t = table("game-rules-approval", 1).await;
+    let asked = ask_in_thread(&t).await;
+    assert!(asked.buttons().iter().any(|b| b.1.ends_with(":__gm")));
+    let approved = replies(&t, "fc in #post-scene: tool Approve").await;
+    assert_eq!(approved.outputs[0].title(), "✅ Change approved");
+    landed_in_the_game(&t).await;
+    t.stop().await;
+}
+
+/// Under `player_edits = approval`, Alice asks in #post-scene, a thread of
+/// the game's #post, for 1 damage to Ann: the request, tried under the
+/// game's rules.
+async fn ask_in_thread(t: &Table) -> Output {
+    one(t, "fc: /fc set name:player_edits value:approval").await;
+    t.set_parent(t.channel_id_of("#post-scene"), t.channel_id_of("#post"));
+    post_game(t, "#post-scene").await;
+    let asked = one(
+        t,
+        "alice in #post-scene: /vv damage target:Vitality amount:1",
+    )
+    .await;
+    assert_eq!(asked.title(), "🙋 A change waits for the Compiler");
+    assert!(
+        asked.text().contains("Ann's Vitality 5/5 → 4/5"),
+        "{}",
+        asked.text()
+    );
+    assert_eq!(ann(t).await.vitality.current, 5);
+    asked
+}
+
+/// The approved hit landed under the game's rules, and the game's log
+/// (its `/history`) has it.
+async fn landed_in_the_game(t: &Table) {
+    let s = ann(t).await;
+    assert_eq!((s.vitality.current, s.fault_dice.len()), (4, 1));
+    let log = one(t, "alice in #post: /history show").await;
+    assert!(log.text().contains("Ann"), "{}", log.text());
+    assert_schema_clean(t);
+}

@@ -112,6 +112,35 @@ async fn issue_28_an_approved_change_in_a_game_runs_under_its_house_rules() {
     t.stop().await;
 }
 
+/// The request of [`issue_28_an_approved_change_in_a_game_runs_under_its_house_rules`]
+/// approved by a click that comes from another channel, outside the game
+/// (Discord sends a click from the message's channel; a click from
+/// elsewhere stands for any way the answer may reach the bot): the change
+/// still runs where it was asked, under the game's rules and in its log,
+/// not under the server's where the click came from (there Defense 1
+/// stopped the hit: "approved: applied", yet nothing changed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_an_approved_change_runs_where_it_was_asked_not_where_it_is_clicked() {
+    let t = table("game-rules-elsewhere", 1).await;
+    let asked = ask_in_thread(&t).await;
+    let message = asked.message_id.expect("the request is a message");
+    let open = asked
+        .buttons()
+        .into_iter()
+        .find(|b| b.1.ends_with(":__gm"))
+        .expect("the request's ⚙")
+        .1;
+    let approve = open.replace(":__gm", ":approve");
+    t.set_channel(t.channel_id_of("#elsewhere"));
+    let approved = t
+        .click_custom_id("fc", message, &approve, None)
+        .await
+        .unwrap();
+    assert_eq!(approved.outputs[0].title(), "✅ Change approved");
+    landed_in_the_game(&t).await;
+    t.stop().await;
+}
+
 /// Under `player_edits = approval`, Alice asks in #post-scene, a thread of
 /// the game's #post, for 1 damage to Ann: the request, tried under the
 /// game's rules.

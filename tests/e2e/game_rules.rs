@@ -172,3 +172,39 @@ async fn landed_in_the_game(t: &Table) {
     assert!(log.text().contains("Ann"), "{}", log.text());
     assert_schema_clean(t);
 }
+
+/// Issue 32: Vic, the game master of the Venus game Heist (named by the
+/// game, no FC of the server), gave the game a house rule of its own, then
+/// sets its edition with `/ve-gm fc edition edition:1` in the game's
+/// channel. The edition went to the server's house rules, out of a game
+/// master's reach (every table outside the game played edition 1), and
+/// the game, which keeps its own, stayed on edition 2. Now the game plays
+/// edition 1 and the server keeps edition 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_game_masters_edition_is_the_games_not_the_servers() {
+    let t = table("game-rules-edition", 1).await;
+    for line in [
+        "fc in #ve: /game-gm create name:Heist system:\"Venus Engine\"",
+        "fc in #ve: /game-gm gm add member:@vic",
+        "vic in #ve: /ve-gm settings set name:ve_max_pool value:12",
+        "vic in #ve: /ve-gm fc edition edition:1",
+    ] {
+        let out = one(&t, line).await;
+        assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    }
+    let game = one(&t, "alice in #ve: /fc settings show").await;
+    assert!(
+        game.text().contains("`ve_edition` **1**") && game.text().contains("`ve_max_pool` **12**"),
+        "{}",
+        game.text()
+    );
+    let server = one(&t, "alice: /fc settings show").await;
+    assert!(
+        server.text().contains("`ve_edition` **2**")
+            && !server.text().contains("`ve_max_pool` **12**"),
+        "{}",
+        server.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

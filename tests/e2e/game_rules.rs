@@ -208,3 +208,44 @@ async fn issue_32_a_game_masters_edition_is_the_games_not_the_servers() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// Issue 32: the server plays Storyteller; the game Post plays Virtual
+/// Veil in #post and its threads. Alice's Virtual Veil commands in the
+/// game were refused: "This channel plays **Storyteller**, so `/vv` … is
+/// not played here", the server's system standing for the game's. Now
+/// they play in the game (a thread of its channel included), and
+/// Storyteller's are the ones refused there, naming the game (as before);
+/// outside the game the server's system stands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_game_plays_its_own_system_in_its_channels() {
+    let t = table("game-rules-system", 1).await;
+    t.set_parent(t.channel_id_of("#post-scene"), t.channel_id_of("#post"));
+    for line in [
+        "fc: /fc set name:system value:storyteller",
+        "fc in #post: /game-gm create name:Post system:\"Virtual Veil\"",
+    ] {
+        let out = one(&t, line).await;
+        assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    }
+    let made = one(&t, &format!("alice in #post: {ANN}")).await;
+    assert_eq!(made.title(), "📇 Created Ann", "{}", made.text());
+    let roll = one(&t, "alice in #post-scene: /vv roll stat:Agility").await;
+    assert_eq!(roll.kind, "message", "{}", roll.text());
+    let refused = one(&t, "alice in #post: /st pool dice:3").await;
+    assert_eq!(refused.kind, "ephemeral", "{}", refused.text());
+    assert!(
+        refused
+            .text()
+            .contains("belongs to the game **Post**, which plays **Virtual Veil**, so `/st`"),
+        "{}",
+        refused.text()
+    );
+    let outside = one(&t, "alice: /vv roll stat:Agility").await;
+    assert!(
+        outside.text().contains("This channel plays **Storyteller"),
+        "{}",
+        outside.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}

@@ -49,6 +49,16 @@ impl Act {
         })
     }
 
+    /// The action happens at `place` from now on, by the same member:
+    /// the game it is in, its game master and its house rules are those of
+    /// `place` (an approval runs the change where it was asked, wherever
+    /// the game master answers). Whether the caller is the game master is
+    /// asked anew.
+    pub fn move_to(&mut self, place: super::games::Place) {
+        self.caller = self.caller.clone().at(place);
+        self.fc = None;
+    }
+
     /// Who acts.
     pub fn caller(&self) -> &Caller {
         &self.caller

@@ -179,9 +179,8 @@ pub struct Trial<'a, G: Scope> {
     pub caller: &'a Caller,
     /// The guild's `player_edits`.
     pub rule: PlayerEdits,
-    /// The game's house rules on the server (as the games' own
-    /// preparations read them; the change itself runs under those where
-    /// the caller acts, a play-by-post game's own).
+    /// The game's house rules where the caller acts (a game's own in its
+    /// channels, else the server's): those the change itself runs under.
     pub settings: G::Settings,
     /// The character's name.
     pub name: &'a str,
@@ -223,7 +222,7 @@ pub async fn prepare_on_copy<C: Change>(
     let mut trial = Trial::<C::Scope> {
         caller,
         rule: guild.player_edits,
-        settings: settings::scoped(&mut tx, caller.guild_id, C::SYSTEM).await?,
+        settings: settings::scoped_here(&mut tx, caller, C::SYSTEM).await?,
         name: &c.row.name,
         before: &c.sheet,
         after: c.sheet.clone(),

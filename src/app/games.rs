@@ -41,6 +41,18 @@ pub async fn post_minutes(tx: &mut Tx, caller: &Caller) -> Result<Option<u32>, A
         }))
 }
 
+/// Where an action happens: a channel and its parent as the interaction
+/// told them, which decide the game it is in ([`here`]), and so its game
+/// masters and house rules. Kept with what is answered later elsewhere
+/// (an approval request), to act where it was asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Place {
+    /// The channel.
+    pub channel_id: i64,
+    /// Its parent (a thread's channel, a channel's category), if any.
+    pub parent_id: Option<i64>,
+}
+
 /// The game the caller's channel is in (live or archived), if any: the
 /// channel's own game first, then its parent's; live games before
 /// archived ones.

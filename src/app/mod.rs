@@ -164,6 +164,22 @@ impl Caller {
         self.secret = secret;
         self
     }
+
+    /// Where the caller acts: their channel and its parent.
+    pub fn place(&self) -> games::Place {
+        games::Place {
+            channel_id: self.channel_id,
+            parent_id: self.parent_id,
+        }
+    }
+
+    /// The same caller, acting at `place` (an approval runs the change
+    /// where it was asked: [`Act::move_to`]).
+    pub fn at(mut self, place: games::Place) -> Self {
+        self.channel_id = place.channel_id;
+        self.parent_id = place.parent_id;
+        self
+    }
 }
 
 /// How the reply is delivered.

@@ -147,7 +147,8 @@ pub struct Turn<'a, G: Scope> {
     caller: Caller,
     /// The caller is the game master.
     pub fc: bool,
-    /// The game's house rules in this guild.
+    /// The game's house rules where the caller acts (a live game's own in
+    /// its channels, else the server's).
     pub settings: G::Settings,
     /// The guild's shared settings (dice cap, session timeout, FC role),
     /// as they apply here: in a play-by-post game, its
@@ -423,7 +424,7 @@ async fn write<G: Scope>(
         None => None,
         Some(w) => Some(write_session::<G>(tx, caller, w).await?),
     };
-    write_settings(tx, caller.guild_id, G::ID, o.settings).await?;
+    write_settings(tx, caller, G::ID, o.settings).await?;
     let (mut changed, mut touched) = (Vec::new(), Vec::new());
     for mut c in o.sheets {
         let before = c.row.sheet.clone();
@@ -880,8 +881,9 @@ impl<S> Outcome<S> {
         self
     }
 
-    /// Saves the game's house rules in the guild as `settings` (the
-    /// game's [`Scope::Settings`], changed by the action).
+    /// Saves the game's house rules as `settings` (the game's
+    /// [`Scope::Settings`], changed by the action) where the caller acts:
+    /// a live game's own in its channels, else the server's.
     pub fn settings(mut self, settings: &impl Serialize) -> Self {
         self.settings = Some(serde_json::to_string(settings));
         self
@@ -905,15 +907,19 @@ impl<S> Outcome<S> {
     }
 }
 
-/// Saves an outcome's changed house rules under the game's scope.
+/// Saves an outcome's changed house rules of `system` where the caller
+/// acts ([`settings::system_scope`]): a live game's own in its channels
+/// (the turn read them there), else the server's.
 async fn write_settings(
     tx: &mut Act,
-    guild_id: i64,
-    scope: &str,
+    caller: &Caller,
+    system: &str,
     settings: Option<Result<String, serde_json::Error>>,
 ) -> Result<(), AppError> {
     if let Some(json) = settings {
-        storage::settings::put(tx, guild_id, scope, &json?, storage::now_ms()).await?;
+        let json = json?;
+        let scope = settings::system_scope(tx, caller, system).await?;
+        storage::settings::put(tx, caller.guild_id, &scope, &json, storage::now_ms()).await?;
     }
     Ok(())
 }

@@ -242,23 +242,32 @@ pub fn hint_caller(tx: &mut Tx, caller: &super::Caller) {
     );
 }
 
-/// The system played in a channel: the channel's override, else the
-/// guild's `system`, else none (a scope name such as `storyteller`).
+/// The system played where the caller acts: in a live game's channels
+/// the game's (issue 32), else the channel's override, else the guild's
+/// `system`, else none (a scope name such as `storyteller`).
 pub async fn active_system(
     tx: &mut Tx,
-    guild_id: i64,
-    channel_id: i64,
+    caller: &super::Caller,
 ) -> Result<Option<String>, AppError> {
-    if let Some(s) = channel(tx, guild_id, channel_id).await?.system {
+    if let Some(game) = super::games::live_here(tx, caller).await? {
+        return Ok(Some(game.system));
+    }
+    if let Some(s) = channel(tx, caller.guild_id, caller.channel_id)
+        .await?
+        .system
+    {
         return Ok(Some(s));
     }
-    Ok(guild(tx, guild_id).await?.system)
+    Ok(guild(tx, caller.guild_id).await?.system)
 }
 
 /// Whether a command of the system whose slash-command root is `root` may
-/// run in the caller's channel: refused, naming the channel's system, when
-/// the channel (or, without a channel choice, the server) plays another
-/// registered system. Commands of no playable system always may.
+/// run where the caller acts: refused, naming the system played there,
+/// when the channel (or, without a channel choice, the server) plays
+/// another registered system. In a live game's channels the game's system
+/// is played ([`active_system`]; another's command is refused first,
+/// naming the game, by [`super::games::allows_here`]). Commands of no
+/// playable system always may.
 pub async fn allows_here(
     app: &super::App,
     caller: &super::Caller,
@@ -267,10 +276,11 @@ pub async fn allows_here(
     let Some(system) = app.registry.by_root(root).filter(|s| s.playable()) else {
         return Ok(());
     };
-    // One lookup before every system command: no transaction around it.
+    // Before every system command (the game here, then the channel's and
+    // the server's settings in one read): no transaction around it.
     let mut tx = app.db.glance().await?;
     hint_caller(&mut tx, caller);
-    let here = active_system(&mut tx, caller.guild_id, caller.channel_id).await?;
+    let here = active_system(&mut tx, caller).await?;
     drop(tx);
     match here {
         Some(id) if id != system.id() => {

@@ -27,7 +27,7 @@ pub async fn complete_character(
     if let Ok(mut tx) = app.db.glance().await {
         fc = rights::is_fc(&mut tx, &caller).await.unwrap_or(false);
         if app.registry.by_root(&root).is_none() {
-            here = settings::active_system(&mut tx, caller.guild_id, caller.channel_id)
+            here = settings::active_system(&mut tx, &caller)
                 .await
                 .ok()
                 .flatten();

@@ -421,9 +421,12 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
 async fn active(t: &Table, channel: u64) -> Option<String> {
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
-    app_settings::active_system(&mut tx, G, channel as i64)
-        .await
-        .unwrap()
+    let caller = kismet::app::Caller {
+        guild_id: G,
+        channel_id: channel as i64,
+        ..Default::default()
+    };
+    app_settings::active_system(&mut tx, &caller).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

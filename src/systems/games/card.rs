@@ -200,7 +200,7 @@ async fn read(app: &App, caller: &Caller, owner: i64, state: Card) -> Result<Dra
                     .description(text)
                     .colour(colour::NEUTRAL),
             );
-            let here = settings::active_system(&mut tx, caller.guild_id, caller.channel_id).await?;
+            let here = settings::active_system(&mut tx, caller).await?;
             let scope = here
                 .and_then(|id| app.registry.get(&id))
                 .filter(|s| s.house_rules().is_some())

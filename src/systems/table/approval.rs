@@ -15,19 +15,21 @@
 //! | a player, `approval` | not applied: a public request (who asks for what, before → after) with **Approve** and **Reject**, which only the FC can press |
 //!
 //! A request is a session of this feature's own kind ([`KIND`]) holding the
-//! system's id and the change as data; it expires like a roll and survives a
-//! restart. **Approve** asks the owning system to apply the change through
-//! the registry inside the click's own transaction
+//! system's id, the change as data and where it was asked; it expires like
+//! a roll and survives a restart. **Approve** asks the owning system to
+//! apply the change through the registry inside the click's own transaction
 //! ([`System::apply_change_within`]: the same code as the direct change,
-//! run as the approving game master), which also closes the request: the
-//! change and "approved" become durable together, and of a double click
-//! only one applies.
+//! run as the approving game master where the request was asked, under
+//! that game's house rules and into its log), which also closes the
+//! request: the change and "approved" become durable together, and of a
+//! double click only one applies.
 
 use serde::{Deserialize, Serialize};
 
 use super::answer::{self, Words};
 use crate::app::change::Change;
 use crate::app::component::{Action, Click};
+use crate::app::games::Place;
 use crate::app::pipeline::{Outcome, Table, Turn, Waiter};
 use crate::app::registry::{gm_of, Governed};
 use crate::app::settings::{self, PlayerEdits};
@@ -100,6 +102,7 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
                 answer: None,
                 by: None,
                 note: None,
+                at: Some(caller.place()),
             };
             let turn = Turn::<Table>::begin(app, caller).await?;
             let (timeout, fc_role) = (turn.guild.session_timeout_minutes, turn.guild.fc_role);
@@ -156,6 +159,12 @@ pub struct Request {
     pub by: Option<i64>,
     /// Why an approved change could not be applied after all.
     pub note: Option<String>,
+    /// Where it was asked: the answer is given, and the change runs, there
+    /// (that game's game masters, house rules and log), wherever the game
+    /// master clicks. `None` in a request stored before it was kept: the
+    /// click's place.
+    #[serde(default)]
+    pub at: Option<Place>,
 }
 
 /// The request message as it stands.
@@ -225,6 +234,9 @@ pub fn view(id: i64, version: i64, status: Status, r: &Request) -> View {
 pub async fn click(app: &App, mut act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let mut r: Request = serde_json::from_str(&session.state)?;
     let answer: Answer = click.action()?;
+    if let Some(at) = r.at {
+        act.move_to(at);
+    }
     if !act.is_fc().await? {
         return Err(AppError::user(format!(
             "Only the {} can approve or reject this change.",
@@ -317,6 +329,7 @@ mod tests {
             answer: None,
             by: None,
             note: None,
+            at: None,
         };
         let v = view(1, 0, Status::Open, &r);
         let ids: Vec<&str> = v.all_buttons().map(|b| b.custom_id.as_str()).collect();
@@ -327,6 +340,14 @@ mod tests {
         let v = view(1, 1, Status::Closed, &r);
         assert_eq!(v.all_buttons().count(), 0);
         assert!(format!("{v:?}").contains("Approved by <@9>"));
+    }
+
+    #[test]
+    fn a_request_stored_before_its_place_was_kept_still_reads() {
+        let old = r#"{"system":"storyteller","change":{},"requester":7,"command":"/st recover","what":"Ada's willpower 3/7 → 4/7","answer":null,"by":null,"note":null}"#;
+        let r: Request = serde_json::from_str(old).unwrap();
+        assert_eq!(r.at, None);
+        assert_eq!(r.requester, 7);
     }
 
     const GUILD: i64 = 70;

@@ -97,7 +97,7 @@ async fn find<'a>(
     caller: &Caller,
     pick: Pick<'_>,
 ) -> Result<(&'a dyn System, Character), AppError> {
-    let here = settings::active_system(act, caller.guild_id, caller.channel_id).await?;
+    let here = settings::active_system(act, caller).await?;
     if let Some(system) = here
         .as_deref()
         .and_then(|id| app.registry.get(id))

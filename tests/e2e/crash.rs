@@ -520,16 +520,38 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
         .text()
         .contains(&format!("Rerolled {} time(s)", s.version + 1)));
     let unused = spends[&players[0]].last().unwrap().clone();
+    let roll_message = message_with(&t, &unused);
     let ex = t
-        .click_custom_id(&players[0], message_with(&t, &unused), &unused, None)
+        .click_custom_id(&players[0], roll_message, &unused, None)
         .await
         .unwrap();
-    assert_eq!(ex.single().kind, "update");
+    // The spend updates its roll in place; the willpower it costs also
+    // redraws the character's sheet card when one is shown (the pipeline's
+    // card redraw), and nothing else.
+    let answer = ex
+        .outputs
+        .iter()
+        .find(|o| o.message_id == Some(roll_message))
+        .unwrap_or_else(|| panic!("the roll is updated: {:#?}", ex.outputs));
+    assert_eq!(answer.kind, "update");
     assert!(
-        ex.single().text().contains("Automatic success"),
+        answer.text().contains("Automatic success"),
         "{}",
-        ex.single().text()
+        answer.text()
     );
+    for other in ex
+        .outputs
+        .iter()
+        .filter(|o| o.message_id != Some(roll_message))
+    {
+        assert_eq!(other.kind, "update", "{other:#?}");
+        assert!(
+            other.body["embeds"][0]["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("📜")),
+            "only a sheet card is redrawn beside the roll: {other:#?}"
+        );
+    }
     bot.kill_9().await;
     assert_schema_clean(&t);
     db.close().await;

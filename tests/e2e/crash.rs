@@ -526,8 +526,9 @@ async fn a_bot_killed_mid_stream_restarts_with_every_answered_action_intact() {
         .await
         .unwrap();
     // The spend updates its roll in place; the willpower it costs also
-    // redraws the character's sheet card when one is shown (the pipeline's
-    // card redraw), and nothing else.
+    // redraws the character's shown sheet card, after the answer (so the
+    // exchange catches it only when it lands before the exchange closes),
+    // and nothing else.
     let answer = ex
         .outputs
         .iter()

@@ -728,6 +728,38 @@ impl Sheet {
         &self.facets
     }
 
+    /// The Facet named by `text` (VR-12), as a 0-based index: its number
+    /// (`1`), its whole phrase, or words that only its phrase holds (any
+    /// case); `None` when no Facet matches. A blank name, or a number with
+    /// no Facet, is refused.
+    pub fn facet_named(&self, text: &str) -> Result<Option<usize>, RuleError> {
+        let t = text.trim();
+        if t.is_empty() {
+            // An empty name is "contained" in every phrase: never a match.
+            return Err(RuleError::new(
+                "Name a Facet: its number, or words from its phrase.",
+            ));
+        }
+        if let Ok(n) = t.parse::<usize>() {
+            if n >= 1 && n <= self.facets.len() {
+                return Ok(Some(n - 1));
+            }
+            return Err(RuleError::new(format!(
+                "There is no Facet number {n}: this character has {}.",
+                self.facets.len()
+            )));
+        }
+        let key = t.to_lowercase();
+        let phrases = || self.facets.iter().map(|f| f.phrase.to_lowercase());
+        Ok(phrases().position(|p| p == key).or_else(|| {
+            let mut hits = phrases().enumerate().filter(|(_, p)| p.contains(&key));
+            match (hits.next(), hits.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        }))
+    }
+
     /// How many times the character has Broken.
     pub fn break_count(&self) -> u32 {
         self.break_count

@@ -752,6 +752,29 @@ fn vr_13_a_r7_facet_limits_steps_and_replacement() {
 }
 
 #[test]
+fn vr_12_a_facet_is_named_by_number_whole_phrase_or_words_only_it_has() {
+    let mut s = pc();
+    s.add_facet("Blacksmith", FacetDie::D8).unwrap();
+    s.add_facet("Black Sheep", FacetDie::D4).unwrap();
+    assert_eq!(s.facet_named("2"), Ok(Some(1)));
+    assert_eq!(s.facet_named(" black SHEEP "), Ok(Some(2)));
+    assert_eq!(s.facet_named("smith"), Ok(Some(1)));
+    assert_eq!(s.facet_named("black"), Ok(None), "two phrases hold it");
+    assert_eq!(s.facet_named("Calm"), Ok(None));
+    assert_eq!(s.facet_named("-1"), Ok(None));
+    for n in ["0", "4"] {
+        assert_eq!(
+            s.facet_named(n).unwrap_err().message,
+            format!("There is no Facet number {n}: this character has 3.")
+        );
+    }
+    assert_eq!(
+        s.facet_named("  ").unwrap_err().message,
+        "Name a Facet: its number, or words from its phrase."
+    );
+}
+
+#[test]
 fn a_r15_all_five_facet_dice_parse() {
     let all: Vec<FacetDie> = ["d4", "d6", "D8", "d10", "12"]
         .iter()

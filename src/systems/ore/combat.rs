@@ -100,6 +100,23 @@ enum Answer {
     /// A click that posts this message (a called register), the tracker
     /// redrawn after it.
     Posted(crate::app::View),
+    /// A new tracker: posted.
+    New,
+}
+
+/// The outcome that answers with the tracker drawn as saved (`pcs` as they
+/// now stand), for the caller to save or open the fight.
+fn drawn(turn: &Turn<'_>, fight: &Fight, pcs: &Pcs, answer: Answer) -> Step {
+    let (drawn, shown, max_pool) = (fight.clone(), sheets(pcs), turn.settings.max_pool);
+    Step::new(move |s: &Shown| {
+        let v = view(s.id, s.version, s.status, &drawn, &shown, max_pool);
+        match answer {
+            Answer::Edit(note) => Response::edit(note, v),
+            Answer::Update => Response::update(v),
+            Answer::Posted(m) => Response::message(m).then(Reply::Edit(v)),
+            Answer::New => Response::message(v),
+        }
+    })
 }
 
 /// The outcome that saves the fight with `status` and answers with the
@@ -112,16 +129,19 @@ fn tracker(
     pcs: &Pcs,
     answer: Answer,
 ) -> Step {
-    let (drawn, shown, max_pool) = (fight.clone(), sheets(pcs), turn.settings.max_pool);
-    Step::new(move |s: &Shown| {
-        let v = view(s.id, s.version, s.status, &drawn, &shown, max_pool);
-        match answer {
-            Answer::Edit(note) => Response::edit(note, v),
-            Answer::Update => Response::update(v),
-            Answer::Posted(m) => Response::message(m).then(Reply::Edit(v)),
-        }
-    })
-    .save(session, fight, status, None)
+    drawn(turn, fight, pcs, answer).save(session, fight, status, None)
+}
+
+/// [`tracker`] for an action that changed no sheet: the fight saved open,
+/// its player characters read in the turn.
+async fn redraw(
+    turn: &mut Turn<'_>,
+    session: Session,
+    fight: &Fight,
+    answer: Answer,
+) -> Result<Step, AppError> {
+    let pcs = pcs_of(turn, fight).await?;
+    Ok(tracker(turn, session, fight, Status::Open, &pcs, answer))
 }
 
 /// The outcome with `saved` sheets saved.
@@ -219,19 +239,9 @@ pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
     fight.note("⚔ The Compiler announces combat.");
     let inputs = record::CombatStart { world: Some(world) };
     let entry = Record::new("combat_start", &inputs, &()).on_session();
-    let (drawn, max_pool) = (fight.clone(), turn.settings.max_pool);
-    let out = Step::new(move |s: &Shown| {
-        Response::message(view(
-            s.id,
-            s.version,
-            s.status,
-            &drawn,
-            &Sheets::new(),
-            max_pool,
-        ))
-    })
-    .start(KIND, &fight, Status::Open, None)
-    .log(entry);
+    let out = drawn(&turn, &fight, &Pcs::new(), Answer::New)
+        .start(KIND, &fight, Status::Open, None)
+        .log(entry);
     turn.finish(out).await
 }
 
@@ -401,9 +411,8 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     let (session, mut fight) = running(&mut turn).await?;
     let id = seat_named(&fight, name)?;
     let seat = fight.remove(id)?;
-    let pcs = pcs_of(&mut turn, &fight).await?;
     let answer = Answer::Edit(format!("✅ {} leaves the fight.", seat.name));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    let out = redraw(&mut turn, session, &fight, answer).await?;
     turn.finish(out).await
 }
 
@@ -695,8 +704,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             }
             encounter::require_turn(&fight.turns, caller, t.fc, GM)?;
             fight.next_turn()?;
-            let pcs = pcs_of(t, &fight).await?;
-            tracker(t, session, &fight, Status::Open, &pcs, Answer::Update)
+            redraw(t, session, &fight, Answer::Update).await?
         }
         CombatButton::NextRound => {
             gm_only(t, "end the round")?;
@@ -886,15 +894,7 @@ async fn react(
         )));
     }
     fight.react(id)?;
-    let pcs = pcs_of(turn, fight).await?;
-    Ok(tracker(
-        turn,
-        session,
-        fight,
-        Status::Open,
-        &pcs,
-        Answer::Update,
-    ))
+    redraw(turn, session, fight, Answer::Update).await
 }
 
 /// The tracker's message as it stands (a stale click, a redraw).

@@ -35,6 +35,20 @@ fn events_record(
         .character(ch.row.id)
 }
 
+/// The outcome of a change to `ch`'s sheet: the sheet checked and saved,
+/// the change logged as `action` ([`events_record`]), `view` posted.
+fn changed(
+    ch: Loaded<OreSheet>,
+    action: &str,
+    inputs: &impl Serialize,
+    events: &[OreEvent],
+    view: View,
+) -> Result<Step, AppError> {
+    let ch = checked(ch)?;
+    let entry = events_record(&ch, action, inputs, events);
+    Ok(Step::answer(Response::message(view)).sheet(ch).log(entry))
+}
+
 /// `/vv damage`: damage to a track, a Fault die, Injuries when matching
 /// (at once with `vv_fault_check` = immediate).
 pub async fn damage(
@@ -326,13 +340,6 @@ pub async fn heal_days_in(
     let mut ch = target(turn, name, player).await?;
     let waited = ch.sheet.repair_wait;
     let events = ch.sheet.pass_days(days, tended)?;
-    let ch = checked(ch)?;
-    let entry = events_record(
-        &ch,
-        "heal_days",
-        &record::HealDays { days, tended },
-        &events,
-    );
     let mut lines = text::events(&events, &ch.sheet);
     if waited {
         lines.push("The day's wait after a failed Cyber repair is over.".into());
@@ -340,7 +347,7 @@ pub async fn heal_days_in(
     if lines.is_empty() {
         lines.push("Nothing to heal.".into());
     }
-    let answer = Response::message(View::embed(
+    let view = View::embed(
         Embed::new(format!(
             "🩹 {} rests {days} day{}",
             ch.name(),
@@ -348,8 +355,9 @@ pub async fn heal_days_in(
         ))
         .description(lines.join("\n"))
         .colour(colour::SUCCESS),
-    ));
-    Ok(Step::answer(answer).sheet(ch).log(entry))
+    );
+    let inputs = record::HealDays { days, tended };
+    changed(ch, "heal_days", &inputs, &events, view)
 }
 
 /// `/vv-gm heal injury`: the Compiler marks an Injury healed.
@@ -366,15 +374,14 @@ pub async fn heal_injury(
     let index = usize::try_from(number.saturating_sub(1))
         .map_err(|_| AppError::user("Injuries are numbered from 1."))?;
     let events = ch.sheet.heal_injury(index)?;
-    let ch = checked(ch)?;
-    let inputs = record::HealInjury { injury: number };
-    let entry = events_record(&ch, "heal_injury", &inputs, &events);
-    let answer = Response::message(View::embed(
+    let view = View::embed(
         Embed::new(format!("🩹 {}: Injury healed", ch.name()))
             .description(text::events(&events, &ch.sheet).join("\n"))
             .colour(colour::SUCCESS),
-    ));
-    turn.finish(Step::answer(answer).sheet(ch).log(entry)).await
+    );
+    let inputs = record::HealInjury { injury: number };
+    let out = changed(ch, "heal_injury", &inputs, &events, view)?;
+    turn.finish(out).await
 }
 
 /// `/vv repair`: a Cyber repair check (VV-16, A-O21) with the character's
@@ -396,13 +403,11 @@ pub async fn repair_in(
         .ok()
         .map(text::percent);
     let (outcome, events) = ch.sheet.repair_cyber(settings, dice, &mut turn.rng())?;
-    let ch = checked(ch)?;
     let inputs = record::RepairInputs {
         dice,
         overridden: engineering.is_some(),
         pool: by.clone(),
     };
-    let entry = events_record(&ch, "repair", &inputs, &events);
     let author = if engineering.is_some() {
         format!("{by} · repairs {}'s Cyber", ch.name())
     } else {
@@ -412,8 +417,8 @@ pub async fn repair_in(
             ch.name()
         )
     };
-    let answer = Response::message(repair_view(author, &outcome, &events, &ch.sheet, chance));
-    Ok(Step::answer(answer).sheet(ch).log(entry))
+    let view = repair_view(author, &outcome, &events, &ch.sheet, chance);
+    changed(ch, "repair", &inputs, &events, view)
 }
 
 /// The dice of a repair check and whose Engineering they are: a number

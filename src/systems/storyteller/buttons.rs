@@ -1,11 +1,12 @@
 //! Storyteller's buttons as typed enums, one per session kind: a willpower
 //! roll's choice (`st:…:spend|keep|void`) and a sheet card's ST-12 button
-//! (`st_sheet:…:ignore`). The action words are encoded and parsed side by
-//! side here, and nowhere else; they are in messages already posted, so
-//! they never change.
+//! (`st_sheet:…:ignore`). The action words are listed once per enum
+//! ([`crate::kit::words`]), here and nowhere else; they are in messages
+//! already posted, so they never change.
 
 use crate::app::component::Action;
 use crate::app::AppError;
+use crate::kit::words::{by_word, word_of};
 
 /// A button on a roll waiting for the willpower choice (ST-11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,33 +20,31 @@ pub enum RollButton {
 }
 
 impl RollButton {
-    /// Every button: what [`RollButton::read`] reads back.
-    pub const ALL: [RollButton; 3] = [RollButton::Spend, RollButton::Keep, RollButton::Void];
+    /// Every button with its action word: what [`RollButton::read`] reads
+    /// back.
+    pub const WORDS: [(&str, RollButton); 3] = [
+        ("spend", RollButton::Spend),
+        ("keep", RollButton::Keep),
+        ("void", RollButton::Void),
+    ];
 
-    /// Reads a clicked action word (one of [`Self::ALL`], as encoded),
-    /// refusing unknown ones with the message players have always seen.
+    /// Reads a clicked action word (one of [`Self::WORDS`]), refusing
+    /// unknown ones with the message players have always seen.
     pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.word() == action)
-            .ok_or_else(|| {
-                AppError::user(format!("Unknown action `{action}` for a Storyteller roll."))
-            })
+        by_word(&Self::WORDS, action).ok_or_else(|| {
+            AppError::user(format!("Unknown action `{action}` for a Storyteller roll."))
+        })
     }
 
     /// The action word (also what the roll log records as the button).
     pub fn word(self) -> &'static str {
-        self.encode().0
+        word_of(&Self::WORDS, &self)
     }
 }
 
 impl Action for RollButton {
     fn encode(&self) -> (&'static str, Option<String>) {
-        match self {
-            RollButton::Spend => ("spend", None),
-            RollButton::Keep => ("keep", None),
-            RollButton::Void => ("void", None),
-        }
+        (self.word(), None)
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
@@ -61,29 +60,26 @@ pub enum SheetButton {
 }
 
 impl SheetButton {
-    /// Every button: what [`SheetButton::read`] reads back.
-    pub const ALL: [SheetButton; 1] = [SheetButton::Ignore];
+    /// Every button with its action word: what [`SheetButton::read`] reads
+    /// back.
+    pub const WORDS: [(&str, SheetButton); 1] = [("ignore", SheetButton::Ignore)];
 
-    /// Reads a clicked action word (one of [`Self::ALL`], as encoded),
-    /// refusing unknown ones with the message players have always seen.
+    /// Reads a clicked action word (one of [`Self::WORDS`]), refusing
+    /// unknown ones with the message players have always seen.
     pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.word() == action)
+        by_word(&Self::WORDS, action)
             .ok_or_else(|| AppError::user(format!("Unknown action `{action}` for a sheet.")))
     }
 
     /// The action word (also what the roll log records as the button).
     pub fn word(self) -> &'static str {
-        self.encode().0
+        word_of(&Self::WORDS, &self)
     }
 }
 
 impl Action for SheetButton {
     fn encode(&self) -> (&'static str, Option<String>) {
-        match self {
-            SheetButton::Ignore => ("ignore", None),
-        }
+        (self.word(), None)
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
@@ -104,10 +100,10 @@ mod tests {
 
     #[test]
     fn every_button_round_trips() {
-        for b in RollButton::ALL {
+        for (_, b) in RollButton::WORDS {
             assert_eq!(back::<RollButton>(b.button(KIND, 70, 3)), Some(b));
         }
-        for b in SheetButton::ALL {
+        for (_, b) in SheetButton::WORDS {
             assert_eq!(back::<SheetButton>(b.button(SHEET_KIND, 70, 3)), Some(b));
         }
     }

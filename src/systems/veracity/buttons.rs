@@ -5,6 +5,7 @@
 
 use crate::app::component::Action;
 use crate::app::AppError;
+use crate::kit::words::{by_word, word_of};
 
 /// A button or menu on a Veracity message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,19 +28,18 @@ pub enum VrButton {
     RevealNotGreater,
 }
 
-impl VrButton {
-    /// Every button (a Lose Flesh button for one slot): what
-    /// [`VrButton::read`] reads back.
-    pub const ALL: [VrButton; 7] = [
-        VrButton::RestStress,
-        VrButton::RestWound,
-        VrButton::Violate,
-        VrButton::Displace(3),
-        VrButton::RevealShocked,
-        VrButton::RevealNotShocked,
-        VrButton::RevealNotGreater,
-    ];
+/// Every button but Displace (which carries its slot) with its action word:
+/// what [`VrButton::read`] reads back.
+pub const WORDS: [(&str, VrButton); 6] = [
+    ("rest_stress", VrButton::RestStress),
+    ("rest_wound", VrButton::RestWound),
+    ("violate", VrButton::Violate),
+    ("rev_shock", VrButton::RevealShocked),
+    ("rev_flat", VrButton::RevealNotShocked),
+    ("rev_lesser", VrButton::RevealNotGreater),
+];
 
+impl VrButton {
     /// Reads a clicked action word, refusing unknown ones with the message
     /// players have always seen.
     pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
@@ -51,10 +51,7 @@ impl VrButton {
                 .ok_or_else(|| Self::unknown(action));
         }
         // The other words take no argument: as [`Action::encode`] writes them.
-        Self::ALL
-            .into_iter()
-            .find(|b| b.encode().0 == action)
-            .ok_or_else(|| Self::unknown(action))
+        by_word(&WORDS, action).ok_or_else(|| Self::unknown(action))
     }
 
     /// The refusal for a word that is not one of this message's buttons.
@@ -66,13 +63,8 @@ impl VrButton {
 impl Action for VrButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
-            VrButton::RestStress => ("rest_stress", None),
-            VrButton::RestWound => ("rest_wound", None),
-            VrButton::Violate => ("violate", None),
             VrButton::Displace(n) => ("displace", Some(n.to_string())),
-            VrButton::RevealShocked => ("rev_shock", None),
-            VrButton::RevealNotShocked => ("rev_flat", None),
-            VrButton::RevealNotGreater => ("rev_lesser", None),
+            plain => (word_of(&WORDS, plain), None),
         }
     }
 
@@ -88,7 +80,8 @@ mod tests {
 
     #[test]
     fn every_button_round_trips() {
-        for b in VrButton::ALL {
+        let all = WORDS.map(|(_, b)| b).into_iter();
+        for b in all.chain([VrButton::Displace(3)]) {
             let id = ButtonId::parse(&b.button(super::super::KIND, 36, 1).encode()).unwrap();
             assert_eq!(VrButton::parse(&id.action, id.arg.as_deref()), Some(b));
         }

@@ -4,6 +4,7 @@
 
 use crate::app::component::Action;
 use crate::app::AppError;
+use crate::kit::words::{by_word, word_of};
 use crate::rules::veracity::initiative::ApAction;
 
 /// The session kind of the combat tracker.
@@ -27,40 +28,34 @@ pub enum CombatButton {
     Join,
 }
 
-/// The word of each priced action a button spends AP on.
-fn act_word(a: ApAction) -> Option<&'static str> {
-    Some(match a {
-        ApAction::Attack => "attack",
-        ApAction::RevealSecret => "reveal",
-        ApAction::PickUpOrDrop => "pickup",
-        ApAction::ProneOrStand => "stand",
-        ApAction::DrawOrStow => "draw",
-        ApAction::Other(_) => return None,
-    })
-}
+/// Every button without an argument, with its action word.
+pub const WORDS: [(&str, CombatButton); 5] = [
+    ("init", CombatButton::Initiative),
+    ("end_turn", CombatButton::EndTurn),
+    ("flee", CombatButton::Flee),
+    ("end", CombatButton::End),
+    ("join", CombatButton::Join),
+];
+
+/// The word of each priced action a button spends AP on (`act:WORD`).
+pub const ACT_WORDS: [(&str, ApAction); 5] = [
+    ("attack", ApAction::Attack),
+    ("reveal", ApAction::RevealSecret),
+    ("pickup", ApAction::PickUpOrDrop),
+    ("stand", ApAction::ProneOrStand),
+    ("draw", ApAction::DrawOrStow),
+];
 
 impl CombatButton {
-    /// Every button: what [`CombatButton::read`] reads back.
-    pub const ALL: [CombatButton; 10] = [
-        CombatButton::Initiative,
-        CombatButton::EndTurn,
-        CombatButton::Act(ApAction::Attack),
-        CombatButton::Act(ApAction::RevealSecret),
-        CombatButton::Act(ApAction::PickUpOrDrop),
-        CombatButton::Act(ApAction::ProneOrStand),
-        CombatButton::Act(ApAction::DrawOrStow),
-        CombatButton::Flee,
-        CombatButton::End,
-        CombatButton::Join,
-    ];
-
-    /// Reads a clicked action word: one of [`CombatButton::ALL`], as
-    /// [`Action::encode`] writes it.
+    /// Reads a clicked action word: one of [`WORDS`], or `act` with one of
+    /// [`ACT_WORDS`], as [`Action::encode`] writes them.
     pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.encode() == (action, arg.map(str::to_string)))
-            .ok_or_else(|| Self::unknown(action))
+        match (action, arg) {
+            ("act", Some(a)) => by_word(&ACT_WORDS, a).map(CombatButton::Act),
+            (word, None) => by_word(&WORDS, word),
+            _ => None,
+        }
+        .ok_or_else(|| Self::unknown(action))
     }
 
     /// The refusal for a word that is not one of the tracker's buttons.
@@ -72,12 +67,11 @@ impl CombatButton {
 impl Action for CombatButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
-            CombatButton::Initiative => ("init", None),
-            CombatButton::EndTurn => ("end_turn", None),
-            CombatButton::Flee => ("flee", None),
-            CombatButton::End => ("end", None),
-            CombatButton::Join => ("join", None),
-            CombatButton::Act(a) => ("act", act_word(*a).map(str::to_string)),
+            CombatButton::Act(a) => {
+                let word = Some(word_of(&ACT_WORDS, a)).filter(|w| !w.is_empty());
+                ("act", word.map(str::to_string))
+            }
+            plain => (word_of(&WORDS, plain), None),
         }
     }
 
@@ -93,7 +87,8 @@ mod tests {
 
     #[test]
     fn every_button_round_trips() {
-        for b in CombatButton::ALL {
+        let acts = ACT_WORDS.map(|(_, a)| CombatButton::Act(a));
+        for b in WORDS.map(|(_, b)| b).into_iter().chain(acts) {
             let id =
                 ButtonId::parse(&b.button(super::super::combat::KIND, 36, 1).encode()).unwrap();
             assert_eq!(CombatButton::parse(&id.action, id.arg.as_deref()), Some(b));

@@ -110,53 +110,23 @@ pub fn slots(text: Option<&str>) -> Result<Vec<u32>, AppError> {
     Ok(out)
 }
 
-/// A Facet by its number (`1`) or its phrase, as a 0-based index.
+/// A Facet by its number (`1`) or its phrase, as a 0-based index
+/// ([`Sheet::facet_named`]); when none matches, the refusal lists the
+/// Facets and says how to add one.
 pub fn facet_index(sheet: &Sheet, text: &str) -> Result<usize, AppError> {
-    let t = text.trim();
-    if t.is_empty() {
-        // An empty name is "contained" in every phrase: never a match.
-        return Err(AppError::user(
-            "Name a Facet: its number, or words from its phrase.",
-        ));
-    }
-    if let Ok(n) = t.parse::<usize>() {
-        if n >= 1 && n <= sheet.facets().len() {
-            return Ok(n - 1);
-        }
-        return Err(AppError::user(format!(
-            "There is no Facet number {n}: this character has {}.",
-            sheet.facets().len()
-        )));
-    }
-    let key = t.to_lowercase();
-    sheet
-        .facets()
-        .iter()
-        .position(|f| f.phrase.to_lowercase() == key)
-        .or_else(|| {
-            let hits: Vec<usize> = sheet
-                .facets()
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.phrase.to_lowercase().contains(&key))
-                .map(|(i, _)| i)
-                .collect();
-            (hits.len() == 1).then(|| hits[0])
-        })
-        .ok_or_else(|| {
-            let have = crate::rules::names::closest_first(
-                t,
-                sheet.facets().iter().map(|f| f.phrase.as_str()),
-            );
-            let listed = if have.is_empty() {
-                "It has no Facets yet".to_string()
-            } else {
-                format!("Its Facets: {have}")
-            };
-            AppError::user(format!(
-                "This character has no Facet `{t}`. {listed}; add one with `/vr facet add`."
-            ))
-        })
+    sheet.facet_named(text)?.ok_or_else(|| {
+        let t = text.trim();
+        let have =
+            crate::rules::names::closest_first(t, sheet.facets().iter().map(|f| f.phrase.as_str()));
+        let listed = if have.is_empty() {
+            "It has no Facets yet".to_string()
+        } else {
+            format!("Its Facets: {have}")
+        };
+        AppError::user(format!(
+            "This character has no Facet `{t}`. {listed}; add one with `/vr facet add`."
+        ))
+    })
 }
 
 /// Checks a free text against the configured limit.

@@ -10,6 +10,7 @@
 
 use super::KIND;
 use crate::app::component::{from_base36, to_base36, Action};
+use crate::kit::words::{by_word, word_of};
 use crate::rules::venus::check::FactorKind;
 use crate::rules::venus::task::Purchase;
 
@@ -267,23 +268,6 @@ impl Action for TaskButton {
             word => by_word(&TASK_WORDS, word),
         }
     }
-}
-
-/// The action word of `button` in `words` (every argument-free button is
-/// listed: the round-trip test checks it).
-fn word_of<B: PartialEq>(words: &[(&'static str, B)], button: &B) -> &'static str {
-    words
-        .iter()
-        .find(|(_, b)| b == button)
-        .map_or("", |(w, _)| w)
-}
-
-/// The argument-free button of `words` that `word` names.
-fn by_word<B: Clone>(words: &[(&'static str, B)], word: &str) -> Option<B> {
-    words
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map(|(_, b)| b.clone())
 }
 
 #[cfg(test)]

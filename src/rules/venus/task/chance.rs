@@ -57,13 +57,19 @@ impl TaskState {
         odds.ok().map(|o| o.success_after)
     }
 
-    /// The misses those taking part could still KISS, one entry per
-    /// member who may KISS it.
+    /// The misses those taking part could still KISS, each die once (in
+    /// die order) however many members may KISS it: a die is KISSed at
+    /// most once per task (VE1-K2), so an ally's die that both the ally
+    /// and, with consent, the roller may KISS is one die to re-roll.
     pub fn kissable_misses(&self) -> Vec<u32> {
-        self.participants()
+        let mut misses: Vec<u32> = self
+            .participants()
             .into_iter()
             .flat_map(|p| self.kissable_dice(p))
             .filter(|id| self.die(*id).is_some_and(|d| !d.succeeds(self.edition)))
-            .collect()
+            .collect();
+        misses.sort_unstable();
+        misses.dedup();
+        misses
     }
 }

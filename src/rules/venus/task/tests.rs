@@ -2765,7 +2765,7 @@ fn a_v31_the_chance_before_the_roll_counts_the_accepted_allies_dice() {
 }
 
 #[test]
-fn a_v31_and_ve1_k4b_the_chance_after_the_kisses_the_round_would_reroll() {
+fn a_v31_ve1_k2_and_ve1_k4b_the_chance_after_the_kisses_the_round_would_reroll() {
     let set = settings(Edition::One);
     let mut c = table(&set);
     c.sheets.get_mut(&1).unwrap().ego = true;
@@ -2781,9 +2781,9 @@ fn a_v31_and_ve1_k4b_the_chance_after_the_kisses_the_round_would_reroll() {
     let (st, _) = roll(st, &mut c, 7);
     assert_eq!((faces(&st), st.successes()), (vec![3, 1, 1, 2, 1], 0));
     assert!(st.kiss_reroll_dice().is_empty());
-    // Every miss someone may KISS, once per member who may: Bo's die 4 by
-    // Ada (with consent) and by Bo.
-    assert_eq!(st.kissable_misses(), [1, 2, 3, 4, 4, 5]);
+    // Every miss someone may KISS, each die once: Bo's die 4 may be KISSed
+    // by Ada (with consent) or by Bo, but it is one die to re-roll.
+    assert_eq!(st.kissable_misses(), [1, 2, 3, 4, 5]);
     let st = go(st, &mut c, kiss(1, 1, KissSource::Lot), 0).0;
     assert_eq!(st.kiss_reroll_dice(), [1]);
     assert_eq!(st.chance_after_kiss(&[1]), Some(0.5));

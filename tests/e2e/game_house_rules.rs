@@ -1,0 +1,96 @@
+//! Issue 32: what a play-by-post game's channels show is drawn under the
+//! game's own house rules and table (its system, GM channel and game
+//! masters), not the server's: the shared `/… sheet show` card, `/ve
+//! odds` and `/fc settings show`. Run on SQLite, and on PostgreSQL with
+//! `KISMET_TEST_POSTGRES` set.
+
+use crate::common::{assert_schema_clean, table};
+use kismet::fake::table::{Output, Table};
+
+/// The first reply to one script line (`NAME in #channel: …` plays there).
+async fn one(t: &Table, line: &str) -> Output {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1
+        .outputs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no answer"))
+}
+
+/// The server plays Venus edition 2 (its default); the play-by-post Venus
+/// game Post in #post plays edition 1, its own house rule.
+async fn post_game(t: &Table) {
+    for line in [
+        "fc in #post: /game-gm create name:Post system:\"Venus Engine\"",
+        "fc in #post: /game-gm pace pace:post",
+        "fc in #post: /ve-gm settings set name:ve_edition value:1",
+    ] {
+        let out = one(t, line).await;
+        assert_eq!(out.kind, "message", "{line}: {}", out.text());
+    }
+}
+
+/// Alice's sheet shown in the game reads the game's edition 1; it read
+/// the server's edition 2. Outside the game it still reads edition 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_sheet_shown_in_a_game_reads_the_games_edition() {
+    let t = table("game-house-sheet", 1).await;
+    post_game(&t).await;
+    let made = one(&t, "alice in #post: /ve sheet create name:Ada").await;
+    assert_eq!(made.kind, "message", "{}", made.text());
+    let shown = one(&t, "alice in #post: /ve sheet show").await;
+    assert!(
+        shown.text().contains("Venus Engine, edition 1"),
+        "{}",
+        shown.text()
+    );
+    let outside = one(&t, "alice: /ve sheet show").await;
+    assert!(
+        outside.text().contains("Venus Engine, edition 2"),
+        "{}",
+        outside.text()
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
+
+/// The Cache field of a shown Virtual Veil sheet.
+fn cache(out: &Output) -> String {
+    out.field("Cache")
+        .unwrap_or_else(|| panic!("no Cache: {}", out.text()))
+}
+
+/// The play-by-post Virtual Veil game Post counts Fault dice toward the
+/// cache (its own `vv_fault_counts_toward_cache = on`; the server's is
+/// off). Ann's sheet shown in the game counts her Fault die toward her
+/// cache of 2 (3/2: the discard prompt stays unanswered); it was drawn
+/// under the server's rule and read "10 9 (2/2)". Outside the game it
+/// still does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_virtual_veil_sheet_shown_in_a_game_reads_its_house_rules() {
+    let t = table("game-house-vv", 3).await;
+    for line in [
+        "fc in #post: /game-gm create name:Post system:\"Virtual Veil\"",
+        "fc in #post: /game-gm pace pace:post",
+        "fc in #post: /vv-gm settings set name:vv_fault_counts_toward_cache value:on",
+        &format!("alice in #post: {ANN}"),
+        "alice in #post: /vv sheet comp cache_size:2 battery_max:3 battery:3",
+        "alice in #post: /vv boot",
+        "fc in #post: /vv damage target:Vitality amount:1 player:alice",
+    ] {
+        // Sheet commands answer their owner privately; none is refused.
+        let out = one(&t, line).await;
+        assert!(!out.text().contains("Only the"), "{line}: {}", out.text());
+    }
+    let shown = one(&t, "alice in #post: /vv sheet show").await;
+    assert_eq!(cache(&shown), "10 9 · Fault 8 (3/2)", "{}", shown.text());
+    let outside = one(&t, "alice: /vv sheet show").await;
+    assert_eq!(cache(&outside), "10 9 (2/2)", "{}", outside.text());
+    t.stop().await;
+}
+

@@ -94,3 +94,26 @@ async fn issue_32_a_virtual_veil_sheet_shown_in_a_game_reads_its_house_rules() {
     t.stop().await;
 }
 
+
+/// `/ve odds` without `edition:` in the game answers in the game's
+/// edition 1 (the 1st Playtest); it answered in the server's Playsheet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_odds_in_a_game_default_to_the_games_edition() {
+    let t = table("game-house-odds", 1).await;
+    post_game(&t).await;
+    let odds = one(&t, "alice in #post: /ve odds score:7 target:15 rank:Silver").await;
+    assert_eq!(
+        odds.title(),
+        "🎯 Odds · Venus Engine (1st Playtest) check",
+        "{}",
+        odds.text()
+    );
+    let outside = one(&t, "alice: /ve odds score:7 target:15 rank:Silver").await;
+    assert_eq!(
+        outside.title(),
+        "🎯 Odds · Venus Engine (Playsheet) check",
+        "{}",
+        outside.text()
+    );
+    t.stop().await;
+}

@@ -94,7 +94,6 @@ async fn issue_32_a_virtual_veil_sheet_shown_in_a_game_reads_its_house_rules() {
     t.stop().await;
 }
 
-
 /// `/ve odds` without `edition:` in the game answers in the game's
 /// edition 1 (the 1st Playtest); it answered in the server's Playsheet.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,5 +114,49 @@ async fn issue_32_odds_in_a_game_default_to_the_games_edition() {
         "{}",
         outside.text()
     );
+    t.stop().await;
+}
+
+/// `/fc settings show` in the game's channel names the game's system, its
+/// GM channel and its game masters; it named the server's (no system
+/// chosen, the server's GM channel, the FC role). Outside the game the
+/// server's stand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_settings_in_a_game_show_the_games_table() {
+    let t = table("game-house-table", 1).await;
+    post_game(&t).await;
+    for line in [
+        "fc: /fc gm-channel channel:#gm",
+        "fc in #post: /game-gm gm-channel channel:#post-gm",
+        "fc in #post: /game-gm gm add member:@gma",
+    ] {
+        let out = one(&t, line).await;
+        assert_ne!(out.kind, "error", "{line}: {}", out.text());
+    }
+    let gma = Table::user_id("gma");
+    let shown = one(&t, "alice in #post: /fc settings show").await;
+    let text = shown.text();
+    assert!(
+        text.contains("**This channel plays**: Venus Engine (the game Post's)"),
+        "{text}"
+    );
+    let post_gm = t.channel_id_of("#post-gm");
+    assert!(
+        text.contains(&format!("**GM channel** (secret rolls): <#{post_gm}>")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("<@{gma}>")), "{text}");
+    let outside = one(&t, "alice: /fc settings show").await;
+    let text = outside.text();
+    assert!(
+        text.contains("**This channel plays**: none chosen (the server's)"),
+        "{text}"
+    );
+    let gm = t.channel_id_of("#gm");
+    assert!(
+        text.contains(&format!("**GM channel** (secret rolls): <#{gm}>")),
+        "{text}"
+    );
+    assert!(!text.contains(&format!("<@{gma}>")), "{text}");
     t.stop().await;
 }

@@ -88,11 +88,6 @@ pub const GM: &str = "FC";
 /// How to get a character, for error messages.
 pub const HINT: &str = "create one with `/ve sheet create`.";
 
-/// The guild's Venus settings (defaults when never set).
-pub async fn venus_settings(tx: &mut Tx, guild_id: i64) -> Result<VenusSettings, AppError> {
-    settings::scoped(tx, guild_id, SYSTEM).await
-}
-
 /// The Venus house rules where `caller` acts: a live Venus game's own in
 /// its channels (issue 32), else the server's ([`settings::scoped_here`]).
 pub async fn venus_here(tx: &mut Tx, caller: &Caller) -> Result<VenusSettings, AppError> {

@@ -10,6 +10,7 @@ mod faces;
 mod failure;
 mod fc;
 mod forget;
+mod game_house_rules;
 mod game_rules;
 mod games;
 mod logs;

@@ -24,7 +24,7 @@ pub mod view;
 use crate::app::pipeline::{Outcome, Record, Table, Turn};
 use crate::app::settings::{self as app_settings, ChannelSettings, GuildSettings};
 use crate::app::view::{colour, Embed};
-use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
+use crate::app::{games, rights, App, AppError, AppResult, Caller, Response, View};
 use crate::storage::Tx;
 use catalog::Scope;
 use record::{Changed, RoleAsked, SettingAsked};
@@ -258,11 +258,27 @@ async fn table(tx: &mut Tx, app: &App, caller: &Caller) -> Result<view::Table, A
     let ChannelSettings { system, .. } =
         app_settings::channel(tx, caller.guild_id, caller.channel_id).await?;
     let name = |s: Option<String>| s.map(|s| app.registry.display(&s).to_string());
+    // In a live game's channels its system, GM channel and game masters
+    // are the table's (issue 32).
+    let (game, gm_channel) = match games::live_here(tx, caller).await? {
+        Some(game) => {
+            let gms = crate::storage::games::gms(tx, game.id).await?;
+            let gm_channel = game.gm_channel.or(g.gm_channel);
+            let game = view::GameTable {
+                system: app.registry.display(&game.system).to_string(),
+                gms: games::gm_mentions(&gms),
+                name: game.name,
+            };
+            (Some(game), gm_channel)
+        }
+        None => (None, g.gm_channel),
+    };
     Ok(view::Table {
         fc_role: g.fc_role,
-        gm_channel: g.gm_channel,
+        gm_channel,
         channel_system: name(system),
         guild_system: name(g.system),
+        game,
     })
 }
 

@@ -23,7 +23,24 @@ pub struct Table {
     pub channel_system: Option<String>,
     /// The server's system (its display name).
     pub guild_system: Option<String>,
+    /// The live game the channel belongs to, if any: its game masters take
+    /// the FC role's place there and its system is what the channel plays.
+    pub game: Option<GameTable>,
 }
+
+/// What a live game makes of the table in its channels (issue 32).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameTable {
+    /// The game's name.
+    pub name: String,
+    /// The system it plays (its display name).
+    pub system: String,
+    /// Its game masters, as mentions ([`crate::app::games::gm_mentions`]).
+    pub gms: String,
+}
+
+/// Longest list of a game's game masters shown.
+const GMS_SHOWN: usize = 300;
 
 fn system_text(name: Option<&str>) -> String {
     name.map_or_else(|| "none chosen".to_string(), str::to_string)
@@ -38,13 +55,29 @@ pub fn fc_text(role: Option<i64>) -> String {
 }
 
 fn table_lines(t: &Table) -> String {
-    let plays = match (&t.channel_system, &t.guild_system) {
-        (Some(c), _) => format!("{} (this channel's choice)", system_text(Some(c))),
-        (None, g) => format!("{} (the server's)", system_text(g.as_deref())),
+    let (fc, plays) = match (&t.game, &t.channel_system, &t.guild_system) {
+        (Some(g), _, _) => {
+            let mut gms = g.gms.clone();
+            truncate(&mut gms, GMS_SHOWN);
+            (
+                format!(
+                    "in the game **{}**, its game masters ({gms}) or a server manager",
+                    g.name
+                ),
+                format!("{} (the game {}'s)", g.system, g.name),
+            )
+        }
+        (None, Some(c), _) => (
+            fc_text(t.fc_role),
+            format!("{} (this channel's choice)", system_text(Some(c))),
+        ),
+        (None, None, g) => (
+            fc_text(t.fc_role),
+            format!("{} (the server's)", system_text(g.as_deref())),
+        ),
     };
     format!(
-        "**FC**: {}\n**GM channel** (secret rolls): {}\n**This channel plays**: {plays}",
-        fc_text(t.fc_role),
+        "**FC**: {fc}\n**GM channel** (secret rolls): {}\n**This channel plays**: {plays}",
         t.gm_channel
             .map_or_else(|| "none set".to_string(), |c| format!("<#{c}>")),
     )
@@ -160,6 +193,11 @@ mod tests {
             gm_channel: Some(i64::MAX),
             channel_system: Some("Storyteller".into()),
             guild_system: Some("Venus Engine".into()),
+            game: Some(GameTable {
+                name: "n".repeat(100),
+                system: "Venus Engine".into(),
+                gms: format!("<@{}>, ", i64::MAX).repeat(40),
+            }),
         };
         let v = overview(&table, &worst());
         assert_eq!(v.clone().clamp(), v);

@@ -228,9 +228,10 @@ impl Game for Ore {
     }
 
     /// The card the shared `/vv sheet show` posts: the sheet under the
-    /// guild's settings.
+    /// house rules where it is shown (a game's own in its channels).
     async fn sheet_card(act: &mut Act, row: &Character) -> Result<View, AppError> {
-        let settings = load_settings(act, row.guild_id).await?;
+        let caller = act.caller().clone();
+        let settings: OreSettings = app_settings::scoped_here(act, &caller, SYSTEM).await?;
         let ch = decode(row.clone())?;
         Ok(View::embed(sheet::sheet_embed(&ch, &settings)))
     }

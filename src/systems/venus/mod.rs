@@ -88,9 +88,10 @@ pub const GM: &str = "FC";
 /// How to get a character, for error messages.
 pub const HINT: &str = "create one with `/ve sheet create`.";
 
-/// The guild's Venus settings (defaults when never set).
-pub async fn venus_settings(tx: &mut Tx, guild_id: i64) -> Result<VenusSettings, AppError> {
-    settings::scoped(tx, guild_id, SYSTEM).await
+/// The Venus house rules where `caller` acts: a live Venus game's own in
+/// its channels (issue 32), else the server's ([`settings::scoped_here`]).
+pub async fn venus_here(tx: &mut Tx, caller: &Caller) -> Result<VenusSettings, AppError> {
+    settings::scoped_here(tx, caller, SYSTEM).await
 }
 
 /// A rules refusal in the table's words: the Venus GM is called the FC here.
@@ -175,10 +176,11 @@ impl Game for Venus {
         Ok(sheet)
     }
 
-    /// The card `/ve sheet show` posts: the sheet under the guild's
-    /// settings.
+    /// The card `/ve sheet show` posts: the sheet under the house rules
+    /// where it is shown (a game's own in its channels).
     async fn sheet_card(act: &mut Act, row: &Character) -> Result<View, AppError> {
-        let set = venus_settings(act, row.guild_id).await?;
+        let caller = act.caller().clone();
+        let set = venus_here(act, &caller).await?;
         let sheet: VenusSheet = serde_json::from_str(&row.sheet)?;
         Ok(View::embed(sheet_view::embed(
             &row.name,

@@ -1,6 +1,6 @@
 //! The Venus Engine's odds questions: one `/ve odds` (a check when given
-//! a score and a target, a task when given dice, in the server's edition
-//! unless named) and the same questions in `kismet odds`
+//! a score and a target, a task when given dice, in the edition played
+//! where asked, a game's own in its channels, unless named) and the same questions in `kismet odds`
 //! (`ve1-check|ve2-check|ve1-task|ve2-task`), answered with the rules core's
 //! typed answers ([`crate::rules::venus::odds`]) and drawn by the shared
 //! `/odds` view ([`crate::systems::platform::odds`]).
@@ -324,7 +324,7 @@ pub fn view(q: &Question) -> Result<View, OddsError> {
 /// What `/ve odds` was given, before it is read as a check or a task.
 #[derive(Debug, Clone, Default)]
 pub struct Asked {
-    /// The edition (the server's when not named).
+    /// The edition (the one played where asked when not named).
     pub edition: Option<Edition>,
     /// The rank of the roller's ability.
     pub rank: Option<Rank>,
@@ -452,7 +452,7 @@ fn usage(edition: Edition) -> &'static str {
     }
 }
 
-/// Exact odds of a check (score and target) or a task (dice), in the server's edition unless named
+/// Exact odds of a check (score and target) or a task (dice), in the edition played here unless named
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only, rename = "odds")]
 pub async fn odds_ve(
@@ -483,11 +483,11 @@ pub async fn odds_ve(
     explode: Option<bool>,
     #[description = "Check, edition 2: automatic-pass ranges (default: the procedure text)"]
     autopass: Option<ve::AutoPass>,
-    #[description = "Edition (default: the server's)"] edition: Option<Edition>,
+    #[description = "Edition (default: the one played here)"] edition: Option<Edition>,
 ) -> Result<(), Error> {
     let caller = crate::kit::caller_of(ctx)?;
     let server = match ctx.data().app.db.glance().await {
-        Ok(mut tx) => crate::systems::venus::venus_settings(&mut tx, caller.guild_id)
+        Ok(mut tx) => crate::systems::venus::venus_here(&mut tx, &caller)
             .await
             .map(|s| s.ve_edition)
             .unwrap_or(Edition::One),

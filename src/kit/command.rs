@@ -23,7 +23,10 @@
 ///   `secret:` option: the caller acts secretly when it is set (refused
 ///   when the server has no GM channel; see
 ///   [`secret_caller`](crate::kit::secret_caller)) and the answer goes to
-///   them privately with the GM channel's copy.
+///   them privately with the GM channel's copy;
+/// - `#[pick(character = "Character", player = "Whose (FC)")] pick` gives
+///   both the character and the member option, in that order, seen in the
+///   body as one [`Pick`](crate::app::characters::Pick) named `pick`.
 ///
 /// ```ignore
 /// command! {
@@ -36,10 +39,8 @@
 ///         #[min = 1]
 ///         #[max = 18]
 ///         slot: u32,
-///         #[character = "Character"] character,
-///         #[player = "Referee: another member"] player,
+///         #[pick(character = "Character", player = "Referee: another member")] pick,
 ///     ) {
-///         let pick = Pick::new(character.as_deref(), player);
 ///         sheets::remove_item(&ctx.data().app, &caller, slot, pick).await
 ///     }
 /// }
@@ -50,12 +51,12 @@ macro_rules! command {
         pub async fn $name:ident($ctx:ident, $caller:ident $(, $($params:tt)*)?) {$($body:tt)*}
     ) => {
         $crate::kit::command::command!(@option
-            [$(#[$($meta)*])* $name $ctx $caller {$($body)*}] [] [] []
+            [$(#[$($meta)*])* $name $ctx $caller {$($body)*}] [] [] [] []
             $($($params)*)?
         );
     };
     // The shared options, one marker each.
-    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt
+    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt $pick:tt
         #[character = $description:tt] $option:ident $(, $($rest:tt)*)?
     ) => {
         $crate::kit::command::command!(@option $head [$($done)*
@@ -64,44 +65,57 @@ macro_rules! command {
             #[max_length = 64]
             #[rename = "character"]
             $option: Option<String>,
-        ] $player $secret $($($rest)*)?);
+        ] $player $secret $pick $($($rest)*)?);
     };
-    (@option $head:tt [$($done:tt)*] [] $secret:tt
+    (@option $head:tt [$($done:tt)*] [] $secret:tt $pick:tt
         #[player = $description:tt] $option:ident $(, $($rest:tt)*)?
     ) => {
         $crate::kit::command::command!(@option $head [$($done)*
             #[description = $description]
             $option: Option<::poise::serenity_prelude::User>,
-        ] [$option] $secret $($($rest)*)?);
+        ] [$option] $secret $pick $($($rest)*)?);
     };
-    (@option $head:tt [$($done:tt)*] $player:tt []
+    (@option $head:tt [$($done:tt)*] $player:tt [] $pick:tt
         #[secret = $description:tt] $option:ident $(, $($rest:tt)*)?
     ) => {
         $crate::kit::command::command!(@option $head [$($done)*
             #[description = $description]
             $option: Option<bool>,
-        ] $player [$option] $($($rest)*)?);
+        ] $player [$option] $pick $($($rest)*)?);
+    };
+    // Both character options at once, seen in the body as one `Pick`.
+    (@option $head:tt [$($done:tt)*] [] $secret:tt []
+        #[pick(character = $character:tt, player = $player:tt)] $option:ident
+        $(, $($rest:tt)*)?
+    ) => {
+        $crate::kit::command::command!(@option $head [$($done)*] [] $secret
+            [$option character player]
+            #[character = $character] character,
+            #[player = $player] player,
+            $($($rest)*)?
+        );
     };
     // Any other option, as written. Its type is passed on token by token
     // (an optional one as `Option<…>` itself): poise reads a type spelt
     // `Option<T>` as an optional option.
-    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt
+    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt $pick:tt
         $(#[$($attr:tt)*])* $option:ident : Option<$($inner:ident)::+> $(, $($rest:tt)*)?
     ) => {
         $crate::kit::command::command!(@option $head [$($done)*
             $(#[$($attr)*])* $option: Option<$($inner)::+>,
-        ] $player $secret $($($rest)*)?);
+        ] $player $secret $pick $($($rest)*)?);
     };
-    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt
+    (@option $head:tt [$($done:tt)*] $player:tt $secret:tt $pick:tt
         $(#[$($attr:tt)*])* $option:ident : $($ty:ident)::+ $(, $($rest:tt)*)?
     ) => {
         $crate::kit::command::command!(@option $head [$($done)*
             $(#[$($attr)*])* $option: $($ty)::+,
-        ] $player $secret $($($rest)*)?);
+        ] $player $secret $pick $($($rest)*)?);
     };
     // Every option read: the function.
     (@option [$(#[$($meta:tt)*])* $name:ident $ctx:ident $caller:ident $body:tt]
         [$($done:tt)*] [$($player:ident)?] [$($secret:ident)?]
+        [$($pick:ident $character:ident $member:ident)?]
     ) => {
         $(#[$($meta)*])*
         pub async fn $name(
@@ -109,6 +123,7 @@ macro_rules! command {
             $($done)*
         ) -> ::std::result::Result<(), $crate::kit::Error> {
             $(let $player = $crate::kit::user_id(&$player);)?
+            $(let $pick = $crate::app::characters::Pick::new($character.as_deref(), $member);)?
             $crate::kit::command::command!(@answer $ctx $caller [$($secret)?] $body)
         }
     };
@@ -150,6 +165,50 @@ mod tests {
             let _ = (&caller, number, character, player, note);
             Err(crate::app::AppError::user("never run"))
         }
+    }
+
+    command! {
+        /// A command naming its character by one pick.
+        #[poise::command(slash_command)]
+        pub async fn picking(
+            ctx,
+            caller,
+            #[description = "A number"] number: u32,
+            #[pick(character = "Which", player = "Whose")] pick,
+            #[description = "A note"] note: Option<String>,
+        ) {
+            let _: crate::app::characters::Pick<'_> = pick;
+            let _ = (&caller, number, note);
+            Err(crate::app::AppError::user("never run"))
+        }
+    }
+
+    #[test]
+    fn a_pick_stands_for_the_character_and_player_options_in_that_order() {
+        let options: Vec<serde_json::Value> = picking()
+            .parameters
+            .iter()
+            .map(|p| serde_json::to_value(p.create_as_slash_command_option().unwrap()).unwrap())
+            .collect();
+        let shown: Vec<(&str, &str, &serde_json::Value)> = options
+            .iter()
+            .map(|o| {
+                let name = o["name"].as_str().unwrap();
+                (name, o["description"].as_str().unwrap(), &o["type"])
+            })
+            .collect();
+        let (string, member, integer) = (&3.into(), &6.into(), &4.into());
+        assert_eq!(
+            shown,
+            [
+                ("number", "A number", integer),
+                ("character", "Which", string),
+                ("player", "Whose", member),
+                ("note", "A note", string),
+            ]
+        );
+        assert_eq!(options[1]["max_length"], 64);
+        assert_eq!(options[1]["autocomplete"], true);
     }
 
     #[test]

@@ -160,14 +160,12 @@ command! {
         #[max = 1000]
         max: Option<u32>,
         #[description = "One more slot, outside a revelation"] unlock: Option<InventoryKind>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
         let edit = sheets::SheetEdit {
             hp: (current, max),
             unlock,
         };
-        let pick = Pick::new(character.as_deref(), player);
         sheets::edit(&ctx.data().app, &caller, edit, pick).await
     }
 }
@@ -201,10 +199,8 @@ command! {
         #[min = 1]
         #[max = 18]
         slot: Option<u32>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         let app = &ctx.data().app;
         let at = (inventory, slot);
         sheets::add_or_edit_item(app, &caller, kind.as_deref(), &text, at, pick).await
@@ -222,10 +218,8 @@ command! {
         #[min = 1]
         #[max = 18]
         slot: u32,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         sheets::remove_item(&ctx.data().app, &caller, inventory, slot, pick).await
     }
 }
@@ -253,10 +247,8 @@ command! {
         #[autocomplete = "dice"]
         #[max_length = 10]
         die: Option<String>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         sheets::add_facet(&ctx.data().app, &caller, &phrase, die.as_deref(), pick).await
     }
 }
@@ -272,11 +264,9 @@ command! {
         #[max_length = 100]
         facet: String,
         #[description = "Direction"] direction: Step,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
         let up = matches!(direction, Step::Up);
-        let pick = Pick::new(character.as_deref(), player);
         sheets::step_facet(&ctx.data().app, &caller, &facet, up, pick).await
     }
 }
@@ -291,10 +281,8 @@ command! {
         #[autocomplete = "facets"]
         #[max_length = 100]
         facet: String,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         sheets::remove_facet(&ctx.data().app, &caller, &facet, pick).await
     }
 }
@@ -409,10 +397,8 @@ command! {
         #[autocomplete = "facets"]
         #[max_length = 100]
         against: Option<String>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         let (amount, against) = (amount.as_deref(), against.as_deref());
         changes::stress_for(&ctx.data().app, &caller, amount, cause, against, pick).await
     }
@@ -430,10 +416,8 @@ command! {
         #[description = "Flesh slots to lose first: 3,5"]
         #[max_length = 60]
         displace: Option<String>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         changes::wound(&ctx.data().app, &caller, &amount, displace.as_deref(), pick).await
     }
 }
@@ -451,11 +435,9 @@ command! {
         #[description = "Flesh slots to lose first: 3,5"]
         #[max_length = 60]
         displace: Option<String>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
         let mode = to.unwrap_or(DamageMode::Auto);
-        let pick = Pick::new(character.as_deref(), player);
         let displace = displace.as_deref();
         changes::damage(&ctx.data().app, &caller, &amount, mode, displace, pick).await
     }
@@ -472,10 +454,8 @@ command! {
         #[min = 1]
         #[max = 18]
         slot: Option<u32>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         changes::rest(&ctx.data().app, &caller, what, slot, pick).await
     }
 }
@@ -500,8 +480,7 @@ command! {
         #[description = "Note"]
         #[max_length = 200]
         note: Option<String>,
-        #[character = "Character"] character,
-        #[player = "Referee: another member"] player,
+        #[pick(character = "Character", player = "Referee: another member")] pick,
     ) {
         let reveal = Reveal {
             target: &target,
@@ -509,7 +488,7 @@ command! {
             evidence: evidence.as_deref(),
             gain,
             note: note.as_deref(),
-            player: Pick::new(character.as_deref(), player),
+            player: pick,
         };
         changes::reveal(&ctx.data().app, &caller, reveal).await
     }
@@ -612,10 +591,8 @@ command! {
         #[min = 1]
         #[max = 25]
         number: u32,
-        #[character = "Character"] character,
-        #[player = "Referee: the violator"] player,
+        #[pick(character = "Character", player = "Referee: the violator")] pick,
     ) {
-        let pick = Pick::new(character.as_deref(), player);
         conventions::violate(&ctx.data().app, &caller, number as usize, pick).await
     }
 }
@@ -729,14 +706,14 @@ command! {
         #[max = 18]
         flesh: Option<u32>,
         #[description = "Side (an NPC: enemies; a character: players)"] side: Option<Side>,
-        #[character = "Or a character with a sheet"] character,
-        #[player = "That character's player"] player,
+        #[pick(character = "Or a character with a sheet", player = "That character's player")]
+        pick,
     ) {
         let seat = combat::Seating {
             name: name.as_deref(),
             hp,
             flesh,
-            character: Pick::new(character.as_deref(), player),
+            character: pick,
             side,
         };
         combat::add(&ctx.data().app, &caller, seat).await

@@ -164,6 +164,15 @@ async fn running(turn: &mut Turn<'_>) -> Result<(Session, Fight), AppError> {
     Ok((s, f))
 }
 
+/// The running fight of the caller's channel, if any.
+async fn running_fight(turn: &mut Turn<'_>) -> Result<Option<(Session, Fight)>, AppError> {
+    let Some(s) = encounter::running(turn.act(), KIND).await? else {
+        return Ok(None);
+    };
+    let f = sessions::load(&s)?;
+    Ok(Some((s, f)))
+}
+
 /// The sheet a seat stands for (the kept NPC sheet, else its character's),
 /// with that character's id.
 async fn seat_sheet(
@@ -854,10 +863,9 @@ pub async fn seated(
         return Ok(None);
     };
     let caller = turn.caller().clone();
-    let Some(session) = encounter::running(turn.act(), KIND).await? else {
+    let Some((session, f)) = running_fight(turn).await? else {
         return Ok(None);
     };
-    let f: Fight = sessions::load(&session)?;
     let Some(seat) = f.turns.by_name(name) else {
         return Ok(None);
     };
@@ -992,10 +1000,7 @@ async fn damage_character(
 ) -> Result<Outcome, AppError> {
     // Its seat in the channel's running fight, if any: the fight's
     // conditions for it.
-    let fight = match encounter::running(turn.act(), KIND).await? {
-        Some(s) => Some((s.id, sessions::load::<Fight>(&s)?)),
-        None => None,
-    };
+    let fight = running_fight(turn).await?.map(|(s, f)| (s.id, f));
     let seat = fight.as_ref().and_then(|(session, f)| {
         let seat = f
             .turns

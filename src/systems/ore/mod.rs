@@ -124,11 +124,6 @@ pub async fn by_id(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Loaded<OreShee
     decode(row)
 }
 
-/// The guild's Virtual Veil settings.
-pub async fn load_settings(tx: &mut Tx, guild_id: i64) -> Result<OreSettings, AppError> {
-    app_settings::scoped(tx, guild_id, SYSTEM).await
-}
-
 /// The house rules a stored `vv` session is drawn under: those where its
 /// message lives (a game's own in its channels and their threads), not
 /// those where the action that redraws it happens.

@@ -171,6 +171,7 @@ pub async fn sweep_shards(
         let owner = Caller {
             guild_id: s.guild_id,
             channel_id: s.channel_id,
+            parent_id: s.parent_id,
             user_id: s.owner_id,
             name: String::new(),
             ..Caller::default()

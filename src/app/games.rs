@@ -57,11 +57,17 @@ pub struct Place {
 /// channel's own game first, then its parent's; live games before
 /// archived ones.
 pub async fn here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError> {
-    if caller.channel_id == 0 {
+    at(tx, caller.guild_id, caller.place()).await
+}
+
+/// The game `place` of `guild_id` is in (live or archived), if any, as
+/// [`here`] finds it: a stored session's place redraws in its game.
+pub async fn at(tx: &mut Tx, guild_id: i64, place: Place) -> Result<Option<Game>, AppError> {
+    if place.channel_id == 0 {
         return Ok(None);
     }
-    let channels = channels_of(caller);
-    let found = crate::storage::games::holding(tx, caller.guild_id, &channels).await?;
+    let channels = place.channels();
+    let found = crate::storage::games::holding(tx, guild_id, &channels).await?;
     let live = found.iter().position(|(g, _)| g.live());
     let mut found = found;
     Ok(match live {
@@ -73,14 +79,28 @@ pub async fn here(tx: &mut Tx, caller: &Caller) -> Result<Option<Game>, AppError
 /// The channels that may put the caller in a game: their channel, then
 /// its parent.
 pub fn channels_of(caller: &Caller) -> Vec<i64> {
-    let mut channels = vec![caller.channel_id];
-    if let Some(p) = caller
-        .parent_id
-        .filter(|&p| p != 0 && p != caller.channel_id)
-    {
-        channels.push(p);
+    caller.place().channels()
+}
+
+impl Place {
+    /// Where a stored session's message lives (its parent unknown on
+    /// sessions from before it was kept).
+    pub fn of(session: &crate::storage::sessions::Session) -> Place {
+        Place {
+            channel_id: session.channel_id,
+            parent_id: session.parent_id,
+        }
     }
-    channels
+
+    /// The channels that may put this place in a game: the channel, then
+    /// its parent.
+    pub fn channels(self) -> Vec<i64> {
+        let mut channels = vec![self.channel_id];
+        if let Some(p) = self.parent_id.filter(|&p| p != 0 && p != self.channel_id) {
+            channels.push(p);
+        }
+        channels
+    }
 }
 
 /// The live game the caller's channel is in, if any.

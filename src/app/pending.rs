@@ -20,11 +20,13 @@ impl Pending {
     }
 
     /// The answer, with every other posted message that shows a changed
-    /// sheet redrawn as it now stands ([`Reply::Edit`]).
+    /// sheet redrawn as it now stands ([`Reply::Edit`]), each drawn where
+    /// it lives (its game's house rules), not where the caller acts.
     pub async fn draw(self, app: &App, caller: &Caller) -> Response {
         let mut r = self.response;
         for s in self.redraw {
-            match app.registry.render(app, &s, caller).await {
+            let there = caller.clone().at(super::games::Place::of(&s));
+            match app.registry.render(app, &s, &there).await {
                 Ok(v) => r.followups.push(Reply::Edit(v)),
                 Err(e) => {
                     tracing::warn!(session = s.id, error = %e.report(), "could not redraw a message")

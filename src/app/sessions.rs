@@ -41,6 +41,7 @@ pub async fn create_json(
         storage::sessions::NewSession {
             guild_id: caller.guild_id,
             channel_id: caller.channel_id,
+            parent_id: caller.parent_id,
             owner_id: caller.user_id,
             kind,
             state: json,

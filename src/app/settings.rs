@@ -4,6 +4,7 @@
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use super::games::Place;
 use super::AppError;
 use crate::storage::{self, Tx};
 
@@ -117,8 +118,19 @@ pub async fn system_scope(
     caller: &super::Caller,
     system: &str,
 ) -> Result<String, AppError> {
-    Ok(match super::games::live_here(tx, caller).await? {
-        Some(g) if g.system == system => format!("game:{}:{system}", g.id),
+    system_scope_at(tx, caller.guild_id, caller.place(), system).await
+}
+
+/// [`system_scope`] at `place` of `guild_id` (where a stored session's
+/// message lives).
+pub async fn system_scope_at(
+    tx: &mut Tx,
+    guild_id: i64,
+    place: Place,
+    system: &str,
+) -> Result<String, AppError> {
+    Ok(match super::games::at(tx, guild_id, place).await? {
+        Some(g) if g.live() && g.system == system => format!("game:{}:{system}", g.id),
         _ => system.to_string(),
     })
 }
@@ -130,13 +142,23 @@ pub async fn stored_here(
     caller: &super::Caller,
     system: &str,
 ) -> Result<Option<String>, AppError> {
-    let scope = system_scope(tx, caller, system).await?;
+    stored_at(tx, caller.guild_id, caller.place(), system).await
+}
+
+/// [`stored_here`] at `place` of `guild_id`.
+pub async fn stored_at(
+    tx: &mut Tx,
+    guild_id: i64,
+    place: Place,
+    system: &str,
+) -> Result<Option<String>, AppError> {
+    let scope = system_scope_at(tx, guild_id, place, system).await?;
     if scope != system {
-        if let Some(json) = storage::settings::get(tx, caller.guild_id, &scope).await? {
+        if let Some(json) = storage::settings::get(tx, guild_id, &scope).await? {
             return Ok(Some(json));
         }
     }
-    Ok(storage::settings::get(tx, caller.guild_id, system).await?)
+    Ok(storage::settings::get(tx, guild_id, system).await?)
 }
 
 /// `system`'s typed house rules where the caller acts ([`stored_here`]);
@@ -146,7 +168,19 @@ pub async fn scoped_here<S: Default + DeserializeOwned>(
     caller: &super::Caller,
     system: &str,
 ) -> Result<S, AppError> {
-    match stored_here(tx, caller, system).await? {
+    scoped_at(tx, caller.guild_id, caller.place(), system).await
+}
+
+/// `system`'s typed house rules at `place` of `guild_id` ([`stored_at`]):
+/// what a stored session's redraw reads, wherever the action that
+/// redraws it happens (`Place::of(session)`); defaults when unset.
+pub async fn scoped_at<S: Default + DeserializeOwned>(
+    tx: &mut Tx,
+    guild_id: i64,
+    place: Place,
+    system: &str,
+) -> Result<S, AppError> {
+    match stored_at(tx, guild_id, place, system).await? {
         Some(json) => Ok(serde_json::from_str(&json)?),
         None => Ok(S::default()),
     }

@@ -68,6 +68,7 @@ async fn racing_writers_of_one_guild_apply_exactly_once() {
         sessions::NewSession {
             guild_id: GUILD,
             channel_id: 2,
+            parent_id: None,
             owner_id: 1,
             kind: "race",
             state: "{}",
@@ -242,6 +243,7 @@ async fn every_module_reads_back_what_it_wrote() {
         sessions::NewSession {
             guild_id: GUILD,
             channel_id: 3,
+            parent_id: None,
             owner_id: 7,
             kind: "k",
             state: "{}",
@@ -476,6 +478,7 @@ async fn fill_guild(db: &Db, guild: i64) {
         sessions::NewSession {
             guild_id: guild,
             channel_id: 3,
+            parent_id: None,
             owner_id: 7,
             kind: "k",
             state: "{}",

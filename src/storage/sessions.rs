@@ -12,6 +12,9 @@ pub struct Session {
     pub guild_id: i64,
     /// Where the message is.
     pub channel_id: i64,
+    /// That channel's parent (a thread's channel, a channel's category)
+    /// when the session was started; `None` before it was kept.
+    pub parent_id: Option<i64>,
     /// Who started it.
     pub owner_id: i64,
     /// Which handler owns it (the custom_id prefix), e.g. `roll`.
@@ -90,6 +93,8 @@ pub struct NewSession<'a> {
     pub guild_id: i64,
     /// The channel.
     pub channel_id: i64,
+    /// Its parent, if any.
+    pub parent_id: Option<i64>,
     /// Who starts it.
     pub owner_id: i64,
     /// The owning system's kind.
@@ -107,6 +112,7 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
     let NewSession {
         guild_id,
         channel_id,
+        parent_id,
         owner_id,
         kind,
         state,
@@ -114,8 +120,8 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
         now,
     } = s;
     let row = sqlx::query(
-        "INSERT INTO sessions (guild_id, channel_id, owner_id, kind, state, version, status, created_at, updated_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 0, 'open', $6, $6, $7) RETURNING id",
+        "INSERT INTO sessions (guild_id, channel_id, owner_id, kind, state, version, status, created_at, updated_at, expires_at, parent_id)
+         VALUES ($1, $2, $3, $4, $5, 0, 'open', $6, $6, $7, $8) RETURNING id",
     )
     .bind(guild_id)
     .bind(channel_id)
@@ -124,6 +130,7 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
     .bind(state)
     .bind(now)
     .bind(expires_at)
+    .bind(parent_id)
     .fetch_one(&mut **tx)
     .await?;
     row.try_get(0)
@@ -132,7 +139,7 @@ pub async fn insert(tx: &mut Tx, s: NewSession<'_>) -> Result<i64, StorageError>
 /// Loads a session of `guild_id` (another guild's session is never found).
 pub async fn get(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Option<Session>, StorageError> {
     let row = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
+        "SELECT id, guild_id, channel_id, parent_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE id = $1 AND guild_id = $2",
     )
     .bind(id)
@@ -225,7 +232,7 @@ pub async fn latest_open_in_channel(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
+        "SELECT id, guild_id, channel_id, parent_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
          ORDER BY id DESC LIMIT $4",
     )
@@ -247,7 +254,7 @@ pub async fn latest_open_in_guild(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
+        "SELECT id, guild_id, channel_id, parent_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE guild_id = $1 AND kind = $2 AND status = 'open'
          ORDER BY id DESC LIMIT $3",
     )
@@ -269,7 +276,7 @@ pub async fn open_in_channel_aged(
     limit: i64,
 ) -> Result<Vec<(Session, i64)>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret, created_at
+        "SELECT id, guild_id, channel_id, parent_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret, created_at
          FROM sessions WHERE guild_id = $1 AND channel_id = $2 AND kind = $3 AND status = 'open'
          ORDER BY id DESC LIMIT $4",
     )
@@ -291,7 +298,7 @@ pub async fn due_for_expiry(
     limit: i64,
 ) -> Result<Vec<Session>, StorageError> {
     let rows = sqlx::query(
-        "SELECT id, guild_id, channel_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
+        "SELECT id, guild_id, channel_id, parent_id, owner_id, kind, state, version, status, expires_at, message_id, token, token_at, secret
          FROM sessions WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1
          ORDER BY expires_at LIMIT $2",
     )
@@ -364,6 +371,7 @@ fn from_row(r: &sqlx::any::AnyRow) -> Result<Session, StorageError> {
         id: r.try_get("id")?,
         guild_id: r.try_get("guild_id")?,
         channel_id: r.try_get("channel_id")?,
+        parent_id: r.try_get("parent_id")?,
         owner_id: r.try_get("owner_id")?,
         kind: r.try_get("kind")?,
         state: r.try_get("state")?,

@@ -98,6 +98,7 @@ async fn venus_prompts_posted_before_the_shared_feature_keep_working() {
             storage::sessions::NewSession {
                 guild_id: GUILD,
                 channel_id: CHANNEL,
+                parent_id: None,
                 owner_id: bob.user_id,
                 kind: "ve",
                 state: &state,

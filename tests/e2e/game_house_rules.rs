@@ -160,3 +160,68 @@ async fn issue_32_settings_in_a_game_show_the_games_table() {
     assert!(!text.contains(&format!("<@{gma}>")), "{text}");
     t.stop().await;
 }
+
+/// The footer of Ann's damage report, posted in `place` (the game Post's
+/// channel or a thread of it) and picked from 8 days later, when it has
+/// timed out (the game's sessions wait 7): the redraw the late pick shows.
+async fn late_report(t: &Table, place: &str) -> String {
+    for line in [
+        "fc in #post: /game-gm create name:Post system:\"Virtual Veil\"",
+        "fc in #post: /game-gm pace pace:post",
+        "fc in #post: /vv-gm settings set name:vv_fault_counts_toward_cache value:on",
+        &format!("alice in #post: {ANN}"),
+        "alice in #post: /vv sheet comp cache_size:2 battery_max:3 battery:3",
+        "alice in #post: /vv boot",
+    ] {
+        let out = one(t, line).await;
+        assert!(!out.text().contains("Only the"), "{line}: {}", out.text());
+    }
+    let hit = format!("fc in {place}: /vv damage target:Vitality amount:1 player:alice");
+    let hit = one(t, &hit).await;
+    assert!(
+        hit.text().contains("1 over its maximum"),
+        "the report waits for a discard: {}",
+        hit.text()
+    );
+    t.run_line("wait 8 days").await.expect("the clock moves");
+    let late = t
+        .run_line(&format!("alice in {place}: select Discard which? = c:9"))
+        .await
+        .unwrap_or_else(|e| panic!("the late pick: {e}"))
+        .expect("a line")
+        .1
+        .outputs;
+    let redrawn = late
+        .iter()
+        .find(|o| o.kind == "update")
+        .unwrap_or_else(|| panic!("no redraw: {late:?}"));
+    redrawn.text()
+}
+
+/// The footer of a timed-out report whose cache is over its maximum.
+const TIMED_OUT: &str = "Timed out: the lowest die goes at the next action";
+
+/// A Virtual Veil report left waiting in the play-by-post game Post (its
+/// own `vv_fault_counts_toward_cache = on`) is redrawn when a late pick
+/// finds it timed out: the redraw reads the game's rule, so the cache is
+/// still over its maximum and the footer says the lowest die goes. It
+/// read the server's rule (off): no excess, no footer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_virtual_veil_report_redrawn_later_reads_the_games_house_rules() {
+    let t = table("game-house-vv-redraw", 3).await;
+    let text = late_report(&t, "#post").await;
+    assert!(text.contains(TIMED_OUT), "{text}");
+    t.stop().await;
+}
+
+/// The same report posted in a thread of the game's channel: the session
+/// keeps the thread's parent, so its redraw still finds the game's rule.
+/// Without the parent kept it read the server's (no footer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_a_report_in_a_games_thread_redrawn_later_reads_the_games_house_rules() {
+    let t = table("game-house-vv-thread", 3).await;
+    t.set_parent(t.channel_id_of("#post-thread"), t.channel_id_of("#post"));
+    let text = late_report(&t, "#post-thread").await;
+    assert!(text.contains(TIMED_OUT), "{text}");
+    t.stop().await;
+}

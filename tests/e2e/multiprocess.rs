@@ -442,6 +442,7 @@ async fn each_process_expires_only_its_own_guilds_sessions() {
     let insert = |guild: u64, expires: i64| storage::sessions::NewSession {
         guild_id: guild as i64,
         channel_id: 42,
+        parent_id: None,
         owner_id: 7,
         kind: "roll",
         state: &state,

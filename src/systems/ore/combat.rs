@@ -20,7 +20,7 @@ use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::context::{checked, Outcome as Step, Turn};
 use super::roll::{RollState, Whose};
-use super::{by_id, load_settings, record, text, VvState, GM};
+use super::{by_id, record, text, VvState, GM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Record, Shown};
@@ -901,7 +901,7 @@ async fn react(
 pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, AppError> {
     let fight: Fight = sessions::load(session)?;
     let mut tx = app.db.read().await?;
-    let settings = load_settings(&mut tx, session.guild_id).await?;
+    let settings = super::settings_of(&mut tx, session).await?;
     let pcs = sheets(&load_pcs_in(&mut tx, session.guild_id, &fight).await?);
     drop(tx);
     Ok(view(

@@ -53,6 +53,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::characters::{self, Loaded};
 use crate::app::component::Click;
+use crate::app::games::Place;
 use crate::app::registry::{Governed, HelpTopic};
 use crate::app::view::View;
 use crate::app::Act;
@@ -123,9 +124,11 @@ pub async fn by_id(tx: &mut Tx, guild_id: i64, id: i64) -> Result<Loaded<OreShee
     decode(row)
 }
 
-/// The guild's Virtual Veil settings.
-pub async fn load_settings(tx: &mut Tx, guild_id: i64) -> Result<OreSettings, AppError> {
-    app_settings::scoped(tx, guild_id, SYSTEM).await
+/// The house rules a stored `vv` session is drawn under: those where its
+/// message lives (a game's own in its channels and their threads), not
+/// those where the action that redraws it happens.
+pub async fn settings_of(tx: &mut Tx, session: &Session) -> Result<OreSettings, AppError> {
+    app_settings::scoped_at(tx, session.guild_id, Place::of(session), SYSTEM).await
 }
 
 /// Checks a free-text option against the configured limit.
@@ -190,7 +193,7 @@ impl Feature for Ore {
                 .ok()
                 .map(|c| c.sheet),
         };
-        let settings = load_settings(&mut tx, session.guild_id).await?;
+        let settings = settings_of(&mut tx, session).await?;
         drop(tx);
         Ok(match &state {
             VvState::Roll(s) => roll::view(

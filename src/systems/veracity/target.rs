@@ -1,6 +1,6 @@
 //! Whose sheet an action touches and whether the caller may touch it, the
-//! guild's Veracity settings, the option parsers shared by every command, and
-//! the one-transaction "apply a rules action to a sheet" helper.
+//! option parsers shared by every command, and the one-transaction "apply
+//! a rules action to a sheet" helper.
 
 use crate::app::characters::Pick;
 use serde::Serialize;
@@ -9,17 +9,11 @@ use super::context::{Outcome, Turn};
 use super::{render, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded};
 use crate::app::pipeline::Record;
-use crate::app::settings as app_settings;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
-use crate::rules::veracity::{Action, Amount, Event, Sheet, VeracitySettings};
+use crate::rules::veracity::{Action, Amount, Event, Sheet};
 use crate::storage::sessions::Status;
 use crate::storage::Tx;
-
-/// The guild's Veracity settings (defaults when never set).
-pub async fn settings(tx: &mut Tx, guild_id: i64) -> Result<VeracitySettings, AppError> {
-    app_settings::scoped(tx, guild_id, SYSTEM).await
-}
 
 /// The sheet a command picks (`character:` and `player:`; neither: the
 /// caller's active one), with the rights and refusals every system shares.

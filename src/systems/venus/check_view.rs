@@ -10,7 +10,7 @@ use super::format::{factor_sum, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::venus::check::{
-    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
+    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind,
 };
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
@@ -354,9 +354,10 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
 /// The "Bonus factors" menu: the options still open, as many picks as
 /// factors may still be claimed; `None` when full.
 fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Row> {
-    let room = MAX_FACTORS.saturating_sub(c.bonus_factors.len());
+    let room = c.factors_left();
+    // The menu offers one "Spend a Lot" per Lot the sheet held when built.
     let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
-    let lots_left = lot_total.saturating_sub(c.lot_factors() as usize);
+    let lots_left = c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
     let options: Vec<SelectOption> = st
         .menu
         .iter()
@@ -365,7 +366,7 @@ fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Ro
             o.kind != FactorKind::Lot
                 || o.value
                     .trim_start_matches("lot")
-                    .parse::<usize>()
+                    .parse::<u32>()
                     .is_ok_and(|j| j <= lots_left)
         })
         .map(|o| SelectOption {

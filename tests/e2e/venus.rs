@@ -638,6 +638,39 @@ fc: tool No subversion
     t.stop().await;
 }
 
+/// The values offered by the "Bonus factors" menu of a check, and how many
+/// may be picked.
+fn bonus_menu(o: &Output) -> (Vec<String>, u64) {
+    let select = &o.body["components"][0]["components"][0];
+    let values = select["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    (values, select["max_values"].as_u64().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_bonus_menu_drops_claimed_lots_and_counts_the_factors_left() {
+    let t = table("ve1-lots-left", 4).await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    play(&t, "fc: /ve sheet set lots:2 player:@alice").await;
+    one(&t, "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\"").await;
+    let rolled = one(&t, "alice: click Roll d20").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · short by 2");
+    let (menu, max) = bonus_menu(&rolled);
+    assert_eq!(menu, ["env", "ally", "lot1", "lot2", "asset1"]);
+    assert_eq!(max, 4);
+    // One Lot claimed: "Spend a Lot (2)" goes, three factors are left.
+    let claimed = one(&t, "alice: select Bonus factors = lot1,env").await;
+    let (menu, max) = bonus_menu(&claimed);
+    assert_eq!(menu, ["env", "ally", "lot1", "asset1"]);
+    assert_eq!(max, 2);
+    t.stop().await;
+}
+
 const ADA_CHECK: &str = r#"
 alice: /ve sheet create name:Ada
 alice: /ve sheet ability name:Finesse rank:silver score:4

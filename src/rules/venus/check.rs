@@ -597,6 +597,24 @@ impl CheckState {
             .count() as u32
     }
 
+    /// How many more bonus factors may be claimed (a check takes at most
+    /// four, VE1-C6, VE2-C6).
+    pub fn factors_left(&self) -> usize {
+        MAX_FACTORS.saturating_sub(self.bonus_factors.len())
+    }
+
+    /// The Lots still to offer as bonus factors when the roller holds
+    /// `held`: one per Lot held, no more than a check takes factors
+    /// (A-V17), less those claimed; none on an ad-hoc NPC's check or in
+    /// edition 2 (VE1-C7, VE2-C7).
+    pub fn lots_left(&self, held: u32) -> u32 {
+        if self.edition == Edition::Two || self.npc {
+            return 0;
+        }
+        let most = u32::try_from(MAX_FACTORS).unwrap_or(u32::MAX);
+        held.min(most).saturating_sub(self.lot_factors())
+    }
+
     /// The moves `actor` may make now (buttons to show).
     pub fn available_actions(&self, actor: Actor) -> Vec<CheckActionKind> {
         use CheckActionKind as K;
@@ -605,7 +623,7 @@ impl CheckState {
         }
         let mut out = Vec::new();
         if may_act(actor, self.roller) {
-            if self.bonus_factors.len() < MAX_FACTORS {
+            if self.factors_left() > 0 {
                 out.push(K::AddFactor);
             }
             if !self.bonus_factors.is_empty() {
@@ -711,7 +729,7 @@ impl CheckState {
     ) -> Result<(), RuleError> {
         self.need_roller(actor)?;
         let name = clean_name("bonus factor", name)?;
-        if self.bonus_factors.len() >= MAX_FACTORS {
+        if self.factors_left() == 0 {
             return Err(RuleError::new("A check takes at most 4 bonus factors."));
         }
         self.check_factor(ctx, kind, value)?;
@@ -1314,6 +1332,28 @@ mod tests {
         // Short by 9 > 8: no bonus step (13 + 2 = 15 against 20 + 2 + 2).
         let st = start(Edition::Two, 3, &c, setup(20, &[2, 2]));
         assert_eq!(st.result, Some(CheckResult::FailOutOfReach));
+    }
+
+    #[test]
+    fn a_v17_factors_and_lots_left_to_claim_count_down() {
+        let mut c = ctx(Rank::Bronze, 2, 10);
+        let mut st = start(Edition::One, 3, &c, setup(20, &[]));
+        assert_eq!(
+            (st.factors_left(), st.lots_left(10), st.lots_left(2)),
+            (4, 4, 2)
+        );
+        st = step(st, &mut c, add(FactorKind::Lot, 1), 0).unwrap();
+        st = step(st, &mut c, add(FactorKind::Environment, 1), 0).unwrap();
+        assert_eq!(
+            (st.factors_left(), st.lots_left(10), st.lots_left(1)),
+            (2, 3, 0)
+        );
+        st = step(st, &mut c, add(FactorKind::Lot, 1), 0).unwrap();
+        st = step(st, &mut c, add(FactorKind::Lot, 1), 0).unwrap();
+        assert_eq!((st.factors_left(), st.lots_left(10)), (0, 1));
+        // VE2-C7: no Lots on an edition-2 check.
+        let st2 = start(Edition::Two, 3, &c, setup(20, &[]));
+        assert_eq!((st2.factors_left(), st2.lots_left(10)), (4, 0));
     }
 
     #[test]

@@ -8,8 +8,12 @@
 //! already posted: never rename one (`tests/e2e/upgrade.rs` clicks old
 //! buttons), only the variants.
 
+use std::marker::PhantomData;
+
+use super::format::cut;
 use super::KIND;
 use crate::app::component::{from_base36, to_base36, Action};
+use crate::app::view::{Button, Row, Select, SelectOption, Style};
 use crate::kit::words::{by_word, word_of};
 use crate::rules::venus::check::FactorKind;
 use crate::rules::venus::task::Purchase;
@@ -17,6 +21,84 @@ use crate::rules::venus::task::Purchase;
 /// The custom_id of `button` on Venus session `id` at `version`.
 pub fn custom_id(button: &impl Action, id: i64, version: i64) -> String {
     button.button(KIND, id, version).encode()
+}
+
+/// A roll's buttons that every open roll offers the game master: **Void**
+/// and **Force close**.
+pub trait RollButton: Action {
+    /// `void` (FC).
+    const VOID: Self;
+    /// `force` (FC).
+    const FORCE: Self;
+}
+
+/// Draws the buttons and menus (of kind `B`) of roll `id` at `version`.
+pub struct Draw<B> {
+    id: i64,
+    version: i64,
+    kind: PhantomData<B>,
+}
+
+impl<B: RollButton> Draw<B> {
+    /// The drawer of roll `id` at `version`.
+    pub fn new(id: i64, version: i64) -> Self {
+        Self {
+            id,
+            version,
+            kind: PhantomData,
+        }
+    }
+
+    fn cid(&self, button: B) -> String {
+        custom_id(&button, self.id, self.version)
+    }
+
+    /// A button.
+    pub fn b(&self, button: B, label: &str, style: Style) -> Button {
+        Button::new(self.cid(button), label, style)
+    }
+
+    /// A button whose label names a member or a consequence, cut to fit.
+    pub fn named(&self, button: B, label: &str, style: Style) -> Button {
+        Button::new(self.cid(button), cut(label, 80), style)
+    }
+
+    /// A select menu of at most `max` picks.
+    pub fn select(
+        &self,
+        button: B,
+        placeholder: &str,
+        options: Vec<SelectOption>,
+        max: usize,
+    ) -> Row {
+        let max = max.clamp(1, options.len().max(1)) as u8;
+        Row::Select(Select {
+            custom_id: self.cid(button),
+            placeholder: placeholder.into(),
+            options,
+            min: 1,
+            max,
+        })
+    }
+
+    /// The game master's row: `r` (their own tools) then **Void** and
+    /// **Force close**, every one marked for the game master's panel.
+    pub fn gm_row(&self, r: Vec<Button>) -> Row {
+        let mut r: Vec<Button> = r.into_iter().map(Button::gm_only).collect();
+        r.push(self.b(B::VOID, "Void", Style::Danger).gm_only());
+        r.push(self.b(B::FORCE, "Force close", Style::Danger).gm_only());
+        Row::Buttons(r)
+    }
+}
+
+impl RollButton for CheckButton {
+    const VOID: Self = CheckButton::Void;
+    const FORCE: Self = CheckButton::Force;
+}
+
+impl RollButton for TaskButton {
+    const VOID: Self = TaskButton::Void;
+    const FORCE: Self = TaskButton::Force;
 }
 
 /// A button or menu of a check's message.

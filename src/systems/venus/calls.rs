@@ -11,7 +11,7 @@ use super::format::{parse_factors, split_names};
 use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{check, task, GM, HINT, KIND, SYSTEM};
-use crate::app::characters::{self, Loaded};
+use crate::app::characters;
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{
     difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
@@ -100,13 +100,15 @@ fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
     Ok(parse_factors(t))
 }
 
-async fn roller_of(
+/// The roller a check or task call names (the caller, or the player the FC
+/// calls), loaded into a new party of which they are the only member.
+async fn roller_party(
     tx: &mut Tx,
     caller: &Caller,
-    player: i64,
-    character: Option<&str>,
+    req: &RollRequest,
     fc: bool,
-) -> Result<Loaded<VenusSheet>, AppError> {
+) -> Result<(Who, Party), AppError> {
+    let player = req.player;
     if player != caller.user_id && !fc {
         return Err(AppError::user(
             "Only the FC can call a roll for another player.",
@@ -114,25 +116,15 @@ async fn roller_of(
     }
     // The shared way to name a character (the FC's name alone may be
     // anyone's; a name two members share needs the called player).
-    let pick = characters::Pick::new(character, (player != caller.user_id).then_some(player));
-    characters::resolve(
-        tx,
-        caller,
-        fc,
-        SYSTEM,
-        pick,
-        characters::Access::Owner,
-        HINT,
-    )
-    .await
-}
-
-fn who_of(player: i64, c: &Loaded<VenusSheet>) -> Who {
-    Who {
-        user: player,
-        character: Some(c.row.id),
-        name: c.row.name.clone(),
-    }
+    let pick = characters::Pick::new(
+        req.character.as_deref(),
+        (player != caller.user_id).then_some(player),
+    );
+    let access = characters::Access::Owner;
+    let c = characters::resolve(tx, caller, fc, SYSTEM, pick, access, HINT).await?;
+    let mut party = Party::new();
+    let roller = party.add_loaded(player, c);
+    Ok((roller, party))
 }
 
 /// `/ve check` and `/ve-gm fc call kind:check`: a player's own check throws
@@ -149,14 +141,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let mut turn = Turn::begin(app, caller).await?;
     let a = actor(&turn);
     let set = turn.settings.clone();
-    let c = roller_of(
-        turn.tx(),
-        caller,
-        req.player,
-        req.character.as_deref(),
-        a.gm,
-    )
-    .await?;
+    let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
     let setup = CheckSetup {
         actor: a,
         roller: req.player,
@@ -168,9 +153,6 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         consequence: req.consequence.clone().unwrap_or_default(),
     };
     // Validate now (on a throwaway generator), so a bad call fails at once.
-    let mut party = Party::new();
-    let roller = who_of(req.player, &c);
-    party.add_loaded(req.player, c);
     CheckState::start(
         setup.clone(),
         &set,
@@ -288,41 +270,13 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
         ));
     }
     let set = turn.settings.clone();
-    let c = roller_of(
-        turn.tx(),
-        caller,
-        req.player,
-        req.character.as_deref(),
-        a.gm,
-    )
-    .await?;
-    let setup = task_setup(&req, &c, &set, a, factors)?;
-    let mut party = Party::new();
-    let roller = who_of(req.player, &c);
-    party.add_loaded(req.player, c);
+    let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+    let sheet = party.ctx.sheet(req.player).map_err(super::fc_words)?;
+    let setup = task_setup(&req, &roller.name, sheet, &set, a, factors)?;
     let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx).map_err(super::fc_words)?;
     check_pool(&state, turn.max_dice())?;
-    let mut st = TaskSession {
-        setup,
-        roller,
-        allies: Vec::new(),
-        called_by: (req.player != caller.user_id).then_some(caller.user_id),
-        task: state,
-        drafts: Default::default(),
-        candidates: Vec::new(),
-        roller_jobs: Vec::new(),
-        kiss_page: 0,
-        pay_menu: Vec::new(),
-        kiss_names: Default::default(),
-        pay_page: 0,
-        customs: Vec::new(),
-        overflow_jobs: Vec::new(),
-        roller_ego: false,
-        subversion_open: false,
-        odds_before: None,
-        changes: Vec::new(),
-        note: None,
-    };
+    let called_by = (req.player != caller.user_id).then_some(caller.user_id);
+    let mut st = TaskSession::new(setup, roller, called_by, state);
     task::refresh(turn.tx(), caller.guild_id, &mut st, &party.ctx).await?;
     let state = VeState::Task(Box::new(st.clone()));
     let (player, by) = (req.player, caller.user_id);
@@ -338,7 +292,8 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
 /// ability; a new one to learn needs its name) and the difficulty.
 fn task_setup(
     req: &RollRequest,
-    c: &Loaded<VenusSheet>,
+    name: &str,
+    sheet: &VenusSheet,
     set: &VenusSettings,
     a: Actor,
     factors: Vec<NamedFactor>,
@@ -351,10 +306,10 @@ fn task_setup(
                 "Name the new job to learn with `job:` as well as the abilities it inherits.",
             ))
         }
-        (None, None) => c.sheet.best_job(&req.ability).map(str::to_string).ok_or_else(|| {
+        (None, None) => sheet.best_job(&req.ability).map(str::to_string).ok_or_else(|| {
             AppError::user(format!(
                 "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
-                c.name(),
+                name,
                 req.ability.trim()
             ))
         })?,

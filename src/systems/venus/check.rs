@@ -92,14 +92,7 @@ pub fn status_of(st: &CheckSession) -> Status {
 pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
     let base = menu_entries(sheet);
     let mut out = match state.edition {
-        Edition::One => {
-            let lots = if state.npc {
-                0
-            } else {
-                sheet.map(|s| s.lots).unwrap_or(0).min(4)
-            };
-            with_lots(base, lots)
-        }
+        Edition::One => with_lots(base, state.lots_left(sheet.map_or(0, |s| s.lots))),
         Edition::Two => with_multiples(base),
     };
     out.truncate(MENU_MAX);

@@ -5,12 +5,12 @@
 //! bonus factors and what changed; the total and the target as the two
 //! fields; with the buttons of the current step (none once it is over).
 
-use super::buttons::{custom_id, CheckButton};
+use super::buttons::{CheckButton, Draw};
 use super::format::{factor_sum, percent, rank_label};
 use super::state::CheckSession;
-use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{Embed, Row, SelectOption, Style, View};
 use crate::rules::venus::check::{
-    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
+    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind,
 };
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
@@ -313,38 +313,32 @@ fn factor_lines(c: &CheckState) -> Vec<String> {
 /// The buttons of an open check: **Roll d20** before the roll; the bonus
 /// menu and buttons while short; none once it is decided.
 fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
-    let b = |button: CheckButton, label: &str, style| {
-        Button::new(custom_id(&button, id, version), label, style)
-    };
+    let d = Draw::new(id, version);
     match st.check.as_ref() {
         None => {
             v = v.buttons(vec![
-                b(CheckButton::Roll, "Roll d20", Style::Primary),
-                b(CheckButton::Cancel, "Cancel", Style::Secondary),
-                b(CheckButton::Void, "Void", Style::Danger).gm_only(),
+                d.b(CheckButton::Roll, "Roll d20", Style::Primary),
+                d.b(CheckButton::Cancel, "Cancel", Style::Secondary),
+                d.b(CheckButton::Void, "Void", Style::Danger).gm_only(),
             ]);
         }
         Some(c) if c.phase == CheckPhase::AwaitingBonus => {
-            let menu = custom_id(&CheckButton::Bonus, id, version);
-            v.rows.extend(bonus_menu(st, c, menu));
+            v.rows.extend(bonus_menu(&d, st, c));
             let resolve = match c.edition {
                 Edition::One => "Roll bonus dice",
                 Edition::Two => "Add the bonus",
             };
-            let mut row = vec![b(CheckButton::Resolve, resolve, Style::Primary)];
+            let mut row = vec![d.b(CheckButton::Resolve, resolve, Style::Primary)];
             if !c.bonus_factors.is_empty() {
-                row.push(b(CheckButton::Clear, "Clear factors", Style::Secondary));
+                row.push(d.b(CheckButton::Clear, "Clear factors", Style::Secondary));
             }
-            row.push(b(CheckButton::Fail, "Accept failure", Style::Secondary));
-            row.push(b(CheckButton::Cancel, "Cancel", Style::Secondary));
+            row.push(d.b(CheckButton::Fail, "Accept failure", Style::Secondary));
+            row.push(d.b(CheckButton::Cancel, "Cancel", Style::Secondary));
             v = v.buttons(row);
-            let mut fc = Vec::new();
-            if c.bonus_factors.iter().any(|f| !f.approved) {
-                fc.push(b(CheckButton::Approve, "Approve factors", Style::Success).gm_only());
-            }
-            fc.push(b(CheckButton::Void, "Void", Style::Danger).gm_only());
-            fc.push(b(CheckButton::Force, "Force close", Style::Danger).gm_only());
-            v = v.buttons(fc);
+            let approve = c.bonus_factors.iter().any(|f| !f.approved);
+            let approve =
+                approve.then(|| d.b(CheckButton::Approve, "Approve factors", Style::Success));
+            v.rows.push(d.gm_row(approve.into_iter().collect()));
         }
         Some(_) => {}
     }
@@ -353,10 +347,11 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
 
 /// The "Bonus factors" menu: the options still open, as many picks as
 /// factors may still be claimed; `None` when full.
-fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Row> {
-    let room = MAX_FACTORS.saturating_sub(c.bonus_factors.len());
+fn bonus_menu(d: &Draw<CheckButton>, st: &CheckSession, c: &CheckState) -> Option<Row> {
+    let room = c.factors_left();
+    // The menu offers one "Spend a Lot" per Lot the sheet held when built.
     let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
-    let lots_left = lot_total.saturating_sub(c.lot_factors() as usize);
+    let lots_left = c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
     let options: Vec<SelectOption> = st
         .menu
         .iter()
@@ -365,7 +360,7 @@ fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Ro
             o.kind != FactorKind::Lot
                 || o.value
                     .trim_start_matches("lot")
-                    .parse::<usize>()
+                    .parse::<u32>()
                     .is_ok_and(|j| j <= lots_left)
         })
         .map(|o| SelectOption {
@@ -377,12 +372,5 @@ fn bonus_menu(st: &CheckSession, c: &CheckState, custom_id: String) -> Option<Ro
     if room == 0 || options.is_empty() {
         return None;
     }
-    let max = room.min(options.len()) as u8;
-    Some(Row::Select(Select {
-        custom_id,
-        placeholder: "Bonus factors".into(),
-        options,
-        min: 1,
-        max,
-    }))
+    Some(d.select(CheckButton::Bonus, "Bonus factors", options, room))
 }

@@ -64,10 +64,17 @@ impl Party {
         Ok(())
     }
 
-    /// Adds an already loaded character as participant `user`.
-    pub fn add_loaded(&mut self, user: i64, c: Loaded<VenusSheet>) {
+    /// Adds an already loaded character as participant `user`, and
+    /// returns who takes part (the member and their character).
+    pub fn add_loaded(&mut self, user: i64, c: Loaded<VenusSheet>) -> Who {
+        let who = Who {
+            user,
+            character: Some(c.row.id),
+            name: c.row.name.clone(),
+        };
         self.ctx.insert(user, c.sheet.clone());
         self.loaded.insert(user, c);
+        who
     }
 
     /// Whether participant `user`'s sheet is here.

@@ -173,6 +173,32 @@ pub struct TaskSession {
 }
 
 impl TaskSession {
+    /// A task set up for `roller` (called by the FC `called_by`, if the FC
+    /// called it), open for aid offers, its menus not drawn yet.
+    pub fn new(setup: TaskSetup, roller: Who, called_by: Option<i64>, task: TaskState) -> Self {
+        Self {
+            setup,
+            roller,
+            allies: Vec::new(),
+            called_by,
+            task,
+            drafts: BTreeMap::new(),
+            candidates: Vec::new(),
+            roller_jobs: Vec::new(),
+            subversion_open: false,
+            roller_ego: false,
+            customs: Vec::new(),
+            overflow_jobs: Vec::new(),
+            kiss_page: 0,
+            pay_menu: Vec::new(),
+            pay_page: 0,
+            kiss_names: BTreeMap::new(),
+            odds_before: None,
+            changes: Vec::new(),
+            note: None,
+        }
+    }
+
     /// The roller and everyone who offered aid.
     pub fn whos(&self) -> Vec<&Who> {
         let mut v = vec![&self.roller];

@@ -9,11 +9,11 @@
 //! step (the FC's tools marked `gm_only`; none once it is over). Also the
 //! "after the task" summary of where everyone stands.
 
-use super::buttons::{custom_id, Consequence, TaskButton};
+use super::buttons::{Consequence, Draw, TaskButton};
 use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
-use crate::app::view::{Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{Button, Embed, Row, SelectOption, Style, View};
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
     TERTIARY,
@@ -624,60 +624,8 @@ fn lower_first(text: &str) -> String {
     }
 }
 
-/// Draws the buttons and menus of task `id` at `version`.
-struct Draw {
-    id: i64,
-    version: i64,
-}
-
-impl Draw {
-    fn cid(&self, button: TaskButton) -> String {
-        custom_id(&button, self.id, self.version)
-    }
-
-    /// A button.
-    fn b(&self, button: TaskButton, label: &str, style: Style) -> Button {
-        Button::new(self.cid(button), label, style)
-    }
-
-    /// A button whose label names a member or a consequence, cut to fit.
-    fn named(&self, button: TaskButton, label: &str, style: Style) -> Button {
-        Button::new(self.cid(button), cut(label, 80), style)
-    }
-
-    /// A select menu of at most `max` picks.
-    fn select(
-        &self,
-        button: TaskButton,
-        placeholder: &str,
-        options: Vec<SelectOption>,
-        max: usize,
-    ) -> Row {
-        let max = max.clamp(1, options.len().max(1)) as u8;
-        Row::Select(Select {
-            custom_id: self.cid(button),
-            placeholder: placeholder.into(),
-            options,
-            min: 1,
-            max,
-        })
-    }
-
-    /// The game master's row: `r` (their own tools) then **Void** and
-    /// **Force close**, every one marked for the game master's panel.
-    fn gm_row(&self, r: Vec<Button>) -> Row {
-        let mut r: Vec<Button> = r.into_iter().map(Button::gm_only).collect();
-        r.push(self.b(TaskButton::Void, "Void", Style::Danger).gm_only());
-        r.push(
-            self.b(TaskButton::Force, "Force close", Style::Danger)
-                .gm_only(),
-        );
-        Row::Buttons(r)
-    }
-}
-
 fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
-    let d = Draw { id, version };
+    let d = Draw::new(id, version);
     let t = &st.task;
     let mut rows = match t.phase {
         TaskPhase::AidOffers => aid_rows(&d, st),
@@ -705,7 +653,7 @@ fn rows(id: i64, version: i64, st: &TaskSession) -> Vec<Row> {
 /// still pending), on one row while they fit; the "Aid with
 /// a job" menu when someone could aid with more than one job; the "Use
 /// job" menu; the game master's row.
-fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+fn aid_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let mut roll = d.b(TaskButton::Roll, "Roll", Style::Primary);
     if t.pending_allies().next().is_some() {
@@ -747,7 +695,7 @@ fn aid_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
 }
 
 /// "Aid with a job": each job someone could aid with, and who.
-fn aid_job_menu(d: &Draw, st: &TaskSession) -> Row {
+fn aid_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
     let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
     for c in &st.candidates {
         for (j, l) in &c.jobs {
@@ -771,7 +719,7 @@ fn aid_job_menu(d: &Draw, st: &TaskSession) -> Row {
 }
 
 /// "Use job": the roller's jobs that inherit the ability.
-fn use_job_menu(d: &Draw, st: &TaskSession) -> Row {
+fn use_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
     let options = st
         .roller_jobs
         .iter()
@@ -792,7 +740,7 @@ fn use_job_menu(d: &Draw, st: &TaskSession) -> Row {
 /// The KISS round: the "KISS" menu (a die and its payment in one pick),
 /// **Re-roll** (or **No KISS**) with **Withdraw my KISSes**, the Ego and
 /// consent buttons, and the game master's row.
-fn kiss_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+fn kiss_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let mut rows = Vec::new();
     rows.extend(kiss_menu(d, st));
@@ -817,7 +765,7 @@ pub const KISS_VALUE_TEXT: usize = 88;
 /// Lot, a stunt, each unused attribute and insight of the roller and of
 /// the die's owner), misses first; several may be picked at once, each die
 /// once. A big pool pages, so every pair stays reachable.
-fn kiss_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
+fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     let t = &st.task;
     let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
     let mut dice: Vec<&TaskDie> = t
@@ -870,7 +818,7 @@ pub const KISS_MENU: &str = "KISS: pick dice and how to pay";
 /// "Pay with a specialty or insight" (the older two-step way, still
 /// answered for a pick made on a message drawn before): the unused
 /// attributes and insights of whoever has dice picked and not paid for.
-fn pay_menu(d: &Draw, st: &TaskSession) -> Option<Row> {
+fn pay_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     if st.drafts.values().all(|x| x.is_empty()) || st.pay_menu.is_empty() {
         return None;
     }
@@ -892,7 +840,7 @@ pub const PAY_WITH: &str = "Pay with a specialty or insight";
 
 /// **Re-roll** (or **No KISS**), **Withdraw my KISSes** once any is
 /// declared, and in edition 1 the Ego buttons and **Consent to KISS**.
-fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
+fn kiss_roll_row(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Button> {
     let t = &st.task;
     let mut r = Vec::new();
     let any = !t.kisses.is_empty() || t.ego_reroll_pending;
@@ -932,7 +880,7 @@ fn kiss_roll_row(d: &Draw, st: &TaskSession) -> Vec<Button> {
 /// (and Ego); the "Buy consequences" menu (S1-S4, T1-T4 and the special
 /// consequences, several at once); the overflow menu when a T3 Lot would
 /// pass 10; the game master's row.
-fn spending_rows(d: &Draw, st: &TaskSession) -> Vec<Row> {
+fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let left = t.beats_left();
     let bought = |p: Purchase| t.purchases.iter().any(|x| x.item == p);
@@ -1018,7 +966,7 @@ pub const FINISH_WITH: &str = "Finish: the Lot over 10 becomes exp in…";
 
 /// The game master's **Subvert S<n>** for each of `secondaries`, and **No
 /// subversion**, all in the game master's panel.
-fn subversion_row(d: &Draw, secondaries: impl IntoIterator<Item = u8>) -> Row {
+fn subversion_row(d: &Draw<TaskButton>, secondaries: impl IntoIterator<Item = u8>) -> Row {
     let mut r: Vec<Button> = secondaries
         .into_iter()
         .map(|n| {

@@ -10,7 +10,6 @@ use crate::app::AppError;
 use crate::rules::venus::task::{TaskAction, TaskPhase};
 use crate::rules::venus::VenusSheet;
 use crate::rules::Actor;
-use crate::systems::venus::state::Who;
 use crate::systems::venus::{HINT, SYSTEM};
 
 /// `offer` and `aidjob`: the clicker's active character offers aid, with
@@ -43,16 +42,11 @@ pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> 
             }
         }
     };
-    let who = Who {
-        user: me,
-        character: Some(c.row.id),
-        name: c.row.name.clone(),
-    };
+    let who = t.party.add_loaded(me, c);
     match t.st.allies.iter_mut().find(|w| w.user == me) {
         Some(w) => *w = who,
         None => t.st.allies.push(who),
     }
-    t.party.add_loaded(me, c);
     // An offer with no demand attached is taken at once, as the roller's
     // standing yes: the roller may still refuse it until the roll (VE1-T3,
     // VE2-T3), so no click is spent on answering an offer nobody refuses.

@@ -3,7 +3,7 @@
 //! A table plays on a fresh SQLite file, or on a fresh PostgreSQL database
 //! when `KISMET_TEST_POSTGRES` names a server (see `storage::scratch`).
 
-use kismet::fake::table::{Table, TableOptions};
+use kismet::fake::table::{Exchange, Output, Table, TableOptions};
 use kismet::storage::scratch::ScratchDb;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -132,4 +132,23 @@ impl Answer for kismet::fake::table::Exchange {
 /// may count another action's redraw with this one's answer).
 pub fn is_card_redraw(o: &kismet::fake::table::Output) -> bool {
     o.kind == "update" && o.title().starts_with("📜") && o.text().contains("**Willpower**")
+}
+
+/// Every reply to one script line (`NAME in #channel: …` plays there).
+pub async fn replies(t: &Table, line: &str) -> Exchange {
+    t.run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line")
+        .1
+}
+
+/// The first reply to one script line.
+pub async fn one(t: &Table, line: &str) -> Output {
+    replies(t, line)
+        .await
+        .outputs
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{line}: no answer"))
 }

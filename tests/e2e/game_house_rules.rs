@@ -4,21 +4,8 @@
 //! odds` and `/fc settings show`. Run on SQLite, and on PostgreSQL with
 //! `KISMET_TEST_POSTGRES` set.
 
-use crate::common::{assert_schema_clean, table};
+use crate::common::{assert_schema_clean, one, table};
 use kismet::fake::table::{Output, Table};
-
-/// The first reply to one script line (`NAME in #channel: …` plays there).
-async fn one(t: &Table, line: &str) -> Output {
-    t.run_line(line)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .expect("a line")
-        .1
-        .outputs
-        .first()
-        .cloned()
-        .unwrap_or_else(|| panic!("{line}: no answer"))
-}
 
 /// The server plays Venus edition 2 (its default); the play-by-post Venus
 /// game Post in #post plays edition 1, its own house rule.

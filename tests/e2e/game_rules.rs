@@ -3,30 +3,11 @@
 //! it was asked: the game's own, not the server's. Run on SQLite, and on
 //! PostgreSQL with `KISMET_TEST_POSTGRES` set.
 
-use crate::common::{assert_schema_clean, table};
-use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
+use crate::common::{assert_schema_clean, one, replies, table};
+use kismet::fake::table::{Output, Table, GUILD_ID};
 use kismet::rules::ore::OreSheet;
 
 const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
-
-/// Every reply to one script line (`NAME in #channel: …` plays there).
-async fn replies(t: &Table, line: &str) -> Exchange {
-    t.run_line(line)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .expect("a line")
-        .1
-}
-
-/// The first reply to one script line.
-async fn one(t: &Table, line: &str) -> Output {
-    replies(t, line)
-        .await
-        .outputs
-        .first()
-        .cloned()
-        .unwrap_or_else(|| panic!("{line}: no answer"))
-}
 
 /// Alice's Ann, as stored.
 async fn ann(t: &Table) -> OreSheet {

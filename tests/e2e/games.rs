@@ -6,9 +6,9 @@
 //! refuses rolls. Run on SQLite, and on PostgreSQL with
 //! `KISMET_TEST_POSTGRES` set.
 
-use crate::common::{assert_schema_clean, table, table_with};
+use crate::common::{assert_schema_clean, one, replies, table, table_with};
 use kismet::app::Clock;
-use kismet::fake::table::{Exchange, Output, Table};
+use kismet::fake::table::{Output, Table};
 use std::time::Duration;
 
 /// A day on the bot's clock.
@@ -20,25 +20,6 @@ const START: i64 = 1_800_000_000_000;
 async fn table_on(tag: &str, seed: u64, clock: &Clock) -> Table {
     let clock = clock.clone();
     table_with(tag, seed, move |o| o.clock = clock).await
-}
-
-/// Every reply to one script line (`NAME in #channel: …` plays there).
-async fn replies(t: &Table, line: &str) -> Exchange {
-    t.run_line(line)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .expect("a line")
-        .1
-}
-
-/// The first reply to one script line.
-async fn one(t: &Table, line: &str) -> Output {
-    replies(t, line)
-        .await
-        .outputs
-        .first()
-        .cloned()
-        .unwrap_or_else(|| panic!("{line}: no answer"))
 }
 
 /// A line answered publicly.

@@ -124,7 +124,7 @@ async fn issue_32_settings_in_a_game_show_the_games_table() {
     let shown = one(&t, "alice in #post: /fc settings show").await;
     let text = shown.text();
     assert!(
-        text.contains("**This channel plays**: Venus Engine (the game Post's)"),
+        text.contains("**This channel plays**: Venus Engine (the game **Post** plays it)"),
         "{text}"
     );
     let post_gm = t.channel_id_of("#post-gm");

@@ -64,7 +64,7 @@ fn table_lines(t: &Table) -> String {
                     "in the game **{}**, its game masters ({gms}) or a server manager",
                     g.name
                 ),
-                format!("{} (the game {}'s)", g.system, g.name),
+                format!("{} (the game **{}** plays it)", g.system, g.name),
             )
         }
         (None, Some(c), _) => (

@@ -1026,3 +1026,57 @@ async fn issue_31_the_fights_own_actions_are_the_trackers_buttons() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A refusal naming a character cleans its name of markdown, as every other
+/// line of the fight does: the leader's player, and the dead who cannot
+/// roll initiative, save, join a fight or lead one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_name_the_dead_without_markdown() {
+    let t = table("vrc-dead-name", 1).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:8 flesh:4 facet:Cruel",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:Bram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    click_refused(&t, "bob", "Roll initiative", "Only Ada's player").await;
+    public(&t, "alice", "/vr wound amount:4").await;
+    assert!(sheet(&t, "alice").await.is_dead());
+    click_refused(
+        &t,
+        "fc",
+        "Roll initiative",
+        "Ada is dead and cannot make saves.",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light",
+        "Ada is dead and cannot make saves.",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add character:A*d_a",
+        "Ada is dead and cannot fight.",
+    )
+    .await;
+    t.tool("fc", "End the fight").await.unwrap();
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat start leader:A*d_a",
+        "Ada is dead and cannot lead.",
+    )
+    .await;
+    t.stop().await;
+}

@@ -312,12 +312,7 @@ async fn seat_character(
         return Err(rights_refusal("seat a character among the enemies"));
     }
     let c: Loaded<Sheet> = turn.character(pick, Access::Owner).await?;
-    if c.sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{} is dead and cannot fight.",
-            c.name()
-        )));
-    }
+    target::refuse_dead(c.name(), &c.sheet, "fight")?;
     let fighter = Fighter::new(side, &c.sheet, &cx.settings);
     f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
     f.settle();
@@ -392,16 +387,12 @@ async fn roll_side_initiative(
     if !cx.gm && leader.owner != Some(cx.caller.user_id) {
         return Err(AppError::user(format!(
             "Only {}'s player (the party leader) or the {GM} rolls initiative.",
-            leader.name
+            clean(&leader.name)
         )));
     }
     let name = leader.name.clone();
     let (character, sheet) = seat_sheet(turn, f, f.leader).await?;
-    if sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{name} is dead and cannot make saves."
-        )));
-    }
+    target::refuse_dead(&name, &sheet, "make saves")?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
     let log = fight_save("initiative", character, modifier, &labels, &r.save);
@@ -593,12 +584,7 @@ pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
     turn.require_gm(GM, "start a fight")?;
     encounter::refuse_second(turn.act(), KIND, WHAT, END).await?;
     let c: Loaded<Sheet> = turn.character(leader, Access::Anyone).await?;
-    if c.sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{} is dead and cannot lead.",
-            c.name()
-        )));
-    }
+    target::refuse_dead(c.name(), &c.sheet, "lead")?;
     let fighter = Fighter::new(Side::Players, &c.sheet, &turn.settings);
     let mut f = Fight::new(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
     f.note(format!("{} leads the party", clean(c.name())));

@@ -63,11 +63,7 @@ pub async fn save_with_help(
         loaded,
     } = saver(&mut turn, player, on_fail.is_some()).await?;
     let character = loaded.as_ref().map(|c| c.row.id);
-    if sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{name} is dead and cannot make saves."
-        )));
-    }
+    target::refuse_dead(&name, &sheet, "make saves")?;
     let (mut labels, mut facets) = target::own_facet(&sheet, facet)?;
     if let Some(o) = other {
         let (label, bonus) = other_facet(&mut turn, character, o).await?;

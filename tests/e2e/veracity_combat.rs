@@ -1080,3 +1080,38 @@ async fn refusals_name_the_dead_without_markdown() {
     .await;
     t.stop().await;
 }
+
+/// The word lists the commands offer as one types: item kinds by their
+/// start, Facet dice and the fight's seats by any part.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kinds_dice_and_seats_are_offered_as_one_types() {
+    let t = table("vrc-offers", 1).await;
+    party(&t).await;
+    let offered = |v: Vec<serde_json::Value>| -> Vec<(String, String)> {
+        v.iter()
+            .map(|c| (c["name"].to_string(), c["value"].to_string()))
+            .collect()
+    };
+    let kinds = t
+        .autocomplete("alice", "/vr item add text:x kind:e", "kind")
+        .await
+        .unwrap();
+    assert_eq!(
+        offered(kinds),
+        [("\"evidence\"".into(), "\"evidence\"".into())]
+    );
+    let dice = t
+        .autocomplete("alice", "/vr facet add phrase:x die:1", "die")
+        .await
+        .unwrap();
+    let dice: Vec<_> = offered(dice).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(dice, ["\"d10\"", "\"d12\""]);
+    run(&t, "fc", "/vr-gm combat start leader:Ada").await;
+    done(&t, "fc", "/vr-gm combat add name:Goblin hp:1 flesh:4").await;
+    let seats = t
+        .autocomplete("fc", "/vr-gm combat mark name:O", "name")
+        .await
+        .unwrap();
+    assert_eq!(offered(seats), [("\"Goblin\"".into(), "\"Goblin\"".into())]);
+    t.stop().await;
+}

@@ -1028,8 +1028,8 @@ async fn issue_31_the_fights_own_actions_are_the_trackers_buttons() {
 }
 
 /// A refusal naming a character cleans its name of markdown, as every other
-/// line of the fight does: the leader's player, and the dead who cannot
-/// roll initiative, save, join a fight or lead one.
+/// line of the fight does: the leader's player, the sheet's owner, and the
+/// dead who cannot roll initiative, save, join a fight or lead one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refusals_name_the_dead_without_markdown() {
     let t = table("vrc-dead-name", 1).await;
@@ -1047,6 +1047,9 @@ async fn refusals_name_the_dead_without_markdown() {
     .await;
     run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
     click_refused(&t, "bob", "Roll initiative", "Only Ada's player").await;
+    public(&t, "alice", "/vr stress amount:1").await;
+    public(&t, "alice", "/vr sheet show").await;
+    click_refused(&t, "bob", "Rest: remove a Stress", "Only Ada's owner").await;
     public(&t, "alice", "/vr wound amount:4").await;
     assert!(sheet(&t, "alice").await.is_dead());
     click_refused(

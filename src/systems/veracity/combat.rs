@@ -191,7 +191,7 @@ async fn seat_sheet(
         Some(c) => turn.character_by_id(c).await?,
         None => None,
     }
-    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))?;
     Ok((Some(c.row.id), c.sheet))
 }
 
@@ -879,7 +879,9 @@ pub async fn seated(
         .character_by_id(id)
         .await?
         .filter(|c| c.row.system == SYSTEM)
-        .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+        .ok_or_else(|| {
+            AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name)))
+        })?;
     if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }

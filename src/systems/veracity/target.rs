@@ -45,7 +45,7 @@ pub async fn sheet_by_id(turn: &mut Turn<'_>, id: i64) -> Result<Loaded<Sheet>, 
     if c.row.owner_id != turn.caller().user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s owner (or the referee) can change this sheet.",
-            c.name()
+            super::combat_view::clean(c.name())
         )));
     }
     Ok(c)

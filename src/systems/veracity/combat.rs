@@ -279,7 +279,7 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
             let line = format!(
                 "The fight is over after {} round{}",
                 f.turns.round,
-                if f.turns.round == 1 { "" } else { "s" }
+                render::plural(f.turns.round as usize)
             );
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
@@ -798,7 +798,7 @@ fn damage_line(name: &str, events: &[Event]) -> String {
             }
             Event::DamageAsWounds { n, reasons } => parts.push(format!(
                 "{n} Wound{} ({})",
-                if *n == 1 { "" } else { "s" },
+                render::plural(*n as usize),
                 render::wound_reasons(reasons)
             )),
             _ => {}

@@ -428,7 +428,7 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
     let mut wounds: Vec<u32> = Vec::new();
     let flush = |wounds: &mut Vec<u32>, out: &mut Vec<String>| {
         if !wounds.is_empty() {
-            let s = if wounds.len() == 1 { "" } else { "s" };
+            let s = plural(wounds.len());
             out.push(format!(
                 "🩸 {} Wound{s} into Flesh slot{s} {}",
                 wounds.len(),
@@ -506,11 +506,9 @@ fn event_line(e: &Event) -> Option<String> {
         Event::StressIncoming { source: s, n } => {
             format!("💢 **{n} Stress**{}", source(s))
         }
-        Event::StressAdded { slots } => format!(
-            "↳ into Light slot{} {}",
-            if slots.len() == 1 { "" } else { "s" },
-            list(slots)
-        ),
+        Event::StressAdded { slots } => {
+            format!("↳ into Light slot{} {}", plural(slots.len()), list(slots))
+        }
         Event::StressDiscarded { n } => {
             format!("🗑️ {n} Stress did not fit and is discarded")
         }
@@ -617,7 +615,8 @@ fn slot_list(slots: &[u32]) -> String {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+/// The plural ending of `n` things: `""` for one, else `"s"`.
+pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -1073,6 +1073,14 @@ async fn refusals_name_the_dead_without_markdown() {
         "Ada is dead and cannot fight.",
     )
     .await;
+    done(&t, "fc", "/vr-gm combat add name:Go*b_lin hp:1 flesh:4").await;
+    refused(
+        &t,
+        "fc",
+        "/vr save inventory:flesh character:Go*b_lin on_fail:1",
+        "; Goblin is an NPC of the fight",
+    )
+    .await;
     t.tool("fc", "End the fight").await.unwrap();
     refused(
         &t,

@@ -126,7 +126,8 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
         })) => {
             if with_cost {
                 return Err(AppError::user(format!(
-                    "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
+                    "`on_fail` fills a character's slots; {} is an NPC of the fight: give its Wounds or Stress after the save.",
+                    super::combat_view::clean(&name)
                 )));
             }
             return Ok(Saver {

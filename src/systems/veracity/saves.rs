@@ -15,8 +15,8 @@ use super::GM;
 use crate::app::characters::{Access, Loaded};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
+use crate::rules::veracity::InventoryKind;
 use crate::rules::veracity::Sheet;
-use crate::rules::veracity::{Action, InventoryKind};
 
 /// Another character's Facet applied to a save (VR-12: "whenever a save is
 /// made (by anyone in the scene) as a consequence of acting on one of your
@@ -161,21 +161,7 @@ fn filled(
     amount: crate::rules::veracity::Amount,
     mut view: crate::app::View,
 ) -> Result<Outcome, AppError> {
-    let (action, word, what) = match inventory {
-        InventoryKind::Light => (
-            Action::GainStress { amount },
-            "stress",
-            format!("gains {amount} Stress"),
-        ),
-        InventoryKind::Flesh => (
-            Action::AddWounds {
-                amount,
-                displace: Vec::new(),
-            },
-            "wound",
-            render::takes_wounds(amount),
-        ),
-    };
+    let (action, word, what) = super::changes::harm(inventory, amount, Vec::new());
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     let entry = target::entry(word, &action, &events).character(c.row.id);

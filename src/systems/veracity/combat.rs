@@ -930,15 +930,38 @@ struct Hit {
 }
 
 impl Hit {
-    /// The rules' action, under the fight's conditions for the target.
-    fn action(self, conditions: DamageConditions) -> Action {
-        Action::Damage {
+    /// The hit on `sheet` (`name`'s) under the fight's `conditions` for
+    /// it: what it did, in the fight's log and in the answer.
+    fn land(
+        self,
+        turn: &mut Turn<'_>,
+        name: &str,
+        sheet: &mut Sheet,
+        conditions: DamageConditions,
+    ) -> Result<Landed, AppError> {
+        let what = format!("takes {} damage", self.amount);
+        let action = Action::Damage {
             amount: self.amount,
             mode: self.mode,
             conditions,
             displace: self.displace,
-        }
+        };
+        target::check_dice_cap(turn.max_dice(), &action)?;
+        let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+        Ok(Landed {
+            log: target::entry("damage", &action, &events),
+            line: damage_line(&clean(name), &events),
+            view: render::change_view(name, &what, sheet, &events),
+        })
     }
+}
+
+/// What a [`Hit`] did: its log entry, its line in the fight's log, and the
+/// answer.
+struct Landed {
+    log: Record,
+    line: String,
+    view: View,
 }
 
 /// Damage to an NPC kept in the fight: its sheet changes in the fight,
@@ -951,31 +974,21 @@ async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, 
         name: seat_name,
         mut sheet,
     } = npc;
-    let amount = hit.amount;
-    let action = hit.action(f.damage_conditions(id));
-    target::check_dice_cap(turn.max_dice(), &action)?;
-    let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let hit = hit.land(turn, &seat_name, &mut sheet, f.damage_conditions(id))?;
     if let Some(s) = f.turns.seat_mut(id) {
-        s.data.npc = Some(sheet.clone());
+        s.data.npc = Some(sheet);
     }
-    let log = target::entry("damage", &action, &events).on_session();
-    f.note(damage_line(&clean(&seat_name), &events));
+    f.note(hit.line);
     let guild = turn.caller().guild_id;
     let settings = turn.settings;
     sync(turn.tx(), guild, &mut f, &settings).await?;
-    let v = render::change_view(
-        &seat_name,
-        &format!("takes {amount} damage"),
-        &sheet,
-        &events,
-    );
-    let state = f.clone();
+    let (v, state) = (hit.view, f.clone());
     Ok(Outcome::new(move |s| Response {
         reply: Reply::Message(v),
         followups: vec![Reply::Edit(combat_view::view(s.id, s.version, true, &f))],
     })
     .save(session, &state, Status::Open, None)
-    .log(log))
+    .log(hit.log.on_session()))
 }
 
 /// Damage to a character's sheet (seated in the fight or not); a fight it
@@ -998,24 +1011,13 @@ async fn damage_character(
         Some((*session, f.damage_conditions(seat.id)))
     });
     let (in_fight, conditions) = seat.unzip();
-    let amount = hit.amount;
-    let action = hit.action(conditions.unwrap_or_default());
-    target::check_dice_cap(turn.max_dice(), &action)?;
-    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
-    let log = target::entry("damage", &action, &events)
-        .character(c.row.id)
-        .session(in_fight);
-    let line = damage_line(&clean(c.name()), &events);
-    let v = render::change_view(
-        c.name(),
-        &format!("takes {amount} damage"),
-        &c.sheet,
-        &events,
-    );
-    Ok(Outcome::answer(Response::message(v))
+    let name = c.name().to_string();
+    let hit = hit.land(turn, &name, &mut c.sheet, conditions.unwrap_or_default())?;
+    let log = hit.log.character(c.row.id).session(in_fight);
+    Ok(Outcome::answer(Response::message(hit.view))
         .sheet(c)
         .log(log)
-        .note(line))
+        .note(hit.line))
 }
 
 /// `/vr combat show`: the fight's tracker posted again at the bottom of

@@ -1126,3 +1126,35 @@ async fn kinds_dice_and_seats_are_offered_as_one_types() {
     assert_eq!(offered(seats), [("\"Goblin\"".into(), "\"Goblin\"".into())]);
     t.stop().await;
 }
+
+/// A player naming another's seat on their own turn is told whose turn it
+/// is with both names cleaned of markdown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn naming_another_seat_names_it_without_markdown() {
+    let t = table("vrc-other-seat", 1).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:B_ram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    let start = run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    let id = tracker_id(start.single());
+    click(&t, "bob", "Join the fight").await;
+    click(&t, "alice", "Roll initiative").await;
+    assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true character:B_ram",
+        "it is your turn as Ada. Leave `name` out to act as Ada.",
+    )
+    .await;
+    t.stop().await;
+}

@@ -211,8 +211,11 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
         // The caller plays the seat whose turn it is: naming another seat
         // is the wrong option, not someone else's turn.
         if f.turns.current != Some(id) {
-            let now = f.turns.current_seat().map_or("no one", |s| s.name.as_str());
-            let named = f.turns.seat(id).map_or("them", |s| s.name.as_str());
+            let now = f
+                .turns
+                .current_seat()
+                .map_or("no one".into(), |s| clean(&s.name));
+            let named = f.turns.seat(id).map_or("them".into(), |s| clean(&s.name));
             let theirs = f
                 .turns
                 .seat(id)

@@ -1026,3 +1026,135 @@ async fn issue_31_the_fights_own_actions_are_the_trackers_buttons() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A refusal naming a character cleans its name of markdown, as every other
+/// line of the fight does: the leader's player, the sheet's owner, and the
+/// dead who cannot roll initiative, save, join a fight or lead one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_name_the_dead_without_markdown() {
+    let t = table("vrc-dead-name", 1).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:8 flesh:4 facet:Cruel",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:Bram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    click_refused(&t, "bob", "Roll initiative", "Only Ada's player").await;
+    public(&t, "alice", "/vr stress amount:1").await;
+    public(&t, "alice", "/vr sheet show").await;
+    click_refused(&t, "bob", "Rest: remove a Stress", "Only Ada's owner").await;
+    public(&t, "alice", "/vr wound amount:4").await;
+    assert!(sheet(&t, "alice").await.is_dead());
+    click_refused(
+        &t,
+        "fc",
+        "Roll initiative",
+        "Ada is dead and cannot make saves.",
+    )
+    .await;
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:light",
+        "Ada is dead and cannot make saves.",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add character:A*d_a",
+        "Ada is dead and cannot fight.",
+    )
+    .await;
+    done(&t, "fc", "/vr-gm combat add name:Go*b_lin hp:1 flesh:4").await;
+    refused(
+        &t,
+        "fc",
+        "/vr save inventory:flesh character:Go*b_lin on_fail:1",
+        "; Goblin is an NPC of the fight",
+    )
+    .await;
+    t.tool("fc", "End the fight").await.unwrap();
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat start leader:A*d_a",
+        "Ada is dead and cannot lead.",
+    )
+    .await;
+    t.stop().await;
+}
+
+/// The word lists the commands offer as one types: item kinds by their
+/// start, Facet dice and the fight's seats by any part.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kinds_dice_and_seats_are_offered_as_one_types() {
+    let t = table("vrc-offers", 1).await;
+    party(&t).await;
+    let offered = |v: Vec<serde_json::Value>| -> Vec<(String, String)> {
+        v.iter()
+            .map(|c| (c["name"].to_string(), c["value"].to_string()))
+            .collect()
+    };
+    let kinds = t
+        .autocomplete("alice", "/vr item add text:x kind:e", "kind")
+        .await
+        .unwrap();
+    assert_eq!(
+        offered(kinds),
+        [("\"evidence\"".into(), "\"evidence\"".into())]
+    );
+    let dice = t
+        .autocomplete("alice", "/vr facet add phrase:x die:1", "die")
+        .await
+        .unwrap();
+    let dice: Vec<_> = offered(dice).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(dice, ["\"d10\"", "\"d12\""]);
+    run(&t, "fc", "/vr-gm combat start leader:Ada").await;
+    done(&t, "fc", "/vr-gm combat add name:Goblin hp:1 flesh:4").await;
+    let seats = t
+        .autocomplete("fc", "/vr-gm combat mark name:O", "name")
+        .await
+        .unwrap();
+    assert_eq!(offered(seats), [("\"Goblin\"".into(), "\"Goblin\"".into())]);
+    t.stop().await;
+}
+
+/// A player naming another's seat on their own turn is told whose turn it
+/// is with both names cleaned of markdown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn naming_another_seat_names_it_without_markdown() {
+    let t = table("vrc-other-seat", 1).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:B_ram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    let start = run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    let id = tracker_id(start.single());
+    click(&t, "bob", "Join the fight").await;
+    click(&t, "alice", "Roll initiative").await;
+    assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
+    refused(
+        &t,
+        "alice",
+        "/vr save inventory:flesh fight:true character:B_ram",
+        "it is your turn as Ada. Leave `name` out to act as Ada.",
+    )
+    .await;
+    t.stop().await;
+}

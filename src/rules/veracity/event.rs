@@ -339,3 +339,143 @@ impl Event {
         }
     }
 }
+
+/// What a change came to, the most telling thing first ([`Upshot::of`]):
+/// what its answer's title and `/history` line say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Upshot {
+    /// Every Flesh slot holds a Wound (VR-17).
+    Died,
+    /// A Break (VR-15).
+    Broke {
+        /// The break count after the last Break (1 = first).
+        count: u32,
+        /// A later Break's heart attack: its Wounds.
+        heart_attack: Option<u32>,
+    },
+    /// Wounds waiting for the owner to choose the Flesh items they displace
+    /// (A-R4, A-R10).
+    WoundsPending {
+        /// How many wait.
+        n: u32,
+    },
+    /// A slot gained by levelling up (VR-24).
+    LevelledUp {
+        /// Which inventory.
+        inventory: InventoryKind,
+        /// The new slot's number.
+        slot: u32,
+    },
+    /// Wounds written into these Flesh slots.
+    Wounded {
+        /// The slots, in order.
+        slots: Vec<u32>,
+    },
+    /// Damage lowered HP.
+    HpLost {
+        /// Damage absorbed by HP.
+        amount: u32,
+        /// HP left.
+        after: u32,
+    },
+    /// Stress filled these Light slots (VR-14).
+    Stressed {
+        /// The slots, lowest first.
+        slots: Vec<u32>,
+        /// Stress that did not fit and was discarded.
+        discarded: Option<u32>,
+    },
+    /// Stress or Wounds found no room: nothing was kept.
+    Discarded,
+    /// Damage came to nothing.
+    NoDamage,
+    /// Dice were rolled or Stress came, and nothing changed.
+    NothingChanged,
+}
+
+impl Upshot {
+    /// What `events` came to: a death, a Break, Wounds waiting for room, a
+    /// level up, Wounds, lost HP, Stress, then what was not kept. `None`
+    /// for plain bookkeeping (items, Facets, HP set, a rest).
+    pub fn of(events: &[Event]) -> Option<Upshot> {
+        let first = |f: fn(&Event) -> Option<Upshot>| events.iter().find_map(f);
+        let any = |f: fn(&Event) -> bool| events.iter().any(f);
+        first(|e| matches!(e, Event::Died).then_some(Upshot::Died))
+            .or_else(|| {
+                let count = events.iter().rev().find_map(|e| match e {
+                    Event::Broke { count } => Some(*count),
+                    _ => None,
+                })?;
+                let heart_attack = events.iter().find_map(|e| match e {
+                    Event::HeartAttack { wounds } => Some(*wounds),
+                    _ => None,
+                });
+                Some(Upshot::Broke {
+                    count,
+                    heart_attack,
+                })
+            })
+            .or_else(|| {
+                first(|e| match e {
+                    Event::WoundsPending { n } => Some(Upshot::WoundsPending { n: *n }),
+                    _ => None,
+                })
+            })
+            .or_else(|| {
+                first(|e| match e {
+                    Event::LevelledUp { inventory, slot } => Some(Upshot::LevelledUp {
+                        inventory: *inventory,
+                        slot: *slot,
+                    }),
+                    _ => None,
+                })
+            })
+            .or_else(|| {
+                let slots: Vec<u32> = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::WoundAdded { slot } => Some(*slot),
+                        _ => None,
+                    })
+                    .collect();
+                (!slots.is_empty()).then_some(Upshot::Wounded { slots })
+            })
+            .or_else(|| {
+                first(|e| match e {
+                    Event::HpLost { amount, after, .. } => Some(Upshot::HpLost {
+                        amount: *amount,
+                        after: *after,
+                    }),
+                    _ => None,
+                })
+            })
+            .or_else(|| {
+                let slots = events.iter().find_map(|e| match e {
+                    Event::StressAdded { slots } => Some(slots.clone()),
+                    _ => None,
+                })?;
+                let discarded = events.iter().find_map(|e| match e {
+                    Event::StressDiscarded { n } => Some(*n),
+                    _ => None,
+                });
+                Some(Upshot::Stressed { slots, discarded })
+            })
+            .or_else(|| {
+                any(|e| {
+                    matches!(
+                        e,
+                        Event::StressDiscarded { .. } | Event::WoundsDiscarded { .. }
+                    )
+                })
+                .then_some(Upshot::Discarded)
+            })
+            .or_else(|| {
+                any(|e| matches!(e, Event::HpExcessLost { .. } | Event::DamageAsWounds { .. }))
+                    .then_some(Upshot::NoDamage)
+            })
+            .or_else(|| {
+                any(|e| matches!(e, Event::Rolled { .. } | Event::StressIncoming { .. }))
+                    .then_some(Upshot::NothingChanged)
+            })
+    }
+}

@@ -7,7 +7,7 @@ use rand::{rngs::StdRng, SeedableRng};
 
 use super::amount::Amount;
 use super::convention::{violate, ConventionCost, ConventionEdit, ConventionList, ConventionRef};
-use super::event::{Event, RollPurpose, StressSource, WoundReason};
+use super::event::{Event, RollPurpose, StressSource, Upshot, WoundReason};
 use super::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use super::level::RevelationInput;
 use super::save::{
@@ -2034,4 +2034,120 @@ fn a_loaded_sheet_names_the_field_of_each_broken_check() {
     );
     let e = refused(&|v| v["known_secrets"] = serde_json::json!(["s".repeat(201)]));
     assert!(e.starts_with("known_secrets[0]: Too long"), "{e}");
+}
+
+#[test]
+fn vr_14_15_17_19_24_a_change_comes_to_its_most_telling_event() {
+    use Event as E;
+    let stress = |slots: Vec<u32>| E::StressAdded { slots };
+    // VR-17: death outranks the Break and the Wounds that caused it.
+    let died = [
+        stress(vec![6]),
+        E::Broke { count: 2 },
+        E::WoundAdded { slot: 1 },
+        E::Died,
+    ];
+    assert_eq!(Upshot::of(&died), Some(Upshot::Died));
+    // VR-15: the last Break counts; a later one names its heart attack.
+    let broke = [
+        E::Broke { count: 1 },
+        E::Broke { count: 2 },
+        E::HeartAttack { wounds: 3 },
+        E::WoundAdded { slot: 1 },
+    ];
+    assert_eq!(
+        Upshot::of(&broke),
+        Some(Upshot::Broke {
+            count: 2,
+            heart_attack: Some(3)
+        })
+    );
+    // A-R4: Wounds waiting for the owner outrank a level up and Wounds.
+    let pending = [E::WoundAdded { slot: 2 }, E::WoundsPending { n: 2 }];
+    assert_eq!(Upshot::of(&pending), Some(Upshot::WoundsPending { n: 2 }));
+    // VR-24: a level up outranks Wounds.
+    let level = [
+        E::WoundAdded { slot: 2 },
+        E::LevelledUp {
+            inventory: Light,
+            slot: 8,
+        },
+    ];
+    assert_eq!(
+        Upshot::of(&level),
+        Some(Upshot::LevelledUp {
+            inventory: Light,
+            slot: 8
+        })
+    );
+    // VR-19: every Wound's slot; then lost HP outranks Stress.
+    let wounds = [
+        E::WoundAdded { slot: 2 },
+        stress(vec![1]),
+        E::WoundAdded { slot: 3 },
+    ];
+    assert_eq!(
+        Upshot::of(&wounds),
+        Some(Upshot::Wounded { slots: vec![2, 3] })
+    );
+    let hp = [
+        stress(vec![1]),
+        E::HpLost {
+            amount: 2,
+            before: 5,
+            after: 3,
+        },
+    ];
+    assert_eq!(
+        Upshot::of(&hp),
+        Some(Upshot::HpLost {
+            amount: 2,
+            after: 3
+        })
+    );
+    // VR-14: Stress kept, with what did not fit.
+    let stressed = [stress(vec![5, 6]), E::StressDiscarded { n: 1 }];
+    assert_eq!(
+        Upshot::of(&stressed),
+        Some(Upshot::Stressed {
+            slots: vec![5, 6],
+            discarded: Some(1)
+        })
+    );
+    // Nothing kept: discarded, no damage, a roll that changed nothing.
+    assert_eq!(
+        Upshot::of(&[E::WoundsDiscarded { n: 1 }]),
+        Some(Upshot::Discarded)
+    );
+    assert_eq!(
+        Upshot::of(&[E::HpExcessLost { n: 1 }]),
+        Some(Upshot::NoDamage)
+    );
+    let roll = E::Rolled {
+        purpose: RollPurpose::Stress,
+        sides: 6,
+        faces: vec![1],
+        total: 1,
+    };
+    assert_eq!(Upshot::of(&[roll]), Some(Upshot::NothingChanged));
+    // Plain bookkeeping has no upshot.
+    assert_eq!(Upshot::of(&[E::ApRestored { ap: 4 }]), None);
+    assert_eq!(Upshot::of(&[]), None);
+}
+
+#[test]
+fn vr_15_17_seeded_breaks_come_to_a_break_then_death() {
+    let d = defaults();
+    let mut s = full_light_pc();
+    let first = s.gain_stress(Amount::Flat(1), &d, &mut rng(0)).unwrap();
+    assert_eq!(
+        Upshot::of(&first),
+        Some(Upshot::Broke {
+            count: 1,
+            heart_attack: None
+        })
+    );
+    // Seed 0: the second Break's heart attack of 17 Wounds kills.
+    let second = s.gain_stress(Amount::Flat(1), &d, &mut rng(0)).unwrap();
+    assert_eq!(Upshot::of(&second), Some(Upshot::Died));
 }

@@ -9,20 +9,35 @@ use crate::app::characters::Pick;
 use crate::app::{App, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::DamageMode;
-use crate::rules::veracity::{Action, InventoryKind};
+use crate::rules::veracity::{Action, Amount, InventoryKind};
 
 /// `/vr stress`: gain Stress, `3` or `d4` (Break when no Light slot is free).
 pub async fn stress(app: &App, caller: &Caller, amount: &str, player: Pick<'_>) -> AppResult {
-    let amount = target::amount(amount)?;
-    apply(
-        app,
-        caller,
-        player,
-        Action::GainStress { amount },
-        "stress",
-        &format!("gains {amount} Stress"),
-    )
-    .await
+    let (action, log, headline) = harm(InventoryKind::Light, target::amount(amount)?, Vec::new());
+    apply(app, caller, player, action, log, &headline).await
+}
+
+/// The harm an inventory takes: `amount` Stress (Light) or Wounds (Flesh,
+/// `displace` naming the Flesh slots lost first), as `/vr stress` and
+/// `/vr wound` give it and a failed save's `on_fail` costs: the rules
+/// action, the log's action word and the answer's headline.
+pub fn harm(
+    inventory: InventoryKind,
+    amount: Amount,
+    displace: Vec<u32>,
+) -> (Action, &'static str, String) {
+    match inventory {
+        InventoryKind::Light => (
+            Action::GainStress { amount },
+            "stress",
+            format!("gains {amount} Stress"),
+        ),
+        InventoryKind::Flesh => (
+            Action::AddWounds { amount, displace },
+            "wound",
+            render::takes_wounds(amount),
+        ),
+    }
 }
 
 /// A named cause of Stress (VR-16, seed 002's table), for `/vr stress cause:`.
@@ -126,16 +141,8 @@ pub async fn wound(
     player: Pick<'_>,
 ) -> AppResult {
     let amount = target::amount(amount)?;
-    let displace = target::slots(displace)?;
-    apply(
-        app,
-        caller,
-        player,
-        Action::AddWounds { amount, displace },
-        "wound",
-        &render::takes_wounds(amount),
-    )
-    .await
+    let (action, log, headline) = harm(InventoryKind::Flesh, amount, target::slots(displace)?);
+    apply(app, caller, player, action, log, &headline).await
 }
 
 /// `/vr damage`: to HP, or as Wounds (automatically at 0 HP).

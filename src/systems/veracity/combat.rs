@@ -191,7 +191,7 @@ async fn seat_sheet(
         Some(c) => turn.character_by_id(c).await?,
         None => None,
     }
-    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))?;
     Ok((Some(c.row.id), c.sheet))
 }
 
@@ -211,8 +211,11 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
         // The caller plays the seat whose turn it is: naming another seat
         // is the wrong option, not someone else's turn.
         if f.turns.current != Some(id) {
-            let now = f.turns.current_seat().map_or("no one", |s| s.name.as_str());
-            let named = f.turns.seat(id).map_or("them", |s| s.name.as_str());
+            let now = f
+                .turns
+                .current_seat()
+                .map_or("no one".into(), |s| clean(&s.name));
+            let named = f.turns.seat(id).map_or("them".into(), |s| clean(&s.name));
             let theirs = f
                 .turns
                 .seat(id)
@@ -279,7 +282,7 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
             let line = format!(
                 "The fight is over after {} round{}",
                 f.turns.round,
-                if f.turns.round == 1 { "" } else { "s" }
+                render::plural(f.turns.round as usize)
             );
             f.note(line.clone());
             Ok(Done::note(format!("✅ {line}.")))
@@ -312,12 +315,7 @@ async fn seat_character(
         return Err(rights_refusal("seat a character among the enemies"));
     }
     let c: Loaded<Sheet> = turn.character(pick, Access::Owner).await?;
-    if c.sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{} is dead and cannot fight.",
-            c.name()
-        )));
-    }
+    target::refuse_dead(c.name(), &c.sheet, "fight")?;
     let fighter = Fighter::new(side, &c.sheet, &cx.settings);
     f.add(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
     f.settle();
@@ -392,16 +390,12 @@ async fn roll_side_initiative(
     if !cx.gm && leader.owner != Some(cx.caller.user_id) {
         return Err(AppError::user(format!(
             "Only {}'s player (the party leader) or the {GM} rolls initiative.",
-            leader.name
+            clean(&leader.name)
         )));
     }
     let name = leader.name.clone();
     let (character, sheet) = seat_sheet(turn, f, f.leader).await?;
-    if sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{name} is dead and cannot make saves."
-        )));
-    }
+    target::refuse_dead(&name, &sheet, "make saves")?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
     let log = fight_save("initiative", character, modifier, &labels, &r.save);
@@ -593,12 +587,7 @@ pub async fn start(app: &App, caller: &Caller, leader: Pick<'_>) -> AppResult {
     turn.require_gm(GM, "start a fight")?;
     encounter::refuse_second(turn.act(), KIND, WHAT, END).await?;
     let c: Loaded<Sheet> = turn.character(leader, Access::Anyone).await?;
-    if c.sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{} is dead and cannot lead.",
-            c.name()
-        )));
-    }
+    target::refuse_dead(c.name(), &c.sheet, "lead")?;
     let fighter = Fighter::new(Side::Players, &c.sheet, &turn.settings);
     let mut f = Fight::new(c.name(), Some(c.row.owner_id), Some(c.row.id), fighter)?;
     f.note(format!("{} leads the party", clean(c.name())));
@@ -812,7 +801,7 @@ fn damage_line(name: &str, events: &[Event]) -> String {
             }
             Event::DamageAsWounds { n, reasons } => parts.push(format!(
                 "{n} Wound{} ({})",
-                if *n == 1 { "" } else { "s" },
+                render::plural(*n as usize),
                 render::wound_reasons(reasons)
             )),
             _ => {}
@@ -893,7 +882,9 @@ pub async fn seated(
         .character_by_id(id)
         .await?
         .filter(|c| c.row.system == SYSTEM)
-        .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", seat.name)))?;
+        .ok_or_else(|| {
+            AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name)))
+        })?;
     if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }
@@ -942,15 +933,38 @@ struct Hit {
 }
 
 impl Hit {
-    /// The rules' action, under the fight's conditions for the target.
-    fn action(self, conditions: DamageConditions) -> Action {
-        Action::Damage {
+    /// The hit on `sheet` (`name`'s) under the fight's `conditions` for
+    /// it: what it did, in the fight's log and in the answer.
+    fn land(
+        self,
+        turn: &mut Turn<'_>,
+        name: &str,
+        sheet: &mut Sheet,
+        conditions: DamageConditions,
+    ) -> Result<Landed, AppError> {
+        let what = format!("takes {} damage", self.amount);
+        let action = Action::Damage {
             amount: self.amount,
             mode: self.mode,
             conditions,
             displace: self.displace,
-        }
+        };
+        target::check_dice_cap(turn.max_dice(), &action)?;
+        let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+        Ok(Landed {
+            log: target::entry("damage", &action, &events),
+            line: damage_line(&clean(name), &events),
+            view: render::change_view(name, &what, sheet, &events),
+        })
     }
+}
+
+/// What a [`Hit`] did: its log entry, its line in the fight's log, and the
+/// answer.
+struct Landed {
+    log: Record,
+    line: String,
+    view: View,
 }
 
 /// Damage to an NPC kept in the fight: its sheet changes in the fight,
@@ -963,31 +977,21 @@ async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, 
         name: seat_name,
         mut sheet,
     } = npc;
-    let amount = hit.amount;
-    let action = hit.action(f.damage_conditions(id));
-    target::check_dice_cap(turn.max_dice(), &action)?;
-    let events = sheet.apply(&action, &turn.settings, &mut turn.rng())?;
+    let hit = hit.land(turn, &seat_name, &mut sheet, f.damage_conditions(id))?;
     if let Some(s) = f.turns.seat_mut(id) {
-        s.data.npc = Some(sheet.clone());
+        s.data.npc = Some(sheet);
     }
-    let log = target::entry("damage", &action, &events).on_session();
-    f.note(damage_line(&clean(&seat_name), &events));
+    f.note(hit.line);
     let guild = turn.caller().guild_id;
     let settings = turn.settings;
     sync(turn.tx(), guild, &mut f, &settings).await?;
-    let v = render::change_view(
-        &seat_name,
-        &format!("takes {amount} damage"),
-        &sheet,
-        &events,
-    );
-    let state = f.clone();
+    let (v, state) = (hit.view, f.clone());
     Ok(Outcome::new(move |s| Response {
         reply: Reply::Message(v),
         followups: vec![Reply::Edit(combat_view::view(s.id, s.version, true, &f))],
     })
     .save(session, &state, Status::Open, None)
-    .log(log))
+    .log(hit.log.on_session()))
 }
 
 /// Damage to a character's sheet (seated in the fight or not); a fight it
@@ -1010,24 +1014,13 @@ async fn damage_character(
         Some((*session, f.damage_conditions(seat.id)))
     });
     let (in_fight, conditions) = seat.unzip();
-    let amount = hit.amount;
-    let action = hit.action(conditions.unwrap_or_default());
-    target::check_dice_cap(turn.max_dice(), &action)?;
-    let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
-    let log = target::entry("damage", &action, &events)
-        .character(c.row.id)
-        .session(in_fight);
-    let line = damage_line(&clean(c.name()), &events);
-    let v = render::change_view(
-        c.name(),
-        &format!("takes {amount} damage"),
-        &c.sheet,
-        &events,
-    );
-    Ok(Outcome::answer(Response::message(v))
+    let name = c.name().to_string();
+    let hit = hit.land(turn, &name, &mut c.sheet, conditions.unwrap_or_default())?;
+    let log = hit.log.character(c.row.id).session(in_fight);
+    Ok(Outcome::answer(Response::message(hit.view))
         .sheet(c)
         .log(log)
-        .note(line))
+        .note(hit.line))
 }
 
 /// `/vr combat show`: the fight's tracker posted again at the bottom of

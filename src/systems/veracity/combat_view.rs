@@ -3,6 +3,7 @@
 //! most two rows of buttons.
 
 use super::combat_buttons::{CombatButton, KIND};
+use super::render::plural;
 use crate::app::component::Action;
 use crate::app::view::{truncate, Button, Embed, Style, View};
 use crate::rules::turns::Seat;
@@ -23,7 +24,7 @@ pub fn title(f: &Fight) -> String {
         return look::Outcome::Closed.title(&format!(
             "Fight over · {} round{}",
             f.turns.round,
-            plural(f.turns.round)
+            plural(f.turns.round as usize)
         ));
     }
     if !f.started() {
@@ -72,14 +73,6 @@ fn short(name: &str) -> String {
     let mut name = clean(name);
     truncate(&mut name, 40);
     name
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// One combatant's line: `▶ **Ada** · AP 3/5 · HP 0/0 · Wounds 2/6` (AP

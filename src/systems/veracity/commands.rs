@@ -7,6 +7,7 @@ use super::changes::{self, Rest, Reveal, StressCause};
 use super::combat::{self, Marks, Move};
 use super::{conventions, saves, sheets};
 use crate::app::characters::Pick;
+use crate::kit::suggest::choices;
 use crate::kit::{caller_of, command, respond, slash_choice, user_id, Context, Data, Error};
 use crate::rules::veracity::initiative::Side;
 use crate::rules::veracity::stress::DamageMode;
@@ -44,36 +45,31 @@ pub enum Step {
     Down,
 }
 
+/// Each of `words` as its own label and value.
+fn words<'a>(words: impl Iterator<Item = &'a str>) -> serenity::CreateAutocompleteResponse {
+    choices(words.map(|w| (w.to_string(), w.to_string())))
+}
+
 async fn kinds(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
-    let choices = ["secret", "ruse", "evidence", "means"]
-        .into_iter()
-        .filter(|k| k.starts_with(&p))
-        .map(serenity::AutocompleteChoice::from)
-        .collect();
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let kinds = ["secret", "ruse", "evidence", "means"];
+    words(kinds.into_iter().filter(|k| k.starts_with(&p)))
 }
 
 async fn dice(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
-    let choices = ["d4", "d6", "d8", "d10", "d12"]
-        .into_iter()
-        .filter(|k| k.contains(&p))
-        .map(serenity::AutocompleteChoice::from)
-        .collect();
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    words(
+        ["d4", "d6", "d8", "d10", "d12"]
+            .into_iter()
+            .filter(|k| k.contains(&p)),
+    )
 }
 
 async fn facets(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let mut choices = Vec::new();
-    if let Ok(caller) = caller_of(ctx) {
-        choices = sheets::facet_choices(&ctx.data().app, &caller, partial)
-            .await
-            .into_iter()
-            .map(|(name, value)| serenity::AutocompleteChoice::new(name, value))
-            .collect();
-    }
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let Ok(caller) = caller_of(ctx) else {
+        return choices([]);
+    };
+    choices(sheets::facet_choices(&ctx.data().app, &caller, partial).await)
 }
 
 /// Veracity: slot sheets, saves, Stress, Wounds, Conventions
@@ -635,15 +631,11 @@ slash_choice!(Move [
 ]);
 
 async fn seats(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let mut choices = Vec::new();
-    if let Ok(caller) = caller_of(ctx) {
-        choices = combat::seat_names(&ctx.data().app, &caller, partial)
-            .await
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect();
-    }
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let Ok(caller) = caller_of(ctx) else {
+        return choices([]);
+    };
+    let names = combat::seat_names(&ctx.data().app, &caller, partial).await;
+    words(names.iter().map(String::as_str))
 }
 
 /// Fights: side turns, AP, surprise

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::app::component::Action;
 use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::veracity::convention::{Convention, ConventionList};
-use crate::rules::veracity::event::{RollPurpose, StressSource, WoundReason};
+use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
 use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
 use crate::rules::veracity::{Amount, Event, Inventory, ItemKind, Sheet};
@@ -422,18 +422,13 @@ pub fn takes_wounds(amount: Amount) -> String {
     }
 }
 
-/// Faces as `[3, 5]`.
-pub fn faces(faces: &[u32]) -> String {
-    format!("[{}]", list(faces))
-}
-
 /// One line per event, in order (runs of Wounds merged into one line).
 pub fn event_lines(events: &[Event]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut wounds: Vec<u32> = Vec::new();
     let flush = |wounds: &mut Vec<u32>, out: &mut Vec<String>| {
         if !wounds.is_empty() {
-            let s = if wounds.len() == 1 { "" } else { "s" };
+            let s = plural(wounds.len());
             out.push(format!(
                 "🩸 {} Wound{s} into Flesh slot{s} {}",
                 wounds.len(),
@@ -447,73 +442,22 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
             wounds.push(*slot);
             continue;
         }
-        if let Event::ConventionViolated { .. } = e {
-            // Said by the Stress line ("for violating …").
+        let Some(line) = event_line(e) else {
             continue;
-        }
-        if let Event::Rolled { .. } = e {
-            // The dice are the answer's first line ([`dice_line`]).
-            continue;
-        }
+        };
         flush(&mut wounds, &mut out);
-        out.extend(event_line(e));
+        out.push(line);
     }
     flush(&mut wounds, &mut out);
     out
 }
 
-/// One event's line ([`event_lines`]).
+/// One event's line ([`event_lines`]): items and slots, Stress and Breaks,
+/// Wounds, death, HP and AP, Facets and revelations. `None` for what other
+/// lines say: the dice (the answer's first line, [`dice_line`]), a
+/// Convention violated (the Stress line says "for violating …") and Wounds
+/// (merged into runs by [`event_lines`]).
 fn event_line(e: &Event) -> Option<String> {
-    match e {
-        Event::Rolled {
-            purpose: p,
-            sides,
-            faces: f,
-            total,
-        } => Some(format!(
-            "🎲 {}: {}d{sides} {} → **{total}**",
-            purpose(*p),
-            f.len(),
-            faces(f)
-        )),
-        Event::ItemAdded { .. }
-        | Event::ItemRemoved { .. }
-        | Event::ItemEdited { .. }
-        | Event::ItemsMoved { .. }
-        | Event::SlotUnlocked { .. }
-        | Event::ItemDisplaced { .. }
-        | Event::LevelledUp { .. } => item_line(e),
-        Event::StressIncoming { .. }
-        | Event::StressAdded { .. }
-        | Event::StressDiscarded { .. }
-        | Event::Broke { .. }
-        | Event::LostWillToSeek
-        | Event::HeartAttack { .. }
-        | Event::StressCleared { .. }
-        | Event::BreakWaived
-        | Event::ConventionViolated { .. } => stress_line(e),
-        Event::WoundAdded { .. }
-        | Event::WoundsPending { .. }
-        | Event::WoundsDiscarded { .. }
-        | Event::Died
-        | Event::DeathSet { .. }
-        | Event::HpLost { .. }
-        | Event::HpExcessLost { .. }
-        | Event::DamageAsWounds { .. }
-        | Event::HpSet { .. }
-        | Event::ApRestored { .. }
-        | Event::ApSpent { .. } => body_line(e),
-        Event::FacetAdded { .. }
-        | Event::FacetRemoved { .. }
-        | Event::FacetStepped { .. }
-        | Event::FacetReplaced { .. }
-        | Event::RevelationLogged { .. } => facet_line(e),
-    }
-}
-
-/// A line for an event of the inventories: items and slots
-/// ([`event_line`]; `None` for the other events).
-fn item_line(e: &Event) -> Option<String> {
     Some(match e {
         Event::ItemAdded {
             inventory,
@@ -559,22 +503,12 @@ fn item_line(e: &Event) -> Option<String> {
         Event::LevelledUp { inventory, slot } => {
             format!("⬆️ **Level up**: {inventory} slot {slot} unlocked")
         }
-        _ => return None,
-    })
-}
-
-/// A line for an event of Stress and Breaks
-/// ([`event_line`]; `None` for the other events).
-fn stress_line(e: &Event) -> Option<String> {
-    Some(match e {
         Event::StressIncoming { source: s, n } => {
             format!("💢 **{n} Stress**{}", source(s))
         }
-        Event::StressAdded { slots } => format!(
-            "↳ into Light slot{} {}",
-            if slots.len() == 1 { "" } else { "s" },
-            list(slots)
-        ),
+        Event::StressAdded { slots } => {
+            format!("↳ into Light slot{} {}", plural(slots.len()), list(slots))
+        }
         Event::StressDiscarded { n } => {
             format!("🗑️ {n} Stress did not fit and is discarded")
         }
@@ -595,18 +529,6 @@ fn stress_line(e: &Event) -> Option<String> {
             }
         }
         Event::BreakWaived => "🤝 The referee waived the Break".into(),
-        Event::ConventionViolated { stress, .. } => {
-            format!("📜 Convention violated: {stress} Stress")
-        }
-        _ => return None,
-    })
-}
-
-/// A line for an event of Wounds, death, HP and AP
-/// ([`event_line`]; `None` for the other events).
-fn body_line(e: &Event) -> Option<String> {
-    Some(match e {
-        Event::WoundAdded { slot } => format!("🩸 Wound into Flesh slot {slot}"),
         Event::WoundsPending { n } => format!(
             "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
         ),
@@ -636,14 +558,6 @@ fn body_line(e: &Event) -> Option<String> {
         }
         Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
         Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
-        _ => return None,
-    })
-}
-
-/// A line for an event of Facets and revelations
-/// ([`event_line`]; `None` for the other events).
-fn facet_line(e: &Event) -> Option<String> {
-    Some(match e {
         Event::FacetAdded { index, phrase, die } => {
             format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
         }
@@ -661,7 +575,9 @@ fn facet_line(e: &Event) -> Option<String> {
             truncate(&mut t, 80);
             format!("📣 Revelation {}: *{t}* is shocked", index + 1)
         }
-        _ => return None,
+        Event::Rolled { .. } | Event::ConventionViolated { .. } | Event::WoundAdded { .. } => {
+            return None
+        }
     })
 }
 
@@ -699,7 +615,8 @@ fn slot_list(slots: &[u32]) -> String {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+/// The plural ending of `n` things: `""` for one, else `"s"`.
+pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -707,157 +624,90 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// What a change came to, for its title, its colour and `/history`: a
-/// death or a Break first, then Wounds waiting for the owner, a level up,
-/// Wounds, lost HP, Stress, recovery. `None` for plain bookkeeping (items,
-/// Facets, HP set), which answers in one line.
+/// What a change came to ([`Upshot::of`]), for its title, its colour and
+/// `/history`. `None` for plain bookkeeping (items, Facets, HP set), which
+/// answers in one line.
 pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, String)> {
-    grave_outcome(name, events)
-        .or_else(|| gain_or_loss_outcome(events))
-        .or_else(|| no_change_outcome(events))
+    Upshot::of(events).map(|u| upshot_title(name, &u))
 }
 
-/// A death, a Break or Wounds waiting for room ([`change_outcome`]).
-fn grave_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, String)> {
-    let any = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
-    if any(&|e| matches!(e, Event::Died)) {
-        return Some((
-            look::Outcome::Botch,
-            "Dead · every Flesh slot holds a Wound".into(),
-        ));
-    }
-    if let Some(count) = events.iter().rev().find_map(|e| match e {
-        Event::Broke { count } => Some(*count),
-        _ => None,
-    }) {
-        let heart = events.iter().find_map(|e| match e {
-            Event::HeartAttack { wounds } => Some(*wounds),
-            _ => None,
-        });
-        return Some((
-            look::Outcome::Botch,
-            match heart {
-                Some(n) => format!(
-                    "Break {count} · heart attack, {n} Wound{}",
-                    plural(n as usize)
-                ),
-                None if count == 1 => "Break · can no longer level up".into(),
-                None => format!("Break {count}"),
-            },
-        ));
-    }
-    if let Some(n) = events.iter().find_map(|e| match e {
-        Event::WoundsPending { n } => Some(*n),
-        _ => None,
-    }) {
-        return Some((
-            look::Outcome::Pending,
+/// An [`Upshot`] in words: the title's outcome and text.
+fn upshot_title(name: &str, upshot: &Upshot) -> (look::Outcome, String) {
+    use look::Outcome::{Botch, Failure, Info, Partial, Pending, Success};
+    match upshot {
+        Upshot::Died => (Botch, "Dead · every Flesh slot holds a Wound".into()),
+        Upshot::Broke {
+            count,
+            heart_attack: Some(n),
+        } => (
+            Botch,
+            format!(
+                "Break {count} · heart attack, {n} Wound{}",
+                plural(*n as usize)
+            ),
+        ),
+        Upshot::Broke {
+            count: 1,
+            heart_attack: None,
+        } => (Botch, "Break · can no longer level up".into()),
+        Upshot::Broke { count, .. } => (Botch, format!("Break {count}")),
+        Upshot::WoundsPending { n } => (
+            Pending,
             format!(
                 "Waiting for {name} · {n} Wound{} need{} room",
-                plural(n as usize),
-                if n == 1 { "s" } else { "" }
+                plural(*n as usize),
+                if *n == 1 { "s" } else { "" }
             ),
-        ));
-    }
-    None
-}
-
-/// A level up, Wounds, lost HP or Stress ([`change_outcome`]).
-fn gain_or_loss_outcome(events: &[Event]) -> Option<(look::Outcome, String)> {
-    if let Some((inventory, slot)) = events.iter().find_map(|e| match e {
-        Event::LevelledUp { inventory, slot } => Some((*inventory, *slot)),
-        _ => None,
-    }) {
-        return Some((
-            look::Outcome::Success,
+        ),
+        Upshot::LevelledUp { inventory, slot } => (
+            Success,
             format!("Level up · {inventory} slot {slot} unlocked"),
-        ));
-    }
-    let wounds: Vec<u32> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::WoundAdded { slot } => Some(*slot),
-            _ => None,
-        })
-        .collect();
-    if !wounds.is_empty() {
-        let n = wounds.len();
-        return Some((
-            look::Outcome::Failure,
-            format!(
-                "{n} Wound{} · Flesh slot{} {}",
-                plural(n),
-                plural(n),
-                slot_list(&wounds)
-            ),
-        ));
-    }
-    if let Some((amount, after)) = events.iter().find_map(|e| match e {
-        Event::HpLost { amount, after, .. } => Some((*amount, *after)),
-        _ => None,
-    }) {
-        return Some((
-            look::Outcome::Partial,
-            format!("−{amount} HP · {after} left"),
-        ));
-    }
-    if let Some(slots) = events.iter().find_map(|e| match e {
-        Event::StressAdded { slots } => Some(slots.clone()),
-        _ => None,
-    }) {
-        let n = slots.len();
-        let lost = events.iter().find_map(|e| match e {
-            Event::StressDiscarded { n } => Some(*n),
-            _ => None,
-        });
-        let mut t = format!(
-            "+{n} Stress · Light slot{} {}",
-            plural(n),
-            slot_list(&slots)
-        );
-        if let Some(d) = lost {
-            t.push_str(&format!(" · {d} discarded"));
+        ),
+        Upshot::Wounded { slots } => {
+            let s = plural(slots.len());
+            (
+                Failure,
+                format!(
+                    "{} Wound{s} · Flesh slot{s} {}",
+                    slots.len(),
+                    slot_list(slots)
+                ),
+            )
         }
-        return Some((look::Outcome::Partial, t));
+        Upshot::HpLost { amount, after } => (Partial, format!("−{amount} HP · {after} left")),
+        Upshot::Stressed { slots, discarded } => {
+            let s = plural(slots.len());
+            let mut t = format!(
+                "+{} Stress · Light slot{s} {}",
+                slots.len(),
+                slot_list(slots)
+            );
+            if let Some(d) = discarded {
+                t.push_str(&format!(" · {d} discarded"));
+            }
+            (Partial, t)
+        }
+        Upshot::Discarded => (Info, "No room · discarded".into()),
+        Upshot::NoDamage => (Info, "No damage taken".into()),
+        Upshot::NothingChanged => (Info, "Nothing changed".into()),
     }
-    None
-}
-
-/// Nothing kept: what did not fit, damage that came to nothing, a roll
-/// that changed nothing ([`change_outcome`]).
-fn no_change_outcome(events: &[Event]) -> Option<(look::Outcome, String)> {
-    let any = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
-    if any(&|e| {
-        matches!(
-            e,
-            Event::StressDiscarded { .. } | Event::WoundsDiscarded { .. }
-        )
-    }) {
-        return Some((look::Outcome::Info, "No room · discarded".into()));
-    }
-    if any(&|e| matches!(e, Event::HpExcessLost { .. } | Event::DamageAsWounds { .. })) {
-        return Some((look::Outcome::Info, "No damage taken".into()));
-    }
-    if any(&|e| matches!(e, Event::Rolled { .. } | Event::StressIncoming { .. })) {
-        return Some((look::Outcome::Info, "Nothing changed".into()));
-    }
-    None
 }
 
 /// The embed describing a change: the outcome in the title, who and what
 /// in the author line, the dice first, what happened, then the slots
 /// (status in the footer).
 pub fn change_embed(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> Embed {
-    let (outcome, title) =
-        change_outcome(name, events).unwrap_or((look::Outcome::Info, what.to_string()));
+    let upshot = Upshot::of(events);
+    let (outcome, title) = upshot.as_ref().map_or_else(
+        || (look::Outcome::Info, what.to_string()),
+        |u| upshot_title(name, u),
+    );
     // Lines the title already says are left out.
-    let wounds_titled = outcome == look::Outcome::Failure;
-    let stress_titled = title.starts_with('+');
     let shown: Vec<Event> = events
         .iter()
         .filter(|e| match e {
-            Event::StressAdded { .. } => !stress_titled,
-            Event::WoundAdded { .. } => !wounds_titled,
+            Event::StressAdded { .. } => !matches!(upshot, Some(Upshot::Stressed { .. })),
+            Event::WoundAdded { .. } => !matches!(upshot, Some(Upshot::Wounded { .. })),
             Event::LevelledUp { .. } => false,
             _ => true,
         })

@@ -15,8 +15,8 @@ use super::GM;
 use crate::app::characters::{Access, Loaded};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::veracity::save::{FacetBonus, SaveRequest};
+use crate::rules::veracity::InventoryKind;
 use crate::rules::veracity::Sheet;
-use crate::rules::veracity::{Action, InventoryKind};
 
 /// Another character's Facet applied to a save (VR-12: "whenever a save is
 /// made (by anyone in the scene) as a consequence of acting on one of your
@@ -63,11 +63,7 @@ pub async fn save_with_help(
         loaded,
     } = saver(&mut turn, player, on_fail.is_some()).await?;
     let character = loaded.as_ref().map(|c| c.row.id);
-    if sheet.is_dead() {
-        return Err(AppError::user(format!(
-            "{name} is dead and cannot make saves."
-        )));
-    }
+    target::refuse_dead(&name, &sheet, "make saves")?;
     let (mut labels, mut facets) = target::own_facet(&sheet, facet)?;
     if let Some(o) = other {
         let (label, bonus) = other_facet(&mut turn, character, o).await?;
@@ -130,7 +126,8 @@ async fn saver(turn: &mut Turn<'_>, player: Pick<'_>, with_cost: bool) -> Result
         })) => {
             if with_cost {
                 return Err(AppError::user(format!(
-                    "`on_fail` fills a character's slots; {name} is an NPC of the fight: give its Wounds or Stress after the save."
+                    "`on_fail` fills a character's slots; {} is an NPC of the fight: give its Wounds or Stress after the save.",
+                    super::combat_view::clean(&name)
                 )));
             }
             return Ok(Saver {
@@ -164,21 +161,7 @@ fn filled(
     amount: crate::rules::veracity::Amount,
     mut view: crate::app::View,
 ) -> Result<Outcome, AppError> {
-    let (action, word, what) = match inventory {
-        InventoryKind::Light => (
-            Action::GainStress { amount },
-            "stress",
-            format!("gains {amount} Stress"),
-        ),
-        InventoryKind::Flesh => (
-            Action::AddWounds {
-                amount,
-                displace: Vec::new(),
-            },
-            "wound",
-            render::takes_wounds(amount),
-        ),
-    };
+    let (action, word, what) = super::changes::harm(inventory, amount, Vec::new());
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     let entry = target::entry(word, &action, &events).character(c.row.id);

@@ -45,10 +45,22 @@ pub async fn sheet_by_id(turn: &mut Turn<'_>, id: i64) -> Result<Loaded<Sheet>, 
     if c.row.owner_id != turn.caller().user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s owner (or the referee) can change this sheet.",
-            c.name()
+            super::combat_view::clean(c.name())
         )));
     }
     Ok(c)
+}
+
+/// Refuses an action of the dead (`cannot`: what they cannot do, e.g.
+/// "make saves"), naming them without markdown.
+pub fn refuse_dead(name: &str, sheet: &Sheet, cannot: &str) -> Result<(), AppError> {
+    if sheet.is_dead() {
+        return Err(AppError::user(format!(
+            "{} is dead and cannot {cannot}.",
+            super::combat_view::clean(name)
+        )));
+    }
+    Ok(())
 }
 
 /// Parses `3`, `d4`, `2d6` (the guild's dice cap is applied with the action).

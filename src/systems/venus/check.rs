@@ -46,12 +46,14 @@ pub fn after_roll(st: &mut CheckSession, state: CheckState, sheet: Option<&Venus
     st.check = Some(state);
 }
 
-/// A player's own check thrown by its command (issue 31 item 3: a check
-/// is one interaction): the d20 at once (VE1-C2, VE2-C2), with the menu of
-/// bonus factors when it falls short within reach (VE1-C6, VE2-C6). The
-/// status to store it with, and its log entry (`check_roll`, as the
-/// **Roll d20** click logs it).
+/// A check thrown by its command (issue 31 item 3: a player's own check is
+/// one interaction; the FC's NPC check too): the d20 at once (VE1-C2,
+/// VE2-C2), with the menu of bonus factors when it falls short within
+/// reach (VE1-C6, VE2-C6). The status to store it with, and its log entry
+/// (`check_<action>`: `check_roll` for a player's, as the **Roll d20**
+/// click logs it; `check_npc` for an NPC's, whose `party` is empty).
 pub fn throw_at_start(
+    action: &str,
     set: &crate::rules::venus::VenusSettings,
     st: &mut CheckSession,
     party: &Party,
@@ -62,7 +64,7 @@ pub fn throw_at_start(
     let events = roll::throw(set, st, party, a, caller, rng)?;
     // Thrown with the command: no footer note of who threw it.
     st.note = None;
-    let entry = record("roll", st, &events, st.roller.character);
+    let entry = record(action, st, &events, st.roller.character);
     Ok((status_of(st), entry))
 }
 

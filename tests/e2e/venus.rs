@@ -2332,3 +2332,44 @@ async fn ve_odds_is_one_command_in_the_servers_edition() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A player pressing a check's **Void** or **Force close** (the FC's
+/// tools, as a message an older version drew showed them) is refused in
+/// the FC's words, before the d20 is thrown and after, and the check goes
+/// on; the FC's own **Void** ends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_fc_voids_or_force_closes_a_check() {
+    let t = table("ve-check-fc-ends", 2).await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    let called = one(&t, "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\"").await;
+    alice_cannot_end(&t, &called).await;
+    let rolled = one(&t, "alice: click Roll d20").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · short by 4");
+    alice_cannot_end(&t, &rolled).await;
+    let voided = t.tool("fc", "Void").await.unwrap();
+    assert_eq!(voided.outputs[0].title(), "⏹️ Voided by the FC");
+    t.stop().await;
+}
+
+/// Alice presses **Void** and **Force close** on the check `shown`: each
+/// is refused, in the FC's words.
+async fn alice_cannot_end(t: &Table, shown: &Output) {
+    use kismet::systems::venus::buttons::{custom_id, CheckButton};
+    let roll = shown
+        .buttons()
+        .into_iter()
+        .find_map(|b| kismet::app::component::ButtonId::parse(&b.1))
+        .unwrap();
+    for (button, what) in [
+        (CheckButton::Void, "void a roll"),
+        (CheckButton::Force, "force-close a roll"),
+    ] {
+        let cid = custom_id(&button, roll.session, roll.version);
+        let msg = shown.message_id.unwrap();
+        let ex = t.click_custom_id("alice", msg, &cid, None).await.unwrap();
+        let o = &ex.outputs[0];
+        assert_eq!(o.kind, "ephemeral", "{}", o.text());
+        assert_eq!(o.content(), format!("⚠️ Only the FC can {what}."));
+    }
+}

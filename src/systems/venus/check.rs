@@ -6,12 +6,12 @@
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
 //! void and force-close.
 //!
-//! One small file per button or small group under `check/` (`roll`,
-//! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
-//! to it and applies them; the action pipeline saves, logs and answers (one transaction).
+//! The d20's throw (`check/roll`) and the bonus-factor menu's picks
+//! (`check/bonus`) are small files of their own; [`press`] turns every
+//! other button into its one rules-core action itself, and applies them;
+//! the action pipeline saves, logs and answers (one transaction).
 
 mod bonus;
-mod close;
 mod roll;
 
 use rand::Rng;
@@ -254,13 +254,18 @@ pub async fn press(
         )));
     }
     let mut rng = turn.rng();
+    match button {
+        CheckButton::Void => super::fc_only(a, "void a roll")?,
+        CheckButton::Force => super::fc_only(a, "force-close a roll")?,
+        _ => {}
+    }
     let events = match st.check.clone() {
         None => match &button {
             CheckButton::Roll => {
                 roll::throw(&turn.settings, &mut st, &party, a, &caller, &mut rng)?
             }
             CheckButton::Cancel | CheckButton::Void | CheckButton::Force => {
-                close::before_roll(&mut st, a, &button)?;
+                st.ended_before_roll = Some(ended_before_roll(&button).into());
                 Vec::new()
             }
             _ => return Err(AppError::user("Throw the d20 first.")),
@@ -280,7 +285,18 @@ pub async fn press(
     turn.finish(out).await
 }
 
-/// The rules-core actions of `button` on a thrown check.
+/// How a check ended by `button` (**Cancel**, or the FC's **Void** or
+/// **Force close**) before its d20 was thrown reads.
+fn ended_before_roll(button: &CheckButton) -> &'static str {
+    match button {
+        CheckButton::Void => "Voided by the FC",
+        CheckButton::Force => "Closed by the FC before the roll",
+        _ => "Cancelled before the roll",
+    }
+}
+
+/// The rules-core actions of `button` on a thrown check (only the FC
+/// reaches **Void** and **Force close**, [`press`]).
 fn rolled(
     st: &CheckSession,
     state: &CheckState,
@@ -290,14 +306,19 @@ fn rolled(
 ) -> Result<Vec<CheckAction>, AppError> {
     Ok(match button {
         CheckButton::Bonus => bonus::picked(st, a, values)?,
-        CheckButton::Named { name, kind, value } => bonus::named(a, name, *kind, *value),
+        CheckButton::Named { name, kind, value } => vec![CheckAction::AddFactor {
+            actor: a,
+            name: name.clone(),
+            kind: *kind,
+            value: *value,
+        }],
         CheckButton::Clear => bonus::clear(state, a),
         CheckButton::Approve => bonus::approve(state, a),
-        CheckButton::Resolve => close::resolve(a),
-        CheckButton::Fail => close::fail(a),
-        CheckButton::Cancel => close::cancel(a),
-        CheckButton::Void => close::void(a)?,
-        CheckButton::Force => close::force(a)?,
+        CheckButton::Resolve => vec![CheckAction::Resolve { actor: a }],
+        CheckButton::Fail => vec![CheckAction::AcceptFailure { actor: a }],
+        CheckButton::Cancel => vec![CheckAction::Cancel { actor: a }],
+        CheckButton::Void => vec![CheckAction::Void { actor: a }],
+        CheckButton::Force => vec![CheckAction::ForceClose { actor: a }],
         CheckButton::Roll => {
             return Err(AppError::user(format!(
                 "`{}` does nothing on a check at this point.",

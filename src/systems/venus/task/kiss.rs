@@ -418,11 +418,6 @@ pub fn consent(t: &Turn<'_>) -> Result<Step, AppError> {
     }))
 }
 
-/// `kroll`: re-rolls the KISSed dice and ends the round.
-pub fn roll(t: &Turn<'_>) -> Step {
-    Step::one(TaskAction::RollKisses { actor: t.a })
-}
-
 /// `kok` (FC): approves every KISS awaiting approval.
 pub fn approve(t: &Turn<'_>) -> Result<Step, AppError> {
     t.fc_only("approve KISSes")?;

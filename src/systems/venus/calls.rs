@@ -648,15 +648,20 @@ pub async fn end_chosen_roll(
     void: bool,
     roll: Option<RollRef>,
 ) -> AppResult {
+    // Who may, the buttons it presses (a check's, a task's), the note.
+    let (what, buttons, note) = if void {
+        let buttons = (CheckButton::Void, Some(TaskButton::Void));
+        ("void a roll", buttons, "The FC voided this roll.")
+    } else {
+        let buttons = (CheckButton::Force, Some(TaskButton::Force));
+        (
+            "force-close a roll",
+            buttons,
+            "The FC force-closed this roll.",
+        )
+    };
     let mut turn = Turn::begin(app, caller).await?;
-    turn.require_gm(
-        GM,
-        if void {
-            "void a roll"
-        } else {
-            "force-close a roll"
-        },
-    )?;
+    turn.require_gm(GM, what)?;
     let found = chosen_roll(turn.tx(), caller, roll, |s| {
         !matches!(s, VeState::Delete(_))
     })
@@ -666,22 +671,7 @@ pub async fn end_chosen_roll(
             "There is no Venus roll in progress in this channel.",
         ));
     };
-    act(
-        turn,
-        caller,
-        found,
-        if void {
-            (CheckButton::Void, Some(TaskButton::Void))
-        } else {
-            (CheckButton::Force, Some(TaskButton::Force))
-        },
-        if void {
-            "The FC voided this roll."
-        } else {
-            "The FC force-closed this roll."
-        },
-    )
-    .await
+    act(turn, caller, found, buttons, note).await
 }
 
 /// `/ve-gm fc adjust`: changes the roll chosen with `roll:` (else the newest

@@ -7,7 +7,7 @@
 //! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
 //! **Approve KISSes** and **Veto last KISS**.
 
-use super::menus::{free_names, key_of, value_of};
+use super::menus::{free_names, key_of, value_of, VALUE_TEXT};
 use super::turn::{Step, Turn};
 use crate::app::AppError;
 use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase, TaskState};
@@ -343,7 +343,7 @@ fn chosen_source(
     let free = free_names(st, ctx, by, specialty)?;
     let found = free
         .into_iter()
-        .find(|f| value_of(f, specialty) == value_of(text, specialty));
+        .find(|f| value_of(f, specialty, VALUE_TEXT) == value_of(text, specialty, VALUE_TEXT));
     let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
     match found {
         Some(f) => Ok(source(f, specialty)),

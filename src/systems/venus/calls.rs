@@ -711,18 +711,22 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
         VeState::Task(t) => adjust_task(&mut turn, t, &adj, &set, a).await?,
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
-    let (id, shown) = (session.id, new_state.clone());
-    let out = Outcome::new(move |s| {
+    let note = "The FC adjusted this roll; its message shows the new setup.";
+    let out = redrawn(&turn, session, new_state, note.into());
+    turn.finish(out).await
+}
+
+/// A roll a command changed (still open): saved, and its message redrawn
+/// in place (a secret roll's two copies alike, the kit's edit) with `note`
+/// for the caller.
+pub fn redrawn(turn: &Turn<'_>, session: Session, state: VeState, note: String) -> Outcome {
+    let (id, shown) = (session.id, state.clone());
+    Outcome::new(move |s| {
         let mut v = super::view_of(id, s.number, s.version, Status::Open, &shown);
         v.shows = Some(id);
-        // A secret roll's two copies are redrawn alike (the kit's edit).
-        Response::edit(
-            "✅ The FC adjusted this roll; its message shows the new setup.",
-            v,
-        )
+        Response::edit(format!("✅ {note}"), v)
     })
-    .save(session, &new_state, Status::Open, minutes(&turn));
-    turn.finish(out).await
+    .save(session, &state, Status::Open, minutes(turn))
 }
 
 /// `/ve-gm fc adjust` on a check not yet thrown: the new setup, validated.

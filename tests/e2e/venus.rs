@@ -6,6 +6,7 @@
 use crate::common::{assert_schema_clean, table};
 use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
 use kismet::rules::venus::VenusSheet;
+use kismet::systems::venus::buttons::{CheckButton, RollButton, TaskButton};
 
 /// Plays script lines, failing on any line the table cannot play.
 async fn play(t: &Table, script: &str) -> Vec<Exchange> {
@@ -2330,5 +2331,86 @@ async fn ve_odds_is_one_command_in_the_servers_edition() {
         assert!(o.content().contains(why), "{line}: {}", o.content());
     }
     assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// A player pressing a check's **Void** or **Force close** (the FC's
+/// tools, as a message an older version drew showed them) is refused in
+/// the FC's words, before the d20 is thrown and after, and the check goes
+/// on; the FC's own **Void** ends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_fc_voids_or_force_closes_a_check() {
+    let t = table("ve-check-fc-ends", 2).await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
+    play(&t, ADA_CHECK).await;
+    let called = one(&t, "fc: /ve-gm fc call player:alice kind:check ability:Finesse difficulty:15 factors:\"Wet stones\"").await;
+    alice_cannot_end::<CheckButton>(&t, &called).await;
+    let rolled = one(&t, "alice: click Roll d20").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · short by 4");
+    alice_cannot_end::<CheckButton>(&t, &rolled).await;
+    let voided = t.tool("fc", "Void").await.unwrap();
+    assert_eq!(voided.outputs[0].title(), "⏹️ Voided by the FC");
+    t.stop().await;
+}
+
+/// Alice presses **Void** and **Force close** (of kind `B`: a check's or
+/// a task's) on the roll `shown`: each is refused, in the FC's words.
+async fn alice_cannot_end<B: RollButton>(t: &Table, shown: &Output) {
+    let roll = shown
+        .buttons()
+        .into_iter()
+        .find_map(|b| kismet::app::component::ButtonId::parse(&b.1))
+        .unwrap();
+    for (button, what) in [(B::VOID, "void a roll"), (B::FORCE, "force-close a roll")] {
+        let cid = kismet::systems::venus::buttons::custom_id(&button, roll.session, roll.version);
+        let msg = shown.message_id.unwrap();
+        let ex = t.click_custom_id("alice", msg, &cid, None).await.unwrap();
+        let o = &ex.outputs[0];
+        assert_eq!(o.kind, "ephemeral", "{}", o.text());
+        assert_eq!(o.content(), format!("⚠️ Only the FC can {what}."));
+    }
+}
+
+/// Edition 1's **Ego: re-roll misses** is withdrawn with the same button
+/// (**Withdraw Ego re-roll**); a player's **Void** and **Force close** on
+/// a task are refused in the FC's words; the FC's **Force close** ends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_the_ego_reroll_is_withdrawn_and_only_the_fc_ends_a_task() {
+    let t = table("ve1-ego-withdrawn", 1).await;
+    play(
+        &t,
+        r#"
+fc: /ve-gm fc edition edition:1
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet job name:Thief inherits:Finesse level:3 exp:5
+fc: /ve sheet set ego:true player:@alice
+"#,
+    )
+    .await;
+    let task = one(
+        &t,
+        "alice: /ve task ability:Finesse factors:\"Darkness, Guards, Dogs\"",
+    )
+    .await;
+    alice_cannot_end::<TaskButton>(&t, &task).await;
+    let rolled = one(&t, "alice: click Roll").await;
+    assert_eq!(rolled.title(), "⏳ Waiting for Ada · KISS · 3 of 4 beats");
+    let declared = one(&t, "alice: click Ego: re-roll misses").await;
+    assert_eq!(
+        labels(&declared),
+        ["Re-roll", "Withdraw Ego re-roll", "⚙ FC"]
+    );
+    assert!(desc(&declared).contains("Ada spends Ego"));
+    let withdrawn = one(&t, "alice: click Withdraw Ego re-roll").await;
+    assert_eq!(
+        labels(&withdrawn),
+        ["No KISS", "Ego: re-roll misses", "Ego: double 6s", "⚙ FC"]
+    );
+    assert!(!desc(&withdrawn).contains("Ada spends Ego"));
+    alice_cannot_end::<TaskButton>(&t, &withdrawn).await;
+    let closed = t.tool("fc", "Force close").await.unwrap();
+    assert_eq!(closed.outputs[0].title(), "❌ Failure · 3 of 4 beats");
+    assert!(desc(&closed.outputs[0]).contains("Force-closed by the FC."));
     t.stop().await;
 }

@@ -579,6 +579,19 @@ impl CheckState {
         }
     }
 
+    /// The check's total: the d20 and the score (the sum) plus the bonus
+    /// of the factors claimed (VE1-C6, VE2-C6).
+    pub fn total(&self) -> u32 {
+        self.sum.saturating_add(self.bonus)
+    }
+
+    /// Which of the bonus d6s counted (VE1-C6: only the highest is added;
+    /// of equal highest, the first); `None` with none rolled.
+    pub fn kept_bonus_die(&self) -> Option<usize> {
+        let best = self.bonus_dice.iter().max()?;
+        self.bonus_dice.iter().position(|f| f == best)
+    }
+
     /// target − sum when short, else 0.
     pub fn shortfall(&self) -> u32 {
         self.target.saturating_sub(self.sum)
@@ -828,7 +841,7 @@ impl CheckState {
         }
         let bonus = self.roll_bonus(rng, events);
         self.bonus = bonus;
-        let total = self.sum.saturating_add(bonus);
+        let total = self.total();
         let result = if self.bonus_factors.is_empty() {
             events.push(CheckEvent::Failed {
                 total,
@@ -1120,6 +1133,9 @@ mod tests {
             highest: 3
         }));
         assert_eq!(st.result, Some(CheckResult::FailWithBonus));
+        // The total is the sum with the bonus; the highest die counted is
+        // the first 3.
+        assert_eq!((st.total(), st.kept_bonus_die()), (18, Some(1)));
         // Same check, bonus seed 3 (after 13: 1, 6, 3): +6 → 21, pass.
         let mut st = start(Edition::One, 3, &c, setup(20, &[]));
         for _ in 0..3 {
@@ -1132,6 +1148,13 @@ mod tests {
             .unwrap();
         assert_eq!((st.bonus_dice.clone(), st.bonus), (vec![1, 6, 3], 6));
         assert_eq!(st.result, Some(CheckResult::PassWithBonus));
+        assert_eq!((st.total(), st.kept_bonus_die()), (21, Some(1)));
+        // Of equal highest dice, the first counts.
+        let tied = CheckState {
+            bonus_dice: vec![4, 6, 6],
+            ..st
+        };
+        assert_eq!(tied.kept_bonus_die(), Some(1));
     }
 
     #[test]
@@ -1323,6 +1346,9 @@ mod tests {
             .unwrap();
         assert!(ev.contains(&CheckEvent::FlatBonus { total: 5 }));
         assert!(done.bonus_dice.is_empty());
+        // A flat bonus: no die is kept.
+        assert_eq!(done.total(), done.sum + 5);
+        assert_eq!(done.kept_bonus_die(), None);
         assert_eq!(
             (done.bonus, done.result),
             (5, Some(CheckResult::PassWithBonus))

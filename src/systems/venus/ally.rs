@@ -7,19 +7,18 @@
 //! this file finds the task, refuses anyone but the FC, and redraws the
 //! task's message in place.
 
-use super::calls::chosen_roll;
-use super::context::{actor, minutes, Outcome, Turn};
+use super::calls::{chosen_roll, redrawn};
+use super::context::{actor, Turn};
 use super::party::Party;
 use super::record::{TaskActions, TaskEvents};
 use super::state::VeState;
-use super::{fc_words, task_view, GM};
+use super::{fc_words, GM};
 use crate::app::pipeline::Record;
-use crate::app::{log, App, AppError, AppResult, Caller, Response};
+use crate::app::{log, App, AppError, AppResult, Caller};
 use crate::rules::venus::task::{TaskAction, TaskEvent, TaskPhase};
 use crate::rules::venus::Rank;
 use crate::rules::venus::{TaskState, VenusCtx};
 use crate::rules::Actor;
-use crate::storage::sessions::Status;
 use rand::rngs::StdRng;
 
 /// What the FC changes on one ally's die.
@@ -132,15 +131,6 @@ pub async fn ally_die(
     )
     .dice(&log::NO_DICE, Vec::new())
     .on_session();
-    let state = VeState::Task(t.clone());
-    let id = session.id;
-    let out = Outcome::new(move |s| {
-        Response::edit(
-            format!("✅ {line}"),
-            task_view::view(id, s.number, s.version, Status::Open, &t),
-        )
-    })
-    .save(session, &state, Status::Open, minutes(&turn))
-    .log(entry);
+    let out = redrawn(&turn, session, VeState::Task(t), line).log(entry);
     turn.finish(out).await
 }

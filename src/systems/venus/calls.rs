@@ -12,6 +12,7 @@ use super::party::Party;
 use super::state::{CheckSession, TaskSession, VeState, Who};
 use super::{check, task, GM, HINT, KIND, SYSTEM};
 use crate::app::characters;
+use crate::app::pipeline::Record;
 use crate::app::{rights, sessions, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::venus::check::{
     difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
@@ -167,32 +168,40 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     // may still be adjusted until then).
     let (status, entry) = if req.player == caller.user_id {
         let (status, entry) =
-            check::throw_at_start(&set, &mut st, &party, a, caller, &mut turn.rng())?;
+            check::throw_at_start("roll", &set, &mut st, &party, a, caller, &mut turn.rng())?;
         (status, Some(entry))
     } else {
         (Status::Open, None)
     };
-    let state = VeState::Check(Box::new(st.clone()));
-    let (player, by) = (req.player, caller.user_id);
+    let state = VeState::Check(Box::new(st));
+    post(turn, state, status, entry, req.player).await
+}
+
+/// Posts a new roll (`entry`: its log entry, once its dice are thrown) for
+/// `player`: a roll the FC calls for another player pings that player (and
+/// only them); one a player starts for themselves pings nobody.
+async fn post(
+    turn: Turn<'_>,
+    state: VeState,
+    status: Status,
+    entry: Option<Record>,
+    player: i64,
+) -> AppResult {
+    let by = turn.caller().user_id;
+    let shown = state.clone();
     let mut out = Outcome::new(move |s| {
-        let view = super::check_view::view(s.id, s.number, s.version, status, &st);
-        Response::message(called(view, player, by))
+        let view = super::view_of(s.id, s.number, s.version, status, &shown);
+        Response::message(if player == by {
+            view
+        } else {
+            view.ping(player, "the FC calls on you.")
+        })
     })
     .start(KIND, &state, status, minutes(&turn));
     if let Some(entry) = entry {
         out = out.log(entry);
     }
     turn.finish(out).await
-}
-
-/// A roll the FC (`by`) calls for another player pings that player (and
-/// only them); one a player starts for themselves pings nobody.
-fn called(view: crate::app::View, player: i64, by: i64) -> crate::app::View {
-    if player == by {
-        view
-    } else {
-        view.ping(player, "the FC calls on you.")
-    }
 }
 
 /// `/ve-gm fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
@@ -228,27 +237,17 @@ pub async fn npc_check(
         factors,
         consequence: consequence.unwrap_or_default().to_string(),
     };
-    let (state, events) =
-        CheckState::start(setup.clone(), &set, &Default::default(), &mut turn.rng())
-            .map_err(super::fc_words)?;
     let roller = Who {
         user: caller.user_id,
         character: None,
         name: name.trim().to_string(),
     };
     let mut st = CheckSession::new(setup, roller, Some(caller.user_id), set.ve_edition);
-    check::after_roll(&mut st, state, None);
-    let status = check::status_of(&st);
-    let entry = check::record("npc", &st, &events, None);
-    let state = VeState::Check(Box::new(st.clone()));
-    let out = Outcome::new(move |s| {
-        Response::message(super::check_view::view(
-            s.id, s.number, s.version, status, &st,
-        ))
-    })
-    .start(KIND, &state, status, minutes(&turn))
-    .log(entry);
-    turn.finish(out).await
+    let no_one = Party::new();
+    let (status, entry) =
+        check::throw_at_start("npc", &set, &mut st, &no_one, a, caller, &mut turn.rng())?;
+    let state = VeState::Check(Box::new(st));
+    post(turn, state, status, Some(entry), caller.user_id).await
 }
 
 /// `/ve task` and `/ve-gm fc call kind:task`: opens a task for aid offers.
@@ -278,14 +277,8 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     let called_by = (req.player != caller.user_id).then_some(caller.user_id);
     let mut st = TaskSession::new(setup, roller, called_by, state);
     task::refresh(turn.tx(), caller.guild_id, &mut st, &party.ctx).await?;
-    let state = VeState::Task(Box::new(st.clone()));
-    let (player, by) = (req.player, caller.user_id);
-    let out = Outcome::new(move |s| {
-        let view = super::task_view::view(s.id, s.number, s.version, Status::Open, &st);
-        Response::message(called(view, player, by))
-    })
-    .start(KIND, &state, Status::Open, minutes(&turn));
-    turn.finish(out).await
+    let state = VeState::Task(Box::new(st));
+    post(turn, state, Status::Open, None, req.player).await
 }
 
 /// The setup of a task call: the job (named, or the roller's best for the
@@ -655,15 +648,20 @@ pub async fn end_chosen_roll(
     void: bool,
     roll: Option<RollRef>,
 ) -> AppResult {
+    // Who may, the buttons it presses (a check's, a task's), the note.
+    let (what, buttons, note) = if void {
+        let buttons = (CheckButton::Void, Some(TaskButton::Void));
+        ("void a roll", buttons, "The FC voided this roll.")
+    } else {
+        let buttons = (CheckButton::Force, Some(TaskButton::Force));
+        (
+            "force-close a roll",
+            buttons,
+            "The FC force-closed this roll.",
+        )
+    };
     let mut turn = Turn::begin(app, caller).await?;
-    turn.require_gm(
-        GM,
-        if void {
-            "void a roll"
-        } else {
-            "force-close a roll"
-        },
-    )?;
+    turn.require_gm(GM, what)?;
     let found = chosen_roll(turn.tx(), caller, roll, |s| {
         !matches!(s, VeState::Delete(_))
     })
@@ -673,22 +671,7 @@ pub async fn end_chosen_roll(
             "There is no Venus roll in progress in this channel.",
         ));
     };
-    act(
-        turn,
-        caller,
-        found,
-        if void {
-            (CheckButton::Void, Some(TaskButton::Void))
-        } else {
-            (CheckButton::Force, Some(TaskButton::Force))
-        },
-        if void {
-            "The FC voided this roll."
-        } else {
-            "The FC force-closed this roll."
-        },
-    )
-    .await
+    act(turn, caller, found, buttons, note).await
 }
 
 /// `/ve-gm fc adjust`: changes the roll chosen with `roll:` (else the newest
@@ -728,18 +711,22 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
         VeState::Task(t) => adjust_task(&mut turn, t, &adj, &set, a).await?,
         VeState::Delete(_) => return Err(AppError::Internal("not a roll".into())),
     };
-    let (id, shown) = (session.id, new_state.clone());
-    let out = Outcome::new(move |s| {
+    let note = "The FC adjusted this roll; its message shows the new setup.";
+    let out = redrawn(&turn, session, new_state, note.into());
+    turn.finish(out).await
+}
+
+/// A roll a command changed (still open): saved, and its message redrawn
+/// in place (a secret roll's two copies alike, the kit's edit) with `note`
+/// for the caller.
+pub fn redrawn(turn: &Turn<'_>, session: Session, state: VeState, note: String) -> Outcome {
+    let (id, shown) = (session.id, state.clone());
+    Outcome::new(move |s| {
         let mut v = super::view_of(id, s.number, s.version, Status::Open, &shown);
         v.shows = Some(id);
-        // A secret roll's two copies are redrawn alike (the kit's edit).
-        Response::edit(
-            "✅ The FC adjusted this roll; its message shows the new setup.",
-            v,
-        )
+        Response::edit(format!("✅ {note}"), v)
     })
-    .save(session, &new_state, Status::Open, minutes(&turn));
-    turn.finish(out).await
+    .save(session, &state, Status::Open, minutes(turn))
 }
 
 /// `/ve-gm fc adjust` on a check not yet thrown: the new setup, validated.

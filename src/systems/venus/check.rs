@@ -6,12 +6,12 @@
 //! added flat (edition 2); accept the failure, cancel, or (FC) approve,
 //! void and force-close.
 //!
-//! One small file per button or small group under `check/` (`roll`,
-//! `bonus`, `close`) turns the click into rules-core actions; [`press`] routes a typed [`CheckButton`]
-//! to it and applies them; the action pipeline saves, logs and answers (one transaction).
+//! The d20's throw (`check/roll`) and the bonus-factor menu's picks
+//! (`check/bonus`) are small files of their own; [`press`] turns every
+//! other button into its one rules-core action itself, and applies them;
+//! the action pipeline saves, logs and answers (one transaction).
 
 mod bonus;
-mod close;
 mod roll;
 
 use rand::Rng;
@@ -46,12 +46,14 @@ pub fn after_roll(st: &mut CheckSession, state: CheckState, sheet: Option<&Venus
     st.check = Some(state);
 }
 
-/// A player's own check thrown by its command (issue 31 item 3: a check
-/// is one interaction): the d20 at once (VE1-C2, VE2-C2), with the menu of
-/// bonus factors when it falls short within reach (VE1-C6, VE2-C6). The
-/// status to store it with, and its log entry (`check_roll`, as the
-/// **Roll d20** click logs it).
+/// A check thrown by its command (issue 31 item 3: a player's own check is
+/// one interaction; the FC's NPC check too): the d20 at once (VE1-C2,
+/// VE2-C2), with the menu of bonus factors when it falls short within
+/// reach (VE1-C6, VE2-C6). The status to store it with, and its log entry
+/// (`check_<action>`: `check_roll` for a player's, as the **Roll d20**
+/// click logs it; `check_npc` for an NPC's, whose `party` is empty).
 pub fn throw_at_start(
+    action: &str,
     set: &crate::rules::venus::VenusSettings,
     st: &mut CheckSession,
     party: &Party,
@@ -62,7 +64,7 @@ pub fn throw_at_start(
     let events = roll::throw(set, st, party, a, caller, rng)?;
     // Thrown with the command: no footer note of who threw it.
     st.note = None;
-    let entry = record("roll", st, &events, st.roller.character);
+    let entry = record(action, st, &events, st.roller.character);
     Ok((status_of(st), entry))
 }
 
@@ -88,109 +90,70 @@ pub fn status_of(st: &CheckSession) -> Status {
 }
 
 /// The bonus-factor menu: environment, an ally's help, Lots (edition 1)
-/// and every attribute on the sheet; edition 2 offers +1 and +2 variants.
+/// and every attribute on the sheet, one factor each; edition 2 offers
+/// each at +1 and, side by side, at +2 (multiples).
 pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
-    let base = menu_entries(sheet);
-    let mut out = match state.edition {
-        Edition::One => with_lots(base, state.lots_left(sheet.map_or(0, |s| s.lots))),
-        Edition::Two => with_multiples(base),
-    };
-    out.truncate(MENU_MAX);
-    out
-}
-
-/// The menu's entries worth one factor each: environment, an ally's help,
-/// then every attribute on the sheet.
-fn menu_entries(sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
-    let opt = |value: String, label: String, kind, name: String| BonusOption {
+    let one = |value: String, label: String, kind, name: String| BonusOption {
         value,
         label,
         kind,
         name,
         points: 1,
     };
-    let mut base = vec![
-        opt(
-            "env".into(),
-            "Environmental benefit".into(),
-            FactorKind::Environment,
-            "Environmental benefit".into(),
-        ),
-        opt(
-            "ally".into(),
-            "Help from an ally".into(),
-            FactorKind::Ally,
-            "Help from an ally".into(),
-        ),
-    ];
-    if let Some(s) = sheet {
-        for (kind, singular, _) in super::sheet_view::ATTRIBUTE_LISTS {
-            for (i, t) in s.attributes.list(kind).iter().enumerate() {
-                base.push(opt(
-                    format!("{}{}", singular.to_lowercase(), i + 1),
-                    format!("{singular}: {t}"),
-                    FactorKind::Attribute,
-                    t.clone(),
-                ));
-            }
-        }
-    }
-    base
-}
-
-/// Edition 1: the entries with `lots` "Spend a Lot" options after the
-/// ally's help.
-fn with_lots(base: Vec<BonusOption>, lots: u32) -> Vec<BonusOption> {
-    let mut out = Vec::new();
-    for (i, o) in base.into_iter().enumerate() {
-        out.push(o);
-        if i != 1 {
-            continue;
-        }
-        for j in 1..=lots {
-            out.push(BonusOption {
-                value: format!("lot{j}"),
-                label: if j == 1 {
-                    "Spend a Lot".to_string()
-                } else {
-                    format!("Spend a Lot ({j})")
-                },
-                kind: FactorKind::Lot,
-                name: "A Lot".into(),
-                points: 1,
-            });
-        }
-    }
-    out
-}
-
-/// Edition 2: each entry at +1 and (multiples) at +2, side by side.
-fn with_multiples(base: Vec<BonusOption>) -> Vec<BonusOption> {
-    let mut out = Vec::new();
-    for o in &base {
-        out.push(BonusOption {
-            label: format!("{} (+1)", o.label),
-            ..o.clone()
-        });
-    }
-    for o in &base {
-        out.push(BonusOption {
-            value: format!("{}_x2", o.value),
-            label: format!("{} (+2, multiples)", o.label),
-            points: 2,
-            ..o.clone()
-        });
-    }
-    // Keep the +1 and +2 of the first entries together.
-    out.sort_by_key(|o| {
-        let i = base
-            .iter()
-            .position(|b| o.value.trim_end_matches("_x2") == b.value)
-            .unwrap_or(usize::MAX);
-        (i, o.points)
+    let fixed = FIXED
+        .iter()
+        .map(|&(value, label, kind)| one(value.into(), label.into(), kind, label.into()));
+    let lots = (1..=state.lots_left(sheet.map_or(0, |s| s.lots))).map(|j| {
+        let label = match j {
+            1 => "Spend a Lot".to_string(),
+            _ => format!("Spend a Lot ({j})"),
+        };
+        one(format!("lot{j}"), label, FactorKind::Lot, "A Lot".into())
     });
-    out
+    let attributes = sheet.into_iter().flat_map(|s| {
+        super::sheet_view::ATTRIBUTE_LISTS
+            .iter()
+            .flat_map(move |&(kind, singular, _)| {
+                s.attributes
+                    .list(kind)
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, t)| {
+                        let value = format!("{}{}", singular.to_lowercase(), i + 1);
+                        one(
+                            value,
+                            format!("{singular}: {t}"),
+                            FactorKind::Attribute,
+                            t.clone(),
+                        )
+                    })
+            })
+    });
+    let entries = fixed.chain(lots).chain(attributes);
+    let out: Vec<BonusOption> = match state.edition {
+        Edition::One => entries.collect(),
+        Edition::Two => entries
+            .flat_map(|o| {
+                let double = BonusOption {
+                    value: format!("{}_x2", o.value),
+                    label: format!("{} (+2, multiples)", o.label),
+                    points: 2,
+                    ..o.clone()
+                };
+                let label = format!("{} (+1)", o.label);
+                [BonusOption { label, ..o }, double]
+            })
+            .collect(),
+    };
+    out.into_iter().take(MENU_MAX).collect()
 }
+
+/// The menu's first entries, anyone's to claim: (value, label and name,
+/// kind).
+const FIXED: [(&str, &str, FactorKind); 2] = [
+    ("env", "Environmental benefit", FactorKind::Environment),
+    ("ally", "Help from an ally", FactorKind::Ally),
+];
 
 /// A check action's log entry (`check_<action>`) for the action pipeline,
 /// on the session the outcome writes: the setup asked for, the dice thrown
@@ -291,13 +254,18 @@ pub async fn press(
         )));
     }
     let mut rng = turn.rng();
+    match button {
+        CheckButton::Void => super::fc_only(a, "void a roll")?,
+        CheckButton::Force => super::fc_only(a, "force-close a roll")?,
+        _ => {}
+    }
     let events = match st.check.clone() {
         None => match &button {
             CheckButton::Roll => {
                 roll::throw(&turn.settings, &mut st, &party, a, &caller, &mut rng)?
             }
             CheckButton::Cancel | CheckButton::Void | CheckButton::Force => {
-                close::before_roll(&mut st, a, &button)?;
+                st.ended_before_roll = Some(ended_before_roll(&button).into());
                 Vec::new()
             }
             _ => return Err(AppError::user("Throw the d20 first.")),
@@ -317,7 +285,18 @@ pub async fn press(
     turn.finish(out).await
 }
 
-/// The rules-core actions of `button` on a thrown check.
+/// How a check ended by `button` (**Cancel**, or the FC's **Void** or
+/// **Force close**) before its d20 was thrown reads.
+fn ended_before_roll(button: &CheckButton) -> &'static str {
+    match button {
+        CheckButton::Void => "Voided by the FC",
+        CheckButton::Force => "Closed by the FC before the roll",
+        _ => "Cancelled before the roll",
+    }
+}
+
+/// The rules-core actions of `button` on a thrown check (only the FC
+/// reaches **Void** and **Force close**, [`press`]).
 fn rolled(
     st: &CheckSession,
     state: &CheckState,
@@ -327,14 +306,19 @@ fn rolled(
 ) -> Result<Vec<CheckAction>, AppError> {
     Ok(match button {
         CheckButton::Bonus => bonus::picked(st, a, values)?,
-        CheckButton::Named { name, kind, value } => bonus::named(a, name, *kind, *value),
+        CheckButton::Named { name, kind, value } => vec![CheckAction::AddFactor {
+            actor: a,
+            name: name.clone(),
+            kind: *kind,
+            value: *value,
+        }],
         CheckButton::Clear => bonus::clear(state, a),
         CheckButton::Approve => bonus::approve(state, a),
-        CheckButton::Resolve => close::resolve(a),
-        CheckButton::Fail => close::fail(a),
-        CheckButton::Cancel => close::cancel(a),
-        CheckButton::Void => close::void(a)?,
-        CheckButton::Force => close::force(a)?,
+        CheckButton::Resolve => vec![CheckAction::Resolve { actor: a }],
+        CheckButton::Fail => vec![CheckAction::AcceptFailure { actor: a }],
+        CheckButton::Cancel => vec![CheckAction::Cancel { actor: a }],
+        CheckButton::Void => vec![CheckAction::Void { actor: a }],
+        CheckButton::Force => vec![CheckAction::ForceClose { actor: a }],
         CheckButton::Roll => {
             return Err(AppError::user(format!(
                 "`{}` does nothing on a check at this point.",
@@ -402,5 +386,171 @@ fn note_for(button: &CheckButton, who: &str) -> String {
         CheckButton::Void => "the FC voided the check".into(),
         CheckButton::Force => "the FC force-closed the check".into(),
         CheckButton::Roll => format!("{who} acted"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::venus::check::{CheckSetup, CheckSubject};
+    use crate::rules::venus::sheet::AttributeKind;
+    use crate::rules::venus::{Rank, VenusCtx, VenusSettings};
+    use rand::{rngs::StdRng, SeedableRng};
+
+    /// Ada's sheet with two Lots and `assets` assets, a specialty, and a
+    /// check of hers thrown in `edition`.
+    fn thrown(edition: Edition, assets: usize) -> (CheckState, VenusSheet) {
+        let set = VenusSettings {
+            ve_edition: edition,
+            ..VenusSettings::default()
+        };
+        let mut s = VenusSheet::new("Ada", &set).unwrap();
+        s.set_ability("Finesse", Rank::Silver, 4, &set).unwrap();
+        s.lots = 2;
+        for i in 1..=assets {
+            s.add_attribute(AttributeKind::Asset, &format!("Hook {i}"))
+                .unwrap();
+        }
+        s.add_attribute(AttributeKind::Specialty, "Lockpicks")
+            .unwrap();
+        let mut ctx = VenusCtx::new();
+        ctx.insert(1, s.clone());
+        let setup = CheckSetup {
+            actor: Actor { id: 1, gm: false },
+            roller: 1,
+            subject: CheckSubject::Sheet {
+                ability: "Finesse".into(),
+            },
+            difficulty: 10,
+            factors: Vec::new(),
+            consequence: String::new(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        let state = CheckState::start(setup, &set, &ctx, &mut rng).unwrap().0;
+        (state, s)
+    }
+
+    fn rows(menu: &[BonusOption]) -> Vec<(String, String, FactorKind, String, u32)> {
+        menu.iter()
+            .map(|o| {
+                let o = o.clone();
+                (o.value, o.label, o.kind, o.name, o.points)
+            })
+            .collect()
+    }
+
+    fn row(
+        value: &str,
+        label: &str,
+        kind: FactorKind,
+        name: &str,
+        points: u32,
+    ) -> (String, String, FactorKind, String, u32) {
+        (value.into(), label.into(), kind, name.into(), points)
+    }
+
+    #[test]
+    fn edition_1_menu_offers_the_lots_after_the_allys_help() {
+        let (state, sheet) = thrown(Edition::One, 1);
+        use FactorKind as K;
+        assert_eq!(
+            rows(&menu(&state, Some(&sheet))),
+            [
+                row(
+                    "env",
+                    "Environmental benefit",
+                    K::Environment,
+                    "Environmental benefit",
+                    1
+                ),
+                row("ally", "Help from an ally", K::Ally, "Help from an ally", 1),
+                row("lot1", "Spend a Lot", K::Lot, "A Lot", 1),
+                row("lot2", "Spend a Lot (2)", K::Lot, "A Lot", 1),
+                row("asset1", "Asset: Hook 1", K::Attribute, "Hook 1", 1),
+                row(
+                    "specialty1",
+                    "Specialty: Lockpicks",
+                    K::Attribute,
+                    "Lockpicks",
+                    1
+                ),
+            ]
+        );
+        // Without a sheet: the two entries anyone may claim.
+        assert_eq!(menu(&state, None).len(), 2);
+    }
+
+    #[test]
+    fn edition_2_menu_offers_each_entry_at_plus_1_and_plus_2() {
+        let (state, sheet) = thrown(Edition::Two, 1);
+        use FactorKind as K;
+        assert_eq!(
+            rows(&menu(&state, Some(&sheet))),
+            [
+                row(
+                    "env",
+                    "Environmental benefit (+1)",
+                    K::Environment,
+                    "Environmental benefit",
+                    1
+                ),
+                row(
+                    "env_x2",
+                    "Environmental benefit (+2, multiples)",
+                    K::Environment,
+                    "Environmental benefit",
+                    2
+                ),
+                row(
+                    "ally",
+                    "Help from an ally (+1)",
+                    K::Ally,
+                    "Help from an ally",
+                    1
+                ),
+                row(
+                    "ally_x2",
+                    "Help from an ally (+2, multiples)",
+                    K::Ally,
+                    "Help from an ally",
+                    2
+                ),
+                row("asset1", "Asset: Hook 1 (+1)", K::Attribute, "Hook 1", 1),
+                row(
+                    "asset1_x2",
+                    "Asset: Hook 1 (+2, multiples)",
+                    K::Attribute,
+                    "Hook 1",
+                    2
+                ),
+                row(
+                    "specialty1",
+                    "Specialty: Lockpicks (+1)",
+                    K::Attribute,
+                    "Lockpicks",
+                    1
+                ),
+                row(
+                    "specialty1_x2",
+                    "Specialty: Lockpicks (+2, multiples)",
+                    K::Attribute,
+                    "Lockpicks",
+                    2
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_long_menu_stops_at_discords_25_options() {
+        let (state, sheet) = thrown(Edition::Two, 30);
+        let m = menu(&state, Some(&sheet));
+        assert_eq!(m.len(), 25);
+        assert_eq!(m[23].value, "asset10_x2");
+        assert_eq!(m[24].value, "asset11");
+        let (state, sheet) = thrown(Edition::One, 30);
+        let m = menu(&state, Some(&sheet));
+        assert_eq!(m.len(), 25);
+        assert_eq!(m[24].value, "asset21");
     }
 }

@@ -107,8 +107,7 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
             None => (Outcome::Pending, format!("Waiting for {who} to roll")),
         };
     };
-    let total = c.sum.saturating_add(c.bonus);
-    let against = format!("{total} against {}", c.target);
+    let against = format!("{} against {}", c.total(), c.target);
     match c.result {
         None if status == Status::Expired => (Outcome::Closed, "Timed out".into()),
         None => (
@@ -152,18 +151,14 @@ pub fn dice_line(c: &CheckState) -> String {
     };
     let mut line = format!("d20 {}", look::die(c.natural, mark));
     if !c.bonus_dice.is_empty() {
-        let best = c.bonus_dice.iter().copied().max().unwrap_or(0);
-        let mut kept = false;
+        let kept = c.kept_bonus_die();
         let faces: Vec<(u32, Mark)> = look::sorted(
             c.bonus_dice
                 .iter()
-                .map(|&f| {
-                    if f == best && !kept {
-                        kept = true;
-                        (f, Mark::Hit)
-                    } else {
-                        (f, Mark::Dropped)
-                    }
+                .enumerate()
+                .map(|(i, &f)| {
+                    let counted = Some(i) == kept;
+                    (f, if counted { Mark::Hit } else { Mark::Dropped })
                 })
                 .collect(),
         );
@@ -252,7 +247,6 @@ fn author(st: &CheckSession, c: Option<&CheckState>) -> String {
 
 /// "17 + 3 Wits (🟤 Bronze) + 4 (bonus) = **24**".
 fn total_text(c: &CheckState) -> String {
-    let total = c.sum.saturating_add(c.bonus);
     let mut t = format!(
         "{} + {} {} ({})",
         c.natural,
@@ -263,7 +257,7 @@ fn total_text(c: &CheckState) -> String {
     if !c.bonus_dice.is_empty() || c.bonus > 0 {
         t.push_str(&format!(" + {} (bonus)", c.bonus));
     }
-    format!("{t} = **{total}**")
+    format!("{t} = **{}**", c.total())
 }
 
 /// What a short check may still do (with the chances per number of

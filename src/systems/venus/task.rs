@@ -17,15 +17,14 @@
 //! void or force-close at any point (the FC's tools are drawn `gm_only`).
 //! Every click is one action of the pipeline (one transaction).
 //!
-//! One small file per button (or small group of them) under `task/`
-//! (`aid`, `kiss`, `ego`, `spend`, `close`): it reads the click, checks who
-//! may press it and turns it into rules-core actions (a `Step`); [`press`]
-//! routes a typed [`TaskButton`] to it, and `turn::Turn` checks who may
-//! press task buttons at all, applies the step, saves, logs and answers.
+//! A button that is one rules-core action of the clicker ([`press`] builds
+//! it); the others have a small file per group under `task/` (`aid`,
+//! `kiss`, `spend`): it reads the click, checks who may press it and turns
+//! it into rules-core actions (a `Step`); [`press`] routes a typed
+//! [`TaskButton`] to it, and `turn::Turn` checks who may press task
+//! buttons at all, applies the step, saves, logs and answers.
 
 mod aid;
-mod close;
-mod ego;
 mod kiss;
 mod menus;
 mod notes;
@@ -40,9 +39,10 @@ use super::SYSTEM;
 use crate::app::component::Click;
 use crate::app::Act;
 use crate::app::{App, AppError, AppResult, Caller};
+use crate::rules::venus::task::TaskAction;
 use crate::rules::venus::{TaskSetup, VenusCtx, VenusSettings, VenusSheet};
 use crate::storage::{self, sessions::Session, Tx};
-use turn::Turn;
+use turn::{Step, Turn};
 
 /// Refreshes who could aid and which jobs the roller could switch to.
 pub async fn refresh(
@@ -137,10 +137,14 @@ pub async fn press<'a>(
     caller: &'a Caller,
 ) -> AppResult {
     let mut t = Turn::open(pipe, session, st, &button, values, caller).await?;
+    let actor = t.a;
     let step = match &button {
         TaskButton::Offer => aid::offer(&mut t, false).await?,
         TaskButton::AidJob => aid::offer(&mut t, true).await?,
-        TaskButton::Withdraw => aid::withdraw(&t),
+        TaskButton::Withdraw => Step::one(TaskAction::WithdrawAid {
+            actor,
+            ally: t.me(),
+        }),
         TaskButton::Accept(ally) => aid::answer(&t, *ally, true)?,
         TaskButton::Refuse(ally) => aid::answer(&t, *ally, false)?,
         TaskButton::UseJob => aid::use_job(&mut t)?,
@@ -150,22 +154,36 @@ pub async fn press<'a>(
         TaskButton::PayWith => kiss::pay_with(&mut t)?,
         TaskButton::KissClear => kiss::clear(&mut t)?,
         TaskButton::Consent => kiss::consent(&t)?,
-        TaskButton::KissRoll => kiss::roll(&t),
+        TaskButton::KissRoll => Step::one(TaskAction::RollKisses { actor }),
         TaskButton::KissApprove => kiss::approve(&t)?,
         TaskButton::KissVeto => kiss::veto(&t)?,
-        TaskButton::EgoReroll => ego::reroll(&t),
-        TaskButton::EgoSixes => ego::sixes(&t),
-        TaskButton::EgoYes => ego::offer(&t, true),
-        TaskButton::EgoNo => ego::offer(&t, false),
-        TaskButton::Buy(c) => spend::buy(&t, *c),
+        // Edition 1's Ego re-roll, withdrawn with the same button.
+        TaskButton::EgoReroll if t.st.task.ego_reroll_pending => {
+            Step::one(TaskAction::WithdrawEgoReroll { actor })
+        }
+        TaskButton::EgoReroll => Step::one(TaskAction::DeclareEgoReroll { actor }),
+        TaskButton::EgoSixes => Step::one(TaskAction::DeclareDoubleSixes { actor }),
+        // Edition 2's Ego offer when still short.
+        TaskButton::EgoYes => Step::one(TaskAction::SpendEgo { actor }),
+        TaskButton::EgoNo => Step::one(TaskAction::DeclineEgo { actor }),
+        TaskButton::Buy(c) => Step::one(TaskAction::Buy {
+            actor,
+            item: c.purchase(),
+        }),
         TaskButton::BuyCustom => spend::buy_custom(&t)?,
         TaskButton::Undo => spend::undo(&t)?,
         TaskButton::Finish => spend::finish(&t)?,
         TaskButton::FinishWith => spend::finish_with(&t)?,
         TaskButton::Subvert(n) => spend::subvert(&mut t, Some(*n))?,
         TaskButton::NoSubversion => spend::subvert(&mut t, None)?,
-        TaskButton::Void => close::void(&t)?,
-        TaskButton::Force => close::force(&t)?,
+        TaskButton::Void => {
+            t.fc_only("void a roll")?;
+            Step::one(TaskAction::Void { actor })
+        }
+        TaskButton::Force => {
+            t.fc_only("force-close a roll")?;
+            Step::one(TaskAction::ForceClose { actor })
+        }
         TaskButton::KissPairs => kiss::pairs(&mut t)?,
         TaskButton::BuyMany => spend::buy_many(&t)?,
     };

@@ -50,8 +50,7 @@ fn die_text(d: &TaskDie, t: &TaskState) -> String {
         _ => Mark::Crit,
     };
     let mut face = look::die(d.face, mark);
-    if d.kissed && d.history.len() >= 2 {
-        let old = d.history[d.history.len() - 2];
+    if let Some(old) = d.kissed_from() {
         face = format!("{}→{face}", look::die(old, Mark::Dropped));
     }
     if d.exploded_from.is_some() {
@@ -531,13 +530,7 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
             .filter(|d| d.kissed)
             .map(|d| {
                 let by = d.kissed_by.map(|b| st.name_of(b)).unwrap_or_default();
-                let was = d
-                    .history
-                    .len()
-                    .checked_sub(2)
-                    .and_then(|i| d.history.get(i))
-                    .copied()
-                    .unwrap_or(d.face);
+                let was = d.kissed_from().unwrap_or(d.face);
                 let owner = if d.kissed_by == Some(d.owner) {
                     String::new()
                 } else {
@@ -883,11 +876,10 @@ fn kiss_roll_row(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Button> {
 fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     let t = &st.task;
     let left = t.beats_left();
-    let bought = |p: Purchase| t.purchases.iter().any(|x| x.item == p);
     let mut primary = d.named(
         TaskButton::Buy(Consequence::Primary),
         &format!("Primary: success ({})", t.threshold),
-        if bought(Purchase::Primary) {
+        if t.primary_bought() {
             Style::Success
         } else {
             Style::Primary

@@ -55,6 +55,16 @@ impl TaskState {
         ids
     }
 
+    /// Whether every KISS declared needs no one else's word before the
+    /// re-roll (VE1-K1: declared together, then re-rolled together): none
+    /// awaits the GM's approval (VE1-K4c), none is a stunt the GM may still
+    /// veto (VE1-K4d).
+    pub fn kisses_settled(&self) -> bool {
+        self.kisses
+            .iter()
+            .all(|k| k.approved && !matches!(k.source, KissSource::Stunt))
+    }
+
     /// The dice Ego mode (i) adds: every die that has not struck a beat and
     /// is not declared yet, an ally's only with their consent (VE1-K4b,
     /// VE1-K5, A-V11).

@@ -856,6 +856,13 @@ pub(crate) fn need_gm(actor: Actor) -> Result<(), RuleError> {
 }
 
 impl TaskDie {
+    /// The face a KISS replaced (VE1-K3, VE2-K: the new face stands, even
+    /// when worse); `None` for a die never KISSed.
+    pub fn kissed_from(&self) -> Option<u32> {
+        let before = self.history.len().checked_sub(2)?;
+        self.history.get(before).copied().filter(|_| self.kissed)
+    }
+
     /// Whether the die strikes a beat (VE1-T4) or passes (VE2-T4).
     pub fn succeeds(&self, edition: Edition) -> bool {
         match edition {

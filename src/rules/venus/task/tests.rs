@@ -250,6 +250,9 @@ fn ve_8_approval_gates_insights_and_specialties_not_lots_or_stunts() {
     .0;
     let approved: Vec<bool> = st.kisses.iter().map(|k| k.approved).collect();
     assert_eq!(approved, [true, true, false]);
+    // A specialty awaiting approval (VE1-K4c) or a stunt the GM may still
+    // veto (VE1-K4d) waits for someone else's word; Lots alone do not.
+    assert!(!st.kisses_settled());
     assert!(!st
         .available_actions(ROLLER, &c)
         .contains(&TaskActionKind::RollKisses));
@@ -277,6 +280,7 @@ fn ve_8_approval_gates_insights_and_specialties_not_lots_or_stunts() {
         }
     ));
     let st = go(st, &mut c, TaskAction::ApproveKiss { actor: GM, die: 3 }, 0).0;
+    assert!(st.kisses_settled());
     let (st, _) = roll_kisses(st, &mut c, 1);
     let kissed: Vec<u32> = st.dice.iter().filter(|d| d.kissed).map(|d| d.id).collect();
     assert_eq!(kissed, [1, 3]);
@@ -568,6 +572,9 @@ fn ve1_k3_new_face_replaces_the_old_even_when_worse() {
     );
     assert_eq!(d1.history, [5, 3]);
     assert!(!st.die(2).unwrap().kissed);
+    // The face each KISS replaced; none for a die never KISSed.
+    let from: Vec<Option<u32>> = st.dice.iter().map(TaskDie::kissed_from).collect();
+    assert_eq!(from, [Some(5), None, Some(4)]);
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! Bonus factors on a check that fell short: picked in the **Bonus
-//! factors** menu, named with `/ve bonus`, **Clear factors**, and the FC's
-//! **Approve factors**.
+//! factors** menu, **Clear factors**, and the FC's **Approve factors** (a
+//! factor named with `/ve bonus` is one action, built by `press`).
 
 use crate::app::AppError;
-use crate::rules::venus::check::{CheckAction, FactorKind};
+use crate::rules::venus::check::CheckAction;
 use crate::rules::venus::CheckState;
 use crate::rules::Actor;
 use crate::systems::venus::state::CheckSession;
@@ -29,16 +29,6 @@ pub fn picked(
         });
     }
     Ok(v)
-}
-
-/// `named`: a factor named with `/ve bonus`.
-pub fn named(a: Actor, name: &str, kind: FactorKind, value: u32) -> Vec<CheckAction> {
-    vec![CheckAction::AddFactor {
-        actor: a,
-        name: name.to_string(),
-        kind,
-        value,
-    }]
 }
 
 /// `clear`: removes every claimed factor.

@@ -84,14 +84,6 @@ fn only_job(c: &Loaded<VenusSheet>, ability: &str) -> Result<Option<String>, App
     }
 }
 
-/// `withdraw`: the clicker withdraws their offer.
-pub fn withdraw(t: &Turn<'_>) -> Step {
-    Step::one(TaskAction::WithdrawAid {
-        actor: t.a,
-        ally: t.me(),
-    })
-}
-
 /// `accept` and `refuse`: the roller answers `ally`'s offer (an accepted
 /// one may still be refused until the roll). **Accept** on an offer
 /// already taken, an older message's button, says so and changes nothing.

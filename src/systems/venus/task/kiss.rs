@@ -7,10 +7,10 @@
 //! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
 //! **Approve KISSes** and **Veto last KISS**.
 
-use super::menus::{free_names, key_of, value_of};
+use super::menus::{free_names, key_of, value_of, VALUE_TEXT};
 use super::turn::{Step, Turn};
 use crate::app::AppError;
-use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase};
+use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase, TaskState};
 use crate::rules::venus::{Edition, VenusCtx};
 use crate::systems::venus::buttons::Payment;
 use crate::systems::venus::fc_words;
@@ -173,17 +173,12 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
 }
 
 /// Whether the roller's own pick in the KISS menu also ends the round: the
-/// roller is who presses **Re-roll** anyway (VE1-K1: all KISSes declared
-/// together, then re-rolled together), so once every KISS declared needs no
-/// one else's word (none awaits the FC's approval, VE1-K4c; none is a stunt
-/// the FC may still veto before the re-roll, VE1-K4d) the pick re-rolls at
-/// once. An ally's pick, or one that waits on the FC, keeps **Re-roll**.
-fn rolls_at_once(task: &crate::rules::venus::task::TaskState, by: i64) -> bool {
-    by == task.roller
-        && task
-            .kisses
-            .iter()
-            .all(|k| k.approved && !matches!(k.source, KissSource::Stunt))
+/// roller is who presses **Re-roll** anyway, so once every KISS declared
+/// needs no one else's word ([`TaskState::kisses_settled`]) the pick
+/// re-rolls at once. An ally's pick, or one that waits on the FC, keeps
+/// **Re-roll**.
+fn rolls_at_once(task: &TaskState, by: i64) -> bool {
+    by == task.roller && task.kisses_settled()
 }
 
 /// The unused attributes and insights of the one who KISSes ([`free_names`]).
@@ -286,10 +281,7 @@ fn declarations(
 
 /// Applies `actions` to copies of the task and the sheets: the task as it
 /// would then stand, or the rules core's refusal in the FC's words.
-fn trial(
-    t: &Turn<'_>,
-    actions: &[TaskAction],
-) -> Result<crate::rules::venus::task::TaskState, String> {
+fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<TaskState, String> {
     let mut task = t.st.task.clone();
     let mut ctx = t.party.ctx.clone();
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
@@ -351,7 +343,7 @@ fn chosen_source(
     let free = free_names(st, ctx, by, specialty)?;
     let found = free
         .into_iter()
-        .find(|f| value_of(f, specialty) == value_of(text, specialty));
+        .find(|f| value_of(f, specialty, VALUE_TEXT) == value_of(text, specialty, VALUE_TEXT));
     let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
     match found {
         Some(f) => Ok(source(f, specialty)),
@@ -424,11 +416,6 @@ pub fn consent(t: &Turn<'_>) -> Result<Step, AppError> {
         ally: me,
         consent: !current,
     }))
-}
-
-/// `kroll`: re-rolls the KISSed dice and ends the round.
-pub fn roll(t: &Turn<'_>) -> Step {
-    Step::one(TaskAction::RollKisses { actor: t.a })
 }
 
 /// `kok` (FC): approves every KISS awaiting approval.

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::rules::venus::VenusCtx;
 use crate::systems::venus::state::{PayOption, TaskSession};
+use crate::systems::venus::task_view::KISS_VALUE_TEXT;
 
 /// The "KISS" menu's named payments: for each participant, their unused
 /// attributes and insights (values as the menu sends them back).
@@ -18,13 +19,8 @@ pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOpti
         for specialty in [true, false] {
             let kind = if specialty { "specialty" } else { "insight" };
             for text in free_names(st, ctx, who, specialty).unwrap_or_default() {
-                let cut: String = text
-                    .trim()
-                    .chars()
-                    .take(crate::systems::venus::task_view::KISS_VALUE_TEXT)
-                    .collect();
                 opts.push(PayOption {
-                    value: format!("{}:{cut}", if specialty { "sp" } else { "in" }),
+                    value: value_of(&text, specialty, KISS_VALUE_TEXT),
                     label: text.clone(),
                     description: format!("{}'s {kind}", st.name_of(who)),
                 });
@@ -54,7 +50,7 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
         for specialty in [true, false] {
             let kind = if specialty { "attribute" } else { "insight" };
             for text in free_names(st, ctx, payer, specialty).unwrap_or_default() {
-                let value = value_of(&text, specialty);
+                let value = value_of(&text, specialty, VALUE_TEXT);
                 match out.iter_mut().find(|o| o.value == value) {
                     Some(o) => {
                         if !o.description.contains(&name) {
@@ -91,11 +87,13 @@ pub(super) fn key_of(text: &str) -> String {
     text.trim().to_lowercase()
 }
 
-/// The longest text kept in a menu value (Discord allows 100 characters).
-const VALUE_TEXT: usize = 96;
+/// The longest text kept in a "Pay with a specialty or insight" menu value
+/// (Discord allows 100 characters).
+pub(super) const VALUE_TEXT: usize = 96;
 
-/// The menu value of an attribute (`sp:`) or insight (`in:`).
-pub(super) fn value_of(text: &str, specialty: bool) -> String {
-    let cut: String = text.trim().chars().take(VALUE_TEXT).collect();
+/// The menu value of an attribute (`sp:`) or insight (`in:`), its text
+/// trimmed and cut to `max` characters.
+pub(super) fn value_of(text: &str, specialty: bool, max: usize) -> String {
+    let cut: String = text.trim().chars().take(max).collect();
     format!("{}:{cut}", if specialty { "sp" } else { "in" })
 }

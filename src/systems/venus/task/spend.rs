@@ -12,14 +12,6 @@ use crate::rules::venus::sheet::same;
 use crate::rules::venus::task::{Purchase, TaskAction};
 use crate::systems::venus::buttons::Consequence;
 
-/// `buy`: buys the primary, a secondary or a tertiary consequence.
-pub fn buy(t: &Turn<'_>, c: Consequence) -> Step {
-    Step::one(TaskAction::Buy {
-        actor: t.a,
-        item: c.purchase(),
-    })
-}
-
 /// `buys`: buys every consequence picked in the "Buy consequences" menu
 /// (`s1`..`t4`, special ones `c<n>`), in the menu's order; one refusal
 /// buys none of them.

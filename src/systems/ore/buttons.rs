@@ -73,10 +73,12 @@ pub enum VvButton {
     Split(u32),
 }
 
-impl VvButton {
+impl Action for VvButton {
+    const OF: Option<&'static str> = Some("a Virtual Veil roll");
+
     /// Reads a clicked action word and argument on a roll, refusing the
     /// rest with the messages players have always seen.
-    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
+    fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
         let arg = arg.unwrap_or("");
         let menu = || Picker::parse(arg).ok_or_else(|| AppError::user("Unknown menu."));
         Ok(match action {
@@ -96,16 +98,10 @@ impl VvButton {
                 arg.parse()
                     .map_err(|_| AppError::user("That split button is not valid."))?,
             ),
-            other => {
-                return Err(AppError::user(format!(
-                    "Unknown action `{other}` for a Virtual Veil roll."
-                )))
-            }
+            other => return Err(Self::unknown(other)),
         })
     }
-}
 
-impl Action for VvButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
             VvButton::Pick(p) => ("pick", Some(p.word().to_string())),

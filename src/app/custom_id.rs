@@ -21,11 +21,7 @@ impl Click<'_> {
     /// The clicked action, typed; a click that is not one of `A`'s is
     /// refused with a clear message (and changes nothing).
     pub fn action<A: Action>(&self) -> Result<A, AppError> {
-        A::parse(&self.id.action, self.id.arg.as_deref()).ok_or_else(|| {
-            AppError::user(
-                "That button is not one I recognise; it may belong to an older version of the bot.",
-            )
-        })
+        A::read(&self.id.action, self.id.arg.as_deref())
     }
 }
 
@@ -117,6 +113,30 @@ pub trait Action: Sized {
     /// one of this system's actions.
     fn parse(action: &str, arg: Option<&str>) -> Option<Self>;
 
+    /// What the refusal of a word that is none of these actions calls
+    /// their message (`a roll`: "Unknown action `x` for a roll."); `None`:
+    /// the refusal of a button from an older version of the bot.
+    const OF: Option<&'static str> = None;
+
+    /// The refusal of `word`, which is none of these actions ([`Action::OF`]).
+    fn unknown(word: &str) -> AppError {
+        AppError::user(match Self::OF {
+            Some(of) => format!("Unknown action `{word}` for {of}."),
+            None => {
+                "That button is not one I recognise; it may belong to an older version of the bot."
+                    .into()
+            }
+        })
+    }
+
+    /// Reads a clicked action word and argument, refusing any that is none
+    /// of these actions ([`Action::unknown`]). A set whose refusals say
+    /// more (an argument out of range) overrides it, and its
+    /// [`Action::parse`] is then `Self::read(action, arg).ok()`.
+    fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
+        Self::parse(action, arg).ok_or_else(|| Self::unknown(action))
+    }
+
     /// The button id of this action on `session` at `version`.
     fn button(&self, kind: &str, session: i64, version: i64) -> ButtonId {
         let (action, arg) = self.encode();
@@ -165,6 +185,73 @@ mod tests {
             ButtonId::parse(&with.encode()).unwrap().arg.as_deref(),
             Some("3,4")
         );
+    }
+
+    /// Two made-up button sets: one that names its message, one that does not.
+    #[derive(Debug, PartialEq)]
+    enum Named {
+        Go,
+    }
+    #[derive(Debug, PartialEq)]
+    enum Plain {
+        Go,
+    }
+
+    impl Action for Named {
+        const OF: Option<&'static str> = Some("a toy");
+        fn encode(&self) -> (&'static str, Option<String>) {
+            ("go", None)
+        }
+        fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+            (action == "go").then_some(Named::Go)
+        }
+    }
+
+    impl Action for Plain {
+        fn encode(&self) -> (&'static str, Option<String>) {
+            ("go", None)
+        }
+        fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+            (action == "go").then_some(Plain::Go)
+        }
+    }
+
+    #[test]
+    fn a_click_reads_its_action_or_is_refused_in_its_sets_words() {
+        let caller = Caller::default();
+        let click = |id: &ButtonId| {
+            let (named, plain) = (
+                Click {
+                    id,
+                    values: &[],
+                    caller: &caller,
+                }
+                .action::<Named>(),
+                Click {
+                    id,
+                    values: &[],
+                    caller: &caller,
+                }
+                .action::<Plain>(),
+            );
+            (
+                named.map_err(|e| e.user_message()),
+                plain.map_err(|e| e.user_message()),
+            )
+        };
+        let go = ButtonId::new("toy", 1, 1, "go");
+        assert_eq!(click(&go), (Ok(Named::Go), Ok(Plain::Go)));
+        let (named, plain) = click(&ButtonId::new("toy", 1, 1, "stop"));
+        assert_eq!(named, Err("Unknown action `stop` for a toy.".to_string()));
+        assert_eq!(
+            plain,
+            Err(
+                "That button is not one I recognise; it may belong to an older version of the bot."
+                    .to_string()
+            )
+        );
+        assert_eq!(Named::read("go", None).ok(), Some(Named::Go));
+        assert!(Named::read("go", Some("x")).is_ok() && Plain::read("", None).is_err());
     }
 
     #[test]

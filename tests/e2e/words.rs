@@ -197,3 +197,58 @@ async fn words_a_missing_venus_difficulty_names_the_option_and_its_values() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A click with a word none of a message's buttons carries (a forged or
+/// mangled custom_id) is refused privately in that message's words, and
+/// changes nothing: a generic roll, a roll log's page, a Storyteller sheet
+/// card and a Veracity sheet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_an_unknown_button_word_is_refused_in_its_messages_words() {
+    let t = table("words-buttons", 3).await;
+    ok(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    // A wounded sheet's card carries its own button (Ignore wound penalty).
+    ok(
+        &t,
+        "fc",
+        "/st sheet wounds dice:1 difficulty:1 player:@alice",
+    )
+    .await;
+    ok(
+        &t,
+        "bob",
+        "/vr sheet create name:Bo light:6 flesh:6 facet:Calm",
+    )
+    .await;
+    for _ in 0..11 {
+        ok(&t, "carol", "/roll expression:1d6").await;
+    }
+    for (who, line, expected) in [
+        ("dave", "/roll expression:2d6", "for a roll."),
+        ("carol", "/history show count:11", "for a roll log."),
+        ("alice", "/st sheet show", "for a sheet."),
+        ("bob", "/vr sheet show", "for this message."),
+    ] {
+        let ex = t.command(who, line).await.unwrap();
+        let buttons = ex
+            .outputs
+            .iter()
+            .flat_map(|o| o.buttons())
+            .collect::<Vec<_>>();
+        let (_, id, _) = buttons
+            .first()
+            .unwrap_or_else(|| panic!("{line}: no button"));
+        // kind:session:version:action[:arg] with the action word forged.
+        let forged = id.split(':').take(3).collect::<Vec<_>>().join(":") + ":bogus";
+        let msg = t.last_message_for(who).unwrap();
+        let ex = t.click_custom_id(who, msg.id, &forged, None).await.unwrap();
+        let out = ex.single();
+        assert_eq!(out.kind, "ephemeral", "{line}: {}", out.text());
+        assert_eq!(
+            out.content(),
+            format!("⚠️ Unknown action `bogus` {expected}"),
+            "{line}"
+        );
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
+}

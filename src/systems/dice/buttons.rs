@@ -3,7 +3,6 @@
 //! by side here, and nowhere else.
 
 use crate::app::component::Action;
-use crate::app::AppError;
 
 /// A button on a generic roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,28 +14,19 @@ pub enum DiceButton {
 impl DiceButton {
     /// Every button, for tests and listings.
     pub const ALL: [DiceButton; 1] = [DiceButton::Reroll];
-
-    /// Reads a clicked action word, refusing unknown ones with the message
-    /// players have always seen.
-    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        match action {
-            "reroll" => Ok(DiceButton::Reroll),
-            other => Err(AppError::user(format!(
-                "Unknown action `{other}` for a roll."
-            ))),
-        }
-    }
 }
 
 impl Action for DiceButton {
+    const OF: Option<&'static str> = Some("a roll");
+
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
             DiceButton::Reroll => ("reroll", None),
         }
     }
 
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+    fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+        (action == "reroll").then_some(DiceButton::Reroll)
     }
 }
 

@@ -153,7 +153,7 @@ impl Feature for DiceSystem {
                 state.roller
             )));
         }
-        match DiceButton::read(&click.id.action, click.id.arg.as_deref())? {
+        match click.action::<DiceButton>()? {
             DiceButton::Reroll => reroll::apply(app, turn, session).await,
         }
     }

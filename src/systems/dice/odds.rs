@@ -7,7 +7,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use clap::{FromArgMatches, Subcommand};
+use clap::Subcommand;
 use serde_json::{json, Value};
 
 use crate::app::view::{colour, Embed, File, View};
@@ -17,7 +17,7 @@ use crate::rules::expr::odds::Dist;
 use crate::rules::expr::{self, odds, Caps};
 use crate::rules::odds::OddsError;
 use crate::systems::platform::chart::{self, Axis, Bar, Panel};
-use crate::systems::platform::odds::{series, CliOdds, Odds, Printed};
+use crate::systems::platform::odds::{series, CliOdds, CliQuestion, Odds, Printed};
 use crate::systems::platform::text::pct;
 
 /// The generic roller's question.
@@ -35,15 +35,15 @@ pub enum Question {
 pub fn odds() -> Odds {
     Odds {
         slash: || vec![odds_roll()],
-        cli: CliOdds {
-            augment: Question::augment_subcommands,
-            has: Question::has_subcommand,
-            ask: |m| {
-                let Question::Roll { expression } = Question::from_arg_matches(m)
-                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&expression).map_err(|e| OddsError::new("expression", expression, e))
-            },
-        },
+        cli: CliOdds::of::<Question>(),
+    }
+}
+
+impl CliQuestion for Question {
+    /// The expression's answer, or the refusal of the expression.
+    fn printed(&self) -> Result<Printed, OddsError> {
+        let Question::Roll { expression } = self;
+        printed(expression).map_err(|e| OddsError::new("expression", expression, e))
     }
 }
 

@@ -73,21 +73,12 @@ pub enum VvButton {
     Split(u32),
 }
 
-impl VvButton {
-    /// One of each shape, for tests.
-    pub fn samples() -> Vec<VvButton> {
-        let mut v: Vec<VvButton> = PICKERS.map(|(_, p)| VvButton::Pick(p)).to_vec();
-        v.extend(PICKERS.map(|(_, p)| VvButton::Select(p)));
-        v.extend([1, 9, 10].map(VvButton::Basic));
-        v.extend([VvButton::Discard, VvButton::Close]);
-        v.extend([0, 7, u32::MAX].map(VvButton::Special));
-        v.extend([1, 10].map(VvButton::Split));
-        v
-    }
+impl Action for VvButton {
+    const OF: Option<&'static str> = Some("a Virtual Veil roll");
 
     /// Reads a clicked action word and argument on a roll, refusing the
     /// rest with the messages players have always seen.
-    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
+    fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
         let arg = arg.unwrap_or("");
         let menu = || Picker::parse(arg).ok_or_else(|| AppError::user("Unknown menu."));
         Ok(match action {
@@ -107,16 +98,10 @@ impl VvButton {
                 arg.parse()
                     .map_err(|_| AppError::user("That split button is not valid."))?,
             ),
-            other => {
-                return Err(AppError::user(format!(
-                    "Unknown action `{other}` for a Virtual Veil roll."
-                )))
-            }
+            other => return Err(Self::unknown(other)),
         })
     }
-}
 
-impl Action for VvButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
             VvButton::Pick(p) => ("pick", Some(p.word().to_string())),
@@ -139,9 +124,20 @@ mod tests {
     use super::*;
     use crate::app::component::ButtonId;
 
+    /// One of each shape.
+    fn samples() -> Vec<VvButton> {
+        let mut v: Vec<VvButton> = PICKERS.map(|(_, p)| VvButton::Pick(p)).to_vec();
+        v.extend(PICKERS.map(|(_, p)| VvButton::Select(p)));
+        v.extend([1, 9, 10].map(VvButton::Basic));
+        v.extend([VvButton::Discard, VvButton::Close]);
+        v.extend([0, 7, u32::MAX].map(VvButton::Special));
+        v.extend([1, 10].map(VvButton::Split));
+        v
+    }
+
     #[test]
     fn every_button_round_trips() {
-        for b in VvButton::samples() {
+        for b in samples() {
             let id = ButtonId::parse(&b.button(super::super::KIND, 1_000, 20).encode()).unwrap();
             assert_eq!(VvButton::parse(&id.action, id.arg.as_deref()), Some(b));
         }

@@ -142,19 +142,10 @@ mod tests {
 
     fn entry(action: &str, events: &[OreEvent]) -> LogEntry {
         LogEntry {
-            id: 1,
-            guild_id: 1,
-            channel_id: 1,
-            user_id: 1,
-            character_id: None,
-            session_id: None,
-            system: "ore".into(),
             action: action.into(),
-            secret: false,
             inputs: "{}".into(),
-            dice: "[]".into(),
             outcome: serde_json::to_string(events).unwrap(),
-            created_at: 0,
+            ..LogEntry::default()
         }
     }
 

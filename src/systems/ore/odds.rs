@@ -2,7 +2,7 @@
 //! wide the widest matching set of a roll will be, answered with the rules
 //! core's typed answer ([`crate::rules::ore::odds::WidestQuestion`]).
 
-use clap::{FromArgMatches, Subcommand};
+use clap::Subcommand;
 
 use crate::app::view::View;
 use crate::kit::{Context, Error};
@@ -10,7 +10,7 @@ use crate::rules::odds::OddsError;
 use crate::rules::ore::odds::{WidestOdds, WidestQuestion};
 use crate::systems::platform::chart::{Axis, Bar, Panel, Tone};
 use crate::systems::platform::odds::{
-    render, reply, series, width_name, CliOdds, Odds, Printed, MAX_LINES,
+    render, reply, series, width_name, CliOdds, CliQuestion, Odds, Printed, MAX_LINES,
 };
 use crate::systems::platform::text::pct;
 
@@ -29,15 +29,7 @@ pub enum Question {
 pub fn odds() -> Odds {
     Odds {
         slash: || vec![odds_ore()],
-        cli: CliOdds {
-            augment: Question::augment_subcommands,
-            has: Question::has_subcommand,
-            ask: |m| {
-                let q = Question::from_arg_matches(m)
-                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&q)
-            },
-        },
+        cli: CliOdds::of::<Question>(),
     }
 }
 
@@ -46,12 +38,14 @@ fn answer(q: &Question) -> Result<WidestOdds, OddsError> {
     WidestQuestion { dice }.answer()
 }
 
-/// The typed answer as `kismet odds` prints it.
-pub fn printed(q: &Question) -> Result<Printed, OddsError> {
-    let a = answer(q)?;
-    let mut out = String::new();
-    series(&mut out, "widest", "width", 1, &a.widest);
-    Printed::new(&a, out)
+impl CliQuestion for Question {
+    /// The typed answer as `kismet odds` prints it.
+    fn printed(&self) -> Result<Printed, OddsError> {
+        let a = answer(self)?;
+        let mut out = String::new();
+        series(&mut out, "widest", "width", 1, &a.widest);
+        Printed::new(&a, out)
+    }
 }
 
 /// The `/odds` view of the question.
@@ -122,7 +116,7 @@ mod tests {
     fn thirty_dice_fit_the_limits_and_read_the_004_row() {
         let v = view(&Question::Ore { dice: 30 }).unwrap();
         assert_eq!(v.clone().clamp(), v);
-        let six = printed(&Question::Ore { dice: 6 }).unwrap();
+        let six = Question::Ore { dice: 6 }.printed().unwrap();
         assert!((six.json["widest"][0].as_f64().unwrap() - 0.1512).abs() < 1e-12);
     }
 }

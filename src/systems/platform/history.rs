@@ -48,21 +48,11 @@ pub enum PageButton {
 impl PageButton {
     /// Every button, for tests and listings.
     pub const ALL: [PageButton; 2] = [PageButton::Prev, PageButton::Next];
-
-    /// Reads a clicked action word, refusing unknown ones with the message
-    /// players have always seen.
-    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        match action {
-            "prev" => Ok(PageButton::Prev),
-            "next" => Ok(PageButton::Next),
-            other => Err(AppError::user(format!(
-                "Unknown action `{other}` for a roll log."
-            ))),
-        }
-    }
 }
 
 impl Action for PageButton {
+    const OF: Option<&'static str> = Some("a roll log");
+
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
             PageButton::Prev => ("prev", None),
@@ -70,8 +60,12 @@ impl Action for PageButton {
         }
     }
 
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+    fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+        match action {
+            "prev" => Some(PageButton::Prev),
+            "next" => Some(PageButton::Next),
+            _ => None,
+        }
     }
 }
 
@@ -253,7 +247,7 @@ pub async fn click(app: &App, tx: Act, session: Session, click: &Click<'_>) -> A
     require_reader(turn.tx(), &session, click.caller).await?;
     let mut state: PagerState = sessions::load(&session)?;
     let last = state.pages() - 1;
-    state.page = match PageButton::read(&click.id.action, click.id.arg.as_deref())? {
+    state.page = match click.action::<PageButton>()? {
         PageButton::Prev => (state.page - 1).max(0),
         PageButton::Next => (state.page + 1).min(last),
     };

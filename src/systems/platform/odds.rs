@@ -44,6 +44,31 @@ pub struct CliOdds {
     pub ask: fn(&clap::ArgMatches) -> Result<Printed, OddsError>,
 }
 
+impl CliOdds {
+    /// The questions of `Q`: its subcommands, and the chosen one's answer.
+    pub fn of<Q: CliQuestion>() -> Self {
+        Self {
+            augment: Q::augment_subcommands,
+            has: Q::has_subcommand,
+            ask: ask::<Q>,
+        }
+    }
+}
+
+/// A system's `kismet odds` questions as one clap subcommand enum whose
+/// values answer themselves ([`CliOdds::of`] registers it).
+pub trait CliQuestion: clap::Subcommand + clap::FromArgMatches {
+    /// The typed answer to this question as `kismet odds` prints it.
+    fn printed(&self) -> Result<Printed, OddsError>;
+}
+
+/// Reads the question chosen in `m` as a `Q` and answers it.
+fn ask<Q: CliQuestion>(m: &clap::ArgMatches) -> Result<Printed, OddsError> {
+    Q::from_arg_matches(m)
+        .map_err(|e| OddsError::new("question", "?", e.to_string()))?
+        .printed()
+}
+
 /// An answer as `kismet odds` prints it: the JSON (the typed answer's
 /// fields) or, with `--pretty`, a table in the JSON's key order.
 #[derive(Debug, Clone, PartialEq)]
@@ -285,4 +310,53 @@ pub fn task(
             bars,
         )],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Subcommand;
+
+    /// Two questions of a made-up system.
+    #[derive(Debug, Clone, PartialEq, Subcommand)]
+    enum Toy {
+        /// Heads, as a number.
+        Coin {
+            #[arg(long)]
+            sides: u32,
+        },
+        /// Never answered.
+        Never,
+    }
+
+    impl CliQuestion for Toy {
+        fn printed(&self) -> Result<Printed, OddsError> {
+            match *self {
+                Toy::Coin { sides } => Printed::new(&sides, format!("sides {sides}\n")),
+                Toy::Never => Err(OddsError::new("never", "-", "no answer")),
+            }
+        }
+    }
+
+    /// The matches of `kismet odds` for `words`, parsed with `cli`.
+    fn matches(cli: CliOdds, words: &[&str]) -> clap::ArgMatches {
+        let cmd = (cli.augment)(clap::Command::new("odds"));
+        cmd.try_get_matches_from(std::iter::once("odds").chain(words.iter().copied()))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_question_enum_registers_its_subcommands_and_answers_the_chosen_one() {
+        let cli = CliOdds::of::<Toy>();
+        assert!((cli.has)("coin") && (cli.has)("never") && !(cli.has)("dice"));
+        let p = (cli.ask)(&matches(cli, &["coin", "--sides", "2"])).unwrap();
+        assert_eq!(
+            (p.json, p.pretty.as_str()),
+            (serde_json::json!(2), "sides 2\n")
+        );
+        let refused = (cli.ask)(&matches(cli, &["never"])).unwrap_err();
+        assert_eq!(refused, OddsError::new("never", "-", "no answer"));
+        let none = (cli.ask)(&clap::ArgMatches::default()).unwrap_err();
+        assert_eq!((none.param, none.value.as_str()), (Some("question"), "?"));
+    }
 }

@@ -60,16 +60,9 @@ pub enum SheetButton {
 }
 
 impl SheetButton {
-    /// Every button with its action word: what [`SheetButton::read`] reads
-    /// back.
+    /// Every button with its action word: what [`SheetButton`]'s
+    /// [`Action::parse`] reads back.
     pub const WORDS: [(&str, SheetButton); 1] = [("ignore", SheetButton::Ignore)];
-
-    /// Reads a clicked action word (one of [`Self::WORDS`]), refusing
-    /// unknown ones with the message players have always seen.
-    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        by_word(&Self::WORDS, action)
-            .ok_or_else(|| AppError::user(format!("Unknown action `{action}` for a sheet.")))
-    }
 
     /// The action word (also what the roll log records as the button).
     pub fn word(self) -> &'static str {
@@ -78,12 +71,14 @@ impl SheetButton {
 }
 
 impl Action for SheetButton {
+    const OF: Option<&'static str> = Some("a sheet");
+
     fn encode(&self) -> (&'static str, Option<String>) {
         (self.word(), None)
     }
 
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+    fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+        by_word(&Self::WORDS, action)
     }
 }
 

@@ -2,7 +2,7 @@
 //! difficulty and bonus-dice rule) and `kismet odds st`, answered with the
 //! rules core's typed answer ([`crate::rules::storyteller::odds::StQuestion`]).
 
-use clap::{FromArgMatches, Subcommand};
+use clap::Subcommand;
 
 use crate::app::view::View;
 use crate::app::{settings, App, AppResult, Caller};
@@ -11,7 +11,9 @@ use crate::rules::odds::OddsError;
 use crate::rules::storyteller::odds::StQuestion;
 use crate::rules::storyteller::{roll_odds_with, BonusDicePerTen, Outcome3, StorytellerSettings};
 use crate::systems::platform::chart::{Axis, Bar, Panel, Tone};
-use crate::systems::platform::odds::{answer, render, scalar, sweep, CliOdds, Odds, Printed};
+use crate::systems::platform::odds::{
+    answer, render, scalar, sweep, CliOdds, CliQuestion, Odds, Printed,
+};
 use crate::systems::platform::text::pct;
 
 /// Storyteller's question.
@@ -38,15 +40,7 @@ pub enum Question {
 pub fn odds() -> Odds {
     Odds {
         slash: || vec![odds_st()],
-        cli: CliOdds {
-            augment: Question::augment_subcommands,
-            has: Question::has_subcommand,
-            ask: |m| {
-                let q = Question::from_arg_matches(m)
-                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&q)
-            },
-        },
+        cli: CliOdds::of::<Question>(),
     }
 }
 
@@ -67,15 +61,17 @@ fn outcome(q: &Question, per_ten: BonusDicePerTen) -> Result<Outcome3, OddsError
     .answer()
 }
 
-/// The typed answer as `kismet odds` prints it (under the default
-/// bonus-dice rule).
-pub fn printed(q: &Question) -> Result<Printed, OddsError> {
-    let o = outcome(q, BonusDicePerTen::PerSpecialty)?;
-    let mut out = String::new();
-    scalar(&mut out, "botch", o.botch);
-    scalar(&mut out, "failure", o.failure);
-    scalar(&mut out, "success", o.success);
-    Printed::new(&o, out)
+impl CliQuestion for Question {
+    /// The typed answer as `kismet odds` prints it (under the default
+    /// bonus-dice rule).
+    fn printed(&self) -> Result<Printed, OddsError> {
+        let o = outcome(self, BonusDicePerTen::PerSpecialty)?;
+        let mut out = String::new();
+        scalar(&mut out, "botch", o.botch);
+        scalar(&mut out, "failure", o.failure);
+        scalar(&mut out, "success", o.success);
+        Printed::new(&o, out)
+    }
 }
 
 /// The `/odds` view of the question under a bonus-dice rule.

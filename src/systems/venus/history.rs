@@ -132,19 +132,10 @@ mod tests {
 
     fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
         LogEntry {
-            id: 1,
-            guild_id: 1,
-            channel_id: 1,
-            user_id: 1,
-            character_id: None,
-            session_id: Some(2),
-            system: "venus".into(),
             action: action.into(),
-            secret: false,
             inputs: inputs.into(),
-            dice: "[]".into(),
             outcome: outcome.into(),
-            created_at: 0,
+            ..LogEntry::default()
         }
     }
 

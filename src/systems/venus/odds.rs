@@ -5,7 +5,7 @@
 //! typed answers ([`crate::rules::venus::odds`]) and drawn by the shared
 //! `/odds` view ([`crate::systems::platform::odds`]).
 
-use clap::{FromArgMatches, Subcommand};
+use clap::Subcommand;
 
 use crate::app::view::View;
 use crate::kit::{Context, Error};
@@ -14,7 +14,7 @@ use crate::rules::venus::odds as ve;
 use crate::rules::venus::{Edition, Rank};
 use crate::systems::platform::chart::{Axis, Panel};
 use crate::systems::platform::odds::{
-    render, reply, scalar, series, sweep, task, CliOdds, Odds, Parts, Printed,
+    render, reply, scalar, series, sweep, task, CliOdds, CliQuestion, Odds, Parts, Printed,
 };
 use crate::systems::platform::text::pct;
 
@@ -98,15 +98,7 @@ pub enum Question {
 pub fn odds() -> Odds {
     Odds {
         slash: || vec![odds_ve()],
-        cli: CliOdds {
-            augment: Question::augment_subcommands,
-            has: Question::has_subcommand,
-            ask: |m| {
-                let q = Question::from_arg_matches(m)
-                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&q)
-            },
-        },
+        cli: CliOdds::of::<Question>(),
     }
 }
 
@@ -201,22 +193,24 @@ fn typed(q: &Question) -> Result<Typed, OddsError> {
     })
 }
 
-/// The rules core's typed answer as `kismet odds` prints it.
-pub fn printed(q: &Question) -> Result<Printed, OddsError> {
-    let out = String::new();
-    let check = |a: ve::CheckOdds, mut out: String| {
-        scalar(&mut out, "pass", a.pass);
-        Printed::new(&a, out)
-    };
-    let task = |a: ve::TaskOdds, mut out: String| {
-        series(&mut out, "at_least", "k", 0, &a.at_least);
-        Printed::new(&a, out)
-    };
-    match typed(q)? {
-        Typed::Ve1Check(c) => check(c.answer()?, out),
-        Typed::Ve2Check(c) => check(c.answer()?, out),
-        Typed::Ve1Task(t) => task(t.answer()?, out),
-        Typed::Ve2Task(t) => task(t.answer()?, out),
+impl CliQuestion for Question {
+    /// The rules core's typed answer as `kismet odds` prints it.
+    fn printed(&self) -> Result<Printed, OddsError> {
+        let out = String::new();
+        let check = |a: ve::CheckOdds, mut out: String| {
+            scalar(&mut out, "pass", a.pass);
+            Printed::new(&a, out)
+        };
+        let task = |a: ve::TaskOdds, mut out: String| {
+            series(&mut out, "at_least", "k", 0, &a.at_least);
+            Printed::new(&a, out)
+        };
+        match typed(self)? {
+            Typed::Ve1Check(c) => check(c.answer()?, out),
+            Typed::Ve2Check(c) => check(c.answer()?, out),
+            Typed::Ve1Task(t) => task(t.answer()?, out),
+            Typed::Ve2Task(t) => task(t.answer()?, out),
+        }
     }
 }
 
@@ -571,7 +565,7 @@ mod tests {
             rank: Rank::Silver,
             bonus_dice: 2,
         };
-        let p = printed(&q).unwrap().json["pass"].as_f64().unwrap();
+        let p = q.printed().unwrap().json["pass"].as_f64().unwrap();
         let v = view(&q).unwrap();
         assert_eq!(v.embeds[0].fields[0].value, format!("**{}**", pct(p)));
     }

@@ -4,7 +4,6 @@
 //! else; they are in messages already posted, so they never change.
 
 use crate::app::component::Action;
-use crate::app::AppError;
 use crate::kit::words::{by_word, word_of};
 
 /// A button or menu on a Veracity message.
@@ -29,7 +28,7 @@ pub enum VrButton {
 }
 
 /// Every button but Displace (which carries its slot) with its action word:
-/// what [`VrButton::read`] reads back.
+/// what [`VrButton`]'s [`Action::parse`] reads back.
 pub const WORDS: [(&str, VrButton); 6] = [
     ("rest_stress", VrButton::RestStress),
     ("rest_wound", VrButton::RestWound),
@@ -39,28 +38,9 @@ pub const WORDS: [(&str, VrButton); 6] = [
     ("rev_lesser", VrButton::RevealNotGreater),
 ];
 
-impl VrButton {
-    /// Reads a clicked action word, refusing unknown ones with the message
-    /// players have always seen.
-    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
-        if action == "displace" {
-            return arg
-                .and_then(|a| a.parse().ok())
-                .filter(|n| (1..=crate::rules::veracity::sheet::MAX_SLOTS).contains(n))
-                .map(VrButton::Displace)
-                .ok_or_else(|| Self::unknown(action));
-        }
-        // The other words take no argument: as [`Action::encode`] writes them.
-        by_word(&WORDS, action).ok_or_else(|| Self::unknown(action))
-    }
-
-    /// The refusal for a word that is not one of this message's buttons.
-    pub fn unknown(word: &str) -> AppError {
-        AppError::user(format!("Unknown action `{word}` for this message."))
-    }
-}
-
 impl Action for VrButton {
+    const OF: Option<&'static str> = Some("this message");
+
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
             VrButton::Displace(n) => ("displace", Some(n.to_string())),
@@ -69,7 +49,14 @@ impl Action for VrButton {
     }
 
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+        if action == "displace" {
+            return arg
+                .and_then(|a| a.parse().ok())
+                .filter(|n| (1..=crate::rules::veracity::sheet::MAX_SLOTS).contains(n))
+                .map(VrButton::Displace);
+        }
+        // The other words take no argument: as [`Action::encode`] writes them.
+        by_word(&WORDS, action)
     }
 }
 

@@ -3,7 +3,6 @@
 //! flee, join the fight, and the referee's end of the fight. The action words are in messages already posted: never rename them.
 
 use crate::app::component::Action;
-use crate::app::AppError;
 use crate::kit::words::{by_word, word_of};
 use crate::rules::veracity::initiative::ApAction;
 
@@ -46,24 +45,6 @@ pub const ACT_WORDS: [(&str, ApAction); 5] = [
     ("draw", ApAction::DrawOrStow),
 ];
 
-impl CombatButton {
-    /// Reads a clicked action word: one of [`WORDS`], or `act` with one of
-    /// [`ACT_WORDS`], as [`Action::encode`] writes them.
-    pub fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
-        match (action, arg) {
-            ("act", Some(a)) => by_word(&ACT_WORDS, a).map(CombatButton::Act),
-            (word, None) => by_word(&WORDS, word),
-            _ => None,
-        }
-        .ok_or_else(|| Self::unknown(action))
-    }
-
-    /// The refusal for a word that is not one of the tracker's buttons.
-    pub fn unknown(word: &str) -> AppError {
-        AppError::user(format!("Unknown action `{word}` for this fight."))
-    }
-}
-
 impl Action for CombatButton {
     fn encode(&self) -> (&'static str, Option<String>) {
         match self {
@@ -75,8 +56,15 @@ impl Action for CombatButton {
         }
     }
 
+    /// One of [`WORDS`], or `act` with one of [`ACT_WORDS`], as
+    /// [`Action::encode`] writes them (a click on anything else gets
+    /// [`crate::app::component::Click::action`]'s refusal).
     fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+        match (action, arg) {
+            ("act", Some(a)) => by_word(&ACT_WORDS, a).map(CombatButton::Act),
+            (word, None) => by_word(&WORDS, word),
+            _ => None,
+        }
     }
 }
 

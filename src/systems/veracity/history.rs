@@ -85,19 +85,10 @@ mod tests {
 
     fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
         LogEntry {
-            id: 1,
-            guild_id: 1,
-            channel_id: 1,
-            user_id: 1,
-            character_id: None,
-            session_id: None,
-            system: "veracity".into(),
             action: action.into(),
-            secret: false,
             inputs: inputs.into(),
-            dice: "[]".into(),
             outcome: outcome.into(),
-            created_at: 0,
+            ..LogEntry::default()
         }
     }
 

@@ -104,7 +104,7 @@ impl Feature for Veracity {
             return combat::click(app, tx, session, click).await;
         }
         let state: VrState = sessions::load(&session)?;
-        let button = VrButton::read(&click.id.action, click.id.arg.as_deref())?;
+        let button: VrButton = click.action()?;
         match (state, button) {
             (VrState::Sheet { character }, VrButton::RestStress) => {
                 rest::apply(app, tx, session, click.caller, character, true).await

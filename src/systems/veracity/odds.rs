@@ -2,7 +2,7 @@
 //! veracity-save`, answered with the rules core's typed answer
 //! ([`crate::rules::veracity::save::SaveQuestion`]).
 
-use clap::{FromArgMatches, Subcommand};
+use clap::Subcommand;
 
 use crate::app::view::View;
 use crate::kit::{Context, Error};
@@ -10,7 +10,7 @@ use crate::rules::odds::OddsError;
 use crate::rules::veracity::save::{save_success, SaveOdds, SaveQuestion};
 use crate::systems::platform::chart::{Axis, Panel};
 use crate::systems::platform::odds::{
-    render, reply, scalar, signed_d20, sweep, CliOdds, Odds, Printed,
+    render, reply, scalar, signed_d20, sweep, CliOdds, CliQuestion, Odds, Printed,
 };
 use crate::systems::platform::text::pct;
 
@@ -36,15 +36,7 @@ pub enum Question {
 pub fn odds() -> Odds {
     Odds {
         slash: || vec![odds_veracity_save()],
-        cli: CliOdds {
-            augment: Question::augment_subcommands,
-            has: Question::has_subcommand,
-            ask: |m| {
-                let q = Question::from_arg_matches(m)
-                    .map_err(|e| OddsError::new("question", "?", e.to_string()))?;
-                printed(&q)
-            },
-        },
+        cli: CliOdds::of::<Question>(),
     }
 }
 
@@ -62,12 +54,14 @@ fn answer(q: &Question) -> Result<SaveOdds, OddsError> {
     .answer()
 }
 
-/// The typed answer as `kismet odds` prints it.
-pub fn printed(q: &Question) -> Result<Printed, OddsError> {
-    let a = answer(q)?;
-    let mut out = String::new();
-    scalar(&mut out, "success", a.success);
-    Printed::new(&a, out)
+impl CliQuestion for Question {
+    /// The typed answer as `kismet odds` prints it.
+    fn printed(&self) -> Result<Printed, OddsError> {
+        let a = answer(self)?;
+        let mut out = String::new();
+        scalar(&mut out, "success", a.success);
+        Printed::new(&a, out)
+    }
 }
 
 /// The `/odds` view of the question.

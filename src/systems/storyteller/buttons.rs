@@ -5,7 +5,6 @@
 //! already posted, so they never change.
 
 use crate::app::component::Action;
-use crate::app::AppError;
 use crate::kit::words::{by_word, word_of};
 
 /// A button on a roll waiting for the willpower choice (ST-11).
@@ -20,21 +19,13 @@ pub enum RollButton {
 }
 
 impl RollButton {
-    /// Every button with its action word: what [`RollButton::read`] reads
-    /// back.
+    /// Every button with its action word: what [`RollButton`]'s
+    /// [`Action::parse`] reads back.
     pub const WORDS: [(&str, RollButton); 3] = [
         ("spend", RollButton::Spend),
         ("keep", RollButton::Keep),
         ("void", RollButton::Void),
     ];
-
-    /// Reads a clicked action word (one of [`Self::WORDS`]), refusing
-    /// unknown ones with the message players have always seen.
-    pub fn read(action: &str, _arg: Option<&str>) -> Result<Self, AppError> {
-        by_word(&Self::WORDS, action).ok_or_else(|| {
-            AppError::user(format!("Unknown action `{action}` for a Storyteller roll."))
-        })
-    }
 
     /// The action word (also what the roll log records as the button).
     pub fn word(self) -> &'static str {
@@ -43,12 +34,14 @@ impl RollButton {
 }
 
 impl Action for RollButton {
+    const OF: Option<&'static str> = Some("a Storyteller roll");
+
     fn encode(&self) -> (&'static str, Option<String>) {
         (self.word(), None)
     }
 
-    fn parse(action: &str, arg: Option<&str>) -> Option<Self> {
-        Self::read(action, arg).ok()
+    fn parse(action: &str, _arg: Option<&str>) -> Option<Self> {
+        by_word(&Self::WORDS, action)
     }
 }
 

@@ -27,7 +27,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             state.who()
         )));
     }
-    let button = RollButton::read(&click.id.action, click.id.arg.as_deref())?;
+    let button = click.action::<RollButton>()?;
     let actor = Actor {
         id: caller.user_id,
         gm: turn.fc,

@@ -432,7 +432,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             c.name()
         )));
     }
-    let button = SheetButton::read(&click.id.action, click.id.arg.as_deref())?;
+    let button = click.action::<SheetButton>()?;
     let out = match button {
         SheetButton::Ignore => ignore_wounds(session, state, c)?,
     };

@@ -12,7 +12,7 @@
 //! NPC's acts on the sheet kept in its seat ([`super::held`], issue 29
 //! item 5), pressed by the Compiler only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use super::combat_buttons::KIND;
 
@@ -43,44 +43,68 @@ pub const MAX_STAT: i64 = 30;
 /// The most Vitality (or Health) an NPC may be given.
 pub const MAX_TRACK: i64 = 999;
 
-/// The player characters of a fight, loaded by seat id.
-type Pcs = BTreeMap<u32, Loaded<OreSheet>>;
+/// The player characters of a fight, loaded by seat id, and their sheets
+/// as the rules core moves them on: [`tracker`] saves those that changed
+/// (and those an action [`Pcs::touch`]ed).
+#[derive(Default)]
+struct Pcs {
+    loaded: BTreeMap<u32, Loaded<OreSheet>>,
+    /// Each seat's sheet as the fight now has it, for the rules core.
+    sheets: Sheets,
+    /// Seats whose sheet is saved even when it stayed the same.
+    touched: BTreeSet<u32>,
+}
 
-async fn load_pcs_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
-    let mut out = Pcs::new();
-    for seat in &fight.turns.seats {
-        if let Some(c) = seat.character {
-            if let Ok(ch) = by_id(tx, guild, c).await {
-                out.insert(seat.id, ch);
+impl Pcs {
+    async fn load_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
+        let mut out = Pcs::default();
+        for seat in &fight.turns.seats {
+            if let Some(c) = seat.character {
+                if let Ok(ch) = by_id(tx, guild, c).await {
+                    out.sheets.insert(seat.id, ch.sheet.clone());
+                    out.loaded.insert(seat.id, ch);
+                }
             }
         }
+        Ok(out)
     }
-    Ok(out)
+
+    /// Seat `id`'s player character (`who`) and its sheet, for an action
+    /// that acts on it: saved even if the action leaves it the same.
+    fn acting(
+        &mut self,
+        id: u32,
+        who: &str,
+    ) -> Result<(&Loaded<OreSheet>, &mut OreSheet), AppError> {
+        let (Some(ch), Some(sheet)) = (self.loaded.get(&id), self.sheets.get_mut(&id)) else {
+            return Err(AppError::user(format!("{who}'s sheet no longer exists.")));
+        };
+        self.touched.insert(id);
+        Ok((ch, sheet))
+    }
+
+    /// The sheets to save: those the rules core changed or the action
+    /// touched, checked.
+    fn saved(&self) -> Result<Vec<Loaded<OreSheet>>, AppError> {
+        let mut out = Vec::new();
+        for (id, ch) in &self.loaded {
+            let Some(sheet) = self.sheets.get(id) else {
+                continue;
+            };
+            if ch.sheet != *sheet || self.touched.contains(id) {
+                let mut ch = ch.clone();
+                ch.sheet = sheet.clone();
+                out.push(checked(ch)?);
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The fight's player characters, read in the turn.
 async fn pcs_of(turn: &mut Turn<'_>, fight: &Fight) -> Result<Pcs, AppError> {
     let guild = turn.caller().guild_id;
-    load_pcs_in(turn.tx(), guild, fight).await
-}
-
-fn sheets(pcs: &Pcs) -> Sheets {
-    pcs.iter().map(|(k, v)| (*k, v.sheet.clone())).collect()
-}
-
-/// Takes the sheets the rules core changed into `pcs`, and gives those
-/// that changed (checked), for the outcome to save.
-fn changed_sheets(pcs: &mut Pcs, changed: Sheets) -> Result<Vec<Loaded<OreSheet>>, AppError> {
-    let mut out = Vec::new();
-    for (id, sheet) in changed {
-        if let Some(ch) = pcs.get_mut(&id) {
-            if ch.sheet != sheet {
-                ch.sheet = sheet;
-                out.push(checked(ch.clone())?);
-            }
-        }
-    }
-    Ok(out)
+    Pcs::load_in(turn.tx(), guild, fight).await
 }
 
 /// The running fight of the caller's channel, read in the turn.
@@ -107,7 +131,7 @@ enum Answer {
 /// The outcome that answers with the tracker drawn as saved (`pcs` as they
 /// now stand), for the caller to save or open the fight.
 fn drawn(turn: &Turn<'_>, fight: &Fight, pcs: &Pcs, answer: Answer) -> Step {
-    let (drawn, shown, max_pool) = (fight.clone(), sheets(pcs), turn.settings.max_pool);
+    let (drawn, shown, max_pool) = (fight.clone(), pcs.sheets.clone(), turn.settings.max_pool);
     Step::new(move |s: &Shown| {
         let v = view(s.id, s.version, s.status, &drawn, &shown, max_pool);
         match answer {
@@ -119,8 +143,9 @@ fn drawn(turn: &Turn<'_>, fight: &Fight, pcs: &Pcs, answer: Answer) -> Step {
     })
 }
 
-/// The outcome that saves the fight with `status` and answers with the
-/// tracker drawn as saved (`pcs` as they now stand).
+/// The outcome that saves the fight with `status` and the sheets of `pcs`
+/// the action changed ([`Pcs::saved`]), and answers with the tracker drawn
+/// as saved.
 fn tracker(
     turn: &Turn<'_>,
     session: Session,
@@ -128,8 +153,9 @@ fn tracker(
     status: Status,
     pcs: &Pcs,
     answer: Answer,
-) -> Step {
-    drawn(turn, fight, pcs, answer).save(session, fight, status, None)
+) -> Result<Step, AppError> {
+    let out = drawn(turn, fight, pcs, answer).save(session, fight, status, None);
+    Ok(pcs.saved()?.into_iter().fold(out, Step::sheet))
 }
 
 /// [`tracker`] for an action that changed no sheet: the fight saved open,
@@ -141,12 +167,15 @@ async fn redraw(
     answer: Answer,
 ) -> Result<Step, AppError> {
     let pcs = pcs_of(turn, fight).await?;
-    Ok(tracker(turn, session, fight, Status::Open, &pcs, answer))
+    tracker(turn, session, fight, Status::Open, &pcs, answer)
 }
 
-/// The outcome with `saved` sheets saved.
-fn with_sheets(out: Step, saved: Vec<Loaded<OreSheet>>) -> Step {
-    saved.into_iter().fold(out, Step::sheet)
+/// The outcome with the registers [`clear_registers`] closed saved and
+/// redrawn.
+fn with_cleared(out: Step, cleared: Vec<(Session, VvState, Status)>) -> Step {
+    cleared.into_iter().fold(out, |o, (s, state, status)| {
+        o.moved(s, &state, status, None)
+    })
 }
 
 /// Puts an NPC's sheet, changed through its register's buttons, back in
@@ -239,36 +268,10 @@ pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
     fight.note("⚔ The Compiler announces combat.");
     let inputs = record::CombatStart { world: Some(world) };
     let entry = Record::new("combat_start", &inputs, &()).on_session();
-    let out = drawn(&turn, &fight, &Pcs::new(), Answer::New)
+    let out = drawn(&turn, &fight, &Pcs::default(), Answer::New)
         .start(KIND, &fight, Status::Open, None)
         .log(entry);
     turn.finish(out).await
-}
-
-/// Rolls Outthink and Initiative for a seat that joins a fight already
-/// begun (kept on a player character's sheet): the note's words and the
-/// sheets to save.
-fn roll_late(
-    turn: &Turn<'_>,
-    fight: &mut Fight,
-    id: u32,
-    pcs: &mut Pcs,
-) -> Result<(String, Vec<Loaded<OreSheet>>), AppError> {
-    if !fight.begun() {
-        return Ok((String::new(), Vec::new()));
-    }
-    let mut changed = sheets(pcs);
-    fight.roll_late(id, &mut changed, &turn.settings, &mut turn.rng())?;
-    let saved = changed_sheets(pcs, changed)?;
-    let rolled = fight.turns.seat(id).map(|seat| {
-        let (o, i) = (seat.data.outthink, seat.data.initiative);
-        format!(
-            " Outthink {}, Initiative {}.",
-            o.unwrap_or(0),
-            i.unwrap_or(0)
-        )
-    });
-    Ok((rolled.unwrap_or_default(), saved))
 }
 
 /// `/vv-gm combat join`: the Compiler seats a character (`character:`,
@@ -284,10 +287,7 @@ pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
 }
 
 /// Seats a player character in `fight` (the caller's active one, or
-/// `name`, which a player may name only among their own): its Outthink and
-/// Initiative rolled when the fight has begun, a note logged on the
-/// tracker. Gives the outcome that saves and redraws it, answered with
-/// `answer` of the note.
+/// `name`, which a player may name only among their own) ([`seat`]).
 async fn seat_pc(
     turn: &mut Turn<'_>,
     session: Session,
@@ -296,16 +296,45 @@ async fn seat_pc(
     answer: impl FnOnce(&str) -> Answer,
 ) -> Result<Step, AppError> {
     let ch = turn.character(Pick::new(name, None), Access::Owner).await?;
-    let who = ch.name().to_string();
+    let (owner, character) = (Some(ch.row.owner_id), Some(ch.row.id));
     let id = fight
         .turns
-        .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
+        .add(ch.name(), owner, character, Fighter::pc())?;
+    joined(turn, session, fight, id, answer).await
+}
+
+/// Seat `id` joined `fight`: its Outthink and Initiative rolled when the
+/// fight has begun (kept on a player character's sheet), a note logged
+/// on the tracker. Gives the outcome that saves and redraws it, answered
+/// with `answer` of the note.
+async fn joined(
+    turn: &mut Turn<'_>,
+    session: Session,
+    fight: &mut Fight,
+    id: u32,
+    answer: impl FnOnce(&str) -> Answer,
+) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let (rolled, saved) = roll_late(turn, fight, id, &mut pcs)?;
-    let note = format!("{who} joins the fight.{rolled}");
+    if fight.begun() {
+        fight.roll_late(id, &mut pcs.sheets, &turn.settings, &mut turn.rng())?;
+    }
+    let seat = fight
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::user("No such combatant."))?;
+    let mob = seat.data.npc.as_ref().is_some_and(|n| n.mob_mode);
+    let mut note = format!(
+        "{} joins the fight{}.",
+        seat.name,
+        if mob { " (mob)" } else { "" }
+    );
+    if fight.begun() {
+        let (o, i) = (seat.data.outthink, seat.data.initiative);
+        let (o, i) = (o.unwrap_or(0), i.unwrap_or(0));
+        note.push_str(&format!(" Outthink {o}, Initiative {i}."));
+    }
     fight.note(note.clone());
-    let out = tracker(turn, session, fight, Status::Open, &pcs, answer(&note));
-    Ok(with_sheets(out, saved))
+    tracker(turn, session, fight, Status::Open, &pcs, answer(&note))
 }
 
 /// What `/vv-gm combat add` gives an NPC or mob.
@@ -389,18 +418,11 @@ pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     turn.require_gm(GM, "add combatants")?;
     let (session, mut fight) = running(&mut turn).await?;
     let name = super::check_text(app, "name", Some(&args.name))?.unwrap_or_default();
-    let sheet = npc_sheet(&args)?;
-    let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
-    let mut pcs = pcs_of(&mut turn, &fight).await?;
-    // An NPC's values stay in its seat: no sheet to save.
-    let (rolled, _) = roll_late(&turn, &mut fight, id, &mut pcs)?;
-    let note = format!(
-        "{name} joins the fight{}.{rolled}",
-        if args.mob { " (mob)" } else { "" },
-    );
-    fight.note(note.clone());
-    let answer = Answer::Edit(format!("✅ {note}"));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    let id = fight
+        .turns
+        .add(&name, None, None, Fighter::npc(npc_sheet(&args)?))?;
+    let answer = |n: &str| Answer::Edit(format!("✅ {n}"));
+    let out = joined(&mut turn, session, &mut fight, id, answer).await?;
     turn.finish(out).await
 }
 
@@ -457,16 +479,13 @@ pub async fn damage(
     let mut entry = Record::new("combat_damage", &inputs, &events)
         .dice(&sheet.fault_dice, super::faces::thrown(&events))
         .on_session();
-    let mut saved = Vec::new();
     if let Some(c) = character {
         entry = entry.character(c);
-        saved.extend(pcs.get(&id).cloned().map(checked).transpose()?);
     }
     let mut note = vec![head];
     note.extend(lines);
     let answer = Answer::Edit(text::join_capped(&note, 1800));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer).log(entry);
-    let mut out = with_sheets(out, saved);
+    let mut out = tracker(&turn, session, &fight, Status::Open, &pcs, answer)?.log(entry);
     // Cyber 0 logged them out: the cache dice leave their registers.
     if let Some(c) = character.filter(|_| super::logged_out(&events)) {
         out = super::roll::lost_cache(&mut turn, out, c, &sheet).await?;
@@ -492,11 +511,9 @@ fn hit(
         return Ok((ev, npc.clone(), None));
     }
     let who = fight.turns.seat(id).map(|s| s.name.as_str()).unwrap_or("");
-    let ch = pcs
-        .get_mut(&id)
-        .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
-    let ev = ch.sheet.take_damage(settings, track, amount, &mut rng)?;
-    Ok((ev, ch.sheet.clone(), Some(ch.row.id)))
+    let (ch, sheet) = pcs.acting(id, who)?;
+    let ev = sheet.take_damage(settings, track, amount, &mut rng)?;
+    Ok((ev, sheet.clone(), Some(ch.row.id)))
 }
 
 /// `/vv-gm combat end` (or **End combat**): the Compiler ends the fight.
@@ -519,15 +536,11 @@ async fn finish(
     answer: Answer,
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, &fight).await?;
-    let mut changed = sheets(&pcs);
-    fight.end(stable, &mut changed);
+    fight.end(stable, &mut pcs.sheets);
     let registers = fight.linked_registers();
-    let cleared = clear_registers(turn, &fight, &registers, &mut changed).await?;
-    let saved = changed_sheets(&mut pcs, changed)?;
-    let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer);
-    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
-        o.moved(m.0, &m.1, m.2, None)
-    }))
+    let cleared = clear_registers(turn, &fight, &registers, &mut pcs.sheets).await?;
+    let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer)?;
+    Ok(with_cleared(out, cleared))
 }
 
 /// Logs each Injury among `events` on its own line, which the log never
@@ -724,9 +737,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
 /// and round 1 begins.
 async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut changed = sheets(&pcs);
-    let rolls = fight.begin(&mut changed, &turn.settings, &mut turn.rng())?;
-    let saved = changed_sheets(&mut pcs, changed)?;
+    let rolls = fight.begin(&mut pcs.sheets, &turn.settings, &mut turn.rng())?;
     let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
     let inputs = record::CombatStart {
         world: Some(fight.world),
@@ -737,8 +748,7 @@ async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Resu
     let entry = Record::new("combat_begin", &inputs, &outcome)
         .dice(&rolls, faces)
         .on_session();
-    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
-    Ok(with_sheets(out, saved))
+    Ok(tracker(turn, session, fight, Status::Open, &pcs, Answer::Update)?.log(entry))
 }
 
 /// The Call phase's stat select: the acting seat's register is rolled
@@ -762,7 +772,6 @@ async fn call_stat(
         .cloned()
         .ok_or_else(|| AppError::user("No one is calling now."))?;
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut saved = Vec::new();
     let (register, roll_view, entry) = match seat.data.npc.clone() {
         Some(mut npc) => {
             let who = Calling {
@@ -784,21 +793,17 @@ async fn call_stat(
             called
         }
         None => {
-            let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
-                AppError::user(format!("{}'s sheet no longer exists.", seat.name))
-            })?;
-            let name = ch.name().to_string();
+            let (ch, sheet) = pcs.acting(seat.id, &seat.name)?;
             let who = Calling {
                 whose: Whose::Character(ch.row.id),
                 owner: Actor {
                     id: ch.row.owner_id,
                     gm: turn.fc,
                 },
-                sheet: &mut ch.sheet,
-                name: &name,
+                sheet,
+                name: ch.name(),
             };
             let called = call_roll(turn, who, stat).await?;
-            saved.push(checked(ch.clone())?);
             called
         }
     };
@@ -807,8 +812,7 @@ async fn call_stat(
         Some(r) => Answer::Posted(r),
         None => Answer::Update,
     };
-    let out = tracker(turn, session, fight, Status::Open, &pcs, answer).log(entry);
-    Ok(with_sheets(out, saved))
+    Ok(tracker(turn, session, fight, Status::Open, &pcs, answer)?.log(entry))
 }
 
 /// "Next round": the End phase for every seat (VV-11, A-O12), the linked
@@ -819,21 +823,17 @@ async fn next_round(
     fight: &mut Fight,
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut changed = sheets(&pcs);
     let registers = fight.linked_registers();
-    let ends = fight.end_round(&mut changed, &turn.settings)?;
-    let cleared = clear_registers(turn, fight, &registers, &mut changed).await?;
-    let saved = changed_sheets(&mut pcs, changed)?;
-    note_end_phase(fight, &ends, &sheets(&pcs));
+    let ends = fight.end_round(&mut pcs.sheets, &turn.settings)?;
+    let cleared = clear_registers(turn, fight, &registers, &mut pcs.sheets).await?;
+    note_end_phase(fight, &ends, &pcs.sheets);
     let inputs = record::Round {
         round: fight.turns.round.saturating_sub(1),
     };
     let outcome: Vec<record::SeatEnd> = ends.iter().map(record::SeatEnd::of).collect();
     let entry = Record::new("combat_end_round", &inputs, &outcome).on_session();
-    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
-    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
-        o.moved(m.0, &m.1, m.2, None)
-    }))
+    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update)?.log(entry);
+    Ok(with_cleared(out, cleared))
 }
 
 /// Notes what the End phase did to each seat (Injuries apart), and that
@@ -902,7 +902,9 @@ pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, Ap
     let fight: Fight = sessions::load(session)?;
     let mut tx = app.db.read().await?;
     let settings = super::settings_of(&mut tx, session).await?;
-    let pcs = sheets(&load_pcs_in(&mut tx, session.guild_id, &fight).await?);
+    let pcs = Pcs::load_in(&mut tx, session.guild_id, &fight)
+        .await?
+        .sheets;
     drop(tx);
     Ok(view(
         session.id,

@@ -1090,17 +1090,23 @@ impl OreRoll {
     /// every action, A-O13): the stat roll's own for the first, freshly
     /// rolled ones for each action after it.
     fn error_dice_for_action<R: Rng + ?Sized>(&self, rng: &mut R) -> (Vec<u32>, bool) {
-        let first = !self.actions.iter().any(|a| {
+        match self.first_error_dice() {
+            Some(first) => (first.to_vec(), false),
+            None => (pool(rng, self.error_dice_per_action as usize, 10), true),
+        }
+    }
+
+    /// The stat roll's own Error Dice while no dice-using action (Basic,
+    /// Special or Minor) has taken them yet: the next one does (A-O13).
+    /// `None` once one has, or when the roll has none.
+    pub fn first_error_dice(&self) -> Option<&[u32]> {
+        let taken = self.actions.iter().any(|a| {
             matches!(
                 a.kind,
                 ActionKind::Basic | ActionKind::Special | ActionKind::Minor
             )
         });
-        if first {
-            (self.error_dice.clone(), false)
-        } else {
-            (pool(rng, self.error_dice_per_action as usize, 10), true)
-        }
+        (!taken && !self.error_dice.is_empty()).then_some(self.error_dice.as_slice())
     }
 
     fn mark_used(&mut self, dice: &[usize]) -> (Vec<u32>, u32) {

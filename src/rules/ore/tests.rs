@@ -2209,6 +2209,7 @@ fn a_o13_minor_actions_roll_error_dice_too() {
     });
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     assert_eq!(roll.error_dice.len(), 1);
+    assert_eq!(roll.first_error_dice(), Some(roll.error_dice.as_slice()));
     let (roll, _) = ok(
         roll,
         &mut sheet,
@@ -2219,6 +2220,7 @@ fn a_o13_minor_actions_roll_error_dice_too() {
         },
     );
     assert_eq!(roll.actions[0].error_dice, roll.error_dice);
+    assert_eq!(roll.first_error_dice(), None, "the Minor action took them");
     let (roll, ev) = ok(roll, &mut sheet, basic(7));
     assert_eq!(roll.actions[1].error_dice.len(), 1, "a fresh Error Die");
     assert!(ev.iter().any(|e| matches!(

@@ -680,18 +680,13 @@ fn error_dice_line(r: &OreRoll) -> Option<String> {
     if r.error_dice_per_action == 0 {
         return None;
     }
-    let first_used = r
-        .actions
-        .iter()
-        .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
     let per = text::count(r.error_dice_per_action, "error die", "error dice");
-    Some(if first_used {
-        format!("⚠️ {per} per action (Injuries)")
-    } else {
-        format!(
+    Some(match r.first_error_dice() {
+        Some(first) => format!(
             "⚠️ {per} per action (Injuries); with the first: **{}**",
-            text::faces(&r.error_dice)
-        )
+            text::faces(first)
+        ),
+        None => format!("⚠️ {per} per action (Injuries)"),
     })
 }
 
@@ -1099,6 +1094,53 @@ mod tests {
                 "{rows:?}"
             );
         }
+    }
+
+    /// A-O13: the stat roll's own Error Dice go with its first
+    /// dice-using action, a Minor one too; once one took them, the message
+    /// no longer offers them "with the first".
+    #[test]
+    fn a_o13_error_dice_leave_the_message_with_a_minor_action_too() {
+        use crate::rules::ore::sheet::{Injury, Severity};
+        use crate::rules::ore::RollAction;
+        let (mut s, mut sheet) = state(6, 0, OreSettings::default());
+        sheet.injuries.push(Injury {
+            severity: Severity::Minor,
+            healed: false,
+            losses: None,
+        });
+        let owner = Actor { id: 1, gm: false };
+        let request = RollRequest {
+            stat: Some(Stat::Wit),
+            dice: None,
+            label: None,
+        };
+        let mut rng = StdRng::seed_from_u64(3);
+        let settings = OreSettings::default();
+        s.roll = OreRoll::start(&sheet, &settings, owner, request, &mut rng)
+            .unwrap()
+            .0;
+        let error_line = |s: &RollState, sheet: &OreSheet| {
+            let v = view(1, 0, Status::Open, s, Some(sheet));
+            let d = v.embeds[0].description.clone().unwrap_or_default();
+            d.lines().find(|l| l.starts_with("⚠️")).map(str::to_string)
+        };
+        let first = format!(
+            "⚠️ 1 error die per action (Injuries); with the first: **{}**",
+            text::faces(&s.roll.error_dice)
+        );
+        assert_eq!(error_line(&s, &sheet), Some(first));
+        let minor = RollAction::Minor {
+            actor: owner,
+            die: None,
+            label: None,
+        };
+        s.roll = s.roll.clone().apply(&mut sheet, minor, &mut rng).unwrap().0;
+        assert_eq!(s.roll.actions[0].error_dice, s.roll.error_dice);
+        assert_eq!(
+            error_line(&s, &sheet).as_deref(),
+            Some("⚠️ 1 error die per action (Injuries)")
+        );
     }
 
     #[test]

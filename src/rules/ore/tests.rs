@@ -1614,6 +1614,57 @@ fn a_o12_immediate_fault_check_only_ever_forms_dubs() {
 }
 
 #[test]
+fn a_o12_matching_fault_dice_wait_for_the_end_phase_check() {
+    let mut settings = OreSettings::default();
+    let mut s = fighter();
+    s.fault_dice = vec![7, 3, 7, 3, 3, 1];
+    let pending = s.pending_faults(&settings);
+    assert_eq!(
+        pending,
+        vec![
+            Set {
+                width: 3,
+                height: 3
+            },
+            Set {
+                width: 2,
+                height: 7
+            }
+        ]
+    );
+    s.fault_dice = vec![7, 3];
+    assert!(s.pending_faults(&settings).is_empty(), "no match");
+    s.fault_dice = vec![7, 7];
+    settings.set("vv_fault_check", "immediate").unwrap();
+    assert!(s.pending_faults(&settings).is_empty(), "formed at once");
+    let mut mob = OreSheet::mob(Stats::all(3), 4);
+    mob.fault_dice = vec![7, 7];
+    assert!(mob.pending_faults(&OreSettings::default()).is_empty());
+}
+
+#[test]
+fn vv_13_vv_14_injuries_and_incapacitation_hurt_a_cyber_lock_out_does_not() {
+    let injury = OreEvent::InjuryFormed {
+        severity: Severity::Minor,
+        width: 2,
+        face: 7,
+    };
+    assert!(injury.hurts());
+    for c in [
+        Condition::VitalityDown,
+        Condition::MentalBreak,
+        Condition::Dead,
+    ] {
+        assert!(OreEvent::Incapacitated { condition: c }.hurts(), "{c:?}");
+    }
+    let locked_out = OreEvent::Incapacitated {
+        condition: Condition::SupernaturalLost,
+    };
+    assert!(!locked_out.hurts());
+    assert!(!OreEvent::FaultDie { face: 3 }.hurts());
+}
+
+#[test]
 fn vv_13_a_o23_more_than_three_injuries_glitch_and_it_sticks() {
     let mut s = fighter();
     s.fault_dice = vec![1, 1, 2, 2, 3, 3];

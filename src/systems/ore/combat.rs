@@ -627,24 +627,17 @@ async fn clear_registers(
     Ok(out)
 }
 
-/// Whose register [`call_roll`] starts: the sheet, where it lives, its
-/// name and who plays it.
-struct Calling<'a> {
-    sheet: &'a mut OreSheet,
-    whose: Whose,
-    name: &'a str,
-    owner: Actor,
-}
-
-/// Starts a combatant's register: the Called Stat rolled as a usual
-/// Virtual Veil roll ([`RollState::roll`]), posted with its buttons and
+/// Starts a combatant's register on `sheet` (whose it is, its name and
+/// who plays it, as [`RollState::roll`] takes them): the Called Stat
+/// rolled as a usual Virtual Veil roll, posted with its buttons and
 /// linked to the seat (a player character's acts on the character's
 /// sheet, a quick-added NPC's on the sheet in its seat). Gives the
 /// register, the roll's message and the roll's log entry; an NPC whose
 /// call rolls no dice gets no message (nothing to act with).
 async fn call_roll(
     turn: &mut Turn<'_>,
-    who: Calling<'_>,
+    sheet: &mut OreSheet,
+    (whose, name, owner): (Whose, &str, Actor),
     stat: Stat,
 ) -> Result<(Register, Option<crate::app::View>, Record), AppError> {
     let request = RollRequest {
@@ -652,10 +645,9 @@ async fn call_roll(
         dice: None,
         label: Some("Called Stat".into()),
     };
-    let caller = (who.whose, who.name, who.owner);
     let requirement = SetRequirement::default();
-    let (state, events) = RollState::roll(turn, who.sheet, caller, request, requirement)?;
-    let character = match who.whose {
+    let (state, events) = RollState::roll(turn, sheet, (whose, name, owner), request, requirement)?;
+    let character = match whose {
         Whose::Character(id) => Some(id),
         Whose::Seat { .. } => None,
     };
@@ -663,7 +655,7 @@ async fn call_roll(
     let (faces, error_dice) = (roll.natural.clone(), roll.error_dice.clone());
     let inputs = record::CalledInputs {
         called: true,
-        combatant: who.name.to_string(),
+        combatant: name.to_string(),
         pool: super::roll::pool_text(roll),
         stat: Some(stat),
     };
@@ -680,7 +672,7 @@ async fn call_roll(
     let minutes = Some(turn.guild.session_timeout_minutes);
     let stored = VvState::Roll(state.clone());
     let session = turn.open_session(super::KIND, &stored, minutes).await?;
-    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*who.sheet));
+    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*sheet));
     let register = Register::Linked {
         session,
         faces,
@@ -774,19 +766,15 @@ async fn call_stat(
     let mut pcs = pcs_of(turn, fight).await?;
     let (register, roll_view, entry) = match seat.data.npc.clone() {
         Some(mut npc) => {
-            let who = Calling {
-                sheet: &mut npc,
-                whose: Whose::Seat {
-                    tracker: session.id,
-                    seat: seat.id,
-                },
-                name: &seat.name,
-                owner: Actor {
-                    id: turn.caller().user_id,
-                    gm: true,
-                },
+            let whose = Whose::Seat {
+                tracker: session.id,
+                seat: seat.id,
             };
-            let called = call_roll(turn, who, stat).await?;
+            let gm = Actor {
+                id: turn.caller().user_id,
+                gm: true,
+            };
+            let called = call_roll(turn, &mut npc, (whose, &seat.name, gm), stat).await?;
             if let Some(s) = fight.turns.seat_mut(seat.id) {
                 s.data.npc = Some(npc);
             }
@@ -794,17 +782,12 @@ async fn call_stat(
         }
         None => {
             let (ch, sheet) = pcs.acting(seat.id, &seat.name)?;
-            let who = Calling {
-                whose: Whose::Character(ch.row.id),
-                owner: Actor {
-                    id: ch.row.owner_id,
-                    gm: turn.fc,
-                },
-                sheet,
-                name: ch.name(),
+            let player = Actor {
+                id: ch.row.owner_id,
+                gm: turn.fc,
             };
-            let called = call_roll(turn, who, stat).await?;
-            called
+            let whose = Whose::Character(ch.row.id);
+            call_roll(turn, sheet, (whose, ch.name(), player), stat).await?
         }
     };
     fight.call(stat, register)?;

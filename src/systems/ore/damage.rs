@@ -48,22 +48,9 @@ fn changed(
     Ok(Step::answer(Response::message(view)).sheet(ch).log(entry))
 }
 
-/// `/vv damage`: damage to a track, a Fault die, Injuries when matching
-/// (at once with `vv_fault_check` = immediate).
-pub async fn damage(
-    app: &App,
-    caller: &Caller,
-    track: Damageable,
-    amount: i64,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = damage_in(&mut turn, track, amount, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`damage`] in a turn (an approved change's too): its outcome.
+/// `/vv damage` in a turn (a governed change, the Compiler's approval's
+/// too): damage to a track, a Fault die, Injuries when matching (at once
+/// with `vv_fault_check` = immediate). Its outcome.
 pub async fn damage_in(
     turn: &mut Turn<'_>,
     track: Damageable,

@@ -198,56 +198,54 @@ pub fn npc_moved(
     Ok(())
 }
 
-/// The channel's running fight moved on after a change to `character`'s
-/// sheet outside the tracker (issue 28: a player's own `/vv damage`): when
-/// the character is seated there, the fight notes `head` and the Injuries
-/// among `events` and puts the seat out if the sheet now incapacitates
-/// it; with no fight here, or the character not in it, `None`. Nothing is
-/// saved: the caller saves the fight ([`seated_moved`] for an outcome).
-async fn seated(
-    tx: &mut Tx,
-    caller: &Caller,
+/// Notes a hit on seat `id` (`head`, then each Injury among `events` on
+/// its own line) and puts the seat out if `sheet` now incapacitates it.
+fn note_hit(
+    fight: &mut Fight,
+    id: u32,
+    head: String,
+    events: &[OreEvent],
+    sheet: &OreSheet,
+) -> Result<(), AppError> {
+    let who = fight
+        .turns
+        .seat(id)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    fight.note(head);
+    note_injuries(fight, &who, events, sheet);
+    fight.settle(id, sheet)?;
+    Ok(())
+}
+
+/// The outcome with the channel's running fight moved on after a change
+/// to `character`'s sheet outside the tracker (issue 28: a player's own
+/// `/vv damage`): when the character is seated there, the hit noted
+/// ([`note_hit`] with `head`), the fight saved and redrawn; `out` as it
+/// was with no fight here, or the character not in it.
+pub async fn seated_moved(
+    turn: &mut Turn<'_>,
+    out: Step,
     character: i64,
     sheet: &OreSheet,
     head: &str,
     events: &[OreEvent],
-) -> Result<Option<(Session, Fight)>, AppError> {
-    let Some(session) = encounter::running_in(tx, caller, KIND).await? else {
-        return Ok(None);
+) -> Result<Step, AppError> {
+    let caller = turn.caller().clone();
+    let Some(session) = encounter::running_in(turn.tx(), &caller, KIND).await? else {
+        return Ok(out);
     };
     let mut fight: Fight = sessions::load(&session)?;
-    let Some((id, who)) = fight
+    let seated = fight
         .turns
         .seats
         .iter()
-        .find(|s| s.character == Some(character))
-        .map(|s| (s.id, s.name.clone()))
-    else {
-        return Ok(None);
+        .find(|s| s.character == Some(character));
+    let Some(id) = seated.map(|s| s.id) else {
+        return Ok(out);
     };
-    fight.note(head.to_string());
-    note_injuries(&mut fight, &who, events, sheet);
-    fight.settle(id, sheet)?;
-    Ok(Some((session, fight)))
-}
-
-/// The outcome with the running fight [`seated`] moved on saved and
-/// redrawn (unchanged when `character` sits in no fight here).
-pub async fn seated_moved(
-    turn: &mut super::context::Turn<'_>,
-    out: super::context::Outcome,
-    character: i64,
-    sheet: &OreSheet,
-    head: &str,
-    events: &[OreEvent],
-) -> Result<super::context::Outcome, AppError> {
-    let caller = turn.caller().clone();
-    Ok(
-        match seated(turn.tx(), &caller, character, sheet, head, events).await? {
-            Some((session, fight)) => out.moved(session, &fight, Status::Open, None),
-            None => out,
-        },
-    )
+    note_hit(&mut fight, id, head.to_string(), events, sheet)?;
+    Ok(out.moved(session, &fight, Status::Open, None))
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
@@ -468,9 +466,7 @@ pub async fn damage(
         "💥 {who} takes {amount} {} damage.",
         text::track_name(&sheet, track)
     );
-    fight.note(head.clone());
-    note_injuries(&mut fight, &who, &events, &sheet);
-    fight.settle(id, &sheet)?;
+    note_hit(&mut fight, id, head.clone(), &events, &sheet)?;
     let inputs = record::CombatDamage {
         amount,
         combatant: who,

@@ -45,7 +45,7 @@ pub const MAX_TRACK: i64 = 999;
 
 /// The player characters of a fight, loaded by seat id, and their sheets
 /// as the rules core moves them on: [`tracker`] saves those that changed
-/// (and those an action [`Pcs::touch`]ed).
+/// (and the one an action took with [`Pcs::acting`]).
 #[derive(Default)]
 struct Pcs {
     loaded: BTreeMap<u32, Loaded<OreSheet>>,
@@ -56,6 +56,7 @@ struct Pcs {
 }
 
 impl Pcs {
+    /// The player characters seated in `fight` whose sheets still exist.
     async fn load_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
         let mut out = Pcs::default();
         for seat in &fight.turns.seats {
@@ -83,8 +84,8 @@ impl Pcs {
         Ok((ch, sheet))
     }
 
-    /// The sheets to save: those the rules core changed or the action
-    /// touched, checked.
+    /// The sheets to save: those the rules core changed and the one an
+    /// action took ([`Pcs::acting`]), checked.
     fn saved(&self) -> Result<Vec<Loaded<OreSheet>>, AppError> {
         let mut out = Vec::new();
         for (id, ch) in &self.loaded {
@@ -220,9 +221,9 @@ fn note_hit(
 
 /// The outcome with the channel's running fight moved on after a change
 /// to `character`'s sheet outside the tracker (issue 28: a player's own
-/// `/vv damage`): when the character is seated there, the hit noted
-/// ([`note_hit`] with `head`), the fight saved and redrawn; `out` as it
-/// was with no fight here, or the character not in it.
+/// `/vv damage`): when the character is seated there, the hit is noted
+/// with `head` as `note_hit` notes it, and the fight saved and redrawn;
+/// `out` as it was with no fight here, or the character not in it.
 pub async fn seated_moved(
     turn: &mut Turn<'_>,
     out: Step,
@@ -285,7 +286,7 @@ pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
 }
 
 /// Seats a player character in `fight` (the caller's active one, or
-/// `name`, which a player may name only among their own) ([`seat`]).
+/// `name`, which a player may name only among their own): [`joined`].
 async fn seat_pc(
     turn: &mut Turn<'_>,
     session: Session,

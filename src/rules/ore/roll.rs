@@ -833,6 +833,24 @@ impl OreRoll {
             .collect()
     }
 
+    /// The sets `actor` can use now for an action that needs `need`: the
+    /// whole sets a Basic action takes (VV-3, A-O3: those meeting the
+    /// need, widest first), and the wide sets that may be split for it
+    /// ([`OreRoll::splits`]); none while no Basic action can be taken.
+    pub fn usable_sets(
+        &self,
+        actor: Actor,
+        sheet: &OreSheet,
+        need: &SetRequirement,
+    ) -> (Vec<Set>, Vec<(Set, u32)>) {
+        let basic = self.available_actions(actor, sheet).basic;
+        if basic.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let whole = basic.into_iter().filter(|s| need.meets(s)).collect();
+        (whole, self.splits(need))
+    }
+
     /// The unused dice worth telling apart: one per face, rolled and
     /// cache dice apart (dice of one face and origin are alike), lowest
     /// face first and a rolled die before a cache die of its face; each as

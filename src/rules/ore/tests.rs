@@ -2431,6 +2431,20 @@ fn a_o7_split_sets_when_the_house_rule_allows_and_combos_are_marked() {
     );
     // A trip is needed: a quad cannot give a trip and leave a set.
     assert!(roll.splits(&SetRequirement::width(3)).is_empty());
+    // What the roll's buttons offer: the whole sets that meet the need,
+    // and the splits; nothing to anyone but the roller and the GM.
+    assert_eq!(
+        roll.usable_sets(ME, &sheet, &SetRequirement::default()),
+        (vec![set(4, 7), set(2, 6)], vec![(set(4, 7), 2)])
+    );
+    assert_eq!(
+        roll.usable_sets(GM, &sheet, &SetRequirement::width(3)),
+        (vec![set(4, 7)], vec![])
+    );
+    assert_eq!(
+        roll.usable_sets(OTHER, &sheet, &SetRequirement::default()),
+        (vec![], vec![])
+    );
     let (roll, ev) = ok(roll, &mut sheet, dub_of_7s.clone());
     assert!(matches!(
         &ev[0],

@@ -471,8 +471,10 @@ struct Facts<'a> {
     /// What the owner may do now (nothing unless open and not
     /// overflowing).
     avail: AvailableActions,
-    /// The wide sets that may be split (A-O7), each with the width to use.
-    splits: Vec<(Set, u32)>,
+    /// The whole sets a Basic action can use for the roll's need, and the
+    /// wide sets that may be split (A-O7), each with the width to use
+    /// ([`OreRoll::usable_sets`]).
+    sets: (Vec<Set>, Vec<(Set, u32)>),
     /// The sheet's named Special actions whose pattern (and cache cost)
     /// the register holds now (VV-6, issue 15): id and name.
     specials: Vec<(u32, String)>,
@@ -502,20 +504,16 @@ impl<'a> Facts<'a> {
             id: r.owner,
             gm: true,
         };
-        let (avail, splits, specials) = match sheet.filter(|_| open && !overflow) {
+        let (avail, sets, specials) = match sheet.filter(|_| open && !overflow) {
             Some(sh) => {
                 let avail = r.available_actions(owner, sh);
-                let splits = if avail.basic.is_empty() {
-                    Vec::new()
-                } else {
-                    r.splits(&s.requirement)
-                };
+                let sets = r.usable_sets(owner, sh, &s.requirement);
                 let specials = r
                     .offered_specials(owner, sh)
                     .into_iter()
                     .map(|(sp, _)| (sp.id, sp.name.clone()))
                     .collect();
-                (avail, splits, specials)
+                (avail, sets, specials)
             }
             None => Default::default(),
         };
@@ -526,7 +524,7 @@ impl<'a> Facts<'a> {
             overflow,
             threads,
             avail,
-            splits,
+            sets,
             specials,
         }
     }
@@ -744,11 +742,9 @@ fn footer(f: &Facts, status: Status) -> String {
 /// The first row: what uses a set (sets, split sets, named Special
 /// actions); when the Special actions do not fit there, a select of them.
 fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Option<Row>) {
-    let mut first: Vec<Button> = f
-        .avail
-        .basic
+    let (whole, splits) = &f.sets;
+    let mut first: Vec<Button> = whole
         .iter()
-        .filter(|set| f.s.requirement.meets(set))
         .take(MAX_SET_BUTTONS)
         .map(|set| {
             Button::new(
@@ -760,8 +756,8 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
         .collect();
     // Wide sets that may be split (A-O7): use the narrowest accepted set
     // of them and keep the rest for a Combo or String.
-    if !f.splits.is_empty() {
-        first.extend(f.splits.iter().map(|(set, w)| {
+    if !splits.is_empty() {
+        first.extend(splits.iter().map(|(set, w)| {
             let part = Set {
                 width: *w,
                 height: set.height,

@@ -1435,11 +1435,13 @@ impl OreRoll {
         }])
     }
 
-    fn close(&mut self, sheet: &mut OreSheet) -> Vec<OreEvent> {
-        self.closing = true;
+    /// The cache dice Close puts back (A-O9): those taken from the cache
+    /// and still unused, and the used ones too with
+    /// `vv_cache_consumed_on_use` off; each with the face it came with
+    /// (modifiers last one roll). An expiry would lose them.
+    pub fn back_to_cache(&self) -> Vec<CacheDie> {
         let keep_used = !self.settings.cache_consumed_on_use;
-        let back: Vec<CacheDie> = self
-            .register
+        self.register
             .iter()
             .filter_map(|d| {
                 let source = d.from_cache?;
@@ -1448,13 +1450,17 @@ impl OreRoll {
                     DieStatus::Used(_) => keep_used,
                     DieStatus::Loaded | DieStatus::Lost => false,
                 };
-                // A die returns with the face it came with (modifiers last one roll).
                 returns.then_some(CacheDie {
                     face: d.natural,
                     source,
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    fn close(&mut self, sheet: &mut OreSheet) -> Vec<OreEvent> {
+        self.closing = true;
+        let back = self.back_to_cache();
         let mut events = Vec::new();
         if !back.is_empty() {
             let faces: Vec<u32> = back.iter().map(|c| c.face).collect();

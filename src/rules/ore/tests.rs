@@ -1063,11 +1063,29 @@ fn a_o9_cache_dice_return_when_not_consumed() {
             cache: vec![1],
         },
     );
+    let back = roll.back_to_cache();
+    assert_eq!(back.iter().map(|d| d.face).collect::<Vec<_>>(), vec![7]);
     let (roll, ev) = ok(roll, &mut sheet, basic(7));
     assert_eq!(ev.len(), 1, "nothing consumed");
+    assert_eq!(roll.back_to_cache(), back, "used, it still goes back");
     let (_, ev) = ok(roll, &mut sheet, RollAction::Close { actor: ME });
     assert_eq!(ev[0], OreEvent::CacheReturned { faces: vec![7] });
     assert_eq!(sheet.cache.len(), 3);
+}
+
+#[test]
+fn a_o9_consumed_cache_dice_do_not_go_back() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let add = RollAction::AddCache {
+        actor: ME,
+        cache: vec![1],
+    };
+    let (roll, _) = ok(roll, &mut sheet, add);
+    assert_eq!(roll.back_to_cache().len(), 1, "unused, it goes back");
+    let (roll, _) = ok(roll, &mut sheet, basic(7));
+    assert!(roll.back_to_cache().is_empty(), "used up");
 }
 
 #[test]

@@ -297,13 +297,9 @@ pub fn settle_overflow(
 /// shows it in place.
 pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
     let status = state.status();
-    // A register holding dice taken from the cache never times out: an
-    // expiry would lose them (only Close puts them back).
-    let holds_cache = state
-        .roll
-        .register
-        .iter()
-        .any(|d| d.from_cache.is_some() && d.is_unused());
+    // A register holding dice Close puts back into the cache never times
+    // out: an expiry would lose them.
+    let holds_cache = !state.roll.back_to_cache().is_empty();
     let minutes = turn.guild.session_timeout_minutes;
     let stored = VvState::Roll(state.clone());
     let sheet = sheet.clone();

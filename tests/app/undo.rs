@@ -89,7 +89,14 @@ async fn a_veracity_break_is_undone_and_levelling_is_possible_again() {
 
 #[tokio::test]
 async fn a_virtual_veil_death_and_a_fault_die_are_undone_one_after_the_other() {
-    use kismet::systems::ore::{damage, sheet as vv};
+    use kismet::systems::ore::governed::{Edit, Who};
+    use kismet::systems::ore::sheet as vv;
+    use kismet::systems::table::approval;
+    let hit_ada = |amount| Edit::Damage {
+        track: Damageable::Vitality,
+        amount,
+        who: Who::new(Some("Ada"), None),
+    };
     let app = app(5).await;
     let alice = caller("alice");
     vv::create(
@@ -108,9 +115,7 @@ async fn a_virtual_veil_death_and_a_fault_die_are_undone_one_after_the_other() {
     // A hit that leaves a Fault die, then a mistyped one that kills.
     let mut hit = 1;
     loop {
-        damage::damage(&app, &fc, Damageable::Vitality, hit, Some("Ada"), None)
-            .await
-            .unwrap();
+        approval::govern(&app, &fc, hit_ada(hit)).await.unwrap();
         let s = sheet(&app, "ore", "Ada").await;
         if field(&s, "fault_dice")
             .as_array()
@@ -123,9 +128,7 @@ async fn a_virtual_veil_death_and_a_fault_die_are_undone_one_after_the_other() {
     }
     let faulted = sheet(&app, "ore", "Ada").await;
     assert_eq!(field(&faulted, "dead"), false);
-    damage::damage(&app, &fc, Damageable::Vitality, 500, Some("Ada"), None)
-        .await
-        .unwrap();
+    approval::govern(&app, &fc, hit_ada(500)).await.unwrap();
     assert_eq!(field(&sheet(&app, "ore", "Ada").await, "dead"), true);
     // Undo the death: alive with the Fault die.
     undo_newest(&app, "Ada").await.unwrap();

@@ -1410,6 +1410,59 @@ async fn vv_example_script_plays_clean() {
     t.stop().await;
 }
 
+/// From now on, every roll left untouched expires at once (the guild's
+/// session timeout set to 0).
+async fn expire_at_once(t: &Table) {
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    let mut g = kismet::app::settings::guild(&mut tx, GUILD_ID as i64)
+        .await
+        .unwrap();
+    g.session_timeout_minutes = 0;
+    kismet::app::settings::save_guild(&mut tx, GUILD_ID as i64, &g)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+}
+
+/// A-O9 with `vv_cache_consumed_on_use` off: a cache die an action used
+/// goes back to the cache on Close, so the register that used it does not
+/// time out either (an expiry would lose it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_register_whose_used_cache_dice_go_back_does_not_time_out() {
+    let t = table("vv-expiry-kept", 1).await;
+    cmd(
+        &t,
+        "fc",
+        "/vv-gm settings set name:vv_cache_consumed_on_use value:off",
+    )
+    .await;
+    booted_roll(&t).await;
+    expire_at_once(&t).await;
+    t.select("alice", "Pick cache dice to add", &["10.1".into()])
+        .await
+        .unwrap();
+    let ex = t.click("alice", "Use 2×10 (30)").await.unwrap();
+    assert!(
+        !desc(ex.single()).contains("Unused from the cache"),
+        "{}",
+        desc(ex.single())
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let ex = t.click("alice", "Close").await.unwrap();
+    assert!(
+        ex.single().text().contains("Back into the cache: 10."),
+        "{}",
+        ex.outputs[0].text()
+    );
+    assert_eq!(
+        faces(&sheet_of(&t, "alice", "Ann").await.cache),
+        vec![7, 9, 10]
+    );
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
     let t = table("vv-expiry", 1).await;
@@ -1417,19 +1470,7 @@ async fn vv_rolls_time_out_unless_they_hold_cache_dice() {
     t.select("alice", "Pick cache dice to add", &["10.1".into()])
         .await
         .unwrap();
-    // From now on, every untouched roll expires at once.
-    {
-        let db = t.db().await.unwrap();
-        let mut tx = db.write().await.unwrap();
-        let mut g = kismet::app::settings::guild(&mut tx, GUILD_ID as i64)
-            .await
-            .unwrap();
-        g.session_timeout_minutes = 0;
-        kismet::app::settings::save_guild(&mut tx, GUILD_ID as i64, &g)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-    }
+    expire_at_once(&t).await;
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     // The register holds a cache die: it does not time out, Close returns it.
     let ex = t.click("alice", "Close").await.unwrap();

@@ -162,6 +162,16 @@ impl OreSheet {
         }
     }
 
+    /// The groups of matching Fault dice that wait for the End phase's
+    /// Fault check to become Injuries (A-O12): none with `vv_fault_check`
+    /// = immediate (they formed at once) or for a mob (no Fault dice).
+    pub fn pending_faults(&self, settings: &OreSettings) -> Vec<Set> {
+        if settings.fault_check != FaultCheck::EndOfRound || self.mob_mode {
+            return Vec::new();
+        }
+        read(&self.fault_dice).sets
+    }
+
     /// Turns every group of matching Fault dice into one Injury and removes
     /// those dice (VV-14, A-O12): width 2 Minor, 3 Moderate, 4 Severe, 5+
     /// Critical (incapacitation). More than 3 unhealed Injuries glitch the

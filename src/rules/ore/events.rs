@@ -37,6 +37,19 @@ impl Condition {
     }
 }
 
+impl OreEvent {
+    /// True if the event hurts its entity beyond its tracks: an Injury
+    /// formed (VV-14) or a condition that incapacitates (VV-13; Cyber 0's
+    /// lock-out, which fights on, does not).
+    pub fn hurts(&self) -> bool {
+        match self {
+            OreEvent::InjuryFormed { .. } => true,
+            OreEvent::Incapacitated { condition } => condition.incapacitates(),
+            _ => false,
+        }
+    }
+}
+
 /// Why a COMP session ended (VV-8, VV-13, VV-17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -833,6 +833,24 @@ impl OreRoll {
             .collect()
     }
 
+    /// The sets `actor` can use now for an action that needs `need`: the
+    /// whole sets a Basic action takes (VV-3, A-O3: those meeting the
+    /// need, widest first), and the wide sets that may be split for it
+    /// ([`OreRoll::splits`]); none while no Basic action can be taken.
+    pub fn usable_sets(
+        &self,
+        actor: Actor,
+        sheet: &OreSheet,
+        need: &SetRequirement,
+    ) -> (Vec<Set>, Vec<(Set, u32)>) {
+        let basic = self.available_actions(actor, sheet).basic;
+        if basic.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let whole = basic.into_iter().filter(|s| need.meets(s)).collect();
+        (whole, self.splits(need))
+    }
+
     /// The unused dice worth telling apart: one per face, rolled and
     /// cache dice apart (dice of one face and origin are alike), lowest
     /// face first and a rolled die before a cache die of its face; each as
@@ -1090,17 +1108,23 @@ impl OreRoll {
     /// every action, A-O13): the stat roll's own for the first, freshly
     /// rolled ones for each action after it.
     fn error_dice_for_action<R: Rng + ?Sized>(&self, rng: &mut R) -> (Vec<u32>, bool) {
-        let first = !self.actions.iter().any(|a| {
+        match self.first_error_dice() {
+            Some(first) => (first.to_vec(), false),
+            None => (pool(rng, self.error_dice_per_action as usize, 10), true),
+        }
+    }
+
+    /// The stat roll's own Error Dice while no dice-using action (Basic,
+    /// Special or Minor) has taken them yet: the next one does (A-O13).
+    /// `None` once one has, or when the roll has none.
+    pub fn first_error_dice(&self) -> Option<&[u32]> {
+        let taken = self.actions.iter().any(|a| {
             matches!(
                 a.kind,
                 ActionKind::Basic | ActionKind::Special | ActionKind::Minor
             )
         });
-        if first {
-            (self.error_dice.clone(), false)
-        } else {
-            (pool(rng, self.error_dice_per_action as usize, 10), true)
-        }
+        (!taken && !self.error_dice.is_empty()).then_some(self.error_dice.as_slice())
     }
 
     fn mark_used(&mut self, dice: &[usize]) -> (Vec<u32>, u32) {
@@ -1411,11 +1435,13 @@ impl OreRoll {
         }])
     }
 
-    fn close(&mut self, sheet: &mut OreSheet) -> Vec<OreEvent> {
-        self.closing = true;
+    /// The cache dice Close puts back (A-O9): those taken from the cache
+    /// and still unused, and the used ones too with
+    /// `vv_cache_consumed_on_use` off; each with the face it came with
+    /// (modifiers last one roll). An expiry would lose them.
+    pub fn back_to_cache(&self) -> Vec<CacheDie> {
         let keep_used = !self.settings.cache_consumed_on_use;
-        let back: Vec<CacheDie> = self
-            .register
+        self.register
             .iter()
             .filter_map(|d| {
                 let source = d.from_cache?;
@@ -1424,13 +1450,17 @@ impl OreRoll {
                     DieStatus::Used(_) => keep_used,
                     DieStatus::Loaded | DieStatus::Lost => false,
                 };
-                // A die returns with the face it came with (modifiers last one roll).
                 returns.then_some(CacheDie {
                     face: d.natural,
                     source,
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    fn close(&mut self, sheet: &mut OreSheet) -> Vec<OreEvent> {
+        self.closing = true;
+        let back = self.back_to_cache();
         let mut events = Vec::new();
         if !back.is_empty() {
             let faces: Vec<u32> = back.iter().map(|c| c.face).collect();

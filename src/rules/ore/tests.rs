@@ -1063,11 +1063,29 @@ fn a_o9_cache_dice_return_when_not_consumed() {
             cache: vec![1],
         },
     );
+    let back = roll.back_to_cache();
+    assert_eq!(back.iter().map(|d| d.face).collect::<Vec<_>>(), vec![7]);
     let (roll, ev) = ok(roll, &mut sheet, basic(7));
     assert_eq!(ev.len(), 1, "nothing consumed");
+    assert_eq!(roll.back_to_cache(), back, "used, it still goes back");
     let (_, ev) = ok(roll, &mut sheet, RollAction::Close { actor: ME });
     assert_eq!(ev[0], OreEvent::CacheReturned { faces: vec![7] });
     assert_eq!(sheet.cache.len(), 3);
+}
+
+#[test]
+fn a_o9_consumed_cache_dice_do_not_go_back() {
+    let settings = OreSettings::default();
+    let mut sheet = booted(3, 9, &settings); // cache 6 7 9
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4);
+    let add = RollAction::AddCache {
+        actor: ME,
+        cache: vec![1],
+    };
+    let (roll, _) = ok(roll, &mut sheet, add);
+    assert_eq!(roll.back_to_cache().len(), 1, "unused, it goes back");
+    let (roll, _) = ok(roll, &mut sheet, basic(7));
+    assert!(roll.back_to_cache().is_empty(), "used up");
 }
 
 #[test]
@@ -1611,6 +1629,57 @@ fn a_o12_immediate_fault_check_only_ever_forms_dubs() {
         vec![(4, Severity::Minor, 7), (6, Severity::Minor, 6)]
     );
     assert_eq!(s.fault_dice, vec![1, 7, 5, 6]);
+}
+
+#[test]
+fn a_o12_matching_fault_dice_wait_for_the_end_phase_check() {
+    let mut settings = OreSettings::default();
+    let mut s = fighter();
+    s.fault_dice = vec![7, 3, 7, 3, 3, 1];
+    let pending = s.pending_faults(&settings);
+    assert_eq!(
+        pending,
+        vec![
+            Set {
+                width: 3,
+                height: 3
+            },
+            Set {
+                width: 2,
+                height: 7
+            }
+        ]
+    );
+    s.fault_dice = vec![7, 3];
+    assert!(s.pending_faults(&settings).is_empty(), "no match");
+    s.fault_dice = vec![7, 7];
+    settings.set("vv_fault_check", "immediate").unwrap();
+    assert!(s.pending_faults(&settings).is_empty(), "formed at once");
+    let mut mob = OreSheet::mob(Stats::all(3), 4);
+    mob.fault_dice = vec![7, 7];
+    assert!(mob.pending_faults(&OreSettings::default()).is_empty());
+}
+
+#[test]
+fn vv_13_vv_14_injuries_and_incapacitation_hurt_a_cyber_lock_out_does_not() {
+    let injury = OreEvent::InjuryFormed {
+        severity: Severity::Minor,
+        width: 2,
+        face: 7,
+    };
+    assert!(injury.hurts());
+    for c in [
+        Condition::VitalityDown,
+        Condition::MentalBreak,
+        Condition::Dead,
+    ] {
+        assert!(OreEvent::Incapacitated { condition: c }.hurts(), "{c:?}");
+    }
+    let locked_out = OreEvent::Incapacitated {
+        condition: Condition::SupernaturalLost,
+    };
+    assert!(!locked_out.hurts());
+    assert!(!OreEvent::FaultDie { face: 3 }.hurts());
 }
 
 #[test]
@@ -2209,6 +2278,7 @@ fn a_o13_minor_actions_roll_error_dice_too() {
     });
     let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
     assert_eq!(roll.error_dice.len(), 1);
+    assert_eq!(roll.first_error_dice(), Some(roll.error_dice.as_slice()));
     let (roll, _) = ok(
         roll,
         &mut sheet,
@@ -2219,6 +2289,7 @@ fn a_o13_minor_actions_roll_error_dice_too() {
         },
     );
     assert_eq!(roll.actions[0].error_dice, roll.error_dice);
+    assert_eq!(roll.first_error_dice(), None, "the Minor action took them");
     let (roll, ev) = ok(roll, &mut sheet, basic(7));
     assert_eq!(roll.actions[1].error_dice.len(), 1, "a fresh Error Die");
     assert!(ev.iter().any(|e| matches!(
@@ -2378,6 +2449,20 @@ fn a_o7_split_sets_when_the_house_rule_allows_and_combos_are_marked() {
     );
     // A trip is needed: a quad cannot give a trip and leave a set.
     assert!(roll.splits(&SetRequirement::width(3)).is_empty());
+    // What the roll's buttons offer: the whole sets that meet the need,
+    // and the splits; nothing to anyone but the roller and the GM.
+    assert_eq!(
+        roll.usable_sets(ME, &sheet, &SetRequirement::default()),
+        (vec![set(4, 7), set(2, 6)], vec![(set(4, 7), 2)])
+    );
+    assert_eq!(
+        roll.usable_sets(GM, &sheet, &SetRequirement::width(3)),
+        (vec![set(4, 7)], vec![])
+    );
+    assert_eq!(
+        roll.usable_sets(OTHER, &sheet, &SetRequirement::default()),
+        (vec![], vec![])
+    );
     let (roll, ev) = ok(roll, &mut sheet, dub_of_7s.clone());
     assert!(matches!(
         &ev[0],

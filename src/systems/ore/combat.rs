@@ -12,7 +12,7 @@
 //! NPC's acts on the sheet kept in its seat ([`super::held`], issue 29
 //! item 5), pressed by the Compiler only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use super::combat_buttons::KIND;
 
@@ -43,44 +43,69 @@ pub const MAX_STAT: i64 = 30;
 /// The most Vitality (or Health) an NPC may be given.
 pub const MAX_TRACK: i64 = 999;
 
-/// The player characters of a fight, loaded by seat id.
-type Pcs = BTreeMap<u32, Loaded<OreSheet>>;
+/// The player characters of a fight, loaded by seat id, and their sheets
+/// as the rules core moves them on: [`tracker`] saves those that changed
+/// (and the one an action took with [`Pcs::acting`]).
+#[derive(Default)]
+struct Pcs {
+    loaded: BTreeMap<u32, Loaded<OreSheet>>,
+    /// Each seat's sheet as the fight now has it, for the rules core.
+    sheets: Sheets,
+    /// Seats whose sheet is saved even when it stayed the same.
+    touched: BTreeSet<u32>,
+}
 
-async fn load_pcs_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
-    let mut out = Pcs::new();
-    for seat in &fight.turns.seats {
-        if let Some(c) = seat.character {
-            if let Ok(ch) = by_id(tx, guild, c).await {
-                out.insert(seat.id, ch);
+impl Pcs {
+    /// The player characters seated in `fight` whose sheets still exist.
+    async fn load_in(tx: &mut Tx, guild: i64, fight: &Fight) -> Result<Pcs, AppError> {
+        let mut out = Pcs::default();
+        for seat in &fight.turns.seats {
+            if let Some(c) = seat.character {
+                if let Ok(ch) = by_id(tx, guild, c).await {
+                    out.sheets.insert(seat.id, ch.sheet.clone());
+                    out.loaded.insert(seat.id, ch);
+                }
             }
         }
+        Ok(out)
     }
-    Ok(out)
+
+    /// Seat `id`'s player character (`who`) and its sheet, for an action
+    /// that acts on it: saved even if the action leaves it the same.
+    fn acting(
+        &mut self,
+        id: u32,
+        who: &str,
+    ) -> Result<(&Loaded<OreSheet>, &mut OreSheet), AppError> {
+        let (Some(ch), Some(sheet)) = (self.loaded.get(&id), self.sheets.get_mut(&id)) else {
+            return Err(AppError::user(format!("{who}'s sheet no longer exists.")));
+        };
+        self.touched.insert(id);
+        Ok((ch, sheet))
+    }
+
+    /// The sheets to save: those the rules core changed and the one an
+    /// action took ([`Pcs::acting`]), checked.
+    fn saved(&self) -> Result<Vec<Loaded<OreSheet>>, AppError> {
+        let mut out = Vec::new();
+        for (id, ch) in &self.loaded {
+            let Some(sheet) = self.sheets.get(id) else {
+                continue;
+            };
+            if ch.sheet != *sheet || self.touched.contains(id) {
+                let mut ch = ch.clone();
+                ch.sheet = sheet.clone();
+                out.push(checked(ch)?);
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The fight's player characters, read in the turn.
 async fn pcs_of(turn: &mut Turn<'_>, fight: &Fight) -> Result<Pcs, AppError> {
     let guild = turn.caller().guild_id;
-    load_pcs_in(turn.tx(), guild, fight).await
-}
-
-fn sheets(pcs: &Pcs) -> Sheets {
-    pcs.iter().map(|(k, v)| (*k, v.sheet.clone())).collect()
-}
-
-/// Takes the sheets the rules core changed into `pcs`, and gives those
-/// that changed (checked), for the outcome to save.
-fn changed_sheets(pcs: &mut Pcs, changed: Sheets) -> Result<Vec<Loaded<OreSheet>>, AppError> {
-    let mut out = Vec::new();
-    for (id, sheet) in changed {
-        if let Some(ch) = pcs.get_mut(&id) {
-            if ch.sheet != sheet {
-                ch.sheet = sheet;
-                out.push(checked(ch.clone())?);
-            }
-        }
-    }
-    Ok(out)
+    Pcs::load_in(turn.tx(), guild, fight).await
 }
 
 /// The running fight of the caller's channel, read in the turn.
@@ -107,7 +132,7 @@ enum Answer {
 /// The outcome that answers with the tracker drawn as saved (`pcs` as they
 /// now stand), for the caller to save or open the fight.
 fn drawn(turn: &Turn<'_>, fight: &Fight, pcs: &Pcs, answer: Answer) -> Step {
-    let (drawn, shown, max_pool) = (fight.clone(), sheets(pcs), turn.settings.max_pool);
+    let (drawn, shown, max_pool) = (fight.clone(), pcs.sheets.clone(), turn.settings.max_pool);
     Step::new(move |s: &Shown| {
         let v = view(s.id, s.version, s.status, &drawn, &shown, max_pool);
         match answer {
@@ -119,8 +144,9 @@ fn drawn(turn: &Turn<'_>, fight: &Fight, pcs: &Pcs, answer: Answer) -> Step {
     })
 }
 
-/// The outcome that saves the fight with `status` and answers with the
-/// tracker drawn as saved (`pcs` as they now stand).
+/// The outcome that saves the fight with `status` and the sheets of `pcs`
+/// the action changed ([`Pcs::saved`]), and answers with the tracker drawn
+/// as saved.
 fn tracker(
     turn: &Turn<'_>,
     session: Session,
@@ -128,8 +154,9 @@ fn tracker(
     status: Status,
     pcs: &Pcs,
     answer: Answer,
-) -> Step {
-    drawn(turn, fight, pcs, answer).save(session, fight, status, None)
+) -> Result<Step, AppError> {
+    let out = drawn(turn, fight, pcs, answer).save(session, fight, status, None);
+    Ok(pcs.saved()?.into_iter().fold(out, Step::sheet))
 }
 
 /// [`tracker`] for an action that changed no sheet: the fight saved open,
@@ -141,12 +168,15 @@ async fn redraw(
     answer: Answer,
 ) -> Result<Step, AppError> {
     let pcs = pcs_of(turn, fight).await?;
-    Ok(tracker(turn, session, fight, Status::Open, &pcs, answer))
+    tracker(turn, session, fight, Status::Open, &pcs, answer)
 }
 
-/// The outcome with `saved` sheets saved.
-fn with_sheets(out: Step, saved: Vec<Loaded<OreSheet>>) -> Step {
-    saved.into_iter().fold(out, Step::sheet)
+/// The outcome with the registers [`clear_registers`] closed saved and
+/// redrawn.
+fn with_cleared(out: Step, cleared: Vec<(Session, VvState, Status)>) -> Step {
+    cleared.into_iter().fold(out, |o, (s, state, status)| {
+        o.moved(s, &state, status, None)
+    })
 }
 
 /// Puts an NPC's sheet, changed through its register's buttons, back in
@@ -169,56 +199,54 @@ pub fn npc_moved(
     Ok(())
 }
 
-/// The channel's running fight moved on after a change to `character`'s
-/// sheet outside the tracker (issue 28: a player's own `/vv damage`): when
-/// the character is seated there, the fight notes `head` and the Injuries
-/// among `events` and puts the seat out if the sheet now incapacitates
-/// it; with no fight here, or the character not in it, `None`. Nothing is
-/// saved: the caller saves the fight ([`seated_moved`] for an outcome).
-async fn seated(
-    tx: &mut Tx,
-    caller: &Caller,
+/// Notes a hit on seat `id` (`head`, then each Injury among `events` on
+/// its own line) and puts the seat out if `sheet` now incapacitates it.
+fn note_hit(
+    fight: &mut Fight,
+    id: u32,
+    head: String,
+    events: &[OreEvent],
+    sheet: &OreSheet,
+) -> Result<(), AppError> {
+    let who = fight
+        .turns
+        .seat(id)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    fight.note(head);
+    note_injuries(fight, &who, events, sheet);
+    fight.settle(id, sheet)?;
+    Ok(())
+}
+
+/// The outcome with the channel's running fight moved on after a change
+/// to `character`'s sheet outside the tracker (issue 28: a player's own
+/// `/vv damage`): when the character is seated there, the hit is noted
+/// with `head` as `note_hit` notes it, and the fight saved and redrawn;
+/// `out` as it was with no fight here, or the character not in it.
+pub async fn seated_moved(
+    turn: &mut Turn<'_>,
+    out: Step,
     character: i64,
     sheet: &OreSheet,
     head: &str,
     events: &[OreEvent],
-) -> Result<Option<(Session, Fight)>, AppError> {
-    let Some(session) = encounter::running_in(tx, caller, KIND).await? else {
-        return Ok(None);
+) -> Result<Step, AppError> {
+    let caller = turn.caller().clone();
+    let Some(session) = encounter::running_in(turn.tx(), &caller, KIND).await? else {
+        return Ok(out);
     };
     let mut fight: Fight = sessions::load(&session)?;
-    let Some((id, who)) = fight
+    let seated = fight
         .turns
         .seats
         .iter()
-        .find(|s| s.character == Some(character))
-        .map(|s| (s.id, s.name.clone()))
-    else {
-        return Ok(None);
+        .find(|s| s.character == Some(character));
+    let Some(id) = seated.map(|s| s.id) else {
+        return Ok(out);
     };
-    fight.note(head.to_string());
-    note_injuries(&mut fight, &who, events, sheet);
-    fight.settle(id, sheet)?;
-    Ok(Some((session, fight)))
-}
-
-/// The outcome with the running fight [`seated`] moved on saved and
-/// redrawn (unchanged when `character` sits in no fight here).
-pub async fn seated_moved(
-    turn: &mut super::context::Turn<'_>,
-    out: super::context::Outcome,
-    character: i64,
-    sheet: &OreSheet,
-    head: &str,
-    events: &[OreEvent],
-) -> Result<super::context::Outcome, AppError> {
-    let caller = turn.caller().clone();
-    Ok(
-        match seated(turn.tx(), &caller, character, sheet, head, events).await? {
-            Some((session, fight)) => out.moved(session, &fight, Status::Open, None),
-            None => out,
-        },
-    )
+    note_hit(&mut fight, id, head.to_string(), events, sheet)?;
+    Ok(out.moved(session, &fight, Status::Open, None))
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
@@ -239,36 +267,10 @@ pub async fn start(app: &App, caller: &Caller, world: World) -> AppResult {
     fight.note("⚔ The Compiler announces combat.");
     let inputs = record::CombatStart { world: Some(world) };
     let entry = Record::new("combat_start", &inputs, &()).on_session();
-    let out = drawn(&turn, &fight, &Pcs::new(), Answer::New)
+    let out = drawn(&turn, &fight, &Pcs::default(), Answer::New)
         .start(KIND, &fight, Status::Open, None)
         .log(entry);
     turn.finish(out).await
-}
-
-/// Rolls Outthink and Initiative for a seat that joins a fight already
-/// begun (kept on a player character's sheet): the note's words and the
-/// sheets to save.
-fn roll_late(
-    turn: &Turn<'_>,
-    fight: &mut Fight,
-    id: u32,
-    pcs: &mut Pcs,
-) -> Result<(String, Vec<Loaded<OreSheet>>), AppError> {
-    if !fight.begun() {
-        return Ok((String::new(), Vec::new()));
-    }
-    let mut changed = sheets(pcs);
-    fight.roll_late(id, &mut changed, &turn.settings, &mut turn.rng())?;
-    let saved = changed_sheets(pcs, changed)?;
-    let rolled = fight.turns.seat(id).map(|seat| {
-        let (o, i) = (seat.data.outthink, seat.data.initiative);
-        format!(
-            " Outthink {}, Initiative {}.",
-            o.unwrap_or(0),
-            i.unwrap_or(0)
-        )
-    });
-    Ok((rolled.unwrap_or_default(), saved))
 }
 
 /// `/vv-gm combat join`: the Compiler seats a character (`character:`,
@@ -284,10 +286,7 @@ pub async fn join(app: &App, caller: &Caller, name: Option<&str>) -> AppResult {
 }
 
 /// Seats a player character in `fight` (the caller's active one, or
-/// `name`, which a player may name only among their own): its Outthink and
-/// Initiative rolled when the fight has begun, a note logged on the
-/// tracker. Gives the outcome that saves and redraws it, answered with
-/// `answer` of the note.
+/// `name`, which a player may name only among their own): [`joined`].
 async fn seat_pc(
     turn: &mut Turn<'_>,
     session: Session,
@@ -296,16 +295,45 @@ async fn seat_pc(
     answer: impl FnOnce(&str) -> Answer,
 ) -> Result<Step, AppError> {
     let ch = turn.character(Pick::new(name, None), Access::Owner).await?;
-    let who = ch.name().to_string();
+    let (owner, character) = (Some(ch.row.owner_id), Some(ch.row.id));
     let id = fight
         .turns
-        .add(&who, Some(ch.row.owner_id), Some(ch.row.id), Fighter::pc())?;
+        .add(ch.name(), owner, character, Fighter::pc())?;
+    joined(turn, session, fight, id, answer).await
+}
+
+/// Seat `id` joined `fight`: its Outthink and Initiative rolled when the
+/// fight has begun (kept on a player character's sheet), a note logged
+/// on the tracker. Gives the outcome that saves and redraws it, answered
+/// with `answer` of the note.
+async fn joined(
+    turn: &mut Turn<'_>,
+    session: Session,
+    fight: &mut Fight,
+    id: u32,
+    answer: impl FnOnce(&str) -> Answer,
+) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let (rolled, saved) = roll_late(turn, fight, id, &mut pcs)?;
-    let note = format!("{who} joins the fight.{rolled}");
+    if fight.begun() {
+        fight.roll_late(id, &mut pcs.sheets, &turn.settings, &mut turn.rng())?;
+    }
+    let seat = fight
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::user("No such combatant."))?;
+    let mob = seat.data.npc.as_ref().is_some_and(|n| n.mob_mode);
+    let mut note = format!(
+        "{} joins the fight{}.",
+        seat.name,
+        if mob { " (mob)" } else { "" }
+    );
+    if fight.begun() {
+        let (o, i) = (seat.data.outthink, seat.data.initiative);
+        let (o, i) = (o.unwrap_or(0), i.unwrap_or(0));
+        note.push_str(&format!(" Outthink {o}, Initiative {i}."));
+    }
     fight.note(note.clone());
-    let out = tracker(turn, session, fight, Status::Open, &pcs, answer(&note));
-    Ok(with_sheets(out, saved))
+    tracker(turn, session, fight, Status::Open, &pcs, answer(&note))
 }
 
 /// What `/vv-gm combat add` gives an NPC or mob.
@@ -389,18 +417,11 @@ pub async fn add(app: &App, caller: &Caller, args: NpcArgs) -> AppResult {
     turn.require_gm(GM, "add combatants")?;
     let (session, mut fight) = running(&mut turn).await?;
     let name = super::check_text(app, "name", Some(&args.name))?.unwrap_or_default();
-    let sheet = npc_sheet(&args)?;
-    let id = fight.turns.add(&name, None, None, Fighter::npc(sheet))?;
-    let mut pcs = pcs_of(&mut turn, &fight).await?;
-    // An NPC's values stay in its seat: no sheet to save.
-    let (rolled, _) = roll_late(&turn, &mut fight, id, &mut pcs)?;
-    let note = format!(
-        "{name} joins the fight{}.{rolled}",
-        if args.mob { " (mob)" } else { "" },
-    );
-    fight.note(note.clone());
-    let answer = Answer::Edit(format!("✅ {note}"));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer);
+    let id = fight
+        .turns
+        .add(&name, None, None, Fighter::npc(npc_sheet(&args)?))?;
+    let answer = |n: &str| Answer::Edit(format!("✅ {n}"));
+    let out = joined(&mut turn, session, &mut fight, id, answer).await?;
     turn.finish(out).await
 }
 
@@ -446,9 +467,7 @@ pub async fn damage(
         "💥 {who} takes {amount} {} damage.",
         text::track_name(&sheet, track)
     );
-    fight.note(head.clone());
-    note_injuries(&mut fight, &who, &events, &sheet);
-    fight.settle(id, &sheet)?;
+    note_hit(&mut fight, id, head.clone(), &events, &sheet)?;
     let inputs = record::CombatDamage {
         amount,
         combatant: who,
@@ -457,16 +476,13 @@ pub async fn damage(
     let mut entry = Record::new("combat_damage", &inputs, &events)
         .dice(&sheet.fault_dice, super::faces::thrown(&events))
         .on_session();
-    let mut saved = Vec::new();
     if let Some(c) = character {
         entry = entry.character(c);
-        saved.extend(pcs.get(&id).cloned().map(checked).transpose()?);
     }
     let mut note = vec![head];
     note.extend(lines);
     let answer = Answer::Edit(text::join_capped(&note, 1800));
-    let out = tracker(&turn, session, &fight, Status::Open, &pcs, answer).log(entry);
-    let mut out = with_sheets(out, saved);
+    let mut out = tracker(&turn, session, &fight, Status::Open, &pcs, answer)?.log(entry);
     // Cyber 0 logged them out: the cache dice leave their registers.
     if let Some(c) = character.filter(|_| super::logged_out(&events)) {
         out = super::roll::lost_cache(&mut turn, out, c, &sheet).await?;
@@ -492,11 +508,9 @@ fn hit(
         return Ok((ev, npc.clone(), None));
     }
     let who = fight.turns.seat(id).map(|s| s.name.as_str()).unwrap_or("");
-    let ch = pcs
-        .get_mut(&id)
-        .ok_or_else(|| AppError::user(format!("{who}'s sheet no longer exists.")))?;
-    let ev = ch.sheet.take_damage(settings, track, amount, &mut rng)?;
-    Ok((ev, ch.sheet.clone(), Some(ch.row.id)))
+    let (ch, sheet) = pcs.acting(id, who)?;
+    let ev = sheet.take_damage(settings, track, amount, &mut rng)?;
+    Ok((ev, sheet.clone(), Some(ch.row.id)))
 }
 
 /// `/vv-gm combat end` (or **End combat**): the Compiler ends the fight.
@@ -519,15 +533,11 @@ async fn finish(
     answer: Answer,
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, &fight).await?;
-    let mut changed = sheets(&pcs);
-    fight.end(stable, &mut changed);
+    fight.end(stable, &mut pcs.sheets);
     let registers = fight.linked_registers();
-    let cleared = clear_registers(turn, &fight, &registers, &mut changed).await?;
-    let saved = changed_sheets(&mut pcs, changed)?;
-    let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer);
-    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
-        o.moved(m.0, &m.1, m.2, None)
-    }))
+    let cleared = clear_registers(turn, &fight, &registers, &mut pcs.sheets).await?;
+    let out = tracker(turn, session, &fight, Status::Closed, &pcs, answer)?;
+    Ok(with_cleared(out, cleared))
 }
 
 /// Logs each Injury among `events` on its own line, which the log never
@@ -614,24 +624,17 @@ async fn clear_registers(
     Ok(out)
 }
 
-/// Whose register [`call_roll`] starts: the sheet, where it lives, its
-/// name and who plays it.
-struct Calling<'a> {
-    sheet: &'a mut OreSheet,
-    whose: Whose,
-    name: &'a str,
-    owner: Actor,
-}
-
-/// Starts a combatant's register: the Called Stat rolled as a usual
-/// Virtual Veil roll ([`RollState::roll`]), posted with its buttons and
+/// Starts a combatant's register on `sheet` (whose it is, its name and
+/// who plays it, as [`RollState::roll`] takes them): the Called Stat
+/// rolled as a usual Virtual Veil roll, posted with its buttons and
 /// linked to the seat (a player character's acts on the character's
 /// sheet, a quick-added NPC's on the sheet in its seat). Gives the
 /// register, the roll's message and the roll's log entry; an NPC whose
 /// call rolls no dice gets no message (nothing to act with).
 async fn call_roll(
     turn: &mut Turn<'_>,
-    who: Calling<'_>,
+    sheet: &mut OreSheet,
+    (whose, name, owner): (Whose, &str, Actor),
     stat: Stat,
 ) -> Result<(Register, Option<crate::app::View>, Record), AppError> {
     let request = RollRequest {
@@ -639,10 +642,9 @@ async fn call_roll(
         dice: None,
         label: Some("Called Stat".into()),
     };
-    let caller = (who.whose, who.name, who.owner);
     let requirement = SetRequirement::default();
-    let (state, events) = RollState::roll(turn, who.sheet, caller, request, requirement)?;
-    let character = match who.whose {
+    let (state, events) = RollState::roll(turn, sheet, (whose, name, owner), request, requirement)?;
+    let character = match whose {
         Whose::Character(id) => Some(id),
         Whose::Seat { .. } => None,
     };
@@ -650,7 +652,7 @@ async fn call_roll(
     let (faces, error_dice) = (roll.natural.clone(), roll.error_dice.clone());
     let inputs = record::CalledInputs {
         called: true,
-        combatant: who.name.to_string(),
+        combatant: name.to_string(),
         pool: super::roll::pool_text(roll),
         stat: Some(stat),
     };
@@ -667,7 +669,7 @@ async fn call_roll(
     let minutes = Some(turn.guild.session_timeout_minutes);
     let stored = VvState::Roll(state.clone());
     let session = turn.open_session(super::KIND, &stored, minutes).await?;
-    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*who.sheet));
+    let view = super::roll::view(session, 0, Status::Open, &state, Some(&*sheet));
     let register = Register::Linked {
         session,
         faces,
@@ -724,9 +726,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
 /// and round 1 begins.
 async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut changed = sheets(&pcs);
-    let rolls = fight.begin(&mut changed, &turn.settings, &mut turn.rng())?;
-    let saved = changed_sheets(&mut pcs, changed)?;
+    let rolls = fight.begin(&mut pcs.sheets, &turn.settings, &mut turn.rng())?;
     let faces: Vec<(u32, u32)> = rolls.iter().flat_map(super::faces::of_order).collect();
     let inputs = record::CombatStart {
         world: Some(fight.world),
@@ -737,8 +737,7 @@ async fn begin(turn: &mut Turn<'_>, session: Session, fight: &mut Fight) -> Resu
     let entry = Record::new("combat_begin", &inputs, &outcome)
         .dice(&rolls, faces)
         .on_session();
-    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
-    Ok(with_sheets(out, saved))
+    Ok(tracker(turn, session, fight, Status::Open, &pcs, Answer::Update)?.log(entry))
 }
 
 /// The Call phase's stat select: the acting seat's register is rolled
@@ -762,44 +761,30 @@ async fn call_stat(
         .cloned()
         .ok_or_else(|| AppError::user("No one is calling now."))?;
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut saved = Vec::new();
     let (register, roll_view, entry) = match seat.data.npc.clone() {
         Some(mut npc) => {
-            let who = Calling {
-                sheet: &mut npc,
-                whose: Whose::Seat {
-                    tracker: session.id,
-                    seat: seat.id,
-                },
-                name: &seat.name,
-                owner: Actor {
-                    id: turn.caller().user_id,
-                    gm: true,
-                },
+            let whose = Whose::Seat {
+                tracker: session.id,
+                seat: seat.id,
             };
-            let called = call_roll(turn, who, stat).await?;
+            let gm = Actor {
+                id: turn.caller().user_id,
+                gm: true,
+            };
+            let called = call_roll(turn, &mut npc, (whose, &seat.name, gm), stat).await?;
             if let Some(s) = fight.turns.seat_mut(seat.id) {
                 s.data.npc = Some(npc);
             }
             called
         }
         None => {
-            let ch = pcs.get_mut(&seat.id).ok_or_else(|| {
-                AppError::user(format!("{}'s sheet no longer exists.", seat.name))
-            })?;
-            let name = ch.name().to_string();
-            let who = Calling {
-                whose: Whose::Character(ch.row.id),
-                owner: Actor {
-                    id: ch.row.owner_id,
-                    gm: turn.fc,
-                },
-                sheet: &mut ch.sheet,
-                name: &name,
+            let (ch, sheet) = pcs.acting(seat.id, &seat.name)?;
+            let player = Actor {
+                id: ch.row.owner_id,
+                gm: turn.fc,
             };
-            let called = call_roll(turn, who, stat).await?;
-            saved.push(checked(ch.clone())?);
-            called
+            let whose = Whose::Character(ch.row.id);
+            call_roll(turn, sheet, (whose, ch.name(), player), stat).await?
         }
     };
     fight.call(stat, register)?;
@@ -807,8 +792,7 @@ async fn call_stat(
         Some(r) => Answer::Posted(r),
         None => Answer::Update,
     };
-    let out = tracker(turn, session, fight, Status::Open, &pcs, answer).log(entry);
-    Ok(with_sheets(out, saved))
+    Ok(tracker(turn, session, fight, Status::Open, &pcs, answer)?.log(entry))
 }
 
 /// "Next round": the End phase for every seat (VV-11, A-O12), the linked
@@ -819,21 +803,17 @@ async fn next_round(
     fight: &mut Fight,
 ) -> Result<Step, AppError> {
     let mut pcs = pcs_of(turn, fight).await?;
-    let mut changed = sheets(&pcs);
     let registers = fight.linked_registers();
-    let ends = fight.end_round(&mut changed, &turn.settings)?;
-    let cleared = clear_registers(turn, fight, &registers, &mut changed).await?;
-    let saved = changed_sheets(&mut pcs, changed)?;
-    note_end_phase(fight, &ends, &sheets(&pcs));
+    let ends = fight.end_round(&mut pcs.sheets, &turn.settings)?;
+    let cleared = clear_registers(turn, fight, &registers, &mut pcs.sheets).await?;
+    note_end_phase(fight, &ends, &pcs.sheets);
     let inputs = record::Round {
         round: fight.turns.round.saturating_sub(1),
     };
     let outcome: Vec<record::SeatEnd> = ends.iter().map(record::SeatEnd::of).collect();
     let entry = Record::new("combat_end_round", &inputs, &outcome).on_session();
-    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update).log(entry);
-    Ok(cleared.into_iter().fold(with_sheets(out, saved), |o, m| {
-        o.moved(m.0, &m.1, m.2, None)
-    }))
+    let out = tracker(turn, session, fight, Status::Open, &pcs, Answer::Update)?.log(entry);
+    Ok(with_cleared(out, cleared))
 }
 
 /// Notes what the End phase did to each seat (Injuries apart), and that
@@ -902,7 +882,9 @@ pub async fn render(app: &App, session: &Session) -> Result<crate::app::View, Ap
     let fight: Fight = sessions::load(session)?;
     let mut tx = app.db.read().await?;
     let settings = super::settings_of(&mut tx, session).await?;
-    let pcs = sheets(&load_pcs_in(&mut tx, session.guild_id, &fight).await?);
+    let pcs = Pcs::load_in(&mut tx, session.guild_id, &fight)
+        .await?
+        .sheets;
     drop(tx);
     Ok(view(
         session.id,

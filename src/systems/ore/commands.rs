@@ -5,7 +5,8 @@ use poise::serenity_prelude as serenity;
 use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
-use super::sheet::{CompArgs, CreateArgs, SpecialArgs, StatusArgs};
+use super::record::{CompSet, SpecialSet, StatusSet};
+use super::sheet::CreateArgs;
 use crate::kit::ranged::Ranged;
 use crate::kit::{caller_of, command, slash_choice, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
@@ -259,8 +260,7 @@ command! {
         #[character = "Character (default: your active one)"] name,
         #[player = "Whose (Compiler)"] player,
     ) {
-        let args = CompArgs {
-            distribution,
+        let asked = CompSet {
             processing_power,
             thread_count,
             cache_size,
@@ -271,6 +271,7 @@ command! {
             remove_chip,
         };
         let app = &ctx.data().app;
+        let args = (asked, distribution);
         super::sheet::set_comp(app, &caller, args, name.as_deref(), player).await
     }
 }
@@ -296,7 +297,7 @@ command! {
         #[character = "Character (default: your active one)"] name,
         #[player = "Whose (Compiler)"] player,
     ) {
-        let args = SpecialArgs {
+        let args = SpecialSet {
             add,
             pattern,
             cache,
@@ -323,7 +324,7 @@ command! {
         #[character = "Character (default: your active one)"] name,
         #[player = "Whose (Compiler)"] player,
     ) {
-        let args = StatusArgs {
+        let args = StatusSet {
             world,
             mob,
             living,

@@ -12,8 +12,7 @@ use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::damage::RepairOutcome;
-use crate::rules::ore::sets::read;
-use crate::rules::ore::settings::{DefenseMode, FaultCheck};
+use crate::rules::ore::settings::DefenseMode;
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
 use crate::storage;
@@ -49,22 +48,9 @@ fn changed(
     Ok(Step::answer(Response::message(view)).sheet(ch).log(entry))
 }
 
-/// `/vv damage`: damage to a track, a Fault die, Injuries when matching
-/// (at once with `vv_fault_check` = immediate).
-pub async fn damage(
-    app: &App,
-    caller: &Caller,
-    track: Damageable,
-    amount: i64,
-    name: Option<&str>,
-    player: Option<i64>,
-) -> AppResult {
-    let mut turn = Turn::begin(app, caller).await?;
-    let out = damage_in(&mut turn, track, amount, name, player).await?;
-    turn.finish(out).await
-}
-
-/// [`damage`] in a turn (an approved change's too): its outcome.
+/// `/vv damage` in a turn (a governed change, the Compiler's approval's
+/// too): damage to a track, a Fault die, Injuries when matching (at once
+/// with `vv_fault_check` = immediate). Its outcome.
 pub async fn damage_in(
     turn: &mut Turn<'_>,
     track: Damageable,
@@ -126,10 +112,9 @@ fn damage_lines(
     }
     if !s.mob_mode {
         lines.push(format!("Fault dice now: {}.", text::faces(&s.fault_dice)));
-        let pending = read(&s.fault_dice);
-        if settings.fault_check == FaultCheck::EndOfRound && !pending.sets.is_empty() {
+        let pending = s.pending_faults(settings);
+        if !pending.is_empty() {
             let sets: Vec<String> = pending
-                .sets
                 .iter()
                 .map(|set| format!("{}× {}", set.width, set.height))
                 .collect();
@@ -223,7 +208,7 @@ async fn each_sheet(
     turn.require_gm(GM, what)?;
     let list = sheets(&mut turn, who, what).await?;
     let mut out = Vec::new();
-    let mut changed: Vec<(String, Vec<String>)> = Vec::new();
+    let mut changed: Vec<(String, Vec<String>, bool)> = Vec::new();
     let mut quiet: Vec<String> = Vec::new();
     for mut ch in list {
         let before = ch.sheet.clone();
@@ -237,7 +222,8 @@ async fn each_sheet(
         if lines.is_empty() {
             quiet.push(ch.name().to_string());
         } else {
-            changed.push((ch.name().to_string(), lines));
+            let hurt = events.iter().any(OreEvent::hurts);
+            changed.push((ch.name().to_string(), lines, hurt));
         }
     }
     let view = each_sheet_view(title, changed, quiet);
@@ -251,15 +237,15 @@ async fn each_sheet(
 
 /// The report of an End phase or end of combat: each changed sheet's
 /// lines, the hurt named in the title.
-fn each_sheet_view(title: &str, changed: Vec<(String, Vec<String>)>, quiet: Vec<String>) -> View {
+fn each_sheet_view(
+    title: &str,
+    changed: Vec<(String, Vec<String>, bool)>,
+    quiet: Vec<String>,
+) -> View {
     let hurt: Vec<&str> = changed
         .iter()
-        .filter(|(_, lines)| {
-            lines
-                .iter()
-                .any(|l| l.contains("**Injury") || l.contains("**Incapacitated"))
-        })
-        .map(|(name, _)| name.as_str())
+        .filter(|(_, _, hurt)| *hurt)
+        .map(|(name, _, _)| name.as_str())
         .collect();
     let mut embed = if hurt.is_empty() {
         Embed::new(title).colour(Outcome::Info.colour())
@@ -273,7 +259,7 @@ fn each_sheet_view(title: &str, changed: Vec<(String, Vec<String>)>, quiet: Vec<
         Embed::new(t).colour(Outcome::Failure.colour())
     };
     let mut overflow: Vec<String> = Vec::new();
-    for (k, (name, lines)) in changed.iter().enumerate() {
+    for (k, (name, lines, _)) in changed.iter().enumerate() {
         if k < MAX_LISTED {
             embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
         } else {

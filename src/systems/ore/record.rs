@@ -53,7 +53,8 @@ pub struct TrackSet {
 /// given (a list of three, `null` where not given).
 pub type DefensesSet = [Option<i64>; 3];
 
-/// `inputs` of `/vv sheet comp`: the COMP values as given.
+/// `inputs` of `/vv sheet comp`: the COMP values as given (the command's
+/// options too, its Distribution apart).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CompSet {
@@ -75,7 +76,8 @@ pub struct CompSet {
     pub thread_count: Option<i64>,
 }
 
-/// `inputs` of `/vv sheet special`: a Special action recorded or removed.
+/// `inputs` of `/vv sheet special`: a Special action recorded or removed
+/// (the command's options too).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SpecialSet {
@@ -89,7 +91,7 @@ pub struct SpecialSet {
     pub remove: Option<String>,
 }
 
-/// `inputs` of `/vv sheet status`.
+/// `inputs` of `/vv sheet status` (the command's options too).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct StatusSet {

@@ -297,13 +297,9 @@ pub fn settle_overflow(
 /// shows it in place.
 pub fn shown(turn: &Turn<'_>, session: &Session, state: RollState, sheet: &OreSheet) -> Step {
     let status = state.status();
-    // A register holding dice taken from the cache never times out: an
-    // expiry would lose them (only Close puts them back).
-    let holds_cache = state
-        .roll
-        .register
-        .iter()
-        .any(|d| d.from_cache.is_some() && d.is_unused());
+    // A register holding dice Close puts back into the cache never times
+    // out: an expiry would lose them.
+    let holds_cache = !state.roll.back_to_cache().is_empty();
     let minutes = turn.guild.session_timeout_minutes;
     let stored = VvState::Roll(state.clone());
     let sheet = sheet.clone();
@@ -471,8 +467,10 @@ struct Facts<'a> {
     /// What the owner may do now (nothing unless open and not
     /// overflowing).
     avail: AvailableActions,
-    /// The wide sets that may be split (A-O7), each with the width to use.
-    splits: Vec<(Set, u32)>,
+    /// The whole sets a Basic action can use for the roll's need, and the
+    /// wide sets that may be split (A-O7), each with the width to use
+    /// ([`OreRoll::usable_sets`]).
+    sets: (Vec<Set>, Vec<(Set, u32)>),
     /// The sheet's named Special actions whose pattern (and cache cost)
     /// the register holds now (VV-6, issue 15): id and name.
     specials: Vec<(u32, String)>,
@@ -502,20 +500,16 @@ impl<'a> Facts<'a> {
             id: r.owner,
             gm: true,
         };
-        let (avail, splits, specials) = match sheet.filter(|_| open && !overflow) {
+        let (avail, sets, specials) = match sheet.filter(|_| open && !overflow) {
             Some(sh) => {
                 let avail = r.available_actions(owner, sh);
-                let splits = if avail.basic.is_empty() {
-                    Vec::new()
-                } else {
-                    r.splits(&s.requirement)
-                };
+                let sets = r.usable_sets(owner, sh, &s.requirement);
                 let specials = r
                     .offered_specials(owner, sh)
                     .into_iter()
                     .map(|(sp, _)| (sp.id, sp.name.clone()))
                     .collect();
-                (avail, splits, specials)
+                (avail, sets, specials)
             }
             None => Default::default(),
         };
@@ -526,7 +520,7 @@ impl<'a> Facts<'a> {
             overflow,
             threads,
             avail,
-            splits,
+            sets,
             specials,
         }
     }
@@ -680,18 +674,13 @@ fn error_dice_line(r: &OreRoll) -> Option<String> {
     if r.error_dice_per_action == 0 {
         return None;
     }
-    let first_used = r
-        .actions
-        .iter()
-        .any(|a| matches!(a.kind, ActionKind::Basic | ActionKind::Special));
     let per = text::count(r.error_dice_per_action, "error die", "error dice");
-    Some(if first_used {
-        format!("⚠️ {per} per action (Injuries)")
-    } else {
-        format!(
+    Some(match r.first_error_dice() {
+        Some(first) => format!(
             "⚠️ {per} per action (Injuries); with the first: **{}**",
-            text::faces(&r.error_dice)
-        )
+            text::faces(first)
+        ),
+        None => format!("⚠️ {per} per action (Injuries)"),
     })
 }
 
@@ -749,11 +738,9 @@ fn footer(f: &Facts, status: Status) -> String {
 /// The first row: what uses a set (sets, split sets, named Special
 /// actions); when the Special actions do not fit there, a select of them.
 fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Option<Row>) {
-    let mut first: Vec<Button> = f
-        .avail
-        .basic
+    let (whole, splits) = &f.sets;
+    let mut first: Vec<Button> = whole
         .iter()
-        .filter(|set| f.s.requirement.meets(set))
         .take(MAX_SET_BUTTONS)
         .map(|set| {
             Button::new(
@@ -765,8 +752,8 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
         .collect();
     // Wide sets that may be split (A-O7): use the narrowest accepted set
     // of them and keep the rest for a Combo or String.
-    if !f.splits.is_empty() {
-        first.extend(f.splits.iter().map(|(set, w)| {
+    if !splits.is_empty() {
+        first.extend(splits.iter().map(|(set, w)| {
             let part = Set {
                 width: *w,
                 height: set.height,
@@ -1099,6 +1086,53 @@ mod tests {
                 "{rows:?}"
             );
         }
+    }
+
+    /// A-O13: the stat roll's own Error Dice go with its first
+    /// dice-using action, a Minor one too; once one took them, the message
+    /// no longer offers them "with the first".
+    #[test]
+    fn a_o13_error_dice_leave_the_message_with_a_minor_action_too() {
+        use crate::rules::ore::sheet::{Injury, Severity};
+        use crate::rules::ore::RollAction;
+        let (mut s, mut sheet) = state(6, 0, OreSettings::default());
+        sheet.injuries.push(Injury {
+            severity: Severity::Minor,
+            healed: false,
+            losses: None,
+        });
+        let owner = Actor { id: 1, gm: false };
+        let request = RollRequest {
+            stat: Some(Stat::Wit),
+            dice: None,
+            label: None,
+        };
+        let mut rng = StdRng::seed_from_u64(3);
+        let settings = OreSettings::default();
+        s.roll = OreRoll::start(&sheet, &settings, owner, request, &mut rng)
+            .unwrap()
+            .0;
+        let error_line = |s: &RollState, sheet: &OreSheet| {
+            let v = view(1, 0, Status::Open, s, Some(sheet));
+            let d = v.embeds[0].description.clone().unwrap_or_default();
+            d.lines().find(|l| l.starts_with("⚠️")).map(str::to_string)
+        };
+        let first = format!(
+            "⚠️ 1 error die per action (Injuries); with the first: **{}**",
+            text::faces(&s.roll.error_dice)
+        );
+        assert_eq!(error_line(&s, &sheet), Some(first));
+        let minor = RollAction::Minor {
+            actor: owner,
+            die: None,
+            label: None,
+        };
+        s.roll = s.roll.clone().apply(&mut sheet, minor, &mut rng).unwrap().0;
+        assert_eq!(s.roll.actions[0].error_dice, s.roll.error_dice);
+        assert_eq!(
+            error_line(&s, &sheet).as_deref(),
+            Some("⚠️ 1 error die per action (Injuries)")
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::app::characters::Loaded;
 use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
 use crate::app::{log, App, AppError, AppResult, Caller, Response};
-use crate::rules::ore::sets::{CacheCost, Pattern};
+use crate::rules::ore::sets::Pattern;
 use crate::rules::ore::sheet::{Damageable, Stat, Stats, World};
 use crate::rules::ore::{OreSettings, OreSheet};
 
@@ -193,48 +193,21 @@ pub async fn set_defenses(
     turn.finish(out).await
 }
 
-/// Options of `/vv sheet comp`.
-#[derive(Debug, Clone, Default)]
-pub struct CompArgs {
-    /// The Distribution.
-    pub distribution: Option<String>,
-    /// Processing Power (most Chips).
-    pub processing_power: Option<i64>,
-    /// Thread Count.
-    pub thread_count: Option<i64>,
-    /// Cache size.
-    pub cache_size: Option<i64>,
-    /// Battery life when full.
-    pub battery_max: Option<i64>,
-    /// Battery left.
-    pub battery: Option<i64>,
-    /// Plugged in.
-    pub plugged_in: Option<bool>,
-    /// A Chip to install.
-    pub add_chip: Option<String>,
-    /// A Chip to remove.
-    pub remove_chip: Option<String>,
-}
-
-/// `/vv sheet comp`: the COMP's stats. Lowering the cache size below the
-/// dice held prompts for discards (VV-8).
+/// `/vv sheet comp`: the COMP's stats (`asked`, as logged) and its
+/// Distribution. Lowering the cache size below the dice held prompts for
+/// discards (VV-8).
 pub async fn set_comp(
     app: &App,
     caller: &Caller,
-    args: CompArgs,
+    (asked, distribution): (record::CompSet, Option<String>),
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let distribution = super::check_text(app, "distribution", args.distribution.as_deref())?;
+    let distribution = super::check_text(app, "distribution", distribution.as_deref())?;
     let inputs = record::CompSet {
-        add_chip: super::check_text(app, "Chip name", args.add_chip.as_deref())?,
-        battery: args.battery,
-        battery_max: args.battery_max,
-        cache_size: args.cache_size,
-        plugged_in: args.plugged_in,
-        processing_power: args.processing_power,
-        remove_chip: super::check_text(app, "Chip name", args.remove_chip.as_deref())?,
-        thread_count: args.thread_count,
+        add_chip: super::check_text(app, "Chip name", asked.add_chip.as_deref())?,
+        remove_chip: super::check_text(app, "Chip name", asked.remove_chip.as_deref())?,
+        ..asked
     };
     if distribution.is_none() && inputs == record::CompSet::default() {
         return Err(AppError::user(
@@ -298,26 +271,13 @@ fn edit_comp(
     Ok(())
 }
 
-/// Options of `/vv sheet special` (issue 15, VV-6).
-#[derive(Debug, Clone, Default)]
-pub struct SpecialArgs {
-    /// Record a Special action of this name.
-    pub add: Option<String>,
-    /// Its pattern as typed (`777`, `789`, `10,10,9`, `run 3 from 7`).
-    pub pattern: Option<String>,
-    /// Which of its dice must come from the cache (default none).
-    pub cache: Option<CacheCost>,
-    /// Remove the Special action of this name.
-    pub remove: Option<String>,
-}
-
 /// `/vv sheet special`: records a named Special action with its pattern
 /// and cache cost (VV-6), or removes one. A player's own sheet, like its
 /// Chips: the seed leaves abilities with the character, not the Compiler.
 pub async fn set_special(
     app: &App,
     caller: &Caller,
-    args: SpecialArgs,
+    args: record::SpecialSet,
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
@@ -378,37 +338,15 @@ pub async fn set_special(
     turn.finish(out).await
 }
 
-/// Options of `/vv sheet status`.
-#[derive(Debug, Clone, Default)]
-pub struct StatusArgs {
-    /// Where the entity is.
-    pub world: Option<World>,
-    /// Mob mode.
-    pub mob: Option<bool>,
-    /// A living creature.
-    pub living: Option<bool>,
-    /// A natively digital entity.
-    pub digital: Option<bool>,
-    /// Clear the glitch of more than 3 Injuries (the Compiler, A-O23).
-    pub clear_glitch: bool,
-}
-
 /// `/vv sheet status`: world, mob mode, living, digital; the Compiler may clear
 /// a glitch.
 pub async fn set_status(
     app: &App,
     caller: &Caller,
-    args: StatusArgs,
+    inputs: record::StatusSet,
     name: Option<&str>,
     player: Option<i64>,
 ) -> AppResult {
-    let inputs = record::StatusSet {
-        clear_glitch: args.clear_glitch,
-        digital: args.digital,
-        living: args.living,
-        mob: args.mob,
-        world: args.world,
-    };
     if inputs == record::StatusSet::default() {
         return Err(AppError::user(
             "Give `world`, `mob`, `living`, `digital` or `clear_glitch`.",
@@ -417,19 +355,19 @@ pub async fn set_status(
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
     let s = &mut ch.sheet;
-    if let Some(w) = args.world {
+    if let Some(w) = inputs.world {
         s.world = w;
     }
-    if let Some(m) = args.mob {
+    if let Some(m) = inputs.mob {
         s.set_mob(m)?;
     }
-    if let Some(l) = args.living {
+    if let Some(l) = inputs.living {
         s.living = l;
     }
-    if let Some(d) = args.digital {
+    if let Some(d) = inputs.digital {
         s.native_digital = d;
     }
-    if args.clear_glitch {
+    if inputs.clear_glitch {
         if !turn.fc {
             return Err(AppError::user(
                 "Only the Compiler can clear a glitch (A-O23: a living entity recovers only once its COMP is broken).",

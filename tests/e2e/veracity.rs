@@ -2153,3 +2153,32 @@ async fn issue_31_item_add_rewrites_sheet_edit_unlocks_and_stress_against_a_face
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The public "just news now" line names the holder without markdown; the
+/// command it suggests keeps the name as typed, which is what resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn news_of_a_revealed_secret_names_the_holder_without_markdown() {
+    let t = table("vr-news-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    let ex = referee_clicks(&t, "Confirm — not shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains(
+            ">: Ada's Secret \"The Duke poisoned the well\" (Light slot 1) is just news now"
+        ) && news.contains("`/vr item remove inventory:light slot:1 character:A*d_a`"),
+        "{news}"
+    );
+    t.stop().await;
+}

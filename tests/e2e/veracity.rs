@@ -2182,3 +2182,39 @@ async fn news_of_a_revealed_secret_names_the_holder_without_markdown() {
     );
     t.stop().await;
 }
+
+/// A revelation request and the shocked NPC's line name the revealer and
+/// the NPC without markdown; the suggested command keeps the NPC's name as
+/// typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revelation_names_revealer_and_npc_without_markdown() {
+    let t = table("vr-reveal-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    let asked = ok(&t, "alice", "/vr reveal target:V_an*e secrets:1 gain:light").await;
+    assert!(
+        asked
+            .text()
+            .contains("— **Ada** reveals to *Vane*: \"The Duke poisoned the well\""),
+        "{}",
+        asked.text()
+    );
+    let ex = referee_clicks(&t, "Confirm — shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains("😱 *Vane* is shocked: +d6 Stress (VR-16).")
+            && news.contains("character:V_an*e`"),
+        "{news}"
+    );
+    t.stop().await;
+}

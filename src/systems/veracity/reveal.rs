@@ -206,7 +206,7 @@ fn apply_judgement(
         };
         let line = format!(
             "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
-            input.target
+            clean(&input.target)
         );
         Ok((events, log, vec![line]))
     } else {
@@ -287,8 +287,9 @@ async fn holders(
 /// with which Evidence, and the slot asked for.
 fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[String]) -> String {
     format!(
-        "<@{requester}> — **{name}** reveals to *{}*: {}{}\nSlot asked for: {}.",
-        input.target,
+        "<@{requester}> — **{}** reveals to *{}*: {}{}\nSlot asked for: {}.",
+        clean(name),
+        clean(&input.target),
         secrets
             .iter()
             .map(|s| format!("\"{s}\""))

@@ -159,6 +159,15 @@ impl Done {
         }
     }
 
+    /// A roll to show everyone (`shown`, logged by `log`), with no note yet.
+    fn shown(shown: View, log: Record) -> Done {
+        Done {
+            note: String::new(),
+            shown: Some(shown),
+            log: Some(log),
+        }
+    }
+
     /// The same, saying `shown` above the shown view and `note` privately.
     fn said(mut self, shown: String, note: String) -> Done {
         if let Some(v) = &mut self.shown {
@@ -519,15 +528,11 @@ async fn seat_save<T>(
     let log = target::save_entry(what, &inputs, &save).on_session();
     let title = format!("{inventory} save · {what}");
     let shown = render::save_view(&name, &title, sheet.inventory(inventory), &labels, &save);
-    let done = Done {
-        note: String::new(),
-        shown: Some(shown),
-        log: Some(match character {
-            Some(id) => log.character(id),
-            None => log,
-        }),
+    let log = match character {
+        Some(id) => log.character(id),
+        None => log,
     };
-    Ok((decided, done))
+    Ok((decided, Done::shown(shown, log)))
 }
 
 /// The seat whose turn it is (or the game master) ends the turn.
@@ -558,14 +563,20 @@ async fn by_command(app: &App, caller: &Caller, op: Op<'_>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let (session, mut f) = running(&mut turn).await?;
     let done = apply(&mut turn, &mut f, op).await?;
-    let out = fight_outcome(session, f, done, |view, done| match done.shown {
+    turn.finish(fight_outcome(session, f, done, answer)).await
+}
+
+/// A command's answer to a change of the fight, given the redrawn tracker:
+/// the roll it shows, if any, then the tracker edited in place; else its
+/// note with the tracker edited.
+fn answer(view: View, done: Done) -> Response {
+    match done.shown {
         Some(v) => Response {
             reply: Reply::Message(v),
             followups: vec![Reply::Edit(view)],
         },
         None => Response::edit(done.note, view),
-    });
-    turn.finish(out).await
+    }
 }
 
 /// The outcome of a change to fight `f` (saved, closed once it ended),
@@ -999,13 +1010,8 @@ async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, 
     let guild = turn.caller().guild_id;
     let settings = turn.settings;
     sync(turn.tx(), guild, &mut f, &settings).await?;
-    let (v, state) = (hit.view, f.clone());
-    Ok(Outcome::new(move |s| Response {
-        reply: Reply::Message(v),
-        followups: vec![Reply::Edit(combat_view::view(s.id, s.version, true, &f))],
-    })
-    .save(session, &state, Status::Open, None)
-    .log(hit.log.on_session()))
+    let done = Done::shown(hit.view, hit.log.on_session());
+    Ok(fight_outcome(session, f, done, answer))
 }
 
 /// Damage to a character's sheet (seated in the fight or not); a fight it

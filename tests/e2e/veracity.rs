@@ -2195,12 +2195,17 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
         "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
     )
     .await;
-    ok(
+    let added = ok(
         &t,
         "alice",
         "/vr item add kind:secret text:\"The Duke poisoned the well\"",
     )
     .await;
+    assert!(
+        added.content().starts_with("**Ada** adds a Secret"),
+        "{}",
+        added.content()
+    );
     let asked = ok(&t, "alice", "/vr reveal target:V_an*e secrets:1 gain:light").await;
     assert!(
         asked
@@ -2210,6 +2215,8 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
         asked.text()
     );
     let ex = referee_clicks(&t, "Confirm — shocked").await;
+    let all: String = ex.outputs.iter().map(|o| o.text()).collect();
+    assert!(all.contains("📣 Revelation 1: *Vane* is shocked"), "{all}");
     let news = ex.outputs.last().unwrap().content().to_string();
     assert!(
         news.contains("😱 *Vane* is shocked: +d6 Stress (VR-16).")

@@ -356,6 +356,12 @@ pub fn page_of(values: &[String]) -> Option<usize> {
         .find_map(|v| v.strip_prefix(PAGE_PREFIX)?.parse().ok())
 }
 
+/// A name with the characters Discord reads as markdown taken out, for
+/// prose that names a character or a seat (`A*d_a` shows as `Ada`).
+pub fn clean(name: &str) -> String {
+    name.replace(['*', '_', '`', '~', '|'], "")
+}
+
 /// User text (a name, a nickname) made plain for a message's content:
 /// `@everyone`, `@here` and anything shaped like a mention (`<@…>`,
 /// `<@!…>`, `<@&…>`, `<#…>`) get a zero-width space after `@`/`#`, so Discord

@@ -2153,3 +2153,75 @@ async fn issue_31_item_add_rewrites_sheet_edit_unlocks_and_stress_against_a_face
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The public "just news now" line names the holder without markdown; the
+/// command it suggests keeps the name as typed, which is what resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn news_of_a_revealed_secret_names_the_holder_without_markdown() {
+    let t = table("vr-news-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    ok(&t, "alice", "/vr reveal target:Vane secrets:1 gain:light").await;
+    let ex = referee_clicks(&t, "Confirm — not shocked").await;
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains(
+            ">: Ada's Secret \"The Duke poisoned the well\" (Light slot 1) is just news now"
+        ) && news.contains("`/vr item remove inventory:light slot:1 character:A*d_a`"),
+        "{news}"
+    );
+    t.stop().await;
+}
+
+/// A revelation request and the shocked NPC's line name the revealer and
+/// the NPC without markdown; the suggested command keeps the NPC's name as
+/// typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revelation_names_revealer_and_npc_without_markdown() {
+    let t = table("vr-reveal-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    let added = ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+    )
+    .await;
+    assert!(
+        added.content().starts_with("**Ada** adds a Secret"),
+        "{}",
+        added.content()
+    );
+    let asked = ok(&t, "alice", "/vr reveal target:V_an*e secrets:1 gain:light").await;
+    assert!(
+        asked
+            .text()
+            .contains("— **Ada** reveals to *Vane*: \"The Duke poisoned the well\""),
+        "{}",
+        asked.text()
+    );
+    let ex = referee_clicks(&t, "Confirm — shocked").await;
+    let all: String = ex.outputs.iter().map(|o| o.text()).collect();
+    assert!(all.contains("📣 Revelation 1: *Vane* is shocked"), "{all}");
+    let news = ex.outputs.last().unwrap().content().to_string();
+    assert!(
+        news.contains("😱 *Vane* is shocked: +d6 Stress (VR-16).")
+            && news.contains("character:V_an*e`"),
+        "{news}"
+    );
+    t.stop().await;
+}

@@ -1158,3 +1158,36 @@ async fn naming_another_seat_names_it_without_markdown() {
     .await;
     t.stop().await;
 }
+
+/// Ending another's turn is refused naming whose turn it is without
+/// markdown (the shared `encounter::require_turn`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_turn_names_the_seat_without_markdown() {
+    let t = table("vrc-out-of-turn", 1).await;
+    public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:B_ram light:7 flesh:5 facet:Loyal",
+    )
+    .await;
+    let start = run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    let id = tracker_id(start.single());
+    click(&t, "bob", "Join the fight").await;
+    click(&t, "alice", "Roll initiative").await;
+    assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
+    click_refused(
+        &t,
+        "bob",
+        "End turn",
+        "It is Ada's turn: only their player or the referee can act now.",
+    )
+    .await;
+    assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
+    t.stop().await;
+}

@@ -397,6 +397,14 @@ pub struct Facet {
     pub die: FacetDie,
 }
 
+impl Facet {
+    /// True when the Facet may be replaced by a new phrase: only a d4 Facet
+    /// can be (VR-13); a larger one moves a step at a time instead.
+    pub fn replaceable(&self) -> bool {
+        self.die == FacetDie::D4
+    }
+}
+
 /// One entry of the revelation log (VR-24).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Revelation {
@@ -990,6 +998,16 @@ impl Sheet {
         })
     }
 
+    /// The Stress or the Wound in `inventory`'s slot `slot`: harm that
+    /// leaves only the rules' ways, Stress by a day relaxing in daylight or
+    /// a Break (VR-18, VR-15), a Wound by a day of rest with medical care
+    /// (VR-17), never by simply emptying the slot. `None` for any other
+    /// item, an empty slot or no such slot.
+    pub fn rest_only(&self, inventory: InventoryKind, slot: u32) -> Option<ItemKind> {
+        let kind = self.inventory(inventory).get(slot)?.kind;
+        matches!(kind, ItemKind::Stress | ItemKind::Wound).then_some(kind)
+    }
+
     /// One Facet by index (0-based).
     pub fn facet(&self, index: usize) -> Result<&Facet, RuleError> {
         self.check_facet(index)
@@ -1050,7 +1068,7 @@ impl Sheet {
     /// Replaces a d4 Facet with a new phrase, keeping the d4 (VR-13).
     pub fn replace_facet(&mut self, index: usize, phrase: &str) -> Result<Vec<Event>, RuleError> {
         let f = self.check_facet(index)?;
-        if f.die != FacetDie::D4 {
+        if !f.replaceable() {
             return Err(RuleError::new(format!(
                 "Only a d4 Facet can be replaced, and \"{}\" is a {}.",
                 f.phrase, f.die

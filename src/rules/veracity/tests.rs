@@ -1156,6 +1156,33 @@ fn a_r4_wound_overflow_discard_setting() {
 }
 
 #[test]
+fn vr_17_vr_18_stress_and_wounds_leave_a_slot_only_by_rest_or_a_break() {
+    let d = defaults();
+    let mut s = pc();
+    s.gain_stress(Amount::Flat(1), &d, &mut rng(0)).unwrap();
+    s.add_wounds(Amount::Flat(1), &[], &d, &mut rng(0)).unwrap();
+    s.add_item(item(ItemKind::Secret, "The Duke poisoned the well"))
+        .unwrap();
+    s.add_item(item(ItemKind::Means, "coin")).unwrap();
+    assert_eq!(s.rest_only(Light, 1), Some(ItemKind::Stress));
+    assert_eq!(s.rest_only(Flesh, 1), Some(ItemKind::Wound));
+    assert_eq!(s.rest_only(Light, 2), None, "a Secret leaves at will");
+    assert_eq!(s.rest_only(Flesh, 2), None, "so does Means");
+    assert_eq!(s.rest_only(Light, 3), None, "an empty slot");
+    assert_eq!(s.rest_only(Light, 99), None, "no such slot");
+}
+
+#[test]
+fn vr_13_only_a_d4_facet_may_be_replaced() {
+    let mut s = pc();
+    s.add_facet("Obey the Gods", FacetDie::D4).unwrap();
+    assert!(!s.facets()[0].replaceable(), "a d6");
+    assert!(s.facets()[1].replaceable(), "a d4");
+    s.step_facet(1, true).unwrap();
+    assert!(!s.facets()[1].replaceable(), "stepped up to a d6");
+}
+
+#[test]
 fn vr_18_relaxing_removes_one_stress_a_r3_highest_unless_chosen() {
     let d = defaults();
     let mut s = pc();

@@ -113,7 +113,7 @@ pub fn require_turn<T>(
     Err(AppError::user(match turns.current_seat() {
         Some(s) => format!(
             "It is {}'s turn: only their player or the {gm_word} can act now.",
-            s.name
+            crate::app::view::clean(&s.name)
         ),
         None => format!("No one has the turn: the {gm_word} moves the order on."),
     }))

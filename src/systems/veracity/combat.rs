@@ -20,14 +20,17 @@ use crate::app::component::Click;
 use crate::app::pipeline::Record;
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
-use crate::rules::veracity::save::SaveResult;
+use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
 pub use crate::rules::veracity::tracker::Marks;
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone};
 use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet, VeracitySettings};
+use crate::rules::RuleError;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self};
 use crate::systems::table::encounter;
+use rand::rngs::StdRng;
+use InventoryKind::{Flesh, Light};
 
 use super::combat_buttons::CombatButton;
 pub use super::combat_buttons::KIND;
@@ -154,6 +157,24 @@ impl Done {
             shown: None,
             log: None,
         }
+    }
+
+    /// A roll to show everyone (`shown`, logged by `log`), with no note yet.
+    fn shown(shown: View, log: Record) -> Done {
+        Done {
+            note: String::new(),
+            shown: Some(shown),
+            log: Some(log),
+        }
+    }
+
+    /// The same, saying `shown` above the shown view and `note` privately.
+    fn said(mut self, shown: String, note: String) -> Done {
+        if let Some(v) = &mut self.shown {
+            v.content = Some(shown);
+        }
+        self.note = note;
+        self
     }
 }
 
@@ -393,30 +414,28 @@ async fn roll_side_initiative(
             clean(&leader.name)
         )));
     }
-    let name = leader.name.clone();
-    let (character, sheet) = seat_sheet(turn, f, f.leader).await?;
-    target::refuse_dead(&name, &sheet, "make saves")?;
-    let (labels, facets) = target::own_facet(&sheet, facet)?;
-    let r = roll_initiative(&sheet, modifier, facets, &cx.settings, &mut turn.rng())?;
-    let log = fight_save("initiative", character, modifier, &labels, &r.save);
-    f.set_initiative(r.first)?;
-    let said = match r.first {
+    let (first, done) = seat_save(
+        turn,
+        f,
+        f.leader,
+        Light,
+        modifier,
+        facet,
+        |s, facets, rng| {
+            let r = roll_initiative(s, modifier, facets, &cx.settings, rng)?;
+            Ok((r.first, r.save))
+        },
+    )
+    .await?;
+    f.set_initiative(first)?;
+    let said = match first {
         Side::Players => "the players act first",
         Side::Npcs => "the enemies act first",
     };
-    let mut v = render::save_view(
-        &name,
-        "Light save · initiative",
-        sheet.inventory(InventoryKind::Light),
-        &labels,
-        &r.save,
-    );
-    v.content = Some(format!("⚔️ Initiative: {said}."));
-    Ok(Done {
-        note: format!("✅ Initiative: {said}."),
-        shown: Some(v),
-        log: Some(log),
-    })
+    Ok(done.said(
+        format!("⚔️ Initiative: {said}."),
+        format!("✅ Initiative: {said}."),
+    ))
 }
 
 /// A seat spends AP on an action (an "other" action priced by the game
@@ -456,64 +475,64 @@ async fn try_flee(
     facet: Option<&str>,
 ) -> Result<Done, AppError> {
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
-    let who = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-    let (character, sheet) = seat_sheet(turn, f, id).await?;
-    let (labels, facets) = target::own_facet(&sheet, facet)?;
-    let r = flee_combat(
-        &sheet,
-        true,
-        modifier,
-        facets,
-        &cx.settings,
-        &mut turn.rng(),
-    )?;
-    let log = fight_save("flee", character, modifier, &labels, &r.save);
-    let line = if r.escaped {
-        format!("🏃 {} flees the fight", clean(&who))
+    let (escaped, done) = seat_save(turn, f, id, Flesh, modifier, facet, |s, facets, rng| {
+        let r = flee_combat(s, true, modifier, facets, &cx.settings, rng)?;
+        Ok((r.escaped, r.save))
+    })
+    .await?;
+    let who = clean(&f.turns.seat(id).map_or(String::new(), |s| s.name.clone()));
+    let line = if escaped {
+        format!("🏃 {who} flees the fight")
     } else {
-        format!("{} tries to flee and cannot get away", clean(&who))
+        format!("{who} tries to flee and cannot get away")
     };
     f.note(line.clone());
-    if r.escaped {
+    if escaped {
         f.take_out(id, Gone::Fled)?;
     }
     let mut said = format!("{line}.");
     if let Some(n) = combat_view::nobody_left(f) {
         said = format!("{said}\n{n}");
     }
-    let mut v = render::save_view(
-        &who,
-        "Flesh save · flee",
-        sheet.inventory(InventoryKind::Flesh),
-        &labels,
-        &r.save,
-    );
-    v.content = Some(said.clone());
-    Ok(Done {
-        note: said,
-        shown: Some(v),
-        log: Some(log),
-    })
+    Ok(done.said(said.clone(), said))
 }
 
-/// The log entry of a save made in the fight (initiative, flee), with
-/// the fight.
-fn fight_save(
-    what: &str,
-    character: Option<i64>,
+/// The save a seat makes in the fight on `inventory` (Light: the party
+/// leader's, for initiative; Flesh: to flee) with a modifier and the Facet
+/// named: loads seat `id`'s sheet, refuses the dead, rolls `rule` (the
+/// rules' save with that Facet, and what it decides), and returns what it
+/// decided with the save shown and logged with the fight ([`Done::said`]
+/// adds what the table says of it).
+async fn seat_save<T>(
+    turn: &mut Turn<'_>,
+    f: &Fight,
+    id: u32,
+    inventory: InventoryKind,
     modifier: i32,
-    labels: &[String],
-    save: &SaveResult,
-) -> Record {
+    facet: Option<&str>,
+    rule: impl FnOnce(&Sheet, Vec<FacetBonus>, &mut StdRng) -> Result<(T, SaveResult), RuleError>,
+) -> Result<(T, Done), AppError> {
+    let what = match inventory {
+        Light => "initiative",
+        Flesh => "flee",
+    };
+    let name = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
+    let (character, sheet) = seat_sheet(turn, f, id).await?;
+    target::refuse_dead(&name, &sheet, "make saves")?;
+    let (labels, facets) = target::own_facet(&sheet, facet)?;
+    let (decided, save) = rule(&sheet, facets, &mut turn.rng())?;
     let inputs = super::record::FightSave {
         modifier,
         facet: labels.first().cloned(),
     };
-    let log = target::save_entry(what, &inputs, save).on_session();
-    match character {
+    let log = target::save_entry(what, &inputs, &save).on_session();
+    let title = format!("{inventory} save · {what}");
+    let shown = render::save_view(&name, &title, sheet.inventory(inventory), &labels, &save);
+    let log = match character {
         Some(id) => log.character(id),
         None => log,
-    }
+    };
+    Ok((decided, Done::shown(shown, log)))
 }
 
 /// The seat whose turn it is (or the game master) ends the turn.
@@ -544,14 +563,20 @@ async fn by_command(app: &App, caller: &Caller, op: Op<'_>) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     let (session, mut f) = running(&mut turn).await?;
     let done = apply(&mut turn, &mut f, op).await?;
-    let out = fight_outcome(session, f, done, |view, done| match done.shown {
+    turn.finish(fight_outcome(session, f, done, answer)).await
+}
+
+/// A command's answer to a change of the fight, given the redrawn tracker:
+/// the roll it shows, if any, then the tracker edited in place; else its
+/// note with the tracker edited.
+fn answer(view: View, done: Done) -> Response {
+    match done.shown {
         Some(v) => Response {
             reply: Reply::Message(v),
             followups: vec![Reply::Edit(view)],
         },
         None => Response::edit(done.note, view),
-    });
-    turn.finish(out).await
+    }
 }
 
 /// The outcome of a change to fight `f` (saved, closed once it ended),
@@ -985,13 +1010,8 @@ async fn damage_npc(turn: &mut Turn<'_>, npc: Npc, hit: Hit) -> Result<Outcome, 
     let guild = turn.caller().guild_id;
     let settings = turn.settings;
     sync(turn.tx(), guild, &mut f, &settings).await?;
-    let (v, state) = (hit.view, f.clone());
-    Ok(Outcome::new(move |s| Response {
-        reply: Reply::Message(v),
-        followups: vec![Reply::Edit(combat_view::view(s.id, s.version, true, &f))],
-    })
-    .save(session, &state, Status::Open, None)
-    .log(hit.log.on_session()))
+    let done = Done::shown(hit.view, hit.log.on_session());
+    Ok(fight_outcome(session, f, done, answer))
 }
 
 /// Damage to a character's sheet (seated in the fight or not); a fight it

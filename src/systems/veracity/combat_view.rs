@@ -11,10 +11,7 @@ use crate::rules::veracity::initiative::{ApAction, Side};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
 use crate::systems::table::look;
 
-/// A name with the characters Discord reads as markdown taken out.
-pub fn clean(name: &str) -> String {
-    name.replace(['*', '_', '`', '~', '|'], "")
-}
+pub use crate::app::view::clean;
 
 /// The title: the round and whose turn (`⚔️ Round 2 · Players' turn ·
 /// Ada`), or the wait for initiative (`⏳ Waiting for Ada · initiative`),

@@ -96,14 +96,22 @@ fn keep_made(out: Outcome, board: &Board) -> Outcome {
 
 /// An outcome that stores `list` as the board's channel's, moves the
 /// board's version on (older menus become stale) and is answered by
-/// `draw` given the board as saved.
-fn board_outcome(
+/// `answer` given the board as saved (with `note` under it, if any).
+async fn board_outcome(
+    turn: &mut Turn<'_>,
     board: Board,
     list: &ConventionList,
-    draw: impl FnOnce(&Shown) -> Response + Send + 'static,
+    note: Option<String>,
+    answer: impl FnOnce(View) -> Response + Send + 'static,
 ) -> Result<Outcome, AppError> {
     let state: VrState = sessions::load(&board.session)?;
     let (guild, channel) = (board.session.guild_id, board.session.channel_id);
+    let names = names(turn.tx(), guild, list).await?;
+    let shown = list.clone();
+    let draw = move |s: &Shown| {
+        let board = render::board_view(s.id, s.version, &shown, &names, note.as_deref());
+        answer(board)
+    };
     let out = keep_made(Outcome::new(draw), &board);
     let out = keep(out, guild, channel, LIST_KEY, serde_json::to_string(list)?);
     Ok(out.save(board.session, &state, Status::Open, None))
@@ -161,17 +169,7 @@ async fn change(
     let note = f(&mut list)?;
     let board = board(&mut turn).await?;
     let log = target::entry(log_action, &inputs, &[]).on_session();
-    let names = names(turn.tx(), caller.guild_id, &list).await?;
-    let shown = list.clone();
-    let out = board_outcome(board, &list, move |s| {
-        Response::message(render::board_view(
-            s.id,
-            s.version,
-            &shown,
-            &names,
-            Some(&note),
-        ))
-    })?;
+    let out = board_outcome(&mut turn, board, &list, Some(note), Response::message).await?;
     turn.finish(out.log(log)).await
 }
 
@@ -298,14 +296,7 @@ async fn violated(
         .character(c.row.id)
         .on_session();
     let embed = render::change_embed(c.name(), "violates a Convention", &c.sheet, &events);
-    let names = names(turn.tx(), c.row.guild_id, &list).await?;
-    let shown = list.clone();
-    let out = board_outcome(board, &list, move |s| {
-        answer(
-            embed,
-            render::board_view(s.id, s.version, &shown, &names, None),
-        )
-    })?;
+    let out = board_outcome(turn, board, &list, None, move |v| answer(embed, v)).await?;
     Ok(out.sheet(c).log(log))
 }
 
@@ -379,12 +370,11 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     };
     let log = target::entry("end_scene", &ended, &[]).on_session();
     let scene = scene_embed(marks, &restored);
-    let shown = list.clone();
-    let mut out = board_outcome(board, &list, move |s| {
-        let mut v = render::board_view(s.id, s.version, &shown, &HashMap::new(), None);
+    let mut out = board_outcome(&mut turn, board, &list, None, move |mut v| {
         v.embeds.insert(0, scene);
         Response::message(v)
-    })?;
+    })
+    .await?;
     for c in sheets {
         out = out.sheet(c);
     }

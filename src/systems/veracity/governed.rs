@@ -146,15 +146,6 @@ impl Edit {
         ]
     }
 
-    /// True when a `/vr item remove` of this slot is governed: it holds
-    /// Stress or a Wound (they leave by rest or the referee).
-    pub fn removal_governed(sheet: &Sheet, inventory: InventoryKind, slot: u32) -> bool {
-        sheet
-            .inventory(inventory)
-            .get(slot)
-            .is_some_and(|i| matches!(i.kind, ItemKind::Stress | ItemKind::Wound))
-    }
-
     /// The rules' way a player must take instead of this change, when the
     /// player's own word is never enough for it (even under `free`): Stress
     /// leaves by a day relaxing in daylight or a Break (VR-18, VR-15), a
@@ -165,7 +156,7 @@ impl Edit {
         Ok(match self {
             Edit::ItemRemove {
                 inventory, slot, ..
-            } => match sheet.inventory(*inventory).get(*slot).map(|i| i.kind) {
+            } => match sheet.rest_only(*inventory, *slot) {
                 Some(ItemKind::Stress) => Some(format!(
                     "Stress leaves {name}'s Light slot {slot} only the rules' ways: a full day relaxing in daylight removes one (`/vr rest what:stress slot:{slot}`), and a Break removes it all (VR-18, VR-15). A player's word does not empty it; {REFEREE}"
                 )),
@@ -176,7 +167,7 @@ impl Edit {
             },
             Edit::FacetRemove { facet, .. } => {
                 let f = &sheet.facets()[facet_index(sheet, facet)?];
-                (f.die > FacetDie::D4).then(|| {
+                (!f.replaceable()).then(|| {
                     format!(
                         "Only a d4 Facet can be replaced, given appropriate fictional positioning (VR-13): {name}'s \"{}\" is a {}. Its die moves a step when {name} takes an extreme action for or against it (`/vr facet step`); {REFEREE}",
                         f.phrase, f.die

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use crate::app::component::Action;
-use crate::app::view::{colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{
+    clean, colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
+};
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
@@ -571,7 +573,7 @@ fn event_line(e: &Event) -> Option<String> {
             format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
         }
         Event::RevelationLogged { index, target } => {
-            let mut t = target.clone();
+            let mut t = clean(target);
             truncate(&mut t, 80);
             format!("📣 Revelation {}: *{t}* is shocked", index + 1)
         }
@@ -768,7 +770,7 @@ pub fn change_view(name: &str, what: &str, sheet: &Sheet, events: &[Event]) -> V
 /// slot 1: 🤫 Secret *The well*`.
 pub fn quiet_line(name: &str, what: &str, events: &[Event]) -> String {
     let lines = event_lines(events);
-    let mut line = format!("**{name}** {what}");
+    let mut line = format!("**{}** {what}", clean(name));
     if lines.is_empty() {
         line.push_str(": nothing changed.");
     } else {

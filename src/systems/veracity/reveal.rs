@@ -16,7 +16,7 @@ use super::{render, GM, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
 use crate::app::pipeline::{Record, Writing};
-use crate::app::view::{Button, Embed, Style, View};
+use crate::app::view::{clean, Button, Embed, Style, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
@@ -206,7 +206,7 @@ fn apply_judgement(
         };
         let line = format!(
             "😱 *{}* is shocked: +d6 Stress (VR-16). Referee: `/vr stress cause:\"shocked by a Secret\" character:{name}` if they have a sheet.",
-            input.target
+            clean(&input.target)
         );
         Ok((events, log, vec![line]))
     } else {
@@ -273,7 +273,9 @@ async fn holders(
             if let Some(slot) = sheet.holds_secret(s) {
                 out.push(format!(
                     "📰 <@{}>: {}'s Secret \"{s}\" (Light slot {slot}) is just news now and levels nobody up. Drop it with `/vr item remove inventory:light slot:{slot} character:{}`.",
-                    row.owner_id, row.name, row.name
+                    row.owner_id,
+                    clean(&row.name),
+                    row.name
                 ));
             }
         }
@@ -285,8 +287,9 @@ async fn holders(
 /// with which Evidence, and the slot asked for.
 fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[String]) -> String {
     format!(
-        "<@{requester}> — **{name}** reveals to *{}*: {}{}\nSlot asked for: {}.",
-        input.target,
+        "<@{requester}> — **{}** reveals to *{}*: {}{}\nSlot asked for: {}.",
+        clean(name),
+        clean(&input.target),
         secrets
             .iter()
             .map(|s| format!("\"{s}\""))

@@ -188,7 +188,7 @@ pub async fn remove_item(
     let governed = {
         let mut tx = app.db.read().await?;
         let c = target::sheet_for(&mut tx, caller, player).await?;
-        Edit::removal_governed(&c.sheet, inventory, slot)
+        c.sheet.rest_only(inventory, slot).is_some()
     };
     let edit = Edit::ItemRemove {
         inventory,

@@ -48,7 +48,7 @@ pub fn roller_note(gm: &str) -> String {
 
 /// The note above the copy in the GM channel.
 pub fn gm_note(caller_name: &str, channel_id: i64) -> String {
-    let name = super::view::plain(caller_name).replace(['*', '_', '`', '~', '|'], "");
+    let name = super::view::clean(&super::view::plain(caller_name));
     format!("🤫 Secret roll by **{name}** in <#{channel_id}>")
 }
 

@@ -412,7 +412,7 @@ fn entry_line(
         }
     }
     if let Some(c) = &row.character_name {
-        let mut c = c.replace(['*', '_', '`', '~', '|'], "");
+        let mut c = crate::app::view::clean(c);
         crate::app::view::truncate(&mut c, 40);
         line.push_str(&format!(" as **{c}**"));
     }

@@ -115,16 +115,11 @@ async fn edit(
 }
 
 /// `/ve sheet create`: a new character with the guild's starting Lots and
-/// Ego, made the caller's active one.
-pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) -> AppResult {
-    create_with(app, caller, name, tier, None).await
-}
-
-/// `/ve sheet create` with its options: as [`create`]; `abilities` (`Finesse Gold 45, Might
+/// Ego, made the caller's active one; `abilities` (`Finesse Gold 45, Might
 /// Si 30`) gives it every ability in the same command (issue 31), each
 /// checked as `/ve sheet ability` checks one: one bad entry refuses the
 /// whole command, naming every bad one, and nothing is saved.
-pub async fn create_with(
+pub async fn create(
     app: &App,
     caller: &Caller,
     name: &str,

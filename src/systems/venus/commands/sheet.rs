@@ -38,7 +38,7 @@ command! {
         abilities: Option<String>,
     ) {
         let (tier, abilities) = (tier.and_then(TierChoice::tier), abilities.as_deref());
-        sheets::create_with(&ctx.data().app, &caller, &name, tier, abilities).await
+        sheets::create(&ctx.data().app, &caller, &name, tier, abilities).await
     }
 }
 

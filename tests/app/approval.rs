@@ -120,7 +120,7 @@ async fn every_governed_venus_change_is_the_fcs_under_fc_only() {
     set_rule(&a, "fc_only").await;
     let alice = caller("alice");
     let fc = caller("fc");
-    sheets::create(&a, &alice, "Ada", None).await.unwrap();
+    sheets::create(&a, &alice, "Ada", None, None).await.unwrap();
     sheets::ability(&a, &alice, "Finesse", Rank::Silver, 3, Pick::active())
         .await
         .unwrap();

@@ -34,7 +34,7 @@ async fn character(app: &App, who: &str, name: &str) -> Option<storage::characte
 async fn a_deletion_is_asked_answered_by_its_owner_and_logged() {
     let app = app(1).await;
     let (alice, bob) = (caller("alice"), caller("bob"));
-    venus::sheets::create(&app, &alice, "Ann", None)
+    venus::sheets::create(&app, &alice, "Ann", None, None)
         .await
         .unwrap();
     let ve = app.registry.by_root("ve").unwrap();
@@ -82,8 +82,12 @@ async fn a_deletion_is_asked_answered_by_its_owner_and_logged() {
 async fn venus_prompts_posted_before_the_shared_feature_keep_working() {
     let app = app(2).await;
     let bob = caller("bob");
-    venus::sheets::create(&app, &bob, "Bo", None).await.unwrap();
-    venus::sheets::create(&app, &bob, "Cy", None).await.unwrap();
+    venus::sheets::create(&app, &bob, "Bo", None, None)
+        .await
+        .unwrap();
+    venus::sheets::create(&app, &bob, "Cy", None, None)
+        .await
+        .unwrap();
     let mut ids = Vec::new();
     for name in ["Bo", "Cy"] {
         let row = character(&app, "bob", name).await.unwrap();
@@ -132,10 +136,10 @@ async fn venus_prompts_posted_before_the_shared_feature_keep_working() {
 async fn a_character_is_named_one_way_with_one_set_of_refusals() {
     let app = app(3).await;
     let (alice, bob, fc) = (caller("alice"), caller("bob"), caller("fc"));
-    venus::sheets::create(&app, &alice, "Ann", None)
+    venus::sheets::create(&app, &alice, "Ann", None, None)
         .await
         .unwrap();
-    venus::sheets::create(&app, &bob, "Ann", None)
+    venus::sheets::create(&app, &bob, "Ann", None, None)
         .await
         .unwrap();
     let ve = app.registry.by_root("ve").unwrap();

@@ -150,7 +150,9 @@ async fn a_venus_level_change_is_undone() {
     use kismet::systems::venus::sheets;
     let app = app(7).await;
     let alice = caller("alice");
-    sheets::create(&app, &alice, "Ada", None).await.unwrap();
+    sheets::create(&app, &alice, "Ada", None, None)
+        .await
+        .unwrap();
     sheets::ability(&app, &alice, "Finesse", Rank::Silver, 4, Pick::active())
         .await
         .unwrap();

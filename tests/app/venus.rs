@@ -39,7 +39,7 @@ async fn a_players_own_check_adds_the_score_to_the_d20_once() {
     let app = app(4).await;
     let alice = caller("alice");
     assert_eq!(
-        first(&sheets::create(&app, &alice, "Ada", None).await).0,
+        first(&sheets::create(&app, &alice, "Ada", None, None).await).0,
         "message"
     );
     sheets::ability(&app, &alice, "Finesse", Rank::Silver, 4, Pick::active())
@@ -83,7 +83,9 @@ async fn only_the_fc_calls_a_check_for_another_player() {
     let app = app(5).await;
     let alice = caller("alice");
     let bob = caller("bob");
-    sheets::create(&app, &alice, "Ada", None).await.unwrap();
+    sheets::create(&app, &alice, "Ada", None, None)
+        .await
+        .unwrap();
     sheets::ability(&app, &alice, "Wits", Rank::Gold, 3, Pick::active())
         .await
         .unwrap();
@@ -113,8 +115,10 @@ async fn the_spotlight_runs_one_per_channel_and_a_double_pass_passes_once() {
     use kismet::systems::venus::spotlight;
     let app = app(7).await;
     let (fc, alice, bob) = (caller("fc"), caller("alice"), caller("bob"));
-    sheets::create(&app, &alice, "Ada", None).await.unwrap();
-    sheets::create(&app, &bob, "Bo", None).await.unwrap();
+    sheets::create(&app, &alice, "Ada", None, None)
+        .await
+        .unwrap();
+    sheets::create(&app, &bob, "Bo", None, None).await.unwrap();
     let r = spotlight::start(&app, &fc, Some("The docks")).await;
     let (kind, v) = first(&r);
     assert_eq!(kind, "message");

@@ -2414,3 +2414,31 @@ fc: /ve sheet set ego:true player:@alice
     assert!(desc(&closed.outputs[0]).contains("Force-closed by the FC."));
     t.stop().await;
 }
+
+/// `/ve sheet set` changes tier, Lots and Ego; a name is the shared
+/// `/ve sheet rename`'s (one way to do one thing): the option is gone, and
+/// the shared rename renames a Venus sheet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_sheet_set_leaves_names_to_the_shared_rename() {
+    let t = table("ve-set-options", 1).await;
+    let reg = t.registered();
+    let set: Vec<String> = reg
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "ve")
+        .flat_map(|c| c["options"].as_array().cloned().unwrap_or_default())
+        .filter(|g| g["name"] == "sheet")
+        .flat_map(|g| g["options"].as_array().cloned().unwrap_or_default())
+        .filter(|s| s["name"] == "set")
+        .flat_map(|s| s["options"].as_array().cloned().unwrap_or_default())
+        .map(|o| o["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(set, ["tier", "lots", "ego", "character", "player"]);
+    play(&t, "alice: /ve sheet create name:Ada").await;
+    let renamed = one(&t, "alice: /ve sheet rename character:Ada name:Zed").await;
+    assert!(renamed.text().contains("**Ada** is now called **Zed**"));
+    let shown = one(&t, "alice: /ve sheet show character:Zed").await;
+    assert!(shown.title().contains("Zed"), "{}", shown.title());
+    t.stop().await;
+}

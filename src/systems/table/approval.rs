@@ -464,7 +464,7 @@ mod tests {
             manage_guild: true,
             ..Caller::default()
         };
-        venus::sheets::create(&app, &alice, "Ada", None)
+        venus::sheets::create(&app, &alice, "Ada", None, None)
             .await
             .unwrap();
         let lots = |app: &App| {

@@ -81,7 +81,8 @@ pub enum SheetEdit {
         /// Ego held.
         #[serde(default)]
         ego: Option<bool>,
-        /// A new name.
+        /// A new name: old records only (`/ve sheet set` lost its
+        /// `rename` to the shared `/ve sheet rename`), `null` now.
         #[serde(default)]
         rename: Option<String>,
     },

@@ -10,7 +10,7 @@ use super::context::{Outcome, Turn};
 use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
 use super::{sheet_view, KIND, SYSTEM};
-use crate::app::characters::{self, Access, Loaded, Pick};
+use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
 use crate::app::view::View;
@@ -53,8 +53,6 @@ pub struct SetEdits {
     pub lots: Option<u32>,
     /// Ego held.
     pub ego: Option<bool>,
-    /// A new name.
-    pub rename: Option<String>,
 }
 
 /// The edits of `/ve sheet job`.
@@ -117,16 +115,11 @@ async fn edit(
 }
 
 /// `/ve sheet create`: a new character with the guild's starting Lots and
-/// Ego, made the caller's active one.
-pub async fn create(app: &App, caller: &Caller, name: &str, tier: Option<Tier>) -> AppResult {
-    create_with(app, caller, name, tier, None).await
-}
-
-/// `/ve sheet create` with its options: as [`create`]; `abilities` (`Finesse Gold 45, Might
+/// Ego, made the caller's active one; `abilities` (`Finesse Gold 45, Might
 /// Si 30`) gives it every ability in the same command (issue 31), each
 /// checked as `/ve sheet ability` checks one: one bad entry refuses the
 /// whole command, naming every bad one, and nothing is saved.
-pub async fn create_with(
+pub async fn create(
     app: &App,
     caller: &Caller,
     name: &str,
@@ -313,12 +306,10 @@ pub async fn job_edited(
     .await
 }
 
-/// `/ve sheet set`: tier, Lots, Ego, name.
+/// `/ve sheet set`: tier, Lots, Ego.
 pub async fn set(app: &App, caller: &Caller, edits: SetEdits, pick: Pick<'_>) -> AppResult {
     if edits == SetEdits::default() {
-        return Err(AppError::user(
-            "Say what to change: tier, lots, ego or rename.",
-        ));
+        return Err(AppError::user("Say what to change: tier, lots or ego."));
     }
     let mut turn = Turn::begin(app, caller).await?;
     let out = set_edited(&mut turn, edits, pick).await?;
@@ -353,41 +344,14 @@ pub async fn set_edited(
         c.sheet.ego = e;
         said.push(if e { "Ego held" } else { "no Ego" }.to_string());
     }
-    if let Some(n) = &edits.rename {
-        said.push(rename(turn, &mut c, n).await?);
-    }
     let inputs = SheetEdit::Set {
         tier: edits.tier,
         lots: edits.lots,
         ego: edits.ego,
-        rename: edits.rename,
+        rename: None,
     };
     let note = format!("{}: {}.", c.name(), said.join(", "));
     edited(turn, c, &inputs, note)
-}
-
-/// Renames `c` to `name` unless its owner has another character so
-/// named; what the answer says of it.
-async fn rename(
-    turn: &mut Turn<'_>,
-    c: &mut Loaded<VenusSheet>,
-    name: &str,
-) -> Result<String, AppError> {
-    let n = characters::check_name(name)?;
-    let guild = turn.caller().guild_id;
-    if !storage::characters::name_key(&n).eq(&storage::characters::name_key(&c.row.name))
-        && storage::characters::by_name(turn.tx(), guild, SYSTEM, c.row.owner_id, &n)
-            .await?
-            .is_some()
-    {
-        return Err(AppError::user(format!(
-            "There is already a character named {n}."
-        )));
-    }
-    let said = format!("renamed to {n}");
-    c.sheet.name = n.clone();
-    c.row.name = n;
-    Ok(said)
 }
 
 /// `/ve sheet note`: adds an attribute, insight or special consequence.

@@ -164,59 +164,53 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
         return (Outcome::Closed, "Timed out".into());
     }
     let of = format!("{n} of {need} {}", word(t.edition, need));
-    match t.phase {
+    let waiting = match t.phase {
         TaskPhase::AidOffers => {
             let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
             if pending.is_empty() {
-                (Outcome::Pending, format!("Waiting for {r} to roll"))
+                format!("{r} to roll")
             } else {
-                (
-                    Outcome::Pending,
-                    format!("Waiting for {r} to answer {}", pending.join(" and ")),
-                )
+                format!("{r} to answer {}", pending.join(" and "))
             }
         }
-        TaskPhase::KissDeclaration => (Outcome::Pending, format!("Waiting for {r} · KISS · {of}")),
-        TaskPhase::EgoOffer => (Outcome::Pending, format!("Waiting for {r} · Ego? · {of}")),
-        TaskPhase::Spending => {
-            let left = t.beats_left();
-            if left == 0 {
-                (Outcome::Pending, format!("Waiting for {r} to finish"))
-            } else {
-                (
-                    Outcome::Pending,
-                    format!("Waiting for {r} to spend {left} {}", word(t.edition, left)),
-                )
-            }
-        }
-        TaskPhase::GmSubversion => (Outcome::Pending, format!("Waiting for the {}", super::GM)),
-        TaskPhase::Closed => match &t.outcome {
-            None => (Outcome::Closed, "Closed".into()),
-            Some(o) => {
-                let lead = match o.crit {
-                    Some(Crit::Success) => "Critical success",
-                    Some(Crit::Failure) => "Critical failure",
-                    None if o.success => "Success",
-                    None => "Failure",
-                };
-                let count = format!("{} {}", o.successes, word(t.edition, o.successes));
-                let text = if o.success {
-                    format!("{lead} · {count}")
-                } else if t.edition == Edition::One && o.declined_primary {
-                    format!("{lead} · {count}, primary not bought")
-                } else {
-                    let need = word(t.edition, o.threshold);
-                    format!("{lead} · {} of {} {need}", o.successes, o.threshold)
-                };
-                let kind = match (o.success, o.crit) {
-                    (true, _) => Outcome::Success,
-                    (false, Some(Crit::Failure)) => Outcome::Botch,
-                    (false, _) => Outcome::Failure,
-                };
-                (kind, text)
-            }
+        TaskPhase::KissDeclaration => format!("{r} · KISS · {of}"),
+        TaskPhase::EgoOffer => format!("{r} · Ego? · {of}"),
+        TaskPhase::Spending => match t.beats_left() {
+            0 => format!("{r} to finish"),
+            left => format!("{r} to spend {left} {}", word(t.edition, left)),
         },
-    }
+        TaskPhase::GmSubversion => format!("the {}", super::GM),
+        TaskPhase::Closed => return closed(t),
+    };
+    (Outcome::Pending, format!("Waiting for {waiting}"))
+}
+
+/// What a closed task came to (`✅ Success · 3 beats`).
+fn closed(t: &TaskState) -> (Outcome, String) {
+    let Some(o) = &t.outcome else {
+        return (Outcome::Closed, "Closed".into());
+    };
+    let lead = match o.crit {
+        Some(Crit::Success) => "Critical success",
+        Some(Crit::Failure) => "Critical failure",
+        None if o.success => "Success",
+        None => "Failure",
+    };
+    let count = format!("{} {}", o.successes, word(t.edition, o.successes));
+    let text = if o.success {
+        format!("{lead} · {count}")
+    } else if t.edition == Edition::One && o.declined_primary {
+        format!("{lead} · {count}, primary not bought")
+    } else {
+        let need = word(t.edition, o.threshold);
+        format!("{lead} · {} of {} {need}", o.successes, o.threshold)
+    };
+    let kind = match (o.success, o.crit) {
+        (true, _) => Outcome::Success,
+        (false, Some(Crit::Failure)) => Outcome::Botch,
+        (false, _) => Outcome::Failure,
+    };
+    (kind, text)
 }
 
 fn phase_hint(st: &TaskSession) -> String {

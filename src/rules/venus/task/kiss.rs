@@ -6,8 +6,8 @@ use rand::Rng;
 use std::collections::BTreeMap;
 
 use super::{
-    may_act_as, need_gm, CloseKind, EgoMode, KissDecl, KissSource, TaskEvent, TaskPhase, TaskState,
-    MAX_SPECIALTIES,
+    may_act_as, need_gm, CloseKind, EgoMode, KissDecl, KissSource, Named, TaskEvent, TaskPhase,
+    TaskState, MAX_SPECIALTIES,
 };
 use crate::rules::dice::d;
 use crate::rules::venus::settings::{Edition, KissLimits};
@@ -124,20 +124,18 @@ impl TaskState {
     /// assets and natural merits: "up to four appropriate attributes",
     /// VE1-K4e) or its insights (VE1-K4c) that `by` has not yet KISSed with
     /// in this task, each once, in sheet order.
-    pub fn unused_kiss_names(&self, sheet: &VenusSheet, by: i64, specialty: bool) -> Vec<String> {
+    pub fn unused_kiss_names(&self, sheet: &VenusSheet, by: i64, kind: Named) -> Vec<String> {
         let used = |text: &str| {
-            self.kisses_by(by).any(|k| match &k.source {
-                KissSource::Specialty { attribute } => specialty && same(attribute, text),
-                KissSource::Insight { insight } => !specialty && same(insight, text),
-                _ => false,
-            })
+            self.kisses_by(by)
+                .any(|k| matches!(k.source.named(), Some((n, t)) if n == kind && same(t, text)))
         };
         let a = &sheet.attributes;
-        let all: Vec<&String> = if specialty {
-            let lists = [&a.specialties, &a.disciplines, &a.assets, &a.merits];
-            lists.into_iter().flatten().collect()
-        } else {
-            sheet.insights.iter().map(|i| &i.text).collect()
+        let all: Vec<&String> = match kind {
+            Named::Specialty => {
+                let lists = [&a.specialties, &a.disciplines, &a.assets, &a.merits];
+                lists.into_iter().flatten().collect()
+            }
+            Named::Insight => sheet.insights.iter().map(|i| &i.text).collect(),
         };
         let mut free: Vec<String> = Vec::new();
         for t in all {

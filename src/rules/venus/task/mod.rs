@@ -183,10 +183,41 @@ pub enum KissSource {
 impl KissSource {
     /// Whether this source needs Peer approval when `ve_require_approval` is on (VE-8).
     pub fn needs_approval(&self) -> bool {
-        matches!(
-            self,
-            KissSource::Insight { .. } | KissSource::Specialty { .. }
-        )
+        self.named().is_some()
+    }
+
+    /// What a source paid by name names, and the name; `None` for a Lot,
+    /// a stunt and Ego.
+    pub fn named(&self) -> Option<(Named, &str)> {
+        match self {
+            KissSource::Specialty { attribute } => Some((Named::Specialty, attribute)),
+            KissSource::Insight { insight } => Some((Named::Insight, insight)),
+            KissSource::Lot | KissSource::Stunt | KissSource::Ego => None,
+        }
+    }
+}
+
+/// What a KISS paid by name spends: one of the character's attributes
+/// (specialty, discipline, asset or natural merit, VE1-K4e) or insights
+/// (VE1-K4c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// A specialty, discipline, asset or merit ([`KissSource::Specialty`]).
+    Specialty,
+    /// An insight ([`KissSource::Insight`]).
+    Insight,
+}
+
+impl Named {
+    /// Both kinds, attributes first (as sheets and menus list them).
+    pub const BOTH: [Named; 2] = [Named::Specialty, Named::Insight];
+
+    /// The KISS source paid with the name `text` of this kind.
+    pub fn source(self, text: String) -> KissSource {
+        match self {
+            Named::Specialty => KissSource::Specialty { attribute: text },
+            Named::Insight => KissSource::Insight { insight: text },
+        }
     }
 }
 

@@ -849,14 +849,36 @@ fn ve1_k4c_k4e_the_names_left_to_kiss_with_are_those_not_yet_used_in_sheet_order
     .0;
     let ada = &c.sheets[&1];
     assert_eq!(
-        st.unused_kiss_names(ada, 1, true),
+        st.unused_kiss_names(ada, 1, Named::Specialty),
         ["Rope", "Stealth", "Keen nose"]
     );
-    assert_eq!(st.unused_kiss_names(ada, 1, false), ["Guards drink"]);
+    assert_eq!(
+        st.unused_kiss_names(ada, 1, Named::Insight),
+        ["Guards drink"]
+    );
     // Bo has KISSed with nothing: his sheet's names are all left.
     assert!(st
-        .unused_kiss_names(ada, 2, true)
+        .unused_kiss_names(ada, 2, Named::Specialty)
         .contains(&"Climb".to_string()));
+}
+
+/// VE1-K4c/K4e: a KISS paid by name names an attribute or an insight; a
+/// Lot, a stunt and Ego name nothing.
+#[test]
+fn ve1_k4c_k4e_named_sources_are_attributes_or_insights() {
+    for kind in Named::BOTH {
+        let source = kind.source("Rope".into());
+        assert_eq!(source.named(), Some((kind, "Rope")));
+        assert!(source.needs_approval());
+    }
+    assert!(matches!(
+        Named::Specialty.source("Rope".into()),
+        KissSource::Specialty { .. }
+    ));
+    for other in [KissSource::Lot, KissSource::Stunt, KissSource::Ego] {
+        assert_eq!(other.named(), None);
+        assert!(!other.needs_approval());
+    }
 }
 
 #[test]

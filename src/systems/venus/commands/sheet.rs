@@ -38,7 +38,7 @@ command! {
         abilities: Option<String>,
     ) {
         let (tier, abilities) = (tier.and_then(TierChoice::tier), abilities.as_deref());
-        sheets::create_with(&ctx.data().app, &caller, &name, tier, abilities).await
+        sheets::create(&ctx.data().app, &caller, &name, tier, abilities).await
     }
 }
 
@@ -105,7 +105,7 @@ command! {
 }
 
 command! {
-    /// Tier, Lots, Ego or name
+    /// Tier, Lots or Ego
     #[poise::command(slash_command, guild_only)]
     pub async fn set(
         ctx,
@@ -116,18 +116,15 @@ command! {
         #[max = 10]
         lots: Option<u32>,
         #[description = "Ego held"] ego: Option<bool>,
-        #[description = "A new name"]
-        #[max_length = 64]
-        rename: Option<String>,
         #[character = "Character (default: active)"] character,
         #[player = "Whose (FC)"] player,
     ) {
         let app = &ctx.data().app;
         if lots.is_some() || ego.is_some() {
             // Kismet is the FC's to grant: governed by `player_edits`.
-            if tier.is_some() || rename.is_some() {
+            if tier.is_some() {
                 Err(crate::app::AppError::user(
-                    "Set Lots and Ego in a command of their own (they are the FC's to grant); tier and name separately.",
+                    "Set Lots and Ego in a command of their own (they are the FC's to grant); tier separately.",
                 ))
             } else {
                 let edit = governed::Edit::Kismet {
@@ -143,7 +140,6 @@ command! {
                 tier: tier.map(TierChoice::tier),
                 lots,
                 ego,
-                rename,
             };
             let pick = Pick::new(character.as_deref(), player);
             sheets::set(app, &caller, edits, pick).await

@@ -7,10 +7,10 @@
 //! **Consent to KISS**, **Re-roll** (or **No KISS**), and the FC's
 //! **Approve KISSes** and **Veto last KISS**.
 
-use super::menus::{free_names, key_of, value_of, VALUE_TEXT};
+use super::menus::{free_names, key_of, named_kind, value_of, words, VALUE_TEXT};
 use super::turn::{Step, Turn};
 use crate::app::AppError;
-use crate::rules::venus::task::{KissSource, TaskAction, TaskPhase, TaskState};
+use crate::rules::venus::task::{KissSource, Named, TaskAction, TaskPhase, TaskState};
 use crate::rules::venus::{Edition, VenusCtx};
 use crate::systems::venus::buttons::Payment;
 use crate::systems::venus::fc_words;
@@ -92,8 +92,8 @@ pub fn pay(t: &mut Turn<'_>, payment: Payment) -> Result<Step, AppError> {
     let sources: Result<Vec<KissSource>, String> = match payment {
         Payment::Lot => Ok(vec![KissSource::Lot; dice.len()]),
         Payment::Stunt => Ok(vec![KissSource::Stunt; dice.len()]),
-        Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), true),
-        Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), false),
+        Payment::Specialty => named_sources(&t.st, &t.party.ctx, by, dice.len(), Named::Specialty),
+        Payment::Insight => named_sources(&t.st, &t.party.ctx, by, dice.len(), Named::Insight),
     };
     let pairs = sources.map(|s| dice.iter().copied().zip(s).collect());
     declare(t, &dice, pairs)
@@ -127,10 +127,12 @@ pub fn pairs(t: &mut Turn<'_>) -> Result<Step, AppError> {
     }
     let by = t.by();
     let allowed = t.st.task.kissable_dice(by);
-    let free = Free {
-        specialties: free_names(&t.st, &t.party.ctx, by, true).unwrap_or_default(),
-        insights: free_names(&t.st, &t.party.ctx, by, false).unwrap_or_default(),
-    };
+    let free = Named::BOTH.map(|k| {
+        (
+            k,
+            free_names(&t.st, &t.party.ctx, by, k).unwrap_or_default(),
+        )
+    });
     let mut pairs: Vec<(u32, KissSource)> = Vec::new();
     let mut named: Vec<String> = Vec::new();
     for v in t.values {
@@ -181,28 +183,18 @@ fn rolls_at_once(task: &TaskState, by: i64) -> bool {
     by == task.roller && task.kisses_settled()
 }
 
-/// The unused attributes and insights of the one who KISSes ([`free_names`]).
-struct Free {
-    specialties: Vec<String>,
-    insights: Vec<String>,
-}
-
 /// The attribute (`sp:…`) or insight (`in:…`) a menu payment names among
 /// `who`'s unused ones; each pays for one die only (`named` keeps those
 /// already paid with).
 fn named_payment(
     pay: &str,
     who: &str,
-    free: &Free,
+    free: &[(Named, Vec<String>)],
     named: &mut Vec<String>,
 ) -> Result<KissSource, AppError> {
-    let (specialty, text) = named_kind(pay)
+    let (kind, text) = named_kind(pay)
         .ok_or_else(|| AppError::user("That is not a die and a payment on the list."))?;
-    let free = if specialty {
-        &free.specialties
-    } else {
-        &free.insights
-    };
+    let free = free.iter().filter(|(k, _)| *k == kind).flat_map(|(_, f)| f);
     let short = |x: &str| -> String {
         key_of(x)
             .chars()
@@ -210,9 +202,9 @@ fn named_payment(
             .collect()
     };
     let found = free
-        .iter()
+        .into_iter()
         .find(|f| short(f) == short(text))
-        .ok_or_else(|| AppError::user(no_unused(who, specialty, text)))?;
+        .ok_or_else(|| AppError::user(no_unused(who, kind, text)))?;
     let key = key_of(found);
     if named.contains(&key) {
         return Err(AppError::user(format!(
@@ -221,7 +213,7 @@ fn named_payment(
         )));
     }
     named.push(key);
-    Ok(source(found.clone(), specialty))
+    Ok(kind.source(found.clone()))
 }
 
 /// The clicker's picked dice, not yet paid for.
@@ -300,34 +292,20 @@ fn named_sources(
     ctx: &VenusCtx,
     by: i64,
     n: usize,
-    specialty: bool,
+    kind: Named,
 ) -> Result<Vec<KissSource>, String> {
-    let free = free_names(st, ctx, by, specialty)?;
+    let free = free_names(st, ctx, by, kind)?;
     if free.len() < n {
         let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
-        let (word, kind) = if specialty {
-            ("specialties, disciplines, assets or merits", "specialty")
-        } else {
-            ("insights", "insight")
-        };
+        let w = words(kind);
         return Err(format!(
-            "{name} has {} unused {word} for {n} dice: add one with `/ve sheet note kind:{kind}`, or pick fewer dice.",
-            free.len()
+            "{name} has {} unused {} for {n} dice: add one with `/ve sheet note kind:{}`, or pick fewer dice.",
+            free.len(),
+            w.many,
+            w.one
         ));
     }
-    Ok(free
-        .into_iter()
-        .take(n)
-        .map(|t| source(t, specialty))
-        .collect())
-}
-
-fn source(text: String, specialty: bool) -> KissSource {
-    if specialty {
-        KissSource::Specialty { attribute: text }
-    } else {
-        KissSource::Insight { insight: text }
-    }
+    Ok(free.into_iter().take(n).map(|t| kind.source(t)).collect())
 }
 
 /// The source a menu `value` names among `by`'s unused attributes and
@@ -338,38 +316,24 @@ fn chosen_source(
     by: i64,
     value: &str,
 ) -> Result<KissSource, String> {
-    let (specialty, text) =
+    let (kind, text) =
         named_kind(value).ok_or("That is not an attribute or insight on the list.")?;
-    let free = free_names(st, ctx, by, specialty)?;
+    let free = free_names(st, ctx, by, kind)?;
     let found = free
         .into_iter()
-        .find(|f| value_of(f, specialty, VALUE_TEXT) == value_of(text, specialty, VALUE_TEXT));
+        .find(|f| value_of(f, kind, VALUE_TEXT) == value_of(text, kind, VALUE_TEXT));
     let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
     match found {
-        Some(f) => Ok(source(f, specialty)),
-        None => Err(no_unused(&name, specialty, text)),
-    }
-}
-
-/// Whether a menu value names an attribute (`sp:…`, `true`) or an insight
-/// (`in:…`), and its text; `None` for anything else.
-fn named_kind(value: &str) -> Option<(bool, &str)> {
-    match value.split_once(':') {
-        Some(("sp", t)) => Some((true, t)),
-        Some(("in", t)) => Some((false, t)),
-        _ => None,
+        Some(f) => Ok(kind.source(f)),
+        None => Err(no_unused(&name, kind, text)),
     }
 }
 
 /// "Ada has no unused insight “…” in this task."
-fn no_unused(who: &str, specialty: bool, text: &str) -> String {
+fn no_unused(who: &str, kind: Named, text: &str) -> String {
     format!(
         "{who} has no unused {} “{}” in this task.",
-        if specialty {
-            "specialty, discipline, asset or merit"
-        } else {
-            "insight"
-        },
+        words(kind).full,
         text.trim()
     )
 }

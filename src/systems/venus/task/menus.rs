@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::rules::venus::task::Named;
 use crate::rules::venus::VenusCtx;
 use crate::systems::venus::state::{PayOption, TaskSession};
 use crate::systems::venus::task_view::KISS_VALUE_TEXT;
@@ -16,13 +17,12 @@ pub fn names_menu(st: &TaskSession, ctx: &VenusCtx) -> BTreeMap<i64, Vec<PayOpti
     let mut out = BTreeMap::new();
     for who in st.task.participants() {
         let mut opts = Vec::new();
-        for specialty in [true, false] {
-            let kind = if specialty { "specialty" } else { "insight" };
-            for text in free_names(st, ctx, who, specialty).unwrap_or_default() {
+        for kind in Named::BOTH {
+            for text in free_names(st, ctx, who, kind).unwrap_or_default() {
                 opts.push(PayOption {
-                    value: value_of(&text, specialty, KISS_VALUE_TEXT),
+                    value: value_of(&text, kind, KISS_VALUE_TEXT),
                     label: text.clone(),
-                    description: format!("{}'s {kind}", st.name_of(who)),
+                    description: format!("{}'s {}", st.name_of(who), words(kind).one),
                 });
             }
         }
@@ -47,10 +47,9 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
             st.task.roller
         };
         let name = st.name_of(payer);
-        for specialty in [true, false] {
-            let kind = if specialty { "attribute" } else { "insight" };
-            for text in free_names(st, ctx, payer, specialty).unwrap_or_default() {
-                let value = value_of(&text, specialty, VALUE_TEXT);
+        for kind in Named::BOTH {
+            for text in free_names(st, ctx, payer, kind).unwrap_or_default() {
+                let value = value_of(&text, kind, VALUE_TEXT);
                 match out.iter_mut().find(|o| o.value == value) {
                     Some(o) => {
                         if !o.description.contains(&name) {
@@ -60,7 +59,7 @@ pub fn pay_menu(st: &TaskSession, ctx: &VenusCtx) -> Vec<PayOption> {
                     None => out.push(PayOption {
                         value,
                         label: crate::systems::venus::format::cut(&text, 100),
-                        description: format!("{kind} · {name}"),
+                        description: format!("{} · {name}", words(kind).sort),
                     }),
                 }
             }
@@ -76,10 +75,10 @@ pub(super) fn free_names(
     st: &TaskSession,
     ctx: &VenusCtx,
     by: i64,
-    specialty: bool,
+    kind: Named,
 ) -> Result<Vec<String>, String> {
     let sheet = ctx.sheet(by).map_err(|e| e.message)?;
-    Ok(st.task.unused_kiss_names(sheet, by, specialty))
+    Ok(st.task.unused_kiss_names(sheet, by, kind))
 }
 
 /// How names are compared: trimmed, in lower case.
@@ -93,7 +92,51 @@ pub(super) const VALUE_TEXT: usize = 96;
 
 /// The menu value of an attribute (`sp:`) or insight (`in:`), its text
 /// trimmed and cut to `max` characters.
-pub(super) fn value_of(text: &str, specialty: bool, max: usize) -> String {
+pub(super) fn value_of(text: &str, kind: Named, max: usize) -> String {
     let cut: String = text.trim().chars().take(max).collect();
-    format!("{}:{cut}", if specialty { "sp" } else { "in" })
+    format!("{}:{cut}", words(kind).prefix)
+}
+
+/// The kind and text a menu value names (`sp:…`, `in:…`); `None` for
+/// anything else.
+pub(super) fn named_kind(value: &str) -> Option<(Named, &str)> {
+    let (prefix, text) = value.split_once(':')?;
+    let kind = Named::BOTH
+        .into_iter()
+        .find(|k| words(*k).prefix == prefix)?;
+    Some((kind, text))
+}
+
+/// How the table writes one kind of [`Named`] payment.
+pub(super) struct Words {
+    /// The menu value's prefix.
+    pub prefix: &'static str,
+    /// One, in the KISS menu and in `/ve sheet note kind:`.
+    pub one: &'static str,
+    /// Its sort, in the "Pay with a specialty or insight" menu.
+    pub sort: &'static str,
+    /// One, in full.
+    pub full: &'static str,
+    /// Several, in full.
+    pub many: &'static str,
+}
+
+/// The [`Words`] of `kind`.
+pub(super) fn words(kind: Named) -> Words {
+    match kind {
+        Named::Specialty => Words {
+            prefix: "sp",
+            one: "specialty",
+            sort: "attribute",
+            full: "specialty, discipline, asset or merit",
+            many: "specialties, disciplines, assets or merits",
+        },
+        Named::Insight => Words {
+            prefix: "in",
+            one: "insight",
+            sort: "insight",
+            full: "insight",
+            many: "insights",
+        },
+    }
 }

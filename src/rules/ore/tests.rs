@@ -2563,3 +2563,30 @@ fn vv_8_cache_dice_of_a_face_are_the_first_ones_held() {
     assert_eq!(sheet.cache_dice_of(7, 4), None);
     assert_eq!(sheet.cache_dice_of(5, 1), None);
 }
+
+#[test]
+fn vv_8_the_dice_loading_may_move_are_the_unused_ones() {
+    let settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::Minor {
+            actor: ME,
+            die: Some(0),
+            label: None,
+        },
+    );
+    // Die 1 is spent; the rest may still be loaded into the cache.
+    assert_eq!(
+        roll.unused_dice(),
+        vec![
+            (1, 6, false),
+            (2, 1, false),
+            (3, 7, false),
+            (4, 7, false),
+            (5, 6, false)
+        ]
+    );
+}

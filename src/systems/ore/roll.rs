@@ -895,21 +895,10 @@ fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
         .collect()
 }
 
-/// The register's unused dice: position, face, and whether it came from
-/// the cache.
-fn unused_dice(r: &OreRoll) -> Vec<(usize, u32, bool)> {
-    r.register
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.is_unused())
-        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
-        .collect()
-}
-
 /// The load select's options: each unused register die, highest first.
 /// The value is its register position.
 fn load_options(r: &OreRoll) -> Vec<SelectOption> {
-    let mut dice = unused_dice(r);
+    let mut dice = r.unused_dice();
     dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     dice.into_iter()
         .map(|(i, face, cache)| SelectOption {

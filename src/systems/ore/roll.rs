@@ -32,6 +32,7 @@ use crate::rules::ore::sets::{Set, SetRequirement};
 use crate::rules::ore::sheet::Stat;
 use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
@@ -140,19 +141,8 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
         dice,
         label,
     };
-    let owner = Actor {
-        id: ch.row.owner_id,
-        gm: turn.fc,
-    };
-    let name = ch.name().to_string();
-    let whose = Whose::Character(ch.row.id);
-    let (mut state, events) = RollState::roll(
-        turn,
-        &mut ch.sheet,
-        (whose, &name, owner),
-        request,
-        requirement,
-    )?;
+    let roller = character_roller(&ch.row, turn.fc);
+    let (mut state, events) = RollState::roll(turn, &mut ch.sheet, roller, request, requirement)?;
     // With dice in the cache, the select that adds them opens with the
     // roll: a set made with a cache die is then a pick and a click
     // (issue 31 item 3); the view shows it only while it can be used.
@@ -220,6 +210,16 @@ impl RollState {
         };
         Ok((state, events))
     }
+}
+
+/// A character's sheet as [`RollState::roll`] takes it: whose it is, its
+/// name, and who plays it (its owner, as the game master when `gm`).
+pub fn character_roller(row: &Character, gm: bool) -> (Whose, &str, Actor) {
+    let owner = Actor {
+        id: row.owner_id,
+        gm,
+    };
+    (Whose::Character(row.id), &row.name, owner)
 }
 
 /// Refuses a Called Stat of 0 with an empty cache, which rolls nothing:

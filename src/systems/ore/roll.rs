@@ -29,7 +29,7 @@ use crate::rules::ore::roll::{
     ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest, Standing,
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
-use crate::rules::ore::sheet::Stat;
+use crate::rules::ore::sheet::{CacheDie, CacheSource, Stat};
 use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
 use crate::storage::characters::Character;
@@ -867,29 +867,21 @@ fn picker_row(
 /// The cache-dice select's options: each cache die, highest first, with
 /// where it came from. The value is `<face>.<n>` (the n-th die of that face).
 fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
-    let mut dice: Vec<(u32, &str)> = sheet
-        .cache
-        .iter()
-        .map(|d| {
-            (
-                d.face,
-                match d.source {
-                    crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
-                    crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
-                },
-            )
-        })
-        .collect();
-    dice.sort_by_key(|d| std::cmp::Reverse(d.0));
+    let mut dice: Vec<&CacheDie> = sheet.cache.iter().collect();
+    dice.sort_by_key(|d| std::cmp::Reverse(d.face));
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
     dice.into_iter()
-        .map(|(face, src)| {
-            let k = seen.entry(face).or_default();
+        .map(|d| {
+            let k = seen.entry(d.face).or_default();
             *k += 1;
+            let source = match d.source {
+                CacheSource::Boot => "rolled at boot",
+                CacheSource::Loaded => "loaded",
+            };
             SelectOption {
-                label: format!("Cache die {face}"),
-                value: format!("{face}.{k}"),
-                description: Some(src.to_string()),
+                label: format!("Cache die {}", d.face),
+                value: format!("{}.{k}", d.face),
+                description: Some(source.to_string()),
             }
         })
         .collect()
@@ -973,10 +965,35 @@ pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::ore::sheet::{CacheDie, CacheSource, Stats};
+    use crate::rules::ore::sheet::Stats;
     use crate::rules::ore::OreSettings;
     use rand::{rngs::StdRng, SeedableRng};
     use serde_json::json;
+
+    #[test]
+    fn cache_options_list_the_dice_highest_first_numbered_within_a_face() {
+        let mut sheet = OreSheet::new(Stats::all(2));
+        let die = |face, source| CacheDie { face, source };
+        sheet.cache = vec![
+            die(7, CacheSource::Boot),
+            die(3, CacheSource::Loaded),
+            die(7, CacheSource::Loaded),
+        ];
+        let shown: Vec<(String, String, Option<String>)> = cache_options(&sheet)
+            .into_iter()
+            .map(|o| (o.label, o.value, o.description))
+            .collect();
+        let want = [
+            ("Cache die 7", "7.1", "rolled at boot"),
+            ("Cache die 7", "7.2", "loaded"),
+            ("Cache die 3", "3.1", "loaded"),
+        ];
+        let want: Vec<(String, String, Option<String>)> = want
+            .iter()
+            .map(|(l, v, d)| (l.to_string(), v.to_string(), Some(d.to_string())))
+            .collect();
+        assert_eq!(shown, want);
+    }
 
     fn state(pool: u32, cache: u32, settings: OreSettings) -> (RollState, OreSheet) {
         let mut sheet = OreSheet::new(Stats::all(pool));

@@ -305,6 +305,18 @@ pub fn format_percent(count: u128, dice: u32) -> Result<String, RuleError> {
     Ok(format!("{}.{:02}%", hundredths / 100, hundredths % 100))
 }
 
+/// How many of the 10^`dice` outcomes hold a set at least `width` dice
+/// wide (A-O1), counted exactly: what [`format_percent`] shows as a
+/// chance. Refuses pools above [`ODDS_MAX_DICE`].
+pub fn at_least_width_count(dice: u32, width: u32) -> Result<u128, RuleError> {
+    Ok(widest_counts(dice)?
+        .into_iter()
+        .zip(1u32..)
+        .filter(|&(_, k)| k >= width)
+        .map(|(c, _)| c)
+        .sum())
+}
+
 /// One row of the 004 probability table for `dice` dice: the chance that the
 /// widest set is exactly 1, 2, … `dice` wide, formatted by [`format_percent`].
 pub fn table_row(dice: u32) -> Result<Vec<String>, RuleError> {
@@ -333,6 +345,27 @@ mod tests {
         for n in 0..=6 {
             assert_eq!(widest_counts(n).unwrap(), brute_widest(n), "{n} dice");
         }
+    }
+
+    #[test]
+    fn a_o1_outcomes_with_a_set_at_least_so_wide_match_brute_force() {
+        for n in 0..=5 {
+            let brute = brute_widest(n);
+            for w in 0..=n + 1 {
+                let want: u128 = (1..=brute.len() as u32)
+                    .filter(|&k| k >= w)
+                    .map(|k| brute[k as usize - 1])
+                    .sum();
+                assert_eq!(
+                    at_least_width_count(n, w).unwrap(),
+                    want,
+                    "{n} dice, {w} wide"
+                );
+            }
+        }
+        // Two dice make a pair in 10 of 100 outcomes.
+        assert_eq!(at_least_width_count(2, 2).unwrap(), 10);
+        assert!(at_least_width_count(ODDS_MAX_DICE + 1, 2).is_err());
     }
 
     #[test]

@@ -851,16 +851,27 @@ impl OreRoll {
         (whole, self.splits(need))
     }
 
+    /// The register's unused dice, in register order, each as (its
+    /// position, its face, from the cache): what a Minor action may spend
+    /// and loading may move into the cache (VV-8).
+    pub fn unused_dice(&self) -> Vec<(usize, u32, bool)> {
+        self.register
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.is_unused())
+            .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
+            .collect()
+    }
+
     /// The unused dice worth telling apart: one per face, rolled and
     /// cache dice apart (dice of one face and origin are alike), lowest
     /// face first and a rolled die before a cache die of its face; each as
     /// (its first register position, its face, from the cache).
     pub fn distinct_unused(&self) -> Vec<(usize, u32, bool)> {
         let mut dice: Vec<(usize, u32, bool)> = Vec::new();
-        for (i, d) in self.register.iter().enumerate() {
-            let cache = d.from_cache.is_some();
-            if d.is_unused() && !dice.iter().any(|&(_, f, c)| f == d.face && c == cache) {
-                dice.push((i, d.face, cache));
+        for (i, face, cache) in self.unused_dice() {
+            if !dice.iter().any(|&(_, f, c)| f == face && c == cache) {
+                dice.push((i, face, cache));
             }
         }
         dice.sort_by_key(|&(i, face, cache)| (face, cache, i));

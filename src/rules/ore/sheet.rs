@@ -988,6 +988,21 @@ impl OreSheet {
             .saturating_sub(self.comp.cache_max as usize)
     }
 
+    /// The positions of the first `n` cache dice showing `face`, the dice a
+    /// pick of `n` × `face` adds to a register (VV-8); `None` when the
+    /// cache holds fewer.
+    pub fn cache_dice_of(&self, face: u32, n: usize) -> Option<Vec<usize>> {
+        let held: Vec<usize> = self
+            .cache
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.face == face)
+            .map(|(i, _)| i)
+            .take(n)
+            .collect();
+        (held.len() == n).then_some(held)
+    }
+
     /// Checks the sheet's invariants (after hand edits, or an imported
     /// sheet): the same checks as the sheet commands, each error naming its
     /// field ([`RuleError::field`], e.g. `comp.cache_max`).

@@ -2547,3 +2547,46 @@ fn vv_17_the_thread_count_bounds_the_named_abilities_of_one_register() {
     assert_eq!(roll.skills_used(), vec![twin7, six]);
     assert_eq!(roll.actions[2].skill, Some(six));
 }
+
+#[test]
+fn vv_8_cache_dice_of_a_face_are_the_first_ones_held() {
+    let mut sheet = sheet_with(Stat::Wit, 4);
+    let die = |face| CacheDie {
+        face,
+        source: CacheSource::Boot,
+    };
+    sheet.cache = vec![die(7), die(3), die(7), die(9), die(7)];
+    assert_eq!(sheet.cache_dice_of(7, 2), Some(vec![0, 2]));
+    assert_eq!(sheet.cache_dice_of(7, 3), Some(vec![0, 2, 4]));
+    assert_eq!(sheet.cache_dice_of(9, 1), Some(vec![3]));
+    // Fewer dice of that face than asked for: none are taken.
+    assert_eq!(sheet.cache_dice_of(7, 4), None);
+    assert_eq!(sheet.cache_dice_of(5, 1), None);
+}
+
+#[test]
+fn vv_8_the_dice_loading_may_move_are_the_unused_ones() {
+    let settings = OreSettings::default();
+    let mut sheet = sheet_with(Stat::Agility, 6);
+    let (roll, _) = start(&sheet, &settings, Stat::Agility, 4); // 7 6 1 7 7 6
+    let (roll, _) = ok(
+        roll,
+        &mut sheet,
+        RollAction::Minor {
+            actor: ME,
+            die: Some(0),
+            label: None,
+        },
+    );
+    // Die 1 is spent; the rest may still be loaded into the cache.
+    assert_eq!(
+        roll.unused_dice(),
+        vec![
+            (1, 6, false),
+            (2, 1, false),
+            (3, 7, false),
+            (4, 7, false),
+            (5, 6, false)
+        ]
+    );
+}

@@ -82,6 +82,21 @@ pub enum Register {
     },
 }
 
+impl Register {
+    /// The faces the call rolled and the Error Dice rolled with them
+    /// (A-O13), as the tracker shows them; `None` for a linked register
+    /// that kept no faces (one recorded before they were kept).
+    pub fn rolled(&self) -> Option<(&[u32], &[u32])> {
+        match self {
+            Register::Rolled { faces, error_dice } => Some((faces, error_dice)),
+            Register::Linked {
+                faces, error_dice, ..
+            } if !faces.is_empty() => Some((faces, error_dice)),
+            Register::Linked { .. } => None,
+        }
+    }
+}
+
 /// What the tracker keeps per seat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fighter {
@@ -735,6 +750,28 @@ mod tests {
 
     /// An empty fight cannot begin; the refusal names how players join
     /// (the tracker's **Join**, issue 31: `/vv combat join` is gone).
+    #[test]
+    fn a_o13_a_register_shows_its_rolled_faces_and_error_dice() {
+        let rolled = Register::Rolled {
+            faces: vec![],
+            error_dice: vec![3],
+        };
+        assert_eq!(rolled.rolled(), Some((&[][..], &[3][..])));
+        let linked = Register::Linked {
+            session: 7,
+            faces: vec![5, 5, 2],
+            error_dice: vec![9, 1],
+        };
+        assert_eq!(linked.rolled(), Some((&[5, 5, 2][..], &[9, 1][..])));
+        // A linked register recorded before its faces were kept shows none.
+        let older = Register::Linked {
+            session: 7,
+            faces: vec![],
+            error_dice: vec![],
+        };
+        assert_eq!(older.rolled(), None);
+    }
+
     #[test]
     fn an_empty_fight_names_the_trackers_join() {
         let mut f = Fight::new(World::Physical);

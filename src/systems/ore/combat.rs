@@ -19,7 +19,7 @@ pub use super::combat_buttons::KIND;
 use super::combat_buttons::CombatButton;
 use super::combat_view::view;
 use super::context::{checked, Outcome as Step, Turn};
-use super::roll::{RollState, Whose};
+use super::roll::{character_roller, RollState, Whose};
 use super::{by_id, record, text, VvState, GM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
@@ -779,12 +779,8 @@ async fn call_stat(
         }
         None => {
             let (ch, sheet) = pcs.acting(seat.id, &seat.name)?;
-            let player = Actor {
-                id: ch.row.owner_id,
-                gm: turn.fc,
-            };
-            let whose = Whose::Character(ch.row.id);
-            call_roll(turn, sheet, (whose, ch.name(), player), stat).await?
+            let roller = character_roller(&ch.row, turn.fc);
+            call_roll(turn, sheet, roller, stat).await?
         }
     };
     fight.call(stat, register)?;

@@ -111,14 +111,7 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     }
     if let Some(stat) = seat.data.called {
         l.push_str(&format!(" · calls {}", stat.name()));
-        let rolled = match &seat.data.register {
-            Some(Register::Rolled { faces, error_dice }) => Some((faces, error_dice.as_slice())),
-            Some(Register::Linked {
-                faces, error_dice, ..
-            }) if !faces.is_empty() => Some((faces, error_dice.as_slice())),
-            _ => None,
-        };
-        if let Some((faces, error_dice)) = rolled {
+        if let Some((faces, error_dice)) = seat.data.register.as_ref().and_then(Register::rolled) {
             let r = read(faces);
             if faces.is_empty() {
                 l.push_str(": no dice");

@@ -1,14 +1,12 @@
 //! Slash commands of Virtual Veil: `/vv …` (thin: options in, view out).
 
-use poise::serenity_prelude as serenity;
-
 use super::comp::CompAction;
 use super::damage::Who as Whom;
 use super::governed::{Edit, Who};
 use super::record::{CompSet, SpecialSet, StatusSet};
 use super::sheet::CreateArgs;
 use crate::kit::ranged::Ranged;
-use crate::kit::{caller_of, command, slash_choice, Context, Data, Error};
+use crate::kit::{command, slash_choice, Context, Data, Error};
 use crate::rules::ore::combat::OrderKind;
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::sheet::{Damageable, Stat, World};
@@ -63,19 +61,6 @@ slash_choice!(World {
     Veil => "Veil",
     CosmOS => "cosmOS",
 });
-
-async fn ac_name(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let names = match caller_of(ctx) {
-        Ok(c) => super::name_choices(&ctx.data().app, &c, partial).await,
-        Err(_) => Vec::new(),
-    };
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        names
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect(),
-    )
-}
 
 /// Virtual Veil (One-Roll Engine): sheets, rolls, the COMP, damage and combat.
 #[poise::command(
@@ -573,7 +558,7 @@ command! {
         #[max = 100]
         engineering: Option<i64>,
         #[description = "Who makes the check (a character's name)"]
-        #[autocomplete = "ac_name"]
+        #[autocomplete = "crate::kit::complete_character"]
         #[max_length = 64]
         engineer: Option<String>,
         #[character = "Character repaired (default: your active one)"] name,

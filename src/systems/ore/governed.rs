@@ -55,12 +55,6 @@ pub const LIST: &[Governed] = &[
     },
 ];
 
-/// Whether setting `stat` is governed: the three stats that are also
-/// tracks (setting one moves its track's maximum, A-O11).
-pub fn is_track_stat(stat: Stat) -> bool {
-    stat.track().is_some()
-}
-
 pub use crate::app::characters::Who;
 
 /// What `/vv sheet set` was given (issue 31: it took in `/vv sheet track`
@@ -134,7 +128,7 @@ pub async fn set(app: &App, caller: &Caller, args: SetArgs) -> crate::app::AppRe
     let value = value.ok_or_else(|| {
         AppError::user(format!("Give {}'s new `value:`. {SET_HINT}", stat.name()))
     })?;
-    if is_track_stat(stat) {
+    if stat.track().is_some() {
         return govern(app, caller, Edit::TrackStat { stat, value, who }).await;
     }
     let (name, player) = (who.character.as_deref(), who.player);
@@ -201,7 +195,7 @@ pub enum Edit {
     },
     /// `/vv sheet set` of Vitality, Confidence or Cyber.
     TrackStat {
-        /// The stat (one of the three, see [`is_track_stat`]).
+        /// The stat (one of the three that are also tracks, A-O11).
         stat: Stat,
         /// The new value.
         value: i64,
@@ -380,7 +374,7 @@ impl Change for Edit {
                 format!("{} ({a} damage{fault})", track_change(t, *track))
             }
             Edit::TrackStat { stat, value, .. } => {
-                if !is_track_stat(*stat) {
+                if stat.track().is_none() {
                     return Err(AppError::user(format!(
                         "{} is not one of the stats the {GM} keeps.",
                         stat.name()

@@ -123,19 +123,11 @@ fn cache_picks(values: &[String], sheet: &OreSheet) -> Result<Vec<usize>, AppErr
     }
     let mut out = Vec::new();
     for (face, n) in wanted {
-        let have: Vec<usize> = sheet
-            .cache
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.face == face)
-            .map(|(i, _)| i)
-            .take(n)
-            .collect();
-        if have.len() < n {
-            return Err(AppError::user(format!(
+        let have = sheet.cache_dice_of(face, n).ok_or_else(|| {
+            AppError::user(format!(
                 "Your cache no longer holds {n} × {face}; the message shows it as it is now."
-            )));
-        }
+            ))
+        })?;
         out.extend(have);
     }
     Ok(out)

@@ -51,13 +51,13 @@ pub mod text;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::characters::{self, Loaded};
+use crate::app::characters::Loaded;
 use crate::app::component::Click;
 use crate::app::games::Place;
 use crate::app::registry::{Governed, HelpTopic};
 use crate::app::view::View;
 use crate::app::Act;
-use crate::app::{rights, settings as app_settings, App, AppError, AppResult, Caller};
+use crate::app::{settings as app_settings, App, AppError, AppResult, Caller};
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::rules::RuleError;
 use crate::storage::characters::Character;
@@ -238,13 +238,4 @@ impl Game for Ore {
         let ch = decode(row.clone())?;
         Ok(View::embed(sheet::sheet_embed(&ch, &settings)))
     }
-}
-
-/// Character names for autocomplete: the caller's (every sheet's for the Compiler).
-pub async fn name_choices(app: &App, caller: &Caller, partial: &str) -> Vec<String> {
-    let fc = match app.db.read().await {
-        Ok(mut tx) => rights::is_fc(&mut tx, caller).await.unwrap_or(false),
-        Err(_) => false,
-    };
-    characters::autocomplete(&app.db, caller, SYSTEM, partial, fc).await
 }

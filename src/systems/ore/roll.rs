@@ -29,9 +29,10 @@ use crate::rules::ore::roll::{
     ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest, Standing,
 };
 use crate::rules::ore::sets::{Set, SetRequirement};
-use crate::rules::ore::sheet::Stat;
+use crate::rules::ore::sheet::{CacheDie, CacheSource, Stat};
 use crate::rules::ore::{OreEvent, OreRoll, OreSheet};
 use crate::rules::Actor;
+use crate::storage::characters::Character;
 use crate::storage::sessions::Session;
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
@@ -140,19 +141,8 @@ pub async fn start_in(turn: &mut Turn<'_>, app: &App, args: RollArgs) -> Result<
         dice,
         label,
     };
-    let owner = Actor {
-        id: ch.row.owner_id,
-        gm: turn.fc,
-    };
-    let name = ch.name().to_string();
-    let whose = Whose::Character(ch.row.id);
-    let (mut state, events) = RollState::roll(
-        turn,
-        &mut ch.sheet,
-        (whose, &name, owner),
-        request,
-        requirement,
-    )?;
+    let roller = character_roller(&ch.row, turn.fc);
+    let (mut state, events) = RollState::roll(turn, &mut ch.sheet, roller, request, requirement)?;
     // With dice in the cache, the select that adds them opens with the
     // roll: a set made with a cache die is then a pick and a click
     // (issue 31 item 3); the view shows it only while it can be used.
@@ -220,6 +210,16 @@ impl RollState {
         };
         Ok((state, events))
     }
+}
+
+/// A character's sheet as [`RollState::roll`] takes it: whose it is, its
+/// name, and who plays it (its owner, as the game master when `gm`).
+pub fn character_roller(row: &Character, gm: bool) -> (Whose, &str, Actor) {
+    let owner = Actor {
+        id: row.owner_id,
+        gm,
+    };
+    (Whose::Character(row.id), &row.name, owner)
 }
 
 /// Refuses a Called Stat of 0 with an empty cache, which rolls nothing:
@@ -867,49 +867,30 @@ fn picker_row(
 /// The cache-dice select's options: each cache die, highest first, with
 /// where it came from. The value is `<face>.<n>` (the n-th die of that face).
 fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
-    let mut dice: Vec<(u32, &str)> = sheet
-        .cache
-        .iter()
-        .map(|d| {
-            (
-                d.face,
-                match d.source {
-                    crate::rules::ore::sheet::CacheSource::Boot => "rolled at boot",
-                    crate::rules::ore::sheet::CacheSource::Loaded => "loaded",
-                },
-            )
-        })
-        .collect();
-    dice.sort_by_key(|d| std::cmp::Reverse(d.0));
+    let mut dice: Vec<&CacheDie> = sheet.cache.iter().collect();
+    dice.sort_by_key(|d| std::cmp::Reverse(d.face));
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
     dice.into_iter()
-        .map(|(face, src)| {
-            let k = seen.entry(face).or_default();
+        .map(|d| {
+            let k = seen.entry(d.face).or_default();
             *k += 1;
+            let source = match d.source {
+                CacheSource::Boot => "rolled at boot",
+                CacheSource::Loaded => "loaded",
+            };
             SelectOption {
-                label: format!("Cache die {face}"),
-                value: format!("{face}.{k}"),
-                description: Some(src.to_string()),
+                label: format!("Cache die {}", d.face),
+                value: format!("{}.{k}", d.face),
+                description: Some(source.to_string()),
             }
         })
-        .collect()
-}
-
-/// The register's unused dice: position, face, and whether it came from
-/// the cache.
-fn unused_dice(r: &OreRoll) -> Vec<(usize, u32, bool)> {
-    r.register
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.is_unused())
-        .map(|(i, d)| (i, d.face, d.from_cache.is_some()))
         .collect()
 }
 
 /// The load select's options: each unused register die, highest first.
 /// The value is its register position.
 fn load_options(r: &OreRoll) -> Vec<SelectOption> {
-    let mut dice = unused_dice(r);
+    let mut dice = r.unused_dice();
     dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     dice.into_iter()
         .map(|(i, face, cache)| SelectOption {
@@ -984,10 +965,35 @@ pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::ore::sheet::{CacheDie, CacheSource, Stats};
+    use crate::rules::ore::sheet::Stats;
     use crate::rules::ore::OreSettings;
     use rand::{rngs::StdRng, SeedableRng};
     use serde_json::json;
+
+    #[test]
+    fn cache_options_list_the_dice_highest_first_numbered_within_a_face() {
+        let mut sheet = OreSheet::new(Stats::all(2));
+        let die = |face, source| CacheDie { face, source };
+        sheet.cache = vec![
+            die(7, CacheSource::Boot),
+            die(3, CacheSource::Loaded),
+            die(7, CacheSource::Loaded),
+        ];
+        let shown: Vec<(String, String, Option<String>)> = cache_options(&sheet)
+            .into_iter()
+            .map(|o| (o.label, o.value, o.description))
+            .collect();
+        let want = [
+            ("Cache die 7", "7.1", "rolled at boot"),
+            ("Cache die 7", "7.2", "loaded"),
+            ("Cache die 3", "3.1", "loaded"),
+        ];
+        let want: Vec<(String, String, Option<String>)> = want
+            .iter()
+            .map(|(l, v, d)| (l.to_string(), v.to_string(), Some(d.to_string())))
+            .collect();
+        assert_eq!(shown, want);
+    }
 
     fn state(pool: u32, cache: u32, settings: OreSettings) -> (RollState, OreSheet) {
         let mut sheet = OreSheet::new(Stats::all(pool));

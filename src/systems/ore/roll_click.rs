@@ -31,7 +31,7 @@ pub async fn click(
     let who = may_press(turn.fc, &session, &state, &ch, caller)?;
     // A discard made elsewhere may already have settled an overflow.
     state.roll.settle_overflow(ch.sheet());
-    let button = VvButton::read(&click.id.action, click.id.arg.as_deref())?;
+    let button = click.action::<VvButton>()?;
     // A register in a running fight acts on its entity's turn or as its
     // Reaction (seed 004); opening a menu and an overflow's discard (a
     // cache rule, not an action) wait for no turn.

@@ -77,16 +77,9 @@ pub fn chance(dice: u32, req: &SetRequirement) -> Option<String> {
     }
     let w = req.min_width.max(2);
     match req.min_height {
-        None => {
-            let counts = odds::widest_counts(dice).ok()?;
-            let hits: u128 = counts
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k as u32 + 1 >= w)
-                .map(|(_, c)| *c)
-                .sum();
-            odds::format_percent(hits, dice).ok()
-        }
+        None => odds::at_least_width_count(dice, w)
+            .and_then(|hits| odds::format_percent(hits, dice))
+            .ok(),
         Some(h) => odds::try_at_least_width_height(dice, w, h)
             .ok()
             .map(percent),

@@ -213,10 +213,14 @@ fn closed(t: &TaskState) -> (Outcome, String) {
     (kind, text)
 }
 
+/// What to do now, and who does it (empty once nothing is left).
 fn phase_hint(st: &TaskSession) -> String {
     let t = &st.task;
     let r = &st.roller.name;
     let gm = super::GM;
+    let subvert = |still: &str| {
+        format!("The {gm} may {still}turn one secondary consequence {r} did not buy against them")
+    };
     match t.phase {
         TaskPhase::AidOffers => format!(
             "Allies: **Offer aid** (up to {}, a job of level 1+ inheriting {}), taken at once; {r} may **Refuse** it, then **Roll**.",
@@ -235,15 +239,11 @@ fn phase_hint(st: &TaskSession) -> String {
             "{r} spends the beats: **Primary** (success) costs {}, every other consequence 1 beat. Spending the last beat finishes; **Finish** earlier loses the rest.",
             t.threshold
         ),
-        TaskPhase::GmSubversion => format!(
-            "The {gm} may turn one secondary consequence {r} did not buy against them, or pass."
-        ),
+        TaskPhase::GmSubversion => format!("{}, or pass.", subvert("")),
         TaskPhase::EgoOffer => format!(
             "Still short. {r} may spend Ego: every 10 on the table counts as two passes."
         ),
-        TaskPhase::Closed if st.subversion_open => format!(
-            "The {gm} may still turn one secondary consequence {r} did not buy against them."
-        ),
+        TaskPhase::Closed if st.subversion_open => format!("{}.", subvert("still ")),
         TaskPhase::Closed => String::new(),
     }
 }

@@ -1191,3 +1191,31 @@ async fn out_of_turn_names_the_seat_without_markdown() {
     assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
     t.stop().await;
 }
+
+/// Issue 28: a seat's sheet is read one way for the fight's saves and for
+/// damage: a character whose sheet has left the game (here: stored as
+/// another game's) is gone to both, not read as a Veracity sheet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_seat_whose_sheet_left_the_game_is_gone_to_saves_and_damage() {
+    let t = table("vrc-seat-gone", 2).await;
+    party(&t).await;
+    let start = public(&t, "fc", "/vr-gm combat start leader:Ada").await;
+    let id = tracker_id(&start);
+    let (f, _) = fight(&t, id).await;
+    let ada = seat(&f, "Ada").character.expect("Ada's sheet");
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    sqlx::query("UPDATE characters SET system = 'venus' WHERE id = $1")
+        .bind(ada)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let gone = "Ada's sheet no longer exists.";
+    refused(&t, "fc", "/vr save inventory:light fight:true", gone).await;
+    refused(&t, "fc", "/vr damage amount:1 character:Ada", gone).await;
+    let (after, _) = fight(&t, id).await;
+    assert_eq!(after.first, f.first, "the initiative save changed nothing");
+    assert_schema_clean(&t);
+    t.stop().await;
+}

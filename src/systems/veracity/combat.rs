@@ -19,6 +19,7 @@ use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
+use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
 use crate::rules::veracity::stress::{DamageConditions, DamageMode};
@@ -194,26 +195,15 @@ async fn running_fight(turn: &mut Turn<'_>) -> Result<Option<(Session, Fight)>, 
     Ok(Some((s, f)))
 }
 
-/// The sheet a seat stands for (the kept NPC sheet, else its character's),
-/// with that character's id.
-async fn seat_sheet(
-    turn: &mut Turn<'_>,
-    f: &Fight,
-    id: u32,
-) -> Result<(Option<i64>, Sheet), AppError> {
-    let seat = f
-        .turns
-        .seat(id)
-        .ok_or_else(|| AppError::user("That combatant is not in the order."))?;
-    if let Some(npc) = &seat.data.npc {
-        return Ok((None, npc.clone()));
-    }
+/// The character a seat stands for, loaded; refused as gone when the seat
+/// has none, or its sheet was deleted or is not of this game.
+async fn seat_loaded(turn: &mut Turn<'_>, seat: &Seat<Fighter>) -> Result<Loaded<Sheet>, AppError> {
     let c = match seat.character {
-        Some(c) => turn.character_by_id(c).await?,
+        Some(id) => turn.character_by_id(id).await?,
         None => None,
-    }
-    .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))?;
-    Ok((Some(c.row.id), c.sheet))
+    };
+    c.filter(|c| c.row.system == SYSTEM)
+        .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -516,8 +506,19 @@ async fn seat_save<T>(
         Light => "initiative",
         Flesh => "flee",
     };
-    let name = f.turns.seat(id).map_or(String::new(), |s| s.name.clone());
-    let (character, sheet) = seat_sheet(turn, f, id).await?;
+    let seat = f
+        .turns
+        .seat(id)
+        .ok_or_else(|| AppError::user("That combatant is not in the order."))?;
+    let name = seat.name.clone();
+    // The kept NPC sheet, else its character's (with that character's id).
+    let (character, sheet) = match &seat.data.npc {
+        Some(npc) => (None, npc.clone()),
+        None => {
+            let c = seat_loaded(turn, seat).await?;
+            (Some(c.row.id), c.sheet)
+        }
+    };
     target::refuse_dead(&name, &sheet, "make saves")?;
     let (labels, facets) = target::own_facet(&sheet, facet)?;
     let (decided, save) = rule(&sheet, facets, &mut turn.rng())?;
@@ -894,22 +895,16 @@ pub async fn seated(
             sheet,
         })));
     }
-    let Some(id) = seat.character else {
+    if seat.character.is_none() {
         return Ok(None);
-    };
+    }
     let own =
         storage::characters::by_name(turn.tx(), caller.guild_id, SYSTEM, caller.user_id, name)
             .await?;
     if own.is_some() {
         return Ok(None);
     }
-    let c = turn
-        .character_by_id(id)
-        .await?
-        .filter(|c| c.row.system == SYSTEM)
-        .ok_or_else(|| {
-            AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name)))
-        })?;
+    let c = seat_loaded(turn, seat).await?;
     if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(characters::not_yours(SYSTEM)));
     }

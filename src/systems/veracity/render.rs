@@ -454,11 +454,8 @@ pub fn event_lines(events: &[Event]) -> Vec<String> {
     out
 }
 
-/// One event's line ([`event_lines`]): items and slots, Stress and Breaks,
-/// Wounds, death, HP and AP, Facets and revelations. `None` for what other
-/// lines say: the dice (the answer's first line, [`dice_line`]), a
-/// Convention violated (the Stress line says "for violating …") and Wounds
-/// (merged into runs by [`event_lines`]).
+/// One event's line ([`event_lines`]): items and slots, Stress and Breaks
+/// here, the rest by [`body_line`].
 fn event_line(e: &Event) -> Option<String> {
     Some(match e {
         Event::ItemAdded {
@@ -531,6 +528,17 @@ fn event_line(e: &Event) -> Option<String> {
             }
         }
         Event::BreakWaived => "🤝 The referee waived the Break".into(),
+        other => return body_line(other),
+    })
+}
+
+/// The line of a Wound, death, HP, AP, Facet or revelation event
+/// ([`event_line`] has the others). `None` for what other lines say: the
+/// dice (the answer's first line, [`dice_line`]), a Convention violated
+/// (the Stress line says "for violating …") and Wounds (merged into runs
+/// by [`event_lines`]).
+fn body_line(e: &Event) -> Option<String> {
+    Some(match e {
         Event::WoundsPending { n } => format!(
             "⏳ {n} more Wound(s) need room: the owner chooses which Flesh item each displaces"
         ),
@@ -577,9 +585,8 @@ fn event_line(e: &Event) -> Option<String> {
             truncate(&mut t, 80);
             format!("📣 Revelation {}: *{t}* is shocked", index + 1)
         }
-        Event::Rolled { .. } | Event::ConventionViolated { .. } | Event::WoundAdded { .. } => {
-            return None
-        }
+        // What other lines say, and the events `event_line` words.
+        _ => return None,
     })
 }
 

@@ -1127,11 +1127,13 @@ async fn kinds_dice_and_seats_are_offered_as_one_types() {
     t.stop().await;
 }
 
-/// A player naming another's seat on their own turn is told whose turn it
-/// is with both names cleaned of markdown.
+/// A fight's turn refusals name the seats without markdown: a player
+/// naming another's seat on their own turn is told whose turn it is, and
+/// ending another's turn is refused naming whose turn it is (the shared
+/// `encounter::require_turn`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn naming_another_seat_names_it_without_markdown() {
-    let t = table("vrc-other-seat", 1).await;
+async fn a_fights_turn_refusals_name_the_seats_without_markdown() {
+    let t = table("vrc-turn-clean", 1).await;
     public(
         &t,
         "alice",
@@ -1156,31 +1158,6 @@ async fn naming_another_seat_names_it_without_markdown() {
         "it is your turn as Ada. Leave `name` out to act as Ada.",
     )
     .await;
-    t.stop().await;
-}
-
-/// Ending another's turn is refused naming whose turn it is without
-/// markdown (the shared `encounter::require_turn`).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn out_of_turn_names_the_seat_without_markdown() {
-    let t = table("vrc-out-of-turn", 1).await;
-    public(
-        &t,
-        "alice",
-        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
-    )
-    .await;
-    public(
-        &t,
-        "bob",
-        "/vr sheet create name:B_ram light:7 flesh:5 facet:Loyal",
-    )
-    .await;
-    let start = run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
-    let id = tracker_id(start.single());
-    click(&t, "bob", "Join the fight").await;
-    click(&t, "alice", "Roll initiative").await;
-    assert_eq!(whose(&fight(&t, id).await.0), "A*d_a");
     click_refused(
         &t,
         "bob",

@@ -622,9 +622,64 @@ pub fn truncate(s: &mut String, max: usize) {
     }
 }
 
+/// Joins `lines` with newlines within `max` characters: when they do not
+/// all fit, the last ones are left out and a line "…and N more" says how
+/// many. A list that fits is kept whole; an empty list gives "". Only a
+/// `max` shorter than the "…and N more" line itself is exceeded by it.
+pub fn join_capped(lines: &[String], max: usize) -> String {
+    let all = lines.join("\n");
+    if all.chars().count() <= max {
+        return all;
+    }
+    let more = |n: usize| format!("…and {n} more");
+    let mut out = String::new();
+    let mut used = 0usize;
+    for (i, line) in lines.iter().enumerate() {
+        let after = used + usize::from(i > 0) + line.chars().count();
+        // Not all fit, so room stays for the count of those after this one.
+        if after + 1 + more(lines.len() - i - 1).chars().count() > max {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&more(lines.len() - i));
+            return out;
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+        used = after;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capped_join_keeps_what_fits_and_counts_the_rest() {
+        let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
+        assert_eq!(join_capped(&lines[..2], 100), "line 0\nline 1");
+        assert_eq!(join_capped(&[], 100), "");
+        // "line 0\nline 1\n…and 8 more" is 25 characters.
+        assert_eq!(join_capped(&lines, 25), "line 0\nline 1\n…and 8 more");
+        assert_eq!(join_capped(&lines, 24), "line 0\n…and 9 more");
+        // The last line needs no room for a tail: a list that fits is whole.
+        let two = ["a".to_string(), "b".to_string()];
+        assert_eq!(join_capped(&two, 3), "a\nb");
+        assert_eq!(join_capped(&two, 2), "…and 2 more");
+        for max in 12..80 {
+            let s = join_capped(&lines, max);
+            assert!(s.chars().count() <= max, "{max}: {s}");
+            assert!(
+                s.lines()
+                    .last()
+                    .is_some_and(|l| l.starts_with("line 9") || l.starts_with("…and ")),
+                "{s}"
+            );
+        }
+    }
 
     #[test]
     fn a_cut_falls_between_words() {

@@ -2467,3 +2467,38 @@ async fn issue_28_a_logout_redraws_the_register_it_took_cache_dice_from() {
     assert!(!d.contains("Unused from the cache"), "{d}");
     t.stop().await;
 }
+
+/// A sheet whose Special actions overflow their field says how many were
+/// left out on a line of its own, not glued to the last one shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_long_special_action_list_counts_the_rest_on_its_own_line() {
+    let t = table("vv-special-many", 1).await;
+    cmd(&t, "alice", ANN).await;
+    for i in 0..20 {
+        let ex = cmd(
+            &t,
+            "alice",
+            &format!(
+                "/vv sheet special add:\"Overlong special action number {i:02} padded\" pattern:7777777777"
+            ),
+        )
+        .await;
+        assert!(
+            ex.single().text().contains("Recorded the Special action"),
+            "{}",
+            ex.single().text()
+        );
+    }
+    let ex = cmd(&t, "alice", "/vv sheet show").await;
+    within_limits(ex.single());
+    let sp = ex.single().field("Special actions").unwrap();
+    let lines: Vec<&str> = sp.lines().collect();
+    let (last, shown) = lines.split_last().unwrap();
+    let left_out = last
+        .strip_prefix("…and ")
+        .and_then(|l| l.strip_suffix(" more"));
+    let left_out: usize = left_out.and_then(|n| n.parse().ok()).expect(&sp);
+    assert_eq!(shown.len() + left_out, 20, "{sp}");
+    assert!(shown.iter().all(|l| l.starts_with("**Overlong")), "{sp}");
+    t.stop().await;
+}

@@ -439,23 +439,9 @@ pub fn events(evs: &[OreEvent], sheet: &OreSheet) -> Vec<String> {
     evs.iter().filter_map(|e| event(e, sheet)).collect()
 }
 
-/// Joins lines, keeping at most `max_chars` (the last lines are replaced
-/// by "…and N more").
-pub fn join_capped(lines: &[String], max_chars: usize) -> String {
-    let mut out = String::new();
-    for (k, l) in lines.iter().enumerate() {
-        let extra = l.chars().count() + 1;
-        if out.chars().count() + extra > max_chars.saturating_sub(24) {
-            out.push_str(&format!("…and {} more", lines.len() - k));
-            return out;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(l);
-    }
-    out
-}
+/// Lines joined within a number of characters, "…and N more" on its own
+/// line for those left out (the shared [`crate::app::view::join_capped`]).
+pub use crate::app::view::join_capped;
 
 /// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
 pub fn count(n: u32, one: &str, many: &str) -> String {
@@ -533,5 +519,23 @@ mod tests {
         assert!(s.ends_with("more"));
         assert_eq!(percent(0.0), "0.00%");
         assert_eq!(percent(1e-9), "<0.01%");
+    }
+
+    #[test]
+    fn the_count_of_left_out_lines_stands_on_its_own_line() {
+        let lines: Vec<String> = (0..100).map(|i| format!("line {i}")).collect();
+        let s = join_capped(&lines, 200);
+        let last = s.lines().last().unwrap_or_default();
+        assert!(last.starts_with("…and ") && last.ends_with(" more"), "{s}");
+        assert!(
+            s.lines()
+                .rev()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("line ")),
+            "{s}"
+        );
+        // A short list that fits is kept whole, and nothing goes over the cap.
+        let two = ["a".to_string(), "b".to_string()];
+        assert_eq!(join_capped(&two, 10), "a\nb");
     }
 }

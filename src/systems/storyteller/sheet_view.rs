@@ -57,25 +57,14 @@ pub fn plural<'a>(n: u32, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-/// Joins lines until `budget` characters, then says how many were left out.
+/// Joins lines within `budget` characters, "…and N more" on its own line
+/// for those left out; "—" for no lines.
 pub fn fit(lines: &[String], budget: usize) -> String {
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        let extra = line.chars().count() + usize::from(!out.is_empty());
-        let tail = format!("\n…and {} more", lines.len() - i);
-        if out.chars().count() + extra + tail.chars().count() > budget {
-            out.push_str(if out.is_empty() { &tail[1..] } else { &tail });
-            return out;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(line);
-    }
-    if out.is_empty() {
+    let text = crate::app::view::join_capped(lines, budget);
+    if text.is_empty() {
         "—".to_string()
     } else {
-        out
+        text
     }
 }
 

@@ -20,7 +20,8 @@ use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{
-    colour, limits, page_of, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
+    colour, join_capped, limits, page_of, paged_options, Button, Embed, Row, Select, SelectOption,
+    Style, View,
 };
 use crate::app::{Act, App, AppError, AppResult, Response};
 use crate::storage::characters::Character;
@@ -229,7 +230,7 @@ pub async fn list(mut turn: Turn<'_, Table>, system: &dyn System) -> AppResult {
         })
         .collect();
     let embed = Embed::new(format!("📜 {} characters", system.name()))
-        .description(super::join_capped(&lines, limits::DESCRIPTION))
+        .description(join_capped(&lines, limits::DESCRIPTION))
         .footer("Pick one below to play it.")
         .colour(colour::NEUTRAL);
     let opts = options(&rows_of, caller.user_id);

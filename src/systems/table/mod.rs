@@ -194,31 +194,6 @@ fn write_row(
     out.also(move |tx| set(tx, row))
 }
 
-/// The lines of a character list, each within `max` characters in all.
-fn join_capped(lines: &[String], max: usize) -> String {
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        let more = format!("…and {} more", lines.len() - i);
-        let tail = if i + 1 < lines.len() {
-            more.chars().count() + 1
-        } else {
-            0
-        };
-        if out.chars().count() + 1 + line.chars().count() + tail > max {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&more);
-            return out;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(line);
-    }
-    out
-}
-
 /// `/<root> sheet show`: the system's card of the picked character (the
 /// caller's own; the FC's pick may be anyone's) with its controls
 /// ([`card`]), posted for the channel or, with `private`, for the caller
@@ -343,19 +318,4 @@ pub async fn rename(
         })
     });
     turn.finish(out.log(log)).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_lists_are_cut_with_a_count() {
-        let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
-        assert_eq!(join_capped(&lines[..2], 100), "line 0\nline 1");
-        let cut = join_capped(&lines, 30);
-        assert!(cut.chars().count() <= 30, "{cut}");
-        assert!(cut.ends_with("more"), "{cut}");
-        assert!(cut.starts_with("line 0\nline 1"), "{cut}");
-    }
 }

@@ -2275,6 +2275,32 @@ async fn ve_the_table_example_approves_rejects_and_undoes() {
     t.stop().await;
 }
 
+/// A governed job edit asks the FC about what it changes: a value given
+/// as it already is is not shown as a change ("level 1 → 1"), and new
+/// inherited abilities carried along are named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve_a_job_request_names_only_what_changes() {
+    let t = table("ve-job-request", 1).await;
+    let script = "fc: /fc set name:player_edits value:approval
+alice: /ve sheet create name:Ada
+alice: /ve sheet ability name:Finesse rank:silver score:4
+alice: /ve sheet ability name:Stealth rank:silver score:3
+alice: /ve sheet job name:Thief inherits:Finesse level:1";
+    no_errors(&play(&t, script).await);
+    let asked = one(
+        &t,
+        "alice: /ve sheet job name:Thief inherits:Stealth level:1 exp:2",
+    )
+    .await;
+    let text = asked.text();
+    assert!(
+        text.contains("Ada's Thief: exp 0 → 2, inherits Stealth"),
+        "{text}"
+    );
+    assert!(!text.contains("level 1 → 1"), "{text}");
+    t.stop().await;
+}
+
 /// Issue 31 item 1: one `/ve odds` asks every question, a check when given
 /// a score and a target, a task when given dice, in the server's edition
 /// unless one is named (default edition 2); options that belong to the

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::app::change::{Change, Trial, Whose};
 use crate::app::characters::{self, Access, Pick};
 use crate::app::registry::Governed;
+use crate::app::view::clean;
 use crate::app::{rights, App, AppError, AppResult, Caller};
 use crate::rules::venus::VenusSheet;
 
@@ -65,6 +66,19 @@ pub enum Edit {
         /// A member.
         player: Option<i64>,
     },
+}
+
+/// The words of a change's parts (`(changed, "level 1 → 3")`): the ones
+/// that change something, or all of them when none does (what the
+/// refusal of a change that changes nothing names).
+fn changes(parts: Vec<(bool, String)>) -> String {
+    let any = parts.iter().any(|(changed, _)| *changed);
+    let shown: Vec<String> = parts
+        .into_iter()
+        .filter(|(changed, _)| *changed || !any)
+        .map(|(_, words)| words)
+        .collect();
+    shown.join(", ")
 }
 
 /// `/ve sheet job`: adding a job (character assembly) or changing only what
@@ -163,14 +177,17 @@ impl Change for Edit {
             Edit::Kismet { lots, ego, .. } => {
                 if let Some(l) = *lots {
                     after.set_lots(l)?;
-                    parts.push(format!("Lots {} → {l}", before.lots));
+                    parts.push((l != before.lots, format!("Lots {} → {l}", before.lots)));
                 }
                 if let Some(e) = *ego {
                     after.ego = e;
                     let yn = |b: bool| if b { "held" } else { "none" };
-                    parts.push(format!("Ego {} → {}", yn(before.ego), yn(e)));
+                    parts.push((
+                        e != before.ego,
+                        format!("Ego {} → {}", yn(before.ego), yn(e)),
+                    ));
                 }
-                Ok(parts.join(", "))
+                Ok(changes(parts))
             }
             Edit::Job {
                 name,
@@ -184,23 +201,25 @@ impl Change for Edit {
                 let key = before.job_key(name).unwrap_or(name).to_string();
                 if let Some(l) = *level {
                     after.set_job_level(&key, l)?;
-                    parts.push(format!("level {} → {l}", j.level));
+                    parts.push((l != j.level, format!("level {} → {l}", j.level)));
                 }
                 if let Some(x) = *exp {
                     after.set_job_exp(&key, x)?;
-                    parts.push(format!("exp {} → {x}", j.exp));
+                    parts.push((x != j.exp, format!("exp {} → {x}", j.exp)));
                 }
                 if let Some(q) = *qualified {
                     after.set_qualifications_met(&key, q)?;
                     let yn = |b: bool| if b { "met" } else { "not met" };
                     let was = yn(j.qualifications_met);
-                    parts.push(format!("qualifications {was} → {}", yn(q)));
+                    let changed = q != j.qualifications_met;
+                    parts.push((changed, format!("qualifications {was} → {}", yn(q))));
                 }
                 // What it inherits is carried along, never compared.
-                if inherits.is_some() {
+                if let Some(i) = inherits {
                     t.unchanged = Some(false);
+                    parts.push((true, format!("inherits {}", clean(i))));
                 }
-                let what = format!("{key}: {}", parts.join(", "));
+                let what = format!("{key}: {}", changes(parts));
                 *name = key;
                 Ok(what)
             }

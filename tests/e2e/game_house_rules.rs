@@ -5,6 +5,7 @@
 //! `KISMET_TEST_POSTGRES` set.
 
 use crate::common::{assert_schema_clean, one, table};
+use crate::ore::ANN;
 use kismet::fake::table::{Output, Table};
 
 /// The server plays Venus edition 2 (its default); the play-by-post Venus
@@ -43,8 +44,6 @@ async fn issue_32_a_sheet_shown_in_a_game_reads_the_games_edition() {
     assert_schema_clean(&t);
     t.stop().await;
 }
-
-const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
 
 /// The Cache field of a shown Virtual Veil sheet.
 fn cache(out: &Output) -> String {

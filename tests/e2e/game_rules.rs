@@ -4,26 +4,13 @@
 //! PostgreSQL with `KISMET_TEST_POSTGRES` set.
 
 use crate::common::{assert_schema_clean, one, replies, table};
-use kismet::fake::table::{Output, Table, GUILD_ID};
+use crate::ore::{sheet_of, ANN};
+use kismet::fake::table::{Output, Table};
 use kismet::rules::ore::OreSheet;
-
-const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
 
 /// Alice's Ann, as stored.
 async fn ann(t: &Table) -> OreSheet {
-    let db = t.db().await.unwrap();
-    let mut tx = db.read().await.unwrap();
-    let row = kismet::storage::characters::by_name(
-        &mut tx,
-        GUILD_ID as i64,
-        "ore",
-        Table::user_id("alice") as i64,
-        "Ann",
-    )
-    .await
-    .unwrap()
-    .expect("alice has Ann");
-    serde_json::from_str(&row.sheet).unwrap()
+    sheet_of(t, "alice", "Ann").await
 }
 
 /// The server subtracts defenses from damage (`vv_defense_mode =

@@ -10,9 +10,11 @@ use kismet::rules::ore::sheet::{CacheSource, Severity};
 use kismet::rules::ore::OreSheet;
 use serde_json::Value;
 
-const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
+/// Alice's Ann: every stat given (the other Virtual Veil tests use her too).
+pub(crate) const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 ingenuity:3 wit:6 charisma:2 confidence:4 performance:2 stealth:3";
 
-async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
+/// `owner`'s Virtual Veil sheet `name`, as stored.
+pub(crate) async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
     let db = t.db().await.unwrap();
     let mut tx = db.read().await.unwrap();
     let row = kismet::storage::characters::by_name(

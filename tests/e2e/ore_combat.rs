@@ -5,8 +5,8 @@
 //! mid-combat, and the example script played clean.
 
 use crate::common::{assert_schema_clean, table};
-use kismet::fake::table::{Exchange, Output, Table, GUILD_ID};
-use kismet::rules::ore::OreSheet;
+use crate::ore::sheet_of;
+use kismet::fake::table::{Exchange, Output, Table};
 use serde_json::Value;
 
 const ANN: &str = "/vv sheet create name:Ann agility:4 physique:2 precision:3 vitality:5 cyber:3 engineering:4 wit:6 confidence:4";
@@ -86,22 +86,6 @@ fn tracker(t: &Table, id: u64) -> (String, String, String, Vec<String>) {
         })
         .collect();
     (s(&e["title"]), s(&e["description"]), field, labels)
-}
-
-async fn sheet_of(t: &Table, owner: &str, name: &str) -> OreSheet {
-    let db = t.db().await.unwrap();
-    let mut tx = db.read().await.unwrap();
-    let row = kismet::storage::characters::by_name(
-        &mut tx,
-        GUILD_ID as i64,
-        "ore",
-        Table::user_id(owner) as i64,
-        name,
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    serde_json::from_str(&row.sheet).unwrap()
 }
 
 /// Ann and Bo, a goblin mob and a guard: seed 1 gives the call order

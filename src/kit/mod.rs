@@ -12,6 +12,7 @@
 pub mod choice;
 pub mod command;
 pub mod complete;
+pub mod controls;
 pub mod deliver;
 pub mod download;
 pub mod game_commands;

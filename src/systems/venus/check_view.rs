@@ -8,7 +8,8 @@
 use super::buttons::{CheckButton, Draw};
 use super::format::{factor_sum, percent, rank_label};
 use super::state::CheckSession;
-use crate::app::view::{Embed, Row, SelectOption, Style, View};
+use crate::app::view::{Embed, Row, Style, View};
+use crate::kit::controls::option;
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind,
 };
@@ -346,7 +347,7 @@ fn bonus_menu(d: &Draw<CheckButton>, st: &CheckSession, c: &CheckState) -> Optio
     // The menu offers one "Spend a Lot" per Lot the sheet held when built.
     let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
     let lots_left = c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
-    let options: Vec<SelectOption> = st
+    let options: Vec<_> = st
         .menu
         .iter()
         .filter(|o| {
@@ -357,11 +358,7 @@ fn bonus_menu(d: &Draw<CheckButton>, st: &CheckSession, c: &CheckState) -> Optio
                     .parse::<u32>()
                     .is_ok_and(|j| j <= lots_left)
         })
-        .map(|o| SelectOption {
-            label: o.label.clone(),
-            value: o.value.clone(),
-            description: None,
-        })
+        .map(|o| option(&o.label, o.value.clone(), None))
         .collect();
     if room == 0 || options.is_empty() {
         return None;

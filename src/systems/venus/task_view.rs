@@ -13,7 +13,8 @@ use super::buttons::{Consequence, Draw, TaskButton};
 use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
-use crate::app::view::{Button, Embed, Row, SelectOption, Style, View};
+use crate::app::view::{Button, Embed, Row, Style, View};
+use crate::kit::controls::option;
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
     TERTIARY,
@@ -693,14 +694,10 @@ fn aid_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
             }
         }
     }
-    let options: Vec<SelectOption> = jobs
+    let options = jobs
         .into_iter()
         .take(25)
-        .map(|(j, who)| SelectOption {
-            label: cut(&j, 100),
-            value: j,
-            description: Some(cut(&who.join(", "), 100)),
-        })
+        .map(|(j, who)| option(&j, j.clone(), Some(&who.join(", "))))
         .collect();
     d.select(TaskButton::AidJob, "Aid with a job", options, 1)
 }
@@ -711,14 +708,12 @@ fn use_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
         .roller_jobs
         .iter()
         .take(25)
-        .map(|(j, l)| SelectOption {
-            label: cut(j, 100),
-            value: j.clone(),
-            description: Some(if *l == 0 {
-                "learning".into()
-            } else {
-                format!("level {l}")
-            }),
+        .map(|(j, l)| {
+            let level = match l {
+                0 => "learning".to_string(),
+                l => format!("level {l}"),
+            };
+            option(j, j.clone(), Some(&level))
         })
         .collect();
     d.select(TaskButton::UseJob, "Use job", options, 1)
@@ -787,11 +782,11 @@ fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
             }
         }
         for (value, label, what) in pays {
-            options.push(SelectOption {
-                label: cut(&format!("{owner}'s {} · {label}", die.face), 100),
-                value: format!("{}:{value}", die.id),
-                description: Some(cut(&format!("die #{} · {state} · {what}", die.id), 100)),
-            });
+            options.push(option(
+                &format!("{owner}'s {} · {label}", die.face),
+                format!("{}:{value}", die.id),
+                Some(&format!("die #{} · {state} · {what}", die.id)),
+            ));
         }
     }
     let options = crate::app::view::paged_options(options, st.kiss_page);
@@ -809,14 +804,10 @@ fn pay_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     if st.drafts.values().all(|x| x.is_empty()) || st.pay_menu.is_empty() {
         return None;
     }
-    let options: Vec<SelectOption> = st
+    let options = st
         .pay_menu
         .iter()
-        .map(|o| SelectOption {
-            label: cut(&o.label, 100),
-            value: o.value.clone(),
-            description: Some(cut(&o.description, 100)),
-        })
+        .map(|o| option(&o.label, o.value.clone(), Some(&o.description)))
         .collect();
     let options = crate::app::view::paged_options(options, st.pay_page);
     Some(d.select(TaskButton::PayWith, PAY_WITH, options, 1))
@@ -891,7 +882,7 @@ fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
         r1.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
     }
     let mut rows = vec![Row::Buttons(r1)];
-    let mut options: Vec<SelectOption> = Vec::new();
+    let mut options = Vec::new();
     let secondary = Consequence::Secondary as fn(u8) -> Consequence;
     let kinds = [
         (secondary, SECONDARY_SHORT, SECONDARY),
@@ -900,21 +891,15 @@ fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     for (kind, shorts, texts) in kinds {
         for (c, (short, text)) in (1..=4).map(kind).zip(shorts.iter().zip(texts)) {
             if t.can_buy(c.purchase()) {
-                options.push(SelectOption {
-                    label: format!("{} {short}", c.code().to_uppercase()),
-                    value: c.code(),
-                    description: Some(cut(text, 100)),
-                });
+                let label = format!("{} {short}", c.code().to_uppercase());
+                options.push(option(&label, c.code(), Some(text)));
             }
         }
     }
     for (i, c) in st.customs.iter().enumerate() {
         if t.can_buy(Purchase::Custom(i)) && options.len() < 25 {
-            options.push(SelectOption {
-                label: cut(c, 100),
-                value: format!("c{}", i + 1),
-                description: Some("special consequence".into()),
-            });
+            let value = format!("c{}", i + 1);
+            options.push(option(c, value, Some("special consequence")));
         }
     }
     if !options.is_empty() && left > 0 {
@@ -922,18 +907,17 @@ fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
         rows.push(d.select(TaskButton::BuyMany, BUY_MENU, options, max));
     }
     if !st.overflow_jobs.is_empty() {
-        let options: Vec<SelectOption> = st
+        let options = st
             .overflow_jobs
             .iter()
             .take(25)
-            .map(|j| SelectOption {
-                label: cut(j, 100),
-                value: j.clone(),
-                description: Some(if j.eq_ignore_ascii_case(&t.job) {
-                    "the job used: finish, +1 exp here".into()
+            .map(|j| {
+                let what = if j.eq_ignore_ascii_case(&t.job) {
+                    "the job used: finish, +1 exp here"
                 } else {
-                    "finish, +1 exp here".into()
-                }),
+                    "finish, +1 exp here"
+                };
+                option(j, j.clone(), Some(what))
             })
             .collect();
         rows.push(d.select(TaskButton::FinishWith, FINISH_WITH, options, 1));

@@ -294,6 +294,12 @@ impl Spotlight {
         Ok(self.scene)
     }
 
+    /// Whether the turn can be passed now ([`Spotlight::pass`]): a scene is
+    /// being played and someone is in the order.
+    pub fn can_pass(&self) -> bool {
+        self.playing() && self.turns.active().next().is_some()
+    }
+
     /// Passes the turn clockwise to the next seat; after the last seat
     /// everyone has had a turn and the next round of the scene begins at
     /// the starter.
@@ -434,8 +440,10 @@ mod tests {
     #[test]
     fn the_fc_sets_a_scene_and_the_turn_goes_clockwise_then_a_round_passes() {
         let mut s = table();
+        assert!(!s.can_pass());
         assert!(s.pass().is_err(), "no scene yet");
         assert_eq!(s.new_scene("  The  docks ", None), Ok(1));
+        assert!(s.can_pass());
         assert_eq!(
             (s.title.as_str(), s.round, now(&s)),
             ("The docks", 1, "Ada")
@@ -531,6 +539,7 @@ mod tests {
             s.hold(id, true).unwrap();
         }
         assert_eq!(s.turns.current, None);
+        assert!(!s.can_pass(), "a scene, but no one to pass to");
         assert!(s.pass().is_err());
         s.hold(2, false).unwrap();
         assert_eq!(now(&s), "Bo");

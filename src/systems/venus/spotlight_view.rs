@@ -6,6 +6,7 @@
 
 use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Row, Style, View};
+use crate::kit::controls::shown;
 use crate::rules::venus::spotlight::Spotlight;
 use crate::storage::sessions::Status;
 
@@ -107,15 +108,15 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
     let b = |a: SpotlightButton, label: &str, style| {
         Button::new(a.button(KIND, id, version).encode(), label, style)
     };
-    let mut row = Vec::new();
-    if s.playing() && s.turns.active().next().is_some() {
-        row.push(b(SpotlightButton::Pass, "Pass", Style::Primary));
-    }
-    row.push(b(SpotlightButton::Join, "Join", Style::Secondary));
-    if !s.turns.seats.is_empty() {
-        row.push(b(SpotlightButton::Leave, "Leave", Style::Secondary));
-    }
-    v = v.buttons(row);
+    let seated = !s.turns.seats.is_empty();
+    v = v.buttons(shown([
+        (
+            s.can_pass(),
+            b(SpotlightButton::Pass, "Pass", Style::Primary),
+        ),
+        (true, b(SpotlightButton::Join, "Join", Style::Secondary)),
+        (seated, b(SpotlightButton::Leave, "Leave", Style::Secondary)),
+    ]));
     if s.offer.is_some() {
         v.rows.push(Row::Buttons(vec![
             b(SpotlightButton::Confirm, "Allow scene", Style::Success).gm_only(),

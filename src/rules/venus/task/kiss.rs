@@ -6,8 +6,8 @@ use rand::Rng;
 use std::collections::BTreeMap;
 
 use super::{
-    may_act_as, need_gm, CloseKind, EgoMode, KissDecl, KissSource, Named, TaskEvent, TaskPhase,
-    TaskState, MAX_SPECIALTIES,
+    may_act_as, need_gm, CloseKind, EgoMode, KissDecl, KissSource, Named, TaskDie, TaskEvent,
+    TaskPhase, TaskState, MAX_SPECIALTIES,
 };
 use crate::rules::dice::d;
 use crate::rules::venus::settings::{Edition, KissLimits};
@@ -25,6 +25,14 @@ impl TaskState {
             .any(|a| a.id == ally && a.consented_kiss)
     }
 
+    /// The dice no KISS is declared on yet, in rolling order: each die is
+    /// KISSed at most once per task (VE1-K2).
+    pub fn undeclared_dice(&self) -> impl Iterator<Item = &TaskDie> {
+        self.dice
+            .iter()
+            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+    }
+
     /// Dice that `by` could still declare a KISS on now (VE1-K2, VE1-K5,
     /// VE2-K3): not yet declared, and their own (or, for the VE1 roller, an
     /// ally's die with that ally's consent).
@@ -32,9 +40,7 @@ impl TaskState {
         if self.phase != TaskPhase::KissDeclaration || !self.participants().contains(&by) {
             return Vec::new();
         }
-        self.dice
-            .iter()
-            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
+        self.undeclared_dice()
             .filter(|d| {
                 d.owner == by
                     || (self.edition == Edition::One
@@ -69,11 +75,9 @@ impl TaskState {
     /// is not declared yet, an ally's only with their consent (VE1-K4b,
     /// VE1-K5, A-V11).
     fn ego_reroll_dice(&self) -> Vec<u32> {
-        self.dice
-            .iter()
+        self.undeclared_dice()
             .filter(|d| !d.succeeds(self.edition))
             .filter(|d| d.owner == self.roller || self.consented(d.owner))
-            .filter(|d| !self.kisses.iter().any(|k| k.die == d.id))
             .map(|d| d.id)
             .collect()
     }

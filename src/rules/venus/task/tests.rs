@@ -550,6 +550,8 @@ fn ve1_k2_each_die_at_most_once() {
         "Die 1 is already being KISSed: each die can be KISSed once per task."
     );
     assert_eq!(st.kissable_dice(1), [2, 3]);
+    let undeclared: Vec<u32> = st.undeclared_dice().map(|d| d.id).collect();
+    assert_eq!(undeclared, [2, 3], "the KISS menu no longer offers die 1");
     assert!(fail(&st, &mut c, kiss(1, 7, KissSource::Stunt)).contains("no die number 7"));
 }
 

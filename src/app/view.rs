@@ -293,7 +293,10 @@ impl Embed {
         self
     }
 
-    fn text_len(&self) -> usize {
+    /// The characters Discord counts toward an embed's total
+    /// ([`limits::EMBED_TOTAL`]): title, author, description, footer and
+    /// every field's name and value.
+    pub fn text_len(&self) -> usize {
         self.title.chars().count()
             + self.author.as_deref().map_or(0, |a| a.chars().count())
             + self.description.as_deref().map_or(0, |d| d.chars().count())

@@ -63,16 +63,12 @@ pub fn embed(
     // Every section gets its place within Discord's limits for the whole
     // embed: what does not fit is counted ("… and N more"), never dropped
     // unsaid. Each later section keeps room for at least its heading.
+    if let Some(f) = footer {
+        e = e.footer(f);
+    }
     let sections = sections(sheet, settings);
-    let fixed: usize = e.title.chars().count()
-        + e.description.as_deref().map_or(0, |d| d.chars().count())
-        + footer.as_deref().map_or(0, |f| f.chars().count())
-        + e.fields
-            .iter()
-            .map(|f| f.name.chars().count() + f.value.chars().count())
-            .sum::<usize>();
     let mut room = Room {
-        chars: limits::EMBED_TOTAL.saturating_sub(fixed),
+        chars: limits::EMBED_TOTAL.saturating_sub(e.text_len()),
         fields: limits::FIELDS.saturating_sub(e.fields.len()),
     };
     for (i, (heading, lines, max_fields)) in sections.iter().enumerate() {
@@ -89,9 +85,6 @@ pub fn embed(
             e = e.field(title, value, false);
         }
     }
-    if let Some(f) = footer {
-        e = e.footer(f);
-    }
     e
 }
 
@@ -100,44 +93,40 @@ fn sections(
     sheet: &VenusSheet,
     settings: &VenusSettings,
 ) -> Vec<(&'static str, Vec<String>, usize)> {
-    let mut out = Vec::new();
+    // An empty list of abilities or jobs says how to add one.
+    let or_hint = |lines: Vec<String>, hint: &str| {
+        if lines.is_empty() {
+            vec![hint.to_string()]
+        } else {
+            lines
+        }
+    };
+    let numbered = |list: &[String]| -> Vec<String> {
+        list.iter()
+            .enumerate()
+            .map(|(i, t)| format!("{}. {t}", i + 1))
+            .collect()
+    };
     let abilities: Vec<String> = sheet
         .abilities
         .iter()
         .map(|(n, a)| format!("{} **{n}** — {} {}", rank_mark(a.rank), a.rank, a.score))
         .collect();
-    out.push((
-        "Abilities",
-        if abilities.is_empty() {
-            vec!["none yet: `/ve sheet ability`".to_string()]
-        } else {
-            abilities
-        },
-        3,
-    ));
     let jobs: Vec<String> = sheet
         .jobs
         .iter()
         .map(|(n, j)| job_line(n, j, settings))
         .collect();
-    out.push((
-        "Jobs",
-        if jobs.is_empty() {
-            vec!["none yet: `/ve sheet job`".to_string()]
-        } else {
-            jobs
-        },
-        4,
-    ));
+    let mut out = vec![
+        (
+            "Abilities",
+            or_hint(abilities, "none yet: `/ve sheet ability`"),
+            3,
+        ),
+        ("Jobs", or_hint(jobs, "none yet: `/ve sheet job`"), 4),
+    ];
     for (kind, _, heading) in ATTRIBUTE_LISTS {
-        let lines: Vec<String> = sheet
-            .attributes
-            .list(kind)
-            .iter()
-            .enumerate()
-            .map(|(i, t)| format!("{}. {t}", i + 1))
-            .collect();
-        out.push((heading, lines, 1));
+        out.push((heading, numbered(sheet.attributes.list(kind)), 1));
     }
     let insights: Vec<String> = sheet
         .insights
@@ -145,13 +134,11 @@ fn sections(
         .map(|i| format!("#{} {}{}", i.id, i.text, if i.approved { " ✔" } else { "" }))
         .collect();
     out.push(("Insights", insights, 2));
-    let special: Vec<String> = sheet
-        .custom_consequences
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!("{}. {t}", i + 1))
-        .collect();
-    out.push(("Special consequences", special, 1));
+    out.push((
+        "Special consequences",
+        numbered(&sheet.custom_consequences),
+        1,
+    ));
     out.retain(|(_, lines, _)| !lines.is_empty());
     out
 }

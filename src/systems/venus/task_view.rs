@@ -14,7 +14,7 @@ use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
 use crate::app::view::{Button, Embed, Row, Style, View};
-use crate::kit::controls::option;
+use crate::kit::controls::{option, shown};
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
     TERTIARY,
@@ -648,13 +648,17 @@ fn aid_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
         roll = roll.disabled();
     }
     let standing = t.standing_allies().count();
-    let mut buttons = vec![roll];
-    if standing < t.max_allies() {
-        buttons.push(d.b(TaskButton::Offer, "Offer aid", Style::Secondary));
-    }
-    if standing > 0 {
-        buttons.push(d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary));
-    }
+    let mut buttons = shown([
+        (true, roll),
+        (
+            standing < t.max_allies(),
+            d.b(TaskButton::Offer, "Offer aid", Style::Secondary),
+        ),
+        (
+            standing > 0,
+            d.b(TaskButton::Withdraw, "Withdraw aid", Style::Secondary),
+        ),
+    ]);
     // An offer is taken at once; one still pending (drawn before, or with
     // a demand) is answered here, and an accepted one may be refused until
     // the roll (VE1-T3, VE2-T3).
@@ -749,12 +753,7 @@ pub const KISS_VALUE_TEXT: usize = 88;
 /// once. A big pool pages, so every pair stays reachable.
 fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     let t = &st.task;
-    let declared: Vec<u32> = t.kisses.iter().map(|k| k.die).collect();
-    let mut dice: Vec<&TaskDie> = t
-        .dice
-        .iter()
-        .filter(|d| !declared.contains(&d.id))
-        .collect();
+    let mut dice: Vec<&TaskDie> = t.undeclared_dice().collect();
     dice.sort_by_key(|d| (d.succeeds(t.edition), d.id));
     let mut options = Vec::new();
     for die in dice {
@@ -820,38 +819,26 @@ pub const PAY_WITH: &str = "Pay with a specialty or insight";
 /// declared, and in edition 1 the Ego buttons and **Consent to KISS**.
 fn kiss_roll_row(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Button> {
     let t = &st.task;
-    let mut r = Vec::new();
-    let any = !t.kisses.is_empty() || t.ego_reroll_pending;
-    r.push(if any {
-        d.b(TaskButton::KissRoll, "Re-roll", Style::Success)
+    let pending = t.ego_reroll_pending;
+    let any = !t.kisses.is_empty() || pending;
+    let roll = if any { "Re-roll" } else { "No KISS" };
+    let withdraw = !t.kisses.is_empty() || st.drafts.values().any(|x| !x.is_empty());
+    let one = t.edition == Edition::One;
+    let ego = one && t.ego_mode == EgoMode::None && (st.roller_ego || pending);
+    let reroll = if pending {
+        "Withdraw Ego re-roll"
     } else {
-        d.b(TaskButton::KissRoll, "No KISS", Style::Success)
-    });
-    if !t.kisses.is_empty() || st.drafts.values().any(|x| !x.is_empty()) {
-        r.push(d.b(
-            TaskButton::KissClear,
-            "Withdraw my KISSes",
-            Style::Secondary,
-        ));
-    }
-    if t.edition == Edition::One {
-        if t.ego_mode == EgoMode::None && (st.roller_ego || t.ego_reroll_pending) {
-            let label = if t.ego_reroll_pending {
-                "Withdraw Ego re-roll"
-            } else {
-                "Ego: re-roll misses"
-            };
-            r.push(d.b(TaskButton::EgoReroll, label, Style::Secondary));
-            if !t.ego_reroll_pending {
-                r.push(d.b(TaskButton::EgoSixes, "Ego: double 6s", Style::Secondary));
-            }
-        }
-        if t.accepted_allies().next().is_some() {
-            r.push(d.b(TaskButton::Consent, "Consent to KISS", Style::Secondary));
-        }
-    }
-    r.truncate(5);
-    r
+        "Ego: re-roll misses"
+    };
+    let consent = one && t.accepted_allies().next().is_some();
+    let b = |button, label| d.b(button, label, Style::Secondary);
+    shown([
+        (true, d.b(TaskButton::KissRoll, roll, Style::Success)),
+        (withdraw, b(TaskButton::KissClear, "Withdraw my KISSes")),
+        (ego, b(TaskButton::EgoReroll, reroll)),
+        (ego && !pending, b(TaskButton::EgoSixes, "Ego: double 6s")),
+        (consent, b(TaskButton::Consent, "Consent to KISS")),
+    ])
 }
 
 /// Spending beats: **Primary** (one button), **Undo last**, **Finish**

@@ -6,7 +6,7 @@
 //! fields; with the buttons of the current step (none once it is over).
 
 use super::buttons::{CheckButton, Draw};
-use super::format::{factor_sum, percent, rank_label};
+use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{Embed, Row, Style, View};
 use crate::kit::controls::option;
@@ -42,9 +42,7 @@ fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckStat
     } else {
         format!("{d} ({name})")
     };
-    let sum = factor_sum(0, factors);
-    let rest = sum.strip_prefix('0').unwrap_or("");
-    format!("**{target}** = {base}{rest}")
+    format!("**{target}** = {base}{}", factor_terms(factors))
 }
 
 fn range(min: Option<u32>) -> String {

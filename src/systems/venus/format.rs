@@ -54,6 +54,16 @@ pub fn lot_pips(lots: u32) -> String {
     )
 }
 
+/// A job's level as messages write it: `learning` while it is being
+/// learned (level 0), else `level 3`.
+pub fn level_text(level: u32, learning: bool) -> String {
+    if learning || level == 0 {
+        "learning".into()
+    } else {
+        format!("level {level}")
+    }
+}
+
 /// Ego as text.
 pub fn ego_text(ego: bool) -> &'static str {
     if ego {
@@ -77,9 +87,10 @@ pub fn percent(p: f64) -> String {
     }
 }
 
-/// `1 + Darkness + Wounds (+2)` for a threshold or target breakdown.
-pub fn factor_sum(base: u32, factors: &[NamedFactor]) -> String {
-    let mut s = base.to_string();
+/// ` + Darkness + Wounds (+2)`: what the factors add to the base of a
+/// threshold or target breakdown.
+pub fn factor_terms(factors: &[NamedFactor]) -> String {
+    let mut s = String::new();
     for f in factors {
         if f.value == 1 {
             s.push_str(&format!(" + {}", f.name));
@@ -245,6 +256,9 @@ mod tests {
             format!("{}{} 50/100", "▰".repeat(10), "▱".repeat(10))
         );
         assert_eq!(exp_bar(5, None), "exp 5 (levels by hand)");
+        assert_eq!(level_text(3, false), "level 3");
+        assert_eq!(level_text(0, false), "learning");
+        assert_eq!(level_text(2, true), "learning");
     }
 
     #[test]
@@ -273,9 +287,10 @@ mod tests {
             ]
         );
         assert_eq!(
-            factor_sum(1, &parse_factors("Darkness, Wounds+2")),
-            "1 + Darkness + Wounds (+2)"
+            factor_terms(&parse_factors("Darkness, Wounds+2")),
+            " + Darkness + Wounds (+2)"
         );
+        assert_eq!(factor_terms(&[]), "");
         assert_eq!(split_names(" Finesse , Wits "), vec!["Finesse", "Wits"]);
     }
 

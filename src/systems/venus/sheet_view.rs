@@ -3,7 +3,7 @@
 //! Ego held or not, tier, the free-text lists, insights and special
 //! consequences; tier warnings in the footer.
 
-use super::format::{ego_text, exp_bar, fields_within, lot_pips, rank_mark, Room};
+use super::format::{ego_text, exp_bar, fields_within, level_text, lot_pips, rank_mark, Room};
 use crate::app::view::{colour, limits, Embed};
 use crate::rules::venus::sheet::{AttributeKind, Job};
 use crate::rules::venus::{VenusSettings, VenusSheet};
@@ -23,11 +23,7 @@ pub const ATTRIBUTE_LISTS: [(AttributeKind, &str, &str); 7] = [
 /// One job as a line: name, level or learning, exp bar, inherited abilities.
 pub fn job_line(name: &str, job: &Job, settings: &VenusSettings) -> String {
     let bar = exp_bar(job.exp, VenusSheet::exp_needed(job, settings));
-    let level = if job.learning || job.level == 0 {
-        "learning".to_string()
-    } else {
-        format!("level {}", job.level)
-    };
+    let level = level_text(job.level, job.learning);
     let mut s = format!("**{name}** · {level} · {bar} · {}", job.inherits.join(", "));
     if !job.qualifications_met {
         s.push_str(" · ⛔ qualifications unmet: no exp");

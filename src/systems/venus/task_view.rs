@@ -10,7 +10,7 @@
 //! "after the task" summary of where everyone stands.
 
 use super::buttons::{Consequence, Draw, TaskButton};
-use super::format::{cut, factor_sum, lot_pips, percent, rank_label, rank_mark};
+use super::format::{cut, factor_terms, level_text, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
 use crate::app::view::{Button, Embed, Row, Style, View};
@@ -238,7 +238,7 @@ fn phase_hint(st: &TaskSession) -> String {
         },
         TaskPhase::Spending => format!(
             "{r} spends the beats: **Primary** (success) costs {}, every other consequence 1 beat. Spending the last beat finishes; **Finish** earlier loses the rest.",
-            t.threshold
+            t.cost_of(Purchase::Primary)
         ),
         TaskPhase::GmSubversion => format!("{}, or pass.", subvert("")),
         TaskPhase::EgoOffer => format!(
@@ -263,11 +263,8 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &TaskSession
         Edition::One => 1,
         Edition::Two => t.difficulty,
     };
-    pool.push_str(&format!(
-        "\nThreshold **{}** = {}",
-        t.threshold,
-        factor_sum(base, &t.factors)
-    ));
+    let terms = factor_terms(&t.factors);
+    pool.push_str(&format!("\nThreshold **{}** = {base}{terms}", t.threshold));
     if t.crits_active() {
         pool.push_str("\nCriticals on (margin and critical results)");
     }
@@ -294,11 +291,7 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &TaskSession
 /// "Ada · Finesse task via Thief (level 3)".
 fn author(st: &TaskSession) -> String {
     let t = &st.task;
-    let level = if t.learning {
-        "learning".to_string()
-    } else {
-        format!("level {}", t.job_level)
-    };
+    let level = level_text(t.job_level, t.learning);
     format!(
         "{} · {} task via {} ({level})",
         st.roller.name, t.ability, t.job
@@ -712,13 +705,7 @@ fn use_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
         .roller_jobs
         .iter()
         .take(25)
-        .map(|(j, l)| {
-            let level = match l {
-                0 => "learning".to_string(),
-                l => format!("level {l}"),
-            };
-            option(j, j.clone(), Some(&level))
-        })
+        .map(|(j, l)| option(j, j.clone(), Some(&level_text(*l, false))))
         .collect();
     d.select(TaskButton::UseJob, "Use job", options, 1)
 }
@@ -850,7 +837,7 @@ fn spending_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     let left = t.beats_left();
     let mut primary = d.named(
         TaskButton::Buy(Consequence::Primary),
-        &format!("Primary: success ({})", t.threshold),
+        &format!("Primary: success ({})", t.cost_of(Purchase::Primary)),
         if t.primary_bought() {
             Style::Success
         } else {

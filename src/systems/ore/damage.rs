@@ -155,8 +155,7 @@ pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (
             _ => {}
         }
     }
-    let t = s.track(track);
-    let mut title = format!("{} {}/{}", text::track_name(s, track), t.current, t.max);
+    let mut title = text::track(s, track);
     if locked_out {
         title.push_str(" · locked out");
     }

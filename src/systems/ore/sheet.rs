@@ -142,27 +142,14 @@ pub async fn set_track_in(
     name: Option<&str>,
     player: Option<i64>,
 ) -> Result<Outcome, AppError> {
-    if max.is_none() && current.is_none() {
-        return Err(AppError::user(
-            "Give a new `max`, a new `current`, or both.",
-        ));
-    }
     let mut ch = target(turn, name, player).await?;
-    if let Some(m) = max {
-        ch.sheet.set_track_max(track, m)?;
-    }
-    if let Some(c) = current {
-        ch.sheet.set_track_current(track, c)?;
-    }
+    ch.sheet.set_track(track, max, current)?;
     // One line (issue 16): a change the Compiler approves is posted, and
     // the full card is `/vv sheet show`'s.
-    let t = ch.sheet.track(track);
     let answer = Response::ephemeral(View::text(format!(
-        "📇 {}: {} {}/{}.",
+        "📇 {}: {}.",
         ch.name(),
-        text::track_name(&ch.sheet, track),
-        t.current,
-        t.max
+        text::track(&ch.sheet, track)
     )));
     let inputs = record::TrackSet {
         current,

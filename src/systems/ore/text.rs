@@ -152,6 +152,12 @@ pub fn track_name(sheet: &OreSheet, t: Damageable) -> &'static str {
     }
 }
 
+/// A track as it reads on this sheet: `Vitality 3/5` (`Health 2/3`).
+pub fn track(sheet: &OreSheet, t: Damageable) -> String {
+    let tr = sheet.track(t);
+    format!("{} {}/{}", track_name(sheet, t), tr.current, tr.max)
+}
+
 fn track_line(sheet: &OreSheet, t: Damageable, current: u32) -> String {
     format!("{current}/{}", sheet.track(t).max)
 }

@@ -14,7 +14,7 @@ use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::damage::RepairOutcome;
 use crate::rules::ore::settings::DefenseMode;
 use crate::rules::ore::sheet::Damageable;
-use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
+use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
 use crate::storage;
 use crate::systems::table::look::Outcome;
 
@@ -382,11 +382,7 @@ pub async fn repair_in(
     let mut ch = target(turn, name, player).await?;
     let (dice, by) = repair_dice(turn, &ch, engineering, engineer).await?;
     let settings = &turn.settings;
-    let cap = settings.max_pool;
-    let target_value = ch.sheet.cyber.current.saturating_add(1);
-    let chance = odds::repair_odds(dice.min(cap), target_value, settings.repair_check)
-        .ok()
-        .map(text::percent);
+    let chance = ch.sheet.repair_chance(settings, dice).map(text::percent);
     let (outcome, events) = ch.sheet.repair_cyber(settings, dice, &mut turn.rng())?;
     let inputs = record::RepairInputs {
         dice,

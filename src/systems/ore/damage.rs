@@ -15,7 +15,6 @@ use crate::rules::ore::damage::RepairOutcome;
 use crate::rules::ore::settings::DefenseMode;
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
-use crate::storage;
 use crate::systems::table::look::Outcome;
 
 /// The most sheets one End phase or end of combat lists by name.
@@ -184,9 +183,7 @@ async fn sheets(
     match who {
         Who::All => {
             turn.require_gm(GM, what)?;
-            let guild = turn.caller().guild_id;
-            let rows = storage::characters::list(turn.tx(), guild, SYSTEM, None, 200).await?;
-            rows.into_iter().map(super::decode).collect()
+            turn.every_character(200).await
         }
         Who::One(name, player) => Ok(vec![target(turn, name, player).await?]),
     }

@@ -271,22 +271,23 @@ pub async fn set_special(
     let add = super::check_text(app, "Special action's name", args.add.as_deref())?;
     let remove = super::check_text(app, "Special action's name", args.remove.as_deref())?;
     let pattern_text = super::check_text(app, "pattern", args.pattern.as_deref())?;
-    let pattern = match (&add, &remove) {
-        (Some(_), None) => {
+    // The name, and the pattern to record under it (none: remove it).
+    let (named, pattern) = match (&add, &remove) {
+        (Some(n), None) => {
             let t = pattern_text.as_deref().ok_or_else(|| {
                 AppError::user(
                     "Give the Special action's `pattern`: faces such as 777 or 789, or a run such as `run 3`.",
                 )
             })?;
-            Some(Pattern::parse(t)?)
+            (n, Some(Pattern::parse(t)?))
         }
-        (None, Some(_)) => {
+        (None, Some(n)) => {
             if pattern_text.is_some() || args.cache.is_some() {
                 return Err(AppError::user(
                     "Removing a Special action takes only its name.",
                 ));
             }
-            None
+            (n, None)
         }
         _ => {
             return Err(AppError::user(
@@ -297,16 +298,15 @@ pub async fn set_special(
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
     let cost = args.cache.unwrap_or_default();
-    let note = match (add.as_deref(), pattern, remove.as_deref()) {
-        (Some(n), Some(p), _) => {
-            let sp = ch.sheet.add_special(n, p, cost)?;
+    let note = match pattern {
+        Some(p) => {
+            let sp = ch.sheet.add_special(named, p, cost)?;
             format!("Recorded the Special action {}.", text::special(sp))
         }
-        (_, _, Some(n)) => {
-            let sp = ch.sheet.remove_special(n)?;
+        None => {
+            let sp = ch.sheet.remove_special(named)?;
             format!("Removed the Special action {}.", text::special(&sp))
         }
-        _ => return Err(AppError::user("Give `add:` or `remove:`.")),
     };
     let mut embed = sheet_embed(&ch, &turn.settings);
     embed.description = Some(format!("{}\n{note}", embed.description.unwrap_or_default()));

@@ -331,9 +331,9 @@ pub async fn heal_days_in(
     }
     let view = View::embed(
         Embed::new(format!(
-            "🩹 {} rests {days} day{}",
+            "🩹 {} rests {}",
             ch.name(),
-            if days == 1 { "" } else { "s" }
+            text::count(days, "day", "days")
         ))
         .description(lines.join("\n"))
         .colour(colour::SUCCESS),

@@ -110,12 +110,8 @@ pub fn severity(s: Severity) -> String {
     match s {
         Severity::Critical => "Critical (incapacitated)".into(),
         other => {
-            let n = other.error_dice();
-            format!(
-                "{} ({n} error {} per action)",
-                other.name(),
-                if n == 1 { "die" } else { "dice" }
-            )
+            let dice = count(other.error_dice(), "error die", "error dice");
+            format!("{} ({dice} per action)", other.name())
         }
     }
 }

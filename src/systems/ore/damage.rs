@@ -76,11 +76,7 @@ pub async fn damage_in(
         track: Some(track),
     };
     let entry = events_record(&ch, "damage", &inputs, &events).on_session();
-    let head = format!(
-        "💥 {} takes {amount} {} damage.",
-        ch.name(),
-        text::track_name(&ch.sheet, track)
-    );
+    let head = text::hit(ch.name(), amount, &ch.sheet, track);
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
     let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;

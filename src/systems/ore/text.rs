@@ -154,6 +154,12 @@ pub fn track(sheet: &OreSheet, t: Damageable) -> String {
     format!("{} {}/{}", track_name(sheet, t), tr.current, tr.max)
 }
 
+/// A hit as the damage report and the tracker's log head it:
+/// `💥 Ann takes 2 Vitality damage.`
+pub fn hit(name: &str, amount: u32, sheet: &OreSheet, t: Damageable) -> String {
+    format!("💥 {name} takes {amount} {} damage.", track_name(sheet, t))
+}
+
 fn track_line(sheet: &OreSheet, t: Damageable, current: u32) -> String {
     format!("{current}/{}", sheet.track(t).max)
 }

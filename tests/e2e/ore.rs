@@ -869,6 +869,38 @@ async fn vv_order_ranks_entities_and_records_values() {
     t.stop().await;
 }
 
+/// A "Capped" line too long for its field is shortened, not replaced by
+/// "…and 1 more" (it is one line, not a list).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_order_shortens_a_long_capped_line() {
+    let t = table("vv-order-capped", 6).await;
+    let names: Vec<String> = (0..20)
+        .map(|i| format!("N{i:02}-{}", "x".repeat(60)))
+        .collect();
+    let typed: Vec<String> = names.iter().map(|n| format!("{n}:40")).collect();
+    let ex = cmd(
+        &t,
+        "fc",
+        &format!(
+            "/vv-gm order kind:Initiative entities:\"{}\"",
+            typed.join(",")
+        ),
+    )
+    .await;
+    let capped = ex.single().field("Capped").unwrap();
+    assert!(
+        capped.starts_with(&format!("{}, {}", names[0], names[1])),
+        "{capped}"
+    );
+    assert!(
+        capped.ends_with("… rolled at most 10 dice (vv_max_pool)."),
+        "{capped}"
+    );
+    assert!(!capped.contains("more"), "{capped}");
+    assert!(capped.chars().count() <= 1000);
+    t.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vv_repair_checks_restore_one_point() {
     let t = table("vv-repair", 8).await;

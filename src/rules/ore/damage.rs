@@ -380,6 +380,16 @@ impl OreSheet {
         Ok(events)
     }
 
+    /// The chance (0 to 1) that a Cyber repair check (VV-16, A-O21) with
+    /// `engineering` dice, capped as [`OreSheet::repair_cyber`] caps them,
+    /// restores this sheet's next point of Cyber; `None` when the odds are
+    /// out of the core's reach.
+    pub fn repair_chance(&self, settings: &OreSettings, engineering: u32) -> Option<f64> {
+        let dice = engineering.min(repair_cap(settings));
+        let target_value = self.cyber.current.saturating_add(1);
+        super::odds::repair_odds(dice, target_value, settings.repair_check).ok()
+    }
+
     /// A Cyber repair check (VV-16, A-O21): anyone's Engineering dice
     /// (`engineering`, capped at `vv_max_pool`) against the value being
     /// restored to, V = current + 1. Passing needs a set of height ≥ V (for
@@ -409,9 +419,7 @@ impl OreSheet {
             ));
         }
         let target_value = self.cyber.current + 1;
-        let cap = settings
-            .max_pool
-            .clamp(1, super::settings::MAX_SUPPORTED_POOL);
+        let cap = repair_cap(settings);
         let dice = engineering.min(cap);
         let mut events = Vec::new();
         if dice < engineering {
@@ -471,4 +479,12 @@ pub fn suggested_damage(settings: &OreSettings, set: &Set) -> Option<u32> {
         super::settings::DefaultDamage::Width => Some(set.width),
         super::settings::DefaultDamage::Manual => None,
     }
+}
+
+/// The most Engineering dice a repair check rolls: `vv_max_pool`, within
+/// what the core supports.
+fn repair_cap(settings: &OreSettings) -> u32 {
+    settings
+        .max_pool
+        .clamp(1, super::settings::MAX_SUPPORTED_POOL)
 }

@@ -709,6 +709,28 @@ impl OreSheet {
         Ok(())
     }
 
+    /// Sets a track's maximum, then its current value (0 to the new
+    /// maximum): either may be left as it is, not both.
+    pub fn set_track(
+        &mut self,
+        t: Damageable,
+        max: Option<i64>,
+        current: Option<i64>,
+    ) -> Result<(), RuleError> {
+        if max.is_none() && current.is_none() {
+            return Err(RuleError::new(
+                "Give a new `max`, a new `current`, or both.",
+            ));
+        }
+        if let Some(m) = max {
+            self.set_track_max(t, m)?;
+        }
+        if let Some(c) = current {
+            self.set_track_current(t, c)?;
+        }
+        Ok(())
+    }
+
     /// Sets the COMP's cache size (0 to [`MAX_CACHE`]).
     pub fn set_cache_max(&mut self, max: i64) -> Result<(), RuleError> {
         let m = u32::try_from(max)
@@ -1393,5 +1415,22 @@ mod tests {
         assert!(s.set_track_current(Damageable::Cyber, -1).is_err());
         s.set_track_current(Damageable::Cyber, 1).unwrap();
         assert_eq!(s.cyber.current, 1);
+    }
+
+    #[test]
+    fn a_track_is_set_max_first_then_current() {
+        let mut s = OreSheet::new(Stats::all(4));
+        // A current above the old maximum fits the new one.
+        s.set_track(Damageable::Vitality, Some(6), Some(6)).unwrap();
+        assert_eq!((s.vitality.current, s.vitality.max), (6, 6));
+        s.set_track(Damageable::Vitality, Some(3), None).unwrap();
+        assert_eq!((s.vitality.current, s.vitality.max), (3, 3));
+        s.set_track(Damageable::Vitality, None, Some(1)).unwrap();
+        assert_eq!((s.vitality.current, s.vitality.max), (1, 3));
+        // Nothing to set, or a current past the new maximum: refused.
+        let before = s.clone();
+        assert!(s.set_track(Damageable::Vitality, None, None).is_err());
+        assert!(s.set_track(Damageable::Vitality, None, Some(4)).is_err());
+        assert_eq!(s, before);
     }
 }

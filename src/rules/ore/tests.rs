@@ -1910,6 +1910,21 @@ fn a_o21_high_values_and_set_value_mode_compare_set_values() {
 }
 
 #[test]
+fn vv_16_a_o21_repair_chance_is_the_odds_of_the_next_point_with_the_capped_pool() {
+    let mut settings = OreSettings::default();
+    let mut s = fighter();
+    s.cyber.current = 2; // restoring to 3
+    let by_height = super::odds::repair_odds(6, 3, settings.repair_check).unwrap();
+    assert_eq!(s.repair_chance(&settings, 6), Some(by_height));
+    // More dice than vv_max_pool roll only the pool's worth.
+    settings.set("vv_max_pool", "5").unwrap();
+    let five = super::odds::repair_odds(5, 3, settings.repair_check).unwrap();
+    assert_eq!(s.repair_chance(&settings, 40), Some(five));
+    assert!(five < by_height);
+    assert_eq!(s.repair_chance(&settings, 0), Some(0.0));
+}
+
+#[test]
 fn vv_16_repair_clears_the_cyber_lockout() {
     let settings = OreSettings::default();
     let mut s = fighter();

@@ -463,10 +463,7 @@ pub async fn damage(
     if !sheet.mob_mode {
         lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
     }
-    let head = format!(
-        "💥 {who} takes {amount} {} damage.",
-        text::track_name(&sheet, track)
-    );
+    let head = text::hit(&who, amount, &sheet, track);
     note_hit(&mut fight, id, head.clone(), &events, &sheet)?;
     let inputs = record::CombatDamage {
         amount,

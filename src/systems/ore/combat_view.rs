@@ -9,7 +9,7 @@ use super::text;
 use crate::app::component::Action;
 use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::rules::ore::sets::read;
-use crate::rules::ore::sheet::{OreSheet, Stat, World};
+use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, World};
 use crate::rules::ore::tracker::{
     moves, sheet_of, Fight, Fighter, Phase, Register, Sheets, INJURY_MARK,
 };
@@ -36,38 +36,36 @@ fn phase_name(p: Phase) -> &'static str {
     }
 }
 
+/// The tracks a line shows besides Vitality, when they are down, by the
+/// short names it gives them.
+const DOWN_TRACKS: [(Damageable, &str); 2] = [
+    (Damageable::Confidence, "Conf"),
+    (Damageable::Cyber, "Cyber"),
+];
+
 /// The health part of a line: `Vit 5/6`, a mob's `Health 2/3`, and
 /// Confidence or Cyber when they are down.
 fn health(s: &OreSheet) -> String {
-    let mut out = if s.mob_mode {
-        format!("Health {}/{}", s.vitality.current, s.vitality.max)
-    } else {
-        format!("Vit {}/{}", s.vitality.current, s.vitality.max)
-    };
+    let vit = if s.mob_mode { "Health" } else { "Vit" };
+    let mut out = format!("{vit} {}/{}", s.vitality.current, s.vitality.max);
     if !s.mob_mode {
-        if s.confidence.current < s.confidence.max {
-            out.push_str(&format!(
-                " · Conf {}/{}",
-                s.confidence.current, s.confidence.max
-            ));
-        }
-        if s.cyber.current < s.cyber.max {
-            out.push_str(&format!(" · Cyber {}/{}", s.cyber.current, s.cyber.max));
+        for (t, short) in DOWN_TRACKS {
+            let tr = s.track(t);
+            if tr.current < tr.max {
+                out.push_str(&format!(" · {short} {}/{}", tr.current, tr.max));
+            }
         }
         if !s.fault_dice.is_empty() {
             out.push_str(&format!(" · Fault {}", text::faces(&s.fault_dice)));
         }
         let injuries: Vec<&str> = s.active_injuries().map(|i| i.severity.name()).collect();
         if !injuries.is_empty() {
-            out.push_str(&format!(
-                " · {}: {}",
-                if injuries.len() == 1 {
-                    "Injury"
-                } else {
-                    "Injuries"
-                },
-                injuries.join(", ")
-            ));
+            let label = if injuries.len() == 1 {
+                "Injury"
+            } else {
+                "Injuries"
+            };
+            out.push_str(&format!(" · {label}: {}", injuries.join(", ")));
         }
     }
     if s.combat.incapacitated_pending_end_of_round {
@@ -442,6 +440,30 @@ mod tests {
     use crate::rules::ore::sheet::Stats;
     use crate::rules::ore::OreSettings;
     use rand::{rngs::StdRng, SeedableRng};
+
+    #[test]
+    fn health_names_the_tracks_that_are_down() {
+        use crate::rules::ore::sheet::{Injury, Severity};
+        let mut s = OreSheet::new(Stats::all(3));
+        assert_eq!(health(&s), "Vit 3/3");
+        s.confidence.current = 1;
+        s.cyber.current = 2;
+        s.fault_dice = vec![7, 2];
+        let minor = Injury {
+            severity: Severity::Minor,
+            healed: false,
+            losses: None,
+        };
+        s.injuries = vec![minor];
+        assert_eq!(
+            health(&s),
+            "Vit 3/3 · Conf 1/3 · Cyber 2/3 · Fault 7 2 · Injury: Minor"
+        );
+        s.injuries.push(minor);
+        assert!(health(&s).ends_with(" · Injuries: Minor, Minor"));
+        let mob = OreSheet::mob(Stats::all(3), 4);
+        assert_eq!(health(&mob), "Health 4/4");
+    }
 
     #[test]
     fn forty_long_names_fit_discord_limits_in_every_phase() {

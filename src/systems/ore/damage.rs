@@ -14,8 +14,7 @@ use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::damage::RepairOutcome;
 use crate::rules::ore::settings::DefenseMode;
 use crate::rules::ore::sheet::Damageable;
-use crate::rules::ore::{odds, OreEvent, OreSettings, OreSheet};
-use crate::storage;
+use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
 use crate::systems::table::look::Outcome;
 
 /// The most sheets one End phase or end of combat lists by name.
@@ -77,11 +76,7 @@ pub async fn damage_in(
         track: Some(track),
     };
     let entry = events_record(&ch, "damage", &inputs, &events).on_session();
-    let head = format!(
-        "💥 {} takes {amount} {} damage.",
-        ch.name(),
-        text::track_name(&ch.sheet, track)
-    );
+    let head = text::hit(ch.name(), amount, &ch.sheet, track);
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
     let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
@@ -155,8 +150,7 @@ pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (
             _ => {}
         }
     }
-    let t = s.track(track);
-    let mut title = format!("{} {}/{}", text::track_name(s, track), t.current, t.max);
+    let mut title = text::track(s, track);
     if locked_out {
         title.push_str(" · locked out");
     }
@@ -185,9 +179,7 @@ async fn sheets(
     match who {
         Who::All => {
             turn.require_gm(GM, what)?;
-            let guild = turn.caller().guild_id;
-            let rows = storage::characters::list(turn.tx(), guild, SYSTEM, None, 200).await?;
-            rows.into_iter().map(super::decode).collect()
+            turn.every_character(200).await
         }
         Who::One(name, player) => Ok(vec![target(turn, name, player).await?]),
     }
@@ -335,9 +327,9 @@ pub async fn heal_days_in(
     }
     let view = View::embed(
         Embed::new(format!(
-            "🩹 {} rests {days} day{}",
+            "🩹 {} rests {}",
             ch.name(),
-            if days == 1 { "" } else { "s" }
+            text::count(days, "day", "days")
         ))
         .description(lines.join("\n"))
         .colour(colour::SUCCESS),
@@ -383,11 +375,7 @@ pub async fn repair_in(
     let mut ch = target(turn, name, player).await?;
     let (dice, by) = repair_dice(turn, &ch, engineering, engineer).await?;
     let settings = &turn.settings;
-    let cap = settings.max_pool;
-    let target_value = ch.sheet.cyber.current.saturating_add(1);
-    let chance = odds::repair_odds(dice.min(cap), target_value, settings.repair_check)
-        .ok()
-        .map(text::percent);
+    let chance = ch.sheet.repair_chance(settings, dice).map(text::percent);
     let (outcome, events) = ch.sheet.repair_cyber(settings, dice, &mut turn.rng())?;
     let inputs = record::RepairInputs {
         dice,

@@ -204,17 +204,11 @@ pub enum Edit {
     },
 }
 
-/// A track as it reads now: `Vitality 3/5`.
-fn track_now(t: &Trial<'_, Ore>, track: Damageable) -> String {
-    let tr = t.before.track(track);
-    let name = text::track_name(t.before, track);
-    format!("{name} {}/{}", tr.current, tr.max)
-}
-
 /// A track now and after: `Vitality 3/5 → 2/5`.
 fn track_change(t: &Trial<'_, Ore>, track: Damageable) -> String {
     let tr = t.after.track(track);
-    format!("{} → {}/{}", track_now(t, track), tr.current, tr.max)
+    let now = text::track(t.before, track);
+    format!("{now} → {}/{}", tr.current, tr.max)
 }
 
 /// Days of rest, tended or not: the tracks that recover.
@@ -327,17 +321,7 @@ impl Change for Edit {
                 current,
                 ..
             } => {
-                if max.is_none() && current.is_none() {
-                    return Err(AppError::user(
-                        "Give a new `max`, a new `current`, or both.",
-                    ));
-                }
-                if let Some(m) = *max {
-                    t.after.set_track_max(*track, m)?;
-                }
-                if let Some(c) = *current {
-                    t.after.set_track_current(*track, c)?;
-                }
+                t.after.set_track(*track, *max, *current)?;
                 track_change(t, *track)
             }
             Edit::HealDays { days, tended, .. } => heal_days(t, *days, *tended)?,
@@ -360,7 +344,7 @@ impl Change for Edit {
                 // change nothing.
                 let cyber = t.before.track(Damageable::Cyber);
                 t.unchanged = Some(cyber.current >= cyber.max);
-                let now = track_now(t, Damageable::Cyber);
+                let now = text::track(t.before, Damageable::Cyber);
                 format!("{now} by a repair check with {dice}")
             }
             Edit::Damage { track, amount, .. } => {

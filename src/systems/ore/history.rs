@@ -58,11 +58,11 @@ fn roll_line(events: &[OreEvent], inputs: &RollInputs) -> Option<String> {
                 (_, None) => text::count(*pool, "die", "dice"),
             };
             let r = read(faces);
-            let result = match r.sets.first() {
-                Some(best) => format!("best set {}", text::set_short(best)),
-                None => "no set".to_string(),
-            };
-            Some(format!("{what}: {result} ({})", plain(&r)))
+            Some(format!(
+                "{what}: {} ({})",
+                best_set(r.sets.first()),
+                plain(&r)
+            ))
         }
         _ => None,
     })
@@ -108,18 +108,23 @@ fn repair_line(events: &[OreEvent]) -> Option<String> {
             success,
             ..
         } => {
-            let set = match best {
-                Some(b) => format!("best set {}", text::set_short(b)),
-                None => "no set".to_string(),
-            };
             let result = if *success { "repaired" } else { "failed" };
             Some(format!(
-                "Cyber repair to {target_value}: {set} ({}), {result}",
+                "Cyber repair to {target_value}: {} ({}), {result}",
+                best_set(best.as_ref()),
                 plain(&read(faces))
             ))
         }
         _ => None,
     })
+}
+
+/// The best set of a roll or a check: `best set 3×4`, or `no set`.
+fn best_set(best: Option<&crate::rules::ore::sets::Set>) -> String {
+    match best {
+        Some(b) => format!("best set {}", text::set_short(b)),
+        None => "no set".to_string(),
+    }
 }
 
 /// A reading without markdown, for a line of `/history`: `4 4 4 · 10 5 1`.

@@ -7,7 +7,7 @@ use super::context::{checked, Outcome as Step, Turn};
 use super::{decode, record, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::pipeline::Record;
-use crate::app::view::{Embed, View};
+use crate::app::view::{truncate, Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind, OrderRoll, TieBreakRecord};
 use crate::rules::ore::settings::{InitiativeOrder, OreSettings};
@@ -272,7 +272,7 @@ fn order_embed(
     // order means ("lowest Outthink first") is in the footer.
     let short = order_name.split(" (").next().unwrap_or(order_name);
     let mut heading = format!("{short}: {}", chain(&order_text, 200));
-    crate::app::view::truncate(&mut heading, 200);
+    truncate(&mut heading, 200);
     let lines = rank_lines(result, entries, settings.max_pool);
     let mut embed = Embed::new(Outcome::Info.title(&heading))
         .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))
@@ -289,17 +289,10 @@ fn order_embed(
         .map(|e| e.name.clone())
         .collect();
     if !capped.is_empty() {
-        embed = embed.field(
-            "Capped",
-            text::join_capped(
-                &[format!(
-                    "{} rolled at most {cap} dice (vv_max_pool).",
-                    capped.join(", ")
-                )],
-                1000,
-            ),
-            false,
-        );
+        let why = format!(" rolled at most {cap} dice (vv_max_pool).");
+        let mut names = capped.join(", ");
+        truncate(&mut names, 1000 - why.chars().count());
+        embed = embed.field("Capped", names + &why, false);
     }
     let mut foot = vec![order_name.to_string()];
     if !recorded.is_empty() {
@@ -308,7 +301,9 @@ fn order_embed(
             recorded.join(", ")
         ));
     }
-    embed.footer(text::join_capped(&[foot.join(" · ")], 2000))
+    let mut foot = foot.join(" · ");
+    truncate(&mut foot, 2000);
+    embed.footer(foot)
 }
 
 /// One line per entity, best first: its value, stat and faces.

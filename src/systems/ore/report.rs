@@ -65,29 +65,19 @@ pub fn outcome(
         colour,
     };
     let (sheet, settings) = (ch.sheet.clone(), turn.settings.clone());
-    if sheet.cache_excess(&settings) == 0 {
-        return Outcome::answer(Response::message(view(
-            0,
-            0,
-            Status::Closed,
-            &state,
-            Some(&sheet),
-            &settings,
-        )));
+    // Posted closed (no session) unless a discard must wait.
+    let waits = sheet.cache_excess(&settings) > 0;
+    let stored = VvState::Report(state.clone());
+    let out = Outcome::new(move |s: &Shown| {
+        let status = if waits { s.status } else { Status::Closed };
+        let v = view(s.id, s.version, status, &state, Some(&sheet), &settings);
+        Response::message(v)
+    });
+    if !waits {
+        return out;
     }
     let minutes = turn.guild.session_timeout_minutes;
-    let stored = VvState::Report(state.clone());
-    Outcome::new(move |s: &Shown| {
-        Response::message(view(
-            s.id,
-            s.version,
-            s.status,
-            &state,
-            Some(&sheet),
-            &settings,
-        ))
-    })
-    .start(KIND, &stored, Status::Open, Some(minutes))
+    out.start(KIND, &stored, Status::Open, Some(minutes))
 }
 
 /// The report's message.

@@ -142,27 +142,14 @@ pub async fn set_track_in(
     name: Option<&str>,
     player: Option<i64>,
 ) -> Result<Outcome, AppError> {
-    if max.is_none() && current.is_none() {
-        return Err(AppError::user(
-            "Give a new `max`, a new `current`, or both.",
-        ));
-    }
     let mut ch = target(turn, name, player).await?;
-    if let Some(m) = max {
-        ch.sheet.set_track_max(track, m)?;
-    }
-    if let Some(c) = current {
-        ch.sheet.set_track_current(track, c)?;
-    }
+    ch.sheet.set_track(track, max, current)?;
     // One line (issue 16): a change the Compiler approves is posted, and
     // the full card is `/vv sheet show`'s.
-    let t = ch.sheet.track(track);
     let answer = Response::ephemeral(View::text(format!(
-        "📇 {}: {} {}/{}.",
+        "📇 {}: {}.",
         ch.name(),
-        text::track_name(&ch.sheet, track),
-        t.current,
-        t.max
+        text::track(&ch.sheet, track)
     )));
     let inputs = record::TrackSet {
         current,
@@ -284,22 +271,23 @@ pub async fn set_special(
     let add = super::check_text(app, "Special action's name", args.add.as_deref())?;
     let remove = super::check_text(app, "Special action's name", args.remove.as_deref())?;
     let pattern_text = super::check_text(app, "pattern", args.pattern.as_deref())?;
-    let pattern = match (&add, &remove) {
-        (Some(_), None) => {
+    // The name, and the pattern to record under it (none: remove it).
+    let (named, pattern) = match (&add, &remove) {
+        (Some(n), None) => {
             let t = pattern_text.as_deref().ok_or_else(|| {
                 AppError::user(
                     "Give the Special action's `pattern`: faces such as 777 or 789, or a run such as `run 3`.",
                 )
             })?;
-            Some(Pattern::parse(t)?)
+            (n, Some(Pattern::parse(t)?))
         }
-        (None, Some(_)) => {
+        (None, Some(n)) => {
             if pattern_text.is_some() || args.cache.is_some() {
                 return Err(AppError::user(
                     "Removing a Special action takes only its name.",
                 ));
             }
-            None
+            (n, None)
         }
         _ => {
             return Err(AppError::user(
@@ -310,16 +298,15 @@ pub async fn set_special(
     let mut turn = Turn::begin(app, caller).await?;
     let mut ch = target(&mut turn, name, player).await?;
     let cost = args.cache.unwrap_or_default();
-    let note = match (add.as_deref(), pattern, remove.as_deref()) {
-        (Some(n), Some(p), _) => {
-            let sp = ch.sheet.add_special(n, p, cost)?;
+    let note = match pattern {
+        Some(p) => {
+            let sp = ch.sheet.add_special(named, p, cost)?;
             format!("Recorded the Special action {}.", text::special(sp))
         }
-        (_, _, Some(n)) => {
-            let sp = ch.sheet.remove_special(n)?;
+        None => {
+            let sp = ch.sheet.remove_special(named)?;
             format!("Removed the Special action {}.", text::special(&sp))
         }
-        _ => return Err(AppError::user("Give `add:` or `remove:`.")),
     };
     let mut embed = sheet_embed(&ch, &turn.settings);
     embed.description = Some(format!("{}\n{note}", embed.description.unwrap_or_default()));

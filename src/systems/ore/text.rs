@@ -110,12 +110,8 @@ pub fn severity(s: Severity) -> String {
     match s {
         Severity::Critical => "Critical (incapacitated)".into(),
         other => {
-            let n = other.error_dice();
-            format!(
-                "{} ({n} error {} per action)",
-                other.name(),
-                if n == 1 { "die" } else { "dice" }
-            )
+            let dice = count(other.error_dice(), "error die", "error dice");
+            format!("{} ({dice} per action)", other.name())
         }
     }
 }
@@ -150,6 +146,18 @@ pub fn track_name(sheet: &OreSheet, t: Damageable) -> &'static str {
     } else {
         t.name()
     }
+}
+
+/// A track as it reads on this sheet: `Vitality 3/5` (`Health 2/3`).
+pub fn track(sheet: &OreSheet, t: Damageable) -> String {
+    let tr = sheet.track(t);
+    format!("{} {}/{}", track_name(sheet, t), tr.current, tr.max)
+}
+
+/// A hit as the damage report and the tracker's log head it:
+/// `💥 Ann takes 2 Vitality damage.`
+pub fn hit(name: &str, amount: u32, sheet: &OreSheet, t: Damageable) -> String {
+    format!("💥 {name} takes {amount} {} damage.", track_name(sheet, t))
 }
 
 fn track_line(sheet: &OreSheet, t: Damageable, current: u32) -> String {

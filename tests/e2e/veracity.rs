@@ -2225,3 +2225,97 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
     );
     t.stop().await;
 }
+
+/// User-typed texts shown in italics (item texts, Facet phrases, Convention
+/// texts, a save's Facet labels) lose the characters Discord reads as
+/// markdown, as names do: a `*` inside `*…*` would end the italics early.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn italic_user_texts_are_shown_without_markdown() {
+    let t = table("vr-italic-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    let added = ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The *Duke* poisoned_the well\"",
+    )
+    .await;
+    assert!(
+        added
+            .content()
+            .ends_with("➕ Light slot 1: 🤫 Secret *The Duke poisonedthe well*"),
+        "{}",
+        added.content()
+    );
+    let edited = ok(
+        &t,
+        "alice",
+        "/vr item add inventory:light slot:1 text:\"The `Duke` ~~lied~~\"",
+    )
+    .await;
+    assert!(
+        edited.content().contains("now reads *The Duke lied*"),
+        "{}",
+        edited.content()
+    );
+    let facet = ok(
+        &t,
+        "fc",
+        "/vr facet add phrase:\"Loyal to the **Duke**\" player:alice",
+    )
+    .await;
+    assert!(
+        facet
+            .text()
+            .contains("✨ Facet 2: **d6** *Loyal to the Duke*"),
+        "{}",
+        facet.text()
+    );
+    let against = ok(&t, "alice", "/vr stress against:2").await;
+    assert!(
+        against
+            .text()
+            .contains(" for acting against *Loyal to the Duke*"),
+        "{}",
+        against.text()
+    );
+    let save = ok(&t, "alice", "/vr save inventory:flesh facet:2").await;
+    assert!(
+        save.text().contains("*Loyal to the Duke*"),
+        "{}",
+        save.text()
+    );
+    ok(
+        &t,
+        "fc",
+        "/vr-gm convention add text:\"Never _swear_ at the |table|\" cost:+1",
+    )
+    .await;
+    let violated = ok(&t, "alice", "/vr convention violate number:1").await;
+    assert!(
+        violated
+            .text()
+            .contains(" for violating *Never swear at the table*"),
+        "{}",
+        violated.text()
+    );
+    let removed = ok(&t, "fc", "/vr-gm convention remove number:1").await;
+    assert!(
+        removed
+            .text()
+            .contains("removed: *Never swear at the table*"),
+        "{}",
+        removed.text()
+    );
+    let gone = ok(&t, "fc", "/vr facet remove facet:2 player:alice").await;
+    assert!(
+        gone.text().contains("removed: *Loyal to the Duke*"),
+        "{}",
+        gone.text()
+    );
+    t.stop().await;
+}

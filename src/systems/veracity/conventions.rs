@@ -245,9 +245,8 @@ pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
         super::record::ConventionRemoved { number },
         |list| {
             let c = list.remove(ConventionRef::Index(number))?;
-            let mut t = c.text;
-            crate::app::view::truncate(&mut t, 80);
-            Ok(format!("✖️ Convention {number} removed: *{t}*"))
+            let t = super::render::italic(&c.text, 80);
+            Ok(format!("✖️ Convention {number} removed: {t}"))
         },
     )
     .await

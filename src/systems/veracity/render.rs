@@ -11,7 +11,7 @@ use crate::app::view::{
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
-use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
+use crate::rules::veracity::sheet::{GridCell, MAX_FACET_PHRASE, MAX_SLOTS};
 use crate::rules::veracity::{Amount, Event, Inventory, ItemKind, Sheet};
 
 use super::buttons::VrButton;
@@ -351,13 +351,20 @@ pub fn displace_rows(mut v: View, id: i64, version: i64, sheet: &Sheet, open: bo
 }
 
 fn item_label(kind: ItemKind, text: &str) -> String {
-    let mut t = text.to_string();
-    truncate(&mut t, 80);
-    if t.is_empty() {
+    if text.is_empty() {
         format!("{} {}", kind_symbol(kind), kind.name())
     } else {
-        format!("{} {} *{}*", kind_symbol(kind), kind.name(), t)
+        format!("{} {} {}", kind_symbol(kind), kind.name(), italic(text, 80))
     }
+}
+
+/// User-typed text (an item, a Facet phrase, a Convention) in italics:
+/// without the characters Discord reads as markdown ([`clean`], as names
+/// are shown), which would end the italics early, and shortened to `max`.
+pub fn italic(text: &str, max: usize) -> String {
+    let mut t = clean(text);
+    truncate(&mut t, max);
+    format!("*{t}*")
 }
 
 /// Numbers as a list: `1, 3, 5`.
@@ -384,12 +391,10 @@ fn purpose(p: RollPurpose) -> &'static str {
 fn source(s: &StressSource) -> String {
     match s {
         StressSource::Referee => String::new(),
-        StressSource::Facet { phrase, .. } => format!(" for acting against *{phrase}*"),
-        StressSource::Convention { text, .. } => {
-            let mut t = text.clone();
-            truncate(&mut t, 80);
-            format!(" for violating *{t}*")
+        StressSource::Facet { phrase, .. } => {
+            format!(" for acting against {}", italic(phrase, MAX_FACET_PHRASE))
         }
+        StressSource::Convention { text, .. } => format!(" for violating {}", italic(text, 80)),
         StressSource::ShockedBySecret => " from being shocked by a Secret".into(),
         StressSource::SocialAttack => " from a social attack".into(),
         StressSource::FledSocialConflict => " for fleeing a social conflict".into(),
@@ -479,11 +484,7 @@ fn event_line(e: &Event) -> Option<String> {
             slot,
             new,
             ..
-        } => {
-            let mut t = new.clone();
-            truncate(&mut t, 80);
-            format!("✏️ {inventory} slot {slot} now reads *{t}*")
-        }
+        } => format!("✏️ {inventory} slot {slot} now reads {}", italic(new, 80)),
         Event::ItemsMoved { inventory, moves } => format!(
             "↕️ {inventory} items moved down: {}",
             moves
@@ -569,21 +570,36 @@ fn body_line(e: &Event) -> Option<String> {
         Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
         Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
         Event::FacetAdded { index, phrase, die } => {
-            format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
+            format!(
+                "✨ Facet {}: **{die}** {}",
+                index + 1,
+                italic(phrase, MAX_FACET_PHRASE)
+            )
         }
         Event::FacetRemoved { index, phrase } => {
-            format!("✖️ Facet {} removed: *{phrase}*", index + 1)
+            format!(
+                "✖️ Facet {} removed: {}",
+                index + 1,
+                italic(phrase, MAX_FACET_PHRASE)
+            )
         }
         Event::FacetStepped { index, from, to } => {
             format!("📶 Facet {}: {from} → **{to}**", index + 1)
         }
         Event::FacetReplaced { index, old, new } => {
-            format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
+            format!(
+                "🔁 Facet {}: {} → {}",
+                index + 1,
+                italic(old, MAX_FACET_PHRASE),
+                italic(new, MAX_FACET_PHRASE)
+            )
         }
         Event::RevelationLogged { index, target } => {
-            let mut t = clean(target);
-            truncate(&mut t, 80);
-            format!("📣 Revelation {}: *{t}* is shocked", index + 1)
+            format!(
+                "📣 Revelation {}: {} is shocked",
+                index + 1,
+                italic(target, 80)
+            )
         }
         // What other lines say, and the events `event_line` words.
         _ => return None,
@@ -862,11 +878,11 @@ pub fn save_view(
         sum.push_str(&term(r.modifier));
     }
     for (i, f) in r.facets.iter().enumerate() {
-        let label = facets.get(i).cloned().unwrap_or_default();
+        let label = italic(facets.get(i).map_or("", String::as_str), MAX_FACET_PHRASE);
         // A die that lowers the total helps the saver.
         let mark = if f.shift < 0 { Mark::Hit } else { Mark::Miss };
         dice.push(format!(
-            "{} {} *{label}*",
+            "{} {} {label}",
             f.bonus.die,
             look::die(f.roll, mark)
         ));

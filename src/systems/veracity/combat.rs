@@ -1025,11 +1025,7 @@ async fn damage_character(
     // conditions for it.
     let fight = running_fight(turn).await?.map(|(s, f)| (s.id, f));
     let seat = fight.as_ref().and_then(|(session, f)| {
-        let seat = f
-            .turns
-            .seats
-            .iter()
-            .find(|s| s.character == Some(c.row.id))?;
+        let seat = f.seat_of(c.row.id)?;
         Some((*session, f.damage_conditions(seat.id)))
     });
     let (in_fight, conditions) = seat.unzip();

@@ -2319,3 +2319,26 @@ async fn italic_user_texts_are_shown_without_markdown() {
     );
     t.stop().await;
 }
+
+/// The server's `max_dice_per_roll` caps the dice an amount rolls (Stress,
+/// Wounds, damage): more is refused, privately, and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn amounts_stay_within_the_servers_dice_cap() {
+    let t = table("vr-dice-cap", 3).await;
+    ok(&t, "fc", "/fc set name:max_dice_per_roll value:5").await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    let before = sheet_of(&t, "alice").await;
+    let cap = "This server allows at most 5 dice per roll, not 6.";
+    refused(&t, "alice", "/vr stress amount:6d4", cap).await;
+    refused(&t, "alice", "/vr wound amount:6d4", cap).await;
+    refused(&t, "alice", "/vr damage amount:6d4", cap).await;
+    refused(&t, "alice", "/vr save inventory:light on_fail:6d4", cap).await;
+    assert_eq!(sheet_of(&t, "alice").await, before);
+    ok(&t, "alice", "/vr stress amount:5d4").await;
+    t.stop().await;
+}

@@ -350,8 +350,7 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(super::GM, "end the scene")?;
     let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
-    let marks: usize = list.items().iter().map(|c| c.paid_this_scene.len()).sum();
-    list.end_scene();
+    let marks = list.end_scene();
     let board = board(&mut turn).await?;
     let mut restored = Vec::new();
     let mut sheets = Vec::new();

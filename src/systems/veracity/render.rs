@@ -293,33 +293,30 @@ pub fn sheet_view(
         e = e.description(format!("{n}\n\n{d}"));
     }
     let alive = !sheet.is_dead() && open;
-    if alive && sheet.pending_wounds() > 0 {
-        // The owner's choice comes first: its buttons take both rows.
-        return displace_rows(View::embed(e), id, version, sheet, open);
+    let mut v = View::embed(e);
+    // While Wounds wait, the owner's choice comes first: its buttons take
+    // both rows. Else a rest button for each kind a rest removes.
+    if !alive || sheet.pending_wounds() == 0 {
+        let rest = |button: VrButton, label: &str, any: bool| {
+            let b = Button::new(
+                button.button(KIND, id, version).encode(),
+                label,
+                Style::Secondary,
+            );
+            if alive && any {
+                b
+            } else {
+                b.disabled()
+            }
+        };
+        let stress = sheet.light().count(ItemKind::Stress) > 0;
+        let wound = sheet.flesh().count(ItemKind::Wound) > 0;
+        v = v.buttons(vec![
+            rest(VrButton::RestStress, "Rest: remove a Stress", stress),
+            rest(VrButton::RestWound, "Rest: remove a Wound", wound),
+        ]);
     }
-    let mut stress = Button::new(
-        VrButton::RestStress.button(KIND, id, version).encode(),
-        "Rest: remove a Stress",
-        Style::Secondary,
-    );
-    if !alive || sheet.light().count(ItemKind::Stress) == 0 {
-        stress = stress.disabled();
-    }
-    let mut wound = Button::new(
-        VrButton::RestWound.button(KIND, id, version).encode(),
-        "Rest: remove a Wound",
-        Style::Secondary,
-    );
-    if !alive || sheet.flesh().count(ItemKind::Wound) == 0 {
-        wound = wound.disabled();
-    }
-    displace_rows(
-        View::embed(e).buttons(vec![stress, wound]),
-        id,
-        version,
-        sheet,
-        open,
-    )
+    displace_rows(v, id, version, sheet, open)
 }
 
 /// Adds, while heart-attack Wounds wait (issue 14, A-R4), one button per

@@ -2342,3 +2342,37 @@ async fn amounts_stay_within_the_servers_dice_cap() {
     ok(&t, "alice", "/vr stress amount:5d4").await;
     t.stop().await;
 }
+
+/// The board's "paid:" names and the scene's "HP restored" names are
+/// shown without markdown, as names are everywhere else: `A*d_a` reads
+/// `Ada`, and a `*` cannot run into the cost's bold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_and_the_scene_end_name_characters_without_markdown() {
+    let t = table("vr-board-names", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(&t, "fc", "/vr sheet edit current:0 max:3 player:alice").await;
+    ok(
+        &t,
+        "fc",
+        "/vr-gm convention add text:\"Bow to the Duke\" cost:+1 once:true",
+    )
+    .await;
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    let board = ex.outputs[0].text();
+    assert!(
+        board.contains("**1.** Bow to the Duke — **+1** · once per scene · paid: Ada\n")
+            || board.ends_with("paid: Ada"),
+        "{board}"
+    );
+    let out = ok(&t, "fc", "/vr-gm scene end").await;
+    assert_eq!(out.field("HP restored").unwrap(), "❤️ 0 → **3** Ada");
+    t.stop().await;
+}

@@ -19,7 +19,7 @@ use super::KIND;
 use crate::app::characters::{Access, Loaded};
 use crate::app::component::Click;
 use crate::app::pipeline::Shown;
-use crate::app::view::{Embed, View};
+use crate::app::view::{clean, Embed, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::convention::{
     self, ConventionCost, ConventionEdit, ConventionList, ConventionRef,
@@ -387,7 +387,7 @@ fn scene_embed(marks: usize, restored: &[(String, u32, u32)]) -> Embed {
     } else {
         let lines: Vec<(String, String)> = restored
             .iter()
-            .map(|(n, b, m)| (format!("❤️ {b} → **{m}** "), n.clone()))
+            .map(|(n, b, m)| (format!("❤️ {b} → **{m}** "), clean(n)))
             .collect();
         render::fit_lines(&lines, 1000)
     };

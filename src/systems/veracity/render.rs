@@ -955,7 +955,7 @@ fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
             let mut who: Vec<String> = c
                 .paid_this_scene
                 .iter()
-                .map(|id| names.get(id).cloned().unwrap_or_else(|| "?".into()))
+                .map(|id| names.get(id).map_or_else(|| "?".into(), |n| clean(n)))
                 .collect();
             if who.len() > 5 {
                 let more = who.len() - 5;

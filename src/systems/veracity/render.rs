@@ -875,7 +875,8 @@ pub fn save_view(
         sum.push_str(&term(r.modifier));
     }
     for (i, f) in r.facets.iter().enumerate() {
-        let label = italic(facets.get(i).map_or("", String::as_str), MAX_FACET_PHRASE);
+        // A Facet's phrase, another's with "(of NAME)": never cut.
+        let label = italic(facets.get(i).map_or("", String::as_str), 200);
         // A die that lowers the total helps the saver.
         let mark = if f.shift < 0 { Mark::Hit } else { Mark::Miss };
         dice.push(format!(

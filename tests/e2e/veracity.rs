@@ -2225,3 +2225,154 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
     );
     t.stop().await;
 }
+
+/// User-typed texts shown in italics (item texts, Facet phrases, Convention
+/// texts, a save's Facet labels) lose the characters Discord reads as
+/// markdown, as names do: a `*` inside `*…*` would end the italics early.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn italic_user_texts_are_shown_without_markdown() {
+    let t = table("vr-italic-clean", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    let added = ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The *Duke* poisoned_the well\"",
+    )
+    .await;
+    assert!(
+        added
+            .content()
+            .ends_with("➕ Light slot 1: 🤫 Secret *The Duke poisonedthe well*"),
+        "{}",
+        added.content()
+    );
+    let edited = ok(
+        &t,
+        "alice",
+        "/vr item add inventory:light slot:1 text:\"The `Duke` ~~lied~~\"",
+    )
+    .await;
+    assert!(
+        edited.content().contains("now reads *The Duke lied*"),
+        "{}",
+        edited.content()
+    );
+    let facet = ok(
+        &t,
+        "fc",
+        "/vr facet add phrase:\"Loyal to the **Duke**\" player:alice",
+    )
+    .await;
+    assert!(
+        facet
+            .text()
+            .contains("✨ Facet 2: **d6** *Loyal to the Duke*"),
+        "{}",
+        facet.text()
+    );
+    let against = ok(&t, "alice", "/vr stress against:2").await;
+    assert!(
+        against
+            .text()
+            .contains(" for acting against *Loyal to the Duke*"),
+        "{}",
+        against.text()
+    );
+    let save = ok(&t, "alice", "/vr save inventory:flesh facet:2").await;
+    assert!(
+        save.text().contains("*Loyal to the Duke*"),
+        "{}",
+        save.text()
+    );
+    ok(
+        &t,
+        "fc",
+        "/vr-gm convention add text:\"Never _swear_ at the |table|\" cost:+1",
+    )
+    .await;
+    let violated = ok(&t, "alice", "/vr convention violate number:1").await;
+    assert!(
+        violated
+            .text()
+            .contains(" for violating *Never swear at the table*"),
+        "{}",
+        violated.text()
+    );
+    let removed = ok(&t, "fc", "/vr-gm convention remove number:1").await;
+    assert!(
+        removed
+            .text()
+            .contains("removed: *Never swear at the table*"),
+        "{}",
+        removed.text()
+    );
+    let gone = ok(&t, "fc", "/vr facet remove facet:2 player:alice").await;
+    assert!(
+        gone.text().contains("removed: *Loyal to the Duke*"),
+        "{}",
+        gone.text()
+    );
+    t.stop().await;
+}
+
+/// The server's `max_dice_per_roll` caps the dice an amount rolls (Stress,
+/// Wounds, damage): more is refused, privately, and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn amounts_stay_within_the_servers_dice_cap() {
+    let t = table("vr-dice-cap", 3).await;
+    ok(&t, "fc", "/fc set name:max_dice_per_roll value:5").await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    let before = sheet_of(&t, "alice").await;
+    let cap = "This server allows at most 5 dice per roll, not 6.";
+    refused(&t, "alice", "/vr stress amount:6d4", cap).await;
+    refused(&t, "alice", "/vr wound amount:6d4", cap).await;
+    refused(&t, "alice", "/vr damage amount:6d4", cap).await;
+    refused(&t, "alice", "/vr save inventory:light on_fail:6d4", cap).await;
+    assert_eq!(sheet_of(&t, "alice").await, before);
+    ok(&t, "alice", "/vr stress amount:5d4").await;
+    t.stop().await;
+}
+
+/// The board's "paid:" names and the scene's "HP restored" names are
+/// shown without markdown, as names are everywhere else: `A*d_a` reads
+/// `Ada`, and a `*` cannot run into the cost's bold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_and_the_scene_end_name_characters_without_markdown() {
+    let t = table("vr-board-names", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Nosy",
+    )
+    .await;
+    ok(&t, "fc", "/vr sheet edit current:0 max:3 player:alice").await;
+    ok(
+        &t,
+        "fc",
+        "/vr-gm convention add text:\"Bow to the Duke\" cost:+1 once:true",
+    )
+    .await;
+    let ex = t
+        .select("alice", "Violated a Convention…", &["0".into()])
+        .await
+        .unwrap();
+    let board = ex.outputs[0].text();
+    assert!(
+        board.contains("**1.** Bow to the Duke — **+1** · once per scene · paid: Ada\n")
+            || board.ends_with("paid: Ada"),
+        "{board}"
+    );
+    let out = ok(&t, "fc", "/vr-gm scene end").await;
+    assert_eq!(out.field("HP restored").unwrap(), "❤️ 0 → **3** Ada");
+    t.stop().await;
+}

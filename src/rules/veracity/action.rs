@@ -178,6 +178,22 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The amount given with the action: the Stress gained or of a social
+    /// attack (VR-14, VR-16), the Wounds taken (VR-17) or the damage
+    /// (VR-19). `None` for the others, whose dice the rules fix (a Facet's
+    /// die, a shock's d6, a Convention's cost).
+    pub fn amount(&self) -> Option<Amount> {
+        match self {
+            Action::GainStress { amount }
+            | Action::SocialAttack { amount }
+            | Action::AddWounds { amount, .. }
+            | Action::Damage { amount, .. } => Some(*amount),
+            _ => None,
+        }
+    }
+}
+
 impl Sheet {
     /// Applies one action. All or nothing: on `Err` the sheet is unchanged.
     pub fn apply<R: Rng + ?Sized>(

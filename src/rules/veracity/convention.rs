@@ -332,11 +332,15 @@ impl ConventionList {
         Ok(v)
     }
 
-    /// End of scene: every "1/scene" mark is cleared.
-    pub fn end_scene(&mut self) {
+    /// End of scene: every "1/scene" mark is cleared; returns how many
+    /// there were.
+    pub fn end_scene(&mut self) -> usize {
+        let mut cleared = 0;
         for c in &mut self.items {
+            cleared += c.paid_this_scene.len();
             c.paid_this_scene.clear();
         }
+        cleared
     }
 }
 

@@ -1746,7 +1746,10 @@ fn vr_16_conventions_cost_stress_and_honour_once_per_scene() {
     assert_eq!((list.clone(), s.clone()), before);
     // Another violator may still pay it; end of scene clears marks.
     assert!(list.check_violation(ConventionRef::Id(clothes), 8).is_ok());
-    list.end_scene();
+    // The end of the scene says how many marks it cleared: 7's on the
+    // 1/scene Convention.
+    assert_eq!(list.end_scene(), 1);
+    assert_eq!(list.end_scene(), 0);
     assert!(list.check_violation(ConventionRef::Id(clothes), 7).is_ok());
     // Stand-alone violation (the caller applies the Stress).
     let v = list
@@ -1754,6 +1757,36 @@ fn vr_16_conventions_cost_stress_and_honour_once_per_scene() {
         .unwrap();
     assert!(v.roll.is_some_and(|r| (1..=4).contains(&r)));
     assert_eq!(Some(v.stress), v.roll);
+}
+
+#[test]
+fn vr_14_16_17_19_an_action_carries_the_amount_given_and_no_fixed_die() {
+    let d6 = Amount::die(6);
+    for a in [
+        Action::GainStress { amount: d6 },
+        Action::SocialAttack { amount: d6 },
+        Action::AddWounds {
+            amount: d6,
+            displace: vec![],
+        },
+        Action::Damage {
+            amount: d6,
+            mode: DamageMode::Auto,
+            conditions: DamageConditions::default(),
+            displace: vec![],
+        },
+    ] {
+        assert_eq!(a.amount(), Some(d6), "{a:?}");
+    }
+    // A shock's d6 and a Facet's die are the rules', not an amount given.
+    for a in [
+        Action::ShockedBySecret,
+        Action::ActAgainstFacet { index: 0 },
+        Action::FleeSocialConflict,
+        Action::HealWound { slot: None },
+    ] {
+        assert_eq!(a.amount(), None, "{a:?}");
+    }
 }
 
 #[test]

@@ -240,6 +240,15 @@ impl Fight {
         })
     }
 
+    /// The seat of the character whose sheet is row `character`, if it
+    /// sits in this fight (an NPC kept in the fight has none).
+    pub fn seat_of(&self, character: i64) -> Option<&Seat<Fighter>> {
+        self.turns
+            .seats
+            .iter()
+            .find(|s| s.character == Some(character))
+    }
+
     /// Sets initiative: `first` acts first. Who is visible now is seen for
     /// the surprise turn; the order is sorted by side and round 1 begins.
     pub fn set_initiative(&mut self, first: Side) -> Result<(), RuleError> {
@@ -575,6 +584,15 @@ mod tests {
         );
         assert!(f.spend(1, ApAction::Attack).is_err());
         assert_eq!(f.damage_conditions(3), DamageConditions::default());
+    }
+
+    #[test]
+    fn a_character_is_found_by_its_sheet_not_an_npc() {
+        let f = fight();
+        assert_eq!(f.seat_of(2).map(|s| s.name.as_str()), Some("Bo"));
+        assert_eq!(f.seat_of(1).map(|s| s.id), Some(f.leader));
+        // The kept NPCs have no sheet row: no row id finds them.
+        assert!(f.seat_of(3).is_none() && f.seat_of(0).is_none());
     }
 
     #[test]

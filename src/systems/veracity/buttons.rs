@@ -3,6 +3,7 @@
 //! The action words are encoded and parsed side by side here, and nowhere
 //! else; they are in messages already posted, so they never change.
 
+use super::state::Judgement;
 use crate::app::component::Action;
 use crate::kit::words::{by_word, word_of};
 
@@ -18,13 +19,11 @@ pub enum VrButton {
     /// The owner gives up this Flesh slot's item to a pending heart-attack
     /// Wound (`displace:N`).
     Displace(u32),
-    /// The referee confirms a revelation: the NPC is shocked and it is
-    /// greater than the last, one slot gained (`rev_shock`).
-    RevealShocked,
-    /// The referee: the Secrets are out, but the NPC is not shocked (`rev_flat`).
-    RevealNotShocked,
-    /// The referee: not greater than the last revelation (`rev_lesser`).
-    RevealNotGreater,
+    /// The referee's judgement of a revelation: shocked and greater than
+    /// the last, one slot gained (`rev_shock`); the Secrets are out, but
+    /// the NPC is not shocked (`rev_flat`); not greater than the last
+    /// revelation (`rev_lesser`).
+    Reveal(Judgement),
 }
 
 /// Every button but Displace (which carries its slot) with its action word:
@@ -33,9 +32,9 @@ pub const WORDS: [(&str, VrButton); 6] = [
     ("rest_stress", VrButton::RestStress),
     ("rest_wound", VrButton::RestWound),
     ("violate", VrButton::Violate),
-    ("rev_shock", VrButton::RevealShocked),
-    ("rev_flat", VrButton::RevealNotShocked),
-    ("rev_lesser", VrButton::RevealNotGreater),
+    ("rev_shock", VrButton::Reveal(Judgement::Shocked)),
+    ("rev_flat", VrButton::Reveal(Judgement::NotShocked)),
+    ("rev_lesser", VrButton::Reveal(Judgement::NotGreater)),
 ];
 
 impl Action for VrButton {

@@ -6,7 +6,7 @@
 use super::render;
 use super::target::{self, apply, facet_index};
 use crate::app::characters::Pick;
-use crate::app::{App, AppResult, Caller};
+use crate::app::{App, AppError, AppResult, Caller};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::stress::DamageMode;
 use crate::rules::veracity::{Action, Amount, InventoryKind};
@@ -54,12 +54,63 @@ pub enum StressCause {
     OwnSecret,
 }
 
+impl StressCause {
+    /// The cause's change: the rules action (a social attack costs the
+    /// referee's amount `given`; every other cause sets its own and refuses
+    /// one), the log's action word, the answer's headline and, for what
+    /// only the referee gives, what the refusal calls it.
+    fn change(
+        self,
+        given: Option<&str>,
+    ) -> Result<(Action, &'static str, String, Option<&'static str>), AppError> {
+        let (action, log, headline) = match (self, given) {
+            (StressCause::SocialAttack, Some(amount)) => {
+                let amount = target::amount(amount)?;
+                let headline = format!("suffers a social attack (+{amount} Stress)");
+                let gm_only = Some("inflict a social attack");
+                return Ok((
+                    Action::SocialAttack { amount },
+                    "stress_social",
+                    headline,
+                    gm_only,
+                ));
+            }
+            (StressCause::SocialAttack, None) => {
+                return Err(AppError::user(
+                    "A social attack costs the referee's `amount` of Stress (1, d4).",
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(AppError::user(
+                    "This cause sets the amount itself: leave `amount` out.",
+                ))
+            }
+            (StressCause::FledConflict, None) => (
+                Action::FleeSocialConflict,
+                "stress_fled",
+                "flees a social conflict (+1 Stress)",
+            ),
+            (StressCause::Shocked, None) => (
+                Action::ShockedBySecret,
+                "stress_shocked",
+                "is shocked by a revealed Secret (+d6 Stress)",
+            ),
+            (StressCause::OwnSecret, None) => (
+                Action::OwnSecretRevealed { waive_break: false },
+                "stress_own_secret",
+                "has a compromising Secret revealed",
+            ),
+        };
+        Ok((action, log, headline.to_string(), None))
+    }
+}
+
 /// `/vr stress` with a named cause: the cause sets the amount (a social
-/// attack takes the referee's `amount` and only the referee gives it);
-/// without a cause, `amount` as [`stress`]. The cause shows on the answer
-/// and, as the log's action, in `/history`. `against` names the Facet the
-/// character acted against: the Stress is a roll of its die (VR-14), with
-/// no `amount` or `cause` beside it.
+/// attack takes the referee's `amount` and only the referee gives it,
+/// [`StressCause::change`]); without a cause, `amount` as [`stress`]. The
+/// cause shows on the answer and, as the log's action, in `/history`.
+/// `against` names the Facet the character acted against: the Stress is a
+/// roll of its die (VR-14), with no `amount` or `cause` beside it.
 pub async fn stress_for(
     app: &App,
     caller: &Caller,
@@ -69,66 +120,18 @@ pub async fn stress_for(
     player: Pick<'_>,
 ) -> AppResult {
     let given = amount.map(str::trim).filter(|a| !a.is_empty());
-    if let Some(facet) = against {
-        if given.is_some() || cause.is_some() {
-            return Err(crate::app::AppError::user(
-                "Acting against a Facet costs a roll of its die: leave `amount` and `cause` out.",
-            ));
+    match (against, cause, given) {
+        (Some(facet), None, None) => against_facet(app, caller, facet, player).await,
+        (Some(_), _, _) => Err(AppError::user(
+            "Acting against a Facet costs a roll of its die: leave `amount` and `cause` out.",
+        )),
+        (None, None, Some(amount)) => stress(app, caller, amount, player).await,
+        (None, None, None) => Err(AppError::user("Give an `amount` (3, d4) or a `cause`.")),
+        (None, Some(cause), given) => {
+            let (action, log, headline, gm_only) = cause.change(given)?;
+            target::apply_as(app, caller, player, gm_only, log, &headline, |_| Ok(action)).await
         }
-        return against_facet(app, caller, facet, player).await;
     }
-    let Some(cause) = cause else {
-        let Some(amount) = given else {
-            return Err(crate::app::AppError::user(
-                "Give an `amount` (3, d4) or a `cause`.",
-            ));
-        };
-        return stress(app, caller, amount, player).await;
-    };
-    let (action, log, headline, gm_only) = match cause {
-        StressCause::SocialAttack => {
-            let Some(amount) = given else {
-                return Err(crate::app::AppError::user(
-                    "A social attack costs the referee's `amount` of Stress (1, d4).",
-                ));
-            };
-            let amount = target::amount(amount)?;
-            (
-                Action::SocialAttack { amount },
-                "stress_social",
-                format!("suffers a social attack (+{amount} Stress)"),
-                Some("inflict a social attack"),
-            )
-        }
-        other => {
-            if given.is_some() {
-                return Err(crate::app::AppError::user(
-                    "This cause sets the amount itself: leave `amount` out.",
-                ));
-            }
-            match other {
-                StressCause::FledConflict => (
-                    Action::FleeSocialConflict,
-                    "stress_fled",
-                    "flees a social conflict (+1 Stress)".to_string(),
-                    None,
-                ),
-                StressCause::Shocked => (
-                    Action::ShockedBySecret,
-                    "stress_shocked",
-                    "is shocked by a revealed Secret (+d6 Stress)".to_string(),
-                    None,
-                ),
-                _ => (
-                    Action::OwnSecretRevealed { waive_break: false },
-                    "stress_own_secret",
-                    "has a compromising Secret revealed".to_string(),
-                    None,
-                ),
-            }
-        }
-    };
-    target::apply_as(app, caller, player, gm_only, log, &headline, |_| Ok(action)).await
 }
 
 /// `/vr wound`: take Wounds directly; `displace` lists the Flesh slots the

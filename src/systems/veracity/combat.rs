@@ -160,6 +160,14 @@ impl Done {
         }
     }
 
+    /// A change the fight's log keeps as `line`, and the caller's note says
+    /// as done: `✅ line.`
+    fn noted(f: &mut Fight, line: String) -> Done {
+        let done = Done::note(format!("✅ {line}."));
+        f.note(line);
+        done
+    }
+
     /// A roll to show everyone (`shown`, logged by `log`), with no note yet.
     fn shown(shown: View, log: Record) -> Done {
         Done {
@@ -295,8 +303,7 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
                 f.turns.round,
                 render::plural(f.turns.round as usize)
             );
-            f.note(line.clone());
-            Ok(Done::note(format!("✅ {line}.")))
+            Ok(Done::noted(f, line))
         }
     }
 }
@@ -308,8 +315,7 @@ fn joined(f: &mut Fight, name: &str, side: Side) -> Done {
         clean(name),
         side_name(side).to_lowercase()
     );
-    f.note(line.clone());
-    Done::note(format!("✅ {line}."))
+    Done::noted(f, line)
 }
 
 /// A character takes a seat (among the enemies only by the game master's
@@ -379,8 +385,7 @@ fn mark_seat(f: &mut Fight, name: &str, marks: Marks) -> Result<Done, AppError> 
     .flatten()
     .collect();
     let line = format!("{seat_name}: {}", said.join(", "));
-    f.note(line.clone());
-    Ok(Done::note(format!("✅ {line}.")))
+    Ok(Done::noted(f, line))
 }
 
 /// The party leader's Light save decides which side acts first.
@@ -451,8 +456,7 @@ fn spend_ap(
         line.push_str(&format!(": {n}"));
     }
     line.push_str(&format!(" ({} AP, {left} left)", ap.cost()));
-    f.note(line.clone());
-    Ok(Done::note(format!("✅ {line}.")))
+    Ok(Done::noted(f, line))
 }
 
 /// A seat tries to flee: a Flesh save; on a success it leaves the fight.
@@ -1021,11 +1025,7 @@ async fn damage_character(
     // conditions for it.
     let fight = running_fight(turn).await?.map(|(s, f)| (s.id, f));
     let seat = fight.as_ref().and_then(|(session, f)| {
-        let seat = f
-            .turns
-            .seats
-            .iter()
-            .find(|s| s.character == Some(c.row.id))?;
+        let seat = f.seat_of(c.row.id)?;
         Some((*session, f.damage_conditions(seat.id)))
     });
     let (in_fight, conditions) = seat.unzip();

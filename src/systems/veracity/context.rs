@@ -51,12 +51,7 @@ async fn follow_fight(
     settings: &VeracitySettings,
 ) -> Result<Option<Followed>, AppError> {
     let mut f: Fight = sessions::load(tracker)?;
-    let seated = f
-        .turns
-        .seats
-        .iter()
-        .any(|s| s.character.is_some_and(|c| changed.contains(&c)));
-    if !seated {
+    if !changed.iter().any(|c| f.seat_of(*c).is_some()) {
         return Ok(None);
     }
     for line in notes {

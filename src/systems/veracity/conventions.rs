@@ -19,7 +19,7 @@ use super::KIND;
 use crate::app::characters::{Access, Loaded};
 use crate::app::component::Click;
 use crate::app::pipeline::Shown;
-use crate::app::view::{Embed, View};
+use crate::app::view::{clean, Embed, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::convention::{
     self, ConventionCost, ConventionEdit, ConventionList, ConventionRef,
@@ -245,9 +245,8 @@ pub async fn remove(app: &App, caller: &Caller, number: usize) -> AppResult {
         super::record::ConventionRemoved { number },
         |list| {
             let c = list.remove(ConventionRef::Index(number))?;
-            let mut t = c.text;
-            crate::app::view::truncate(&mut t, 80);
-            Ok(format!("✖️ Convention {number} removed: *{t}*"))
+            let t = super::render::italic(&c.text, 80);
+            Ok(format!("✖️ Convention {number} removed: {t}"))
         },
     )
     .await
@@ -351,8 +350,7 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(super::GM, "end the scene")?;
     let mut list = load(turn.tx(), caller.guild_id, caller.channel_id).await?;
-    let marks: usize = list.items().iter().map(|c| c.paid_this_scene.len()).sum();
-    list.end_scene();
+    let marks = list.end_scene();
     let board = board(&mut turn).await?;
     let mut restored = Vec::new();
     let mut sheets = Vec::new();
@@ -389,7 +387,7 @@ fn scene_embed(marks: usize, restored: &[(String, u32, u32)]) -> Embed {
     } else {
         let lines: Vec<(String, String)> = restored
             .iter()
-            .map(|(n, b, m)| (format!("❤️ {b} → **{m}** "), n.clone()))
+            .map(|(n, b, m)| (format!("❤️ {b} → **{m}** "), clean(n)))
             .collect();
         render::fit_lines(&lines, 1000)
     };

@@ -118,12 +118,9 @@ impl Feature for Veracity {
             (VrState::Sheet { character }, VrButton::Displace(slot)) => {
                 rest::displace(app, tx, session, click.caller, character, slot).await
             }
-            (
-                VrState::Reveal { .. },
-                b @ (VrButton::RevealShocked
-                | VrButton::RevealNotShocked
-                | VrButton::RevealNotGreater),
-            ) => reveal::click(app, tx, session, click, b).await,
+            (VrState::Reveal { .. }, VrButton::Reveal(judgement)) => {
+                reveal::click(app, tx, session, click, judgement).await
+            }
             (_, other) => Err(VrButton::unknown(other.encode().0)),
         }
     }

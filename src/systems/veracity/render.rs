@@ -11,7 +11,7 @@ use crate::app::view::{
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
-use crate::rules::veracity::sheet::{GridCell, MAX_SLOTS};
+use crate::rules::veracity::sheet::{GridCell, MAX_FACET_PHRASE, MAX_SLOTS};
 use crate::rules::veracity::{Amount, Event, Inventory, ItemKind, Sheet};
 
 use super::buttons::VrButton;
@@ -293,33 +293,30 @@ pub fn sheet_view(
         e = e.description(format!("{n}\n\n{d}"));
     }
     let alive = !sheet.is_dead() && open;
-    if alive && sheet.pending_wounds() > 0 {
-        // The owner's choice comes first: its buttons take both rows.
-        return displace_rows(View::embed(e), id, version, sheet, open);
+    let mut v = View::embed(e);
+    // While Wounds wait, the owner's choice comes first: its buttons take
+    // both rows. Else a rest button for each kind a rest removes.
+    if !alive || sheet.pending_wounds() == 0 {
+        let rest = |button: VrButton, label: &str, any: bool| {
+            let b = Button::new(
+                button.button(KIND, id, version).encode(),
+                label,
+                Style::Secondary,
+            );
+            if alive && any {
+                b
+            } else {
+                b.disabled()
+            }
+        };
+        let stress = sheet.light().count(ItemKind::Stress) > 0;
+        let wound = sheet.flesh().count(ItemKind::Wound) > 0;
+        v = v.buttons(vec![
+            rest(VrButton::RestStress, "Rest: remove a Stress", stress),
+            rest(VrButton::RestWound, "Rest: remove a Wound", wound),
+        ]);
     }
-    let mut stress = Button::new(
-        VrButton::RestStress.button(KIND, id, version).encode(),
-        "Rest: remove a Stress",
-        Style::Secondary,
-    );
-    if !alive || sheet.light().count(ItemKind::Stress) == 0 {
-        stress = stress.disabled();
-    }
-    let mut wound = Button::new(
-        VrButton::RestWound.button(KIND, id, version).encode(),
-        "Rest: remove a Wound",
-        Style::Secondary,
-    );
-    if !alive || sheet.flesh().count(ItemKind::Wound) == 0 {
-        wound = wound.disabled();
-    }
-    displace_rows(
-        View::embed(e).buttons(vec![stress, wound]),
-        id,
-        version,
-        sheet,
-        open,
-    )
+    displace_rows(v, id, version, sheet, open)
 }
 
 /// Adds, while heart-attack Wounds wait (issue 14, A-R4), one button per
@@ -351,13 +348,20 @@ pub fn displace_rows(mut v: View, id: i64, version: i64, sheet: &Sheet, open: bo
 }
 
 fn item_label(kind: ItemKind, text: &str) -> String {
-    let mut t = text.to_string();
-    truncate(&mut t, 80);
-    if t.is_empty() {
+    if text.is_empty() {
         format!("{} {}", kind_symbol(kind), kind.name())
     } else {
-        format!("{} {} *{}*", kind_symbol(kind), kind.name(), t)
+        format!("{} {} {}", kind_symbol(kind), kind.name(), italic(text, 80))
     }
+}
+
+/// User-typed text (an item, a Facet phrase, a Convention) in italics:
+/// without the characters Discord reads as markdown ([`clean`], as names
+/// are shown), which would end the italics early, and shortened to `max`.
+pub fn italic(text: &str, max: usize) -> String {
+    let mut t = clean(text);
+    truncate(&mut t, max);
+    format!("*{t}*")
 }
 
 /// Numbers as a list: `1, 3, 5`.
@@ -384,12 +388,10 @@ fn purpose(p: RollPurpose) -> &'static str {
 fn source(s: &StressSource) -> String {
     match s {
         StressSource::Referee => String::new(),
-        StressSource::Facet { phrase, .. } => format!(" for acting against *{phrase}*"),
-        StressSource::Convention { text, .. } => {
-            let mut t = text.clone();
-            truncate(&mut t, 80);
-            format!(" for violating *{t}*")
+        StressSource::Facet { phrase, .. } => {
+            format!(" for acting against {}", italic(phrase, MAX_FACET_PHRASE))
         }
+        StressSource::Convention { text, .. } => format!(" for violating {}", italic(text, 80)),
         StressSource::ShockedBySecret => " from being shocked by a Secret".into(),
         StressSource::SocialAttack => " from a social attack".into(),
         StressSource::FledSocialConflict => " for fleeing a social conflict".into(),
@@ -479,11 +481,7 @@ fn event_line(e: &Event) -> Option<String> {
             slot,
             new,
             ..
-        } => {
-            let mut t = new.clone();
-            truncate(&mut t, 80);
-            format!("✏️ {inventory} slot {slot} now reads *{t}*")
-        }
+        } => format!("✏️ {inventory} slot {slot} now reads {}", italic(new, 80)),
         Event::ItemsMoved { inventory, moves } => format!(
             "↕️ {inventory} items moved down: {}",
             moves
@@ -569,21 +567,36 @@ fn body_line(e: &Event) -> Option<String> {
         Event::ApRestored { ap } => format!("⚡ AP restored to {ap}"),
         Event::ApSpent { n, left } => format!("⚡ {n} AP spent, {left} left"),
         Event::FacetAdded { index, phrase, die } => {
-            format!("✨ Facet {}: **{die}** *{phrase}*", index + 1)
+            format!(
+                "✨ Facet {}: **{die}** {}",
+                index + 1,
+                italic(phrase, MAX_FACET_PHRASE)
+            )
         }
         Event::FacetRemoved { index, phrase } => {
-            format!("✖️ Facet {} removed: *{phrase}*", index + 1)
+            format!(
+                "✖️ Facet {} removed: {}",
+                index + 1,
+                italic(phrase, MAX_FACET_PHRASE)
+            )
         }
         Event::FacetStepped { index, from, to } => {
             format!("📶 Facet {}: {from} → **{to}**", index + 1)
         }
         Event::FacetReplaced { index, old, new } => {
-            format!("🔁 Facet {}: *{old}* → *{new}*", index + 1)
+            format!(
+                "🔁 Facet {}: {} → {}",
+                index + 1,
+                italic(old, MAX_FACET_PHRASE),
+                italic(new, MAX_FACET_PHRASE)
+            )
         }
         Event::RevelationLogged { index, target } => {
-            let mut t = clean(target);
-            truncate(&mut t, 80);
-            format!("📣 Revelation {}: *{t}* is shocked", index + 1)
+            format!(
+                "📣 Revelation {}: {} is shocked",
+                index + 1,
+                italic(target, 80)
+            )
         }
         // What other lines say, and the events `event_line` words.
         _ => return None,
@@ -862,11 +875,12 @@ pub fn save_view(
         sum.push_str(&term(r.modifier));
     }
     for (i, f) in r.facets.iter().enumerate() {
-        let label = facets.get(i).cloned().unwrap_or_default();
+        // A Facet's phrase, another's with "(of NAME)": never cut.
+        let label = italic(facets.get(i).map_or("", String::as_str), 200);
         // A die that lowers the total helps the saver.
         let mark = if f.shift < 0 { Mark::Hit } else { Mark::Miss };
         dice.push(format!(
-            "{} {} *{label}*",
+            "{} {} {label}",
             f.bonus.die,
             look::die(f.roll, mark)
         ));
@@ -942,7 +956,7 @@ fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
             let mut who: Vec<String> = c
                 .paid_this_scene
                 .iter()
-                .map(|id| names.get(id).cloned().unwrap_or_else(|| "?".into()))
+                .map(|id| names.get(id).map_or_else(|| "?".into(), |n| clean(n)))
                 .collect();
             if who.len() > 5 {
                 let more = who.len() - 5;

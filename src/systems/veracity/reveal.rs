@@ -89,7 +89,7 @@ pub async fn click(
     tx: Act,
     session: Session,
     click: &Click<'_>,
-    button: VrButton,
+    judgement: Judgement,
 ) -> AppResult {
     let mut turn = Turn::click(app, tx, click.caller).await?;
     turn.require_gm(GM, "judge a revelation")?;
@@ -101,13 +101,7 @@ pub async fn click(
         ..
     } = sessions::load(&session)?
     else {
-        return Err(VrButton::unknown(button.encode().0));
-    };
-    let judgement = match button {
-        VrButton::RevealShocked => Judgement::Shocked,
-        VrButton::RevealNotShocked => Judgement::NotShocked,
-        VrButton::RevealNotGreater => Judgement::NotGreater,
-        other => return Err(VrButton::unknown(other.encode().0)),
+        return Err(VrButton::unknown(VrButton::Reveal(judgement).encode().0));
     };
     let c = target::sheet_by_id(&mut turn, character).await?;
     // The sheet may have changed since the ask: the same Secrets must still
@@ -307,6 +301,18 @@ fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[
     )
 }
 
+/// The referee's buttons on a revelation request: each judgement's label
+/// and style.
+const JUDGE: [(Judgement, &str, Style); 3] = [
+    (Judgement::Shocked, "Confirm — shocked", Style::Success),
+    (
+        Judgement::NotShocked,
+        "Confirm — not shocked",
+        Style::Secondary,
+    ),
+    (Judgement::NotGreater, "Not greater", Style::Danger),
+];
+
 /// A revelation request as it stands.
 pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> View {
     let VrState::Reveal {
@@ -357,16 +363,11 @@ pub fn view(id: i64, version: i64, open: bool, name: &str, state: &VrState) -> V
         return v;
     }
     // The referee's judgement: tools for the referee's private panel.
-    let b = |a: VrButton, label: &str, style| {
-        Button::new(a.button(super::KIND, id, version).encode(), label, style).gm_only()
+    let judge = |(j, label, style): (Judgement, &str, Style)| {
+        let custom_id = VrButton::Reveal(j)
+            .button(super::KIND, id, version)
+            .encode();
+        Button::new(custom_id, label, style).gm_only()
     };
-    v.buttons(vec![
-        b(VrButton::RevealShocked, "Confirm — shocked", Style::Success),
-        b(
-            VrButton::RevealNotShocked,
-            "Confirm — not shocked",
-            Style::Secondary,
-        ),
-        b(VrButton::RevealNotGreater, "Not greater", Style::Danger),
-    ])
+    v.buttons(JUDGE.map(judge).to_vec())
 }

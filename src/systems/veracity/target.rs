@@ -71,21 +71,12 @@ pub fn amount(text: &str) -> Result<Amount, AppError> {
 /// Refuses an action whose amount rolls more dice than the guild allows
 /// (`cap`).
 pub fn check_dice_cap(cap: u32, action: &Action) -> Result<(), AppError> {
-    let amount = match action {
-        Action::GainStress { amount }
-        | Action::SocialAttack { amount }
-        | Action::AddWounds { amount, .. }
-        | Action::Damage { amount, .. } => *amount,
-        _ => return Ok(()),
-    };
-    if let Amount::Dice { count, .. } = amount {
-        if count > cap {
-            return Err(AppError::user(format!(
-                "This server allows at most {cap} dice per roll, not {count}."
-            )));
-        }
+    match action.amount() {
+        Some(Amount::Dice { count, .. }) if count > cap => Err(AppError::user(format!(
+            "This server allows at most {cap} dice per roll, not {count}."
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Parses a list of slot numbers such as `1, 3 5` (at most 18, each 1..=18).

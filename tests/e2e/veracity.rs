@@ -2376,3 +2376,55 @@ async fn the_board_and_the_scene_end_name_characters_without_markdown() {
     assert_eq!(out.field("HP restored").unwrap(), "❤️ 0 → **3** Ada");
     t.stop().await;
 }
+
+/// A full Convention board of long texts is shortened in the texts only:
+/// every line keeps its cost, and markdown typed in a Convention, an item
+/// or a Facet phrase never pairs with the board's or the sheet's own bold.
+#[tokio::test]
+async fn the_board_and_the_sheet_cut_and_clean_user_texts_never_their_own_words() {
+    let t = table("vr-board-fit", 3).await;
+    ok(
+        &t,
+        "alice",
+        "/vr sheet create name:Ada light:6 flesh:6 facet:\"Loyal to the **Duke\"",
+    )
+    .await;
+    ok(
+        &t,
+        "alice",
+        "/vr item add kind:secret text:\"The *Duke* poisoned_the well\"",
+    )
+    .await;
+    let sheet = ok(&t, "alice", "/vr sheet show").await;
+    let fields = sheet.embeds()[0]["fields"].to_string();
+    assert!(fields.contains("🤫 The Duke poisonedthe well"), "{fields}");
+    assert!(fields.contains("**d6** Loyal to the Duke"), "{fields}");
+    let long = format!("Never **{}", "mention the Duke and his debts ".repeat(6));
+    let long = long.trim_end();
+    assert_eq!(long.chars().count(), 193);
+    for _ in 0..25 {
+        ok(
+            &t,
+            "fc",
+            &format!("/vr-gm convention add text:\"{long}\" cost:+3"),
+        )
+        .await;
+    }
+    let board = ok(&t, "alice", "/vr convention list").await;
+    let text = board.embeds()[0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.chars().count() <= 4096, "{}", text.chars().count());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 25, "{text}");
+    for (i, line) in lines.iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("**{}.** Never mention", i + 1)),
+            "{line}"
+        );
+        assert!(line.ends_with("… — **+3**"), "{line}");
+        assert_eq!(line.matches("**").count(), 4, "{line}");
+    }
+    t.stop().await;
+}

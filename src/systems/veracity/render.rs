@@ -127,33 +127,41 @@ pub fn grid(sheet: &Sheet) -> String {
     )
 }
 
-/// Joins `prefix + text` lines into at most `max` characters, shortening
-/// the texts first and dropping the last lines only as a last resort.
+/// Joins `prefix + text` lines into at most `max` characters, as
+/// [`fit_parts`] with nothing after the texts.
 pub fn fit_lines(lines: &[(String, String)], max: usize) -> String {
-    for limit in [200usize, 120, 80, 50, 30, 16] {
-        let out: Vec<String> = lines
-            .iter()
-            .map(|(p, t)| {
-                let mut t = t.clone();
-                truncate(&mut t, limit);
-                format!("{p}{t}")
-            })
-            .collect();
-        let joined = out.join("\n");
+    let parts: Vec<(&str, &str, &str)> = lines
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str(), ""))
+        .collect();
+    fit_parts(&parts, max)
+}
+
+/// Joins `prefix + text + suffix` lines into at most `max` characters. The
+/// texts are user-typed: they lose their markdown (so it never pairs with
+/// the prefix's or suffix's own), and only they are shortened, before the
+/// last lines are dropped as a last resort.
+fn fit_parts(lines: &[(&str, &str, &str)], max: usize) -> String {
+    let line = |(p, t, s): &(&str, &str, &str), limit: usize| {
+        let mut t = clean(t);
+        truncate(&mut t, limit);
+        format!("{p}{t}{s}")
+    };
+    for limit in [usize::MAX, 200, 120, 80, 50, 30, 16] {
+        let joined = lines.iter().map(|l| line(l, limit)).collect::<Vec<_>>();
+        let joined = joined.join("\n");
         if joined.chars().count() <= max {
             return joined;
         }
     }
     let mut out = String::new();
-    for (i, (p, t)) in lines.iter().enumerate() {
-        let mut t = t.clone();
-        truncate(&mut t, 16);
-        let line = format!("{p}{t}\n");
-        if out.chars().count() + line.chars().count() + 20 > max {
+    for (i, l) in lines.iter().enumerate() {
+        let l = line(l, 16) + "\n";
+        if out.chars().count() + l.chars().count() + 20 > max {
             out.push_str(&format!("… and {} more", lines.len() - i));
             return out;
         }
-        out.push_str(&line);
+        out.push_str(&l);
     }
     out.trim_end().to_string()
 }
@@ -921,13 +929,15 @@ pub fn board_view(
         let lines: Vec<(String, String)> = items
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                let tail = convention_tail(c, names);
-                (format!("**{}.** ", i + 1), format!("{}{tail}", c.text))
-            })
+            .map(|(i, c)| (format!("**{}.** ", i + 1), convention_tail(c, names)))
             .collect();
-        // The tail holds the cost: shorten only the text part when needed.
-        let mut out = fit_conventions(&lines);
+        // The tail holds the cost: only the text part is shortened.
+        let parts: Vec<(&str, &str, &str)> = items
+            .iter()
+            .zip(&lines)
+            .map(|(c, (p, tail))| (p.as_str(), c.text.as_str(), tail.as_str()))
+            .collect();
+        let mut out = fit_parts(&parts, DESCRIPTION_MAX);
         truncate(&mut out, DESCRIPTION_MAX);
         out
     };
@@ -998,15 +1008,6 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
         min: 1,
         max: 1,
     })
-}
-
-fn fit_conventions(lines: &[(String, String)]) -> String {
-    let joined: Vec<String> = lines.iter().map(|(p, t)| format!("{p}{t}")).collect();
-    let all = joined.join("\n");
-    if all.chars().count() <= DESCRIPTION_MAX {
-        return all;
-    }
-    fit_lines(lines, DESCRIPTION_MAX)
 }
 
 #[cfg(test)]

@@ -1211,6 +1211,39 @@ mod tests {
     }
 
     #[test]
+    fn ve1_c7_several_moves_apply_all_or_none() {
+        let mut c = ctx(Rank::Bronze, 2, 2);
+        let st = start(Edition::One, 3, &c, setup(20, &[]));
+        let lots = || [add(FactorKind::Lot, 1), add(FactorKind::Lot, 1)];
+        let resolve = CheckAction::Resolve { actor: P };
+        // A refusal after the Lots were spent spends none of them.
+        let twice = lots().into_iter().chain([resolve.clone(), resolve.clone()]);
+        let e = st
+            .clone()
+            .apply_all(&mut c, twice, &mut StdRng::seed_from_u64(1))
+            .unwrap_err();
+        assert_eq!(e.message, "This check is already over.");
+        assert_eq!(c.sheets[&1].lots, 2);
+        // All of them: as applied one by one (seed 1: two bonus dice).
+        let once = lots().into_iter().chain([resolve]);
+        let (st, ev) = st
+            .apply_all(&mut c, once, &mut StdRng::seed_from_u64(1))
+            .unwrap();
+        assert_eq!(c.sheets[&1].lots, 0);
+        assert_eq!(st.bonus_dice.len(), 2);
+        let spent = ev.iter().filter(|e| {
+            matches!(
+                e,
+                CheckEvent::Sheet {
+                    event: SheetEvent::LotSpent { .. },
+                    ..
+                }
+            )
+        });
+        assert_eq!(spent.count(), 2);
+    }
+
+    #[test]
     fn a_v17_lots_count_among_at_most_four_factors() {
         let mut c = ctx(Rank::Bronze, 2, 10);
         let mut st = start(Edition::One, 3, &c, setup(20, &[]));

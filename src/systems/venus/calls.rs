@@ -76,6 +76,13 @@ pub struct Adjust {
     pub roll: Option<RollRef>,
 }
 
+impl Adjust {
+    /// The new relative factors, read from their text.
+    fn new_factors(&self) -> Option<Vec<NamedFactor>> {
+        self.factors.as_deref().map(parse_factors)
+    }
+}
+
 /// Refuses a free text (`what`) longer than the guild's text limit.
 pub fn cap(app: &App, what: &str, text: &str) -> Result<(), AppError> {
     within(what, text, app.config.limits.max_text_len)
@@ -729,6 +736,13 @@ pub fn redrawn(turn: &Turn<'_>, session: Session, state: VeState, note: String) 
     .save(session, &state, Status::Open, minutes(turn))
 }
 
+/// Puts `new` in `slot` when the FC gave it (an adjusted setup's field).
+fn put<T>(slot: &mut T, new: Option<T>) {
+    if let Some(v) = new {
+        *slot = v;
+    }
+}
+
 /// `/ve-gm fc adjust` on a check not yet thrown: the new setup, validated.
 async fn adjust_check(
     tx: &mut Tx,
@@ -737,20 +751,15 @@ async fn adjust_check(
     adj: &Adjust,
     set: &VenusSettings,
 ) -> Result<VeState, AppError> {
-    if let Some(d) = adj.difficulty {
-        c.setup.difficulty = difficulty_target(d);
-    }
-    if let Some(f) = &adj.factors {
-        c.setup.factors = parse_factors(f);
-    }
-    if let Some(t) = &adj.consequence {
-        c.setup.consequence = t.clone();
-    }
-    if let Some(ab) = &adj.ability {
-        c.setup.subject = CheckSubject::Sheet {
-            ability: ab.clone(),
-        };
-    }
+    let setup = &mut c.setup;
+    let subject = adj
+        .ability
+        .clone()
+        .map(|ability| CheckSubject::Sheet { ability });
+    put(&mut setup.difficulty, adj.difficulty.map(difficulty_target));
+    put(&mut setup.factors, adj.new_factors());
+    put(&mut setup.consequence, adj.consequence.clone());
+    put(&mut setup.subject, subject);
     if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() || adj.ropes.is_some() {
         return Err(AppError::user(
             "A check has no job, magic, crits or learning factor to change.",
@@ -778,31 +787,17 @@ async fn adjust_task(
     a: Actor,
 ) -> Result<VeState, AppError> {
     let mut setup = t.setup.clone();
-    if let Some(d) = adj.difficulty {
-        setup.difficulty = d;
-    }
-    if let Some(f) = &adj.factors {
-        setup.factors = parse_factors(f);
-    }
-    if let Some(x) = &adj.consequence {
-        setup.consequence = x.clone();
-    }
-    if let Some(ab) = &adj.ability {
-        setup.ability = ab.clone();
-    }
+    put(&mut setup.difficulty, adj.difficulty);
+    put(&mut setup.factors, adj.new_factors());
+    put(&mut setup.consequence, adj.consequence.clone());
+    put(&mut setup.ability, adj.ability.clone());
     if let Some(j) = &adj.job {
         setup.job = j.clone();
         setup.learn_inherits = None;
     }
-    if let Some(m) = adj.magic {
-        setup.magic = m;
-    }
-    if let Some(c) = adj.crits {
-        setup.crits = c;
-    }
-    if let Some(r) = adj.ropes {
-        setup.no_learning_factor = !r;
-    }
+    put(&mut setup.magic, adj.magic);
+    put(&mut setup.crits, adj.crits);
+    put(&mut setup.no_learning_factor, adj.ropes.map(|r| !r));
     setup.actor = a;
     let guild = turn.caller().guild_id;
     let party = Party::load(turn.tx(), guild, t.whos()).await?;

@@ -76,17 +76,13 @@ pub async fn ally_die(
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "override an ally's rank or flag their die as magical")?;
     let a = actor(&turn);
-    let found = chosen_roll(
-        turn.tx(),
-        caller,
-        roll,
-        |s| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers),
-    )
-    .await?;
-    let Some((session, VeState::Task(mut t))) = found else {
-        return Err(AppError::user(
-            "There is no task waiting for its dice in this channel.",
-        ));
+    let waiting =
+        |s: &VeState| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers);
+    let none = "There is no task waiting for its dice in this channel.";
+    let (session, VeState::Task(mut t)) =
+        chosen_roll(turn.tx(), caller, roll, waiting, none).await?
+    else {
+        return Err(AppError::Internal("not a task".into()));
     };
     if !t.task.allies.iter().any(|x| x.id == die.ally) {
         return Err(AppError::user(format!(

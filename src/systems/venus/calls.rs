@@ -365,19 +365,20 @@ async fn open_here(tx: &mut Tx, caller: &Caller, n: i64) -> Result<Vec<Session>,
 }
 
 /// The newest open (not timed-out) Venus roll in the caller's channel that
-/// `want` accepts.
+/// `want` accepts; refused with `none` when there is none.
 pub async fn latest_roll(
     tx: &mut Tx,
     caller: &Caller,
     want: impl Fn(&VeState) -> bool,
-) -> Result<Option<(Session, VeState)>, AppError> {
+    none: &str,
+) -> Result<(Session, VeState), AppError> {
     for s in open_here(tx, caller, 20).await? {
         let st: VeState = sessions::load(&s)?;
         if want(&st) {
-            return Ok(Some((s, st)));
+            return Ok((s, st));
         }
     }
-    Ok(None)
+    Err(AppError::user(none))
 }
 
 /// A roll named by a `roll:` option: its number as the caller reads it in
@@ -432,15 +433,16 @@ const NAMEABLE: i64 = 100;
 /// The roll a game-master command acts on: `roll` (the `roll:` option)
 /// when given, which must name one open Venus roll of this channel that
 /// the caller may read and `want` accepts; else the newest that `want`
-/// accepts.
+/// accepts, refused with `none` when there is none.
 pub async fn chosen_roll(
     tx: &mut Tx,
     caller: &Caller,
     roll: Option<RollRef>,
     want: impl Fn(&VeState) -> bool,
-) -> Result<Option<(Session, VeState)>, AppError> {
+    none: &str,
+) -> Result<(Session, VeState), AppError> {
     let Some(roll) = roll else {
-        return latest_roll(tx, caller, want).await;
+        return latest_roll(tx, caller, want, none).await;
     };
     let mut named = Vec::new();
     for s in open_here(tx, caller, NAMEABLE).await? {
@@ -472,7 +474,7 @@ pub async fn chosen_roll(
             "That roll cannot be changed that way now (its dice may be thrown already).",
         ));
     }
-    Ok(Some((s, st)))
+    Ok((s, st))
 }
 
 /// Reads a `roll:` option: a typed `#N` or `N` (the number in the roll's
@@ -509,58 +511,45 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
         return Vec::new();
     };
     let fc = rights::is_fc(&mut tx, caller).await.unwrap_or(false);
-    let rows = storage::sessions::open_in_channel_aged(
-        &mut tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        25,
-    )
-    .await
-    .unwrap_or_default();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let rows = storage::sessions::open_in_channel_aged(&mut tx, guild, channel, KIND, 25)
+        .await
+        .unwrap_or_default();
     let now = storage::now_ms();
     let p = partial.trim().to_lowercase();
-    let mut numbered = Vec::with_capacity(rows.len());
+    let mut out = Vec::new();
     for (s, at) in rows {
-        if s.expires_at.is_some_and(|t| t <= now) {
-            continue;
-        }
-        let Ok(number) = crate::app::secret::number(&mut tx, &s).await else {
+        let Some((roller, label)) = sessions::load(&s).ok().as_ref().and_then(roll_label) else {
             continue;
         };
-        numbered.push((s, at, number));
+        let label = format!("{label} · {}", age(now.saturating_sub(at)));
+        let mine = s.owner_id == caller.user_id || roller == caller.user_id;
+        let hidden = s.secret && !fc && !mine;
+        if s.expires_at.is_some_and(|t| t <= now) || hidden || !label.to_lowercase().contains(&p) {
+            continue;
+        }
+        if let Ok(number) = crate::app::secret::number(&mut tx, &s).await {
+            out.push((label, RollRef::value(&s, number)));
+        }
     }
-    numbered
-        .into_iter()
-        .filter_map(|(s, at, number)| {
-            let st: VeState = sessions::load(&s).ok()?;
-            let roller = match &st {
-                VeState::Check(c) => Some(c.roller.user),
-                VeState::Task(t) => Some(t.roller.user),
-                VeState::Delete(_) => None,
-            };
-            let mine = s.owner_id == caller.user_id || roller == Some(caller.user_id);
-            if s.secret && !fc && !mine {
-                return None;
-            }
-            let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));
-            label
-                .to_lowercase()
-                .contains(&p)
-                .then(|| (label, RollRef::value(&s, number)))
-        })
-        .collect()
+    out
 }
 
-/// "Ada · Finesse check" for a roll; `None` for what is not a roll.
-fn roll_label(st: &VeState) -> Option<String> {
-    use crate::rules::venus::check::CheckSubject;
+/// The roller and "Ada · Finesse check" of a roll; `None` for what is not
+/// a roll.
+fn roll_label(st: &VeState) -> Option<(i64, String)> {
     Some(match st {
-        VeState::Check(c) => match &c.setup.subject {
-            CheckSubject::Sheet { ability } => format!("{} · {ability} check", c.roller.name),
-            CheckSubject::AdHoc { name, .. } => format!("{} · {name} check", c.roller.name),
-        },
-        VeState::Task(t) => format!("{} · {} task", t.roller.name, t.setup.ability),
+        VeState::Check(c) => {
+            let what = match &c.setup.subject {
+                CheckSubject::Sheet { ability } => ability,
+                CheckSubject::AdHoc { name, .. } => name,
+            };
+            (c.roller.user, format!("{} · {what} check", c.roller.name))
+        }
+        VeState::Task(t) => {
+            let label = format!("{} · {} task", t.roller.name, t.setup.ability);
+            (t.roller.user, label)
+        }
         VeState::Delete(_) => return None,
     })
 }
@@ -620,7 +609,7 @@ pub async fn bonus(
     let mut turn = Turn::begin(app, caller).await?;
     let fc = turn.fc;
     let me = caller.user_id;
-    let found = latest_roll(turn.tx(), caller, |s| match s {
+    let waiting = |s: &VeState| match s {
         VeState::Check(c) => {
             c.check
                 .as_ref()
@@ -628,13 +617,9 @@ pub async fn bonus(
                 && (fc || c.roller.user == me)
         }
         _ => false,
-    })
-    .await?;
-    let Some(found) = found else {
-        return Err(AppError::user(
-            "You have no check waiting for bonus factors in this channel.",
-        ));
     };
+    let none = "You have no check waiting for bonus factors in this channel.";
+    let found = latest_roll(turn.tx(), caller, waiting, none).await?;
     let named = CheckButton::Named {
         name: name.trim().to_string(),
         kind,
@@ -669,15 +654,9 @@ pub async fn end_chosen_roll(
     };
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, what)?;
-    let found = chosen_roll(turn.tx(), caller, roll, |s| {
-        !matches!(s, VeState::Delete(_))
-    })
-    .await?;
-    let Some(found) = found else {
-        return Err(AppError::user(
-            "There is no Venus roll in progress in this channel.",
-        ));
-    };
+    let any = |s: &VeState| !matches!(s, VeState::Delete(_));
+    let none = "There is no Venus roll in progress in this channel.";
+    let found = chosen_roll(turn.tx(), caller, roll, any, none).await?;
     act(turn, caller, found, buttons, note).await
 }
 
@@ -702,17 +681,13 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     turn.require_gm(GM, "adjust a roll")?;
     let a = actor(&turn);
     let set = turn.settings.clone();
-    let found = chosen_roll(turn.tx(), caller, adj.roll, |s| match s {
+    let waiting = |s: &VeState| match s {
         VeState::Check(c) => c.check.is_none() && c.ended_before_roll.is_none(),
         VeState::Task(t) => t.task.phase == crate::rules::venus::TaskPhase::AidOffers,
         VeState::Delete(_) => false,
-    })
-    .await?;
-    let Some((session, state)) = found else {
-        return Err(AppError::user(
-            "There is no roll waiting for its dice in this channel.",
-        ));
     };
+    let none = "There is no roll waiting for its dice in this channel.";
+    let (session, state) = chosen_roll(turn.tx(), caller, adj.roll, waiting, none).await?;
     let new_state = match state {
         VeState::Check(c) => adjust_check(turn.tx(), caller, c, &adj, &set).await?,
         VeState::Task(t) => adjust_task(&mut turn, t, &adj, &set, a).await?,

@@ -3,8 +3,6 @@
 //! dice are thrown; and commands that act on "the roll in progress in
 //! this channel" (a named bonus factor, void, force-close).
 
-use rand::{rngs::StdRng, SeedableRng};
-
 use super::buttons::{CheckButton, TaskButton};
 use super::context::{actor, minutes, Outcome, Turn};
 use super::format::{parse_factors, split_names};
@@ -18,9 +16,7 @@ use crate::rules::venus::check::{
     difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
 };
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
-use crate::rules::venus::{
-    CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
-};
+use crate::rules::venus::{Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
@@ -160,14 +156,8 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
         factors,
         consequence: req.consequence.clone().unwrap_or_default(),
     };
-    // Validate now (on a throwaway generator), so a bad call fails at once.
-    CheckState::start(
-        setup.clone(),
-        &set,
-        &party.ctx,
-        &mut StdRng::seed_from_u64(0),
-    )
-    .map_err(super::fc_words)?;
+    // Validated now, so a bad call fails at once.
+    setup.validate(&set, &party.ctx).map_err(super::fc_words)?;
     let called_by = (req.player != caller.user_id).then_some(caller.user_id);
     let mut st = CheckSession::new(setup, roller, called_by, set.ve_edition);
     // A player's own check throws its d20 at once (issue 31 item 3); one
@@ -746,8 +736,7 @@ async fn adjust_check(
         id: c.roller.user,
         gm: false,
     };
-    CheckState::start(setup, set, &party.ctx, &mut StdRng::seed_from_u64(0))
-        .map_err(super::fc_words)?;
+    setup.validate(set, &party.ctx).map_err(super::fc_words)?;
     c.note = Some("adjusted by the FC".into());
     Ok(VeState::Check(c))
 }

@@ -28,8 +28,11 @@ pub struct RollRequest {
     pub player: i64,
     /// A named character of the roller instead of their active one.
     pub character: Option<String>,
-    /// The ability the FC picked.
+    /// The ability the FC picked; for an NPC check, who and what rolls
+    /// ("Guard captain: Wits").
     pub ability: String,
+    /// An NPC check's ad-hoc rank and score (FC only; thrown at once).
+    pub npc: Option<(Rank, u32)>,
     /// Checks: 5/10/15/20(/25), or 1-4 steps of 5. Edition-2 tasks: 1-4.
     pub difficulty: Option<u32>,
     /// Relative factors, `Darkness, Wounds+2`.
@@ -131,12 +134,16 @@ async fn roller_party(
     Ok((roller, party))
 }
 
-/// `/ve check` and `/ve-gm fc call kind:check`: a player's own check throws
-/// its d20 at once; one the FC calls for a player waits for that player's
-/// **Roll d20** (the FC may still adjust it).
+/// `/ve check`, `/ve-gm fc call kind:check` and `/ve-gm fc npc`: a
+/// player's own check and the FC's NPC check (ad-hoc rank and score) throw
+/// their d20 at once; one the FC calls for a player waits for that
+/// player's **Roll d20** (the FC may still adjust it).
 pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
+    }
+    if req.npc.is_some() {
+        cap(app, "name", &req.ability)?;
     }
     let factors = factors_of(req.factors.as_deref())?;
     let difficulty = req.difficulty.ok_or_else(|| {
@@ -145,30 +152,54 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let mut turn = Turn::begin(app, caller).await?;
     let a = actor(&turn);
     let set = turn.settings.clone();
-    let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+    let (subject, roller, party) = match req.npc {
+        Some((rank, score)) => {
+            turn.require_gm(GM, "roll NPC checks")?;
+            let name = req.ability.clone();
+            let roller = Who {
+                user: caller.user_id,
+                character: None,
+                name: name.trim().to_string(),
+            };
+            let subject = CheckSubject::AdHoc { name, rank, score };
+            (subject, roller, Party::new())
+        }
+        None => {
+            let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+            let ability = req.ability.clone();
+            (CheckSubject::Sheet { ability }, roller, party)
+        }
+    };
     let setup = CheckSetup {
         actor: a,
         roller: req.player,
-        subject: CheckSubject::Sheet {
-            ability: req.ability.clone(),
-        },
+        subject,
         difficulty: difficulty_target(difficulty),
         factors,
         consequence: req.consequence.clone().unwrap_or_default(),
     };
-    // Validated now, so a bad call fails at once.
+    // Validated before any die is thrown, so a bad call fails at once (and
+    // leaves the seeded stream alone).
     setup.validate(&set, &party.ctx).map_err(super::fc_words)?;
-    let called_by = (req.player != caller.user_id).then_some(caller.user_id);
+    let called = req.player != caller.user_id || req.npc.is_some();
+    let called_by = called.then_some(caller.user_id);
     let mut st = CheckSession::new(setup, roller, called_by, set.ve_edition);
-    // A player's own check throws its d20 at once (issue 31 item 3); one
-    // the FC calls for a player waits for that player's **Roll d20** (and
-    // may still be adjusted until then).
-    let (status, entry) = if req.player == caller.user_id {
-        let (status, entry) =
-            check::throw_at_start("roll", &set, &mut st, &party, a, caller, &mut turn.rng())?;
-        (status, Some(entry))
-    } else {
-        (Status::Open, None)
+    // A player's own check (issue 31 item 3) and an NPC's throw their d20
+    // at once (logged `check_roll`, `check_npc`); one the FC calls for a
+    // player waits for that player's **Roll d20** (and may still be
+    // adjusted until then).
+    let throw = match req.npc {
+        Some(_) => Some("npc"),
+        None => (req.player == caller.user_id).then_some("roll"),
+    };
+    let (status, entry) = match throw {
+        Some(action) => {
+            let mut rng = turn.rng();
+            let (status, entry) =
+                check::throw_at_start(action, &set, &mut st, &party, a, caller, &mut rng)?;
+            (status, Some(entry))
+        }
+        None => (Status::Open, None),
     };
     let state = VeState::Check(Box::new(st));
     post(turn, state, status, entry, req.player).await
@@ -199,52 +230,6 @@ async fn post(
         out = out.log(entry);
     }
     turn.finish(out).await
-}
-
-/// `/ve-gm fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
-#[allow(clippy::too_many_arguments)]
-pub async fn npc_check(
-    app: &App,
-    caller: &Caller,
-    name: &str,
-    rank: Rank,
-    score: u32,
-    difficulty: u32,
-    factors: Option<&str>,
-    consequence: Option<&str>,
-) -> AppResult {
-    if let Some(c) = consequence {
-        cap(app, "consequence", c)?;
-    }
-    cap(app, "name", name)?;
-    let factors = factors_of(factors)?;
-    let turn = Turn::begin(app, caller).await?;
-    turn.require_gm(GM, "roll NPC checks")?;
-    let a = actor(&turn);
-    let set = turn.settings.clone();
-    let setup = CheckSetup {
-        actor: a,
-        roller: caller.user_id,
-        subject: CheckSubject::AdHoc {
-            name: name.to_string(),
-            rank,
-            score,
-        },
-        difficulty: difficulty_target(difficulty),
-        factors,
-        consequence: consequence.unwrap_or_default().to_string(),
-    };
-    let roller = Who {
-        user: caller.user_id,
-        character: None,
-        name: name.trim().to_string(),
-    };
-    let mut st = CheckSession::new(setup, roller, Some(caller.user_id), set.ve_edition);
-    let no_one = Party::new();
-    let (status, entry) =
-        check::throw_at_start("npc", &set, &mut st, &no_one, a, caller, &mut turn.rng())?;
-    let state = VeState::Check(Box::new(st));
-    post(turn, state, status, Some(entry), caller.user_id).await
 }
 
 /// `/ve task` and `/ve-gm fc call kind:task`: opens a task for aid offers.

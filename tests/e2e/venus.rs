@@ -499,6 +499,21 @@ async fn ve_autocomplete_offers_characters_abilities_jobs_and_settings() {
         .await
         .unwrap();
     assert_eq!(names(c), vec!["Acrobat"]);
+    // The caller's active sheet's names first, each name once whatever
+    // its case or how many sheets have it.
+    for (who, want) in [
+        ("alice", ["Thief", "Acrobat"]),
+        ("bob", ["Acrobat", "Thief"]),
+    ] {
+        let line = "/ve task ability:Finesse job:t";
+        let c = t.autocomplete(who, line, "job").await.unwrap();
+        assert_eq!(names(c), want, "{who}");
+    }
+    let c = t
+        .autocomplete("bob", "/ve check ability:i difficulty:10", "ability")
+        .await
+        .unwrap();
+    assert_eq!(names(c), vec!["Finesse", "Wits"]);
     let c = t
         .autocomplete("fc", "/ve-gm settings set name:ve1_ value:x", "name")
         .await

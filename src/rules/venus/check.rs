@@ -444,6 +444,14 @@ pub fn difficulty_target(typed: u32) -> u32 {
 }
 
 impl CheckSetup {
+    /// Refuses a setup [`CheckState::start`] would refuse (who may start
+    /// it, the subject, the edition's difficulty, the factors, the
+    /// consequence) without throwing the d20: a call checked before its
+    /// roller throws.
+    pub fn validate(&self, settings: &VenusSettings, ctx: &VenusCtx) -> Result<(), RuleError> {
+        CheckState::ready(self.clone(), settings, ctx).map(|_| ())
+    }
+
     /// The target before the d20 is thrown: the absolute difficulty plus
     /// the relative factors (VE1-C1, VE2-C1).
     pub fn target(&self) -> u32 {
@@ -479,44 +487,10 @@ impl CheckState {
         ctx: &VenusCtx,
         rng: &mut R,
     ) -> Result<(Self, Vec<CheckEvent>), RuleError> {
-        let edition = settings.ve_edition;
-        if !may_act(setup.actor, setup.roller) {
-            return Err(RuleError::new(
-                "Only the roller or the GM can start this check.",
-            ));
-        }
-        let (npc, ability, rank, score) = check_subject(&setup, settings, ctx)?;
-        check_difficulty(edition, setup.difficulty)?;
-        let factors = check_relative_factors(edition, &setup.factors)?;
-        let target = setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>();
-        let consequence = clean_text("consequence", &setup.consequence)?;
-
-        let natural = d(rng, 20);
-        let autopass_min = settings.check_autopass_min(edition, rank);
-        let nat1_fails = settings.nat1_fails(edition, rank);
-        let sum = natural.saturating_add(score);
-        let mut state = CheckState {
-            edition,
-            settings: settings.clone(),
-            roller: setup.roller,
-            npc,
-            ability,
-            rank,
-            score,
-            difficulty: setup.difficulty,
-            factors,
-            target,
-            consequence,
-            natural,
-            autopass_min,
-            nat1_fails,
-            sum,
-            bonus_factors: Vec::new(),
-            bonus_dice: Vec::new(),
-            bonus: 0,
-            phase: CheckPhase::Closed,
-            result: None,
-        };
+        let mut state = Self::ready(setup, settings, ctx)?;
+        let (natural, rank, score, target) = (d(rng, 20), state.rank, state.score, state.target);
+        state.natural = natural;
+        state.sum = natural.saturating_add(score);
         let mut events = vec![CheckEvent::Rolled {
             natural,
             rank,
@@ -532,6 +506,50 @@ impl CheckState {
             None => state.phase = CheckPhase::AwaitingBonus,
         }
         Ok((state, events))
+    }
+
+    /// The check a validated setup starts as, its d20 not thrown yet
+    /// (natural 0); see [`CheckSetup::validate`].
+    fn ready(
+        setup: CheckSetup,
+        settings: &VenusSettings,
+        ctx: &VenusCtx,
+    ) -> Result<Self, RuleError> {
+        let edition = settings.ve_edition;
+        if !may_act(setup.actor, setup.roller) {
+            return Err(RuleError::new(
+                "Only the roller or the GM can start this check.",
+            ));
+        }
+        let (npc, ability, rank, score) = check_subject(&setup, settings, ctx)?;
+        check_difficulty(edition, setup.difficulty)?;
+        let factors = check_relative_factors(edition, &setup.factors)?;
+        let target = setup.difficulty + factors.iter().map(|f| f.value).sum::<u32>();
+        let consequence = clean_text("consequence", &setup.consequence)?;
+        let autopass_min = settings.check_autopass_min(edition, rank);
+        let nat1_fails = settings.nat1_fails(edition, rank);
+        Ok(CheckState {
+            edition,
+            settings: settings.clone(),
+            roller: setup.roller,
+            npc,
+            ability,
+            rank,
+            score,
+            difficulty: setup.difficulty,
+            factors,
+            target,
+            consequence,
+            natural: 0,
+            autopass_min,
+            nat1_fails,
+            sum: 0,
+            bonus_factors: Vec::new(),
+            bonus_dice: Vec::new(),
+            bonus: 0,
+            phase: CheckPhase::Closed,
+            result: None,
+        })
     }
 
     /// Reads the d20 before any bonus: a natural 1 fails (VE1-C3,
@@ -1036,6 +1054,35 @@ mod tests {
     }
 
     #[test]
+    fn ve1_c1_a_setup_is_validated_before_the_d20_is_thrown() {
+        let c = ctx(Rank::Bronze, 3, 10);
+        let s1 = settings(Edition::One);
+        // What start refuses, validate refuses with the same words.
+        for bad in [setup(12, &[]), setup(5, &[1, 1, 1, 1, 1])] {
+            let mut rng = StdRng::seed_from_u64(0);
+            let started = CheckState::start(bad.clone(), &s1, &c, &mut rng).unwrap_err();
+            assert_eq!(bad.validate(&s1, &c).unwrap_err(), started);
+        }
+        let npc = CheckSetup {
+            subject: CheckSubject::AdHoc {
+                name: "Guard".into(),
+                rank: Rank::Gold,
+                score: 3,
+            },
+            ..setup(10, &[])
+        };
+        let e = npc.validate(&s1, &c).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Only the GM can roll a check with ad-hoc numbers (an NPC check)."
+        );
+        // A good setup passes, and throws the same d20 after (seed 0: 17).
+        setup(20, &[]).validate(&s1, &c).unwrap();
+        let st = start(Edition::One, 0, &c, setup(20, &[]));
+        assert_eq!((st.natural, st.sum), (17, 20));
+    }
+
+    #[test]
     fn ve1_c2_and_ve1_c5_d20_plus_score_meets_target() {
         // Seed 0: natural 17. Score 3 → 20 against target 20: pass.
         let c = ctx(Rank::Bronze, 3, 10);
@@ -1208,6 +1255,39 @@ mod tests {
         let st = start(Edition::One, 3, &c0, setup(20, &[]));
         let e = step(st, &mut c0, add(FactorKind::Lot, 1), 0).unwrap_err();
         assert_eq!(e.message, "Ada has no Lots left to spend.");
+    }
+
+    #[test]
+    fn ve1_c7_several_moves_apply_all_or_none() {
+        let mut c = ctx(Rank::Bronze, 2, 2);
+        let st = start(Edition::One, 3, &c, setup(20, &[]));
+        let lots = || [add(FactorKind::Lot, 1), add(FactorKind::Lot, 1)];
+        let resolve = CheckAction::Resolve { actor: P };
+        // A refusal after the Lots were spent spends none of them.
+        let twice = lots().into_iter().chain([resolve.clone(), resolve.clone()]);
+        let e = st
+            .clone()
+            .apply_all(&mut c, twice, &mut StdRng::seed_from_u64(1))
+            .unwrap_err();
+        assert_eq!(e.message, "This check is already over.");
+        assert_eq!(c.sheets[&1].lots, 2);
+        // All of them: as applied one by one (seed 1: two bonus dice).
+        let once = lots().into_iter().chain([resolve]);
+        let (st, ev) = st
+            .apply_all(&mut c, once, &mut StdRng::seed_from_u64(1))
+            .unwrap();
+        assert_eq!(c.sheets[&1].lots, 0);
+        assert_eq!(st.bonus_dice.len(), 2);
+        let spent = ev.iter().filter(|e| {
+            matches!(
+                e,
+                CheckEvent::Sheet {
+                    event: SheetEvent::LotSpent { .. },
+                    ..
+                }
+            )
+        });
+        assert_eq!(spent.count(), 2);
     }
 
     #[test]

@@ -752,12 +752,13 @@ impl VenusSheet {
         Ok(())
     }
 
-    /// Jobs that inherit `ability` (the jobs usable for a task on it, VE-3).
-    pub fn jobs_for(&self, ability: &str) -> Vec<&str> {
+    /// Jobs that inherit `ability`, with their level (the jobs usable for a
+    /// task on it, VE-3, learning ones included).
+    pub fn jobs_for(&self, ability: &str) -> Vec<(String, u32)> {
         self.jobs
             .iter()
             .filter(|(_, j)| j.inherits_ability(ability))
-            .map(|(k, _)| k.as_str())
+            .map(|(k, j)| (k.clone(), j.level))
             .collect()
     }
 
@@ -1424,7 +1425,10 @@ mod tests {
         assert!(s.add_job("thief", &["Wits".into()], 1).is_err());
         s.add_job("Spy", &["wits".into()], 1).unwrap();
         assert_eq!(s.job("SPY").unwrap().inherits, vec!["Wits".to_string()]);
-        assert_eq!(s.jobs_for("Finesse"), vec!["Thief"]);
+        assert_eq!(s.jobs_for("Finesse"), [("Thief".to_string(), 2)]);
+        s.start_learning("Acrobat", &["Finesse".into()]).unwrap();
+        let learning = ("Acrobat".to_string(), 0);
+        assert_eq!(s.jobs_for("finesse"), [learning, ("Thief".into(), 2)]);
         assert!(s.remove_ability("Wits").is_err());
     }
 

@@ -15,11 +15,9 @@ use super::state::VeState;
 use super::{fc_words, GM};
 use crate::app::pipeline::Record;
 use crate::app::{log, App, AppError, AppResult, Caller};
-use crate::rules::venus::task::{TaskAction, TaskEvent, TaskPhase};
+use crate::rules::venus::task::{TaskAction, TaskPhase};
 use crate::rules::venus::Rank;
-use crate::rules::venus::{TaskState, VenusCtx};
 use crate::rules::Actor;
-use rand::rngs::StdRng;
 
 /// What the FC changes on one ally's die.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,24 +60,6 @@ fn die_actions(a: Actor, die: AllyDie) -> (Vec<TaskAction>, Vec<String>) {
     (actions, parts)
 }
 
-/// Applies the actions to the task in turn (all or none): their events.
-fn apply_all(
-    task: &mut TaskState,
-    ctx: &mut VenusCtx,
-    actions: &[TaskAction],
-    rng: &mut StdRng,
-) -> Result<Vec<TaskEvent>, AppError> {
-    let mut next = task.clone();
-    let mut events = Vec::new();
-    for action in actions {
-        let (after, ev) = next.apply(ctx, action.clone(), rng).map_err(fc_words)?;
-        next = after;
-        events.extend(ev);
-    }
-    *task = next;
-    Ok(events)
-}
-
 /// `/ve-gm fc ally`: overrides an ally's rank and/or flags their die as
 /// magical on the task `roll` (else the newest waiting for its dice).
 pub async fn ally_die(
@@ -96,17 +76,13 @@ pub async fn ally_die(
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, "override an ally's rank or flag their die as magical")?;
     let a = actor(&turn);
-    let found = chosen_roll(
-        turn.tx(),
-        caller,
-        roll,
-        |s| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers),
-    )
-    .await?;
-    let Some((session, VeState::Task(mut t))) = found else {
-        return Err(AppError::user(
-            "There is no task waiting for its dice in this channel.",
-        ));
+    let waiting =
+        |s: &VeState| matches!(s, VeState::Task(t) if t.task.phase == TaskPhase::AidOffers);
+    let none = "There is no task waiting for its dice in this channel.";
+    let (session, VeState::Task(mut t)) =
+        chosen_roll(turn.tx(), caller, roll, waiting, none).await?
+    else {
+        return Err(AppError::Internal("not a task".into()));
     };
     if !t.task.allies.iter().any(|x| x.id == die.ally) {
         return Err(AppError::user(format!(
@@ -115,9 +91,11 @@ pub async fn ally_die(
         )));
     }
     let mut party = Party::load(turn.tx(), caller.guild_id, t.whos()).await?;
-    let mut rng = turn.rng();
     let (actions, parts) = die_actions(a, die);
-    let events = apply_all(&mut t.task, &mut party.ctx, &actions, &mut rng)?;
+    let (task, events) = (t.task.clone())
+        .apply_all(&mut party.ctx, actions.clone(), &mut turn.rng())
+        .map_err(fc_words)?;
+    t.task = task;
     let line = format!(
         "The {GM} set {}'s die: it {}.",
         t.name_of(die.ally),

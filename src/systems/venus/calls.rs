@@ -3,8 +3,6 @@
 //! dice are thrown; and commands that act on "the roll in progress in
 //! this channel" (a named bonus factor, void, force-close).
 
-use rand::{rngs::StdRng, SeedableRng};
-
 use super::buttons::{CheckButton, TaskButton};
 use super::context::{actor, minutes, Outcome, Turn};
 use super::format::{parse_factors, split_names};
@@ -18,9 +16,7 @@ use crate::rules::venus::check::{
     difficulty_target, CheckSetup, CheckSubject, FactorKind, NamedFactor,
 };
 use crate::rules::venus::sheet::MAX_NOTE_LEN;
-use crate::rules::venus::{
-    CheckState, Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet,
-};
+use crate::rules::venus::{Edition, Rank, TaskSetup, TaskState, VenusSettings, VenusSheet};
 use crate::rules::Actor;
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
@@ -32,8 +28,11 @@ pub struct RollRequest {
     pub player: i64,
     /// A named character of the roller instead of their active one.
     pub character: Option<String>,
-    /// The ability the FC picked.
+    /// The ability the FC picked; for an NPC check, who and what rolls
+    /// ("Guard captain: Wits").
     pub ability: String,
+    /// An NPC check's ad-hoc rank and score (FC only; thrown at once).
+    pub npc: Option<(Rank, u32)>,
     /// Checks: 5/10/15/20(/25), or 1-4 steps of 5. Edition-2 tasks: 1-4.
     pub difficulty: Option<u32>,
     /// Relative factors, `Darkness, Wounds+2`.
@@ -74,6 +73,13 @@ pub struct Adjust {
     pub ropes: Option<bool>,
     /// The roll to change (`roll:`); `None`: the newest waiting.
     pub roll: Option<RollRef>,
+}
+
+impl Adjust {
+    /// The new relative factors, read from their text.
+    fn new_factors(&self) -> Option<Vec<NamedFactor>> {
+        self.factors.as_deref().map(parse_factors)
+    }
 }
 
 /// Refuses a free text (`what`) longer than the guild's text limit.
@@ -128,12 +134,16 @@ async fn roller_party(
     Ok((roller, party))
 }
 
-/// `/ve check` and `/ve-gm fc call kind:check`: a player's own check throws
-/// its d20 at once; one the FC calls for a player waits for that player's
-/// **Roll d20** (the FC may still adjust it).
+/// `/ve check`, `/ve-gm fc call kind:check` and `/ve-gm fc npc`: a
+/// player's own check and the FC's NPC check (ad-hoc rank and score) throw
+/// their d20 at once; one the FC calls for a player waits for that
+/// player's **Roll d20** (the FC may still adjust it).
 pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppResult {
     if let Some(c) = &req.consequence {
         cap(app, "consequence", c)?;
+    }
+    if req.npc.is_some() {
+        cap(app, "name", &req.ability)?;
     }
     let factors = factors_of(req.factors.as_deref())?;
     let difficulty = req.difficulty.ok_or_else(|| {
@@ -142,36 +152,54 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
     let mut turn = Turn::begin(app, caller).await?;
     let a = actor(&turn);
     let set = turn.settings.clone();
-    let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+    let (subject, roller, party) = match req.npc {
+        Some((rank, score)) => {
+            turn.require_gm(GM, "roll NPC checks")?;
+            let name = req.ability.clone();
+            let roller = Who {
+                user: caller.user_id,
+                character: None,
+                name: name.trim().to_string(),
+            };
+            let subject = CheckSubject::AdHoc { name, rank, score };
+            (subject, roller, Party::new())
+        }
+        None => {
+            let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+            let ability = req.ability.clone();
+            (CheckSubject::Sheet { ability }, roller, party)
+        }
+    };
     let setup = CheckSetup {
         actor: a,
         roller: req.player,
-        subject: CheckSubject::Sheet {
-            ability: req.ability.clone(),
-        },
+        subject,
         difficulty: difficulty_target(difficulty),
         factors,
         consequence: req.consequence.clone().unwrap_or_default(),
     };
-    // Validate now (on a throwaway generator), so a bad call fails at once.
-    CheckState::start(
-        setup.clone(),
-        &set,
-        &party.ctx,
-        &mut StdRng::seed_from_u64(0),
-    )
-    .map_err(super::fc_words)?;
-    let called_by = (req.player != caller.user_id).then_some(caller.user_id);
+    // Validated before any die is thrown, so a bad call fails at once (and
+    // leaves the seeded stream alone).
+    setup.validate(&set, &party.ctx).map_err(super::fc_words)?;
+    let called = req.player != caller.user_id || req.npc.is_some();
+    let called_by = called.then_some(caller.user_id);
     let mut st = CheckSession::new(setup, roller, called_by, set.ve_edition);
-    // A player's own check throws its d20 at once (issue 31 item 3); one
-    // the FC calls for a player waits for that player's **Roll d20** (and
-    // may still be adjusted until then).
-    let (status, entry) = if req.player == caller.user_id {
-        let (status, entry) =
-            check::throw_at_start("roll", &set, &mut st, &party, a, caller, &mut turn.rng())?;
-        (status, Some(entry))
-    } else {
-        (Status::Open, None)
+    // A player's own check (issue 31 item 3) and an NPC's throw their d20
+    // at once (logged `check_roll`, `check_npc`); one the FC calls for a
+    // player waits for that player's **Roll d20** (and may still be
+    // adjusted until then).
+    let throw = match req.npc {
+        Some(_) => Some("npc"),
+        None => (req.player == caller.user_id).then_some("roll"),
+    };
+    let (status, entry) = match throw {
+        Some(action) => {
+            let mut rng = turn.rng();
+            let (status, entry) =
+                check::throw_at_start(action, &set, &mut st, &party, a, caller, &mut rng)?;
+            (status, Some(entry))
+        }
+        None => (Status::Open, None),
     };
     let state = VeState::Check(Box::new(st));
     post(turn, state, status, entry, req.player).await
@@ -202,52 +230,6 @@ async fn post(
         out = out.log(entry);
     }
     turn.finish(out).await
-}
-
-/// `/ve-gm fc npc`: the FC rolls an NPC check with ad-hoc rank and score at once.
-#[allow(clippy::too_many_arguments)]
-pub async fn npc_check(
-    app: &App,
-    caller: &Caller,
-    name: &str,
-    rank: Rank,
-    score: u32,
-    difficulty: u32,
-    factors: Option<&str>,
-    consequence: Option<&str>,
-) -> AppResult {
-    if let Some(c) = consequence {
-        cap(app, "consequence", c)?;
-    }
-    cap(app, "name", name)?;
-    let factors = factors_of(factors)?;
-    let turn = Turn::begin(app, caller).await?;
-    turn.require_gm(GM, "roll NPC checks")?;
-    let a = actor(&turn);
-    let set = turn.settings.clone();
-    let setup = CheckSetup {
-        actor: a,
-        roller: caller.user_id,
-        subject: CheckSubject::AdHoc {
-            name: name.to_string(),
-            rank,
-            score,
-        },
-        difficulty: difficulty_target(difficulty),
-        factors,
-        consequence: consequence.unwrap_or_default().to_string(),
-    };
-    let roller = Who {
-        user: caller.user_id,
-        character: None,
-        name: name.trim().to_string(),
-    };
-    let mut st = CheckSession::new(setup, roller, Some(caller.user_id), set.ve_edition);
-    let no_one = Party::new();
-    let (status, entry) =
-        check::throw_at_start("npc", &set, &mut st, &no_one, a, caller, &mut turn.rng())?;
-    let state = VeState::Check(Box::new(st));
-    post(turn, state, status, Some(entry), caller.user_id).await
 }
 
 /// `/ve task` and `/ve-gm fc call kind:task`: opens a task for aid offers.
@@ -358,19 +340,20 @@ async fn open_here(tx: &mut Tx, caller: &Caller, n: i64) -> Result<Vec<Session>,
 }
 
 /// The newest open (not timed-out) Venus roll in the caller's channel that
-/// `want` accepts.
+/// `want` accepts; refused with `none` when there is none.
 pub async fn latest_roll(
     tx: &mut Tx,
     caller: &Caller,
     want: impl Fn(&VeState) -> bool,
-) -> Result<Option<(Session, VeState)>, AppError> {
+    none: &str,
+) -> Result<(Session, VeState), AppError> {
     for s in open_here(tx, caller, 20).await? {
         let st: VeState = sessions::load(&s)?;
         if want(&st) {
-            return Ok(Some((s, st)));
+            return Ok((s, st));
         }
     }
-    Ok(None)
+    Err(AppError::user(none))
 }
 
 /// A roll named by a `roll:` option: its number as the caller reads it in
@@ -425,15 +408,16 @@ const NAMEABLE: i64 = 100;
 /// The roll a game-master command acts on: `roll` (the `roll:` option)
 /// when given, which must name one open Venus roll of this channel that
 /// the caller may read and `want` accepts; else the newest that `want`
-/// accepts.
+/// accepts, refused with `none` when there is none.
 pub async fn chosen_roll(
     tx: &mut Tx,
     caller: &Caller,
     roll: Option<RollRef>,
     want: impl Fn(&VeState) -> bool,
-) -> Result<Option<(Session, VeState)>, AppError> {
+    none: &str,
+) -> Result<(Session, VeState), AppError> {
     let Some(roll) = roll else {
-        return latest_roll(tx, caller, want).await;
+        return latest_roll(tx, caller, want, none).await;
     };
     let mut named = Vec::new();
     for s in open_here(tx, caller, NAMEABLE).await? {
@@ -465,7 +449,7 @@ pub async fn chosen_roll(
             "That roll cannot be changed that way now (its dice may be thrown already).",
         ));
     }
-    Ok(Some((s, st)))
+    Ok((s, st))
 }
 
 /// Reads a `roll:` option: a typed `#N` or `N` (the number in the roll's
@@ -502,58 +486,45 @@ pub async fn open_rolls(app: &App, caller: &Caller, partial: &str) -> Vec<(Strin
         return Vec::new();
     };
     let fc = rights::is_fc(&mut tx, caller).await.unwrap_or(false);
-    let rows = storage::sessions::open_in_channel_aged(
-        &mut tx,
-        caller.guild_id,
-        caller.channel_id,
-        KIND,
-        25,
-    )
-    .await
-    .unwrap_or_default();
+    let (guild, channel) = (caller.guild_id, caller.channel_id);
+    let rows = storage::sessions::open_in_channel_aged(&mut tx, guild, channel, KIND, 25)
+        .await
+        .unwrap_or_default();
     let now = storage::now_ms();
     let p = partial.trim().to_lowercase();
-    let mut numbered = Vec::with_capacity(rows.len());
+    let mut out = Vec::new();
     for (s, at) in rows {
-        if s.expires_at.is_some_and(|t| t <= now) {
-            continue;
-        }
-        let Ok(number) = crate::app::secret::number(&mut tx, &s).await else {
+        let Some((roller, label)) = sessions::load(&s).ok().as_ref().and_then(roll_label) else {
             continue;
         };
-        numbered.push((s, at, number));
+        let label = format!("{label} · {}", age(now.saturating_sub(at)));
+        let mine = s.owner_id == caller.user_id || roller == caller.user_id;
+        let hidden = s.secret && !fc && !mine;
+        if s.expires_at.is_some_and(|t| t <= now) || hidden || !label.to_lowercase().contains(&p) {
+            continue;
+        }
+        if let Ok(number) = crate::app::secret::number(&mut tx, &s).await {
+            out.push((label, RollRef::value(&s, number)));
+        }
     }
-    numbered
-        .into_iter()
-        .filter_map(|(s, at, number)| {
-            let st: VeState = sessions::load(&s).ok()?;
-            let roller = match &st {
-                VeState::Check(c) => Some(c.roller.user),
-                VeState::Task(t) => Some(t.roller.user),
-                VeState::Delete(_) => None,
-            };
-            let mine = s.owner_id == caller.user_id || roller == Some(caller.user_id);
-            if s.secret && !fc && !mine {
-                return None;
-            }
-            let label = format!("{} · {}", roll_label(&st)?, age(now.saturating_sub(at)));
-            label
-                .to_lowercase()
-                .contains(&p)
-                .then(|| (label, RollRef::value(&s, number)))
-        })
-        .collect()
+    out
 }
 
-/// "Ada · Finesse check" for a roll; `None` for what is not a roll.
-fn roll_label(st: &VeState) -> Option<String> {
-    use crate::rules::venus::check::CheckSubject;
+/// The roller and "Ada · Finesse check" of a roll; `None` for what is not
+/// a roll.
+fn roll_label(st: &VeState) -> Option<(i64, String)> {
     Some(match st {
-        VeState::Check(c) => match &c.setup.subject {
-            CheckSubject::Sheet { ability } => format!("{} · {ability} check", c.roller.name),
-            CheckSubject::AdHoc { name, .. } => format!("{} · {name} check", c.roller.name),
-        },
-        VeState::Task(t) => format!("{} · {} task", t.roller.name, t.setup.ability),
+        VeState::Check(c) => {
+            let what = match &c.setup.subject {
+                CheckSubject::Sheet { ability } => ability,
+                CheckSubject::AdHoc { name, .. } => name,
+            };
+            (c.roller.user, format!("{} · {what} check", c.roller.name))
+        }
+        VeState::Task(t) => {
+            let label = format!("{} · {} task", t.roller.name, t.setup.ability);
+            (t.roller.user, label)
+        }
         VeState::Delete(_) => return None,
     })
 }
@@ -613,7 +584,7 @@ pub async fn bonus(
     let mut turn = Turn::begin(app, caller).await?;
     let fc = turn.fc;
     let me = caller.user_id;
-    let found = latest_roll(turn.tx(), caller, |s| match s {
+    let waiting = |s: &VeState| match s {
         VeState::Check(c) => {
             c.check
                 .as_ref()
@@ -621,13 +592,9 @@ pub async fn bonus(
                 && (fc || c.roller.user == me)
         }
         _ => false,
-    })
-    .await?;
-    let Some(found) = found else {
-        return Err(AppError::user(
-            "You have no check waiting for bonus factors in this channel.",
-        ));
     };
+    let none = "You have no check waiting for bonus factors in this channel.";
+    let found = latest_roll(turn.tx(), caller, waiting, none).await?;
     let named = CheckButton::Named {
         name: name.trim().to_string(),
         kind,
@@ -662,15 +629,9 @@ pub async fn end_chosen_roll(
     };
     let mut turn = Turn::begin(app, caller).await?;
     turn.require_gm(GM, what)?;
-    let found = chosen_roll(turn.tx(), caller, roll, |s| {
-        !matches!(s, VeState::Delete(_))
-    })
-    .await?;
-    let Some(found) = found else {
-        return Err(AppError::user(
-            "There is no Venus roll in progress in this channel.",
-        ));
-    };
+    let any = |s: &VeState| !matches!(s, VeState::Delete(_));
+    let none = "There is no Venus roll in progress in this channel.";
+    let found = chosen_roll(turn.tx(), caller, roll, any, none).await?;
     act(turn, caller, found, buttons, note).await
 }
 
@@ -695,17 +656,13 @@ pub async fn adjust(app: &App, caller: &Caller, adj: Adjust) -> AppResult {
     turn.require_gm(GM, "adjust a roll")?;
     let a = actor(&turn);
     let set = turn.settings.clone();
-    let found = chosen_roll(turn.tx(), caller, adj.roll, |s| match s {
+    let waiting = |s: &VeState| match s {
         VeState::Check(c) => c.check.is_none() && c.ended_before_roll.is_none(),
         VeState::Task(t) => t.task.phase == crate::rules::venus::TaskPhase::AidOffers,
         VeState::Delete(_) => false,
-    })
-    .await?;
-    let Some((session, state)) = found else {
-        return Err(AppError::user(
-            "There is no roll waiting for its dice in this channel.",
-        ));
     };
+    let none = "There is no roll waiting for its dice in this channel.";
+    let (session, state) = chosen_roll(turn.tx(), caller, adj.roll, waiting, none).await?;
     let new_state = match state {
         VeState::Check(c) => adjust_check(turn.tx(), caller, c, &adj, &set).await?,
         VeState::Task(t) => adjust_task(&mut turn, t, &adj, &set, a).await?,
@@ -729,6 +686,13 @@ pub fn redrawn(turn: &Turn<'_>, session: Session, state: VeState, note: String) 
     .save(session, &state, Status::Open, minutes(turn))
 }
 
+/// Puts `new` in `slot` when the FC gave it (an adjusted setup's field).
+fn put<T>(slot: &mut T, new: Option<T>) {
+    if let Some(v) = new {
+        *slot = v;
+    }
+}
+
 /// `/ve-gm fc adjust` on a check not yet thrown: the new setup, validated.
 async fn adjust_check(
     tx: &mut Tx,
@@ -737,20 +701,15 @@ async fn adjust_check(
     adj: &Adjust,
     set: &VenusSettings,
 ) -> Result<VeState, AppError> {
-    if let Some(d) = adj.difficulty {
-        c.setup.difficulty = difficulty_target(d);
-    }
-    if let Some(f) = &adj.factors {
-        c.setup.factors = parse_factors(f);
-    }
-    if let Some(t) = &adj.consequence {
-        c.setup.consequence = t.clone();
-    }
-    if let Some(ab) = &adj.ability {
-        c.setup.subject = CheckSubject::Sheet {
-            ability: ab.clone(),
-        };
-    }
+    let setup = &mut c.setup;
+    let subject = adj
+        .ability
+        .clone()
+        .map(|ability| CheckSubject::Sheet { ability });
+    put(&mut setup.difficulty, adj.difficulty.map(difficulty_target));
+    put(&mut setup.factors, adj.new_factors());
+    put(&mut setup.consequence, adj.consequence.clone());
+    put(&mut setup.subject, subject);
     if adj.job.is_some() || adj.magic.is_some() || adj.crits.is_some() || adj.ropes.is_some() {
         return Err(AppError::user(
             "A check has no job, magic, crits or learning factor to change.",
@@ -762,8 +721,7 @@ async fn adjust_check(
         id: c.roller.user,
         gm: false,
     };
-    CheckState::start(setup, set, &party.ctx, &mut StdRng::seed_from_u64(0))
-        .map_err(super::fc_words)?;
+    setup.validate(set, &party.ctx).map_err(super::fc_words)?;
     c.note = Some("adjusted by the FC".into());
     Ok(VeState::Check(c))
 }
@@ -778,31 +736,17 @@ async fn adjust_task(
     a: Actor,
 ) -> Result<VeState, AppError> {
     let mut setup = t.setup.clone();
-    if let Some(d) = adj.difficulty {
-        setup.difficulty = d;
-    }
-    if let Some(f) = &adj.factors {
-        setup.factors = parse_factors(f);
-    }
-    if let Some(x) = &adj.consequence {
-        setup.consequence = x.clone();
-    }
-    if let Some(ab) = &adj.ability {
-        setup.ability = ab.clone();
-    }
+    put(&mut setup.difficulty, adj.difficulty);
+    put(&mut setup.factors, adj.new_factors());
+    put(&mut setup.consequence, adj.consequence.clone());
+    put(&mut setup.ability, adj.ability.clone());
     if let Some(j) = &adj.job {
         setup.job = j.clone();
         setup.learn_inherits = None;
     }
-    if let Some(m) = adj.magic {
-        setup.magic = m;
-    }
-    if let Some(c) = adj.crits {
-        setup.crits = c;
-    }
-    if let Some(r) = adj.ropes {
-        setup.no_learning_factor = !r;
-    }
+    put(&mut setup.magic, adj.magic);
+    put(&mut setup.crits, adj.crits);
+    put(&mut setup.no_learning_factor, adj.ropes.map(|r| !r));
     setup.actor = a;
     let guild = turn.caller().guild_id;
     let party = Party::load(turn.tx(), guild, t.whos()).await?;

@@ -14,8 +14,6 @@
 mod bonus;
 mod roll;
 
-use rand::Rng;
-
 use super::buttons::CheckButton;
 use super::changes;
 use super::context::{actor, minutes, Outcome, Turn};
@@ -192,24 +190,6 @@ pub fn record(
     }
 }
 
-fn apply(
-    state: CheckState,
-    party: &mut Party,
-    actions: Vec<CheckAction>,
-    rng: &mut impl Rng,
-) -> Result<(CheckState, Vec<CheckEvent>), AppError> {
-    let mut state = state;
-    let mut events = Vec::new();
-    for a in actions {
-        let (s, ev) = state
-            .apply(&mut party.ctx, a, rng)
-            .map_err(super::fc_words)?;
-        state = s;
-        events.extend(ev);
-    }
-    Ok((state, events))
-}
-
 /// A click on a check's button or menu.
 pub async fn click(
     app: &App,
@@ -275,7 +255,9 @@ pub async fn press(
             if actions.is_empty() {
                 return Err(AppError::user("There is nothing to do for that now."));
             }
-            let (state, ev) = apply(state, &mut party, actions, &mut rng)?;
+            let (state, ev) = state
+                .apply_all(&mut party.ctx, actions, &mut rng)
+                .map_err(super::fc_words)?;
             st.check = Some(state);
             st.note = Some(note_for(&button, &clicker(&st, &caller)));
             ev

@@ -464,30 +464,25 @@ async fn names(
         .await
         .unwrap_or_default();
     let p = partial.trim().to_lowercase();
-    let mut mine: Vec<String> = Vec::new();
-    let mut others: Vec<String> = Vec::new();
+    // (someone else's, name): the caller's active sheet's names first.
+    let mut found: Vec<(bool, String)> = Vec::new();
     for r in rows {
         let Ok(s) = serde_json::from_str::<VenusSheet>(&r.sheet) else {
             continue;
         };
-        let own = r.owner_id == caller.user_id && r.active;
-        for n in of(&s) {
-            if !n.to_lowercase().contains(&p) {
-                continue;
-            }
-            let list = if own { &mut mine } else { &mut others };
-            if !list.iter().any(|x| x.eq_ignore_ascii_case(&n)) {
-                list.push(n);
-            }
+        let other = !(r.owner_id == caller.user_id && r.active);
+        let matching = of(&s).into_iter().filter(|n| n.to_lowercase().contains(&p));
+        found.extend(matching.map(|n| (other, n)));
+    }
+    found.sort_by_key(|(other, _)| *other);
+    let mut out: Vec<String> = Vec::new();
+    for (_, n) in found {
+        if !out.iter().any(|x| x.eq_ignore_ascii_case(&n)) {
+            out.push(n);
         }
     }
-    for n in others {
-        if !mine.iter().any(|x| x.eq_ignore_ascii_case(&n)) {
-            mine.push(n);
-        }
-    }
-    mine.truncate(25);
-    mine
+    out.truncate(25);
+    out
 }
 
 #[cfg(test)]

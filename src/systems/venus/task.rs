@@ -56,13 +56,7 @@ pub async fn refresh(
     st.roller_jobs = ctx
         .sheets
         .get(&st.roller.user)
-        .map(|s| {
-            s.jobs
-                .iter()
-                .filter(|(_, j)| j.inherits_ability(&ability))
-                .map(|(k, j)| (k.clone(), j.level))
-                .collect()
-        })
+        .map(|s| s.jobs_for(&ability))
         .unwrap_or_default();
     let standing: Vec<i64> = st.task.standing_allies().map(|a| a.id).collect();
     let rows = storage::characters::list(tx, guild_id, SYSTEM, None, 200).await?;

@@ -17,33 +17,17 @@ slash_choice!(Rank {
     Platinum => "Platinum",
 });
 
-/// A tier (edition 2), or none.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum TierChoice {
-    /// Historic.
-    Historic,
-    /// Heroic.
-    Heroic,
-    /// Mythic.
-    Mythic,
-    /// Deific.
-    Deific,
-    /// No tier.
-    None,
-}
+/// A tier (edition 2), or none (`/ve sheet create` and `set`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TierChoice(pub Option<Tier>);
 
-impl TierChoice {
-    /// The rules' tier (`None` for no tier).
-    pub fn tier(self) -> Option<Tier> {
-        match self {
-            TierChoice::Historic => Some(Tier::Historic),
-            TierChoice::Heroic => Some(Tier::Heroic),
-            TierChoice::Mythic => Some(Tier::Mythic),
-            TierChoice::Deific => Some(Tier::Deific),
-            TierChoice::None => None,
-        }
-    }
-}
+slash_choice!(TierChoice [
+    "Historic" => TierChoice(Some(Tier::Historic)),
+    "Heroic" => TierChoice(Some(Tier::Heroic)),
+    "Mythic" => TierChoice(Some(Tier::Mythic)),
+    "Deific" => TierChoice(Some(Tier::Deific)),
+    "None" => TierChoice(None),
+]);
 
 slash_choice!(NoteKind [
     "Asset" => NoteKind::Attribute(AttributeKind::Asset),

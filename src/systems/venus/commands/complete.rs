@@ -3,8 +3,9 @@
 use poise::serenity_prelude as serenity;
 
 use crate::app::{characters, rights};
+use crate::kit::suggest::choices;
 use crate::kit::{caller_of, Context};
-use crate::systems::venus::{sheets, SYSTEM};
+use crate::systems::venus::{calls, sheets, SYSTEM};
 
 fn answer(names: Vec<String>) -> serenity::CreateAutocompleteResponse {
     serenity::CreateAutocompleteResponse::new().set_choices(
@@ -50,11 +51,6 @@ pub async fn roll(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomple
     let Ok(caller) = caller_of(ctx) else {
         return answer(Vec::new());
     };
-    let choices = crate::systems::venus::calls::open_rolls(&ctx.data().app, &caller, partial)
-        .await
-        .into_iter()
-        .take(25)
-        .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
-        .collect();
-    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+    let rolls = calls::open_rolls(&ctx.data().app, &caller, partial).await;
+    choices(rolls.into_iter().take(25))
 }

@@ -70,6 +70,7 @@ command! {
             player: uid(&player),
             character: None,
             ability,
+            npc: None,
             difficulty,
             factors,
             consequence,
@@ -114,17 +115,16 @@ command! {
         consequence: Option<String>,
         #[secret = "Only you and the FC see it"] secret,
     ) {
-        calls::npc_check(
-            &ctx.data().app,
-            &caller,
-            &name,
-            rank,
-            score,
-            difficulty,
-            factors.as_deref(),
-            consequence.as_deref(),
-        )
-        .await
+        let req = RollRequest {
+            player: caller.user_id,
+            ability: name,
+            npc: Some((rank, score)),
+            difficulty: Some(difficulty),
+            factors,
+            consequence,
+            ..RollRequest::default()
+        };
+        calls::start_check(&ctx.data().app, &caller, req).await
     }
 }
 

@@ -37,7 +37,7 @@ command! {
         #[max_length = 3000]
         abilities: Option<String>,
     ) {
-        let (tier, abilities) = (tier.and_then(TierChoice::tier), abilities.as_deref());
+        let (tier, abilities) = (tier.and_then(|t| t.0), abilities.as_deref());
         sheets::create(&ctx.data().app, &caller, &name, tier, abilities).await
     }
 }
@@ -137,7 +137,7 @@ command! {
             }
         } else {
             let edits = SetEdits {
-                tier: tier.map(TierChoice::tier),
+                tier: tier.map(|t| t.0),
                 lots,
                 ego,
             };

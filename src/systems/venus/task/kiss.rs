@@ -274,16 +274,15 @@ fn declarations(
 /// Applies `actions` to copies of the task and the sheets: the task as it
 /// would then stand, or the rules core's refusal in the FC's words.
 fn trial(t: &Turn<'_>, actions: &[TaskAction]) -> Result<TaskState, String> {
-    let mut task = t.st.task.clone();
     let mut ctx = t.party.ctx.clone();
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
-    for act in actions {
-        task = task
-            .apply(&mut ctx, act.clone(), &mut rng)
-            .map_err(|e| fc_words(e).user_message())?
-            .0;
-    }
-    Ok(task)
+    let tried =
+        t.st.task
+            .clone()
+            .apply_all(&mut ctx, actions.to_vec(), &mut rng);
+    tried
+        .map(|(task, _)| task)
+        .map_err(|e| fc_words(e).user_message())
 }
 
 /// The next `n` unused attributes or insights of `by` ([`free_names`]).

@@ -252,11 +252,9 @@ impl<'a> Turn<'a> {
     /// FC a window to subvert one unbought secondary consequence, which
     /// changes no number (A-V15).
     fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
-        let mut task = self.st.task.clone();
-        let mut events = Vec::new();
-        for act in &step.actions {
-            task = self.rule(task, act.clone(), &mut events)?;
-        }
+        let (mut task, mut events) = (self.st.task.clone())
+            .apply_all(&mut self.party.ctx, step.actions.clone(), &mut self.rng)
+            .map_err(fc_words)?;
         // VE1-S4: once no beat is left to spend (the last one bought, or
         // none struck once the dice are final) there is nothing left to
         // decide, so spending finishes by itself (unless the exp of a Lot

@@ -270,10 +270,11 @@ impl<'a, G: Scope> Turn<'a, G> {
         G::check(c)
     }
 
-    /// The guild's character `id`, if it still exists.
+    /// The guild's character `id`, if it still exists and is of this game.
     pub async fn character_by_id(&mut self, id: i64) -> Result<Option<Loaded<G::Sheet>>, AppError> {
         let guild = self.caller.guild_id;
-        let Some(row) = storage::characters::get(self.tx(), guild, id).await? else {
+        let row = storage::characters::get(self.tx(), guild, id).await?;
+        let Some(row) = row.filter(|r| r.system == G::ID) else {
             return Ok(None);
         };
         let sheet = serde_json::from_str(&row.sheet)?;
@@ -964,9 +965,10 @@ impl Record {
         self
     }
 
-    /// The character it is about.
-    pub fn character(mut self, id: i64) -> Self {
-        self.character = Some(id);
+    /// The character it is about (an id, or `None` when it is about none:
+    /// an NPC, a roll without a sheet).
+    pub fn character(mut self, id: impl Into<Option<i64>>) -> Self {
+        self.character = id.into();
         self
     }
 

@@ -87,3 +87,26 @@ async fn a_channel_plays_one_system() {
             .unwrap();
     }
 }
+
+/// A character is read by its id only as its own game's: another game's
+/// sheet (a stale id in a session's state) is no character of this game,
+/// not a sheet read as the wrong type.
+#[tokio::test]
+async fn a_character_by_id_is_only_its_own_games() {
+    use kismet::app::pipeline::Turn;
+    use kismet::systems::storyteller::{context::Storyteller, sheets};
+    use kismet::systems::venus::context::Venus;
+    let app = app(2).await;
+    let alice = caller("alice");
+    let r = sheets::create(&app, &alice, "Bea", 4, None).await;
+    assert_eq!(first(&r).0, "message");
+    let mut st = Turn::<Storyteller>::begin(&app, &alice).await.unwrap();
+    let bea = st.every_character(10).await.unwrap();
+    assert_eq!(bea.len(), 1);
+    let id = bea[0].row.id;
+    let found = st.character_by_id(id).await.unwrap();
+    assert_eq!(found.map(|c| c.row.name), Some("Bea".to_string()));
+    drop(st);
+    let mut ve = Turn::<Venus>::begin(&app, &alice).await.unwrap();
+    assert!(ve.character_by_id(id).await.unwrap().is_none());
+}

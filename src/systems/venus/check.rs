@@ -181,13 +181,10 @@ pub fn record(
         events: events.to_vec(),
         result: st.check.as_ref().and_then(|c| c.result),
     };
-    let r = Record::new(&format!("check_{action}"), &inputs, &outcome)
+    Record::new(&format!("check_{action}"), &inputs, &outcome)
         .dice(&dice, faces)
-        .on_session();
-    match character {
-        Some(c) => r.character(c),
-        None => r,
-    }
+        .on_session()
+        .character(character)
 }
 
 /// A click on a check's button or menu.

@@ -80,13 +80,10 @@ fn entry(sp: &Spotlight, action: &str, character: Option<i64>) -> Record {
     let inputs = SpotlightInputs {
         action: action.to_string(),
     };
-    let r = Record::new(&format!("spotlight_{action}"), &inputs, &at)
+    Record::new(&format!("spotlight_{action}"), &inputs, &at)
         .dice(&log::NO_DICE, Vec::new())
-        .on_session();
-    match character {
-        Some(c) => r.character(c),
-        None => r,
-    }
+        .on_session()
+        .character(character)
 }
 
 /// The tracker saved with `status` and `action` logged; answered by

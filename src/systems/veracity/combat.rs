@@ -210,8 +210,7 @@ async fn seat_loaded(turn: &mut Turn<'_>, seat: &Seat<Fighter>) -> Result<Loaded
         Some(id) => turn.character_by_id(id).await?,
         None => None,
     };
-    c.filter(|c| c.row.system == SYSTEM)
-        .ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))
+    c.ok_or_else(|| AppError::user(format!("{}'s sheet no longer exists.", clean(&seat.name))))
 }
 
 /// The seat that acts: `name` (the referee: anyone on the acting side; a
@@ -530,13 +529,11 @@ async fn seat_save<T>(
         modifier,
         facet: labels.first().cloned(),
     };
-    let log = target::save_entry(what, &inputs, &save).on_session();
+    let log = target::save_entry(what, &inputs, &save)
+        .on_session()
+        .character(character);
     let title = format!("{inventory} save · {what}");
     let shown = render::save_view(&name, &title, sheet.inventory(inventory), &labels, &save);
-    let log = match character {
-        Some(id) => log.character(id),
-        None => log,
-    };
     Ok((decided, Done::shown(shown, log)))
 }
 

@@ -76,10 +76,9 @@ pub async fn save_with_help(
         facets,
     };
     let result = sheet.save(&request, &turn.settings, &mut turn.rng())?;
-    let mut log = target::save_entry("save", &request, &result).session(session);
-    if let Some(id) = character {
-        log = log.character(id);
-    }
+    let log = target::save_entry("save", &request, &result)
+        .session(session)
+        .character(character);
     let view = render::save_view(
         &name,
         &format!("{inventory} save"),

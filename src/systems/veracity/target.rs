@@ -40,7 +40,6 @@ pub async fn sheet_by_id(turn: &mut Turn<'_>, id: i64) -> Result<Loaded<Sheet>, 
     let c = turn
         .character_by_id(id)
         .await?
-        .filter(|c| c.row.system == SYSTEM)
         .ok_or_else(|| AppError::user("That sheet no longer exists."))?;
     if c.row.owner_id != turn.caller().user_id && !turn.fc {
         return Err(AppError::user(format!(

@@ -348,13 +348,10 @@ impl<'a> Turn<'a> {
             phase: Some(st.task.phase),
             outcome: st.task.outcome.clone(),
         };
-        let r = Record::new(&format!("task_{}", button.encode().0), &inputs, &outcome)
+        Record::new(&format!("task_{}", button.encode().0), &inputs, &outcome)
             .dice(&st.task.dice, thrown_faces(&st.task, events))
-            .on_session();
-        match st.roller.character {
-            Some(c) => r.character(c),
-            None => r,
-        }
+            .on_session()
+            .character(st.roller.character)
     }
 }
 

@@ -37,6 +37,52 @@ impl Condition {
     }
 }
 
+/// What a hit came to (VV-12..VV-14), read from its events in order: the
+/// first condition that incapacitates or a defense that stopped it all
+/// decides; else it landed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitOutcome {
+    /// The target is incapacitated by this condition (VV-13).
+    Incapacitated(Condition),
+    /// A defense stopped all of it: no damage, no Fault die (VV-12).
+    Absorbed,
+    /// The damage landed.
+    Landed {
+        /// Cyber 0 locked the target out, who fights on (VV-13).
+        locked_out: bool,
+        /// The Injury matching Fault dice formed at once (VV-14).
+        injury: Option<Severity>,
+        /// The Fault die rolled into the cache (VV-14).
+        fault: Option<u32>,
+    },
+}
+
+impl HitOutcome {
+    /// The outcome of a hit whose events are `events`.
+    pub fn of(events: &[OreEvent]) -> Self {
+        let (mut locked_out, mut injury, mut fault) = (false, None, None);
+        for ev in events {
+            match ev {
+                OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
+                    locked_out = true;
+                }
+                OreEvent::Incapacitated { condition } => {
+                    return HitOutcome::Incapacitated(*condition)
+                }
+                OreEvent::DamageAbsorbed { .. } => return HitOutcome::Absorbed,
+                OreEvent::FaultDie { face } => fault = Some(*face),
+                OreEvent::InjuryFormed { severity, .. } => injury = Some(*severity),
+                _ => {}
+            }
+        }
+        HitOutcome::Landed {
+            locked_out,
+            injury,
+            fault,
+        }
+    }
+}
+
 impl OreEvent {
     /// True if the event hurts its entity beyond its tracks: an Injury
     /// formed (VV-14) or a condition that incapacitates (VV-13; Cyber 0's
@@ -336,4 +382,52 @@ pub enum OreEvent {
         /// The message.
         message: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vv_12_to_14_a_hit_comes_to_incapacitation_absorption_or_what_landed() {
+        let fault = OreEvent::FaultDie { face: 2 };
+        let injury = OreEvent::InjuryFormed {
+            severity: Severity::Moderate,
+            width: 3,
+            face: 2,
+        };
+        let lock = OreEvent::Incapacitated {
+            condition: Condition::SupernaturalLost,
+        };
+        let down = OreEvent::Incapacitated {
+            condition: Condition::VitalityDown,
+        };
+        let absorbed = OreEvent::DamageAbsorbed {
+            target: Damageable::Vitality,
+            raw: 2,
+            defense: 3,
+        };
+        assert_eq!(
+            HitOutcome::of(&[fault.clone(), injury.clone(), lock.clone()]),
+            HitOutcome::Landed {
+                locked_out: true,
+                injury: Some(Severity::Moderate),
+                fault: Some(2),
+            }
+        );
+        assert_eq!(
+            HitOutcome::of(&[]),
+            HitOutcome::Landed {
+                locked_out: false,
+                injury: None,
+                fault: None,
+            }
+        );
+        // The first deciding event wins; a lock-out does not incapacitate.
+        assert_eq!(
+            HitOutcome::of(&[lock, fault, down.clone(), absorbed.clone()]),
+            HitOutcome::Incapacitated(Condition::VitalityDown)
+        );
+        assert_eq!(HitOutcome::of(&[absorbed, down]), HitOutcome::Absorbed);
+    }
 }

@@ -53,6 +53,19 @@ pub enum Phase {
     End,
 }
 
+impl Phase {
+    /// The refusal of this phase's one action (Begin, a call, a turn's end,
+    /// the round's end) tried in another phase.
+    fn refusal(self) -> &'static str {
+        match self {
+            Phase::Setup => "The fight has already begun.",
+            Phase::Call => "Stats are called in the Call phase only.",
+            Phase::Resolution => "Turns are taken in the Resolution phase.",
+            Phase::End => "The round ends once every combatant has taken their turn.",
+        }
+    }
+}
+
 /// A combatant's Called Stat roll this round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -242,6 +255,16 @@ impl Fight {
         self.note(format!("{INJURY_MARK}{}", line.as_ref()));
     }
 
+    /// Whether the fight is in `phase`, the time of that phase's action
+    /// (VV-11): the refusal names when the action is taken.
+    pub fn require(&self, phase: Phase) -> Result<(), RuleError> {
+        if self.phase == phase {
+            Ok(())
+        } else {
+            Err(RuleError::new(phase.refusal()))
+        }
+    }
+
     /// True once Outthink and Initiative have been rolled (after Begin).
     pub fn begun(&self) -> bool {
         self.phase != Phase::Setup
@@ -322,9 +345,7 @@ impl Fight {
         settings: &OreSettings,
         rng: &mut R,
     ) -> Result<Vec<super::combat::OrderRoll>, RuleError> {
-        if self.phase != Phase::Setup {
-            return Err(RuleError::new("The fight has already begun."));
-        }
+        self.require(Phase::Setup)?;
         if self.turns.active().next().is_none() {
             return Err(RuleError::new(
                 "No one is in the fight yet: players press **Join** on the tracker, the Compiler seats anyone with `/vv-gm combat join` and adds NPCs with `/vv-gm combat add`.",
@@ -410,9 +431,7 @@ impl Fight {
     /// `register` (VV-11, A-O24). The turn passes on; after the last call
     /// the Resolution phase begins.
     pub fn call(&mut self, stat: Stat, register: Register) -> Result<String, RuleError> {
-        if self.phase != Phase::Call {
-            return Err(RuleError::new("Stats are called in the Call phase only."));
-        }
+        self.require(Phase::Call)?;
         let id = self
             .turns
             .current
@@ -434,9 +453,7 @@ impl Fight {
     /// The Resolution phase: the acting seat ends its turn. After the last
     /// turn the fight waits in the End phase.
     pub fn next_turn(&mut self) -> Result<(), RuleError> {
-        if self.phase != Phase::Resolution {
-            return Err(RuleError::new("Turns are taken in the Resolution phase."));
-        }
+        self.require(Phase::Resolution)?;
         if let Some(s) = self.turns.current_seat() {
             let line = format!("{} ends their turn.", s.name);
             self.note(line);
@@ -592,11 +609,7 @@ impl Fight {
         pcs: &mut Sheets,
         settings: &OreSettings,
     ) -> Result<Vec<EndOfRound>, RuleError> {
-        if self.phase != Phase::End {
-            return Err(RuleError::new(
-                "The round ends once every combatant has taken their turn.",
-            ));
-        }
+        self.require(Phase::End)?;
         self.order = settings.initiative_order;
         let mut out = Vec::new();
         let mut newly_out = Vec::new();
@@ -1115,6 +1128,43 @@ mod tests {
         let mut others = before;
         others.remove(&bo);
         assert_eq!(pcs, others);
+    }
+
+    #[test]
+    fn each_phase_action_is_refused_outside_its_phase_with_one_text_vv_11() {
+        let (mut f, mut pcs) = fight();
+        let s = OreSettings::default();
+        let refusal = |r: Result<(), RuleError>| r.unwrap_err().message;
+        assert!(f.require(Phase::Setup).is_ok());
+        for (phase, text) in [
+            (Phase::Call, "Stats are called in the Call phase only."),
+            (
+                Phase::Resolution,
+                "Turns are taken in the Resolution phase.",
+            ),
+            (
+                Phase::End,
+                "The round ends once every combatant has taken their turn.",
+            ),
+        ] {
+            assert_eq!(refusal(f.require(phase)), text);
+        }
+        assert_eq!(
+            refusal(f.next_turn()),
+            "Turns are taken in the Resolution phase."
+        );
+        f.begin(&mut pcs, &s, &mut StdRng::seed_from_u64(1))
+            .unwrap();
+        assert!(f.require(Phase::Call).is_ok());
+        assert_eq!(
+            refusal(f.require(Phase::Setup)),
+            "The fight has already begun."
+        );
+        let err = f.end_round(&mut pcs, &s).unwrap_err().message;
+        assert_eq!(
+            err,
+            "The round ends once every combatant has taken their turn."
+        );
     }
 
     #[test]

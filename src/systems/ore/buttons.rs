@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::app::component::Action;
 use crate::app::AppError;
 use crate::kit::words::{by_word, word_of};
+use crate::rules::ore::roll::AvailableActions;
 
 /// Which select is open under a roll (also the argument of `pick:` and
 /// `sel:`).
@@ -47,6 +48,19 @@ impl Picker {
     /// The picker's word in a custom_id.
     pub fn word(self) -> &'static str {
         word_of(&PICKERS, &self)
+    }
+
+    /// Whether the roll's actions `avail` leave this picker something to
+    /// pick: its button shows and its open select stays. The Special select
+    /// is no picker of the control row (it shows with the set buttons).
+    pub fn available(self, avail: &AvailableActions) -> bool {
+        match self {
+            Picker::Cache => avail.add_cache,
+            Picker::Load => avail.load,
+            Picker::Minor => avail.minor,
+            Picker::Modify => avail.modify_face,
+            Picker::Special => false,
+        }
     }
 }
 
@@ -133,6 +147,34 @@ mod tests {
         v.extend([0, 7, u32::MAX].map(VvButton::Special));
         v.extend([1, 10].map(VvButton::Split));
         v
+    }
+
+    #[test]
+    fn each_picker_is_available_with_its_own_action_and_special_never() {
+        let one = |p: Picker| {
+            let mut avail = AvailableActions::default();
+            match p {
+                Picker::Cache => avail.add_cache = true,
+                Picker::Load => avail.load = true,
+                Picker::Minor => avail.minor = true,
+                Picker::Modify => avail.modify_face = true,
+                Picker::Special => avail.special = true,
+            }
+            avail
+        };
+        for (_, p) in PICKERS {
+            let open: Vec<Picker> = PICKERS
+                .map(|(_, q)| q)
+                .into_iter()
+                .filter(|q| q.available(&one(p)))
+                .collect();
+            let expected = if p == Picker::Special {
+                vec![]
+            } else {
+                vec![p]
+            };
+            assert_eq!(open, expected, "{p:?}");
+        }
     }
 
     #[test]

@@ -698,9 +698,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
         }
         CombatButton::Call => call_stat(t, session, &mut fight, click.values).await?,
         CombatButton::Next => {
-            if fight.phase != Phase::Resolution {
-                return Err(AppError::user("Turns are taken in the Resolution phase."));
-            }
+            fight.require(Phase::Resolution)?;
             encounter::require_turn(&fight.turns, caller, t.fc, GM)?;
             fight.next_turn()?;
             redraw(t, session, &fight, Answer::Update).await?
@@ -745,9 +743,7 @@ async fn call_stat(
     fight: &mut Fight,
     values: &[String],
 ) -> Result<Step, AppError> {
-    if fight.phase != Phase::Call {
-        return Err(AppError::user("Stats are called in the Call phase only."));
-    }
+    fight.require(Phase::Call)?;
     encounter::require_turn(&fight.turns, turn.caller(), turn.fc, GM)?;
     let stat = values
         .first()

@@ -7,7 +7,8 @@
 use super::combat_buttons::{CombatButton, KIND};
 use super::text;
 use crate::app::component::Action;
-use crate::app::view::{colour, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{colour, Button, Embed, Row, Select, Style, View};
+use crate::kit::controls::{option, shown};
 use crate::rules::ore::sets::read;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, World};
 use crate::rules::ore::tracker::{
@@ -358,17 +359,16 @@ fn phase_select(
             let sheet = sheet_of(s, pcs);
             let options = Stat::ALL
                 .iter()
-                .map(|st| SelectOption {
-                    label: match sheet {
+                .map(|st| {
+                    let label = match sheet {
                         Some(sh) => format!(
                             "{} ({})",
                             st.name(),
                             text::count(sh.stats.get(*st).min(max_pool), "die", "dice")
                         ),
                         None => st.name().to_string(),
-                    },
-                    value: st.name().to_lowercase(),
-                    description: None,
+                    };
+                    option(&label, st.name().to_lowercase(), None)
                 })
                 .collect();
             let placeholder = format!("Call a stat for {}", s.name);
@@ -382,10 +382,13 @@ fn phase_select(
             let options = reactors
                 .iter()
                 .take(25)
-                .map(|s| SelectOption {
-                    label: format!("{} reacts", s.name),
-                    value: s.id.to_string(),
-                    description: Some(format!("Outthink {}", s.data.outthink.unwrap_or(0))),
+                .map(|s| {
+                    let outthink = format!("Outthink {}", s.data.outthink.unwrap_or(0));
+                    option(
+                        &format!("{} reacts", s.name),
+                        s.id.to_string(),
+                        Some(&outthink),
+                    )
                 })
                 .collect();
             let placeholder = "React out of turn…".to_string();
@@ -405,33 +408,32 @@ fn phase_select(
 /// The phase's buttons: Begin, Next turn or Next round, Join, and End
 /// combat (the Compiler's in the ⚙ panel).
 fn phase_buttons(fight: &Fight, bid: &impl Fn(CombatButton) -> String) -> Vec<Button> {
-    let mut buttons = Vec::new();
-    match fight.phase {
+    let b = |action, label: &str, style| Button::new(bid(action), label, style);
+    let phase = fight.phase;
+    shown([
         // Beginning and ending a round are the Compiler's: in the ⚙ panel.
-        Phase::Setup => {
-            buttons.push(Button::new(bid(CombatButton::Begin), "Begin", Style::Success).gm_only())
-        }
-        Phase::Resolution => buttons.push(Button::new(
-            bid(CombatButton::Next),
-            "Next turn",
-            Style::Primary,
-        )),
-        Phase::End => buttons.push(
-            Button::new(bid(CombatButton::NextRound), "Next round", Style::Success).gm_only(),
+        (
+            phase == Phase::Setup,
+            b(CombatButton::Begin, "Begin", Style::Success).gm_only(),
         ),
-        Phase::Call => {}
-    }
-    // Anyone seats their active character, in any phase (issue 31: was
-    // `/vv combat join`); a late joiner rolls Outthink and Initiative.
-    buttons.push(Button::new(
-        bid(CombatButton::Join),
-        "Join",
-        Style::Secondary,
-    ));
-    // The Compiler's tool (issue 16): moved into the private ⚙ panel,
-    // which asks to confirm it.
-    buttons.push(Button::new(bid(CombatButton::End), "End combat", Style::Danger).gm_only());
-    buttons
+        (
+            phase == Phase::Resolution,
+            b(CombatButton::Next, "Next turn", Style::Primary),
+        ),
+        (
+            phase == Phase::End,
+            b(CombatButton::NextRound, "Next round", Style::Success).gm_only(),
+        ),
+        // Anyone seats their active character, in any phase (issue 31: was
+        // `/vv combat join`); a late joiner rolls Outthink and Initiative.
+        (true, b(CombatButton::Join, "Join", Style::Secondary)),
+        // The Compiler's tool (issue 16): moved into the private ⚙ panel,
+        // which asks to confirm it.
+        (
+            true,
+            b(CombatButton::End, "End combat", Style::Danger).gm_only(),
+        ),
+    ])
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::damage::RepairOutcome;
+use crate::rules::ore::events::HitOutcome;
 use crate::rules::ore::settings::DefenseMode;
 use crate::rules::ore::sheet::Damageable;
 use crate::rules::ore::{OreEvent, OreSettings, OreSheet};
@@ -126,41 +127,33 @@ fn damage_lines(
 /// defense that stopped it all (a success), else the track and the Fault
 /// die (a failure): `Vitality 3/5 · Fault die 2`.
 pub fn damage_outcome(events: &[OreEvent], s: &OreSheet, track: Damageable) -> (Outcome, String) {
-    let mut fault = None;
-    let mut injury = None;
-    let mut locked_out = false;
-    for ev in events {
-        match ev {
-            OreEvent::Incapacitated { condition } if !condition.incapacitates() => {
-                locked_out = true;
+    match HitOutcome::of(events) {
+        HitOutcome::Incapacitated(_) if s.mob_mode => {
+            (Outcome::Botch, "Incapacitated: down".into())
+        }
+        HitOutcome::Incapacitated(c) => (
+            Outcome::Botch,
+            format!("Incapacitated: {}", text::condition(c)),
+        ),
+        HitOutcome::Absorbed => (Outcome::Success, "No damage: stopped by the defense".into()),
+        HitOutcome::Landed {
+            locked_out,
+            injury,
+            fault,
+        } => {
+            let mut title = text::track(s, track);
+            if locked_out {
+                title.push_str(" · locked out");
             }
-            OreEvent::Incapacitated { condition } => {
-                let what = if s.mob_mode {
-                    "down".to_string()
-                } else {
-                    text::condition(*condition).to_string()
-                };
-                return (Outcome::Botch, format!("Incapacitated: {what}"));
+            if let Some(sev) = injury {
+                title.push_str(&format!(" · Injury: {}", sev.name()));
             }
-            OreEvent::DamageAbsorbed { .. } => {
-                return (Outcome::Success, "No damage: stopped by the defense".into())
+            if let Some(f) = fault {
+                title.push_str(&format!(" · Fault die {f}"));
             }
-            OreEvent::FaultDie { face } => fault = Some(*face),
-            OreEvent::InjuryFormed { severity, .. } => injury = Some(*severity),
-            _ => {}
+            (Outcome::Failure, title)
         }
     }
-    let mut title = text::track(s, track);
-    if locked_out {
-        title.push_str(" · locked out");
-    }
-    if let Some(sev) = injury {
-        title.push_str(&format!(" · Injury: {}", sev.name()));
-    }
-    if let Some(f) = fault {
-        title.push_str(&format!(" · Fault die {f}"));
-    }
-    (Outcome::Failure, title)
 }
 
 /// Whom an End phase or end of combat is for.

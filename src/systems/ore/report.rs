@@ -14,8 +14,9 @@ use super::{text, VvState, KIND};
 use crate::app::characters::Loaded;
 use crate::app::component::Action;
 use crate::app::pipeline::Shown;
-use crate::app::view::{Embed, Row, Select, SelectOption, View};
+use crate::app::view::{Embed, Row, Select, View};
 use crate::app::Response;
+use crate::kit::controls::option;
 use crate::rules::ore::{OreSettings, OreSheet};
 use crate::storage::sessions::Status;
 use crate::systems::table::look::Outcome as Look;
@@ -137,11 +138,12 @@ pub fn discard_row(id: i64, version: i64, sheet: &OreSheet, settings: &OreSettin
             } else {
                 ("Cache die", "c")
             };
-            SelectOption {
-                label: format!("{what} {}", c.face),
-                value: format!("{word}:{}", c.face),
-                description: Some(format!("{} in the cache", c.count)),
-            }
+            let count = format!("{} in the cache", c.count);
+            option(
+                &format!("{what} {}", c.face),
+                format!("{word}:{}", c.face),
+                Some(&count),
+            )
         })
         .collect();
     Some(Row::Select(Select {

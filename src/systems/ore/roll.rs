@@ -25,6 +25,7 @@ use crate::app::component::Action;
 use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
 use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
+use crate::kit::controls::{self, option};
 use crate::rules::ore::roll::{
     ActionKind, ActionRecord, AvailableActions, DieStatus, RollPhase, RollRequest, Standing,
 };
@@ -554,14 +555,7 @@ pub fn view(
     v = v.buttons(first);
     v.rows.extend(special_select);
     v = v.buttons(control_buttons(&f, &bid));
-    let avail = &f.avail;
-    let picker = f.s.picker.filter(|p| match p {
-        Picker::Cache => avail.add_cache,
-        Picker::Load => avail.load,
-        Picker::Minor => avail.minor,
-        Picker::Modify => avail.modify_face,
-        Picker::Special => false,
-    });
+    let picker = f.s.picker.filter(|p| p.available(&f.avail));
     if let (Some(p), Some(sh)) = (picker, sheet) {
         if let Some(row) = picker_row(p, bid(VvButton::Select(p)), &f.s.roll, sh, f.s.page) {
             v.rows.push(row);
@@ -639,10 +633,9 @@ fn cache_lines(f: &Facts) -> Vec<String> {
     let r = &f.s.roll;
     let mut lines = Vec::new();
     let from_cache: Vec<u32> = r
-        .register
-        .iter()
-        .filter(|d| d.from_cache.is_some() && d.is_unused())
-        .map(|d| d.face)
+        .unused_dice()
+        .into_iter()
+        .filter_map(|(_, face, cache)| cache.then_some(face))
         .collect();
     if !from_cache.is_empty() {
         lines.push(format!(
@@ -772,11 +765,7 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
             .specials
             .iter()
             .take(25)
-            .map(|(sid, name)| SelectOption {
-                label: format!("Special: {name}"),
-                value: sid.to_string(),
-                description: None,
-            })
+            .map(|(sid, name)| option(&format!("Special: {name}"), sid.to_string(), None))
             .collect();
         let select = Row::Select(Select {
             custom_id: bid(VvButton::Select(Picker::Special)),
@@ -800,25 +789,21 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
 /// The second row: a button per select the owner may open now (the open
 /// one highlighted), and "Close".
 fn control_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> Vec<Button> {
-    let pickers = [
-        (f.avail.add_cache, Picker::Cache, "Add cache dice"),
-        (f.avail.load, Picker::Load, "Load into cache"),
-        (f.avail.minor, Picker::Minor, "Minor action"),
-        (f.avail.modify_face, Picker::Modify, "± Modify a die"),
-    ];
-    let mut controls: Vec<Button> = pickers
-        .into_iter()
-        .filter(|(shown, _, _)| *shown)
-        .map(|(_, p, label)| {
-            Button::new(
-                bid(VvButton::Pick(p)),
-                label,
-                style_for(f.s.picker == Some(p)),
-            )
-        })
-        .collect();
-    controls.push(Button::new(bid(VvButton::Close), "Close", Style::Danger));
-    controls
+    let pick = |p: Picker, label: &str| {
+        let open = f.s.picker == Some(p);
+        let button = Button::new(bid(VvButton::Pick(p)), label, style_for(open));
+        (p.available(&f.avail), button)
+    };
+    controls::shown([
+        pick(Picker::Cache, "Add cache dice"),
+        pick(Picker::Load, "Load into cache"),
+        pick(Picker::Minor, "Minor action"),
+        pick(Picker::Modify, "± Modify a die"),
+        (
+            true,
+            Button::new(bid(VvButton::Close), "Close", Style::Danger),
+        ),
+    ])
 }
 
 fn style_for(open: bool) -> Style {
@@ -878,11 +863,11 @@ fn cache_options(sheet: &OreSheet) -> Vec<SelectOption> {
                 CacheSource::Boot => "rolled at boot",
                 CacheSource::Loaded => "loaded",
             };
-            SelectOption {
-                label: format!("Cache die {}", d.face),
-                value: format!("{}.{k}", d.face),
-                description: Some(source.to_string()),
-            }
+            option(
+                &format!("Cache die {}", d.face),
+                format!("{}.{k}", d.face),
+                Some(source),
+            )
         })
         .collect()
 }
@@ -893,10 +878,9 @@ fn load_options(r: &OreRoll) -> Vec<SelectOption> {
     let mut dice = r.unused_dice();
     dice.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     dice.into_iter()
-        .map(|(i, face, cache)| SelectOption {
-            label: format!("Die {}: {face}", i + 1),
-            value: i.to_string(),
-            description: cache.then(|| "came from the cache".to_string()),
+        .map(|(i, face, cache)| {
+            let from_cache = cache.then_some("came from the cache");
+            option(&format!("Die {}: {face}", i + 1), i.to_string(), from_cache)
         })
         .collect()
 }
@@ -917,11 +901,7 @@ fn minor_options(r: &OreRoll) -> Vec<SelectOption> {
             if cache {
                 desc.push_str(", from the cache");
             }
-            SelectOption {
-                label: format!("A {face}"),
-                value: i.to_string(),
-                description: Some(desc),
-            }
+            option(&format!("A {face}"), i.to_string(), Some(&desc))
         })
         .collect();
     options.truncate(25);
@@ -949,15 +929,16 @@ pub fn modify_options(r: &OreRoll) -> Vec<SelectOption> {
             if c.from_cache {
                 effects.push("a cache die".into());
             }
-            SelectOption {
-                label: format!("{} → {} ({:+})", c.from, c.to, c.delta),
-                value: format!("{}:{}", c.die, c.delta),
-                description: Some(if effects.is_empty() {
-                    "no set changes".into()
-                } else {
-                    effects.join(", ")
-                }),
-            }
+            let effects = if effects.is_empty() {
+                "no set changes".into()
+            } else {
+                effects.join(", ")
+            };
+            option(
+                &format!("{} → {} ({:+})", c.from, c.to, c.delta),
+                format!("{}:{}", c.die, c.delta),
+                Some(&effects),
+            )
         })
         .collect()
 }

@@ -389,6 +389,25 @@ pub enum SpecialtyType {
     Advanced,
 }
 
+impl SpecialtyType {
+    /// The type a yes/no "advanced?" answer names.
+    pub fn advanced_if(advanced: bool) -> Self {
+        if advanced {
+            SpecialtyType::Advanced
+        } else {
+            SpecialtyType::General
+        }
+    }
+
+    /// The lower-case name, as stored: general, advanced.
+    pub fn key(self) -> &'static str {
+        match self {
+            SpecialtyType::General => "general",
+            SpecialtyType::Advanced => "advanced",
+        }
+    }
+}
+
 /// One specialty of an ability.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Specialty {
@@ -1177,6 +1196,18 @@ fn or_list(names: &[String]) -> String {
 #[cfg(test)]
 mod field_tests {
     use super::*;
+
+    #[test]
+    fn a_specialty_type_from_the_advanced_answer_and_its_stored_name() {
+        for (advanced, kind) in [
+            (true, SpecialtyType::Advanced),
+            (false, SpecialtyType::General),
+        ] {
+            assert_eq!(SpecialtyType::advanced_if(advanced), kind);
+            let stored = serde_json::to_string(&kind).unwrap();
+            assert_eq!(stored, format!("\"{}\"", kind.key()));
+        }
+    }
 
     #[test]
     fn validate_names_the_field_of_each_broken_check() {

@@ -11,6 +11,7 @@
 
 use crate::app::component::Action;
 use crate::app::view::{Button, Embed, Style, View};
+use crate::kit::controls::shown;
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
@@ -568,18 +569,17 @@ pub fn roll_view(
     if status != Status::Open {
         return view;
     }
-    let b = |button: RollButton| button.button(KIND, id, version).encode();
-    let mut buttons = Vec::new();
-    if spend.is_some() {
-        buttons.push(Button::new(
-            b(RollButton::Spend),
-            "Spend willpower",
-            Style::Success,
-        ));
-    }
-    buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
-    buttons.push(Button::new(b(RollButton::Void), "Void", Style::Danger).gm_only());
-    view.buttons(buttons)
+    let b = |button: RollButton, label: &str, style: Style| {
+        Button::new(button.button(KIND, id, version).encode(), label, style)
+    };
+    view.buttons(shown([
+        (
+            spend.is_some(),
+            b(RollButton::Spend, "Spend willpower", Style::Success),
+        ),
+        (true, b(RollButton::Keep, "Keep", Style::Secondary)),
+        (true, b(RollButton::Void, "Void", Style::Danger).gm_only()),
+    ]))
 }
 
 #[cfg(test)]

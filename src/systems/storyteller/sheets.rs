@@ -14,8 +14,11 @@ use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Record, Shown};
 use crate::app::view::{colour, Button, Embed, Style};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Response, View};
+use crate::kit::controls::shown;
 use crate::rules::storyteller::willpower::{can_spend_to_ignore_wounds, spend_to_ignore_wounds};
-use crate::rules::storyteller::{SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind};
+use crate::rules::storyteller::{
+    Category, SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind,
+};
 use crate::rules::{entries, RuleError};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
@@ -34,15 +37,14 @@ pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {
     // The message shows the session even without its button, so a change
     // of the sheet can redraw it (`app::pipeline`).
     view.shows = Some(id);
-    if can_spend_to_ignore_wounds(&c.sheet) {
-        view.buttons(vec![Button::new(
+    view.buttons(shown([(
+        can_spend_to_ignore_wounds(&c.sheet),
+        Button::new(
             SheetButton::Ignore.button(SHEET_KIND, id, version).encode(),
             "Ignore wound penalty (1 willpower)",
             Style::Primary,
-        )])
-    } else {
-        view
-    }
+        ),
+    )]))
 }
 
 /// `/st sheet create`: a new character (attributes at 1, abilities at 0,
@@ -156,10 +158,7 @@ pub async fn set(
             let catalog = settings.catalog();
             let before = sheet.lookup(&catalog, trait_name).map(|(_, d)| d).ok();
             let t = sheet.set_trait(&catalog, trait_name, value)?;
-            let kind = match t.kind.category() {
-                Some(c) => c.name(),
-                None => "Attribute",
-            };
+            let kind = t.kind.category().map_or("Attribute", Category::name);
             Ok(match before {
                 Some(b) if b != value => format!(
                     "{} ({kind}): {} → {} ({value})",
@@ -278,22 +277,12 @@ pub async fn specialty(
                 let t = catalog.resolve_with(ability, sheet.custom_traits())?;
                 return Ok(format!("{}: specialty {} removed.", t.name, s.name));
             }
-            let kind = advanced.map(|a| {
-                if a {
-                    SpecialtyType::Advanced
-                } else {
-                    SpecialtyType::General
-                }
-            });
+            let kind = advanced.map(SpecialtyType::advanced_if);
             let s = sheet.add_specialty(&catalog, ability, name, kind)?;
             let t = catalog.resolve_with(ability, sheet.custom_traits())?;
-            let kind = match s.kind {
-                SpecialtyType::Advanced => "advanced",
-                SpecialtyType::General => "general",
-            };
             Ok(format!(
-                "{}: new {kind} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
-                t.name, s.name, s.name, t.name
+                "{}: new {} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
+                t.name, s.kind.key(), s.name, s.name, t.name
             ))
         },
     )

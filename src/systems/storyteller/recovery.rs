@@ -52,9 +52,8 @@ pub async fn turn(app: &App, caller: &Caller, target: Pick<'_>, everyone: bool) 
         let view = View::embed(
             Embed::new("🔄 A new turn")
                 .description(format!(
-                    "Everyone may again spend willpower to ignore wound penalties this turn ({} {} had used it).",
-                    n,
-                    super::sheet_view::plural(n, "character", "characters")
+                    "Everyone may again spend willpower to ignore wound penalties this turn ({} had used it).",
+                    super::sheet_view::count(n, "character", "characters")
                 ))
                 .colour(colour::NEUTRAL),
         );

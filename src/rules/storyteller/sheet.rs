@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::rules::entries::Entry;
 use crate::rules::error::ensure;
 use crate::rules::RuleError;
 
@@ -387,6 +388,36 @@ pub enum SpecialtyType {
     General,
     /// An advanced specialty: actions that require it get +1 threshold without it.
     Advanced,
+}
+
+impl SpecialtyType {
+    /// The type a yes/no "advanced?" answer names.
+    pub fn advanced_if(advanced: bool) -> Self {
+        if advanced {
+            SpecialtyType::Advanced
+        } else {
+            SpecialtyType::General
+        }
+    }
+
+    /// The lower-case name, as stored: general, advanced.
+    pub fn key(self) -> &'static str {
+        match self {
+            SpecialtyType::General => "general",
+            SpecialtyType::Advanced => "advanced",
+        }
+    }
+}
+
+/// One trait of a list as [`StorytellerSheet::set_traits`] set it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraitSetting {
+    /// The trait's name (canonical spelling).
+    pub name: String,
+    /// Its dots before the list.
+    pub before: u8,
+    /// Its dots now.
+    pub dots: u8,
 }
 
 /// One specialty of an ability.
@@ -995,6 +1026,43 @@ impl StorytellerSheet {
         Ok(t)
     }
 
+    /// Sets every trait of a list typed in one line (issue 31), each
+    /// resolved by [`StorytellerSheet::lookup`] (whose refusal names the
+    /// nearest traits) and checked as [`StorytellerSheet::set_trait`] checks
+    /// one, none named twice: what was set, in order, or why each refused
+    /// entry was refused (the sheet is then to be dropped).
+    pub fn set_traits(
+        &mut self,
+        catalog: &TraitCatalog,
+        list: &[Entry],
+    ) -> Result<Vec<TraitSetting>, Vec<String>> {
+        let (mut set, mut seen, mut bad) = (Vec::new(), Vec::new(), Vec::new());
+        for e in list {
+            let checked = self.lookup(catalog, &e.name).and_then(|(t, before)| {
+                ensure(!seen.contains(&t.name), || {
+                    format!("{} is already in the list.", t.name)
+                })?;
+                seen.push(t.name.clone());
+                let dots = u8::try_from(e.value).unwrap_or(u8::MAX);
+                self.set_trait(catalog, &t.name, dots)?;
+                Ok(TraitSetting {
+                    name: t.name,
+                    before,
+                    dots,
+                })
+            });
+            match checked {
+                Ok(s) => set.push(s),
+                Err(err) => bad.push(format!("`{}`: {}", e.text(), err.message)),
+            }
+        }
+        if bad.is_empty() {
+            Ok(set)
+        } else {
+            Err(bad)
+        }
+    }
+
     fn insert_entry(&mut self, t: &ResolvedTrait, dots: u8) {
         let key = name_key(&t.name);
         match t.kind.category() {
@@ -1177,6 +1245,48 @@ fn or_list(names: &[String]) -> String {
 #[cfg(test)]
 mod field_tests {
     use super::*;
+
+    #[test]
+    fn issue_31_a_list_of_traits_is_set_in_order_or_every_bad_entry_is_named() {
+        let cat = TraitCatalog::canonical();
+        let entry = |name: &str, value: u32| Entry {
+            name: name.to_string(),
+            value,
+        };
+        let mut s = StorytellerSheet::new(5).unwrap();
+        let set = s
+            .set_traits(&cat, &[entry("Wits", 3), entry("Alertness", 0)])
+            .unwrap();
+        let setting = |name: &str, before: u8, dots: u8| TraitSetting {
+            name: name.to_string(),
+            before,
+            dots,
+        };
+        assert_eq!(set, [setting("Wits", 1, 3), setting("Alertness", 0, 0)]);
+        assert_eq!(s.lookup(&cat, "Wits").unwrap().1, 3);
+        // A trait named twice is refused even when its first entry was.
+        let bad = s
+            .set_traits(
+                &cat,
+                &[entry("Wits", 9), entry("wits", 2), entry("Alertness", 1)],
+            )
+            .unwrap_err();
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert!(bad[0].starts_with("`Wits 9`: "), "{}", bad[0]);
+        assert_eq!(bad[1], "`wits 2`: Wits is already in the list.");
+    }
+
+    #[test]
+    fn a_specialty_type_from_the_advanced_answer_and_its_stored_name() {
+        for (advanced, kind) in [
+            (true, SpecialtyType::Advanced),
+            (false, SpecialtyType::General),
+        ] {
+            assert_eq!(SpecialtyType::advanced_if(advanced), kind);
+            let stored = serde_json::to_string(&kind).unwrap();
+            assert_eq!(stored, format!("\"{}\"", kind.key()));
+        }
+    }
 
     #[test]
     fn validate_names_the_field_of_each_broken_check() {

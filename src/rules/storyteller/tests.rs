@@ -18,9 +18,9 @@ use super::roll::{resolve, roll, DieMark, FaceCounts, Outcome, GENERATED_DICE_CA
 use super::settings::{BonusDicePerTen, StorytellerSettings, ZeroPool};
 use super::sheet::{Category, SpecialtyType, StorytellerSheet, TraitCatalog, TraitKind};
 use super::willpower::{
-    active_rest_rolls, can_spend_to_ignore_wounds, recover_daily, recover_first_dot, revive,
-    spend_to_ignore_wounds, start_turn, Action, ActionKind, Event, GainReason, Phase, RollSession,
-    SpendPurpose,
+    active_rest_rolls, can_spend_to_ignore_wounds, recover, recover_daily, recover_first_dot,
+    revive, spend_to_ignore_wounds, start_turn, Action, ActionKind, Event, GainReason, Phase,
+    RollSession, SpendPurpose,
 };
 use crate::rules::Actor;
 
@@ -1319,6 +1319,23 @@ fn st_13_revive_by_another_character_and_first_dot_alone() {
     recover_first_dot(&mut alone).unwrap();
     assert_eq!(alone.willpower().current, 1);
     assert!(recover_first_dot(&mut alone).is_err());
+}
+
+#[test]
+fn st_13_st_14_recover_takes_the_first_dot_or_a_days_rest_by_choice() {
+    let mut s = wp_sheet(5, 3);
+    assert_eq!(
+        recover(&mut s, false).unwrap(),
+        recover_daily(&mut wp_sheet(5, 3))
+    );
+    assert_eq!(s.willpower().current, 4);
+    assert!(recover(&mut s, true).is_err());
+    let mut out = wp_sheet(5, 0);
+    assert_eq!(
+        recover(&mut out, true).unwrap(),
+        recover_first_dot(&mut wp_sheet(5, 0)).unwrap()
+    );
+    assert_eq!(out.willpower().current, 1);
 }
 
 #[test]

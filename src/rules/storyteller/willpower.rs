@@ -696,6 +696,17 @@ pub fn recover_first_dot(sheet: &mut StorytellerSheet) -> Result<Vec<Event>, Rul
     Ok(events)
 }
 
+/// `/st recover`'s choice: the first dot back at 0 willpower
+/// ([`recover_first_dot`], ST-13) when `first_dot`, else a day's
+/// recovery ([`recover_daily`], ST-14).
+pub fn recover(sheet: &mut StorytellerSheet, first_dot: bool) -> Result<Vec<Event>, RuleError> {
+    if first_dot {
+        recover_first_dot(sheet)
+    } else {
+        Ok(recover_daily(sheet))
+    }
+}
+
 /// ST-13: `helper` spends 1 of their own willpower to bring the incapacitated
 /// `target` back to 1 (the storyteller's call, usually after roleplay).
 /// Events: the helper's spend (and [`Event::HelperIncapacitated`] if that was

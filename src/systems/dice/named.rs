@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Turn};
-use crate::app::view::{colour, page_of, paged_options, Embed, Row, Select, SelectOption, View};
+use crate::app::view::{colour, page_of, paged_options, Embed, Row, Select, View};
 use crate::app::{Act, App, AppError, AppResult, Caller, Response};
+use crate::kit::controls::option;
 use crate::rules::expr;
 use crate::storage::sessions::{Session, Status};
 use crate::storage::{self, named_rolls};
@@ -146,15 +147,7 @@ fn card_view(
     let options = |page: usize| {
         let all = rolls
             .iter()
-            .map(|r| {
-                let mut label = format!("{} — {}", r.name, r.expression);
-                crate::app::view::truncate(&mut label, 100);
-                SelectOption {
-                    label,
-                    value: r.name.clone(),
-                    description: None,
-                }
-            })
+            .map(|r| option(&format!("{} — {}", r.name, r.expression), &r.name, None))
             .collect();
         paged_options(all, page)
     };

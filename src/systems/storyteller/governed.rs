@@ -18,7 +18,7 @@ use super::{recovery, sheets};
 use super::{HINT, SYSTEM};
 use crate::app::characters::{self, Access, Pick};
 use crate::rules::storyteller::sheet::Willpower;
-use crate::rules::storyteller::willpower::{recover_daily, recover_first_dot};
+use crate::rules::storyteller::willpower::recover;
 use crate::rules::storyteller::StorytellerSheet;
 
 /// Every governed change, in `/help` order.
@@ -151,11 +151,7 @@ impl Change for Edit {
                 )
             }
             Edit::Recover { first_dot, .. } => {
-                if *first_dot {
-                    recover_first_dot(after)?;
-                } else {
-                    recover_daily(after);
-                }
+                recover(after, *first_dot)?;
                 format!(
                     "willpower {} ({})",
                     willpower_change(w, after.willpower()),

@@ -10,6 +10,7 @@ use crate::storage::log::LogEntry;
 
 use super::record::{PoolInputs, RollInputs, RollOutcome, Written};
 use super::roll_view::outcome_words;
+use super::sheet_view::count;
 
 /// The line for one of Storyteller's log entries, or `None` for an entry
 /// the shared summary reads well enough (sheet edits record their text).
@@ -25,8 +26,7 @@ pub fn line(entry: &LogEntry) -> Option<String> {
         }
         "pool" => {
             let request = column::<PoolInputs>(&entry.inputs)?.request;
-            let n = request.dice;
-            let mut w = format!("{n} {}", if n == 1 { "die" } else { "dice" });
+            let mut w = count(request.dice, "die", "dice");
             if let Some(d) = request.difficulty {
                 w.push_str(&format!(" at {d}"));
             }

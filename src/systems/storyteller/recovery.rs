@@ -9,9 +9,7 @@ use crate::app::characters::{Access, Pick};
 use crate::app::pipeline::Record;
 use crate::app::view::{colour, Embed};
 use crate::app::{App, AppError, AppResult, Caller, Response, View};
-use crate::rules::storyteller::willpower::{
-    recover_daily, recover_first_dot, revive as revive_rule, start_turn,
-};
+use crate::rules::storyteller::willpower::{recover, revive as revive_rule, start_turn};
 use crate::rules::storyteller::Event;
 
 use super::context::{Outcome, Turn};
@@ -52,9 +50,8 @@ pub async fn turn(app: &App, caller: &Caller, target: Pick<'_>, everyone: bool) 
         let view = View::embed(
             Embed::new("🔄 A new turn")
                 .description(format!(
-                    "Everyone may again spend willpower to ignore wound penalties this turn ({} {} had used it).",
-                    n,
-                    super::sheet_view::plural(n, "character", "characters")
+                    "Everyone may again spend willpower to ignore wound penalties this turn ({} had used it).",
+                    super::sheet_view::count(n, "character", "characters")
                 ))
                 .colour(colour::NEUTRAL),
         );
@@ -98,11 +95,7 @@ pub async fn recovered(
 ) -> Result<Outcome, AppError> {
     let mut c = turn.character(target, Access::Owner).await?;
     let was = c.sheet.willpower();
-    let events = if first_dot {
-        recover_first_dot(&mut c.sheet)?
-    } else {
-        recover_daily(&mut c.sheet)
-    };
+    let events = recover(&mut c.sheet, first_dot)?;
     let now = c.sheet.willpower();
     let mut lines = vec![format!("Willpower {}", willpower_change(was, now))];
     if now.current == was.current {

@@ -11,6 +11,7 @@
 
 use crate::app::component::Action;
 use crate::app::view::{Button, Embed, Style, View};
+use crate::kit::controls::shown;
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
 use crate::rules::storyteller::willpower::{GainReason, SpendPurpose};
@@ -20,7 +21,7 @@ use crate::rules::storyteller::{
 use crate::systems::table::look::{self, Mark};
 
 use super::buttons::RollButton;
-use super::sheet_view::plural;
+use super::sheet_view::count;
 use super::state::RollState;
 use super::{GM, KIND};
 use crate::storage::sessions::Status;
@@ -81,17 +82,15 @@ fn counted(r: &RollResult, c: &FaceCounts, bonus: bool) -> String {
 /// roll log.
 pub fn summary_listing(r: &RollResult) -> String {
     let mut line = format!(
-        "{} {}: {}",
-        r.base.len(),
-        plural(r.base.len() as u32, "die", "dice"),
+        "{}: {}",
+        count(r.base.len() as u32, "die", "dice"),
         counted(r, &r.base_counts(), false)
     );
     if !r.bonus.is_empty() {
         line.push_str(&format!(
-            " · bonus {} in {} {}: {}",
+            " · bonus {} in {}: {}",
             r.bonus_dice(),
-            r.bonus.len(),
-            plural(r.bonus.len() as u32, "generation", "generations"),
+            count(r.bonus.len() as u32, "generation", "generations"),
             counted(r, &r.bonus_counts(), true)
         ));
     }
@@ -270,13 +269,13 @@ pub fn percent(p: f64) -> String {
 pub fn outcome_title(outcome: Outcome, automatic: bool) -> String {
     match outcome {
         Outcome::Success { successes } => look::Outcome::Success.title(&format!(
-            "{} · {successes} {}",
+            "{} · {}",
             if automatic {
                 "Automatic success"
             } else {
                 "Success"
             },
-            plural(successes, "success", "successes")
+            count(successes, "success", "successes")
         )),
         Outcome::Failure => look::Outcome::Failure.title("Simple failure"),
         Outcome::Botch { botches: 1 } => look::Outcome::Botch.title("Botch"),
@@ -300,13 +299,13 @@ pub fn outcome_look(outcome: Outcome) -> look::Outcome {
 pub fn outcome_words(outcome: Outcome, automatic: bool) -> String {
     match outcome {
         Outcome::Success { successes } => format!(
-            "{}, {successes} {}",
+            "{}, {}",
             if automatic {
                 "automatic success"
             } else {
                 "success"
             },
-            plural(successes, "success", "successes")
+            count(successes, "success", "successes")
         ),
         Outcome::Failure => "simple failure".to_string(),
         Outcome::Botch { botches } => format!("botch of size {botches}"),
@@ -331,11 +330,7 @@ pub fn successes_text(r: &RollResult) -> Option<String> {
         s.push_str(&format!(" − {} threshold", r.threshold_removed));
     }
     if r.botches > 0 {
-        s.push_str(&format!(
-            " − {} {}",
-            r.botches,
-            plural(r.botches, "botch", "botches")
-        ));
+        s.push_str(&format!(" − {}", count(r.botches, "botch", "botches")));
     }
     s.push_str(&format!(" = **{}**", minus(r.net)));
     match r.outcome {
@@ -351,7 +346,7 @@ pub fn successes_text(r: &RollResult) -> Option<String> {
 /// Vision +1 die per 10`); a threshold of 0 and no specialties are left out.
 pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
     let dice = spec.dice;
-    let n = format!("**{dice} {}**", plural(dice, "die", "dice"));
+    let n = format!("**{}**", count(dice, "die", "dice"));
     let mut s = match spec.kind {
         RollKind::Action => {
             let parts: Vec<String> = spec
@@ -379,18 +374,13 @@ pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
     }
     if spec.specialties_in_use > 0 {
         let names = if spec.specialties.is_empty() {
-            format!(
-                "{} {}",
-                spec.specialties_in_use,
-                plural(spec.specialties_in_use, "specialty", "specialties")
-            )
+            count(spec.specialties_in_use, "specialty", "specialties")
         } else {
             spec.specialties.join(", ")
         };
         s.push_str(&format!(
-            " · {names} +{} {} per 10",
-            spec.bonus_dice_per_ten,
-            plural(spec.bonus_dice_per_ten, "die", "dice")
+            " · {names} +{} per 10",
+            count(spec.bonus_dice_per_ten, "die", "dice")
         ));
     }
     s
@@ -417,9 +407,9 @@ pub fn title(status: Status, state: &RollState) -> String {
     let s = &state.session;
     let text = match (status, s.outcome, rested(state)) {
         (Status::Open, Outcome::Success { successes }, _) => format!(
-            "Waiting for {} · {successes} {} rolled",
+            "Waiting for {} · {} rolled",
             state.who(),
-            plural(successes, "success", "successes")
+            count(successes, "success", "successes")
         ),
         (Status::Open, ..) => format!("Waiting for {}", state.who()),
         (Status::Voided, ..) => format!("Voided by the {GM}"),
@@ -469,8 +459,8 @@ fn description_lines(status: Status, state: &RollState, spend: Option<u8>) -> Ve
     if let (Some(b), Some(a)) = (s.willpower_before, s.willpower_after) {
         lines.push(match (status, spend) {
             (Status::Open, Some(n)) => format!(
-                "Willpower {b} · **Spend willpower**: 1 dot makes this an automatic success with {n} {}.",
-                plural(u32::from(n), "success", "successes")
+                "Willpower {b} · **Spend willpower**: 1 dot makes this an automatic success with {}.",
+                count(u32::from(n), "success", "successes")
             ),
             (Status::Open, None) => format!("Willpower {b}"),
             _ if a == b && rested(state).is_some() => {
@@ -482,8 +472,8 @@ fn description_lines(status: Status, state: &RollState, spend: Option<u8>) -> Ve
         lines.extend(after);
         if let Some(n) = s.purchase_withheld() {
             lines.push(format!(
-                "Spend willpower not offered: it would give {n} {}, no more than this roll.",
-                plural(n, "success", "successes")
+                "Spend willpower not offered: it would give {}, no more than this roll.",
+                count(n, "success", "successes")
             ));
         }
     } else {
@@ -568,18 +558,17 @@ pub fn roll_view(
     if status != Status::Open {
         return view;
     }
-    let b = |button: RollButton| button.button(KIND, id, version).encode();
-    let mut buttons = Vec::new();
-    if spend.is_some() {
-        buttons.push(Button::new(
-            b(RollButton::Spend),
-            "Spend willpower",
-            Style::Success,
-        ));
-    }
-    buttons.push(Button::new(b(RollButton::Keep), "Keep", Style::Secondary));
-    buttons.push(Button::new(b(RollButton::Void), "Void", Style::Danger).gm_only());
-    view.buttons(buttons)
+    let b = |button: RollButton, label: &str, style: Style| {
+        Button::new(button.button(KIND, id, version).encode(), label, style)
+    };
+    view.buttons(shown([
+        (
+            spend.is_some(),
+            b(RollButton::Spend, "Spend willpower", Style::Success),
+        ),
+        (true, b(RollButton::Keep, "Keep", Style::Secondary)),
+        (true, b(RollButton::Void, "Void", Style::Danger).gm_only()),
+    ]))
 }
 
 #[cfg(test)]

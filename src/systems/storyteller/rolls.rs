@@ -204,11 +204,7 @@ pub async fn pool(app: &App, caller: &Caller, req: AdHocRequest) -> AppResult {
     let state = RollState::new(
         &caller.name,
         None,
-        format!(
-            "{} {}",
-            req.dice,
-            super::sheet_view::plural(req.dice, "die", "dice")
-        ),
+        super::sheet_view::count(req.dice, "die", "dice"),
         session,
         Vec::new(),
     );

@@ -39,22 +39,16 @@ pub fn willpower_change(was: Willpower, now: Willpower) -> String {
 pub fn wound_text(dice: u8, difficulty: u8) -> String {
     match (dice, difficulty) {
         (0, 0) => "none".to_string(),
-        (d, 0) => format!("−{d} {}", plural(u32::from(d), "die", "dice")),
+        (d, 0) => format!("−{}", count(u32::from(d), "die", "dice")),
         (0, f) => format!("+{f} difficulty"),
-        (d, f) => format!(
-            "−{d} {}, +{f} difficulty",
-            plural(u32::from(d), "die", "dice")
-        ),
+        (d, f) => format!("−{}, +{f} difficulty", count(u32::from(d), "die", "dice")),
     }
 }
 
-/// `one` for 1, else `many`.
-pub fn plural<'a>(n: u32, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 {
-        one
-    } else {
-        many
-    }
+/// `n` and what it counts, `one` for 1 and `many` otherwise: `1 die`,
+/// `5 dice`.
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Joins lines within `budget` characters, "…and N more" on its own line
@@ -190,6 +184,8 @@ mod tests {
         assert_eq!(wound_text(1, 0), "−1 die");
         assert_eq!(wound_text(2, 1), "−2 dice, +1 difficulty");
         assert_eq!(wound_text(0, 0), "none");
+        assert_eq!(count(1, "die", "dice"), "1 die");
+        assert_eq!(count(0, "success", "successes"), "0 successes");
     }
 
     #[test]

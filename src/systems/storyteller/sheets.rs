@@ -14,9 +14,12 @@ use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Record, Shown};
 use crate::app::view::{colour, Button, Embed, Style};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Response, View};
+use crate::kit::controls::shown;
+use crate::rules::entries;
 use crate::rules::storyteller::willpower::{can_spend_to_ignore_wounds, spend_to_ignore_wounds};
-use crate::rules::storyteller::{SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind};
-use crate::rules::{entries, RuleError};
+use crate::rules::storyteller::{
+    Category, SpecialtyType, StorytellerSettings, StorytellerSheet, TraitKind,
+};
 use crate::storage::sessions::Status;
 use crate::storage::{self, sessions::Session, Tx};
 
@@ -34,15 +37,14 @@ pub fn card(id: i64, version: i64, c: &Loaded<StorytellerSheet>) -> View {
     // The message shows the session even without its button, so a change
     // of the sheet can redraw it (`app::pipeline`).
     view.shows = Some(id);
-    if can_spend_to_ignore_wounds(&c.sheet) {
-        view.buttons(vec![Button::new(
+    view.buttons(shown([(
+        can_spend_to_ignore_wounds(&c.sheet),
+        Button::new(
             SheetButton::Ignore.button(SHEET_KIND, id, version).encode(),
             "Ignore wound penalty (1 willpower)",
             Style::Primary,
-        )])
-    } else {
-        view
-    }
+        ),
+    )]))
 }
 
 /// `/st sheet create`: a new character (attributes at 1, abilities at 0,
@@ -156,10 +158,7 @@ pub async fn set(
             let catalog = settings.catalog();
             let before = sheet.lookup(&catalog, trait_name).map(|(_, d)| d).ok();
             let t = sheet.set_trait(&catalog, trait_name, value)?;
-            let kind = match t.kind.category() {
-                Some(c) => c.name(),
-                None => "Attribute",
-            };
+            let kind = t.kind.category().map_or("Attribute", Category::name);
             Ok(match before {
                 Some(b) if b != value => format!(
                     "{} ({kind}): {} → {} ({value})",
@@ -192,47 +191,27 @@ pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Pick<'_>) 
             traits: list.to_string(),
         },
         |settings, sheet| {
-            let catalog = settings.catalog();
-            let mut bad: Vec<String> = Vec::new();
-            let mut seen: Vec<String> = Vec::new();
-            let mut changed: Vec<String> = Vec::new();
-            let mut kept: Vec<String> = Vec::new();
-            for e in &entries {
-                let checked = sheet.lookup(&catalog, &e.name).and_then(|(t, before)| {
-                    let dots = u8::try_from(e.value).unwrap_or(u8::MAX);
-                    if seen.contains(&t.name) {
-                        return Err(RuleError::new(format!(
-                            "{} is already in the list.",
-                            t.name
-                        )));
-                    }
-                    seen.push(t.name.clone());
-                    sheet.set_trait(&catalog, &t.name, dots)?;
-                    Ok((t.name, before, dots))
-                });
-                match checked {
-                    Ok((name, before, dots)) if before != dots => {
-                        changed.push(format!("{name} {before} → {dots}"))
-                    }
-                    Ok((name, _, dots)) => kept.push(format!("{name} {dots}")),
-                    // The lookup's refusal already says what is valid (the
-                    // name meant, or the sheet's traits closest first).
-                    Err(err) => bad.push(format!("`{}`: {}", e.text(), err.message)),
-                }
-            }
-            if !bad.is_empty() {
-                let sep = if bad.len() == 1 { " " } else { "\n" };
-                return Err(AppError::user(format!(
-                    "Nothing saved.{sep}{}",
-                    bad.join("\n")
-                )));
-            }
+            let set = sheet
+                .set_traits(&settings.catalog(), &entries)
+                .map_err(|bad| {
+                    let sep = if bad.len() == 1 { " " } else { "\n" };
+                    AppError::user(format!("Nothing saved.{sep}{}", bad.join("\n")))
+                })?;
+            let (changed, kept): (Vec<_>, Vec<_>) = set.iter().partition(|s| s.before != s.dots);
             if changed.is_empty() {
+                let kept: Vec<String> = kept
+                    .iter()
+                    .map(|s| format!("{} {}", s.name, s.dots))
+                    .collect();
                 return Err(AppError::user(format!(
                     "Nothing to change: the sheet already has {}.",
                     kept.join(", ")
                 )));
             }
+            let changed: Vec<String> = changed
+                .iter()
+                .map(|s| format!("{} {} → {}", s.name, s.before, s.dots))
+                .collect();
             Ok(changed.join(", "))
         },
         |name, text| View::text(format!("{name}: {text}")),
@@ -278,22 +257,12 @@ pub async fn specialty(
                 let t = catalog.resolve_with(ability, sheet.custom_traits())?;
                 return Ok(format!("{}: specialty {} removed.", t.name, s.name));
             }
-            let kind = advanced.map(|a| {
-                if a {
-                    SpecialtyType::Advanced
-                } else {
-                    SpecialtyType::General
-                }
-            });
+            let kind = advanced.map(SpecialtyType::advanced_if);
             let s = sheet.add_specialty(&catalog, ability, name, kind)?;
             let t = catalog.resolve_with(ability, sheet.custom_traits())?;
-            let kind = match s.kind {
-                SpecialtyType::Advanced => "advanced",
-                SpecialtyType::General => "general",
-            };
             Ok(format!(
-                "{}: new {kind} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
-                t.name, s.name, s.name, t.name
+                "{}: new {} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
+                t.name, s.kind.key(), s.name, s.name, t.name
             ))
         },
     )

@@ -401,20 +401,7 @@ impl Upshot {
         let first = |f: fn(&Event) -> Option<Upshot>| events.iter().find_map(f);
         let any = |f: fn(&Event) -> bool| events.iter().any(f);
         first(|e| matches!(e, Event::Died).then_some(Upshot::Died))
-            .or_else(|| {
-                let count = events.iter().rev().find_map(|e| match e {
-                    Event::Broke { count } => Some(*count),
-                    _ => None,
-                })?;
-                let heart_attack = events.iter().find_map(|e| match e {
-                    Event::HeartAttack { wounds } => Some(*wounds),
-                    _ => None,
-                });
-                Some(Upshot::Broke {
-                    count,
-                    heart_attack,
-                })
-            })
+            .or_else(|| Upshot::broke(events))
             .or_else(|| {
                 first(|e| match e {
                     Event::WoundsPending { n } => Some(Upshot::WoundsPending { n: *n }),
@@ -449,17 +436,7 @@ impl Upshot {
                     _ => None,
                 })
             })
-            .or_else(|| {
-                let slots = events.iter().find_map(|e| match e {
-                    Event::StressAdded { slots } => Some(slots.clone()),
-                    _ => None,
-                })?;
-                let discarded = events.iter().find_map(|e| match e {
-                    Event::StressDiscarded { n } => Some(*n),
-                    _ => None,
-                });
-                Some(Upshot::Stressed { slots, discarded })
-            })
+            .or_else(|| Upshot::stressed(events))
             .or_else(|| {
                 any(|e| {
                     matches!(
@@ -477,5 +454,34 @@ impl Upshot {
                 any(|e| matches!(e, Event::Rolled { .. } | Event::StressIncoming { .. }))
                     .then_some(Upshot::NothingChanged)
             })
+    }
+
+    /// The last Break among `events`, with the heart attack it caused.
+    fn broke(events: &[Event]) -> Option<Upshot> {
+        let count = events.iter().rev().find_map(|e| match e {
+            Event::Broke { count } => Some(*count),
+            _ => None,
+        })?;
+        let heart_attack = events.iter().find_map(|e| match e {
+            Event::HeartAttack { wounds } => Some(*wounds),
+            _ => None,
+        });
+        Some(Upshot::Broke {
+            count,
+            heart_attack,
+        })
+    }
+
+    /// The Stress added among `events`, with how much was not kept.
+    fn stressed(events: &[Event]) -> Option<Upshot> {
+        let slots = events.iter().find_map(|e| match e {
+            Event::StressAdded { slots } => Some(slots.clone()),
+            _ => None,
+        })?;
+        let discarded = events.iter().find_map(|e| match e {
+            Event::StressDiscarded { n } => Some(*n),
+            _ => None,
+        });
+        Some(Upshot::Stressed { slots, discarded })
     }
 }

@@ -610,6 +610,12 @@ impl CheckState {
         self.bonus_dice.iter().position(|f| f == best)
     }
 
+    /// True once the check is decided and passed (VE1-C8, VE2-C8: the
+    /// result is binary); false while it awaits the bonus.
+    pub fn passed(&self) -> bool {
+        self.result.is_some_and(CheckResult::passed)
+    }
+
     /// target − sum when short, else 0.
     pub fn shortfall(&self) -> u32 {
         self.target.saturating_sub(self.sum)
@@ -1308,8 +1314,11 @@ mod tests {
         let c = ctx(Rank::Bronze, 3, 10);
         let st = start(Edition::One, 0, &c, setup(20, &[]));
         assert_eq!(st.consequence, "You fall.");
-        assert!(st.result.unwrap().passed());
+        assert!(st.result.unwrap().passed() && st.passed());
         assert!(!CheckResult::FailWithBonus.passed() && !CheckResult::Cancelled.passed());
+        // Short and awaiting the bonus: not passed (yet).
+        let short = start(Edition::One, 3, &c, setup(20, &[]));
+        assert!(short.result.is_none() && !short.passed());
     }
 
     #[test]

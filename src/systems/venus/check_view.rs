@@ -138,7 +138,7 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
 /// passes starred, a natural 1 that fails marked `✗`), then the bonus d6s,
 /// the highest kept bold and the others dropped in brackets.
 pub fn dice_line(c: &CheckState) -> String {
-    let passed = c.result.is_some_and(|r| r.passed());
+    let passed = c.passed();
     let mark = if c.result == Some(CheckResult::AutoFailNatural1) {
         Mark::Bad
     } else if c.result == Some(CheckResult::AutoPass) {
@@ -183,7 +183,7 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSessio
             desc.push(format!("**Bonus factors:** {}", factor_lines(c).join("; ")));
         }
     }
-    let passed = c.and_then(|c| c.result).is_some_and(|r| r.passed());
+    let passed = c.is_some_and(CheckState::passed);
     if !passed && !st.setup.consequence.trim().is_empty() {
         let label = if c.and_then(|c| c.result).is_some() {
             "It fails"

@@ -342,20 +342,15 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
 /// factors may still be claimed; `None` when full.
 fn bonus_menu(d: &Draw<CheckButton>, st: &CheckSession, c: &CheckState) -> Option<Row> {
     let room = c.factors_left();
-    // The menu offers one "Spend a Lot" per Lot the sheet held when built.
+    // The menu offers one "Spend a Lot" per Lot the sheet held when built;
+    // the first as many as are still open stay ("Spend a Lot (2)"
+    // disappears once one Lot is claimed).
     let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
-    let lots_left = c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
+    let mut open_lots = 0..c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
     let options: Vec<_> = st
         .menu
         .iter()
-        .filter(|o| {
-            // "Spend a Lot (2)" disappears once one Lot is claimed.
-            o.kind != FactorKind::Lot
-                || o.value
-                    .trim_start_matches("lot")
-                    .parse::<u32>()
-                    .is_ok_and(|j| j <= lots_left)
-        })
+        .filter(|o| o.kind != FactorKind::Lot || open_lots.next().is_some())
         .map(|o| option(&o.label, o.value.clone(), None))
         .collect();
     if room == 0 || options.is_empty() {

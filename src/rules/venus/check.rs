@@ -105,6 +105,17 @@ pub struct BonusFactor {
     pub approved: bool,
 }
 
+/// A bonus factor the roller may claim (VE1-C6, VE1-C7, VE2-C6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    /// Its kind.
+    pub kind: FactorKind,
+    /// Which one of its kind, from 1 (the second Lot, the third attribute).
+    pub nth: u32,
+    /// Its worth: one d6 (edition 1), or +1 or +2 (edition 2).
+    pub points: u32,
+}
+
 /// Where the check stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -610,6 +621,12 @@ impl CheckState {
         self.bonus_dice.iter().position(|f| f == best)
     }
 
+    /// True once the check is decided and passed (VE1-C8, VE2-C8: the
+    /// result is binary); false while it awaits the bonus.
+    pub fn passed(&self) -> bool {
+        self.result.is_some_and(CheckResult::passed)
+    }
+
     /// target − sum when short, else 0.
     pub fn shortfall(&self) -> u32 {
         self.target.saturating_sub(self.sum)
@@ -644,6 +661,32 @@ impl CheckState {
         }
         let most = u32::try_from(MAX_FACTORS).unwrap_or(u32::MAX);
         held.min(most).saturating_sub(self.lot_factors())
+    }
+
+    /// The bonus factors the roller may claim, in menu order, holding
+    /// `held` Lots and `attributes` attributes: an environmental benefit,
+    /// an ally's help, each Lot still to offer ([`Self::lots_left`]), each
+    /// attribute; every one worth one d6 (VE1-C6, VE1-C7) or, side by
+    /// side, +1 and +2 with multiples (VE2-C6).
+    pub fn claims(&self, held: u32, attributes: u32) -> Vec<Claim> {
+        let worths: &[u32] = match self.edition {
+            Edition::One => &[1],
+            Edition::Two => &[1, 2],
+        };
+        [
+            (FactorKind::Environment, 1),
+            (FactorKind::Ally, 1),
+            (FactorKind::Lot, self.lots_left(held)),
+            (FactorKind::Attribute, attributes),
+        ]
+        .into_iter()
+        .flat_map(|(kind, count)| (1..=count).map(move |nth| (kind, nth)))
+        .flat_map(|(kind, nth)| {
+            worths
+                .iter()
+                .map(move |&points| Claim { kind, nth, points })
+        })
+        .collect()
     }
 
     /// The moves `actor` may make now (buttons to show).
@@ -1308,8 +1351,11 @@ mod tests {
         let c = ctx(Rank::Bronze, 3, 10);
         let st = start(Edition::One, 0, &c, setup(20, &[]));
         assert_eq!(st.consequence, "You fall.");
-        assert!(st.result.unwrap().passed());
+        assert!(st.result.unwrap().passed() && st.passed());
         assert!(!CheckResult::FailWithBonus.passed() && !CheckResult::Cancelled.passed());
+        // Short and awaiting the bonus: not passed (yet).
+        let short = start(Edition::One, 3, &c, setup(20, &[]));
+        assert!(short.result.is_none() && !short.passed());
     }
 
     #[test]
@@ -1460,6 +1506,41 @@ mod tests {
         // VE2-C7: no Lots on an edition-2 check.
         let st2 = start(Edition::Two, 3, &c, setup(20, &[]));
         assert_eq!((st2.factors_left(), st2.lots_left(10)), (4, 0));
+    }
+
+    #[test]
+    fn ve1_c6_ve1_c7_ve2_c6_the_factors_a_roller_may_claim_and_their_worth() {
+        use FactorKind as K;
+        let claim = |kind, nth, points| Claim { kind, nth, points };
+        let mut c = ctx(Rank::Bronze, 2, 10);
+        let st = start(Edition::One, 3, &c, setup(20, &[]));
+        // VE1-C6: one d6 each; VE1-C7, A-V17: a Lot per Lot held, at most four.
+        assert_eq!(
+            st.claims(2, 1),
+            [
+                claim(K::Environment, 1, 1),
+                claim(K::Ally, 1, 1),
+                claim(K::Lot, 1, 1),
+                claim(K::Lot, 2, 1),
+                claim(K::Attribute, 1, 1),
+            ]
+        );
+        assert_eq!(st.claims(9, 0).len(), 6);
+        let st = step(st, &mut c, add(K::Lot, 1), 0).unwrap();
+        assert_eq!(st.claims(2, 0)[2..], [claim(K::Lot, 1, 1)]);
+        // VE2-C6, VE2-C7: +1 or +2 each, no Lots.
+        let st2 = start(Edition::Two, 3, &c, setup(20, &[]));
+        assert_eq!(
+            st2.claims(2, 1),
+            [
+                claim(K::Environment, 1, 1),
+                claim(K::Environment, 1, 2),
+                claim(K::Ally, 1, 1),
+                claim(K::Ally, 1, 2),
+                claim(K::Attribute, 1, 1),
+                claim(K::Attribute, 1, 2),
+            ]
+        );
     }
 
     #[test]

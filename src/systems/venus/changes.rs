@@ -1,6 +1,7 @@
 //! Sheet changes in words ("Ada · Thief +1 exp (failed task) → 3"), with
 //! runs of Lots spent or gained merged into one line.
 
+use super::format::level_text;
 use crate::rules::venus::sheet::{ExpReason, SheetEvent};
 
 fn reason(r: ExpReason) -> &'static str {
@@ -33,7 +34,7 @@ pub fn describe(name: &str, e: &SheetEvent) -> String {
         ),
         SheetEvent::LevelUp { job, from, to } => format!("{job} levels up: {from} → {to} 🎉"),
         SheetEvent::LearningFinished { job, level } => {
-            format!("{job} is learned: level {level} 🎉")
+            format!("{job} is learned: {} 🎉", level_text(*level, false))
         }
         SheetEvent::LearningAwaitsTier { job } => format!(
             "{job} has filled its learning bar: its new level is the tier minimum, so set the tier (`/ve sheet set tier:`: Historic 1, Heroic 2, Mythic 3, Deific 4) to finish learning it"

@@ -87,63 +87,64 @@ pub fn status_of(st: &CheckSession) -> Status {
     }
 }
 
-/// The bonus-factor menu: environment, an ally's help, Lots (edition 1)
-/// and every attribute on the sheet, one factor each; edition 2 offers
-/// each at +1 and, side by side, at +2 (multiples).
+/// The bonus-factor menu: the factors the rules let the roller claim
+/// ([`CheckState::claims`]), worded: environment, an ally's help, Lots
+/// (edition 1) and every attribute on the sheet; edition 2 offers each at
+/// +1 and, side by side, at +2 (multiples).
 pub fn menu(state: &CheckState, sheet: Option<&VenusSheet>) -> Vec<BonusOption> {
-    let one = |value: String, label: String, kind, name: String| BonusOption {
-        value,
-        label,
-        kind,
-        name,
-        points: 1,
-    };
-    let fixed = FIXED
-        .iter()
-        .map(|&(value, label, kind)| one(value.into(), label.into(), kind, label.into()));
-    let lots = (1..=state.lots_left(sheet.map_or(0, |s| s.lots))).map(|j| {
-        let label = match j {
-            1 => "Spend a Lot".to_string(),
-            _ => format!("Spend a Lot ({j})"),
-        };
-        one(format!("lot{j}"), label, FactorKind::Lot, "A Lot".into())
-    });
-    let attributes = sheet.into_iter().flat_map(|s| {
-        super::sheet_view::ATTRIBUTE_LISTS
-            .iter()
-            .flat_map(move |&(kind, singular, _)| {
-                s.attributes
-                    .list(kind)
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, t)| {
-                        let value = format!("{}{}", singular.to_lowercase(), i + 1);
-                        one(
-                            value,
-                            format!("{singular}: {t}"),
-                            FactorKind::Attribute,
-                            t.clone(),
-                        )
-                    })
-            })
-    });
-    let entries = fixed.chain(lots).chain(attributes);
-    let out: Vec<BonusOption> = match state.edition {
-        Edition::One => entries.collect(),
-        Edition::Two => entries
-            .flat_map(|o| {
-                let double = BonusOption {
-                    value: format!("{}_x2", o.value),
-                    label: format!("{} (+2, multiples)", o.label),
-                    points: 2,
-                    ..o.clone()
+    // The sheet's attributes in menu order: (value, label, name).
+    let attributes: Vec<(String, String, String)> = sheet
+        .into_iter()
+        .flat_map(|s| {
+            super::sheet_view::ATTRIBUTE_LISTS
+                .iter()
+                .flat_map(move |&(kind, singular, _)| {
+                    s.attributes
+                        .list(kind)
+                        .iter()
+                        .enumerate()
+                        .map(move |(i, t)| {
+                            let value = format!("{}{}", singular.to_lowercase(), i + 1);
+                            (value, format!("{singular}: {t}"), t.clone())
+                        })
+                })
+        })
+        .collect();
+    let count = u32::try_from(attributes.len()).unwrap_or(u32::MAX);
+    let claims = state.claims(sheet.map_or(0, |s| s.lots), count);
+    let options = claims.into_iter().filter_map(|c| {
+        let (value, label, name) = match c.kind {
+            FactorKind::Lot => {
+                let label = match c.nth {
+                    1 => "Spend a Lot".to_string(),
+                    j => format!("Spend a Lot ({j})"),
                 };
-                let label = format!("{} (+1)", o.label);
-                [BonusOption { label, ..o }, double]
-            })
-            .collect(),
-    };
-    out.into_iter().take(MENU_MAX).collect()
+                (format!("lot{}", c.nth), label, "A Lot".to_string())
+            }
+            FactorKind::Attribute => {
+                let i = usize::try_from(c.nth).ok()?.checked_sub(1)?;
+                attributes.get(i)?.clone()
+            }
+            kind => {
+                let &(value, label, _) = FIXED.iter().find(|f| f.2 == kind)?;
+                (value.to_string(), label.to_string(), label.to_string())
+            }
+        };
+        let (value, label) = match (state.edition, c.points) {
+            (Edition::One, _) => (value, label),
+            (Edition::Two, 1) => (value, format!("{label} (+1)")),
+            _ => (format!("{value}_x2"), format!("{label} (+2, multiples)")),
+        };
+        let (kind, points) = (c.kind, c.points);
+        Some(BonusOption {
+            value,
+            label,
+            kind,
+            name,
+            points,
+        })
+    });
+    options.take(MENU_MAX).collect()
 }
 
 /// The menu's first entries, anyone's to claim: (value, label and name,

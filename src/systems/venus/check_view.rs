@@ -138,7 +138,7 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
 /// passes starred, a natural 1 that fails marked `✗`), then the bonus d6s,
 /// the highest kept bold and the others dropped in brackets.
 pub fn dice_line(c: &CheckState) -> String {
-    let passed = c.result.is_some_and(|r| r.passed());
+    let passed = c.passed();
     let mark = if c.result == Some(CheckResult::AutoFailNatural1) {
         Mark::Bad
     } else if c.result == Some(CheckResult::AutoPass) {
@@ -183,7 +183,7 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSessio
             desc.push(format!("**Bonus factors:** {}", factor_lines(c).join("; ")));
         }
     }
-    let passed = c.and_then(|c| c.result).is_some_and(|r| r.passed());
+    let passed = c.is_some_and(CheckState::passed);
     if !passed && !st.setup.consequence.trim().is_empty() {
         let label = if c.and_then(|c| c.result).is_some() {
             "It fails"
@@ -342,20 +342,15 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
 /// factors may still be claimed; `None` when full.
 fn bonus_menu(d: &Draw<CheckButton>, st: &CheckSession, c: &CheckState) -> Option<Row> {
     let room = c.factors_left();
-    // The menu offers one "Spend a Lot" per Lot the sheet held when built.
+    // The menu offers one "Spend a Lot" per Lot the sheet held when built;
+    // the first as many as are still open stay ("Spend a Lot (2)"
+    // disappears once one Lot is claimed).
     let lot_total = st.menu.iter().filter(|m| m.kind == FactorKind::Lot).count();
-    let lots_left = c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
+    let mut open_lots = 0..c.lots_left(u32::try_from(lot_total).unwrap_or(u32::MAX));
     let options: Vec<_> = st
         .menu
         .iter()
-        .filter(|o| {
-            // "Spend a Lot (2)" disappears once one Lot is claimed.
-            o.kind != FactorKind::Lot
-                || o.value
-                    .trim_start_matches("lot")
-                    .parse::<u32>()
-                    .is_ok_and(|j| j <= lots_left)
-        })
+        .filter(|o| o.kind != FactorKind::Lot || open_lots.next().is_some())
         .map(|o| option(&o.label, o.value.clone(), None))
         .collect();
     if room == 0 || options.is_empty() {

@@ -18,8 +18,8 @@ use crate::systems::platform::odds::{
 };
 use crate::systems::platform::text::pct;
 
-/// The Venus Engine's questions, as `kismet odds` parses them and `/odds`
-/// builds them.
+/// The Venus Engine's questions, as `kismet odds` parses them (`/ve odds`
+/// builds the rules core's [`Typed`] questions directly).
 #[derive(Debug, Clone, PartialEq, Subcommand)]
 pub enum Question {
     /// Venus Engine 1st Playtest check: d20 + score vs target, best of K bonus d6 when short by 1-6.
@@ -136,11 +136,17 @@ pub fn ve2_check(
     }
 }
 
-/// A question as the rules core asks it.
-enum Typed {
+/// A question as the rules core asks it (`/ve odds` builds it directly;
+/// `kismet odds` from its [`Question`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Typed {
+    /// An edition-1 check.
     Ve1Check(ve::Ve1CheckQuestion),
+    /// An edition-2 check.
     Ve2Check(ve::Ve2CheckQuestion),
+    /// An edition-1 task.
     Ve1Task(ve::Ve1TaskQuestion),
+    /// An edition-2 task.
     Ve2Task(ve::Ve2TaskQuestion),
 }
 
@@ -250,8 +256,8 @@ fn check_parts(
 /// The `/odds` view of a question. The neighbours in a chart's sweep are
 /// in range by construction, so they are computed with the rules'
 /// unchecked functions.
-pub fn view(q: &Question) -> Result<View, OddsError> {
-    let parts = match typed(q)? {
+pub fn view(q: &Typed) -> Result<View, OddsError> {
+    let parts = match q {
         Typed::Ve1Check(c) => check_parts(
             "Venus Engine (1st Playtest) check",
             (c.score, c.target, c.rank),
@@ -345,7 +351,7 @@ pub struct Asked {
 /// `target` are given, a task when `dice` is, in `edition` (the server's
 /// unless named). Options that belong to the other kind or edition are
 /// refused by name, so nothing is silently ignored.
-pub fn question(a: &Asked, server: Edition) -> Result<Question, String> {
+pub fn question(a: &Asked, server: Edition) -> Result<Typed, String> {
     let edition = a.edition.unwrap_or(server);
     let rank = a.rank.ok_or("Name the rank of the ability (`rank:`).")?;
     let check = a.score.is_some() || a.target.is_some();
@@ -374,7 +380,7 @@ fn not_here(what: &str, given: bool, edition: Edition) -> Result<(), String> {
 }
 
 /// [`question`] for a check (`score:` and `target:` given).
-fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Question, String> {
+fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Typed, String> {
     let (Some(score), Some(target)) = (a.score, a.target) else {
         return Err("A check needs both `score:` and `target:`.".into());
     };
@@ -390,28 +396,25 @@ fn check_question(a: &Asked, edition: Edition, rank: Rank) -> Result<Question, S
                     "Edition 1: at most 4 bonus factors, one d6 each (`bonus:` 0-4).".into(),
                 );
             }
-            Question::Ve1Check {
+            Typed::Ve1Check(ve::Ve1CheckQuestion {
                 score,
                 target,
                 rank,
                 bonus_dice: bonus,
-            }
+            })
         }
-        Edition::Two => Question::Ve2Check {
+        Edition::Two => Typed::Ve2Check(ve::Ve2CheckQuestion {
             score,
             target,
             rank,
             bonus,
-            autopass: match a.autopass {
-                Some(ve::AutoPass::Table) => "table".into(),
-                _ => "text".into(),
-            },
-        },
+            autopass: a.autopass.unwrap_or_default(),
+        }),
     })
 }
 
 /// [`question`] for a task of `dice` dice.
-fn task_question(a: &Asked, edition: Edition, rank: Rank, dice: u32) -> Result<Question, String> {
+fn task_question(a: &Asked, edition: Edition, rank: Rank, dice: u32) -> Result<Typed, String> {
     not_here("bonus", a.bonus.is_some(), edition)?;
     not_here("autopass", a.autopass.is_some(), edition)?;
     let ego = a.ego.unwrap_or(false);
@@ -421,20 +424,20 @@ fn task_question(a: &Asked, edition: Edition, rank: Rank, dice: u32) -> Result<Q
             if a.allies.len() > 2 {
                 return Err("Edition 1: at most 2 allies aid a task (VE1-T3).".into());
             }
-            Question::Ve1Task {
+            Typed::Ve1Task(ve::Ve1TaskQuestion {
                 dice,
                 rank,
-                ally_rank: a.allies.clone(),
+                allies: a.allies.clone(),
                 ego_double_six: ego,
-            }
+            })
         }
-        Edition::Two => Question::Ve2Task {
+        Edition::Two => Typed::Ve2Task(ve::Ve2TaskQuestion {
             dice,
             rank,
-            ally_rank: a.allies.clone(),
+            allies: a.allies.clone(),
             explode: a.explode.unwrap_or(false),
             ego,
-        },
+        }),
     })
 }
 
@@ -553,7 +556,7 @@ mod tests {
                 ego: true,
             },
         ] {
-            fits(&view(&q).unwrap());
+            fits(&view(&typed(&q).unwrap()).unwrap());
         }
     }
 
@@ -566,7 +569,7 @@ mod tests {
             bonus_dice: 2,
         };
         let p = q.printed().unwrap().json["pass"].as_f64().unwrap();
-        let v = view(&q).unwrap();
+        let v = view(&typed(&q).unwrap()).unwrap();
         assert_eq!(v.embeds[0].fields[0].value, format!("**{}**", pct(p)));
     }
 }

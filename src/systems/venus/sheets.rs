@@ -7,6 +7,7 @@
 
 use super::calls::within;
 use super::context::{Outcome, Turn};
+use super::format::level_text;
 use super::record::SheetEdit;
 use super::state::{DeleteSession, VeState};
 use super::{sheet_view, KIND, SYSTEM};
@@ -331,7 +332,7 @@ pub async fn set_edited(
         if t.is_some() {
             for e in c.sheet.finish_waiting_learning(&set)? {
                 if let SheetEvent::LearningFinished { job, level } = e {
-                    said.push(format!("{job} is learned: level {level}"));
+                    said.push(format!("{job} is learned: {}", level_text(level, false)));
                 }
             }
         }

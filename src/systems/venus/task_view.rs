@@ -684,7 +684,7 @@ fn aid_job_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Row {
     let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
     for c in &st.candidates {
         for (j, l) in &c.jobs {
-            let who = format!("{} (level {l})", c.name);
+            let who = format!("{} ({})", c.name, level_text(*l, false));
             match jobs.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(j)) {
                 Some((_, w)) => w.push(who),
                 None => jobs.push((j.clone(), vec![who])),

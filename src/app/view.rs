@@ -365,6 +365,24 @@ pub fn clean(name: &str) -> String {
     name.replace(['*', '_', '`', '~', '|'], "")
 }
 
+/// User-typed prose (an item, a Facet phrase, a Convention) shown as
+/// typed: each character Discord reads as markdown (asterisk, underscore,
+/// tilde, backtick, bar, square brackets, backslash) gets a backslash
+/// before it, so `Room_5` shows as `Room_5`, not as the
+/// start of italics, and nothing typed pairs with the message's own bold.
+/// Escape after shortening, so a cut never splits a backslash from its
+/// character.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// User text (a name, a nickname) made plain for a message's content:
 /// `@everyone`, `@here` and anything shaped like a mention (`<@…>`,
 /// `<@!…>`, `<@&…>`, `<#…>`) get a zero-width space after `@`/`#`, so Discord
@@ -659,6 +677,16 @@ pub fn join_capped(lines: &[String], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_prose_is_escaped_character_by_character() {
+        assert_eq!(escape("Room_5 is 2*3"), "Room\\_5 is 2\\*3");
+        assert_eq!(
+            escape("**[a](b)** `c` ~~d~~ |e| \\"),
+            "\\*\\*\\[a\\](b)\\*\\* \\`c\\` \\~\\~d\\~\\~ \\|e\\| \\\\"
+        );
+        assert_eq!(escape("The mayor is a ghoul"), "The mayor is a ghoul");
+    }
 
     #[test]
     fn a_capped_join_keeps_what_fits_and_counts_the_rest() {

@@ -2227,10 +2227,11 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
 }
 
 /// User-typed texts shown in italics (item texts, Facet phrases, Convention
-/// texts, a save's Facet labels) lose the characters Discord reads as
-/// markdown, as names do: a `*` inside `*…*` would end the italics early.
+/// texts, a save's Facet labels) show as typed, their markdown escaped: a
+/// `*` inside `*…*` would end the italics early, and stripping it would
+/// change what the player wrote (`poisoned_the` is not `poisonedthe`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn italic_user_texts_are_shown_without_markdown() {
+async fn italic_user_texts_are_shown_as_typed() {
     let t = table("vr-italic-clean", 3).await;
     ok(
         &t,
@@ -2247,7 +2248,7 @@ async fn italic_user_texts_are_shown_without_markdown() {
     assert!(
         added
             .content()
-            .ends_with("➕ Light slot 1: 🤫 Secret *The Duke poisonedthe well*"),
+            .ends_with(r"➕ Light slot 1: 🤫 Secret *The \*Duke\* poisoned\_the well*"),
         "{}",
         added.content()
     );
@@ -2258,7 +2259,9 @@ async fn italic_user_texts_are_shown_without_markdown() {
     )
     .await;
     assert!(
-        edited.content().contains("now reads *The Duke lied*"),
+        edited
+            .content()
+            .contains(r"now reads *The \`Duke\` \~\~lied\~\~*"),
         "{}",
         edited.content()
     );
@@ -2271,7 +2274,7 @@ async fn italic_user_texts_are_shown_without_markdown() {
     assert!(
         facet
             .text()
-            .contains("✨ Facet 2: **d6** *Loyal to the Duke*"),
+            .contains(r"✨ Facet 2: **d6** *Loyal to the \*\*Duke\*\**"),
         "{}",
         facet.text()
     );
@@ -2279,13 +2282,13 @@ async fn italic_user_texts_are_shown_without_markdown() {
     assert!(
         against
             .text()
-            .contains(" for acting against *Loyal to the Duke*"),
+            .contains(r" for acting against *Loyal to the \*\*Duke\*\**"),
         "{}",
         against.text()
     );
     let save = ok(&t, "alice", "/vr save inventory:flesh facet:2").await;
     assert!(
-        save.text().contains("*Loyal to the Duke*"),
+        save.text().contains(r"*Loyal to the \*\*Duke\*\**"),
         "{}",
         save.text()
     );
@@ -2299,7 +2302,7 @@ async fn italic_user_texts_are_shown_without_markdown() {
     assert!(
         violated
             .text()
-            .contains(" for violating *Never swear at the table*"),
+            .contains(r" for violating *Never \_swear\_ at the \|table\|*"),
         "{}",
         violated.text()
     );
@@ -2307,13 +2310,14 @@ async fn italic_user_texts_are_shown_without_markdown() {
     assert!(
         removed
             .text()
-            .contains("removed: *Never swear at the table*"),
+            .contains(r"removed: *Never \_swear\_ at the \|table\|*"),
         "{}",
         removed.text()
     );
     let gone = ok(&t, "fc", "/vr facet remove facet:2 player:alice").await;
     assert!(
-        gone.text().contains("removed: *Loyal to the Duke*"),
+        gone.text()
+            .contains(r"removed: *Loyal to the \*\*Duke\*\**"),
         "{}",
         gone.text()
     );
@@ -2379,9 +2383,10 @@ async fn the_board_and_the_scene_end_name_characters_without_markdown() {
 
 /// A full Convention board of long texts is shortened in the texts only:
 /// every line keeps its cost, and markdown typed in a Convention, an item
-/// or a Facet phrase never pairs with the board's or the sheet's own bold.
+/// or a Facet phrase is escaped, never pairing with the board's or the
+/// sheet's own bold.
 #[tokio::test]
-async fn the_board_and_the_sheet_cut_and_clean_user_texts_never_their_own_words() {
+async fn the_board_and_the_sheet_cut_and_escape_user_texts_never_their_own_words() {
     let t = table("vr-board-fit", 3).await;
     ok(
         &t,
@@ -2396,9 +2401,14 @@ async fn the_board_and_the_sheet_cut_and_clean_user_texts_never_their_own_words(
     )
     .await;
     let sheet = ok(&t, "alice", "/vr sheet show").await;
-    let fields = sheet.embeds()[0]["fields"].to_string();
-    assert!(fields.contains("🤫 The Duke poisonedthe well"), "{fields}");
-    assert!(fields.contains("**d6** Loyal to the Duke"), "{fields}");
+    assert_eq!(
+        sheet.field("Light (1/6 used)").unwrap(),
+        r"` 1` 🤫 The \*Duke\* poisoned\_the well"
+    );
+    assert_eq!(
+        sheet.field("Facets").unwrap(),
+        r"`1` **d6** Loyal to the \*\*Duke"
+    );
     let long = format!("Never **{}", "mention the Duke and his debts ".repeat(6));
     let long = long.trim_end();
     assert_eq!(long.chars().count(), 193);
@@ -2420,11 +2430,13 @@ async fn the_board_and_the_sheet_cut_and_clean_user_texts_never_their_own_words(
     assert_eq!(lines.len(), 25, "{text}");
     for (i, line) in lines.iter().enumerate() {
         assert!(
-            line.starts_with(&format!("**{}.** Never mention", i + 1)),
+            line.starts_with(&format!(r"**{}.** Never \*\*mention", i + 1)),
             "{line}"
         );
         assert!(line.ends_with("… — **+3**"), "{line}");
-        assert_eq!(line.matches("**").count(), 4, "{line}");
+        // The two typed asterisks escaped; the number's and the cost's bold.
+        assert_eq!(line.matches(r"\*\*").count(), 1, "{line}");
+        assert_eq!(line.replace(r"\*", "").matches("**").count(), 4, "{line}");
     }
     t.stop().await;
 }

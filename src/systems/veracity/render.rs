@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::app::component::Action;
 use crate::app::view::{
-    clean, colour, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
+    clean, colour, escape, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
 };
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
@@ -138,14 +138,14 @@ pub fn fit_lines(lines: &[(String, String)], max: usize) -> String {
 }
 
 /// Joins `prefix + text + suffix` lines into at most `max` characters. The
-/// texts are user-typed: they lose their markdown (so it never pairs with
-/// the prefix's or suffix's own), and only they are shortened, before the
-/// last lines are dropped as a last resort.
+/// texts are user-typed: they show as typed, markdown escaped (so it never
+/// pairs with the prefix's or suffix's own), and only they are shortened,
+/// before the last lines are dropped as a last resort.
 fn fit_parts(lines: &[(&str, &str, &str)], max: usize) -> String {
     let line = |(p, t, s): &(&str, &str, &str), limit: usize| {
-        let mut t = clean(t);
+        let mut t = t.to_string();
         truncate(&mut t, limit);
-        format!("{p}{t}{s}")
+        format!("{p}{}{s}", escape(&t))
     };
     for limit in [usize::MAX, 200, 120, 80, 50, 30, 16] {
         let joined = lines.iter().map(|l| line(l, limit)).collect::<Vec<_>>();
@@ -363,13 +363,13 @@ fn item_label(kind: ItemKind, text: &str) -> String {
     }
 }
 
-/// User-typed text (an item, a Facet phrase, a Convention) in italics:
-/// without the characters Discord reads as markdown ([`clean`], as names
-/// are shown), which would end the italics early, and shortened to `max`.
+/// User-typed text (an item, a Facet phrase, a Convention) in italics,
+/// shortened to `max` and shown as typed: its markdown characters are
+/// escaped ([`escape`]), so they neither vanish nor end the italics early.
 pub fn italic(text: &str, max: usize) -> String {
-    let mut t = clean(text);
+    let mut t = text.to_string();
     truncate(&mut t, max);
-    format!("*{t}*")
+    format!("*{}*", escape(&t))
 }
 
 /// Numbers as a list: `1, 3, 5`.
@@ -603,7 +603,7 @@ fn body_line(e: &Event) -> Option<String> {
             format!(
                 "📣 Revelation {}: {} is shocked",
                 index + 1,
-                italic(target, 80)
+                italic(&clean(target), 80)
             )
         }
         // What other lines say, and the events `event_line` words.

@@ -2198,7 +2198,7 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
     let added = ok(
         &t,
         "alice",
-        "/vr item add kind:secret text:\"The Duke poisoned the well\"",
+        "/vr item add kind:secret text:\"The Duke poisoned_the well\"",
     )
     .await;
     assert!(
@@ -2210,7 +2210,7 @@ async fn a_revelation_names_revealer_and_npc_without_markdown() {
     assert!(
         asked
             .text()
-            .contains("— **Ada** reveals to *Vane*: \"The Duke poisoned the well\""),
+            .contains(r#"— **Ada** reveals to *Vane*: "The Duke poisoned\_the well""#),
         "{}",
         asked.text()
     );

@@ -16,7 +16,7 @@ use super::{render, GM, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action as _, Click};
 use crate::app::pipeline::{Record, Writing};
-use crate::app::view::{clean, Button, Embed, Style, View};
+use crate::app::view::{clean, escape, Button, Embed, Style, View};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::veracity::level::RevelationInput;
 use crate::rules::veracity::sheet::normalize_text;
@@ -286,7 +286,7 @@ fn request_text(requester: i64, name: &str, input: &RevelationInput, secrets: &[
         clean(&input.target),
         secrets
             .iter()
-            .map(|s| format!("\"{s}\""))
+            .map(|s| format!("\"{}\"", escape(s)))
             .collect::<Vec<_>>()
             .join(", "),
         if input.evidence_slots.is_empty() {

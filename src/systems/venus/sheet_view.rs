@@ -4,7 +4,7 @@
 //! consequences; tier warnings in the footer.
 
 use super::format::{ego_text, exp_bar, fields_within, level_text, lot_pips, rank_mark, Room};
-use crate::app::view::{colour, limits, Embed};
+use crate::app::view::{colour, escape, limits, Embed};
 use crate::rules::venus::sheet::{AttributeKind, Job};
 use crate::rules::venus::{VenusSettings, VenusSheet};
 
@@ -24,7 +24,12 @@ pub const ATTRIBUTE_LISTS: [(AttributeKind, &str, &str); 7] = [
 pub fn job_line(name: &str, job: &Job, settings: &VenusSettings) -> String {
     let bar = exp_bar(job.exp, VenusSheet::exp_needed(job, settings));
     let level = level_text(job.level, job.learning);
-    let mut s = format!("**{name}** · {level} · {bar} · {}", job.inherits.join(", "));
+    let inherits: Vec<String> = job.inherits.iter().map(|a| escape(a)).collect();
+    let mut s = format!(
+        "**{}** · {level} · {bar} · {}",
+        escape(name),
+        inherits.join(", ")
+    );
     if !job.qualifications_met {
         s.push_str(" · ⛔ qualifications unmet: no exp");
     }
@@ -100,13 +105,16 @@ fn sections(
     let numbered = |list: &[String]| -> Vec<String> {
         list.iter()
             .enumerate()
-            .map(|(i, t)| format!("{}. {t}", i + 1))
+            .map(|(i, t)| format!("{}. {}", i + 1, escape(t)))
             .collect()
     };
     let abilities: Vec<String> = sheet
         .abilities
         .iter()
-        .map(|(n, a)| format!("{} **{n}** — {} {}", rank_mark(a.rank), a.rank, a.score))
+        .map(|(n, a)| {
+            let n = escape(n);
+            format!("{} **{n}** — {} {}", rank_mark(a.rank), a.rank, a.score)
+        })
         .collect();
     let jobs: Vec<String> = sheet
         .jobs
@@ -127,7 +135,10 @@ fn sections(
     let insights: Vec<String> = sheet
         .insights
         .iter()
-        .map(|i| format!("#{} {}{}", i.id, i.text, if i.approved { " ✔" } else { "" }))
+        .map(|i| {
+            let mark = if i.approved { " ✔" } else { "" };
+            format!("#{} {}{mark}", i.id, escape(&i.text))
+        })
         .collect();
     out.push(("Insights", insights, 2));
     out.push((
@@ -143,6 +154,36 @@ fn sections(
 mod tests {
     use super::*;
     use crate::rules::venus::{Edition, Rank};
+
+    /// What a player typed (names, notes, insights, consequences) shows as
+    /// typed: a `*` or `_` neither vanishes nor runs into the sheet's bold.
+    #[test]
+    fn typed_names_and_notes_show_as_typed() {
+        let set = VenusSettings::default();
+        let mut s = VenusSheet::new("Ada", &set).unwrap();
+        s.set_ability("Fin*esse", Rank::Gold, 4, &set).unwrap();
+        s.add_job("Cut_purse", &["Fin*esse".into()], 1).unwrap();
+        s.add_attribute(AttributeKind::Asset, "Key to room_5")
+            .unwrap();
+        s.add_insight("2*3 is **six**", true).unwrap();
+        s.add_custom_consequence("Lose a ~~friend~~").unwrap();
+        let e = embed("Ada", 42, true, &s, &set);
+        let field = |n: &str| e.fields.iter().find(|f| f.name == n).unwrap().value.clone();
+        assert_eq!(field("Abilities"), r"🟡 **Fin\*esse** — Gold 4");
+        assert!(
+            field("Jobs").starts_with(r"**Cut\_purse** · level 1 · "),
+            "{}",
+            field("Jobs")
+        );
+        assert!(
+            field("Jobs").ends_with(r" · Fin\*esse"),
+            "{}",
+            field("Jobs")
+        );
+        assert_eq!(field("Assets"), r"1. Key to room\_5");
+        assert_eq!(field("Insights"), r"#1 2\*3 is \*\*six\*\* ✔");
+        assert_eq!(field("Special consequences"), r"1. Lose a \~\~friend\~\~");
+    }
 
     #[test]
     fn the_sheet_shows_exp_bars_lots_pips_and_ego() {

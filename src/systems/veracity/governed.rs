@@ -318,3 +318,64 @@ impl Change for Edit {
         applied(turn, who.pick(), words, |s| self.action(s)).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each governed change as an approval row stores it today (written by
+    /// `/vr facet step` … `/vr sheet edit` under `player_edits = approval`).
+    const STORED: [(&str, usize); 6] = [
+        (
+            r#"{"die":"d10","edit":"facet_add","phrase":"Blacksmith","who":{"character":"Ada","player":303779529149266183}}"#,
+            0,
+        ),
+        (
+            r#"{"edit":"facet_step","facet":"Cruel","up":true,"who":{"character":"Ada","player":303779529149266183}}"#,
+            1,
+        ),
+        (
+            r#"{"edit":"facet_remove","facet":"1","who":{"character":"Ada","player":303779529149266183}}"#,
+            2,
+        ),
+        (
+            r#"{"edit":"item_remove","inventory":"light","slot":1,"who":{"character":"Ada","player":303779529149266183}}"#,
+            3,
+        ),
+        (
+            r#"{"edit":"unlock","inventory":"flesh","who":{"character":"Ada","player":303779529149266183}}"#,
+            4,
+        ),
+        (
+            r#"{"current":2,"edit":"hp","max":3,"who":{"character":"Ada","player":303779529149266183}}"#,
+            5,
+        ),
+    ];
+
+    #[test]
+    fn a_stored_approval_reads_and_writes_back_the_same() {
+        for (json, governed) in STORED {
+            let stored: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut edit: Edit = serde_json::from_value(stored.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&edit).unwrap(), stored, "{json}");
+            assert_eq!(edit.governed().what, LIST[governed].what, "{json}");
+            assert_eq!(
+                edit.whose().owned(),
+                Who::new(Some("Ada"), Some(303779529149266183)),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_example_writes_and_reads_back() {
+        for (i, edit) in Edit::examples(Who::new(Some("Ada"), None))
+            .into_iter()
+            .enumerate()
+        {
+            let json = serde_json::to_value(&edit).unwrap();
+            assert_eq!(serde_json::from_value::<Edit>(json).unwrap(), edit);
+            assert_eq!(edit.governed().what, LIST[i].what);
+        }
+    }
+}

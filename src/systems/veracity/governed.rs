@@ -19,6 +19,7 @@ use super::context::Veracity;
 use super::context::{Outcome, Turn};
 use super::target::{applied, facet_index, Words};
 use crate::app::change::{Change, Trial, Whose};
+use crate::app::characters::Pick;
 use crate::app::registry::Governed;
 use crate::app::settings::PlayerEdits;
 use crate::app::{App, AppError};
@@ -55,18 +56,27 @@ pub const LIST: &[Governed] = &[
 
 pub use crate::app::characters::Who;
 
-/// One governed Veracity change.
+/// One governed Veracity change: what, of whom (stored flat, `{"edit":
+/// "facet_step", …, "who": {…}}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// Whose.
+    pub who: Who,
+    /// What.
+    #[serde(flatten)]
+    pub what: What,
+}
+
+/// What a governed Veracity change does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case")]
-pub enum Edit {
+pub enum What {
     /// `/vr facet add` with a die above d6.
     FacetAdd {
         /// The phrase.
         phrase: String,
         /// The die.
         die: FacetDie,
-        /// Whose.
-        who: Who,
     },
     /// `/vr facet step`.
     FacetStep {
@@ -74,15 +84,11 @@ pub enum Edit {
         facet: String,
         /// Up or down.
         up: bool,
-        /// Whose.
-        who: Who,
     },
     /// `/vr facet remove`.
     FacetRemove {
         /// The Facet (number or words).
         facet: String,
-        /// Whose.
-        who: Who,
     },
     /// `/vr item remove` of a Stress or a Wound.
     ItemRemove {
@@ -90,15 +96,11 @@ pub enum Edit {
         inventory: InventoryKind,
         /// The slot.
         slot: u32,
-        /// Whose.
-        who: Who,
     },
     /// `/vr sheet edit unlock:`: one more slot outside a revelation.
     Unlock {
         /// Which inventory.
         inventory: InventoryKind,
-        /// Whose.
-        who: Who,
     },
     /// `/vr sheet edit current: max:`.
     Hp {
@@ -106,44 +108,44 @@ pub enum Edit {
         current: u32,
         /// Maximum HP.
         max: u32,
-        /// Whose.
-        who: Who,
     },
+}
+
+impl What {
+    /// This change of the character `player` picks.
+    pub fn of(self, player: Pick<'_>) -> Edit {
+        Edit {
+            who: Who::of(player),
+            what: self,
+        }
+    }
 }
 
 impl Edit {
     /// An example of each governed change, in [`LIST`] order, acting on `who`.
     pub fn examples(who: Who) -> Vec<Edit> {
-        vec![
-            Edit::FacetAdd {
+        [
+            What::FacetAdd {
                 phrase: "Bold".into(),
                 die: FacetDie::D8,
-                who: who.clone(),
             },
-            Edit::FacetStep {
+            What::FacetStep {
                 facet: "1".into(),
                 up: true,
-                who: who.clone(),
             },
-            Edit::FacetRemove {
-                facet: "2".into(),
-                who: who.clone(),
-            },
-            Edit::ItemRemove {
+            What::FacetRemove { facet: "2".into() },
+            What::ItemRemove {
                 inventory: InventoryKind::Light,
                 slot: 1,
-                who: who.clone(),
             },
-            Edit::Unlock {
+            What::Unlock {
                 inventory: InventoryKind::Flesh,
-                who: who.clone(),
             },
-            Edit::Hp {
-                current: 2,
-                max: 3,
-                who,
-            },
+            What::Hp { current: 2, max: 3 },
         ]
+        .into_iter()
+        .map(|what| what.of(who.pick()))
+        .collect()
     }
 
     /// The rules' way a player must take instead of this change, when the
@@ -153,9 +155,9 @@ impl Edit {
     /// may be replaced (VR-13). `None`: the change is the house rule's.
     pub fn rules_way(&self, name: &str, sheet: &Sheet) -> Result<Option<String>, AppError> {
         const REFEREE: &str = "the referee can still correct a sheet.";
-        Ok(match self {
-            Edit::ItemRemove {
-                inventory, slot, ..
+        Ok(match &self.what {
+            What::ItemRemove {
+                inventory, slot
             } => match sheet.rest_only(*inventory, *slot) {
                 Some(ItemKind::Stress) => Some(format!(
                     "Stress leaves {name}'s Light slot {slot} only the rules' ways: a full day relaxing in daylight removes one (`/vr rest what:stress slot:{slot}`), and a Break removes it all (VR-18, VR-15). A player's word does not empty it; {REFEREE}"
@@ -165,7 +167,7 @@ impl Edit {
                 )),
                 _ => None,
             },
-            Edit::FacetRemove { facet, .. } => {
+            What::FacetRemove { facet } => {
                 let f = &sheet.facets()[facet_index(sheet, facet)?];
                 (!f.replaceable()).then(|| {
                     format!(
@@ -180,28 +182,26 @@ impl Edit {
 
     /// The rules action on this sheet.
     fn action(&self, s: &Sheet) -> Result<Action, AppError> {
-        Ok(match self {
-            Edit::FacetAdd { phrase, die, .. } => Action::AddFacet {
+        Ok(match &self.what {
+            What::FacetAdd { phrase, die } => Action::AddFacet {
                 phrase: phrase.clone(),
                 die: *die,
             },
-            Edit::FacetStep { facet, up, .. } => Action::StepFacet {
+            What::FacetStep { facet, up } => Action::StepFacet {
                 index: facet_index(s, facet)?,
                 up: *up,
             },
-            Edit::FacetRemove { facet, .. } => Action::RemoveFacet {
+            What::FacetRemove { facet } => Action::RemoveFacet {
                 index: facet_index(s, facet)?,
             },
-            Edit::ItemRemove {
-                inventory, slot, ..
-            } => Action::RemoveItem {
+            What::ItemRemove { inventory, slot } => Action::RemoveItem {
                 inventory: *inventory,
                 slot: *slot,
             },
-            Edit::Unlock { inventory, .. } => Action::UnlockSlot {
+            What::Unlock { inventory } => Action::UnlockSlot {
                 inventory: *inventory,
             },
-            Edit::Hp { current, max, .. } => Action::SetHp {
+            What::Hp { current, max } => Action::SetHp {
                 current: *current,
                 max: *max,
             },
@@ -210,18 +210,16 @@ impl Edit {
 
     /// The log's action word and the answer's headline.
     fn words(&self) -> (&'static str, String) {
-        match self {
-            Edit::FacetAdd { .. } => ("facet_add", "gains a Facet".into()),
-            Edit::FacetStep { up: true, .. } => ("facet_step", "steps a Facet up".into()),
-            Edit::FacetStep { up: false, .. } => ("facet_step", "steps a Facet down".into()),
-            Edit::FacetRemove { .. } => ("facet_remove", "loses a Facet".into()),
-            Edit::ItemRemove {
-                inventory, slot, ..
-            } => ("item_remove", format!("empties {inventory} slot {slot}")),
-            Edit::Unlock { inventory, .. } => {
-                ("unlock_slot", format!("unlocks a {inventory} slot"))
+        match &self.what {
+            What::FacetAdd { .. } => ("facet_add", "gains a Facet".into()),
+            What::FacetStep { up: true, .. } => ("facet_step", "steps a Facet up".into()),
+            What::FacetStep { up: false, .. } => ("facet_step", "steps a Facet down".into()),
+            What::FacetRemove { .. } => ("facet_remove", "loses a Facet".into()),
+            What::ItemRemove { inventory, slot } => {
+                ("item_remove", format!("empties {inventory} slot {slot}"))
             }
-            Edit::Hp { .. } => ("set_hp", "has new HP".into()),
+            What::Unlock { inventory } => ("unlock_slot", format!("unlocks a {inventory} slot")),
+            What::Hp { .. } => ("set_hp", "has new HP".into()),
         }
     }
 
@@ -234,25 +232,23 @@ impl Edit {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        match self {
-            Edit::FacetAdd { .. } | Edit::FacetStep { .. } | Edit::FacetRemove { .. } => {
+        match &self.what {
+            What::FacetAdd { .. } | What::FacetStep { .. } | What::FacetRemove { .. } => {
                 format!("Facets {} → {}", facets(before), facets(after))
             }
-            Edit::ItemRemove {
-                inventory, slot, ..
-            } => {
+            What::ItemRemove { inventory, slot } => {
                 let what = before
                     .inventory(*inventory)
                     .get(*slot)
                     .map_or("nothing".to_string(), |i| i.kind.name().to_string());
                 format!("{inventory} slot {slot}: {what} → empty")
             }
-            Edit::Unlock { inventory, .. } => format!(
+            What::Unlock { inventory } => format!(
                 "{inventory} slots {} → {}",
                 before.inventory(*inventory).unlocked(),
                 after.inventory(*inventory).unlocked()
             ),
-            Edit::Hp { .. } => format!(
+            What::Hp { .. } => format!(
                 "HP {}/{} → {}/{}",
                 before.hp_current(),
                 before.hp_max(),
@@ -267,25 +263,18 @@ impl Change for Edit {
     type Scope = super::context::Veracity;
 
     fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::FacetAdd { .. } => 0,
-            Edit::FacetStep { .. } => 1,
-            Edit::FacetRemove { .. } => 2,
-            Edit::ItemRemove { .. } => 3,
-            Edit::Unlock { .. } => 4,
-            Edit::Hp { .. } => 5,
+        LIST[match &self.what {
+            What::FacetAdd { .. } => 0,
+            What::FacetStep { .. } => 1,
+            What::FacetRemove { .. } => 2,
+            What::ItemRemove { .. } => 3,
+            What::Unlock { .. } => 4,
+            What::Hp { .. } => 5,
         }]
     }
 
     fn whose(&mut self) -> Whose<'_> {
-        match self {
-            Edit::FacetAdd { who, .. }
-            | Edit::FacetStep { who, .. }
-            | Edit::FacetRemove { who, .. }
-            | Edit::ItemRemove { who, .. }
-            | Edit::Unlock { who, .. }
-            | Edit::Hp { who, .. } => who.into(),
-        }
+        (&mut self.who).into()
     }
 
     fn try_on(&mut self, t: &mut Trial<'_, Veracity>) -> Result<String, AppError> {
@@ -307,14 +296,74 @@ impl Change for Edit {
     /// The change's outcome: the rules action applied to the picked sheet,
     /// as the command's own (the command's path once the house rule allows
     /// it, and the approving referee's).
-    async fn outcome(mut self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+    async fn outcome(self, _app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
         let (log_action, headline) = self.words();
-        let who = self.whose().owned();
         let words = Words {
             fc_only: None,
             log_action,
             headline: &headline,
         };
-        applied(turn, who.pick(), words, |s| self.action(s)).await
+        applied(turn, self.who.pick(), words, |s| self.action(s)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each governed change as an approval row stores it today (written by
+    /// `/vr facet step` … `/vr sheet edit` under `player_edits = approval`).
+    const STORED: [(&str, usize); 6] = [
+        (
+            r#"{"die":"d10","edit":"facet_add","phrase":"Blacksmith","who":{"character":"Ada","player":303779529149266183}}"#,
+            0,
+        ),
+        (
+            r#"{"edit":"facet_step","facet":"Cruel","up":true,"who":{"character":"Ada","player":303779529149266183}}"#,
+            1,
+        ),
+        (
+            r#"{"edit":"facet_remove","facet":"1","who":{"character":"Ada","player":303779529149266183}}"#,
+            2,
+        ),
+        (
+            r#"{"edit":"item_remove","inventory":"light","slot":1,"who":{"character":"Ada","player":303779529149266183}}"#,
+            3,
+        ),
+        (
+            r#"{"edit":"unlock","inventory":"flesh","who":{"character":"Ada","player":303779529149266183}}"#,
+            4,
+        ),
+        (
+            r#"{"current":2,"edit":"hp","max":3,"who":{"character":"Ada","player":303779529149266183}}"#,
+            5,
+        ),
+    ];
+
+    #[test]
+    fn a_stored_approval_reads_and_writes_back_the_same() {
+        for (json, governed) in STORED {
+            let stored: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut edit: Edit = serde_json::from_value(stored.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&edit).unwrap(), stored, "{json}");
+            assert_eq!(edit.governed().what, LIST[governed].what, "{json}");
+            assert_eq!(
+                edit.whose().owned(),
+                Who::new(Some("Ada"), Some(303779529149266183)),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_example_writes_and_reads_back() {
+        for (i, edit) in Edit::examples(Who::new(Some("Ada"), None))
+            .into_iter()
+            .enumerate()
+        {
+            let json = serde_json::to_value(&edit).unwrap();
+            assert_eq!(serde_json::from_value::<Edit>(json).unwrap(), edit);
+            assert_eq!(edit.governed().what, LIST[i].what);
+        }
     }
 }

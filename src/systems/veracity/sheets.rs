@@ -6,7 +6,7 @@
 use crate::app::characters::Pick;
 
 use super::context::{Outcome, Turn};
-use super::governed::{Edit, Who};
+use super::governed::What;
 use super::target::{self, apply, entry};
 use super::{render, SYSTEM};
 use crate::app::change::Change as _;
@@ -94,10 +94,9 @@ pub struct SheetEdit {
 /// or unlocks one more slot outside a revelation (the referee's: VR-24);
 /// a player's goes through `player_edits`.
 pub async fn edit(app: &App, caller: &Caller, e: SheetEdit, player: Pick<'_>) -> AppResult {
-    let who = Who::of(player);
     let edit = match (e.hp, e.unlock) {
-        ((Some(current), Some(max)), None) => Edit::Hp { current, max, who },
-        ((None, None), Some(inventory)) => Edit::Unlock { inventory, who },
+        ((Some(current), Some(max)), None) => What::Hp { current, max }.of(player),
+        ((None, None), Some(inventory)) => What::Unlock { inventory }.of(player),
         ((None, None), None) => {
             return Err(AppError::user(
                 "Say what to change: `current` and `max` (HP), or `unlock` (one more slot).",
@@ -190,11 +189,7 @@ pub async fn remove_item(
         let c = target::sheet_for(&mut tx, caller, player).await?;
         c.sheet.rest_only(inventory, slot).is_some()
     };
-    let edit = Edit::ItemRemove {
-        inventory,
-        slot,
-        who: Who::of(player),
-    };
+    let edit = What::ItemRemove { inventory, slot }.of(player);
     if governed {
         approval::govern(app, caller, edit).await
     } else {
@@ -213,11 +208,7 @@ pub async fn add_facet(
 ) -> AppResult {
     let die: FacetDie = die.unwrap_or("d6").parse()?;
     let phrase = target::text(app, "A Facet's phrase", phrase)?;
-    let edit = Edit::FacetAdd {
-        phrase,
-        die,
-        who: Who::of(player),
-    };
+    let edit = What::FacetAdd { phrase, die }.of(player);
     if die > FacetDie::D6 {
         approval::govern(app, caller, edit).await
     } else {
@@ -233,20 +224,20 @@ pub async fn step_facet(
     up: bool,
     player: Pick<'_>,
 ) -> AppResult {
-    let edit = Edit::FacetStep {
+    let edit = What::FacetStep {
         facet: facet.to_string(),
         up,
-        who: Who::of(player),
-    };
+    }
+    .of(player);
     approval::govern(app, caller, edit).await
 }
 
 /// `/vr facet remove` (governed).
 pub async fn remove_facet(app: &App, caller: &Caller, facet: &str, player: Pick<'_>) -> AppResult {
-    let edit = Edit::FacetRemove {
+    let edit = What::FacetRemove {
         facet: facet.to_string(),
-        who: Who::of(player),
-    };
+    }
+    .of(player);
     approval::govern(app, caller, edit).await
 }
 

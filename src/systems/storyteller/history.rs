@@ -15,35 +15,33 @@ use super::sheet_view::count;
 /// The line for one of Storyteller's log entries, or `None` for an entry
 /// the shared summary reads well enough (sheet edits record their text).
 pub fn line(entry: &LogEntry) -> Option<String> {
-    let what = match entry.action.as_str() {
+    // What was rolled and at which difficulty; the other rolls' inputs say
+    // nothing worth a line.
+    let (mut what, difficulty) = match entry.action.as_str() {
         "roll" => {
-            let inputs: RollInputs = column(&entry.inputs)?;
-            let mut w = inputs.request.traits.join(" + ");
-            if let Some(d) = inputs.request.difficulty {
-                w.push_str(&format!(" at {d}"));
-            }
-            Some(w)
+            let request = column::<RollInputs>(&entry.inputs)?.request;
+            (request.traits.join(" + "), request.difficulty)
         }
         "pool" => {
             let request = column::<PoolInputs>(&entry.inputs)?.request;
-            let mut w = count(request.dice, "die", "dice");
-            if let Some(d) = request.difficulty {
-                w.push_str(&format!(" at {d}"));
-            }
-            Some(w)
+            (count(request.dice, "die", "dice"), request.difficulty)
         }
-        "willpower" | "rest" | "spend" | "keep" | "void" => None,
+        "willpower" | "rest" | "spend" | "keep" | "void" => (String::new(), None),
         _ => return None,
     };
+    if let Some(d) = difficulty {
+        what.push_str(&format!(" at {d}"));
+    }
     let result = match Written::read(&entry.outcome)? {
         Written::NoRoll(_) => {
             "a day of rest, no roll: willpower at its permanent rating".to_string()
         }
         Written::Roll(o) => result(&o)?,
     };
-    Some(match what {
-        Some(w) if !w.is_empty() => format!("{w} → {result}"),
-        _ => result,
+    Some(if what.is_empty() {
+        result
+    } else {
+        format!("{what} → {result}")
     })
 }
 

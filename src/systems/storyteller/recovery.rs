@@ -105,21 +105,19 @@ pub async fn recovered(
         Event::WillpowerGained { .. } => None,
         other => event_text(other, c.name()),
     }));
-    let title = if first_dot {
-        format!("🌅 {} regains the first dot of willpower", c.name())
+    let (title, action) = if first_dot {
+        (
+            format!("🌅 {} regains the first dot of willpower", c.name()),
+            "recover_first_dot",
+        )
     } else {
-        format!("🌙 {} rests for a day", c.name())
+        (format!("🌙 {} rests for a day", c.name()), "recover")
     };
     let view = View::embed(
         Embed::new(title)
             .description(lines.join("\n"))
             .colour(colour::SUCCESS),
     );
-    let action = if first_dot {
-        "recover_first_dot"
-    } else {
-        "recover"
-    };
     let e = entry(action, c.row.id, record::Recovered { first_dot }, &events);
     Ok(Outcome::answer(Response::message(view)).sheet(c).log(e))
 }

@@ -264,33 +264,25 @@ pub fn percent(p: f64) -> String {
     }
 }
 
-/// The outcome as a title (ST-6 in the seed's words): `✅ Success · 3
-/// successes`, `❌ Simple failure`, `💥 Botch of size 2`.
-pub fn outcome_title(outcome: Outcome, automatic: bool) -> String {
+/// The outcome as a title's look and words (ST-6 in the seed's words):
+/// `✅ Success · 3 successes`, `❌ Simple failure`, `💥 Botch of size 2`.
+fn outcome_heading(outcome: Outcome, automatic: bool) -> (look::Outcome, String) {
     match outcome {
-        Outcome::Success { successes } => look::Outcome::Success.title(&format!(
-            "{} · {}",
-            if automatic {
-                "Automatic success"
-            } else {
-                "Success"
-            },
-            count(successes, "success", "successes")
-        )),
-        Outcome::Failure => look::Outcome::Failure.title("Simple failure"),
-        Outcome::Botch { botches: 1 } => look::Outcome::Botch.title("Botch"),
-        Outcome::Botch { botches } => {
-            look::Outcome::Botch.title(&format!("Botch of size {botches}"))
-        }
-    }
-}
-
-/// The look of an outcome (its title's emoji and the colour).
-pub fn outcome_look(outcome: Outcome) -> look::Outcome {
-    match outcome {
-        Outcome::Success { .. } => look::Outcome::Success,
-        Outcome::Failure => look::Outcome::Failure,
-        Outcome::Botch { .. } => look::Outcome::Botch,
+        Outcome::Success { successes } => (
+            look::Outcome::Success,
+            format!(
+                "{} · {}",
+                if automatic {
+                    "Automatic success"
+                } else {
+                    "Success"
+                },
+                count(successes, "success", "successes")
+            ),
+        ),
+        Outcome::Failure => (look::Outcome::Failure, "Simple failure".to_string()),
+        Outcome::Botch { botches: 1 } => (look::Outcome::Botch, "Botch".to_string()),
+        Outcome::Botch { botches } => (look::Outcome::Botch, format!("Botch of size {botches}")),
     }
 }
 
@@ -401,24 +393,35 @@ pub fn author(state: &RollState) -> String {
     format!("{} · {}", state.who(), what(state))
 }
 
-/// The title: the outcome (`✅ Success · 3 successes`), `⏳ Waiting for Ada`
-/// while the willpower choice is open, `⏹️ Voided by the storyteller`.
-pub fn title(status: Status, state: &RollState) -> String {
+/// The title's look (its emoji and the embed's colour) and words: the
+/// outcome (`✅ Success · 3 successes`), pending while the willpower
+/// choice is open (`⏳ Waiting for Ada`), closed when voided (`⏹️ Voided by
+/// the storyteller`), partial for a day of rest whose roll added nothing
+/// (ST-14).
+fn heading(status: Status, state: &RollState) -> (look::Outcome, String) {
     let s = &state.session;
-    let text = match (status, s.outcome, rested(state)) {
-        (Status::Open, Outcome::Success { successes }, _) => format!(
-            "Waiting for {} · {} rolled",
-            state.who(),
-            count(successes, "success", "successes")
+    match (status, s.outcome, rested(state)) {
+        (Status::Open, Outcome::Success { successes }, _) => (
+            look::Outcome::Pending,
+            format!(
+                "Waiting for {} · {} rolled",
+                state.who(),
+                count(successes, "success", "successes")
+            ),
         ),
-        (Status::Open, ..) => format!("Waiting for {}", state.who()),
-        (Status::Voided, ..) => format!("Voided by the {GM}"),
+        (Status::Open, ..) => (
+            look::Outcome::Pending,
+            format!("Waiting for {}", state.who()),
+        ),
+        (Status::Voided, ..) => (look::Outcome::Closed, format!("Voided by the {GM}")),
         // A day of rest raised willpower though the active-rest roll
         // failed: not a red failure (issue 31).
-        (_, Outcome::Failure, Some(n)) => format!("Rested · +{n} willpower (the roll added none)"),
-        _ => return outcome_title(s.outcome, s.automatic),
-    };
-    roll_look(status, state).title(&text)
+        (_, Outcome::Failure, Some(n)) => (
+            look::Outcome::Partial,
+            format!("Rested · +{n} willpower (the roll added none)"),
+        ),
+        _ => outcome_heading(s.outcome, s.automatic),
+    }
 }
 
 /// The willpower a day of rest gave before an active-rest roll, if this
@@ -435,14 +438,15 @@ fn rested(state: &RollState) -> Option<u8> {
 /// [`crate::app::secret::number`]) are in the footer.
 pub fn roll_embed(number: i64, status: Status, state: &RollState, spend: Option<u8>) -> Embed {
     let lines = description_lines(status, state, spend);
-    let mut e = Embed::new(title(status, state))
+    let (look, title) = heading(status, state);
+    let mut e = Embed::new(look.title(&title))
         .author(author(state))
         .description(super::sheet_view::fit(&lines, 3000))
         .field("Pool", pool_text(&state.session.result.spec), true);
     if let Some(successes) = successes_field(&state.session) {
         e = e.field("Successes", successes, true);
     }
-    e.colour(roll_look(status, state).colour())
+    e.colour(look.colour())
         .footer(footer(number, status, state))
 }
 
@@ -527,19 +531,6 @@ fn footer(number: i64, status: Status, state: &RollState) -> String {
     footer
 }
 
-/// The roll's look (its title's emoji and the colour): pending while
-/// open, closed when voided, partial for a day of rest whose roll added
-/// nothing (ST-14), else the outcome's.
-fn roll_look(status: Status, state: &RollState) -> look::Outcome {
-    let s = &state.session;
-    match status {
-        Status::Open => look::Outcome::Pending,
-        Status::Voided => look::Outcome::Closed,
-        _ if s.outcome == Outcome::Failure && rested(state).is_some() => look::Outcome::Partial,
-        _ => outcome_look(s.outcome),
-    }
-}
-
 /// The roll's message: the embed, and while the willpower choice is open,
 /// its buttons (the storyteller's Void is a game-master tool, folded into
 /// the private ⚙ panel). `spend` is the automatic success on offer
@@ -617,6 +608,10 @@ mod tests {
             successes_text(&r).as_deref(),
             Some("3 + 2 bonus − 1 botch = **4** (very good)")
         );
+        let outcome_title = |o, automatic| {
+            let (look, text) = outcome_heading(o, automatic);
+            look.title(&text)
+        };
         assert_eq!(outcome_title(r.outcome, false), "✅ Success · 4 successes");
         assert_eq!(outcome_title(Outcome::Failure, false), "❌ Simple failure");
         assert_eq!(

@@ -147,14 +147,12 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
     let mut e = Embed::new(format!("📜 {name}"))
         .description(description.join("\n"))
         .colour(colour_now)
-        .field("Attributes", fit(&attributes, FIELD_BUDGET), true)
-        .field("Talents", category_field(sheet, Category::Talent), true)
-        .field("Skills", category_field(sheet, Category::Skill), true)
-        .field(
-            "Knowledges",
-            category_field(sheet, Category::Knowledge),
-            true,
-        );
+        .field("Attributes", fit(&attributes, FIELD_BUDGET), true);
+    // One field per ability category, named in the plural: Talents, Skills,
+    // Knowledges.
+    for c in [Category::Talent, Category::Skill, Category::Knowledge] {
+        e = e.field(format!("{}s", c.name()), category_field(sheet, c), true);
+    }
     if !specialties.is_empty() {
         e = e.field("Specialties", fit(&specialties, FIELD_BUDGET), false);
     }

@@ -252,14 +252,14 @@ fn order_embed(
             .map(|e| e.name.clone())
             .unwrap_or_default()
     };
-    let (title, order_name, order_ids) = match kind {
+    let (author, order_name, order_ids) = match kind {
         OrderKind::Outthink => (
-            "🧠 Outthink (Wit)",
+            "Outthink (Wit)",
             "Call order (lowest Outthink first)",
             result.call_order(),
         ),
         OrderKind::Initiative => (
-            "⚡ Initiative",
+            "Initiative",
             match settings.initiative_order {
                 InitiativeOrder::Descending => "Resolution order (highest first)",
                 InitiativeOrder::Ascending => "Resolution order (lowest first)",
@@ -275,7 +275,7 @@ fn order_embed(
     truncate(&mut heading, 200);
     let lines = rank_lines(result, entries, settings.max_pool);
     let mut embed = Embed::new(Outcome::Info.title(&heading))
-        .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))
+        .author(author)
         .description(text::join_capped(&lines, 3500))
         .colour(Outcome::Info.colour());
     if !result.ties.is_empty() {

@@ -600,15 +600,10 @@ async fn clear_registers(
         };
         // Closing rolls no dice.
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
-        let (roll, events) =
-            match state
-                .roll
-                .clone()
-                .apply(sheet, RollAction::Close { actor }, &mut rng)
-            {
-                Ok(x) => x,
-                Err(_) => continue,
-            };
+        let close = RollAction::Close { actor };
+        let Ok((roll, events)) = state.roll.clone().apply(sheet, close, &mut rng) else {
+            continue;
+        };
         state.roll = roll;
         state.picker = None;
         state.notes = text::events(&events, sheet);

@@ -767,10 +767,7 @@ async fn call_stat(
         }
     };
     fight.call(stat, register)?;
-    let answer = match roll_view {
-        Some(r) => Answer::Posted(r),
-        None => Answer::Update,
-    };
+    let answer = roll_view.map_or(Answer::Update, Answer::Posted);
     Ok(tracker(turn, session, fight, Status::Open, &pcs, answer)?.log(entry))
 }
 

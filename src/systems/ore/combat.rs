@@ -459,25 +459,22 @@ pub async fn damage(
         .map(|s| s.name.clone())
         .unwrap_or_default();
     let (events, sheet, character) = hit(&turn, &mut fight, &mut pcs, id, track, amount)?;
-    let mut lines = text::events(&events, &sheet);
-    if !sheet.mob_mode {
-        lines.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
-    }
     let head = text::hit(&who, amount, &sheet, track);
     note_hit(&mut fight, id, head.clone(), &events, &sheet)?;
+    let mut note = vec![head];
+    note.extend(text::events(&events, &sheet));
+    if !sheet.mob_mode {
+        note.push(format!("Fault dice: {}.", text::faces(&sheet.fault_dice)));
+    }
     let inputs = record::CombatDamage {
         amount,
         combatant: who,
         track: Some(track),
     };
-    let mut entry = Record::new("combat_damage", &inputs, &events)
+    let entry = Record::new("combat_damage", &inputs, &events)
         .dice(&sheet.fault_dice, super::faces::thrown(&events))
+        .character(character)
         .on_session();
-    if let Some(c) = character {
-        entry = entry.character(c);
-    }
-    let mut note = vec![head];
-    note.extend(lines);
     let answer = Answer::Edit(text::join_capped(&note, 1800));
     let mut out = tracker(&turn, session, &fight, Status::Open, &pcs, answer)?.log(entry);
     // Cyber 0 logged them out: the cache dice leave their registers.
@@ -603,15 +600,10 @@ async fn clear_registers(
         };
         // Closing rolls no dice.
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
-        let (roll, events) =
-            match state
-                .roll
-                .clone()
-                .apply(sheet, RollAction::Close { actor }, &mut rng)
-            {
-                Ok(x) => x,
-                Err(_) => continue,
-            };
+        let close = RollAction::Close { actor };
+        let Ok((roll, events)) = state.roll.clone().apply(sheet, close, &mut rng) else {
+            continue;
+        };
         state.roll = roll;
         state.picker = None;
         state.notes = text::events(&events, sheet);
@@ -653,12 +645,10 @@ async fn call_roll(
         pool: super::roll::pool_text(roll),
         stat: Some(stat),
     };
-    let mut entry = Record::new("roll", &inputs, &events)
+    let entry = Record::new("roll", &inputs, &events)
         .dice(&record::RollDice::of(roll), super::faces::thrown(&events))
+        .character(character)
         .on_session();
-    if let Some(c) = character {
-        entry = entry.character(c);
-    }
     if faces.is_empty() && character.is_none() {
         return Ok((Register::Rolled { faces, error_dice }, None, entry));
     }
@@ -777,10 +767,7 @@ async fn call_stat(
         }
     };
     fight.call(stat, register)?;
-    let answer = match roll_view {
-        Some(r) => Answer::Posted(r),
-        None => Answer::Update,
-    };
+    let answer = roll_view.map_or(Answer::Update, Answer::Posted);
     Ok(tracker(turn, session, fight, Status::Open, &pcs, answer)?.log(entry))
 }
 

@@ -3,6 +3,8 @@
 //! of `vv_tie_break` (A-O14), with the Call order or the Resolution order
 //! (A-O15). For the Compiler; values are recorded on the sheets that took part.
 
+use std::collections::BTreeSet;
+
 use super::context::{checked, Outcome as Step, Turn};
 use super::{decode, record, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
@@ -72,13 +74,11 @@ pub async fn order(
     )?;
     let items = split_items(entities)?;
     let mut entries: Vec<Entry> = Vec::with_capacity(items.len());
+    let mut listed = BTreeSet::new();
     for (k, item) in items.iter().enumerate() {
         let entry = entry_of(turn.tx(), caller, k as i64 + 1, item, kind).await?;
         if let Some(ch) = &entry.sheet {
-            if entries
-                .iter()
-                .any(|e| e.sheet.as_ref().is_some_and(|o| o.row.id == ch.row.id))
-            {
+            if !listed.insert(ch.row.id) {
                 return Err(AppError::user(format!("{} is listed twice.", ch.name())));
             }
         }
@@ -252,14 +252,14 @@ fn order_embed(
             .map(|e| e.name.clone())
             .unwrap_or_default()
     };
-    let (title, order_name, order_ids) = match kind {
+    let (author, order_name, order_ids) = match kind {
         OrderKind::Outthink => (
-            "🧠 Outthink (Wit)",
+            "Outthink (Wit)",
             "Call order (lowest Outthink first)",
             result.call_order(),
         ),
         OrderKind::Initiative => (
-            "⚡ Initiative",
+            "Initiative",
             match settings.initiative_order {
                 InitiativeOrder::Descending => "Resolution order (highest first)",
                 InitiativeOrder::Ascending => "Resolution order (lowest first)",
@@ -275,7 +275,7 @@ fn order_embed(
     truncate(&mut heading, 200);
     let lines = rank_lines(result, entries, settings.max_pool);
     let mut embed = Embed::new(Outcome::Info.title(&heading))
-        .author(title.trim_start_matches(|c: char| !c.is_alphanumeric()))
+        .author(author)
         .description(text::join_capped(&lines, 3500))
         .colour(Outcome::Info.colour());
     if !result.ties.is_empty() {
@@ -294,14 +294,10 @@ fn order_embed(
         truncate(&mut names, 1000 - why.chars().count());
         embed = embed.field("Capped", names + &why, false);
     }
-    let mut foot = vec![order_name.to_string()];
+    let mut foot = order_name.to_string();
     if !recorded.is_empty() {
-        foot.push(format!(
-            "recorded on the sheets of {}.",
-            recorded.join(", ")
-        ));
+        foot += &format!(" · recorded on the sheets of {}.", recorded.join(", "));
     }
-    let mut foot = foot.join(" · ");
     truncate(&mut foot, 2000);
     embed.footer(foot)
 }

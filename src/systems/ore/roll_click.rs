@@ -215,12 +215,10 @@ fn apply(
         cache: sheet.cache.clone(),
         register: state.roll.register.clone(),
     };
-    let mut entry = Record::new(kind, inputs, &events)
+    let entry = Record::new(kind, inputs, &events)
         .dice(&dice, super::faces::thrown(&events))
+        .character(ch.character())
         .on_session();
-    if let Some(c) = ch.character() {
-        entry = entry.character(c);
-    }
     let (name, notes) = (state.name.clone(), state.notes.clone());
     let out = shown(turn, session, state, &sheet).log(entry);
     ch.saved(out, &name, &notes)

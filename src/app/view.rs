@@ -366,16 +366,17 @@ pub fn clean(name: &str) -> String {
 }
 
 /// User-typed prose (an item, a Facet phrase, a Convention) shown as
-/// typed: each character Discord reads as markdown (asterisk, underscore,
-/// tilde, backtick, bar, square brackets, backslash) gets a backslash
-/// before it, so `Room_5` shows as `Room_5`, not as the
-/// start of italics, and nothing typed pairs with the message's own bold.
+/// typed: each character Discord reads as emphasis or code (asterisk,
+/// underscore, tilde, backtick, bar, backslash) gets a backslash before
+/// it, so `Room_5` shows as `Room_5`, not as the start of italics, and
+/// nothing typed pairs with the message's own bold. Masked links and
+/// mentions are already broken where commands are read ([`literal`]).
 /// Escape after shortening, so a cut never splits a backslash from its
 /// character.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|' | '[' | ']') {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|') {
             out.push('\\');
         }
         out.push(c);
@@ -683,7 +684,7 @@ mod tests {
         assert_eq!(escape("Room_5 is 2*3"), "Room\\_5 is 2\\*3");
         assert_eq!(
             escape("**[a](b)** `c` ~~d~~ |e| \\"),
-            "\\*\\*\\[a\\](b)\\*\\* \\`c\\` \\~\\~d\\~\\~ \\|e\\| \\\\"
+            "\\*\\*[a](b)\\*\\* \\`c\\` \\~\\~d\\~\\~ \\|e\\| \\\\"
         );
         assert_eq!(escape("The mayor is a ghoul"), "The mayor is a ghoul");
     }

@@ -679,11 +679,19 @@ async fn ve1_the_bonus_menu_drops_claimed_lots_and_counts_the_factors_left() {
     let (menu, max) = bonus_menu(&rolled);
     assert_eq!(menu, ["env", "ally", "lot1", "lot2", "asset1"]);
     assert_eq!(max, 4);
+    assert!(rolled.text().contains("Claim up to 4 bonus factors (a Lot"));
     // One Lot claimed: "Spend a Lot (2)" goes, three factors are left.
     let claimed = one(&t, "alice: select Bonus factors = lot1,env").await;
     let (menu, max) = bonus_menu(&claimed);
     assert_eq!(menu, ["env", "ally", "lot1", "asset1"]);
     assert_eq!(max, 2);
+    assert!(
+        claimed
+            .text()
+            .contains("Short by **2**. 2 bonus factors claimed, up to 2 more (a Lot counts"),
+        "{}",
+        claimed.text()
+    );
     t.stop().await;
 }
 

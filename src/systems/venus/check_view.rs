@@ -11,7 +11,7 @@ use super::state::CheckSession;
 use crate::app::view::{Embed, Row, Style, View};
 use crate::kit::controls::option;
 use crate::rules::venus::check::{
-    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind,
+    difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
 };
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
@@ -260,21 +260,29 @@ fn total_text(c: &CheckState) -> String {
 }
 
 /// What a short check may still do (with the chances per number of
-/// factors, edition 1).
+/// factors, edition 1); once some are claimed, how many are left.
 fn bonus_offer(c: &CheckState) -> String {
     let s = c.shortfall();
+    let up_to = match c.bonus_factors.len() {
+        0 => format!("Claim up to {MAX_FACTORS} bonus factors"),
+        n => format!(
+            "{n} bonus factor{} claimed, up to {} more",
+            if n == 1 { "" } else { "s" },
+            c.factors_left()
+        ),
+    };
     match c.edition {
         Edition::One => {
             let odds: Vec<String> = (1..=4)
                 .map(|k| format!("{k}: {}", percent(ve1_bonus_closes(s, k))))
                 .collect();
             format!(
-                "Short by **{s}**. Claim up to 4 bonus factors (a Lot counts as one); one d6 each, the highest is added. Chance by number of factors: {}",
+                "Short by **{s}**. {up_to} (a Lot counts as one); one d6 each, the highest is added. Chance by number of factors: {}",
                 odds.join(" · ")
             )
         }
         Edition::Two => format!(
-            "Short by **{s}**. Claim up to 4 bonus factors, +1 each (+2 when multiples apply), at most +8. Lots and Ego cannot be spent on checks in edition 2."
+            "Short by **{s}**. {up_to}, +1 each (+2 when multiples apply), at most +8. Lots and Ego cannot be spent on checks in edition 2."
         ),
     }
 }

@@ -365,6 +365,12 @@ pub fn clean(name: &str) -> String {
     name.replace(['*', '_', '`', '~', '|'], "")
 }
 
+/// `n` and what it counts, `one` for 1 and `many` otherwise: "1 die",
+/// "3 dice", "0 successes".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// User-typed prose (an item, a Facet phrase, a Convention) shown as
 /// typed: each character Discord reads as emphasis or code (asterisk,
 /// underscore, tilde, backtick, bar, backslash) gets a backslash before
@@ -678,6 +684,13 @@ pub fn join_capped(lines: &[String], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_names_one_or_many() {
+        assert_eq!(count(1, "die", "dice"), "1 die");
+        assert_eq!(count(0, "success", "successes"), "0 successes");
+        assert_eq!(count(3, "hour", "hours"), "3 hours");
+    }
 
     #[test]
     fn typed_prose_is_escaped_character_by_character() {

@@ -451,14 +451,8 @@ pub fn events(evs: &[OreEvent], sheet: &OreSheet) -> Vec<String> {
 /// line for those left out (the shared [`crate::app::view::join_capped`]).
 pub use crate::app::view::join_capped;
 
-/// `n` and the noun, singular for 1: "1 die", "3 dice"; "1 hour", "2 hours".
-pub fn count(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
+/// `n` and the noun (the shared [`crate::app::view::count`]).
+pub use crate::app::view::count;
 
 /// A named Special action as the sheet lists it: "**Burst** 777",
 /// "**Echo** 9 10 · all from the cache".

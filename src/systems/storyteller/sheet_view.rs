@@ -45,11 +45,8 @@ pub fn wound_text(dice: u8, difficulty: u8) -> String {
     }
 }
 
-/// `n` and what it counts, `one` for 1 and `many` otherwise: `1 die`,
-/// `5 dice`.
-pub fn count(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+/// `n` and what it counts (the shared [`crate::app::view::count`]).
+pub use crate::app::view::count;
 
 /// Joins lines within `budget` characters, "…and N more" on its own line
 /// for those left out; "—" for no lines.

@@ -1705,3 +1705,45 @@ async fn issue_31_a_bought_success_and_a_days_rest_say_what_happened() {
     );
     t.stop().await;
 }
+
+/// A specialty's name is shown as typed: its markdown is escaped on the
+/// sheet, in the answer that adds it and on the roll that uses it, while
+/// the command it suggests keeps the name as typed (what resolves).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_specialty_named_with_markdown_shows_as_typed() {
+    let t = table("st-specialty-markdown", 1).await;
+    public(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    run(&t, "alice", "/st sheet set trait:Wits dots:3").await;
+    run(&t, "alice", "/st sheet set trait:Alertness dots:2").await;
+    let added = run(
+        &t,
+        "alice",
+        "/st sheet specialty ability:Alertness name:\"*Night*_Vision\"",
+    )
+    .await;
+    let text = added.only().text();
+    assert!(
+        text.contains(r"new advanced specialty **\*Night\*\_Vision**")
+            && text.contains("`specialties:*Night*_Vision`"),
+        "{text}"
+    );
+    let shown = public(&t, "alice", "/st sheet show").await;
+    assert!(
+        shown
+            .text()
+            .contains(r"**Alertness**: \*Night\*\_Vision (adv.)"),
+        "{}",
+        shown.text()
+    );
+    let out = public(
+        &t,
+        "alice",
+        "/st roll traits:\"Wits + Alertness\" specialties:\"*Night*_Vision\"",
+    )
+    .await;
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        r"Wits 3 + Alertness 2 = **5 dice** · difficulty 6 · \*Night\*\_Vision +1 die per 10"
+    );
+    t.stop().await;
+}

@@ -10,7 +10,7 @@
 //! message always fits. Pure: no I/O.
 
 use crate::app::component::Action;
-use crate::app::view::{Button, Embed, Style, View};
+use crate::app::view::{escape, Button, Embed, Style, View};
 use crate::kit::controls::shown;
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
@@ -168,13 +168,15 @@ pub fn note_text(n: &PoolNote) -> String {
             "⚠️ Difficulty {difficulty} is above 10: success is impossible, and 1s still botch."
         ),
         PoolNote::AdvancedSpecialtyMissing { specialty } => {
+            let specialty = escape(specialty);
             format!("Advanced specialty {specialty} required but not used: threshold +1.")
         }
         PoolNote::AdvancedSpecialtyUsed {
             specialty,
             added_automatically,
         } => format!(
-            "Advanced specialty {specialty} used{}: no extra threshold.",
+            "Advanced specialty {} used{}: no extra threshold.",
+            escape(specialty),
             if *added_automatically {
                 " (added automatically)"
             } else {
@@ -368,7 +370,11 @@ pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
         let names = if spec.specialties.is_empty() {
             count(spec.specialties_in_use, "specialty", "specialties")
         } else {
-            spec.specialties.join(", ")
+            spec.specialties
+                .iter()
+                .map(|s| escape(s))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         s.push_str(&format!(
             " · {names} +{} per 10",

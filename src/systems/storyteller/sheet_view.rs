@@ -3,7 +3,7 @@
 //! penalty and the willpower flags. Pure; every field stays under Discord's
 //! limits however many custom traits and specialties a sheet holds.
 
-use crate::app::view::{colour, Embed};
+use crate::app::view::{colour, escape, Embed};
 use crate::rules::storyteller::sheet::{Ability, SpecialtyType, Willpower};
 use crate::rules::storyteller::{Category, StorytellerSheet};
 
@@ -63,8 +63,8 @@ fn specialty_list(a: &Ability) -> String {
     let mut out = String::new();
     for (i, s) in a.specialties.iter().enumerate() {
         let item = match s.kind {
-            SpecialtyType::Advanced => format!("{} (adv.)", s.name),
-            SpecialtyType::General => s.name.clone(),
+            SpecialtyType::Advanced => format!("{} (adv.)", escape(&s.name)),
+            SpecialtyType::General => escape(&s.name),
         };
         let sep = if out.is_empty() { "" } else { ", " };
         if out.chars().count() + sep.len() + item.chars().count() > SPECIALTY_BUDGET {

@@ -12,7 +12,7 @@ use super::record;
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Record, Shown};
-use crate::app::view::{colour, Button, Embed, Style};
+use crate::app::view::{colour, escape, Button, Embed, Style};
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::kit::controls::shown;
 use crate::rules::entries;
@@ -255,14 +255,14 @@ pub async fn specialty(
             if remove {
                 let s = sheet.remove_specialty(&catalog, ability, name)?;
                 let t = catalog.resolve_with(ability, sheet.custom_traits())?;
-                return Ok(format!("{}: specialty {} removed.", t.name, s.name));
+                return Ok(format!("{}: specialty {} removed.", t.name, escape(&s.name)));
             }
             let kind = advanced.map(SpecialtyType::advanced_if);
             let s = sheet.add_specialty(&catalog, ability, name, kind)?;
             let t = catalog.resolve_with(ability, sheet.custom_traits())?;
             Ok(format!(
                 "{}: new {} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
-                t.name, s.kind.key(), s.name, s.name, t.name
+                t.name, s.kind.key(), escape(&s.name), s.name, t.name
             ))
         },
     )

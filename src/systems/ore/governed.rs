@@ -427,6 +427,53 @@ impl Change for Edit {
 mod tests {
     use super::*;
 
+    /// Each governed change as an approval row stores it today (written by
+    /// `/vv sheet set` … `/vv damage`, and an old `/vv roll dice:`, under
+    /// `player_edits = approval`), with its place in [`LIST`] (`None`: the
+    /// old roll's [`ROLL`]).
+    const STORED: [(&str, Option<usize>); 6] = [
+        (
+            r#"{"current":1,"edit":"track","max":null,"track":"vitality","who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(0),
+        ),
+        (
+            r#"{"days":2,"edit":"heal_days","tended":true,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(1),
+        ),
+        (
+            r#"{"edit":"repair","engineer":"Bob","engineering":null,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(2),
+        ),
+        (
+            r#"{"amount":3,"edit":"damage","track":"cyber","who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(3),
+        ),
+        (
+            r#"{"edit":"track_stat","stat":"confidence","value":4,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(4),
+        ),
+        (
+            r#"{"dice":10,"edit":"roll","label":"jump","min_height":null,"min_width":3,"stat":"wit","who":{"character":"Ada","player":303779529149266183}}"#,
+            None,
+        ),
+    ];
+
+    #[test]
+    fn a_stored_approval_reads_and_writes_back_the_same() {
+        for (json, governed) in STORED {
+            let stored: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut edit: Edit = serde_json::from_value(stored.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&edit).unwrap(), stored, "{json}");
+            let listed = governed.map_or(ROLL, |i| LIST[i]);
+            assert_eq!(edit.governed(), listed, "{json}");
+            assert_eq!(
+                edit.whose().owned(),
+                Who::new(Some("Ada"), Some(303779529149266183)),
+                "{json}"
+            );
+        }
+    }
+
     #[test]
     fn the_examples_follow_the_list() {
         let ex = Edit::examples(Who::default());

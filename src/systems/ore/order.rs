@@ -213,17 +213,15 @@ async fn named_sheet(
     caller: &Caller,
     item: &str,
 ) -> Result<Loaded<OreSheet>, AppError> {
-    let rows = storage::characters::by_name_any_owner(tx, caller.guild_id, SYSTEM, item).await?;
+    let mut rows =
+        storage::characters::by_name_any_owner(tx, caller.guild_id, SYSTEM, item).await?;
     let row = match rows.len() {
         0 => {
             return Err(AppError::user(format!(
                 "No sheet named `{item}`; give its stat instead, like `{item}:3`."
             )))
         }
-        1 => rows
-            .into_iter()
-            .next()
-            .ok_or_else(|| AppError::Internal("row".into()))?,
+        1 => rows.remove(0),
         _ => rows
             .into_iter()
             .find(|r| r.owner_id == caller.user_id)

@@ -745,20 +745,18 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
         .collect();
     // Wide sets that may be split (A-O7): use the narrowest accepted set
     // of them and keep the rest for a Combo or String.
-    if !splits.is_empty() {
-        first.extend(splits.iter().map(|(set, w)| {
-            let part = Set {
-                width: *w,
-                height: set.height,
-            };
-            Button::new(
-                bid(VvButton::Split(set.height)),
-                format!("Split: {part}"),
-                Style::Primary,
-            )
-        }));
-        first.truncate(MAX_SET_BUTTONS);
-    }
+    first.extend(splits.iter().map(|(set, w)| {
+        let part = Set {
+            width: *w,
+            height: set.height,
+        };
+        Button::new(
+            bid(VvButton::Split(set.height)),
+            format!("Split: {part}"),
+            Style::Primary,
+        )
+    }));
+    first.truncate(MAX_SET_BUTTONS);
     let room = MAX_SET_BUTTONS.saturating_sub(first.len());
     if f.specials.len() > room {
         let options: Vec<SelectOption> = f

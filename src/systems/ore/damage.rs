@@ -402,17 +402,15 @@ async fn repair_dice(
             engineering,
             engineer.map(str::trim).filter(|e| !e.is_empty()),
         ) {
-            (Some(n), _) => (
-                u32::try_from(n)
+            (Some(n), _) => {
+                let n = u32::try_from(n)
                     .ok()
                     .filter(|n| *n <= 100)
-                    .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
+                    .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?;
                 // The Compiler's override (issue 14): the check says so.
-                format!(
-                    "Engineering (overridden: {})",
-                    text::count(u32::try_from(n).unwrap_or(0), "die", "dice")
-                ),
-            ),
+                let dice = text::count(n, "die", "dice");
+                (n, format!("Engineering (overridden: {dice})"))
+            }
             (None, Some(e)) => {
                 let caller = turn.caller().clone();
                 let other: Loaded<OreSheet> =

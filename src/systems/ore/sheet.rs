@@ -531,30 +531,24 @@ fn injury_text(s: &OreSheet, settings: &OreSettings) -> String {
 
 /// The character's standing in a fight.
 fn combat_words(s: &OreSheet) -> Vec<String> {
-    let mut combat = Vec::new();
-    if let Some(o) = s.combat.outthink {
-        combat.push(format!("Outthink {o}"));
-    }
-    if let Some(i) = s.combat.initiative {
-        combat.push(format!("Initiative {i}"));
-    }
-    if let Some(st) = s.combat.called_stat {
-        combat.push(format!("Called stat {}", st.name()));
-    }
-    if s.combat.power_penalty {
-        combat.push("−1 Power".into());
-    }
-    if s.combat.incapacitated_pending_end_of_round {
-        combat.push("down at the end of the round".into());
-    }
-    combat
+    let c = &s.combat;
+    [
+        c.outthink.map(|o| format!("Outthink {o}")),
+        c.initiative.map(|i| format!("Initiative {i}")),
+        c.called_stat.map(|st| format!("Called stat {}", st.name())),
+        c.power_penalty.then(|| "−1 Power".into()),
+        c.incapacitated_pending_end_of_round
+            .then(|| "down at the end of the round".into()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The conditions that hold.
 fn condition_words(s: &OreSheet) -> Vec<&'static str> {
     let cond = &s.conditions;
-    let mut conditions = Vec::new();
-    for (on, what) in [
+    [
         (cond.dead, "dead"),
         (cond.deleted, "deleted"),
         (cond.vitality_down, "down (Vitality 0)"),
@@ -562,13 +556,9 @@ fn condition_words(s: &OreSheet) -> Vec<&'static str> {
         (cond.supernatural_lost, "locked out (Cyber 0)"),
         (cond.critical_injury, "Critical Injury"),
         (cond.glitched, "internal glitch"),
-    ] {
-        if on {
-            conditions.push(what);
-        }
-    }
-    if s.repair_wait {
-        conditions.push("waiting a day before the next repair");
-    }
-    conditions
+        (s.repair_wait, "waiting a day before the next repair"),
+    ]
+    .into_iter()
+    .filter_map(|(on, what)| on.then_some(what))
+    .collect()
 }

@@ -128,8 +128,7 @@ pub async fn set_stat_in(
         stat: Some(stat),
         value,
     };
-    let out = edited(ch, "sheet_set", &inputs, answer)?;
-    Ok(out)
+    edited(ch, "sheet_set", &inputs, answer)
 }
 
 /// A track's maximum and current value (`/vv sheet set current:|max:`, a
@@ -156,8 +155,7 @@ pub async fn set_track_in(
         max,
         track: Some(track),
     };
-    let out = edited(ch, "sheet_track", &inputs, answer)?;
-    Ok(out)
+    edited(ch, "sheet_track", &inputs, answer)
 }
 
 /// `/vv sheet set defense:|integrity:|resolve:`: the defenses.

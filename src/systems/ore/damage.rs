@@ -243,19 +243,17 @@ fn each_sheet_view(
         crate::app::view::truncate(&mut t, 200);
         Embed::new(t).colour(Outcome::Failure.colour())
     };
-    let mut overflow: Vec<String> = Vec::new();
-    for (k, (name, lines, _)) in changed.iter().enumerate() {
-        if k < MAX_LISTED {
-            embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
-        } else {
-            overflow.push(format!("**{name}**: {}", lines.join(" ")));
-        }
-    }
     let mut desc = Vec::new();
     if changed.is_empty() {
         desc.push("Nothing to finalise.".to_string());
     }
-    desc.extend(overflow);
+    for (k, (name, lines, _)) in changed.iter().enumerate() {
+        if k < MAX_LISTED {
+            embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
+        } else {
+            desc.push(format!("**{name}**: {}", lines.join(" ")));
+        }
+    }
     if !quiet.is_empty() && !changed.is_empty() {
         desc.push(format!("Nothing to report for {}.", quiet.join(", ")));
     }

@@ -544,11 +544,9 @@ pub fn view(
     }
     let bid = |b: VvButton| b.button(KIND, id, version).encode();
     if f.overflow {
-        if let Some(row) =
-            sheet.and_then(|sh| super::report::discard_row(id, version, sh, &f.s.roll.settings))
-        {
-            v.rows.push(row);
-        }
+        let settings = &f.s.roll.settings;
+        v.rows
+            .extend(sheet.and_then(|sh| super::report::discard_row(id, version, sh, settings)));
         return v;
     }
     let (first, special_select) = set_buttons(&f, &bid);

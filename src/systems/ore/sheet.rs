@@ -314,12 +314,8 @@ pub async fn set_special(
         pattern: pattern_text,
         remove,
     };
-    let out = edited(
-        ch,
-        "sheet_special",
-        &inputs,
-        Response::ephemeral(View::embed(embed)),
-    )?;
+    let answer = Response::ephemeral(View::embed(embed));
+    let out = edited(ch, "sheet_special", &inputs, answer)?;
     turn.finish(out).await
 }
 

@@ -80,13 +80,12 @@ pub async fn damage_in(
     let head = text::hit(ch.name(), amount, &ch.sheet, track);
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
-    let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
+    let mut out =
+        super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
     // Cyber 0 logged them out: the cache dice leave their registers too.
-    let out = if logged_out(&events) {
-        super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?
-    } else {
-        out
-    };
+    if logged_out(&events) {
+        out = super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?;
+    }
     Ok(out.sheet(ch).log(entry))
 }
 

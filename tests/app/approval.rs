@@ -67,7 +67,7 @@ async fn every_governed_storyteller_change_is_the_storytellers_under_fc_only() {
 
 #[tokio::test]
 async fn every_governed_virtual_veil_change_is_the_compilers_under_fc_only() {
-    use kismet::systems::ore::governed::{Edit as VvEdit, Who as VvWho};
+    use kismet::systems::ore::governed::{Edit as VvEdit, What as VvWhat, Who as VvWho};
     let a = app(1).await;
     set_rule(&a, "fc_only").await;
     let alice = caller("alice");
@@ -96,14 +96,14 @@ async fn every_governed_virtual_veil_change_is_the_compilers_under_fc_only() {
         let mut v = serde_json::to_value(&edit).unwrap();
         v["who"] = ann.clone();
         let edit: VvEdit = serde_json::from_value(v).unwrap();
-        if matches!(edit, VvEdit::Repair { .. }) {
+        if matches!(edit.what, VvWhat::Repair { .. }) {
             // Lower Cyber first (the Compiler), so a repair has work to do.
-            let lower = VvEdit::Track {
+            let lower = VvWhat::Track {
                 track: kismet::rules::ore::sheet::Damageable::Cyber,
                 max: None,
                 current: Some(1),
-                who: serde_json::from_value(ann.clone()).unwrap(),
-            };
+            }
+            .of(serde_json::from_value(ann.clone()).unwrap());
             approval::govern(&a, &fc, lower).await.unwrap();
         }
         let r = approval::govern(&a, &fc, edit).await;

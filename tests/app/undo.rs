@@ -89,13 +89,15 @@ async fn a_veracity_break_is_undone_and_levelling_is_possible_again() {
 
 #[tokio::test]
 async fn a_virtual_veil_death_and_a_fault_die_are_undone_one_after_the_other() {
-    use kismet::systems::ore::governed::{Edit, Who};
+    use kismet::systems::ore::governed::{What, Who};
     use kismet::systems::ore::sheet as vv;
     use kismet::systems::table::approval;
-    let hit_ada = |amount| Edit::Damage {
-        track: Damageable::Vitality,
-        amount,
-        who: Who::new(Some("Ada"), None),
+    let hit_ada = |amount| {
+        What::Damage {
+            track: Damageable::Vitality,
+            amount,
+        }
+        .of(Who::new(Some("Ada"), None))
     };
     let app = app(5).await;
     let alice = caller("alice");

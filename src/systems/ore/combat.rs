@@ -208,11 +208,7 @@ fn note_hit(
     events: &[OreEvent],
     sheet: &OreSheet,
 ) -> Result<(), AppError> {
-    let who = fight
-        .turns
-        .seat(id)
-        .map(|s| s.name.clone())
-        .unwrap_or_default();
+    let who = name_of(fight, id);
     fight.note(head);
     note_injuries(fight, &who, events, sheet);
     fight.settle(id, sheet)?;
@@ -247,6 +243,14 @@ pub async fn seated_moved(
     };
     note_hit(&mut fight, id, head.to_string(), events, sheet)?;
     Ok(out.moved(session, &fight, Status::Open, None))
+}
+
+/// Seat `id`'s name (empty once it has left).
+fn name_of(fight: &Fight, id: u32) -> String {
+    fight
+        .turns
+        .seat(id)
+        .map_or_else(String::new, |s| s.name.clone())
 }
 
 fn seat_named(fight: &Fight, name: &str) -> Result<u32, AppError> {
@@ -453,11 +457,7 @@ pub async fn damage(
     let (session, mut fight) = running(&mut turn).await?;
     let id = seat_named(&fight, name)?;
     let mut pcs = pcs_of(&mut turn, &fight).await?;
-    let who = fight
-        .turns
-        .seat(id)
-        .map(|s| s.name.clone())
-        .unwrap_or_default();
+    let who = name_of(&fight, id);
     let (events, sheet, character) = hit(&turn, &mut fight, &mut pcs, id, track, amount)?;
     let head = text::hit(&who, amount, &sheet, track);
     note_hit(&mut fight, id, head.clone(), &events, &sheet)?;
@@ -501,8 +501,7 @@ fn hit(
         let ev = npc.take_damage(settings, track, amount, &mut rng)?;
         return Ok((ev, npc.clone(), None));
     }
-    let who = fight.turns.seat(id).map(|s| s.name.as_str()).unwrap_or("");
-    let (ch, sheet) = pcs.acting(id, who)?;
+    let (ch, sheet) = pcs.acting(id, &name_of(fight, id))?;
     let ev = sheet.take_damage(settings, track, amount, &mut rng)?;
     Ok((ev, sheet.clone(), Some(ch.row.id)))
 }

@@ -137,70 +137,32 @@ fn names(seats: &[&Seat<Fighter>]) -> String {
 
 /// The field about whose turn it is (or what the phase waits for).
 fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
-    match fight.phase {
-        Phase::Setup => (
+    match (fight.phase, fight.acting()) {
+        (Phase::Setup, _) => (
             "Joining".into(),
             format!(
                 "Players press **Join** to seat their active character; the Compiler adds NPCs and mobs with `/vv-gm combat add`, then presses **Begin** to roll Prediction (Wit → Outthink) and Initiative ({}).",
                 fight.initiative_stat().name()
             ),
         ),
-        Phase::Call => match fight.acting() {
-            Some(s) => (
-                format!("📣 {} calls a stat", s.name),
-                if s.owner.is_some() {
-                    format!(
-                        "Lowest Outthink calls first. {}'s player (or the Compiler) picks the Called Stat below; its roll becomes the register, with its buttons.",
-                        s.name
-                    )
-                } else {
-                    "Lowest Outthink calls first. The Compiler picks the Called Stat below and the tracker rolls it.".into()
-                },
-            ),
-            None => ("📣 Call phase".into(), "No one left to call.".into()),
-        },
-        Phase::Resolution => match fight.acting() {
-            Some(s) => {
-                let mut v = Vec::new();
-                if let Some(sheet) = sheet_of(s, pcs) {
-                    v.push(format!(
-                        "🏃 Move **{}** squares (Agility{}; +1 per Minor action)",
-                        moves(sheet, s.data.called),
-                        if s.data.called == Some(Stat::Agility) {
-                            " + ½ Agility"
-                        } else {
-                            ""
-                        }
-                    ));
-                }
-                v.push("🎯 Close 1 square · Short ≤ 3 · Long 4–6 (no diagonals)".into());
-                let reactors = fight.reactors();
-                let init = s.data.initiative.unwrap_or(0);
-                if reactors.is_empty() {
-                    v.push(format!("↩ No one out-thinks Initiative {init}: no reactions."));
-                } else {
-                    v.push(format!(
-                        "↩ May react (Outthink > Init {init}): {}",
-                        names(&reactors)
-                    ));
-                }
-                let pred = fight.predictable_by(s.id);
-                if !pred.is_empty() {
-                    v.push(format!("🧠 Prediction moves work against: {}", names(&pred)));
-                }
-                v.push(if s.owner.is_some() {
-                    format!("**Next turn**: {}'s player or the Compiler.", s.name)
-                } else {
-                    "**Next turn**: the Compiler.".to_string()
-                });
-                (
-                    format!("⚔ {}'s turn", s.name),
-                    text::join_capped(&v, 1000),
+        (Phase::Call, Some(s)) => (
+            format!("📣 {} calls a stat", s.name),
+            if s.owner.is_some() {
+                format!(
+                    "Lowest Outthink calls first. {}'s player (or the Compiler) picks the Called Stat below; its roll becomes the register, with its buttons.",
+                    s.name
                 )
-            }
-            None => ("⚔ Resolution".into(), "No one left to act.".into()),
-        },
-        Phase::End => (
+            } else {
+                "Lowest Outthink calls first. The Compiler picks the Called Stat below and the tracker rolls it.".into()
+            },
+        ),
+        (Phase::Call, None) => ("📣 Call phase".into(), "No one left to call.".into()),
+        (Phase::Resolution, Some(s)) => (
+            format!("⚔ {}'s turn", s.name),
+            text::join_capped(&resolution_lines(fight, s, pcs), 1000),
+        ),
+        (Phase::Resolution, None) => ("⚔ Resolution".into(), "No one left to act.".into()),
+        (Phase::End, _) => (
             "⏱ End phase".into(),
             format!(
                 "Every turn is taken. The Compiler presses **Next round**: damage is finalised (Fault checks, incapacitation, −1 Power ends), registers are cleared and round {} begins.",
@@ -208,6 +170,40 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
             ),
         ),
     }
+}
+
+/// What the acting seat `s` may do on its turn, one line each (those that
+/// say nothing left out): its movement, the ranges, who may react, whom
+/// Prediction works against, and who presses **Next turn**.
+fn resolution_lines(fight: &Fight, s: &Seat<Fighter>, pcs: &Sheets) -> Vec<String> {
+    let half = if s.data.called == Some(Stat::Agility) {
+        " + ½ Agility"
+    } else {
+        ""
+    };
+    let init = s.data.initiative.unwrap_or(0);
+    let (reactors, pred) = (fight.reactors(), fight.predictable_by(s.id));
+    [
+        sheet_of(s, pcs).map(|sheet| {
+            let moves = moves(sheet, s.data.called);
+            format!("🏃 Move **{moves}** squares (Agility{half}; +1 per Minor action)")
+        }),
+        Some("🎯 Close 1 square · Short ≤ 3 · Long 4–6 (no diagonals)".into()),
+        Some(if reactors.is_empty() {
+            format!("↩ No one out-thinks Initiative {init}: no reactions.")
+        } else {
+            format!("↩ May react (Outthink > Init {init}): {}", names(&reactors))
+        }),
+        (!pred.is_empty()).then(|| format!("🧠 Prediction moves work against: {}", names(&pred))),
+        Some(if s.owner.is_some() {
+            format!("**Next turn**: {}'s player or the Compiler.", s.name)
+        } else {
+            "**Next turn**: the Compiler.".to_string()
+        }),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Characters of the log and of the dice field.

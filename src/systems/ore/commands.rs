@@ -2,7 +2,7 @@
 
 use super::comp::CompAction;
 use super::damage::Who as Whom;
-use super::governed::{Edit, Who};
+use super::governed::{What, Who};
 use super::record::{CompSet, SpecialSet, StatusSet};
 use super::sheet::CreateArgs;
 use crate::kit::ranged::Ranged;
@@ -434,11 +434,11 @@ command! {
         #[player = "Whose (Compiler)"] player,
         #[character = "Character (default: your active one)"] name,
     ) {
-        let edit = Edit::Damage {
+        let edit = What::Damage {
             track: target,
             amount,
-            who: Who::new(name.as_deref(), player),
-        };
+        }
+        .of(Who::new(name.as_deref(), player));
         approval::govern(&ctx.data().app, &caller, edit).await
     }
 }
@@ -501,11 +501,11 @@ command! {
         #[character = "Character (default: your active one)"] name,
         #[player = "Whose (Compiler)"] player,
     ) {
-        let edit = Edit::HealDays {
+        let edit = What::HealDays {
             days,
             tended: tended.unwrap_or(false),
-            who: Who::new(name.as_deref(), player),
-        };
+        }
+        .of(Who::new(name.as_deref(), player));
         approval::govern(&ctx.data().app, &caller, edit).await
     }
 }
@@ -564,13 +564,14 @@ command! {
         #[character = "Character repaired (default: your active one)"] name,
         #[player = "Whose (Compiler)"] player,
     ) {
-        let edit = Edit::Repair {
+        let engineer = engineer
+            .map(|e| e.trim().to_string())
+            .filter(|e| !e.is_empty());
+        let edit = What::Repair {
             engineering,
-            engineer: engineer
-                .map(|e| e.trim().to_string())
-                .filter(|e| !e.is_empty()),
-            who: Who::new(name.as_deref(), player),
-        };
+            engineer,
+        }
+        .of(Who::new(name.as_deref(), player));
         approval::govern(&ctx.data().app, &caller, edit).await
     }
 }

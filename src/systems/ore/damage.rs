@@ -80,13 +80,12 @@ pub async fn damage_in(
     let head = text::hit(ch.name(), amount, &ch.sheet, track);
     let head_line = (Some(author), outcome.title(&title));
     let out = report::outcome(turn, &ch, head_line, lines, outcome.colour());
-    let out = super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
+    let mut out =
+        super::combat::seated_moved(turn, out, ch.row.id, &ch.sheet, &head, &events).await?;
     // Cyber 0 logged them out: the cache dice leave their registers too.
-    let out = if logged_out(&events) {
-        super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?
-    } else {
-        out
-    };
+    if logged_out(&events) {
+        out = super::roll::lost_cache(turn, out, ch.row.id, &ch.sheet).await?;
+    }
     Ok(out.sheet(ch).log(entry))
 }
 
@@ -243,19 +242,17 @@ fn each_sheet_view(
         crate::app::view::truncate(&mut t, 200);
         Embed::new(t).colour(Outcome::Failure.colour())
     };
-    let mut overflow: Vec<String> = Vec::new();
-    for (k, (name, lines, _)) in changed.iter().enumerate() {
-        if k < MAX_LISTED {
-            embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
-        } else {
-            overflow.push(format!("**{name}**: {}", lines.join(" ")));
-        }
-    }
     let mut desc = Vec::new();
     if changed.is_empty() {
         desc.push("Nothing to finalise.".to_string());
     }
-    desc.extend(overflow);
+    for (k, (name, lines, _)) in changed.iter().enumerate() {
+        if k < MAX_LISTED {
+            embed = embed.field(name.clone(), text::join_capped(lines, 1000), false);
+        } else {
+            desc.push(format!("**{name}**: {}", lines.join(" ")));
+        }
+    }
     if !quiet.is_empty() && !changed.is_empty() {
         desc.push(format!("Nothing to report for {}.", quiet.join(", ")));
     }
@@ -402,17 +399,15 @@ async fn repair_dice(
             engineering,
             engineer.map(str::trim).filter(|e| !e.is_empty()),
         ) {
-            (Some(n), _) => (
-                u32::try_from(n)
+            (Some(n), _) => {
+                let n = u32::try_from(n)
                     .ok()
                     .filter(|n| *n <= 100)
-                    .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?,
+                    .ok_or_else(|| AppError::user("`engineering` must be from 0 to 100."))?;
                 // The Compiler's override (issue 14): the check says so.
-                format!(
-                    "Engineering (overridden: {})",
-                    text::count(u32::try_from(n).unwrap_or(0), "die", "dice")
-                ),
-            ),
+                let dice = text::count(n, "die", "dice");
+                (n, format!("Engineering (overridden: {dice})"))
+            }
             (None, Some(e)) => {
                 let caller = turn.caller().clone();
                 let other: Loaded<OreSheet> =

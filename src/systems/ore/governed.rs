@@ -80,7 +80,7 @@ const SET_HINT: &str = "Give `stat:` with its `value:` (for Vitality, Confidence
      the track's `current:` or `max:` instead), or `defense:`, `integrity:` or `resolve:`.";
 
 /// `/vv sheet set`: one stat's value, one track's current value or
-/// maximum (the governed [`Edit::TrackStat`] and [`Edit::Track`]), or the
+/// maximum (the governed [`What::TrackStat`] and [`What::Track`]), or the
 /// defenses, one kind per command (each is its own change, and a governed
 /// one may wait for the Compiler).
 pub async fn set(app: &App, caller: &Caller, args: SetArgs) -> crate::app::AppResult {
@@ -117,28 +117,38 @@ pub async fn set(app: &App, caller: &Caller, args: SetArgs) -> crate::app::AppRe
                 stat.name()
             )));
         }
-        let edit = Edit::Track {
+        let edit = What::Track {
             track,
             max,
             current,
-            who,
         };
-        return govern(app, caller, edit).await;
+        return govern(app, caller, edit.of(who)).await;
     }
     let value = value.ok_or_else(|| {
         AppError::user(format!("Give {}'s new `value:`. {SET_HINT}", stat.name()))
     })?;
     if stat.track().is_some() {
-        return govern(app, caller, Edit::TrackStat { stat, value, who }).await;
+        return govern(app, caller, What::TrackStat { stat, value }.of(who)).await;
     }
     let (name, player) = (who.character.as_deref(), who.player);
     sheet::set_stat(app, caller, stat, value, name, player).await
 }
 
-/// One governed Virtual Veil change.
+/// One governed Virtual Veil change: what, of whom (stored flat,
+/// `{"edit": "damage", …, "who": {…}}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// Whose.
+    pub who: Who,
+    /// What.
+    #[serde(flatten)]
+    pub what: What,
+}
+
+/// What a governed Virtual Veil change does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case")]
-pub enum Edit {
+pub enum What {
     /// `/vv sheet set` of a track's `current:` or `max:` (was `/vv sheet
     /// track`).
     Track {
@@ -148,8 +158,6 @@ pub enum Edit {
         max: Option<i64>,
         /// A new current value.
         current: Option<i64>,
-        /// Whose.
-        who: Who,
     },
     /// `/vv heal`.
     HealDays {
@@ -157,8 +165,6 @@ pub enum Edit {
         days: i64,
         /// A professional tended them.
         tended: bool,
-        /// Whose.
-        who: Who,
     },
     /// `/vv repair` (with or without an `engineering:` override).
     Repair {
@@ -166,8 +172,6 @@ pub enum Edit {
         engineering: Option<i64>,
         /// Who makes the check (a character's name).
         engineer: Option<String>,
-        /// Whose Cyber.
-        who: Who,
     },
     /// `/vv damage`.
     Damage {
@@ -175,8 +179,6 @@ pub enum Edit {
         track: Damageable,
         /// How much.
         amount: i64,
-        /// Whose.
-        who: Who,
     },
     /// `/vv roll` with `dice:`.
     Roll {
@@ -190,8 +192,6 @@ pub enum Edit {
         min_height: Option<i64>,
         /// What the roll is for.
         label: Option<String>,
-        /// Whose.
-        who: Who,
     },
     /// `/vv sheet set` of Vitality, Confidence or Cyber.
     TrackStat {
@@ -199,9 +199,14 @@ pub enum Edit {
         stat: Stat,
         /// The new value.
         value: i64,
-        /// Whose.
-        who: Who,
     },
+}
+
+impl What {
+    /// This change of the character `who` names.
+    pub fn of(self, who: Who) -> Edit {
+        Edit { who, what: self }
+    }
 }
 
 /// A track now and after: `Vitality 3/5 → 2/5`.
@@ -255,34 +260,32 @@ impl Edit {
     /// An example of each governed change, acting on `who` (for tests that
     /// go through the whole list), in [`LIST`] order.
     pub fn examples(who: Who) -> Vec<Edit> {
-        vec![
-            Edit::Track {
+        [
+            What::Track {
                 track: Damageable::Vitality,
                 max: None,
                 current: Some(1),
-                who: who.clone(),
             },
-            Edit::HealDays {
+            What::HealDays {
                 days: 1,
                 tended: true,
-                who: who.clone(),
             },
-            Edit::Repair {
+            What::Repair {
                 engineering: Some(3),
                 engineer: None,
-                who: who.clone(),
             },
-            Edit::Damage {
+            What::Damage {
                 track: Damageable::Vitality,
                 amount: 1,
-                who: who.clone(),
             },
-            Edit::TrackStat {
+            What::TrackStat {
                 stat: Stat::Vitality,
                 value: 4,
-                who,
             },
         ]
+        .into_iter()
+        .map(|what| what.of(who.clone()))
+        .collect()
     }
 }
 
@@ -290,45 +293,36 @@ impl Change for Edit {
     type Scope = super::context::Ore;
 
     fn governed(&self) -> Governed {
-        LIST[match self {
-            Edit::Track { .. } => 0,
-            Edit::HealDays { .. } => 1,
-            Edit::Repair { .. } => 2,
-            Edit::Damage { .. } => 3,
-            Edit::Roll { .. } => return ROLL,
-            Edit::TrackStat { .. } => 4,
+        LIST[match self.what {
+            What::Track { .. } => 0,
+            What::HealDays { .. } => 1,
+            What::Repair { .. } => 2,
+            What::Damage { .. } => 3,
+            What::Roll { .. } => return ROLL,
+            What::TrackStat { .. } => 4,
         }]
     }
 
     fn whose(&mut self) -> Whose<'_> {
-        match self {
-            Edit::Track { who, .. }
-            | Edit::HealDays { who, .. }
-            | Edit::Repair { who, .. }
-            | Edit::Damage { who, .. }
-            | Edit::Roll { who, .. }
-            | Edit::TrackStat { who, .. } => who.into(),
-        }
+        (&mut self.who).into()
     }
 
     /// Where the change throws dice (a repair, damage and its Fault die),
     /// the throwaway generator stands in.
     fn try_on(&mut self, t: &mut Trial<'_, Ore>) -> Result<String, AppError> {
-        Ok(match self {
-            Edit::Track {
+        Ok(match &self.what {
+            What::Track {
                 track,
                 max,
                 current,
-                ..
             } => {
                 t.after.set_track(*track, *max, *current)?;
                 track_change(t, *track)
             }
-            Edit::HealDays { days, tended, .. } => heal_days(t, *days, *tended)?,
-            Edit::Repair {
+            What::HealDays { days, tended } => heal_days(t, *days, *tended)?,
+            What::Repair {
                 engineering,
                 engineer,
-                ..
             } => {
                 let dice = match (*engineering, engineer) {
                     (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
@@ -347,7 +341,7 @@ impl Change for Edit {
                 let now = text::track(t.before, Damageable::Cyber);
                 format!("{now} by a repair check with {dice}")
             }
-            Edit::Damage { track, amount, .. } => {
+            What::Damage { track, amount } => {
                 let a = damage_amount(*amount)?;
                 t.after.take_damage(&t.settings, *track, a, &mut t.rng)?;
                 let fault = if t.before.mob_mode {
@@ -357,7 +351,7 @@ impl Change for Edit {
                 };
                 format!("{} ({a} damage{fault})", track_change(t, *track))
             }
-            Edit::TrackStat { stat, value, .. } => {
+            What::TrackStat { stat, value } => {
                 if stat.track().is_none() {
                     return Err(AppError::user(format!(
                         "{} is not one of the stats the {GM} keeps.",
@@ -368,42 +362,39 @@ impl Change for Edit {
                 let stat = stat.name();
                 format!("{stat} {old} → {value} (its track's maximum follows)")
             }
-            Edit::Roll { stat, dice, .. } => roll_override(t, *stat, *dice)?,
+            What::Roll { stat, dice, .. } => roll_override(t, *stat, *dice)?,
         })
     }
 
     /// Runs the change in `turn`: its outcome, as the command's own.
-    async fn outcome(mut self, app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
-        let who = self.whose().owned();
+    async fn outcome(self, app: &App, turn: &mut Turn<'_>) -> Result<Outcome, AppError> {
+        let who = self.who;
         let (name, player) = (who.character.as_deref(), who.player);
-        match self {
-            Edit::Track {
+        match self.what {
+            What::Track {
                 track,
                 max,
                 current,
-                ..
             } => sheet::set_track_in(turn, track, max, current, name, player).await,
-            Edit::HealDays { days, tended, .. } => {
+            What::HealDays { days, tended } => {
                 damage::heal_days_in(turn, days, tended, name, player).await
             }
-            Edit::Repair {
+            What::Repair {
                 engineering,
                 engineer,
-                ..
             } => {
                 let engineer = engineer.as_deref();
                 damage::repair_in(turn, engineering, engineer, name, player).await
             }
-            Edit::Damage { track, amount, .. } => {
+            What::Damage { track, amount } => {
                 damage::damage_in(turn, track, amount, name, player).await
             }
-            Edit::Roll {
+            What::Roll {
                 stat,
                 dice,
                 min_width,
                 min_height,
                 label,
-                ..
             } => {
                 let args = roll::RollArgs {
                     stat,
@@ -416,7 +407,7 @@ impl Change for Edit {
                 };
                 roll::start_in(turn, app, args).await
             }
-            Edit::TrackStat { stat, value, .. } => {
+            What::TrackStat { stat, value } => {
                 sheet::set_stat_in(turn, stat, value, name, player).await
             }
         }
@@ -426,6 +417,53 @@ impl Change for Edit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each governed change as an approval row stores it today (written by
+    /// `/vv sheet set` … `/vv damage`, and an old `/vv roll dice:`, under
+    /// `player_edits = approval`), with its place in [`LIST`] (`None`: the
+    /// old roll's [`ROLL`]).
+    const STORED: [(&str, Option<usize>); 6] = [
+        (
+            r#"{"current":1,"edit":"track","max":null,"track":"vitality","who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(0),
+        ),
+        (
+            r#"{"days":2,"edit":"heal_days","tended":true,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(1),
+        ),
+        (
+            r#"{"edit":"repair","engineer":"Bob","engineering":null,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(2),
+        ),
+        (
+            r#"{"amount":3,"edit":"damage","track":"cyber","who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(3),
+        ),
+        (
+            r#"{"edit":"track_stat","stat":"confidence","value":4,"who":{"character":"Ada","player":303779529149266183}}"#,
+            Some(4),
+        ),
+        (
+            r#"{"dice":10,"edit":"roll","label":"jump","min_height":null,"min_width":3,"stat":"wit","who":{"character":"Ada","player":303779529149266183}}"#,
+            None,
+        ),
+    ];
+
+    #[test]
+    fn a_stored_approval_reads_and_writes_back_the_same() {
+        for (json, governed) in STORED {
+            let stored: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut edit: Edit = serde_json::from_value(stored.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&edit).unwrap(), stored, "{json}");
+            let listed = governed.map_or(ROLL, |i| LIST[i]);
+            assert_eq!(edit.governed(), listed, "{json}");
+            assert_eq!(
+                edit.whose().owned(),
+                Who::new(Some("Ada"), Some(303779529149266183)),
+                "{json}"
+            );
+        }
+    }
 
     #[test]
     fn the_examples_follow_the_list() {

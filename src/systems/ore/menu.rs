@@ -31,11 +31,7 @@ pub fn toggle(
         ));
     }
     state.page = 0;
-    state.picker = if state.picker == Some(p) {
-        None
-    } else {
-        Some(p)
-    };
+    state.picker = (state.picker != Some(p)).then_some(p);
     state.notes.clear();
     Ok(shown(turn, session, state, sheet))
 }

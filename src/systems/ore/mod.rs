@@ -183,34 +183,20 @@ impl Feature for Ore {
         }
         let state: VvState = crate::app::sessions::load(session)?;
         let mut tx = app.db.read().await?;
-        let sheet = match &state {
-            VvState::Roll(r) => held::Held::load(&mut tx, session.guild_id, r.whose)
-                .await
-                .ok()
-                .map(|h| h.sheet().clone()),
-            VvState::Report(r) => by_id(&mut tx, session.guild_id, r.character)
-                .await
-                .ok()
-                .map(|c| c.sheet),
-        };
         let settings = settings_of(&mut tx, session).await?;
-        drop(tx);
+        let (id, version, status) = (session.id, session.version, session.status);
+        // The roller's sheet now, if it still exists.
         Ok(match &state {
-            VvState::Roll(s) => roll::view(
-                session.id,
-                session.version,
-                session.status,
-                s,
-                sheet.as_ref(),
-            ),
-            VvState::Report(s) => report::view(
-                session.id,
-                session.version,
-                session.status,
-                s,
-                sheet.as_ref(),
-                &settings,
-            ),
+            VvState::Roll(s) => {
+                let held = held::Held::load(&mut tx, session.guild_id, s.whose).await;
+                let sheet = held.as_ref().ok().map(held::Held::sheet);
+                roll::view(id, version, status, s, sheet)
+            }
+            VvState::Report(s) => {
+                let ch = by_id(&mut tx, session.guild_id, s.character).await;
+                let sheet = ch.as_ref().ok().map(|c| &c.sheet);
+                report::view(id, version, status, s, sheet, &settings)
+            }
         })
     }
 }

@@ -36,26 +36,17 @@ struct Entry {
 /// Names joined by " → " in at most `max` characters, cut between names
 /// (never inside one) with "…and N more".
 fn chain(names: &[String], max: usize) -> String {
-    let mut out = String::new();
+    let mut shown: Vec<String> = Vec::new();
     let mut len = 0usize;
-    for (k, n) in names.iter().enumerate() {
-        let add = n.chars().count() + if k == 0 { 0 } else { 3 };
-        if len + add > max.saturating_sub(24) {
-            let more = format!("…and {} more", names.len() - k);
-            if out.is_empty() {
-                return more;
-            }
-            out.push_str(" → ");
-            out.push_str(&more);
-            return out;
+    for n in names {
+        len += n.chars().count() + if shown.is_empty() { 0 } else { 3 };
+        if len > max.saturating_sub(24) {
+            shown.push(format!("…and {} more", names.len() - shown.len()));
+            break;
         }
-        if k > 0 {
-            out.push_str(" → ");
-        }
-        out.push_str(n);
-        len += add;
+        shown.push(n.clone());
     }
-    out
+    shown.join(" → ")
 }
 
 /// `/vv-gm order`: rolls and ranks. `entities` is a comma-separated list of
@@ -213,17 +204,15 @@ async fn named_sheet(
     caller: &Caller,
     item: &str,
 ) -> Result<Loaded<OreSheet>, AppError> {
-    let rows = storage::characters::by_name_any_owner(tx, caller.guild_id, SYSTEM, item).await?;
+    let mut rows =
+        storage::characters::by_name_any_owner(tx, caller.guild_id, SYSTEM, item).await?;
     let row = match rows.len() {
         0 => {
             return Err(AppError::user(format!(
                 "No sheet named `{item}`; give its stat instead, like `{item}:3`."
             )))
         }
-        1 => rows
-            .into_iter()
-            .next()
-            .ok_or_else(|| AppError::Internal("row".into()))?,
+        1 => rows.remove(0),
         _ => rows
             .into_iter()
             .find(|r| r.owner_id == caller.user_id)

@@ -107,9 +107,7 @@ pub fn view(
                         sheet.comp.cache_max, s.name
                     ))
                     .colour(Look::Pending.colour());
-                if let Some(r) = discard_row(id, version, sheet, settings) {
-                    rows.push(r);
-                }
+                rows.extend(discard_row(id, version, sheet, settings));
             } else if status == Status::Expired {
                 embed = embed.footer("Timed out: the lowest die goes at the next action (A-O10).");
             }

@@ -544,11 +544,9 @@ pub fn view(
     }
     let bid = |b: VvButton| b.button(KIND, id, version).encode();
     if f.overflow {
-        if let Some(row) =
-            sheet.and_then(|sh| super::report::discard_row(id, version, sh, &f.s.roll.settings))
-        {
-            v.rows.push(row);
-        }
+        let settings = &f.s.roll.settings;
+        v.rows
+            .extend(sheet.and_then(|sh| super::report::discard_row(id, version, sh, settings)));
         return v;
     }
     let (first, special_select) = set_buttons(&f, &bid);
@@ -745,20 +743,18 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
         .collect();
     // Wide sets that may be split (A-O7): use the narrowest accepted set
     // of them and keep the rest for a Combo or String.
-    if !splits.is_empty() {
-        first.extend(splits.iter().map(|(set, w)| {
-            let part = Set {
-                width: *w,
-                height: set.height,
-            };
-            Button::new(
-                bid(VvButton::Split(set.height)),
-                format!("Split: {part}"),
-                Style::Primary,
-            )
-        }));
-        first.truncate(MAX_SET_BUTTONS);
-    }
+    first.extend(splits.iter().map(|(set, w)| {
+        let part = Set {
+            width: *w,
+            height: set.height,
+        };
+        Button::new(
+            bid(VvButton::Split(set.height)),
+            format!("Split: {part}"),
+            Style::Primary,
+        )
+    }));
+    first.truncate(MAX_SET_BUTTONS);
     let room = MAX_SET_BUTTONS.saturating_sub(first.len());
     if f.specials.len() > room {
         let options: Vec<SelectOption> = f

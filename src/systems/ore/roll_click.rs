@@ -88,20 +88,14 @@ fn rules_action(
             special(state, sheet, id, who)?
         }
         VvButton::Select(p) => menu::picked(p, values, sheet, &state.roll, who)?,
-        VvButton::Basic(height) => RollAction::Basic {
+        VvButton::Basic(height) | VvButton::Split(height) => RollAction::Basic {
             actor: who,
             height,
-            width: None,
-            requirement: state.requirement,
-            cache_cost: CacheCost::None,
-            label: None,
-        },
-        // The narrowest set the action accepts, split off a wider set
-        // (A-O7): the rules core refuses unless `vv_allow_split_sets` is on.
-        VvButton::Split(height) => RollAction::Basic {
-            actor: who,
-            height,
-            width: Some(state.requirement.min_width.max(2)),
+            // A split uses the narrowest set the action accepts, split off
+            // a wider set (A-O7): the rules core refuses unless
+            // `vv_allow_split_sets` is on.
+            width: matches!(button, VvButton::Split(_))
+                .then_some(state.requirement.min_width.max(2)),
             requirement: state.requirement,
             cache_cost: CacheCost::None,
             label: None,

@@ -128,8 +128,7 @@ pub async fn set_stat_in(
         stat: Some(stat),
         value,
     };
-    let out = edited(ch, "sheet_set", &inputs, answer)?;
-    Ok(out)
+    edited(ch, "sheet_set", &inputs, answer)
 }
 
 /// A track's maximum and current value (`/vv sheet set current:|max:`, a
@@ -156,8 +155,7 @@ pub async fn set_track_in(
         max,
         track: Some(track),
     };
-    let out = edited(ch, "sheet_track", &inputs, answer)?;
-    Ok(out)
+    edited(ch, "sheet_track", &inputs, answer)
 }
 
 /// `/vv sheet set defense:|integrity:|resolve:`: the defenses.
@@ -316,12 +314,8 @@ pub async fn set_special(
         pattern: pattern_text,
         remove,
     };
-    let out = edited(
-        ch,
-        "sheet_special",
-        &inputs,
-        Response::ephemeral(View::embed(embed)),
-    )?;
+    let answer = Response::ephemeral(View::embed(embed));
+    let out = edited(ch, "sheet_special", &inputs, answer)?;
     turn.finish(out).await
 }
 
@@ -531,30 +525,24 @@ fn injury_text(s: &OreSheet, settings: &OreSettings) -> String {
 
 /// The character's standing in a fight.
 fn combat_words(s: &OreSheet) -> Vec<String> {
-    let mut combat = Vec::new();
-    if let Some(o) = s.combat.outthink {
-        combat.push(format!("Outthink {o}"));
-    }
-    if let Some(i) = s.combat.initiative {
-        combat.push(format!("Initiative {i}"));
-    }
-    if let Some(st) = s.combat.called_stat {
-        combat.push(format!("Called stat {}", st.name()));
-    }
-    if s.combat.power_penalty {
-        combat.push("−1 Power".into());
-    }
-    if s.combat.incapacitated_pending_end_of_round {
-        combat.push("down at the end of the round".into());
-    }
-    combat
+    let c = &s.combat;
+    [
+        c.outthink.map(|o| format!("Outthink {o}")),
+        c.initiative.map(|i| format!("Initiative {i}")),
+        c.called_stat.map(|st| format!("Called stat {}", st.name())),
+        c.power_penalty.then(|| "−1 Power".into()),
+        c.incapacitated_pending_end_of_round
+            .then(|| "down at the end of the round".into()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The conditions that hold.
 fn condition_words(s: &OreSheet) -> Vec<&'static str> {
     let cond = &s.conditions;
-    let mut conditions = Vec::new();
-    for (on, what) in [
+    [
         (cond.dead, "dead"),
         (cond.deleted, "deleted"),
         (cond.vitality_down, "down (Vitality 0)"),
@@ -562,13 +550,9 @@ fn condition_words(s: &OreSheet) -> Vec<&'static str> {
         (cond.supernatural_lost, "locked out (Cyber 0)"),
         (cond.critical_injury, "Critical Injury"),
         (cond.glitched, "internal glitch"),
-    ] {
-        if on {
-            conditions.push(what);
-        }
-    }
-    if s.repair_wait {
-        conditions.push("waiting a day before the next repair");
-    }
-    conditions
+        (s.repair_wait, "waiting a day before the next repair"),
+    ]
+    .into_iter()
+    .filter_map(|(on, what)| on.then_some(what))
+    .collect()
 }

@@ -5,9 +5,8 @@
 use std::collections::HashMap;
 
 use crate::app::component::Action;
-use crate::app::view::{
-    clean, colour, escape, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
-};
+use crate::app::view::{clean, colour, escape, truncate, Button, Embed, Row, Select, Style, View};
+use crate::kit::controls::option;
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
@@ -979,7 +978,9 @@ fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
     tail
 }
 
-/// The "Violated a Convention…" select: one option per Convention.
+/// The "Violated a Convention…" select: one option per Convention (its
+/// number and text, its cost below), cut to Discord's limits by
+/// [`option`].
 fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
     Row::Select(Select {
         custom_id: VrButton::Violate.button(KIND, id, version).encode(),
@@ -988,21 +989,13 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let mut label = format!("{}. {}", i + 1, c.text);
-                truncate(&mut label, 100);
-                SelectOption {
-                    label,
-                    value: c.id.to_string(),
-                    description: Some(format!(
-                        "{} Stress{}",
-                        c.cost,
-                        if c.once_per_scene {
-                            " · once per scene"
-                        } else {
-                            ""
-                        }
-                    )),
-                }
+                let once = c.once_per_scene.then_some(" · once per scene");
+                let cost = format!("{} Stress{}", c.cost, once.unwrap_or_default());
+                option(
+                    &format!("{}. {}", i + 1, c.text),
+                    c.id.to_string(),
+                    Some(&cost),
+                )
             })
             .collect(),
         min: 1,
@@ -1094,6 +1087,36 @@ mod tests {
         let t = items_text(s.light());
         assert!(t.chars().count() <= 1024, "{}", t.chars().count());
         assert_eq!(t.lines().count(), 18);
+    }
+
+    #[test]
+    fn the_violate_menu_names_each_convention_and_its_cost() {
+        let mut list = ConventionList::new();
+        let long = "Never swear at the table ".repeat(5);
+        list.add(&long, "+d4".parse().unwrap(), true).unwrap();
+        list.add("Bow", "+1".parse().unwrap(), false).unwrap();
+        let Row::Select(menu) = violate_select(1, 0, list.items()) else {
+            panic!("a select");
+        };
+        let mut cut = format!("1. {long}");
+        truncate(&mut cut, 100);
+        let shown: Vec<(&str, &str, Option<&str>)> = menu
+            .options
+            .iter()
+            .map(|o| (o.label.as_str(), o.value.as_str(), o.description.as_deref()))
+            .collect();
+        let ids: Vec<String> = list.items().iter().map(|c| c.id.to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    cut.as_str(),
+                    ids[0].as_str(),
+                    Some("+d4 Stress · once per scene")
+                ),
+                ("2. Bow", ids[1].as_str(), Some("+1 Stress")),
+            ]
+        );
     }
 
     #[test]

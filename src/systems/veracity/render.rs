@@ -254,15 +254,17 @@ pub fn revelations_text(sheet: &Sheet) -> Option<String> {
     Some(text)
 }
 
-/// The full sheet as an embed.
-pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
+/// The full sheet as an embed, `note` (what just happened to it) above
+/// its slots.
+pub fn sheet_embed(name: &str, sheet: &Sheet, note: Option<&str>) -> Embed {
     let title = if sheet.is_dead() {
         format!("💀 {name} (dead)")
     } else {
         format!("📜 {name}")
     };
+    let note = note.map_or(String::new(), |n| format!("{n}\n\n"));
     let mut e = Embed::new(title)
-        .description(format!("{}\n{}", grid(sheet), status(sheet)))
+        .description(format!("{note}{}\n{}", grid(sheet), status(sheet)))
         .colour(if sheet.is_dead() {
             colour::FAILURE
         } else {
@@ -284,7 +286,8 @@ pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
     e
 }
 
-/// The sheet with its rest buttons (drawn for session `id` at `version`).
+/// The sheet with its rest buttons (drawn for session `id` at `version`),
+/// `note` above its slots.
 pub fn sheet_view(
     id: i64,
     version: i64,
@@ -294,11 +297,7 @@ pub fn sheet_view(
     note: Option<&str>,
 ) -> View {
     // The legend lives here (and in /help) only.
-    let mut e = sheet_embed(name, sheet).footer(LEGEND);
-    if let Some(n) = note {
-        let d = e.description.take().unwrap_or_default();
-        e = e.description(format!("{n}\n\n{d}"));
-    }
+    let e = sheet_embed(name, sheet, note).footer(LEGEND);
     let alive = !sheet.is_dead() && open;
     let mut v = View::embed(e);
     // While Wounds wait, the owner's choice comes first: its buttons take

@@ -18,6 +18,7 @@ use super::{GM, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
+use crate::app::view::count;
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
@@ -297,12 +298,8 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
         Op::End => {
             turn.require_gm(GM, "end the fight")?;
             f.ended = true;
-            let line = format!(
-                "The fight is over after {} round{}",
-                f.turns.round,
-                render::plural(f.turns.round as usize)
-            );
-            Ok(Done::noted(f, line))
+            let rounds = count(f.turns.round, "round", "rounds");
+            Ok(Done::noted(f, format!("The fight is over after {rounds}")))
         }
     }
 }

@@ -188,14 +188,6 @@ pub fn items_text(inv: &Inventory) -> String {
     fit_lines(&lines, FIELD_MAX)
 }
 
-fn yes_no(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
-}
-
 /// The sheet's status line.
 pub fn status(sheet: &Sheet) -> String {
     let mut s = format!(
@@ -203,7 +195,7 @@ pub fn status(sheet: &Sheet) -> String {
         sheet.hp_current(),
         sheet.hp_max(),
         sheet.break_count(),
-        yes_no(sheet.can_level_up())
+        if sheet.can_level_up() { "yes" } else { "no" }
     );
     if sheet.is_dead() {
         s.push_str(" · 💀 **Dead**");

@@ -161,17 +161,11 @@ fn filled(
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     let entry = target::entry(word, &action, &events).character(c.row.id);
+    // The save's view is its embed alone: the change adds its own embed,
+    // or its one line as the text above.
     let change = render::change_view(c.name(), &what, &c.sheet, &events);
-    if change.embeds.is_empty() {
-        if let Some(line) = change.content {
-            view.content = Some(match view.content.take() {
-                Some(text) => format!("{text}\n{line}"),
-                None => line,
-            });
-        }
-    } else {
-        view.embeds.extend(change.embeds);
-    }
+    view.content = change.content;
+    view.embeds.extend(change.embeds);
     let out = target::answer_change(turn, &c, view);
     Ok(out.sheet(c).log(entry))
 }

@@ -55,22 +55,6 @@ pub fn cell_symbol(cell: GridCell) -> &'static str {
     }
 }
 
-/// One inventory as 18 symbols in groups of six, slot 1 first; `mark`
-/// puts 👉 before the slot a save looked at.
-pub fn grid_symbols(inv: &Inventory, mark: Option<u32>) -> String {
-    let mut s = String::new();
-    for n in 1..=MAX_SLOTS {
-        if n > 1 && (n - 1) % 6 == 0 {
-            s.push(' ');
-        }
-        if mark == Some(n) {
-            s.push('👉');
-        }
-        s.push_str(cell_symbol(inv.cell(n)));
-    }
-    s
-}
-
 /// One inventory as a bar short enough for one line on a phone (about 20
 /// symbols): slots in order, runs of four or more of one symbol (two or
 /// more locked slots) written once with a count, `⬜×5 🔒×11`; `mark` puts
@@ -998,19 +982,6 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
 mod tests {
     use super::*;
     use crate::rules::veracity::Item;
-
-    #[test]
-    fn grid_has_eighteen_symbols_in_three_groups() {
-        let mut s = Sheet::new_pc(6, 6, "Cruel").unwrap();
-        s.add_item(Item::new(ItemKind::Secret, "The mayor is a ghoul").unwrap())
-            .unwrap();
-        let g = grid_symbols(s.light(), None);
-        assert_eq!(g, "🤫⬜⬜⬜⬜⬜ 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
-        assert_eq!(
-            grid_symbols(s.light(), Some(7)),
-            "🤫⬜⬜⬜⬜⬜ 👉🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒"
-        );
-    }
 
     #[test]
     fn the_slot_bar_fits_a_phone_line() {

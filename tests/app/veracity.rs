@@ -4,7 +4,7 @@
 use crate::common::{app, caller, first, refusal};
 use kismet::app::characters::Pick;
 use kismet::rules::veracity::InventoryKind;
-use kismet::systems::veracity::{saves, sheets};
+use kismet::systems::veracity::{saves, sheets, target};
 
 async fn ada(app: &kismet::app::App) {
     let alice = caller("alice");
@@ -32,11 +32,13 @@ async fn a_save_is_logged_with_its_d20() {
     let r = saves::save_with_help(
         &app,
         &alice,
-        InventoryKind::Light,
-        0,
-        None,
-        Pick::active(),
-        None,
+        target::Save {
+            inventory: InventoryKind::Light,
+            modifier: 0,
+            facet: None,
+            pick: Pick::active(),
+        },
+        (None, None),
         None,
     )
     .await;
@@ -61,11 +63,13 @@ async fn only_the_fc_rolls_for_another_member() {
     let no = saves::save_with_help(
         &app,
         &bob,
-        InventoryKind::Flesh,
-        0,
-        None,
-        Pick::new(None, Some(alice.user_id)),
-        None,
+        target::Save {
+            inventory: InventoryKind::Flesh,
+            modifier: 0,
+            facet: None,
+            pick: Pick::new(None, Some(alice.user_id)),
+        },
+        (None, None),
         None,
     )
     .await;
@@ -74,11 +78,13 @@ async fn only_the_fc_rolls_for_another_member() {
     let r = saves::save_with_help(
         &app,
         &fc,
-        InventoryKind::Flesh,
-        0,
-        None,
-        Pick::new(None, Some(alice.user_id)),
-        None,
+        target::Save {
+            inventory: InventoryKind::Flesh,
+            modifier: 0,
+            facet: None,
+            pick: Pick::new(None, Some(alice.user_id)),
+        },
+        (None, None),
         None,
     )
     .await;
@@ -116,14 +122,13 @@ async fn the_combat_tracker_is_posted_once_and_redrawn_by_commands() {
         [Reply::Edit(t)] => assert_eq!(t.session(), Some(session)),
         other => panic!("expected one Edit, got {other:?}"),
     }
-    let initiative = combat::FightSave {
-        inventory: kismet::rules::veracity::InventoryKind::Light,
+    let initiative = target::Save {
+        inventory: InventoryKind::Light,
         modifier: 0,
         facet: None,
-        name: None,
-        not_here: Vec::new(),
+        pick: Pick::active(),
     };
-    let r = combat::save_in_fight(&app, &alice, initiative).await;
+    let r = combat::save_in_fight(&app, &alice, initiative, &[]).await;
     let (kind, save) = first(&r);
     assert_eq!(kind, "message");
     assert!(format!("{:?}", save.embeds[0]).contains("Light save"));

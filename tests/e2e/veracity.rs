@@ -7,8 +7,10 @@
 
 use crate::common::{assert_schema_clean, table};
 use kismet::fake::table::{Output, Table, GUILD_ID};
+use kismet::rules::veracity::sheet::MAX_SLOTS;
+use kismet::rules::veracity::Inventory;
 use kismet::rules::veracity::{ItemKind, Sheet};
-use kismet::systems::veracity::render::grid_symbols;
+use kismet::systems::veracity::render::cell_symbol;
 use serde_json::Value;
 
 /// Discord's cap on a command's combined name, description and choice text.
@@ -107,12 +109,22 @@ fn footer(out: &Output) -> String {
         .to_string()
 }
 
+/// One inventory as 18 symbols in groups of six, slot 1 first.
+fn symbols(inv: &Inventory) -> String {
+    let cells: Vec<&str> = (1..=MAX_SLOTS).map(|n| cell_symbol(inv.cell(n))).collect();
+    cells
+        .chunks(6)
+        .map(|c| c.concat())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn light(s: &Sheet) -> String {
-    grid_symbols(s.light(), None)
+    symbols(s.light())
 }
 
 fn flesh(s: &Sheet) -> String {
-    grid_symbols(s.flesh(), None)
+    symbols(s.flesh())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

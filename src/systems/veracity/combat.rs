@@ -18,6 +18,7 @@ use super::{GM, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
+use crate::app::view::count;
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{flee_combat, roll_initiative, ApAction, Side};
@@ -297,12 +298,8 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
         Op::End => {
             turn.require_gm(GM, "end the fight")?;
             f.ended = true;
-            let line = format!(
-                "The fight is over after {} round{}",
-                f.turns.round,
-                render::plural(f.turns.round as usize)
-            );
-            Ok(Done::noted(f, line))
+            let rounds = count(f.turns.round, "round", "rounds");
+            Ok(Done::noted(f, format!("The fight is over after {rounds}")))
         }
     }
 }
@@ -683,36 +680,28 @@ pub async fn mark(app: &App, caller: &Caller, name: &str, marks: Marks) -> AppRe
     by_command(app, caller, Op::Mark { name, marks }).await
 }
 
-/// What `/vr save fight:true` rolls: the party leader's Light save for
-/// initiative, or a Flesh save to flee.
-pub struct FightSave<'a> {
-    /// Light: initiative; Flesh: flee.
-    pub inventory: InventoryKind,
-    /// The save's modifier.
-    pub modifier: i32,
-    /// The saver's own Facet this save acts on.
-    pub facet: Option<&'a str>,
-    /// Who flees (the referee: any combatant of the acting side; a player:
-    /// their own, whose turn it is).
-    pub name: Option<&'a str>,
-    /// The options of a save that a fight's save does not take, as given.
-    pub not_here: Vec<&'static str>,
-}
-
 /// `/vr save fight:true`: with Light, the party leader's save that sets
-/// initiative (VR-22); with Flesh, the acting combatant's save to leave
-/// the fight (VR-23). The tracker's **Roll initiative** and **Flee** roll
-/// the same saves without a modifier or Facet.
-pub async fn save_in_fight(app: &App, caller: &Caller, s: FightSave<'_>) -> AppResult {
-    if !s.not_here.is_empty() {
+/// initiative (VR-22); with Flesh, the save to leave the fight (VR-23) of
+/// the combatant `s` names (the referee: any combatant of the acting side;
+/// a player: their own, whose turn it is), else of the one whose turn it
+/// is. `not_here` names the options of a save given that a fight's save
+/// does not take. The tracker's **Roll initiative** and **Flee** roll the
+/// same saves without a modifier or Facet.
+pub async fn save_in_fight(
+    app: &App,
+    caller: &Caller,
+    s: target::Save<'_>,
+    not_here: &[&str],
+) -> AppResult {
+    if !not_here.is_empty() {
         return Err(AppError::user(format!(
             "A fight's save is public and the fight's own: leave out `{}`.",
-            s.not_here.join("`, `")
+            not_here.join("`, `")
         )));
     }
     let op = match s.inventory {
         InventoryKind::Light => {
-            if s.name.is_some() {
+            if s.pick.character.is_some() {
                 return Err(AppError::user(
                     "Initiative is the party leader's Light save: leave `character` out.",
                 ));
@@ -723,7 +712,7 @@ pub async fn save_in_fight(app: &App, caller: &Caller, s: FightSave<'_>) -> AppR
             }
         }
         InventoryKind::Flesh => Op::Flee {
-            name: s.name,
+            name: s.pick.character,
             modifier: s.modifier,
             facet: s.facet,
         },

@@ -3,9 +3,8 @@
 //! most two rows of buttons.
 
 use super::combat_buttons::{CombatButton, KIND};
-use super::render::plural;
 use crate::app::component::Action;
-use crate::app::view::{truncate, Button, Embed, Style, View};
+use crate::app::view::{count, truncate, Button, Embed, Style, View};
 use crate::rules::turns::Seat;
 use crate::rules::veracity::initiative::{ApAction, Side};
 use crate::rules::veracity::tracker::{side_name, Fight, Fighter, Gone, MOVE_FEET};
@@ -18,11 +17,8 @@ pub use crate::app::view::clean;
 /// or the end (`⏹️ Fight over · 3 rounds`).
 pub fn title(f: &Fight) -> String {
     if f.ended {
-        return look::Outcome::Closed.title(&format!(
-            "Fight over · {} round{}",
-            f.turns.round,
-            plural(f.turns.round as usize)
-        ));
+        let rounds = count(f.turns.round, "round", "rounds");
+        return look::Outcome::Closed.title(&format!("Fight over · {rounds}"));
     }
     if !f.started() {
         let leader = f

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::changes::{self, Rest, Reveal, StressCause};
 use super::combat::{self, Marks, Move};
-use super::{conventions, saves, sheets};
+use super::{conventions, saves, sheets, target};
 use crate::app::characters::Pick;
 use crate::kit::suggest::choices;
 use crate::kit::{caller_of, command, respond, slash_choice, user_id, Context, Data, Error};
@@ -316,6 +316,13 @@ pub async fn save(
         bool,
     >,
 ) -> Result<(), Error> {
+    let app = &ctx.data().app;
+    let asked = target::Save {
+        inventory,
+        modifier: modifier.unwrap_or(0),
+        facet: facet.as_deref(),
+        pick: Pick::new(character.as_deref(), user_id(&player)),
+    };
     if fight == Some(true) {
         let given = [
             (secret.is_some(), "secret"),
@@ -324,52 +331,16 @@ pub async fn save(
             (their_facet.is_some(), "their_facet"),
             (on_fail.is_some(), "on_fail"),
         ];
-        let not_here = given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect();
-        let save = combat::FightSave {
-            inventory,
-            modifier: modifier.unwrap_or(0),
-            facet: facet.as_deref(),
-            name: character.as_deref(),
-            not_here,
-        };
-        return fight_save(ctx, save).await;
+        let not_here: Vec<&str> = given.iter().filter(|(g, _)| *g).map(|(_, n)| *n).collect();
+        let r = combat::save_in_fight(app, &caller_of(ctx)?, asked, &not_here).await;
+        return respond(ctx, r).await;
     }
     let Some(caller) = crate::kit::secret_caller(ctx, secret).await? else {
         return Ok(());
     };
-    let other = match (user_id(&facet_of), their_facet.as_deref()) {
-        (Some(owner), Some(facet)) => Some(saves::OtherFacet {
-            owner: Pick::new(None, Some(owner)),
-            facet,
-        }),
-        (None, None) => None,
-        _ => {
-            let r = Err(crate::app::AppError::user(
-                "Give both `facet_of` (whose Facet) and `their_facet` (which one).",
-            ));
-            return crate::kit::respond_as(ctx, &caller, r).await;
-        }
-    };
-    let r = saves::save_with_help(
-        &ctx.data().app,
-        &caller,
-        inventory,
-        modifier.unwrap_or(0),
-        facet.as_deref(),
-        Pick::new(character.as_deref(), user_id(&player)),
-        other,
-        on_fail.as_deref(),
-    )
-    .await;
+    let other = (user_id(&facet_of), their_facet.as_deref());
+    let r = saves::save_with_help(app, &caller, asked, other, on_fail.as_deref()).await;
     crate::kit::respond_as(ctx, &caller, r).await
-}
-
-/// `/vr save fight:true`: the fight's save (the leader's initiative, or
-/// fleeing), which takes none of a plain save's referee options.
-async fn fight_save(ctx: Context<'_>, save: combat::FightSave<'_>) -> Result<(), Error> {
-    let caller = caller_of(ctx)?;
-    let r = combat::save_in_fight(&ctx.data().app, &caller, save).await;
-    respond(ctx, r).await
 }
 
 slash_choice!(StressCause {

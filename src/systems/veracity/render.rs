@@ -5,9 +5,8 @@
 use std::collections::HashMap;
 
 use crate::app::component::Action;
-use crate::app::view::{
-    clean, colour, escape, truncate, Button, Embed, Row, Select, SelectOption, Style, View,
-};
+use crate::app::view::{clean, colour, escape, truncate, Button, Embed, Row, Select, Style, View};
+use crate::kit::controls::option;
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
 use crate::rules::veracity::save::{Outcome, SaveReason, SaveResult};
@@ -54,22 +53,6 @@ pub fn cell_symbol(cell: GridCell) -> &'static str {
         GridCell::Empty => "⬜",
         GridCell::Filled(k) => kind_symbol(k),
     }
-}
-
-/// One inventory as 18 symbols in groups of six, slot 1 first; `mark`
-/// puts 👉 before the slot a save looked at.
-pub fn grid_symbols(inv: &Inventory, mark: Option<u32>) -> String {
-    let mut s = String::new();
-    for n in 1..=MAX_SLOTS {
-        if n > 1 && (n - 1) % 6 == 0 {
-            s.push(' ');
-        }
-        if mark == Some(n) {
-            s.push('👉');
-        }
-        s.push_str(cell_symbol(inv.cell(n)));
-    }
-    s
 }
 
 /// One inventory as a bar short enough for one line on a phone (about 20
@@ -189,14 +172,6 @@ pub fn items_text(inv: &Inventory) -> String {
     fit_lines(&lines, FIELD_MAX)
 }
 
-fn yes_no(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
-}
-
 /// The sheet's status line.
 pub fn status(sheet: &Sheet) -> String {
     let mut s = format!(
@@ -204,7 +179,7 @@ pub fn status(sheet: &Sheet) -> String {
         sheet.hp_current(),
         sheet.hp_max(),
         sheet.break_count(),
-        yes_no(sheet.can_level_up())
+        if sheet.can_level_up() { "yes" } else { "no" }
     );
     if sheet.is_dead() {
         s.push_str(" · 💀 **Dead**");
@@ -255,15 +230,17 @@ pub fn revelations_text(sheet: &Sheet) -> Option<String> {
     Some(text)
 }
 
-/// The full sheet as an embed.
-pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
+/// The full sheet as an embed, `note` (what just happened to it) above
+/// its slots.
+pub fn sheet_embed(name: &str, sheet: &Sheet, note: Option<&str>) -> Embed {
     let title = if sheet.is_dead() {
         format!("💀 {name} (dead)")
     } else {
         format!("📜 {name}")
     };
+    let note = note.map_or(String::new(), |n| format!("{n}\n\n"));
     let mut e = Embed::new(title)
-        .description(format!("{}\n{}", grid(sheet), status(sheet)))
+        .description(format!("{note}{}\n{}", grid(sheet), status(sheet)))
         .colour(if sheet.is_dead() {
             colour::FAILURE
         } else {
@@ -285,7 +262,8 @@ pub fn sheet_embed(name: &str, sheet: &Sheet) -> Embed {
     e
 }
 
-/// The sheet with its rest buttons (drawn for session `id` at `version`).
+/// The sheet with its rest buttons (drawn for session `id` at `version`),
+/// `note` above its slots.
 pub fn sheet_view(
     id: i64,
     version: i64,
@@ -295,11 +273,7 @@ pub fn sheet_view(
     note: Option<&str>,
 ) -> View {
     // The legend lives here (and in /help) only.
-    let mut e = sheet_embed(name, sheet).footer(LEGEND);
-    if let Some(n) = note {
-        let d = e.description.take().unwrap_or_default();
-        e = e.description(format!("{n}\n\n{d}"));
-    }
+    let e = sheet_embed(name, sheet, note).footer(LEGEND);
     let alive = !sheet.is_dead() && open;
     let mut v = View::embed(e);
     // While Wounds wait, the owner's choice comes first: its buttons take
@@ -979,7 +953,9 @@ fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
     tail
 }
 
-/// The "Violated a Convention…" select: one option per Convention.
+/// The "Violated a Convention…" select: one option per Convention (its
+/// number and text, its cost below), cut to Discord's limits by
+/// [`option`].
 fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
     Row::Select(Select {
         custom_id: VrButton::Violate.button(KIND, id, version).encode(),
@@ -988,21 +964,13 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let mut label = format!("{}. {}", i + 1, c.text);
-                truncate(&mut label, 100);
-                SelectOption {
-                    label,
-                    value: c.id.to_string(),
-                    description: Some(format!(
-                        "{} Stress{}",
-                        c.cost,
-                        if c.once_per_scene {
-                            " · once per scene"
-                        } else {
-                            ""
-                        }
-                    )),
-                }
+                let once = c.once_per_scene.then_some(" · once per scene");
+                let cost = format!("{} Stress{}", c.cost, once.unwrap_or_default());
+                option(
+                    &format!("{}. {}", i + 1, c.text),
+                    c.id.to_string(),
+                    Some(&cost),
+                )
             })
             .collect(),
         min: 1,
@@ -1014,19 +982,6 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
 mod tests {
     use super::*;
     use crate::rules::veracity::Item;
-
-    #[test]
-    fn grid_has_eighteen_symbols_in_three_groups() {
-        let mut s = Sheet::new_pc(6, 6, "Cruel").unwrap();
-        s.add_item(Item::new(ItemKind::Secret, "The mayor is a ghoul").unwrap())
-            .unwrap();
-        let g = grid_symbols(s.light(), None);
-        assert_eq!(g, "🤫⬜⬜⬜⬜⬜ 🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒");
-        assert_eq!(
-            grid_symbols(s.light(), Some(7)),
-            "🤫⬜⬜⬜⬜⬜ 👉🔒🔒🔒🔒🔒🔒 🔒🔒🔒🔒🔒🔒"
-        );
-    }
 
     #[test]
     fn the_slot_bar_fits_a_phone_line() {
@@ -1094,6 +1049,36 @@ mod tests {
         let t = items_text(s.light());
         assert!(t.chars().count() <= 1024, "{}", t.chars().count());
         assert_eq!(t.lines().count(), 18);
+    }
+
+    #[test]
+    fn the_violate_menu_names_each_convention_and_its_cost() {
+        let mut list = ConventionList::new();
+        let long = "Never swear at the table ".repeat(5);
+        list.add(&long, "+d4".parse().unwrap(), true).unwrap();
+        list.add("Bow", "+1".parse().unwrap(), false).unwrap();
+        let Row::Select(menu) = violate_select(1, 0, list.items()) else {
+            panic!("a select");
+        };
+        let mut cut = format!("1. {long}");
+        truncate(&mut cut, 100);
+        let shown: Vec<(&str, &str, Option<&str>)> = menu
+            .options
+            .iter()
+            .map(|o| (o.label.as_str(), o.value.as_str(), o.description.as_deref()))
+            .collect();
+        let ids: Vec<String> = list.items().iter().map(|c| c.id.to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    cut.as_str(),
+                    ids[0].as_str(),
+                    Some("+d4 Stress · once per scene")
+                ),
+                ("2. Bow", ids[1].as_str(), Some("+1 Stress")),
+            ]
+        );
     }
 
     #[test]

@@ -18,20 +18,12 @@ use crate::rules::veracity::save::{FacetBonus, SaveRequest};
 use crate::rules::veracity::InventoryKind;
 use crate::rules::veracity::Sheet;
 
-/// Another character's Facet applied to a save (VR-12: "whenever a save is
-/// made (by anyone in the scene) as a consequence of acting on one of your
-/// Facets"): whose, and which Facet.
-#[derive(Debug, Clone, Copy)]
-pub struct OtherFacet<'a> {
-    /// The Facet owner's character (their name and/or member).
-    pub owner: Pick<'a>,
-    /// The Facet, by number or words of its phrase.
-    pub facet: &'a str,
-}
-
-/// `/vr save` with, for the referee, another character's Facet die: it
+/// `/vr save` (`s`) with, for the referee, another character's Facet die
+/// (`other`: the Facet owner's member and the Facet, by number or words of
+/// its phrase; both or neither, VR-12: "whenever a save is made (by anyone
+/// in the scene) as a consequence of acting on one of your Facets"): it
 /// shifts the total in that Facet owner's favour (added to the saver's
-/// total, VR-12). The dead make no saves.
+/// total). The dead make no saves.
 ///
 /// `on_fail` is what a failure costs when the referee named it with the
 /// call (`1`, `d4`): the save fills its own inventory's slots in the same
@@ -39,17 +31,22 @@ pub struct OtherFacet<'a> {
 /// free) or Wounds into Flesh (VR-17, death when every slot holds one);
 /// where the rules leave a choice (A-R4: which Flesh item a Wound
 /// displaces) the owner's buttons come with the answer.
-#[allow(clippy::too_many_arguments)]
 pub async fn save_with_help(
     app: &App,
     caller: &Caller,
-    inventory: InventoryKind,
-    modifier: i32,
-    facet: Option<&str>,
-    player: Pick<'_>,
-    other: Option<OtherFacet<'_>>,
+    s: target::Save<'_>,
+    other: (Option<i64>, Option<&str>),
     on_fail: Option<&str>,
 ) -> AppResult {
+    let other = match other {
+        (Some(owner), Some(facet)) => Some((owner, facet)),
+        (None, None) => None,
+        _ => {
+            return Err(AppError::user(
+                "Give both `facet_of` (whose Facet) and `their_facet` (which one).",
+            ))
+        }
+    };
     let on_fail = on_fail
         .map(str::trim)
         .filter(|a| !a.is_empty())
@@ -61,18 +58,18 @@ pub async fn save_with_help(
         sheet,
         session,
         loaded,
-    } = saver(&mut turn, player, on_fail.is_some()).await?;
+    } = saver(&mut turn, s.pick, on_fail.is_some()).await?;
     let character = loaded.as_ref().map(|c| c.row.id);
     target::refuse_dead(&name, &sheet, "make saves")?;
-    let (mut labels, mut facets) = target::own_facet(&sheet, facet)?;
+    let (mut labels, mut facets) = target::own_facet(&sheet, s.facet)?;
     if let Some(o) = other {
         let (label, bonus) = other_facet(&mut turn, character, o).await?;
         labels.push(label);
         facets.push(bonus);
     }
     let request = SaveRequest {
-        inventory,
-        modifier,
+        inventory: s.inventory,
+        modifier: s.modifier,
         facets,
     };
     let result = sheet.save(&request, &turn.settings, &mut turn.rng())?;
@@ -81,15 +78,15 @@ pub async fn save_with_help(
         .character(character);
     let view = render::save_view(
         &name,
-        &format!("{inventory} save"),
-        sheet.inventory(inventory),
+        &format!("{} save", s.inventory),
+        sheet.inventory(s.inventory),
         &labels,
         &result,
     );
     let failed = result.outcome == crate::rules::veracity::save::Outcome::Failure;
     match (on_fail, loaded) {
         (Some(amount), Some(c)) if failed => {
-            let out = filled(&mut turn, c, inventory, amount, view)?;
+            let out = filled(&mut turn, c, s.inventory, amount, view)?;
             turn.finish(out.log(log)).await
         }
         _ => {
@@ -164,36 +161,33 @@ fn filled(
     target::check_dice_cap(turn.max_dice(), &action)?;
     let events = c.sheet.apply(&action, &turn.settings, &mut turn.rng())?;
     let entry = target::entry(word, &action, &events).character(c.row.id);
+    // The save's view is its embed alone: the change adds its own embed,
+    // or its one line as the text above.
     let change = render::change_view(c.name(), &what, &c.sheet, &events);
-    if change.embeds.is_empty() {
-        if let Some(line) = change.content {
-            view.content = Some(match view.content.take() {
-                Some(text) => format!("{text}\n{line}"),
-                None => line,
-            });
-        }
-    } else {
-        view.embeds.extend(change.embeds);
-    }
+    view.content = change.content;
+    view.embeds.extend(change.embeds);
     let out = target::answer_change(turn, &c, view);
     Ok(out.sheet(c).log(entry))
 }
 
-/// The referee's choice of another character's Facet for a save: its
-/// label and bonus (not the saver's own, which is `facet`).
+/// The referee's choice of another character's Facet for a save (the
+/// Facet of `owner`'s character, by number or words): its label and bonus
+/// (not the saver's own, which is `facet`).
 async fn other_facet(
     turn: &mut Turn<'_>,
     saver: Option<i64>,
-    o: OtherFacet<'_>,
+    (owner, facet): (i64, &str),
 ) -> Result<(String, FacetBonus), AppError> {
     turn.require_gm(GM, "apply another character's Facet to a save")?;
-    let owner: Loaded<Sheet> = turn.character(o.owner, Access::Anyone).await?;
+    let owner: Loaded<Sheet> = turn
+        .character(Pick::new(None, Some(owner)), Access::Anyone)
+        .await?;
     if Some(owner.row.id) == saver {
         return Err(AppError::user(
             "That is the saver's own Facet: give it as `facet`.",
         ));
     }
-    let i = facet_index(&owner.sheet, o.facet)?;
+    let i = facet_index(&owner.sheet, facet)?;
     let f = &owner.sheet.facets()[i];
     Ok((
         format!("{} (of {})", f.phrase, owner.name()),

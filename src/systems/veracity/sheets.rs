@@ -66,17 +66,14 @@ pub async fn create(app: &App, caller: &Caller, n: NewSheet<'_>) -> AppResult {
         owner,
     };
     let log = entry("sheet_create", &created, &[]).character(c.row.id);
-    let mut e = render::sheet_embed(&c.row.name, &c.sheet);
     let who = if owner == caller.user_id {
         "your".to_string()
     } else {
         format!("<@{owner}>'s")
     };
-    let d = e.description.take().unwrap_or_default();
-    e = e.description(format!(
-        "✨ New {} sheet, now {who} active one.\n\n{d}",
-        if n.npc { "NPC" } else { "character" }
-    ));
+    let kind = if n.npc { "NPC" } else { "character" };
+    let note = format!("✨ New {kind} sheet, now {who} active one.");
+    let e = render::sheet_embed(&c.row.name, &c.sheet, Some(&note));
     turn.finish(Outcome::answer(Response::message(View::embed(e))).log(log))
         .await
 }

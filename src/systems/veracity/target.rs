@@ -11,7 +11,7 @@ use crate::app::characters::{self, Access, Loaded};
 use crate::app::pipeline::Record;
 use crate::app::{rights, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::veracity::save::{FacetBonus, SaveResult};
-use crate::rules::veracity::{Action, Amount, Event, Sheet};
+use crate::rules::veracity::{Action, Amount, Event, InventoryKind, Sheet};
 use crate::storage::sessions::Status;
 use crate::storage::Tx;
 
@@ -262,6 +262,21 @@ pub fn save_entry(what: &str, inputs: &impl Serialize, r: &SaveResult) -> Record
         facets: r.facets.clone(),
     };
     Record::new(what, inputs, r).dice(&dice, faces)
+}
+
+/// What every `/vr save` asks, in a fight or out of one: the inventory
+/// read, the modifier (+ is harder), the saver's own Facet (by number or
+/// words) and whose save it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Save<'a> {
+    /// Light or Flesh.
+    pub inventory: InventoryKind,
+    /// The modifier.
+    pub modifier: i32,
+    /// The saver's own Facet, if it bears on the save.
+    pub facet: Option<&'a str>,
+    /// The saver (in a fight: who flees).
+    pub pick: Pick<'a>,
 }
 
 /// The saver's own Facet on a save (VR-12: rolled and taken off the

@@ -95,23 +95,19 @@ impl Action for VvButton {
     fn read(action: &str, arg: Option<&str>) -> Result<Self, AppError> {
         let arg = arg.unwrap_or("");
         let menu = || Picker::parse(arg).ok_or_else(|| AppError::user("Unknown menu."));
+        // A set's height or a Special action's id, refused as `what` button.
+        let number = |what: &str| {
+            arg.parse::<u32>()
+                .map_err(|_| AppError::user(format!("That {what} button is not valid.")))
+        };
         Ok(match action {
             "pick" => VvButton::Pick(menu()?),
-            "basic" => VvButton::Basic(
-                arg.parse()
-                    .map_err(|_| AppError::user("That set button is not valid."))?,
-            ),
+            "basic" => VvButton::Basic(number("set")?),
             "sel" => VvButton::Select(menu()?),
             "discard" => VvButton::Discard,
             "close" => VvButton::Close,
-            "spec" => VvButton::Special(
-                arg.parse()
-                    .map_err(|_| AppError::user("That Special action button is not valid."))?,
-            ),
-            "split" => VvButton::Split(
-                arg.parse()
-                    .map_err(|_| AppError::user("That split button is not valid."))?,
-            ),
+            "spec" => VvButton::Special(number("Special action")?),
+            "split" => VvButton::Split(number("split")?),
             other => return Err(Self::unknown(other)),
         })
     }

@@ -371,18 +371,14 @@ pub struct NpcArgs {
 }
 
 fn npc_sheet(a: &NpcArgs) -> Result<OreSheet, AppError> {
-    let stat = |what: &str, v: i64| -> Result<u32, AppError> {
+    let ranged = |what: &str, v: i64, lo: i64, hi: i64| -> Result<u32, AppError> {
         u32::try_from(v)
             .ok()
-            .filter(|v| i64::from(*v) <= MAX_STAT)
-            .ok_or_else(|| AppError::user(format!("{what} must be from 0 to {MAX_STAT}.")))
+            .filter(|_| (lo..=hi).contains(&v))
+            .ok_or_else(|| AppError::user(format!("{what} must be from {lo} to {hi}.")))
     };
-    let track = |what: &str, v: i64| -> Result<u32, AppError> {
-        u32::try_from(v)
-            .ok()
-            .filter(|v| (1..=MAX_TRACK).contains(&i64::from(*v)))
-            .ok_or_else(|| AppError::user(format!("{what} must be from 1 to {MAX_TRACK}.")))
-    };
+    let stat = |what: &str, v: i64| ranged(what, v, 0, MAX_STAT);
+    let track = |what: &str, v: i64| ranged(what, v, 1, MAX_TRACK);
     let others = stat("Others", a.others.unwrap_or(0))?;
     let mut stats = Stats::all(others);
     stats.wit = stat("Wit", a.wit)?;

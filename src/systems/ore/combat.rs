@@ -660,15 +660,6 @@ async fn call_roll(
     Ok((register, Some(view), entry.at_session(session)))
 }
 
-/// Refuses a player what only the Compiler does.
-fn gm_only(turn: &Turn<'_>, what: &str) -> Result<(), AppError> {
-    if turn.fc {
-        Ok(())
-    } else {
-        Err(AppError::user(format!("Only the {GM} can {what}.")))
-    }
-}
-
 /// A click on the tracker.
 pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> AppResult {
     let caller = click.caller;
@@ -678,7 +669,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
     let t = &mut turn;
     let out = match button {
         CombatButton::Begin => {
-            gm_only(t, "begin the fight")?;
+            t.require_gm(GM, "begin the fight")?;
             begin(t, session, &mut fight).await?
         }
         CombatButton::Call => call_stat(t, session, &mut fight, click.values).await?,
@@ -689,12 +680,12 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             redraw(t, session, &fight, Answer::Update).await?
         }
         CombatButton::NextRound => {
-            gm_only(t, "end the round")?;
+            t.require_gm(GM, "end the round")?;
             next_round(t, session, &mut fight).await?
         }
         CombatButton::React => react(t, session, &mut fight, click.values).await?,
         CombatButton::End => {
-            gm_only(t, "end the fight")?;
+            t.require_gm(GM, "end the fight")?;
             finish(t, session, fight, false, Answer::Update).await?
         }
         CombatButton::Join => seat_pc(t, session, &mut fight, None, |_| Answer::Update).await?,

@@ -2536,3 +2536,25 @@ async fn vv_a_long_special_action_list_counts_the_rest_on_its_own_line() {
     assert!(shown.iter().all(|l| l.starts_with("**Overlong")), "{sp}");
     t.stop().await;
 }
+
+/// A Special action's name is shown as typed: its markdown is escaped in
+/// the answer that records it and on the sheet's list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_special_action_named_with_markdown_shows_as_typed() {
+    let t = table("vv-special-markdown", 1).await;
+    cmd(&t, "alice", ANN).await;
+    let ex = cmd(&t, "alice", "/vv sheet special add:*Burst*_x pattern:226").await;
+    assert!(
+        ex.single()
+            .text()
+            .contains(r"Recorded the Special action **\*Burst\*\_x** 226."),
+        "{}",
+        ex.single().text()
+    );
+    let shown = cmd(&t, "alice", "/vv sheet show").await;
+    assert_eq!(
+        shown.single().field("Special actions").unwrap(),
+        r"**\*Burst\*\_x** 226"
+    );
+    t.stop().await;
+}

@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use super::buttons::VvButton;
 use super::{text, VvState, GM, KIND};
 use crate::app::component::Action;
-use crate::app::view::{paged_options, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{
+    escape, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
+};
 use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
 use crate::kit::controls::{self, option};
@@ -493,7 +495,7 @@ impl<'a> Facts<'a> {
                 .iter()
                 .map(|id| {
                     sh.special(*id)
-                        .map_or_else(|| "?".to_string(), |sp| sp.name.clone())
+                        .map_or_else(|| "?".to_string(), |sp| escape(&sp.name))
                 })
                 .collect()
         });

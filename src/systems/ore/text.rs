@@ -4,6 +4,7 @@
 //! die or an Injury reads the same in a roll, a damage report or the End
 //! phase.
 
+use crate::app::view::escape;
 use crate::rules::ore::events::{Condition, LogoutReason, OreEvent};
 use crate::rules::ore::odds;
 use crate::rules::ore::sets::{read, Reading, Set, SetRequirement};
@@ -463,7 +464,7 @@ pub fn special(sp: &crate::rules::ore::sheet::SpecialAction) -> String {
         CacheCost::One => " · one die from the cache",
         CacheCost::All => " · all from the cache",
     };
-    format!("**{}** {}{cost}", sp.name, sp.pattern)
+    format!("**{}** {}{cost}", escape(&sp.name), sp.pattern)
 }
 
 #[cfg(test)]

@@ -809,20 +809,17 @@ pub async fn seat_names(app: &App, caller: &Caller, partial: &str) -> Vec<String
 
 /// A short account of damage for the fight's log.
 fn damage_line(name: &str, events: &[Event]) -> String {
-    let mut parts = Vec::new();
-    for e in events {
-        match e {
-            Event::HpLost { amount, after, .. } => {
-                parts.push(format!("−{amount} HP ({after} left)"))
+    let parts: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::HpLost { amount, after, .. } => Some(format!("−{amount} HP ({after} left)")),
+            Event::DamageAsWounds { n, reasons } => {
+                let wounds = count(*n, "Wound", "Wounds");
+                Some(format!("{wounds} ({})", render::wound_reasons(reasons)))
             }
-            Event::DamageAsWounds { n, reasons } => parts.push(format!(
-                "{n} Wound{} ({})",
-                render::plural(*n as usize),
-                render::wound_reasons(reasons)
-            )),
-            _ => {}
-        }
-    }
+            _ => None,
+        })
+        .collect();
     if parts.is_empty() {
         format!("{name} takes no damage")
     } else {

@@ -84,16 +84,11 @@ pub async fn save_with_help(
         &result,
     );
     let failed = result.outcome == crate::rules::veracity::save::Outcome::Failure;
-    match (on_fail, loaded) {
-        (Some(amount), Some(c)) if failed => {
-            let out = filled(&mut turn, c, s.inventory, amount, view)?;
-            turn.finish(out.log(log)).await
-        }
-        _ => {
-            turn.finish(Outcome::answer(Response::message(view)).log(log))
-                .await
-        }
-    }
+    let out = match (on_fail, loaded) {
+        (Some(amount), Some(c)) if failed => filled(&mut turn, c, s.inventory, amount, view)?,
+        _ => Outcome::answer(Response::message(view)),
+    };
+    turn.finish(out.log(log)).await
 }
 
 /// Who makes a save: its name and sheet, and either the fight it is an

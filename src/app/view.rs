@@ -151,6 +151,23 @@ pub enum Row {
     Select(Select),
 }
 
+impl Row {
+    /// A select menu of `options` where one is picked.
+    pub fn pick(
+        custom_id: impl Into<String>,
+        placeholder: impl Into<String>,
+        options: Vec<SelectOption>,
+    ) -> Self {
+        Self::Select(Select {
+            custom_id: custom_id.into(),
+            placeholder: placeholder.into(),
+            options,
+            min: 1,
+            max: 1,
+        })
+    }
+}
+
 /// Button colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Style {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Turn};
-use crate::app::view::{colour, page_of, paged_options, Embed, Row, Select, View};
+use crate::app::view::{colour, page_of, paged_options, Embed, Row, View};
 use crate::app::{Act, App, AppError, AppResult, Caller, Response};
 use crate::kit::controls::option;
 use crate::rules::expr;
@@ -155,13 +155,11 @@ fn card_view(
         (Pick::Roll, card.roll_page, "Roll a saved roll…"),
         (Pick::Forget, card.forget_page, "Forget a saved roll…"),
     ] {
-        v.rows.push(Row::Select(Select {
-            custom_id: pick.button(KIND, id, version).encode(),
-            placeholder: placeholder.into(),
-            options: options(page),
-            min: 1,
-            max: 1,
-        }));
+        v.rows.push(Row::pick(
+            pick.button(KIND, id, version).encode(),
+            placeholder,
+            options(page),
+        ));
     }
     v
 }

@@ -18,7 +18,7 @@ use super::players::{self, Which};
 use crate::app::component::{Action, Click};
 use crate::app::games::Game;
 use crate::app::pipeline::{Outcome, Table, Turn};
-use crate::app::view::{colour, limits, Button, Embed, Row, Select, SelectOption, Style, View};
+use crate::app::view::{colour, limits, Button, Embed, Row, SelectOption, Style, View};
 use crate::app::{settings, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::games as stored;
 use crate::storage::sessions::{Session, Status};
@@ -110,13 +110,8 @@ impl Drawn {
                     description: None,
                 })
                 .collect();
-            v.rows.push(Row::Select(Select {
-                custom_id: b(CardButton::Pick),
-                placeholder: "Join a game…".into(),
-                options,
-                min: 1,
-                max: 1,
-            }));
+            v.rows
+                .push(Row::pick(b(CardButton::Pick), "Join a game…", options));
         }
         v
     }

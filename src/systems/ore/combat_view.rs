@@ -7,7 +7,7 @@
 use super::combat_buttons::{CombatButton, KIND};
 use super::text;
 use crate::app::component::Action;
-use crate::app::view::{colour, Button, Embed, Row, Select, Style, View};
+use crate::app::view::{colour, Button, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::ore::sets::read;
 use crate::rules::ore::sheet::{Damageable, OreSheet, Stat, World};
@@ -392,13 +392,7 @@ fn phase_select(
         }
         Phase::Setup | Phase::End => return None,
     };
-    Some(Row::Select(Select {
-        custom_id,
-        placeholder,
-        options,
-        min: 1,
-        max: 1,
-    }))
+    Some(Row::pick(custom_id, placeholder, options))
 }
 
 /// The phase's buttons: Begin, Next turn or Next round, Join, and End

@@ -14,7 +14,7 @@ use super::{text, VvState, KIND};
 use crate::app::characters::Loaded;
 use crate::app::component::Action;
 use crate::app::pipeline::Shown;
-use crate::app::view::{Embed, Row, Select, View};
+use crate::app::view::{Embed, Row, View};
 use crate::app::Response;
 use crate::kit::controls::option;
 use crate::rules::ore::{OreSettings, OreSheet};
@@ -144,11 +144,9 @@ pub fn discard_row(id: i64, version: i64, sheet: &OreSheet, settings: &OreSettin
             )
         })
         .collect();
-    Some(Row::Select(Select {
-        custom_id: VvButton::Discard.button(KIND, id, version).encode(),
-        placeholder: DISCARD_PLACEHOLDER.into(),
+    Some(Row::pick(
+        VvButton::Discard.button(KIND, id, version).encode(),
+        DISCARD_PLACEHOLDER,
         options,
-        min: 1,
-        max: 1,
-    }))
+    ))
 }

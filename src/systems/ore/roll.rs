@@ -765,13 +765,11 @@ fn set_buttons(f: &Facts, bid: &impl Fn(VvButton) -> String) -> (Vec<Button>, Op
             .take(25)
             .map(|(sid, name)| option(&format!("Special: {name}"), sid.to_string(), None))
             .collect();
-        let select = Row::Select(Select {
-            custom_id: bid(VvButton::Select(Picker::Special)),
-            placeholder: SPECIAL_PLACEHOLDER.into(),
+        let select = Row::pick(
+            bid(VvButton::Select(Picker::Special)),
+            SPECIAL_PLACEHOLDER,
             options,
-            min: 1,
-            max: 1,
-        });
+        );
         return (first, Some(select));
     }
     first.extend(f.specials.iter().map(|(sid, name)| {

@@ -20,8 +20,8 @@ use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{
-    colour, join_capped, limits, page_of, paged_options, Button, Embed, Row, Select, SelectOption,
-    Style, View,
+    colour, join_capped, limits, page_of, paged_options, Button, Embed, Row, SelectOption, Style,
+    View,
 };
 use crate::app::{Act, App, AppError, AppResult, Response};
 use crate::storage::characters::Character;
@@ -119,13 +119,11 @@ fn options(rows: &[Character], shower: i64) -> Vec<SelectOption> {
 
 /// The select **Play as…** of the controls `id` at `version`, at `page`.
 fn play_select(id: i64, version: i64, options: Vec<SelectOption>, page: usize) -> Row {
-    Row::Select(Select {
-        custom_id: CardAction::Play.button(KIND, id, version).encode(),
-        placeholder: PLAY_AS.to_string(),
-        options: paged_options(options, page),
-        min: 1,
-        max: 1,
-    })
+    Row::pick(
+        CardAction::Play.button(KIND, id, version).encode(),
+        PLAY_AS,
+        paged_options(options, page),
+    )
 }
 
 /// The controls' rows: for a character shown, **Delete** and **Export**

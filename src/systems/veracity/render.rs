@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::app::component::Action;
-use crate::app::view::{clean, colour, escape, truncate, Button, Embed, Row, Select, Style, View};
+use crate::app::view::{clean, colour, escape, truncate, Button, Embed, Row, Style, View};
 use crate::kit::controls::option;
 use crate::rules::veracity::convention::{Convention, ConventionList};
 use crate::rules::veracity::event::{RollPurpose, StressSource, Upshot, WoundReason};
@@ -957,25 +957,21 @@ fn convention_tail(c: &Convention, names: &HashMap<i64, String>) -> String {
 /// number and text, its cost below), cut to Discord's limits by
 /// [`option`].
 fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
-    Row::Select(Select {
-        custom_id: VrButton::Violate.button(KIND, id, version).encode(),
-        placeholder: "Violated a Convention…".into(),
-        options: items
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let once = c.once_per_scene.then_some(" · once per scene");
-                let cost = format!("{} Stress{}", c.cost, once.unwrap_or_default());
-                option(
-                    &format!("{}. {}", i + 1, c.text),
-                    c.id.to_string(),
-                    Some(&cost),
-                )
-            })
-            .collect(),
-        min: 1,
-        max: 1,
-    })
+    let options = items
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let once = c.once_per_scene.then_some(" · once per scene");
+            let cost = format!("{} Stress{}", c.cost, once.unwrap_or_default());
+            option(
+                &format!("{}. {}", i + 1, c.text),
+                c.id.to_string(),
+                Some(&cost),
+            )
+        })
+        .collect();
+    let custom_id = VrButton::Violate.button(KIND, id, version).encode();
+    Row::pick(custom_id, "Violated a Convention…", options)
 }
 
 #[cfg(test)]

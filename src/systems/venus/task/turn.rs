@@ -174,15 +174,52 @@ impl<'a> Turn<'a> {
     }
 
     /// Applies `step`; the pipeline saves, logs `button`, commits and
-    /// answers.
+    /// answers. A step that only turns the KISS menu's page picks nothing
+    /// and rolls nothing: the task is saved and redrawn, and not logged;
+    /// it waits on whom it waited on (no new ping).
     pub async fn finish(mut self, button: &TaskButton, step: Step) -> AppResult {
-        if step.page {
-            return self.turn_page().await;
+        let entry = if step.page {
+            None
+        } else {
+            Some(self.play(button, &step).await?)
+        };
+        let status = status_of(&self.st);
+        let answer = Answer {
+            id: self.session.id,
+            st: self.st.clone(),
+            ctx: self.party.ctx.clone(),
+            was_closed: self.was_closed,
+            whisper: step.whisper,
+        };
+        let waited = super::waits::of(&self.st);
+        let state = VeState::Task(Box::new(self.st));
+        let minutes = minutes(&self.pipe);
+        let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status)).save(
+            self.session,
+            &state,
+            status,
+            minutes,
+        );
+        if let Some(entry) = entry {
+            out = out.log(entry);
         }
+        for c in self.party.changed() {
+            out = out.sheet(c);
+        }
+        if let Some((who, what)) = waited {
+            out = out.waits_on(who, what);
+        }
+        self.pipe.finish(out).await
+    }
+
+    /// Plays `step` (pressed with `button`): applies it, notes what
+    /// happened and brings the aid candidates and the KISS menus in step;
+    /// its log entry.
+    async fn play(&mut self, button: &TaskButton, step: &Step) -> Result<Record, AppError> {
         if step.actions.is_empty() && !step.redraw {
             return Err(AppError::user("There is nothing to do for that now."));
         }
-        let events = self.apply(&step)?;
+        let events = self.apply(step)?;
         self.record(&events);
         if self.st.task.phase == TaskPhase::AidOffers {
             refresh(
@@ -206,45 +243,7 @@ impl<'a> Turn<'a> {
         } else {
             Default::default()
         };
-        let status = status_of(&self.st);
-        let entry = self.entry(button, &step.actions, &events);
-        let answer = Answer {
-            id: self.session.id,
-            st: self.st.clone(),
-            ctx: self.party.ctx.clone(),
-            was_closed: self.was_closed,
-            whisper: step.whisper,
-        };
-        let waited = super::waits::of(&self.st);
-        let state = VeState::Task(Box::new(self.st));
-        let minutes = minutes(&self.pipe);
-        let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status))
-            .save(self.session, &state, status, minutes)
-            .log(entry);
-        for c in self.party.changed() {
-            out = out.sheet(c);
-        }
-        if let Some((who, what)) = waited {
-            out = out.waits_on(who, what);
-        }
-        self.pipe.finish(out).await
-    }
-
-    /// Turning the KISS menu's page picks nothing and rolls nothing.
-    async fn turn_page(self) -> AppResult {
-        let (id, st) = (self.session.id, self.st);
-        let state = VeState::Task(Box::new(st.clone()));
-        let minutes = minutes(&self.pipe);
-        // The task waits on whom it waited on (no new ping).
-        let waited = super::waits::of(&st);
-        let mut out = Outcome::new(move |s| {
-            Response::update(task_view::view(id, s.number, s.version, Status::Open, &st))
-        })
-        .save(self.session, &state, Status::Open, minutes);
-        if let Some((who, what)) = waited {
-            out = out.waits_on(who, what);
-        }
-        self.pipe.finish(out).await
+        Ok(self.entry(button, &step.actions, &events))
     }
 
     /// Applies the step's actions to the rules core (none on a refusal);

@@ -65,8 +65,6 @@ pub struct Step {
     /// The table's own state changed (a draft, a job, a note), so the
     /// message is redrawn even without a rules action.
     pub redraw: bool,
-    /// The roller finished spending (the FC's subversion window opens).
-    pub finishing: bool,
     /// Only the page of the KISS dice menu turned: save, redraw, nothing else.
     pub page: bool,
 }
@@ -249,7 +247,9 @@ impl<'a> Turn<'a> {
     /// Applies the step's actions to the rules core (none on a refusal);
     /// when spending finishes, applies the result at once and leaves the
     /// FC a window to subvert one unbought secondary consequence, which
-    /// changes no number (A-V15).
+    /// changes no number (A-V15). A task rests in the rules' subversion
+    /// phase only in that window (kept as `subversion_open`, the task
+    /// closed), so reaching the phase is what says spending just finished.
     fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
         let (mut task, mut events) = (self.st.task.clone())
             .apply_all(&mut self.party.ctx, step.actions.clone(), &mut self.rng)
@@ -258,7 +258,6 @@ impl<'a> Turn<'a> {
         // none struck once the dice are final) there is nothing left to
         // decide, so spending finishes by itself (unless the exp of a Lot
         // over 10 still needs its job chosen).
-        let mut finishing = step.finishing;
         if task.phase == TaskPhase::Spending && task.beats_left() == 0 {
             let jobs = task.overflow_jobs(&self.party.ctx);
             if jobs.len() <= 1 {
@@ -267,10 +266,9 @@ impl<'a> Turn<'a> {
                     overflow_job: jobs.into_iter().next(),
                 };
                 task = self.rule(task, done, &mut events)?;
-                finishing = true;
             }
         }
-        if finishing && task.phase == TaskPhase::GmSubversion {
+        if task.phase == TaskPhase::GmSubversion {
             let skip = TaskAction::SkipSubversion {
                 actor: Actor {
                     id: self.a.id,

@@ -56,8 +56,9 @@ pub struct SetEdits {
     pub ego: Option<bool>,
 }
 
-/// The edits of `/ve sheet job`.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The edits of `/ve sheet job` (also as a governed change keeps them,
+/// [`super::governed::Edit::Job`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JobEdits {
     /// Inherited abilities, comma-separated.
     pub inherits: Option<String>,

@@ -7,6 +7,7 @@
 
 use rand::rngs::StdRng;
 
+use super::menus::{names_menu, pay_menu};
 use super::notes::{note_of, thrown_faces};
 use super::{refresh, sync_roller};
 use crate::app::component::Action;
@@ -230,16 +231,11 @@ impl<'a> Turn<'a> {
         } else {
             sync_roller(&mut self.st, &self.party.ctx);
         }
-        let kissing = self.st.task.phase == TaskPhase::KissDeclaration;
-        self.st.pay_menu = if kissing {
-            super::menus::pay_menu(&self.st, &self.party.ctx)
-        } else {
-            Vec::new()
-        };
-        self.st.kiss_names = if kissing {
-            super::menus::names_menu(&self.st, &self.party.ctx)
-        } else {
-            Default::default()
+        // The KISS payment menus are offered in the KISS round only.
+        let ctx = &self.party.ctx;
+        (self.st.pay_menu, self.st.kiss_names) = match self.st.task.phase {
+            TaskPhase::KissDeclaration => (pay_menu(&self.st, ctx), names_menu(&self.st, ctx)),
+            _ => Default::default(),
         };
         Ok(self.entry(button, &step.actions, &events))
     }

@@ -11,7 +11,7 @@ use super::menus::{names_menu, pay_menu};
 use super::notes::{note_of, thrown_faces};
 use super::{refresh, sync_roller};
 use crate::app::component::Action;
-use crate::app::pipeline::Record;
+use crate::app::pipeline::{Record, Shown};
 use crate::app::{AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase, TaskState};
@@ -193,12 +193,8 @@ impl<'a> Turn<'a> {
         let waited = super::waits::of(&self.st);
         let state = VeState::Task(Box::new(self.st));
         let minutes = minutes(&self.pipe);
-        let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status)).save(
-            self.session,
-            &state,
-            status,
-            minutes,
-        );
+        let draw = move |s: &Shown| answer.draw(s.number, s.version, status);
+        let mut out = Outcome::new(draw).save(self.session, &state, status, minutes);
         if let Some(entry) = entry {
             out = out.log(entry);
         }

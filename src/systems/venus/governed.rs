@@ -53,14 +53,10 @@ pub enum Edit {
     Job {
         /// The job.
         name: String,
-        /// New inherited abilities (not governed, carried along).
-        inherits: Option<String>,
-        /// New level.
-        level: Option<u32>,
-        /// New exp.
-        exp: Option<u32>,
-        /// Qualifications met.
-        qualified: Option<bool>,
+        /// Its new level, exp and qualifications (and inherited
+        /// abilities: not governed, carried along), stored beside `name`.
+        #[serde(flatten)]
+        edits: JobEdits,
         /// A character name.
         character: Option<String>,
         /// A member.
@@ -104,10 +100,7 @@ pub async fn job(
     }
     let edit = Edit::Job {
         name: name.trim().to_string(),
-        inherits: edits.inherits,
-        level: edits.level,
-        exp: edits.exp,
-        qualified: edits.qualified,
+        edits,
         character,
         player,
     };
@@ -138,10 +131,12 @@ impl Edit {
             },
             Edit::Job {
                 name: "Thief".into(),
-                inherits: None,
-                level: Some(2),
-                exp: Some(1),
-                qualified: Some(true),
+                edits: JobEdits {
+                    level: Some(2),
+                    exp: Some(1),
+                    qualified: Some(true),
+                    ..JobEdits::default()
+                },
                 character: None,
                 player: None,
             },
@@ -189,25 +184,18 @@ impl Change for Edit {
                 }
                 Ok(changes(parts))
             }
-            Edit::Job {
-                name,
-                inherits,
-                level,
-                exp,
-                qualified,
-                ..
-            } => {
+            Edit::Job { name, edits, .. } => {
                 let j = before.job(name).ok_or_else(|| before.no_job(name))?;
                 let key = before.job_key(name).unwrap_or(name).to_string();
-                if let Some(l) = *level {
+                if let Some(l) = edits.level {
                     after.set_job_level(&key, l)?;
                     parts.push((l != j.level, format!("level {} → {l}", j.level)));
                 }
-                if let Some(x) = *exp {
+                if let Some(x) = edits.exp {
                     after.set_job_exp(&key, x)?;
                     parts.push((x != j.exp, format!("exp {} → {x}", j.exp)));
                 }
-                if let Some(q) = *qualified {
+                if let Some(q) = edits.qualified {
                     after.set_qualifications_met(&key, q)?;
                     let yn = |b: bool| if b { "met" } else { "not met" };
                     let was = yn(j.qualifications_met);
@@ -215,7 +203,7 @@ impl Change for Edit {
                     parts.push((changed, format!("qualifications {was} → {}", yn(q))));
                 }
                 // What it inherits is carried along, never compared.
-                if let Some(i) = inherits {
+                if let Some(i) = &edits.inherits {
                     t.unchanged = Some(false);
                     parts.push((true, format!("inherits {}", clean(i))));
                 }
@@ -246,22 +234,37 @@ impl Change for Edit {
             }
             Edit::Job {
                 name,
-                inherits,
-                level,
-                exp,
-                qualified,
+                edits,
                 character,
                 player,
             } => {
-                let edits = JobEdits {
-                    inherits,
-                    level,
-                    exp,
-                    qualified,
-                };
                 let pick = Pick::new(character.as_deref(), player);
                 sheets::job_edited(turn, &name, edits, pick).await
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A governed job edit is stored as it always was: its edits beside
+    /// the job's name, so approvals asked before still read.
+    #[test]
+    fn a_job_edit_keeps_its_stored_shape() {
+        let stored = serde_json::json!({
+            "edit": "job", "name": "Thief", "inherits": null, "level": 2,
+            "exp": 1, "qualified": true, "character": null, "player": 7
+        });
+        let edit: Edit = serde_json::from_value(stored.clone()).unwrap();
+        let Edit::Job { edits, player, .. } = &edit else {
+            panic!("not a job edit: {edit:?}");
+        };
+        assert_eq!(
+            (edits.level, edits.exp, *player),
+            (Some(2), Some(1), Some(7))
+        );
+        assert_eq!(serde_json::to_value(&edit).unwrap(), stored);
     }
 }

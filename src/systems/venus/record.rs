@@ -57,30 +57,15 @@ pub enum SheetEdit {
         /// The job, as typed.
         #[serde(default)]
         name: String,
-        /// Inherited abilities, as typed.
-        #[serde(default)]
-        inherits: Option<String>,
-        /// Level.
-        #[serde(default)]
-        level: Option<u32>,
-        /// Exp.
-        #[serde(default)]
-        exp: Option<u32>,
-        /// Qualifications met.
-        #[serde(default)]
-        qualified: Option<bool>,
+        /// What it was given, as typed (beside `name`).
+        #[serde(flatten)]
+        edits: JobEdits,
     },
     /// `/ve sheet set`.
     Set {
-        /// The tier (`null`: unchanged or cleared).
-        #[serde(default)]
-        tier: Option<Option<Tier>>,
-        /// New Lots.
-        #[serde(default)]
-        lots: Option<u32>,
-        /// Ego held.
-        #[serde(default)]
-        ego: Option<bool>,
+        /// The tier (`null`: unchanged or cleared), Lots and Ego.
+        #[serde(flatten)]
+        edits: SetEdits,
         /// A new name: old records only (`/ve sheet set` lost its
         /// `rename` to the shared `/ve sheet rename`), `null` now.
         #[serde(default)]
@@ -104,6 +89,31 @@ pub enum SheetEdit {
         #[serde(default)]
         name: String,
     },
+}
+
+/// The edits of `/ve sheet job`, as the command, a governed change
+/// ([`super::governed::Edit::Job`]) and the log keep them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobEdits {
+    /// Inherited abilities, comma-separated.
+    pub inherits: Option<String>,
+    /// Level (0 = learning).
+    pub level: Option<u32>,
+    /// Exp.
+    pub exp: Option<u32>,
+    /// Qualifications met.
+    pub qualified: Option<bool>,
+}
+
+/// The edits of `/ve sheet set`, as the command and the log keep them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetEdits {
+    /// `Some(None)` clears the tier.
+    pub tier: Option<Option<Tier>>,
+    /// New Lots, 0..=10.
+    pub lots: Option<u32>,
+    /// Ego held.
+    pub ego: Option<bool>,
 }
 
 impl SheetEdit {
@@ -264,19 +274,22 @@ mod tests {
     fn records_keep_the_json_earlier_versions_wrote() {
         let job = SheetEdit::Job {
             name: "Thief".into(),
-            inherits: None,
-            level: Some(2),
-            exp: None,
-            qualified: Some(true),
+            edits: JobEdits {
+                level: Some(2),
+                qualified: Some(true),
+                ..JobEdits::default()
+            },
         };
         assert_eq!(
             serde_json::to_string(&job).unwrap(),
             r#"{"edit":"job","inputs":{"name":"Thief","inherits":null,"level":2,"exp":null,"qualified":true}}"#
         );
         let set = SheetEdit::Set {
-            tier: Some(None),
-            lots: Some(3),
-            ego: None,
+            edits: SetEdits {
+                tier: Some(None),
+                lots: Some(3),
+                ego: None,
+            },
             rename: None,
         };
         assert_eq!(

@@ -9,6 +9,7 @@ use super::calls::within;
 use super::context::{Outcome, Turn};
 use super::format::level_text;
 use super::record::SheetEdit;
+pub use super::record::{JobEdits, SetEdits};
 use super::state::{DeleteSession, VeState};
 use super::{sheet_view, KIND, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
@@ -43,30 +44,6 @@ pub enum RemoveKind {
     Job,
     /// A note of any [`NoteKind`].
     Note(NoteKind),
-}
-
-/// The edits of `/ve sheet set`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SetEdits {
-    /// `Some(None)` clears the tier.
-    pub tier: Option<Option<Tier>>,
-    /// New Lots, 0..=10.
-    pub lots: Option<u32>,
-    /// Ego held.
-    pub ego: Option<bool>,
-}
-
-/// The edits of `/ve sheet job`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct JobEdits {
-    /// Inherited abilities, comma-separated.
-    pub inherits: Option<String>,
-    /// Level (0 = learning).
-    pub level: Option<u32>,
-    /// Exp.
-    pub exp: Option<u32>,
-    /// Qualifications met.
-    pub qualified: Option<bool>,
 }
 
 fn sheet_reply(note: String, c: &Loaded<VenusSheet>, set: &VenusSettings) -> Response {
@@ -266,10 +243,7 @@ pub async fn job_edited(
 ) -> Result<Outcome, AppError> {
     let inputs = SheetEdit::Job {
         name: name.to_string(),
-        inherits: edits.inherits.clone(),
-        level: edits.level,
-        exp: edits.exp,
-        qualified: edits.qualified,
+        edits: edits.clone(),
     };
     edit(turn, pick, inputs, |c, _set| {
         let inherits = edits.inherits.as_deref().map(super::format::split_names);
@@ -346,9 +320,7 @@ pub async fn set_edited(
         said.push(if e { "Ego held" } else { "no Ego" }.to_string());
     }
     let inputs = SheetEdit::Set {
-        tier: edits.tier,
-        lots: edits.lots,
-        ego: edits.ego,
+        edits,
         rename: None,
     };
     let note = format!("{}: {}.", c.name(), said.join(", "));

@@ -125,8 +125,5 @@ pub fn use_job(t: &mut Turn<'_>) -> Result<Step, AppError> {
 /// window opens as after **Finish** (A-V26).
 pub fn roll(t: &mut Turn<'_>) -> Step {
     t.st.odds_before = t.st.task.chance_now();
-    Step {
-        finishing: true,
-        ..Step::one(TaskAction::Roll { actor: t.a })
-    }
+    Step::one(TaskAction::Roll { actor: t.a })
 }

@@ -100,14 +100,12 @@ pub fn finish_with(t: &Turn<'_>) -> Result<Step, AppError> {
     Ok(finishing(t, Some(key)))
 }
 
+/// Ends the spending, the exp of a Lot over 10 going to `overflow_job`.
 fn finishing(t: &Turn<'_>, overflow_job: Option<String>) -> Step {
-    Step {
-        finishing: true,
-        ..Step::one(TaskAction::FinishSpending {
-            actor: t.a,
-            overflow_job,
-        })
-    }
+    Step::one(TaskAction::FinishSpending {
+        actor: t.a,
+        overflow_job,
+    })
 }
 
 /// `subvert` (`Some(n)`) and `nosub` (`None`), FC only, while the window is

@@ -7,10 +7,11 @@
 
 use rand::rngs::StdRng;
 
+use super::menus::{names_menu, pay_menu};
 use super::notes::{note_of, thrown_faces};
 use super::{refresh, sync_roller};
 use crate::app::component::Action;
-use crate::app::pipeline::Record;
+use crate::app::pipeline::{Record, Shown};
 use crate::app::{AppError, AppResult, Caller, Reply, Response, View};
 use crate::rules::venus::sheet::SheetEvent;
 use crate::rules::venus::task::{CloseKind, TaskAction, TaskEvent, TaskPhase, TaskState};
@@ -65,8 +66,6 @@ pub struct Step {
     /// The table's own state changed (a draft, a job, a note), so the
     /// message is redrawn even without a rules action.
     pub redraw: bool,
-    /// The roller finished spending (the FC's subversion window opens).
-    pub finishing: bool,
     /// Only the page of the KISS dice menu turned: save, redraw, nothing else.
     pub page: bool,
 }
@@ -174,15 +173,48 @@ impl<'a> Turn<'a> {
     }
 
     /// Applies `step`; the pipeline saves, logs `button`, commits and
-    /// answers.
+    /// answers. A step that only turns the KISS menu's page picks nothing
+    /// and rolls nothing: the task is saved and redrawn, and not logged;
+    /// it waits on whom it waited on (no new ping).
     pub async fn finish(mut self, button: &TaskButton, step: Step) -> AppResult {
-        if step.page {
-            return self.turn_page().await;
+        let entry = if step.page {
+            None
+        } else {
+            Some(self.play(button, &step).await?)
+        };
+        let status = status_of(&self.st);
+        let answer = Answer {
+            id: self.session.id,
+            st: self.st.clone(),
+            ctx: self.party.ctx.clone(),
+            was_closed: self.was_closed,
+            whisper: step.whisper,
+        };
+        let waited = super::waits::of(&self.st);
+        let state = VeState::Task(Box::new(self.st));
+        let minutes = minutes(&self.pipe);
+        let draw = move |s: &Shown| answer.draw(s.number, s.version, status);
+        let mut out = Outcome::new(draw).save(self.session, &state, status, minutes);
+        if let Some(entry) = entry {
+            out = out.log(entry);
         }
+        for c in self.party.changed() {
+            out = out.sheet(c);
+        }
+        if let Some((who, what)) = waited {
+            out = out.waits_on(who, what);
+        }
+        self.pipe.finish(out).await
+    }
+
+    /// Plays `step` (pressed with `button`): applies it, notes what
+    /// happened and brings the aid candidates and the KISS menus in step;
+    /// its log entry.
+    async fn play(&mut self, button: &TaskButton, step: &Step) -> Result<Record, AppError> {
         if step.actions.is_empty() && !step.redraw {
             return Err(AppError::user("There is nothing to do for that now."));
         }
-        let events = self.apply(&step)?;
+        let events = self.apply(step)?;
         self.record(&events);
         if self.st.task.phase == TaskPhase::AidOffers {
             refresh(
@@ -195,62 +227,21 @@ impl<'a> Turn<'a> {
         } else {
             sync_roller(&mut self.st, &self.party.ctx);
         }
-        let kissing = self.st.task.phase == TaskPhase::KissDeclaration;
-        self.st.pay_menu = if kissing {
-            super::menus::pay_menu(&self.st, &self.party.ctx)
-        } else {
-            Vec::new()
+        // The KISS payment menus are offered in the KISS round only.
+        let ctx = &self.party.ctx;
+        (self.st.pay_menu, self.st.kiss_names) = match self.st.task.phase {
+            TaskPhase::KissDeclaration => (pay_menu(&self.st, ctx), names_menu(&self.st, ctx)),
+            _ => Default::default(),
         };
-        self.st.kiss_names = if kissing {
-            super::menus::names_menu(&self.st, &self.party.ctx)
-        } else {
-            Default::default()
-        };
-        let status = status_of(&self.st);
-        let entry = self.entry(button, &step.actions, &events);
-        let answer = Answer {
-            id: self.session.id,
-            st: self.st.clone(),
-            ctx: self.party.ctx.clone(),
-            was_closed: self.was_closed,
-            whisper: step.whisper,
-        };
-        let waited = super::waits::of(&self.st);
-        let state = VeState::Task(Box::new(self.st));
-        let minutes = minutes(&self.pipe);
-        let mut out = Outcome::new(move |s| answer.draw(s.number, s.version, status))
-            .save(self.session, &state, status, minutes)
-            .log(entry);
-        for c in self.party.changed() {
-            out = out.sheet(c);
-        }
-        if let Some((who, what)) = waited {
-            out = out.waits_on(who, what);
-        }
-        self.pipe.finish(out).await
-    }
-
-    /// Turning the KISS menu's page picks nothing and rolls nothing.
-    async fn turn_page(self) -> AppResult {
-        let (id, st) = (self.session.id, self.st);
-        let state = VeState::Task(Box::new(st.clone()));
-        let minutes = minutes(&self.pipe);
-        // The task waits on whom it waited on (no new ping).
-        let waited = super::waits::of(&st);
-        let mut out = Outcome::new(move |s| {
-            Response::update(task_view::view(id, s.number, s.version, Status::Open, &st))
-        })
-        .save(self.session, &state, Status::Open, minutes);
-        if let Some((who, what)) = waited {
-            out = out.waits_on(who, what);
-        }
-        self.pipe.finish(out).await
+        Ok(self.entry(button, &step.actions, &events))
     }
 
     /// Applies the step's actions to the rules core (none on a refusal);
     /// when spending finishes, applies the result at once and leaves the
     /// FC a window to subvert one unbought secondary consequence, which
-    /// changes no number (A-V15).
+    /// changes no number (A-V15). A task rests in the rules' subversion
+    /// phase only in that window (kept as `subversion_open`, the task
+    /// closed), so reaching the phase is what says spending just finished.
     fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
         let (mut task, mut events) = (self.st.task.clone())
             .apply_all(&mut self.party.ctx, step.actions.clone(), &mut self.rng)
@@ -259,7 +250,6 @@ impl<'a> Turn<'a> {
         // none struck once the dice are final) there is nothing left to
         // decide, so spending finishes by itself (unless the exp of a Lot
         // over 10 still needs its job chosen).
-        let mut finishing = step.finishing;
         if task.phase == TaskPhase::Spending && task.beats_left() == 0 {
             let jobs = task.overflow_jobs(&self.party.ctx);
             if jobs.len() <= 1 {
@@ -268,10 +258,9 @@ impl<'a> Turn<'a> {
                     overflow_job: jobs.into_iter().next(),
                 };
                 task = self.rule(task, done, &mut events)?;
-                finishing = true;
             }
         }
-        if finishing && task.phase == TaskPhase::GmSubversion {
+        if task.phase == TaskPhase::GmSubversion {
             let skip = TaskAction::SkipSubversion {
                 actor: Actor {
                     id: self.a.id,

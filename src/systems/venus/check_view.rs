@@ -8,7 +8,7 @@
 use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
-use crate::app::view::{Embed, Row, Style, View};
+use crate::app::view::{count, Embed, Row, Style, View};
 use crate::kit::controls::option;
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
@@ -266,8 +266,8 @@ fn bonus_offer(c: &CheckState) -> String {
     let up_to = match c.bonus_factors.len() {
         0 => format!("Claim up to {MAX_FACTORS} bonus factors"),
         n => format!(
-            "{n} bonus factor{} claimed, up to {} more",
-            if n == 1 { "" } else { "s" },
+            "{} claimed, up to {} more",
+            count(n as u32, "bonus factor", "bonus factors"),
             c.factors_left()
         ),
     };

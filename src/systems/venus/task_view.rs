@@ -13,7 +13,7 @@ use super::buttons::{Consequence, Draw, TaskButton};
 use super::format::{cut, factor_terms, level_text, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
-use crate::app::view::{Button, Embed, Row, Style, View};
+use crate::app::view::{count, Button, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
@@ -30,13 +30,19 @@ const LIST_DICE: usize = 40;
 const SECONDARY_SHORT: [&str; 4] = ["Not hurt", "Graceful", "No one at risk", "Nothing lost"];
 const TERTIARY_SHORT: [&str; 4] = ["Extra prize", "+1 exp", "+1 Lot", "Welcome surprise"];
 
-fn word(edition: Edition, n: u32) -> String {
-    match (edition, n) {
-        (Edition::One, 1) => "beat".into(),
-        (Edition::One, _) => "beats".into(),
-        (Edition::Two, 1) => "pass".into(),
-        (Edition::Two, _) => "passes".into(),
+/// What a task's dice strike, one and many: beats (edition 1) or passes
+/// (edition 2).
+fn beat_words(edition: Edition) -> (&'static str, &'static str) {
+    match edition {
+        Edition::One => ("beat", "beats"),
+        Edition::Two => ("pass", "passes"),
     }
+}
+
+/// `n` beats or passes: "1 beat", "3 passes".
+fn beats(edition: Edition, n: u32) -> String {
+    let (one, many) = beat_words(edition);
+    count(n, one, many)
 }
 
 /// One die marked with the shared look: a beat (or pass) bold, a miss
@@ -164,7 +170,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     if status == Status::Expired && t.phase != TaskPhase::Closed {
         return (Outcome::Closed, "Timed out".into());
     }
-    let of = format!("{n} of {need} {}", word(t.edition, need));
+    let of = format!("{n} of {}", beats(t.edition, need));
     let waiting = match t.phase {
         TaskPhase::AidOffers => {
             let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
@@ -178,7 +184,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
         TaskPhase::EgoOffer => format!("{r} · Ego? · {of}"),
         TaskPhase::Spending => match t.beats_left() {
             0 => format!("{r} to finish"),
-            left => format!("{r} to spend {left} {}", word(t.edition, left)),
+            left => format!("{r} to spend {}", beats(t.edition, left)),
         },
         TaskPhase::GmSubversion => format!("the {}", super::GM),
         TaskPhase::Closed => return closed(t),
@@ -197,14 +203,17 @@ fn closed(t: &TaskState) -> (Outcome, String) {
         None if o.success => "Success",
         None => "Failure",
     };
-    let count = format!("{} {}", o.successes, word(t.edition, o.successes));
+    let count = beats(t.edition, o.successes);
     let text = if o.success {
         format!("{lead} · {count}")
     } else if t.edition == Edition::One && o.declined_primary {
         format!("{lead} · {count}, primary not bought")
     } else {
-        let need = word(t.edition, o.threshold);
-        format!("{lead} · {} of {} {need}", o.successes, o.threshold)
+        format!(
+            "{lead} · {} of {}",
+            o.successes,
+            beats(t.edition, o.threshold)
+        )
     };
     let kind = match (o.success, o.crit) {
         (true, _) => Outcome::Success,
@@ -321,7 +330,7 @@ fn description(st: &TaskSession, status: Status) -> Vec<String> {
         let bought: Vec<String> = t
             .purchases
             .iter()
-            .map(|b| format!("{} ({} {})", b.text, b.cost, word(Edition::One, b.cost)))
+            .map(|b| format!("{} ({})", b.text, beats(Edition::One, b.cost)))
             .collect();
         desc.push(format!("**Bought:** {}", bought.join("; ")));
     }
@@ -370,12 +379,10 @@ fn pool_text(t: &TaskState) -> String {
             Edition::Two => " · 10s explode",
         });
     }
-    let allies_in = t.accepted_allies().count();
+    let allies_in = t.accepted_allies().count() as u32;
     if allies_in > 0 {
-        pool.push_str(&format!(
-            " · + {allies_in} ally {}",
-            if allies_in == 1 { "die" } else { "dice" }
-        ));
+        let dice = count(allies_in, "ally die", "ally dice");
+        pool.push_str(&format!(" · + {dice}"));
     }
     pool
 }
@@ -430,7 +437,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
 /// miss).
 fn chance_text(st: &TaskSession) -> Option<String> {
     let t = &st.task;
-    let need = format!("{} {}", t.threshold, word(t.edition, t.threshold));
+    let need = beats(t.edition, t.threshold);
     if let Some(p) = t.chance_now() {
         return Some(format!("**{}** to reach {need}", percent(p)));
     }
@@ -473,12 +480,8 @@ fn kiss_chance_text(t: &TaskState) -> Option<String> {
         let p = (!set.is_empty())
             .then(|| t.chance_after_kiss(&set))
             .flatten()?;
-        Some(format!(
-            "after KISSing the {} declared {}: **{}**",
-            set.len(),
-            if set.len() == 1 { "die" } else { "dice" },
-            percent(p)
-        ))
+        let dice = count(set.len() as u32, "declared die", "declared dice");
+        Some(format!("after KISSing the {dice}: **{}**", percent(p)))
     }
 }
 
@@ -498,10 +501,8 @@ fn count_extra(t: &TaskState) -> Option<String> {
     if t.phase == TaskPhase::EgoOffer {
         let with = t.successes_under(EgoMode::TensDouble);
         let tens = with.saturating_sub(t.successes());
-        parts.push(format!(
-            "with Ego: **{with}** ({tens} {} on the table)",
-            if tens == 1 { "ten" } else { "tens" }
-        ));
+        let tens = count(tens, "ten", "tens");
+        parts.push(format!("with Ego: **{with}** ({tens} on the table)"));
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
@@ -746,9 +747,9 @@ fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     for die in dice {
         let owner = st.name_of(die.owner);
         let state = if die.succeeds(t.edition) {
-            word(t.edition, 1)
+            beat_words(t.edition).0
         } else {
-            "miss".into()
+            "miss"
         };
         let mut pays: Vec<(String, String, String)> = vec![
             ("lot".into(), "a Lot".into(), "pay a Lot".into()),

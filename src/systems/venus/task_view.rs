@@ -465,24 +465,17 @@ fn chance_text(st: &TaskSession) -> Option<String> {
 /// declared, still short) after KISSing every miss one may.
 fn kiss_chance_text(t: &TaskState) -> Option<String> {
     let set = t.kiss_reroll_dice();
-    if set.is_empty() && t.successes() < t.threshold {
-        let misses = t.kissable_misses();
-        if misses.is_empty() {
-            return None;
-        }
-        let p = t.chance_after_kiss(&misses)?;
-        Some(format!(
-            "KISSing every miss you may ({}): {}",
-            misses.len(),
-            percent(p)
-        ))
-    } else {
-        let p = (!set.is_empty())
-            .then(|| t.chance_after_kiss(&set))
-            .flatten()?;
+    if !set.is_empty() {
         let dice = count(set.len() as u32, "declared die", "declared dice");
-        Some(format!("after KISSing the {dice}: **{}**", percent(p)))
+        let p = percent(t.chance_after_kiss(&set)?);
+        return Some(format!("after KISSing the {dice}: **{p}**"));
     }
+    let misses = t.kissable_misses();
+    if misses.is_empty() || t.successes() >= t.threshold {
+        return None;
+    }
+    let (n, p) = (misses.len(), percent(t.chance_after_kiss(&misses)?));
+    Some(format!("KISSing every miss you may ({n}): {p}"))
 }
 
 /// What the title's count does not say: the Ego effect, explosions

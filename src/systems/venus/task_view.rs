@@ -268,10 +268,8 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &TaskSession
     let (kind, text) = outcome(st, status);
     let mut e = Embed::new(kind.title(&text)).author(author(st));
     let mut pool = pool_text(t);
-    let base = match t.edition {
-        Edition::One => 1,
-        Edition::Two => t.difficulty,
-    };
+    // The task's difficulty (always 1 in edition 1, VE1-T2).
+    let base = t.difficulty;
     let terms = factor_terms(&t.factors);
     pool.push_str(&format!("\nThreshold **{}** = {base}{terms}", t.threshold));
     if t.crits_active() {

@@ -12,22 +12,29 @@ use crate::app::view::{count, Embed, Row, Style, View};
 use crate::kit::controls::option;
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
+    VE1_DIFFICULTIES,
 };
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
 
-fn difficulty_name(edition: Edition, d: u32) -> String {
-    match (edition, d) {
-        (Edition::One, 5) => "Routine".into(),
-        (Edition::One, 10) => "Simple".into(),
-        (Edition::One, 15) => "Tough".into(),
-        (Edition::One, 20) => "Challenging".into(),
-        (Edition::One, 25) => "Absurd".into(),
-        (Edition::Two, d) if d % 5 == 0 => format!("difficulty {}", d / 5),
-        _ => String::new(),
-    }
+/// Edition 1's names of its absolute difficulties, in the order of
+/// [`VE1_DIFFICULTIES`] (VE1-C1).
+const VE1_NAMES: [&str; 5] = ["Routine", "Simple", "Tough", "Challenging", "Absurd"];
+
+/// A target's difficulty with its name: `10 (Simple)`, `15 (difficulty 3)`,
+/// or the bare number when it has none.
+fn difficulty_text(edition: Option<Edition>, d: u32) -> String {
+    let name = match edition {
+        Some(Edition::One) => VE1_DIFFICULTIES
+            .iter()
+            .position(|&x| x == d)
+            .map(|i| VE1_NAMES[i].into()),
+        Some(Edition::Two) => (d % 5 == 0).then(|| format!("difficulty {}", d / 5)),
+        None => None,
+    };
+    name.map_or(d.to_string(), |name| format!("{d} ({name})"))
 }
 
 fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckState>) -> String {
@@ -36,12 +43,7 @@ fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckStat
         Some(c) => (&c.factors, c.target),
         None => (&st.setup.factors, st.setup.target()),
     };
-    let name = edition.map(|e| difficulty_name(e, d)).unwrap_or_default();
-    let base = if name.is_empty() {
-        d.to_string()
-    } else {
-        format!("{d} ({name})")
-    };
+    let base = difficulty_text(edition, d);
     format!("**{target}** = {base}{}", factor_terms(factors))
 }
 

@@ -109,30 +109,25 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
         };
     };
     let against = format!("{} against {}", c.total(), c.target);
+    use CheckResult as R;
     match c.result {
         None if status == Status::Expired => (Outcome::Closed, "Timed out".into()),
         None => (
             Outcome::Pending,
             format!("Waiting for {who} · short by {}", c.shortfall()),
         ),
-        Some(r) => match r {
-            CheckResult::AutoFailNatural1 => (Outcome::Botch, "Fail · natural 1".into()),
-            CheckResult::AutoPass => (Outcome::Success, format!("Pass · natural {}", c.natural)),
-            CheckResult::Pass => (Outcome::Success, format!("Pass · {against}")),
-            CheckResult::FailOutOfReach => {
-                (Outcome::Failure, format!("Fail · {against}, out of reach"))
-            }
-            CheckResult::PassWithBonus => {
-                (Outcome::Success, format!("Pass with the bonus · {against}"))
-            }
-            CheckResult::FailWithBonus => (
-                Outcome::Failure,
-                format!("Fail even with the bonus · {against}"),
-            ),
-            CheckResult::FailNoBonus => (Outcome::Failure, format!("Fail · {against}")),
-            CheckResult::Cancelled => (Outcome::Closed, "Cancelled".into()),
-            CheckResult::Voided => (Outcome::Closed, format!("Voided by the {}", super::GM)),
-        },
+        Some(R::AutoFailNatural1) => (Outcome::Botch, "Fail · natural 1".into()),
+        Some(R::AutoPass) => (Outcome::Success, format!("Pass · natural {}", c.natural)),
+        Some(R::Pass) => (Outcome::Success, format!("Pass · {against}")),
+        Some(R::FailOutOfReach) => (Outcome::Failure, format!("Fail · {against}, out of reach")),
+        Some(R::PassWithBonus) => (Outcome::Success, format!("Pass with the bonus · {against}")),
+        Some(R::FailWithBonus) => (
+            Outcome::Failure,
+            format!("Fail even with the bonus · {against}"),
+        ),
+        Some(R::FailNoBonus) => (Outcome::Failure, format!("Fail · {against}")),
+        Some(R::Cancelled) => (Outcome::Closed, "Cancelled".into()),
+        Some(R::Voided) => (Outcome::Closed, format!("Voided by the {}", super::GM)),
     }
 }
 

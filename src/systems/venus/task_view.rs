@@ -746,11 +746,9 @@ fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
             ("lot".into(), "a Lot".into(), "pay a Lot".into()),
             ("stunt".into(), "a stunt".into(), "pay with a stunt".into()),
         ];
-        let mut payers = vec![t.roller];
-        if die.owner != t.roller {
-            payers.push(die.owner);
-        }
-        for p in payers {
+        // The roller's, then the die's owner's (their own die: the same
+        // values, each listed once).
+        for p in [t.roller, die.owner] {
             for o in st.kiss_names.get(&p).into_iter().flatten() {
                 let value: String = o.value.chars().take(KISS_VALUE_TEXT + 3).collect();
                 if pays.iter().any(|(v, _, _)| *v == value) {

@@ -38,10 +38,11 @@ fn order(s: &Spotlight) -> String {
     if seats.is_empty() && s.held().next().is_none() {
         return "No one has joined yet: players press **Join**.".into();
     }
-    let held = s.held().map(|seat| {
-        let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
-        format!("⏸ {}{who} · on hold", seat.name)
-    });
+    // The player's mention after a seat's name.
+    let who = |owner: Option<i64>| owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
+    let held = s
+        .held()
+        .map(|seat| format!("⏸ {}{} · on hold", seat.name, who(seat.owner)));
     seats
         .iter()
         .map(|seat| {
@@ -51,13 +52,12 @@ fn order(s: &Spotlight) -> String {
             } else {
                 format!("• {}", seat.name)
             };
-            let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
             let lead = if s.lead == Some(seat.id) {
                 " · introduced this scene"
             } else {
                 ""
             };
-            format!("{name}{who}{lead}")
+            format!("{name}{}{lead}", who(seat.owner))
         })
         .chain(held)
         .collect::<Vec<_>>()

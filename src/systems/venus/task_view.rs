@@ -197,11 +197,13 @@ fn closed(t: &TaskState) -> (Outcome, String) {
     let Some(o) = &t.outcome else {
         return (Outcome::Closed, "Closed".into());
     };
-    let lead = match o.crit {
-        Some(Crit::Success) => "Critical success",
-        Some(Crit::Failure) => "Critical failure",
-        None if o.success => "Success",
-        None => "Failure",
+    // A critical success always succeeds, a critical failure always fails
+    // (VE2-T11).
+    let (kind, lead) = match o.crit {
+        Some(Crit::Success) => (Outcome::Success, "Critical success"),
+        Some(Crit::Failure) => (Outcome::Botch, "Critical failure"),
+        None if o.success => (Outcome::Success, "Success"),
+        None => (Outcome::Failure, "Failure"),
     };
     let count = beats(t.edition, o.successes);
     let text = if o.success {
@@ -209,16 +211,8 @@ fn closed(t: &TaskState) -> (Outcome, String) {
     } else if t.edition == Edition::One && o.declined_primary {
         format!("{lead} · {count}, primary not bought")
     } else {
-        format!(
-            "{lead} · {} of {}",
-            o.successes,
-            beats(t.edition, o.threshold)
-        )
-    };
-    let kind = match (o.success, o.crit) {
-        (true, _) => Outcome::Success,
-        (false, Some(Crit::Failure)) => Outcome::Botch,
-        (false, _) => Outcome::Failure,
+        let need = beats(t.edition, o.threshold);
+        format!("{lead} · {} of {need}", o.successes)
     };
     (kind, text)
 }

@@ -510,13 +510,8 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
                 } else {
                     format!(" ({}'s)", st.name_of(d.owner))
                 };
-                format!(
-                    "{by}'s {was}{owner} with {}",
-                    d.kiss_source
-                        .as_ref()
-                        .map(kiss_source_text)
-                        .unwrap_or_default()
-                )
+                let with = d.kiss_source.as_ref().map(kiss_source_text);
+                format!("{by}'s {was}{owner} with {}", with.unwrap_or_default())
             })
             .collect();
         if !kissed.is_empty() {
@@ -528,22 +523,15 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
         .kisses
         .iter()
         .map(|k| {
-            let face = t.die(k.die).map(|d| d.face).unwrap_or_default();
-            let owner = t.die(k.die).map(|d| d.owner).unwrap_or(k.by);
+            let (face, owner) = t.die(k.die).map_or((0, k.by), |d| (d.face, d.owner));
             let whose = if owner == k.by {
                 format!("{}'s {face}", st.name_of(k.by))
             } else {
                 format!("{}: {}'s {face}", st.name_of(k.by), st.name_of(owner))
             };
-            format!(
-                "{whose} with {}{}",
-                kiss_source_text(&k.source),
-                if k.approved {
-                    String::new()
-                } else {
-                    format!(", awaiting the {}", super::GM)
-                }
-            )
+            let wait = (!k.approved).then(|| format!(", awaiting the {}", super::GM));
+            let with = kiss_source_text(&k.source);
+            format!("{whose} with {with}{}", wait.unwrap_or_default())
         })
         .collect();
     if !declared.is_empty() {

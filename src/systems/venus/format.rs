@@ -174,12 +174,9 @@ pub fn fields_within(
 ) -> Vec<(String, String)> {
     let per_field = limits::FIELD_VALUE - MORE;
     let cap = max_fields.min(room.fields);
-    let title = |i: usize| {
-        if i == 0 {
-            name.to_string()
-        } else {
-            format!("{name} ({})", i + 1)
-        }
+    let title = |i: usize| match i {
+        0 => name.to_string(),
+        i => format!("{name} ({})", i + 1),
     };
     let mut out: Vec<(String, String)> = Vec::new();
     // Characters taken by `out`, names included.

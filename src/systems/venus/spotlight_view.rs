@@ -73,12 +73,10 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
             "\n\nThe {GM} sets the first scene with `/ve spotlight scene`."
         ));
     }
-    let col = if !open {
-        colour::CLOSED
-    } else if s.offer.is_some() {
-        colour::PENDING
-    } else {
-        colour::NEUTRAL
+    let col = match (open, &s.offer) {
+        (false, _) => colour::CLOSED,
+        (true, Some(_)) => colour::PENDING,
+        (true, None) => colour::NEUTRAL,
     };
     let mut e = Embed::new(title(s, status)).description(text).colour(col);
     if let (true, Some(o)) = (open, &s.offer) {

@@ -9,7 +9,7 @@ use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
 use crate::app::view::{count, Embed, Row, Style, View};
-use crate::kit::controls::option;
+use crate::kit::controls::{option, shown};
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
     VE1_DIFFICULTIES,
@@ -333,10 +333,9 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
             row.push(d.b(CheckButton::Fail, "Accept failure", Style::Secondary));
             row.push(d.b(CheckButton::Cancel, "Cancel", Style::Secondary));
             v = v.buttons(row);
-            let approve = c.bonus_factors.iter().any(|f| !f.approved);
-            let approve =
-                approve.then(|| d.b(CheckButton::Approve, "Approve factors", Style::Success));
-            v.rows.push(d.gm_row(approve.into_iter().collect()));
+            let approve = d.b(CheckButton::Approve, "Approve factors", Style::Success);
+            let unapproved = c.bonus_factors.iter().any(|f| !f.approved);
+            v.rows.push(d.gm_row(shown([(unapproved, approve)])));
         }
         Some(_) => {}
     }

@@ -693,14 +693,12 @@ fn kiss_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     rows.extend(kiss_menu(d, st));
     rows.extend(pay_menu(d, st));
     rows.push(Row::Buttons(kiss_roll_row(d, st)));
-    let mut gm = Vec::new();
-    if t.kisses.iter().any(|k| !k.approved) {
-        gm.push(d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success));
-    }
-    if !t.kisses.is_empty() {
-        gm.push(d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger));
-    }
-    rows.push(d.gm_row(gm));
+    let approve = d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success);
+    let veto = d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger);
+    rows.push(d.gm_row(shown([
+        (t.kisses.iter().any(|k| !k.approved), approve),
+        (!t.kisses.is_empty(), veto),
+    ])));
     rows
 }
 

@@ -908,9 +908,9 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
     // The changes themselves are listed on the task's message just above:
     // this one only shows where everyone stands now.
     let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(kind.colour());
-    let mut people: Vec<(i64, String)> = vec![(t.roller, t.job.clone())];
-    people.extend(t.accepted_allies().map(|a| (a.id, a.job.clone())));
-    for (who, job) in people.into_iter().take(10) {
+    // The roller and each accepted ally, with the job they used.
+    let allies = t.accepted_allies().map(|a| (a.id, &a.job));
+    for (who, job) in std::iter::once((t.roller, &t.job)).chain(allies).take(10) {
         let Some(sheet) = ctx.sheets.get(&who) else {
             continue;
         };
@@ -919,7 +919,7 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
             lot_pips(sheet.lots),
             super::format::ego_text(sheet.ego)
         )];
-        if let Some(key) = sheet.job_key(&job) {
+        if let Some(key) = sheet.job_key(job) {
             lines.push(job_line(key, &sheet.jobs[key], &t.settings));
         }
         e = e.field(st.name_of(who), lines.join("\n"), false);

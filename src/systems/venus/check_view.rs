@@ -8,6 +8,7 @@
 use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
+use super::GM;
 use crate::app::view::{count, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::check::{
@@ -127,7 +128,7 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
         ),
         Some(R::FailNoBonus) => (Outcome::Failure, format!("Fail · {against}")),
         Some(R::Cancelled) => (Outcome::Closed, "Cancelled".into()),
-        Some(R::Voided) => (Outcome::Closed, format!("Voided by the {}", super::GM)),
+        Some(R::Voided) => (Outcome::Closed, format!("Voided by the {GM}")),
     }
 }
 
@@ -195,9 +196,8 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSessio
     if status == Status::Open {
         match c {
             None if st.ended_before_roll.is_none() => desc.push(format!(
-                "-# {} throws the d20 with **Roll d20**; the {} can still adjust the check.",
-                st.roller.name,
-                super::GM
+                "-# {} throws the d20 with **Roll d20**; the {GM} can still adjust the check.",
+                st.roller.name
             )),
             Some(c) if c.phase == CheckPhase::AwaitingBonus => {
                 desc.push(format!("-# {}", bonus_offer(c)));

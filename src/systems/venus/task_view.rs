@@ -13,6 +13,7 @@ use super::buttons::{Consequence, Draw, TaskButton};
 use super::format::{cut, factor_terms, level_text, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
+use super::GM;
 use crate::app::view::{count, Button, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::task::{
@@ -128,8 +129,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
     let mut out = Vec::new();
     if t.close_kind == Some(CloseKind::Voided) {
         out.push(format!(
-            "Voided by the {}: no exp, spent Lots and Ego given back.",
-            super::GM
+            "Voided by the {GM}: no exp, spent Lots and Ego given back."
         ));
         return out;
     }
@@ -152,7 +152,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
         out.push(format!("Margin {m}%"));
     }
     if t.close_kind == Some(CloseKind::ForceClosed) {
-        out.push(format!("Force-closed by the {}.", super::GM));
+        out.push(format!("Force-closed by the {GM}."));
     }
     out
 }
@@ -186,7 +186,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
             0 => format!("{r} to finish"),
             left => format!("{r} to spend {}", beats(t.edition, left)),
         },
-        TaskPhase::GmSubversion => format!("the {}", super::GM),
+        TaskPhase::GmSubversion => format!("the {GM}"),
         TaskPhase::Closed => return closed(t),
     };
     (Outcome::Pending, format!("Waiting for {waiting}"))
@@ -221,9 +221,8 @@ fn closed(t: &TaskState) -> (Outcome, String) {
 fn phase_hint(st: &TaskSession) -> String {
     let t = &st.task;
     let r = &st.roller.name;
-    let gm = super::GM;
     let subvert = |still: &str| {
-        format!("The {gm} may {still}turn one secondary consequence {r} did not buy against them")
+        format!("The {GM} may {still}turn one secondary consequence {r} did not buy against them")
     };
     match t.phase {
         TaskPhase::AidOffers => format!(
@@ -327,11 +326,8 @@ fn description(st: &TaskSession, status: Status) -> Vec<String> {
         desc.push(format!("**Bought:** {}", bought.join("; ")));
     }
     if let Some(n) = t.subversion {
-        desc.push(format!(
-            "**Subverted by the {}:** {}",
-            super::GM,
-            subversion_text(st, n)
-        ));
+        let what = subversion_text(st, n);
+        desc.push(format!("**Subverted by the {GM}:** {what}"));
     }
     desc.extend(outcome_lines(st));
     if !st.changes.is_empty() {
@@ -413,7 +409,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
                 s.push_str(&format!(" · asks: {d}"));
             }
             if a.rank_overridden {
-                s.push_str(&format!(" · ⚙ rank set by the {}", super::GM));
+                s.push_str(&format!(" · ⚙ rank set by the {GM}"));
             }
             if a.magic {
                 s.push_str(" · ✨ magical die");
@@ -529,7 +525,7 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
             } else {
                 format!("{}: {}'s {face}", st.name_of(k.by), st.name_of(owner))
             };
-            let wait = (!k.approved).then(|| format!(", awaiting the {}", super::GM));
+            let wait = (!k.approved).then(|| format!(", awaiting the {GM}"));
             let with = kiss_source_text(&k.source);
             format!("{whose} with {with}{}", wait.unwrap_or_default())
         })

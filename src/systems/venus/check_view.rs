@@ -8,26 +8,34 @@
 use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
-use crate::app::view::{Embed, Row, Style, View};
-use crate::kit::controls::option;
+use super::GM;
+use crate::app::view::{count, Embed, Row, Style, View};
+use crate::kit::controls::{option, shown};
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
+    VE1_DIFFICULTIES,
 };
 use crate::rules::venus::odds::ve1_bonus_closes;
 use crate::rules::venus::{CheckState, Edition};
 use crate::storage::sessions::Status;
 use crate::systems::table::look::{self, Mark, Outcome};
 
-fn difficulty_name(edition: Edition, d: u32) -> String {
-    match (edition, d) {
-        (Edition::One, 5) => "Routine".into(),
-        (Edition::One, 10) => "Simple".into(),
-        (Edition::One, 15) => "Tough".into(),
-        (Edition::One, 20) => "Challenging".into(),
-        (Edition::One, 25) => "Absurd".into(),
-        (Edition::Two, d) if d % 5 == 0 => format!("difficulty {}", d / 5),
-        _ => String::new(),
-    }
+/// Edition 1's names of its absolute difficulties, in the order of
+/// [`VE1_DIFFICULTIES`] (VE1-C1).
+const VE1_NAMES: [&str; 5] = ["Routine", "Simple", "Tough", "Challenging", "Absurd"];
+
+/// A target's difficulty with its name: `10 (Simple)`, `15 (difficulty 3)`,
+/// or the bare number when it has none.
+fn difficulty_text(edition: Option<Edition>, d: u32) -> String {
+    let name = match edition {
+        Some(Edition::One) => VE1_DIFFICULTIES
+            .iter()
+            .position(|&x| x == d)
+            .map(|i| VE1_NAMES[i].into()),
+        Some(Edition::Two) => (d % 5 == 0).then(|| format!("difficulty {}", d / 5)),
+        None => None,
+    };
+    name.map_or(d.to_string(), |name| format!("{d} ({name})"))
 }
 
 fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckState>) -> String {
@@ -36,12 +44,7 @@ fn target_text(edition: Option<Edition>, st: &CheckSession, c: Option<&CheckStat
         Some(c) => (&c.factors, c.target),
         None => (&st.setup.factors, st.setup.target()),
     };
-    let name = edition.map(|e| difficulty_name(e, d)).unwrap_or_default();
-    let base = if name.is_empty() {
-        d.to_string()
-    } else {
-        format!("{d} ({name})")
-    };
+    let base = difficulty_text(edition, d);
     format!("**{target}** = {base}{}", factor_terms(factors))
 }
 
@@ -107,30 +110,25 @@ pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
         };
     };
     let against = format!("{} against {}", c.total(), c.target);
+    use CheckResult as R;
     match c.result {
         None if status == Status::Expired => (Outcome::Closed, "Timed out".into()),
         None => (
             Outcome::Pending,
             format!("Waiting for {who} · short by {}", c.shortfall()),
         ),
-        Some(r) => match r {
-            CheckResult::AutoFailNatural1 => (Outcome::Botch, "Fail · natural 1".into()),
-            CheckResult::AutoPass => (Outcome::Success, format!("Pass · natural {}", c.natural)),
-            CheckResult::Pass => (Outcome::Success, format!("Pass · {against}")),
-            CheckResult::FailOutOfReach => {
-                (Outcome::Failure, format!("Fail · {against}, out of reach"))
-            }
-            CheckResult::PassWithBonus => {
-                (Outcome::Success, format!("Pass with the bonus · {against}"))
-            }
-            CheckResult::FailWithBonus => (
-                Outcome::Failure,
-                format!("Fail even with the bonus · {against}"),
-            ),
-            CheckResult::FailNoBonus => (Outcome::Failure, format!("Fail · {against}")),
-            CheckResult::Cancelled => (Outcome::Closed, "Cancelled".into()),
-            CheckResult::Voided => (Outcome::Closed, format!("Voided by the {}", super::GM)),
-        },
+        Some(R::AutoFailNatural1) => (Outcome::Botch, "Fail · natural 1".into()),
+        Some(R::AutoPass) => (Outcome::Success, format!("Pass · natural {}", c.natural)),
+        Some(R::Pass) => (Outcome::Success, format!("Pass · {against}")),
+        Some(R::FailOutOfReach) => (Outcome::Failure, format!("Fail · {against}, out of reach")),
+        Some(R::PassWithBonus) => (Outcome::Success, format!("Pass with the bonus · {against}")),
+        Some(R::FailWithBonus) => (
+            Outcome::Failure,
+            format!("Fail even with the bonus · {against}"),
+        ),
+        Some(R::FailNoBonus) => (Outcome::Failure, format!("Fail · {against}")),
+        Some(R::Cancelled) => (Outcome::Closed, "Cancelled".into()),
+        Some(R::Voided) => (Outcome::Closed, format!("Voided by the {GM}")),
     }
 }
 
@@ -198,9 +196,8 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSessio
     if status == Status::Open {
         match c {
             None if st.ended_before_roll.is_none() => desc.push(format!(
-                "-# {} throws the d20 with **Roll d20**; the {} can still adjust the check.",
-                st.roller.name,
-                super::GM
+                "-# {} throws the d20 with **Roll d20**; the {GM} can still adjust the check.",
+                st.roller.name
             )),
             Some(c) if c.phase == CheckPhase::AwaitingBonus => {
                 desc.push(format!("-# {}", bonus_offer(c)));
@@ -266,8 +263,8 @@ fn bonus_offer(c: &CheckState) -> String {
     let up_to = match c.bonus_factors.len() {
         0 => format!("Claim up to {MAX_FACTORS} bonus factors"),
         n => format!(
-            "{n} bonus factor{} claimed, up to {} more",
-            if n == 1 { "" } else { "s" },
+            "{} claimed, up to {} more",
+            count(n as u32, "bonus factor", "bonus factors"),
             c.factors_left()
         ),
     };
@@ -336,10 +333,9 @@ fn with_buttons(mut v: View, id: i64, version: i64, st: &CheckSession) -> View {
             row.push(d.b(CheckButton::Fail, "Accept failure", Style::Secondary));
             row.push(d.b(CheckButton::Cancel, "Cancel", Style::Secondary));
             v = v.buttons(row);
-            let approve = c.bonus_factors.iter().any(|f| !f.approved);
-            let approve =
-                approve.then(|| d.b(CheckButton::Approve, "Approve factors", Style::Success));
-            v.rows.push(d.gm_row(approve.into_iter().collect()));
+            let approve = d.b(CheckButton::Approve, "Approve factors", Style::Success);
+            let unapproved = c.bonus_factors.iter().any(|f| !f.approved);
+            v.rows.push(d.gm_row(shown([(unapproved, approve)])));
         }
         Some(_) => {}
     }

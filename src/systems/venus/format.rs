@@ -90,15 +90,11 @@ pub fn percent(p: f64) -> String {
 /// ` + Darkness + Wounds (+2)`: what the factors add to the base of a
 /// threshold or target breakdown.
 pub fn factor_terms(factors: &[NamedFactor]) -> String {
-    let mut s = String::new();
-    for f in factors {
-        if f.value == 1 {
-            s.push_str(&format!(" + {}", f.name));
-        } else {
-            s.push_str(&format!(" + {} (+{})", f.name, f.value));
-        }
-    }
-    s
+    let term = |f: &NamedFactor| match f.value {
+        1 => format!(" + {}", f.name),
+        v => format!(" + {} (+{v})", f.name),
+    };
+    factors.iter().map(term).collect()
 }
 
 /// Parses relative factors written `Darkness, Wounds+2; Crowd +1`: names
@@ -178,12 +174,9 @@ pub fn fields_within(
 ) -> Vec<(String, String)> {
     let per_field = limits::FIELD_VALUE - MORE;
     let cap = max_fields.min(room.fields);
-    let title = |i: usize| {
-        if i == 0 {
-            name.to_string()
-        } else {
-            format!("{name} ({})", i + 1)
-        }
+    let title = |i: usize| match i {
+        0 => name.to_string(),
+        i => format!("{name} ({})", i + 1),
     };
     let mut out: Vec<(String, String)> = Vec::new();
     // Characters taken by `out`, names included.

@@ -60,13 +60,12 @@ pub fn embed(
         e = e.field("Tier", t.name(), true);
     }
     let warnings = sheet.tier_warnings();
-    let footer = (!warnings.is_empty()).then(|| format!("⚠ {}", warnings.join(" ")));
+    if !warnings.is_empty() {
+        e = e.footer(format!("⚠ {}", warnings.join(" ")));
+    }
     // Every section gets its place within Discord's limits for the whole
     // embed: what does not fit is counted ("… and N more"), never dropped
     // unsaid. Each later section keeps room for at least its heading.
-    if let Some(f) = footer {
-        e = e.footer(f);
-    }
     let sections = sections(sheet, settings);
     let mut room = Room {
         chars: limits::EMBED_TOTAL.saturating_sub(e.text_len()),

@@ -38,10 +38,11 @@ fn order(s: &Spotlight) -> String {
     if seats.is_empty() && s.held().next().is_none() {
         return "No one has joined yet: players press **Join**.".into();
     }
-    let held = s.held().map(|seat| {
-        let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
-        format!("⏸ {}{who} · on hold", seat.name)
-    });
+    // The player's mention after a seat's name.
+    let who = |owner: Option<i64>| owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
+    let held = s
+        .held()
+        .map(|seat| format!("⏸ {}{} · on hold", seat.name, who(seat.owner)));
     seats
         .iter()
         .map(|seat| {
@@ -51,13 +52,12 @@ fn order(s: &Spotlight) -> String {
             } else {
                 format!("• {}", seat.name)
             };
-            let who = seat.owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
             let lead = if s.lead == Some(seat.id) {
                 " · introduced this scene"
             } else {
                 ""
             };
-            format!("{name}{who}{lead}")
+            format!("{name}{}{lead}", who(seat.owner))
         })
         .chain(held)
         .collect::<Vec<_>>()
@@ -73,12 +73,10 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
             "\n\nThe {GM} sets the first scene with `/ve spotlight scene`."
         ));
     }
-    let col = if !open {
-        colour::CLOSED
-    } else if s.offer.is_some() {
-        colour::PENDING
-    } else {
-        colour::NEUTRAL
+    let col = match (open, &s.offer) {
+        (false, _) => colour::CLOSED,
+        (true, Some(_)) => colour::PENDING,
+        (true, None) => colour::NEUTRAL,
     };
     let mut e = Embed::new(title(s, status)).description(text).colour(col);
     if let (true, Some(o)) = (open, &s.offer) {

@@ -13,7 +13,8 @@ use super::buttons::{Consequence, Draw, TaskButton};
 use super::format::{cut, factor_terms, level_text, lot_pips, percent, rank_label, rank_mark};
 use super::sheet_view::job_line;
 use super::state::TaskSession;
-use crate::app::view::{Button, Embed, Row, Style, View};
+use super::GM;
+use crate::app::view::{count, Button, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
@@ -30,13 +31,19 @@ const LIST_DICE: usize = 40;
 const SECONDARY_SHORT: [&str; 4] = ["Not hurt", "Graceful", "No one at risk", "Nothing lost"];
 const TERTIARY_SHORT: [&str; 4] = ["Extra prize", "+1 exp", "+1 Lot", "Welcome surprise"];
 
-fn word(edition: Edition, n: u32) -> String {
-    match (edition, n) {
-        (Edition::One, 1) => "beat".into(),
-        (Edition::One, _) => "beats".into(),
-        (Edition::Two, 1) => "pass".into(),
-        (Edition::Two, _) => "passes".into(),
+/// What a task's dice strike, one and many: beats (edition 1) or passes
+/// (edition 2).
+fn beat_words(edition: Edition) -> (&'static str, &'static str) {
+    match edition {
+        Edition::One => ("beat", "beats"),
+        Edition::Two => ("pass", "passes"),
     }
+}
+
+/// `n` beats or passes: "1 beat", "3 passes".
+fn beats(edition: Edition, n: u32) -> String {
+    let (one, many) = beat_words(edition);
+    count(n, one, many)
 }
 
 /// One die marked with the shared look: a beat (or pass) bold, a miss
@@ -122,8 +129,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
     let mut out = Vec::new();
     if t.close_kind == Some(CloseKind::Voided) {
         out.push(format!(
-            "Voided by the {}: no exp, spent Lots and Ego given back.",
-            super::GM
+            "Voided by the {GM}: no exp, spent Lots and Ego given back."
         ));
         return out;
     }
@@ -146,7 +152,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
         out.push(format!("Margin {m}%"));
     }
     if t.close_kind == Some(CloseKind::ForceClosed) {
-        out.push(format!("Force-closed by the {}.", super::GM));
+        out.push(format!("Force-closed by the {GM}."));
     }
     out
 }
@@ -164,7 +170,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     if status == Status::Expired && t.phase != TaskPhase::Closed {
         return (Outcome::Closed, "Timed out".into());
     }
-    let of = format!("{n} of {need} {}", word(t.edition, need));
+    let of = format!("{n} of {}", beats(t.edition, need));
     let waiting = match t.phase {
         TaskPhase::AidOffers => {
             let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
@@ -178,9 +184,9 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
         TaskPhase::EgoOffer => format!("{r} · Ego? · {of}"),
         TaskPhase::Spending => match t.beats_left() {
             0 => format!("{r} to finish"),
-            left => format!("{r} to spend {left} {}", word(t.edition, left)),
+            left => format!("{r} to spend {}", beats(t.edition, left)),
         },
-        TaskPhase::GmSubversion => format!("the {}", super::GM),
+        TaskPhase::GmSubversion => format!("the {GM}"),
         TaskPhase::Closed => return closed(t),
     };
     (Outcome::Pending, format!("Waiting for {waiting}"))
@@ -191,25 +197,22 @@ fn closed(t: &TaskState) -> (Outcome, String) {
     let Some(o) = &t.outcome else {
         return (Outcome::Closed, "Closed".into());
     };
-    let lead = match o.crit {
-        Some(Crit::Success) => "Critical success",
-        Some(Crit::Failure) => "Critical failure",
-        None if o.success => "Success",
-        None => "Failure",
+    // A critical success always succeeds, a critical failure always fails
+    // (VE2-T11).
+    let (kind, lead) = match o.crit {
+        Some(Crit::Success) => (Outcome::Success, "Critical success"),
+        Some(Crit::Failure) => (Outcome::Botch, "Critical failure"),
+        None if o.success => (Outcome::Success, "Success"),
+        None => (Outcome::Failure, "Failure"),
     };
-    let count = format!("{} {}", o.successes, word(t.edition, o.successes));
+    let count = beats(t.edition, o.successes);
     let text = if o.success {
         format!("{lead} · {count}")
     } else if t.edition == Edition::One && o.declined_primary {
         format!("{lead} · {count}, primary not bought")
     } else {
-        let need = word(t.edition, o.threshold);
-        format!("{lead} · {} of {} {need}", o.successes, o.threshold)
-    };
-    let kind = match (o.success, o.crit) {
-        (true, _) => Outcome::Success,
-        (false, Some(Crit::Failure)) => Outcome::Botch,
-        (false, _) => Outcome::Failure,
+        let need = beats(t.edition, o.threshold);
+        format!("{lead} · {} of {need}", o.successes)
     };
     (kind, text)
 }
@@ -218,9 +221,8 @@ fn closed(t: &TaskState) -> (Outcome, String) {
 fn phase_hint(st: &TaskSession) -> String {
     let t = &st.task;
     let r = &st.roller.name;
-    let gm = super::GM;
     let subvert = |still: &str| {
-        format!("The {gm} may {still}turn one secondary consequence {r} did not buy against them")
+        format!("The {GM} may {still}turn one secondary consequence {r} did not buy against them")
     };
     match t.phase {
         TaskPhase::AidOffers => format!(
@@ -259,10 +261,8 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &TaskSession
     let (kind, text) = outcome(st, status);
     let mut e = Embed::new(kind.title(&text)).author(author(st));
     let mut pool = pool_text(t);
-    let base = match t.edition {
-        Edition::One => 1,
-        Edition::Two => t.difficulty,
-    };
+    // The task's difficulty (always 1 in edition 1, VE1-T2).
+    let base = t.difficulty;
     let terms = factor_terms(&t.factors);
     pool.push_str(&format!("\nThreshold **{}** = {base}{terms}", t.threshold));
     if t.crits_active() {
@@ -321,16 +321,13 @@ fn description(st: &TaskSession, status: Status) -> Vec<String> {
         let bought: Vec<String> = t
             .purchases
             .iter()
-            .map(|b| format!("{} ({} {})", b.text, b.cost, word(Edition::One, b.cost)))
+            .map(|b| format!("{} ({})", b.text, beats(Edition::One, b.cost)))
             .collect();
         desc.push(format!("**Bought:** {}", bought.join("; ")));
     }
     if let Some(n) = t.subversion {
-        desc.push(format!(
-            "**Subverted by the {}:** {}",
-            super::GM,
-            subversion_text(st, n)
-        ));
+        let what = subversion_text(st, n);
+        desc.push(format!("**Subverted by the {GM}:** {what}"));
     }
     desc.extend(outcome_lines(st));
     if !st.changes.is_empty() {
@@ -370,12 +367,10 @@ fn pool_text(t: &TaskState) -> String {
             Edition::Two => " · 10s explode",
         });
     }
-    let allies_in = t.accepted_allies().count();
+    let allies_in = t.accepted_allies().count() as u32;
     if allies_in > 0 {
-        pool.push_str(&format!(
-            " · + {allies_in} ally {}",
-            if allies_in == 1 { "die" } else { "dice" }
-        ));
+        let dice = count(allies_in, "ally die", "ally dice");
+        pool.push_str(&format!(" · + {dice}"));
     }
     pool
 }
@@ -414,7 +409,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
                 s.push_str(&format!(" · asks: {d}"));
             }
             if a.rank_overridden {
-                s.push_str(&format!(" · ⚙ rank set by the {}", super::GM));
+                s.push_str(&format!(" · ⚙ rank set by the {GM}"));
             }
             if a.magic {
                 s.push_str(" · ✨ magical die");
@@ -430,7 +425,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
 /// miss).
 fn chance_text(st: &TaskSession) -> Option<String> {
     let t = &st.task;
-    let need = format!("{} {}", t.threshold, word(t.edition, t.threshold));
+    let need = beats(t.edition, t.threshold);
     if let Some(p) = t.chance_now() {
         return Some(format!("**{}** to reach {need}", percent(p)));
     }
@@ -458,28 +453,17 @@ fn chance_text(st: &TaskSession) -> Option<String> {
 /// declared, still short) after KISSing every miss one may.
 fn kiss_chance_text(t: &TaskState) -> Option<String> {
     let set = t.kiss_reroll_dice();
-    if set.is_empty() && t.successes() < t.threshold {
-        let misses = t.kissable_misses();
-        if misses.is_empty() {
-            return None;
-        }
-        let p = t.chance_after_kiss(&misses)?;
-        Some(format!(
-            "KISSing every miss you may ({}): {}",
-            misses.len(),
-            percent(p)
-        ))
-    } else {
-        let p = (!set.is_empty())
-            .then(|| t.chance_after_kiss(&set))
-            .flatten()?;
-        Some(format!(
-            "after KISSing the {} declared {}: **{}**",
-            set.len(),
-            if set.len() == 1 { "die" } else { "dice" },
-            percent(p)
-        ))
+    if !set.is_empty() {
+        let dice = count(set.len() as u32, "declared die", "declared dice");
+        let p = percent(t.chance_after_kiss(&set)?);
+        return Some(format!("after KISSing the {dice}: **{p}**"));
     }
+    let misses = t.kissable_misses();
+    if misses.is_empty() || t.successes() >= t.threshold {
+        return None;
+    }
+    let (n, p) = (misses.len(), percent(t.chance_after_kiss(&misses)?));
+    Some(format!("KISSing every miss you may ({n}): {p}"))
 }
 
 /// What the title's count does not say: the Ego effect, explosions
@@ -498,10 +482,8 @@ fn count_extra(t: &TaskState) -> Option<String> {
     if t.phase == TaskPhase::EgoOffer {
         let with = t.successes_under(EgoMode::TensDouble);
         let tens = with.saturating_sub(t.successes());
-        parts.push(format!(
-            "with Ego: **{with}** ({tens} {} on the table)",
-            if tens == 1 { "ten" } else { "tens" }
-        ));
+        let tens = count(tens, "ten", "tens");
+        parts.push(format!("with Ego: **{with}** ({tens} on the table)"));
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
@@ -524,13 +506,8 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
                 } else {
                     format!(" ({}'s)", st.name_of(d.owner))
                 };
-                format!(
-                    "{by}'s {was}{owner} with {}",
-                    d.kiss_source
-                        .as_ref()
-                        .map(kiss_source_text)
-                        .unwrap_or_default()
-                )
+                let with = d.kiss_source.as_ref().map(kiss_source_text);
+                format!("{by}'s {was}{owner} with {}", with.unwrap_or_default())
             })
             .collect();
         if !kissed.is_empty() {
@@ -542,22 +519,15 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
         .kisses
         .iter()
         .map(|k| {
-            let face = t.die(k.die).map(|d| d.face).unwrap_or_default();
-            let owner = t.die(k.die).map(|d| d.owner).unwrap_or(k.by);
+            let (face, owner) = t.die(k.die).map_or((0, k.by), |d| (d.face, d.owner));
             let whose = if owner == k.by {
                 format!("{}'s {face}", st.name_of(k.by))
             } else {
                 format!("{}: {}'s {face}", st.name_of(k.by), st.name_of(owner))
             };
-            format!(
-                "{whose} with {}{}",
-                kiss_source_text(&k.source),
-                if k.approved {
-                    String::new()
-                } else {
-                    format!(", awaiting the {}", super::GM)
-                }
-            )
+            let wait = (!k.approved).then(|| format!(", awaiting the {GM}"));
+            let with = kiss_source_text(&k.source);
+            format!("{whose} with {with}{}", wait.unwrap_or_default())
         })
         .collect();
     if !declared.is_empty() {
@@ -719,14 +689,12 @@ fn kiss_rows(d: &Draw<TaskButton>, st: &TaskSession) -> Vec<Row> {
     rows.extend(kiss_menu(d, st));
     rows.extend(pay_menu(d, st));
     rows.push(Row::Buttons(kiss_roll_row(d, st)));
-    let mut gm = Vec::new();
-    if t.kisses.iter().any(|k| !k.approved) {
-        gm.push(d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success));
-    }
-    if !t.kisses.is_empty() {
-        gm.push(d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger));
-    }
-    rows.push(d.gm_row(gm));
+    let approve = d.b(TaskButton::KissApprove, "Approve KISSes", Style::Success);
+    let veto = d.b(TaskButton::KissVeto, "Veto last KISS", Style::Danger);
+    rows.push(d.gm_row(shown([
+        (t.kisses.iter().any(|k| !k.approved), approve),
+        (!t.kisses.is_empty(), veto),
+    ])));
     rows
 }
 
@@ -746,19 +714,17 @@ fn kiss_menu(d: &Draw<TaskButton>, st: &TaskSession) -> Option<Row> {
     for die in dice {
         let owner = st.name_of(die.owner);
         let state = if die.succeeds(t.edition) {
-            word(t.edition, 1)
+            beat_words(t.edition).0
         } else {
-            "miss".into()
+            "miss"
         };
         let mut pays: Vec<(String, String, String)> = vec![
             ("lot".into(), "a Lot".into(), "pay a Lot".into()),
             ("stunt".into(), "a stunt".into(), "pay with a stunt".into()),
         ];
-        let mut payers = vec![t.roller];
-        if die.owner != t.roller {
-            payers.push(die.owner);
-        }
-        for p in payers {
+        // The roller's, then the die's owner's (their own die: the same
+        // values, each listed once).
+        for p in [t.roller, die.owner] {
             for o in st.kiss_names.get(&p).into_iter().flatten() {
                 let value: String = o.value.chars().take(KISS_VALUE_TEXT + 3).collect();
                 if pays.iter().any(|(v, _, _)| *v == value) {
@@ -938,9 +904,9 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
     // The changes themselves are listed on the task's message just above:
     // this one only shows where everyone stands now.
     let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(kind.colour());
-    let mut people: Vec<(i64, String)> = vec![(t.roller, t.job.clone())];
-    people.extend(t.accepted_allies().map(|a| (a.id, a.job.clone())));
-    for (who, job) in people.into_iter().take(10) {
+    // The roller and each accepted ally, with the job they used.
+    let allies = t.accepted_allies().map(|a| (a.id, &a.job));
+    for (who, job) in std::iter::once((t.roller, &t.job)).chain(allies).take(10) {
         let Some(sheet) = ctx.sheets.get(&who) else {
             continue;
         };
@@ -949,7 +915,7 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
             lot_pips(sheet.lots),
             super::format::ego_text(sheet.ego)
         )];
-        if let Some(key) = sheet.job_key(&job) {
+        if let Some(key) = sheet.job_key(job) {
             lines.push(job_line(key, &sheet.jobs[key], &t.settings));
         }
         e = e.field(st.name_of(who), lines.join("\n"), false);

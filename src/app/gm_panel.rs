@@ -64,12 +64,7 @@ pub fn split(id: &ButtonId) -> Option<(Panel, ButtonId)> {
 
 /// The label of the ⚙ button: `⚙ FC`, `⚙ Referee`.
 pub fn label(gm: &str) -> String {
-    let mut chars = gm.chars();
-    let word = match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    };
-    format!("⚙ {word}")
+    format!("⚙ {}", super::view::capitalised(gm))
 }
 
 /// Takes the game-master buttons out of a view and, when an enabled one

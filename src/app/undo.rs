@@ -13,6 +13,7 @@
 
 use serde_json::{json, Value};
 
+use super::view::capitalised;
 use super::{log, Act, AppError, Caller};
 use crate::storage::{self, character_history::Change, characters::Character, Tx};
 
@@ -176,11 +177,9 @@ fn label(path: &str) -> String {
         }
         out.push(seg.replace('_', " "));
     }
-    let text = out.join(" ");
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => "sheet".to_string(),
+    match capitalised(&out.join(" ")) {
+        text if text.is_empty() => "sheet".to_string(),
+        text => text,
     }
 }
 

@@ -407,6 +407,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// `text` with its first letter upper-cased (`"referee"` → `"Referee"`);
+/// empty stays empty.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// User text (a name, a nickname) made plain for a message's content:
 /// `@everyone`, `@here` and anything shaped like a mention (`<@…>`,
 /// `<@!…>`, `<@&…>`, `<#…>`) get a zero-width space after `@`/`#`, so Discord
@@ -701,6 +711,14 @@ pub fn join_capped(lines: &[String], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn capitalised_upper_cases_the_first_letter_only() {
+        assert_eq!(capitalised("referee"), "Referee");
+        assert_eq!(capitalised("élan vital"), "Élan vital");
+        assert_eq!(capitalised("FC"), "FC");
+        assert_eq!(capitalised(""), "");
+    }
 
     #[test]
     fn a_count_names_one_or_many() {

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::text::iso_utc;
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
-use crate::app::view::{colour, Button, Embed, File, Style, View};
+use crate::app::view::{capitalised, colour, Button, Embed, File, Style, View};
 use crate::app::{log, rights, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::erase::{self, Held, MemberData, ERASED};
 use crate::storage::sessions::{Session, Status};
@@ -239,14 +239,6 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt, held: Option<Held
         b(Answer::YES, "Delete", Style::Danger),
         b(Answer::NO, "Keep", Style::Secondary),
     ])
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }
 
 /// A click on an erasure question: only the member who asked may answer

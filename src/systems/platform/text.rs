@@ -28,14 +28,8 @@ pub fn logged_system<'a>(
 pub fn system_name(reg: &Registry, system: &str) -> String {
     match logged_system(reg, system) {
         Some(s) => s.name().to_string(),
-        None => {
-            let other = system;
-            let mut c = other.chars();
-            match c.next() {
-                Some(f) => f.to_uppercase().chain(c).collect(),
-                None => "?".into(),
-            }
-        }
+        None if system.is_empty() => "?".into(),
+        None => crate::app::view::capitalised(system),
     }
 }
 

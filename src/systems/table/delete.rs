@@ -10,7 +10,7 @@ use super::whose;
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
-use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::view::{capitalised, colour, Button, Embed, Style, View};
 use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
@@ -74,14 +74,6 @@ pub async fn ask_row(turn: Turn<'_, Table>, system: &dyn System, row: Character)
     })
     .start(KIND, &prompt, Status::Open, timeout);
     turn.finish(out).await
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }
 
 /// The prompt (or its result) of a session of `kind` (this feature's

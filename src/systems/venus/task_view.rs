@@ -442,11 +442,7 @@ fn chance_text(st: &TaskSession) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
-    let mut s = parts.join("\n");
-    if let Some(first) = s.get(..1) {
-        s = first.to_uppercase() + &s[1..];
-    }
-    Some(s)
+    Some(crate::app::view::capitalised(&parts.join("\n")))
 }
 
 /// During the KISS round: the chance after the declared KISSes, or (none

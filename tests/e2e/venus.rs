@@ -2491,3 +2491,57 @@ async fn ve_sheet_set_leaves_names_to_the_shared_rename() {
     assert!(shown.title().contains("Zed"), "{}", shown.title());
     t.stop().await;
 }
+
+/// An ability's name is shown as typed: its markdown is escaped where it
+/// is drawn as text (the new sheet's line, a check's total, a task's pool
+/// and hint), while the embed author, which Discord shows as plain text,
+/// keeps it as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ability_named_with_markdown_shows_as_typed() {
+    let t = table("ve-ability-markdown", 1).await;
+    let created = one(
+        &t,
+        "alice: /ve sheet create name:Ada abilities:\"*Fin*_esse Gold 4, Might Silver 3\"",
+    )
+    .await;
+    assert!(
+        created
+            .text()
+            .contains(r"joins the table with \*Fin\*\_esse Gold 4, Might Silver 3."),
+        "{}",
+        created.text()
+    );
+    play(
+        &t,
+        "alice: /ve sheet job name:Pilot inherits:\"*Fin*_esse, Might\" level:2",
+    )
+    .await;
+    let check = one(&t, "alice: /ve check ability:*Fin*_esse difficulty:2").await;
+    assert_eq!(author(&check), "Ada · *Fin*_esse check");
+    assert!(
+        check
+            .field("Total")
+            .unwrap()
+            .contains(r"+ 4 \*Fin\*\_esse (🟡 Gold)"),
+        "{:?}",
+        check.field("Total")
+    );
+    let task = one(
+        &t,
+        "alice: /ve task job:Pilot ability:*Fin*_esse difficulty:2",
+    )
+    .await;
+    assert!(
+        task.field("Pool")
+            .unwrap()
+            .starts_with(r"\*Fin\*\_esse: 6 D10"),
+        "{:?}",
+        task.field("Pool")
+    );
+    assert!(
+        task.text().contains(r"inheriting \*Fin\*\_esse)"),
+        "{}",
+        task.text()
+    );
+    t.stop().await;
+}

@@ -9,7 +9,7 @@ use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
 use super::GM;
-use crate::app::view::{count, Embed, Row, Style, View};
+use crate::app::view::{count, escape, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
@@ -247,7 +247,7 @@ fn total_text(c: &CheckState) -> String {
         "{} + {} {} ({})",
         c.natural,
         c.score,
-        c.ability,
+        escape(&c.ability),
         rank_label(c.rank)
     );
     if !c.bonus_dice.is_empty() || c.bonus > 0 {
@@ -298,12 +298,11 @@ fn factor_lines(c: &CheckState) -> Vec<String> {
             } else {
                 format!("{}, ", kind_word(f.kind))
             };
-            let wait = if f.approved {
-                ""
-            } else {
-                " — awaiting the FC"
+            let wait = match f.approved {
+                true => String::new(),
+                false => format!(" — awaiting the {GM}"),
             };
-            format!("{} ({kind}{worth}){wait}", f.name)
+            format!("{} ({kind}{worth}){wait}", escape(&f.name))
         })
         .collect()
 }

@@ -133,7 +133,7 @@ pub async fn create(
     } else {
         format!(
             "📜 {who} joins the table with {}. Next: `/ve sheet job`.",
-            crate::app::view::plain(&given.join(", "))
+            crate::app::view::escape(&crate::app::view::plain(&given.join(", ")))
         )
     };
     turn.finish(Outcome::answer(Response::message(View::text(text))).log(entry))

@@ -14,7 +14,7 @@ use super::format::{cut, factor_terms, level_text, lot_pips, percent, rank_label
 use super::sheet_view::job_line;
 use super::state::TaskSession;
 use super::GM;
-use crate::app::view::{count, Button, Embed, Row, Style, View};
+use crate::app::view::{count, escape, Button, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::task::{
     AidStatus, CloseKind, Crit, EgoMode, KissSource, Purchase, TaskDie, TaskPhase, SECONDARY,
@@ -228,7 +228,7 @@ fn phase_hint(st: &TaskSession) -> String {
         TaskPhase::AidOffers => format!(
             "Allies: **Offer aid** (up to {}, a job of level 1+ inheriting {}), taken at once; {r} may **Refuse** it, then **Roll**.",
             t.max_allies(),
-            t.ability
+            escape(&t.ability)
         ),
         TaskPhase::KissDeclaration => match t.edition {
             Edition::One => format!(
@@ -351,12 +351,15 @@ fn pool_text(t: &TaskState) -> String {
     };
     let mut pool = format!(
         "{}: {} {die} · {} ({min})",
-        t.ability,
+        escape(&t.ability),
         t.pool,
         rank_label(t.rank)
     );
     if t.learning {
-        pool.push_str(&format!(" · the {} score, while learning", t.ability));
+        pool.push_str(&format!(
+            " · the {} score, while learning",
+            escape(&t.ability)
+        ));
     }
     if let Some(from) = t.pool_capped_from {
         pool.push_str(&format!(" · capped from {from}"));

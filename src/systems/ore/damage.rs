@@ -163,16 +163,11 @@ pub enum Who<'a> {
     One(Option<&'a str>, Option<i64>),
 }
 
-async fn sheets(
-    turn: &mut Turn<'_>,
-    who: Who<'_>,
-    what: &str,
-) -> Result<Vec<Loaded<OreSheet>>, AppError> {
+/// The sheets `who` names ([`each_sheet`] has checked the caller is the
+/// Compiler).
+async fn sheets(turn: &mut Turn<'_>, who: Who<'_>) -> Result<Vec<Loaded<OreSheet>>, AppError> {
     match who {
-        Who::All => {
-            turn.require_gm(GM, what)?;
-            turn.every_character(200).await
-        }
+        Who::All => turn.every_character(200).await,
         Who::One(name, player) => Ok(vec![target(turn, name, player).await?]),
     }
 }
@@ -190,7 +185,7 @@ async fn each_sheet(
     let mut turn = Turn::begin(app, caller).await?;
     // Rounds and combat belong to the Compiler (issue 13).
     turn.require_gm(GM, what)?;
-    let list = sheets(&mut turn, who, what).await?;
+    let list = sheets(&mut turn, who).await?;
     let mut out = Vec::new();
     let mut changed: Vec<(String, Vec<String>, bool)> = Vec::new();
     let mut quiet: Vec<String> = Vec::new();

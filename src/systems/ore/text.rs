@@ -415,14 +415,10 @@ fn damage_taken(ev: &OreEvent, sheet: &OreSheet) -> Option<String> {
         s.push_str(&format!(" ({raw} minus {defense} defense)"));
     }
     if *overflow_after_zero > 0 {
+        s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
         // Only damage past 0 Vitality (Health) kills (VV-13).
         if *target == Damageable::Vitality {
-            s.push_str(&format!(
-                "; {overflow_after_zero} damage taken at 0 (dead at {})",
-                sheet.track(*target).max
-            ));
-        } else {
-            s.push_str(&format!("; {overflow_after_zero} damage taken at 0"));
+            s.push_str(&format!(" (dead at {})", sheet.track(*target).max));
         }
     }
     s.push('.');

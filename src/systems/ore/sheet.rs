@@ -381,7 +381,6 @@ fn world_name(w: World) -> &'static str {
 pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     let s = &ch.sheet;
     let d = &s.defenses;
-    let conditions = condition_words(s);
     let mut e = Embed::new(format!("📇 {}", ch.name()))
         .description(format!("<@{}> · {}", ch.row.owner_id, kind_line(s)))
         .colour(if s.conditions.incapacitated() {
@@ -416,15 +415,16 @@ pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     if !combat.is_empty() {
         e = e.field("Combat", combat.join(" · "), false);
     }
-    e.field(
-        "Conditions",
-        if conditions.is_empty() {
-            "none".to_string()
-        } else {
-            conditions.join(", ")
-        },
-        false,
-    )
+    e.field("Conditions", or_none(&condition_words(s)), false)
+}
+
+/// Names joined by commas, or "none" (the Chips, the conditions).
+fn or_none<S: std::borrow::Borrow<str>>(names: &[S]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// What the character is: world, mob, living, natively digital.
@@ -481,15 +481,11 @@ fn comp_lines(c: &crate::rules::ore::sheet::Comp) -> Vec<String> {
         c.battery_max,
         if c.plugged_in { " (plugged in)" } else { "" }
     ));
-    let chips = if c.chips.is_empty() {
-        "none".to_string()
-    } else {
-        c.chips.join(", ")
-    };
     comp.push(format!(
-        "Chips ({}/{}): {chips}",
+        "Chips ({}/{}): {}",
         c.chips.len(),
-        c.processing_power
+        c.processing_power,
+        or_none(&c.chips)
     ));
     comp
 }

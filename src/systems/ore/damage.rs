@@ -367,15 +367,12 @@ pub async fn repair_in(
         overridden: engineering.is_some(),
         pool: by.clone(),
     };
-    let author = if engineering.is_some() {
-        format!("{by} · repairs {}'s Cyber", ch.name())
-    } else {
-        format!(
-            "{by} ({}) · repairs {}'s Cyber",
-            text::count(outcome.pool, "die", "dice"),
-            ch.name()
-        )
+    // An override names its dice in `by` already.
+    let pool = match engineering {
+        Some(_) => String::new(),
+        None => format!(" ({})", text::count(outcome.pool, "die", "dice")),
     };
+    let author = format!("{by}{pool} · repairs {}'s Cyber", ch.name());
     let view = repair_view(author, &outcome, &events, &ch.sheet, chance);
     changed(ch, "repair", &inputs, &events, view)
 }

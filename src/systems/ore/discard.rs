@@ -67,15 +67,19 @@ pub async fn click(
     let guild = caller.guild_id;
     let mut ch = by_id(turn.tx(), guild, state.character).await?;
     let mut changed = None;
-    let status = if ch.sheet.cache_excess(&settings) == 0 {
+    if ch.sheet.cache_excess(&settings) == 0 {
         state
             .lines
             .push("The cache is no longer over its maximum.".into());
+    } else {
+        let entry = discard(&mut state, &mut ch, &settings, click)?;
+        changed = Some((checked(ch.clone())?, entry));
+    }
+    // The report stays open while the cache is still over its maximum.
+    let status = if ch.sheet.cache_excess(&settings) == 0 {
         Status::Closed
     } else {
-        let (status, entry) = discard(&mut state, &mut ch, &settings, click)?;
-        changed = Some((checked(ch.clone())?, entry));
-        status
+        Status::Open
     };
     let minutes = Some(turn.guild.session_timeout_minutes);
     let stored = VvState::Report(state.clone());
@@ -97,27 +101,20 @@ pub async fn click(
     turn.finish(out).await
 }
 
-/// Discards the die picked in `click` from `ch`'s cache and notes it;
-/// the report stays open while the cache is still over its maximum.
-/// Gives the report's status and the log entry.
+/// Discards the die picked in `click` from `ch`'s cache and notes it.
+/// Gives the log entry.
 fn discard(
     state: &mut ReportState,
     ch: &mut Loaded<OreSheet>,
     settings: &OreSettings,
     click: &Click<'_>,
-) -> Result<(Status, Record), AppError> {
+) -> Result<Record, AppError> {
     let die = parse_discard(click.values, &ch.sheet, settings)?;
     let events = ch.sheet.discard_cache_die(settings, Some(die))?;
     state.lines.extend(text::events(&events, &ch.sheet));
-    let status = if ch.sheet.cache_excess(settings) == 0 {
-        Status::Closed
-    } else {
-        Status::Open
-    };
     let values: record::Picked = click.values.to_vec();
-    let entry = Record::new(VvButton::Discard.encode().0, &values, &events)
+    Ok(Record::new(VvButton::Discard.encode().0, &values, &events)
         .dice(&ch.sheet.cache, Vec::new())
         .character(ch.row.id)
-        .on_session();
-    Ok((status, entry))
+        .on_session())
 }

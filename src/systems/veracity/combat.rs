@@ -598,10 +598,7 @@ fn fight_outcome(
         answer(view, done)
     })
     .save(session, &state, status, None);
-    match log {
-        Some(l) => out.log(l),
-        None => out,
-    }
+    log.into_iter().fold(out, Outcome::log)
 }
 
 /// `/vr-gm combat start`: the referee opens a fight in this channel, with the

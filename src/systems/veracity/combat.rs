@@ -234,11 +234,9 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
                 .turns
                 .current_seat()
                 .map_or("no one".into(), |s| clean(&s.name));
-            let named = f.turns.seat(id).map_or("them".into(), |s| clean(&s.name));
-            let theirs = f
-                .turns
-                .seat(id)
-                .is_some_and(|s| s.owner == Some(caller.user_id));
+            let seat = f.turns.seat(id);
+            let named = seat.map_or("them".into(), |s| clean(&s.name));
+            let theirs = seat.is_some_and(|s| s.owner == Some(caller.user_id));
             return Err(AppError::user(if theirs {
                 format!("It is {now}'s turn, not {named}'s: {named} acts on their own turn. Leave `name` out to act as {now}.")
             } else {

@@ -234,11 +234,9 @@ fn acting_seat(f: &Fight, caller: &Caller, gm: bool, name: Option<&str>) -> Resu
                 .turns
                 .current_seat()
                 .map_or("no one".into(), |s| clean(&s.name));
-            let named = f.turns.seat(id).map_or("them".into(), |s| clean(&s.name));
-            let theirs = f
-                .turns
-                .seat(id)
-                .is_some_and(|s| s.owner == Some(caller.user_id));
+            let seat = f.turns.seat(id);
+            let named = seat.map_or("them".into(), |s| clean(&s.name));
+            let theirs = seat.is_some_and(|s| s.owner == Some(caller.user_id));
             return Err(AppError::user(if theirs {
                 format!("It is {now}'s turn, not {named}'s: {named} acts on their own turn. Leave `name` out to act as {now}.")
             } else {
@@ -598,10 +596,7 @@ fn fight_outcome(
         answer(view, done)
     })
     .save(session, &state, status, None);
-    match log {
-        Some(l) => out.log(l),
-        None => out,
-    }
+    log.into_iter().fold(out, Outcome::log)
 }
 
 /// `/vr-gm combat start`: the referee opens a fight in this channel, with the
@@ -644,34 +639,28 @@ pub struct Seating<'a> {
 pub async fn add(app: &App, caller: &Caller, seat: Seating<'_>) -> AppResult {
     let by_sheet = seat.character.character.is_some() || seat.character.player.is_some();
     let op = match (seat.name.map(str::trim).filter(|n| !n.is_empty()), by_sheet) {
-        (Some(name), false) => Op::Add {
+        (Some(name), false) => Ok(Op::Add {
             name,
             hp: seat.hp.unwrap_or(0),
             flesh: seat.flesh.unwrap_or(4),
             side: seat.side,
-        },
-        (None, true) if seat.hp.is_none() && seat.flesh.is_none() => Op::Join {
+        }),
+        (None, true) if seat.hp.is_none() && seat.flesh.is_none() => Ok(Op::Join {
             pick: seat.character,
             side: seat.side,
             by_gm: true,
-        },
+        }),
         (None, true) => {
-            return Err(AppError::user(
-                "A character's sheet gives its HP and Flesh: leave `hp` and `flesh` out.",
-            ))
+            Err("A character's sheet gives its HP and Flesh: leave `hp` and `flesh` out.")
         }
         (Some(_), true) => {
-            return Err(AppError::user(
-                "Seat one at a time: a quick NPC's `name`, or a `character` with a sheet.",
-            ))
+            Err("Seat one at a time: a quick NPC's `name`, or a `character` with a sheet.")
         }
         (None, false) => {
-            return Err(AppError::user(
-                "Give a quick NPC's `name`, or a `character` with a sheet (and its `player`).",
-            ))
+            Err("Give a quick NPC's `name`, or a `character` with a sheet (and its `player`).")
         }
     };
-    by_command(app, caller, op).await
+    by_command(app, caller, op.map_err(AppError::user)?).await
 }
 
 /// `/vr-gm combat mark`: the referee marks a combatant visible, immobilised,

@@ -151,15 +151,16 @@ pub fn embed(f: &Fight) -> Embed {
     }
     let mut description = blocks.join("\n\n");
     truncate(&mut description, 3800);
+    let tone = if f.ended {
+        look::Outcome::Closed
+    } else if !f.started() || f.surprise() {
+        look::Outcome::Pending
+    } else {
+        look::Outcome::Info
+    };
     let mut e = Embed::new(title(f))
         .description(description)
-        .colour(if f.ended {
-            look::Outcome::Closed.colour()
-        } else if !f.started() || f.surprise() {
-            look::Outcome::Pending.colour()
-        } else {
-            look::Outcome::Info.colour()
-        });
+        .colour(tone.colour());
     if !f.log.is_empty() {
         let mut log = f.log.join("\n");
         truncate(&mut log, 1000);

@@ -368,14 +368,12 @@ pub async fn end_scene(app: &App, caller: &Caller) -> AppResult {
     };
     let log = target::entry("end_scene", &ended, &[]).on_session();
     let scene = scene_embed(marks, &restored);
-    let mut out = board_outcome(&mut turn, board, &list, None, move |mut v| {
+    let out = board_outcome(&mut turn, board, &list, None, move |mut v| {
         v.embeds.insert(0, scene);
         Response::message(v)
     })
     .await?;
-    for c in sheets {
-        out = out.sheet(c);
-    }
+    let out = sheets.into_iter().fold(out, Outcome::sheet);
     turn.finish(out.log(log)).await
 }
 

@@ -239,3 +239,15 @@ pub async fn prepare_on_copy<C: Change>(
         character: Some(c.row.id),
     })
 }
+
+/// Reads `json`, a change as an approval stored it, as a `C`, asserting
+/// that it writes back key for key and is about `who`: what a game's test
+/// of its stored approvals checks for each shape it ever stored.
+#[cfg(test)]
+pub fn read_back<C: Change>(json: &str, who: &Who) -> C {
+    let stored: serde_json::Value = serde_json::from_str(json).unwrap();
+    let mut change: C = serde_json::from_value(stored.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&change).unwrap(), stored, "{json}");
+    assert_eq!(change.whose().owned(), *who, "{json}");
+    change
+}

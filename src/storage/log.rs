@@ -47,6 +47,20 @@ impl LogEntry {
     }
 }
 
+#[cfg(test)]
+impl LogEntry {
+    /// A test entry: `action` with its `inputs` and `outcome` JSON, every
+    /// other field its default.
+    pub fn sample(action: &str, inputs: &str, outcome: &str) -> Self {
+        LogEntry {
+            action: action.into(),
+            inputs: inputs.into(),
+            outcome: outcome.into(),
+            ..LogEntry::default()
+        }
+    }
+}
+
 /// Appends an entry that belongs to no game and returns its id.
 pub async fn append(tx: &mut Tx, e: &LogEntry) -> Result<i64, StorageError> {
     append_in(tx, e, None).await

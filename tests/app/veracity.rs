@@ -60,34 +60,17 @@ async fn only_the_fc_rolls_for_another_member() {
     ada(&app).await;
     let bob = caller("bob");
     let alice = caller("alice");
-    let no = saves::save_with_help(
-        &app,
-        &bob,
-        target::Save {
-            inventory: InventoryKind::Flesh,
-            modifier: 0,
-            facet: None,
-            pick: Pick::new(None, Some(alice.user_id)),
-        },
-        (None, None),
-        None,
-    )
-    .await;
+    // The same save, asked by Bob and then by the FC.
+    let alices_flesh = target::Save {
+        inventory: InventoryKind::Flesh,
+        modifier: 0,
+        facet: None,
+        pick: Pick::new(None, Some(alice.user_id)),
+    };
+    let no = saves::save_with_help(&app, &bob, alices_flesh, (None, None), None).await;
     assert!(!refusal(&no).is_empty());
     let fc = caller("fc");
-    let r = saves::save_with_help(
-        &app,
-        &fc,
-        target::Save {
-            inventory: InventoryKind::Flesh,
-            modifier: 0,
-            facet: None,
-            pick: Pick::new(None, Some(alice.user_id)),
-        },
-        (None, None),
-        None,
-    )
-    .await;
+    let r = saves::save_with_help(&app, &fc, alices_flesh, (None, None), None).await;
     assert_eq!(first(&r).0, "message");
 }
 

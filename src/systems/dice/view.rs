@@ -273,10 +273,8 @@ mod tests {
 
     #[test]
     fn a_history_line_states_expression_and_result() {
-        let e = |inputs: &str, outcome: &str| crate::storage::log::LogEntry {
-            inputs: inputs.into(),
-            outcome: outcome.into(),
-            ..Default::default()
+        let e = |inputs: &str, outcome: &str| {
+            crate::storage::log::LogEntry::sample("", inputs, outcome)
         };
         assert_eq!(
             history_line(&e(r#"{"expression":"2d6 + 3"}"#, r#"{"total":11}"#)).as_deref(),

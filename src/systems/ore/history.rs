@@ -146,12 +146,7 @@ mod tests {
     use crate::rules::ore::sheet::{Damageable, Stat};
 
     fn entry(action: &str, events: &[OreEvent]) -> LogEntry {
-        LogEntry {
-            action: action.into(),
-            inputs: "{}".into(),
-            outcome: serde_json::to_string(events).unwrap(),
-            ..LogEntry::default()
-        }
+        LogEntry::sample(action, "{}", &serde_json::to_string(events).unwrap())
     }
 
     #[test]

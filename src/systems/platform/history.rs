@@ -537,18 +537,9 @@ fn pairs(o: &serde_json::Map<String, Value>) -> String {
 mod tests {
     use super::*;
 
-    fn entry(inputs: &str, outcome: &str) -> crate::storage::log::LogEntry {
-        crate::storage::log::LogEntry {
-            action: "roll".into(),
-            inputs: inputs.into(),
-            outcome: outcome.into(),
-            ..Default::default()
-        }
-    }
-
     #[test]
     fn shared_summaries_read_as_words() {
-        let s = |i: &str, o: &str| summary(&entry(i, o));
+        let s = |i: &str, o: &str| summary(&crate::storage::log::LogEntry::sample("roll", i, o));
         assert_eq!(
             s(r#"{"expression":"8d6"}"#, r#"{"total":27}"#),
             "expression: 8d6 · total: 27"

@@ -68,18 +68,9 @@ fn result(o: &RollOutcome) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
-        LogEntry {
-            action: action.into(),
-            inputs: inputs.into(),
-            outcome: outcome.into(),
-            ..LogEntry::default()
-        }
-    }
-
     #[test]
     fn a_roll_reads_as_one_short_line() {
-        let e = entry(
+        let e = LogEntry::sample(
             "roll",
             r#"{"request":{"traits":["Wits","Alertness"],"difficulty":null,"threshold":0}}"#,
             r#"{"outcome":{"result":"success","successes":4},"automatic":false,"phase":"closed","willpower_before":null,"willpower_after":null,"events":[]}"#,
@@ -88,7 +79,7 @@ mod tests {
             line(&e).as_deref(),
             Some("Wits + Alertness → success, 4 successes")
         );
-        let e = entry(
+        let e = LogEntry::sample(
             "spend",
             r#"{"button":"spend"}"#,
             r#"{"outcome":{"result":"success","successes":4},"automatic":true,"phase":"closed","willpower_before":5,"willpower_after":4,"events":[]}"#,
@@ -97,12 +88,15 @@ mod tests {
             line(&e).as_deref(),
             Some("automatic success, 4 successes · willpower 5 → 4")
         );
-        let e = entry(
+        let e = LogEntry::sample(
             "pool",
             r#"{"request":{"dice":6,"difficulty":7}}"#,
             r#"{"outcome":{"result":"botch","botches":2},"automatic":false,"phase":"closed"}"#,
         );
         assert_eq!(line(&e).as_deref(), Some("6 dice at 7 → botch of size 2"));
-        assert_eq!(line(&entry("sheet_set", "{}", r#"{"text":"x"}"#)), None);
+        assert_eq!(
+            line(&LogEntry::sample("sheet_set", "{}", r#"{"text":"x"}"#)),
+            None
+        );
     }
 }

@@ -130,24 +130,15 @@ fn task_word(word: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
-        LogEntry {
-            action: action.into(),
-            inputs: inputs.into(),
-            outcome: outcome.into(),
-            ..LogEntry::default()
-        }
-    }
-
     #[test]
     fn a_closed_task_reads_as_its_result() {
-        let e = entry(
+        let e = LogEntry::sample(
             "task_finish",
             r#"{"actions":[],"values":[]}"#,
             r#"{"events":[],"phase":"closed","outcome":{"success":false,"successes":1,"threshold":3,"declined_primary":false,"margin_percent":null,"crit":null}}"#,
         );
         assert_eq!(line(&e).unwrap(), "finished spending → ❌ Failure · 1 of 3");
-        let e = entry(
+        let e = LogEntry::sample(
             "task_kiss",
             r#"{"actions":[],"values":[]}"#,
             r#"{"phase":"kiss_declaration","outcome":null}"#,
@@ -157,19 +148,22 @@ mod tests {
 
     #[test]
     fn a_sheet_edit_and_unknown_entries() {
-        let e = entry("sheet", r#"{"edit":"job","inputs":{}}"#, "{}");
+        let e = LogEntry::sample("sheet", r#"{"edit":"job","inputs":{}}"#, "{}");
         assert_eq!(line(&e).unwrap(), "edit: job");
-        assert_eq!(line(&entry("spotlight_next", "{}", "{}")), None);
-        assert_eq!(line(&entry("check_roll", "not json", "{}")), None);
+        assert_eq!(line(&LogEntry::sample("spotlight_next", "{}", "{}")), None);
+        assert_eq!(
+            line(&LogEntry::sample("check_roll", "not json", "{}")),
+            None
+        );
     }
 
     /// A check row as older versions wrote it (here without a readable
     /// setup) still reads as its result.
     #[test]
     fn an_older_check_row_reads_as_its_result() {
-        let e = entry("check_npc", "{}", r#"{"events":[],"result":"pass"}"#);
+        let e = LogEntry::sample("check_npc", "{}", r#"{"events":[],"result":"pass"}"#);
         assert_eq!(line(&e).unwrap(), "check: rolled the d20 → ✅ Pass");
-        let e = entry("check_roll", r#"{"setup":7}"#, r#"{"result":"no_such"}"#);
+        let e = LogEntry::sample("check_roll", r#"{"setup":7}"#, r#"{"result":"no_such"}"#);
         assert_eq!(line(&e).unwrap(), "check: rolled the d20");
     }
 }

@@ -83,15 +83,6 @@ fn created_line(inputs: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn entry(action: &str, inputs: &str, outcome: &str) -> LogEntry {
-        LogEntry {
-            action: action.into(),
-            inputs: inputs.into(),
-            outcome: outcome.into(),
-            ..LogEntry::default()
-        }
-    }
-
     #[test]
     fn stress_and_items_read_as_words() {
         let stress = serde_json::to_string(&vec![
@@ -100,15 +91,15 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            line(&entry("stress", "{}", &stress)).unwrap(),
+            line(&LogEntry::sample("stress", "{}", &stress)).unwrap(),
             "🟡 +2 Stress · Light slots 3, 4 · 1 discarded"
         );
         let created = r#"{"name":"Ada","light":7,"flesh":5,"facet":"Cruel","npc":false}"#;
         assert_eq!(
-            line(&entry("sheet_create", created, "[]")).unwrap(),
+            line(&LogEntry::sample("sheet_create", created, "[]")).unwrap(),
             "New sheet · Light 7, Flesh 5 · Facet Cruel"
         );
-        assert_eq!(line(&entry("end_scene", "{}", "[]")), None);
-        assert_eq!(line(&entry("stress", "{}", "not json")), None);
+        assert_eq!(line(&LogEntry::sample("end_scene", "{}", "[]")), None);
+        assert_eq!(line(&LogEntry::sample("stress", "{}", "not json")), None);
     }
 }

@@ -414,6 +414,17 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         field.starts_with("**Hacking:skill, Lore:knowledge**\nExtra traits"),
         "{field}"
     );
+    // A system's house rules say how its own game master changes them
+    // (the storyteller has `/st-gm`, not always `/fc`), in its own word.
+    assert_eq!(
+        out.embeds()[0]["footer"]["text"],
+        "The storyteller changes one with /st-gm settings set name:<setting> value:<value>."
+    );
+    let out = private(&t, "alice", "/fc settings show scope:\"Every system (shared)\"").await;
+    assert_eq!(
+        out.embeds()[0]["footer"]["text"],
+        "The FC changes one with /fc set name:<setting> value:<value>."
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

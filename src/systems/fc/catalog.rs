@@ -24,6 +24,10 @@ pub enum Scope {
         id: &'static str,
         /// Its display name.
         name: &'static str,
+        /// What it calls its game master ([`System::gm`]).
+        gm: &'static str,
+        /// Its command root ([`System::command_root`]), if it has one.
+        root: Option<&'static str>,
     },
 }
 
@@ -33,6 +37,26 @@ impl Scope {
         Scope::System {
             id: s.id(),
             name: s.name(),
+            gm: s.gm(),
+            root: s.command_root(),
+        }
+    }
+
+    /// How the game master changes one of the scope's settings, for an
+    /// embed's footer (plain text): a system's with its own
+    /// `/<root>-gm settings set`, which its game masters have, the shared
+    /// ones with `/fc set`.
+    pub fn how_to_set(self) -> String {
+        match self {
+            Scope::System {
+                gm,
+                root: Some(root),
+                ..
+            } => format!(
+                "The {gm} changes one with /{} settings set name:<setting> value:<value>.",
+                crate::kit::gm_root(root)
+            ),
+            _ => "The FC changes one with /fc set name:<setting> value:<value>.".into(),
         }
     }
 

@@ -142,7 +142,7 @@ pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
             false,
         );
     }
-    View::embed(e.footer("The FC changes one with /fc set name:<setting> value:<value>."))
+    View::embed(e.footer(scope.how_to_set()))
 }
 
 /// The public note of a change.

@@ -241,8 +241,11 @@ impl<'a> Turn<'a> {
     /// FC a window to subvert one unbought secondary consequence, which
     /// changes no number (A-V15). A task rests in the rules' subversion
     /// phase only in that window (kept as `subversion_open`, the task
-    /// closed), so reaching the phase is what says spending just finished.
+    /// closed), so reaching the phase is what says spending just finished
+    /// (a task stored resting there before this is settled by the FC's
+    /// subvert or skip, `spend::subvert`).
     fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
+        let resting = self.st.task.phase == TaskPhase::GmSubversion;
         let (mut task, mut events) = (self.st.task.clone())
             .apply_all(&mut self.party.ctx, step.actions.clone(), &mut self.rng)
             .map_err(fc_words)?;
@@ -260,7 +263,7 @@ impl<'a> Turn<'a> {
                 task = self.rule(task, done, &mut events)?;
             }
         }
-        if task.phase == TaskPhase::GmSubversion {
+        if task.phase == TaskPhase::GmSubversion && !resting {
             let skip = TaskAction::SkipSubversion {
                 actor: Actor {
                     id: self.a.id,

@@ -2403,7 +2403,9 @@ async fn only_the_fc_voids_or_force_closes_a_check() {
 }
 
 /// Alice presses **Void** and **Force close** (of kind `B`: a check's or
-/// a task's) on the roll `shown`: each is refused, in the FC's words.
+/// a task's) on the roll `shown`: each is refused with the shared refusal
+/// of the game master's actions, naming who counts as the FC, and the roll
+/// is left as it was.
 async fn alice_cannot_end<B: RollButton>(t: &Table, shown: &Output) {
     let roll = shown
         .buttons()
@@ -2416,8 +2418,18 @@ async fn alice_cannot_end<B: RollButton>(t: &Table, shown: &Output) {
         let ex = t.click_custom_id("alice", msg, &cid, None).await.unwrap();
         let o = &ex.outputs[0];
         assert_eq!(o.kind, "ephemeral", "{}", o.text());
-        assert_eq!(o.content(), format!("⚠️ Only the FC can {what}."));
+        assert_eq!(
+            o.content(),
+            format!("⚠️ Only the FC can {what}: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).")
+        );
     }
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD_ID as i64, roll.session)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.version, roll.version, "a refused press changed the roll");
 }
 
 /// Edition 1's **Ego: re-roll misses** is withdrawn with the same button

@@ -23,7 +23,7 @@ use crate::systems::venus::context::{actor, minutes, Outcome, Turn as Pipe};
 use crate::systems::venus::party::Party;
 use crate::systems::venus::record::{TaskInputs, TaskOutcomeRecord};
 use crate::systems::venus::state::{TaskSession, VeState};
-use crate::systems::venus::{changes, fc_words, task_view};
+use crate::systems::venus::{changes, fc_words, task_view, GM};
 
 /// A click on a task being handled: the transaction, the session, the
 /// sheets it touches and who pressed.
@@ -159,9 +159,10 @@ impl<'a> Turn<'a> {
         }
     }
 
-    /// Refuses anyone but the FC.
+    /// Refuses anyone but the FC, naming who counts as the FC here
+    /// ([`Pipe::require_gm`]).
     pub fn fc_only(&self, what: &str) -> Result<(), AppError> {
-        crate::systems::venus::fc_only(self.a, what)
+        self.pipe.require_gm(GM, what)
     }
 
     /// The value picked in the menu.

@@ -1403,12 +1403,26 @@ async fn ve_bad_input_is_refused_and_changes_nothing() {
     )
     .await
     .contains("Ada has no job called Acrobat"));
-    assert!(refused(
-        &t,
-        "alice: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:10"
-    )
-    .await
-    .contains("Only the FC"));
+    // The FC's calls, refused to a player naming who counts as the FC.
+    for (line, what) in [
+        (
+            "alice: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:10",
+            "call a roll for another player",
+        ),
+        (
+            "alice: /ve-gm fc call player:alice kind:task ability:Finesse magic:true",
+            "flag a task as magic or for critical results",
+        ),
+        (
+            "alice: /ve-gm fc call player:alice kind:task ability:Finesse ropes:true",
+            "decide whether learning the ropes is a factor",
+        ),
+    ] {
+        assert_eq!(
+            refused(&t, line).await,
+            format!("⚠️ Only the FC can {what}: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).")
+        );
+    }
     assert!(refused(&t, "alice: /ve bonus name:Rope kind:attribute")
         .await
         .contains("no check waiting for bonus factors"));

@@ -1403,12 +1403,26 @@ async fn ve_bad_input_is_refused_and_changes_nothing() {
     )
     .await
     .contains("Ada has no job called Acrobat"));
-    assert!(refused(
-        &t,
-        "alice: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:10"
-    )
-    .await
-    .contains("Only the FC"));
+    // The FC's calls, refused to a player naming who counts as the FC.
+    for (line, what) in [
+        (
+            "alice: /ve-gm fc call player:bob kind:check ability:Finesse difficulty:10",
+            "call a roll for another player",
+        ),
+        (
+            "alice: /ve-gm fc call player:alice kind:task ability:Finesse magic:true",
+            "flag a task as magic or for critical results",
+        ),
+        (
+            "alice: /ve-gm fc call player:alice kind:task ability:Finesse ropes:true",
+            "decide whether learning the ropes is a factor",
+        ),
+    ] {
+        assert_eq!(
+            refused(&t, line).await,
+            format!("⚠️ Only the FC can {what}: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).")
+        );
+    }
     assert!(refused(&t, "alice: /ve bonus name:Rope kind:attribute")
         .await
         .contains("no check waiting for bonus factors"));
@@ -2403,7 +2417,9 @@ async fn only_the_fc_voids_or_force_closes_a_check() {
 }
 
 /// Alice presses **Void** and **Force close** (of kind `B`: a check's or
-/// a task's) on the roll `shown`: each is refused, in the FC's words.
+/// a task's) on the roll `shown`: each is refused with the shared refusal
+/// of the game master's actions, naming who counts as the FC, and the roll
+/// is left as it was.
 async fn alice_cannot_end<B: RollButton>(t: &Table, shown: &Output) {
     let roll = shown
         .buttons()
@@ -2416,8 +2432,18 @@ async fn alice_cannot_end<B: RollButton>(t: &Table, shown: &Output) {
         let ex = t.click_custom_id("alice", msg, &cid, None).await.unwrap();
         let o = &ex.outputs[0];
         assert_eq!(o.kind, "ephemeral", "{}", o.text());
-        assert_eq!(o.content(), format!("⚠️ Only the FC can {what}."));
+        assert_eq!(
+            o.content(),
+            format!("⚠️ Only the FC can {what}: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).")
+        );
     }
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD_ID as i64, roll.session)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.version, roll.version, "a refused press changed the roll");
 }
 
 /// Edition 1's **Ego: re-roll misses** is withdrawn with the same button
@@ -2543,5 +2569,148 @@ async fn an_ability_named_with_markdown_shows_as_typed() {
         "{}",
         task.text()
     );
+    t.stop().await;
+}
+
+/// Ada's failed Finesse task, Bo aiding and T2 bought with a beat still
+/// left, stored as Kismet wrote it before 73332a2 (21 Nov 2026) once she
+/// pressed **Finish**: resting in the rules' subversion phase with nothing
+/// applied yet, no `subversion_open` in its JSON. Its message as drawn now
+/// (a press on its older buttons redraws it) waits for the FC, whose tools
+/// are behind the ⚙. The table, and the session's id and version.
+async fn task_in_the_old_subversion_phase(tag: &str) -> (Table, i64, i64) {
+    let t = table(tag, 1).await;
+    play(&t, "fc: /ve-gm fc edition edition:1").await;
+    play(&t, ADA_AND_BO).await;
+    play(
+        &t,
+        r#"
+alice: /ve task ability:Finesse factors:"Darkness, Guards"
+bob: click Offer aid
+alice: click Roll
+alice: click No KISS
+"#,
+    )
+    .await;
+    let spent = one(&t, "alice: select Buy consequences (1 beat each) = t2").await;
+    assert_eq!(spent.title(), "⏳ Waiting for Ada to spend 1 beat");
+    let sid = kismet::app::component::ButtonId::parse(&spent.buttons()[0].1)
+        .unwrap()
+        .session;
+    let db = t.db().await.unwrap();
+    let mut tx = db.write().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD_ID as i64, sid)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut state: serde_json::Value = serde_json::from_str(&s.state).unwrap();
+    state["task"]["task"]["phase"] = "gm_subversion".into();
+    state["task"]
+        .as_object_mut()
+        .unwrap()
+        .remove("subversion_open");
+    let version = kismet::storage::sessions::update(
+        &mut tx,
+        sid,
+        s.version,
+        &state.to_string(),
+        s.status,
+        None,
+        0,
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    tx.commit().await.unwrap();
+    let waiting = one(&t, "alice: click Finish").await;
+    assert_eq!(waiting.title(), "⏳ Waiting for the FC");
+    assert!(desc(&waiting).contains(
+        "The FC may turn one secondary consequence Ada did not buy against them, or pass."
+    ));
+    assert_eq!(labels(&waiting), ["⚙ FC"]);
+    assert_eq!(job(&sheet(&t, "alice", "Ada").await, "Thief"), (3, 5));
+    (t, sid, version)
+}
+
+/// The FC's `tool` on a task left in the old subversion phase
+/// ([`task_in_the_old_subversion_phase`]) settles it as the rules say:
+/// the result applied once (failure, T2 and aid exp, level-ups), the task
+/// closed with `footer` as its note and "After the task" posted; nothing
+/// is left to decide and a second press changes nothing. The closed
+/// task's description.
+async fn settle_old_subversion(
+    t: &Table,
+    sid: i64,
+    version: i64,
+    tool: &str,
+    footer: &str,
+) -> String {
+    let closed = all(t, &format!("fc: tool {tool}")).await;
+    assert_eq!(closed[0].title(), "❌ Failure · 2 of 3 beats");
+    let text = desc(&closed[0]);
+    for line in [
+        "Ada · Thief +1 exp (failed task) → 6",
+        "Ada · Thief +1 exp (learned something) → 7",
+        "Bo · Acrobat +1 exp (aid) → 4",
+        "Ada · Thief levels up: 3 → 4 🎉",
+        "Bo · Acrobat levels up: 2 → 3 🎉",
+    ] {
+        assert_eq!(text.matches(line).count(), 1, "`{line}` in {text}");
+    }
+    assert!(closed[0].text().contains(&format!("task #1 · {footer}")));
+    assert!(closed[0].buttons().is_empty());
+    assert!(closed
+        .iter()
+        .any(|o| o.title() == "📈 After the task — Ada"));
+    assert!(t.tool("fc", "No subversion").await.is_err());
+    let cid =
+        kismet::systems::venus::buttons::custom_id(&TaskButton::NoSubversion, sid, version + 1);
+    let msg = closed[0].message_id.unwrap();
+    let again = t.click_custom_id("fc", msg, &cid, None).await.unwrap();
+    assert!(again
+        .outputs
+        .iter()
+        .any(|o| o.content() == "That roll is already finished."));
+    assert_eq!(job(&sheet(t, "alice", "Ada").await, "Thief"), (4, 0));
+    assert_eq!(job(&sheet(t, "bob", "Bo").await, "Acrobat"), (3, 0));
+    let db = t.db().await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let s = kismet::storage::sessions::get(&mut tx, GUILD_ID as i64, sid)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(s.status, kismet::storage::sessions::Status::Closed);
+    text
+}
+
+/// A task stored before 73332a2 in the rules' subversion phase: the FC's
+/// **Subvert** applies the result once, shows the subversion and closes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_task_left_in_the_old_subversion_phase_settles_on_the_fcs_subvert() {
+    let (t, sid, version) = task_in_the_old_subversion_phase("ve1-old-subvert").await;
+    let text = settle_old_subversion(
+        &t,
+        sid,
+        version,
+        "Subvert S2 Graceful",
+        "the FC subverts S2; closed",
+    )
+    .await;
+    assert!(text.contains(
+        "**Subverted by the FC:** S2 (the action was graceful or efficient) turns against Ada: the action is clumsy or wasteful."
+    ));
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// A task stored before 73332a2 in the rules' subversion phase: the FC's
+/// **No subversion** applies the result once and closes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ve1_a_task_left_in_the_old_subversion_phase_settles_on_the_fcs_no_subversion() {
+    let (t, sid, version) = task_in_the_old_subversion_phase("ve1-old-nosub").await;
+    let text =
+        settle_old_subversion(&t, sid, version, "No subversion", "no subversion; closed").await;
+    assert!(!text.contains("Subverted"));
+    assert_schema_clean(&t);
     t.stop().await;
 }

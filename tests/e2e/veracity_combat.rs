@@ -13,6 +13,10 @@ use kismet::rules::veracity::tracker::{Fight, Gone};
 use kismet::rules::veracity::{ItemKind, Sheet};
 use kismet::storage::sessions::Status;
 
+/// Who counts as the referee on the test server, as every refusal of the
+/// referee's actions names them.
+const WHO_IS_THE_REFEREE: &str = "that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).";
+
 async fn run(t: &Table, who: &str, line: &str) -> Exchange {
     t.command(who, line)
         .await
@@ -355,7 +359,7 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         &t,
         "alice",
         "/vr-gm combat act action:other cost:3",
-        "Only the referee",
+        &format!("⚠️ Only the referee can price other actions: {WHO_IS_THE_REFEREE}"),
     )
     .await;
 
@@ -472,6 +476,25 @@ async fn the_tracker_steps_through_a_fight_with_rights_and_a_restart() {
         ("Bandit", Some(Gone::Out))
     );
     click_refused(&t, "alice", "⚙ Referee", "Only the referee").await;
+    // The referee's **End the fight** pressed by a player (its button
+    // forged from the tracker's): the shared refusal, and the fight goes on.
+    let shown = t.fake.message_object(message).expect("the tracker message");
+    let mut end = ButtonId::parse(
+        shown["components"][0]["components"][0]["custom_id"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    (end.action, end.arg) = ("end".into(), None);
+    let ex = t
+        .click_custom_id("alice", message, &end.encode(), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        ex.outputs[0].content(),
+        format!("⚠️ Only the referee can end the fight: {WHO_IS_THE_REFEREE}")
+    );
+    assert!(!fight(&t, id).await.0.ended);
     t.tool("fc", "End the fight").await.unwrap();
     let (f, status) = fight(&t, id).await;
     assert!(f.ended);

@@ -109,17 +109,11 @@ fn factors_of(text: Option<&str>) -> Result<Vec<NamedFactor>, AppError> {
 
 /// The roller a check or task call names (the caller, or the player the FC
 /// calls), loaded into a new party of which they are the only member.
-async fn roller_party(
-    tx: &mut Tx,
-    caller: &Caller,
-    req: &RollRequest,
-    fc: bool,
-) -> Result<(Who, Party), AppError> {
+async fn roller_party(turn: &mut Turn<'_>, req: &RollRequest) -> Result<(Who, Party), AppError> {
+    let (caller, fc) = (turn.caller().clone(), turn.fc);
     let player = req.player;
-    if player != caller.user_id && !fc {
-        return Err(AppError::user(
-            "Only the FC can call a roll for another player.",
-        ));
+    if player != caller.user_id {
+        turn.require_gm(GM, "call a roll for another player")?;
     }
     // The shared way to name a character (the FC's name alone may be
     // anyone's; a name two members share needs the called player).
@@ -128,7 +122,7 @@ async fn roller_party(
         (player != caller.user_id).then_some(player),
     );
     let access = characters::Access::Owner;
-    let c = characters::resolve(tx, caller, fc, SYSTEM, pick, access, HINT).await?;
+    let c = characters::resolve(turn.tx(), &caller, fc, SYSTEM, pick, access, HINT).await?;
     let mut party = Party::new();
     let roller = party.add_loaded(player, c);
     Ok((roller, party))
@@ -165,7 +159,7 @@ pub async fn start_check(app: &App, caller: &Caller, req: RollRequest) -> AppRes
             (subject, roller, Party::new())
         }
         None => {
-            let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+            let (roller, party) = roller_party(&mut turn, &req).await?;
             let ability = req.ability.clone();
             (CheckSubject::Sheet { ability }, roller, party)
         }
@@ -240,18 +234,14 @@ pub async fn start_task(app: &App, caller: &Caller, req: RollRequest) -> AppResu
     let factors = factors_of(req.factors.as_deref())?;
     let mut turn = Turn::begin(app, caller).await?;
     let a = actor(&turn);
-    if (req.magic || req.crits) && !a.gm {
-        return Err(AppError::user(
-            "Only the FC flags a task as magic or for critical results.",
-        ));
+    if req.magic || req.crits {
+        turn.require_gm(GM, "flag a task as magic or for critical results")?;
     }
-    if req.ropes.is_some() && !a.gm {
-        return Err(AppError::user(
-            "Only the FC decides whether learning the ropes is a factor.",
-        ));
+    if req.ropes.is_some() {
+        turn.require_gm(GM, "decide whether learning the ropes is a factor")?;
     }
     let set = turn.settings.clone();
-    let (roller, party) = roller_party(turn.tx(), caller, &req, a.gm).await?;
+    let (roller, party) = roller_party(&mut turn, &req).await?;
     let sheet = party.ctx.sheet(req.player).map_err(super::fc_words)?;
     let setup = task_setup(&req, &roller.name, sheet, &set, a, factors)?;
     let (state, _) = TaskState::new(setup.clone(), &set, &party.ctx).map_err(super::fc_words)?;

@@ -15,11 +15,11 @@ mod bonus;
 mod roll;
 
 use super::buttons::CheckButton;
-use super::changes;
 use super::context::{actor, minutes, Outcome, Turn};
 use super::party::Party;
 use super::record::{CheckDice, CheckInputs, CheckOutcome};
 use super::state::{BonusOption, CheckSession, VeState};
+use super::{changes, GM};
 
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::Record;
@@ -233,8 +233,8 @@ pub async fn press(
     }
     let mut rng = turn.rng();
     match button {
-        CheckButton::Void => super::fc_only(a, "void a roll")?,
-        CheckButton::Force => super::fc_only(a, "force-close a roll")?,
+        CheckButton::Void => turn.require_gm(GM, "void a roll")?,
+        CheckButton::Force => turn.require_gm(GM, "force-close a roll")?,
         _ => {}
     }
     let events = match st.check.clone() {

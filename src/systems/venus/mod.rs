@@ -66,7 +66,7 @@ use crate::app::registry::{Governed, HelpTopic};
 use crate::app::Act;
 use crate::app::{sessions, settings, App, AppError, AppResult, Caller, View};
 use crate::rules::venus::{VenusSettings, VenusSheet};
-use crate::rules::{Actor, RuleError};
+use crate::rules::RuleError;
 use crate::storage::characters::Character;
 use crate::storage::log::LogEntry;
 use crate::storage::sessions::Status;
@@ -101,15 +101,6 @@ pub fn fc_words(e: crate::rules::RuleError) -> AppError {
             .replace("the GM's", "the FC's")
             .replace("the GM", "the FC"),
     )
-}
-
-/// Refuses anyone but the FC: "Only the FC can {what}."
-pub fn fc_only(a: Actor, what: &str) -> Result<(), AppError> {
-    if a.gm {
-        Ok(())
-    } else {
-        Err(AppError::user(format!("Only the FC can {what}.")))
-    }
 }
 
 /// The Venus Engine as a game at the table: its contract with the

@@ -286,7 +286,7 @@ async fn apply(turn: &mut Turn<'_>, f: &mut Fight, op: Op<'_>) -> Result<Done, A
         Op::Initiative { modifier, facet } => {
             roll_side_initiative(turn, &cx, f, modifier, facet).await
         }
-        Op::Act { what, name, note } => spend_ap(&cx, f, what, name, note),
+        Op::Act { what, name, note } => spend_ap(turn, &cx, f, what, name, note),
         Op::Flee {
             name,
             modifier,
@@ -322,8 +322,8 @@ async fn seat_character(
     side: Option<Side>,
 ) -> Result<Done, AppError> {
     let side = side.unwrap_or(Side::Players);
-    if side == Side::Npcs && !cx.gm {
-        return Err(rights_refusal("seat a character among the enemies"));
+    if side == Side::Npcs {
+        turn.require_gm(GM, "seat a character among the enemies")?;
     }
     let c: Loaded<Sheet> = turn.character(pick, Access::Owner).await?;
     target::refuse_dead(c.name(), &c.sheet, "fight")?;
@@ -430,14 +430,15 @@ async fn roll_side_initiative(
 /// A seat spends AP on an action (an "other" action priced by the game
 /// master).
 fn spend_ap(
+    turn: &Turn<'_>,
     cx: &Ctx,
     f: &mut Fight,
     what: Move,
     name: Option<&str>,
     note: Option<&str>,
 ) -> Result<Done, AppError> {
-    if matches!(what, Move::Other(_)) && !cx.gm {
-        return Err(rights_refusal("price other actions"));
+    if matches!(what, Move::Other(_)) {
+        turn.require_gm(GM, "price other actions")?;
     }
     let id = acting_seat(f, &cx.caller, cx.gm, name)?;
     let (ap, verb) = what.row();
@@ -548,10 +549,6 @@ fn pass_turn(cx: &Ctx, f: &mut Fight) -> Result<Done, AppError> {
     Ok(Done::note(format!(
         "✅ {who} ends their turn: it is {now} turn."
     )))
-}
-
-fn rights_refusal(what: &str) -> AppError {
-    AppError::user(format!("Only the {GM} can {what}."))
 }
 
 /// A command's change to the running fight: saved, then the posted tracker

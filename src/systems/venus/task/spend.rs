@@ -9,7 +9,7 @@
 use super::turn::{Step, Turn};
 use crate::app::AppError;
 use crate::rules::venus::sheet::same;
-use crate::rules::venus::task::{Purchase, TaskAction};
+use crate::rules::venus::task::{Purchase, TaskAction, TaskPhase};
 use crate::systems::venus::buttons::Consequence;
 
 /// `buys`: buys every consequence picked in the "Buy consequences" menu
@@ -110,9 +110,19 @@ fn finishing(t: &Turn<'_>, overflow_job: Option<String>) -> Step {
 
 /// `subvert` (`Some(n)`) and `nosub` (`None`), FC only, while the window is
 /// open: narrative only, recorded after the close (VE1-S5, A-V15; the exp
-/// and Lots were applied when spending finished).
+/// and Lots were applied when spending finished). A task stored before the
+/// result was applied at **Finish** still rests in the rules' subversion
+/// phase: the rules core's own subvert (or skip) applies the result and
+/// closes it.
 pub fn subvert(t: &mut Turn<'_>, secondary: Option<u8>) -> Result<Step, AppError> {
     t.fc_only("subvert a consequence")?;
+    if t.st.task.phase == TaskPhase::GmSubversion {
+        let actor = t.a;
+        return Ok(Step::one(match secondary {
+            Some(secondary) => TaskAction::Subvert { actor, secondary },
+            None => TaskAction::SkipSubversion { actor },
+        }));
+    }
     if !t.st.subversion_open {
         return Err(AppError::user("There is no subversion to decide now."));
     }

@@ -23,7 +23,7 @@ use crate::systems::venus::context::{actor, minutes, Outcome, Turn as Pipe};
 use crate::systems::venus::party::Party;
 use crate::systems::venus::record::{TaskInputs, TaskOutcomeRecord};
 use crate::systems::venus::state::{TaskSession, VeState};
-use crate::systems::venus::{changes, fc_words, task_view};
+use crate::systems::venus::{changes, fc_words, task_view, GM};
 
 /// A click on a task being handled: the transaction, the session, the
 /// sheets it touches and who pressed.
@@ -159,9 +159,10 @@ impl<'a> Turn<'a> {
         }
     }
 
-    /// Refuses anyone but the FC.
+    /// Refuses anyone but the FC, naming who counts as the FC here
+    /// ([`Pipe::require_gm`]).
     pub fn fc_only(&self, what: &str) -> Result<(), AppError> {
-        crate::systems::venus::fc_only(self.a, what)
+        self.pipe.require_gm(GM, what)
     }
 
     /// The value picked in the menu.
@@ -241,8 +242,11 @@ impl<'a> Turn<'a> {
     /// FC a window to subvert one unbought secondary consequence, which
     /// changes no number (A-V15). A task rests in the rules' subversion
     /// phase only in that window (kept as `subversion_open`, the task
-    /// closed), so reaching the phase is what says spending just finished.
+    /// closed), so reaching the phase is what says spending just finished
+    /// (a task stored resting there before this is settled by the FC's
+    /// subvert or skip, `spend::subvert`).
     fn apply(&mut self, step: &Step) -> Result<Vec<TaskEvent>, AppError> {
+        let resting = self.st.task.phase == TaskPhase::GmSubversion;
         let (mut task, mut events) = (self.st.task.clone())
             .apply_all(&mut self.party.ctx, step.actions.clone(), &mut self.rng)
             .map_err(fc_words)?;
@@ -260,7 +264,7 @@ impl<'a> Turn<'a> {
                 task = self.rule(task, done, &mut events)?;
             }
         }
-        if task.phase == TaskPhase::GmSubversion {
+        if task.phase == TaskPhase::GmSubversion && !resting {
             let skip = TaskAction::SkipSubversion {
                 actor: Actor {
                     id: self.a.id,

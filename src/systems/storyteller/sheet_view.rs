@@ -3,7 +3,7 @@
 //! penalty and the willpower flags. Pure; every field stays under Discord's
 //! limits however many custom traits and specialties a sheet holds.
 
-use crate::app::view::{colour, escape, Embed};
+use crate::app::view::{clean, colour, escape, Embed};
 use crate::rules::storyteller::sheet::{Ability, SpecialtyType, Willpower};
 use crate::rules::storyteller::{Category, StorytellerSheet};
 
@@ -115,7 +115,7 @@ pub fn status_lines(sheet: &StorytellerSheet) -> Vec<String> {
     out
 }
 
-/// The sheet as an embed.
+/// The sheet as an embed, titled with the name without markdown.
 pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed {
     let wp = sheet.willpower();
     let w = sheet.wound_penalty();
@@ -141,7 +141,7 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
     } else {
         colour::NEUTRAL
     };
-    let mut e = Embed::new(format!("📜 {name}"))
+    let mut e = Embed::new(format!("📜 {}", clean(name)))
         .description(description.join("\n"))
         .colour(colour_now)
         .field("Attributes", fit(&attributes, FIELD_BUDGET), true);

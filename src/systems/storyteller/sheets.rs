@@ -130,7 +130,7 @@ async fn edit_drawn(
     let text = edit(&turn.settings, &mut c.sheet)?;
     let entry =
         Record::new(action, &inputs, &record::Edited { text: text.clone() }).character(c.row.id);
-    let view = draw(c.name(), text);
+    let view = draw(&c.shown(), text);
     Ok(Outcome::answer(Response::ephemeral(view))
         .sheet(c)
         .log(entry))
@@ -398,7 +398,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
     if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the {GM} can spend their willpower.",
-            c.name()
+            c.shown()
         )));
     }
     let button = click.action::<SheetButton>()?;
@@ -435,7 +435,7 @@ fn ignore_wounds(
         if !note.is_empty() {
             response = response.then(crate::app::Reply::Message(View::text(format!(
                 "🩹 {}: {} The next action ignores the wound penalty.",
-                drawn.name(),
+                drawn.shown(),
                 note.join(" ")
             ))));
         }

@@ -1778,3 +1778,35 @@ async fn a_character_named_with_markdown_reads_plainly_in_prose() {
     );
     t.stop().await;
 }
+
+/// A custom trait's name shows as typed, its markdown escaped, in the
+/// answer that adds it, on the sheet and in a roll's pool; the roll's
+/// author line (plain text) keeps it as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_trait_named_with_markdown_shows_as_typed() {
+    let t = table("st-trait-markdown", 1).await;
+    public(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    run(&t, "alice", "/st sheet set trait:Wits dots:3").await;
+    let added = run(
+        &t,
+        "alice",
+        "/st sheet set trait:*Sh_adow* kind:talent dots:2",
+    )
+    .await;
+    assert_eq!(
+        added.outputs[0].text(),
+        "\n📜 Ada\nNew custom talent **\\*Sh\\_adow\\***: ●●○○○ (2)."
+    );
+    let shown = public(&t, "alice", "/st sheet show").await;
+    assert_eq!(
+        shown.field("Talents").unwrap(),
+        "\\*Sh\\_adow\\* ●●○○○\n*0 dots:* Alertness, Athletics, Firearms, Melee, Stealth, Streetwise"
+    );
+    let out = public(&t, "alice", "/st roll traits:\"Wits + *Sh_adow*\"").await;
+    assert_eq!(author(&out), "Ada · Wits + *Sh_adow*");
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + \\*Sh\\_adow\\* 2 = **5 dice** · difficulty 6"
+    );
+    t.stop().await;
+}

@@ -348,7 +348,7 @@ pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
             let parts: Vec<String> = spec
                 .traits
                 .iter()
-                .map(|t: &TraitUse| format!("{} {}", t.name, t.dots))
+                .map(|t: &TraitUse| format!("{} {}", escape(&t.name), t.dots))
                 .collect();
             let sum: u32 = spec.traits.iter().map(|t| u32::from(t.dots)).sum();
             if sum == dice {

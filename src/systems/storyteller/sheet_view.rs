@@ -82,9 +82,9 @@ fn category_field(sheet: &StorytellerSheet, category: Category) -> String {
     let mut zero = Vec::new();
     for a in sheet.abilities().iter().filter(|a| a.category == category) {
         if a.dots == 0 {
-            zero.push(a.name.clone());
+            zero.push(escape(&a.name));
         } else {
-            lines.push(format!("{} {}", a.name, dots(a.dots)));
+            lines.push(format!("{} {}", escape(&a.name), dots(a.dots)));
         }
     }
     if !zero.is_empty() {
@@ -128,13 +128,13 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
     let attributes: Vec<String> = sheet
         .attributes()
         .iter()
-        .map(|a| format!("{} {}", a.name, dots(a.dots)))
+        .map(|a| format!("{} {}", escape(&a.name), dots(a.dots)))
         .collect();
     let specialties: Vec<String> = sheet
         .abilities()
         .iter()
         .filter(|a| !a.specialties.is_empty())
-        .map(|a| format!("**{}**: {}", a.name, specialty_list(a)))
+        .map(|a| format!("**{}**: {}", escape(&a.name), specialty_list(a)))
         .collect();
     let colour_now = if sheet.incapacitated() {
         colour::FAILURE

@@ -557,8 +557,9 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
 }
 
 /// The spotlight names its seats without markdown, as Veracity names
-/// characters: `A*d_a` reads `Ada` on the board and in its log, and never
-/// pairs with the board's own bold.
+/// characters: `A*d_a` reads `Ada` on the board, in its log and in the
+/// game master's answer, and never pairs with the board's own bold; the
+/// command takes the name as typed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_spotlight_names_its_seats_without_markdown() {
     let t = table("ve-spot-markdown", 1).await;
@@ -567,10 +568,13 @@ async fn the_spotlight_names_its_seats_without_markdown() {
         "alice: /ve sheet create name:A*d_a\n\
          bob: /ve sheet create name:B*o_\n\
          fc: /ve-gm spotlight start scene:\"The docks\"\n\
-         alice: click Join\n\
-         bob: click Join",
+         alice: click Join",
     )
     .await;
+    assert_eq!(
+        note(&t, "fc: /ve-gm spotlight seat character:B*o_").await,
+        "✅ Bo joins the spotlight."
+    );
     let passed = run(&t, "alice: click Pass").await;
     let board = answer(&passed);
     assert_eq!(

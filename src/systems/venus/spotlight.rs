@@ -173,7 +173,7 @@ pub async fn seat(
             (
                 "join",
                 Some(row.id),
-                format!("✅ {} joins the spotlight.", row.name),
+                format!("✅ {} joins the spotlight.", clean(&row.name)),
             )
         }
         (_, None) => {

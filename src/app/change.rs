@@ -107,7 +107,8 @@ pub trait Change: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
 pub struct Prepared<C> {
     /// The change, its character pinned.
     pub change: C,
-    /// What it does, before → after (`Ada's willpower 3/7 → 7/7`).
+    /// What it does, before → after (`Ada's willpower 3/7 → 7/7`, the name
+    /// without markdown).
     pub what: String,
     /// It would leave everything as it is (`/vv heal days:1` on an unhurt
     /// character): a player's such change is refused, privately, and
@@ -234,7 +235,7 @@ pub async fn prepare_on_copy<C: Change>(
     change.whose().pin(&c.row);
     Ok(Prepared {
         change,
-        what: format!("{}'s {what}", c.row.name),
+        what: format!("{}'s {what}", super::view::clean(&c.row.name)),
         unchanged,
         character: Some(c.row.id),
     })

@@ -29,6 +29,13 @@ impl<S> Loaded<S> {
     pub fn name(&self) -> &str {
         &self.row.name
     }
+
+    /// The character's name for prose, without markdown
+    /// ([`super::view::clean`]): `A*d_a` reads `Ada`. Embed authors,
+    /// labels and suggested commands keep [`Loaded::name`] as typed.
+    pub fn shown(&self) -> String {
+        super::view::clean(&self.row.name)
+    }
 }
 
 fn decode<S: DeserializeOwned>(row: Character) -> Result<Loaded<S>, AppError> {

@@ -25,20 +25,21 @@ fn holder(state: &str) -> Option<u32> {
 }
 
 /// The member whose turn it is in a tracker's stored state, with their
-/// seat's name; `None` when nobody's is, or the game master's seat or one
-/// that is out holds it.
+/// seat's name for prose (without markdown); `None` when nobody's is, or
+/// the game master's seat or one that is out holds it.
 pub fn waiting(state: &str) -> Option<(i64, String)> {
     let t: Tracked = serde_json::from_str(state).ok()?;
     let seat = t.turns.current_seat()?;
     if seat.out {
         return None;
     }
-    Some((seat.owner?, seat.name.clone()))
+    Some((seat.owner?, seat.shown()))
 }
 
-/// The ping line when the tracker's state `before` → `after` (JSON) moved
-/// the turn to a seat a member plays; `None` when the turn stayed, went to
-/// the game master's own seat, or the state holds no turn order.
+/// The ping line (`▶ Ada's turn.`, the name without markdown) when the
+/// tracker's state `before` → `after` (JSON) moved the turn to a seat a
+/// member plays; `None` when the turn stayed, went to the game master's
+/// own seat, or the state holds no turn order.
 pub fn between(before: &str, after: &str) -> Option<Reply> {
     let now: Tracked = serde_json::from_str(after).ok()?;
     let seat = now.turns.current_seat()?;
@@ -46,7 +47,7 @@ pub fn between(before: &str, after: &str) -> Option<Reply> {
         return None;
     }
     let owner = seat.owner?;
-    let line = format!("▶ {}'s turn.", seat.name);
+    let line = format!("▶ {}'s turn.", super::view::clean(&seat.name));
     Some(Reply::Message(View::default().ping(owner, &line)))
 }
 

@@ -379,7 +379,7 @@ pub fn page_of(values: &[String]) -> Option<usize> {
 /// A name with the characters Discord reads as markdown taken out, for
 /// prose that names a character or a seat (`A*d_a` shows as `Ada`).
 pub fn clean(name: &str) -> String {
-    name.replace(['*', '_', '`', '~', '|'], "")
+    crate::rules::names::unmarked(name)
 }
 
 /// `n` and what it counts, `one` for 1 and `many` otherwise: "1 die",

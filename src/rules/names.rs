@@ -1,6 +1,16 @@
-//! Names a refusal can offer: when a player names something a sheet does
-//! not have (an ability, a job, a Facet), the refusal lists what the sheet
-//! does have, the closest names first, so the fix is in sight.
+//! Names: how prose shows a character's or a seat's name ([`unmarked`]),
+//! and the names a refusal can offer: when a player names something a sheet
+//! does not have (an ability, a job, a Facet), the refusal lists what the
+//! sheet does have, the closest names first, so the fix is in sight.
+
+/// A character's or a seat's name as prose shows it: the characters
+/// Discord reads as markdown (asterisk, underscore, backtick, tilde, bar) taken out, so
+/// `A*d_a` reads `Ada` and never pairs with a message's own bold. Text
+/// Discord shows as plain (an embed's author, a button's label) and a
+/// command a text suggests keep the name as typed.
+pub fn unmarked(name: &str) -> String {
+    name.replace(['*', '_', '`', '~', '|'], "")
+}
 
 /// At most this many names are listed; the rest are counted.
 pub const MAX_LISTED: usize = 8;
@@ -63,6 +73,13 @@ pub fn closest_first<'a>(input: &str, names: impl IntoIterator<Item = &'a str>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_for_prose_loses_its_markdown() {
+        assert_eq!(unmarked("A*d_a"), "Ada");
+        assert_eq!(unmarked("*Ace* `x` ~~y~~ ||z||"), "Ace x y z");
+        assert_eq!(unmarked("Lady Vane"), "Lady Vane");
+    }
 
     #[test]
     fn the_closest_come_first_and_the_list_is_capped() {

@@ -39,6 +39,15 @@ pub struct Seat<T> {
     pub data: T,
 }
 
+impl<T> Seat<T> {
+    /// The seat's name for prose, without markdown
+    /// ([`super::names::unmarked`]): `A*d_a` reads `Ada`. Labels, menus and
+    /// commands keep [`Seat::name`] as typed.
+    pub fn shown(&self) -> String {
+        super::names::unmarked(&self.name)
+    }
+}
+
 /// Seats in order, the seat whose turn it is, and the round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Turns<T> {

@@ -2558,3 +2558,48 @@ async fn vv_a_special_action_named_with_markdown_shows_as_typed() {
     );
     t.stop().await;
 }
+
+/// A character's name is drawn without markdown where it is prose (the
+/// sheet's title, a refusal, the tracker's line and log, a hit), as
+/// Veracity draws it: `A*d_a` reads `Ada` and never pairs with the
+/// message's own bold. The roll's author line, which Discord shows as
+/// plain text, and the name a command takes keep it as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_character_named_with_markdown_reads_plainly_in_prose() {
+    let t = table("vv-name-markdown", 1).await;
+    let ada = ANN.replace("name:Ann", "name:A*d_a");
+    let created = cmd(&t, "alice", &ada).await;
+    assert_eq!(created.single().title(), "📇 Created Ada");
+    let shown = cmd(&t, "alice", "/vv sheet show").await;
+    assert_eq!(shown.single().title(), "📇 Ada");
+    let ex = cmd(&t, "alice", "/vv roll stat:Wit label:\"crack the lock\"").await;
+    assert_eq!(author(ex.single()), "A*d_a · Wit (6 dice) · crack the lock");
+    refused(
+        &t.click("bob", "Close").await.unwrap(),
+        "⚠️ Only Ada's player (or the Compiler) can use this roll.",
+    );
+    cmd(&t, "fc", "/vv-gm combat start world:physical").await;
+    let joined = t.click("alice", "Join").await.unwrap();
+    let board = desc(joined.single());
+    assert_eq!(
+        board,
+        "In the physical world · Initiative: Agility\n• **Ada** · Vit 5/5"
+    );
+    let hit = cmd(
+        &t,
+        "fc",
+        "/vv-gm combat damage name:A*d_a target:vitality amount:2",
+    )
+    .await;
+    let said = hit.outputs[0].content().to_string();
+    assert!(
+        said.starts_with("💥 Ada takes 2 Vitality damage.\n"),
+        "{said}"
+    );
+    let log = hit.outputs[1].field("Log").unwrap();
+    assert_eq!(
+        log,
+        "⚔ The Compiler announces combat.\nAda joins the fight.\n💥 Ada takes 2 Vitality damage."
+    );
+    t.stop().await;
+}

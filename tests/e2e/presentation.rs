@@ -293,3 +293,34 @@ async fn issue_31_every_tracker_pings_the_member_whose_turn_comes() {
         t.stop().await;
     }
 }
+
+/// The texts every game shares name a character without markdown, as
+/// Veracity names characters: a change asked of the game master and a
+/// turn's ping read `Ada` for `A*d_a`; the command the request quotes is
+/// kept as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_asked_and_a_turn_ping_name_the_character_without_markdown() {
+    let t = table("shared-name-markdown", 1).await;
+    for line in [
+        "fc: /fc set name:player_edits value:approval",
+        "alice: /ve sheet create name:A*d_a",
+    ] {
+        t.run_line(line).await.unwrap();
+    }
+    let (_, asked) = t
+        .run_line("alice: /ve sheet set ego:true")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        asked.outputs[0].embeds()[0]["description"].as_str().unwrap(),
+        "<@303779529149266183> asks to change Ada's Ego none → held (`/ve sheet set lots: ego:`).\nOnly the FC can approve or reject it."
+    );
+    t.run_line("fc: /ve-gm spotlight start scene:\"The docks\"")
+        .await
+        .unwrap();
+    let (_, joined) = t.run_line("alice: click Join").await.unwrap().unwrap();
+    let ping = joined.outputs.last().unwrap();
+    assert_eq!(ping.content(), "<@303779529149266183> ▶ Ada's turn.");
+    t.stop().await;
+}

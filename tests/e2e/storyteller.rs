@@ -1747,3 +1747,66 @@ async fn a_specialty_named_with_markdown_shows_as_typed() {
     );
     t.stop().await;
 }
+
+/// A character's name is drawn without markdown where it is prose (the
+/// sheet's title, an edit's answer, a roll waiting for the willpower
+/// choice), as Veracity draws it: `A*d_a` reads `Ada` and never pairs with
+/// the message's own bold. The roll's author line, which Discord shows as
+/// plain text, keeps it as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_character_named_with_markdown_reads_plainly_in_prose() {
+    let t = table("st-name-markdown", 1).await;
+    let created = public(&t, "alice", "/st sheet create name:A*d_a willpower:5").await;
+    assert_eq!(created.title(), "📜 Ada");
+    let set = run(&t, "alice", "/st sheet set trait:Wits dots:3").await;
+    assert_eq!(
+        set.outputs[0].text(),
+        "\n📜 Ada\nWits (Attribute): ●○○○○ → ●●●○○ (3)"
+    );
+    run(&t, "alice", "/st sheet set trait:Alertness dots:2").await;
+    let shown = public(&t, "alice", "/st sheet show").await;
+    assert_eq!(shown.title(), "📜 Ada");
+    let out = public(&t, "alice", "/st roll traits:\"Wits + Alertness\"").await;
+    assert_eq!(author(&out), "A*d_a · Wits + Alertness");
+    let out = public(&t, "alice", "/st willpower").await;
+    assert_eq!(author(&out), "A*d_a · Willpower");
+    assert_eq!(out.title(), "⏳ Waiting for Ada · 2 successes rolled");
+    let kept = t.click("bob", "Keep").await.unwrap();
+    assert_eq!(
+        kept.only().content(),
+        "⚠️ Only Ada's player or the storyteller can decide this roll."
+    );
+    t.stop().await;
+}
+
+/// A custom trait's name shows as typed, its markdown escaped, in the
+/// answer that adds it, on the sheet and in a roll's pool; the roll's
+/// author line (plain text) keeps it as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_trait_named_with_markdown_shows_as_typed() {
+    let t = table("st-trait-markdown", 1).await;
+    public(&t, "alice", "/st sheet create name:Ada willpower:5").await;
+    run(&t, "alice", "/st sheet set trait:Wits dots:3").await;
+    let added = run(
+        &t,
+        "alice",
+        "/st sheet set trait:*Sh_adow* kind:talent dots:2",
+    )
+    .await;
+    assert_eq!(
+        added.outputs[0].text(),
+        "\n📜 Ada\nNew custom talent **\\*Sh\\_adow\\***: ●●○○○ (2)."
+    );
+    let shown = public(&t, "alice", "/st sheet show").await;
+    assert_eq!(
+        shown.field("Talents").unwrap(),
+        "\\*Sh\\_adow\\* ●●○○○\n*0 dots:* Alertness, Athletics, Firearms, Melee, Stealth, Streetwise"
+    );
+    let out = public(&t, "alice", "/st roll traits:\"Wits + *Sh_adow*\"").await;
+    assert_eq!(author(&out), "Ada · Wits + *Sh_adow*");
+    assert_eq!(
+        out.field("Pool").unwrap(),
+        "Wits 3 + \\*Sh\\_adow\\* 2 = **5 dice** · difficulty 6"
+    );
+    t.stop().await;
+}

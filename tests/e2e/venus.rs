@@ -2714,3 +2714,74 @@ async fn ve1_a_task_left_in_the_old_subversion_phase_settles_on_the_fcs_no_subve
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// A character's name is drawn without markdown where it is prose (the
+/// new sheet's line, the sheet's title, a task's title, hint, allies and
+/// dice, the after-task card), as Veracity draws it: `A*d_a` reads `Ada`
+/// and never pairs with the message's own bold. What Discord shows as
+/// plain text keeps it as typed: the embed author, the footer, a button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_character_named_with_markdown_reads_plainly_in_prose() {
+    let t = table("ve-name-markdown", 1).await;
+    let created = one(
+        &t,
+        "alice: /ve sheet create name:A*d_a abilities:\"Finesse Gold 4, Might Silver 3\"",
+    )
+    .await;
+    assert_eq!(
+        created.content(),
+        "📜 Ada joins the table with Finesse Gold 4, Might Silver 3. Next: `/ve sheet job`."
+    );
+    let job = one(
+        &t,
+        "alice: /ve sheet job name:Pilot inherits:\"Finesse, Might\" level:2",
+    )
+    .await;
+    assert_eq!(job.content(), "Ada: Pilot added.");
+    assert_eq!(job.title(), "📜 Ada");
+    play(
+        &t,
+        "bob: /ve sheet create name:B*o_ abilities:\"Finesse Bronze 2\"\n\
+         bob: /ve sheet job name:Acrobat inherits:Finesse level:1",
+    )
+    .await;
+    let check = one(&t, "alice: /ve check ability:Finesse difficulty:2").await;
+    assert_eq!(author(&check), "A*d_a · Finesse check");
+    let task = one(&t, "alice: /ve task job:Pilot ability:Finesse difficulty:2").await;
+    assert_eq!(task.title(), "⏳ Waiting for Ada to roll");
+    let aided = one(&t, "bob: click Offer aid").await;
+    assert_eq!(
+        desc(&aided),
+        "🟤 **Bo** — Acrobat · accepted\n\
+         -# Allies: **Offer aid** (up to 3, a job of level 1+ inheriting Finesse), taken at once; Ada may **Refuse** it, then **Roll**."
+    );
+    assert!(
+        aided
+            .buttons()
+            .iter()
+            .any(|(label, _, _)| label == "Refuse B*o_"),
+        "{:?}",
+        aided.buttons()
+    );
+    let footer = aided.embeds()[0]["footer"]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        footer.ends_with("B*o_ offers aid with Acrobat; A*d_a accepts B*o_'s aid"),
+        "{footer}"
+    );
+    let rolled = all(&t, "alice: click Roll").await;
+    assert_eq!(
+        author(&rolled[0]),
+        "A*d_a · Finesse task via Pilot (level 2)"
+    );
+    assert_eq!(
+        desc(&rolled[0]),
+        "Ada **8** **8** **8** **6** **9** **9** · Bo 5"
+    );
+    let after = rolled.last().unwrap();
+    assert_eq!(after.title(), "📈 After the task — Ada");
+    assert!(after.field("Bo").is_some(), "{}", after.text());
+    t.stop().await;
+}

@@ -555,3 +555,35 @@ async fn issue_31_show_posts_the_spotlight_again_below() {
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+/// The spotlight names its seats without markdown, as Veracity names
+/// characters: `A*d_a` reads `Ada` on the board, in its log and in the
+/// game master's answer, and never pairs with the board's own bold; the
+/// command takes the name as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_spotlight_names_its_seats_without_markdown() {
+    let t = table("ve-spot-markdown", 1).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:A*d_a\n\
+         bob: /ve sheet create name:B*o_\n\
+         fc: /ve-gm spotlight start scene:\"The docks\"\n\
+         alice: click Join",
+    )
+    .await;
+    assert_eq!(
+        note(&t, "fc: /ve-gm spotlight seat character:B*o_").await,
+        "✅ Bo joins the spotlight."
+    );
+    let passed = run(&t, "alice: click Pass").await;
+    let board = answer(&passed);
+    assert_eq!(
+        board.embeds()[0]["description"].as_str().unwrap(),
+        "• Ada · <@303779529149266183>\n▶ **Bo** · <@121748447695211092>"
+    );
+    assert_eq!(
+        board.field("Lately").unwrap(),
+        "🎬 The FC sets scene 1: The docks.\n➕ Ada joins.\n➕ Bo joins.\n↪ Ada passes to Bo."
+    );
+    t.stop().await;
+}

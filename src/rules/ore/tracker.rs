@@ -290,7 +290,7 @@ impl Fight {
                     .seat(*id)
                     .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
                 let sheet = sheet_of(seat, pcs).ok_or_else(|| {
-                    RuleError::new(format!("{}'s sheet could not be read.", seat.name))
+                    RuleError::new(format!("{}'s sheet could not be read.", seat.shown()))
                 })?;
                 entrants.push(Entrant::rolling(
                     i64::from(seat.id),
@@ -442,7 +442,7 @@ impl Fight {
             .ok_or_else(|| RuleError::new("That combatant is not in the order."))?;
         seat.data.called = Some(stat);
         seat.data.register = Some(register);
-        let line = format!("{} calls {}.", seat.name, stat.name());
+        let line = format!("{} calls {}.", seat.shown(), stat.name());
         self.note(line.clone());
         if self.turns.advance().is_none() {
             self.start_resolution();
@@ -455,7 +455,7 @@ impl Fight {
     pub fn next_turn(&mut self) -> Result<(), RuleError> {
         self.require(Phase::Resolution)?;
         if let Some(s) = self.turns.current_seat() {
-            let line = format!("{} ends their turn.", s.name);
+            let line = format!("{} ends their turn.", s.shown());
             self.note(line);
         }
         if self.turns.advance().is_none() {
@@ -493,7 +493,7 @@ impl Fight {
         let Some(seat) = self.turns.seat(id) else {
             return Some("That combatant is no longer in the fight.".into());
         };
-        let name = &seat.name;
+        let name = seat.shown();
         if seat.out {
             return Some(format!("{name} is out of the fight and cannot react."));
         }
@@ -512,7 +512,7 @@ impl Fight {
         }
         Some(format!(
             "{name} cannot react now: a reaction needs an Outthink higher than {}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
-            acting.name
+            acting.shown()
         ))
     }
 
@@ -524,7 +524,7 @@ impl Fight {
         let name = self
             .turns
             .seat(id)
-            .map_or_else(|| "This combatant".to_string(), |s| s.name.clone());
+            .map_or_else(|| "This combatant".to_string(), |s| s.shown());
         match self.phase {
             Phase::Setup | Phase::Call => Err(RuleError::new(format!(
                 "It is the Call phase: {name}'s register acts on {name}'s turn in the Resolution phase, or as a Reaction."
@@ -557,7 +557,7 @@ impl Fight {
                 }
                 Err(RuleError::new(format!(
                     "It is {0}'s turn: {name}'s register acts on {name}'s own turn, or as a Reaction with an Outthink higher than {0}'s Initiative ({init}); {name}'s Outthink is {outthink}.",
-                    acting.name
+                    acting.shown()
                 )))
             }
         }
@@ -572,7 +572,7 @@ impl Fight {
             .turns
             .current_seat()
             .ok_or_else(|| RuleError::new("No one is acting now."))?;
-        let (acting_name, init) = (acting.name.clone(), acting.data.initiative.unwrap_or(0));
+        let (acting_name, init) = (acting.shown(), acting.data.initiative.unwrap_or(0));
         let seat = self
             .turns
             .seat_mut(id)
@@ -580,7 +580,7 @@ impl Fight {
         seat.data.reactions = seat.data.reactions.saturating_add(1);
         let line = format!(
             "↩ {} reacts during {acting_name}'s turn (Outthink {} > Initiative {init}).",
-            seat.name,
+            seat.shown(),
             seat.data.outthink.unwrap_or(0)
         );
         self.note(line.clone());
@@ -652,7 +652,7 @@ impl Fight {
         if seat.out || !sheet.conditions.incapacitated() {
             return Ok(false);
         }
-        let name = seat.name.clone();
+        let name = seat.shown();
         self.turns.set_out(id, true)?;
         self.note(format!("✖ {name} is incapacitated."));
         self.after_turn_change();
@@ -693,7 +693,7 @@ impl Fight {
     /// Removes a seat; the turn passes on if it was theirs.
     pub fn remove(&mut self, id: u32) -> Result<Seat<Fighter>, RuleError> {
         let seat = self.turns.remove(id)?;
-        self.note(format!("{} leaves the fight.", seat.name));
+        self.note(format!("{} leaves the fight.", seat.shown()));
         self.after_turn_change();
         Ok(seat)
     }

@@ -233,9 +233,9 @@ impl Spotlight {
             .ok_or_else(|| RuleError::new("That character is not in the spotlight's order."))?;
         if seat.out == held {
             return Err(RuleError::new(if held {
-                format!("{} is already on hold.", seat.name)
+                format!("{} is already on hold.", seat.shown())
             } else {
-                format!("{} is not on hold.", seat.name)
+                format!("{} is not on hold.", seat.shown())
             }));
         }
         let next = if held { self.next_if_current(id) } else { None };
@@ -405,19 +405,20 @@ impl Spotlight {
             .ok_or_else(|| RuleError::new("No offer to introduce a scene is waiting."))
     }
 
-    /// The name of who made an offer.
+    /// The name of who made an offer, for prose (without markdown).
     pub fn offerer(&self, o: &Offer) -> String {
         match o.seat {
             Some(seat) => self.name_of(seat),
-            None => o.name.clone(),
+            None => crate::rules::names::unmarked(&o.name),
         }
     }
 
-    /// A seat's name ("someone" when it is gone).
+    /// A seat's name for prose, without markdown ([`Seat::shown`]);
+    /// "someone" when it is gone.
     pub fn name_of(&self, id: u32) -> String {
         self.turns
             .seat(id)
-            .map_or_else(|| "someone".to_string(), |s| s.name.clone())
+            .map_or_else(|| "someone".to_string(), Seat::shown)
     }
 }
 

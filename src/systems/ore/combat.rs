@@ -24,6 +24,7 @@ use super::{by_id, record, text, VvState, GM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Record, Shown};
+use crate::app::view::clean;
 use crate::app::{sessions, Act, App, AppError, AppResult, Caller, Reply, Response};
 use crate::rules::ore::roll::RollRequest;
 use crate::rules::ore::sets::SetRequirement;
@@ -78,7 +79,10 @@ impl Pcs {
         who: &str,
     ) -> Result<(&Loaded<OreSheet>, &mut OreSheet), AppError> {
         let (Some(ch), Some(sheet)) = (self.loaded.get(&id), self.sheets.get_mut(&id)) else {
-            return Err(AppError::user(format!("{who}'s sheet no longer exists.")));
+            return Err(AppError::user(format!(
+                "{}'s sheet no longer exists.",
+                clean(who)
+            )));
         };
         self.touched.insert(id);
         Ok((ch, sheet))
@@ -193,7 +197,7 @@ pub fn npc_moved(
         s.data.npc = Some(sheet.clone());
     }
     for l in lines {
-        fight.note(format!("{name}: {l}"));
+        fight.note(format!("{}: {l}", clean(name)));
     }
     fight.settle(seat, sheet)?;
     Ok(())
@@ -328,7 +332,7 @@ async fn joined(
     let mob = seat.data.npc.as_ref().is_some_and(|n| n.mob_mode);
     let mut note = format!(
         "{} joins the fight{}.",
-        seat.name,
+        seat.shown(),
         if mob { " (mob)" } else { "" }
     );
     if fight.begun() {
@@ -432,7 +436,7 @@ pub async fn remove(app: &App, caller: &Caller, name: &str) -> AppResult {
     let (session, mut fight) = running(&mut turn).await?;
     let id = seat_named(&fight, name)?;
     let seat = fight.remove(id)?;
-    let answer = Answer::Edit(format!("✅ {} leaves the fight.", seat.name));
+    let answer = Answer::Edit(format!("✅ {} leaves the fight.", seat.shown()));
     let out = redraw(&mut turn, session, &fight, answer).await?;
     turn.finish(out).await
 }
@@ -535,7 +539,7 @@ fn note_injuries(fight: &mut Fight, who: &str, events: &[OreEvent], sheet: &OreS
     for ev in events {
         if matches!(ev, OreEvent::InjuryFormed { .. }) {
             if let Some(line) = text::event(ev, sheet) {
-                fight.note_injury(format!("{who}: {line}"));
+                fight.note_injury(format!("{}: {line}", clean(who)));
             }
         }
     }
@@ -798,7 +802,7 @@ fn note_end_phase(fight: &mut Fight, ends: &[EndOfRound], pcs: &Sheets) {
             .filter(|l| !l.is_empty())
             .collect();
         if !said.is_empty() {
-            lines.push(format!("{}: {}", seat.name, said.join(" ")));
+            lines.push(format!("{}: {}", seat.shown(), said.join(" ")));
         }
         injuries.push((seat.name.clone(), e.events.clone(), sheet));
     }
@@ -832,7 +836,7 @@ async fn react(
     if !turn.fc && seat.owner != Some(turn.caller().user_id) {
         return Err(AppError::user(format!(
             "Only {}'s player (or the {GM}) can react for them.",
-            seat.name
+            seat.shown()
         )));
     }
     fight.react(id)?;

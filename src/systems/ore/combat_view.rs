@@ -84,7 +84,7 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
     } else {
         "•"
     };
-    let mut l = format!("{mark} **{}**", seat.name);
+    let mut l = format!("{mark} **{}**", seat.shown());
     if seat.data.npc.as_ref().is_some_and(|s| s.mob_mode) {
         l.push_str(" (mob)");
     }
@@ -130,7 +130,7 @@ pub fn line(fight: &Fight, seat: &Seat<Fighter>, pcs: &Sheets) -> String {
 fn names(seats: &[&Seat<Fighter>]) -> String {
     seats
         .iter()
-        .map(|s| s.name.as_str())
+        .map(|s| s.shown())
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -146,11 +146,11 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
             ),
         ),
         (Phase::Call, Some(s)) => (
-            format!("📣 {} calls a stat", s.name),
+            format!("📣 {} calls a stat", s.shown()),
             if s.owner.is_some() {
                 format!(
                     "Lowest Outthink calls first. {}'s player (or the Compiler) picks the Called Stat below; its roll becomes the register, with its buttons.",
-                    s.name
+                    s.shown()
                 )
             } else {
                 "Lowest Outthink calls first. The Compiler picks the Called Stat below and the tracker rolls it.".into()
@@ -158,7 +158,7 @@ fn turn_field(fight: &Fight, pcs: &Sheets) -> (String, String) {
         ),
         (Phase::Call, None) => ("📣 Call phase".into(), "No one left to call.".into()),
         (Phase::Resolution, Some(s)) => (
-            format!("⚔ {}'s turn", s.name),
+            format!("⚔ {}'s turn", s.shown()),
             text::join_capped(&resolution_lines(fight, s, pcs), 1000),
         ),
         (Phase::Resolution, None) => ("⚔ Resolution".into(), "No one left to act.".into()),
@@ -196,7 +196,7 @@ fn resolution_lines(fight: &Fight, s: &Seat<Fighter>, pcs: &Sheets) -> Vec<Strin
         }),
         (!pred.is_empty()).then(|| format!("🧠 Prediction moves work against: {}", names(&pred))),
         Some(if s.owner.is_some() {
-            format!("**Next turn**: {}'s player or the Compiler.", s.name)
+            format!("**Next turn**: {}'s player or the Compiler.", s.shown())
         } else {
             "**Next turn**: the Compiler.".to_string()
         }),
@@ -251,7 +251,7 @@ fn order_dice(fight: &Fight) -> Vec<String> {
         .map(|s| {
             format!(
                 "{}: {} │ {}",
-                s.name,
+                s.shown(),
                 dice(&s.data.outthink_dice, s.data.outthink),
                 dice(&s.data.initiative_dice, s.data.initiative)
             )

@@ -43,9 +43,9 @@ pub async fn act(
     let ch = checked(ch)?;
     let lines = report_lines(action, &ch.sheet, &turn.settings, &events);
     let title = match action {
-        CompAction::Boot => format!("💻 {} boots the COMP", ch.name()),
-        CompAction::Logout => format!("💻 {} logs out", ch.name()),
-        CompAction::Battery { .. } => format!("🔋 {}'s battery", ch.name()),
+        CompAction::Boot => format!("💻 {} boots the COMP", ch.shown()),
+        CompAction::Logout => format!("💻 {} logs out", ch.shown()),
+        CompAction::Battery { .. } => format!("🔋 {}'s battery", ch.shown()),
     };
     let colour = if ch.sheet.comp.session_active {
         colour::SUCCESS

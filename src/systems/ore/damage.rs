@@ -199,10 +199,10 @@ async fn each_sheet(
             out.push((events_record(&ch, action, &inputs, &events), ch));
         }
         if lines.is_empty() {
-            quiet.push(ch.name().to_string());
+            quiet.push(ch.shown());
         } else {
             let hurt = events.iter().any(OreEvent::hurts);
-            changed.push((ch.name().to_string(), lines, hurt));
+            changed.push((ch.shown(), lines, hurt));
         }
     }
     let view = each_sheet_view(title, changed, quiet);
@@ -313,7 +313,7 @@ pub async fn heal_days_in(
     let view = View::embed(
         Embed::new(format!(
             "🩹 {} rests {}",
-            ch.name(),
+            ch.shown(),
             text::count(days, "day", "days")
         ))
         .description(lines.join("\n"))
@@ -338,7 +338,7 @@ pub async fn heal_injury(
         .map_err(|_| AppError::user("Injuries are numbered from 1."))?;
     let events = ch.sheet.heal_injury(index)?;
     let view = View::embed(
-        Embed::new(format!("🩹 {}: Injury healed", ch.name()))
+        Embed::new(format!("🩹 {}: Injury healed", ch.shown()))
             .description(text::events(&events, &ch.sheet).join("\n"))
             .colour(colour::SUCCESS),
     );

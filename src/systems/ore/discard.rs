@@ -11,6 +11,7 @@ use super::{by_id, record, text, VvState};
 use crate::app::characters::Loaded;
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Record, Shown};
+use crate::app::view::clean;
 use crate::app::{Act, App, AppError, AppResult, Response};
 use crate::rules::ore::sheet::CacheRef;
 use crate::rules::ore::{OreSettings, OreSheet};
@@ -57,7 +58,8 @@ pub async fn click(
     if caller.user_id != state.owner && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the Compiler can choose what {} discards.",
-            state.name, state.name
+            clean(&state.name),
+            clean(&state.name)
         )));
     }
     if VvButton::parse(&click.id.action, click.id.arg.as_deref()) != Some(VvButton::Discard) {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::app::change::{Change, Trial, Whose};
 use crate::app::registry::Governed;
 use crate::app::settings::PlayerEdits;
+use crate::app::view::clean;
 use crate::app::{App, AppError, Caller};
 use crate::rules::ore::sheet::{Damageable, Stat};
 
@@ -326,8 +327,8 @@ impl Change for Edit {
             } => {
                 let dice = match (*engineering, engineer) {
                     (Some(n), _) => format!("Engineering (overridden: {n} dice)"),
-                    (None, Some(e)) => format!("{e}'s Engineering"),
-                    (None, None) => format!("{}'s Engineering", t.name),
+                    (None, Some(e)) => format!("{}'s Engineering", clean(e)),
+                    (None, None) => format!("{}'s Engineering", clean(t.name)),
                 };
                 let n = engineering
                     .and_then(|n| u32::try_from(n).ok())

@@ -9,7 +9,7 @@ use super::context::{checked, Outcome as Step, Turn};
 use super::{decode, record, text, SYSTEM};
 use crate::app::characters::{self, Loaded};
 use crate::app::pipeline::Record;
-use crate::app::view::{truncate, Embed, View};
+use crate::app::view::{clean, truncate, Embed, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::rules::ore::combat::{roll_order, Entrant, OrderKind, OrderRoll, TieBreakRecord};
 use crate::rules::ore::settings::{InitiativeOrder, OreSettings};
@@ -70,7 +70,7 @@ pub async fn order(
         let entry = entry_of(turn.tx(), caller, k as i64 + 1, item, kind).await?;
         if let Some(ch) = &entry.sheet {
             if !listed.insert(ch.row.id) {
-                return Err(AppError::user(format!("{} is listed twice.", ch.name())));
+                return Err(AppError::user(format!("{} is listed twice.", ch.shown())));
             }
         }
         entries.push(entry);
@@ -238,7 +238,7 @@ fn order_embed(
         usize::try_from(id - 1)
             .ok()
             .and_then(|k| entries.get(k))
-            .map(|e| e.name.clone())
+            .map(|e| clean(&e.name))
             .unwrap_or_default()
     };
     let (author, order_name, order_ids) = match kind {
@@ -275,7 +275,7 @@ fn order_embed(
     let capped: Vec<String> = entries
         .iter()
         .filter(|e| e.entrant.stat > cap)
-        .map(|e| e.name.clone())
+        .map(|e| clean(&e.name))
         .collect();
     if !capped.is_empty() {
         let why = format!(" rolled at most {cap} dice (vv_max_pool).");
@@ -309,7 +309,7 @@ fn rank_lines(result: &OrderRoll, entries: &[Entry], cap: u32) -> Vec<String> {
         let mut l = format!(
             "{}. **{}** — {best} · {} {}",
             rank + 1,
-            e.name,
+            clean(&e.name),
             e.stat_name,
             entry.stat
         );

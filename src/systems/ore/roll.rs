@@ -23,7 +23,7 @@ use super::buttons::VvButton;
 use super::{text, VvState, GM, KIND};
 use crate::app::component::Action;
 use crate::app::view::{
-    escape, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
+    clean, escape, paged_options, Button, Embed, Row, Select, SelectOption, Style, View,
 };
 use crate::app::{sessions, App, AppError, AppResult};
 use crate::app::{Caller, Response};
@@ -231,7 +231,8 @@ pub fn character_roller(row: &Character, gm: bool) -> (Whose, &str, Actor) {
 fn check_stat_rolls(sheet: &OreSheet, name: &str, stat: Stat) -> Result<(), AppError> {
     if sheet.stats.get(stat) == 0 && sheet.cache.is_empty() {
         return Err(AppError::user(format!(
-            "{name}'s {} is 0, so there are no dice to roll. Set it with `/vv sheet set stat:{} value:…`, or roll a number of dice with `/vv roll dice:…`.",
+            "{}'s {} is 0, so there are no dice to roll. Set it with `/vv sheet set stat:{} value:…`, or roll a number of dice with `/vv roll dice:…`.",
+            clean(name),
             stat.name(),
             stat.name(),
         )));
@@ -577,7 +578,7 @@ fn roll_embed(f: &Facts, status: Status) -> Embed {
     let (outcome, title) = if f.overflow {
         (
             Outcome::Pending,
-            format!("Waiting for {} · discard a cache die", s.name),
+            format!("Waiting for {} · discard a cache die", clean(&s.name)),
         )
     } else {
         outcome(s)

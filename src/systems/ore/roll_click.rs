@@ -11,6 +11,7 @@ use super::roll::{shown, RollState};
 use super::{discard, menu, record, text};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::Record;
+use crate::app::view::clean;
 use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::{OreSheet, RollAction};
@@ -121,7 +122,7 @@ fn special(
     let sp = sheet.special(id).ok_or_else(|| {
         AppError::user(format!(
             "That Special action is no longer on {}'s sheet; nothing was spent.",
-            state.name
+            clean(&state.name)
         ))
     })?;
     if state
@@ -162,13 +163,13 @@ fn may_press(
     if held.gm_only() && !fc {
         return Err(AppError::user(format!(
             "Only the Compiler can use {}'s register.",
-            state.name
+            clean(&state.name)
         )));
     }
     if caller.user_id != state.roll.owner && caller.user_id != session.owner_id && !fc {
         return Err(AppError::user(format!(
             "Only {}'s player (or the Compiler) can use this roll.",
-            state.name
+            clean(&state.name)
         )));
     }
     Ok(Actor {

@@ -88,7 +88,7 @@ pub async fn create(app: &App, caller: &Caller, args: CreateArgs) -> AppResult {
     let ch = turn.create(owner, &args.name, sheet).await?;
     let entry = sheet_record(&ch, "sheet_create", &record::Created { name: args.name });
     let mut embed = sheet_embed(&ch, &turn.settings);
-    embed.title = format!("📇 Created {}", ch.name());
+    embed.title = format!("📇 Created {}", ch.shown());
     let out = Outcome::answer(Response::ephemeral(View::embed(embed))).log(entry);
     turn.finish(out).await
 }
@@ -121,7 +121,7 @@ pub async fn set_stat_in(
     // One line (issue 16): the full card is `/vv sheet show`'s.
     let answer = Response::ephemeral(View::text(format!(
         "📇 {}: {} {old} → {value}.",
-        ch.name(),
+        ch.shown(),
         stat.name()
     )));
     let inputs = record::StatSet {
@@ -147,7 +147,7 @@ pub async fn set_track_in(
     // the full card is `/vv sheet show`'s.
     let answer = Response::ephemeral(View::text(format!(
         "📇 {}: {}.",
-        ch.name(),
+        ch.shown(),
         text::track(&ch.sheet, track)
     )));
     let inputs = record::TrackSet {
@@ -211,7 +211,7 @@ pub async fn set_comp(
             ch.sheet.comp.cache_max,
             ch.sheet.cache_load(settings)
         )];
-        let head = (None, format!("💻 {}'s COMP changed", ch.name()));
+        let head = (None, format!("💻 {}'s COMP changed", ch.shown()));
         report::outcome(&turn, &ch, head, lines, colour::PENDING)
     } else {
         Outcome::answer(Response::ephemeral(View::embed(sheet_embed(&ch, settings))))
@@ -381,7 +381,7 @@ fn world_name(w: World) -> &'static str {
 pub fn sheet_embed(ch: &Loaded<OreSheet>, settings: &OreSettings) -> Embed {
     let s = &ch.sheet;
     let d = &s.defenses;
-    let mut e = Embed::new(format!("📇 {}", ch.name()))
+    let mut e = Embed::new(format!("📇 {}", ch.shown()))
         .description(format!("<@{}> · {}", ch.row.owner_id, kind_line(s)))
         .colour(if s.conditions.incapacitated() {
             colour::FAILURE

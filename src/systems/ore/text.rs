@@ -4,7 +4,7 @@
 //! die or an Injury reads the same in a roll, a damage report or the End
 //! phase.
 
-use crate::app::view::escape;
+use crate::app::view::{clean, escape};
 use crate::rules::ore::events::{Condition, LogoutReason, OreEvent};
 use crate::rules::ore::odds;
 use crate::rules::ore::sets::{read, Reading, Set, SetRequirement};
@@ -155,10 +155,14 @@ pub fn track(sheet: &OreSheet, t: Damageable) -> String {
     format!("{} {}/{}", track_name(sheet, t), tr.current, tr.max)
 }
 
-/// A hit as the damage report and the tracker's log head it:
-/// `💥 Ann takes 2 Vitality damage.`
+/// A hit as the damage report and the tracker's log head it, the name
+/// without markdown: `💥 Ann takes 2 Vitality damage.`
 pub fn hit(name: &str, amount: u32, sheet: &OreSheet, t: Damageable) -> String {
-    format!("💥 {name} takes {amount} {} damage.", track_name(sheet, t))
+    format!(
+        "💥 {} takes {amount} {} damage.",
+        clean(name),
+        track_name(sheet, t)
+    )
 }
 
 fn track_line(sheet: &OreSheet, t: Damageable, current: u32) -> String {

@@ -24,7 +24,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
     if caller.user_id != state.session.owner && caller.user_id != session.owner_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the {GM} can decide this roll.",
-            state.who()
+            state.shown()
         )));
     }
     let button = click.action::<RollButton>()?;

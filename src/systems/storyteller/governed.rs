@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::change::{prepare_on_copy, Change, Prepared, Trial, Whose};
 use crate::app::registry::Governed;
+use crate::app::view::clean;
 use crate::app::{rights, App, AppError, Caller};
 
 use super::context::{self, Outcome, Turn};
@@ -214,12 +215,17 @@ impl Change for Edit {
     }
 }
 
-/// What a revival does: the helper's willpower spent to revive `who`.
+/// What a revival does: the helper's willpower spent to revive `who`,
+/// both named without markdown.
 fn revive_words(helper: &str, sheet: &StorytellerSheet, who: &Who) -> String {
-    let name = who.character.clone().unwrap_or_else(|| {
-        who.player
-            .map_or_else(String::new, |p| format!("<@{p}>'s character"))
-    });
+    let name = who.character.as_deref().map_or_else(
+        || {
+            who.player
+                .map_or_else(String::new, |p| format!("<@{p}>'s character"))
+        },
+        clean,
+    );
+    let helper = clean(helper);
     let w = sheet.willpower();
     let spent = Willpower {
         current: w.current.saturating_sub(1),

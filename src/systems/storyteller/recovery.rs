@@ -76,7 +76,7 @@ pub async fn turn(app: &App, caller: &Caller, target: Pick<'_>, everyone: bool) 
         text.push_str(" (The next action still ignores them: that spend is not used yet.)");
     }
     let view = View::embed(
-        Embed::new(format!("🔄 A new turn for {}", c.name()))
+        Embed::new(format!("🔄 A new turn for {}", c.shown()))
             .description(text)
             .colour(colour::NEUTRAL),
     );
@@ -107,11 +107,11 @@ pub async fn recovered(
     }));
     let (title, action) = if first_dot {
         (
-            format!("🌅 {} regains the first dot of willpower", c.name()),
+            format!("🌅 {} regains the first dot of willpower", c.shown()),
             "recover_first_dot",
         )
     } else {
-        (format!("🌙 {} rests for a day", c.name()), "recover")
+        (format!("🌙 {} rests for a day", c.shown()), "recover")
     };
     let view = View::embed(
         Embed::new(title)
@@ -148,12 +148,12 @@ pub async fn revived(
     let mut lines = vec![
         format!(
             "{} spends 1 willpower: {}",
-            h.name(),
+            h.shown(),
             willpower_track(h.sheet.willpower())
         ),
         format!(
             "{} is back: {}",
-            t.name(),
+            t.shown(),
             willpower_track(t.sheet.willpower())
         ),
     ];
@@ -163,11 +163,11 @@ pub async fn revived(
     {
         lines.push(format!(
             "💤 That was {}'s last willpower: they are incapacitated now.",
-            h.name()
+            h.shown()
         ));
     }
     let view = View::embed(
-        Embed::new(format!("🤝 {} revives {}", h.name(), t.name()))
+        Embed::new(format!("🤝 {} revives {}", h.shown(), t.shown()))
             .description(lines.join("\n"))
             .colour(colour::SUCCESS),
     );

@@ -10,7 +10,7 @@
 //! message always fits. Pure: no I/O.
 
 use crate::app::component::Action;
-use crate::app::view::{escape, Button, Embed, Style, View};
+use crate::app::view::{clean, escape, Button, Embed, Style, View};
 use crate::kit::controls::shown;
 use crate::rules::storyteller::pool::TraitUse;
 use crate::rules::storyteller::roll::{DieMark, GENERATED_DICE_CAP};
@@ -199,8 +199,10 @@ pub fn note_text(n: &PoolNote) -> String {
     }
 }
 
-/// What happened after the dice, in words (willpower, incapacitation, …).
+/// What happened after the dice, in words (willpower, incapacitation, …),
+/// `who` named without markdown.
 pub fn event_text(e: &Event, who: &str) -> Option<String> {
+    let who = clean(who);
     Some(match e {
         Event::BonusCapReached { generated } => format!(
             "The bonus dice stopped at the {GENERATED_DICE_CAP}-dice cap ({generated} rolled): the roll counts as a success."
@@ -346,7 +348,7 @@ pub fn pool_text(spec: &crate::rules::storyteller::RollSpec) -> String {
             let parts: Vec<String> = spec
                 .traits
                 .iter()
-                .map(|t: &TraitUse| format!("{} {}", t.name, t.dots))
+                .map(|t: &TraitUse| format!("{} {}", escape(&t.name), t.dots))
                 .collect();
             let sum: u32 = spec.traits.iter().map(|t| u32::from(t.dots)).sum();
             if sum == dice {
@@ -411,13 +413,13 @@ fn heading(status: Status, state: &RollState) -> (look::Outcome, String) {
             look::Outcome::Pending,
             format!(
                 "Waiting for {} · {} rolled",
-                state.who(),
+                state.shown(),
                 count(successes, "success", "successes")
             ),
         ),
         (Status::Open, ..) => (
             look::Outcome::Pending,
-            format!("Waiting for {}", state.who()),
+            format!("Waiting for {}", state.shown()),
         ),
         (Status::Voided, ..) => (look::Outcome::Closed, format!("Voided by the {GM}")),
         // A day of rest raised willpower though the active-rest roll

@@ -79,7 +79,7 @@ pub fn waiting(out: Outcome, state: &RollState, status: Status) -> Outcome {
     if status != Status::Open {
         return out;
     }
-    let what = format!("{}'s willpower choice", state.who());
+    let what = format!("{}'s willpower choice", state.shown());
     out.waits_on(Waiter::Member(state.session.owner), what)
 }
 

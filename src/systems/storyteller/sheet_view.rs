@@ -3,7 +3,7 @@
 //! penalty and the willpower flags. Pure; every field stays under Discord's
 //! limits however many custom traits and specialties a sheet holds.
 
-use crate::app::view::{colour, escape, Embed};
+use crate::app::view::{clean, colour, escape, Embed};
 use crate::rules::storyteller::sheet::{Ability, SpecialtyType, Willpower};
 use crate::rules::storyteller::{Category, StorytellerSheet};
 
@@ -82,9 +82,9 @@ fn category_field(sheet: &StorytellerSheet, category: Category) -> String {
     let mut zero = Vec::new();
     for a in sheet.abilities().iter().filter(|a| a.category == category) {
         if a.dots == 0 {
-            zero.push(a.name.clone());
+            zero.push(escape(&a.name));
         } else {
-            lines.push(format!("{} {}", a.name, dots(a.dots)));
+            lines.push(format!("{} {}", escape(&a.name), dots(a.dots)));
         }
     }
     if !zero.is_empty() {
@@ -115,7 +115,7 @@ pub fn status_lines(sheet: &StorytellerSheet) -> Vec<String> {
     out
 }
 
-/// The sheet as an embed.
+/// The sheet as an embed, titled with the name without markdown.
 pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed {
     let wp = sheet.willpower();
     let w = sheet.wound_penalty();
@@ -128,20 +128,20 @@ pub fn sheet_embed(name: &str, owner_id: i64, sheet: &StorytellerSheet) -> Embed
     let attributes: Vec<String> = sheet
         .attributes()
         .iter()
-        .map(|a| format!("{} {}", a.name, dots(a.dots)))
+        .map(|a| format!("{} {}", escape(&a.name), dots(a.dots)))
         .collect();
     let specialties: Vec<String> = sheet
         .abilities()
         .iter()
         .filter(|a| !a.specialties.is_empty())
-        .map(|a| format!("**{}**: {}", a.name, specialty_list(a)))
+        .map(|a| format!("**{}**: {}", escape(&a.name), specialty_list(a)))
         .collect();
     let colour_now = if sheet.incapacitated() {
         colour::FAILURE
     } else {
         colour::NEUTRAL
     };
-    let mut e = Embed::new(format!("📜 {name}"))
+    let mut e = Embed::new(format!("📜 {}", clean(name)))
         .description(description.join("\n"))
         .colour(colour_now)
         .field("Attributes", fit(&attributes, FIELD_BUDGET), true);

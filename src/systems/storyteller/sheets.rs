@@ -130,7 +130,7 @@ async fn edit_drawn(
     let text = edit(&turn.settings, &mut c.sheet)?;
     let entry =
         Record::new(action, &inputs, &record::Edited { text: text.clone() }).character(c.row.id);
-    let view = draw(c.name(), text);
+    let view = draw(&c.shown(), text);
     Ok(Outcome::answer(Response::ephemeral(view))
         .sheet(c)
         .log(entry))
@@ -162,11 +162,11 @@ pub async fn set(
             Ok(match before {
                 Some(b) if b != value => format!(
                     "{} ({kind}): {} → {} ({value})",
-                    t.name,
+                    escape(&t.name),
                     dots(b),
                     dots(value)
                 ),
-                _ => format!("{} ({kind}): {} ({value})", t.name, dots(value)),
+                _ => format!("{} ({kind}): {} ({value})", escape(&t.name), dots(value)),
             })
         },
     )
@@ -201,7 +201,7 @@ pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Pick<'_>) 
             if changed.is_empty() {
                 let kept: Vec<String> = kept
                     .iter()
-                    .map(|s| format!("{} {}", s.name, s.dots))
+                    .map(|s| format!("{} {}", escape(&s.name), s.dots))
                     .collect();
                 return Err(AppError::user(format!(
                     "Nothing to change: the sheet already has {}.",
@@ -210,7 +210,7 @@ pub async fn set_list(app: &App, caller: &Caller, list: &str, target: Pick<'_>) 
             }
             let changed: Vec<String> = changed
                 .iter()
-                .map(|s| format!("{} {} → {}", s.name, s.before, s.dots))
+                .map(|s| format!("{} {} → {}", escape(&s.name), s.before, s.dots))
                 .collect();
             Ok(changed.join(", "))
         },
@@ -255,14 +255,22 @@ pub async fn specialty(
             if remove {
                 let s = sheet.remove_specialty(&catalog, ability, name)?;
                 let t = catalog.resolve_with(ability, sheet.custom_traits())?;
-                return Ok(format!("{}: specialty {} removed.", t.name, escape(&s.name)));
+                return Ok(format!(
+                    "{}: specialty {} removed.",
+                    escape(&t.name),
+                    escape(&s.name)
+                ));
             }
             let kind = advanced.map(SpecialtyType::advanced_if);
             let s = sheet.add_specialty(&catalog, ability, name, kind)?;
             let t = catalog.resolve_with(ability, sheet.custom_traits())?;
             Ok(format!(
                 "{}: new {} specialty **{}**. Use it on a roll with `specialties:{}` (one per dot of {}).",
-                t.name, s.kind.key(), escape(&s.name), s.name, t.name
+                escape(&t.name),
+                s.kind.key(),
+                escape(&s.name),
+                s.name,
+                escape(&t.name)
             ))
         },
     )
@@ -300,7 +308,7 @@ pub async fn custom_trait(
             Ok(format!(
                 "New custom {} **{}**: {} ({d}).",
                 kind.key(),
-                t.name,
+                escape(&t.name),
                 dots(d)
             ))
         },
@@ -398,7 +406,7 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
     if c.row.owner_id != caller.user_id && !turn.fc {
         return Err(AppError::user(format!(
             "Only {}'s player or the {GM} can spend their willpower.",
-            c.name()
+            c.shown()
         )));
     }
     let button = click.action::<SheetButton>()?;
@@ -435,7 +443,7 @@ fn ignore_wounds(
         if !note.is_empty() {
             response = response.then(crate::app::Reply::Message(View::text(format!(
                 "🩹 {}: {} The next action ignores the wound penalty.",
-                drawn.name(),
+                drawn.shown(),
                 note.join(" ")
             ))));
         }

@@ -52,9 +52,15 @@ impl RollState {
         }
     }
 
-    /// The character's name, else the roller's.
+    /// The character's name, else the roller's, as typed: for the embed
+    /// author, which Discord shows as plain text.
     pub fn who(&self) -> &str {
         self.character.as_deref().unwrap_or(&self.roller)
+    }
+
+    /// [`RollState::who`] for prose, without markdown: `A*d_a` reads `Ada`.
+    pub fn shown(&self) -> String {
+        crate::app::view::clean(self.who())
     }
 }
 

@@ -121,7 +121,7 @@ pub async fn kismet(
         .collect();
     let mut lines = changes::lines(&named);
     if lines.is_empty() {
-        lines.push(format!("{} · nothing changed", c.name()));
+        lines.push(format!("{} · nothing changed", c.shown()));
     }
     let mut e = Embed::new(title)
         .description(lines.join("\n"))

@@ -96,12 +96,10 @@ pub async fn ally_die(
         .apply_all(&mut party.ctx, actions.clone(), &mut turn.rng())
         .map_err(fc_words)?;
     t.task = task;
-    let line = format!(
-        "The {GM} set {}'s die: it {}.",
-        t.name_of(die.ally),
-        parts.join(" and ")
-    );
-    t.note = Some(line.clone());
+    let set = |name: String| format!("The {GM} set {name}'s die: it {}.", parts.join(" and "));
+    // The footer shows the name as typed; the answer's prose, without markdown.
+    let line = set(t.shown_of(die.ally));
+    t.note = Some(set(t.name_of(die.ally)));
     let entry = Record::new(
         "task_ally",
         &TaskActions { actions },

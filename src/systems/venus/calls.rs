@@ -274,7 +274,7 @@ fn task_setup(
         (None, None) => sheet.best_job(&req.ability).map(str::to_string).ok_or_else(|| {
             AppError::user(format!(
                 "{} has no job that inherits {}: name one with `job:` and the abilities it inherits with `learn:` to start learning it.",
-                name,
+                crate::app::view::clean(name),
                 req.ability.trim()
             ))
         })?,

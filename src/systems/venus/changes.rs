@@ -1,7 +1,9 @@
 //! Sheet changes in words ("Ada · Thief +1 exp (failed task) → 3"), with
-//! runs of Lots spent or gained merged into one line.
+//! runs of Lots spent or gained merged into one line; the name shows
+//! without markdown (`A*d_a` reads `Ada`).
 
 use super::format::level_text;
+use crate::app::view::clean;
 use crate::rules::venus::sheet::{ExpReason, SheetEvent};
 
 fn reason(r: ExpReason) -> &'static str {
@@ -15,7 +17,8 @@ fn reason(r: ExpReason) -> &'static str {
     }
 }
 
-/// One change in words, prefixed with the character's name.
+/// One change in words, prefixed with the character's name (without
+/// markdown).
 pub fn describe(name: &str, e: &SheetEvent) -> String {
     let body = match e {
         SheetEvent::ExpAwarded {
@@ -51,7 +54,7 @@ pub fn describe(name: &str, e: &SheetEvent) -> String {
         SheetEvent::EgoSpent => "spends Ego".into(),
         SheetEvent::EgoRefunded => "Ego given back ✨".into(),
     };
-    format!("{name} · {body}")
+    format!("{} · {body}", clean(name))
 }
 
 /// Lines for a sequence of changes, merging runs of Lots spent, gained or
@@ -78,7 +81,8 @@ pub fn lines(events: &[(String, SheetEvent)]) -> Vec<String> {
             let n = j - i;
             if n > 1 {
                 out.push(format!(
-                    "{name} · {sign}{n} {word} → {}/10",
+                    "{} · {sign}{n} {word} → {}/10",
+                    clean(name),
                     lots(&events[j - 1].1)
                 ));
                 i = j;

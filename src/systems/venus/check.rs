@@ -217,7 +217,7 @@ pub async fn press(
     if !(a.gm || caller.user_id == st.roller.user) {
         return Err(AppError::user(format!(
             "Only {} (the roller) and the FC can use this check's buttons.",
-            st.roller.name
+            st.roller.shown()
         )));
     }
     let mut party = Party::load(turn.tx(), caller.guild_id, [&st.roller]).await?;
@@ -228,7 +228,7 @@ pub async fn press(
     if st.roller.character.is_some() && !party.has(st.roller.user) && !ends {
         return Err(AppError::user(format!(
             "{}'s character sheet is gone, so this check cannot go on: the FC can void it.",
-            st.roller.name
+            st.roller.shown()
         )));
     }
     let mut rng = turn.rng();

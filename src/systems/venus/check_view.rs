@@ -101,7 +101,7 @@ fn kind_word(k: FactorKind) -> &'static str {
 /// The title's outcome and text: waiting for whom, or the result with
 /// its total (`✅ Pass · 20 against 10`, `💥 Fail · natural 1`).
 pub fn outcome(st: &CheckSession, status: Status) -> (Outcome, String) {
-    let who = &st.roller.name;
+    let who = st.roller.shown();
     let Some(c) = st.check.as_ref() else {
         return match &st.ended_before_roll {
             Some(w) => (Outcome::Closed, w.clone()),
@@ -197,7 +197,7 @@ pub fn view(id: i64, number: i64, version: i64, status: Status, st: &CheckSessio
         match c {
             None if st.ended_before_roll.is_none() => desc.push(format!(
                 "-# {} throws the d20 with **Roll d20**; the {GM} can still adjust the check.",
-                st.roller.name
+                st.roller.shown()
             )),
             Some(c) if c.phase == CheckPhase::AwaitingBonus => {
                 desc.push(format!("-# {}", bonus_offer(c)));

@@ -4,7 +4,7 @@
 //! consequences; tier warnings in the footer.
 
 use super::format::{ego_text, exp_bar, fields_within, level_text, lot_pips, rank_mark, Room};
-use crate::app::view::{colour, escape, limits, Embed};
+use crate::app::view::{clean, colour, escape, limits, Embed};
 use crate::rules::venus::sheet::{AttributeKind, Job};
 use crate::rules::venus::{VenusSettings, VenusSheet};
 
@@ -36,7 +36,8 @@ pub fn job_line(name: &str, job: &Job, settings: &VenusSettings) -> String {
     s
 }
 
-/// The sheet's embed. `owner` is the member who plays it.
+/// The sheet's embed, titled with the name without markdown. `owner` is
+/// the member who plays it.
 pub fn embed(
     name: &str,
     owner: i64,
@@ -51,7 +52,7 @@ pub fn embed(
     if active {
         desc.push_str(" · active");
     }
-    let mut e = Embed::new(format!("📜 {name}"))
+    let mut e = Embed::new(format!("📜 {}", clean(name)))
         .description(desc)
         .colour(colour::NEUTRAL)
         .field("Lots", lot_pips(sheet.lots), true)

@@ -127,7 +127,7 @@ pub async fn create(
     );
     // Quiet bookkeeping: one public line (the empty sheet says nothing
     // more; `/ve sheet show` draws it).
-    let who = crate::app::view::plain(c.name());
+    let who = crate::app::view::plain(&c.shown());
     let text = if given.is_empty() {
         format!("📜 {who} joins the table. Next: `/ve sheet ability` and `/ve sheet job`.")
     } else {
@@ -214,7 +214,7 @@ pub async fn ability(
     let out = edit(&mut turn, pick, inputs, |c, set| {
         c.sheet.set_ability(name, rank, score, set)?;
         let key = c.sheet.ability_key(name).unwrap_or(name).to_string();
-        Ok(format!("{}: {key} is {rank} {score}.", c.name()))
+        Ok(format!("{}: {key} is {rank} {score}.", c.shown()))
     })
     .await?;
     turn.finish(out).await
@@ -252,7 +252,7 @@ pub async fn job_edited(
             let inherits = inherits.ok_or_else(|| {
                 AppError::user(format!(
                     "{} has no job called {}: give `inherits` (one or two abilities) to add it.",
-                    c.name(),
+                    c.shown(),
                     name.trim()
                 ))
             })?;
@@ -273,9 +273,9 @@ pub async fn job_edited(
         }
         let key = c.sheet.job_key(name).unwrap_or(name).to_string();
         Ok(if exists {
-            format!("{}: {key} updated.", c.name())
+            format!("{}: {key} updated.", c.shown())
         } else {
-            format!("{}: {key} added.", c.name())
+            format!("{}: {key} added.", c.shown())
         })
     })
     .await
@@ -323,7 +323,7 @@ pub async fn set_edited(
         edits,
         rename: None,
     };
-    let note = format!("{}: {}.", c.name(), said.join(", "));
+    let note = format!("{}: {}.", c.shown(), said.join(", "));
     edited(turn, c, &inputs, note)
 }
 
@@ -349,7 +349,7 @@ pub async fn note(
             }
             NoteKind::Consequence => c.sheet.add_custom_consequence(text)?,
         }
-        Ok(format!("{}: noted.", c.name()))
+        Ok(format!("{}: noted.", c.shown()))
     })
     .await?;
     turn.finish(out).await
@@ -404,7 +404,7 @@ pub async fn remove(
                 c.sheet.remove_custom_consequence(i)?;
             }
         }
-        Ok(format!("{}: removed.", c.name()))
+        Ok(format!("{}: removed.", c.shown()))
     })
     .await?;
     turn.finish(out).await

@@ -20,6 +20,7 @@ use super::{fc_words, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
+use crate::app::view::clean;
 use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::turns::Seat;
 use crate::rules::venus::spotlight::{earns_ego, Passed, SeatData, Spotlight};
@@ -59,14 +60,14 @@ async fn active_row(turn: &mut Turn<'_>) -> Result<Character, AppError> {
 fn join(sp: &mut Spotlight, row: &Character) -> Result<(), AppError> {
     sp.join(&row.name, Some(row.owner_id), Some(row.id))
         .map_err(fc_words)?;
-    sp.note(format!("➕ {} joins.", row.name));
+    sp.note(format!("➕ {} joins.", clean(&row.name)));
     Ok(())
 }
 
 /// Removes `seat` from the turns, noted on the tracker.
 fn leave(sp: &mut Spotlight, seat: &Seat<SeatData>) -> Result<(), AppError> {
     sp.remove(seat.id).map_err(fc_words)?;
-    sp.note(format!("➖ {} leaves.", seat.name));
+    sp.note(format!("➖ {} leaves.", seat.shown()));
     Ok(())
 }
 
@@ -172,7 +173,7 @@ pub async fn seat(
             (
                 "join",
                 Some(row.id),
-                format!("✅ {} joins the spotlight.", row.name),
+                format!("✅ {} joins the spotlight.", clean(&row.name)),
             )
         }
         (_, None) => {
@@ -186,16 +187,16 @@ pub async fn seat(
             (
                 "remove",
                 seat.character,
-                format!("✅ {} leaves the spotlight.", seat.name),
+                format!("✅ {} leaves the spotlight.", seat.shown()),
             )
         }
         (SeatState::Seated | SeatState::Held, Some(seat)) => {
             let held = state == SeatState::Held;
             sp.hold(seat.id, held).map_err(fc_words)?;
             let line = if held {
-                format!("⏸ {} is on hold.", seat.name)
+                format!("⏸ {} is on hold.", seat.shown())
             } else {
-                format!("▶ {} is back in the turns.", seat.name)
+                format!("▶ {} is back in the turns.", seat.shown())
             };
             sp.note(line.clone());
             ("hold", seat.character, line)
@@ -286,7 +287,9 @@ async fn gm_scene(
             let (r, c) = reward(turn, &sp, seat.id).await?;
             let line = format!(
                 "🎬 Scene {}: {}, introduced by {} ({r}).",
-                sp.scene, sp.title, seat.name
+                sp.scene,
+                sp.title,
+                seat.shown()
             );
             (line, c)
         }
@@ -319,7 +322,7 @@ async fn offer_scene(
     let (name, character) = match (named, mine) {
         (Some(s), _) if s.owner == Some(caller.user_id) => {
             sp.offer(s.id, title).map_err(fc_words)?;
-            (s.name, s.character)
+            (s.shown(), s.character)
         }
         (Some(_), _) => {
             return Err(AppError::user(format!(
@@ -328,7 +331,7 @@ async fn offer_scene(
         }
         (None, Some(s)) => {
             sp.offer(s.id, title).map_err(fc_words)?;
-            (s.name, s.character)
+            (s.shown(), s.character)
         }
         // Any player can offer (seed 000), seated or not: with their
         // active character, seated when the FC allows the offer.
@@ -336,7 +339,7 @@ async fn offer_scene(
             let row = active_row(turn).await?;
             sp.offer_unseated(&row.name, Some(row.owner_id), Some(row.id), title)
                 .map_err(fc_words)?;
-            (row.name, Some(row.id))
+            (clean(&row.name), Some(row.id))
         }
     };
     sp.note(format!("🙋 {name} offers to introduce the next scene."));
@@ -348,8 +351,8 @@ async fn offer_scene(
 /// when the FC passes another player's turn.
 fn pass_turn(sp: &mut Spotlight, caller: &Caller) -> Result<String, AppError> {
     let passes = match sp.turns.current_seat() {
-        Some(s) if s.owner == Some(caller.user_id) => format!("{} passes", s.name),
-        Some(s) => format!("The {GM} passes {}'s turn", s.name),
+        Some(s) if s.owner == Some(caller.user_id) => format!("{} passes", s.shown()),
+        Some(s) => format!("The {GM} passes {}'s turn", s.shown()),
         None => format!("The {GM} passes"),
     };
     Ok(match sp.pass().map_err(fc_words)? {

@@ -42,15 +42,15 @@ fn order(s: &Spotlight) -> String {
     let who = |owner: Option<i64>| owner.map(|u| format!(" · <@{u}>")).unwrap_or_default();
     let held = s
         .held()
-        .map(|seat| format!("⏸ {}{} · on hold", seat.name, who(seat.owner)));
+        .map(|seat| format!("⏸ {}{} · on hold", seat.shown(), who(seat.owner)));
     seats
         .iter()
         .map(|seat| {
             let now = s.turns.current == Some(seat.id);
             let name = if now {
-                format!("▶ **{}**", seat.name)
+                format!("▶ **{}**", seat.shown())
             } else {
-                format!("• {}", seat.name)
+                format!("• {}", seat.shown())
             };
             let lead = if s.lead == Some(seat.id) {
                 " · introduced this scene"

@@ -15,8 +15,16 @@ pub struct Who {
     pub user: i64,
     /// The character row, `None` for an ad-hoc NPC.
     pub character: Option<i64>,
-    /// The character's name (or the NPC's), for display.
+    /// The character's name (or the NPC's), as typed: for labels, menus,
+    /// footers and embed authors, which Discord shows as plain text.
     pub name: String,
+}
+
+impl Who {
+    /// The name for prose, without markdown: `A*d_a` reads `Ada`.
+    pub fn shown(&self) -> String {
+        crate::app::view::clean(&self.name)
+    }
 }
 
 /// One Venus session.
@@ -214,10 +222,19 @@ impl TaskSession {
         self.allies.iter().find(|w| w.user == user)
     }
 
-    /// The display name of participant `user`.
+    /// The name of participant `user` as typed, for labels, menus and
+    /// footers (Discord shows them as plain text).
     pub fn name_of(&self, user: i64) -> String {
         self.who(user)
             .map(|w| w.name.clone())
+            .unwrap_or_else(|| format!("<@{user}>"))
+    }
+
+    /// The name of participant `user` for prose, without markdown
+    /// ([`Who::shown`]).
+    pub fn shown_of(&self, user: i64) -> String {
+        self.who(user)
+            .map(Who::shown)
             .unwrap_or_else(|| format!("<@{user}>"))
     }
 }

@@ -105,7 +105,7 @@ pub fn dice_line(st: &TaskSession) -> String {
                     .collect();
                 format!("{} dice: {}", dice.len(), parts.join(" "))
             };
-            let name = if alone { String::new() } else { st.name_of(o) };
+            let name = if alone { String::new() } else { st.shown_of(o) };
             (name, body)
         })
         .collect();
@@ -140,7 +140,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
         if t.edition == Edition::One && o.declined_primary {
             out.push(format!(
                 "{} did not buy the primary consequence.",
-                st.roller.name
+                st.roller.shown()
             ));
         }
         let c = t.consequence.trim();
@@ -161,7 +161,7 @@ fn outcome_lines(st: &TaskSession) -> Vec<String> {
 /// (`✅ Success · 3 beats`, `❌ Failure · 2 of 3 beats`).
 pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     let t = &st.task;
-    let r = &st.roller.name;
+    let r = st.roller.shown();
     let n = t.successes();
     let need = t.threshold;
     if t.close_kind == Some(CloseKind::Voided) {
@@ -173,7 +173,7 @@ pub fn outcome(st: &TaskSession, status: Status) -> (Outcome, String) {
     let of = format!("{n} of {}", beats(t.edition, need));
     let waiting = match t.phase {
         TaskPhase::AidOffers => {
-            let pending: Vec<String> = t.pending_allies().map(|a| st.name_of(a.id)).collect();
+            let pending: Vec<String> = t.pending_allies().map(|a| st.shown_of(a.id)).collect();
             if pending.is_empty() {
                 format!("{r} to roll")
             } else {
@@ -220,7 +220,7 @@ fn closed(t: &TaskState) -> (Outcome, String) {
 /// What to do now, and who does it (empty once nothing is left).
 fn phase_hint(st: &TaskSession) -> String {
     let t = &st.task;
-    let r = &st.roller.name;
+    let r = st.roller.shown();
     let subvert = |still: &str| {
         format!("The {GM} may {still}turn one secondary consequence {r} did not buy against them")
     };
@@ -394,7 +394,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
         })
         .map(|a| {
             let status = match a.status {
-                AidStatus::Offered => format!("offered, waiting for {}", st.roller.name),
+                AidStatus::Offered => format!("offered, waiting for {}", st.roller.shown()),
                 AidStatus::Accepted => "accepted".into(),
                 AidStatus::Refused => "refused".into(),
                 AidStatus::Withdrawn => "withdrawn".into(),
@@ -402,7 +402,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
             let mut s = format!(
                 "{} **{}** — {} · {status}",
                 rank_mark(a.rank),
-                st.name_of(a.id),
+                st.shown_of(a.id),
                 a.job
             );
             if a.consented_kiss && t.edition == Edition::One {
@@ -498,12 +498,12 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
             .iter()
             .filter(|d| d.kissed)
             .map(|d| {
-                let by = d.kissed_by.map(|b| st.name_of(b)).unwrap_or_default();
+                let by = d.kissed_by.map(|b| st.shown_of(b)).unwrap_or_default();
                 let was = d.kissed_from().unwrap_or(d.face);
                 let owner = if d.kissed_by == Some(d.owner) {
                     String::new()
                 } else {
-                    format!(" ({}'s)", st.name_of(d.owner))
+                    format!(" ({}'s)", st.shown_of(d.owner))
                 };
                 let with = d.kiss_source.as_ref().map(kiss_source_text);
                 format!("{by}'s {was}{owner} with {}", with.unwrap_or_default())
@@ -520,9 +520,9 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
         .map(|k| {
             let (face, owner) = t.die(k.die).map_or((0, k.by), |d| (d.face, d.owner));
             let whose = if owner == k.by {
-                format!("{}'s {face}", st.name_of(k.by))
+                format!("{}'s {face}", st.shown_of(k.by))
             } else {
-                format!("{}: {}'s {face}", st.name_of(k.by), st.name_of(owner))
+                format!("{}: {}'s {face}", st.shown_of(k.by), st.shown_of(owner))
             };
             let wait = (!k.approved).then(|| format!(", awaiting the {GM}"));
             let with = kiss_source_text(&k.source);
@@ -535,14 +535,14 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
     if t.ego_reroll_pending {
         kl.push(format!(
             "{} spends Ego: every miss not otherwise KISSed will be re-rolled",
-            st.roller.name
+            st.roller.shown()
         ));
     }
     for (who, dice) in &st.drafts {
         let ids: Vec<String> = dice.iter().map(|d| format!("#{d}")).collect();
         kl.push(format!(
             "{} picked {}: choose how to pay (the menu pays for the first)",
-            st.name_of(*who),
+            st.shown_of(*who),
             ids.join(", ")
         ));
     }
@@ -551,7 +551,7 @@ fn kiss_lines(st: &TaskSession) -> Vec<String> {
 
 /// Secondary consequence `n` turned against the roller.
 fn subversion_text(st: &TaskSession, n: u8) -> String {
-    let r = &st.roller.name;
+    let r = st.roller.shown();
     let opposite = match n {
         1 => format!("{r} is shamed or hurt"),
         2 => "the action is clumsy or wasteful".to_string(),
@@ -902,7 +902,8 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
     };
     // The changes themselves are listed on the task's message just above:
     // this one only shows where everyone stands now.
-    let mut e = Embed::new(format!("📈 After the task — {}", st.roller.name)).colour(kind.colour());
+    let mut e =
+        Embed::new(format!("📈 After the task — {}", st.roller.shown())).colour(kind.colour());
     // The roller and each accepted ally, with the job they used.
     let allies = t.accepted_allies().map(|a| (a.id, &a.job));
     for (who, job) in std::iter::once((t.roller, &t.job)).chain(allies).take(10) {
@@ -917,7 +918,7 @@ pub fn summary(st: &TaskSession, ctx: &VenusCtx) -> View {
         if let Some(key) = sheet.job_key(job) {
             lines.push(job_line(key, &sheet.jobs[key], &t.settings));
         }
-        e = e.field(st.name_of(who), lines.join("\n"), false);
+        e = e.field(st.shown_of(who), lines.join("\n"), false);
     }
     View::embed(e)
 }

@@ -35,7 +35,7 @@ pub async fn offer(t: &mut Turn<'_>, from_menu: bool) -> Result<Step, AppError> 
                 return Ok(Step {
                     whisper: Some(format!(
                         "{} can aid with several jobs: pick one in the \"Aid with a job\" menu.",
-                        c.name()
+                        c.shown()
                     )),
                     ..Step::redraw()
                 })
@@ -76,7 +76,7 @@ fn only_job(c: &Loaded<VenusSheet>, ability: &str) -> Result<Option<String>, App
     match jobs.len() {
         0 => Err(AppError::user(format!(
             "{} has no job at level 1 or more that inherits {}, so cannot aid this task.",
-            c.name(),
+            c.shown(),
             ability
         ))),
         1 => Ok(Some(jobs[0].0.clone())),
@@ -92,8 +92,8 @@ pub fn answer(t: &Turn<'_>, ally: i64, accept: bool) -> Result<Step, AppError> {
     if accept && taken && t.st.task.phase == TaskPhase::AidOffers {
         return Err(AppError::user(format!(
             "{}'s aid is already accepted: **Refuse {}** turns it down until the roll.",
-            t.st.name_of(ally),
-            t.st.name_of(ally)
+            t.st.shown_of(ally),
+            t.st.shown_of(ally)
         )));
     }
     Ok(Step::one(TaskAction::AnswerAid {

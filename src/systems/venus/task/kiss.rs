@@ -9,6 +9,7 @@
 
 use super::menus::{free_names, key_of, named_kind, value_of, words, VALUE_TEXT};
 use super::turn::{Step, Turn};
+use crate::app::view::clean;
 use crate::app::AppError;
 use crate::rules::venus::task::{KissSource, Named, TaskAction, TaskPhase, TaskState};
 use crate::rules::venus::{Edition, VenusCtx};
@@ -70,12 +71,12 @@ fn not_kissable(st: &TaskSession, by: i64, d: u32) -> String {
         }
         Some(o) if o != by && st.task.edition == Edition::Two => format!(
             "Die #{d} is {}'s: in edition 2 only its owner can KISS it.",
-            st.name_of(o)
+            st.shown_of(o)
         ),
         Some(o) if o != by => format!(
             "Die #{d} is {}'s: {} must consent first (\"Consent to KISS\").",
-            st.name_of(o),
-            st.name_of(o)
+            st.shown_of(o),
+            st.shown_of(o)
         ),
         Some(_) => format!("You cannot KISS die #{d}."),
     }
@@ -295,7 +296,7 @@ fn named_sources(
 ) -> Result<Vec<KissSource>, String> {
     let free = free_names(st, ctx, by, kind)?;
     if free.len() < n {
-        let name = ctx.sheet(by).map(|s| s.name.clone()).unwrap_or_default();
+        let name = ctx.sheet(by).map(|s| clean(&s.name)).unwrap_or_default();
         let w = words(kind);
         return Err(format!(
             "{name} has {} unused {} for {n} dice: add one with `/ve sheet note kind:{}`, or pick fewer dice.",
@@ -331,7 +332,8 @@ fn chosen_source(
 /// "Ada has no unused insight “…” in this task."
 fn no_unused(who: &str, kind: Named, text: &str) -> String {
     format!(
-        "{who} has no unused {} “{}” in this task.",
+        "{} has no unused {} “{}” in this task.",
+        clean(who),
         words(kind).full,
         text.trim()
     )

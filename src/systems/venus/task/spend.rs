@@ -79,7 +79,7 @@ pub fn finish(t: &Turn<'_>) -> Result<Step, AppError> {
     if jobs.len() > 1 && !t.a.gm {
         return Err(AppError::user(format!(
             "{} already holds 10 Lots, so the Lot of T3 becomes exp: choose the job in the menu “{}”.",
-            t.st.roller.name,
+            t.st.roller.shown(),
             crate::systems::venus::task_view::FINISH_WITH
         )));
     }

@@ -112,7 +112,7 @@ impl<'a> Turn<'a> {
         if !(a.gm || participant || anyone) {
             return Err(AppError::user(format!(
                 "Only {} (the roller), their allies and the FC can use this task's buttons.",
-                st.roller.name
+                st.roller.shown()
             )));
         }
         let party = Party::load(pipe.tx(), caller.guild_id, st.whos()).await?;
@@ -120,7 +120,7 @@ impl<'a> Turn<'a> {
         if !party.has(st.roller.user) && !ends {
             return Err(AppError::user(format!(
                 "{}'s character sheet is gone, so this task cannot go on: the FC can void it.",
-                st.roller.name
+                st.roller.shown()
             )));
         }
         let rng = pipe.rng();

@@ -12,10 +12,14 @@ use crate::systems::venus::state::TaskSession;
 /// when it waits on nobody.
 pub fn of(st: &TaskSession) -> Option<(Waiter, String)> {
     let roller = Waiter::Member(st.roller.user);
-    let name = &st.roller.name;
+    let name = st.roller.shown();
     Some(match st.task.phase {
         TaskPhase::AidOffers => {
-            let offered: Vec<String> = st.task.pending_allies().map(|a| st.name_of(a.id)).collect();
+            let offered: Vec<String> = st
+                .task
+                .pending_allies()
+                .map(|a| st.shown_of(a.id))
+                .collect();
             if offered.is_empty() {
                 return None;
             }

@@ -385,6 +385,21 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         "/fc set name:st_custom_traits value:\"Hacking:skill, Lore:knowledge\"",
     )
     .await;
+    // A value typed with markdown characters reads as typed.
+    let note = public(
+        &t,
+        "fc",
+        "/fc set name:st_trait_aliases value:Sh_ad*=Stealth",
+    )
+    .await;
+    assert_eq!(
+        note.embeds()[0]["description"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next(),
+        Some("**st_trait_aliases**: none → **Sh\\_ad\\*=Stealth**")
+    );
 
     // The overview: five embeds within Discord's limits, privately.
     let out = private(&t, "alice", "/fc settings show").await;

@@ -4,7 +4,7 @@
 //! its help).
 
 use super::catalog::{Info, Scope};
-use crate::app::view::{colour, truncate, Embed, View};
+use crate::app::view::{colour, escape, truncate, Embed, View};
 
 /// Longest value shown in the overview (custom trait lists can be long).
 const OVERVIEW_VALUE: usize = 60;
@@ -94,8 +94,7 @@ pub fn overview(table: &Table, scopes: &[(Scope, Vec<Info>)]) -> View {
             lines.push(String::new());
         }
         for i in infos {
-            let mut value = i.value.clone();
-            truncate(&mut value, OVERVIEW_VALUE);
+            let value = shown(&i.value, OVERVIEW_VALUE);
             let allowed = if i.allowed.chars().count() <= 45 {
                 format!(" · {}", i.allowed)
             } else {
@@ -134,8 +133,7 @@ pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
     let budget = DETAIL_BUDGET.saturating_sub(fixed) / infos.len().max(1);
     let budget = budget.clamp(20, DETAIL_VALUE);
     for i in infos {
-        let mut value = i.value.clone();
-        truncate(&mut value, budget);
+        let value = shown(&i.value, budget);
         e = e.field(
             i.name.clone(),
             format!("**{value}**\n{}\n*Values: {}*", i.help, i.allowed),
@@ -145,12 +143,17 @@ pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
     View::embed(e.footer(scope.how_to_set()))
 }
 
+/// A setting's value as typed (a custom trait list may hold `_` or `*`),
+/// cut to `max` characters, its markdown escaped.
+fn shown(value: &str, max: usize) -> String {
+    let mut v = value.to_string();
+    truncate(&mut v, max);
+    escape(&v)
+}
+
 /// The public note of a change.
 pub fn changed(who: &str, scope: Scope, before: &Info, after: &Info) -> View {
-    let mut b = before.value.clone();
-    truncate(&mut b, 300);
-    let mut a = after.value.clone();
-    truncate(&mut a, 600);
+    let (b, a) = (shown(&before.value, 300), shown(&after.value, 600));
     View::embed(
         Embed::new(format!("⚙️ House rule changed · {}", scope.title()))
             .description(format!(

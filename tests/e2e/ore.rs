@@ -992,7 +992,7 @@ async fn vv_settings_show_set_and_refuse_bad_values() {
     assert!(out
         .field("vv_fault_check")
         .unwrap()
-        .starts_with("**end_of_round**"));
+        .starts_with(r"**end\_of\_round**"));
     let ex = cmd(
         &t,
         "fc",

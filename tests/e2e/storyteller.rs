@@ -1433,7 +1433,7 @@ async fn the_fc_changes_settings_and_adds_custom_traits() {
     assert!(out
         .field("st_zero_pool")
         .unwrap()
-        .starts_with("**auto_fail**"));
+        .starts_with(r"**auto\_fail**"));
 
     let out = public(
         &t,

@@ -144,11 +144,21 @@ pub fn detail(table: &Table, scope: Scope, infos: &[Info]) -> View {
 }
 
 /// A setting's value as typed (a custom trait list may hold `_` or `*`),
-/// cut to `max` characters, its markdown escaped.
+/// its markdown escaped, in at most `max` characters: the typed text is
+/// cut first (never between a backslash and its character), shorter
+/// again while its escapes overflow.
 fn shown(value: &str, max: usize) -> String {
-    let mut v = value.to_string();
-    truncate(&mut v, max);
-    escape(&v)
+    let mut keep = max;
+    loop {
+        let mut v = value.to_string();
+        truncate(&mut v, keep);
+        let out = escape(&v);
+        let over = out.chars().count().saturating_sub(max);
+        if over == 0 || keep <= 1 {
+            return out;
+        }
+        keep = keep.saturating_sub(over).max(1);
+    }
 }
 
 /// The public note of a change.
@@ -170,6 +180,14 @@ mod tests {
     use super::*;
     use crate::app::settings::GuildSettings;
     use crate::systems::fc::catalog::{all_names, shared_infos};
+
+    #[test]
+    fn a_value_reads_as_typed_within_its_length() {
+        assert_eq!(shown("Sh_ad*=Stealth", 60), "Sh\\_ad\\*=Stealth");
+        let stars = shown(&"*".repeat(100), 60);
+        assert!(stars.chars().count() <= 60, "{stars}");
+        assert!(stars.ends_with("\\*…"), "{stars}");
+    }
 
     /// Every setting with a value and help as long as they can get.
     fn worst() -> Vec<(Scope, Vec<Info>)> {

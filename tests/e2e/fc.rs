@@ -420,7 +420,12 @@ async fn house_rules_are_validated_shown_and_autocompleted() {
         out.embeds()[0]["footer"]["text"],
         "The storyteller changes one with /st-gm settings set name:<setting> value:<value>."
     );
-    let out = private(&t, "alice", "/fc settings show scope:\"Every system (shared)\"").await;
+    let out = private(
+        &t,
+        "alice",
+        "/fc settings show scope:\"Every system (shared)\"",
+    )
+    .await;
     assert_eq!(
         out.embeds()[0]["footer"]["text"],
         "The FC changes one with /fc set name:<setting> value:<value>."

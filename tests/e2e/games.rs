@@ -86,6 +86,28 @@ async fn issue_32_each_game_has_its_own_game_master() {
         "in the game **Beta**, its game masters",
     )
     .await;
+    // So do a player's reach for another member's sheet and a character
+    // made for another member: the same refusal, whole.
+    let mut gms = [Table::user_id("fc"), Table::user_id("gmb")];
+    gms.sort();
+    let [first, second] = gms;
+    let beta = format!("that is in the game **Beta**, its game masters (<@{first}>, <@{second}>) or a server manager.");
+    for (line, what) in [
+        (
+            "alice in #beta: /st sheet set trait:Wits dots:5 player:@bob",
+            "act on another player's sheet",
+        ),
+        (
+            "alice in #beta: /st sheet create name:Bo willpower:3 player:@bob",
+            "create a character for another player",
+        ),
+    ] {
+        let no = refused(&t, line, what).await;
+        assert_eq!(
+            no.text(),
+            format!("⚠️ Only the storyteller can {what}: {beta}")
+        );
+    }
     let turn = one(&t, "gmb in #beta: /st turn everyone:true").await;
     assert!(!turn.text().contains("Only the"), "{}", turn.text());
     // Beta's game master undoes it.

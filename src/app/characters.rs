@@ -284,14 +284,17 @@ pub enum Access {
     Anyone,
 }
 
+/// What only a character's owner or the game master may do; completes
+/// "Only the {gm} can …" in the game master's refusal.
+pub const NOT_YOURS: &str = "act on another player's sheet";
+
 /// The refusal when a player names another member's character of
-/// `system` where only its owner or the game master may act, in the
-/// system's word for the game master.
-pub fn not_yours(system: &str) -> String {
-    format!(
-        "Only the {} can act on another player's sheet.",
-        super::registry::gm_of(system)
-    )
+/// `system` where only its owner or the game master may act: the game
+/// master's refusal where the caller acts, naming who counts as one
+/// ([`super::rights::refusal`]), in the system's word for the game master.
+pub async fn not_yours(tx: &mut Tx, caller: &Caller, system: &str) -> AppError {
+    let gm = super::registry::gm_of(system);
+    super::rights::refusal(tx, caller, gm, NOT_YOURS).await
 }
 
 /// Finds the character a [`Pick`] means, with the rights of `access`;
@@ -312,7 +315,7 @@ pub async fn resolve_row(
     let name = pick.character.map(str::trim).filter(|n| !n.is_empty());
     let wide = fc || access == Access::Anyone;
     if pick.player.is_some_and(|p| p != caller.user_id) && !wide {
-        return Err(AppError::user(not_yours(system)));
+        return Err(not_yours(tx, caller, system).await);
     }
     let row = match (name, pick.player) {
         (Some(n), Some(p)) => storage::characters::by_name(tx, caller.guild_id, system, p, n)
@@ -353,7 +356,7 @@ pub async fn resolve_row(
         }
     };
     if access == Access::Owner && row.owner_id != caller.user_id && !fc {
-        return Err(AppError::user(not_yours(system)));
+        return Err(not_yours(tx, caller, system).await);
     }
     Ok(row)
 }
@@ -419,6 +422,9 @@ mod tests {
 
     const GUILD: i64 = 7;
     const SYS: &str = "test";
+    /// A player's refusal on another member's character: the game
+    /// master's, naming who counts as one.
+    const NOT_THEIRS: &str = "Only the game master (FC) can act on another player's sheet: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).";
 
     fn who(id: i64, fc: bool) -> Caller {
         Caller {
@@ -509,11 +515,11 @@ mod tests {
         let err = pick(&app, &bob, false, None, Some(1), own)
             .await
             .unwrap_err();
-        assert_eq!(err, not_yours(SYS));
+        assert_eq!(err, NOT_THEIRS);
         let err = pick(&app, &bob, false, Some("Zed"), Some(1), own)
             .await
             .unwrap_err();
-        assert_eq!(err, not_yours(SYS));
+        assert_eq!(err, NOT_THEIRS);
         // ...allowed where naming it is no right (an ally, a target).
         assert_eq!(
             pick(&app, &bob, false, Some("Zed"), None, Access::Anyone).await,

@@ -69,6 +69,20 @@ pub async fn authority(
     })
 }
 
+/// The refusal of the game-master action `what` where the caller acts
+/// ([`Authority::refusal`]), for a caller found not to be the game master
+/// (`gm`: the system's word for them).
+pub async fn refusal(tx: &mut Tx, caller: &Caller, gm: &str, what: &str) -> AppError {
+    let s = match settings::guild(tx, caller.guild_id).await {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    match authority(tx, caller, &s).await {
+        Ok(a) => a.refusal(gm, what),
+        Err(e) => e,
+    }
+}
+
 /// Whether the caller is the game master where they act, under the
 /// guild's settings `s` (read already).
 pub async fn is_fc_in(tx: &mut Tx, caller: &Caller, s: &GuildSettings) -> Result<bool, AppError> {

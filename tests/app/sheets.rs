@@ -161,7 +161,7 @@ async fn a_character_is_named_one_way_with_one_set_of_refusals() {
     let no = table::rename(&app, &bob, ve, Pick::new(None, Some(alice.user_id)), "X").await;
     assert_eq!(
         refusal(&no),
-        "Only the FC can act on another player's sheet."
+        "Only the FC can act on another player's sheet: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`)."
     );
     // Renaming keeps Venus's sheet and row in step, and is logged.
     let r = table::rename(&app, &alice, ve, Pick::named("Ann"), "Ada").await;

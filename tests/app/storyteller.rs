@@ -167,7 +167,7 @@ async fn the_fc_alone_creates_a_character_for_another_member() {
     let no = sheets::create(&app, &alice, "Bea", 4, Some(bob.user_id)).await;
     assert_eq!(
         refusal(&no),
-        "Only the storyteller can create a character for another player."
+        "Only the storyteller can create a character for another player: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`)."
     );
     let fc = caller("fc");
     let r = sheets::create(&app, &fc, "Bea", 4, Some(bob.user_id)).await;

@@ -86,6 +86,28 @@ async fn issue_32_each_game_has_its_own_game_master() {
         "in the game **Beta**, its game masters",
     )
     .await;
+    // So do a player's reach for another member's sheet and a character
+    // made for another member: the same refusal, whole.
+    let mut gms = [Table::user_id("fc"), Table::user_id("gmb")];
+    gms.sort();
+    let [first, second] = gms;
+    let beta = format!("that is in the game **Beta**, its game masters (<@{first}>, <@{second}>) or a server manager.");
+    for (line, what) in [
+        (
+            "alice in #beta: /st sheet set trait:Wits dots:5 player:@bob",
+            "act on another player's sheet",
+        ),
+        (
+            "alice in #beta: /st sheet create name:Bo willpower:3 player:@bob",
+            "create a character for another player",
+        ),
+    ] {
+        let no = refused(&t, line, what).await;
+        assert_eq!(
+            no.text(),
+            format!("⚠️ Only the storyteller can {what}: {beta}")
+        );
+    }
     let turn = one(&t, "gmb in #beta: /st turn everyone:true").await;
     assert!(!turn.text().contains("Only the"), "{}", turn.text());
     // Beta's game master undoes it.
@@ -1127,4 +1149,70 @@ async fn issue_32_a_games_secret_rolls_go_to_its_own_gm_channel() {
     assert_eq!(posts_in("#gm"), server_gm + 2);
     assert_eq!(posts_in("#alpha-gm"), alpha_gm + 1);
     assert_schema_clean(&t);
+}
+
+/// The FC's subversion window on a task whose spending finished (the
+/// result applied, the task closed with the window open) waits on the
+/// game's game masters in a play-by-post game: they are pinged once and
+/// `/game` lists them, until the FC lets every consequence stand or
+/// subverts one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_32_the_fcs_subversion_window_waits_on_the_game_masters() {
+    let clock = Clock::manual(START);
+    let t = table_on("games-waits-subversion", 1, &clock).await;
+    for line in [
+        "fc in #ve: /game-gm create name:Heist system:\"Venus Engine\"",
+        "fc in #ve: /game-gm pace pace:post",
+        "fc in #ve: /ve-gm fc edition edition:1",
+        "alice in #ve: /ve sheet create name:Ada",
+        "alice in #ve: /ve sheet ability name:Wits rank:gold score:0",
+    ] {
+        replies(&t, line).await;
+    }
+    let fc = Table::user_id("fc");
+    let channel = t.channel_id_of("#ve");
+    for (n, job, settle) in [
+        (1, "Sage", "No subversion"),
+        (2, "Scribe", "Subvert S2 Graceful"),
+    ] {
+        let task = one(
+            &t,
+            &format!("alice in #ve: /ve task ability:Wits job:{job} learn:Wits consequence:\"You misread the map\""),
+        )
+        .await;
+        assert_eq!(task.kind, "message", "{}", task.text());
+        let message = task.message_id.expect("the task's message");
+        // No dice: the failure applies at once and the FC's window opens.
+        replies(&t, "alice in #ve: click Roll").await;
+        let pings = wait_pings(&t);
+        assert_eq!(pings.len(), n, "{pings:?}");
+        assert_eq!(
+            pings[n - 1]["content"]
+                .as_str()
+                .or_else(|| pings[n - 1]["data"]["content"].as_str()),
+            Some(
+                format!("<@{fc}> ⏳ **Heist** waits on you: the FC's subversion of Ada's task.")
+                    .as_str()
+            )
+        );
+        let card = one(&t, "alice in #ve: /game").await;
+        assert_eq!(
+            card.field("Waiting on").unwrap(),
+            format!(
+                "• the game masters: the FC's subversion of Ada's task · since <t:1800000000:R> · [the message](https://discord.com/channels/{}/{channel}/{message})",
+                t.guild_id()
+            )
+        );
+        // The FC's decision ends the wait; nothing more is pinged.
+        replies(&t, &format!("fc in #ve: tool {settle}")).await;
+        assert_eq!(stored_waits(&t).await, 0);
+        let card = one(&t, "alice in #ve: /game").await;
+        assert_eq!(
+            card.field("Waiting on").unwrap(),
+            "**Heist** waits on nobody."
+        );
+        assert_eq!(wait_pings(&t).len(), n);
+    }
+    assert_schema_clean(&t);
+    t.stop().await;
 }

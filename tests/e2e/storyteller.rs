@@ -246,7 +246,7 @@ async fn the_game_master_is_the_storyteller_in_every_text() {
         &t,
         "alice",
         "/st sheet create name:Bo willpower:3 player:@bob",
-        "Only the storyteller can create a character for another player.",
+        "Only the storyteller can create a character for another player: that is members with the Manage Server permission (a server manager can name an FC role with `/fc role`).",
     )
     .await;
     let out = public(&t, "alice", "/st willpower difficulty:9").await;

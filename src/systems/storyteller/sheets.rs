@@ -61,10 +61,8 @@ pub async fn create(
     check_len(name, app.config.limits.max_text_len, "name")?;
     let mut turn = Turn::begin(app, caller).await?;
     let owner = player.unwrap_or(caller.user_id);
-    if owner != caller.user_id && !turn.fc {
-        return Err(AppError::user(
-            "Only the storyteller can create a character for another player.",
-        ));
+    if owner != caller.user_id {
+        turn.require_gm(GM, "create a character for another player")?;
     }
     let sheet = StorytellerSheet::new(willpower)?;
     let c = turn.create(owner, name, sheet).await?;

@@ -260,8 +260,8 @@ async fn reachable(
         .await?
         .filter(|r| r.system == system.id())
         .ok_or_else(|| AppError::user("That character no longer exists."))?;
-    if row.owner_id != turn.caller().user_id && !turn.fc {
-        return Err(AppError::user(characters::not_yours(system.id())));
+    if row.owner_id != turn.caller().user_id {
+        turn.require_gm(system.gm(), characters::NOT_YOURS)?;
     }
     Ok(row)
 }

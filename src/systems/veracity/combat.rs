@@ -878,8 +878,8 @@ pub async fn seated(
         return Ok(None);
     }
     let c = seat_loaded(turn, seat).await?;
-    if c.row.owner_id != caller.user_id && !turn.fc {
-        return Err(AppError::user(characters::not_yours(SYSTEM)));
+    if c.row.owner_id != caller.user_id {
+        turn.require_gm(GM, characters::NOT_YOURS)?;
     }
     Ok(Some(Seated::Character(c)))
 }

@@ -1,8 +1,11 @@
 //! Whom an open task waits on (issue 32, play by post): the roller's
 //! answer to an offered aid, their KISS round, their spending or Ego
-//! choice, and the FC's subversion window. In a play-by-post game the
-//! pipeline records the wait and pings that member (or the game masters)
-//! once ([`crate::app::waits`]); elsewhere it changes nothing.
+//! choice, and on the game masters in the FC's subversion window (a task
+//! closed with `subversion_open`, or one stored before the result was
+//! applied at **Finish**, resting in the rules' subversion phase). In a
+//! play-by-post game the pipeline records the wait and pings that member
+//! (or the game masters) once ([`crate::app::waits`]); elsewhere it
+//! changes nothing.
 
 use crate::app::pipeline::Waiter;
 use crate::rules::venus::task::TaskPhase;
@@ -29,10 +32,10 @@ pub fn of(st: &TaskSession) -> Option<(Waiter, String)> {
         TaskPhase::KissDeclaration => (roller, format!("{name}'s KISS round")),
         TaskPhase::Spending => (roller, format!("{name}'s spending")),
         TaskPhase::EgoOffer => (roller, format!("{name}'s Ego choice")),
-        TaskPhase::GmSubversion => (
+        TaskPhase::Closed if !st.subversion_open => return None,
+        TaskPhase::GmSubversion | TaskPhase::Closed => (
             Waiter::GameMasters,
             format!("the FC's subversion of {name}'s task"),
         ),
-        TaskPhase::Closed => return None,
     })
 }

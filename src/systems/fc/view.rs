@@ -157,7 +157,8 @@ fn shown(value: &str, max: usize) -> String {
         if over == 0 || keep <= 1 {
             return out;
         }
-        keep = keep.saturating_sub(over).max(1);
+        // Each typed character takes at most two: halve the overflow.
+        keep = keep.saturating_sub(over.div_ceil(2)).max(1);
     }
 }
 

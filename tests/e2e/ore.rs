@@ -999,7 +999,7 @@ async fn vv_settings_show_set_and_refuse_bad_values() {
         "/vv-gm settings set name:fault_check value:immediate",
     )
     .await;
-    assert!(desc(ex.single()).starts_with("**vv_fault_check**: end_of_round → **immediate**"));
+    assert!(desc(ex.single()).starts_with(r"**vv_fault_check**: end\_of\_round → **immediate**"));
     refused(
         &cmd(&t, "fc", "/vv-gm settings set name:vv_max_pool value:31").await,
         "vv_max_pool must be a whole number from 1 to 30.",

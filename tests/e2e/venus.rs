@@ -2820,5 +2820,19 @@ async fn a_job_shows_as_typed_and_an_npc_reads_as_a_name() {
         npc.field("Total").as_deref(),
         Some("17 + 3 Guard: Wits (🟤 Bronze) = **20**")
     );
+    // An ally's job in the task's list of allies.
+    play(
+        &t,
+        "bob: /ve sheet create name:Bo abilities:\"Finesse Bronze 2\"\n\
+         bob: /ve sheet job name:Ac*ro_bat inherits:Finesse level:1\n\
+         alice: /ve task job:Th*ie_f ability:Finesse difficulty:2",
+    )
+    .await;
+    let aided = one(&t, "bob: click Offer aid").await;
+    assert!(
+        desc(&aided).starts_with("🟤 **Bo** — Ac\\*ro\\_bat · accepted\n"),
+        "{}",
+        desc(&aided)
+    );
     t.stop().await;
 }

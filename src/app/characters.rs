@@ -113,7 +113,12 @@ pub async fn create_stored(
         storage::now_ms(),
     )
     .await?
-    .ok_or_else(|| AppError::user(format!("There is already a character named {name}.")))?;
+    .ok_or_else(|| {
+        AppError::user(format!(
+            "There is already a character named {}.",
+            super::view::clean(&name)
+        ))
+    })?;
     let row = storage::characters::get(tx, guild_id, id)
         .await?
         .ok_or_else(|| AppError::Internal("character vanished after insert".into()))?;
@@ -178,7 +183,8 @@ pub async fn named<S: DeserializeOwned>(
             1 => return decode(rows.remove(0)),
             _ => {
                 return Err(AppError::user(format!(
-                    "Several members have a character named {name}; ask its owner to act."
+                    "Several members have a character named {}; ask its owner to act.",
+                    super::view::clean(name)
                 )))
             }
         }

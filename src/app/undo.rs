@@ -80,7 +80,7 @@ pub async fn undo(
     if change.undone_by.is_some() {
         return Err(AppError::user(format!(
             "That change of {} was undone already.",
-            row.name
+            super::view::clean(&row.name)
         )));
     }
     if change.undoes.is_some() {
@@ -90,13 +90,13 @@ pub async fn undo(
     if newest.as_ref().map(|c| c.id) != Some(change.id) {
         return Err(AppError::user(format!(
             "{} changed since: undo the newer change first (run `/fc undo` again).",
-            row.name
+            super::view::clean(&row.name)
         )));
     }
     if row.sheet != change.after {
         return Err(AppError::user(format!(
             "{}'s sheet changed since that change without a record; nothing was undone.",
-            row.name
+            super::view::clean(&row.name)
         )));
     }
     let lines = diff(&change.after, &change.before);

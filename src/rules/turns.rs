@@ -98,13 +98,16 @@ impl<T> Turns<T> {
             )));
         }
         if self.by_name(name).is_some() {
-            return Err(RuleError::new(format!("{name} is already in the order.")));
+            return Err(RuleError::new(format!(
+                "{} is already in the order.",
+                super::names::unmarked(name)
+            )));
         }
         if let Some(c) = character {
             if let Some(s) = self.seats.iter().find(|s| s.character == Some(c)) {
                 return Err(RuleError::new(format!(
                     "{} is already in the order.",
-                    s.name
+                    s.shown()
                 )));
             }
         }

@@ -2603,3 +2603,16 @@ async fn vv_a_character_named_with_markdown_reads_plainly_in_prose() {
     );
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vv_a_special_action_refused_shows_its_name_as_typed() {
+    let t = table("vv-special-name-markdown", 1).await;
+    special_roll(&t, &["add:T*w_in pattern:22 cache:one"]).await;
+    let (msg, close) = button_id(&t, "Close");
+    let spec = close.replace(":close", ":spec:0");
+    refused(
+        &t.click_custom_id("alice", msg, &spec, None).await.unwrap(),
+        r"The register does not hold 22 for T\*w\_in (one die from the cache) now; nothing was spent.",
+    );
+    t.stop().await;
+}

@@ -324,3 +324,110 @@ async fn a_change_asked_and_a_turn_ping_name_the_character_without_markdown() {
     assert_eq!(ping.content(), "<@303779529149266183> ▶ Ada's turn.");
     t.stop().await;
 }
+
+/// The last answer to one script line.
+async fn last_of(t: &kismet::fake::table::Table, line: &str) -> Output {
+    let (_, ex) = t
+        .run_line(line)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a line");
+    ex.outputs.last().cloned().expect("an answer")
+}
+
+/// The first embed's description.
+fn described(o: &Output) -> String {
+    o.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_rename_delete_and_joining_a_game_name_the_character_without_markdown() {
+    let t = table("shared-table-name-markdown", 1).await;
+    for line in [
+        "alice: /vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
+        "alice: /vr stress amount:5",
+        "alice: /vr stress amount:3",
+    ] {
+        last_of(&t, line).await;
+    }
+    // The game master's undo: asked, kept, asked again and undone.
+    let asked = last_of(&t, "fc: /fc undo character:A*d_a").await;
+    assert!(
+        described(&asked).starts_with("Last changes of **Ada**, newest first:\n"),
+        "{}",
+        described(&asked)
+    );
+    let kept = last_of(&t, "fc: click Keep").await;
+    assert_eq!(described(&kept), "Nothing was undone; Ada stays as it is.");
+    last_of(&t, "fc: /fc undo character:A*d_a").await;
+    let undone = last_of(&t, "fc: click Undo").await;
+    assert!(
+        described(&undone).starts_with("↩ Undone on **Ada**: `#2` "),
+        "{}",
+        described(&undone)
+    );
+    // Rename, a name already taken, Play as…, Export and Delete.
+    let renamed = last_of(&t, "alice: /vr sheet rename character:A*d_a name:B*e_a").await;
+    assert_eq!(renamed.content(), "✏️ **Ada** is now called **Bea**.");
+    let created = last_of(
+        &t,
+        "alice: /vr sheet create name:C_y light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    assert_eq!(created.title(), "📜 Cy");
+    let taken = last_of(&t, "alice: /vr sheet rename character:C_y name:B*e_a").await;
+    assert_eq!(
+        taken.content(),
+        "⚠️ There is already a character named Bea."
+    );
+    let shown = last_of(&t, "alice: /vr sheet show character:B*e_a").await;
+    assert_eq!(shown.title(), "📜 Bea");
+    let active = last_of(&t, "alice: select Play as… = 1").await;
+    assert_eq!(
+        active.content(),
+        "✅ **Bea** is now your active Veracity character."
+    );
+    last_of(&t, "alice: /vr sheet show character:C_y private:true").await;
+    let exported = last_of(&t, "alice: click Export").await;
+    assert!(
+        exported
+            .content()
+            .starts_with("📤 **Cy** as a Veracity sheet file"),
+        "{}",
+        exported.content()
+    );
+    let delete = last_of(&t, "alice: click Delete").await;
+    assert_eq!(
+        described(&delete),
+        "Delete **Cy** for good? Its sheet cannot be brought back."
+    );
+    assert_eq!(
+        described(&last_of(&t, "alice: click Keep").await),
+        "Cy was kept."
+    );
+    last_of(&t, "alice: click Delete").await;
+    assert_eq!(
+        described(&last_of(&t, "alice: click Delete").await),
+        "🗑 Cy was deleted."
+    );
+    // Joining a game with a character, and the game's card.
+    last_of(
+        &t,
+        "fc in #crown: /game-gm create name:\"Iron Crown\" system:Veracity",
+    )
+    .await;
+    let joined = last_of(&t, "alice in #crown: /game character:B*e_a").await;
+    assert_eq!(
+        described(&joined),
+        "<@303779529149266183> joined **Iron Crown** as **Bea**."
+    );
+    let card = last_of(&t, "bob in #crown: /game").await;
+    assert_eq!(
+        card.field("Players").as_deref(),
+        Some("<@303779529149266183>: **Bea**")
+    );
+    t.stop().await;
+}

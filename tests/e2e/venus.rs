@@ -2785,3 +2785,54 @@ async fn a_character_named_with_markdown_reads_plainly_in_prose() {
     assert!(after.field("Bo").is_some(), "{}", after.text());
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_shows_as_typed_and_an_npc_reads_as_a_name() {
+    let t = table("ve-job-npc-markdown", 1).await;
+    play(
+        &t,
+        "alice: /ve sheet create name:Ada\nfc: /ve-gm fc grant player:@alice lots:10\nalice: /ve sheet ability name:Finesse rank:silver score:4",
+    )
+    .await;
+    let added = one(
+        &t,
+        "alice: /ve sheet job name:Th*ie_f inherits:Finesse level:1",
+    )
+    .await;
+    assert_eq!(added.content(), r"Ada: Th\*ie\_f added.");
+    // The Lot over the cap becomes the job's exp: the change lines.
+    let granted = one(&t, "fc: /ve-gm fc grant player:@alice lots:1 job:Th*ie_f").await;
+    assert_eq!(
+        granted.embeds()[0]["description"].as_str(),
+        Some(
+            "Ada · holds 10 Lots: the extra Lot becomes exp in Th\\*ie\\_f\nAda · Th\\*ie\\_f +1 exp (Lot over the cap) → 1"
+        )
+    );
+    // An NPC check's ad-hoc name is the NPC's: plain in prose, as typed in
+    // the author line.
+    let npc = one(
+        &t,
+        "fc: /ve-gm fc npc name:\"Gu_ard*: Wits\" rank:bronze score:3 difficulty:10 consequence:\"The guard dozes off\"",
+    )
+    .await;
+    assert_eq!(author(&npc), "Gu_ard*: Wits · NPC check");
+    assert_eq!(
+        npc.field("Total").as_deref(),
+        Some("17 + 3 Guard: Wits (🟤 Bronze) = **20**")
+    );
+    // An ally's job in the task's list of allies.
+    play(
+        &t,
+        "bob: /ve sheet create name:Bo abilities:\"Finesse Bronze 2\"\n\
+         bob: /ve sheet job name:Ac*ro_bat inherits:Finesse level:1\n\
+         alice: /ve task job:Th*ie_f ability:Finesse difficulty:2",
+    )
+    .await;
+    let aided = one(&t, "bob: click Offer aid").await;
+    assert!(
+        desc(&aided).starts_with("🟤 **Bo** — Ac\\*ro\\_bat · accepted\n"),
+        "{}",
+        desc(&aided)
+    );
+    t.stop().await;
+}

@@ -587,3 +587,40 @@ async fn the_spotlight_names_its_seats_without_markdown() {
     );
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scene_title_with_markdown_shows_as_typed() {
+    let t = table("ve-spot-title-markdown", 1).await;
+    play(&t, "alice: /ve sheet create name:Ada").await;
+    let started = play(&t, "fc: /ve-gm spotlight start scene:\"B*o_'s safehouse\"").await;
+    let board = &started[0].outputs[0];
+    assert_eq!(board.title(), r"🔦 Scene 1: B\*o\_'s safehouse · round 1");
+    assert_eq!(
+        board.field("Lately").as_deref(),
+        Some(r"🎬 The FC sets scene 1: B\*o\_'s safehouse.")
+    );
+    play(&t, "alice: click Join").await;
+    let offered = play(&t, "alice: /ve spotlight scene title:\"C*a_fe\"").await;
+    let board = offered[0]
+        .outputs
+        .iter()
+        .find(|o| o.kind == "update")
+        .expect("the board redrawn");
+    assert_eq!(
+        board.field("🙋 Waiting for the FC").as_deref(),
+        Some(r"Ada offers to introduce the next scene: *C\*a\_fe*")
+    );
+    let allowed = play(&t, "fc: tool Allow scene").await;
+    let board = allowed[0]
+        .outputs
+        .iter()
+        .find(|o| o.kind == "update")
+        .expect("the board redrawn");
+    assert_eq!(board.title(), r"🔦 Scene 2: C\*a\_fe · round 1");
+    let set = play(&t, "fc: /ve spotlight scene title:\"D_ocks\"").await;
+    assert_eq!(
+        set[0].outputs[0].content(),
+        r"🎬 The FC sets scene 3: D\_ocks."
+    );
+    t.stop().await;
+}

@@ -1219,3 +1219,57 @@ async fn issue_28_a_seat_whose_sheet_left_the_game_is_gone_to_saves_and_damage()
     assert_schema_clean(&t);
     t.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sheet_and_the_trackers_refusals_name_a_combatant_without_markdown() {
+    let t = table("vr-combat-name-markdown", 1).await;
+    let sheet = public(
+        &t,
+        "alice",
+        "/vr sheet create name:A*d_a light:6 flesh:6 facet:Cruel",
+    )
+    .await;
+    assert_eq!(sheet.title(), "📜 Ada");
+    public(
+        &t,
+        "bob",
+        "/vr sheet create name:B*r_am light:7 flesh:5 facet:\"Loyal to the Duke\"",
+    )
+    .await;
+    run(&t, "fc", "/vr sheet edit current:2 max:2 character:A*d_a").await;
+    run(&t, "fc", "/vr-gm combat start leader:A*d_a").await;
+    click(&t, "bob", "Join the fight").await;
+    done(&t, "fc", "/vr-gm combat add name:G_ob*lin hp:1 flesh:4").await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat add name:G_ob*lin hp:1 flesh:4",
+        "⚠️ Goblin is already in the order.",
+    )
+    .await;
+    done(&t, "fc", "/vr-gm combat mark name:B*r_am visible:true").await;
+    click(&t, "alice", "Roll initiative").await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat act action:attack name:G_ob*lin",
+        "⚠️ It is the Players' turn: Goblin waits for the Enemies' turn.",
+    )
+    .await;
+    refused(
+        &t,
+        "fc",
+        "/vr-gm combat act action:attack name:B*r_am",
+        "⚠️ Bram was seen by the enemy when initiative was set: they cannot act on their side's first turn.",
+    )
+    .await;
+    click(&t, "alice", "Attack · 4 AP").await;
+    click_refused(
+        &t,
+        "alice",
+        "Pick up/drop · 4 AP",
+        "⚠️ That costs 4 AP and Ada has only 2 left this turn.",
+    )
+    .await;
+    t.stop().await;
+}

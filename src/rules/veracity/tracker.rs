@@ -359,7 +359,7 @@ impl Fight {
         if marks.out == Some(false) && gone == Some(Gone::Dead) {
             return Err(RuleError::new(format!(
                 "{} is dead: only a sheet brought back to life returns.",
-                seat.name
+                seat.shown()
             )));
         }
         if let Some(s) = self.turns.seat_mut(id) {
@@ -399,7 +399,7 @@ impl Fight {
         if seat.out {
             return Err(RuleError::new(format!(
                 "{} is out of the fight.",
-                seat.name
+                seat.shown()
             )));
         }
         if self.acting_side() != Some(seat.data.side) {
@@ -407,14 +407,14 @@ impl Fight {
             return Err(RuleError::new(format!(
                 "It is the {}' turn: {} waits for the {}' turn.",
                 now,
-                seat.name,
+                seat.shown(),
                 side_name(seat.data.side)
             )));
         }
         if self.surprise() && seat.data.seen {
             return Err(RuleError::new(format!(
                 "{} was seen by the enemy when initiative was set: they cannot act on their side's first turn.",
-                seat.name
+                seat.shown()
             )));
         }
         Ok(seat)
@@ -436,7 +436,8 @@ impl Fight {
         if n > seat.data.ap {
             return Err(RuleError::new(format!(
                 "That costs {n} AP and {} has only {} left this turn.",
-                seat.name, seat.data.ap
+                seat.shown(),
+                seat.data.ap
             )));
         }
         seat.data.ap -= n;

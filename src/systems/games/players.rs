@@ -62,7 +62,7 @@ pub async fn join(app: &App, caller: &Caller, which: Which, character: Option<&s
         .is_some();
     let now = app.clock.now_ms();
     let who = match &picked {
-        Some(c) => format!("as **{}**", c.name),
+        Some(c) => format!("as **{}**", crate::app::view::clean(&c.name)),
         None => format!("with their active {system} character"),
     };
     let text = if again {

@@ -17,7 +17,7 @@ pub async fn embed(tx: &mut Tx, app: &App, guild_id: i64, game: &Game) -> Result
         let character = match p.character_id {
             Some(id) => characters::get(tx, guild_id, id)
                 .await?
-                .map(|c| format!("**{}**", c.name))
+                .map(|c| format!("**{}**", crate::app::view::clean(&c.name)))
                 .unwrap_or_else(|| "(a deleted character)".into()),
             None => "their active character".into(),
         };

@@ -11,7 +11,7 @@ use super::roll::{shown, RollState};
 use super::{discard, menu, record, text};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::Record;
-use crate::app::view::clean;
+use crate::app::view::{clean, escape};
 use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::rules::ore::sets::CacheCost;
 use crate::rules::ore::{OreSheet, RollAction};
@@ -133,7 +133,7 @@ fn special(
         return Err(AppError::user(format!(
             "The register does not hold {} for {}{} now; nothing was spent.",
             sp.pattern,
-            sp.name,
+            escape(&sp.name),
             match sp.cache_cost {
                 CacheCost::None => "",
                 CacheCost::One => " (one die from the cache)",

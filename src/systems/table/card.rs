@@ -20,8 +20,8 @@ use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
 use crate::app::view::{
-    colour, join_capped, limits, page_of, paged_options, Button, Embed, Row, SelectOption, Style,
-    View,
+    clean, colour, join_capped, limits, page_of, paged_options, Button, Embed, Row, SelectOption,
+    Style, View,
 };
 use crate::app::{Act, App, AppError, AppResult, Response};
 use crate::storage::characters::Character;
@@ -221,9 +221,9 @@ pub async fn list(mut turn: Turn<'_, Table>, system: &dyn System) -> AppResult {
         .map(|r| {
             let mark = if r.active { " ← active" } else { "" };
             if fc {
-                format!("**{}**{mark} · <@{}>", r.name, r.owner_id)
+                format!("**{}**{mark} · <@{}>", clean(&r.name), r.owner_id)
             } else {
-                format!("**{}**{mark}", r.name)
+                format!("**{}**{mark}", clean(&r.name))
             }
         })
         .collect();
@@ -338,7 +338,7 @@ pub async fn render(app: &App, session: &Session) -> Result<View, AppError> {
         None => None,
     };
     let title = match &name {
-        Some(n) => format!("📜 {n}"),
+        Some(n) => format!("📜 {}", clean(n)),
         None => format!("📜 {} characters", system.name()),
     };
     let view = View::embed(Embed::new(title).colour(colour::NEUTRAL));

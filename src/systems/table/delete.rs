@@ -10,7 +10,7 @@ use super::whose;
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
-use crate::app::view::{capitalised, colour, Button, Embed, Style, View};
+use crate::app::view::{capitalised, clean, colour, Button, Embed, Style, View};
 use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::characters::Character;
 use crate::storage::sessions::{Session, Status};
@@ -89,7 +89,7 @@ pub fn view(
 ) -> View {
     let (text, col) = match p.done {
         Some(true) => {
-            let mut t = format!("🗑 {} was deleted.", p.name);
+            let mut t = format!("🗑 {} was deleted.", clean(&p.name));
             if p.was_active {
                 t.push_str(" It was the active character");
                 match root {
@@ -102,15 +102,15 @@ pub fn view(
             }
             (t, colour::CLOSED)
         }
-        Some(false) => (format!("{} was kept.", p.name), colour::CLOSED),
+        Some(false) => (format!("{} was kept.", clean(&p.name)), colour::CLOSED),
         None if status != Status::Open => (
-            format!("{} was kept (the question timed out).", p.name),
+            format!("{} was kept (the question timed out).", clean(&p.name)),
             colour::CLOSED,
         ),
         None => (
             format!(
                 "Delete **{}** for good? Its sheet cannot be brought back.",
-                p.name
+                clean(&p.name)
             ),
             colour::FAILURE,
         ),

@@ -28,7 +28,7 @@ use crate::app::characters::{self, Access, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::{Outcome, Record, Table, Turn, Writing};
 use crate::app::registry::System;
-use crate::app::view::View;
+use crate::app::view::{clean, View};
 use crate::app::Act;
 use crate::app::{log, App, AppError, AppResult, Caller, Response};
 use crate::storage::sessions::Session;
@@ -251,13 +251,13 @@ pub async fn make_active(
     let text = match &game {
         Some(g) => format!(
             "✅ **{}** is now {} character in **{}** (elsewhere the active one stays).",
-            row.name,
+            clean(&row.name),
             whose(&caller, &row),
             g.name
         ),
         None => format!(
             "✅ **{}** is now {} active {} character.",
-            row.name,
+            clean(&row.name),
             whose(&caller, &row),
             system.name()
         ),
@@ -300,7 +300,8 @@ pub async fn rename(
             .is_some()
     {
         return Err(AppError::user(format!(
-            "There is already a character named {new}."
+            "There is already a character named {}.",
+            clean(&new)
         )));
     }
     let old = std::mem::replace(&mut row.name, new.clone());
@@ -310,7 +311,11 @@ pub async fn rename(
         to: &new,
     };
     let log = sheet_entry(system, "sheet_rename", &row, &renamed);
-    let answer = Response::ephemeral(View::text(format!("✏️ **{old}** is now called **{new}**.")));
+    let answer = Response::ephemeral(View::text(format!(
+        "✏️ **{}** is now called **{}**.",
+        clean(&old),
+        clean(&new)
+    )));
     let out = write_row(Outcome::answer(answer), &row, |tx, row| {
         Box::pin(async move {
             storage::characters::update(tx, &row, storage::now_ms()).await?;

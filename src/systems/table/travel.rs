@@ -13,7 +13,7 @@ use super::sheet_entry;
 use crate::app::characters;
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::{Registry, System};
-use crate::app::view::{plain, File, View};
+use crate::app::view::{clean, plain, File, View};
 use crate::app::{App, AppError, AppResult, Caller, Response};
 use crate::storage::characters::Character;
 
@@ -81,7 +81,7 @@ pub async fn export_row(turn: Turn<'_, Table>, system: &dyn System, row: Charact
     let root = system.command_root().unwrap_or("");
     let mut text = format!(
         "📤 **{}** as a {} sheet file (version {}). Import it in any server with `/{root} sheet import file:`.",
-        plain(&row.name),
+        clean(&plain(&row.name)),
         system.name(),
         doc.version
     );
@@ -200,7 +200,7 @@ pub async fn import(app: &App, caller: &Caller, system: &dyn System, bytes: &[u8
     let log = sheet_entry(system, "sheet_import", &row, &imported);
     let answer = Response::ephemeral(View::text(format!(
         "📥 **{}** is imported as your active {} character. See it with `/{} sheet show`.",
-        plain(&row.name),
+        clean(&plain(&row.name)),
         system.name(),
         system.command_root().unwrap_or("")
     )));

@@ -15,7 +15,7 @@ use crate::app::characters::{self, Access, Pick};
 use crate::app::component::{Action, Click};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::registry::System;
-use crate::app::view::{colour, Button, Embed, Style, View};
+use crate::app::view::{clean, colour, Button, Embed, Style, View};
 use crate::app::{sessions, settings, undo, Act, App, AppError, AppResult, Caller, Response};
 use crate::storage::character_history::Change;
 use crate::storage::characters::Character;
@@ -159,7 +159,7 @@ pub async fn ask(app: &App, caller: &Caller, pick: Pick<'_>) -> AppResult {
     let Some(target) = undo::next(turn.tx(), &row).await? else {
         return Err(AppError::user(format!(
             "{} has no recorded change left to undo.",
-            row.name
+            clean(&row.name)
         )));
     };
     let recent = undo::recent(turn.tx(), &row, undo::SHOWN).await?;
@@ -242,7 +242,7 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
     }
     let (text, col) = match p.done {
         Some(true) => {
-            let mut t = format!("↩ Undone on **{}**: {}", p.name, p.undone);
+            let mut t = format!("↩ Undone on **{}**: {}", clean(&p.name), p.undone);
             if !p.restored.is_empty() {
                 t.push_str("\nPut back: ");
                 t.push_str(&p.restored.join("; "));
@@ -250,15 +250,18 @@ pub fn view(id: i64, version: i64, status: Status, p: &Prompt) -> View {
             (t, colour::SUCCESS)
         }
         Some(false) => (
-            format!("Nothing was undone; {} stays as it is.", p.name),
+            format!("Nothing was undone; {} stays as it is.", clean(&p.name)),
             colour::CLOSED,
         ),
         None if status != Status::Open => (
-            format!("Nothing was undone on {} (the question timed out).", p.name),
+            format!(
+                "Nothing was undone on {} (the question timed out).",
+                clean(&p.name)
+            ),
             colour::CLOSED,
         ),
         None => {
-            let mut t = format!("Last changes of **{}**, newest first:\n", p.name);
+            let mut t = format!("Last changes of **{}**, newest first:\n", clean(&p.name));
             for l in &p.lines {
                 t.push_str(&format!("• {l}\n"));
             }
@@ -286,7 +289,7 @@ fn announcement(id: i64, version: i64, status: Status, p: &Prompt, said: &str) -
         // An edit keeps a message's text: the line stays, and says below
         // that it was undone.
         let gm = crate::app::registry::gm_of(&p.system);
-        let mut t = format!("The {gm} undid this change of **{}**", p.name);
+        let mut t = format!("The {gm} undid this change of **{}**", clean(&p.name));
         if !p.restored.is_empty() {
             t.push_str(": ");
             t.push_str(&p.restored.join("; "));

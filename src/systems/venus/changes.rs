@@ -1,9 +1,10 @@
 //! Sheet changes in words ("Ada · Thief +1 exp (failed task) → 3"), with
 //! runs of Lots spent or gained merged into one line; the name shows
-//! without markdown (`A*d_a` reads `Ada`).
+//! without markdown (`A*d_a` reads `Ada`), a job's name as typed (its
+//! markdown escaped, as an ability's).
 
 use super::format::level_text;
-use crate::app::view::clean;
+use crate::app::view::{clean, escape};
 use crate::rules::venus::sheet::{ExpReason, SheetEvent};
 
 fn reason(r: ExpReason) -> &'static str {
@@ -26,26 +27,32 @@ pub fn describe(name: &str, e: &SheetEvent) -> String {
             amount,
             reason: r,
             exp_now,
-        } => format!("{job} +{amount} exp ({}) → {exp_now}", reason(*r)),
+        } => format!(
+            "{} +{amount} exp ({}) → {exp_now}",
+            escape(job),
+            reason(*r)
+        ),
         SheetEvent::ExpBlocked {
             job,
             amount,
             reason: r,
         } => format!(
-            "{job} would earn +{amount} exp ({}) but its qualifications are unmet",
+            "{} would earn +{amount} exp ({}) but its qualifications are unmet",
+            escape(job),
             reason(*r)
         ),
-        SheetEvent::LevelUp { job, from, to } => format!("{job} levels up: {from} → {to} 🎉"),
+        SheetEvent::LevelUp { job, from, to } => format!("{} levels up: {from} → {to} 🎉", escape(job)),
         SheetEvent::LearningFinished { job, level } => {
-            format!("{job} is learned: {} 🎉", level_text(*level, false))
+            format!("{} is learned: {} 🎉", escape(job), level_text(*level, false))
         }
         SheetEvent::LearningAwaitsTier { job } => format!(
-            "{job} has filled its learning bar: its new level is the tier minimum, so set the tier (`/ve sheet set tier:`: Historic 1, Heroic 2, Mythic 3, Deific 4) to finish learning it"
+            "{} has filled its learning bar: its new level is the tier minimum, so set the tier (`/ve sheet set tier:`: Historic 1, Heroic 2, Mythic 3, Deific 4) to finish learning it",
+            escape(job)
         ),
-        SheetEvent::JobStarted { job } => format!("starts learning {job} (level 0)"),
+        SheetEvent::JobStarted { job } => format!("starts learning {} (level 0)", escape(job)),
         SheetEvent::LotGained { lots_now } => format!("+1 Lot → {lots_now}/10"),
         SheetEvent::LotOverflowToExp { job } => {
-            format!("holds 10 Lots: the extra Lot becomes exp in {job}")
+            format!("holds 10 Lots: the extra Lot becomes exp in {}", escape(job))
         }
         SheetEvent::LotDiscarded => "holds 10 Lots: the extra Lot is lost".into(),
         SheetEvent::LotSpent { lots_now } => format!("−1 Lot → {lots_now}/10"),

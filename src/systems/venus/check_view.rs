@@ -9,7 +9,7 @@ use super::buttons::{CheckButton, Draw};
 use super::format::{factor_terms, percent, rank_label};
 use super::state::CheckSession;
 use super::GM;
-use crate::app::view::{count, escape, Embed, Row, Style, View};
+use crate::app::view::{clean, count, escape, Embed, Row, Style, View};
 use crate::kit::controls::{option, shown};
 use crate::rules::venus::check::{
     difficulty_target, CheckPhase, CheckResult, CheckSubject, FactorKind, MAX_FACTORS,
@@ -241,13 +241,20 @@ fn author(st: &CheckSession, c: Option<&CheckState>) -> String {
     }
 }
 
-/// "17 + 3 Wits (🟤 Bronze) + 4 (bonus) = **24**".
+/// "17 + 3 Wits (🟤 Bronze) + 4 (bonus) = **24**". An NPC check's ad-hoc
+/// name is the NPC's name, the roller's (`Guard: Wits`): it reads as
+/// names do in prose ([`clean`]), as in the title; an ability's name shows
+/// as typed ([`escape`]).
 fn total_text(c: &CheckState) -> String {
+    let what = if c.npc {
+        clean(&c.ability)
+    } else {
+        escape(&c.ability)
+    };
     let mut t = format!(
-        "{} + {} {} ({})",
+        "{} + {} {what} ({})",
         c.natural,
         c.score,
-        escape(&c.ability),
         rank_label(c.rank)
     );
     if !c.bonus_dice.is_empty() || c.bonus > 0 {

@@ -15,7 +15,7 @@ use super::{sheet_view, KIND, SYSTEM};
 use crate::app::characters::{Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
-use crate::app::view::View;
+use crate::app::view::{escape, View};
 use crate::app::Act;
 use crate::app::{log, sessions, App, AppError, AppResult, Caller, Response};
 use crate::rules::venus::sheet::{parse_abilities, AttributeKind, SheetEvent, Tier, MAX_NOTE_LEN};
@@ -133,7 +133,7 @@ pub async fn create(
     } else {
         format!(
             "📜 {who} joins the table with {}. Next: `/ve sheet job`.",
-            crate::app::view::escape(&crate::app::view::plain(&given.join(", ")))
+            escape(&crate::app::view::plain(&given.join(", ")))
         )
     };
     turn.finish(Outcome::answer(Response::message(View::text(text))).log(entry))
@@ -214,7 +214,11 @@ pub async fn ability(
     let out = edit(&mut turn, pick, inputs, |c, set| {
         c.sheet.set_ability(name, rank, score, set)?;
         let key = c.sheet.ability_key(name).unwrap_or(name).to_string();
-        Ok(format!("{}: {key} is {rank} {score}.", c.shown()))
+        Ok(format!(
+            "{}: {} is {rank} {score}.",
+            c.shown(),
+            escape(&key)
+        ))
     })
     .await?;
     turn.finish(out).await
@@ -253,7 +257,7 @@ pub async fn job_edited(
                 AppError::user(format!(
                     "{} has no job called {}: give `inherits` (one or two abilities) to add it.",
                     c.shown(),
-                    name.trim()
+                    escape(name.trim())
                 ))
             })?;
             c.sheet.add_job(name, &inherits, edits.level.unwrap_or(1))?;
@@ -273,9 +277,9 @@ pub async fn job_edited(
         }
         let key = c.sheet.job_key(name).unwrap_or(name).to_string();
         Ok(if exists {
-            format!("{}: {key} updated.", c.shown())
+            format!("{}: {} updated.", c.shown(), escape(&key))
         } else {
-            format!("{}: {key} added.", c.shown())
+            format!("{}: {} added.", c.shown(), escape(&key))
         })
     })
     .await
@@ -306,7 +310,11 @@ pub async fn set_edited(
         if t.is_some() {
             for e in c.sheet.finish_waiting_learning(&set)? {
                 if let SheetEvent::LearningFinished { job, level } = e {
-                    said.push(format!("{job} is learned: {}", level_text(level, false)));
+                    said.push(format!(
+                        "{} is learned: {}",
+                        escape(&job),
+                        level_text(level, false)
+                    ));
                 }
             }
         }

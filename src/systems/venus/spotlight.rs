@@ -20,7 +20,7 @@ use super::{fc_words, GM, HINT, SYSTEM};
 use crate::app::characters::{self, Access, Loaded, Pick};
 use crate::app::component::Click;
 use crate::app::pipeline::Record;
-use crate::app::view::clean;
+use crate::app::view::{clean, escape};
 use crate::app::{log, sessions, Act, App, AppError, AppResult, Caller, Response, View};
 use crate::rules::turns::Seat;
 use crate::rules::venus::spotlight::{earns_ego, Passed, SeatData, Spotlight};
@@ -127,7 +127,7 @@ pub async fn start(app: &App, caller: &Caller, title: Option<&str>) -> AppResult
     let mut sp = Spotlight::new();
     if let Some(t) = title {
         sp.new_scene(t, None).map_err(fc_words)?;
-        sp.note(format!("🎬 The {GM} sets scene 1: {}.", sp.title));
+        sp.note(format!("🎬 The {GM} sets scene 1: {}.", escape(&sp.title)));
     }
     let e = entry(&sp, "start", None);
     let shown = sp.clone();
@@ -288,13 +288,17 @@ async fn gm_scene(
             let line = format!(
                 "🎬 Scene {}: {}, introduced by {} ({r}).",
                 sp.scene,
-                sp.title,
+                escape(&sp.title),
                 seat.shown()
             );
             (line, c)
         }
         None => (
-            format!("🎬 The {GM} sets scene {}: {}.", sp.scene, sp.title),
+            format!(
+                "🎬 The {GM} sets scene {}: {}.",
+                sp.scene,
+                escape(&sp.title)
+            ),
             None,
         ),
     };
@@ -418,7 +422,8 @@ pub async fn click(app: &App, act: Act, session: Session, click: &Click<'_>) -> 
             let name = sp.name_of(seat);
             sp.note(format!(
                 "🎬 The {GM} allows it. Scene {}: {}, introduced by {name} ({r}).",
-                sp.scene, sp.title
+                sp.scene,
+                escape(&sp.title)
             ));
             ("confirm", sp.turns.seat(seat).and_then(|s| s.character))
         }

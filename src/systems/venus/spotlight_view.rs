@@ -5,7 +5,7 @@
 //! an offer waits).
 
 use crate::app::component::Action;
-use crate::app::view::{colour, Button, Embed, Row, Style, View};
+use crate::app::view::{colour, escape, Button, Embed, Row, Style, View};
 use crate::kit::controls::shown;
 use crate::rules::venus::spotlight::Spotlight;
 use crate::storage::sessions::Status;
@@ -22,12 +22,12 @@ pub fn title(s: &Spotlight, status: Status) -> String {
     if status != Status::Open {
         return match s.scene {
             0 => "🔦 Spotlight ended".into(),
-            n => format!("🔦 Spotlight ended · after scene {n}: {}", s.title),
+            n => format!("🔦 Spotlight ended · after scene {n}: {}", escape(&s.title)),
         };
     }
     match s.scene {
         0 => "🔦 Spotlight · no scene yet".into(),
-        n => format!("🔦 Scene {n}: {} · round {}", s.title, s.round),
+        n => format!("🔦 Scene {n}: {} · round {}", escape(&s.title), s.round),
     }
 }
 
@@ -85,7 +85,7 @@ pub fn view(id: i64, version: i64, status: Status, s: &Spotlight) -> View {
             format!(
                 "{} offers to introduce the next scene: *{}*",
                 s.offerer(o),
-                o.title
+                escape(&o.title)
             ),
             false,
         );

@@ -403,7 +403,7 @@ fn allies_text(st: &TaskSession) -> Option<String> {
                 "{} **{}** — {} · {status}",
                 rank_mark(a.rank),
                 st.shown_of(a.id),
-                a.job
+                escape(&a.job)
             );
             if a.consented_kiss && t.edition == Edition::One {
                 s.push_str(" · consents to KISSes");

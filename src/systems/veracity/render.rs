@@ -233,6 +233,7 @@ pub fn revelations_text(sheet: &Sheet) -> Option<String> {
 /// The full sheet as an embed, `note` (what just happened to it) above
 /// its slots.
 pub fn sheet_embed(name: &str, sheet: &Sheet, note: Option<&str>) -> Embed {
+    let name = clean(name);
     let title = if sheet.is_dead() {
         format!("💀 {name} (dead)")
     } else {
@@ -638,6 +639,7 @@ pub fn change_outcome(name: &str, events: &[Event]) -> Option<(look::Outcome, St
 /// An [`Upshot`] in words: the title's outcome and text.
 fn upshot_title(name: &str, upshot: &Upshot) -> (look::Outcome, String) {
     use look::Outcome::{Botch, Failure, Info, Partial, Pending, Success};
+    let name = clean(name);
     match upshot {
         Upshot::Died => (Botch, "Dead · every Flesh slot holds a Wound".into()),
         Upshot::Broke {
@@ -978,6 +980,17 @@ fn violate_select(id: i64, version: i64, items: &[Convention]) -> Row {
 mod tests {
     use super::*;
     use crate::rules::veracity::Item;
+
+    #[test]
+    fn a_sheet_and_wounds_waiting_name_the_character_without_markdown() {
+        let s = Sheet::new_pc(6, 6, "Cruel").unwrap();
+        assert_eq!(sheet_embed("A*d_a", &s, None).title, "📜 Ada");
+        let waiting = change_outcome("A*d_a", &[Event::WoundsPending { n: 2 }]);
+        assert_eq!(
+            waiting.map(|(_, t)| t).as_deref(),
+            Some("Waiting for Ada · 2 Wounds need room")
+        );
+    }
 
     #[test]
     fn the_slot_bar_fits_a_phone_line() {

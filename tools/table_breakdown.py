@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from table_lines import GAMES  # noqa: E402
+from table_lines import GAMES, code_lines  # noqa: E402
 
 ROLES = [
     ("commands", re.compile(r"(^|/)(commands[^/]*|complete)(/|\.rs$)")),
@@ -35,28 +35,6 @@ def role_of(rel):
         if pattern.search(rel):
             return name
     return "actions"
-
-
-def code_lines(path):
-    """The lines table_lines.py counts, stripped."""
-    lines = open(path, encoding="utf-8").read().split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        line = lines[i].strip()
-        if line.startswith("#[cfg(test)]"):
-            j, depth, started = i + 1, 0, False
-            while j < len(lines):
-                depth += lines[j].count("{") - lines[j].count("}")
-                started = started or "{" in lines[j]
-                j += 1
-                if started and depth <= 0:
-                    break
-            i = j
-            continue
-        if line and not line.startswith("//"):
-            out.append(line)
-        i += 1
-    return out
 
 
 def kinds(lines):

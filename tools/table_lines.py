@@ -11,9 +11,11 @@ import sys
 GAMES = ["venus", "veracity", "storyteller", "ore"]
 
 
-def count_file(path):
+def code_lines(path):
+    """The lines of `path` that count, stripped: not blank, not a comment,
+    not inside a `#[cfg(test)]` item."""
     lines = open(path, encoding="utf-8").read().split("\n")
-    i = n = 0
+    out, i = [], 0
     while i < len(lines):
         line = lines[i].strip()
         if line.startswith("#[cfg(test)]"):
@@ -28,9 +30,13 @@ def count_file(path):
             i = j
             continue
         if line and not line.startswith("//"):
-            n += 1
+            out.append(line)
         i += 1
-    return n
+    return out
+
+
+def count_file(path):
+    return len(code_lines(path))
 
 
 def count(folder):

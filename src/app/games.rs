@@ -28,6 +28,7 @@ pub const MAX_NAME: usize = 50;
 pub fn bold(name: &str) -> String {
     format!("**{}**", super::view::escape(name))
 }
+
 /// The most live games a server may have.
 pub const MAX_GAMES: i64 = 25;
 /// The most channels a game may hold.

@@ -272,6 +272,13 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
         ))
         .await
         .is_err());
+    // A line break would split the game's line on the card and its title.
+    refused(
+        &t,
+        "fc in #beta: /game-gm create name:\"Iron\nCrown\" system:Storyteller",
+        "A game's name cannot contain control characters (a line break, a tab).",
+    )
+    .await;
     refused(
         &t,
         "fc in #alpha: /game-gm channel remove channel:#alpha",

@@ -19,6 +19,11 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
             "A game's name is at most {MAX_NAME} characters."
         )));
     }
+    if name.chars().any(char::is_control) {
+        return Err(AppError::user(
+            "A game's name cannot contain control characters (a line break, a tab).",
+        ));
+    }
     let Some(sys) = app.registry.get(system).filter(|s| s.playable()) else {
         return Err(AppError::user("That is not one of the listed systems."));
     };

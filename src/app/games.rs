@@ -19,6 +19,16 @@ use crate::storage::Tx;
 
 /// The longest game name.
 pub const MAX_NAME: usize = 50;
+
+/// A game's name in bold, shown as typed in prose and field values
+/// (`Iron_Crown*` reads "**Iron\_Crown\***" in markdown): it is user-typed
+/// text ([`super::view::escape`]). Plain-text places (embed authors and
+/// footers, labels, select options, autocomplete choices) and code spans
+/// show the name raw.
+pub fn bold(name: &str) -> String {
+    format!("**{}**", super::view::escape(name))
+}
+
 /// The most live games a server may have.
 pub const MAX_GAMES: i64 = 25;
 /// The most channels a game may hold.
@@ -236,8 +246,8 @@ pub async fn allows_here(
             None => String::new(),
         };
         return Err(AppError::user(format!(
-            "This channel belongs to the game **{}**, which plays **{plays}**, so `/{root}` ({}) is not played here.{how}",
-            game.name,
+            "This channel belongs to the game {}, which plays **{plays}**, so `/{root}` ({}) is not played here.{how}",
+            bold(&game.name),
             system.name()
         )));
     }
@@ -247,8 +257,8 @@ pub async fn allows_here(
 /// The refusal of play in an ended game's channels.
 fn ended(game: &Game) -> AppError {
     AppError::user(format!(
-        "The game **{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable.",
-        game.name
+        "The game {} has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable.",
+        bold(&game.name)
     ))
 }
 

@@ -45,7 +45,8 @@ impl Authority {
             }
             Authority::Server { fc_role: None } => "members with the Manage Server permission (a server manager can name an FC role with `/fc role`)".into(),
             Authority::Game { name, gms } => format!(
-                "in the game **{name}**, its game masters ({}) or a server manager",
+                "in the game {}, its game masters ({}) or a server manager",
+                games::bold(name),
                 games::gm_mentions(gms)
             ),
         };

@@ -115,7 +115,11 @@ pub async fn settle(
         if w.pinged {
             continue;
         }
-        let line = format!("⏳ **{}** waits on you: {}.", game.name, w.what);
+        let line = format!(
+            "⏳ {} waits on you: {}.",
+            super::games::bold(&game.name),
+            w.what
+        );
         let view = match w.who {
             Waiter::Member(id) => Some(View::default().ping(id, &line)),
             Waiter::GameMasters => {

@@ -272,6 +272,13 @@ async fn issue_32_games_refuse_what_breaks_their_limits() {
         ))
         .await
         .is_err());
+    // A line break would split the game's line on the card and its title.
+    refused(
+        &t,
+        "fc in #beta: /game-gm create name:\"Iron\nCrown\" system:Storyteller",
+        "A game's name cannot contain control characters (a line break, a tab).",
+    )
+    .await;
     refused(
         &t,
         "fc in #alpha: /game-gm channel remove channel:#alpha",
@@ -1213,6 +1220,65 @@ async fn issue_32_the_fcs_subversion_window_waits_on_the_game_masters() {
         );
         assert_eq!(wait_pings(&t).len(), n);
     }
+    assert_schema_clean(&t);
+    t.stop().await;
+}
+
+/// A game's name is shown as the game master typed it: `Iron_Crown*`
+/// starts no italics and breaks no bold in the creation answer, the
+/// card's title, line and waiting field, and the refusals that name the
+/// game's game masters; the card's select, plain
+/// text for Discord, keeps the name raw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_name_shows_as_typed() {
+    let t = table("games-name-markdown", 1).await;
+    let (fc, alpha) = (Table::user_id("fc"), t.channel_id_of("#alpha"));
+    let created = public(
+        &t,
+        "fc in #alpha: /game-gm create name:Iron_Crown* system:Storyteller",
+    )
+    .await;
+    assert_eq!(
+        created.embeds()[0]["description"],
+        format!(
+            "**Iron\\_Crown\\*** plays **Storyteller** in <#{alpha}>, with <@{fc}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game` here."
+        )
+    );
+    let card = refused(&t, "alice in #alpha: /game", "plays live").await;
+    assert_eq!(card.title(), "Game: Iron\\_Crown\\*");
+    assert_eq!(
+        card.field("Waiting on").as_deref(),
+        Some(
+            "**Iron\\_Crown\\*** plays live: nobody is waited on between sessions. A game master sets `/game-gm pace pace:post` for play by post."
+        )
+    );
+    let no = refused(&t, "alice in #alpha: /game-gm end", "Only the").await;
+    assert_eq!(
+        no.text(),
+        format!(
+            "⚠️ Only the game masters of **Iron\\_Crown\\*** (<@{fc}>) or a server manager can end it."
+        )
+    );
+    // The shared rights' refusal names it too.
+    let rights = refused(&t, "alice in #alpha: /st turn everyone:true", "Only the").await;
+    assert!(
+        rights.text().ends_with(&format!(
+            "that is in the game **Iron\\_Crown\\***, its game masters (<@{fc}>) or a server manager."
+        )),
+        "{}",
+        rights.text()
+    );
+    // Outside the game, the server's games: the line escapes the name, the
+    // select's option (plain text) shows it raw.
+    let list = refused(&t, "alice in #beta: /game", "belongs to no game").await;
+    assert!(
+        list.text()
+            .contains(&format!("**Iron\\_Crown\\*** · Storyteller · <#{alpha}>")),
+        "{}",
+        list.text()
+    );
+    let option = &list.body["components"][0]["components"][0]["options"][0];
+    assert_eq!(option["label"], "Iron_Crown*");
     assert_schema_clean(&t);
     t.stop().await;
 }

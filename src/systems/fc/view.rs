@@ -61,10 +61,14 @@ fn table_lines(t: &Table) -> String {
             truncate(&mut gms, GMS_SHOWN);
             (
                 format!(
-                    "in the game **{}**, its game masters ({gms}) or a server manager",
-                    g.name
+                    "in the game {}, its game masters ({gms}) or a server manager",
+                    crate::app::games::bold(&g.name)
                 ),
-                format!("{} (the game **{}** plays it)", g.system, g.name),
+                format!(
+                    "{} (the game {} plays it)",
+                    g.system,
+                    crate::app::games::bold(&g.name)
+                ),
             )
         }
         (None, Some(c), _) => (

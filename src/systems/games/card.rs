@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::players::{self, Which};
 use crate::app::component::{Action, Click};
-use crate::app::games::Game;
+use crate::app::games::{self, Game};
 use crate::app::pipeline::{Outcome, Table, Turn};
 use crate::app::view::{colour, limits, Button, Embed, Row, SelectOption, Style, View};
 use crate::app::{settings, Act, App, AppError, AppResult, Caller, Response};
@@ -172,8 +172,8 @@ async fn read(app: &App, caller: &Caller, owner: i64, state: Card) -> Result<Dra
                 let plays = stored::player(&mut tx, g.id, owner).await?.is_some();
                 let mark = if plays { " · you play" } else { "" };
                 lines.push(format!(
-                    "**{}** · {} · {at}{mark}",
-                    g.name,
+                    "{} · {} · {at}{mark}",
+                    games::bold(&g.name),
                     app.registry.display(&g.system)
                 ));
                 if !plays {

@@ -21,22 +21,25 @@ pub async fn add(app: &App, caller: &Caller, channel: i64) -> AppResult {
     };
     if let Some(other) = games::live_here(act, &there).await? {
         let text = if other.id == game.id {
-            format!("<#{channel}> belongs to **{}** already.", game.name)
+            format!(
+                "<#{channel}> belongs to {} already.",
+                games::bold(&game.name)
+            )
         } else {
             format!(
-                "<#{channel}> belongs to the game **{}**: a channel plays one game at a time.",
-                other.name
+                "<#{channel}> belongs to the game {}: a channel plays one game at a time.",
+                games::bold(&other.name)
             )
         };
         return Err(AppError::user(text));
     }
     if stored::channels(act, game.id).await?.len() >= MAX_CHANNELS {
         return Err(AppError::user(format!(
-            "**{}** has {MAX_CHANNELS} channels, the most a game may: remove one first (a category counts as one, with every channel in it).",
-            game.name
+            "{} has {MAX_CHANNELS} channels, the most a game may: remove one first (a category counts as one, with every channel in it).",
+            games::bold(&game.name)
         )));
     }
-    let text = format!("<#{channel}> now belongs to **{}**.", game.name);
+    let text = format!("<#{channel}> now belongs to {}.", games::bold(&game.name));
     let (guild, id) = (caller.guild_id, game.id);
     let out = super::change("game_channel_add", "Channel added", text, move |tx| {
         Box::pin(async move {
@@ -56,17 +59,20 @@ pub async fn remove(app: &App, caller: &Caller, channel: i64) -> AppResult {
     let channels = stored::channels(act, game.id).await?;
     if !channels.contains(&channel) {
         return Err(AppError::user(format!(
-            "<#{channel}> is not one of **{}**'s channels.",
-            game.name
+            "<#{channel}> is not one of {}'s channels.",
+            games::bold(&game.name)
         )));
     }
     if channels.len() == 1 {
         return Err(AppError::user(format!(
-            "<#{channel}> is **{}**'s only channel: add another first, or end the game with `/game-gm end`.",
-            game.name
+            "<#{channel}> is {}'s only channel: add another first, or end the game with `/game-gm end`.",
+            games::bold(&game.name)
         )));
     }
-    let text = format!("<#{channel}> no longer belongs to **{}**.", game.name);
+    let text = format!(
+        "<#{channel}> no longer belongs to {}.",
+        games::bold(&game.name)
+    );
     let id = game.id;
     let out = super::change("game_channel_remove", "Channel removed", text, move |tx| {
         Box::pin(async move {

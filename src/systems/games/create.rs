@@ -19,6 +19,11 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
             "A game's name is at most {MAX_NAME} characters."
         )));
     }
+    if name.chars().any(char::is_control) {
+        return Err(AppError::user(
+            "A game's name cannot contain control characters (a line break, a tab).",
+        ));
+    }
     let Some(sys) = app.registry.get(system).filter(|s| s.playable()) else {
         return Err(AppError::user("That is not one of the listed systems."));
     };
@@ -31,8 +36,8 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     }
     if let Some(other) = games::live_here(act, caller).await? {
         return Err(AppError::user(format!(
-            "This channel belongs to the game **{}** already: create the new game in another channel, or `/game-gm channel remove` this one from it first.",
-            other.name
+            "This channel belongs to the game {} already: create the new game in another channel, or `/game-gm channel remove` this one from it first.",
+            games::bold(&other.name)
         )));
     }
     if stored::count_live(act, caller.guild_id).await? >= MAX_GAMES {
@@ -42,18 +47,19 @@ pub async fn create(app: &App, caller: &Caller, name: &str, system: &str) -> App
     }
     let now = app.clock.now_ms();
     let text = format!(
-        "**{name}** plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game` here.",
+        "{} plays **{}** in <#{}>, with <@{}> as its game master. Add channels with `/game-gm channel add`, game masters with `/game-gm gm add`; players join with `/game` here.",
+        games::bold(name),
         sys.name(),
         caller.channel_id,
         caller.user_id
     );
     let (guild, channel, creator) = (caller.guild_id, caller.channel_id, caller.user_id);
-    let (name, system) = (name.to_string(), sys.id());
+    let (name, shown, system) = (name.to_string(), games::bold(name), sys.id());
     let out = super::change("game_create", "Game created", text, move |tx| {
         Box::pin(async move {
             let Some(id) = stored::create(tx, guild, &name, system, now).await? else {
                 return Err(AppError::user(format!(
-                    "This server has a game named **{name}** already (names are compared in any case): choose another name."
+                    "This server has a game named {shown} already (names are compared in any case): choose another name."
                 )));
             };
             stored::add_channel(tx, guild, id, channel).await?;

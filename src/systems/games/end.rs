@@ -4,6 +4,7 @@
 //! readable and exportable, and `/game` still shows it.
 
 use super::Turn;
+use crate::app::games;
 use crate::app::{App, AppResult, Caller};
 use crate::storage::games as stored;
 
@@ -14,8 +15,8 @@ pub async fn end(app: &App, caller: &Caller) -> AppResult {
     super::require_manager(turn.act(), caller, &game, "end it").await?;
     let now = app.clock.now_ms();
     let text = format!(
-        "**{}** has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable and exportable.",
-        game.name
+        "{} has ended: nothing is rolled in its channels any more. Its log (`/history`) and sheets stay readable and exportable.",
+        games::bold(&game.name)
     );
     let id = game.id;
     turn.finish(super::change("game_end", "Game ended", text, move |tx| {

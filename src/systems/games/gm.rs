@@ -3,7 +3,7 @@
 //! as server managers always are.
 
 use super::Turn;
-use crate::app::games::{Gm, MAX_GMS};
+use crate::app::games::{self, Gm, MAX_GMS};
 use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
@@ -32,21 +32,21 @@ pub async fn add(app: &App, caller: &Caller, gm: Gm) -> AppResult {
     let gms = stored::gms(act, game.id).await?;
     if gms.contains(&gm) {
         return Err(AppError::user(format!(
-            "{} is a game master of **{}** already.",
+            "{} is a game master of {} already.",
             mention(gm),
-            game.name
+            games::bold(&game.name)
         )));
     }
     if gms.len() >= MAX_GMS {
         return Err(AppError::user(format!(
-            "**{}** has {MAX_GMS} game masters, the most a game may: remove one first, or name a role.",
-            game.name
+            "{} has {MAX_GMS} game masters, the most a game may: remove one first, or name a role.",
+            games::bold(&game.name)
         )));
     }
     let text = format!(
-        "{} is now a game master of **{}**: in its channels, the game master.",
+        "{} is now a game master of {}: in its channels, the game master.",
         mention(gm),
-        game.name
+        games::bold(&game.name)
     );
     let (guild, id) = (caller.guild_id, game.id);
     let out = super::change("game_gm_add", "Game master added", text, move |tx| {
@@ -66,15 +66,15 @@ pub async fn remove(app: &App, caller: &Caller, gm: Gm) -> AppResult {
     super::require_manager(act, caller, &game, "name its game masters").await?;
     if !stored::gms(act, game.id).await?.contains(&gm) {
         return Err(AppError::user(format!(
-            "{} is not a game master of **{}**.",
+            "{} is not a game master of {}.",
             mention(gm),
-            game.name
+            games::bold(&game.name)
         )));
     }
     let text = format!(
-        "{} is no longer a game master of **{}**.",
+        "{} is no longer a game master of {}.",
         mention(gm),
-        game.name
+        games::bold(&game.name)
     );
     let id = game.id;
     let out = super::change("game_gm_remove", "Game master removed", text, move |tx| {

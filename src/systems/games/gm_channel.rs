@@ -3,6 +3,7 @@
 //! to the server's (`/fc gm-channel`).
 
 use super::Turn;
+use crate::app::games;
 use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
@@ -26,12 +27,12 @@ pub async fn gm_channel(
     super::require_manager(turn.act(), caller, &game, "set its GM channel").await?;
     let text = match channel {
         Some(c) => format!(
-            "Secret rolls in **{}** now go to <#{c}>, for its game masters.",
-            game.name
+            "Secret rolls in {} now go to <#{c}>, for its game masters.",
+            games::bold(&game.name)
         ),
         None => format!(
-            "Secret rolls in **{}** go to the server's GM channel again.",
-            game.name
+            "Secret rolls in {} go to the server's GM channel again.",
+            games::bold(&game.name)
         ),
     };
     let id = game.id;

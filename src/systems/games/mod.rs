@@ -67,12 +67,17 @@ pub async fn here(act: &mut Act, caller: &Caller) -> Result<Game, AppError> {
 pub async fn live_here(act: &mut Act, caller: &Caller) -> Result<Game, AppError> {
     let game = here(act, caller).await?;
     if !game.live() {
-        return Err(AppError::user(format!(
-            "The game **{}** has ended: it cannot be changed any more.",
-            game.name
-        )));
+        return Err(ended(&game));
     }
     Ok(game)
+}
+
+/// The refusal of a change to `game`, which has ended.
+fn ended(game: &Game) -> AppError {
+    AppError::user(format!(
+        "The game {} has ended: it cannot be changed any more.",
+        games::bold(&game.name)
+    ))
 }
 
 /// Refuses unless the caller manages `game`: one of its game masters, or
@@ -88,8 +93,8 @@ pub async fn require_manager(
         return Ok(());
     }
     Err(AppError::user(format!(
-        "Only the game masters of **{}** ({}) or a server manager can {what}.",
-        game.name,
+        "Only the game masters of {} ({}) or a server manager can {what}.",
+        games::bold(&game.name),
         games::gm_mentions(&gms)
     )))
 }

@@ -3,7 +3,7 @@
 //! server's `session_timeout_minutes`; a live game's wait as the server's.
 
 use super::Turn;
-use crate::app::games::MAX_POST_DAYS;
+use crate::app::games::{self, MAX_POST_DAYS};
 use crate::app::{App, AppError, AppResult, Caller};
 use crate::storage::games as stored;
 
@@ -32,16 +32,16 @@ pub async fn pace(app: &App, caller: &Caller, post: bool, days: Option<i64>) -> 
         (
             "post",
             format!(
-                "**{}** plays by post: its rolls and prompts wait {days} days for their players.",
-                game.name
+                "{} plays by post: its rolls and prompts wait {days} days for their players.",
+                games::bold(&game.name)
             ),
         )
     } else {
         (
             "live",
             format!(
-                "**{}** plays live: its rolls and prompts wait as long as the server's `session_timeout_minutes`.",
-                game.name
+                "{} plays live: its rolls and prompts wait as long as the server's `session_timeout_minutes`.",
+                games::bold(&game.name)
             ),
         )
     };

@@ -7,7 +7,7 @@
 //! again changes their character. Only a live game is joined or left.
 
 use super::Turn;
-use crate::app::games::Game;
+use crate::app::games::{self, Game};
 use crate::app::{Act, App, AppError, AppResult, Caller};
 use crate::storage::{characters, games as stored};
 
@@ -26,10 +26,7 @@ async fn live(act: &mut Act, caller: &Caller, which: Which) -> Result<Game, AppE
         Which::Here => super::live_here(act, caller).await,
         Which::Id(id) => match stored::get(act, caller.guild_id, id).await? {
             Some(g) if g.live() => Ok(g),
-            Some(g) => Err(AppError::user(format!(
-                "The game **{}** has ended: it cannot be changed any more.",
-                g.name
-            ))),
+            Some(g) => Err(super::ended(&g)),
             None => Err(AppError::user(
                 "That game no longer exists: `/game` shows the server's games.",
             )),
@@ -51,8 +48,8 @@ pub async fn join(app: &App, caller: &Caller, which: Which, character: Option<&s
                 .await?
                 .ok_or_else(|| {
                     AppError::user(format!(
-                        "You have no {system} character named `{name}` on this server: **{}** plays {system}.",
-                        game.name
+                        "You have no {system} character named `{name}` on this server: {} plays {system}.",
+                        games::bold(&game.name)
                     ))
                 })?,
         ),
@@ -66,9 +63,17 @@ pub async fn join(app: &App, caller: &Caller, which: Which, character: Option<&s
         None => format!("with their active {system} character"),
     };
     let text = if again {
-        format!("<@{}> now plays **{}** {who}.", caller.user_id, game.name)
+        format!(
+            "<@{}> now plays {} {who}.",
+            caller.user_id,
+            games::bold(&game.name)
+        )
     } else {
-        format!("<@{}> joined **{}** {who}.", caller.user_id, game.name)
+        format!(
+            "<@{}> joined {} {who}.",
+            caller.user_id,
+            games::bold(&game.name)
+        )
     };
     let (guild, id, user) = (caller.guild_id, game.id, caller.user_id);
     let character = picked.as_ref().map(|c| c.id);
@@ -91,11 +96,11 @@ pub async fn leave(app: &App, caller: &Caller, which: Which) -> AppResult {
         .is_none()
     {
         return Err(AppError::user(format!(
-            "You are not a player of **{}**.",
-            game.name
+            "You are not a player of {}.",
+            games::bold(&game.name)
         )));
     }
-    let text = format!("<@{}> left **{}**.", caller.user_id, game.name);
+    let text = format!("<@{}> left {}.", caller.user_id, games::bold(&game.name));
     let (id, user) = (game.id, caller.user_id);
     let out = super::change("game_leave", "Player left", text, move |tx| {
         Box::pin(async move {

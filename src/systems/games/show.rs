@@ -40,9 +40,9 @@ pub async fn embed(tx: &mut Tx, app: &App, guild_id: i64, game: &Game) -> Result
         .collect::<Vec<_>>()
         .join(", ");
     let title = if game.live() {
-        format!("Game: {}", game.name)
+        format!("Game: {}", crate::app::view::escape(&game.name))
     } else {
-        format!("Game: {} (ended)", game.name)
+        format!("Game: {} (ended)", crate::app::view::escape(&game.name))
     };
     let mut embed = Embed::new(title)
         .colour(colour::NEUTRAL)

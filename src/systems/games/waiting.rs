@@ -4,7 +4,7 @@
 //! to its message. Only a play-by-post game records waits
 //! ([`crate::app::waits`]).
 
-use crate::app::games::Game;
+use crate::app::games::{self, Game};
 use crate::app::view::limits;
 use crate::app::AppError;
 use crate::storage::waits::{self, Listed, GAME_MASTERS};
@@ -19,11 +19,11 @@ pub async fn text(tx: &mut Tx, guild_id: i64, game: &Game, now: i64) -> Result<S
     let listed = waits::open_in(tx, guild_id, game.id, now, MAX_LISTED).await?;
     let mut text = if listed.is_empty() {
         if game.pace == "post" {
-            format!("**{}** waits on nobody.", game.name)
+            format!("{} waits on nobody.", games::bold(&game.name))
         } else {
             format!(
-                "**{}** plays live: nobody is waited on between sessions. A game master sets `/game-gm pace pace:post` for play by post.",
-                game.name
+                "{} plays live: nobody is waited on between sessions. A game master sets `/game-gm pace pace:post` for play by post.",
+                games::bold(&game.name)
             )
         }
     } else {

@@ -129,7 +129,7 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
     let public = storage::faces::tally_public(&mut tx, caller.guild_id, g, user).await?;
     drop(tx);
     let subject = match &game {
-        Some(g) => format!("{subject} · {}", g.name),
+        Some(g) => format!("{subject} · {}", crate::app::view::escape(&g.name)),
         None => subject,
     };
     let pick = |tally: &[_]| {

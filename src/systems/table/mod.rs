@@ -250,10 +250,10 @@ pub async fn make_active(
     let game = crate::app::games::use_here(turn.tx(), &caller, &row).await?;
     let text = match &game {
         Some(g) => format!(
-            "✅ **{}** is now {} character in **{}** (elsewhere the active one stays).",
+            "✅ **{}** is now {} character in {} (elsewhere the active one stays).",
             clean(&row.name),
             whose(&caller, &row),
-            g.name
+            crate::app::games::bold(&g.name)
         ),
         None => format!(
             "✅ **{}** is now {} active {} character.",

@@ -410,6 +410,9 @@ async fn stats_count_every_face_and_attach_a_chart() {
     let out = ex.single();
     assert_eq!(out.kind, "message");
     assert_eq!(out.title(), "📊 Dice fairness · alice");
+    // A display name with markdown characters reads as typed.
+    let named = t.command("bo_b*", "/stats").await.unwrap();
+    assert_eq!(named.single().title(), r"📊 Dice fairness · bo\_b\*");
     let text = out.text();
     assert!(text.contains("**35** dice recorded (d6, d20)"), "{text}");
     assert!(text.contains("The **p-value** is the chance"), "{text}");

@@ -116,8 +116,9 @@ pub async fn stats(app: &App, caller: &Caller, q: StatsQuery) -> AppResult {
     }
     let (subject, user) = match (&q.user, q.server) {
         (_, true) => ("the whole server".to_string(), None),
-        (Some((id, name)), false) => (name.clone(), Some(*id)),
-        (None, false) => (caller.name.clone(), Some(caller.user_id)),
+        // A member's display name reads as typed in the title.
+        (Some((id, name)), false) => (crate::app::view::escape(name), Some(*id)),
+        (None, false) => (crate::app::view::escape(&caller.name), Some(caller.user_id)),
     };
     let mut tx = app.db.read().await?;
     let fc = crate::app::rights::is_fc(&mut tx, caller).await?;

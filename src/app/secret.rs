@@ -46,9 +46,10 @@ pub fn roller_note(gm: &str) -> String {
     format!("🤫 **Secret roll**: only you and the {gm} see it.")
 }
 
-/// The note above the copy in the GM channel.
+/// The note above the copy in the GM channel; the roller's display name
+/// reads as typed (escaped, never a mention).
 pub fn gm_note(caller_name: &str, channel_id: i64) -> String {
-    let name = super::view::clean(&super::view::plain(caller_name));
+    let name = super::view::escape(&super::view::plain(caller_name));
     format!("🤫 Secret roll by **{name}** in <#{channel_id}>")
 }
 
@@ -207,4 +208,21 @@ pub async fn update(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gm_note_shows_the_display_name_as_typed() {
+        assert_eq!(
+            gm_note("bo_b*", 5),
+            r"🤫 Secret roll by **bo\_b\*** in <#5>"
+        );
+        assert_eq!(
+            gm_note("<@1>", 5),
+            "🤫 Secret roll by **<@\u{200B}1>** in <#5>"
+        );
+    }
 }

@@ -1023,6 +1023,8 @@ async fn issue_32_an_offered_aid_is_taken_at_once_and_the_roll_waits_on_the_roll
 async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
     let t = table("games-waits-approval", 1).await;
     two_games(&t).await;
+    public(&t, "_bo_: /st sheet create name:Bo willpower:5").await;
+    public(&t, "_bo_ in #beta: /game character:Bo").await;
     public(&t, "gmb in #beta: /game-gm pace pace:post").await;
     public(&t, "fc: /fc set name:player_edits value:approval").await;
     let asked = replies(&t, "alice in #beta: /st sheet willpower current:2").await;
@@ -1066,6 +1068,15 @@ async fn issue_32_an_approval_request_waits_on_the_games_game_masters() {
         list.text()
     );
     assert_eq!(wait_pings(&t).len(), 1);
+    // A display name with markdown characters reads as typed in the ping.
+    let asked = replies(&t, "_bo_ in #beta: /st sheet willpower current:2").await;
+    let ping = asked.outputs.last().unwrap();
+    assert!(
+        ping.content()
+            .contains(r"waits on you: the request of \_bo\_ (Bo's willpower"),
+        "{}",
+        ping.content()
+    );
     assert_schema_clean(&t);
     t.stop().await;
 }

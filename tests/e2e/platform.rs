@@ -121,6 +121,9 @@ async fn history_pages_with_prev_and_next_and_a_double_click_turns_once() {
     let out = ex.single();
     assert_eq!(out.kind, "ephemeral");
     assert_eq!(out.title(), "📜 Roll log · alice");
+    // A display name with markdown characters reads as typed.
+    let named = t.command("bo_b*", "/history show").await.unwrap();
+    assert_eq!(named.single().title(), r"📜 Roll log · bo\_b\*");
     // One line per entry, no raw data.
     let lines = entry_lines(out);
     assert_eq!(lines.len(), 10);

@@ -445,3 +445,22 @@ async fn a_roll_costs_few_round_trips() {
     );
     assert_schema_clean(&t);
 }
+
+/// A refusal naming the roller shows their display name as typed:
+/// `bo_b*` does not open italics.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reroll_refusal_names_the_roller_as_typed() {
+    let t = table("roll-name", 7).await;
+    t.command("bo_b*", "/roll expression:2d6").await.unwrap();
+    let ex = t.click("alice", "Reroll").await.unwrap();
+    let refusal = ex.single();
+    assert_eq!(refusal.kind, "ephemeral");
+    assert!(
+        refusal
+            .content()
+            .contains(r"Only bo\_b\* (or the FC) can reroll this."),
+        "{}",
+        refusal.content()
+    );
+    t.stop().await;
+}

@@ -845,6 +845,29 @@ async fn conventions_are_declared_violated_once_per_scene_and_reset() {
     t.stop().await;
 }
 
+/// A rest note names the member who pressed it, their display name as
+/// typed: `bo_b*` does not open italics or pair with bold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rest_note_shows_the_member_name_as_typed() {
+    let t = table("vr-rest-name", 2).await;
+    ok(
+        &t,
+        "bo_b*",
+        "/vr sheet create name:Bo light:6 flesh:6 facet:Loud",
+    )
+    .await;
+    ok(&t, "bo_b*", "/vr stress amount:2").await;
+    ok(&t, "bo_b*", "/vr sheet show").await;
+    let ex = t.click("bo_b*", "Rest: remove a Stress").await.unwrap();
+    assert_eq!(ex.single().kind, "update");
+    let text = ex.single().text();
+    assert!(
+        text.contains(r"🌞 A day relaxing in daylight (bo\_b\*): "),
+        "{text}"
+    );
+    t.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_edit_only_their_own_sheets_and_the_fc_any() {
     let t = table("vr-rights", 2).await;

@@ -150,7 +150,7 @@ impl Feature for DiceSystem {
             let state = load(&session.state)?;
             return Err(AppError::user(format!(
                 "Only {} (or the FC) can reroll this.",
-                state.roller
+                crate::app::view::escape(&state.roller)
             )));
         }
         match click.action::<DiceButton>()? {

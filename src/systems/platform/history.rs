@@ -173,11 +173,12 @@ pub async fn show(app: &App, caller: &Caller, q: Query) -> AppResult {
     match (&q.user, &state.character_ids) {
         (Some((id, name)), _) => {
             state.user_id = Some(*id);
-            subject.insert(0, name.clone());
+            // A member's display name reads as typed in the title.
+            subject.insert(0, crate::app::view::escape(name));
         }
         (None, None) => {
             state.user_id = Some(caller.user_id);
-            subject.push(caller.name.clone());
+            subject.push(crate::app::view::escape(&caller.name));
         }
         (None, Some(_)) => {}
     }

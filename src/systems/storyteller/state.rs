@@ -58,9 +58,14 @@ impl RollState {
         self.character.as_deref().unwrap_or(&self.roller)
     }
 
-    /// [`RollState::who`] for prose, without markdown: `A*d_a` reads `Ada`.
+    /// [`RollState::who`] for prose: the character's name without
+    /// markdown (`A*d_a` reads `Ada`), the roller's display name as typed
+    /// (`bo_b*` reads `bo_b*`, escaped).
     pub fn shown(&self) -> String {
-        crate::app::view::clean(self.who())
+        match &self.character {
+            Some(c) => crate::app::view::clean(c),
+            None => crate::app::view::escape(&self.roller),
+        }
     }
 }
 
@@ -69,4 +74,34 @@ impl RollState {
 pub struct CardState {
     /// The character shown.
     pub character_id: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::storyteller::pool::AdHocRequest;
+    use crate::rules::storyteller::StorytellerSettings;
+    use rand::{rngs::StdRng, SeedableRng};
+
+    /// A bare pool of 3 dice rolled by `bo_b*`, for `character` if any.
+    fn state(character: Option<(i64, &str)>) -> RollState {
+        let req = AdHocRequest {
+            dice: 3,
+            difficulty: Some(6),
+            threshold: 0,
+            specialties: 0,
+        };
+        let settings = StorytellerSettings::default();
+        let mut rng = StdRng::seed_from_u64(1);
+        let (session, _) = RollSession::ad_hoc(7, &req, &settings, 100, &mut rng).unwrap();
+        RollState::new("bo_b*", character, "3 dice".into(), session, Vec::new())
+    }
+
+    #[test]
+    fn prose_shows_a_member_as_typed_and_a_character_without_markdown() {
+        assert_eq!(state(None).shown(), r"bo\_b\*");
+        assert_eq!(state(None).who(), "bo_b*");
+        assert_eq!(state(Some((1, "A*d_a"))).shown(), "Ada");
+        assert_eq!(state(Some((1, "A*d_a"))).who(), "A*d_a");
+    }
 }

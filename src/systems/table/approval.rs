@@ -111,7 +111,11 @@ pub async fn govern<C: Change>(app: &App, caller: &Caller, change: C) -> AppResu
             // the server's FC role is pinged (the one deliberate role ping),
             // when the server names one.
             let role = fc_role.filter(|_| !turn.pings_waits());
-            let waits_for = format!("the request of {} ({})", caller.name, request.what);
+            let waits_for = format!(
+                "the request of {} ({})",
+                crate::app::view::escape(&caller.name),
+                request.what
+            );
             let asked = request.clone();
             let out = Outcome::new(move |s| {
                 let mut v = view(s.id, s.version, Status::Open, &asked);

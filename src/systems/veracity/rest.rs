@@ -34,7 +34,8 @@ pub async fn apply(
             "🩹 A day of rest with medical care",
         )
     };
-    let who = caller.name.clone();
+    // The member's display name reads as typed in the note.
+    let who = crate::app::view::escape(&caller.name);
     let turn = Turn::click(app, tx, caller).await?;
     pressed(
         turn,

@@ -70,15 +70,18 @@ pub async fn authority(
     })
 }
 
+/// Who is the game master where the caller acts, the guild's settings
+/// read here.
+async fn authority_here(tx: &mut Tx, caller: &Caller) -> Result<Authority, AppError> {
+    let s = settings::guild(tx, caller.guild_id).await?;
+    authority(tx, caller, &s).await
+}
+
 /// The refusal of the game-master action `what` where the caller acts
 /// ([`Authority::refusal`]), for a caller found not to be the game master
 /// (`gm`: the system's word for them).
 pub async fn refusal(tx: &mut Tx, caller: &Caller, gm: &str, what: &str) -> AppError {
-    let s = match settings::guild(tx, caller.guild_id).await {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    match authority(tx, caller, &s).await {
+    match authority_here(tx, caller).await {
         Ok(a) => a.refusal(gm, what),
         Err(e) => e,
     }
@@ -92,8 +95,7 @@ pub async fn is_fc_in(tx: &mut Tx, caller: &Caller, s: &GuildSettings) -> Result
 
 /// Whether the caller is the FC where they act.
 pub async fn is_fc(tx: &mut Tx, caller: &Caller) -> Result<bool, AppError> {
-    let s = settings::guild(tx, caller.guild_id).await?;
-    is_fc_in(tx, caller, &s).await
+    Ok(authority_here(tx, caller).await?.admits(caller))
 }
 
 /// Refuses unless the caller is the FC; `what` completes "Only the FC can …".
@@ -112,8 +114,7 @@ pub async fn require_gm(
     gm: &str,
     what: &str,
 ) -> Result<(), AppError> {
-    let s = settings::guild(tx, caller.guild_id).await?;
-    let a = authority(tx, caller, &s).await?;
+    let a = authority_here(tx, caller).await?;
     if a.admits(caller) {
         return Ok(());
     }

@@ -47,7 +47,7 @@ pub fn between(before: &str, after: &str) -> Option<Reply> {
         return None;
     }
     let owner = seat.owner?;
-    let line = format!("▶ {}'s turn.", super::view::clean(&seat.name));
+    let line = format!("▶ {}'s turn.", seat.shown());
     Some(Reply::Message(View::default().ping(owner, &line)))
 }
 
